@@ -1,0 +1,297 @@
+import Type, { type Static } from 'typebox';
+import { ListMeta, PageQuery, SortDirection, Tags, Timestamp } from './common.js';
+import { WebchatConfiguration } from './webchat-config.js';
+
+/** Roles of a workspace member, from least to most powerful (billing stands apart). */
+export const ROLES = ['viewer', 'billing', 'developer', 'manager', 'administrator', 'owner'] as const;
+/** A workspace member's role. */
+export const Role = Type.Union([
+  Type.Literal('viewer'),
+  Type.Literal('billing'),
+  Type.Literal('developer'),
+  Type.Literal('manager'),
+  Type.Literal('administrator'),
+  Type.Literal('owner'),
+]);
+/** Role type. */
+export type Role = (typeof ROLES)[number];
+
+// ---- bots ----
+
+/** Item of the list of bots (spec "Bot summary"). */
+export const BotSummary = Type.Object({
+  id: Type.String(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  name: Type.String(),
+  deployedAt: Timestamp,
+  tags: Tags,
+});
+/** Bot summary type. */
+export type BotSummary = Static<typeof BotSummary>;
+
+/** How a bot answers chat messages. */
+export const BotReplyMode = Type.Union([Type.Literal('knowledge'), Type.Literal('webhook')]);
+
+/** A bot with every field. */
+export const Bot = Type.Object(
+  {
+    id: Type.String(),
+    workspaceId: Type.String(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    deployedAt: Timestamp,
+    name: Type.String(),
+    description: Type.String(),
+    dev: Type.Boolean(),
+    status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
+    tags: Tags,
+    createdBy: Type.String({ description: 'Account id of the creator' }),
+    replyMode: BotReplyMode,
+    webhookUrl: Type.Union([Type.String(), Type.Null()]),
+  },
+  { $id: 'Bot' },
+);
+/** Bot type. */
+export type Bot = Static<typeof Bot>;
+
+const BotName = Type.String({ minLength: 1, maxLength: 200 });
+const WebhookUrl = Type.Union([Type.String({ format: 'uri', maxLength: 2048 }), Type.Null()]);
+
+/** Body of createBot. */
+export const CreateBotBody = Type.Object({
+  name: Type.Optional(BotName),
+  description: Type.Optional(Type.String({ maxLength: 2000 })),
+  dev: Type.Optional(Type.Boolean()),
+  tags: Type.Optional(Tags),
+  replyMode: Type.Optional(BotReplyMode),
+  webhookUrl: Type.Optional(WebhookUrl),
+});
+/** createBot body type. */
+export type CreateBotBody = Static<typeof CreateBotBody>;
+
+/** Body of updateBot: every field optional; `null` tag values remove a tag. */
+export const UpdateBotBody = Type.Object({
+  name: Type.Optional(BotName),
+  description: Type.Optional(Type.String({ maxLength: 2000 })),
+  status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled')])),
+  tags: Type.Optional(
+    Type.Record(
+      Type.String({ minLength: 1, maxLength: 100 }),
+      Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]),
+    ),
+  ),
+  replyMode: Type.Optional(BotReplyMode),
+  webhookUrl: Type.Optional(WebhookUrl),
+});
+/** updateBot body type. */
+export type UpdateBotBody = Static<typeof UpdateBotBody>;
+
+/** Query of listBots. */
+export const ListBotsQuery = Type.Object({
+  ...PageQuery,
+  dev: Type.Optional(Type.Boolean()),
+  name: Type.Optional(
+    Type.String({ maxLength: 200, description: 'Only bots whose name contains this text' }),
+  ),
+  tags: Type.Optional(Type.Unknown({ description: 'Tag filter: tags.k=v, tags[k]=v, or URL-encoded JSON' })),
+  sortField: Type.Optional(
+    Type.Union([Type.Literal('createdAt'), Type.Literal('updatedAt'), Type.Literal('name')]),
+  ),
+  sortDirection: Type.Optional(SortDirection),
+});
+
+/** Answer of listBots. */
+export const ListBotsResponse = Type.Object({ bots: Type.Array(BotSummary), meta: ListMeta });
+/** listBots answer type. */
+export type ListBotsResponse = Static<typeof ListBotsResponse>;
+
+// ---- workspaces ----
+
+/** A workspace. */
+export const Workspace = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    ownerId: Type.String(),
+    about: Type.String(),
+    contactEmail: Type.String(),
+    website: Type.String(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    botCount: Type.Integer(),
+    role: Type.Optional(Role),
+  },
+  { $id: 'Workspace' },
+);
+/** Workspace type. */
+export type Workspace = Static<typeof Workspace>;
+
+/** Body of createWorkspace. */
+export const CreateWorkspaceBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
+/** Body of updateWorkspace (its settings). */
+export const UpdateWorkspaceBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  about: Type.Optional(Type.String({ maxLength: 2000 })),
+  contactEmail: Type.Optional(
+    Type.Union([Type.Literal(''), Type.String({ format: 'email', maxLength: 320 })]),
+  ),
+  website: Type.Optional(Type.Union([Type.Literal(''), Type.String({ format: 'uri', maxLength: 2048 })])),
+});
+
+/** One usage figure of a workspace. */
+export const Usage = Type.Object({
+  id: Type.String({ description: 'Workspace id' }),
+  period: Type.String({ description: 'YYYY-MM' }),
+  type: Type.String(),
+  value: Type.Number(),
+  quota: Type.Union([Type.Number(), Type.Null()], { description: 'null when unlimited' }),
+});
+/** Usage type. */
+export type Usage = Static<typeof Usage>;
+
+// ---- members and accounts ----
+
+/** A workspace member (or a pending invitation when `userId` is absent). */
+export const Member = Type.Object(
+  {
+    id: Type.String(),
+    userId: Type.Optional(Type.String()),
+    email: Type.String(),
+    displayName: Type.Optional(Type.String()),
+    role: Role,
+    createdAt: Timestamp,
+    status: Type.Union([Type.Literal('active'), Type.Literal('invited')]),
+  },
+  { $id: 'Member' },
+);
+/** Member type. */
+export type Member = Static<typeof Member>;
+
+/** A one-time invitation handed out when a member is added by an e-mail with no account yet. */
+export const Invitation = Type.Object({ code: Type.String(), expiresAt: Timestamp });
+
+/** Body of addMember. */
+export const AddMemberBody = Type.Object({
+  email: Type.String({ format: 'email', maxLength: 320 }),
+  role: Role,
+});
+/** Body of updateMember. */
+export const UpdateMemberBody = Type.Object({ role: Role });
+
+/** An account (a person). */
+export const Account = Type.Object(
+  {
+    id: Type.String(),
+    email: Type.String(),
+    displayName: Type.String(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { $id: 'Account' },
+);
+/** Account type. */
+export type Account = Static<typeof Account>;
+
+/** Body of updateAccount. */
+export const UpdateAccountBody = Type.Object({ displayName: Type.String({ minLength: 1, maxLength: 200 }) });
+
+/** Body of acceptInvitation. */
+export const AcceptInvitationBody = Type.Object({
+  code: Type.String({ minLength: 1, maxLength: 200 }),
+  displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+});
+
+// ---- tokens ----
+
+/** A token as listed: never its value. */
+export const TokenInfo = Type.Object({
+  id: Type.String(),
+  note: Type.String(),
+  createdAt: Timestamp,
+  lastUsedAt: Type.Union([Timestamp, Type.Null()]),
+  expiresAt: Type.Union([Timestamp, Type.Null()]),
+});
+/** Token info type. */
+export type TokenInfo = Static<typeof TokenInfo>;
+
+/** A token just created: the only time its `value` is shown. */
+export const CreatedToken = Type.Object({
+  ...TokenInfo.properties,
+  value: Type.String({ description: 'The secret; shown once' }),
+});
+/** Created token type. */
+export type CreatedToken = Static<typeof CreatedToken>;
+
+/** Body of the token-creating operations. */
+export const CreateTokenBody = Type.Object({
+  note: Type.Optional(Type.String({ maxLength: 200 })),
+  expiresAt: Type.Optional(Timestamp),
+});
+
+// ---- integrations ----
+
+/** An integration of a workspace. */
+export const Integration = Type.Object(
+  {
+    id: Type.String(),
+    workspaceId: Type.String(),
+    name: Type.String(),
+    description: Type.String(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    createdBy: Type.String(),
+  },
+  { $id: 'Integration' },
+);
+/** Integration type. */
+export type Integration = Static<typeof Integration>;
+
+/** Body of createIntegration. */
+export const CreateIntegrationBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200, pattern: '^[a-z0-9][a-z0-9-_.]*$' }),
+  description: Type.Optional(Type.String({ maxLength: 2000 })),
+});
+
+/** An integration installed on a bot. */
+export const Installation = Type.Object({
+  integrationId: Type.String(),
+  botId: Type.String(),
+  name: Type.String(),
+  installedAt: Timestamp,
+});
+
+// ---- audit, logs, webchat ----
+
+/** One audit record: who did what to which resource, when. */
+export const AuditRecord = Type.Object({
+  id: Type.String(),
+  recordedAt: Timestamp,
+  userId: Type.Union([Type.String(), Type.Null()]),
+  userEmail: Type.Optional(Type.String()),
+  resourceId: Type.Union([Type.String(), Type.Null()]),
+  resourceName: Type.Optional(Type.String()),
+  value: Type.Optional(Type.String()),
+  action: Type.String(),
+});
+/** Audit record type. */
+export type AuditRecord = Static<typeof AuditRecord>;
+
+/** One line of a bot's request log. */
+export const LogEntry = Type.Object({
+  id: Type.String(),
+  timestamp: Timestamp,
+  level: Type.Union([Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')]),
+  message: Type.String(),
+  requestId: Type.String(),
+  operationId: Type.Union([Type.String(), Type.Null()]),
+  method: Type.String(),
+  path: Type.String(),
+  statusCode: Type.Integer(),
+  durationMs: Type.Number(),
+});
+/** Log entry type. */
+export type LogEntry = Static<typeof LogEntry>;
+
+/** Answer of the bot webchat configuration operations. */
+export const BotWebchatResponse = Type.Object({ configuration: WebchatConfiguration });

@@ -1,0 +1,4 @@
+export * from './admin.js';
+export * from './common.js';
+export * from './errors.js';
+export * from './webchat-config.js';

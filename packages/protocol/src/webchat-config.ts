@@ -1,0 +1,157 @@
+import Type, { type Static } from 'typebox';
+
+const LinkObject = Type.Object({ title: Type.String(), link: Type.String() });
+
+/** Webchat configuration: every field of the spec's table, all optional. */
+export const WebchatConfiguration = Type.Object(
+  {
+    botName: Type.Optional(Type.String({ maxLength: 200, description: 'Name shown in the header' })),
+    botAvatar: Type.Optional(Type.String({ description: 'URL of the avatar image' })),
+    botDescription: Type.Optional(Type.String({ maxLength: 2000 })),
+    composerPlaceholder: Type.Optional(Type.String({ maxLength: 200 })),
+    color: Type.Optional(Type.String({ description: 'Primary colour as a HEX code, e.g. #3276EA' })),
+    themeMode: Type.Optional(Type.Union([Type.Literal('light'), Type.Literal('dark')])),
+    variant: Type.Optional(Type.Union([Type.Literal('solid'), Type.Literal('soft')])),
+    allowFileUpload: Type.Optional(Type.Boolean()),
+    showPoweredBy: Type.Optional(
+      Type.Boolean({ deprecated: true, description: 'Deprecated, no effect; use footer' }),
+    ),
+    feedbackEnabled: Type.Optional(Type.Boolean()),
+    fabImage: Type.Optional(Type.String({ description: 'URL of the floating action button image' })),
+    radius: Type.Optional(Type.Number({ minimum: 0.5, maximum: 4 })),
+    fontFamily: Type.Optional(Type.String({ maxLength: 100 })),
+    additionalStylesheet: Type.Optional(Type.String({ maxLength: 100_000 })),
+    additionalStylesheetUrl: Type.Optional(Type.String()),
+    storageLocation: Type.Optional(
+      Type.Union([Type.Literal('localStorage'), Type.Literal('sessionStorage')]),
+    ),
+    footer: Type.Optional(
+      Type.String({ maxLength: 2000, description: 'Markdown; empty string removes the footer' }),
+    ),
+    headerVariant: Type.Optional(Type.Union([Type.Literal('solid'), Type.Literal('glass')])),
+    adminKey: Type.Optional(Type.String({ maxLength: 500 })),
+    phone: Type.Optional(LinkObject),
+    email: Type.Optional(LinkObject),
+    website: Type.Optional(LinkObject),
+    termsOfService: Type.Optional(LinkObject),
+    privacyPolicy: Type.Optional(LinkObject),
+  },
+  { $id: 'WebchatConfiguration' },
+);
+/** Webchat configuration type. */
+export type WebchatConfiguration = Static<typeof WebchatConfiguration>;
+
+/** One invalid field of a configuration: its name and why. */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+const ENUMS: Record<string, readonly string[]> = {
+  themeMode: ['light', 'dark'],
+  variant: ['solid', 'soft'],
+  storageLocation: ['localStorage', 'sessionStorage'],
+  headerVariant: ['solid', 'glass'],
+};
+const STRINGS = [
+  'botName',
+  'botDescription',
+  'composerPlaceholder',
+  'fontFamily',
+  'additionalStylesheet',
+  'footer',
+  'adminKey',
+];
+const URLS = ['botAvatar', 'fabImage', 'additionalStylesheetUrl'];
+const BOOLEANS = ['allowFileUpload', 'showPoweredBy', 'feedbackEnabled'];
+const LINKS = ['phone', 'email', 'website', 'termsOfService', 'privacyPolicy'];
+const MAX_LENGTH: Record<string, number> = {
+  botName: 200,
+  botDescription: 2000,
+  composerPlaceholder: 200,
+  fontFamily: 100,
+  additionalStylesheet: 100_000,
+  footer: 2000,
+  adminKey: 500,
+};
+/** Names of every configuration field, in the spec's order. */
+export const WEBCHAT_CONFIGURATION_FIELDS = Object.keys(WebchatConfiguration.properties);
+const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+function linkIssue(field: string, value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return 'must be an object {title: string, link: string}';
+  }
+  const { title, link, ...rest } = value as Record<string, unknown>;
+  if (typeof title !== 'string') return 'title must be a string';
+  if (typeof link !== 'string' || link.trim() === '') return 'link must be a non-empty string';
+  const extra = Object.keys(rest);
+  if (extra.length > 0) return `unknown key ${extra.join(', ')} (only title and link)`;
+  if (field === 'phone') {
+    if (!/^(tel:)?\+?[0-9 ().-]{3,}$/.test(link) && !isHttpUrl(link))
+      return 'link must be a phone number, a tel: link or a URL';
+  } else if (field === 'email') {
+    if (!/^(mailto:)?[^\s@]+@[^\s@]+$/.test(link)) return 'link must be an e-mail address or a mailto: link';
+  } else if (!isHttpUrl(link)) {
+    return 'link must be an http(s) URL';
+  }
+  return undefined;
+}
+
+/**
+ * Checks a webchat configuration against the spec's table and answers every invalid field.
+ * Blank strings are valid: they mean "use the dashboard configuration".
+ * @example validateWebchatConfiguration({ radius: 9 }) // [{ field: 'radius', message: 'must be between 0.5 and 4' }]
+ */
+export function validateWebchatConfiguration(input: unknown): FieldIssue[] {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return [{ field: 'configuration', message: 'must be an object' }];
+  }
+  const issues: FieldIssue[] = [];
+  for (const [field, value] of Object.entries(input as Record<string, unknown>)) {
+    const issue = fieldIssue(field, value);
+    if (issue) issues.push({ field, message: issue });
+  }
+  return issues;
+}
+
+function fieldIssue(field: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const allowed = ENUMS[field];
+  if (allowed) {
+    if (value === '') return undefined;
+    return typeof value === 'string' && allowed.includes(value)
+      ? undefined
+      : `must be one of ${allowed.join(', ')}`;
+  }
+  if (STRINGS.includes(field)) {
+    if (typeof value !== 'string') return 'must be a string';
+    const max = MAX_LENGTH[field];
+    return max !== undefined && value.length > max ? `must be at most ${max} characters` : undefined;
+  }
+  if (URLS.includes(field)) {
+    if (typeof value !== 'string') return 'must be a string';
+    return value === '' || isHttpUrl(value) ? undefined : 'must be an http(s) URL';
+  }
+  if (BOOLEANS.includes(field)) return typeof value === 'boolean' ? undefined : 'must be a boolean';
+  if (LINKS.includes(field)) return linkIssue(field, value);
+  if (field === 'color') {
+    if (typeof value !== 'string') return 'must be a string';
+    return value === '' || HEX.test(value) ? undefined : 'must be a HEX colour such as #3276EA';
+  }
+  if (field === 'radius') {
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0.5 && value <= 4
+      ? undefined
+      : 'must be a number between 0.5 and 4';
+  }
+  return 'is not a webchat configuration field';
+}

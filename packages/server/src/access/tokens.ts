@@ -1,0 +1,32 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Kinds of token and the prefix each one's value starts with. */
+export const TOKEN_PREFIXES = {
+  pat: 'pat_',
+  bak: 'bak_',
+  iak: 'iak_',
+} as const;
+/** A kind of token: personal access token, bot access key, integration access key. */
+export type TokenKind = keyof typeof TOKEN_PREFIXES;
+
+/** A new opaque token value: the kind's prefix and 256 random bits. */
+export function newTokenValue(kind: TokenKind): string {
+  return `${TOKEN_PREFIXES[kind]}${randomBytes(32).toString('base64url')}`;
+}
+
+/** The stored form of a token: its SHA-256 (tokens are high-entropy, so no slow hash is needed). */
+export function hashToken(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+/** Compares a presented token's hash with a stored hash in constant time. */
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** A one-time invitation code. */
+export function newInvitationCode(): string {
+  return `inv_${randomBytes(24).toString('base64url')}`;
+}

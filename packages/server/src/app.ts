@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config/config.js';
+import type { Db } from './db/database.js';
+import { ApiError } from './errors/errors.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { auditRoutes } from './modules/audit/routes.js';
+import { botRoutes, markBot } from './modules/bots/routes.js';
+import { identityRoutes } from './modules/identity/routes.js';
+import { integrationRoutes } from './modules/integrations/routes.js';
+import { logRoutes } from './modules/logs/routes.js';
+import { buildServices, type Services } from './services.js';
+
+/** Largest Admin API request body (spec Limits). */
+export const ADMIN_BODY_LIMIT = 50 * 1024 * 1024;
+/** Largest request body elsewhere (Files, Chat: spec Limits). */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** What an app is built from. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  clock?: () => Date;
+  /** Fastify logger option; defaults to pino at the configured level. */
+  logger?: FastifyServerOptions['logger'];
+  version?: string;
+}
+
+/** A built app with its services. */
+export type ParleyApp = FastifyInstance & { services: Services };
+
+/**
+ * Builds the HTTP app: plugins, error handling, and every module mounted by prefix. Callable many times (tests).
+ * @example const app = await buildApp({ config, db }); await app.listen({ port: config.port });
+ */
+export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers["x-user-key"]'],
+    },
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    trustProxy: true,
+    genReqId: () =>
+      `req_${createHash('sha1').update(`${process.hrtime.bigint()}${Math.random()}`).digest('hex').slice(0, 20)}`,
+    ajv: {
+      customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false },
+    },
+  });
+  const services = buildServices(deps);
+  const auth = services.identity.resolver;
+  app.decorate('services', services);
+  app.decorateRequest('parley', null as never);
+  app.addHook('onRequest', async (req, reply) => {
+    req.parley = {};
+    reply.header('x-request-id', req.id);
+  });
+
+  installErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Parley API',
+        version: deps.version ?? '0.1.0',
+        description:
+          'Admin API (`/v1/admin`) of Parley. Authenticate with `Authorization: Bearer <token>`; workspace-scoped operations also need `x-workspace-id`. Errors answer `{id, code, type, message, metadata?}`.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+  });
+
+  if (config.rateLimit.max > 0) {
+    await app.register(rateLimit, {
+      global: true,
+      max: config.rateLimit.max,
+      timeWindow: config.rateLimit.windowMs,
+      enableDraftSpec: true,
+      allowList: (req) => !req.url.startsWith('/v1/'),
+      keyGenerator: (req) => {
+        const header = req.headers.authorization;
+        return header ? `t:${createHash('sha256').update(header).digest('hex')}` : `ip:${req.ip}`;
+      },
+      errorResponseBuilder: (_req, ctx) =>
+        new ApiError(
+          'RateLimited',
+          `Rate limit of ${ctx.max} requests per ${ctx.after} exceeded; retry after the Retry-After delay`,
+        ),
+    });
+  }
+
+  app.get('/healthz', { schema: { operationId: 'health.live', tags: ['health'], hide: true } }, async () => ({
+    status: 'ok',
+  }));
+  app.get(
+    '/readyz',
+    { schema: { operationId: 'health.ready', tags: ['health'], hide: true } },
+    async (_req, reply) => {
+      try {
+        await deps.db.ping();
+        return { status: 'ready', database: deps.db.dialect };
+      } catch {
+        return reply.status(503).send({ status: 'unavailable', database: deps.db.dialect });
+      }
+    },
+  );
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  // Every line of the request log that concerns a bot goes to that bot's log.
+  app.addHook('onResponse', async (req, reply) => {
+    const botId = req.parley?.botId;
+    if (!botId) return;
+    try {
+      await services.logs.record({
+        botId,
+        requestId: req.id,
+        operationId: (req.routeOptions.schema?.operationId as string | undefined) ?? null,
+        method: req.method,
+        path: req.url.split('?')[0] ?? req.url,
+        statusCode: reply.statusCode,
+        durationMs: reply.elapsedTime,
+      });
+    } catch (error) {
+      req.log.warn({ err: error }, 'could not write the bot request log');
+    }
+  });
+
+  await app.register(
+    async (admin) => {
+      admin.addHook('onRoute', (route) => {
+        route.bodyLimit ??= ADMIN_BODY_LIMIT;
+      });
+      const preHandler = (req: Parameters<typeof markBot>[0]) => markBot(req, services.bots, auth);
+      identityRoutes(admin, { identity: services.identity, auth });
+      botRoutes(admin, { bots: services.bots, auth });
+      integrationRoutes(admin, { integrations: services.integrations, auth, preHandler });
+      auditRoutes(admin, { audit: services.audit, auth });
+      logRoutes(admin, { logs: services.logs, auth });
+    },
+    { prefix: '/v1/admin' },
+  );
+
+  return app as unknown as ParleyApp;
+}

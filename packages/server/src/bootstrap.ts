@@ -1,0 +1,98 @@
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Config } from './config/config.js';
+import { isUniqueViolation } from './db/database.js';
+import type { Database } from './db/schema.js';
+import type { Services } from './services.js';
+
+/** What the first start created: printed once and written to `<data dir>/bootstrap.json` (mode 0600). */
+export interface BootstrapInfo {
+  accountId: string;
+  email: string;
+  workspaceId: string;
+  botId: string;
+  /** The owner's personal access token; absent when the database was bootstrapped by another process. */
+  token?: string;
+  botAccessKey?: string;
+  apiUrl: string;
+}
+
+/** Outcome of `bootstrap`: whether this start created the first owner, workspace and bot. */
+export interface BootstrapResult {
+  created: boolean;
+  info: Omit<BootstrapInfo, 'token' | 'botAccessKey'> &
+    Partial<Pick<BootstrapInfo, 'token' | 'botAccessKey'>>;
+  file?: string;
+}
+
+const META_KEY = 'bootstrap';
+
+async function readMeta(
+  db: Kysely<Database>,
+): Promise<{ accountId: string; email: string; workspaceId: string; botId: string } | undefined> {
+  const row = await db.selectFrom('meta').select('value').where('key', '=', META_KEY).executeTakeFirst();
+  return row
+    ? (JSON.parse(row.value) as { accountId: string; email: string; workspaceId: string; botId: string })
+    : undefined;
+}
+
+/**
+ * On an empty database, creates the owner account, a workspace, a demo bot and its bot access key in one
+ * transaction, and writes them to `<data dir>/bootstrap.json` (mode 0600). On later starts it reuses them;
+ * a PARLEY_ADMIN_TOKEN not yet known is added as one more personal access token of the owner.
+ */
+export async function bootstrap(deps: {
+  config: Config;
+  db: Kysely<Database>;
+  services: Services;
+}): Promise<BootstrapResult> {
+  const { config, db, services } = deps;
+  const existing = await readMeta(db);
+  if (existing) {
+    if (config.adminToken)
+      await services.identity.ensurePat(existing.accountId, config.adminToken, 'PARLEY_ADMIN_TOKEN');
+    return { created: false, info: { ...existing, apiUrl: config.publicUrl } };
+  }
+  let info: BootstrapInfo;
+  try {
+    info = await db.transaction().execute(async (tx) => {
+      const account = await services.identity.tx.createAccount(tx, config.adminEmail, 'Owner');
+      const token = await services.identity.createToken(tx, {
+        kind: 'pat',
+        accountId: account.id,
+        note: config.adminToken ? 'PARLEY_ADMIN_TOKEN' : 'bootstrap',
+        ...(config.adminToken ? { value: config.adminToken } : {}),
+      });
+      const workspace = await services.identity.tx.createWorkspace(tx, account, 'Default workspace');
+      const bot = await services.bots.createInTx(
+        tx,
+        workspace.id,
+        account.id,
+        {
+          name: 'Demo bot',
+          description: 'Created on first start; answers from its knowledge bases.',
+          tags: { demo: 'true' },
+        },
+        { accountId: account.id, email: account.email },
+      );
+      const key = await services.identity.createToken(tx, { kind: 'bak', botId: bot.id, note: 'bootstrap' });
+      const meta = { accountId: account.id, email: account.email, workspaceId: workspace.id, botId: bot.id };
+      await tx
+        .insertInto('meta')
+        .values({ key: META_KEY, value: JSON.stringify(meta) })
+        .execute();
+      return { ...meta, token: token.value, botAccessKey: key.value, apiUrl: config.publicUrl };
+    });
+  } catch (error) {
+    // Another process bootstrapped the same database at the same moment: use what it made.
+    const other = isUniqueViolation(error) ? await readMeta(db) : undefined;
+    if (!other) throw error;
+    return { created: false, info: { ...other, apiUrl: config.publicUrl } };
+  }
+  await mkdir(config.dataDir, { recursive: true });
+  const file = join(config.dataDir, 'bootstrap.json');
+  await writeFile(file, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+  return { created: true, info, file };
+}

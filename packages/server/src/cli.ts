@@ -1,0 +1,221 @@
+import { ROLES, type Role } from '@parley/protocol';
+import { Command, InvalidArgumentError } from 'commander';
+import type { Actor } from './access/principal.js';
+import { CONFIG_VARIABLES, type Config, ConfigError, loadConfig } from './config/config.js';
+import { openDatabase } from './db/database.js';
+import { ApiError } from './errors/errors.js';
+import { packageVersion, startServer } from './server.js';
+import { buildServices } from './services.js';
+
+/** Where the CLI writes and how it exits; injectable for tests. */
+export interface CliIo {
+  env: Record<string, string | undefined>;
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** Called once the server listens, with a function that stops it (SIGTERM handling lives in main.ts). */
+  onServing?: (stop: () => Promise<void>) => void;
+}
+
+function role(value: string): Role {
+  if (!(ROLES as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`must be one of ${ROLES.join(', ')}`);
+  return value as Role;
+}
+
+async function withServices<T>(
+  config: Config,
+  fn: (services: ReturnType<typeof buildServices>) => Promise<T>,
+): Promise<T> {
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    return await fn(buildServices({ config, db }));
+  } finally {
+    await db.close();
+  }
+}
+
+/** The actor of an account inside a workspace, for CLI commands that act as that account. */
+async function ownerActor(
+  services: ReturnType<typeof buildServices>,
+  email: string,
+  workspaceId: string,
+): Promise<Actor> {
+  const account = await services.identity.accountByEmail(email);
+  if (!account) throw new ApiError('ResourceNotFound', `No account with e-mail ${email}`);
+  const actor = await services.identity.resolver.resolveActor(
+    { kind: 'account', accountId: account.id, email: account.email, tokenId: 'cli' },
+    workspaceId,
+  );
+  if (!actor) throw new ApiError('ResourceNotFound', `${email} is not a member of workspace ${workspaceId}`);
+  return actor;
+}
+
+/**
+ * The `parley` command line: `serve`, and commands that create accounts, tokens and bots for scripting.
+ * Every command but `serve` prints one JSON document on stdout.
+ * @example await buildCli(io).parseAsync(['node', 'parley', 'accounts', 'create', '--email', 'a@b.c'])
+ */
+export function buildCli(io: CliIo): Command {
+  const program = new Command('parley')
+    .description('Parley: a self-hostable bot platform.')
+    .version(packageVersion())
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .exitOverride()
+    .addHelpText(
+      'after',
+      `\nConfiguration (environment variables):\n${Object.entries(CONFIG_VARIABLES)
+        .map(([k, v]) => `  ${k.padEnd(32)} ${v}`)
+        .join('\n')}\n`,
+    );
+  const config = () => loadConfig(io.env);
+  const print = (value: unknown) => io.out(`${JSON.stringify(value, null, 2)}\n`);
+
+  program
+    .command('serve')
+    .description('start the service (bootstraps an owner, a workspace and a demo bot on first start)')
+    .action(async () => {
+      const server = await startServer(config());
+      const { info, created, file } = server.bootstrap;
+      if (created) {
+        io.out(
+          [
+            '',
+            'Parley is set up. Keep these; they are shown only this once (also in bootstrap.json, mode 0600):',
+            `  owner e-mail          ${info.email}`,
+            `  personal access token ${info.token}`,
+            `  workspace id          ${info.workspaceId}`,
+            `  demo bot id           ${info.botId}`,
+            `  demo bot access key   ${info.botAccessKey}`,
+            `  written to            ${file}`,
+            '',
+            `Try: curl -H "Authorization: Bearer ${info.token}" -H "x-workspace-id: ${info.workspaceId}" ${info.apiUrl}/v1/admin/bots`,
+            '',
+          ].join('\n'),
+        );
+      }
+      io.out(`Parley listening on ${server.url} (API docs at ${server.url}/docs)\n`);
+      io.onServing?.(() => server.close());
+    });
+
+  program
+    .command('migrate')
+    .description('bring the database schema up to date and exit')
+    .action(async () => {
+      await withServices(config(), async () => undefined);
+      print({ migrated: true });
+    });
+
+  const accounts = program.command('accounts').description('manage accounts');
+  accounts
+    .command('create')
+    .description('create an account and its first personal access token; optionally add it to a workspace')
+    .requiredOption('--email <email>', 'e-mail of the account')
+    .option('--name <displayName>', 'display name')
+    .option('--workspace <workspaceId>', 'add the account to this workspace')
+    .option('--role <role>', `role in --workspace: ${ROLES.join(', ')}`, role, 'developer')
+    .option(
+      '--as <email>',
+      'existing member adding the account to --workspace (default: the bootstrap owner)',
+    )
+    .action(async (opts: { email: string; name?: string; workspace?: string; role: Role; as?: string }) => {
+      const cfg = config();
+      await withServices(cfg, async (services) => {
+        const created = await services.identity.createAccount(opts.email, opts.name);
+        let member: unknown;
+        if (opts.workspace) {
+          member = await services.identity.addMember(
+            await ownerActor(services, opts.as ?? cfg.adminEmail, opts.workspace),
+            { email: opts.email, role: opts.role },
+          );
+        }
+        print({ account: created.account, token: created.token.value, ...(member ? { member } : {}) });
+      });
+    });
+
+  const tokens = program.command('tokens').description('manage personal access tokens');
+  tokens
+    .command('create')
+    .description('create a personal access token for an account (prints its value once)')
+    .requiredOption('--email <email>', 'e-mail of the account')
+    .option('--note <note>', 'what the token is for', 'cli')
+    .option('--expires-at <iso>', 'expiry (ISO 8601)')
+    .action(async (opts: { email: string; note: string; expiresAt?: string }) => {
+      await withServices(config(), async (services) => {
+        const account = await services.identity.accountByEmail(opts.email);
+        if (!account) throw new ApiError('ResourceNotFound', `No account with e-mail ${opts.email}`);
+        const pat = await services.identity.createPat(
+          { kind: 'account', accountId: account.id, email: account.email, tokenId: 'cli' },
+          { note: opts.note, expiresAt: opts.expiresAt },
+        );
+        print({ token: pat });
+      });
+    });
+
+  const workspaces = program.command('workspaces').description('manage workspaces');
+  workspaces
+    .command('create')
+    .description('create a workspace owned by an account')
+    .requiredOption('--name <name>', 'workspace name')
+    .option('--owner <email>', 'owner e-mail (default: the bootstrap owner)')
+    .action(async (opts: { name: string; owner?: string }) => {
+      const cfg = config();
+      await withServices(cfg, async (services) => {
+        const email = opts.owner ?? cfg.adminEmail;
+        const account = await services.identity.accountByEmail(email);
+        if (!account) throw new ApiError('ResourceNotFound', `No account with e-mail ${email}`);
+        print({
+          workspace: await services.identity.createWorkspace(
+            { kind: 'account', accountId: account.id, email: account.email, tokenId: 'cli' },
+            { name: opts.name },
+          ),
+        });
+      });
+    });
+
+  const bots = program.command('bots').description('manage bots');
+  bots
+    .command('create')
+    .description('create a bot in a workspace and a bot access key for it')
+    .requiredOption('--workspace <workspaceId>', 'workspace id')
+    .option('--name <name>', 'bot name', 'New bot')
+    .option('--as <email>', 'member creating the bot (default: the bootstrap owner)')
+    .option('--no-key', 'do not create a bot access key')
+    .action(async (opts: { workspace: string; name: string; as?: string; key: boolean }) => {
+      const cfg = config();
+      await withServices(cfg, async (services) => {
+        const actor = await ownerActor(services, opts.as ?? cfg.adminEmail, opts.workspace);
+        const bot = await services.bots.create(actor, { name: opts.name });
+        const key = opts.key ? await services.bots.createKey(actor, bot.id, { note: 'cli' }) : undefined;
+        print({ bot, ...(key ? { botAccessKey: key.value } : {}) });
+      });
+    });
+
+  return program;
+}
+
+/** Runs the CLI and turns failures into a message and an exit code (2 for bad configuration or usage). */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  try {
+    await buildCli(io).parseAsync(argv);
+    return 0;
+  } catch (error) {
+    const e = error as { code?: string; exitCode?: number; message?: string };
+    if (typeof e.code === 'string' && e.code.startsWith('commander.')) {
+      return e.code === 'commander.helpDisplayed' ||
+        e.code === 'commander.version' ||
+        e.code === 'commander.help'
+        ? 0
+        : (e.exitCode ?? 2);
+    }
+    if (error instanceof ConfigError) {
+      io.err(`${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof ApiError) {
+      io.err(`error: ${error.type}: ${error.message}\n`);
+      return 1;
+    }
+    io.err(`error: ${e.message ?? String(error)}\n`);
+    return 1;
+  }
+}

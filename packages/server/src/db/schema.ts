@@ -1,0 +1,137 @@
+/** Row types of every table, as Kysely sees them. Timestamps are ISO 8601 text; booleans are 0/1. */
+export interface AccountsTable {
+  id: string;
+  email: string;
+  display_name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  owner_id: string;
+  about: string;
+  contact_email: string;
+  website: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MembersTable {
+  id: string;
+  workspace_id: string;
+  account_id: string | null;
+  email: string;
+  role: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InvitationsTable {
+  id: string;
+  member_id: string;
+  code_hash: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface BotsTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  description: string;
+  dev: number;
+  status: string;
+  created_by: string;
+  reply_mode: string;
+  webhook_url: string | null;
+  webchat_config: string;
+  created_at: string;
+  updated_at: string;
+  deployed_at: string;
+}
+
+export interface BotTagsTable {
+  bot_id: string;
+  key: string;
+  value: string;
+}
+
+export interface TokensTable {
+  id: string;
+  kind: string;
+  hash: string;
+  account_id: string | null;
+  bot_id: string | null;
+  integration_id: string | null;
+  note: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface IntegrationsTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  description: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InstallationsTable {
+  bot_id: string;
+  integration_id: string;
+  installed_at: string;
+}
+
+export interface AuditRecordsTable {
+  id: string;
+  workspace_id: string;
+  recorded_at: string;
+  account_id: string | null;
+  account_email: string | null;
+  action: string;
+  resource_id: string | null;
+  resource_name: string | null;
+  value: string | null;
+}
+
+export interface RequestLogsTable {
+  id: string;
+  bot_id: string;
+  timestamp: string;
+  level: string;
+  message: string;
+  request_id: string;
+  operation_id: string | null;
+  method: string;
+  path: string;
+  status_code: number;
+  duration_ms: number;
+}
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+/** The whole database as Kysely sees it. */
+export interface Database {
+  accounts: AccountsTable;
+  workspaces: WorkspacesTable;
+  members: MembersTable;
+  invitations: InvitationsTable;
+  bots: BotsTable;
+  bot_tags: BotTagsTable;
+  tokens: TokensTable;
+  integrations: IntegrationsTable;
+  installations: InstallationsTable;
+  audit_records: AuditRecordsTable;
+  request_logs: RequestLogsTable;
+  meta: MetaTable;
+}

@@ -1,0 +1,112 @@
+import { errors } from '../errors/errors.js';
+
+/** One tag's condition: any of these values, none of these values, present or absent. */
+export interface TagCondition {
+  anyOf?: string[];
+  noneOf?: string[];
+  exists?: boolean;
+}
+/** Conditions on tags, AND-ed across keys. */
+export type TagFilter = Record<string, TagCondition>;
+
+const OPERATORS = new Set(['not', 'in', 'exists']);
+
+function strings(value: unknown, where: string): string[] {
+  const list = Array.isArray(value) ? value : [value];
+  for (const v of list) {
+    if (typeof v !== 'string')
+      throw errors.invalidQuery(`${where} must be a string or a list of strings`, [
+        { field: where, message: 'must be strings' },
+      ]);
+  }
+  return list as string[];
+}
+
+function bool(value: unknown, where: string): boolean {
+  const v = Array.isArray(value) ? value[value.length - 1] : value;
+  if (v === true || v === 'true') return true;
+  if (v === false || v === 'false') return false;
+  throw errors.invalidQuery(`${where} must be true or false`, [
+    { field: where, message: 'must be true or false' },
+  ]);
+}
+
+function addCondition(filter: TagFilter, key: string, op: string | undefined, value: unknown, where: string) {
+  const cond = filter[key] ?? {};
+  filter[key] = cond;
+  if (op === undefined || op === 'in') cond.anyOf = [...(cond.anyOf ?? []), ...strings(value, where)];
+  else if (op === 'not') cond.noneOf = [...(cond.noneOf ?? []), ...strings(value, where)];
+  else if (op === 'exists') cond.exists = bool(value, where);
+  else
+    throw errors.invalidQuery(`${where}: unknown operator "${op}" (use not, in or exists)`, [
+      { field: where, message: 'unknown operator' },
+    ]);
+}
+
+function fromObject(filter: TagFilter, object: unknown) {
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) {
+    throw errors.invalidQuery('tags must be an object of tag conditions', [
+      { field: 'tags', message: 'must be an object' },
+    ]);
+  }
+  for (const [key, value] of Object.entries(object)) {
+    const where = `tags.${key}`;
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      for (const [op, v] of Object.entries(value)) addCondition(filter, key, op, v, `${where}.${op}`);
+    } else {
+      addCondition(filter, key, undefined, value, where);
+    }
+  }
+}
+
+/**
+ * Reads a tag filter from a parsed query string in any of the three accepted encodings:
+ * dots and repeated keys (`tags.k=v&tags.k.not=x`), brackets (`tags[k]=v`), or URL-encoded JSON (`tags={"k":"v"}`).
+ * @example parseTagFilter({ 'tags.team': ['sales', 'ops'] }) // { team: { anyOf: ['sales', 'ops'] } }
+ */
+export function parseTagFilter(query: Record<string, unknown>): TagFilter | undefined {
+  const filter: TagFilter = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (name === 'tags') {
+      const texts = Array.isArray(value) ? value : [value];
+      for (const text of texts) {
+        if (typeof text === 'object') {
+          fromObject(filter, text);
+          continue;
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(String(text));
+        } catch {
+          throw errors.invalidQuery('tags must be URL-encoded JSON, or use tags.<key>=<value>', [
+            { field: 'tags', message: 'malformed JSON' },
+          ]);
+        }
+        fromObject(filter, parsed);
+      }
+      continue;
+    }
+    let path: string[] | undefined;
+    if (name.startsWith('tags.')) path = name.slice(5).split('.');
+    else if (name.startsWith('tags[')) {
+      const m = /^tags((?:\[[^\]]*\])+)$/.exec(name);
+      if (!m?.[1])
+        throw errors.invalidQuery(`malformed tag filter "${name}"`, [{ field: name, message: 'malformed' }]);
+      path = [...m[1].matchAll(/\[([^\]]*)\]/g)].map((x) => x[1] ?? '');
+    }
+    if (!path) continue;
+    const [key, op, ...rest] = path;
+    if (!key || rest.length > 0 || (op !== undefined && !OPERATORS.has(op))) {
+      // A dotted key such as tags.a.b is the tag "a.b" unless its last part is an operator.
+      const last = path[path.length - 1] ?? '';
+      if (path.length > 1 && OPERATORS.has(last))
+        addCondition(filter, path.slice(0, -1).join('.'), last, value, name);
+      else if (path.join('.')) addCondition(filter, path.join('.'), undefined, value, name);
+      else
+        throw errors.invalidQuery(`malformed tag filter "${name}"`, [{ field: name, message: 'malformed' }]);
+      continue;
+    }
+    addCondition(filter, key, op, value, name);
+  }
+  return Object.keys(filter).length > 0 ? filter : undefined;
+}

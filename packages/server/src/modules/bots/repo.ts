@@ -1,0 +1,105 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { BotsTable, Database } from '../../db/schema.js';
+import { tagConditions } from '../../db/tag-filter.js';
+import type { Cursor } from '../../http/pagination.js';
+import type { TagFilter } from '../../http/tag-filter.js';
+
+/** Bot row. */
+export type BotRow = Selectable<BotsTable>;
+
+/** Sort columns of the list of bots. */
+export const BOT_SORT_COLUMNS = { createdAt: 'created_at', updatedAt: 'updated_at', name: 'name' } as const;
+
+/** What listBots filters and sorts by. */
+export interface BotListQuery {
+  workspaceId: string;
+  dev?: boolean | undefined;
+  nameContains?: string | undefined;
+  tags?: TagFilter | undefined;
+  sortField: keyof typeof BOT_SORT_COLUMNS;
+  sortDirection: 'asc' | 'desc';
+  limit: number;
+  after?: Cursor | undefined;
+}
+
+/** Queries of bots and their tags. */
+export function botsRepo(db: Kysely<Database>) {
+  return {
+    insert: async (row: BotRow, tags: Record<string, string>) => {
+      await db.insertInto('bots').values(row).execute();
+      const entries = Object.entries(tags);
+      if (entries.length > 0)
+        await db
+          .insertInto('bot_tags')
+          .values(entries.map(([key, value]) => ({ bot_id: row.id, key, value })))
+          .execute();
+    },
+    byId: (workspaceId: string, id: string) =>
+      db
+        .selectFrom('bots')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .executeTakeFirst(),
+    tagsOf: async (botIds: string[]): Promise<Map<string, Record<string, string>>> => {
+      const map = new Map<string, Record<string, string>>(botIds.map((id) => [id, {}]));
+      if (botIds.length === 0) return map;
+      const rows = await db
+        .selectFrom('bot_tags')
+        .selectAll()
+        .where('bot_id', 'in', botIds)
+        .orderBy('key')
+        .execute();
+      for (const r of rows) (map.get(r.bot_id) as Record<string, string>)[r.key] = r.value;
+      return map;
+    },
+    update: (id: string, values: Partial<BotRow>) =>
+      db.updateTable('bots').set(values).where('id', '=', id).execute(),
+    setTags: async (id: string, tags: Record<string, string | null>) => {
+      for (const [key, value] of Object.entries(tags)) {
+        await db.deleteFrom('bot_tags').where('bot_id', '=', id).where('key', '=', key).execute();
+        if (value !== null) await db.insertInto('bot_tags').values({ bot_id: id, key, value }).execute();
+      }
+    },
+    delete: async (id: string) => {
+      await db.deleteFrom('request_logs').where('bot_id', '=', id).execute();
+      await db.deleteFrom('bots').where('id', '=', id).execute();
+    },
+    count: async (workspaceId: string) =>
+      Number(
+        (
+          await db
+            .selectFrom('bots')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('workspace_id', '=', workspaceId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    list: (q: BotListQuery) => {
+      const column = BOT_SORT_COLUMNS[q.sortField];
+      const cmp = q.sortDirection === 'asc' ? '>' : '<';
+      let query = db.selectFrom('bots').selectAll().where('workspace_id', '=', q.workspaceId);
+      if (q.dev !== undefined) query = query.where('dev', '=', q.dev ? 1 : 0);
+      if (q.nameContains) {
+        const pattern = `%${q.nameContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+      }
+      const tags = q.tags;
+      if (tags) query = query.where((eb) => eb.and(tagConditions(eb, tags, 'bot_tags', 'bot_id', 'bots.id')));
+      const after = q.after;
+      if (after) {
+        const v = String(after.value);
+        query = query.where((eb) =>
+          eb.or([eb(column, cmp, v), eb.and([eb(column, '=', v), eb('id', cmp, after.id)])]),
+        );
+      }
+      return query
+        .orderBy(column, q.sortDirection)
+        .orderBy('id', q.sortDirection)
+        .limit(q.limit + 1)
+        .execute();
+    },
+  };
+}
+/** The bots repository. */
+export type BotsRepo = ReturnType<typeof botsRepo>;

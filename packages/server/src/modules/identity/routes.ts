@@ -1,0 +1,346 @@
+import {
+  AcceptInvitationBody,
+  Account,
+  AddMemberBody,
+  CreatedToken,
+  CreateTokenBody,
+  CreateWorkspaceBody,
+  Empty,
+  Invitation,
+  ListMeta,
+  Member,
+  PageQuery,
+  TokenInfo,
+  UpdateAccountBody,
+  UpdateMemberBody,
+  UpdateWorkspaceBody,
+  Usage,
+  Workspace,
+} from '@parley/protocol';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { type AuthResolver, requirePrincipal, requireWorkspaceActor } from '../../http/context.js';
+import { BEARER, listBody, responses } from '../../http/route-helpers.js';
+import type { IdentityService } from './service.js';
+
+const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+const Page = Type.Object(PageQuery);
+
+/** Account, personal access tokens, invitations, workspaces, members and usage. */
+export function identityRoutes(
+  app: FastifyInstance,
+  deps: { identity: IdentityService; auth: AuthResolver },
+) {
+  const { identity, auth } = deps;
+  const principal = (req: Parameters<typeof requirePrincipal>[0]) => requirePrincipal(req, auth);
+  const actor = (req: Parameters<typeof requireWorkspaceActor>[0]) => requireWorkspaceActor(req, auth);
+
+  app.get(
+    '/account/me',
+    {
+      schema: {
+        operationId: 'admin.getAccount',
+        tags: ['account'],
+        security: BEARER,
+        response: responses(200, Type.Object({ account: Account })),
+      },
+    },
+    async (req) => ({
+      account: await identity.getAccount(await principal(req)),
+    }),
+  );
+
+  app.put(
+    '/account/me',
+    {
+      schema: {
+        operationId: 'admin.updateAccount',
+        tags: ['account'],
+        security: BEARER,
+        body: UpdateAccountBody,
+        response: responses(200, Type.Object({ account: Account })),
+      },
+    },
+    async (req) => ({
+      account: await identity.updateAccount(await principal(req), req.body as { displayName: string }),
+    }),
+  );
+
+  app.get(
+    '/account/pats',
+    {
+      schema: {
+        operationId: 'admin.listPersonalAccessTokens',
+        tags: ['account'],
+        security: BEARER,
+        response: responses(200, Type.Object({ pats: Type.Array(TokenInfo) })),
+      },
+    },
+    async (req) => ({
+      pats: await identity.listPats(await principal(req)),
+    }),
+  );
+
+  app.post(
+    '/account/pats',
+    {
+      schema: {
+        operationId: 'admin.createPersonalAccessToken',
+        tags: ['account'],
+        security: BEARER,
+        body: CreateTokenBody,
+        response: responses(201, Type.Object({ pat: CreatedToken })),
+      },
+    },
+    async (req, reply) => {
+      const pat = await identity.createPat(
+        await principal(req),
+        (req.body ?? {}) as { note?: string; expiresAt?: string },
+      );
+      return reply.status(201).send({ pat });
+    },
+  );
+
+  app.delete(
+    '/account/pats/:id',
+    {
+      schema: {
+        operationId: 'admin.deletePersonalAccessToken',
+        tags: ['account'],
+        security: BEARER,
+        params: IdParam,
+        response: responses(200, Empty),
+      },
+    },
+    async (req) => {
+      await identity.deletePat(await principal(req), (req.params as { id: string }).id);
+      return {};
+    },
+  );
+
+  app.post(
+    '/account/invitations/accept',
+    {
+      schema: {
+        operationId: 'admin.acceptInvitation',
+        tags: ['account'],
+        description:
+          'Redeems a one-time invitation code (no token needed): creates the account and answers its first personal access token.',
+        body: AcceptInvitationBody,
+        response: responses(
+          201,
+          Type.Object({ account: Account, pat: CreatedToken, workspaceId: Type.String() }),
+        ),
+      },
+    },
+    async (req, reply) => {
+      const result = await identity.acceptInvitation(req.body as { code: string; displayName?: string });
+      return reply
+        .status(201)
+        .send({ account: result.account, pat: result.token, workspaceId: result.workspaceId });
+    },
+  );
+
+  app.get(
+    '/workspaces',
+    {
+      schema: {
+        operationId: 'admin.listWorkspaces',
+        tags: ['workspaces'],
+        security: BEARER,
+        querystring: Page,
+        response: responses(200, Type.Object({ workspaces: Type.Array(Workspace), meta: ListMeta })),
+      },
+    },
+    async (req) =>
+      listBody(
+        'workspaces',
+        await identity.listWorkspaces(
+          await principal(req),
+          req.query as { nextToken?: string; pageSize?: number },
+        ),
+      ),
+  );
+
+  app.post(
+    '/workspaces',
+    {
+      schema: {
+        operationId: 'admin.createWorkspace',
+        tags: ['workspaces'],
+        security: BEARER,
+        body: CreateWorkspaceBody,
+        response: responses(201, Workspace),
+      },
+    },
+    async (req, reply) =>
+      reply
+        .status(201)
+        .send(await identity.createWorkspace(await principal(req), req.body as { name: string })),
+  );
+
+  app.get(
+    '/workspaces/:id',
+    {
+      schema: {
+        operationId: 'admin.getWorkspace',
+        tags: ['workspaces'],
+        security: BEARER,
+        params: IdParam,
+        response: responses(200, Workspace),
+      },
+    },
+    async (req) => identity.getWorkspace(await actor(req), (req.params as { id: string }).id),
+  );
+
+  app.put(
+    '/workspaces/:id',
+    {
+      schema: {
+        operationId: 'admin.updateWorkspace',
+        tags: ['workspaces'],
+        security: BEARER,
+        params: IdParam,
+        body: UpdateWorkspaceBody,
+        response: responses(200, Workspace),
+      },
+    },
+    async (req) =>
+      identity.updateWorkspace(
+        await actor(req),
+        (req.params as { id: string }).id,
+        req.body as Record<string, string>,
+      ),
+  );
+
+  app.delete(
+    '/workspaces/:id',
+    {
+      schema: {
+        operationId: 'admin.deleteWorkspace',
+        tags: ['workspaces'],
+        security: BEARER,
+        params: IdParam,
+        response: responses(200, Empty),
+      },
+    },
+    async (req) => {
+      await identity.deleteWorkspace(await actor(req), (req.params as { id: string }).id);
+      return {};
+    },
+  );
+
+  app.get(
+    '/workspaces/:id/usages',
+    {
+      schema: {
+        operationId: 'admin.listWorkspaceUsages',
+        tags: ['workspaces'],
+        security: BEARER,
+        params: IdParam,
+        response: responses(200, Type.Object({ usages: Type.Array(Usage) })),
+      },
+    },
+    async (req) => ({ usages: await identity.usages(await actor(req), (req.params as { id: string }).id) }),
+  );
+
+  app.get(
+    '/workspace-members',
+    {
+      schema: {
+        operationId: 'admin.listWorkspaceMembers',
+        tags: ['members'],
+        security: BEARER,
+        querystring: Page,
+        response: responses(200, Type.Object({ members: Type.Array(Member), meta: ListMeta })),
+      },
+    },
+    async (req) =>
+      listBody(
+        'members',
+        await identity.listMembers(await actor(req), req.query as { nextToken?: string; pageSize?: number }),
+      ),
+  );
+
+  app.get(
+    '/workspace-members/me',
+    {
+      schema: {
+        operationId: 'admin.getWorkspaceMember',
+        tags: ['members'],
+        security: BEARER,
+        response: responses(200, Member),
+      },
+    },
+    async (req) => identity.getMe(await actor(req)),
+  );
+
+  app.get(
+    '/workspace-members/:id',
+    {
+      schema: {
+        operationId: 'admin.getWorkspaceMemberById',
+        tags: ['members'],
+        security: BEARER,
+        params: IdParam,
+        response: responses(200, Member),
+      },
+    },
+    async (req) => identity.getMember(await actor(req), (req.params as { id: string }).id),
+  );
+
+  app.post(
+    '/workspace-members',
+    {
+      schema: {
+        operationId: 'admin.createWorkspaceMember',
+        tags: ['members'],
+        security: BEARER,
+        description:
+          'Adds a member by e-mail. When the e-mail has no account yet, the answer carries a one-time `invitation` code.',
+        body: AddMemberBody,
+        response: responses(
+          201,
+          Type.Object({ ...Member.properties, invitation: Type.Optional(Invitation) }),
+        ),
+      },
+    },
+    async (req, reply) =>
+      reply
+        .status(201)
+        .send(await identity.addMember(await actor(req), req.body as { email: string; role: never })),
+  );
+
+  app.put(
+    '/workspace-members/:id',
+    {
+      schema: {
+        operationId: 'admin.updateWorkspaceMember',
+        tags: ['members'],
+        security: BEARER,
+        params: IdParam,
+        body: UpdateMemberBody,
+        response: responses(200, Member),
+      },
+    },
+    async (req) =>
+      identity.updateMember(await actor(req), (req.params as { id: string }).id, req.body as { role: never }),
+  );
+
+  app.delete(
+    '/workspace-members/:id',
+    {
+      schema: {
+        operationId: 'admin.deleteWorkspaceMember',
+        tags: ['members'],
+        security: BEARER,
+        params: IdParam,
+        response: responses(200, Empty),
+      },
+    },
+    async (req) => {
+      await identity.removeMember(await actor(req), (req.params as { id: string }).id);
+      return {};
+    },
+  );
+}

@@ -1,0 +1,214 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  CreatedToken,
+  CreateIntegrationBody,
+  CreateTokenBody,
+  Empty,
+  Installation,
+  Integration,
+  ListMeta,
+  PageQuery,
+  TokenInfo,
+} from '@parley/protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import { type AuthResolver, requireWorkspaceActor } from '../../http/context.js';
+import { BEARER, listBody, responses } from '../../http/route-helpers.js';
+import type { IntegrationsService } from './service.js';
+
+const Id = Type.String({ minLength: 1, maxLength: 100 });
+
+/** Integrations, their installation on bots and their keys. */
+export function integrationRoutes(
+  fastify: FastifyInstance,
+  deps: {
+    integrations: IntegrationsService;
+    auth: AuthResolver;
+    preHandler: (req: FastifyRequest) => Promise<void>;
+  },
+) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { integrations, auth, preHandler } = deps;
+  const actor = (req: FastifyRequest) => requireWorkspaceActor(req, auth);
+  const tags = ['integrations'];
+
+  app.get(
+    '/integrations',
+    {
+      schema: {
+        operationId: 'admin.listIntegrations',
+        tags,
+        security: BEARER,
+        querystring: Type.Object(PageQuery),
+        response: responses(200, Type.Object({ integrations: Type.Array(Integration), meta: ListMeta })),
+      },
+    },
+    async (req) =>
+      listBody('integrations', await integrations.list(await actor(req), req.query)) as {
+        integrations: never[];
+        meta: object;
+      },
+  );
+
+  app.post(
+    '/integrations',
+    {
+      schema: {
+        operationId: 'admin.createIntegration',
+        tags,
+        security: BEARER,
+        body: CreateIntegrationBody,
+        response: responses(201, Type.Object({ integration: Integration })),
+      },
+    },
+    async (req, reply) =>
+      reply.status(201).send({ integration: await integrations.create(await actor(req), req.body) }),
+  );
+
+  app.get(
+    '/integrations/:id',
+    {
+      schema: {
+        operationId: 'admin.getIntegration',
+        tags,
+        security: BEARER,
+        params: Type.Object({ id: Id }),
+        response: responses(200, Type.Object({ integration: Integration })),
+      },
+    },
+    async (req) => ({
+      integration: await integrations.get(await actor(req), req.params.id),
+    }),
+  );
+
+  app.delete(
+    '/integrations/:id',
+    {
+      schema: {
+        operationId: 'admin.deleteIntegration',
+        tags,
+        security: BEARER,
+        params: Type.Object({ id: Id }),
+        response: responses(200, Empty),
+      },
+    },
+    async (req) => {
+      await integrations.delete(await actor(req), req.params.id);
+      return {};
+    },
+  );
+
+  app.get(
+    '/bots/:id/integrations',
+    {
+      preHandler,
+      schema: {
+        operationId: 'admin.listBotIntegrations',
+        tags,
+        security: BEARER,
+        params: Type.Object({ id: Id }),
+        response: responses(200, Type.Object({ integrations: Type.Array(Installation) })),
+      },
+    },
+    async (req) => ({ integrations: await integrations.listInstalled(await actor(req), req.params.id) }),
+  );
+
+  app.put(
+    '/bots/:id/integrations/:integrationId',
+    {
+      preHandler,
+      schema: {
+        operationId: 'admin.installIntegration',
+        tags,
+        security: BEARER,
+        params: Type.Object({ id: Id, integrationId: Id }),
+        response: responses(200, Type.Object({ installation: Installation })),
+      },
+    },
+    async (req) => ({
+      installation: await integrations.install(await actor(req), req.params.id, req.params.integrationId),
+    }),
+  );
+
+  app.delete(
+    '/bots/:id/integrations/:integrationId',
+    {
+      preHandler,
+      schema: {
+        operationId: 'admin.uninstallIntegration',
+        tags,
+        security: BEARER,
+        params: Type.Object({ id: Id, integrationId: Id }),
+        response: responses(200, Empty),
+      },
+    },
+    async (req) => {
+      await integrations.uninstall(await actor(req), req.params.id, req.params.integrationId);
+      return {};
+    },
+  );
+
+  app.get(
+    '/bots/:id/integrations/:integrationId/keys',
+    {
+      preHandler,
+      schema: {
+        operationId: 'admin.listIntegrationKeys',
+        tags,
+        security: BEARER,
+        params: Type.Object({ id: Id, integrationId: Id }),
+        response: responses(200, Type.Object({ keys: Type.Array(TokenInfo) })),
+      },
+    },
+    async (req) => ({
+      keys: await integrations.listKeys(await actor(req), req.params.id, req.params.integrationId),
+    }),
+  );
+
+  app.post(
+    '/bots/:id/integrations/:integrationId/keys',
+    {
+      preHandler,
+      schema: {
+        operationId: 'admin.createIntegrationKey',
+        tags,
+        security: BEARER,
+        params: Type.Object({ id: Id, integrationId: Id }),
+        body: CreateTokenBody,
+        response: responses(201, Type.Object({ key: CreatedToken })),
+      },
+    },
+    async (req, reply) =>
+      reply.status(201).send({
+        key: await integrations.createKey(
+          await actor(req),
+          req.params.id,
+          req.params.integrationId,
+          req.body ?? {},
+        ),
+      }),
+  );
+
+  app.delete(
+    '/bots/:id/integrations/:integrationId/keys/:keyId',
+    {
+      preHandler,
+      schema: {
+        operationId: 'admin.revokeIntegrationKey',
+        tags,
+        security: BEARER,
+        params: Type.Object({ id: Id, integrationId: Id, keyId: Id }),
+        response: responses(200, Empty),
+      },
+    },
+    async (req) => {
+      await integrations.revokeKey(
+        await actor(req),
+        req.params.id,
+        req.params.integrationId,
+        req.params.keyId,
+      );
+      return {};
+    },
+  );
+}
