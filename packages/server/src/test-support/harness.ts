@@ -1,0 +1,159 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Role } from '@parley/protocol';
+import type { LightMyRequestResponse } from 'fastify';
+import { buildApp, type ParleyApp } from '../app.js';
+import { bootstrap } from '../bootstrap.js';
+import { type Config, loadConfig } from '../config/config.js';
+import { type Db, openDatabase } from '../db/database.js';
+
+/** Options of a test app. */
+export interface TestAppOptions {
+  /** Extra environment variables (e.g. PARLEY_RATE_LIMIT_MAX). */
+  env?: Record<string, string>;
+  /** PostgreSQL URL; default SQLite in a temp dir. */
+  databaseUrl?: string;
+  clock?: () => Date;
+}
+
+/** A request as tests write it. */
+export interface Call {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD' | 'PATCH';
+  url: string;
+  token?: string | undefined;
+  workspaceId?: string | undefined;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A member of the bootstrap workspace with a token, for role tests. */
+export interface TestMember {
+  email: string;
+  role: Role;
+  token: string;
+  accountId: string;
+  memberId: string;
+}
+
+/**
+ * An in-process Parley app on a fresh SQLite database in a temp dir (or a fresh PostgreSQL schema),
+ * bootstrapped: `owner.token`, `workspaceId`, `botId`, `botKey` are ready to use.
+ */
+export async function createTestApp(options: TestAppOptions = {}) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'parley-test-'));
+  const env: Record<string, string> = {
+    PARLEY_DATA_DIR: dataDir,
+    PARLEY_LOG_LEVEL: 'silent',
+    ...options.env,
+  };
+  const config: Config = loadConfig(env);
+  const schema = options.databaseUrl ? `t_${Math.random().toString(36).slice(2, 12)}` : undefined;
+  const db: Db = await openDatabase({
+    url: options.databaseUrl,
+    dataDir,
+    ...(schema ? { pgSchema: schema } : {}),
+  });
+  const app: ParleyApp = await buildApp({
+    config,
+    db,
+    logger: false,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  await app.ready();
+  const boot = await bootstrap({ config, db: db.kysely, services: app.services });
+  const info = boot.info;
+  if (!info.token || !info.botAccessKey) throw new Error('bootstrap did not create tokens');
+  const owner = { email: info.email, token: info.token, accountId: info.accountId };
+
+  async function call(c: Call): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = { ...c.headers };
+    if (c.token !== undefined) headers.authorization = `Bearer ${c.token}`;
+    if (c.workspaceId !== undefined) headers['x-workspace-id'] = c.workspaceId;
+    return app.inject({
+      method: c.method,
+      url: c.url,
+      headers,
+      ...(c.body !== undefined ? { payload: c.body as Record<string, unknown> } : {}),
+    });
+  }
+
+  /** Calls as the owner in the bootstrap workspace. */
+  const asOwner = (method: Call['method'], url: string, body?: unknown) =>
+    call({ method, url, token: owner.token, workspaceId: info.workspaceId, body });
+
+  /** Adds a member with `role` through the API (invitation + accept) and answers its token. */
+  async function addMember(
+    role: Role,
+    email = `${role}-${Math.random().toString(36).slice(2, 8)}@example.com`,
+  ): Promise<TestMember> {
+    const added = await asOwner('POST', '/v1/admin/workspace-members', { email, role });
+    if (added.statusCode !== 201) throw new Error(`addMember failed: ${added.body}`);
+    const member = added.json() as { id: string; invitation: { code: string } };
+    const accepted = await call({
+      method: 'POST',
+      url: '/v1/admin/account/invitations/accept',
+      body: { code: member.invitation.code },
+    });
+    if (accepted.statusCode !== 201) throw new Error(`accept failed: ${accepted.body}`);
+    const body = accepted.json() as { account: { id: string }; pat: { value: string } };
+    return { email, role, token: body.pat.value, accountId: body.account.id, memberId: member.id };
+  }
+
+  /** A second workspace with its own owner, bot and key: the "other tenant". */
+  async function otherTenant() {
+    const email = `other-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const created = await app.services.identity.createAccount(email, 'Other');
+    const token = created.token.value;
+    const ws = await call({
+      method: 'POST',
+      url: '/v1/admin/workspaces',
+      token,
+      body: { name: 'Other workspace' },
+    });
+    const workspaceId = (ws.json() as { id: string }).id;
+    const bot = await call({
+      method: 'POST',
+      url: '/v1/admin/bots',
+      token,
+      workspaceId,
+      body: { name: 'Other bot' },
+    });
+    const botId = (bot.json() as { bot: { id: string } }).bot.id;
+    return { email, token, workspaceId, botId };
+  }
+
+  return {
+    app,
+    db,
+    config,
+    dataDir,
+    owner,
+    workspaceId: info.workspaceId,
+    botId: info.botId,
+    botKey: info.botAccessKey,
+    call,
+    asOwner,
+    addMember,
+    otherTenant,
+    async close() {
+      await app.close();
+      await db.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+/** A test app. */
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/** The PostgreSQL URL for tests, or undefined (then PostgreSQL tests are skipped with a notice, unless CI requires them). */
+export function postgresTestUrl(): string | undefined {
+  const url = process.env.PARLEY_TEST_DATABASE_URL;
+  if (!url && process.env.PARLEY_REQUIRE_POSTGRES_TESTS === '1') {
+    throw new Error(
+      'PARLEY_REQUIRE_POSTGRES_TESTS=1 but PARLEY_TEST_DATABASE_URL is not set: PostgreSQL tests must run',
+    );
+  }
+  if (!url) console.warn('PARLEY_TEST_DATABASE_URL is not set: skipping the PostgreSQL tests');
+  return url;
+}
