@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -44,9 +44,8 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
       redact: ['req.headers.authorization', 'req.headers["x-user-key"]'],
     },
     bodyLimit: DEFAULT_BODY_LIMIT,
-    trustProxy: true,
-    genReqId: () =>
-      `req_${createHash('sha1').update(`${process.hrtime.bigint()}${Math.random()}`).digest('hex').slice(0, 20)}`,
+    trustProxy: config.trustProxy,
+    genReqId: () => `req_${randomBytes(10).toString('hex')}`,
     ajv: {
       customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false },
     },

@@ -18,6 +18,8 @@ export interface Config {
   rateLimit: { max: number; windowMs: number };
   logRetentionDays: number;
   quotas: { botsPerWorkspace: number | null };
+  /** Trust X-Forwarded-* headers (only behind a reverse proxy you run). */
+  trustProxy: boolean;
 }
 
 /** One setting that could not be parsed, with why. */
@@ -51,6 +53,8 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   PARLEY_RATE_LIMIT_WINDOW_MS: 'rate limit window in milliseconds (default 60000)',
   PARLEY_LOG_RETENTION_DAYS: 'days of bot request logs kept (default 7)',
   PARLEY_QUOTA_BOTS_PER_WORKSPACE: 'most bots a workspace may have (default unlimited)',
+  PARLEY_TRUST_PROXY:
+    'true behind a reverse proxy, to take client addresses from X-Forwarded-For (default false)',
 };
 
 type Env = Record<string, string | undefined>;
@@ -134,6 +138,12 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
   const botsPerWorkspace =
     botQuotaRaw === undefined ? null : integer('PARLEY_QUOTA_BOTS_PER_WORKSPACE', 0, 1, 1_000_000);
 
+  const rawTrust = (blank('PARLEY_TRUST_PROXY') ?? 'false').toLowerCase();
+  if (!['true', 'false', '1', '0'].includes(rawTrust)) {
+    issues.push({ variable: 'PARLEY_TRUST_PROXY', message: `"${rawTrust}" must be true or false` });
+  }
+  const trustProxy = rawTrust === 'true' || rawTrust === '1';
+
   if (issues.length > 0) throw new ConfigError(issues);
   return Object.freeze({
     port,
@@ -147,5 +157,6 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
     rateLimit: Object.freeze({ max: rateMax, windowMs: rateWindow }),
     logRetentionDays,
     quotas: Object.freeze({ botsPerWorkspace }),
+    trustProxy,
   });
 }
