@@ -118,7 +118,7 @@ export function authorize(actor: Actor, action: Action, resource?: ResourceRef):
   const who =
     actor.kind === 'member'
       ? `role "${actor.role}"`
-      : `a ${actor.kind === 'bot' ? 'bot access key' : 'integration key'} (the Admin API needs a personal access token)`;
+      : `${actor.kind === 'bot' ? 'a bot access key' : 'an integration key'} (the Admin API needs a personal access token)`;
   const own = POLICY[actorKey(actor)][action] === 'own' ? ' on resources created by others' : '';
   throw errors.forbidden(`Permission denied: ${who} may not perform "${action}"${own}`);
 }

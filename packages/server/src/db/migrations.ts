@@ -139,7 +139,7 @@ const migrations: Record<string, Migration> = {
         .addColumn('method', 'text', (c) => c.notNull())
         .addColumn('path', 'text', (c) => c.notNull())
         .addColumn('status_code', 'integer', (c) => c.notNull())
-        .addColumn('duration_ms', 'real', (c) => c.notNull())
+        .addColumn('duration_ms', 'double precision', (c) => c.notNull())
         .execute();
       await db.schema
         .createIndex('request_logs_bot_id')

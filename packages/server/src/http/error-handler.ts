@@ -26,7 +26,7 @@ function fieldName(instancePath: string, missing: unknown, context: string | und
 /** Turns any thrown error into the wire error, so clients always get `{id, code, type, message}`. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  const e = error as FastifyError & {
+  const e = (error ?? {}) as FastifyError & {
     validationContext?: string;
     validation?: Array<Record<string, unknown>>;
   };

@@ -93,6 +93,13 @@ export function parseTagFilter(query: Record<string, unknown>): TagFilter | unde
       if (!m?.[1])
         throw errors.invalidQuery(`malformed tag filter "${name}"`, [{ field: name, message: 'malformed' }]);
       path = [...m[1].matchAll(/\[([^\]]*)\]/g)].map((x) => x[1] ?? '');
+      const [k, op, ...extra] = path;
+      if (!k || extra.length > 0 || (op !== undefined && !OPERATORS.has(op))) {
+        throw errors.invalidQuery(
+          `malformed tag filter "${name}": use tags[key]=value or tags[key][not|in|exists]=…`,
+          [{ field: name, message: 'malformed' }],
+        );
+      }
     }
     if (!path) continue;
     const [key, op, ...rest] = path;

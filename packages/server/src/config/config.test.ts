@@ -1,0 +1,237 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
+
+const CWD = '/srv/parley';
+
+/** Runs loadConfig and answers the ConfigError it throws (fails the test when it does not throw). */
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env, CWD);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+/** Bad values of every variable that has a rule (PARLEY_DATA_DIR accepts any path). */
+const BAD_VALUES: Record<string, string[]> = {
+  PORT: ['abc', '-1', '65536', '3.5', '80x'],
+  HOST: ['bad host'],
+  PARLEY_DATABASE_URL: ['mysql://db/parley', 'postgres:/missing-slash', 'sqlite.db', 'postgres://'],
+  PARLEY_PUBLIC_URL: [
+    'not a url',
+    'ftp://files.example.com',
+    'https://parley.example.com/?x=1',
+    'https://parley.example.com/#top',
+  ],
+  PARLEY_ADMIN_TOKEN: ['a'.repeat(31), 'a'.repeat(201), `${'a'.repeat(16)} ${'b'.repeat(16)}`],
+  PARLEY_ADMIN_EMAIL: ['admin', 'admin@', 'ad min@example.com'],
+  PARLEY_LOG_LEVEL: ['verbose', 'warning'],
+  PARLEY_RATE_LIMIT_MAX: ['-1', 'lots', '1000000001'],
+  PARLEY_RATE_LIMIT_WINDOW_MS: ['99', '86400001', '1e3'],
+  PARLEY_LOG_RETENTION_DAYS: ['0', '3651', 'week'],
+  PARLEY_QUOTA_BOTS_PER_WORKSPACE: ['0', '-5', 'many'],
+  PARLEY_TRUST_PROXY: ['yes', 'on', '2'],
+};
+
+describe('loadConfig defaults', () => {
+  const config = loadConfig({}, CWD);
+
+  it('listens on 127.0.0.1:3000', () => {
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('127.0.0.1');
+  });
+
+  it('resolves the data dir ./data against the working directory', () => {
+    expect(config.dataDir).toBe(resolve(CWD, 'data'));
+  });
+
+  it('derives the public URL from host and port', () => {
+    expect(config.publicUrl).toBe('http://127.0.0.1:3000');
+  });
+
+  it('uses SQLite, a generated admin token and the default admin e-mail', () => {
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.adminToken).toBeUndefined();
+    expect(config.adminEmail).toBe('admin@parley.local');
+  });
+
+  it('logs at info, limits 1000 requests a minute, keeps logs 7 days and has no bot quota', () => {
+    expect(config.logLevel).toBe('info');
+    expect(config.rateLimit).toEqual({ max: 1000, windowMs: 60_000 });
+    expect(config.logRetentionDays).toBe(7);
+    expect(config.quotas).toEqual({ botsPerWorkspace: null });
+    expect(config.trustProxy).toBe(false);
+  });
+
+  it('treats blank variables as unset', () => {
+    const blank = loadConfig({ PORT: '  ', HOST: '', PARLEY_DATABASE_URL: ' ', PARLEY_LOG_LEVEL: '' }, CWD);
+    expect(blank.port).toBe(3000);
+    expect(blank.host).toBe('127.0.0.1');
+    expect(blank.databaseUrl).toBeUndefined();
+    expect(blank.logLevel).toBe('info');
+  });
+});
+
+describe('loadConfig accepted values', () => {
+  it('reads every variable', () => {
+    const token = 'T'.repeat(40);
+    const config = loadConfig(
+      {
+        PORT: '8080',
+        HOST: '0.0.0.0',
+        PARLEY_DATA_DIR: '/var/lib/parley',
+        PARLEY_DATABASE_URL: 'postgresql://user:pw@db:5432/parley',
+        PARLEY_PUBLIC_URL: 'https://chat.example.com/parley/',
+        PARLEY_ADMIN_TOKEN: token,
+        PARLEY_ADMIN_EMAIL: 'Root@Example.com',
+        PARLEY_LOG_LEVEL: 'DEBUG',
+        PARLEY_RATE_LIMIT_MAX: '0',
+        PARLEY_RATE_LIMIT_WINDOW_MS: '100',
+        PARLEY_LOG_RETENTION_DAYS: '3650',
+        PARLEY_QUOTA_BOTS_PER_WORKSPACE: '25',
+        PARLEY_TRUST_PROXY: 'true',
+      },
+      CWD,
+    );
+    expect(config).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/parley',
+      databaseUrl: 'postgresql://user:pw@db:5432/parley',
+      publicUrl: 'https://chat.example.com/parley',
+      adminToken: token,
+      adminEmail: 'Root@Example.com',
+      logLevel: 'debug',
+      rateLimit: { max: 0, windowMs: 100 },
+      logRetentionDays: 3650,
+      quotas: { botsPerWorkspace: 25 },
+      trustProxy: true,
+    });
+  });
+
+  it('accepts postgres:// and postgresql:// database URLs', () => {
+    expect(loadConfig({ PARLEY_DATABASE_URL: 'postgres://u@h/db' }, CWD).databaseUrl).toBe(
+      'postgres://u@h/db',
+    );
+    expect(loadConfig({ PARLEY_DATABASE_URL: 'postgresql://u@h/db' }, CWD).databaseUrl).toBe(
+      'postgresql://u@h/db',
+    );
+  });
+
+  it('removes the trailing slash of the public URL', () => {
+    expect(loadConfig({ PARLEY_PUBLIC_URL: 'https://chat.example.com/' }, CWD).publicUrl).toBe(
+      'https://chat.example.com',
+    );
+    expect(loadConfig({ PARLEY_PUBLIC_URL: 'https://chat.example.com' }, CWD).publicUrl).toBe(
+      'https://chat.example.com',
+    );
+    expect(loadConfig({ PARLEY_PUBLIC_URL: 'http://10.0.0.5:8080/a/b/' }, CWD).publicUrl).toBe(
+      'http://10.0.0.5:8080/a/b',
+    );
+  });
+
+  it('derives a public URL that a browser can open from wildcard and IPv6 hosts', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '4000' }, CWD).publicUrl).toBe('http://localhost:4000');
+    expect(loadConfig({ HOST: '::' }, CWD).publicUrl).toBe('http://localhost:3000');
+    expect(loadConfig({ HOST: '::1' }, CWD).publicUrl).toBe('http://[::1]:3000');
+  });
+
+  it('accepts an admin token of exactly 32 and of exactly 200 characters', () => {
+    expect(loadConfig({ PARLEY_ADMIN_TOKEN: 'x'.repeat(32) }, CWD).adminToken).toBe('x'.repeat(32));
+    expect(loadConfig({ PARLEY_ADMIN_TOKEN: 'x'.repeat(200) }, CWD).adminToken).toBe('x'.repeat(200));
+  });
+
+  it('accepts the port bounds 0 and 65535', () => {
+    expect(loadConfig({ PORT: '0' }, CWD).port).toBe(0);
+    expect(loadConfig({ PORT: '65535' }, CWD).port).toBe(65535);
+  });
+
+  it('reads 1 and 0 as PARLEY_TRUST_PROXY true and false', () => {
+    expect(loadConfig({ PARLEY_TRUST_PROXY: '1' }, CWD).trustProxy).toBe(true);
+    expect(loadConfig({ PARLEY_TRUST_PROXY: '0' }, CWD).trustProxy).toBe(false);
+  });
+
+  it('returns a frozen object, nested settings included', () => {
+    const config = loadConfig({}, CWD);
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.rateLimit)).toBe(true);
+    expect(Object.isFrozen(config.quotas)).toBe(true);
+    expect(() => {
+      (config as { port: number }).port = 1;
+    }).toThrow(TypeError);
+    expect(config.port).toBe(3000);
+  });
+});
+
+describe('loadConfig rejections', () => {
+  it('has a bad-value case for every variable with a rule', () => {
+    expect(Object.keys(CONFIG_VARIABLES).sort()).toEqual(
+      [...Object.keys(BAD_VALUES), 'PARLEY_DATA_DIR'].sort(),
+    );
+  });
+
+  for (const [variable, values] of Object.entries(BAD_VALUES)) {
+    for (const value of values) {
+      it(`rejects ${variable}=${JSON.stringify(value.length > 40 ? `${value.slice(0, 20)}…` : value)}`, () => {
+        const error = configError({ [variable]: value });
+        expect(error.issues).toHaveLength(1);
+        expect(error.issues[0]?.variable).toBe(variable);
+        expect(error.message).toContain(`  - ${variable}: `);
+      });
+    }
+  }
+
+  it('explains that the database URL must be postgres://', () => {
+    const error = configError({ PARLEY_DATABASE_URL: 'mysql://db/parley' });
+    expect(error.issues).toEqual([
+      {
+        variable: 'PARLEY_DATABASE_URL',
+        message:
+          'must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)',
+      },
+    ]);
+  });
+
+  it('states the admin token length rule', () => {
+    const error = configError({ PARLEY_ADMIN_TOKEN: 'short' });
+    expect(error.issues).toEqual([
+      { variable: 'PARLEY_ADMIN_TOKEN', message: 'must be 32 to 200 characters without spaces' },
+    ]);
+  });
+
+  it('names the bad value and the allowed range of integers', () => {
+    const error = configError({ PORT: '70000' });
+    expect(error.issues).toEqual([
+      { variable: 'PORT', message: '"70000" must be an integer from 0 to 65535' },
+    ]);
+  });
+
+  it('lists every bad value at once in one ConfigError', () => {
+    const error = configError({
+      PORT: 'eighty',
+      PARLEY_DATABASE_URL: 'mysql://db',
+      PARLEY_PUBLIC_URL: 'ftp://x',
+      PARLEY_ADMIN_TOKEN: 'too-short',
+      PARLEY_ADMIN_EMAIL: 'nobody',
+      PARLEY_LOG_LEVEL: 'loud',
+      PARLEY_LOG_RETENTION_DAYS: '0',
+    });
+    expect(error.name).toBe('ConfigError');
+    expect(error.issues.map((i) => i.variable)).toEqual([
+      'PORT',
+      'PARLEY_DATABASE_URL',
+      'PARLEY_PUBLIC_URL',
+      'PARLEY_ADMIN_TOKEN',
+      'PARLEY_ADMIN_EMAIL',
+      'PARLEY_LOG_LEVEL',
+      'PARLEY_LOG_RETENTION_DAYS',
+    ]);
+    const lines = error.message.split('\n');
+    expect(lines[0]).toBe('Invalid configuration:');
+    expect(lines).toHaveLength(8);
+    for (const issue of error.issues) expect(lines).toContain(`  - ${issue.variable}: ${issue.message}`);
+  });
+});

@@ -1,0 +1,83 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { identityRepo } from '../modules/identity/repo.js';
+import { openDatabase } from './database.js';
+import { runRepositoryContract } from './repositories.contract.js';
+
+const dirs: string[] = [];
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'parley-sqlite-'));
+  dirs.push(dir);
+  return dir;
+}
+
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+let contractDir: string | undefined;
+runRepositoryContract('SQLite', async () => {
+  contractDir ??= await tempDir();
+  return openDatabase({ dataDir: contractDir });
+});
+
+describe('SQLite database', () => {
+  it('opens parley.db in the data dir, creating the folder, in WAL mode with foreign keys on', async () => {
+    const dataDir = join(await tempDir(), 'nested', 'data');
+    const db = await openDatabase({ dataDir });
+    try {
+      expect(db.dialect).toBe('sqlite');
+      const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db.kysely);
+      expect(mode.rows).toEqual([{ journal_mode: 'wal' }]);
+      const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db.kysely);
+      expect(fk.rows).toEqual([{ foreign_keys: 1 }]);
+      const file = await sql<{
+        file: string;
+      }>`select file from pragma_database_list where name = 'main'`.execute(db.kysely);
+      expect(file.rows[0]?.file).toBe(join(dataDir, 'parley.db'));
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('keeps data across a close and a reopen of the same file', async () => {
+    const dataDir = await tempDir();
+    const first = await openDatabase({ dataDir, sqliteFile: 'kept.db' });
+    await identityRepo(first.kysely).insertMeta('k', 'v');
+    await first.close();
+    const second = await openDatabase({ dataDir, sqliteFile: 'kept.db' });
+    try {
+      expect(await identityRepo(second.kysely).getMeta('k')).toEqual({ value: 'v' });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('opens an in-memory database with the full schema', async () => {
+    const db = await openDatabase({ dataDir: '/nonexistent-parley-dir', sqliteFile: ':memory:' });
+    try {
+      const tables = await sql<{ name: string }>`
+        select name from sqlite_master where type = 'table' and name not like 'kysely_%' and name not like 'sqlite_%'
+        order by name`.execute(db.kysely);
+      expect(tables.rows.map((t) => t.name)).toEqual([
+        'accounts',
+        'audit_records',
+        'bot_tags',
+        'bots',
+        'installations',
+        'integrations',
+        'invitations',
+        'members',
+        'meta',
+        'request_logs',
+        'tokens',
+        'workspaces',
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+});
