@@ -82,6 +82,11 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
+    // bigint (int8) columns and count(*) arrive as numbers: sizes stay far below 2^53.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

@@ -46,8 +46,11 @@ async function dropSchema(connectionString: string, name: string): Promise<void>
         expect(tables.rows.map((t) => t.table_name)).toEqual([
           'accounts',
           'audit_records',
+          'blob_garbage',
           'bot_tags',
           'bots',
+          'file_tags',
+          'files',
           'installations',
           'integrations',
           'invitations',

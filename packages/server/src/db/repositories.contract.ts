@@ -411,7 +411,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
         await logsRepo(db.kysely).insert(logLine(doomed.id, at(0)));
         await logsRepo(db.kysely).insert(logLine(survivor.id, at(0)));
 
-        await identity().deleteWorkspace(ws.id);
+        await identity().deleteWorkspace(ws.id, new Date().toISOString());
 
         const k = db.kysely;
         expect(await identity().workspaceById(ws.id)).toBeUndefined();
@@ -491,7 +491,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
         await integrationsRepo(db.kysely).install(row.id, integration.id, at(1));
         await logsRepo(db.kysely).insert(logLine(row.id, at(2)));
 
-        await bots().delete(row.id);
+        await bots().delete(row.id, new Date().toISOString());
 
         expect(await bots().byId(ws.id, row.id)).toBeUndefined();
         expect((await bots().tagsOf([row.id])).get(row.id)).toEqual({});

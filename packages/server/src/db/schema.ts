@@ -115,6 +115,45 @@ export interface RequestLogsTable {
   duration_ms: number;
 }
 
+export interface FilesTable {
+  id: string;
+  bot_id: string;
+  workspace_id: string;
+  key: string;
+  content_type: string;
+  /** Bytes stored; null until the first upload completes. */
+  size: number | null;
+  /** Bytes announced by the latest upsert. */
+  declared_size: number;
+  sha256: string | null;
+  metadata: string;
+  access_policies: string;
+  index: number;
+  indexing_configuration: string | null;
+  status: string;
+  failed_status_reason: string | null;
+  expires_at: string | null;
+  owner_type: string;
+  owner_id: string | null;
+  /** Blob holding the current content; null until an upload completes. */
+  blob_key: string | null;
+  /** Bumped by every upsert: an upload URL is valid only for the version it was made for. */
+  upload_version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FileTagsTable {
+  file_id: string;
+  key: string;
+  value: string;
+}
+
+export interface BlobGarbageTable {
+  blob_key: string;
+  queued_at: string;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -133,5 +172,8 @@ export interface Database {
   installations: InstallationsTable;
   audit_records: AuditRecordsTable;
   request_logs: RequestLogsTable;
+  files: FilesTable;
+  file_tags: FileTagsTable;
+  blob_garbage: BlobGarbageTable;
   meta: MetaTable;
 }

@@ -65,8 +65,11 @@ describe('SQLite database', () => {
       expect(tables.rows.map((t) => t.name)).toEqual([
         'accounts',
         'audit_records',
+        'blob_garbage',
         'bot_tags',
         'bots',
+        'file_tags',
+        'files',
         'installations',
         'integrations',
         'invitations',

@@ -61,7 +61,14 @@ export function botsRepo(db: Kysely<Database>) {
         if (value !== null) await db.insertInto('bot_tags').values({ bot_id: id, key, value }).execute();
       }
     },
-    delete: async (id: string) => {
+    delete: async (id: string, at: string) => {
+      // The bot's files go with it (cascade); their blobs are queued for deletion first.
+      await db
+        .insertInto('blob_garbage')
+        .columns(['blob_key', 'queued_at'])
+        .expression(db.selectFrom('files').select(['blob_key', sql.lit(at).as('queued_at')]).where('bot_id', '=', id).where('blob_key', 'is not', null))
+        .onConflict((oc) => oc.column('blob_key').doNothing())
+        .execute();
       await db.deleteFrom('request_logs').where('bot_id', '=', id).execute();
       await db.deleteFrom('bots').where('id', '=', id).execute();
     },

@@ -217,7 +217,7 @@ export function botsService(deps: {
       const row = await load(actor, id);
       authorize(actor, 'bot.delete', { createdBy: row.created_by });
       await db.transaction().execute(async (tx) => {
-        await botsRepo(tx).delete(id);
+        await botsRepo(tx).delete(id, now());
         await audit.record(tx, actor.workspaceId, auditWho(actor), {
           action: 'DELETE_BOT',
           resourceId: id,

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { AccountsTable, Database, MembersTable, TokensTable, WorkspacesTable } from '../../db/schema.js';
 import type { Cursor } from '../../http/pagination.js';
 
@@ -63,7 +63,13 @@ export function identityRepo(db: Kysely<Database>) {
       db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst(),
     updateWorkspace: (id: string, values: Partial<WorkspaceRow>) =>
       db.updateTable('workspaces').set(values).where('id', '=', id).execute(),
-    deleteWorkspace: async (id: string) => {
+    deleteWorkspace: async (id: string, at: string) => {
+      await db
+        .insertInto('blob_garbage')
+        .columns(['blob_key', 'queued_at'])
+        .expression(db.selectFrom('files').select(['blob_key', sql.lit(at).as('queued_at')]).where('workspace_id', '=', id).where('blob_key', 'is not', null))
+        .onConflict((oc) => oc.column('blob_key').doNothing())
+        .execute();
       await db
         .deleteFrom('request_logs')
         .where('bot_id', 'in', db.selectFrom('bots').select('id').where('workspace_id', '=', id))

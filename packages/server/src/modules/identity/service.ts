@@ -423,7 +423,7 @@ export function identityService(deps: {
     async deleteWorkspace(actor: Actor, id: string): Promise<void> {
       await this.getWorkspace(actor, id);
       authorize(actor, 'workspace.delete');
-      await db.transaction().execute((tx) => identityRepo(tx).deleteWorkspace(id));
+      await db.transaction().execute((tx) => identityRepo(tx).deleteWorkspace(id, now()));
     },
 
     async usages(actor: Actor, id: string): Promise<Usage[]> {
@@ -484,10 +484,28 @@ export function identityService(deps: {
       const email = body.email.toLowerCase();
       return db.transaction().execute(async (tx) => {
         const repo = identityRepo(tx);
-        if (await repo.memberByEmail(me.workspaceId, email))
-          throw errors.alreadyExists(`${email} is already a member of this workspace`);
+        const existing = await repo.memberByEmail(me.workspaceId, email);
         const account = await repo.accountByEmail(email);
         const at = now();
+        if (existing && !(existing.account_id === null && account)) {
+          throw errors.alreadyExists(`${email} is already a member of this workspace`);
+        }
+        if (existing && account) {
+          // A pending invitation whose e-mail got an account meanwhile (through another workspace): its code
+          // can no longer be redeemed (acceptInvitation says "ask an administrator to add it directly"), so
+          // adding it again links the existing account instead of answering 409 forever.
+          if (existing.role === 'owner' && me.role !== 'owner')
+            throw errors.forbidden('Only an owner can change an invitation to the owner role');
+          await repo.linkMember(existing.id, account.id, at);
+          await repo.updateMemberRole(existing.id, body.role, at);
+          await audit.record(tx, me.workspaceId, auditWho(actor), {
+            action: 'ADD_WORKSPACE_MEMBER',
+            resourceId: existing.id,
+            resourceName: email,
+            value: { role: body.role },
+          });
+          return toMember((await repo.memberById(me.workspaceId, existing.id)) as MemberView);
+        }
         const id = newId('member');
         await repo.insertMember({
           id,

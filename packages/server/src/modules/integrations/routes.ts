@@ -101,7 +101,7 @@ export function integrationRoutes(
   app.get(
     '/bots/:id/integrations',
     {
-      preHandler,
+      preValidation: preHandler,
       schema: {
         operationId: 'admin.listBotIntegrations',
         tags,
@@ -116,7 +116,7 @@ export function integrationRoutes(
   app.put(
     '/bots/:id/integrations/:integrationId',
     {
-      preHandler,
+      preValidation: preHandler,
       schema: {
         operationId: 'admin.installIntegration',
         tags,
@@ -133,7 +133,7 @@ export function integrationRoutes(
   app.delete(
     '/bots/:id/integrations/:integrationId',
     {
-      preHandler,
+      preValidation: preHandler,
       schema: {
         operationId: 'admin.uninstallIntegration',
         tags,
@@ -151,7 +151,7 @@ export function integrationRoutes(
   app.get(
     '/bots/:id/integrations/:integrationId/keys',
     {
-      preHandler,
+      preValidation: preHandler,
       schema: {
         operationId: 'admin.listIntegrationKeys',
         tags,
@@ -168,7 +168,7 @@ export function integrationRoutes(
   app.post(
     '/bots/:id/integrations/:integrationId/keys',
     {
-      preHandler,
+      preValidation: preHandler,
       schema: {
         operationId: 'admin.createIntegrationKey',
         tags,
@@ -192,7 +192,7 @@ export function integrationRoutes(
   app.delete(
     '/bots/:id/integrations/:integrationId/keys/:keyId',
     {
-      preHandler,
+      preValidation: preHandler,
       schema: {
         operationId: 'admin.revokeIntegrationKey',
         tags,

@@ -1,0 +1,676 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestMember } from '../../test-support/harness.js';
+
+interface WireError {
+  id: string;
+  code: number;
+  type: string;
+  message: string;
+  metadata?: { errors?: Array<{ field: string; message: string }> };
+}
+
+/** Asserts a wire error `{id, code, type, message}` with this status and type, and answers its body. */
+function expectError(res: LightMyRequestResponse, status: number, type: string): WireError {
+  expect(res.statusCode).toBe(status);
+  const body = res.json() as WireError;
+  expect(body).toMatchObject({ code: status, type, message: expect.any(String) });
+  expect(body.id).toMatch(/^err_\d{14}x[0-9a-f]{8}$/);
+  expect(body.message.length).toBeGreaterThan(0);
+  return body;
+}
+
+/** The fields a validation error names. */
+function badFields(body: WireError): string[] {
+  return (body.metadata?.errors ?? []).map((e) => e.field);
+}
+
+interface MemberBody {
+  id: string;
+  userId?: string;
+  email: string;
+  displayName?: string;
+  role: string;
+  createdAt: string;
+  status: 'active' | 'invited';
+  invitation?: { code: string; expiresAt: string };
+}
+
+const uniqueEmail = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}@example.com`;
+
+describe('workspace members', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  /** Calls as a member in the bootstrap workspace. */
+  const as = (m: TestMember, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
+    t.call({ method, url, token: m.token, workspaceId: t.workspaceId, body });
+
+  /** Invites an e-mail as the owner and answers the new member. */
+  async function invite(role: string, email = uniqueEmail(role)): Promise<MemberBody> {
+    const res = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role });
+    expect(res.statusCode).toBe(201);
+    return res.json() as MemberBody;
+  }
+
+  const accept = (code: string, displayName?: string) =>
+    t.call({
+      method: 'POST',
+      url: '/v1/admin/account/invitations/accept',
+      body: { code, ...(displayName ? { displayName } : {}) },
+    });
+
+  async function ownerMemberId(): Promise<string> {
+    const me = await t.asOwner('GET', '/v1/admin/workspace-members/me');
+    return (me.json() as MemberBody).id;
+  }
+
+  describe('GET /v1/admin/workspace-members', () => {
+    it('lists the members of the workspace page by page, without duplicates', async () => {
+      const app = await createTestApp();
+      try {
+        const added: string[] = [];
+        for (const role of ['viewer', 'developer', 'manager', 'billing']) {
+          const res = await app.asOwner('POST', '/v1/admin/workspace-members', {
+            email: uniqueEmail(role),
+            role,
+          });
+          expect(res.statusCode).toBe(201);
+          added.push((res.json() as MemberBody).id);
+        }
+        const seen: MemberBody[] = [];
+        let nextToken: string | undefined;
+        let pages = 0;
+        do {
+          const q = nextToken ? `&nextToken=${encodeURIComponent(nextToken)}` : '';
+          const res = await app.asOwner('GET', `/v1/admin/workspace-members?pageSize=2${q}`);
+          expect(res.statusCode).toBe(200);
+          const body = res.json() as { members: MemberBody[]; meta: { nextToken?: string } };
+          expect(body.members.length).toBeLessThanOrEqual(2);
+          seen.push(...body.members);
+          nextToken = body.meta.nextToken;
+          pages += 1;
+        } while (nextToken && pages < 10);
+        expect(pages).toBe(3);
+        const ids = seen.map((m) => m.id);
+        expect(new Set(ids).size).toBe(5);
+        expect(ids).toEqual(expect.arrayContaining(added));
+        expect(seen).toContainEqual(
+          expect.objectContaining({
+            userId: app.owner.accountId,
+            email: app.owner.email,
+            role: 'owner',
+            status: 'active',
+          }),
+        );
+        for (const m of seen.filter((x) => x.userId !== app.owner.accountId)) {
+          expect(m.status).toBe('invited');
+          expect(m).not.toHaveProperty('userId');
+          expect(m).not.toHaveProperty('invitation');
+        }
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('lets a viewer and a billing member read the list', async () => {
+      for (const role of ['viewer', 'billing'] as const) {
+        const m = await t.addMember(role);
+        const res = await as(m, 'GET', '/v1/admin/workspace-members');
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toMatchObject({ members: expect.any(Array), meta: expect.any(Object) });
+      }
+    });
+
+    it("does not show another workspace's members", async () => {
+      const other = await t.otherTenant();
+      const res = await t.asOwner('GET', '/v1/admin/workspace-members?pageSize=100');
+      const emails = (res.json() as { members: MemberBody[] }).members.map((m) => m.email);
+      expect(emails).not.toContain(other.email);
+    });
+
+    it('answers 401 without x-workspace-id', async () => {
+      const res = await t.call({ method: 'GET', url: '/v1/admin/workspace-members', token: t.owner.token });
+      expectError(res, 401, 'Unauthorized');
+    });
+
+    it('answers 403 to a bot access key', async () => {
+      const res = await t.call({
+        method: 'GET',
+        url: '/v1/admin/workspace-members',
+        token: t.botKey,
+        workspaceId: t.workspaceId,
+      });
+      expectError(res, 403, 'Forbidden');
+    });
+  });
+
+  describe('POST /v1/admin/workspace-members', () => {
+    it('adds an unknown e-mail as an invited member with a one-time invitation, at top level', async () => {
+      const email = uniqueEmail('Invitee').toUpperCase();
+      const res = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'developer' });
+      expect(res.statusCode).toBe(201);
+      const m = res.json() as MemberBody;
+      expect(m).toMatchObject({
+        email: email.toLowerCase(),
+        role: 'developer',
+        status: 'invited',
+        invitation: { code: expect.stringMatching(/^inv_/), expiresAt: expect.any(String) },
+      });
+      expect(m.id).toMatch(/^member_/);
+      expect(m).not.toHaveProperty('userId');
+      expect(m).not.toHaveProperty('member');
+      const ttl = Date.parse(m.invitation?.expiresAt ?? '') - Date.now();
+      expect(ttl).toBeGreaterThan(6 * 86_400_000);
+      expect(ttl).toBeLessThanOrEqual(7 * 86_400_000);
+    });
+
+    it('adds an existing account directly as an active member, without an invitation', async () => {
+      const email = uniqueEmail('existing');
+      const { account, token } = await t.app.services.identity.createAccount(email, 'Existing Person');
+      const res = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'viewer' });
+      expect(res.statusCode).toBe(201);
+      const m = res.json() as MemberBody;
+      expect(m).toMatchObject({
+        email,
+        role: 'viewer',
+        status: 'active',
+        userId: account.id,
+        displayName: 'Existing Person',
+      });
+      expect(m).not.toHaveProperty('invitation');
+      const me = await t.call({
+        method: 'GET',
+        url: '/v1/admin/workspace-members/me',
+        token: token.value,
+        workspaceId: t.workspaceId,
+      });
+      expect(me.statusCode).toBe(200);
+      expect(me.json()).toMatchObject({ id: m.id, role: 'viewer' });
+    });
+
+    it('rejects an e-mail that is already a member with 409 AlreadyExists, whatever its case', async () => {
+      const email = uniqueEmail('dup');
+      await invite('viewer', email);
+      const again = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'developer' });
+      expectError(again, 409, 'AlreadyExists');
+      const upper = await t.asOwner('POST', '/v1/admin/workspace-members', {
+        email: email.toUpperCase(),
+        role: 'viewer',
+      });
+      expectError(upper, 409, 'AlreadyExists');
+      const owner = await t.asOwner('POST', '/v1/admin/workspace-members', {
+        email: t.owner.email,
+        role: 'viewer',
+      });
+      expectError(owner, 409, 'AlreadyExists');
+    });
+
+    it('rejects an unknown role with 400 naming role', async () => {
+      const res = await t.asOwner('POST', '/v1/admin/workspace-members', {
+        email: uniqueEmail('r'),
+        role: 'superuser',
+      });
+      const body = expectError(res, 400, 'InvalidPayload');
+      expect(badFields(body)).toContain('role');
+    });
+
+    it('rejects a malformed e-mail with 400 naming email', async () => {
+      const res = await t.asOwner('POST', '/v1/admin/workspace-members', { email: 'nobody', role: 'viewer' });
+      const body = expectError(res, 400, 'InvalidPayload');
+      expect(badFields(body)).toContain('email');
+    });
+
+    it('rejects a body without e-mail or role with 400 naming both', async () => {
+      const res = await t.asOwner('POST', '/v1/admin/workspace-members', {});
+      const body = expectError(res, 400, 'InvalidPayload');
+      expect(badFields(body)).toEqual(expect.arrayContaining(['email', 'role']));
+    });
+
+    it.each(['manager', 'developer', 'viewer', 'billing'] as const)(
+      'forbids a %s to add members (403)',
+      async (role) => {
+        const m = await t.addMember(role);
+        const email = uniqueEmail(`by-${role}`);
+        const res = await as(m, 'POST', '/v1/admin/workspace-members', { email, role: 'viewer' });
+        const body = expectError(res, 403, 'Forbidden');
+        expect(body.message).toContain(role);
+        const list = await t.asOwner('GET', '/v1/admin/workspace-members?pageSize=100');
+        expect((list.json() as { members: MemberBody[] }).members.map((x) => x.email)).not.toContain(email);
+      },
+    );
+
+    it('lets an administrator add a member but not an owner (403)', async () => {
+      const admin = await t.addMember('administrator');
+      const ok = await as(admin, 'POST', '/v1/admin/workspace-members', {
+        email: uniqueEmail('by-admin'),
+        role: 'administrator',
+      });
+      expect(ok.statusCode).toBe(201);
+      expect(ok.json()).toMatchObject({ role: 'administrator', status: 'invited' });
+      const owner = await as(admin, 'POST', '/v1/admin/workspace-members', {
+        email: uniqueEmail('owner-by-admin'),
+        role: 'owner',
+      });
+      const body = expectError(owner, 403, 'Forbidden');
+      expect(body.message).toContain('owner');
+    });
+
+    it('lets an owner add another owner', async () => {
+      const res = await t.asOwner('POST', '/v1/admin/workspace-members', {
+        email: uniqueEmail('co-owner'),
+        role: 'owner',
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toMatchObject({ role: 'owner', status: 'invited' });
+    });
+  });
+
+  describe('GET /v1/admin/workspace-members/me and /{id}', () => {
+    it("answers the caller's own membership", async () => {
+      const res = await t.asOwner('GET', '/v1/admin/workspace-members/me');
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({
+        userId: t.owner.accountId,
+        email: t.owner.email,
+        role: 'owner',
+        status: 'active',
+        displayName: 'Owner',
+      });
+    });
+
+    it("answers a member's own role to that member", async () => {
+      const dev = await t.addMember('developer');
+      const res = await as(dev, 'GET', '/v1/admin/workspace-members/me');
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({
+        id: dev.memberId,
+        userId: dev.accountId,
+        email: dev.email,
+        role: 'developer',
+        status: 'active',
+      });
+    });
+
+    it('answers 403 to a bot access key, which is no member', async () => {
+      const res = await t.call({
+        method: 'GET',
+        url: '/v1/admin/workspace-members/me',
+        token: t.botKey,
+        workspaceId: t.workspaceId,
+      });
+      expectError(res, 403, 'Forbidden');
+    });
+
+    it('answers one member by id, and 404 for an unknown id', async () => {
+      const m = await invite('viewer');
+      const res = await t.asOwner('GET', `/v1/admin/workspace-members/${m.id}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ id: m.id, email: m.email, role: 'viewer', status: 'invited' });
+      expect(res.json()).not.toHaveProperty('invitation');
+      const missing = await t.asOwner('GET', '/v1/admin/workspace-members/member_nope');
+      expectError(missing, 404, 'ResourceNotFound');
+    });
+  });
+
+  describe('PUT /v1/admin/workspace-members/{id}', () => {
+    it("changes a member's role, and the member's rights follow", async () => {
+      const m = await t.addMember('viewer');
+      const before = await as(m, 'POST', '/v1/admin/bots', { name: 'by viewer' });
+      expectError(before, 403, 'Forbidden');
+      const res = await t.asOwner('PUT', `/v1/admin/workspace-members/${m.memberId}`, { role: 'developer' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ id: m.memberId, role: 'developer', status: 'active' });
+      const after = await as(m, 'POST', '/v1/admin/bots', { name: 'by promoted viewer' });
+      expect(after.statusCode).toBe(201);
+    });
+
+    it('rejects an unknown role with 400 naming role', async () => {
+      const m = await invite('viewer');
+      const res = await t.asOwner('PUT', `/v1/admin/workspace-members/${m.id}`, { role: 'god' });
+      const body = expectError(res, 400, 'InvalidPayload');
+      expect(badFields(body)).toContain('role');
+    });
+
+    it('answers 404 for an unknown member', async () => {
+      const res = await t.asOwner('PUT', '/v1/admin/workspace-members/member_nope', { role: 'viewer' });
+      expectError(res, 404, 'ResourceNotFound');
+    });
+
+    it('answers 404 for a member of another workspace and leaves it unchanged', async () => {
+      const app = await createTestApp();
+      try {
+        const other = await app.addMember('viewer');
+        const res = await t.asOwner('PUT', `/v1/admin/workspace-members/${other.memberId}`, {
+          role: 'administrator',
+        });
+        expectError(res, 404, 'ResourceNotFound');
+      } finally {
+        await app.close();
+      }
+    });
+
+    it.each(['manager', 'developer', 'viewer', 'billing'] as const)(
+      'forbids a %s to change roles (403)',
+      async (role) => {
+        const m = await t.addMember(role);
+        const target = await invite('viewer');
+        const res = await as(m, 'PUT', `/v1/admin/workspace-members/${target.id}`, { role: 'manager' });
+        expectError(res, 403, 'Forbidden');
+        const self = await as(m, 'PUT', `/v1/admin/workspace-members/${m.memberId}`, {
+          role: 'administrator',
+        });
+        expectError(self, 403, 'Forbidden');
+        const check = await t.asOwner('GET', `/v1/admin/workspace-members/${target.id}`);
+        expect(check.json()).toMatchObject({ role: 'viewer' });
+      },
+    );
+
+    it('lets an administrator change roles below owner but not grant or change the owner role (403)', async () => {
+      const admin = await t.addMember('administrator');
+      const target = await invite('viewer');
+      const ok = await as(admin, 'PUT', `/v1/admin/workspace-members/${target.id}`, { role: 'manager' });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json()).toMatchObject({ role: 'manager' });
+      const grant = await as(admin, 'PUT', `/v1/admin/workspace-members/${target.id}`, { role: 'owner' });
+      expectError(grant, 403, 'Forbidden');
+      const self = await as(admin, 'PUT', `/v1/admin/workspace-members/${admin.memberId}`, { role: 'owner' });
+      expectError(self, 403, 'Forbidden');
+      const demote = await as(admin, 'PUT', `/v1/admin/workspace-members/${await ownerMemberId()}`, {
+        role: 'viewer',
+      });
+      expectError(demote, 403, 'Forbidden');
+      const me = await t.asOwner('GET', '/v1/admin/workspace-members/me');
+      expect(me.json()).toMatchObject({ role: 'owner' });
+    });
+
+    it('lets an owner grant the owner role', async () => {
+      const m = await t.addMember('developer');
+      const res = await t.asOwner('PUT', `/v1/admin/workspace-members/${m.memberId}`, { role: 'owner' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ role: 'owner' });
+    });
+  });
+
+  describe('DELETE /v1/admin/workspace-members/{id}', () => {
+    it('removes a member; its token then gets 401 for that workspace', async () => {
+      const m = await t.addMember('developer');
+      expect((await as(m, 'GET', '/v1/admin/bots')).statusCode).toBe(200);
+      const res = await t.asOwner('DELETE', `/v1/admin/workspace-members/${m.memberId}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({});
+      expectError(await as(m, 'GET', '/v1/admin/bots'), 401, 'Unauthorized');
+      expectError(await as(m, 'GET', '/v1/admin/workspace-members/me'), 401, 'Unauthorized');
+      expectError(
+        await t.asOwner('GET', `/v1/admin/workspace-members/${m.memberId}`),
+        404,
+        'ResourceNotFound',
+      );
+      // The account itself still exists: its token still authenticates account routes.
+      const account = await t.call({ method: 'GET', url: '/v1/admin/account/me', token: m.token });
+      expect(account.statusCode).toBe(200);
+    });
+
+    it('removes an invited member, and its invitation code then no longer works (404)', async () => {
+      const m = await invite('viewer');
+      const res = await t.asOwner('DELETE', `/v1/admin/workspace-members/${m.id}`);
+      expect(res.statusCode).toBe(200);
+      expectError(await accept(m.invitation?.code ?? ''), 404, 'ResourceNotFound');
+    });
+
+    it('answers 404 for an unknown member and for one removed already', async () => {
+      expectError(
+        await t.asOwner('DELETE', '/v1/admin/workspace-members/member_nope'),
+        404,
+        'ResourceNotFound',
+      );
+      const m = await invite('viewer');
+      await t.asOwner('DELETE', `/v1/admin/workspace-members/${m.id}`);
+      expectError(await t.asOwner('DELETE', `/v1/admin/workspace-members/${m.id}`), 404, 'ResourceNotFound');
+    });
+
+    it.each(['manager', 'developer', 'viewer', 'billing'] as const)(
+      'forbids a %s to remove members (403)',
+      async (role) => {
+        const m = await t.addMember(role);
+        const target = await invite('viewer');
+        const res = await as(m, 'DELETE', `/v1/admin/workspace-members/${target.id}`);
+        expectError(res, 403, 'Forbidden');
+        expect((await t.asOwner('GET', `/v1/admin/workspace-members/${target.id}`)).statusCode).toBe(200);
+      },
+    );
+
+    it('lets an administrator remove a member but not an owner (403)', async () => {
+      const admin = await t.addMember('administrator');
+      const target = await invite('developer');
+      const ok = await as(admin, 'DELETE', `/v1/admin/workspace-members/${target.id}`);
+      expect(ok.statusCode).toBe(200);
+      const res = await as(admin, 'DELETE', `/v1/admin/workspace-members/${await ownerMemberId()}`);
+      const body = expectError(res, 403, 'Forbidden');
+      expect(body.message).toContain('owner');
+      expect((await t.asOwner('GET', '/v1/admin/workspace-members/me')).statusCode).toBe(200);
+    });
+  });
+
+  describe('the last owner', () => {
+    it('cannot be demoted or removed, until another owner exists', async () => {
+      const app = await createTestApp();
+      try {
+        const me = (await app.asOwner('GET', '/v1/admin/workspace-members/me')).json() as MemberBody;
+        const demote = await app.asOwner('PUT', `/v1/admin/workspace-members/${me.id}`, {
+          role: 'administrator',
+        });
+        const body = expectError(demote, 403, 'Forbidden');
+        expect(body.message).toContain('owner');
+        expectError(await app.asOwner('DELETE', `/v1/admin/workspace-members/${me.id}`), 403, 'Forbidden');
+
+        // An owner who has not accepted the invitation yet does not count.
+        const pending = await app.asOwner('POST', '/v1/admin/workspace-members', {
+          email: uniqueEmail('pending-owner'),
+          role: 'owner',
+        });
+        expect(pending.statusCode).toBe(201);
+        const stillLast = await app.asOwner('PUT', `/v1/admin/workspace-members/${me.id}`, {
+          role: 'administrator',
+        });
+        expectError(stillLast, 403, 'Forbidden');
+
+        const second = await app.addMember('owner');
+        const ok = await app.asOwner('PUT', `/v1/admin/workspace-members/${me.id}`, {
+          role: 'administrator',
+        });
+        expect(ok.statusCode).toBe(200);
+        expect(ok.json()).toMatchObject({ role: 'administrator' });
+
+        // Now `second` is the last owner: it cannot remove itself either.
+        const self = await app.call({
+          method: 'DELETE',
+          url: `/v1/admin/workspace-members/${second.memberId}`,
+          token: second.token,
+          workspaceId: app.workspaceId,
+        });
+        expectError(self, 403, 'Forbidden');
+        const owners = (
+          (await app.asOwner('GET', '/v1/admin/workspace-members?pageSize=100')).json() as {
+            members: MemberBody[];
+          }
+        ).members.filter((m) => m.role === 'owner' && m.status === 'active');
+        expect(owners.map((m) => m.id)).toEqual([second.memberId]);
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('lets one of two owners remove the other', async () => {
+      const app = await createTestApp();
+      try {
+        const second = await app.addMember('owner');
+        const res = await app.asOwner('DELETE', `/v1/admin/workspace-members/${second.memberId}`);
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toEqual({});
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
+  describe('POST /v1/admin/account/invitations/accept', () => {
+    it('creates the account without a token and answers its first PAT, which works in that workspace', async () => {
+      const m = await invite('manager');
+      const res = await accept(m.invitation?.code ?? '', 'New Manager');
+      expect(res.statusCode).toBe(201);
+      const body = res.json() as {
+        account: { id: string; email: string; displayName: string };
+        pat: { id: string; value: string };
+        workspaceId: string;
+      };
+      expect(body).toMatchObject({
+        account: { email: m.email, displayName: 'New Manager' },
+        pat: { value: expect.stringMatching(/^pat_/) },
+        workspaceId: t.workspaceId,
+      });
+      const me = await t.call({
+        method: 'GET',
+        url: '/v1/admin/workspace-members/me',
+        token: body.pat.value,
+        workspaceId: body.workspaceId,
+      });
+      expect(me.statusCode).toBe(200);
+      expect(me.json()).toMatchObject({
+        id: m.id,
+        userId: body.account.id,
+        role: 'manager',
+        status: 'active',
+        displayName: 'New Manager',
+      });
+      const audit = await t.call({
+        method: 'GET',
+        url: `/v1/admin/workspaces/${t.workspaceId}/audit-records`,
+        token: body.pat.value,
+        workspaceId: t.workspaceId,
+      });
+      expect(audit.statusCode).toBe(200);
+    });
+
+    it('answers 409 when the e-mail got an account meanwhile, and the administrator can then add it directly', async () => {
+      const email = uniqueEmail('two-workspaces');
+      const here = await invite('developer', email);
+      const other = await t.otherTenant();
+      const there = await t.call({
+        method: 'POST',
+        url: '/v1/admin/workspace-members',
+        token: other.token,
+        workspaceId: other.workspaceId,
+        body: { email, role: 'viewer' },
+      });
+      expect(there.statusCode).toBe(201);
+      const joined = await accept((there.json() as MemberBody).invitation?.code ?? '');
+      expect(joined.statusCode).toBe(201);
+      const token = (joined.json() as { pat: { value: string } }).pat.value;
+
+      const body = expectError(await accept(here.invitation?.code ?? ''), 409, 'AlreadyExists');
+      expect(body.message).toContain('add it directly');
+      const added = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'manager' });
+      expect(added.statusCode).toBe(201);
+      expect(added.json()).toMatchObject({ id: here.id, email, role: 'manager', status: 'active' });
+      expect(added.json()).not.toHaveProperty('invitation');
+      const me = await t.call({
+        method: 'GET',
+        url: '/v1/admin/workspace-members/me',
+        token,
+        workspaceId: t.workspaceId,
+      });
+      expect(me.statusCode).toBe(200);
+      expect(me.json()).toMatchObject({ id: here.id, role: 'manager' });
+      // Adding the now active member once more is a duplicate again.
+      expectError(
+        await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'viewer' }),
+        409,
+        'AlreadyExists',
+      );
+      expectError(await accept(here.invitation?.code ?? ''), 410, 'ResourceGone');
+    });
+
+    it('forbids an administrator to re-add a pending owner whose e-mail got an account meanwhile (403)', async () => {
+      const email = uniqueEmail('pending-owner');
+      const pending = await invite('owner', email);
+      await t.app.services.identity.createAccount(email, 'Elsewhere');
+      const admin = await t.addMember('administrator');
+      const res = await as(admin, 'POST', '/v1/admin/workspace-members', { email, role: 'viewer' });
+      expectError(res, 403, 'Forbidden');
+      const still = await t.asOwner('GET', `/v1/admin/workspace-members/${pending.id}`);
+      expect(still.json()).toMatchObject({ role: 'owner', status: 'invited' });
+      const byOwner = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'owner' });
+      expect(byOwner.statusCode).toBe(201);
+      expect(byOwner.json()).toMatchObject({ id: pending.id, role: 'owner', status: 'active' });
+    });
+
+    it('answers 410 ResourceGone when the same code is used again', async () => {
+      const m = await invite('viewer');
+      const code = m.invitation?.code ?? '';
+      expect((await accept(code)).statusCode).toBe(201);
+      const again = await accept(code);
+      expectError(again, 410, 'ResourceGone');
+    });
+
+    it('answers 404 for an unknown code', async () => {
+      expectError(await accept('inv_unknown'), 404, 'ResourceNotFound');
+    });
+
+    it('rejects a body without a code with 400 naming code', async () => {
+      const res = await t.call({ method: 'POST', url: '/v1/admin/account/invitations/accept', body: {} });
+      const body = expectError(res, 400, 'InvalidPayload');
+      expect(badFields(body)).toContain('code');
+    });
+
+    it('answers 410 ResourceGone for a code older than its 7 days', async () => {
+      let now = Date.parse('2030-01-01T00:00:00.000Z');
+      const app = await createTestApp({ clock: () => new Date(now) });
+      try {
+        const res = await app.asOwner('POST', '/v1/admin/workspace-members', {
+          email: uniqueEmail('late'),
+          role: 'viewer',
+        });
+        expect(res.statusCode).toBe(201);
+        const m = res.json() as MemberBody;
+        expect(m.invitation?.expiresAt).toBe('2030-01-08T00:00:00.000Z');
+        now += 8 * 86_400_000;
+        const late = await app.call({
+          method: 'POST',
+          url: '/v1/admin/account/invitations/accept',
+          body: { code: m.invitation?.code },
+        });
+        const body = expectError(late, 410, 'ResourceGone');
+        expect(body.message).toContain('expired');
+        const list = await app.asOwner('GET', `/v1/admin/workspace-members/${m.id}`);
+        expect(list.json()).toMatchObject({ status: 'invited' });
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('accepts a code still within its 7 days', async () => {
+      let now = Date.parse('2030-01-01T00:00:00.000Z');
+      const app = await createTestApp({ clock: () => new Date(now) });
+      try {
+        const res = await app.asOwner('POST', '/v1/admin/workspace-members', {
+          email: uniqueEmail('in-time'),
+          role: 'viewer',
+        });
+        const m = res.json() as MemberBody;
+        now += 6 * 86_400_000;
+        const ok = await app.call({
+          method: 'POST',
+          url: '/v1/admin/account/invitations/accept',
+          body: { code: m.invitation?.code },
+        });
+        expect(ok.statusCode).toBe(201);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,500 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestMember } from '../../test-support/harness.js';
+
+interface WireError {
+  id: string;
+  code: number;
+  type: string;
+  message: string;
+  metadata?: { errors?: Array<{ field: string; message: string }> };
+}
+
+/** Asserts a wire error `{id, code, type, message}` with this status and type, and answers its body. */
+function expectError(res: LightMyRequestResponse, status: number, type: string): WireError {
+  expect(res.statusCode).toBe(status);
+  const body = res.json() as WireError;
+  expect(body).toMatchObject({ code: status, type, message: expect.any(String) });
+  expect(body.id).toMatch(/^err_\d{14}x[0-9a-f]{8}$/);
+  expect(body.message.length).toBeGreaterThan(0);
+  return body;
+}
+
+/** The fields a validation error names. */
+function badFields(body: WireError): string[] {
+  return (body.metadata?.errors ?? []).map((e) => e.field);
+}
+
+interface IntegrationBody {
+  id: string;
+  workspaceId: string;
+  name: string;
+  description: string;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: string;
+}
+
+interface KeyBody {
+  id: string;
+  note: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  value?: string;
+}
+
+const uniqueName = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
+
+describe('integrations', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const as = (m: TestMember, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
+    t.call({ method, url, token: m.token, workspaceId: t.workspaceId, body });
+
+  async function createIntegration(name = uniqueName('int')): Promise<IntegrationBody> {
+    const res = await t.asOwner('POST', '/v1/admin/integrations', { name });
+    expect(res.statusCode).toBe(201);
+    return (res.json() as { integration: IntegrationBody }).integration;
+  }
+
+  async function newBot(name = 'Integration bot'): Promise<string> {
+    const res = await t.asOwner('POST', '/v1/admin/bots', { name });
+    expect(res.statusCode).toBe(201);
+    return (res.json() as { bot: { id: string } }).bot.id;
+  }
+
+  const installUrl = (botId: string, integrationId: string) =>
+    `/v1/admin/bots/${botId}/integrations/${integrationId}`;
+
+  async function installed(botId = t.botId): Promise<IntegrationBody> {
+    const integration = await createIntegration();
+    const res = await t.asOwner('PUT', installUrl(botId, integration.id));
+    expect(res.statusCode).toBe(200);
+    return integration;
+  }
+
+  async function newKey(botId: string, integrationId: string): Promise<KeyBody & { value: string }> {
+    const res = await t.asOwner('POST', `${installUrl(botId, integrationId)}/keys`, { note: 'k' });
+    expect(res.statusCode).toBe(201);
+    return (res.json() as { key: KeyBody & { value: string } }).key;
+  }
+
+  describe('POST /v1/admin/integrations', () => {
+    it('creates an integration, wrapped as {integration}', async () => {
+      const res = await t.asOwner('POST', '/v1/admin/integrations', {
+        name: 'slack-bridge',
+        description: 'Relays to Slack',
+      });
+      expect(res.statusCode).toBe(201);
+      const { integration } = res.json() as { integration: IntegrationBody };
+      expect(integration).toEqual({
+        id: expect.stringMatching(/^int_/),
+        workspaceId: t.workspaceId,
+        name: 'slack-bridge',
+        description: 'Relays to Slack',
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+        createdBy: t.owner.accountId,
+      });
+    });
+
+    it('rejects a name already used in the workspace with 409 AlreadyExists', async () => {
+      const name = uniqueName('dup');
+      await createIntegration(name);
+      const res = await t.asOwner('POST', '/v1/admin/integrations', { name });
+      const body = expectError(res, 409, 'AlreadyExists');
+      expect(body.message).toContain(name);
+    });
+
+    it('allows the same name in another workspace', async () => {
+      const name = uniqueName('shared');
+      await createIntegration(name);
+      const other = await t.otherTenant();
+      const res = await t.call({
+        method: 'POST',
+        url: '/v1/admin/integrations',
+        token: other.token,
+        workspaceId: other.workspaceId,
+        body: { name },
+      });
+      expect(res.statusCode).toBe(201);
+    });
+
+    it.each(['Upper', 'with space', '-leading-dash', ''])(
+      'rejects the name %j with 400 naming name',
+      async (name) => {
+        const res = await t.asOwner('POST', '/v1/admin/integrations', { name });
+        const body = expectError(res, 400, 'InvalidPayload');
+        expect(badFields(body)).toContain('name');
+      },
+    );
+
+    it('rejects a missing name with 400 naming name', async () => {
+      const body = expectError(await t.asOwner('POST', '/v1/admin/integrations', {}), 400, 'InvalidPayload');
+      expect(badFields(body)).toContain('name');
+    });
+
+    it('forbids a viewer to create an integration (403)', async () => {
+      const viewer = await t.addMember('viewer');
+      const res = await as(viewer, 'POST', '/v1/admin/integrations', { name: uniqueName('viewer') });
+      expectError(res, 403, 'Forbidden');
+    });
+
+    it('lets a developer create an integration, recorded as its creator', async () => {
+      const dev = await t.addMember('developer');
+      const res = await as(dev, 'POST', '/v1/admin/integrations', { name: uniqueName('dev') });
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toMatchObject({ integration: { createdBy: dev.accountId } });
+    });
+  });
+
+  describe('GET /v1/admin/integrations and /{id}', () => {
+    it('lists the integrations of the workspace page by page', async () => {
+      const app = await createTestApp();
+      try {
+        const ids: string[] = [];
+        for (const name of ['a-one', 'b-two', 'c-three']) {
+          const res = await app.asOwner('POST', '/v1/admin/integrations', { name });
+          ids.push((res.json() as { integration: IntegrationBody }).integration.id);
+        }
+        const first = await app.asOwner('GET', '/v1/admin/integrations?pageSize=2');
+        expect(first.statusCode).toBe(200);
+        const p1 = first.json() as { integrations: IntegrationBody[]; meta: { nextToken?: string } };
+        expect(p1.integrations).toHaveLength(2);
+        expect(p1.meta.nextToken).toEqual(expect.any(String));
+        const second = await app.asOwner(
+          'GET',
+          `/v1/admin/integrations?pageSize=2&nextToken=${encodeURIComponent(p1.meta.nextToken ?? '')}`,
+        );
+        const p2 = second.json() as { integrations: IntegrationBody[]; meta: { nextToken?: string } };
+        expect(p2.meta).toEqual({});
+        expect([...p1.integrations, ...p2.integrations].map((i) => i.id)).toEqual(ids);
+      } finally {
+        await app.close();
+      }
+    });
+
+    it("does not list another workspace's integrations", async () => {
+      const other = await t.otherTenant();
+      const theirs = await t.call({
+        method: 'POST',
+        url: '/v1/admin/integrations',
+        token: other.token,
+        workspaceId: other.workspaceId,
+        body: { name: uniqueName('theirs') },
+      });
+      const theirId = (theirs.json() as { integration: IntegrationBody }).integration.id;
+      const res = await t.asOwner('GET', '/v1/admin/integrations?pageSize=100');
+      expect(res.statusCode).toBe(200);
+      const ids = (res.json() as { integrations: IntegrationBody[] }).integrations.map((i) => i.id);
+      expect(ids).not.toContain(theirId);
+      expectError(await t.asOwner('GET', `/v1/admin/integrations/${theirId}`), 404, 'ResourceNotFound');
+    });
+
+    it('answers one integration by id', async () => {
+      const integration = await createIntegration();
+      const res = await t.asOwner('GET', `/v1/admin/integrations/${integration.id}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ integration });
+    });
+
+    it('lets a viewer read integrations', async () => {
+      const viewer = await t.addMember('viewer');
+      expect((await as(viewer, 'GET', '/v1/admin/integrations')).statusCode).toBe(200);
+    });
+
+    it('forbids a billing member to read integrations (403)', async () => {
+      const billing = await t.addMember('billing');
+      expectError(await as(billing, 'GET', '/v1/admin/integrations'), 403, 'Forbidden');
+    });
+
+    it('answers 404 for an unknown integration', async () => {
+      expectError(await t.asOwner('GET', '/v1/admin/integrations/int_nope'), 404, 'ResourceNotFound');
+    });
+  });
+
+  describe('DELETE /v1/admin/integrations/{id}', () => {
+    it('deletes an integration, which is then gone', async () => {
+      const integration = await createIntegration();
+      const res = await t.asOwner('DELETE', `/v1/admin/integrations/${integration.id}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({});
+      expectError(
+        await t.asOwner('GET', `/v1/admin/integrations/${integration.id}`),
+        404,
+        'ResourceNotFound',
+      );
+      expectError(
+        await t.asOwner('DELETE', `/v1/admin/integrations/${integration.id}`),
+        404,
+        'ResourceNotFound',
+      );
+    });
+
+    it('lets a developer delete an integration it created, but not one created by others (403)', async () => {
+      const dev = await t.addMember('developer');
+      const own = await as(dev, 'POST', '/v1/admin/integrations', { name: uniqueName('own') });
+      const ownId = (own.json() as { integration: IntegrationBody }).integration.id;
+      const ok = await as(dev, 'DELETE', `/v1/admin/integrations/${ownId}`);
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json()).toEqual({});
+
+      const ownersIntegration = await createIntegration();
+      const res = await as(dev, 'DELETE', `/v1/admin/integrations/${ownersIntegration.id}`);
+      const body = expectError(res, 403, 'Forbidden');
+      expect(body.message).toContain('created by others');
+      expect((await t.asOwner('GET', `/v1/admin/integrations/${ownersIntegration.id}`)).statusCode).toBe(200);
+    });
+
+    it("lets an administrator delete another member's integration", async () => {
+      const dev = await t.addMember('developer');
+      const admin = await t.addMember('administrator');
+      const created = await as(dev, 'POST', '/v1/admin/integrations', { name: uniqueName('devs') });
+      const id = (created.json() as { integration: IntegrationBody }).integration.id;
+      expect((await as(admin, 'DELETE', `/v1/admin/integrations/${id}`)).statusCode).toBe(200);
+    });
+
+    it('forbids a viewer to delete (403)', async () => {
+      const viewer = await t.addMember('viewer');
+      const integration = await createIntegration();
+      expectError(await as(viewer, 'DELETE', `/v1/admin/integrations/${integration.id}`), 403, 'Forbidden');
+    });
+
+    it('revokes the keys of an installed integration when it is deleted', async () => {
+      const integration = await installed();
+      const key = await newKey(t.botId, integration.id);
+      expect(await t.app.services.identity.resolver.resolveToken(key.value)).toBeDefined();
+      expect((await t.asOwner('DELETE', `/v1/admin/integrations/${integration.id}`)).statusCode).toBe(200);
+      expect(await t.app.services.identity.resolver.resolveToken(key.value)).toBeUndefined();
+      const list = (await t.asOwner('GET', `/v1/admin/bots/${t.botId}/integrations`)).json() as {
+        integrations: Array<{ integrationId: string }>;
+      };
+      expect(list.integrations.map((i) => i.integrationId)).not.toContain(integration.id);
+    });
+  });
+
+  describe('installing on a bot', () => {
+    it('installs an integration on a bot and lists it among the bot integrations', async () => {
+      const botId = await newBot();
+      const integration = await createIntegration();
+      const res = await t.asOwner('PUT', installUrl(botId, integration.id));
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        installation: {
+          integrationId: integration.id,
+          botId,
+          name: integration.name,
+          installedAt: expect.any(String),
+        },
+      });
+      const list = await t.asOwner('GET', `/v1/admin/bots/${botId}/integrations`);
+      expect(list.statusCode).toBe(200);
+      expect(list.json()).toEqual({
+        integrations: [
+          { integrationId: integration.id, botId, name: integration.name, installedAt: expect.any(String) },
+        ],
+      });
+    });
+
+    it('answers 409 AlreadyExists when installing twice', async () => {
+      const integration = await installed();
+      const again = await t.asOwner('PUT', installUrl(t.botId, integration.id));
+      const body = expectError(again, 409, 'AlreadyExists');
+      expect(body.message).toContain(integration.name);
+    });
+
+    it('answers 404 for an unknown integration or an unknown bot', async () => {
+      const integration = await createIntegration();
+      expectError(await t.asOwner('PUT', installUrl(t.botId, 'int_nope')), 404, 'ResourceNotFound');
+      expectError(await t.asOwner('PUT', installUrl('no-such-bot', integration.id)), 404, 'ResourceNotFound');
+    });
+
+    it("answers 404 when installing another workspace's integration, or on another workspace's bot", async () => {
+      const other = await t.otherTenant();
+      const theirs = await t.call({
+        method: 'POST',
+        url: '/v1/admin/integrations',
+        token: other.token,
+        workspaceId: other.workspaceId,
+        body: { name: uniqueName('foreign') },
+      });
+      const theirId = (theirs.json() as { integration: IntegrationBody }).integration.id;
+      expectError(await t.asOwner('PUT', installUrl(t.botId, theirId)), 404, 'ResourceNotFound');
+      const mine = await createIntegration();
+      expectError(await t.asOwner('PUT', installUrl(other.botId, mine.id)), 404, 'ResourceNotFound');
+      expectError(
+        await t.asOwner('GET', `/v1/admin/bots/${other.botId}/integrations`),
+        404,
+        'ResourceNotFound',
+      );
+    });
+
+    it('forbids a viewer to install (403), but lets it list the installations', async () => {
+      const viewer = await t.addMember('viewer');
+      const integration = await createIntegration();
+      expectError(await as(viewer, 'PUT', installUrl(t.botId, integration.id)), 403, 'Forbidden');
+      expect((await as(viewer, 'GET', `/v1/admin/bots/${t.botId}/integrations`)).statusCode).toBe(200);
+    });
+
+    it('lets a developer install', async () => {
+      const dev = await t.addMember('developer');
+      const integration = await createIntegration();
+      expect((await as(dev, 'PUT', installUrl(t.botId, integration.id))).statusCode).toBe(200);
+    });
+
+    it('answers 404 when uninstalling an integration that is not installed', async () => {
+      const integration = await createIntegration();
+      expectError(await t.asOwner('DELETE', installUrl(t.botId, integration.id)), 404, 'ResourceNotFound');
+    });
+  });
+
+  describe('integration keys', () => {
+    it('creates a key whose value starts with iak_, shown once and never listed', async () => {
+      const integration = await installed();
+      const res = await t.asOwner('POST', `${installUrl(t.botId, integration.id)}/keys`, { note: 'prod' });
+      expect(res.statusCode).toBe(201);
+      const { key } = res.json() as { key: KeyBody & { value: string } };
+      expect(key).toEqual({
+        id: expect.stringMatching(/^tok_/),
+        note: 'prod',
+        value: expect.stringMatching(/^iak_/),
+        createdAt: expect.any(String),
+        lastUsedAt: null,
+        expiresAt: null,
+      });
+      const list = await t.asOwner('GET', `${installUrl(t.botId, integration.id)}/keys`);
+      expect(list.statusCode).toBe(200);
+      const { keys } = list.json() as { keys: KeyBody[] };
+      expect(keys.map((k) => k.id)).toEqual([key.id]);
+      expect(keys[0]).not.toHaveProperty('value');
+      expect(list.body).not.toContain(key.value);
+    });
+
+    it('resolves the key to an integration principal on that bot', async () => {
+      const integration = await installed();
+      const key = await newKey(t.botId, integration.id);
+      const principal = await t.app.services.identity.resolver.resolveToken(key.value);
+      expect(principal).toMatchObject({
+        kind: 'integration',
+        integrationId: integration.id,
+        botId: t.botId,
+        workspaceId: t.workspaceId,
+        tokenId: key.id,
+      });
+    });
+
+    it('answers 403 to an integration key on Admin routes', async () => {
+      const integration = await installed();
+      const key = await newKey(t.botId, integration.id);
+      const call = (method: 'GET' | 'POST', url: string, body?: unknown) =>
+        t.call({ method, url, token: key.value, workspaceId: t.workspaceId, body });
+      const bots = expectError(await call('GET', '/v1/admin/bots'), 403, 'Forbidden');
+      expect(bots.message).toContain('integration key');
+      expectError(await call('GET', `/v1/admin/bots/${t.botId}`), 403, 'Forbidden');
+      expectError(await call('GET', '/v1/admin/integrations'), 403, 'Forbidden');
+      expectError(await call('POST', `${installUrl(t.botId, integration.id)}/keys`, {}), 403, 'Forbidden');
+    });
+
+    it('revokes one key on request; it then no longer resolves, and revoking again answers 404', async () => {
+      const integration = await installed();
+      const key = await newKey(t.botId, integration.id);
+      const other = await newKey(t.botId, integration.id);
+      const del = await t.asOwner('DELETE', `${installUrl(t.botId, integration.id)}/keys/${key.id}`);
+      expect(del.statusCode).toBe(200);
+      expect(del.json()).toEqual({});
+      expect(await t.app.services.identity.resolver.resolveToken(key.value)).toBeUndefined();
+      expect(await t.app.services.identity.resolver.resolveToken(other.value)).toBeDefined();
+      expectError(
+        await t.asOwner('DELETE', `${installUrl(t.botId, integration.id)}/keys/${key.id}`),
+        404,
+        'ResourceNotFound',
+      );
+    });
+
+    it('answers 404 when revoking a bot access key through the integration key path', async () => {
+      const integration = await installed();
+      const keys = (await t.asOwner('GET', `/v1/admin/bots/${t.botId}/access-keys`)).json() as {
+        keys: KeyBody[];
+      };
+      const botKeyId = keys.keys[0]?.id ?? 'missing';
+      expectError(
+        await t.asOwner('DELETE', `${installUrl(t.botId, integration.id)}/keys/${botKeyId}`),
+        404,
+        'ResourceNotFound',
+      );
+      expect(await t.app.services.identity.resolver.resolveToken(t.botKey)).toMatchObject({ kind: 'bot' });
+    });
+
+    it('uninstalling revokes every key of the integration on that bot', async () => {
+      const botId = await newBot('Uninstall bot');
+      const integration = await installed(botId);
+      const k1 = await newKey(botId, integration.id);
+      const k2 = await newKey(botId, integration.id);
+      const del = await t.asOwner('DELETE', installUrl(botId, integration.id));
+      expect(del.statusCode).toBe(200);
+      expect(del.json()).toEqual({});
+      expect(await t.app.services.identity.resolver.resolveToken(k1.value)).toBeUndefined();
+      expect(await t.app.services.identity.resolver.resolveToken(k2.value)).toBeUndefined();
+      expect((await t.asOwner('GET', `/v1/admin/bots/${botId}/integrations`)).json()).toEqual({
+        integrations: [],
+      });
+      expectError(
+        await t.asOwner('GET', `${installUrl(botId, integration.id)}/keys`),
+        404,
+        'ResourceNotFound',
+      );
+      // Reinstalling does not bring the old keys back.
+      expect((await t.asOwner('PUT', installUrl(botId, integration.id))).statusCode).toBe(200);
+      expect(await t.app.services.identity.resolver.resolveToken(k1.value)).toBeUndefined();
+      expect((await t.asOwner('GET', `${installUrl(botId, integration.id)}/keys`)).json()).toEqual({
+        keys: [],
+      });
+    });
+
+    it('keeps the keys of the same integration on another bot when uninstalled from one', async () => {
+      const botA = await newBot('A');
+      const botB = await newBot('B');
+      const integration = await createIntegration();
+      await t.asOwner('PUT', installUrl(botA, integration.id));
+      await t.asOwner('PUT', installUrl(botB, integration.id));
+      const keyA = await newKey(botA, integration.id);
+      const keyB = await newKey(botB, integration.id);
+      await t.asOwner('DELETE', installUrl(botA, integration.id));
+      expect(await t.app.services.identity.resolver.resolveToken(keyA.value)).toBeUndefined();
+      expect(await t.app.services.identity.resolver.resolveToken(keyB.value)).toMatchObject({ botId: botB });
+    });
+
+    it('answers 404 to key operations of an integration that is not installed on the bot', async () => {
+      const integration = await createIntegration();
+      const url = `${installUrl(t.botId, integration.id)}/keys`;
+      expectError(await t.asOwner('GET', url), 404, 'ResourceNotFound');
+      expectError(await t.asOwner('POST', url, {}), 404, 'ResourceNotFound');
+      expectError(await t.asOwner('DELETE', `${url}/tok_nope`), 404, 'ResourceNotFound');
+    });
+
+    it('forbids a viewer to create or revoke keys (403) but lets it list them', async () => {
+      const viewer = await t.addMember('viewer');
+      const integration = await installed();
+      const key = await newKey(t.botId, integration.id);
+      const url = `${installUrl(t.botId, integration.id)}/keys`;
+      expect((await as(viewer, 'GET', url)).statusCode).toBe(200);
+      expectError(await as(viewer, 'POST', url, {}), 403, 'Forbidden');
+      expectError(await as(viewer, 'DELETE', `${url}/${key.id}`), 403, 'Forbidden');
+      expect(await t.app.services.identity.resolver.resolveToken(key.value)).toBeDefined();
+    });
+
+    it('rejects an expiry in the past with 400 naming expiresAt', async () => {
+      const integration = await installed();
+      const res = await t.asOwner('POST', `${installUrl(t.botId, integration.id)}/keys`, {
+        expiresAt: '1999-12-31T23:59:59Z',
+      });
+      const body = expectError(res, 400, 'InvalidPayload');
+      expect(badFields(body)).toContain('expiresAt');
+    });
+  });
+});
