@@ -45,6 +45,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const env: Record<string, string> = {
     PARLEY_DATA_DIR: dataDir,
     PARLEY_LOG_LEVEL: 'silent',
+    PARLEY_RATE_LIMIT_MAX: '0',
     ...options.env,
   };
   const config: Config = loadConfig(env);
