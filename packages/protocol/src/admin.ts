@@ -78,7 +78,9 @@ export const UpdateBotBody = Type.Object({
   tags: Type.Optional(
     Type.Record(
       Type.String({ minLength: 1, maxLength: 100 }),
-      Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]),
+      // One schema with a type list, not a union: with coerceTypes, ajv would turn null into "" in a
+      // union's string branch, and the tag would be kept as "" instead of removed.
+      Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 1000 }),
     ),
   ),
   replyMode: Type.Optional(BotReplyMode),

@@ -1,6 +1,8 @@
 import Type, { type Static } from 'typebox';
 
 const LinkObject = Type.Object({ title: Type.String(), link: Type.String() });
+/** A blank enum value: valid (the dashboard value applies), so the schema must let it through on the way out. */
+const Blank = Type.Literal('');
 
 /** Webchat configuration: every field of the spec's table, all optional. */
 export const WebchatConfiguration = Type.Object(
@@ -10,8 +12,8 @@ export const WebchatConfiguration = Type.Object(
     botDescription: Type.Optional(Type.String({ maxLength: 2000 })),
     composerPlaceholder: Type.Optional(Type.String({ maxLength: 200 })),
     color: Type.Optional(Type.String({ description: 'Primary colour as a HEX code, e.g. #3276EA' })),
-    themeMode: Type.Optional(Type.Union([Type.Literal('light'), Type.Literal('dark')])),
-    variant: Type.Optional(Type.Union([Type.Literal('solid'), Type.Literal('soft')])),
+    themeMode: Type.Optional(Type.Union([Type.Literal('light'), Type.Literal('dark'), Blank])),
+    variant: Type.Optional(Type.Union([Type.Literal('solid'), Type.Literal('soft'), Blank])),
     allowFileUpload: Type.Optional(Type.Boolean()),
     showPoweredBy: Type.Optional(
       Type.Boolean({ deprecated: true, description: 'Deprecated, no effect; use footer' }),
@@ -23,12 +25,12 @@ export const WebchatConfiguration = Type.Object(
     additionalStylesheet: Type.Optional(Type.String({ maxLength: 100_000 })),
     additionalStylesheetUrl: Type.Optional(Type.String()),
     storageLocation: Type.Optional(
-      Type.Union([Type.Literal('localStorage'), Type.Literal('sessionStorage')]),
+      Type.Union([Type.Literal('localStorage'), Type.Literal('sessionStorage'), Blank]),
     ),
     footer: Type.Optional(
       Type.String({ maxLength: 2000, description: 'Markdown; empty string removes the footer' }),
     ),
-    headerVariant: Type.Optional(Type.Union([Type.Literal('solid'), Type.Literal('glass')])),
+    headerVariant: Type.Optional(Type.Union([Type.Literal('solid'), Type.Literal('glass'), Blank])),
     adminKey: Type.Optional(Type.String({ maxLength: 500 })),
     phone: Type.Optional(LinkObject),
     email: Type.Optional(LinkObject),

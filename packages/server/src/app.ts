@@ -87,8 +87,10 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
       enableDraftSpec: true,
       allowList: (req) => !req.url.startsWith('/v1/'),
       keyGenerator: (req) => {
-        const header = req.headers.authorization;
-        return header ? `t:${createHash('sha256').update(header).digest('hex')}` : `ip:${req.ip}`;
+        // Key on the token itself, so "Bearer x", "bearer x" and "Bearer  x" share one bucket;
+        // a header that is not a bearer token falls back to the caller's address.
+        const token = /^\s*bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+        return token ? `t:${createHash('sha256').update(token).digest('hex')}` : `ip:${req.ip}`;
       },
       errorResponseBuilder: (_req, ctx) =>
         new ApiError(
@@ -138,6 +140,14 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     async (admin) => {
       admin.addHook('onRoute', (route) => {
         route.bodyLimit ??= ADMIN_BODY_LIMIT;
+      });
+      // Admin routes take JSON only: without this, Fastify's default text/plain parser lets a
+      // text body through to validation (400) instead of answering 415 UnsupportedMediaType.
+      admin.removeContentTypeParser('text/plain');
+      // A request without a body is an empty object, so operations whose fields are all optional
+      // (creating a key or a token) accept a bare POST, and required fields get named one by one.
+      admin.addHook('preValidation', async (req) => {
+        if (req.body == null && req.routeOptions.schema?.body) req.body = {};
       });
       const preHandler = (req: Parameters<typeof markBot>[0]) => markBot(req, services.bots, auth);
       identityRoutes(admin, { identity: services.identity, auth });

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from './config/config.js';
 import { isUniqueViolation } from './db/database.js';
 import type { Database } from './db/schema.js';
+import { ApiError } from './errors/errors.js';
 import type { Services } from './services.js';
 
 /** What the first start created: printed once and written to `<data dir>/bootstrap.json` (mode 0600). */
@@ -85,8 +86,10 @@ export async function bootstrap(deps: {
       return { ...meta, token: token.value, botAccessKey: key.value, apiUrl: config.publicUrl };
     });
   } catch (error) {
-    // Another process bootstrapped the same database at the same moment: use what it made.
-    const other = isUniqueViolation(error) ? await readMeta(db) : undefined;
+    // Another process bootstrapped the same database at the same moment: use what it made. The clash can
+    // surface as a raw unique violation (meta, token) or as the service's AlreadyExists (owner e-mail).
+    const clash = isUniqueViolation(error) || (error instanceof ApiError && error.type === 'AlreadyExists');
+    const other = clash ? await readMeta(db) : undefined;
     if (!other) throw error;
     return { created: false, info: { ...other, apiUrl: config.publicUrl } };
   }

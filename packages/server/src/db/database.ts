@@ -85,7 +85,9 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
     // bigint (int8) columns and count(*) arrive as numbers: sizes stay far below 2^53.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        oid === 20
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });

@@ -181,7 +181,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .addUniqueConstraint('files_bot_key', ['bot_id', 'key'])
         .execute();
-      await db.schema.createIndex('files_bot_created').on('files').columns(['bot_id', 'created_at', 'id']).execute();
+      await db.schema
+        .createIndex('files_bot_created')
+        .on('files')
+        .columns(['bot_id', 'created_at', 'id'])
+        .execute();
       await db.schema.createIndex('files_workspace').on('files').column('workspace_id').execute();
       await db.schema.createIndex('files_expires').on('files').column('expires_at').execute();
       await db.schema

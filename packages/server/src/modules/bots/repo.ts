@@ -41,6 +41,8 @@ export function botsRepo(db: Kysely<Database>) {
         .where('workspace_id', '=', workspaceId)
         .where('id', '=', id)
         .executeTakeFirst(),
+    byIdAnyWorkspace: (id: string) =>
+      db.selectFrom('bots').selectAll().where('id', '=', id).executeTakeFirst(),
     tagsOf: async (botIds: string[]): Promise<Map<string, Record<string, string>>> => {
       const map = new Map<string, Record<string, string>>(botIds.map((id) => [id, {}]));
       if (botIds.length === 0) return map;
@@ -66,7 +68,13 @@ export function botsRepo(db: Kysely<Database>) {
       await db
         .insertInto('blob_garbage')
         .columns(['blob_key', 'queued_at'])
-        .expression(db.selectFrom('files').select(['blob_key', sql.lit(at).as('queued_at')]).where('bot_id', '=', id).where('blob_key', 'is not', null))
+        .expression(
+          db
+            .selectFrom('files')
+            .select(['blob_key', sql.lit(at).as('queued_at')])
+            .where('bot_id', '=', id)
+            .where('blob_key', 'is not', null),
+        )
         .onConflict((oc) => oc.column('blob_key').doNothing())
         .execute();
       await db.deleteFrom('request_logs').where('bot_id', '=', id).execute();

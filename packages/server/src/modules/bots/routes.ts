@@ -25,11 +25,20 @@ const KeyParam = Type.Object({
   keyId: Type.String({ minLength: 1, maxLength: 100 }),
 });
 
-/** Marks the bot a request concerns, once the caller is known to see it, so the bot's request log gets the line. */
+/**
+ * Marks the bot a request concerns, once the caller is known to see it, so the bot's request log gets the line.
+ * Runs before validation (so rejected payloads are logged too) and never fails the request itself: a caller
+ * that cannot be resolved is simply not attributed, and the handler answers its 401 after validation as usual.
+ */
 export async function markBot(req: FastifyRequest, bots: BotsService, auth: AuthResolver): Promise<void> {
   const id = (req.params as { id?: string }).id;
   if (!id) return;
-  const actor = await requireWorkspaceActor(req, auth);
+  let actor: Awaited<ReturnType<typeof requireWorkspaceActor>>;
+  try {
+    actor = await requireWorkspaceActor(req, auth);
+  } catch {
+    return;
+  }
   if (await bots.exists(actor.workspaceId, id)) req.parley.botId = id;
 }
 
@@ -84,7 +93,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
   app.get(
     '/bots/:id',
     {
-      preHandler,
+      preValidation: preHandler,
       schema: {
         operationId: 'admin.getBot',
         tags: ['bots'],
@@ -101,7 +110,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
   app.put(
     '/bots/:id',
     {
-      preHandler,
+      preValidation: preHandler,
       schema: {
         operationId: 'admin.updateBot',
         tags: ['bots'],
@@ -136,7 +145,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
   app.get(
     '/bots/:id/access-keys',
     {
-      preHandler,
+      preValidation: preHandler,
       schema: {
         operationId: 'admin.listBotAccessKeys',
         tags: ['bots'],
@@ -153,7 +162,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
   app.post(
     '/bots/:id/access-keys',
     {
-      preHandler,
+      preValidation: preHandler,
       schema: {
         operationId: 'admin.createBotAccessKey',
         tags: ['bots'],
@@ -170,7 +179,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
   app.delete(
     '/bots/:id/access-keys/:keyId',
     {
-      preHandler,
+      preValidation: preHandler,
       schema: {
         operationId: 'admin.revokeBotAccessKey',
         tags: ['bots'],
@@ -188,7 +197,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
   app.get(
     '/bots/:id/webchat',
     {
-      preHandler,
+      preValidation: preHandler,
       schema: {
         operationId: 'admin.getBotWebchat',
         tags: ['bots'],
@@ -205,7 +214,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
   app.put(
     '/bots/:id/webchat',
     {
-      preHandler,
+      preValidation: preHandler,
       schema: {
         operationId: 'admin.updateBotWebchat',
         tags: ['bots'],

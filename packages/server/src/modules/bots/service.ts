@@ -170,6 +170,12 @@ export function botsService(deps: {
       return toBot(row, body.tags ?? {});
     },
 
+    /** A bot by id in any workspace, for resolving `x-bot-id` (callers check access themselves). */
+    async findAnyWorkspace(id: string): Promise<{ id: string; workspaceId: string } | undefined> {
+      const row = await botsRepo(db).byIdAnyWorkspace(id);
+      return row ? { id: row.id, workspaceId: row.workspace_id } : undefined;
+    },
+
     /** True when the bot exists in the workspace (no permission check: used to attribute request logs). */
     async exists(workspaceId: string, id: string): Promise<boolean> {
       return (await botsRepo(db).byId(workspaceId, id)) !== undefined;

@@ -67,7 +67,13 @@ export function identityRepo(db: Kysely<Database>) {
       await db
         .insertInto('blob_garbage')
         .columns(['blob_key', 'queued_at'])
-        .expression(db.selectFrom('files').select(['blob_key', sql.lit(at).as('queued_at')]).where('workspace_id', '=', id).where('blob_key', 'is not', null))
+        .expression(
+          db
+            .selectFrom('files')
+            .select(['blob_key', sql.lit(at).as('queued_at')])
+            .where('workspace_id', '=', id)
+            .where('blob_key', 'is not', null),
+        )
         .onConflict((oc) => oc.column('blob_key').doNothing())
         .execute();
       await db

@@ -1,0 +1,263 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_BODY_LIMIT } from '../app.js';
+import { createTestApp, type TestApp } from '../test-support/harness.js';
+
+const ERROR_ID = /^err_\d{14}x[0-9a-f]{8}$/;
+const MB = 1024 * 1024;
+
+interface WireError {
+  id: string;
+  code: number;
+  type: string;
+  message: string;
+  metadata?: { errors?: Array<{ field: string; message: string }> };
+}
+
+/** Asserts a wire error `{id, code, type, message}` with this status and type, and answers its body. */
+function expectError(res: LightMyRequestResponse, status: number, type: string): WireError {
+  expect(res.statusCode).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  const body = res.json() as WireError;
+  expect(body).toMatchObject({ code: status, type, message: expect.any(String) });
+  expect(body.id).toMatch(ERROR_ID);
+  expect(body.message.length).toBeGreaterThan(0);
+  return body;
+}
+
+/** The fields a validation error names. */
+function badFields(body: WireError): string[] {
+  return (body.metadata?.errors ?? []).map((e) => e.field);
+}
+
+/** A JSON object `{"<field>": "xxx…"}` of exactly `bytes` bytes. */
+function jsonOfSize(field: string, bytes: number): string {
+  const overhead = `{"${field}":""}`.length;
+  return `{"${field}":"${'x'.repeat(bytes - overhead)}"}`;
+}
+
+describe('request bodies on the Admin API', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  /** A raw request as the owner, with a body string and content type of the test's choosing. */
+  const send = (method: 'POST' | 'PUT', url: string, payload: string, contentType = 'application/json') =>
+    t.app.inject({
+      method,
+      url,
+      payload,
+      headers: {
+        authorization: `Bearer ${t.owner.token}`,
+        'x-workspace-id': t.workspaceId,
+        'content-type': contentType,
+      },
+    });
+
+  it('has a 50 MB Admin body limit, as the spec says', () => {
+    expect(ADMIN_BODY_LIMIT).toBe(50 * MB);
+  });
+
+  it('answers 413 PayloadTooLarge to a JSON body one byte over 50 MB, creating nothing', async () => {
+    const payload = jsonOfSize('description', ADMIN_BODY_LIMIT + 1);
+    expect(Buffer.byteLength(payload)).toBe(ADMIN_BODY_LIMIT + 1);
+    const res = await send('POST', '/v1/admin/bots', payload);
+    expectError(res, 413, 'PayloadTooLarge');
+    const list = await t.asOwner('GET', '/v1/admin/bots');
+    expect((list.json() as { bots: unknown[] }).bots).toHaveLength(1);
+  });
+
+  it('parses a JSON body of exactly 50 MB (a too-long description then answers 400, not 413)', async () => {
+    const payload = jsonOfSize('description', ADMIN_BODY_LIMIT);
+    expect(Buffer.byteLength(payload)).toBe(ADMIN_BODY_LIMIT);
+    const body = expectError(await send('POST', '/v1/admin/bots', payload), 400, 'InvalidPayload');
+    expect(badFields(body)).toContain('description');
+  });
+
+  it('parses a 3 MB bot body past the 1 MB default limit and names the too-long description', async () => {
+    const body = expectError(
+      await send('POST', '/v1/admin/bots', jsonOfSize('description', 3 * MB)),
+      400,
+      'InvalidPayload',
+    );
+    expect(badFields(body)).toEqual(['description']);
+  });
+
+  it('parses a webchat PUT with a 2 MB additionalStylesheet and answers 400 for its maximum length', async () => {
+    const res = await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, {
+      configuration: { additionalStylesheet: `.a{}${' '.repeat(2 * MB)}` },
+    });
+    const body = expectError(res, 400, 'InvalidPayload');
+    expect(badFields(body)).toEqual(['additionalStylesheet']);
+    expect(body.metadata?.errors?.[0]?.message).toMatch(/at most 100000/);
+  });
+
+  it('answers 400 InvalidPayload to malformed JSON', async () => {
+    const body = expectError(await send('POST', '/v1/admin/bots', '{"name": "x",'), 400, 'InvalidPayload');
+    expect(body.message).toMatch(/json/i);
+  });
+
+  it('answers 400 InvalidPayload to an empty body sent as application/json', async () => {
+    const body = expectError(await send('POST', '/v1/admin/bots', ''), 400, 'InvalidPayload');
+    expect(body.message).toMatch(/empty/i);
+  });
+
+  it('answers 400 InvalidPayload naming the body when the JSON is not an object', async () => {
+    expectError(await send('POST', '/v1/admin/bots', '[1,2]'), 400, 'InvalidPayload');
+    expectError(await send('POST', '/v1/admin/bots', '"just a string"'), 400, 'InvalidPayload');
+  });
+
+  it('answers 415 UnsupportedMediaType to a non-JSON content type on a JSON route', async () => {
+    for (const type of ['application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data']) {
+      const body = expectError(
+        await send('POST', '/v1/admin/bots', '<bot/>', type),
+        415,
+        'UnsupportedMediaType',
+      );
+      expect(body.message).toContain('application/json');
+    }
+  });
+
+  it('answers 415 to text/plain on a JSON route', async () => {
+    const res = await send('POST', '/v1/admin/bots', '{"name":"plain"}', 'text/plain');
+    expectError(res, 415, 'UnsupportedMediaType');
+    const list = await t.asOwner('GET', '/v1/admin/bots?name=plain');
+    expect((list.json() as { bots: unknown[] }).bots).toEqual([]);
+  });
+
+  it('accepts application/json with a charset parameter', async () => {
+    const res = await send('POST', '/v1/admin/bots', '{"name":"charset"}', 'application/json; charset=utf-8');
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ bot: { name: 'charset' } });
+  });
+
+  it('answers 404 ResourceNotFound in the wire format to an unknown route', async () => {
+    for (const url of ['/v1/admin/nothing-here', '/v2/admin/bots', '/nope?x=1']) {
+      const res = await t.asOwner('GET', url);
+      const body = expectError(res, 404, 'ResourceNotFound');
+      expect(body.message).toContain(url.split('?')[0]);
+    }
+  });
+
+  it('answers 404 in the wire format to an unknown route without a token', async () => {
+    expectError(await t.call({ method: 'GET', url: '/v1/admin/unknown' }), 404, 'ResourceNotFound');
+  });
+});
+
+describe('rate limiting', () => {
+  const env = { PARLEY_RATE_LIMIT_MAX: '5', PARLEY_RATE_LIMIT_WINDOW_MS: '60000' };
+
+  describe('per token', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({ env });
+    });
+    afterAll(() => t.close());
+
+    it('counts down RateLimit-* headers, then answers 429 RateLimited with Retry-After', async () => {
+      for (let i = 0; i < 5; i++) {
+        const res = await t.asOwner('GET', '/v1/admin/bots');
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['ratelimit-limit']).toBe('5');
+        expect(res.headers['ratelimit-remaining']).toBe(String(4 - i));
+        const reset = Number(res.headers['ratelimit-reset']);
+        expect(Number.isInteger(reset)).toBe(true);
+        expect(reset).toBeGreaterThanOrEqual(0);
+        expect(reset).toBeLessThanOrEqual(60);
+      }
+      const limited = await t.asOwner('GET', '/v1/admin/bots');
+      const body = expectError(limited, 429, 'RateLimited');
+      expect(body.message).toMatch(/rate limit/i);
+      const retryAfter = Number(limited.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(limited.headers['ratelimit-remaining']).toBe('0');
+    });
+
+    it('keeps limiting the same token on every route, writes included', async () => {
+      expectError(await t.asOwner('POST', '/v1/admin/bots', { name: 'limited' }), 429, 'RateLimited');
+      expectError(await t.asOwner('GET', `/v1/admin/bots/${t.botId}`), 429, 'RateLimited');
+    });
+
+    it('does not reset the count when the same token is sent with another scheme spelling', async () => {
+      for (const authorization of [
+        `bearer ${t.owner.token}`,
+        `BEARER ${t.owner.token}`,
+        `Bearer  ${t.owner.token}`,
+      ]) {
+        const res = await t.app.inject({
+          method: 'GET',
+          url: '/v1/admin/bots',
+          headers: { authorization, 'x-workspace-id': t.workspaceId },
+        });
+        expectError(res, 429, 'RateLimited');
+      }
+    });
+
+    it('still allows a different token: the limit is per token', async () => {
+      const other = await t.otherTenant();
+      const res = await t.call({
+        method: 'GET',
+        url: '/v1/admin/bots',
+        token: other.token,
+        workspaceId: other.workspaceId,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['ratelimit-limit']).toBe('5');
+      // otherTenant() made two requests with this token already.
+      expect(res.headers['ratelimit-remaining']).toBe('2');
+      expect(res.json()).toMatchObject({ bots: [{ id: other.botId }] });
+    });
+
+    it('does not limit /healthz or /readyz, and adds no RateLimit headers there', async () => {
+      for (let i = 0; i < 10; i++) {
+        const health = await t.app.inject({
+          method: 'GET',
+          url: '/healthz',
+          headers: { authorization: `Bearer ${t.owner.token}` },
+        });
+        expect(health.statusCode).toBe(200);
+        expect(health.json()).toEqual({ status: 'ok' });
+        expect(health.headers['ratelimit-limit']).toBeUndefined();
+      }
+      const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json()).toMatchObject({ status: 'ready' });
+    });
+  });
+
+  describe('without a token', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({ env });
+    });
+    afterAll(() => t.close());
+
+    it('limits anonymous callers by address, still answering 401 until the limit', async () => {
+      for (let i = 0; i < 5; i++) {
+        expectError(await t.call({ method: 'GET', url: '/v1/admin/bots' }), 401, 'Unauthorized');
+      }
+      expectError(await t.call({ method: 'GET', url: '/v1/admin/bots' }), 429, 'RateLimited');
+      const owner = await t.asOwner('GET', '/v1/admin/bots');
+      expect(owner.statusCode).toBe(200);
+    });
+  });
+
+  describe('when disabled with PARLEY_RATE_LIMIT_MAX=0', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({ env: { PARLEY_RATE_LIMIT_MAX: '0' } });
+    });
+    afterAll(() => t.close());
+
+    it('never answers 429 and sends no RateLimit headers', async () => {
+      for (let i = 0; i < 20; i++) {
+        const res = await t.asOwner('GET', '/v1/admin/bots');
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['ratelimit-limit']).toBeUndefined();
+      }
+    });
+  });
+});

@@ -1,0 +1,288 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestMember } from '../../test-support/harness.js';
+
+const ERROR_ID = /^err_\d{14}x[0-9a-f]{8}$/;
+
+interface WireError {
+  id: string;
+  code: number;
+  type: string;
+  message: string;
+  metadata?: { errors?: Array<{ field: string; message: string }> };
+}
+
+/** Asserts a wire error `{id, code, type, message}` with this status and type, and answers its body. */
+function expectError(res: LightMyRequestResponse, status: number, type: string): WireError {
+  expect(res.statusCode).toBe(status);
+  const body = res.json() as WireError;
+  expect(body).toMatchObject({ code: status, type, message: expect.any(String) });
+  expect(body.id).toMatch(ERROR_ID);
+  expect(body.message.length).toBeGreaterThan(0);
+  return body;
+}
+
+/** The fields a validation error names. */
+function badFields(body: WireError): string[] {
+  return (body.metadata?.errors ?? []).map((e) => e.field);
+}
+
+/** Every field of the spec's Webchat configuration table, each with a valid value. */
+const FULL = {
+  botName: 'Parley helper',
+  botAvatar: 'https://example.com/avatar.png',
+  botDescription: 'Answers questions about Parley',
+  composerPlaceholder: 'Ask me anything',
+  color: '#3276EA',
+  themeMode: 'dark',
+  variant: 'soft',
+  allowFileUpload: true,
+  showPoweredBy: false,
+  feedbackEnabled: true,
+  fabImage: 'https://example.com/fab.svg',
+  radius: 2.5,
+  fontFamily: 'ibm plex sans',
+  additionalStylesheet: '.bpw-header { font-weight: 600; }',
+  additionalStylesheetUrl: 'https://example.com/chat.css',
+  storageLocation: 'sessionStorage',
+  footer: 'Made with **Parley**',
+  headerVariant: 'glass',
+  adminKey: 'admin-key-123',
+  phone: { title: 'Call us', link: '+1 555 0100' },
+  email: { title: 'Write to us', link: 'mailto:help@example.com' },
+  website: { title: 'Website', link: 'https://example.com' },
+  termsOfService: { title: 'Terms', link: 'https://example.com/terms' },
+  privacyPolicy: { title: 'Privacy', link: 'https://example.com/privacy' },
+} as const;
+
+const SPEC_FIELDS = [
+  'botName',
+  'botAvatar',
+  'botDescription',
+  'composerPlaceholder',
+  'color',
+  'themeMode',
+  'variant',
+  'allowFileUpload',
+  'showPoweredBy',
+  'feedbackEnabled',
+  'fabImage',
+  'radius',
+  'fontFamily',
+  'additionalStylesheet',
+  'additionalStylesheetUrl',
+  'storageLocation',
+  'footer',
+  'headerVariant',
+  'adminKey',
+  'phone',
+  'email',
+  'website',
+  'termsOfService',
+  'privacyPolicy',
+];
+
+describe('bot webchat configuration', () => {
+  let t: TestApp;
+  let viewer: TestMember;
+  let billing: TestMember;
+  let developer: TestMember;
+  const url = () => `/v1/admin/bots/${t.botId}/webchat`;
+  const get = async () => {
+    const res = await t.asOwner('GET', url());
+    expect(res.statusCode).toBe(200);
+    return (res.json() as { configuration: Record<string, unknown> }).configuration;
+  };
+  beforeAll(async () => {
+    t = await createTestApp();
+    viewer = await t.addMember('viewer');
+    billing = await t.addMember('billing');
+    developer = await t.addMember('developer');
+  });
+  afterAll(() => t.close());
+
+  it('answers an empty configuration for a new bot', async () => {
+    const bot = await t.asOwner('POST', '/v1/admin/bots', { name: 'Fresh' });
+    const id = (bot.json() as { bot: { id: string } }).bot.id;
+    const res = await t.asOwner('GET', `/v1/admin/bots/${id}/webchat`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ configuration: {} });
+  });
+
+  it('covers every field of the spec table in the full test configuration', () => {
+    expect(Object.keys(FULL).sort()).toEqual([...SPEC_FIELDS].sort());
+  });
+
+  it('round-trips a full valid configuration through PUT and GET', async () => {
+    const put = await t.asOwner('PUT', url(), { configuration: FULL });
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).toEqual({ configuration: FULL });
+    expect(await get()).toEqual(FULL);
+  });
+
+  it('replaces the whole configuration rather than merging', async () => {
+    await t.asOwner('PUT', url(), { configuration: FULL });
+    const put = await t.asOwner('PUT', url(), { configuration: { botName: 'Only this' } });
+    expect(put.statusCode).toBe(200);
+    expect(await get()).toEqual({ botName: 'Only this' });
+  });
+
+  it('accepts the radius bounds 0.5 and 4', async () => {
+    for (const radius of [0.5, 4]) {
+      const res = await t.asOwner('PUT', url(), { configuration: { radius } });
+      expect(res.statusCode).toBe(200);
+      expect(await get()).toEqual({ radius });
+    }
+  });
+
+  it('accepts blank values, which mean "use the dashboard value"', async () => {
+    const blank = {
+      color: '',
+      themeMode: '',
+      variant: '',
+      storageLocation: '',
+      headerVariant: '',
+      footer: '',
+      botAvatar: '',
+    };
+    const res = await t.asOwner('PUT', url(), { configuration: blank });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ configuration: blank });
+    expect(await get()).toEqual(blank);
+  });
+
+  it('accepts any web font name as fontFamily', async () => {
+    const res = await t.asOwner('PUT', url(), { configuration: { fontFamily: 'Open Sans' } });
+    expect(res.statusCode).toBe(200);
+    expect(await get()).toEqual({ fontFamily: 'Open Sans' });
+  });
+
+  it('answers 400 InvalidPayload naming each bad field, and keeps the stored configuration', async () => {
+    await t.asOwner('PUT', url(), { configuration: FULL });
+    const res = await t.asOwner('PUT', url(), {
+      configuration: {
+        botName: 'fine',
+        radius: 5,
+        color: 'blue',
+        themeMode: 'neon',
+        website: { title: 'Website' },
+        sparkles: true,
+      },
+    });
+    const body = expectError(res, 400, 'InvalidPayload');
+    expect(badFields(body).sort()).toEqual(['color', 'radius', 'sparkles', 'themeMode', 'website']);
+    for (const field of ['radius', 'color', 'themeMode', 'website', 'sparkles']) {
+      expect(body.message).toContain(field);
+    }
+    const why = Object.fromEntries((body.metadata?.errors ?? []).map((e) => [e.field, e.message]));
+    expect(why.radius).toMatch(/0\.5 and 4/);
+    expect(why.website).toMatch(/link/);
+    expect(await get()).toEqual(FULL);
+  });
+
+  it.each([
+    ['radius', 0.4],
+    ['radius', '2'],
+    ['color', '#12345'],
+    ['variant', 'bold'],
+    ['headerVariant', 'transparent'],
+    ['storageLocation', 'cookies'],
+    ['allowFileUpload', 'yes'],
+    ['botAvatar', 'javascript:alert(1)'],
+    ['additionalStylesheetUrl', 'not a url'],
+    ['email', { title: 'Mail', link: 'not-an-address' }],
+    ['phone', { title: 'Call', link: '' }],
+    ['privacyPolicy', { title: 'Privacy', link: 'https://example.com', extra: 1 }],
+    ['termsOfService', 'https://example.com/terms'],
+    ['botName', 'n'.repeat(201)],
+  ])('answers 400 naming %s for the invalid value %j', async (field, value) => {
+    const body = expectError(
+      await t.asOwner('PUT', url(), { configuration: { [field]: value } }),
+      400,
+      'InvalidPayload',
+    );
+    expect(badFields(body)).toEqual([field]);
+  });
+
+  it('answers 400 naming configuration when it is not an object', async () => {
+    for (const configuration of ['dark', [1, 2], null]) {
+      const body = expectError(await t.asOwner('PUT', url(), { configuration }), 400, 'InvalidPayload');
+      expect(badFields(body)).toContain('configuration');
+    }
+  });
+
+  it('answers 400 naming configuration when the body lacks it', async () => {
+    const body = expectError(await t.asOwner('PUT', url(), { botName: 'x' }), 400, 'InvalidPayload');
+    expect(badFields(body)).toContain('configuration');
+  });
+
+  it('answers 404 for the webchat of an unknown bot', async () => {
+    expectError(await t.asOwner('GET', '/v1/admin/bots/nope/webchat'), 404, 'ResourceNotFound');
+    expectError(
+      await t.asOwner('PUT', '/v1/admin/bots/nope/webchat', { configuration: {} }),
+      404,
+      'ResourceNotFound',
+    );
+  });
+
+  it("answers 404 for another workspace's bot webchat and leaves it unchanged", async () => {
+    const other = await t.otherTenant();
+    const otherUrl = `/v1/admin/bots/${other.botId}/webchat`;
+    expectError(await t.asOwner('GET', otherUrl), 404, 'ResourceNotFound');
+    expectError(
+      await t.asOwner('PUT', otherUrl, { configuration: { botName: 'hijacked' } }),
+      404,
+      'ResourceNotFound',
+    );
+    const theirs = await t.call({
+      method: 'GET',
+      url: otherUrl,
+      token: other.token,
+      workspaceId: other.workspaceId,
+    });
+    expect(theirs.json()).toEqual({ configuration: {} });
+  });
+
+  it('lets a viewer GET the configuration but answers 403 to its PUT, keeping the configuration', async () => {
+    await t.asOwner('PUT', url(), { configuration: FULL });
+    const got = await t.call({ method: 'GET', url: url(), token: viewer.token, workspaceId: t.workspaceId });
+    expect(got.statusCode).toBe(200);
+    expect(got.json()).toEqual({ configuration: FULL });
+    const put = await t.call({
+      method: 'PUT',
+      url: url(),
+      token: viewer.token,
+      workspaceId: t.workspaceId,
+      body: { configuration: { botName: 'viewer was here' } },
+    });
+    const body = expectError(put, 403, 'Forbidden');
+    expect(body.message).toContain('viewer');
+    expect(await get()).toEqual(FULL);
+  });
+
+  it('answers 403 to billing on both GET and PUT', async () => {
+    const as = { token: billing.token, workspaceId: t.workspaceId, url: url() };
+    expectError(await t.call({ method: 'GET', ...as }), 403, 'Forbidden');
+    expectError(await t.call({ method: 'PUT', ...as, body: { configuration: {} } }), 403, 'Forbidden');
+  });
+
+  it('lets a developer update the configuration', async () => {
+    const res = await t.call({
+      method: 'PUT',
+      url: url(),
+      token: developer.token,
+      workspaceId: t.workspaceId,
+      body: { configuration: { botName: 'By developer' } },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await get()).toEqual({ botName: 'By developer' });
+  });
+
+  it('answers 403 to a bot access key', async () => {
+    expectError(
+      await t.call({ method: 'GET', url: url(), token: t.botKey, workspaceId: t.workspaceId }),
+      403,
+      'Forbidden',
+    );
+  });
+});
