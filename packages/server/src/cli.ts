@@ -205,7 +205,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         e.code === 'commander.version' ||
         e.code === 'commander.help'
         ? 0
-        : (e.exitCode ?? 2);
+        : 2;
     }
     if (error instanceof ConfigError) {
       io.err(`${error.message}\n`);
