@@ -3,12 +3,16 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { loadSigningSecret } from './access/signing-secret.js';
+import type { BlobStore } from './blob/blob-store.js';
+import { blobStoreFromConfig } from './blob/from-config.js';
 import type { Config } from './config/config.js';
 import type { Db } from './db/database.js';
 import { ApiError } from './errors/errors.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { botRoutes, markBot } from './modules/bots/routes.js';
+import { fileRoutes } from './modules/files/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
@@ -24,6 +28,8 @@ export interface AppDeps {
   config: Config;
   db: Db;
   clock?: () => Date;
+  /** Blob store; defaults to the one the configuration names. */
+  blobs?: BlobStore;
   /** Fastify logger option; defaults to pino at the configured level. */
   logger?: FastifyServerOptions['logger'];
   version?: string;
@@ -50,7 +56,9 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
       customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false },
     },
   });
-  const services = buildServices(deps);
+  const blobs = deps.blobs ?? blobStoreFromConfig(config);
+  const signingSecret = await loadSigningSecret(deps.db.kysely, config.signingSecret);
+  const services = buildServices({ ...deps, blobs, signingSecret });
   const auth = services.identity.resolver;
   app.decorate('services', services);
   app.decorateRequest('parley', null as never);
@@ -157,6 +165,14 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
       logRoutes(admin, { logs: services.logs, auth });
     },
     { prefix: '/v1/admin' },
+  );
+
+  await app.register(
+    async (filesApi) => {
+      filesApi.removeContentTypeParser('text/plain');
+      fileRoutes(filesApi, { files: services.files, auth });
+    },
+    { prefix: '/v1/files' },
   );
 
   return app as unknown as ParleyApp;

@@ -1,6 +1,8 @@
 import { ROLES, type Role } from '@parley/protocol';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Actor } from './access/principal.js';
+import { loadSigningSecret } from './access/signing-secret.js';
+import { blobStoreFromConfig } from './blob/from-config.js';
 import { CONFIG_VARIABLES, type Config, ConfigError, loadConfig } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { ApiError } from './errors/errors.js';
@@ -28,7 +30,8 @@ async function withServices<T>(
 ): Promise<T> {
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
-    return await fn(buildServices({ config, db }));
+    const signingSecret = await loadSigningSecret(db.kysely, config.signingSecret);
+    return await fn(buildServices({ config, db, blobs: blobStoreFromConfig(config), signingSecret }));
   } finally {
     await db.close();
   }

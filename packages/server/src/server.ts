@@ -40,6 +40,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
         .catch((error: unknown) => app?.log.warn({ err: error }, 'log pruning failed'));
     }, 3600_000);
     timer.unref();
+    // Expired files and queued blob deletions: every minute, on every process (the work is idempotent).
+    const sweeper = setInterval(() => {
+      app?.services.files
+        .expire()
+        .then(() => app?.services.files.collectGarbage())
+        .catch((error: unknown) => app?.log.warn({ err: error }, 'file expiry sweep failed'));
+    }, 60_000);
+    sweeper.unref();
     const built = app;
     return {
       app: built,
@@ -48,6 +56,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       bootstrap: result,
       async close() {
         clearInterval(timer);
+        clearInterval(sweeper);
         await built.close();
         await db.close();
       },

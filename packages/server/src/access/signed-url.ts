@@ -33,6 +33,16 @@ export function urlSigner(secret: Buffer, clock: () => Date = () => new Date()) 
       const signature = mac(canonical(path, { ...params, expires, nonce }));
       return { expires, nonce, signature };
     },
+    /** A signature that never expires, for permanent URLs (public content); always the same for the same input. */
+    permanent(path: string, params: Record<string, string>): string {
+      return mac(`permanent\n${canonical(path, params)}`);
+    },
+    /** Checks a permanent signature. */
+    checkPermanent(path: string, params: Record<string, string>, signature: string): boolean {
+      const expected = Buffer.from(mac(`permanent\n${canonical(path, params)}`));
+      const given = Buffer.from(signature);
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    },
     /** Checks a URL's query: `invalid` when the signature does not match, `expired` when it did but is past due. */
     check(path: string, query: Record<string, string | undefined>): SignatureCheck {
       const { signature, ...rest } = query;

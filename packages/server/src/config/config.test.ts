@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 
@@ -34,6 +34,19 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_LOG_RETENTION_DAYS: ['0', '3651', 'week'],
   PARLEY_QUOTA_BOTS_PER_WORKSPACE: ['0', '-5', 'many'],
   PARLEY_TRUST_PROXY: ['yes', 'on', '2'],
+  PARLEY_QUOTA_FILE_STORAGE_BYTES: ['-1', 'lots', '1.5'],
+  PARLEY_QUOTA_BOT_FILE_STORAGE_BYTES: ['-1', 'lots'],
+  PARLEY_DOWNLOAD_URL_TTL_SECONDS: ['0', '604801', 'soon'],
+  PARLEY_UPLOAD_URL_TTL_SECONDS: ['0', '604801', 'soon'],
+  PARLEY_SIGNING_SECRET: ['short', 'x'.repeat(31)],
+  PARLEY_S3_BUCKET: ['Bad_Bucket', 'ab', 'bucket with space'],
+  // Without PARLEY_S3_BUCKET every other S3 variable is reported as set in vain.
+  PARLEY_S3_REGION: ['eu-west-1'],
+  PARLEY_S3_ENDPOINT: ['http://minio:9000'],
+  PARLEY_S3_ACCESS_KEY_ID: ['AKIAEXAMPLE'],
+  PARLEY_S3_SECRET_ACCESS_KEY: ['secret'],
+  PARLEY_S3_FORCE_PATH_STYLE: ['true'],
+  PARLEY_S3_PREFIX: ['parley/'],
 };
 
 describe('loadConfig defaults', () => {
@@ -62,8 +75,11 @@ describe('loadConfig defaults', () => {
     expect(config.logLevel).toBe('info');
     expect(config.rateLimit).toEqual({ max: 1000, windowMs: 60_000 });
     expect(config.logRetentionDays).toBe(7);
-    expect(config.quotas).toEqual({ botsPerWorkspace: null });
+    expect(config.quotas).toEqual({ botsPerWorkspace: null, workspaceFileBytes: null, botFileBytes: null });
     expect(config.trustProxy).toBe(false);
+    expect(config.blobStore).toEqual({ kind: 'local', root: join(config.dataDir, 'blobs') });
+    expect(config.files).toEqual({ downloadUrlTtlMs: 600_000, uploadUrlTtlMs: 3_600_000 });
+    expect(config.signingSecret).toBeUndefined();
   });
 
   it('treats blank variables as unset', () => {
@@ -93,6 +109,18 @@ describe('loadConfig accepted values', () => {
         PARLEY_LOG_RETENTION_DAYS: '3650',
         PARLEY_QUOTA_BOTS_PER_WORKSPACE: '25',
         PARLEY_TRUST_PROXY: 'true',
+        PARLEY_QUOTA_FILE_STORAGE_BYTES: '1000000',
+        PARLEY_QUOTA_BOT_FILE_STORAGE_BYTES: '5000',
+        PARLEY_DOWNLOAD_URL_TTL_SECONDS: '60',
+        PARLEY_UPLOAD_URL_TTL_SECONDS: '120',
+        PARLEY_SIGNING_SECRET: 's'.repeat(32),
+        PARLEY_S3_BUCKET: 'parley-files',
+        PARLEY_S3_REGION: 'eu-west-1',
+        PARLEY_S3_ENDPOINT: 'http://minio:9000',
+        PARLEY_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+        PARLEY_S3_SECRET_ACCESS_KEY: 'secret',
+        PARLEY_S3_FORCE_PATH_STYLE: 'false',
+        PARLEY_S3_PREFIX: 'parley/',
       },
       CWD,
     );
@@ -107,8 +135,20 @@ describe('loadConfig accepted values', () => {
       logLevel: 'debug',
       rateLimit: { max: 0, windowMs: 100 },
       logRetentionDays: 3650,
-      quotas: { botsPerWorkspace: 25 },
+      quotas: { botsPerWorkspace: 25, workspaceFileBytes: 1_000_000, botFileBytes: 5000 },
       trustProxy: true,
+      blobStore: {
+        kind: 's3',
+        bucket: 'parley-files',
+        region: 'eu-west-1',
+        endpoint: 'http://minio:9000',
+        accessKeyId: 'AKIAEXAMPLE',
+        secretAccessKey: 'secret',
+        forcePathStyle: false,
+        prefix: 'parley/',
+      },
+      files: { downloadUrlTtlMs: 60_000, uploadUrlTtlMs: 120_000 },
+      signingSecret: 's'.repeat(32),
     });
   });
 
@@ -183,6 +223,35 @@ describe('loadConfig rejections', () => {
       });
     }
   }
+
+  it('checks the S3 settings once a bucket is set, each bad one listed', () => {
+    const error = configError({
+      PARLEY_S3_BUCKET: 'parley-files',
+      PARLEY_S3_ENDPOINT: 'minio:9000',
+      PARLEY_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+      PARLEY_S3_FORCE_PATH_STYLE: 'maybe',
+      PARLEY_S3_PREFIX: '/abs',
+    });
+    expect(error.issues.map((i) => i.variable).sort()).toEqual([
+      'PARLEY_S3_ENDPOINT',
+      'PARLEY_S3_FORCE_PATH_STYLE',
+      'PARLEY_S3_PREFIX',
+      'PARLEY_S3_SECRET_ACCESS_KEY',
+    ]);
+  });
+
+  it('uses path-style addressing by default with a custom endpoint', () => {
+    const config = loadConfig(
+      { PARLEY_S3_BUCKET: 'parley-files', PARLEY_S3_ENDPOINT: 'http://127.0.0.1:9000' },
+      CWD,
+    );
+    expect(config.blobStore).toMatchObject({
+      kind: 's3',
+      forcePathStyle: true,
+      region: 'us-east-1',
+      prefix: '',
+    });
+  });
 
   it('explains that the database URL must be postgres://', () => {
     const error = configError({ PARLEY_DATABASE_URL: 'mysql://db/parley' });

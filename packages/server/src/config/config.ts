@@ -17,9 +17,31 @@ export interface Config {
   logLevel: LogLevel;
   rateLimit: { max: number; windowMs: number };
   logRetentionDays: number;
-  quotas: { botsPerWorkspace: number | null };
+  quotas: {
+    botsPerWorkspace: number | null;
+    /** File Storage bytes per workspace and per bot (null: unlimited). */
+    workspaceFileBytes: number | null;
+    botFileBytes: number | null;
+  };
   /** Trust X-Forwarded-* headers (only behind a reverse proxy you run). */
   trustProxy: boolean;
+  /** Where file bytes live: local disk under the data dir (default) or S3. */
+  blobStore: { kind: 'local'; root: string } | ({ kind: 's3' } & S3Settings);
+  /** Lifetimes of the URLs the Files API hands out. */
+  files: { downloadUrlTtlMs: number; uploadUrlTtlMs: number };
+  /** Secret for signed URLs; undefined = generated once and kept in the database. */
+  signingSecret: string | undefined;
+}
+
+/** Settings of the S3 blob store. */
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  endpoint: string | undefined;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  forcePathStyle: boolean;
+  prefix: string;
 }
 
 /** One setting that could not be parsed, with why. */
@@ -53,6 +75,20 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   PARLEY_RATE_LIMIT_WINDOW_MS: 'rate limit window in milliseconds (default 60000)',
   PARLEY_LOG_RETENTION_DAYS: 'days of bot request logs kept (default 7)',
   PARLEY_QUOTA_BOTS_PER_WORKSPACE: 'most bots a workspace may have (default unlimited)',
+  PARLEY_QUOTA_FILE_STORAGE_BYTES: 'most bytes of files a workspace may store (default unlimited)',
+  PARLEY_QUOTA_BOT_FILE_STORAGE_BYTES: 'most bytes of files one bot may store (default unlimited)',
+  PARLEY_DOWNLOAD_URL_TTL_SECONDS: 'lifetime of the signed url of a private file (default 600)',
+  PARLEY_UPLOAD_URL_TTL_SECONDS: 'lifetime of an uploadUrl (default 3600)',
+  PARLEY_SIGNING_SECRET:
+    'secret for signed URLs, at least 32 characters; the same on every process (default: generated and kept in the database)',
+  PARLEY_S3_BUCKET: 'store file bytes in this S3 bucket instead of the data dir',
+  PARLEY_S3_REGION: 'S3 region (default us-east-1)',
+  PARLEY_S3_ENDPOINT:
+    'S3-compatible endpoint URL (MinIO, Ceph, R2, …); path-style addressing is then the default',
+  PARLEY_S3_ACCESS_KEY_ID: 'S3 access key id (default: the AWS SDK credential chain)',
+  PARLEY_S3_SECRET_ACCESS_KEY: 'S3 secret access key',
+  PARLEY_S3_FORCE_PATH_STYLE: 'true or false: path-style bucket addressing (default true with an endpoint)',
+  PARLEY_S3_PREFIX: 'prefix of every object key (default none)',
   PARLEY_TRUST_PROXY:
     'true behind a reverse proxy, to take client addresses from X-Forwarded-For (default false)',
 };
@@ -138,6 +174,83 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
   const botsPerWorkspace =
     botQuotaRaw === undefined ? null : integer('PARLEY_QUOTA_BOTS_PER_WORKSPACE', 0, 1, 1_000_000);
 
+  const optionalInteger = (name: string, min: number, max: number): number | null =>
+    blank(name) === undefined ? null : integer(name, 0, min, max);
+  const workspaceFileBytes = optionalInteger('PARLEY_QUOTA_FILE_STORAGE_BYTES', 0, Number.MAX_SAFE_INTEGER);
+  const botFileBytes = optionalInteger('PARLEY_QUOTA_BOT_FILE_STORAGE_BYTES', 0, Number.MAX_SAFE_INTEGER);
+  const downloadUrlTtl = integer('PARLEY_DOWNLOAD_URL_TTL_SECONDS', 600, 1, 7 * 86_400);
+  const uploadUrlTtl = integer('PARLEY_UPLOAD_URL_TTL_SECONDS', 3600, 1, 7 * 86_400);
+  const signingSecret = blank('PARLEY_SIGNING_SECRET');
+  if (signingSecret !== undefined && signingSecret.length < 32) {
+    issues.push({ variable: 'PARLEY_SIGNING_SECRET', message: 'must be at least 32 characters' });
+  }
+  const flag = (name: string): boolean | undefined => {
+    const raw = blank(name)?.toLowerCase();
+    if (raw === undefined) return undefined;
+    if (['true', '1'].includes(raw)) return true;
+    if (['false', '0'].includes(raw)) return false;
+    issues.push({ variable: name, message: `"${raw}" must be true or false` });
+    return undefined;
+  };
+  const S3_VARIABLES = [
+    'PARLEY_S3_REGION',
+    'PARLEY_S3_ENDPOINT',
+    'PARLEY_S3_ACCESS_KEY_ID',
+    'PARLEY_S3_SECRET_ACCESS_KEY',
+    'PARLEY_S3_FORCE_PATH_STYLE',
+    'PARLEY_S3_PREFIX',
+  ];
+  const bucket = blank('PARLEY_S3_BUCKET');
+  const s3Endpoint = blank('PARLEY_S3_ENDPOINT');
+  const s3Key = blank('PARLEY_S3_ACCESS_KEY_ID');
+  const s3Secret = blank('PARLEY_S3_SECRET_ACCESS_KEY');
+  const s3Region = blank('PARLEY_S3_REGION') ?? 'us-east-1';
+  const s3Prefix = blank('PARLEY_S3_PREFIX') ?? '';
+  let forcePathStyle: boolean | undefined;
+  if (bucket === undefined) {
+    for (const name of S3_VARIABLES) {
+      if (blank(name) !== undefined)
+        issues.push({
+          variable: name,
+          message: 'is set but PARLEY_S3_BUCKET is not: set the bucket to store files in S3',
+        });
+    }
+  } else {
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+      issues.push({
+        variable: 'PARLEY_S3_BUCKET',
+        message: `"${bucket}" is not a bucket name (3-63 lowercase letters, digits, dots, dashes)`,
+      });
+    }
+    if (!/^[a-z0-9-]+$/.test(s3Region))
+      issues.push({ variable: 'PARLEY_S3_REGION', message: `"${s3Region}" is not a region name` });
+    if (s3Endpoint !== undefined && !/^https?:\/\/[^\s]+$/.test(s3Endpoint)) {
+      issues.push({ variable: 'PARLEY_S3_ENDPOINT', message: `"${s3Endpoint}" must be an http(s) URL` });
+    }
+    if ((s3Key === undefined) !== (s3Secret === undefined)) {
+      issues.push({
+        variable: s3Key ? 'PARLEY_S3_SECRET_ACCESS_KEY' : 'PARLEY_S3_ACCESS_KEY_ID',
+        message: 'PARLEY_S3_ACCESS_KEY_ID and PARLEY_S3_SECRET_ACCESS_KEY go together',
+      });
+    }
+    if (s3Prefix.startsWith('/') || s3Prefix.split('/').includes('..')) {
+      issues.push({ variable: 'PARLEY_S3_PREFIX', message: `"${s3Prefix}" must be relative, without ..` });
+    }
+    forcePathStyle = flag('PARLEY_S3_FORCE_PATH_STYLE');
+  }
+  const blobStore: Config['blobStore'] = bucket
+    ? {
+        kind: 's3',
+        bucket,
+        region: s3Region,
+        endpoint: s3Endpoint,
+        accessKeyId: s3Key,
+        secretAccessKey: s3Secret,
+        forcePathStyle: forcePathStyle ?? s3Endpoint !== undefined,
+        prefix: s3Prefix,
+      }
+    : { kind: 'local', root: resolve(dataDir, 'blobs') };
+
   const rawTrust = (blank('PARLEY_TRUST_PROXY') ?? 'false').toLowerCase();
   if (!['true', 'false', '1', '0'].includes(rawTrust)) {
     issues.push({ variable: 'PARLEY_TRUST_PROXY', message: `"${rawTrust}" must be true or false` });
@@ -156,7 +269,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
     logLevel,
     rateLimit: Object.freeze({ max: rateMax, windowMs: rateWindow }),
     logRetentionDays,
-    quotas: Object.freeze({ botsPerWorkspace }),
+    quotas: Object.freeze({ botsPerWorkspace, workspaceFileBytes, botFileBytes }),
     trustProxy,
+    blobStore: Object.freeze(blobStore),
+    files: Object.freeze({ downloadUrlTtlMs: downloadUrlTtl * 1000, uploadUrlTtlMs: uploadUrlTtl * 1000 }),
+    signingSecret,
   });
 }

@@ -107,14 +107,18 @@ describe('OpenAPI document and service endpoints', () => {
     expect(dupes).toEqual([]);
   });
 
-  it('marks every Admin operation but invitation acceptance as needing a bearer token', () => {
+  it('marks every operation as needing a bearer token but invitation acceptance and the capability URLs of files', () => {
     expect(doc.components?.securitySchemes).toHaveProperty('bearerAuth');
     const open = Object.entries(doc.paths).flatMap(([path, item]) =>
       METHODS.filter((m) => item[m] !== undefined && !item[m]?.security?.some((s) => 'bearerAuth' in s)).map(
         (m) => `${m} ${path}`,
       ),
     );
-    expect(open).toEqual(['post /v1/admin/account/invitations/accept']);
+    expect(open.sort()).toEqual([
+      'get /v1/files/{id}/content',
+      'post /v1/admin/account/invitations/accept',
+      'put /v1/files/{id}/upload',
+    ]);
   });
 
   it('hides the health and document endpoints from the document', () => {

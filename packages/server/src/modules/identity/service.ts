@@ -84,12 +84,18 @@ export interface NewToken {
 }
 
 /** Accounts, tokens, workspaces and members: the identity model and the AuthResolver. */
+/** Usage figures another module contributes for a workspace. */
+export type UsageSource = (
+  workspaceId: string,
+) => Promise<Array<{ type: string; value: number; quota: number | null }>>;
+
 export function identityService(deps: {
   db: Kysely<Database>;
   clock: () => Date;
   config: Config;
   audit: AuditService;
 }) {
+  const usageSources: UsageSource[] = [];
   const { db, clock, audit } = deps;
   const now = () => clock().toISOString();
 
@@ -442,7 +448,15 @@ export function identityService(deps: {
         figure('bot_count', await repo.countBots(id), deps.config.quotas.botsPerWorkspace),
         figure('workspace_member_count', await repo.countMembers(id), null),
         figure('integration_count', await repo.countIntegrations(id), null),
+        ...(await Promise.all(usageSources.map((source) => source(id))))
+          .flat()
+          .map((u) => figure(u.type, u.value, u.quota)),
       ];
+    },
+
+    /** Lets other modules (files, knowledge) add their figures to a workspace's usages. */
+    addUsageSource(source: UsageSource): void {
+      usageSources.push(source);
     },
 
     async listMembers(

@@ -1,0 +1,192 @@
+import { type Expression, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import type { Database, FilesTable } from '../../db/schema.js';
+import { tagConditions } from '../../db/tag-filter.js';
+import type { Cursor } from '../../http/pagination.js';
+import type { TagFilter } from '../../http/tag-filter.js';
+
+/** File row. */
+export type FileRow = Selectable<FilesTable>;
+
+/** Sort columns of listFiles. */
+export const FILE_SORT_COLUMNS = {
+  key: 'key',
+  size: 'size',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  status: 'status',
+} as const;
+
+/** Which files a caller may see in lists: all of the bot's, or (an integration) its own plus shared ones. */
+export type FileVisibility = { kind: 'all' } | { kind: 'integration'; integrationId: string };
+
+/** What listFiles filters and sorts by. */
+export interface FileListQuery {
+  botId: string;
+  visibility: FileVisibility;
+  tags?: TagFilter | undefined;
+  ids?: string[] | undefined;
+  indexed?: boolean | undefined;
+  sortField: keyof typeof FILE_SORT_COLUMNS;
+  sortDirection: 'asc' | 'desc';
+  limit: number;
+  after?: Cursor | undefined;
+}
+
+/** Queries of files and their tags. */
+export function filesRepo(db: Kysely<Database>) {
+  const visible = (v: FileVisibility): Expression<SqlBool> | undefined =>
+    v.kind === 'all'
+      ? undefined
+      : sql<SqlBool>`((files.owner_type = 'integration' and files.owner_id = ${v.integrationId}) or files.access_policies like '%"integrations"%')`;
+
+  return {
+    insert: async (row: FileRow, tags: Record<string, string>) => {
+      await db.insertInto('files').values(row).execute();
+      const entries = Object.entries(tags);
+      if (entries.length > 0)
+        await db
+          .insertInto('file_tags')
+          .values(entries.map(([key, value]) => ({ file_id: row.id, key, value })))
+          .execute();
+    },
+    byId: (botId: string, id: string) =>
+      db.selectFrom('files').selectAll().where('bot_id', '=', botId).where('id', '=', id).executeTakeFirst(),
+    byKey: (botId: string, key: string) =>
+      db
+        .selectFrom('files')
+        .selectAll()
+        .where('bot_id', '=', botId)
+        .where('key', '=', key)
+        .executeTakeFirst(),
+    byIdAnyBot: (id: string) => db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst(),
+    tagsOf: async (ids: string[]): Promise<Map<string, Record<string, string>>> => {
+      const map = new Map<string, Record<string, string>>(ids.map((id) => [id, {}]));
+      if (ids.length === 0) return map;
+      const rows = await db
+        .selectFrom('file_tags')
+        .selectAll()
+        .where('file_id', 'in', ids)
+        .orderBy('key')
+        .execute();
+      for (const r of rows) (map.get(r.file_id) as Record<string, string>)[r.key] = r.value;
+      return map;
+    },
+    replaceTags: async (id: string, tags: Record<string, string>) => {
+      await db.deleteFrom('file_tags').where('file_id', '=', id).execute();
+      const entries = Object.entries(tags);
+      if (entries.length > 0)
+        await db
+          .insertInto('file_tags')
+          .values(entries.map(([key, value]) => ({ file_id: id, key, value })))
+          .execute();
+    },
+    setTags: async (id: string, tags: Record<string, string | null>) => {
+      for (const [key, value] of Object.entries(tags)) {
+        await db.deleteFrom('file_tags').where('file_id', '=', id).where('key', '=', key).execute();
+        if (value !== null) await db.insertInto('file_tags').values({ file_id: id, key, value }).execute();
+      }
+    },
+    update: (id: string, values: Partial<FileRow>) =>
+      db.updateTable('files').set(values).where('id', '=', id).execute(),
+    /** Updates only while the file is still waiting for this very upload; answers whether it did. */
+    completeUpload: async (id: string, version: number, values: Partial<FileRow>) => {
+      const r = await db
+        .updateTable('files')
+        .set(values)
+        .where('id', '=', id)
+        .where('upload_version', '=', version)
+        .where('status', '=', 'upload_pending')
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    delete: (id: string) => db.deleteFrom('files').where('id', '=', id).execute(),
+    list: (q: FileListQuery) => {
+      const column = FILE_SORT_COLUMNS[q.sortField];
+      const cmp = q.sortDirection === 'asc' ? '>' : '<';
+      let query = db.selectFrom('files').selectAll().where('bot_id', '=', q.botId);
+      const vis = visible(q.visibility);
+      if (vis) query = query.where(vis);
+      if (q.ids && q.ids.length > 0) query = query.where('id', 'in', q.ids);
+      if (q.indexed !== undefined) query = query.where('index', '=', q.indexed ? 1 : 0);
+      const tags = q.tags;
+      if (tags)
+        query = query.where((eb) => eb.and(tagConditions(eb, tags, 'file_tags', 'file_id', 'files.id')));
+      const after = q.after;
+      if (after) {
+        // size is null until uploaded: sort it as -1 so keyset comparisons stay total.
+        const col = column === 'size' ? sql<number>`coalesce(size, -1)` : sql.ref(column);
+        const v = after.value;
+        query = query.where((eb) =>
+          eb.or([eb(col, cmp, v), eb.and([eb(col, '=', v), eb('id', cmp, after.id)])]),
+        );
+      }
+      const order = column === 'size' ? sql`coalesce(size, -1)` : sql.ref(column);
+      return query
+        .orderBy(order, q.sortDirection)
+        .orderBy('id', q.sortDirection)
+        .limit(q.limit + 1)
+        .execute();
+    },
+    tagKeys: (botId: string, visibility: FileVisibility, limit: number, after: string | undefined) => {
+      let q = db
+        .selectFrom('file_tags')
+        .innerJoin('files', 'files.id', 'file_tags.file_id')
+        .select('file_tags.key')
+        .distinct()
+        .where('files.bot_id', '=', botId);
+      const vis = visible(visibility);
+      if (vis) q = q.where(vis);
+      if (after !== undefined) q = q.where('file_tags.key', '>', after);
+      return q
+        .orderBy('file_tags.key')
+        .limit(limit + 1)
+        .execute();
+    },
+    tagValues: (
+      botId: string,
+      key: string,
+      visibility: FileVisibility,
+      limit: number,
+      after: string | undefined,
+    ) => {
+      let q = db
+        .selectFrom('file_tags')
+        .innerJoin('files', 'files.id', 'file_tags.file_id')
+        .select('file_tags.value')
+        .distinct()
+        .where('files.bot_id', '=', botId)
+        .where('file_tags.key', '=', key);
+      const vis = visible(visibility);
+      if (vis) q = q.where(vis);
+      if (after !== undefined) q = q.where('file_tags.value', '>', after);
+      return q
+        .orderBy('file_tags.value')
+        .limit(limit + 1)
+        .execute();
+    },
+    /** Bytes stored by a bot's or a workspace's files (declared sizes of pending uploads included when asked). */
+    storedBytes: async (where: { botId?: string; workspaceId?: string }, includePending: boolean) => {
+      let q = db
+        .selectFrom('files')
+        .select(
+          sql<
+            string | number | null
+          >`sum(${includePending ? sql`coalesce(size, declared_size)` : sql`coalesce(size, 0)`})`.as('n'),
+        );
+      if (where.botId) q = q.where('bot_id', '=', where.botId);
+      if (where.workspaceId) q = q.where('workspace_id', '=', where.workspaceId);
+      return Number((await q.executeTakeFirstOrThrow()).n ?? 0);
+    },
+    expired: (now: string, limit: number) =>
+      db
+        .selectFrom('files')
+        .selectAll()
+        .where('expires_at', 'is not', null)
+        .where('expires_at', '<=', now)
+        .orderBy('expires_at')
+        .limit(limit)
+        .execute(),
+  };
+}
+/** The files repository. */
+export type FilesRepo = ReturnType<typeof filesRepo>;

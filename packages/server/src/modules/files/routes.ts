@@ -1,0 +1,313 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  Empty,
+  FileObject,
+  ListFilesQuery,
+  ListMeta,
+  UpdateFileBody,
+  UpsertFileBody,
+} from '@parley/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import rangeParser from 'range-parser';
+import Type from 'typebox';
+import type { ByteRange } from '../../blob/blob-store.js';
+import { contentDisposition } from '../../http/content-disposition.js';
+import { type AuthResolver, requirePrincipal } from '../../http/context.js';
+import { BEARER, listBody, responses } from '../../http/route-helpers.js';
+import { parseTagFilter } from '../../http/tag-filter.js';
+import type { FilesContext, FilesService } from './service.js';
+
+const IdParam = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 1024, description: 'File id or key' }),
+});
+const PageOnly = Type.Object({
+  nextToken: Type.Optional(Type.String()),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+});
+const tags = ['files'];
+const FileAnswer = Type.Object({ file: FileObject });
+
+/** Types shown inline; anything else downloads as an attachment so uploaded HTML never runs on our origin. */
+const INLINE = /^(image\/(png|jpeg|gif|webp|avif)|audio\/|video\/|application\/pdf$|text\/plain)/;
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** The Files API (`/v1/files`, `x-bot-id` required) plus the upload and download URLs it hands out. */
+export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService; auth: AuthResolver }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { files, auth } = deps;
+  const ctx = async (req: FastifyRequest): Promise<FilesContext> => {
+    const context = await files.context(await requirePrincipal(req, auth), header(req, 'x-bot-id'));
+    req.parley.botId = context.botId;
+    return context;
+  };
+
+  app.put(
+    '/',
+    {
+      schema: {
+        operationId: 'files.upsertFile',
+        tags,
+        security: BEARER,
+        description:
+          'Creates a file record, or replaces the one with the same key; answers the file with an uploadUrl to PUT the bytes to.',
+        body: UpsertFileBody,
+        response: responses(
+          200,
+          Type.Object({ file: Type.Object({ ...FileObject.properties, uploadUrl: Type.String() }) }),
+        ),
+      },
+    },
+    async (req) => ({ file: await files.upsert(await ctx(req), req.body) }),
+  );
+
+  app.get(
+    '/',
+    {
+      schema: {
+        operationId: 'files.listFiles',
+        tags,
+        security: BEARER,
+        description:
+          'Files of the bot the caller may access; tag filters as tags.k=v, tags[k]=v or tags={JSON}.',
+        querystring: ListFilesQuery,
+        response: responses(200, Type.Object({ files: Type.Array(FileObject), meta: ListMeta })),
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const page = await files.list(await ctx(req), {
+        nextToken: q.nextToken,
+        pageSize: q.pageSize,
+        sortField: q.sortField,
+        sortDirection: q.sortDirection,
+        tags: parseTagFilter(q as Record<string, unknown>),
+        ids: q.ids,
+        indexed: q.indexed,
+      });
+      return listBody('files', page) as { files: never[]; meta: object };
+    },
+  );
+
+  app.get(
+    '/tags',
+    {
+      schema: {
+        operationId: 'files.listFileTags',
+        tags,
+        security: BEARER,
+        querystring: PageOnly,
+        response: responses(200, Type.Object({ tags: Type.Array(Type.String()), meta: ListMeta })),
+      },
+    },
+    async (req) =>
+      listBody('tags', await files.tagKeys(await ctx(req), req.query)) as { tags: string[]; meta: object },
+  );
+
+  app.get(
+    '/tags/:tag/values',
+    {
+      schema: {
+        operationId: 'files.listFileTagValues',
+        tags,
+        security: BEARER,
+        params: Type.Object({ tag: Type.String({ minLength: 1, maxLength: 100 }) }),
+        querystring: PageOnly,
+        response: responses(200, Type.Object({ values: Type.Array(Type.String()), meta: ListMeta })),
+      },
+    },
+    async (req) =>
+      listBody('values', await files.tagValues(await ctx(req), req.params.tag, req.query)) as {
+        values: string[];
+        meta: object;
+      },
+  );
+
+  app.get(
+    '/:id',
+    {
+      schema: {
+        operationId: 'files.getFile',
+        tags,
+        security: BEARER,
+        params: IdParam,
+        response: responses(200, FileAnswer),
+      },
+    },
+    async (req) => ({
+      file: await files.get(await ctx(req), req.params.id),
+    }),
+  );
+
+  app.put(
+    '/:id',
+    {
+      schema: {
+        operationId: 'files.updateFileMetadata',
+        tags,
+        security: BEARER,
+        params: IdParam,
+        body: UpdateFileBody,
+        response: responses(200, FileAnswer),
+      },
+    },
+    async (req) => ({ file: await files.update(await ctx(req), req.params.id, req.body) }),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        operationId: 'files.deleteFile',
+        tags,
+        security: BEARER,
+        params: IdParam,
+        response: responses(200, Empty),
+      },
+    },
+    async (req) => {
+      await files.delete(await ctx(req), req.params.id);
+      return {};
+    },
+  );
+
+  app.post(
+    '/:id/:destinationKey',
+    {
+      schema: {
+        operationId: 'files.copyFile',
+        tags,
+        security: BEARER,
+        description:
+          'Copies a file to destinationKey, on the same bot or on the bot named by x-destination-bot-id.',
+        params: Type.Object({
+          id: Type.String({ minLength: 1, maxLength: 1024 }),
+          destinationKey: Type.String({ minLength: 1, maxLength: 1024 }),
+        }),
+        body: Type.Optional(Type.Object({ overwrite: Type.Optional(Type.Boolean()) })),
+        response: responses(200, FileAnswer),
+      },
+    },
+    async (req) => {
+      const source = await ctx(req);
+      const destinationBot = header(req, 'x-destination-bot-id');
+      const destination =
+        destinationBot && destinationBot !== source.botId
+          ? await files.context(await requirePrincipal(req, auth), destinationBot)
+          : source;
+      return {
+        file: await files.copy(
+          source,
+          req.params.id,
+          req.params.destinationKey,
+          destination,
+          req.body?.overwrite ?? false,
+        ),
+      };
+    },
+  );
+
+  // Downloads: through the url of a file (signed and short-lived, or permanent for public_content). No token.
+  const download = async (
+    req: FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string> }>,
+    reply: FastifyReply,
+  ) => {
+    const head = req.method === 'HEAD';
+    const rangeHeader = header(req, 'range');
+    // The size is needed to read a Range header, so the content is opened in two steps only when one is sent.
+    let content = await files.openContent(req.params.id, req.query, undefined, true);
+    let range: ByteRange | 'unsatisfiable' | undefined;
+    if (rangeHeader) {
+      const parsed = rangeParser(content.size, rangeHeader, { combine: true });
+      if (parsed === -1) range = 'unsatisfiable';
+      else if (parsed !== -2 && parsed.type === 'bytes' && parsed.length === 1 && parsed[0])
+        range = { start: parsed[0].start, end: parsed[0].end };
+    }
+    const inline = INLINE.test(content.contentType);
+    const filename = content.key.split('/').pop() || 'file';
+    reply
+      .header('content-type', content.contentType)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "sandbox; default-src 'none'")
+      .header('content-disposition', contentDisposition(filename, inline ? 'inline' : 'attachment'))
+      .header('accept-ranges', 'bytes')
+      .header('etag', content.etag)
+      .header('last-modified', new Date(content.lastModified).toUTCString())
+      .header('cache-control', req.query.public === '1' ? 'public, max-age=60' : 'private, no-store');
+    const ifNoneMatch = header(req, 'if-none-match');
+    if (ifNoneMatch?.split(',').some((t) => t.trim() === content.etag || t.trim() === '*')) {
+      return reply.status(304).send();
+    }
+    if (range === 'unsatisfiable') {
+      return reply
+        .status(416)
+        .header('content-range', `bytes */${content.size}`)
+        .type('application/json')
+        .send({
+          id: 'err_range',
+          code: 416,
+          type: 'InvalidQuery',
+          message: `Range "${rangeHeader}" cannot be satisfied: the file has ${content.size} bytes`,
+        });
+    }
+    const length = range ? range.end - range.start + 1 : content.size;
+    reply.header('content-length', String(length));
+    if (range) reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${content.size}`);
+    if (head || length === 0) return reply.send();
+    content = await files.openContent(req.params.id, req.query, range, false);
+    return reply.send(content.stream);
+  };
+  // Fastify answers HEAD with this handler too (exposeHeadRoutes), which then sends headers only.
+  app.get(
+    '/:id/content',
+    {
+      schema: {
+        operationId: 'files.downloadFile',
+        tags,
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+      },
+    },
+    download as never,
+  );
+
+  // Uploads: the raw bytes to the uploadUrl, streamed; no token (the URL is the capability).
+  app.register(async (raw) => {
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+    raw.put(
+      '/:id/upload',
+      {
+        schema: {
+          operationId: 'files.uploadFileContent',
+          tags,
+          description:
+            'The byte upload to an uploadUrl: exactly the declared size, streamed. More bytes: 413 and nothing kept.',
+          params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+          response: responses(200, FileAnswer),
+        },
+      },
+      async (req) => {
+        const lengthHeader = header(req, 'content-length');
+        const length = lengthHeader === undefined ? undefined : Number(lengthHeader);
+        const controller = new AbortController();
+        req.raw.once('close', () => {
+          if (!req.raw.complete)
+            controller.abort(new Error('the client closed the connection during the upload'));
+        });
+        const body = (req.body ?? req.raw) as import('node:stream').Readable;
+        return {
+          file: await files.upload(
+            (req.params as { id: string }).id,
+            req.query as Record<string, string>,
+            body,
+            Number.isFinite(length) ? length : undefined,
+            controller.signal,
+          ),
+        };
+      },
+    );
+  });
+}

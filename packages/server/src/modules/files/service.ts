@@ -1,0 +1,677 @@
+import type { Readable } from 'node:stream';
+import {
+  type FileAccessPolicy,
+  type FileObject,
+  MAX_FILE_EXPIRY_MS,
+  MAX_FILE_SIZE,
+  type UpdateFileBody,
+  type UpsertFileBody,
+} from '@parley/protocol';
+import type { Kysely } from 'kysely';
+import mime from 'mime-types';
+import { canFile, type FileAction, type FileActor, type FileFacts } from '../../access/file-policy.js';
+import type { Principal } from '../../access/principal.js';
+import type { UrlSigner } from '../../access/signed-url.js';
+import { type BlobStore, BlobTooLargeError, type ByteRange } from '../../blob/blob-store.js';
+import { isUniqueViolation } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import { ApiError, errors } from '../../errors/errors.js';
+import type { AuthResolver } from '../../http/context.js';
+import { decodeCursor, type Page, toPage } from '../../http/pagination.js';
+import type { TagFilter } from '../../http/tag-filter.js';
+import { newId } from '../../ids.js';
+import type { BotsService } from '../bots/service.js';
+import { FILE_SORT_COLUMNS, type FileRow, type FileVisibility, filesRepo } from './repo.js';
+
+/** Settings of the Files API. */
+export interface FilesSettings {
+  publicUrl: string;
+  /** Lifetime of a private file's download URL. */
+  downloadUrlTtlMs: number;
+  /** Lifetime of an upload URL. */
+  uploadUrlTtlMs: number;
+  /** Most bytes of files per workspace and per bot (null: unlimited). */
+  quotas: { workspaceBytes: number | null; botBytes: number | null };
+}
+
+/** A caller of the Files API, resolved from its token and `x-bot-id`. */
+export interface FilesContext {
+  actor: FileActor;
+  botId: string;
+  workspaceId: string;
+}
+
+/** A file's content to stream back. */
+export interface FileContent {
+  stream: Readable | undefined;
+  size: number;
+  /** The byte range sent, when the request asked for one. */
+  range?: ByteRange;
+  contentType: string;
+  key: string;
+  etag: string;
+  lastModified: string;
+}
+
+function facts(row: FileRow): FileFacts {
+  return {
+    ownerType: row.owner_type as FileFacts['ownerType'],
+    ownerId: row.owner_id,
+    accessPolicies: JSON.parse(row.access_policies) as string[],
+  };
+}
+
+/** Files: records, uploads through signed URLs, downloads, copies and tags, under the file permission table. */
+export function filesService(deps: {
+  db: Kysely<Database>;
+  blobs: BlobStore;
+  signer: UrlSigner;
+  clock: () => Date;
+  settings: FilesSettings;
+  bots: BotsService;
+  auth: AuthResolver;
+}) {
+  const { db, blobs, signer, clock, settings } = deps;
+  const now = () => clock().toISOString();
+
+  const contentPath = (id: string) => `/v1/files/${id}/content`;
+  const uploadPath = (id: string) => `/v1/files/${id}/upload`;
+
+  function query(params: Record<string, string>): string {
+    return new URLSearchParams(params).toString();
+  }
+
+  /** The download URL: permanent for public_content, else signed and short-lived (new on every call). */
+  function urlOf(row: FileRow): string {
+    const policies = JSON.parse(row.access_policies) as string[];
+    if (policies.includes('public_content')) {
+      const signed = signer.permanent(contentPath(row.id), { public: '1' });
+      return `${settings.publicUrl}${contentPath(row.id)}?${query({ public: '1', signature: signed })}`;
+    }
+    const signed = signer.sign(contentPath(row.id), {}, settings.downloadUrlTtlMs);
+    return `${settings.publicUrl}${contentPath(row.id)}?${query({ ...signed })}`;
+  }
+
+  function uploadUrlOf(row: FileRow): string {
+    const params = { v: String(row.upload_version) };
+    const signed = signer.sign(uploadPath(row.id), params, settings.uploadUrlTtlMs);
+    return `${settings.publicUrl}${uploadPath(row.id)}?${query({ ...params, ...signed })}`;
+  }
+
+  async function toFile(row: FileRow, tags?: Record<string, string>): Promise<FileObject> {
+    const t = tags ?? (await filesRepo(db).tagsOf([row.id])).get(row.id) ?? {};
+    return {
+      id: row.id,
+      botId: row.bot_id,
+      key: row.key,
+      url: urlOf(row),
+      size: row.size,
+      contentType: row.content_type,
+      tags: t,
+      metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      accessPolicies: JSON.parse(row.access_policies) as FileAccessPolicy[],
+      index: row.index === 1,
+      status: row.status as FileObject['status'],
+      ...(row.failed_status_reason ? { failedStatusReason: row.failed_status_reason } : {}),
+      ...(row.expires_at ? { expiresAt: row.expires_at } : {}),
+      owner: {
+        type: row.owner_type as FileObject['owner']['type'],
+        ...(row.owner_id ? { id: row.owner_id } : {}),
+      },
+      ...(row.sha256 ? { checksum: row.sha256 } : {}),
+    };
+  }
+
+  function authorizeFile(ctx: FilesContext, action: FileAction, row?: FileRow): void {
+    if (!canFile(ctx.actor, action, row ? facts(row) : undefined)) {
+      if (row && (action === 'read' || action === 'download') && !canFile(ctx.actor, 'list', facts(row))) {
+        // A file the caller may not even see is not found, so its existence is not revealed.
+        throw errors.notFound('File', row.id);
+      }
+      const who = ctx.actor.kind === 'member' ? `role "${ctx.actor.role}"` : `this ${ctx.actor.kind}`;
+      throw errors.forbidden(
+        `Permission denied: ${who} may not ${action} ${row ? `file "${row.key}"` : 'files of this bot'}`,
+      );
+    }
+  }
+
+  async function load(ctx: FilesContext, idOrKey: string): Promise<FileRow> {
+    const repo = filesRepo(db);
+    const row = (await repo.byId(ctx.botId, idOrKey)) ?? (await repo.byKey(ctx.botId, idOrKey));
+    if (!row) throw errors.notFound('File', idOrKey);
+    if (!canFile(ctx.actor, 'list', facts(row)) && !canFile(ctx.actor, 'read', facts(row)))
+      throw errors.notFound('File', idOrKey);
+    return row;
+  }
+
+  function checkExpiry(expiresAt: string | null | undefined): string | null {
+    if (expiresAt === undefined || expiresAt === null) return null;
+    const t = Date.parse(expiresAt);
+    const nowMs = clock().getTime();
+    if (t <= nowMs)
+      throw errors.invalidPayload('expiresAt must be in the future', [
+        { field: 'expiresAt', message: 'must be in the future' },
+      ]);
+    if (t > nowMs + MAX_FILE_EXPIRY_MS) {
+      throw errors.invalidPayload('expiresAt must be at most 90 days ahead', [
+        { field: 'expiresAt', message: 'must be at most 90 days ahead' },
+      ]);
+    }
+    return new Date(t).toISOString();
+  }
+
+  async function checkQuota(ctx: FilesContext, addBytes: number, replacing?: FileRow): Promise<void> {
+    const { workspaceBytes, botBytes } = settings.quotas;
+    const freed = replacing ? (replacing.size ?? replacing.declared_size) : 0;
+    const repo = filesRepo(db);
+    if (workspaceBytes !== null) {
+      const used = await repo.storedBytes({ workspaceId: ctx.workspaceId }, true);
+      if (used - freed + addBytes > workspaceBytes) {
+        throw errors.quotaExceeded(
+          `File Storage quota of this workspace (${workspaceBytes} bytes) would be exceeded: ${used} used, ${addBytes} more asked`,
+        );
+      }
+    }
+    if (botBytes !== null) {
+      const used = await repo.storedBytes({ botId: ctx.botId }, true);
+      if (used - freed + addBytes > botBytes) {
+        throw errors.quotaExceeded(
+          `File Storage quota of this bot (${botBytes} bytes) would be exceeded: ${used} used, ${addBytes} more asked`,
+        );
+      }
+    }
+  }
+
+  async function queueGarbage(tx: Kysely<Database>, blobKey: string | null): Promise<void> {
+    if (!blobKey) return;
+    await tx
+      .insertInto('blob_garbage')
+      .values({ blob_key: blobKey, queued_at: now() })
+      .onConflict((oc) => oc.column('blob_key').doNothing())
+      .execute();
+  }
+
+  /** Deletes queued blobs; answers how many went. Safe to run from several processes. */
+  async function collectGarbage(limit = 100): Promise<number> {
+    const rows = await db.selectFrom('blob_garbage').selectAll().orderBy('queued_at').limit(limit).execute();
+    let n = 0;
+    for (const row of rows) {
+      await blobs.delete(row.blob_key);
+      await db.deleteFrom('blob_garbage').where('blob_key', '=', row.blob_key).execute();
+      n += 1;
+    }
+    return n;
+  }
+
+  function owner(actor: FileActor): { type: string; id: string | null } {
+    switch (actor.kind) {
+      case 'bot':
+        return { type: 'bot', id: actor.botId };
+      case 'integration':
+        return { type: 'integration', id: actor.integrationId };
+      case 'member':
+        return { type: 'user', id: actor.accountId };
+      case 'public':
+        throw errors.unauthorized('A token is needed');
+    }
+  }
+
+  return {
+    /** Resolves the caller of a Files API request: its token's principal acting on the bot named by `x-bot-id`. */
+    async context(principal: Principal, botIdHeader: string | undefined): Promise<FilesContext> {
+      if (!botIdHeader)
+        throw errors.invalidPayload(
+          'Missing x-bot-id header: send "x-bot-id: <bot id>" naming the bot whose files you work with',
+          [{ field: 'x-bot-id', message: 'required' }],
+        );
+      const bot = await deps.bots.findAnyWorkspace(botIdHeader);
+      if (principal.kind === 'bot') {
+        if (principal.botId !== botIdHeader)
+          throw errors.forbidden('This bot access key belongs to another bot than x-bot-id');
+        return {
+          actor: { kind: 'bot', botId: principal.botId },
+          botId: principal.botId,
+          workspaceId: principal.workspaceId,
+        };
+      }
+      if (principal.kind === 'integration') {
+        if (principal.botId !== botIdHeader)
+          throw errors.forbidden('This integration key is for another bot than x-bot-id');
+        return {
+          actor: { kind: 'integration', integrationId: principal.integrationId, botId: principal.botId },
+          botId: principal.botId,
+          workspaceId: principal.workspaceId,
+        };
+      }
+      const actor = bot ? await deps.auth.resolveActor(principal, bot.workspaceId) : undefined;
+      if (!bot || !actor || actor.kind !== 'member') throw errors.notFound('Bot', botIdHeader);
+      return {
+        actor: { kind: 'member', role: actor.role, accountId: actor.accountId },
+        botId: bot.id,
+        workspaceId: bot.workspaceId,
+      };
+    },
+
+    /** Creates a file record, or replaces the one with the same key (a new upload is then required). */
+    async upsert(ctx: FilesContext, body: UpsertFileBody): Promise<FileObject & { uploadUrl: string }> {
+      if (body.size > MAX_FILE_SIZE)
+        throw new ApiError('PayloadTooLarge', `size must be at most ${MAX_FILE_SIZE} bytes (1 GB)`);
+      const expiresAt = checkExpiry(body.expiresAt);
+      const repo = filesRepo(db);
+      const existing = await repo.byKey(ctx.botId, body.key);
+      if (existing) {
+        if (!canFile(ctx.actor, 'list', facts(existing)) && !canFile(ctx.actor, 'read', facts(existing))) {
+          throw errors.forbidden(`A file with key "${body.key}" exists and you may not replace it`);
+        }
+        authorizeFile(ctx, 'update', existing);
+      } else {
+        authorizeFile(ctx, 'create');
+      }
+      await checkQuota(ctx, body.size, existing);
+      const contentType = body.contentType ?? (mime.lookup(body.key) || 'application/octet-stream');
+      const at = now();
+      const values = {
+        content_type: contentType,
+        size: null,
+        declared_size: body.size,
+        sha256: null,
+        metadata: JSON.stringify(body.metadata ?? {}),
+        access_policies: JSON.stringify(body.accessPolicies ?? []),
+        index: body.index ? 1 : 0,
+        indexing_configuration: body.indexing?.configuration
+          ? JSON.stringify(body.indexing.configuration)
+          : null,
+        status: 'upload_pending',
+        failed_status_reason: null,
+        expires_at: expiresAt,
+        updated_at: at,
+      };
+      let row: FileRow;
+      if (existing) {
+        row = { ...existing, ...values, upload_version: existing.upload_version + 1 };
+        await db.transaction().execute(async (tx) => {
+          await filesRepo(tx).update(existing.id, { ...values, upload_version: row.upload_version });
+          await filesRepo(tx).replaceTags(existing.id, body.tags ?? {});
+        });
+      } else {
+        const who = owner(ctx.actor);
+        row = {
+          id: newId('file'),
+          bot_id: ctx.botId,
+          workspace_id: ctx.workspaceId,
+          key: body.key,
+          ...values,
+          owner_type: who.type,
+          owner_id: who.id,
+          blob_key: null,
+          upload_version: 1,
+          created_at: at,
+        };
+        try {
+          await db.transaction().execute((tx) => filesRepo(tx).insert(row, body.tags ?? {}));
+        } catch (error) {
+          if (isUniqueViolation(error))
+            throw errors.alreadyExists(`A file with key "${body.key}" was created at the same moment; retry`);
+          throw error;
+        }
+      }
+      return { ...(await toFile(row, body.tags ?? {})), uploadUrl: uploadUrlOf(row) };
+    },
+
+    /**
+     * Receives the bytes of an upload URL: streamed to a fresh blob, checked against the declared size,
+     * then committed (blob first, record last). Too many bytes: 413 and nothing kept; too few: upload_failed.
+     */
+    async upload(
+      id: string,
+      query: Record<string, string | undefined>,
+      body: Readable,
+      contentLength: number | undefined,
+      signal: AbortSignal,
+    ): Promise<FileObject> {
+      const check = signer.check(uploadPath(id), query);
+      if (check === 'invalid')
+        throw errors.forbidden(
+          'This upload URL is not valid: it was altered or is not one the API handed out',
+        );
+      if (check === 'expired')
+        throw errors.forbidden(
+          'This upload URL has expired: upsert the file again (PUT /v1/files) for a new one',
+        );
+      const row = await filesRepo(db).byIdAnyBot(id);
+      if (!row || String(row.upload_version) !== query.v)
+        throw errors.gone(
+          'This upload URL was replaced by a newer upsert of the file, or the file was deleted',
+        );
+      if (row.status !== 'upload_pending')
+        throw errors.gone('This upload URL was already used: upsert the file again to upload new content');
+      if (contentLength !== undefined && contentLength > row.declared_size) {
+        body.resume();
+        throw new ApiError(
+          'PayloadTooLarge',
+          `The upload is ${contentLength} bytes but the file was declared with size ${row.declared_size}`,
+        );
+      }
+      const blobKey = `bots/${row.bot_id}/files/${row.id}/${newId('file').slice(5)}`;
+      let written: { size: number; sha256: string };
+      try {
+        written = await blobs.put(blobKey, body, {
+          maxBytes: row.declared_size,
+          contentType: row.content_type,
+          signal,
+        });
+      } catch (error) {
+        if (error instanceof BlobTooLargeError) {
+          await filesRepo(db).completeUpload(row.id, row.upload_version, {
+            status: 'upload_failed',
+            failed_status_reason: `upload_too_large: more than the declared ${row.declared_size} bytes were sent`,
+            updated_at: now(),
+          });
+          throw new ApiError(
+            'PayloadTooLarge',
+            `More bytes than the declared size (${row.declared_size}) were sent; nothing was kept`,
+          );
+        }
+        // A dropped connection: the file stays upload_pending and the same URL can be used again.
+        throw error;
+      }
+      if (written.size !== row.declared_size) {
+        await blobs.delete(blobKey);
+        await filesRepo(db).completeUpload(row.id, row.upload_version, {
+          status: 'upload_failed',
+          failed_status_reason: `upload_incomplete: received ${written.size} of the declared ${row.declared_size} bytes`,
+          updated_at: now(),
+        });
+        throw errors.invalidPayload(
+          `The upload ended after ${written.size} of the declared ${row.declared_size} bytes; nothing was kept`,
+        );
+      }
+      const at = now();
+      const committed = await db.transaction().execute(async (tx) => {
+        const ok = await filesRepo(tx).completeUpload(row.id, row.upload_version, {
+          blob_key: blobKey,
+          size: written.size,
+          sha256: written.sha256,
+          status: 'upload_completed',
+          failed_status_reason: null,
+          updated_at: at,
+        });
+        if (ok) await queueGarbage(tx, row.blob_key);
+        return ok;
+      });
+      if (!committed) {
+        await blobs.delete(blobKey);
+        throw errors.gone('The file was replaced or deleted while uploading; nothing was kept');
+      }
+      await collectGarbage().catch(() => undefined);
+      const fresh = await filesRepo(db).byIdAnyBot(row.id);
+      return toFile(fresh as FileRow);
+    },
+
+    async get(ctx: FilesContext, idOrKey: string): Promise<FileObject> {
+      const row = await load(ctx, idOrKey);
+      authorizeFile(ctx, 'read', row);
+      return toFile(row);
+    },
+
+    async list(
+      ctx: FilesContext,
+      q: {
+        nextToken?: string | undefined;
+        pageSize?: number | undefined;
+        sortField?: keyof typeof FILE_SORT_COLUMNS | undefined;
+        sortDirection?: 'asc' | 'desc' | undefined;
+        tags?: TagFilter | undefined;
+        ids?: string[] | undefined;
+        indexed?: boolean | undefined;
+      },
+    ): Promise<Page<FileObject>> {
+      authorizeFile(ctx, 'list');
+      const sortField = q.sortField ?? 'createdAt';
+      const sortDirection = q.sortDirection ?? 'desc';
+      const sort = `${sortField}:${sortDirection}`;
+      const limit = q.pageSize ?? 20;
+      const visibility: FileVisibility =
+        ctx.actor.kind === 'integration'
+          ? { kind: 'integration', integrationId: ctx.actor.integrationId }
+          : { kind: 'all' };
+      const repo = filesRepo(db);
+      const rows = await repo.list({
+        botId: ctx.botId,
+        visibility,
+        tags: q.tags,
+        ids: q.ids,
+        indexed: q.indexed,
+        sortField,
+        sortDirection,
+        limit,
+        after: decodeCursor(q.nextToken, sort),
+      });
+      const column = FILE_SORT_COLUMNS[sortField];
+      const page = toPage(rows, limit, sort, (r) => [
+        column === 'size' ? (r.size ?? -1) : (r[column] as string),
+        r.id,
+      ]);
+      const tags = await repo.tagsOf(page.items.map((r) => r.id));
+      const items = await Promise.all(page.items.map((r) => toFile(r, tags.get(r.id) ?? {})));
+      return { items, ...(page.nextToken ? { nextToken: page.nextToken } : {}) };
+    },
+
+    async update(ctx: FilesContext, idOrKey: string, body: UpdateFileBody): Promise<FileObject> {
+      const row = await load(ctx, idOrKey);
+      authorizeFile(ctx, 'update', row);
+      const values: Partial<FileRow> = { updated_at: now() };
+      if (body.metadata !== undefined) {
+        const merged = { ...(JSON.parse(row.metadata) as Record<string, unknown>), ...body.metadata };
+        for (const [k, v] of Object.entries(body.metadata)) if (v === null) delete merged[k];
+        values.metadata = JSON.stringify(merged);
+      }
+      if (body.accessPolicies !== undefined) values.access_policies = JSON.stringify(body.accessPolicies);
+      if (body.expiresAt !== undefined) values.expires_at = checkExpiry(body.expiresAt);
+      await db.transaction().execute(async (tx) => {
+        await filesRepo(tx).update(row.id, values);
+        if (body.tags) await filesRepo(tx).setTags(row.id, body.tags);
+      });
+      return toFile((await filesRepo(db).byIdAnyBot(row.id)) as FileRow);
+    },
+
+    async delete(ctx: FilesContext, idOrKey: string): Promise<void> {
+      const row = await load(ctx, idOrKey);
+      authorizeFile(ctx, 'delete', row);
+      await db.transaction().execute(async (tx) => {
+        await queueGarbage(tx, row.blob_key);
+        await filesRepo(tx).delete(row.id);
+      });
+      await collectGarbage().catch(() => undefined);
+    },
+
+    /** Copies a file's content and fields to `destinationKey`, on the same bot or on `destination` (another bot). */
+    async copy(
+      ctx: FilesContext,
+      idOrKey: string,
+      destinationKey: string,
+      destination: FilesContext,
+      overwrite: boolean,
+    ): Promise<FileObject> {
+      const source = await load(ctx, idOrKey);
+      authorizeFile(ctx, 'read', source);
+      if (!source.blob_key || source.size === null)
+        throw new ApiError(
+          'ResourceLockedConflict',
+          `File "${source.key}" has no uploaded content to copy yet`,
+        );
+      const repo = filesRepo(db);
+      const existing = await repo.byKey(destination.botId, destinationKey);
+      if (existing && !overwrite)
+        throw errors.alreadyExists(
+          `A file with key "${destinationKey}" already exists on the destination bot; pass overwrite: true to replace it`,
+        );
+      if (existing) authorizeFile(destination, 'update', existing);
+      else authorizeFile(destination, 'create');
+      await checkQuota(destination, source.size, existing);
+      const blobKey = `bots/${destination.botId}/files/copy/${newId('file').slice(5)}`;
+      await blobs.copy(source.blob_key, blobKey);
+      const at = now();
+      const tags = (await repo.tagsOf([source.id])).get(source.id) ?? {};
+      const common = {
+        content_type: source.content_type,
+        size: source.size,
+        declared_size: source.size,
+        sha256: source.sha256,
+        metadata: source.metadata,
+        access_policies: source.access_policies,
+        index: source.index,
+        indexing_configuration: source.indexing_configuration,
+        status: 'upload_completed',
+        failed_status_reason: null,
+        expires_at: source.expires_at,
+        blob_key: blobKey,
+        updated_at: at,
+      };
+      const id = existing?.id ?? newId('file');
+      try {
+        await db.transaction().execute(async (tx) => {
+          if (existing) {
+            await queueGarbage(tx, existing.blob_key);
+            await filesRepo(tx).update(existing.id, {
+              ...common,
+              upload_version: existing.upload_version + 1,
+            });
+            await filesRepo(tx).replaceTags(existing.id, tags);
+          } else {
+            const who = owner(destination.actor);
+            await filesRepo(tx).insert(
+              {
+                id,
+                bot_id: destination.botId,
+                workspace_id: destination.workspaceId,
+                key: destinationKey,
+                ...common,
+                owner_type: who.type,
+                owner_id: who.id,
+                upload_version: 1,
+                created_at: at,
+              },
+              tags,
+            );
+          }
+        });
+      } catch (error) {
+        await blobs.delete(blobKey);
+        if (isUniqueViolation(error))
+          throw errors.alreadyExists(`A file with key "${destinationKey}" was created at the same moment`);
+        throw error;
+      }
+      await collectGarbage().catch(() => undefined);
+      return toFile((await repo.byIdAnyBot(id)) as FileRow);
+    },
+
+    async tagKeys(
+      ctx: FilesContext,
+      q: { nextToken?: string | undefined; pageSize?: number | undefined },
+    ): Promise<Page<string>> {
+      authorizeFile(ctx, 'list');
+      const limit = q.pageSize ?? 100;
+      const after = decodeCursor(q.nextToken, 'tag:asc');
+      const vis: FileVisibility =
+        ctx.actor.kind === 'integration'
+          ? { kind: 'integration', integrationId: ctx.actor.integrationId }
+          : { kind: 'all' };
+      const rows = await filesRepo(db).tagKeys(ctx.botId, vis, limit, after?.id);
+      const page = toPage(rows, limit, 'tag:asc', (r) => [r.key, r.key]);
+      return {
+        items: page.items.map((r) => r.key),
+        ...(page.nextToken ? { nextToken: page.nextToken } : {}),
+      };
+    },
+
+    async tagValues(
+      ctx: FilesContext,
+      tag: string,
+      q: { nextToken?: string | undefined; pageSize?: number | undefined },
+    ): Promise<Page<string>> {
+      authorizeFile(ctx, 'list');
+      const limit = q.pageSize ?? 100;
+      const after = decodeCursor(q.nextToken, 'value:asc');
+      const vis: FileVisibility =
+        ctx.actor.kind === 'integration'
+          ? { kind: 'integration', integrationId: ctx.actor.integrationId }
+          : { kind: 'all' };
+      const rows = await filesRepo(db).tagValues(ctx.botId, tag, vis, limit, after?.id);
+      const page = toPage(rows, limit, 'value:asc', (r) => [r.value, r.value]);
+      return {
+        items: page.items.map((r) => r.value),
+        ...(page.nextToken ? { nextToken: page.nextToken } : {}),
+      };
+    },
+
+    /**
+     * Opens a file's content for a download URL: a permanent public URL (only while the file has
+     * `public_content`) or a signed private URL (403 once expired or altered).
+     */
+    async openContent(
+      id: string,
+      query: Record<string, string | undefined>,
+      range: ByteRange | 'unsatisfiable' | undefined,
+      head: boolean,
+    ): Promise<FileContent> {
+      const row = await filesRepo(db).byIdAnyBot(id);
+      if (query.public === '1') {
+        if (!query.signature || !signer.checkPermanent(contentPath(id), { public: '1' }, query.signature)) {
+          throw errors.forbidden(
+            'This public URL is not valid: it was altered or is not one the API handed out',
+          );
+        }
+        if (!row || !(JSON.parse(row.access_policies) as string[]).includes('public_content')) {
+          throw errors.notFound('Public file', id);
+        }
+      } else {
+        const check = signer.check(contentPath(id), query);
+        if (check === 'invalid')
+          throw errors.forbidden(
+            'This download URL is not valid: it was altered or is not one the API handed out',
+          );
+        if (check === 'expired')
+          throw errors.forbidden(
+            'This download URL has expired: get the file again (GET /v1/files/{id}) for a fresh url',
+          );
+        if (!row) throw errors.notFound('File', id);
+      }
+      if (!row.blob_key || row.size === null)
+        throw new ApiError('ResourceNotFound', `File "${row.key}" has no uploaded content yet`);
+      const base = {
+        size: row.size,
+        contentType: row.content_type,
+        key: row.key,
+        etag: `"${row.sha256 ?? row.id}"`,
+        lastModified: row.updated_at,
+      };
+      if (range === 'unsatisfiable') return { ...base, stream: undefined };
+      if (head) return { ...base, stream: undefined, ...(range ? { range } : {}) };
+      const stream = await blobs.get(row.blob_key, range);
+      return { ...base, stream, ...(range ? { range } : {}) };
+    },
+
+    /** Deletes files whose expiresAt has passed, then their blobs; answers how many files went. */
+    async expire(limit = 100): Promise<number> {
+      const rows = await filesRepo(db).expired(now(), limit);
+      for (const row of rows) {
+        await db.transaction().execute(async (tx) => {
+          await queueGarbage(tx, row.blob_key);
+          await filesRepo(tx).delete(row.id);
+        });
+      }
+      await collectGarbage();
+      return rows.length;
+    },
+
+    collectGarbage,
+
+    /** File Storage bytes of a workspace or a bot. */
+    storedBytes: (where: { botId?: string; workspaceId?: string }) => filesRepo(db).storedBytes(where, false),
+  };
+}
+/** The files service. */
+export type FilesService = ReturnType<typeof filesService>;
