@@ -1,0 +1,190 @@
+import type {
+  AcceptInvitationBody,
+  Account,
+  AddMemberBody,
+  AuditRecord,
+  Bot,
+  BotWebchatResponse,
+  CreateBotBody,
+  CreatedToken,
+  CreateIntegrationBody,
+  CreateTokenBody,
+  CreateWorkspaceBody,
+  Installation,
+  Integration,
+  Invitation,
+  ListBotsQuery,
+  ListMeta,
+  LogEntry,
+  Member,
+  TokenInfo,
+  UpdateAccountBody,
+  UpdateBotBody,
+  UpdateMemberBody,
+  UpdateWorkspaceBody,
+  Usage,
+  WebchatConfiguration,
+  Workspace,
+} from '@parley/protocol';
+import type { Static } from 'typebox';
+import type { TagFilter } from './query.js';
+
+// Inputs are the union of an operation's path, query and body parameters (as in the public client);
+// answers are the wire envelopes. Every shape comes from @parley/protocol.
+
+/** `{}`: the answer of delete, revoke and uninstall operations. */
+export type EmptyResponse = Record<string, never>;
+
+/** Cursor parameters of every paginated list. */
+export type PageInput = Pick<Static<typeof ListBotsQuery>, 'nextToken' | 'pageSize'>;
+
+/** A resource named by its id in the path. */
+export interface IdInput {
+  id: string;
+}
+
+// ---- bots ----
+
+/** Input of listBots: filters, sort and cursor; `tags` is a structured filter (see `TagFilter`). */
+export type ListBotsInput = Omit<Static<typeof ListBotsQuery>, 'tags'> & { tags?: TagFilter };
+/** Input of createBot. */
+export type CreateBotInput = Static<typeof CreateBotBody>;
+/** Answer of createBot, getBot and updateBot. */
+export interface BotResponse {
+  bot: Bot;
+}
+/** Input of updateBot: the bot id and the fields to change (a `null` tag value removes the tag). */
+export type UpdateBotInput = IdInput & Static<typeof UpdateBotBody>;
+
+/** Input of createBotAccessKey. */
+export type CreateBotAccessKeyInput = IdInput & Static<typeof CreateTokenBody>;
+/** Input of revokeBotAccessKey. */
+export interface RevokeBotAccessKeyInput {
+  id: string;
+  keyId: string;
+}
+/** Answer of listBotAccessKeys and listIntegrationKeys (never the secret values). */
+export interface ListKeysResponse {
+  keys: TokenInfo[];
+}
+/** Answer of createBotAccessKey and createIntegrationKey: the only time `key.value` is shown. */
+export interface CreateKeyResponse {
+  key: CreatedToken;
+}
+
+/** Answer of getBotWebchat and updateBotWebchat. */
+export type BotWebchat = Static<typeof BotWebchatResponse>;
+/** Input of updateBotWebchat: replaces the whole dashboard configuration. */
+export interface UpdateBotWebchatInput extends IdInput {
+  configuration: WebchatConfiguration;
+}
+
+/** Input of getBotLogs. */
+export type GetBotLogsInput = IdInput &
+  PageInput & {
+    /** Oldest timestamp (ISO 8601) to include. */
+    timeStart?: string;
+    /** Newest timestamp (ISO 8601) to include. */
+    timeEnd?: string;
+    level?: LogEntry['level'];
+  };
+/** Answer of getBotLogs: a page of the bot's request log, newest first. */
+export interface GetBotLogsResponse {
+  logs: LogEntry[];
+  meta: ListMeta;
+}
+
+// ---- workspaces ----
+
+/** Answer of listWorkspaces. */
+export interface ListWorkspacesResponse {
+  workspaces: Workspace[];
+  meta: ListMeta;
+}
+/** Input of createWorkspace. */
+export type CreateWorkspaceInput = Static<typeof CreateWorkspaceBody>;
+/** Input of updateWorkspace. */
+export type UpdateWorkspaceInput = IdInput & Static<typeof UpdateWorkspaceBody>;
+/** Answer of listWorkspaceUsages. */
+export interface ListWorkspaceUsagesResponse {
+  usages: Usage[];
+}
+/** Input of getAuditRecords. */
+export type GetAuditRecordsInput = IdInput & PageInput;
+/** Answer of getAuditRecords: newest first. */
+export interface GetAuditRecordsResponse {
+  records: AuditRecord[];
+  meta: ListMeta;
+}
+
+// ---- members and account ----
+
+/** Answer of listWorkspaceMembers. */
+export interface ListWorkspaceMembersResponse {
+  members: Member[];
+  meta: ListMeta;
+}
+/** Input of addWorkspaceMember. */
+export type AddWorkspaceMemberInput = Static<typeof AddMemberBody>;
+/** Answer of addWorkspaceMember: the member, plus a one-time `invitation` when the e-mail has no account. */
+export type AddWorkspaceMemberResponse = Member & { invitation?: Static<typeof Invitation> };
+/** Input of updateWorkspaceMember. */
+export type UpdateWorkspaceMemberInput = IdInput & Static<typeof UpdateMemberBody>;
+/** Input of acceptInvitation. */
+export type AcceptInvitationInput = Static<typeof AcceptInvitationBody>;
+/** Answer of acceptInvitation: the new account, its first personal access token and the workspace. */
+export interface AcceptInvitationResponse {
+  account: Account;
+  pat: CreatedToken;
+  workspaceId: string;
+}
+/** Answer of getAccount and updateAccount. */
+export interface AccountResponse {
+  account: Account;
+}
+/** Input of updateAccount. */
+export type UpdateAccountInput = Static<typeof UpdateAccountBody>;
+/** Answer of listPersonalAccessTokens (never the secret values). */
+export interface ListPersonalAccessTokensResponse {
+  pats: TokenInfo[];
+}
+/** Input of createPersonalAccessToken. */
+export type CreatePersonalAccessTokenInput = Static<typeof CreateTokenBody>;
+/** Answer of createPersonalAccessToken: the only time `pat.value` is shown. */
+export interface CreatePersonalAccessTokenResponse {
+  pat: CreatedToken;
+}
+
+// ---- integrations ----
+
+/** Answer of listIntegrations. */
+export interface ListIntegrationsResponse {
+  integrations: Integration[];
+  meta: ListMeta;
+}
+/** Input of createIntegration. */
+export type CreateIntegrationInput = Static<typeof CreateIntegrationBody>;
+/** Answer of createIntegration and getIntegration. */
+export interface IntegrationResponse {
+  integration: Integration;
+}
+/** An integration installed on a bot. */
+export type InstallationInfo = Static<typeof Installation>;
+/** Answer of listBotIntegrations. */
+export interface ListBotIntegrationsResponse {
+  integrations: InstallationInfo[];
+}
+/** Input of installIntegration, uninstallIntegration and listIntegrationKeys: the bot `id` and the integration. */
+export interface BotIntegrationInput extends IdInput {
+  integrationId: string;
+}
+/** Answer of installIntegration. */
+export interface InstallIntegrationResponse {
+  installation: InstallationInfo;
+}
+/** Input of createIntegrationKey. */
+export type CreateIntegrationKeyInput = BotIntegrationInput & Static<typeof CreateTokenBody>;
+/** Input of revokeIntegrationKey. */
+export interface RevokeIntegrationKeyInput extends BotIntegrationInput {
+  keyId: string;
+}

@@ -1,0 +1,302 @@
+import type { BotSummary, ListBotsResponse } from '@parley/protocol';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import type { Client } from './client.js';
+import {
+  AlreadyExistsError,
+  ApiError,
+  ForbiddenError,
+  isApiError,
+  ResourceGoneError,
+  ResourceNotFoundError,
+  UnauthorizedError,
+} from './errors.js';
+import { type Parley, startParley } from './test-support/servers.js';
+
+const unique = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
+
+describe('the client against the real server: bots', () => {
+  let p: Parley;
+  let client: Client;
+  let requests = 0;
+  const made: string[] = [];
+
+  beforeAll(async () => {
+    p = await startParley();
+    client = p.client({
+      fetch: (input, init) => {
+        requests += 1;
+        return fetch(input, init);
+      },
+    });
+    // 11 bots + the bootstrap demo bot = 12 bots: three pages of 5.
+    for (let i = 0; i < 11; i++) {
+      const { bot } = await client.createBot({ name: `paging ${String(i).padStart(2, '0')}` });
+      made.push(bot.id);
+    }
+  });
+  afterAll(() => p.close());
+
+  it('answers one page when awaited and walks the next pages with meta.nextToken', async () => {
+    const first = await client.listBots({ pageSize: 5 });
+    expectTypeOf(first).toEqualTypeOf<ListBotsResponse>();
+    expect(first.bots).toHaveLength(5);
+    expect(first.meta.nextToken).toEqual(expect.any(String));
+    const ids = first.bots.map((b) => b.id);
+    let token = first.meta.nextToken;
+    let pages = 1;
+    while (token) {
+      const page = await client.listBots({ pageSize: 5, nextToken: token });
+      ids.push(...page.bots.map((b) => b.id));
+      token = page.meta.nextToken;
+      pages += 1;
+    }
+    expect(pages).toBe(3);
+    expect(new Set(ids).size).toBe(12);
+    expect(ids).toEqual(expect.arrayContaining([...made, p.botId]));
+  });
+
+  it('iterates every bot across pages with for await, one request per page', async () => {
+    const before = requests;
+    const ids: string[] = [];
+    for await (const bot of client.list.bots({ pageSize: 5 })) {
+      expectTypeOf(bot).toEqualTypeOf<BotSummary>();
+      ids.push(bot.id);
+    }
+    expect(requests - before).toBe(3);
+    expect(new Set(ids).size).toBe(12);
+    expect(ids).toEqual(expect.arrayContaining([...made, p.botId]));
+
+    const again: string[] = [];
+    for await (const bot of client.listBots({ pageSize: 5 })) again.push(bot.id);
+    expect(again).toEqual(ids);
+  });
+
+  it('walks pages, collects with a limit, and starts from a given nextToken', async () => {
+    const pages = [];
+    for await (const page of client.listBots({ pageSize: 5 }).pages()) pages.push(page.bots.length);
+    expect(pages).toEqual([5, 5, 2]);
+
+    const before = requests;
+    const seven = await client.list.bots({ pageSize: 5 }).collect({ limit: 7 });
+    expect(seven).toHaveLength(7);
+    expect(requests - before).toBe(2);
+
+    const first = await client.listBots({ pageSize: 5 });
+    const rest = await client.list.bots({ pageSize: 5, nextToken: first.meta.nextToken as string }).collect();
+    expect(rest).toHaveLength(7);
+  });
+
+  it('sends nothing until a page promise is awaited or iterated, and fetches the first page once', async () => {
+    const before = requests;
+    const pending = client.listBots({ pageSize: 5 });
+    expect(requests).toBe(before);
+    const page = await pending;
+    const ids: string[] = [];
+    for await (const bot of pending) ids.push(bot.id);
+    expect(ids.slice(0, 5)).toEqual(page.bots.map((b) => b.id));
+    expect(requests - before).toBe(3);
+  });
+
+  it('sorts and filters by name', async () => {
+    const asc = await client.list.bots({ sortField: 'name', sortDirection: 'asc', name: 'paging' }).collect();
+    expect(asc.map((b) => b.name)).toEqual(made.map((_, i) => `paging ${String(i).padStart(2, '0')}`));
+  });
+
+  it('filters by tags with any-of, not and exists, encoded with dots and repeated keys', async () => {
+    const tag = unique('t');
+    const ids: Record<string, string> = {};
+    for (const team of ['a', 'b', 'c']) {
+      ids[team] = (await client.createBot({ name: `tagged ${team}`, tags: { [tag]: team } })).bot.id;
+    }
+    const names = async (tags: Parameters<Client['listBots']>[0]) =>
+      (await client.list.bots(tags).collect()).map((b) => b.name).sort();
+    expect(await names({ tags: { [tag]: 'a' } })).toEqual(['tagged a']);
+    expect(await names({ tags: { [tag]: ['a', 'b'] } })).toEqual(['tagged a', 'tagged b']);
+    expect(await names({ tags: { [tag]: { in: ['b', 'c'] } } })).toEqual(['tagged b', 'tagged c']);
+    expect(await names({ tags: { [tag]: { exists: true, not: 'a' } } })).toEqual(['tagged b', 'tagged c']);
+    expect(await names({ tags: { [tag]: { exists: true, not: ['a', 'c'] } } })).toEqual(['tagged b']);
+    expect((await names({ tags: { [tag]: { exists: false } } })).length).toBe(12);
+    for (const id of Object.values(ids)) await client.deleteBot({ id });
+  });
+
+  it('creates, reads, updates and deletes a bot', async () => {
+    const { bot } = await client.createBot({ name: 'crud', description: 'd', tags: { env: 'x', team: 'y' } });
+    expect(bot).toMatchObject({ name: 'crud', description: 'd', tags: { env: 'x', team: 'y' }, dev: false });
+    expect((await client.getBot({ id: bot.id })).bot).toEqual(bot);
+    const updated = await client.updateBot({ id: bot.id, name: 'crud 2', tags: { env: null, team: 'z' } });
+    expect(updated.bot).toMatchObject({ id: bot.id, name: 'crud 2', tags: { team: 'z' } });
+    expect(updated.bot.tags).not.toHaveProperty('env');
+    expect(await client.deleteBot({ id: bot.id })).toEqual({});
+    const error = await client.getBot({ id: bot.id }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResourceNotFoundError);
+  });
+
+  it('creates, lists and revokes bot access keys', async () => {
+    const { key } = await client.createBotAccessKey({ id: p.botId, note: 'ci' });
+    expect(key.value).toMatch(/^bak_/);
+    const listed = await client.listBotAccessKeys({ id: p.botId });
+    expect(listed.keys.map((k) => k.id)).toContain(key.id);
+    expect(listed.keys.find((k) => k.id === key.id)).not.toHaveProperty('value');
+    expect(await client.revokeBotAccessKey({ id: p.botId, keyId: key.id })).toEqual({});
+    expect((await client.listBotAccessKeys({ id: p.botId })).keys.map((k) => k.id)).not.toContain(key.id);
+  });
+
+  it('replaces and reads the webchat configuration', async () => {
+    const configuration = { botName: 'Helper', color: '#3276EA', radius: 2 };
+    expect(await client.updateBotWebchat({ id: p.botId, configuration })).toEqual({ configuration });
+    expect(await client.getBotWebchat({ id: p.botId })).toEqual({ configuration });
+  });
+
+  it("reads a bot's request log, newest first, a page or every line", async () => {
+    await client.getBot({ id: p.botId });
+    const page = await client.getBotLogs({ id: p.botId, pageSize: 2 });
+    expect(page.logs.length).toBe(2);
+    expect(page.logs[0]).toMatchObject({ method: expect.any(String), statusCode: expect.any(Number) });
+    const all = await client.list.botLogs({ id: p.botId, pageSize: 2 }).collect();
+    expect(all.length).toBeGreaterThan(2);
+    const times = all.map((l) => l.timestamp);
+    expect([...times].sort().reverse()).toEqual(times);
+  });
+});
+
+describe('the client against the real server: workspaces, members, account, integrations', () => {
+  let p: Parley;
+  let client: Client;
+  beforeAll(async () => {
+    p = await startParley();
+    client = p.client();
+  });
+  afterAll(() => p.close());
+
+  it('creates, lists, reads, updates and deletes a workspace, naming it in x-workspace-id', async () => {
+    const ws = await client.createWorkspace({ name: 'Second' });
+    expect(ws).toMatchObject({ id: expect.stringMatching(/^wkspace_/), name: 'Second', role: 'owner' });
+    const all = await client.list.workspaces().collect();
+    expect(all.map((w) => w.id)).toEqual(expect.arrayContaining([p.workspaceId, ws.id]));
+    const onePage = await client.listWorkspaces({ pageSize: 1 });
+    expect(onePage.workspaces).toHaveLength(1);
+    expect(onePage.meta.nextToken).toBeDefined();
+
+    // The client's default workspace is the bootstrap one; the path's workspace wins.
+    expect(await client.getWorkspace({ id: ws.id })).toMatchObject({ id: ws.id, botCount: 0 });
+    const updated = await client.updateWorkspace({
+      id: ws.id,
+      about: 'Testing',
+      website: 'https://x.example',
+    });
+    expect(updated).toMatchObject({ id: ws.id, about: 'Testing', website: 'https://x.example' });
+    const usages = await client.listWorkspaceUsages({ id: ws.id });
+    expect(usages.usages.length).toBeGreaterThan(0);
+    expect(usages.usages[0]).toMatchObject({ id: ws.id, type: expect.any(String) });
+
+    expect(await client.deleteWorkspace({ id: ws.id })).toEqual({});
+    const gone = await client.getWorkspace({ id: ws.id }).catch((e: unknown) => e);
+    expect(isApiError(gone)).toBe(true);
+    expect(gone).toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('overrides the workspace per call and with client.with', async () => {
+    const ws = await client.createWorkspace({ name: 'Third' });
+    const { bot } = await client.createBot({ name: 'in third' }, { workspaceId: ws.id });
+    const page = await client.listBots({}, { workspaceId: ws.id });
+    expect(page.bots.map((b) => b.id)).toEqual([bot.id]);
+    const third = client.with({ workspaceId: ws.id });
+    expect(third.workspaceId).toBe(ws.id);
+    expect((await third.list.bots().collect()).map((b) => b.id)).toEqual([bot.id]);
+    expect((await client.list.bots().collect()).map((b) => b.id)).not.toContain(bot.id);
+  });
+
+  it('reads audit records newest first, a page or all', async () => {
+    await client.createBot({ name: 'audited' });
+    const page = await client.getAuditRecords({ id: p.workspaceId, pageSize: 1 });
+    expect(page.records).toHaveLength(1);
+    expect(page.records[0]).toMatchObject({ action: 'CREATE_BOT', resourceName: 'audited' });
+    const all = await client.list.auditRecords({ id: p.workspaceId, pageSize: 2 }).collect();
+    expect(all.map((r) => r.action)).toContain('CREATE_WORKSPACE');
+  });
+
+  it('invites a member who accepts, works with the new token, changes role and is removed', async () => {
+    const email = `${unique('dev')}@example.com`;
+    const added = await client.addWorkspaceMember({ email, role: 'developer' });
+    expect(added).toMatchObject({ email, role: 'developer', status: 'invited' });
+    const code = added.invitation?.code as string;
+    expect(code).toEqual(expect.any(String));
+
+    const anonymous = p.client({ token: undefined, workspaceId: undefined });
+    const accepted = await anonymous.acceptInvitation({ code, displayName: 'Dev One' });
+    expect(accepted.workspaceId).toBe(p.workspaceId);
+    expect(accepted.pat.value).toMatch(/^pat_/);
+    const again = await anonymous.acceptInvitation({ code }).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(ResourceGoneError);
+
+    const dev = p.client({ token: accepted.pat.value, workspaceId: accepted.workspaceId });
+    expect(await dev.getWorkspaceMember()).toMatchObject({
+      id: added.id,
+      role: 'developer',
+      status: 'active',
+    });
+    expect((await dev.getAccount()).account).toMatchObject({ email, displayName: 'Dev One' });
+    const { bot } = await dev.createBot({ name: 'by dev' });
+    expect(bot.createdBy).toBe(accepted.account.id);
+
+    const members = await client.list.workspaceMembers({ pageSize: 1 }).collect();
+    expect(members.map((m) => m.email)).toEqual(expect.arrayContaining([email, p.owner.email]));
+    expect(await client.getWorkspaceMemberById({ id: added.id })).toMatchObject({ email });
+
+    expect(await client.updateWorkspaceMember({ id: added.id, role: 'viewer' })).toMatchObject({
+      role: 'viewer',
+    });
+    await expect(dev.createBot({ name: 'no longer' })).rejects.toBeInstanceOf(ForbiddenError);
+    expect(await client.removeWorkspaceMember({ id: added.id })).toEqual({});
+    await expect(dev.listBots()).rejects.toBeInstanceOf(UnauthorizedError);
+
+    const duplicate = await client
+      .addWorkspaceMember({ email: p.owner.email, role: 'viewer' })
+      .catch((e) => e);
+    expect(duplicate).toBeInstanceOf(AlreadyExistsError);
+  });
+
+  it('reads and updates the account and manages personal access tokens', async () => {
+    const { account } = await client.getAccount();
+    expect(account.email).toBe(p.owner.email);
+    expect((await client.updateAccount({ displayName: 'The Owner' })).account.displayName).toBe('The Owner');
+
+    const { pat } = await client.createPersonalAccessToken({ note: 'ci' });
+    expect(pat.value).toMatch(/^pat_/);
+    const listed = await client.listPersonalAccessTokens();
+    expect(listed.pats.map((t) => t.id)).toContain(pat.id);
+    const other = client.with({ token: pat.value });
+    expect((await other.getAccount()).account.id).toBe(account.id);
+    expect(await client.deletePersonalAccessToken({ id: pat.id })).toEqual({});
+    await expect(other.getAccount()).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('creates an integration, installs it on a bot, manages its keys, and removes it', async () => {
+    const name = unique('crm');
+    const { integration } = await client.createIntegration({ name, description: 'CRM sync' });
+    expect(integration).toMatchObject({ name, workspaceId: p.workspaceId });
+    expect((await client.getIntegration({ id: integration.id })).integration).toEqual(integration);
+    const all = await client.list.integrations({ pageSize: 1 }).collect();
+    expect(all.map((i) => i.id)).toContain(integration.id);
+    await expect(client.createIntegration({ name })).rejects.toBeInstanceOf(AlreadyExistsError);
+
+    const ref = { id: p.botId, integrationId: integration.id };
+    expect((await client.installIntegration(ref)).installation).toMatchObject({
+      ...{ botId: p.botId },
+      name,
+    });
+    expect(
+      (await client.listBotIntegrations({ id: p.botId })).integrations.map((i) => i.integrationId),
+    ).toContain(integration.id);
+    const { key } = await client.createIntegrationKey({ ...ref, note: 'sync' });
+    expect(key.value).toMatch(/^iak_/);
+    expect((await client.listIntegrationKeys(ref)).keys.map((k) => k.id)).toEqual([key.id]);
+    expect(await client.revokeIntegrationKey({ ...ref, keyId: key.id })).toEqual({});
+    expect((await client.listIntegrationKeys(ref)).keys).toEqual([]);
+    expect(await client.uninstallIntegration(ref)).toEqual({});
+    expect(await client.deleteIntegration({ id: integration.id })).toEqual({});
+    const gone = await client.getIntegration({ id: integration.id }).catch((e: unknown) => e);
+    expect(gone).toBeInstanceOf(ResourceNotFoundError);
+    expect(gone).toBeInstanceOf(ApiError);
+  });
+});

@@ -1,0 +1,30 @@
+export type {
+  Account,
+  AuditRecord,
+  Bot,
+  BotSummary,
+  CreatedToken,
+  ErrorType,
+  Integration,
+  ListBotsResponse,
+  ListMeta,
+  LogEntry,
+  Member,
+  Role,
+  TokenInfo,
+  Usage,
+  WebchatConfiguration,
+  Workspace,
+} from '@parley/protocol';
+export * from './admin-types.js';
+export * from './client.js';
+export * from './errors.js';
+export {
+  DEFAULT_RETRY,
+  DEFAULT_TIMEOUT_MS,
+  type HttpMethod,
+  type RequestOptions,
+  type RetryOptions,
+} from './http.js';
+export * from './pagination.js';
+export { encodeQuery, type QueryValue, type TagFilter } from './query.js';
