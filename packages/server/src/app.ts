@@ -2,13 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { loadSigningSecret } from './access/signing-secret.js';
 import type { BlobStore } from './blob/blob-store.js';
 import { blobStoreFromConfig } from './blob/from-config.js';
 import type { Config } from './config/config.js';
 import type { Db } from './db/database.js';
-import { ApiError } from './errors/errors.js';
+import { ApiError, errorBody } from './errors/errors.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { botRoutes, markBot } from './modules/bots/routes.js';
@@ -50,6 +50,15 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
       redact: ['req.headers.authorization', 'req.headers["x-user-key"]'],
     },
     bodyLimit: DEFAULT_BODY_LIMIT,
+    // File keys (up to 1024 characters) travel in the path, URL-encoded.
+    maxParamLength: 4096,
+    // Errors raised before routing (malformed URL, over-long parameter) answer in the wire format too.
+    frameworkErrors: (error, _req, reply) => {
+      const body = errorBody(
+        new ApiError('InvalidIdentifier', `The request path is not valid: ${error.message}`),
+      );
+      void (reply as unknown as FastifyReply).status(400).type('application/json; charset=utf-8').send(body);
+    },
     trustProxy: config.trustProxy,
     genReqId: () => `req_${randomBytes(10).toString('hex')}`,
     ajv: {

@@ -78,6 +78,11 @@ function key(actor: FileActor): FileActorKey {
   return actor.kind === 'member' ? actor.role : actor.kind;
 }
 
+/** The rule for an actor and action, before looking at any file. */
+export function fileRule(actor: FileActor, action: FileAction): FileRule {
+  return FILE_POLICY[key(actor)][action];
+}
+
 /** True when `actor` may do `action` on a file with these facts (`create` needs no file). */
 export function canFile(actor: FileActor, action: FileAction, file?: FileFacts): boolean {
   const rule = FILE_POLICY[key(actor)][action];

@@ -9,7 +9,13 @@ import {
 } from '@parley/protocol';
 import type { Kysely } from 'kysely';
 import mime from 'mime-types';
-import { canFile, type FileAction, type FileActor, type FileFacts } from '../../access/file-policy.js';
+import {
+  canFile,
+  type FileAction,
+  type FileActor,
+  type FileFacts,
+  fileRule,
+} from '../../access/file-policy.js';
 import type { Principal } from '../../access/principal.js';
 import type { UrlSigner } from '../../access/signed-url.js';
 import { type BlobStore, BlobTooLargeError, type ByteRange } from '../../blob/blob-store.js';
@@ -124,25 +130,29 @@ export function filesService(deps: {
     };
   }
 
-  function authorizeFile(ctx: FilesContext, action: FileAction, row?: FileRow): void {
-    if (!canFile(ctx.actor, action, row ? facts(row) : undefined)) {
-      if (row && (action === 'read' || action === 'download') && !canFile(ctx.actor, 'list', facts(row))) {
-        // A file the caller may not even see is not found, so its existence is not revealed.
-        throw errors.notFound('File', row.id);
-      }
-      const who = ctx.actor.kind === 'member' ? `role "${ctx.actor.role}"` : `this ${ctx.actor.kind}`;
-      throw errors.forbidden(
-        `Permission denied: ${who} may not ${action} ${row ? `file "${row.key}"` : 'files of this bot'}`,
-      );
-    }
+  function denied(ctx: FilesContext, action: FileAction, row?: FileRow): ApiError {
+    const who = ctx.actor.kind === 'member' ? `role "${ctx.actor.role}"` : `this ${ctx.actor.kind}`;
+    return errors.forbidden(
+      `Permission denied: ${who} may not ${action} ${row ? `file "${row.key}"` : 'files of this bot'}`,
+    );
   }
 
-  async function load(ctx: FilesContext, idOrKey: string): Promise<FileRow> {
+  /** 403 unless the caller may do `action` (on `row`, when given). */
+  function authorizeFile(ctx: FilesContext, action: FileAction, row?: FileRow): void {
+    if (!canFile(ctx.actor, action, row ? facts(row) : undefined)) throw denied(ctx, action, row);
+  }
+
+  /**
+   * Loads a file of the context's bot by id or key for `action`: 403 when the caller has no right to
+   * `action` on any file, 404 when the file is absent or the caller may not see it (an integration and a
+   * private file of someone else: no existence oracle), 403 when it sees the file but may not `action` it.
+   */
+  async function load(ctx: FilesContext, idOrKey: string, action: FileAction): Promise<FileRow> {
+    if (fileRule(ctx.actor, action) === false) throw denied(ctx, action);
     const repo = filesRepo(db);
     const row = (await repo.byId(ctx.botId, idOrKey)) ?? (await repo.byKey(ctx.botId, idOrKey));
-    if (!row) throw errors.notFound('File', idOrKey);
-    if (!canFile(ctx.actor, 'list', facts(row)) && !canFile(ctx.actor, 'read', facts(row)))
-      throw errors.notFound('File', idOrKey);
+    if (!row || !canFile(ctx.actor, 'read', facts(row))) throw errors.notFound('File', idOrKey);
+    authorizeFile(ctx, action, row);
     return row;
   }
 
@@ -262,10 +272,10 @@ export function filesService(deps: {
       const repo = filesRepo(db);
       const existing = await repo.byKey(ctx.botId, body.key);
       if (existing) {
-        if (!canFile(ctx.actor, 'list', facts(existing)) && !canFile(ctx.actor, 'read', facts(existing))) {
-          throw errors.forbidden(`A file with key "${body.key}" exists and you may not replace it`);
+        if (fileRule(ctx.actor, 'update') === false) throw denied(ctx, 'update');
+        if (!canFile(ctx.actor, 'update', facts(existing))) {
+          throw errors.forbidden(`A file with key "${body.key}" already exists and you may not replace it`);
         }
-        authorizeFile(ctx, 'update', existing);
       } else {
         authorizeFile(ctx, 'create');
       }
@@ -411,8 +421,7 @@ export function filesService(deps: {
     },
 
     async get(ctx: FilesContext, idOrKey: string): Promise<FileObject> {
-      const row = await load(ctx, idOrKey);
-      authorizeFile(ctx, 'read', row);
+      const row = await load(ctx, idOrKey, 'read');
       return toFile(row);
     },
 
@@ -428,7 +437,7 @@ export function filesService(deps: {
         indexed?: boolean | undefined;
       },
     ): Promise<Page<FileObject>> {
-      authorizeFile(ctx, 'list');
+      if (fileRule(ctx.actor, 'list') === false) throw denied(ctx, 'list');
       const sortField = q.sortField ?? 'createdAt';
       const sortDirection = q.sortDirection ?? 'desc';
       const sort = `${sortField}:${sortDirection}`;
@@ -460,8 +469,7 @@ export function filesService(deps: {
     },
 
     async update(ctx: FilesContext, idOrKey: string, body: UpdateFileBody): Promise<FileObject> {
-      const row = await load(ctx, idOrKey);
-      authorizeFile(ctx, 'update', row);
+      const row = await load(ctx, idOrKey, 'update');
       const values: Partial<FileRow> = { updated_at: now() };
       if (body.metadata !== undefined) {
         const merged = { ...(JSON.parse(row.metadata) as Record<string, unknown>), ...body.metadata };
@@ -478,8 +486,7 @@ export function filesService(deps: {
     },
 
     async delete(ctx: FilesContext, idOrKey: string): Promise<void> {
-      const row = await load(ctx, idOrKey);
-      authorizeFile(ctx, 'delete', row);
+      const row = await load(ctx, idOrKey, 'delete');
       await db.transaction().execute(async (tx) => {
         await queueGarbage(tx, row.blob_key);
         await filesRepo(tx).delete(row.id);
@@ -495,8 +502,7 @@ export function filesService(deps: {
       destination: FilesContext,
       overwrite: boolean,
     ): Promise<FileObject> {
-      const source = await load(ctx, idOrKey);
-      authorizeFile(ctx, 'read', source);
+      const source = await load(ctx, idOrKey, 'read');
       if (!source.blob_key || source.size === null)
         throw new ApiError(
           'ResourceLockedConflict',
@@ -572,7 +578,7 @@ export function filesService(deps: {
       ctx: FilesContext,
       q: { nextToken?: string | undefined; pageSize?: number | undefined },
     ): Promise<Page<string>> {
-      authorizeFile(ctx, 'list');
+      if (fileRule(ctx.actor, 'list') === false) throw denied(ctx, 'list');
       const limit = q.pageSize ?? 100;
       const after = decodeCursor(q.nextToken, 'tag:asc');
       const vis: FileVisibility =
@@ -592,7 +598,7 @@ export function filesService(deps: {
       tag: string,
       q: { nextToken?: string | undefined; pageSize?: number | undefined },
     ): Promise<Page<string>> {
-      authorizeFile(ctx, 'list');
+      if (fileRule(ctx.actor, 'list') === false) throw denied(ctx, 'list');
       const limit = q.pageSize ?? 100;
       const after = decodeCursor(q.nextToken, 'value:asc');
       const vis: FileVisibility =

@@ -301,11 +301,19 @@ describe('integrations', () => {
       });
     });
 
-    it('answers 409 AlreadyExists when installing twice', async () => {
+    it('answers the existing installation when installing twice (PUT is idempotent)', async () => {
       const integration = await installed();
+      const first = await t.asOwner('GET', `/v1/admin/bots/${t.botId}/integrations`);
       const again = await t.asOwner('PUT', installUrl(t.botId, integration.id));
-      const body = expectError(again, 409, 'AlreadyExists');
-      expect(body.message).toContain(integration.name);
+      expect(again.statusCode).toBe(200);
+      const installation = (again.json() as { installation: { installedAt: string; integrationId: string } })
+        .installation;
+      expect(installation.integrationId).toBe(integration.id);
+      const listed = (first.json() as { integrations: Array<{ integrationId: string; installedAt: string }> })
+        .integrations;
+      expect(listed.find((i) => i.integrationId === integration.id)?.installedAt).toBe(
+        installation.installedAt,
+      );
     });
 
     it('answers 404 for an unknown integration or an unknown bot', async () => {

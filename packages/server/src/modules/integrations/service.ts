@@ -141,6 +141,10 @@ export function integrationsService(deps: {
       await deps.bots.get(actor, botId);
       const integration = await load(actor, integrationId);
       authorize(actor, 'integration.install');
+      // PUT is idempotent: installing again answers the installation that exists.
+      const existing = await integrationsRepo(db).installation(botId, integrationId);
+      if (existing)
+        return { integrationId, botId, name: integration.name, installedAt: existing.installed_at };
       const at = now();
       try {
         await db.transaction().execute(async (tx) => {
@@ -153,11 +157,12 @@ export function integrationsService(deps: {
           });
         });
       } catch (error) {
-        if (isUniqueViolation(error))
-          throw errors.alreadyExists(
-            `Integration "${integration.name}" is already installed on bot ${botId}`,
-          );
-        throw error;
+        // Installed by a concurrent request in between: same answer as above.
+        const raced = isUniqueViolation(error)
+          ? await integrationsRepo(db).installation(botId, integrationId)
+          : undefined;
+        if (!raced) throw error;
+        return { integrationId, botId, name: integration.name, installedAt: raced.installed_at };
       }
       return { integrationId, botId, name: integration.name, installedAt: at };
     },
