@@ -79,7 +79,10 @@ export type FileObject = Static<typeof FileObject>;
 /** Body of upsertFile. */
 export const UpsertFileBody = Type.Object({
   key: Type.String({ minLength: 1, maxLength: 1024 }),
-  size: Type.Integer({ minimum: 0, maximum: MAX_FILE_SIZE, description: 'Bytes that will be uploaded' }),
+  size: Type.Integer({
+    minimum: 0,
+    description: `Bytes that will be uploaded, at most ${MAX_FILE_SIZE} (1 GB; more is 413)`,
+  }),
   tags: Type.Optional(FileTags),
   index: Type.Optional(Type.Boolean()),
   indexing: Type.Optional(

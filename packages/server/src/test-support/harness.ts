@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Role } from '@parley/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp, type ParleyApp } from '../app.js';
+import type { BlobStore } from '../blob/blob-store.js';
 import { bootstrap } from '../bootstrap.js';
 import { type Config, loadConfig } from '../config/config.js';
 import { type Db, openDatabase } from '../db/database.js';
@@ -15,6 +16,8 @@ export interface TestAppOptions {
   /** PostgreSQL URL; default SQLite in a temp dir. */
   databaseUrl?: string;
   clock?: () => Date;
+  /** Blob store to use instead of the configured one (e.g. S3 against s3rver). */
+  blobs?: BlobStore;
 }
 
 /** A request as tests write it. */
