@@ -63,6 +63,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     db,
     logger: false,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.blobs ? { blobs: options.blobs } : {}),
   });
   await app.ready();
   const boot = await bootstrap({ config, db: db.kysely, services: app.services });
