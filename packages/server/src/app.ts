@@ -12,7 +12,7 @@ import { ApiError, errorBody } from './errors/errors.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { botRoutes, markBot } from './modules/bots/routes.js';
-import { fileRoutes } from './modules/files/routes.js';
+import { fileAdminRoutes, fileRoutes } from './modules/files/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
@@ -172,6 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
       integrationRoutes(admin, { integrations: services.integrations, auth, preHandler });
       auditRoutes(admin, { audit: services.audit, auth });
       logRoutes(admin, { logs: services.logs, auth });
+      fileAdminRoutes(admin, { files: services.files, auth });
     },
     { prefix: '/v1/admin' },
   );

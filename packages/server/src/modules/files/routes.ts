@@ -6,13 +6,14 @@ import {
   ListMeta,
   UpdateFileBody,
   UpsertFileBody,
+  Usage,
 } from '@parley/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rangeParser from 'range-parser';
 import Type from 'typebox';
 import type { ByteRange } from '../../blob/blob-store.js';
 import { contentDisposition } from '../../http/content-disposition.js';
-import { type AuthResolver, requirePrincipal } from '../../http/context.js';
+import { type AuthResolver, requirePrincipal, requireWorkspaceActor } from '../../http/context.js';
 import { BEARER, listBody, responses } from '../../http/route-helpers.js';
 import { parseTagFilter } from '../../http/tag-filter.js';
 import type { FilesContext, FilesService } from './service.js';
@@ -33,6 +34,27 @@ const INLINE = /^(image\/(png|jpeg|gif|webp|avif)|audio\/|video\/|application\/p
 function header(req: FastifyRequest, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
+}
+
+/** Admin API routes the files module answers: a bot's File Storage usage. */
+export function fileAdminRoutes(fastify: FastifyInstance, deps: { files: FilesService; auth: AuthResolver }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    '/bots/:id/usages',
+    {
+      schema: {
+        operationId: 'admin.listBotUsages',
+        tags: ['bots'],
+        security: BEARER,
+        description: "The bot's usage figures: File Storage bytes (storage_count) against the per-bot quota.",
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+        response: responses(200, Type.Object({ usages: Type.Array(Usage) })),
+      },
+    },
+    async (req) => ({
+      usages: await deps.files.botUsages(await requireWorkspaceActor(req, deps.auth), req.params.id),
+    }),
+  );
 }
 
 /** The Files API (`/v1/files`, `x-bot-id` required) plus the upload and download URLs it hands out. */

@@ -6,6 +6,7 @@ import {
   MAX_FILE_SIZE,
   type UpdateFileBody,
   type UpsertFileBody,
+  type Usage,
 } from '@parley/protocol';
 import type { Kysely } from 'kysely';
 import mime from 'mime-types';
@@ -16,7 +17,8 @@ import {
   type FileFacts,
   fileRule,
 } from '../../access/file-policy.js';
-import type { Principal } from '../../access/principal.js';
+import { authorize } from '../../access/policy.js';
+import type { Actor, Principal } from '../../access/principal.js';
 import type { UrlSigner } from '../../access/signed-url.js';
 import { type BlobStore, BlobTooLargeError, type ByteRange } from '../../blob/blob-store.js';
 import { isUniqueViolation } from '../../db/database.js';
@@ -674,6 +676,22 @@ export function filesService(deps: {
     },
 
     collectGarbage,
+
+    /** Usage figures of one bot (Admin API): its File Storage bytes against the per-bot quota. */
+    async botUsages(actor: Actor, botId: string): Promise<Usage[]> {
+      await deps.bots.get(actor, botId);
+      authorize(actor, 'usage.read');
+      const value = await filesRepo(db).storedBytes({ botId }, false);
+      return [
+        {
+          id: botId,
+          period: now().slice(0, 7),
+          type: 'storage_count',
+          value,
+          quota: settings.quotas.botBytes,
+        },
+      ];
+    },
 
     /** File Storage bytes of a workspace or a bot. */
     storedBytes: (where: { botId?: string; workspaceId?: string }) => filesRepo(db).storedBytes(where, false),

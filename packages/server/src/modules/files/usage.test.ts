@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test-support/harness.js';
+
+async function storeFile(t: TestApp, key: string, bytes: Buffer): Promise<void> {
+  const upsert = await t.call({
+    method: 'PUT',
+    url: '/v1/files',
+    token: t.botKey,
+    headers: { 'x-bot-id': t.botId },
+    body: { key, size: bytes.length },
+  });
+  expect(upsert.statusCode).toBe(200);
+  const uploadUrl = new URL((upsert.json() as { file: { uploadUrl: string } }).file.uploadUrl);
+  const upload = await t.app.inject({
+    method: 'PUT',
+    url: `${uploadUrl.pathname}${uploadUrl.search}`,
+    payload: bytes,
+    headers: { 'content-type': 'application/octet-stream' },
+  });
+  expect(upload.statusCode).toBe(200);
+}
+
+describe('File Storage usage per bot', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { PARLEY_QUOTA_BOT_FILE_STORAGE_BYTES: '1000' } });
+  });
+  afterAll(() => t.close());
+
+  it('reports the bytes of the bot’s uploaded files against the per-bot quota', async () => {
+    await storeFile(t, 'a.bin', Buffer.alloc(100, 1));
+    await storeFile(t, 'b.bin', Buffer.alloc(250, 2));
+    const res = await t.asOwner('GET', `/v1/admin/bots/${t.botId}/usages`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      usages: [
+        {
+          id: t.botId,
+          period: expect.stringMatching(/^\d{4}-\d{2}$/),
+          type: 'storage_count',
+          value: 350,
+          quota: 1000,
+        },
+      ],
+    });
+  });
+
+  it('refuses a file that would pass the per-bot quota with 403 QuotaExceeded and creates nothing', async () => {
+    const res = await t.call({
+      method: 'PUT',
+      url: '/v1/files',
+      token: t.botKey,
+      headers: { 'x-bot-id': t.botId },
+      body: { key: 'too-big.bin', size: 651 },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: 403, type: 'QuotaExceeded' });
+    const get = await t.call({
+      method: 'GET',
+      url: '/v1/files/too-big.bin',
+      token: t.botKey,
+      headers: { 'x-bot-id': t.botId },
+    });
+    expect(get.statusCode).toBe(404);
+  });
+
+  it('answers 404 for another workspace’s bot and 403 for a role without usage rights', async () => {
+    const other = await t.otherTenant();
+    const res = await t.asOwner('GET', `/v1/admin/bots/${other.botId}/usages`);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ type: 'ResourceNotFound' });
+    const billing = await t.addMember('billing');
+    const denied = await t.call({
+      method: 'GET',
+      url: `/v1/admin/bots/${t.botId}/usages`,
+      token: billing.token,
+      workspaceId: t.workspaceId,
+    });
+    expect(denied.statusCode).toBe(403);
+  });
+});
