@@ -1,27 +1,8 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test-support/harness.js';
+import { expectError, type WireError } from '../test-support/wire.js';
 
 const ERROR_ID = /^err_\d{14}x[0-9a-f]{8}$/;
-
-interface WireError {
-  id: string;
-  code: number;
-  type: string;
-  message: string;
-  metadata?: Record<string, unknown>;
-}
-
-/** Asserts a wire error `{id, code, type, message}` with this status and type, and answers its body. */
-function expectError(res: LightMyRequestResponse, status: number, type: string): WireError {
-  expect(res.statusCode).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  const body = res.json() as WireError;
-  expect(body).toMatchObject({ code: status, type, message: expect.any(String) });
-  expect(body.id).toMatch(ERROR_ID);
-  expect(body.message.length).toBeGreaterThan(0);
-  return body;
-}
 
 /** An Admin request with raw headers, so tests control Authorization and x-workspace-id exactly. */
 function raw(t: TestApp, url: string, headers: Record<string, string>, method: 'GET' | 'DELETE' = 'GET') {

@@ -9,7 +9,6 @@
  */
 export function contentDisposition(filename: string, type: 'inline' | 'attachment'): string {
   const name = filename.replace(/[\r\n]/g, ' ');
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is replaced
   const fallback = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
   if (fallback === name) return `${type}; filename="${name}"`;
   const encoded = encodeURIComponent(name).replace(

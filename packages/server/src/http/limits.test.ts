@@ -1,34 +1,9 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_BODY_LIMIT } from '../app.js';
 import { createTestApp, type TestApp } from '../test-support/harness.js';
+import { badFields, expectError } from '../test-support/wire.js';
 
-const ERROR_ID = /^err_\d{14}x[0-9a-f]{8}$/;
 const MB = 1024 * 1024;
-
-interface WireError {
-  id: string;
-  code: number;
-  type: string;
-  message: string;
-  metadata?: { errors?: Array<{ field: string; message: string }> };
-}
-
-/** Asserts a wire error `{id, code, type, message}` with this status and type, and answers its body. */
-function expectError(res: LightMyRequestResponse, status: number, type: string): WireError {
-  expect(res.statusCode).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  const body = res.json() as WireError;
-  expect(body).toMatchObject({ code: status, type, message: expect.any(String) });
-  expect(body.id).toMatch(ERROR_ID);
-  expect(body.message.length).toBeGreaterThan(0);
-  return body;
-}
-
-/** The fields a validation error names. */
-function badFields(body: WireError): string[] {
-  return (body.metadata?.errors ?? []).map((e) => e.field);
-}
 
 /** A JSON object `{"<field>": "xxx…"}` of exactly `bytes` bytes. */
 function jsonOfSize(field: string, bytes: number): string {

@@ -1,17 +1,8 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestMember } from '../../test-support/harness.js';
+import { badFields, expectError } from '../../test-support/wire.js';
 
-const ERROR_ID = /^err_\d{14}x[0-9a-f]{8}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-
-interface WireError {
-  id: string;
-  code: number;
-  type: string;
-  message: string;
-  metadata?: { errors?: Array<{ field: string; message: string }> };
-}
 
 interface BotBody {
   id: string;
@@ -41,21 +32,6 @@ interface Summary {
 interface ListBody {
   bots: Summary[];
   meta: { nextToken?: string };
-}
-
-/** Asserts a wire error `{id, code, type, message}` with this status and type, and answers its body. */
-function expectError(res: LightMyRequestResponse, status: number, type: string): WireError {
-  expect(res.statusCode).toBe(status);
-  const body = res.json() as WireError;
-  expect(body).toMatchObject({ code: status, type, message: expect.any(String) });
-  expect(body.id).toMatch(ERROR_ID);
-  expect(body.message.length).toBeGreaterThan(0);
-  return body;
-}
-
-/** The fields a validation error names. */
-function badFields(body: WireError): string[] {
-  return (body.metadata?.errors ?? []).map((e) => e.field);
 }
 
 /** Binary (code unit) comparison, the order SQL uses on ASCII names. */
