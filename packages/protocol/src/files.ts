@@ -101,7 +101,8 @@ export const UpdateFileBody = Type.Object({
   tags: Type.Optional(
     Type.Record(
       Type.String({ minLength: 1, maxLength: 100 }),
-      Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]),
+      // One `type` list, not a union: with Ajv's type coercion a union's string branch turns null into "".
+      Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 1000 }),
     ),
   ),
   metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),

@@ -45,6 +45,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       app?.services.files
         .expire()
         .then(() => app?.services.files.collectGarbage())
+        .then(() => app?.services.files.sweepTemporary())
         .catch((error: unknown) => app?.log.warn({ err: error }, 'file expiry sweep failed'));
     }, 60_000);
     sweeper.unref();

@@ -38,6 +38,11 @@ export interface BlobStore {
   copy(from: string, to: string): Promise<void>;
   /** Deletes a blob; deleting an absent blob is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * Removes leftovers of writes that never finished (a process killed mid-upload) untouched for
+   * `olderThanMs`; answers how many went. Adapters whose writes leave nothing behind need not have it.
+   */
+  sweepTemporary?(olderThanMs: number): Promise<number>;
 }
 
 /** More bytes arrived than allowed: nothing was kept. */

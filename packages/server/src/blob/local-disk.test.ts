@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -25,6 +25,27 @@ describe('safePath', () => {
     const store = localDiskBlobStore({ root });
     await expect(store.put('x/y', Readable.from([Buffer.alloc(100)]), { maxBytes: 10 })).rejects.toThrow();
     expect(await readdir(join(root, '.tmp'))).toEqual([]);
+    await rm(root, { recursive: true, force: true });
+  });
+});
+
+describe('sweepTemporary', () => {
+  it('removes temp files left by a killed write once they are idle, and keeps fresh ones', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'parley-blobs-'));
+    const store = localDiskBlobStore({ root });
+    await mkdir(join(root, '.tmp'), { recursive: true });
+    await writeFile(join(root, '.tmp', 'old-partial'), 'half an upload');
+    const old = new Date(Date.now() - 2 * 3600_000);
+    await utimes(join(root, '.tmp', 'old-partial'), old, old);
+    await writeFile(join(root, '.tmp', 'in-progress'), 'still being written');
+    expect(await store.sweepTemporary?.(3600_000)).toBe(1);
+    expect(await readdir(join(root, '.tmp'))).toEqual(['in-progress']);
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('answers 0 when nothing was ever written', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'parley-blobs-'));
+    expect(await localDiskBlobStore({ root }).sweepTemporary?.(0)).toBe(0);
     await rm(root, { recursive: true, force: true });
   });
 });

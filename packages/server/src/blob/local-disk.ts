@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -130,6 +130,28 @@ export function localDiskBlobStore(options: { root: string }): BlobStore {
 
     async delete(key: string): Promise<void> {
       await rm(safePath(root, key), { force: true });
+    },
+
+    async sweepTemporary(olderThanMs: number): Promise<number> {
+      let names: string[];
+      try {
+        names = await readdir(tmpDir);
+      } catch (error) {
+        if (isNotFound(error)) return 0;
+        throw error;
+      }
+      // A write in progress keeps touching its file, so only files idle for olderThanMs are leftovers.
+      const cutoff = Date.now() - olderThanMs;
+      let removed = 0;
+      for (const name of names) {
+        const path = join(tmpDir, name);
+        const s = await stat(path).catch(() => undefined);
+        if (s && s.mtimeMs < cutoff) {
+          await rm(path, { force: true });
+          removed += 1;
+        }
+      }
+      return removed;
     },
   };
 }

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rangeParser from 'range-parser';
 import Type from 'typebox';
 import type { ByteRange } from '../../blob/blob-store.js';
+import { newErrorId } from '../../errors/errors.js';
 import { contentDisposition } from '../../http/content-disposition.js';
 import { type AuthResolver, requirePrincipal, requireWorkspaceActor } from '../../http/context.js';
 import { BEARER, listBody, responses } from '../../http/route-helpers.js';
@@ -212,6 +213,10 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
         body: Type.Optional(Type.Object({ overwrite: Type.Optional(Type.Boolean()) })),
         response: responses(200, FileAnswer),
       },
+      // The body is optional: a bare POST copies without overwrite (else validation answers "body must be object").
+      preValidation: async (req) => {
+        if (req.body == null) req.body = {};
+      },
     },
     async (req) => {
       const source = await ctx(req);
@@ -269,7 +274,7 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
         .header('content-range', `bytes */${content.size}`)
         .type('application/json')
         .send({
-          id: 'err_range',
+          id: newErrorId(),
           code: 416,
           type: 'InvalidQuery',
           message: `Range "${rangeHeader}" cannot be satisfied: the file has ${content.size} bytes`,
@@ -282,7 +287,13 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
     content = await files.openContent(req.params.id, req.query, range, false);
     return reply.send(content.stream);
   };
-  // Fastify answers HEAD with this handler too (exposeHeadRoutes), which then sends headers only.
+  // HEAD: the same handler, which then sends headers only. Declared before the GET so that Fastify does not add
+  // its own HEAD route (exposeHeadRoutes), which would answer Content-Length: 0 for a body-less reply.
+  app.head(
+    '/:id/content',
+    { schema: { hide: true, params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }) } },
+    download as never,
+  );
   app.get(
     '/:id/content',
     {

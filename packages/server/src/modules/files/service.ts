@@ -361,6 +361,12 @@ export function filesService(deps: {
         throw errors.gone('This upload URL was already used: upsert the file again to upload new content');
       if (contentLength !== undefined && contentLength > row.declared_size) {
         body.resume();
+        // Like too many bytes found while streaming: the upload failed, with its reason (nothing was written).
+        await filesRepo(db).completeUpload(row.id, row.upload_version, {
+          status: 'upload_failed',
+          failed_status_reason: `upload_too_large: ${contentLength} bytes sent for the declared ${row.declared_size}`,
+          updated_at: now(),
+        });
         throw new ApiError(
           'PayloadTooLarge',
           `The upload is ${contentLength} bytes but the file was declared with size ${row.declared_size}`,
@@ -676,6 +682,9 @@ export function filesService(deps: {
     },
 
     collectGarbage,
+
+    /** Removes leftovers of uploads whose process died (idle for an hour); answers how many. */
+    sweepTemporary: async (): Promise<number> => (await blobs.sweepTemporary?.(3600_000)) ?? 0,
 
     /** Usage figures of one bot (Admin API): its File Storage bytes against the per-bot quota. */
     async botUsages(actor: Actor, botId: string): Promise<Usage[]> {
