@@ -2,4 +2,5 @@ export * from './admin.js';
 export * from './common.js';
 export * from './errors.js';
 export * from './files.js';
+export * from './search.js';
 export * from './webchat-config.js';
