@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations.js';
 import type { Database } from './schema.js';
@@ -106,7 +106,17 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
 
 /** Applies every pending migration; throws with the failing migration's error. */
 export async function migrate(kysely: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db: kysely, provider: migrationProvider });
+  // On PostgreSQL, Kysely looks for its migration tables in every schema unless told which one, so a
+  // kysely_migration_lock in another schema (another app, another Parley, a test) was taken for ours.
+  const schema =
+    kysely.getExecutor().adapter instanceof PostgresAdapter
+      ? (await sql<{ s: string }>`select current_schema() as s`.execute(kysely)).rows[0]?.s
+      : undefined;
+  const migrator = new Migrator({
+    db: kysely,
+    provider: migrationProvider,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');

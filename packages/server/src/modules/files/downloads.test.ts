@@ -1,0 +1,330 @@
+import { createHash } from 'node:crypto';
+import type { FileObject } from '@parley/protocol';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { expectError } from '../../test-support/wire.js';
+
+type Upserted = FileObject & { uploadUrl: string };
+
+const CONTENT = Buffer.from('hello world!');
+const KEY = 'reports/Grüße résumé 日本.txt';
+
+function pathOf(url: string): string {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+}
+
+function sha256(bytes: Buffer | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** A clock the test moves by hand. */
+function movableClock() {
+  const state = { ms: Date.now() };
+  return {
+    now: () => new Date(state.ms),
+    advance: (ms: number) => {
+      state.ms += ms;
+    },
+  };
+}
+
+function api(t: TestApp, method: 'GET' | 'PUT', url: string, body?: unknown) {
+  return t.call({ method, url, token: t.botKey, headers: { 'x-bot-id': t.botId }, body });
+}
+
+async function store(
+  t: TestApp,
+  key: string,
+  bytes: Buffer,
+  extra: Record<string, unknown> = {},
+): Promise<FileObject> {
+  const up = await api(t, 'PUT', '/v1/files', { key, size: bytes.length, ...extra });
+  expect(up.statusCode, up.body).toBe(200);
+  const { uploadUrl } = (up.json() as { file: Upserted }).file;
+  const res = await t.app.inject({
+    method: 'PUT',
+    url: pathOf(uploadUrl),
+    payload: bytes,
+    headers: { 'content-type': 'application/octet-stream' },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { file: FileObject }).file;
+}
+
+async function freshUrl(t: TestApp, id: string): Promise<string> {
+  const res = await api(t, 'GET', `/v1/files/${id}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { file: FileObject }).file.url;
+}
+
+function fetchUrl(
+  t: TestApp,
+  url: string,
+  headers: Record<string, string> = {},
+  method: 'GET' | 'HEAD' = 'GET',
+): Promise<LightMyRequestResponse> {
+  return t.app.inject({ method, url: pathOf(url), headers });
+}
+
+describe('downloading through a file’s url', () => {
+  let t: TestApp;
+  let file: FileObject;
+  let url: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    file = await store(t, KEY, CONTENT);
+    url = await freshUrl(t, file.id);
+  });
+  afterAll(() => t.close());
+
+  it('answers 200 with the exact bytes and the stored Content-Type, nosniff, Content-Disposition and ETag', async () => {
+    const res = await fetchUrl(t, url);
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.equals(CONTENT)).toBe(true);
+    expect(file.contentType).toBe('text/plain');
+    expect(res.headers['content-type']).toBe('text/plain');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-length']).toBe('12');
+    expect(res.headers['accept-ranges']).toBe('bytes');
+    expect(res.headers.etag).toBe(`"${sha256(CONTENT)}"`);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+  });
+
+  it('names a non-ASCII file correctly in Content-Disposition (RFC 6266 with an RFC 8187 filename*)', async () => {
+    const res = await fetchUrl(t, url);
+    const disposition = res.headers['content-disposition'] as string;
+    expect(disposition).toBe(
+      `inline; filename="Gr__e r_sum_ __.txt"; filename*=UTF-8''${encodeURIComponent('Grüße résumé 日本.txt')}`,
+    );
+    // The header is ASCII only, and filename* decodes back to the key's last segment.
+    expect(/^[\x20-\x7e]*$/.test(disposition)).toBe(true);
+    const star = /filename\*=UTF-8''(.+)$/.exec(disposition)?.[1] as string;
+    expect(decodeURIComponent(star)).toBe('Grüße résumé 日本.txt');
+  });
+
+  it('sends the stored Content-Type given at upsert, and HTML as an attachment, never inline', async () => {
+    const csv = await store(t, 'data.bin', Buffer.from('a,b\n1,2\n'), { contentType: 'text/csv' });
+    const csvRes = await fetchUrl(t, csv.url);
+    expect(csvRes.headers['content-type']).toBe('text/csv');
+    const html = await store(t, 'page.html', Buffer.from('<script>alert(1)</script>'));
+    const res = await fetchUrl(t, html.url);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="page.html"');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain('sandbox');
+  });
+
+  it('answers HEAD with the headers and content-length, and no body', async () => {
+    const res = await fetchUrl(t, url, {}, 'HEAD');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-length']).toBe('12');
+    expect(res.headers['content-type']).toBe('text/plain');
+    expect(res.headers.etag).toBe(`"${sha256(CONTENT)}"`);
+    expect(res.headers['content-disposition']).toContain("filename*=UTF-8''");
+    expect(res.rawPayload.length).toBe(0);
+  });
+
+  it('answers Range bytes=0-4 with 206, Content-Range and those bytes', async () => {
+    const res = await fetchUrl(t, url, { range: 'bytes=0-4' });
+    expect(res.statusCode).toBe(206);
+    expect(res.headers['content-range']).toBe('bytes 0-4/12');
+    expect(res.headers['content-length']).toBe('5');
+    expect(res.body).toBe('hello');
+  });
+
+  it('answers a suffix range bytes=-3 with the last 3 bytes', async () => {
+    const res = await fetchUrl(t, url, { range: 'bytes=-3' });
+    expect(res.statusCode).toBe(206);
+    expect(res.headers['content-range']).toBe('bytes 9-11/12');
+    expect(res.body).toBe('ld!');
+  });
+
+  it('answers an open range bytes=5- with the rest of the file', async () => {
+    const res = await fetchUrl(t, url, { range: 'bytes=5-' });
+    expect(res.statusCode).toBe(206);
+    expect(res.headers['content-range']).toBe('bytes 5-11/12');
+    expect(res.headers['content-length']).toBe('7');
+    expect(res.body).toBe(' world!');
+  });
+
+  it('clamps a range past the end to the file', async () => {
+    const res = await fetchUrl(t, url, { range: 'bytes=6-100' });
+    expect(res.statusCode).toBe(206);
+    expect(res.headers['content-range']).toBe('bytes 6-11/12');
+    expect(res.body).toBe('world!');
+  });
+
+  it('answers HEAD with a Range with 206 headers and no body', async () => {
+    const res = await fetchUrl(t, url, { range: 'bytes=0-4' }, 'HEAD');
+    expect(res.statusCode).toBe(206);
+    expect(res.headers['content-range']).toBe('bytes 0-4/12');
+    expect(res.headers['content-length']).toBe('5');
+    expect(res.rawPayload.length).toBe(0);
+  });
+
+  it('answers an unsatisfiable range (bytes=100-200 on 12 bytes) with 416 and Content-Range bytes */12', async () => {
+    const res = await fetchUrl(t, url, { range: 'bytes=100-200' });
+    const error = expectError(res, 416, 'InvalidQuery');
+    expect(res.headers['content-range']).toBe('bytes */12');
+    expect(error.message).toContain('12 bytes');
+  });
+
+  it('ignores a Range that is not a bytes range, and answers the whole file', async () => {
+    const res = await fetchUrl(t, url, { range: 'lines=1-2' });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.equals(CONTENT)).toBe(true);
+  });
+
+  it('answers 304 without a body to If-None-Match with the ETag, and 200 to another ETag', async () => {
+    const etag = `"${sha256(CONTENT)}"`;
+    const notModified = await fetchUrl(t, url, { 'if-none-match': etag });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.rawPayload.length).toBe(0);
+    expect(notModified.headers.etag).toBe(etag);
+    expect((await fetchUrl(t, url, { 'if-none-match': `"other", ${etag}` })).statusCode).toBe(304);
+    const changed = await fetchUrl(t, url, { 'if-none-match': '"something-else"' });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.rawPayload.equals(CONTENT)).toBe(true);
+  });
+
+  it('answers 404 for a file whose content was not uploaded yet', async () => {
+    const up = await api(t, 'PUT', '/v1/files', { key: 'pending.txt', size: 3 });
+    const pending = (up.json() as { file: Upserted }).file;
+    expectError(await fetchUrl(t, pending.url), 404, 'ResourceNotFound');
+  });
+
+  it('answers GET /v1/files/{id} without a token with 401: metadata is never public', async () => {
+    const res = await t.call({
+      method: 'GET',
+      url: `/v1/files/${file.id}`,
+      headers: { 'x-bot-id': t.botId },
+    });
+    expectError(res, 401, 'Unauthorized');
+  });
+});
+
+describe('private and public download urls', () => {
+  let t: TestApp;
+  let clock: ReturnType<typeof movableClock>;
+  beforeAll(async () => {
+    clock = movableClock();
+    t = await createTestApp({ clock: clock.now, env: { PARLEY_DOWNLOAD_URL_TTL_SECONDS: '60' } });
+  });
+  afterAll(() => t.close());
+
+  const tamper = (url: string, change: (u: URL) => void): string => {
+    const u = new URL(url);
+    change(u);
+    return u.toString();
+  };
+
+  it('hands out a new private url on every getFile', async () => {
+    const file = await store(t, 'private.txt', CONTENT);
+    const urls = new Set([file.url, await freshUrl(t, file.id), await freshUrl(t, file.id)]);
+    expect(urls.size).toBe(3);
+    for (const url of urls) expect((await fetchUrl(t, url)).rawPayload.equals(CONTENT)).toBe(true);
+  });
+
+  it('downloads a private file without a token while its url is valid', async () => {
+    const file = await store(t, 'no-token.txt', CONTENT);
+    const res = await t.app.inject({ method: 'GET', url: pathOf(await freshUrl(t, file.id)) });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('expires a private url after PARLEY_DOWNLOAD_URL_TTL_SECONDS with 403 saying so', async () => {
+    const file = await store(t, 'short-lived.txt', CONTENT);
+    const url = await freshUrl(t, file.id);
+    clock.advance(59_000);
+    expect((await fetchUrl(t, url)).statusCode).toBe(200);
+    clock.advance(2_000);
+    const error = expectError(await fetchUrl(t, url), 403, 'Forbidden');
+    expect(error.message).toMatch(/expired/);
+    expectError(await fetchUrl(t, url, {}, 'GET'), 403, 'Forbidden');
+    const head = await fetchUrl(t, url, {}, 'HEAD');
+    expect(head.statusCode).toBe(403);
+    // A fresh getFile gives a working url again.
+    expect((await fetchUrl(t, await freshUrl(t, file.id))).statusCode).toBe(200);
+  });
+
+  for (const [what, change] of [
+    ['the signature is changed', (u: URL) => u.searchParams.set('signature', 'x'.repeat(43))],
+    ['the expiry is extended', (u: URL) => u.searchParams.set('expires', String(Date.now() + 86_400_000))],
+    ['the nonce is changed', (u: URL) => u.searchParams.set('nonce', 'AAAAAAAAAAAA')],
+    ['the signature is removed', (u: URL) => u.searchParams.delete('signature')],
+    ['public=1 is added', (u: URL) => u.searchParams.set('public', '1')],
+  ] as const) {
+    it(`answers 403 with a clear message when ${what} in a private url`, async () => {
+      const file = await store(t, `tamper-${what}.txt`, CONTENT);
+      const error = expectError(await fetchUrl(t, tamper(file.url, change)), 403, 'Forbidden');
+      expect(error.message).toMatch(/not valid/);
+      expect(error.message).toMatch(/altered/);
+    });
+  }
+
+  it('answers 403 when a private url is moved to another file', async () => {
+    const one = await store(t, 'one.txt', Buffer.from('one'));
+    const two = await store(t, 'two.txt', Buffer.from('two'));
+    const moved = tamper(one.url, (u) => {
+      u.pathname = `/v1/files/${two.id}/content`;
+    });
+    expectError(await fetchUrl(t, moved), 403, 'Forbidden');
+  });
+
+  it('gives a public_content file a permanent url: the same across calls, no token, valid after the TTL', async () => {
+    const file = await store(t, 'public/logo.png', Buffer.from('PNG-bytes'), {
+      accessPolicies: ['public_content'],
+    });
+    const first = await freshUrl(t, file.id);
+    expect(file.url).toBe(first);
+    expect(await freshUrl(t, file.id)).toBe(first);
+    const res = await fetchUrl(t, first);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('PNG-bytes');
+    expect(res.headers['content-type']).toBe('image/png');
+    expect(res.headers['content-disposition']).toBe('inline; filename="logo.png"');
+    expect(res.headers['cache-control']).toMatch(/^public/);
+    clock.advance(3 * 3600_000);
+    expect(await freshUrl(t, file.id)).toBe(first);
+    const later = await fetchUrl(t, first, { range: 'bytes=0-2' });
+    expect(later.statusCode).toBe(206);
+    expect(later.body).toBe('PNG');
+  });
+
+  it('answers 403 for a public url with a changed signature, and for one moved to another file', async () => {
+    const one = await store(t, 'public/one.txt', Buffer.from('one'), { accessPolicies: ['public_content'] });
+    const two = await store(t, 'public/two.txt', Buffer.from('two'), { accessPolicies: ['public_content'] });
+    const altered = tamper(one.url, (u) => u.searchParams.set('signature', 'x'.repeat(43)));
+    expect(expectError(await fetchUrl(t, altered), 403, 'Forbidden').message).toMatch(/not valid/);
+    const moved = tamper(one.url, (u) => {
+      u.pathname = `/v1/files/${two.id}/content`;
+    });
+    expectError(await fetchUrl(t, moved), 403, 'Forbidden');
+  });
+
+  it('stops serving a public url once public_content is removed, and serves a private url instead', async () => {
+    const file = await store(t, 'public/unshared.txt', CONTENT, { accessPolicies: ['public_content'] });
+    const publicUrl = file.url;
+    expect((await fetchUrl(t, publicUrl)).statusCode).toBe(200);
+    const res = await api(t, 'PUT', `/v1/files/${file.id}`, { accessPolicies: [] });
+    expect(res.statusCode, res.body).toBe(200);
+    const updated = (res.json() as { file: FileObject }).file;
+    expect(updated.url).not.toBe(publicUrl);
+    expectError(await fetchUrl(t, publicUrl), 404, 'ResourceNotFound');
+    expect((await fetchUrl(t, updated.url)).statusCode).toBe(200);
+  });
+
+  it('answers GET /v1/files/{id} of a public_content file without a token with 401: metadata is never public', async () => {
+    const file = await store(t, 'public/meta.txt', CONTENT, { accessPolicies: ['public_content'] });
+    const res = await t.call({
+      method: 'GET',
+      url: `/v1/files/${file.id}`,
+      headers: { 'x-bot-id': t.botId },
+    });
+    expectError(res, 401, 'Unauthorized');
+    const list = await t.call({ method: 'GET', url: '/v1/files', headers: { 'x-bot-id': t.botId } });
+    expectError(list, 401, 'Unauthorized');
+  });
+});
