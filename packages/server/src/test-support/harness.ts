@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role } from '@parley/protocol';
 import type { LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
 import { buildApp, type ParleyApp } from '../app.js';
 import type { BlobStore } from '../blob/blob-store.js';
 import { bootstrap } from '../bootstrap.js';
@@ -144,6 +145,15 @@ export async function createTestApp(options: TestAppOptions = {}) {
     async close() {
       await app.close();
       await db.close();
+      if (schema && options.databaseUrl) {
+        const client = new pg.Client({ connectionString: options.databaseUrl });
+        await client.connect();
+        try {
+          await client.query(`drop schema if exists ${schema} cascade`);
+        } finally {
+          await client.end();
+        }
+      }
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -245,7 +245,7 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
     const head = req.method === 'HEAD';
     const rangeHeader = header(req, 'range');
     // The size is needed to read a Range header, so the content is opened in two steps only when one is sent.
-    let content = await files.openContent(req.params.id, req.query, undefined, true);
+    const content = await files.openContent(req.params.id, req.query);
     let range: ByteRange | 'unsatisfiable' | undefined;
     if (rangeHeader) {
       const parsed = rangeParser(content.size, rangeHeader, { combine: true });
@@ -284,8 +284,7 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
     reply.header('content-length', String(length));
     if (range) reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${content.size}`);
     if (head || length === 0) return reply.send();
-    content = await files.openContent(req.params.id, req.query, range, false);
-    return reply.send(content.stream);
+    return reply.send(await content.open(range));
   };
   // HEAD: the same handler, which then sends headers only. Declared before the GET so that Fastify does not add
   // its own HEAD route (exposeHeadRoutes), which would answer Content-Length: 0 for a body-less reply.

@@ -20,7 +20,12 @@ import {
 import { authorize } from '../../access/policy.js';
 import type { Actor, Principal } from '../../access/principal.js';
 import type { UrlSigner } from '../../access/signed-url.js';
-import { type BlobStore, BlobTooLargeError, type ByteRange } from '../../blob/blob-store.js';
+import {
+  BlobNotFoundError,
+  type BlobStore,
+  BlobTooLargeError,
+  type ByteRange,
+} from '../../blob/blob-store.js';
 import { isUniqueViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError, errors } from '../../errors/errors.js';
@@ -49,16 +54,14 @@ export interface FilesContext {
   workspaceId: string;
 }
 
-/** A file's content to stream back. */
+/** A file's content to stream back: its headers, and a function that opens the bytes (or a range of them). */
 export interface FileContent {
-  stream: Readable | undefined;
   size: number;
-  /** The byte range sent, when the request asked for one. */
-  range?: ByteRange;
   contentType: string;
   key: string;
   etag: string;
   lastModified: string;
+  open(range?: ByteRange): Promise<Readable>;
 }
 
 function facts(row: FileRow): FileFacts {
@@ -625,12 +628,7 @@ export function filesService(deps: {
      * Opens a file's content for a download URL: a permanent public URL (only while the file has
      * `public_content`) or a signed private URL (403 once expired or altered).
      */
-    async openContent(
-      id: string,
-      query: Record<string, string | undefined>,
-      range: ByteRange | 'unsatisfiable' | undefined,
-      head: boolean,
-    ): Promise<FileContent> {
+    async openContent(id: string, query: Record<string, string | undefined>): Promise<FileContent> {
       const row = await filesRepo(db).byIdAnyBot(id);
       if (query.public === '1') {
         if (!query.signature || !signer.checkPermanent(contentPath(id), { public: '1' }, query.signature)) {
@@ -653,19 +651,31 @@ export function filesService(deps: {
           );
         if (!row) throw errors.notFound('File', id);
       }
-      if (!row.blob_key || row.size === null)
+      const blobKey = row.blob_key;
+      if (!blobKey || row.size === null)
         throw new ApiError('ResourceNotFound', `File "${row.key}" has no uploaded content yet`);
-      const base = {
+      return {
         size: row.size,
         contentType: row.content_type,
         key: row.key,
         etag: `"${row.sha256 ?? row.id}"`,
         lastModified: row.updated_at,
+        // Reads the very blob these headers describe (blobs are never rewritten in place), so a new upload
+        // committed meanwhile can never mix its bytes with the old headers.
+        open: async (range?: ByteRange) => {
+          try {
+            return await blobs.get(blobKey, range);
+          } catch (error) {
+            if (error instanceof BlobNotFoundError) {
+              throw new ApiError(
+                'ResourceLockedConflict',
+                'The file was replaced or deleted while downloading; get it again',
+              );
+            }
+            throw error;
+          }
+        },
       };
-      if (range === 'unsatisfiable') return { ...base, stream: undefined };
-      if (head) return { ...base, stream: undefined, ...(range ? { range } : {}) };
-      const stream = await blobs.get(row.blob_key, range);
-      return { ...base, stream, ...(range ? { range } : {}) };
     },
 
     /** Deletes files whose expiresAt has passed, then their blobs; answers how many files went. */
