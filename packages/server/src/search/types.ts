@@ -5,7 +5,16 @@
  */
 
 /** Kinds of block and passage, as the wire format names them (`meta.subtype`). */
-export type PassageSubtype = 'title' | 'subtitle' | 'paragraph' | 'blockquote' | 'list' | 'table' | 'code' | 'image' | 'page';
+export type PassageSubtype =
+  | 'title'
+  | 'subtitle'
+  | 'paragraph'
+  | 'blockquote'
+  | 'list'
+  | 'table'
+  | 'code'
+  | 'image'
+  | 'page';
 
 /** One structural block of an extracted document, in reading order. */
 export interface Block {
@@ -15,6 +24,11 @@ export interface Block {
   level?: number;
   /** 1-based page, for paged formats (PDF, PPTX slides). */
   pageNumber?: number;
+  /**
+   * Table blocks only: the header row (cells separated as in `text`), kept out of `text` (the body rows,
+   * one per line); chunking repeats it at the top of every passage cut from the table.
+   */
+  header?: string;
 }
 
 /** A document as extraction gives it: blocks in order, and the page count of paged formats. */
