@@ -70,6 +70,12 @@ export const FileObject = Type.Object(
     expiresAt: Type.Optional(Timestamp),
     owner: FileOwner,
     checksum: Type.Optional(Type.String({ description: 'sha256 of the content, hex' })),
+    indexingProgress: Type.Optional(
+      Type.Object(
+        { done: Type.Integer(), total: Type.Integer() },
+        { description: 'Passages indexed of total, while indexing runs' },
+      ),
+    ),
   },
   { $id: 'File' },
 );

@@ -15,7 +15,9 @@ import { botRoutes, markBot } from './modules/bots/routes.js';
 import { fileAdminRoutes, fileRoutes } from './modules/files/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
+import { knowledgeRoutes } from './modules/knowledge/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
+import type { Embedder } from './search/types.js';
 import { buildServices, type Services } from './services.js';
 
 /** Largest Admin API request body (spec Limits). */
@@ -30,6 +32,10 @@ export interface AppDeps {
   clock?: () => Date;
   /** Blob store; defaults to the one the configuration names. */
   blobs?: BlobStore;
+  /** Embedder; defaults to the configured one (null: lexical search only). */
+  embedder?: Embedder | null;
+  /** Run the background workers (indexing) in this app; stopped when it closes. */
+  workers?: boolean;
   /** Fastify logger option; defaults to pino at the configured level. */
   logger?: FastifyServerOptions['logger'];
   version?: string;
@@ -180,10 +186,25 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
   await app.register(
     async (filesApi) => {
       filesApi.removeContentTypeParser('text/plain');
+      knowledgeRoutes(filesApi, {
+        files: services.files,
+        search: services.search,
+        passages: services.passages,
+        knowledgeBases: services.knowledgeBases,
+        auth,
+      });
       fileRoutes(filesApi, { files: services.files, auth });
     },
     { prefix: '/v1/files' },
   );
+
+  const stopWorkers = deps.workers
+    ? services.startWorkers((error) => app.log.error({ err: error }, 'background job failed'))
+    : undefined;
+  app.addHook('onClose', async () => {
+    await stopWorkers?.();
+    await services.embedder?.close();
+  });
 
   return app as unknown as ParleyApp;
 }

@@ -4,7 +4,18 @@ import { monotonicFactory } from 'ulidx';
 const ulid = monotonicFactory();
 
 /** Prefixes of the sortable ids the service hands out. */
-export type IdPrefix = 'wkspace' | 'user' | 'member' | 'tok' | 'int' | 'audit' | 'log' | 'inv' | 'file';
+export type IdPrefix =
+  | 'wkspace'
+  | 'user'
+  | 'member'
+  | 'tok'
+  | 'int'
+  | 'audit'
+  | 'log'
+  | 'inv'
+  | 'file'
+  | 'job'
+  | 'kb';
 
 /** A new prefixed, time-sortable id such as `wkspace_01K86…`. */
 export function newId(prefix: IdPrefix): string {

@@ -31,7 +31,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   let app: ParleyApp | undefined;
   try {
-    app = await buildApp({ config, db, version: packageVersion() });
+    app = await buildApp({ config, db, version: packageVersion(), workers: true });
     const result = await bootstrap({ config, db: db.kysely, services: app.services });
     const address = await app.listen({ port: config.port, host: config.host });
     const timer = setInterval(() => {

@@ -2,12 +2,20 @@ import { urlSigner } from './access/signed-url.js';
 import type { BlobStore } from './blob/blob-store.js';
 import type { Config } from './config/config.js';
 import type { Db } from './db/database.js';
+import { jobQueue } from './jobs/queue.js';
 import { auditService } from './modules/audit/service.js';
 import { botsService } from './modules/bots/service.js';
-import { filesService } from './modules/files/service.js';
+import { filesService, INDEX_FILE_JOB } from './modules/files/service.js';
 import { identityService } from './modules/identity/service.js';
 import { integrationsService } from './modules/integrations/service.js';
+import { indexFileJob } from './modules/knowledge/indexer.js';
+import { knowledgeBaseService } from './modules/knowledge/knowledge-bases.js';
+import { passagesService } from './modules/knowledge/passages.js';
+import { searchService } from './modules/knowledge/search.js';
 import { logsService } from './modules/logs/service.js';
+import { embedderFromConfig } from './search/embed/index.js';
+import { createPassageIndex } from './search/index/index.js';
+import type { Embedder } from './search/types.js';
 
 /** What services are built from. */
 export interface ServiceDeps {
@@ -16,6 +24,8 @@ export interface ServiceDeps {
   blobs: BlobStore;
   signingSecret: Buffer;
   clock?: () => Date;
+  /** The embedder; defaults to the configured one (null: lexical search only). */
+  embedder?: Embedder | null;
 }
 
 /** Everything the service is made of, wired once per app. */
@@ -28,6 +38,19 @@ export function buildServices(deps: ServiceDeps) {
   const bots = botsService({ db, clock, config, audit, identity });
   const integrations = integrationsService({ db, clock, audit, identity, bots });
   const logs = logsService({ db, clock, bots, retentionDays: config.logRetentionDays });
+  const jobs = jobQueue(db, deps.db.dialect, clock);
+  const index = createPassageIndex({ db: deps.db });
+  const embedder =
+    deps.embedder !== undefined
+      ? deps.embedder
+      : embedderFromConfig({
+          embedder: config.embedder.kind,
+          workers: config.embedder.workers,
+          ...(config.embedder.url ? { url: config.embedder.url } : {}),
+          ...(config.embedder.model ? { model: config.embedder.model } : {}),
+          ...(config.embedder.apiKey ? { apiKey: config.embedder.apiKey } : {}),
+          ...(config.embedder.dimensions ? { dimensions: config.embedder.dimensions } : {}),
+        });
   const files = filesService({
     db,
     blobs: deps.blobs,
@@ -41,15 +64,66 @@ export function buildServices(deps: ServiceDeps) {
     },
     bots,
     auth: identity.resolver,
+    jobs,
   });
+  const knowledgeBases = knowledgeBaseService({ db, files, clock });
+  const search = searchService({
+    index,
+    embedder: embedder ?? undefined,
+    files,
+    denseWeight: config.search.denseWeight,
+  });
+  const passages = passagesService({ db, index, files, jobs, clock });
+  const jobHandlers = {
+    [INDEX_FILE_JOB]: indexFileJob({
+      db,
+      blobs: deps.blobs,
+      index,
+      embedder: embedder ?? undefined,
+      clock,
+      settings: {
+        maxIndexableBytes: config.search.maxIndexableBytes,
+        timeoutMs: config.search.indexingTimeoutMs,
+        maxAttempts: 5,
+        embedBatch: 32,
+        workspaceVectorBytes: config.search.workspaceVectorBytes,
+      },
+    }),
+  };
   identity.addUsageSource(async (workspaceId) => [
     {
       type: 'storage_count',
       value: await files.storedBytes({ workspaceId }),
       quota: config.quotas.workspaceFileBytes,
     },
+    {
+      type: 'knowledgebase_vector_storage',
+      value: (await index.storage({ workspaceId })).vectorBytes,
+      quota: config.search.workspaceVectorBytes,
+    },
   ]);
-  return { audit, identity, bots, integrations, logs, files };
+  return {
+    audit,
+    identity,
+    bots,
+    integrations,
+    logs,
+    files,
+    jobs,
+    jobHandlers,
+    index,
+    embedder,
+    knowledgeBases,
+    search,
+    passages,
+    /** Starts this process's background workers (indexing); the answer stops them. */
+    startWorkers(onError?: (error: unknown) => void): () => Promise<void> {
+      return jobs.start(jobHandlers, {
+        concurrency: config.search.indexingConcurrency,
+        ...(onError ? { onError } : {}),
+      });
+    },
+  };
 }
 /** The services of an app. */
 export type Services = ReturnType<typeof buildServices>;

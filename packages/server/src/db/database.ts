@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import * as sqliteVec from 'sqlite-vec';
 import { migrationProvider } from './migrations.js';
 import type { Database } from './schema.js';
 
@@ -54,6 +55,9 @@ function openSqlite(options: OpenDatabaseOptions): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // sqlite-vec (vec0 vectors of the passage index): every connection needs it, since deleting a passage
+  // (even by cascade from its file) also deletes its vector through a trigger on the vec0 table.
+  sqliteVec.load(sqlite);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   return {
     kysely,

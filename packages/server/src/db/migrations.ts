@@ -1,4 +1,4 @@
-import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, PostgresAdapter, sql } from 'kysely';
 
 /* Migrations are plain objects in code, portable across SQLite and PostgreSQL: text ids and ISO timestamps,
  * integers for booleans, JSON as text. Never edit a released migration; add a new one. */
@@ -202,6 +202,127 @@ const migrations: Record<string, Migration> = {
         .addColumn('queued_at', 'text', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('file_tags_key_value').on('file_tags').columns(['key', 'value']).execute();
+    },
+  },
+  // Passages of indexed files and their full-text index. The vector table is made by the passage index
+  // when an embedding model is first set, since its width is the model's (search/index/).
+  '0003_passages': {
+    async up(db: Kysely<unknown>) {
+      const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+      if (postgres) {
+        await sql`
+          create table passages (
+            id text primary key,
+            file_id text not null references files(id) on delete cascade,
+            bot_id text not null,
+            position integer not null,
+            subtype text not null,
+            page_number integer,
+            content text not null,
+            breadcrumb text not null default '[]',
+            model_id text,
+            tsv tsvector not null,
+            constraint passages_file_position unique (file_id, position)
+          )`.execute(db);
+        await sql`create index passages_tsv on passages using gin (tsv)`.execute(db);
+      } else {
+        // seq is the rowid shared with the FTS5 and vec0 tables.
+        await sql`
+          create table passages (
+            seq integer primary key,
+            id text not null unique,
+            file_id text not null references files(id) on delete cascade,
+            bot_id text not null,
+            position integer not null,
+            subtype text not null,
+            page_number integer,
+            content text not null,
+            breadcrumb text not null default '[]',
+            model_id text,
+            constraint passages_file_position unique (file_id, position)
+          )`.execute(db);
+        await sql`
+          create virtual table passages_fts using fts5(
+            content, breadcrumb, content='passages', content_rowid='seq',
+            tokenize='porter unicode61 remove_diacritics 2'
+          )`.execute(db);
+        await sql`
+          create trigger passages_fts_insert after insert on passages begin
+            insert into passages_fts(rowid, content, breadcrumb) values (new.seq, new.content, new.breadcrumb);
+          end`.execute(db);
+        await sql`
+          create trigger passages_fts_delete after delete on passages begin
+            insert into passages_fts(passages_fts, rowid, content, breadcrumb)
+              values ('delete', old.seq, old.content, old.breadcrumb);
+          end`.execute(db);
+        await sql`
+          create trigger passages_fts_update after update of content, breadcrumb on passages begin
+            insert into passages_fts(passages_fts, rowid, content, breadcrumb)
+              values ('delete', old.seq, old.content, old.breadcrumb);
+            insert into passages_fts(rowid, content, breadcrumb) values (new.seq, new.content, new.breadcrumb);
+          end`.execute(db);
+      }
+      await db.schema.createIndex('passages_bot').on('passages').column('bot_id').execute();
+      // One row ('current'): the embedding model of the stored vectors and how they are stored.
+      await db.schema
+        .createTable('embedding_model')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('model_id', 'text', (c) => c.notNull())
+        .addColumn('dimensions', 'integer', (c) => c.notNull())
+        .addColumn('vector_store', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
+  '0004_jobs_and_knowledge_bases': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('run_after', 'text', (c) => c.notNull())
+        .addColumn('locked_by', 'text')
+        .addColumn('locked_until', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('jobs_claim').on('jobs').columns(['status', 'kind', 'run_after']).execute();
+      await db.schema
+        .alterTable('files')
+        .addColumn('indexing_done', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('files')
+        .addColumn('indexing_total', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createTable('knowledge_bases')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('bot_id', 'text', (c) => c.notNull().references('bots.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('tags', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addUniqueConstraint('knowledge_bases_bot_name', ['bot_id', 'name'])
+        .execute();
+      await db.schema
+        .createTable('knowledge_base_files')
+        .addColumn('knowledge_base_id', 'text', (c) =>
+          c.notNull().references('knowledge_bases.id').onDelete('cascade'),
+        )
+        .addColumn('file_id', 'text', (c) => c.notNull().references('files.id').onDelete('cascade'))
+        .addColumn('linked_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('knowledge_base_files_pk', ['knowledge_base_id', 'file_id'])
+        .execute();
+      await db.schema
+        .createIndex('knowledge_base_files_file')
+        .on('knowledge_base_files')
+        .column('file_id')
+        .execute();
     },
   },
 };

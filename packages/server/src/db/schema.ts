@@ -139,6 +139,9 @@ export interface FilesTable {
   blob_key: string | null;
   /** Bumped by every upsert: an upload URL is valid only for the version it was made for. */
   upload_version: number;
+  /** Indexing progress: passages done of total, while indexing runs. */
+  indexing_done: number;
+  indexing_total: number;
   created_at: string;
   updated_at: string;
 }
@@ -152,6 +155,64 @@ export interface FileTagsTable {
 export interface BlobGarbageTable {
   blob_key: string;
   queued_at: string;
+}
+
+/**
+ * A passage of an indexed file. SQLite adds `seq` (the rowid shared with `passages_fts` and the vec0 table);
+ * PostgreSQL adds `tsv` (its full-text vector). Both are written only by search/index/.
+ */
+export interface PassagesTable {
+  id: string;
+  file_id: string;
+  bot_id: string;
+  position: number;
+  subtype: string;
+  page_number: number | null;
+  content: string;
+  /** JSON array of the titles above the passage. */
+  breadcrumb: string;
+  /** Embedding model of the passage's vector; null when it has none (yet). */
+  model_id: string | null;
+}
+
+/** The embedding model of the stored vectors: one row, key 'current'. */
+export interface EmbeddingModelTable {
+  key: string;
+  model_id: string;
+  dimensions: number;
+  /** 'sqlite-vec' | 'pgvector' | 'bytea'. */
+  vector_store: string;
+  updated_at: string;
+}
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  payload: string;
+  /** queued → running → done | failed (running again after a lost lease). */
+  status: string;
+  attempts: number;
+  run_after: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KnowledgeBasesTable {
+  id: string;
+  bot_id: string;
+  name: string;
+  tags: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KnowledgeBaseFilesTable {
+  knowledge_base_id: string;
+  file_id: string;
+  linked_at: string;
 }
 
 export interface MetaTable {
@@ -176,4 +237,9 @@ export interface Database {
   file_tags: FileTagsTable;
   blob_garbage: BlobGarbageTable;
   meta: MetaTable;
+  jobs: JobsTable;
+  knowledge_bases: KnowledgeBasesTable;
+  knowledge_base_files: KnowledgeBaseFilesTable;
+  passages: PassagesTable;
+  embedding_model: EmbeddingModelTable;
 }

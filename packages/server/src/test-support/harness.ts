@@ -9,6 +9,7 @@ import type { BlobStore } from '../blob/blob-store.js';
 import { bootstrap } from '../bootstrap.js';
 import { type Config, loadConfig } from '../config/config.js';
 import { type Db, openDatabase } from '../db/database.js';
+import type { Embedder } from '../search/types.js';
 
 /** Options of a test app. */
 export interface TestAppOptions {
@@ -19,6 +20,10 @@ export interface TestAppOptions {
   clock?: () => Date;
   /** Blob store to use instead of the configured one (e.g. S3 against s3rver). */
   blobs?: BlobStore;
+  /** Embedder to use instead of the configured one (null: none). */
+  embedder?: Embedder | null;
+  /** Run the background workers (indexing jobs) in the app. */
+  workers?: boolean;
 }
 
 /** A request as tests write it. */
@@ -50,6 +55,8 @@ export async function createTestApp(options: TestAppOptions = {}) {
     PARLEY_DATA_DIR: dataDir,
     PARLEY_LOG_LEVEL: 'silent',
     PARLEY_RATE_LIMIT_MAX: '0',
+    // Tests that need the semantic model ask for it; the others stay fast with lexical search.
+    PARLEY_EMBEDDER: 'none',
     ...options.env,
   };
   const config: Config = loadConfig(env);
@@ -65,6 +72,8 @@ export async function createTestApp(options: TestAppOptions = {}) {
     logger: false,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.blobs ? { blobs: options.blobs } : {}),
+    ...(options.embedder !== undefined ? { embedder: options.embedder } : {}),
+    ...(options.workers ? { workers: true } : {}),
   });
   await app.ready();
   const boot = await bootstrap({ config, db: db.kysely, services: app.services });

@@ -459,7 +459,10 @@ describe('listFiles', () => {
 
   it('has files in every status, for the sorts below to mean something', () => {
     const statuses = new Set(all.map((f) => f.status));
-    expect(statuses).toEqual(new Set(['upload_pending', 'upload_completed', 'upload_failed']));
+    // Files uploaded with index: true wait for indexing (no workers run in this app).
+    expect(statuses).toEqual(
+      new Set(['upload_pending', 'upload_completed', 'upload_failed', 'indexing_pending']),
+    );
     expect(all.find((f) => f.status === 'upload_failed')?.failedStatusReason).toMatch(/upload_incomplete/);
   });
 

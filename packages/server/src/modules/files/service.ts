@@ -33,6 +33,7 @@ import type { AuthResolver } from '../../http/context.js';
 import { decodeCursor, type Page, toPage } from '../../http/pagination.js';
 import type { TagFilter } from '../../http/tag-filter.js';
 import { newId } from '../../ids.js';
+import type { JobQueue } from '../../jobs/queue.js';
 import type { BotsService } from '../bots/service.js';
 import { FILE_SORT_COLUMNS, type FileRow, type FileVisibility, filesRepo } from './repo.js';
 
@@ -64,6 +65,20 @@ export interface FileContent {
   open(range?: ByteRange): Promise<Readable>;
 }
 
+/** Kind of the durable job that indexes one file. */
+export const INDEX_FILE_JOB = 'index_file';
+
+/** The file fields a search passage carries. */
+export interface PassageFileSummary {
+  id: string;
+  key: string;
+  contentType: string;
+  metadata: Record<string, unknown>;
+  tags: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
 function facts(row: FileRow): FileFacts {
   return {
     ownerType: row.owner_type as FileFacts['ownerType'],
@@ -81,6 +96,8 @@ export function filesService(deps: {
   settings: FilesSettings;
   bots: BotsService;
   auth: AuthResolver;
+  /** Durable jobs; with it, files uploaded with `index: true` are queued for indexing. */
+  jobs?: JobQueue;
 }) {
   const { db, blobs, signer, clock, settings } = deps;
   const now = () => clock().toISOString();
@@ -132,6 +149,9 @@ export function filesService(deps: {
         ...(row.owner_id ? { id: row.owner_id } : {}),
       },
       ...(row.sha256 ? { checksum: row.sha256 } : {}),
+      ...(row.status === 'indexing_pending' && row.indexing_total > 0
+        ? { indexingProgress: { done: row.indexing_done, total: row.indexing_total } }
+        : {}),
     };
   }
 
@@ -220,6 +240,27 @@ export function filesService(deps: {
     return n;
   }
 
+  function visibilityOf(ctx: FilesContext): FileVisibility {
+    return ctx.actor.kind === 'integration'
+      ? { kind: 'integration', integrationId: ctx.actor.integrationId }
+      : { kind: 'all' };
+  }
+
+  /** Starts indexing a file inside the caller's transaction: status indexing_pending, a durable job queued. */
+  async function scheduleIndexing(
+    tx: Kysely<Database>,
+    row: Pick<FileRow, 'id' | 'upload_version'>,
+  ): Promise<void> {
+    await filesRepo(tx).update(row.id, {
+      status: 'indexing_pending',
+      failed_status_reason: null,
+      indexing_done: 0,
+      indexing_total: 0,
+      updated_at: now(),
+    });
+    await deps.jobs?.enqueue(INDEX_FILE_JOB, { fileId: row.id, uploadVersion: row.upload_version }, { tx });
+  }
+
   function owner(actor: FileActor): { type: string; id: string | null } {
     switch (actor.kind) {
       case 'bot':
@@ -301,6 +342,8 @@ export function filesService(deps: {
         status: 'upload_pending',
         failed_status_reason: null,
         expires_at: expiresAt,
+        indexing_done: 0,
+        indexing_total: 0,
         updated_at: at,
       };
       let row: FileRow;
@@ -419,7 +462,10 @@ export function filesService(deps: {
           failed_status_reason: null,
           updated_at: at,
         });
-        if (ok) await queueGarbage(tx, row.blob_key);
+        if (ok) {
+          await queueGarbage(tx, row.blob_key);
+          if (row.index === 1 && deps.jobs) await scheduleIndexing(tx, row);
+        }
         return ok;
       });
       if (!committed) {
@@ -453,10 +499,7 @@ export function filesService(deps: {
       const sortDirection = q.sortDirection ?? 'desc';
       const sort = `${sortField}:${sortDirection}`;
       const limit = q.pageSize ?? 20;
-      const visibility: FileVisibility =
-        ctx.actor.kind === 'integration'
-          ? { kind: 'integration', integrationId: ctx.actor.integrationId }
-          : { kind: 'all' };
+      const visibility = visibilityOf(ctx);
       const repo = filesRepo(db);
       const rows = await repo.list({
         botId: ctx.botId,
@@ -545,6 +588,8 @@ export function filesService(deps: {
         failed_status_reason: null,
         expires_at: source.expires_at,
         blob_key: blobKey,
+        indexing_done: 0,
+        indexing_total: 0,
         updated_at: at,
       };
       const id = existing?.id ?? newId('file');
@@ -592,10 +637,7 @@ export function filesService(deps: {
       if (fileRule(ctx.actor, 'list') === false) throw denied(ctx, 'list');
       const limit = q.pageSize ?? 100;
       const after = decodeCursor(q.nextToken, 'tag:asc');
-      const vis: FileVisibility =
-        ctx.actor.kind === 'integration'
-          ? { kind: 'integration', integrationId: ctx.actor.integrationId }
-          : { kind: 'all' };
+      const vis = visibilityOf(ctx);
       const rows = await filesRepo(db).tagKeys(ctx.botId, vis, limit, after?.id);
       const page = toPage(rows, limit, 'tag:asc', (r) => [r.key, r.key]);
       return {
@@ -612,10 +654,7 @@ export function filesService(deps: {
       if (fileRule(ctx.actor, 'list') === false) throw denied(ctx, 'list');
       const limit = q.pageSize ?? 100;
       const after = decodeCursor(q.nextToken, 'value:asc');
-      const vis: FileVisibility =
-        ctx.actor.kind === 'integration'
-          ? { kind: 'integration', integrationId: ctx.actor.integrationId }
-          : { kind: 'all' };
+      const vis = visibilityOf(ctx);
       const rows = await filesRepo(db).tagValues(ctx.botId, tag, vis, limit, after?.id);
       const page = toPage(rows, limit, 'value:asc', (r) => [r.value, r.value]);
       return {
@@ -692,6 +731,72 @@ export function filesService(deps: {
     },
 
     collectGarbage,
+
+    /** Which of a bot's files the caller may see, as the search index filters them. */
+    visibility: visibilityOf,
+
+    /** Loads a file the caller may update (403/404 otherwise), for setFilePassages. */
+    async writable(ctx: FilesContext, idOrKey: string): Promise<FileRow> {
+      return load(ctx, idOrKey, 'update');
+    },
+
+    /** Loads a file the caller may read (404 otherwise), for search and knowledge bases. */
+    async readable(ctx: FilesContext, idOrKey: string): Promise<FileRow> {
+      return load(ctx, idOrKey, 'read');
+    },
+
+    /**
+     * Indexes a file again without a new upload (a failed or outdated index, or a file linked to a knowledge
+     * base): needs update rights and uploaded content. Turns `index` on.
+     */
+    async reindex(ctx: FilesContext, idOrKey: string): Promise<FileObject> {
+      const row = await load(ctx, idOrKey, 'update');
+      return this.ensureIndexed(row.id, true);
+    },
+
+    /** Makes sure a file is (being) indexed: queues indexing unless it is indexed or queued already (or `force`). */
+    async ensureIndexed(fileId: string, force = false): Promise<FileObject> {
+      if (!deps.jobs) throw new ApiError('Internal', 'Indexing is not available in this process');
+      const row = await filesRepo(db).byIdAnyBot(fileId);
+      if (!row) throw errors.notFound('File', fileId);
+      if (!row.blob_key || row.size === null) {
+        // Not uploaded yet: it will be indexed when the upload completes.
+        if (row.index === 0) await filesRepo(db).update(row.id, { index: 1, updated_at: now() });
+      } else if (
+        force ||
+        row.index === 0 ||
+        row.status === 'upload_completed' ||
+        row.status === 'indexing_failed'
+      ) {
+        await db.transaction().execute(async (tx) => {
+          await filesRepo(tx).update(row.id, { index: 1 });
+          await scheduleIndexing(tx, row);
+        });
+      }
+      return toFile((await filesRepo(db).byIdAnyBot(fileId)) as FileRow);
+    },
+
+    /** The file fields a search answer carries, for these ids. */
+    async summaries(ids: string[]): Promise<Map<string, PassageFileSummary>> {
+      const rows = ids.length
+        ? await db.selectFrom('files').selectAll().where('id', 'in', ids).execute()
+        : [];
+      const tags = await filesRepo(db).tagsOf(rows.map((r) => r.id));
+      return new Map(
+        rows.map((r) => [
+          r.id,
+          {
+            id: r.id,
+            key: r.key,
+            contentType: r.content_type,
+            metadata: JSON.parse(r.metadata) as Record<string, unknown>,
+            tags: tags.get(r.id) ?? {},
+            createdAt: r.created_at,
+            updatedAt: r.updated_at,
+          },
+        ]),
+      );
+    },
 
     /** Removes leftovers of uploads whose process died (idle for an hour); answers how many. */
     sweepTemporary: async (): Promise<number> => (await blobs.sweepTemporary?.(3600_000)) ?? 0,

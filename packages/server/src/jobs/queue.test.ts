@@ -1,0 +1,200 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Db, openDatabase } from '../db/database.js';
+import { postgresTestUrl } from '../test-support/harness.js';
+import { type JobHandler, jobQueue, PermanentJobError } from './queue.js';
+
+function handler(run: JobHandler['run'], extra: Partial<JobHandler> = {}): JobHandler {
+  return { run, timeoutMs: 5_000, maxAttempts: 3, ...extra };
+}
+
+function runQueueSuite(name: string, open: () => Promise<{ db: Db; close: () => Promise<void> }>) {
+  describe(`job queue on ${name}`, () => {
+    let db: Db;
+    let close: () => Promise<void>;
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const clock = () => new Date(now);
+    beforeAll(async () => {
+      ({ db, close } = await open());
+    });
+    afterAll(() => close());
+    const queue = () => jobQueue(db.kysely, db.dialect, clock);
+    const options = { backoffBaseMs: 1000, backoffMaxMs: 10_000, leaseMs: 30_000 };
+
+    it('runs a queued job once and marks it done', async () => {
+      const seen: unknown[] = [];
+      const q = queue();
+      const id = await q.enqueue('t1', { n: 1 });
+      expect(await q.runOne({ t1: handler(async (p) => void seen.push(p)) }, options)).toBe(true);
+      expect(seen).toEqual([{ n: 1 }]);
+      expect(await q.get(id)).toMatchObject({ status: 'done', attempts: 1, last_error: null });
+      expect(await q.runOne({ t1: handler(async () => undefined) }, options)).toBe(false);
+    });
+
+    it('retries a transient failure after a backoff, then succeeds', async () => {
+      const q = queue();
+      let calls = 0;
+      const h = handler(async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('database busy');
+      });
+      const id = await q.enqueue('t2', {});
+      await q.runOne({ t2: h }, options);
+      const after = await q.get(id);
+      expect(after).toMatchObject({ status: 'queued', attempts: 1, last_error: 'error: database busy' });
+      expect(Date.parse(after?.run_after ?? '')).toBeGreaterThan(now);
+      expect(await q.runOne({ t2: h }, options)).toBe(false); // not due yet
+      now += 2_000;
+      expect(await q.runOne({ t2: h }, options)).toBe(true);
+      expect(await q.get(id)).toMatchObject({ status: 'done', attempts: 2 });
+    });
+
+    it('ends failed with its reason after the last attempt, and tells the handler once', async () => {
+      const q = queue();
+      const failures: Array<{ message: string; reason: string }> = [];
+      const h = handler(
+        async () => {
+          throw new Error('still broken');
+        },
+        { maxAttempts: 2, onFailed: async (_p, e) => void failures.push(e) },
+      );
+      const id = await q.enqueue('t3', {});
+      await q.runOne({ t3: h }, options);
+      now += 10_000;
+      await q.runOne({ t3: h }, options);
+      expect(await q.get(id)).toMatchObject({
+        status: 'failed',
+        attempts: 2,
+        last_error: 'error: still broken',
+      });
+      expect(failures).toEqual([{ message: 'still broken', reason: 'error' }]);
+    });
+
+    it('does not retry a permanent failure', async () => {
+      const q = queue();
+      const id = await q.enqueue('t4', {});
+      await q.runOne(
+        {
+          t4: handler(async () =>
+            Promise.reject(new PermanentJobError('corrupt PDF', 'unreadable_document')),
+          ),
+        },
+        options,
+      );
+      expect(await q.get(id)).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+        last_error: 'unreadable_document: corrupt PDF',
+      });
+    });
+
+    it('bounds an attempt in time and counts the overrun as a failure', async () => {
+      const q = queue();
+      const id = await q.enqueue('t5', {});
+      const slow = handler(
+        (_p, { signal }) =>
+          new Promise((_resolve, reject) => {
+            signal.addEventListener('abort', () => reject(signal.reason));
+          }),
+        { timeoutMs: 50, maxAttempts: 1 },
+      );
+      await q.runOne({ t5: slow }, options);
+      expect(await q.get(id)).toMatchObject({
+        status: 'failed',
+        last_error: 'timeout: the attempt ran longer than 50 ms',
+      });
+    });
+
+    it('reclaims a job whose worker died once its lease has run out', async () => {
+      const q = queue();
+      const id = await q.enqueue('t6', {});
+      // A worker claims it and "dies": mark it running with a lease, as a crashed process would leave it.
+      await db.kysely
+        .updateTable('jobs')
+        .set({
+          status: 'running',
+          attempts: 1,
+          locked_by: 'dead',
+          locked_until: new Date(now + 30_000).toISOString(),
+        })
+        .where('id', '=', id)
+        .execute();
+      const h = handler(async () => undefined);
+      expect(await q.runOne({ t6: h }, options)).toBe(false);
+      now += 31_000;
+      expect(await q.runOne({ t6: h }, options)).toBe(true);
+      expect(await q.get(id)).toMatchObject({ status: 'done', attempts: 2 });
+    });
+
+    it('gives a job back untouched when the worker stops during it', async () => {
+      const q = queue();
+      const id = await q.enqueue('t7', {});
+      const stop = new AbortController();
+      const h = handler(
+        (_p, { signal }) =>
+          new Promise((_resolve, reject) => {
+            signal.addEventListener('abort', () => reject(new Error('stopped')));
+            setTimeout(() => stop.abort(), 10);
+          }),
+      );
+      await q.runOne({ t7: h }, options, stop.signal);
+      expect(await q.get(id)).toMatchObject({ status: 'queued', attempts: 0 });
+    });
+
+    it('hands each job to exactly one of several concurrent workers', async () => {
+      const q = queue();
+      const ids = await Promise.all(Array.from({ length: 12 }, (_, i) => q.enqueue('t8', { i })));
+      const runs = new Map<number, number>();
+      const h = handler(async (p) => {
+        const i = (p as { i: number }).i;
+        runs.set(i, (runs.get(i) ?? 0) + 1);
+      });
+      const workers = [queue(), queue(), queue()];
+      let progress = true;
+      while (progress) {
+        const found = await Promise.all(workers.map((w) => w.runOne({ t8: h }, options)));
+        progress = found.some(Boolean);
+      }
+      expect([...runs.values()].every((n) => n === 1)).toBe(true);
+      expect(runs.size).toBe(12);
+      for (const id of ids) expect((await q.get(id))?.status).toBe('done');
+    });
+  });
+}
+
+runQueueSuite('SQLite', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'parley-jobs-'));
+  const db = await openDatabase({ dataDir: dir });
+  return {
+    db,
+    close: async () => {
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+const pgUrl = postgresTestUrl();
+if (pgUrl) {
+  runQueueSuite('PostgreSQL', async () => {
+    const schema = `jobs_${process.pid}_${Date.now()}`;
+    const db = await openDatabase({ url: pgUrl, dataDir: tmpdir(), pgSchema: schema });
+    return {
+      db,
+      close: async () => {
+        await db.close();
+        const client = new pg.Client({ connectionString: pgUrl });
+        await client.connect();
+        await client.query(`drop schema if exists ${schema} cascade`);
+        await client.end();
+      },
+    };
+  });
+} else {
+  describe.skip('job queue on PostgreSQL (PARLEY_TEST_DATABASE_URL not set)', () => {
+    it('runs only with PostgreSQL', () => undefined);
+  });
+}

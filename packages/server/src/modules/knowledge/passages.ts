@@ -1,0 +1,115 @@
+import type { FileObject } from '@parley/protocol';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { errors } from '../../errors/errors.js';
+import type { Page } from '../../http/pagination.js';
+import { decodeCursor, encodeCursor } from '../../http/pagination.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { PassageIndex } from '../../search/index/index.js';
+import type { PassageSubtype } from '../../search/types.js';
+import { type FilesContext, type FilesService, INDEX_FILE_JOB } from '../files/service.js';
+
+/** A stored passage as listFilePassages answers it. */
+export interface FilePassageView {
+  id: string;
+  content: string;
+  meta: { type: 'chunk'; subtype: PassageSubtype; position: number; pageNumber?: number };
+  breadcrumb: string[];
+}
+
+/** listFilePassages and setFilePassages. */
+export function passagesService(deps: {
+  db: Kysely<Database>;
+  index: PassageIndex;
+  files: FilesService;
+  jobs: JobQueue;
+  clock: () => Date;
+}) {
+  return {
+    async list(
+      ctx: FilesContext,
+      idOrKey: string,
+      q: { nextToken?: string | undefined; limit?: number | undefined },
+    ): Promise<Page<FilePassageView>> {
+      const file = await deps.files.readable(ctx, idOrKey);
+      const limit = q.limit ?? 20;
+      const after = decodeCursor(q.nextToken, 'position:asc');
+      const rows = await deps.index.listFilePassages(
+        file.id,
+        limit + 1,
+        after ? Number(after.value) : undefined,
+      );
+      const items = rows.slice(0, limit).map((p) => ({
+        id: p.id,
+        content: p.content,
+        meta: {
+          type: 'chunk' as const,
+          subtype: p.subtype,
+          position: p.position,
+          ...(p.pageNumber ? { pageNumber: p.pageNumber } : {}),
+        },
+        breadcrumb: p.breadcrumb,
+      }));
+      const last = items[items.length - 1];
+      return {
+        items,
+        ...(rows.length > limit && last
+          ? { nextToken: encodeCursor({ sort: 'position:asc', value: last.meta.position, id: last.id }) }
+          : {}),
+      };
+    },
+
+    /**
+     * Replaces a file's passages with the caller's own (in order). A background job embeds them; the file is
+     * then `indexing_completed` and its passages searchable.
+     */
+    async set(
+      ctx: FilesContext,
+      idOrKey: string,
+      passages: Array<{
+        content: string;
+        meta?: { subtype?: PassageSubtype | undefined; pageNumber?: number | undefined } | undefined;
+      }>,
+    ): Promise<FileObject> {
+      const file = await deps.files.writable(ctx, idOrKey);
+      if (!file.blob_key)
+        throw errors.invalidPayload(
+          'The file has no uploaded content yet; upload it before setting its passages',
+        );
+      await deps.index.replaceFilePassages({
+        fileId: file.id,
+        botId: file.bot_id,
+        passages: passages.map((p, position) => ({
+          position,
+          content: p.content,
+          subtype: p.meta?.subtype ?? 'paragraph',
+          breadcrumb: [],
+          ...(p.meta?.pageNumber ? { pageNumber: p.meta.pageNumber } : {}),
+        })),
+      });
+      const at = deps.clock().toISOString();
+      await deps.db.transaction().execute(async (tx) => {
+        await tx
+          .updateTable('files')
+          .set({
+            index: 1,
+            status: 'indexing_pending',
+            failed_status_reason: null,
+            indexing_done: 0,
+            indexing_total: passages.length,
+            updated_at: at,
+          })
+          .where('id', '=', file.id)
+          .execute();
+        await deps.jobs.enqueue(
+          INDEX_FILE_JOB,
+          { fileId: file.id, uploadVersion: file.upload_version, source: 'stored' },
+          { tx },
+        );
+      });
+      return deps.files.get(ctx, file.id);
+    },
+  };
+}
+/** The passages service. */
+export type PassagesService = ReturnType<typeof passagesService>;

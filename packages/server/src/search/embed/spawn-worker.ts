@@ -1,0 +1,71 @@
+/**
+ * Starts a worker thread from a module next to the caller, whether the server runs from its build
+ * (`dist/…/x.js`: a plain Worker) or from its TypeScript sources (`src/…/x.ts`, as under Vitest). Node 20
+ * cannot run `.ts` files, so in the second case the worker first registers a module hook that transpiles
+ * `.ts` modules with the `typescript` dev dependency (types stripped, no type check) and maps `./x.js`
+ * imports to `./x.ts`. The build never takes that path.
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
+/** The module `name` beside `importMetaUrl`, with the extension the caller itself has (`.ts` or `.js`). */
+export function siblingModule(importMetaUrl: string, name: string): URL {
+  const extension = new URL(importMetaUrl).pathname.endsWith('.ts') ? '.ts' : '.js';
+  return new URL(`./${name}${extension}`, importMetaUrl);
+}
+
+/** Module hooks (an ES module, given as a data: URL) that let a worker import TypeScript sources. */
+const TYPESCRIPT_HOOKS = `
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+let ts;
+export async function initialize(data) {
+  const imported = await import(data.typescript);
+  ts = imported.default ?? imported;
+}
+export async function resolve(specifier, context, next) {
+  try {
+    return await next(specifier, context);
+  } catch (error) {
+    const relative = specifier.startsWith('./') || specifier.startsWith('../');
+    if (relative && specifier.endsWith('.js') && context.parentURL?.endsWith('.ts')) {
+      return next(specifier.slice(0, -3) + '.ts', context);
+    }
+    throw error;
+  }
+}
+export async function load(url, context, next) {
+  if (!url.startsWith('file:') || !url.endsWith('.ts')) return next(url, context);
+  const fileName = fileURLToPath(url);
+  const { outputText } = ts.transpileModule(await readFile(fileName, 'utf8'), {
+    fileName,
+    compilerOptions: {
+      module: ts.ModuleKind.ESNext,
+      target: ts.ScriptTarget.ES2022,
+      verbatimModuleSyntax: true,
+      inlineSourceMap: true,
+    },
+  });
+  return { format: 'module', source: outputText, shortCircuit: true };
+}
+`;
+
+/** Starts `entry` in a worker thread; a `.ts` entry runs through the transpiling hooks above. */
+export function spawnWorker(entry: URL, options: WorkerOptions = {}): Worker {
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, options);
+  return new Worker(typescriptBootstrap(entry), { ...options, eval: true });
+}
+
+/**
+ * CommonJS code (for an eval'd worker or `node -e`) that registers the transpiling hooks, then imports
+ * `entry`, which may be a `.ts` file or a module that imports them.
+ */
+export function typescriptBootstrap(entry: URL): string {
+  const typescript = pathToFileURL(createRequire(import.meta.url).resolve('typescript')).href;
+  const hooks = `data:text/javascript;base64,${Buffer.from(TYPESCRIPT_HOOKS).toString('base64')}`;
+  return [
+    `require('node:module').register(${JSON.stringify(hooks)}, { data: { typescript: ${JSON.stringify(typescript)} } });`,
+    `import(${JSON.stringify(entry.href)}).catch((error) => { process.nextTick(() => { throw error; }); });`,
+  ].join('\n');
+}

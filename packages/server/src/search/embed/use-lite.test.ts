@@ -1,0 +1,216 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EmbedderError } from './errors.js';
+import { typescriptBootstrap } from './spawn-worker.js';
+import { USE_LITE_ID, UseLiteEmbedder } from './use-lite.js';
+
+const cosine = (a: Float32Array, b: Float32Array): number => {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i] as number) * (b[i] as number);
+  return sum;
+};
+const norm = (v: Float32Array): number => Math.sqrt(cosine(v, v));
+
+describe('UseLiteEmbedder (the shipped model, in a worker thread)', () => {
+  const embedder = new UseLiteEmbedder();
+
+  beforeAll(() => embedder.ready());
+  afterAll(() => embedder.close());
+
+  it('names the model and its 512 dimensions', () => {
+    expect(embedder.id).toBe(USE_LITE_ID);
+    expect(USE_LITE_ID).toBe('use-lite-512@0.2.0');
+    expect(embedder.dimensions).toBe(512);
+  });
+
+  it('gives unit-length 512-d vectors', async () => {
+    const vectors = await embedder.embed(['How do I reset my password?', 'a', '']);
+    expect(vectors).toHaveLength(3);
+    for (const vector of vectors) {
+      expect(vector).toBeInstanceOf(Float32Array);
+      expect(vector).toHaveLength(512);
+      expect(norm(vector)).toBeCloseTo(1, 5);
+      expect(vector.every(Number.isFinite)).toBe(true);
+    }
+  });
+
+  it('gives the same vector for the same text, alone or in a batch', async () => {
+    const text = 'Knowledge bases group files for search.';
+    const [alone] = await embedder.embed([text]);
+    const [again] = await embedder.embed([text]);
+    const inBatch = await embedder.embed(['Something else entirely.', text, 'And another one.']);
+    expect(again).toEqual(alone);
+    expect(cosine(alone as Float32Array, inBatch[1] as Float32Array)).toBeCloseTo(1, 5);
+  });
+
+  it('scores a paraphrase above an unrelated sentence', async () => {
+    const [question, paraphrase, unrelated] = (await embedder.embed([
+      'How do I reset my password?',
+      'Steps to recover a forgotten login secret',
+      'The weather in Paris is mild',
+    ])) as [Float32Array, Float32Array, Float32Array];
+    expect(cosine(question, paraphrase)).toBeGreaterThan(cosine(question, unrelated) + 0.2);
+  });
+
+  it('returns 70 vectors in input order for 70 texts of mixed lengths (three batches)', async () => {
+    const texts = Array.from(
+      { length: 70 },
+      (_, i) => `Passage number ${i} is about topic ${i % 7}.${' More words here.'.repeat((i * 7) % 11)}`,
+    );
+    const vectors = await embedder.embed(texts);
+    expect(vectors).toHaveLength(70);
+    const probes = [0, 1, 10, 33, 68, 69];
+    const singles = await Promise.all(probes.map((i) => embedder.embed([texts[i] as string])));
+    probes.forEach((i, k) => {
+      expect(cosine(vectors[i] as Float32Array, singles[k]?.[0] as Float32Array)).toBeCloseTo(1, 5);
+    });
+    expect(cosine(vectors[0] as Float32Array, vectors[1] as Float32Array)).toBeLessThan(0.999);
+  });
+
+  it('returns [] for no texts', async () => {
+    await expect(embedder.embed([])).resolves.toEqual([]);
+  });
+
+  it('keeps rows aligned when empty texts end a batch', async () => {
+    const vectors = await embedder.embed(['The cat sat on the mat.', '', '']);
+    const [cat] = await embedder.embed(['The cat sat on the mat.']);
+    expect(vectors).toHaveLength(3);
+    expect(cosine(vectors[0] as Float32Array, cat as Float32Array)).toBeCloseTo(1, 5);
+    expect(vectors[2]).toEqual(vectors[1]);
+  });
+
+  it('reads only the first 128 tokens of an input', async () => {
+    const words = Array.from({ length: 400 }, (_, i) => `word${i}`);
+    const [long, longer] = await embedder.embed([words.slice(0, 300).join(' '), words.join(' ')]);
+    const [short] = await embedder.embed([words.slice(0, 10).join(' ')]);
+    expect(cosine(long as Float32Array, longer as Float32Array)).toBeCloseTo(1, 5);
+    expect(cosine(long as Float32Array, short as Float32Array)).toBeLessThan(0.99);
+  });
+
+  it('serves concurrent calls, each in its own order', async () => {
+    const a = Array.from({ length: 40 }, (_, i) => `Alpha sentence ${i}.`);
+    const b = ['A single search query'];
+    const [va, vb, [qa], [qb]] = await Promise.all([
+      embedder.embed(a),
+      embedder.embed(b),
+      embedder.embed([a[39] as string]),
+      embedder.embed(b),
+    ]);
+    expect(va).toHaveLength(40);
+    expect(cosine(va[39] as Float32Array, qa as Float32Array)).toBeCloseTo(1, 5);
+    expect(cosine(vb[0] as Float32Array, qb as Float32Array)).toBeCloseTo(1, 5);
+  });
+
+  it('serves a query that arrives during a long call right after the batch being run', async () => {
+    const long = embedder.embed(
+      Array.from({ length: 192 }, (_, i) => `Indexing passage ${i} of a document.`),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const queuedBefore = embedder.stats().queuedBatches;
+    const [query] = await embedder.embed(['a search query']);
+    expect(query).toHaveLength(512);
+    // Only the batch running when the query came (and the one started as it finished) went first.
+    expect(embedder.stats().queuedBatches).toBeGreaterThanOrEqual(queuedBefore - 1);
+    expect(queuedBefore).toBeGreaterThanOrEqual(4);
+    await expect(long).resolves.toHaveLength(192);
+  });
+
+  it('rejects at once with the reason of an aborted signal', async () => {
+    const controller = new AbortController();
+    const reason = new Error('request gone');
+    const pending = embedder.embed(
+      Array.from({ length: 64 }, (_, i) => `text ${i}`),
+      controller.signal,
+    );
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    await expect(embedder.embed(['x'], AbortSignal.abort(reason))).rejects.toBe(reason);
+    // the embedder still works afterwards
+    await expect(embedder.embed(['still here'])).resolves.toHaveLength(1);
+  });
+});
+
+describe('UseLiteEmbedder lifecycle', () => {
+  it('close() ends its workers, fails waiting calls and refuses new ones', async () => {
+    const embedder = new UseLiteEmbedder({ workers: 2, batchSize: 8 });
+    expect(embedder.stats()).toEqual({ workers: 0, busy: 0, queuedBatches: 0 }); // started on first use
+    await embedder.embed(Array.from({ length: 24 }, (_, i) => `warm up ${i}`));
+    expect(embedder.stats().workers).toBe(2);
+    const waiting = embedder.embed(Array.from({ length: 200 }, (_, i) => `long job ${i}`)).catch((e) => e);
+    const { busy, queuedBatches } = embedder.stats();
+    expect(busy).toBeGreaterThanOrEqual(1); // the second worker may still be loading
+    expect(busy + queuedBatches).toBe(25);
+    await embedder.close();
+    expect(await waiting).toMatchObject({ code: 'closed' });
+    expect(embedder.stats()).toEqual({ workers: 0, busy: 0, queuedBatches: 0 });
+    await expect(embedder.embed(['late'])).rejects.toBeInstanceOf(EmbedderError);
+    await expect(embedder.ready()).rejects.toMatchObject({ code: 'closed' });
+    await embedder.close(); // twice is fine
+  });
+
+  it('leaves no handle open: a process that embeds and closes exits by itself', async () => {
+    const script = [
+      `import { UseLiteEmbedder } from ${JSON.stringify(new URL('./use-lite.ts', import.meta.url).href)};`,
+      'const embedder = new UseLiteEmbedder();',
+      "const [vector] = await embedder.embed(['hello']);",
+      'await embedder.close();',
+      "console.log('embedded', vector.length);",
+    ].join('\n');
+    const entry = new URL(`data:text/javascript;base64,${Buffer.from(script).toString('base64')}`);
+    const child = spawn(process.execPath, ['-e', typescriptBootstrap(entry)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+    clearTimeout(timer);
+    expect({ code, signal, output: output.trim() }).toEqual({
+      code: 0,
+      signal: null,
+      output: 'embedded 512',
+    });
+  });
+
+  it('fails calls with model_load_failed, naming the missing file, when the model is not on disk', async () => {
+    const embedder = new UseLiteEmbedder({
+      files: { modelDir: '/nonexistent/model', wasmDir: '/nonexistent/wasm' },
+    });
+    try {
+      await expect(embedder.embed(['x'])).rejects.toMatchObject({
+        code: 'model_load_failed',
+        retryable: false,
+        message: expect.stringContaining('/nonexistent/model/model.json is missing'),
+      });
+      await expect(embedder.ready()).rejects.toMatchObject({ code: 'model_load_failed' });
+    } finally {
+      await embedder.close();
+    }
+  });
+
+  it('ends a worker whose batch overruns its time bound, failing that call as retryable', async () => {
+    const embedder = new UseLiteEmbedder({ batchTimeoutMs: 1 });
+    try {
+      await embedder.ready();
+      const texts = Array.from(
+        { length: 32 },
+        (_, i) => `A sentence long enough to take a while, number ${i}.`,
+      );
+      await expect(embedder.embed(texts)).rejects.toMatchObject({ code: 'worker_failed', retryable: true });
+      expect(embedder.stats().workers).toBe(0);
+    } finally {
+      await embedder.close();
+    }
+  });
+
+  it('rejects invalid settings', () => {
+    expect(() => new UseLiteEmbedder({ batchSize: 33 })).toThrow(/batchSize/);
+    expect(() => new UseLiteEmbedder({ workers: 0 })).toThrow(/workers/);
+  });
+});

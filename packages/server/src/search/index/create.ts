@@ -1,0 +1,36 @@
+import type { Db } from '../../db/database.js';
+import type { PassageIndex } from './passage-index.js';
+import { postgresPassageIndex } from './postgres-passage-index.js';
+import { sqlitePassageIndex } from './sqlite-passage-index.js';
+
+/** Options of createPassageIndex. */
+export interface PassageIndexOptions {
+  db: Pick<Db, 'kysely' | 'dialect'>;
+  /** Rank weight of a passage's breadcrumb (section titles) beside its content's 1; default 2. */
+  breadcrumbWeight?: number;
+  /** PostgreSQL only: use pgvector when available (default true). */
+  pgvector?: boolean;
+}
+
+/**
+ * The passage index of a database, with the adapter its dialect needs.
+ * @example const index = createPassageIndex({ db }); await index.lexicalSearch('refund policy', scope, 20);
+ */
+export function createPassageIndex(options: PassageIndexOptions): PassageIndex {
+  const { db } = options;
+  const weight = options.breadcrumbWeight === undefined ? {} : { breadcrumbWeight: options.breadcrumbWeight };
+  switch (db.dialect) {
+    case 'sqlite':
+      return sqlitePassageIndex({ kysely: db.kysely, ...weight });
+    case 'postgres':
+      return postgresPassageIndex({
+        kysely: db.kysely,
+        ...weight,
+        ...(options.pgvector === undefined ? {} : { pgvector: options.pgvector }),
+      });
+    default: {
+      const never: never = db.dialect;
+      throw new Error(`no passage index for dialect ${String(never)}`);
+    }
+  }
+}

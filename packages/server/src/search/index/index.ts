@@ -1,0 +1,5 @@
+export { createPassageIndex, type PassageIndexOptions } from './create.js';
+export { foldText, ftsMatchExpression, isStopword, queryTerms } from './lexical-query.js';
+export * from './passage-index.js';
+export { type PostgresPassageIndexOptions, postgresPassageIndex } from './postgres-passage-index.js';
+export { type SqlitePassageIndexOptions, sqlitePassageIndex } from './sqlite-passage-index.js';

@@ -1,0 +1,117 @@
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite/vector';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryResult,
+  sql,
+} from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { type Db, migrate } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import { createPassageIndex } from './create.js';
+import { runPassageIndexContract } from './passage-index.contract.js';
+
+/** PGlite has one connection: Kysely's users take turns on it (a transaction keeps it until it ends). */
+class PGliteDriver implements Driver {
+  private queue: Promise<void> = Promise.resolve();
+  private readonly connection: DatabaseConnection;
+
+  private readonly releases: (() => void)[] = [];
+
+  constructor(private readonly pglite: PGlite) {
+    this.connection = {
+      async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+        const r = await pglite.query<R>(query.sql, query.parameters as unknown[]);
+        return {
+          rows: r.rows,
+          ...(r.affectedRows === undefined ? {} : { numAffectedRows: BigInt(r.affectedRows) }),
+        };
+      },
+      streamQuery() {
+        throw new Error('PGlite test dialect: streaming is not supported');
+      },
+    };
+  }
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    let release = () => {};
+    const turn = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const before = this.queue;
+    this.queue = before.then(() => turn);
+    await before;
+    this.releases.push(release);
+    return this.connection;
+  }
+  async beginTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw('begin'));
+  }
+  async commitTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw('commit'));
+  }
+  async rollbackTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw('rollback'));
+  }
+  async releaseConnection(): Promise<void> {
+    this.releases.shift()?.();
+  }
+  async destroy(): Promise<void> {
+    await this.pglite.close();
+  }
+}
+
+/** A tiny Kysely dialect over an in-process PGlite. */
+function pgliteDialect(pglite: PGlite): Dialect {
+  return {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new PGliteDriver(pglite),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  };
+}
+
+async function openPGlite(withVector: boolean): Promise<Db> {
+  const pglite = await PGlite.create(withVector ? { extensions: { vector } } : {});
+  const kysely = new Kysely<Database>({ dialect: pgliteDialect(pglite) });
+  await migrate(kysely);
+  return {
+    kysely,
+    dialect: 'postgres',
+    async ping() {
+      await sql`select 1`.execute(kysely);
+    },
+    async close() {
+      await kysely.destroy();
+    },
+  };
+}
+
+// PGlite bundles pgvector: this runs the PostgreSQL adapter's pgvector path, and, without the extension,
+// its bytea fallback (also run on a real server by postgres.test.ts).
+runPassageIndexContract('PGlite (tsvector + pgvector)', () => openPGlite(true), { vectorStore: 'pgvector' });
+runPassageIndexContract('PGlite without the vector extension (bytea vectors)', () => openPGlite(false), {
+  vectorStore: 'bytea',
+});
+
+describe('PGlite passage index', () => {
+  it('stores vectors as pgvector columns of the model’s width', async () => {
+    const db = await openPGlite(true);
+    try {
+      await createPassageIndex({ db }).setModel({ id: 'm', dimensions: 3 });
+      const type = await sql<{ t: string }>`
+        select format_type(atttypid, atttypmod) as t from pg_attribute
+        where attrelid = 'passage_vectors'::regclass and attname = 'embedding'`.execute(db.kysely);
+      expect(type.rows[0]?.t).toBe('vector(3)');
+    } finally {
+      await db.close();
+    }
+  });
+});

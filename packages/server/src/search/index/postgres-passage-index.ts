@@ -1,0 +1,305 @@
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import {
+  byScore,
+  bytesVector,
+  checkEmbeddings,
+  checkModel,
+  checkVector,
+  clampLimit,
+  commonQueries,
+  compareModel,
+  DEFAULT_BREADCRUMB_WEIGHT,
+  emptyScope,
+  newPassageId,
+  readModelRow,
+  scopeCondition,
+  unitVector,
+  vectorBytes,
+} from './common.js';
+import { foldText, queryTerms } from './lexical-query.js';
+import type {
+  EmbeddingModel,
+  ModelInfo,
+  PassageHit,
+  PassageIndex,
+  PassageScope,
+  ReplaceFilePassagesInput,
+  VectorStoreKind,
+} from './passage-index.js';
+
+/** Options of the PostgreSQL passage index. */
+export interface PostgresPassageIndexOptions {
+  kysely: Kysely<Database>;
+  /**
+   * Store vectors with pgvector when `create extension if not exists vector` succeeds (default true);
+   * false, or a server without the extension, stores them as float32 bytes searched exactly in JS.
+   */
+  pgvector?: boolean;
+  /** Rank weight of the breadcrumb (tsvector weight B) beside the content's (A) 1; default 2. */
+  breadcrumbWeight?: number;
+  /** Rows read per round trip by the bytea vector scan; default 2000. */
+  scanBatch?: number;
+}
+
+const INSERT_BATCH = 500;
+
+/**
+ * The passage index on PostgreSQL. Passages in `passages` with a `tsv` column (english configuration,
+ * content weight A, breadcrumb weight B; text folded to lower case without diacritics before analysis,
+ * queries too) under a GIN index. Lexical ranking is bm25-like: each query term's ts_rank (length-normalized)
+ * times its idf. Vectors in `passage_vectors` (made when a model is set): pgvector `vector(n)` with exact
+ * cosine search when the extension is there; otherwise float32 `bytea`, scanned in batches and ranked in JS —
+ * exact but linear in the passages in scope (about 15 ms per 1,000 passages of 512 dimensions).
+ * @example const index = postgresPassageIndex({ kysely: db.kysely });
+ */
+export function postgresPassageIndex(options: PostgresPassageIndexOptions): PassageIndex {
+  const db = options.kysely;
+  const wantPgvector = options.pgvector ?? true;
+  const breadcrumbWeight = options.breadcrumbWeight ?? DEFAULT_BREADCRUMB_WEIGHT;
+  const scanBatch = options.scanBatch ?? 2000;
+  const common = commonQueries(db, { contentBytes: (c) => sql<number>`octet_length(${sql.ref(c)})` });
+  // ts_rank's weights ({D, C, B, A}) must lie in 0…1: scale both so their ratio is the breadcrumb weight.
+  const weightA = breadcrumbWeight > 1 ? 1 / breadcrumbWeight : 1;
+  const weightB = breadcrumbWeight > 1 ? 1 : breadcrumbWeight;
+  const rankWeights = sql`array[0, 0, ${weightB}, ${weightA}]::float4[]`;
+  /** Schema of the pgvector extension, to qualify its type and operator whatever the search_path. */
+  let vectorSchema: string | undefined;
+
+  async function pgvectorSchema(trx: Kysely<Database>): Promise<string> {
+    if (vectorSchema) return vectorSchema;
+    const r = await sql<{ schema: string }>`
+      select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace
+      where e.extname = 'vector'`.execute(trx);
+    const schema = r.rows[0]?.schema;
+    if (!schema) throw new Error('the index stores vectors with pgvector, but the vector extension is gone');
+    vectorSchema = schema;
+    return schema;
+  }
+  const vectorLiteral = (v: Float32Array) => `[${Array.from(v).join(',')}]`;
+
+  async function setModelIn(trx: Transaction<Database>, model: EmbeddingModel) {
+    await sql`lock table embedding_model in share row exclusive mode`.execute(trx);
+    const current = await readModelRow(trx);
+    if (current && current.id === model.id && current.dimensions === model.dimensions)
+      return { changed: false, info: current };
+    let store: VectorStoreKind = 'bytea';
+    if (wantPgvector) {
+      await sql`savepoint parley_pgvector`.execute(trx);
+      try {
+        await sql`create extension if not exists vector`.execute(trx);
+        await sql`release savepoint parley_pgvector`.execute(trx);
+        store = 'pgvector';
+      } catch {
+        await sql`rollback to savepoint parley_pgvector`.execute(trx);
+      }
+    }
+    const info: ModelInfo = { id: model.id, dimensions: model.dimensions, vectorStore: store };
+    // The model row first: a writer holding it (for share) finishes before its vectors' table goes.
+    const values = {
+      model_id: model.id,
+      dimensions: model.dimensions,
+      vector_store: store,
+      updated_at: new Date().toISOString(),
+    };
+    await trx
+      .insertInto('embedding_model')
+      .values({ key: 'current', ...values })
+      .onConflict((oc) => oc.column('key').doUpdateSet(values))
+      .execute();
+    vectorSchema = undefined;
+    const type =
+      store === 'pgvector'
+        ? sql`${sql.id(await pgvectorSchema(trx))}.vector(${sql.raw(String(model.dimensions))})`
+        : sql`bytea`;
+    await sql`drop table if exists passage_vectors`.execute(trx);
+    await sql`
+      create table passage_vectors (
+        passage_id text primary key references passages(id) on delete cascade,
+        bot_id text not null,
+        embedding ${type} not null
+      )`.execute(trx);
+    await sql`create index passage_vectors_bot on passage_vectors (bot_id)`.execute(trx);
+    await trx.updateTable('passages').set({ model_id: null }).where('model_id', 'is not', null).execute();
+    return { changed: true, info };
+  }
+
+  /** Terms of a query with their tsquery and idf; terms PostgreSQL drops or no passage has are left out. */
+  async function weightedTerms(query: string): Promise<{ q: RawBuilder<unknown>; idf: number }[]> {
+    const terms = queryTerms(query);
+    if (terms.length === 0) return [];
+    const tsq = terms.map((t) => sql`plainto_tsquery('english', ${t})`);
+    const stats = await sql<{ n: number | string; df: (number | string)[]; nodes: (number | string)[] }>`
+      select (select count(*) from passages) as n,
+        array[${sql.join(tsq.map((q) => sql`(select count(*) from passages where tsv @@ ${q})`))}]::int8[] as df,
+        array[${sql.join(tsq.map((q) => sql`numnode(${q})`))}]::int4[] as nodes`.execute(db);
+    const row = stats.rows[0];
+    if (!row) return [];
+    const n = Number(row.n);
+    return tsq.flatMap((q, i) => {
+      const df = Number(row.df[i] ?? 0);
+      if (df === 0 || Number(row.nodes[i] ?? 0) === 0) return [];
+      return [{ q, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)) }];
+    });
+  }
+
+  return {
+    engine: 'postgres',
+    modelInfo: common.readModel,
+
+    async setModel(model) {
+      checkModel(model);
+      return db.transaction().execute((trx) => setModelIn(trx, model));
+    },
+
+    async replaceFilePassages(input: ReplaceFilePassagesInput): Promise<string[]> {
+      const { fileId, botId, passages, model } = input;
+      const embedded = checkEmbeddings(passages, model);
+      if (model) checkModel(model);
+      return db.transaction().execute(async (trx) => {
+        let store: VectorStoreKind | undefined;
+        if (embedded && model) {
+          // Held until commit: a model change waits for this write, or this write sees the new model.
+          const row = await trx
+            .selectFrom('embedding_model')
+            .select(['model_id', 'dimensions', 'vector_store'])
+            .where('key', '=', 'current')
+            .forShare()
+            .executeTakeFirst();
+          const current: ModelInfo | undefined = row
+            ? {
+                id: row.model_id,
+                dimensions: row.dimensions,
+                vectorStore: row.vector_store as VectorStoreKind,
+              }
+            : undefined;
+          store =
+            compareModel(current, model) === 'none'
+              ? (await setModelIn(trx, model)).info.vectorStore
+              : current?.vectorStore;
+        }
+        const file = await trx
+          .selectFrom('files')
+          .select('bot_id')
+          .where('id', '=', fileId)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!file) throw new Error(`file ${fileId} does not exist`);
+        if (file.bot_id !== botId) throw new Error(`file ${fileId} is not a file of bot ${botId}`);
+        await trx.deleteFrom('passages').where('file_id', '=', fileId).execute();
+        const ids = passages.map(() => newPassageId());
+        for (let i = 0; i < passages.length; i += INSERT_BATCH) {
+          const rows = passages.slice(i, i + INSERT_BATCH).map(
+            (
+              p,
+              j,
+            ) => sql`(${ids[i + j]}, ${fileId}, ${botId}, ${p.position}, ${p.subtype}, ${p.pageNumber ?? null},
+              ${p.content}, ${JSON.stringify(p.breadcrumb)}, ${p.embedding && model ? model.id : null},
+              setweight(to_tsvector('english', ${foldText(p.content)}), 'A')
+                || setweight(to_tsvector('english', ${foldText(p.breadcrumb.join(' '))}), 'B'))`,
+          );
+          await sql`insert into passages
+            (id, file_id, bot_id, position, subtype, page_number, content, breadcrumb, model_id, tsv)
+            values ${sql.join(rows)}`.execute(trx);
+        }
+        if (embedded && store) {
+          const schema = store === 'pgvector' ? await pgvectorSchema(trx) : undefined;
+          const rows = passages.flatMap((p, i) => {
+            if (!p.embedding) return [];
+            const v = unitVector(p.embedding);
+            const value = schema
+              ? sql`${vectorLiteral(v)}::${sql.id(schema)}.vector`
+              : sql`${vectorBytes(v)}::bytea`;
+            return [sql`(${ids[i]}, ${botId}, ${value})`];
+          });
+          for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+            await sql`insert into passage_vectors (passage_id, bot_id, embedding)
+              values ${sql.join(rows.slice(i, i + INSERT_BATCH))}`.execute(trx);
+          }
+        }
+        return ids;
+      });
+    },
+
+    deleteFile: common.deleteFile,
+
+    async lexicalSearch(query: string, scope: PassageScope, limit: number): Promise<PassageHit[]> {
+      const n = clampLimit(limit);
+      if (n === 0 || emptyScope(scope)) return [];
+      const terms = await weightedTerms(query);
+      if (terms.length === 0) return [];
+      const any = sql.join(
+        terms.map((t) => t.q),
+        sql` || `,
+      );
+      const score = sql.join(
+        terms.map((t) => sql`${t.idf}::float8 * ts_rank(${rankWeights}, passages.tsv, ${t.q}, 1)`),
+        sql` + `,
+      );
+      // The bot is tested on files only: with passages.bot_id as well, a planner without statistics
+      // (right after a bulk load) intersects the bot's index once per file.
+      const result = await sql<{ passageId: string; fileId: string; score: number }>`
+        select passages.id as "passageId", passages.file_id as "fileId", (${score})::float8 as score
+        from passages join files on files.id = passages.file_id
+        where passages.tsv @@ (${any}) and ${scopeCondition(scope)}
+        order by score desc, passages.id
+        limit ${n}`.execute(db);
+      return result.rows.map((r) => ({ ...r, score: Number(r.score) }));
+    },
+
+    async vectorSearch(vector: Float32Array, scope: PassageScope, limit: number): Promise<PassageHit[]> {
+      const n = clampLimit(limit);
+      if (n === 0 || emptyScope(scope)) return [];
+      const model = await common.readModel();
+      if (!model) return [];
+      checkVector(vector, model.dimensions);
+      const q = unitVector(vector);
+      if (model.vectorStore === 'pgvector') {
+        const schema = sql.id(await pgvectorSchema(db));
+        const distance = sql`passage_vectors.embedding operator(${schema}.<=>) ${vectorLiteral(q)}::${schema}.vector`;
+        // No ANN index: an exact scan of the bot's vectors in scope, so filters never hide near neighbours.
+        const result = await sql<{ passageId: string; fileId: string; distance: number }>`
+          select passages.id as "passageId", passages.file_id as "fileId", ${distance} as distance
+          from passage_vectors
+          join passages on passages.id = passage_vectors.passage_id
+          join files on files.id = passages.file_id
+          where passage_vectors.bot_id = ${scope.botId} and ${scopeCondition(scope)}
+          order by distance, passages.id
+          limit ${n}`.execute(db);
+        return result.rows
+          .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: 1 - Number(r.distance) }))
+          .sort(byScore);
+      }
+      // bytea: read the vectors in scope batch by batch and keep the best n.
+      let best: PassageHit[] = [];
+      let after = '';
+      for (;;) {
+        const batch = await sql<{ passageId: string; fileId: string; embedding: Uint8Array }>`
+          select passages.id as "passageId", passages.file_id as "fileId", passage_vectors.embedding
+          from passage_vectors
+          join passages on passages.id = passage_vectors.passage_id
+          join files on files.id = passages.file_id
+          where passage_vectors.bot_id = ${scope.botId} and passages.id > ${after} and ${scopeCondition(scope)}
+          order by passages.id
+          limit ${scanBatch}`.execute(db);
+        for (const r of batch.rows) {
+          const v = bytesVector(r.embedding);
+          let dot = 0;
+          for (let i = 0; i < v.length; i++) dot += (v[i] as number) * (q[i] as number);
+          best.push({ passageId: r.passageId, fileId: r.fileId, score: dot });
+        }
+        if (best.length > 4 * n) best = best.sort(byScore).slice(0, n);
+        const last = batch.rows[batch.rows.length - 1];
+        if (!last || batch.rows.length < scanBatch) break;
+        after = last.passageId;
+      }
+      return best.sort(byScore).slice(0, n);
+    },
+
+    getPassages: common.getPassages,
+    listFilePassages: common.listFilePassages,
+    neighbours: common.neighbours,
+    storage: common.storage,
+    staleFiles: common.staleFiles,
+  };
+}

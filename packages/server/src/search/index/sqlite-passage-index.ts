@@ -1,0 +1,227 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import {
+  byScore,
+  checkEmbeddings,
+  checkModel,
+  checkVector,
+  clampLimit,
+  commonQueries,
+  compareModel,
+  DEFAULT_BREADCRUMB_WEIGHT,
+  emptyScope,
+  newPassageId,
+  readModelRow,
+  scopeCondition,
+  unitVector,
+  vectorBytes,
+} from './common.js';
+import { ftsMatchExpression, queryTerms } from './lexical-query.js';
+import {
+  type EmbeddingModel,
+  MAX_SEARCH_LIMIT,
+  type ModelInfo,
+  type PassageHit,
+  type PassageIndex,
+  type PassageScope,
+  type ReplaceFilePassagesInput,
+} from './passage-index.js';
+
+/** Options of the SQLite passage index. */
+export interface SqlitePassageIndexOptions {
+  /** The database, opened with sqlite-vec loaded (db/database.ts does it). */
+  kysely: Kysely<Database>;
+  /** bm25 weight of the breadcrumb (section titles) beside the content's 1; default 2. */
+  breadcrumbWeight?: number;
+}
+
+const INSERT_BATCH = 500;
+const VECTOR_BATCH = 100;
+/** A vector search scoped to at most this many files scans only their passages. */
+const NARROW_FILE_COUNT = 50;
+
+/**
+ * The passage index on SQLite: passages in `passages`, their text in the FTS5 table `passages_fts`
+ * (porter, unicode61, diacritics removed; kept in sync by triggers), their vectors in the sqlite-vec table
+ * `passage_vectors` (vec0, cosine, partitioned by bot; made when a model is set, emptied by a trigger
+ * when a passage goes). Needs sqlite-vec loaded on the connection.
+ * @example const index = sqlitePassageIndex({ kysely: db.kysely });
+ */
+export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageIndex {
+  const db = options.kysely;
+  const breadcrumbWeight = options.breadcrumbWeight ?? DEFAULT_BREADCRUMB_WEIGHT;
+  const common = commonQueries(db, { contentBytes: (c) => sql<number>`length(cast(${sql.ref(c)} as blob))` });
+
+  async function createVectorTable(trx: Transaction<Database>, model: EmbeddingModel): Promise<void> {
+    await sql`drop trigger if exists passages_vectors_delete`.execute(trx);
+    await sql`drop table if exists passage_vectors`.execute(trx);
+    await sql`
+      create virtual table passage_vectors using vec0(
+        embedding float[${sql.raw(String(model.dimensions))}] distance_metric=cosine,
+        bot_id text partition key
+      )`.execute(trx);
+    await sql`
+      create trigger passages_vectors_delete after delete on passages begin
+        delete from passage_vectors where rowid = old.seq;
+      end`.execute(trx);
+  }
+
+  async function setModelIn(trx: Transaction<Database>, model: EmbeddingModel) {
+    const current = await readModelRow(trx);
+    const info: ModelInfo = { id: model.id, dimensions: model.dimensions, vectorStore: 'sqlite-vec' };
+    if (current && current.id === model.id && current.dimensions === model.dimensions)
+      return { changed: false, info: current };
+    await createVectorTable(trx, model);
+    await trx.updateTable('passages').set({ model_id: null }).where('model_id', 'is not', null).execute();
+    const values = {
+      model_id: model.id,
+      dimensions: model.dimensions,
+      vector_store: info.vectorStore,
+      updated_at: new Date().toISOString(),
+    };
+    await trx
+      .insertInto('embedding_model')
+      .values({ key: 'current', ...values })
+      .onConflict((oc) => oc.column('key').doUpdateSet(values))
+      .execute();
+    return { changed: true, info };
+  }
+
+  return {
+    engine: 'sqlite',
+    modelInfo: common.readModel,
+
+    async setModel(model) {
+      checkModel(model);
+      return db.transaction().execute((trx) => setModelIn(trx, model));
+    },
+
+    async replaceFilePassages(input: ReplaceFilePassagesInput): Promise<string[]> {
+      const { fileId, botId, passages, model } = input;
+      const embedded = checkEmbeddings(passages, model);
+      if (model) checkModel(model);
+      return db.transaction().execute(async (trx) => {
+        const file = await trx
+          .selectFrom('files')
+          .select('bot_id')
+          .where('id', '=', fileId)
+          .executeTakeFirst();
+        if (!file) throw new Error(`file ${fileId} does not exist`);
+        if (file.bot_id !== botId) throw new Error(`file ${fileId} is not a file of bot ${botId}`);
+        if (embedded && model) {
+          const current = await readModelRow(trx);
+          if (compareModel(current, model) === 'none') await setModelIn(trx, model);
+        }
+        await trx.deleteFrom('passages').where('file_id', '=', fileId).execute();
+        const ids = passages.map(() => newPassageId());
+        for (let i = 0; i < passages.length; i += INSERT_BATCH) {
+          await trx
+            .insertInto('passages')
+            .values(
+              passages.slice(i, i + INSERT_BATCH).map((p, j) => ({
+                id: ids[i + j] as string,
+                file_id: fileId,
+                bot_id: botId,
+                position: p.position,
+                subtype: p.subtype,
+                page_number: p.pageNumber ?? null,
+                content: p.content,
+                breadcrumb: JSON.stringify(p.breadcrumb),
+                model_id: p.embedding && model ? model.id : null,
+              })),
+            )
+            .execute();
+        }
+        if (embedded) {
+          const seqs = await sql<{ seq: number; id: string }>`
+            select seq, id from passages where file_id = ${fileId}`.execute(trx);
+          const seqOf = new Map(seqs.rows.map((r) => [r.id, r.seq]));
+          const rows = passages.flatMap((p, i) =>
+            p.embedding
+              ? [
+                  sql`(${BigInt(seqOf.get(ids[i] as string) as number)}, ${vectorBytes(unitVector(p.embedding))}, ${botId})`,
+                ]
+              : [],
+          );
+          for (let i = 0; i < rows.length; i += VECTOR_BATCH) {
+            await sql`insert into passage_vectors(rowid, embedding, bot_id) values ${sql.join(
+              rows.slice(i, i + VECTOR_BATCH),
+            )}`.execute(trx);
+          }
+        }
+        return ids;
+      });
+    },
+
+    deleteFile: common.deleteFile,
+
+    async lexicalSearch(query: string, scope: PassageScope, limit: number): Promise<PassageHit[]> {
+      const n = clampLimit(limit);
+      const match = ftsMatchExpression(queryTerms(query));
+      if (n === 0 || match === undefined || emptyScope(scope)) return [];
+      const result = await sql<{ passageId: string; fileId: string; score: number }>`
+        select passages.id as "passageId", passages.file_id as "fileId",
+          -bm25(passages_fts, 1.0, ${breadcrumbWeight}) as score
+        from passages_fts
+        join passages on passages.seq = passages_fts.rowid
+        join files on files.id = passages.file_id
+        where passages_fts match ${match} and passages.bot_id = ${scope.botId} and ${scopeCondition(scope)}
+        order by score desc, passages.id
+        limit ${n}`.execute(db);
+      return result.rows;
+    },
+
+    async vectorSearch(vector: Float32Array, scope: PassageScope, limit: number): Promise<PassageHit[]> {
+      const n = clampLimit(limit);
+      if (n === 0 || emptyScope(scope)) return [];
+      const model = await common.readModel();
+      if (!model) return [];
+      checkVector(vector, model.dimensions);
+      const q = vectorBytes(unitVector(vector));
+      // vec0's KNN is an exact brute-force scan of the bot's partition. First the nearest few times n of
+      // the whole partition, kept when enough of them are in scope: then they hold the n nearest in scope.
+      // (A scope of a few files skips this and goes straight to the restricted scan.)
+      const k = Math.min(MAX_SEARCH_LIMIT, Math.max(4 * n, 64));
+      const narrow = scope.fileIds !== undefined && scope.fileIds.length <= NARROW_FILE_COUNT;
+      const knn = narrow
+        ? { rows: [] }
+        : await sql<{ seq: number; distance: number }>`
+            select rowid as seq, distance from passage_vectors
+            where embedding match ${q} and k = ${k} and bot_id = ${scope.botId}`.execute(db);
+      if (knn.rows.length > 0) {
+        const distance = new Map(knn.rows.map((r) => [r.seq, r.distance]));
+        const inScope = await sql<{ seq: number; passageId: string; fileId: string }>`
+          select passages.seq as seq, passages.id as "passageId", passages.file_id as "fileId"
+          from passages join files on files.id = passages.file_id
+          where passages.seq in (select value from json_each(${JSON.stringify([...distance.keys()])}))
+            and passages.bot_id = ${scope.botId} and ${scopeCondition(scope)}`.execute(db);
+        if (inScope.rows.length >= n || knn.rows.length < k)
+          return inScope.rows
+            .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: 1 - (distance.get(r.seq) ?? 2) }))
+            .sort(byScore)
+            .slice(0, n);
+      }
+      // A narrow scope: the KNN scan restricted to the rowids in scope.
+      const result = await sql<{ passageId: string; fileId: string; distance: number }>`
+        with knn as (
+          select rowid, distance from passage_vectors
+          where embedding match ${q} and k = ${n} and bot_id = ${scope.botId}
+            and rowid in (
+              select passages.seq from passages join files on files.id = passages.file_id
+              where passages.bot_id = ${scope.botId} and ${scopeCondition(scope)}
+            )
+        )
+        select passages.id as "passageId", passages.file_id as "fileId", knn.distance as distance
+        from knn join passages on passages.seq = knn.rowid`.execute(db);
+      return result.rows
+        .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: 1 - r.distance }))
+        .sort(byScore);
+    },
+
+    getPassages: common.getPassages,
+    listFilePassages: common.listFilePassages,
+    neighbours: common.neighbours,
+    storage: common.storage,
+    staleFiles: common.staleFiles,
+  };
+}
