@@ -57,7 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     },
     bodyLimit: DEFAULT_BODY_LIMIT,
     // File keys (up to 1024 characters) travel in the path, URL-encoded.
-    maxParamLength: 4096,
+    routerOptions: { maxParamLength: 4096 },
     // Errors raised before routing (malformed URL, over-long parameter) answer in the wire format too.
     frameworkErrors: (error, _req, reply) => {
       const body = errorBody(
