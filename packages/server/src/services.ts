@@ -102,6 +102,13 @@ export function buildServices(deps: ServiceDeps) {
       quota: config.search.workspaceVectorBytes,
     },
   ]);
+  files.addBotUsageSource(async (botId) => [
+    {
+      type: 'knowledgebase_vector_storage',
+      value: (await index.storage({ botId })).vectorBytes,
+      quota: null,
+    },
+  ]);
   return {
     audit,
     identity,

@@ -28,6 +28,8 @@ export interface JobHandler {
   timeoutMs: number;
   /** Attempts before giving up (transient failures are retried with backoff). */
   maxAttempts: number;
+  /** Whether an attempt that runs past `timeoutMs` is tried again (default true). */
+  retryTimeouts?: boolean;
 }
 
 /** Options of a worker. */
@@ -42,6 +44,19 @@ export interface WorkerOptions {
   backoffBaseMs?: number;
   backoffMaxMs?: number;
   onError?: (error: unknown) => void;
+}
+
+/** Settles as `work` does, or rejects with the signal's reason as soon as it aborts, whichever comes first. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([work, aborted]).finally(() => {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  });
 }
 
 /**
@@ -132,7 +147,8 @@ export function jobQueue(db: Kysely<Database>, dialect: DialectName, clock: () =
       );
       heartbeat.unref();
       try {
-        await handler.run(payload, { signal, attempt: job.attempts, jobId: job.id });
+        // Bounded even when the handler ignores its signal (a hung read or embedder call).
+        await untilAborted(handler.run(payload, { signal, attempt: job.attempts, jobId: job.id }), signal);
         await db
           .updateTable('jobs')
           .set({ status: 'done', locked_by: null, locked_until: null, last_error: null, updated_at: now() })
@@ -162,7 +178,11 @@ export function jobQueue(db: Kysely<Database>, dialect: DialectName, clock: () =
           : error instanceof Error
             ? error.message
             : String(error);
-        if (permanent || job.attempts >= handler.maxAttempts) {
+        if (
+          permanent ||
+          (timedOut && handler.retryTimeouts === false) ||
+          job.attempts >= handler.maxAttempts
+        ) {
           await db
             .updateTable('jobs')
             .set({

@@ -65,6 +65,11 @@ export interface FileContent {
   open(range?: ByteRange): Promise<Readable>;
 }
 
+/** Usage figures another module contributes for a bot. */
+export type BotUsageSource = (
+  botId: string,
+) => Promise<Array<{ type: string; value: number; quota: number | null }>>;
+
 /** Kind of the durable job that indexes one file. */
 export const INDEX_FILE_JOB = 'index_file';
 
@@ -100,6 +105,7 @@ export function filesService(deps: {
   jobs?: JobQueue;
 }) {
   const { db, blobs, signer, clock, settings } = deps;
+  const botUsageSources: BotUsageSource[] = [];
   const now = () => clock().toISOString();
 
   const contentPath = (id: string) => `/v1/files/${id}/content`;
@@ -806,15 +812,17 @@ export function filesService(deps: {
       await deps.bots.get(actor, botId);
       authorize(actor, 'usage.read');
       const value = await filesRepo(db).storedBytes({ botId }, false);
+      const period = now().slice(0, 7);
+      const extra = (await Promise.all(botUsageSources.map((source) => source(botId)))).flat();
       return [
-        {
-          id: botId,
-          period: now().slice(0, 7),
-          type: 'storage_count',
-          value,
-          quota: settings.quotas.botBytes,
-        },
+        { id: botId, period, type: 'storage_count', value, quota: settings.quotas.botBytes },
+        ...extra.map((u) => ({ id: botId, period, ...u })),
       ];
+    },
+
+    /** Lets other modules (knowledge) add their figures to a bot's usages. */
+    addBotUsageSource(source: BotUsageSource): void {
+      botUsageSources.push(source);
     },
 
     /** File Storage bytes of a workspace or a bot. */

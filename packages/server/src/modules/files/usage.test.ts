@@ -41,6 +41,13 @@ describe('File Storage usage per bot', () => {
           value: 350,
           quota: 1000,
         },
+        {
+          id: t.botId,
+          period: expect.stringMatching(/^\d{4}-\d{2}$/),
+          type: 'knowledgebase_vector_storage',
+          value: 0,
+          quota: null,
+        },
       ],
     });
   });

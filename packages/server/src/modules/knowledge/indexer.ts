@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { type JobHandler, PermanentJobError } from '../../jobs/queue.js';
 import { chunkDocument, chunkOptionsFrom } from '../../search/chunk.js';
 import { extractDocument } from '../../search/extract/index.js';
-import type { IndexedPassage, PassageIndex } from '../../search/index/index.js';
+import type { IndexedPassage, PassageIndex, StoredPassage } from '../../search/index/index.js';
 import { type Embedder, ExtractionError } from '../../search/types.js';
 
 /** Limits of indexing. */
@@ -45,6 +45,16 @@ async function readAll(stream: Readable, limit: number): Promise<Buffer> {
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/** Every stored passage of a file, in order (the index answers at most a few thousand per call). */
+async function allFilePassages(index: PassageIndex, fileId: string): Promise<StoredPassage[]> {
+  const all: StoredPassage[] = [];
+  for (;;) {
+    const page = await index.listFilePassages(fileId, 1000, all[all.length - 1]?.position);
+    all.push(...page);
+    if (page.length < 1000) return all;
+  }
 }
 
 /** The text embedded for a passage: its section path, then its content (the model reads ~128 tokens). */
@@ -87,6 +97,8 @@ export function indexFileJob(deps: {
   return {
     timeoutMs: settings.timeoutMs,
     maxAttempts: settings.maxAttempts,
+    // A document that took the whole time bound would take it again: it ends indexing_failed `timeout` at once.
+    retryTimeouts: false,
 
     async run(payload, { signal }) {
       const p = payload as IndexPayload;
@@ -94,7 +106,7 @@ export function indexFileJob(deps: {
       if (!file?.blob_key) return;
       let passages: IndexedPassage[];
       if (p.source === 'stored') {
-        passages = (await deps.index.listFilePassages(file.id, 1_000_000)).map((s) => ({
+        passages = (await allFilePassages(deps.index, file.id)).map((s) => ({
           position: s.position,
           content: s.content,
           subtype: s.subtype,
@@ -139,7 +151,13 @@ export function indexFileJob(deps: {
         }
         const quota = settings.workspaceVectorBytes;
         if (quota !== null) {
-          const used = (await deps.index.storage({ workspaceId: file.workspace_id })).vectorBytes;
+          // The file's own vectors, if any, are replaced: they do not count against the new ones.
+          const own = (await allFilePassages(deps.index, file.id)).filter(
+            (s) => s.modelId === embedder.id,
+          ).length;
+          const used =
+            (await deps.index.storage({ workspaceId: file.workspace_id })).vectorBytes -
+            own * embedder.dimensions * 4;
           const adding = passages.length * embedder.dimensions * 4;
           if (used + adding > quota) {
             throw new PermanentJobError(

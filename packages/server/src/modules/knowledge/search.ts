@@ -1,6 +1,6 @@
 import { MAX_QUERY_BYTES, MAX_SEARCH_RESULTS, type SearchMode, type SearchPassage } from '@parley/protocol';
 import { fileRule } from '../../access/file-policy.js';
-import { errors } from '../../errors/errors.js';
+import { ApiError, errors } from '../../errors/errors.js';
 import type { TagFilter } from '../../http/tag-filter.js';
 import type { PassageHit, PassageIndex, PassageScope, StoredPassage } from '../../search/index/index.js';
 import { fuse } from '../../search/rank.js';
@@ -67,7 +67,19 @@ export function searchService(deps: {
         mode === 'semantic' ? [] : await deps.index.lexicalSearch(input.query, scope, k);
       let dense: PassageHit[] = [];
       if (mode !== 'lexical' && deps.embedder) {
-        const [vector] = await deps.embedder.embed([input.query]);
+        let vector: Float32Array | undefined;
+        try {
+          [vector] = await deps.embedder.embed([input.query]);
+        } catch (error) {
+          // The embedder is down: hybrid search still answers from words alone; meaning-only search cannot.
+          if (mode === 'semantic') {
+            const reason = error instanceof Error ? error.message : String(error);
+            throw new ApiError(
+              'Internal',
+              `Semantic search is unavailable: the embedding model failed (${reason}); try mode=hybrid or mode=lexical`,
+            );
+          }
+        }
         if (vector) dense = await deps.index.vectorSearch(vector, scope, k);
       }
       const ranked = fuse(lexical, dense, {

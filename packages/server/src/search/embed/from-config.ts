@@ -6,7 +6,7 @@
  * |--------------------------------|---------------|----------------------------------------------------------|
  * | `PARLEY_EMBEDDER`              | `embedder`    | `use-lite` (default), `openai`, or `none` (lexical only) |
  * | `PARLEY_EMBEDDER_WORKERS`      | `workers`     | use-lite worker threads, default 1 (~150 MB each)        |
- * | `PARLEY_EMBEDDER_BATCH_SIZE`   | `batchSize`   | texts per model call / request (use-lite ≤ 32, default 32; openai default 64) |
+ * | `PARLEY_EMBEDDER_BATCH_SIZE`   | `batchSize`   | texts per model call / request (use-lite ≤ 32, default 16; openai default 64) |
  * | `PARLEY_EMBEDDINGS_URL`        | `url`         | openai: service root, e.g. `https://api.openai.com`      |
  * | `PARLEY_EMBEDDINGS_MODEL`      | `model`       | openai: model name, e.g. `text-embedding-3-small`        |
  * | `PARLEY_EMBEDDINGS_API_KEY`    | `apiKey`      | openai: bearer key (optional for local servers)          |

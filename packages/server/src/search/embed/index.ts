@@ -3,6 +3,7 @@ export { type EmbedderKind, type EmbedderSettings, embedderFromConfig } from './
 export { OpenAiEmbedder, type OpenAiEmbedderOptions } from './openai.js';
 export type { StartableEmbedder } from './port.js';
 export {
+  USE_LITE_DEFAULT_BATCH,
   USE_LITE_ID,
   USE_LITE_MAX_BATCH,
   USE_LITE_MAX_TOKENS,

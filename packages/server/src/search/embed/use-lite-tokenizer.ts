@@ -60,7 +60,8 @@ export class UseLiteTokenizer {
    * @example new UseLiteTokenizer(vocabulary).encode('How do I reset my password?')
    */
   encode(text: string, maxTokens = USE_LITE_MAX_TOKENS): number[] {
-    const normalized = text.normalize('NFKC');
+    // Work on a generous prefix only: 128 tokens never reach that far.
+    const normalized = text.slice(0, 4 * USE_LITE_MAX_INPUT_CHARS).normalize('NFKC');
     if (normalized.length === 0) return [];
     const symbols = Array.from(SEPARATOR + normalized.replaceAll(' ', SEPARATOR)).slice(
       0,

@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import {
   byScore,
@@ -124,25 +124,6 @@ export function postgresPassageIndex(options: PostgresPassageIndexOptions): Pass
     return { changed: true, info };
   }
 
-  /** Terms of a query with their tsquery and idf; terms PostgreSQL drops or no passage has are left out. */
-  async function weightedTerms(query: string): Promise<{ q: RawBuilder<unknown>; idf: number }[]> {
-    const terms = queryTerms(query);
-    if (terms.length === 0) return [];
-    const tsq = terms.map((t) => sql`plainto_tsquery('english', ${t})`);
-    const stats = await sql<{ n: number | string; df: (number | string)[]; nodes: (number | string)[] }>`
-      select (select count(*) from passages) as n,
-        array[${sql.join(tsq.map((q) => sql`(select count(*) from passages where tsv @@ ${q})`))}]::int8[] as df,
-        array[${sql.join(tsq.map((q) => sql`numnode(${q})`))}]::int4[] as nodes`.execute(db);
-    const row = stats.rows[0];
-    if (!row) return [];
-    const n = Number(row.n);
-    return tsq.flatMap((q, i) => {
-      const df = Number(row.df[i] ?? 0);
-      if (df === 0 || Number(row.nodes[i] ?? 0) === 0) return [];
-      return [{ q, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)) }];
-    });
-  }
-
   return {
     engine: 'postgres',
     modelInfo: common.readModel,
@@ -225,24 +206,34 @@ export function postgresPassageIndex(options: PostgresPassageIndexOptions): Pass
 
     async lexicalSearch(query: string, scope: PassageScope, limit: number): Promise<PassageHit[]> {
       const n = clampLimit(limit);
-      if (n === 0 || emptyScope(scope)) return [];
-      const terms = await weightedTerms(query);
-      if (terms.length === 0) return [];
-      const any = sql.join(
-        terms.map((t) => t.q),
-        sql` || `,
-      );
+      const terms = queryTerms(query);
+      if (n === 0 || terms.length === 0 || emptyScope(scope)) return [];
+      const tsq = terms.map((t) => sql`plainto_tsquery('english', ${t})`);
+      // bm25-like: each term's length-normalized ts_rank times its idf. Document frequencies are counted
+      // over the matching passages in scope (so scores reveal nothing of files the caller cannot see), the
+      // passage count over the bot's. The bot is tested on files only: with passages.bot_id as well, a
+      // planner without statistics (right after a bulk load) intersects the bot's index once per file.
       const score = sql.join(
-        terms.map((t) => sql`${t.idf}::float8 * ts_rank(${rankWeights}, passages.tsv, ${t.q}, 1)`),
+        tsq.map(
+          (q, i) =>
+            sql`ln(1 + (total.n - df.${sql.raw(`t${i}`)} + 0.5) / (df.${sql.raw(`t${i}`)} + 0.5)) * ts_rank(${rankWeights}, matched.tsv, ${q}, 1)`,
+        ),
         sql` + `,
       );
-      // The bot is tested on files only: with passages.bot_id as well, a planner without statistics
-      // (right after a bulk load) intersects the bot's index once per file.
       const result = await sql<{ passageId: string; fileId: string; score: number }>`
-        select passages.id as "passageId", passages.file_id as "fileId", (${score})::float8 as score
-        from passages join files on files.id = passages.file_id
-        where passages.tsv @@ (${any}) and ${scopeCondition(scope)}
-        order by score desc, passages.id
+        with matched as materialized (
+          select passages.id, passages.file_id, passages.tsv
+          from passages join files on files.id = passages.file_id
+          where passages.tsv @@ (${sql.join(tsq, sql` || `)}) and ${scopeCondition(scope)}
+        ),
+        df as materialized (
+          select ${sql.join(tsq.map((q, i) => sql`count(*) filter (where matched.tsv @@ ${q})::float8 as ${sql.raw(`t${i}`)}`))}
+          from matched
+        ),
+        total as materialized (select count(*)::float8 as n from passages where passages.bot_id = ${scope.botId})
+        select matched.id as "passageId", matched.file_id as "fileId", (${score})::float8 as score
+        from matched, df, total
+        order by score desc, matched.id
         limit ${n}`.execute(db);
       return result.rows.map((r) => ({ ...r, score: Number(r.score) }));
     },
