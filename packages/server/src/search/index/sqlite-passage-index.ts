@@ -9,10 +9,12 @@ import {
   commonQueries,
   compareModel,
   DEFAULT_BREADCRUMB_WEIGHT,
+  DEFAULT_TILE_WEIGHT,
   emptyScope,
   newPassageId,
   readModelRow,
   scopeCondition,
+  TILE_PASSAGES,
   unitVector,
   vectorBytes,
 } from './common.js';
@@ -31,8 +33,10 @@ import {
 export interface SqlitePassageIndexOptions {
   /** The database, opened with sqlite-vec loaded (db/database.ts does it). */
   kysely: Kysely<Database>;
-  /** bm25 weight of the breadcrumb (section titles) beside the content's 1; default 2. */
+  /** bm25 weight of the breadcrumb (section titles) beside the content's 1; default 2 (tuned on SciFact). */
   breadcrumbWeight?: number;
+  /** Weight of the passage's tile (the 8 consecutive passages it belongs to) in its lexical score; default 2. */
+  tileWeight?: number;
 }
 
 const INSERT_BATCH = 500;
@@ -42,14 +46,17 @@ const NARROW_FILE_COUNT = 50;
 
 /**
  * The passage index on SQLite: passages in `passages`, their text in the FTS5 table `passages_fts`
- * (porter, unicode61, diacritics removed; kept in sync by triggers), their vectors in the sqlite-vec table
+ * (porter, unicode61, diacritics removed; kept in sync by triggers), tiles of 8 consecutive passages of a
+ * file in the contentless FTS5 table `passage_tiles` (rowid: the tile's smallest passage seq; written here,
+ * deleted by a trigger), their vectors in the sqlite-vec table
  * `passage_vectors` (vec0, cosine, partitioned by bot; made when a model is set, emptied by a trigger
  * when a passage goes). Needs sqlite-vec loaded on the connection.
  * @example const index = sqlitePassageIndex({ kysely: db.kysely });
  */
 export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageIndex {
   const db = options.kysely;
-  const breadcrumbWeight = options.breadcrumbWeight ?? DEFAULT_BREADCRUMB_WEIGHT;
+  const breadcrumbWeight = options.breadcrumbWeight ?? DEFAULT_BREADCRUMB_WEIGHT.sqlite;
+  const tileWeight = options.tileWeight ?? DEFAULT_TILE_WEIGHT;
   const common = commonQueries(db, { contentBytes: (c) => sql<number>`length(cast(${sql.ref(c)} as blob))` });
 
   async function createVectorTable(trx: Transaction<Database>, model: EmbeddingModel): Promise<void> {
@@ -132,6 +139,12 @@ export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageI
             )
             .execute();
         }
+        // The file's tiles, once all its passages are there (the old ones went with their passages).
+        await sql`
+          insert into passage_tiles(rowid, text)
+          select min(seq), group_concat(content, char(10) order by position)
+          from passages where file_id = ${fileId}
+          group by position / ${sql.lit(TILE_PASSAGES)}`.execute(trx);
         if (embedded) {
           const seqs = await sql<{ seq: number; id: string }>`
             select seq, id from passages where file_id = ${fileId}`.execute(trx);
@@ -159,12 +172,23 @@ export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageI
       const n = clampLimit(limit);
       const match = ftsMatchExpression(queryTerms(query));
       if (n === 0 || match === undefined || emptyScope(scope)) return [];
+      // The passages holding a query word, each scored by its own bm25 plus its tile's (see
+      // DEFAULT_TILE_WEIGHT): the words around a passage help rank it, never find it.
       const result = await sql<{ passageId: string; fileId: string; score: number }>`
+        with tiles(seq, score) as materialized (
+          select rowid, -bm25(passage_tiles) from passage_tiles where passage_tiles match ${match}
+        )
         select passages.id as "passageId", passages.file_id as "fileId",
-          -bm25(passages_fts, 1.0, ${breadcrumbWeight}) as score
+          -bm25(passages_fts, 1.0, ${breadcrumbWeight}) + ${tileWeight} * coalesce(tiles.score, 0) as score
         from passages_fts
         join passages on passages.seq = passages_fts.rowid
         join files on files.id = passages.file_id
+        left join tiles on tiles.seq = (
+          select min(tile.seq) from passages tile
+          where tile.file_id = passages.file_id
+            and tile.position >= passages.position / ${sql.lit(TILE_PASSAGES)} * ${sql.lit(TILE_PASSAGES)}
+            and tile.position < (passages.position / ${sql.lit(TILE_PASSAGES)} + 1) * ${sql.lit(TILE_PASSAGES)}
+        )
         where passages_fts match ${match} and passages.bot_id = ${scope.botId} and ${scopeCondition(scope)}
         order by score desc, passages.id
         limit ${n}`.execute(db);
