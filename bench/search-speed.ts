@@ -1,0 +1,1141 @@
+// Search speed benchmark: indexing throughput (passages/s, pages/s) of extract → chunk → embed → store, and
+// search latency (p50/p95/mean) at 10k and 100k passages, each printed beside the raw FTS5 / sqlite-vec / model
+// work on the same data in the same run. See bench/README.md.
+//
+//   npm run -w @parley/bench search-speed
+//   npm run -w @parley/bench search-speed -- --sizes 10000 --queries 100
+//
+// Options (flags win over environment): --sizes / BENCH_SIZES (passage counts, default 10000,100000),
+// --queries / BENCH_QUERIES (default 200), --files / BENCH_FILES (files the passages spread over, default 100),
+// --docs / BENCH_DOCS (Markdown and text documents embedded, default 12), --pdf-pages / BENCH_PDF_PAGES
+// (default 12), --workers / BENCH_WORKERS (USE-lite worker threads, default 1), --batch / BENCH_BATCH (texts per
+// model call, default 32), --seed / BENCH_SEED (default 42), --dir / BENCH_DIR (work folder; default OS temp).
+import { randomBytes } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { localDiskBlobStore } from '@parley/server/dist/blob/local-disk.js';
+import { loadConfig } from '@parley/server/dist/config/config.js';
+import { type Db, openDatabase } from '@parley/server/dist/db/database.js';
+import { embeddingText } from '@parley/server/dist/modules/knowledge/indexer.js';
+import { chunkDocument } from '@parley/server/dist/search/chunk.js';
+import { embedderFromConfig } from '@parley/server/dist/search/embed/index.js';
+import { loadUseLiteModel, resolveUseLiteFiles } from '@parley/server/dist/search/embed/use-lite-model.js';
+import { extractDocument } from '@parley/server/dist/search/extract/index.js';
+import { DEFAULT_BREADCRUMB_WEIGHT } from '@parley/server/dist/search/index/common.js';
+import {
+  createPassageIndex,
+  ftsMatchExpression,
+  type IndexedPassage,
+  isStopword,
+  type PassageHit,
+  type PassageIndex,
+  type PassageScope,
+  queryTerms,
+} from '@parley/server/dist/search/index/index.js';
+import { DEFAULT_DENSE_WEIGHT, fuse } from '@parley/server/dist/search/rank.js';
+import type { Embedder, Passage } from '@parley/server/dist/search/types.js';
+import { buildServices } from '@parley/server/dist/services.js';
+import SQLite from 'better-sqlite3';
+import type { CompiledQuery, KyselyPlugin, QueryId, RootOperationNode } from 'kysely';
+import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
+import * as sqliteVec from 'sqlite-vec';
+import { extractText, getDocumentProxy } from 'unpdf';
+
+const DIMENSIONS = 512;
+/** What searchFiles asks each list for at its default limit of 20 (modules/knowledge/search.ts: max(50, 4 × limit)). */
+const SEARCH_LIMIT = 20;
+const CANDIDATES = Math.max(50, 4 * SEARCH_LIMIT);
+/** vectorSearch's first KNN pass (sqlite-passage-index.ts: min(4096, max(4n, 64))). */
+const VECTOR_OVERFETCH = Math.min(4096, Math.max(4 * CANDIDATES, 64));
+const NOW = '2025-01-01T00:00:00.000Z';
+
+// ---------------------------------------------------------------------------------------------------------
+// Options
+
+function option(name: string, env: string): string | undefined {
+  const args = process.argv.slice(2);
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === `--${name}`) return args[i + 1];
+    if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
+  }
+  const value = process.env[env];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function intOption(name: string, env: string, fallback: number, min: number, max: number): number {
+  const raw = option(name, env);
+  if (raw === undefined) return fallback;
+  const n = Number(raw.replace(/_/g, ''));
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new Error(`--${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Deterministic text and vectors
+
+/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A seed from several integers (so a passage's vector can be made again from its file and position). */
+function mix(...parts: number[]): number {
+  let h = 0x811c9dc5;
+  for (const p of parts) {
+    h = Math.imul(h ^ (p >>> 0), 0x01000193);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0x5bd1e995);
+  }
+  return h >>> 0;
+}
+
+/** A random unit vector (normal components, normalised). */
+function randomUnitVector(random: () => number, dimensions = DIMENSIONS): Float32Array {
+  const v = new Float32Array(dimensions);
+  let norm = 0;
+  for (let i = 0; i < dimensions; i += 2) {
+    const u = 1 - random();
+    const r = Math.sqrt(-2 * Math.log(u));
+    const theta = 2 * Math.PI * random();
+    const a = r * Math.cos(theta);
+    const b = r * Math.sin(theta);
+    v[i] = a;
+    norm += a * a;
+    if (i + 1 < dimensions) {
+      v[i + 1] = b;
+      norm += b * b;
+    }
+  }
+  const inv = 1 / Math.sqrt(norm);
+  for (let i = 0; i < dimensions; i++) v[i] = (v[i] as number) * inv;
+  return v;
+}
+
+/**
+ * The word list: the whole English words of the USE-lite vocabulary (the model ships it), each with its
+ * unigram probability, so text drawn from it has a natural (Zipf-like) frequency curve, stopwords included.
+ */
+class Words {
+  private readonly words: string[];
+  private readonly cumulative: Float64Array;
+  private readonly content: string[];
+  private readonly contentCumulative: Float64Array;
+
+  constructor(vocabFile: string) {
+    const vocab = JSON.parse(readFileSync(vocabFile, 'utf8')) as [string, number][];
+    const entries = vocab
+      .filter(([piece]) => /^▁[a-z]+$/.test(piece))
+      .map(([p, s]) => [p.slice(1), s] as const);
+    this.words = entries.map(([w]) => w);
+    this.cumulative = Words.cdf(entries.map(([, s]) => Math.exp(s)));
+    const content = entries.filter(([w]) => w.length >= 3 && !isStopword(w));
+    this.content = content.map(([w]) => w);
+    this.contentCumulative = Words.cdf(content.map(([, s]) => Math.exp(s)));
+  }
+
+  get size(): number {
+    return this.words.length;
+  }
+
+  private static cdf(weights: number[]): Float64Array {
+    const out = new Float64Array(weights.length);
+    let sum = 0;
+    weights.forEach((w, i) => {
+      sum += w;
+      out[i] = sum;
+    });
+    for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / sum;
+    return out;
+  }
+
+  private static pick(list: string[], cdf: Float64Array, random: () => number): string {
+    const x = random();
+    let lo = 0;
+    let hi = cdf.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((cdf[mid] as number) < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return list[lo] as string;
+  }
+
+  /** Any word, by frequency. */
+  word(random: () => number): string {
+    return Words.pick(this.words, this.cumulative, random);
+  }
+
+  /** A word that is no stopword (3 letters or more), by frequency. */
+  contentWord(random: () => number): string {
+    return Words.pick(this.content, this.contentCumulative, random);
+  }
+
+  sentence(random: () => number): string {
+    const n = 6 + Math.floor(random() * 13);
+    const parts: string[] = [];
+    for (let i = 0; i < n; i++) {
+      // Every third word or so is a content word, as in ordinary prose.
+      let w = random() < 0.35 ? this.contentWord(random) : this.word(random);
+      if (i > 2 && i < n - 2 && random() < 0.08) w += ',';
+      parts.push(w);
+    }
+    const s = parts.join(' ');
+    return `${s.charAt(0).toUpperCase()}${s.slice(1)}.`;
+  }
+
+  /** About `words` words of sentences. */
+  paragraph(random: () => number, words: number): string {
+    const out: string[] = [];
+    let n = 0;
+    while (n < words) {
+      const s = this.sentence(random);
+      out.push(s);
+      n += s.split(' ').length;
+    }
+    return out.join(' ');
+  }
+
+  title(random: () => number, words = 2 + Math.floor(random() * 3)): string {
+    return Array.from({ length: words }, () => {
+      const w = this.contentWord(random);
+      return `${w.charAt(0).toUpperCase()}${w.slice(1)}`;
+    }).join(' ');
+  }
+
+  /** A question as people type them: a frame of stopwords around 2–4 content words. */
+  question(random: () => number): string {
+    const c = () => this.contentWord(random);
+    const frames = [
+      () => `How do I ${c()} the ${c()} ${c()}?`,
+      () => `What is the ${c()} of ${c()} ${c()}?`,
+      () => `Why does the ${c()} ${c()} when ${c()} ${c()}?`,
+      () => `Where can I find ${c()} ${c()} for ${c()}?`,
+      () => `${c()} ${c()} ${c()}`,
+      () => `Is there a ${c()} to ${c()} my ${c()} after ${c()}?`,
+      () => `Which ${c()} should we ${c()} for the ${c()}?`,
+      () => `can you explain ${c()} and ${c()}`,
+    ];
+    return (frames[Math.floor(random() * frames.length)] as () => string)();
+  }
+}
+
+interface SourceDocument {
+  key: string;
+  contentType: string;
+  bytes: Buffer;
+  pages?: number;
+}
+
+/** A Markdown document: a title, sections and subsections, paragraphs, now and then a list. */
+function markdownDocument(words: Words, random: () => number): string {
+  const out = [`# ${words.title(random)}`, '', words.paragraph(random, 40 + Math.floor(random() * 40)), ''];
+  const sections = 3 + Math.floor(random() * 3);
+  for (let s = 0; s < sections; s++) {
+    out.push(`## ${words.title(random)}`, '');
+    const subsections = 1 + Math.floor(random() * 3);
+    for (let t = 0; t < subsections; t++) {
+      if (random() < 0.6) out.push(`### ${words.title(random)}`, '');
+      const paragraphs = 1 + Math.floor(random() * 3);
+      for (let p = 0; p < paragraphs; p++)
+        out.push(words.paragraph(random, 40 + Math.floor(random() * 90)), '');
+      if (random() < 0.25) {
+        const items = 3 + Math.floor(random() * 4);
+        for (let i = 0; i < items; i++) out.push(`- ${words.sentence(random)}`);
+        out.push('');
+      }
+    }
+  }
+  return out.join('\n');
+}
+
+/** A plain-text document: a title line and paragraphs separated by blank lines. */
+function textDocument(words: Words, random: () => number): string {
+  const out = [words.title(random), ''];
+  const paragraphs = 12 + Math.floor(random() * 10);
+  for (let p = 0; p < paragraphs; p++) out.push(words.paragraph(random, 50 + Math.floor(random() * 80)), '');
+  return out.join('\n');
+}
+
+/** Words of `text` laid out in lines no wider than `width` points. */
+function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && font.widthOfTextAtSize(next, size) > width) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** A multi-page PDF (Letter, 11-pt body, 16-pt bold headings, page numbers at the foot), drawn with pdf-lib. */
+async function pdfDocument(words: Words, random: () => number, pages: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const body = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  doc.setTitle(words.title(random));
+  for (let n = 1; n <= pages; n++) {
+    const page = doc.addPage([612, 792]);
+    let y = 730;
+    while (y > 120) {
+      if (random() < 0.3) {
+        y -= 10;
+        page.drawText(words.title(random), { x: 60, y, size: 16, font: bold });
+        y -= 26;
+      }
+      for (const line of wrap(words.paragraph(random, 40 + Math.floor(random() * 60)), body, 11, 492)) {
+        if (y < 80) break;
+        page.drawText(line, { x: 60, y, size: 11, font: body });
+        y -= 14;
+      }
+      y -= 10;
+    }
+    page.drawText(String(n), { x: 300, y: 40, size: 9, font: body });
+  }
+  return Buffer.from(await doc.save());
+}
+
+/** Text of a synthetic passage (60–90 words, within the model's 128-token window) and its breadcrumb. */
+function syntheticPassage(words: Words, random: () => number, position: number, crumbs: string[]): Passage {
+  return {
+    position,
+    content: words.paragraph(random, 55 + Math.floor(random() * 30)),
+    subtype: 'paragraph',
+    breadcrumb: crumbs,
+  };
+}
+
+/** The synthetic vector of passage `position` of file `file` (made again on demand for the queries). */
+const passageVector = (seed: number, file: number, position: number): Float32Array =>
+  randomUnitVector(rng(mix(seed, 7, file, position)));
+
+// ---------------------------------------------------------------------------------------------------------
+// Database set-up
+
+/** An account, a workspace and a bot, as the schema needs them. */
+async function seedBot(db: Db): Promise<{ botId: string; workspaceId: string }> {
+  const accountId = 'user_bench';
+  const workspaceId = 'wkspace_bench';
+  const botId = 'bot_bench';
+  await db.kysely
+    .insertInto('accounts')
+    .values({
+      id: accountId,
+      email: 'bench@example.com',
+      display_name: 'Bench',
+      created_at: NOW,
+      updated_at: NOW,
+    })
+    .execute();
+  await db.kysely
+    .insertInto('workspaces')
+    .values({
+      id: workspaceId,
+      name: 'Bench',
+      owner_id: accountId,
+      about: '',
+      contact_email: '',
+      website: '',
+      created_at: NOW,
+      updated_at: NOW,
+    })
+    .execute();
+  await db.kysely
+    .insertInto('bots')
+    .values({
+      id: botId,
+      workspace_id: workspaceId,
+      name: 'Bench',
+      description: '',
+      dev: 0,
+      status: 'active',
+      created_by: accountId,
+      reply_mode: 'webhook',
+      webhook_url: null,
+      webchat_config: '{}',
+      created_at: NOW,
+      updated_at: NOW,
+      deployed_at: NOW,
+    })
+    .execute();
+  return { botId, workspaceId };
+}
+
+/** A file row that is indexed (searchable), without a blob: the passages are written directly. */
+async function seedFile(
+  db: Db,
+  owner: { botId: string; workspaceId: string },
+  key: string,
+  contentType: string,
+) {
+  const id = `file_${key.replace(/[^a-z0-9]/gi, '_')}`;
+  await db.kysely
+    .insertInto('files')
+    .values({
+      id,
+      bot_id: owner.botId,
+      workspace_id: owner.workspaceId,
+      key,
+      content_type: contentType,
+      size: 1,
+      declared_size: 1,
+      sha256: null,
+      metadata: '{}',
+      access_policies: '[]',
+      index: 1,
+      indexing_configuration: null,
+      status: 'indexing_completed',
+      failed_status_reason: null,
+      expires_at: null,
+      owner_type: 'bot',
+      owner_id: null,
+      blob_key: null,
+      upload_version: 1,
+      indexing_done: 0,
+      indexing_total: 0,
+      created_at: NOW,
+      updated_at: NOW,
+    })
+    .execute();
+  return id;
+}
+
+/** A second, plain connection to the same database file, for the raw queries (sqlite-vec loaded). */
+function rawConnection(dataDir: string): SQLite.Database {
+  const raw = new SQLite(join(dataDir, 'parley.db'));
+  raw.pragma('busy_timeout = 5000');
+  sqliteVec.load(raw);
+  return raw;
+}
+
+/** Keeps the last compiled queries of a Kysely instance, to show their plans. */
+function queryRecorder() {
+  const nodes: { node: RootOperationNode; queryId: QueryId }[] = [];
+  const plugin: KyselyPlugin = {
+    transformQuery(args) {
+      nodes.push({ node: args.node, queryId: args.queryId });
+      if (nodes.length > 20) nodes.shift();
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  return { plugin, nodes };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Measuring and printing
+
+const now = () => process.hrtime.bigint();
+const msSince = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
+}
+
+interface Summary {
+  p50: number;
+  p95: number;
+  mean: number;
+  max: number;
+}
+
+function summarize(values: number[]): Summary {
+  const s = [...values].sort((a, b) => a - b);
+  return {
+    p50: percentile(s, 50),
+    p95: percentile(s, 95),
+    mean: s.reduce((a, b) => a + b, 0) / Math.max(1, s.length),
+    max: s.at(-1) ?? Number.NaN,
+  };
+}
+
+const ms = (v: number) => (v < 1 ? v.toFixed(3) : v < 100 ? v.toFixed(2) : v.toFixed(0));
+const rate = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
+const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
+  const line = (r: string[]) =>
+    `| ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join(' | ')} |`;
+  const rule = `|${widths.map((w, c) => (c === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  return [line(rows[0] ?? []), rule, ...rows.slice(1).map(line)].join('\n');
+}
+
+function log(message = ''): void {
+  console.log(message);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Part 1: indexing throughput with the real model
+
+interface Settings {
+  sizes: number[];
+  queries: number;
+  files: number;
+  docs: number;
+  pdfPages: number;
+  workers: number;
+  batch: number;
+  seed: number;
+  work: string;
+}
+
+interface StageTimes {
+  extract: number;
+  chunk: number;
+  embed: number;
+  store: number;
+  total: number;
+  rawEmbed: number;
+  passages: number;
+  pages: number;
+  docs: number;
+}
+
+interface QueryEmbedTimes {
+  ours: Summary;
+  raw: Summary;
+}
+
+const loadAverage = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+async function indexingThroughput(s: Settings, words: Words): Promise<QueryEmbedTimes> {
+  log(`## Indexing throughput (real USE-lite model: ${s.workers} worker(s), batch ${s.batch})`);
+  const random = rng(mix(s.seed, 1));
+  const sources: SourceDocument[] = [];
+  for (let i = 0; i < s.docs; i++) {
+    const markdown = i % 4 !== 3;
+    const text = markdown ? markdownDocument(words, random) : textDocument(words, random);
+    sources.push({
+      key: `doc-${String(i).padStart(3, '0')}.${markdown ? 'md' : 'txt'}`,
+      contentType: markdown ? 'text/markdown' : 'text/plain',
+      bytes: Buffer.from(text),
+    });
+  }
+  const pdf = await pdfDocument(words, random, s.pdfPages);
+  const pdfSource: SourceDocument = { key: 'handbook.pdf', contentType: 'application/pdf', bytes: pdf };
+  const textBytes = sources.reduce((n, d) => n + d.bytes.length, 0);
+  log(
+    `documents: ${sources.length} Markdown/text (${(textBytes / 1024).toFixed(0)} KiB) and one PDF of ${s.pdfPages} pages ` +
+      `(${(pdf.length / 1024).toFixed(0)} KiB); load average ${loadAverage()}`,
+  );
+
+  const dataDir = join(s.work, 'indexing');
+  const db = await openDatabase({ dataDir });
+  const owner = await seedBot(db);
+  const index = createPassageIndex({ db });
+  const embedder = embedderFromConfig({ embedder: 'use-lite', workers: s.workers, batchSize: s.batch });
+  if (!embedder) throw new Error('no embedder');
+  const raw = rawConnection(dataDir);
+  try {
+    let mark = now();
+    await embedder.ready();
+    const rawModel = await loadUseLiteModel(resolveUseLiteFiles());
+    log(`both models loaded in ${(msSince(mark) / 1000).toFixed(1)} s (not counted below)`);
+    const model = { id: embedder.id, dimensions: embedder.dimensions };
+
+    // Warm-up: one small document through every stage (code loaded on first use, kernels prepared).
+    const warmId = await seedFile(db, owner, 'warm-up.md', 'text/markdown');
+    const warmDoc = await extractDocument(
+      Buffer.from('# Warm up\n\nA paragraph to warm up.'),
+      'text/markdown',
+      'w.md',
+    );
+    const warmPassages: IndexedPassage[] = chunkDocument(warmDoc);
+    const warmVectors = await embedder.embed(warmPassages.map(embeddingText));
+    await rawModel.embedBatch(warmPassages.map(embeddingText));
+    warmPassages.forEach((p, i) => {
+      p.embedding = warmVectors[i];
+    });
+    await index.replaceFilePassages({ fileId: warmId, botId: owner.botId, passages: warmPassages, model });
+    await index.deleteFile(warmId);
+    const warmPdf = await pdfDocument(words, rng(1), 2);
+    for (let r = 0; r < 2; r++) {
+      await extractDocument(warmPdf, 'application/pdf', 'w.pdf');
+      await extractText(await getDocumentProxy(new Uint8Array(warmPdf)), { mergePages: false });
+    }
+
+    /**
+     * Per file, as the index_file job: extract → chunk → embed (calls of `s.batch` texts) → replaceFilePassages.
+     * Right after each embed call the raw model embeds the same texts in this thread (the baseline, timed apart
+     * and left out of the end-to-end time), so both see the same load on the machine.
+     */
+    const all: IndexedPassage[] = [];
+    const run = async (docs: SourceDocument[]): Promise<StageTimes> => {
+      const t: StageTimes = {
+        extract: 0,
+        chunk: 0,
+        embed: 0,
+        store: 0,
+        total: 0,
+        rawEmbed: 0,
+        passages: 0,
+        pages: 0,
+        docs: 0,
+      };
+      const start = now();
+      for (const d of docs) {
+        const fileId = await seedFile(db, owner, d.key, d.contentType);
+        mark = now();
+        const document = await extractDocument(d.bytes, d.contentType, d.key);
+        t.extract += msSince(mark);
+        mark = now();
+        const passages: IndexedPassage[] = chunkDocument(document);
+        t.chunk += msSince(mark);
+        for (let i = 0; i < passages.length; i += s.batch) {
+          const batch = passages.slice(i, i + s.batch);
+          const texts = batch.map(embeddingText);
+          mark = now();
+          const vectors = await embedder.embed(texts);
+          t.embed += msSince(mark);
+          batch.forEach((p, j) => {
+            p.embedding = vectors[j];
+          });
+          mark = now();
+          await rawModel.embedBatch(texts);
+          t.rawEmbed += msSince(mark);
+        }
+        mark = now();
+        await index.replaceFilePassages({ fileId, botId: owner.botId, passages, model });
+        t.store += msSince(mark);
+        t.passages += passages.length;
+        t.pages += document.pageCount ?? 0;
+        t.docs += 1;
+        all.push(...passages);
+      }
+      t.total = msSince(start) - t.rawEmbed;
+      return t;
+    };
+    const text = await run(sources);
+    const paged = await run([pdfSource]);
+    const passages = text.passages + paged.passages;
+    log(
+      `passages: ${text.passages} from the Markdown/text documents, ${paged.passages} from the PDF's ${paged.pages} pages ` +
+        `(${passages} in all); load average ${loadAverage()}`,
+    );
+
+    // The storage alone: the same text and vectors INSERTed into a bare FTS5 table and a bare vec0 table (same
+    // tokenizer, same vector column), prepared statements, one transaction.
+    raw.exec(`
+      create virtual table bench_raw_fts using fts5(content, breadcrumb, tokenize='porter unicode61 remove_diacritics 2');
+      create virtual table bench_raw_vec using vec0(
+        embedding float[${DIMENSIONS}] distance_metric=cosine, bot_id text partition key
+      );`);
+    const insertFts = raw.prepare('insert into bench_raw_fts(rowid, content, breadcrumb) values (?, ?, ?)');
+    const insertVec = raw.prepare('insert into bench_raw_vec(rowid, embedding, bot_id) values (?, ?, ?)');
+    mark = now();
+    raw.transaction(() => {
+      all.forEach((p, i) => {
+        insertFts.run(i + 1, p.content, JSON.stringify(p.breadcrumb));
+        const v = p.embedding as Float32Array;
+        insertVec.run(BigInt(i + 1), Buffer.from(v.buffer, v.byteOffset, v.byteLength), owner.botId);
+      });
+    })();
+    const rawInsertMs = msSince(mark);
+    raw.exec('drop table bench_raw_fts; drop table bench_raw_vec;');
+
+    // The PDF's text alone: pdf.js through unpdf (what extract/pdf.ts builds on), page texts only, beside
+    // extractDocument on the same PDF; 7 rounds each, alternating, medians (one pass is noisy).
+    const pdfOurs: number[] = [];
+    const pdfRaw: number[] = [];
+    for (let r = 0; r < 7; r++) {
+      const pair = [
+        async () => {
+          const m = now();
+          await extractDocument(pdf, 'application/pdf', pdfSource.key);
+          pdfOurs.push(msSince(m));
+        },
+        async () => {
+          const m = now();
+          const got = await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: false });
+          pdfRaw.push(msSince(m));
+          if (got.totalPages !== s.pdfPages) throw new Error(`unpdf read ${got.totalPages} pages`);
+        },
+      ];
+      if (r % 2) pair.reverse();
+      for (const f of pair) await f();
+    }
+    const oursPdfMs = summarize(pdfOurs).p50;
+    const rawPdfMs = summarize(pdfRaw).p50;
+
+    const per = (n: number, msTotal: number) => (msTotal > 0 ? (n * 1000) / msTotal : Number.NaN);
+    const sum = (k: keyof StageTimes) => text[k] + paged[k];
+    type Stage = 'extract' | 'chunk' | 'embed' | 'store' | 'total' | 'rawEmbed';
+    const stage = (name: string, k: Stage) => [
+      name,
+      (sum(k) / 1000).toFixed(2),
+      rate(per(passages, sum(k))),
+      rate(per(paged.pages, paged[k])),
+      rate(per(paged.passages, paged[k])),
+      rate(per(text.docs, text[k])),
+    ];
+    log(
+      table([
+        ['stage', 'time s', 'passages/s', 'PDF pages/s', 'PDF passages/s', 'Markdown/text docs/s'],
+        stage('extract (extractDocument)', 'extract'),
+        stage('chunk (chunkDocument)', 'chunk'),
+        stage('embed (UseLiteEmbedder.embed, worker)', 'embed'),
+        stage('store (replaceFilePassages)', 'store'),
+        stage('end to end (the four + file rows)', 'total'),
+        stage('raw: model.embedBatch, same batches, in-thread', 'rawEmbed'),
+        [
+          'raw: INSERT into bare FTS5 + vec0, 1 transaction',
+          (rawInsertMs / 1000).toFixed(2),
+          rate(per(passages, rawInsertMs)),
+          '',
+          '',
+          '',
+        ],
+        [
+          'PDF extract alone (extractDocument), median of 7',
+          (oursPdfMs / 1000).toFixed(2),
+          '',
+          rate(per(paged.pages, oursPdfMs)),
+          '',
+          '',
+        ],
+        [
+          'raw: pdf.js page text (unpdf extractText), median of 7',
+          (rawPdfMs / 1000).toFixed(2),
+          '',
+          rate(per(paged.pages, rawPdfMs)),
+          '',
+          '',
+        ],
+      ]),
+    );
+    log(
+      `ours ÷ raw throughput: embed ${ratio(sum('rawEmbed'), sum('embed'))}, store ${ratio(rawInsertMs, sum('store'))}, ` +
+        `PDF extract ${ratio(rawPdfMs, oursPdfMs)} (medians of 7); end to end ÷ raw model ${ratio(sum('rawEmbed'), sum('total'))}. ` +
+        `Embedding is ${((100 * sum('embed')) / sum('total')).toFixed(1)} % of the end-to-end time.`,
+    );
+
+    // The model's part of a search: one query embedded, as searchFiles does, beside the raw model call.
+    const qRandom = rng(mix(s.seed, 3));
+    const queries = Array.from({ length: s.queries }, () => words.question(qRandom));
+    for (const q of queries.slice(0, 10)) {
+      await embedder.embed([q]);
+      await rawModel.embedBatch([q]);
+    }
+    const ours: number[] = [];
+    const rawTimes: number[] = [];
+    for (const [i, q] of queries.entries()) {
+      const pair = [
+        async () => {
+          const m = now();
+          await embedder.embed([q]);
+          ours.push(msSince(m));
+        },
+        async () => {
+          const m = now();
+          await rawModel.embedBatch([q]);
+          rawTimes.push(msSince(m));
+        },
+      ];
+      if (i % 2) pair.reverse();
+      for (const f of pair) await f();
+    }
+    rawModel.dispose();
+    const times = { ours: summarize(ours), raw: summarize(rawTimes) };
+    log(
+      `one query embedded (${queries.length} queries, p50 / p95): UseLiteEmbedder.embed([q]) ${ms(times.ours.p50)} / ${ms(times.ours.p95)} ms, ` +
+        `raw model.embedBatch([q]) ${ms(times.raw.p50)} / ${ms(times.raw.p95)} ms`,
+    );
+    log('');
+    return times;
+  } finally {
+    raw.close();
+    await embedder.close();
+    await db.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Part 2: search latency at 10k and 100k passages
+
+interface Variant {
+  name: string;
+  /** Runs query q; the answer is kept for the checks. */
+  run: (q: number) => Promise<unknown> | unknown;
+  times: number[];
+  answers: unknown[];
+}
+
+async function searchLatency(
+  s: Settings,
+  words: Words,
+  size: number,
+  queryEmbed: QueryEmbedTimes,
+): Promise<void> {
+  const files = Math.min(s.files, size);
+  log(`## Search latency at ${size.toLocaleString('en')} passages (${files} files of one bot)`);
+  const dataDir = join(s.work, `search-${size}`);
+  const db = await openDatabase({ dataDir });
+  const raw = rawConnection(dataDir);
+  try {
+    const owner = await seedBot(db);
+    const recorder = queryRecorder();
+    const recorded = db.kysely.withPlugin(recorder.plugin);
+    const index: PassageIndex = createPassageIndex({ db: { kysely: recorded, dialect: db.dialect } });
+    const model = { id: 'bench-random-unit-512', dimensions: DIMENSIONS };
+
+    // Fill: passages of the word list, random unit vectors (the model would take hours for 100k passages),
+    // one replaceFilePassages (one transaction) per file.
+    const fileIds: string[] = [];
+    const perFile: number[] = [];
+    let fillMs = 0;
+    for (let f = 0; f < files; f++) {
+      const count = Math.floor(size / files) + (f < size % files ? 1 : 0);
+      perFile.push(count);
+      const fileId = await seedFile(db, owner, `file-${String(f).padStart(3, '0')}.md`, 'text/markdown');
+      fileIds.push(fileId);
+      const random = rng(mix(s.seed, 5, f));
+      const docTitle = words.title(random);
+      let section = words.title(random);
+      const passages: IndexedPassage[] = [];
+      for (let p = 0; p < count; p++) {
+        if (p % 8 === 0) section = words.title(random);
+        passages.push({
+          ...syntheticPassage(words, random, p, [docTitle, section]),
+          embedding: passageVector(s.seed, f, p),
+        });
+      }
+      const mark = now();
+      await index.replaceFilePassages({ fileId, botId: owner.botId, passages, model });
+      fillMs += msSince(mark);
+    }
+    const dbBytes = statSync(join(dataDir, 'parley.db')).size + statSync(join(dataDir, 'parley.db-wal')).size;
+    log(
+      `filled through replaceFilePassages in ${(fillMs / 1000).toFixed(1)} s (${rate((size * 1000) / fillMs)} passages/s; ` +
+        `text generation not counted); database ${(dbBytes / 1e6).toFixed(0)} MB; load average ${loadAverage()}`,
+    );
+
+    // Queries: questions from the word list; each query vector is a perturbed copy of one stored passage's
+    // vector (cosine ≈ 0.6), so its nearest passage is known.
+    const qRandom = rng(mix(s.seed, 3));
+    const queries = Array.from({ length: s.queries }, () => words.question(qRandom));
+    const vRandom = rng(mix(s.seed, 4));
+    const targets = queries.map(() => {
+      const f = Math.floor(vRandom() * files);
+      return { f, p: Math.floor(vRandom() * (perFile[f] as number)) };
+    });
+    const queryVectors = targets.map(({ f, p }) => {
+      const base = passageVector(s.seed, f, p);
+      const noise = randomUnitVector(vRandom);
+      const v = new Float32Array(DIMENSIONS);
+      for (let i = 0; i < DIMENSIONS; i++) v[i] = (base[i] as number) + 1.3 * (noise[i] as number);
+      return v;
+    });
+    const matches = queries.map((q) => ftsMatchExpression(queryTerms(q)) ?? '""');
+    const bytes = queryVectors.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+
+    // Ours: the passage index, and the searchFiles service wired as in the server, with the embedder replaced by
+    // a stub answering each query's precomputed vector (no model time here; see the query embedding rows).
+    const vectorOf = new Map(queries.map((q, i) => [q, queryVectors[i] as Float32Array]));
+    const stub: Embedder = {
+      id: model.id,
+      dimensions: DIMENSIONS,
+      embed: async (texts) => texts.map((t) => vectorOf.get(t) ?? new Float32Array(DIMENSIONS)),
+      close: async () => {},
+    };
+    const services = buildServices({
+      config: loadConfig({ PARLEY_DATA_DIR: dataDir }),
+      db,
+      blobs: localDiskBlobStore({ root: join(dataDir, 'blobs') }),
+      signingSecret: randomBytes(32),
+      embedder: stub,
+    });
+    const ctx = {
+      actor: { kind: 'bot' as const, botId: owner.botId },
+      botId: owner.botId,
+      workspaceId: owner.workspaceId,
+    };
+    const scope: PassageScope = { botId: owner.botId, visibility: { kind: 'all' } };
+    const lexical = (q: number) => index.lexicalSearch(queries[q] as string, scope, CANDIDATES);
+    const vector = (q: number) => index.vectorSearch(queryVectors[q] as Float32Array, scope, CANDIDATES);
+
+    // Raw: the same queries on the same tables through a plain connection, statements prepared once.
+    const rawFts = raw.prepare(
+      `select rowid, bm25(passages_fts, 1.0, ${DEFAULT_BREADCRUMB_WEIGHT}) as rank from passages_fts
+       where passages_fts match ? order by bm25(passages_fts, 1.0, ${DEFAULT_BREADCRUMB_WEIGHT}) limit ?`,
+    );
+    const rawVec = raw.prepare(
+      'select rowid, distance from passage_vectors where embedding match ? and k = ? and bot_id = ?',
+    );
+    const rawLexical = (q: number) => rawFts.all(matches[q], CANDIDATES) as { rowid: number }[];
+    const rawVector = (q: number, k = CANDIDATES) =>
+      rawVec.all(bytes[q], k, owner.botId) as { rowid: number }[];
+
+    // Diagnostic: our lexical SQL itself (compiled by Kysely, captured), prepared once on the raw connection;
+    // the gap to "ours" is the driver path (Kysely + a prepare per call), the gap to raw FTS5 is the SQL.
+    const ourLexicalSql: CompiledQuery[] = [];
+    for (let q = 0; q < queries.length; q++) {
+      recorder.nodes.length = 0;
+      await lexical(q);
+      const n = recorder.nodes.at(-1);
+      if (!n) throw new Error('no lexical query recorded');
+      ourLexicalSql.push(recorded.getExecutor().compileQuery(n.node, n.queryId));
+    }
+    const prepared = new Map<string, SQLite.Statement>();
+    const ourSqlRaw = (q: number) => {
+      const c = ourLexicalSql[q] as CompiledQuery;
+      let st = prepared.get(c.sql);
+      if (!st) {
+        st = raw.prepare(c.sql);
+        prepared.set(c.sql, st);
+      }
+      return st.all(...(c.parameters as unknown[]));
+    };
+
+    const names = {
+      rawFts: 'raw FTS5: MATCH … ORDER BY bm25() LIMIT 80',
+      ourSql: '  (our lexical SQL, prepared once, raw driver)',
+      lexical: 'ours: lexicalSearch(q, 80)',
+      rawVec: 'raw vec0: MATCH … AND k = 80',
+      rawVecOver: `raw vec0: MATCH … AND k = ${VECTOR_OVERFETCH} (vectorSearch's over-fetch)`,
+      vector: 'ours: vectorSearch(v, 80)',
+      rawBoth: 'raw FTS5 + raw vec0 (k = 80), per-query sum',
+      hybrid: 'ours: lexical + vector + fuse (index level, per-query sum)',
+      service: 'ours: searchFiles service, limit 20 (no model)',
+      embedOurs: 'query embedding: UseLiteEmbedder.embed([q])',
+      embedRaw: 'query embedding: raw model.embedBatch([q])',
+    };
+    const variants: Variant[] = [
+      { name: names.rawFts, run: rawLexical, times: [], answers: [] },
+      { name: names.ourSql, run: ourSqlRaw, times: [], answers: [] },
+      { name: names.lexical, run: lexical, times: [], answers: [] },
+      { name: names.rawVec, run: (q) => rawVector(q), times: [], answers: [] },
+      { name: names.rawVecOver, run: (q) => rawVector(q, VECTOR_OVERFETCH), times: [], answers: [] },
+      { name: names.vector, run: vector, times: [], answers: [] },
+      {
+        name: names.service,
+        run: (q) => services.search.search(ctx, { query: queries[q] as string, limit: SEARCH_LIMIT }),
+        times: [],
+        answers: [],
+      },
+    ];
+
+    // Warm-up, then every query through every variant, the order of the variants rotating from query to query.
+    const warm = Math.min(5, queries.length);
+    for (let q = 0; q < warm; q++) for (const v of variants) await v.run(q);
+    for (let q = 0; q < queries.length; q++) {
+      for (let j = 0; j < variants.length; j++) {
+        const v = variants[(q + j) % variants.length] as Variant;
+        const mark = now();
+        const answer = await v.run(q);
+        v.times.push(msSince(mark));
+        v.answers[q] = answer;
+      }
+    }
+    const byName = new Map(variants.map((v) => [v.name, v]));
+    const timesOf = (name: string) => (byName.get(name) as Variant).times;
+    const answersOf = <T>(name: string) => (byName.get(name) as Variant).answers as T[];
+    const rawBoth = timesOf(names.rawFts).map((t, q) => t + (timesOf(names.rawVec)[q] as number));
+    // The index-level hybrid is lexicalSearch + vectorSearch (measured above) + fuse on their very answers, per
+    // query: the service row runs the whole thing for real, so a third vector scan per query is not spent on it.
+    const lexicalAnswers = answersOf<PassageHit[]>(names.lexical);
+    const vectorAnswers = answersOf<PassageHit[]>(names.vector);
+    const hybrid = queries.map((_, q) => {
+      const mark = now();
+      fuse(lexicalAnswers[q] ?? [], vectorAnswers[q] ?? [], {
+        mode: 'hybrid',
+        denseWeight: DEFAULT_DENSE_WEIGHT,
+        limit: SEARCH_LIMIT,
+      });
+      return msSince(mark) + (timesOf(names.lexical)[q] as number) + (timesOf(names.vector)[q] as number);
+    });
+
+    const summaries = new Map<string, Summary>([
+      ...variants.map((v) => [v.name, summarize(v.times)] as const),
+      [names.rawBoth, summarize(rawBoth)],
+      [names.hybrid, summarize(hybrid)],
+      [names.embedOurs, queryEmbed.ours],
+      [names.embedRaw, queryEmbed.raw],
+    ]);
+    const baseline: Record<string, string> = {
+      [names.ourSql]: names.rawFts,
+      [names.lexical]: names.rawFts,
+      [names.rawVecOver]: names.rawVec,
+      [names.vector]: names.rawVec,
+      [names.hybrid]: names.rawBoth,
+      [names.service]: names.rawBoth,
+      [names.embedOurs]: names.embedRaw,
+    };
+    const order = [
+      names.rawFts,
+      names.ourSql,
+      names.lexical,
+      names.rawVec,
+      names.rawVecOver,
+      names.vector,
+      names.rawBoth,
+      names.hybrid,
+      names.service,
+      names.embedRaw,
+      names.embedOurs,
+    ];
+    const rows: string[][] = [['query', 'p50 ms', 'p95 ms', 'mean ms', 'max ms', 'p50 ÷ raw', 'p95 ÷ raw']];
+    for (const name of order) {
+      const m = summaries.get(name) as Summary;
+      const b = baseline[name] ? summaries.get(baseline[name] as string) : undefined;
+      rows.push([
+        name,
+        ms(m.p50),
+        ms(m.p95),
+        ms(m.mean),
+        ms(m.max),
+        b ? ratio(m.p50, b.p50) : '',
+        b ? ratio(m.p95, b.p95) : '',
+      ]);
+    }
+    log(table(rows));
+
+    // Checks that ours and raw did the same work.
+    const idOfSeq = new Map(
+      (raw.prepare('select seq, id from passages').all() as { seq: number; id: string }[]).map((r) => [
+        r.seq,
+        r.id,
+      ]),
+    );
+    const idAt = raw.prepare('select id from passages where file_id = ? and position = ?').pluck();
+    const targetIds = targets.map(({ f, p }) => idAt.get(fileIds[f] as string, p) as string);
+    let shared = 0;
+    let compared = 0;
+    let oursTop1 = 0;
+    let rawTop1 = 0;
+    const ourLex = answersOf<{ passageId: string }[]>(names.lexical);
+    const rawLex = answersOf<{ rowid: number }[]>(names.rawFts);
+    const ourVec = answersOf<{ passageId: string }[]>(names.vector);
+    const rawVecAnswers = answersOf<{ rowid: number }[]>(names.rawVec);
+    for (let q = 0; q < queries.length; q++) {
+      const mine = (ourLex[q] ?? []).slice(0, 10).map((h) => h.passageId);
+      const theirs = new Set((rawLex[q] ?? []).slice(0, 10).map((r) => idOfSeq.get(r.rowid)));
+      compared += mine.length;
+      shared += mine.filter((id) => theirs.has(id)).length;
+      if (ourVec[q]?.[0]?.passageId === targetIds[q]) oursTop1++;
+      if (idOfSeq.get(rawVecAnswers[q]?.[0]?.rowid ?? -1) === targetIds[q]) rawTop1++;
+    }
+    const count = raw.prepare('select count(*) as n from passages_fts where passages_fts match ?').pluck();
+    const matched = matches.map((m) => count.get(m) as number).sort((a, b) => a - b);
+    log(
+      `${queries.length} queries after ${warm} warm-up rounds, variants interleaved, load average ${loadAverage()}. ` +
+        `Example: "${queries[0]}" → ${matches[0]}. Passages matching a query's terms: median ` +
+        `${percentile(matched, 50).toLocaleString('en')}, p95 ${percentile(matched, 95).toLocaleString('en')}.`,
+    );
+    log(
+      `checks: top-10 lexical hits shared by ours and raw ${((100 * shared) / Math.max(1, compared)).toFixed(1)} %; ` +
+        `target passage first by vector: ours ${oursTop1}/${queries.length}, raw ${rawTop1}/${queries.length}. ` +
+        `Vectors are random 512-d unit vectors, not model output (the model embeds only ~15 passages/s per worker); ` +
+        `a real hybrid search adds the query embedding rows to the hybrid rows.`,
+    );
+
+    // Query plans of our SQL, as SQLite runs it (captured from the index's own Kysely instance).
+    if (size === Math.max(...s.sizes)) {
+      const plans: string[] = [];
+      const explain = (label: string, compiled: CompiledQuery) => {
+        const plan = raw
+          .prepare(`explain query plan ${compiled.sql}`)
+          .all(...(compiled.parameters as unknown[])) as { id: number; parent: number; detail: string }[];
+        const depth = new Map<number, number>([[0, 0]]);
+        plans.push(`${label}:`);
+        for (const r of plan) {
+          const d = (depth.get(r.parent) ?? 0) + 1;
+          depth.set(r.id, d);
+          plans.push(`${'  '.repeat(d)}${r.detail}`);
+        }
+      };
+      explain('lexicalSearch', ourLexicalSql[0] as CompiledQuery);
+      recorder.nodes.length = 0;
+      await vector(0);
+      const vectorSql = recorder.nodes.map((n) => recorded.getExecutor().compileQuery(n.node, n.queryId));
+      vectorSql.forEach((c, i) => {
+        explain(`vectorSearch, statement ${i + 1} of ${vectorSql.length}`, c);
+      });
+      log('');
+      log('Query plans (EXPLAIN QUERY PLAN of the SQL our index sends):');
+      log(plans.join('\n'));
+    }
+    log('');
+  } finally {
+    raw.close();
+    await db.close();
+  }
+}
+// ---------------------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const sizesText = option('sizes', 'BENCH_SIZES') ?? '10000,100000';
+  const sizes = sizesText.split(',').map((t) => {
+    const n = Number(t.trim().replace(/_/g, '').replace(/k$/i, '000'));
+    if (!Number.isInteger(n) || n < 1 || n > 2_000_000)
+      throw new Error(`--sizes: "${t}" is not a passage count`);
+    return n;
+  });
+  const settings: Settings = {
+    sizes,
+    queries: intOption('queries', 'BENCH_QUERIES', 200, 1, 100_000),
+    files: intOption('files', 'BENCH_FILES', 100, 1, 100_000),
+    docs: intOption('docs', 'BENCH_DOCS', 12, 0, 10_000),
+    pdfPages: intOption('pdf-pages', 'BENCH_PDF_PAGES', 12, 1, 2000),
+    workers: intOption('workers', 'BENCH_WORKERS', 1, 1, 32),
+    batch: intOption('batch', 'BENCH_BATCH', 32, 1, 32),
+    seed: intOption('seed', 'BENCH_SEED', 42, 0, 2 ** 31),
+    work: await mkdtemp(join(option('dir', 'BENCH_DIR') ?? tmpdir(), 'parley-search-bench-')),
+  };
+  const cleanUp = async () => {
+    await rm(settings.work, { recursive: true, force: true });
+  };
+  const onSignal = () => {
+    void cleanUp().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const started = now();
+  try {
+    const words = new Words(join(resolveUseLiteFiles().modelDir, 'vocab.json'));
+    log(
+      `Search speed benchmark: sizes ${sizes.join(', ')} passages, ${settings.queries} queries, seed ${settings.seed}; ` +
+        `word list: the ${words.size} whole words of the USE-lite vocabulary, drawn by unigram probability`,
+    );
+    const probe = new SQLite(':memory:');
+    sqliteVec.load(probe);
+    const versions = probe.prepare('select sqlite_version() as sqlite, vec_version() as vec').get() as {
+      sqlite: string;
+      vec: string;
+    };
+    probe.close();
+    log(
+      `work folder ${settings.work}; Node ${process.version}; SQLite ${versions.sqlite}; sqlite-vec ${versions.vec}`,
+    );
+    log('');
+    const queryEmbed = await indexingThroughput(settings, words);
+    for (const size of sizes) await searchLatency(settings, words, size, queryEmbed);
+    log(`whole benchmark: ${(msSince(started) / 1000).toFixed(0)} s`);
+  } finally {
+    await cleanUp();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exitCode = 1;
+});
