@@ -1,4 +1,5 @@
 export * from './admin.js';
+export * from './chat.js';
 export * from './common.js';
 export * from './errors.js';
 export * from './files.js';

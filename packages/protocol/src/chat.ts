@@ -1,0 +1,302 @@
+import Type, { type Static } from 'typebox';
+import { ListMeta, Timestamp } from './common.js';
+
+/**
+ * Chat API (API-COMPAT.md "Chat API"): what the webchat and a site's backend talk to.
+ *
+ * Root: `{base}/v1/chat/{botId}`. A chat user authenticates with `x-user-key` (an HS256 JWT whose
+ * payload is `{id: <userId>}`, signed with the bot's chat secret). The bot itself may call the same
+ * routes with `Authorization: Bearer <bot access key>` (webhook mode replies). Create ops answer 201.
+ */
+
+/** Largest message or event payload, JSON-encoded (API-COMPAT.md: 128 KB). */
+export const MAX_CHAT_PAYLOAD_BYTES = 128 * 1024;
+/** Largest Chat API request body (spec Limits: 1 MB). */
+export const MAX_CHAT_BODY_BYTES = 1024 * 1024;
+/** Seconds between pings on a live stream (API-COMPAT.md: 30 s). */
+export const CHAT_PING_INTERVAL_S = 30;
+/** Header carrying the chat user's key. */
+export const USER_KEY_HEADER = 'x-user-key';
+/** Header carrying the webchat adminKey (enhanced permissions, checked on the server). */
+export const ADMIN_KEY_HEADER = 'x-admin-key';
+
+const Url = Type.String({ minLength: 1, maxLength: 4096 });
+const Str = (max: number) => Type.String({ maxLength: max });
+
+/** A chat user (spec "Webchat user"). `id`, `createdAt`, `updatedAt` are server-generated and read-only. */
+export const ChatUser = Type.Object(
+  {
+    id: Type.String(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    name: Type.Optional(Type.String()),
+    pictureUrl: Type.Optional(Type.String()),
+    data: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    userKey: Type.Optional(Type.String()),
+  },
+  { $id: 'ChatUser' },
+);
+/** Chat user type. */
+export type ChatUser = Static<typeof ChatUser>;
+
+/** Writable fields of a chat user (createUser, updateUser). `null` clears a field. */
+export const ChatUserFields = Type.Object(
+  {
+    name: Type.Optional(Type.Union([Str(200), Type.Null()])),
+    pictureUrl: Type.Optional(Type.Union([Url, Type.Null()])),
+    data: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+    userKey: Type.Optional(Type.Union([Str(500), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+/** Writable user fields type. */
+export type ChatUserFields = Static<typeof ChatUserFields>;
+
+/** Answer of createUser: the user and its key (send it as `x-user-key`). */
+export const CreateChatUserResponse = Type.Object({ user: ChatUser, key: Type.String() });
+/** createUser answer type. */
+export type CreateChatUserResponse = Static<typeof CreateChatUserResponse>;
+/** `{user}` envelope. */
+export const ChatUserResponse = Type.Object({ user: ChatUser });
+/** `{user}` envelope type. */
+export type ChatUserResponse = Static<typeof ChatUserResponse>;
+
+const CardAction = Type.Object({
+  action: Type.Union([Type.Literal('postback'), Type.Literal('url'), Type.Literal('say')]),
+  label: Str(200),
+  value: Str(2000),
+});
+const Card = Type.Object({
+  title: Str(500),
+  subtitle: Type.Optional(Str(2000)),
+  imageUrl: Type.Optional(Url),
+  actions: Type.Array(CardAction, { maxItems: 20 }),
+});
+const ChoiceOption = Type.Object({ label: Str(200), value: Str(2000) });
+const typed = <T extends string, P extends Record<string, Type.TSchema>>(type: T, props: P) =>
+  Type.Object({ type: Type.Literal(type), ...props });
+
+const TextPayload = typed('text', { text: Type.String({ minLength: 1 }), value: Type.Optional(Str(2000)) });
+const MarkdownPayload = typed('markdown', { markdown: Type.String({ minLength: 1 }) });
+const ImagePayload = typed('image', { imageUrl: Url });
+const AudioPayload = typed('audio', { audioUrl: Url });
+const VideoPayload = typed('video', { videoUrl: Url });
+const FilePayload = typed('file', { fileUrl: Url, title: Type.Optional(Str(500)) });
+const LocationPayload = typed('location', {
+  latitude: Type.Number({ minimum: -90, maximum: 90 }),
+  longitude: Type.Number({ minimum: -180, maximum: 180 }),
+  address: Type.Optional(Str(1000)),
+  title: Type.Optional(Str(500)),
+});
+const CardPayload = typed('card', Card.properties);
+const CarouselPayload = typed('carousel', { items: Type.Array(Card, { minItems: 1, maxItems: 20 }) });
+const ChoicePayload = typed('choice', {
+  text: Type.String(),
+  options: Type.Array(ChoiceOption, { maxItems: 50 }),
+});
+const DropdownPayload = typed('dropdown', {
+  text: Type.String(),
+  options: Type.Array(ChoiceOption, { maxItems: 500 }),
+});
+const BlocItem = Type.Union([
+  TextPayload,
+  MarkdownPayload,
+  ImagePayload,
+  AudioPayload,
+  VideoPayload,
+  FilePayload,
+  LocationPayload,
+]);
+const BlocPayload = typed('bloc', { items: Type.Array(BlocItem, { minItems: 1, maxItems: 50 }) });
+
+/** Message payload types (API-COMPAT.md). */
+export const MESSAGE_TYPES = [
+  'text',
+  'markdown',
+  'image',
+  'audio',
+  'video',
+  'file',
+  'location',
+  'card',
+  'carousel',
+  'choice',
+  'dropdown',
+  'bloc',
+] as const;
+/** A message payload, by `type`. At most {@link MAX_CHAT_PAYLOAD_BYTES} as JSON. */
+export const MessagePayload = Type.Union(
+  [
+    TextPayload,
+    MarkdownPayload,
+    ImagePayload,
+    AudioPayload,
+    VideoPayload,
+    FilePayload,
+    LocationPayload,
+    CardPayload,
+    CarouselPayload,
+    ChoicePayload,
+    DropdownPayload,
+    BlocPayload,
+  ],
+  { $id: 'MessagePayload' },
+);
+/** Message payload type. */
+export type MessagePayload = Static<typeof MessagePayload>;
+
+/** Feedback a user gives on a bot message. */
+export const MessageFeedback = Type.Object({
+  value: Type.Union([Type.Literal('positive'), Type.Literal('negative')]),
+  comment: Type.Optional(Str(2000)),
+});
+/** Message feedback type. */
+export type MessageFeedback = Static<typeof MessageFeedback>;
+
+/** A message in a conversation. `isBot` tells the bot's messages from users'. */
+export const ChatMessage = Type.Object(
+  {
+    id: Type.String(),
+    createdAt: Timestamp,
+    conversationId: Type.String(),
+    userId: Type.String(),
+    isBot: Type.Boolean(),
+    payload: MessagePayload,
+    metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    feedback: Type.Optional(MessageFeedback),
+  },
+  { $id: 'ChatMessage' },
+);
+/** Message type. */
+export type ChatMessage = Static<typeof ChatMessage>;
+
+/** A conversation. */
+export const ChatConversation = Type.Object(
+  { id: Type.String(), createdAt: Timestamp, updatedAt: Timestamp },
+  { $id: 'ChatConversation' },
+);
+/** Conversation type. */
+export type ChatConversation = Static<typeof ChatConversation>;
+
+/** A custom event sent into a conversation (sendEvent). */
+export const ChatEvent = Type.Object(
+  {
+    id: Type.String(),
+    createdAt: Timestamp,
+    conversationId: Type.String(),
+    userId: Type.String(),
+    payload: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { $id: 'ChatEvent' },
+);
+/** Event type. */
+export type ChatEvent = Static<typeof ChatEvent>;
+
+/** Body of createConversation / getOrCreateConversation. `id` lets a client choose its own id (get-or-create). */
+export const CreateConversationBody = Type.Object(
+  { id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_\\-]+$' })) },
+  { additionalProperties: false },
+);
+/** `{conversation}` envelope. */
+export const ConversationResponse = Type.Object({ conversation: ChatConversation });
+/** `{conversations, meta}` page. */
+export const ListConversationsResponse = Type.Object({
+  conversations: Type.Array(ChatConversation),
+  meta: ListMeta,
+});
+/** Body of createMessage. */
+export const CreateMessageBody = Type.Object(
+  {
+    conversationId: Type.String({ minLength: 1 }),
+    payload: MessagePayload,
+    metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { additionalProperties: false },
+);
+/** createMessage body type. */
+export type CreateMessageBody = Static<typeof CreateMessageBody>;
+/** `{message}` envelope. */
+export const MessageResponse = Type.Object({ message: ChatMessage });
+/** `{messages, meta}` page, newest first. */
+export const ListMessagesResponse = Type.Object({ messages: Type.Array(ChatMessage), meta: ListMeta });
+/** Body of createEvent. */
+export const CreateEventBody = Type.Object(
+  { conversationId: Type.String({ minLength: 1 }), payload: Type.Record(Type.String(), Type.Unknown()) },
+  { additionalProperties: false },
+);
+/** createEvent body type. */
+export type CreateEventBody = Static<typeof CreateEventBody>;
+/** `{event}` envelope. */
+export const EventResponse = Type.Object({ event: ChatEvent });
+/** Body of addParticipant. */
+export const AddParticipantBody = Type.Object({ userId: Type.String({ minLength: 1 }) });
+/** `{participants, meta}` page. */
+export const ListParticipantsResponse = Type.Object({
+  participants: Type.Array(ChatUser),
+  meta: ListMeta,
+});
+/** `{participant}` envelope. */
+export const ParticipantResponse = Type.Object({ participant: ChatUser });
+
+/** Body of a chat file upload: the Files API upsert, narrowed; the answer's `uploadUrl` takes the bytes. */
+export const CreateChatFileBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 255 }),
+    size: Type.Integer({ minimum: 0 }),
+    contentType: Type.Optional(Type.String({ maxLength: 255 })),
+    conversationId: Type.String({ minLength: 1 }),
+  },
+  { additionalProperties: false },
+);
+/** createChatFile body type. */
+export type CreateChatFileBody = Static<typeof CreateChatFileBody>;
+/** Answer of a chat file upload: PUT the bytes to `uploadUrl`, then send a `file` (or `image`) message with `url`. */
+export const ChatFileResponse = Type.Object({
+  file: Type.Object({
+    id: Type.String(),
+    key: Type.String(),
+    size: Type.Integer(),
+    contentType: Type.String(),
+    uploadUrl: Type.String(),
+    url: Type.String({ description: 'Permanent URL of the content once uploaded' }),
+  }),
+});
+/** Chat file answer type. */
+export type ChatFileResponse = Static<typeof ChatFileResponse>;
+
+/**
+ * Signals on the live stream (`GET /conversations/{id}/listen`, SSE). Each frame is
+ * `id: <cursor>` `event: message` `data: {"type": …, "data": …}`; reconnect with `Last-Event-ID`
+ * (or `?lastEventId=`) to resume without losing a signal. A `ping` comes every 30 s.
+ */
+export type ChatSignal =
+  | { type: 'message_created'; data: ChatMessage }
+  | { type: 'message_deleted'; data: { id: string; conversationId: string } }
+  | { type: 'message_updated'; data: ChatMessage }
+  | { type: 'event_created'; data: ChatEvent }
+  | { type: 'participant_added'; data: { conversationId: string; participantId: string } }
+  | { type: 'participant_removed'; data: { conversationId: string; participantId: string } }
+  | { type: 'typing_started'; data: { conversationId: string; userId: string; isBot: boolean } }
+  | { type: 'typing_stopped'; data: { conversationId: string; userId: string; isBot: boolean } }
+  | { type: 'message_stream_delta'; data: { id: string; conversationId: string; delta: string } }
+  | { type: 'message_stream_complete'; data: { id: string; conversationId: string } }
+  | { type: 'message_stream_abort'; data: { id: string; conversationId: string; reason: string } }
+  | { type: 'debug'; data: { conversationId: string; messageId?: string; [key: string]: unknown } }
+  | { type: 'ping'; data: Record<string, never> };
+/** Signal type names. */
+export type ChatSignalType = ChatSignal['type'];
+
+/**
+ * What Parley POSTs to a webhook-mode bot's URL for each conversation event, signed with
+ * `x-parley-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the bot's webhook secret>`.
+ */
+export interface ChatWebhookEvent {
+  id: string;
+  type: 'message_created' | 'event_created' | 'conversation_created' | 'user_created';
+  createdAt: string;
+  botId: string;
+  conversationId?: string;
+  userId?: string;
+  message?: ChatMessage;
+  event?: ChatEvent;
+}
