@@ -59,6 +59,16 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_INDEXING_TIMEOUT_SECONDS: ['0', 'long'],
   PARLEY_INDEXING_CONCURRENCY: ['0', '65'],
   PARLEY_QUOTA_VECTOR_STORAGE_BYTES: ['-1', 'lots'],
+  PARLEY_CHAT_MODEL_URL: ['ollama:11434', 'not a url'],
+  // Without PARLEY_CHAT_MODEL_URL the other chat model settings are reported as set in vain.
+  PARLEY_CHAT_MODEL: ['llama3.2'],
+  PARLEY_CHAT_MODEL_API_KEY: ['sk-test'],
+  PARLEY_CHAT_MODEL_TIMEOUT_MS: ['30000'],
+};
+
+/** Valid companions a bad value is tested with, so that it is the only issue. */
+const COMPANIONS: Record<string, Record<string, string>> = {
+  PARLEY_CHAT_MODEL_URL: { PARLEY_CHAT_MODEL: 'llama3.2' },
 };
 
 describe('loadConfig defaults', () => {
@@ -106,6 +116,12 @@ describe('loadConfig defaults', () => {
       indexingTimeoutMs: 600_000,
       indexingConcurrency: 1,
       workspaceVectorBytes: null,
+    });
+    expect(config.chatModel).toEqual({
+      url: undefined,
+      model: undefined,
+      apiKey: undefined,
+      timeoutMs: 60_000,
     });
   });
 
@@ -159,6 +175,10 @@ describe('loadConfig accepted values', () => {
         PARLEY_INDEXING_TIMEOUT_SECONDS: '30',
         PARLEY_INDEXING_CONCURRENCY: '2',
         PARLEY_QUOTA_VECTOR_STORAGE_BYTES: '4096',
+        PARLEY_CHAT_MODEL_URL: 'http://127.0.0.1:11434/v1/',
+        PARLEY_CHAT_MODEL: 'llama3.2',
+        PARLEY_CHAT_MODEL_API_KEY: 'sk-chat',
+        PARLEY_CHAT_MODEL_TIMEOUT_MS: '5000',
       },
       CWD,
     );
@@ -201,6 +221,12 @@ describe('loadConfig accepted values', () => {
         indexingTimeoutMs: 30_000,
         indexingConcurrency: 2,
         workspaceVectorBytes: 4096,
+      },
+      chatModel: {
+        url: 'http://127.0.0.1:11434/v1',
+        model: 'llama3.2',
+        apiKey: 'sk-chat',
+        timeoutMs: 5000,
       },
     });
   });
@@ -269,7 +295,7 @@ describe('loadConfig rejections', () => {
   for (const [variable, values] of Object.entries(BAD_VALUES)) {
     for (const value of values) {
       it(`rejects ${variable}=${JSON.stringify(value.length > 40 ? `${value.slice(0, 20)}…` : value)}`, () => {
-        const error = configError({ [variable]: value });
+        const error = configError({ ...COMPANIONS[variable], [variable]: value });
         expect(error.issues).toHaveLength(1);
         expect(error.issues[0]?.variable).toBe(variable);
         expect(error.message).toContain(`  - ${variable}: `);
@@ -298,6 +324,17 @@ describe('loadConfig rejections', () => {
     expect(error.issues.map((i) => i.variable).sort()).toEqual([
       'PARLEY_EMBEDDINGS_MODEL',
       'PARLEY_EMBEDDINGS_URL',
+    ]);
+  });
+
+  it('needs a model name with a chat model URL and checks its time bound', () => {
+    const error = configError({
+      PARLEY_CHAT_MODEL_URL: 'http://127.0.0.1:11434/v1',
+      PARLEY_CHAT_MODEL_TIMEOUT_MS: '10',
+    });
+    expect(error.issues).toEqual([
+      { variable: 'PARLEY_CHAT_MODEL', message: 'is required with PARLEY_CHAT_MODEL_URL' },
+      { variable: 'PARLEY_CHAT_MODEL_TIMEOUT_MS', message: '"10" must be an integer from 100 to 600000' },
     ]);
   });
 

@@ -48,6 +48,16 @@ export interface Config {
     indexingConcurrency: number;
     workspaceVectorBytes: number | null;
   };
+  /**
+   * The OpenAI-compatible chat model that writes knowledge answers from the passages found (url undefined:
+   * none; bots then answer with the passages themselves).
+   */
+  chatModel: {
+    url: string | undefined;
+    model: string | undefined;
+    apiKey: string | undefined;
+    timeoutMs: number;
+  };
 }
 
 /** Settings of the S3 blob store. */
@@ -120,6 +130,12 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   PARLEY_INDEXING_TIMEOUT_SECONDS: 'time bound of one indexing attempt (default 600)',
   PARLEY_INDEXING_CONCURRENCY: 'files indexed at once by each process (default 1)',
   PARLEY_QUOTA_VECTOR_STORAGE_BYTES: 'most bytes of vectors a workspace may store (default unlimited)',
+  PARLEY_CHAT_MODEL_URL:
+    'base URL of an OpenAI-compatible chat completions service (e.g. http://127.0.0.1:11434/v1) that writes knowledge answers from the passages found (default none: bots answer with the passages)',
+  PARLEY_CHAT_MODEL: 'chat model name (required with PARLEY_CHAT_MODEL_URL)',
+  PARLEY_CHAT_MODEL_API_KEY: 'chat model API key, sent as a Bearer token (optional for local services)',
+  PARLEY_CHAT_MODEL_TIMEOUT_MS:
+    'time bound of one chat model call in milliseconds (default 60000); past it the bot answers with the passages',
   PARLEY_TRUST_PROXY:
     'true behind a reverse proxy, to take client addresses from X-Forwarded-For (default false)',
 };
@@ -340,6 +356,25 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
     Number.MAX_SAFE_INTEGER,
   );
 
+  const chatModelUrl = blank('PARLEY_CHAT_MODEL_URL');
+  const chatModelName = blank('PARLEY_CHAT_MODEL');
+  let chatModelTimeout = 60_000;
+  if (chatModelUrl !== undefined) {
+    if (!/^https?:\/\/\S+$/.test(chatModelUrl))
+      issues.push({
+        variable: 'PARLEY_CHAT_MODEL_URL',
+        message: `"${chatModelUrl}" must be an http(s) URL`,
+      });
+    if (!chatModelName)
+      issues.push({ variable: 'PARLEY_CHAT_MODEL', message: 'is required with PARLEY_CHAT_MODEL_URL' });
+    chatModelTimeout = integer('PARLEY_CHAT_MODEL_TIMEOUT_MS', 60_000, 100, 600_000);
+  } else {
+    for (const name of ['PARLEY_CHAT_MODEL', 'PARLEY_CHAT_MODEL_API_KEY', 'PARLEY_CHAT_MODEL_TIMEOUT_MS']) {
+      if (blank(name) !== undefined)
+        issues.push({ variable: name, message: 'is set but PARLEY_CHAT_MODEL_URL is not' });
+    }
+  }
+
   const rawTrust = (blank('PARLEY_TRUST_PROXY') ?? 'false').toLowerCase();
   if (!['true', 'false', '1', '0'].includes(rawTrust)) {
     issues.push({ variable: 'PARLEY_TRUST_PROXY', message: `"${rawTrust}" must be true or false` });
@@ -377,6 +412,12 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
       indexingTimeoutMs: indexingTimeout * 1000,
       indexingConcurrency,
       workspaceVectorBytes,
+    }),
+    chatModel: Object.freeze({
+      url: chatModelUrl?.replace(/\/+$/, ''),
+      model: chatModelName,
+      apiKey: blank('PARLEY_CHAT_MODEL_API_KEY'),
+      timeoutMs: chatModelTimeout,
     }),
   });
 }
