@@ -1,0 +1,143 @@
+import type { MessagePayload } from '@parley/protocol';
+
+/** A passage the answer rests on, with its source file and the citation number it carries (1, 2, …). */
+export interface AnswerSource {
+  n: number;
+  fileId: string;
+  key: string;
+  /** The file's `metadata.title` when it has one, else its key. */
+  title: string;
+  /** A URL a chat user can open: permanent for public files, signed and short-lived for private ones. */
+  url: string | undefined;
+  /** When a signed URL stops working (ISO 8601); absent for permanent URLs. */
+  urlExpiresAt?: string;
+  pageNumber?: number;
+  score: number;
+  content: string;
+}
+
+/** What the bot says when nothing relevant is found. */
+export const NOT_FOUND_TEXT = "I couldn't find anything about that in my knowledge base.";
+/** What the bot says to a payload it cannot read. */
+export const UNSUPPORTED_TEXT =
+  'I can only answer text questions. Please type your question and I will look it up in my knowledge base.';
+/** What the bot says to a blank message. */
+export const EMPTY_TEXT = 'Ask me a question and I will look it up in my knowledge base.';
+/** What the bot says when its knowledge base cannot be searched. */
+export const SEARCH_FAILED_TEXT =
+  "Sorry, I couldn't search my knowledge base just now. Please try again in a moment.";
+
+/** The longest passage quoted in a passages answer, in characters. */
+export const MAX_QUOTE_CHARS = 400;
+
+/**
+ * A passage cut for quoting: blank-line runs collapsed, spaces squeezed, cut at a word boundary to at most
+ * `max` characters with an ellipsis.
+ * @example trimPassage('a  long\n\n\ntext', 6) // 'a long…'
+ */
+export function trimPassage(text: string, max = MAX_QUOTE_CHARS): string {
+  const clean = text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/ *\n */g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  if (clean.length <= max) return clean;
+  const cut = clean.slice(0, max);
+  const space = cut.search(/\s\S*$/);
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** Markdown quote of a text (every line prefixed with `> `, blank ones kept in the quote). */
+export function quote(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line ? `> ${line}` : '>'))
+    .join('\n');
+}
+
+/** Escapes the characters that would end or format a markdown link text. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]<>#|]/g, '\\$&');
+}
+
+/** A URL safe inside markdown link parentheses. */
+export function markdownUrl(url: string): string {
+  return url.replace(/[()\s<>]/g, (c) => (c === '(' ? '%28' : c === ')' ? '%29' : encodeURIComponent(c)));
+}
+
+/**
+ * A source's name with its page: `handbook.pdf, page 3`.
+ * @example sourceLabel({ title: 'guide.pdf', pageNumber: 2 }) // 'guide.pdf, page 2'
+ */
+export function sourceLabel(source: Pick<AnswerSource, 'title' | 'pageNumber'>): string {
+  return source.pageNumber ? `${source.title}, page ${source.pageNumber}` : source.title;
+}
+
+/** A markdown link to a source (its label alone when it has no URL). */
+export function sourceLink(source: Pick<AnswerSource, 'title' | 'pageNumber' | 'url'>): string {
+  const label = escapeMarkdown(sourceLabel(source));
+  return source.url ? `[${label}](${markdownUrl(source.url)})` : label;
+}
+
+/** The metadata a bot message carries about its sources. */
+export function sourcesMetadata(sources: readonly AnswerSource[]): {
+  sources: Array<{ fileId: string; key: string; pageNumber?: number; score: number }>;
+} {
+  return {
+    sources: sources.map((s) => ({
+      fileId: s.fileId,
+      key: s.key,
+      ...(s.pageNumber ? { pageNumber: s.pageNumber } : {}),
+      score: s.score,
+    })),
+  };
+}
+
+/**
+ * The answer without a chat model: the best passages quoted, each followed by a link to its source.
+ * @example passagesAnswer(sources).markdown // 'Here is what I found…\n\n> Refunds…\n\n— [handbook.md](…)'
+ */
+export function passagesAnswer(sources: readonly AnswerSource[]): MessagePayload & { type: 'markdown' } {
+  const intro = 'Here is what I found in my knowledge base:';
+  const blocks = sources.map((s) => `${quote(trimPassage(s.content))}\n\n— ${sourceLink(s)}`);
+  return { type: 'markdown', markdown: [intro, ...blocks].join('\n\n') };
+}
+
+/**
+ * The citation numbers an answer uses (`[1]`, `[2, 3]`, `[1][4]`), in order of first use, only those from 1
+ * to `count`.
+ * @example citationsOf('Yes [2]. Also [1, 2] and [9].', 3) // [2, 1]
+ */
+export function citationsOf(answer: string, count: number): number[] {
+  const seen = new Set<number>();
+  for (const m of answer.matchAll(/\[(\d+(?:\s*[,;]\s*\d+)*)\]/g)) {
+    for (const part of (m[1] ?? '').split(/[,;]/)) {
+      const n = Number(part.trim());
+      if (Number.isInteger(n) && n >= 1 && n <= count) seen.add(n);
+    }
+  }
+  return [...seen];
+}
+
+/**
+ * The sources an answer cites, in order of first citation; all of them when it cites none (the answer was
+ * written from them all).
+ */
+export function citedSources(answer: string, sources: readonly AnswerSource[]): AnswerSource[] {
+  const cited = citationsOf(answer, sources.length);
+  if (cited.length === 0) return [...sources];
+  return cited.map((n) => sources[n - 1] as AnswerSource);
+}
+
+/**
+ * A chat model's answer with a "Sources" list whose numbers match its citations.
+ * @example generatedAnswer('Within 30 days [1].', sources).markdown // 'Within 30 days [1].\n\n**Sources**\n\n- \\[1\\] [handbook.md](…)'
+ */
+export function generatedAnswer(
+  answer: string,
+  cited: readonly AnswerSource[],
+): MessagePayload & { type: 'markdown' } {
+  const list = cited.map((s) => `- \\[${s.n}\\] ${sourceLink(s)}`).join('\n');
+  return { type: 'markdown', markdown: `${answer.trim()}\n\n**Sources**\n\n${list}` };
+}

@@ -1,0 +1,10 @@
+export {
+  type ChatModel,
+  ChatModelError,
+  type ChatModelMessage,
+  chatModelFromConfig,
+  type OpenAiChatModelOptions,
+  openAiChatModel,
+} from './chat-model.js';
+export { type AnswerSource, NOT_FOUND_TEXT, UNSUPPORTED_TEXT } from './format.js';
+export { type AnswerMode, type KnowledgeResponderDeps, knowledgeResponder } from './responder.js';

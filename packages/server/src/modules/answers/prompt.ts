@@ -1,0 +1,62 @@
+import type { ChatMessage } from '@parley/protocol';
+import type { ChatModelMessage } from './chat-model.js';
+import type { AnswerSource } from './format.js';
+import { messageText } from './question.js';
+
+/** History messages a chat model sees besides the question. */
+export const MAX_HISTORY_MESSAGES = 6;
+/** Longest history message a chat model sees, in characters. */
+const MAX_HISTORY_CHARS = 1000;
+/** Longest passage a chat model sees, in characters. */
+const MAX_PASSAGE_CHARS = 2000;
+
+/** The instructions: answer from the numbered passages only, cite them, say so when they do not answer. */
+export const SYSTEM_PROMPT = [
+  "You are a helpful assistant answering a user's question in a chat.",
+  'Answer only from the numbered passages of the knowledge base given with the question; do not use other knowledge.',
+  'Cite the passages you use with their numbers in square brackets, like [1] or [2], right after the statement they support.',
+  'If the passages do not contain the answer, say that you could not find it in the knowledge base.',
+  'Answer in the language of the question, briefly, in Markdown.',
+].join('\n');
+
+/**
+ * The user prompt: the numbered passages (with their source and page) and the question.
+ * @example userPrompt('How long for a refund?', sources) // 'Passages:\n\n[1] (handbook.md)\nRefunds…\n\nQuestion: How long…'
+ */
+export function userPrompt(question: string, sources: readonly AnswerSource[]): string {
+  const passages = sources.map((s) => {
+    const where = s.pageNumber ? `${s.title}, page ${s.pageNumber}` : s.title;
+    const text =
+      s.content.length > MAX_PASSAGE_CHARS ? `${s.content.slice(0, MAX_PASSAGE_CHARS)}…` : s.content;
+    return `[${s.n}] (${where})\n${text.trim()}`;
+  });
+  return `Passages:\n\n${passages.join('\n\n')}\n\nQuestion: ${question}`;
+}
+
+/**
+ * The messages sent to a chat model: the instructions, the last few text messages of the conversation
+ * (oldest first; the question itself and non-text messages left out), then the passages and the question.
+ */
+export function buildChatPrompt(input: {
+  question: string;
+  sources: readonly AnswerSource[];
+  history?: readonly ChatMessage[];
+  /** The id of the message being answered, left out of the history. */
+  messageId?: string;
+}): ChatModelMessage[] {
+  const history: ChatModelMessage[] = [];
+  for (const m of input.history ?? []) {
+    if (m.id === input.messageId) continue;
+    const text = messageText(m);
+    if (!text) continue;
+    history.push({
+      role: m.isBot ? 'assistant' : 'user',
+      content: text.length > MAX_HISTORY_CHARS ? `${text.slice(0, MAX_HISTORY_CHARS)}…` : text,
+    });
+  }
+  return [
+    { role: 'system', content: SYSTEM_PROMPT },
+    ...history.slice(-MAX_HISTORY_MESSAGES),
+    { role: 'user', content: userPrompt(input.question, input.sources) },
+  ];
+}

@@ -1,0 +1,66 @@
+import type { SearchPassage } from '@parley/protocol';
+import { describe, expect, it } from 'vitest';
+import { contentTerms, ratePassages, relevantPassages, stem } from './relevance.js';
+
+const passage = (content: string, score = 1, key = 'doc.md'): SearchPassage => ({
+  content,
+  score,
+  meta: { type: 'chunk' },
+  file: {
+    id: `file_${key}`,
+    key,
+    contentType: 'text/markdown',
+    metadata: {},
+    tags: {},
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  },
+});
+
+describe('contentTerms', () => {
+  it('keeps the stems of content words, without stopwords, one-letter words or duplicates', () => {
+    expect(contentTerms('How long do I have to ask for a refund? Refunds!')).toEqual([
+      'long',
+      'ask',
+      'refund',
+    ]);
+  });
+
+  it('folds case and diacritics and drops possessives', () => {
+    expect(contentTerms("Café's OPENING hours")).toEqual(['cafe', 'open', 'hour']);
+    expect(stem('policies')).toBe(stem('policy'));
+  });
+
+  it('has no terms for a question made of stopwords', () => {
+    expect(contentTerms('what is it?')).toEqual([]);
+  });
+});
+
+describe('ratePassages and relevantPassages', () => {
+  const refunds = passage('Customers may ask for a refund within 30 days of purchase.', 2, 'handbook.md');
+  const shipping = passage('Parcels leave the warehouse every weekday at noon.', 1, 'shipping.md');
+
+  it('keeps passages that share a content word with the question, in search order', () => {
+    expect(relevantPassages('When are refunds paid?', [refunds, shipping])).toEqual([refunds]);
+    expect(ratePassages('When are refunds paid?', [refunds, shipping]).map((r) => r.matched)).toEqual([
+      ['refund'],
+      [],
+    ]);
+  });
+
+  it('finds nothing relevant for an unrelated question, whatever the scores', () => {
+    expect(relevantPassages('What is the capital of Mongolia?', [refunds, shipping])).toEqual([]);
+    expect(relevantPassages('what is it', [refunds, shipping])).toEqual([]);
+  });
+
+  it('drops passages covering less than half of what the best one covers', () => {
+    const best = passage('Refunds for purchases with a gift card go back to the gift card.', 1, 'a.md');
+    const weak = passage('A card is a piece of paper.', 3, 'b.md');
+    expect(relevantPassages('refund gift card purchase', [weak, best])).toEqual([best]);
+  });
+
+  it('answers at most max passages', () => {
+    const many = [1, 2, 3, 4, 5].map((i) => passage(`refund rule ${i}`, i, `${i}.md`));
+    expect(relevantPassages('refund', many, 3)).toHaveLength(3);
+  });
+});

@@ -1,0 +1,75 @@
+import type { SearchPassage } from '@parley/protocol';
+import { stemmer } from 'stemmer';
+import { foldText, isStopword } from '../../search/index/index.js';
+
+/**
+ * The relevance bar. Search scores cannot serve as one: hybrid scores are z-scores relative to the other
+ * candidates of the same query, and lexical bm25 values are not comparable across queries, so a fixed score
+ * threshold would mean nothing. And search always answers something once dense vectors take part (the
+ * nearest passages of any question). So a passage is relevant when it shares at least one content word
+ * with the question (stopwords and one-letter words aside; words compared folded, lower-case, with the
+ * Porter stemmer the lexical index uses, so `refunds` meets `refunded`), and it covers at least half as many of the
+ * question's content words as the best passage does (the tail of weak one-word matches is dropped). Passages
+ * found by meaning alone, with no word in common, are left out: quoting them answers a question the user did
+ * not ask. A question made only of stopwords finds nothing relevant.
+ */
+
+/** The Porter stem of a folded word (the stemmer SQLite FTS5 indexes with), possessive `'s` removed. */
+export function stem(word: string): string {
+  return stemmer(word.replace(/['’]s$/u, ''));
+}
+
+function words(text: string): string[] {
+  return foldText(text)
+    .split(/[^\p{L}\p{N}'’]+/u)
+    .map((w) => w.replace(/^['’]+|['’]+$/gu, ''))
+    .filter(Boolean);
+}
+
+/**
+ * The stems of a question's content words: stopwords and one-letter words dropped, duplicates dropped.
+ * @example contentTerms('How long do refunds take?') // ['long', 'refund', 'take']
+ */
+export function contentTerms(question: string): string[] {
+  const out = new Set<string>();
+  for (const w of words(question)) {
+    if (w.length < 2 || isStopword(w)) continue;
+    out.add(stem(w));
+  }
+  return [...out];
+}
+
+/** A passage with the question's content words it contains. */
+export interface RatedPassage {
+  passage: SearchPassage;
+  /** Stems of the question's content words found in the passage. */
+  matched: string[];
+  relevant: boolean;
+}
+
+/**
+ * Rates each passage against the question (see the relevance bar above), keeping search order.
+ * @example ratePassages('refund deadline', passages).filter((r) => r.relevant)
+ */
+export function ratePassages(question: string, passages: readonly SearchPassage[]): RatedPassage[] {
+  const terms = contentTerms(question);
+  const rated = passages.map((passage) => {
+    const stems = new Set(words(passage.content).map(stem));
+    return { passage, matched: terms.filter((t) => stems.has(t)), relevant: false };
+  });
+  const best = Math.max(0, ...rated.map((r) => r.matched.length));
+  for (const r of rated) r.relevant = r.matched.length > 0 && r.matched.length * 2 >= best;
+  return rated;
+}
+
+/** The relevant passages, best first as search ranked them, at most `max`. */
+export function relevantPassages(
+  question: string,
+  passages: readonly SearchPassage[],
+  max = 3,
+): SearchPassage[] {
+  return ratePassages(question, passages)
+    .filter((r) => r.relevant)
+    .slice(0, max)
+    .map((r) => r.passage);
+}

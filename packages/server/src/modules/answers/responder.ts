@@ -1,0 +1,238 @@
+import { MAX_QUERY_BYTES, type SearchPassage } from '@parley/protocol';
+import type { KnowledgeResponder, Reply, ReplyRequest, ReplyStream } from '../chat/reply-port.js';
+import type { FilesContext, FilesService } from '../files/service.js';
+import type { KnowledgeBaseService } from '../knowledge/knowledge-bases.js';
+import type { SearchService } from '../knowledge/search.js';
+import type { ChatModel } from './chat-model.js';
+import {
+  type AnswerSource,
+  citedSources,
+  EMPTY_TEXT,
+  generatedAnswer,
+  NOT_FOUND_TEXT,
+  passagesAnswer,
+  SEARCH_FAILED_TEXT,
+  sourcesMetadata,
+  UNSUPPORTED_TEXT,
+} from './format.js';
+import { buildChatPrompt } from './prompt.js';
+import { questionOf, truncateBytes } from './question.js';
+import { ratePassages } from './relevance.js';
+
+/** Passages asked from search for one question. */
+export const SEARCH_LIMIT = 5;
+/** Most passages an answer rests on (quoted, or given to the chat model). */
+export const MAX_SOURCES = 3;
+
+/** What the knowledge responder is built from. */
+export interface KnowledgeResponderDeps {
+  search: Pick<SearchService, 'search'>;
+  knowledgeBases: Pick<KnowledgeBaseService, 'list' | 'fileIdsOf'>;
+  files: Pick<FilesService, 'get'>;
+  /** The chat model that writes answers from the passages; without it the bot quotes them. */
+  chatModel?: ChatModel | undefined;
+  /** Milliseconds for latencies (default `performance.now`). */
+  now?: () => number;
+}
+
+/** How a reply was made, as the debug details tell it. */
+export type AnswerMode = 'passages' | 'generated' | 'not_found' | 'unsupported' | 'search_failed';
+
+/**
+ * The bot's built-in knowledge answers (the {@link KnowledgeResponder} of the chat reply port).
+ *
+ * The bot acts as itself (a principal of kind bot, which reads every file of its own bot). Search is hybrid
+ * (lexical alone without an embedder), {@link SEARCH_LIMIT} passages, scoped to the files linked to the bot's
+ * knowledge bases; a bot without any knowledge base searches all its indexed files, so a fresh install with
+ * files but no knowledge base still answers. (A bot whose knowledge bases are all empty finds nothing: its
+ * operator chose to scope it.) Passages below the relevance bar (relevance.ts) are dropped; nothing relevant
+ * answers {@link NOT_FOUND_TEXT}, never silence.
+ *
+ * Without a chat model the reply quotes the best {@link MAX_SOURCES} passages, each with a link to its
+ * source file. With one, the model answers from the numbered passages, citing them, streamed through
+ * `stream.delta` when a stream is given; the reply is its answer with a "Sources" list. If the model fails
+ * (error status, time-out, unreachable, empty answer) the reply quotes the passages and `debug.model.error`
+ * says why. Links: public files have permanent URLs; private files get signed download URLs that expire
+ * after PARLEY_DOWNLOAD_URL_TTL_SECONDS (default 10 minutes; the message's metadata has no URL, only the
+ * file id and key, from which a fresh URL can be asked).
+ *
+ * @example
+ * const responder = knowledgeResponder({ search, knowledgeBases, files, chatModel: chatModelFromConfig(config.chatModel) });
+ * const reply = await responder.answer({ workspaceId, botId, conversationId, message, history });
+ */
+export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeResponder {
+  const now = deps.now ?? (() => performance.now());
+
+  /** The files the bot's knowledge bases link, or undefined when it has no knowledge base (all files). */
+  async function scope(ctx: FilesContext): Promise<{ knowledgeBaseIds: string[]; fileIds?: string[] }> {
+    const ids: string[] = [];
+    let nextToken: string | undefined;
+    do {
+      const page = await deps.knowledgeBases.list(ctx, { pageSize: 100, nextToken });
+      ids.push(...page.items.map((kb) => kb.id));
+      nextToken = page.nextToken;
+    } while (nextToken);
+    if (ids.length === 0) return { knowledgeBaseIds: [] };
+    return { knowledgeBaseIds: ids, fileIds: await deps.knowledgeBases.fileIdsOf(ctx, ids) };
+  }
+
+  /** The answer's sources: each passage with its file's title and a URL a chat user can open. */
+  async function sourcesOf(ctx: FilesContext, passages: SearchPassage[]): Promise<AnswerSource[]> {
+    const files = new Map<string, { title: string; url: string | undefined; urlExpiresAt?: string }>();
+    for (const id of new Set(passages.map((p) => p.file.id))) {
+      try {
+        const file = await deps.files.get(ctx, id);
+        const title =
+          typeof file.metadata.title === 'string' && file.metadata.title.trim()
+            ? file.metadata.title.trim()
+            : file.key;
+        const expires = Number(new URL(file.url).searchParams.get('expires') ?? Number.NaN);
+        files.set(id, {
+          title,
+          url: file.url,
+          ...(Number.isFinite(expires) ? { urlExpiresAt: new Date(expires).toISOString() } : {}),
+        });
+      } catch {
+        // Deleted since the search: named by its key, without a link.
+      }
+    }
+    return passages.map((p, i) => {
+      const file = files.get(p.file.id);
+      return {
+        n: i + 1,
+        fileId: p.file.id,
+        key: p.file.key,
+        title: file?.title ?? p.file.key,
+        url: file?.url,
+        ...(file?.urlExpiresAt ? { urlExpiresAt: file.urlExpiresAt } : {}),
+        ...(p.meta.pageNumber ? { pageNumber: p.meta.pageNumber } : {}),
+        score: p.score,
+        content: p.content,
+      };
+    });
+  }
+
+  return {
+    async answer(request: ReplyRequest, stream?: ReplyStream): Promise<Reply> {
+      const question = questionOf(request.message.payload);
+      if (question.kind === 'unsupported') {
+        return {
+          messages: [{ payload: { type: 'text', text: UNSUPPORTED_TEXT } }],
+          debug: { mode: 'unsupported' satisfies AnswerMode, payloadType: question.type },
+        };
+      }
+      if (!question.text) {
+        return {
+          messages: [{ payload: { type: 'text', text: EMPTY_TEXT } }],
+          debug: { mode: 'unsupported' satisfies AnswerMode, query: '' },
+        };
+      }
+      const query = truncateBytes(question.text, MAX_QUERY_BYTES);
+      const ctx: FilesContext = {
+        actor: { kind: 'bot', botId: request.botId },
+        botId: request.botId,
+        workspaceId: request.workspaceId,
+      };
+
+      const searchStarted = now();
+      let found: SearchPassage[];
+      let scoped: { knowledgeBaseIds: string[]; fileIds?: string[] };
+      try {
+        scoped = await scope(ctx);
+        found =
+          scoped.fileIds?.length === 0
+            ? []
+            : await deps.search.search(ctx, {
+                query,
+                limit: SEARCH_LIMIT,
+                mode: 'hybrid',
+                ...(scoped.fileIds ? { fileIds: scoped.fileIds } : {}),
+              });
+      } catch (error) {
+        request.signal?.throwIfAborted();
+        return {
+          messages: [{ payload: { type: 'text', text: SEARCH_FAILED_TEXT } }],
+          debug: { mode: 'search_failed' satisfies AnswerMode, query, error: messageOf(error) },
+        };
+      }
+      const searchMs = Math.round(now() - searchStarted);
+      request.signal?.throwIfAborted();
+
+      const rated = ratePassages(query, found);
+      const relevant = rated
+        .filter((r) => r.relevant)
+        .slice(0, MAX_SOURCES)
+        .map((r) => r.passage);
+      const debug: Record<string, unknown> = {
+        query,
+        scope: scoped.fileIds
+          ? { knowledgeBaseIds: scoped.knowledgeBaseIds, files: scoped.fileIds.length }
+          : 'all_files',
+        searchMs,
+        passages: rated.map((r) => ({
+          fileId: r.passage.file.id,
+          key: r.passage.file.key,
+          score: r.passage.score,
+          ...(r.passage.meta.pageNumber ? { pageNumber: r.passage.meta.pageNumber } : {}),
+          matchedTerms: r.matched,
+          used: relevant.includes(r.passage),
+          content: r.passage.content.slice(0, 200),
+        })),
+      };
+      if (relevant.length === 0) {
+        return {
+          messages: [{ payload: { type: 'text', text: NOT_FOUND_TEXT }, metadata: { sources: [] } }],
+          debug: { mode: 'not_found' satisfies AnswerMode, ...debug },
+        };
+      }
+
+      const sources = await sourcesOf(ctx, relevant);
+      const passagesReply = (extra: Record<string, unknown>): Reply => ({
+        messages: [{ payload: passagesAnswer(sources), metadata: sourcesMetadata(sources) }],
+        debug: { mode: 'passages' satisfies AnswerMode, ...debug, ...extra },
+      });
+      const model = deps.chatModel;
+      if (!model) return passagesReply({ model: null });
+
+      const started = now();
+      const streamed = stream !== undefined;
+      try {
+        const text = await model.complete(
+          buildChatPrompt({
+            question: query,
+            sources,
+            history: request.history,
+            messageId: request.message.id,
+          }),
+          {
+            signal: request.signal,
+            ...(stream ? { onDelta: (piece: string) => stream.delta(piece) } : {}),
+          },
+        );
+        const cited = citedSources(text, sources);
+        return {
+          messages: [{ payload: generatedAnswer(text, cited), metadata: sourcesMetadata(cited) }],
+          debug: {
+            mode: 'generated' satisfies AnswerMode,
+            ...debug,
+            model: { name: model.model, latencyMs: Math.round(now() - started), streamed },
+          },
+        };
+      } catch (error) {
+        request.signal?.throwIfAborted();
+        return passagesReply({
+          model: {
+            name: model.model,
+            latencyMs: Math.round(now() - started),
+            streamed,
+            error: messageOf(error),
+          },
+        });
+      }
+    },
+  };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
