@@ -36,7 +36,11 @@ import type { TagFilter } from './query.js';
 export type EmptyResponse = Record<string, never>;
 
 /** Cursor parameters of every paginated list. */
-export type PageInput = Pick<Static<typeof ListBotsQuery>, 'nextToken' | 'pageSize'>;
+export type PageInput = {
+  /** `meta.nextToken` of the previous page; undefined (or absent) for the first page. */
+  nextToken?: Static<typeof ListBotsQuery>['nextToken'] | undefined;
+  pageSize?: Static<typeof ListBotsQuery>['pageSize'] | undefined;
+};
 
 /** A resource named by its id in the path. */
 export interface IdInput {
@@ -46,7 +50,10 @@ export interface IdInput {
 // ---- bots ----
 
 /** Input of listBots: filters, sort and cursor; `tags` is a structured filter (see `TagFilter`). */
-export type ListBotsInput = Omit<Static<typeof ListBotsQuery>, 'tags'> & { tags?: TagFilter };
+export type ListBotsInput = Omit<Static<typeof ListBotsQuery>, 'tags' | 'nextToken'> & {
+  tags?: TagFilter;
+  nextToken?: string | undefined;
+};
 /** Input of createBot. */
 export type CreateBotInput = Static<typeof CreateBotBody>;
 /** Answer of createBot, getBot and updateBot. */

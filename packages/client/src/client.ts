@@ -1,7 +1,9 @@
 import type {
   AuditRecord,
   BotSummary,
+  FileObject,
   Integration,
+  KnowledgeBase,
   ListBotsResponse as ListBotsPage,
   LogEntry,
   Member,
@@ -49,6 +51,32 @@ import type {
   UpdateWorkspaceInput,
   UpdateWorkspaceMemberInput,
 } from './admin-types.js';
+import { IndexingFailedError, TimeoutError } from './errors.js';
+import type {
+  CopyFileInput,
+  CreateKnowledgeBaseInput,
+  FileIdInput,
+  FilePassageItem,
+  FileResponse,
+  KnowledgeBaseFileInput,
+  KnowledgeBaseResponse,
+  ListFilePassagesInput,
+  ListFilePassagesResponse,
+  ListFilesInput,
+  ListFilesResponse,
+  ListFileTagsResponse,
+  ListFileTagValuesInput,
+  ListFileTagValuesResponse,
+  ListKnowledgeBaseFilesResponse,
+  ListKnowledgeBasesResponse,
+  SearchFilesInput,
+  SearchFilesResponse,
+  SetFilePassagesInput,
+  UpdateFileMetadataInput,
+  UpdateKnowledgeBaseInput,
+  UpsertFileInput,
+  UpsertFileResponse,
+} from './files-types.js';
 import {
   DEFAULT_RETRY,
   DEFAULT_TIMEOUT_MS,
@@ -57,9 +85,11 @@ import {
   type RequestOptions,
   type RequestSpec,
   type RetryOptions,
+  sleep,
   Transport,
 } from './http.js';
 import { PagePromise } from './pagination.js';
+import { prepareSource, type UploadProgress, type UploadSource, uploadInit } from './transfer.js';
 
 /** API URL when neither the `apiUrl` option nor `PARLEY_API_URL` is set: a local server's default address. */
 export const DEFAULT_API_URL = 'http://127.0.0.1:3000';
@@ -88,6 +118,35 @@ export interface ClientOptions {
 
 /** The empty input of operations that take no parameter. */
 export type NoInput = Record<string, never>;
+
+/** Input of `uploadFile`: the file's settings (as for `upsertFile`, without `size`), its bytes, and progress. */
+export type UploadFileInput = Omit<UpsertFileInput, 'size'> &
+  UploadSource & {
+    /** Called as bytes go out: `{ loaded: 0, total }` first, then after each chunk, `loaded === total` last. */
+    onProgress?: ((progress: UploadProgress) => void) | undefined;
+  };
+
+/** Options of `waitForIndexing`, besides those of each `getFile` it sends. */
+export interface WaitForIndexingOptions extends RequestOptions {
+  /** Longest wait in all, in milliseconds; then a `TimeoutError`. Default 300000 (5 minutes). */
+  timeoutMs?: number | undefined;
+  /** Pause between two reads of the file, in milliseconds. Default 1000. */
+  intervalMs?: number | undefined;
+  /** Called with the file after each read (see `file.status` and `file.indexingProgress`). */
+  onProgress?: ((file: FileObject) => void) | undefined;
+}
+
+/** A download: the bytes as a web stream (read it, or cancel it), with their size and type. */
+export interface DownloadedFile {
+  /** The file's bytes; read it to the end or `cancel()` it to free the connection. */
+  stream: ReadableStream<Uint8Array>;
+  /** Bytes the stream will yield (the response's Content-Length). */
+  size: number;
+  /** The file's content type. */
+  contentType: string;
+  /** The file record the download URL came from. */
+  file: FileObject;
+}
 
 function env(name: string): string | undefined {
   // `process` exists in Node, Deno and Bun; browsers have none, so only the options apply there.
@@ -186,6 +245,18 @@ export class Client {
       this.getAuditRecords(input, options),
     /** Every line of a bot's request log, newest first. */
     botLogs: (input: GetBotLogsInput, options?: RequestOptions) => this.getBotLogs(input, options),
+    /** Every file of the bot the caller may access. */
+    files: (input?: ListFilesInput, options?: RequestOptions) => this.listFiles(input, options),
+    /** Every tag key used by the bot's files. */
+    fileTags: (input?: PageInput, options?: RequestOptions) => this.listFileTags(input, options),
+    /** Every value of one tag key. */
+    fileTagValues: (input: ListFileTagValuesInput, options?: RequestOptions) =>
+      this.listFileTagValues(input, options),
+    /** Every passage of a file, in order. */
+    filePassages: (input: ListFilePassagesInput, options?: RequestOptions) =>
+      this.listFilePassages(input, options),
+    /** Every knowledge base of the bot. */
+    knowledgeBases: (input?: PageInput, options?: RequestOptions) => this.listKnowledgeBases(input, options),
   };
 
   private admin<T>(
@@ -197,16 +268,26 @@ export class Client {
     return this.#http.request<T>({ method, path: `/v1/admin${p}`, ...spec }, options);
   }
 
+  private files<T>(
+    method: HttpMethod,
+    p: string,
+    spec: Omit<RequestSpec, 'method' | 'path'>,
+    options: RequestOptions | undefined,
+  ): Promise<T> {
+    return this.#http.request<T>({ method, path: `/v1/files${p}`, ...spec }, options);
+  }
+
   private paged<Page extends { meta: { nextToken?: string } }, Item>(
     p: () => string,
     query: PageInput & Record<string, unknown>,
     itemsOf: (page: Page) => Item[],
     spec: Omit<RequestSpec, 'method' | 'path' | 'query'>,
     options: RequestOptions | undefined,
+    api: 'admin' | 'files' = 'admin',
   ): PagePromise<Page, Item> {
     return new PagePromise<Page, Item>(
       async (nextToken) =>
-        this.admin<Page>(
+        this[api]<Page>(
           'GET',
           p(),
           { ...spec, query: { ...(query as RequestSpec['query']), nextToken } },
@@ -525,5 +606,314 @@ export class Client {
     options?: RequestOptions,
   ): Promise<EmptyResponse> {
     return this.admin('DELETE', path`/bots/${id}/integrations/${integrationId}/keys/${keyId}`, {}, options);
+  }
+
+  // ---- files (x-bot-id: the client's botId, or options.botId) ----
+
+  /**
+   * Creates a file record, or replaces the one with the same key (`PUT /v1/files`); answers it with the
+   * `uploadUrl` to PUT exactly `size` bytes to. `uploadFile` does both steps.
+   */
+  async upsertFile(input: UpsertFileInput, options?: RequestOptions): Promise<UpsertFileResponse> {
+    return this.files('PUT', '', { body: input }, options);
+  }
+
+  /**
+   * Lists the bot's files the caller may access: await for a page, `for await` for every file.
+   * `tags` filters like listBots' (`{ team: 'sales' }`, `{ team: { not: 'x' } }`, …).
+   */
+  listFiles(
+    input: ListFilesInput = {},
+    options?: RequestOptions,
+  ): PagePromise<ListFilesResponse, FileObject> {
+    return this.paged<ListFilesResponse, FileObject>(
+      () => '',
+      input,
+      (page) => page.files,
+      {},
+      options,
+      'files',
+    );
+  }
+
+  /** Gets a file by id or key; its `url` downloads it (signed and short-lived unless `public_content`). */
+  async getFile({ id }: FileIdInput, options?: RequestOptions): Promise<FileResponse> {
+    return this.files('GET', path`/${id}`, {}, options);
+  }
+
+  /** Changes a file's tags, metadata, access policies or expiry; a `null` tag value removes the tag. */
+  async updateFileMetadata(
+    { id, ...body }: UpdateFileMetadataInput,
+    options?: RequestOptions,
+  ): Promise<FileResponse> {
+    return this.files('PUT', path`/${id}`, { body }, options);
+  }
+
+  /** Deletes a file (id or key), its content and its passages. */
+  async deleteFile({ id }: FileIdInput, options?: RequestOptions): Promise<EmptyResponse> {
+    return this.files('DELETE', path`/${id}`, {}, options);
+  }
+
+  /**
+   * Copies a file to `destinationKey`, on the same bot or on `destinationBotId` (sent as
+   * `x-destination-bot-id`); `overwrite` replaces a file already there (else 409 AlreadyExists).
+   */
+  async copyFile(
+    { id, destinationKey, overwrite, destinationBotId }: CopyFileInput,
+    options?: RequestOptions,
+  ): Promise<FileResponse> {
+    return this.files(
+      'POST',
+      path`/${id}/${destinationKey}`,
+      {
+        body: overwrite === undefined ? {} : { overwrite },
+        headers: { 'x-destination-bot-id': destinationBotId },
+      },
+      options,
+    );
+  }
+
+  /** The tag keys the bot's files use: await for a page, `for await` for every key. */
+  listFileTags(input: PageInput = {}, options?: RequestOptions): PagePromise<ListFileTagsResponse, string> {
+    return this.paged<ListFileTagsResponse, string>(
+      () => '/tags',
+      input,
+      (page) => page.tags,
+      {},
+      options,
+      'files',
+    );
+  }
+
+  /** The values one tag key takes on the bot's files: await for a page, `for await` for every value. */
+  listFileTagValues(
+    { tag, ...query }: ListFileTagValuesInput,
+    options?: RequestOptions,
+  ): PagePromise<ListFileTagValuesResponse, string> {
+    return this.paged<ListFileTagValuesResponse, string>(
+      () => path`/tags/${tag}/values`,
+      query,
+      (page) => page.values,
+      {},
+      options,
+      'files',
+    );
+  }
+
+  /**
+   * The passages of the indexed files the caller may read that best match `query` (at most 1 KB), best
+   * first; `mode` picks hybrid (default), lexical or semantic ranking. `tags` filters the files,
+   * `knowledgeBaseIds` keeps the files linked to those knowledge bases.
+   */
+  async searchFiles(input: SearchFilesInput, options?: RequestOptions): Promise<SearchFilesResponse> {
+    return this.files('GET', '/search', { query: input }, options);
+  }
+
+  /** The stored passages of a file, in order: await for a page (`limit` ≤ 200), `for await` for all. */
+  listFilePassages(
+    { id, ...query }: ListFilePassagesInput,
+    options?: RequestOptions,
+  ): PagePromise<ListFilePassagesResponse, FilePassageItem> {
+    return this.paged<ListFilePassagesResponse, FilePassageItem>(
+      () => path`/${id}/passages`,
+      query,
+      (page) => page.passages,
+      {},
+      options,
+      'files',
+    );
+  }
+
+  /** Replaces a file's passages with your own chunks; they are embedded in the background. */
+  async setFilePassages(
+    { id, passages }: SetFilePassagesInput,
+    options?: RequestOptions,
+  ): Promise<FileResponse> {
+    return this.files('PUT', path`/${id}/passages`, { body: { passages } }, options);
+  }
+
+  /** Indexes a file again without a new upload (after `indexing_failed`, or for a new model); turns `index` on. */
+  async reindexFile({ id }: FileIdInput, options?: RequestOptions): Promise<FileResponse> {
+    return this.files('PUT', path`/${id}/index`, {}, options);
+  }
+
+  // ---- knowledge bases ----
+
+  /** The bot's knowledge bases: await for a page, `for await` for every one. */
+  listKnowledgeBases(
+    input: PageInput = {},
+    options?: RequestOptions,
+  ): PagePromise<ListKnowledgeBasesResponse, KnowledgeBase> {
+    return this.paged<ListKnowledgeBasesResponse, KnowledgeBase>(
+      () => '/knowledge-bases',
+      input,
+      (page) => page.knowledgeBases,
+      {},
+      options,
+      'files',
+    );
+  }
+
+  /** Creates a knowledge base: a named group of files searched together. */
+  async createKnowledgeBase(
+    input: CreateKnowledgeBaseInput,
+    options?: RequestOptions,
+  ): Promise<KnowledgeBaseResponse> {
+    return this.files('POST', '/knowledge-bases', { body: input }, options);
+  }
+
+  /** Gets a knowledge base, with how many of its files are indexed, pending and failed. */
+  async getKnowledgeBase({ id }: IdInput, options?: RequestOptions): Promise<KnowledgeBaseResponse> {
+    return this.files('GET', path`/knowledge-bases/${id}`, {}, options);
+  }
+
+  /** Renames a knowledge base and replaces its tags. */
+  async updateKnowledgeBase(
+    { id, ...body }: UpdateKnowledgeBaseInput,
+    options?: RequestOptions,
+  ): Promise<KnowledgeBaseResponse> {
+    return this.files('PUT', path`/knowledge-bases/${id}`, { body }, options);
+  }
+
+  /** Deletes a knowledge base (its files stay). */
+  async deleteKnowledgeBase({ id }: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
+    return this.files('DELETE', path`/knowledge-bases/${id}`, {}, options);
+  }
+
+  /** The files linked to a knowledge base, with their indexing state. */
+  async listKnowledgeBaseFiles(
+    { id }: IdInput,
+    options?: RequestOptions,
+  ): Promise<ListKnowledgeBaseFilesResponse> {
+    return this.files('GET', path`/knowledge-bases/${id}/files`, {}, options);
+  }
+
+  /** Links a file (id or key) to a knowledge base; a file that is not indexed starts indexing. */
+  async linkKnowledgeBaseFile(
+    { id, fileId }: KnowledgeBaseFileInput,
+    options?: RequestOptions,
+  ): Promise<KnowledgeBaseResponse> {
+    return this.files('PUT', path`/knowledge-bases/${id}/files/${fileId}`, {}, options);
+  }
+
+  /** Unlinks a file from a knowledge base (the file stays). */
+  async unlinkKnowledgeBaseFile(
+    { id, fileId }: KnowledgeBaseFileInput,
+    options?: RequestOptions,
+  ): Promise<KnowledgeBaseResponse> {
+    return this.files('DELETE', path`/knowledge-bases/${id}/files/${fileId}`, {}, options);
+  }
+
+  // ---- uploads, indexing and downloads ----
+
+  /**
+   * Uploads a file in one call: `upsertFile`, then the bytes streamed to its `uploadUrl`, then the final
+   * file (`getFile`). The bytes come from `content` (string, bytes, Blob), `path` (Node: streamed from
+   * disk, never held in memory) or `stream` (with its `size`). `onProgress` is told as bytes go out.
+   *
+   * The byte upload is retried like a PUT (connection errors, timeouts, 5xx, 429) except for a `stream`,
+   * which can be read once; `timeout` there is an idle timeout (no byte moved for that long), so a large
+   * file never times out while it moves. With `index: true`, follow with `waitForIndexing(file.id)`.
+   * @example
+   * const file = await client.uploadFile({ key: 'docs/guide.pdf', path: './guide.pdf', index: true,
+   *   onProgress: ({ loaded, total }) => console.log(`${Math.round((100 * loaded) / total)}%`) });
+   */
+  async uploadFile(input: UploadFileInput, options: RequestOptions = {}): Promise<FileObject> {
+    const {
+      content,
+      path: filePath,
+      stream,
+      onProgress,
+      ...rest
+    } = input as UploadFileInput & {
+      content?: unknown;
+      path?: unknown;
+      stream?: unknown;
+      size?: unknown;
+    };
+    const { size: _size, ...settings } = rest;
+    const source = await prepareSource(input);
+    const contentType = settings.contentType ?? source.contentType;
+    const { file: pending } = await this.upsertFile(
+      { ...settings, ...(contentType ? { contentType } : {}), size: source.size },
+      options,
+    );
+    let sent = -1;
+    const report = onProgress
+      ? (progress: UploadProgress) => {
+          sent = progress.loaded;
+          onProgress(progress);
+        }
+      : undefined;
+    // The upload URL is a capability of its own: no token or context headers go there.
+    await this.#http.send<FileResponse>(
+      pending.uploadUrl,
+      'PUT',
+      (touch) => uploadInit(source, new Headers({ accept: 'application/json' }), touch, report),
+      source.repeatable ? options : { ...options, retry: { ...options.retry, attempts: 1 } },
+      { idle: true },
+    );
+    if (report && sent < source.size) report({ loaded: source.size, total: source.size });
+    const { file } = await this.getFile({ id: pending.id }, options);
+    return file;
+  }
+
+  /**
+   * Waits until a file is indexed, reading it every `intervalMs`: resolves with the file at
+   * `indexing_completed`; rejects with `IndexingFailedError` (see `failedStatusReason`) at `indexing_failed`,
+   * `upload_failed` or for a file with `index: false`, and with `TimeoutError` after `timeoutMs`.
+   */
+  async waitForIndexing(fileId: string, options: WaitForIndexingOptions = {}): Promise<FileObject> {
+    const { timeoutMs = 300_000, intervalMs = 1000, onProgress, ...requestOptions } = options;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { file } = await this.getFile({ id: fileId }, requestOptions);
+      onProgress?.(file);
+      if (file.status === 'indexing_completed') return file;
+      if (file.status === 'indexing_failed' || file.status === 'upload_failed') {
+        throw new IndexingFailedError(file);
+      }
+      if (file.status === 'upload_completed' && !file.index) {
+        throw new IndexingFailedError(
+          file,
+          `File ${file.id} (${file.key}) is not set to be indexed (index: false); reindexFile turns indexing on`,
+        );
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new TimeoutError(`File ${file.id} was still ${file.status} after ${timeoutMs} ms`, timeoutMs);
+      }
+      await sleep(Math.min(intervalMs, left), requestOptions.signal);
+    }
+  }
+
+  /**
+   * Downloads a file (id or key) as a web `ReadableStream`, through the file's own `url` (the signed URL
+   * of a private file, the permanent one of a `public_content` file). `timeout` covers the wait for the
+   * answer's headers; the caller's `signal` also aborts the body.
+   * @example
+   * const { stream, size } = await client.downloadFile('docs/guide.pdf');
+   * await pipeline(Readable.fromWeb(stream), createWriteStream('guide.pdf')); // Node
+   */
+  async downloadFile(file: string | FileIdInput, options: RequestOptions = {}): Promise<DownloadedFile> {
+    const id = typeof file === 'string' ? file : file.id;
+    const { file: record } = await this.getFile({ id }, options);
+    const res = await this.#http.send<Response>(
+      record.url,
+      'GET',
+      () => ({ method: 'GET', headers: new Headers({ accept: '*/*' }) }),
+      options,
+      { raw: true },
+    );
+    const length = Number(res.headers.get('content-length') ?? Number.NaN);
+    const stream =
+      (res.body as ReadableStream<Uint8Array> | null) ??
+      new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+    return {
+      stream,
+      size: Number.isFinite(length) ? length : (record.size ?? 0),
+      contentType: res.headers.get('content-type') ?? record.contentType,
+      file: record,
+    };
   }
 }

@@ -4,7 +4,7 @@ import {
   ConnectionError,
   errorFromResponse,
   localErrorId,
-  type ParleyError,
+  ParleyError,
   TimeoutError,
   UnknownError,
 } from './errors.js';
@@ -122,13 +122,13 @@ export function backoffDelay(retry: number, settings: ResolvedRetry, random = Ma
   return Math.floor(random() * ceiling);
 }
 
-function abortErrorOf(signal: AbortSignal): AbortError {
+export function abortErrorOf(signal: AbortSignal): AbortError {
   const reason: unknown = signal.reason;
   const detail = reason instanceof Error && reason.name !== 'AbortError' ? `: ${reason.message}` : '';
   return new AbortError(`The request was aborted${detail}`, { cause: reason });
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(abortErrorOf(signal));
@@ -158,6 +158,28 @@ function describeCause(error: unknown): string {
 /** Largest delay setTimeout accepts. */
 const MAX_TIMER_MS = 2_147_483_647;
 
+/** One attempt's request as `send` builds it: method, headers and an optional body (a stream needs `duplex`). */
+export interface AttemptInit {
+  method: string;
+  headers: Headers;
+  body?: RequestInit['body'] | undefined;
+  duplex?: 'half' | undefined;
+}
+
+/** How `send` treats an attempt. */
+export interface SendMode {
+  /**
+   * Idle timeout: the timer restarts each time the body builder calls its `touch` (e.g. on every chunk of an
+   * upload), so a long transfer that keeps moving never times out. Default: the timeout covers the attempt.
+   */
+  idle?: boolean;
+  /**
+   * Answer the `Response` itself once its headers arrive (a download), its body unread; the timeout then
+   * stops, and the caller's signal still aborts the body. Default: read and parse the JSON body.
+   */
+  raw?: boolean;
+}
+
 /**
  * Sends requests: headers, JSON, per-attempt timeouts, the caller's abort signal, retries with capped
  * exponential backoff and full jitter, `Retry-After`, and the mapping of failures to error classes.
@@ -167,6 +189,22 @@ export class Transport {
 
   /** Sends one operation's request, retrying as allowed, and answers its parsed JSON body. */
   async request<T>(spec: RequestSpec, options: RequestOptions = {}): Promise<T> {
+    const init = this.init(spec, options);
+    return this.send<T>(this.url(spec), spec.method, () => init, options);
+  }
+
+  /**
+   * Sends a request to any URL (an upload or download URL the API handed out): `makeInit` builds each
+   * attempt's request afresh (a streamed body cannot be sent twice), with a `touch` to call on progress
+   * when `mode.idle` is set. Same retries, timeouts, aborts and error classes as `request`.
+   */
+  async send<T>(
+    url: string,
+    method: HttpMethod,
+    makeInit: (touch: () => void) => AttemptInit | Promise<AttemptInit>,
+    options: RequestOptions = {},
+    mode: SendMode = {},
+  ): Promise<T> {
     const retry: ResolvedRetry = { ...this.config.retry };
     for (const [key, value] of Object.entries(options.retry ?? {})) {
       if (value !== undefined) retry[key as keyof ResolvedRetry] = value;
@@ -174,29 +212,20 @@ export class Transport {
     const attempts = Math.max(1, Math.floor(retry.attempts));
     const timeout = options.timeout ?? this.config.timeout;
     const { signal } = options;
-    const url = this.url(spec);
-    const init = this.init(spec, options);
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw abortErrorOf(signal);
       try {
-        return await this.attempt<T>(url, init, timeout, signal);
+        return await this.attempt<T>(url, method, makeInit, timeout, signal, mode);
       } catch (error) {
-        const delay = attempt < attempts ? this.retryDelay(error, spec.method, attempt, retry) : undefined;
+        const delay = attempt < attempts ? this.retryDelay(error, method, attempt, retry) : undefined;
         if (delay === undefined) throw error;
         await sleep(delay, signal);
       }
     }
   }
 
-  private url(spec: RequestSpec): string {
-    const query = encodeQuery(spec.query);
-    return `${this.config.apiUrl}${spec.path}${query ? `?${query}` : ''}`;
-  }
-
-  private init(
-    spec: RequestSpec,
-    options: RequestOptions,
-  ): { method: string; headers: Headers; body?: string } {
+  /** Headers every request of this transport carries, plus the per-call context and extra headers. */
+  headers(options: RequestOptions, fixed: Record<string, string | undefined> = {}): Headers {
     const headers = new Headers({ accept: 'application/json' });
     const set = (name: string, value: string | undefined) => {
       if (value !== undefined && value !== '') headers.set(name, value);
@@ -205,8 +234,18 @@ export class Transport {
     set('x-workspace-id', options.workspaceId);
     set('x-bot-id', options.botId);
     set('x-integration-id', options.integrationId);
-    for (const [name, value] of Object.entries(spec.headers ?? {})) set(name, value);
+    for (const [name, value] of Object.entries(fixed)) set(name, value);
     for (const [name, value] of Object.entries(options.headers ?? {})) set(name, value);
+    return headers;
+  }
+
+  private url(spec: RequestSpec): string {
+    const query = encodeQuery(spec.query);
+    return `${this.config.apiUrl}${spec.path}${query ? `?${query}` : ''}`;
+  }
+
+  private init(spec: RequestSpec, options: RequestOptions): AttemptInit {
+    const headers = this.headers(options, spec.headers);
     if (spec.body === undefined) return { method: spec.method, headers };
     headers.set('content-type', 'application/json');
     return { method: spec.method, headers, body: JSON.stringify(spec.body) };
@@ -232,36 +271,55 @@ export class Transport {
 
   private async attempt<T>(
     url: string,
-    init: { method: string; headers: Headers; body?: string },
+    method: string,
+    makeInit: (touch: () => void) => AttemptInit | Promise<AttemptInit>,
     timeout: number,
     signal: AbortSignal | undefined,
+    mode: SendMode,
   ): Promise<T> {
     const controller = new AbortController();
     let timedOut = false;
-    const timer =
-      Number.isFinite(timeout) && timeout > 0
-        ? setTimeout(
-            () => {
-              timedOut = true;
-              controller.abort();
-            },
-            Math.min(timeout, MAX_TIMER_MS),
-          )
-        : undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const hasTimeout = Number.isFinite(timeout) && timeout > 0;
+    const arm = () => {
+      if (!hasTimeout) return;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = setTimeout(
+        () => {
+          timedOut = true;
+          controller.abort();
+        },
+        Math.min(timeout, MAX_TIMER_MS),
+      );
+    };
+    const touch = mode.idle ? arm : () => undefined;
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
+    let keepListening = false;
     const failure = (error: unknown): ParleyError => {
       if (signal?.aborted) return abortErrorOf(signal);
+      // The request body's own failure (e.g. an upload source of the wrong size) is the error to throw.
+      const cause = (error as { cause?: unknown } | undefined)?.cause;
+      if (error instanceof ParleyError) return error;
+      if (cause instanceof ParleyError) return cause;
       if (timedOut) {
-        return new TimeoutError(`${init.method} ${url} got no complete answer within ${timeout} ms`, timeout);
+        const kind = mode.idle ? 'moved no byte for' : 'got no complete answer within';
+        return new TimeoutError(`${method} ${url} ${kind} ${timeout} ms`, timeout);
       }
-      return new ConnectionError(`${init.method} ${url} failed: ${describeCause(error)}`, { cause: error });
+      return new ConnectionError(`${method} ${url} failed: ${describeCause(error)}`, { cause: error });
     };
     try {
+      arm();
+      const init = await makeInit(touch);
       let res: Response;
       let text: string;
       try {
-        res = await this.config.fetch(url, { ...init, signal: controller.signal });
+        res = await this.config.fetch(url, { ...init, signal: controller.signal } as RequestInit);
+        if (mode.raw && res.ok) {
+          // The body is the caller's to read: the timeout stops here, the caller's signal keeps aborting it.
+          keepListening = true;
+          return res as T;
+        }
         text = await res.text();
       } catch (error) {
         throw failure(error);
@@ -282,7 +340,7 @@ export class Transport {
           throw new UnknownError({
             id: localErrorId(),
             code: res.status,
-            message: `${init.method} ${url} answered ${res.status} with a body that is not JSON`,
+            message: `${method} ${url} answered ${res.status} with a body that is not JSON`,
             metadata: { body: text.slice(0, 500) },
             requestId,
           });
@@ -299,7 +357,7 @@ export class Transport {
       });
     } finally {
       if (timer !== undefined) clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      if (!keepListening) signal?.removeEventListener('abort', onAbort);
     }
   }
 }

@@ -5,12 +5,18 @@ export type {
   BotSummary,
   CreatedToken,
   ErrorType,
+  FileAccessPolicy,
+  FileObject,
+  FileStatus,
   Integration,
+  KnowledgeBase,
   ListBotsResponse,
   ListMeta,
   LogEntry,
   Member,
   Role,
+  SearchMode,
+  SearchPassage,
   TokenInfo,
   Usage,
   WebchatConfiguration,
@@ -19,6 +25,7 @@ export type {
 export * from './admin-types.js';
 export * from './client.js';
 export * from './errors.js';
+export * from './files-types.js';
 export {
   DEFAULT_RETRY,
   DEFAULT_TIMEOUT_MS,
@@ -28,3 +35,4 @@ export {
 } from './http.js';
 export * from './pagination.js';
 export { encodeQuery, type QueryValue, type TagFilter } from './query.js';
+export type { UploadProgress, UploadSource } from './transfer.js';

@@ -8,10 +8,11 @@ import { Client, type ClientOptions } from '../client.js';
  * for its bootstrap owner.
  */
 export async function startParley(options: TestAppOptions = {}) {
-  const t = await createTestApp(options);
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = t.app.server.address() as AddressInfo;
+  // The upload and download URLs the server hands out must name the port it listens on.
+  const port = await closedPort();
   const apiUrl = `http://127.0.0.1:${port}`;
+  const t = await createTestApp({ ...options, env: { PARLEY_PUBLIC_URL: apiUrl, ...options.env } });
+  await t.app.listen({ port, host: '127.0.0.1' });
   /** A client of this server; by default the owner's token in the bootstrap workspace, no retries. */
   const client = (overrides: ClientOptions = {}) =>
     new Client({
