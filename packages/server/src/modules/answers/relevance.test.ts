@@ -59,6 +59,16 @@ describe('ratePassages and relevantPassages', () => {
     expect(relevantPassages('refund gift card purchase', [weak, best])).toEqual([best]);
   });
 
+  it('never quotes a heading alone', () => {
+    const heading = {
+      ...passage('Refunds', 3, 'a.md'),
+      meta: { type: 'chunk' as const, subtype: 'title' as const },
+    };
+    const body = passage('Refunds are paid within 30 days.', 1, 'a.md');
+    expect(relevantPassages('refunds', [heading, body])).toEqual([body]);
+    expect(ratePassages('refunds', [heading])[0]).toMatchObject({ matched: ['refund'], relevant: false });
+  });
+
   it('answers at most max passages', () => {
     const many = [1, 2, 3, 4, 5].map((i) => passage(`refund rule ${i}`, i, `${i}.md`));
     expect(relevantPassages('refund', many, 3)).toHaveLength(3);

@@ -11,8 +11,13 @@ import { foldText, isStopword } from '../../search/index/index.js';
  * Porter stemmer the lexical index uses, so `refunds` meets `refunded`), and it covers at least half as many of the
  * question's content words as the best passage does (the tail of weak one-word matches is dropped). Passages
  * found by meaning alone, with no word in common, are left out: quoting them answers a question the user did
- * not ask. A question made only of stopwords finds nothing relevant.
+ * not ask. Headings alone (passages of subtype title or subtitle) are never quoted: they say nothing by
+ * themselves, and the section under them is its own passage. A question made only of stopwords finds
+ * nothing relevant.
  */
+
+/** Passage subtypes that are only a heading. */
+const HEADINGS = new Set(['title', 'subtitle']);
 
 /** The Porter stem of a folded word (the stemmer SQLite FTS5 indexes with), possessive `'s` removed. */
 export function stem(word: string): string {
@@ -57,8 +62,9 @@ export function ratePassages(question: string, passages: readonly SearchPassage[
     const stems = new Set(words(passage.content).map(stem));
     return { passage, matched: terms.filter((t) => stems.has(t)), relevant: false };
   });
-  const best = Math.max(0, ...rated.map((r) => r.matched.length));
-  for (const r of rated) r.relevant = r.matched.length > 0 && r.matched.length * 2 >= best;
+  const candidates = rated.filter((r) => !HEADINGS.has(r.passage.meta.subtype ?? ''));
+  const best = Math.max(0, ...candidates.map((r) => r.matched.length));
+  for (const r of candidates) r.relevant = r.matched.length > 0 && r.matched.length * 2 >= best;
   return rated;
 }
 

@@ -1,0 +1,320 @@
+import type { ChatMessage, MessagePayload } from '@parley/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { type ChatServer, startChatServer } from '../../test-support/openai-chat-server.js';
+import type { KnowledgeResponder, Reply } from '../chat/reply-port.js';
+import { openAiChatModel } from './chat-model.js';
+import { NOT_FOUND_TEXT, UNSUPPORTED_TEXT } from './format.js';
+import { knowledgeResponder } from './responder.js';
+
+/**
+ * Knowledge answers end to end inside the app: real uploads, indexing, knowledge bases and search, the
+ * responder called as the chat module calls it, and a local server speaking the OpenAI chat completions
+ * protocol standing in for a chat model.
+ */
+
+const HANDBOOK = `# Parley handbook
+
+## Refunds
+
+Customers may ask for a refund within 30 days of purchase. Refunds go back to the original card.
+
+## Shipping
+
+Parcels leave the warehouse every weekday at noon. International shipping takes five to ten days.
+`;
+const PARKING = `# Visitors
+
+Visitor parking is free on level 2 of the garage.
+`;
+
+async function upload(t: TestApp, key: string, text: string, extra: Record<string, unknown> = {}) {
+  const bytes = Buffer.from(text);
+  const upsert = await t.call({
+    method: 'PUT',
+    url: '/v1/files',
+    token: t.botKey,
+    headers: { 'x-bot-id': t.botId },
+    body: { key, size: bytes.length, index: true, ...extra },
+  });
+  expect(upsert.statusCode, upsert.body).toBe(200);
+  const url = new URL((upsert.json() as { file: { uploadUrl: string } }).file.uploadUrl);
+  const up = await t.app.inject({
+    method: 'PUT',
+    url: `${url.pathname}${url.search}`,
+    payload: bytes,
+    headers: { 'content-type': 'application/octet-stream' },
+  });
+  expect(up.statusCode, up.body).toBe(200);
+  const id = (up.json() as { file: { id: string } }).file.id;
+  for (let i = 0; i < 400; i++) {
+    const res = await t.call({
+      method: 'GET',
+      url: `/v1/files/${id}`,
+      token: t.botKey,
+      headers: { 'x-bot-id': t.botId },
+    });
+    const file = (res.json() as { file: { status: string } }).file;
+    if (file.status !== 'indexing_pending') {
+      expect(file.status).toBe('indexing_completed');
+      return id;
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('indexing did not finish');
+}
+
+let seq = 0;
+function userMessage(payload: MessagePayload): ChatMessage {
+  seq += 1;
+  return {
+    id: `msg_${seq}`,
+    createdAt: new Date().toISOString(),
+    conversationId: 'conv_1',
+    userId: 'user_1',
+    isBot: false,
+    payload,
+  };
+}
+
+describe('knowledgeResponder', () => {
+  let t: TestApp;
+  let model: ChatServer;
+  let handbookId: string;
+  let parkingId: string;
+  let plain: KnowledgeResponder;
+
+  const ask = (responder: KnowledgeResponder, text: string, stream?: { delta(text: string): void }) => {
+    const message = userMessage({ type: 'text', text });
+    return responder.answer(
+      {
+        workspaceId: t.workspaceId,
+        botId: t.botId,
+        conversationId: 'conv_1',
+        message,
+        history: [
+          { ...userMessage({ type: 'text', text: 'Hello there' }) },
+          { ...userMessage({ type: 'text', text: 'Hi! Ask me anything.' }), isBot: true, userId: 'bot' },
+          message,
+        ],
+      },
+      stream,
+    );
+  };
+  const withModel = (options: { timeoutMs?: number } = {}) =>
+    knowledgeResponder({
+      search: t.app.services.search,
+      knowledgeBases: t.app.services.knowledgeBases,
+      files: t.app.services.files,
+      chatModel: openAiChatModel({
+        url: model.url,
+        model: 'tiny-llm',
+        apiKey: 'sk-local-test',
+        timeoutMs: options.timeoutMs ?? 5000,
+      }),
+    });
+  const markdownOf = (reply: Reply) => {
+    const payload = reply.messages[0]?.payload;
+    expect(payload?.type).toBe('markdown');
+    return payload?.type === 'markdown' ? payload.markdown : '';
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ workers: true });
+    model = await startChatServer();
+    plain = knowledgeResponder({
+      search: t.app.services.search,
+      knowledgeBases: t.app.services.knowledgeBases,
+      files: t.app.services.files,
+    });
+    handbookId = await upload(t, 'handbook.md', HANDBOOK);
+  });
+  afterAll(async () => {
+    await model.close();
+    await t.close();
+  });
+
+  it('answers from all of the bot’s files while it has no knowledge base', async () => {
+    const reply = await ask(plain, 'How long do I have to ask for a refund?');
+    expect(markdownOf(reply)).toContain('refund within 30 days');
+    expect(reply.debug).toMatchObject({ mode: 'passages', scope: 'all_files' });
+  });
+
+  describe('with a knowledge base', () => {
+    beforeAll(async () => {
+      const kb = t.app.services.knowledgeBases;
+      const ctx = {
+        actor: { kind: 'bot' as const, botId: t.botId },
+        botId: t.botId,
+        workspaceId: t.workspaceId,
+      };
+      const created = await kb.create(ctx, { name: 'Support' });
+      await kb.link(ctx, created.id, handbookId);
+      // Indexed, but in no knowledge base: out of the bot's answers from now on.
+      parkingId = await upload(t, 'visitors.md', PARKING, { accessPolicies: ['public_content'] });
+    });
+
+    it('quotes the passage that answers, with a link to its source file that a chat user can open', async () => {
+      const reply = await ask(plain, 'How long do I have to ask for a refund?');
+      expect(reply.messages).toHaveLength(1);
+      const markdown = markdownOf(reply);
+      expect(markdown).toMatch(/^Here is what I found in my knowledge base:/);
+      expect(markdown).toContain('> Customers may ask for a refund within 30 days of purchase.');
+      const link = /— \[handbook\.md\]\((http[^)]+)\)/.exec(markdown)?.[1];
+      expect(link).toBeDefined();
+      const url = new URL(link as string);
+      expect(url.pathname).toBe(`/v1/files/${handbookId}/content`);
+      // A private file: a signed URL with an expiry.
+      expect(Number(url.searchParams.get('expires'))).toBeGreaterThan(Date.now());
+      const download = await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+      expect(download.statusCode).toBe(200);
+      expect(download.body).toBe(HANDBOOK);
+
+      expect(reply.messages[0]?.metadata).toEqual({
+        sources: [{ fileId: handbookId, key: 'handbook.md', score: expect.any(Number) }],
+      });
+      expect(reply.debug).toMatchObject({
+        query: 'How long do I have to ask for a refund?',
+        mode: 'passages',
+        model: null,
+        passages: expect.arrayContaining([
+          expect.objectContaining({
+            fileId: handbookId,
+            key: 'handbook.md',
+            score: expect.any(Number),
+            used: true,
+            content: expect.stringContaining('refund within 30 days'),
+          }),
+        ]),
+      });
+    });
+
+    it('searches only the files linked to the bot’s knowledge bases', async () => {
+      const reply = await ask(plain, 'Where can visitors park?');
+      expect(reply.messages[0]?.payload).toEqual({ type: 'text', text: NOT_FOUND_TEXT });
+      expect(reply.debug).toMatchObject({ mode: 'not_found', scope: { files: 1 } });
+    });
+
+    it('says plainly that it found nothing for an unrelated question', async () => {
+      const reply = await ask(plain, 'What is the capital of Mongolia?');
+      expect(reply.messages).toEqual([
+        { payload: { type: 'text', text: NOT_FOUND_TEXT }, metadata: { sources: [] } },
+      ]);
+      expect(reply.debug).toMatchObject({ mode: 'not_found', query: 'What is the capital of Mongolia?' });
+    });
+
+    it('answers politely that it reads only text when sent an image', async () => {
+      const reply = await plain.answer({
+        workspaceId: t.workspaceId,
+        botId: t.botId,
+        conversationId: 'conv_1',
+        message: userMessage({ type: 'image', imageUrl: 'https://example.com/cat.png' }),
+        history: [],
+      });
+      expect(reply.messages).toEqual([{ payload: { type: 'text', text: UNSUPPORTED_TEXT } }]);
+      expect(reply.debug).toMatchObject({ mode: 'unsupported', payloadType: 'image' });
+    });
+
+    it('links public files with their permanent URL', async () => {
+      const kb = t.app.services.knowledgeBases;
+      const ctx = {
+        actor: { kind: 'bot' as const, botId: t.botId },
+        botId: t.botId,
+        workspaceId: t.workspaceId,
+      };
+      const created = await kb.create(ctx, { name: 'Visitors' });
+      await kb.link(ctx, created.id, parkingId);
+      const reply = await ask(plain, 'Where can visitors park?');
+      const link = /— \[visitors\.md\]\((http[^)]+)\)/.exec(markdownOf(reply))?.[1] as string;
+      const url = new URL(link);
+      expect(url.searchParams.get('public')).toBe('1');
+      expect(url.searchParams.has('expires')).toBe(false);
+      expect((await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` })).body).toBe(PARKING);
+    });
+
+    describe('with a chat model', () => {
+      it('answers with the model’s text and a Sources list, sending it the passages, question, model name and key', async () => {
+        model.requests.length = 0;
+        model.behave({ kind: 'answer', pieces: ['You have 30 days to ask for a refund [1].'] });
+        const reply = await ask(withModel(), 'How long do I have to ask for a refund?');
+        const markdown = markdownOf(reply);
+        expect(markdown).toMatch(
+          /^You have 30 days to ask for a refund \[1\]\.\n\n\*\*Sources\*\*\n\n- \\\[1\\\] \[handbook\.md\]\(http/,
+        );
+        expect(reply.messages[0]?.metadata).toEqual({
+          sources: [{ fileId: handbookId, key: 'handbook.md', score: expect.any(Number) }],
+        });
+
+        expect(model.requests).toHaveLength(1);
+        const request = model.requests[0];
+        expect(request?.headers.authorization).toBe('Bearer sk-local-test');
+        expect(request?.body.model).toBe('tiny-llm');
+        expect(request?.body.stream).toBeUndefined();
+        const messages = request?.body.messages ?? [];
+        expect(messages[0]?.role).toBe('system');
+        expect(messages.slice(1, -1)).toEqual([
+          { role: 'user', content: 'Hello there' },
+          { role: 'assistant', content: 'Hi! Ask me anything.' },
+        ]);
+        const prompt = messages.at(-1)?.content ?? '';
+        expect(prompt).toContain('[1] (handbook.md)');
+        expect(prompt).toContain('Customers may ask for a refund within 30 days of purchase.');
+        expect(prompt).toContain('Question: How long do I have to ask for a refund?');
+
+        expect(reply.debug).toMatchObject({
+          mode: 'generated',
+          model: { name: 'tiny-llm', latencyMs: expect.any(Number), streamed: false },
+        });
+      });
+
+      it('streams the answer through stream.delta, in order', async () => {
+        model.requests.length = 0;
+        const pieces = ['Within ', '30 days', ' of purchase', ' [1].'];
+        model.behave({ kind: 'answer', pieces });
+        const deltas: string[] = [];
+        const reply = await ask(withModel(), 'How long do I have to ask for a refund?', {
+          delta: (text) => deltas.push(text),
+        });
+        expect(deltas).toEqual(pieces);
+        expect(model.requests[0]?.body.stream).toBe(true);
+        expect(markdownOf(reply)).toMatch(/^Within 30 days of purchase \[1\]\.\n\n\*\*Sources\*\*/);
+        expect(reply.debug).toMatchObject({ mode: 'generated', model: { name: 'tiny-llm', streamed: true } });
+      });
+
+      it('falls back to the passages, with the error in debug, when the model answers 500', async () => {
+        model.behave({ kind: 'status', status: 500, message: 'model overloaded' });
+        const reply = await ask(withModel(), 'How long do I have to ask for a refund?');
+        expect(markdownOf(reply)).toContain('> Customers may ask for a refund within 30 days of purchase.');
+        expect(reply.debug).toMatchObject({
+          mode: 'passages',
+          model: { name: 'tiny-llm', error: expect.stringContaining('answered 500: model overloaded') },
+        });
+      });
+
+      it('falls back to the passages, with the error in debug, when the model does not answer in time', async () => {
+        model.behave({ kind: 'hang' });
+        const deltas: string[] = [];
+        const reply = await ask(withModel({ timeoutMs: 300 }), 'How long do I have to ask for a refund?', {
+          delta: (text) => deltas.push(text),
+        });
+        expect(deltas).toEqual([]);
+        expect(markdownOf(reply)).toContain('> Customers may ask for a refund within 30 days of purchase.');
+        expect(reply.debug).toMatchObject({
+          mode: 'passages',
+          model: {
+            name: 'tiny-llm',
+            streamed: true,
+            error: expect.stringContaining('did not answer within 300 ms'),
+          },
+        });
+      });
+
+      it('does not call the model when nothing relevant is found', async () => {
+        model.requests.length = 0;
+        const reply = await ask(withModel(), 'What is the capital of Mongolia?');
+        expect(reply.messages[0]?.payload).toEqual({ type: 'text', text: NOT_FOUND_TEXT });
+        expect(model.requests).toHaveLength(0);
+      });
+    });
+  });
+});
