@@ -767,7 +767,7 @@ export class Client {
     return this.files('GET', path`/knowledge-bases/${id}`, {}, options);
   }
 
-  /** Renames a knowledge base and replaces its tags. */
+  /** Renames a knowledge base; `tags`, when given, replace its tags. */
   async updateKnowledgeBase(
     { id, ...body }: UpdateKnowledgeBaseInput,
     options?: RequestOptions,

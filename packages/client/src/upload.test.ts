@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Client } from './client.js';
+import { ConnectionError, TimeoutError } from './errors.js';
+import { json, startFakeServer } from './test-support/servers.js';
+
+// The upload's transport, against a scripted server: what goes to the upload URL, retries, the idle timeout.
+
+type Fake = Awaited<ReturnType<typeof startFakeServer>>;
+let fake: Fake | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+const fileOf = (url: string) => ({
+  id: 'file_1',
+  botId: 'bot_1',
+  key: 'a.txt',
+  url: `${url}/dl/file_1`,
+  size: null,
+  contentType: 'text/plain',
+  tags: {},
+  metadata: {},
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  accessPolicies: [],
+  index: false,
+  status: 'upload_pending',
+  owner: { type: 'user' },
+});
+
+/** A server answering upsert, then each upload attempt with `upload(index)`, then getFile. */
+async function uploadServer(upload: (attempt: number, res: import('node:http').ServerResponse) => void) {
+  let attempts = 0;
+  const server = await startFakeServer((req, res) => {
+    const file = fileOf(server.url);
+    if (req.method === 'PUT' && req.url === '/v1/files') {
+      json(res, 200, { file: { ...file, uploadUrl: `${server.url}/up/file_1?v=1&sig=abc` } });
+    } else if (req.method === 'PUT' && req.url.startsWith('/up/file_1')) {
+      attempts += 1;
+      upload(attempts, res);
+    } else if (req.method === 'GET' && req.url === '/v1/files/file_1') {
+      json(res, 200, { file: { ...file, size: 5, status: 'upload_completed' } });
+    } else {
+      json(res, 404, { id: 'err_x', code: 404, type: 'ResourceNotFound', message: req.url });
+    }
+  });
+  fake = server;
+  return server;
+}
+
+const clientOf = (url: string, extra: ConstructorParameters<typeof Client>[0] = {}) =>
+  new Client({
+    apiUrl: url,
+    token: 'pat_secret',
+    botId: 'bot_1',
+    workspaceId: 'wkspace_1',
+    retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
+    ...extra,
+  });
+
+describe('uploadFile over the wire', () => {
+  it('PUTs the bytes with Content-Length and no token or context headers, then reads the file', async () => {
+    const server = await uploadServer((_, res) => json(res, 200, { file: {} }));
+    const file = await clientOf(server.url).uploadFile({ key: 'a.txt', content: 'hello', tags: { t: '1' } });
+    expect(file.status).toBe('upload_completed');
+    const [upsert, put, get] = server.received;
+    expect(JSON.parse(upsert?.body ?? '')).toEqual({ key: 'a.txt', tags: { t: '1' }, size: 5 });
+    expect(upsert?.headers).toMatchObject({ authorization: 'Bearer pat_secret', 'x-bot-id': 'bot_1' });
+    expect(put).toMatchObject({ method: 'PUT', url: '/up/file_1?v=1&sig=abc', body: 'hello' });
+    expect(put?.headers['content-length']).toBe('5');
+    expect(put?.headers['content-type']).toBe('application/octet-stream');
+    expect(put?.headers).not.toHaveProperty('authorization');
+    expect(put?.headers).not.toHaveProperty('x-bot-id');
+    expect(put?.headers).not.toHaveProperty('x-workspace-id');
+    expect(get?.url).toBe('/v1/files/file_1');
+  });
+
+  it('sends content again after a dropped connection, progress starting over', async () => {
+    const server = await uploadServer((attempt, res) => {
+      if (attempt === 1) res.socket?.destroy();
+      else json(res, 200, { file: {} });
+    });
+    const progress: number[] = [];
+    await clientOf(server.url).uploadFile({
+      key: 'a.txt',
+      content: 'hello',
+      onProgress: (p) => progress.push(p.loaded),
+    });
+    const puts = server.received.filter((r) => r.url.startsWith('/up/'));
+    expect(puts.map((r) => r.body)).toEqual(['hello', 'hello']);
+    expect(progress).toEqual([0, 5, 0, 5]);
+  });
+
+  it('does not send a stream twice: a dropped connection is a ConnectionError', async () => {
+    const server = await uploadServer((_, res) => res.socket?.destroy());
+    const e = await clientOf(server.url)
+      .uploadFile({
+        key: 'a.txt',
+        stream: (async function* () {
+          yield new TextEncoder().encode('hello');
+        })(),
+        size: 5,
+      })
+      .catch((error: unknown) => error);
+    expect(e).toBeInstanceOf(ConnectionError);
+    expect(server.received.filter((r) => r.url.startsWith('/up/'))).toHaveLength(1);
+  });
+
+  it('times out an upload only when no byte moves for `timeout` ms', async () => {
+    const server = await uploadServer((_, res) => {
+      setTimeout(() => json(res, 200, { file: {} }), 100);
+    });
+    // Five chunks 100 ms apart: 500 ms in all, never 300 ms without a byte.
+    async function* slow() {
+      for (let i = 0; i < 5; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        yield new TextEncoder().encode(String(i));
+      }
+    }
+    const client = clientOf(server.url, { timeout: 300, retry: { attempts: 1 } });
+    const file = await client.uploadFile({ key: 'a.txt', stream: slow(), size: 5 });
+    expect(file.id).toBe('file_1');
+    expect(server.received.find((r) => r.url.startsWith('/up/'))?.body).toBe('01234');
+
+    const silent = await uploadServer(() => undefined);
+    await server.close();
+    const e = await clientOf(silent.url, { timeout: 200, retry: { attempts: 1 } })
+      .uploadFile({ key: 'a.txt', content: 'hello' })
+      .catch((error: unknown) => error);
+    expect(e).toBeInstanceOf(TimeoutError);
+    expect((e as TimeoutError).message).toMatch(/moved no byte for 200 ms/);
+  });
+});
