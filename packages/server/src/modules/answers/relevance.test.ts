@@ -1,6 +1,15 @@
 import type { SearchPassage } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { contentTerms, ratePassages, relevantPassages, stem } from './relevance.js';
+import { USE_LITE_ID } from '../../search/embed/index.js';
+import {
+  contentTerms,
+  mergeRelevant,
+  ratePassages,
+  relevantPassages,
+  semanticMinSimilarityFor,
+  stem,
+  USE_LITE_MIN_SIMILARITY,
+} from './relevance.js';
 
 const passage = (content: string, score = 1, key = 'doc.md'): SearchPassage => ({
   content,
@@ -72,5 +81,33 @@ describe('ratePassages and relevantPassages', () => {
   it('answers at most max passages', () => {
     const many = [1, 2, 3, 4, 5].map((i) => passage(`refund rule ${i}`, i, `${i}.md`));
     expect(relevantPassages('refund', many, 3)).toHaveLength(3);
+  });
+});
+
+describe('mergeRelevant', () => {
+  const at = (content: string, score: number, position: number) => ({
+    ...passage(content, score, 'doc.md'),
+    meta: { type: 'chunk' as const, position },
+  });
+  const byWords = at('Refunds are paid within 30 days.', 3, 1);
+
+  it('adds passages found by meaning alone that reach the similarity bar, best first, after the word matches', () => {
+    const close = at('Purchases may be returned for a full refund.', 0.62, 2);
+    const closer = at('Returned items are reimbursed.', 0.7, 3);
+    const far = at('Parcels leave at noon.', 0.3, 4);
+    expect(mergeRelevant([byWords], [far, close, closer], 0.5)).toEqual([byWords, closer, close]);
+  });
+
+  it('does not repeat a passage both searches found, and keeps at most max', () => {
+    const again = { ...byWords, score: 0.9 };
+    const close = at('Returned items are reimbursed.', 0.7, 3);
+    expect(mergeRelevant([byWords], [again, close], 0.5)).toEqual([byWords, close]);
+    expect(mergeRelevant([byWords], [again, close], 0.5, 1)).toEqual([byWords]);
+  });
+
+  it('uses a similarity bar only for the shipped USE-lite model', () => {
+    expect(semanticMinSimilarityFor({ id: USE_LITE_ID })).toBe(USE_LITE_MIN_SIMILARITY);
+    expect(semanticMinSimilarityFor({ id: 'openai:text-embedding-3-small' })).toBeUndefined();
+    expect(semanticMinSimilarityFor(null)).toBeUndefined();
   });
 });

@@ -1,10 +1,12 @@
 import type { ChatMessage, MessagePayload } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UseLiteEmbedder } from '../../search/embed/index.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { type ChatServer, startChatServer } from '../../test-support/openai-chat-server.js';
 import type { KnowledgeResponder, Reply } from '../chat/reply-port.js';
 import { openAiChatModel } from './chat-model.js';
 import { NOT_FOUND_TEXT, UNSUPPORTED_TEXT } from './format.js';
+import { semanticMinSimilarityFor } from './relevance.js';
 import { knowledgeResponder } from './responder.js';
 
 /**
@@ -47,7 +49,7 @@ async function upload(t: TestApp, key: string, text: string, extra: Record<strin
   });
   expect(up.statusCode, up.body).toBe(200);
   const id = (up.json() as { file: { id: string } }).file.id;
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 2400; i++) {
     const res = await t.call({
       method: 'GET',
       url: `/v1/files/${id}`,
@@ -316,5 +318,57 @@ describe('knowledgeResponder', () => {
         expect(model.requests).toHaveLength(0);
       });
     });
+  });
+});
+
+describe('knowledgeResponder with the shipped USE-lite model (hybrid search)', () => {
+  let t: TestApp;
+  const embedder = new UseLiteEmbedder();
+  let responder: KnowledgeResponder;
+  const ask = (text: string) =>
+    responder.answer({
+      workspaceId: t.workspaceId,
+      botId: t.botId,
+      conversationId: 'conv_2',
+      message: userMessage({ type: 'text', text }),
+      history: [],
+    });
+
+  beforeAll(async () => {
+    await embedder.ready();
+    t = await createTestApp({ workers: true, embedder });
+    responder = knowledgeResponder({
+      search: t.app.services.search,
+      knowledgeBases: t.app.services.knowledgeBases,
+      files: t.app.services.files,
+      semanticMinSimilarity: semanticMinSimilarityFor(t.app.services.embedder),
+    });
+    await upload(t, 'refunds.txt', 'Purchases may be returned within thirty days for a full refund.');
+    await upload(t, 'shipping.txt', 'Parcels leave our warehouse every weekday and arrive within five days.');
+    await upload(t, 'dogs.txt', 'Dogs need a walk at least twice a day and fresh water.');
+  }, 120_000);
+  afterAll(async () => {
+    await t.close();
+    await embedder.close();
+  });
+
+  it('quotes the passage a question worded differently means, with no word in common', async () => {
+    const reply = await ask('Can I get reimbursed if I send an item back?');
+    const payload = reply.messages[0]?.payload;
+    expect(payload?.type).toBe('markdown');
+    expect(payload?.type === 'markdown' && payload.markdown).toContain(
+      '> Purchases may be returned within thirty days for a full refund.\n\n— [refunds.txt](',
+    );
+    expect(reply.messages[0]?.metadata).toEqual({
+      sources: [{ fileId: expect.any(String), key: 'refunds.txt', score: expect.any(Number) }],
+    });
+    expect(reply.debug).toMatchObject({ mode: 'passages', semantic: { minSimilarity: 0.5 } });
+  });
+
+  it('still says plainly that it found nothing for an unrelated question, though meaning search always answers', async () => {
+    const reply = await ask('What is the capital of Mongolia?');
+    expect(reply.messages[0]?.payload).toEqual({ type: 'text', text: NOT_FOUND_TEXT });
+    const semantic = (reply.debug as { semantic: { passages: unknown[] } }).semantic.passages;
+    expect(semantic.length).toBeGreaterThan(0);
   });
 });

@@ -17,7 +17,7 @@ import {
 } from './format.js';
 import { buildChatPrompt } from './prompt.js';
 import { questionOf, truncateBytes } from './question.js';
-import { ratePassages } from './relevance.js';
+import { mergeRelevant, ratePassages, type USE_LITE_MIN_SIMILARITY } from './relevance.js';
 
 /** Passages asked from search for one question. */
 export const SEARCH_LIMIT = 5;
@@ -31,6 +31,13 @@ export interface KnowledgeResponderDeps {
   files: Pick<FilesService, 'get'>;
   /** The chat model that writes answers from the passages; without it the bot quotes them. */
   chatModel?: ChatModel | undefined;
+  /**
+   * Least cosine similarity at which a passage found by meaning alone, with no word in common with the
+   * question, is relevant (a second, semantic search is then made). Depends on the embedder search uses:
+   * `semanticMinSimilarityFor(embedder)` ({@link USE_LITE_MIN_SIMILARITY} with the shipped USE-lite model);
+   * unset, words alone decide. Never set it without an embedder: search then answers with words.
+   */
+  semanticMinSimilarity?: number | undefined;
   /** Milliseconds for latencies (default `performance.now`). */
   now?: () => number;
 }
@@ -136,18 +143,17 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
 
       const searchStarted = now();
       let found: SearchPassage[];
+      let semantic: SearchPassage[] = [];
       let scoped: { knowledgeBaseIds: string[]; fileIds?: string[] };
       try {
         scoped = await scope(ctx);
-        found =
-          scoped.fileIds?.length === 0
-            ? []
-            : await deps.search.search(ctx, {
-                query,
-                limit: SEARCH_LIMIT,
-                mode: 'hybrid',
-                ...(scoped.fileIds ? { fileIds: scoped.fileIds } : {}),
-              });
+        const input = { query, limit: SEARCH_LIMIT, ...(scoped.fileIds ? { fileIds: scoped.fileIds } : {}) };
+        const none = scoped.fileIds?.length === 0;
+        found = none ? [] : await deps.search.search(ctx, { ...input, mode: 'hybrid' });
+        if (!none && deps.semanticMinSimilarity !== undefined) {
+          // Meaning alone, for its similarity scores; without a working embedder, words alone decide.
+          semantic = await deps.search.search(ctx, { ...input, mode: 'semantic' }).catch(() => []);
+        }
       } catch (error) {
         request.signal?.throwIfAborted();
         return {
@@ -159,10 +165,11 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
       request.signal?.throwIfAborted();
 
       const rated = ratePassages(query, found);
-      const relevant = rated
-        .filter((r) => r.relevant)
-        .slice(0, MAX_SOURCES)
-        .map((r) => r.passage);
+      const byWords = rated.filter((r) => r.relevant).map((r) => r.passage);
+      const relevant =
+        deps.semanticMinSimilarity === undefined
+          ? byWords.slice(0, MAX_SOURCES)
+          : mergeRelevant(byWords, semantic, deps.semanticMinSimilarity, MAX_SOURCES);
       const debug: Record<string, unknown> = {
         query,
         scope: scoped.fileIds
@@ -178,6 +185,20 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
           used: relevant.includes(r.passage),
           content: r.passage.content.slice(0, 200),
         })),
+        ...(deps.semanticMinSimilarity === undefined
+          ? {}
+          : {
+              semantic: {
+                minSimilarity: deps.semanticMinSimilarity,
+                passages: semantic.map((p) => ({
+                  fileId: p.file.id,
+                  key: p.file.key,
+                  similarity: p.score,
+                  used: relevant.includes(p),
+                  content: p.content.slice(0, 200),
+                })),
+              },
+            }),
       };
       if (relevant.length === 0) {
         return {
