@@ -1,0 +1,90 @@
+import type { ChatMessage } from '@parley/protocol';
+import { describe, expect, it } from 'vitest';
+import type { KnowledgeResponderDeps } from './responder.js';
+import { knowledgeResponder } from './responder.js';
+
+const message: ChatMessage = {
+  id: 'msg_1',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  conversationId: 'conv_1',
+  userId: 'user_1',
+  isBot: false,
+  payload: { type: 'text', text: 'How do refunds work?' },
+};
+
+function deps(search: KnowledgeResponderDeps['search']['search']): KnowledgeResponderDeps {
+  return {
+    search: { search },
+    knowledgeBases: { list: async () => ({ items: [] }), fileIdsOf: async () => [] },
+    files: {
+      get: async () => {
+        throw new Error('not used');
+      },
+    },
+  };
+}
+
+describe('knowledgeResponder when search fails', () => {
+  it('apologises instead of staying silent, with the error in debug', async () => {
+    const responder = knowledgeResponder(
+      deps(async () => {
+        throw new Error('database is locked');
+      }),
+    );
+    const reply = await responder.answer({
+      workspaceId: 'ws',
+      botId: 'bot',
+      conversationId: 'conv_1',
+      message,
+      history: [],
+    });
+    expect(reply.messages).toEqual([
+      {
+        payload: {
+          type: 'text',
+          text: "Sorry, I couldn't search my knowledge base just now. Please try again in a moment.",
+        },
+      },
+    ]);
+    expect(reply.debug).toMatchObject({ mode: 'search_failed', error: 'database is locked' });
+  });
+
+  it('gives up when the reply is cancelled', async () => {
+    const controller = new AbortController();
+    const responder = knowledgeResponder(
+      deps(async () => {
+        controller.abort(new Error('reply cancelled'));
+        throw new Error('aborted');
+      }),
+    );
+    await expect(
+      responder.answer({
+        workspaceId: 'ws',
+        botId: 'bot',
+        conversationId: 'conv_1',
+        message,
+        history: [],
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow('reply cancelled');
+  });
+
+  it('answers a blank message by inviting a question, without searching', async () => {
+    const responder = knowledgeResponder(
+      deps(async () => {
+        throw new Error('should not search');
+      }),
+    );
+    const reply = await responder.answer({
+      workspaceId: 'ws',
+      botId: 'bot',
+      conversationId: 'conv_1',
+      message: { ...message, payload: { type: 'text', text: '   ' } },
+      history: [],
+    });
+    expect(reply.messages[0]?.payload).toEqual({
+      type: 'text',
+      text: 'Ask me a question and I will look it up in my knowledge base.',
+    });
+  });
+});
