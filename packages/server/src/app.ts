@@ -12,6 +12,9 @@ import { ApiError, errorBody } from './errors/errors.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { botRoutes, markBot } from './modules/bots/routes.js';
+import type { KnowledgeResponder } from './modules/chat/reply-port.js';
+import { chatAdminRoutes, chatRoutes } from './modules/chat/routes.js';
+import type { StreamRegistry } from './modules/chat/stream.js';
 import { fileAdminRoutes, fileRoutes } from './modules/files/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
@@ -39,6 +42,8 @@ export interface AppDeps {
   /** Fastify logger option; defaults to pino at the configured level. */
   logger?: FastifyServerOptions['logger'];
   version?: string;
+  /** Answers user messages of knowledge-mode bots (modules/answers); optional. */
+  responder?: KnowledgeResponder;
 }
 
 /** A built app with its services. */
@@ -94,7 +99,12 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
           'Admin API (`/v1/admin`) of Parley. Authenticate with `Authorization: Bearer <token>`; workspace-scoped operations also need `x-workspace-id`. Errors answer `{id, code, type, message, metadata?}`.',
       },
       servers: [{ url: config.publicUrl }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer' },
+          userKey: { type: 'apiKey', in: 'header', name: 'x-user-key' },
+        },
+      },
     },
   });
   await app.register(swaggerUi, {
@@ -179,6 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
       auditRoutes(admin, { audit: services.audit, auth });
       logRoutes(admin, { logs: services.logs, auth });
       fileAdminRoutes(admin, { files: services.files, auth });
+      chatAdminRoutes(admin, { chat: services.chat, auth });
     },
     { prefix: '/v1/admin' },
   );
@@ -198,11 +209,34 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     { prefix: '/v1/files' },
   );
 
+  const streams: StreamRegistry = new Set();
+  await app.register(
+    async (chatApi) => {
+      // JSON only (415 otherwise); the app's 1 MB body limit applies (413 PayloadTooLarge).
+      chatApi.removeContentTypeParser('text/plain');
+      chatApi.addHook('preValidation', async (req) => {
+        if (req.body == null && req.routeOptions.schema?.body) req.body = {};
+      });
+      chatRoutes(chatApi, {
+        chat: services.chat,
+        bus: services.bus,
+        pingIntervalMs: config.chat.pingIntervalMs,
+        streams,
+      });
+    },
+    { prefix: '/v1/chat' },
+  );
+  // Live streams never end by themselves: end them before the server waits for its connections to close.
+  app.addHook('preClose', async () => {
+    for (const close of [...streams]) close();
+  });
+
   const stopWorkers = deps.workers
     ? services.startWorkers((error) => app.log.error({ err: error }, 'background job failed'))
     : undefined;
   app.addHook('onClose', async () => {
     await stopWorkers?.();
+    await services.bus.close();
     await services.embedder?.close();
   });
 

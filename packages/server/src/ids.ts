@@ -15,7 +15,12 @@ export type IdPrefix =
   | 'inv'
   | 'file'
   | 'job'
-  | 'kb';
+  | 'kb'
+  | 'cuser'
+  | 'conv'
+  | 'msg'
+  | 'evt'
+  | 'whevt';
 
 /** A new prefixed, time-sortable id such as `wkspace_01K86…`. */
 export function newId(prefix: IdPrefix): string {

@@ -5,6 +5,10 @@ import type { Db } from './db/database.js';
 import { jobQueue } from './jobs/queue.js';
 import { auditService } from './modules/audit/service.js';
 import { botsService } from './modules/bots/service.js';
+import { signalBus } from './modules/chat/bus.js';
+import { chatReplyJob, chatWebhookJob } from './modules/chat/jobs.js';
+import type { KnowledgeResponder } from './modules/chat/reply-port.js';
+import { CHAT_REPLY_JOB, CHAT_WEBHOOK_JOB, chatService } from './modules/chat/service.js';
 import { filesService, INDEX_FILE_JOB } from './modules/files/service.js';
 import { identityService } from './modules/identity/service.js';
 import { integrationsService } from './modules/integrations/service.js';
@@ -26,6 +30,8 @@ export interface ServiceDeps {
   clock?: () => Date;
   /** The embedder; defaults to the configured one (null: lexical search only). */
   embedder?: Embedder | null;
+  /** Answers user messages of knowledge-mode bots (modules/answers); without it such bots say they have no answer engine. */
+  responder?: KnowledgeResponder | undefined;
 }
 
 /** Everything the service is made of, wired once per app. */
@@ -74,6 +80,34 @@ export function buildServices(deps: ServiceDeps) {
     denseWeight: config.search.denseWeight,
   });
   const passages = passagesService({ db, index, files, jobs, clock });
+  const bus = signalBus({ notifications: deps.db.notifications });
+  const chat = chatService({
+    db,
+    dialect: deps.db.dialect,
+    clock,
+    bots,
+    files,
+    auth: identity.resolver,
+    jobs,
+    bus,
+    signalRetentionMs: config.chat.signalRetentionMs,
+  });
+  const chatJobHandlers = {
+    [CHAT_REPLY_JOB]: chatReplyJob({
+      chat,
+      bots,
+      responder: deps.responder,
+      timeoutMs: config.chat.replyTimeoutMs,
+    }),
+    [CHAT_WEBHOOK_JOB]: chatWebhookJob({
+      chat,
+      bots,
+      log: (record) => logs.record(record),
+      timeoutMs: config.chat.webhookTimeoutMs,
+      maxAttempts: config.chat.webhookMaxAttempts,
+      clock,
+    }),
+  };
   const jobHandlers = {
     [INDEX_FILE_JOB]: indexFileJob({
       db,
@@ -123,12 +157,27 @@ export function buildServices(deps: ServiceDeps) {
     knowledgeBases,
     search,
     passages,
-    /** Starts this process's background workers (indexing); the answer stops them. */
+    chat,
+    bus,
+    chatJobHandlers,
+    /**
+     * Starts this process's background workers: indexing, and apart from it (so a long indexing job never
+     * delays a reply) the chat jobs. The answer stops them.
+     */
     startWorkers(onError?: (error: unknown) => void): () => Promise<void> {
-      return jobs.start(jobHandlers, {
+      const stopIndexing = jobs.start(jobHandlers, {
         concurrency: config.search.indexingConcurrency,
         ...(onError ? { onError } : {}),
       });
+      const stopChat = jobs.start(chatJobHandlers, {
+        concurrency: config.chat.concurrency,
+        pollMs: 200,
+        backoffBaseMs: 500,
+        ...(onError ? { onError } : {}),
+      });
+      return async () => {
+        await Promise.all([stopIndexing(), stopChat()]);
+      };
     },
   };
 }

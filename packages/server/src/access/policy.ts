@@ -30,6 +30,9 @@ export const ACTIONS = [
   'integrationKey.read',
   'integrationKey.create',
   'integrationKey.revoke',
+  // Chat API secrets of a bot (user key signing secret, webhook secret): secrets, so not a plain read.
+  'chatSecret.reveal',
+  'chatSecret.rotate',
 ] as const;
 /** An action of the permission policy. */
 export type Action = (typeof ACTIONS)[number];
@@ -70,6 +73,8 @@ const developer: Partial<Record<Action, Rule>> = {
   'integration.install': true,
   'integrationKey.create': true,
   'integrationKey.revoke': true,
+  'chatSecret.reveal': true,
+  'chatSecret.rotate': true,
 };
 
 /**

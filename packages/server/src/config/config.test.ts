@@ -64,6 +64,12 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_CHAT_MODEL: ['llama3.2'],
   PARLEY_CHAT_MODEL_API_KEY: ['sk-test'],
   PARLEY_CHAT_MODEL_TIMEOUT_MS: ['30000'],
+  PARLEY_CHAT_PING_INTERVAL_MS: ['0', 'often'],
+  PARLEY_CHAT_SIGNAL_RETENTION_HOURS: ['0', 'a day'],
+  PARLEY_CHAT_WEBHOOK_TIMEOUT_MS: ['10', 'slow'],
+  PARLEY_CHAT_WEBHOOK_MAX_ATTEMPTS: ['0', '101'],
+  PARLEY_CHAT_REPLY_TIMEOUT_MS: ['1', 'long'],
+  PARLEY_CHAT_CONCURRENCY: ['0', '257'],
 };
 
 /** Valid companions a bad value is tested with, so that it is the only issue. */
@@ -122,6 +128,14 @@ describe('loadConfig defaults', () => {
       model: undefined,
       apiKey: undefined,
       timeoutMs: 60_000,
+    });
+    expect(config.chat).toEqual({
+      pingIntervalMs: 30_000,
+      signalRetentionMs: 24 * 3_600_000,
+      webhookTimeoutMs: 10_000,
+      webhookMaxAttempts: 5,
+      replyTimeoutMs: 120_000,
+      concurrency: 4,
     });
   });
 
@@ -227,6 +241,14 @@ describe('loadConfig accepted values', () => {
         model: 'llama3.2',
         apiKey: 'sk-chat',
         timeoutMs: 5000,
+      },
+      chat: {
+        pingIntervalMs: 30_000,
+        signalRetentionMs: 24 * 3_600_000,
+        webhookTimeoutMs: 10_000,
+        webhookMaxAttempts: 5,
+        replyTimeoutMs: 120_000,
+        concurrency: 4,
       },
     });
   });

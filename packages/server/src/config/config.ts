@@ -58,6 +58,20 @@ export interface Config {
     apiKey: string | undefined;
     timeoutMs: number;
   };
+  /** The Chat API: live streams, bot replies and webhooks. */
+  chat: {
+    /** Milliseconds between pings on a live stream. */
+    pingIntervalMs: number;
+    /** How long stream signals are kept for resuming (Last-Event-ID). */
+    signalRetentionMs: number;
+    /** Time bound of one webhook POST, and attempts before giving up. */
+    webhookTimeoutMs: number;
+    webhookMaxAttempts: number;
+    /** Time bound of one knowledge reply attempt. */
+    replyTimeoutMs: number;
+    /** Chat jobs (replies, webhooks) run at once by each process. */
+    concurrency: number;
+  };
 }
 
 /** Settings of the S3 blob store. */
@@ -136,6 +150,14 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   PARLEY_CHAT_MODEL_API_KEY: 'chat model API key, sent as a Bearer token (optional for local services)',
   PARLEY_CHAT_MODEL_TIMEOUT_MS:
     'time bound of one chat model call in milliseconds (default 60000); past it the bot answers with the passages',
+  PARLEY_CHAT_PING_INTERVAL_MS: 'milliseconds between pings on a Chat API live stream (default 30000)',
+  PARLEY_CHAT_SIGNAL_RETENTION_HOURS:
+    'hours the signals of live streams are kept for resuming with Last-Event-ID (default 24)',
+  PARLEY_CHAT_WEBHOOK_TIMEOUT_MS: 'time bound of one webhook POST to a webhook-mode bot (default 10000)',
+  PARLEY_CHAT_WEBHOOK_MAX_ATTEMPTS:
+    'attempts of a webhook delivery before giving up, retried with backoff on network errors and 5xx (default 5)',
+  PARLEY_CHAT_REPLY_TIMEOUT_MS: 'time bound of one knowledge reply attempt (default 120000)',
+  PARLEY_CHAT_CONCURRENCY: 'chat jobs (bot replies, webhooks) run at once by each process (default 4)',
   PARLEY_TRUST_PROXY:
     'true behind a reverse proxy, to take client addresses from X-Forwarded-For (default false)',
 };
@@ -375,6 +397,15 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
     }
   }
 
+  const chat = {
+    pingIntervalMs: integer('PARLEY_CHAT_PING_INTERVAL_MS', 30_000, 10, 3_600_000),
+    signalRetentionMs: integer('PARLEY_CHAT_SIGNAL_RETENTION_HOURS', 24, 1, 24 * 365) * 3_600_000,
+    webhookTimeoutMs: integer('PARLEY_CHAT_WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
+    webhookMaxAttempts: integer('PARLEY_CHAT_WEBHOOK_MAX_ATTEMPTS', 5, 1, 100),
+    replyTimeoutMs: integer('PARLEY_CHAT_REPLY_TIMEOUT_MS', 120_000, 100, 3_600_000),
+    concurrency: integer('PARLEY_CHAT_CONCURRENCY', 4, 1, 256),
+  };
+
   const rawTrust = (blank('PARLEY_TRUST_PROXY') ?? 'false').toLowerCase();
   if (!['true', 'false', '1', '0'].includes(rawTrust)) {
     issues.push({ variable: 'PARLEY_TRUST_PROXY', message: `"${rawTrust}" must be true or false` });
@@ -419,5 +450,6 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
       apiKey: blank('PARLEY_CHAT_MODEL_API_KEY'),
       timeoutMs: chatModelTimeout,
     }),
+    chat: Object.freeze(chat),
   });
 }

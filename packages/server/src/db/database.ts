@@ -18,6 +18,22 @@ export interface Db {
   ping(): Promise<void>;
   /** Closes every connection. */
   close(): Promise<void>;
+  /** Cross-process notifications (PostgreSQL LISTEN/NOTIFY); undefined on SQLite, where one process owns the file. */
+  notifications?: Notifications;
+}
+
+/**
+ * Notifications between the processes sharing one PostgreSQL database. Channels are namespaced by the
+ * schema, so deployments (or tests) sharing a database in different schemas never hear each other.
+ */
+export interface Notifications {
+  /** Sends `payload` (at most ~7 KB) to every listener of `channel`, in every process. */
+  notify(channel: string, payload: string): Promise<void>;
+  /**
+   * Calls `handler` with each payload sent on `channel`; with `null` after the listening connection was
+   * lost and re-established (notifications may have been missed: catch up from the data). Answers the unlisten.
+   */
+  listen(channel: string, handler: (payload: string | null) => void): Promise<() => Promise<void>>;
 }
 
 /** Where to open the database. */
@@ -96,14 +112,97 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const notifications = postgresNotifications(url, schema ?? 'public', pool);
   return {
     kysely,
     dialect: 'postgres',
+    notifications,
     async ping() {
       await sql`select 1`.execute(kysely);
     },
     async close() {
+      await notifications.close();
       await kysely.destroy();
+    },
+  };
+}
+
+/** LISTEN/NOTIFY over one dedicated connection per process, re-established (and re-LISTENed) when lost. */
+function postgresNotifications(
+  url: string,
+  schema: string,
+  pool: pg.Pool,
+): Notifications & { close(): Promise<void> } {
+  const handlers = new Map<string, Set<(payload: string | null) => void>>();
+  const fullName = (channel: string) => {
+    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
+    return `${channel}__${schema}`.slice(0, 63);
+  };
+  let client: pg.Client | undefined;
+  let connecting: Promise<pg.Client> | undefined;
+  let closed = false;
+
+  function connect(): Promise<pg.Client> {
+    if (client) return Promise.resolve(client);
+    connecting ??= (async () => {
+      const c = new pg.Client({ connectionString: url });
+      c.on('notification', (msg) => {
+        for (const h of handlers.get(msg.channel) ?? []) h(msg.payload ?? '');
+      });
+      const lost = () => {
+        if (client !== c) return;
+        client = undefined;
+        if (closed || handlers.size === 0) return;
+        // Reconnect, re-LISTEN, then tell every handler it may have missed notifications.
+        setTimeout(() => {
+          void connect()
+            .then(() => {
+              for (const set of handlers.values()) for (const h of set) h(null);
+            })
+            .catch(() => lost());
+        }, 500).unref();
+      };
+      c.on('error', lost);
+      c.on('end', lost);
+      await c.connect();
+      for (const name of handlers.keys()) await c.query(`listen "${name}"`);
+      client = c;
+      return c;
+    })().finally(() => {
+      connecting = undefined;
+    });
+    return connecting;
+  }
+
+  return {
+    async notify(channel, payload) {
+      await pool.query('select pg_notify($1, $2)', [fullName(channel), payload]);
+    },
+    async listen(channel, handler) {
+      const name = fullName(channel);
+      let set = handlers.get(name);
+      const fresh = !set;
+      if (!set) {
+        set = new Set();
+        handlers.set(name, set);
+      }
+      set.add(handler);
+      const c = await connect();
+      if (fresh) await c.query(`listen "${name}"`);
+      return async () => {
+        set.delete(handler);
+        if (set.size === 0 && handlers.get(name) === set) {
+          handlers.delete(name);
+          await client?.query(`unlisten "${name}"`).catch(() => undefined);
+        }
+      };
+    },
+    async close() {
+      closed = true;
+      handlers.clear();
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => undefined);
     },
   };
 }

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Row types of every table, as Kysely sees them. Timestamps are ISO 8601 text; booleans are 0/1. */
 export interface AccountsTable {
   id: string;
@@ -220,6 +222,78 @@ export interface MetaTable {
   value: string;
 }
 
+export interface ChatSecretsTable {
+  bot_id: string;
+  user_key_secret: string;
+  webhook_secret: string;
+  created_at: string;
+  rotated_at: string | null;
+}
+
+export interface ChatUsersTable {
+  bot_id: string;
+  id: string;
+  name: string | null;
+  picture_url: string | null;
+  /** JSON object or null. */
+  data: string | null;
+  user_key: string | null;
+  is_bot: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChatConversationsTable {
+  bot_id: string;
+  id: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChatParticipantsTable {
+  bot_id: string;
+  conversation_id: string;
+  user_id: string;
+  joined_at: string;
+}
+
+export interface ChatMessagesTable {
+  id: string;
+  bot_id: string;
+  conversation_id: string;
+  user_id: string;
+  is_bot: number;
+  /** JSON message payload. */
+  payload: string;
+  metadata: string | null;
+  feedback: string | null;
+  /** The user message a bot reply answers (idempotent reply jobs). */
+  reply_to: string | null;
+  created_at: string;
+}
+
+export interface ChatEventsTable {
+  id: string;
+  bot_id: string;
+  conversation_id: string;
+  user_id: string;
+  payload: string;
+  created_at: string;
+}
+
+export interface ChatSignalsTable {
+  cursor: Generated<number>;
+  bot_id: string;
+  conversation_id: string;
+  type: string;
+  /** JSON signal data. */
+  data: string;
+  /** 1: only streams opened with the webchat adminKey receive it (debug). */
+  admin_only: number;
+  created_at: string;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   accounts: AccountsTable;
@@ -242,4 +316,11 @@ export interface Database {
   knowledge_base_files: KnowledgeBaseFilesTable;
   passages: PassagesTable;
   embedding_model: EmbeddingModelTable;
+  chat_secrets: ChatSecretsTable;
+  chat_users: ChatUsersTable;
+  chat_conversations: ChatConversationsTable;
+  chat_participants: ChatParticipantsTable;
+  chat_messages: ChatMessagesTable;
+  chat_events: ChatEventsTable;
+  chat_signals: ChatSignalsTable;
 }

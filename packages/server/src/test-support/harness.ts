@@ -9,6 +9,7 @@ import type { BlobStore } from '../blob/blob-store.js';
 import { bootstrap } from '../bootstrap.js';
 import { type Config, loadConfig } from '../config/config.js';
 import { type Db, openDatabase } from '../db/database.js';
+import type { KnowledgeResponder } from '../modules/chat/reply-port.js';
 import type { Embedder } from '../search/types.js';
 
 /** Options of a test app. */
@@ -24,6 +25,10 @@ export interface TestAppOptions {
   embedder?: Embedder | null;
   /** Run the background workers (indexing jobs) in the app. */
   workers?: boolean;
+  /** Knowledge responder of the Chat API (bot replies in knowledge mode). */
+  responder?: KnowledgeResponder;
+  /** PostgreSQL schema to use instead of a fresh one (two apps sharing one database); not dropped on close. */
+  pgSchema?: string;
 }
 
 /** A request as tests write it. */
@@ -60,7 +65,9 @@ export async function createTestApp(options: TestAppOptions = {}) {
     ...options.env,
   };
   const config: Config = loadConfig(env);
-  const schema = options.databaseUrl ? `t_${Math.random().toString(36).slice(2, 12)}` : undefined;
+  const schema = options.databaseUrl
+    ? (options.pgSchema ?? `t_${Math.random().toString(36).slice(2, 12)}`)
+    : undefined;
   const db: Db = await openDatabase({
     url: options.databaseUrl,
     dataDir,
@@ -74,6 +81,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     ...(options.blobs ? { blobs: options.blobs } : {}),
     ...(options.embedder !== undefined ? { embedder: options.embedder } : {}),
     ...(options.workers ? { workers: true } : {}),
+    ...(options.responder ? { responder: options.responder } : {}),
   });
   await app.ready();
   const boot = await bootstrap({ config, db: db.kysely, services: app.services });
@@ -143,6 +151,8 @@ export async function createTestApp(options: TestAppOptions = {}) {
     db,
     config,
     dataDir,
+    /** The PostgreSQL schema of this app (undefined on SQLite). */
+    pgSchema: schema,
     owner,
     workspaceId: info.workspaceId,
     botId: info.botId,
@@ -154,7 +164,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     async close() {
       await app.close();
       await db.close();
-      if (schema && options.databaseUrl) {
+      if (schema && options.databaseUrl && !options.pgSchema) {
         const client = new pg.Client({ connectionString: options.databaseUrl });
         await client.connect();
         try {

@@ -176,6 +176,35 @@ export function botsService(deps: {
       return row ? { id: row.id, workspaceId: row.workspace_id } : undefined;
     },
 
+    /**
+     * What the Chat API needs of a bot, in any workspace (no permission check: the Chat API authenticates
+     * its callers itself): status, reply mode, webhook URL and the dashboard webchat configuration.
+     */
+    async chatFacts(id: string): Promise<
+      | {
+          id: string;
+          workspaceId: string;
+          name: string;
+          status: Bot['status'];
+          replyMode: Bot['replyMode'];
+          webhookUrl: string | null;
+          webchat: WebchatConfiguration;
+        }
+      | undefined
+    > {
+      const row = await botsRepo(db).byIdAnyWorkspace(id);
+      if (!row) return undefined;
+      return {
+        id: row.id,
+        workspaceId: row.workspace_id,
+        name: row.name,
+        status: row.status as Bot['status'],
+        replyMode: row.reply_mode as Bot['replyMode'],
+        webhookUrl: row.webhook_url,
+        webchat: JSON.parse(row.webchat_config) as WebchatConfiguration,
+      };
+    },
+
     /** True when the bot exists in the workspace (no permission check: used to attribute request logs). */
     async exists(workspaceId: string, id: string): Promise<boolean> {
       return (await botsRepo(db).byId(workspaceId, id)) !== undefined;

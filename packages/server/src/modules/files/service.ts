@@ -317,7 +317,14 @@ export function filesService(deps: {
     },
 
     /** Creates a file record, or replaces the one with the same key (a new upload is then required). */
-    async upsert(ctx: FilesContext, body: UpsertFileBody): Promise<FileObject & { uploadUrl: string }> {
+    async upsert(
+      ctx: FilesContext,
+      body: UpsertFileBody,
+      options: {
+        /** Owner recorded on a new file instead of the caller (the Chat API files uploads for a chat user). */
+        owner?: { type: 'user'; id: string };
+      } = {},
+    ): Promise<FileObject & { uploadUrl: string }> {
       if (body.size > MAX_FILE_SIZE)
         throw new ApiError('PayloadTooLarge', `size must be at most ${MAX_FILE_SIZE} bytes (1 GB)`);
       const expiresAt = checkExpiry(body.expiresAt);
@@ -360,7 +367,7 @@ export function filesService(deps: {
           await filesRepo(tx).replaceTags(existing.id, body.tags ?? {});
         });
       } else {
-        const who = owner(ctx.actor);
+        const who = options.owner ?? owner(ctx.actor);
         row = {
           id: newId('file'),
           bot_id: ctx.botId,

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import type { Notifications } from '../../db/database.js';
+
+/** "Conversation X of bot B has signals up to `cursor`": what the bus carries (the receiver reads the rows). */
+export interface SignalNote {
+  botId: string;
+  conversationId: string;
+  cursor: number;
+}
+
+/** Called on a note for its conversation, or with `null` when notes may have been missed (catch up). */
+export type SignalListener = (note: SignalNote | null) => void;
+
+const CHANNEL = 'parley_chat';
+
+/**
+ * Fans signal notes out to the live streams: in this process directly, and to the other processes sharing
+ * a PostgreSQL database through LISTEN/NOTIFY (only the conversation and cursor travel; the rows stay in
+ * `chat_signals`). The PostgreSQL listener starts with the first subscription.
+ */
+export function signalBus(options: {
+  notifications?: Notifications | undefined;
+  onError?: (e: unknown) => void;
+}) {
+  const { notifications } = options;
+  const origin = randomBytes(6).toString('hex');
+  const listeners = new Map<string, Set<SignalListener>>();
+  const key = (botId: string, conversationId: string) => `${botId}\u0000${conversationId}`;
+  let listening: Promise<() => Promise<void>> | undefined;
+  let closed = false;
+
+  function deliver(note: SignalNote | null): void {
+    const sets = note ? [listeners.get(key(note.botId, note.conversationId))] : [...listeners.values()];
+    for (const set of sets) for (const listener of set ?? []) listener(note);
+  }
+
+  function onNotification(payload: string | null): void {
+    if (payload === null) {
+      deliver(null);
+      return;
+    }
+    try {
+      const parsed = JSON.parse(payload) as { o: string; b: string; c: string; n: number };
+      if (parsed.o === origin) return;
+      deliver({ botId: parsed.b, conversationId: parsed.c, cursor: parsed.n });
+    } catch (error) {
+      options.onError?.(error);
+    }
+  }
+
+  return {
+    /** Tells every stream of the conversation, here and in other processes, that signals up to `cursor` exist. */
+    publish(note: SignalNote): void {
+      deliver(note);
+      if (notifications && !closed) {
+        const payload = JSON.stringify({ o: origin, b: note.botId, c: note.conversationId, n: note.cursor });
+        notifications.notify(CHANNEL, payload).catch((error: unknown) => options.onError?.(error));
+      }
+    },
+
+    /** Listens to a conversation's notes; resolves once listening everywhere. Answers the unsubscribe. */
+    async subscribe(botId: string, conversationId: string, listener: SignalListener): Promise<() => void> {
+      const k = key(botId, conversationId);
+      let set = listeners.get(k);
+      if (!set) {
+        set = new Set();
+        listeners.set(k, set);
+      }
+      set.add(listener);
+      if (notifications && !closed) {
+        listening ??= notifications.listen(CHANNEL, onNotification);
+        try {
+          await listening;
+        } catch (error) {
+          listening = undefined;
+          set.delete(listener);
+          throw error;
+        }
+      }
+      return () => {
+        set.delete(listener);
+        if (set.size === 0 && listeners.get(k) === set) listeners.delete(k);
+      };
+    },
+
+    /** Stops listening to other processes. */
+    async close(): Promise<void> {
+      closed = true;
+      listeners.clear();
+      const unlisten = await listening?.catch(() => undefined);
+      await unlisten?.();
+    },
+  };
+}
+/** A signal bus. */
+export type SignalBus = ReturnType<typeof signalBus>;

@@ -1,0 +1,646 @@
+import { createHmac } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatClient, type TestChatUser } from '../../test-support/chat.js';
+import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { expectError } from '../../test-support/wire.js';
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** An HS256 JWT signed by hand with node:crypto, as the README shows a site backend doing it. */
+function handSigned(
+  secret: string,
+  payload: unknown,
+  header: unknown = { alg: 'HS256', typ: 'JWT' },
+): string {
+  const head = `${b64(header)}.${b64(payload)}`;
+  return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`;
+}
+
+describe('Chat API', () => {
+  let t: TestApp;
+  let chat: ReturnType<typeof chatClient>;
+  let alice: TestChatUser;
+  let bob: TestChatUser;
+  let conversationId: string;
+  let secret: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    chat = chatClient(t);
+    alice = await chat.user({ name: 'Alice', data: { plan: 'pro' } });
+    bob = await chat.user({ name: 'Bob' });
+    conversationId = await chat.conversation(alice);
+    const res = await t.asOwner('GET', `/v1/admin/bots/${t.botId}/chat`);
+    expect(res.statusCode).toBe(200);
+    secret = (res.json() as { chat: { userKeySecret: string } }).chat.userKeySecret;
+  });
+  afterAll(() => t.close());
+
+  describe('users', () => {
+    it('creates a user and answers 201 with its key', async () => {
+      const res = await chat.call('POST', '/users', {
+        body: { name: 'Carol', pictureUrl: 'https://x.test/c.png' },
+      });
+      expect(res.statusCode).toBe(201);
+      const body = res.json() as { user: Record<string, unknown>; key: string };
+      expect(body.user).toMatchObject({ name: 'Carol', pictureUrl: 'https://x.test/c.png' });
+      expect(body.user.id).toMatch(/^cuser_/);
+      expect(body.key.split('.')).toHaveLength(3);
+    });
+
+    it('creates a user from a bare POST without a body', async () => {
+      const res = await t.app.inject({ method: 'POST', url: `${chat.base}/users` });
+      expect(res.statusCode).toBe(201);
+    });
+
+    it('reads, updates and clears fields of the caller', async () => {
+      const me = await chat.call('GET', '/users/me', { key: alice.key });
+      expect(me.statusCode).toBe(200);
+      expect(me.json()).toMatchObject({ user: { id: alice.id, name: 'Alice', data: { plan: 'pro' } } });
+      const put = await chat.call('PUT', '/users/me', {
+        key: alice.key,
+        body: { name: 'Alice B', data: null },
+      });
+      expect(put.statusCode).toBe(200);
+      const user = (put.json() as { user: Record<string, unknown> }).user;
+      expect(user.name).toBe('Alice B');
+      expect(user).not.toHaveProperty('data');
+    });
+
+    it('rejects a bad user field with 400', async () => {
+      const res = await chat.call('PUT', '/users/me', { key: alice.key, body: { data: 'not an object' } });
+      expectError(res, 400, 'InvalidPayload');
+    });
+
+    it('answers 401 without a key, saying how to get one', async () => {
+      const res = await chat.call('GET', '/users/me');
+      const body = expectError(res, 401, 'Unauthorized');
+      expect(body.message).toContain('x-user-key');
+      expect(body.message).toContain('POST /users');
+    });
+
+    it('answers 401 for a malformed key, a forged key, alg none and a key of another secret', async () => {
+      const forged = `${alice.key.slice(0, -4)}AAAA`;
+      const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ id: alice.id })}.`;
+      const hs512 = await new SignJWT({ id: alice.id })
+        .setProtectedHeader({ alg: 'HS512' })
+        .sign(new TextEncoder().encode(secret));
+      const otherSecret = handSigned('cks_not-the-secret', { id: alice.id });
+      for (const key of ['garbage', forged, none, hs512, otherSecret]) {
+        const res = await chat.call('GET', '/users/me', { key });
+        expectError(res, 401, 'Unauthorized');
+      }
+    });
+
+    it('accepts a key a site backend signed by hand with node:crypto for an existing user', async () => {
+      const res = await chat.call('GET', '/users/me', { key: handSigned(secret, { id: alice.id }) });
+      expect(res.statusCode).toBe(200);
+    });
+
+    it('get-or-create: creates a verified user on first use (201), finds it after (200)', async () => {
+      const key = handSigned(secret, { id: 'site-user-42' });
+      const first = await chat.call('POST', '/users/get-or-create', { key, body: { name: 'Site user' } });
+      expect(first.statusCode).toBe(201);
+      expect(first.json()).toMatchObject({ user: { id: 'site-user-42', name: 'Site user' } });
+      const again = await chat.call('POST', '/users/get-or-create', { key, body: { name: 'Ignored' } });
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toMatchObject({ user: { id: 'site-user-42', name: 'Site user' } });
+      const me = await chat.call('GET', '/users/me', { key });
+      expect(me.statusCode).toBe(200);
+    });
+
+    it('get-or-create refuses keys it did not sign and ids that are not user ids', async () => {
+      expectError(await chat.call('POST', '/users/get-or-create', { body: {} }), 401, 'Unauthorized');
+      const forged = handSigned('cks_wrong', { id: 'site-user-43' });
+      expectError(
+        await chat.call('POST', '/users/get-or-create', { key: forged, body: {} }),
+        401,
+        'Unauthorized',
+      );
+      const badId = handSigned(secret, { id: 'has spaces' });
+      expectError(
+        await chat.call('POST', '/users/get-or-create', { key: badId, body: {} }),
+        401,
+        'Unauthorized',
+      );
+      const botId = handSigned(secret, { id: `bot_${t.botId}` });
+      expectError(
+        await chat.call('POST', '/users/get-or-create', { key: botId, body: {} }),
+        403,
+        'Forbidden',
+      );
+    });
+
+    it('deletes the caller with its messages; its key stops working', async () => {
+      const dave = await chat.user({ name: 'Dave' });
+      const conv = await chat.conversation(dave);
+      const message = await chat.message(dave, conv, 'bye');
+      // Alice joins Dave's conversation, so it survives Dave.
+      const shared = await chat.conversation(dave);
+      expect(
+        (
+          await chat.call('POST', `/conversations/${shared}/participants`, {
+            key: dave.key,
+            body: { userId: alice.id },
+          })
+        ).statusCode,
+      ).toBe(201);
+      const del = await chat.call('DELETE', '/users/me', { key: dave.key });
+      expect(del.statusCode).toBe(200);
+      expect(del.json()).toEqual({});
+      expectError(await chat.call('GET', '/users/me', { key: dave.key }), 401, 'Unauthorized');
+      expectError(await chat.call('GET', `/messages/${message.id}`, { bot: true }), 404, 'ResourceNotFound');
+      expectError(await chat.call('GET', `/conversations/${conv}`, { bot: true }), 404, 'ResourceNotFound');
+      expect((await chat.call('GET', `/conversations/${shared}`, { key: alice.key })).statusCode).toBe(200);
+    });
+  });
+
+  describe('bots', () => {
+    it('answers 404 for an unknown bot and 403 for a disabled one', async () => {
+      const unknown = await t.app.inject({ method: 'POST', url: '/v1/chat/no-such-bot/users', payload: {} });
+      expectError(unknown, 404, 'ResourceNotFound');
+      const created = await t.asOwner('POST', '/v1/admin/bots', { name: 'Off' });
+      const offId = (created.json() as { bot: { id: string } }).bot.id;
+      expect((await t.asOwner('PUT', `/v1/admin/bots/${offId}`, { status: 'disabled' })).statusCode).toBe(
+        200,
+      );
+      const res = await t.app.inject({ method: 'POST', url: `/v1/chat/${offId}/users`, payload: {} });
+      expectError(res, 403, 'Forbidden');
+    });
+
+    it("refuses another bot's key, and a user key of another bot", async () => {
+      const other = await t.otherTenant();
+      const otherChat = chatClient(t, other.botId);
+      const res = await otherChat.call('GET', '/conversations', { bot: true });
+      expectError(res, 403, 'Forbidden');
+      expectError(await otherChat.call('GET', '/users/me', { key: alice.key }), 401, 'Unauthorized');
+    });
+
+    it("answers 404 for another bot's conversation id, even to its own participant", async () => {
+      const other = await t.otherTenant();
+      const otherChat = chatClient(t, other.botId);
+      const stranger = await otherChat.user();
+      const conv = await otherChat.conversation(stranger);
+      expectError(
+        await chat.call('GET', `/conversations/${conv}`, { key: alice.key }),
+        404,
+        'ResourceNotFound',
+      );
+      expectError(await chat.call('GET', `/conversations/${conv}`, { bot: true }), 404, 'ResourceNotFound');
+    });
+
+    it('refuses a personal access token on the Chat API', async () => {
+      const res = await chat.call('GET', '/conversations', {
+        headers: { authorization: `Bearer ${t.owner.token}` },
+      });
+      expectError(res, 403, 'Forbidden');
+      const bad = await chat.call('GET', '/conversations', { headers: { authorization: 'Bearer bak_nope' } });
+      expectError(bad, 401, 'Unauthorized');
+    });
+  });
+
+  describe('conversations', () => {
+    it('creates (201), gets and lists only the caller’s conversations, paginated', async () => {
+      const erin = await chat.user();
+      const ids = [
+        await chat.conversation(erin),
+        await chat.conversation(erin),
+        await chat.conversation(erin),
+      ];
+      const page1 = await chat.call('GET', '/conversations?pageSize=2', { key: erin.key });
+      expect(page1.statusCode).toBe(200);
+      const body1 = page1.json() as { conversations: Array<{ id: string }>; meta: { nextToken?: string } };
+      expect(body1.conversations).toHaveLength(2);
+      expect(body1.meta.nextToken).toBeDefined();
+      const page2 = await chat.call('GET', `/conversations?pageSize=2&nextToken=${body1.meta.nextToken}`, {
+        key: erin.key,
+      });
+      const body2 = page2.json() as { conversations: Array<{ id: string }>; meta: { nextToken?: string } };
+      expect(body2.meta.nextToken).toBeUndefined();
+      expect([...body1.conversations, ...body2.conversations].map((c) => c.id).sort()).toEqual(ids.sort());
+      const get = await chat.call('GET', `/conversations/${ids[0]}`, { key: erin.key });
+      expect(get.json()).toMatchObject({ conversation: { id: ids[0] } });
+    });
+
+    it('lets the bot list every conversation of its bot', async () => {
+      const res = await chat.call('GET', '/conversations?pageSize=100', { bot: true });
+      expect(res.statusCode).toBe(200);
+      const ids = (res.json() as { conversations: Array<{ id: string }> }).conversations.map((c) => c.id);
+      expect(ids).toContain(conversationId);
+    });
+
+    it('creates with a chosen id; a taken id answers 409; get-or-create finds it', async () => {
+      expect(await chat.conversation(alice, 'my-chosen-id')).toBe('my-chosen-id');
+      expectError(
+        await chat.call('POST', '/conversations', { key: alice.key, body: { id: 'my-chosen-id' } }),
+        409,
+        'AlreadyExists',
+      );
+      const found = await chat.call('POST', '/conversations/get-or-create', {
+        key: alice.key,
+        body: { id: 'my-chosen-id' },
+      });
+      expect(found.statusCode).toBe(200);
+      const fresh = await chat.call('POST', '/conversations/get-or-create', {
+        key: alice.key,
+        body: { id: 'new-one' },
+      });
+      expect(fresh.statusCode).toBe(201);
+      expectError(
+        await chat.call('POST', '/conversations/get-or-create', {
+          key: bob.key,
+          body: { id: 'my-chosen-id' },
+        }),
+        403,
+        'Forbidden',
+      );
+      expectError(
+        await chat.call('POST', '/conversations', { key: alice.key, body: { id: 'bad id!' } }),
+        400,
+        'InvalidPayload',
+      );
+    });
+
+    it('answers 403 to a non-participant on every conversation route', async () => {
+      const routes: Array<['GET' | 'POST' | 'DELETE', string, unknown?]> = [
+        ['GET', `/conversations/${conversationId}`],
+        ['DELETE', `/conversations/${conversationId}`],
+        ['GET', `/conversations/${conversationId}/messages`],
+        ['GET', `/conversations/${conversationId}/participants`],
+        ['POST', `/conversations/${conversationId}/participants`, { userId: bob.id }],
+        ['GET', `/conversations/${conversationId}/participants/${alice.id}`],
+        ['POST', '/messages', { conversationId, payload: { type: 'text', text: 'hi' } }],
+        ['POST', '/events', { conversationId, payload: { x: 1 } }],
+      ];
+      for (const [method, path, body] of routes) {
+        const res = await chat.call(method, path, { key: bob.key, ...(body ? { body } : {}) });
+        expectError(res, 403, 'Forbidden');
+      }
+      expectError(await chat.call('GET', '/conversations/nope', { key: bob.key }), 404, 'ResourceNotFound');
+    });
+
+    it('deletes a conversation with its messages', async () => {
+      const conv = await chat.conversation(alice);
+      const message = await chat.message(alice, conv, 'to be deleted');
+      expect((await chat.call('DELETE', `/conversations/${conv}`, { key: alice.key })).statusCode).toBe(200);
+      expectError(
+        await chat.call('GET', `/conversations/${conv}`, { key: alice.key }),
+        404,
+        'ResourceNotFound',
+      );
+      expectError(
+        await chat.call('GET', `/messages/${message.id}`, { key: alice.key }),
+        404,
+        'ResourceNotFound',
+      );
+    });
+  });
+
+  describe('participants', () => {
+    it('adds, lists, gets and removes participants', async () => {
+      const conv = await chat.conversation(alice);
+      const add = await chat.call('POST', `/conversations/${conv}/participants`, {
+        key: alice.key,
+        body: { userId: bob.id },
+      });
+      expect(add.statusCode).toBe(201);
+      expect(add.json()).toMatchObject({ participant: { id: bob.id, name: 'Bob' } });
+      const list = await chat.call('GET', `/conversations/${conv}/participants`, { key: bob.key });
+      expect((list.json() as { participants: Array<{ id: string }> }).participants.map((p) => p.id)).toEqual([
+        alice.id,
+        bob.id,
+      ]);
+      const one = await chat.call('GET', `/conversations/${conv}/participants/${bob.id}`, { key: alice.key });
+      expect(one.json()).toMatchObject({ participant: { id: bob.id } });
+      expectError(
+        await chat.call('DELETE', `/conversations/${conv}/participants/${alice.id}`, { key: bob.key }),
+        403,
+        'Forbidden',
+      );
+      const removed = await chat.call('DELETE', `/conversations/${conv}/participants/${bob.id}`, {
+        key: alice.key,
+      });
+      expect(removed.statusCode).toBe(200);
+      expectError(
+        await chat.call('GET', `/conversations/${conv}/participants/${bob.id}`, { key: alice.key }),
+        404,
+        'ResourceNotFound',
+      );
+      expectError(
+        await chat.call('POST', `/conversations/${conv}/participants`, {
+          key: alice.key,
+          body: { userId: 'ghost' },
+        }),
+        404,
+        'ResourceNotFound',
+      );
+    });
+  });
+
+  describe('messages', () => {
+    it('posts (201), gets and lists messages newest first, paginated', async () => {
+      const conv = await chat.conversation(alice);
+      const first = await chat.message(alice, conv, 'one');
+      const second = await chat.message(alice, conv, 'two');
+      const third = await chat.message(alice, conv, 'three');
+      const get = await chat.call('GET', `/messages/${second.id}`, { key: alice.key });
+      expect(get.json()).toMatchObject({
+        message: {
+          id: second.id,
+          conversationId: conv,
+          userId: alice.id,
+          isBot: false,
+          payload: { type: 'text', text: 'two' },
+        },
+      });
+      const page = await chat.call('GET', `/conversations/${conv}/messages?pageSize=2`, { key: alice.key });
+      const body = page.json() as { messages: Array<{ id: string }>; meta: { nextToken?: string } };
+      expect(body.messages.map((m) => m.id)).toEqual([third.id, second.id]);
+      const rest = await chat.call(
+        'GET',
+        `/conversations/${conv}/messages?pageSize=2&nextToken=${body.meta.nextToken}`,
+        {
+          key: alice.key,
+        },
+      );
+      expect((rest.json() as { messages: Array<{ id: string }> }).messages.map((m) => m.id)).toEqual([
+        first.id,
+      ]);
+    });
+
+    it('accepts every payload type', async () => {
+      const conv = await chat.conversation(alice);
+      const card = { title: 'T', actions: [{ action: 'url', label: 'Go', value: 'https://x.test' }] };
+      const payloads = [
+        { type: 'markdown', markdown: '**hi**' },
+        { type: 'image', imageUrl: 'https://x.test/a.png' },
+        { type: 'audio', audioUrl: 'https://x.test/a.mp3' },
+        { type: 'video', videoUrl: 'https://x.test/a.mp4' },
+        { type: 'file', fileUrl: 'https://x.test/a.pdf', title: 'A' },
+        { type: 'location', latitude: 1, longitude: 2 },
+        { type: 'card', ...card },
+        { type: 'carousel', items: [card] },
+        { type: 'choice', text: 'Pick', options: [{ label: 'A', value: 'a' }] },
+        { type: 'dropdown', text: 'Pick', options: [{ label: 'A', value: 'a' }] },
+        { type: 'bloc', items: [{ type: 'text', text: 'x' }] },
+      ];
+      for (const payload of payloads) {
+        const res = await chat.call('POST', '/messages', {
+          key: alice.key,
+          body: { conversationId: conv, payload },
+        });
+        expect(res.statusCode, `${payload.type}: ${res.body}`).toBe(201);
+      }
+    });
+
+    it('answers 400 for a bad payload type and 415 for a non-JSON body', async () => {
+      const res = await chat.call('POST', '/messages', {
+        key: alice.key,
+        body: { conversationId, payload: { type: 'hologram', text: 'x' } },
+      });
+      expectError(res, 400, 'InvalidPayload');
+      const text = await t.app.inject({
+        method: 'POST',
+        url: `${chat.base}/messages`,
+        headers: { 'x-user-key': alice.key, 'content-type': 'text/plain' },
+        payload: 'hello',
+      });
+      expectError(text, 415, 'UnsupportedMediaType');
+    });
+
+    it('answers 413 naming the limit for a payload over 128 KB, and for a body over 1 MB', async () => {
+      const res = await chat.call('POST', '/messages', {
+        key: alice.key,
+        body: { conversationId, payload: { type: 'text', text: 'x'.repeat(130 * 1024) } },
+      });
+      const body = expectError(res, 413, 'PayloadTooLarge');
+      expect(body.message).toContain('131072');
+      const huge = await chat.call('POST', '/messages', {
+        key: alice.key,
+        body: { conversationId, payload: { type: 'text', text: 'x'.repeat(1100 * 1024) } },
+      });
+      expectError(huge, 413, 'PayloadTooLarge');
+    });
+
+    it('lets only the author or the bot delete a message', async () => {
+      const conv = await chat.conversation(alice);
+      await chat.call('POST', `/conversations/${conv}/participants`, {
+        key: alice.key,
+        body: { userId: bob.id },
+      });
+      const message = await chat.message(alice, conv, 'mine');
+      expectError(await chat.call('DELETE', `/messages/${message.id}`, { key: bob.key }), 403, 'Forbidden');
+      expect((await chat.call('DELETE', `/messages/${message.id}`, { key: alice.key })).statusCode).toBe(200);
+      expectError(
+        await chat.call('GET', `/messages/${message.id}`, { key: alice.key }),
+        404,
+        'ResourceNotFound',
+      );
+      const other = await chat.message(alice, conv, 'bot removes this');
+      expect((await chat.call('DELETE', `/messages/${other.id}`, { bot: true })).statusCode).toBe(200);
+    });
+
+    it('lets the bot post into any conversation of its bot, as isBot', async () => {
+      const res = await chat.call('POST', '/messages', {
+        bot: true,
+        body: { conversationId, payload: { type: 'text', text: 'Hello from the bot' } },
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toMatchObject({ message: { isBot: true, userId: `bot_${t.botId}` } });
+    });
+  });
+
+  describe('feedback', () => {
+    it('answers 403 while feedback is disabled, then records it on bot messages only', async () => {
+      const conv = await chat.conversation(alice);
+      const botMessage = await chat.call('POST', '/messages', {
+        bot: true,
+        body: { conversationId: conv, payload: { type: 'text', text: 'Rate me' } },
+      });
+      const botMessageId = (botMessage.json() as { message: { id: string } }).message.id;
+      const disabled = await chat.call('PUT', `/messages/${botMessageId}/feedback`, {
+        key: alice.key,
+        body: { value: 'positive' },
+      });
+      expect(expectError(disabled, 403, 'Forbidden').message).toContain('feedbackEnabled');
+      expect(
+        (
+          await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, {
+            configuration: { feedbackEnabled: true },
+          })
+        ).statusCode,
+      ).toBe(200);
+      const ok = await chat.call('PUT', `/messages/${botMessageId}/feedback`, {
+        key: alice.key,
+        body: { value: 'negative', comment: 'Wrong answer' },
+      });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json()).toMatchObject({
+        message: { id: botMessageId, feedback: { value: 'negative', comment: 'Wrong answer' } },
+      });
+      const own = await chat.message(alice, conv, 'mine');
+      expectError(
+        await chat.call('PUT', `/messages/${own.id}/feedback`, {
+          key: alice.key,
+          body: { value: 'positive' },
+        }),
+        403,
+        'Forbidden',
+      );
+      expectError(
+        await chat.call('PUT', `/messages/${botMessageId}/feedback`, {
+          key: alice.key,
+          body: { value: 'meh' },
+        }),
+        400,
+        'InvalidPayload',
+      );
+      await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, { configuration: {} });
+    });
+  });
+
+  describe('events', () => {
+    it('creates (201) and gets an event', async () => {
+      const res = await chat.call('POST', '/events', {
+        key: alice.key,
+        body: { conversationId, payload: { kind: 'page_view', path: '/pricing' } },
+      });
+      expect(res.statusCode).toBe(201);
+      const event = (res.json() as { event: { id: string } }).event;
+      const get = await chat.call('GET', `/events/${event.id}`, { key: alice.key });
+      expect(get.json()).toMatchObject({
+        event: { id: event.id, conversationId, userId: alice.id, payload: { kind: 'page_view' } },
+      });
+      expectError(await chat.call('GET', `/events/${event.id}`, { key: bob.key }), 403, 'Forbidden');
+      expectError(await chat.call('GET', '/events/evt_nope', { key: alice.key }), 404, 'ResourceNotFound');
+    });
+  });
+
+  describe('files', () => {
+    it('answers 403 while upload is disabled; then creates a public file the client uploads to', async () => {
+      const body = { name: 'photo.png', size: 5, contentType: 'image/png', conversationId };
+      const disabled = await chat.call('POST', '/files', { key: alice.key, body });
+      expect(expectError(disabled, 403, 'Forbidden').message).toContain('allowFileUpload');
+      await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, {
+        configuration: { allowFileUpload: true },
+      });
+      const res = await chat.call('POST', '/files', { key: alice.key, body });
+      expect(res.statusCode).toBe(201);
+      const file = (
+        res.json() as { file: { id: string; key: string; uploadUrl: string; url: string; size: number } }
+      ).file;
+      expect(file).toMatchObject({ size: 5, contentType: 'image/png' });
+      expect(file.key).toMatch(new RegExp(`^webchat/${conversationId}/.+/photo\\.png$`));
+      const upload = await t.app.inject({
+        method: 'PUT',
+        url: file.uploadUrl.replace(t.config.publicUrl, ''),
+        headers: { 'content-type': 'image/png' },
+        payload: Buffer.from('hello'),
+      });
+      expect(upload.statusCode, upload.body).toBeLessThan(300);
+      const download = await t.app.inject({ method: 'GET', url: file.url.replace(t.config.publicUrl, '') });
+      expect(download.statusCode).toBe(200);
+      expect(download.body).toBe('hello');
+      const meta = await t.app.inject({
+        method: 'GET',
+        url: `/v1/files/${file.id}`,
+        headers: { authorization: `Bearer ${t.botKey}`, 'x-bot-id': t.botId },
+      });
+      expect(meta.json()).toMatchObject({
+        file: {
+          tags: { source: 'webchat', conversationId, userId: alice.id },
+          accessPolicies: ['public_content'],
+          owner: { type: 'user', id: alice.id },
+        },
+      });
+      expectError(await chat.call('POST', '/files', { key: bob.key, body }), 403, 'Forbidden');
+      await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, { configuration: {} });
+    });
+  });
+
+  describe('adminKey', () => {
+    it('lets a session with the right adminKey read any conversation; a wrong key answers 403', async () => {
+      expectError(
+        await chat.call('GET', `/conversations/${conversationId}`, {
+          key: bob.key,
+          headers: { 'x-admin-key': 'anything' },
+        }),
+        403,
+        'Forbidden',
+      );
+      await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, {
+        configuration: { adminKey: 'support-secret' },
+      });
+      const ok = await chat.call('GET', `/conversations/${conversationId}/messages`, {
+        key: bob.key,
+        headers: { 'x-admin-key': 'support-secret' },
+      });
+      expect(ok.statusCode).toBe(200);
+      const wrong = await chat.call('GET', `/conversations/${conversationId}`, {
+        key: bob.key,
+        headers: { 'x-admin-key': 'support-secreT' },
+      });
+      expect(expectError(wrong, 403, 'Forbidden').message).toContain('adminKey');
+      // Reading, not writing: the admin key does not make bob a participant.
+      expectError(
+        await chat.call('POST', '/messages', {
+          key: bob.key,
+          headers: { 'x-admin-key': 'support-secret' },
+          body: { conversationId, payload: { type: 'text', text: 'x' } },
+        }),
+        403,
+        'Forbidden',
+      );
+      await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, { configuration: {} });
+    });
+  });
+
+  describe('secrets', () => {
+    it('reveals secrets to developers, not viewers; rotating invalidates old keys', async () => {
+      const viewer = await t.addMember('viewer');
+      const res = await t.call({
+        method: 'GET',
+        url: `/v1/admin/bots/${t.botId}/chat`,
+        token: viewer.token,
+        workspaceId: t.workspaceId,
+      });
+      expectError(res, 403, 'Forbidden');
+      const developer = await t.addMember('developer');
+      const dev = await t.call({
+        method: 'GET',
+        url: `/v1/admin/bots/${t.botId}/chat`,
+        token: developer.token,
+        workspaceId: t.workspaceId,
+      });
+      expect(dev.statusCode).toBe(200);
+      expect(dev.json()).toMatchObject({
+        chat: { userKeySecret: secret, webhookSecret: expect.stringMatching(/^whsec_/) },
+      });
+      expectError(await t.asOwner('GET', '/v1/admin/bots/nope/chat'), 404, 'ResourceNotFound');
+
+      const frank = await chat.user();
+      const rotated = await t.call({
+        method: 'POST',
+        url: `/v1/admin/bots/${t.botId}/chat/rotate-secrets`,
+        token: developer.token,
+        workspaceId: t.workspaceId,
+      });
+      expect(rotated.statusCode).toBe(200);
+      const fresh = (rotated.json() as { chat: { userKeySecret: string } }).chat.userKeySecret;
+      expect(fresh).not.toBe(secret);
+      expectError(await chat.call('GET', '/users/me', { key: frank.key }), 401, 'Unauthorized');
+      const resigned = handSigned(fresh, { id: frank.id });
+      expect((await chat.call('GET', '/users/me', { key: resigned })).statusCode).toBe(200);
+      secret = fresh;
+      alice = { ...alice, key: handSigned(fresh, { id: alice.id }) };
+      bob = { ...bob, key: handSigned(fresh, { id: bob.id }) };
+    });
+  });
+
+  it('answers CORS preflights', async () => {
+    const res = await t.app.inject({ method: 'OPTIONS', url: `${chat.base}/messages` });
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['access-control-allow-headers']).toContain('x-user-key');
+  });
+});

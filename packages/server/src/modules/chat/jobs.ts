@@ -1,0 +1,217 @@
+import type { ChatSignal } from '@parley/protocol';
+import { newId } from '../../ids.js';
+import { type JobHandler, PermanentJobError } from '../../jobs/queue.js';
+import type { BotsService } from '../bots/service.js';
+import type { RequestRecord } from '../logs/service.js';
+import { webhookSignature } from './keys.js';
+import type { KnowledgeResponder, Reply } from './reply-port.js';
+import { botUserId, type ChatReplyJob, type ChatService, type ChatWebhookJob } from './service.js';
+
+/** What a bot without an answer engine says: an honest notice, never a made-up answer. */
+export const NO_ANSWER_ENGINE_TEXT =
+  'This bot has no answer engine configured, so it cannot answer messages yet. Please contact the site owner.';
+/** What the bot says when every attempt to answer failed. */
+export const REPLY_FAILED_TEXT = 'Sorry, the bot could not answer this message. Please try again later.';
+
+/**
+ * The `chat_reply` job: answers a user's message in knowledge mode. It signals typing, asks the
+ * {@link KnowledgeResponder} (when none is wired, it posts {@link NO_ANSWER_ENGINE_TEXT}), posts each reply
+ * message as the bot, sends the responder's `debug` details to adminKey sessions only, and stops typing.
+ * A message already answered is not answered again (retries and duplicates are harmless).
+ */
+export function chatReplyJob(deps: {
+  chat: ChatService;
+  bots: BotsService;
+  responder?: KnowledgeResponder | undefined;
+  timeoutMs: number;
+}): JobHandler {
+  const { chat } = deps;
+  return {
+    timeoutMs: deps.timeoutMs,
+    maxAttempts: 3,
+    async run(payload, { signal }) {
+      const job = payload as ChatReplyJob;
+      const bot = await deps.bots.chatFacts(job.botId);
+      if (bot?.status !== 'active' || bot.replyMode !== 'knowledge') return;
+      const context = await chat.replyContext(bot.id, job.messageId);
+      if (!context || context.answered) return;
+      const typing = (type: 'typing_started' | 'typing_stopped'): ChatSignal => ({
+        type,
+        data: { conversationId: job.conversationId, userId: botUserId(bot.id), isBot: true },
+      });
+      await chat.emit(bot.id, job.conversationId, [{ signal: typing('typing_started') }]);
+      const streamId = newId('msg');
+      let streamed = false;
+      try {
+        let reply: Reply;
+        if (!deps.responder) {
+          reply = { messages: [{ payload: { type: 'text', text: NO_ANSWER_ENGINE_TEXT } }] };
+        } else {
+          // Deltas are stored in order; each waits for the one before, so the stream never reorders.
+          let chain: Promise<void> = Promise.resolve();
+          reply = await deps.responder.answer(
+            {
+              workspaceId: bot.workspaceId,
+              botId: bot.id,
+              conversationId: job.conversationId,
+              message: context.message,
+              history: context.history,
+              signal,
+            },
+            {
+              delta(text: string) {
+                streamed = true;
+                chain = chain.then(() =>
+                  chat.emit(bot.id, job.conversationId, [
+                    {
+                      signal: {
+                        type: 'message_stream_delta',
+                        data: { id: streamId, conversationId: job.conversationId, delta: text },
+                      },
+                    },
+                  ]),
+                );
+              },
+            },
+          );
+          await chain;
+        }
+        const extra: Array<{ conversationId: string; signal: ChatSignal; adminOnly: boolean }> = [];
+        if (streamed)
+          extra.push({
+            conversationId: job.conversationId,
+            signal: {
+              type: 'message_stream_complete',
+              data: { id: streamId, conversationId: job.conversationId },
+            },
+            adminOnly: false,
+          });
+        if (reply.debug)
+          extra.push({
+            conversationId: job.conversationId,
+            signal: {
+              type: 'debug',
+              data: { ...reply.debug, conversationId: job.conversationId, messageId: job.messageId },
+            },
+            adminOnly: true,
+          });
+        extra.push({
+          conversationId: job.conversationId,
+          signal: typing('typing_stopped'),
+          adminOnly: false,
+        });
+        await chat.postAsBot(
+          bot,
+          job.conversationId,
+          // The first reply takes the id its stream deltas carried, so clients swap the draft for it.
+          reply.messages.map((m, i) => ({ ...m, ...(i === 0 && streamed ? { id: streamId } : {}) })),
+          { replyTo: job.messageId, extra },
+        );
+      } catch (error) {
+        const signals: Array<{ signal: ChatSignal }> = [];
+        if (streamed)
+          signals.push({
+            signal: {
+              type: 'message_stream_abort',
+              data: {
+                id: streamId,
+                conversationId: job.conversationId,
+                reason: error instanceof Error ? error.message : 'error',
+              },
+            },
+          });
+        signals.push({ signal: typing('typing_stopped') });
+        await chat.emit(bot.id, job.conversationId, signals).catch(() => undefined);
+        throw error;
+      }
+    },
+    async onFailed(payload) {
+      const job = payload as ChatReplyJob;
+      const bot = await deps.bots.chatFacts(job.botId);
+      if (!bot) return;
+      const context = await chat.replyContext(bot.id, job.messageId);
+      if (!context || context.answered) return;
+      await chat.postAsBot(
+        bot,
+        job.conversationId,
+        [{ payload: { type: 'text', text: REPLY_FAILED_TEXT } }],
+        {
+          replyTo: job.messageId,
+        },
+      );
+    },
+  };
+}
+
+/**
+ * The `chat_webhook` job: POSTs a {@link ChatWebhookJob}'s event as JSON to the bot's webhook URL, signed
+ * `x-parley-signature: t=<unix s>,v1=<hex HMAC-SHA256("<t>.<body>", webhook secret)>`. Network errors,
+ * timeouts, 429 and 5xx are retried with backoff; other 4xx end the job. Each attempt goes to the bot's log.
+ */
+export function chatWebhookJob(deps: {
+  chat: ChatService;
+  bots: BotsService;
+  log: (record: RequestRecord) => Promise<void>;
+  timeoutMs: number;
+  maxAttempts: number;
+  clock: () => Date;
+}): JobHandler {
+  return {
+    timeoutMs: deps.timeoutMs + 5_000,
+    maxAttempts: deps.maxAttempts,
+    async run(payload, { signal, jobId }) {
+      const job = payload as ChatWebhookJob;
+      const bot = await deps.bots.chatFacts(job.botId);
+      if (bot?.replyMode !== 'webhook' || !bot.webhookUrl) return;
+      const url = bot.webhookUrl;
+      const body = JSON.stringify(job.event);
+      const secret = await deps.chat.webhookSecret(bot.id);
+      const t = Math.floor(deps.clock().getTime() / 1000);
+      const started = Date.now();
+      const record = (statusCode: number, errorMessage?: string) =>
+        deps
+          .log({
+            botId: bot.id,
+            requestId: jobId,
+            operationId: 'chat.webhook',
+            method: 'POST',
+            path: url.slice(0, 2000),
+            statusCode,
+            durationMs: Date.now() - started,
+            ...(errorMessage ? { errorMessage } : {}),
+          })
+          .catch(() => undefined);
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'Parley-Webhook/1',
+            'x-parley-signature': webhookSignature(secret, body, t),
+            'x-parley-event-id': job.event.id,
+            'x-parley-event-type': job.event.type,
+          },
+          body,
+          signal: AbortSignal.any([signal, AbortSignal.timeout(deps.timeoutMs)]),
+          redirect: 'manual',
+        });
+        await response.arrayBuffer().catch(() => undefined);
+      } catch (error) {
+        const timedOut =
+          error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+        const message = `webhook ${timedOut ? 'timed out' : `unreachable: ${error instanceof Error ? error.message : String(error)}`}`;
+        await record(timedOut ? 504 : 502, message);
+        throw new Error(message);
+      }
+      if (response.ok) {
+        await record(response.status);
+        return;
+      }
+      const message = `webhook answered ${response.status}`;
+      await record(response.status, message);
+      if (response.status >= 500 || response.status === 429) throw new Error(message);
+      throw new PermanentJobError(message, 'rejected');
+    },
+  };
+}

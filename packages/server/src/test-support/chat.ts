@@ -1,0 +1,139 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import type { TestApp } from './harness.js';
+
+/** A chat user as tests hold it. */
+export interface TestChatUser {
+  id: string;
+  key: string;
+}
+
+/** Chat API helpers over a test app (in-process requests). */
+export function chatClient(t: TestApp, botId: string = t.botId) {
+  const base = `/v1/chat/${botId}`;
+  async function call(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    options: { key?: string; body?: unknown; headers?: Record<string, string>; bot?: boolean } = {},
+  ): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key !== undefined) headers['x-user-key'] = options.key;
+    if (options.bot) headers.authorization = `Bearer ${t.botKey}`;
+    return t.app.inject({
+      method,
+      url: `${base}${path}`,
+      headers,
+      ...(options.body !== undefined ? { payload: options.body as Record<string, unknown> } : {}),
+    });
+  }
+  return {
+    base,
+    call,
+    async user(fields: Record<string, unknown> = {}): Promise<TestChatUser> {
+      const res = await call('POST', '/users', { body: fields });
+      expect(res.statusCode, res.body).toBe(201);
+      const body = res.json() as { user: { id: string }; key: string };
+      return { id: body.user.id, key: body.key };
+    },
+    async conversation(user: TestChatUser, id?: string): Promise<string> {
+      const res = await call('POST', '/conversations', { key: user.key, body: id ? { id } : {} });
+      expect(res.statusCode, res.body).toBe(201);
+      return (res.json() as { conversation: { id: string } }).conversation.id;
+    },
+    async message(user: TestChatUser, conversationId: string, text: string) {
+      const res = await call('POST', '/messages', {
+        key: user.key,
+        body: { conversationId, payload: { type: 'text', text } },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return (res.json() as { message: { id: string; createdAt: string } }).message;
+    },
+  };
+}
+
+/** A parsed SSE frame. */
+export interface SseFrame {
+  id?: string;
+  event?: string;
+  data?: { type: string; data: Record<string, unknown> };
+}
+
+/**
+ * Opens a live stream over real HTTP and collects its frames; `until` waits for a frame matching a test.
+ */
+export async function openSse(url: string, headers: Record<string, string>) {
+  const controller = new AbortController();
+  const res = await fetch(url, { headers, signal: controller.signal });
+  const frames: SseFrame[] = [];
+  const waiters: Array<{ test: (f: SseFrame[]) => boolean; resolve: () => void }> = [];
+  let ended = false;
+  const check = () => {
+    for (const w of [...waiters]) {
+      if (w.test(frames)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+    }
+  };
+  const done = (async () => {
+    if (!res.body) return;
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let index = buffer.indexOf('\n\n');
+        while (index >= 0) {
+          const block = buffer.slice(0, index);
+          buffer = buffer.slice(index + 2);
+          const frame: SseFrame = {};
+          let data = '';
+          for (const line of block.split('\n')) {
+            if (line.startsWith('id: ')) frame.id = line.slice(4);
+            else if (line.startsWith('event: ')) frame.event = line.slice(7);
+            else if (line.startsWith('data: ')) data += line.slice(6);
+          }
+          if (data) frame.data = JSON.parse(data) as NonNullable<SseFrame['data']>;
+          if (frame.event || frame.data) frames.push(frame);
+          index = buffer.indexOf('\n\n');
+        }
+        check();
+      }
+    } catch {
+      // aborted
+    } finally {
+      ended = true;
+      check();
+    }
+  })();
+  return {
+    res,
+    frames,
+    get ended() {
+      return ended;
+    },
+    /** Signals (not pings) received so far. */
+    signals: () => frames.filter((f) => f.data && f.data.type !== 'ping'),
+    until(test: (frames: SseFrame[]) => boolean, timeoutMs = 5000): Promise<void> {
+      if (test(frames)) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`timed out waiting for frames; got ${JSON.stringify(frames)}`)),
+          timeoutMs,
+        );
+        waiters.push({
+          test,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+      });
+    },
+    async close() {
+      controller.abort();
+      await done;
+    },
+    done,
+  };
+}
