@@ -1,0 +1,51 @@
+// Bundles the loader (dist/inject.js) and the lazily loaded UI (dist/webchat.js) with esbuild,
+// and prints their sizes (raw and gzip).
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const out = join(here, 'dist');
+await mkdir(out, { recursive: true });
+
+// The browser needs only the configuration validator of @parley/protocol, not every wire schema.
+const protocolWebchatOnly = {
+  name: 'protocol-webchat-only',
+  setup(b) {
+    b.onResolve({ filter: /^@parley\/protocol$/ }, () => ({
+      path: join(here, '../protocol/src/webchat-config.ts'),
+    }));
+    // webchat-config.ts builds a TypeBox schema object the validator never reads; a stand-in that
+    // keeps the property names saves TypeBox's ~75 kB in the browser. The validator code is the real one.
+    b.onResolve({ filter: /^typebox$/ }, () => ({ path: 'typebox', namespace: 'typebox-stub' }));
+    b.onLoad({ filter: /.*/, namespace: 'typebox-stub' }, () => ({
+      contents:
+        'const any = () => ({}); export default { Object: (properties) => ({ properties }), Optional: (s) => s, String: any, Number: any, Boolean: any, Union: any, Literal: any };',
+      loader: 'js',
+    }));
+  },
+};
+
+const common = {
+  bundle: true,
+  minify: true,
+  format: 'iife',
+  target: ['es2020'],
+  legalComments: 'none',
+  sourcemap: 'linked',
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  plugins: [protocolWebchatOnly],
+  logLevel: 'warning',
+  define: { 'process.env.NODE_ENV': '"production"' },
+};
+await build({ ...common, entryPoints: [join(here, 'src/loader.ts')], outfile: join(out, 'inject.js') });
+await build({ ...common, entryPoints: [join(here, 'src/webchat.ts')], outfile: join(out, 'webchat.js') });
+
+for (const name of ['inject.js', 'webchat.js']) {
+  const bytes = await readFile(join(out, name));
+  const kb = (n) => `${(n / 1024).toFixed(1)} kB`;
+  console.log(`webchat: dist/${name} ${kb(bytes.length)} (${kb(gzipSync(bytes).length)} gzip)`);
+}

@@ -1,0 +1,246 @@
+import type {
+  ChatConversation,
+  ChatFileResponse,
+  ChatMessage,
+  ChatSignal,
+  ChatUser,
+  MessagePayload,
+} from '@parley/protocol';
+import { createParser } from 'eventsource-parser';
+import { WebchatError } from './config.js';
+
+/** Writable user fields (spec: name, pictureUrl, data, userKey). */
+export interface UserFields {
+  name?: string | null;
+  pictureUrl?: string | null;
+  data?: Record<string, unknown> | null;
+  userKey?: string | null;
+}
+
+/** An HTTP failure of the Chat API, with its status and the wire error's type. */
+export class ChatApiError extends WebchatError {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly type?: string,
+  ) {
+    super(message);
+    this.name = 'ChatApiError';
+  }
+}
+
+/** Options of the Chat API client. */
+export interface ChatClientOptions {
+  /** Origin of the Parley server, e.g. `https://chat.example.com`. */
+  apiUrl: string;
+  botId: string;
+  /** The webchat adminKey, sent as `x-admin-key` (read at each request: config() may change it). */
+  adminKey: () => string | undefined;
+  fetch?: typeof fetch;
+}
+
+/** How the live stream reports. */
+export interface ListenHandlers {
+  onSignal(signal: ChatSignal): void;
+  /** The stream is connected (again). */
+  onOpen?(): void;
+  /** Reconnecting keeps failing (reported once per run of failures), or the server refused for good. */
+  onError(error: WebchatError, fatal: boolean): void;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+/**
+ * The webchat's client of the Chat API (`/v1/chat/{botId}`): REST with `x-user-key`, and the live
+ * stream read with fetch + eventsource-parser (EventSource cannot send headers).
+ */
+export function chatClient(options: ChatClientOptions) {
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const root = `${options.apiUrl.replace(/\/$/, '')}/v1/chat/${encodeURIComponent(options.botId)}`;
+  let userKey: string | undefined;
+
+  function headers(extra: Record<string, string> = {}): Record<string, string> {
+    const out: Record<string, string> = { ...extra };
+    if (userKey) out['x-user-key'] = userKey;
+    const adminKey = options.adminKey();
+    if (adminKey) out['x-admin-key'] = adminKey;
+    return out;
+  }
+
+  async function failure(res: Response, what: string): Promise<ChatApiError> {
+    let message = `${what} failed with HTTP ${res.status}`;
+    let type: string | undefined;
+    try {
+      const body = (await res.json()) as { message?: unknown; type?: unknown };
+      if (typeof body.message === 'string') message = `${what} failed: ${body.message}`;
+      if (typeof body.type === 'string') type = body.type;
+    } catch {
+      // not a wire error body
+    }
+    return new ChatApiError(message, res.status, type);
+  }
+
+  async function request<T>(method: string, path: string, what: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await doFetch(`${root}${path}`, {
+        method,
+        headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      throw new ChatApiError(`${what} failed: ${(error as Error).message || 'network error'}`, 0);
+    }
+    if (!res.ok) throw await failure(res, what);
+    if (res.status === 204) return undefined as T;
+    const text = await res.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  return {
+    setUserKey(key: string | undefined) {
+      userKey = key;
+    },
+    createUser: (fields: UserFields) =>
+      request<{ user: ChatUser; key: string }>('POST', '/users', 'Creating the chat user', fields),
+    getMe: async () => (await request<{ user: ChatUser }>('GET', '/users/me', 'Reading the user')).user,
+    updateMe: async (fields: UserFields) =>
+      (await request<{ user: ChatUser }>('PUT', '/users/me', 'Updating the user', fields)).user,
+    createConversation: async () =>
+      (
+        await request<{ conversation: ChatConversation }>(
+          'POST',
+          '/conversations',
+          'Starting a conversation',
+          {},
+        )
+      ).conversation,
+    getConversation: async (id: string) =>
+      (
+        await request<{ conversation: ChatConversation }>(
+          'GET',
+          `/conversations/${encodeURIComponent(id)}`,
+          'Reading the conversation',
+        )
+      ).conversation,
+    listMessages: (conversationId: string, nextToken?: string) =>
+      request<{ messages: ChatMessage[]; meta: { nextToken?: string } }>(
+        'GET',
+        `/conversations/${encodeURIComponent(conversationId)}/messages${nextToken ? `?nextToken=${encodeURIComponent(nextToken)}` : ''}`,
+        'Loading messages',
+      ),
+    createMessage: async (conversationId: string, payload: MessagePayload) =>
+      (
+        await request<{ message: ChatMessage }>('POST', '/messages', 'Sending the message', {
+          conversationId,
+          payload,
+        })
+      ).message,
+    createEvent: (conversationId: string, payload: Record<string, unknown>) =>
+      request<unknown>('POST', '/events', 'Sending the event', { conversationId, payload }),
+    feedback: (messageId: string, value: 'positive' | 'negative') =>
+      request<unknown>('PUT', `/messages/${encodeURIComponent(messageId)}/feedback`, 'Sending feedback', {
+        value,
+      }),
+    /** Uploads a file: POST /files, then the bytes to its uploadUrl; answers its permanent URL. */
+    async uploadFile(conversationId: string, file: Blob & { name?: string }): Promise<string> {
+      const contentType = file.type || 'application/octet-stream';
+      const { file: created } = await request<ChatFileResponse>('POST', '/files', 'Uploading the file', {
+        name: file.name || 'file',
+        size: file.size,
+        contentType,
+        conversationId,
+      });
+      let res: Response;
+      try {
+        res = await doFetch(created.uploadUrl, {
+          method: 'PUT',
+          headers: { 'content-type': contentType },
+          body: file,
+        });
+      } catch (error) {
+        throw new ChatApiError(`Uploading the file failed: ${(error as Error).message}`, 0);
+      }
+      if (!res.ok) throw await failure(res, 'Uploading the file');
+      return created.url;
+    },
+
+    /**
+     * Listens to a conversation until `signal` aborts: reconnects with back-off (0.5 s doubling to
+     * 10 s), resuming with `Last-Event-ID`; 401/403/404 end it (fatal).
+     */
+    listen(conversationId: string, handlers: ListenHandlers, signal: AbortSignal): void {
+      let lastEventId: string | undefined;
+      let failures = 0;
+      const url = `${root}/conversations/${encodeURIComponent(conversationId)}/listen`;
+      const run = async () => {
+        while (!signal.aborted) {
+          try {
+            const res = await doFetch(url, {
+              headers: headers({
+                accept: 'text/event-stream',
+                ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+              }),
+              signal,
+              cache: 'no-store',
+            });
+            if (!res.ok || !res.body) {
+              const error = await failure(res, 'Listening to the conversation');
+              if ([401, 403, 404].includes(res.status)) {
+                handlers.onError(error, true);
+                return;
+              }
+              throw error;
+            }
+            failures = 0;
+            handlers.onOpen?.();
+            const parser = createParser({
+              onEvent(event) {
+                if (event.id) lastEventId = event.id;
+                try {
+                  const signalData = JSON.parse(event.data) as ChatSignal;
+                  if (signalData && typeof signalData.type === 'string') handlers.onSignal(signalData);
+                } catch {
+                  // not JSON: ignore
+                }
+              },
+            });
+            const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+            for (;;) {
+              const { value, done } = await reader.read();
+              if (done) break;
+              parser.feed(value);
+            }
+          } catch (error) {
+            if (signal.aborted) return;
+            failures += 1;
+            if (failures === 10) {
+              handlers.onError(
+                new WebchatError(
+                  `The live connection keeps failing (${(error as Error).message}); still retrying`,
+                ),
+                false,
+              );
+            }
+          }
+          if (signal.aborted) return;
+          await sleep(Math.min(10_000, 500 * 2 ** Math.min(failures, 5)), signal);
+        }
+      };
+      void run();
+    },
+  };
+}
+/** The Chat API client. */
+export type ChatClient = ReturnType<typeof chatClient>;

@@ -1,0 +1,61 @@
+import type { ChatMessage } from '@parley/protocol';
+import type { ResolvedConfiguration } from './config.js';
+
+/** Everything the UI renders. */
+export interface UiState {
+  open: boolean;
+  config: ResolvedConfiguration;
+  layout: 'embedded' | 'fullscreen';
+  /** Messages of the current conversation, oldest first, one per id. */
+  messages: ChatMessage[];
+  /** Text of bot messages being generated, by stream id. */
+  streams: Record<string, string>;
+  typing: boolean;
+  unread: number;
+  userId: string | undefined;
+  status: 'idle' | 'connecting' | 'ready' | 'error';
+  busy: boolean;
+  feedback: Record<string, 'positive' | 'negative'>;
+  /** Debug details by message id (sessions with an adminKey). */
+  debug: Record<string, unknown[]>;
+  /** Last error to show in the window (cleared by the next success). */
+  notice: string | undefined;
+}
+
+/** A tiny observable store. */
+export function createStore(initial: UiState) {
+  let state = initial;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => state,
+    set(patch: Partial<UiState> | ((s: UiState) => Partial<UiState>)) {
+      const next = typeof patch === 'function' ? patch(state) : patch;
+      state = { ...state, ...next };
+      for (const listener of [...listeners]) listener();
+    },
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+/** The UI store. */
+export type Store = ReturnType<typeof createStore>;
+
+/** Inserts or replaces a message, keeping the list ordered by time then id; answers whether it was new. */
+export function upsertMessage(
+  list: ChatMessage[],
+  message: ChatMessage,
+): { list: ChatMessage[]; added: boolean } {
+  const index = list.findIndex((m) => m.id === message.id);
+  if (index >= 0) {
+    const copy = list.slice();
+    copy[index] = message;
+    return { list: copy, added: false };
+  }
+  const copy = [...list, message];
+  copy.sort((a, b) =>
+    a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1,
+  );
+  return { list: copy, added: true };
+}
