@@ -89,7 +89,13 @@ import {
   Transport,
 } from './http.js';
 import { PagePromise } from './pagination.js';
-import { prepareSource, type UploadProgress, type UploadSource, uploadInit } from './transfer.js';
+import {
+  nodeUploadFetch,
+  prepareSource,
+  type UploadProgress,
+  type UploadSource,
+  uploadInit,
+} from './transfer.js';
 
 /** API URL when neither the `apiUrl` option nor `PARLEY_API_URL` is set: a local server's default address. */
 export const DEFAULT_API_URL = 'http://127.0.0.1:3000';
@@ -215,6 +221,7 @@ export class Client {
       retry,
       headers,
       fetch: doFetch,
+      customFetch: custom !== undefined,
     });
   }
 
@@ -851,7 +858,9 @@ export class Client {
       'PUT',
       (touch) => uploadInit(source, new Headers({ accept: 'application/json' }), touch, report),
       source.repeatable ? options : { ...options, retry: { ...options.retry, attempts: 1 } },
-      { idle: true },
+      // Node's fetch reads a request stream ahead of the socket (the whole file would sit in memory), so
+      // there the bytes go through node:http, which waits for the socket to drain. A `fetch` option wins.
+      { idle: true, fetch: this.#http.config.customFetch ? undefined : await nodeUploadFetch() },
     );
     if (report && sent < source.size) report({ loaded: source.size, total: source.size });
     const { file } = await this.getFile({ id: pending.id }, options);

@@ -83,6 +83,8 @@ export interface TransportConfig {
   /** Headers sent on every request (auth and context included). */
   headers: Record<string, string>;
   fetch: typeof fetch;
+  /** Whether `fetch` is the caller's own (the `fetch` option) rather than the global one. */
+  customFetch?: boolean;
 }
 
 /**
@@ -178,6 +180,8 @@ export interface SendMode {
    * stops, and the caller's signal still aborts the body. Default: read and parse the JSON body.
    */
   raw?: boolean;
+  /** A `fetch` for this send instead of the transport's (uploads in Node go through `node:http`). */
+  fetch?: typeof fetch | undefined;
 }
 
 /**
@@ -314,7 +318,8 @@ export class Transport {
       let res: Response;
       let text: string;
       try {
-        res = await this.config.fetch(url, { ...init, signal: controller.signal } as RequestInit);
+        const doFetch = mode.fetch ?? this.config.fetch;
+        res = await doFetch(url, { ...init, signal: controller.signal } as RequestInit);
         if (mode.raw && res.ok) {
           // The body is the caller's to read: the timeout stops here, the caller's signal keeps aborting it.
           keepListening = true;

@@ -1,9 +1,19 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from './client.js';
 import { ConnectionError, TimeoutError } from './errors.js';
 import { json, startFakeServer } from './test-support/servers.js';
 
 // The upload's transport, against a scripted server: what goes to the upload URL, retries, the idle timeout.
+
+// A full garbage collection on demand, to measure what memory is really held.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 type Fake = Awaited<ReturnType<typeof startFakeServer>>;
 let fake: Fake | undefined;
@@ -131,4 +141,57 @@ describe('uploadFile over the wire', () => {
     expect(e).toBeInstanceOf(TimeoutError);
     expect((e as TimeoutError).message).toMatch(/moved no byte for 200 ms/);
   });
+
+  it('keeps a few chunks in memory, not the file, while a path uploads', async () => {
+    // The upload URL is a reader in another process, so only the client's memory is measured here. Node's
+    // own fetch keeps every chunk of a request stream until the request ends (the whole file); the client
+    // sends through node:http instead, writing each chunk when the socket has drained.
+    const child = spawn(process.execPath, ['-e', SLOW_READER], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const dir = await mkdtemp(join(tmpdir(), 'parley-upload-'));
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+        child.once('error', reject);
+      });
+      const total = 96 * 1024 * 1024;
+      const server = await startFakeServer((req, res) => {
+        const file = fileOf(server.url);
+        if (req.method === 'PUT')
+          json(res, 200, { file: { ...file, uploadUrl: `http://127.0.0.1:${port}/up` } });
+        else json(res, 200, { file: { ...file, size: total, status: 'upload_completed' } });
+      });
+      fake = server;
+      const file = join(dir, 'big.bin');
+      await writeFile(file, new Uint8Array(total));
+      const before = (gc(), process.memoryUsage().arrayBuffers);
+      let peak = 0;
+      let calls = 0;
+      await clientOf(server.url).uploadFile({
+        key: 'big.bin',
+        path: file,
+        onProgress: () => {
+          if (++calls % 16 === 0) {
+            gc();
+            peak = Math.max(peak, process.memoryUsage().arrayBuffers - before);
+          }
+        },
+      });
+      expect(calls).toBeGreaterThan(300);
+      expect(peak).toBeLessThan(24 * 1024 * 1024);
+    } finally {
+      child.kill();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
+
+/** A node:http server reading uploads slowly; prints its port, answers the byte count. */
+const SLOW_READER = `
+const http = require('node:http');
+const server = http.createServer((req, res) => {
+  let n = 0;
+  req.on('data', (c) => { n += c.length; req.pause(); setTimeout(() => req.resume(), 2); });
+  req.on('end', () => { res.setHeader('content-type', 'application/json'); res.end(JSON.stringify({ file: { size: n } })); });
+});
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+`;
