@@ -234,16 +234,17 @@ export function jobQueue(db: Kysely<Database>, dialect: DialectName, clock: () =
                 options.onError?.(error);
               }
               if (!found && !stop.signal.aborted) {
+                // The abort listener goes away with each wait, else every idle poll would leave one behind.
                 await new Promise<void>((resolve) => {
-                  const t = setTimeout(resolve, pollMs);
-                  stop.signal.addEventListener(
-                    'abort',
-                    () => {
-                      clearTimeout(t);
-                      resolve();
-                    },
-                    { once: true },
-                  );
+                  const onStop = () => {
+                    clearTimeout(t);
+                    resolve();
+                  };
+                  const t = setTimeout(() => {
+                    stop.signal.removeEventListener('abort', onStop);
+                    resolve();
+                  }, pollMs);
+                  stop.signal.addEventListener('abort', onStop, { once: true });
                 });
               }
             }

@@ -1,0 +1,223 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatClient, openSse, type TestChatUser } from '../../test-support/chat.js';
+import { createTestApp, type TestApp } from '../../test-support/harness.js';
+
+describe('Chat API live stream (SSE over real HTTP)', () => {
+  let t: TestApp;
+  let chat: ReturnType<typeof chatClient>;
+  let base: string;
+  let alice: TestChatUser;
+  let bob: TestChatUser;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { PARLEY_CHAT_PING_INTERVAL_MS: '100' } });
+    chat = chatClient(t);
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `${address}/v1/chat/${t.botId}`;
+    alice = await chat.user({ name: 'Alice' });
+    bob = await chat.user({ name: 'Bob' });
+  });
+  afterAll(() => t.close());
+
+  const listen = (conversationId: string, headers: Record<string, string>, query = '') =>
+    openSse(`${base}/conversations/${conversationId}/listen${query}`, headers);
+
+  it('streams the sender its own message, with event, id and data frames, and CORS headers', async () => {
+    const conv = await chat.conversation(alice);
+    const stream = await listen(conv, { 'x-user-key': alice.key });
+    try {
+      expect(stream.res.status).toBe(200);
+      expect(stream.res.headers.get('content-type')).toContain('text/event-stream');
+      expect(stream.res.headers.get('access-control-allow-origin')).toBe('*');
+      const sent = await chat.message(alice, conv, 'hello');
+      await stream.until((f) => f.some((x) => x.data?.type === 'message_created'));
+      const frame = stream.frames.find((x) => x.data?.type === 'message_created');
+      expect(frame?.event).toBe('message');
+      expect(frame?.id).toMatch(/^\d+$/);
+      expect(frame?.data?.data).toMatchObject({
+        id: sent.id,
+        isBot: false,
+        payload: { type: 'text', text: 'hello' },
+      });
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('pings at the configured interval, without an id', async () => {
+    const conv = await chat.conversation(alice);
+    const stream = await listen(conv, { 'x-user-key': alice.key });
+    try {
+      await stream.until((f) => f.filter((x) => x.data?.type === 'ping').length >= 2, 3000);
+      const ping = stream.frames.find((x) => x.data?.type === 'ping');
+      expect(ping).toEqual({ event: 'message', data: { type: 'ping', data: {} } });
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('streams participants, events, deletions and the bot’s messages to every participant', async () => {
+    const conv = await chat.conversation(alice);
+    const stream = await listen(conv, { 'x-user-key': alice.key });
+    try {
+      await chat.call('POST', `/conversations/${conv}/participants`, {
+        key: alice.key,
+        body: { userId: bob.id },
+      });
+      const bobStream = await listen(conv, { 'x-user-key': bob.key });
+      const message = await chat.message(bob, conv, 'from bob');
+      await chat.call('POST', '/events', { key: bob.key, body: { conversationId: conv, payload: { k: 1 } } });
+      await chat.call('POST', '/messages', {
+        bot: true,
+        body: { conversationId: conv, payload: { type: 'text', text: 'from the bot' } },
+      });
+      await chat.call('DELETE', `/messages/${message.id}`, { key: bob.key });
+      const expected = [
+        'participant_added',
+        'message_created',
+        'event_created',
+        'message_created',
+        'message_deleted',
+      ];
+      await stream.until((f) => f.filter((x) => x.data && x.data.type !== 'ping').length >= expected.length);
+      expect(stream.signals().map((x) => x.data?.type)).toEqual(expected);
+      expect(stream.signals()[3]?.data?.data).toMatchObject({ isBot: true, userId: `bot_${t.botId}` });
+      await bobStream.until((f) => f.filter((x) => x.data && x.data.type !== 'ping').length >= 4);
+      expect(bobStream.signals().map((x) => x.data?.type)).toEqual(expected.slice(1));
+      await bobStream.close();
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('resumes after a disconnect with Last-Event-ID: exactly the missed signals, in order, then live ones', async () => {
+    const conv = await chat.conversation(alice);
+    const first = await listen(conv, { 'x-user-key': alice.key });
+    await chat.message(alice, conv, 'm0');
+    await first.until((f) => f.some((x) => x.data?.type === 'message_created'));
+    const lastId = first.signals().at(-1)?.id as string;
+    await first.close();
+
+    const missed = [];
+    for (let i = 1; i <= 5; i++) missed.push((await chat.message(alice, conv, `m${i}`)).id);
+
+    const second = await listen(conv, { 'x-user-key': alice.key, 'last-event-id': lastId });
+    try {
+      await second.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 5);
+      const live = await chat.message(alice, conv, 'live');
+      await second.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 6);
+      await new Promise((r) => setTimeout(r, 150));
+      const ids = second.signals().map((x) => (x.data?.data as { id: string } | undefined)?.id);
+      expect(ids).toEqual([...missed, live.id]);
+      const cursors = second.signals().map((x) => Number(x.id));
+      expect(cursors.every((c, i) => i === 0 || c > (cursors[i - 1] as number))).toBe(true);
+      expect(cursors[0]).toBeGreaterThan(Number(lastId));
+    } finally {
+      await second.close();
+    }
+
+    // The query parameter works the same (EventSource cannot set headers on its first request).
+    const third = await listen(conv, { 'x-user-key': alice.key }, `?lastEventId=${lastId}`);
+    try {
+      await third.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 6);
+      expect(third.signals()).toHaveLength(6);
+    } finally {
+      await third.close();
+    }
+  });
+
+  it('loses nothing and repeats nothing while messages arrive during the replay', async () => {
+    const conv = await chat.conversation(alice);
+    for (let i = 0; i < 30; i++) await chat.message(alice, conv, `before ${i}`);
+    const during = Promise.all(
+      Array.from({ length: 30 }, (_, i) => chat.message(alice, conv, `during ${i}`)),
+    );
+    const stream = await listen(conv, { 'x-user-key': alice.key, 'last-event-id': '0' });
+    try {
+      await during;
+      await stream.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 60);
+      await new Promise((r) => setTimeout(r, 150));
+      const created = stream.signals().filter((x) => x.data?.type === 'message_created');
+      expect(created).toHaveLength(60);
+      expect(new Set(created.map((x) => x.id)).size).toBe(60);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('sends debug signals only to streams opened with the right adminKey', async () => {
+    await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, {
+      configuration: { adminKey: 'support-key' },
+    });
+    const conv = await chat.conversation(alice);
+    const plain = await listen(conv, { 'x-user-key': alice.key });
+    const admin = await listen(conv, { 'x-user-key': bob.key, 'x-admin-key': 'support-key' });
+    try {
+      expect(admin.res.status).toBe(200);
+      await t.app.services.chat.emit(t.botId, conv, [
+        { signal: { type: 'debug', data: { conversationId: conv, query: 'q' } }, adminOnly: true },
+      ]);
+      await chat.message(alice, conv, 'after debug');
+      await admin.until((f) => f.some((x) => x.data?.type === 'message_created'));
+      await plain.until((f) => f.some((x) => x.data?.type === 'message_created'));
+      expect(admin.signals().map((x) => x.data?.type)).toEqual(['debug', 'message_created']);
+      expect(plain.signals().map((x) => x.data?.type)).toEqual(['message_created']);
+      const wrong = await fetch(`${base}/conversations/${conv}/listen`, {
+        headers: { 'x-user-key': bob.key, 'x-admin-key': 'nope' },
+      });
+      expect(wrong.status).toBe(403);
+      expect(await wrong.json()).toMatchObject({ type: 'Forbidden' });
+    } finally {
+      await plain.close();
+      await admin.close();
+      await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, { configuration: {} });
+    }
+  });
+
+  it('answers 401 without a key, 403 to a non-participant, 404 for an unknown conversation, 400 for a bad cursor', async () => {
+    const conv = await chat.conversation(alice);
+    const url = `${base}/conversations/${conv}/listen`;
+    const noKey = await fetch(url);
+    expect(noKey.status).toBe(401);
+    expect(await noKey.json()).toMatchObject({ type: 'Unauthorized', code: 401 });
+    const stranger = await fetch(url, { headers: { 'x-user-key': bob.key } });
+    expect(stranger.status).toBe(403);
+    await stranger.body?.cancel();
+    const unknown = await fetch(`${base}/conversations/nope/listen`, {
+      headers: { 'x-user-key': alice.key },
+    });
+    expect(unknown.status).toBe(404);
+    await unknown.body?.cancel();
+    const bad = await fetch(url, { headers: { 'x-user-key': alice.key, 'last-event-id': 'abc' } });
+    expect(bad.status).toBe(400);
+    await bad.body?.cancel();
+  });
+
+  it('lets the bot listen to any conversation of its bot', async () => {
+    const conv = await chat.conversation(alice);
+    const stream = await listen(conv, { authorization: `Bearer ${t.botKey}` });
+    try {
+      expect(stream.res.status).toBe(200);
+      await chat.message(alice, conv, 'to the bot');
+      await stream.until((f) => f.some((x) => x.data?.type === 'message_created'));
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('ends open streams when the app closes', async () => {
+    const other = await createTestApp();
+    const otherChat = chatClient(other);
+    const address = await other.app.listen({ port: 0, host: '127.0.0.1' });
+    const user = await otherChat.user();
+    const conv = await otherChat.conversation(user);
+    const stream = await openSse(`${address}/v1/chat/${other.botId}/conversations/${conv}/listen`, {
+      'x-user-key': user.key,
+    });
+    expect(stream.res.status).toBe(200);
+    const closing = other.close();
+    await stream.done;
+    expect(stream.ended).toBe(true);
+    await closing;
+  });
+});
