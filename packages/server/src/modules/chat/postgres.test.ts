@@ -1,0 +1,151 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type ParleyApp } from '../../app.js';
+import { type Db, openDatabase } from '../../db/database.js';
+import { chatClient, openSse, type TestChatUser } from '../../test-support/chat.js';
+import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
+import { expectError } from '../../test-support/wire.js';
+
+const url = postgresTestUrl();
+
+describe.skipIf(!url)('Chat API on PostgreSQL, two processes sharing one database', () => {
+  let a: TestApp;
+  let b: ParleyApp;
+  let dbB: Db;
+  let dataDirB: string;
+  let baseA: string;
+  let baseB: string;
+  let chat: ReturnType<typeof chatClient>;
+  let alice: TestChatUser;
+
+  beforeAll(async () => {
+    a = await createTestApp({ databaseUrl: url as string });
+    // Process B: its own app and connection pool on the same database and schema.
+    dataDirB = await mkdtemp(join(tmpdir(), 'parley-test-b-'));
+    dbB = await openDatabase({ url, dataDir: dataDirB, pgSchema: a.pgSchema as string });
+    b = await buildApp({ config: a.config, db: dbB, logger: false });
+    await b.ready();
+    baseA = `${await a.app.listen({ port: 0, host: '127.0.0.1' })}/v1/chat/${a.botId}`;
+    baseB = `${await b.listen({ port: 0, host: '127.0.0.1' })}/v1/chat/${a.botId}`;
+    chat = chatClient(a);
+    alice = await chat.user({ name: 'Alice' });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await dbB?.close();
+    await a?.close();
+    if (dataDirB) await rm(dataDirB, { recursive: true, force: true });
+  });
+
+  it('serves the chat routes: users, conversations, messages with pages, events, participants, deletion', async () => {
+    const bob = await chat.user({ name: 'Bob' });
+    const conv = await chat.conversation(alice);
+    expect(
+      (await chat.call('POST', '/conversations', { key: alice.key, body: { id: conv } })).statusCode,
+    ).toBe(409);
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await chat.message(alice, conv, `m${i}`)).id);
+    const page = await chat.call('GET', `/conversations/${conv}/messages?pageSize=2`, { key: alice.key });
+    const body = page.json() as { messages: Array<{ id: string }>; meta: { nextToken?: string } };
+    expect(body.messages.map((m) => m.id)).toEqual([ids[2], ids[1]]);
+    const rest = await chat.call('GET', `/conversations/${conv}/messages?nextToken=${body.meta.nextToken}`, {
+      key: alice.key,
+    });
+    expect((rest.json() as { messages: Array<{ id: string }> }).messages.map((m) => m.id)).toEqual([ids[0]]);
+    expectError(await chat.call('GET', `/conversations/${conv}`, { key: bob.key }), 403, 'Forbidden');
+    const added = await chat.call('POST', `/conversations/${conv}/participants`, {
+      key: alice.key,
+      body: { userId: bob.id },
+    });
+    expect(added.statusCode).toBe(201);
+    const event = await chat.call('POST', '/events', {
+      key: bob.key,
+      body: { conversationId: conv, payload: { a: 1 } },
+    });
+    expect(event.statusCode).toBe(201);
+    const verified = await chat.call('POST', '/users/get-or-create', {
+      key: await signedKey(a, 'pg-site-user'),
+      body: { name: 'Site' },
+    });
+    expect(verified.statusCode).toBe(201);
+    expect((await chat.call('DELETE', '/users/me', { key: bob.key })).statusCode).toBe(200);
+    expect((await chat.call('DELETE', `/conversations/${conv}`, { key: alice.key })).statusCode).toBe(200);
+    expectError(await chat.call('GET', `/messages/${ids[0]}`, { key: alice.key }), 404, 'ResourceNotFound');
+  });
+
+  it('delivers a message posted on process A to a listener on process B', async () => {
+    const conv = await chat.conversation(alice);
+    const stream = await openSse(`${baseB}/conversations/${conv}/listen`, { 'x-user-key': alice.key });
+    try {
+      expect(stream.res.status).toBe(200);
+      const sent = await postOver(baseA, alice, conv, 'from A');
+      await stream.until((f) => f.some((x) => x.data?.type === 'message_created'), 5000);
+      expect(stream.signals()[0]?.data?.data).toMatchObject({ id: sent, payload: { text: 'from A' } });
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('keeps order and loses nothing when both processes post at once, and resumes on the other process', async () => {
+    const conv = await chat.conversation(alice);
+    const stream = await openSse(`${baseB}/conversations/${conv}/listen`, { 'x-user-key': alice.key });
+    let lastId = '';
+    try {
+      const posts = [];
+      for (let i = 0; i < 15; i++) {
+        posts.push(postOver(baseA, alice, conv, `A${i}`));
+        posts.push(postOver(baseB, alice, conv, `B${i}`));
+      }
+      const sent = await Promise.all(posts);
+      await stream.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 30, 10_000);
+      await new Promise((r) => setTimeout(r, 200));
+      const frames = stream.signals();
+      expect(frames).toHaveLength(30);
+      expect(new Set(frames.map((f) => (f.data?.data as { id: string } | undefined)?.id))).toEqual(
+        new Set(sent),
+      );
+      const cursors = frames.map((f) => Number(f.id));
+      expect([...cursors].sort((x, y) => x - y)).toEqual(cursors);
+      lastId = frames[9]?.id as string;
+    } finally {
+      await stream.close();
+    }
+    // Resume on process A from the 10th signal B sent: exactly the 20 after it.
+    const resumed = await openSse(`${baseA}/conversations/${conv}/listen`, {
+      'x-user-key': alice.key,
+      'last-event-id': lastId,
+    });
+    try {
+      await resumed.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 20, 5000);
+      await new Promise((r) => setTimeout(r, 150));
+      expect(resumed.signals()).toHaveLength(20);
+      expect(Number(resumed.signals()[0]?.id)).toBeGreaterThan(Number(lastId));
+    } finally {
+      await resumed.close();
+    }
+  });
+});
+
+async function postOver(
+  base: string,
+  user: TestChatUser,
+  conversationId: string,
+  text: string,
+): Promise<string> {
+  const res = await fetch(`${base}/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-user-key': user.key },
+    body: JSON.stringify({ conversationId, payload: { type: 'text', text } }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { message: { id: string } }).message.id;
+}
+
+async function signedKey(t: TestApp, userId: string): Promise<string> {
+  const res = await t.asOwner('GET', `/v1/admin/bots/${t.botId}/chat`);
+  const secret = (res.json() as { chat: { userKeySecret: string } }).chat.userKeySecret;
+  const { signUserKey } = await import('./keys.js');
+  return signUserKey(secret, userId);
+}
