@@ -58,7 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
   const app = Fastify({
     logger: deps.logger ?? {
       level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers["x-user-key"]'],
+      redact: ['req.headers.authorization', 'req.headers["x-user-key"]', 'req.headers["x-admin-key"]'],
     },
     bodyLimit: DEFAULT_BODY_LIMIT,
     // File keys (up to 1024 characters) travel in the path, URL-encoded.
