@@ -20,6 +20,8 @@ import { identityRoutes } from './modules/identity/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
 import { knowledgeRoutes } from './modules/knowledge/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
+import { webchatRoutes } from './modules/webchat/routes.js';
+import { webchatService } from './modules/webchat/service.js';
 import type { Embedder } from './search/types.js';
 import { buildServices, type Services } from './services.js';
 
@@ -42,8 +44,8 @@ export interface AppDeps {
   /** Fastify logger option; defaults to pino at the configured level. */
   logger?: FastifyServerOptions['logger'];
   version?: string;
-  /** Answers user messages of knowledge-mode bots (modules/answers); optional. */
-  responder?: KnowledgeResponder;
+  /** Answers user messages of knowledge-mode bots; default: the built-in knowledge answers; `null`: none. */
+  responder?: KnowledgeResponder | null;
 }
 
 /** A built app with its services. */
@@ -230,6 +232,9 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
   app.addHook('preClose', async () => {
     for (const close of [...streams]) close();
   });
+
+  // The embeddable webchat: its scripts, a bot's public configuration, the hosted chat page.
+  webchatRoutes(app, { webchat: webchatService({ bots: services.bots }), publicUrl: config.publicUrl });
 
   const stopWorkers = deps.workers
     ? services.startWorkers((error) => app.log.error({ err: error }, 'background job failed'))

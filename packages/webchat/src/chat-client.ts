@@ -42,8 +42,8 @@ export interface ChatClientOptions {
 /** How the live stream reports. */
 export interface ListenHandlers {
   onSignal(signal: ChatSignal): void;
-  /** The stream is connected (again). */
-  onOpen?(): void;
+  /** The stream is connected; `again` is true after a reconnection. */
+  onOpen?(again: boolean): void;
   /** Reconnecting keeps failing (reported once per run of failures), or the server refused for good. */
   onError(error: WebchatError, fatal: boolean): void;
 }
@@ -178,11 +178,17 @@ export function chatClient(options: ChatClientOptions) {
 
     /**
      * Listens to a conversation until `signal` aborts: reconnects with back-off (0.5 s doubling to
-     * 10 s), resuming with `Last-Event-ID`; 401/403/404 end it (fatal).
+     * 10 s), resuming with `Last-Event-ID`; 401/403/404 end it (fatal). Resolves once the first
+     * connection is open (from then on no signal is missed), rejects if it fails for good before that.
      */
-    listen(conversationId: string, handlers: ListenHandlers, signal: AbortSignal): void {
+    listen(conversationId: string, handlers: ListenHandlers, signal: AbortSignal): Promise<void> {
       let lastEventId: string | undefined;
       let failures = 0;
+      let opened = false;
+      let settle: { resolve(): void; reject(e: unknown): void } | undefined;
+      const first = new Promise<void>((resolve, reject) => {
+        settle = { resolve, reject };
+      });
       const url = `${root}/conversations/${encodeURIComponent(conversationId)}/listen`;
       const run = async () => {
         while (!signal.aborted) {
@@ -198,13 +204,18 @@ export function chatClient(options: ChatClientOptions) {
             if (!res.ok || !res.body) {
               const error = await failure(res, 'Listening to the conversation');
               if ([401, 403, 404].includes(res.status)) {
-                handlers.onError(error, true);
+                if (opened) handlers.onError(error, true);
+                else settle?.reject(error);
                 return;
               }
               throw error;
             }
             failures = 0;
-            handlers.onOpen?.();
+            handlers.onOpen?.(opened);
+            if (!opened) {
+              opened = true;
+              settle?.resolve();
+            }
             const parser = createParser({
               onEvent(event) {
                 if (event.id) lastEventId = event.id;
@@ -225,6 +236,7 @@ export function chatClient(options: ChatClientOptions) {
           } catch (error) {
             if (signal.aborted) return;
             failures += 1;
+            if (!opened && failures === 3) settle?.reject(error);
             if (failures === 10) {
               handlers.onError(
                 new WebchatError(
@@ -238,7 +250,8 @@ export function chatClient(options: ChatClientOptions) {
           await sleep(Math.min(10_000, 500 * 2 ** Math.min(failures, 5)), signal);
         }
       };
-      void run();
+      void run().finally(() => settle?.resolve());
+      return first;
     },
   };
 }

@@ -306,33 +306,59 @@ export class Controller implements WebchatImpl {
     return conversation.id;
   }
 
-  /** Shows a conversation: its latest messages, then its live stream. */
+  /**
+   * Shows a conversation: opens its live stream first (from then on nothing is missed), then loads its
+   * latest messages; a reconnection reloads them too, in case the stream could not resume.
+   */
   private async enter(conversationId: string): Promise<void> {
     this.listening?.abort();
     this.conversationId = conversationId;
     this.store.set({ messages: [], streams: {}, typing: false, feedback: {}, debug: {} });
-    const page = await this.client.listMessages(conversationId);
-    let list: ChatMessage[] = [];
-    const feedback: Record<string, 'positive' | 'negative'> = {};
-    for (const message of page.messages) {
-      this.seen.add(message.id);
-      list = upsertMessage(list, message).list;
-      if (message.feedback) feedback[message.id] = message.feedback.value;
-    }
-    this.store.set({ messages: list, feedback });
     const abort = new AbortController();
     this.listening = abort;
-    this.client.listen(
-      conversationId,
-      {
-        onSignal: (signal) => this.onSignal(conversationId, signal),
-        onError: (error, fatal) => {
-          this.fail(error);
-          if (fatal) this.store.set({ notice: error.message });
+    try {
+      await this.client.listen(
+        conversationId,
+        {
+          onSignal: (signal) => this.onSignal(conversationId, signal),
+          onOpen: (again) => {
+            if (again) this.loadHistory(conversationId, true).catch((error: unknown) => this.fail(error));
+          },
+          onError: (error, fatal) => {
+            this.fail(error);
+            if (fatal) this.store.set({ notice: error.message });
+          },
         },
-      },
-      abort.signal,
-    );
+        abort.signal,
+      );
+      await this.loadHistory(conversationId);
+    } catch (error) {
+      abort.abort();
+      throw error;
+    }
+  }
+
+  /**
+   * Merges the latest page of messages (newest first on the wire) into the list. History is not emitted
+   * as `message` events, except (`emitNew`) messages missed while the stream was reconnecting.
+   */
+  private async loadHistory(conversationId: string, emitNew = false): Promise<void> {
+    const page = await this.client.listMessages(conversationId);
+    if (conversationId !== this.conversationId) return;
+    if (emitNew) {
+      for (const message of [...page.messages].reverse())
+        if (!this.seen.has(message.id)) this.addMessage(message);
+    }
+    this.store.set((s) => {
+      let list = s.messages;
+      const feedback = { ...s.feedback };
+      for (const message of page.messages) {
+        this.seen.add(message.id);
+        list = upsertMessage(list, message).list;
+        if (message.feedback && !feedback[message.id]) feedback[message.id] = message.feedback.value;
+      }
+      return { messages: list, feedback };
+    });
   }
 
   private addMessage(message: ChatMessage): void {

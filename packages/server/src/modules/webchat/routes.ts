@@ -1,0 +1,101 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { WebchatConfiguration } from '@parley/protocol';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { ApiError } from '../../errors/errors.js';
+import { responses } from '../../http/route-helpers.js';
+import { WEBCHAT_ASSETS, type WebchatService } from './service.js';
+
+const BotId = Type.Object({
+  botId: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' }),
+});
+
+/**
+ * The embeddable webchat: `GET /webchat/v1/{inject.js,webchat.js}` (the built bundle),
+ * `GET /webchat/v1/bots/{botId}/config` (public configuration) and `GET /webchat/{botId}` (hosted page).
+ */
+export function webchatRoutes(
+  fastify: FastifyInstance,
+  deps: { webchat: WebchatService; publicUrl: string },
+) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/webchat/v1/:file',
+    {
+      schema: {
+        operationId: 'webchat.getScript',
+        tags: ['webchat'],
+        hide: true,
+        params: Type.Object({ file: Type.String({ maxLength: 100 }) }),
+      },
+    },
+    async (req, reply) => {
+      const { file } = req.params;
+      const spec = WEBCHAT_ASSETS[file];
+      const asset = spec ? await deps.webchat.asset(file) : undefined;
+      if (!spec || !asset) {
+        throw new ApiError(
+          'ResourceNotFound',
+          spec
+            ? `The webchat is not built (${file} is missing): run \`npm run build\` (or \`npm run build -w @parley/webchat\`) and restart`
+            : `No webchat file "${file}" (inject.js or webchat.js)`,
+        );
+      }
+      reply
+        .header('content-type', spec.type)
+        .header('cache-control', `public, max-age=${spec.maxAge}`)
+        .header('etag', asset.etag)
+        .header('x-content-type-options', 'nosniff')
+        .header('access-control-allow-origin', '*')
+        .header('cross-origin-resource-policy', 'cross-origin');
+      if (req.headers['if-none-match'] === asset.etag) return reply.status(304).send();
+      return reply.send(asset.body);
+    },
+  );
+
+  app.get(
+    '/webchat/v1/bots/:botId/config',
+    {
+      schema: {
+        operationId: 'webchat.getConfiguration',
+        tags: ['webchat'],
+        description:
+          "A bot's public webchat configuration (the dashboard one, without adminKey) and its name, read by the webchat script.",
+        params: BotId,
+        response: responses(
+          200,
+          Type.Object({
+            bot: Type.Object({ id: Type.String(), name: Type.String() }),
+            configuration: WebchatConfiguration,
+          }),
+        ),
+      },
+    },
+    async (req, reply) => {
+      const found = await deps.webchat.publicConfig(req.params.botId);
+      reply.header('access-control-allow-origin', '*').header('cache-control', 'no-cache');
+      if (!found) throw new ApiError('ResourceNotFound', `Bot "${req.params.botId}" was not found`);
+      return found;
+    },
+  );
+
+  app.get(
+    '/webchat/:botId',
+    { schema: { operationId: 'webchat.getHostedPage', tags: ['webchat'], hide: true, params: BotId } },
+    async (req, reply) => {
+      const page = await deps.webchat.hostedPage(req.params.botId, {
+        scriptUrl: '/webchat/v1/inject.js',
+        connectOrigins: [new URL(deps.publicUrl).origin],
+      });
+      if (!page) throw new ApiError('ResourceNotFound', `Bot "${req.params.botId}" was not found`);
+      return reply
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('content-security-policy', page.csp)
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .header('referrer-policy', 'strict-origin-when-cross-origin')
+        .send(page.html);
+    },
+  );
+}
