@@ -195,3 +195,18 @@ export type CreateIntegrationKeyInput = BotIntegrationInput & Static<typeof Crea
 export interface RevokeIntegrationKeyInput extends BotIntegrationInput {
   keyId: string;
 }
+
+// ---- chat secrets ----
+
+/**
+ * Answer of getBotChat and rotateBotChatSecrets: the bot's Chat API secrets. (The server declares this
+ * shape inline in its route; @parley/protocol has no schema for it yet.)
+ */
+export interface BotChatSecretsResponse {
+  chat: {
+    /** Signs chat user keys (HS256) for verified identity: see `signUserKey`. */
+    userKeySecret: string;
+    /** Signs the webhook requests of a webhook-mode bot (`x-parley-signature`). */
+    webhookSecret: string;
+  };
+}

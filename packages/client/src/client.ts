@@ -15,6 +15,7 @@ import type {
   AccountResponse,
   AddWorkspaceMemberInput,
   AddWorkspaceMemberResponse,
+  BotChatSecretsResponse,
   BotIntegrationInput,
   BotResponse,
   BotWebchat,
@@ -51,6 +52,7 @@ import type {
   UpdateWorkspaceInput,
   UpdateWorkspaceMemberInput,
 } from './admin-types.js';
+import { fetchOf, pick, retryOf } from './env.js';
 import { IndexingFailedError, TimeoutError } from './errors.js';
 import type {
   CopyFileInput,
@@ -78,7 +80,6 @@ import type {
   UpsertFileResponse,
 } from './files-types.js';
 import {
-  DEFAULT_RETRY,
   DEFAULT_TIMEOUT_MS,
   type HttpMethod,
   path,
@@ -89,13 +90,7 @@ import {
   Transport,
 } from './http.js';
 import { PagePromise } from './pagination.js';
-import {
-  nodeUploadFetch,
-  prepareSource,
-  type UploadProgress,
-  type UploadSource,
-  uploadInit,
-} from './transfer.js';
+import { prepareSource, sendUpload, type UploadProgress, type UploadSource } from './transfer.js';
 
 /** API URL when neither the `apiUrl` option nor `PARLEY_API_URL` is set: a local server's default address. */
 export const DEFAULT_API_URL = 'http://127.0.0.1:3000';
@@ -154,17 +149,6 @@ export interface DownloadedFile {
   file: FileObject;
 }
 
-function env(name: string): string | undefined {
-  // `process` exists in Node, Deno and Bun; browsers have none, so only the options apply there.
-  const proc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
-  const value = proc?.env?.[name]?.trim();
-  return value ? value : undefined;
-}
-
-function pick(option: string | undefined, envName: string): string | undefined {
-  return option !== undefined && option !== '' ? option : env(envName);
-}
-
 /**
  * The Parley API client. One typed method per operation; inputs are the operation's path, query and body
  * parameters in one object, answers are the wire envelopes. Every method takes `RequestOptions` last
@@ -201,20 +185,14 @@ export class Client {
     this.botId = pick(options.botId, 'PARLEY_BOT_ID');
     this.integrationId = pick(options.integrationId, 'PARLEY_INTEGRATION_ID');
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
-    const retry = { ...DEFAULT_RETRY };
-    for (const [key, value] of Object.entries(options.retry ?? {})) {
-      if (value !== undefined) retry[key as keyof typeof retry] = value;
-    }
+    const retry = retryOf(options.retry);
     const headers: Record<string, string> = { ...options.headers };
     if (token) headers.authorization = `Bearer ${token}`;
     if (this.workspaceId) headers['x-workspace-id'] = this.workspaceId;
     if (this.botId) headers['x-bot-id'] = this.botId;
     if (this.integrationId) headers['x-integration-id'] = this.integrationId;
     const custom = options.fetch;
-    // Called through a wrapper: a browser's fetch throws "Illegal invocation" when called as a method of another object.
-    const doFetch: typeof fetch = custom
-      ? (input, init) => custom(input, init)
-      : (input, init) => globalThis.fetch(input, init);
+    const doFetch = fetchOf(custom);
     this.#http = new Transport({
       apiUrl: this.apiUrl,
       timeout: this.timeout,
@@ -370,6 +348,16 @@ export class Client {
     options?: RequestOptions,
   ): Promise<BotWebchat> {
     return this.admin('PUT', path`/bots/${id}/webchat`, { body: { configuration } }, options);
+  }
+
+  /** The bot's Chat API secrets: the user key secret (verified identity) and the webhook secret. */
+  async getBotChat({ id }: IdInput, options?: RequestOptions): Promise<BotChatSecretsResponse> {
+    return this.admin('GET', path`/bots/${id}/chat`, {}, options);
+  }
+
+  /** Replaces both chat secrets of a bot: every user key signed with the old one stops working. */
+  async rotateBotChatSecrets({ id }: IdInput, options?: RequestOptions): Promise<BotChatSecretsResponse> {
+    return this.admin('POST', path`/bots/${id}/chat/rotate-secrets`, {}, options);
   }
 
   /** A bot's request log, newest first: await for a page, `for await` for every line. */
@@ -845,24 +833,7 @@ export class Client {
       { ...settings, ...(contentType ? { contentType } : {}), size: source.size },
       options,
     );
-    let sent = -1;
-    const report = onProgress
-      ? (progress: UploadProgress) => {
-          sent = progress.loaded;
-          onProgress(progress);
-        }
-      : undefined;
-    // The upload URL is a capability of its own: no token or context headers go there.
-    await this.#http.send<FileResponse>(
-      pending.uploadUrl,
-      'PUT',
-      (touch) => uploadInit(source, new Headers({ accept: 'application/json' }), touch, report),
-      source.repeatable ? options : { ...options, retry: { ...options.retry, attempts: 1 } },
-      // Node's fetch reads a request stream ahead of the socket (the whole file would sit in memory), so
-      // there the bytes go through node:http, which waits for the socket to drain. A `fetch` option wins.
-      { idle: true, fetch: this.#http.config.customFetch ? undefined : await nodeUploadFetch() },
-    );
-    if (report && sent < source.size) report({ loaded: source.size, total: source.size });
+    await sendUpload(this.#http, pending.uploadUrl, source, onProgress, options);
     const { file } = await this.getFile({ id: pending.id }, options);
     return file;
   }

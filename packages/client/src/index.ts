@@ -3,6 +3,11 @@ export type {
   AuditRecord,
   Bot,
   BotSummary,
+  ChatConversation,
+  ChatEvent,
+  ChatMessage,
+  ChatSignal,
+  ChatUser,
   CreatedToken,
   ErrorType,
   FileAccessPolicy,
@@ -14,6 +19,7 @@ export type {
   ListMeta,
   LogEntry,
   Member,
+  MessagePayload,
   Role,
   SearchMode,
   SearchPassage,
@@ -23,6 +29,8 @@ export type {
   Workspace,
 } from '@parley/protocol';
 export * from './admin-types.js';
+export * from './chat.js';
+export * from './chat-types.js';
 export * from './client.js';
 export * from './errors.js';
 export * from './files-types.js';

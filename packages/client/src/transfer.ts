@@ -1,5 +1,5 @@
 import { UploadSizeMismatchError } from './errors.js';
-import type { AttemptInit } from './http.js';
+import type { AttemptInit, RequestOptions, Transport } from './http.js';
 
 /** Bytes sent so far of an upload, and the total. */
 export interface UploadProgress {
@@ -290,4 +290,37 @@ export async function nodeUploadFetch(): Promise<typeof fetch | undefined> {
         }
       })();
     })) as typeof fetch;
+}
+
+/**
+ * PUTs a prepared source to an upload URL the API handed out: no token or context headers go there (the
+ * signed URL is the permission), progress is told as bytes go out, and `timeout` is an idle timeout. A
+ * repeatable source is sent again after a retryable failure; a stream is sent once.
+ */
+export async function sendUpload<T>(
+  http: Transport,
+  uploadUrl: string,
+  source: PreparedSource,
+  onProgress: ((progress: UploadProgress) => void) | undefined,
+  options: RequestOptions,
+): Promise<T> {
+  let sent = -1;
+  const report = onProgress
+    ? (progress: UploadProgress) => {
+        sent = progress.loaded;
+        onProgress(progress);
+      }
+    : undefined;
+  const answer = await http.send<T>(
+    uploadUrl,
+    'PUT',
+    (touch) => uploadInit(source, new Headers({ accept: 'application/json' }), touch, report),
+    source.repeatable ? options : { ...options, retry: { ...options.retry, attempts: 1 } },
+    // Node's fetch keeps every chunk of a request stream until the request ends (the whole file in memory),
+    // so there the bytes go through node:http, which waits for the socket to drain. A `fetch` option wins.
+    { idle: true, fetch: http.config.customFetch ? undefined : await nodeUploadFetch() },
+  );
+  // Where bytes could not be counted as they went (a browser), the end is told once the server has them.
+  if (report && sent < source.size) report({ loaded: source.size, total: source.size });
+  return answer;
 }

@@ -1,0 +1,97 @@
+import type {
+  AddParticipantBody,
+  ChatConversation,
+  ChatEvent,
+  ChatFileResponse,
+  ChatMessage,
+  ChatSignal,
+  ChatUser,
+  ChatUserFields,
+  CreateChatFileBody,
+  CreateConversationBody,
+  CreateEventBody,
+  CreateMessageBody,
+  ListMeta,
+  MessageFeedback,
+} from '@parley/protocol';
+import type { Static } from 'typebox';
+import type { PageInput } from './admin-types.js';
+import type { UploadProgress, UploadSource } from './transfer.js';
+
+// Inputs and answers of the Chat API (`/v1/chat/{botId}`); every shape comes from @parley/protocol.
+// A resource's own id is `id`; the conversation a sub-resource belongs to is `conversationId`.
+
+/** Writable fields of a chat user; `null` clears one. */
+export type ChatUserInput = ChatUserFields;
+/** Answer of createUser: the user and its key (give it to `ChatClient` as `userKey`). */
+export interface CreateChatUserResult {
+  user: ChatUser;
+  key: string;
+}
+/** `{user}`. */
+export interface ChatUserResult {
+  user: ChatUser;
+}
+
+/** Input of createConversation and getOrCreateConversation (`id`: choose the id yourself). */
+export type CreateConversationInput = Static<typeof CreateConversationBody>;
+/** `{conversation}`. */
+export interface ConversationResult {
+  conversation: ChatConversation;
+}
+/** A page of conversations, most recently active first. */
+export interface ListConversationsResult {
+  conversations: ChatConversation[];
+  meta: ListMeta;
+}
+
+/** Input of the operations on a conversation's messages and participants. */
+export type ConversationPageInput = { conversationId: string } & PageInput;
+/** A page of messages, newest first. */
+export interface ListMessagesResult {
+  messages: ChatMessage[];
+  meta: ListMeta;
+}
+/** Input of createMessage: the conversation, the payload (`{ type: 'text', text }`, …) and metadata. */
+export type CreateMessageInput = CreateMessageBody;
+/** `{message}`. */
+export interface MessageResult {
+  message: ChatMessage;
+}
+/** Input of setMessageFeedback. */
+export type MessageFeedbackInput = { id: string } & MessageFeedback;
+
+/** Input of createEvent. */
+export type CreateEventInput = CreateEventBody;
+/** `{event}`. */
+export interface EventResult {
+  event: ChatEvent;
+}
+
+/** Input of addParticipant. */
+export type AddParticipantInput = { conversationId: string } & Static<typeof AddParticipantBody>;
+/** Input of getParticipant and removeParticipant. */
+export interface ParticipantInput {
+  conversationId: string;
+  userId: string;
+}
+/** A page of participants, in the order they joined. */
+export interface ListParticipantsResult {
+  participants: ChatUser[];
+  meta: ListMeta;
+}
+/** `{participant}`. */
+export interface ParticipantResult {
+  participant: ChatUser;
+}
+
+/** Input of createFile: the name, size, type and conversation of a chat file. */
+export type CreateChatFileInput = CreateChatFileBody;
+/** Answer of createFile: PUT the bytes to `file.uploadUrl`, then send a message with `file.url`. */
+export type ChatFileResult = Static<typeof ChatFileResponse>;
+/** Input of uploadFile: the chat file's name, conversation and type, its bytes, and progress. */
+export type UploadChatFileInput = Omit<CreateChatFileBody, 'size'> &
+  UploadSource & { onProgress?: ((progress: UploadProgress) => void) | undefined };
+
+/** A signal of a live stream, with the id of its frame (`eventId`, the cursor to resume after). */
+export type ChatStreamSignal = ChatSignal & { eventId: string | undefined };
