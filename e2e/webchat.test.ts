@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +55,16 @@ const FLAGS = [
   '--disable-quic',
 ];
 
+/** A TCP port free right now on 127.0.0.1. */
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return address.port;
+}
+
 /** Runs `fn(window)` in the page (its source is sent, so it may use nothing from the test's scope). */
 function run<T, A = unknown>(page: Page, fn: (w: TestWindow, arg: A) => T | Promise<T>, arg?: A): Promise<T> {
   return page.evaluate(`(${fn.toString()})(window, ${JSON.stringify(arg ?? null)})`) as Promise<T>;
@@ -79,11 +90,11 @@ describe.skipIf(!haveChromium)('webchat in a browser', () => {
         stdio: 'pipe',
       },
     );
-    t = await createTestApp();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no address');
-    origin = `http://127.0.0.1:${address.port}`;
+    // A known port, so the server's public URL (upload and download URLs) is the address the browser uses.
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    t = await createTestApp({ env: { PARLEY_PUBLIC_URL: origin } });
+    await t.app.listen({ port, host: '127.0.0.1' });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
     shots = await mkdtemp(join(tmpdir(), 'parley-webchat-shots-'));
     // A page on another origin, as a customer's site embeds the script.
@@ -620,6 +631,42 @@ parley.init({ botId: ${JSON.stringify(w.botId)}, configuration: { adminKey: 'the
       await thumb.click();
       await expect.poll(() => thumb.getAttribute('aria-pressed')).toBe('true');
       await page.waitForTimeout(300);
+      expect((await events(page)).filter((e) => e.type === 'error')).toEqual([]);
+    } finally {
+      await setDashboard({});
+    }
+  });
+
+  it('uploads a file and an image with allowFileUpload (POST /files, PUT the bytes, then a file/image message)', async () => {
+    await setDashboard({ allowFileUpload: true });
+    try {
+      const { page } = await newPage();
+      await run(page, (w) => w.parley.open());
+      await waitForEvent(page, 'webchat:ready');
+      const input = page.locator('[data-parley-webchat] input[type="file"]');
+      await input.setInputFiles({
+        name: 'notes.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('hello upload'),
+      });
+      const link = page.locator('[data-parley-webchat] .pw-msg[data-type="file"] a');
+      await expect.poll(() => link.count(), { timeout: 15_000 }).toBe(1);
+      expect(await link.textContent()).toContain('notes.txt');
+      const href = await link.getAttribute('href');
+      const downloaded = await fetch(new URL(href ?? '', origin));
+      expect(downloaded.status).toBe(200);
+      expect(await downloaded.text()).toBe('hello upload');
+      // A 1×1 PNG becomes an image message.
+      const png = Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+        'base64',
+      );
+      await input.setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
+      const image = page.locator('[data-parley-webchat] .pw-msg[data-type="image"] img');
+      await expect.poll(() => image.count(), { timeout: 15_000 }).toBe(1);
+      await expect
+        .poll(() => image.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth))
+        .toBe(1);
       expect((await events(page)).filter((e) => e.type === 'error')).toEqual([]);
     } finally {
       await setDashboard({});
