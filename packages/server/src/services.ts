@@ -3,6 +3,11 @@ import type { BlobStore } from './blob/blob-store.js';
 import type { Config } from './config/config.js';
 import type { Db } from './db/database.js';
 import { jobQueue } from './jobs/queue.js';
+import {
+  chatModelFromConfig,
+  knowledgeResponder,
+  semanticMinSimilarityFor,
+} from './modules/answers/index.js';
 import { auditService } from './modules/audit/service.js';
 import { botsService } from './modules/bots/service.js';
 import { signalBus } from './modules/chat/bus.js';
@@ -30,8 +35,11 @@ export interface ServiceDeps {
   clock?: () => Date;
   /** The embedder; defaults to the configured one (null: lexical search only). */
   embedder?: Embedder | null;
-  /** Answers user messages of knowledge-mode bots (modules/answers); without it such bots say they have no answer engine. */
-  responder?: KnowledgeResponder | undefined;
+  /**
+   * Answers user messages of knowledge-mode bots; defaults to the built-in knowledge answers (modules/answers).
+   * `null`: none, and such bots say they have no answer engine.
+   */
+  responder?: KnowledgeResponder | null | undefined;
 }
 
 /** Everything the service is made of, wired once per app. */
@@ -92,11 +100,21 @@ export function buildServices(deps: ServiceDeps) {
     bus,
     signalRetentionMs: config.chat.signalRetentionMs,
   });
+  const responder =
+    deps.responder !== undefined
+      ? (deps.responder ?? undefined)
+      : knowledgeResponder({
+          search,
+          knowledgeBases,
+          files,
+          chatModel: chatModelFromConfig(config.chatModel),
+          semanticMinSimilarity: semanticMinSimilarityFor(embedder),
+        });
   const chatJobHandlers = {
     [CHAT_REPLY_JOB]: chatReplyJob({
       chat,
       bots,
-      responder: deps.responder,
+      responder,
       timeoutMs: config.chat.replyTimeoutMs,
     }),
     [CHAT_WEBHOOK_JOB]: chatWebhookJob({

@@ -25,8 +25,8 @@ export interface TestAppOptions {
   embedder?: Embedder | null;
   /** Run the background workers (indexing jobs) in the app. */
   workers?: boolean;
-  /** Knowledge responder of the Chat API (bot replies in knowledge mode). */
-  responder?: KnowledgeResponder;
+  /** Knowledge responder of the Chat API (default: the built-in knowledge answers; null: none). */
+  responder?: KnowledgeResponder | null;
   /** PostgreSQL schema to use instead of a fresh one (two apps sharing one database); not dropped on close. */
   pgSchema?: string;
 }
@@ -81,7 +81,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     ...(options.blobs ? { blobs: options.blobs } : {}),
     ...(options.embedder !== undefined ? { embedder: options.embedder } : {}),
     ...(options.workers ? { workers: true } : {}),
-    ...(options.responder ? { responder: options.responder } : {}),
+    ...(options.responder !== undefined ? { responder: options.responder } : {}),
   });
   await app.ready();
   const boot = await bootstrap({ config, db: db.kysely, services: app.services });

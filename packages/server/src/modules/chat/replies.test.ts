@@ -5,6 +5,7 @@ import type { ChatWebhookEvent } from '@parley/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatClient, openSse } from '../../test-support/chat.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { NOT_FOUND_TEXT } from '../answers/index.js';
 import { NO_ANSWER_ENGINE_TEXT } from './jobs.js';
 import type { KnowledgeResponder, ReplyRequest } from './reply-port.js';
 
@@ -114,7 +115,7 @@ describe('knowledge replies (chat_reply job)', () => {
 
 describe('knowledge mode without an answer engine', () => {
   it('posts a plain notice that no answer engine is configured', async () => {
-    const t = await createTestApp({ workers: true });
+    const t = await createTestApp({ workers: true, responder: null });
     try {
       const chat = chatClient(t);
       const user = await chat.user();
@@ -130,6 +131,30 @@ describe('knowledge mode without an answer engine', () => {
         isBot: true,
         payload: { type: 'text', text: NO_ANSWER_ENGINE_TEXT },
       });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('knowledge mode with the built-in answers (the default responder)', () => {
+  it("answers from the bot's knowledge, here honestly that nothing was found", async () => {
+    const t = await createTestApp({ workers: true });
+    try {
+      const chat = chatClient(t);
+      const user = await chat.user();
+      const conv = await chat.conversation(user);
+      await chat.message(user, conv, 'What is the refund policy?');
+      let messages: Array<{ isBot: boolean; payload: { type: string; text?: string; markdown?: string } }> =
+        [];
+      await waitFor(async () => {
+        const res = await chat.call('GET', `/conversations/${conv}/messages`, { key: user.key });
+        messages = (res.json() as { messages: typeof messages }).messages;
+        return messages.length === 2;
+      });
+      const reply = messages[0];
+      expect(reply?.isBot).toBe(true);
+      expect(JSON.stringify(reply?.payload)).toContain(NOT_FOUND_TEXT.slice(0, 20));
     } finally {
       await t.close();
     }
