@@ -267,7 +267,8 @@ export type ChatFileResponse = Static<typeof ChatFileResponse>;
 /**
  * Signals on the live stream (`GET /conversations/{id}/listen`, SSE). Each frame is
  * `id: <cursor>` `event: message` `data: {"type": …, "data": …}`; reconnect with `Last-Event-ID`
- * (or `?lastEventId=`) to resume without losing a signal. A `ping` comes every 30 s.
+ * (or `?lastEventId=`) to resume without losing a signal. A `ping` comes every 30 s. The server ends a
+ * stream after `conversation_deleted`, and after `participant_removed` naming the listening user.
  */
 export type ChatSignal =
   | { type: 'message_created'; data: ChatMessage }
@@ -276,6 +277,7 @@ export type ChatSignal =
   | { type: 'event_created'; data: ChatEvent }
   | { type: 'participant_added'; data: { conversationId: string; participantId: string } }
   | { type: 'participant_removed'; data: { conversationId: string; participantId: string } }
+  | { type: 'conversation_deleted'; data: { conversationId: string } }
   | { type: 'typing_started'; data: { conversationId: string; userId: string; isBot: boolean } }
   | { type: 'typing_stopped'; data: { conversationId: string; userId: string; isBot: boolean } }
   | { type: 'message_stream_delta'; data: { id: string; conversationId: string; delta: string } }

@@ -168,7 +168,8 @@ export function chatRepo(db: Kysely<Database>) {
         .execute();
     },
     deleteConversation: async (botId: string, id: string) => {
-      for (const table of ['chat_messages', 'chat_events', 'chat_participants'] as const) {
+      // Stored signals carry message contents: they go with the conversation.
+      for (const table of ['chat_messages', 'chat_events', 'chat_participants', 'chat_signals'] as const) {
         await db.deleteFrom(table).where('bot_id', '=', botId).where('conversation_id', '=', id).execute();
       }
       await db.deleteFrom('chat_conversations').where('bot_id', '=', botId).where('id', '=', id).execute();

@@ -513,7 +513,15 @@ export function chatService(deps: {
     /** Deletes the caller and its data (see chatRepo.deleteUser); the bot's own user cannot be deleted. */
     async deleteUser(caller: ChatCaller): Promise<void> {
       if (caller.isBot) throw errors.forbidden("The bot's own chat user cannot be deleted");
-      await db.transaction().execute((tx) => chatRepo(tx).deleteUser(caller.bot.id, caller.userId));
+      await withSignals(caller.bot.id, async (tx, emit) => {
+        const orphaned = await chatRepo(tx).deleteUser(caller.bot.id, caller.userId);
+        for (const conversationId of orphaned)
+          emit({
+            conversationId,
+            signal: { type: 'conversation_deleted', data: { conversationId } },
+            adminOnly: false,
+          });
+      });
     },
 
     /** Creates a conversation with the caller as participant; a chosen id already in use answers 409. */
@@ -564,7 +572,15 @@ export function chatService(deps: {
     /** Deletes a conversation with its messages, events and participants (participants or the bot). */
     async deleteConversation(caller: ChatCaller, id: string): Promise<void> {
       await conversationFor(caller, id, 'write');
-      await db.transaction().execute((tx) => chatRepo(tx).deleteConversation(caller.bot.id, id));
+      // The one signal left of it tells open streams that it is gone; they end after it.
+      await withSignals(caller.bot.id, async (tx, emit) => {
+        await chatRepo(tx).deleteConversation(caller.bot.id, id);
+        emit({
+          conversationId: id,
+          signal: { type: 'conversation_deleted', data: { conversationId: id } },
+          adminOnly: false,
+        });
+      });
     },
 
     /** Messages of a conversation, newest first. */

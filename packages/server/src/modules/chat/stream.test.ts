@@ -205,6 +205,67 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
     }
   });
 
+  it('ends every open stream of a deleted conversation after a conversation_deleted signal, and keeps none of its signals', async () => {
+    const conv = await chat.conversation(alice);
+    await chat.call('POST', `/conversations/${conv}/participants`, {
+      key: alice.key,
+      body: { userId: bob.id },
+    });
+    await chat.message(alice, conv, 'secret words');
+    const aliceStream = await listen(conv, { 'x-user-key': alice.key });
+    const botStream = await listen(conv, { authorization: `Bearer ${t.botKey}` });
+    const deleted = await chat.call('DELETE', `/conversations/${conv}`, { key: alice.key });
+    expect(deleted.statusCode).toBe(200);
+    for (const stream of [aliceStream, botStream]) {
+      await stream.done;
+      expect(stream.ended).toBe(true);
+      expect(stream.signals().map((f) => f.data)).toEqual([
+        { type: 'conversation_deleted', data: { conversationId: conv } },
+      ]);
+    }
+    // Resuming from the very start finds the conversation gone, not its old messages.
+    const again = await listen(conv, { 'x-user-key': bob.key }, '?lastEventId=0');
+    expect(again.res.status).toBe(404);
+    await again.close();
+    const rows = await t.db.kysely
+      .selectFrom('chat_signals')
+      .select('type')
+      .where('conversation_id', '=', conv)
+      .execute();
+    expect(rows.map((r) => r.type)).toEqual(['conversation_deleted']);
+  });
+
+  it('ends the stream of a participant who is removed, and only theirs', async () => {
+    const conv = await chat.conversation(alice);
+    await chat.call('POST', `/conversations/${conv}/participants`, {
+      key: alice.key,
+      body: { userId: bob.id },
+    });
+    const aliceStream = await listen(conv, { 'x-user-key': alice.key });
+    const bobStream = await listen(conv, { 'x-user-key': bob.key });
+    try {
+      const removed = await chat.call('DELETE', `/conversations/${conv}/participants/${bob.id}`, {
+        key: alice.key,
+      });
+      expect(removed.statusCode).toBe(200);
+      await bobStream.done;
+      expect(bobStream.ended).toBe(true);
+      expect(bobStream.signals().at(-1)?.data).toEqual({
+        type: 'participant_removed',
+        data: { conversationId: conv, participantId: bob.id },
+      });
+      await chat.message(alice, conv, 'still here');
+      await aliceStream.until((f) =>
+        f.some((x) => x.data?.type === 'message_created' && x.data.data.conversationId === conv),
+      );
+      expect(aliceStream.ended).toBe(false);
+      expect(bobStream.signals().some((f) => f.data?.type === 'message_created')).toBe(false);
+    } finally {
+      await aliceStream.close();
+      await bobStream.close();
+    }
+  });
+
   it('ends open streams when the app closes', async () => {
     const other = await createTestApp();
     const otherChat = chatClient(other);

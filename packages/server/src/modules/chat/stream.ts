@@ -52,6 +52,10 @@ export async function serveStream(options: {
               `id: ${row.cursor}\nevent: message\ndata: {"type":${JSON.stringify(row.type)},"data":${row.data}}\n\n`,
             );
             last = row.cursor;
+            if (endsStream(row.type, row.data, options.caller)) {
+              close();
+              return;
+            }
           }
           if (rows.length < 500 || closed) break;
         }
@@ -96,4 +100,11 @@ export async function serveStream(options: {
 
   ready = true;
   await pull();
+}
+
+/** Whether a signal ends the stream of this caller: its conversation is gone, or the caller left it. */
+function endsStream(type: string, data: string, caller: ChatCaller): boolean {
+  if (type === 'conversation_deleted') return true;
+  if (type !== 'participant_removed' || caller.isBot || caller.admin) return false;
+  return (JSON.parse(data) as { participantId?: string }).participantId === caller.userId;
 }
