@@ -77,6 +77,48 @@ const AttachIcon = () => (
   </svg>
 );
 
+const FileIcon = () => (
+  <svg
+    width="16"
+    height="16"
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    stroke-width="2"
+    aria-hidden="true"
+  >
+    <path d="M14 3H6a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V9zM14 3v6h6" />
+  </svg>
+);
+const PinIcon = () => (
+  <svg
+    width="16"
+    height="16"
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    stroke-width="2"
+    aria-hidden="true"
+  >
+    <path d="M12 22s7-6.2 7-12a7 7 0 0 0-14 0c0 5.8 7 12 7 12z" />
+    <circle cx="12" cy="10" r="2.5" />
+  </svg>
+);
+const ThumbIcon = ({ down }: { down?: boolean }) => (
+  <svg
+    width="16"
+    height="16"
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    stroke-width="2"
+    aria-hidden="true"
+    class={down ? 'pw-flip' : undefined}
+  >
+    <path d="M7 10v11H4V10zM7 10l4-8a3 3 0 0 1 3 3v4h5.5a2 2 0 0 1 2 2.3l-1.4 8A2 2 0 0 1 18.1 21H7" />
+  </svg>
+);
+
 function linkHref(kind: string, link: string): string {
   if (kind === 'phone' && !/^(tel:|https?:)/i.test(link)) return `tel:${link.replace(/[^0-9+]/g, '')}`;
   if (kind === 'email' && !/^mailto:/i.test(link)) return `mailto:${link}`;
@@ -202,7 +244,7 @@ function Payload({
       return (
         <div class="pw-bubble">
           <a href={payload.fileUrl} target="_blank" rel="noopener noreferrer" download>
-            📎 {payload.title || 'File'}
+            <FileIcon /> {payload.title || 'File'}
           </a>
         </div>
       );
@@ -211,7 +253,7 @@ function Payload({
       return (
         <div class="pw-bubble">
           <a href={href} target="_blank" rel="noopener noreferrer">
-            📍 {payload.title || payload.address || `${payload.latitude}, ${payload.longitude}`}
+            <PinIcon /> {payload.title || payload.address || `${payload.latitude}, ${payload.longitude}`}
           </a>
           {payload.title && payload.address && <div>{payload.address}</div>}
         </div>
@@ -291,7 +333,7 @@ function Message({
             aria-pressed={given === 'positive'}
             onClick={() => actions.feedback(message.id, 'positive')}
           >
-            👍
+            <ThumbIcon />
           </button>
           <button
             type="button"
@@ -299,7 +341,7 @@ function Message({
             aria-pressed={given === 'negative'}
             onClick={() => actions.feedback(message.id, 'negative')}
           >
-            👎
+            <ThumbIcon down />
           </button>
         </div>
       )}

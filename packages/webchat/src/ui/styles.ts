@@ -125,6 +125,8 @@ export const STYLES = `
 .pw-file input { position: absolute; inset: 0; opacity: 0; cursor: pointer; width: 100%; }
 .pw-footer { padding: 6px 12px 10px; text-align: center; font-size: 12px; color: var(--pw-muted); }
 .pw-footer p { margin: 0; } .pw-footer a { color: inherit; }
+.pw-flip { transform: scaleY(-1); }
+.pw-bubble svg { vertical-align: -3px; margin-right: 4px; }
 .pw-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 details.pw-debug { font-size: 12px; color: var(--pw-muted); } details.pw-debug pre { white-space: pre-wrap; max-height: 200px; overflow: auto; }
 `;
