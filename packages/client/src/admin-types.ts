@@ -198,15 +198,5 @@ export interface RevokeIntegrationKeyInput extends BotIntegrationInput {
 
 // ---- chat secrets ----
 
-/**
- * Answer of getBotChat and rotateBotChatSecrets: the bot's Chat API secrets. (The server declares this
- * shape inline in its route; @parley/protocol has no schema for it yet.)
- */
-export interface BotChatSecretsResponse {
-  chat: {
-    /** Signs chat user keys (HS256) for verified identity: see `signUserKey`. */
-    userKeySecret: string;
-    /** Signs the webhook requests of a webhook-mode bot (`x-parley-signature`). */
-    webhookSecret: string;
-  };
-}
+/** Answer of getBotChat and rotateBotChatSecrets: the bot's Chat API secrets. */
+export type { BotChatSecretsResponse } from '@parley/protocol';

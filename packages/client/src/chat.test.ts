@@ -38,7 +38,13 @@ function collect(stream: AsyncIterable<ChatStreamSignal>) {
       new Promise<void>((resolve, reject) => {
         if (signals.length >= n) return resolve();
         const timer = setTimeout(() => reject(new Error(`only ${signals.length} of ${n} signals`)), ms);
-        waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
+        waiters.push({
+          n,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
       }),
   };
 }
@@ -273,7 +279,7 @@ describe('ChatClient.listen over a scripted SSE server', () => {
   it('reconnects when the stream ends or breaks, sending Last-Event-ID, and skips pings', async () => {
     const frame = (id: number, text: string) =>
       `id: ${id}\nevent: message\ndata: ${JSON.stringify({ type: 'message_created', data: { id: `m${id}`, payload: { type: 'text', text } } })}\n\n`;
-    fake = await startFakeServer((req, res, index) => {
+    fake = await startFakeServer((_req, res, index) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       if (index === 0) {
         res.write(': connected\n\n');

@@ -112,18 +112,5 @@ export interface KnowledgeBaseFileInput {
   id: string;
   fileId: string;
 }
-/**
- * A file linked to a knowledge base, with its indexing state. (The server declares this shape inline in its
- * route; @parley/protocol has no schema for it yet.)
- */
-export interface KnowledgeBaseFile {
-  fileId: string;
-  key: string;
-  status: string;
-  failedStatusReason?: string;
-  linkedAt: string;
-}
-/** Answer of listKnowledgeBaseFiles. */
-export interface ListKnowledgeBaseFilesResponse {
-  files: KnowledgeBaseFile[];
-}
+/** A file linked to a knowledge base, with its indexing state. */
+export type { KnowledgeBaseFile, ListKnowledgeBaseFilesResponse } from '@parley/protocol';

@@ -163,7 +163,8 @@ describe('uploadFile over the wire', () => {
       fake = server;
       const file = join(dir, 'big.bin');
       await writeFile(file, new Uint8Array(total));
-      const before = (gc(), process.memoryUsage().arrayBuffers);
+      gc();
+      const before = process.memoryUsage().arrayBuffers;
       let peak = 0;
       let calls = 0;
       await clientOf(server.url).uploadFile({

@@ -302,3 +302,13 @@ export interface ChatWebhookEvent {
   message?: ChatMessage;
   event?: ChatEvent;
 }
+
+/** Answer of the Admin API's getBotChat and rotateBotChatSecrets: the bot's Chat API secrets. */
+export const BotChatSecretsResponse = Type.Object({
+  chat: Type.Object({
+    userKeySecret: Type.String({ description: 'Signs chat user keys (HS256) for verified identity' }),
+    webhookSecret: Type.String({ description: 'Signs webhook requests (x-parley-signature)' }),
+  }),
+});
+/** Chat secrets answer type. */
+export type BotChatSecretsResponse = Static<typeof BotChatSecretsResponse>;

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { ListMeta, Timestamp } from './common.js';
+import { FileStatus } from './files.js';
 
 /** Longest search query, in bytes (spec Limits: 1 KB). */
 export const MAX_QUERY_BYTES = 1024;
@@ -157,3 +158,18 @@ export const KnowledgeBaseBody = Type.Object({
     Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Type.String({ maxLength: 1000 })),
   ),
 });
+
+/** A file linked to a knowledge base, with its indexing state (listKnowledgeBaseFiles). */
+export const KnowledgeBaseFile = Type.Object({
+  fileId: Type.String(),
+  key: Type.String(),
+  status: FileStatus,
+  failedStatusReason: Type.Optional(Type.String()),
+  linkedAt: Timestamp,
+});
+/** Knowledge base file type. */
+export type KnowledgeBaseFile = Static<typeof KnowledgeBaseFile>;
+/** Answer of listKnowledgeBaseFiles. */
+export const ListKnowledgeBaseFilesResponse = Type.Object({ files: Type.Array(KnowledgeBaseFile) });
+/** listKnowledgeBaseFiles answer type. */
+export type ListKnowledgeBaseFilesResponse = Static<typeof ListKnowledgeBaseFilesResponse>;

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   ADMIN_KEY_HEADER,
   AddParticipantBody,
+  BotChatSecretsResponse,
   ChatFileResponse,
   ChatUserFields,
   ChatUserResponse,
@@ -41,9 +42,6 @@ const PageQuery = Type.Object({
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
 });
 const ListenQuery = Type.Object({ lastEventId: Type.Optional(Type.String({ maxLength: 30 })) });
-const SecretsResponse = Type.Object({
-  chat: Type.Object({ userKeySecret: Type.String(), webhookSecret: Type.String() }),
-});
 
 /** Headers every Chat API answer carries: the webchat runs on other origins and authenticates by header. */
 export const CHAT_CORS_HEADERS: Record<string, string> = {
@@ -471,7 +469,7 @@ export function chatAdminRoutes(fastify: FastifyInstance, deps: { chat: ChatServ
         description:
           "The bot's Chat API secrets: userKeySecret signs chat user keys (HS256, verified identity), webhookSecret signs webhook requests.",
         params,
-        response: responses(200, SecretsResponse),
+        response: responses(200, BotChatSecretsResponse),
       },
     },
     async (req) => ({
@@ -487,7 +485,7 @@ export function chatAdminRoutes(fastify: FastifyInstance, deps: { chat: ChatServ
         security: BEARER,
         description: 'Replaces both chat secrets: every user key signed with the old one stops working.',
         params,
-        response: responses(200, SecretsResponse),
+        response: responses(200, BotChatSecretsResponse),
       },
     },
     async (req) => ({

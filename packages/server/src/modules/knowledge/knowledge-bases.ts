@@ -1,4 +1,4 @@
-import type { KnowledgeBase } from '@parley/protocol';
+import type { KnowledgeBase, KnowledgeBaseFile } from '@parley/protocol';
 import type { Kysely, Selectable } from 'kysely';
 import { fileRule } from '../../access/file-policy.js';
 import { isUniqueViolation } from '../../db/database.js';
@@ -10,14 +10,8 @@ import type { FilesContext, FilesService } from '../files/service.js';
 
 type KbRow = Selectable<KnowledgeBasesTable>;
 
-/** A file linked to a knowledge base, with its indexing state. */
-export interface LinkedFile {
-  fileId: string;
-  key: string;
-  status: string;
-  failedStatusReason?: string;
-  linkedAt: string;
-}
+/** A file linked to a knowledge base, with its indexing state (wire shape in @parley/protocol). */
+export type LinkedFile = KnowledgeBaseFile;
 
 /**
  * Knowledge bases: named groups of a bot's files, searched together. The spec's rule is enforced: a linked
@@ -191,7 +185,7 @@ export function knowledgeBaseService(deps: { db: Kysely<Database>; files: FilesS
         .map((r) => ({
           fileId: r.id,
           key: r.key,
-          status: r.status,
+          status: r.status as KnowledgeBaseFile['status'],
           ...(r.failed_status_reason ? { failedStatusReason: r.failed_status_reason } : {}),
           linkedAt: r.linked_at,
         }));

@@ -5,6 +5,7 @@ import {
   KnowledgeBase,
   KnowledgeBaseBody,
   ListFilePassagesResponse,
+  ListKnowledgeBaseFilesResponse,
   ListMeta,
   MAX_PASSAGES_PAGE,
   SearchFilesQuery,
@@ -233,20 +234,7 @@ export function knowledgeRoutes(
         security: BEARER,
         description: 'The files linked to the knowledge base with their indexing state.',
         params: KbParam,
-        response: responses(
-          200,
-          Type.Object({
-            files: Type.Array(
-              Type.Object({
-                fileId: Type.String(),
-                key: Type.String(),
-                status: Type.String(),
-                failedStatusReason: Type.Optional(Type.String()),
-                linkedAt: Type.String(),
-              }),
-            ),
-          }),
-        ),
+        response: responses(200, ListKnowledgeBaseFilesResponse),
       },
     },
     async (req) => ({ files: await deps.knowledgeBases.files(await ctx(req), req.params.id) }),
