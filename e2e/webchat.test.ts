@@ -485,6 +485,23 @@ parley.init({ botId: ${JSON.stringify(w.botId)}, configuration: { adminKey: 'the
     }
   });
 
+  it('starts a new conversation when the current one is deleted through the Chat API', async () => {
+    const { page } = await newPage();
+    await run(page, (w) => w.parley.open());
+    await waitForEvent(page, 'webchat:ready');
+    const first = (await events(page)).find((e) => e.type === 'webchat:ready')?.data.conversationId as string;
+    const res = await fetch(`${origin}/v1/chat/${t.botId}/conversations/${first}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${t.botKey}` },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    await waitForEvent(page, 'conversation', 2);
+    const second = (await events(page)).filter((e) => e.type === 'conversation')[1]?.data.conversationId;
+    expect(second).not.toBe(first);
+    expect(await run(page, (w) => w.parley.sendMessage('still here').then(() => 'sent'))).toBe('sent');
+    expect((await events(page)).filter((e) => e.type === 'error')).toEqual([]);
+  });
+
   it('renders Markdown safely: script tags and onerror handlers never run', async () => {
     const { page, errors } = await newPage();
     await run(page, (w) => w.parley.open());

@@ -414,6 +414,12 @@ export class Controller implements WebchatImpl {
         this.store.set((s) => ({ debug: { ...s.debug, [key]: [...(s.debug[key] ?? []), signal.data] } }));
         break;
       }
+      case 'conversation_deleted':
+        // The conversation is gone (deleted through the API): stop listening and start a new one.
+        this.listening?.abort();
+        this.session.write({ conversationId: undefined });
+        this.restartConversation().catch(() => undefined);
+        break;
       case 'participant_added':
       case 'participant_removed':
       case 'ping':
@@ -421,6 +427,12 @@ export class Controller implements WebchatImpl {
       default:
         break;
     }
+  }
+
+  /** The conversation to send to: connects first; after a restart, the newest one. */
+  private async current(): Promise<string> {
+    const connected = await this.connect();
+    return this.conversationId ?? connected;
   }
 
   async restartConversation(): Promise<void> {
@@ -443,7 +455,7 @@ export class Controller implements WebchatImpl {
   }
 
   private async sendPayload(payload: MessagePayload): Promise<void> {
-    const conversationId = await this.connect();
+    const conversationId = await this.current();
     try {
       const message = await this.client.createMessage(conversationId, payload);
       this.addMessage(message);
@@ -454,7 +466,7 @@ export class Controller implements WebchatImpl {
 
   async sendEvent(event: Record<string, unknown>): Promise<void> {
     if (!isPlainObject(event)) throw this.fail(new WebchatError('sendEvent(event): event must be an object'));
-    const conversationId = await this.connect();
+    const conversationId = await this.current();
     try {
       await this.client.createEvent(conversationId, event);
     } catch (error) {
@@ -480,7 +492,7 @@ export class Controller implements WebchatImpl {
       upload: (file) =>
         void busy(
           (async () => {
-            const conversationId = await this.connect();
+            const conversationId = await this.current();
             let url: string;
             try {
               url = await this.client.uploadFile(conversationId, file);
