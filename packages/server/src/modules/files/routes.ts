@@ -32,6 +32,19 @@ const FileAnswer = Type.Object({ file: FileObject });
 /** Types shown inline; anything else downloads as an attachment so uploaded HTML never runs on our origin. */
 const INLINE = /^(image\/(png|jpeg|gif|webp|avif)|audio\/|video\/|application\/pdf$|text\/plain)/;
 
+/**
+ * CORS of the capability URLs (signed upload URLs, download URLs): the URL itself is the credential and no
+ * cookie is ever read, so any origin may use them, e.g. a webchat on a customer's site uploading a file.
+ */
+const CAPABILITY_CORS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, HEAD, PUT, OPTIONS',
+  'access-control-allow-headers': 'content-type, range, if-none-match',
+  'access-control-expose-headers':
+    'content-length, content-range, content-disposition, etag, accept-ranges, x-request-id',
+  'access-control-max-age': '600',
+};
+
 function header(req: FastifyRequest, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
@@ -242,6 +255,7 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
     req: FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string> }>,
     reply: FastifyReply,
   ) => {
+    reply.headers(CAPABILITY_CORS);
     const head = req.method === 'HEAD';
     const rangeHeader = header(req, 'range');
     // The size is needed to read a Range header, so the content is opened in two steps only when one is sent.
@@ -305,8 +319,16 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
     download as never,
   );
 
+  const preflight = async (_req: FastifyRequest, reply: FastifyReply) =>
+    reply.status(204).headers(CAPABILITY_CORS).send();
+  app.options('/:id/content', { schema: { hide: true } }, preflight);
+
   // Uploads: the raw bytes to the uploadUrl, streamed; no token (the URL is the capability).
   app.register(async (raw) => {
+    raw.addHook('onRequest', async (_req, reply) => {
+      reply.headers(CAPABILITY_CORS);
+    });
+    raw.options('/:id/upload', { schema: { hide: true } }, preflight);
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
     raw.put(

@@ -172,6 +172,49 @@ describe('uploading to an uploadUrl', () => {
     ]);
   });
 
+  it('lets a page on any origin use the uploadUrl and the download URL (CORS preflight, answers and errors)', async () => {
+    const bytes = Buffer.from('uploaded from a webchat on a customer site');
+    const file = await upsert(t, { key: 'cors.txt', size: bytes.length });
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: pathOf(file.uploadUrl),
+      headers: {
+        origin: 'https://shop.example',
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    expect(String(preflight.headers['access-control-allow-methods'])).toContain('PUT');
+    expect(String(preflight.headers['access-control-allow-headers'])).toContain('content-type');
+    // A preflight changes nothing.
+    expect((await getFile(t, file.id)).status).toBe('upload_pending');
+
+    const tooMany = await upsert(t, { key: 'cors-too-many.txt', size: 1 });
+    const refused = await putBytes(t, tooMany.uploadUrl, Buffer.from('ab'));
+    expectError(refused, 413, 'PayloadTooLarge');
+    expect(refused.headers['access-control-allow-origin']).toBe('*');
+
+    const uploaded = await putBytes(t, file.uploadUrl, bytes, { 'content-type': 'text/plain' });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    expect(uploaded.headers['access-control-allow-origin']).toBe('*');
+
+    const url = pathOf((await getFile(t, file.id)).url);
+    const download = await t.app.inject({ method: 'GET', url, headers: { origin: 'https://shop.example' } });
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.equals(bytes)).toBe(true);
+    expect(download.headers['access-control-allow-origin']).toBe('*');
+    expect(String(download.headers['access-control-expose-headers'])).toContain('content-disposition');
+    const downloadPreflight = await t.app.inject({
+      method: 'OPTIONS',
+      url,
+      headers: { origin: 'https://shop.example', 'access-control-request-headers': 'range' },
+    });
+    expect(downloadPreflight.statusCode).toBe(204);
+    expect(String(downloadPreflight.headers['access-control-allow-headers'])).toContain('range');
+  });
+
   it('stores the bytes as sent, whatever the Content-Type of the upload (JSON is not parsed)', async () => {
     const json = Buffer.from('{ "b": 2,   "a": [1, 2, 3] }\n');
     const file = await upsert(t, { key: 'raw.json', size: json.length });
