@@ -90,6 +90,8 @@ export const STYLES = `
 .pw-bubble p { margin: 0 0 .5em; } .pw-bubble p:last-child { margin-bottom: 0; }
 .pw-bubble a { color: inherit; }
 .pw-bubble pre { overflow-x: auto; background: rgba(0,0,0,.06); padding: 8px; border-radius: 6px; }
+.pw-bubble blockquote { margin: .4em 0 .6em; padding: 0 0 0 .75em; border-left: 3px solid var(--pw-color); }
+.pw-bubble ul, .pw-bubble ol { margin: .3em 0 .5em; padding-left: 1.3em; }
 .pw-bubble img, .pw-media img, .pw-media video { max-width: 100%; border-radius: calc(var(--pw-radius) * .6); display: block; }
 .pw-media audio { max-width: 100%; }
 .pw-actions { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }

@@ -1,0 +1,191 @@
+// The whole path a new user takes: upload a document to a knowledge base through the Files API, wait for
+// indexing, embed the webchat in a plain page on another origin, ask questions worded differently from the
+// document, on a desktop and a phone screen, and read the bot's answer, with a link that opens the source.
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
+
+const CHROMIUM = process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) {
+  if (process.env.CI) throw new Error(`${CHROMIUM} is missing: the webchat browser tests must run in CI`);
+  console.warn(`${CHROMIUM} is missing (apt-get install chromium): skipping the webchat knowledge tests`);
+}
+
+const HANDBOOK = `# Acme employee handbook
+
+## Vacation
+
+Every employee receives 25 days of paid vacation per calendar year. Unused vacation days carry over
+until March 31 of the following year and are then lost.
+
+## Expenses
+
+Travel expenses are reimbursed within 14 days when the receipts are uploaded to the finance portal.
+
+## Office
+
+The Lyon office opens at 8:30 and closes at 18:00. Visitors sign in at the front desk.
+`;
+
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return address.port;
+}
+
+interface BotMessage {
+  isBot: boolean;
+  payload: { type: string; markdown?: string; text?: string };
+  metadata?: { sources?: Array<{ key: string }> };
+}
+
+describe.skipIf(!haveChromium)('the webchat answers from an uploaded document', () => {
+  let t: TestApp;
+  let origin: string;
+  let site: Server;
+  let siteOrigin: string;
+  let browser: Browser;
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${origin}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${t.botKey}`,
+        'x-bot-id': t.botId,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    expect(res.status, text).toBeLessThan(300);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+
+  beforeAll(async () => {
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    t = await createTestApp({ workers: true, env: { PARLEY_PUBLIC_URL: origin } });
+    await t.app.listen({ port, host: '127.0.0.1' });
+
+    // 1. The document, uploaded as any user of the Files API would: upsert, then PUT the bytes.
+    const bytes = Buffer.from(HANDBOOK);
+    const { file } = (await api('PUT', '/v1/files', {
+      key: 'handbook/acme.md',
+      size: bytes.length,
+      contentType: 'text/markdown',
+    })) as { file: { id: string; uploadUrl: string } };
+    const put = await fetch(file.uploadUrl, { method: 'PUT', body: bytes });
+    expect(put.status, await put.text()).toBe(200);
+    // 2. A knowledge base with the document: linking starts its indexing.
+    const { knowledgeBase } = (await api('POST', '/v1/files/knowledge-bases', { name: 'Handbook' })) as {
+      knowledgeBase: { id: string };
+    };
+    await api('PUT', `/v1/files/knowledge-bases/${knowledgeBase.id}/files/${file.id}`);
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const { file: now } = (await api('GET', `/v1/files/${file.id}`)) as { file: { status: string } };
+      if (now.status === 'indexing_completed') break;
+      expect(now.status).not.toBe('indexing_failed');
+      if (Date.now() > deadline) throw new Error(`still ${now.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
+    // 3. A customer's site on another origin with nothing but the script tag.
+    site = createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Acme</title></head>
+<body><h1>Acme intranet</h1>
+<script src="${origin}/webchat/v1/inject.js" data-bot-id="${t.botId}"></script>
+<script>
+window.messages = [];
+window.parley.on('message', function (m) { window.messages.push(m); });
+</script></body></html>`);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const address = site.address();
+    if (!address || typeof address === 'string') throw new Error('no address');
+    siteOrigin = `http://localhost:${address.port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+      ],
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => site?.close(resolve));
+    await t?.close();
+  });
+
+  async function ask(page: Page, question: string, nth: number): Promise<BotMessage> {
+    await page.evaluate(`window.parley.sendMessage(${JSON.stringify(question)})`);
+    await page.waitForFunction(
+      `window.messages.filter(function (m) { return m.isBot; }).length >= ${nth}`,
+      undefined,
+      { timeout: 20_000 },
+    );
+    const bot = (await page.evaluate(
+      'window.messages.filter(function (m) { return m.isBot; })',
+    )) as BotMessage[];
+    return bot[nth - 1] as BotMessage;
+  }
+
+  for (const screen of [
+    { name: 'desktop', viewport: { width: 1280, height: 800 } },
+    { name: 'phone', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+  ]) {
+    it(`on a ${screen.name} screen: quotes the right passage with a link that opens the document, and says so plainly when it knows nothing`, async () => {
+      const context = await browser.newContext({
+        viewport: screen.viewport,
+        ...(screen.isMobile ? { isMobile: true, hasTouch: true } : {}),
+      });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${siteOrigin}/`);
+        await page.evaluate('window.parley.open()');
+
+        const answer = await ask(page, 'How many days of paid leave do I get each year?', 1);
+        expect(answer.payload.type).toBe('markdown');
+        expect(answer.payload.markdown).toContain('25 days of paid vacation');
+        expect(answer.payload.markdown).not.toContain('Lyon office');
+        expect(answer.metadata?.sources?.[0]?.key).toBe('handbook/acme.md');
+
+        // The answer is on screen, and its source link opens the very document.
+        const bubble = page.locator('[data-parley-webchat] .pw-msg[data-from="bot"]').first();
+        await expect.poll(() => bubble.innerText(), { timeout: 5000 }).toContain('25 days of paid vacation');
+        const href = await bubble.locator('a').first().getAttribute('href');
+        expect(href).toBeTruthy();
+        const source = await fetch(String(href));
+        expect(source.status).toBe(200);
+        expect(await source.text()).toBe(HANDBOOK);
+
+        const unknown = await ask(page, 'What is the capital of Mongolia?', 2);
+        expect(unknown.payload.type).toBe('text');
+        expect(unknown.payload.text).toMatch(/couldn't find anything/i);
+
+        const shots = await mkdtemp(join(tmpdir(), 'parley-webchat-answer-'));
+        await page.screenshot({ path: join(shots, `${screen.name}.png`) });
+        console.log(`webchat answer screenshot: ${join(shots, `${screen.name}.png`)}`);
+      } finally {
+        await context.close();
+      }
+    }, 60_000);
+  }
+});
