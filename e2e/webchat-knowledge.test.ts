@@ -169,7 +169,9 @@ window.parley.on('message', function (m) { window.messages.push(m); });
 
         // The answer is on screen, and its source link opens the very document.
         const bubble = page.locator('[data-parley-webchat] .pw-msg[data-from="bot"]').first();
-        await expect.poll(() => bubble.innerText(), { timeout: 5000 }).toContain('25 days of paid vacation');
+        await expect
+          .poll(() => bubble.textContent(), { timeout: 5000 })
+          .toContain('25 days of paid vacation');
         const href = await bubble.locator('a').first().getAttribute('href');
         expect(href).toBeTruthy();
         const source = await fetch(String(href));
