@@ -1,22 +1,17 @@
 // The whole path a new user takes: upload a document to a knowledge base through the Files API, wait for
 // indexing, embed the webchat in a plain page on another origin, ask questions worded differently from the
 // document, on a desktop and a phone screen, and read the bot's answer, with a link that opens the source.
-import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
+import { CHROMIUM, CHROMIUM_FLAGS, haveChromium } from './support/browser.js';
+import { freePort } from './support/server.js';
 
-const CHROMIUM = process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) {
-  if (process.env.CI) throw new Error(`${CHROMIUM} is missing: the webchat browser tests must run in CI`);
-  console.warn(`${CHROMIUM} is missing (apt-get install chromium): skipping the webchat knowledge tests`);
-}
+const chromiumHere = haveChromium('webchat knowledge tests');
 
 const HANDBOOK = `# Acme employee handbook
 
@@ -34,22 +29,13 @@ Travel expenses are reimbursed within 14 days when the receipts are uploaded to 
 The Lyon office opens at 8:30 and closes at 18:00. Visitors sign in at the front desk.
 `;
 
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no address');
-  return address.port;
-}
-
 interface BotMessage {
   isBot: boolean;
   payload: { type: string; markdown?: string; text?: string };
   metadata?: { sources?: Array<{ key: string }> };
 }
 
-describe.skipIf(!haveChromium)('the webchat answers from an uploaded document', () => {
+describe.skipIf(!chromiumHere)('the webchat answers from an uploaded document', () => {
   let t: TestApp;
   let origin: string;
   let site: Server;
