@@ -105,12 +105,7 @@ window.parley.on('message', function (m) { window.messages.push(m); });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-      ],
+      args: CHROMIUM_FLAGS,
     });
   }, 90_000);
 
