@@ -149,12 +149,20 @@ export function chatClient(options: ChatClientOptions) {
       ).message,
     createEvent: (conversationId: string, payload: Record<string, unknown>) =>
       request<unknown>('POST', '/events', 'Sending the event', { conversationId, payload }),
-    feedback: (messageId: string, value: 'positive' | 'negative') =>
+    feedback: (messageId: string, value: 'positive' | 'negative', comment?: string) =>
       request<unknown>('PUT', `/messages/${encodeURIComponent(messageId)}/feedback`, 'Sending feedback', {
         value,
+        ...(comment ? { comment } : {}),
       }),
-    /** Uploads a file: POST /files, then the bytes to its uploadUrl; answers its permanent URL. */
-    async uploadFile(conversationId: string, file: Blob & { name?: string }): Promise<string> {
+    /**
+     * Uploads a file: POST /files, then the bytes to its uploadUrl (XMLHttpRequest, for upload
+     * progress; fetch where there is none); answers its permanent URL.
+     */
+    async uploadFile(
+      conversationId: string,
+      file: Blob & { name?: string },
+      onProgress?: (loaded: number, total: number) => void,
+    ): Promise<string> {
       const contentType = file.type || 'application/octet-stream';
       const { file: created } = await request<ChatFileResponse>('POST', '/files', 'Uploading the file', {
         name: file.name || 'file',
@@ -164,15 +172,28 @@ export function chatClient(options: ChatClientOptions) {
       });
       let res: Response;
       try {
-        res = await doFetch(created.uploadUrl, {
-          method: 'PUT',
-          headers: { 'content-type': contentType },
-          body: file,
-        });
+        res =
+          typeof XMLHttpRequest === 'undefined' || options.fetch
+            ? await doFetch(created.uploadUrl, {
+                method: 'PUT',
+                headers: { 'content-type': contentType },
+                body: file,
+              })
+            : await new Promise<Response>((resolve, reject) => {
+                const xhr = new XMLHttpRequest();
+                xhr.open('PUT', created.uploadUrl);
+                xhr.setRequestHeader('content-type', contentType);
+                xhr.upload.onprogress = (e) =>
+                  onProgress?.(e.loaded, e.lengthComputable ? e.total : file.size);
+                xhr.onload = () => resolve(new Response(xhr.responseText || null, { status: xhr.status }));
+                xhr.onerror = () => reject(new Error('network error'));
+                xhr.send(file);
+              });
       } catch (error) {
         throw new ChatApiError(`Uploading the file failed: ${(error as Error).message}`, 0);
       }
       if (!res.ok) throw await failure(res, 'Uploading the file');
+      onProgress?.(file.size, file.size);
       return created.url;
     },
 

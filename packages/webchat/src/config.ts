@@ -26,7 +26,6 @@ export interface ResolvedConfiguration extends WebchatConfiguration {
   storageLocation: 'localStorage' | 'sessionStorage';
   allowFileUpload: boolean;
   feedbackEnabled: boolean;
-  composerPlaceholder: string;
 }
 
 /** Defaults for fields neither the dashboard nor the page set. */
@@ -40,7 +39,6 @@ export const DEFAULTS = {
   storageLocation: 'localStorage',
   allowFileUpload: false,
   feedbackEnabled: false,
-  composerPlaceholder: 'Type your message…',
 } as const;
 
 /**

@@ -14,8 +14,9 @@ import {
   WebchatError,
 } from './config.js';
 import type { Emitter } from './emitter.js';
+import { checkLocale, resolveStrings, type StringKey, type Strings, shippedLocale } from './i18n.js';
 import { type SessionStore, sessionStore, storageKey } from './storage.js';
-import { createStore, type Store, upsertMessage } from './store.js';
+import { createStore, type Notice, type Store, upsertMessage } from './store.js';
 import type { StartContext, WebchatImpl } from './types.js';
 
 /** What the public config endpoint answers. */
@@ -30,8 +31,10 @@ export interface UiActions {
   close(): void;
   send(text: string): void;
   sendPayload(payload: MessagePayload): void;
-  upload(file: File): void;
-  feedback(messageId: string, value: 'positive' | 'negative'): void;
+  /** Uploads files one after the other, each then sent as an image or file message. */
+  upload(files: File[]): void;
+  /** Thumbs up/down; a comment (after thumbs down) is sent with the value. */
+  feedback(messageId: string, value: 'positive' | 'negative', comment?: string): void;
   restart(): void;
 }
 
@@ -76,6 +79,9 @@ export class Controller implements WebchatImpl {
   private conversationId: string | undefined;
   private listening: AbortController | undefined;
   private readonly seen = new Set<string>();
+  private locale = 'en';
+  private readonly feedbackSent = new Map<string, Promise<unknown>>();
+  private readonly stringLayers: Partial<Strings>[] = [];
 
   constructor(context: StartContext, dashboard: PublicWebchat, apiUrl: string) {
     const { options } = context;
@@ -92,6 +98,9 @@ export class Controller implements WebchatImpl {
         this.layers.push(options.configuration);
       }
     }
+    const localeError = checkLocale(options.locale, options.strings);
+    if (localeError) this.emitter.emit('error', localeError);
+    else this.applyLocale(options.locale, options.strings);
     const config = this.resolve();
     this.client = chatClient({ apiUrl, botId: this.botId, adminKey: () => this.store.get().config.adminKey });
     this.session = this.sessionFor(config.storageLocation);
@@ -109,8 +118,16 @@ export class Controller implements WebchatImpl {
       feedback: {},
       debug: {},
       notice: undefined,
+      locale: this.locale,
+      strings: resolveStrings(this.locale, ...this.stringLayers),
+      upload: undefined,
     });
     if (options.user !== undefined) this.updateUser(options.user).catch(() => undefined);
+  }
+
+  private applyLocale(locale: string | undefined, strings: Partial<Strings> | undefined): void {
+    if (locale !== undefined) this.locale = shippedLocale(locale) ?? 'en';
+    if (strings !== undefined) this.stringLayers.push(strings);
   }
 
   private resolve(): ResolvedConfiguration {
@@ -156,15 +173,38 @@ export class Controller implements WebchatImpl {
 
   // ---- configuration ----
 
-  config(options: { configuration?: WebchatConfiguration; user?: UserFields }): void {
+  config(options: {
+    configuration?: WebchatConfiguration;
+    user?: UserFields;
+    locale?: string;
+    strings?: Partial<Strings>;
+  }): void {
     if (!isPlainObject(options)) {
-      this.fail(new WebchatError('config({configuration?, user?}) needs an object'));
+      this.fail(new WebchatError('config({configuration?, user?, locale?, strings?}) needs an object'));
       return;
     }
-    const unknown = Object.keys(options).filter((k) => k !== 'configuration' && k !== 'user');
+    const known = ['configuration', 'user', 'locale', 'strings'];
+    const unknown = Object.keys(options).filter((k) => !known.includes(k));
     if (unknown.length > 0) {
-      this.fail(new WebchatError(`config(): unknown option ${unknown.join(', ')} (configuration, user)`));
+      this.fail(new WebchatError(`config(): unknown option ${unknown.join(', ')} (${known.join(', ')})`));
       return;
+    }
+    const localeError = checkLocale(options.locale, options.strings);
+    if (localeError) {
+      this.fail(localeError);
+      return;
+    }
+    if (options.locale !== undefined || options.strings !== undefined) {
+      if (options.configuration !== undefined && checkConfiguration(options.configuration).error) {
+        this.fail(checkConfiguration(options.configuration).error as WebchatError);
+        return;
+      }
+      if (options.user !== undefined && checkUser(options.user)) {
+        this.fail(checkUser(options.user) as WebchatError);
+        return;
+      }
+      this.applyLocale(options.locale, options.strings);
+      this.store.set({ locale: this.locale, strings: resolveStrings(this.locale, ...this.stringLayers) });
     }
     if (options.configuration !== undefined) {
       const { error, warnings } = checkConfiguration(options.configuration);
@@ -278,7 +318,7 @@ export class Controller implements WebchatImpl {
         (error: unknown) => {
           this.ready = undefined;
           const failure = this.fail(error);
-          this.store.set({ status: 'error', notice: failure.message });
+          this.store.set({ status: 'error', notice: { key: 'errorConnect' } });
           throw failure;
         },
       );
@@ -326,7 +366,7 @@ export class Controller implements WebchatImpl {
           },
           onError: (error, fatal) => {
             this.fail(error);
-            if (fatal) this.store.set({ notice: error.message });
+            if (fatal) this.store.set({ notice: { key: 'errorConnection' } });
           },
         },
         abort.signal,
@@ -474,43 +514,67 @@ export class Controller implements WebchatImpl {
     }
   }
 
-  /** The actions the UI calls (errors go to the `error` event and the window's notice). */
+  /** Uploads one file and sends it as an image or file message; the window shows its progress. */
+  private async uploadOne(file: File): Promise<void> {
+    const conversationId = await this.current();
+    let url: string;
+    this.store.set({ upload: { name: file.name, loaded: 0, total: file.size } });
+    try {
+      url = await this.client.uploadFile(conversationId, file, (loaded, total) =>
+        this.store.set({ upload: { name: file.name, loaded, total } }),
+      );
+    } catch (error) {
+      const failure = this.fail(error);
+      const key: StringKey =
+        (error as { status?: number }).status === 413 ? 'errorUploadTooLarge' : 'errorUpload';
+      throw Object.assign(failure, { notice: { key, values: { name: file.name } } });
+    } finally {
+      this.store.set({ upload: undefined });
+    }
+    await this.sendPayload(
+      file.type.startsWith('image/')
+        ? { type: 'image', imageUrl: url }
+        : { type: 'file', fileUrl: url, title: file.name },
+    );
+  }
+
+  /** The actions the UI calls (errors go to the `error` event and, as a sentence, to the window's notice). */
   actions(): UiActions {
-    const report = (promise: Promise<unknown>) =>
+    const report = (promise: Promise<unknown>, key: StringKey) =>
       promise
         .then(() => this.store.set({ notice: undefined }))
-        .catch((error: unknown) => this.store.set({ notice: (error as Error).message }));
-    const busy = (promise: Promise<unknown>) => {
+        .catch((error: unknown) =>
+          this.store.set({ notice: (error as { notice?: Notice }).notice ?? { key } }),
+        );
+    const busy = (promise: Promise<unknown>, key: StringKey) => {
       this.store.set({ busy: true });
-      return report(promise.finally(() => this.store.set({ busy: false })));
+      return report(
+        promise.finally(() => this.store.set({ busy: false })),
+        key,
+      );
     };
     return {
       open: () => this.open(),
       close: () => this.close(),
-      send: (text) => void busy(this.sendMessage(text)),
-      sendPayload: (payload) => void busy(this.sendPayload(payload)),
-      upload: (file) =>
+      send: (text) => void busy(this.sendMessage(text), 'errorSend'),
+      sendPayload: (payload) => void busy(this.sendPayload(payload), 'errorSend'),
+      upload: (files) =>
         void busy(
           (async () => {
-            const conversationId = await this.current();
-            let url: string;
-            try {
-              url = await this.client.uploadFile(conversationId, file);
-            } catch (error) {
-              throw this.fail(error);
-            }
-            await this.sendPayload(
-              file.type.startsWith('image/')
-                ? { type: 'image', imageUrl: url }
-                : { type: 'file', fileUrl: url, title: file.name },
-            );
+            for (const file of files) await this.uploadOne(file);
           })(),
+          'errorSend',
         ),
-      feedback: (messageId, value) => {
+      feedback: (messageId, value, comment) => {
         const previous = this.store.get().feedback[messageId];
         this.store.set((s) => ({ feedback: { ...s.feedback, [messageId]: value } }));
+        // One request at a time per message: a comment sent right after the thumbs down must land last.
+        const sent = (this.feedbackSent.get(messageId) ?? Promise.resolve())
+          .catch(() => undefined)
+          .then(() => this.client.feedback(messageId, value, comment));
+        this.feedbackSent.set(messageId, sent);
         void report(
-          this.client.feedback(messageId, value).catch((error: unknown) => {
+          sent.catch((error: unknown) => {
             this.store.set((s) => {
               const feedback = { ...s.feedback };
               if (previous) feedback[messageId] = previous;
@@ -519,9 +583,10 @@ export class Controller implements WebchatImpl {
             });
             throw this.fail(error);
           }),
+          'errorFeedback',
         );
       },
-      restart: () => void report(this.restartConversation()),
+      restart: () => void report(this.restartConversation(), 'errorRestart'),
     };
   }
 }

@@ -1,5 +1,12 @@
 import type { ChatMessage } from '@parley/protocol';
 import type { ResolvedConfiguration } from './config.js';
+import type { StringKey, Strings } from './i18n.js';
+
+/** An error sentence to show in the window: a string key and its placeholders. */
+export interface Notice {
+  key: StringKey;
+  values?: Record<string, string>;
+}
 
 /** Everything the UI renders. */
 export interface UiState {
@@ -19,7 +26,13 @@ export interface UiState {
   /** Debug details by message id (sessions with an adminKey). */
   debug: Record<string, unknown[]>;
   /** Last error to show in the window (cleared by the next success). */
-  notice: string | undefined;
+  notice: Notice | undefined;
+  /** The language tag of the UI texts (`lang` of the window). */
+  locale: string;
+  /** The UI texts: the locale's, with the page's overrides. */
+  strings: Strings;
+  /** The file being uploaded: bytes sent so far of its size. */
+  upload: { name: string; loaded: number; total: number } | undefined;
 }
 
 /** A tiny observable store. */

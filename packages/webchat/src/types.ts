@@ -1,9 +1,18 @@
 import type { ChatUser, WebchatConfiguration } from '@parley/protocol';
 import type { UserFields } from './chat-client.js';
 import type { Emitter, Handler } from './emitter.js';
+import type { Strings } from './i18n.js';
+
+/** The UI language and text overrides (beside `configuration`: they are not fields of its table). */
+export interface LocaleOptions {
+  /** Language of the UI texts: a shipped locale (`en`, `fr`; `fr-CA` → `fr`). Default `en`. */
+  locale?: string;
+  /** Overrides of single UI texts, by key (see the README); unknown keys are an error. */
+  strings?: Partial<Strings>;
+}
 
 /** Options of `init` (the script tag's data attributes map onto the first three). */
-export interface InitOptions {
+export interface InitOptions extends LocaleOptions {
   /** The bot to talk to (`data-bot-id`). */
   botId: string;
   /** Tells apart several embeds of one bot on a page: namespaces the stored session (`data-client-id`). */
@@ -30,7 +39,7 @@ export interface WebchatApi {
   toggle(): void;
   updateUser(user: UserFields): Promise<void>;
   getUser(): Promise<ChatUser>;
-  config(options: { configuration?: WebchatConfiguration; user?: UserFields }): void;
+  config(options: { configuration?: WebchatConfiguration; user?: UserFields } & LocaleOptions): void;
   restartConversation(): Promise<void>;
   sendMessage(message: string): Promise<void>;
   sendEvent(event: Record<string, unknown>): Promise<void>;

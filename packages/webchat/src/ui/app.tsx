@@ -1,10 +1,15 @@
 import type { ChatMessage, MessagePayload } from '@parley/protocol';
-import type { JSX } from 'preact';
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { createContext, type JSX } from 'preact';
+import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { fontStack } from '../config.js';
 import type { UiActions } from '../controller.js';
+import { format, LOCALES, type Strings } from '../i18n.js';
 import type { Store, UiState } from '../store.js';
+import { brandColors } from './colors.js';
 import { renderMarkdown } from './markdown.js';
+
+/** The UI texts of the current locale, with the page's overrides. */
+const Texts = createContext<Strings>(LOCALES.en as Strings);
 
 type Card = {
   title: string;
@@ -172,16 +177,17 @@ function Dropdown({
   actions: UiActions;
 }) {
   const [value, setValue] = useState('');
+  const s = useContext(Texts);
   const id = useRef(`pw-dd-${Math.random().toString(36).slice(2, 8)}`).current;
   return (
     <div>
       {text && <Markdown className="pw-bubble" source={text} />}
       <div class="pw-actions">
         <label class="pw-sr" for={id}>
-          Choose an option
+          {s.chooseOption}
         </label>
         <select id={id} value={value} onChange={(e) => setValue((e.target as HTMLSelectElement).value)}>
-          <option value="">Choose…</option>
+          <option value="">{s.choose}</option>
           {options.map((o) => (
             <option value={o.value}>{o.label}</option>
           ))}
@@ -195,7 +201,7 @@ function Dropdown({
             if (option) actions.sendPayload({ type: 'text', text: option.label, value: option.value });
           }}
         >
-          Send
+          {s.send}
         </button>
       </div>
     </div>
@@ -211,6 +217,7 @@ function Payload({
   actions: UiActions;
   last: boolean;
 }): JSX.Element {
+  const s = useContext(Texts);
   switch (payload.type) {
     case 'text':
       return <Markdown className="pw-bubble" source={payload.text} />;
@@ -219,7 +226,7 @@ function Payload({
     case 'image':
       return (
         <div class="pw-media">
-          <img src={payload.imageUrl} alt="Attachment" loading="lazy" />
+          <img src={payload.imageUrl} alt={s.image} loading="lazy" />
         </div>
       );
     case 'audio':
@@ -227,7 +234,7 @@ function Payload({
         <div class="pw-media">
           <audio controls src={payload.audioUrl}>
             <track kind="captions" />
-            <a href={payload.audioUrl}>Audio</a>
+            <a href={payload.audioUrl}>{s.audio}</a>
           </audio>
         </div>
       );
@@ -236,7 +243,7 @@ function Payload({
         <div class="pw-media">
           <video controls src={payload.videoUrl}>
             <track kind="captions" />
-            <a href={payload.videoUrl}>Video</a>
+            <a href={payload.videoUrl}>{s.video}</a>
           </video>
         </div>
       );
@@ -244,7 +251,7 @@ function Payload({
       return (
         <div class="pw-bubble">
           <a href={payload.fileUrl} target="_blank" rel="noopener noreferrer" download>
-            <FileIcon /> {payload.title || 'File'}
+            <FileIcon /> {payload.title || s.file}
           </a>
         </div>
       );
@@ -312,42 +319,104 @@ function Message({
   state,
   actions,
   last,
+  debug,
 }: {
   message: ChatMessage;
   state: UiState;
   actions: UiActions;
   last: boolean;
+  debug: unknown[] | undefined;
 }) {
+  const s = useContext(Texts);
   const from = message.isBot ? 'bot' : 'user';
   const given = state.feedback[message.id];
-  const debug = state.debug[message.id];
+  const [commenting, setCommenting] = useState(false);
+  const [comment, setComment] = useState('');
+  const [thanked, setThanked] = useState(false);
+  const commentBox = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (commenting) commentBox.current?.focus();
+  }, [commenting]);
+  const finish = () => {
+    setCommenting(false);
+    setThanked(true);
+  };
+  const commentId = `pw-comment-${message.id}`;
   return (
     <div class="pw-msg" data-from={from} data-message-id={message.id} data-type={message.payload.type}>
-      <span class="pw-sr">{message.isBot ? `${state.config.botName} said:` : 'You said:'}</span>
+      <span class="pw-sr">
+        {message.isBot ? format(s.botSaid, { botName: state.config.botName }) : s.youSaid}
+      </span>
       <Payload payload={message.payload} actions={actions} last={last} />
       {message.isBot && state.config.feedbackEnabled && (
         <div class="pw-feedback">
           <button
             type="button"
-            aria-label="Helpful"
+            aria-label={s.helpful}
             aria-pressed={given === 'positive'}
-            onClick={() => actions.feedback(message.id, 'positive')}
+            onClick={() => {
+              setCommenting(false);
+              actions.feedback(message.id, 'positive');
+            }}
           >
             <ThumbIcon />
           </button>
           <button
             type="button"
-            aria-label="Not helpful"
+            aria-label={s.notHelpful}
             aria-pressed={given === 'negative'}
-            onClick={() => actions.feedback(message.id, 'negative')}
+            onClick={() => {
+              actions.feedback(message.id, 'negative');
+              setThanked(false);
+              setCommenting(true);
+            }}
           >
             <ThumbIcon down />
           </button>
         </div>
       )}
+      {commenting && (
+        <form
+          class="pw-comment"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (comment.trim()) actions.feedback(message.id, 'negative', comment.trim());
+            finish();
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              finish();
+            }
+          }}
+        >
+          <label for={commentId}>{s.feedbackComment}</label>
+          <textarea
+            id={commentId}
+            ref={commentBox}
+            rows={2}
+            maxLength={2000}
+            value={comment}
+            onInput={(e) => setComment((e.target as HTMLTextAreaElement).value)}
+          />
+          <div class="pw-actions">
+            <button type="submit" class="pw-choice">
+              {s.feedbackSend}
+            </button>
+            <button type="button" class="pw-choice" onClick={finish}>
+              {s.feedbackSkip}
+            </button>
+          </div>
+        </form>
+      )}
+      {thanked && (
+        <p class="pw-thanks" role="status">
+          {s.feedbackThanks}
+        </p>
+      )}
       {debug && state.config.adminKey && (
         <details class="pw-debug">
-          <summary>Debug</summary>
+          <summary>{s.debug}</summary>
           <pre>{JSON.stringify(debug, null, 2)}</pre>
         </details>
       )}
@@ -355,20 +424,41 @@ function Message({
   );
 }
 
+/**
+ * Debug details are keyed by the message that triggered the reply (the user's question): show them
+ * under the first bot message after it, or under the question until the reply arrives.
+ */
+function debugByMessage(state: UiState): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const [key, entries] of Object.entries(state.debug)) {
+    const index = state.messages.findIndex((m) => m.id === key);
+    const question = state.messages[index];
+    const reply =
+      question && !question.isBot ? state.messages.slice(index + 1).find((m) => m.isBot) : undefined;
+    const target = reply?.id ?? key;
+    out[target] = [...(out[target] ?? []), ...entries];
+  }
+  return out;
+}
+
 const LINKS = ['phone', 'email', 'website', 'termsOfService', 'privacyPolicy'] as const;
 
 /** The whole webchat: launcher, window, header, message log, composer, footer. */
 export function App({ store, actions }: { store: Store; actions: UiActions }) {
   const state = useStore(store);
-  const { config, open, layout } = state;
+  const { config, open, layout, strings: s } = state;
   const fullscreen = layout === 'fullscreen';
   const shown = open || fullscreen;
+  const root = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLTextAreaElement>(null);
   const fab = useRef<HTMLButtonElement>(null);
   const log = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  const seenCount = useRef(0);
   const wasOpen = useRef(false);
   const [text, setText] = useState('');
+  const [unseen, setUnseen] = useState(false);
+  const [dragging, setDragging] = useState(false);
 
   useEffect(() => {
     if (shown && !wasOpen.current) input.current?.focus();
@@ -376,190 +466,289 @@ export function App({ store, actions }: { store: Store; actions: UiActions }) {
     wasOpen.current = shown;
   }, [shown]);
 
+  // Phones: the window takes the visual viewport's height and offset, so the on-screen keyboard never
+  // covers the composer (the CSS uses these only under 768 px).
+  useEffect(() => {
+    const viewport = window.visualViewport;
+    const el = root.current;
+    if (!viewport || !el) return;
+    const update = () => {
+      el.style.setProperty('--pw-vv-height', `${viewport.height}px`);
+      el.style.setProperty('--pw-vv-top', `${viewport.offsetTop}px`);
+    };
+    update();
+    viewport.addEventListener('resize', update);
+    viewport.addEventListener('scroll', update);
+    return () => {
+      viewport.removeEventListener('resize', update);
+      viewport.removeEventListener('scroll', update);
+    };
+  }, []);
+
+  // Stick to the bottom only when already there; otherwise offer a "New messages" button.
+  const count = state.messages.length + Object.keys(state.streams).length;
   useLayoutEffect(() => {
     const el = log.current;
-    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
-  }, [state.messages, state.streams, state.typing, shown]);
+    const grew = count > seenCount.current;
+    seenCount.current = count;
+    if (!el || !shown) return;
+    if (atBottom.current) el.scrollTop = el.scrollHeight;
+    else if (grew) setUnseen(true);
+  }, [state.messages, state.streams, state.typing, shown, count]);
+
+  const toBottom = () => {
+    const el = log.current;
+    atBottom.current = true;
+    setUnseen(false);
+    if (el) el.scrollTop = el.scrollHeight;
+  };
 
   const submit = () => {
     const value = text.trim();
     if (!value || state.busy) return;
     setText('');
-    atBottom.current = true;
+    toBottom();
     actions.send(value);
   };
 
+  const upload = (files: FileList | null | undefined) => {
+    const list = files ? Array.from(files) : [];
+    if (!config.allowFileUpload || list.length === 0) return false;
+    toBottom();
+    actions.upload(list);
+    return true;
+  };
+
+  const colors = brandColors(config.color, config.themeMode);
   const rootStyle = {
     '--pw-color': config.color,
+    '--pw-fill': colors.fill,
+    '--pw-on-color': colors.onFill,
+    '--pw-color-text': colors.text,
     '--pw-radius': `${config.radius}rem`,
     '--pw-font': fontStack(config.fontFamily),
   };
-  const footer = config.footer === undefined ? 'Powered by Parley' : config.footer;
+  const footer = config.footer === undefined ? s.poweredBy : config.footer;
   const last = state.messages[state.messages.length - 1];
+  const debug = config.adminKey ? debugByMessage(state) : {};
+  const fabLabel = open ? s.closeChat : format(s.openChat, { botName: config.botName });
+  const uploading = state.upload && format(s.uploading, { name: state.upload.name });
 
   return (
-    <div
-      class="pw-root"
-      data-theme={config.themeMode}
-      data-variant={config.variant}
-      data-layout={layout}
-      style={rootStyle}
-    >
-      {!fullscreen && (
-        <button
-          ref={fab}
-          type="button"
-          class="pw-fab"
-          aria-label={`${open ? 'Close chat' : `Open chat with ${config.botName}`}${state.unread > 0 ? ` (${state.unread} unread)` : ''}`}
-          aria-expanded={open}
-          onClick={() => (open ? actions.close() : actions.open())}
-        >
-          {config.fabImage ? <img src={config.fabImage} alt="" /> : <ChatIcon />}
-          {state.unread > 0 && (
-            <span class="pw-badge" aria-hidden="true">
-              {state.unread > 99 ? '99+' : state.unread}
-            </span>
-          )}
-        </button>
-      )}
+    <Texts.Provider value={s}>
       <div
-        class="pw-window"
-        role="dialog"
-        aria-modal="false"
-        aria-labelledby="pw-title"
-        hidden={!shown}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape' && !fullscreen) {
-            e.stopPropagation();
-            actions.close();
-          }
-        }}
+        ref={root}
+        class="pw-root"
+        lang={state.locale}
+        data-theme={config.themeMode}
+        data-variant={config.variant}
+        data-layout={layout}
+        style={rootStyle}
       >
-        <div class="pw-header" data-variant={config.headerVariant}>
-          {config.botAvatar && <img class="pw-avatar" src={config.botAvatar} alt="" />}
-          <div class="pw-title">
-            <h2 id="pw-title">{config.botName}</h2>
-            {config.botDescription && <p>{config.botDescription}</p>}
-            {LINKS.some((k) => config[k]) && (
-              <ul class="pw-links">
-                {LINKS.map((k) => {
-                  const link = config[k];
-                  return link ? (
-                    <li>
-                      <a
-                        href={linkHref(k, link.link)}
-                        data-link={k}
-                        {...(k === 'phone' || k === 'email'
-                          ? {}
-                          : { target: '_blank', rel: 'noopener noreferrer' })}
-                      >
-                        {link.title || link.link}
-                      </a>
-                    </li>
-                  ) : null;
-                })}
-              </ul>
+        {!fullscreen && (
+          <button
+            ref={fab}
+            type="button"
+            class="pw-fab"
+            aria-expanded={open}
+            onClick={() => (open ? actions.close() : actions.open())}
+          >
+            {config.fabImage ? <img src={config.fabImage} alt="" /> : <ChatIcon />}
+            {/* The name comes from the content, so the visible badge is part of it (WCAG 2.5.3). */}
+            <span class="pw-sr">{fabLabel}</span>
+            {state.unread > 0 && (
+              <>
+                <span class="pw-badge">{state.unread > 99 ? '99+' : state.unread}</span>
+                <span class="pw-sr"> {s.unread}</span>
+              </>
+            )}
+          </button>
+        )}
+        <div
+          class="pw-window"
+          role="dialog"
+          aria-modal="false"
+          aria-labelledby="pw-title"
+          hidden={!shown}
+          data-dragging={dragging || undefined}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && !fullscreen) {
+              e.stopPropagation();
+              actions.close();
+            }
+          }}
+          onDragOver={(e) => {
+            if (!config.allowFileUpload || !e.dataTransfer?.types.includes('Files')) return;
+            e.preventDefault();
+            e.dataTransfer.dropEffect = 'copy';
+            setDragging(true);
+          }}
+          onDragLeave={(e) => {
+            const to = e.relatedTarget as Node | null;
+            if (!to || !(e.currentTarget as HTMLElement).contains(to)) setDragging(false);
+          }}
+          onDrop={(e) => {
+            setDragging(false);
+            if (upload(e.dataTransfer?.files)) e.preventDefault();
+          }}
+        >
+          <div class="pw-header" data-variant={config.headerVariant}>
+            {config.botAvatar && <img class="pw-avatar" src={config.botAvatar} alt="" />}
+            <div class="pw-title">
+              <h2 id="pw-title">{config.botName}</h2>
+              {config.botDescription && <p>{config.botDescription}</p>}
+              {LINKS.some((k) => config[k]) && (
+                <ul class="pw-links">
+                  {LINKS.map((k) => {
+                    const link = config[k];
+                    return link ? (
+                      <li>
+                        <a
+                          href={linkHref(k, link.link)}
+                          data-link={k}
+                          {...(k === 'phone' || k === 'email'
+                            ? {}
+                            : { target: '_blank', rel: 'noopener noreferrer' })}
+                        >
+                          {link.title || link.link}
+                        </a>
+                      </li>
+                    ) : null;
+                  })}
+                </ul>
+              )}
+            </div>
+            <button
+              type="button"
+              class="pw-icon-btn"
+              aria-label={s.newConversation}
+              onClick={() => actions.restart()}
+            >
+              <RestartIcon />
+            </button>
+            {!fullscreen && (
+              <button
+                type="button"
+                class="pw-icon-btn"
+                aria-label={s.closeChat}
+                onClick={() => actions.close()}
+              >
+                <CloseIcon />
+              </button>
             )}
           </div>
-          <button
-            type="button"
-            class="pw-icon-btn"
-            aria-label="Start a new conversation"
-            onClick={() => actions.restart()}
-          >
-            <RestartIcon />
-          </button>
-          {!fullscreen && (
-            <button type="button" class="pw-icon-btn" aria-label="Close chat" onClick={() => actions.close()}>
-              <CloseIcon />
-            </button>
-          )}
-        </div>
-        <div
-          ref={log}
-          class="pw-log"
-          role="log"
-          aria-live="polite"
-          aria-relevant="additions"
-          aria-label="Messages"
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable log must be reachable by keyboard (WCAG 2.1.1)
-          tabIndex={0}
-          onScroll={(e) => {
-            const el = e.currentTarget;
-            atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-          }}
-        >
-          {state.messages.map((m) => (
-            <Message message={m} state={state} actions={actions} last={m === last} />
-          ))}
-          {Object.entries(state.streams).map(([id, partial]) => (
-            <div class="pw-msg" data-from="bot" data-stream-id={id}>
-              <Markdown className="pw-bubble" source={partial} />
+          <div class="pw-log-wrap">
+            <div
+              ref={log}
+              class="pw-log"
+              role="log"
+              aria-live="polite"
+              aria-relevant="additions"
+              aria-label={s.messages}
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable log must be reachable by keyboard (WCAG 2.1.1)
+              tabIndex={0}
+              onScroll={(e) => {
+                const el = e.currentTarget;
+                atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+                if (atBottom.current) setUnseen(false);
+              }}
+            >
+              {state.messages.map((m) => (
+                <Message message={m} state={state} actions={actions} last={m === last} debug={debug[m.id]} />
+              ))}
+              {Object.entries(state.streams).map(([id, partial]) => (
+                <div class="pw-msg" data-from="bot" data-stream-id={id}>
+                  <Markdown className="pw-bubble" source={partial} />
+                </div>
+              ))}
+              {state.typing && (
+                <div
+                  class="pw-typing"
+                  role="status"
+                  aria-label={format(s.typing, { botName: config.botName })}
+                >
+                  <span />
+                  <span />
+                  <span />
+                </div>
+              )}
             </div>
-          ))}
-          {state.typing && (
-            <div class="pw-typing" role="status" aria-label={`${config.botName} is typing`}>
-              <span />
-              <span />
-              <span />
-            </div>
-          )}
-        </div>
-        {state.notice && (
-          <div class="pw-notice" role="alert">
-            {state.notice}
+            {unseen && (
+              <button type="button" class="pw-new" onClick={toBottom}>
+                {s.newMessages} ↓
+              </button>
+            )}
           </div>
-        )}
-        <form
-          class="pw-composer"
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
-          {config.allowFileUpload && (
-            <span class="pw-icon-btn pw-file">
-              <AttachIcon />
-              <input
-                type="file"
-                aria-label="Attach a file"
-                onChange={(e) => {
-                  const target = e.target as HTMLInputElement;
-                  const file = target.files?.[0];
-                  if (file) actions.upload(file);
-                  target.value = '';
-                }}
-              />
-            </span>
+          {state.upload && (
+            <div class="pw-upload" role="status">
+              <span>{uploading}</span>
+              <progress aria-label={uploading} max={state.upload.total || 1} value={state.upload.loaded} />
+            </div>
           )}
-          <label class="pw-sr" for="pw-input">
-            Message
-          </label>
-          <textarea
-            id="pw-input"
-            ref={input}
-            rows={1}
-            placeholder={config.composerPlaceholder}
-            value={text}
-            onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
-                e.preventDefault();
-                submit();
-              }
+          {state.notice && (
+            <div class="pw-notice" role="alert">
+              {format(s[state.notice.key], state.notice.values ?? {})}
+            </div>
+          )}
+          <form
+            class="pw-composer"
+            onSubmit={(e) => {
+              e.preventDefault();
+              submit();
             }}
-          />
-          <button
-            type="submit"
-            class="pw-icon-btn pw-send"
-            aria-label="Send"
-            disabled={!text.trim() || state.busy}
           >
-            <SendIcon />
-          </button>
-        </form>
-        {footer && <Markdown className="pw-footer" source={footer} />}
+            {config.allowFileUpload && (
+              <span class="pw-icon-btn pw-file">
+                <AttachIcon />
+                <input
+                  type="file"
+                  multiple
+                  aria-label={s.attachFile}
+                  onChange={(e) => {
+                    const target = e.target as HTMLInputElement;
+                    upload(target.files);
+                    target.value = '';
+                  }}
+                />
+              </span>
+            )}
+            <label class="pw-sr" for="pw-input">
+              {s.composerLabel}
+            </label>
+            <textarea
+              id="pw-input"
+              ref={input}
+              rows={1}
+              placeholder={config.composerPlaceholder || s.composerPlaceholder}
+              value={text}
+              onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+              onPaste={(e) => {
+                if (upload(e.clipboardData?.files)) e.preventDefault();
+              }}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+                  e.preventDefault();
+                  submit();
+                }
+              }}
+            />
+            <button
+              type="submit"
+              class="pw-icon-btn pw-send"
+              aria-label={s.send}
+              disabled={!text.trim() || state.busy}
+            >
+              <SendIcon />
+            </button>
+          </form>
+          {footer && <Markdown className="pw-footer" source={footer} />}
+          {dragging && (
+            <div class="pw-drop" aria-hidden="true">
+              {s.dropFiles}
+            </div>
+          )}
+        </div>
       </div>
-    </div>
+    </Texts.Provider>
   );
 }

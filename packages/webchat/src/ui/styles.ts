@@ -3,6 +3,8 @@ export const STYLES = `
 :host { all: initial; }
 .pw-root {
   --pw-color: #3276EA;
+  --pw-fill: #3276EA;
+  --pw-color-text: #2a64c7;
   --pw-radius: 1rem;
   --pw-bg: #ffffff;
   --pw-fg: #1d2330;
@@ -27,7 +29,7 @@ export const STYLES = `
 .pw-fab {
   position: fixed; right: 20px; bottom: 20px; z-index: 2147483000;
   width: 56px; height: 56px; border-radius: 50%; border: 0; padding: 0; cursor: pointer;
-  background: var(--pw-color); color: var(--pw-on-color);
+  background: var(--pw-fill); color: var(--pw-on-color);
   display: flex; align-items: center; justify-content: center;
   box-shadow: 0 6px 20px rgba(0,0,0,.22);
 }
@@ -55,12 +57,16 @@ export const STYLES = `
 }
 @media (max-width: 767.98px) {
   .pw-window { inset: 0; width: 100%; height: 100%; height: 100dvh; border: 0; border-radius: 0; }
+  /* The visual viewport (set from window.visualViewport): the composer stays above the keyboard. */
+  .pw-root .pw-window, .pw-root[data-layout='fullscreen'] .pw-window {
+    top: var(--pw-vv-top, 0px); bottom: auto; height: var(--pw-vv-height, 100dvh);
+  }
 }
 .pw-header {
   display: flex; gap: 12px; align-items: flex-start; padding: 14px 16px;
   border-bottom: 1px solid var(--pw-border);
 }
-.pw-header[data-variant='solid'] { background: var(--pw-color); color: var(--pw-on-color); border-bottom: 0; }
+.pw-header[data-variant='solid'] { background: var(--pw-fill); color: var(--pw-on-color); border-bottom: 0; }
 .pw-header[data-variant='glass'] {
   background: color-mix(in srgb, var(--pw-bg) 70%, transparent);
   -webkit-backdrop-filter: blur(12px); backdrop-filter: blur(12px);
@@ -76,6 +82,7 @@ export const STYLES = `
   background: transparent; color: inherit; display: flex; align-items: center; justify-content: center;
 }
 .pw-icon-btn:hover { background: color-mix(in srgb, currentColor 12%, transparent); }
+.pw-log-wrap { flex: 1; min-height: 0; position: relative; display: flex; flex-direction: column; }
 .pw-log { flex: 1; overflow-y: auto; padding: 16px; display: flex; flex-direction: column; gap: 10px; }
 .pw-msg { display: flex; flex-direction: column; max-width: 85%; align-self: flex-start; }
 .pw-msg[data-from='user'] { align-self: flex-end; align-items: flex-end; }
@@ -83,7 +90,7 @@ export const STYLES = `
   padding: 9px 13px; border-radius: calc(var(--pw-radius) * .9); background: var(--pw-surface);
   overflow-wrap: anywhere;
 }
-.pw-msg[data-from='user'] .pw-bubble { background: var(--pw-color); color: var(--pw-on-color); }
+.pw-msg[data-from='user'] .pw-bubble { background: var(--pw-fill); color: var(--pw-on-color); }
 .pw-root[data-variant='soft'] .pw-msg[data-from='user'] .pw-bubble {
   background: color-mix(in srgb, var(--pw-color) 18%, var(--pw-bg)); color: var(--pw-fg);
 }
@@ -96,7 +103,7 @@ export const STYLES = `
 .pw-media audio { max-width: 100%; }
 .pw-actions { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }
 .pw-choice {
-  border: 1px solid var(--pw-color); color: var(--pw-color); background: var(--pw-bg);
+  border: 1px solid var(--pw-color-text); color: var(--pw-color-text); background: var(--pw-bg);
   border-radius: 999px; padding: 6px 12px; font: inherit; font-size: 14px; cursor: pointer;
 }
 .pw-choice:hover { background: color-mix(in srgb, var(--pw-color) 12%, var(--pw-bg)); }
@@ -107,7 +114,7 @@ export const STYLES = `
 .pw-carousel { display: flex; gap: 8px; overflow-x: auto; max-width: 100%; padding-bottom: 4px; }
 .pw-feedback { display: flex; gap: 4px; margin-top: 2px; }
 .pw-feedback button { border: 0; background: transparent; cursor: pointer; color: var(--pw-muted); padding: 4px; border-radius: 6px; font-size: 15px; }
-.pw-feedback button[aria-pressed='true'] { color: var(--pw-color); background: var(--pw-surface); }
+.pw-feedback button[aria-pressed='true'] { color: var(--pw-color-text); background: var(--pw-surface); }
 .pw-typing { align-self: flex-start; display: flex; gap: 4px; padding: 12px 14px; background: var(--pw-surface); border-radius: calc(var(--pw-radius) * .9); }
 .pw-typing span { width: 7px; height: 7px; border-radius: 50%; background: var(--pw-muted); animation: pw-blink 1.2s infinite ease-in-out; }
 .pw-typing span:nth-child(2) { animation-delay: .2s; } .pw-typing span:nth-child(3) { animation-delay: .4s; }
@@ -121,7 +128,7 @@ export const STYLES = `
   border-radius: calc(var(--pw-radius) * .7);
 }
 .pw-composer select { font-size: 16px; }
-.pw-send { background: var(--pw-color); color: var(--pw-on-color); }
+.pw-send { background: var(--pw-fill); color: var(--pw-on-color); }
 .pw-send:disabled { opacity: .5; cursor: default; }
 .pw-file { position: relative; }
 .pw-file input { position: absolute; inset: 0; opacity: 0; cursor: pointer; width: 100%; }
@@ -131,4 +138,24 @@ export const STYLES = `
 .pw-bubble svg { vertical-align: -3px; margin-right: 4px; }
 .pw-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 details.pw-debug { font-size: 12px; color: var(--pw-muted); } details.pw-debug pre { white-space: pre-wrap; max-height: 200px; overflow: auto; }
+.pw-new {
+  position: absolute; bottom: 10px; left: 50%; transform: translateX(-50%); z-index: 1;
+  border: 0; border-radius: 999px; padding: 6px 14px; font: inherit; font-size: 13px; cursor: pointer;
+  background: var(--pw-fill); color: var(--pw-on-color); box-shadow: 0 2px 10px rgba(0,0,0,.2);
+}
+.pw-upload { display: flex; align-items: center; gap: 8px; margin: 0 16px 8px; font-size: 13px; color: var(--pw-muted); }
+.pw-upload span { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.pw-upload progress { width: 40%; accent-color: var(--pw-fill); }
+.pw-comment { display: flex; flex-direction: column; gap: 4px; margin-top: 4px; font-size: 13px; }
+.pw-comment textarea {
+  font: inherit; font-size: 16px; padding: 6px 8px; resize: vertical; color: var(--pw-fg);
+  background: var(--pw-surface); border: 1px solid var(--pw-border); border-radius: 8px;
+}
+.pw-thanks { margin: 2px 0 0; font-size: 12px; color: var(--pw-muted); }
+.pw-drop {
+  position: absolute; inset: 0; z-index: 2; pointer-events: none; display: flex; align-items: center;
+  justify-content: center; text-align: center; padding: 24px; font-weight: 600;
+  background: color-mix(in srgb, var(--pw-bg) 88%, transparent); border: 3px dashed var(--pw-color-text);
+  border-radius: inherit; color: var(--pw-fg);
+}
 `;
