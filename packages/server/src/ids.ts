@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { monotonicFactory } from 'ulidx';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { encodeTime, monotonicFactory } from 'ulidx';
 
 const ulid = monotonicFactory();
 
@@ -25,6 +25,46 @@ export type IdPrefix =
 /** A new prefixed, time-sortable id such as `wkspace_01K86…`. */
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * A new prefixed id that no other id tells: a ULID whose 16-character random part is 80 fresh bits from
+ * `crypto.randomBytes` (a `newId` made in the same millisecond as another is that id's random part plus
+ * one). For ids that work as capabilities, like a bot message's id in its source links. Sorts by time to
+ * the millisecond; {@link nextId} makes ids that sort right after it.
+ */
+export function newSecretId(prefix: IdPrefix): string {
+  const bytes = randomBytes(10);
+  let bits = 0n;
+  for (const b of bytes) bits = (bits << 8n) | BigInt(b);
+  let random = '';
+  for (let i = 0; i < 16; i++) {
+    random = CROCKFORD.charAt(Number(bits & 31n)) + random;
+    bits >>= 5n;
+  }
+  return `${prefix}_${encodeTime(Date.now(), 10)}${random}`;
+}
+
+/**
+ * The id that sorts right after `id` (its last base-32 digits incremented), for a batch of ids made
+ * from one {@link newSecretId}.
+ * @example nextId('msg_01K86ZZ') // 'msg_01K8700'
+ */
+export function nextId(id: string): string {
+  const cut = id.indexOf('_') + 1;
+  const digits = [...id.slice(cut)];
+  for (let i = digits.length - 1; i >= 0; i--) {
+    const at = CROCKFORD.indexOf(digits[i] ?? '');
+    if (at < 0) throw new Error(`not a base-32 id: ${id}`);
+    if (at < 31) {
+      digits[i] = CROCKFORD.charAt(at + 1);
+      return id.slice(0, cut) + digits.join('');
+    }
+    digits[i] = '0';
+  }
+  throw new Error(`no id after ${id}`);
 }
 
 /** A new bot id (UUID-like, as the public service uses). */

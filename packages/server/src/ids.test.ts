@@ -1,0 +1,32 @@
+import { decodeTime } from 'ulidx';
+import { describe, expect, it } from 'vitest';
+import { newId, newSecretId, nextId } from './ids.js';
+
+describe('newSecretId', () => {
+  it('makes time-sortable ULIDs whose random part owes nothing to the ids made before', () => {
+    const before = Date.now();
+    const ids = Array.from({ length: 500 }, () => newSecretId('msg'));
+    for (const id of ids) {
+      expect(id).toMatch(/^msg_[0-9A-HJKMNP-TV-Z]{26}$/);
+      expect(decodeTime(id.slice(4))).toBeGreaterThanOrEqual(before);
+      expect(decodeTime(id.slice(4))).toBeLessThanOrEqual(Date.now());
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    // newId within one millisecond is the previous id plus one; these never are.
+    const next = new Set(ids.map(nextId));
+    expect(ids.filter((id) => next.has(id))).toEqual([]);
+    const monotonic = [newId('msg'), newId('msg')];
+    if (monotonic[0]?.slice(0, 14) === monotonic[1]?.slice(0, 14))
+      expect(nextId(monotonic[0] as string)).toBe(monotonic[1]);
+  });
+});
+
+describe('nextId', () => {
+  it('answers the id that sorts right after, carrying over', () => {
+    expect(nextId('msg_01K86ZZ')).toBe('msg_01K8700');
+    expect(nextId('msg_01K8600')).toBe('msg_01K8601');
+    const id = newSecretId('msg');
+    expect(nextId(id) > id).toBe(true);
+    expect(() => nextId('msg_ZZ')).toThrow(/no id after/);
+  });
+});
