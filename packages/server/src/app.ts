@@ -224,6 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
         bus: services.bus,
         pingIntervalMs: config.chat.pingIntervalMs,
         streams,
+        sources: services.sources,
       });
     },
     { prefix: '/v1/chat' },

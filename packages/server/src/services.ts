@@ -7,6 +7,7 @@ import {
   chatModelFromConfig,
   knowledgeResponder,
   semanticMinSimilarityFor,
+  sourceLinks,
 } from './modules/answers/index.js';
 import { auditService } from './modules/audit/service.js';
 import { botsService } from './modules/bots/service.js';
@@ -109,7 +110,9 @@ export function buildServices(deps: ServiceDeps) {
           files,
           chatModel: chatModelFromConfig(config.chatModel),
           semanticMinSimilarity: semanticMinSimilarityFor(embedder),
+          publicUrl: config.publicUrl,
         });
+  const sources = sourceLinks({ chat, knowledgeBases, files });
   const chatJobHandlers = {
     [CHAT_REPLY_JOB]: chatReplyJob({
       chat,
@@ -177,6 +180,8 @@ export function buildServices(deps: ServiceDeps) {
     passages,
     chat,
     bus,
+    /** Where the source links of the bot's answers lead (the Chat API's message source route). */
+    sources,
     chatJobHandlers,
     /**
      * Starts this process's background workers: indexing, and apart from it (so a long indexing job never

@@ -107,7 +107,7 @@ describe('OpenAPI document and service endpoints', () => {
     expect(dupes).toEqual([]);
   });
 
-  it('marks every operation as needing a bearer token but invitation acceptance, the capability URLs of files, the Chat API user creation and the public webchat configuration', () => {
+  it('marks every operation as needing a bearer token but invitation acceptance, the capability URLs of files, the Chat API user creation, the source links of bot answers and the public webchat configuration', () => {
     expect(doc.components?.securitySchemes).toHaveProperty('bearerAuth');
     const open = Object.entries(doc.paths).flatMap(([path, item]) =>
       METHODS.filter((m) => item[m] !== undefined && !item[m]?.security?.some((s) => 'bearerAuth' in s)).map(
@@ -115,6 +115,7 @@ describe('OpenAPI document and service endpoints', () => {
       ),
     );
     expect(open.sort()).toEqual([
+      'get /v1/chat/{botId}/messages/{id}/sources/{n}',
       'get /v1/files/{id}/content',
       'get /webchat/v1/bots/{botId}/config',
       'post /v1/admin/account/invitations/accept',

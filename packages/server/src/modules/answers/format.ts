@@ -7,9 +7,13 @@ export interface AnswerSource {
   key: string;
   /** The file's `metadata.title` when it has one, else its key. */
   title: string;
-  /** A URL a chat user can open: permanent for public files, signed and short-lived for private ones. */
+  /**
+   * A URL a chat user can open: the reply's own source link (Chat API, permanent while the source is the
+   * bot's knowledge) when the reply's id is known, else the file's URL (permanent for public files, signed
+   * and short-lived for private ones).
+   */
   url: string | undefined;
-  /** When a signed URL stops working (ISO 8601); absent for permanent URLs. */
+  /** When a signed URL stops working (ISO 8601); absent for permanent URLs and source links. */
   urlExpiresAt?: string;
   pageNumber?: number;
   score: number;

@@ -191,6 +191,30 @@ describe('knowledgeResponder', () => {
       });
     });
 
+    it('links sources through the reply’s own permanent source links when it knows the reply’s id', async () => {
+      const responder = knowledgeResponder({
+        search: t.app.services.search,
+        knowledgeBases: t.app.services.knowledgeBases,
+        files: t.app.services.files,
+        publicUrl: 'https://parley.example.com',
+      });
+      const message = userMessage({ type: 'text', text: 'How long do I have to ask for a refund?' });
+      const reply = await responder.answer({
+        workspaceId: t.workspaceId,
+        botId: t.botId,
+        conversationId: 'conv_1',
+        message,
+        history: [message],
+        messageId: 'msg_reply',
+      });
+      expect(markdownOf(reply)).toContain(
+        `— [handbook.md](https://parley.example.com/v1/chat/${t.botId}/messages/msg_reply/sources/0)`,
+      );
+      expect(reply.messages[0]?.metadata).toEqual({
+        sources: [{ fileId: handbookId, key: 'handbook.md', score: expect.any(Number) }],
+      });
+    });
+
     it('searches only the files linked to the bot’s knowledge bases', async () => {
       const reply = await ask(plain, 'Where can visitors park?');
       expect(reply.messages[0]?.payload).toEqual({ type: 'text', text: NOT_FOUND_TEXT });
@@ -267,6 +291,41 @@ describe('knowledgeResponder', () => {
           mode: 'generated',
           model: { name: 'tiny-llm', latencyMs: expect.any(Number), streamed: false },
         });
+      });
+
+      it('links each cited source to the reply’s own source link, numbered by its place in metadata.sources', async () => {
+        model.behave({ kind: 'answer', pieces: ['Visitors park on level 2 [2].'] });
+        const responder = knowledgeResponder({
+          search: t.app.services.search,
+          knowledgeBases: t.app.services.knowledgeBases,
+          files: t.app.services.files,
+          publicUrl: 'https://parley.example.com',
+          chatModel: openAiChatModel({ url: model.url, model: 'tiny-llm', apiKey: 'k', timeoutMs: 5000 }),
+        });
+        const message = userMessage({
+          type: 'text',
+          text: 'Refunds within 30 days, and where can visitors park?',
+        });
+        const reply = await responder.answer({
+          workspaceId: t.workspaceId,
+          botId: t.botId,
+          conversationId: 'conv_1',
+          message,
+          history: [message],
+          messageId: 'msg_reply',
+        });
+        const passages = (reply.debug?.passages ?? []) as Array<{ fileId: string; used: boolean }>;
+        const used = passages.filter((p) => p.used);
+        expect(used.length).toBeGreaterThanOrEqual(2);
+        // Source [2] of the prompt is the only one cited: the first (index 0) of the reply's sources.
+        expect(markdownOf(reply)).toMatch(
+          /\*\*Sources\*\*\n\n- \\\[2\\\] \[[^\]]+\]\(https:\/\/parley\.example\.com\/v1\/chat\/[^/]+\/messages\/msg_reply\/sources\/0\)$/,
+        );
+        expect(markdownOf(reply)).toContain(`/v1/chat/${t.botId}/messages/msg_reply/sources/0)`);
+        const metadata = (reply.messages[0]?.metadata ?? {}) as { sources?: Array<{ fileId: string }> };
+        const sources = metadata.sources ?? [];
+        expect(sources).toHaveLength(1);
+        expect(sources[0]?.fileId).toBe(used[1]?.fileId);
       });
 
       it('streams the answer through stream.delta, in order', async () => {

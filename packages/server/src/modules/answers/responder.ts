@@ -18,6 +18,8 @@ import {
 import { buildChatPrompt } from './prompt.js';
 import { questionOf, truncateBytes } from './question.js';
 import { mergeRelevant, ratePassages, type USE_LITE_MIN_SIMILARITY } from './relevance.js';
+import { botContext, type KnowledgeScope, knowledgeScope } from './scope.js';
+import { sourceLinkUrl } from './sources.js';
 
 /** Passages asked from search for one question. */
 export const SEARCH_LIMIT = 5;
@@ -40,6 +42,11 @@ export interface KnowledgeResponderDeps {
   semanticMinSimilarity?: number | undefined;
   /** Milliseconds for latencies (default `performance.now`). */
   now?: () => number;
+  /**
+   * The service's public URL (PARLEY_PUBLIC_URL): with it, a reply to a request carrying `messageId` links
+   * its sources through the Chat API's permanent source links instead of download URLs.
+   */
+  publicUrl?: string | undefined;
 }
 
 /** How a reply was made, as the debug details tell it. */
@@ -59,9 +66,11 @@ export type AnswerMode = 'passages' | 'generated' | 'not_found' | 'unsupported' 
  * source file. With one, the model answers from the numbered passages, citing them, streamed through
  * `stream.delta` when a stream is given; the reply is its answer with a "Sources" list. If the model fails
  * (error status, time-out, unreachable, empty answer) the reply quotes the passages and `debug.model.error`
- * says why. Links: public files have permanent URLs; private files get signed download URLs that expire
- * after PARLEY_DOWNLOAD_URL_TTL_SECONDS (default 10 minutes; the message's metadata has no URL, only the
- * file id and key, from which a fresh URL can be asked).
+ * says why. Links: when the request carries the `messageId` the reply will be posted with (the chat reply
+ * job) and `publicUrl` is set, each source links to `{publicUrl}/v1/chat/{botId}/messages/{messageId}/sources/{n}`
+ * (n: its index in the reply's `metadata.sources`), which redirects to a fresh download URL for as long as
+ * the answer and its source exist (sources.ts). Otherwise public files have permanent URLs and private files
+ * signed download URLs that expire after PARLEY_DOWNLOAD_URL_TTL_SECONDS (default 10 minutes).
  *
  * @example
  * const responder = knowledgeResponder({ search, knowledgeBases, files, chatModel: chatModelFromConfig(config.chatModel) });
@@ -69,19 +78,6 @@ export type AnswerMode = 'passages' | 'generated' | 'not_found' | 'unsupported' 
  */
 export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeResponder {
   const now = deps.now ?? (() => performance.now());
-
-  /** The files the bot's knowledge bases link, or undefined when it has no knowledge base (all files). */
-  async function scope(ctx: FilesContext): Promise<{ knowledgeBaseIds: string[]; fileIds?: string[] }> {
-    const ids: string[] = [];
-    let nextToken: string | undefined;
-    do {
-      const page = await deps.knowledgeBases.list(ctx, { pageSize: 100, nextToken });
-      ids.push(...page.items.map((kb) => kb.id));
-      nextToken = page.nextToken;
-    } while (nextToken);
-    if (ids.length === 0) return { knowledgeBaseIds: [] };
-    return { knowledgeBaseIds: ids, fileIds: await deps.knowledgeBases.fileIdsOf(ctx, ids) };
-  }
 
   /** The answer's sources: each passage with its file's title and a URL a chat user can open. */
   async function sourcesOf(ctx: FilesContext, passages: SearchPassage[]): Promise<AnswerSource[]> {
@@ -135,18 +131,14 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
         };
       }
       const query = truncateBytes(question.text, MAX_QUERY_BYTES);
-      const ctx: FilesContext = {
-        actor: { kind: 'bot', botId: request.botId },
-        botId: request.botId,
-        workspaceId: request.workspaceId,
-      };
+      const ctx = botContext(request.workspaceId, request.botId);
 
       const searchStarted = now();
       let found: SearchPassage[];
       let semantic: SearchPassage[] = [];
-      let scoped: { knowledgeBaseIds: string[]; fileIds?: string[] };
+      let scoped: KnowledgeScope;
       try {
-        scoped = await scope(ctx);
+        scoped = await knowledgeScope(deps.knowledgeBases, ctx);
         const input = { query, limit: SEARCH_LIMIT, ...(scoped.fileIds ? { fileIds: scoped.fileIds } : {}) };
         const none = scoped.fileIds?.length === 0;
         found = none ? [] : await deps.search.search(ctx, { ...input, mode: 'hybrid' });
@@ -208,8 +200,17 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
       }
 
       const sources = await sourcesOf(ctx, relevant);
+      // The sources as the reply lists them, in the order of its metadata.sources, linked for good when it can.
+      const { messageId } = request;
+      const publicUrl = deps.publicUrl;
+      const linked = (list: AnswerSource[]): AnswerSource[] =>
+        messageId && publicUrl
+          ? list.map(({ urlExpiresAt: _expires, ...s }, i) =>
+              s.url === undefined ? s : { ...s, url: sourceLinkUrl(publicUrl, request.botId, messageId, i) },
+            )
+          : list;
       const passagesReply = (extra: Record<string, unknown>): Reply => ({
-        messages: [{ payload: passagesAnswer(sources), metadata: sourcesMetadata(sources) }],
+        messages: [{ payload: passagesAnswer(linked(sources)), metadata: sourcesMetadata(linked(sources)) }],
         debug: { mode: 'passages' satisfies AnswerMode, ...debug, ...extra },
       });
       const model = deps.chatModel;
@@ -230,7 +231,7 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
             ...(stream ? { onDelta: (piece: string) => stream.delta(piece) } : {}),
           },
         );
-        const cited = citedSources(text, sources);
+        const cited = linked(citedSources(text, sources));
         return {
           messages: [{ payload: generatedAnswer(text, cited), metadata: sourcesMetadata(cited) }],
           debug: {

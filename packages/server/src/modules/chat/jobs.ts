@@ -1,5 +1,5 @@
 import type { ChatSignal } from '@parley/protocol';
-import { newId } from '../../ids.js';
+import { newSecretId } from '../../ids.js';
 import { type JobHandler, PermanentJobError } from '../../jobs/queue.js';
 import type { BotsService } from '../bots/service.js';
 import type { RequestRecord } from '../logs/service.js';
@@ -17,6 +17,8 @@ export const REPLY_FAILED_TEXT = 'Sorry, the bot could not answer this message. 
  * The `chat_reply` job: answers a user's message in knowledge mode. It signals typing, asks the
  * {@link KnowledgeResponder} (when none is wired, it posts {@link NO_ANSWER_ENGINE_TEXT}), posts each reply
  * message as the bot, sends the responder's `debug` details to adminKey sessions only, and stops typing.
+ * The first reply's id ({@link newSecretId}, unguessable) is chosen before asking and handed to the
+ * responder as `messageId`: its stream deltas carry it and its source links name it.
  * A message already answered is not answered again (retries and duplicates are harmless).
  */
 export function chatReplyJob(deps: {
@@ -40,7 +42,8 @@ export function chatReplyJob(deps: {
         data: { conversationId: job.conversationId, userId: botUserId(bot.id), isBot: true },
       });
       await chat.emit(bot.id, job.conversationId, [{ signal: typing('typing_started') }]);
-      const streamId = newId('msg');
+      // The first reply's id, chosen now: its stream deltas carry it and its source links name it.
+      const replyId = newSecretId('msg');
       let streamed = false;
       try {
         let reply: Reply;
@@ -57,6 +60,7 @@ export function chatReplyJob(deps: {
               message: context.message,
               history: context.history,
               signal,
+              messageId: replyId,
             },
             {
               delta(text: string) {
@@ -66,7 +70,7 @@ export function chatReplyJob(deps: {
                     {
                       signal: {
                         type: 'message_stream_delta',
-                        data: { id: streamId, conversationId: job.conversationId, delta: text },
+                        data: { id: replyId, conversationId: job.conversationId, delta: text },
                       },
                     },
                   ]),
@@ -82,7 +86,7 @@ export function chatReplyJob(deps: {
             conversationId: job.conversationId,
             signal: {
               type: 'message_stream_complete',
-              data: { id: streamId, conversationId: job.conversationId },
+              data: { id: replyId, conversationId: job.conversationId },
             },
             adminOnly: false,
           });
@@ -103,8 +107,9 @@ export function chatReplyJob(deps: {
         await chat.postAsBot(
           bot,
           job.conversationId,
-          // The first reply takes the id its stream deltas carried, so clients swap the draft for it.
-          reply.messages.map((m, i) => ({ ...m, ...(i === 0 && streamed ? { id: streamId } : {}) })),
+          // The first reply takes the id its stream deltas carried (clients swap the draft for it) and its
+          // source links name.
+          reply.messages.map((m, i) => ({ ...m, ...(i === 0 ? { id: replyId } : {}) })),
           { replyTo: job.messageId, extra },
         );
       } catch (error) {
@@ -114,7 +119,7 @@ export function chatReplyJob(deps: {
             signal: {
               type: 'message_stream_abort',
               data: {
-                id: streamId,
+                id: replyId,
                 conversationId: job.conversationId,
                 reason: error instanceof Error ? error.message : 'error',
               },

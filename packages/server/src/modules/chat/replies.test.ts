@@ -86,6 +86,8 @@ describe('knowledge replies (chat_reply job)', () => {
         workspaceId: t.workspaceId,
         conversationId: conv,
         message: { id: asked.id },
+        // The id the reply is posted with, chosen before asking so the reply can link to itself.
+        messageId: reply.id,
       });
       expect(requests.at(-1)?.history.map((m) => m.id)).toEqual([asked.id]);
       const list = await chat.call('GET', `/conversations/${conv}/messages`, { key: user.key });

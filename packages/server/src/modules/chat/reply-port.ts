@@ -15,6 +15,12 @@ export interface ReplyRequest {
   /** Recent messages of the conversation, oldest first (at most 20), for a chat model's context. */
   history: ChatMessage[];
   signal?: AbortSignal;
+  /**
+   * The id the first reply message will be posted with (the chat reply job chooses it before asking), so the
+   * reply can link to itself: `GET /v1/chat/{botId}/messages/{messageId}/sources/{n}`. Absent for callers
+   * that do not post the reply.
+   */
+  messageId?: string;
 }
 
 /** A reply: one or more bot messages, plus details for sessions with the webchat adminKey (debug signal). */
@@ -33,4 +39,17 @@ export interface ReplyStream {
 /** Answers a user's message from the bot's knowledge bases. Implemented in modules/answers. */
 export interface KnowledgeResponder {
   answer(request: ReplyRequest, stream?: ReplyStream): Promise<Reply>;
+}
+
+/**
+ * Opens the sources of the bot's answers: what `GET /v1/chat/{botId}/messages/{id}/sources/{n}` redirects
+ * to. Implemented in modules/answers.
+ */
+export interface SourceLinks {
+  /**
+   * A URL that downloads source `n` (its index in the message's `metadata.sources`) of a bot message now: a
+   * freshly signed download URL, or the permanent URL of a public_content file. 404 when there is no such
+   * bot message or source, or the source's file is gone or no longer in the bot's knowledge.
+   */
+  open(botId: string, messageId: string, n: number): Promise<string>;
 }

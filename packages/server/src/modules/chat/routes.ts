@@ -28,6 +28,7 @@ import { errors } from '../../errors/errors.js';
 import { type AuthResolver, requireWorkspaceActor } from '../../http/context.js';
 import { BEARER, listBody, responses } from '../../http/route-helpers.js';
 import type { SignalBus } from './bus.js';
+import type { SourceLinks } from './reply-port.js';
 import type { ChatCaller, ChatService } from './service.js';
 import { type StreamRegistry, serveStream } from './stream.js';
 
@@ -37,6 +38,11 @@ const BotParams = Type.Object({ botId: Type.String({ minLength: 1, maxLength: 10
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 const IdParams = Type.Object({ botId: BotParams.properties.botId, id: Id });
 const ParticipantParams = Type.Object({ botId: BotParams.properties.botId, id: Id, userId: Id });
+const SourceParams = Type.Object({
+  botId: BotParams.properties.botId,
+  id: Id,
+  n: Type.Integer({ minimum: 0 }),
+});
 const PageQuery = Type.Object({
   nextToken: Type.Optional(Type.String()),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
@@ -65,7 +71,13 @@ function header(req: FastifyRequest, name: string): string | undefined {
  */
 export function chatRoutes(
   fastify: FastifyInstance,
-  deps: { chat: ChatService; bus: SignalBus; pingIntervalMs: number; streams: StreamRegistry },
+  deps: {
+    chat: ChatService;
+    bus: SignalBus;
+    pingIntervalMs: number;
+    streams: StreamRegistry;
+    sources: SourceLinks;
+  },
 ) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { chat } = deps;
@@ -415,6 +427,27 @@ export function chatRoutes(
       ),
     },
     async (req) => ({ message: await chat.setFeedback(await caller(req), req.params.id, req.body) }),
+  );
+
+  app.get(
+    '/:botId/messages/:id/sources/:n',
+    {
+      schema: {
+        operationId: 'chat.openMessageSource',
+        tags,
+        security: [],
+        description:
+          "Opens source n (its index in metadata.sources) of a bot's answer: no credentials, it is the link the answer carries. 302 to a freshly signed download URL (the permanent URL of a public_content file) while the file exists, is readable by the bot and, when the bot has knowledge bases, is linked to one of them; 404 otherwise.",
+        params: SourceParams,
+        response: { 302: Type.Null({ description: 'Location: the download URL' }) },
+      },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'no-store');
+      const url = await deps.sources.open(req.params.botId, req.params.id, req.params.n);
+      req.parley.botId = req.params.botId;
+      return reply.redirect(url, 302);
+    },
   );
 
   app.post(

@@ -23,7 +23,7 @@ import type { Database } from '../../db/schema.js';
 import { ApiError, errors } from '../../errors/errors.js';
 import type { AuthResolver } from '../../http/context.js';
 import { decodeCursor, type Page, toPage } from '../../http/pagination.js';
-import { newId } from '../../ids.js';
+import { newId, newSecretId, nextId } from '../../ids.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { BotsService } from '../bots/service.js';
 import type { FilesService } from '../files/service.js';
@@ -381,7 +381,11 @@ export function chatService(deps: {
     return row;
   }
 
-  /** Stores messages as the bot (one transaction) with their signals; answers them. */
+  /**
+   * Stores messages as the bot (one transaction) with their signals; answers them. A message without a
+   * chosen id gets an unguessable one ({@link newSecretId}: source links work for whoever holds a bot
+   * message's id), the ones after it in the batch ids that sort after it.
+   */
   async function postAsBot(
     bot: ChatBot,
     conversationId: string,
@@ -391,8 +395,13 @@ export function chatService(deps: {
     return withSignals(bot.id, async (tx, emit) => {
       const userId = await ensureBotUser(tx, bot);
       const at = now();
-      const rows: MessageRow[] = messages.map((m) => ({
-        id: m.id ?? newId('msg'),
+      let previous: string | undefined;
+      const ids = messages.map((m) => {
+        previous = m.id ?? (previous ? nextId(previous) : newSecretId('msg'));
+        return previous;
+      });
+      const rows: MessageRow[] = messages.map((m, i) => ({
+        id: ids[i] as string,
         bot_id: bot.id,
         conversation_id: conversationId,
         user_id: userId,
@@ -896,6 +905,12 @@ export function chatService(deps: {
 
     /** The webhook secret of a bot (for the webhook job). */
     webhookSecret: async (botId: string) => (await secrets(botId)).webhook_secret,
+
+    /** A message of the bot's own (`isBot`), for its source links; undefined when absent or a user's. */
+    async botMessage(botId: string, messageId: string): Promise<ChatMessage | undefined> {
+      const row = await chatRepo(db).message(botId, messageId);
+      return row?.is_bot === 1 ? toMessage(row) : undefined;
+    },
 
     /** Recent messages of a conversation, oldest first, and the message itself (for the reply job). */
     async replyContext(botId: string, messageId: string, historySize = 20) {

@@ -1,0 +1,261 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatClient, type TestChatUser } from '../../test-support/chat.js';
+import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
+import { expectError } from '../../test-support/wire.js';
+import { SOURCE_GONE_TEXT } from './sources.js';
+
+/**
+ * The source links of the bot's knowledge answers, through the whole chat: a user asks, the chat reply job
+ * answers with links to `/v1/chat/{botId}/messages/{id}/sources/{n}`, and each click on one redirects to a
+ * download URL made for that moment, for as long as the answer and its source exist.
+ */
+
+const HANDBOOK = `# Parley handbook
+
+## Refunds
+
+Customers may ask for a refund within 30 days of purchase. Refunds go back to the original card.
+
+## Shipping
+
+Parcels leave the warehouse every weekday at noon. International shipping takes five to ten days.
+`;
+const PARKING = `# Visitors
+
+Visitor parking is free on level 2 of the garage.
+`;
+const PUBLIC_URL = 'https://parley.example.com';
+const TTL_MS = 10 * 60_000;
+
+interface BotReply {
+  id: string;
+  isBot: boolean;
+  payload: { type: string; markdown?: string; text?: string };
+  metadata?: { sources?: Array<{ fileId: string; key: string }> };
+}
+
+const pgUrl = postgresTestUrl();
+const databases = [
+  { name: 'SQLite', url: undefined as string | undefined },
+  ...(pgUrl ? [{ name: 'PostgreSQL', url: pgUrl }] : []),
+];
+
+describe.each(databases)('source links of knowledge answers ($name)', ({ url: databaseUrl }) => {
+  let t: TestApp;
+  let offsetMs = 0;
+  let chat: ReturnType<typeof chatClient>;
+  let user: TestChatUser;
+  let handbookId: string;
+  let parkingId: string;
+  let kbId: string;
+  const bot = () => ({
+    actor: { kind: 'bot' as const, botId: t.botId },
+    botId: t.botId,
+    workspaceId: t.workspaceId,
+  });
+
+  async function upload(key: string, text: string, extra: Record<string, unknown> = {}): Promise<string> {
+    const bytes = Buffer.from(text);
+    const upsert = await t.call({
+      method: 'PUT',
+      url: '/v1/files',
+      token: t.botKey,
+      headers: { 'x-bot-id': t.botId },
+      body: { key, size: bytes.length, index: true, ...extra },
+    });
+    expect(upsert.statusCode, upsert.body).toBe(200);
+    const uploadUrl = new URL((upsert.json() as { file: { uploadUrl: string } }).file.uploadUrl);
+    const up = await t.app.inject({
+      method: 'PUT',
+      url: `${uploadUrl.pathname}${uploadUrl.search}`,
+      payload: bytes,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    expect(up.statusCode, up.body).toBe(200);
+    const id = (up.json() as { file: { id: string } }).file.id;
+    for (let i = 0; i < 2400; i++) {
+      const file = await t.app.services.files.get(bot(), id);
+      if (file.status !== 'indexing_pending') {
+        expect(file.status).toBe('indexing_completed');
+        return id;
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('indexing did not finish');
+  }
+
+  /** Asks the bot as the chat user, in a conversation of its own, and answers the bot's reply. */
+  async function ask(question: string): Promise<BotReply> {
+    const conversation = await chat.conversation(user);
+    await chat.message(user, conversation, question);
+    const until = Date.now() + 15_000;
+    for (;;) {
+      const res = await chat.call('GET', `/conversations/${conversation}/messages`, { key: user.key });
+      const messages = (res.json() as { messages: BotReply[] }).messages;
+      const reply = messages.find((m) => m.isBot);
+      if (reply) return reply;
+      if (Date.now() > until) throw new Error(`no reply to "${question}"`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  /** The links of a markdown answer, in order. */
+  const linksOf = (reply: BotReply) =>
+    [...(reply.payload.markdown ?? '').matchAll(/\]\((https?:[^)]+)\)/g)].map((m) => m[1] as string);
+
+  /** Opens a link without credentials, as a browser does on a click. */
+  const open = (link: string) => {
+    const u = new URL(link);
+    return t.app.inject({ method: 'GET', url: `${u.pathname}${u.search}` });
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      workers: true,
+      clock: () => new Date(Date.now() + offsetMs),
+      env: { PARLEY_PUBLIC_URL: PUBLIC_URL },
+      ...(databaseUrl ? { databaseUrl } : {}),
+    });
+    handbookId = await upload('handbook.md', HANDBOOK);
+    parkingId = await upload('visitors.md', PARKING, { accessPolicies: ['public_content'] });
+    const kb = await t.app.services.knowledgeBases.create(bot(), { name: 'Support' });
+    kbId = kb.id;
+    await t.app.services.knowledgeBases.link(bot(), kbId, handbookId);
+    await t.app.services.knowledgeBases.link(bot(), kbId, parkingId);
+    chat = chatClient(t);
+    user = await chat.user();
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  let refund: BotReply;
+  let firstLocation: string;
+
+  it('answers with permanent source links that name the answer itself', async () => {
+    refund = await ask('How long do I have to ask for a refund?');
+    expect(refund.payload.markdown).toContain('refund within 30 days');
+    expect(refund.metadata?.sources?.[0]).toMatchObject({ fileId: handbookId, key: 'handbook.md' });
+    // Unguessable: a ULID time part then 80 random bits.
+    expect(refund.id).toMatch(/^msg_[0-9A-HJKMNP-TV-Z]{26}$/);
+    const links = linksOf(refund);
+    expect(links).toEqual([`${PUBLIC_URL}/v1/chat/${t.botId}/messages/${refund.id}/sources/0`]);
+    expect(refund.payload.markdown).toContain(`— [handbook.md](${links[0]})`);
+  });
+
+  it('redirects a click on the link, without credentials, to a URL that downloads the exact document', async () => {
+    const res = await open(linksOf(refund)[0] as string);
+    expect(res.statusCode, res.body).toBe(302);
+    expect(res.headers['cache-control']).toBe('no-store');
+    firstLocation = String(res.headers.location);
+    const target = new URL(firstLocation);
+    expect(target.origin).toBe(PUBLIC_URL);
+    expect(target.pathname).toBe(`/v1/files/${handbookId}/content`);
+    expect(Number(target.searchParams.get('expires'))).toBeGreaterThan(Date.now() + offsetMs);
+    const download = await open(firstLocation);
+    expect(download.statusCode, download.body).toBe(200);
+    expect(download.rawPayload.equals(Buffer.from(HANDBOOK))).toBe(true);
+  });
+
+  it('still works after the download URL it gave has expired: a new URL each time', async () => {
+    offsetMs += TTL_MS + 60_000;
+    const stale = await open(firstLocation);
+    expect(expectError(stale, 403, 'Forbidden').message).toMatch(/expired/);
+    const res = await open(linksOf(refund)[0] as string);
+    expect(res.statusCode, res.body).toBe(302);
+    const location = String(res.headers.location);
+    expect(location).not.toBe(firstLocation);
+    const download = await open(location);
+    expect(download.statusCode, download.body).toBe(200);
+    expect(download.rawPayload.equals(Buffer.from(HANDBOOK))).toBe(true);
+    // The conversation history still shows the answer with the same link.
+    const again = await chat.call('GET', `/messages/${refund.id}`, { key: user.key });
+    expect(linksOf((again.json() as { message: BotReply }).message)).toEqual(linksOf(refund));
+  });
+
+  it('redirects a public_content source to its permanent URL', async () => {
+    const reply = await ask('Where can visitors park?');
+    expect(reply.metadata?.sources?.[0]).toMatchObject({ fileId: parkingId });
+    const [link] = linksOf(reply);
+    expect(link).toBe(`${PUBLIC_URL}/v1/chat/${t.botId}/messages/${reply.id}/sources/0`);
+    const res = await open(link as string);
+    expect(res.statusCode, res.body).toBe(302);
+    const location = String(res.headers.location);
+    expect(location).toBe((await t.app.services.files.get(bot(), parkingId)).url);
+    const target = new URL(location);
+    expect(target.searchParams.get('public')).toBe('1');
+    expect(target.searchParams.has('expires')).toBe(false);
+    expect((await open(location)).body).toBe(PARKING);
+  });
+
+  it('answers 404 for an unknown message, a user message and a source number out of range', async () => {
+    const base = `/v1/chat/${t.botId}/messages`;
+    const get = (path: string) => t.app.inject({ method: 'GET', url: `${base}/${path}` });
+    const unknown = expectError(
+      await get('msg_01K00000000000000000000000/sources/0'),
+      404,
+      'ResourceNotFound',
+    );
+    expect(unknown.message).toMatch(/not found/);
+
+    const conversationId = await chat.conversation(user);
+    const mine = await chat.message(user, conversationId, 'just saying hello');
+    // The user's message as if it had sources: still not the bot's answer.
+    const posted = await chat.call('POST', '/messages', {
+      key: user.key,
+      body: {
+        conversationId,
+        payload: { type: 'text', text: 'forged' },
+        metadata: { sources: [{ fileId: handbookId, key: 'handbook.md' }] },
+      },
+    });
+    const forged = (posted.json() as { message: { id: string } }).message.id;
+    for (const id of [mine.id, forged])
+      expect(expectError(await get(`${id}/sources/0`), 404, 'ResourceNotFound').message).toMatch(/not found/);
+
+    const outOfRange = expectError(await get(`${refund.id}/sources/1`), 404, 'ResourceNotFound');
+    expect(outOfRange.message).toBe(`Message "${refund.id}" has no source 1`);
+    expectError(await get(`${refund.id}/sources/99`), 404, 'ResourceNotFound');
+
+    const nothing = await ask('What is the capital of Mongolia?');
+    expect(nothing.metadata?.sources).toEqual([]);
+    expectError(await get(`${nothing.id}/sources/0`), 404, 'ResourceNotFound');
+    // Another bot's root does not open this bot's answers.
+    const other = await t.otherTenant();
+    expectError(
+      await t.app.inject({ method: 'GET', url: `/v1/chat/${other.botId}/messages/${refund.id}/sources/0` }),
+      404,
+      'ResourceNotFound',
+    );
+  }, 30_000);
+
+  it('answers 404 "no longer available" once the file leaves the knowledge base, and works again when it is back', async () => {
+    const link = linksOf(refund)[0] as string;
+    await t.app.services.knowledgeBases.unlink(bot(), kbId, handbookId);
+    const res = await open(link);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const gone = expectError(res, 404, 'ResourceNotFound');
+    expect(gone.message).toBe(SOURCE_GONE_TEXT);
+    expect(gone.message).toMatch(/This source is no longer available/);
+    await t.app.services.knowledgeBases.link(bot(), kbId, handbookId);
+    expect((await open(link)).statusCode).toBe(302);
+  });
+
+  it('answers 404 "no longer available" once the file is deleted', async () => {
+    const link = linksOf(refund)[0] as string;
+    const before = await open(link);
+    expect(before.statusCode).toBe(302);
+    await t.app.services.files.delete(bot(), handbookId);
+    const gone = expectError(await open(link), 404, 'ResourceNotFound');
+    expect(gone.message).toBe(SOURCE_GONE_TEXT);
+    // The URL handed out before the deletion downloads nothing either.
+    expect((await open(String(before.headers.location))).statusCode).toBe(404);
+  });
+
+  it('answers 404 for a file deleted from a bot without knowledge bases too', async () => {
+    await t.app.services.knowledgeBases.delete(bot(), kbId);
+    const reply = await ask('Where can visitors park?');
+    const [link] = linksOf(reply);
+    expect((await open(link as string)).statusCode).toBe(302);
+    await t.app.services.files.delete(bot(), parkingId);
+    expect(expectError(await open(link as string), 404, 'ResourceNotFound').message).toBe(SOURCE_GONE_TEXT);
+  });
+});
