@@ -83,6 +83,8 @@ describe.skipIf(!haveChromium)('webchat user experience in a browser', () => {
     options: {
       app?: { origin: string; botId: string };
       init?: Record<string, unknown>;
+      /** Attributes of the script tag, which then initializes the chat itself (no init call). */
+      attrs?: string;
       before?: string;
       viewport?: { width: number; height: number };
     } = {},
@@ -101,13 +103,13 @@ describe.skipIf(!haveChromium)('webchat user experience in a browser', () => {
 window.events = [];
 ${options.before ?? ''}
 </script>
-<script src="${app.origin}/webchat/v1/inject.js"></script>
+<script src="${app.origin}/webchat/v1/inject.js" ${options.attrs ?? ''}></script>
 <script>
 window.parley.on('*', function (e) {
   var d = e.data instanceof Error ? { message: e.data.message, field: e.data.field } : e.data;
   window.events.push({ type: e.type, data: JSON.parse(JSON.stringify(d === undefined ? null : d)) });
 });
-window.parley.init(${init});
+${options.attrs ? '' : `window.parley.init(${init});`}
 </script></body></html>`;
     await page.route(`${app.origin}/ux-page.html`, (route) =>
       route.fulfill({ body: html, contentType: 'text/html' }),
@@ -335,6 +337,13 @@ window.parley.init(${init});
     await expect.poll(() => chat(page, '.pw-send').getAttribute('aria-label')).toBe('Send it');
     expect(await chat(page, '.pw-header button').first().getAttribute('aria-label')).toBe('Recommencer');
     expect(await chat(page, '.pw-root').getAttribute('lang')).toBe('en');
+  });
+
+  it('takes the locale from the script tag (data-locale)', async () => {
+    const { page } = await newPage({ attrs: `data-bot-id="${t.botId}" data-locale="fr"` });
+    await waitForEvent(page, 'webchat:initialized');
+    expect(await chat(page, '.pw-root').getAttribute('lang')).toBe('fr');
+    expect(await chat(page, '.pw-fab').textContent()).toMatch(/^Ouvrir la discussion/);
   });
 
   it('after a thumbs down, sends an optional comment with the feedback', async () => {

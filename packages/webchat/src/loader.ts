@@ -129,6 +129,7 @@ if (script) {
       const options: InitOptions = { botId: data.botId };
       if (data.clientId) options.clientId = data.clientId;
       if (data.layout === 'fullscreen') options.layout = 'fullscreen';
+      if (data.locale) options.locale = data.locale;
       api.init(options);
     }
   }
