@@ -4,40 +4,16 @@
 // overrides, the feedback comment, file drag-and-drop / paste with progress and errors, the live stream
 // reconnecting with Last-Event-ID, and the adminKey debug details.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
+import { CHROMIUM, CHROMIUM_FLAGS, haveChromium } from './support/browser.js';
+import { freePort } from './support/server.js';
 
-const CHROMIUM = process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) {
-  if (process.env.CI) throw new Error(`${CHROMIUM} is missing: the webchat browser tests must run in CI`);
-  console.warn(`${CHROMIUM} is missing (apt-get install chromium): skipping the webchat UX browser tests`);
-}
+const chromiumHere = haveChromium('webchat UX browser tests');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
-
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no address');
-  return address.port;
-}
 
 interface Recorded {
   type: string;
@@ -51,7 +27,7 @@ function inShadow<T>(page: Page, js: string): Promise<T> {
   ) as Promise<T>;
 }
 
-describe.skipIf(!haveChromium)('webchat user experience in a browser', () => {
+describe.skipIf(!chromiumHere)('webchat user experience in a browser', () => {
   let t: TestApp;
   let origin: string;
   let browser: Browser;
@@ -69,7 +45,7 @@ describe.skipIf(!haveChromium)('webchat user experience in a browser', () => {
     origin = `http://127.0.0.1:${port}`;
     t = await createTestApp({ env: { PARLEY_PUBLIC_URL: origin } });
     await t.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
   });
 
   afterAll(async () => {

@@ -6,20 +6,16 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
+import { CHROMIUM, CHROMIUM_FLAGS, haveChromium } from './support/browser.js';
+import { freePort } from './support/server.js';
 
-const CHROMIUM = process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) {
-  if (process.env.CI) throw new Error(`${CHROMIUM} is missing: the webchat browser tests must run in CI`);
-  console.warn(`${CHROMIUM} is missing (apt-get install chromium): skipping the webchat browser tests`);
-}
+const chromiumHere = haveChromium('webchat browser tests');
 
 /** The global object as the tests call it. */
 interface Api {
@@ -45,32 +41,12 @@ interface TestWindow {
   innerWidth: number;
 }
 
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
-
-/** A TCP port free right now on 127.0.0.1. */
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no address');
-  return address.port;
-}
-
 /** Runs `fn(window)` in the page (its source is sent, so it may use nothing from the test's scope). */
 function run<T, A = unknown>(page: Page, fn: (w: TestWindow, arg: A) => T | Promise<T>, arg?: A): Promise<T> {
   return page.evaluate(`(${fn.toString()})(window, ${JSON.stringify(arg ?? null)})`) as Promise<T>;
 }
 
-describe.skipIf(!haveChromium)('webchat in a browser', () => {
+describe.skipIf(!chromiumHere)('webchat in a browser', () => {
   let t: TestApp;
   let origin: string;
   let browser: Browser;
@@ -95,7 +71,7 @@ describe.skipIf(!haveChromium)('webchat in a browser', () => {
     origin = `http://127.0.0.1:${port}`;
     t = await createTestApp({ env: { PARLEY_PUBLIC_URL: origin } });
     await t.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
     shots = await mkdtemp(join(tmpdir(), 'parley-webchat-shots-'));
     // A page on another origin, as a customer's site embeds the script.
     other = createServer((_req, res) => {
