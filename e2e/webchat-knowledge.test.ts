@@ -154,8 +154,12 @@ window.parley.on('message', function (m) { window.messages.push(m); });
           .poll(() => bubble.textContent(), { timeout: 5000 })
           .toContain('25 days of paid vacation');
         const href = await bubble.locator('a').first().getAttribute('href');
-        expect(href).toBeTruthy();
+        // The answer's permanent source link, which redirects to a download URL made on each click.
+        expect(href).toMatch(
+          new RegExp(`^${origin}/v1/chat/${t.botId}/messages/msg_[0-9A-Z]{26}/sources/0$`),
+        );
         const source = await fetch(String(href));
+        expect(source.redirected).toBe(true);
         expect(source.status).toBe(200);
         expect(await source.text()).toBe(HANDBOOK);
 
