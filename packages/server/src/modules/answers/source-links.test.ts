@@ -227,6 +227,17 @@ describe.each(databases)('source links of knowledge answers ($name)', ({ url: da
     );
   }, 30_000);
 
+  it('answers 404 once the answer itself is deleted', async () => {
+    const reply = await ask('When do parcels leave the warehouse?');
+    const [link] = linksOf(reply);
+    expect((await open(link as string)).statusCode).toBe(302);
+    const deleted = await chat.call('DELETE', `/messages/${reply.id}`, { bot: true });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(expectError(await open(link as string), 404, 'ResourceNotFound').message).toBe(
+      `Message "${reply.id}" was not found`,
+    );
+  });
+
   it('answers 404 "no longer available" once the file leaves the knowledge base, and works again when it is back', async () => {
     const link = linksOf(refund)[0] as string;
     await t.app.services.knowledgeBases.unlink(bot(), kbId, handbookId);
