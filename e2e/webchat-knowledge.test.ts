@@ -5,11 +5,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
-import { CHROMIUM, CHROMIUM_FLAGS, haveChromium } from './support/browser.js';
-import { freePort } from './support/server.js';
+import type { TestApp } from '../packages/server/src/test-support/harness.js';
+import { buildWebchat, haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
 
 const chromiumHere = haveChromium('webchat knowledge tests');
 
@@ -58,10 +57,8 @@ describe.skipIf(!chromiumHere)('the webchat answers from an uploaded document', 
   };
 
   beforeAll(async () => {
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ workers: true, env: { PARLEY_PUBLIC_URL: origin } });
-    await t.app.listen({ port, host: '127.0.0.1' });
+    buildWebchat();
+    ({ t, origin } = await listeningTestApp({ workers: true }));
 
     // 1. The document, uploaded as any user of the Files API would: upsert, then PUT the bytes.
     const bytes = Buffer.from(HANDBOOK);
@@ -102,11 +99,7 @@ window.parley.on('message', function (m) { window.messages.push(m); });
     const address = site.address();
     if (!address || typeof address === 'string') throw new Error('no address');
     siteOrigin = `http://localhost:${address.port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-    });
+    browser = await launchChromium();
   }, 90_000);
 
   afterAll(async () => {

@@ -1,16 +1,8 @@
-// The webchat's user experience in a real browser (Debian's chromium driven by playwright-core) against the
-// real server started in-process: axe accessibility checks (light and dark, open and closed) and keyboard
-// use, scrolling with a "New messages" button, the phone keyboard (visualViewport), locales and string
-// overrides, the feedback comment, file drag-and-drop / paste with progress and errors, the live stream
-// reconnecting with Last-Event-ID, and the adminKey debug details.
-import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
-import { CHROMIUM, CHROMIUM_FLAGS, haveChromium } from './support/browser.js';
-import { freePort } from './support/server.js';
+import { buildWebchat, haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
 
 const chromiumHere = haveChromium('webchat UX browser tests');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -34,18 +26,9 @@ describe.skipIf(!chromiumHere)('webchat user experience in a browser', () => {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    execFileSync(
-      process.execPath,
-      [fileURLToPath(new URL('../packages/webchat/build.mjs', import.meta.url))],
-      {
-        stdio: 'pipe',
-      },
-    );
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ env: { PARLEY_PUBLIC_URL: origin } });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+    buildWebchat();
+    ({ t, origin } = await listeningTestApp());
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -1,19 +1,12 @@
-// The embeddable webchat in a real browser (Debian's chromium driven by playwright-core) against the real
-// server started in-process: the global object and every method's availability, the window state machine,
-// events (sticky lifecycle, `*`, unsubscribe), configuration validation, storage, messages both ways,
-// Markdown sanitising, the phone layout, and the hosted page under its Content-Security-Policy.
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
-import { CHROMIUM, CHROMIUM_FLAGS, haveChromium } from './support/browser.js';
-import { freePort } from './support/server.js';
+import { buildWebchat, haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
 
 const chromiumHere = haveChromium('webchat browser tests');
 
@@ -58,20 +51,9 @@ describe.skipIf(!chromiumHere)('webchat in a browser', () => {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    // Always bundle the current sources (about a second), so the test never runs a stale dist/.
-    execFileSync(
-      process.execPath,
-      [fileURLToPath(new URL('../packages/webchat/build.mjs', import.meta.url))],
-      {
-        stdio: 'pipe',
-      },
-    );
-    // A known port, so the server's public URL (upload and download URLs) is the address the browser uses.
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ env: { PARLEY_PUBLIC_URL: origin } });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+    buildWebchat();
+    ({ t, origin } = await listeningTestApp());
+    browser = await launchChromium();
     shots = await mkdtemp(join(tmpdir(), 'parley-webchat-shots-'));
     // A page on another origin, as a customer's site embeds the script.
     other = createServer((_req, res) => {

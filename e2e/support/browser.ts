@@ -1,4 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium } from 'playwright-core';
+import {
+  createTestApp,
+  type TestApp,
+  type TestAppOptions,
+} from '../../packages/server/src/test-support/harness.js';
+import { freePort } from './server.js';
 
 /** Debian's Chromium (apt-get install chromium), or the one PARLEY_CHROMIUM names. */
 export const CHROMIUM = process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium';
@@ -26,4 +35,34 @@ export function haveChromium(what: string): boolean {
   if (process.env.CI) throw new Error(`${CHROMIUM} is missing: the ${what} must run in CI`);
   console.warn(`${CHROMIUM} is missing (apt-get install chromium): skipping the ${what}`);
   return false;
+}
+
+/** Bundles the webchat from its current sources (about a second), so a browser test never runs a stale dist/. */
+export function buildWebchat(): void {
+  execFileSync(
+    process.execPath,
+    [fileURLToPath(new URL('../../packages/webchat/build.mjs', import.meta.url))],
+    {
+      stdio: 'pipe',
+    },
+  );
+}
+
+/** Headless Debian Chromium with the flags above. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+}
+
+/**
+ * An in-process Parley app listening on a port known before it starts, so that its public URL (the upload and
+ * download URLs it hands out) is the address the browser uses.
+ */
+export async function listeningTestApp(
+  options: TestAppOptions = {},
+): Promise<{ t: TestApp; origin: string }> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const t = await createTestApp({ ...options, env: { ...options.env, PARLEY_PUBLIC_URL: origin } });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  return { t, origin };
 }
