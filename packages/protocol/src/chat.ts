@@ -283,7 +283,11 @@ export type ChatSignal =
   | { type: 'message_stream_delta'; data: { id: string; conversationId: string; delta: string } }
   | { type: 'message_stream_complete'; data: { id: string; conversationId: string } }
   | { type: 'message_stream_abort'; data: { id: string; conversationId: string; reason: string } }
-  | { type: 'debug'; data: { conversationId: string; messageId?: string; [key: string]: unknown } }
+  | {
+      type: 'debug';
+      /** `messageId`: the user's message answered; `replyId`: the bot's reply these details explain. */
+      data: { conversationId: string; messageId?: string; replyId?: string; [key: string]: unknown };
+    }
   | { type: 'ping'; data: Record<string, never> };
 /** Signal type names. */
 export type ChatSignalType = ChatSignal['type'];

@@ -450,7 +450,8 @@ export class Controller implements WebchatImpl {
         });
         break;
       case 'debug': {
-        const key = signal.data.messageId ?? '_';
+        // Keyed by the bot's reply when the server names it, else by the question it answers.
+        const key = signal.data.replyId ?? signal.data.messageId ?? '_';
         this.store.set((s) => ({ debug: { ...s.debug, [key]: [...(s.debug[key] ?? []), signal.data] } }));
         break;
       }

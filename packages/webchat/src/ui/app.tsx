@@ -399,8 +399,8 @@ function Message({
 }
 
 /**
- * Debug details are keyed by the message that triggered the reply (the user's question): show them
- * under the first bot message after it, or under the question until the reply arrives.
+ * Debug details are keyed by the bot's reply they explain; details from a server that names only the
+ * question are shown under the first bot message after it, or under the question until the reply arrives.
  */
 function debugByMessage(state: UiState): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};

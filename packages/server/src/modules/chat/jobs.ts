@@ -95,7 +95,12 @@ export function chatReplyJob(deps: {
             conversationId: job.conversationId,
             signal: {
               type: 'debug',
-              data: { ...reply.debug, conversationId: job.conversationId, messageId: job.messageId },
+              data: {
+                ...reply.debug,
+                conversationId: job.conversationId,
+                messageId: job.messageId,
+                replyId,
+              },
             },
             adminOnly: true,
           });

@@ -80,7 +80,12 @@ describe('knowledge replies (chat_reply job)', () => {
       expect(signals[2]?.data?.data).toMatchObject({ id: reply.id, delta: 'You asked: ' });
       expect(signals[1]?.data?.data).toMatchObject({ conversationId: conv, isBot: true });
       const debug = admin.signals().find((x) => x.data?.type === 'debug')?.data?.data;
-      expect(debug).toMatchObject({ conversationId: conv, messageId: asked.id, query: 'what is parley?' });
+      expect(debug).toMatchObject({
+        conversationId: conv,
+        messageId: asked.id,
+        replyId: reply.id,
+        query: 'what is parley?',
+      });
       expect(requests.at(-1)).toMatchObject({
         botId: t.botId,
         workspaceId: t.workspaceId,
