@@ -27,6 +27,12 @@ export const UNSUPPORTED_TEXT =
   'I can only answer text questions. Please type your question and I will look it up in my knowledge base.';
 /** What the bot says to a blank message. */
 export const EMPTY_TEXT = 'Ask me a question and I will look it up in my knowledge base.';
+/** What the bot says to small talk (see `smallTalkOf`). */
+export const SMALL_TALK_TEXT = {
+  greeting: 'Hello! Ask me a question and I will look it up in my knowledge base.',
+  thanks: "You're welcome! Is there anything else I can look up for you?",
+  goodbye: 'Goodbye! Come back any time you have a question.',
+} as const;
 /** What the bot says when its knowledge base cannot be searched. */
 export const SEARCH_FAILED_TEXT =
   "Sorry, I couldn't search my knowledge base just now. Please try again in a moment.";

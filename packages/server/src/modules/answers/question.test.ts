@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { questionOf, truncateBytes } from './question.js';
+import { questionOf, smallTalkOf, truncateBytes } from './question.js';
 
 describe('questionOf', () => {
   it('reads the text of a text message, trimmed', () => {
@@ -63,5 +63,25 @@ describe('truncateBytes', () => {
     expect(truncateBytes('héllo', 2)).toBe('h');
     expect(truncateBytes('héllo', 3)).toBe('hé');
     expect(Buffer.byteLength(truncateBytes('€'.repeat(500), 1024))).toBeLessThanOrEqual(1024);
+  });
+});
+
+describe('smallTalkOf', () => {
+  it('recognises greetings, thanks and goodbyes in English and French, whatever the case and punctuation', () => {
+    expect(smallTalkOf('Hello!')).toBe('greeting');
+    expect(smallTalkOf('  hi there 👋 ')).toBe('greeting');
+    expect(smallTalkOf('Hey bot')).toBe('greeting');
+    expect(smallTalkOf('Bonjour')).toBe('greeting');
+    expect(smallTalkOf('Thank you very much.')).toBe('thanks');
+    expect(smallTalkOf('merci beaucoup !')).toBe('thanks');
+    expect(smallTalkOf('Bye!')).toBe('goodbye');
+    expect(smallTalkOf('Au revoir')).toBe('goodbye');
+  });
+
+  it('treats anything more than small talk as a question', () => {
+    expect(smallTalkOf('hello, how do refunds work?')).toBeUndefined();
+    expect(smallTalkOf('thanks, and what about shipping?')).toBeUndefined();
+    expect(smallTalkOf('hi-fi speakers')).toBeUndefined();
+    expect(smallTalkOf('')).toBeUndefined();
   });
 });

@@ -71,3 +71,69 @@ export function truncateBytes(text: string, maxBytes: number): string {
   }
   return out;
 }
+
+/** Kinds of small talk the bot answers itself instead of searching. */
+export type SmallTalk = 'greeting' | 'thanks' | 'goodbye';
+
+const SMALL_TALK: Record<SmallTalk, readonly string[]> = {
+  greeting: [
+    'hi',
+    'hello',
+    'hey',
+    'hiya',
+    'yo',
+    'good morning',
+    'good afternoon',
+    'good evening',
+    'greetings',
+    'hi there',
+    'hello there',
+    'hey there',
+    'bonjour',
+    'salut',
+    'bonsoir',
+    'coucou',
+    'hallo',
+    'hola',
+  ],
+  thanks: [
+    'thanks',
+    'thank you',
+    'thx',
+    'ty',
+    'thanks a lot',
+    'thank you very much',
+    'many thanks',
+    'cheers',
+    'merci',
+    'merci beaucoup',
+    'great thanks',
+    'ok thanks',
+    'ok thank you',
+    'perfect thanks',
+  ],
+  goodbye: ['bye', 'goodbye', 'good bye', 'see you', 'see you later', 'bye bye', 'au revoir', 'ciao'],
+};
+
+/**
+ * Whether a whole message is small talk (a greeting, thanks, a goodbye), which the bot answers without
+ * searching: "hello" matching no passage must not get "I couldn't find anything". Case, accents,
+ * punctuation, emoji and a trailing "bot" are ignored; anything more ("hello, what is the
+ * refund policy?") is a question.
+ * @example smallTalkOf('Hello!') // 'greeting'
+ * @example smallTalkOf('hello, how do refunds work?') // undefined
+ */
+export function smallTalkOf(text: string): SmallTalk | undefined {
+  let normalized = text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (normalized.endsWith(' bot')) normalized = normalized.slice(0, -' bot'.length);
+  for (const [kind, phrases] of Object.entries(SMALL_TALK) as Array<[SmallTalk, readonly string[]]>) {
+    if (phrases.includes(normalized)) return kind;
+  }
+  return undefined;
+}

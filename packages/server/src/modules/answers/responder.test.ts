@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { type ChatServer, startChatServer } from '../../test-support/openai-chat-server.js';
 import type { KnowledgeResponder, Reply } from '../chat/reply-port.js';
 import { openAiChatModel } from './chat-model.js';
-import { NOT_FOUND_TEXT, UNSUPPORTED_TEXT } from './format.js';
+import { NOT_FOUND_TEXT, SMALL_TALK_TEXT, UNSUPPORTED_TEXT } from './format.js';
 import { semanticMinSimilarityFor } from './relevance.js';
 import { knowledgeResponder } from './responder.js';
 
@@ -227,6 +227,17 @@ describe('knowledgeResponder', () => {
         { payload: { type: 'text', text: NOT_FOUND_TEXT }, metadata: { sources: [] } },
       ]);
       expect(reply.debug).toMatchObject({ mode: 'not_found', query: 'What is the capital of Mongolia?' });
+    });
+
+    it('answers greetings and thanks itself instead of saying it found nothing', async () => {
+      const hello = await ask(plain, 'Hello!');
+      expect(hello.messages).toEqual([{ payload: { type: 'text', text: SMALL_TALK_TEXT.greeting } }]);
+      expect(hello.debug).toMatchObject({ mode: 'small_talk', smallTalk: 'greeting' });
+      const thanks = await ask(plain, 'thanks a lot');
+      expect(thanks.messages).toEqual([{ payload: { type: 'text', text: SMALL_TALK_TEXT.thanks } }]);
+      // A greeting followed by a question is a question.
+      const question = await ask(plain, 'Hello, what is the capital of Mongolia?');
+      expect(question.debug).toMatchObject({ mode: 'not_found' });
     });
 
     it('answers politely that it reads only text when sent an image', async () => {

@@ -12,11 +12,12 @@ import {
   NOT_FOUND_TEXT,
   passagesAnswer,
   SEARCH_FAILED_TEXT,
+  SMALL_TALK_TEXT,
   sourcesMetadata,
   UNSUPPORTED_TEXT,
 } from './format.js';
 import { buildChatPrompt } from './prompt.js';
-import { questionOf, truncateBytes } from './question.js';
+import { questionOf, smallTalkOf, truncateBytes } from './question.js';
 import { mergeRelevant, ratePassages, type USE_LITE_MIN_SIMILARITY } from './relevance.js';
 import { botContext, type KnowledgeScope, knowledgeScope } from './scope.js';
 import { sourceLinkUrl } from './sources.js';
@@ -50,7 +51,13 @@ export interface KnowledgeResponderDeps {
 }
 
 /** How a reply was made, as the debug details tell it. */
-export type AnswerMode = 'passages' | 'generated' | 'not_found' | 'unsupported' | 'search_failed';
+export type AnswerMode =
+  | 'passages'
+  | 'generated'
+  | 'not_found'
+  | 'unsupported'
+  | 'small_talk'
+  | 'search_failed';
 
 /**
  * The bot's built-in knowledge answers (the {@link KnowledgeResponder} of the chat reply port).
@@ -128,6 +135,13 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
         return {
           messages: [{ payload: { type: 'text', text: EMPTY_TEXT } }],
           debug: { mode: 'unsupported' satisfies AnswerMode, query: '' },
+        };
+      }
+      const smallTalk = smallTalkOf(question.text);
+      if (smallTalk) {
+        return {
+          messages: [{ payload: { type: 'text', text: SMALL_TALK_TEXT[smallTalk] } }],
+          debug: { mode: 'small_talk' satisfies AnswerMode, query: question.text, smallTalk },
         };
       }
       const query = truncateBytes(question.text, MAX_QUERY_BYTES);
