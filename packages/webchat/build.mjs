@@ -1,6 +1,6 @@
 // Bundles the loader (dist/inject.js) and the lazily loaded UI (dist/webchat.js) with esbuild,
 // and prints their sizes (raw and gzip).
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -42,7 +42,14 @@ const common = {
   define: { 'process.env.NODE_ENV': '"production"' },
 };
 await build({ ...common, entryPoints: [join(here, 'src/loader.ts')], outfile: join(out, 'inject.js') });
-await build({ ...common, entryPoints: [join(here, 'src/webchat.ts')], outfile: join(out, 'webchat.js') });
+const ui = await build({
+  ...common,
+  entryPoints: [join(here, 'src/webchat.ts')],
+  outfile: join(out, 'webchat.js'),
+  metafile: true,
+});
+// What each input contributes to webchat.js, for bench/webchat-size.ts.
+await writeFile(join(out, 'webchat.meta.json'), JSON.stringify(ui.metafile));
 
 for (const name of ['inject.js', 'webchat.js']) {
   const bytes = await readFile(join(out, name));
