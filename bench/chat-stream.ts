@@ -833,8 +833,31 @@ async function main(): Promise<void> {
       `processes: ${procs.map((p) => `${p.name} pid ${p.pid}`).join('; ')}. Messages are posted by the bot itself (bot access key): no knowledge reply is started`,
     );
 
+    // Warm-up of every process, not counted: one listener, 20 messages and a burst each, so that code loaded
+    // and compiled on first use is in the memory figures taken before the first listener count.
+    {
+      const failures: string[] = [];
+      const warm: Open[] = [];
+      for (const system of systems) warm.push(await openSystem(system, 1, failures));
+      for (const o of warm) {
+        await sequential(o, 20, undefined);
+        await burst(o, burstSize, undefined);
+        for (const l of o.listeners) l.close();
+      }
+      if (failures.length > 0) throw new Error(`streams ended early:\n${failures.join('\n')}`);
+      await sleep(500);
+    }
+
     const memory: string[][] = [
-      ['process', 'listeners', 'RSS before', 'listeners open', 'after messages', 'growth', 'per listener'],
+      [
+        'process',
+        'listeners',
+        'RSS before',
+        'listeners open',
+        'after messages',
+        'open − before',
+        'per listener',
+      ],
     ];
     for (const n of counts) {
       console.log('');
@@ -891,15 +914,15 @@ async function main(): Promise<void> {
       }
       for (const p of procs) {
         const b = before.get(p) ?? 0;
-        const a = afterMessages.get(p) ?? 0;
+        const o = afterOpen.get(p) ?? 0;
         memory.push([
           p.name,
           String(n),
           mb(b),
-          mb(afterOpen.get(p) ?? 0),
-          mb(a),
-          mb(a - b),
-          `${((a - b) / n / 1024).toFixed(0)} KiB`,
+          mb(o),
+          mb(afterMessages.get(p) ?? 0),
+          mb(o - b),
+          `${((o - b) / n / 1024).toFixed(0)} KiB`,
         ]);
       }
       for (const o of open) for (const l of o.listeners) l.close();
@@ -909,7 +932,7 @@ async function main(): Promise<void> {
 
     console.log('');
     console.log(
-      'Server memory (VmRSS from /proc; before the listeners of a count open, once open, after its messages):',
+      'Server memory (VmRSS from /proc, after a warm-up): before the listeners of a count open, 300 ms after they are all open, after their messages (listeners still open):',
     );
     console.log(table(memory));
     console.log(
