@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -9,6 +10,7 @@ import { blobStoreFromConfig } from './blob/from-config.js';
 import type { Config } from './config/config.js';
 import type { Db } from './db/database.js';
 import { ApiError, errorBody } from './errors/errors.js';
+import { tokenApiCors } from './http/cors.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { botRoutes, markBot } from './modules/bots/routes.js';
@@ -173,6 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
 
   await app.register(
     async (admin) => {
+      await admin.register(cors, tokenApiCors(config.corsOrigins));
       admin.addHook('onRoute', (route) => {
         route.bodyLimit ??= ADMIN_BODY_LIMIT;
       });
@@ -198,6 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
 
   await app.register(
     async (filesApi) => {
+      await filesApi.register(cors, tokenApiCors(config.corsOrigins));
       filesApi.removeContentTypeParser('text/plain');
       knowledgeRoutes(filesApi, {
         files: services.files,

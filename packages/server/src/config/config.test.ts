@@ -70,6 +70,17 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_CHAT_WEBHOOK_MAX_ATTEMPTS: ['0', '101'],
   PARLEY_CHAT_REPLY_TIMEOUT_MS: ['1', 'long'],
   PARLEY_CHAT_CONCURRENCY: ['0', '257'],
+  PARLEY_CORS_ORIGINS: [
+    'a.example/path',
+    'a.example',
+    'https://a.example/path',
+    'https://a.example/?x=1',
+    'ftp://a.example',
+    'https://user@a.example',
+    'https://*.example.com',
+    '*, https://a.example/app',
+    'null',
+  ],
 };
 
 /** Valid companions a bad value is tested with, so that it is the only issue. */
@@ -105,6 +116,7 @@ describe('loadConfig defaults', () => {
     expect(config.logRetentionDays).toBe(7);
     expect(config.quotas).toEqual({ botsPerWorkspace: null, workspaceFileBytes: null, botFileBytes: null });
     expect(config.trustProxy).toBe(false);
+    expect(config.corsOrigins).toBe('*');
     expect(config.blobStore).toEqual({ kind: 'local', root: join(config.dataDir, 'blobs') });
     expect(config.files).toEqual({ downloadUrlTtlMs: 600_000, uploadUrlTtlMs: 3_600_000 });
     expect(config.signingSecret).toBeUndefined();
@@ -193,6 +205,7 @@ describe('loadConfig accepted values', () => {
         PARLEY_CHAT_MODEL: 'llama3.2',
         PARLEY_CHAT_MODEL_API_KEY: 'sk-chat',
         PARLEY_CHAT_MODEL_TIMEOUT_MS: '5000',
+        PARLEY_CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
       },
       CWD,
     );
@@ -209,6 +222,7 @@ describe('loadConfig accepted values', () => {
       logRetentionDays: 3650,
       quotas: { botsPerWorkspace: 25, workspaceFileBytes: 1_000_000, botFileBytes: 5000 },
       trustProxy: true,
+      corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
       blobStore: {
         kind: 's3',
         bucket: 'parley-files',
@@ -288,6 +302,20 @@ describe('loadConfig accepted values', () => {
   it('accepts the port bounds 0 and 65535', () => {
     expect(loadConfig({ PORT: '0' }, CWD).port).toBe(0);
     expect(loadConfig({ PORT: '65535' }, CWD).port).toBe(65535);
+  });
+
+  it('reads PARLEY_CORS_ORIGINS as * or exact origins, written the way browsers send them', () => {
+    const origins = (v: string) => loadConfig({ PARLEY_CORS_ORIGINS: v }, CWD).corsOrigins;
+    expect(origins('*')).toBe('*');
+    expect(origins(' * ')).toBe('*');
+    expect(origins('https://a.example, *')).toBe('*');
+    expect(origins('https://a.example')).toEqual(['https://a.example']);
+    expect(origins('HTTPS://A.Example:443/,http://127.0.0.1:8080,https://a.example')).toEqual([
+      'https://a.example',
+      'http://127.0.0.1:8080',
+    ]);
+    expect(origins('http://[::1]:3000,')).toEqual(['http://[::1]:3000']);
+    expect(Object.isFrozen(origins('https://a.example'))).toBe(true);
   });
 
   it('reads 1 and 0 as PARLEY_TRUST_PROXY true and false', () => {
@@ -380,6 +408,17 @@ describe('loadConfig rejections', () => {
         variable: 'PARLEY_DATABASE_URL',
         message:
           'must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)',
+      },
+    ]);
+  });
+
+  it('says what an origin is when PARLEY_CORS_ORIGINS holds something else', () => {
+    const error = configError({ PARLEY_CORS_ORIGINS: 'https://ok.example, a.example/path' });
+    expect(error.issues).toEqual([
+      {
+        variable: 'PARLEY_CORS_ORIGINS',
+        message:
+          '"a.example/path" is not an origin: write scheme://host[:port], e.g. https://app.example.com, or * for any',
       },
     ]);
   });

@@ -25,6 +25,11 @@ export interface Config {
   };
   /** Trust X-Forwarded-* headers (only behind a reverse proxy you run). */
   trustProxy: boolean;
+  /**
+   * Origins whose pages may call the Admin and Files APIs (CORS): `'*'` for any, else exact origins
+   * (`https://host[:port]`). The Chat API and the capability URLs answer every origin regardless.
+   */
+  corsOrigins: '*' | readonly string[];
   /** Where file bytes live: local disk under the data dir (default) or S3. */
   blobStore: { kind: 'local'; root: string } | ({ kind: 's3' } & S3Settings);
   /** Lifetimes of the URLs the Files API hands out. */
@@ -160,6 +165,8 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   PARLEY_CHAT_CONCURRENCY: 'chat jobs (bot replies, webhooks) run at once by each process (default 4)',
   PARLEY_TRUST_PROXY:
     'true behind a reverse proxy, to take client addresses from X-Forwarded-For (default false)',
+  PARLEY_CORS_ORIGINS:
+    'origins whose web pages may call the Admin and Files APIs, comma-separated (https://app.example.com,http://localhost:5173), or * for any (default *)',
 };
 
 type Env = Record<string, string | undefined>;
@@ -412,6 +419,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
   }
   const trustProxy = rawTrust === 'true' || rawTrust === '1';
 
+  const corsOrigins = parseOrigins(blank('PARLEY_CORS_ORIGINS') ?? '*', (message) =>
+    issues.push({ variable: 'PARLEY_CORS_ORIGINS', message }),
+  );
+
   if (issues.length > 0) throw new ConfigError(issues);
   return Object.freeze({
     port,
@@ -426,6 +437,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
     logRetentionDays,
     quotas: Object.freeze({ botsPerWorkspace, workspaceFileBytes, botFileBytes }),
     trustProxy,
+    corsOrigins,
     blobStore: Object.freeze(blobStore),
     files: Object.freeze({ downloadUrlTtlMs: downloadUrlTtl * 1000, uploadUrlTtlMs: uploadUrlTtl * 1000 }),
     signingSecret,
@@ -452,4 +464,48 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
     }),
     chat: Object.freeze(chat),
   });
+}
+
+/**
+ * Reads a comma-separated list of origins: `*` (any) or exact `http(s)://host[:port]` origins, written the
+ * way browsers send them in `Origin` (a trailing `/`, upper-case letters and a default port are normalized).
+ * Anything else (a path, a query, no scheme, another scheme) is reported through `issue`.
+ * @example parseOrigins('https://a.example, http://localhost:5173', fail) // ['https://a.example', 'http://localhost:5173']
+ */
+export function parseOrigins(raw: string, issue: (message: string) => void): '*' | readonly string[] {
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  const origins: string[] = [];
+  for (const entry of entries) {
+    if (entry === '*') continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {}
+    if (
+      !url ||
+      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+      url.username ||
+      url.password ||
+      url.pathname !== '/' ||
+      url.search ||
+      url.hash ||
+      entry.includes('?') ||
+      entry.includes('#') ||
+      /^[a-z]+:\/\/[^/]*\/./i.test(entry)
+    ) {
+      issue(
+        `"${entry}" is not an origin: write scheme://host[:port], e.g. https://app.example.com, or * for any`,
+      );
+      continue;
+    }
+    if (url.hostname.includes('*')) {
+      issue(`"${entry}" has a wildcard: list each origin in full (or * alone for any)`);
+      continue;
+    }
+    if (!origins.includes(url.origin)) origins.push(url.origin);
+  }
+  return entries.length === 0 || entries.includes('*') ? '*' : Object.freeze(origins);
 }

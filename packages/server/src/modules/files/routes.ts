@@ -44,6 +44,8 @@ const CAPABILITY_CORS: Record<string, string> = {
     'content-length, content-range, content-disposition, etag, accept-ranges, x-request-id',
   'access-control-max-age': '600',
 };
+/** Route config of the capability URLs: the token APIs' CORS (PARLEY_CORS_ORIGINS) leaves them alone. */
+const OWN_CORS = { cors: false } as const;
 
 function header(req: FastifyRequest, name: string): string | undefined {
   const v = req.headers[name];
@@ -304,12 +306,16 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
   // its own HEAD route (exposeHeadRoutes), which would answer Content-Length: 0 for a body-less reply.
   app.head(
     '/:id/content',
-    { schema: { hide: true, params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }) } },
+    {
+      config: OWN_CORS,
+      schema: { hide: true, params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }) },
+    },
     download as never,
   );
   app.get(
     '/:id/content',
     {
+      config: OWN_CORS,
       schema: {
         operationId: 'files.downloadFile',
         tags,
@@ -321,19 +327,20 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
 
   const preflight = async (_req: FastifyRequest, reply: FastifyReply) =>
     reply.status(204).headers(CAPABILITY_CORS).send();
-  app.options('/:id/content', { schema: { hide: true } }, preflight);
+  app.options('/:id/content', { config: OWN_CORS, schema: { hide: true } }, preflight);
 
   // Uploads: the raw bytes to the uploadUrl, streamed; no token (the URL is the capability).
   app.register(async (raw) => {
     raw.addHook('onRequest', async (_req, reply) => {
       reply.headers(CAPABILITY_CORS);
     });
-    raw.options('/:id/upload', { schema: { hide: true } }, preflight);
+    raw.options('/:id/upload', { config: OWN_CORS, schema: { hide: true } }, preflight);
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
     raw.put(
       '/:id/upload',
       {
+        config: OWN_CORS,
         schema: {
           operationId: 'files.uploadFileContent',
           tags,

@@ -1,0 +1,225 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestApp } from '../test-support/harness.js';
+import { TOKEN_API_ALLOWED_HEADERS, TOKEN_API_EXPOSED_HEADERS } from './cors.js';
+
+const PAGE = 'https://app.example';
+
+/** A browser's preflight of `method url` from `origin`, asking for `headers`. */
+function preflight(
+  t: TestApp,
+  url: string,
+  origin = PAGE,
+  method = 'GET',
+  headers = 'authorization, x-workspace-id',
+): Promise<LightMyRequestResponse> {
+  return t.app.inject({
+    method: 'OPTIONS',
+    url,
+    headers: {
+      origin,
+      'access-control-request-method': method,
+      'access-control-request-headers': headers,
+    },
+  });
+}
+
+const list = (v: unknown) =>
+  String(v ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+
+function expectNoCors(res: LightMyRequestResponse) {
+  expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+}
+
+describe('CORS of the Admin and Files APIs (default: any origin)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  for (const [api, url, method] of [
+    ['Admin', '/v1/admin/bots', 'POST'],
+    ['Admin', '/v1/admin/bots/bot_x/access-keys', 'DELETE'],
+    ['Files', '/v1/files', 'PUT'],
+    ['Files', '/v1/files/search', 'POST'],
+    ['Files', '/v1/files/docs%2Fa.txt', 'GET'],
+  ] as const) {
+    it(`answers a preflight of ${method} ${url} (${api} API) with 204 and no token`, async () => {
+      const res = await preflight(t, url, PAGE, method, 'authorization, content-type, x-bot-id');
+      expect(res.statusCode).toBe(204);
+      expect(res.body).toBe('');
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(list(res.headers['access-control-allow-methods'])).toEqual(
+        expect.arrayContaining(['GET', 'HEAD', 'POST', 'PUT', 'DELETE'].map((m) => m.toLowerCase())),
+      );
+      expect(list(res.headers['access-control-allow-headers'])).toEqual(TOKEN_API_ALLOWED_HEADERS);
+      expect(res.headers['access-control-max-age']).toBe('600');
+      expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    });
+  }
+
+  it('allows every header the client sends', () => {
+    expect(TOKEN_API_ALLOWED_HEADERS).toEqual([
+      'authorization',
+      'content-type',
+      'x-workspace-id',
+      'x-bot-id',
+      'x-integration-id',
+      'x-integration-alias',
+      'x-user-id',
+      'x-user-role',
+      'x-destination-bot-id',
+    ]);
+  });
+
+  it('lets a page read an Admin API answer: allow-origin and the exposed headers', async () => {
+    const res = await t.call({
+      method: 'GET',
+      url: '/v1/admin/bots',
+      token: t.owner.token,
+      workspaceId: t.workspaceId,
+      headers: { origin: PAGE },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(list(res.headers['access-control-expose-headers'])).toEqual(TOKEN_API_EXPOSED_HEADERS);
+    expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+  });
+
+  it('lets a page read a Files API answer, and an error (401) too', async () => {
+    const ok = await t.call({
+      method: 'GET',
+      url: '/v1/files',
+      token: t.botKey,
+      headers: { origin: PAGE, 'x-bot-id': t.botId },
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['access-control-allow-origin']).toBe('*');
+    const refused = await t.call({ method: 'GET', url: '/v1/files', headers: { origin: PAGE } });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.headers['access-control-allow-origin']).toBe('*');
+    expect(refused.json()).toMatchObject({ type: 'Unauthorized' });
+  });
+
+  it('leaves the capability URLs their own CORS (range, if-none-match)', async () => {
+    const download = await preflight(t, '/v1/files/file_x/content', PAGE, 'GET', 'range');
+    expect(download.statusCode).toBe(204);
+    expect(download.headers['access-control-allow-origin']).toBe('*');
+    expect(list(download.headers['access-control-allow-headers'])).toEqual([
+      'content-type',
+      'range',
+      'if-none-match',
+    ]);
+    const upload = await preflight(t, '/v1/files/file_x/upload', PAGE, 'PUT', 'content-type');
+    expect(upload.statusCode).toBe(204);
+    expect(list(upload.headers['access-control-allow-methods'])).toEqual(['get', 'head', 'put', 'options']);
+  });
+
+  it('keeps preflights out of the bot request log', async () => {
+    await preflight(t, `/v1/admin/bots/${t.botId}`);
+    await preflight(t, '/v1/files', PAGE, 'GET', 'authorization, x-bot-id');
+    const read = await t.asOwner('GET', `/v1/admin/bots/${t.botId}`);
+    expect(read.statusCode).toBe(200);
+    await vi.waitFor(async () => {
+      const res = await t.asOwner('GET', `/v1/admin/bots/${t.botId}/logs`);
+      const { logs } = res.json() as { logs: Array<{ method: string; path: string }> };
+      expect(logs.some((l) => l.method === 'GET' && l.path === `/v1/admin/bots/${t.botId}`)).toBe(true);
+      expect(logs.filter((l) => l.method === 'OPTIONS')).toEqual([]);
+    });
+  });
+});
+
+describe('CORS preflights and the rate limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { PARLEY_RATE_LIMIT_MAX: '2' } });
+  });
+  afterAll(() => t.close());
+
+  it('does not count preflights, and a 429 still carries the CORS headers', async () => {
+    for (let i = 0; i < 5; i++) {
+      expect((await preflight(t, '/v1/admin/bots')).statusCode).toBe(204);
+      expect((await preflight(t, '/v1/files')).statusCode).toBe(204);
+    }
+    // Preflights carry no token, so they would count against the address: that bucket is untouched.
+    const anonymous = await t.call({ method: 'GET', url: '/v1/admin/bots', headers: { origin: PAGE } });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.headers['ratelimit-remaining']).toBe('1');
+    const get = () =>
+      t.call({
+        method: 'GET',
+        url: '/v1/admin/bots',
+        token: t.owner.token,
+        workspaceId: t.workspaceId,
+        headers: { origin: PAGE },
+      });
+    const first = await get();
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['ratelimit-remaining']).toBe('1');
+    expect((await get()).statusCode).toBe(200);
+    const limited = await get();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['access-control-allow-origin']).toBe('*');
+    expect(limited.headers['retry-after']).toBeDefined();
+  });
+});
+
+describe('CORS with PARLEY_CORS_ORIGINS=https://a.example', () => {
+  let t: TestApp;
+  const A = 'https://a.example';
+  const B = 'https://b.example';
+  beforeAll(async () => {
+    t = await createTestApp({ env: { PARLEY_CORS_ORIGINS: A } });
+  });
+  afterAll(() => t.close());
+
+  const listBots = (origin: string) =>
+    t.call({
+      method: 'GET',
+      url: '/v1/admin/bots',
+      token: t.owner.token,
+      workspaceId: t.workspaceId,
+      headers: { origin },
+    });
+
+  it('answers the allowed origin by name, varying on Origin', async () => {
+    const res = await listBots(A);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe(A);
+    expect(list(res.headers.vary)).toContain('origin');
+    const pre = await preflight(t, '/v1/files/search', A, 'POST', 'authorization, content-type, x-bot-id');
+    expect(pre.statusCode).toBe(204);
+    expect(pre.headers['access-control-allow-origin']).toBe(A);
+    expect(list(pre.headers['access-control-allow-headers'])).toEqual(TOKEN_API_ALLOWED_HEADERS);
+  });
+
+  it('gives another origin no allow-origin header (the browser then hides the answer)', async () => {
+    const res = await listBots(B);
+    expect(res.statusCode).toBe(200);
+    expectNoCors(res);
+  });
+
+  it('refuses the preflight of another origin: no allow headers', async () => {
+    for (const url of ['/v1/admin/bots', '/v1/files']) {
+      const res = await preflight(t, url, B);
+      expect(res.statusCode).toBe(404);
+      expectNoCors(res);
+    }
+  });
+
+  it('leaves the capability URLs open to any origin', async () => {
+    const res = await preflight(t, '/v1/files/file_x/upload', B, 'PUT', 'content-type');
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('leaves the Chat API open to any origin', async () => {
+    const res = await preflight(t, `/v1/chat/${t.botId}/users`, B, 'POST', 'x-user-key');
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+  });
+});
