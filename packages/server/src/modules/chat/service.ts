@@ -196,6 +196,8 @@ export function chatService(deps: {
   const { db, clock, bus } = deps;
   const now = () => clock().toISOString();
   let lastPrune = 0;
+  /** Reads of signals not yet sent to the database, by what they ask: streams woken together share one. */
+  const pendingReads = new Map<string, ReturnType<ReturnType<typeof chatRepo>['signalsAfter']>>();
 
   /** Runs `work` in a transaction; the signals it emits are stored in cursor order and fanned out after commit. */
   async function withSignals<T>(
@@ -854,13 +856,24 @@ export function chatService(deps: {
 
     /** Signals of a conversation after a cursor, in order (debug signals only for adminKey sessions). */
     async signalsAfter(caller: ChatCaller, conversationId: string, after: number, limit = 500) {
-      return chatRepo(db).signalsAfter({
-        botId: caller.bot.id,
-        conversationId,
-        after,
-        admin: caller.admin,
-        limit,
+      // A message wakes every stream of its conversation at once; those at the same cursor share one read.
+      // A read is joined only until it is issued (on the next turn of the event loop): a stream woken
+      // later starts a new one, so it always sees the rows committed before the signal that woke it.
+      const key = JSON.stringify([caller.bot.id, conversationId, after, caller.admin, limit]);
+      const pending = pendingReads.get(key);
+      if (pending) return pending;
+      const read = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        pendingReads.delete(key);
+        return chatRepo(db).signalsAfter({
+          botId: caller.bot.id,
+          conversationId,
+          after,
+          admin: caller.admin,
+          limit,
+        });
       });
+      pendingReads.set(key, read);
+      return read;
     },
 
     /** Stores and fans out signals of a conversation as the bot (typing, stream deltas, debug). */

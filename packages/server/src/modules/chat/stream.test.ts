@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatClient, openSse, type TestChatUser } from '../../test-support/chat.js';
+import { chatClient, openSse, type SseFrame, type TestChatUser } from '../../test-support/chat.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 
 describe('Chat API live stream (SSE over real HTTP)', () => {
@@ -263,6 +263,33 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
     } finally {
       await aliceStream.close();
       await bobStream.close();
+    }
+  });
+
+  it('delivers every message exactly once, in cursor order, to each of many streams while messages are posted concurrently', async () => {
+    const conv = await chat.conversation(alice);
+    const streams = await Promise.all(
+      Array.from({ length: 20 }, () => listen(conv, { authorization: `Bearer ${t.botKey}` })),
+    );
+    try {
+      const sent: string[] = [];
+      for (let burst = 0; burst < 3; burst++) {
+        const posted = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => chat.message(alice, conv, `burst ${burst} message ${i}`)),
+        );
+        sent.push(...posted.map((m) => m.id));
+      }
+      const created = (f: SseFrame[]) => f.filter((x) => x.data?.type === 'message_created');
+      for (const stream of streams) {
+        await stream.until((f) => created(f).length >= sent.length, 10_000);
+        const frames = created(stream.frames);
+        expect(new Set(frames.map((x) => x.data?.data.id))).toEqual(new Set(sent));
+        expect(frames).toHaveLength(sent.length);
+        const ids = frames.map((x) => Number(x.id));
+        expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      }
+    } finally {
+      await Promise.all(streams.map((s) => s.close()));
     }
   });
 
