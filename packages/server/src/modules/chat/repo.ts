@@ -79,6 +79,23 @@ export function chatRepo(db: Kysely<Database>) {
      * Deletes a user and everything it wrote: its messages, events and participations; conversations it
      * created and that have no other participant left go too, with all they hold.
      */
+    /** What a user leaves behind in conversations: its messages and participations (for their signals). */
+    traces: async (botId: string, id: string) => ({
+      messages: await db
+        .selectFrom('chat_messages')
+        .select(['id', 'conversation_id'])
+        .where('bot_id', '=', botId)
+        .where('user_id', '=', id)
+        .execute(),
+      participations: (
+        await db
+          .selectFrom('chat_participants')
+          .select('conversation_id')
+          .where('bot_id', '=', botId)
+          .where('user_id', '=', id)
+          .execute()
+      ).map((r) => r.conversation_id),
+    }),
     deleteUser: async (botId: string, id: string): Promise<string[]> => {
       const created = await db
         .selectFrom('chat_conversations')

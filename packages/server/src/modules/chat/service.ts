@@ -525,13 +525,32 @@ export function chatService(deps: {
     async deleteUser(caller: ChatCaller): Promise<void> {
       if (caller.isBot) throw errors.forbidden("The bot's own chat user cannot be deleted");
       await withSignals(caller.bot.id, async (tx, emit) => {
-        const orphaned = await chatRepo(tx).deleteUser(caller.bot.id, caller.userId);
+        const repo = chatRepo(tx);
+        const traces = await repo.traces(caller.bot.id, caller.userId);
+        const orphaned = new Set(await repo.deleteUser(caller.bot.id, caller.userId));
         for (const conversationId of orphaned)
           emit({
             conversationId,
             signal: { type: 'conversation_deleted', data: { conversationId } },
             adminOnly: false,
           });
+        // In conversations that stay, the others see the user's messages go and the user leave.
+        for (const m of traces.messages) {
+          if (orphaned.has(m.conversation_id)) continue;
+          emit({
+            conversationId: m.conversation_id,
+            signal: { type: 'message_deleted', data: { id: m.id, conversationId: m.conversation_id } },
+            adminOnly: false,
+          });
+        }
+        for (const conversationId of traces.participations) {
+          if (orphaned.has(conversationId)) continue;
+          emit({
+            conversationId,
+            signal: { type: 'participant_removed', data: { conversationId, participantId: caller.userId } },
+            adminOnly: false,
+          });
+        }
       });
     },
 

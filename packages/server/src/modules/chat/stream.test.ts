@@ -235,6 +235,34 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
     expect(rows.map((r) => r.type)).toEqual(['conversation_deleted']);
   });
 
+  it('tells the others when a user deletes itself: its messages go and it leaves, and its own conversations end', async () => {
+    const carol = await chat.user({ name: 'Carol' });
+    const shared = await chat.conversation(alice);
+    await chat.call('POST', `/conversations/${shared}/participants`, {
+      key: alice.key,
+      body: { userId: carol.id },
+    });
+    const said = await chat.message(carol, shared, 'carol was here');
+    const own = await chat.conversation(carol);
+    const aliceStream = await listen(shared, { 'x-user-key': alice.key });
+    const ownStream = await listen(own, { authorization: `Bearer ${t.botKey}` });
+    try {
+      const deleted = await chat.call('DELETE', '/users/me', { key: carol.key });
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      await aliceStream.until((f) => f.some((x) => x.data?.type === 'participant_removed'));
+      expect(aliceStream.signals().map((f) => f.data)).toEqual([
+        { type: 'message_deleted', data: { id: said.id, conversationId: shared } },
+        { type: 'participant_removed', data: { conversationId: shared, participantId: carol.id } },
+      ]);
+      expect(aliceStream.ended).toBe(false);
+      await ownStream.done;
+      expect(ownStream.signals().map((f) => f.data?.type)).toEqual(['conversation_deleted']);
+    } finally {
+      await aliceStream.close();
+      await ownStream.close();
+    }
+  });
+
   it('ends the stream of a participant who is removed, and only theirs', async () => {
     const conv = await chat.conversation(alice);
     await chat.call('POST', `/conversations/${conv}/participants`, {
