@@ -89,6 +89,15 @@ describe('first start on an empty data dir, then a restart', () => {
     expect(body.bots[0]?.name).toBe('Demo bot');
   });
 
+  it('prints the demo bot’s webchat page, which serves the chat', async () => {
+    const line = server.stdout().match(/Chat with the demo bot: (\S+)/)?.[1];
+    expect(line).toBe(`${server.url}/webchat/${printed.botId}`);
+    const res = await fetch(String(line));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(await res.text()).toContain('/webchat/v1/inject.js');
+  });
+
   it('rejects the API without a token', async () => {
     const res = await api(server.url, '/v1/admin/bots', { workspaceId: printed.workspaceId });
     expect(res.status).toBe(401);

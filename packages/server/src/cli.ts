@@ -92,6 +92,7 @@ export function buildCli(io: CliIo): Command {
             `  written to            ${file}`,
             '',
             `Try: curl -H "Authorization: Bearer ${info.token}" -H "x-workspace-id: ${info.workspaceId}" ${info.apiUrl}/v1/admin/bots`,
+            `Chat with the demo bot: ${info.apiUrl}/webchat/${info.botId}`,
             '',
           ].join('\n'),
         );
