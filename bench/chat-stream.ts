@@ -13,59 +13,35 @@
 // (the sequential messages are cut into this many rounds, the systems taking turns, default 5),
 // --database-url / BENCH_DATABASE_URL (a PostgreSQL server, default postgres://postgres@127.0.0.1:5432/test;
 // `none` skips PostgreSQL), --dir / BENCH_DIR (work folder; default the OS temp folder).
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import {
-  Agent,
-  createServer as createHttpServer,
-  type IncomingMessage,
-  request,
-  type ServerResponse,
-} from 'node:http';
-import { createServer as createNetServer } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
+import { Agent, createServer, request, type ServerResponse } from 'node:http';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createParser } from 'eventsource-parser';
 import pg from 'pg';
+import { intOption, makeWorkFolder, option } from './lib/args.js';
+import { megabytes, ratio, table } from './lib/format.js';
+import { loadAverage, procMemory } from './lib/machine.js';
+import { onInterrupt, runMain, sleep } from './lib/run.js';
+import {
+  type Bootstrap,
+  childEnv,
+  freePort,
+  type NodeProcess,
+  readBody,
+  readBootstrap,
+  running,
+  spawnNode,
+  startParley,
+} from './lib/server.js';
+import { msSince, now, summarize } from './lib/stats.js';
 
-/** The repository root, from bench/chat-stream.ts or its compiled copy bench/dist/chat-stream.js. */
-function findRepoRoot(): string {
-  for (const up of ['../', '../../']) {
-    const dir = fileURLToPath(new URL(up, import.meta.url));
-    if (existsSync(join(dir, 'packages', 'server', 'package.json'))) return dir;
-  }
-  throw new Error('cannot find the repository root from the benchmark file');
-}
-
-const repoRoot = findRepoRoot();
-const serverMain = join(repoRoot, 'packages', 'server', 'dist', 'main.js');
 const DELIVERY_TIMEOUT_MS = 30_000;
 
 // ---------------------------------------------------------------------------------------------------------
 // Options
-
-function option(name: string, env: string): string | undefined {
-  const args = process.argv.slice(2);
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? '';
-    if (arg === `--${name}`) return args[i + 1];
-    if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
-  }
-  const value = process.env[env];
-  return value === undefined || value === '' ? undefined : value;
-}
-
-function intOption(name: string, env: string, fallback: number, min: number, max: number): number {
-  const raw = option(name, env);
-  if (raw === undefined) return fallback;
-  const n = Number(raw.replace(/_/g, ''));
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new Error(`--${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  return n;
-}
 
 function listOption(name: string, env: string, fallback: number[]): number[] {
   const raw = option(name, env);
@@ -87,7 +63,7 @@ function listOption(name: string, env: string, fallback: number[]): number[] {
 function runBaselineServer(port: number): void {
   const streams = new Map<string, Set<ServerResponse>>();
   let cursor = 0;
-  const server = createHttpServer((req, res) => {
+  const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const listen = path.match(/^\/conversations\/([^/]+)\/listen$/);
     if (req.method === 'GET' && listen?.[1]) {
@@ -147,153 +123,34 @@ function runBaselineServer(port: number): void {
 // ---------------------------------------------------------------------------------------------------------
 // Processes
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => (port ? resolve(port) : reject(new Error('no port assigned'))));
-    });
-  });
-}
-
-function sleep(ms: number) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-interface Proc {
-  name: string;
-  url: string;
-  pid: number;
-  child: ChildProcess;
-  output(): string;
-  stop(): Promise<void>;
-}
-
-const running = new Set<Proc>();
-
-/** Spawns `args` with node; resolves once `ready()` answers true, rejects if the process exits first. */
-async function spawnNode(
-  name: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  url: string,
-  ready: (out: string) => Promise<boolean>,
-): Promise<Proc> {
-  const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout?.setEncoding('utf8').on('data', (s: string) => {
-    out += s;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (s: string) => {
-    out += s;
-  });
-  let gone = false;
-  const exited = new Promise<void>((resolve) =>
-    child.once('close', () => {
-      gone = true;
-      resolve();
-    }),
-  );
-  const proc: Proc = {
-    name,
-    url,
-    pid: child.pid ?? 0,
-    child,
-    output: () => out,
-    async stop() {
-      running.delete(proc);
-      if (gone) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-  running.add(proc);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (gone) throw new Error(`${name} exited before it was ready:\n${out}`);
-    if (await ready(out)) return proc;
-    if (Date.now() > deadline) {
-      await proc.stop();
-      throw new Error(`${name} was not ready in 60 s:\n${out}`);
-    }
-    await sleep(50);
-  }
-}
-
-/** The environment of this process without any server setting, plus `extra`. */
-function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (!/^(PARLEY_|PORT$|HOST$|LOG_LEVEL$|BENCH_)/.test(k)) env[k] = v;
-  return { ...env, ...extra };
-}
-
-async function startParley(name: string, dataDir: string, databaseUrl?: string): Promise<Proc> {
-  if (!existsSync(serverMain)) throw new Error(`${serverMain} is missing: build first with \`npx tsc -b\``);
+/** The baseline server: this file run with `--baseline-server <port>`. */
+async function startBaseline(): Promise<NodeProcess> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  return spawnNode(
-    name,
-    [serverMain, 'serve'],
-    childEnv({
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PARLEY_DATA_DIR: dataDir,
-      PARLEY_LOG_LEVEL: 'warn',
-      PARLEY_RATE_LIMIT_MAX: '0',
-      PARLEY_EMBEDDER: 'none',
-      ...(databaseUrl ? { PARLEY_DATABASE_URL: databaseUrl } : {}),
-    }),
-    url,
-    async () => {
-      try {
-        const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
-        return res.ok;
-      } catch {
-        return false;
-      }
-    },
-  );
+  return spawnNode({
+    name: 'raw Node http',
+    args: [fileURLToPath(import.meta.url), '--baseline-server', String(port)],
+    env: childEnv({}),
+    url: `http://127.0.0.1:${port}`,
+    ready: async (out) => out.includes('baseline listening'),
+  });
 }
 
-async function startBaseline(): Promise<Proc> {
-  const port = await freePort();
-  return spawnNode(
-    'raw Node http',
-    [fileURLToPath(import.meta.url), '--baseline-server', String(port)],
-    childEnv({}),
-    `http://127.0.0.1:${port}`,
-    async (out) => out.includes('baseline listening'),
-  );
+/** Parley with no embedder (no knowledge replies), on SQLite in `dataDir` or on the PostgreSQL `databaseUrl`. */
+function startChatServer(name: string, dataDir: string, databaseUrl?: string): Promise<NodeProcess> {
+  return startParley(name, dataDir, {
+    PARLEY_EMBEDDER: 'none',
+    ...(databaseUrl ? { PARLEY_DATABASE_URL: databaseUrl } : {}),
+  });
 }
 
 /** VmRSS of a process in bytes (0 when unknown). */
-function rss(pid: number): number {
-  try {
-    const kb = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+)\s+kB/m)?.[1];
-    return kb === undefined ? 0 : Number(kb) * 1024;
-  } catch {
-    return 0;
-  }
-}
+const rss = (pid: number): number => procMemory(pid, 'VmRSS') ?? 0;
 
 // ---------------------------------------------------------------------------------------------------------
 // HTTP client: POSTs on a keep-alive agent, each listener on its own connection
 
 const postAgent = new Agent({ keepAlive: true, maxSockets: 256 });
 const listenAgent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
-
-async function readBody(res: IncomingMessage): Promise<string> {
-  let text = '';
-  res.setEncoding('utf8');
-  for await (const chunk of res) text += chunk as string;
-  return text;
-}
 
 function httpCall(
   url: string,
@@ -372,7 +229,7 @@ function openListener(
       }
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
-        at = process.hrtime.bigint();
+        at = now();
         parser.feed(chunk);
       });
       res.on('end', () => {
@@ -403,8 +260,8 @@ function openListener(
 interface System {
   key: string;
   label: string;
-  /** Processes whose RSS is reported (the listeners' first). */
-  procs: Proc[];
+  /** NodeProcessesses whose RSS is reported (the listeners' first). */
+  procs: NodeProcess[];
   /** A fresh conversation with `n` listeners' credentials. */
   prepare(n: number): Promise<{ post: Endpoint; listen: Endpoint[] }>;
 }
@@ -539,9 +396,9 @@ async function sendOne(open: Open, bucket: Bucket | undefined): Promise<void> {
     metadata: { bench: tracker.tag, seq },
   });
   const entry = tracker.expect(seq, open.listeners.length, bucket);
-  entry.sentAt = process.hrtime.bigint();
+  entry.sentAt = now();
   const res = await httpCall(open.post.url, 'POST', open.post.headers, body);
-  const answered = process.hrtime.bigint();
+  const answered = now();
   if (res.status !== 201) throw new Error(`POST ${open.post.url} answered ${res.status}: ${res.text}`);
   bucket?.post.push(Number(answered - entry.sentAt) / 1e6);
   let timer: NodeJS.Timeout | undefined;
@@ -567,19 +424,19 @@ async function sendOne(open: Open, bucket: Bucket | undefined): Promise<void> {
 }
 
 async function sequential(open: Open, count: number, bucket: Bucket | undefined): Promise<void> {
-  const start = process.hrtime.bigint();
+  const start = now();
   for (let i = 0; i < count; i++) await sendOne(open, bucket);
   if (bucket) {
-    bucket.elapsedMs += Number(process.hrtime.bigint() - start) / 1e6;
+    bucket.elapsedMs += msSince(start);
     bucket.messages += count;
   }
 }
 
 async function burst(open: Open, size: number, bucket: Bucket | undefined): Promise<void> {
-  const start = process.hrtime.bigint();
+  const start = now();
   await Promise.all(Array.from({ length: size }, () => sendOne(open, bucket)));
   if (bucket) {
-    bucket.elapsedMs += Number(process.hrtime.bigint() - start) / 1e6;
+    bucket.elapsedMs += msSince(start);
     bucket.messages += size;
   }
 }
@@ -587,21 +444,16 @@ async function burst(open: Open, size: number, bucket: Bucket | undefined): Prom
 // ---------------------------------------------------------------------------------------------------------
 // Parley systems
 
-interface Boot {
-  botId: string;
-  botAccessKey: string;
-}
-
 /** Chat users of one Parley database, created once through `via` and reused by every listener count. */
 function parleySystem(
   key: string,
   label: string,
-  sender: Proc,
-  listenOn: Proc,
-  boot: Boot,
-  procs: Proc[],
+  sender: NodeProcess,
+  listenOn: NodeProcess,
+  boot: Bootstrap,
+  procs: NodeProcess[],
 ): System {
-  const chat = (proc: Proc) => `${proc.url}/v1/chat/${boot.botId}`;
+  const chat = (proc: NodeProcess) => `${proc.url}/v1/chat/${boot.botId}`;
   const botHeaders = { authorization: `Bearer ${boot.botAccessKey}` };
   const users: Array<{ id: string; key: string }> = [];
   return {
@@ -644,7 +496,7 @@ function parleySystem(
   };
 }
 
-function baselineSystem(proc: Proc): System {
+function baselineSystem(proc: NodeProcess): System {
   let conversations = 0;
   return {
     key: 'raw',
@@ -687,16 +539,6 @@ async function onMaintenanceDb(url: string, statement: string): Promise<void> {
 // ---------------------------------------------------------------------------------------------------------
 // Report
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] as number;
-}
-
-function summary(values: number[]) {
-  const s = [...values].sort((a, b) => a - b);
-  return { n: s.length, p50: percentile(s, 0.5), p95: percentile(s, 0.95), max: s.at(-1) ?? Number.NaN };
-}
-
 function fmt(v: number): string {
   if (!Number.isFinite(v)) return '–';
   if (v < 10) return v.toFixed(2);
@@ -704,26 +546,12 @@ function fmt(v: number): string {
   return v.toFixed(0);
 }
 
-const ratio = (ours: number, raw: number) =>
-  Number.isFinite(ours / raw) ? `${(ours / raw).toFixed(2)}×` : '–';
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-const load = () =>
-  `load average ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')}`;
-
-function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
-  const line = (r: string[]) =>
-    `| ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join(' | ')} |`;
-  const rule = `|${widths.map((w, c) => (c === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
-  return [line(rows[0] ?? []), rule, ...rows.slice(1).map(line)].join('\n');
-}
+const load = () => `load average ${loadAverage()}`;
 
 function resultTable(systems: System[], buckets: Map<string, Bucket>, listeners: number): string {
   const raw = buckets.get('raw') ?? emptyBucket();
-  const rawDelivery = summary(raw.delivery);
-  const rawPost = summary(raw.post);
+  const rawDelivery = summarize(raw.delivery);
+  const rawPost = summarize(raw.post);
   const rawRate = raw.messages / (raw.elapsedMs / 1000);
   const rows = [
     [
@@ -744,8 +572,8 @@ function resultTable(systems: System[], buckets: Map<string, Bucket>, listeners:
   ];
   for (const system of systems) {
     const b = buckets.get(system.key) ?? emptyBucket();
-    const d = summary(b.delivery);
-    const p = summary(b.post);
+    const d = summarize(b.delivery);
+    const p = summarize(b.post);
     const rate = b.messages / (b.elapsedMs / 1000);
     const isRaw = system.key === 'raw';
     rows.push([
@@ -777,7 +605,7 @@ async function main(): Promise<void> {
   const rounds = Math.min(messages, intOption('rounds', 'BENCH_ROUNDS', 5, 1, 1000));
   const pgOption = option('database-url', 'BENCH_DATABASE_URL') ?? 'postgres://postgres@127.0.0.1:5432/test';
   const pgUrl = pgOption === 'none' ? undefined : pgOption;
-  const work = await mkdtemp(join(option('dir', 'BENCH_DIR') ?? tmpdir(), 'parley-chat-bench-'));
+  const work = await makeWorkFolder('parley-chat-bench-');
   const database = `parley_bench_${randomBytes(6).toString('hex')}`;
   let databaseMade = false;
   const opened: Open[] = [];
@@ -790,11 +618,7 @@ async function main(): Promise<void> {
       );
     await rm(work, { recursive: true, force: true });
   };
-  const onSignal = () => {
-    void cleanupAll().then(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  onInterrupt(cleanupAll);
   const started = Date.now();
 
   try {
@@ -806,8 +630,8 @@ async function main(): Promise<void> {
     );
 
     const baseline = await startBaseline();
-    const sqlite = await startParley('Parley on SQLite', join(work, 'sqlite'));
-    const sqliteBoot = JSON.parse(await readFile(join(work, 'sqlite', 'bootstrap.json'), 'utf8')) as Boot;
+    const sqlite = await startChatServer('Parley on SQLite', join(work, 'sqlite'));
+    const sqliteBoot = await readBootstrap(join(work, 'sqlite'));
     const systems: System[] = [
       baselineSystem(baseline),
       parleySystem('sqlite', 'Parley, SQLite, 1 process', sqlite, sqlite, sqliteBoot, [sqlite]),
@@ -817,9 +641,9 @@ async function main(): Promise<void> {
       databaseMade = true;
       const url = withDatabase(pgUrl, database);
       // A first, alone: it bootstraps and writes bootstrap.json; B then starts on the same database.
-      const a = await startParley('Parley on PostgreSQL, process A', join(work, 'pg-a'), url);
-      const b = await startParley('Parley on PostgreSQL, process B', join(work, 'pg-b'), url);
-      const pgBoot = JSON.parse(await readFile(join(work, 'pg-a', 'bootstrap.json'), 'utf8')) as Boot;
+      const a = await startChatServer('Parley on PostgreSQL, process A', join(work, 'pg-a'), url);
+      const b = await startChatServer('Parley on PostgreSQL, process B', join(work, 'pg-b'), url);
+      const pgBoot = await readBootstrap(join(work, 'pg-a'));
       systems.push(
         parleySystem('pg-cross', 'Parley, PostgreSQL, POST to A, listen on B', a, b, pgBoot, [b, a]),
         parleySystem('pg-local', 'Parley, PostgreSQL, POST and listen on B', b, b, pgBoot, [b]),
@@ -918,10 +742,10 @@ async function main(): Promise<void> {
         memory.push([
           p.name,
           String(n),
-          mb(b),
-          mb(o),
-          mb(afterMessages.get(p) ?? 0),
-          mb(o - b),
+          megabytes(b),
+          megabytes(o),
+          megabytes(afterMessages.get(p) ?? 0),
+          megabytes(o - b),
           `${((o - b) / n / 1024).toFixed(0)} KiB`,
         ]);
       }
@@ -950,8 +774,5 @@ async function main(): Promise<void> {
 if (process.argv[2] === '--baseline-server') {
   runBaselineServer(Number(process.argv[3]));
 } else {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-    process.exitCode = 1;
-  });
+  runMain(main);
 }

@@ -6,32 +6,22 @@
 //
 // Options (flags win over environment): --size / BENCH_SIZE (bytes, or 64MiB, 1GiB, 500MB; default 1GiB),
 // --runs / BENCH_RUNS (default 3), --dir / BENCH_DIR (work folder; default the OS temp folder).
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
-import { copyFile, mkdtemp, open, readFile, rm, unlink } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, open, rm, unlink } from 'node:fs/promises';
 import { type IncomingMessage, request } from 'node:http';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { fileURLToPath } from 'node:url';
+import { makeWorkFolder, option, positiveInteger } from './lib/args.js';
+import { megabytes, table } from './lib/format.js';
+import { procMemory, residentMemory } from './lib/machine.js';
+import { onInterrupt, runMain, sleep } from './lib/run.js';
+import { callApi, type ParleyServer, readBody, startParleyWithBot } from './lib/server.js';
+import { median } from './lib/stats.js';
 
 const MiB = 1024 * 1024;
 const MB = 1_000_000;
-
-/** The repository root, from bench/files-transfer.ts or its compiled copy bench/dist/files-transfer.js. */
-function findRepoRoot(): string {
-  for (const up of ['../', '../../']) {
-    const dir = fileURLToPath(new URL(up, import.meta.url));
-    if (existsSync(join(dir, 'packages', 'server', 'package.json'))) return dir;
-  }
-  throw new Error('cannot find the repository root from the benchmark file');
-}
-
-const repoRoot = findRepoRoot();
-const serverMain = join(repoRoot, 'packages', 'server', 'dist', 'main.js');
 
 // ---------------------------------------------------------------------------------------------------------
 // Options
@@ -55,137 +45,8 @@ function parseSize(text: string): number {
   return bytes;
 }
 
-function option(name: string, env: string): string | undefined {
-  const args = process.argv.slice(2);
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? '';
-    if (arg === `--${name}`) return args[i + 1];
-    if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
-  }
-  const value = process.env[env];
-  return value === undefined || value === '' ? undefined : value;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The server process
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => (port ? resolve(port) : reject(new Error('no port assigned'))));
-    });
-  });
-}
-
-interface Server {
-  url: string;
-  child: ChildProcess;
-  pid: number;
-  botId: string;
-  botAccessKey: string;
-  output(): string;
-  stop(): Promise<void>;
-}
-
-async function startServer(dataDir: string): Promise<Server> {
-  if (!existsSync(serverMain)) throw new Error(`${serverMain} is missing: build first with \`npx tsc -b\``);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (!/^(PARLEY_|PORT$|HOST$|LOG_LEVEL$)/.test(k)) env[k] = v;
-  const child = spawn(process.execPath, [serverMain, 'serve'], {
-    cwd: repoRoot,
-    env: {
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PARLEY_DATA_DIR: dataDir,
-      PARLEY_LOG_LEVEL: 'warn',
-      PARLEY_RATE_LIMIT_MAX: '0',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.setEncoding('utf8').on('data', (s: string) => {
-    out += s;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (s: string) => {
-    out += s;
-  });
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  let gone = false;
-  void exited.then(() => {
-    gone = true;
-  });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (gone) throw new Error(`the server exited before it was healthy:\n${out}`);
-    try {
-      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the server did not become healthy in 30 s:\n${out}`);
-    }
-    await sleep(50);
-  }
-  const boot = JSON.parse(await readFile(join(dataDir, 'bootstrap.json'), 'utf8')) as {
-    botId: string;
-    botAccessKey: string;
-  };
-  return {
-    url,
-    child,
-    pid: child.pid ?? 0,
-    botId: boot.botId,
-    botAccessKey: boot.botAccessKey,
-    output: () => out,
-    async stop() {
-      if (gone) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // Memory of the server process
-
-/** A `/proc/<pid>/status` field in bytes (VmRSS, VmHWM), or `ps` RSS when /proc is absent. */
-function procBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = status.match(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm'))?.[1];
-    return kb === undefined ? undefined : Number(kb) * 1024;
-  } catch {
-    return undefined;
-  }
-}
-
-async function psRss(pid: number): Promise<number | undefined> {
-  return new Promise((resolve) => {
-    const ps = spawn('ps', ['-o', 'rss=', '-p', String(pid)], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    ps.stdout.setEncoding('utf8').on('data', (s: string) => {
-      out += s;
-    });
-    ps.once('error', () => resolve(undefined));
-    ps.once('close', () => {
-      const kb = Number(out.trim());
-      resolve(out.trim() && Number.isFinite(kb) ? kb * 1024 : undefined);
-    });
-  });
-}
 
 type Phase = 'idle' | 'copy' | 'upload' | 'download';
 
@@ -199,7 +60,7 @@ function memorySampler(pid: number) {
     if (busy) return;
     busy = true;
     try {
-      const rss = procBytes(pid, 'VmRSS') ?? (await psRss(pid));
+      const rss = await residentMemory(pid);
       if (rss !== undefined) {
         samples += 1;
         peaks[phase] = Math.max(peaks[phase], rss);
@@ -223,10 +84,6 @@ function memorySampler(pid: number) {
 
 // ---------------------------------------------------------------------------------------------------------
 // Transfers
-
-function sleep(ms: number) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 async function fsyncFile(path: string): Promise<void> {
   const handle = await open(path, 'r+');
@@ -261,34 +118,6 @@ async function createRandomFile(path: string, size: number): Promise<string> {
 interface HttpAnswer {
   status: number;
   body: string;
-}
-
-async function readBody(res: IncomingMessage): Promise<string> {
-  let text = '';
-  res.setEncoding('utf8');
-  for await (const chunk of res) text += chunk as string;
-  return text;
-}
-
-/** One JSON call to the Files API with the bot access key. */
-async function callApi(
-  server: Server,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<Record<string, unknown>> {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${server.botAccessKey}`,
-      'x-bot-id': server.botId,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-  return JSON.parse(text || '{}') as Record<string, unknown>;
 }
 
 /** PUTs the file at `path` to `url`, streamed from disk (never buffered), as `curl -T` would. */
@@ -331,14 +160,15 @@ async function getFile(url: string, path: string): Promise<{ bytes: number; sha2
 
 /** upsert + PUT of the file at `path` to its uploadUrl; answers the file id and the server's checksum. */
 async function uploadThroughApi(
-  server: Server,
+  server: ParleyServer,
   key: string,
   path: string,
   size: number,
 ): Promise<{ id: string; checksum: string | undefined }> {
-  const { file } = (await callApi(server, 'PUT', '/v1/files', { key, size })) as {
-    file: { id: string; uploadUrl: string };
-  };
+  const { file } = await callApi<{ file: { id: string; uploadUrl: string } }>(server, 'PUT', '/v1/files', {
+    key,
+    size,
+  });
   const answer = await putFile(file.uploadUrl, path, size);
   if (answer.status !== 200) throw new Error(`upload answered ${answer.status}: ${answer.body}`);
   const uploaded = (JSON.parse(answer.body) as { file: { status: string; checksum?: string } }).file;
@@ -348,11 +178,11 @@ async function uploadThroughApi(
 
 /** getFile for a fresh url, then the bytes to `target`, streamed. */
 async function downloadThroughApi(
-  server: Server,
+  server: ParleyServer,
   id: string,
   target: string,
 ): Promise<{ bytes: number; sha256: string }> {
-  const { file } = (await callApi(server, 'GET', `/v1/files/${id}`)) as { file: { url: string } };
+  const { file } = await callApi<{ file: { url: string } }>(server, 'GET', `/v1/files/${id}`);
   return getFile(file.url, target);
 }
 
@@ -365,41 +195,20 @@ async function timed(fn: () => Promise<void>): Promise<number> {
 // ---------------------------------------------------------------------------------------------------------
 // Report
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
-}
-
-const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
-
-function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
-  const line = (r: string[]) =>
-    `| ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join(' | ')} |`;
-  const rule = `|${widths.map((w, c) => (c === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
-  return [line(rows[0] ?? []), rule, ...rows.slice(1).map(line)].join('\n');
-}
-
 // ---------------------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
   const size = parseSize(option('size', 'BENCH_SIZE') ?? '1GiB');
-  const runs = Number(option('runs', 'BENCH_RUNS') ?? '3');
-  if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a positive integer');
-  const work = await mkdtemp(join(option('dir', 'BENCH_DIR') ?? tmpdir(), 'parley-bench-'));
-  let server: Server | undefined;
+  const runs = positiveInteger(option('runs', 'BENCH_RUNS'), 'runs') ?? 3;
+  const work = await makeWorkFolder('parley-bench-');
+  let server: ParleyServer | undefined;
   let sampler: ReturnType<typeof memorySampler> | undefined;
-  const onSignal = () => {
-    void (async () => {
-      sampler?.stop();
-      await server?.stop();
-      await rm(work, { recursive: true, force: true });
-      process.exit(130);
-    })();
+  const cleanup = async () => {
+    sampler?.stop();
+    await server?.stop();
+    await rm(work, { recursive: true, force: true });
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  onInterrupt(cleanup);
 
   try {
     const source = join(work, 'source.bin');
@@ -411,10 +220,10 @@ async function main(): Promise<void> {
       `created the source file (random bytes) in ${((Date.now() - createStart) / 1000).toFixed(1)} s`,
     );
 
-    server = await startServer(join(work, 'data'));
+    server = await startParleyWithBot('Parley', join(work, 'data'));
     sampler = memorySampler(server.pid);
     await sleep(300);
-    const startRss = procBytes(server.pid, 'VmRSS') ?? (await psRss(server.pid)) ?? 0;
+    const startRss = (await residentMemory(server.pid)) ?? 0;
     // Warm-up: one 1 MiB file up and down, so that code loaded on first use is in the idle figure.
     const warm = join(work, 'warm-up.bin');
     await createRandomFile(warm, MiB);
@@ -425,7 +234,7 @@ async function main(): Promise<void> {
     await rm(`${warm}.down`);
     await sleep(500);
     await sampler.setPhase('idle');
-    const idleRss = procBytes(server.pid, 'VmRSS') ?? (await psRss(server.pid)) ?? 0;
+    const idleRss = (await residentMemory(server.pid)) ?? 0;
 
     const results = {
       copyFile: [] as number[],
@@ -459,7 +268,7 @@ async function main(): Promise<void> {
       let uploaded = { id: '', checksum: undefined as string | undefined };
       results.upload.push(
         await timed(async () => {
-          uploaded = await uploadThroughApi(server as Server, `bench/run-${run}.bin`, source, size);
+          uploaded = await uploadThroughApi(server as ParleyServer, `bench/run-${run}.bin`, source, size);
         }),
       );
       if (uploaded.checksum !== undefined) {
@@ -474,7 +283,7 @@ async function main(): Promise<void> {
       let got = { bytes: 0, sha256: '' };
       results.download.push(
         await timed(async () => {
-          got = await downloadThroughApi(server as Server, uploaded.id, target);
+          got = await downloadThroughApi(server as ParleyServer, uploaded.id, target);
         }),
       );
       if (got.bytes !== size || got.sha256 !== expectedSha)
@@ -493,7 +302,7 @@ async function main(): Promise<void> {
       );
     }
     sampler.stop();
-    const hwm = procBytes(server.pid, 'VmHWM');
+    const hwm = procMemory(server.pid, 'VmHWM');
 
     const rate = (seconds: number[]) => seconds.map((s) => size / MB / s);
     const rates = {
@@ -528,41 +337,31 @@ async function main(): Promise<void> {
     const peak = Math.max(...Object.values(sampler.peaks));
     console.log('');
     console.log(
-      `Server memory (RSS of pid ${server.pid}, sampled every 100 ms, ${sampler.samples()} samples; file ${mb(size)}):`,
+      `Server memory (RSS of pid ${server.pid}, sampled every 100 ms, ${sampler.samples()} samples; file ${megabytes(size, 0)}):`,
     );
+    const memoryRow = (when: string, bytes: number) => [
+      when,
+      megabytes(bytes, 0),
+      `${((100 * bytes) / size).toFixed(1)} %`,
+    ];
     console.log(
       table([
         ['when', 'peak RSS', '÷ file size'],
-        ['right after start', mb(startRss), `${((100 * startRss) / size).toFixed(1)} %`],
-        ['idle after a 1 MiB warm-up', mb(idleRss), `${((100 * idleRss) / size).toFixed(1)} %`],
-        [
-          'between transfers (raw copies)',
-          mb(sampler.peaks.copy),
-          `${((100 * sampler.peaks.copy) / size).toFixed(1)} %`,
-        ],
-        ['during uploads', mb(sampler.peaks.upload), `${((100 * sampler.peaks.upload) / size).toFixed(1)} %`],
-        [
-          'during downloads',
-          mb(sampler.peaks.download),
-          `${((100 * sampler.peaks.download) / size).toFixed(1)} %`,
-        ],
-        ['peak overall', mb(peak), `${((100 * peak) / size).toFixed(1)} %`],
-        ...(hwm === undefined
-          ? []
-          : [['kernel high-water mark (VmHWM)', mb(hwm), `${((100 * hwm) / size).toFixed(1)} %`]]),
+        memoryRow('right after start', startRss),
+        memoryRow('idle after a 1 MiB warm-up', idleRss),
+        memoryRow('between transfers (raw copies)', sampler.peaks.copy),
+        memoryRow('during uploads', sampler.peaks.upload),
+        memoryRow('during downloads', sampler.peaks.download),
+        memoryRow('peak overall', peak),
+        ...(hwm === undefined ? [] : [memoryRow('kernel high-water mark (VmHWM)', hwm)]),
       ]),
     );
     console.log(
-      `peak growth over idle (after warm-up): ${mb(peak - idleRss)}; sha256 verified: ${verifiedUploads}/${runs} uploads (server checksum), ${verifiedDownloads}/${runs} downloads`,
+      `peak growth over idle (after warm-up): ${megabytes(peak - idleRss, 0)}; sha256 verified: ${verifiedUploads}/${runs} uploads (server checksum), ${verifiedDownloads}/${runs} downloads`,
     );
   } finally {
-    sampler?.stop();
-    await server?.stop();
-    await rm(work, { recursive: true, force: true });
+    await cleanup();
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exitCode = 1;
-});
+runMain(main);

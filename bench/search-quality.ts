@@ -13,26 +13,16 @@
 // --concurrency / BENCH_CONCURRENCY (uploads and queries at once; default 8), --data / BENCH_DATA (data dir
 // kept after the run and reused by the next: a corpus already indexed there is not uploaded again),
 // --runs-out / BENCH_RUNS_OUT (folder for TREC run files of every list), --no-tune / BENCH_NO_TUNE=1.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_DENSE_WEIGHT, fuse, type ScoredHit } from '@parley/server/dist/search/rank.js';
-
-/** The repository root, from bench/search-quality.ts or its compiled copy bench/dist/search-quality.js. */
-function findRepoRoot(): string {
-  for (const up of ['../', '../../']) {
-    const dir = fileURLToPath(new URL(up, import.meta.url));
-    if (existsSync(join(dir, 'packages', 'server', 'package.json'))) return dir;
-  }
-  throw new Error('cannot find the repository root from the benchmark file');
-}
-
-const repoRoot = findRepoRoot();
-const serverMain = join(repoRoot, 'packages', 'server', 'dist', 'main.js');
+import { flag, option, positiveInteger } from './lib/args.js';
+import { table } from './lib/format.js';
+import { onInterrupt, runMain, sleep } from './lib/run.js';
+import { callApi, type ParleyServer, repoRoot, startParleyWithBot } from './lib/server.js';
+import { msSince, now } from './lib/stats.js';
 
 type Mode = 'lexical' | 'semantic' | 'hybrid';
 const MODES: readonly Mode[] = ['lexical', 'semantic', 'hybrid'];
@@ -53,31 +43,6 @@ const PUBLISHED: Record<string, { system: string; ndcg: number; source: string }
   ],
   'squad-v1.1-dev': [{ system: 'plain BM25', ndcg: 0.869, source: 'eval/README.md' }],
 };
-
-// ---------------------------------------------------------------------------------------------------------
-// Options
-
-function option(name: string, env: string): string | undefined {
-  const args = process.argv.slice(2);
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? '';
-    if (arg === `--${name}`) return args[i + 1];
-    if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
-  }
-  const value = process.env[env];
-  return value === undefined || value === '' ? undefined : value;
-}
-
-function flag(name: string, env: string): boolean {
-  return process.argv.slice(2).includes(`--${name}`) || /^(1|true|yes)$/i.test(process.env[env] ?? '');
-}
-
-function positiveInteger(text: string | undefined, name: string): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got "${text}"`);
-  return n;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // The data set (BEIR format: corpus.jsonl, queries.jsonl, qrels.tsv, optionally queries_train.jsonl and
@@ -189,28 +154,7 @@ function meanNdcg(split: Split, rankings: ReadonlyMap<string, readonly string[]>
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The server process
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => (port ? resolve(port) : reject(new Error('no port assigned'))));
-    });
-  });
-}
-
-interface Server {
-  url: string;
-  child: ChildProcess;
-  botId: string;
-  botAccessKey: string;
-  output(): string;
-  stop(): Promise<void>;
-}
+// The server's settings
 
 /** Settings this benchmark decides; any other PARLEY_* variable of the environment reaches the server. */
 const OWN_VARIABLES = /^(PARLEY_DATA_DIR|PARLEY_LOG_LEVEL|PARLEY_RATE_LIMIT_MAX|PORT|HOST|LOG_LEVEL)$/;
@@ -226,101 +170,8 @@ function serverSettings(extra: Record<string, string> = {}): Record<string, stri
   return { ...settings, ...extra };
 }
 
-async function startServer(dataDir: string, settings: Record<string, string>): Promise<Server> {
-  if (!existsSync(serverMain)) throw new Error(`${serverMain} is missing: build first with \`npx tsc -b\``);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (!/^(PARLEY_|PORT$|HOST$|LOG_LEVEL$)/.test(k)) env[k] = v;
-  const child = spawn(process.execPath, [serverMain, 'serve'], {
-    cwd: repoRoot,
-    env: {
-      ...env,
-      ...settings,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PARLEY_DATA_DIR: dataDir,
-      PARLEY_LOG_LEVEL: 'warn',
-      PARLEY_RATE_LIMIT_MAX: '0',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const keep = (s: string) => {
-    out = (out + s).slice(-20_000);
-  };
-  child.stdout?.setEncoding('utf8').on('data', keep);
-  child.stderr?.setEncoding('utf8').on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  let gone = false;
-  void exited.then(() => {
-    gone = true;
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (gone) throw new Error(`the server exited before it was healthy:\n${out}`);
-    try {
-      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the server did not become healthy in 60 s:\n${out}`);
-    }
-    await sleep(100);
-  }
-  const boot = JSON.parse(await readFile(join(dataDir, 'bootstrap.json'), 'utf8')) as {
-    botId: string;
-    botAccessKey: string;
-  };
-  return {
-    url,
-    child,
-    botId: boot.botId,
-    botAccessKey: boot.botAccessKey,
-    output: () => out,
-    async stop() {
-      if (gone) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
-
-function sleep(ms: number) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** One JSON call with the bot access key; retried a few times on a dropped connection. */
-async function callApi<T>(server: Server, method: string, path: string, body?: unknown): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    let res: Response;
-    try {
-      res = await fetch(`${server.url}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${server.botAccessKey}`,
-          'x-bot-id': server.botId,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(120_000),
-      });
-    } catch (error) {
-      if (attempt >= 3) throw error;
-      await sleep(500 * attempt);
-      continue;
-    }
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
-    return JSON.parse(text || '{}') as T;
-  }
-}
+// ---------------------------------------------------------------------------------------------------------
+// Concurrency
 
 /** Runs `fn` over `items`, `concurrency` at a time, in order of start. */
 async function pool<T>(
@@ -387,7 +238,7 @@ interface FileRow {
   indexingProgress?: { done: number; total: number };
 }
 
-async function listAllFiles(server: Server): Promise<FileRow[]> {
+async function listAllFiles(server: ParleyServer): Promise<FileRow[]> {
   const rows: FileRow[] = [];
   let token: string | undefined;
   do {
@@ -402,7 +253,7 @@ async function listAllFiles(server: Server): Promise<FileRow[]> {
   return rows;
 }
 
-async function upload(server: Server, doc: Doc): Promise<string> {
+async function upload(server: ParleyServer, doc: Doc): Promise<string> {
   const { key, body } = documentFile(doc);
   const { file } = await callApi<{ file: { id: string; uploadUrl: string } }>(server, 'PUT', '/v1/files', {
     key,
@@ -442,7 +293,11 @@ interface IndexingReport {
  * Uploads the documents the data dir does not hold yet (all on a fresh one), then polls listFiles until
  * every file has ended indexing, and counts the passages.
  */
-async function indexCorpus(server: Server, corpus: Doc[], concurrency: number): Promise<IndexingReport> {
+async function indexCorpus(
+  server: ParleyServer,
+  corpus: Doc[],
+  concurrency: number,
+): Promise<IndexingReport> {
   const wanted = new Map(corpus.map((d) => [documentFile(d).key, d]));
   const existing = new Map((await listAllFiles(server)).map((f) => [f.key, f]));
   const missing = corpus.filter((d) => {
@@ -538,7 +393,7 @@ interface SearchAnswer {
 
 /** Every query of `split` through searchFiles in `mode`: query id → passages, best first. */
 async function runQueries(
-  server: Server,
+  server: ParleyServer,
   split: Split,
   mode: Mode,
   concurrency: number,
@@ -551,9 +406,9 @@ async function runQueries(
   let done = 0;
   await pool(split.queries, concurrency, async (q) => {
     const params = new URLSearchParams({ query: q.text, limit: String(SEARCH_LIMIT), mode });
-    const t0 = process.hrtime.bigint();
+    const t0 = now();
     const answer = await callApi<SearchAnswer>(server, 'GET', `/v1/files/search?${params}`);
-    latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    latencies.push(msSince(t0));
     lists.set(
       q.id,
       answer.passages.map((p) => ({
@@ -616,14 +471,11 @@ async function writeRun(
 // ---------------------------------------------------------------------------------------------------------
 // Report
 
-function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
-  const line = (r: string[]) =>
-    `| ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join(' | ')} |`;
-  const rule = `|${widths.map((w, c) => (c === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
-  return [line(rows[0] ?? []), rule, ...rows.slice(1).map(line)].join('\n');
-}
-
+/**
+ * This benchmark's percentile of latencies: the value at index ⌊p % × n⌋ of the sorted values (0 for none).
+ * Not lib/stats' nearest rank (one rank lower where p % × n is whole), so that its p50 / p95 stay comparable
+ * with the figures in bench/README.md.
+ */
 function percentile(values: readonly number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
@@ -656,16 +508,12 @@ async function main(): Promise<void> {
   const settings = serverSettings();
   const configuredWeight = Number(settings.PARLEY_SEARCH_DENSE_WEIGHT ?? DEFAULT_DENSE_WEIGHT);
 
-  let server: Server | undefined;
+  let server: ParleyServer | undefined;
   const cleanup = async () => {
     await server?.stop();
     if (!dataOption) await rm(work, { recursive: true, force: true });
   };
-  const onSignal = () => {
-    void cleanup().then(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  onInterrupt(cleanup);
 
   try {
     console.log(
@@ -683,7 +531,7 @@ async function main(): Promise<void> {
     );
     console.log(`data dir ${work}${dataOption ? ' (kept)' : ' (removed at the end)'}`);
 
-    server = await startServer(work, settings);
+    server = await startParleyWithBot('Parley', work, settings);
     const indexing = await indexCorpus(server, corpus, concurrency);
     const { docOfFile } = indexing;
     console.log(
@@ -770,7 +618,11 @@ async function main(): Promise<void> {
     let tunedServer: number | undefined;
     if (tuned && Math.abs(tuned.weight - configuredWeight) > 1e-9) {
       await server.stop();
-      server = await startServer(work, serverSettings({ PARLEY_SEARCH_DENSE_WEIGHT: String(tuned.weight) }));
+      server = await startParleyWithBot(
+        'Parley',
+        work,
+        serverSettings({ PARLEY_SEARCH_DENSE_WEIGHT: String(tuned.weight) }),
+      );
       const run = await runQueries(
         server,
         test,
@@ -858,7 +710,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exitCode = 1;
-});
+runMain(main);

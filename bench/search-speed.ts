@@ -12,8 +12,7 @@
 // model call, default 32), --seed / BENCH_SEED (default 42), --dir / BENCH_DIR (work folder; default OS temp).
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { localDiskBlobStore } from '@parley/server/dist/blob/local-disk.js';
 import { loadConfig } from '@parley/server/dist/config/config.js';
@@ -42,6 +41,11 @@ import type { CompiledQuery, KyselyPlugin, QueryId, RootOperationNode } from 'ky
 import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
 import * as sqliteVec from 'sqlite-vec';
 import { extractText, getDocumentProxy } from 'unpdf';
+import { intOption, makeWorkFolder, option } from './lib/args.js';
+import { ratio, table } from './lib/format.js';
+import { loadAverage } from './lib/machine.js';
+import { onInterrupt, runMain } from './lib/run.js';
+import { msSince, now, percentile, type Summary, summarize } from './lib/stats.js';
 
 const DIMENSIONS = 512;
 /** What searchFiles asks each list for at its default limit of 20 (modules/knowledge/search.ts: max(50, 4 × limit)). */
@@ -50,29 +54,6 @@ const CANDIDATES = Math.max(50, 4 * SEARCH_LIMIT);
 /** vectorSearch's first KNN pass (sqlite-passage-index.ts: min(4096, max(4n, 64))). */
 const VECTOR_OVERFETCH = Math.min(4096, Math.max(4 * CANDIDATES, 64));
 const NOW = '2025-01-01T00:00:00.000Z';
-
-// ---------------------------------------------------------------------------------------------------------
-// Options
-
-function option(name: string, env: string): string | undefined {
-  const args = process.argv.slice(2);
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? '';
-    if (arg === `--${name}`) return args[i + 1];
-    if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
-  }
-  const value = process.env[env];
-  return value === undefined || value === '' ? undefined : value;
-}
-
-function intOption(name: string, env: string, fallback: number, min: number, max: number): number {
-  const raw = option(name, env);
-  if (raw === undefined) return fallback;
-  const n = Number(raw.replace(/_/g, ''));
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new Error(`--${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  return n;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Deterministic text and vectors
@@ -439,43 +420,8 @@ function queryRecorder() {
 // ---------------------------------------------------------------------------------------------------------
 // Measuring and printing
 
-const now = () => process.hrtime.bigint();
-const msSince = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
-
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
-}
-
-interface Summary {
-  p50: number;
-  p95: number;
-  mean: number;
-  max: number;
-}
-
-function summarize(values: number[]): Summary {
-  const s = [...values].sort((a, b) => a - b);
-  return {
-    p50: percentile(s, 50),
-    p95: percentile(s, 95),
-    mean: s.reduce((a, b) => a + b, 0) / Math.max(1, s.length),
-    max: s.at(-1) ?? Number.NaN,
-  };
-}
-
 const ms = (v: number) => (v < 1 ? v.toFixed(3) : v < 100 ? v.toFixed(2) : v.toFixed(0));
 const rate = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
-const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
-
-function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
-  const line = (r: string[]) =>
-    `| ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join(' | ')} |`;
-  const rule = `|${widths.map((w, c) => (c === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
-  return [line(rows[0] ?? []), rule, ...rows.slice(1).map(line)].join('\n');
-}
 
 function log(message = ''): void {
   console.log(message);
@@ -512,11 +458,6 @@ interface QueryEmbedTimes {
   ours: Summary;
   raw: Summary;
 }
-
-const loadAverage = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
 
 async function indexingThroughput(s: Settings, words: Words): Promise<QueryEmbedTimes> {
   log(`## Indexing throughput (real USE-lite model: ${s.workers} worker(s), batch ${s.batch})`);
@@ -688,6 +629,15 @@ async function indexingThroughput(s: Settings, words: Words): Promise<QueryEmbed
       rate(per(paged.passages, paged[k])),
       rate(per(text.docs, text[k])),
     ];
+    /** A row of the PDF's pages alone, extracted in `msTotal`. */
+    const pdfRow = (name: string, msTotal: number) => [
+      name,
+      (msTotal / 1000).toFixed(2),
+      '',
+      rate(per(paged.pages, msTotal)),
+      '',
+      '',
+    ];
     log(
       table([
         ['stage', 'time s', 'passages/s', 'PDF pages/s', 'PDF passages/s', 'Markdown/text docs/s'],
@@ -705,22 +655,8 @@ async function indexingThroughput(s: Settings, words: Words): Promise<QueryEmbed
           '',
           '',
         ],
-        [
-          'PDF extract alone (extractDocument), median of 7',
-          (oursPdfMs / 1000).toFixed(2),
-          '',
-          rate(per(paged.pages, oursPdfMs)),
-          '',
-          '',
-        ],
-        [
-          'raw: pdf.js page text (unpdf extractText), median of 7',
-          (rawPdfMs / 1000).toFixed(2),
-          '',
-          rate(per(paged.pages, rawPdfMs)),
-          '',
-          '',
-        ],
+        pdfRow('PDF extract alone (extractDocument), median of 7', oursPdfMs),
+        pdfRow('raw: pdf.js page text (unpdf extractText), median of 7', rawPdfMs),
       ]),
     );
     log(
@@ -1099,16 +1035,12 @@ async function main(): Promise<void> {
     workers: intOption('workers', 'BENCH_WORKERS', 1, 1, 32),
     batch: intOption('batch', 'BENCH_BATCH', 32, 1, 32),
     seed: intOption('seed', 'BENCH_SEED', 42, 0, 2 ** 31),
-    work: await mkdtemp(join(option('dir', 'BENCH_DIR') ?? tmpdir(), 'parley-search-bench-')),
+    work: await makeWorkFolder('parley-search-bench-'),
   };
   const cleanUp = async () => {
     await rm(settings.work, { recursive: true, force: true });
   };
-  const onSignal = () => {
-    void cleanUp().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  onInterrupt(cleanUp);
   const started = now();
   try {
     const words = new Words(join(resolveUseLiteFiles().modelDir, 'vocab.json'));
@@ -1135,7 +1067,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exitCode = 1;
-});
+runMain(main);

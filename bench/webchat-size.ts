@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { table } from './lib/format.js';
 
 /** The public webchat's size, gzip, as published (WEBCHAT.md). */
 const PUBLIC_WEBCHAT_GZIP = 235.7 * 1000;
@@ -49,13 +50,19 @@ async function main(): Promise<void> {
     ['webchat.js (UI, on first use)', ui],
     ['both', { raw: loader.raw + ui.raw, gzip: loader.gzip + ui.gzip, brotli: loader.brotli + ui.brotli }],
   ];
-  console.log('\n| file | raw | gzip -9 | brotli 11 | gzip ÷ public webchat (235.7 kB gzip) |');
-  console.log('| --- | ---: | ---: | ---: | ---: |');
-  for (const [name, s] of rows) {
-    console.log(
-      `| ${name} | ${kB(s.raw)} | ${kB(s.gzip)} | ${kB(s.brotli)} | ${(s.gzip / PUBLIC_WEBCHAT_GZIP).toFixed(3)}× |`,
-    );
-  }
+  console.log('');
+  console.log(
+    table([
+      ['file', 'raw', 'gzip -9', 'brotli 11', 'gzip ÷ public webchat (235.7 kB gzip)'],
+      ...rows.map(([name, s]) => [
+        name,
+        kB(s.raw),
+        kB(s.gzip),
+        kB(s.brotli),
+        `${(s.gzip / PUBLIC_WEBCHAT_GZIP).toFixed(3)}×`,
+      ]),
+    ]),
+  );
 
   const meta = JSON.parse(await readFile(`${webchatDir}dist/webchat.meta.json`, 'utf8')) as Metafile;
   const output = Object.entries(meta.outputs).find(([name]) => name.endsWith('webchat.js'))?.[1];
@@ -66,11 +73,14 @@ async function main(): Promise<void> {
   }
   const total = [...byOrigin.values()].reduce((a, b) => a + b, 0);
   console.log('\nwebchat.js by origin (minified bytes before compression):');
-  console.log('| from | bytes | share |');
-  console.log('| --- | ---: | ---: |');
-  for (const [name, bytes] of [...byOrigin].sort((a, b) => b[1] - a[1])) {
-    console.log(`| ${name} | ${kB(bytes)} | ${((100 * bytes) / total).toFixed(1)} % |`);
-  }
+  console.log(
+    table([
+      ['from', 'bytes', 'share'],
+      ...[...byOrigin]
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, bytes]) => [name, kB(bytes), `${((100 * bytes) / total).toFixed(1)} %`]),
+    ]),
+  );
   const both = loader.gzip + ui.gzip;
   console.log(
     `\nloader + UI: ${kB(both)} gzip, ${(PUBLIC_WEBCHAT_GZIP / both).toFixed(1)}× smaller than the public webchat; a page that never opens the chat downloads ${kB(loader.gzip)} gzip`,
