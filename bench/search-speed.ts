@@ -811,8 +811,8 @@ async function searchLatency(
 
     // Raw: the same queries on the same tables through a plain connection, statements prepared once.
     const rawFts = raw.prepare(
-      `select rowid, bm25(passages_fts, 1.0, ${DEFAULT_BREADCRUMB_WEIGHT}) as rank from passages_fts
-       where passages_fts match ? order by bm25(passages_fts, 1.0, ${DEFAULT_BREADCRUMB_WEIGHT}) limit ?`,
+      `select rowid, bm25(passages_fts, 1.0, ${DEFAULT_BREADCRUMB_WEIGHT.sqlite}) as rank from passages_fts
+       where passages_fts match ? order by bm25(passages_fts, 1.0, ${DEFAULT_BREADCRUMB_WEIGHT.sqlite}) limit ?`,
     );
     const rawVec = raw.prepare(
       'select rowid, distance from passage_vectors where embedding match ? and k = ? and bot_id = ?',
