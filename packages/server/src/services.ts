@@ -2,6 +2,7 @@ import { urlSigner } from './access/signed-url.js';
 import type { BlobStore } from './blob/blob-store.js';
 import type { Config } from './config/config.js';
 import type { Db } from './db/database.js';
+import { outboundFetch } from './http/outbound.js';
 import { jobQueue } from './jobs/queue.js';
 import {
   chatModelFromConfig,
@@ -124,6 +125,7 @@ export function buildServices(deps: ServiceDeps) {
       chat,
       bots,
       log: (record) => logs.record(record),
+      fetch: outboundFetch({ blockPrivate: config.chat.blockPrivateWebhooks }),
       timeoutMs: config.chat.webhookTimeoutMs,
       maxAttempts: config.chat.webhookMaxAttempts,
       clock,

@@ -70,6 +70,7 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_CHAT_WEBHOOK_MAX_ATTEMPTS: ['0', '101'],
   PARLEY_CHAT_REPLY_TIMEOUT_MS: ['1', 'long'],
   PARLEY_CHAT_CONCURRENCY: ['0', '257'],
+  PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES: ['yes', 'on'],
   PARLEY_CORS_ORIGINS: [
     'a.example/path',
     'a.example',
@@ -148,6 +149,7 @@ describe('loadConfig defaults', () => {
       webhookMaxAttempts: 5,
       replyTimeoutMs: 120_000,
       concurrency: 4,
+      blockPrivateWebhooks: false,
     });
   });
 
@@ -205,6 +207,7 @@ describe('loadConfig accepted values', () => {
         PARLEY_CHAT_MODEL: 'llama3.2',
         PARLEY_CHAT_MODEL_API_KEY: 'sk-chat',
         PARLEY_CHAT_MODEL_TIMEOUT_MS: '5000',
+        PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES: 'true',
         PARLEY_CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
       },
       CWD,
@@ -263,6 +266,7 @@ describe('loadConfig accepted values', () => {
         webhookMaxAttempts: 5,
         replyTimeoutMs: 120_000,
         concurrency: 4,
+        blockPrivateWebhooks: true,
       },
     });
   });

@@ -76,6 +76,8 @@ export interface Config {
     replyTimeoutMs: number;
     /** Chat jobs (replies, webhooks) run at once by each process. */
     concurrency: number;
+    /** Refuse webhook URLs that are or resolve to private addresses (loopback, RFC 1918, link-local…). */
+    blockPrivateWebhooks: boolean;
   };
 }
 
@@ -163,6 +165,8 @@ export const CONFIG_VARIABLES: Record<string, string> = {
     'attempts of a webhook delivery before giving up, retried with backoff on network errors and 5xx (default 5)',
   PARLEY_CHAT_REPLY_TIMEOUT_MS: 'time bound of one knowledge reply attempt (default 120000)',
   PARLEY_CHAT_CONCURRENCY: 'chat jobs (bot replies, webhooks) run at once by each process (default 4)',
+  PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES:
+    'true: webhooks may not reach loopback, private, link-local or reserved addresses (default false)',
   PARLEY_TRUST_PROXY:
     'true behind a reverse proxy, to take client addresses from X-Forwarded-For (default false)',
   PARLEY_CORS_ORIGINS:
@@ -411,6 +415,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
     webhookMaxAttempts: integer('PARLEY_CHAT_WEBHOOK_MAX_ATTEMPTS', 5, 1, 100),
     replyTimeoutMs: integer('PARLEY_CHAT_REPLY_TIMEOUT_MS', 120_000, 100, 3_600_000),
     concurrency: integer('PARLEY_CHAT_CONCURRENCY', 4, 1, 256),
+    blockPrivateWebhooks: flag('PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES') ?? false,
   };
 
   const rawTrust = (blank('PARLEY_TRUST_PROXY') ?? 'false').toLowerCase();

@@ -1,4 +1,5 @@
 import type { ChatSignal } from '@parley/protocol';
+import { BlockedAddressError, type OutboundFetch } from '../../http/outbound.js';
 import { newSecretId } from '../../ids.js';
 import { type JobHandler, PermanentJobError } from '../../jobs/queue.js';
 import type { BotsService } from '../bots/service.js';
@@ -162,6 +163,8 @@ export function chatWebhookJob(deps: {
   chat: ChatService;
   bots: BotsService;
   log: (record: RequestRecord) => Promise<void>;
+  /** How the POST goes out (http/outbound.ts: refuses private addresses when configured to). */
+  fetch: OutboundFetch;
   timeoutMs: number;
   maxAttempts: number;
   clock: () => Date;
@@ -191,9 +194,9 @@ export function chatWebhookJob(deps: {
             ...(errorMessage ? { errorMessage } : {}),
           })
           .catch(() => undefined);
-      let response: Response;
+      let response: Awaited<ReturnType<OutboundFetch>>;
       try {
-        response = await fetch(url, {
+        response = await deps.fetch(url, {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
@@ -208,6 +211,13 @@ export function chatWebhookJob(deps: {
         });
         await response.arrayBuffer().catch(() => undefined);
       } catch (error) {
+        const blocked = [error, (error as { cause?: unknown } | null)?.cause].find(
+          (e): e is BlockedAddressError => e instanceof BlockedAddressError,
+        );
+        if (blocked) {
+          await record(403, `webhook refused: ${blocked.message}`);
+          throw new PermanentJobError(`webhook refused: ${blocked.message}`, 'blocked');
+        }
         const timedOut =
           error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
         const message = `webhook ${timedOut ? 'timed out' : `unreachable: ${error instanceof Error ? error.message : String(error)}`}`;

@@ -290,3 +290,55 @@ describe('webhook mode (chat_webhook job)', () => {
     expect(retried).toMatchObject({ type: 'event_created', event: { payload: { clicked: 'pricing' } } });
   });
 });
+
+describe('webhook mode with PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES', () => {
+  let t: TestApp;
+  let server: Server;
+  let port: number;
+  let hits = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp({ workers: true, env: { PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES: 'true' } });
+    server = createServer((_req, res) => {
+      hits++;
+      res.writeHead(200).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  const webhookLines = async () => {
+    const logs = await t.asOwner('GET', `/v1/admin/bots/${t.botId}/logs`);
+    return (
+      logs.json() as { logs: Array<{ operationId: string | null; statusCode: number; message: string }> }
+    ).logs.filter((l) => l.operationId === 'chat.webhook');
+  };
+
+  for (const host of ['127.0.0.1', 'localhost']) {
+    it(`refuses to POST to ${host}, once and for good, and says why in the bot's log`, async () => {
+      const bot = await t.asOwner('PUT', `/v1/admin/bots/${t.botId}`, {
+        replyMode: 'webhook',
+        webhookUrl: `http://${host}:${port}/hook`,
+      });
+      expect(bot.statusCode, bot.body).toBe(200);
+      const before = (await webhookLines()).length;
+      const chat = chatClient(t);
+      const user = await chat.user();
+      await chat.conversation(user);
+      await waitFor(async () => (await webhookLines()).length > before + 1);
+      // Give a retry the time it would need, then check there was none and nothing reached the server.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const lines = (await webhookLines()).slice(0, -before || undefined);
+      expect(lines.length).toBe(2); // user_created and conversation_created, one attempt each
+      for (const line of lines) {
+        expect(line.statusCode).toBe(403);
+        expect(line.message).toMatch(/private address/);
+      }
+      expect(hits).toBe(0);
+    });
+  }
+});
