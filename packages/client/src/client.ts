@@ -147,6 +147,13 @@ export interface DownloadedFile {
   contentType: string;
   /** The file record the download URL came from. */
   file: FileObject;
+  /** With a `range` asked: the bytes the stream holds (inclusive) and the file's whole size. */
+  range?: { start: number; end: number; total: number };
+}
+
+/** Options of downloadFile: a byte range (inclusive `end`; omitted, to the end of the file). */
+export interface DownloadFileOptions extends RequestOptions {
+  range?: { start: number; end?: number };
 }
 
 /**
@@ -874,26 +881,53 @@ export class Client {
    * @example
    * const { stream, size } = await client.downloadFile('docs/guide.pdf');
    * await pipeline(Readable.fromWeb(stream), createWriteStream('guide.pdf')); // Node
+   * // Part of it (resuming, or reading a header): bytes 0–1023; a range past the end throws (416).
+   * const head = await client.downloadFile('docs/guide.pdf', { range: { start: 0, end: 1023 } });
    */
-  async downloadFile(file: string | FileIdInput, options: RequestOptions = {}): Promise<DownloadedFile> {
+  async downloadFile(file: string | FileIdInput, options: DownloadFileOptions = {}): Promise<DownloadedFile> {
+    const { range, ...requestOptions } = options;
+    if (range) {
+      const { start, end } = range;
+      if (
+        !Number.isSafeInteger(start) ||
+        start < 0 ||
+        (end !== undefined && (!Number.isSafeInteger(end) || end < start))
+      )
+        throw new RangeError(`Invalid range ${JSON.stringify(range)}: want integers with 0 ≤ start ≤ end`);
+    }
     const id = typeof file === 'string' ? file : file.id;
-    const { file: record } = await this.getFile({ id }, options);
+    const { file: record } = await this.getFile({ id }, requestOptions);
+    const headers = () => {
+      const h = new Headers({ accept: '*/*' });
+      if (range) h.set('range', `bytes=${range.start}-${range.end ?? ''}`);
+      return h;
+    };
     const res = await this.#http.send<Response>(
       record.url,
       'GET',
-      () => ({ method: 'GET', headers: new Headers({ accept: '*/*' }) }),
-      options,
+      () => ({ method: 'GET', headers: headers() }),
+      requestOptions,
       { raw: true },
     );
     const length = Number(res.headers.get('content-length') ?? Number.NaN);
     const stream =
       (res.body as ReadableStream<Uint8Array> | null) ??
       new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+    const contentRange = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(res.headers.get('content-range') ?? '');
     return {
       stream,
       size: Number.isFinite(length) ? length : (record.size ?? 0),
       contentType: res.headers.get('content-type') ?? record.contentType,
       file: record,
+      ...(res.status === 206 && contentRange
+        ? {
+            range: {
+              start: Number(contentRange[1]),
+              end: Number(contentRange[2]),
+              total: Number(contentRange[3]),
+            },
+          }
+        : {}),
     };
   }
 }

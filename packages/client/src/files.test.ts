@@ -88,6 +88,19 @@ describe('the client against the real server: Files API', () => {
     expect(download).toMatchObject({ size: 9, contentType: 'text/html' });
     expect((await readAll(download.stream)).toString()).toBe('<p>hi</p>');
 
+    const part = await client.downloadFile(bin.id, { range: { start: 2, end: 4 } });
+    expect(part).toMatchObject({ size: 3, range: { start: 2, end: 4, total: 6 } });
+    expect(new Uint8Array(await readAll(part.stream))).toEqual(new Uint8Array([2, 3, 254]));
+    const tail = await client.downloadFile(bin.id, { range: { start: 4 } });
+    expect(tail.range).toEqual({ start: 4, end: 5, total: 6 });
+    expect(new Uint8Array(await readAll(tail.stream))).toEqual(new Uint8Array([254, 255]));
+    const past = await failure(client.downloadFile(bin.id, { range: { start: 6 } }));
+    expect(isApiError(past)).toBe(true);
+    expect((past as { code?: number }).code).toBe(416);
+    await expect(client.downloadFile(bin.id, { range: { start: 3, end: 1 } })).rejects.toBeInstanceOf(
+      RangeError,
+    );
+
     const empty = await client.uploadFile({ key: 'empty.txt', content: '' });
     expect(empty).toMatchObject({ size: 0, status: 'upload_completed' });
     expect((await readAll((await client.downloadFile('empty.txt')).stream)).length).toBe(0);
