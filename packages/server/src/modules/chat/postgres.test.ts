@@ -54,6 +54,16 @@ describe.skipIf(!url)('Chat API on PostgreSQL, two processes sharing one databas
       key: alice.key,
     });
     expect((rest.json() as { messages: Array<{ id: string }> }).messages.map((m) => m.id)).toEqual([ids[0]]);
+    // Deleting a message drops its stored signals' copy of it.
+    expect((await chat.call('DELETE', `/messages/${ids[2]}`, { key: alice.key })).statusCode).toBe(200);
+    const signals = await a.db.kysely
+      .selectFrom('chat_signals')
+      .select(['type', 'data'])
+      .where('conversation_id', '=', conv)
+      .execute();
+    expect(signals.filter((r) => r.type === 'message_created')).toHaveLength(2);
+    expect(signals.some((r) => r.data.includes('"m2"'))).toBe(false);
+    expect(signals.some((r) => r.type === 'message_deleted')).toBe(true);
     expectError(await chat.call('GET', `/conversations/${conv}`, { key: bob.key }), 403, 'Forbidden');
     const added = await chat.call('POST', `/conversations/${conv}/participants`, {
       key: alice.key,

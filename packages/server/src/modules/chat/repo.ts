@@ -320,6 +320,23 @@ export function chatRepo(db: Kysely<Database>) {
       return Number(inserted.cursor);
     },
     /** Signals of a conversation after a cursor, in cursor order. */
+    /**
+     * Drops the stored signals that carry a message's content (`message_created`, `message_updated`), so a
+     * deleted message is not replayed to a resuming stream, nor kept until the signals expire. Their data is
+     * the message as JSON, which starts with its id.
+     */
+    purgeMessageSignals: async (botId: string, conversationId: string, messageIds: string[]) => {
+      for (const id of messageIds) {
+        const prefix = `{"id":${JSON.stringify(id)},`;
+        await db
+          .deleteFrom('chat_signals')
+          .where('bot_id', '=', botId)
+          .where('conversation_id', '=', conversationId)
+          .where('type', 'in', ['message_created', 'message_updated'])
+          .where(sql<string>`substr(data, 1, ${prefix.length})`, '=', prefix)
+          .execute();
+      }
+    },
     signalsAfter: (q: {
       botId: string;
       conversationId: string;

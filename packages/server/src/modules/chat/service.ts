@@ -537,6 +537,7 @@ export function chatService(deps: {
         // In conversations that stay, the others see the user's messages go and the user leave.
         for (const m of traces.messages) {
           if (orphaned.has(m.conversation_id)) continue;
+          await repo.purgeMessageSignals(caller.bot.id, m.conversation_id, [m.id]);
           emit({
             conversationId: m.conversation_id,
             signal: { type: 'message_deleted', data: { id: m.id, conversationId: m.conversation_id } },
@@ -761,6 +762,7 @@ export function chatService(deps: {
         throw errors.forbidden('Only the author of a message (or the bot) may delete it');
       await withSignals(caller.bot.id, async (tx, emit) => {
         await chatRepo(tx).deleteMessage(caller.bot.id, id);
+        await chatRepo(tx).purgeMessageSignals(caller.bot.id, row.conversation_id, [id]);
         emit({
           conversationId: row.conversation_id,
           signal: { type: 'message_deleted', data: { id, conversationId: row.conversation_id } },

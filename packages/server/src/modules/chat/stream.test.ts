@@ -235,6 +235,43 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
     expect(rows.map((r) => r.type)).toEqual(['conversation_deleted']);
   });
 
+  it('keeps no stored copy of a deleted message: a stream resuming from before it gets only message_deleted', async () => {
+    const conv = await chat.conversation(alice);
+    const kept = await chat.message(alice, conv, 'kept words');
+    const secret = await chat.message(alice, conv, 'regretted words');
+    const stored = async () =>
+      (
+        await t.db.kysely
+          .selectFrom('chat_signals')
+          .select(['type', 'data'])
+          .where('conversation_id', '=', conv)
+          .orderBy('cursor')
+          .execute()
+      ).map((r) => r.type);
+    expect(await stored()).toEqual(['participant_added', 'message_created', 'message_created']);
+    const deleted = await chat.call('DELETE', `/messages/${secret.id}`, { key: alice.key });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await stored()).toEqual(['participant_added', 'message_created', 'message_deleted']);
+    const rows = await t.db.kysely
+      .selectFrom('chat_signals')
+      .select('data')
+      .where('conversation_id', '=', conv)
+      .execute();
+    expect(rows.some((r) => r.data.includes('regretted words'))).toBe(false);
+
+    const resumed = await listen(conv, { 'x-user-key': alice.key }, '?lastEventId=0');
+    try {
+      await resumed.until((f) => f.some((x) => x.data?.type === 'message_deleted'));
+      expect(resumed.signals().map((f) => [f.data?.type, f.data?.data.id])).toEqual([
+        ['participant_added', undefined],
+        ['message_created', kept.id],
+        ['message_deleted', secret.id],
+      ]);
+    } finally {
+      await resumed.close();
+    }
+  });
+
   it('tells the others when a user deletes itself: its messages go and it leaves, and its own conversations end', async () => {
     const carol = await chat.user({ name: 'Carol' });
     const shared = await chat.conversation(alice);
