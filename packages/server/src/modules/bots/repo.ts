@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { afterCursor } from '../../db/keyset.js';
 import type { BotsTable, Database } from '../../db/schema.js';
 import { tagConditions } from '../../db/tag-filter.js';
 import type { Cursor } from '../../http/pagination.js';
@@ -92,7 +93,6 @@ export function botsRepo(db: Kysely<Database>) {
       ),
     list: (q: BotListQuery) => {
       const column = BOT_SORT_COLUMNS[q.sortField];
-      const cmp = q.sortDirection === 'asc' ? '>' : '<';
       let query = db.selectFrom('bots').selectAll().where('workspace_id', '=', q.workspaceId);
       if (q.dev !== undefined) query = query.where('dev', '=', q.dev ? 1 : 0);
       if (q.nameContains) {
@@ -103,10 +103,7 @@ export function botsRepo(db: Kysely<Database>) {
       if (tags) query = query.where((eb) => eb.and(tagConditions(eb, tags, 'bot_tags', 'bot_id', 'bots.id')));
       const after = q.after;
       if (after) {
-        const v = String(after.value);
-        query = query.where((eb) =>
-          eb.or([eb(column, cmp, v), eb.and([eb(column, '=', v), eb('id', cmp, after.id)])]),
-        );
+        query = query.where(afterCursor(column, 'id', q.sortDirection, String(after.value), after.id));
       }
       return query
         .orderBy(column, q.sortDirection)

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { afterCursor } from '../../db/keyset.js';
 import type {
   ChatConversationsTable,
   ChatEventsTable,
@@ -170,13 +171,7 @@ export function chatRepo(db: Kysely<Database>) {
         );
       }
       if (q.after) {
-        const { value, id } = q.after;
-        query = query.where((eb) =>
-          eb.or([
-            eb('c.updated_at', '<', String(value)),
-            eb.and([eb('c.updated_at', '=', String(value)), eb('c.id', '<', id)]),
-          ]),
-        );
+        query = query.where(afterCursor('c.updated_at', 'c.id', 'desc', String(q.after.value), q.after.id));
       }
       return query
         .orderBy('c.updated_at', 'desc')
@@ -234,12 +229,8 @@ export function chatRepo(db: Kysely<Database>) {
         .where('p.bot_id', '=', q.botId)
         .where('p.conversation_id', '=', q.conversationId);
       if (q.after) {
-        const { value, id } = q.after;
-        query = query.where((eb) =>
-          eb.or([
-            eb('p.joined_at', '>', String(value)),
-            eb.and([eb('p.joined_at', '=', String(value)), eb('p.user_id', '>', id)]),
-          ]),
+        query = query.where(
+          afterCursor('p.joined_at', 'p.user_id', 'asc', String(q.after.value), q.after.id),
         );
       }
       return query
@@ -286,13 +277,7 @@ export function chatRepo(db: Kysely<Database>) {
         .where('bot_id', '=', q.botId)
         .where('conversation_id', '=', q.conversationId);
       if (q.after) {
-        const { value, id } = q.after;
-        query = query.where((eb) =>
-          eb.or([
-            eb('created_at', '<', String(value)),
-            eb.and([eb('created_at', '=', String(value)), eb('id', '<', id)]),
-          ]),
-        );
+        query = query.where(afterCursor('created_at', 'id', 'desc', String(q.after.value), q.after.id));
       }
       return query
         .orderBy('created_at', 'desc')

@@ -1,4 +1,5 @@
 import { type Expression, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { afterCursor } from '../../db/keyset.js';
 import type { Database, FilesTable } from '../../db/schema.js';
 import { tagConditions } from '../../db/tag-filter.js';
 import type { Cursor } from '../../http/pagination.js';
@@ -102,7 +103,6 @@ export function filesRepo(db: Kysely<Database>) {
     delete: (id: string) => db.deleteFrom('files').where('id', '=', id).execute(),
     list: (q: FileListQuery) => {
       const column = FILE_SORT_COLUMNS[q.sortField];
-      const cmp = q.sortDirection === 'asc' ? '>' : '<';
       let query = db.selectFrom('files').selectAll().where('bot_id', '=', q.botId);
       const vis = visible(q.visibility);
       if (vis) query = query.where(vis);
@@ -115,10 +115,7 @@ export function filesRepo(db: Kysely<Database>) {
       if (after) {
         // size is null until uploaded: sort it as -1 so keyset comparisons stay total.
         const col = column === 'size' ? sql<number>`coalesce(size, -1)` : sql.ref(column);
-        const v = after.value;
-        query = query.where((eb) =>
-          eb.or([eb(col, cmp, v), eb.and([eb(col, '=', v), eb('id', cmp, after.id)])]),
-        );
+        query = query.where(afterCursor(col, 'id', q.sortDirection, after.value, after.id));
       }
       const order = column === 'size' ? sql`coalesce(size, -1)` : sql.ref(column);
       return query

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { afterCursor } from '../../db/keyset.js';
 import type { AccountsTable, Database, MembersTable, TokensTable, WorkspacesTable } from '../../db/schema.js';
 import type { Cursor } from '../../http/pagination.js';
 
@@ -91,12 +92,8 @@ export function identityRepo(db: Kysely<Database>) {
         .select('members.role')
         .where('members.account_id', '=', accountId);
       if (after) {
-        const v = String(after.value);
-        q = q.where((eb) =>
-          eb.or([
-            eb('workspaces.created_at', '>', v),
-            eb.and([eb('workspaces.created_at', '=', v), eb('workspaces.id', '>', after.id)]),
-          ]),
+        q = q.where(
+          afterCursor('workspaces.created_at', 'workspaces.id', 'asc', String(after.value), after.id),
         );
       }
       return q
