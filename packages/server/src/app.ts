@@ -16,7 +16,7 @@ import { auditRoutes } from './modules/audit/routes.js';
 import { botRoutes, markBot } from './modules/bots/routes.js';
 import type { KnowledgeResponder } from './modules/chat/reply-port.js';
 import { chatAdminRoutes, chatRoutes } from './modules/chat/routes.js';
-import type { StreamRegistry } from './modules/chat/stream.js';
+import { StreamRegistry } from './modules/chat/stream.js';
 import { fileAdminRoutes, fileRoutes } from './modules/files/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
@@ -215,7 +215,13 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     { prefix: '/v1/files' },
   );
 
-  const streams: StreamRegistry = new Set();
+  const streams = new StreamRegistry({
+    perUser: config.chat.maxStreamsPerUser,
+    perBot: config.chat.maxStreamsPerBot,
+    bufferBytes: config.chat.streamBufferBytes,
+    stallMs: config.chat.streamStallMs,
+    totalBufferBytes: config.chat.streamTotalBufferBytes,
+  });
   await app.register(
     async (chatApi) => {
       // JSON only (415 otherwise); the app's 1 MB body limit applies (413 PayloadTooLarge).
@@ -235,7 +241,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
   );
   // Live streams never end by themselves: end them before the server waits for its connections to close.
   app.addHook('preClose', async () => {
-    for (const close of [...streams]) close();
+    streams.closeAll();
   });
 
   // The embeddable webchat: its scripts, a bot's public configuration, the hosted chat page.

@@ -70,6 +70,11 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_CHAT_WEBHOOK_MAX_ATTEMPTS: ['0', '101'],
   PARLEY_CHAT_REPLY_TIMEOUT_MS: ['1', 'long'],
   PARLEY_CHAT_CONCURRENCY: ['0', '257'],
+  PARLEY_CHAT_MAX_STREAMS_PER_USER: ['0', 'many'],
+  PARLEY_CHAT_MAX_STREAMS_PER_BOT: ['0', '1000001'],
+  PARLEY_CHAT_STREAM_BUFFER_BYTES: ['1023', 'big'],
+  PARLEY_CHAT_STREAM_STALL_MS: ['99', 'never'],
+  PARLEY_CHAT_STREAM_TOTAL_BUFFER_BYTES: ['1000', '-1'],
   PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES: ['yes', 'on'],
   PARLEY_CORS_ORIGINS: [
     'a.example/path',
@@ -150,6 +155,11 @@ describe('loadConfig defaults', () => {
       replyTimeoutMs: 120_000,
       concurrency: 4,
       blockPrivateWebhooks: false,
+      maxStreamsPerUser: 10,
+      maxStreamsPerBot: 2_000,
+      streamBufferBytes: 262_144,
+      streamStallMs: 30_000,
+      streamTotalBufferBytes: 67_108_864,
     });
   });
 
@@ -208,6 +218,11 @@ describe('loadConfig accepted values', () => {
         PARLEY_CHAT_MODEL_API_KEY: 'sk-chat',
         PARLEY_CHAT_MODEL_TIMEOUT_MS: '5000',
         PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES: 'true',
+        PARLEY_CHAT_MAX_STREAMS_PER_USER: '3',
+        PARLEY_CHAT_MAX_STREAMS_PER_BOT: '50',
+        PARLEY_CHAT_STREAM_BUFFER_BYTES: '65536',
+        PARLEY_CHAT_STREAM_STALL_MS: '5000',
+        PARLEY_CHAT_STREAM_TOTAL_BUFFER_BYTES: '16777216',
         PARLEY_CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
       },
       CWD,
@@ -267,6 +282,11 @@ describe('loadConfig accepted values', () => {
         replyTimeoutMs: 120_000,
         concurrency: 4,
         blockPrivateWebhooks: true,
+        maxStreamsPerUser: 3,
+        maxStreamsPerBot: 50,
+        streamBufferBytes: 65_536,
+        streamStallMs: 5000,
+        streamTotalBufferBytes: 16_777_216,
       },
     });
   });

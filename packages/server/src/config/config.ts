@@ -78,6 +78,15 @@ export interface Config {
     concurrency: number;
     /** Refuse webhook URLs that are or resolve to private addresses (loopback, RFC 1918, link-local…). */
     blockPrivateWebhooks: boolean;
+    /** Live streams one chat user may hold open on a bot, and a bot altogether, in each process. */
+    maxStreamsPerUser: number;
+    maxStreamsPerBot: number;
+    /** Bytes waiting for a live stream's reader before the stream waits for it. */
+    streamBufferBytes: number;
+    /** How long a stream may wait for its reader before it is dropped. */
+    streamStallMs: number;
+    /** Bytes all waiting streams of a process may hold; past it, a stream that has to wait is dropped. */
+    streamTotalBufferBytes: number;
   };
 }
 
@@ -165,6 +174,15 @@ export const CONFIG_VARIABLES: Record<string, string> = {
     'attempts of a webhook delivery before giving up, retried with backoff on network errors and 5xx (default 5)',
   PARLEY_CHAT_REPLY_TIMEOUT_MS: 'time bound of one knowledge reply attempt (default 120000)',
   PARLEY_CHAT_CONCURRENCY: 'chat jobs (bot replies, webhooks) run at once by each process (default 4)',
+  PARLEY_CHAT_MAX_STREAMS_PER_USER:
+    'live streams one chat user may hold open on a bot, in each process (default 10); one more answers 429',
+  PARLEY_CHAT_MAX_STREAMS_PER_BOT: 'live streams a bot may have open, in each process (default 2000)',
+  PARLEY_CHAT_STREAM_BUFFER_BYTES:
+    'bytes waiting for a live stream reader before the stream stops reading until it catches up (default 262144)',
+  PARLEY_CHAT_STREAM_STALL_MS:
+    'milliseconds a live stream may wait for a reader that does not read before it is dropped (default 30000)',
+  PARLEY_CHAT_STREAM_TOTAL_BUFFER_BYTES:
+    'bytes all waiting live streams of a process may hold together; past it, a stream that has to wait is dropped (default 67108864)',
   PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES:
     'true: webhooks may not reach loopback, private, link-local or reserved addresses (default false)',
   PARLEY_TRUST_PROXY:
@@ -416,6 +434,16 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
     replyTimeoutMs: integer('PARLEY_CHAT_REPLY_TIMEOUT_MS', 120_000, 100, 3_600_000),
     concurrency: integer('PARLEY_CHAT_CONCURRENCY', 4, 1, 256),
     blockPrivateWebhooks: flag('PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES') ?? false,
+    maxStreamsPerUser: integer('PARLEY_CHAT_MAX_STREAMS_PER_USER', 10, 1, 10_000),
+    maxStreamsPerBot: integer('PARLEY_CHAT_MAX_STREAMS_PER_BOT', 2_000, 1, 1_000_000),
+    streamBufferBytes: integer('PARLEY_CHAT_STREAM_BUFFER_BYTES', 256 * 1024, 1024, 1024 ** 3),
+    streamStallMs: integer('PARLEY_CHAT_STREAM_STALL_MS', 30_000, 100, 3_600_000),
+    streamTotalBufferBytes: integer(
+      'PARLEY_CHAT_STREAM_TOTAL_BUFFER_BYTES',
+      64 * 1024 * 1024,
+      1024 * 1024,
+      64 * 1024 ** 3,
+    ),
   };
 
   const rawTrust = (blank('PARLEY_TRUST_PROXY') ?? 'false').toLowerCase();

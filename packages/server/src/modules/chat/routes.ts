@@ -303,7 +303,14 @@ export function chatRoutes(
           );
         after = Number(raw.trim());
       }
-      const start = await chat.openStream(c, req.params.id, after);
+      const release = deps.streams.admit(c);
+      let start: number;
+      try {
+        start = await chat.openStream(c, req.params.id, after);
+      } catch (error) {
+        release();
+        throw error;
+      }
       reply.hijack();
       await serveStream({
         res: reply.raw,
@@ -315,6 +322,7 @@ export function chatRoutes(
         after: start,
         pingMs: deps.pingIntervalMs,
         registry: deps.streams,
+        release,
         onError: (error) => req.log.warn({ err: error }, 'chat stream read failed'),
       });
     },

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatClient, openSse, type SseFrame, type TestChatUser } from '../../test-support/chat.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
@@ -372,5 +373,168 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
     await stream.done;
     expect(stream.ended).toBe(true);
     await closing;
+  });
+});
+
+/** A raw HTTP/1.1 GET whose response the test reads only when it chooses (a reader that does not read). */
+function rawListen(url: string, headers: Record<string, string>) {
+  const target = new URL(url);
+  const socket = connect({ host: target.hostname, port: Number(target.port) });
+  socket.pause();
+  socket.on('error', () => undefined);
+  const request = [
+    `GET ${target.pathname}${target.search} HTTP/1.1`,
+    `host: ${target.host}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    '',
+    '',
+  ].join('\r\n');
+  socket.write(request);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  // The answer's first bytes (its headers): the stream is open. They stay in the socket for readToEnd.
+  const opened = new Promise<void>((resolve) => socket.once('readable', () => resolve()));
+  return {
+    socket,
+    closed,
+    opened,
+    /** Reads everything until the server ends the connection; answers the SSE ids and types received. */
+    async readToEnd(): Promise<Array<{ id: number; type: string }>> {
+      const chunks: Buffer[] = [];
+      socket.removeAllListeners('readable');
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', () => undefined);
+      socket.resume();
+      await closed;
+      const text = Buffer.concat(chunks).toString('utf8');
+      const frames: Array<{ id: number; type: string }> = [];
+      // Only whole frames count: the connection may end in the middle of one.
+      const blocks = text.split('\n\n');
+      blocks.pop();
+      for (const block of blocks) {
+        const match = /^id: (\d+)\nevent: message\ndata: \{"type":"([a-z_]+)"/m.exec(block);
+        if (match) frames.push({ id: Number(match[1]), type: String(match[2]) });
+      }
+      return frames;
+    },
+  };
+}
+
+describe('Chat API live stream bounds (a caller may not exhaust the server)', () => {
+  let t: TestApp;
+  let chat: ReturnType<typeof chatClient>;
+  let base: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: {
+        PARLEY_CHAT_MAX_STREAMS_PER_USER: '2',
+        PARLEY_CHAT_MAX_STREAMS_PER_BOT: '4',
+        PARLEY_CHAT_STREAM_BUFFER_BYTES: '65536',
+        PARLEY_CHAT_STREAM_STALL_MS: '400',
+      },
+    });
+    chat = chatClient(t);
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `${address}/v1/chat/${t.botId}`;
+  });
+  afterAll(() => t.close());
+
+  it('drops a reader that does not read instead of buffering what it is sent, and a resume loses nothing', async () => {
+    const user = await chat.user();
+    const conv = await chat.conversation(user);
+    const slow = rawListen(`${base}/conversations/${conv}/listen`, { 'x-user-key': user.key });
+    await slow.opened;
+    // More bytes than the loopback socket buffers take (~67 MB in 128 KB messages, the most the API takes; the kernel may buffer ~36 MB): without
+    // backpressure the server holds the rest for the reader; with it, the stream stops, then is dropped.
+    const text = 'x'.repeat(120_000);
+    const sent: string[] = [];
+    for (let i = 0; i < 560; i++) {
+      const res = await chat.call('POST', '/messages', {
+        bot: true,
+        body: { conversationId: conv, payload: { type: 'text', text: `${i} ${text}` } },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      sent.push((res.json() as { message: { id: string } }).message.id);
+    }
+    // The server ends the stream of the reader that stalled past PARLEY_CHAT_STREAM_STALL_MS.
+    const received = await slow.readToEnd();
+    const messages = received.filter((f) => f.type === 'message_created');
+    expect(messages.length).toBeGreaterThan(0);
+    expect(messages.length).toBeLessThan(sent.length);
+
+    // Its client resumes after the last frame it got: every later message arrives once, in order.
+    const lastId = received[received.length - 1]?.id ?? 0;
+    const resumed = await openSse(`${base}/conversations/${conv}/listen`, {
+      'x-user-key': user.key,
+      'last-event-id': String(lastId),
+    });
+    try {
+      const created = (f: SseFrame[]) => f.filter((x) => x.data?.type === 'message_created');
+      await resumed.until((f) => created(f).length >= sent.length - messages.length, 20_000);
+      const ids = created(resumed.frames).map((f) => String(f.data?.data.id));
+      expect(ids).toEqual(sent.slice(messages.length));
+    } finally {
+      await resumed.close();
+    }
+  }, 60_000);
+
+  it('answers 429 RateLimited past the open streams allowed to a chat user, and frees the slot when one ends', async () => {
+    const user = await chat.user();
+    const conv = await chat.conversation(user);
+    const url = `${base}/conversations/${conv}/listen`;
+    const first = await openSse(url, { 'x-user-key': user.key });
+    const second = await openSse(url, { 'x-user-key': user.key });
+    try {
+      expect([first.res.status, second.res.status]).toEqual([200, 200]);
+      const third = await fetch(url, { headers: { 'x-user-key': user.key } });
+      expect(third.status).toBe(429);
+      expect(third.headers.get('retry-after')).toMatch(/^\d+$/);
+      const body = (await third.json()) as Record<string, unknown>;
+      expect(body).toMatchObject({ code: 429, type: 'RateLimited' });
+      expect(String(body.message)).toContain('2 live streams');
+      await first.close();
+      // The server notices the closed connection and releases its slot.
+      let again: Response | undefined;
+      for (let i = 0; i < 50; i++) {
+        again = await fetch(url, { headers: { 'x-user-key': user.key } });
+        if (again.status === 200) break;
+        await again.body?.cancel();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(again?.status).toBe(200);
+      await again?.body?.cancel();
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('answers 429 past the open streams allowed to a bot, whoever asks, bot key included', async () => {
+    const users = await Promise.all([chat.user(), chat.user(), chat.user()]);
+    const convs = await Promise.all(users.map((u) => chat.conversation(u)));
+    const open = await Promise.all(
+      users.map((u, i) => openSse(`${base}/conversations/${convs[i]}/listen`, { 'x-user-key': u.key })),
+    );
+    const byBot = await openSse(`${base}/conversations/${convs[0]}/listen`, {
+      authorization: `Bearer ${t.botKey}`,
+    });
+    try {
+      expect([...open, byBot].map((s) => s.res.status)).toEqual([200, 200, 200, 200]);
+      const fresh = await chat.user();
+      const conv = await chat.conversation(fresh);
+      const refused = await fetch(`${base}/conversations/${conv}/listen`, {
+        headers: { 'x-user-key': fresh.key },
+      });
+      expect(refused.status).toBe(429);
+      expect(String(((await refused.json()) as { message: string }).message)).toContain(
+        'This bot already has 4',
+      );
+      const asBot = await fetch(`${base}/conversations/${conv}/listen`, {
+        headers: { authorization: `Bearer ${t.botKey}` },
+      });
+      expect(asBot.status).toBe(429);
+      await asBot.body?.cancel();
+    } finally {
+      await Promise.all([...open, byBot].map((s) => s.close()));
+    }
   });
 });
