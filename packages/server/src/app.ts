@@ -254,6 +254,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     await stopWorkers?.();
     await services.bus.close();
     await services.embedder?.close();
+    await services.reader.close();
   });
 
   return app as unknown as ParleyApp;

@@ -24,6 +24,7 @@ import { knowledgeBaseService } from './modules/knowledge/knowledge-bases.js';
 import { passagesService } from './modules/knowledge/passages.js';
 import { searchService } from './modules/knowledge/search.js';
 import { logsService } from './modules/logs/service.js';
+import { documentReader } from './search/document-reader.js';
 import { embedderFromConfig } from './search/embed/index.js';
 import { createPassageIndex } from './search/index/index.js';
 import type { Embedder } from './search/types.js';
@@ -131,12 +132,18 @@ export function buildServices(deps: ServiceDeps) {
       clock,
     }),
   };
+  const reader = documentReader({
+    workers: config.search.indexingConcurrency,
+    memoryMb: config.search.extractionMemoryMb,
+    timeoutMs: Math.min(config.search.extractionTimeoutMs, config.search.indexingTimeoutMs),
+  });
   const jobHandlers = {
     [INDEX_FILE_JOB]: indexFileJob({
       db,
       blobs: deps.blobs,
       index,
       embedder: embedder ?? undefined,
+      reader,
       clock,
       settings: {
         maxIndexableBytes: config.search.maxIndexableBytes,
@@ -177,6 +184,8 @@ export function buildServices(deps: ServiceDeps) {
     jobHandlers,
     index,
     embedder,
+    /** Extraction and chunking of documents, in worker threads. */
+    reader,
     knowledgeBases,
     search,
     passages,

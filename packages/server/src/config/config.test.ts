@@ -58,6 +58,8 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_MAX_INDEXABLE_BYTES: ['0', 'big'],
   PARLEY_INDEXING_TIMEOUT_SECONDS: ['0', 'long'],
   PARLEY_INDEXING_CONCURRENCY: ['0', '65'],
+  PARLEY_EXTRACTION_MEMORY_MB: ['63', 'half'],
+  PARLEY_EXTRACTION_TIMEOUT_SECONDS: ['0', 'soon'],
   PARLEY_QUOTA_VECTOR_STORAGE_BYTES: ['-1', 'lots'],
   PARLEY_CHAT_MODEL_URL: ['ollama:11434', 'not a url'],
   // Without PARLEY_CHAT_MODEL_URL the other chat model settings are reported as set in vain.
@@ -139,6 +141,8 @@ describe('loadConfig defaults', () => {
       maxIndexableBytes: 95 * 1024 * 1024,
       indexingTimeoutMs: 600_000,
       indexingConcurrency: 1,
+      extractionMemoryMb: 512,
+      extractionTimeoutMs: 120_000,
       workspaceVectorBytes: null,
     });
     expect(config.chatModel).toEqual({
@@ -212,6 +216,8 @@ describe('loadConfig accepted values', () => {
         PARLEY_MAX_INDEXABLE_BYTES: '1000',
         PARLEY_INDEXING_TIMEOUT_SECONDS: '30',
         PARLEY_INDEXING_CONCURRENCY: '2',
+        PARLEY_EXTRACTION_MEMORY_MB: '256',
+        PARLEY_EXTRACTION_TIMEOUT_SECONDS: '30',
         PARLEY_QUOTA_VECTOR_STORAGE_BYTES: '4096',
         PARLEY_CHAT_MODEL_URL: 'http://127.0.0.1:11434/v1/',
         PARLEY_CHAT_MODEL: 'llama3.2',
@@ -266,6 +272,8 @@ describe('loadConfig accepted values', () => {
         maxIndexableBytes: 1000,
         indexingTimeoutMs: 30_000,
         indexingConcurrency: 2,
+        extractionMemoryMb: 256,
+        extractionTimeoutMs: 30_000,
         workspaceVectorBytes: 4096,
       },
       chatModel: {

@@ -51,6 +51,10 @@ export interface Config {
     maxIndexableBytes: number;
     indexingTimeoutMs: number;
     indexingConcurrency: number;
+    /** Most heap memory, in MB, of the worker thread reading one document (extraction and chunking). */
+    extractionMemoryMb: number;
+    /** Longest one document may take to read, in ms (within the indexing attempt's bound). */
+    extractionTimeoutMs: number;
     workspaceVectorBytes: number | null;
   };
   /**
@@ -159,6 +163,10 @@ export const CONFIG_VARIABLES: Record<string, string> = {
     'largest file indexed (default 99614720, 95 MB); larger ones end indexing_failed too_large',
   PARLEY_INDEXING_TIMEOUT_SECONDS: 'time bound of one indexing attempt (default 600)',
   PARLEY_INDEXING_CONCURRENCY: 'files indexed at once by each process (default 1)',
+  PARLEY_EXTRACTION_MEMORY_MB:
+    'heap memory of the worker thread that reads one document, in MB (default 512); a document needing more ends indexing_failed too_large',
+  PARLEY_EXTRACTION_TIMEOUT_SECONDS:
+    'longest one document may take to read into passages (default 120); a slower one ends indexing_failed too_large',
   PARLEY_QUOTA_VECTOR_STORAGE_BYTES: 'most bytes of vectors a workspace may store (default unlimited)',
   PARLEY_CHAT_MODEL_URL:
     'base URL of an OpenAI-compatible chat completions service (e.g. http://127.0.0.1:11434/v1) that writes knowledge answers from the passages found (default none: bots answer with the passages)',
@@ -401,6 +409,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
   const maxIndexableBytes = integer('PARLEY_MAX_INDEXABLE_BYTES', 95 * 1024 * 1024, 1, 1024 * 1024 * 1024);
   const indexingTimeout = integer('PARLEY_INDEXING_TIMEOUT_SECONDS', 600, 1, 86_400);
   const indexingConcurrency = integer('PARLEY_INDEXING_CONCURRENCY', 1, 1, 64);
+  const extractionMemoryMb = integer('PARLEY_EXTRACTION_MEMORY_MB', 512, 64, 65_536);
+  const extractionTimeout = integer('PARLEY_EXTRACTION_TIMEOUT_SECONDS', 120, 1, 86_400);
   const workspaceVectorBytes = optionalInteger(
     'PARLEY_QUOTA_VECTOR_STORAGE_BYTES',
     0,
@@ -487,6 +497,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
       maxIndexableBytes,
       indexingTimeoutMs: indexingTimeout * 1000,
       indexingConcurrency,
+      extractionMemoryMb,
+      extractionTimeoutMs: extractionTimeout * 1000,
       workspaceVectorBytes,
     }),
     chatModel: Object.freeze({

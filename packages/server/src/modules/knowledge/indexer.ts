@@ -3,10 +3,10 @@ import type { Kysely } from 'kysely';
 import type { BlobStore } from '../../blob/blob-store.js';
 import type { Database } from '../../db/schema.js';
 import { type JobHandler, PermanentJobError } from '../../jobs/queue.js';
-import { chunkDocument, chunkOptionsFrom } from '../../search/chunk.js';
-import { extractDocument } from '../../search/extract/index.js';
+import { ChunkOptionsError, chunkOptionsFrom } from '../../search/chunk.js';
+import type { DocumentReader } from '../../search/document-reader.js';
 import type { IndexedPassage, PassageIndex, StoredPassage } from '../../search/index/index.js';
-import { type Embedder, ExtractionError } from '../../search/types.js';
+import { type ChunkOptions, type Embedder, ExtractionError } from '../../search/types.js';
 
 /** Limits of indexing. */
 export interface IndexerSettings {
@@ -74,6 +74,8 @@ export function indexFileJob(deps: {
   blobs: BlobStore;
   index: PassageIndex;
   embedder: Embedder | undefined;
+  /** Extraction and chunking, in worker threads. */
+  reader: DocumentReader;
   clock: () => Date;
   settings: IndexerSettings;
 }): JobHandler {
@@ -120,21 +122,28 @@ export function indexFileJob(deps: {
             'too_large',
           );
         }
+        let chunkOptions: ChunkOptions;
+        try {
+          chunkOptions = chunkOptionsFrom(
+            file.indexing_configuration ? JSON.parse(file.indexing_configuration) : undefined,
+          );
+        } catch (error) {
+          if (error instanceof ChunkOptionsError)
+            throw new PermanentJobError(error.message, 'invalid_configuration');
+          throw error;
+        }
         const bytes = await readAll(await deps.blobs.get(file.blob_key), settings.maxIndexableBytes);
         try {
-          const document = await extractDocument(bytes, file.content_type, file.key, {
+          // Off this thread, within memory and time bounds: a hostile document cannot stall the API.
+          passages = await deps.reader.read({
+            bytes,
+            contentType: file.content_type,
+            key: file.key,
+            chunkOptions,
             signal,
-            timeoutMs: settings.timeoutMs,
           });
-          const configuration: unknown = file.indexing_configuration
-            ? JSON.parse(file.indexing_configuration)
-            : undefined;
-          passages = chunkDocument(document, chunkOptionsFrom(configuration));
         } catch (error) {
           if (error instanceof ExtractionError) throw new PermanentJobError(error.message, error.code);
-          if (signal.aborted) throw error;
-          if (error instanceof Error && /chunk|maxTokens|overlap/i.test(error.message))
-            throw new PermanentJobError(error.message, 'invalid_configuration');
           throw error;
         }
       }

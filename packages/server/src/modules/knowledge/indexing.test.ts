@@ -605,6 +605,8 @@ describe('the time bound of an indexing attempt', () => {
   const embedder = new TestEmbedder();
   beforeAll(async () => {
     t = await createTestApp({ embedder, env: { PARLEY_INDEXING_TIMEOUT_SECONDS: '1' } });
+    // The document reader's worker loads once (slowly from TypeScript sources), outside the 1 s bound.
+    await t.app.services.reader.ready();
   });
   afterAll(() => t.close());
 

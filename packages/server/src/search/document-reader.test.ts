@@ -1,0 +1,135 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { chunkDocument } from './chunk.js';
+import { documentReader } from './document-reader.js';
+import { extractDocument } from './extract/index.js';
+import { DEFAULT_CHUNK_OPTIONS, ExtractionError } from './types.js';
+
+const chunkOptions = DEFAULT_CHUNK_OPTIONS;
+
+/** Runs `work` while measuring the longest gap between 10 ms timer ticks on this thread. */
+async function longestStall<T>(
+  work: () => Promise<T>,
+): Promise<{ result: PromiseSettledResult<T>; stallMs: number }> {
+  let last = performance.now();
+  let longest = 0;
+  const tick = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 10);
+  const [result] = await Promise.allSettled([work()]);
+  clearInterval(tick);
+  return { result: result as PromiseSettledResult<T>, stallMs: longest };
+}
+
+describe('documentReader (extraction and chunking in worker threads)', () => {
+  const reader = documentReader({ workers: 1, memoryMb: 96, timeoutMs: 1500, idleMs: 60_000 });
+  afterAll(() => reader.close());
+
+  const markdown = Buffer.from(
+    '# Returns\n\nYou may return any item within 30 days of delivery for a full refund.\n\n## Shipping\n\nOrders ship within two business days.\n',
+  );
+
+  it('reads a document into the same passages as extraction and chunking in this thread', async () => {
+    const passages = await reader.read({
+      bytes: markdown,
+      contentType: 'text/markdown',
+      key: 'faq.md',
+      chunkOptions,
+    });
+    const expected = chunkDocument(await extractDocument(markdown, 'text/markdown', 'faq.md'), chunkOptions);
+    expect(passages).toEqual(expected);
+    expect(passages.map((p) => p.content).join(' ')).toContain('30 days of delivery');
+  });
+
+  it('fails a document that takes longer than the bound with too_large, while this thread keeps running', async () => {
+    // Markdown quotes nested thousands deep: the parser takes time quadratic in the depth.
+    const nested = Buffer.from(
+      Array.from({ length: 3000 }, (_, i) => `${'>'.repeat(i % 2000)} line ${i}`).join('\n'),
+    );
+    const roomy = documentReader({ workers: 1, memoryMb: 2048, timeoutMs: 1500 });
+    await roomy.read({ bytes: markdown, contentType: 'text/markdown', key: 'faq.md', chunkOptions });
+    const started = performance.now();
+    const { result, stallMs } = await longestStall(() =>
+      roomy.read({ bytes: nested, contentType: 'text/markdown', key: 'deep.md', chunkOptions }),
+    );
+    expect(result.status).toBe('rejected');
+    const error = (result as PromiseRejectedResult).reason as ExtractionError;
+    expect(error).toBeInstanceOf(ExtractionError);
+    expect(error.code).toBe('too_large');
+    expect(error.message).toContain('took longer than 2 s');
+    expect(performance.now() - started).toBeLessThan(4000);
+    expect(stallMs).toBeLessThan(250);
+    await roomy.close();
+  });
+
+  it('fails a document that needs more memory than allowed with too_large, and the next document reads', async () => {
+    // ~24 MB of JSON with a million small objects: far more than 96 MB of heap once parsed and extracted.
+    const json = Buffer.from(
+      `[${Array.from({ length: 1_000_000 }, (_, i) => `{"name":"item ${i}","text":"word ${i % 977}"}`).join(',')}]`,
+    );
+    const { result, stallMs } = await longestStall(() =>
+      reader.read({ bytes: json, contentType: 'application/json', key: 'huge.json', chunkOptions }),
+    );
+    expect(result.status).toBe('rejected');
+    const error = (result as PromiseRejectedResult).reason as ExtractionError;
+    expect(error).toBeInstanceOf(ExtractionError);
+    expect(error.code).toBe('too_large');
+    expect(error.message).toMatch(/needs more memory to read than the 96 MB allowed|took longer than/);
+    expect(stallMs).toBeLessThan(250);
+    // The worker that failed was replaced.
+    const passages = await reader.read({
+      bytes: markdown,
+      contentType: 'text/markdown',
+      key: 'faq.md',
+      chunkOptions,
+    });
+    expect(passages.length).toBeGreaterThan(0);
+  });
+
+  it('passes on extraction errors with their reason code', async () => {
+    await expect(
+      reader.read({
+        bytes: Buffer.from('%PDF-1.7 not really'),
+        contentType: 'application/pdf',
+        key: 'bad.pdf',
+        chunkOptions,
+      }),
+    ).rejects.toMatchObject({ name: 'ExtractionError', code: 'unreadable_document' });
+    await expect(
+      reader.read({ bytes: Buffer.from([0, 1, 2, 3]), contentType: 'image/png', key: 'x.png', chunkOptions }),
+    ).rejects.toMatchObject({ code: 'unsupported_format' });
+  });
+
+  it('stops a read when its signal aborts, with the signal’s reason', async () => {
+    const nested = Buffer.from(
+      Array.from({ length: 3000 }, (_, i) => `${'>'.repeat(i % 2000)} line ${i}`).join('\n'),
+    );
+    const controller = new AbortController();
+    const reading = reader.read({
+      bytes: nested,
+      contentType: 'text/markdown',
+      key: 'deep.md',
+      chunkOptions,
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(new Error('shutting down')), 100);
+    await expect(reading).rejects.toThrow('shutting down');
+    // Queued reads wait for a worker; they run once it is free.
+    const passages = await reader.read({
+      bytes: markdown,
+      contentType: 'text/markdown',
+      key: 'faq.md',
+      chunkOptions,
+    });
+    expect(passages.length).toBeGreaterThan(0);
+  });
+
+  it('rejects reads after close', async () => {
+    const other = documentReader({ workers: 1, memoryMb: 96, timeoutMs: 5000 });
+    await other.close();
+    await expect(
+      other.read({ bytes: markdown, contentType: 'text/markdown', key: 'faq.md', chunkOptions }),
+    ).rejects.toThrow('closed');
+  });
+});
