@@ -129,6 +129,71 @@ function runQueueSuite(name: string, open: () => Promise<{ db: Db; close: () => 
       expect(await q.get(id)).toMatchObject({ status: 'done', attempts: 2 });
     });
 
+    it('counts an attempt that died with its process: past the last one the job ends failed, unrun', async () => {
+      const q = queue();
+      const id = await q.enqueue('t6b', { file: 'bomb.xlsx' });
+      const failures: Array<{ payload: unknown; error: { message: string; reason: string } }> = [];
+      let runs = 0;
+      const h = handler(async () => void (runs += 1), {
+        maxAttempts: 3,
+        onFailed: async (payload, error) => void failures.push({ payload, error }),
+      });
+      // Each attempt kills its process (a document that exhausts memory): the lease runs out, another
+      // process reclaims the job, and the same happens again.
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        await db.kysely
+          .updateTable('jobs')
+          .set({
+            status: 'running',
+            attempts: attempt,
+            locked_by: 'dead',
+            locked_until: new Date(now - 1).toISOString(),
+          })
+          .where('id', '=', id)
+          .execute();
+      }
+      // The third attempt died too: the job is not run a fourth time.
+      expect(await q.runOne({ t6b: h }, options)).toBe(true);
+      expect(runs).toBe(0);
+      const job = await q.get(id);
+      expect(job).toMatchObject({ status: 'failed', attempts: 3, locked_by: null });
+      expect(job?.last_error).toBe(
+        'crashed: its last attempt ended with the process that ran it (killed or out of memory), 3 attempts in all',
+      );
+      expect(failures).toEqual([
+        {
+          payload: { file: 'bomb.xlsx' },
+          error: {
+            reason: 'crashed',
+            message:
+              'its last attempt ended with the process that ran it (killed or out of memory), 3 attempts in all',
+          },
+        },
+      ]);
+      expect(await q.runOne({ t6b: h }, options)).toBe(false);
+    });
+
+    it('retries an attempt that died with its process while attempts remain', async () => {
+      const q = queue();
+      const id = await q.enqueue('t6c', {});
+      await db.kysely
+        .updateTable('jobs')
+        .set({
+          status: 'running',
+          attempts: 2,
+          locked_by: 'dead',
+          locked_until: new Date(now - 1).toISOString(),
+        })
+        .where('id', '=', id)
+        .execute();
+      let runs = 0;
+      expect(
+        await q.runOne({ t6c: handler(async () => void (runs += 1), { maxAttempts: 3 }) }, options),
+      ).toBe(true);
+      expect(runs).toBe(1);
+      expect(await q.get(id)).toMatchObject({ status: 'done', attempts: 3 });
+    });
+
     it('gives a job back untouched when the worker stops during it', async () => {
       const q = queue();
       const id = await q.enqueue('t7', {});

@@ -130,6 +130,26 @@ export function jobQueue(db: Kysely<Database>, dialect: DialectName, clock: () =
       const handler = handlers[job.kind];
       if (!handler) return false;
       const payload: unknown = JSON.parse(job.payload);
+      if (job.attempts > handler.maxAttempts) {
+        // Every attempt before this one ended with its process (failures end the job at the last one), so
+        // running it again would most likely end this process too: it ends failed, unrun.
+        const attempts = job.attempts - 1;
+        const message = `its last attempt ended with the process that ran it (killed or out of memory), ${attempts} attempts in all`;
+        await db
+          .updateTable('jobs')
+          .set({
+            status: 'failed',
+            attempts,
+            locked_by: null,
+            locked_until: null,
+            last_error: `crashed: ${message}`,
+            updated_at: now(),
+          })
+          .where('id', '=', job.id)
+          .execute();
+        await handler.onFailed?.(payload, { message, reason: 'crashed' });
+        return true;
+      }
       const timeout = AbortSignal.timeout(handler.timeoutMs);
       const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
       // Keep the lease while the attempt runs, so a long job is not taken over by another process.
