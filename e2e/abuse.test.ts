@@ -1,0 +1,287 @@
+// Hostile callers against a real process: what once killed it (streams that are never read while large
+// messages are posted, decompression bombs and pathological documents sent for indexing) runs at once,
+// while the process's health, memory and other users' requests are watched throughout.
+import { readFileSync } from 'node:fs';
+import { strToU8, zipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  cleanup,
+  type PrintedBootstrap,
+  parseBootstrapBanner,
+  requireBuild,
+  type ServerProcess,
+  startServer,
+} from './support/server.js';
+
+requireBuild();
+
+/** Most resident memory the server may reach under the attack (it idles near 150–250 MB). */
+const RSS_BOUND_MB = 900;
+/** Slowest health check allowed under the attack. */
+const HEALTH_BOUND_MS = 1000;
+
+/** Resident memory of a process, in MB (Linux). */
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** Polls /healthz and the process's RSS every 100 ms until stopped; records the worst of each. */
+function watch(server: ServerProcess) {
+  const seen = { checks: 0, failures: [] as string[], slowestMs: 0, peakRssMb: 0 };
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const started = performance.now();
+      try {
+        const res = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(5000) });
+        if (res.status !== 200) seen.failures.push(`status ${res.status}`);
+        await res.arrayBuffer();
+      } catch (error) {
+        seen.failures.push(String(error));
+      }
+      seen.checks += 1;
+      seen.slowestMs = Math.max(seen.slowestMs, performance.now() - started);
+      if (server.child.pid) seen.peakRssMb = Math.max(seen.peakRssMb, rssMb(server.child.pid));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return {
+    seen,
+    async stop() {
+      stopped = true;
+      await loop;
+      return seen;
+    },
+  };
+}
+
+/** An XLSX of one sheet whose XML unpacks to about `mb` MB from a small file. */
+function xlsxBomb(mb: number): Buffer {
+  const row = '<row><c t="inlineStr"><is><t>boom</t></is></c></row>';
+  const rows = row.repeat(Math.ceil((mb * 1024 * 1024) / row.length));
+  const files = {
+    '[Content_Types].xml': strToU8(
+      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+    ),
+    'xl/workbook.xml': strToU8(
+      '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>',
+    ),
+    'xl/_rels/workbook.xml.rels': strToU8(
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+    ),
+    'xl/worksheets/sheet1.xml': strToU8(
+      `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData></worksheet>`,
+    ),
+  };
+  return Buffer.from(zipSync(files, { level: 9 }));
+}
+
+/** A DOCX whose document.xml unpacks to about `mb` MB. */
+function docxBomb(mb: number): Buffer {
+  const paragraph = '<w:p><w:r><w:t>boom</w:t></w:r></w:p>';
+  const body = paragraph.repeat(Math.ceil((mb * 1024 * 1024) / paragraph.length));
+  return Buffer.from(
+    zipSync(
+      {
+        '[Content_Types].xml': strToU8(
+          '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+        ),
+        '_rels/.rels': strToU8(
+          '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+        ),
+        'word/document.xml': strToU8(
+          `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
+        ),
+      },
+      { level: 9 },
+    ),
+  );
+}
+
+describe('a hostile caller cannot take the process down', () => {
+  let server: ServerProcess;
+  let boot: PrintedBootstrap;
+  let chatBase: string;
+
+  beforeAll(async () => {
+    server = await startServer({
+      env: {
+        PARLEY_RATE_LIMIT_MAX: '0',
+        PARLEY_EMBEDDER: 'none',
+        PARLEY_EXTRACTION_MEMORY_MB: '256',
+        PARLEY_EXTRACTION_TIMEOUT_SECONDS: '10',
+        PARLEY_CHAT_STREAM_STALL_MS: '5000',
+      },
+    });
+    await server.waitForStdout(/Parley listening on/);
+    const banner = parseBootstrapBanner(server.stdout());
+    if (!banner) throw new Error(`no first-start banner:\n${server.stdout()}`);
+    boot = banner;
+    chatBase = `${server.url}/v1/chat/${boot.botId}`;
+  }, 60_000);
+  afterAll(() => cleanup());
+
+  const chat = async (path: string, init: { key?: string; body?: unknown; method?: string } = {}) => {
+    const res = await fetch(`${chatBase}${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: {
+        ...(init.key ? { 'x-user-key': init.key } : {}),
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+  const newUser = async () => {
+    const res = await chat('/users', { body: {} });
+    expect(res.status).toBe(201);
+    return { id: String(res.body.user.id), key: String(res.body.key) };
+  };
+  const newConversation = async (key: string) => {
+    const res = await chat('/conversations', { key, body: {} });
+    expect(res.status).toBe(201);
+    return String(res.body.conversation.id);
+  };
+
+  /** Upserts a file with index: true and uploads its bytes as the bot. */
+  async function uploadForIndexing(key: string, data: Buffer): Promise<string> {
+    const headers = { authorization: `Bearer ${boot.botAccessKey}`, 'x-bot-id': boot.botId };
+    const upsert = await fetch(`${server.url}/v1/files`, {
+      method: 'PUT',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ key, size: data.length, index: true }),
+    });
+    expect(upsert.status).toBe(200);
+    const file = ((await upsert.json()) as { file: { id: string; uploadUrl: string; contentType: string } })
+      .file;
+    const put = await fetch(file.uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': file.contentType },
+      body: data,
+    });
+    expect(put.status).toBe(200);
+    return file.id;
+  }
+
+  async function fileStatus(id: string): Promise<{ status: string; failedStatusReason?: string }> {
+    const res = await fetch(`${server.url}/v1/files/${id}`, {
+      headers: { authorization: `Bearer ${boot.botAccessKey}`, 'x-bot-id': boot.botId },
+    });
+    return ((await res.json()) as { file: { status: string; failedStatusReason?: string } }).file;
+  }
+
+  async function settled(id: string, timeoutMs: number) {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const file = await fileStatus(id);
+      if (file.status !== 'indexing_pending' && file.status !== 'upload_pending') return file;
+      if (Date.now() > until) throw new Error(`file ${id} still ${file.status} after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  it('stays healthy, within its memory bound, and serves others through stream floods, bombs and deep documents', async () => {
+    const watcher = watch(server);
+    const sockets: AbortController[] = [];
+    try {
+      // 1. Six anonymous users open 10 live streams each (the most allowed) and never read them.
+      const attackers = await Promise.all(Array.from({ length: 6 }, newUser));
+      const floods: Array<{ key: string; conversation: string }> = [];
+      for (const attacker of attackers) {
+        const conversation = await newConversation(attacker.key);
+        floods.push({ key: attacker.key, conversation });
+        for (let i = 0; i < 10; i++) {
+          const controller = new AbortController();
+          sockets.push(controller);
+          const res = await fetch(`${chatBase}/conversations/${conversation}/listen`, {
+            headers: { 'x-user-key': attacker.key },
+            signal: controller.signal,
+          });
+          expect(res.status).toBe(200);
+          // The body is never read: the client leaves every byte in the socket.
+        }
+        // An eleventh stream of the same user is refused.
+        const extra = await fetch(`${chatBase}/conversations/${conversation}/listen`, {
+          headers: { 'x-user-key': attacker.key },
+        });
+        expect(extra.status).toBe(429);
+        await extra.body?.cancel();
+      }
+
+      // 2. Bombs and pathological documents are sent for indexing while the streams fill up.
+      const hostile = await Promise.all([
+        uploadForIndexing('bomb.xlsx', xlsxBomb(190)),
+        uploadForIndexing('bomb.docx', docxBomb(150)),
+        uploadForIndexing(
+          'deep.md',
+          Buffer.from(Array.from({ length: 4000 }, (_, i) => `${'>'.repeat(i % 2500)} line ${i}`).join('\n')),
+        ),
+      ]);
+
+      // 3. The attackers post 127 KB messages into the conversations their unread streams listen to.
+      const text = 'x'.repeat(127 * 1024 - 64);
+      let posted = 0;
+      for (let round = 0; round < 50; round++) {
+        await Promise.all(
+          floods.map(async ({ key, conversation }) => {
+            const res = await chat('/messages', {
+              key,
+              body: { conversationId: conversation, payload: { type: 'text', text: `${round} ${text}` } },
+            });
+            expect(res.status).toBe(201);
+            posted += 1;
+          }),
+        );
+      }
+      expect(posted).toBe(300);
+
+      // 4. Meanwhile another visitor chats normally and hears its own message on its stream.
+      const visitor = await newUser();
+      const conversation = await newConversation(visitor.key);
+      const controller = new AbortController();
+      const stream = await fetch(`${chatBase}/conversations/${conversation}/listen`, {
+        headers: { 'x-user-key': visitor.key },
+        signal: controller.signal,
+      });
+      expect(stream.status).toBe(200);
+      const sent = await chat('/messages', {
+        key: visitor.key,
+        body: { conversationId: conversation, payload: { type: 'text', text: 'Hello, is anyone there?' } },
+      });
+      expect(sent.status).toBe(201);
+      const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+      let received = '';
+      while (!received.includes(String(sent.body.message.id))) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        received += new TextDecoder().decode(value);
+      }
+      expect(received).toContain(String(sent.body.message.id));
+      controller.abort();
+
+      // 5. Every hostile document ends indexing_failed with a reason; an ordinary one still indexes.
+      const ordinary = await uploadForIndexing(
+        'faq.md',
+        Buffer.from('# Returns\n\nItems can be returned within 30 days for a full refund.\n'),
+      );
+      for (const id of hostile) {
+        const file = await settled(id, 90_000);
+        expect(file.status).toBe('indexing_failed');
+        expect(file.failedStatusReason).toMatch(/^too_large: /);
+      }
+      expect((await settled(ordinary, 30_000)).status).toBe('indexing_completed');
+    } finally {
+      for (const controller of sockets) controller.abort();
+      const seen = await watcher.stop();
+      console.log(
+        `abuse: ${seen.checks} health checks, slowest ${seen.slowestMs.toFixed(0)} ms, peak RSS ${seen.peakRssMb.toFixed(0)} MB`,
+      );
+    }
+    const seen = watcher.seen;
+    expect(seen.failures).toEqual([]);
+    expect(seen.slowestMs).toBeLessThan(HEALTH_BOUND_MS);
+    expect(seen.peakRssMb).toBeLessThan(RSS_BOUND_MB);
+    expect(server.child.exitCode).toBeNull();
+  }, 180_000);
+});
