@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { flood } from './flood.js';
 
 /** A request the stand-in chat model received. */
 export interface ReceivedChatRequest {
@@ -21,7 +22,9 @@ export type ChatServerBehaviour =
   /** This status with an OpenAI-style error body. */
   | { kind: 'status'; status: number; message: string }
   /** Never answers (for time-outs). */
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /** 200 with a body that never ends (JSON, or an SSE event, that goes on and on), for size bounds. */
+  | { kind: 'flood' };
 
 /**
  * A small local HTTP server speaking the OpenAI chat completions protocol (`POST /v1/chat/completions`),
@@ -34,6 +37,8 @@ export async function startChatServer() {
   const requests: ReceivedChatRequest[] = [];
   let behaviour: ChatServerBehaviour = { kind: 'answer', pieces: ['Hello'] };
   const hanging = new Set<() => void>();
+  /** Bytes sent by each flood answer, once its client closed the connection. */
+  const floods: number[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -55,6 +60,14 @@ export async function startChatServer() {
         case 'status':
           res.writeHead(b.status, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ error: { message: b.message, type: 'server_error' } }));
+          return;
+        case 'flood':
+          res.writeHead(200, { 'content-type': body.stream ? 'text/event-stream' : 'application/json' });
+          void flood(
+            res,
+            body.stream ? 'data: {"choices":[{"delta":{"content":"' : '{"choices":[{"message":{"content":"',
+            'x'.repeat(64 * 1024),
+          ).then((bytes) => floods.push(bytes));
           return;
         case 'hang': {
           const end = () => res.destroy();
@@ -104,6 +117,7 @@ export async function startChatServer() {
     /** Base URL to configure, ending in /v1. */
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    floods,
     behave(next: ChatServerBehaviour) {
       behaviour = next;
     },

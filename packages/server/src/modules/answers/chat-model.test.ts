@@ -57,6 +57,27 @@ describe('openAiChatModel against a local OpenAI-compatible server', () => {
     expect(error).toMatchObject({ code: 'timeout', message: expect.stringContaining('within 150 ms') });
   });
 
+  it('stops reading an answer that never ends, whole or streamed, and fails bad_response', async () => {
+    server.behave({ kind: 'flood' });
+    const model = openAiChatModel({ url: server.url, model: 'tiny-llm', timeoutMs: 30_000 });
+    const started = Date.now();
+    const whole = await model.complete(messages).catch((e: unknown) => e);
+    expect(whole).toBeInstanceOf(ChatModelError);
+    expect(whole).toMatchObject({
+      code: 'bad_response',
+      message: expect.stringContaining('answered too much'),
+    });
+    const streamed = await model.complete(messages, { onDelta: () => undefined }).catch((e: unknown) => e);
+    expect(streamed).toMatchObject({
+      code: 'bad_response',
+      message: expect.stringContaining('streamed more than'),
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // Each connection was closed after a few megabytes: nothing near the endless answer was read.
+    await expect.poll(() => server.floods.length).toBe(2);
+    for (const bytes of server.floods) expect(bytes).toBeLessThan(64 * 1024 * 1024);
+  });
+
   it('fails with a network error when nothing listens', async () => {
     const model = openAiChatModel({ url: 'http://127.0.0.1:9/v1', model: 'tiny-llm', timeoutMs: 2000 });
     await expect(model.complete(messages)).rejects.toMatchObject({ code: 'network_error' });

@@ -9,6 +9,7 @@
  * names the service and what went wrong, never the API key.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { ResponseTooLargeError, readTextCapped } from '../../outbound-body.js';
 
 /** A message of a chat completion request. */
 export interface ChatModelMessage {
@@ -68,6 +69,25 @@ export interface OpenAiChatModelOptions {
 
 /** Longest part of an error answer quoted in an error message. */
 const MAX_ERROR_BODY = 300;
+/** Largest answer read from the chat model, whole or streamed (an answer is a few kilobytes). */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+/** The JSON body of a whole answer, read within MAX_ANSWER_BYTES (undefined when it is not JSON). */
+async function readJsonCapped(response: Response, where: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readTextCapped(response, MAX_ANSWER_BYTES);
+  } catch (error) {
+    if (error instanceof ResponseTooLargeError)
+      throw new ChatModelError('bad_response', `chat model ${where} answered too much: ${error.message}`);
+    throw error;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * A chat model reached over HTTP with the OpenAI chat completions protocol.
@@ -132,7 +152,7 @@ export function openAiChatModel(options: OpenAiChatModelOptions): ChatModel {
           signal,
         });
         if (!response.ok) {
-          const body = (await response.text().catch(() => '')).slice(0, MAX_ERROR_BODY);
+          const body = (await readTextCapped(response, 64 * 1024).catch(() => '')).slice(0, MAX_ERROR_BODY);
           throw new ChatModelError(
             'http_error',
             `chat model ${where} answered ${response.status}${body ? `: ${serviceMessage(body)}` : ''}`,
@@ -144,7 +164,7 @@ export function openAiChatModel(options: OpenAiChatModelOptions): ChatModel {
           return await readStream(response, where, callOptions.onDelta as (text: string) => void);
         }
         // A service that answers a streaming request all at once is read as such.
-        const text = contentOf(await response.json().catch(() => undefined), where);
+        const text = contentOf(await readJsonCapped(response, where), where);
         if (stream && text) callOptions.onDelta?.(text);
         return text;
       } catch (error) {
@@ -220,10 +240,18 @@ async function readStream(
   });
   const decoder = new TextDecoder();
   const reader = response.body.getReader();
+  let size = 0;
   try {
     while (!done && !failure) {
       const { value, done: ended } = await reader.read();
       if (ended) break;
+      size += value.byteLength;
+      if (size > MAX_ANSWER_BYTES) {
+        throw new ChatModelError(
+          'bad_response',
+          `chat model ${where} streamed more than the ${MAX_ANSWER_BYTES.toLocaleString('en-US')} bytes accepted`,
+        );
+      }
       parser.feed(decoder.decode(value, { stream: true }));
     }
     parser.feed(decoder.decode());

@@ -2,6 +2,7 @@ import type { ChatSignal } from '@parley/protocol';
 import { BlockedAddressError, type OutboundFetch } from '../../http/outbound.js';
 import { newSecretId } from '../../ids.js';
 import { type JobHandler, PermanentJobError } from '../../jobs/queue.js';
+import { discardBody } from '../../outbound-body.js';
 import type { BotsService } from '../bots/service.js';
 import type { RequestRecord } from '../logs/service.js';
 import { webhookSignature } from './keys.js';
@@ -209,7 +210,8 @@ export function chatWebhookJob(deps: {
           signal: AbortSignal.any([signal, AbortSignal.timeout(deps.timeoutMs)]),
           redirect: 'manual',
         });
-        await response.arrayBuffer().catch(() => undefined);
+        // The answer's body means nothing to Parley: it is never read, whatever its size.
+        await discardBody(response);
       } catch (error) {
         const blocked = [error, (error as { cause?: unknown } | null)?.cause].find(
           (e): e is BlockedAddressError => e instanceof BlockedAddressError,

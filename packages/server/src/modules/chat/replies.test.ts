@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { ChatWebhookEvent } from '@parley/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatClient, openSse } from '../../test-support/chat.js';
+import { flood } from '../../test-support/flood.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { NOT_FOUND_TEXT } from '../answers/index.js';
 import { NO_ANSWER_ENGINE_TEXT } from './jobs.js';
@@ -341,4 +342,55 @@ describe('webhook mode with PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES', () => {
       expect(hits).toBe(0);
     });
   }
+});
+
+describe('webhook mode against a webhook that answers without end', () => {
+  let t: TestApp;
+  let server: Server;
+  const floods: Array<Promise<number>> = [];
+
+  beforeAll(async () => {
+    t = await createTestApp({ workers: true, env: { PARLEY_CHAT_WEBHOOK_TIMEOUT_MS: '30000' } });
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        floods.push(flood(res, '{"ok":"', 'x'.repeat(64 * 1024)));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const bot = await t.asOwner('PUT', `/v1/admin/bots/${t.botId}`, {
+      replyMode: 'webhook',
+      webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    });
+    expect(bot.statusCode).toBe(200);
+  });
+  afterAll(async () => {
+    await t.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('delivers at once, without reading the answer: the connection is closed after its headers', async () => {
+    const chat = chatClient(t);
+    const started = Date.now();
+    await chat.user();
+    const lines = async () =>
+      (
+        (await t.asOwner('GET', `/v1/admin/bots/${t.botId}/logs`)).json() as {
+          logs: Array<{ operationId: string | null; statusCode: number }>;
+        }
+      ).logs.filter((l) => l.operationId === 'chat.webhook');
+    await waitFor(async () => (await lines()).length >= 1, 10_000);
+    expect((await lines())[0]?.statusCode).toBe(200);
+    // Long before the 30 s time bound, with no more of the answer read than the sockets buffer.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const sent = await Promise.race([
+      Promise.all(floods),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('the webhook connection stayed open')), 5000),
+      ),
+    ]);
+    for (const bytes of sent) expect(bytes).toBeLessThan(256 * 1024 * 1024);
+  });
 });

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { flood } from '../../test-support/flood.js';
 import { EmbedderError } from './errors.js';
 import { embeddingsUrl, OpenAiEmbedder, type OpenAiEmbedderOptions, parseRetryAfter } from './openai.js';
 
@@ -243,6 +244,33 @@ describe('OpenAiEmbedder', () => {
     });
     expect(seen).toHaveLength(2);
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('stops reading an answer that never ends and fails bad_response, without retrying', async () => {
+    const floods: Array<Promise<number>> = [];
+    handler = (_seen, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      floods.push(flood(response, '{"data":[{"index":0,"embedding":[', '0.125,'.repeat(10_000)));
+    };
+    const started = Date.now();
+    await expect(make({ timeoutMs: 30_000, maxRetries: 2 }).embed(['x'])).rejects.toMatchObject({
+      code: 'bad_response',
+      retryable: false,
+      message: expect.stringContaining('answered too much'),
+    });
+    expect(seen).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    // The connection was closed once the cap was passed: far less than the endless answer was sent.
+    const [sent] = await Promise.all(floods);
+    expect(sent).toBeLessThan(256 * 1024 * 1024);
+  });
+
+  it('refuses at once an answer whose declared length is over the cap', async () => {
+    handler = (_seen, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(2 ** 31) });
+      response.write('{');
+    };
+    await expect(make({ timeoutMs: 30_000 }).embed(['x'])).rejects.toMatchObject({ code: 'bad_response' });
   });
 
   it('reports an unreachable service as a retryable network error', async () => {

@@ -9,8 +9,12 @@
  * message. Vectors are checked (count, order, width, finite numbers) and scaled to unit length.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import { ResponseTooLargeError, readTextCapped } from '../../outbound-body.js';
 import { abortReason, EmbedderError } from './errors.js';
 import type { StartableEmbedder } from './port.js';
+
+/** Largest answer read from the embeddings service (a batch of 32 vectors of 3,072 floats is ~2 MB as JSON). */
+const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 /** Settings of the OpenAI-compatible embedder. */
 export interface OpenAiEmbedderOptions {
@@ -199,9 +203,13 @@ export class OpenAiEmbedder implements StartableEmbedder {
         body,
         signal: AbortSignal.any([signal, timeout]),
       });
-      text = await response.text();
+      text = await readTextCapped(response, MAX_RESPONSE_BYTES);
     } catch (error) {
       if (signal.aborted) throw this.stopReason(signal, callerSignal);
+      if (error instanceof ResponseTooLargeError) {
+        const message = `${this.where()} answered too much: ${error.message}`;
+        return { error: new EmbedderError('bad_response', message), retryAfterMs: undefined };
+      }
       if (timeout.aborted) {
         const message = `${this.where()} did not answer within ${this.timeoutMs} ms`;
         return { error: new EmbedderError('timeout', message, { retryable: true }), retryAfterMs: undefined };
