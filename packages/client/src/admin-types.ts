@@ -133,16 +133,19 @@ export interface ListWorkspaceMembersResponse {
 }
 /** Input of addWorkspaceMember. */
 export type AddWorkspaceMemberInput = Static<typeof AddMemberBody>;
-/** Answer of addWorkspaceMember: the member, plus a one-time `invitation` when the e-mail has no account. */
+/** Answer of addWorkspaceMember: the invited member and its one-time `invitation` code. */
 export type AddWorkspaceMemberResponse = Member & { invitation?: Static<typeof Invitation> };
 /** Input of updateWorkspaceMember. */
 export type UpdateWorkspaceMemberInput = IdInput & Static<typeof UpdateMemberBody>;
 /** Input of acceptInvitation. */
 export type AcceptInvitationInput = Static<typeof AcceptInvitationBody>;
-/** Answer of acceptInvitation: the new account, its first personal access token and the workspace. */
+/**
+ * Answer of acceptInvitation: the account, the workspace, and the new account's first personal access token
+ * (absent when an existing account accepted, signed in).
+ */
 export interface AcceptInvitationResponse {
   account: Account;
-  pat: CreatedToken;
+  pat?: CreatedToken;
   workspaceId: string;
 }
 /** Answer of getAccount and updateAccount. */

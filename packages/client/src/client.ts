@@ -464,8 +464,8 @@ export class Client {
   }
 
   /**
-   * Adds a member by e-mail. When the e-mail has no account yet, the answer carries a one-time
-   * `invitation.code` to hand to that person (see `acceptInvitation`).
+   * Invites a member by e-mail: the answer carries a one-time `invitation.code` to hand to that person
+   * (see `acceptInvitation`); the member is `invited` and holds no role until the person accepts.
    */
   async addWorkspaceMember(
     input: AddWorkspaceMemberInput,
@@ -490,8 +490,9 @@ export class Client {
   // ---- account ----
 
   /**
-   * Redeems a one-time invitation code (no token needed): creates the account and answers its first
-   * personal access token, e.g. for `client.with({ token: pat.value, workspaceId })`.
+   * Redeems a one-time invitation code. Without a token it creates the account of the invited e-mail and
+   * answers its first personal access token, e.g. for `client.with({ token: pat.value, workspaceId })`.
+   * When an account already holds that e-mail, call it with that account's token (no `pat` then).
    */
   async acceptInvitation(
     input: AcceptInvitationInput,

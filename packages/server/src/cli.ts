@@ -130,6 +130,8 @@ export function buildCli(io: CliIo): Command {
           member = await services.identity.addMember(
             await ownerActor(services, opts.as ?? cfg.adminEmail, opts.workspace),
             { email: opts.email, role: opts.role },
+            // The operator created this account in this very command: it joins at once.
+            { direct: true },
           );
         }
         print({ account: created.account, token: created.token.value, ...(member ? { member } : {}) });

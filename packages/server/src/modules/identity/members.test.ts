@@ -145,28 +145,41 @@ describe('workspace members', () => {
       expect(ttl).toBeLessThanOrEqual(7 * 86_400_000);
     });
 
-    it('adds an existing account directly as an active member, without an invitation', async () => {
+    it('invites an e-mail an account already holds: no role until that account accepts, signed in', async () => {
       const email = uniqueEmail('existing');
       const { account, token } = await t.app.services.identity.createAccount(email, 'Existing Person');
       const res = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'viewer' });
       expect(res.statusCode).toBe(201);
       const m = res.json() as MemberBody;
-      expect(m).toMatchObject({
-        email,
-        role: 'viewer',
-        status: 'active',
-        userId: account.id,
-        displayName: 'Existing Person',
-      });
-      expect(m).not.toHaveProperty('invitation');
-      const me = await t.call({
-        method: 'GET',
-        url: '/v1/admin/workspace-members/me',
+      expect(m).toMatchObject({ email, role: 'viewer', status: 'invited' });
+      expect(m.invitation?.code).toMatch(/^inv_/);
+      const meAs = () =>
+        t.call({
+          method: 'GET',
+          url: '/v1/admin/workspace-members/me',
+          token: token.value,
+          workspaceId: t.workspaceId,
+        });
+      expectError(await meAs(), 401, 'Unauthorized');
+      const accepted = await t.call({
+        method: 'POST',
+        url: '/v1/admin/account/invitations/accept',
         token: token.value,
+        body: { code: m.invitation?.code },
+      });
+      expect(accepted.statusCode).toBe(201);
+      expect(accepted.json()).toEqual({
+        account: expect.objectContaining({ id: account.id, email }),
         workspaceId: t.workspaceId,
       });
+      const me = await meAs();
       expect(me.statusCode).toBe(200);
-      expect(me.json()).toMatchObject({ id: m.id, role: 'viewer' });
+      expect(me.json()).toMatchObject({
+        id: m.id,
+        role: 'viewer',
+        status: 'active',
+        displayName: 'Existing Person',
+      });
     });
 
     it('rejects an e-mail that is already a member with 409 AlreadyExists, whatever its case', async () => {
@@ -532,7 +545,7 @@ describe('workspace members', () => {
       expect(audit.statusCode).toBe(200);
     });
 
-    it('answers 409 when the e-mail got an account meanwhile, and the administrator can then add it directly', async () => {
+    it('answers 409 to an anonymous accept when the e-mail got an account meanwhile; that account accepts signed in', async () => {
       const email = uniqueEmail('two-workspaces');
       const here = await invite('developer', email);
       const other = await t.otherTenant();
@@ -549,11 +562,21 @@ describe('workspace members', () => {
       const token = (joined.json() as { pat: { value: string } }).pat.value;
 
       const body = expectError(await accept(here.invitation?.code ?? ''), 409, 'AlreadyExists');
-      expect(body.message).toContain('add it directly');
-      const added = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'manager' });
-      expect(added.statusCode).toBe(201);
-      expect(added.json()).toMatchObject({ id: here.id, email, role: 'manager', status: 'active' });
-      expect(added.json()).not.toHaveProperty('invitation');
+      expect(body.message).toContain('signed in as it');
+      // Adding it again does not bypass the invitation.
+      expectError(
+        await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'manager' }),
+        409,
+        'AlreadyExists',
+      );
+      const signedIn = await t.call({
+        method: 'POST',
+        url: '/v1/admin/account/invitations/accept',
+        token,
+        body: { code: here.invitation?.code },
+      });
+      expect(signedIn.statusCode).toBe(201);
+      expect(signedIn.json()).not.toHaveProperty('pat');
       const me = await t.call({
         method: 'GET',
         url: '/v1/admin/workspace-members/me',
@@ -561,8 +584,7 @@ describe('workspace members', () => {
         workspaceId: t.workspaceId,
       });
       expect(me.statusCode).toBe(200);
-      expect(me.json()).toMatchObject({ id: here.id, role: 'manager' });
-      // Adding the now active member once more is a duplicate again.
+      expect(me.json()).toMatchObject({ id: here.id, role: 'developer', status: 'active' });
       expectError(
         await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'viewer' }),
         409,
@@ -571,18 +593,27 @@ describe('workspace members', () => {
       expectError(await accept(here.invitation?.code ?? ''), 410, 'ResourceGone');
     });
 
-    it('forbids an administrator to re-add a pending owner whose e-mail got an account meanwhile (403)', async () => {
+    it('keeps a pending owner invitation for its e-mail alone, even when an account got that e-mail', async () => {
       const email = uniqueEmail('pending-owner');
       const pending = await invite('owner', email);
-      await t.app.services.identity.createAccount(email, 'Elsewhere');
+      const { token } = await t.app.services.identity.createAccount(email, 'Elsewhere');
       const admin = await t.addMember('administrator');
-      const res = await as(admin, 'POST', '/v1/admin/workspace-members', { email, role: 'viewer' });
-      expectError(res, 403, 'Forbidden');
+      expectError(
+        await as(admin, 'POST', '/v1/admin/workspace-members', { email, role: 'viewer' }),
+        409,
+        'AlreadyExists',
+      );
       const still = await t.asOwner('GET', `/v1/admin/workspace-members/${pending.id}`);
       expect(still.json()).toMatchObject({ role: 'owner', status: 'invited' });
-      const byOwner = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'owner' });
-      expect(byOwner.statusCode).toBe(201);
-      expect(byOwner.json()).toMatchObject({ id: pending.id, role: 'owner', status: 'active' });
+      const accepted = await t.call({
+        method: 'POST',
+        url: '/v1/admin/account/invitations/accept',
+        token: token.value,
+        body: { code: pending.invitation?.code },
+      });
+      expect(accepted.statusCode).toBe(201);
+      const now = await t.asOwner('GET', `/v1/admin/workspace-members/${pending.id}`);
+      expect(now.json()).toMatchObject({ role: 'owner', status: 'active' });
     });
 
     it('answers 410 ResourceGone when the same code is used again', async () => {
@@ -648,6 +679,118 @@ describe('workspace members', () => {
       } finally {
         await app.close();
       }
+    });
+  });
+});
+
+describe('invitations are accepted only by the person they name (no e-mail squatting)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const accept = (code: string, token?: string) =>
+    t.call({
+      method: 'POST',
+      url: '/v1/admin/account/invitations/accept',
+      body: { code },
+      ...(token ? { token } : {}),
+    });
+
+  /** A member of the bootstrap workspace registers `email` for itself through a workspace of its own. */
+  async function squat(email: string) {
+    const squatter = await t.addMember('viewer');
+    const ws = await t.call({
+      method: 'POST',
+      url: '/v1/admin/workspaces',
+      token: squatter.token,
+      body: { name: 'Mine' },
+    });
+    expect(ws.statusCode).toBe(201);
+    const workspaceId = (ws.json() as { id: string }).id;
+    const invited = await t.call({
+      method: 'POST',
+      url: '/v1/admin/workspace-members',
+      token: squatter.token,
+      workspaceId,
+      body: { email, role: 'viewer' },
+    });
+    expect(invited.statusCode).toBe(201);
+    const redeemed = await accept((invited.json() as MemberBody).invitation?.code ?? '');
+    expect(redeemed.statusCode).toBe(201);
+    return { squatter, token: (redeemed.json() as { pat: { value: string } }).pat.value };
+  }
+
+  it('a viewer who registered a newcomer’s e-mail gains no role when an owner later adds that e-mail as administrator', async () => {
+    const email = uniqueEmail('newhire');
+    const { squatter, token } = await squat(email);
+    const added = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'administrator' });
+    expect(added.statusCode).toBe(201);
+    expect(added.json()).toMatchObject({ status: 'invited', role: 'administrator' });
+    // The squatted account is not a member: its token opens nothing in this workspace.
+    expectError(
+      await t.call({ method: 'GET', url: '/v1/admin/workspace-members', token, workspaceId: t.workspaceId }),
+      401,
+      'Unauthorized',
+    );
+    // Nobody but the inviting administrator ever sees the code: not in the member list, not by id.
+    const list = await t.call({
+      method: 'GET',
+      url: '/v1/admin/workspace-members',
+      token: squatter.token,
+      workspaceId: t.workspaceId,
+    });
+    expect(list.statusCode).toBe(200);
+    expect(JSON.stringify(list.json())).not.toContain('inv_');
+  });
+
+  it('an administrator elsewhere cannot become administrator of another workspace and read its chat secrets', async () => {
+    const b = await t.otherTenant();
+    const email = uniqueEmail('b-admin');
+    const { token } = await squat(email);
+    const added = await t.call({
+      method: 'POST',
+      url: '/v1/admin/workspace-members',
+      token: b.token,
+      workspaceId: b.workspaceId,
+      body: { email, role: 'administrator' },
+    });
+    expect(added.statusCode).toBe(201);
+    expect(added.json()).toMatchObject({ status: 'invited' });
+    expectError(
+      await t.call({
+        method: 'GET',
+        url: `/v1/admin/bots/${b.botId}/chat`,
+        token,
+        workspaceId: b.workspaceId,
+      }),
+      401,
+      'Unauthorized',
+    );
+    // Accepting needs the code B's owner holds; signed in as the account, with it, the account joins.
+    const code = (added.json() as MemberBody).invitation?.code ?? '';
+    expectError(await accept(code), 409, 'AlreadyExists');
+    expect((await accept(code, token)).statusCode).toBe(201);
+  });
+
+  it('refuses an invitation accepted with another account’s token (403) or a bot key (403), and changes nothing', async () => {
+    const email = uniqueEmail('named');
+    const invited = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'developer' });
+    const m = invited.json() as MemberBody;
+    const someone = await t.addMember('viewer');
+    const wrong = expectError(await accept(m.invitation?.code ?? '', someone.token), 403, 'Forbidden');
+    expect(wrong.message).toContain(`This invitation is for ${email}`);
+    expectError(await accept(m.invitation?.code ?? '', t.botKey), 403, 'Forbidden');
+    expectError(await accept(m.invitation?.code ?? '', 'pat_not_a_real_token'), 401, 'Unauthorized');
+    const still = await t.asOwner('GET', `/v1/admin/workspace-members/${m.id}`);
+    expect(still.json()).toMatchObject({ status: 'invited' });
+    // The code still works for the person it names.
+    const joined = await accept(m.invitation?.code ?? '');
+    expect(joined.statusCode).toBe(201);
+    expect(joined.json()).toMatchObject({
+      account: { email },
+      pat: { value: expect.stringMatching(/^pat_/) },
     });
   });
 });

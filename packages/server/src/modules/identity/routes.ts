@@ -125,19 +125,26 @@ export function identityRoutes(
         operationId: 'admin.acceptInvitation',
         tags: ['account'],
         description:
-          'Redeems a one-time invitation code (no token needed): creates the account and answers its first personal access token.',
+          'Redeems a one-time invitation code. Without a token it creates the account of the invited e-mail and answers its first personal access token (`pat`). When an account already holds that e-mail, only that account may accept: send its token, and the answer has no `pat`; 409 without one, 403 for another account.',
         body: AcceptInvitationBody,
         response: responses(
           201,
-          Type.Object({ account: Account, pat: CreatedToken, workspaceId: Type.String() }),
+          Type.Object({ account: Account, pat: Type.Optional(CreatedToken), workspaceId: Type.String() }),
         ),
       },
     },
     async (req, reply) => {
-      const result = await identity.acceptInvitation(req.body as { code: string; displayName?: string });
-      return reply
-        .status(201)
-        .send({ account: result.account, pat: result.token, workspaceId: result.workspaceId });
+      // A token is optional here: with one, the caller accepts as the account it signs in.
+      const caller = req.headers.authorization === undefined ? undefined : await principal(req);
+      const result = await identity.acceptInvitation(
+        req.body as { code: string; displayName?: string },
+        caller,
+      );
+      return reply.status(201).send({
+        account: result.account,
+        ...(result.token ? { pat: result.token } : {}),
+        workspaceId: result.workspaceId,
+      });
     },
   );
 

@@ -486,10 +486,18 @@ export function identityService(deps: {
       return toMember(await member(actor, id));
     },
 
-    /** Adds a member by e-mail; an e-mail with no account yet gets a one-time invitation code. */
+    /**
+     * Invites an e-mail: a pending member with a one-time invitation code, which the inviting administrator
+     * hands to that person. The invitation is the credential: it grants nothing until the person it names
+     * accepts it, and an e-mail that an account already holds is accepted only by that account, signed in
+     * (so nobody who registered someone else's e-mail elsewhere gains a role here). `direct` (the
+     * operator's command line, which created the account in the same command) links an existing account
+     * at once instead.
+     */
     async addMember(
       actor: Actor,
       body: { email: string; role: Role },
+      options: { direct?: boolean } = {},
     ): Promise<Member & { invitation?: { code: string; expiresAt: string } }> {
       authorize(actor, 'member.add');
       const me = requireMember(actor);
@@ -499,26 +507,14 @@ export function identityService(deps: {
       return db.transaction().execute(async (tx) => {
         const repo = identityRepo(tx);
         const existing = await repo.memberByEmail(me.workspaceId, email);
-        const account = await repo.accountByEmail(email);
+        const account = options.direct ? await repo.accountByEmail(email) : undefined;
         const at = now();
-        if (existing && !(existing.account_id === null && account)) {
-          throw errors.alreadyExists(`${email} is already a member of this workspace`);
-        }
-        if (existing && account) {
-          // A pending invitation whose e-mail got an account meanwhile (through another workspace): its code
-          // can no longer be redeemed (acceptInvitation says "ask an administrator to add it directly"), so
-          // adding it again links the existing account instead of answering 409 forever.
-          if (existing.role === 'owner' && me.role !== 'owner')
-            throw errors.forbidden('Only an owner can change an invitation to the owner role');
-          await repo.linkMember(existing.id, account.id, at);
-          await repo.updateMemberRole(existing.id, body.role, at);
-          await audit.record(tx, me.workspaceId, auditWho(actor), {
-            action: 'ADD_WORKSPACE_MEMBER',
-            resourceId: existing.id,
-            resourceName: email,
-            value: { role: body.role },
-          });
-          return toMember((await repo.memberById(me.workspaceId, existing.id)) as MemberView);
+        if (existing) {
+          throw errors.alreadyExists(
+            existing.account_id === null
+              ? `${email} is already invited to this workspace: the invitation stays valid until it is accepted or the member removed`
+              : `${email} is already a member of this workspace`,
+          );
         }
         const id = newId('member');
         await repo.insertMember({
@@ -601,11 +597,17 @@ export function identityService(deps: {
       });
     },
 
-    /** Redeems an invitation code: creates the account and answers its first personal access token. */
-    async acceptInvitation(body: {
-      code: string;
-      displayName?: string | undefined;
-    }): Promise<{ account: Account; token: CreatedToken; workspaceId: string }> {
+    /**
+     * Redeems an invitation code. Without a caller it creates the account of the invited e-mail and answers
+     * its first personal access token; when an account already holds that e-mail, only that account, signed
+     * in (`caller`), may accept, and the code then adds it to the workspace without a new token.
+     */
+    async acceptInvitation(
+      body: { code: string; displayName?: string | undefined },
+      caller?: Principal,
+    ): Promise<{ account: Account; token?: CreatedToken; workspaceId: string }> {
+      if (caller && caller.kind !== 'account')
+        throw errors.forbidden('Only a person (a personal access token) can accept an invitation');
       return db.transaction().execute(async (tx) => {
         const repo = identityRepo(tx);
         const inv = await repo.invitationByCodeHash(hashToken(body.code));
@@ -614,16 +616,24 @@ export function identityService(deps: {
           throw errors.gone('This invitation has already been used');
         if (Date.parse(inv.expires_at) <= clock().getTime())
           throw errors.gone('This invitation has expired; ask an administrator to invite you again');
-        if (await repo.accountByEmail(inv.email)) {
+        if (caller && caller.email.toLowerCase() !== inv.email.toLowerCase()) {
+          throw errors.forbidden(
+            `This invitation is for ${inv.email}, and you are signed in as ${caller.email}: only ${inv.email} can accept it`,
+          );
+        }
+        const holder = await repo.accountByEmail(inv.email);
+        if (holder && !caller) {
           throw errors.alreadyExists(
-            `An account with e-mail ${inv.email} already exists; ask an administrator to add it directly`,
+            `An account with e-mail ${inv.email} already exists: accept the invitation signed in as it (its token in the Authorization header)`,
           );
         }
         const used = await repo.useInvitation(inv.id, now());
         if (Number(used.numUpdatedRows) !== 1) throw errors.gone('This invitation has already been used');
-        const account = await createAccount(tx, inv.email, body.displayName);
+        const account = holder ?? (await createAccount(tx, inv.email, body.displayName));
         await repo.linkMember(inv.member_id, account.id, now());
-        const token = await createToken(tx, { kind: 'pat', accountId: account.id, note: 'invitation' });
+        const token = holder
+          ? undefined
+          : await createToken(tx, { kind: 'pat', accountId: account.id, note: 'invitation' });
         await audit.record(
           tx,
           inv.workspace_id,
@@ -634,7 +644,7 @@ export function identityService(deps: {
             resourceName: account.email,
           },
         );
-        return { account: toAccount(account), token, workspaceId: inv.workspace_id };
+        return { account: toAccount(account), ...(token ? { token } : {}), workspaceId: inv.workspace_id };
       });
     },
   };
