@@ -9,7 +9,7 @@ import {
   type WebchatConfiguration,
 } from '@parley/protocol';
 import type { Kysely } from 'kysely';
-import { authorize } from '../../access/policy.js';
+import { authorize, can } from '../../access/policy.js';
 import type { Actor } from '../../access/principal.js';
 import type { Config } from '../../config/config.js';
 import type { Database } from '../../db/schema.js';
@@ -306,10 +306,17 @@ export function botsService(deps: {
       });
     },
 
+    /**
+     * The dashboard webchat configuration. Its `adminKey` opens every conversation of the bot, so it is a
+     * chat secret: only callers who may reveal chat secrets (developer and above) receive it.
+     */
     async getWebchat(actor: Actor, id: string): Promise<WebchatConfiguration> {
       authorize(actor, 'webchat.read');
       const row = await load(actor, id);
-      return JSON.parse(row.webchat_config) as WebchatConfiguration;
+      const configuration = JSON.parse(row.webchat_config) as WebchatConfiguration;
+      if (can(actor, 'chatSecret.reveal')) return configuration;
+      const { adminKey: _secret, ...withoutSecret } = configuration;
+      return withoutSecret;
     },
 
     /** Replaces the dashboard webchat configuration after validating every field against the spec's table. */

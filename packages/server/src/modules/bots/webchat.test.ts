@@ -218,11 +218,30 @@ describe('bot webchat configuration', () => {
     expect(theirs.json()).toEqual({ configuration: {} });
   });
 
-  it('lets a viewer GET the configuration but answers 403 to its PUT, keeping the configuration', async () => {
+  it('lets a viewer GET the configuration without its adminKey (a chat secret) but answers 403 to its PUT', async () => {
     await t.asOwner('PUT', url(), { configuration: FULL });
     const got = await t.call({ method: 'GET', url: url(), token: viewer.token, workspaceId: t.workspaceId });
     expect(got.statusCode).toBe(200);
-    expect(got.json()).toEqual({ configuration: FULL });
+    const { adminKey: _secret, ...withoutAdminKey } = FULL;
+    expect(got.json()).toEqual({ configuration: withoutAdminKey });
+    // Chat secrets need developer or above; the adminKey opens every conversation, so it follows that rule.
+    expectError(
+      await t.call({
+        method: 'GET',
+        url: `/v1/admin/bots/${t.botId}/chat`,
+        token: viewer.token,
+        workspaceId: t.workspaceId,
+      }),
+      403,
+      'Forbidden',
+    );
+    const byDeveloper = await t.call({
+      method: 'GET',
+      url: url(),
+      token: developer.token,
+      workspaceId: t.workspaceId,
+    });
+    expect(byDeveloper.json()).toEqual({ configuration: FULL });
     const put = await t.call({
       method: 'PUT',
       url: url(),
