@@ -52,7 +52,15 @@ export function buildServices(deps: ServiceDeps) {
   const { config } = deps;
   const audit = auditService(db, clock);
   const identity = identityService({ db, clock, config, audit });
-  const bots = botsService({ db, clock, config, audit, identity });
+  const bus = signalBus({ notifications: deps.db.notifications });
+  const bots = botsService({
+    db,
+    clock,
+    config,
+    audit,
+    identity,
+    onChatCredentialsChanged: (botId) => bus.revoke(botId),
+  });
   const integrations = integrationsService({ db, clock, audit, identity, bots });
   const logs = logsService({ db, clock, bots, retentionDays: config.logRetentionDays });
   const jobs = jobQueue(db, deps.db.dialect, clock);
@@ -91,7 +99,6 @@ export function buildServices(deps: ServiceDeps) {
     denseWeight: config.search.denseWeight,
   });
   const passages = passagesService({ db, index, files, jobs, clock });
-  const bus = signalBus({ notifications: deps.db.notifications });
   const chat = chatService({
     db,
     dialect: deps.db.dialect,

@@ -68,8 +68,14 @@ export function botsService(deps: {
   config: Config;
   audit: AuditService;
   identity: IdentityService;
+  /**
+   * Called after a change that takes chat credentials away from someone (the adminKey changed, a bot
+   * access key was revoked, the bot deleted): live streams opened with them end.
+   */
+  onChatCredentialsChanged?: (botId: string) => void;
 }) {
   const { db, clock, audit } = deps;
+  const credentialsChanged = (botId: string) => deps.onChatCredentialsChanged?.(botId);
   const now = () => clock().toISOString();
 
   async function load(actor: Actor, id: string): Promise<BotRow> {
@@ -259,6 +265,7 @@ export function botsService(deps: {
           resourceName: row.name,
         });
       });
+      credentialsChanged(id);
     },
 
     async listKeys(actor: Actor, id: string): Promise<TokenInfo[]> {
@@ -304,6 +311,7 @@ export function botsService(deps: {
           resourceName: row.name,
         });
       });
+      credentialsChanged(id);
     },
 
     /**
@@ -339,6 +347,8 @@ export function botsService(deps: {
           resourceName: row.name,
         });
       });
+      const before = (JSON.parse(row.webchat_config) as WebchatConfiguration).adminKey;
+      if (before !== undefined && before !== value.adminKey) credentialsChanged(id);
       return value;
     },
   };

@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Notifications } from '../../db/database.js';
 
-/** "Conversation X of bot B has signals up to `cursor`": what the bus carries (the receiver reads the rows). */
+/**
+ * "Conversation X of bot B has signals up to `cursor`": what the bus carries (the receiver reads the rows).
+ * With `revoked`, the bot's chat credentials changed instead: every stream of the bot checks its own.
+ */
 export interface SignalNote {
   botId: string;
   conversationId: string;
   cursor: number;
+  revoked?: true;
 }
 
 /** Called on a note for its conversation, or with `null` when notes may have been missed (catch up). */
@@ -30,8 +34,13 @@ export function signalBus(options: {
   let closed = false;
 
   function deliver(note: SignalNote | null): void {
-    const sets = note ? [listeners.get(key(note.botId, note.conversationId))] : [...listeners.values()];
-    for (const set of sets) for (const listener of set ?? []) listener(note);
+    const sets =
+      note === null
+        ? [...listeners.values()]
+        : note.revoked
+          ? [...listeners.entries()].filter(([k]) => k.startsWith(key(note.botId, ''))).map(([, set]) => set)
+          : [listeners.get(key(note.botId, note.conversationId))];
+    for (const set of sets) for (const listener of [...(set ?? [])]) listener(note);
   }
 
   function onNotification(payload: string | null): void {
@@ -40,9 +49,14 @@ export function signalBus(options: {
       return;
     }
     try {
-      const parsed = JSON.parse(payload) as { o: string; b: string; c: string; n: number };
+      const parsed = JSON.parse(payload) as { o: string; b: string; c: string; n: number; r?: 1 };
       if (parsed.o === origin) return;
-      deliver({ botId: parsed.b, conversationId: parsed.c, cursor: parsed.n });
+      deliver({
+        botId: parsed.b,
+        conversationId: parsed.c,
+        cursor: parsed.n,
+        ...(parsed.r ? { revoked: true as const } : {}),
+      });
     } catch (error) {
       options.onError?.(error);
     }
@@ -54,6 +68,15 @@ export function signalBus(options: {
       deliver(note);
       if (notifications && !closed) {
         const payload = JSON.stringify({ o: origin, b: note.botId, c: note.conversationId, n: note.cursor });
+        notifications.notify(CHANNEL, payload).catch((error: unknown) => options.onError?.(error));
+      }
+    },
+
+    /** Tells every stream of the bot, here and in other processes, that its chat credentials changed. */
+    revoke(botId: string): void {
+      deliver({ botId, conversationId: '', cursor: -1, revoked: true });
+      if (notifications && !closed) {
+        const payload = JSON.stringify({ o: origin, b: botId, c: '', n: -1, r: 1 });
         notifications.notify(CHANNEL, payload).catch((error: unknown) => options.onError?.(error));
       }
     },

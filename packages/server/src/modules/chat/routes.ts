@@ -323,6 +323,7 @@ export function chatRoutes(
         pingMs: deps.pingIntervalMs,
         registry: deps.streams,
         release,
+        reauthenticate: () => caller(req),
         onError: (error) => req.log.warn({ err: error }, 'chat stream read failed'),
       });
     },

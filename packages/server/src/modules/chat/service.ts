@@ -934,6 +934,8 @@ export function chatService(deps: {
         rotated_at: at,
       };
       await chatRepo(db).replaceSecrets(row);
+      // Streams opened with a user key signed by the old secret end (here and in other processes).
+      bus.revoke(botId);
       return { userKeySecret: row.user_key_secret, webhookSecret: row.webhook_secret };
     },
 

@@ -538,3 +538,97 @@ describe('Chat API live stream bounds (a caller may not exhaust the server)', ()
     }
   });
 });
+
+describe('Chat API live streams end when their credentials are revoked', () => {
+  let t: TestApp;
+  let chat: ReturnType<typeof chatClient>;
+  let base: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    chat = chatClient(t);
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `${address}/v1/chat/${t.botId}`;
+  });
+  afterAll(() => t.close());
+
+  const listen = (conversationId: string, headers: Record<string, string>) =>
+    openSse(`${base}/conversations/${conversationId}/listen`, headers);
+  const ended = (stream: Awaited<ReturnType<typeof listen>>) =>
+    Promise.race([
+      stream.done.then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), 3000)),
+    ]);
+
+  it('ends adminKey streams when the adminKey changes, and keeps the others', async () => {
+    await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, { configuration: { adminKey: 'first-key' } });
+    const alice = await chat.user();
+    const conv = await chat.conversation(alice);
+    const plain = await listen(conv, { 'x-user-key': alice.key });
+    const admin = await listen(conv, { 'x-user-key': alice.key, 'x-admin-key': 'first-key' });
+    try {
+      expect(admin.res.status).toBe(200);
+      const put = await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, {
+        configuration: { adminKey: 'second-key' },
+      });
+      expect(put.statusCode).toBe(200);
+      expect(await ended(admin)).toBe(true);
+      // The stream opened without the adminKey goes on and still receives messages.
+      await chat.message(alice, conv, 'still here');
+      await plain.until((f) => f.some((x) => x.data?.type === 'message_created'));
+      expect(plain.ended).toBe(false);
+      // The old key no longer opens a stream; the new one does.
+      const old = await fetch(`${base}/conversations/${conv}/listen`, {
+        headers: { 'x-user-key': alice.key, 'x-admin-key': 'first-key' },
+      });
+      expect(old.status).toBe(403);
+      await old.body?.cancel();
+    } finally {
+      await plain.close();
+      await admin.close();
+    }
+  });
+
+  it('ends the streams of a revoked bot access key', async () => {
+    const created = await t.asOwner('POST', `/v1/admin/bots/${t.botId}/access-keys`, { note: 'temporary' });
+    expect(created.statusCode).toBe(201);
+    const { key } = created.json() as { key: { id: string; value: string } };
+    const alice = await chat.user();
+    const conv = await chat.conversation(alice);
+    const byKey = await listen(conv, { authorization: `Bearer ${key.value}` });
+    const byUser = await listen(conv, { 'x-user-key': alice.key });
+    try {
+      expect(byKey.res.status).toBe(200);
+      const revoked = await t.asOwner('DELETE', `/v1/admin/bots/${t.botId}/access-keys/${key.id}`);
+      expect(revoked.statusCode).toBe(200);
+      expect(await ended(byKey)).toBe(true);
+      expect(byUser.ended).toBe(false);
+    } finally {
+      await byKey.close();
+      await byUser.close();
+    }
+  });
+
+  it('ends user-key streams when the chat secrets rotate (old user keys stop working)', async () => {
+    const alice = await chat.user();
+    const conv = await chat.conversation(alice);
+    const stream = await listen(conv, { 'x-user-key': alice.key });
+    const asBot = await listen(conv, { authorization: `Bearer ${t.botKey}` });
+    try {
+      expect(stream.res.status).toBe(200);
+      const rotated = await t.asOwner('POST', `/v1/admin/bots/${t.botId}/chat/rotate-secrets`);
+      expect(rotated.statusCode).toBe(200);
+      expect(await ended(stream)).toBe(true);
+      // The bot's own stream (its key did not change) goes on.
+      expect(asBot.ended).toBe(false);
+      const again = await fetch(`${base}/conversations/${conv}/listen`, {
+        headers: { 'x-user-key': alice.key },
+      });
+      expect(again.status).toBe(401);
+      await again.body?.cancel();
+    } finally {
+      await stream.close();
+      await asBot.close();
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError } from '../../errors/errors.js';
-import type { SignalBus } from './bus.js';
+import type { SignalBus, SignalNote } from './bus.js';
 import type { ChatCaller, ChatService } from './service.js';
 
 /** Bounds on the live streams of one process. */
@@ -133,6 +133,8 @@ export async function serveStream(options: {
   pingMs: number;
   registry: StreamRegistry;
   release: () => void;
+  /** Authenticates the stream's request again: rejects once its credentials no longer hold. */
+  reauthenticate: () => Promise<ChatCaller>;
   onError: (error: unknown) => void;
 }): Promise<void> {
   const { res, chat, caller, conversationId, registry } = options;
@@ -222,8 +224,20 @@ export async function serveStream(options: {
     }
   }
 
-  const wake = () => {
-    pull().catch(options.onError);
+  /** The bot's credentials changed: the stream ends unless its own still open it, as they did. */
+  async function recheck(): Promise<void> {
+    let again: ChatCaller | undefined;
+    try {
+      again = await options.reauthenticate();
+    } catch {
+      again = undefined;
+    }
+    if (again?.admin !== caller.admin || again.userId !== caller.userId) close();
+  }
+
+  const wake = (note: SignalNote | null) => {
+    if (note?.revoked) recheck().catch(options.onError);
+    else pull().catch(options.onError);
   };
   let unsubscribe: () => void;
   try {
