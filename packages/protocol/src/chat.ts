@@ -20,7 +20,20 @@ export const USER_KEY_HEADER = 'x-user-key';
 /** Header carrying the webchat adminKey (enhanced permissions, checked on the server). */
 export const ADMIN_KEY_HEADER = 'x-admin-key';
 
-const Url = Type.String({ minLength: 1, maxLength: 4096 });
+/** An absolute http(s) URL: what the webchat may put into `src` and `href` (never `javascript:` or `data:`). */
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 4096,
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$',
+  description: 'an absolute http(s) URL',
+});
+/** A link a person may follow: an http(s) URL, or a mailto: or tel: link. */
+const Link = Type.String({
+  minLength: 1,
+  maxLength: 2000,
+  pattern: '^([Hh][Tt][Tt][Pp][Ss]?://|[Mm][Aa][Ii][Ll][Tt][Oo]:|[Tt][Ee][Ll]:)[^\\s]+$',
+  description: 'an http(s), mailto: or tel: link',
+});
 const Str = (max: number) => Type.String({ maxLength: max });
 
 /** A chat user (spec "Webchat user"). `id`, `createdAt`, `updatedAt` are server-generated and read-only. */
@@ -61,11 +74,14 @@ export const ChatUserResponse = Type.Object({ user: ChatUser });
 /** `{user}` envelope type. */
 export type ChatUserResponse = Static<typeof ChatUserResponse>;
 
-const CardAction = Type.Object({
-  action: Type.Union([Type.Literal('postback'), Type.Literal('url'), Type.Literal('say')]),
-  label: Str(200),
-  value: Str(2000),
-});
+const CardAction = Type.Union([
+  Type.Object({ action: Type.Literal('url'), label: Str(200), value: Link }),
+  Type.Object({
+    action: Type.Union([Type.Literal('postback'), Type.Literal('say')]),
+    label: Str(200),
+    value: Str(2000),
+  }),
+]);
 const Card = Type.Object({
   title: Str(500),
   subtitle: Type.Optional(Str(2000)),

@@ -6,6 +6,7 @@ import type { UiActions } from '../controller.js';
 import { format, LOCALES, type Strings } from '../i18n.js';
 import type { Store, UiState } from '../store.js';
 import { brandColors } from './colors.js';
+import { hrefOf, safeHref, safeSrc } from './links.js';
 import { renderMarkdown } from './markdown.js';
 
 /** The UI texts of the current locale, with the page's overrides. */
@@ -98,16 +99,16 @@ const ThumbIcon = ({ down }: { down?: boolean }) => (
   </StrokeIcon>
 );
 
-function linkHref(kind: string, link: string): string {
+function linkHref(kind: string, link: string): string | undefined {
   if (kind === 'phone' && !/^(tel:|https?:)/i.test(link)) return `tel:${link.replace(/[^0-9+]/g, '')}`;
-  if (kind === 'email' && !/^mailto:/i.test(link)) return `mailto:${link}`;
-  return link;
+  if (kind === 'email' && !/^mailto:/i.test(link)) return safeHref(`mailto:${link}`);
+  return safeHref(link);
 }
 
 function CardView({ card, actions }: { card: Card; actions: UiActions }) {
   return (
     <div class="pw-card">
-      {card.imageUrl && <img src={card.imageUrl} alt="" loading="lazy" />}
+      {safeSrc(card.imageUrl) && <img src={safeSrc(card.imageUrl)} alt="" loading="lazy" />}
       <div class="pw-card-body">
         <h3>{card.title}</h3>
         {card.subtitle && <p>{card.subtitle}</p>}
@@ -115,7 +116,7 @@ function CardView({ card, actions }: { card: Card; actions: UiActions }) {
           <div class="pw-actions">
             {card.actions.map((a) =>
               a.action === 'url' ? (
-                <a class="pw-choice" href={a.value} target="_blank" rel="noopener noreferrer">
+                <a class="pw-choice" {...hrefOf(a.value)} target="_blank" rel="noopener noreferrer">
                   {a.label}
                 </a>
               ) : (
@@ -200,31 +201,31 @@ function Payload({
     case 'image':
       return (
         <div class="pw-media">
-          <img src={payload.imageUrl} alt={s.image} loading="lazy" />
+          <img src={safeSrc(payload.imageUrl)} alt={s.image} loading="lazy" />
         </div>
       );
     case 'audio':
       return (
         <div class="pw-media">
-          <audio controls src={payload.audioUrl}>
+          <audio controls src={safeSrc(payload.audioUrl)}>
             <track kind="captions" />
-            <a href={payload.audioUrl}>{s.audio}</a>
+            <a {...hrefOf(payload.audioUrl)}>{s.audio}</a>
           </audio>
         </div>
       );
     case 'video':
       return (
         <div class="pw-media">
-          <video controls src={payload.videoUrl}>
+          <video controls src={safeSrc(payload.videoUrl)}>
             <track kind="captions" />
-            <a href={payload.videoUrl}>{s.video}</a>
+            <a {...hrefOf(payload.videoUrl)}>{s.video}</a>
           </video>
         </div>
       );
     case 'file':
       return (
         <div class="pw-bubble">
-          <a href={payload.fileUrl} target="_blank" rel="noopener noreferrer" download>
+          <a {...hrefOf(payload.fileUrl)} target="_blank" rel="noopener noreferrer" download>
             <FileIcon /> {payload.title || s.file}
           </a>
         </div>
@@ -578,7 +579,7 @@ export function App({ store, actions }: { store: Store; actions: UiActions }) {
                     return link ? (
                       <li>
                         <a
-                          href={linkHref(k, link.link)}
+                          {...hrefOf(linkHref(k, link.link))}
                           data-link={k}
                           {...(k === 'phone' || k === 'email'
                             ? {}

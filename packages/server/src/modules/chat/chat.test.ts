@@ -339,6 +339,43 @@ describe('Chat API', () => {
   });
 
   describe('messages', () => {
+    it('refuses links a browser would run (javascript:, data:) in file, image and card payloads with 400, storing nothing', async () => {
+      const conv = await chat.conversation(alice);
+      const post = (payload: Record<string, unknown>) =>
+        chat.call('POST', '/messages', { bot: true, body: { conversationId: conv, payload } });
+      const card = (value: string) => ({
+        title: 'Offer',
+        actions: [{ action: 'url', label: 'Open', value }],
+      });
+      for (const payload of [
+        { type: 'file', fileUrl: 'javascript:alert(document.cookie)' },
+        { type: 'file', fileUrl: 'JaVaScRiPt:alert(1)' },
+        { type: 'image', imageUrl: 'data:image/svg+xml,<svg onload=alert(1)>' },
+        { type: 'video', videoUrl: 'javascript:alert(1)' },
+        { type: 'card', ...card('javascript:alert(1)') },
+        { type: 'carousel', items: [card('data:text/html,<script>alert(1)</script>')] },
+      ]) {
+        const res = await post(payload);
+        expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+        expect(res.json()).toMatchObject({ code: 400, type: 'InvalidPayload' });
+      }
+      const listed = await chat.call('GET', `/conversations/${conv}/messages`, { key: alice.key });
+      expect((listed.json() as { messages: unknown[] }).messages).toEqual([]);
+      for (const payload of [
+        { type: 'file', fileUrl: 'https://files.example.com/a.pdf', title: 'A' },
+        { type: 'card', ...card('mailto:help@example.com') },
+        { type: 'card', ...card('tel:+15550100') },
+        {
+          type: 'card',
+          title: 'Pick',
+          actions: [{ action: 'postback', label: 'Yes', value: 'javascript is a word here' }],
+        },
+      ]) {
+        const res = await post(payload);
+        expect(res.statusCode, `${JSON.stringify(payload)} ${res.body}`).toBe(201);
+      }
+    });
+
     it('posts (201), gets and lists messages newest first, paginated', async () => {
       const conv = await chat.conversation(alice);
       const first = await chat.message(alice, conv, 'one');
