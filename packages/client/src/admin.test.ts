@@ -225,11 +225,11 @@ describe('the client against the real server: workspaces, members, account, inte
     const anonymous = p.client({ token: undefined, workspaceId: undefined });
     const accepted = await anonymous.acceptInvitation({ code, displayName: 'Dev One' });
     expect(accepted.workspaceId).toBe(p.workspaceId);
-    expect(accepted.pat.value).toMatch(/^pat_/);
+    expect(accepted.pat?.value).toMatch(/^pat_/);
     const again = await anonymous.acceptInvitation({ code }).catch((e: unknown) => e);
     expect(again).toBeInstanceOf(ResourceGoneError);
 
-    const dev = p.client({ token: accepted.pat.value, workspaceId: accepted.workspaceId });
+    const dev = p.client({ token: accepted.pat?.value, workspaceId: accepted.workspaceId });
     expect(await dev.getWorkspaceMember()).toMatchObject({
       id: added.id,
       role: 'developer',
