@@ -10,6 +10,7 @@ import { blobStoreFromConfig } from './blob/from-config.js';
 import type { Config } from './config/config.js';
 import type { Db } from './db/database.js';
 import { ApiError, errorBody } from './errors/errors.js';
+import { guardConnections } from './http/connection-guards.js';
 import { tokenApiCors } from './http/cors.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { auditRoutes } from './modules/audit/routes.js';
@@ -65,6 +66,8 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
       redact: ['req.headers.authorization', 'req.headers["x-user-key"]', 'req.headers["x-admin-key"]'],
     },
     bodyLimit: DEFAULT_BODY_LIMIT,
+    // A connection silent this long in both directions is closed (streams ping more often than this).
+    connectionTimeout: config.connections.idleTimeoutMs,
     // File keys (up to 1024 characters) travel in the path, URL-encoded.
     routerOptions: { maxParamLength: 4096 },
     // Errors raised before routing (malformed URL, over-long parameter) answer in the wire format too.
@@ -92,6 +95,13 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
   });
 
   installErrorHandling(app);
+  guardConnections(app, {
+    headersTimeoutMs: config.connections.headersTimeoutMs,
+    bodyTimeoutMs: config.connections.bodyTimeoutMs,
+    uploadTimeoutMs: config.connections.uploadTimeoutMs,
+    uploadOperations: ['files.uploadFileContent'],
+    perAddress: config.connections.perAddress,
+  });
 
   await app.register(swagger, {
     openapi: {

@@ -34,6 +34,11 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_LOG_RETENTION_DAYS: ['0', '3651', 'week'],
   PARLEY_QUOTA_BOTS_PER_WORKSPACE: ['0', '-5', 'many'],
   PARLEY_TRUST_PROXY: ['yes', 'on', '2'],
+  PARLEY_HEADERS_TIMEOUT_MS: ['999', 'slow'],
+  PARLEY_BODY_TIMEOUT_MS: ['0', 'soon'],
+  PARLEY_UPLOAD_TIMEOUT_MS: ['9999', 'long'],
+  PARLEY_IDLE_TIMEOUT_MS: ['999', 'idle'],
+  PARLEY_MAX_CONNECTIONS_PER_ADDRESS: ['-1', 'many'],
   PARLEY_QUOTA_FILE_STORAGE_BYTES: ['-1', 'lots', '1.5'],
   PARLEY_QUOTA_BOT_FILE_STORAGE_BYTES: ['-1', 'lots'],
   PARLEY_DOWNLOAD_URL_TTL_SECONDS: ['0', '604801', 'soon'],
@@ -124,6 +129,13 @@ describe('loadConfig defaults', () => {
     expect(config.logRetentionDays).toBe(7);
     expect(config.quotas).toEqual({ botsPerWorkspace: null, workspaceFileBytes: null, botFileBytes: null });
     expect(config.trustProxy).toBe(false);
+    expect(config.connections).toEqual({
+      headersTimeoutMs: 20_000,
+      bodyTimeoutMs: 30_000,
+      uploadTimeoutMs: 10_800_000,
+      idleTimeoutMs: 61_000,
+      perAddress: 256,
+    });
     expect(config.corsOrigins).toBe('*');
     expect(config.blobStore).toEqual({ kind: 'local', root: join(config.dataDir, 'blobs') });
     expect(config.files).toEqual({ downloadUrlTtlMs: 600_000, uploadUrlTtlMs: 3_600_000 });
@@ -194,6 +206,11 @@ describe('loadConfig accepted values', () => {
         PARLEY_LOG_RETENTION_DAYS: '3650',
         PARLEY_QUOTA_BOTS_PER_WORKSPACE: '25',
         PARLEY_TRUST_PROXY: 'true',
+        PARLEY_HEADERS_TIMEOUT_MS: '10000',
+        PARLEY_BODY_TIMEOUT_MS: '15000',
+        PARLEY_UPLOAD_TIMEOUT_MS: '3600000',
+        PARLEY_IDLE_TIMEOUT_MS: '120000',
+        PARLEY_MAX_CONNECTIONS_PER_ADDRESS: '1000',
         PARLEY_QUOTA_FILE_STORAGE_BYTES: '1000000',
         PARLEY_QUOTA_BOT_FILE_STORAGE_BYTES: '5000',
         PARLEY_DOWNLOAD_URL_TTL_SECONDS: '60',
@@ -246,6 +263,13 @@ describe('loadConfig accepted values', () => {
       logRetentionDays: 3650,
       quotas: { botsPerWorkspace: 25, workspaceFileBytes: 1_000_000, botFileBytes: 5000 },
       trustProxy: true,
+      connections: {
+        headersTimeoutMs: 10_000,
+        bodyTimeoutMs: 15_000,
+        uploadTimeoutMs: 3_600_000,
+        idleTimeoutMs: 120_000,
+        perAddress: 1000,
+      },
       corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
       blobStore: {
         kind: 's3',
@@ -353,6 +377,8 @@ describe('loadConfig accepted values', () => {
   it('reads 1 and 0 as PARLEY_TRUST_PROXY true and false', () => {
     expect(loadConfig({ PARLEY_TRUST_PROXY: '1' }, CWD).trustProxy).toBe(true);
     expect(loadConfig({ PARLEY_TRUST_PROXY: '0' }, CWD).trustProxy).toBe(false);
+    // Behind a proxy every connection comes from the proxy: no cap per address unless one is set.
+    expect(loadConfig({ PARLEY_TRUST_PROXY: '1' }, CWD).connections.perAddress).toBe(0);
   });
 
   it('returns a frozen object, nested settings included', () => {

@@ -25,6 +25,14 @@ export interface Config {
   };
   /** Trust X-Forwarded-* headers (only behind a reverse proxy you run). */
   trustProxy: boolean;
+  /** Bounds on connections and request bodies (slow or many connections from one caller). */
+  connections: {
+    headersTimeoutMs: number;
+    bodyTimeoutMs: number;
+    uploadTimeoutMs: number;
+    idleTimeoutMs: number;
+    perAddress: number;
+  };
   /**
    * Origins whose pages may call the Admin and Files APIs (CORS): `'*'` for any, else exact origins
    * (`https://host[:port]`). The Chat API and the capability URLs answer every origin regardless.
@@ -193,6 +201,14 @@ export const CONFIG_VARIABLES: Record<string, string> = {
     'bytes all waiting live streams of a process may hold together; past it, a stream that has to wait is dropped (default 67108864)',
   PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES:
     'true: webhooks may not reach loopback, private, link-local or reserved addresses (default false)',
+  PARLEY_HEADERS_TIMEOUT_MS: 'milliseconds the headers of a request may take to arrive (default 20000)',
+  PARLEY_BODY_TIMEOUT_MS:
+    'milliseconds the whole body of an ordinary request may take to arrive (default 30000); past it 408 and the connection closes',
+  PARLEY_UPLOAD_TIMEOUT_MS: 'milliseconds the body of one file upload may take (default 10800000, 3 h)',
+  PARLEY_IDLE_TIMEOUT_MS:
+    'milliseconds a connection may stay silent (no byte either way) before it is closed (default 60000, at least twice the stream ping interval)',
+  PARLEY_MAX_CONNECTIONS_PER_ADDRESS:
+    'open connections one client address may hold; more are closed at once (default 256, or 0 = no cap when PARLEY_TRUST_PROXY is true)',
   PARLEY_TRUST_PROXY:
     'true behind a reverse proxy, to take client addresses from X-Forwarded-For (default false)',
   PARLEY_CORS_ORIGINS:
@@ -461,6 +477,16 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
     issues.push({ variable: 'PARLEY_TRUST_PROXY', message: `"${rawTrust}" must be true or false` });
   }
   const trustProxy = rawTrust === 'true' || rawTrust === '1';
+  const connections = {
+    headersTimeoutMs: integer('PARLEY_HEADERS_TIMEOUT_MS', 20_000, 1000, 600_000),
+    bodyTimeoutMs: integer('PARLEY_BODY_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    uploadTimeoutMs: integer('PARLEY_UPLOAD_TIMEOUT_MS', 3 * 3_600_000, 10_000, 7 * 86_400_000),
+    idleTimeoutMs: Math.max(
+      integer('PARLEY_IDLE_TIMEOUT_MS', 60_000, 1000, 86_400_000),
+      2 * chat.pingIntervalMs + 1000,
+    ),
+    perAddress: integer('PARLEY_MAX_CONNECTIONS_PER_ADDRESS', trustProxy ? 0 : 256, 0, 1_000_000),
+  };
 
   const corsOrigins = parseOrigins(blank('PARLEY_CORS_ORIGINS') ?? '*', (message) =>
     issues.push({ variable: 'PARLEY_CORS_ORIGINS', message }),
@@ -480,6 +506,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
     logRetentionDays,
     quotas: Object.freeze({ botsPerWorkspace, workspaceFileBytes, botFileBytes }),
     trustProxy,
+    connections: Object.freeze(connections),
     corsOrigins,
     blobStore: Object.freeze(blobStore),
     files: Object.freeze({ downloadUrlTtlMs: downloadUrlTtl * 1000, uploadUrlTtlMs: uploadUrlTtl * 1000 }),
