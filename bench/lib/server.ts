@@ -123,7 +123,8 @@ export async function spawnNode({ name, args, env, url, ready }: SpawnOptions): 
 }
 
 /**
- * Starts `parley serve` on a free port of 127.0.0.1 with `dataDir`, warnings-only logs and no rate limit, and
+ * Starts `parley serve` on a free port of 127.0.0.1 with `dataDir`, warnings-only logs, no rate limit and no cap
+ * on connections per address (every benchmark client connects from 127.0.0.1), and
  * resolves once /healthz answers. The server sees no PARLEY_* variable of this process's environment: only
  * `settings` (which the fixed settings above override).
  */
@@ -145,6 +146,7 @@ export async function startParley(
       PARLEY_DATA_DIR: dataDir,
       PARLEY_LOG_LEVEL: 'warn',
       PARLEY_RATE_LIMIT_MAX: '0',
+      PARLEY_MAX_CONNECTIONS_PER_ADDRESS: '0',
     }),
     url,
     ready: async () => {
