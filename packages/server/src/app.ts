@@ -13,6 +13,7 @@ import { ApiError, errorBody } from './errors/errors.js';
 import { guardConnections } from './http/connection-guards.js';
 import { tokenApiCors } from './http/cors.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { installJsonBodyParser } from './http/json-body.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { botRoutes, markBot } from './modules/bots/routes.js';
 import type { KnowledgeResponder } from './modules/chat/reply-port.js';
@@ -95,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
   });
 
   installErrorHandling(app);
+  installJsonBodyParser(app);
   guardConnections(app, {
     headersTimeoutMs: config.connections.headersTimeoutMs,
     bodyTimeoutMs: config.connections.bodyTimeoutMs,
