@@ -72,8 +72,9 @@ function clean(document: ExtractedDocument, ctx: ExtractContext): ExtractedDocum
  *
  * Rejects with ExtractionError only: `unsupported_format` (the message names the content type),
  * `unreadable_document` (damaged or not of its declared format), `empty_document` (no text, e.g. a scanned
- * PDF), `too_large` (over `maxPages`, `maxChars`, `maxUnzippedBytes`, or `timeoutMs`). When the caller's
- * `signal` aborts, rejects with the signal's reason instead.
+ * PDF), `too_large` (over `maxPages`, `maxChars`, `timeoutMs`, or for Office files `maxUnzippedBytes`,
+ * `maxXmlBytes`, `maxElements`, `maxDepth`, `maxCells`: decompression bombs fail here, bounded, instead
+ * of exhausting the process). When the caller's `signal` aborts, rejects with the signal's reason instead.
  *
  * @example
  * const document = await extractDocument(bytes, 'application/pdf', 'handbook.pdf', { signal });
@@ -97,6 +98,10 @@ export async function extractDocument(
     maxPages: options.maxPages ?? DEFAULT_EXTRACT_LIMITS.maxPages,
     maxChars: options.maxChars ?? DEFAULT_EXTRACT_LIMITS.maxChars,
     maxUnzippedBytes: options.maxUnzippedBytes ?? DEFAULT_EXTRACT_LIMITS.maxUnzippedBytes,
+    maxXmlBytes: options.maxXmlBytes ?? DEFAULT_EXTRACT_LIMITS.maxXmlBytes,
+    maxElements: options.maxElements ?? DEFAULT_EXTRACT_LIMITS.maxElements,
+    maxDepth: options.maxDepth ?? DEFAULT_EXTRACT_LIMITS.maxDepth,
+    maxCells: options.maxCells ?? DEFAULT_EXTRACT_LIMITS.maxCells,
   };
   let document: ExtractedDocument;
   try {

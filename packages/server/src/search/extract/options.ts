@@ -10,8 +10,34 @@ export interface ExtractOptions {
   maxPages?: number;
   /** Most characters of extracted text; a wordier document fails `too_large`. Default 10 000 000. */
   maxChars?: number;
-  /** Most bytes unpacked from an Office (zip) container, declared sizes summed. Default 200 MiB. */
+  /**
+   * Most bytes unpacked from an Office (zip) container (DOCX, PPTX, XLSX), over all the parts read: the
+   * sizes its directory declares reject early, and the bytes actually inflated are counted as they are
+   * produced. The lower of this and `maxXmlBytes` applies. Default 200 MiB.
+   */
   maxUnzippedBytes?: number;
+  /**
+   * Most bytes of XML parts unpacked from an Office container per document, counted on the bytes really
+   * inflated (never the sizes the zip declares, which the file's author controls): unpacking stops the
+   * moment the running total passes it, and the document fails `too_large`. Images and other media are
+   * never unpacked. Default 64 MiB.
+   */
+  maxXmlBytes?: number;
+  /**
+   * Most XML elements in the parts of an Office document that are built into a DOM (DOCX: every part
+   * mammoth reads; PPTX: all of them; XLSX: the workbook and relationships, as sheets and shared strings
+   * are read streaming), counted by a scan before any DOM exists. A DOM costs 10–20× its text, and
+   * mammoth's model ~2 KB an element (measured: 900 000 elements took 1.7 GB and 20 s), so a document over
+   * it fails `too_large`. Default 500 000.
+   */
+  maxElements?: number;
+  /** Deepest nesting of XML elements in any part of an Office document; past it `too_large`. Default 1 000. */
+  maxDepth?: number;
+  /**
+   * Most cells of a spreadsheet (XLSX), over all sheets: cells placed in rows, the empty cells filling the
+   * gaps before a cell's column included, an empty row counting one; past it `too_large`. Default 1 000 000.
+   */
+  maxCells?: number;
 }
 
 /** Defaults of ExtractOptions. */
@@ -20,6 +46,10 @@ export const DEFAULT_EXTRACT_LIMITS = {
   maxPages: 2_000,
   maxChars: 10_000_000,
   maxUnzippedBytes: 200 * 1024 * 1024,
+  maxXmlBytes: 64 * 1024 * 1024,
+  maxElements: 500_000,
+  maxDepth: 1_000,
+  maxCells: 1_000_000,
 } as const;
 
 /** What every format extractor receives: the file's name for messages and the resolved bounds. */
@@ -30,6 +60,10 @@ export interface ExtractContext {
   maxPages: number;
   maxChars: number;
   maxUnzippedBytes: number;
+  maxXmlBytes: number;
+  maxElements: number;
+  maxDepth: number;
+  maxCells: number;
 }
 
 /** Throws the abort reason when `signal` has fired; call between units of work. */

@@ -1,4 +1,4 @@
-import type { Block, ExtractedDocument } from '../types.js';
+import { type Block, type ExtractedDocument, ExtractionError } from '../types.js';
 import { type ExtractContext, throwIfAborted, tooLarge, unreadable } from './options.js';
 import { tableBlock } from './text-util.js';
 import {
@@ -7,13 +7,13 @@ import {
   children,
   coreTitle,
   descendants,
-  parseXml,
   relationships,
   rootElement,
   textContent,
+  XmlBudget,
   type XmlNode,
 } from './xml.js';
-import { readZipTexts } from './zip.js';
+import { ZipArchive } from './zip.js';
 
 /** Placeholders that carry no content of the slide (slide number, date, footer, header, thumbnails). */
 const SKIPPED_PLACEHOLDERS = new Set(['sldNum', 'dt', 'ftr', 'hdr', 'sldImg']);
@@ -126,41 +126,45 @@ function treeBlocks(tree: XmlNode, pageNumber: number, blocks: Block[], notes: b
   }
 }
 
-function slideTree(xml: string | undefined): XmlNode | undefined {
+function slideTree(xml: string | undefined, budget: XmlBudget): XmlNode | undefined {
   if (xml === undefined) return undefined;
-  const root = rootElement(parseXml(xml));
+  const root = rootElement(budget.parse(xml));
   const cSld = root ? child(root, 'cSld') : undefined;
   return cSld ? child(cSld, 'spTree') : undefined;
 }
+
+/** The parts a deck is read from: the presentation, its relationships, slides, notes and their relationships. */
+const SLIDE_PART = /^ppt\/(slides|notesSlides)\/(_rels\/)?[^/]+\.xml(\.rels)?$/;
 
 /**
  * A PowerPoint (.pptx) deck, read from its XML parts (fflate + xmldom): one page per slide, in the
  * presentation's order. A title slide's title is a `title` (level 1), slide titles are `subtitle`s (level
  * 2); body placeholders give `list` items, text boxes paragraphs, tables `table` blocks, picture alt text
- * `image` blocks, and the speaker notes paragraphs on the slide's page.
+ * `image` blocks, and the speaker notes paragraphs on the slide's page. Parts are unpacked one at a time
+ * within `maxXmlBytes`, and each DOM is built only after a scan within `maxElements` and `maxDepth`.
  */
 export function extractPptx(bytes: Buffer, ctx: ExtractContext): ExtractedDocument {
-  const parts = readZipTexts(
-    bytes,
-    ctx,
-    'PPTX',
+  const zip = ZipArchive.open(bytes, ctx, 'PPTX');
+  if (!zip.has('ppt/presentation.xml')) throw unreadable(ctx.key, 'PPTX', 'no ppt/presentation.xml part');
+  zip.checkDeclared(
     (name) =>
       name === 'ppt/presentation.xml' ||
       name === 'ppt/_rels/presentation.xml.rels' ||
       name === 'docProps/core.xml' ||
-      /^ppt\/(slides|notesSlides)\/(_rels\/)?[^/]+\.xml(\.rels)?$/.test(name),
+      SLIDE_PART.test(name),
   );
-  const presentation = parts.get('ppt/presentation.xml');
-  if (presentation === undefined) throw unreadable(ctx.key, 'PPTX', 'no ppt/presentation.xml part');
+  const budget = XmlBudget.of(ctx);
+  const part = (path: string): string | undefined => (SLIDE_PART.test(path) ? zip.text(path) : undefined);
   let slidePaths: string[];
   try {
-    const rels = relationships(parts.get('ppt/_rels/presentation.xml.rels'), 'ppt/');
-    const root = rootElement(parseXml(presentation));
+    const rels = relationships(zip.text('ppt/_rels/presentation.xml.rels'), 'ppt/', budget);
+    const root = rootElement(budget.parse(zip.text('ppt/presentation.xml') ?? ''));
     const list = root ? child(root, 'sldIdLst') : undefined;
     slidePaths = (list ? children(list, 'sldId') : [])
       .map((slide) => rels.get(attribute(slide, 'id', 'r:id') ?? '')?.target)
-      .filter((path): path is string => path !== undefined && parts.has(path));
+      .filter((path): path is string => path !== undefined && SLIDE_PART.test(path) && zip.has(path));
   } catch (error) {
+    if (error instanceof ExtractionError) throw error;
     throw unreadable(ctx.key, 'PPTX', error);
   }
   if (slidePaths.length > ctx.maxPages) throw tooLarge(ctx.key, 'slides', ctx.maxPages);
@@ -169,22 +173,23 @@ export function extractPptx(bytes: Buffer, ctx: ExtractContext): ExtractedDocume
     throwIfAborted(ctx.signal);
     const pageNumber = index + 1;
     try {
-      const tree = slideTree(parts.get(path));
+      const tree = slideTree(part(path), budget);
       if (tree) treeBlocks(tree, pageNumber, blocks, false);
       const name = path.slice(path.lastIndexOf('/') + 1);
-      const slideRels = relationships(parts.get(`ppt/slides/_rels/${name}.rels`), 'ppt/slides/');
+      const slideRels = relationships(part(`ppt/slides/_rels/${name}.rels`), 'ppt/slides/', budget);
       for (const rel of slideRels.values()) {
         if (!rel.type.endsWith('/notesSlide')) continue;
-        const notes = slideTree(parts.get(rel.target));
+        const notes = slideTree(part(rel.target), budget);
         if (notes) treeBlocks(notes, pageNumber, blocks, true);
       }
     } catch (error) {
+      if (error instanceof ExtractionError) throw error;
       throw unreadable(ctx.key, 'PPTX', error);
     }
   });
   const document: ExtractedDocument = { blocks, pageCount: slidePaths.length };
   const title =
-    coreTitle(parts.get('docProps/core.xml')) ?? blocks.find((block) => block.type === 'title')?.text;
+    coreTitle(zip.text('docProps/core.xml'), budget) ?? blocks.find((block) => block.type === 'title')?.text;
   if (title !== undefined) document.title = title;
   return document;
 }

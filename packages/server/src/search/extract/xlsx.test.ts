@@ -53,4 +53,42 @@ describe('XLSX extraction', () => {
       code: 'unreadable_document',
     });
   });
+
+  it('reads sheets and shared strings as XML: prefixes, entities, CDATA, rich runs, phonetic runs left out', async () => {
+    const x = (rows: string) =>
+      `<?xml version="1.0"?><!-- comment --><x:worksheet xmlns:x="${MAIN}"><x:dimension ref="A1:B2"/><x:sheetData>${rows}</x:sheetData></x:worksheet>`;
+    const files: Record<string, string> = {
+      'xl/workbook.xml': `<?xml version="1.0"?><workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="Menu &amp; prices" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      'xl/_rels/workbook.xml.rels': `<?xml version="1.0"?><Relationships xmlns="${REL_NS}"><Relationship Id="rId1" Type="${SHEET_REL}" Target="worksheets/sheet1.xml"/></Relationships>`,
+      'xl/sharedStrings.xml': `<?xml version="1.0"?><x:sst xmlns:x="${MAIN}"><x:si><x:t>Dish</x:t><x:rPh sb="0" eb="1"><x:t>ignored</x:t></x:rPh></x:si><x:si><x:r><x:rPr><x:b/></x:rPr><x:t xml:space="preserve">Fish &amp; </x:t></x:r><x:r><x:t>chips</x:t><x:t>ignored second t</x:t></x:r><x:rPh sb="0" eb="1"><x:t>ignored</x:t></x:rPh></x:si></x:sst>`,
+      'xl/worksheets/sheet1.xml': x(
+        '<x:row r="1"><x:c r="A1" t="s"><x:v>0</x:v></x:c><x:c r="B1" t="inlineStr"><x:is><x:t><![CDATA[Price <EUR>]]></x:t></x:is></x:c></x:row>' +
+          '<x:row r="2"><x:c r="A2" t="s"><x:v>1</x:v></x:c><x:c r="B2" t="str"><x:f>1+1</x:f><x:v>&#8364;12</x:v></x:c></x:row>',
+      ),
+    };
+    const bytes = Buffer.from(
+      zipSync(Object.fromEntries(Object.entries(files).map(([name, text]) => [name, strToU8(text)]))),
+    );
+    expect((await extractDocument(bytes, XLSX, 'menu.xlsx')).blocks).toEqual([
+      { type: 'subtitle', text: 'Menu & prices', level: 2 },
+      { type: 'table', header: 'Dish | Price <EUR>', text: 'Fish & chips | €12' },
+    ]);
+  });
+
+  it('fails unreadable_document for a sheet that is not well-formed XML', async () => {
+    const zip = Buffer.from(
+      zipSync({
+        'xl/workbook.xml': strToU8(
+          `<?xml version="1.0"?><workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+        ),
+        'xl/_rels/workbook.xml.rels': strToU8(
+          `<?xml version="1.0"?><Relationships xmlns="${REL_NS}"><Relationship Id="rId1" Type="${SHEET_REL}" Target="worksheets/sheet1.xml"/></Relationships>`,
+        ),
+        'xl/worksheets/sheet1.xml': strToU8(sheet('<row><c><v>1</v></row>')),
+      }),
+    );
+    await expect(extractDocument(zip, XLSX, 'broken.xlsx')).rejects.toMatchObject({
+      code: 'unreadable_document',
+    });
+  });
 });
