@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { AjvCompiler, type BuildCompilerFromPool } from '@fastify/ajv-compiler';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import { loadSigningSecret } from './access/signing-secret.js';
 import type { BlobStore } from './blob/blob-store.js';
 import { blobStoreFromConfig } from './blob/from-config.js';
@@ -55,6 +57,24 @@ export interface AppDeps {
 /** A built app with its services. */
 export type ParleyApp = FastifyInstance & { services: Services };
 
+const AJV_OPTIONS = { allErrors: true, useDefaults: true, removeAdditional: false } as const;
+
+/**
+ * Validator compilers: coercing for the parts of a request that arrive as text (query, params, headers),
+ * strict for JSON bodies. Fastify calls a compiler with the route's schema definition (`{schema, httpPart,
+ * …}`); the compiler package's types describe it as taking the schema alone, hence the casts.
+ */
+const strictBodyValidators: BuildCompilerFromPool = (externalSchemas, options) => {
+  const pool = AjvCompiler();
+  // Fastify's own `ajv` server option (plugins, onCreate) is kept; only the Ajv options differ.
+  const withAjv = (customOptions: Record<string, unknown>) => ({ ...options, customOptions }) as never;
+  const coercing = pool(externalSchemas, withAjv({ ...AJV_OPTIONS, coerceTypes: 'array' }));
+  const strict = pool(externalSchemas, withAjv({ ...AJV_OPTIONS, coerceTypes: false }));
+  const compile = (route: FastifyRouteSchemaDef<unknown>) =>
+    (route.httpPart === 'body' ? strict : coercing)(route as never);
+  return compile as never;
+};
+
 /**
  * Builds the HTTP app: plugins, error handling, and every module mounted by prefix. Callable many times (tests).
  * @example const app = await buildApp({ config, db }); await app.listen({ port: config.port });
@@ -80,9 +100,9 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     },
     trustProxy: config.trustProxy,
     genReqId: () => `req_${randomBytes(10).toString('hex')}`,
-    ajv: {
-      customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false },
-    },
+    // Query strings, params and headers are text: their values are coerced to the declared types. JSON
+    // bodies are not: `{"name": 42}` for a string is a 400 naming the field, never the string "42".
+    schemaController: { compilersFactory: { buildValidator: strictBodyValidators } },
   });
   const blobs = deps.blobs ?? blobStoreFromConfig(config);
   const signingSecret = await loadSigningSecret(deps.db.kysely, config.signingSecret);
