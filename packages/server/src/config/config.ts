@@ -137,7 +137,7 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   PARLEY_DATABASE_URL: 'unset = SQLite file in the data dir; postgres://… = PostgreSQL',
   PARLEY_PUBLIC_URL: 'base of URLs the API hands out (default http://HOST:PORT)',
   PARLEY_ADMIN_TOKEN:
-    "the bootstrap owner's personal access token (at least 32 characters; default: generated)",
+    "the bootstrap owner's personal access token (32 to 200 characters without spaces; default: generated)",
   PARLEY_ADMIN_EMAIL: "the bootstrap owner's e-mail (default admin@parley.local)",
   PARLEY_LOG_LEVEL: `log level: ${LOG_LEVELS.join(', ')} (default info)`,
   PARLEY_RATE_LIMIT_MAX: 'requests per token (or per IP without one) per window (default 1000; 0 disables)',
