@@ -1,12 +1,24 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BlobNotFoundError, type BlobStore, BlobTooLargeError, UnsafeKeyError } from './blob-store.js';
+import {
+  type BlobEntry,
+  BlobNotFoundError,
+  type BlobStore,
+  BlobTooLargeError,
+  UnsafeKeyError,
+} from './blob-store.js';
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
   return Buffer.concat(chunks);
+}
+
+async function listed(store: BlobStore, prefix: string): Promise<BlobEntry[]> {
+  const out: BlobEntry[] = [];
+  for await (const entry of store.list(prefix)) out.push(entry);
+  return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 function chunked(data: Buffer, size: number): Readable {
@@ -110,6 +122,62 @@ export function runBlobStoreContract(
       await store.put(k, Readable.from([Buffer.from('x')]), { maxBytes: 10 });
       await store.delete(k);
       expect(await store.stat(k)).toBeUndefined();
+    });
+
+    it('lists the blobs under a prefix with their size and time, and nothing else', async () => {
+      const root = key('listing');
+      const before = Date.now();
+      await store.put(`${root}/a.bin`, Readable.from([Buffer.from('aaa')]), { maxBytes: 10 });
+      await store.put(`${root}/ab/nested.bin`, Readable.from([Buffer.from('nested')]), { maxBytes: 10 });
+      await store.put(`${root}/b.bin`, Readable.from([Buffer.from('')]), { maxBytes: 10 });
+      await store.put(`${root}-sibling/c.bin`, Readable.from([Buffer.from('c')]), { maxBytes: 10 });
+      const all = await listed(store, `${root}/`);
+      expect(all.map((e) => [e.key, e.size])).toEqual([
+        [`${root}/a.bin`, 3],
+        [`${root}/ab/nested.bin`, 6],
+        [`${root}/b.bin`, 0],
+      ]);
+      for (const entry of all) {
+        expect(entry.lastModified).toBeInstanceOf(Date);
+        // Store clocks may round to the second.
+        expect(entry.lastModified.getTime()).toBeGreaterThanOrEqual(before - 2000);
+        expect(entry.lastModified.getTime()).toBeLessThanOrEqual(Date.now() + 2000);
+      }
+      // A prefix ending inside a name matches like a string prefix, as S3 does.
+      expect((await listed(store, `${root}/a`)).map((e) => e.key)).toEqual([
+        `${root}/a.bin`,
+        `${root}/ab/nested.bin`,
+      ]);
+      expect((await listed(store, root)).map((e) => e.key)).toContain(`${root}-sibling/c.bin`);
+      await store.delete(`${root}/a.bin`);
+      expect((await listed(store, `${root}/`)).map((e) => e.key)).toEqual([
+        `${root}/ab/nested.bin`,
+        `${root}/b.bin`,
+      ]);
+      expect(await listed(store, key('nothing-here/'))).toEqual([]);
+    });
+
+    it('lists every blob with an empty prefix, but no unfinished write', async () => {
+      const k = key('everything.bin');
+      await store.put(k, Readable.from([Buffer.from('x')]), { maxBytes: 10 });
+      const failing = Readable.from(
+        (async function* () {
+          yield Buffer.from('half');
+          throw new Error('connection dropped');
+        })(),
+      );
+      const unfinished = key('unfinished.bin');
+      await expect(store.put(unfinished, failing, { maxBytes: 100 })).rejects.toThrow('connection dropped');
+      const keys = (await listed(store, '')).map((e) => e.key);
+      expect(keys).toContain(k);
+      expect(keys).not.toContain(unfinished);
+      expect(keys.every((x) => x.startsWith('contract/'))).toBe(true);
+    });
+
+    it('refuses unsafe listing prefixes', async () => {
+      for (const bad of ['/abs', '../up', 'a/../b/', 'a//', 'nul\0byte/', 'back\\slash']) {
+        await expect(listed(store, bad)).rejects.toBeInstanceOf(UnsafeKeyError);
+      }
     });
 
     it('rejects unsafe keys', async () => {

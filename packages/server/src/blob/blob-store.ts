@@ -13,6 +13,14 @@ export interface ByteRange {
   end: number;
 }
 
+/** A stored blob as a listing shows it. */
+export interface BlobEntry {
+  key: string;
+  size: number;
+  /** When the blob was last written (for S3, the time the object was created: for a multipart upload, when it began). */
+  lastModified: Date;
+}
+
 /** Options of a write. */
 export interface PutOptions {
   /** Refuse (and keep nothing) once more than this many bytes arrive. */
@@ -38,6 +46,11 @@ export interface BlobStore {
   copy(from: string, to: string): Promise<void>;
   /** Deletes a blob; deleting an absent blob is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * Every blob whose key starts with `prefix` (`''`: all), in no particular order, read page by page; writes
+   * that never finished are not blobs and are not listed. Throws UnsafeKeyError for an unsafe prefix.
+   */
+  list(prefix: string): AsyncIterable<BlobEntry>;
   /**
    * Removes leftovers of writes that never finished (a process killed mid-upload) untouched for
    * `olderThanMs`; answers how many went. Adapters whose writes leave nothing behind need not have it.
@@ -84,4 +97,13 @@ export function checkBlobKey(key: string): string {
       throw new UnsafeKeyError(key, `bad segment "${segment}"`);
   }
   return key;
+}
+
+/**
+ * Checks a listing prefix: empty, or a safe key (see checkBlobKey) optionally followed by one `/`.
+ */
+export function checkBlobPrefix(prefix: string): string {
+  if (prefix === '') return prefix;
+  checkBlobKey(prefix.endsWith('/') ? prefix.slice(0, -1) : prefix);
+  return prefix;
 }

@@ -49,3 +49,17 @@ describe('sweepTemporary', () => {
     await rm(root, { recursive: true, force: true });
   });
 });
+
+describe('list', () => {
+  it('never lists the temp files of writes a killed process left behind', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'parley-blobs-'));
+    const store = localDiskBlobStore({ root });
+    await store.put('bots/b1/files/f1/x', Readable.from([Buffer.from('kept')]), { maxBytes: 10 });
+    await mkdir(join(root, '.tmp'), { recursive: true });
+    await writeFile(join(root, '.tmp', 'old-partial'), 'half an upload');
+    const keys: string[] = [];
+    for await (const entry of store.list('')) keys.push(entry.key);
+    expect(keys).toEqual(['bots/b1/files/f1/x']);
+    await rm(root, { recursive: true, force: true });
+  });
+});

@@ -1,15 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, type Dir } from 'node:fs';
+import { copyFile, mkdir, open, opendir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
+  type BlobEntry,
   BlobNotFoundError,
   type BlobStore,
   BlobTooLargeError,
   type BlobWritten,
   type ByteRange,
   checkBlobKey,
+  checkBlobPrefix,
   type PutOptions,
   UnsafeKeyError,
 } from './blob-store.js';
@@ -130,6 +132,41 @@ export function localDiskBlobStore(options: { root: string }): BlobStore {
 
     async delete(key: string): Promise<void> {
       await rm(safePath(root, key), { force: true });
+    },
+
+    async *list(prefix: string): AsyncIterable<BlobEntry> {
+      checkBlobPrefix(prefix);
+      // Walk only the directory the prefix names (its parent when the prefix ends inside a name), one
+      // directory open at a time, so a large store is never read whole into memory.
+      const cut = prefix.lastIndexOf('/');
+      const startKey = cut === -1 ? '' : prefix.slice(0, cut);
+      const stack: Array<{ path: string; key: string }> = [
+        { path: startKey === '' ? root : safePath(root, startKey), key: startKey },
+      ];
+      while (stack.length > 0) {
+        const dir = stack.pop() as { path: string; key: string };
+        let handle: Dir;
+        try {
+          handle = await opendir(dir.path);
+        } catch (error) {
+          const code = (error as { code?: string }).code;
+          if (code === 'ENOENT' || code === 'ENOTDIR') continue;
+          throw error;
+        }
+        for await (const entry of handle) {
+          // Temp files of unfinished writes are not blobs.
+          if (dir.key === '' && entry.name === '.tmp') continue;
+          const key = dir.key === '' ? entry.name : `${dir.key}/${entry.name}`;
+          const path = join(dir.path, entry.name);
+          if (entry.isDirectory()) {
+            if (`${key}/`.startsWith(prefix) || prefix.startsWith(`${key}/`)) stack.push({ path, key });
+          } else if (entry.isFile() && key.startsWith(prefix)) {
+            // Gone between the listing and the stat (deleted meanwhile): not listed.
+            const s = await stat(path).catch(() => undefined);
+            if (s) yield { key, size: s.size, lastModified: s.mtime };
+          }
+        }
+      }
     },
 
     async sweepTemporary(olderThanMs: number): Promise<number> {

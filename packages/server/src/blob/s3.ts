@@ -5,18 +5,21 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   NotFound,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import {
+  type BlobEntry,
   BlobNotFoundError,
   type BlobStore,
   BlobTooLargeError,
   type BlobWritten,
   type ByteRange,
   checkBlobKey,
+  checkBlobPrefix,
   type PutOptions,
 } from './blob-store.js';
 
@@ -142,6 +145,26 @@ export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
 
     async delete(key: string): Promise<void> {
       await client.send(new DeleteObjectCommand({ Bucket, Key: objectKey(key) }));
+    },
+
+    async *list(keyPrefix: string): AsyncIterable<BlobEntry> {
+      const Prefix = `${prefix}${checkBlobPrefix(keyPrefix)}`;
+      let ContinuationToken: string | undefined;
+      do {
+        const out = await client.send(
+          new ListObjectsV2Command({ Bucket, Prefix, ...(ContinuationToken ? { ContinuationToken } : {}) }),
+        );
+        for (const o of out.Contents ?? []) {
+          if (!o.Key?.startsWith(prefix)) continue;
+          yield {
+            key: o.Key.slice(prefix.length),
+            size: o.Size ?? 0,
+            // An object without a date is taken as new: nothing is ever judged old for lack of one.
+            lastModified: o.LastModified ?? new Date(),
+          };
+        }
+        ContinuationToken = out.IsTruncated ? out.NextContinuationToken : undefined;
+      } while (ContinuationToken);
     },
   };
 }
