@@ -34,10 +34,10 @@ import {
   type RequestOptions,
   type RequestSpec,
   type RetryOptions,
-  sleep,
   Transport,
 } from './http.js';
 import { PagePromise } from './pagination.js';
+import { sleep } from './retry.js';
 import { prepareSource, sendUpload } from './transfer.js';
 
 /** Options of a chat client. */

@@ -86,10 +86,10 @@ import {
   type RequestOptions,
   type RequestSpec,
   type RetryOptions,
-  sleep,
   Transport,
 } from './http.js';
 import { PagePromise } from './pagination.js';
+import { sleep } from './retry.js';
 import { prepareSource, sendUpload, type UploadProgress, type UploadSource } from './transfer.js';
 
 /** API URL when neither the `apiUrl` option nor `PARLEY_API_URL` is set: a local server's default address. */

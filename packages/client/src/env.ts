@@ -1,4 +1,4 @@
-import { DEFAULT_RETRY, type ResolvedRetry, type RetryOptions } from './http.js';
+import { DEFAULT_RETRY, mergeRetry, type ResolvedRetry, type RetryOptions } from './retry.js';
 
 /** An environment variable, where `process` exists (Node, Deno, Bun); browsers have none. */
 export function env(name: string): string | undefined {
@@ -14,11 +14,7 @@ export function pick(option: string | undefined, envName: string): string | unde
 
 /** Retry settings: the defaults with the given ones over them. */
 export function retryOf(options: RetryOptions | undefined): ResolvedRetry {
-  const retry = { ...DEFAULT_RETRY };
-  for (const [key, value] of Object.entries(options ?? {})) {
-    if (value !== undefined) retry[key as keyof ResolvedRetry] = value;
-  }
-  return retry;
+  return mergeRetry(DEFAULT_RETRY, options);
 }
 
 /**

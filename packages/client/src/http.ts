@@ -1,6 +1,4 @@
 import {
-  AbortError,
-  ApiError,
   ConnectionError,
   errorFromResponse,
   localErrorId,
@@ -9,32 +7,18 @@ import {
   UnknownError,
 } from './errors.js';
 import { encodeQuery, type QueryValue } from './query.js';
+import {
+  abortErrorOf,
+  mergeRetry,
+  parseRetryAfter,
+  type ResolvedRetry,
+  type RetryOptions,
+  retryDelay,
+  sleep,
+} from './retry.js';
 
-/** How failed attempts are retried. */
-export interface RetryOptions {
-  /** Attempts in all, the first included; 1 turns retries off. Default 3. */
-  attempts?: number | undefined;
-  /** Backoff before the first retry, before jitter; doubles each retry. Default 500 ms. */
-  baseDelayMs?: number | undefined;
-  /** Cap of the backoff, before jitter. Default 8000 ms. */
-  maxDelayMs?: number | undefined;
-  /**
-   * Longest `Retry-After` the client waits for; when the server asks for more, the error is thrown at once
-   * (its `retryAfterMs` tells how long to wait). Default 60000 ms.
-   */
-  maxRetryAfterMs?: number | undefined;
-}
-
-/** Retry settings with every default filled in. */
-export type ResolvedRetry = Required<{ [K in keyof RetryOptions]: number }>;
-
-/** Default retry settings. */
-export const DEFAULT_RETRY: ResolvedRetry = {
-  attempts: 3,
-  baseDelayMs: 500,
-  maxDelayMs: 8000,
-  maxRetryAfterMs: 60_000,
-};
+// The retry policy lives in retry.ts; its pure parts are also reachable here, beside the transport that uses them.
+export { backoffDelay, DEFAULT_RETRY, parseRetryAfter, type RetryOptions } from './retry.js';
 
 /** Default per-attempt timeout: 60 s. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -102,52 +86,6 @@ export function path(strings: TemplateStringsArray, ...values: string[]): string
   return out;
 }
 
-/**
- * Milliseconds a `Retry-After` header asks for: delay-seconds (decimals allowed) or an HTTP date.
- * Undefined when absent or unreadable; never negative.
- */
-export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
-  if (value === null || value === undefined) return undefined;
-  const text = value.trim();
-  if (text === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  // Anything else must be an HTTP date (it names a day and a month), not a negative or odd number.
-  if (!/[a-z]/i.test(text)) return undefined;
-  const at = Date.parse(text);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - now);
-}
-
-/** Full-jitter exponential backoff: a random delay in [0, min(max, base · 2^(retry−1))). */
-export function backoffDelay(retry: number, settings: ResolvedRetry, random = Math.random): number {
-  const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** Math.max(0, retry - 1));
-  return Math.floor(random() * ceiling);
-}
-
-export function abortErrorOf(signal: AbortSignal): AbortError {
-  const reason: unknown = signal.reason;
-  const detail = reason instanceof Error && reason.name !== 'AbortError' ? `: ${reason.message}` : '';
-  return new AbortError(`The request was aborted${detail}`, { cause: reason });
-}
-
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(abortErrorOf(signal));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortErrorOf(signal as AbortSignal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 function describeCause(error: unknown): string {
   const cause = (error as { cause?: unknown }).cause;
   const inner = cause instanceof Error ? cause : error instanceof Error ? error : undefined;
@@ -184,6 +122,90 @@ export interface SendMode {
   fetch?: typeof fetch | undefined;
 }
 
+/** What one attempt is: where it goes, how long it may take, who may abort it. */
+interface Attempt {
+  url: string;
+  method: string;
+  timeout: number;
+  signal: AbortSignal | undefined;
+  mode: SendMode;
+}
+
+/** An attempt's timeout: aborts the attempt's controller when it fires; `arm` (re)starts it. */
+class AttemptTimer {
+  timedOut = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly controller: AbortController,
+    private readonly timeout: number,
+  ) {}
+
+  arm(): void {
+    if (!Number.isFinite(this.timeout) || this.timeout <= 0) return;
+    this.stop();
+    this.#timer = setTimeout(
+      () => {
+        this.timedOut = true;
+        this.controller.abort();
+      },
+      Math.min(this.timeout, MAX_TIMER_MS),
+    );
+  }
+
+  stop(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+  }
+}
+
+/** The error to throw for a failed fetch: the caller's abort, the body's own error, a timeout or the connection. */
+function failureOf(error: unknown, attempt: Attempt, timedOut: boolean): ParleyError {
+  const { signal, method, url, timeout } = attempt;
+  if (signal?.aborted) return abortErrorOf(signal);
+  // The request body's own failure (e.g. an upload source of the wrong size) is the error to throw.
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  if (error instanceof ParleyError) return error;
+  if (cause instanceof ParleyError) return cause;
+  if (timedOut) {
+    const kind = attempt.mode.idle ? 'moved no byte for' : 'got no complete answer within';
+    return new TimeoutError(`${method} ${url} ${kind} ${timeout} ms`, timeout);
+  }
+  return new ConnectionError(`${method} ${url} failed: ${describeCause(error)}`, { cause: error });
+}
+
+/** The parsed JSON body of a 2xx answer; any other answer, or a 2xx whose body is not JSON, is thrown. */
+function answerOf<T>(res: Response, text: string, { method, url }: Attempt): T {
+  const requestId = res.headers.get('x-request-id') ?? undefined;
+  let body: unknown;
+  let isJson = text === '';
+  if (text !== '') {
+    try {
+      body = JSON.parse(text);
+      isJson = true;
+    } catch {
+      body = undefined;
+    }
+  }
+  if (res.ok && isJson) return (body ?? {}) as T;
+  if (res.ok) {
+    throw new UnknownError({
+      id: localErrorId(),
+      code: res.status,
+      message: `${method} ${url} answered ${res.status} with a body that is not JSON`,
+      metadata: { body: text.slice(0, 500) },
+      requestId,
+    });
+  }
+  throw errorFromResponse({
+    status: res.status,
+    statusText: res.statusText,
+    body,
+    text,
+    requestId,
+    retryAfterMs: parseRetryAfter(res.headers.get('retry-after')),
+  });
+}
+
 /**
  * Sends requests: headers, JSON, per-attempt timeouts, the caller's abort signal, retries with capped
  * exponential backoff and full jitter, `Retry-After`, and the mapping of failures to error classes.
@@ -209,19 +231,16 @@ export class Transport {
     options: RequestOptions = {},
     mode: SendMode = {},
   ): Promise<T> {
-    const retry: ResolvedRetry = { ...this.config.retry };
-    for (const [key, value] of Object.entries(options.retry ?? {})) {
-      if (value !== undefined) retry[key as keyof ResolvedRetry] = value;
-    }
+    const retry = mergeRetry(this.config.retry, options.retry);
     const attempts = Math.max(1, Math.floor(retry.attempts));
-    const timeout = options.timeout ?? this.config.timeout;
     const { signal } = options;
-    for (let attempt = 1; ; attempt++) {
+    const attempt: Attempt = { url, method, timeout: options.timeout ?? this.config.timeout, signal, mode };
+    for (let n = 1; ; n++) {
       if (signal?.aborted) throw abortErrorOf(signal);
       try {
-        return await this.attempt<T>(url, method, makeInit, timeout, signal, mode);
+        return await this.attempt<T>(attempt, makeInit);
       } catch (error) {
-        const delay = attempt < attempts ? this.retryDelay(error, method, attempt, retry) : undefined;
+        const delay = n < attempts ? retryDelay(error, IDEMPOTENT.has(method), n, retry) : undefined;
         if (delay === undefined) throw error;
         await sleep(delay, signal);
       }
@@ -255,71 +274,24 @@ export class Transport {
     return { method: spec.method, headers, body: JSON.stringify(spec.body) };
   }
 
-  /** Delay before the next attempt, or undefined when the failure must not be retried. */
-  private retryDelay(error: unknown, method: HttpMethod, attempt: number, retry: ResolvedRetry) {
-    const idempotent = IDEMPOTENT.has(method);
-    if (error instanceof ApiError) {
-      // A 429 was refused before any effect, so any method may be retried; a 5xx only when idempotent.
-      const retryable = error.status === 429 || (idempotent && error.status >= 500 && error.status !== 501);
-      if (!retryable) return undefined;
-      if (error.retryAfterMs !== undefined) {
-        return error.retryAfterMs <= retry.maxRetryAfterMs ? error.retryAfterMs : undefined;
-      }
-      return backoffDelay(attempt, retry);
-    }
-    if (idempotent && (error instanceof ConnectionError || error instanceof TimeoutError)) {
-      return backoffDelay(attempt, retry);
-    }
-    return undefined;
-  }
-
   private async attempt<T>(
-    url: string,
-    method: string,
+    attempt: Attempt,
     makeInit: (touch: () => void) => AttemptInit | Promise<AttemptInit>,
-    timeout: number,
-    signal: AbortSignal | undefined,
-    mode: SendMode,
   ): Promise<T> {
+    const { signal, mode } = attempt;
     const controller = new AbortController();
-    let timedOut = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const hasTimeout = Number.isFinite(timeout) && timeout > 0;
-    const arm = () => {
-      if (!hasTimeout) return;
-      if (timer !== undefined) clearTimeout(timer);
-      timer = setTimeout(
-        () => {
-          timedOut = true;
-          controller.abort();
-        },
-        Math.min(timeout, MAX_TIMER_MS),
-      );
-    };
-    const touch = mode.idle ? arm : () => undefined;
+    const timer = new AttemptTimer(controller, attempt.timeout);
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     let keepListening = false;
-    const failure = (error: unknown): ParleyError => {
-      if (signal?.aborted) return abortErrorOf(signal);
-      // The request body's own failure (e.g. an upload source of the wrong size) is the error to throw.
-      const cause = (error as { cause?: unknown } | undefined)?.cause;
-      if (error instanceof ParleyError) return error;
-      if (cause instanceof ParleyError) return cause;
-      if (timedOut) {
-        const kind = mode.idle ? 'moved no byte for' : 'got no complete answer within';
-        return new TimeoutError(`${method} ${url} ${kind} ${timeout} ms`, timeout);
-      }
-      return new ConnectionError(`${method} ${url} failed: ${describeCause(error)}`, { cause: error });
-    };
     try {
-      arm();
-      const init = await makeInit(touch);
+      timer.arm();
+      const init = await makeInit(mode.idle ? () => timer.arm() : () => undefined);
       let res: Response;
       let text: string;
       try {
         const doFetch = mode.fetch ?? this.config.fetch;
-        res = await doFetch(url, { ...init, signal: controller.signal } as RequestInit);
+        res = await doFetch(attempt.url, { ...init, signal: controller.signal } as RequestInit);
         if (mode.raw && res.ok) {
           // The body is the caller's to read: the timeout stops here, the caller's signal keeps aborting it.
           keepListening = true;
@@ -327,41 +299,11 @@ export class Transport {
         }
         text = await res.text();
       } catch (error) {
-        throw failure(error);
+        throw failureOf(error, attempt, timer.timedOut);
       }
-      const requestId = res.headers.get('x-request-id') ?? undefined;
-      let body: unknown;
-      let isJson = text === '';
-      if (text !== '') {
-        try {
-          body = JSON.parse(text);
-          isJson = true;
-        } catch {
-          body = undefined;
-        }
-      }
-      if (res.ok) {
-        if (!isJson) {
-          throw new UnknownError({
-            id: localErrorId(),
-            code: res.status,
-            message: `${method} ${url} answered ${res.status} with a body that is not JSON`,
-            metadata: { body: text.slice(0, 500) },
-            requestId,
-          });
-        }
-        return (body ?? {}) as T;
-      }
-      throw errorFromResponse({
-        status: res.status,
-        statusText: res.statusText,
-        body,
-        text,
-        requestId,
-        retryAfterMs: parseRetryAfter(res.headers.get('retry-after')),
-      });
+      return answerOf<T>(res, text, attempt);
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
+      timer.stop();
       if (!keepListening) signal?.removeEventListener('abort', onAbort);
     }
   }

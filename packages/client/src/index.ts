@@ -34,13 +34,8 @@ export * from './chat-types.js';
 export * from './client.js';
 export * from './errors.js';
 export * from './files-types.js';
-export {
-  DEFAULT_RETRY,
-  DEFAULT_TIMEOUT_MS,
-  type HttpMethod,
-  type RequestOptions,
-  type RetryOptions,
-} from './http.js';
+export { DEFAULT_TIMEOUT_MS, type HttpMethod, type RequestOptions } from './http.js';
 export * from './pagination.js';
 export { encodeQuery, type QueryValue, type TagFilter } from './query.js';
+export { DEFAULT_RETRY, type RetryOptions } from './retry.js';
 export type { UploadProgress, UploadSource } from './transfer.js';
