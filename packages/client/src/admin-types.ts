@@ -35,6 +35,9 @@ import type { TagFilter } from './query.js';
 /** `{}`: the answer of delete, revoke and uninstall operations. */
 export type EmptyResponse = Record<string, never>;
 
+/** The empty input of operations that take no parameter. */
+export type NoInput = Record<string, never>;
+
 /** Cursor parameters of every paginated list. */
 export type PageInput = {
   /** `meta.nextToken` of the previous page; undefined (or absent) for the first page. */
@@ -99,6 +102,11 @@ export type GetBotLogsInput = IdInput &
 export interface GetBotLogsResponse {
   logs: LogEntry[];
   meta: ListMeta;
+}
+
+/** Answer of listBotUsages. */
+export interface ListBotUsagesResponse {
+  usages: Usage[];
 }
 
 // ---- workspaces ----

@@ -1,0 +1,73 @@
+import type {
+  AcceptInvitationInput,
+  AcceptInvitationResponse,
+  AccountResponse,
+  CreatePersonalAccessTokenInput,
+  CreatePersonalAccessTokenResponse,
+  EmptyResponse,
+  IdInput,
+  ListPersonalAccessTokensResponse,
+  NoInput,
+  UpdateAccountInput,
+} from './admin-types.js';
+import { Api } from './core.js';
+import type { RequestOptions } from './http.js';
+import { operations } from './operations.js';
+
+/** The account part of the Admin API: one entry per method of `AccountApi`. */
+export const ACCOUNT_OPERATIONS = operations('admin', {
+  acceptInvitation: { method: 'POST', path: '/v1/admin/account/invitations/accept' },
+  getAccount: { method: 'GET', path: '/v1/admin/account/me' },
+  updateAccount: { method: 'PUT', path: '/v1/admin/account/me' },
+  listPersonalAccessTokens: { method: 'GET', path: '/v1/admin/account/pats' },
+  createPersonalAccessToken: { method: 'POST', path: '/v1/admin/account/pats' },
+  deletePersonalAccessToken: { method: 'DELETE', path: '/v1/admin/account/pats/{id}' },
+});
+
+const OPS = ACCOUNT_OPERATIONS;
+
+/** The token's own account (`/v1/admin/account`): invitations, profile, personal access tokens. */
+export class AccountApi extends Api {
+  /**
+   * Redeems a one-time invitation code. Without a token it creates the account of the invited e-mail and
+   * answers its first personal access token, e.g. for `client.with({ token: pat.value, workspaceId })`.
+   * When an account already holds that e-mail, call it with that account's token (no `pat` then).
+   */
+  async acceptInvitation(
+    input: AcceptInvitationInput,
+    options?: RequestOptions,
+  ): Promise<AcceptInvitationResponse> {
+    return this.core.call(OPS.acceptInvitation, options, { body: input });
+  }
+
+  /** The token's account. */
+  async getAccount(_input: NoInput = {}, options?: RequestOptions): Promise<AccountResponse> {
+    return this.core.call(OPS.getAccount, options, {});
+  }
+
+  /** Changes the token's account. */
+  async updateAccount(input: UpdateAccountInput, options?: RequestOptions): Promise<AccountResponse> {
+    return this.core.call(OPS.updateAccount, options, { body: input });
+  }
+
+  /** Lists the account's personal access tokens (never their values). */
+  async listPersonalAccessTokens(
+    _input: NoInput = {},
+    options?: RequestOptions,
+  ): Promise<ListPersonalAccessTokensResponse> {
+    return this.core.call(OPS.listPersonalAccessTokens, options, {});
+  }
+
+  /** Creates a personal access token (`pat_…`); `pat.value` is shown only in this answer. */
+  async createPersonalAccessToken(
+    input: CreatePersonalAccessTokenInput = {},
+    options?: RequestOptions,
+  ): Promise<CreatePersonalAccessTokenResponse> {
+    return this.core.call(OPS.createPersonalAccessToken, options, { body: input });
+  }
+
+  /** Revokes a personal access token. */
+  async deletePersonalAccessToken({ id }: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
+    return this.core.call(OPS.deletePersonalAccessToken, options, { params: { id } });
+  }
+}

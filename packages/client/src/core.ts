@@ -1,0 +1,134 @@
+import type { PageInput } from './admin-types.js';
+import { fetchOf, pick, retryOf } from './env.js';
+import { DEFAULT_TIMEOUT_MS, type RequestOptions, type RequestSpec, Transport } from './http.js';
+import { fillPath, type Operation, type ParamNames, type PathParams } from './operations.js';
+import { type ListPage, PagePromise } from './pagination.js';
+import type { RetryOptions } from './retry.js';
+
+/** API URL when neither the `apiUrl` option nor `PARLEY_API_URL` is set: a local server's default address. */
+export const DEFAULT_API_URL = 'http://127.0.0.1:3000';
+
+/** The connection options both clients take. */
+export interface ConnectionOptions {
+  apiUrl?: string | undefined;
+  timeout?: number | undefined;
+  retry?: RetryOptions | undefined;
+  headers?: Record<string, string> | undefined;
+  fetch?: typeof fetch | undefined;
+}
+
+/** The API URL: the option, else `PARLEY_API_URL`, else the default; without a trailing slash. */
+export function apiUrlOf(option: string | undefined): string {
+  return (pick(option, 'PARLEY_API_URL') ?? DEFAULT_API_URL).replace(/\/+$/, '');
+}
+
+/** A transport to `apiUrl` with the options' timeout, retries and fetch, sending `auth` over their headers. */
+export function transportOf(
+  options: ConnectionOptions,
+  apiUrl: string,
+  auth: Record<string, string>,
+): Transport {
+  return new Transport({
+    apiUrl,
+    timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
+    retry: retryOf(options.retry),
+    headers: { ...options.headers, ...auth },
+    fetch: fetchOf(options.fetch),
+    customFetch: options.fetch !== undefined,
+  });
+}
+
+/**
+ * What a call sends besides its operation: the path parameters the core does not fill itself, the query,
+ * the JSON body and the context headers the operation fixes.
+ */
+export type CallSpec<P extends string, Fixed extends string> = Omit<RequestSpec, 'method' | 'path'> &
+  ([Exclude<ParamNames<P>, Fixed>] extends [never]
+    ? { params?: undefined }
+    : { params: PathParams<Exclude<ParamNames<P>, Fixed>> });
+
+/**
+ * The request core under every API class: sends a declared operation (its method, its path filled with the
+ * call's parameters and the core's own, e.g. the chat client's `botId`) through the transport, which does
+ * headers, timeouts, retries and errors; pages lists.
+ */
+export class RequestCore<Fixed extends string = never> {
+  constructor(
+    /** The transport (also for URLs the API hands out: uploads, downloads, streams). */
+    readonly http: Transport,
+    private readonly fixed: PathParams<Fixed>,
+  ) {}
+
+  /** The full URL of an operation, without query. */
+  url<P extends string>(operation: Operation<P>, params: CallSpec<P, Fixed>['params']): string {
+    return `${this.http.config.apiUrl}${this.path(operation, params)}`;
+  }
+
+  /** Sends one operation and answers its JSON body. */
+  async call<T, P extends string>(
+    operation: Operation<P>,
+    options: RequestOptions | undefined,
+    { params, ...spec }: CallSpec<P, Fixed>,
+  ): Promise<T> {
+    const path = this.path(operation, params);
+    return this.http.request<T>({ ...spec, method: operation.method, path }, options);
+  }
+
+  /** A list operation as a `PagePromise`: one page when awaited, every item when iterated. */
+  page<Page extends ListPage, Item, P extends string>(
+    operation: Operation<P>,
+    options: RequestOptions | undefined,
+    { params, query, ...spec }: CallSpec<P, Fixed> & { query: PageInput & Record<string, unknown> },
+    itemsOf: (page: Page) => readonly Item[],
+  ): PagePromise<Page, Item> {
+    return new PagePromise<Page, Item>(
+      async (nextToken) => {
+        const path = this.path(operation, params);
+        const pageQuery = { ...(query as RequestSpec['query']), nextToken };
+        return this.http.request<Page>(
+          { ...spec, method: operation.method, path, query: pageQuery },
+          options,
+        );
+      },
+      itemsOf,
+      query.nextToken,
+    );
+  }
+
+  private path(operation: Operation, params: Readonly<Record<string, string>> | undefined): string {
+    return fillPath(operation.path, { ...params, ...this.fixed });
+  }
+}
+
+/** The base of the API classes: each sends its operations through the core it is given. */
+export abstract class Api<Fixed extends string = never> {
+  constructor(protected readonly core: RequestCore<Fixed>) {}
+}
+
+type ApiClass = abstract new (core: RequestCore) => Api;
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/**
+ * One class with the methods of several API classes (and of the classes they extend), over one core: how
+ * `Client` offers every API as its own methods. Two APIs may not define the same method name.
+ */
+export function composeApis<const A extends readonly ApiClass[]>(
+  ...apis: A
+): new (
+  core: RequestCore,
+) => Intersection<InstanceType<A[number]>> {
+  abstract class Composed extends Api {}
+  const owners = new Map<string, unknown>();
+  for (const api of apis) {
+    for (let proto = api.prototype; proto !== Api.prototype; proto = Object.getPrototypeOf(proto)) {
+      for (const name of Object.getOwnPropertyNames(proto)) {
+        const descriptor = Object.getOwnPropertyDescriptor(proto, name);
+        if (name === 'constructor' || !descriptor || owners.get(name) === descriptor.value) continue;
+        if (owners.has(name)) throw new TypeError(`Two APIs define ${name}`);
+        owners.set(name, descriptor.value);
+        Object.defineProperty(Composed.prototype, name, descriptor);
+      }
+    }
+  }
+  return Composed as never;
+}

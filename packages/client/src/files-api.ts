@@ -1,0 +1,158 @@
+import type { FileObject } from '@parley/protocol';
+import type { EmptyResponse, PageInput } from './admin-types.js';
+import { Api } from './core.js';
+import type {
+  CopyFileInput,
+  FileIdInput,
+  FilePassageItem,
+  FileResponse,
+  ListFilePassagesInput,
+  ListFilePassagesResponse,
+  ListFilesInput,
+  ListFilesResponse,
+  ListFileTagsResponse,
+  ListFileTagValuesInput,
+  ListFileTagValuesResponse,
+  SearchFilesInput,
+  SearchFilesResponse,
+  SetFilePassagesInput,
+  UpdateFileMetadataInput,
+  UpsertFileInput,
+  UpsertFileResponse,
+} from './files-types.js';
+import type { RequestOptions } from './http.js';
+import { operations } from './operations.js';
+import type { PagePromise } from './pagination.js';
+
+/** The file records part of the Files API: one entry per method of `FilesApi`. */
+export const FILE_OPERATIONS = operations('files', {
+  upsertFile: { method: 'PUT', path: '/v1/files' },
+  listFiles: { method: 'GET', path: '/v1/files' },
+  getFile: { method: 'GET', path: '/v1/files/{id}' },
+  updateFileMetadata: { method: 'PUT', path: '/v1/files/{id}' },
+  deleteFile: { method: 'DELETE', path: '/v1/files/{id}' },
+  copyFile: { method: 'POST', path: '/v1/files/{id}/{destinationKey}' },
+  listFileTags: { method: 'GET', path: '/v1/files/tags' },
+  listFileTagValues: { method: 'GET', path: '/v1/files/tags/{tag}/values' },
+  searchFiles: { method: 'GET', path: '/v1/files/search' },
+  listFilePassages: { method: 'GET', path: '/v1/files/{id}/passages' },
+  setFilePassages: { method: 'PUT', path: '/v1/files/{id}/passages' },
+  reindexFile: { method: 'PUT', path: '/v1/files/{id}/index' },
+});
+
+const OPS = FILE_OPERATIONS;
+
+/** The files of a bot (`/v1/files`, `x-bot-id`: the client's `botId` or `options.botId`): records, tags, search, passages. */
+export class FilesApi extends Api {
+  /**
+   * Creates a file record, or replaces the one with the same key (`PUT /v1/files`); answers it with the
+   * `uploadUrl` to PUT exactly `size` bytes to. `uploadFile` does both steps.
+   */
+  async upsertFile(input: UpsertFileInput, options?: RequestOptions): Promise<UpsertFileResponse> {
+    return this.core.call(OPS.upsertFile, options, { body: input });
+  }
+
+  /**
+   * Lists the bot's files the caller may access: await for a page, `for await` for every file.
+   * `tags` filters like listBots' (`{ team: 'sales' }`, `{ team: { not: 'x' } }`, …).
+   */
+  listFiles(
+    input: ListFilesInput = {},
+    options?: RequestOptions,
+  ): PagePromise<ListFilesResponse, FileObject> {
+    return this.core.page(OPS.listFiles, options, { query: input }, (page: ListFilesResponse) => page.files);
+  }
+
+  /** Gets a file by id or key; its `url` downloads it (signed and short-lived unless `public_content`). */
+  async getFile({ id }: FileIdInput, options?: RequestOptions): Promise<FileResponse> {
+    return this.core.call(OPS.getFile, options, { params: { id } });
+  }
+
+  /** Changes a file's tags, metadata, access policies or expiry; a `null` tag value removes the tag. */
+  async updateFileMetadata(
+    { id, ...body }: UpdateFileMetadataInput,
+    options?: RequestOptions,
+  ): Promise<FileResponse> {
+    return this.core.call(OPS.updateFileMetadata, options, { params: { id }, body });
+  }
+
+  /** Deletes a file (id or key), its content and its passages. */
+  async deleteFile({ id }: FileIdInput, options?: RequestOptions): Promise<EmptyResponse> {
+    return this.core.call(OPS.deleteFile, options, { params: { id } });
+  }
+
+  /**
+   * Copies a file to `destinationKey`, on the same bot or on `destinationBotId` (sent as
+   * `x-destination-bot-id`); `overwrite` replaces a file already there (else 409 AlreadyExists).
+   */
+  async copyFile(
+    { id, destinationKey, overwrite, destinationBotId }: CopyFileInput,
+    options?: RequestOptions,
+  ): Promise<FileResponse> {
+    return this.core.call(OPS.copyFile, options, {
+      params: { id, destinationKey },
+      body: overwrite === undefined ? {} : { overwrite },
+      headers: { 'x-destination-bot-id': destinationBotId },
+    });
+  }
+
+  /** The tag keys the bot's files use: await for a page, `for await` for every key. */
+  listFileTags(input: PageInput = {}, options?: RequestOptions): PagePromise<ListFileTagsResponse, string> {
+    return this.core.page(
+      OPS.listFileTags,
+      options,
+      { query: input },
+      (page: ListFileTagsResponse) => page.tags,
+    );
+  }
+
+  /** The values one tag key takes on the bot's files: await for a page, `for await` for every value. */
+  listFileTagValues(
+    { tag, ...query }: ListFileTagValuesInput,
+    options?: RequestOptions,
+  ): PagePromise<ListFileTagValuesResponse, string> {
+    const spec = { params: { tag }, query };
+    return this.core.page(
+      OPS.listFileTagValues,
+      options,
+      spec,
+      (page: ListFileTagValuesResponse) => page.values,
+    );
+  }
+
+  /**
+   * The passages of the indexed files the caller may read that best match `query` (at most 1 KB), best
+   * first; `mode` picks hybrid (default), lexical or semantic ranking. `tags` filters the files,
+   * `knowledgeBaseIds` keeps the files linked to those knowledge bases.
+   */
+  async searchFiles(input: SearchFilesInput, options?: RequestOptions): Promise<SearchFilesResponse> {
+    return this.core.call(OPS.searchFiles, options, { query: input });
+  }
+
+  /** The stored passages of a file, in order: await for a page (`limit` ≤ 200), `for await` for all. */
+  listFilePassages(
+    { id, ...query }: ListFilePassagesInput,
+    options?: RequestOptions,
+  ): PagePromise<ListFilePassagesResponse, FilePassageItem> {
+    const spec = { params: { id }, query };
+    return this.core.page(
+      OPS.listFilePassages,
+      options,
+      spec,
+      (page: ListFilePassagesResponse) => page.passages,
+    );
+  }
+
+  /** Replaces a file's passages with your own chunks; they are embedded in the background. */
+  async setFilePassages(
+    { id, passages }: SetFilePassagesInput,
+    options?: RequestOptions,
+  ): Promise<FileResponse> {
+    return this.core.call(OPS.setFilePassages, options, { params: { id }, body: { passages } });
+  }
+
+  /** Indexes a file again without a new upload (after `indexing_failed`, or for a new model); turns `index` on. */
+  async reindexFile({ id }: FileIdInput, options?: RequestOptions): Promise<FileResponse> {
+    return this.core.call(OPS.reindexFile, options, { params: { id } });
+  }
+}
