@@ -5,9 +5,9 @@ import { type JobHandler, PermanentJobError } from '../../jobs/queue.js';
 import { discardBody } from '../../outbound-body.js';
 import type { BotsService } from '../bots/service.js';
 import type { RequestRecord } from '../logs/service.js';
+import { botUserId, type ChatReplyJob, type ChatService, type ChatWebhookJob } from './contract.js';
 import { webhookSignature } from './keys.js';
 import type { KnowledgeResponder, Reply } from './reply-port.js';
-import { botUserId, type ChatReplyJob, type ChatService, type ChatWebhookJob } from './service.js';
 
 /** What a bot without an answer engine says: an honest notice, never a made-up answer. */
 export const NO_ANSWER_ENGINE_TEXT =

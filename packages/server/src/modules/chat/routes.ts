@@ -28,8 +28,8 @@ import { errors } from '../../errors/errors.js';
 import { type AuthResolver, requireWorkspaceActor } from '../../http/context.js';
 import { BEARER, listBody, responses } from '../../http/route-helpers.js';
 import type { SignalBus } from './bus.js';
+import type { ChatCaller, ChatService } from './contract.js';
 import type { SourceLinks } from './reply-port.js';
-import type { ChatCaller, ChatService } from './service.js';
 import { type StreamRegistry, serveStream } from './stream.js';
 
 const tags = ['chat'];

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError } from '../../errors/errors.js';
 import type { SignalBus, SignalNote } from './bus.js';
-import type { ChatCaller, ChatService } from './service.js';
+import type { ChatCaller, ChatService } from './contract.js';
 
 /** Bounds on the live streams of one process. */
 export interface StreamLimits {

@@ -1,0 +1,211 @@
+import type {
+  ChatConversation,
+  ChatEvent,
+  ChatFileResponse,
+  ChatMessage,
+  ChatSignal,
+  ChatUser,
+  ChatUserFields,
+  ChatWebhookEvent,
+  CreateChatFileBody,
+  CreateEventBody,
+  CreateMessageBody,
+  MessageFeedback,
+  MessagePayload,
+  WebchatConfiguration,
+} from '@parley/protocol';
+import type { Actor } from '../../access/principal.js';
+import type { Page } from '../../http/pagination.js';
+import type { SignalRow } from './repo.js';
+
+/** Kind of the durable job that answers a user's message in knowledge mode. */
+export const CHAT_REPLY_JOB = 'chat_reply';
+/** Kind of the durable job that POSTs a conversation event to a webhook-mode bot. */
+export const CHAT_WEBHOOK_JOB = 'chat_webhook';
+
+/** What the Chat API knows of a bot. */
+export interface ChatBot {
+  id: string;
+  workspaceId: string;
+  name: string;
+  status: 'active' | 'disabled';
+  replyMode: 'knowledge' | 'webhook';
+  webhookUrl: string | null;
+  webchat: WebchatConfiguration;
+}
+
+/** The authenticated caller of a Chat API request. */
+export interface ChatCaller {
+  bot: ChatBot;
+  /** The chat user it acts as (the bot's own chat user for a bot access key). */
+  userId: string;
+  isBot: boolean;
+  /** Carries the webchat adminKey: reads every conversation, receives `debug` signals. */
+  admin: boolean;
+}
+
+/** The credentials a Chat API request carries. */
+export interface ChatCredentials {
+  authorization?: string | undefined;
+  userKey?: string | undefined;
+  adminKey?: string | undefined;
+}
+
+/** Payload of a `chat_reply` job. */
+export interface ChatReplyJob {
+  botId: string;
+  conversationId: string;
+  messageId: string;
+}
+
+/** Payload of a `chat_webhook` job. */
+export interface ChatWebhookJob {
+  botId: string;
+  event: ChatWebhookEvent;
+}
+
+/** A page query of the Chat API lists. */
+export interface ChatPageQuery {
+  nextToken?: string | undefined;
+  pageSize?: number | undefined;
+}
+
+/** A signal to store and fan out, with whether only adminKey streams may see it. */
+export interface PendingSignal {
+  conversationId: string;
+  signal: ChatSignal;
+  adminOnly: boolean;
+}
+
+/** A message the bot posts: its id when chosen beforehand, its payload and metadata. */
+export interface BotMessageDraft {
+  id?: string;
+  payload: MessagePayload;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+/** A bot's chat secrets, as the Admin API shows them. */
+export interface ChatSecrets {
+  userKeySecret: string;
+  webhookSecret: string;
+}
+
+/** What the reply job answers from: the user's message, the recent history, whether it was answered. */
+export interface ReplyContext {
+  message: ChatMessage;
+  /** The conversation's latest messages (at most the history size asked for), oldest first. */
+  history: ChatMessage[];
+  /** The message already has a reply of the bot (a retry or a duplicate job). */
+  answered: boolean;
+}
+
+/** The chat user id of a bot itself (its messages carry `isBot: true`). */
+export function botUserId(botId: string): string {
+  return `bot_${botId}`;
+}
+
+/**
+ * The Chat API: chat users and their keys, conversations, participants, messages, events, feedback, chat
+ * files, the durable signal log behind the live streams, and the hand-off of user messages to the bot
+ * (a `chat_reply` job in knowledge mode, a `chat_webhook` job in webhook mode). Every method is a plain
+ * function: destructuring one off the service is safe.
+ */
+export interface ChatService {
+  /** The bot of a Chat API root: 404 when unknown, 403 when disabled. */
+  bot(botId: string): Promise<ChatBot>;
+  /** Authenticates a Chat API request as the bot (bearer access key) or a chat user (x-user-key). */
+  authenticate(botId: string, credentials: ChatCredentials): Promise<ChatCaller>;
+
+  /** Creates an anonymous chat user and its key. */
+  createUser(botId: string, fields: ChatUserFields): Promise<{ user: ChatUser; key: string }>;
+  /** Verified identity: the key a site backend signed names the user; it is created on first use. */
+  getOrCreateUser(
+    botId: string,
+    userKey: string | undefined,
+    fields: ChatUserFields,
+    adminKey?: string,
+  ): Promise<{ user: ChatUser; created: boolean }>;
+  /** The caller's chat user. */
+  getUser(caller: ChatCaller): Promise<ChatUser>;
+  /** Updates the caller's chat user (null clears a field). */
+  updateUser(caller: ChatCaller, fields: ChatUserFields): Promise<ChatUser>;
+  /** Deletes the caller and its data; the bot's own user cannot be deleted. */
+  deleteUser(caller: ChatCaller): Promise<void>;
+
+  /** Creates a conversation with the caller as participant; a chosen id already in use answers 409. */
+  createConversation(caller: ChatCaller, body: { id?: string | undefined }): Promise<ChatConversation>;
+  /** The conversation with this id if the caller takes part in it, else a new one with this id. */
+  getOrCreateConversation(
+    caller: ChatCaller,
+    body: { id?: string | undefined },
+  ): Promise<{ conversation: ChatConversation; created: boolean }>;
+  /** The caller's conversations, most recently active first (the bot, or an adminKey session: all of them). */
+  listConversations(caller: ChatCaller, query: ChatPageQuery): Promise<Page<ChatConversation>>;
+  /** A conversation the caller may read. */
+  getConversation(caller: ChatCaller, id: string): Promise<ChatConversation>;
+  /** Deletes a conversation with its messages, events and participants (participants or the bot). */
+  deleteConversation(caller: ChatCaller, id: string): Promise<void>;
+
+  /** Participants of a conversation, in the order they joined. */
+  listParticipants(caller: ChatCaller, conversationId: string, query: ChatPageQuery): Promise<Page<ChatUser>>;
+  /** Adds a user of the bot to a conversation the caller takes part in. */
+  addParticipant(caller: ChatCaller, conversationId: string, userId: string): Promise<ChatUser>;
+  /** One participant of a conversation the caller may read. */
+  getParticipant(caller: ChatCaller, conversationId: string, userId: string): Promise<ChatUser>;
+  /** Removes a participant: oneself, or anyone when the caller created the conversation or is the bot. */
+  removeParticipant(caller: ChatCaller, conversationId: string, userId: string): Promise<void>;
+
+  /** Messages of a conversation, newest first. */
+  listMessages(caller: ChatCaller, conversationId: string, query: ChatPageQuery): Promise<Page<ChatMessage>>;
+  /** Posts a message (at most 128 KB of payload as JSON); a user's message goes to the bot. */
+  createMessage(caller: ChatCaller, body: CreateMessageBody): Promise<ChatMessage>;
+  /** A message of a conversation the caller may read. */
+  getMessage(caller: ChatCaller, id: string): Promise<ChatMessage>;
+  /** Deletes a message: its author, or the bot. */
+  deleteMessage(caller: ChatCaller, id: string): Promise<void>;
+  /** Records a participant's feedback on a bot message (only when the webchat has feedbackEnabled). */
+  setFeedback(caller: ChatCaller, id: string, feedback: MessageFeedback): Promise<ChatMessage>;
+  /** Stores messages as the bot (one transaction) with their signals, and any `extra` signals after them. */
+  postAsBot(
+    bot: ChatBot,
+    conversationId: string,
+    messages: BotMessageDraft[],
+    options?: { replyTo?: string; extra?: PendingSignal[] },
+  ): Promise<ChatMessage[]>;
+
+  /** Sends a custom event into a conversation (at most 128 KB as JSON). */
+  createEvent(caller: ChatCaller, body: CreateEventBody): Promise<ChatEvent>;
+  /** An event of a conversation the caller may read. */
+  getEvent(caller: ChatCaller, id: string): Promise<ChatEvent>;
+
+  /** Starts a chat file upload (only with allowFileUpload in the webchat configuration). */
+  createFile(caller: ChatCaller, body: CreateChatFileBody): Promise<ChatFileResponse['file']>;
+
+  /** Checks a conversation may be read and answers the cursor a stream starts after (`after`, else now). */
+  openStream(caller: ChatCaller, conversationId: string, after: number | undefined): Promise<number>;
+  /** Signals of a conversation after a cursor, in order (debug signals only for adminKey sessions). */
+  signalsAfter(
+    caller: ChatCaller,
+    conversationId: string,
+    after: number,
+    limit?: number,
+  ): Promise<SignalRow[]>;
+  /** Stores and fans out signals of a conversation as the bot (typing, stream deltas, debug). */
+  emit(
+    botId: string,
+    conversationId: string,
+    signals: Array<{ signal: ChatSignal; adminOnly?: boolean }>,
+  ): Promise<void>;
+
+  /** The bot's chat secrets (created on first use). */
+  getSecrets(actor: Actor, botId: string): Promise<ChatSecrets>;
+  /** Replaces both secrets: every user key signed before stops working, webhooks are signed anew. */
+  rotateSecrets(actor: Actor, botId: string): Promise<ChatSecrets>;
+  /** The webhook secret of a bot (for the webhook job). */
+  webhookSecret(botId: string): Promise<string>;
+
+  /** A message of the bot's own (`isBot`), for its source links; undefined when absent or a user's. */
+  botMessage(botId: string, messageId: string): Promise<ChatMessage | undefined>;
+  /** Recent messages of a conversation, oldest first, and the message itself (for the reply job). */
+  replyContext(botId: string, messageId: string, historySize?: number): Promise<ReplyContext | undefined>;
+}

@@ -1,0 +1,164 @@
+import type { ChatMessage, CreateMessageBody } from '@parley/protocol';
+import { errors } from '../../errors/errors.js';
+import { newId, newSecretId, nextId } from '../../ids.js';
+import { type ChatContext, conversationFor, conversationPage, ensureBotUser, messageFor } from './context.js';
+import {
+  type BotMessageDraft,
+  CHAT_REPLY_JOB,
+  type ChatBot,
+  type ChatCaller,
+  type ChatReplyJob,
+  type ChatService,
+  type PendingSignal,
+} from './contract.js';
+import { checkPayloadSize, type ListOrder, signalTo, toMessage } from './records.js';
+import { chatRepo, type MessageRow } from './repo.js';
+import { toWebhook, webhookEvent } from './webhooks.js';
+
+/**
+ * Stores messages as the bot (one transaction) with their signals, then the `extra` ones. A message without
+ * a chosen id gets an unguessable one ({@link newSecretId}: source links work for whoever holds a bot
+ * message's id), the ones after it in the batch ids that sort after it.
+ */
+export function postAsBot(
+  ctx: Pick<ChatContext, 'now' | 'withSignals'>,
+  bot: ChatBot,
+  conversationId: string,
+  messages: BotMessageDraft[],
+  options: { replyTo?: string; extra?: PendingSignal[] } = {},
+): Promise<ChatMessage[]> {
+  return ctx.withSignals(bot.id, async (tx, emit) => {
+    const userId = await ensureBotUser(tx, bot, ctx.now());
+    const at = ctx.now();
+    let previous: string | undefined;
+    const ids = messages.map((m) => {
+      previous = m.id ?? (previous ? nextId(previous) : newSecretId('msg'));
+      return previous;
+    });
+    const rows: MessageRow[] = messages.map((m, i) => ({
+      id: ids[i] as string,
+      bot_id: bot.id,
+      conversation_id: conversationId,
+      user_id: userId,
+      is_bot: 1,
+      payload: JSON.stringify(m.payload),
+      metadata: m.metadata ? JSON.stringify(m.metadata) : null,
+      feedback: null,
+      reply_to: options.replyTo ?? null,
+      created_at: at,
+    }));
+    if (rows.length > 0) await chatRepo(tx).insertMessages(rows);
+    await chatRepo(tx).touchConversation(bot.id, conversationId, at);
+    const out = rows.map(toMessage);
+    for (const m of out) emit(signalTo(conversationId, { type: 'message_created', data: m }));
+    for (const s of options.extra ?? []) emit(s);
+    return out;
+  });
+}
+
+/**
+ * Stores a user's message with its signal and hands it to the bot in the same transaction: a `chat_reply`
+ * job in knowledge mode, a `chat_webhook` job in webhook mode.
+ */
+export function postAsUser(
+  ctx: Pick<ChatContext, 'now' | 'jobs' | 'withSignals'>,
+  caller: ChatCaller,
+  body: CreateMessageBody,
+): Promise<ChatMessage> {
+  const { bot } = caller;
+  const { conversationId } = body;
+  return ctx.withSignals(bot.id, async (tx, emit) => {
+    const at = ctx.now();
+    const row: MessageRow = {
+      id: newId('msg'),
+      bot_id: bot.id,
+      conversation_id: conversationId,
+      user_id: caller.userId,
+      is_bot: 0,
+      payload: JSON.stringify(body.payload),
+      metadata: body.metadata ? JSON.stringify(body.metadata) : null,
+      feedback: null,
+      reply_to: null,
+      created_at: at,
+    };
+    await chatRepo(tx).insertMessages([row]);
+    await chatRepo(tx).touchConversation(bot.id, conversationId, at);
+    const message = toMessage(row);
+    emit(signalTo(conversationId, { type: 'message_created', data: message }));
+    if (bot.replyMode === 'knowledge') {
+      const job: ChatReplyJob = { botId: bot.id, conversationId, messageId: row.id };
+      await ctx.jobs.enqueue(CHAT_REPLY_JOB, job, { tx });
+    } else {
+      const fields = { conversationId, userId: caller.userId, message };
+      await toWebhook(ctx.jobs, tx, bot, webhookEvent(bot, 'message_created', fields, ctx.now()));
+    }
+    return message;
+  });
+}
+
+/** Messages, newest first. */
+const NEWEST_FIRST: ListOrder<MessageRow, ChatMessage> = {
+  sort: 'createdAt:desc',
+  key: (r) => [r.created_at, r.id],
+  wire: toMessage,
+};
+
+/** Messages: listed, posted (by users and by the bot), read, deleted, given feedback. */
+export function chatMessages(
+  ctx: Pick<ChatContext, 'db' | 'now' | 'jobs' | 'withSignals'>,
+): Pick<
+  ChatService,
+  'listMessages' | 'createMessage' | 'getMessage' | 'deleteMessage' | 'setFeedback' | 'postAsBot'
+> {
+  const { db } = ctx;
+  return {
+    listMessages: (caller, conversationId, query) =>
+      conversationPage(db, caller, conversationId, query, chatRepo(db).listMessages, NEWEST_FIRST),
+
+    async createMessage(caller, body) {
+      checkPayloadSize('message payload', body.payload);
+      if (body.metadata) checkPayloadSize('message metadata', body.metadata);
+      await conversationFor(db, caller, body.conversationId, 'write');
+      if (!caller.isBot) return postAsUser(ctx, caller, body);
+      const [message] = await postAsBot(ctx, caller.bot, body.conversationId, [
+        { payload: body.payload, metadata: body.metadata },
+      ]);
+      if (!message) throw new Error('the message was not stored');
+      return message;
+    },
+
+    async getMessage(caller, id) {
+      return toMessage(await messageFor(db, caller, id, 'read'));
+    },
+
+    async deleteMessage(caller, id) {
+      const row = await messageFor(db, caller, id, 'write');
+      if (!caller.isBot && row.user_id !== caller.userId)
+        throw errors.forbidden('Only the author of a message (or the bot) may delete it');
+      const conversationId = row.conversation_id;
+      await ctx.withSignals(caller.bot.id, async (tx, emit) => {
+        await chatRepo(tx).deleteMessage(caller.bot.id, id);
+        await chatRepo(tx).purgeMessageSignals(caller.bot.id, conversationId, [id]);
+        emit(signalTo(conversationId, { type: 'message_deleted', data: { id, conversationId } }));
+      });
+    },
+
+    async setFeedback(caller, id, feedback) {
+      if (caller.bot.webchat.feedbackEnabled !== true)
+        throw errors.forbidden(
+          'Message feedback is disabled for this bot: enable feedbackEnabled in its webchat configuration (PUT /v1/admin/bots/{id}/webchat)',
+        );
+      const row = await messageFor(db, caller, id, 'write');
+      if (row.is_bot !== 1) throw errors.forbidden("Feedback can only be given on the bot's messages");
+      return ctx.withSignals(caller.bot.id, async (tx, emit) => {
+        await chatRepo(tx).setFeedback(caller.bot.id, id, JSON.stringify(feedback));
+        const message = toMessage({ ...row, feedback: JSON.stringify(feedback) });
+        emit(signalTo(row.conversation_id, { type: 'message_updated', data: message }));
+        return message;
+      });
+    },
+
+    postAsBot: (bot, conversationId, messages, options) =>
+      postAsBot(ctx, bot, conversationId, messages, options),
+  };
+}

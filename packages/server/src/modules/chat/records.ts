@@ -1,0 +1,103 @@
+import {
+  type ChatConversation,
+  type ChatEvent,
+  type ChatMessage,
+  type ChatSignal,
+  type ChatUser,
+  MAX_CHAT_PAYLOAD_BYTES,
+  type MessageFeedback,
+  type MessagePayload,
+} from '@parley/protocol';
+import { ApiError } from '../../errors/errors.js';
+import { type Cursor, decodeCursor, type Page, toPage } from '../../http/pagination.js';
+import type { ChatPageQuery, PendingSignal } from './contract.js';
+import type { ChatUserRow, EventRow, MessageRow } from './repo.js';
+
+const parse = <T>(text: string | null): T | undefined =>
+  text === null ? undefined : (JSON.parse(text) as T);
+
+/** A chat user row on the wire. */
+export function toUser(row: ChatUserRow): ChatUser {
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    ...(row.name !== null ? { name: row.name } : {}),
+    ...(row.picture_url !== null ? { pictureUrl: row.picture_url } : {}),
+    ...(row.data !== null ? { data: JSON.parse(row.data) as Record<string, unknown> } : {}),
+    ...(row.user_key !== null ? { userKey: row.user_key } : {}),
+  };
+}
+
+/** A message row on the wire. */
+export function toMessage(row: MessageRow): ChatMessage {
+  const metadata = parse<Record<string, unknown>>(row.metadata);
+  const feedback = parse<MessageFeedback>(row.feedback);
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    conversationId: row.conversation_id,
+    userId: row.user_id,
+    isBot: row.is_bot === 1,
+    payload: JSON.parse(row.payload) as MessagePayload,
+    ...(metadata ? { metadata } : {}),
+    ...(feedback ? { feedback } : {}),
+  };
+}
+
+/** An event row on the wire. */
+export function toEvent(row: EventRow): ChatEvent {
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    conversationId: row.conversation_id,
+    userId: row.user_id,
+    payload: JSON.parse(row.payload) as Record<string, unknown>,
+  };
+}
+
+/** A conversation row on the wire. */
+export const toConversation = (row: {
+  id: string;
+  created_at: string;
+  updated_at: string;
+}): ChatConversation => ({
+  id: row.id,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/** Refuses (413 PayloadTooLarge) a value over the Chat API's 128 KB as JSON, naming `what` it is. */
+export function checkPayloadSize(what: string, value: unknown): void {
+  const size = Buffer.byteLength(JSON.stringify(value), 'utf8');
+  if (size > MAX_CHAT_PAYLOAD_BYTES) {
+    throw new ApiError(
+      'PayloadTooLarge',
+      `The ${what} is ${size} bytes as JSON; the limit is ${MAX_CHAT_PAYLOAD_BYTES} bytes (128 KB). Send large content as a file (POST /files) and link it.`,
+    );
+  }
+}
+
+/** A signal every stream of the conversation receives (not only adminKey ones). */
+export function signalTo(conversationId: string, signal: ChatSignal): PendingSignal {
+  return { conversationId, signal, adminOnly: false };
+}
+
+/** How a Chat API list is ordered and shown: its sort name, a row's sort key and id, a row as an item. */
+export interface ListOrder<R, T> {
+  sort: string;
+  key: (row: R) => [string | number, string];
+  wire: (row: R) => T;
+}
+
+/** One page of a Chat API list (20 items unless `pageSize` says otherwise); `read` fetches `limit + 1` rows. */
+export async function chatPage<R, T>(
+  query: ChatPageQuery,
+  order: ListOrder<R, T>,
+  read: (q: { limit: number; after: Cursor | undefined }) => Promise<R[]>,
+): Promise<Page<T>> {
+  const limit = query.pageSize ?? 20;
+  const rows = await read({ limit, after: decodeCursor(query.nextToken, order.sort) });
+  const page = toPage(rows, limit, order.sort, order.key);
+  return { ...page, items: page.items.map(order.wire) };
+}
