@@ -16,6 +16,7 @@ import type {
 } from '@parley/protocol';
 import type { Static } from 'typebox';
 import type { PageInput } from './admin-types.js';
+import type { RetryOptions } from './retry.js';
 import type { UploadProgress, UploadSource } from './transfer.js';
 
 // Inputs and answers of the Chat API (`/v1/chat/{botId}`); every shape comes from @parley/protocol.
@@ -95,3 +96,28 @@ export type UploadChatFileInput = Omit<CreateChatFileBody, 'size'> &
 
 /** A signal of a live stream, with the id of its frame (`eventId`, the cursor to resume after). */
 export type ChatStreamSignal = ChatSignal & { eventId: string | undefined };
+
+/** Options of a chat client. */
+export interface ChatClientOptions {
+  /** The bot whose Chat API this is (`/v1/chat/{botId}`). Env `PARLEY_BOT_ID`. */
+  botId?: string | undefined;
+  /**
+   * The chat user's key, sent as `x-user-key`: the `key` createUser answered, or a key your backend signed
+   * (`signUserKey`) for verified identity.
+   */
+  userKey?: string | undefined;
+  /** A bot access key (`bak_…`), sent as `Authorization: Bearer`: the bot itself acting in its chats. */
+  token?: string | undefined;
+  /** The webchat adminKey, sent as `x-admin-key` (enhanced permissions). */
+  adminKey?: string | undefined;
+  /** Base URL of the server, without `/v1`. Env `PARLEY_API_URL`; default `http://127.0.0.1:3000`. */
+  apiUrl?: string | undefined;
+  /** Per-attempt timeout in milliseconds; default 60000 (for `listen`: the wait for the stream to open). */
+  timeout?: number | undefined;
+  /** Retry settings, as for `Client`. */
+  retry?: RetryOptions | undefined;
+  /** Headers sent on every request. */
+  headers?: Record<string, string> | undefined;
+  /** A `fetch` to use instead of the global one. */
+  fetch?: typeof fetch | undefined;
+}

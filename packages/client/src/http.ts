@@ -50,7 +50,7 @@ const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(['GET', 'HEAD', 'PUT', 'DELE
 /** One request as an operation describes it. */
 export interface RequestSpec {
   method: HttpMethod;
-  /** Path below the API URL, already encoded (see `path`). */
+  /** Path below the API URL, already encoded (see `fillPath`). */
   path: string;
   query?: { readonly [key: string]: QueryValue } | undefined;
   /** JSON body; undefined sends no body and no Content-Type. */
@@ -69,21 +69,6 @@ export interface TransportConfig {
   fetch: typeof fetch;
   /** Whether `fetch` is the caller's own (the `fetch` option) rather than the global one. */
   customFetch?: boolean;
-}
-
-/**
- * Builds a path from a template, encoding each interpolated value as one path segment.
- * @example path`/bots/${id}/access-keys/${keyId}`
- */
-export function path(strings: TemplateStringsArray, ...values: string[]): string {
-  let out = strings[0] ?? '';
-  values.forEach((value, i) => {
-    if (typeof value !== 'string' || value === '') {
-      throw new TypeError(`Path parameter ${i + 1} of ${strings.join('{}')} must be a non-empty string`);
-    }
-    out += encodeURIComponent(value) + (strings[i + 1] ?? '');
-  });
-  return out;
 }
 
 function describeCause(error: unknown): string {

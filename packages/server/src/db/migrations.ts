@@ -472,6 +472,16 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('chat_signals_created').on('chat_signals').column('created_at').execute();
     },
   },
+  // What a file's committed bytes were uploaded as (media type, access policies), kept apart from the latest
+  // upsert's fields: a re-upsert keeps serving the old bytes, as they were published, until new ones commit.
+  '0007_file_served_content': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('files').addColumn('blob_content_type', 'text').execute();
+      await db.schema.alterTable('files').addColumn('blob_access_policies', 'text').execute();
+      await sql`update files set blob_content_type = content_type, blob_access_policies = access_policies
+                where blob_key is not null and size is not null`.execute(db);
+    },
+  },
 };
 
 /** Supplies the in-code migrations to Kysely's Migrator. */

@@ -123,7 +123,10 @@ export interface FilesTable {
   workspace_id: string;
   key: string;
   content_type: string;
-  /** Bytes stored; null until the first upload completes. */
+  /**
+   * Bytes of the committed content (blob_key); null until the first upload completes. A re-upsert keeps it
+   * (the old bytes are still served) until its own upload commits.
+   */
   size: number | null;
   /** Bytes announced by the latest upsert. */
   declared_size: number;
@@ -137,8 +140,12 @@ export interface FilesTable {
   expires_at: string | null;
   owner_type: string;
   owner_id: string | null;
-  /** Blob holding the current content; null until an upload completes. */
+  /** Blob holding the committed content; null until an upload completes. */
   blob_key: string | null;
+  /** Media type the committed content was uploaded with (content_type is the latest upsert's). */
+  blob_content_type: string | null;
+  /** Access policies (JSON) in force when the committed content was committed or last explicitly changed. */
+  blob_access_policies: string | null;
   /** Bumped by every upsert: an upload URL is valid only for the version it was made for. */
   upload_version: number;
   /** Indexing progress: passages done of total, while indexing runs. */

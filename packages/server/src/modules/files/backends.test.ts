@@ -164,11 +164,12 @@ function coreFlow(name: string, make: () => Promise<Backend>) {
       );
     });
 
-    it('replaces the content on a re-upsert and drops the old blob once the new one is stored', async () => {
+    it('keeps serving the old content on a re-upsert until the new one is stored, then drops the old blob', async () => {
       const next = pattern(1000, 2);
       const pending = await upsert({ key, size: next.length });
       expect(pending.id).toBe(file.id);
-      expectError(await download(file.id), 404, 'ResourceNotFound');
+      expect((await download(file.id)).rawPayload.equals(content)).toBe(true);
+      expect(await backend.blobs()).toHaveLength(2);
       expect((await upload(pending.uploadUrl, next)).statusCode).toBe(200);
       const res = await download(file.id);
       expect(res.rawPayload.equals(next)).toBe(true);

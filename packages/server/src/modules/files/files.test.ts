@@ -347,7 +347,7 @@ describe('upsertFile', () => {
     });
   });
 
-  it('never serves the old content after a re-upsert, and serves exactly the new bytes once uploaded', async () => {
+  it('serves the old content whole until the re-upsert’s upload commits, then exactly the new bytes, never a mix', async () => {
     const oldBytes = Buffer.from('OLD CONTENT, LONGER THAN THE NEW ONE');
     const newBytes = Buffer.from('new content');
     const original = await store(t, 'mix/doc.txt', oldBytes);
@@ -356,13 +356,19 @@ describe('upsertFile', () => {
 
     const replaced = await upsert(t, { key: 'mix/doc.txt', size: newBytes.length });
     expect(replaced.id).toBe(original.id);
-    // Meanwhile: neither the url from before nor a fresh one serves the old bytes, whole or in part.
-    expectError(await download(t, oldUrl), 404, 'ResourceNotFound');
-    const pendingUrl = (await getFile(t, original.id)).url;
-    expectError(await download(t, pendingUrl), 404, 'ResourceNotFound');
-    expectError(await download(t, pendingUrl, { range: 'bytes=0-3' }), 404, 'ResourceNotFound');
-    const head = await t.app.inject({ method: 'HEAD', url: pathOf(pendingUrl) });
-    expect(head.statusCode).toBe(404);
+    // Meanwhile: the url from before and a fresh one both serve the old bytes, with the old headers.
+    for (const url of [oldUrl, (await getFile(t, original.id)).url]) {
+      const whole = await download(t, url);
+      expect(whole.statusCode).toBe(200);
+      expect(whole.headers['content-length']).toBe(String(oldBytes.length));
+      expect(whole.rawPayload.equals(oldBytes)).toBe(true);
+      const part = await download(t, url, { range: 'bytes=0-3' });
+      expect(part.statusCode).toBe(206);
+      expect(part.rawPayload.toString()).toBe('OLD ');
+      const head = await t.app.inject({ method: 'HEAD', url: pathOf(url) });
+      expect(head.statusCode).toBe(200);
+      expect(head.headers['content-length']).toBe(String(oldBytes.length));
+    }
 
     const uploaded = await putBytes(t, replaced.uploadUrl, newBytes);
     expect(uploaded.statusCode, uploaded.body).toBe(200);
@@ -1115,7 +1121,8 @@ describe('File Storage quota of a workspace', () => {
 
   it('frees the bytes of a deleted file', async () => {
     expect((await api(t, 'DELETE', '/v1/files/forty.bin')).statusCode).toBe(200);
-    expect(await usage()).toMatchObject({ value: 0, quota: 100 });
+    // sixty.bin's 60 bytes stay stored (and served) until its re-upsert's upload commits.
+    expect(await usage()).toMatchObject({ value: 60, quota: 100 });
     expect((await api(t, 'PUT', '/v1/files', { key: 'new.bin', size: 40 })).statusCode).toBe(200);
   });
 });

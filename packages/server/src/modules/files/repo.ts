@@ -1,4 +1,4 @@
-import { type Expression, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Expression, type Kysely, PostgresAdapter, type Selectable, type SqlBool, sql } from 'kysely';
 import { afterCursor } from '../../db/keyset.js';
 import type { Database, FilesTable } from '../../db/schema.js';
 import { tagConditions } from '../../db/tag-filter.js';
@@ -16,6 +16,15 @@ export const FILE_SORT_COLUMNS = {
   updatedAt: 'updated_at',
   status: 'status',
 } as const;
+
+/**
+ * The size a file is listed and sorted with: null (-1 in SQL) while its latest upsert waits for, or failed,
+ * its upload, even when older bytes are still served.
+ */
+export const LISTED_SIZE = sql<number>`case when status in ('upload_pending', 'upload_failed') then -1 else coalesce(size, -1) end`;
+
+/** Advisory lock class of File Storage reservations (PostgreSQL): "FILE". */
+const QUOTA_LOCK_CLASS = 0x46494c45;
 
 /** Which files a caller may see in lists: all of the bot's, or (an integration) its own plus shared ones. */
 export type FileVisibility = { kind: 'all' } | { kind: 'integration'; integrationId: string };
@@ -40,7 +49,27 @@ export function filesRepo(db: Kysely<Database>) {
       ? undefined
       : sql<SqlBool>`((files.owner_type = 'integration' and files.owner_id = ${v.integrationId}) or files.access_policies like '%"integrations"%')`;
 
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+
   return {
+    /**
+     * Inside a transaction: waits until no other transaction reserves File Storage of this workspace, in any
+     * process (a PostgreSQL advisory lock held until commit). SQLite runs one transaction at a time already.
+     */
+    lockQuota: async (workspaceId: string) => {
+      if (postgres)
+        await sql`select pg_advisory_xact_lock(${QUOTA_LOCK_CLASS}, hashtext(${workspaceId}))`.execute(db);
+    },
+    /** Inside a transaction: a file by key, its row locked until commit (PostgreSQL `FOR UPDATE`). */
+    byKeyLocked: (botId: string, key: string) => {
+      const q = db.selectFrom('files').selectAll().where('bot_id', '=', botId).where('key', '=', key);
+      return (postgres ? q.forUpdate() : q).executeTakeFirst();
+    },
+    /** Inside a transaction: a file by id, its row locked until commit (PostgreSQL `FOR UPDATE`). */
+    byIdLocked: (id: string) => {
+      const q = db.selectFrom('files').selectAll().where('id', '=', id);
+      return (postgres ? q.forUpdate() : q).executeTakeFirst();
+    },
     insert: async (row: FileRow, tags: Record<string, string>) => {
       await db.insertInto('files').values(row).execute();
       const entries = Object.entries(tags);
@@ -114,10 +143,10 @@ export function filesRepo(db: Kysely<Database>) {
       const after = q.after;
       if (after) {
         // size is null until uploaded: sort it as -1 so keyset comparisons stay total.
-        const col = column === 'size' ? sql<number>`coalesce(size, -1)` : sql.ref(column);
+        const col = column === 'size' ? LISTED_SIZE : sql.ref(column);
         query = query.where(afterCursor(col, 'id', q.sortDirection, after.value, after.id));
       }
-      const order = column === 'size' ? sql`coalesce(size, -1)` : sql.ref(column);
+      const order = column === 'size' ? LISTED_SIZE : sql.ref(column);
       return query
         .orderBy(order, q.sortDirection)
         .orderBy('id', q.sortDirection)
@@ -161,17 +190,23 @@ export function filesRepo(db: Kysely<Database>) {
         .limit(limit + 1)
         .execute();
     },
-    /** Bytes stored by a bot's or a workspace's files (declared sizes of pending uploads included when asked). */
-    storedBytes: async (where: { botId?: string; workspaceId?: string }, includePending: boolean) => {
-      let q = db
-        .selectFrom('files')
-        .select(
-          sql<
-            string | number | null
-          >`sum(${includePending ? sql`coalesce(size, declared_size)` : sql`coalesce(size, 0)`})`.as('n'),
-        );
+    /**
+     * Bytes stored by a bot's or a workspace's files. With `reserved`, what the quota counts: a file waiting
+     * for an upload holds the larger of its declared size and the bytes it still serves meanwhile.
+     */
+    storedBytes: async (
+      where: { botId?: string; workspaceId?: string },
+      reserved: boolean,
+      exceptFileId?: string,
+    ) => {
+      const stored = sql`coalesce(size, 0)`;
+      const perFile = reserved
+        ? sql`case when status = 'upload_pending' and declared_size > ${stored} then declared_size else ${stored} end`
+        : stored;
+      let q = db.selectFrom('files').select(sql<string | number | null>`sum(${perFile})`.as('n'));
       if (where.botId) q = q.where('bot_id', '=', where.botId);
       if (where.workspaceId) q = q.where('workspace_id', '=', where.workspaceId);
+      if (exceptFileId) q = q.where('id', '!=', exceptFileId);
       return Number((await q.executeTakeFirstOrThrow()).n ?? 0);
     },
     expired: (now: string, limit: number) =>

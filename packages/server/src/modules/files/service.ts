@@ -92,6 +92,29 @@ function facts(row: FileRow): FileFacts {
   };
 }
 
+/** The facts of the bytes a file serves: its owner, and the access policies they were committed under. */
+function contentFacts(row: FileRow): FileFacts {
+  return {
+    ...facts(row),
+    accessPolicies: JSON.parse(row.blob_access_policies ?? row.access_policies) as string[],
+  };
+}
+
+/** Statuses of a file whose latest upsert has no committed content (yet): it waits for, or failed, its upload. */
+const AWAITING_UPLOAD: ReadonlySet<string> = new Set(['upload_pending', 'upload_failed']);
+
+/** Whether the content of the file's latest upsert is committed. */
+function uploaded(row: FileRow): boolean {
+  return row.blob_key !== null && row.size !== null && !AWAITING_UPLOAD.has(row.status);
+}
+
+/** Whether the file has committed bytes to serve: its latest upsert's, or older ones a re-upsert has yet to replace. */
+function servable(row: FileRow): row is FileRow & { blob_key: string; size: number } {
+  return row.blob_key !== null && row.size !== null;
+}
+
+const PUBLIC: FileActor = { kind: 'public' };
+
 /** Files: records, uploads through signed URLs, downloads, copies and tags, under the file permission table. */
 export function filesService(deps: {
   db: Kysely<Database>;
@@ -115,15 +138,20 @@ export function filesService(deps: {
     return new URLSearchParams(params).toString();
   }
 
-  /** The download URL: permanent for public_content, else signed and short-lived (new on every call). */
-  function urlOf(row: FileRow): string {
+  /**
+   * The download URL: permanent for public_content, else signed and short-lived (new on every call). One
+   * handed to an integration names it, so that it serves only bytes that integration may download.
+   */
+  function urlOf(row: FileRow, viewer?: FileActor): string {
     const policies = JSON.parse(row.access_policies) as string[];
     if (policies.includes('public_content')) {
       const signed = signer.permanent(contentPath(row.id), { public: '1' });
       return `${settings.publicUrl}${contentPath(row.id)}?${query({ public: '1', signature: signed })}`;
     }
-    const signed = signer.sign(contentPath(row.id), {}, settings.downloadUrlTtlMs);
-    return `${settings.publicUrl}${contentPath(row.id)}?${query({ ...signed })}`;
+    const params: Record<string, string> =
+      viewer?.kind === 'integration' ? { integration: viewer.integrationId } : {};
+    const signed = signer.sign(contentPath(row.id), params, settings.downloadUrlTtlMs);
+    return `${settings.publicUrl}${contentPath(row.id)}?${query({ ...params, ...signed })}`;
   }
 
   function uploadUrlOf(row: FileRow): string {
@@ -132,14 +160,24 @@ export function filesService(deps: {
     return `${settings.publicUrl}${uploadPath(row.id)}?${query({ ...params, ...signed })}`;
   }
 
-  async function toFile(row: FileRow, tags?: Record<string, string>): Promise<FileObject> {
+  /**
+   * The file object of a row. While a re-upsert waits for its upload, it answers like a fresh upsert would
+   * (API-COMPAT: `size` null and no checksum until uploaded, status upload_pending) although `url` still
+   * serves the previous bytes.
+   */
+  async function toFile(
+    row: FileRow,
+    tags?: Record<string, string>,
+    viewer?: FileActor,
+  ): Promise<FileObject> {
     const t = tags ?? (await filesRepo(db).tagsOf([row.id])).get(row.id) ?? {};
+    const current = uploaded(row);
     return {
       id: row.id,
       botId: row.bot_id,
       key: row.key,
-      url: urlOf(row),
-      size: row.size,
+      url: urlOf(row, viewer),
+      size: current ? row.size : null,
       contentType: row.content_type,
       tags: t,
       metadata: JSON.parse(row.metadata) as Record<string, unknown>,
@@ -154,7 +192,7 @@ export function filesService(deps: {
         type: row.owner_type as FileObject['owner']['type'],
         ...(row.owner_id ? { id: row.owner_id } : {}),
       },
-      ...(row.sha256 ? { checksum: row.sha256 } : {}),
+      ...(current && row.sha256 ? { checksum: row.sha256 } : {}),
       ...(row.status === 'indexing_pending' && row.indexing_total > 0
         ? { indexingProgress: { done: row.indexing_done, total: row.indexing_total } }
         : {}),
@@ -203,23 +241,34 @@ export function filesService(deps: {
     return new Date(t).toISOString();
   }
 
-  async function checkQuota(ctx: FilesContext, addBytes: number, replacing?: FileRow): Promise<void> {
+  const quotaLimited = settings.quotas.workspaceBytes !== null || settings.quotas.botBytes !== null;
+
+  /**
+   * 403 QuotaExceeded unless a file holding `reserve` bytes fits the quotas, counting every other file's
+   * reservation (`replacing`: the file whose own reservation this one replaces). Atomic only inside a
+   * transaction that took `lockQuota` first, as upsert and copy do.
+   */
+  async function checkQuota(
+    conn: Kysely<Database>,
+    ctx: FilesContext,
+    reserve: number,
+    replacing?: string,
+  ): Promise<void> {
     const { workspaceBytes, botBytes } = settings.quotas;
-    const freed = replacing ? (replacing.size ?? replacing.declared_size) : 0;
-    const repo = filesRepo(db);
+    const repo = filesRepo(conn);
     if (workspaceBytes !== null) {
-      const used = await repo.storedBytes({ workspaceId: ctx.workspaceId }, true);
-      if (used - freed + addBytes > workspaceBytes) {
+      const used = await repo.storedBytes({ workspaceId: ctx.workspaceId }, true, replacing);
+      if (used + reserve > workspaceBytes) {
         throw errors.quotaExceeded(
-          `File Storage quota of this workspace (${workspaceBytes} bytes) would be exceeded: ${used} used, ${addBytes} more asked`,
+          `File Storage quota of this workspace (${workspaceBytes} bytes) would be exceeded: ${used} used, ${reserve} more asked`,
         );
       }
     }
     if (botBytes !== null) {
-      const used = await repo.storedBytes({ botId: ctx.botId }, true);
-      if (used - freed + addBytes > botBytes) {
+      const used = await repo.storedBytes({ botId: ctx.botId }, true, replacing);
+      if (used + reserve > botBytes) {
         throw errors.quotaExceeded(
-          `File Storage quota of this bot (${botBytes} bytes) would be exceeded: ${used} used, ${addBytes} more asked`,
+          `File Storage quota of this bot (${botBytes} bytes) would be exceeded: ${used} used, ${reserve} more asked`,
         );
       }
     }
@@ -244,6 +293,16 @@ export function filesService(deps: {
       n += 1;
     }
     return n;
+  }
+
+  /** Deletes a file record and queues the blob it holds at that moment (read under the row lock). */
+  async function removeFile(id: string): Promise<void> {
+    await db.transaction().execute(async (tx) => {
+      const current = await filesRepo(tx).byIdLocked(id);
+      if (!current) return;
+      await queueGarbage(tx, current.blob_key);
+      await filesRepo(tx).delete(id);
+    });
   }
 
   function visibilityOf(ctx: FilesContext): FileVisibility {
@@ -328,67 +387,87 @@ export function filesService(deps: {
       if (body.size > MAX_FILE_SIZE)
         throw new ApiError('PayloadTooLarge', `size must be at most ${MAX_FILE_SIZE} bytes (1 GB)`);
       const expiresAt = checkExpiry(body.expiresAt);
-      const repo = filesRepo(db);
-      const existing = await repo.byKey(ctx.botId, body.key);
-      if (existing) {
-        if (fileRule(ctx.actor, 'update') === false) throw denied(ctx, 'update');
-        if (!canFile(ctx.actor, 'update', facts(existing))) {
-          throw errors.forbidden(`A file with key "${body.key}" already exists and you may not replace it`);
-        }
-      } else {
-        authorizeFile(ctx, 'create');
-      }
-      await checkQuota(ctx, body.size, existing);
       const contentType = body.contentType ?? (mime.lookup(body.key) || 'application/octet-stream');
-      const at = now();
+      const metadata = JSON.stringify(body.metadata ?? {});
+      const indexingConfiguration = body.indexing?.configuration
+        ? JSON.stringify(body.indexing.configuration)
+        : null;
+      const tags = body.tags ?? {};
       const values = {
         content_type: contentType,
-        size: null,
         declared_size: body.size,
-        sha256: null,
-        metadata: JSON.stringify(body.metadata ?? {}),
+        metadata,
         access_policies: JSON.stringify(body.accessPolicies ?? []),
         index: body.index ? 1 : 0,
-        indexing_configuration: body.indexing?.configuration
-          ? JSON.stringify(body.indexing.configuration)
-          : null,
+        indexing_configuration: indexingConfiguration,
         status: 'upload_pending',
         failed_status_reason: null,
         expires_at: expiresAt,
         indexing_done: 0,
         indexing_total: 0,
-        updated_at: at,
       };
-      let row: FileRow;
-      if (existing) {
-        row = { ...existing, ...values, upload_version: existing.upload_version + 1 };
-        await db.transaction().execute(async (tx) => {
-          await filesRepo(tx).update(existing.id, { ...values, upload_version: row.upload_version });
-          await filesRepo(tx).replaceTags(existing.id, body.tags ?? {});
+      // One transaction reads the key's row locked, checks rights and quota, and writes the next version: two
+      // upserts of one key (in any processes) take turns, so each gets its own upload version.
+      const attempt = () =>
+        db.transaction().execute(async (tx): Promise<FileRow> => {
+          const repo = filesRepo(tx);
+          if (quotaLimited) await repo.lockQuota(ctx.workspaceId);
+          const existing = await repo.byKeyLocked(ctx.botId, body.key);
+          if (existing) {
+            if (fileRule(ctx.actor, 'update') === false) throw denied(ctx, 'update');
+            if (!canFile(ctx.actor, 'update', facts(existing))) {
+              throw errors.forbidden(
+                `A file with key "${body.key}" already exists and you may not replace it`,
+              );
+            }
+          } else {
+            authorizeFile(ctx, 'create');
+          }
+          // A replaced file keeps serving its committed bytes until the new upload commits: it holds the larger.
+          await checkQuota(tx, ctx, Math.max(body.size, existing?.size ?? 0), existing?.id);
+          const at = now();
+          if (existing) {
+            const next = { ...values, upload_version: existing.upload_version + 1, updated_at: at };
+            await repo.update(existing.id, next);
+            await repo.replaceTags(existing.id, tags);
+            return { ...existing, ...next };
+          }
+          const who = options.owner ?? owner(ctx.actor);
+          const row: FileRow = {
+            id: newId('file'),
+            bot_id: ctx.botId,
+            workspace_id: ctx.workspaceId,
+            key: body.key,
+            ...values,
+            size: null,
+            sha256: null,
+            owner_type: who.type,
+            owner_id: who.id,
+            blob_key: null,
+            blob_content_type: null,
+            blob_access_policies: null,
+            upload_version: 1,
+            created_at: at,
+            updated_at: at,
+          };
+          await repo.insert(row, tags);
+          return row;
         });
-      } else {
-        const who = options.owner ?? owner(ctx.actor);
-        row = {
-          id: newId('file'),
-          bot_id: ctx.botId,
-          workspace_id: ctx.workspaceId,
-          key: body.key,
-          ...values,
-          owner_type: who.type,
-          owner_id: who.id,
-          blob_key: null,
-          upload_version: 1,
-          created_at: at,
-        };
+      let row: FileRow;
+      try {
+        row = await attempt();
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        // Created by another upsert at the same moment: this one replaces it, as it would a moment later.
         try {
-          await db.transaction().execute((tx) => filesRepo(tx).insert(row, body.tags ?? {}));
-        } catch (error) {
-          if (isUniqueViolation(error))
+          row = await attempt();
+        } catch (again) {
+          if (isUniqueViolation(again))
             throw errors.alreadyExists(`A file with key "${body.key}" was created at the same moment; retry`);
-          throw error;
+          throw again;
         }
       }
-      return { ...(await toFile(row, body.tags ?? {})), uploadUrl: uploadUrlOf(row) };
+      return { ...(await toFile(row, tags, ctx.actor)), uploadUrl: uploadUrlOf(row) };
     },
 
     /**
@@ -467,19 +546,24 @@ export function filesService(deps: {
       }
       const at = now();
       const committed = await db.transaction().execute(async (tx) => {
-        const ok = await filesRepo(tx).completeUpload(row.id, row.upload_version, {
+        // Read under the row lock: the blob this commit replaces is the one the record holds now.
+        const current = await filesRepo(tx).byIdLocked(row.id);
+        if (!current || current.upload_version !== row.upload_version || current.status !== 'upload_pending')
+          return false;
+        await filesRepo(tx).update(row.id, {
           blob_key: blobKey,
           size: written.size,
           sha256: written.sha256,
+          // What these bytes are served as: the media type and access policies of the upsert they belong to.
+          blob_content_type: current.content_type,
+          blob_access_policies: current.access_policies,
           status: 'upload_completed',
           failed_status_reason: null,
           updated_at: at,
         });
-        if (ok) {
-          await queueGarbage(tx, row.blob_key);
-          if (row.index === 1 && deps.jobs) await scheduleIndexing(tx, row);
-        }
-        return ok;
+        await queueGarbage(tx, current.blob_key);
+        if (current.index === 1 && deps.jobs) await scheduleIndexing(tx, current);
+        return true;
       });
       if (!committed) {
         await blobs.delete(blobKey);
@@ -492,7 +576,7 @@ export function filesService(deps: {
 
     async get(ctx: FilesContext, idOrKey: string): Promise<FileObject> {
       const row = await load(ctx, idOrKey, 'read');
-      return toFile(row);
+      return toFile(row, undefined, ctx.actor);
     },
 
     async list(
@@ -527,11 +611,12 @@ export function filesService(deps: {
       });
       const column = FILE_SORT_COLUMNS[sortField];
       const page = toPage(rows, limit, sort, (r) => [
-        column === 'size' ? (r.size ?? -1) : (r[column] as string),
+        // As LISTED_SIZE sorts it.
+        column === 'size' ? (uploaded(r) ? (r.size ?? -1) : -1) : (r[column] as string),
         r.id,
       ]);
       const tags = await repo.tagsOf(page.items.map((r) => r.id));
-      const items = await Promise.all(page.items.map((r) => toFile(r, tags.get(r.id) ?? {})));
+      const items = await Promise.all(page.items.map((r) => toFile(r, tags.get(r.id) ?? {}, ctx.actor)));
       return { items, ...(page.nextToken ? { nextToken: page.nextToken } : {}) };
     },
 
@@ -543,21 +628,23 @@ export function filesService(deps: {
         for (const [k, v] of Object.entries(body.metadata)) if (v === null) delete merged[k];
         values.metadata = JSON.stringify(merged);
       }
-      if (body.accessPolicies !== undefined) values.access_policies = JSON.stringify(body.accessPolicies);
+      if (body.accessPolicies !== undefined) {
+        // An explicit change of access applies to the bytes served now too (unlike a re-upsert's policies,
+        // which wait for the new bytes).
+        values.access_policies = JSON.stringify(body.accessPolicies);
+        values.blob_access_policies = values.access_policies;
+      }
       if (body.expiresAt !== undefined) values.expires_at = checkExpiry(body.expiresAt);
       await db.transaction().execute(async (tx) => {
         await filesRepo(tx).update(row.id, values);
         if (body.tags) await filesRepo(tx).setTags(row.id, body.tags);
       });
-      return toFile((await filesRepo(db).byIdAnyBot(row.id)) as FileRow);
+      return toFile((await filesRepo(db).byIdAnyBot(row.id)) as FileRow, undefined, ctx.actor);
     },
 
     async delete(ctx: FilesContext, idOrKey: string): Promise<void> {
       const row = await load(ctx, idOrKey, 'delete');
-      await db.transaction().execute(async (tx) => {
-        await queueGarbage(tx, row.blob_key);
-        await filesRepo(tx).delete(row.id);
-      });
+      await removeFile(row.id);
       await collectGarbage().catch(() => undefined);
     },
 
@@ -570,26 +657,40 @@ export function filesService(deps: {
       overwrite: boolean,
     ): Promise<FileObject> {
       const source = await load(ctx, idOrKey, 'read');
-      if (!source.blob_key || source.size === null)
+      // Only the content of the source's latest upsert: not older bytes it still serves while re-uploading.
+      if (!uploaded(source) || !servable(source))
         throw new ApiError(
           'ResourceLockedConflict',
           `File "${source.key}" has no uploaded content to copy yet`,
         );
-      const repo = filesRepo(db);
-      const existing = await repo.byKey(destination.botId, destinationKey);
-      if (existing && !overwrite)
-        throw errors.alreadyExists(
+      const existsError = () =>
+        errors.alreadyExists(
           `A file with key "${destinationKey}" already exists on the destination bot; pass overwrite: true to replace it`,
         );
-      if (existing) authorizeFile(destination, 'update', existing);
-      else authorizeFile(destination, 'create');
-      await checkQuota(destination, source.size, existing);
+      const authorizeDestination = (existing: FileRow | undefined) => {
+        if (existing && !overwrite) throw existsError();
+        if (existing) authorizeFile(destination, 'update', existing);
+        else authorizeFile(destination, 'create');
+      };
+      // Early answers before any byte is copied; the transaction below decides again, atomically.
+      const early = await filesRepo(db).byKey(destination.botId, destinationKey);
+      authorizeDestination(early);
+      await checkQuota(db, destination, source.size, early?.id);
+      const tags = (await filesRepo(db).tagsOf([source.id])).get(source.id) ?? {};
       const blobKey = `bots/${destination.botId}/files/copy/${newId('file').slice(5)}`;
-      await blobs.copy(source.blob_key, blobKey);
-      const at = now();
-      const tags = (await repo.tagsOf([source.id])).get(source.id) ?? {};
+      try {
+        await blobs.copy(source.blob_key, blobKey);
+      } catch (error) {
+        if (error instanceof BlobNotFoundError)
+          throw new ApiError(
+            'ResourceLockedConflict',
+            `File "${source.key}" was replaced or deleted while copying; copy it again`,
+          );
+        throw error;
+      }
+      const contentType = source.blob_content_type ?? source.content_type;
       const common = {
-        content_type: source.content_type,
+        content_type: contentType,
         size: source.size,
         declared_size: source.size,
         sha256: source.sha256,
@@ -601,46 +702,66 @@ export function filesService(deps: {
         failed_status_reason: null,
         expires_at: source.expires_at,
         blob_key: blobKey,
+        blob_content_type: contentType,
+        blob_access_policies: source.access_policies,
         indexing_done: 0,
         indexing_total: 0,
-        updated_at: at,
       };
-      const id = existing?.id ?? newId('file');
-      try {
-        await db.transaction().execute(async (tx) => {
+      // The destination row is read locked inside the transaction, so the blob it replaces is the one it
+      // holds at that moment, and concurrent copies onto one key each queue the blob they replaced.
+      const attempt = () =>
+        db.transaction().execute(async (tx): Promise<string> => {
+          const repo = filesRepo(tx);
+          if (quotaLimited) await repo.lockQuota(destination.workspaceId);
+          const existing = await repo.byKeyLocked(destination.botId, destinationKey);
+          authorizeDestination(existing);
+          await checkQuota(tx, destination, source.size, existing?.id);
+          const at = now();
           if (existing) {
             await queueGarbage(tx, existing.blob_key);
-            await filesRepo(tx).update(existing.id, {
+            await repo.update(existing.id, {
               ...common,
               upload_version: existing.upload_version + 1,
+              updated_at: at,
             });
-            await filesRepo(tx).replaceTags(existing.id, tags);
-          } else {
-            const who = owner(destination.actor);
-            await filesRepo(tx).insert(
-              {
-                id,
-                bot_id: destination.botId,
-                workspace_id: destination.workspaceId,
-                key: destinationKey,
-                ...common,
-                owner_type: who.type,
-                owner_id: who.id,
-                upload_version: 1,
-                created_at: at,
-              },
-              tags,
-            );
+            await repo.replaceTags(existing.id, tags);
+            return existing.id;
           }
+          const who = owner(destination.actor);
+          const id = newId('file');
+          await repo.insert(
+            {
+              id,
+              bot_id: destination.botId,
+              workspace_id: destination.workspaceId,
+              key: destinationKey,
+              ...common,
+              owner_type: who.type,
+              owner_id: who.id,
+              upload_version: 1,
+              created_at: at,
+              updated_at: at,
+            },
+            tags,
+          );
+          return id;
         });
+      let id: string;
+      try {
+        try {
+          id = await attempt();
+        } catch (error) {
+          // Created by another request at the same moment: with overwrite, replace it as a moment later.
+          if (!(isUniqueViolation(error) && overwrite)) throw error;
+          id = await attempt();
+        }
       } catch (error) {
         await blobs.delete(blobKey);
-        if (isUniqueViolation(error))
-          throw errors.alreadyExists(`A file with key "${destinationKey}" was created at the same moment`);
+        if (isUniqueViolation(error)) throw existsError();
         throw error;
       }
       await collectGarbage().catch(() => undefined);
-      return toFile((await repo.byIdAnyBot(id)) as FileRow);
+      return toFile((await filesRepo(db).byIdAnyBot(id)) as FileRow, undefined, destination.actor);
     },
 
     async tagKeys(
@@ -682,15 +803,16 @@ export function filesService(deps: {
      */
     async openContent(id: string, query: Record<string, string | undefined>): Promise<FileContent> {
       const row = await filesRepo(db).byIdAnyBot(id);
+      // Who downloads: anyone (public URL), an integration (a URL handed to it), or a holder of a private URL.
+      let downloader: FileActor | undefined;
       if (query.public === '1') {
         if (!query.signature || !signer.checkPermanent(contentPath(id), { public: '1' }, query.signature)) {
           throw errors.forbidden(
             'This public URL is not valid: it was altered or is not one the API handed out',
           );
         }
-        if (!row || !(JSON.parse(row.access_policies) as string[]).includes('public_content')) {
-          throw errors.notFound('Public file', id);
-        }
+        if (!row || !canFile(PUBLIC, 'download', facts(row))) throw errors.notFound('Public file', id);
+        downloader = PUBLIC;
       } else {
         const check = signer.check(contentPath(id), query);
         if (check === 'invalid')
@@ -702,13 +824,17 @@ export function filesService(deps: {
             'This download URL has expired: get the file again (GET /v1/files/{id}) for a fresh url',
           );
         if (!row) throw errors.notFound('File', id);
+        if (query.integration !== undefined)
+          downloader = { kind: 'integration', integrationId: query.integration, botId: row.bot_id };
       }
-      const blobKey = row.blob_key;
-      if (!blobKey || row.size === null)
+      // The bytes served may be older than the latest upsert (its upload is pending): they are served only
+      // to whoever may download them as they were committed, so a re-upsert never publishes older bytes.
+      if (!servable(row) || (downloader && !canFile(downloader, 'download', contentFacts(row))))
         throw new ApiError('ResourceNotFound', `File "${row.key}" has no uploaded content yet`);
+      const blobKey = row.blob_key;
       return {
         size: row.size,
-        contentType: row.content_type,
+        contentType: row.blob_content_type ?? row.content_type,
         key: row.key,
         etag: `"${row.sha256 ?? row.id}"`,
         lastModified: row.updated_at,
@@ -733,12 +859,7 @@ export function filesService(deps: {
     /** Deletes files whose expiresAt has passed, then their blobs; answers how many files went. */
     async expire(limit = 100): Promise<number> {
       const rows = await filesRepo(db).expired(now(), limit);
-      for (const row of rows) {
-        await db.transaction().execute(async (tx) => {
-          await queueGarbage(tx, row.blob_key);
-          await filesRepo(tx).delete(row.id);
-        });
-      }
+      for (const row of rows) await removeFile(row.id);
       await collectGarbage();
       return rows.length;
     },
@@ -772,8 +893,8 @@ export function filesService(deps: {
       if (!deps.jobs) throw new ApiError('Internal', 'Indexing is not available in this process');
       const row = await filesRepo(db).byIdAnyBot(fileId);
       if (!row) throw errors.notFound('File', fileId);
-      if (!row.blob_key || row.size === null) {
-        // Not uploaded yet: it will be indexed when the upload completes.
+      if (!uploaded(row)) {
+        // Not uploaded yet (or a re-upsert waits for its bytes): it will be indexed when the upload completes.
         if (row.index === 0) await filesRepo(db).update(row.id, { index: 1, updated_at: now() });
       } else if (
         force ||
