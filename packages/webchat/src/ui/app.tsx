@@ -1,14 +1,14 @@
-import type { ChatMessage } from '@parley/protocol';
-import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { fontStack } from '../config.js';
 import type { UiActions } from '../controller.js';
 import { format } from '../i18n.js';
 import type { Store, UiState } from '../store.js';
 import { brandColors } from './colors.js';
-import { AttachIcon, ChatIcon, CloseIcon, RestartIcon, SendIcon, ThumbIcon } from './icons.js';
+import { debugByMessage } from './debug-entries.js';
+import { AttachIcon, ChatIcon, CloseIcon, RestartIcon, SendIcon } from './icons.js';
 import { hrefOf, safeHref } from './links.js';
 import { Markdown } from './markdown-view.js';
-import { Payload } from './payloads/payload.js';
+import { Message } from './message.js';
 import { Texts } from './texts.js';
 
 function useStore(store: Store): UiState {
@@ -24,133 +24,6 @@ function linkHref(kind: string, link: string): string | undefined {
   if (kind === 'phone' && !/^(tel:|https?:)/i.test(link)) return `tel:${link.replace(/[^0-9+]/g, '')}`;
   if (kind === 'email' && !/^mailto:/i.test(link)) return safeHref(`mailto:${link}`);
   return safeHref(link);
-}
-
-function Message({
-  message,
-  state,
-  actions,
-  last,
-  debug,
-}: {
-  message: ChatMessage;
-  state: UiState;
-  actions: UiActions;
-  last: boolean;
-  debug: unknown[] | undefined;
-}) {
-  const s = useContext(Texts);
-  const from = message.isBot ? 'bot' : 'user';
-  const given = state.feedback[message.id];
-  const [commenting, setCommenting] = useState(false);
-  const [comment, setComment] = useState('');
-  const [thanked, setThanked] = useState(false);
-  const commentBox = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => {
-    if (commenting) commentBox.current?.focus();
-  }, [commenting]);
-  const finish = () => {
-    setCommenting(false);
-    setThanked(true);
-  };
-  const commentId = `pw-comment-${message.id}`;
-  return (
-    <div class="pw-msg" data-from={from} data-message-id={message.id} data-type={message.payload.type}>
-      <span class="pw-sr">
-        {message.isBot ? format(s.botSaid, { botName: state.config.botName }) : s.youSaid}
-      </span>
-      <Payload payload={message.payload} actions={actions} last={last} />
-      {message.isBot && state.config.feedbackEnabled && (
-        <div class="pw-feedback">
-          <button
-            type="button"
-            aria-label={s.helpful}
-            aria-pressed={given === 'positive'}
-            onClick={() => {
-              setCommenting(false);
-              actions.feedback(message.id, 'positive');
-            }}
-          >
-            <ThumbIcon />
-          </button>
-          <button
-            type="button"
-            aria-label={s.notHelpful}
-            aria-pressed={given === 'negative'}
-            onClick={() => {
-              actions.feedback(message.id, 'negative');
-              setThanked(false);
-              setCommenting(true);
-            }}
-          >
-            <ThumbIcon down />
-          </button>
-        </div>
-      )}
-      {commenting && (
-        <form
-          class="pw-comment"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (comment.trim()) actions.feedback(message.id, 'negative', comment.trim());
-            finish();
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') {
-              e.stopPropagation();
-              finish();
-            }
-          }}
-        >
-          <label for={commentId}>{s.feedbackComment}</label>
-          <textarea
-            id={commentId}
-            ref={commentBox}
-            rows={2}
-            maxLength={2000}
-            value={comment}
-            onInput={(e) => setComment((e.target as HTMLTextAreaElement).value)}
-          />
-          <div class="pw-actions">
-            <button type="submit" class="pw-choice">
-              {s.feedbackSend}
-            </button>
-            <button type="button" class="pw-choice" onClick={finish}>
-              {s.feedbackSkip}
-            </button>
-          </div>
-        </form>
-      )}
-      {thanked && (
-        <p class="pw-thanks" role="status">
-          {s.feedbackThanks}
-        </p>
-      )}
-      {debug && state.config.adminKey && (
-        <details class="pw-debug">
-          <summary>{s.debug}</summary>
-          <pre>{JSON.stringify(debug, null, 2)}</pre>
-        </details>
-      )}
-    </div>
-  );
-}
-
-/**
- * Debug details are keyed by the bot's reply they explain; details from a server that names only the
- * question are shown under the first bot message after it, or under the question until the reply arrives.
- */
-function debugByMessage(state: UiState): Record<string, unknown[]> {
-  const out: Record<string, unknown[]> = {};
-  for (const [key, entries] of Object.entries(state.debug)) {
-    const index = state.messages.findIndex((m) => m.id === key);
-    const question = state.messages[index];
-    const reply =
-      question && !question.isBot ? state.messages.slice(index + 1).find((m) => m.isBot) : undefined;
-    const target = reply?.id ?? key;
-    out[target] = [...(out[target] ?? []), ...entries];
-  }
-  return out;
 }
 
 const LINKS = ['phone', 'email', 'website', 'termsOfService', 'privacyPolicy'] as const;
