@@ -1,0 +1,43 @@
+import type { RefObject } from 'preact';
+import type { ResolvedConfiguration } from '../config.js';
+import type { UiActions } from '../controller.js';
+import { format } from '../i18n.js';
+import { ChatIcon } from './icons.js';
+import { useTexts } from './texts.js';
+
+/** The floating button that opens and closes the window, with the unread count. */
+export function Launcher({
+  open,
+  unread,
+  config,
+  actions,
+  buttonRef,
+}: {
+  open: boolean;
+  unread: number;
+  config: ResolvedConfiguration;
+  actions: UiActions;
+  buttonRef: RefObject<HTMLButtonElement | null>;
+}) {
+  const s = useTexts();
+  const label = open ? s.closeChat : format(s.openChat, { botName: config.botName });
+  return (
+    <button
+      ref={buttonRef}
+      type="button"
+      class="pw-fab"
+      aria-expanded={open}
+      onClick={() => (open ? actions.close() : actions.open())}
+    >
+      {config.fabImage ? <img src={config.fabImage} alt="" /> : <ChatIcon />}
+      {/* The name comes from the content, so the visible badge is part of it (WCAG 2.5.3). */}
+      <span class="pw-sr">{label}</span>
+      {unread > 0 && (
+        <>
+          <span class="pw-badge">{unread > 99 ? '99+' : unread}</span>
+          <span class="pw-sr"> {s.unread}</span>
+        </>
+      )}
+    </button>
+  );
+}

@@ -1,0 +1,53 @@
+import type { UiActions } from '../controller.js';
+import type { UiState } from '../store.js';
+import { debugByMessage } from './debug-entries.js';
+import type { LogScroll } from './hooks/stick-to-bottom.js';
+import { Markdown } from './markdown-view.js';
+import { Message } from './message.js';
+import { useTexts } from './texts.js';
+import { Typing } from './typing.js';
+
+/** The message log (an aria-live region): messages, replies being streamed, typing, and a "New messages" button. */
+export function MessageList({
+  state,
+  actions,
+  scroll,
+}: {
+  state: UiState;
+  actions: UiActions;
+  scroll: LogScroll;
+}) {
+  const s = useTexts();
+  const last = state.messages[state.messages.length - 1];
+  const debug = state.config.adminKey ? debugByMessage(state) : {};
+  return (
+    <div class="pw-log-wrap">
+      <div
+        ref={scroll.log}
+        class="pw-log"
+        role="log"
+        aria-live="polite"
+        aria-relevant="additions"
+        aria-label={s.messages}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable log must be reachable by keyboard (WCAG 2.1.1)
+        tabIndex={0}
+        onScroll={scroll.onScroll}
+      >
+        {state.messages.map((m) => (
+          <Message message={m} state={state} actions={actions} last={m === last} debug={debug[m.id]} />
+        ))}
+        {Object.entries(state.streams).map(([id, partial]) => (
+          <div class="pw-msg" data-from="bot" data-stream-id={id}>
+            <Markdown className="pw-bubble" source={partial} />
+          </div>
+        ))}
+        {state.typing && <Typing botName={state.config.botName} />}
+      </div>
+      {scroll.unseen && (
+        <button type="button" class="pw-new" onClick={scroll.toBottom}>
+          {s.newMessages} ↓
+        </button>
+      )}
+    </div>
+  );
+}
