@@ -332,14 +332,15 @@ ${options.attrs ? '' : `window.parley.init(${init});`}
         { value: 'negative' },
         { value: 'negative', comment: 'The answer was out of date' },
       ]);
-      const res = await fetch(`${origin}/v1/chat/${t.botId}/conversations/${conversationId}/messages`, {
-        headers: { authorization: `Bearer ${t.botKey}` },
-      });
-      const { messages } = (await res.json()) as { messages: { id: string; feedback?: unknown }[] };
-      expect(messages.find((m) => m.id === reply.id)?.feedback).toEqual({
-        value: 'negative',
-        comment: 'The answer was out of date',
-      });
+      // The second request was sent; the server may still be storing it: read until it has.
+      const stored = async () => {
+        const res = await fetch(`${origin}/v1/chat/${t.botId}/conversations/${conversationId}/messages`, {
+          headers: { authorization: `Bearer ${t.botKey}` },
+        });
+        const { messages } = (await res.json()) as { messages: { id: string; feedback?: unknown }[] };
+        return messages.find((m) => m.id === reply.id)?.feedback;
+      };
+      await expect.poll(stored).toEqual({ value: 'negative', comment: 'The answer was out of date' });
       expect((await events(page)).filter((e) => e.type === 'error')).toEqual([]);
     } finally {
       await setDashboard({});
