@@ -2,6 +2,7 @@ import type { ResolvedConfiguration } from '../config.js';
 import type { UiActions } from '../controller.js';
 import { HeaderLinks, LINKS } from './header-links.js';
 import { CloseIcon, RestartIcon } from './icons.js';
+import { safeSrc } from './links.js';
 import { useTexts } from './texts.js';
 
 /** The window's header: avatar, bot name (the dialog's label), description, links, restart and close. */
@@ -17,7 +18,7 @@ export function Header({
   const s = useTexts();
   return (
     <div class="pw-header" data-variant={config.headerVariant}>
-      {config.botAvatar && <img class="pw-avatar" src={config.botAvatar} alt="" />}
+      {safeSrc(config.botAvatar) && <img class="pw-avatar" src={safeSrc(config.botAvatar)} alt="" />}
       <div class="pw-title">
         <h2 id="pw-title">{config.botName}</h2>
         {config.botDescription && <p>{config.botDescription}</p>}

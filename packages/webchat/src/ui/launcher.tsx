@@ -3,6 +3,7 @@ import type { ResolvedConfiguration } from '../config.js';
 import type { UiActions } from '../controller.js';
 import { format } from '../i18n.js';
 import { ChatIcon } from './icons.js';
+import { safeSrc } from './links.js';
 import { useTexts } from './texts.js';
 
 /** The floating button that opens and closes the window, with the unread count. */
@@ -29,7 +30,7 @@ export function Launcher({
       aria-expanded={open}
       onClick={() => (open ? actions.close() : actions.open())}
     >
-      {config.fabImage ? <img src={config.fabImage} alt="" /> : <ChatIcon />}
+      {safeSrc(config.fabImage) ? <img src={safeSrc(config.fabImage)} alt="" /> : <ChatIcon />}
       {/* The name comes from the content, so the visible badge is part of it (WCAG 2.5.3). */}
       <span class="pw-sr">{label}</span>
       {unread > 0 && (
