@@ -35,6 +35,8 @@ import type { TagFilter } from '../../http/tag-filter.js';
 import { newId } from '../../ids.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { BotsService } from '../bots/service.js';
+import { checkJsonField, readJsonObject } from './json-field.js';
+import { checkMediaType, servedMediaType } from './media-type.js';
 import { FILE_SORT_COLUMNS, type FileRow, type FileVisibility, filesRepo } from './repo.js';
 
 /** Settings of the Files API. */
@@ -180,7 +182,7 @@ export function filesService(deps: {
       size: current ? row.size : null,
       contentType: row.content_type,
       tags: t,
-      metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+      metadata: readJsonObject(row.metadata),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
       accessPolicies: JSON.parse(row.access_policies) as FileAccessPolicy[],
@@ -387,10 +389,13 @@ export function filesService(deps: {
       if (body.size > MAX_FILE_SIZE)
         throw new ApiError('PayloadTooLarge', `size must be at most ${MAX_FILE_SIZE} bytes (1 GB)`);
       const expiresAt = checkExpiry(body.expiresAt);
-      const contentType = body.contentType ?? (mime.lookup(body.key) || 'application/octet-stream');
-      const metadata = JSON.stringify(body.metadata ?? {});
+      const contentType =
+        body.contentType !== undefined
+          ? checkMediaType('contentType', body.contentType)
+          : mime.lookup(body.key) || 'application/octet-stream';
+      const metadata = checkJsonField('metadata', body.metadata ?? {});
       const indexingConfiguration = body.indexing?.configuration
-        ? JSON.stringify(body.indexing.configuration)
+        ? checkJsonField('indexing.configuration', body.indexing.configuration)
         : null;
       const tags = body.tags ?? {};
       const values = {
@@ -624,9 +629,17 @@ export function filesService(deps: {
       const row = await load(ctx, idOrKey, 'update');
       const values: Partial<FileRow> = { updated_at: now() };
       if (body.metadata !== undefined) {
-        const merged = { ...(JSON.parse(row.metadata) as Record<string, unknown>), ...body.metadata };
+        let stored: Record<string, unknown> = {};
+        try {
+          const parsed: unknown = JSON.parse(row.metadata);
+          if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
+            stored = parsed as Record<string, unknown>;
+        } catch {
+          // Unreadable stored metadata: the update starts from an empty object.
+        }
+        const merged = { ...stored, ...body.metadata };
         for (const [k, v] of Object.entries(body.metadata)) if (v === null) delete merged[k];
-        values.metadata = JSON.stringify(merged);
+        values.metadata = checkJsonField('metadata', merged);
       }
       if (body.accessPolicies !== undefined) {
         // An explicit change of access applies to the bytes served now too (unlike a re-upsert's policies,
@@ -834,7 +847,8 @@ export function filesService(deps: {
       const blobKey = row.blob_key;
       return {
         size: row.size,
-        contentType: row.blob_content_type ?? row.content_type,
+        // A media type stored before they were checked may not be sendable as a header.
+        contentType: servedMediaType(row.blob_content_type ?? row.content_type),
         key: row.key,
         etag: `"${row.sha256 ?? row.id}"`,
         lastModified: row.updated_at,
@@ -923,7 +937,7 @@ export function filesService(deps: {
             id: r.id,
             key: r.key,
             contentType: r.content_type,
-            metadata: JSON.parse(r.metadata) as Record<string, unknown>,
+            metadata: readJsonObject(r.metadata),
             tags: tags.get(r.id) ?? {},
             createdAt: r.created_at,
             updatedAt: r.updated_at,

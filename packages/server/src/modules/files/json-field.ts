@@ -1,0 +1,91 @@
+import { errors } from '../../errors/errors.js';
+
+/** Deepest nesting of objects and arrays a free-form JSON field of the Files API may have (the field is level 1). */
+export const MAX_JSON_FIELD_DEPTH = 32;
+/** Most bytes a free-form JSON field of the Files API may take, serialized as JSON (UTF-8). */
+export const MAX_JSON_FIELD_BYTES = 64 * 1024;
+
+/** What a stored value nested deeper than the limit is answered as, in place of the deeper part. */
+export const TRUNCATED_MARKER = `[nested deeper than ${MAX_JSON_FIELD_DEPTH} levels: not shown]`;
+
+type Container = Record<string, unknown> | unknown[];
+
+const isContainer = (value: unknown): value is Container => value !== null && typeof value === 'object';
+
+/** The path (`metadata.a.0.b`, first segments only) to the first container deeper than `maxDepth`, walked without recursion. */
+function tooDeep(field: string, value: unknown, maxDepth: number): string | undefined {
+  const stack: Array<{ value: unknown; path: string[]; depth: number }> = [
+    { value, path: [field], depth: 1 },
+  ];
+  while (stack.length > 0) {
+    const item = stack.pop() as (typeof stack)[number];
+    if (!isContainer(item.value)) continue;
+    if (item.depth > maxDepth) return item.path.slice(0, 5).join('.');
+    for (const [key, child] of Object.entries(item.value)) {
+      if (isContainer(child)) stack.push({ value: child, path: [...item.path, key], depth: item.depth + 1 });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Checks a free-form JSON field before it is stored: at most 32 levels of objects and arrays and 64 KB as
+ * JSON, else 400 InvalidPayload naming the field. Answers the JSON text to store. Stands on its own, whatever
+ * the HTTP layer checked before (the Chat API and other callers reach the service without it).
+ */
+export function checkJsonField(field: string, value: unknown): string {
+  const deep = tooDeep(field, value, MAX_JSON_FIELD_DEPTH);
+  if (deep !== undefined) {
+    const message = `must be nested at most ${MAX_JSON_FIELD_DEPTH} levels deep (objects and arrays); ${deep} is deeper`;
+    throw errors.invalidPayload(`${field} ${message}`, [{ field, message }]);
+  }
+  const text = JSON.stringify(value);
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_JSON_FIELD_BYTES) {
+    const message = `must be at most ${MAX_JSON_FIELD_BYTES} bytes as JSON; it is ${bytes}`;
+    throw errors.invalidPayload(`${field} ${message}`, [{ field, message }]);
+  }
+  return text;
+}
+
+/** A copy of `value` whose containers deeper than `maxDepth` are replaced by TRUNCATED_MARKER, built without recursion. */
+function truncated(value: Container, maxDepth: number): Container {
+  const root: Container = Array.isArray(value) ? [] : {};
+  const stack: Array<{ from: Container; to: Container; depth: number }> = [
+    { from: value, to: root, depth: 1 },
+  ];
+  while (stack.length > 0) {
+    const { from, to, depth } = stack.pop() as (typeof stack)[number];
+    for (const [key, child] of Object.entries(from)) {
+      let out: unknown = child;
+      if (isContainer(child)) {
+        if (depth + 1 > maxDepth) out = TRUNCATED_MARKER;
+        else {
+          out = Array.isArray(child) ? [] : {};
+          stack.push({ from: child, to: out as Container, depth: depth + 1 });
+        }
+      }
+      // defineProperty: a stored "__proto__" key stays a plain key.
+      Object.defineProperty(to, key, { value: out, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return root;
+}
+
+/**
+ * Reads a stored JSON object field for an answer, never failing on what was stored: text that is not a JSON
+ * object answers `{}`, and a value stored nested deeper than the limit (before the limit existed) answers
+ * with its deeper parts replaced by TRUNCATED_MARKER, so one stored item can never break a listing.
+ */
+export function readJsonObject(text: string | null): Record<string, unknown> {
+  if (text === null) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  if (!isContainer(value) || Array.isArray(value)) return {};
+  if (tooDeep('', value, MAX_JSON_FIELD_DEPTH) === undefined) return value;
+  return truncated(value, MAX_JSON_FIELD_DEPTH) as Record<string, unknown>;
+}
