@@ -41,11 +41,19 @@ export async function startServer(config: Config): Promise<RunningServer> {
     }, 3600_000);
     timer.unref();
     // Expired files and queued blob deletions: every minute, on every process (the work is idempotent).
+    // Blobs no record holds (a crash or a lost race between a blob and its record): once an hour, since
+    // it lists the whole store, and only once older than any upload could still be running (with S3 a
+    // multipart object is dated from when its upload began), so no blob about to be recorded is taken.
+    const orphanAgeMs = Math.max(config.files.uploadUrlTtlMs, config.connections.uploadTimeoutMs) + 600_000;
+    let sweeps = 0;
     const sweeper = setInterval(() => {
-      app?.services.files
-        .expire()
-        .then(() => app?.services.files.collectGarbage())
-        .then(() => app?.services.files.sweepTemporary())
+      const files = app?.services.files;
+      const orphans = sweeps++ % 60 === 0;
+      files
+        ?.expire()
+        .then(() => files.collectGarbage())
+        .then(() => files.sweepTemporary())
+        .then(() => (orphans ? files.sweepOrphans(orphanAgeMs) : 0))
         .catch((error: unknown) => app?.log.warn({ err: error }, 'file expiry sweep failed'));
     }, 60_000);
     sweeper.unref();

@@ -949,6 +949,38 @@ export function filesService(deps: {
     /** Removes leftovers of uploads whose process died (idle for an hour); answers how many. */
     sweepTemporary: async (): Promise<number> => (await blobs.sweepTemporary?.(3600_000)) ?? 0,
 
+    /**
+     * Deletes blobs that no file record holds (left by a crash or a lost race between a blob write and its
+     * record), once older than `olderThanMs` (default: the upload URL lifetime); answers how many went. A
+     * blob is written just before the transaction that records it, so `olderThanMs` must exceed the longest
+     * upload: with S3, a multipart object is dated from when its upload began. Safe on several processes.
+     */
+    async sweepOrphans(olderThanMs: number = settings.uploadUrlTtlMs): Promise<number> {
+      const cutoff = clock().getTime() - olderThanMs;
+      let removed = 0;
+      let batch: string[] = [];
+      const flush = async () => {
+        const held = new Set(
+          (await db.selectFrom('files').select('blob_key').where('blob_key', 'in', batch).execute()).map(
+            (r) => r.blob_key,
+          ),
+        );
+        for (const key of batch) {
+          if (held.has(key)) continue;
+          await blobs.delete(key);
+          removed += 1;
+        }
+        batch = [];
+      };
+      for await (const entry of blobs.list('bots/')) {
+        if (entry.lastModified.getTime() > cutoff) continue;
+        batch.push(entry.key);
+        if (batch.length >= 500) await flush();
+      }
+      if (batch.length > 0) await flush();
+      return removed;
+    },
+
     /** Usage figures of one bot (Admin API): its File Storage bytes against the per-bot quota. */
     async botUsages(actor: Actor, botId: string): Promise<Usage[]> {
       await deps.bots.get(actor, botId);

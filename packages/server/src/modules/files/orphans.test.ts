@@ -1,0 +1,164 @@
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { FileObject } from '@parley/protocol';
+import S3rver from 's3rver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { s3BlobStore } from '../../blob/s3.js';
+import { createTestApp, type TestApp } from '../../test-support/harness.js';
+
+type Upserted = FileObject & { uploadUrl: string };
+
+const HOUR = 3600_000;
+
+function pathOf(url: string): string {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+}
+
+async function store(t: TestApp, key: string, bytes: Buffer): Promise<FileObject> {
+  const res = await t.call({
+    method: 'PUT',
+    url: '/v1/files',
+    token: t.botKey,
+    headers: { 'x-bot-id': t.botId },
+    body: { key, size: bytes.length },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const up = await t.app.inject({
+    method: 'PUT',
+    url: pathOf((res.json() as { file: Upserted }).file.uploadUrl),
+    payload: bytes,
+  });
+  expect(up.statusCode, up.body).toBe(200);
+  return (up.json() as { file: FileObject }).file;
+}
+
+async function heldBlobs(t: TestApp): Promise<string[]> {
+  const rows = await t.db.kysely
+    .selectFrom('files')
+    .select('blob_key')
+    .where('blob_key', 'is not', null)
+    .execute();
+  return rows.map((r) => r.blob_key as string).sort();
+}
+
+describe('the orphan blob sweep on local disk', () => {
+  let t: TestApp;
+  let root: string;
+  const onDisk = async (): Promise<string[]> => {
+    const entries = await readdir(join(root, 'bots'), { recursive: true, withFileTypes: true });
+    return entries
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name).slice(root.length + 1))
+      .sort();
+  };
+  /** A blob file written directly, as a crash or a lost race leaves one, dated `ageMs` ago. */
+  const orphan = async (key: string, ageMs: number) => {
+    const path = join(root, key);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, 'nobody holds these bytes');
+    const at = new Date(Date.now() - ageMs);
+    await utimes(path, at, at);
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { PARLEY_UPLOAD_URL_TTL_SECONDS: '3600' } });
+    root = join(t.dataDir, 'blobs');
+  });
+  afterAll(() => t.close());
+
+  it('deletes a blob no record holds once older than the upload URL lifetime, and keeps a fresh one and every held blob', async () => {
+    const kept = await store(t, 'kept.txt', Buffer.from('held by a record'));
+    const replaced = await store(t, 'replaced.txt', Buffer.from('first'));
+    // A pending re-upsert still holds (and serves) its old blob.
+    const re = await t.call({
+      method: 'PUT',
+      url: '/v1/files',
+      token: t.botKey,
+      headers: { 'x-bot-id': t.botId },
+      body: { key: 'replaced.txt', size: 3 },
+    });
+    expect(re.statusCode).toBe(200);
+    const held = await heldBlobs(t);
+    expect(held).toHaveLength(2);
+    // Held blobs look old too: age alone never condemns a blob.
+    for (const key of held) {
+      const at = new Date(Date.now() - 5 * HOUR);
+      await utimes(join(root, key), at, at);
+    }
+    await orphan(`bots/${t.botId}/files/${kept.id}/old-orphan`, 2 * HOUR);
+    await orphan(`bots/${t.botId}/files/copy/old-copy-orphan`, 2 * HOUR);
+    await orphan(`bots/${t.botId}/files/${replaced.id}/fresh-orphan`, 60_000);
+
+    expect(await t.app.services.files.sweepOrphans()).toBe(2);
+    expect(await onDisk()).toEqual([...held, `bots/${t.botId}/files/${replaced.id}/fresh-orphan`].sort());
+    // The held files still download.
+    for (const key of ['kept.txt', 'replaced.txt']) {
+      const got = await t.call({
+        method: 'GET',
+        url: `/v1/files/${key}`,
+        token: t.botKey,
+        headers: { 'x-bot-id': t.botId },
+      });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: pathOf((got.json() as { file: FileObject }).file.url),
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    // With a shorter age, the fresh orphan goes too; held blobs never do.
+    expect(await t.app.services.files.sweepOrphans(0)).toBe(1);
+    expect(await onDisk()).toEqual(held);
+  });
+});
+
+describe('the orphan blob sweep on S3 (s3rver)', () => {
+  let t: TestApp;
+  let server: S3rver;
+  let admin: S3Client;
+  let directory: string;
+  const objects = async () =>
+    ((await admin.send(new ListObjectsV2Command({ Bucket: 'parley-orphans' }))).Contents ?? [])
+      .map((o) => o.Key as string)
+      .sort();
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'parley-s3rver-'));
+    server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory });
+    const address = await server.run();
+    const endpoint = `http://127.0.0.1:${address.port}`;
+    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+    admin = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
+    await admin.send(new CreateBucketCommand({ Bucket: 'parley-orphans' }));
+    const blobs = s3BlobStore({
+      bucket: 'parley-orphans',
+      region: 'us-east-1',
+      endpoint,
+      ...credentials,
+      forcePathStyle: true,
+      prefix: 'parley/',
+    });
+    t = await createTestApp({ blobs });
+  });
+  afterAll(async () => {
+    await t?.close();
+    admin?.destroy();
+    await server?.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('lists the bucket through the port and deletes only the blobs no record holds', async () => {
+    await store(t, 's3-kept.txt', Buffer.from('held'));
+    const files = t.app.services.files;
+    // Written straight into the bucket: bytes no record holds.
+    const stray = `bots/${t.botId}/files/copy/stray`;
+    await admin.send(new PutObjectCommand({ Bucket: 'parley-orphans', Key: `parley/${stray}`, Body: 'x' }));
+    // Fresh: kept with the default age.
+    expect(await files.sweepOrphans()).toBe(0);
+    expect(await objects()).toContain(`parley/${stray}`);
+    expect(await files.sweepOrphans(0)).toBe(1);
+    expect(await objects()).toEqual((await heldBlobs(t)).map((k) => `parley/${k}`));
+  });
+});
