@@ -157,6 +157,14 @@ describe('the client against the real server: bots', () => {
     const times = all.map((l) => l.timestamp);
     expect([...times].sort().reverse()).toEqual(times);
   });
+
+  it("reads a bot's usage: the bytes its files store against the per-bot quota", async () => {
+    const { usages } = await client.listBotUsages({ id: p.botId });
+    expect(usages).toContainEqual(
+      expect.objectContaining({ id: p.botId, type: 'storage_count', value: expect.any(Number) }),
+    );
+    await expect(client.listBotUsages({ id: 'bot_missing' })).rejects.toBeInstanceOf(ResourceNotFoundError);
+  });
 });
 
 describe('the client against the real server: workspaces, members, account, integrations', () => {
