@@ -1,5 +1,13 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
-import type { TagFilter } from '../http/tag-filter.js';
+
+/** One tag's condition: any of these values, none of these values, present or absent. */
+export interface TagCondition {
+  anyOf?: string[];
+  noneOf?: string[];
+  exists?: boolean;
+}
+/** Conditions on tags, AND-ed across keys (parsed from query strings by http/tag-filter.ts). */
+export type TagFilter = Record<string, TagCondition>;
 
 /**
  * SQL conditions for a tag filter on a table whose tags live in a side table `(owner, key, value)`.

@@ -1,13 +1,7 @@
+import type { TagCondition, TagFilter } from '../db/tag-filter.js';
 import { errors } from '../errors/errors.js';
 
-/** One tag's condition: any of these values, none of these values, present or absent. */
-export interface TagCondition {
-  anyOf?: string[];
-  noneOf?: string[];
-  exists?: boolean;
-}
-/** Conditions on tags, AND-ed across keys. */
-export type TagFilter = Record<string, TagCondition>;
+export type { TagCondition, TagFilter };
 
 const OPERATORS = new Set(['not', 'in', 'exists']);
 

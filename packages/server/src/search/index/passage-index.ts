@@ -1,4 +1,4 @@
-import type { TagFilter } from '../../http/tag-filter.js';
+import type { TagFilter } from '../../db/tag-filter.js';
 import type { Passage, PassageSubtype } from '../types.js';
 
 /**
