@@ -10,21 +10,8 @@ import type {
   NoInput,
   UpdateAccountInput,
 } from './admin-types.js';
-import { Api } from './core.js';
-import type { RequestOptions } from './http.js';
-import { operations } from './operations.js';
-
-/** The account part of the Admin API: one entry per method of `AccountApi`. */
-export const ACCOUNT_OPERATIONS = operations('admin', {
-  acceptInvitation: { method: 'POST', path: '/v1/admin/account/invitations/accept' },
-  getAccount: { method: 'GET', path: '/v1/admin/account/me' },
-  updateAccount: { method: 'PUT', path: '/v1/admin/account/me' },
-  listPersonalAccessTokens: { method: 'GET', path: '/v1/admin/account/pats' },
-  createPersonalAccessToken: { method: 'POST', path: '/v1/admin/account/pats' },
-  deletePersonalAccessToken: { method: 'DELETE', path: '/v1/admin/account/pats/{id}' },
-});
-
-const OPS = ACCOUNT_OPERATIONS;
+import { Api, type RequestOptions } from './core.js';
+import { ACCOUNT_OPERATIONS as OPS } from './operations.js';
 
 /** The token's own account (`/v1/admin/account`): invitations, profile, personal access tokens. */
 export class AccountApi extends Api {

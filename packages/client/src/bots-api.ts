@@ -17,36 +17,14 @@ import type {
   UpdateBotInput,
   UpdateBotWebchatInput,
 } from './admin-types.js';
-import { Api } from './core.js';
-import type { RequestOptions } from './http.js';
-import { operations } from './operations.js';
-import type { PagePromise } from './pagination.js';
-
-/** The bots part of the Admin API: one entry per method of `BotsApi`. */
-export const BOT_OPERATIONS = operations('admin', {
-  listBots: { method: 'GET', path: '/v1/admin/bots' },
-  createBot: { method: 'POST', path: '/v1/admin/bots' },
-  getBot: { method: 'GET', path: '/v1/admin/bots/{id}' },
-  updateBot: { method: 'PUT', path: '/v1/admin/bots/{id}' },
-  deleteBot: { method: 'DELETE', path: '/v1/admin/bots/{id}' },
-  listBotAccessKeys: { method: 'GET', path: '/v1/admin/bots/{id}/access-keys' },
-  createBotAccessKey: { method: 'POST', path: '/v1/admin/bots/{id}/access-keys' },
-  revokeBotAccessKey: { method: 'DELETE', path: '/v1/admin/bots/{id}/access-keys/{keyId}' },
-  getBotWebchat: { method: 'GET', path: '/v1/admin/bots/{id}/webchat' },
-  updateBotWebchat: { method: 'PUT', path: '/v1/admin/bots/{id}/webchat' },
-  getBotChat: { method: 'GET', path: '/v1/admin/bots/{id}/chat' },
-  rotateBotChatSecrets: { method: 'POST', path: '/v1/admin/bots/{id}/chat/rotate-secrets' },
-  getBotLogs: { method: 'GET', path: '/v1/admin/bots/{id}/logs' },
-  listBotUsages: { method: 'GET', path: '/v1/admin/bots/{id}/usages' },
-});
-
-const OPS = BOT_OPERATIONS;
+import { Api, type PagePromise, type RequestOptions } from './core.js';
+import { BOT_OPERATIONS as OPS } from './operations.js';
 
 /** The bots of a workspace (`/v1/admin/bots`): bots, their access keys, webchat, chat secrets, logs, usage. */
 export class BotsApi extends Api {
   /** Lists the workspace's bots (`GET /v1/admin/bots`): await for a page, `for await` for every bot. */
   listBots(input: ListBotsInput = {}, options?: RequestOptions): PagePromise<ListBotsPage, BotSummary> {
-    return this.core.page(OPS.listBots, options, { query: input }, (page: ListBotsPage) => page.bots);
+    return this.core.page(OPS.listBots, options, { query: input }, 'bots');
   }
 
   /** Creates a bot (`POST /v1/admin/bots`). */
@@ -118,12 +96,7 @@ export class BotsApi extends Api {
     { id, ...query }: GetBotLogsInput,
     options?: RequestOptions,
   ): PagePromise<GetBotLogsResponse, LogEntry> {
-    return this.core.page(
-      OPS.getBotLogs,
-      options,
-      { params: { id }, query },
-      (page: GetBotLogsResponse) => page.logs,
-    );
+    return this.core.page(OPS.getBotLogs, options, { params: { id }, query }, 'logs');
   }
 
   /** A bot's usage figures: its File Storage bytes (`storage_count`) against the per-bot quota. */

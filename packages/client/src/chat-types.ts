@@ -16,7 +16,7 @@ import type {
 } from '@parley/protocol';
 import type { Static } from 'typebox';
 import type { PageInput } from './admin-types.js';
-import type { RetryOptions } from './retry.js';
+import type { ConnectionOptions } from './core.js';
 import type { UploadProgress, UploadSource } from './transfer.js';
 
 // Inputs and answers of the Chat API (`/v1/chat/{botId}`); every shape comes from @parley/protocol.
@@ -97,8 +97,8 @@ export type UploadChatFileInput = Omit<CreateChatFileBody, 'size'> &
 /** A signal of a live stream, with the id of its frame (`eventId`, the cursor to resume after). */
 export type ChatStreamSignal = ChatSignal & { eventId: string | undefined };
 
-/** Options of a chat client. */
-export interface ChatClientOptions {
+/** Options of a chat client; besides these, the connection options of `Client` (apiUrl, timeout, retry, …). */
+export interface ChatClientOptions extends ConnectionOptions {
   /** The bot whose Chat API this is (`/v1/chat/{botId}`). Env `PARLEY_BOT_ID`. */
   botId?: string | undefined;
   /**
@@ -110,14 +110,4 @@ export interface ChatClientOptions {
   token?: string | undefined;
   /** The webchat adminKey, sent as `x-admin-key` (enhanced permissions). */
   adminKey?: string | undefined;
-  /** Base URL of the server, without `/v1`. Env `PARLEY_API_URL`; default `http://127.0.0.1:3000`. */
-  apiUrl?: string | undefined;
-  /** Per-attempt timeout in milliseconds; default 60000 (for `listen`: the wait for the stream to open). */
-  timeout?: number | undefined;
-  /** Retry settings, as for `Client`. */
-  retry?: RetryOptions | undefined;
-  /** Headers sent on every request. */
-  headers?: Record<string, string> | undefined;
-  /** A `fetch` to use instead of the global one. */
-  fetch?: typeof fetch | undefined;
 }

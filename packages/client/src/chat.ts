@@ -24,49 +24,14 @@ import type {
   ParticipantResult,
   UploadChatFileInput,
 } from './chat-types.js';
-import { Api, apiUrlOf, RequestCore, transportOf } from './core.js';
+import { Api, apiUrlOf, type PagePromise, RequestCore, type RequestOptions, transportOf } from './core.js';
 import { pick } from './env.js';
 import { type ListenOptions, listenStream } from './event-stream.js';
-import type { RequestOptions } from './http.js';
-import { operations } from './operations.js';
-import type { PagePromise } from './pagination.js';
+import { CHAT_OPERATIONS as OPS } from './operations.js';
 import { prepareSource, sendUpload } from './transfer.js';
 
 export type { ListenOptions } from './event-stream.js';
 export { signUserKey } from './user-key.js';
-
-/** The Chat API of one bot (`/v1/chat/{botId}`; the chat client fills `botId`): one entry per method of `ChatClient`. */
-export const CHAT_OPERATIONS = operations('chat', {
-  createUser: { method: 'POST', path: '/v1/chat/{botId}/users' },
-  getOrCreateUser: { method: 'POST', path: '/v1/chat/{botId}/users/get-or-create' },
-  getUser: { method: 'GET', path: '/v1/chat/{botId}/users/me' },
-  updateUser: { method: 'PUT', path: '/v1/chat/{botId}/users/me' },
-  deleteUser: { method: 'DELETE', path: '/v1/chat/{botId}/users/me' },
-  createConversation: { method: 'POST', path: '/v1/chat/{botId}/conversations' },
-  getOrCreateConversation: { method: 'POST', path: '/v1/chat/{botId}/conversations/get-or-create' },
-  listConversations: { method: 'GET', path: '/v1/chat/{botId}/conversations' },
-  getConversation: { method: 'GET', path: '/v1/chat/{botId}/conversations/{id}' },
-  deleteConversation: { method: 'DELETE', path: '/v1/chat/{botId}/conversations/{id}' },
-  listMessages: { method: 'GET', path: '/v1/chat/{botId}/conversations/{id}/messages' },
-  createMessage: { method: 'POST', path: '/v1/chat/{botId}/messages' },
-  getMessage: { method: 'GET', path: '/v1/chat/{botId}/messages/{id}' },
-  deleteMessage: { method: 'DELETE', path: '/v1/chat/{botId}/messages/{id}' },
-  setMessageFeedback: { method: 'PUT', path: '/v1/chat/{botId}/messages/{id}/feedback' },
-  createEvent: { method: 'POST', path: '/v1/chat/{botId}/events' },
-  getEvent: { method: 'GET', path: '/v1/chat/{botId}/events/{id}' },
-  listParticipants: { method: 'GET', path: '/v1/chat/{botId}/conversations/{id}/participants' },
-  addParticipant: { method: 'POST', path: '/v1/chat/{botId}/conversations/{id}/participants' },
-  getParticipant: { method: 'GET', path: '/v1/chat/{botId}/conversations/{id}/participants/{userId}' },
-  removeParticipant: { method: 'DELETE', path: '/v1/chat/{botId}/conversations/{id}/participants/{userId}' },
-  createFile: { method: 'POST', path: '/v1/chat/{botId}/files' },
-  listen: {
-    method: 'GET',
-    path: '/v1/chat/{botId}/conversations/{id}/listen',
-    operationId: 'chat.listenConversation',
-  },
-});
-
-const OPS = CHAT_OPERATIONS;
 
 /**
  * The Chat API of one bot (`/v1/chat/{botId}`), as a chat user (`userKey`) or as the bot (`token`: a bot
@@ -163,8 +128,7 @@ export class ChatClient extends Api<'botId'> {
     input: PageInput = {},
     options?: RequestOptions,
   ): PagePromise<ListConversationsResult, ChatConversation> {
-    const conversations = (page: ListConversationsResult) => page.conversations;
-    return this.core.page(OPS.listConversations, options, { query: input }, conversations);
+    return this.core.page(OPS.listConversations, options, { query: input }, 'conversations');
   }
 
   /** A conversation the caller takes part in. */
@@ -184,8 +148,7 @@ export class ChatClient extends Api<'botId'> {
     { conversationId, ...query }: ConversationPageInput,
     options?: RequestOptions,
   ): PagePromise<ListMessagesResult, ChatMessage> {
-    const spec = { params: { id: conversationId }, query };
-    return this.core.page(OPS.listMessages, options, spec, (page: ListMessagesResult) => page.messages);
+    return this.core.page(OPS.listMessages, options, { params: { id: conversationId }, query }, 'messages');
   }
 
   /** Posts a message (payload at most 128 KB as JSON). */
@@ -231,12 +194,7 @@ export class ChatClient extends Api<'botId'> {
     options?: RequestOptions,
   ): PagePromise<ListParticipantsResult, ChatUser> {
     const spec = { params: { id: conversationId }, query };
-    return this.core.page(
-      OPS.listParticipants,
-      options,
-      spec,
-      (page: ListParticipantsResult) => page.participants,
-    );
+    return this.core.page(OPS.listParticipants, options, spec, 'participants');
   }
 
   /** Adds a user of the bot to a conversation. */

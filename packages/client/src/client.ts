@@ -1,12 +1,12 @@
 import { AccountApi } from './account-api.js';
 import type { GetAuditRecordsInput, GetBotLogsInput, ListBotsInput, PageInput } from './admin-types.js';
 import { BotsApi } from './bots-api.js';
-import { apiUrlOf, composeApis, RequestCore, transportOf } from './core.js';
+import { apiUrlOf, type ConnectionOptions, composeApis, RequestCore, transportOf } from './core.js';
 import { pick } from './env.js';
 import { FileTransferApi } from './file-transfer-api.js';
 import { FilesApi } from './files-api.js';
 import type { ListFilePassagesInput, ListFilesInput, ListFileTagValuesInput } from './files-types.js';
-import type { RequestOptions, RetryOptions } from './http.js';
+import type { RequestOptions } from './http.js';
 import { IntegrationsApi } from './integrations-api.js';
 import { KnowledgeBasesApi } from './knowledge-api.js';
 import { WorkspacesApi } from './workspaces-api.js';
@@ -20,7 +20,7 @@ export type {
 } from './file-transfer-api.js';
 
 /** Options of a client. Every one is optional; unset ones fall back to environment variables where named. */
-export interface ClientOptions {
+export interface ClientOptions extends ConnectionOptions {
   /** Personal access token (`pat_…`), bot access key (`bak_…`) or integration key (`iak_…`). Env `PARLEY_TOKEN`. */
   token?: string | undefined;
   /** Sent as `x-workspace-id` (workspace-scoped Admin operations need it). Env `PARLEY_WORKSPACE_ID`. */
@@ -29,16 +29,6 @@ export interface ClientOptions {
   botId?: string | undefined;
   /** Sent as `x-integration-id` (an integration acting on a bot). Env `PARLEY_INTEGRATION_ID`. */
   integrationId?: string | undefined;
-  /** Base URL of the server, without `/v1`. Env `PARLEY_API_URL`; default `http://127.0.0.1:3000`. */
-  apiUrl?: string | undefined;
-  /** Per-attempt timeout in milliseconds; default 60000. `Infinity` turns it off. */
-  timeout?: number | undefined;
-  /** Retry settings; default 3 attempts, 500 ms base, 8 s cap, full jitter. `{ attempts: 1 }` turns retries off. */
-  retry?: RetryOptions | undefined;
-  /** Headers sent on every request. */
-  headers?: Record<string, string> | undefined;
-  /** A `fetch` to use instead of the global one (e.g. to add a proxy agent or instrument calls). */
-  fetch?: typeof fetch | undefined;
 }
 
 /** Every API of the Admin and Files APIs, as the methods of one class. */

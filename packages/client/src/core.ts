@@ -5,15 +5,27 @@ import { fillPath, type Operation, type ParamNames, type PathParams } from './op
 import { type ListPage, PagePromise } from './pagination.js';
 import type { RetryOptions } from './retry.js';
 
+// What the API classes use besides the core: the options every method takes last, and the lists' answer.
+export type { RequestOptions } from './http.js';
+export type { PagePromise } from './pagination.js';
+
 /** API URL when neither the `apiUrl` option nor `PARLEY_API_URL` is set: a local server's default address. */
 export const DEFAULT_API_URL = 'http://127.0.0.1:3000';
 
-/** The connection options both clients take. */
+/** The connection options of both clients (`Client` and `ChatClient`). */
 export interface ConnectionOptions {
+  /** Base URL of the server, without `/v1`. Env `PARLEY_API_URL`; default `http://127.0.0.1:3000`. */
   apiUrl?: string | undefined;
+  /**
+   * Per-attempt timeout in milliseconds; default 60000 (for `listen`: the wait for the stream to open).
+   * `Infinity` turns it off.
+   */
   timeout?: number | undefined;
+  /** Retry settings; default 3 attempts, 500 ms base, 8 s cap, full jitter. `{ attempts: 1 }` turns retries off. */
   retry?: RetryOptions | undefined;
+  /** Headers sent on every request. */
   headers?: Record<string, string> | undefined;
+  /** A `fetch` to use instead of the global one (e.g. to add a proxy agent or instrument calls). */
   fetch?: typeof fetch | undefined;
 }
 
@@ -37,6 +49,9 @@ export function transportOf(
     customFetch: options.fetch !== undefined,
   });
 }
+
+/** The item type of a page's array. */
+type ItemOf<V> = V extends readonly (infer I)[] ? I : never;
 
 /**
  * What a call sends besides its operation: the path parameters the core does not fill itself, the query,
@@ -74,25 +89,22 @@ export class RequestCore<Fixed extends string = never> {
     return this.http.request<T>({ ...spec, method: operation.method, path }, options);
   }
 
-  /** A list operation as a `PagePromise`: one page when awaited, every item when iterated. */
-  page<Page extends ListPage, Item, P extends string>(
+  /**
+   * A list operation as a `PagePromise`: one page when awaited, every item when iterated; `items` names the
+   * page's array (`'bots'` of `{ bots, meta }`).
+   */
+  page<Page extends ListPage, K extends keyof Page, P extends string>(
     operation: Operation<P>,
     options: RequestOptions | undefined,
     { params, query, ...spec }: CallSpec<P, Fixed> & { query: PageInput & Record<string, unknown> },
-    itemsOf: (page: Page) => readonly Item[],
-  ): PagePromise<Page, Item> {
-    return new PagePromise<Page, Item>(
-      async (nextToken) => {
-        const path = this.path(operation, params);
-        const pageQuery = { ...(query as RequestSpec['query']), nextToken };
-        return this.http.request<Page>(
-          { ...spec, method: operation.method, path, query: pageQuery },
-          options,
-        );
-      },
-      itemsOf,
-      query.nextToken,
-    );
+    items: K,
+  ): PagePromise<Page, ItemOf<Page[K]>> {
+    const fetchPage = async (nextToken: string | undefined) => {
+      const path = this.path(operation, params);
+      const pageQuery = { ...(query as RequestSpec['query']), nextToken };
+      return this.http.request<Page>({ ...spec, method: operation.method, path, query: pageQuery }, options);
+    };
+    return new PagePromise(fetchPage, (page) => page[items] as readonly ItemOf<Page[K]>[], query.nextToken);
   }
 
   private path(operation: Operation, params: Readonly<Record<string, string>> | undefined): string {

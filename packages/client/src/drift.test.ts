@@ -1,21 +1,24 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_OPERATIONS } from './account-api.js';
-import { BOT_OPERATIONS } from './bots-api.js';
-import { CHAT_OPERATIONS, ChatClient } from './chat.js';
+import { ChatClient } from './chat.js';
 import { Client } from './client.js';
-import { FILE_OPERATIONS } from './files-api.js';
-import { INTEGRATION_OPERATIONS } from './integrations-api.js';
-import { KNOWLEDGE_BASE_OPERATIONS } from './knowledge-api.js';
-import type { Operation } from './operations.js';
+import {
+  ACCOUNT_OPERATIONS,
+  BOT_OPERATIONS,
+  CHAT_OPERATIONS,
+  FILE_OPERATIONS,
+  INTEGRATION_OPERATIONS,
+  KNOWLEDGE_BASE_OPERATIONS,
+  type Operation,
+  WORKSPACE_OPERATIONS,
+} from './operations.js';
 import { json, type Received, startFakeServer, startParley } from './test-support/servers.js';
-import { WORKSPACE_OPERATIONS } from './workspaces-api.js';
 
 // The client cannot drift from the server: every operation of the server's /openapi.json has a client method
 // sending the same method and path, and every request a client method sends is an operation of that document.
-// Each API class declares its operations in a table (method name → method, path, operation id) and sends
-// every request through it; these tests hold the tables against the document, then check that each method
-// sends the request of its own entry. Routes the document hides (/healthz, /readyz, /docs, /openapi.json, the
+// Each API class has a table of its operations in operations.ts (method name → method, path, operation id)
+// and sends every request through it; these tests hold the tables against the document, then check that
+// each method sends the request of its own entry. Routes the document hides (/healthz, /readyz, /docs, /openapi.json, the
 // webchat's hosted page and script, CORS preflights, HEAD) are not part of the API and are not checked.
 
 type Table = Readonly<Record<string, Operation>>;

@@ -1,6 +1,6 @@
 import type { FileObject } from '@parley/protocol';
 import type { EmptyResponse, PageInput } from './admin-types.js';
-import { Api } from './core.js';
+import { Api, type PagePromise, type RequestOptions } from './core.js';
 import type {
   CopyFileInput,
   FileIdInput,
@@ -20,27 +20,7 @@ import type {
   UpsertFileInput,
   UpsertFileResponse,
 } from './files-types.js';
-import type { RequestOptions } from './http.js';
-import { operations } from './operations.js';
-import type { PagePromise } from './pagination.js';
-
-/** The file records part of the Files API: one entry per method of `FilesApi`. */
-export const FILE_OPERATIONS = operations('files', {
-  upsertFile: { method: 'PUT', path: '/v1/files' },
-  listFiles: { method: 'GET', path: '/v1/files' },
-  getFile: { method: 'GET', path: '/v1/files/{id}' },
-  updateFileMetadata: { method: 'PUT', path: '/v1/files/{id}' },
-  deleteFile: { method: 'DELETE', path: '/v1/files/{id}' },
-  copyFile: { method: 'POST', path: '/v1/files/{id}/{destinationKey}' },
-  listFileTags: { method: 'GET', path: '/v1/files/tags' },
-  listFileTagValues: { method: 'GET', path: '/v1/files/tags/{tag}/values' },
-  searchFiles: { method: 'GET', path: '/v1/files/search' },
-  listFilePassages: { method: 'GET', path: '/v1/files/{id}/passages' },
-  setFilePassages: { method: 'PUT', path: '/v1/files/{id}/passages' },
-  reindexFile: { method: 'PUT', path: '/v1/files/{id}/index' },
-});
-
-const OPS = FILE_OPERATIONS;
+import { FILE_OPERATIONS as OPS } from './operations.js';
 
 /** The files of a bot (`/v1/files`, `x-bot-id`: the client's `botId` or `options.botId`): records, tags, search, passages. */
 export class FilesApi extends Api {
@@ -60,7 +40,7 @@ export class FilesApi extends Api {
     input: ListFilesInput = {},
     options?: RequestOptions,
   ): PagePromise<ListFilesResponse, FileObject> {
-    return this.core.page(OPS.listFiles, options, { query: input }, (page: ListFilesResponse) => page.files);
+    return this.core.page(OPS.listFiles, options, { query: input }, 'files');
   }
 
   /** Gets a file by id or key; its `url` downloads it (signed and short-lived unless `public_content`). */
@@ -98,12 +78,7 @@ export class FilesApi extends Api {
 
   /** The tag keys the bot's files use: await for a page, `for await` for every key. */
   listFileTags(input: PageInput = {}, options?: RequestOptions): PagePromise<ListFileTagsResponse, string> {
-    return this.core.page(
-      OPS.listFileTags,
-      options,
-      { query: input },
-      (page: ListFileTagsResponse) => page.tags,
-    );
+    return this.core.page(OPS.listFileTags, options, { query: input }, 'tags');
   }
 
   /** The values one tag key takes on the bot's files: await for a page, `for await` for every value. */
@@ -111,13 +86,7 @@ export class FilesApi extends Api {
     { tag, ...query }: ListFileTagValuesInput,
     options?: RequestOptions,
   ): PagePromise<ListFileTagValuesResponse, string> {
-    const spec = { params: { tag }, query };
-    return this.core.page(
-      OPS.listFileTagValues,
-      options,
-      spec,
-      (page: ListFileTagValuesResponse) => page.values,
-    );
+    return this.core.page(OPS.listFileTagValues, options, { params: { tag }, query }, 'values');
   }
 
   /**
@@ -134,13 +103,7 @@ export class FilesApi extends Api {
     { id, ...query }: ListFilePassagesInput,
     options?: RequestOptions,
   ): PagePromise<ListFilePassagesResponse, FilePassageItem> {
-    const spec = { params: { id }, query };
-    return this.core.page(
-      OPS.listFilePassages,
-      options,
-      spec,
-      (page: ListFilePassagesResponse) => page.passages,
-    );
+    return this.core.page(OPS.listFilePassages, options, { params: { id }, query }, 'passages');
   }
 
   /** Replaces a file's passages with your own chunks; they are embedded in the background. */

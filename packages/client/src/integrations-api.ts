@@ -14,29 +14,8 @@ import type {
   PageInput,
   RevokeIntegrationKeyInput,
 } from './admin-types.js';
-import { Api } from './core.js';
-import type { RequestOptions } from './http.js';
-import { operations } from './operations.js';
-import type { PagePromise } from './pagination.js';
-
-/** The integrations part of the Admin API: one entry per method of `IntegrationsApi`. */
-export const INTEGRATION_OPERATIONS = operations('admin', {
-  listIntegrations: { method: 'GET', path: '/v1/admin/integrations' },
-  createIntegration: { method: 'POST', path: '/v1/admin/integrations' },
-  getIntegration: { method: 'GET', path: '/v1/admin/integrations/{id}' },
-  deleteIntegration: { method: 'DELETE', path: '/v1/admin/integrations/{id}' },
-  listBotIntegrations: { method: 'GET', path: '/v1/admin/bots/{id}/integrations' },
-  installIntegration: { method: 'PUT', path: '/v1/admin/bots/{id}/integrations/{integrationId}' },
-  uninstallIntegration: { method: 'DELETE', path: '/v1/admin/bots/{id}/integrations/{integrationId}' },
-  listIntegrationKeys: { method: 'GET', path: '/v1/admin/bots/{id}/integrations/{integrationId}/keys' },
-  createIntegrationKey: { method: 'POST', path: '/v1/admin/bots/{id}/integrations/{integrationId}/keys' },
-  revokeIntegrationKey: {
-    method: 'DELETE',
-    path: '/v1/admin/bots/{id}/integrations/{integrationId}/keys/{keyId}',
-  },
-});
-
-const OPS = INTEGRATION_OPERATIONS;
+import { Api, type PagePromise, type RequestOptions } from './core.js';
+import { INTEGRATION_OPERATIONS as OPS } from './operations.js';
 
 /** Integrations of a workspace (`/v1/admin/integrations`), installed on bots with keys of their own. */
 export class IntegrationsApi extends Api {
@@ -45,12 +24,7 @@ export class IntegrationsApi extends Api {
     input: PageInput = {},
     options?: RequestOptions,
   ): PagePromise<ListIntegrationsResponse, Integration> {
-    return this.core.page(
-      OPS.listIntegrations,
-      options,
-      { query: input },
-      (page: ListIntegrationsResponse) => page.integrations,
-    );
+    return this.core.page(OPS.listIntegrations, options, { query: input }, 'integrations');
   }
 
   /** Creates an integration. */

@@ -1,6 +1,6 @@
 import type { KnowledgeBase } from '@parley/protocol';
 import type { EmptyResponse, IdInput, PageInput } from './admin-types.js';
-import { Api } from './core.js';
+import { Api, type PagePromise, type RequestOptions } from './core.js';
 import type {
   CreateKnowledgeBaseInput,
   KnowledgeBaseFileInput,
@@ -9,23 +9,7 @@ import type {
   ListKnowledgeBasesResponse,
   UpdateKnowledgeBaseInput,
 } from './files-types.js';
-import type { RequestOptions } from './http.js';
-import { operations } from './operations.js';
-import type { PagePromise } from './pagination.js';
-
-/** The knowledge bases part of the Files API: one entry per method of `KnowledgeBasesApi`. */
-export const KNOWLEDGE_BASE_OPERATIONS = operations('files', {
-  listKnowledgeBases: { method: 'GET', path: '/v1/files/knowledge-bases' },
-  createKnowledgeBase: { method: 'POST', path: '/v1/files/knowledge-bases' },
-  getKnowledgeBase: { method: 'GET', path: '/v1/files/knowledge-bases/{id}' },
-  updateKnowledgeBase: { method: 'PUT', path: '/v1/files/knowledge-bases/{id}' },
-  deleteKnowledgeBase: { method: 'DELETE', path: '/v1/files/knowledge-bases/{id}' },
-  listKnowledgeBaseFiles: { method: 'GET', path: '/v1/files/knowledge-bases/{id}/files' },
-  linkKnowledgeBaseFile: { method: 'PUT', path: '/v1/files/knowledge-bases/{id}/files/{fileId}' },
-  unlinkKnowledgeBaseFile: { method: 'DELETE', path: '/v1/files/knowledge-bases/{id}/files/{fileId}' },
-});
-
-const OPS = KNOWLEDGE_BASE_OPERATIONS;
+import { KNOWLEDGE_BASE_OPERATIONS as OPS } from './operations.js';
 
 /** A bot's knowledge bases (`/v1/files/knowledge-bases`): named groups of files searched together. */
 export class KnowledgeBasesApi extends Api {
@@ -34,12 +18,7 @@ export class KnowledgeBasesApi extends Api {
     input: PageInput = {},
     options?: RequestOptions,
   ): PagePromise<ListKnowledgeBasesResponse, KnowledgeBase> {
-    return this.core.page(
-      OPS.listKnowledgeBases,
-      options,
-      { query: input },
-      (page: ListKnowledgeBasesResponse) => page.knowledgeBases,
-    );
+    return this.core.page(OPS.listKnowledgeBases, options, { query: input }, 'knowledgeBases');
   }
 
   /** Creates a knowledge base: a named group of files searched together. */

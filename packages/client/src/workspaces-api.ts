@@ -15,37 +15,8 @@ import type {
   UpdateWorkspaceInput,
   UpdateWorkspaceMemberInput,
 } from './admin-types.js';
-import { Api } from './core.js';
-import type { RequestOptions } from './http.js';
-import { operations } from './operations.js';
-import type { PagePromise } from './pagination.js';
-
-/** The workspaces and members part of the Admin API: one entry per method of `WorkspacesApi`. */
-export const WORKSPACE_OPERATIONS = operations('admin', {
-  listWorkspaces: { method: 'GET', path: '/v1/admin/workspaces' },
-  createWorkspace: { method: 'POST', path: '/v1/admin/workspaces' },
-  getWorkspace: { method: 'GET', path: '/v1/admin/workspaces/{id}' },
-  updateWorkspace: { method: 'PUT', path: '/v1/admin/workspaces/{id}' },
-  deleteWorkspace: { method: 'DELETE', path: '/v1/admin/workspaces/{id}' },
-  listWorkspaceUsages: { method: 'GET', path: '/v1/admin/workspaces/{id}/usages' },
-  getAuditRecords: { method: 'GET', path: '/v1/admin/workspaces/{id}/audit-records' },
-  listWorkspaceMembers: { method: 'GET', path: '/v1/admin/workspace-members' },
-  getWorkspaceMember: { method: 'GET', path: '/v1/admin/workspace-members/me' },
-  getWorkspaceMemberById: { method: 'GET', path: '/v1/admin/workspace-members/{id}' },
-  addWorkspaceMember: {
-    method: 'POST',
-    path: '/v1/admin/workspace-members',
-    operationId: 'admin.createWorkspaceMember',
-  },
-  updateWorkspaceMember: { method: 'PUT', path: '/v1/admin/workspace-members/{id}' },
-  removeWorkspaceMember: {
-    method: 'DELETE',
-    path: '/v1/admin/workspace-members/{id}',
-    operationId: 'admin.deleteWorkspaceMember',
-  },
-});
-
-const OPS = WORKSPACE_OPERATIONS;
+import { Api, type PagePromise, type RequestOptions } from './core.js';
+import { WORKSPACE_OPERATIONS as OPS } from './operations.js';
 
 /**
  * Workspaces (`/v1/admin/workspaces`) and their members (`/v1/admin/workspace-members`). Operations on a
@@ -57,12 +28,7 @@ export class WorkspacesApi extends Api {
     input: PageInput = {},
     options?: RequestOptions,
   ): PagePromise<ListWorkspacesResponse, Workspace> {
-    return this.core.page(
-      OPS.listWorkspaces,
-      options,
-      { query: input },
-      (page: ListWorkspacesResponse) => page.workspaces,
-    );
+    return this.core.page(OPS.listWorkspaces, options, { query: input }, 'workspaces');
   }
 
   /** Creates a workspace owned by the token's account; answers the workspace (no wrapper). */
@@ -101,12 +67,7 @@ export class WorkspacesApi extends Api {
     options?: RequestOptions,
   ): PagePromise<GetAuditRecordsResponse, AuditRecord> {
     const spec = { params: { id }, query, headers: { 'x-workspace-id': id } };
-    return this.core.page(
-      OPS.getAuditRecords,
-      options,
-      spec,
-      (page: GetAuditRecordsResponse) => page.records,
-    );
+    return this.core.page(OPS.getAuditRecords, options, spec, 'records');
   }
 
   // ---- members ----
@@ -116,12 +77,7 @@ export class WorkspacesApi extends Api {
     input: PageInput = {},
     options?: RequestOptions,
   ): PagePromise<ListWorkspaceMembersResponse, Member> {
-    return this.core.page(
-      OPS.listWorkspaceMembers,
-      options,
-      { query: input },
-      (page: ListWorkspaceMembersResponse) => page.members,
-    );
+    return this.core.page(OPS.listWorkspaceMembers, options, { query: input }, 'members');
   }
 
   /** The caller's own membership of the workspace (`GET /workspace-members/me`). */
