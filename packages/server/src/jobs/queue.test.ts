@@ -134,10 +134,15 @@ function runQueueSuite(name: string, open: () => Promise<{ db: Db; close: () => 
       const id = await q.enqueue('t6b', { file: 'bomb.xlsx' });
       const failures: Array<{ payload: unknown; error: { message: string; reason: string } }> = [];
       let runs = 0;
-      const h = handler(async () => void (runs += 1), {
-        maxAttempts: 3,
-        onFailed: async (payload, error) => void failures.push({ payload, error }),
-      });
+      const h = handler(
+        async () => {
+          runs += 1;
+        },
+        {
+          maxAttempts: 3,
+          onFailed: async (payload, error) => void failures.push({ payload, error }),
+        },
+      );
       // Each attempt kills its process (a document that exhausts memory): the lease runs out, another
       // process reclaims the job, and the same happens again.
       for (let attempt = 1; attempt <= 3; attempt++) {
@@ -188,7 +193,17 @@ function runQueueSuite(name: string, open: () => Promise<{ db: Db; close: () => 
         .execute();
       let runs = 0;
       expect(
-        await q.runOne({ t6c: handler(async () => void (runs += 1), { maxAttempts: 3 }) }, options),
+        await q.runOne(
+          {
+            t6c: handler(
+              async () => {
+                runs += 1;
+              },
+              { maxAttempts: 3 },
+            ),
+          },
+          options,
+        ),
       ).toBe(true);
       expect(runs).toBe(1);
       expect(await q.get(id)).toMatchObject({ status: 'done', attempts: 3 });
