@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonDepth, pathTooDeep } from '../json-depth.js';
 import { chatClient } from '../test-support/chat.js';
 import { createTestApp, type TestApp } from '../test-support/harness.js';
-import { jsonDepth, MAX_JSON_DEPTH, pathTooDeep } from './json-body.js';
+import { MAX_JSON_DEPTH } from './json-body.js';
 
 /** `{"a":{"a":…{"leaf":1}…}}` nested `levels` deep, as text. */
 const nested = (levels: number) => `${'{"a":'.repeat(levels - 1)}{"leaf":1}${'}'.repeat(levels - 1)}`;
@@ -11,7 +12,7 @@ describe('JSON body depth', () => {
     expect(jsonDepth('{"a":[1,{"b":"[[[{{{"}]}')).toBe(3);
     expect(jsonDepth('"just a string with { and \\" ["')).toBe(0);
     expect(jsonDepth(nested(100))).toBe(100);
-    expect(pathTooDeep(JSON.parse('{"x":{"y":[{"z":1}]}}'), 2)).toBe('x.y');
+    expect(pathTooDeep(JSON.parse('{"x":{"y":[{"z":1}]}}'), 2)).toEqual(['x', 'y']);
     expect(pathTooDeep({ shallow: { ok: true } }, 2)).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { errors } from '../../errors/errors.js';
+import { pathTooDeep } from '../../json-depth.js';
 
 /** Deepest nesting of objects and arrays a free-form JSON field of the Files API may have (the field is level 1). */
 export const MAX_JSON_FIELD_DEPTH = 32;
@@ -12,20 +13,9 @@ type Container = Record<string, unknown> | unknown[];
 
 const isContainer = (value: unknown): value is Container => value !== null && typeof value === 'object';
 
-/** The path (`metadata.a.0.b`, first segments only) to the first container deeper than `maxDepth`, walked without recursion. */
+/** The path (`metadata.a.0.b`, first segments only) to the first container deeper than `maxDepth`. */
 function tooDeep(field: string, value: unknown, maxDepth: number): string | undefined {
-  const stack: Array<{ value: unknown; path: string[]; depth: number }> = [
-    { value, path: [field], depth: 1 },
-  ];
-  while (stack.length > 0) {
-    const item = stack.pop() as (typeof stack)[number];
-    if (!isContainer(item.value)) continue;
-    if (item.depth > maxDepth) return item.path.slice(0, 5).join('.');
-    for (const [key, child] of Object.entries(item.value)) {
-      if (isContainer(child)) stack.push({ value: child, path: [...item.path, key], depth: item.depth + 1 });
-    }
-  }
-  return undefined;
+  return pathTooDeep(value, maxDepth, [field])?.slice(0, 5).join('.');
 }
 
 /**
