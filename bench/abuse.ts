@@ -24,9 +24,11 @@ import { megabytes, ratio, table } from './lib/format.js';
 import { loadAverage, procMemory } from './lib/machine.js';
 import { onInterrupt, runMain, sleep } from './lib/run.js';
 import {
+  type CallOptions,
+  callJson as callJsonOn,
   childEnv,
+  httpCall,
   type NodeProcess,
-  readBody,
   running,
   spawnNode,
   startParleyWithBot,
@@ -86,47 +88,11 @@ const ordinaryAgent = new Agent({ keepAlive: true, maxSockets: 16 });
 const attackAgent = new Agent({ keepAlive: true, maxSockets: 16 });
 const streamAgent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
 
-function httpCall(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body: string | undefined,
-  agent: Agent,
-  timeoutMs: number,
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method,
-      agent,
-      signal: AbortSignal.timeout(timeoutMs),
-      headers: {
-        ...headers,
-        ...(body === undefined
-          ? {}
-          : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }),
-      },
-    });
-    req.once('response', (res) => {
-      readBody(res).then((text) => resolve({ status: res.statusCode ?? 0, text }), reject);
-    });
-    req.once('error', reject);
-    req.end(body);
-  });
-}
+const ordinary: CallOptions = { agent: ordinaryAgent, timeoutMs: ORDINARY_TIMEOUT_MS };
 
-async function callJson<T>(url: string, method: string, headers: Record<string, string>, body?: unknown) {
-  const res = await httpCall(
-    url,
-    method,
-    headers,
-    body === undefined ? undefined : JSON.stringify(body),
-    ordinaryAgent,
-    ORDINARY_TIMEOUT_MS,
-  );
-  if (res.status < 200 || res.status > 299)
-    throw new Error(`${method} ${url} answered ${res.status}: ${res.text.slice(0, 300)}`);
-  return JSON.parse(res.text || '{}') as T;
-}
+/** A JSON API call of the setup, on the ordinary agent. */
+const callJson = <T>(url: string, method: string, headers: Record<string, string>, body?: unknown) =>
+  callJsonOn<T>(url, method, headers, body, ordinary);
 
 /** The server and the bot the benchmark talks to (a ParleyServer of lib/server.ts is one). */
 interface Target {
@@ -246,7 +212,7 @@ function ordinaryTraffic(server: Target, user: ChatUser, endsAt: number, record:
   const chat = `${server.url}/v1/chat/${server.botId}`;
   const userHeaders = { 'x-user-key': user.key };
   const call = (url: string, method: string, headers: Record<string, string>, body?: string) => () =>
-    httpCall(url, method, headers, body, ordinaryAgent, ORDINARY_TIMEOUT_MS);
+    httpCall(url, method, headers, body, ordinary);
   let n = 0;
   return Promise.all([
     paced(HEALTH_INTERVAL_MS, endsAt, () => timed(record.health, call(`${server.url}/healthz`, 'GET', {}))),
@@ -429,14 +395,10 @@ async function postLoop(target: Target, attacker: ChatUser, endsAt: number, resu
       payload: { type: 'text', text: `${n} ${ATTACK_TEXT}` },
     });
     try {
-      const res = await httpCall(
-        url,
-        'POST',
-        { 'x-user-key': attacker.key },
-        body,
-        attackAgent,
-        ATTACK_TIMEOUT_MS,
-      );
+      const res = await httpCall(url, 'POST', { 'x-user-key': attacker.key }, body, {
+        agent: attackAgent,
+        timeoutMs: ATTACK_TIMEOUT_MS,
+      });
       if (res.status === 201) {
         result.posted += 1;
         result.bytes += Buffer.byteLength(body);

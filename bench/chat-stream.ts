@@ -27,8 +27,11 @@ import { loadAverage, procMemory } from './lib/machine.js';
 import { onInterrupt, runMain, sleep } from './lib/run.js';
 import {
   type Bootstrap,
+  type CallOptions,
+  callJson as callJsonOn,
   childEnv,
   freePort,
+  httpCall,
   type NodeProcess,
   readBody,
   readBootstrap,
@@ -152,42 +155,15 @@ const rss = (pid: number): number => procMemory(pid, 'VmRSS') ?? 0;
 const postAgent = new Agent({ keepAlive: true, maxSockets: 256 });
 const listenAgent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
 
-function httpCall(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body?: string,
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method,
-      agent: postAgent,
-      headers: {
-        ...headers,
-        ...(body === undefined
-          ? {}
-          : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }),
-      },
-    });
-    req.once('response', (res) => {
-      readBody(res).then((text) => resolve({ status: res.statusCode ?? 0, text }), reject);
-    });
-    req.once('error', reject);
-    req.end(body);
-  });
-}
+const posting: CallOptions = { agent: postAgent };
 
-async function callJson<T>(
+/** A JSON API call on the posting agent. */
+const callJson = <T = unknown>(
   url: string,
   method: string,
   headers: Record<string, string>,
   body?: unknown,
-): Promise<T> {
-  const res = await httpCall(url, method, headers, body === undefined ? undefined : JSON.stringify(body));
-  if (res.status < 200 || res.status > 299)
-    throw new Error(`${method} ${url} answered ${res.status}: ${res.text}`);
-  return JSON.parse(res.text || '{}') as T;
-}
+) => callJsonOn<T>(url, method, headers, body, posting);
 
 interface Listener {
   close(): void;
@@ -397,7 +373,7 @@ async function sendOne(open: Open, bucket: Bucket | undefined): Promise<void> {
   });
   const entry = tracker.expect(seq, open.listeners.length, bucket);
   entry.sentAt = now();
-  const res = await httpCall(open.post.url, 'POST', open.post.headers, body);
+  const res = await httpCall(open.post.url, 'POST', open.post.headers, body, posting);
   const answered = now();
   if (res.status !== 201) throw new Error(`POST ${open.post.url} answered ${res.status}: ${res.text}`);
   bucket?.post.push(Number(answered - entry.sentAt) / 1e6);

@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { IncomingMessage } from 'node:http';
+import { type Agent, type IncomingMessage, request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -230,4 +230,58 @@ export async function readBody(res: IncomingMessage): Promise<string> {
   res.setEncoding('utf8');
   for await (const chunk of res) text += chunk as string;
   return text;
+}
+
+/** How a benchmark sends one request: on which agent, and within how long (none: no bound). */
+export interface CallOptions {
+  agent: Agent;
+  timeoutMs?: number;
+}
+
+/** One HTTP request (a `body` is sent as JSON): its status and its whole answer as text. */
+export function httpCall(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  options: CallOptions,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method,
+      agent: options.agent,
+      ...(options.timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(options.timeoutMs) }),
+      headers: {
+        ...headers,
+        ...(body === undefined
+          ? {}
+          : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }),
+      },
+    });
+    req.once('response', (res) => {
+      readBody(res).then((text) => resolve({ status: res.statusCode ?? 0, text }), reject);
+    });
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+/** A JSON API call that must answer 2xx: its parsed answer (an error names the status and the answer's start). */
+export async function callJson<T>(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: unknown,
+  options: CallOptions,
+): Promise<T> {
+  const res = await httpCall(
+    url,
+    method,
+    headers,
+    body === undefined ? undefined : JSON.stringify(body),
+    options,
+  );
+  if (res.status < 200 || res.status > 299)
+    throw new Error(`${method} ${url} answered ${res.status}: ${res.text.slice(0, 300)}`);
+  return JSON.parse(res.text || '{}') as T;
 }
