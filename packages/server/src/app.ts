@@ -13,15 +13,17 @@ import type { Config } from './config/config.js';
 import type { Db } from './db/database.js';
 import { ApiError, errorBody } from './errors/errors.js';
 import { guardConnections } from './http/connection-guards.js';
+import { authenticate, installRequestContext } from './http/context.js';
 import { tokenApiCors } from './http/cors.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { parseBearer } from './http/headers.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { botRoutes, markBot } from './modules/bots/routes.js';
 import type { KnowledgeResponder } from './modules/chat/reply-port.js';
 import { chatAdminRoutes, chatRoutes } from './modules/chat/routes.js';
 import { StreamRegistry } from './modules/chat/stream.js';
-import { fileAdminRoutes, fileRoutes } from './modules/files/routes.js';
+import { fileAdminRoutes, fileRoutes, installFilesAuth } from './modules/files/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
 import { knowledgeRoutes } from './modules/knowledge/routes.js';
@@ -109,11 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
   const services = buildServices({ ...deps, blobs, signingSecret });
   const auth = services.identity.resolver;
   app.decorate('services', services);
-  app.decorateRequest('parley', null as never);
-  app.addHook('onRequest', async (req, reply) => {
-    req.parley = {};
-    reply.header('x-request-id', req.id);
-  });
+  installRequestContext(app);
 
   installErrorHandling(app);
   installJsonBodyParser(app);
@@ -158,7 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
       keyGenerator: (req) => {
         // Key on the token itself, so "Bearer x", "bearer x" and "Bearer  x" share one bucket;
         // a header that is not a bearer token falls back to the caller's address.
-        const token = /^\s*bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+        const token = parseBearer(req.headers.authorization);
         return token ? `t:${createHash('sha256').update(token).digest('hex')}` : `ip:${req.ip}`;
       },
       errorResponseBuilder: (_req, ctx) =>
@@ -219,14 +217,16 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
       admin.addHook('preValidation', async (req) => {
         if (req.body == null && req.routeOptions.schema?.body) req.body = {};
       });
+      // Every Admin route acts in the workspace named by x-workspace-id unless it says otherwise.
+      admin.addHook('preHandler', authenticate(auth, 'workspace'));
       const preHandler = (req: Parameters<typeof markBot>[0]) => markBot(req, services.bots, auth);
-      identityRoutes(admin, { identity: services.identity, auth });
+      identityRoutes(admin, { identity: services.identity });
       botRoutes(admin, { bots: services.bots, auth });
-      integrationRoutes(admin, { integrations: services.integrations, auth, preHandler });
-      auditRoutes(admin, { audit: services.audit, auth });
-      logRoutes(admin, { logs: services.logs, auth });
-      fileAdminRoutes(admin, { files: services.files, auth });
-      chatAdminRoutes(admin, { chat: services.chat, auth });
+      integrationRoutes(admin, { integrations: services.integrations, preHandler });
+      auditRoutes(admin, { audit: services.audit });
+      logRoutes(admin, { logs: services.logs });
+      fileAdminRoutes(admin, { files: services.files });
+      chatAdminRoutes(admin, { chat: services.chat });
     },
     { prefix: '/v1/admin' },
   );
@@ -235,14 +235,14 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     async (filesApi) => {
       await filesApi.register(cors, tokenApiCors(config.corsOrigins));
       filesApi.removeContentTypeParser('text/plain');
+      installFilesAuth(filesApi, { files: services.files, auth });
       knowledgeRoutes(filesApi, {
         files: services.files,
         search: services.search,
         passages: services.passages,
         knowledgeBases: services.knowledgeBases,
-        auth,
       });
-      fileRoutes(filesApi, { files: services.files, auth });
+      fileRoutes(filesApi, { files: services.files });
     },
     { prefix: '/v1/files' },
   );

@@ -1,6 +1,7 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Actor, Principal } from '../access/principal.js';
 import { errors } from '../errors/errors.js';
+import { header, parseBearer } from './headers.js';
 
 /** Resolves tokens and workspace membership; implemented by the identity service (http/ knows no module). */
 export interface AuthResolver {
@@ -10,7 +11,16 @@ export interface AuthResolver {
   resolveActor(principal: Principal, workspaceId: string): Promise<Actor | undefined>;
 }
 
-/** Per-request context, resolved once in hooks and passed to services as arguments. */
+/**
+ * Who may call a route of a token API, set as `config: { auth }` on the route (the surface's hook reads it):
+ * - `workspace`: a token plus `x-workspace-id` naming a workspace it belongs to (`request.actor`);
+ * - `account`: a token (`request.principal`);
+ * - `optional`: a token when the request has an Authorization header, none otherwise;
+ * - `none`: nobody is authenticated (the route checks its own credential, e.g. a signed URL).
+ */
+export type AuthLevel = 'workspace' | 'account' | 'optional' | 'none';
+
+/** Per-request context, filled by the hooks; services get what they need from it as arguments. */
 export interface RequestContext {
   principal?: Principal;
   actor?: Actor;
@@ -19,27 +29,63 @@ export interface RequestContext {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call the route (see AuthLevel); each API surface has its default. */
+    auth?: AuthLevel;
+  }
   interface FastifyRequest {
     parley: RequestContext;
+    /**
+     * The caller's token identity, put there by the surface's auth hook. Reading it on a route whose auth
+     * level authenticates nobody is a programming error (500), never a silent undefined.
+     */
+    readonly principal: Principal;
+    /** The caller inside the workspace named by `x-workspace-id` (routes of auth level `workspace`). */
+    readonly actor: Actor;
   }
+}
+
+/** Gives every request its context and the `principal` and `actor` accessors. */
+export function installRequestContext(app: FastifyInstance): void {
+  app.decorateRequest('parley', null as never);
+  app.decorateRequest('principal', {
+    getter(this: FastifyRequest): Principal {
+      const principal = this.parley.principal;
+      if (!principal)
+        throw new Error(`${this.routeOptions.url ?? this.url} reads request.principal unauthenticated`);
+      return principal;
+    },
+  } as never);
+  app.decorateRequest('actor', {
+    getter(this: FastifyRequest): Actor {
+      const actor = this.parley.actor;
+      if (!actor)
+        throw new Error(`${this.routeOptions.url ?? this.url} reads request.actor without a workspace`);
+      return actor;
+    },
+  } as never);
+  app.addHook('onRequest', async (req, reply) => {
+    req.parley = {};
+    reply.header('x-request-id', req.id);
+  });
 }
 
 const AUTH_HELP = 'Send a valid token as "Authorization: Bearer <token>"';
 
 /** The token of a request, or 401 saying what is wrong with the Authorization header. */
 export function bearerToken(request: FastifyRequest): string {
-  const header = request.headers.authorization;
-  if (header === undefined || header.trim() === '') {
+  const value = header(request, 'authorization');
+  if (value === undefined || value.trim() === '') {
     throw errors.unauthorized(
       `Missing Authorization header. ${AUTH_HELP} (a personal access token, bot access key or integration key).`,
     );
   }
-  const match = /^bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match?.[1]) throw errors.unauthorized(`Malformed Authorization header. ${AUTH_HELP}.`);
-  return match[1];
+  const token = parseBearer(value);
+  if (!token) throw errors.unauthorized(`Malformed Authorization header. ${AUTH_HELP}.`);
+  return token;
 }
 
-/** Resolves the caller's principal from its token, or answers 401. */
+/** Resolves the caller's principal from its token (once per request), or answers 401. */
 export async function requirePrincipal(request: FastifyRequest, auth: AuthResolver): Promise<Principal> {
   if (request.parley.principal) return request.parley.principal;
   const principal = await auth.resolveToken(bearerToken(request));
@@ -52,12 +98,11 @@ export async function requirePrincipal(request: FastifyRequest, auth: AuthResolv
   return principal;
 }
 
-/** Resolves the caller as an actor of the workspace named by `x-workspace-id`, or answers 401. */
+/** Resolves the caller as an actor of the workspace named by `x-workspace-id` (once per request), or answers 401. */
 export async function requireWorkspaceActor(request: FastifyRequest, auth: AuthResolver): Promise<Actor> {
   if (request.parley.actor) return request.parley.actor;
   const principal = await requirePrincipal(request, auth);
-  const raw = request.headers['x-workspace-id'];
-  const workspaceId = Array.isArray(raw) ? raw[0] : raw;
+  const workspaceId = header(request, 'x-workspace-id');
   if (workspaceId === undefined || workspaceId.trim() === '') {
     throw errors.unauthorized(
       'Missing x-workspace-id header. Send "x-workspace-id: <workspace id>" naming a workspace you belong to (GET /v1/admin/workspaces lists them).',
@@ -71,4 +116,22 @@ export async function requireWorkspaceActor(request: FastifyRequest, auth: AuthR
   }
   request.parley.actor = actor;
   return actor;
+}
+
+/**
+ * The authentication hook of a token API surface (a preHandler: it runs after validation, so a request that
+ * is both malformed and unauthenticated is answered 400, as it always was). It authenticates the caller as
+ * the route's `config.auth` level says, `fallback` when the route says nothing, and puts it on the request.
+ * @example admin.addHook('preHandler', authenticate(auth, 'workspace'));
+ */
+export function authenticate(auth: AuthResolver, fallback: AuthLevel): preHandlerAsyncHookHandler {
+  return async (req) => {
+    // A preflight never authenticates: the CORS plugin's OPTIONS route answers it (404 for another origin).
+    if (req.method === 'OPTIONS') return;
+    const level = req.routeOptions.config?.auth ?? fallback;
+    if (level === 'workspace') await requireWorkspaceActor(req, auth);
+    else if (level === 'account') await requirePrincipal(req, auth);
+    else if (level === 'optional' && req.headers.authorization !== undefined)
+      await requirePrincipal(req, auth);
+  };
 }

@@ -3,12 +3,11 @@ import { AuditRecord, ListMeta, PageQuery } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { errors } from '../../errors/errors.js';
-import { type AuthResolver, requireWorkspaceActor } from '../../http/context.js';
 import { BEARER, listBody, responses } from '../../http/route-helpers.js';
 import type { AuditService } from './service.js';
 
 /** The workspace audit trail. */
-export function auditRoutes(fastify: FastifyInstance, deps: { audit: AuditService; auth: AuthResolver }) {
+export function auditRoutes(fastify: FastifyInstance, deps: { audit: AuditService }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/workspaces/:id/audit-records',
@@ -24,7 +23,7 @@ export function auditRoutes(fastify: FastifyInstance, deps: { audit: AuditServic
       },
     },
     async (req) => {
-      const actor = await requireWorkspaceActor(req, deps.auth);
+      const actor = req.actor;
       if (req.params.id !== actor.workspaceId) throw errors.notFound('Workspace', req.params.id);
       return listBody('records', await deps.audit.list(actor, req.query)) as {
         records: never[];

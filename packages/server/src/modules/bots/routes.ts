@@ -46,7 +46,6 @@ export async function markBot(req: FastifyRequest, bots: BotsService, auth: Auth
 export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; auth: AuthResolver }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { bots, auth } = deps;
-  const actor = (req: FastifyRequest) => requireWorkspaceActor(req, auth);
   const preHandler = (req: FastifyRequest) => markBot(req, bots, auth);
 
   app.get(
@@ -62,7 +61,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
     },
     async (req) => {
       const q = req.query;
-      const page = await bots.list(await actor(req), {
+      const page = await bots.list(req.actor, {
         nextToken: q.nextToken,
         pageSize: q.pageSize,
         dev: q.dev,
@@ -86,8 +85,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
         response: responses(201, Type.Object({ bot: Bot })),
       },
     },
-    async (req, reply) =>
-      reply.status(201).send({ bot: await bots.create(await actor(req), req.body ?? {}) }),
+    async (req, reply) => reply.status(201).send({ bot: await bots.create(req.actor, req.body ?? {}) }),
   );
 
   app.get(
@@ -103,7 +101,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
       },
     },
     async (req) => ({
-      bot: await bots.get(await actor(req), req.params.id),
+      bot: await bots.get(req.actor, req.params.id),
     }),
   );
 
@@ -121,7 +119,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
       },
     },
     async (req) => ({
-      bot: await bots.update(await actor(req), req.params.id, req.body),
+      bot: await bots.update(req.actor, req.params.id, req.body),
     }),
   );
 
@@ -137,7 +135,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
       },
     },
     async (req) => {
-      await bots.delete(await actor(req), req.params.id);
+      await bots.delete(req.actor, req.params.id);
       return {};
     },
   );
@@ -155,7 +153,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
       },
     },
     async (req) => ({
-      keys: await bots.listKeys(await actor(req), req.params.id),
+      keys: await bots.listKeys(req.actor, req.params.id),
     }),
   );
 
@@ -173,7 +171,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
       },
     },
     async (req, reply) =>
-      reply.status(201).send({ key: await bots.createKey(await actor(req), req.params.id, req.body ?? {}) }),
+      reply.status(201).send({ key: await bots.createKey(req.actor, req.params.id, req.body ?? {}) }),
   );
 
   app.delete(
@@ -189,7 +187,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
       },
     },
     async (req) => {
-      await bots.revokeKey(await actor(req), req.params.id, req.params.keyId);
+      await bots.revokeKey(req.actor, req.params.id, req.params.keyId);
       return {};
     },
   );
@@ -207,7 +205,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
       },
     },
     async (req) => ({
-      configuration: await bots.getWebchat(await actor(req), req.params.id),
+      configuration: await bots.getWebchat(req.actor, req.params.id),
     }),
   );
 
@@ -230,7 +228,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
       },
     },
     async (req) => ({
-      configuration: await bots.putWebchat(await actor(req), req.params.id, req.body.configuration),
+      configuration: await bots.putWebchat(req.actor, req.params.id, req.body.configuration),
     }),
   );
 }

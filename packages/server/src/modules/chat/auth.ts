@@ -1,4 +1,5 @@
 import { errors } from '../../errors/errors.js';
+import { parseBearer } from '../../http/headers.js';
 import { type ChatContext, checkAdminKey, ensureBotUser, loadBot } from './context.js';
 import type { ChatBot, ChatCaller, ChatService } from './contract.js';
 import { USER_KEY_HELP, verifyUserKey } from './keys.js';
@@ -12,7 +13,7 @@ async function botCaller(
   authorization: string,
   admin: boolean,
 ): Promise<ChatCaller> {
-  const token = /^bearer\s+(\S+)$/i.exec(authorization)?.[1];
+  const token = parseBearer(authorization);
   if (!token)
     throw errors.unauthorized(
       'Malformed Authorization header: send "Authorization: Bearer <bot access key>", or authenticate as a chat user with x-user-key instead',

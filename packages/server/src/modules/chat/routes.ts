@@ -1,13 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ADMIN_KEY_HEADER, BotChatSecretsResponse, USER_KEY_HEADER } from '@parley/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BotChatSecretsResponse } from '@parley/protocol';
+import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { type AuthResolver, requireWorkspaceActor } from '../../http/context.js';
 import { BEARER, responses } from '../../http/route-helpers.js';
 import type { SignalBus } from './bus.js';
-import type { ChatCaller, ChatService } from './contract.js';
+import type { ChatService } from './contract.js';
 import type { SourceLinks } from './reply-port.js';
-import { CHAT_CORS_HEADERS, type ChatRouteContext, header } from './routes/common.js';
+import { CHAT_CORS_HEADERS, installChatAuth } from './routes/common.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { eventRoutes } from './routes/events.js';
 import { fileRoutes } from './routes/files.js';
@@ -44,16 +43,7 @@ export function chatRoutes(
   // Preflight requests answer before routing: any path under the prefix.
   app.options('/*', { schema: { hide: true } }, async (_req, reply) => reply.status(204).send());
 
-  const caller = async (req: FastifyRequest): Promise<ChatCaller> => {
-    const c = await chat.authenticate((req.params as { botId: string }).botId, {
-      authorization: header(req, 'authorization'),
-      userKey: header(req, USER_KEY_HEADER),
-      adminKey: header(req, ADMIN_KEY_HEADER),
-    });
-    req.parley.botId = c.bot.id;
-    return c;
-  };
-  const routes: ChatRouteContext = { chat, caller };
+  const routes = installChatAuth(app, chat);
   // Registered in this order, so the OpenAPI document lists the operations as it always has.
   userRoutes(app, routes);
   conversationRoutes(app, routes);
@@ -66,7 +56,7 @@ export function chatRoutes(
 }
 
 /** Admin API routes of the Chat API: a bot's chat secrets. */
-export function chatAdminRoutes(fastify: FastifyInstance, deps: { chat: ChatService; auth: AuthResolver }) {
+export function chatAdminRoutes(fastify: FastifyInstance, deps: { chat: ChatService }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
   app.get(
@@ -83,7 +73,7 @@ export function chatAdminRoutes(fastify: FastifyInstance, deps: { chat: ChatServ
       },
     },
     async (req) => ({
-      chat: await deps.chat.getSecrets(await requireWorkspaceActor(req, deps.auth), req.params.id),
+      chat: await deps.chat.getSecrets(req.actor, req.params.id),
     }),
   );
   app.post(
@@ -99,7 +89,7 @@ export function chatAdminRoutes(fastify: FastifyInstance, deps: { chat: ChatServ
       },
     },
     async (req) => ({
-      chat: await deps.chat.rotateSecrets(await requireWorkspaceActor(req, deps.auth), req.params.id),
+      chat: await deps.chat.rotateSecrets(req.actor, req.params.id),
     }),
   );
 }

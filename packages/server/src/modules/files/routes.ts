@@ -14,7 +14,8 @@ import Type from 'typebox';
 import type { ByteRange } from '../../blob/blob-store.js';
 import { newErrorId } from '../../errors/errors.js';
 import { contentDisposition } from '../../http/content-disposition.js';
-import { type AuthResolver, requirePrincipal, requireWorkspaceActor } from '../../http/context.js';
+import { type AuthResolver, requirePrincipal } from '../../http/context.js';
+import { header } from '../../http/headers.js';
 import { BEARER, listBody, responses } from '../../http/route-helpers.js';
 import { parseTagFilter } from '../../http/tag-filter.js';
 import type { FilesContext, FilesService } from './service.js';
@@ -45,15 +46,42 @@ const CAPABILITY_CORS: Record<string, string> = {
   'access-control-max-age': '600',
 };
 /** Route config of the capability URLs: the token APIs' CORS (PARLEY_CORS_ORIGINS) leaves them alone. */
-const OWN_CORS = { cors: false } as const;
+const OWN_CORS = { cors: false, auth: 'none' } as const;
 
-function header(req: FastifyRequest, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller of a Files API route: its token acting on the bot named by `x-bot-id` (see filesAuth). */
+    readonly filesCaller: FilesContext;
+  }
+}
+
+/**
+ * The authentication of the Files API surface: unless a route says `config: { auth: 'none' }` (the capability
+ * URLs, whose URL is the credential), the caller is its token acting on the bot named by `x-bot-id`, put on
+ * the request as `filesCaller` (and its bot named in the bot's request log). Install once on the surface.
+ */
+export function installFilesAuth(
+  app: FastifyInstance,
+  deps: { files: FilesService; auth: AuthResolver },
+): void {
+  app.decorateRequest('filesCaller', {
+    getter(this: FastifyRequest): FilesContext {
+      const caller = (this.parley as { files?: FilesContext }).files;
+      if (!caller)
+        throw new Error(`${this.routeOptions.url ?? this.url} reads request.filesCaller unauthenticated`);
+      return caller;
+    },
+  } as never);
+  app.addHook('preHandler', async (req) => {
+    if ((req.routeOptions.config?.auth ?? 'bot') === 'none' || req.method === 'OPTIONS') return;
+    const caller = await deps.files.context(await requirePrincipal(req, deps.auth), header(req, 'x-bot-id'));
+    req.parley.botId = caller.botId;
+    (req.parley as { files?: FilesContext }).files = caller;
+  });
 }
 
 /** Admin API routes the files module answers: a bot's File Storage usage. */
-export function fileAdminRoutes(fastify: FastifyInstance, deps: { files: FilesService; auth: AuthResolver }) {
+export function fileAdminRoutes(fastify: FastifyInstance, deps: { files: FilesService }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/bots/:id/usages',
@@ -68,20 +96,15 @@ export function fileAdminRoutes(fastify: FastifyInstance, deps: { files: FilesSe
       },
     },
     async (req) => ({
-      usages: await deps.files.botUsages(await requireWorkspaceActor(req, deps.auth), req.params.id),
+      usages: await deps.files.botUsages(req.actor, req.params.id),
     }),
   );
 }
 
 /** The Files API (`/v1/files`, `x-bot-id` required) plus the upload and download URLs it hands out. */
-export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService; auth: AuthResolver }) {
+export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { files, auth } = deps;
-  const ctx = async (req: FastifyRequest): Promise<FilesContext> => {
-    const context = await files.context(await requirePrincipal(req, auth), header(req, 'x-bot-id'));
-    req.parley.botId = context.botId;
-    return context;
-  };
+  const { files } = deps;
 
   app.put(
     '/',
@@ -99,7 +122,7 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
         ),
       },
     },
-    async (req) => ({ file: await files.upsert(await ctx(req), req.body) }),
+    async (req) => ({ file: await files.upsert(req.filesCaller, req.body) }),
   );
 
   app.get(
@@ -117,7 +140,7 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
     },
     async (req) => {
       const q = req.query;
-      const page = await files.list(await ctx(req), {
+      const page = await files.list(req.filesCaller, {
         nextToken: q.nextToken,
         pageSize: q.pageSize,
         sortField: q.sortField,
@@ -142,7 +165,7 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
       },
     },
     async (req) =>
-      listBody('tags', await files.tagKeys(await ctx(req), req.query)) as { tags: string[]; meta: object },
+      listBody('tags', await files.tagKeys(req.filesCaller, req.query)) as { tags: string[]; meta: object },
   );
 
   app.get(
@@ -158,7 +181,7 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
       },
     },
     async (req) =>
-      listBody('values', await files.tagValues(await ctx(req), req.params.tag, req.query)) as {
+      listBody('values', await files.tagValues(req.filesCaller, req.params.tag, req.query)) as {
         values: string[];
         meta: object;
       },
@@ -176,7 +199,7 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
       },
     },
     async (req) => ({
-      file: await files.get(await ctx(req), req.params.id),
+      file: await files.get(req.filesCaller, req.params.id),
     }),
   );
 
@@ -192,7 +215,7 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
         response: responses(200, FileAnswer),
       },
     },
-    async (req) => ({ file: await files.update(await ctx(req), req.params.id, req.body) }),
+    async (req) => ({ file: await files.update(req.filesCaller, req.params.id, req.body) }),
   );
 
   app.delete(
@@ -207,7 +230,7 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
       },
     },
     async (req) => {
-      await files.delete(await ctx(req), req.params.id);
+      await files.delete(req.filesCaller, req.params.id);
       return {};
     },
   );
@@ -234,11 +257,11 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
       },
     },
     async (req) => {
-      const source = await ctx(req);
+      const source = req.filesCaller;
       const destinationBot = header(req, 'x-destination-bot-id');
       const destination =
         destinationBot && destinationBot !== source.botId
-          ? await files.context(await requirePrincipal(req, auth), destinationBot)
+          ? await files.context(req.principal, destinationBot)
           : source;
       return {
         file: await files.copy(

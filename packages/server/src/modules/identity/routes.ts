@@ -19,7 +19,6 @@ import {
 } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { type AuthResolver, requirePrincipal, requireWorkspaceActor } from '../../http/context.js';
 import { BEARER, listBody, responses } from '../../http/route-helpers.js';
 import type { IdentityService } from './service.js';
 
@@ -27,17 +26,13 @@ const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) 
 const Page = Type.Object(PageQuery);
 
 /** Account, personal access tokens, invitations, workspaces, members and usage. */
-export function identityRoutes(
-  app: FastifyInstance,
-  deps: { identity: IdentityService; auth: AuthResolver },
-) {
-  const { identity, auth } = deps;
-  const principal = (req: Parameters<typeof requirePrincipal>[0]) => requirePrincipal(req, auth);
-  const actor = (req: Parameters<typeof requireWorkspaceActor>[0]) => requireWorkspaceActor(req, auth);
+export function identityRoutes(app: FastifyInstance, deps: { identity: IdentityService }) {
+  const { identity } = deps;
 
   app.get(
     '/account/me',
     {
+      config: { auth: 'account' },
       schema: {
         operationId: 'admin.getAccount',
         tags: ['account'],
@@ -46,13 +41,14 @@ export function identityRoutes(
       },
     },
     async (req) => ({
-      account: await identity.getAccount(await principal(req)),
+      account: await identity.getAccount(req.principal),
     }),
   );
 
   app.put(
     '/account/me',
     {
+      config: { auth: 'account' },
       schema: {
         operationId: 'admin.updateAccount',
         tags: ['account'],
@@ -62,13 +58,14 @@ export function identityRoutes(
       },
     },
     async (req) => ({
-      account: await identity.updateAccount(await principal(req), req.body as { displayName: string }),
+      account: await identity.updateAccount(req.principal, req.body as { displayName: string }),
     }),
   );
 
   app.get(
     '/account/pats',
     {
+      config: { auth: 'account' },
       schema: {
         operationId: 'admin.listPersonalAccessTokens',
         tags: ['account'],
@@ -77,13 +74,14 @@ export function identityRoutes(
       },
     },
     async (req) => ({
-      pats: await identity.listPats(await principal(req)),
+      pats: await identity.listPats(req.principal),
     }),
   );
 
   app.post(
     '/account/pats',
     {
+      config: { auth: 'account' },
       schema: {
         operationId: 'admin.createPersonalAccessToken',
         tags: ['account'],
@@ -94,7 +92,7 @@ export function identityRoutes(
     },
     async (req, reply) => {
       const pat = await identity.createPat(
-        await principal(req),
+        req.principal,
         (req.body ?? {}) as { note?: string; expiresAt?: string },
       );
       return reply.status(201).send({ pat });
@@ -104,6 +102,7 @@ export function identityRoutes(
   app.delete(
     '/account/pats/:id',
     {
+      config: { auth: 'account' },
       schema: {
         operationId: 'admin.deletePersonalAccessToken',
         tags: ['account'],
@@ -113,7 +112,7 @@ export function identityRoutes(
       },
     },
     async (req) => {
-      await identity.deletePat(await principal(req), (req.params as { id: string }).id);
+      await identity.deletePat(req.principal, (req.params as { id: string }).id);
       return {};
     },
   );
@@ -121,6 +120,7 @@ export function identityRoutes(
   app.post(
     '/account/invitations/accept',
     {
+      config: { auth: 'optional' },
       schema: {
         operationId: 'admin.acceptInvitation',
         tags: ['account'],
@@ -134,8 +134,8 @@ export function identityRoutes(
       },
     },
     async (req, reply) => {
-      // A token is optional here: with one, the caller accepts as the account it signs in.
-      const caller = req.headers.authorization === undefined ? undefined : await principal(req);
+      // A token is optional here (auth 'optional'): with one, the caller accepts as the account it signs in.
+      const caller = req.parley.principal;
       const result = await identity.acceptInvitation(
         req.body as { code: string; displayName?: string },
         caller,
@@ -151,6 +151,7 @@ export function identityRoutes(
   app.get(
     '/workspaces',
     {
+      config: { auth: 'account' },
       schema: {
         operationId: 'admin.listWorkspaces',
         tags: ['workspaces'],
@@ -162,16 +163,14 @@ export function identityRoutes(
     async (req) =>
       listBody(
         'workspaces',
-        await identity.listWorkspaces(
-          await principal(req),
-          req.query as { nextToken?: string; pageSize?: number },
-        ),
+        await identity.listWorkspaces(req.principal, req.query as { nextToken?: string; pageSize?: number }),
       ),
   );
 
   app.post(
     '/workspaces',
     {
+      config: { auth: 'account' },
       schema: {
         operationId: 'admin.createWorkspace',
         tags: ['workspaces'],
@@ -181,9 +180,7 @@ export function identityRoutes(
       },
     },
     async (req, reply) =>
-      reply
-        .status(201)
-        .send(await identity.createWorkspace(await principal(req), req.body as { name: string })),
+      reply.status(201).send(await identity.createWorkspace(req.principal, req.body as { name: string })),
   );
 
   app.get(
@@ -197,7 +194,7 @@ export function identityRoutes(
         response: responses(200, Workspace),
       },
     },
-    async (req) => identity.getWorkspace(await actor(req), (req.params as { id: string }).id),
+    async (req) => identity.getWorkspace(req.actor, (req.params as { id: string }).id),
   );
 
   app.put(
@@ -214,7 +211,7 @@ export function identityRoutes(
     },
     async (req) =>
       identity.updateWorkspace(
-        await actor(req),
+        req.actor,
         (req.params as { id: string }).id,
         req.body as Record<string, string>,
       ),
@@ -232,7 +229,7 @@ export function identityRoutes(
       },
     },
     async (req) => {
-      await identity.deleteWorkspace(await actor(req), (req.params as { id: string }).id);
+      await identity.deleteWorkspace(req.actor, (req.params as { id: string }).id);
       return {};
     },
   );
@@ -248,7 +245,7 @@ export function identityRoutes(
         response: responses(200, Type.Object({ usages: Type.Array(Usage) })),
       },
     },
-    async (req) => ({ usages: await identity.usages(await actor(req), (req.params as { id: string }).id) }),
+    async (req) => ({ usages: await identity.usages(req.actor, (req.params as { id: string }).id) }),
   );
 
   app.get(
@@ -265,7 +262,7 @@ export function identityRoutes(
     async (req) =>
       listBody(
         'members',
-        await identity.listMembers(await actor(req), req.query as { nextToken?: string; pageSize?: number }),
+        await identity.listMembers(req.actor, req.query as { nextToken?: string; pageSize?: number }),
       ),
   );
 
@@ -279,7 +276,7 @@ export function identityRoutes(
         response: responses(200, Member),
       },
     },
-    async (req) => identity.getMe(await actor(req)),
+    async (req) => identity.getMe(req.actor),
   );
 
   app.get(
@@ -293,7 +290,7 @@ export function identityRoutes(
         response: responses(200, Member),
       },
     },
-    async (req) => identity.getMember(await actor(req), (req.params as { id: string }).id),
+    async (req) => identity.getMember(req.actor, (req.params as { id: string }).id),
   );
 
   app.post(
@@ -313,9 +310,7 @@ export function identityRoutes(
       },
     },
     async (req, reply) =>
-      reply
-        .status(201)
-        .send(await identity.addMember(await actor(req), req.body as { email: string; role: never })),
+      reply.status(201).send(await identity.addMember(req.actor, req.body as { email: string; role: never })),
   );
 
   app.put(
@@ -331,7 +326,7 @@ export function identityRoutes(
       },
     },
     async (req) =>
-      identity.updateMember(await actor(req), (req.params as { id: string }).id, req.body as { role: never }),
+      identity.updateMember(req.actor, (req.params as { id: string }).id, req.body as { role: never }),
   );
 
   app.delete(
@@ -346,7 +341,7 @@ export function identityRoutes(
       },
     },
     async (req) => {
-      await identity.removeMember(await actor(req), (req.params as { id: string }).id);
+      await identity.removeMember(req.actor, (req.params as { id: string }).id);
       return {};
     },
   );

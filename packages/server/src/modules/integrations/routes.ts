@@ -12,7 +12,6 @@ import {
 } from '@parley/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { type AuthResolver, requireWorkspaceActor } from '../../http/context.js';
 import { BEARER, listBody, responses } from '../../http/route-helpers.js';
 import type { IntegrationsService } from './service.js';
 
@@ -23,13 +22,11 @@ export function integrationRoutes(
   fastify: FastifyInstance,
   deps: {
     integrations: IntegrationsService;
-    auth: AuthResolver;
     preHandler: (req: FastifyRequest) => Promise<void>;
   },
 ) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { integrations, auth, preHandler } = deps;
-  const actor = (req: FastifyRequest) => requireWorkspaceActor(req, auth);
+  const { integrations, preHandler } = deps;
   const tags = ['integrations'];
 
   app.get(
@@ -44,7 +41,7 @@ export function integrationRoutes(
       },
     },
     async (req) =>
-      listBody('integrations', await integrations.list(await actor(req), req.query)) as {
+      listBody('integrations', await integrations.list(req.actor, req.query)) as {
         integrations: never[];
         meta: object;
       },
@@ -62,7 +59,7 @@ export function integrationRoutes(
       },
     },
     async (req, reply) =>
-      reply.status(201).send({ integration: await integrations.create(await actor(req), req.body) }),
+      reply.status(201).send({ integration: await integrations.create(req.actor, req.body) }),
   );
 
   app.get(
@@ -77,7 +74,7 @@ export function integrationRoutes(
       },
     },
     async (req) => ({
-      integration: await integrations.get(await actor(req), req.params.id),
+      integration: await integrations.get(req.actor, req.params.id),
     }),
   );
 
@@ -93,7 +90,7 @@ export function integrationRoutes(
       },
     },
     async (req) => {
-      await integrations.delete(await actor(req), req.params.id);
+      await integrations.delete(req.actor, req.params.id);
       return {};
     },
   );
@@ -110,7 +107,7 @@ export function integrationRoutes(
         response: responses(200, Type.Object({ integrations: Type.Array(Installation) })),
       },
     },
-    async (req) => ({ integrations: await integrations.listInstalled(await actor(req), req.params.id) }),
+    async (req) => ({ integrations: await integrations.listInstalled(req.actor, req.params.id) }),
   );
 
   app.put(
@@ -126,7 +123,7 @@ export function integrationRoutes(
       },
     },
     async (req) => ({
-      installation: await integrations.install(await actor(req), req.params.id, req.params.integrationId),
+      installation: await integrations.install(req.actor, req.params.id, req.params.integrationId),
     }),
   );
 
@@ -143,7 +140,7 @@ export function integrationRoutes(
       },
     },
     async (req) => {
-      await integrations.uninstall(await actor(req), req.params.id, req.params.integrationId);
+      await integrations.uninstall(req.actor, req.params.id, req.params.integrationId);
       return {};
     },
   );
@@ -161,7 +158,7 @@ export function integrationRoutes(
       },
     },
     async (req) => ({
-      keys: await integrations.listKeys(await actor(req), req.params.id, req.params.integrationId),
+      keys: await integrations.listKeys(req.actor, req.params.id, req.params.integrationId),
     }),
   );
 
@@ -180,12 +177,7 @@ export function integrationRoutes(
     },
     async (req, reply) =>
       reply.status(201).send({
-        key: await integrations.createKey(
-          await actor(req),
-          req.params.id,
-          req.params.integrationId,
-          req.body ?? {},
-        ),
+        key: await integrations.createKey(req.actor, req.params.id, req.params.integrationId, req.body ?? {}),
       }),
   );
 
@@ -202,12 +194,7 @@ export function integrationRoutes(
       },
     },
     async (req) => {
-      await integrations.revokeKey(
-        await actor(req),
-        req.params.id,
-        req.params.integrationId,
-        req.params.keyId,
-      );
+      await integrations.revokeKey(req.actor, req.params.id, req.params.integrationId, req.params.keyId);
       return {};
     },
   );

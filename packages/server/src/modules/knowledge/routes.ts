@@ -12,12 +12,11 @@ import {
   SearchFilesResponse,
   SetFilePassagesBody,
 } from '@parley/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { type AuthResolver, requirePrincipal } from '../../http/context.js';
 import { BEARER, listBody, responses } from '../../http/route-helpers.js';
 import { parseTagFilter } from '../../http/tag-filter.js';
-import type { FilesContext, FilesService } from '../files/service.js';
+import type { FilesService } from '../files/service.js';
 import type { KnowledgeBaseService } from './knowledge-bases.js';
 import type { PassagesService } from './passages.js';
 import type { SearchService } from './search.js';
@@ -25,11 +24,6 @@ import type { SearchService } from './search.js';
 const tags = ['files'];
 const kbTags = ['knowledge bases'];
 const Id = Type.String({ minLength: 1, maxLength: 1024 });
-
-function header(req: FastifyRequest, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
 
 /** searchFiles, passages, re-indexing and knowledge bases, under `/v1/files`. */
 export function knowledgeRoutes(
@@ -39,15 +33,9 @@ export function knowledgeRoutes(
     search: SearchService;
     passages: PassagesService;
     knowledgeBases: KnowledgeBaseService;
-    auth: AuthResolver;
   },
 ) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const ctx = async (req: FastifyRequest): Promise<FilesContext> => {
-    const context = await deps.files.context(await requirePrincipal(req, deps.auth), header(req, 'x-bot-id'));
-    req.parley.botId = context.botId;
-    return context;
-  };
 
   app.get(
     '/search',
@@ -63,7 +51,7 @@ export function knowledgeRoutes(
       },
     },
     async (req) => {
-      const c = await ctx(req);
+      const c = req.filesCaller;
       const q = req.query;
       const fileIds = q.knowledgeBaseIds?.length
         ? await deps.knowledgeBases.fileIdsOf(c, q.knowledgeBaseIds)
@@ -99,7 +87,7 @@ export function knowledgeRoutes(
       },
     },
     async (req) =>
-      listBody('passages', await deps.passages.list(await ctx(req), req.params.id, req.query)) as {
+      listBody('passages', await deps.passages.list(req.filesCaller, req.params.id, req.query)) as {
         passages: never[];
         meta: object;
       },
@@ -119,7 +107,7 @@ export function knowledgeRoutes(
         response: responses(200, Type.Object({ file: FileObject })),
       },
     },
-    async (req) => ({ file: await deps.passages.set(await ctx(req), req.params.id, req.body.passages) }),
+    async (req) => ({ file: await deps.passages.set(req.filesCaller, req.params.id, req.body.passages) }),
   );
 
   app.put(
@@ -135,7 +123,7 @@ export function knowledgeRoutes(
         response: responses(200, Type.Object({ file: FileObject })),
       },
     },
-    async (req) => ({ file: await deps.files.reindex(await ctx(req), req.params.id) }),
+    async (req) => ({ file: await deps.files.reindex(req.filesCaller, req.params.id) }),
   );
 
   const KbParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -156,7 +144,7 @@ export function knowledgeRoutes(
       },
     },
     async (req) =>
-      listBody('knowledgeBases', await deps.knowledgeBases.list(await ctx(req), req.query)) as {
+      listBody('knowledgeBases', await deps.knowledgeBases.list(req.filesCaller, req.query)) as {
         knowledgeBases: never[];
         meta: object;
       },
@@ -174,7 +162,7 @@ export function knowledgeRoutes(
       },
     },
     async (req, reply) =>
-      reply.status(201).send({ knowledgeBase: await deps.knowledgeBases.create(await ctx(req), req.body) }),
+      reply.status(201).send({ knowledgeBase: await deps.knowledgeBases.create(req.filesCaller, req.body) }),
   );
 
   app.get(
@@ -188,7 +176,7 @@ export function knowledgeRoutes(
         response: responses(200, KbAnswer),
       },
     },
-    async (req) => ({ knowledgeBase: await deps.knowledgeBases.get(await ctx(req), req.params.id) }),
+    async (req) => ({ knowledgeBase: await deps.knowledgeBases.get(req.filesCaller, req.params.id) }),
   );
 
   app.put(
@@ -204,7 +192,7 @@ export function knowledgeRoutes(
       },
     },
     async (req) => ({
-      knowledgeBase: await deps.knowledgeBases.update(await ctx(req), req.params.id, req.body),
+      knowledgeBase: await deps.knowledgeBases.update(req.filesCaller, req.params.id, req.body),
     }),
   );
 
@@ -220,7 +208,7 @@ export function knowledgeRoutes(
       },
     },
     async (req) => {
-      await deps.knowledgeBases.delete(await ctx(req), req.params.id);
+      await deps.knowledgeBases.delete(req.filesCaller, req.params.id);
       return {};
     },
   );
@@ -237,7 +225,7 @@ export function knowledgeRoutes(
         response: responses(200, ListKnowledgeBaseFilesResponse),
       },
     },
-    async (req) => ({ files: await deps.knowledgeBases.files(await ctx(req), req.params.id) }),
+    async (req) => ({ files: await deps.knowledgeBases.files(req.filesCaller, req.params.id) }),
   );
 
   app.put(
@@ -254,7 +242,7 @@ export function knowledgeRoutes(
       },
     },
     async (req) => ({
-      knowledgeBase: await deps.knowledgeBases.link(await ctx(req), req.params.id, req.params.fileId),
+      knowledgeBase: await deps.knowledgeBases.link(req.filesCaller, req.params.id, req.params.fileId),
     }),
   );
 
@@ -270,7 +258,7 @@ export function knowledgeRoutes(
       },
     },
     async (req) => ({
-      knowledgeBase: await deps.knowledgeBases.unlink(await ctx(req), req.params.id, req.params.fileId),
+      knowledgeBase: await deps.knowledgeBases.unlink(req.filesCaller, req.params.id, req.params.fileId),
     }),
   );
 }

@@ -2,12 +2,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ListMeta, LogEntry, PageQuery, Timestamp } from '@parley/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { type AuthResolver, requireWorkspaceActor } from '../../http/context.js';
 import { BEARER, listBody, responses } from '../../http/route-helpers.js';
 import type { LogsService } from './service.js';
 
 /** A bot's request log. */
-export function logRoutes(fastify: FastifyInstance, deps: { logs: LogsService; auth: AuthResolver }) {
+export function logRoutes(fastify: FastifyInstance, deps: { logs: LogsService }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/bots/:id/logs',
@@ -37,10 +36,7 @@ export function logRoutes(fastify: FastifyInstance, deps: { logs: LogsService; a
         timeEnd?: string;
         level?: string;
       };
-      return listBody(
-        'logs',
-        await deps.logs.list(await requireWorkspaceActor(req, deps.auth), req.params.id, q),
-      );
+      return listBody('logs', await deps.logs.list(req.actor, req.params.id, q));
     },
   );
 }

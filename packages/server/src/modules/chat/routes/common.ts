@@ -1,7 +1,8 @@
 import { ADMIN_KEY_HEADER, USER_KEY_HEADER } from '@parley/protocol';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { ChatCaller, ChatService } from '../contract.js';
+import { header } from '../../../http/headers.js';
+import type { ChatCaller, ChatCredentials, ChatService } from '../contract.js';
 
 /** Headers every Chat API answer carries: the webchat runs on other origins and authenticates by header. */
 export const CHAT_CORS_HEADERS: Record<string, string> = {
@@ -31,17 +32,53 @@ export const PageQuery = Type.Object({
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
 });
 
-/** What the Chat API's routes are built from: the service, and the caller of a request. */
+/** What the Chat API's routes are built from: the service, and how a request's caller is authenticated. */
 export interface ChatRouteContext {
   chat: ChatService;
-  /** Authenticates the request's caller (and names its bot in the request's log). */
-  caller: (req: FastifyRequest) => Promise<ChatCaller>;
+  /** Authenticates the request's caller again (a live stream re-checks its credentials on revocation). */
+  authenticate: (req: FastifyRequest) => Promise<ChatCaller>;
 }
 
-/** One value of a request header (the first when repeated). */
-export function header(req: FastifyRequest, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller of a Chat API route, put there by the surface's hook (see installChatAuth). */
+    readonly chatCaller: ChatCaller;
+  }
+}
+
+/** The credentials a Chat API request carries: a bot access key, a chat user's key, the webchat adminKey. */
+export function chatCredentials(req: FastifyRequest): ChatCredentials {
+  return {
+    authorization: header(req, 'authorization'),
+    userKey: header(req, USER_KEY_HEADER),
+    adminKey: header(req, ADMIN_KEY_HEADER),
+  };
+}
+
+/**
+ * The authentication of the Chat API surface: unless a route says `config: { auth: 'none' }` (creating a chat
+ * user), the caller is authenticated from its credentials against the path's bot, put on the request as
+ * `chatCaller`, and its bot named in the bot's request log. Install once on the surface.
+ */
+export function installChatAuth(app: FastifyInstance, chat: ChatService): ChatRouteContext {
+  const authenticate = async (req: FastifyRequest): Promise<ChatCaller> => {
+    const caller = await chat.authenticate((req.params as { botId: string }).botId, chatCredentials(req));
+    req.parley.botId = caller.bot.id;
+    return caller;
+  };
+  app.decorateRequest('chatCaller', {
+    getter(this: FastifyRequest): ChatCaller {
+      const caller = (this.parley as { chat?: ChatCaller }).chat;
+      if (!caller)
+        throw new Error(`${this.routeOptions.url ?? this.url} reads request.chatCaller unauthenticated`);
+      return caller;
+    },
+  } as never);
+  app.addHook('preHandler', async (req) => {
+    if (req.routeOptions.config?.auth === 'none' || req.method === 'OPTIONS') return;
+    (req.parley as { chat?: ChatCaller }).chat = await authenticate(req);
+  });
+  return { chat, authenticate };
 }
 
 /** The schema of an authenticated Chat API operation: its id, tags, security and description, then `extra`. */

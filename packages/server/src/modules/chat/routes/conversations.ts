@@ -10,7 +10,7 @@ import { listBody, responses } from '../../../http/route-helpers.js';
 import { BotParams, type ChatRouteContext, IdParams, PageQuery, schema } from './common.js';
 
 /** Conversations: created, found or created, listed, read and deleted. */
-export function conversationRoutes(fastify: FastifyInstance, { chat, caller }: ChatRouteContext): void {
+export function conversationRoutes(fastify: FastifyInstance, { chat }: ChatRouteContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
@@ -23,7 +23,7 @@ export function conversationRoutes(fastify: FastifyInstance, { chat, caller }: C
       }),
     },
     async (req, reply) =>
-      reply.status(201).send({ conversation: await chat.createConversation(await caller(req), req.body) }),
+      reply.status(201).send({ conversation: await chat.createConversation(req.chatCaller, req.body) }),
   );
 
   app.post(
@@ -40,7 +40,7 @@ export function conversationRoutes(fastify: FastifyInstance, { chat, caller }: C
       ),
     },
     async (req, reply) => {
-      const { conversation, created } = await chat.getOrCreateConversation(await caller(req), req.body);
+      const { conversation, created } = await chat.getOrCreateConversation(req.chatCaller, req.body);
       return reply.status((created ? 201 : 200) as 201).send({ conversation });
     },
   );
@@ -55,7 +55,7 @@ export function conversationRoutes(fastify: FastifyInstance, { chat, caller }: C
       ),
     },
     async (req) =>
-      listBody('conversations', await chat.listConversations(await caller(req), req.query)) as {
+      listBody('conversations', await chat.listConversations(req.chatCaller, req.query)) as {
         conversations: never[];
         meta: object;
       },
@@ -69,7 +69,7 @@ export function conversationRoutes(fastify: FastifyInstance, { chat, caller }: C
         response: responses(200, ConversationResponse),
       }),
     },
-    async (req) => ({ conversation: await chat.getConversation(await caller(req), req.params.id) }),
+    async (req) => ({ conversation: await chat.getConversation(req.chatCaller, req.params.id) }),
   );
 
   app.delete(
@@ -85,7 +85,7 @@ export function conversationRoutes(fastify: FastifyInstance, { chat, caller }: C
       ),
     },
     async (req) => {
-      await chat.deleteConversation(await caller(req), req.params.id);
+      await chat.deleteConversation(req.chatCaller, req.params.id);
       return {};
     },
   );

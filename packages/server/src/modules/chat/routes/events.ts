@@ -5,7 +5,7 @@ import { responses } from '../../../http/route-helpers.js';
 import { BotParams, type ChatRouteContext, IdParams, schema } from './common.js';
 
 /** Custom events of conversations: sent and read. */
-export function eventRoutes(fastify: FastifyInstance, { chat, caller }: ChatRouteContext): void {
+export function eventRoutes(fastify: FastifyInstance, { chat }: ChatRouteContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
@@ -17,8 +17,7 @@ export function eventRoutes(fastify: FastifyInstance, { chat, caller }: ChatRout
         response: responses(201, EventResponse),
       }),
     },
-    async (req, reply) =>
-      reply.status(201).send({ event: await chat.createEvent(await caller(req), req.body) }),
+    async (req, reply) => reply.status(201).send({ event: await chat.createEvent(req.chatCaller, req.body) }),
   );
 
   app.get(
@@ -29,6 +28,6 @@ export function eventRoutes(fastify: FastifyInstance, { chat, caller }: ChatRout
         response: responses(200, EventResponse),
       }),
     },
-    async (req) => ({ event: await chat.getEvent(await caller(req), req.params.id) }),
+    async (req) => ({ event: await chat.getEvent(req.chatCaller, req.params.id) }),
   );
 }

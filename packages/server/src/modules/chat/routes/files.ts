@@ -5,7 +5,7 @@ import { responses } from '../../../http/route-helpers.js';
 import { BotParams, type ChatRouteContext, schema } from './common.js';
 
 /** Chat file uploads (when the bot's webchat allows them). */
-export function fileRoutes(fastify: FastifyInstance, { chat, caller }: ChatRouteContext): void {
+export function fileRoutes(fastify: FastifyInstance, { chat }: ChatRouteContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
@@ -17,7 +17,6 @@ export function fileRoutes(fastify: FastifyInstance, { chat, caller }: ChatRoute
         { params: BotParams, body: CreateChatFileBody, response: responses(201, ChatFileResponse) },
       ),
     },
-    async (req, reply) =>
-      reply.status(201).send({ file: await chat.createFile(await caller(req), req.body) }),
+    async (req, reply) => reply.status(201).send({ file: await chat.createFile(req.chatCaller, req.body) }),
   );
 }

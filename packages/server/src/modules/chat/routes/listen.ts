@@ -2,16 +2,17 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { errors } from '../../../errors/errors.js';
+import { header } from '../../../http/headers.js';
 import type { SignalBus } from '../bus.js';
 import { type StreamRegistry, serveStream } from '../stream.js';
-import { CHAT_CORS_HEADERS, type ChatRouteContext, header, IdParams, schema } from './common.js';
+import { CHAT_CORS_HEADERS, type ChatRouteContext, IdParams, schema } from './common.js';
 
 const ListenQuery = Type.Object({ lastEventId: Type.Optional(Type.String({ maxLength: 30 })) });
 
 /** The live stream of a conversation (Server-Sent Events), resumed with Last-Event-ID. */
 export function listenRoute(
   fastify: FastifyInstance,
-  { chat, caller }: ChatRouteContext,
+  { chat, authenticate }: ChatRouteContext,
   deps: { bus: SignalBus; pingIntervalMs: number; streams: StreamRegistry },
 ): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -26,7 +27,7 @@ export function listenRoute(
       ),
     },
     async (req, reply) => {
-      const c = await caller(req);
+      const c = req.chatCaller;
       const raw = header(req, 'last-event-id') ?? req.query.lastEventId;
       let after: number | undefined;
       if (raw !== undefined && raw.trim() !== '') {
@@ -57,7 +58,7 @@ export function listenRoute(
         pingMs: deps.pingIntervalMs,
         registry: deps.streams,
         release,
-        reauthenticate: () => caller(req),
+        reauthenticate: () => authenticate(req),
         onError: (error) => req.log.warn({ err: error }, 'chat stream read failed'),
       });
     },

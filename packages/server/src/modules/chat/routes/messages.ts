@@ -19,10 +19,7 @@ const SourceParams = Type.Object({
 });
 
 /** The messages of a conversation, newest first (`GET /conversations/{id}/messages`). */
-export function conversationMessagesRoute(
-  fastify: FastifyInstance,
-  { chat, caller }: ChatRouteContext,
-): void {
+export function conversationMessagesRoute(fastify: FastifyInstance, { chat }: ChatRouteContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/:botId/conversations/:id/messages',
@@ -34,7 +31,7 @@ export function conversationMessagesRoute(
       }),
     },
     async (req) =>
-      listBody('messages', await chat.listMessages(await caller(req), req.params.id, req.query)) as {
+      listBody('messages', await chat.listMessages(req.chatCaller, req.params.id, req.query)) as {
         messages: never[];
         meta: object;
       },
@@ -44,7 +41,7 @@ export function conversationMessagesRoute(
 /** Messages: posted, read, deleted, given feedback; and the source links of the bot's answers. */
 export function messageRoutes(
   fastify: FastifyInstance,
-  { chat, caller }: ChatRouteContext,
+  { chat }: ChatRouteContext,
   deps: { sources: SourceLinks },
 ): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -59,7 +56,7 @@ export function messageRoutes(
       }),
     },
     async (req, reply) =>
-      reply.status(201).send({ message: await chat.createMessage(await caller(req), req.body) }),
+      reply.status(201).send({ message: await chat.createMessage(req.chatCaller, req.body) }),
   );
 
   app.get(
@@ -70,7 +67,7 @@ export function messageRoutes(
         response: responses(200, MessageResponse),
       }),
     },
-    async (req) => ({ message: await chat.getMessage(await caller(req), req.params.id) }),
+    async (req) => ({ message: await chat.getMessage(req.chatCaller, req.params.id) }),
   );
 
   app.delete(
@@ -82,7 +79,7 @@ export function messageRoutes(
       }),
     },
     async (req) => {
-      await chat.deleteMessage(await caller(req), req.params.id);
+      await chat.deleteMessage(req.chatCaller, req.params.id);
       return {};
     },
   );
@@ -96,7 +93,7 @@ export function messageRoutes(
         { params: IdParams, body: MessageFeedback, response: responses(200, MessageResponse) },
       ),
     },
-    async (req) => ({ message: await chat.setFeedback(await caller(req), req.params.id, req.body) }),
+    async (req) => ({ message: await chat.setFeedback(req.chatCaller, req.params.id, req.body) }),
   );
 
   app.get(

@@ -5,7 +5,7 @@ import { listBody, responses } from '../../../http/route-helpers.js';
 import { type ChatRouteContext, IdParams, PageQuery, ParticipantParams, schema } from './common.js';
 
 /** Participants of a conversation: listed, added, read and removed. */
-export function participantRoutes(fastify: FastifyInstance, { chat, caller }: ChatRouteContext): void {
+export function participantRoutes(fastify: FastifyInstance, { chat }: ChatRouteContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
@@ -18,7 +18,7 @@ export function participantRoutes(fastify: FastifyInstance, { chat, caller }: Ch
       }),
     },
     async (req) =>
-      listBody('participants', await chat.listParticipants(await caller(req), req.params.id, req.query)) as {
+      listBody('participants', await chat.listParticipants(req.chatCaller, req.params.id, req.query)) as {
         participants: never[];
         meta: object;
       },
@@ -36,7 +36,7 @@ export function participantRoutes(fastify: FastifyInstance, { chat, caller }: Ch
     async (req, reply) =>
       reply
         .status(201)
-        .send({ participant: await chat.addParticipant(await caller(req), req.params.id, req.body.userId) }),
+        .send({ participant: await chat.addParticipant(req.chatCaller, req.params.id, req.body.userId) }),
   );
 
   app.get(
@@ -48,7 +48,7 @@ export function participantRoutes(fastify: FastifyInstance, { chat, caller }: Ch
       }),
     },
     async (req) => ({
-      participant: await chat.getParticipant(await caller(req), req.params.id, req.params.userId),
+      participant: await chat.getParticipant(req.chatCaller, req.params.id, req.params.userId),
     }),
   );
 
@@ -62,7 +62,7 @@ export function participantRoutes(fastify: FastifyInstance, { chat, caller }: Ch
       ),
     },
     async (req) => {
-      await chat.removeParticipant(await caller(req), req.params.id, req.params.userId);
+      await chat.removeParticipant(req.chatCaller, req.params.id, req.params.userId);
       return {};
     },
   );

@@ -1,23 +1,17 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import {
-  ADMIN_KEY_HEADER,
-  ChatUserFields,
-  ChatUserResponse,
-  CreateChatUserResponse,
-  Empty,
-  USER_KEY_HEADER,
-} from '@parley/protocol';
+import { ChatUserFields, ChatUserResponse, CreateChatUserResponse, Empty } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import { responses } from '../../../http/route-helpers.js';
-import { BotParams, type ChatRouteContext, header, schema, tags } from './common.js';
+import { BotParams, type ChatRouteContext, chatCredentials, schema, tags } from './common.js';
 
 /** Chat users: created (anonymous or verified identity), read, updated and deleted by themselves. */
-export function userRoutes(fastify: FastifyInstance, { chat, caller }: ChatRouteContext): void {
+export function userRoutes(fastify: FastifyInstance, { chat }: ChatRouteContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
     '/:botId/users',
     {
+      config: { auth: 'none' },
       schema: {
         operationId: 'chat.createUser',
         tags,
@@ -37,6 +31,8 @@ export function userRoutes(fastify: FastifyInstance, { chat, caller }: ChatRoute
   app.post(
     '/:botId/users/get-or-create',
     {
+      // The user key is verified by the operation itself: the user it names may not exist yet.
+      config: { auth: 'none' },
       schema: {
         operationId: 'chat.getOrCreateUser',
         tags,
@@ -49,12 +45,8 @@ export function userRoutes(fastify: FastifyInstance, { chat, caller }: ChatRoute
       },
     },
     async (req, reply) => {
-      const { user, created } = await chat.getOrCreateUser(
-        req.params.botId,
-        header(req, USER_KEY_HEADER),
-        req.body,
-        header(req, ADMIN_KEY_HEADER),
-      );
+      const { userKey, adminKey } = chatCredentials(req);
+      const { user, created } = await chat.getOrCreateUser(req.params.botId, userKey, req.body, adminKey);
       req.parley.botId = req.params.botId;
       return reply.status((created ? 201 : 200) as 201).send({ user });
     },
@@ -68,7 +60,7 @@ export function userRoutes(fastify: FastifyInstance, { chat, caller }: ChatRoute
         response: responses(200, ChatUserResponse),
       }),
     },
-    async (req) => ({ user: await chat.getUser(await caller(req)) }),
+    async (req) => ({ user: await chat.getUser(req.chatCaller) }),
   );
 
   app.put(
@@ -80,7 +72,7 @@ export function userRoutes(fastify: FastifyInstance, { chat, caller }: ChatRoute
         response: responses(200, ChatUserResponse),
       }),
     },
-    async (req) => ({ user: await chat.updateUser(await caller(req), req.body) }),
+    async (req) => ({ user: await chat.updateUser(req.chatCaller, req.body) }),
   );
 
   app.delete(
@@ -93,7 +85,7 @@ export function userRoutes(fastify: FastifyInstance, { chat, caller }: ChatRoute
       ),
     },
     async (req) => {
-      await chat.deleteUser(await caller(req));
+      await chat.deleteUser(req.chatCaller);
       return {};
     },
   );
