@@ -3,6 +3,12 @@ import type { UserFields } from './chat-client.js';
 import type { Emitter, Handler } from './emitter.js';
 import type { Strings } from './i18n.js';
 
+/** What the public config endpoint answers (`GET /webchat/v1/bots/{botId}/config`). */
+export interface PublicWebchat {
+  bot: { id: string; name: string };
+  configuration: WebchatConfiguration;
+}
+
 /** The UI language and text overrides (beside `configuration`: they are not fields of its table). */
 export interface LocaleOptions {
   /** Language of the UI texts: a shipped locale (`en`, `fr`; `fr-CA` → `fr`). Default `en`. */

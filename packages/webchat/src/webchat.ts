@@ -4,8 +4,8 @@
  */
 import { h, render } from 'preact';
 import { WebchatError } from './config.js';
-import { Controller, type PublicWebchat } from './controller.js';
-import type { StartContext, WebchatBundle, WebchatImpl } from './types.js';
+import { Controller } from './controller.js';
+import type { PublicWebchat, StartContext, WebchatBundle, WebchatImpl } from './types.js';
 import { App } from './ui/app.js';
 import { STYLES } from './ui/styles.js';
 

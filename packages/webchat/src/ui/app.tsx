@@ -1,6 +1,6 @@
 import { useRef } from 'preact/hooks';
-import type { UiActions } from '../controller.js';
 import type { Store } from '../store.js';
+import type { UiActions } from '../ui-actions.js';
 import { ChatWindow } from './chat-window.js';
 import { useFocusHandoff } from './hooks/focus-handoff.js';
 import { useStore } from './hooks/store.js';

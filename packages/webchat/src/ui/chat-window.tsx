@@ -1,6 +1,6 @@
 import type { RefObject } from 'preact';
-import type { UiActions } from '../controller.js';
 import type { UiState } from '../store.js';
+import type { UiActions } from '../ui-actions.js';
 import { Composer } from './composer.js';
 import { Header } from './header.js';
 import { useFileDrop } from './hooks/file-drop.js';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { UiActions } from '../controller.js';
+import type { UiActions } from '../ui-actions.js';
 import { CommentForm } from './comment-form.js';
 import { ThumbIcon } from './icons.js';
 import { useTexts } from './texts.js';

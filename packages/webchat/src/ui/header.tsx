@@ -1,5 +1,5 @@
 import type { ResolvedConfiguration } from '../config.js';
-import type { UiActions } from '../controller.js';
+import type { UiActions } from '../ui-actions.js';
 import { HeaderLinks, LINKS } from './header-links.js';
 import { CloseIcon, RestartIcon } from './icons.js';
 import { safeSrc } from './links.js';

@@ -1,7 +1,7 @@
 import type { RefObject } from 'preact';
 import type { ResolvedConfiguration } from '../config.js';
-import type { UiActions } from '../controller.js';
 import { format } from '../i18n.js';
+import type { UiActions } from '../ui-actions.js';
 import { ChatIcon } from './icons.js';
 import { safeSrc } from './links.js';
 import { useTexts } from './texts.js';

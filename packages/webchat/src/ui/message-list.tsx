@@ -1,5 +1,5 @@
-import type { UiActions } from '../controller.js';
 import type { UiState } from '../store.js';
+import type { UiActions } from '../ui-actions.js';
 import { debugByMessage } from './debug-entries.js';
 import type { LogScroll } from './hooks/stick-to-bottom.js';
 import { Markdown } from './markdown-view.js';

@@ -1,7 +1,7 @@
 import type { ChatMessage } from '@parley/protocol';
-import type { UiActions } from '../controller.js';
 import { format } from '../i18n.js';
 import type { UiState } from '../store.js';
+import type { UiActions } from '../ui-actions.js';
 import { Feedback } from './feedback.js';
 import { Payload } from './payloads/payload.js';
 import { useTexts } from './texts.js';

@@ -1,4 +1,4 @@
-import type { UiActions } from '../../controller.js';
+import type { UiActions } from '../../ui-actions.js';
 import { hrefOf, safeSrc } from '../links.js';
 
 /** A card: a title, optional subtitle and image, and buttons (a link, a message to say, or a value to post). */

@@ -1,4 +1,4 @@
-import type { UiActions } from '../../controller.js';
+import type { UiActions } from '../../ui-actions.js';
 import { Markdown } from '../markdown-view.js';
 
 /** A question with one button per option; the buttons show only under the last message. */

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import type { UiActions } from '../../controller.js';
+import type { UiActions } from '../../ui-actions.js';
 import { Markdown } from '../markdown-view.js';
 import { useTexts } from '../texts.js';
 

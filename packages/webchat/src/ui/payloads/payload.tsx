@@ -1,6 +1,6 @@
 import type { MessagePayload } from '@parley/protocol';
 import type { JSX } from 'preact';
-import type { UiActions } from '../../controller.js';
+import type { UiActions } from '../../ui-actions.js';
 import { Markdown } from '../markdown-view.js';
 import { FileLink, Location } from './attachment.js';
 import { CardView } from './card.js';
