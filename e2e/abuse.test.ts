@@ -3,17 +3,15 @@
 // while the process's health, memory and other users' requests are watched throughout.
 import { readFileSync } from 'node:fs';
 import { strToU8, zipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  cleanup,
   type PrintedBootstrap,
-  parseBootstrapBanner,
-  requireBuild,
   type ServerProcess,
-  startServer,
+  startFirstRun,
+  useServerProcesses,
 } from './support/server.js';
 
-requireBuild();
+useServerProcesses();
 
 /** Most resident memory the server may reach under the attack (it idles near 150–250 MB). */
 const RSS_BOUND_MB = 900;
@@ -113,7 +111,7 @@ describe('a hostile caller cannot take the process down', () => {
   let chatBase: string;
 
   beforeAll(async () => {
-    server = await startServer({
+    ({ server, boot } = await startFirstRun({
       env: {
         PARLEY_RATE_LIMIT_MAX: '0',
         PARLEY_EMBEDDER: 'none',
@@ -121,14 +119,9 @@ describe('a hostile caller cannot take the process down', () => {
         PARLEY_EXTRACTION_TIMEOUT_SECONDS: '10',
         PARLEY_CHAT_STREAM_STALL_MS: '5000',
       },
-    });
-    await server.waitForStdout(/Parley listening on/);
-    const banner = parseBootstrapBanner(server.stdout());
-    if (!banner) throw new Error(`no first-start banner:\n${server.stdout()}`);
-    boot = banner;
+    }));
     chatBase = `${server.url}/v1/chat/${boot.botId}`;
   }, 60_000);
-  afterAll(() => cleanup());
 
   const chat = async (path: string, init: { key?: string; body?: unknown; method?: string } = {}) => {
     const res = await fetch(`${chatBase}${path}`, {

@@ -9,19 +9,15 @@ import {
   PayloadTooLargeError,
   ResourceNotFoundError,
 } from '@botpress/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  cleanup,
   type PrintedBootstrap,
-  parseBootstrapBanner,
-  requireBuild,
   type ServerProcess,
-  startServer,
+  startFirstRun,
+  useServerProcesses,
 } from './support/server.js';
 
-requireBuild();
-
-afterAll(cleanup);
+useServerProcesses();
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
@@ -37,11 +33,7 @@ describe('@botpress/client against Parley', () => {
   let client: Client;
 
   beforeAll(async () => {
-    server = await startServer({ env: { PARLEY_RATE_LIMIT_MAX: '0' } });
-    await server.waitForStdout(/Parley listening on/);
-    const banner = parseBootstrapBanner(server.stdout());
-    if (!banner) throw new Error(`no first-start banner on stdout:\n${server.stdout()}`);
-    boot = banner;
+    ({ server, boot } = await startFirstRun({ env: { PARLEY_RATE_LIMIT_MAX: '0' } }));
     client = new Client({ apiUrl: server.url, token: boot.botAccessKey, botId: boot.botId, timeout: 10_000 });
   });
 

@@ -1,19 +1,15 @@
 // The `parley` command line next to a running server on the same data dir (SQLite WAL lets both write).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
-  cleanup,
   type PrintedBootstrap,
-  parseBootstrapBanner,
-  requireBuild,
   runCli,
   type ServerProcess,
-  startServer,
+  startFirstRun,
+  useServerProcesses,
 } from './support/server.js';
 
-requireBuild();
-
-afterAll(cleanup);
+useServerProcesses();
 
 const ROLES = ['viewer', 'billing', 'developer', 'manager', 'administrator', 'owner'];
 
@@ -23,11 +19,7 @@ describe('parley CLI next to a running server', () => {
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    server = await startServer();
-    await server.waitForStdout(/Parley listening on/);
-    const banner = parseBootstrapBanner(server.stdout());
-    if (!banner) throw new Error(`no first-start banner on stdout:\n${server.stdout()}`);
-    owner = banner;
+    ({ server, boot: owner } = await startFirstRun());
     env = { PARLEY_DATA_DIR: server.dataDir };
   });
 

@@ -3,20 +3,17 @@
 // Plain node:http only, against the built server process.
 import { createHash, randomBytes } from 'node:crypto';
 import { type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  cleanup,
   makeDataDir,
   type PrintedBootstrap,
-  parseBootstrapBanner,
-  requireBuild,
   type ServerProcess,
+  startFirstRun,
   startServer,
+  useServerProcesses,
 } from './support/server.js';
 
-requireBuild();
-
-afterAll(cleanup);
+useServerProcesses();
 
 const MiB = 1024 * 1024;
 
@@ -103,10 +100,10 @@ function filesClient(server: ServerProcess, boot: PrintedBootstrap) {
 }
 
 async function firstStart(options: Parameters<typeof startServer>[0] = {}) {
-  const server = await startServer({ ...options, env: { PARLEY_RATE_LIMIT_MAX: '0', ...options.env } });
-  await server.waitForStdout(/Parley listening on/);
-  const boot = parseBootstrapBanner(server.stdout());
-  if (!boot) throw new Error(`no first-start banner on stdout:\n${server.stdout()}`);
+  const { server, boot } = await startFirstRun({
+    ...options,
+    env: { PARLEY_RATE_LIMIT_MAX: '0', ...options.env },
+  });
   return { server, boot, files: filesClient(server, boot) };
 }
 

@@ -2,40 +2,23 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
   cleanup,
+  onMaintenanceDb,
   type PrintedBootstrap,
   parseBootstrapBanner,
   postgresTestUrl,
   requireBuild,
   type ServerProcess,
   startServer,
+  withDatabase,
 } from './support/server.js';
 
 requireBuild();
 
 const serverUrl = postgresTestUrl();
-
-/** The same server URL with another database name. */
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-/** Runs one statement on the server's `postgres` maintenance database. */
-async function onMaintenanceDb(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 describe.skipIf(!serverUrl)('two processes on one PostgreSQL database', () => {
   const database = `parley_e2e_${randomBytes(6).toString('hex')}`;

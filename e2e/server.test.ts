@@ -2,22 +2,20 @@
 import { readFile, stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
-  cleanup,
   makeDataDir,
   type PrintedBootstrap,
   parseBootstrapBanner,
-  requireBuild,
   runCli,
   type ServerProcess,
+  startFirstRun,
   startServer,
+  useServerProcesses,
 } from './support/server.js';
 
-requireBuild();
-
-afterAll(cleanup);
+useServerProcesses();
 
 interface BotList {
   bots: { id: string; name: string }[];
@@ -41,11 +39,7 @@ describe('first start on an empty data dir, then a restart', () => {
 
   beforeAll(async () => {
     dataDir = await makeDataDir();
-    server = await startServer({ dataDir });
-    await server.waitForStdout(/Parley listening on/);
-    const banner = parseBootstrapBanner(server.stdout());
-    if (!banner) throw new Error(`no first-start banner on stdout:\n${server.stdout()}`);
-    printed = banner;
+    ({ server, boot: printed } = await startFirstRun({ dataDir }));
   });
 
   it('prints the token, workspace id, demo bot id, bot access key and a curl line once', () => {

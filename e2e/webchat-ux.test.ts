@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
 import { buildWebchat, haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
+import { postAsBot, setWebchatConfiguration } from './support/webchat.js';
 
 const chromiumHere = haveChromium('webchat UX browser tests');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -93,20 +94,11 @@ ${options.attrs ? '' : `window.parley.init(${init});`}
   }
   const chat = (page: Page, selector: string) => page.locator(`[data-parley-webchat] ${selector}`);
 
-  async function setDashboard(configuration: Record<string, unknown>, app: TestApp = t) {
-    const res = await app.asOwner('PUT', `/v1/admin/bots/${app.botId}/webchat`, { configuration });
-    expect(res.statusCode, res.body).toBe(200);
-  }
+  const setDashboard = (configuration: Record<string, unknown>, app: TestApp = t) =>
+    setWebchatConfiguration(app, configuration);
 
-  async function botSays(conversationId: string, payload: Record<string, unknown>) {
-    const res = await fetch(`${origin}/v1/chat/${t.botId}/messages`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${t.botKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ conversationId, payload }),
-    });
-    expect(res.status, await res.clone().text()).toBe(201);
-    return ((await res.json()) as { message: { id: string } }).message;
-  }
+  const botSays = (conversationId: string, payload: Record<string, unknown>) =>
+    postAsBot(origin, t, conversationId, payload);
 
   /** Runs axe-core on the whole document (it descends into the open shadow root); answers the violations. */
   async function axe(page: Page): Promise<string[]> {

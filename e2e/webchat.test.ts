@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
 import { buildWebchat, haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
+import { postAsBot, setWebchatConfiguration } from './support/webchat.js';
 
 const chromiumHere = haveChromium('webchat browser tests');
 
@@ -124,20 +125,10 @@ ${after}
   }
   const windowLocator = (page: Page) => page.locator('[data-parley-webchat] .pw-window');
 
-  async function setDashboard(configuration: Record<string, unknown>) {
-    const res = await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, { configuration });
-    expect(res.statusCode, res.body).toBe(200);
-  }
+  const setDashboard = (configuration: Record<string, unknown>) => setWebchatConfiguration(t, configuration);
 
-  async function botSays(conversationId: string, payload: Record<string, unknown>) {
-    const res = await fetch(`${origin}/v1/chat/${t.botId}/messages`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${t.botKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ conversationId, payload }),
-    });
-    expect(res.status, await res.clone().text()).toBe(201);
-    return ((await res.json()) as { message: { id: string } }).message;
-  }
+  const botSays = (conversationId: string, payload: Record<string, unknown>) =>
+    postAsBot(origin, t, conversationId, payload);
 
   it('serves the loader and the UI bundle with content type, cache headers and an ETag; unknown files are 404', async () => {
     for (const file of ['inject.js', 'webchat.js']) {

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 
 /** The repository root. */
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -217,6 +218,29 @@ export async function startServer(options: StartOptions = {}): Promise<ServerPro
   return proc;
 }
 
+/**
+ * Declares that a test file runs built server processes: fails at once, clearly, without a build, and stops
+ * every server the file started (and removes their data dirs) after its last test. Call it at the top level.
+ */
+export function useServerProcesses(): void {
+  requireBuild();
+  afterAll(cleanup);
+}
+
+/**
+ * Starts a server on a new data dir (see startServer) and waits until it listens and has printed its
+ * first-start banner, which it answers alongside the process.
+ */
+export async function startFirstRun(
+  options: StartOptions = {},
+): Promise<{ server: ServerProcess; boot: PrintedBootstrap }> {
+  const server = await startServer(options);
+  await server.waitForStdout(/Parley listening on/);
+  const boot = parseBootstrapBanner(server.stdout());
+  if (!boot) throw new Error(`no first-start banner on stdout:\n${server.stdout()}`);
+  return { server, boot };
+}
+
 /** Stops every server still running and removes every temp data dir (call in afterAll). */
 export async function cleanup(): Promise<void> {
   await Promise.all([...running].map((proc) => proc.stop('SIGKILL')));
@@ -340,14 +364,8 @@ export async function api<T = Record<string, unknown>>(
   return { status: res.status, headers: res.headers, body: body as T };
 }
 
-/** The PostgreSQL server for e2e tests, or undefined (skip) with a notice; fails when they are required. */
-export function postgresTestUrl(): string | undefined {
-  const url = process.env.PARLEY_TEST_DATABASE_URL;
-  if (!url && process.env.PARLEY_REQUIRE_POSTGRES_TESTS === '1') {
-    throw new Error(
-      'PARLEY_REQUIRE_POSTGRES_TESTS=1 but PARLEY_TEST_DATABASE_URL is not set: PostgreSQL tests must run',
-    );
-  }
-  if (!url) console.warn('PARLEY_TEST_DATABASE_URL is not set: skipping the PostgreSQL tests');
-  return url;
-}
+export {
+  onMaintenanceDb,
+  postgresTestUrl,
+  withDatabase,
+} from '../../packages/server/src/test-support/postgres.js';

@@ -180,14 +180,4 @@ export async function createTestApp(options: TestAppOptions = {}) {
 /** A test app. */
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
-/** The PostgreSQL URL for tests, or undefined (then PostgreSQL tests are skipped with a notice, unless CI requires them). */
-export function postgresTestUrl(): string | undefined {
-  const url = process.env.PARLEY_TEST_DATABASE_URL;
-  if (!url && process.env.PARLEY_REQUIRE_POSTGRES_TESTS === '1') {
-    throw new Error(
-      'PARLEY_REQUIRE_POSTGRES_TESTS=1 but PARLEY_TEST_DATABASE_URL is not set: PostgreSQL tests must run',
-    );
-  }
-  if (!url) console.warn('PARLEY_TEST_DATABASE_URL is not set: skipping the PostgreSQL tests');
-  return url;
-}
+export { postgresTestUrl } from './postgres.js';

@@ -1,0 +1,28 @@
+// What the webchat browser tests do through the APIs around the page: shape the bot's webchat, speak as the bot.
+import { expect } from 'vitest';
+import type { TestApp } from '../../packages/server/src/test-support/harness.js';
+
+/** Sets the bot's webchat configuration (the dashboard's values) as the workspace owner. */
+export async function setWebchatConfiguration(
+  app: TestApp,
+  configuration: Record<string, unknown>,
+): Promise<void> {
+  const res = await app.asOwner('PUT', `/v1/admin/bots/${app.botId}/webchat`, { configuration });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+/** Posts a message as the bot itself (its access key) through the listening app at `origin`. */
+export async function postAsBot(
+  origin: string,
+  app: TestApp,
+  conversationId: string,
+  payload: Record<string, unknown>,
+): Promise<{ id: string }> {
+  const res = await fetch(`${origin}/v1/chat/${app.botId}/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${app.botKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ conversationId, payload }),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return ((await res.json()) as { message: { id: string } }).message;
+}
