@@ -1,10 +1,11 @@
 import { strToU8, type Zippable, zipSync } from 'fflate';
 import mammoth from 'mammoth';
-import { type ExtractedDocument, ExtractionError } from '../types.js';
+import type { ExtractedDocument } from '../types.js';
 import { extractHtml } from './html.js';
-import { type ExtractContext, raceAbort, unreadable } from './options.js';
-import { coreTitle, XmlBudget } from './xml.js';
-import { ZipArchive } from './zip.js';
+import { openOfficePackage } from './office-package.js';
+import { asExtractionError, type ExtractContext, raceAbort } from './options.js';
+import { coreTitle, type XmlBudget } from './xml.js';
+import type { ZipArchive } from './zip.js';
 
 /** Class mammoth gives the `h1` of Word's "Title" style, so that headings below it move one level down. */
 const TITLE_CLASS = 'docx-title';
@@ -98,19 +99,14 @@ function boundedParts(zip: ZipArchive, budget: XmlBudget): Map<string, string> {
  * `maxDepth`, then handed to it in a new, uncompressed zip holding only those parts.
  */
 export async function extractDocx(bytes: Buffer, ctx: ExtractContext): Promise<ExtractedDocument> {
-  const zip = ZipArchive.open(bytes, ctx, 'DOCX');
-  if (!zip.has('word/document.xml')) {
-    throw unreadable(ctx.key, 'DOCX', 'no word/document.xml part');
-  }
-  const budget = XmlBudget.of(ctx);
+  const { zip, budget } = openOfficePackage(bytes, ctx, { label: 'DOCX', mainPart: 'word/document.xml' });
   let bounded: Uint8Array;
   try {
     const files: Zippable = {};
     for (const [path, text] of boundedParts(zip, budget)) files[path] = [strToU8(text), { level: 0 }];
     bounded = zipSync(files);
   } catch (error) {
-    if (error instanceof ExtractionError) throw error;
-    throw unreadable(ctx.key, 'DOCX', error);
+    throw asExtractionError(error, ctx.key, 'DOCX');
   }
   const result = await raceAbort(
     mammoth.convertToHtml(

@@ -6,13 +6,13 @@ import { extractHtml } from './html.js';
 import { extractJson } from './json.js';
 import { extractMarkdown } from './markdown.js';
 import {
-  DEFAULT_EXTRACT_LIMITS,
+  asExtractionError,
   type ExtractContext,
   type ExtractOptions,
   raceAbort,
+  resolveLimits,
   throwIfAborted,
   tooLarge,
-  unreadable,
 } from './options.js';
 import { extractPdf } from './pdf.js';
 import { extractPlainText } from './plain-text.js';
@@ -20,36 +20,23 @@ import { extractPptx } from './pptx.js';
 import { decodeText } from './text-util.js';
 import { extractXlsx } from './xlsx.js';
 
-function run(
-  format: DocumentFormat,
-  bytes: Buffer,
-  ctx: ExtractContext,
-): Promise<ExtractedDocument> | ExtractedDocument {
-  switch (format) {
-    case 'pdf':
-      return extractPdf(bytes, ctx);
-    case 'docx':
-      return extractDocx(bytes, ctx);
-    case 'pptx':
-      return extractPptx(bytes, ctx);
-    case 'xlsx':
-      return extractXlsx(bytes, ctx);
-    case 'html':
-      return extractHtml(decodeText(bytes, ctx.key));
-    case 'csv':
-      return extractCsv(bytes, ctx);
-    case 'tsv':
-      return extractCsv(bytes, ctx, '\t');
-    case 'markdown':
-      return extractMarkdown(bytes, ctx);
-    case 'text':
-      return extractPlainText(bytes, ctx);
-    case 'json':
-      return extractJson(bytes, ctx);
-    case 'jsonl':
-      return extractJson(bytes, ctx, true);
-  }
-}
+/** A reader of one format; it may answer synchronously (it runs inside the document-reader worker). */
+type Reader = (bytes: Buffer, ctx: ExtractContext) => Promise<ExtractedDocument> | ExtractedDocument;
+
+/** The reader of each format. */
+const READERS: Record<DocumentFormat, Reader> = {
+  pdf: extractPdf,
+  docx: extractDocx,
+  pptx: extractPptx,
+  xlsx: extractXlsx,
+  html: (bytes, ctx) => extractHtml(decodeText(bytes, ctx.key)),
+  csv: extractCsv,
+  tsv: (bytes, ctx) => extractCsv(bytes, ctx, '\t'),
+  markdown: extractMarkdown,
+  text: extractPlainText,
+  json: extractJson,
+  jsonl: (bytes, ctx) => extractJson(bytes, ctx, true),
+};
 
 /** Blocks with text only, trimmed (code and list items keep their indentation), within `maxChars` altogether. */
 function clean(document: ExtractedDocument, ctx: ExtractContext): ExtractedDocument {
@@ -89,26 +76,16 @@ export async function extractDocument(
   const detection = detectFormat(bytes, contentType, key);
   if (detection.format === undefined) throw new ExtractionError('unsupported_format', detection.reason);
   const format = detection.format;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_EXTRACT_LIMITS.timeoutMs;
+  const { timeoutMs, ...limits } = resolveLimits(options);
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-  const ctx: ExtractContext = {
-    key,
-    signal,
-    maxPages: options.maxPages ?? DEFAULT_EXTRACT_LIMITS.maxPages,
-    maxChars: options.maxChars ?? DEFAULT_EXTRACT_LIMITS.maxChars,
-    maxUnzippedBytes: options.maxUnzippedBytes ?? DEFAULT_EXTRACT_LIMITS.maxUnzippedBytes,
-    maxXmlBytes: options.maxXmlBytes ?? DEFAULT_EXTRACT_LIMITS.maxXmlBytes,
-    maxElements: options.maxElements ?? DEFAULT_EXTRACT_LIMITS.maxElements,
-    maxDepth: options.maxDepth ?? DEFAULT_EXTRACT_LIMITS.maxDepth,
-    maxCells: options.maxCells ?? DEFAULT_EXTRACT_LIMITS.maxCells,
-  };
+  const ctx: ExtractContext = { key, signal, ...limits };
   let document: ExtractedDocument;
   try {
     throwIfAborted(signal);
     document = clean(
       await raceAbort(
-        Promise.resolve().then(() => run(format, bytes, ctx)),
+        Promise.resolve().then(() => READERS[format](bytes, ctx)),
         signal,
       ),
       ctx,
@@ -121,8 +98,7 @@ export async function extractDocument(
         `"${key}" took longer than ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`} to read, the limit for one document.`,
       );
     }
-    if (error instanceof ExtractionError) throw error;
-    throw unreadable(key, FORMAT_LABELS[format], error);
+    throw asExtractionError(error, key, FORMAT_LABELS[format]);
   }
   if (document.blocks.length === 0) {
     const hint =

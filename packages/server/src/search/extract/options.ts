@@ -52,6 +52,17 @@ export const DEFAULT_EXTRACT_LIMITS = {
   maxCells: 1_000_000,
 } as const;
 
+/** Every bound of ExtractOptions, resolved. */
+export type ExtractLimits = { -readonly [K in keyof typeof DEFAULT_EXTRACT_LIMITS]: number };
+
+/** The bounds of one extraction: each option as given, else its default. */
+export function resolveLimits(options: ExtractOptions): ExtractLimits {
+  const limits: ExtractLimits = { ...DEFAULT_EXTRACT_LIMITS };
+  for (const name of Object.keys(limits) as (keyof ExtractLimits)[])
+    limits[name] = options[name] ?? limits[name];
+  return limits;
+}
+
 /** What every format extractor receives: the file's name for messages and the resolved bounds. */
 export interface ExtractContext {
   key: string;
@@ -109,4 +120,9 @@ export function unreadable(key: string, label: string, cause?: unknown): Extract
     'unreadable_document',
     `"${key}" could not be read as ${label}: it is damaged or not a ${label} file${detail ? ` (${detail})` : ''}.`,
   );
+}
+
+/** A failure while reading a document: an ExtractionError as it is, anything else `unreadable_document`. */
+export function asExtractionError(error: unknown, key: string, label: string): ExtractionError {
+  return error instanceof ExtractionError ? error : unreadable(key, label, error);
 }

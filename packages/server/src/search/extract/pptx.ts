@@ -1,5 +1,6 @@
-import { type Block, type ExtractedDocument, ExtractionError } from '../types.js';
-import { type ExtractContext, throwIfAborted, tooLarge, unreadable } from './options.js';
+import type { Block, ExtractedDocument } from '../types.js';
+import { openOfficePackage } from './office-package.js';
+import { asExtractionError, type ExtractContext, throwIfAborted, tooLarge } from './options.js';
 import { tableBlock } from './text-util.js';
 import {
   attribute,
@@ -10,10 +11,9 @@ import {
   relationships,
   rootElement,
   textContent,
-  XmlBudget,
+  type XmlBudget,
   type XmlNode,
 } from './xml.js';
-import { ZipArchive } from './zip.js';
 
 /** Placeholders that carry no content of the slide (slide number, date, footer, header, thumbnails). */
 const SKIPPED_PLACEHOLDERS = new Set(['sldNum', 'dt', 'ftr', 'hdr', 'sldImg']);
@@ -144,16 +144,14 @@ const SLIDE_PART = /^ppt\/(slides|notesSlides)\/(_rels\/)?[^/]+\.xml(\.rels)?$/;
  * within `maxXmlBytes`, and each DOM is built only after a scan within `maxElements` and `maxDepth`.
  */
 export function extractPptx(bytes: Buffer, ctx: ExtractContext): ExtractedDocument {
-  const zip = ZipArchive.open(bytes, ctx, 'PPTX');
-  if (!zip.has('ppt/presentation.xml')) throw unreadable(ctx.key, 'PPTX', 'no ppt/presentation.xml part');
-  zip.checkDeclared(
-    (name) =>
-      name === 'ppt/presentation.xml' ||
-      name === 'ppt/_rels/presentation.xml.rels' ||
-      name === 'docProps/core.xml' ||
-      SLIDE_PART.test(name),
-  );
-  const budget = XmlBudget.of(ctx);
+  const { zip, budget } = openOfficePackage(bytes, ctx, {
+    label: 'PPTX',
+    mainPart: 'ppt/presentation.xml',
+    reads: {
+      names: ['ppt/presentation.xml', 'ppt/_rels/presentation.xml.rels', 'docProps/core.xml'],
+      pattern: SLIDE_PART,
+    },
+  });
   const part = (path: string): string | undefined => (SLIDE_PART.test(path) ? zip.text(path) : undefined);
   let slidePaths: string[];
   try {
@@ -164,8 +162,7 @@ export function extractPptx(bytes: Buffer, ctx: ExtractContext): ExtractedDocume
       .map((slide) => rels.get(attribute(slide, 'id', 'r:id') ?? '')?.target)
       .filter((path): path is string => path !== undefined && SLIDE_PART.test(path) && zip.has(path));
   } catch (error) {
-    if (error instanceof ExtractionError) throw error;
-    throw unreadable(ctx.key, 'PPTX', error);
+    throw asExtractionError(error, ctx.key, 'PPTX');
   }
   if (slidePaths.length > ctx.maxPages) throw tooLarge(ctx.key, 'slides', ctx.maxPages);
   const blocks: Block[] = [];
@@ -183,8 +180,7 @@ export function extractPptx(bytes: Buffer, ctx: ExtractContext): ExtractedDocume
         if (notes) treeBlocks(notes, pageNumber, blocks, true);
       }
     } catch (error) {
-      if (error instanceof ExtractionError) throw error;
-      throw unreadable(ctx.key, 'PPTX', error);
+      throw asExtractionError(error, ctx.key, 'PPTX');
     }
   });
   const document: ExtractedDocument = { blocks, pageCount: slidePaths.length };

@@ -1,5 +1,6 @@
-import { type Block, type ExtractedDocument, ExtractionError } from '../types.js';
-import { type ExtractContext, throwIfAborted, tooLarge, unreadable } from './options.js';
+import type { Block, ExtractedDocument } from '../types.js';
+import { openOfficePackage } from './office-package.js';
+import { asExtractionError, type ExtractContext, throwIfAborted, tooLarge } from './options.js';
 import { tableBlock } from './text-util.js';
 import {
   attribute,
@@ -8,10 +9,9 @@ import {
   coreTitle,
   relationships,
   rootElement,
-  XmlBudget,
+  type XmlBudget,
   xmlText,
 } from './xml.js';
-import { ZipArchive } from './zip.js';
 
 /**
  * Collects the text of a rich string (`si` or `is`) from streaming events: its `t` children and the first
@@ -210,17 +210,14 @@ const SHEET_PART = /^xl\/worksheets\/[^/]+\.xml$/;
  * and `maxChars`.
  */
 export function extractXlsx(bytes: Buffer, ctx: ExtractContext): ExtractedDocument {
-  const zip = ZipArchive.open(bytes, ctx, 'XLSX');
-  if (!zip.has('xl/workbook.xml')) throw unreadable(ctx.key, 'XLSX', 'no xl/workbook.xml part');
-  zip.checkDeclared(
-    (name) =>
-      name === 'xl/workbook.xml' ||
-      name === 'xl/_rels/workbook.xml.rels' ||
-      name === 'xl/sharedStrings.xml' ||
-      name === 'docProps/core.xml' ||
-      SHEET_PART.test(name),
-  );
-  const budget = XmlBudget.of(ctx);
+  const { zip, budget } = openOfficePackage(bytes, ctx, {
+    label: 'XLSX',
+    mainPart: 'xl/workbook.xml',
+    reads: {
+      names: ['xl/workbook.xml', 'xl/_rels/workbook.xml.rels', 'xl/sharedStrings.xml', 'docProps/core.xml'],
+      pattern: SHEET_PART,
+    },
+  });
   const cells = new CellBudget(ctx);
   const blocks: Block[] = [];
   try {
@@ -240,8 +237,8 @@ export function extractXlsx(bytes: Buffer, ctx: ExtractContext): ExtractedDocume
       blocks.push(table);
     }
   } catch (error) {
-    if (ctx.signal.aborted || error instanceof ExtractionError) throw error;
-    throw unreadable(ctx.key, 'XLSX', error);
+    if (ctx.signal.aborted) throw error;
+    throw asExtractionError(error, ctx.key, 'XLSX');
   }
   const document: ExtractedDocument = { blocks };
   const title = coreTitle(zip.text('docProps/core.xml'), budget);

@@ -1,6 +1,6 @@
 import { inflateRawSync } from 'node:zlib';
-import { ExtractionError } from '../types.js';
-import { type ExtractContext, tooLarge, unreadable } from './options.js';
+import type { ExtractionError } from '../types.js';
+import { asExtractionError, type ExtractContext, tooLarge, unreadable } from './options.js';
 
 /** One entry of a zip's central directory. Its sizes are what the file declares, not what it holds. */
 interface ZipEntry {
@@ -14,11 +14,15 @@ interface ZipEntry {
   headerOffset: number;
 }
 
-const END_OF_DIRECTORY = 0x06054b50;
-const ZIP64_LOCATOR = 0x07064b50;
-const ZIP64_END_OF_DIRECTORY = 0x06064b50;
-const DIRECTORY_ENTRY = 0x02014b50;
-const LOCAL_HEADER = 0x04034b50;
+/** The signatures (first four bytes, little-endian) of the zip records read here. */
+const SIGNATURE = {
+  endOfDirectory: 0x06054b50,
+  zip64Locator: 0x07064b50,
+  zip64EndOfDirectory: 0x06064b50,
+  directoryEntry: 0x02014b50,
+  localHeader: 0x04034b50,
+} as const;
+/** A 32-bit size or offset field with this value is in the ZIP64 extra field instead. */
 const MAX_32 = 0xffffffff;
 
 function u64(view: DataView, offset: number): number {
@@ -34,13 +38,13 @@ function readDirectory(bytes: Uint8Array): ZipEntry[] {
   // The end-of-directory record is in the last 22 bytes plus at most a 65 535-byte comment.
   let end = bytes.length - 22;
   const stop = Math.max(0, end - 0xffff);
-  while (end >= stop && view.getUint32(end, true) !== END_OF_DIRECTORY) end--;
+  while (end >= stop && view.getUint32(end, true) !== SIGNATURE.endOfDirectory) end--;
   if (end < stop) throw new Error('no zip end-of-directory record');
   let count = view.getUint16(end + 10, true);
   let offset = view.getUint32(end + 16, true);
-  if (end >= 20 && view.getUint32(end - 20, true) === ZIP64_LOCATOR) {
+  if (end >= 20 && view.getUint32(end - 20, true) === SIGNATURE.zip64Locator) {
     const record = u64(view, end - 12);
-    if (record + 56 <= bytes.length && view.getUint32(record, true) === ZIP64_END_OF_DIRECTORY) {
+    if (record + 56 <= bytes.length && view.getUint32(record, true) === SIGNATURE.zip64EndOfDirectory) {
       count = u64(view, record + 32);
       offset = u64(view, record + 48);
     }
@@ -51,7 +55,7 @@ function readDirectory(bytes: Uint8Array): ZipEntry[] {
   const latin1 = new TextDecoder('latin1');
   const entries: ZipEntry[] = [];
   for (let i = 0; i < count; i++) {
-    if (view.getUint32(offset, true) !== DIRECTORY_ENTRY) throw new Error('damaged zip directory');
+    if (view.getUint32(offset, true) !== SIGNATURE.directoryEntry) throw new Error('damaged zip directory');
     const flags = view.getUint16(offset + 8, true);
     const nameLength = view.getUint16(offset + 28, true);
     const extraLength = view.getUint16(offset + 30, true);
@@ -164,8 +168,7 @@ export class ZipArchive {
     try {
       return this.inflate(entry);
     } catch (error) {
-      if (error instanceof ExtractionError) throw error;
-      throw unreadable(this.ctx.key, this.label, error);
+      throw asExtractionError(error, this.ctx.key, this.label);
     }
   }
 
@@ -177,7 +180,8 @@ export class ZipArchive {
     if (entry.flags & 1) throw new Error(`${entry.name} is encrypted`);
     const view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
     const header = entry.headerOffset;
-    if (view.getUint32(header, true) !== LOCAL_HEADER) throw new Error(`damaged entry ${entry.name}`);
+    if (view.getUint32(header, true) !== SIGNATURE.localHeader)
+      throw new Error(`damaged entry ${entry.name}`);
     const start = header + 30 + view.getUint16(header + 26, true) + view.getUint16(header + 28, true);
     const end = start + entry.compressedSize;
     if (end > this.bytes.length) throw new Error(`truncated entry ${entry.name}`);
