@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { APP_TABLES, sortedNames } from '../test-support/db-tables.js';
 import { postgresTestUrl } from '../test-support/harness.js';
 import { openDatabase } from './database.js';
 import { runRepositoryContract } from './repositories.contract.js';
@@ -43,35 +44,7 @@ async function dropSchema(connectionString: string, name: string): Promise<void>
           where table_schema = ${schema} and table_name not like 'kysely_%' order by table_name`.execute(
           db.kysely,
         );
-        expect(tables.rows.map((t) => t.table_name)).toEqual([
-          'accounts',
-          'audit_records',
-          'blob_garbage',
-          'bot_tags',
-          'bots',
-          'chat_conversations',
-          'chat_events',
-          'chat_messages',
-          'chat_participants',
-          'chat_secrets',
-          'chat_signals',
-          'chat_users',
-          'embedding_model',
-          'file_tags',
-          'files',
-          'installations',
-          'integrations',
-          'invitations',
-          'jobs',
-          'knowledge_base_files',
-          'knowledge_bases',
-          'members',
-          'meta',
-          'passages',
-          'request_logs',
-          'tokens',
-          'workspaces',
-        ]);
+        expect(tables.rows.map((t) => t.table_name)).toEqual(sortedNames(APP_TABLES));
       } finally {
         await db.close();
       }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { identityRepo } from '../modules/identity/repo.js';
+import { APP_TABLES, SQLITE_FTS_TABLES, sortedNames } from '../test-support/db-tables.js';
 import { openDatabase } from './database.js';
 import { runRepositoryContract } from './repositories.contract.js';
 
@@ -62,45 +63,7 @@ describe('SQLite database', () => {
       const tables = await sql<{ name: string }>`
         select name from sqlite_master where type = 'table' and name not like 'kysely_%' and name not like 'sqlite_%'
         order by name`.execute(db.kysely);
-      expect(tables.rows.map((t) => t.name)).toEqual([
-        'accounts',
-        'audit_records',
-        'blob_garbage',
-        'bot_tags',
-        'bots',
-        'chat_conversations',
-        'chat_events',
-        'chat_messages',
-        'chat_participants',
-        'chat_secrets',
-        'chat_signals',
-        'chat_users',
-        'embedding_model',
-        'file_tags',
-        'files',
-        'installations',
-        'integrations',
-        'invitations',
-        'jobs',
-        'knowledge_base_files',
-        'knowledge_bases',
-        'members',
-        'meta',
-        'passage_tiles',
-        'passage_tiles_config',
-        'passage_tiles_data',
-        'passage_tiles_docsize',
-        'passage_tiles_idx',
-        'passages',
-        'passages_fts',
-        'passages_fts_config',
-        'passages_fts_data',
-        'passages_fts_docsize',
-        'passages_fts_idx',
-        'request_logs',
-        'tokens',
-        'workspaces',
-      ]);
+      expect(tables.rows.map((t) => t.name)).toEqual(sortedNames([...APP_TABLES, ...SQLITE_FTS_TABLES]));
     } finally {
       await db.close();
     }

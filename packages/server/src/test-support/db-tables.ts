@@ -1,0 +1,43 @@
+// The tables a migrated database holds, as the dialect tests assert them.
+
+/** The application's tables, on every dialect, by name. */
+export const APP_TABLES = [
+  'accounts',
+  'audit_records',
+  'blob_garbage',
+  'bot_tags',
+  'bots',
+  'chat_conversations',
+  'chat_events',
+  'chat_messages',
+  'chat_participants',
+  'chat_secrets',
+  'chat_signals',
+  'chat_users',
+  'embedding_model',
+  'file_tags',
+  'files',
+  'installations',
+  'integrations',
+  'invitations',
+  'jobs',
+  'knowledge_base_files',
+  'knowledge_bases',
+  'members',
+  'meta',
+  'passages',
+  'request_logs',
+  'tokens',
+  'workspaces',
+] as const;
+
+/** SQLite's full-text indexes (FTS5 virtual tables and their shadow tables) over passages and their tiles. */
+export const SQLITE_FTS_TABLES = ['passage_tiles', 'passages_fts'].flatMap((name) => [
+  name,
+  ...['config', 'data', 'docsize', 'idx'].map((part) => `${name}_${part}`),
+]);
+
+/** Names sorted as the databases' `order by name` sorts them (bytewise, `_` after letters' ASCII order). */
+export function sortedNames(names: readonly string[]): string[] {
+  return [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
