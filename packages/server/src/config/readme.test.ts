@@ -1,40 +1,44 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES } from './config.js';
+import { CONFIG_HEADING, CONFIG_TABLE_HEADER, configTableRows, renderConfigTable } from './docs.js';
+import { readTable, replaceTable } from './markdown.js';
+import { VARIABLE_NAMES } from './schema.js';
 
-/** The README's configuration table: variable → its default cell. */
-function readmeVariables(): Map<string, string> {
-  const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(
-    readme.indexOf('## Configuration'),
-    readme.indexOf('\n## ', readme.indexOf('## Configuration') + 5),
-  );
-  const rows = new Map<string, string>();
-  for (const line of section.split('\n')) {
-    if (!line.startsWith('| `')) continue;
-    const [names = '', fallback = ''] = line.split('|').slice(1, 3);
-    // A row may name several variables with one default each: `A`, `B` | `1`, `2`.
-    const defaults = [...fallback.matchAll(/`([^`]+)`/g)].map((m) => `\`${m[1]}\``);
-    [...names.matchAll(/`([A-Z0-9_]+)`/g)].forEach((match, i) => {
-      rows.set(String(match[1]), defaults.length > 1 ? (defaults[i] ?? '') : fallback.trim());
-    });
-  }
-  return rows;
-}
+const README = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+const REGENERATE = 'run `npm run docs:tables -w @parley/server` to regenerate it from the schema';
+
+/** The README's configuration table as cells: header row first. */
+const [header, ...rows] = readTable(README, CONFIG_HEADING);
 
 describe('the README configuration table', () => {
-  it('lists exactly the variables the service reads', () => {
-    expect([...readmeVariables().keys()].sort()).toEqual(Object.keys(CONFIG_VARIABLES).sort());
+  it('has the generated columns', () => {
+    expect(header).toEqual(CONFIG_TABLE_HEADER);
   });
 
-  it('states the same default as the service for every variable whose description names one', () => {
-    const mismatches: string[] = [];
-    for (const [variable, fallback] of readmeVariables()) {
-      const stated = /\(default ([^,;)]+)/.exec(CONFIG_VARIABLES[variable] ?? '')?.[1]?.trim();
-      const inReadme = /`([^`]+)`/.exec(fallback)?.[1];
-      if (stated === undefined || inReadme === undefined) continue;
-      if (!stated.startsWith(inReadme)) mismatches.push(`${variable}: README ${inReadme}, service ${stated}`);
-    }
-    expect(mismatches).toEqual([]);
+  it('lists exactly the variables of the schema, in its order', () => {
+    expect(
+      rows.map((row) => row[0]),
+      REGENERATE,
+    ).toEqual(VARIABLE_NAMES.map((name) => `\`${name}\``));
+  });
+
+  it('states the default, accepted values and meaning of every variable as the schema renders them', () => {
+    const expected = new Map(configTableRows().map((row) => [row[0], row]));
+    const mismatches = rows
+      .filter((row) => JSON.stringify(row) !== JSON.stringify(expected.get(row[0] ?? '')))
+      .map((row) => `README ${row.join(' | ')}\nschema ${expected.get(row[0] ?? '')?.join(' | ')}`);
+    expect(mismatches, REGENERATE).toEqual([]);
+  });
+
+  it('is formatted as the generator writes it', () => {
+    expect(replaceTable(README, CONFIG_HEADING, renderConfigTable()) === README, REGENERATE).toBe(true);
+  });
+
+  it('says how to regenerate it', () => {
+    const section = README.slice(
+      README.indexOf(CONFIG_HEADING),
+      README.indexOf('\n## ', README.indexOf(CONFIG_HEADING) + 5),
+    );
+    expect(section).toContain('npm run docs:tables -w @parley/server');
   });
 });

