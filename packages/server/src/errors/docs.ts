@@ -1,0 +1,21 @@
+import { type Row, renderTable } from '../config/markdown.js';
+import { ERROR_CATALOGUE } from './catalogue.js';
+
+/** The README heading whose table lists the error types. */
+export const ERRORS_HEADING = '### Errors';
+/** The errors table's header row. */
+export const ERRORS_TABLE_HEADER: Row = ['status', 'type', 'when'];
+
+/** The README table's row of each status, from ERROR_CATALOGUE. */
+export function errorsTableRows(): Row[] {
+  return ERROR_CATALOGUE.map(({ status, types, when }) => [
+    String(status),
+    types.map((type) => `\`${type}\``).join(', '),
+    when,
+  ]);
+}
+
+/** The README's errors table, generated from ERROR_CATALOGUE. */
+export function renderErrorsTable(): string {
+  return renderTable(ERRORS_TABLE_HEADER, errorsTableRows());
+}
