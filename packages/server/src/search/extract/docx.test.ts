@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
+import { failureOf } from '../../test-support/extract-fixtures.js';
 import { extractDocument } from './extract-document.js';
 
 /** Deterministic pseudo-random bytes (SHA-256 in counter mode), so failures reproduce. */
@@ -78,7 +79,7 @@ describe('DOCX extraction', () => {
   });
 
   it('fails unreadable_document for random bytes named .docx', async () => {
-    const error = await extractDocument(noise(4096), DOCX, 'random.docx').catch((e: unknown) => e);
+    const error = await failureOf(extractDocument(noise(4096), DOCX, 'random.docx'));
     expect(error).toMatchObject({ code: 'unreadable_document' });
     expect((error as Error).message).toContain('"random.docx" could not be read as DOCX');
   });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Document, Packer, Paragraph } from 'docx';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
+import { failureOf } from '../../test-support/extract-fixtures.js';
 import { ExtractionError } from '../types.js';
 import { detectFormat } from './detect-format.js';
 import { extractDocument } from './extract-document.js';
@@ -66,7 +67,7 @@ describe('format detection', () => {
 describe('extractDocument', () => {
   it('fails unsupported_format for an image, naming its content type', async () => {
     const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
-    const error = await extractDocument(png, 'image/png', 'photo.png').catch((e: unknown) => e);
+    const error = await failureOf(extractDocument(png, 'image/png', 'photo.png'));
     expect(error).toBeInstanceOf(ExtractionError);
     expect(error).toMatchObject({ code: 'unsupported_format' });
     expect((error as Error).message).toContain('"image/png"');
@@ -74,7 +75,7 @@ describe('extractDocument', () => {
   });
 
   it('fails unsupported_format for legacy binary Office files, suggesting the modern format', async () => {
-    const error = await extractDocument(noise(64), 'application/msword', 'old.doc').catch((e: unknown) => e);
+    const error = await failureOf(extractDocument(noise(64), 'application/msword', 'old.doc'));
     expect(error).toMatchObject({ code: 'unsupported_format' });
     expect((error as Error).message).toContain('save "old.doc" as DOCX');
   });
@@ -86,9 +87,8 @@ describe('extractDocument', () => {
   });
 
   it('fails too_large when reading takes longer than the time bound', async () => {
-    const error = await extractDocument(await pdfOf(60), 'application/pdf', 'slow.pdf', {
-      timeoutMs: 1,
-    }).catch((e: unknown) => e);
+    const slow = extractDocument(await pdfOf(60), 'application/pdf', 'slow.pdf', { timeoutMs: 1 });
+    const error = await failureOf(slow);
     expect(error).toMatchObject({ code: 'too_large' });
     expect((error as Error).message).toContain('took longer than');
   });

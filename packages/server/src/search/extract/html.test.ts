@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractDocument } from './extract-document.js';
+import { extractText } from '../../test-support/extract-fixtures.js';
 import { extractHtml } from './html.js';
 
 const PAGE = `<!doctype html>
@@ -27,7 +27,7 @@ const PAGE = `<!doctype html>
 
 describe('HTML extraction', () => {
   it('maps elements to typed blocks and skips scripts, styles and navigation', async () => {
-    const document = await extractDocument(Buffer.from(PAGE), 'text/html; charset=utf-8', 'fruit.html');
+    const document = await extractText(PAGE, 'text/html; charset=utf-8', 'fruit.html');
     expect(document.title).toBe('Fruit & Co');
     expect(document.blocks).toEqual([
       { type: 'title', text: 'Fruit guide', level: 1 },
@@ -66,7 +66,7 @@ describe('HTML extraction', () => {
 
   it('fails empty_document for a page with only scripts and navigation', async () => {
     const html = '<html><body><nav>Menu</nav><script>x()</script></body></html>';
-    await expect(extractDocument(Buffer.from(html), 'text/html', 'empty.html')).rejects.toMatchObject({
+    await expect(extractText(html, 'text/html', 'empty.html')).rejects.toMatchObject({
       code: 'empty_document',
     });
   });

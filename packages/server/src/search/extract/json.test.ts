@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractDocument } from './extract-document.js';
+import { extractText, failureOf } from '../../test-support/extract-fixtures.js';
 
 describe('JSON extraction', () => {
   it('flattens objects to path: value lines and gives each object of an array its own block', async () => {
@@ -12,7 +12,7 @@ describe('JSON extraction', () => {
       ],
       updated: '2025-01-01',
     });
-    const document = await extractDocument(Buffer.from(json), 'application/json', 'catalogue.json');
+    const document = await extractText(json, 'application/json', 'catalogue.json');
     expect(document.title).toBe('Catalogue');
     expect(document.blocks).toEqual([
       {
@@ -29,8 +29,8 @@ describe('JSON extraction', () => {
   });
 
   it('reads a top-level array of records and a bare scalar', async () => {
-    const records = await extractDocument(
-      Buffer.from('[{"q":"Why?","a":"Because."},{"q":"How?"}]'),
+    const records = await extractText(
+      '[{"q":"Why?","a":"Because."},{"q":"How?"}]',
       'application/json',
       'faq.json',
     );
@@ -38,26 +38,20 @@ describe('JSON extraction', () => {
       '[0].q: Why?\n[0].a: Because.',
       '[1].q: How?',
     ]);
-    const scalar = await extractDocument(Buffer.from('"just text"'), 'application/ld+json', 'x.jsonld');
+    const scalar = await extractText('"just text"', 'application/ld+json', 'x.jsonld');
     expect(scalar.blocks).toEqual([{ type: 'paragraph', text: 'value: just text' }]);
   });
 
   it('reads JSON Lines one value a line', async () => {
-    const document = await extractDocument(
-      Buffer.from('{"a":1}\n{"a":2}\n'),
-      'application/octet-stream',
-      'rows.jsonl',
-    );
+    const document = await extractText('{"a":1}\n{"a":2}\n', 'application/octet-stream', 'rows.jsonl');
     expect(document.blocks.map((block) => block.text)).toEqual(['[0].a: 1', '[1].a: 2']);
   });
 
   it('fails unreadable_document naming the parse error, and empty_document for {}', async () => {
-    const error = await extractDocument(Buffer.from('{"a": '), 'application/json', 'bad.json').catch(
-      (e: unknown) => e,
-    );
+    const error = await failureOf(extractText('{"a": ', 'application/json', 'bad.json'));
     expect(error).toMatchObject({ code: 'unreadable_document' });
     expect((error as Error).message).toMatch(/"bad.json" could not be read as JSON: .*\(.+\)/);
-    await expect(extractDocument(Buffer.from('{}'), 'application/json', 'empty.json')).rejects.toMatchObject({
+    await expect(extractText('{}', 'application/json', 'empty.json')).rejects.toMatchObject({
       code: 'empty_document',
     });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractDocument } from './extract-document.js';
+import { extractText } from '../../test-support/extract-fixtures.js';
 
 const MARKDOWN = `---
 title: "Release notes"
@@ -37,7 +37,7 @@ parley reindex --all
 
 describe('Markdown extraction', () => {
   it('maps headings, paragraphs, lists, code, tables, quotes and images to blocks', async () => {
-    const document = await extractDocument(Buffer.from(MARKDOWN), 'text/markdown', 'notes.md');
+    const document = await extractText(MARKDOWN, 'text/markdown', 'notes.md');
     expect(document.title).toBe('Release notes');
     expect(document.blocks).toEqual([
       { type: 'title', text: 'Parley 2.0', level: 1 },
@@ -57,7 +57,7 @@ describe('Markdown extraction', () => {
   });
 
   it('is chosen for text/plain uploads named .md, and titles from the first heading', async () => {
-    const document = await extractDocument(Buffer.from('# Title here\n\nBody.'), 'text/plain', 'readme.md');
+    const document = await extractText('# Title here\n\nBody.', 'text/plain', 'readme.md');
     expect(document.title).toBe('Title here');
     expect(document.blocks[0]).toEqual({ type: 'title', text: 'Title here', level: 1 });
   });

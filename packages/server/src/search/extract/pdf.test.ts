@@ -1,5 +1,6 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
+import { failureOf } from '../../test-support/extract-fixtures.js';
 import { ExtractionError } from '../types.js';
 import { extractDocument } from './extract-document.js';
 
@@ -113,7 +114,7 @@ describe('PDF extraction', () => {
   it('fails unreadable_document for a truncated PDF', async () => {
     const pdf = await makePdf(PAGES);
     const truncated = pdf.subarray(0, Math.floor(pdf.length / 2));
-    const error = await extractDocument(truncated, 'application/pdf', 'broken.pdf').catch((e: unknown) => e);
+    const error = await failureOf(extractDocument(truncated, 'application/pdf', 'broken.pdf'));
     expect(error).toBeInstanceOf(ExtractionError);
     expect(error).toMatchObject({ code: 'unreadable_document' });
     expect((error as Error).message).toContain('"broken.pdf" could not be read as PDF');
@@ -122,17 +123,16 @@ describe('PDF extraction', () => {
   it('fails empty_document for a PDF without a text layer', async () => {
     const doc = await PDFDocument.create();
     doc.addPage([600, 800]).drawRectangle({ x: 10, y: 10, width: 100, height: 100 });
-    const error = await extractDocument(Buffer.from(await doc.save()), 'application/pdf', 'scan.pdf').catch(
-      (e: unknown) => e,
+    const error = await failureOf(
+      extractDocument(Buffer.from(await doc.save()), 'application/pdf', 'scan.pdf'),
     );
     expect(error).toMatchObject({ code: 'empty_document' });
     expect((error as Error).message).toMatch(/scanned PDF/);
   });
 
   it('fails too_large past the page limit', async () => {
-    const error = await extractDocument(await makePdf(PAGES), 'application/pdf', 'long.pdf', {
-      maxPages: 2,
-    }).catch((e: unknown) => e);
+    const long = extractDocument(await makePdf(PAGES), 'application/pdf', 'long.pdf', { maxPages: 2 });
+    const error = await failureOf(long);
     expect(error).toMatchObject({ code: 'too_large' });
     expect((error as Error).message).toContain('pages');
   });

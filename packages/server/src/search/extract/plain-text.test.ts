@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { extractText, failureOf } from '../../test-support/extract-fixtures.js';
 import { ExtractionError } from '../types.js';
 import { extractDocument } from './extract-document.js';
 
 describe('plain text extraction', () => {
   it('splits paragraphs on blank lines and keeps line breaks inside them', async () => {
     const text = 'First paragraph,\nwrapped.\r\n\r\nSecond one.\n \n\n\nThird.';
-    const document = await extractDocument(Buffer.from(text), 'text/plain', 'notes.txt');
+    const document = await extractText(text, 'text/plain', 'notes.txt');
     expect(document.blocks).toEqual([
       { type: 'paragraph', text: 'First paragraph,\nwrapped.' },
       { type: 'paragraph', text: 'Second one.' },
@@ -15,7 +16,7 @@ describe('plain text extraction', () => {
 
   it('reads a paragraph of bullet lines as list items, continuation lines included', async () => {
     const text = 'Shopping:\n\n- apples\n- pears that are\n  very ripe\n* plums';
-    const document = await extractDocument(Buffer.from(text), 'text/plain', 'list.txt');
+    const document = await extractText(text, 'text/plain', 'list.txt');
     expect(document.blocks).toEqual([
       { type: 'paragraph', text: 'Shopping:' },
       { type: 'list', text: '- apples' },
@@ -32,9 +33,7 @@ describe('plain text extraction', () => {
 
   it('fails empty_document for an empty or blank file', async () => {
     for (const content of ['', '  \n\n\t  \n']) {
-      const error = await extractDocument(Buffer.from(content), 'text/plain', 'empty.txt').catch(
-        (e: unknown) => e,
-      );
+      const error = await failureOf(extractText(content, 'text/plain', 'empty.txt'));
       expect(error).toBeInstanceOf(ExtractionError);
       expect(error).toMatchObject({
         code: 'empty_document',
