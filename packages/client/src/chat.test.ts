@@ -10,16 +10,7 @@ import {
   ResourceNotFoundError,
   UnauthorizedError,
 } from './errors.js';
-import { type Parley, startFakeServer, startParley } from './test-support/servers.js';
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
-}
+import { failure, type Parley, startFakeServer, startParley } from './test-support/servers.js';
 
 /** Collects signals of a live stream in the background until `stop()`. */
 function collect(stream: AsyncIterable<ChatStreamSignal>) {

@@ -17,16 +17,7 @@ import {
   UnauthorizedError,
   UnknownError,
 } from './errors.js';
-import { type Parley, startFakeServer, startParley, wireError } from './test-support/servers.js';
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail');
-}
+import { failure, type Parley, startFakeServer, startParley, wireError } from './test-support/servers.js';
 
 const ERROR_ID = /^err_\d{14}x[0-9a-f]{8}$/;
 

@@ -19,7 +19,7 @@ import {
   UploadSizeMismatchError,
 } from './errors.js';
 import type { ListFilesResponse } from './files-types.js';
-import { type Parley, startParley } from './test-support/servers.js';
+import { failure, type Parley, startParley } from './test-support/servers.js';
 import type { UploadProgress } from './transfer.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -28,15 +28,6 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
   return Buffer.concat(chunks);
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 describe('the client against the real server: Files API', () => {

@@ -11,7 +11,14 @@ import {
   UnknownError,
 } from './errors.js';
 import { backoffDelay, DEFAULT_RETRY, parseRetryAfter } from './http.js';
-import { closedPort, json, type Received, startFakeServer, wireError } from './test-support/servers.js';
+import {
+  closedPort,
+  failure,
+  json,
+  type Received,
+  startFakeServer,
+  wireError,
+} from './test-support/servers.js';
 
 type Fake = Awaited<ReturnType<typeof startFakeServer>>;
 const fakes: Fake[] = [];
@@ -40,13 +47,12 @@ const clientOf = (fake: Fake, retry: ConstructorParameters<typeof Client>[0] = {
     ...retry,
   });
 
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail');
+/** How long a GET waited between a first answer (`refusal`) and its retry, in ms. */
+async function waitBeforeRetry(refusal: (res: ServerResponse) => void): Promise<number> {
+  const fake = await scripted(refusal, ok);
+  await clientOf(fake).getBot({ id: 'b1' });
+  const [first, second] = fake.received as [Received, Received];
+  return second.at - first.at;
 }
 
 afterEach(async () => {
@@ -108,28 +114,19 @@ describe('retries', () => {
   });
 
   it('waits the Retry-After seconds before retrying', async () => {
-    const fake = await scripted(
-      (res) => json(res, 429, wireError(429, 'RateLimited'), { 'retry-after': '1' }),
-      ok,
+    const waited = await waitBeforeRetry((res) =>
+      json(res, 429, wireError(429, 'RateLimited'), { 'retry-after': '1' }),
     );
-    await clientOf(fake).getBot({ id: 'b1' });
-    const [first, second] = fake.received as [Received, Received];
-    const waited = second.at - first.at;
     expect(waited).toBeGreaterThanOrEqual(950);
     expect(waited).toBeLessThan(1800);
   });
 
   it('waits until a Retry-After HTTP date, on a 503 too', async () => {
-    const fake = await scripted(
-      (res) =>
-        json(res, 503, wireError(503, 'Internal'), {
-          'retry-after': new Date(Date.now() + 2000).toUTCString(),
-        }),
-      ok,
+    const waited = await waitBeforeRetry((res) =>
+      json(res, 503, wireError(503, 'Internal'), {
+        'retry-after': new Date(Date.now() + 2000).toUTCString(),
+      }),
     );
-    await clientOf(fake).getBot({ id: 'b1' });
-    const [first, second] = fake.received as [Received, Received];
-    const waited = second.at - first.at;
     // An HTTP date has whole seconds: the wait is between 1 and 2 s.
     expect(waited).toBeGreaterThanOrEqual(950);
     expect(waited).toBeLessThan(2500);
