@@ -229,7 +229,10 @@ export async function serveStream(options: {
     let again: ChatCaller | undefined;
     try {
       again = await options.reauthenticate();
-    } catch {
+    } catch (error) {
+      // Credentials that no longer hold are refused with an ApiError: the stream ends, as it should. Any
+      // other failure ends it too (its client reconnects), and is reported.
+      if (!(error instanceof ApiError)) options.onError(error);
       again = undefined;
     }
     if (again?.admin !== caller.admin || again.userId !== caller.userId) close();

@@ -35,16 +35,35 @@ function toEntry(row: LogRow): LogEntry {
   };
 }
 
+/** A page query of a bot's request log. */
+export interface LogQuery {
+  nextToken?: string | undefined;
+  pageSize?: number | undefined;
+  timeStart?: string | undefined;
+  timeEnd?: string | undefined;
+  level?: string | undefined;
+}
+
 /** The per-bot structured request log: written after each request about a bot, read by `GET /bots/{id}/logs`. */
+export interface LogsService {
+  /** Writes one finished request to its bot's log. */
+  record(r: RequestRecord): Promise<void>;
+  /** A page of a bot's log, newest first (`log.read` on the bot). */
+  list(actor: Actor, botId: string, query: LogQuery): Promise<Page<LogEntry>>;
+  /** Deletes log lines older than the retention period (a periodic task); answers how many went. */
+  prune(): Promise<number>;
+}
+
+/** The {@link LogsService} of a database; lines are kept `retentionDays`. */
 export function logsService(deps: {
   db: Kysely<Database>;
   clock: () => Date;
   bots: BotsService;
   retentionDays: number;
-}) {
+}): LogsService {
   const { db, clock } = deps;
   return {
-    async record(r: RequestRecord): Promise<void> {
+    async record(r) {
       const level = r.statusCode >= 500 ? 'error' : r.statusCode >= 400 ? 'warn' : 'info';
       const message =
         `${r.method} ${r.path} ${r.statusCode}${r.errorMessage ? `: ${r.errorMessage}` : ''}`.slice(0, 2000);
@@ -63,17 +82,7 @@ export function logsService(deps: {
       });
     },
 
-    async list(
-      actor: Actor,
-      botId: string,
-      query: {
-        nextToken?: string | undefined;
-        pageSize?: number | undefined;
-        timeStart?: string | undefined;
-        timeEnd?: string | undefined;
-        level?: string | undefined;
-      },
-    ): Promise<Page<LogEntry>> {
+    async list(actor, botId, query) {
       await deps.bots.get(actor, botId);
       authorize(actor, 'log.read');
       const limit = query.pageSize ?? 50;
@@ -89,13 +98,10 @@ export function logsService(deps: {
       return { items: page.items.map(toEntry), ...(page.nextToken ? { nextToken: page.nextToken } : {}) };
     },
 
-    /** Deletes log lines older than the retention period; answers how many went. */
-    async prune(): Promise<number> {
+    async prune() {
       const before = new Date(clock().getTime() - deps.retentionDays * 86_400_000).toISOString();
       const result = await logsRepo(db).pruneBefore(before);
       return Number(result.numDeletedRows);
     },
   };
 }
-/** The logs service. */
-export type LogsService = ReturnType<typeof logsService>;
