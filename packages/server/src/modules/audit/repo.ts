@@ -6,10 +6,19 @@ import type { Cursor } from '../../http/pagination.js';
 export type AuditRow = Selectable<AuditRecordsTable>;
 
 /** Queries of the audit trail. Ids are time-sortable, so newest first is `id desc`. */
-export function auditRepo(db: Kysely<Database>) {
+export interface AuditRepo {
+  insert(row: AuditRow): Promise<void>;
+  /** `limit + 1` records of a workspace after the cursor, newest first. */
+  list(workspaceId: string, limit: number, after: Cursor | undefined): Promise<AuditRow[]>;
+}
+
+/** The audit trail's queries over a database or a transaction. */
+export function auditRepo(db: Kysely<Database>): AuditRepo {
   return {
-    insert: (row: AuditRow) => db.insertInto('audit_records').values(row).execute(),
-    list: (workspaceId: string, limit: number, after: Cursor | undefined) => {
+    async insert(row) {
+      await db.insertInto('audit_records').values(row).execute();
+    },
+    list(workspaceId, limit, after) {
       let q = db.selectFrom('audit_records').selectAll().where('workspace_id', '=', workspaceId);
       if (after) q = q.where('id', '<', after.id);
       return q
@@ -19,5 +28,3 @@ export function auditRepo(db: Kysely<Database>) {
     },
   };
 }
-/** The audit repository. */
-export type AuditRepo = ReturnType<typeof auditRepo>;

@@ -3,7 +3,7 @@ import { AuditRecord, ListMeta, PageQuery } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { errors } from '../../errors/errors.js';
-import { BEARER, listBody, responses } from '../../http/route-helpers.js';
+import { BEARER, pageBody, responses } from '../../http/route-helpers.js';
 import type { AuditService } from './service.js';
 
 /** The workspace audit trail. */
@@ -23,12 +23,8 @@ export function auditRoutes(fastify: FastifyInstance, deps: { audit: AuditServic
       },
     },
     async (req) => {
-      const actor = req.actor;
-      if (req.params.id !== actor.workspaceId) throw errors.notFound('Workspace', req.params.id);
-      return listBody('records', await deps.audit.list(actor, req.query)) as {
-        records: never[];
-        meta: object;
-      };
+      if (req.params.id !== req.actor.workspaceId) throw errors.notFound('Workspace', req.params.id);
+      return pageBody('records', await deps.audit.list(req.actor, req.query));
     },
   );
 }

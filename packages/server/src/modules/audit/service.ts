@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import { authorize } from '../../access/policy.js';
 import type { Actor } from '../../access/principal.js';
 import type { Database } from '../../db/schema.js';
-import { decodeCursor, type Page, toPage } from '../../http/pagination.js';
+import type { Page } from '../../http/pagination.js';
+import { type PageRequest, readPage } from '../../http/route-helpers.js';
 import { newId } from '../../ids.js';
 import { type AuditRow, auditRepo } from './repo.js';
 
@@ -42,6 +43,14 @@ export interface AuditEntry {
   value?: unknown;
 }
 
+/** The audit trail: every Admin mutation writes one record, in the mutation's transaction. */
+export interface AuditService {
+  /** Writes one audit record; pass the transaction of the mutation so both commit together. */
+  record(tx: Kysely<Database>, workspaceId: string, who: AuditWho, entry: AuditEntry): Promise<void>;
+  /** Lists a workspace's audit records, newest first (manager and above). */
+  list(actor: Actor, query: PageRequest): Promise<Page<AuditRecord>>;
+}
+
 function toRecord(row: AuditRow): AuditRecord {
   return {
     id: row.id,
@@ -55,11 +64,17 @@ function toRecord(row: AuditRow): AuditRecord {
   };
 }
 
-/** Records every Admin mutation and lists them, newest first. */
-export function auditService(db: Kysely<Database>, clock: () => Date) {
+/** The stored form of an entry's value: text as it is, anything else as JSON. */
+const storedValue = (value: unknown): string | null =>
+  value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(value);
+
+/**
+ * Records every Admin mutation and lists them, newest first.
+ * @example await audit.record(tx, workspaceId, auditWho(actor), { action: 'CREATE_BOT', resourceId: id });
+ */
+export function auditService(db: Kysely<Database>, clock: () => Date): AuditService {
   return {
-    /** Writes one audit record; pass the transaction of the mutation so both commit together. */
-    async record(tx: Kysely<Database>, workspaceId: string, who: AuditWho, entry: AuditEntry): Promise<void> {
+    async record(tx, workspaceId, who, entry) {
       await auditRepo(tx).insert({
         id: newId('audit'),
         workspace_id: workspaceId,
@@ -69,30 +84,21 @@ export function auditService(db: Kysely<Database>, clock: () => Date) {
         action: entry.action,
         resource_id: entry.resourceId,
         resource_name: entry.resourceName ?? null,
-        value:
-          entry.value === undefined
-            ? null
-            : typeof entry.value === 'string'
-              ? entry.value
-              : JSON.stringify(entry.value),
+        value: storedValue(entry.value),
       });
     },
-    /** Lists a workspace's audit records, newest first (manager and above). */
-    async list(
-      actor: Actor,
-      query: { nextToken?: string | undefined; pageSize?: number | undefined },
-    ): Promise<Page<AuditRecord>> {
+
+    async list(actor, query) {
       authorize(actor, 'audit.read');
-      const limit = query.pageSize ?? 20;
-      const after = decodeCursor(query.nextToken, 'id:desc');
-      const rows = await auditRepo(db).list(actor.workspaceId, limit, after);
-      const page = toPage(rows, limit, 'id:desc', (r) => [r.recorded_at, r.id]);
-      return { items: page.items.map(toRecord), ...(page.nextToken ? { nextToken: page.nextToken } : {}) };
+      return readPage(query, {
+        sort: 'id:desc',
+        rows: (limit, after) => auditRepo(db).list(actor.workspaceId, limit, after),
+        key: (r) => [r.recorded_at, r.id],
+        toItem: toRecord,
+      });
     },
   };
 }
-/** The audit service. */
-export type AuditService = ReturnType<typeof auditService>;
 
 /** The audit identity of an actor. */
 export function auditWho(actor: Actor): AuditWho {
