@@ -24,9 +24,27 @@ export interface BotListQuery {
 }
 
 /** Queries of bots and their tags. */
-export function botsRepo(db: Kysely<Database>) {
+export interface BotsRepo {
+  /** Stores a bot with its tags. */
+  insert(row: BotRow, tags: Record<string, string>): Promise<void>;
+  byId(workspaceId: string, id: string): Promise<BotRow | undefined>;
+  byIdAnyWorkspace(id: string): Promise<BotRow | undefined>;
+  /** The tags of each bot (an empty object for a bot without tags or unknown). */
+  tagsOf(botIds: string[]): Promise<Map<string, Record<string, string>>>;
+  update(id: string, values: Partial<BotRow>): Promise<void>;
+  /** Sets tags (null removes one); tags not named stay. */
+  setTags(id: string, tags: Record<string, string | null>): Promise<void>;
+  /** Deletes a bot and all it holds; its files' blobs are queued for deletion first. */
+  delete(id: string, at: string): Promise<void>;
+  count(workspaceId: string): Promise<number>;
+  /** `limit + 1` bots of a workspace after the cursor, filtered and sorted as asked. */
+  list(q: BotListQuery): Promise<BotRow[]>;
+}
+
+/** The bots queries over a database or a transaction. */
+export function botsRepo(db: Kysely<Database>): BotsRepo {
   return {
-    insert: async (row: BotRow, tags: Record<string, string>) => {
+    insert: async (row, tags) => {
       await db.insertInto('bots').values(row).execute();
       const entries = Object.entries(tags);
       if (entries.length > 0)
@@ -35,16 +53,15 @@ export function botsRepo(db: Kysely<Database>) {
           .values(entries.map(([key, value]) => ({ bot_id: row.id, key, value })))
           .execute();
     },
-    byId: (workspaceId: string, id: string) =>
+    byId: (workspaceId, id) =>
       db
         .selectFrom('bots')
         .selectAll()
         .where('workspace_id', '=', workspaceId)
         .where('id', '=', id)
         .executeTakeFirst(),
-    byIdAnyWorkspace: (id: string) =>
-      db.selectFrom('bots').selectAll().where('id', '=', id).executeTakeFirst(),
-    tagsOf: async (botIds: string[]): Promise<Map<string, Record<string, string>>> => {
+    byIdAnyWorkspace: (id) => db.selectFrom('bots').selectAll().where('id', '=', id).executeTakeFirst(),
+    tagsOf: async (botIds) => {
       const map = new Map<string, Record<string, string>>(botIds.map((id) => [id, {}]));
       if (botIds.length === 0) return map;
       const rows = await db
@@ -56,15 +73,16 @@ export function botsRepo(db: Kysely<Database>) {
       for (const r of rows) (map.get(r.bot_id) as Record<string, string>)[r.key] = r.value;
       return map;
     },
-    update: (id: string, values: Partial<BotRow>) =>
-      db.updateTable('bots').set(values).where('id', '=', id).execute(),
-    setTags: async (id: string, tags: Record<string, string | null>) => {
+    update: async (id, values) => {
+      await db.updateTable('bots').set(values).where('id', '=', id).execute();
+    },
+    setTags: async (id, tags) => {
       for (const [key, value] of Object.entries(tags)) {
         await db.deleteFrom('bot_tags').where('bot_id', '=', id).where('key', '=', key).execute();
         if (value !== null) await db.insertInto('bot_tags').values({ bot_id: id, key, value }).execute();
       }
     },
-    delete: async (id: string, at: string) => {
+    delete: async (id, at) => {
       // The bot's files go with it (cascade); their blobs are queued for deletion first.
       await db
         .insertInto('blob_garbage')
@@ -81,7 +99,7 @@ export function botsRepo(db: Kysely<Database>) {
       await db.deleteFrom('request_logs').where('bot_id', '=', id).execute();
       await db.deleteFrom('bots').where('id', '=', id).execute();
     },
-    count: async (workspaceId: string) =>
+    count: async (workspaceId) =>
       Number(
         (
           await db
@@ -91,7 +109,7 @@ export function botsRepo(db: Kysely<Database>) {
             .executeTakeFirstOrThrow()
         ).n,
       ),
-    list: (q: BotListQuery) => {
+    list: (q) => {
       const column = BOT_SORT_COLUMNS[q.sortField];
       let query = db.selectFrom('bots').selectAll().where('workspace_id', '=', q.workspaceId);
       if (q.dev !== undefined) query = query.where('dev', '=', q.dev ? 1 : 0);
@@ -113,5 +131,3 @@ export function botsRepo(db: Kysely<Database>) {
     },
   };
 }
-/** The bots repository. */
-export type BotsRepo = ReturnType<typeof botsRepo>;

@@ -12,10 +12,11 @@ import {
   UpdateBotBody,
   WebchatConfiguration,
 } from '@parley/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import Type from 'typebox';
+import type { Actor } from '../../access/principal.js';
 import { type AuthResolver, requireWorkspaceActor } from '../../http/context.js';
-import { BEARER, listBody, responses } from '../../http/route-helpers.js';
+import { BEARER, pageBody, responses } from '../../http/route-helpers.js';
 import { parseTagFilter } from '../../http/tag-filter.js';
 import type { BotsService } from './service.js';
 
@@ -26,14 +27,19 @@ const KeyParam = Type.Object({
 });
 
 /**
- * Marks the bot a request concerns, once the caller is known to see it, so the bot's request log gets the line.
- * Runs before validation (so rejected payloads are logged too) and never fails the request itself: a caller
- * that cannot be resolved is simply not attributed, and the handler answers its 401 after validation as usual.
+ * Marks the bot a request concerns (its `:id`), once the caller is known to see it, so the bot's request log
+ * gets the line. Runs before validation (so rejected payloads are logged too) and never fails the request
+ * itself: a caller that cannot be resolved is simply not attributed, and the authentication hook answers its
+ * 401 after validation as usual.
  */
-export async function markBot(req: FastifyRequest, bots: BotsService, auth: AuthResolver): Promise<void> {
+export async function markBot(
+  req: FastifyRequest,
+  bots: Pick<BotsService, 'exists'>,
+  auth: AuthResolver,
+): Promise<void> {
   const id = (req.params as { id?: string }).id;
   if (!id) return;
-  let actor: Awaited<ReturnType<typeof requireWorkspaceActor>>;
+  let actor: Actor;
   try {
     actor = await requireWorkspaceActor(req, auth);
   } catch {
@@ -42,11 +48,22 @@ export async function markBot(req: FastifyRequest, bots: BotsService, auth: Auth
   if (await bots.exists(actor.workspaceId, id)) req.parley.botId = id;
 }
 
+/**
+ * The `preValidation` hook of a route about one bot (`/bots/:id/…`) whose requests go to that bot's log.
+ * @example app.get('/bots/:id/things', { preValidation: botMarker(bots, auth), schema }, handler)
+ */
+export function botMarker(
+  bots: Pick<BotsService, 'exists'>,
+  auth: AuthResolver,
+): preValidationAsyncHookHandler {
+  return (req) => markBot(req, bots, auth);
+}
+
 /** Bots, their access keys and their webchat configuration. */
 export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; auth: AuthResolver }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { bots, auth } = deps;
-  const preHandler = (req: FastifyRequest) => markBot(req, bots, auth);
+  const { bots } = deps;
+  const toBotLog = botMarker(bots, deps.auth);
 
   app.get(
     '/bots',
@@ -70,7 +87,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
         sortField: q.sortField,
         sortDirection: q.sortDirection,
       });
-      return listBody('bots', page) as { bots: never[]; meta: object };
+      return pageBody('bots', page);
     },
   );
 
@@ -91,7 +108,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
   app.get(
     '/bots/:id',
     {
-      preValidation: preHandler,
+      preValidation: toBotLog,
       schema: {
         operationId: 'admin.getBot',
         tags: ['bots'],
@@ -108,7 +125,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
   app.put(
     '/bots/:id',
     {
-      preValidation: preHandler,
+      preValidation: toBotLog,
       schema: {
         operationId: 'admin.updateBot',
         tags: ['bots'],
@@ -143,7 +160,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
   app.get(
     '/bots/:id/access-keys',
     {
-      preValidation: preHandler,
+      preValidation: toBotLog,
       schema: {
         operationId: 'admin.listBotAccessKeys',
         tags: ['bots'],
@@ -160,7 +177,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
   app.post(
     '/bots/:id/access-keys',
     {
-      preValidation: preHandler,
+      preValidation: toBotLog,
       schema: {
         operationId: 'admin.createBotAccessKey',
         tags: ['bots'],
@@ -177,7 +194,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
   app.delete(
     '/bots/:id/access-keys/:keyId',
     {
-      preValidation: preHandler,
+      preValidation: toBotLog,
       schema: {
         operationId: 'admin.revokeBotAccessKey',
         tags: ['bots'],
@@ -195,7 +212,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
   app.get(
     '/bots/:id/webchat',
     {
-      preValidation: preHandler,
+      preValidation: toBotLog,
       schema: {
         operationId: 'admin.getBotWebchat',
         tags: ['bots'],
@@ -212,7 +229,7 @@ export function botRoutes(fastify: FastifyInstance, deps: { bots: BotsService; a
   app.put(
     '/bots/:id/webchat',
     {
-      preValidation: preHandler,
+      preValidation: toBotLog,
       schema: {
         operationId: 'admin.updateBotWebchat',
         tags: ['bots'],

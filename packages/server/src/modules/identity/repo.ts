@@ -1,6 +1,13 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql, type UpdateResult } from 'kysely';
 import { afterCursor } from '../../db/keyset.js';
-import type { AccountsTable, Database, MembersTable, TokensTable, WorkspacesTable } from '../../db/schema.js';
+import type {
+  AccountsTable,
+  Database,
+  InvitationsTable,
+  MembersTable,
+  TokensTable,
+  WorkspacesTable,
+} from '../../db/schema.js';
 import type { Cursor } from '../../http/pagination.js';
 
 /** Account row. */
@@ -13,58 +20,166 @@ export type MemberRow = Selectable<MembersTable>;
 export type TokenRow = Selectable<TokensTable>;
 /** A member row with its account's display name. */
 export type MemberView = MemberRow & { display_name: string | null };
+/** A workspace row with the role the listing account holds there. */
+export type WorkspaceOfAccount = WorkspaceRow & { role: string };
+/** An invitation row as stored (no `used_at` yet). */
+export type NewInvitationRow = Omit<Selectable<InvitationsTable>, 'used_at'>;
+/** An invitation with the member it invites. */
+export interface InvitationView {
+  id: string;
+  code_hash: string;
+  expires_at: string;
+  used_at: string | null;
+  member_id: string;
+  email: string;
+  workspace_id: string;
+  account_id: string | null;
+}
+/** Whose tokens to list: an account's, a bot's, or an integration's on a bot. */
+export interface TokenOwner {
+  account_id?: string;
+  bot_id?: string;
+  integration_id?: string;
+}
 
-/** Queries of accounts, tokens, workspaces, members and invitations. Takes a database or a transaction. */
-export function identityRepo(db: Kysely<Database>) {
+/** Queries of accounts, tokens, workspaces, members and invitations. */
+export interface IdentityRepo {
+  insertAccount(row: AccountRow): Promise<void>;
+  accountById(id: string): Promise<AccountRow | undefined>;
+  /** The account of an e-mail, whatever its case. */
+  accountByEmail(email: string): Promise<AccountRow | undefined>;
+  updateAccount(id: string, values: Partial<Pick<AccountRow, 'display_name' | 'updated_at'>>): Promise<void>;
+
+  insertToken(row: TokenRow): Promise<void>;
+  tokenByHash(hash: string): Promise<TokenRow | undefined>;
+  tokenById(id: string): Promise<TokenRow | undefined>;
+  /** Sets `last_used_at` to `at` unless the token was used after `olderThan`. */
+  touchToken(id: string, at: string, olderThan: string): Promise<void>;
+  /** Live tokens of one kind held by an owner, by id. */
+  tokensOf(owner: TokenOwner, kind: string): Promise<TokenRow[]>;
+  /** Revokes a live token (`numUpdatedRows` 0 when it was revoked already). */
+  revokeToken(id: string, at: string): Promise<UpdateResult>;
+  revokeTokensWhere(where: { bot_id: string; integration_id: string }, at: string): Promise<void>;
+
+  insertWorkspace(row: WorkspaceRow): Promise<void>;
+  workspaceById(id: string): Promise<WorkspaceRow | undefined>;
+  updateWorkspace(id: string, values: Partial<WorkspaceRow>): Promise<void>;
+  /** Deletes a workspace and all it holds; its files' blobs are queued for deletion first. */
+  deleteWorkspace(id: string, at: string): Promise<void>;
+  /** Workspaces an account is an active member of, by creation, keyset-paginated on (created_at, id). */
+  workspacesOf(accountId: string, limit: number, after: Cursor | undefined): Promise<WorkspaceOfAccount[]>;
+  countBots(workspaceId: string): Promise<number>;
+  countMembers(workspaceId: string): Promise<number>;
+  countIntegrations(workspaceId: string): Promise<number>;
+
+  insertMember(row: MemberRow): Promise<void>;
+  memberById(workspaceId: string, id: string): Promise<MemberView | undefined>;
+  memberOfAccount(workspaceId: string, accountId: string): Promise<MemberView | undefined>;
+  memberByEmail(workspaceId: string, email: string): Promise<MemberRow | undefined>;
+  /** `limit + 1` members of a workspace after the cursor, by id. */
+  members(workspaceId: string, limit: number, after: Cursor | undefined): Promise<MemberView[]>;
+  updateMemberRole(id: string, role: string, at: string): Promise<void>;
+  linkMember(id: string, accountId: string, at: string): Promise<void>;
+  deleteMember(id: string): Promise<void>;
+  /** Owners of a workspace who have accepted (pending owner invitations do not count). */
+  countOwners(workspaceId: string): Promise<number>;
+
+  insertInvitation(row: NewInvitationRow): Promise<void>;
+  invitationByCodeHash(codeHash: string): Promise<InvitationView | undefined>;
+  /** Marks an invitation used (`numUpdatedRows` 0 when it was used already). */
+  useInvitation(id: string, at: string): Promise<UpdateResult>;
+
+  /** The bot a bot access key belongs to. */
+  botForKey(botId: string): Promise<{ id: string; workspace_id: string } | undefined>;
+  /** The installation an integration key belongs to, with its bot's workspace. */
+  installation(
+    botId: string,
+    integrationId: string,
+  ): Promise<{ bot_id: string; integration_id: string; workspace_id: string } | undefined>;
+
+  getMeta(key: string): Promise<{ value: string } | undefined>;
+  insertMeta(key: string, value: string): Promise<void>;
+}
+
+/** The identity queries over a database or a transaction. */
+export function identityRepo(db: Kysely<Database>): IdentityRepo {
+  /** Rows of a table that belong to a workspace (and match `where`), counted. */
+  const count = async (
+    table: 'bots' | 'members' | 'integrations',
+    workspaceId: string,
+    where: { role?: string; accepted?: boolean } = {},
+  ): Promise<number> => {
+    let q = db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('workspace_id', '=', workspaceId);
+    if (where.role !== undefined) q = q.where(sql.ref('role'), '=', where.role);
+    if (where.accepted) q = q.where(sql.ref('account_id'), 'is not', null);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  };
+  const membersWithNames = () =>
+    db
+      .selectFrom('members')
+      .leftJoin('accounts', 'accounts.id', 'members.account_id')
+      .selectAll('members')
+      .select('accounts.display_name');
+
   return {
-    insertAccount: (row: AccountRow) => db.insertInto('accounts').values(row).execute(),
-    accountById: (id: string) =>
-      db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst(),
-    accountByEmail: (email: string) =>
+    async insertAccount(row) {
+      await db.insertInto('accounts').values(row).execute();
+    },
+    accountById: (id) => db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst(),
+    accountByEmail: (email) =>
       db.selectFrom('accounts').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst(),
-    updateAccount: (id: string, values: Partial<Pick<AccountRow, 'display_name' | 'updated_at'>>) =>
-      db.updateTable('accounts').set(values).where('id', '=', id).execute(),
+    async updateAccount(id, values) {
+      await db.updateTable('accounts').set(values).where('id', '=', id).execute();
+    },
 
-    insertToken: (row: TokenRow) => db.insertInto('tokens').values(row).execute(),
-    tokenByHash: (hash: string) =>
-      db.selectFrom('tokens').selectAll().where('hash', '=', hash).executeTakeFirst(),
-    touchToken: (id: string, at: string, olderThan: string) =>
-      db
+    async insertToken(row) {
+      await db.insertInto('tokens').values(row).execute();
+    },
+    tokenByHash: (hash) => db.selectFrom('tokens').selectAll().where('hash', '=', hash).executeTakeFirst(),
+    tokenById: (id) => db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst(),
+    async touchToken(id, at, olderThan) {
+      await db
         .updateTable('tokens')
         .set({ last_used_at: at })
         .where('id', '=', id)
         .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', olderThan)]))
-        .execute(),
-    tokensOf: (owner: { account_id?: string; bot_id?: string; integration_id?: string }, kind: string) => {
+        .execute();
+    },
+    tokensOf(owner, kind) {
       let q = db.selectFrom('tokens').selectAll().where('kind', '=', kind).where('revoked_at', 'is', null);
       if (owner.account_id !== undefined) q = q.where('account_id', '=', owner.account_id);
       if (owner.bot_id !== undefined) q = q.where('bot_id', '=', owner.bot_id);
       if (owner.integration_id !== undefined) q = q.where('integration_id', '=', owner.integration_id);
       return q.orderBy('id', 'asc').execute();
     },
-    tokenById: (id: string) => db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst(),
-    revokeToken: (id: string, at: string) =>
+    revokeToken: (id, at) =>
       db
         .updateTable('tokens')
         .set({ revoked_at: at })
         .where('id', '=', id)
         .where('revoked_at', 'is', null)
         .executeTakeFirst(),
-    revokeTokensWhere: (where: { bot_id: string; integration_id: string }, at: string) =>
-      db
+    async revokeTokensWhere(where, at) {
+      await db
         .updateTable('tokens')
         .set({ revoked_at: at })
         .where('bot_id', '=', where.bot_id)
         .where('integration_id', '=', where.integration_id)
         .where('revoked_at', 'is', null)
-        .execute(),
+        .execute();
+    },
 
-    insertWorkspace: (row: WorkspaceRow) => db.insertInto('workspaces').values(row).execute(),
-    workspaceById: (id: string) =>
-      db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst(),
-    updateWorkspace: (id: string, values: Partial<WorkspaceRow>) =>
-      db.updateTable('workspaces').set(values).where('id', '=', id).execute(),
-    deleteWorkspace: async (id: string, at: string) => {
+    async insertWorkspace(row) {
+      await db.insertInto('workspaces').values(row).execute();
+    },
+    workspaceById: (id) => db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst(),
+    async updateWorkspace(id, values) {
+      await db.updateTable('workspaces').set(values).where('id', '=', id).execute();
+    },
+    async deleteWorkspace(id, at) {
       await db
         .insertInto('blob_garbage')
         .columns(['blob_key', 'queued_at'])
@@ -83,8 +198,7 @@ export function identityRepo(db: Kysely<Database>) {
         .execute();
       await db.deleteFrom('workspaces').where('id', '=', id).execute();
     },
-    /** Workspaces an account is an active member of, by creation, keyset-paginated on (created_at, id). */
-    workspacesOf: (accountId: string, limit: number, after: Cursor | undefined) => {
+    workspacesOf(accountId, limit, after) {
       let q = db
         .selectFrom('workspaces')
         .innerJoin('members', 'members.workspace_id', 'workspaces.id')
@@ -102,106 +216,60 @@ export function identityRepo(db: Kysely<Database>) {
         .limit(limit + 1)
         .execute();
     },
-    countBots: async (workspaceId: string) =>
-      Number(
-        (
-          await db
-            .selectFrom('bots')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .where('workspace_id', '=', workspaceId)
-            .executeTakeFirstOrThrow()
-        ).n,
-      ),
-    countMembers: async (workspaceId: string) =>
-      Number(
-        (
-          await db
-            .selectFrom('members')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .where('workspace_id', '=', workspaceId)
-            .executeTakeFirstOrThrow()
-        ).n,
-      ),
-    countIntegrations: async (workspaceId: string) =>
-      Number(
-        (
-          await db
-            .selectFrom('integrations')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .where('workspace_id', '=', workspaceId)
-            .executeTakeFirstOrThrow()
-        ).n,
-      ),
+    countBots: (workspaceId) => count('bots', workspaceId),
+    countMembers: (workspaceId) => count('members', workspaceId),
+    countIntegrations: (workspaceId) => count('integrations', workspaceId),
 
-    insertMember: (row: MemberRow) => db.insertInto('members').values(row).execute(),
-    memberById: (workspaceId: string, id: string) =>
-      db
-        .selectFrom('members')
-        .leftJoin('accounts', 'accounts.id', 'members.account_id')
-        .selectAll('members')
-        .select('accounts.display_name')
+    async insertMember(row) {
+      await db.insertInto('members').values(row).execute();
+    },
+    memberById: (workspaceId, id) =>
+      membersWithNames()
         .where('members.workspace_id', '=', workspaceId)
         .where('members.id', '=', id)
         .executeTakeFirst(),
-    memberOfAccount: (workspaceId: string, accountId: string) =>
-      db
-        .selectFrom('members')
-        .leftJoin('accounts', 'accounts.id', 'members.account_id')
-        .selectAll('members')
-        .select('accounts.display_name')
+    memberOfAccount: (workspaceId, accountId) =>
+      membersWithNames()
         .where('members.workspace_id', '=', workspaceId)
         .where('members.account_id', '=', accountId)
         .executeTakeFirst(),
-    memberByEmail: (workspaceId: string, email: string) =>
+    memberByEmail: (workspaceId, email) =>
       db
         .selectFrom('members')
         .selectAll()
         .where('workspace_id', '=', workspaceId)
         .where('email', '=', email.toLowerCase())
         .executeTakeFirst(),
-    members: (workspaceId: string, limit: number, after: Cursor | undefined) => {
-      let q = db
-        .selectFrom('members')
-        .leftJoin('accounts', 'accounts.id', 'members.account_id')
-        .selectAll('members')
-        .select('accounts.display_name')
-        .where('members.workspace_id', '=', workspaceId);
+    members(workspaceId, limit, after) {
+      let q = membersWithNames().where('members.workspace_id', '=', workspaceId);
       if (after) q = q.where('members.id', '>', after.id);
       return q
         .orderBy('members.id', 'asc')
         .limit(limit + 1)
         .execute();
     },
-    updateMemberRole: (id: string, role: string, at: string) =>
-      db.updateTable('members').set({ role, updated_at: at }).where('id', '=', id).execute(),
-    linkMember: (id: string, accountId: string, at: string) =>
-      db.updateTable('members').set({ account_id: accountId, updated_at: at }).where('id', '=', id).execute(),
-    deleteMember: (id: string) => db.deleteFrom('members').where('id', '=', id).execute(),
-    countOwners: async (workspaceId: string) =>
-      Number(
-        (
-          await db
-            .selectFrom('members')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .where('workspace_id', '=', workspaceId)
-            .where('role', '=', 'owner')
-            .where('account_id', 'is not', null)
-            .executeTakeFirstOrThrow()
-        ).n,
-      ),
+    async updateMemberRole(id, role, at) {
+      await db.updateTable('members').set({ role, updated_at: at }).where('id', '=', id).execute();
+    },
+    async linkMember(id, accountId, at) {
+      await db
+        .updateTable('members')
+        .set({ account_id: accountId, updated_at: at })
+        .where('id', '=', id)
+        .execute();
+    },
+    async deleteMember(id) {
+      await db.deleteFrom('members').where('id', '=', id).execute();
+    },
+    countOwners: (workspaceId) => count('members', workspaceId, { role: 'owner', accepted: true }),
 
-    insertInvitation: (row: {
-      id: string;
-      member_id: string;
-      code_hash: string;
-      expires_at: string;
-      created_at: string;
-    }) =>
-      db
+    async insertInvitation(row) {
+      await db
         .insertInto('invitations')
         .values({ ...row, used_at: null })
-        .execute(),
-    invitationByCodeHash: (codeHash: string) =>
+        .execute();
+    },
+    invitationByCodeHash: (codeHash) =>
       db
         .selectFrom('invitations')
         .innerJoin('members', 'members.id', 'invitations.member_id')
@@ -217,7 +285,7 @@ export function identityRepo(db: Kysely<Database>) {
         ])
         .where('invitations.code_hash', '=', codeHash)
         .executeTakeFirst(),
-    useInvitation: (id: string, at: string) =>
+    useInvitation: (id, at) =>
       db
         .updateTable('invitations')
         .set({ used_at: at })
@@ -225,9 +293,9 @@ export function identityRepo(db: Kysely<Database>) {
         .where('used_at', 'is', null)
         .executeTakeFirst(),
 
-    botForKey: (botId: string) =>
+    botForKey: (botId) =>
       db.selectFrom('bots').select(['id', 'workspace_id']).where('id', '=', botId).executeTakeFirst(),
-    installation: (botId: string, integrationId: string) =>
+    installation: (botId, integrationId) =>
       db
         .selectFrom('installations')
         .innerJoin('bots', 'bots.id', 'installations.bot_id')
@@ -236,9 +304,9 @@ export function identityRepo(db: Kysely<Database>) {
         .where('installations.integration_id', '=', integrationId)
         .executeTakeFirst(),
 
-    getMeta: (key: string) => db.selectFrom('meta').select('value').where('key', '=', key).executeTakeFirst(),
-    insertMeta: (key: string, value: string) => db.insertInto('meta').values({ key, value }).execute(),
+    getMeta: (key) => db.selectFrom('meta').select('value').where('key', '=', key).executeTakeFirst(),
+    async insertMeta(key, value) {
+      await db.insertInto('meta').values({ key, value }).execute();
+    },
   };
 }
-/** The identity repository. */
-export type IdentityRepo = ReturnType<typeof identityRepo>;

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   AcceptInvitationBody,
   Account,
@@ -19,14 +20,15 @@ import {
 } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { BEARER, listBody, responses } from '../../http/route-helpers.js';
+import { BEARER, pageBody, responses } from '../../http/route-helpers.js';
 import type { IdentityService } from './service.js';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 const Page = Type.Object(PageQuery);
 
 /** Account, personal access tokens, invitations, workspaces, members and usage. */
-export function identityRoutes(app: FastifyInstance, deps: { identity: IdentityService }) {
+export function identityRoutes(fastify: FastifyInstance, deps: { identity: IdentityService }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { identity } = deps;
 
   app.get(
@@ -58,7 +60,7 @@ export function identityRoutes(app: FastifyInstance, deps: { identity: IdentityS
       },
     },
     async (req) => ({
-      account: await identity.updateAccount(req.principal, req.body as { displayName: string }),
+      account: await identity.updateAccount(req.principal, req.body),
     }),
   );
 
@@ -91,10 +93,7 @@ export function identityRoutes(app: FastifyInstance, deps: { identity: IdentityS
       },
     },
     async (req, reply) => {
-      const pat = await identity.createPat(
-        req.principal,
-        (req.body ?? {}) as { note?: string; expiresAt?: string },
-      );
+      const pat = await identity.createPat(req.principal, req.body);
       return reply.status(201).send({ pat });
     },
   );
@@ -112,7 +111,7 @@ export function identityRoutes(app: FastifyInstance, deps: { identity: IdentityS
       },
     },
     async (req) => {
-      await identity.deletePat(req.principal, (req.params as { id: string }).id);
+      await identity.deletePat(req.principal, req.params.id);
       return {};
     },
   );
@@ -136,10 +135,7 @@ export function identityRoutes(app: FastifyInstance, deps: { identity: IdentityS
     async (req, reply) => {
       // A token is optional here (auth 'optional'): with one, the caller accepts as the account it signs in.
       const caller = req.parley.principal;
-      const result = await identity.acceptInvitation(
-        req.body as { code: string; displayName?: string },
-        caller,
-      );
+      const result = await identity.acceptInvitation(req.body, caller);
       return reply.status(201).send({
         account: result.account,
         ...(result.token ? { pat: result.token } : {}),
@@ -160,11 +156,7 @@ export function identityRoutes(app: FastifyInstance, deps: { identity: IdentityS
         response: responses(200, Type.Object({ workspaces: Type.Array(Workspace), meta: ListMeta })),
       },
     },
-    async (req) =>
-      listBody(
-        'workspaces',
-        await identity.listWorkspaces(req.principal, req.query as { nextToken?: string; pageSize?: number }),
-      ),
+    async (req) => pageBody('workspaces', await identity.listWorkspaces(req.principal, req.query)),
   );
 
   app.post(
@@ -179,8 +171,7 @@ export function identityRoutes(app: FastifyInstance, deps: { identity: IdentityS
         response: responses(201, Workspace),
       },
     },
-    async (req, reply) =>
-      reply.status(201).send(await identity.createWorkspace(req.principal, req.body as { name: string })),
+    async (req, reply) => reply.status(201).send(await identity.createWorkspace(req.principal, req.body)),
   );
 
   app.get(
@@ -194,7 +185,7 @@ export function identityRoutes(app: FastifyInstance, deps: { identity: IdentityS
         response: responses(200, Workspace),
       },
     },
-    async (req) => identity.getWorkspace(req.actor, (req.params as { id: string }).id),
+    async (req) => identity.getWorkspace(req.actor, req.params.id),
   );
 
   app.put(
@@ -209,12 +200,7 @@ export function identityRoutes(app: FastifyInstance, deps: { identity: IdentityS
         response: responses(200, Workspace),
       },
     },
-    async (req) =>
-      identity.updateWorkspace(
-        req.actor,
-        (req.params as { id: string }).id,
-        req.body as Record<string, string>,
-      ),
+    async (req) => identity.updateWorkspace(req.actor, req.params.id, req.body),
   );
 
   app.delete(
@@ -229,7 +215,7 @@ export function identityRoutes(app: FastifyInstance, deps: { identity: IdentityS
       },
     },
     async (req) => {
-      await identity.deleteWorkspace(req.actor, (req.params as { id: string }).id);
+      await identity.deleteWorkspace(req.actor, req.params.id);
       return {};
     },
   );
@@ -245,7 +231,7 @@ export function identityRoutes(app: FastifyInstance, deps: { identity: IdentityS
         response: responses(200, Type.Object({ usages: Type.Array(Usage) })),
       },
     },
-    async (req) => ({ usages: await identity.usages(req.actor, (req.params as { id: string }).id) }),
+    async (req) => ({ usages: await identity.usages(req.actor, req.params.id) }),
   );
 
   app.get(
@@ -259,11 +245,7 @@ export function identityRoutes(app: FastifyInstance, deps: { identity: IdentityS
         response: responses(200, Type.Object({ members: Type.Array(Member), meta: ListMeta })),
       },
     },
-    async (req) =>
-      listBody(
-        'members',
-        await identity.listMembers(req.actor, req.query as { nextToken?: string; pageSize?: number }),
-      ),
+    async (req) => pageBody('members', await identity.listMembers(req.actor, req.query)),
   );
 
   app.get(
@@ -290,7 +272,7 @@ export function identityRoutes(app: FastifyInstance, deps: { identity: IdentityS
         response: responses(200, Member),
       },
     },
-    async (req) => identity.getMember(req.actor, (req.params as { id: string }).id),
+    async (req) => identity.getMember(req.actor, req.params.id),
   );
 
   app.post(
@@ -309,8 +291,7 @@ export function identityRoutes(app: FastifyInstance, deps: { identity: IdentityS
         ),
       },
     },
-    async (req, reply) =>
-      reply.status(201).send(await identity.addMember(req.actor, req.body as { email: string; role: never })),
+    async (req, reply) => reply.status(201).send(await identity.addMember(req.actor, req.body)),
   );
 
   app.put(
@@ -325,8 +306,7 @@ export function identityRoutes(app: FastifyInstance, deps: { identity: IdentityS
         response: responses(200, Member),
       },
     },
-    async (req) =>
-      identity.updateMember(req.actor, (req.params as { id: string }).id, req.body as { role: never }),
+    async (req) => identity.updateMember(req.actor, req.params.id, req.body),
   );
 
   app.delete(
@@ -341,7 +321,7 @@ export function identityRoutes(app: FastifyInstance, deps: { identity: IdentityS
       },
     },
     async (req) => {
-      await identity.removeMember(req.actor, (req.params as { id: string }).id);
+      await identity.removeMember(req.actor, req.params.id);
       return {};
     },
   );

@@ -5,18 +5,42 @@ import type { Cursor } from '../../http/pagination.js';
 /** Integration row. */
 export type IntegrationRow = Selectable<IntegrationsTable>;
 
+/** An installation of an integration on a bot, with the integration's name. */
+export interface InstallationRow {
+  bot_id: string;
+  integration_id: string;
+  installed_at: string;
+  name: string;
+}
+
 /** Queries of integrations and their installations on bots. */
-export function integrationsRepo(db: Kysely<Database>) {
+export interface IntegrationsRepo {
+  insert(row: IntegrationRow): Promise<void>;
+  byId(workspaceId: string, id: string): Promise<IntegrationRow | undefined>;
+  /** `limit + 1` integrations of a workspace after the cursor, by id. */
+  list(workspaceId: string, limit: number, after: Cursor | undefined): Promise<IntegrationRow[]>;
+  delete(id: string): Promise<void>;
+  install(botId: string, integrationId: string, at: string): Promise<void>;
+  installation(botId: string, integrationId: string): Promise<Omit<InstallationRow, 'name'> | undefined>;
+  /** The integrations installed on a bot, oldest installation first. */
+  installationsOf(botId: string): Promise<InstallationRow[]>;
+  uninstall(botId: string, integrationId: string): Promise<void>;
+}
+
+/** The integrations queries over a database or a transaction. */
+export function integrationsRepo(db: Kysely<Database>): IntegrationsRepo {
   return {
-    insert: (row: IntegrationRow) => db.insertInto('integrations').values(row).execute(),
-    byId: (workspaceId: string, id: string) =>
+    insert: async (row) => {
+      await db.insertInto('integrations').values(row).execute();
+    },
+    byId: (workspaceId, id) =>
       db
         .selectFrom('integrations')
         .selectAll()
         .where('workspace_id', '=', workspaceId)
         .where('id', '=', id)
         .executeTakeFirst(),
-    list: (workspaceId: string, limit: number, after: Cursor | undefined) => {
+    list: (workspaceId, limit, after) => {
       let q = db.selectFrom('integrations').selectAll().where('workspace_id', '=', workspaceId);
       if (after) q = q.where('id', '>', after.id);
       return q
@@ -24,20 +48,23 @@ export function integrationsRepo(db: Kysely<Database>) {
         .limit(limit + 1)
         .execute();
     },
-    delete: (id: string) => db.deleteFrom('integrations').where('id', '=', id).execute(),
-    install: (botId: string, integrationId: string, at: string) =>
-      db
+    delete: async (id) => {
+      await db.deleteFrom('integrations').where('id', '=', id).execute();
+    },
+    install: async (botId, integrationId, at) => {
+      await db
         .insertInto('installations')
         .values({ bot_id: botId, integration_id: integrationId, installed_at: at })
-        .execute(),
-    installation: (botId: string, integrationId: string) =>
+        .execute();
+    },
+    installation: (botId, integrationId) =>
       db
         .selectFrom('installations')
         .selectAll()
         .where('bot_id', '=', botId)
         .where('integration_id', '=', integrationId)
         .executeTakeFirst(),
-    installationsOf: (botId: string) =>
+    installationsOf: (botId) =>
       db
         .selectFrom('installations')
         .innerJoin('integrations', 'integrations.id', 'installations.integration_id')
@@ -50,11 +77,12 @@ export function integrationsRepo(db: Kysely<Database>) {
         .where('installations.bot_id', '=', botId)
         .orderBy('installations.installed_at')
         .execute(),
-    uninstall: (botId: string, integrationId: string) =>
-      db
+    uninstall: async (botId, integrationId) => {
+      await db
         .deleteFrom('installations')
         .where('bot_id', '=', botId)
         .where('integration_id', '=', integrationId)
-        .execute(),
+        .execute();
+    },
   };
 }

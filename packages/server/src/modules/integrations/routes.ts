@@ -12,21 +12,26 @@ import {
 } from '@parley/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { BEARER, listBody, responses } from '../../http/route-helpers.js';
+import { BEARER, pageBody, responses } from '../../http/route-helpers.js';
 import type { IntegrationsService } from './service.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
+const IdParam = Type.Object({ id: Id });
+const InstallationParams = Type.Object({ id: Id, integrationId: Id });
+const KeyParams = Type.Object({ id: Id, integrationId: Id, keyId: Id });
 
 /** Integrations, their installation on bots and their keys. */
 export function integrationRoutes(
   fastify: FastifyInstance,
   deps: {
     integrations: IntegrationsService;
+    /** The `preValidation` hook that sends requests about a bot to its log (bots/routes.ts's `markBot`). */
     preHandler: (req: FastifyRequest) => Promise<void>;
   },
 ) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { integrations, preHandler } = deps;
+  const { integrations } = deps;
+  const toBotLog = deps.preHandler;
   const tags = ['integrations'];
 
   app.get(
@@ -40,11 +45,7 @@ export function integrationRoutes(
         response: responses(200, Type.Object({ integrations: Type.Array(Integration), meta: ListMeta })),
       },
     },
-    async (req) =>
-      listBody('integrations', await integrations.list(req.actor, req.query)) as {
-        integrations: never[];
-        meta: object;
-      },
+    async (req) => pageBody('integrations', await integrations.list(req.actor, req.query)),
   );
 
   app.post(
@@ -69,7 +70,7 @@ export function integrationRoutes(
         operationId: 'admin.getIntegration',
         tags,
         security: BEARER,
-        params: Type.Object({ id: Id }),
+        params: IdParam,
         response: responses(200, Type.Object({ integration: Integration })),
       },
     },
@@ -85,7 +86,7 @@ export function integrationRoutes(
         operationId: 'admin.deleteIntegration',
         tags,
         security: BEARER,
-        params: Type.Object({ id: Id }),
+        params: IdParam,
         response: responses(200, Empty),
       },
     },
@@ -98,12 +99,12 @@ export function integrationRoutes(
   app.get(
     '/bots/:id/integrations',
     {
-      preValidation: preHandler,
+      preValidation: toBotLog,
       schema: {
         operationId: 'admin.listBotIntegrations',
         tags,
         security: BEARER,
-        params: Type.Object({ id: Id }),
+        params: IdParam,
         response: responses(200, Type.Object({ integrations: Type.Array(Installation) })),
       },
     },
@@ -113,12 +114,12 @@ export function integrationRoutes(
   app.put(
     '/bots/:id/integrations/:integrationId',
     {
-      preValidation: preHandler,
+      preValidation: toBotLog,
       schema: {
         operationId: 'admin.installIntegration',
         tags,
         security: BEARER,
-        params: Type.Object({ id: Id, integrationId: Id }),
+        params: InstallationParams,
         response: responses(200, Type.Object({ installation: Installation })),
       },
     },
@@ -130,12 +131,12 @@ export function integrationRoutes(
   app.delete(
     '/bots/:id/integrations/:integrationId',
     {
-      preValidation: preHandler,
+      preValidation: toBotLog,
       schema: {
         operationId: 'admin.uninstallIntegration',
         tags,
         security: BEARER,
-        params: Type.Object({ id: Id, integrationId: Id }),
+        params: InstallationParams,
         response: responses(200, Empty),
       },
     },
@@ -148,12 +149,12 @@ export function integrationRoutes(
   app.get(
     '/bots/:id/integrations/:integrationId/keys',
     {
-      preValidation: preHandler,
+      preValidation: toBotLog,
       schema: {
         operationId: 'admin.listIntegrationKeys',
         tags,
         security: BEARER,
-        params: Type.Object({ id: Id, integrationId: Id }),
+        params: InstallationParams,
         response: responses(200, Type.Object({ keys: Type.Array(TokenInfo) })),
       },
     },
@@ -165,12 +166,12 @@ export function integrationRoutes(
   app.post(
     '/bots/:id/integrations/:integrationId/keys',
     {
-      preValidation: preHandler,
+      preValidation: toBotLog,
       schema: {
         operationId: 'admin.createIntegrationKey',
         tags,
         security: BEARER,
-        params: Type.Object({ id: Id, integrationId: Id }),
+        params: InstallationParams,
         body: CreateTokenBody,
         response: responses(201, Type.Object({ key: CreatedToken })),
       },
@@ -184,12 +185,12 @@ export function integrationRoutes(
   app.delete(
     '/bots/:id/integrations/:integrationId/keys/:keyId',
     {
-      preValidation: preHandler,
+      preValidation: toBotLog,
       schema: {
         operationId: 'admin.revokeIntegrationKey',
         tags,
         security: BEARER,
-        params: Type.Object({ id: Id, integrationId: Id, keyId: Id }),
+        params: KeyParams,
         response: responses(200, Empty),
       },
     },

@@ -1,0 +1,37 @@
+import type { Bot, BotSummary } from '@parley/protocol';
+import { errors } from '../../errors/errors.js';
+import type { BotRow } from './repo.js';
+
+/** Shapes a bot row and its tags for the wire. */
+export function toBot(row: BotRow, tags: Record<string, string>): Bot {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deployedAt: row.deployed_at,
+    name: row.name,
+    description: row.description,
+    dev: row.dev === 1,
+    status: row.status as Bot['status'],
+    tags,
+    createdBy: row.created_by,
+    replyMode: row.reply_mode as Bot['replyMode'],
+    webhookUrl: row.webhook_url,
+  };
+}
+
+/** A bot as lists show it. */
+export function toSummary(row: BotRow, tags: Record<string, string>): BotSummary {
+  const { id, createdAt, updatedAt, name, deployedAt } = toBot(row, tags);
+  return { id, createdAt, updatedAt, name, deployedAt, tags };
+}
+
+/** 400 when a bot would be in webhook mode without a webhook URL. */
+export function checkReplyMode(replyMode: string, webhookUrl: string | null | undefined): void {
+  if (replyMode === 'webhook' && !webhookUrl) {
+    throw errors.invalidPayload('A bot in webhook mode needs a webhookUrl', [
+      { field: 'webhookUrl', message: 'required when replyMode is webhook' },
+    ]);
+  }
+}

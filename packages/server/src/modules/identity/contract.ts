@@ -1,0 +1,195 @@
+import type { Account, CreatedToken, Member, Role, TokenInfo, Usage, Workspace } from '@parley/protocol';
+import type { Kysely } from 'kysely';
+import type { Actor, Principal } from '../../access/principal.js';
+import type { TokenKind } from '../../access/tokens.js';
+import type { Database } from '../../db/schema.js';
+import type { AuthResolver } from '../../http/context.js';
+import type { Page } from '../../http/pagination.js';
+import type { PageRequest } from '../../http/route-helpers.js';
+import type { AuditAction } from '../audit/service.js';
+import type { AccountRow, WorkspaceRow } from './repo.js';
+
+/** How long an invitation code stays valid. */
+export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/** Options of token creation. */
+export interface NewToken {
+  kind: TokenKind;
+  note?: string | undefined;
+  expiresAt?: string | undefined;
+  accountId?: string;
+  botId?: string;
+  integrationId?: string;
+  /** Use this value instead of a random one (PARLEY_ADMIN_TOKEN). */
+  value?: string;
+}
+
+/** What a caller asks of a new token or key: a note, and an expiry in the future. */
+export interface TokenRequest {
+  note?: string | undefined;
+  expiresAt?: string | undefined;
+}
+
+/** Who holds a key: a bot (its bot access keys) or an integration installed on a bot (its integration keys). */
+export type KeyHolder =
+  | { kind: 'bak'; botId: string }
+  | { kind: 'iak'; botId: string; integrationId: string };
+
+/** The audit record of a key's creation or revocation (its resourceId is the key's id). */
+export interface KeyAudit {
+  action: AuditAction;
+  /** The name of the holder (the bot's or the integration's). */
+  resourceName: string;
+  value?: unknown;
+}
+
+/** Usage figures another module contributes for a workspace. */
+export type UsageSource = (
+  workspaceId: string,
+) => Promise<Array<{ type: string; value: number; quota: number | null }>>;
+
+/** The fields of a workspace an update may change. */
+export interface WorkspaceChanges {
+  name?: string | undefined;
+  about?: string | undefined;
+  contactEmail?: string | undefined;
+  website?: string | undefined;
+}
+
+/** A member as adding one answers it: with the one-time invitation code when one was issued. */
+export type AddedMember = Member & { invitation?: { code: string; expiresAt: string } };
+
+/** A redeemed invitation: the account, its first token when the account was created, and the workspace. */
+export interface AcceptedInvitation {
+  account: Account;
+  token?: CreatedToken;
+  workspaceId: string;
+}
+
+/** Steps for callers that compose one transaction of their own (bootstrap). */
+export interface IdentitySteps {
+  /** Stores an account (its e-mail lowercased); 409 when the e-mail is taken. */
+  createAccount(tx: Kysely<Database>, email: string, displayName?: string): Promise<AccountRow>;
+  /** Stores a workspace with `owner` as its owner, and its audit record. */
+  createWorkspace(tx: Kysely<Database>, owner: AccountRow, name: string): Promise<WorkspaceRow>;
+}
+
+/** Accounts: the people behind personal access tokens. */
+export interface IdentityAccounts {
+  /** Creates an account (CLI, tests) with its first personal access token (`tokenValue`, else a random one). */
+  createAccount(
+    email: string,
+    displayName?: string,
+    tokenValue?: string,
+  ): Promise<{ account: Account; token: CreatedToken }>;
+  accountByEmail(email: string): Promise<Account | undefined>;
+  /** The caller's account: 403 for a bot or integration key, 401 when the account is gone. */
+  getAccount(principal: Principal): Promise<Account>;
+  updateAccount(principal: Principal, body: { displayName: string }): Promise<Account>;
+}
+
+/** Tokens: issuing any kind, and the personal access tokens of the caller's account. */
+export interface IdentityTokens {
+  /** Issues a token inside the caller's transaction; 400 when its expiry is not in the future. */
+  createToken(tx: Kysely<Database>, spec: NewToken): Promise<CreatedToken>;
+  listPats(principal: Principal): Promise<TokenInfo[]>;
+  createPat(principal: Principal, body: TokenRequest): Promise<CreatedToken>;
+  /** Registers a chosen value as a personal access token of an account (PARLEY_ADMIN_TOKEN); no-op if it exists. */
+  ensurePat(accountId: string, value: string, note: string): Promise<void>;
+  /** Revokes one of the caller's personal access tokens; 404 when it is not a live one of theirs. */
+  deletePat(principal: Principal, id: string): Promise<void>;
+}
+
+/**
+ * Keys the bots and integrations modules hand out (bot access keys, integration keys): they check the bot
+ * or the installation and the caller's permission, then issue, list and revoke keys here.
+ */
+export interface IdentityKeys {
+  /** The live keys of a holder, by id. */
+  listKeys(holder: KeyHolder): Promise<TokenInfo[]>;
+  /** Issues a key to a holder with its audit record, in one transaction. */
+  createKey(actor: Actor, holder: KeyHolder, body: TokenRequest, audit: KeyAudit): Promise<CreatedToken>;
+  /** Revokes a live key of the holder with its audit record; 404 when the holder has no such live key. */
+  revokeKey(actor: Actor, holder: KeyHolder, keyId: string, audit: KeyAudit): Promise<void>;
+  /** Revokes every key of an integration on a bot, inside the caller's transaction (uninstalling). */
+  revokeIntegrationKeys(tx: Kysely<Database>, botId: string, integrationId: string): Promise<void>;
+}
+
+/** Workspaces: the caller's list, creation by an account, and the workspace an actor acts in. */
+export interface IdentityWorkspaces {
+  /** The workspaces the caller's account is a member of, oldest first. */
+  listWorkspaces(principal: Principal, query: PageRequest): Promise<Page<Workspace>>;
+  /** Creates a workspace owned by the caller's account. */
+  createWorkspace(principal: Principal, body: { name: string }): Promise<Workspace>;
+  /** The actor's workspace: 404 for any other id. */
+  getWorkspace(actor: Actor, id: string): Promise<Workspace>;
+  updateWorkspace(actor: Actor, id: string, body: WorkspaceChanges): Promise<Workspace>;
+  /** Deletes the workspace with everything in it (owner only). */
+  deleteWorkspace(actor: Actor, id: string): Promise<void>;
+}
+
+/** Members of the actor's workspace and their roles. */
+export interface IdentityMembers {
+  listMembers(actor: Actor, query: PageRequest): Promise<Page<Member>>;
+  /** The caller's own membership (403 for a bot or integration key). */
+  getMe(actor: Actor): Promise<Member>;
+  getMember(actor: Actor, id: string): Promise<Member>;
+  /**
+   * Invites an e-mail: a pending member with a one-time invitation code, which the inviting administrator
+   * hands to that person. The invitation is the credential: it grants nothing until the person it names
+   * accepts it, and an e-mail that an account already holds is accepted only by that account, signed in
+   * (so nobody who registered someone else's e-mail elsewhere gains a role here). `direct` (the
+   * operator's command line, which created the account in the same command) links an existing account
+   * at once instead.
+   */
+  addMember(
+    actor: Actor,
+    body: { email: string; role: Role },
+    options?: { direct?: boolean },
+  ): Promise<AddedMember>;
+  /** Changes a member's role; only an owner grants or changes the owner role, and the last owner stays. */
+  updateMember(actor: Actor, id: string, body: { role: Role }): Promise<Member>;
+  /** Removes a member; only an owner removes an owner, and the last owner stays. */
+  removeMember(actor: Actor, id: string): Promise<void>;
+}
+
+/** Redeeming the invitation codes members are added with. */
+export interface IdentityInvitations {
+  /**
+   * Redeems an invitation code. Without a caller it creates the account of the invited e-mail and answers
+   * its first personal access token; when an account already holds that e-mail, only that account, signed
+   * in (`caller`), may accept, and the code then adds it to the workspace without a new token.
+   */
+  acceptInvitation(
+    body: { code: string; displayName?: string | undefined },
+    caller?: Principal,
+  ): Promise<AcceptedInvitation>;
+}
+
+/** The usage figures of a workspace. */
+export interface IdentityUsage {
+  /** Bots, members and integrations, and the figures other modules contribute, for this month. */
+  usages(actor: Actor, id: string): Promise<Usage[]>;
+  /** Lets other modules (files, knowledge) add their figures to a workspace's usages. */
+  addUsageSource(source: UsageSource): void;
+}
+
+/**
+ * The identity model: accounts, tokens, keys, workspaces, members, invitations and usage, and the
+ * {@link AuthResolver} the HTTP hooks authenticate with. One interface per use case, each implemented in a
+ * file of its own (accounts.ts, tokens.ts…) and composed by `identityService`; a new way to sign in
+ * (passwords, sessions) is one more use case beside tokens.ts, and one more principal in resolver.ts.
+ */
+export interface IdentityService
+  extends IdentityAccounts,
+    IdentityTokens,
+    IdentityKeys,
+    IdentityWorkspaces,
+    IdentityMembers,
+    IdentityInvitations,
+    IdentityUsage {
+  /** Resolves tokens to principals and principals to actors of a workspace. */
+  resolver: AuthResolver;
+  /** Building blocks for callers that compose one transaction (bootstrap). */
+  tx: IdentitySteps;
+}

@@ -1,0 +1,80 @@
+import type { Role } from '@parley/protocol';
+import type { Kysely } from 'kysely';
+import type { Principal } from '../../access/principal.js';
+import { hashToken, sameHash, type TokenKind } from '../../access/tokens.js';
+import type { Database } from '../../db/schema.js';
+import type { AuthResolver } from '../../http/context.js';
+import type { IdentityContext } from './context.js';
+import { type IdentityRepo, identityRepo, type TokenRow } from './repo.js';
+
+/** How the holder of a live token of each kind is found: the principal it stands for, if it still exists. */
+const PRINCIPALS: Record<TokenKind, (repo: IdentityRepo, row: TokenRow) => Promise<Principal | undefined>> = {
+  async pat(repo, row) {
+    const account = row.account_id ? await repo.accountById(row.account_id) : undefined;
+    return account && { kind: 'account', accountId: account.id, email: account.email, tokenId: row.id };
+  },
+  async bak(repo, row) {
+    const bot = row.bot_id ? await repo.botForKey(row.bot_id) : undefined;
+    return bot && { kind: 'bot', botId: bot.id, workspaceId: bot.workspace_id, tokenId: row.id };
+  },
+  async iak(repo, row) {
+    const inst =
+      row.bot_id && row.integration_id ? await repo.installation(row.bot_id, row.integration_id) : undefined;
+    return (
+      inst && {
+        kind: 'integration',
+        integrationId: inst.integration_id,
+        botId: inst.bot_id,
+        workspaceId: inst.workspace_id,
+        tokenId: row.id,
+      }
+    );
+  },
+};
+
+/** The live token of a value: known, not revoked, not expired at `nowMs`. */
+async function liveToken(db: Kysely<Database>, value: string, nowMs: number): Promise<TokenRow | undefined> {
+  const hash = hashToken(value);
+  const row = await identityRepo(db).tokenByHash(hash);
+  if (!row || !sameHash(row.hash, hash) || row.revoked_at !== null) return undefined;
+  if (row.expires_at !== null && Date.parse(row.expires_at) <= nowMs) return undefined;
+  return row;
+}
+
+/** Tokens to principals (recording their use), and principals to the actors they are inside a workspace. */
+export function identityResolver(ctx: Pick<IdentityContext, 'db' | 'clock'>): AuthResolver {
+  const { db, clock } = ctx;
+  return {
+    async resolveToken(value) {
+      const at = clock();
+      const row = await liveToken(db, value, at.getTime());
+      const holder =
+        row && Object.hasOwn(PRINCIPALS, row.kind) ? PRINCIPALS[row.kind as TokenKind] : undefined;
+      const principal = row && holder ? await holder(identityRepo(db), row) : undefined;
+      if (row && principal) {
+        // Record use at most once a minute per token, so reads stay reads.
+        const minuteAgo = new Date(at.getTime() - 60_000).toISOString();
+        await identityRepo(db).touchToken(row.id, at.toISOString(), minuteAgo);
+      }
+      return principal;
+    },
+
+    async resolveActor(principal, workspaceId) {
+      if (principal.kind === 'account') {
+        const m = await identityRepo(db).memberOfAccount(workspaceId, principal.accountId);
+        if (!m) return undefined;
+        const { accountId, email } = principal;
+        return { kind: 'member', accountId, email, role: m.role as Role, workspaceId };
+      }
+      if (principal.workspaceId !== workspaceId) return undefined;
+      return principal.kind === 'bot'
+        ? { kind: 'bot', botId: principal.botId, workspaceId }
+        : {
+            kind: 'integration',
+            integrationId: principal.integrationId,
+            botId: principal.botId,
+            workspaceId,
+          };
+    },
+  };
+}
