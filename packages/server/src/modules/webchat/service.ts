@@ -42,12 +42,40 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 }
 
+/** What any browser may read of a bot's webchat. */
+export interface PublicWebchatConfig {
+  bot: { id: string; name: string };
+  /** The dashboard configuration without its adminKey. */
+  configuration: Omit<WebchatConfiguration, 'adminKey'>;
+}
+
+/** The hosted chat page of a bot and the Content-Security-Policy it must be served with. */
+export interface HostedPage {
+  html: string;
+  csp: string;
+}
+
 /** Serving the embeddable webchat: its bundle files, the public configuration of a bot, the hosted page. */
-export function webchatService(deps: { bots: WebchatBotLookup; distDir?: string }) {
+export interface WebchatService {
+  /** A bundle file and its ETag, or undefined when the webchat is not built or the name is not one of its files. */
+  asset(name: string): Promise<{ body: Buffer; etag: string } | undefined>;
+  /** What any browser may read of a bot's webchat: its name and dashboard configuration without the adminKey. */
+  publicConfig(botId: string): Promise<PublicWebchatConfig | undefined>;
+  /** The hosted full-page chat of a bot, with the nonce its Content-Security-Policy allows. */
+  hostedPage(
+    botId: string,
+    options: { scriptUrl: string; connectOrigins: string[] },
+  ): Promise<HostedPage | undefined>;
+}
+
+/**
+ * The webchat serving service, reading the bundle from `distDir` (default: the built webchat package).
+ * @example const webchat = webchatService({ bots });
+ */
+export function webchatService(deps: { bots: WebchatBotLookup; distDir?: string }): WebchatService {
   const dist = deps.distDir ?? webchatDistDir();
   return {
-    /** A bundle file and its ETag, or undefined when the webchat is not built. */
-    async asset(name: string): Promise<{ body: Buffer; etag: string } | undefined> {
+    async asset(name) {
       if (!Object.hasOwn(WEBCHAT_ASSETS, name)) return undefined;
       try {
         const body = await readFile(join(dist, name));
@@ -58,16 +86,14 @@ export function webchatService(deps: { bots: WebchatBotLookup; distDir?: string 
       }
     },
 
-    /** What any browser may read of a bot's webchat: its name and dashboard configuration without the adminKey. */
-    async publicConfig(botId: string) {
+    async publicConfig(botId) {
       const bot = await deps.bots.chatFacts(botId);
       if (!bot) return undefined;
       const { adminKey: _secret, ...configuration } = bot.webchat;
       return { bot: { id: botId, name: bot.name }, configuration };
     },
 
-    /** The hosted full-page chat of a bot, with the nonce its Content-Security-Policy allows. */
-    async hostedPage(botId: string, options: { scriptUrl: string; connectOrigins: string[] }) {
+    async hostedPage(botId, options) {
       const bot = await deps.bots.chatFacts(botId);
       if (!bot) return undefined;
       const nonce = randomBytes(16).toString('base64');
@@ -102,5 +128,3 @@ export function webchatService(deps: { bots: WebchatBotLookup; distDir?: string 
     },
   };
 }
-/** The webchat serving service. */
-export type WebchatService = ReturnType<typeof webchatService>;
