@@ -47,7 +47,10 @@ export interface AppDeps {
   blobs?: BlobStore;
   /** Embedder; defaults to the configured one (null: lexical search only). */
   embedder?: Embedder | null;
-  /** Run the background workers (indexing) in this app; stopped when it closes. */
+  /**
+   * Run the background work in this app: the job workers (indexing, chat) and the periodic tasks (file
+   * expiry and garbage, log and signal retention); stopped when it closes.
+   */
   workers?: boolean;
   /** Fastify logger option; defaults to pino at the configured level. */
   logger?: FastifyServerOptions['logger'];
@@ -108,7 +111,8 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
   });
   const blobs = deps.blobs ?? blobStoreFromConfig(config);
   const signingSecret = await loadSigningSecret(deps.db.kysely, config.signingSecret);
-  const services = buildServices({ ...deps, blobs, signingSecret });
+  // Services and jobs log through the app's logger (a job's lines carry its id, a request's come from req.log).
+  const services = buildServices({ ...deps, blobs, signingSecret, logger: app.log });
   const auth = services.identity.resolver;
   app.decorate('services', services);
   installRequestContext(app);
@@ -279,11 +283,9 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
   // The embeddable webchat: its scripts, a bot's public configuration, the hosted chat page.
   webchatRoutes(app, { webchat: webchatService({ bots: services.bots }), publicUrl: config.publicUrl });
 
-  const stopWorkers = deps.workers
-    ? services.startWorkers((error) => app.log.error({ err: error }, 'background job failed'))
-    : undefined;
+  const stopBackground = deps.workers ? services.runner.start() : undefined;
   app.addHook('onClose', async () => {
-    await stopWorkers?.();
+    await stopBackground?.();
     await services.bus.close();
     await services.embedder?.close();
     await services.reader.close();

@@ -7,7 +7,7 @@ import { CONFIG_VARIABLES, type Config, ConfigError, loadConfig } from './config
 import { openDatabase } from './db/database.js';
 import { ApiError } from './errors/errors.js';
 import { packageVersion, startServer } from './server.js';
-import { buildServices } from './services.js';
+import { buildServices, type Services } from './services.js';
 
 /** Where the CLI writes and how it exits; injectable for tests. */
 export interface CliIo {
@@ -24,13 +24,11 @@ function role(value: string): Role {
   return value as Role;
 }
 
-async function withServices<T>(
-  config: Config,
-  fn: (services: ReturnType<typeof buildServices>) => Promise<T>,
-): Promise<T> {
+async function withServices<T>(config: Config, fn: (services: Services) => Promise<T>): Promise<T> {
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
     const signingSecret = await loadSigningSecret(db.kysely, config.signingSecret);
+    // No background work runs here and every failure ends the command with its message: no logger needed.
     return await fn(buildServices({ config, db, blobs: blobStoreFromConfig(config), signingSecret }));
   } finally {
     await db.close();
@@ -38,11 +36,7 @@ async function withServices<T>(
 }
 
 /** The actor of an account inside a workspace, for CLI commands that act as that account. */
-async function ownerActor(
-  services: ReturnType<typeof buildServices>,
-  email: string,
-  workspaceId: string,
-): Promise<Actor> {
+async function ownerActor(services: Services, email: string, workspaceId: string): Promise<Actor> {
   const account = await services.identity.accountByEmail(email);
   if (!account) throw new ApiError('ResourceNotFound', `No account with e-mail ${email}`);
   const actor = await services.identity.resolver.resolveActor(

@@ -1,32 +1,42 @@
 import { urlSigner } from './access/signed-url.js';
+import { registerBackgroundWork } from './background.js';
 import type { BlobStore } from './blob/blob-store.js';
 import type { Config } from './config/config.js';
 import type { Db } from './db/database.js';
 import { outboundFetch } from './http/outbound.js';
-import { jobQueue } from './jobs/queue.js';
+import { type JobQueue, jobQueue } from './jobs/queue.js';
+import { defineJob, type JobSet } from './jobs/registry.js';
+import { type JobRunner, jobRunner } from './jobs/runner.js';
+import { type Logger, silentLogger } from './logger.js';
 import {
   chatModelFromConfig,
   knowledgeResponder,
   semanticMinSimilarityFor,
   sourceLinks,
 } from './modules/answers/index.js';
-import { auditService } from './modules/audit/service.js';
-import { botsService } from './modules/bots/service.js';
-import { signalBus } from './modules/chat/bus.js';
+import { type AuditService, auditService } from './modules/audit/service.js';
+import { type BotsService, botsService } from './modules/bots/service.js';
+import { type SignalBus, signalBus } from './modules/chat/bus.js';
 import { chatReplyJob, chatWebhookJob } from './modules/chat/jobs.js';
-import type { KnowledgeResponder } from './modules/chat/reply-port.js';
-import { CHAT_REPLY_JOB, CHAT_WEBHOOK_JOB, chatService } from './modules/chat/service.js';
-import { filesService, INDEX_FILE_JOB } from './modules/files/service.js';
-import { identityService } from './modules/identity/service.js';
-import { integrationsService } from './modules/integrations/service.js';
+import type { KnowledgeResponder, SourceLinks } from './modules/chat/reply-port.js';
+import { type ChatService, chatService } from './modules/chat/service.js';
+import {
+  INDEX_EMBED_BATCH,
+  INDEX_FILE_BACKOFF,
+  INDEX_FILE_MAX_ATTEMPTS,
+  IndexFilePayload,
+} from './modules/files/jobs.js';
+import { type FilesService, filesService, INDEX_FILE_JOB } from './modules/files/service.js';
+import { type IdentityService, identityService } from './modules/identity/service.js';
+import { type IntegrationsService, integrationsService } from './modules/integrations/service.js';
 import { indexFileJob } from './modules/knowledge/indexer.js';
-import { knowledgeBaseService } from './modules/knowledge/knowledge-bases.js';
-import { passagesService } from './modules/knowledge/passages.js';
-import { searchService } from './modules/knowledge/search.js';
-import { logsService } from './modules/logs/service.js';
-import { documentReader } from './search/document-reader.js';
+import { type KnowledgeBaseService, knowledgeBaseService } from './modules/knowledge/knowledge-bases.js';
+import { type PassagesService, passagesService } from './modules/knowledge/passages.js';
+import { type SearchService, searchService } from './modules/knowledge/search.js';
+import { type LogsService, logsService } from './modules/logs/service.js';
+import { type DocumentReader, documentReader } from './search/document-reader.js';
 import { embedderFromConfig } from './search/embed/index.js';
-import { createPassageIndex } from './search/index/index.js';
+import { createPassageIndex, type PassageIndex } from './search/index/index.js';
 import type { Embedder } from './search/types.js';
 
 /** What services are built from. */
@@ -36,6 +46,8 @@ export interface ServiceDeps {
   blobs: BlobStore;
   signingSecret: Buffer;
   clock?: () => Date;
+  /** Where services and jobs log what they handle without failing (default: nowhere; the app passes `app.log`). */
+  logger?: Logger;
   /** The embedder; defaults to the configured one (null: lexical search only). */
   embedder?: Embedder | null;
   /**
@@ -46,13 +58,55 @@ export interface ServiceDeps {
 }
 
 /** Everything the service is made of, wired once per app. */
-export function buildServices(deps: ServiceDeps) {
-  const clock = deps.clock ?? (() => new Date());
+export interface Services {
+  audit: AuditService;
+  identity: IdentityService;
+  bots: BotsService;
+  integrations: IntegrationsService;
+  logs: LogsService;
+  files: FilesService;
+  /** The durable job queue (enqueue typed by kind). */
+  jobs: JobQueue;
+  /** The indexing workers' jobs (`index_file`), for tests that drive the queue with `jobs.runOne`. */
+  jobHandlers: JobSet;
+  /** This process's background work: job workers and periodic tasks; `buildApp` starts it with `workers`. */
+  runner: JobRunner;
+  index: PassageIndex;
+  embedder: Embedder | null;
+  /** Extraction and chunking of documents, in worker threads. */
+  reader: DocumentReader;
+  knowledgeBases: KnowledgeBaseService;
+  search: SearchService;
+  passages: PassagesService;
+  chat: ChatService;
+  bus: SignalBus;
+  /** Where the source links of the bot's answers lead (the Chat API's message source route). */
+  sources: SourceLinks;
+}
+
+/** The configured embedder, unless one is given (null: lexical search only). */
+function embedderFor(config: Config, given: Embedder | null | undefined): Embedder | null {
+  if (given !== undefined) return given;
+  return embedderFromConfig({
+    embedder: config.embedder.kind,
+    workers: config.embedder.workers,
+    ...(config.embedder.url ? { url: config.embedder.url } : {}),
+    ...(config.embedder.model ? { model: config.embedder.model } : {}),
+    ...(config.embedder.apiKey ? { apiKey: config.embedder.apiKey } : {}),
+    ...(config.embedder.dimensions ? { dimensions: config.embedder.dimensions } : {}),
+  });
+}
+
+/** Admin API services: audit, identity, bots, integrations, the request log, and the chat signal bus. */
+function adminServices(deps: ServiceDeps, clock: () => Date, logger: Logger) {
   const db = deps.db.kysely;
   const { config } = deps;
   const audit = auditService(db, clock);
   const identity = identityService({ db, clock, config, audit });
-  const bus = signalBus({ notifications: deps.db.notifications });
+  const bus = signalBus({
+    notifications: deps.db.notifications,
+    onError: (error) => logger.warn({ err: error }, 'chat signal bus: a note could not be sent or read'),
+  });
   const bots = botsService({
     db,
     clock,
@@ -63,19 +117,18 @@ export function buildServices(deps: ServiceDeps) {
   });
   const integrations = integrationsService({ db, clock, audit, identity, bots });
   const logs = logsService({ db, clock, bots, retentionDays: config.logRetentionDays });
-  const jobs = jobQueue(db, deps.db.dialect, clock);
+  return { audit, identity, bus, bots, integrations, logs };
+}
+
+/** Files and knowledge: the files service, the passage index, search, passages and knowledge bases. */
+function knowledgeServices(
+  deps: ServiceDeps & { clock: () => Date; jobs: JobQueue; bots: BotsService; identity: IdentityService },
+) {
+  const db = deps.db.kysely;
+  const { config, clock, jobs } = deps;
   const index = createPassageIndex({ db: deps.db });
-  const embedder =
-    deps.embedder !== undefined
-      ? deps.embedder
-      : embedderFromConfig({
-          embedder: config.embedder.kind,
-          workers: config.embedder.workers,
-          ...(config.embedder.url ? { url: config.embedder.url } : {}),
-          ...(config.embedder.model ? { model: config.embedder.model } : {}),
-          ...(config.embedder.apiKey ? { apiKey: config.embedder.apiKey } : {}),
-          ...(config.embedder.dimensions ? { dimensions: config.embedder.dimensions } : {}),
-        });
+  const embedder = embedderFor(config, deps.embedder);
+  // The files service takes no logger yet (its deps type does not accept one): `logger` waits for it here.
   const files = filesService({
     db,
     blobs: deps.blobs,
@@ -87,8 +140,8 @@ export function buildServices(deps: ServiceDeps) {
       uploadUrlTtlMs: config.files.uploadUrlTtlMs,
       quotas: { workspaceBytes: config.quotas.workspaceFileBytes, botBytes: config.quotas.botFileBytes },
     },
-    bots,
-    auth: identity.resolver,
+    bots: deps.bots,
+    auth: deps.identity.resolver,
     jobs,
   });
   const knowledgeBases = knowledgeBaseService({ db, files, clock });
@@ -98,9 +151,74 @@ export function buildServices(deps: ServiceDeps) {
     files,
     denseWeight: config.search.denseWeight,
   });
-  const passages = passagesService({ db, index, files, jobs, clock });
+  const passages = passagesService({ index, files });
+  const reader = documentReader({
+    workers: config.search.indexingConcurrency,
+    memoryMb: config.search.extractionMemoryMb,
+    timeoutMs: Math.min(config.search.extractionTimeoutMs, config.search.indexingTimeoutMs),
+  });
+  const indexing = defineJob({
+    kind: INDEX_FILE_JOB,
+    payload: IndexFilePayload,
+    backoff: INDEX_FILE_BACKOFF,
+    ...indexFileJob({
+      files,
+      blobs: deps.blobs,
+      index,
+      embedder: embedder ?? undefined,
+      reader,
+      settings: {
+        maxIndexableBytes: config.search.maxIndexableBytes,
+        timeoutMs: config.search.indexingTimeoutMs,
+        maxAttempts: INDEX_FILE_MAX_ATTEMPTS,
+        embedBatch: INDEX_EMBED_BATCH,
+        workspaceVectorBytes: config.search.workspaceVectorBytes,
+      },
+    }),
+  });
+  return { index, embedder, files, knowledgeBases, search, passages, reader, indexing };
+}
+
+/** Usage of a workspace and of a bot that only the knowledge side knows: stored bytes, vector storage. */
+function addUsageSources(
+  config: Config,
+  identity: IdentityService,
+  files: FilesService,
+  index: PassageIndex,
+): void {
+  identity.addUsageSource(async (workspaceId) => [
+    {
+      type: 'storage_count',
+      value: await files.storedBytes({ workspaceId }),
+      quota: config.quotas.workspaceFileBytes,
+    },
+    {
+      type: 'knowledgebase_vector_storage',
+      value: (await index.storage({ workspaceId })).vectorBytes,
+      quota: config.search.workspaceVectorBytes,
+    },
+  ]);
+  files.addBotUsageSource(async (botId) => [
+    {
+      type: 'knowledgebase_vector_storage',
+      value: (await index.storage({ botId })).vectorBytes,
+      quota: null,
+    },
+  ]);
+}
+
+/** Everything the service is made of, wired once per app; its background work registered with `runner`. */
+export function buildServices(deps: ServiceDeps): Services {
+  const clock = deps.clock ?? (() => new Date());
+  const logger = deps.logger ?? silentLogger;
+  const { config } = deps;
+  const admin = adminServices(deps, clock, logger);
+  const { bots, identity, bus, logs } = admin;
+  const jobs = jobQueue(deps.db.kysely, deps.db.dialect, clock, logger);
+  const knowledge = knowledgeServices({ ...deps, clock, jobs, bots, identity });
+  const { files, knowledgeBases, search, embedder } = knowledge;
   const chat = chatService({
-    db,
+    db: deps.db.kysely,
     dialect: deps.db.dialect,
     clock,
     bots,
@@ -121,15 +239,9 @@ export function buildServices(deps: ServiceDeps) {
           semanticMinSimilarity: semanticMinSimilarityFor(embedder),
           publicUrl: config.publicUrl,
         });
-  const sources = sourceLinks({ chat, knowledgeBases, files });
-  const chatJobHandlers = {
-    [CHAT_REPLY_JOB]: chatReplyJob({
-      chat,
-      bots,
-      responder,
-      timeoutMs: config.chat.replyTimeoutMs,
-    }),
-    [CHAT_WEBHOOK_JOB]: chatWebhookJob({
+  const chatJobs = [
+    chatReplyJob({ chat, bots, responder, timeoutMs: config.chat.replyTimeoutMs }),
+    chatWebhookJob({
       chat,
       bots,
       log: (record) => logs.record(record),
@@ -138,89 +250,31 @@ export function buildServices(deps: ServiceDeps) {
       maxAttempts: config.chat.webhookMaxAttempts,
       clock,
     }),
-  };
-  const reader = documentReader({
-    workers: config.search.indexingConcurrency,
-    memoryMb: config.search.extractionMemoryMb,
-    timeoutMs: Math.min(config.search.extractionTimeoutMs, config.search.indexingTimeoutMs),
-  });
-  const jobHandlers = {
-    [INDEX_FILE_JOB]: indexFileJob({
-      db,
-      blobs: deps.blobs,
-      index,
-      embedder: embedder ?? undefined,
-      reader,
-      clock,
-      settings: {
-        maxIndexableBytes: config.search.maxIndexableBytes,
-        timeoutMs: config.search.indexingTimeoutMs,
-        maxAttempts: 5,
-        embedBatch: 32,
-        workspaceVectorBytes: config.search.workspaceVectorBytes,
-      },
-    }),
-  };
-  identity.addUsageSource(async (workspaceId) => [
-    {
-      type: 'storage_count',
-      value: await files.storedBytes({ workspaceId }),
-      quota: config.quotas.workspaceFileBytes,
-    },
-    {
-      type: 'knowledgebase_vector_storage',
-      value: (await index.storage({ workspaceId })).vectorBytes,
-      quota: config.search.workspaceVectorBytes,
-    },
-  ]);
-  files.addBotUsageSource(async (botId) => [
-    {
-      type: 'knowledgebase_vector_storage',
-      value: (await index.storage({ botId })).vectorBytes,
-      quota: null,
-    },
-  ]);
-  return {
-    audit,
-    identity,
-    bots,
-    integrations,
+  ];
+  const runner = jobRunner({ queue: jobs, clock, logger });
+  const jobHandlers = registerBackgroundWork({
+    config,
+    runner,
+    indexing: knowledge.indexing,
+    chatJobs,
+    files,
     logs,
+    chat,
+  });
+  addUsageSources(config, identity, files, knowledge.index);
+  return {
+    ...admin,
     files,
     jobs,
     jobHandlers,
-    index,
+    runner,
+    index: knowledge.index,
     embedder,
-    /** Extraction and chunking of documents, in worker threads. */
-    reader,
+    reader: knowledge.reader,
     knowledgeBases,
     search,
-    passages,
+    passages: knowledge.passages,
     chat,
-    bus,
-    /** Where the source links of the bot's answers lead (the Chat API's message source route). */
-    sources,
-    chatJobHandlers,
-    /**
-     * Starts this process's background workers: indexing, and apart from it (so a long indexing job never
-     * delays a reply) the chat jobs. The answer stops them.
-     */
-    startWorkers(onError?: (error: unknown) => void): () => Promise<void> {
-      const stopIndexing = jobs.start(jobHandlers, {
-        concurrency: config.search.indexingConcurrency,
-        ...(onError ? { onError } : {}),
-      });
-      const stopChat = jobs.start(chatJobHandlers, {
-        concurrency: config.chat.concurrency,
-        pollMs: 200,
-        backoffBaseMs: 500,
-        ...(onError ? { onError } : {}),
-      });
-      return async () => {
-        await Promise.all([stopIndexing(), stopChat()]);
-      };
-    },
+    sources: sourceLinks({ chat, knowledgeBases, files }),
   };
 }
-/** The services of an app. */
-export type Services = ReturnType<typeof buildServices>;

@@ -2,13 +2,24 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import Type from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../db/database.js';
 import { postgresTestUrl } from '../test-support/harness.js';
-import { type JobHandler, jobQueue, PermanentJobError } from './queue.js';
+import { jobQueue, PermanentJobError } from './queue.js';
+import type { JobDefinition } from './registry.js';
 
-function handler(run: JobHandler['run'], extra: Partial<JobHandler> = {}): JobHandler {
-  return { run, timeoutMs: 5_000, maxAttempts: 3, ...extra };
+/** A job of any test kind (the key it is given under in `runOne` is the kind claimed), any payload. */
+function handler(run: JobDefinition['run'], extra: Partial<JobDefinition> = {}): JobDefinition {
+  return {
+    kind: 'test',
+    payload: Type.Unknown(),
+    backoff: { baseMs: 1000, maxMs: 10_000 },
+    run,
+    timeoutMs: 5_000,
+    maxAttempts: 3,
+    ...extra,
+  };
 }
 
 function runQueueSuite(name: string, open: () => Promise<{ db: Db; close: () => Promise<void> }>) {
@@ -21,7 +32,8 @@ function runQueueSuite(name: string, open: () => Promise<{ db: Db; close: () => 
       ({ db, close } = await open());
     });
     afterAll(() => close());
-    const queue = () => jobQueue(db.kysely, db.dialect, clock);
+    // The queue's own kinds (t1, t2…): any name, any payload.
+    const queue = () => jobQueue<Record<string, unknown>>(db.kysely, db.dialect, clock);
     const options = { backoffBaseMs: 1000, backoffMaxMs: 10_000, leaseMs: 30_000 };
 
     it('runs a queued job once and marks it done', async () => {

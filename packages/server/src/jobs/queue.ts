@@ -1,50 +1,59 @@
 import { randomBytes } from 'node:crypto';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { Database, JobsTable } from '../db/schema.js';
 import { newId } from '../ids.js';
+import { type Logger, silentLogger } from '../logger.js';
+import {
+  decodePayload,
+  type JobBackoff,
+  type JobDefinition,
+  type JobFailure,
+  type JobPayloads,
+  type JobSet,
+  PermanentJobError,
+} from './registry.js';
+
+export { type JobHandler, PermanentJobError } from './registry.js';
 
 /** A job row. */
 export type JobRow = Selectable<JobsTable>;
 
-/** A failure that retrying will not cure: the job ends `failed` at once. */
-export class PermanentJobError extends Error {
-  constructor(
-    message: string,
-    readonly reason: string = 'permanent',
-  ) {
-    super(message);
-    this.name = 'PermanentJobError';
-  }
+/** Where and when a job is added. */
+export interface EnqueueOptions {
+  /** Not before this time (default: now). */
+  runAfter?: Date;
+  /** The transaction of the change that calls for the job: the job exists only if the change commits. */
+  tx?: Kysely<Database>;
 }
 
-/** What a kind of job does, and its bounds. */
-export interface JobHandler {
-  /** Runs the job; throw to fail (PermanentJobError: no retry). `signal` aborts at the time bound or on shutdown. */
-  run(payload: unknown, context: { signal: AbortSignal; attempt: number; jobId: string }): Promise<void>;
-  /** Called once when the job ends `failed` (after its last attempt), to record the outcome elsewhere. */
-  onFailed?(payload: unknown, error: { message: string; reason: string }): Promise<void>;
-  /** Longest one attempt may run. */
-  timeoutMs: number;
-  /** Attempts before giving up (transient failures are retried with backoff). */
-  maxAttempts: number;
-  /** Whether an attempt that runs past `timeoutMs` is tried again (default true). */
-  retryTimeouts?: boolean;
-}
-
-/** Options of a worker. */
+/** Options of one claim-and-run. */
 export interface WorkerOptions {
-  /** How often an idle worker looks for work. */
-  pollMs?: number;
   /** How long a claimed job stays ours without a heartbeat; a crashed process's jobs are reclaimed after it. */
   leaseMs?: number;
-  /** Jobs run at the same time by this process. */
-  concurrency?: number;
-  /** Base and cap of the retry backoff. */
+  /** Override every kind's backoff base and cap (tests drive retries faster this way). */
   backoffBaseMs?: number;
   backoffMaxMs?: number;
-  onError?: (error: unknown) => void;
 }
+
+/**
+ * A durable job queue in the database: jobs survive restarts, a crashed process's jobs are reclaimed when
+ * their lease runs out, transient failures are retried with capped exponential backoff and jitter, every
+ * attempt has a time bound, and every job ends `done` or `failed` with a reason. `P` maps kinds to payloads
+ * ({@link JobPayloads}, which the modules declare; tests of the queue itself use their own).
+ */
+export interface JobQueue<P extends object = JobPayloads> {
+  /** This process's id in `locked_by`. */
+  readonly workerId: string;
+  /** Adds a job; it runs as soon as a worker is free (or at `runAfter`). Answers its id. */
+  enqueue<K extends keyof P & string>(kind: K, payload: P[K], options?: EnqueueOptions): Promise<string>;
+  get(id: string): Promise<JobRow | undefined>;
+  /** Claims and runs one due job of these kinds, if any; answers whether it found one. `stop` gives it back. */
+  runOne(jobs: JobSet, options?: WorkerOptions, stop?: AbortSignal): Promise<boolean>;
+}
+
+/** How long a claimed job stays a worker's without a heartbeat, unless the worker says otherwise. */
+export const DEFAULT_LEASE_MS = 60_000;
 
 /** Settles as `work` does, or rejects with the signal's reason as soon as it aborts, whichever comes first. */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -59,12 +68,31 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/**
- * A durable job queue in the database: jobs survive restarts, a crashed process's jobs are reclaimed when
- * their lease runs out, transient failures are retried with capped exponential backoff and jitter, every
- * attempt has a time bound, and every job ends `done` or `failed` with a reason.
- */
-export function jobQueue(db: Kysely<Database>, dialect: DialectName, clock: () => Date = () => new Date()) {
+/** The wait before attempt `attempts + 1`: exponential from `baseMs`, capped at `maxMs`, 50–100 % of it. */
+export function backoffDelay(attempts: number, backoff: JobBackoff): number {
+  return Math.min(backoff.maxMs, backoff.baseMs * 2 ** (attempts - 1)) * (0.5 + Math.random() / 2);
+}
+
+/** How an attempt that threw (or ran out of time) is reported. */
+function failureOf(error: unknown, timedOut: boolean, timeoutMs: number): JobFailure {
+  const permanent = error instanceof PermanentJobError;
+  return {
+    reason: permanent ? error.reason : timedOut ? 'timeout' : 'error',
+    message: timedOut
+      ? `the attempt ran longer than ${timeoutMs} ms`
+      : error instanceof Error
+        ? error.message
+        : String(error),
+  };
+}
+
+/** The durable job queue ({@link JobQueue}) of a database; `logger` gets a child per job with `{ jobId, kind }`. */
+export function jobQueue<P extends object = JobPayloads>(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  clock: () => Date = () => new Date(),
+  logger: Logger = silentLogger,
+): JobQueue<P> {
   const now = () => clock().toISOString();
   const workerId = `w_${randomBytes(6).toString('hex')}`;
 
@@ -86,15 +114,107 @@ export function jobQueue(db: Kysely<Database>, dialect: DialectName, clock: () =
     return result.rows[0];
   }
 
+  /** Writes a claimed job's outcome and lets go of it. */
+  async function settle(id: string, values: Updateable<JobsTable>): Promise<void> {
+    await db
+      .updateTable('jobs')
+      .set({ ...values, locked_by: null, locked_until: null, updated_at: now() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Ends a job `failed` and tells its kind (a failure to record it elsewhere is logged with the job). */
+  async function fail(
+    job: JobRow,
+    definition: JobDefinition,
+    payload: unknown,
+    failure: JobFailure,
+    log: Logger,
+    attempts: number = job.attempts,
+  ): Promise<void> {
+    await settle(job.id, { status: 'failed', attempts, last_error: `${failure.reason}: ${failure.message}` });
+    log.warn({ attempt: attempts, reason: failure.reason }, `job failed: ${failure.message}`);
+    try {
+      await definition.onFailed?.(payload, failure);
+    } catch (error) {
+      log.error({ err: error }, 'recording the failure of the job failed');
+    }
+  }
+
+  /** Keeps the lease while an attempt runs, so a long job is not taken over by another process. */
+  function keepLease(id: string, leaseMs: number, log: Logger): NodeJS.Timeout {
+    const heartbeat = setInterval(
+      () => {
+        void db
+          .updateTable('jobs')
+          .set({ locked_until: new Date(clock().getTime() + leaseMs).toISOString() })
+          .where('id', '=', id)
+          .where('locked_by', '=', workerId)
+          .execute()
+          .catch((error: unknown) => log.warn({ err: error }, 'could not extend the lease of the job'));
+      },
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
+    heartbeat.unref();
+    return heartbeat;
+  }
+
+  /** Runs one attempt of a claimed job within its time bound and records how it ended. */
+  async function attempt(
+    job: JobRow,
+    definition: JobDefinition,
+    payload: unknown,
+    options: WorkerOptions & { leaseMs: number; log: Logger },
+    stop: AbortSignal | undefined,
+  ): Promise<void> {
+    const { log } = options;
+    const timeout = AbortSignal.timeout(definition.timeoutMs);
+    const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
+    const heartbeat = keepLease(job.id, options.leaseMs, log);
+    try {
+      // Bounded even when the handler ignores its signal (a hung read or embedder call).
+      await untilAborted(
+        definition.run(payload, { signal, attempt: job.attempts, jobId: job.id, log }),
+        signal,
+      );
+      await settle(job.id, { status: 'done', last_error: null });
+    } catch (error) {
+      if (stop?.aborted && !timeout.aborted) {
+        // Shutting down: give the job back untouched (the attempt does not count).
+        await settle(job.id, { status: 'queued', attempts: Math.max(0, job.attempts - 1) });
+        return;
+      }
+      const failure = failureOf(error, timeout.aborted, definition.timeoutMs);
+      const final =
+        error instanceof PermanentJobError ||
+        (failure.reason === 'timeout' && definition.retryTimeouts === false) ||
+        job.attempts >= definition.maxAttempts;
+      if (final) {
+        await fail(job, definition, payload, failure, log);
+        return;
+      }
+      const delay = backoffDelay(job.attempts, {
+        baseMs: options.backoffBaseMs ?? definition.backoff.baseMs,
+        maxMs: options.backoffMaxMs ?? definition.backoff.maxMs,
+      });
+      await settle(job.id, {
+        status: 'queued',
+        run_after: new Date(clock().getTime() + delay).toISOString(),
+        last_error: `${failure.reason}: ${failure.message}`,
+      });
+      log.info(
+        { attempt: job.attempts, reason: failure.reason, retryInMs: Math.round(delay) },
+        `job attempt failed, will retry: ${failure.message}`,
+      );
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
   return {
     workerId,
 
-    /** Adds a job; it runs as soon as a worker is free (or at `runAfter`). */
-    async enqueue(
-      kind: string,
-      payload: unknown,
-      options: { runAfter?: Date; tx?: Kysely<Database> } = {},
-    ): Promise<string> {
+    async enqueue(kind, payload, options = {}) {
       const id = newId('job');
       const at = now();
       await (options.tx ?? db)
@@ -116,167 +236,34 @@ export function jobQueue(db: Kysely<Database>, dialect: DialectName, clock: () =
       return id;
     },
 
-    get: (id: string) => db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst(),
+    get: (id) => db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst(),
 
-    /** Runs one claimable job of these kinds, if any; answers whether it found one. */
-    async runOne(
-      handlers: Record<string, JobHandler>,
-      options: WorkerOptions = {},
-      stop?: AbortSignal,
-    ): Promise<boolean> {
-      const leaseMs = options.leaseMs ?? 60_000;
-      const job = await claim(Object.keys(handlers), leaseMs);
+    async runOne(jobs, options = {}, stop) {
+      const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+      const job = await claim(Object.keys(jobs), leaseMs);
       if (!job) return false;
-      const handler = handlers[job.kind];
-      if (!handler) return false;
-      const payload: unknown = JSON.parse(job.payload);
-      if (job.attempts > handler.maxAttempts) {
+      const definition = jobs[job.kind];
+      if (!definition) return false;
+      const log = logger.child({ jobId: job.id, kind: job.kind });
+      const decoded = decodePayload(definition, job.payload);
+      if (!decoded.ok) {
+        // A payload its kind cannot read will not become readable: the job ends failed, unrun, and its
+        // kind is not told (it could not make sense of the payload either).
+        const attempts = job.attempts;
+        await settle(job.id, { status: 'failed', last_error: `invalid_payload: ${decoded.problem}` });
+        log.error({ attempt: attempts, reason: 'invalid_payload' }, `job failed: ${decoded.problem}`);
+        return true;
+      }
+      if (job.attempts > definition.maxAttempts) {
         // Every attempt before this one ended with its process (failures end the job at the last one), so
         // running it again would most likely end this process too: it ends failed, unrun.
         const attempts = job.attempts - 1;
         const message = `its last attempt ended with the process that ran it (killed or out of memory), ${attempts} attempts in all`;
-        await db
-          .updateTable('jobs')
-          .set({
-            status: 'failed',
-            attempts,
-            locked_by: null,
-            locked_until: null,
-            last_error: `crashed: ${message}`,
-            updated_at: now(),
-          })
-          .where('id', '=', job.id)
-          .execute();
-        await handler.onFailed?.(payload, { message, reason: 'crashed' });
+        await fail(job, definition, decoded.payload, { message, reason: 'crashed' }, log, attempts);
         return true;
       }
-      const timeout = AbortSignal.timeout(handler.timeoutMs);
-      const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
-      // Keep the lease while the attempt runs, so a long job is not taken over by another process.
-      const heartbeat = setInterval(
-        () => {
-          void db
-            .updateTable('jobs')
-            .set({ locked_until: new Date(clock().getTime() + leaseMs).toISOString() })
-            .where('id', '=', job.id)
-            .where('locked_by', '=', workerId)
-            .execute()
-            .catch(() => undefined);
-        },
-        Math.max(50, Math.floor(leaseMs / 3)),
-      );
-      heartbeat.unref();
-      try {
-        // Bounded even when the handler ignores its signal (a hung read or embedder call).
-        await untilAborted(handler.run(payload, { signal, attempt: job.attempts, jobId: job.id }), signal);
-        await db
-          .updateTable('jobs')
-          .set({ status: 'done', locked_by: null, locked_until: null, last_error: null, updated_at: now() })
-          .where('id', '=', job.id)
-          .execute();
-      } catch (error) {
-        if (stop?.aborted && !timeout.aborted) {
-          // Shutting down: give the job back untouched (the attempt does not count).
-          await db
-            .updateTable('jobs')
-            .set({
-              status: 'queued',
-              attempts: Math.max(0, job.attempts - 1),
-              locked_by: null,
-              locked_until: null,
-              updated_at: now(),
-            })
-            .where('id', '=', job.id)
-            .execute();
-          return true;
-        }
-        const permanent = error instanceof PermanentJobError;
-        const timedOut = timeout.aborted;
-        const reason = permanent ? error.reason : timedOut ? 'timeout' : 'error';
-        const message = timedOut
-          ? `the attempt ran longer than ${handler.timeoutMs} ms`
-          : error instanceof Error
-            ? error.message
-            : String(error);
-        if (
-          permanent ||
-          (timedOut && handler.retryTimeouts === false) ||
-          job.attempts >= handler.maxAttempts
-        ) {
-          await db
-            .updateTable('jobs')
-            .set({
-              status: 'failed',
-              locked_by: null,
-              locked_until: null,
-              last_error: `${reason}: ${message}`,
-              updated_at: now(),
-            })
-            .where('id', '=', job.id)
-            .execute();
-          await handler.onFailed?.(payload, { message, reason });
-        } else {
-          const base = options.backoffBaseMs ?? 1000;
-          const cap = options.backoffMaxMs ?? 300_000;
-          const delay = Math.min(cap, base * 2 ** (job.attempts - 1)) * (0.5 + Math.random() / 2);
-          await db
-            .updateTable('jobs')
-            .set({
-              status: 'queued',
-              run_after: new Date(clock().getTime() + delay).toISOString(),
-              locked_by: null,
-              locked_until: null,
-              last_error: `${reason}: ${message}`,
-              updated_at: now(),
-            })
-            .where('id', '=', job.id)
-            .execute();
-        }
-      } finally {
-        clearInterval(heartbeat);
-      }
+      await attempt(job, definition, decoded.payload, { ...options, leaseMs, log }, stop);
       return true;
-    },
-
-    /** Starts polling workers; the answer stops them (in-flight jobs are given back). */
-    start(handlers: Record<string, JobHandler>, options: WorkerOptions = {}): () => Promise<void> {
-      const stop = new AbortController();
-      const pollMs = options.pollMs ?? 500;
-      const loops: Promise<void>[] = [];
-      for (let i = 0; i < (options.concurrency ?? 1); i++) {
-        loops.push(
-          (async () => {
-            while (!stop.signal.aborted) {
-              let found = false;
-              try {
-                found = await this.runOne(handlers, options, stop.signal);
-              } catch (error) {
-                options.onError?.(error);
-              }
-              if (!found && !stop.signal.aborted) {
-                // The abort listener goes away with each wait, else every idle poll would leave one behind.
-                await new Promise<void>((resolve) => {
-                  const onStop = () => {
-                    clearTimeout(t);
-                    resolve();
-                  };
-                  const t = setTimeout(() => {
-                    stop.signal.removeEventListener('abort', onStop);
-                    resolve();
-                  }, pollMs);
-                  stop.signal.addEventListener('abort', onStop, { once: true });
-                });
-              }
-            }
-          })(),
-        );
-      }
-      return async () => {
-        stop.abort();
-        await Promise.all(loops);
-      };
     },
   };
 }
-/** A job queue. */
-export type JobQueue = ReturnType<typeof jobQueue>;

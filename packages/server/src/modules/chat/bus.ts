@@ -17,6 +17,18 @@ export type SignalListener = (note: SignalNote | null) => void;
 
 const CHANNEL = 'parley_chat';
 
+/** The in-process (and, on PostgreSQL, cross-process) fan-out of signal notes to live streams. */
+export interface SignalBus {
+  /** Tells every stream of the conversation, here and in other processes, that signals up to `cursor` exist. */
+  publish(note: SignalNote): void;
+  /** Tells every stream of the bot, here and in other processes, that its chat credentials changed. */
+  revoke(botId: string): void;
+  /** Listens to a conversation's notes; resolves once listening everywhere. Answers the unsubscribe. */
+  subscribe(botId: string, conversationId: string, listener: SignalListener): Promise<() => void>;
+  /** Stops listening to other processes. */
+  close(): Promise<void>;
+}
+
 /**
  * Fans signal notes out to the live streams: in this process directly, and to the other processes sharing
  * a PostgreSQL database through LISTEN/NOTIFY (only the conversation and cursor travel; the rows stay in
@@ -24,8 +36,9 @@ const CHANNEL = 'parley_chat';
  */
 export function signalBus(options: {
   notifications?: Notifications | undefined;
-  onError?: (e: unknown) => void;
-}) {
+  /** Told of every failure the bus handles itself: a note it could not send or read, a listener it could not start. */
+  onError: (e: unknown) => void;
+}): SignalBus {
   const { notifications } = options;
   const origin = randomBytes(6).toString('hex');
   const listeners = new Map<string, Set<SignalListener>>();
@@ -58,30 +71,27 @@ export function signalBus(options: {
         ...(parsed.r ? { revoked: true as const } : {}),
       });
     } catch (error) {
-      options.onError?.(error);
+      options.onError(error);
     }
   }
 
   return {
-    /** Tells every stream of the conversation, here and in other processes, that signals up to `cursor` exist. */
     publish(note: SignalNote): void {
       deliver(note);
       if (notifications && !closed) {
         const payload = JSON.stringify({ o: origin, b: note.botId, c: note.conversationId, n: note.cursor });
-        notifications.notify(CHANNEL, payload).catch((error: unknown) => options.onError?.(error));
+        notifications.notify(CHANNEL, payload).catch((error: unknown) => options.onError(error));
       }
     },
 
-    /** Tells every stream of the bot, here and in other processes, that its chat credentials changed. */
     revoke(botId: string): void {
       deliver({ botId, conversationId: '', cursor: -1, revoked: true });
       if (notifications && !closed) {
         const payload = JSON.stringify({ o: origin, b: botId, c: '', n: -1, r: 1 });
-        notifications.notify(CHANNEL, payload).catch((error: unknown) => options.onError?.(error));
+        notifications.notify(CHANNEL, payload).catch((error: unknown) => options.onError(error));
       }
     },
 
-    /** Listens to a conversation's notes; resolves once listening everywhere. Answers the unsubscribe. */
     async subscribe(botId: string, conversationId: string, listener: SignalListener): Promise<() => void> {
       const k = key(botId, conversationId);
       let set = listeners.get(k);
@@ -106,14 +116,15 @@ export function signalBus(options: {
       };
     },
 
-    /** Stops listening to other processes. */
     async close(): Promise<void> {
       closed = true;
       listeners.clear();
-      const unlisten = await listening?.catch(() => undefined);
+      // A listener that failed to start was refused to its subscriber then; here it is only reported.
+      const unlisten = await listening?.catch((error: unknown) => {
+        options.onError(error);
+        return undefined;
+      });
       await unlisten?.();
     },
   };
 }
-/** A signal bus. */
-export type SignalBus = ReturnType<typeof signalBus>;

@@ -18,11 +18,6 @@ import type { Actor } from '../../access/principal.js';
 import type { Page } from '../../http/pagination.js';
 import type { SignalRow } from './repo.js';
 
-/** Kind of the durable job that answers a user's message in knowledge mode. */
-export const CHAT_REPLY_JOB = 'chat_reply';
-/** Kind of the durable job that POSTs a conversation event to a webhook-mode bot. */
-export const CHAT_WEBHOOK_JOB = 'chat_webhook';
-
 /** What the Chat API knows of a bot. */
 export interface ChatBot {
   id: string;
@@ -51,14 +46,14 @@ export interface ChatCredentials {
   adminKey?: string | undefined;
 }
 
-/** Payload of a `chat_reply` job. */
+/** Payload of a `chat_reply` job (its kind and schema: job-kinds.ts). */
 export interface ChatReplyJob {
   botId: string;
   conversationId: string;
   messageId: string;
 }
 
-/** Payload of a `chat_webhook` job. */
+/** Payload of a `chat_webhook` job (its kind and schema: job-kinds.ts). */
 export interface ChatWebhookJob {
   botId: string;
   event: ChatWebhookEvent;
@@ -196,6 +191,8 @@ export interface ChatService {
     conversationId: string,
     signals: Array<{ signal: ChatSignal; adminOnly?: boolean }>,
   ): Promise<void>;
+  /** Drops signals older than the retention (a periodic task); answers how many went. */
+  pruneSignals(): Promise<number>;
 
   /** The bot's chat secrets (created on first use). */
   getSecrets(actor: Actor, botId: string): Promise<ChatSecrets>;

@@ -1,11 +1,19 @@
 import type { ChatSignal } from '@parley/protocol';
 import { BlockedAddressError, type OutboundFetch } from '../../http/outbound.js';
 import { newSecretId } from '../../ids.js';
-import { type JobHandler, PermanentJobError } from '../../jobs/queue.js';
+import { defineJob, type KindDefinition, PermanentJobError } from '../../jobs/registry.js';
 import { discardBody } from '../../outbound-body.js';
 import type { BotsService } from '../bots/service.js';
 import type { RequestRecord } from '../logs/service.js';
-import { botUserId, type ChatReplyJob, type ChatService, type ChatWebhookJob } from './contract.js';
+import { botUserId, type ChatService } from './contract.js';
+import {
+  CHAT_JOB_BACKOFF,
+  CHAT_REPLY_JOB,
+  CHAT_REPLY_MAX_ATTEMPTS,
+  CHAT_WEBHOOK_JOB,
+  ChatReplyPayload,
+  ChatWebhookPayload,
+} from './job-kinds.js';
 import { webhookSignature } from './keys.js';
 import type { KnowledgeResponder, Reply } from './reply-port.js';
 
@@ -28,13 +36,15 @@ export function chatReplyJob(deps: {
   bots: BotsService;
   responder?: KnowledgeResponder | undefined;
   timeoutMs: number;
-}): JobHandler {
+}): KindDefinition<typeof CHAT_REPLY_JOB> {
   const { chat } = deps;
-  return {
+  return defineJob({
+    kind: CHAT_REPLY_JOB,
+    payload: ChatReplyPayload,
     timeoutMs: deps.timeoutMs,
-    maxAttempts: 3,
-    async run(payload, { signal }) {
-      const job = payload as ChatReplyJob;
+    maxAttempts: CHAT_REPLY_MAX_ATTEMPTS,
+    backoff: CHAT_JOB_BACKOFF,
+    async run(job, { signal, log }) {
       const bot = await deps.bots.chatFacts(job.botId);
       if (bot?.status !== 'active' || bot.replyMode !== 'knowledge') return;
       const context = await chat.replyContext(bot.id, job.messageId);
@@ -133,12 +143,16 @@ export function chatReplyJob(deps: {
             },
           });
         signals.push({ signal: typing('typing_stopped') });
-        await chat.emit(bot.id, job.conversationId, signals).catch(() => undefined);
+        // The attempt's own failure is what counts (and is rethrown); this one is only logged.
+        await chat
+          .emit(bot.id, job.conversationId, signals)
+          .catch((emitError: unknown) =>
+            log.warn({ err: emitError }, 'could not signal the end of a failed reply attempt'),
+          );
         throw error;
       }
     },
-    async onFailed(payload) {
-      const job = payload as ChatReplyJob;
+    async onFailed(job) {
       const bot = await deps.bots.chatFacts(job.botId);
       if (!bot) return;
       const context = await chat.replyContext(bot.id, job.messageId);
@@ -152,7 +166,7 @@ export function chatReplyJob(deps: {
         },
       );
     },
-  };
+  });
 }
 
 /**
@@ -169,12 +183,14 @@ export function chatWebhookJob(deps: {
   timeoutMs: number;
   maxAttempts: number;
   clock: () => Date;
-}): JobHandler {
-  return {
+}): KindDefinition<typeof CHAT_WEBHOOK_JOB> {
+  return defineJob({
+    kind: CHAT_WEBHOOK_JOB,
+    payload: ChatWebhookPayload,
     timeoutMs: deps.timeoutMs + 5_000,
     maxAttempts: deps.maxAttempts,
-    async run(payload, { signal, jobId }) {
-      const job = payload as ChatWebhookJob;
+    backoff: CHAT_JOB_BACKOFF,
+    async run(job, { signal, jobId, log }) {
       const bot = await deps.bots.chatFacts(job.botId);
       if (bot?.replyMode !== 'webhook' || !bot.webhookUrl) return;
       const url = bot.webhookUrl;
@@ -194,7 +210,9 @@ export function chatWebhookJob(deps: {
             durationMs: Date.now() - started,
             ...(errorMessage ? { errorMessage } : {}),
           })
-          .catch(() => undefined);
+          .catch((error: unknown) =>
+            log.warn({ err: error }, 'could not write the webhook call to the bot log'),
+          );
       let response: Awaited<ReturnType<OutboundFetch>>;
       try {
         response = await deps.fetch(url, {
@@ -235,5 +253,5 @@ export function chatWebhookJob(deps: {
       if (response.status >= 500 || response.status === 429) throw new Error(message);
       throw new PermanentJobError(message, 'rejected');
     },
-  };
+  });
 }

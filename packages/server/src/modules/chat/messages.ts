@@ -2,15 +2,15 @@ import type { ChatMessage, CreateMessageBody } from '@parley/protocol';
 import { errors } from '../../errors/errors.js';
 import { newId, newSecretId, nextId } from '../../ids.js';
 import { type ChatContext, conversationFor, conversationPage, ensureBotUser, messageFor } from './context.js';
-import {
-  type BotMessageDraft,
-  CHAT_REPLY_JOB,
-  type ChatBot,
-  type ChatCaller,
-  type ChatReplyJob,
-  type ChatService,
-  type PendingSignal,
+import type {
+  BotMessageDraft,
+  ChatBot,
+  ChatCaller,
+  ChatReplyJob,
+  ChatService,
+  PendingSignal,
 } from './contract.js';
+import { CHAT_REPLY_JOB } from './job-kinds.js';
 import { checkPayloadSize, type ListOrder, signalTo, toMessage } from './records.js';
 import { chatRepo, type MessageRow } from './repo.js';
 import { toWebhook, webhookEvent } from './webhooks.js';

@@ -4,30 +4,13 @@ import { conversationFor } from './context.js';
 import type { ChatService, PendingSignal } from './contract.js';
 import { chatRepo, type SignalRow } from './repo.js';
 
-/** Signals are pruned at most this often per process. */
-const PRUNE_INTERVAL_MS = 60_000;
-
 /**
  * The writer of the durable signal log: {@link WithSignals} runs work in a transaction, stores the signals
- * it emits in cursor order and publishes them on the bus after commit. Now and then (at most once a
- * minute per process, off the request path) it drops signals older than the retention.
+ * it emits in cursor order and publishes them on the bus after commit. (Signals past the retention are
+ * dropped by `pruneSignals`, a periodic task of the job runner, never on a request's path.)
  */
-export function signalWriter(
-  deps: Pick<ChatServiceDeps, 'db' | 'dialect' | 'clock' | 'bus' | 'signalRetentionMs'>,
-): WithSignals {
+export function signalWriter(deps: Pick<ChatServiceDeps, 'db' | 'dialect' | 'clock' | 'bus'>): WithSignals {
   const { db, clock, bus } = deps;
-  let lastPrune = 0;
-
-  function pruneNow(): void {
-    const t = clock().getTime();
-    if (t - lastPrune < PRUNE_INTERVAL_MS) return;
-    lastPrune = t;
-    const before = new Date(t - deps.signalRetentionMs).toISOString();
-    chatRepo(db)
-      .pruneSignals(before)
-      .catch(() => undefined);
-  }
-
   return async (botId, work) => {
     const notes: Array<{ conversationId: string; cursor: number }> = [];
     const result = await db.transaction().execute(async (tx) => {
@@ -54,15 +37,14 @@ export function signalWriter(
       return value;
     });
     for (const n of notes) bus.publish({ botId, ...n });
-    if (notes.length > 0) pruneNow();
     return result;
   };
 }
 
 /** Streams and signals of the Chat API: where a stream starts, what it reads, what the bot signals. */
 export function chatSignals(
-  ctx: Pick<ChatContext, 'db' | 'withSignals'>,
-): Pick<ChatService, 'openStream' | 'signalsAfter' | 'emit'> {
+  ctx: Pick<ChatContext, 'db' | 'withSignals' | 'clock' | 'signalRetentionMs'>,
+): Pick<ChatService, 'openStream' | 'signalsAfter' | 'emit' | 'pruneSignals'> {
   const { db, withSignals } = ctx;
   /** Reads of signals not yet sent to the database, by what they ask: streams woken together share one. */
   const pendingReads = new Map<string, Promise<SignalRow[]>>();
@@ -98,6 +80,11 @@ export function chatSignals(
       await withSignals(botId, async (_tx, emit) => {
         for (const s of signals) emit({ conversationId, signal: s.signal, adminOnly: s.adminOnly ?? false });
       });
+    },
+
+    async pruneSignals() {
+      const before = new Date(ctx.clock().getTime() - ctx.signalRetentionMs).toISOString();
+      return chatRepo(db).pruneSignals(before);
     },
   };
 }

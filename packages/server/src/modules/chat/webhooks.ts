@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { newId } from '../../ids.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import { CHAT_WEBHOOK_JOB, type ChatBot, type ChatWebhookJob } from './contract.js';
+import type { ChatBot, ChatWebhookJob } from './contract.js';
+import { CHAT_WEBHOOK_JOB } from './job-kinds.js';
 
 /** A webhook event of the bot, created `at` (an ISO time). */
 export function webhookEvent(

@@ -1,0 +1,87 @@
+import type { Config } from './config/config.js';
+import type { JobDefinition, JobSet } from './jobs/registry.js';
+import type { JobRunner } from './jobs/runner.js';
+import { CHAT_WORKERS_POLL_MS } from './modules/chat/job-kinds.js';
+import type { ChatService } from './modules/chat/service.js';
+import { INDEXING_WORKERS_POLL_MS } from './modules/files/jobs.js';
+import type { FilesService } from './modules/files/service.js';
+import type { LogsService } from './modules/logs/service.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** How often expired files are deleted, queued blob deletions done and abandoned temporary files removed. */
+export const FILE_SWEEP_EVERY_MS = MINUTE;
+/** How often the blob store is listed for blobs no record holds (it lists the whole store). */
+export const ORPHAN_SWEEP_EVERY_MS = HOUR;
+/** How often request log lines past their retention are deleted. */
+export const LOG_PRUNE_EVERY_MS = HOUR;
+/** How often chat signals past their retention are deleted. */
+export const SIGNAL_PRUNE_EVERY_MS = MINUTE;
+/** How much older than any upload that could still be running a blob must be before the orphan sweep takes it. */
+export const ORPHAN_AGE_MARGIN_MS = 10 * MINUTE;
+
+/** What the background work of a process is made of. */
+export interface BackgroundDeps {
+  config: Config;
+  runner: JobRunner;
+  /** The `index_file` job. */
+  indexing: JobDefinition;
+  /** The `chat_reply` and `chat_webhook` jobs. */
+  chatJobs: JobDefinition[];
+  files: Pick<FilesService, 'expire' | 'collectGarbage' | 'sweepTemporary' | 'sweepOrphans'>;
+  logs: Pick<LogsService, 'prune'>;
+  chat: Pick<ChatService, 'pruneSignals'>;
+}
+
+/**
+ * Registers the background work every `parley serve` process does with its runner: the indexing workers,
+ * and apart from them (so a long indexing job never delays a reply) the chat workers; and the periodic
+ * expiry, garbage and retention tasks (all idempotent, so every process runs them). Answers the indexing
+ * pool's jobs.
+ */
+export function registerBackgroundWork(deps: BackgroundDeps): JobSet {
+  const { config, runner, files } = deps;
+  const indexing = runner.workers({
+    name: 'indexing',
+    jobs: [deps.indexing],
+    concurrency: config.search.indexingConcurrency,
+    pollMs: INDEXING_WORKERS_POLL_MS,
+  });
+  runner.workers({
+    name: 'chat',
+    jobs: deps.chatJobs,
+    concurrency: config.chat.concurrency,
+    pollMs: CHAT_WORKERS_POLL_MS,
+  });
+  // Expired files first, so the blobs they free are collected in the same round.
+  runner.schedule({ name: 'files.expire', everyMs: FILE_SWEEP_EVERY_MS, run: () => files.expire() });
+  runner.schedule({
+    name: 'files.collectGarbage',
+    everyMs: FILE_SWEEP_EVERY_MS,
+    run: () => files.collectGarbage(),
+  });
+  runner.schedule({
+    name: 'files.sweepTemporary',
+    everyMs: FILE_SWEEP_EVERY_MS,
+    run: () => files.sweepTemporary(),
+  });
+  // Blobs no record holds (a crash or a lost race between a blob and its record): only once older than any
+  // upload could still be running (with S3 a multipart object is dated from when its upload began), so no
+  // blob about to be recorded is taken. First a minute after start, so short-lived processes sweep too.
+  const orphanAgeMs =
+    Math.max(config.files.uploadUrlTtlMs, config.connections.uploadTimeoutMs) + ORPHAN_AGE_MARGIN_MS;
+  runner.schedule({
+    name: 'files.sweepOrphans',
+    everyMs: ORPHAN_SWEEP_EVERY_MS,
+    firstAfterMs: FILE_SWEEP_EVERY_MS,
+    run: () => files.sweepOrphans(orphanAgeMs),
+  });
+  runner.schedule({ name: 'logs.prune', everyMs: LOG_PRUNE_EVERY_MS, run: () => deps.logs.prune() });
+  runner.schedule({
+    name: 'chat.pruneSignals',
+    everyMs: SIGNAL_PRUNE_EVERY_MS,
+    run: () => deps.chat.pruneSignals(),
+  });
+  return indexing;
+}

@@ -1,0 +1,167 @@
+import Type from 'typebox';
+import { describe, expect, it } from 'vitest';
+import { recordingLogger } from '../test-support/recording-logger.js';
+import type { JobQueue } from './queue.js';
+import type { JobDefinition, JobSet } from './registry.js';
+import { jobRunner } from './runner.js';
+
+/** A queue that records which job sets its workers asked for, and finds `jobs` jobs in all. */
+function fakeQueue(jobs: number) {
+  const asked: JobSet[] = [];
+  let left = jobs;
+  const queue: JobQueue<Record<string, unknown>> = {
+    workerId: 'w_test',
+    enqueue: async () => 'job_x',
+    get: async () => undefined,
+    runOne: async (set) => {
+      asked.push(set);
+      if (left === 0) return false;
+      left -= 1;
+      return true;
+    },
+  };
+  return { queue: queue as unknown as JobQueue, asked, left: () => left };
+}
+
+const job = (kind: string): JobDefinition => ({
+  kind,
+  payload: Type.Unknown(),
+  run: async () => undefined,
+  timeoutMs: 1_000,
+  maxAttempts: 1,
+  backoff: { baseMs: 10, maxMs: 100 },
+});
+
+describe('periodic tasks of the job runner', () => {
+  it('runs a task once the injected clock reaches it, in the order scheduled, then every everyMs', async () => {
+    let now = Date.parse('2026-05-01T00:00:00Z');
+    const runner = jobRunner({
+      queue: fakeQueue(0).queue,
+      clock: () => new Date(now),
+      logger: recordingLogger(),
+    });
+    const ran: string[] = [];
+    runner.schedule({ name: 'hourly', everyMs: 3_600_000, run: async () => void ran.push('hourly') });
+    runner.schedule({ name: 'minutely', everyMs: 60_000, run: async () => void ran.push('minutely') });
+    runner.schedule({
+      name: 'soon-then-hourly',
+      everyMs: 3_600_000,
+      firstAfterMs: 60_000,
+      run: async () => void ran.push('soon-then-hourly'),
+    });
+    await runner.tick();
+    expect(ran).toEqual([]);
+    now += 59_999;
+    await runner.tick();
+    expect(ran).toEqual([]);
+    now += 1;
+    await runner.tick();
+    expect(ran).toEqual(['minutely', 'soon-then-hourly']);
+    await runner.tick();
+    expect(ran).toEqual(['minutely', 'soon-then-hourly']);
+    ran.length = 0;
+    now += 3_540_000; // an hour after the start
+    await runner.tick();
+    expect(ran).toEqual(['hourly', 'minutely']);
+    now += 60_000;
+    await runner.tick();
+    expect(ran).toEqual(['hourly', 'minutely', 'minutely', 'soon-then-hourly']);
+  });
+
+  it('logs a failing task with its name and still runs the others', async () => {
+    let now = 0;
+    const logger = recordingLogger();
+    const runner = jobRunner({ queue: fakeQueue(0).queue, clock: () => new Date(now), logger });
+    const ran: string[] = [];
+    runner.schedule({ name: 'first', everyMs: 1_000, run: async () => void ran.push('first') });
+    runner.schedule({
+      name: 'broken',
+      everyMs: 1_000,
+      run: async () => {
+        throw new Error('disk on fire');
+      },
+    });
+    runner.schedule({ name: 'last', everyMs: 1_000, run: async () => void ran.push('last') });
+    now += 1_000;
+    await runner.tick();
+    expect(ran).toEqual(['first', 'last']);
+    expect(logger.lines).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        task: 'broken',
+        msg: 'periodic task broken failed',
+        err: expect.objectContaining({ message: 'disk on fire' }),
+      }),
+    );
+    // It is tried again at its next time, like the others.
+    now += 1_000;
+    await runner.tick();
+    expect(ran).toEqual(['first', 'last', 'first', 'last']);
+  });
+
+  it('runs overlapping tick() calls one after another, never a task twice at once', async () => {
+    let now = 0;
+    const runner = jobRunner({
+      queue: fakeQueue(0).queue,
+      clock: () => new Date(now),
+      logger: recordingLogger(),
+    });
+    let running = 0;
+    let most = 0;
+    runner.schedule({
+      name: 'slow',
+      everyMs: 10,
+      run: async () => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        running -= 1;
+      },
+    });
+    now += 10;
+    const first = runner.tick();
+    now += 10;
+    await Promise.all([first, runner.tick()]);
+    expect(most).toBe(1);
+  });
+});
+
+describe('the started job runner', () => {
+  it('checks its periodic tasks by itself, and its pools ask the queue for their own jobs until stopped', async () => {
+    let now = 0;
+    const fake = fakeQueue(3);
+    const runner = jobRunner({
+      queue: fake.queue,
+      clock: () => new Date(now),
+      logger: recordingLogger(),
+      checkMs: 5,
+    });
+    const indexing = runner.workers({
+      name: 'indexing',
+      jobs: [job('index_file')],
+      concurrency: 2,
+      pollMs: 5,
+    });
+    runner.workers({
+      name: 'chat',
+      jobs: [job('chat_reply'), job('chat_webhook')],
+      concurrency: 1,
+      pollMs: 5,
+    });
+    expect(Object.keys(indexing)).toEqual(['index_file']);
+    let ticks = 0;
+    runner.schedule({ name: 'count', everyMs: 1_000, run: async () => void ticks++ });
+    const stop = runner.start();
+    now += 1_000;
+    for (let i = 0; i < 100 && (ticks === 0 || fake.left() > 0); i++)
+      await new Promise((r) => setTimeout(r, 5));
+    await stop();
+    expect(ticks).toBe(1);
+    expect(fake.left()).toBe(0);
+    const kinds = new Set(fake.asked.map((set) => Object.keys(set).join(',')));
+    expect(kinds).toEqual(new Set(['index_file', 'chat_reply,chat_webhook']));
+    const asked = fake.asked.length;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fake.asked.length).toBe(asked);
+  });
+});

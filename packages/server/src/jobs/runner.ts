@@ -1,0 +1,155 @@
+import type { Logger } from '../logger.js';
+import type { JobQueue } from './queue.js';
+import { type JobDefinition, type JobSet, jobSet } from './registry.js';
+
+/** Workers of this process for some kinds of jobs (a pool apart, so one kind's long jobs never delay another's). */
+export interface WorkerPool {
+  /** Its name in log lines. */
+  name: string;
+  jobs: JobDefinition[];
+  /** Jobs of the pool run at the same time by this process. */
+  concurrency: number;
+  /** How often an idle worker looks for work. */
+  pollMs: number;
+  /** How long a claimed job stays ours without a heartbeat (default: the queue's). */
+  leaseMs?: number;
+}
+
+/** What a periodic task is given. */
+export interface PeriodicContext {
+  /** The runner's logger with `{ task: name }`. */
+  log: Logger;
+}
+
+/** Work done again and again on every process (it must be idempotent): expiry, garbage, retention. */
+export interface PeriodicTask {
+  /** Its name in log lines. */
+  name: string;
+  everyMs: number;
+  /** First run this long after it is scheduled (default `everyMs`). */
+  firstAfterMs?: number;
+  run(context: PeriodicContext): Promise<unknown>;
+}
+
+/**
+ * The background work of a process: pools of job workers and periodic tasks, started and stopped together.
+ * Periodic tasks are due by the injected clock, so a test can advance its clock and call {@link tick}.
+ */
+export interface JobRunner {
+  /** Adds a pool of workers, started with the runner; answers the pool's jobs (tests drive them with `runOne`). */
+  workers(pool: WorkerPool): JobSet;
+  /** Adds a periodic task. */
+  schedule(task: PeriodicTask): void;
+  /**
+   * Runs every periodic task that is due by the clock, one after another in the order they were scheduled;
+   * a task that fails is logged with its name and the others still run. Ticks never overlap.
+   */
+  tick(): Promise<void>;
+  /** Starts the workers and the periodic tasks; the answer stops them (in-flight jobs are given back). */
+  start(): () => Promise<void>;
+}
+
+/** How often a started runner looks for due periodic tasks. */
+export const PERIODIC_CHECK_MS = 1_000;
+
+/** Resolves after `ms`, or as soon as `stop` aborts (the listener goes away with each wait). */
+function pause(ms: number, stop: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const onStop = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      stop.removeEventListener('abort', onStop);
+      resolve();
+    }, ms);
+    stop.addEventListener('abort', onStop, { once: true });
+  });
+}
+
+/** The {@link JobRunner} of a queue. */
+export function jobRunner(deps: {
+  queue: JobQueue;
+  clock: () => Date;
+  logger: Logger;
+  /** How often a started runner looks for due periodic tasks (default {@link PERIODIC_CHECK_MS}). */
+  checkMs?: number;
+}): JobRunner {
+  const { queue, clock, logger } = deps;
+  const pools: Array<{ pool: WorkerPool; jobs: JobSet }> = [];
+  const tasks: Array<{ task: PeriodicTask; due: number }> = [];
+  let ticking: Promise<void> = Promise.resolve();
+  let busy = false;
+
+  /** One worker of a pool: claims and runs jobs until stopped, waiting `pollMs` whenever none is due. */
+  async function work(pool: WorkerPool, jobs: JobSet, stop: AbortSignal): Promise<void> {
+    const options = pool.leaseMs !== undefined ? { leaseMs: pool.leaseMs } : {};
+    while (!stop.aborted) {
+      let found = false;
+      try {
+        found = await queue.runOne(jobs, options, stop);
+      } catch (error) {
+        logger.error({ err: error, pool: pool.name }, 'job worker failed');
+      }
+      if (!found && !stop.aborted) await pause(pool.pollMs, stop);
+    }
+  }
+
+  async function runDue(): Promise<void> {
+    for (const entry of tasks) {
+      const at = clock().getTime();
+      if (entry.due > at) continue;
+      entry.due = at + entry.task.everyMs;
+      const log = logger.child({ task: entry.task.name });
+      try {
+        const result = await entry.task.run({ log });
+        log.debug({ result }, `periodic task ${entry.task.name} done`);
+      } catch (error) {
+        log.error({ err: error }, `periodic task ${entry.task.name} failed`);
+      }
+    }
+  }
+
+  function tick(): Promise<void> {
+    ticking = ticking.then(async () => {
+      busy = true;
+      try {
+        await runDue();
+      } finally {
+        busy = false;
+      }
+    });
+    return ticking;
+  }
+
+  return {
+    workers(pool) {
+      const jobs = jobSet(...pool.jobs);
+      pools.push({ pool, jobs });
+      return jobs;
+    },
+
+    schedule(task) {
+      tasks.push({ task, due: clock().getTime() + (task.firstAfterMs ?? task.everyMs) });
+    },
+
+    tick,
+
+    start() {
+      const stop = new AbortController();
+      const loops = pools.flatMap(({ pool, jobs }) =>
+        Array.from({ length: pool.concurrency }, () => work(pool, jobs, stop.signal)),
+      );
+      // A tick still running when the next check comes is not queued behind: the check is skipped.
+      const check = setInterval(() => {
+        if (!busy) void tick();
+      }, deps.checkMs ?? PERIODIC_CHECK_MS);
+      check.unref();
+      return async () => {
+        clearInterval(check);
+        stop.abort();
+        await Promise.all([...loops, ticking]);
+      };
+    },
+  };
+}

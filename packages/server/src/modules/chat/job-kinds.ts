@@ -1,0 +1,45 @@
+import Type from 'typebox';
+import type { JobBackoff } from '../../jobs/registry.js';
+import type { ChatReplyJob, ChatWebhookJob } from './contract.js';
+
+/** Kind of the durable job that answers a user's message in knowledge mode. */
+export const CHAT_REPLY_JOB = 'chat_reply';
+/** Kind of the durable job that POSTs a conversation event to a webhook-mode bot. */
+export const CHAT_WEBHOOK_JOB = 'chat_webhook';
+
+declare module '../../jobs/registry.js' {
+  interface JobPayloads {
+    [CHAT_REPLY_JOB]: ChatReplyJob;
+    [CHAT_WEBHOOK_JOB]: ChatWebhookJob;
+  }
+}
+
+const Id = Type.String({ minLength: 1 });
+
+/** Schema of a `chat_reply` payload ({@link ChatReplyJob}). */
+export const ChatReplyPayload = Type.Object({ botId: Id, conversationId: Id, messageId: Id });
+
+/** Schema of a `chat_webhook` payload ({@link ChatWebhookJob}): the event's own fields travel as they are. */
+export const ChatWebhookPayload = Type.Object({
+  botId: Id,
+  event: Type.Object({
+    id: Id,
+    type: Type.Union([
+      Type.Literal('message_created'),
+      Type.Literal('event_created'),
+      Type.Literal('conversation_created'),
+      Type.Literal('user_created'),
+    ]),
+    createdAt: Type.String(),
+    botId: Id,
+  }),
+});
+
+/** Attempts of a `chat_reply` job (the responder is asked again after a transient failure). */
+export const CHAT_REPLY_MAX_ATTEMPTS = 3;
+
+/** Backoff between attempts of the chat jobs: short, a user is waiting. */
+export const CHAT_JOB_BACKOFF: JobBackoff = { baseMs: 500, maxMs: 300_000 };
+
+/** How often an idle chat worker looks for work (a reply should start soon after its message). */
+export const CHAT_WORKERS_POLL_MS = 200;
