@@ -26,6 +26,7 @@ import type {
 } from './chat-types.js';
 import { Api, apiUrlOf, type PagePromise, RequestCore, type RequestOptions, transportOf } from './core.js';
 import { pick } from './env.js';
+import { ParleyError } from './errors.js';
 import { type ListenOptions, listenStream } from './event-stream.js';
 import { CHAT_OPERATIONS as OPS } from './operations.js';
 import { prepareSource, sendUpload } from './transfer.js';
@@ -273,6 +274,8 @@ export class ChatClient extends Api<'botId'> {
         { signal, retry: { attempts: 1 } },
         { raw: true },
       );
-    yield* listenStream(open, options);
+    const badFrame = (data: string) =>
+      new ParleyError(`The live stream sent a frame that is not JSON: ${data.slice(0, 200)}`);
+    yield* listenStream(open, options, badFrame);
   }
 }
