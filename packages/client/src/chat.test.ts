@@ -327,4 +327,42 @@ describe('ChatClient.listen over a scripted SSE server', () => {
     expect(got.signals.map((s) => s.type)).toEqual(['typing_started', 'typing_stopped']);
     expect(fake.received.map((r) => r.headers['last-event-id'])).toEqual([undefined, '7', '7']);
   });
+
+  it('tells each opening (onOpen) and each failed try (onRetry)', async () => {
+    fake = await startFakeServer((_req, res, index) => {
+      if (index === 1) {
+        res.writeHead(503, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 'err_x', code: 503, type: 'Unknown', message: 'restarting' }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const frame = `id: ${index + 1}\nevent: message\ndata: {"type":"typing_started","data":{}}\n\n`;
+      if (index === 0) res.end(frame);
+      else res.write(frame); // then silence (no silence check with idleTimeoutMs: Infinity)
+    });
+    const opens: boolean[] = [];
+    const retries: Array<[number | undefined, number]> = [];
+    const controller = new AbortController();
+    const chat = new ChatClient({ botId: 'bot_1', apiUrl: fake.url, retry: { attempts: 1 } });
+    const got = collect(
+      chat.listen('c', {
+        signal: controller.signal,
+        reconnectDelayMs: 10,
+        idleTimeoutMs: Number.POSITIVE_INFINITY,
+        onOpen: (reconnected) => opens.push(reconnected),
+        onRetry: (error, failures) =>
+          retries.push([(error as { status?: number } | undefined)?.status, failures]),
+      }),
+    );
+    await got.until(2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    controller.abort();
+    await got.done;
+    expect(opens).toEqual([false, true]);
+    expect(retries).toEqual([
+      [undefined, 1],
+      [503, 2],
+    ]);
+    expect(fake.received).toHaveLength(3);
+  });
 });
