@@ -17,6 +17,10 @@ const protocolWebchatOnly = {
     b.onResolve({ filter: /^@parley\/protocol$/ }, () => ({
       path: join(here, '../protocol/src/webchat-config.ts'),
     }));
+    // The live stream reader of @parley/client, from its sources (it imports nothing else of the client).
+    b.onResolve({ filter: /^@parley\/client\/event-stream$/ }, () => ({
+      path: join(here, '../client/src/event-stream.ts'),
+    }));
     // webchat-config.ts builds a TypeBox schema object the validator never reads; a stand-in that
     // keeps the property names saves TypeBox's ~75 kB in the browser. The validator code is the real one.
     b.onResolve({ filter: /^typebox$/ }, () => ({ path: 'typebox', namespace: 'typebox-stub' }));

@@ -1,3 +1,4 @@
+import { listenStream, type OpenStream } from '@parley/client/event-stream';
 import type {
   ChatConversation,
   ChatFileResponse,
@@ -6,7 +7,6 @@ import type {
   ChatUser,
   MessagePayload,
 } from '@parley/protocol';
-import { createParser } from 'eventsource-parser';
 import { WebchatError } from './config.js';
 
 /** Writable user fields (spec: name, pictureUrl, data, userKey). */
@@ -47,19 +47,6 @@ export interface ListenHandlers {
   /** Reconnecting keeps failing (reported once per run of failures), or the server refused for good. */
   onError(error: WebchatError, fatal: boolean): void;
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 
 /**
  * The webchat's client of the Chat API (`/v1/chat/{botId}`): REST with `x-user-key`, and the live
@@ -198,83 +185,76 @@ export function chatClient(options: ChatClientOptions) {
     },
 
     /**
-     * Listens to a conversation until `signal` aborts: reconnects with back-off (0.5 s doubling to
-     * 10 s), resuming with `Last-Event-ID`; 401/403/404 end it (fatal). Resolves once the first
-     * connection is open (from then on no signal is missed), rejects if it fails for good before that.
+     * Listens to a conversation until `signal` aborts, through the client's live stream (`listenStream`:
+     * reconnects with back-off as the server's `retry:` asks, resuming with `Last-Event-ID`); an answer of
+     * 4xx but 429 ends it (fatal). Resolves once the first connection is open (from then on no signal is
+     * missed), rejects if it fails for good, or three times, before that.
      */
     listen(conversationId: string, handlers: ListenHandlers, signal: AbortSignal): Promise<void> {
-      let lastEventId: string | undefined;
-      let failures = 0;
-      let opened = false;
-      let settle: { resolve(): void; reject(e: unknown): void } | undefined;
-      const first = new Promise<void>((resolve, reject) => {
-        settle = { resolve, reject };
-      });
       const url = `${root}/conversations/${encodeURIComponent(conversationId)}/listen`;
-      const run = async () => {
-        while (!signal.aborted) {
-          try {
-            const res = await doFetch(url, {
-              headers: headers({
-                accept: 'text/event-stream',
-                ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
-              }),
-              signal,
-              cache: 'no-store',
-            });
-            if (!res.ok || !res.body) {
-              const error = await failure(res, 'Listening to the conversation');
-              if ([401, 403, 404].includes(res.status)) {
-                if (opened) handlers.onError(error, true);
-                else settle?.reject(error);
-                return;
-              }
-              throw error;
-            }
-            failures = 0;
-            handlers.onOpen?.(opened);
-            if (!opened) {
-              opened = true;
-              settle?.resolve();
-            }
-            const parser = createParser({
-              onEvent(event) {
-                if (event.id) lastEventId = event.id;
-                try {
-                  const signalData = JSON.parse(event.data) as ChatSignal;
-                  if (signalData && typeof signalData.type === 'string') handlers.onSignal(signalData);
-                } catch {
-                  // not JSON: ignore
-                }
-              },
-            });
-            const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-            for (;;) {
-              const { value, done } = await reader.read();
-              if (done) break;
-              parser.feed(value);
-            }
-          } catch (error) {
-            if (signal.aborted) return;
-            failures += 1;
-            if (!opened && failures === 3) settle?.reject(error);
-            if (failures === 10) {
-              handlers.onError(
-                new WebchatError(
-                  `The live connection keeps failing (${(error as Error).message}); still retrying`,
-                ),
-                false,
-              );
-            }
-          }
-          if (signal.aborted) return;
-          await sleep(Math.min(10_000, 500 * 2 ** Math.min(failures, 5)), signal);
-        }
+      const open: OpenStream = async (lastEventId, connection) => {
+        const res = await doFetch(url, {
+          headers: headers({
+            accept: 'text/event-stream',
+            ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+          }),
+          signal: connection,
+          cache: 'no-store',
+        });
+        if (!res.ok) throw await failure(res, 'Listening to the conversation');
+        // An answer without a body is retried like a network failure.
+        if (!res.body) throw new Error('Listening to the conversation failed: the answer has no body');
+        return res;
       };
-      void run().finally(() => settle?.resolve());
-      return first;
+      return followStream(open, handlers, signal);
     },
   };
+}
+
+/** Runs a live stream in the background for `listen`: its first opening as a promise, the rest as handlers. */
+function followStream(open: OpenStream, handlers: ListenHandlers, signal: AbortSignal): Promise<void> {
+  let opened = false;
+  let settle: { resolve(): void; reject(e: unknown): void } | undefined;
+  const first = new Promise<void>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  const stream = listenStream(
+    open,
+    {
+      signal,
+      // The webchat reconnects only when a connection ends or breaks, never for silence.
+      idleTimeoutMs: Number.POSITIVE_INFINITY,
+      onOpen(reconnected) {
+        handlers.onOpen?.(reconnected);
+        opened = true;
+        settle?.resolve();
+      },
+      onRetry(error, failures) {
+        if (!opened && failures === 3) settle?.reject(error);
+        if (failures === 10) {
+          const reason = error instanceof Error ? error.message : 'the stream ended';
+          handlers.onError(
+            new WebchatError(`The live connection keeps failing (${reason}); still retrying`),
+            false,
+          );
+        }
+      },
+    },
+    // A frame that is not JSON is skipped.
+    () => undefined,
+  );
+  const run = async () => {
+    try {
+      for await (const next of stream) handlers.onSignal(next);
+    } catch (error) {
+      // The server refused for good (401, 403, 404, …).
+      const failure = error instanceof WebchatError ? error : new WebchatError(String(error));
+      if (opened) handlers.onError(failure, true);
+      else settle?.reject(error);
+    }
+  };
+  void run().finally(() => settle?.resolve());
+  return first;
 }
 /** The Chat API client. */
 export type ChatClient = ReturnType<typeof chatClient>;

@@ -1,0 +1,87 @@
+import type { ChatSignal } from '@parley/protocol';
+import { describe, expect, it } from 'vitest';
+import { ChatApiError, chatClient, type ListenHandlers } from './chat-client.js';
+import type { WebchatError } from './config.js';
+
+/** A fetch answering the listen requests in turn with `answers` (the last one repeats), recording them. */
+function scriptedFetch(answers: Array<() => Response | Promise<Response>>) {
+  const requests: Headers[] = [];
+  const fetch = async (_input: RequestInfo | URL, init?: RequestInit) => {
+    requests.push(new Headers(init?.headers));
+    const answer = answers[Math.min(requests.length - 1, answers.length - 1)];
+    return (answer as () => Response)();
+  };
+  return { fetch: fetch as typeof globalThis.fetch, requests };
+}
+
+/** A live stream answer: `frames` then, unless `hold`, the end of the stream. */
+function stream(frames: string, hold = false): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(frames));
+      if (!hold) controller.close();
+    },
+  });
+  return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+}
+
+function recorder() {
+  const signals: ChatSignal[] = [];
+  const opens: boolean[] = [];
+  const errors: Array<{ error: WebchatError; fatal: boolean }> = [];
+  const handlers: ListenHandlers = {
+    onSignal: (signal) => signals.push(signal),
+    onOpen: (again) => opens.push(again),
+    onError: (error, fatal) => errors.push({ error, fatal }),
+  };
+  return { signals, opens, errors, handlers };
+}
+
+const client = (fetch: typeof globalThis.fetch) =>
+  chatClient({ apiUrl: 'http://chat.test', botId: 'bot_1', adminKey: () => undefined, fetch });
+
+const typing = (id: number) => `id: ${id}\ndata: {"type":"typing_started","data":{"userId":"bot"}}\n\n`;
+
+describe("the webchat's live stream", () => {
+  it('resolves once open, passes signals on, and resumes after the last frame with Last-Event-ID', async () => {
+    const { fetch, requests } = scriptedFetch([
+      () => stream(`retry: 10\n\n${typing(1)}data: not json\n\n${typing(2)}`),
+      () => stream(typing(3), true),
+    ]);
+    const got = recorder();
+    const abort = new AbortController();
+    await client(fetch).listen('conv_1', got.handlers, abort.signal);
+    await expect.poll(() => got.signals.length).toBe(3);
+    abort.abort();
+    expect(got.opens).toEqual([false, true]);
+    expect(requests.map((h) => h.get('last-event-id'))).toEqual([null, '2']);
+    expect(got.errors).toEqual([]);
+  });
+
+  it('rejects when the server refuses before the stream opens, and reports a refusal after as fatal', async () => {
+    const refusal = () => new Response(JSON.stringify({ message: 'gone' }), { status: 404 });
+    const before = scriptedFetch([refusal]);
+    const error = await client(before.fetch)
+      .listen('conv_1', recorder().handlers, new AbortController().signal)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ChatApiError);
+    expect(error).toMatchObject({ status: 404, message: 'Listening to the conversation failed: gone' });
+
+    const after = scriptedFetch([() => stream('retry: 10\n\n'), refusal]);
+    const got = recorder();
+    await client(after.fetch).listen('conv_1', got.handlers, new AbortController().signal);
+    await expect.poll(() => got.errors.length).toBe(1);
+    expect(got.errors[0]).toMatchObject({ fatal: true, error: { status: 404 } });
+  });
+
+  it('rejects after three failed tries to open, with the last failure', { timeout: 15_000 }, async () => {
+    const down = scriptedFetch([() => Promise.reject(new TypeError('network down'))]);
+    const abort = new AbortController();
+    const error = await client(down.fetch)
+      .listen('conv_1', recorder().handlers, abort.signal)
+      .catch((e: unknown) => e);
+    abort.abort();
+    expect(error).toMatchObject({ message: 'network down' });
+    expect(down.requests).toHaveLength(3);
+  });
+});
