@@ -5,7 +5,14 @@ import { defineJob, type KindDefinition, PermanentJobError } from '../../jobs/re
 import { discardBody } from '../../outbound-body.js';
 import type { BotsService } from '../bots/service.js';
 import type { RequestRecord } from '../logs/service.js';
-import { botUserId, type ChatService } from './contract.js';
+import {
+  botUserId,
+  type ChatBot,
+  type ChatReplyJob,
+  type ChatService,
+  type PendingSignal,
+  type ReplyContext,
+} from './contract.js';
 import {
   CHAT_JOB_BACKOFF,
   CHAT_REPLY_JOB,
@@ -22,6 +29,89 @@ export const NO_ANSWER_ENGINE_TEXT =
   'This bot has no answer engine configured, so it cannot answer messages yet. Please contact the site owner.';
 /** What the bot says when every attempt to answer failed. */
 export const REPLY_FAILED_TEXT = 'Sorry, the bot could not answer this message. Please try again later.';
+
+/** One attempt at answering a message: the bot, the job, the id chosen for the first reply, and whether it streamed. */
+interface ReplyAttempt {
+  bot: ChatBot;
+  job: ChatReplyJob;
+  /** The first reply's id, chosen before asking: its stream deltas carry it and its source links name it. */
+  replyId: string;
+  /** Whether a delta of the reply went out (the stream then ends with complete or abort). */
+  streamed: boolean;
+}
+
+/** The bot's typing indicator in the attempt's conversation. */
+function typing(a: ReplyAttempt, type: 'typing_started' | 'typing_stopped'): ChatSignal {
+  return { type, data: { conversationId: a.job.conversationId, userId: botUserId(a.bot.id), isBot: true } };
+}
+
+/** Asks the responder (or says there is none), storing each stream delta as it comes, in order. */
+async function askResponder(
+  chat: ChatService,
+  responder: KnowledgeResponder | undefined,
+  a: ReplyAttempt,
+  context: ReplyContext,
+  signal: AbortSignal,
+): Promise<Reply> {
+  if (!responder) return { messages: [{ payload: { type: 'text', text: NO_ANSWER_ENGINE_TEXT } }] };
+  const { bot, job, replyId } = a;
+  // Deltas are stored in order; each waits for the one before, so the stream never reorders.
+  let chain: Promise<void> = Promise.resolve();
+  const reply = await responder.answer(
+    {
+      workspaceId: bot.workspaceId,
+      botId: bot.id,
+      conversationId: job.conversationId,
+      message: context.message,
+      history: context.history,
+      signal,
+      messageId: replyId,
+    },
+    {
+      delta(text: string) {
+        a.streamed = true;
+        const data = { id: replyId, conversationId: job.conversationId, delta: text };
+        chain = chain.then(() =>
+          chat.emit(bot.id, job.conversationId, [{ signal: { type: 'message_stream_delta', data } }]),
+        );
+      },
+    },
+  );
+  await chain;
+  return reply;
+}
+
+/** The signals stored with the reply: the stream's end, the responder's debug details (adminKey only), typing off. */
+function replySignals(a: ReplyAttempt, reply: Reply): PendingSignal[] {
+  const { conversationId, messageId } = a.job;
+  const extra: PendingSignal[] = [];
+  if (a.streamed)
+    extra.push({
+      conversationId,
+      signal: { type: 'message_stream_complete', data: { id: a.replyId, conversationId } },
+      adminOnly: false,
+    });
+  if (reply.debug)
+    extra.push({
+      conversationId,
+      signal: { type: 'debug', data: { ...reply.debug, conversationId, messageId, replyId: a.replyId } },
+      adminOnly: true,
+    });
+  extra.push({ conversationId, signal: typing(a, 'typing_stopped'), adminOnly: false });
+  return extra;
+}
+
+/** The signals of a failed attempt: the stream's abort (when it streamed) and typing off. */
+function failedSignals(a: ReplyAttempt, error: unknown): Array<{ signal: ChatSignal }> {
+  const signals: Array<{ signal: ChatSignal }> = [];
+  if (a.streamed) {
+    const reason = error instanceof Error ? error.message : 'error';
+    const data = { id: a.replyId, conversationId: a.job.conversationId, reason };
+    signals.push({ signal: { type: 'message_stream_abort', data } });
+  }
+  signals.push({ signal: typing(a, 'typing_stopped') });
+  return signals;
+}
 
 /**
  * The `chat_reply` job: answers a user's message in knowledge mode. It signals typing, asks the
@@ -49,103 +139,22 @@ export function chatReplyJob(deps: {
       if (bot?.status !== 'active' || bot.replyMode !== 'knowledge') return;
       const context = await chat.replyContext(bot.id, job.messageId);
       if (!context || context.answered) return;
-      const typing = (type: 'typing_started' | 'typing_stopped'): ChatSignal => ({
-        type,
-        data: { conversationId: job.conversationId, userId: botUserId(bot.id), isBot: true },
-      });
-      await chat.emit(bot.id, job.conversationId, [{ signal: typing('typing_started') }]);
-      // The first reply's id, chosen now: its stream deltas carry it and its source links name it.
-      const replyId = newSecretId('msg');
-      let streamed = false;
+      const attempt: ReplyAttempt = { bot, job, replyId: newSecretId('msg'), streamed: false };
+      await chat.emit(bot.id, job.conversationId, [{ signal: typing(attempt, 'typing_started') }]);
       try {
-        let reply: Reply;
-        if (!deps.responder) {
-          reply = { messages: [{ payload: { type: 'text', text: NO_ANSWER_ENGINE_TEXT } }] };
-        } else {
-          // Deltas are stored in order; each waits for the one before, so the stream never reorders.
-          let chain: Promise<void> = Promise.resolve();
-          reply = await deps.responder.answer(
-            {
-              workspaceId: bot.workspaceId,
-              botId: bot.id,
-              conversationId: job.conversationId,
-              message: context.message,
-              history: context.history,
-              signal,
-              messageId: replyId,
-            },
-            {
-              delta(text: string) {
-                streamed = true;
-                chain = chain.then(() =>
-                  chat.emit(bot.id, job.conversationId, [
-                    {
-                      signal: {
-                        type: 'message_stream_delta',
-                        data: { id: replyId, conversationId: job.conversationId, delta: text },
-                      },
-                    },
-                  ]),
-                );
-              },
-            },
-          );
-          await chain;
-        }
-        const extra: Array<{ conversationId: string; signal: ChatSignal; adminOnly: boolean }> = [];
-        if (streamed)
-          extra.push({
-            conversationId: job.conversationId,
-            signal: {
-              type: 'message_stream_complete',
-              data: { id: replyId, conversationId: job.conversationId },
-            },
-            adminOnly: false,
-          });
-        if (reply.debug)
-          extra.push({
-            conversationId: job.conversationId,
-            signal: {
-              type: 'debug',
-              data: {
-                ...reply.debug,
-                conversationId: job.conversationId,
-                messageId: job.messageId,
-                replyId,
-              },
-            },
-            adminOnly: true,
-          });
-        extra.push({
-          conversationId: job.conversationId,
-          signal: typing('typing_stopped'),
-          adminOnly: false,
-        });
+        const reply = await askResponder(chat, deps.responder, attempt, context, signal);
         await chat.postAsBot(
           bot,
           job.conversationId,
           // The first reply takes the id its stream deltas carried (clients swap the draft for it) and its
           // source links name.
-          reply.messages.map((m, i) => ({ ...m, ...(i === 0 ? { id: replyId } : {}) })),
-          { replyTo: job.messageId, extra },
+          reply.messages.map((m, i) => ({ ...m, ...(i === 0 ? { id: attempt.replyId } : {}) })),
+          { replyTo: job.messageId, extra: replySignals(attempt, reply) },
         );
       } catch (error) {
-        const signals: Array<{ signal: ChatSignal }> = [];
-        if (streamed)
-          signals.push({
-            signal: {
-              type: 'message_stream_abort',
-              data: {
-                id: replyId,
-                conversationId: job.conversationId,
-                reason: error instanceof Error ? error.message : 'error',
-              },
-            },
-          });
-        signals.push({ signal: typing('typing_stopped') });
         // The attempt's own failure is what counts (and is rethrown); this one is only logged.
         await chat
-          .emit(bot.id, job.conversationId, signals)
+          .emit(bot.id, job.conversationId, failedSignals(attempt, error))
           .catch((emitError: unknown) =>
             log.warn({ err: emitError }, 'could not signal the end of a failed reply attempt'),
           );
