@@ -1,6 +1,7 @@
+import type { ServerResponse } from 'node:http';
 import type { ChatMessage } from '@parley/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { ChatClient, signUserKey } from './chat.js';
+import { ChatClient, type ListenOptions, signUserKey } from './chat.js';
 import type { ChatStreamSignal } from './chat-types.js';
 import type { Client } from './client.js';
 import {
@@ -10,7 +11,14 @@ import {
   ResourceNotFoundError,
   UnauthorizedError,
 } from './errors.js';
-import { failure, type Parley, startFakeServer, startParley } from './test-support/servers.js';
+import {
+  failure,
+  json,
+  type Parley,
+  startFakeServer,
+  startParley,
+  wireError,
+} from './test-support/servers.js';
 
 /** Collects signals of a live stream in the background until `stop()`. */
 function collect(stream: AsyncIterable<ChatStreamSignal>) {
@@ -262,6 +270,19 @@ describe('ChatClient against the real server', () => {
 describe('ChatClient.listen over a scripted SSE server', () => {
   type Fake = Awaited<ReturnType<typeof startFakeServer>>;
   let fake: Fake | undefined;
+  /** Listens to conversation `c` of the fake server, reconnecting after 10 ms; `stop` ends the loop. */
+  const listenTo = (options: ListenOptions) => {
+    const controller = new AbortController();
+    const chat = new ChatClient({ botId: 'bot_1', apiUrl: fake?.url, retry: { attempts: 1 } });
+    const got = collect(chat.listen('c', { signal: controller.signal, reconnectDelayMs: 10, ...options }));
+    const stop = async () => {
+      controller.abort();
+      await got.done;
+    };
+    return { got, stop };
+  };
+  /** Answers the opening as a restarting server does: 503. */
+  const unavailable = (res: ServerResponse) => json(res, 503, wireError(503, 'Unknown', 'restarting'));
   afterEach(async () => {
     await fake?.close();
     fake = undefined;
@@ -304,37 +325,22 @@ describe('ChatClient.listen over a scripted SSE server', () => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write('id: 7\nevent: message\ndata: {"type":"typing_started","data":{}}\n\n'); // then silence
       } else if (index === 1) {
-        res.writeHead(503, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: 'err_x', code: 503, type: 'Unknown', message: 'restarting' }));
+        unavailable(res);
       } else {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write('id: 8\nevent: message\ndata: {"type":"typing_stopped","data":{}}\n\n');
       }
     });
-    const controller = new AbortController();
-    const chat = new ChatClient({ botId: 'bot_1', apiUrl: fake.url, retry: { attempts: 1 } });
-    const got = collect(
-      chat.listen('c', {
-        signal: controller.signal,
-        reconnectDelayMs: 10,
-        idleTimeoutMs: 150,
-        includePings: true,
-      }),
-    );
+    const { got, stop } = listenTo({ idleTimeoutMs: 150, includePings: true });
     await got.until(2);
-    controller.abort();
-    await got.done;
+    await stop();
     expect(got.signals.map((s) => s.type)).toEqual(['typing_started', 'typing_stopped']);
     expect(fake.received.map((r) => r.headers['last-event-id'])).toEqual([undefined, '7', '7']);
   });
 
   it('tells each opening (onOpen) and each failed try (onRetry)', async () => {
     fake = await startFakeServer((_req, res, index) => {
-      if (index === 1) {
-        res.writeHead(503, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: 'err_x', code: 503, type: 'Unknown', message: 'restarting' }));
-        return;
-      }
+      if (index === 1) return unavailable(res);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const frame = `id: ${index + 1}\nevent: message\ndata: {"type":"typing_started","data":{}}\n\n`;
       if (index === 0) res.end(frame);
@@ -342,22 +348,15 @@ describe('ChatClient.listen over a scripted SSE server', () => {
     });
     const opens: boolean[] = [];
     const retries: Array<[number | undefined, number]> = [];
-    const controller = new AbortController();
-    const chat = new ChatClient({ botId: 'bot_1', apiUrl: fake.url, retry: { attempts: 1 } });
-    const got = collect(
-      chat.listen('c', {
-        signal: controller.signal,
-        reconnectDelayMs: 10,
-        idleTimeoutMs: Number.POSITIVE_INFINITY,
-        onOpen: (reconnected) => opens.push(reconnected),
-        onRetry: (error, failures) =>
-          retries.push([(error as { status?: number } | undefined)?.status, failures]),
-      }),
-    );
+    const { got, stop } = listenTo({
+      idleTimeoutMs: Number.POSITIVE_INFINITY,
+      onOpen: (reconnected) => opens.push(reconnected),
+      onRetry: (error, failures) =>
+        retries.push([(error as { status?: number } | undefined)?.status, failures]),
+    });
     await got.until(2);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    controller.abort();
-    await got.done;
+    await stop();
     expect(opens).toEqual([false, true]);
     expect(retries).toEqual([
       [undefined, 1],
