@@ -63,11 +63,10 @@ function truncated(value: Container, maxDepth: number): Container {
 }
 
 /**
- * Reads a stored JSON object field for an answer, never failing on what was stored: text that is not a JSON
- * object answers `{}`, and a value stored nested deeper than the limit (before the limit existed) answers
- * with its deeper parts replaced by TRUNCATED_MARKER, so one stored item can never break a listing.
+ * The object a stored JSON object field holds, as stored (not truncated), e.g. to merge an update into: `{}`
+ * when the text is no JSON object (or none is stored).
  */
-export function readJsonObject(text: string | null): Record<string, unknown> {
+export function storedObject(text: string | null): Record<string, unknown> {
   if (text === null) return {};
   let value: unknown;
   try {
@@ -75,7 +74,16 @@ export function readJsonObject(text: string | null): Record<string, unknown> {
   } catch {
     return {};
   }
-  if (!isContainer(value) || Array.isArray(value)) return {};
+  return isContainer(value) && !Array.isArray(value) ? value : {};
+}
+
+/**
+ * Reads a stored JSON object field for an answer, never failing on what was stored: text that is not a JSON
+ * object answers `{}`, and a value stored nested deeper than the limit (before the limit existed) answers
+ * with its deeper parts replaced by TRUNCATED_MARKER, so one stored item can never break a listing.
+ */
+export function readJsonObject(text: string | null): Record<string, unknown> {
+  const value = storedObject(text);
   if (tooDeep('', value, MAX_JSON_FIELD_DEPTH) === undefined) return value;
   return truncated(value, MAX_JSON_FIELD_DEPTH) as Record<string, unknown>;
 }

@@ -1,9 +1,9 @@
 import { type Expression, type Kysely, PostgresAdapter, type Selectable, type SqlBool, sql } from 'kysely';
 import { afterCursor } from '../../db/keyset.js';
 import type { Database, FilesTable } from '../../db/schema.js';
-import { tagConditions } from '../../db/tag-filter.js';
+import { type TagFilter, tagConditions } from '../../db/tag-filter.js';
 import type { Cursor } from '../../http/pagination.js';
-import type { TagFilter } from '../../http/tag-filter.js';
+import type { PassageVisibility } from '../../search/index/index.js';
 
 /** File row. */
 export type FileRow = Selectable<FilesTable>;
@@ -23,11 +23,14 @@ export const FILE_SORT_COLUMNS = {
  */
 export const LISTED_SIZE = sql<number>`case when status in ('upload_pending', 'upload_failed') then -1 else coalesce(size, -1) end`;
 
+/** Most ids one query names (SQLite and PostgreSQL bound the parameters of a statement). */
+const ID_BATCH = 500;
+
 /** Advisory lock class of File Storage reservations (PostgreSQL): "FILE". */
 const QUOTA_LOCK_CLASS = 0x46494c45;
 
 /** Which files a caller may see in lists: all of the bot's, or (an integration) its own plus shared ones. */
-export type FileVisibility = { kind: 'all' } | { kind: 'integration'; integrationId: string };
+export type FileVisibility = PassageVisibility;
 
 /** What listFiles filters and sorts by. */
 export interface FileListQuery {
@@ -89,6 +92,19 @@ export function filesRepo(db: Kysely<Database>) {
         .where('key', '=', key)
         .executeTakeFirst(),
     byIdAnyBot: (id: string) => db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst(),
+    /** The files of these ids (of one bot, when given), read in batches so that any number of ids fits a query. */
+    byIds: async (ids: string[], botId?: string): Promise<FileRow[]> => {
+      const rows: FileRow[] = [];
+      for (let i = 0; i < ids.length; i += ID_BATCH) {
+        let q = db
+          .selectFrom('files')
+          .selectAll()
+          .where('id', 'in', ids.slice(i, i + ID_BATCH));
+        if (botId !== undefined) q = q.where('bot_id', '=', botId);
+        rows.push(...(await q.execute()));
+      }
+      return rows;
+    },
     tagsOf: async (ids: string[]): Promise<Map<string, Record<string, string>>> => {
       const map = new Map<string, Record<string, string>>(ids.map((id) => [id, {}]));
       if (ids.length === 0) return map;
@@ -118,14 +134,17 @@ export function filesRepo(db: Kysely<Database>) {
     },
     update: (id: string, values: Partial<FileRow>) =>
       db.updateTable('files').set(values).where('id', '=', id).execute(),
-    /** Updates only while the file is still waiting for this very upload; answers whether it did. */
-    completeUpload: async (id: string, version: number, values: Partial<FileRow>) => {
+    /**
+     * Updates only while the file is still at this upload version and in this status (waiting for this very
+     * upload, or for this very indexing job); answers whether it did.
+     */
+    updateWhile: async (id: string, state: { version: number; status: string }, values: Partial<FileRow>) => {
       const r = await db
         .updateTable('files')
         .set(values)
         .where('id', '=', id)
-        .where('upload_version', '=', version)
-        .where('status', '=', 'upload_pending')
+        .where('upload_version', '=', state.version)
+        .where('status', '=', state.status)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
@@ -153,42 +172,33 @@ export function filesRepo(db: Kysely<Database>) {
         .limit(q.limit + 1)
         .execute();
     },
-    tagKeys: (botId: string, visibility: FileVisibility, limit: number, after: string | undefined) => {
-      let q = db
-        .selectFrom('file_tags')
-        .innerJoin('files', 'files.id', 'file_tags.file_id')
-        .select('file_tags.key')
-        .distinct()
-        .where('files.bot_id', '=', botId);
-      const vis = visible(visibility);
-      if (vis) q = q.where(vis);
-      if (after !== undefined) q = q.where('file_tags.key', '>', after);
-      return q
-        .orderBy('file_tags.key')
-        .limit(limit + 1)
-        .execute();
-    },
-    tagValues: (
+    /**
+     * Distinct tag keys of the bot's files the visibility lets one see (or, given `tagKey`, the values of that
+     * tag), in order after `after`: `limit + 1` of them.
+     */
+    tagStrings: async (
       botId: string,
-      key: string,
       visibility: FileVisibility,
       limit: number,
       after: string | undefined,
-    ) => {
+      tagKey?: string,
+    ): Promise<string[]> => {
+      const column = tagKey === undefined ? ('file_tags.key' as const) : ('file_tags.value' as const);
       let q = db
         .selectFrom('file_tags')
         .innerJoin('files', 'files.id', 'file_tags.file_id')
-        .select('file_tags.value')
+        .select((eb) => eb.ref(column).as('s'))
         .distinct()
-        .where('files.bot_id', '=', botId)
-        .where('file_tags.key', '=', key);
+        .where('files.bot_id', '=', botId);
+      if (tagKey !== undefined) q = q.where('file_tags.key', '=', tagKey);
       const vis = visible(visibility);
       if (vis) q = q.where(vis);
-      if (after !== undefined) q = q.where('file_tags.value', '>', after);
-      return q
-        .orderBy('file_tags.value')
+      if (after !== undefined) q = q.where(column, '>', after);
+      const rows = await q
+        .orderBy('s')
         .limit(limit + 1)
         .execute();
+      return rows.map((r) => r.s);
     },
     /**
      * Bytes stored by a bot's or a workspace's files. With `reserved`, what the quota counts: a file waiting

@@ -76,7 +76,7 @@ export function installFilesAuth(
     if ((req.routeOptions.config?.auth ?? 'bot') === 'none' || req.method === 'OPTIONS') return;
     const caller = await deps.files.context(await requirePrincipal(req, deps.auth), header(req, 'x-bot-id'));
     req.parley.botId = caller.botId;
-    (req.parley as { files?: FilesContext }).files = caller;
+    (req.parley as { files?: FilesContext }).files = { ...caller, log: req.log };
   });
 }
 
@@ -387,8 +387,11 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
             (req.params as { id: string }).id,
             req.query as Record<string, string>,
             body,
-            Number.isFinite(length) ? length : undefined,
-            controller.signal,
+            {
+              contentLength: Number.isFinite(length) ? length : undefined,
+              signal: controller.signal,
+              log: req.log,
+            },
           ),
         };
       },

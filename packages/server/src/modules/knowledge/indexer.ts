@@ -1,12 +1,12 @@
 import type { Readable } from 'node:stream';
-import type { Kysely } from 'kysely';
 import type { BlobStore } from '../../blob/blob-store.js';
-import type { Database } from '../../db/schema.js';
 import { type JobHandler, PermanentJobError } from '../../jobs/queue.js';
 import { ChunkOptionsError, chunkOptionsFrom } from '../../search/chunk.js';
 import type { DocumentReader } from '../../search/document-reader.js';
 import type { IndexedPassage, PassageIndex, StoredPassage } from '../../search/index/index.js';
 import { type ChunkOptions, type Embedder, ExtractionError } from '../../search/types.js';
+import type { FileRow } from '../files/repo.js';
+import type { FileIndexing, IndexFileJob } from '../files/service.js';
 
 /** Limits of indexing. */
 export interface IndexerSettings {
@@ -22,14 +22,6 @@ export interface IndexerSettings {
   workspaceVectorBytes: number | null;
 }
 
-/** What the job carries. */
-interface IndexPayload {
-  fileId: string;
-  uploadVersion: number;
-  /** 'stored': embed the passages the file already has (setFilePassages) instead of extracting the blob. */
-  source?: 'blob' | 'stored';
-}
-
 async function readAll(stream: Readable, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -37,10 +29,7 @@ async function readAll(stream: Readable, limit: number): Promise<Buffer> {
     size += (chunk as Buffer).length;
     if (size > limit) {
       stream.destroy();
-      throw new PermanentJobError(
-        `the file is larger than the ${limit} bytes that can be indexed`,
-        'too_large',
-      );
+      throw tooLarge(limit);
     }
     chunks.push(chunk as Buffer);
   }
@@ -63,145 +52,156 @@ export function embeddingText(passage: { content: string; breadcrumb: string[] }
   return path ? `${path}\n${passage.content}` : passage.content;
 }
 
-/**
- * The `index_file` job: reads the file's blob, extracts and chunks it, embeds the passages (progress on the
- * file as it goes), replaces the file's passages in one transaction, and ends the file `indexing_completed`,
- * or `indexing_failed` with `<reason code>: <message>` (unsupported or unreadable document, too large,
- * timeout, quota). A job for an older upload of the file, or a deleted file, does nothing.
- */
-export function indexFileJob(deps: {
-  db: Kysely<Database>;
+/** What the `index_file` job is built from. */
+export interface IndexerDeps {
+  /** The file the job is for, and where its progress and outcome are recorded (the files module). */
+  files: FileIndexing;
   blobs: BlobStore;
   index: PassageIndex;
   embedder: Embedder | undefined;
   /** Extraction and chunking, in worker threads. */
   reader: DocumentReader;
-  clock: () => Date;
   settings: IndexerSettings;
-}): JobHandler {
-  const { db, settings } = deps;
-  const now = () => deps.clock().toISOString();
-  const current = async (p: IndexPayload) => {
-    const row = await db.selectFrom('files').selectAll().where('id', '=', p.fileId).executeTakeFirst();
-    return row && row.upload_version === p.uploadVersion && row.status === 'indexing_pending'
-      ? row
-      : undefined;
-  };
-  const setFile = (p: IndexPayload, values: Record<string, unknown>) =>
-    db
-      .updateTable('files')
-      .set(values)
-      .where('id', '=', p.fileId)
-      .where('upload_version', '=', p.uploadVersion)
-      .where('status', '=', 'indexing_pending')
-      .execute();
+}
 
+/** 'permanent' failure of a file larger than can be indexed. */
+function tooLarge(limit: number): PermanentJobError {
+  return new PermanentJobError(`the file is larger than the ${limit} bytes that can be indexed`, 'too_large');
+}
+
+/** The passages a caller set itself (setFilePassages), as stored, to embed again. */
+async function storedPassages(index: PassageIndex, fileId: string): Promise<IndexedPassage[]> {
+  return (await allFilePassages(index, fileId)).map((s) => ({
+    position: s.position,
+    content: s.content,
+    subtype: s.subtype,
+    breadcrumb: s.breadcrumb,
+    ...(s.pageNumber ? { pageNumber: s.pageNumber } : {}),
+  }));
+}
+
+/** The chunking a file asks for (its indexing.configuration); a bad one fails the job for good. */
+function chunkOptionsOf(file: FileRow): ChunkOptions {
+  try {
+    return chunkOptionsFrom(
+      file.indexing_configuration ? JSON.parse(file.indexing_configuration) : undefined,
+    );
+  } catch (error) {
+    if (error instanceof ChunkOptionsError)
+      throw new PermanentJobError(error.message, 'invalid_configuration');
+    throw error;
+  }
+}
+
+/** Reads the file's blob and extracts and chunks it, off this thread (a hostile document cannot stall the API). */
+async function extractPassages(
+  deps: IndexerDeps,
+  file: FileRow & { blob_key: string },
+  signal: AbortSignal,
+): Promise<IndexedPassage[]> {
+  const limit = deps.settings.maxIndexableBytes;
+  if ((file.size ?? 0) > limit) throw tooLarge(limit);
+  const chunkOptions = chunkOptionsOf(file);
+  const bytes = await readAll(await deps.blobs.get(file.blob_key), limit);
+  try {
+    return await deps.reader.read({
+      bytes,
+      contentType: file.content_type,
+      key: file.key,
+      chunkOptions,
+      signal,
+    });
+  } catch (error) {
+    if (error instanceof ExtractionError) throw new PermanentJobError(error.message, error.code);
+    throw error;
+  }
+}
+
+/** Embeds the passages in batches, recording progress on the file after each. */
+async function embedAll(
+  deps: IndexerDeps,
+  embedder: Embedder,
+  job: IndexFileJob,
+  passages: IndexedPassage[],
+  signal: AbortSignal,
+): Promise<void> {
+  const batchSize = deps.settings.embedBatch;
+  for (let i = 0; i < passages.length; i += batchSize) {
+    const batch = passages.slice(i, i + batchSize);
+    const vectors = await embedder.embed(batch.map(embeddingText), signal);
+    batch.forEach((passage, j) => {
+      passage.embedding = vectors[j];
+    });
+    await deps.files.indexingProgress(job, { done: Math.min(passages.length, i + batch.length) });
+  }
+}
+
+/** Fails the job for good when the new vectors would exceed the workspace's Vector DB Storage quota. */
+async function checkVectorQuota(
+  deps: IndexerDeps,
+  embedder: Embedder,
+  file: FileRow,
+  adding: number,
+): Promise<void> {
+  const quota = deps.settings.workspaceVectorBytes;
+  if (quota === null) return;
+  const bytesPer = embedder.dimensions * 4;
+  // The file's own vectors, if any, are replaced: they do not count against the new ones.
+  const own = (await allFilePassages(deps.index, file.id)).filter((s) => s.modelId === embedder.id).length;
+  const used = (await deps.index.storage({ workspaceId: file.workspace_id })).vectorBytes - own * bytesPer;
+  const needed = adding * bytesPer;
+  if (used + needed > quota) {
+    throw new PermanentJobError(
+      `Vector DB Storage quota (${quota} bytes) would be exceeded: ${used} used, ${needed} more needed`,
+      'quota_exceeded',
+    );
+  }
+}
+
+/**
+ * The `index_file` job: reads the file's blob, extracts and chunks it, embeds the passages (progress on the
+ * file as it goes), replaces the file's passages in one transaction, and ends the file `indexing_completed`,
+ * or `indexing_failed` with `<reason code>: <message>` (unsupported or unreadable document, too large,
+ * timeout, quota). A job for an older upload of the file, or a deleted file, does nothing. The file's state
+ * is read and written through the files module, which owns it.
+ */
+export function indexFileJob(deps: IndexerDeps): JobHandler<IndexFileJob> {
+  const { files, settings } = deps;
   return {
     timeoutMs: settings.timeoutMs,
     maxAttempts: settings.maxAttempts,
     // A document that took the whole time bound would take it again: it ends indexing_failed `timeout` at once.
     retryTimeouts: false,
 
-    async run(payload, { signal }) {
-      const p = payload as IndexPayload;
-      const file = await current(p);
+    async run(job, { signal }) {
+      const file = await files.indexingTarget(job);
       if (!file?.blob_key) return;
-      let passages: IndexedPassage[];
-      if (p.source === 'stored') {
-        passages = (await allFilePassages(deps.index, file.id)).map((s) => ({
-          position: s.position,
-          content: s.content,
-          subtype: s.subtype,
-          breadcrumb: s.breadcrumb,
-          ...(s.pageNumber ? { pageNumber: s.pageNumber } : {}),
-        }));
-      } else {
-        if ((file.size ?? 0) > settings.maxIndexableBytes) {
-          throw new PermanentJobError(
-            `the file is larger than the ${settings.maxIndexableBytes} bytes that can be indexed`,
-            'too_large',
-          );
-        }
-        let chunkOptions: ChunkOptions;
-        try {
-          chunkOptions = chunkOptionsFrom(
-            file.indexing_configuration ? JSON.parse(file.indexing_configuration) : undefined,
-          );
-        } catch (error) {
-          if (error instanceof ChunkOptionsError)
-            throw new PermanentJobError(error.message, 'invalid_configuration');
-          throw error;
-        }
-        const bytes = await readAll(await deps.blobs.get(file.blob_key), settings.maxIndexableBytes);
-        try {
-          // Off this thread, within memory and time bounds: a hostile document cannot stall the API.
-          passages = await deps.reader.read({
-            bytes,
-            contentType: file.content_type,
-            key: file.key,
-            chunkOptions,
-            signal,
-          });
-        } catch (error) {
-          if (error instanceof ExtractionError) throw new PermanentJobError(error.message, error.code);
-          throw error;
-        }
-      }
-      await setFile(p, { indexing_total: passages.length, indexing_done: 0 });
+      const passages =
+        job.source === 'stored'
+          ? await storedPassages(deps.index, file.id)
+          : await extractPassages(deps, { ...file, blob_key: file.blob_key }, signal);
+      await files.indexingProgress(job, { total: passages.length, done: 0 });
       const embedder = deps.embedder;
       if (embedder) {
-        for (let i = 0; i < passages.length; i += settings.embedBatch) {
-          const batch = passages.slice(i, i + settings.embedBatch);
-          const vectors = await embedder.embed(batch.map(embeddingText), signal);
-          batch.forEach((passage, j) => {
-            passage.embedding = vectors[j];
-          });
-          await setFile(p, { indexing_done: Math.min(passages.length, i + batch.length) });
-        }
-        const quota = settings.workspaceVectorBytes;
-        if (quota !== null) {
-          // The file's own vectors, if any, are replaced: they do not count against the new ones.
-          const own = (await allFilePassages(deps.index, file.id)).filter(
-            (s) => s.modelId === embedder.id,
-          ).length;
-          const used =
-            (await deps.index.storage({ workspaceId: file.workspace_id })).vectorBytes -
-            own * embedder.dimensions * 4;
-          const adding = passages.length * embedder.dimensions * 4;
-          if (used + adding > quota) {
-            throw new PermanentJobError(
-              `Vector DB Storage quota (${quota} bytes) would be exceeded: ${used} used, ${adding} more needed`,
-              'quota_exceeded',
-            );
-          }
-        }
+        await embedAll(deps, embedder, job, passages, signal);
+        await checkVectorQuota(deps, embedder, file, passages.length);
       } else {
-        await setFile(p, { indexing_done: passages.length });
+        await files.indexingProgress(job, { done: passages.length });
       }
       signal.throwIfAborted();
       // The upload may have been replaced meanwhile: index only the version this job was made for.
-      if (!(await current(p))) return;
+      if (!(await files.indexingTarget(job))) return;
       await deps.index.replaceFilePassages({
         fileId: file.id,
         botId: file.bot_id,
         passages,
         ...(embedder ? { model: { id: embedder.id, dimensions: embedder.dimensions } } : {}),
       });
-      await setFile(p, {
-        status: 'indexing_completed',
-        failed_status_reason: null,
-        indexing_done: passages.length,
-        updated_at: now(),
-      });
+      await files.indexingCompleted(job, passages.length);
     },
 
-    async onFailed(payload, error) {
-      const p = payload as IndexPayload;
-      await setFile(p, {
-        status: 'indexing_failed',
-        failed_status_reason: `${error.reason}: ${error.message}`.slice(0, 2000),
-        updated_at: now(),
-      });
+    async onFailed(job, error) {
+      await files.indexingFailed(job, `${error.reason}: ${error.message}`);
     },
   };
 }

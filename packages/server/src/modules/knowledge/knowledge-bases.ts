@@ -155,40 +155,33 @@ export function knowledgeBaseService(deps: { db: Kysely<Database>; files: FilesS
       await db.deleteFrom('knowledge_bases').where('id', '=', id).execute();
     },
 
+    /** The files linked to a knowledge base that the caller may read, in the order they were linked. */
     async files(ctx: FilesContext, id: string): Promise<LinkedFile[]> {
       canRead(ctx);
       await load(ctx, id);
-      const visible = new Set<string>();
-      const rows = await db
+      const links = await db
         .selectFrom('knowledge_base_files')
-        .innerJoin('files', 'files.id', 'knowledge_base_files.file_id')
-        .select([
-          'files.id',
-          'files.key',
-          'files.status',
-          'files.failed_status_reason',
-          'knowledge_base_files.linked_at',
-        ])
-        .where('knowledge_base_files.knowledge_base_id', '=', id)
-        .orderBy('knowledge_base_files.linked_at')
+        .select(['file_id', 'linked_at'])
+        .where('knowledge_base_id', '=', id)
+        .orderBy('linked_at')
         .execute();
-      for (const r of rows) {
-        try {
-          await deps.files.readable(ctx, r.id);
-          visible.add(r.id);
-        } catch {
-          // Files the caller may not read are left out.
-        }
-      }
-      return rows
-        .filter((r) => visible.has(r.id))
-        .map((r) => ({
-          fileId: r.id,
-          key: r.key,
-          status: r.status as KnowledgeBaseFile['status'],
-          ...(r.failed_status_reason ? { failedStatusReason: r.failed_status_reason } : {}),
-          linkedAt: r.linked_at,
-        }));
+      const states = await deps.files.indexingStates(
+        ctx,
+        links.map((l) => l.file_id),
+      );
+      return links.flatMap((link) => {
+        const file = states.get(link.file_id);
+        if (!file) return [];
+        return [
+          {
+            fileId: file.id,
+            key: file.key,
+            status: file.status,
+            ...(file.failedStatusReason ? { failedStatusReason: file.failedStatusReason } : {}),
+            linkedAt: link.linked_at,
+          },
+        ];
+      });
     },
 
     /** Links a file (by id or key) and makes sure it is indexed. Linking twice changes nothing. */

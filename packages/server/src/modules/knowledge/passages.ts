@@ -1,13 +1,10 @@
 import type { FileObject } from '@parley/protocol';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
 import { errors } from '../../errors/errors.js';
 import type { Page } from '../../http/pagination.js';
 import { decodeCursor, encodeCursor } from '../../http/pagination.js';
-import type { JobQueue } from '../../jobs/queue.js';
 import type { PassageIndex } from '../../search/index/index.js';
 import type { PassageSubtype } from '../../search/types.js';
-import { type FilesContext, type FilesService, INDEX_FILE_JOB } from '../files/service.js';
+import type { FilesContext, FilesService } from '../files/service.js';
 
 /** A stored passage as listFilePassages answers it. */
 export interface FilePassageView {
@@ -18,13 +15,7 @@ export interface FilePassageView {
 }
 
 /** listFilePassages and setFilePassages. */
-export function passagesService(deps: {
-  db: Kysely<Database>;
-  index: PassageIndex;
-  files: FilesService;
-  jobs: JobQueue;
-  clock: () => Date;
-}) {
+export function passagesService(deps: { index: PassageIndex; files: FilesService }) {
   return {
     async list(
       ctx: FilesContext,
@@ -87,26 +78,8 @@ export function passagesService(deps: {
           ...(p.meta?.pageNumber ? { pageNumber: p.meta.pageNumber } : {}),
         })),
       });
-      const at = deps.clock().toISOString();
-      await deps.db.transaction().execute(async (tx) => {
-        await tx
-          .updateTable('files')
-          .set({
-            index: 1,
-            status: 'indexing_pending',
-            failed_status_reason: null,
-            indexing_done: 0,
-            indexing_total: passages.length,
-            updated_at: at,
-          })
-          .where('id', '=', file.id)
-          .execute();
-        await deps.jobs.enqueue(
-          INDEX_FILE_JOB,
-          { fileId: file.id, uploadVersion: file.upload_version, source: 'stored' },
-          { tx },
-        );
-      });
+      // The files module marks the file and queues the job that embeds them.
+      await deps.files.indexStoredPassages(file, passages.length);
       return deps.files.get(ctx, file.id);
     },
   };

@@ -1,0 +1,204 @@
+import type { Readable } from 'node:stream';
+import type { FileObject, FileStatus, UpdateFileBody, UpsertFileBody, Usage } from '@parley/protocol';
+import type { FileActor } from '../../access/file-policy.js';
+import type { Actor, Principal } from '../../access/principal.js';
+import type { ByteRange } from '../../blob/blob-store.js';
+import type { TagFilter } from '../../db/tag-filter.js';
+import type { Page } from '../../http/pagination.js';
+import type { Logger } from '../../logger.js';
+import type { IndexFileJob } from './jobs.js';
+import type { FILE_SORT_COLUMNS, FileRow, FileVisibility } from './repo.js';
+
+export type { IndexFileJob } from './jobs.js';
+
+/** Kind of the durable job that indexes one file. */
+export const INDEX_FILE_JOB = 'index_file';
+
+/** Settings of the Files API. */
+export interface FilesSettings {
+  publicUrl: string;
+  /** Lifetime of a private file's download URL. */
+  downloadUrlTtlMs: number;
+  /** Lifetime of an upload URL. */
+  uploadUrlTtlMs: number;
+  /** Most bytes of files per workspace and per bot (null: unlimited). */
+  quotas: { workspaceBytes: number | null; botBytes: number | null };
+}
+
+/** A caller of the Files API, resolved from its token and `x-bot-id`. */
+export interface FilesContext {
+  actor: FileActor;
+  botId: string;
+  workspaceId: string;
+  /** The logger of the request it calls in (its lines carry the request id); the service's own otherwise. */
+  log?: Logger | undefined;
+}
+
+/** A file's content to stream back: its headers, and a function that opens the bytes (or a range of them). */
+export interface FileContent {
+  size: number;
+  contentType: string;
+  key: string;
+  etag: string;
+  lastModified: string;
+  open(range?: ByteRange): Promise<Readable>;
+}
+
+/** Usage figures another module contributes for a bot. */
+export type BotUsageSource = (
+  botId: string,
+) => Promise<Array<{ type: string; value: number; quota: number | null }>>;
+
+/** The file fields a search passage carries. */
+export interface PassageFileSummary {
+  id: string;
+  key: string;
+  contentType: string;
+  metadata: Record<string, unknown>;
+  tags: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Where a file stands in its indexing, as a knowledge base lists it. */
+export interface FileIndexingState {
+  id: string;
+  key: string;
+  status: FileStatus;
+  failedStatusReason: string | null;
+}
+
+/** A page query of the Files API lists. */
+export interface FilesPageQuery {
+  nextToken?: string | undefined;
+  pageSize?: number | undefined;
+}
+
+/** What listFiles filters and sorts by. */
+export interface FilesListQuery extends FilesPageQuery {
+  sortField?: keyof typeof FILE_SORT_COLUMNS | undefined;
+  sortDirection?: 'asc' | 'desc' | undefined;
+  tags?: TagFilter | undefined;
+  ids?: string[] | undefined;
+  indexed?: boolean | undefined;
+}
+
+/** How the bytes of an upload URL arrive. */
+export interface UploadRequest {
+  /** The Content-Length the client announced, if any. */
+  contentLength?: number | undefined;
+  /** Aborts when the client goes away mid-upload. */
+  signal: AbortSignal;
+  /** The logger of the request (its lines carry the request id). */
+  log?: Logger | undefined;
+}
+
+/**
+ * What the `index_file` job (modules/knowledge) reads and writes of a file: the files module is the only one
+ * that writes the `files` table, so the job reports its progress and outcome through these. Each write applies
+ * only while the file is still `indexing_pending` for the job's upload version: a job made for an older upload
+ * of the file, or a deleted file, changes nothing.
+ */
+export interface FileIndexing {
+  /** The file the job is for, while it still waits for this job (same upload version, indexing_pending). */
+  indexingTarget(job: IndexFileJob): Promise<FileRow | undefined>;
+  /** Records how many passages the job has embedded (`done`) of how many (`total`, when known). */
+  indexingProgress(job: IndexFileJob, progress: { done: number; total?: number }): Promise<void>;
+  /** Ends the file `indexing_completed` with its `passages` embedded. */
+  indexingCompleted(job: IndexFileJob, passages: number): Promise<void>;
+  /** Ends the file `indexing_failed` with `reason` (`<code>: <message>`, cut to 2,000 characters). */
+  indexingFailed(job: IndexFileJob, reason: string): Promise<void>;
+  /**
+   * After a caller replaced a file's passages with its own (setFilePassages): the file turns `index` on and
+   * `indexing_pending` with `passages` to embed, and an `index_file` job (source `stored`) is queued, both in
+   * one transaction.
+   */
+  indexStoredPassages(file: Pick<FileRow, 'id' | 'upload_version'>, passages: number): Promise<void>;
+}
+
+/**
+ * Files: records, uploads through signed URLs, downloads, copies and tags, under the file permission table;
+ * the only writer of the `files` table. Every method is a plain function: destructuring one is safe.
+ */
+export interface FilesService extends FileIndexing {
+  /** Resolves the caller of a Files API request: its token's principal acting on the bot named by `x-bot-id`. */
+  context(principal: Principal, botIdHeader: string | undefined): Promise<FilesContext>;
+  /** Which of a bot's files the caller may see, as the search index filters them. */
+  visibility(ctx: FilesContext): FileVisibility;
+  /** Loads a file the caller may read (404 otherwise), for search and knowledge bases. */
+  readable(ctx: FilesContext, idOrKey: string): Promise<FileRow>;
+  /** Loads a file the caller may update (403/404 otherwise), for setFilePassages. */
+  writable(ctx: FilesContext, idOrKey: string): Promise<FileRow>;
+
+  /** Creates a file record, or replaces the one with the same key (a new upload is then required). */
+  upsert(
+    ctx: FilesContext,
+    body: UpsertFileBody,
+    options?: {
+      /** Owner recorded on a new file instead of the caller (the Chat API files uploads for a chat user). */
+      owner?: { type: 'user'; id: string };
+    },
+  ): Promise<FileObject & { uploadUrl: string }>;
+  /**
+   * Receives the bytes of an upload URL: streamed to a fresh blob, checked against the declared size,
+   * then committed (blob first, record last). Too many bytes: 413 and nothing kept; too few: upload_failed.
+   */
+  upload(
+    id: string,
+    query: Record<string, string | undefined>,
+    body: Readable,
+    request: UploadRequest,
+  ): Promise<FileObject>;
+  get(ctx: FilesContext, idOrKey: string): Promise<FileObject>;
+  list(ctx: FilesContext, query: FilesListQuery): Promise<Page<FileObject>>;
+  update(ctx: FilesContext, idOrKey: string, body: UpdateFileBody): Promise<FileObject>;
+  delete(ctx: FilesContext, idOrKey: string): Promise<void>;
+  /** Copies a file's content and fields to `destinationKey`, on the same bot or on `destination` (another bot). */
+  copy(
+    ctx: FilesContext,
+    idOrKey: string,
+    destinationKey: string,
+    destination: FilesContext,
+    overwrite: boolean,
+  ): Promise<FileObject>;
+  /** The tag keys of the files the caller may see. */
+  tagKeys(ctx: FilesContext, query: FilesPageQuery): Promise<Page<string>>;
+  /** The values of one tag on the files the caller may see. */
+  tagValues(ctx: FilesContext, tag: string, query: FilesPageQuery): Promise<Page<string>>;
+  /**
+   * Opens a file's content for a download URL: a permanent public URL (only while the file has
+   * `public_content`) or a signed private URL (403 once expired or altered).
+   */
+  openContent(id: string, query: Record<string, string | undefined>): Promise<FileContent>;
+
+  /** The file fields a search answer carries, for these ids. */
+  summaries(ids: string[]): Promise<Map<string, PassageFileSummary>>;
+  /** The indexing state of those of these files the caller may read (the others are left out). */
+  indexingStates(ctx: FilesContext, ids: string[]): Promise<Map<string, FileIndexingState>>;
+  /**
+   * Indexes a file again without a new upload (a failed or outdated index, or a file linked to a knowledge
+   * base): needs update rights and uploaded content. Turns `index` on.
+   */
+  reindex(ctx: FilesContext, idOrKey: string): Promise<FileObject>;
+  /** Makes sure a file is (being) indexed: queues indexing unless it is indexed or queued already (or `force`). */
+  ensureIndexed(fileId: string, force?: boolean): Promise<FileObject>;
+
+  /** Deletes files whose expiresAt has passed, then their blobs; answers how many files went. */
+  expire(limit?: number): Promise<number>;
+  /** Deletes queued blobs; answers how many went. Safe to run from several processes. */
+  collectGarbage(limit?: number): Promise<number>;
+  /** Removes leftovers of uploads whose process died (idle for an hour); answers how many. */
+  sweepTemporary(): Promise<number>;
+  /**
+   * Deletes blobs that no file record holds (left by a crash or a lost race between a blob write and its
+   * record), once older than `olderThanMs` (default: the upload URL lifetime); answers how many went.
+   */
+  sweepOrphans(olderThanMs?: number): Promise<number>;
+
+  /** Usage figures of one bot (Admin API): its File Storage bytes against the per-bot quota. */
+  botUsages(actor: Actor, botId: string): Promise<Usage[]>;
+  /** Lets other modules (knowledge) add their figures to a bot's usages. */
+  addBotUsageSource(source: BotUsageSource): void;
+  /** File Storage bytes of a workspace or a bot. */
+  storedBytes(where: { botId?: string; workspaceId?: string }): Promise<number>;
+}

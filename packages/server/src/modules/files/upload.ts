@@ -1,0 +1,138 @@
+import type { Readable } from 'node:stream';
+import { BlobTooLargeError } from '../../blob/blob-store.js';
+import { ApiError, errors } from '../../errors/errors.js';
+import { newId } from '../../ids.js';
+import type { FilesService, UploadRequest } from './contract.js';
+import type { FilesEnv } from './deps.js';
+import { collectAfter, queueGarbage } from './garbage.js';
+import { scheduleIndexing } from './indexing.js';
+import { storedFile } from './records.js';
+import { type FileRow, filesRepo } from './repo.js';
+import { checkUploadUrl } from './urls.js';
+
+/** The file an upload URL is for, while that URL is its current one and unused (403 or 410 otherwise). */
+async function uploadTarget(
+  env: FilesEnv,
+  id: string,
+  query: Record<string, string | undefined>,
+): Promise<FileRow> {
+  checkUploadUrl(env.signer, id, query);
+  const row = await filesRepo(env.db).byIdAnyBot(id);
+  if (!row || String(row.upload_version) !== query.v)
+    throw errors.gone('This upload URL was replaced by a newer upsert of the file, or the file was deleted');
+  if (row.status !== 'upload_pending')
+    throw errors.gone('This upload URL was already used: upsert the file again to upload new content');
+  return row;
+}
+
+/** Ends the upload of this very version `upload_failed` with `reason` (a later upsert is left alone). */
+async function failUpload(env: FilesEnv, row: FileRow, reason: string): Promise<void> {
+  await filesRepo(env.db).updateWhile(
+    row.id,
+    { version: row.upload_version, status: 'upload_pending' },
+    { status: 'upload_failed', failed_status_reason: reason, updated_at: env.now() },
+  );
+}
+
+/** Streams the body into the fresh blob `blobKey`, at most the declared size (413 and upload_failed beyond). */
+async function writeBlob(
+  env: FilesEnv,
+  row: FileRow,
+  blobKey: string,
+  body: Readable,
+  signal: AbortSignal,
+): Promise<{ size: number; sha256: string }> {
+  const declared = row.declared_size;
+  let written: { size: number; sha256: string };
+  try {
+    written = await env.blobs.put(blobKey, body, {
+      maxBytes: declared,
+      contentType: row.content_type,
+      signal,
+    });
+  } catch (error) {
+    // A dropped connection: the file stays upload_pending and the same URL can be used again.
+    if (!(error instanceof BlobTooLargeError)) throw error;
+    await failUpload(env, row, `upload_too_large: more than the declared ${declared} bytes were sent`);
+    throw new ApiError(
+      'PayloadTooLarge',
+      `More bytes than the declared size (${declared}) were sent; nothing was kept`,
+    );
+  }
+  if (written.size !== declared) {
+    await env.blobs.delete(blobKey);
+    await failUpload(
+      env,
+      row,
+      `upload_incomplete: received ${written.size} of the declared ${declared} bytes`,
+    );
+    throw errors.invalidPayload(
+      `The upload ended after ${written.size} of the declared ${declared} bytes; nothing was kept`,
+    );
+  }
+  return written;
+}
+
+/**
+ * Points the record at the new blob, in one transaction, unless a re-upsert or a delete came meanwhile
+ * (answers false then): the blob it replaces is queued as garbage, and indexing is queued when asked for.
+ */
+async function commitUpload(
+  env: FilesEnv,
+  row: FileRow,
+  blobKey: string,
+  written: { size: number; sha256: string },
+): Promise<boolean> {
+  const at = env.now();
+  return env.db.transaction().execute(async (tx) => {
+    // Read under the row lock: the blob this commit replaces is the one the record holds now.
+    const current = await filesRepo(tx).byIdLocked(row.id);
+    if (!current || current.upload_version !== row.upload_version || current.status !== 'upload_pending')
+      return false;
+    await filesRepo(tx).update(row.id, {
+      blob_key: blobKey,
+      size: written.size,
+      sha256: written.sha256,
+      // What these bytes are served as: the media type and access policies of the upsert they belong to.
+      blob_content_type: current.content_type,
+      blob_access_policies: current.access_policies,
+      status: 'upload_completed',
+      failed_status_reason: null,
+      updated_at: at,
+    });
+    await queueGarbage(tx, current.blob_key, at);
+    if (current.index === 1 && env.jobs) await scheduleIndexing(tx, env, current);
+    return true;
+  });
+}
+
+/** The byte upload of an upload URL: blob first, record last. */
+export function filesUpload(env: FilesEnv): Pick<FilesService, 'upload'> {
+  return {
+    async upload(id, query, body, request: UploadRequest) {
+      const row = await uploadTarget(env, id, query);
+      const { contentLength } = request;
+      if (contentLength !== undefined && contentLength > row.declared_size) {
+        body.resume();
+        // Like too many bytes found while streaming: the upload failed, with its reason (nothing was written).
+        await failUpload(
+          env,
+          row,
+          `upload_too_large: ${contentLength} bytes sent for the declared ${row.declared_size}`,
+        );
+        throw new ApiError(
+          'PayloadTooLarge',
+          `The upload is ${contentLength} bytes but the file was declared with size ${row.declared_size}`,
+        );
+      }
+      const blobKey = `bots/${row.bot_id}/files/${row.id}/${newId('file').slice(5)}`;
+      const written = await writeBlob(env, row, blobKey, body, request.signal);
+      if (!(await commitUpload(env, row, blobKey, written))) {
+        await env.blobs.delete(blobKey);
+        throw errors.gone('The file was replaced or deleted while uploading; nothing was kept');
+      }
+      await collectAfter(env, request.log ?? env.logger, { fileId: row.id });
+      return storedFile(env, row.id);
+    },
+  };
+}

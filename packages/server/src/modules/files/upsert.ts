@@ -1,0 +1,148 @@
+import { MAX_FILE_SIZE, type UpsertFileBody } from '@parley/protocol';
+import type { Kysely } from 'kysely';
+import mime from 'mime-types';
+import { canFile, fileRule } from '../../access/file-policy.js';
+import { isUniqueViolation } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import { ApiError, errors } from '../../errors/errors.js';
+import { newId } from '../../ids.js';
+import { authorizeFile, denied, ownerOf } from './access.js';
+import type { FilesContext, FilesService } from './contract.js';
+import type { FilesEnv } from './deps.js';
+import { checkExpiry } from './expiry.js';
+import { checkJsonField } from './json-field.js';
+import { checkMediaType } from './media-type.js';
+import { facts, toFile } from './records.js';
+import { type FileRow, filesRepo } from './repo.js';
+import { uploadUrl } from './urls.js';
+import { checkQuota, quotaLimited } from './usage.js';
+
+/**
+ * Runs `attempt` (a transaction that writes a file by key), and when it loses a race to another request
+ * that created the key at the same moment (a unique violation), runs it once more when `retry`: it then
+ * replaces that file, as it would a moment later. A second loss propagates.
+ */
+export async function retryOnConflict<T>(attempt: () => Promise<T>, retry = true): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!(isUniqueViolation(error) && retry)) throw error;
+    return attempt();
+  }
+}
+
+/** The fields an upsert writes, checked: the expiry, media type and JSON fields of the body. */
+export function upsertValues(body: UpsertFileBody, now: Date) {
+  if (body.size > MAX_FILE_SIZE)
+    throw new ApiError('PayloadTooLarge', `size must be at most ${MAX_FILE_SIZE} bytes (1 GB)`);
+  const expiresAt = checkExpiry(body.expiresAt, now);
+  const contentType =
+    body.contentType !== undefined
+      ? checkMediaType('contentType', body.contentType)
+      : mime.lookup(body.key) || 'application/octet-stream';
+  const metadata = checkJsonField('metadata', body.metadata ?? {});
+  const indexingConfiguration = body.indexing?.configuration
+    ? checkJsonField('indexing.configuration', body.indexing.configuration)
+    : null;
+  return {
+    content_type: contentType,
+    declared_size: body.size,
+    metadata,
+    access_policies: JSON.stringify(body.accessPolicies ?? []),
+    index: body.index ? 1 : 0,
+    indexing_configuration: indexingConfiguration,
+    status: 'upload_pending',
+    failed_status_reason: null,
+    expires_at: expiresAt,
+    indexing_done: 0,
+    indexing_total: 0,
+  };
+}
+
+/** 403 unless the caller may replace the file of that key (`existing`) or, when there is none, create it. */
+function authorizeUpsert(ctx: FilesContext, key: string, existing: FileRow | undefined): void {
+  if (!existing) {
+    authorizeFile(ctx, 'create');
+    return;
+  }
+  if (fileRule(ctx.actor, 'update') === false) throw denied(ctx, 'update');
+  if (!canFile(ctx.actor, 'update', facts(existing)))
+    throw errors.forbidden(`A file with key "${key}" already exists and you may not replace it`);
+}
+
+/** A new file record of the context's bot, waiting for its upload. */
+function newRow(
+  ctx: FilesContext,
+  key: string,
+  values: ReturnType<typeof upsertValues>,
+  owner: { type: string; id: string | null },
+  at: string,
+): FileRow {
+  return {
+    id: newId('file'),
+    bot_id: ctx.botId,
+    workspace_id: ctx.workspaceId,
+    key,
+    ...values,
+    size: null,
+    sha256: null,
+    owner_type: owner.type,
+    owner_id: owner.id,
+    blob_key: null,
+    blob_content_type: null,
+    blob_access_policies: null,
+    upload_version: 1,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+/** Creating and replacing file records by key. */
+export function filesUpsert(env: FilesEnv): Pick<FilesService, 'upsert'> {
+  const locking = quotaLimited(env.settings.quotas);
+
+  /**
+   * One transaction reads the key's row locked, checks rights and quota, and writes the next version: two
+   * upserts of one key (in any processes) take turns, so each gets its own upload version.
+   */
+  const write = (
+    ctx: FilesContext,
+    body: UpsertFileBody,
+    values: ReturnType<typeof upsertValues>,
+    owner: { type: string; id: string | null } | undefined,
+  ) =>
+    env.db.transaction().execute(async (tx: Kysely<Database>): Promise<FileRow> => {
+      const repo = filesRepo(tx);
+      const tags = body.tags ?? {};
+      if (locking) await repo.lockQuota(ctx.workspaceId);
+      const existing = await repo.byKeyLocked(ctx.botId, body.key);
+      authorizeUpsert(ctx, body.key, existing);
+      // A replaced file keeps serving its committed bytes until the new upload commits: it holds the larger.
+      await checkQuota(tx, env.settings.quotas, ctx, Math.max(body.size, existing?.size ?? 0), existing?.id);
+      const at = env.now();
+      if (existing) {
+        const next = { ...values, upload_version: existing.upload_version + 1, updated_at: at };
+        await repo.update(existing.id, next);
+        await repo.replaceTags(existing.id, tags);
+        return { ...existing, ...next };
+      }
+      const row = newRow(ctx, body.key, values, owner ?? ownerOf(ctx.actor), at);
+      await repo.insert(row, tags);
+      return row;
+    });
+
+  return {
+    async upsert(ctx, body, options = {}) {
+      const values = upsertValues(body, env.clock());
+      let row: FileRow;
+      try {
+        row = await retryOnConflict(() => write(ctx, body, values, options.owner));
+      } catch (error) {
+        if (isUniqueViolation(error))
+          throw errors.alreadyExists(`A file with key "${body.key}" was created at the same moment; retry`);
+        throw error;
+      }
+      return { ...(await toFile(env, row, body.tags ?? {}, ctx.actor)), uploadUrl: uploadUrl(env, row) };
+    },
+  };
+}
