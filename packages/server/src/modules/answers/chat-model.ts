@@ -9,6 +9,7 @@
  * names the service and what went wrong, never the API key.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { Logger } from '../../logger.js';
 import { ResponseTooLargeError, readTextCapped } from '../../outbound-body.js';
 
 /** A message of a chat completion request. */
@@ -22,6 +23,8 @@ export interface CompleteOptions {
   signal?: AbortSignal | undefined;
   /** Streams the answer: called with each piece of text in order (the request then asks for `stream: true`). */
   onDelta?: ((text: string) => void) | undefined;
+  /** Where the call logs what it gets over (an unreadable error body, a stream that would not close). */
+  log?: Logger | undefined;
 }
 
 /** A chat model: answers a conversation with text. */
@@ -152,7 +155,7 @@ export function openAiChatModel(options: OpenAiChatModelOptions): ChatModel {
           signal,
         });
         if (!response.ok) {
-          const body = (await readTextCapped(response, 64 * 1024).catch(() => '')).slice(0, MAX_ERROR_BODY);
+          const body = (await errorBody(response, callOptions.log)).slice(0, MAX_ERROR_BODY);
           throw new ChatModelError(
             'http_error',
             `chat model ${where} answered ${response.status}${body ? `: ${serviceMessage(body)}` : ''}`,
@@ -161,7 +164,12 @@ export function openAiChatModel(options: OpenAiChatModelOptions): ChatModel {
         }
         const type = response.headers.get('content-type') ?? '';
         if (stream && type.includes('text/event-stream')) {
-          return await readStream(response, where, callOptions.onDelta as (text: string) => void);
+          return await readStream(
+            response,
+            where,
+            callOptions.onDelta as (text: string) => void,
+            callOptions.log,
+          );
         }
         // A service that answers a streaming request all at once is read as such.
         const text = contentOf(await readJsonCapped(response, where), where);
@@ -174,16 +182,29 @@ export function openAiChatModel(options: OpenAiChatModelOptions): ChatModel {
   };
 }
 
-/** The `error.message` of an OpenAI-style error body, else the body itself. */
-function serviceMessage(body: string): string {
+/** The text of an error answer (quoted in the error); empty when it cannot be read. */
+async function errorBody(response: Response, log: Logger | undefined): Promise<string> {
   try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string };
-    const message = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message;
-    if (typeof message === 'string' && message) return message;
-  } catch {
-    // Not JSON: the text itself.
+    return await readTextCapped(response, 64 * 1024);
+  } catch (error) {
+    log?.debug(
+      { err: error, status: response.status },
+      'The error answer of the chat model could not be read',
+    );
+    return '';
   }
-  return body.trim();
+}
+
+/** The `error.message` of an OpenAI-style error body, else the body itself (when it is not JSON, or has none). */
+function serviceMessage(body: string): string {
+  let parsed: { error?: { message?: unknown } | string } | null;
+  try {
+    parsed = JSON.parse(body) as typeof parsed;
+  } catch {
+    return body.trim();
+  }
+  const message = typeof parsed?.error === 'string' ? parsed.error : parsed?.error?.message;
+  return typeof message === 'string' && message ? message : body.trim();
 }
 
 function contentOf(answer: unknown, where: string): string {
@@ -200,6 +221,7 @@ async function readStream(
   response: Response,
   where: string,
   onDelta: (text: string) => void,
+  log: Logger | undefined,
 ): Promise<string> {
   if (!response.body)
     throw new ChatModelError('bad_response', `chat model ${where} answered an empty stream`);
@@ -256,7 +278,9 @@ async function readStream(
     }
     parser.feed(decoder.decode());
   } finally {
-    await reader.cancel().catch(() => undefined);
+    await reader.cancel().catch((error: unknown) => {
+      log?.debug({ err: error }, `Closing the stream of chat model ${where} failed`);
+    });
   }
   if (failure) throw failure;
   if (!text.trim()) throw new ChatModelError('bad_response', `chat model ${where} streamed no content`);

@@ -1,8 +1,7 @@
-import { MAX_QUERY_BYTES, type SearchPassage } from '@parley/protocol';
+import { type FileObject, MAX_QUERY_BYTES, type MessagePayload, type SearchPassage } from '@parley/protocol';
+import { type Logger, silentLogger } from '../../logger.js';
 import type { KnowledgeResponder, Reply, ReplyRequest, ReplyStream } from '../chat/reply-port.js';
 import type { FilesContext, FilesService } from '../files/service.js';
-import type { KnowledgeBaseService } from '../knowledge/knowledge-bases.js';
-import type { SearchService } from '../knowledge/search.js';
 import type { ChatModel } from './chat-model.js';
 import {
   type AnswerSource,
@@ -18,29 +17,19 @@ import {
 } from './format.js';
 import { buildChatPrompt } from './prompt.js';
 import { questionOf, smallTalkOf, truncateBytes } from './question.js';
-import { mergeRelevant, ratePassages, type USE_LITE_MIN_SIMILARITY } from './relevance.js';
-import { botContext, type KnowledgeScope, knowledgeScope } from './scope.js';
+import { mergeRelevant, ratePassages } from './relevance.js';
+import { type RetrievalDeps, type Retrieved, retrievalDebug, retrieve } from './retrieval.js';
+import { botContext } from './scope.js';
 import { sourceLinkUrl } from './sources.js';
 
-/** Passages asked from search for one question. */
-export const SEARCH_LIMIT = 5;
 /** Most passages an answer rests on (quoted, or given to the chat model). */
 export const MAX_SOURCES = 3;
 
-/** What the knowledge responder is built from. */
-export interface KnowledgeResponderDeps {
-  search: Pick<SearchService, 'search'>;
-  knowledgeBases: Pick<KnowledgeBaseService, 'list' | 'fileIdsOf'>;
+/** What the knowledge responder is built from (search and knowledge bases: see {@link RetrievalDeps}). */
+export interface KnowledgeResponderDeps extends RetrievalDeps {
   files: Pick<FilesService, 'get'>;
   /** The chat model that writes answers from the passages; without it the bot quotes them. */
   chatModel?: ChatModel | undefined;
-  /**
-   * Least cosine similarity at which a passage found by meaning alone, with no word in common with the
-   * question, is relevant (a second, semantic search is then made). Depends on the embedder search uses:
-   * `semanticMinSimilarityFor(embedder)` ({@link USE_LITE_MIN_SIMILARITY} with the shipped USE-lite model);
-   * unset, words alone decide. Never set it without an embedder: search then answers with words.
-   */
-  semanticMinSimilarity?: number | undefined;
   /** Milliseconds for latencies (default `performance.now`). */
   now?: () => number;
   /**
@@ -48,6 +37,8 @@ export interface KnowledgeResponderDeps {
    * its sources through the Chat API's permanent source links instead of download URLs.
    */
   publicUrl?: string | undefined;
+  /** Where failures the reply gets over (a semantic search, an unreadable source) are logged (default: nowhere). */
+  logger?: Logger | undefined;
 }
 
 /** How a reply was made, as the debug details tell it. */
@@ -63,7 +54,7 @@ export type AnswerMode =
  * The bot's built-in knowledge answers (the {@link KnowledgeResponder} of the chat reply port).
  *
  * The bot acts as itself (a principal of kind bot, which reads every file of its own bot). Search is hybrid
- * (lexical alone without an embedder), {@link SEARCH_LIMIT} passages, scoped to the files linked to the bot's
+ * (lexical alone without an embedder), SEARCH_LIMIT passages (retrieval.ts), scoped to the files linked to the bot's
  * knowledge bases; a bot without any knowledge base searches all its indexed files, so a fresh install with
  * files but no knowledge base still answers. (A bot whose knowledge bases are all empty finds nothing: its
  * operator chose to scope it.) Passages below the relevance bar (relevance.ts) are dropped; nothing relevant
@@ -85,83 +76,29 @@ export type AnswerMode =
  */
 export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeResponder {
   const now = deps.now ?? (() => performance.now());
-
-  /** The answer's sources: each passage with its file's title and a URL a chat user can open. */
-  async function sourcesOf(ctx: FilesContext, passages: SearchPassage[]): Promise<AnswerSource[]> {
-    const files = new Map<string, { title: string; url: string | undefined; urlExpiresAt?: string }>();
-    for (const id of new Set(passages.map((p) => p.file.id))) {
-      try {
-        const file = await deps.files.get(ctx, id);
-        const title =
-          typeof file.metadata.title === 'string' && file.metadata.title.trim()
-            ? file.metadata.title.trim()
-            : file.key;
-        const expires = Number(new URL(file.url).searchParams.get('expires') ?? Number.NaN);
-        files.set(id, {
-          title,
-          url: file.url,
-          ...(Number.isFinite(expires) ? { urlExpiresAt: new Date(expires).toISOString() } : {}),
-        });
-      } catch {
-        // Deleted since the search: named by its key, without a link.
-      }
-    }
-    return passages.map((p, i) => {
-      const file = files.get(p.file.id);
-      return {
-        n: i + 1,
-        fileId: p.file.id,
-        key: p.file.key,
-        title: file?.title ?? p.file.key,
-        url: file?.url,
-        ...(file?.urlExpiresAt ? { urlExpiresAt: file.urlExpiresAt } : {}),
-        ...(p.meta.pageNumber ? { pageNumber: p.meta.pageNumber } : {}),
-        score: p.score,
-        content: p.content,
-      };
-    });
-  }
+  const logger = deps.logger ?? silentLogger;
 
   return {
     async answer(request: ReplyRequest, stream?: ReplyStream): Promise<Reply> {
       const question = questionOf(request.message.payload);
-      if (question.kind === 'unsupported') {
-        return {
-          messages: [{ payload: { type: 'text', text: UNSUPPORTED_TEXT } }],
-          debug: { mode: 'unsupported' satisfies AnswerMode, payloadType: question.type },
-        };
-      }
-      if (!question.text) {
-        return {
-          messages: [{ payload: { type: 'text', text: EMPTY_TEXT } }],
-          debug: { mode: 'unsupported' satisfies AnswerMode, query: '' },
-        };
-      }
-      const smallTalk = smallTalkOf(question.text);
-      if (smallTalk) {
-        return {
-          messages: [{ payload: { type: 'text', text: SMALL_TALK_TEXT[smallTalk] } }],
-          debug: { mode: 'small_talk' satisfies AnswerMode, query: question.text, smallTalk },
-        };
-      }
+      if (question.kind === 'unsupported') return unsupportedReply(question.type);
+      const early = earlyReply(question.text);
+      if (early) return early;
       const query = truncateBytes(question.text, MAX_QUERY_BYTES);
       const ctx = botContext(request.workspaceId, request.botId);
+      const log = logger.child({
+        botId: request.botId,
+        conversationId: request.conversationId,
+        messageId: request.message.id,
+      });
 
       const searchStarted = now();
-      let found: SearchPassage[];
-      let semantic: SearchPassage[] = [];
-      let scoped: KnowledgeScope;
+      let retrieved: Retrieved;
       try {
-        scoped = await knowledgeScope(deps.knowledgeBases, ctx);
-        const input = { query, limit: SEARCH_LIMIT, ...(scoped.fileIds ? { fileIds: scoped.fileIds } : {}) };
-        const none = scoped.fileIds?.length === 0;
-        found = none ? [] : await deps.search.search(ctx, { ...input, mode: 'hybrid' });
-        if (!none && deps.semanticMinSimilarity !== undefined) {
-          // Meaning alone, for its similarity scores; without a working embedder, words alone decide.
-          semantic = await deps.search.search(ctx, { ...input, mode: 'semantic' }).catch(() => []);
-        }
+        retrieved = await retrieve(deps, log, ctx, query);
       } catch (error) {
         request.signal?.throwIfAborted();
+        log.warn({ err: error }, 'Searching the bot knowledge failed; the reply says so');
         return {
           messages: [{ payload: { type: 'text', text: SEARCH_FAILED_TEXT } }],
           debug: { mode: 'search_failed' satisfies AnswerMode, query, error: messageOf(error) },
@@ -170,103 +107,179 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
       const searchMs = Math.round(now() - searchStarted);
       request.signal?.throwIfAborted();
 
-      const rated = ratePassages(query, found);
+      const rated = ratePassages(query, retrieved.found);
       const byWords = rated.filter((r) => r.relevant).map((r) => r.passage);
       const relevant =
         deps.semanticMinSimilarity === undefined
           ? byWords.slice(0, MAX_SOURCES)
-          : mergeRelevant(byWords, semantic, deps.semanticMinSimilarity, MAX_SOURCES);
-      const debug: Record<string, unknown> = {
-        query,
-        scope: scoped.fileIds
-          ? { knowledgeBaseIds: scoped.knowledgeBaseIds, files: scoped.fileIds.length }
-          : 'all_files',
-        searchMs,
-        passages: rated.map((r) => ({
-          fileId: r.passage.file.id,
-          key: r.passage.file.key,
-          score: r.passage.score,
-          ...(r.passage.meta.pageNumber ? { pageNumber: r.passage.meta.pageNumber } : {}),
-          matchedTerms: r.matched,
-          used: relevant.includes(r.passage),
-          content: r.passage.content.slice(0, 200),
-        })),
-        ...(deps.semanticMinSimilarity === undefined
-          ? {}
-          : {
-              semantic: {
-                minSimilarity: deps.semanticMinSimilarity,
-                passages: semantic.map((p) => ({
-                  fileId: p.file.id,
-                  key: p.file.key,
-                  similarity: p.score,
-                  used: relevant.includes(p),
-                  content: p.content.slice(0, 200),
-                })),
-              },
-            }),
-      };
+          : mergeRelevant(byWords, retrieved.semantic, deps.semanticMinSimilarity, MAX_SOURCES);
+      const debug = retrievalDebug(deps, { query, searchMs, rated, relevant, ...retrieved });
       if (relevant.length === 0) {
         return {
           messages: [{ payload: { type: 'text', text: NOT_FOUND_TEXT }, metadata: { sources: [] } }],
           debug: { mode: 'not_found' satisfies AnswerMode, ...debug },
         };
       }
-
-      const sources = await sourcesOf(ctx, relevant);
-      // The sources as the reply lists them, in the order of its metadata.sources, linked for good when it can.
-      const { messageId } = request;
-      const publicUrl = deps.publicUrl;
-      const linked = (list: AnswerSource[]): AnswerSource[] =>
-        messageId && publicUrl
-          ? list.map(({ urlExpiresAt: _expires, ...s }, i) =>
-              s.url === undefined ? s : { ...s, url: sourceLinkUrl(publicUrl, request.botId, messageId, i) },
-            )
-          : list;
-      const passagesReply = (extra: Record<string, unknown>): Reply => ({
-        messages: [{ payload: passagesAnswer(linked(sources)), metadata: sourcesMetadata(linked(sources)) }],
-        debug: { mode: 'passages' satisfies AnswerMode, ...debug, ...extra },
+      const sources = await sourcesOf(deps.files, log, ctx, relevant);
+      return modelReply(deps.chatModel, now, {
+        request,
+        stream,
+        query,
+        sources,
+        debug,
+        publicUrl: deps.publicUrl,
+        log,
       });
-      const model = deps.chatModel;
-      if (!model) return passagesReply({ model: null });
-
-      const started = now();
-      const streamed = stream !== undefined;
-      try {
-        const text = await model.complete(
-          buildChatPrompt({
-            question: query,
-            sources,
-            history: request.history,
-            messageId: request.message.id,
-          }),
-          {
-            signal: request.signal,
-            ...(stream ? { onDelta: (piece: string) => stream.delta(piece) } : {}),
-          },
-        );
-        const cited = linked(citedSources(text, sources));
-        return {
-          messages: [{ payload: generatedAnswer(text, cited), metadata: sourcesMetadata(cited) }],
-          debug: {
-            mode: 'generated' satisfies AnswerMode,
-            ...debug,
-            model: { name: model.model, latencyMs: Math.round(now() - started), streamed },
-          },
-        };
-      } catch (error) {
-        request.signal?.throwIfAborted();
-        return passagesReply({
-          model: {
-            name: model.model,
-            latencyMs: Math.round(now() - started),
-            streamed,
-            error: messageOf(error),
-          },
-        });
-      }
     },
   };
+}
+
+/** The reply to a payload the bot cannot read (an image, a card…). */
+function unsupportedReply(type: MessagePayload['type']): Reply {
+  return {
+    messages: [{ payload: { type: 'text', text: UNSUPPORTED_TEXT } }],
+    debug: { mode: 'unsupported' satisfies AnswerMode, payloadType: type },
+  };
+}
+
+/** The reply to a text that is no question to search for (empty, or small talk), if it is one. */
+function earlyReply(text: string): Reply | undefined {
+  if (!text) {
+    return {
+      messages: [{ payload: { type: 'text', text: EMPTY_TEXT } }],
+      debug: { mode: 'unsupported' satisfies AnswerMode, query: '' },
+    };
+  }
+  const smallTalk = smallTalkOf(text);
+  if (!smallTalk) return undefined;
+  return {
+    messages: [{ payload: { type: 'text', text: SMALL_TALK_TEXT[smallTalk] } }],
+    debug: { mode: 'small_talk' satisfies AnswerMode, query: text, smallTalk },
+  };
+}
+
+/** The title a source is shown with: its metadata's `title`, else its key. */
+function titleOf(file: FileObject): string {
+  const title = file.metadata.title;
+  return typeof title === 'string' && title.trim() ? title.trim() : file.key;
+}
+
+/** The answer's sources: each passage with its file's title and a URL a chat user can open. */
+async function sourcesOf(
+  files: Pick<FilesService, 'get'>,
+  log: Logger,
+  ctx: FilesContext,
+  passages: SearchPassage[],
+): Promise<AnswerSource[]> {
+  const found = new Map<string, { title: string; url: string | undefined; urlExpiresAt?: string }>();
+  for (const id of new Set(passages.map((p) => p.file.id))) {
+    try {
+      const file = await files.get(ctx, id);
+      const expires = Number(new URL(file.url).searchParams.get('expires') ?? Number.NaN);
+      found.set(id, {
+        title: titleOf(file),
+        url: file.url,
+        ...(Number.isFinite(expires) ? { urlExpiresAt: new Date(expires).toISOString() } : {}),
+      });
+    } catch (error) {
+      // Deleted since the search (or unreadable): named by its key, without a link.
+      log.info(
+        { fileId: id, err: error },
+        'A source file could not be read; it is named by its key, unlinked',
+      );
+    }
+  }
+  return passages.map((p, i) => {
+    const file = found.get(p.file.id);
+    return {
+      n: i + 1,
+      fileId: p.file.id,
+      key: p.file.key,
+      title: file?.title ?? p.file.key,
+      url: file?.url,
+      ...(file?.urlExpiresAt ? { urlExpiresAt: file.urlExpiresAt } : {}),
+      ...(p.meta.pageNumber ? { pageNumber: p.meta.pageNumber } : {}),
+      score: p.score,
+      content: p.content,
+    };
+  });
+}
+
+/** What a reply from relevant passages is made of. */
+interface ReplyInput {
+  request: ReplyRequest;
+  stream: ReplyStream | undefined;
+  query: string;
+  sources: AnswerSource[];
+  debug: Record<string, unknown>;
+  publicUrl: string | undefined;
+  /** The logger of this reply (its lines carry the bot, conversation and message ids). */
+  log: Logger;
+}
+
+/**
+ * The sources as the reply lists them, in the order of its metadata.sources: linked for good (the Chat API's
+ * source links) when the reply's message id and the public URL are known.
+ */
+function linkedSources(
+  input: Pick<ReplyInput, 'request' | 'publicUrl'>,
+  list: AnswerSource[],
+): AnswerSource[] {
+  const { messageId, botId } = input.request;
+  const { publicUrl } = input;
+  if (!messageId || !publicUrl) return list;
+  return list.map(({ urlExpiresAt: _expires, ...s }, i) =>
+    s.url === undefined ? s : { ...s, url: sourceLinkUrl(publicUrl, botId, messageId, i) },
+  );
+}
+
+/** The model's cited answer; the quoted passages without a model, or when it fails (`debug.model.error`). */
+async function modelReply(
+  model: ChatModel | undefined,
+  now: () => number,
+  input: ReplyInput,
+): Promise<Reply> {
+  const { request, stream, sources, debug } = input;
+  const passagesReply = (extra: Record<string, unknown>): Reply => {
+    const linked = linkedSources(input, sources);
+    return {
+      messages: [{ payload: passagesAnswer(linked), metadata: sourcesMetadata(linked) }],
+      debug: { mode: 'passages' satisfies AnswerMode, ...debug, ...extra },
+    };
+  };
+  if (!model) return passagesReply({ model: null });
+  const started = now();
+  const streamed = stream !== undefined;
+  const prompt = buildChatPrompt({
+    question: input.query,
+    sources,
+    history: request.history,
+    messageId: request.message.id,
+  });
+  try {
+    const text = await model.complete(prompt, {
+      signal: request.signal,
+      log: input.log,
+      ...(stream ? { onDelta: (piece: string) => stream.delta(piece) } : {}),
+    });
+    const cited = linkedSources(input, citedSources(text, sources));
+    return {
+      messages: [{ payload: generatedAnswer(text, cited), metadata: sourcesMetadata(cited) }],
+      debug: {
+        mode: 'generated' satisfies AnswerMode,
+        ...debug,
+        model: { name: model.model, latencyMs: Math.round(now() - started), streamed },
+      },
+    };
+  } catch (error) {
+    request.signal?.throwIfAborted();
+    input.log.warn(
+      { err: error, model: model.model },
+      'The chat model failed; the reply quotes the passages',
+    );
+    const latencyMs = Math.round(now() - started);
+    return passagesReply({ model: { name: model.model, latencyMs, streamed, error: messageOf(error) } });
+  }
 }
 
 function messageOf(error: unknown): string {
