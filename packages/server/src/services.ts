@@ -128,8 +128,8 @@ function knowledgeServices(
   const { config, clock, jobs } = deps;
   const index = createPassageIndex({ db: deps.db });
   const embedder = embedderFor(config, deps.embedder);
-  // The files service takes no logger yet (its deps type does not accept one): `logger` waits for it here.
   const files = filesService({
+    logger: deps.logger,
     db,
     blobs: deps.blobs,
     signer: urlSigner(deps.signingSecret, clock),
@@ -238,6 +238,7 @@ export function buildServices(deps: ServiceDeps): Services {
           chatModel: chatModelFromConfig(config.chatModel),
           semanticMinSimilarity: semanticMinSimilarityFor(embedder),
           publicUrl: config.publicUrl,
+          logger,
         });
   const chatJobs = [
     chatReplyJob({ chat, bots, responder, timeoutMs: config.chat.replyTimeoutMs }),
