@@ -99,6 +99,8 @@ export function messageRoutes(
   app.get(
     '/:botId/messages/:id/sources/:n',
     {
+      // The link an answer carries: it opens without credentials (a visitor's browser follows it).
+      config: { auth: 'none' },
       schema: {
         operationId: 'chat.openMessageSource',
         tags,
