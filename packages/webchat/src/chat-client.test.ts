@@ -1,7 +1,9 @@
 import type { ChatSignal } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { ChatApiError, chatClient, type ListenHandlers } from './chat-client.js';
+import { chatClient } from './chat-client.js';
+import { ChatApiError } from './chat-http.js';
 import type { WebchatError } from './config.js';
+import type { ListenHandlers } from './live-stream.js';
 
 /** A fetch answering the listen requests in turn with `answers` (the last one repeats), recording them. */
 function scriptedFetch(answers: Array<() => Response | Promise<Response>>) {
