@@ -8,16 +8,13 @@ import {
   UpsertFileBody,
   Usage,
 } from '@parley/protocol';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import rangeParser from 'range-parser';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { ByteRange } from '../../blob/blob-store.js';
-import { newErrorId } from '../../errors/errors.js';
-import { contentDisposition } from '../../http/content-disposition.js';
 import { type AuthResolver, requirePrincipal } from '../../http/context.js';
 import { header } from '../../http/headers.js';
 import { BEARER, listBody, responses } from '../../http/route-helpers.js';
 import { parseTagFilter } from '../../http/tag-filter.js';
+import { capabilityRoutes } from './capability-routes.js';
 import type { FilesContext, FilesService } from './service.js';
 
 const IdParam = Type.Object({
@@ -29,24 +26,6 @@ const PageOnly = Type.Object({
 });
 const tags = ['files'];
 const FileAnswer = Type.Object({ file: FileObject });
-
-/** Types shown inline; anything else downloads as an attachment so uploaded HTML never runs on our origin. */
-const INLINE = /^(image\/(png|jpeg|gif|webp|avif)|audio\/|video\/|application\/pdf$|text\/plain)/;
-
-/**
- * CORS of the capability URLs (signed upload URLs, download URLs): the URL itself is the credential and no
- * cookie is ever read, so any origin may use them, e.g. a webchat on a customer's site uploading a file.
- */
-const CAPABILITY_CORS: Record<string, string> = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, HEAD, PUT, OPTIONS',
-  'access-control-allow-headers': 'content-type, range, if-none-match',
-  'access-control-expose-headers':
-    'content-length, content-range, content-disposition, etag, accept-ranges, x-request-id',
-  'access-control-max-age': '600',
-};
-/** Route config of the capability URLs: the token APIs' CORS (PARLEY_CORS_ORIGINS) leaves them alone. */
-const OWN_CORS = { cors: false, auth: 'none' } as const;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -275,126 +254,5 @@ export function fileRoutes(fastify: FastifyInstance, deps: { files: FilesService
     },
   );
 
-  // Downloads: through the url of a file (signed and short-lived, or permanent for public_content). No token.
-  const download = async (
-    req: FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string> }>,
-    reply: FastifyReply,
-  ) => {
-    reply.headers(CAPABILITY_CORS);
-    const head = req.method === 'HEAD';
-    const rangeHeader = header(req, 'range');
-    // The size is needed to read a Range header, so the content is opened in two steps only when one is sent.
-    const content = await files.openContent(req.params.id, req.query);
-    let range: ByteRange | 'unsatisfiable' | undefined;
-    if (rangeHeader) {
-      const parsed = rangeParser(content.size, rangeHeader, { combine: true });
-      if (parsed === -1) range = 'unsatisfiable';
-      else if (parsed !== -2 && parsed.type === 'bytes' && parsed.length === 1 && parsed[0])
-        range = { start: parsed[0].start, end: parsed[0].end };
-    }
-    const inline = INLINE.test(content.contentType);
-    const filename = content.key.split('/').pop() || 'file';
-    reply
-      .header('content-type', content.contentType)
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "sandbox; default-src 'none'")
-      .header('content-disposition', contentDisposition(filename, inline ? 'inline' : 'attachment'))
-      .header('accept-ranges', 'bytes')
-      .header('etag', content.etag)
-      .header('last-modified', new Date(content.lastModified).toUTCString())
-      .header('cache-control', req.query.public === '1' ? 'public, max-age=60' : 'private, no-store');
-    const ifNoneMatch = header(req, 'if-none-match');
-    if (ifNoneMatch?.split(',').some((t) => t.trim() === content.etag || t.trim() === '*')) {
-      return reply.status(304).send();
-    }
-    if (range === 'unsatisfiable') {
-      return reply
-        .status(416)
-        .header('content-range', `bytes */${content.size}`)
-        .type('application/json')
-        .send({
-          id: newErrorId(),
-          code: 416,
-          type: 'InvalidQuery',
-          message: `Range "${rangeHeader}" cannot be satisfied: the file has ${content.size} bytes`,
-        });
-    }
-    const length = range ? range.end - range.start + 1 : content.size;
-    reply.header('content-length', String(length));
-    if (range) reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${content.size}`);
-    if (head || length === 0) return reply.send();
-    return reply.send(await content.open(range));
-  };
-  // HEAD: the same handler, which then sends headers only. Declared before the GET so that Fastify does not add
-  // its own HEAD route (exposeHeadRoutes), which would answer Content-Length: 0 for a body-less reply.
-  app.head(
-    '/:id/content',
-    {
-      config: OWN_CORS,
-      schema: { hide: true, params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }) },
-    },
-    download as never,
-  );
-  app.get(
-    '/:id/content',
-    {
-      config: OWN_CORS,
-      schema: {
-        operationId: 'files.downloadFile',
-        tags,
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
-      },
-    },
-    download as never,
-  );
-
-  const preflight = async (_req: FastifyRequest, reply: FastifyReply) =>
-    reply.status(204).headers(CAPABILITY_CORS).send();
-  app.options('/:id/content', { config: OWN_CORS, schema: { hide: true } }, preflight);
-
-  // Uploads: the raw bytes to the uploadUrl, streamed; no token (the URL is the capability).
-  app.register(async (raw) => {
-    raw.addHook('onRequest', async (_req, reply) => {
-      reply.headers(CAPABILITY_CORS);
-    });
-    raw.options('/:id/upload', { config: OWN_CORS, schema: { hide: true } }, preflight);
-    raw.removeAllContentTypeParsers();
-    raw.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
-    raw.put(
-      '/:id/upload',
-      {
-        config: OWN_CORS,
-        schema: {
-          operationId: 'files.uploadFileContent',
-          tags,
-          description:
-            'The byte upload to an uploadUrl: exactly the declared size, streamed. More bytes: 413 and nothing kept.',
-          params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
-          response: responses(200, FileAnswer),
-        },
-      },
-      async (req) => {
-        const lengthHeader = header(req, 'content-length');
-        const length = lengthHeader === undefined ? undefined : Number(lengthHeader);
-        const controller = new AbortController();
-        req.raw.once('close', () => {
-          if (!req.raw.complete)
-            controller.abort(new Error('the client closed the connection during the upload'));
-        });
-        const body = (req.body ?? req.raw) as import('node:stream').Readable;
-        return {
-          file: await files.upload(
-            (req.params as { id: string }).id,
-            req.query as Record<string, string>,
-            body,
-            {
-              contentLength: Number.isFinite(length) ? length : undefined,
-              signal: controller.signal,
-              log: req.log,
-            },
-          ),
-        };
-      },
-    );
-  });
+  capabilityRoutes(fastify, deps);
 }

@@ -1,0 +1,162 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { FileObject } from '@parley/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import rangeParser from 'range-parser';
+import Type from 'typebox';
+import type { ByteRange } from '../../blob/blob-store.js';
+import { newErrorId } from '../../errors/errors.js';
+import { contentDisposition } from '../../http/content-disposition.js';
+import { header } from '../../http/headers.js';
+import { responses } from '../../http/route-helpers.js';
+import type { FileContent, FilesService } from './service.js';
+
+const tags = ['files'];
+const FileAnswer = Type.Object({ file: FileObject });
+const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+/** Types shown inline; anything else downloads as an attachment so uploaded HTML never runs on our origin. */
+const INLINE = /^(image\/(png|jpeg|gif|webp|avif)|audio\/|video\/|application\/pdf$|text\/plain)/;
+
+/**
+ * CORS of the capability URLs (signed upload URLs, download URLs): the URL itself is the credential and no
+ * cookie is ever read, so any origin may use them, e.g. a webchat on a customer's site uploading a file.
+ */
+const CAPABILITY_CORS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, HEAD, PUT, OPTIONS',
+  'access-control-allow-headers': 'content-type, range, if-none-match',
+  'access-control-expose-headers':
+    'content-length, content-range, content-disposition, etag, accept-ranges, x-request-id',
+  'access-control-max-age': '600',
+};
+/** Route config of the capability URLs: the token APIs' CORS (PARLEY_CORS_ORIGINS) leaves them alone. */
+const OWN_CORS = { cors: false, auth: 'none' } as const;
+
+type DownloadRequest = FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string> }>;
+
+/** The byte range a Range header asks of `size` bytes: none (the whole file), one range, or unsatisfiable. */
+function rangeOf(size: number, rangeHeader: string | undefined): ByteRange | 'unsatisfiable' | undefined {
+  if (!rangeHeader) return undefined;
+  const parsed = rangeParser(size, rangeHeader, { combine: true });
+  if (parsed === -1) return 'unsatisfiable';
+  if (parsed !== -2 && parsed.type === 'bytes' && parsed.length === 1 && parsed[0])
+    return { start: parsed[0].start, end: parsed[0].end };
+  return undefined;
+}
+
+/** The headers of a download: sandboxed, inline only for safe types, cacheable only when public. */
+function contentHeaders(reply: FastifyReply, content: FileContent, isPublic: boolean): void {
+  const inline = INLINE.test(content.contentType);
+  const filename = content.key.split('/').pop() || 'file';
+  reply
+    .header('content-type', content.contentType)
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "sandbox; default-src 'none'")
+    .header('content-disposition', contentDisposition(filename, inline ? 'inline' : 'attachment'))
+    .header('accept-ranges', 'bytes')
+    .header('etag', content.etag)
+    .header('last-modified', new Date(content.lastModified).toUTCString())
+    .header('cache-control', isPublic ? 'public, max-age=60' : 'private, no-store');
+}
+
+/** GET and HEAD of a download URL (signed and short-lived, or permanent for public_content). No token. */
+async function download(files: FilesService, req: DownloadRequest, reply: FastifyReply) {
+  reply.headers(CAPABILITY_CORS);
+  const rangeHeader = header(req, 'range');
+  // The size is needed to read a Range header, so the content is opened in two steps only when one is sent.
+  const content = await files.openContent(req.params.id, req.query);
+  const range = rangeOf(content.size, rangeHeader);
+  contentHeaders(reply, content, req.query.public === '1');
+  const ifNoneMatch = header(req, 'if-none-match');
+  if (ifNoneMatch?.split(',').some((t) => t.trim() === content.etag || t.trim() === '*')) {
+    return reply.status(304).send();
+  }
+  if (range === 'unsatisfiable') {
+    return reply
+      .status(416)
+      .header('content-range', `bytes */${content.size}`)
+      .type('application/json')
+      .send({
+        id: newErrorId(),
+        code: 416,
+        type: 'InvalidQuery',
+        message: `Range "${rangeHeader}" cannot be satisfied: the file has ${content.size} bytes`,
+      });
+  }
+  const length = range ? range.end - range.start + 1 : content.size;
+  reply.header('content-length', String(length));
+  if (range) reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${content.size}`);
+  if (req.method === 'HEAD' || length === 0) return reply.send();
+  return reply.send(await content.open(range));
+}
+
+/**
+ * The capability URLs the Files API hands out, whose URL is the credential: downloads (GET, HEAD) and the
+ * byte upload (PUT, streamed), with their own CORS.
+ */
+export function capabilityRoutes(fastify: FastifyInstance, deps: { files: FilesService }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { files } = deps;
+  const handler = (req: DownloadRequest, reply: FastifyReply) => download(files, req, reply);
+  // HEAD: the same handler, which then sends headers only. Declared before the GET so that Fastify does not add
+  // its own HEAD route (exposeHeadRoutes), which would answer Content-Length: 0 for a body-less reply.
+  app.head('/:id/content', { config: OWN_CORS, schema: { hide: true, params: IdParam } }, handler as never);
+  app.get(
+    '/:id/content',
+    {
+      config: OWN_CORS,
+      schema: { operationId: 'files.downloadFile', tags, params: IdParam },
+    },
+    handler as never,
+  );
+
+  const preflight = async (_req: FastifyRequest, reply: FastifyReply) =>
+    reply.status(204).headers(CAPABILITY_CORS).send();
+  app.options('/:id/content', { config: OWN_CORS, schema: { hide: true } }, preflight);
+
+  // Uploads: the raw bytes to the uploadUrl, streamed; no token (the URL is the capability).
+  app.register(async (raw) => {
+    raw.addHook('onRequest', async (_req, reply) => {
+      reply.headers(CAPABILITY_CORS);
+    });
+    raw.options('/:id/upload', { config: OWN_CORS, schema: { hide: true } }, preflight);
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+    raw.put(
+      '/:id/upload',
+      {
+        config: OWN_CORS,
+        schema: {
+          operationId: 'files.uploadFileContent',
+          tags,
+          description:
+            'The byte upload to an uploadUrl: exactly the declared size, streamed. More bytes: 413 and nothing kept.',
+          params: IdParam,
+          response: responses(200, FileAnswer),
+        },
+      },
+      async (req) => {
+        const lengthHeader = header(req, 'content-length');
+        const length = lengthHeader === undefined ? undefined : Number(lengthHeader);
+        const controller = new AbortController();
+        req.raw.once('close', () => {
+          if (!req.raw.complete)
+            controller.abort(new Error('the client closed the connection during the upload'));
+        });
+        const body = (req.body ?? req.raw) as import('node:stream').Readable;
+        return {
+          file: await files.upload(
+            (req.params as { id: string }).id,
+            req.query as Record<string, string>,
+            body,
+            {
+              contentLength: Number.isFinite(length) ? length : undefined,
+              signal: controller.signal,
+              log: req.log,
+            },
+          ),
+        };
+      },
+    );
+  });
+}
