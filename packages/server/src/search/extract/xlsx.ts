@@ -2,16 +2,8 @@ import type { Block, ExtractedDocument } from '../types.js';
 import { openOfficePackage } from './office-package.js';
 import { asExtractionError, type ExtractContext, throwIfAborted, tooLarge } from './options.js';
 import { tableBlock } from './text-util.js';
-import {
-  attribute,
-  child,
-  children,
-  coreTitle,
-  relationships,
-  rootElement,
-  type XmlBudget,
-  xmlText,
-} from './xml.js';
+import { attribute, child, children, coreTitle, relationships, rootElement, type XmlBudget } from './xml.js';
+import { xmlText } from './xml-scan.js';
 
 /**
  * Collects the text of a rich string (`si` or `is`) from streaming events: its `t` children and the first

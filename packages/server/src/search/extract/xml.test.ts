@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ExtractionError } from '../types.js';
-import { rootElement, textContent, XmlBudget, xmlText } from './xml.js';
+import { rootElement, textContent, XmlBudget } from './xml.js';
+import { xmlText } from './xml-scan.js';
 
 type Event = [string, ...(string | number)[]];
 
