@@ -2,9 +2,7 @@ import { ERROR_TYPES, type ErrorType } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from './client.js';
 import {
-  AbortError,
   ApiError,
-  ConnectionError,
   ERROR_CLASSES,
   ForbiddenError,
   InvalidPayloadError,
@@ -13,10 +11,10 @@ import {
   ParleyError,
   RateLimitedError,
   ResourceNotFoundError,
-  TimeoutError,
   UnauthorizedError,
   UnknownError,
 } from './errors.js';
+import { AbortError, ConnectionError, TimeoutError } from './local-errors.js';
 import { failure, type Parley, startFakeServer, startParley, wireError } from './test-support/servers.js';
 
 const ERROR_ID = /^err_\d{14}x[0-9a-f]{8}$/;

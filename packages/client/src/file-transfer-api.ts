@@ -1,8 +1,8 @@
 import type { FileObject } from '@parley/protocol';
 import type { RequestOptions } from './core.js';
-import { IndexingFailedError, TimeoutError } from './errors.js';
 import { FilesApi } from './files-api.js';
 import type { FileIdInput, UpsertFileInput } from './files-types.js';
+import { IndexingFailedError, TimeoutError } from './local-errors.js';
 import { sleep } from './retry.js';
 import { prepareSource, sendUpload, type UploadProgress, type UploadSource } from './transfer.js';
 

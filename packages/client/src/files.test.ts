@@ -7,18 +7,15 @@ import type { FileObject } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { Client } from './client.js';
 import {
-  AbortError,
   AlreadyExistsError,
-  IndexingFailedError,
   InvalidPayloadError,
   isApiError,
   QuotaExceededError,
   ResourceNotFoundError,
-  TimeoutError,
   UnauthorizedError,
-  UploadSizeMismatchError,
 } from './errors.js';
 import type { ListFilesResponse } from './files-types.js';
+import { AbortError, IndexingFailedError, TimeoutError, UploadSizeMismatchError } from './local-errors.js';
 import { failure, type Parley, startParley } from './test-support/servers.js';
 import type { UploadProgress } from './transfer.js';
 

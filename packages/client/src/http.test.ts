@@ -1,16 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client } from './client.js';
-import {
-  AbortError,
-  ConnectionError,
-  InternalError,
-  InvalidPayloadError,
-  RateLimitedError,
-  TimeoutError,
-  UnknownError,
-} from './errors.js';
+import { InternalError, InvalidPayloadError, RateLimitedError, UnknownError } from './errors.js';
 import { backoffDelay, DEFAULT_RETRY, parseRetryAfter } from './http.js';
+import { AbortError, ConnectionError, TimeoutError } from './local-errors.js';
 import {
   closedPort,
   failure,

@@ -1,11 +1,5 @@
-import {
-  ConnectionError,
-  errorFromResponse,
-  localErrorId,
-  ParleyError,
-  TimeoutError,
-  UnknownError,
-} from './errors.js';
+import { errorFromResponse, localErrorId, ParleyError, UnknownError } from './errors.js';
+import { ConnectionError, TimeoutError } from './local-errors.js';
 import { encodeQuery, type QueryValue } from './query.js';
 import {
   abortErrorOf,

@@ -35,6 +35,7 @@ export * from './client.js';
 export * from './errors.js';
 export * from './files-types.js';
 export { DEFAULT_TIMEOUT_MS, type HttpMethod, type RequestOptions } from './http.js';
+export * from './local-errors.js';
 export * from './pagination.js';
 export { encodeQuery, type QueryValue, type TagFilter } from './query.js';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.js';

@@ -1,4 +1,5 @@
-import { AbortError, ApiError, ConnectionError, TimeoutError } from './errors.js';
+import { ApiError } from './errors.js';
+import { AbortError, ConnectionError, TimeoutError } from './local-errors.js';
 
 /** How failed attempts are retried. */
 export interface RetryOptions {

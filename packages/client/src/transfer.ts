@@ -1,5 +1,5 @@
-import { UploadSizeMismatchError } from './errors.js';
 import type { AttemptInit, RequestOptions, Transport } from './http.js';
+import { UploadSizeMismatchError } from './local-errors.js';
 import { nodeUploadFetch, streamsRequestBodies } from './node-upload.js';
 
 /** Bytes sent so far of an upload, and the total. */

@@ -6,7 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from './client.js';
-import { ConnectionError, TimeoutError } from './errors.js';
+import { ConnectionError, TimeoutError } from './local-errors.js';
 import { json, startFakeServer } from './test-support/servers.js';
 
 // The upload's transport, against a scripted server: what goes to the upload URL, retries, the idle timeout.
