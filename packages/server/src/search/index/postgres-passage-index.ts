@@ -3,19 +3,22 @@ import type { Database } from '../../db/schema.js';
 import {
   byScore,
   bytesVector,
-  checkEmbeddings,
-  checkModel,
+  checkFileOfBot,
+  checkReplaceInput,
   checkVector,
   clampLimit,
   commonQueries,
   compareModel,
   DEFAULT_BREADCRUMB_WEIGHT,
   emptyScope,
+  modelFromRow,
+  modelSetter,
   newPassageId,
   readModelRow,
   scopeCondition,
   unitVector,
   vectorBytes,
+  writeModelRow,
 } from './common.js';
 import { foldText, queryTerms } from './lexical-query.js';
 import type {
@@ -96,17 +99,7 @@ export function postgresPassageIndex(options: PostgresPassageIndexOptions): Pass
     }
     const info: ModelInfo = { id: model.id, dimensions: model.dimensions, vectorStore: store };
     // The model row first: a writer holding it (for share) finishes before its vectors' table goes.
-    const values = {
-      model_id: model.id,
-      dimensions: model.dimensions,
-      vector_store: store,
-      updated_at: new Date().toISOString(),
-    };
-    await trx
-      .insertInto('embedding_model')
-      .values({ key: 'current', ...values })
-      .onConflict((oc) => oc.column('key').doUpdateSet(values))
-      .execute();
+    await writeModelRow(trx, model, store);
     vectorSchema = undefined;
     const type =
       store === 'pgvector'
@@ -128,45 +121,29 @@ export function postgresPassageIndex(options: PostgresPassageIndexOptions): Pass
     engine: 'postgres',
     modelInfo: common.readModel,
 
-    async setModel(model) {
-      checkModel(model);
-      return db.transaction().execute((trx) => setModelIn(trx, model));
-    },
+    setModel: modelSetter(db, setModelIn),
 
     async replaceFilePassages(input: ReplaceFilePassagesInput): Promise<string[]> {
       const { fileId, botId, passages, model } = input;
-      const embedded = checkEmbeddings(passages, model);
-      if (model) checkModel(model);
+      const embedded = checkReplaceInput(input);
       return db.transaction().execute(async (trx) => {
         let store: VectorStoreKind | undefined;
         if (embedded && model) {
           // Held until commit: a model change waits for this write, or this write sees the new model.
-          const row = await trx
-            .selectFrom('embedding_model')
-            .select(['model_id', 'dimensions', 'vector_store'])
-            .where('key', '=', 'current')
-            .forShare()
-            .executeTakeFirst();
-          const current: ModelInfo | undefined = row
-            ? {
-                id: row.model_id,
-                dimensions: row.dimensions,
-                vectorStore: row.vector_store as VectorStoreKind,
-              }
-            : undefined;
+          const current = modelFromRow(
+            await trx
+              .selectFrom('embedding_model')
+              .select(['model_id', 'dimensions', 'vector_store'])
+              .where('key', '=', 'current')
+              .forShare()
+              .executeTakeFirst(),
+          );
           store =
             compareModel(current, model) === 'none'
               ? (await setModelIn(trx, model)).info.vectorStore
               : current?.vectorStore;
         }
-        const file = await trx
-          .selectFrom('files')
-          .select('bot_id')
-          .where('id', '=', fileId)
-          .forUpdate()
-          .executeTakeFirst();
-        if (!file) throw new Error(`file ${fileId} does not exist`);
-        if (file.bot_id !== botId) throw new Error(`file ${fileId} is not a file of bot ${botId}`);
+        await checkFileOfBot(trx, input, true);
         await trx.deleteFrom('passages').where('file_id', '=', fileId).execute();
         const ids = passages.map(() => newPassageId());
         for (let i = 0; i < passages.length; i += INSERT_BATCH) {

@@ -2,8 +2,8 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import {
   byScore,
-  checkEmbeddings,
-  checkModel,
+  checkFileOfBot,
+  checkReplaceInput,
   checkVector,
   clampLimit,
   commonQueries,
@@ -11,12 +11,14 @@ import {
   DEFAULT_BREADCRUMB_WEIGHT,
   DEFAULT_TILE_WEIGHT,
   emptyScope,
+  modelSetter,
   newPassageId,
   readModelRow,
   scopeCondition,
   TILE_PASSAGES,
   unitVector,
   vectorBytes,
+  writeModelRow,
 } from './common.js';
 import { ftsMatchExpression, queryTerms } from './lexical-query.js';
 import {
@@ -80,17 +82,7 @@ export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageI
       return { changed: false, info: current };
     await createVectorTable(trx, model);
     await trx.updateTable('passages').set({ model_id: null }).where('model_id', 'is not', null).execute();
-    const values = {
-      model_id: model.id,
-      dimensions: model.dimensions,
-      vector_store: info.vectorStore,
-      updated_at: new Date().toISOString(),
-    };
-    await trx
-      .insertInto('embedding_model')
-      .values({ key: 'current', ...values })
-      .onConflict((oc) => oc.column('key').doUpdateSet(values))
-      .execute();
+    await writeModelRow(trx, model, info.vectorStore);
     return { changed: true, info };
   }
 
@@ -98,23 +90,13 @@ export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageI
     engine: 'sqlite',
     modelInfo: common.readModel,
 
-    async setModel(model) {
-      checkModel(model);
-      return db.transaction().execute((trx) => setModelIn(trx, model));
-    },
+    setModel: modelSetter(db, setModelIn),
 
     async replaceFilePassages(input: ReplaceFilePassagesInput): Promise<string[]> {
       const { fileId, botId, passages, model } = input;
-      const embedded = checkEmbeddings(passages, model);
-      if (model) checkModel(model);
+      const embedded = checkReplaceInput(input);
       return db.transaction().execute(async (trx) => {
-        const file = await trx
-          .selectFrom('files')
-          .select('bot_id')
-          .where('id', '=', fileId)
-          .executeTakeFirst();
-        if (!file) throw new Error(`file ${fileId} does not exist`);
-        if (file.bot_id !== botId) throw new Error(`file ${fileId} is not a file of bot ${botId}`);
+        await checkFileOfBot(trx, input, false);
         if (embedded && model) {
           const current = await readModelRow(trx);
           if (compareModel(current, model) === 'none') await setModelIn(trx, model);
