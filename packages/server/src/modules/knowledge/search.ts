@@ -2,10 +2,11 @@ import { MAX_QUERY_BYTES, MAX_SEARCH_RESULTS, type SearchMode, type SearchPassag
 import { fileRule } from '../../access/file-policy.js';
 import { ApiError, errors } from '../../errors/errors.js';
 import type { TagFilter } from '../../http/tag-filter.js';
+import { type Logger, silentLogger } from '../../logger.js';
 import type { PassageHit, PassageIndex, PassageScope, StoredPassage } from '../../search/index/index.js';
 import { fuse } from '../../search/rank.js';
 import type { Embedder } from '../../search/types.js';
-import type { FilesContext, FilesService } from '../files/service.js';
+import type { FilesContext, FilesService, PassageFileSummary } from '../files/service.js';
 
 /** What searchFiles takes, parsed. */
 export interface SearchInput {
@@ -24,37 +25,156 @@ export interface SearchInput {
 /** How many candidates each list contributes before fusion, per result asked. */
 const CANDIDATES_PER_RESULT = 4;
 
+/** What searchFiles is built from. */
+export interface SearchDeps {
+  index: PassageIndex;
+  embedder: Embedder | undefined;
+  files: Pick<FilesService, 'visibility' | 'summaries'>;
+  denseWeight: number;
+  /** Where a failure search gets over is logged when the caller brings no logger of its request. */
+  logger?: Logger | undefined;
+}
+
+/** searchFiles. */
+export interface SearchService {
+  /** Passages of the indexed files the caller may read that best match the query. */
+  search(ctx: FilesContext, input: SearchInput): Promise<SearchPassage[]>;
+}
+
+/** 403 unless the caller may search; 400 for a query too long or blank, or a limit too large. Answers the limit. */
+function checkInput(ctx: FilesContext, input: SearchInput): number {
+  if (fileRule(ctx.actor, 'search') === false)
+    throw errors.forbidden('Permission denied: you may not search the files of this bot');
+  const bytes = Buffer.byteLength(input.query, 'utf8');
+  if (bytes > MAX_QUERY_BYTES) {
+    throw errors.invalidPayload(`query is ${bytes} bytes; the limit is ${MAX_QUERY_BYTES} bytes (1 KB)`, [
+      { field: 'query', message: `must be at most ${MAX_QUERY_BYTES} bytes` },
+    ]);
+  }
+  if (input.query.trim() === '')
+    throw errors.invalidPayload('query must not be blank', [
+      { field: 'query', message: 'must not be blank' },
+    ]);
+  const limit = input.limit ?? 20;
+  if (limit > MAX_SEARCH_RESULTS) {
+    throw errors.invalidPayload(`limit is ${limit}; at most ${MAX_SEARCH_RESULTS} passages are answered`, [
+      { field: 'limit', message: `must be at most ${MAX_SEARCH_RESULTS}` },
+    ]);
+  }
+  return limit;
+}
+
+/**
+ * The dense candidates: the query embedded, then its nearest passages. When the embedder is down, hybrid
+ * search still answers from words alone (none here); meaning-only search cannot (500).
+ */
+async function denseCandidates(
+  deps: SearchDeps,
+  log: Logger,
+  mode: SearchMode,
+  query: string,
+  scope: PassageScope,
+  k: number,
+): Promise<PassageHit[]> {
+  if (mode === 'lexical' || !deps.embedder) return [];
+  let vector: Float32Array | undefined;
+  try {
+    [vector] = await deps.embedder.embed([query]);
+  } catch (error) {
+    if (mode === 'semantic') {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ApiError(
+        'Internal',
+        `Semantic search is unavailable: the embedding model failed (${reason}); try mode=hybrid or mode=lexical`,
+      );
+    }
+    log.warn({ err: error }, 'The embedding model failed; the search ranks by words alone');
+  }
+  return vector ? deps.index.vectorSearch(vector, scope, k) : [];
+}
+
+/** What the hits of a search are shaped with: their stored passages and their files' fields. */
+interface Found {
+  stored: Map<string, StoredPassage>;
+  files: Map<string, PassageFileSummary>;
+}
+
+/** One result per file, its hits merged in document order, scored by its best hit. */
+function consolidated(hits: PassageHit[], found: Found, limit: number): SearchPassage[] {
+  const byFile = new Map<string, PassageHit[]>();
+  for (const h of hits) byFile.set(h.fileId, [...(byFile.get(h.fileId) ?? []), h]);
+  return [...byFile.entries()].slice(0, limit).map(([fileId, fileHits]) => {
+    const passages = fileHits
+      .map((h) => found.stored.get(h.passageId) as StoredPassage)
+      .sort((a, b) => a.position - b.position);
+    const first = passages[0] as StoredPassage;
+    return {
+      content: passages.map((p) => p.content).join('\n\n'),
+      score: Math.max(...fileHits.map((h) => h.score)),
+      meta: {
+        type: 'consolidated' as const,
+        position: first.position,
+        ...(first.pageNumber ? { pageNumber: first.pageNumber } : {}),
+      },
+      file: found.files.get(fileId) as SearchPassage['file'],
+    };
+  });
+}
+
+/** A hit as one passage, with the passages around it (`contextDepth`) joined in or listed as its context. */
+async function chunkPassage(
+  index: PassageIndex,
+  input: SearchInput,
+  h: PassageHit,
+  found: Found,
+): Promise<SearchPassage> {
+  const depth = input.contextDepth ?? 0;
+  const p = found.stored.get(h.passageId) as StoredPassage;
+  const neighbours = depth > 0 ? await index.neighbours(p.fileId, p.position, depth) : [];
+  const before = neighbours.filter((n) => n.position < p.position);
+  const after = neighbours.filter((n) => n.position > p.position);
+  const breadcrumb = p.breadcrumb.join(' › ');
+  let content = p.content;
+  if (!input.withContext && depth > 0) content = [...before, p, ...after].map((n) => n.content).join('\n\n');
+  if (input.includeBreadcrumb && breadcrumb) content = `${breadcrumb}\n\n${content}`;
+  const passage: SearchPassage = {
+    content,
+    score: h.score,
+    meta: {
+      type: 'chunk',
+      subtype: p.subtype,
+      position: p.position,
+      ...(p.pageNumber ? { pageNumber: p.pageNumber } : {}),
+    },
+    file: found.files.get(h.fileId) as SearchPassage['file'],
+  };
+  if (input.withContext) {
+    passage.context = [
+      ...(breadcrumb ? [{ text: breadcrumb, offset: 0, type: 'breadcrumb' as const }] : []),
+      ...before.map((n) => ({
+        text: n.content,
+        offset: n.position - p.position,
+        type: 'preceding' as const,
+      })),
+      { text: p.content, offset: 0, type: 'current' as const },
+      ...after.map((n) => ({
+        text: n.content,
+        offset: n.position - p.position,
+        type: 'subsequent' as const,
+      })),
+    ];
+  }
+  return passage;
+}
+
 /**
  * searchFiles: lexical and dense candidates from the passage index, restricted to the files the caller
  * may read, fused (hybrid by default), then shaped as the wire format's passages.
  */
-export function searchService(deps: {
-  index: PassageIndex;
-  embedder: Embedder | undefined;
-  files: FilesService;
-  denseWeight: number;
-}) {
+export function searchService(deps: SearchDeps): SearchService {
   return {
-    async search(ctx: FilesContext, input: SearchInput): Promise<SearchPassage[]> {
-      if (fileRule(ctx.actor, 'search') === false)
-        throw errors.forbidden('Permission denied: you may not search the files of this bot');
-      const bytes = Buffer.byteLength(input.query, 'utf8');
-      if (bytes > MAX_QUERY_BYTES) {
-        throw errors.invalidPayload(`query is ${bytes} bytes; the limit is ${MAX_QUERY_BYTES} bytes (1 KB)`, [
-          { field: 'query', message: `must be at most ${MAX_QUERY_BYTES} bytes` },
-        ]);
-      }
-      if (input.query.trim() === '')
-        throw errors.invalidPayload('query must not be blank', [
-          { field: 'query', message: 'must not be blank' },
-        ]);
-      const limit = input.limit ?? 20;
-      if (limit > MAX_SEARCH_RESULTS) {
-        throw errors.invalidPayload(
-          `limit is ${limit}; at most ${MAX_SEARCH_RESULTS} passages are answered`,
-          [{ field: 'limit', message: `must be at most ${MAX_SEARCH_RESULTS}` }],
-        );
-      }
+    async search(ctx, input) {
+      const limit = checkInput(ctx, input);
       const scope: PassageScope = {
         botId: ctx.botId,
         visibility: deps.files.visibility(ctx),
@@ -63,25 +183,9 @@ export function searchService(deps: {
       };
       const mode: SearchMode = deps.embedder ? (input.mode ?? 'hybrid') : 'lexical';
       const k = Math.max(50, limit * CANDIDATES_PER_RESULT);
-      const lexical: PassageHit[] =
-        mode === 'semantic' ? [] : await deps.index.lexicalSearch(input.query, scope, k);
-      let dense: PassageHit[] = [];
-      if (mode !== 'lexical' && deps.embedder) {
-        let vector: Float32Array | undefined;
-        try {
-          [vector] = await deps.embedder.embed([input.query]);
-        } catch (error) {
-          // The embedder is down: hybrid search still answers from words alone; meaning-only search cannot.
-          if (mode === 'semantic') {
-            const reason = error instanceof Error ? error.message : String(error);
-            throw new ApiError(
-              'Internal',
-              `Semantic search is unavailable: the embedding model failed (${reason}); try mode=hybrid or mode=lexical`,
-            );
-          }
-        }
-        if (vector) dense = await deps.index.vectorSearch(vector, scope, k);
-      }
+      const lexical = mode === 'semantic' ? [] : await deps.index.lexicalSearch(input.query, scope, k);
+      const log = ctx.log ?? deps.logger ?? silentLogger;
+      const dense = await denseCandidates(deps, log, mode, input.query, scope, k);
       const ranked = fuse(lexical, dense, {
         mode,
         denseWeight: deps.denseWeight,
@@ -92,74 +196,10 @@ export function searchService(deps: {
         (await deps.index.getPassages(ranked.map((h) => h.passageId))).map((p) => [p.id, p]),
       );
       const files = await deps.files.summaries([...new Set(ranked.map((h) => h.fileId))]);
+      const found: Found = { stored, files };
       const hits = ranked.filter((h) => stored.has(h.passageId) && files.has(h.fileId));
-
-      if (input.consolidate) {
-        // One result per file, its hits merged in document order, scored by its best hit.
-        const byFile = new Map<string, typeof hits>();
-        for (const h of hits) byFile.set(h.fileId, [...(byFile.get(h.fileId) ?? []), h]);
-        return [...byFile.entries()].slice(0, limit).map(([fileId, fileHits]) => {
-          const passages = fileHits
-            .map((h) => stored.get(h.passageId) as StoredPassage)
-            .sort((a, b) => a.position - b.position);
-          const first = passages[0] as StoredPassage;
-          return {
-            content: passages.map((p) => p.content).join('\n\n'),
-            score: Math.max(...fileHits.map((h) => h.score)),
-            meta: {
-              type: 'consolidated' as const,
-              position: first.position,
-              ...(first.pageNumber ? { pageNumber: first.pageNumber } : {}),
-            },
-            file: files.get(fileId) as SearchPassage['file'],
-          };
-        });
-      }
-
-      const depth = input.contextDepth ?? 0;
-      return Promise.all(
-        hits.map(async (h) => {
-          const p = stored.get(h.passageId) as StoredPassage;
-          const neighbours = depth > 0 ? await deps.index.neighbours(p.fileId, p.position, depth) : [];
-          const before = neighbours.filter((n) => n.position < p.position);
-          const after = neighbours.filter((n) => n.position > p.position);
-          const breadcrumb = p.breadcrumb.join(' › ');
-          let content = p.content;
-          if (!input.withContext && depth > 0)
-            content = [...before, p, ...after].map((n) => n.content).join('\n\n');
-          if (input.includeBreadcrumb && breadcrumb) content = `${breadcrumb}\n\n${content}`;
-          const passage: SearchPassage = {
-            content,
-            score: h.score,
-            meta: {
-              type: 'chunk',
-              subtype: p.subtype,
-              position: p.position,
-              ...(p.pageNumber ? { pageNumber: p.pageNumber } : {}),
-            },
-            file: files.get(h.fileId) as SearchPassage['file'],
-          };
-          if (input.withContext) {
-            passage.context = [
-              ...(breadcrumb ? [{ text: breadcrumb, offset: 0, type: 'breadcrumb' as const }] : []),
-              ...before.map((n) => ({
-                text: n.content,
-                offset: n.position - p.position,
-                type: 'preceding' as const,
-              })),
-              { text: p.content, offset: 0, type: 'current' as const },
-              ...after.map((n) => ({
-                text: n.content,
-                offset: n.position - p.position,
-                type: 'subsequent' as const,
-              })),
-            ];
-          }
-          return passage;
-        }),
-      );
+      if (input.consolidate) return consolidated(hits, found, limit);
+      return Promise.all(hits.map((h) => chunkPassage(deps.index, input, h, found)));
     },
   };
 }
-/** The search service. */
-export type SearchService = ReturnType<typeof searchService>;
