@@ -36,21 +36,24 @@ export interface PageReader<R, T> {
   sort: string;
   /** Reads `limit + 1` rows after the cursor (the extra row only tells that there is a next page). */
   rows: (limit: number, after: Cursor | undefined) => Promise<R[]>;
-  /** The sort value and id of a row, for the next page's cursor. */
-  key: (row: R) => [string | number, string];
   /** A row on the wire. */
   toItem: (row: R) => T | Promise<T>;
+  /** The sort value and id of a row, for the next page's cursor; default: its id twice (lists sorted by id). */
+  key?: (row: R) => [string | number, string];
 }
 
 /**
  * One page of a keyset-paginated list (20 items unless the query asks otherwise): the rows after the
  * query's `nextToken` (400 when it was made for another sort), on the wire, and the next page's token.
- * @example readPage(query, { sort: 'id:asc', rows: (n, after) => repo.list(ws, n, after), key: (r) => [r.id, r.id], toItem })
+ * @example readPage(query, { sort: 'id:asc', rows: (n, after) => repo.list(ws, n, after), toItem })
  */
-export async function readPage<R, T>(query: PageRequest, reader: PageReader<R, T>): Promise<Page<T>> {
+export async function readPage<R extends { id: string }, T>(
+  query: PageRequest,
+  reader: PageReader<R, T>,
+): Promise<Page<T>> {
   const limit = query.pageSize ?? 20;
   const rows = await reader.rows(limit, decodeCursor(query.nextToken, reader.sort));
-  const page = toPage(rows, limit, reader.sort, reader.key);
+  const page = toPage(rows, limit, reader.sort, reader.key ?? ((r) => [r.id, r.id]));
   const items = await Promise.all(page.items.map(reader.toItem));
   return { items, ...(page.nextToken ? { nextToken: page.nextToken } : {}) };
 }

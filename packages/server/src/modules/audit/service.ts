@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { authorize } from '../../access/policy.js';
 import type { Actor } from '../../access/principal.js';
 import type { Database } from '../../db/schema.js';
-import type { Page } from '../../http/pagination.js';
+import type { Cursor, Page } from '../../http/pagination.js';
 import { type PageRequest, readPage } from '../../http/route-helpers.js';
 import { newId } from '../../ids.js';
 import { type AuditRow, auditRepo } from './repo.js';
@@ -90,12 +90,9 @@ export function auditService(db: Kysely<Database>, clock: () => Date): AuditServ
 
     async list(actor, query) {
       authorize(actor, 'audit.read');
-      return readPage(query, {
-        sort: 'id:desc',
-        rows: (limit, after) => auditRepo(db).list(actor.workspaceId, limit, after),
-        key: (r) => [r.recorded_at, r.id],
-        toItem: toRecord,
-      });
+      const rows = (limit: number, after: Cursor | undefined) =>
+        auditRepo(db).list(actor.workspaceId, limit, after);
+      return readPage(query, { sort: 'id:desc', rows, key: (r) => [r.recorded_at, r.id], toItem: toRecord });
     },
   };
 }

@@ -27,9 +27,11 @@ function botValues(row: BotRow, body: UpdateBotBody, at: string): Partial<BotRow
     reply_mode: replyMode,
     webhook_url: webhookUrl,
   };
-  if (body.name !== undefined) values.name = body.name;
-  if (body.description !== undefined) values.description = body.description;
-  if (body.status !== undefined) values.status = body.status;
+  // These fields have the names of their columns.
+  for (const field of ['name', 'description', 'status'] as const) {
+    const value = body[field];
+    if (value !== undefined) values[field] = value;
+  }
   return values;
 }
 

@@ -2,6 +2,7 @@ import type { Role } from '@parley/protocol';
 import { authorize } from '../../access/policy.js';
 import type { Actor } from '../../access/principal.js';
 import { errors } from '../../errors/errors.js';
+import type { Cursor } from '../../http/pagination.js';
 import { readPage } from '../../http/route-helpers.js';
 import { newId } from '../../ids.js';
 import { auditWho } from '../audit/service.js';
@@ -60,12 +61,9 @@ export function identityMembers(ctx: IdentityContext): IdentityMembers {
   return {
     async listMembers(actor, query) {
       authorize(actor, 'member.read');
-      return readPage(query, {
-        sort: 'id:asc',
-        rows: (limit, after) => identityRepo(db).members(actor.workspaceId, limit, after),
-        key: (r) => [r.id, r.id],
-        toItem: toMember,
-      });
+      const rows = (limit: number, after: Cursor | undefined) =>
+        identityRepo(db).members(actor.workspaceId, limit, after);
+      return readPage(query, { sort: 'id:asc', rows, toItem: toMember });
     },
 
     async getMe(actor) {

@@ -1,6 +1,7 @@
 import { authorize } from '../../access/policy.js';
 import { isUniqueViolation } from '../../db/database.js';
 import { errors } from '../../errors/errors.js';
+import type { Cursor } from '../../http/pagination.js';
 import { readPage } from '../../http/route-helpers.js';
 import { newId } from '../../ids.js';
 import { auditWho } from '../audit/service.js';
@@ -14,12 +15,9 @@ export function integrationCatalog(ctx: IntegrationsContext): IntegrationCatalog
   return {
     async list(actor, query) {
       authorize(actor, 'integration.read');
-      return readPage(query, {
-        sort: 'id:asc',
-        rows: (limit, after) => integrationsRepo(db).list(actor.workspaceId, limit, after),
-        key: (r) => [r.id, r.id],
-        toItem: toIntegration,
-      });
+      const rows = (limit: number, after: Cursor | undefined) =>
+        integrationsRepo(db).list(actor.workspaceId, limit, after);
+      return readPage(query, { sort: 'id:asc', rows, toItem: toIntegration });
     },
 
     async create(actor, body) {
