@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caller, withTestApp } from '../../test-support/admin-calls.js';
+import { readAllPages } from '../../test-support/admin-pages.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 
@@ -135,13 +137,7 @@ describe('audit records', () => {
 
     it('records a mutation by another member under that member', async () => {
       const admin = await t.addMember('administrator');
-      const res = await t.call({
-        method: 'POST',
-        url: '/v1/admin/bots',
-        token: admin.token,
-        workspaceId: t.workspaceId,
-        body: { name: 'By admin' },
-      });
+      const res = await caller(t, admin.token)('POST', '/v1/admin/bots', { name: 'By admin' });
       const botId = (res.json() as { bot: { id: string } }).bot.id;
       expect(await newest()).toMatchObject({
         userId: admin.accountId,
@@ -154,13 +150,7 @@ describe('audit records', () => {
     it('records nothing for a mutation that is refused', async () => {
       const viewer = await t.addMember('viewer');
       const before = await newest();
-      const refused = await t.call({
-        method: 'POST',
-        url: '/v1/admin/bots',
-        token: viewer.token,
-        workspaceId: t.workspaceId,
-        body: { name: 'Refused' },
-      });
+      const refused = await caller(t, viewer.token)('POST', '/v1/admin/bots', { name: 'Refused' });
       expectError(refused, 403, 'Forbidden');
       const invalid = await t.asOwner('PUT', `/v1/admin/workspaces/${t.workspaceId}`, {
         contactEmail: 'bad',
@@ -170,15 +160,12 @@ describe('audit records', () => {
     });
 
     it('records the bootstrap: the workspace and its demo bot', async () => {
-      const app = await createTestApp();
-      try {
+      await withTestApp(async (app) => {
         const records = await allRecords(app);
         expect(records.map((r) => r.action)).toEqual(['CREATE_BOT', 'CREATE_WORKSPACE']);
         expect(records[0]).toMatchObject({ resourceId: app.botId, userId: app.owner.accountId });
         expect(records[1]).toMatchObject({ resourceId: app.workspaceId, userEmail: app.owner.email });
-      } finally {
-        await app.close();
-      }
+      });
     });
   });
 
@@ -201,31 +188,20 @@ describe('audit records', () => {
     });
 
     it('pages through every record three at a time without duplicates or gaps', async () => {
-      const app = await createTestApp();
-      try {
+      await withTestApp(async (app) => {
         for (let i = 0; i < 6; i += 1) await app.asOwner('POST', '/v1/admin/bots', { name: `Bot ${i}` });
         const all = await allRecords(app);
         expect(all).toHaveLength(8);
-        const paged: AuditRecordBody[] = [];
-        let nextToken: string | undefined;
-        let pages = 0;
-        do {
-          const q = `?pageSize=3${nextToken ? `&nextToken=${encodeURIComponent(nextToken)}` : ''}`;
-          const res = await app.asOwner('GET', auditUrl(app.workspaceId, q));
-          expect(res.statusCode).toBe(200);
-          const page = res.json() as Page;
-          expect(page.records.length).toBeLessThanOrEqual(3);
-          paged.push(...page.records);
-          nextToken = page.meta.nextToken;
-          pages += 1;
-        } while (nextToken && pages < 10);
+        const { items: paged, pages } = await readAllPages<AuditRecordBody>(
+          (q) => app.asOwner('GET', auditUrl(app.workspaceId, `?${q}`)),
+          'records',
+          3,
+        );
         expect(pages).toBe(3);
         const ids = paged.map((r) => r.id);
         expect(new Set(ids).size).toBe(ids.length);
         expect(ids).toEqual(all.map((r) => r.id));
-      } finally {
-        await app.close();
-      }
+      });
     });
 
     it('rejects a malformed nextToken with 400 InvalidQuery', async () => {
@@ -235,12 +211,7 @@ describe('audit records', () => {
 
     it.each(['manager', 'administrator'] as const)('lets a %s read the audit records', async (role) => {
       const m = await t.addMember(role);
-      const res = await t.call({
-        method: 'GET',
-        url: auditUrl(t.workspaceId),
-        token: m.token,
-        workspaceId: t.workspaceId,
-      });
+      const res = await caller(t, m.token)('GET', auditUrl(t.workspaceId));
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ records: expect.any(Array), meta: expect.any(Object) });
     });
@@ -253,24 +224,14 @@ describe('audit records', () => {
       'forbids a %s to read the audit records (403)',
       async (role) => {
         const m = await t.addMember(role);
-        const res = await t.call({
-          method: 'GET',
-          url: auditUrl(t.workspaceId),
-          token: m.token,
-          workspaceId: t.workspaceId,
-        });
+        const res = await caller(t, m.token)('GET', auditUrl(t.workspaceId));
         const body = expectError(res, 403, 'Forbidden');
         expect(body.message).toContain(role);
       },
     );
 
     it('forbids a bot access key (403)', async () => {
-      const res = await t.call({
-        method: 'GET',
-        url: auditUrl(t.workspaceId),
-        token: t.botKey,
-        workspaceId: t.workspaceId,
-      });
+      const res = await caller(t, t.botKey)('GET', auditUrl(t.workspaceId));
       expectError(res, 403, 'Forbidden');
     });
 
@@ -283,23 +244,17 @@ describe('audit records', () => {
 
     it('answers 401 when x-workspace-id names a workspace the caller is not in', async () => {
       const other = await t.otherTenant();
-      const res = await t.call({
-        method: 'GET',
-        url: auditUrl(other.workspaceId),
-        token: t.owner.token,
-        workspaceId: other.workspaceId,
-      });
+      const res = await caller(t, t.owner.token, other.workspaceId)('GET', auditUrl(other.workspaceId));
       expectError(res, 401, 'Unauthorized');
     });
 
     it("keeps each workspace's records apart", async () => {
       const other = await t.otherTenant();
-      const res = await t.call({
-        method: 'GET',
-        url: auditUrl(other.workspaceId, '?pageSize=100'),
-        token: other.token,
-        workspaceId: other.workspaceId,
-      });
+      const res = await caller(
+        t,
+        other.token,
+        other.workspaceId,
+      )('GET', auditUrl(other.workspaceId, '?pageSize=100'));
       expect(res.statusCode).toBe(200);
       const records = (res.json() as Page).records;
       expect(records.map((r) => r.action)).toEqual(['CREATE_BOT', 'CREATE_WORKSPACE']);

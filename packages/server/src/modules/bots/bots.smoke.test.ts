@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caller } from '../../test-support/admin-calls.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 
 describe('harness', () => {
@@ -14,20 +15,9 @@ describe('harness', () => {
   });
   it('adds a viewer who can read but not create bots', async () => {
     const viewer = await t.addMember('viewer');
-    const list = await t.call({
-      method: 'GET',
-      url: '/v1/admin/bots',
-      token: viewer.token,
-      workspaceId: t.workspaceId,
-    });
+    const list = await caller(t, viewer.token)('GET', '/v1/admin/bots');
     expect(list.statusCode).toBe(200);
-    const create = await t.call({
-      method: 'POST',
-      url: '/v1/admin/bots',
-      token: viewer.token,
-      workspaceId: t.workspaceId,
-      body: { name: 'x' },
-    });
+    const create = await caller(t, viewer.token)('POST', '/v1/admin/bots', { name: 'x' });
     expect(create.statusCode).toBe(403);
     expect(create.json()).toMatchObject({ code: 403, type: 'Forbidden' });
   });

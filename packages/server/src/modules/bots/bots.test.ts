@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caller, expectInvalid } from '../../test-support/admin-calls.js';
 import { createTestApp, type TestApp, type TestMember } from '../../test-support/harness.js';
 import { badFields, expectError } from '../../test-support/wire.js';
 
@@ -290,23 +291,13 @@ describe('GET /v1/admin/bots', () => {
 
   it('answers 400 InvalidQuery naming pageSize for pageSize=0 and pageSize=101', async () => {
     for (const size of ['0', '101', 'abc', '-1']) {
-      const body = expectError(
-        await t.asOwner('GET', `/v1/admin/bots?pageSize=${size}`),
-        400,
-        'InvalidQuery',
-      );
-      expect(badFields(body)).toContain('pageSize');
+      expectInvalid(await t.asOwner('GET', `/v1/admin/bots?pageSize=${size}`), 'InvalidQuery', 'pageSize');
     }
   });
 
   it('answers 400 InvalidQuery naming nextToken for a garbage token', async () => {
     for (const token of ['garbage', 'W10', encodeURIComponent('!!!')]) {
-      const body = expectError(
-        await t.asOwner('GET', `/v1/admin/bots?nextToken=${token}`),
-        400,
-        'InvalidQuery',
-      );
-      expect(badFields(body)).toContain('nextToken');
+      expectInvalid(await t.asOwner('GET', `/v1/admin/bots?nextToken=${token}`), 'InvalidQuery', 'nextToken');
     }
   });
 
@@ -317,8 +308,7 @@ describe('GET /v1/admin/bots', () => {
       'GET',
       `/v1/admin/bots?sortField=name&nextToken=${encodeURIComponent(token)}&pageSize=10`,
     );
-    const body = expectError(res, 400, 'InvalidQuery');
-    expect(badFields(body)).toContain('nextToken');
+    const body = expectInvalid(res, 'InvalidQuery', 'nextToken');
     expect(body.message).toMatch(/sort/i);
     const flipped = await t.asOwner(
       'GET',
@@ -361,8 +351,7 @@ describe('GET /v1/admin/bots filters', () => {
   });
 
   it('answers 400 InvalidQuery for dev=maybe', async () => {
-    const body = expectError(await t.asOwner('GET', '/v1/admin/bots?dev=maybe'), 400, 'InvalidQuery');
-    expect(badFields(body)).toContain('dev');
+    expectInvalid(await t.asOwner('GET', '/v1/admin/bots?dev=maybe'), 'InvalidQuery', 'dev');
   });
 
   it('keeps bots whose name contains the text, ignoring case', async () => {
@@ -408,14 +397,12 @@ describe('GET /v1/admin/bots filters', () => {
   });
 
   it('answers 400 InvalidQuery naming tags for malformed JSON', async () => {
-    const body = expectError(await t.asOwner('GET', '/v1/admin/bots?tags=%7Bnope'), 400, 'InvalidQuery');
-    expect(badFields(body)).toContain('tags');
+    expectInvalid(await t.asOwner('GET', '/v1/admin/bots?tags=%7Bnope'), 'InvalidQuery', 'tags');
   });
 
   it('answers 400 InvalidQuery for an unknown tag operator', async () => {
     const res = await t.asOwner('GET', '/v1/admin/bots?tags=%7B%22team%22%3A%7B%22like%22%3A%22s%22%7D%7D');
-    const body = expectError(res, 400, 'InvalidQuery');
-    expect(badFields(body)).toContain('tags.team.like');
+    expectInvalid(res, 'InvalidQuery', 'tags.team.like');
   });
 });
 
@@ -561,8 +548,8 @@ describe('bot permissions by role', () => {
   });
   afterAll(() => t.close());
 
-  const as = (m: TestMember, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
-    t.call({ method, url, token: m.token, workspaceId: t.workspaceId, body });
+  /** Calls with a member's token in the bootstrap workspace. */
+  const as = (m: { token: string }) => caller(t, m.token);
 
   /** A bot created by the owner, so it belongs to nobody under test. */
   const ownersBot = (name: string) => createBot(t, { name });
@@ -573,41 +560,41 @@ describe('bot permissions by role', () => {
   }
 
   it('lets a viewer list and get bots', async () => {
-    const listed = await as(viewer, 'GET', '/v1/admin/bots');
+    const listed = await as(viewer)('GET', '/v1/admin/bots');
     expect(listed.statusCode).toBe(200);
     expect((listed.json() as ListBody).bots.map((b) => b.id)).toContain(t.botId);
-    const got = await as(viewer, 'GET', `/v1/admin/bots/${t.botId}`);
+    const got = await as(viewer)('GET', `/v1/admin/bots/${t.botId}`);
     expect(got.statusCode).toBe(200);
     expect(got.json()).toMatchObject({ bot: { id: t.botId } });
   });
 
   it('answers 403 Forbidden naming the role when a viewer creates, updates or deletes', async () => {
     const bot = await ownersBot('Viewer target');
-    const create = expectError(await as(viewer, 'POST', '/v1/admin/bots', { name: 'v' }), 403, 'Forbidden');
+    const create = expectError(await as(viewer)('POST', '/v1/admin/bots', { name: 'v' }), 403, 'Forbidden');
     expect(create.message).toContain('viewer');
-    expectError(await as(viewer, 'PUT', `/v1/admin/bots/${bot.id}`, { name: 'v' }), 403, 'Forbidden');
-    expectError(await as(viewer, 'DELETE', `/v1/admin/bots/${bot.id}`), 403, 'Forbidden');
+    expectError(await as(viewer)('PUT', `/v1/admin/bots/${bot.id}`, { name: 'v' }), 403, 'Forbidden');
+    expectError(await as(viewer)('DELETE', `/v1/admin/bots/${bot.id}`), 403, 'Forbidden');
     const after = await t.asOwner('GET', `/v1/admin/bots/${bot.id}`);
     expect((after.json() as { bot: BotBody }).bot.name).toBe('Viewer target');
   });
 
   it('answers 403 to billing even on list and get', async () => {
-    expect(expectError(await as(billing, 'GET', '/v1/admin/bots'), 403, 'Forbidden').message).toContain(
+    expect(expectError(await as(billing)('GET', '/v1/admin/bots'), 403, 'Forbidden').message).toContain(
       'billing',
     );
-    expectError(await as(billing, 'GET', `/v1/admin/bots/${t.botId}`), 403, 'Forbidden');
-    expectError(await as(billing, 'POST', '/v1/admin/bots', { name: 'b' }), 403, 'Forbidden');
+    expectError(await as(billing)('GET', `/v1/admin/bots/${t.botId}`), 403, 'Forbidden');
+    expectError(await as(billing)('POST', '/v1/admin/bots', { name: 'b' }), 403, 'Forbidden');
   });
 
   it('lets a developer create a bot, recorded as its creator', async () => {
-    const res = await as(developer, 'POST', '/v1/admin/bots', { name: 'Dev made' });
+    const res = await as(developer)('POST', '/v1/admin/bots', { name: 'Dev made' });
     expect(res.statusCode).toBe(201);
     expect((res.json() as { bot: BotBody }).bot.createdBy).toBe(developer.accountId);
   });
 
   it('lets a developer update a bot someone else created', async () => {
     const bot = await ownersBot('Owner made');
-    const res = await as(developer, 'PUT', `/v1/admin/bots/${bot.id}`, { name: 'Dev renamed' });
+    const res = await as(developer)('PUT', `/v1/admin/bots/${bot.id}`, { name: 'Dev renamed' });
     expect(res.statusCode).toBe(200);
     expect((res.json() as { bot: BotBody }).bot).toMatchObject({
       name: 'Dev renamed',
@@ -618,15 +605,15 @@ describe('bot permissions by role', () => {
   it("answers 403 when a developer deletes another's bot, 200 on its own", async () => {
     const theirs = await ownersBot('Not the developer');
     const denied = expectError(
-      await as(developer, 'DELETE', `/v1/admin/bots/${theirs.id}`),
+      await as(developer)('DELETE', `/v1/admin/bots/${theirs.id}`),
       403,
       'Forbidden',
     );
     expect(denied.message).toMatch(/created by others/);
     expect(await exists(theirs.id)).toBe(true);
 
-    const mine = (await as(developer, 'POST', '/v1/admin/bots', { name: 'Mine' })).json() as { bot: BotBody };
-    const ok = await as(developer, 'DELETE', `/v1/admin/bots/${mine.bot.id}`);
+    const mine = (await as(developer)('POST', '/v1/admin/bots', { name: 'Mine' })).json() as { bot: BotBody };
+    const ok = await as(developer)('DELETE', `/v1/admin/bots/${mine.bot.id}`);
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({});
     expect(await exists(mine.bot.id)).toBe(false);
@@ -634,38 +621,38 @@ describe('bot permissions by role', () => {
 
   it('answers 403 when a developer deletes a bot another developer created', async () => {
     const other = await t.addMember('developer');
-    const made = (await as(other, 'POST', '/v1/admin/bots', { name: 'Other dev' })).json() as {
+    const made = (await as(other)('POST', '/v1/admin/bots', { name: 'Other dev' })).json() as {
       bot: BotBody;
     };
-    expectError(await as(developer, 'DELETE', `/v1/admin/bots/${made.bot.id}`), 403, 'Forbidden');
+    expectError(await as(developer)('DELETE', `/v1/admin/bots/${made.bot.id}`), 403, 'Forbidden');
     expect(await exists(made.bot.id)).toBe(true);
   });
 
   it('lets a manager create and update any bot', async () => {
-    const created = await as(manager, 'POST', '/v1/admin/bots', { name: 'Manager made' });
+    const created = await as(manager)('POST', '/v1/admin/bots', { name: 'Manager made' });
     expect(created.statusCode).toBe(201);
-    const res = await as(manager, 'PUT', `/v1/admin/bots/${t.botId}`, { description: 'by manager' });
+    const res = await as(manager)('PUT', `/v1/admin/bots/${t.botId}`, { description: 'by manager' });
     expect(res.statusCode).toBe(200);
   });
 
   it("answers 403 when a manager deletes another's bot, 200 on its own", async () => {
     const theirs = await ownersBot('Not the manager');
-    expectError(await as(manager, 'DELETE', `/v1/admin/bots/${theirs.id}`), 403, 'Forbidden');
+    expectError(await as(manager)('DELETE', `/v1/admin/bots/${theirs.id}`), 403, 'Forbidden');
     expect(await exists(theirs.id)).toBe(true);
-    const mine = (await as(manager, 'POST', '/v1/admin/bots', { name: 'Manager own' })).json() as {
+    const mine = (await as(manager)('POST', '/v1/admin/bots', { name: 'Manager own' })).json() as {
       bot: BotBody;
     };
-    expect((await as(manager, 'DELETE', `/v1/admin/bots/${mine.bot.id}`)).statusCode).toBe(200);
+    expect((await as(manager)('DELETE', `/v1/admin/bots/${mine.bot.id}`)).statusCode).toBe(200);
     expect(await exists(mine.bot.id)).toBe(false);
   });
 
   it('lets an administrator delete any bot', async () => {
     const theirs = await ownersBot('Admin deletes');
-    const devs = (await as(developer, 'POST', '/v1/admin/bots', { name: 'Dev bot for admin' })).json() as {
+    const devs = (await as(developer)('POST', '/v1/admin/bots', { name: 'Dev bot for admin' })).json() as {
       bot: BotBody;
     };
     for (const id of [theirs.id, devs.bot.id]) {
-      const res = await as(administrator, 'DELETE', `/v1/admin/bots/${id}`);
+      const res = await as(administrator)('DELETE', `/v1/admin/bots/${id}`);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({});
       expect(await exists(id)).toBe(false);
@@ -673,14 +660,14 @@ describe('bot permissions by role', () => {
   });
 
   it("lets the owner delete a developer's bot", async () => {
-    const devs = (await as(developer, 'POST', '/v1/admin/bots', { name: 'Dev bot for owner' })).json() as {
+    const devs = (await as(developer)('POST', '/v1/admin/bots', { name: 'Dev bot for owner' })).json() as {
       bot: BotBody;
     };
     expect((await t.asOwner('DELETE', `/v1/admin/bots/${devs.bot.id}`)).statusCode).toBe(200);
   });
 
   it('answers 404, not 403, to a viewer asking for a bot that does not exist', async () => {
-    expectError(await as(viewer, 'DELETE', '/v1/admin/bots/missing'), 404, 'ResourceNotFound');
+    expectError(await as(viewer)('DELETE', '/v1/admin/bots/missing'), 404, 'ResourceNotFound');
   });
 });
 

@@ -1,15 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestMember } from '../../test-support/harness.js';
-import { badFields, expectError } from '../../test-support/wire.js';
-
-interface KeyInfo {
-  id: string;
-  note: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  value?: string;
-}
+import { caller, expectInvalid, newBot } from '../../test-support/admin-calls.js';
+import { expectNewToken, type TokenBody } from '../../test-support/admin-tokens.js';
+import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { expectError } from '../../test-support/wire.js';
 
 describe('bot access keys', () => {
   let t: TestApp;
@@ -18,14 +11,15 @@ describe('bot access keys', () => {
   });
   afterAll(() => t.close());
 
-  const keysUrl = (botId: string) => `/v1/admin/bots/${botId}/access-keys`;
-  const as = (m: TestMember, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) =>
-    t.call({ method, url, token: m.token, workspaceId: t.workspaceId, body });
+  /** Calls with a member's token in the bootstrap workspace. */
+  const as = (m: { token: string }) => caller(t, m.token);
 
-  async function createKey(note = 'test key'): Promise<KeyInfo & { value: string }> {
+  const keysUrl = (botId: string) => `/v1/admin/bots/${botId}/access-keys`;
+
+  async function createKey(note = 'test key'): Promise<TokenBody & { value: string }> {
     const res = await t.asOwner('POST', keysUrl(t.botId), { note });
     expect(res.statusCode).toBe(201);
-    return (res.json() as { key: KeyInfo & { value: string } }).key;
+    return (res.json() as { key: TokenBody & { value: string } }).key;
   }
 
   /** A request with a bot key on an Admin route: 403 while the key is valid, 401 once it is not. */
@@ -37,7 +31,7 @@ describe('bot access keys', () => {
       const created = await createKey('listed');
       const res = await t.asOwner('GET', keysUrl(t.botId));
       expect(res.statusCode).toBe(200);
-      const { keys } = res.json() as { keys: KeyInfo[] };
+      const { keys } = res.json() as { keys: TokenBody[] };
       expect(keys.map((k) => k.note)).toEqual(expect.arrayContaining(['bootstrap', 'listed']));
       expect(keys.find((k) => k.id === created.id)).toEqual({
         id: created.id,
@@ -53,19 +47,18 @@ describe('bot access keys', () => {
 
     it('lets a viewer list the keys', async () => {
       const viewer = await t.addMember('viewer');
-      const res = await as(viewer, 'GET', keysUrl(t.botId));
+      const res = await as(viewer)('GET', keysUrl(t.botId));
       expect(res.statusCode).toBe(200);
-      expect((res.json() as { keys: KeyInfo[] }).keys.length).toBeGreaterThan(0);
+      expect((res.json() as { keys: TokenBody[] }).keys.length).toBeGreaterThan(0);
     });
 
     it('forbids a billing member to list the keys (403)', async () => {
       const billing = await t.addMember('billing');
-      expectError(await as(billing, 'GET', keysUrl(t.botId)), 403, 'Forbidden');
+      expectError(await as(billing)('GET', keysUrl(t.botId)), 403, 'Forbidden');
     });
 
     it('does not list the keys of another bot of the same workspace', async () => {
-      const bot = await t.asOwner('POST', '/v1/admin/bots', { name: 'Keyless' });
-      const botId = (bot.json() as { bot: { id: string } }).bot.id;
+      const botId = await newBot(t, 'Keyless');
       const res = await t.asOwner('GET', keysUrl(botId));
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ keys: [] });
@@ -85,15 +78,8 @@ describe('bot access keys', () => {
     it('creates a key whose value starts with bak_ and is shown only in this answer', async () => {
       const res = await t.asOwner('POST', keysUrl(t.botId), { note: 'deploy' });
       expect(res.statusCode).toBe(201);
-      const { key } = res.json() as { key: KeyInfo & { value: string } };
-      expect(key).toEqual({
-        id: expect.stringMatching(/^tok_/),
-        note: 'deploy',
-        value: expect.stringMatching(/^bak_/),
-        createdAt: expect.any(String),
-        lastUsedAt: null,
-        expiresAt: null,
-      });
+      const { key } = res.json() as { key: TokenBody & { value: string } };
+      expectNewToken(key, 'deploy', 'bak_');
       expect(key.value.length).toBeGreaterThan(40);
       expect(await t.app.services.identity.resolver.resolveToken(key.value)).toMatchObject({
         kind: 'bot',
@@ -117,45 +103,37 @@ describe('bot access keys', () => {
 
     it('rejects an expiry in the past with 400 naming expiresAt', async () => {
       const res = await t.asOwner('POST', keysUrl(t.botId), { expiresAt: '2001-01-01T00:00:00Z' });
-      const body = expectError(res, 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('expiresAt');
+      expectInvalid(res, 'InvalidPayload', 'expiresAt');
     });
 
     it('rejects a note longer than 200 characters with 400 naming note', async () => {
       const res = await t.asOwner('POST', keysUrl(t.botId), { note: 'n'.repeat(201) });
-      const body = expectError(res, 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('note');
+      expectInvalid(res, 'InvalidPayload', 'note');
     });
 
     it('forbids a viewer to create a key (403)', async () => {
       const viewer = await t.addMember('viewer');
-      const before = (await t.asOwner('GET', keysUrl(t.botId))).json() as { keys: KeyInfo[] };
-      const res = await as(viewer, 'POST', keysUrl(t.botId), { note: 'by viewer' });
+      const before = (await t.asOwner('GET', keysUrl(t.botId))).json() as { keys: TokenBody[] };
+      const res = await as(viewer)('POST', keysUrl(t.botId), { note: 'by viewer' });
       const body = expectError(res, 403, 'Forbidden');
       expect(body.message).toContain('viewer');
-      const after = (await t.asOwner('GET', keysUrl(t.botId))).json() as { keys: KeyInfo[] };
+      const after = (await t.asOwner('GET', keysUrl(t.botId))).json() as { keys: TokenBody[] };
       expect(after.keys.length).toBe(before.keys.length);
     });
 
     it('forbids a billing member to create a key (403)', async () => {
       const billing = await t.addMember('billing');
-      expectError(await as(billing, 'POST', keysUrl(t.botId), {}), 403, 'Forbidden');
+      expectError(await as(billing)('POST', keysUrl(t.botId), {}), 403, 'Forbidden');
     });
 
     it('lets a developer create a key', async () => {
       const dev = await t.addMember('developer');
-      const res = await as(dev, 'POST', keysUrl(t.botId), { note: 'by developer' });
+      const res = await as(dev)('POST', keysUrl(t.botId), { note: 'by developer' });
       expect(res.statusCode).toBe(201);
     });
 
     it('forbids a bot key to create keys, even for its own bot (403)', async () => {
-      const res = await t.call({
-        method: 'POST',
-        url: keysUrl(t.botId),
-        token: t.botKey,
-        workspaceId: t.workspaceId,
-        body: {},
-      });
+      const res = await caller(t, t.botKey)('POST', keysUrl(t.botId), {});
       expectError(res, 403, 'Forbidden');
     });
 
@@ -174,7 +152,7 @@ describe('bot access keys', () => {
       expect(del.json()).toEqual({});
       expectError(await adminWithKey(key.value), 401, 'Unauthorized');
       expect(await t.app.services.identity.resolver.resolveToken(key.value)).toBeUndefined();
-      const list = (await t.asOwner('GET', keysUrl(t.botId))).json() as { keys: KeyInfo[] };
+      const list = (await t.asOwner('GET', keysUrl(t.botId))).json() as { keys: TokenBody[] };
       expect(list.keys.map((k) => k.id)).not.toContain(key.id);
       // The other keys of the bot keep working.
       expectError(await adminWithKey(t.botKey), 403, 'Forbidden');
@@ -191,8 +169,7 @@ describe('bot access keys', () => {
     });
 
     it('answers 404 when the key belongs to another bot, which keeps it', async () => {
-      const bot = await t.asOwner('POST', '/v1/admin/bots', { name: 'Other bot' });
-      const otherBotId = (bot.json() as { bot: { id: string } }).bot.id;
+      const otherBotId = await newBot(t, 'Other bot');
       const key = await createKey('of the demo bot');
       expectError(await t.asOwner('DELETE', `${keysUrl(otherBotId)}/${key.id}`), 404, 'ResourceNotFound');
       expect(await t.app.services.identity.resolver.resolveToken(key.value)).toMatchObject({ kind: 'bot' });
@@ -202,7 +179,7 @@ describe('bot access keys', () => {
       const pats = (
         await t.call({ method: 'GET', url: '/v1/admin/account/pats', token: t.owner.token })
       ).json() as {
-        pats: KeyInfo[];
+        pats: TokenBody[];
       };
       const patId = pats.pats[0]?.id ?? 'missing';
       expectError(await t.asOwner('DELETE', `${keysUrl(t.botId)}/${patId}`), 404, 'ResourceNotFound');
@@ -212,7 +189,7 @@ describe('bot access keys', () => {
     it('forbids a viewer to revoke a key (403), which keeps working', async () => {
       const viewer = await t.addMember('viewer');
       const key = await createKey();
-      expectError(await as(viewer, 'DELETE', `${keysUrl(t.botId)}/${key.id}`), 403, 'Forbidden');
+      expectError(await as(viewer)('DELETE', `${keysUrl(t.botId)}/${key.id}`), 403, 'Forbidden');
       expectError(await adminWithKey(key.value), 403, 'Forbidden');
     });
   });
@@ -220,15 +197,11 @@ describe('bot access keys', () => {
   describe('another workspace', () => {
     it("answers 404 to every key operation on another workspace's bot", async () => {
       const other = await t.otherTenant();
-      const created = await t.call({
-        method: 'POST',
-        url: keysUrl(other.botId),
-        token: other.token,
-        workspaceId: other.workspaceId,
-        body: { note: 'theirs' },
+      const created = await caller(t, other.token, other.workspaceId)('POST', keysUrl(other.botId), {
+        note: 'theirs',
       });
       expect(created.statusCode).toBe(201);
-      const theirs = (created.json() as { key: KeyInfo & { value: string } }).key;
+      const theirs = (created.json() as { key: TokenBody & { value: string } }).key;
 
       expectError(await t.asOwner('GET', keysUrl(other.botId)), 404, 'ResourceNotFound');
       expectError(await t.asOwner('POST', keysUrl(other.botId), {}), 404, 'ResourceNotFound');
@@ -243,20 +216,14 @@ describe('bot access keys', () => {
 
     it("answers 401 when a bot key is used with another workspace's id", async () => {
       const other = await t.otherTenant();
-      const res = await t.call({
-        method: 'GET',
-        url: '/v1/admin/bots',
-        token: t.botKey,
-        workspaceId: other.workspaceId,
-      });
+      const res = await caller(t, t.botKey, other.workspaceId)('GET', '/v1/admin/bots');
       expectError(res, 401, 'Unauthorized');
     });
   });
 
   describe('a deleted bot', () => {
     it('takes its keys with it', async () => {
-      const bot = await t.asOwner('POST', '/v1/admin/bots', { name: 'Short-lived' });
-      const botId = (bot.json() as { bot: { id: string } }).bot.id;
+      const botId = await newBot(t, 'Short-lived');
       const key = (await t.asOwner('POST', keysUrl(botId), {})).json() as { key: { value: string } };
       expect(await t.app.services.identity.resolver.resolveToken(key.key.value)).toMatchObject({ botId });
       expect((await t.asOwner('DELETE', `/v1/admin/bots/${botId}`)).statusCode).toBe(200);

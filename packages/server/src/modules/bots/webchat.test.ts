@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caller, expectInvalid } from '../../test-support/admin-calls.js';
 import { createTestApp, type TestApp, type TestMember } from '../../test-support/harness.js';
 import { badFields, expectError } from '../../test-support/wire.js';
 
@@ -181,14 +182,12 @@ describe('bot webchat configuration', () => {
 
   it('answers 400 naming configuration when it is not an object', async () => {
     for (const configuration of ['dark', [1, 2], null]) {
-      const body = expectError(await t.asOwner('PUT', url(), { configuration }), 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('configuration');
+      expectInvalid(await t.asOwner('PUT', url(), { configuration }), 'InvalidPayload', 'configuration');
     }
   });
 
   it('answers 400 naming configuration when the body lacks it', async () => {
-    const body = expectError(await t.asOwner('PUT', url(), { botName: 'x' }), 400, 'InvalidPayload');
-    expect(badFields(body)).toContain('configuration');
+    expectInvalid(await t.asOwner('PUT', url(), { botName: 'x' }), 'InvalidPayload', 'configuration');
   });
 
   it('answers 404 for the webchat of an unknown bot', async () => {
@@ -209,12 +208,7 @@ describe('bot webchat configuration', () => {
       404,
       'ResourceNotFound',
     );
-    const theirs = await t.call({
-      method: 'GET',
-      url: otherUrl,
-      token: other.token,
-      workspaceId: other.workspaceId,
-    });
+    const theirs = await caller(t, other.token, other.workspaceId)('GET', otherUrl);
     expect(theirs.json()).toEqual({ configuration: {} });
   });
 
@@ -225,29 +219,11 @@ describe('bot webchat configuration', () => {
     const { adminKey: _secret, ...withoutAdminKey } = FULL;
     expect(got.json()).toEqual({ configuration: withoutAdminKey });
     // Chat secrets need developer or above; the adminKey opens every conversation, so it follows that rule.
-    expectError(
-      await t.call({
-        method: 'GET',
-        url: `/v1/admin/bots/${t.botId}/chat`,
-        token: viewer.token,
-        workspaceId: t.workspaceId,
-      }),
-      403,
-      'Forbidden',
-    );
-    const byDeveloper = await t.call({
-      method: 'GET',
-      url: url(),
-      token: developer.token,
-      workspaceId: t.workspaceId,
-    });
+    expectError(await caller(t, viewer.token)('GET', `/v1/admin/bots/${t.botId}/chat`), 403, 'Forbidden');
+    const byDeveloper = await caller(t, developer.token)('GET', url());
     expect(byDeveloper.json()).toEqual({ configuration: FULL });
-    const put = await t.call({
-      method: 'PUT',
-      url: url(),
-      token: viewer.token,
-      workspaceId: t.workspaceId,
-      body: { configuration: { botName: 'viewer was here' } },
+    const put = await caller(t, viewer.token)('PUT', url(), {
+      configuration: { botName: 'viewer was here' },
     });
     const body = expectError(put, 403, 'Forbidden');
     expect(body.message).toContain('viewer');
@@ -261,12 +237,8 @@ describe('bot webchat configuration', () => {
   });
 
   it('lets a developer update the configuration', async () => {
-    const res = await t.call({
-      method: 'PUT',
-      url: url(),
-      token: developer.token,
-      workspaceId: t.workspaceId,
-      body: { configuration: { botName: 'By developer' } },
+    const res = await caller(t, developer.token)('PUT', url(), {
+      configuration: { botName: 'By developer' },
     });
     expect(res.statusCode).toBe(200);
     expect(await get()).toEqual({ botName: 'By developer' });

@@ -1,17 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectInvalid, uniqueEmail, withTestApp } from '../../test-support/admin-calls.js';
+import { expectNewToken, type TokenBody } from '../../test-support/admin-tokens.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
-import { badFields, expectError } from '../../test-support/wire.js';
-
-interface PatInfo {
-  id: string;
-  note: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  value?: string;
-}
-
-const uniqueEmail = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}@example.com`;
+import { expectError } from '../../test-support/wire.js';
 
 describe('account', () => {
   let t: TestApp;
@@ -92,8 +83,7 @@ describe('account', () => {
     it('rejects an empty display name with 400 naming displayName', async () => {
       const { token } = await freshAccount('Kept');
       const res = await send('PUT', '/v1/admin/account/me', token, { displayName: '' });
-      const body = expectError(res, 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('displayName');
+      expectInvalid(res, 'InvalidPayload', 'displayName');
       const again = await get('/v1/admin/account/me', token);
       expect(again.json()).toMatchObject({ account: { displayName: 'Kept' } });
     });
@@ -101,8 +91,7 @@ describe('account', () => {
     it('rejects a body without a display name with 400 naming displayName', async () => {
       const { token } = await freshAccount();
       const res = await send('PUT', '/v1/admin/account/me', token, {});
-      const body = expectError(res, 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('displayName');
+      expectInvalid(res, 'InvalidPayload', 'displayName');
     });
 
     it('answers 401 without a token', async () => {
@@ -127,15 +116,8 @@ describe('account', () => {
       const { token } = await freshAccount();
       const res = await send('POST', '/v1/admin/account/pats', token, { note: 'ci' });
       expect(res.statusCode).toBe(201);
-      const { pat } = res.json() as { pat: PatInfo };
-      expect(pat).toEqual({
-        id: expect.stringMatching(/^tok_/),
-        note: 'ci',
-        value: expect.stringMatching(/^pat_/),
-        createdAt: expect.any(String),
-        lastUsedAt: null,
-        expiresAt: null,
-      });
+      const { pat } = res.json() as { pat: TokenBody };
+      expectNewToken(pat, 'ci', 'pat_');
       expect(Date.parse(pat.createdAt)).not.toBeNaN();
     });
 
@@ -149,11 +131,11 @@ describe('account', () => {
     it('lists PATs without their values', async () => {
       const { token } = await freshAccount();
       const created = (await send('POST', '/v1/admin/account/pats', token, { note: 'listed' })).json() as {
-        pat: PatInfo;
+        pat: TokenBody;
       };
       const res = await get('/v1/admin/account/pats', token);
       expect(res.statusCode).toBe(200);
-      const { pats } = res.json() as { pats: PatInfo[] };
+      const { pats } = res.json() as { pats: TokenBody[] };
       expect(pats.map((p) => p.note)).toEqual(expect.arrayContaining(['first token', 'listed']));
       expect(pats.find((p) => p.id === created.pat.id)).toMatchObject({ note: 'listed' });
       for (const p of pats) expect(p).not.toHaveProperty('value');
@@ -164,16 +146,16 @@ describe('account', () => {
       const a = await freshAccount();
       const b = await freshAccount();
       const created = (await send('POST', '/v1/admin/account/pats', a.token, { note: 'only a' })).json() as {
-        pat: PatInfo;
+        pat: TokenBody;
       };
       const res = await get('/v1/admin/account/pats', b.token);
-      const ids = (res.json() as { pats: PatInfo[] }).pats.map((p) => p.id);
+      const ids = (res.json() as { pats: TokenBody[] }).pats.map((p) => p.id);
       expect(ids).not.toContain(created.pat.id);
     });
 
     it('creates a PAT that authenticates as the same account', async () => {
       const { account, token } = await freshAccount();
-      const { pat } = (await send('POST', '/v1/admin/account/pats', token, {})).json() as { pat: PatInfo };
+      const { pat } = (await send('POST', '/v1/admin/account/pats', token, {})).json() as { pat: TokenBody };
       expect(pat.note).toBe('');
       const res = await get('/v1/admin/account/me', pat.value);
       expect(res.statusCode).toBe(200);
@@ -183,20 +165,20 @@ describe('account', () => {
     it('deletes a PAT, which then gets 401 while the other tokens keep working', async () => {
       const { token } = await freshAccount();
       const { pat } = (await send('POST', '/v1/admin/account/pats', token, { note: 'doomed' })).json() as {
-        pat: PatInfo;
+        pat: TokenBody;
       };
       const del = await send('DELETE', `/v1/admin/account/pats/${pat.id}`, token);
       expect(del.statusCode).toBe(200);
       expect(del.json()).toEqual({});
       expectError(await get('/v1/admin/account/me', pat.value), 401, 'Unauthorized');
       expect((await get('/v1/admin/account/me', token)).statusCode).toBe(200);
-      const list = (await get('/v1/admin/account/pats', token)).json() as { pats: PatInfo[] };
+      const list = (await get('/v1/admin/account/pats', token)).json() as { pats: TokenBody[] };
       expect(list.pats.map((p) => p.id)).not.toContain(pat.id);
     });
 
     it('lets a PAT delete itself, and then it gets 401', async () => {
       const { token } = await freshAccount();
-      const list = (await get('/v1/admin/account/pats', token)).json() as { pats: PatInfo[] };
+      const list = (await get('/v1/admin/account/pats', token)).json() as { pats: TokenBody[] };
       const self = list.pats[0];
       expect(self).toBeDefined();
       expect((await send('DELETE', `/v1/admin/account/pats/${self?.id}`, token)).statusCode).toBe(200);
@@ -206,7 +188,7 @@ describe('account', () => {
     it('answers 404 when deleting an unknown PAT or one deleted already', async () => {
       const { token } = await freshAccount();
       expectError(await send('DELETE', '/v1/admin/account/pats/tok_nope', token), 404, 'ResourceNotFound');
-      const { pat } = (await send('POST', '/v1/admin/account/pats', token, {})).json() as { pat: PatInfo };
+      const { pat } = (await send('POST', '/v1/admin/account/pats', token, {})).json() as { pat: TokenBody };
       await send('DELETE', `/v1/admin/account/pats/${pat.id}`, token);
       expectError(await send('DELETE', `/v1/admin/account/pats/${pat.id}`, token), 404, 'ResourceNotFound');
     });
@@ -214,14 +196,16 @@ describe('account', () => {
     it("answers 404 when deleting someone else's PAT, which keeps working", async () => {
       const a = await freshAccount();
       const b = await freshAccount();
-      const { pat } = (await send('POST', '/v1/admin/account/pats', a.token, {})).json() as { pat: PatInfo };
+      const { pat } = (await send('POST', '/v1/admin/account/pats', a.token, {})).json() as {
+        pat: TokenBody;
+      };
       expectError(await send('DELETE', `/v1/admin/account/pats/${pat.id}`, b.token), 404, 'ResourceNotFound');
       expect((await get('/v1/admin/account/me', pat.value)).statusCode).toBe(200);
     });
 
     it('answers 404 when a bot access key id is passed as a PAT id', async () => {
       const keys = (await t.asOwner('GET', `/v1/admin/bots/${t.botId}/access-keys`)).json() as {
-        keys: PatInfo[];
+        keys: TokenBody[];
       };
       const keyId = keys.keys[0]?.id ?? 'missing';
       expectError(
@@ -238,22 +222,19 @@ describe('account', () => {
     it('rejects an expiry in the past with 400 naming expiresAt', async () => {
       const { token } = await freshAccount();
       const res = await send('POST', '/v1/admin/account/pats', token, { expiresAt: '2000-01-01T00:00:00Z' });
-      const body = expectError(res, 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('expiresAt');
+      expectInvalid(res, 'InvalidPayload', 'expiresAt');
     });
 
     it('rejects an expiry that is not a timestamp with 400 naming expiresAt', async () => {
       const { token } = await freshAccount();
       const res = await send('POST', '/v1/admin/account/pats', token, { expiresAt: 'tomorrow' });
-      const body = expectError(res, 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('expiresAt');
+      expectInvalid(res, 'InvalidPayload', 'expiresAt');
     });
 
     it('rejects a note longer than 200 characters with 400 naming note', async () => {
       const { token } = await freshAccount();
       const res = await send('POST', '/v1/admin/account/pats', token, { note: 'x'.repeat(201) });
-      const body = expectError(res, 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('note');
+      expectInvalid(res, 'InvalidPayload', 'note');
     });
 
     it('answers 401 without a token and 403 to a bot access key', async () => {
@@ -265,12 +246,12 @@ describe('account', () => {
     it('sets lastUsedAt once the PAT is used', async () => {
       const { token } = await freshAccount();
       const { pat } = (await send('POST', '/v1/admin/account/pats', token, { note: 'used' })).json() as {
-        pat: PatInfo;
+        pat: TokenBody;
       };
-      const before = (await get('/v1/admin/account/pats', token)).json() as { pats: PatInfo[] };
+      const before = (await get('/v1/admin/account/pats', token)).json() as { pats: TokenBody[] };
       expect(before.pats.find((p) => p.id === pat.id)?.lastUsedAt).toBeNull();
       expect((await get('/v1/admin/account/me', pat.value)).statusCode).toBe(200);
-      const after = (await get('/v1/admin/account/pats', token)).json() as { pats: PatInfo[] };
+      const after = (await get('/v1/admin/account/pats', token)).json() as { pats: TokenBody[] };
       const used = after.pats.find((p) => p.id === pat.id);
       expect(used?.lastUsedAt).toEqual(expect.any(String));
       expect(Date.parse(used?.lastUsedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(pat.createdAt));
@@ -278,28 +259,32 @@ describe('account', () => {
 
     it('keeps a PAT with a future expiry working until then, and answers 401 after', async () => {
       let now = Date.parse('2030-06-01T00:00:00.000Z');
-      const app = await createTestApp({ clock: () => new Date(now) });
-      try {
-        const created = await app.call({
-          method: 'POST',
-          url: '/v1/admin/account/pats',
-          token: app.owner.token,
-          body: { note: 'short-lived', expiresAt: '2030-06-02T00:00:00.000Z' },
-        });
-        expect(created.statusCode).toBe(201);
-        const { pat } = created.json() as { pat: PatInfo };
-        expect(pat.expiresAt).toBe('2030-06-02T00:00:00.000Z');
-        const me = () => app.call({ method: 'GET', url: '/v1/admin/account/me', token: pat.value });
-        expect((await me()).statusCode).toBe(200);
-        now += 2 * 86_400_000;
-        expectError(await me(), 401, 'Unauthorized');
-        const list = await app.call({ method: 'GET', url: '/v1/admin/account/pats', token: app.owner.token });
-        expect((list.json() as { pats: PatInfo[] }).pats.find((p) => p.id === pat.id)).toMatchObject({
-          expiresAt: '2030-06-02T00:00:00.000Z',
-        });
-      } finally {
-        await app.close();
-      }
+      await withTestApp(
+        async (app) => {
+          const created = await app.call({
+            method: 'POST',
+            url: '/v1/admin/account/pats',
+            token: app.owner.token,
+            body: { note: 'short-lived', expiresAt: '2030-06-02T00:00:00.000Z' },
+          });
+          expect(created.statusCode).toBe(201);
+          const { pat } = created.json() as { pat: TokenBody };
+          expect(pat.expiresAt).toBe('2030-06-02T00:00:00.000Z');
+          const me = () => app.call({ method: 'GET', url: '/v1/admin/account/me', token: pat.value });
+          expect((await me()).statusCode).toBe(200);
+          now += 2 * 86_400_000;
+          expectError(await me(), 401, 'Unauthorized');
+          const list = await app.call({
+            method: 'GET',
+            url: '/v1/admin/account/pats',
+            token: app.owner.token,
+          });
+          expect((list.json() as { pats: TokenBody[] }).pats.find((p) => p.id === pat.id)).toMatchObject({
+            expiresAt: '2030-06-02T00:00:00.000Z',
+          });
+        },
+        { clock: () => new Date(now) },
+      );
     });
   });
 });

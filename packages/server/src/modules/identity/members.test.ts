@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestMember } from '../../test-support/harness.js';
+import type { AdminCall } from '../../test-support/admin-calls.js';
+import {
+  acceptInvitation,
+  accountCaller,
+  caller,
+  expectInvalid,
+  uniqueEmail,
+  withTestApp,
+} from '../../test-support/admin-calls.js';
+import { readAllPages } from '../../test-support/admin-pages.js';
+import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { badFields, expectError } from '../../test-support/wire.js';
 
 interface MemberBody {
@@ -13,8 +23,6 @@ interface MemberBody {
   invitation?: { code: string; expiresAt: string };
 }
 
-const uniqueEmail = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}@example.com`;
-
 describe('workspace members', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -22,23 +30,22 @@ describe('workspace members', () => {
   });
   afterAll(() => t.close());
 
-  /** Calls as a member in the bootstrap workspace. */
-  const as = (m: TestMember, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
-    t.call({ method, url, token: m.token, workspaceId: t.workspaceId, body });
+  /** Calls with a member's token in the bootstrap workspace. */
+  const as = (m: { token: string }) => caller(t, m.token);
 
-  /** Invites an e-mail as the owner and answers the new member. */
-  async function invite(role: string, email = uniqueEmail(role)): Promise<MemberBody> {
-    const res = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role });
+  /** Invites an e-mail as the owner (of the bootstrap workspace unless `app` says) and answers the new member. */
+  async function invite(role: string, email = uniqueEmail(role), app: TestApp = t): Promise<MemberBody> {
+    const res = await app.asOwner('POST', '/v1/admin/workspace-members', { email, role });
     expect(res.statusCode).toBe(201);
     return res.json() as MemberBody;
   }
 
   const accept = (code: string, displayName?: string) =>
-    t.call({
-      method: 'POST',
-      url: '/v1/admin/account/invitations/accept',
-      body: { code, ...(displayName ? { displayName } : {}) },
-    });
+    acceptInvitation(t, { code, ...(displayName ? { displayName } : {}) });
+
+  /** Gives a member a role, calling as `call` (the owner, a member…). */
+  const putRole = (call: AdminCall, memberId: string, role: string) =>
+    call('PUT', `/v1/admin/workspace-members/${memberId}`, { role });
 
   async function ownerMemberId(): Promise<string> {
     const me = await t.asOwner('GET', '/v1/admin/workspace-members/me');
@@ -47,8 +54,7 @@ describe('workspace members', () => {
 
   describe('GET /v1/admin/workspace-members', () => {
     it('lists the members of the workspace page by page, without duplicates', async () => {
-      const app = await createTestApp();
-      try {
+      await withTestApp(async (app) => {
         const added: string[] = [];
         for (const role of ['viewer', 'developer', 'manager', 'billing']) {
           const res = await app.asOwner('POST', '/v1/admin/workspace-members', {
@@ -58,19 +64,11 @@ describe('workspace members', () => {
           expect(res.statusCode).toBe(201);
           added.push((res.json() as MemberBody).id);
         }
-        const seen: MemberBody[] = [];
-        let nextToken: string | undefined;
-        let pages = 0;
-        do {
-          const q = nextToken ? `&nextToken=${encodeURIComponent(nextToken)}` : '';
-          const res = await app.asOwner('GET', `/v1/admin/workspace-members?pageSize=2${q}`);
-          expect(res.statusCode).toBe(200);
-          const body = res.json() as { members: MemberBody[]; meta: { nextToken?: string } };
-          expect(body.members.length).toBeLessThanOrEqual(2);
-          seen.push(...body.members);
-          nextToken = body.meta.nextToken;
-          pages += 1;
-        } while (nextToken && pages < 10);
+        const { items: seen, pages } = await readAllPages<MemberBody>(
+          (q) => app.asOwner('GET', `/v1/admin/workspace-members?${q}`),
+          'members',
+          2,
+        );
         expect(pages).toBe(3);
         const ids = seen.map((m) => m.id);
         expect(new Set(ids).size).toBe(5);
@@ -88,15 +86,13 @@ describe('workspace members', () => {
           expect(m).not.toHaveProperty('userId');
           expect(m).not.toHaveProperty('invitation');
         }
-      } finally {
-        await app.close();
-      }
+      });
     });
 
     it('lets a viewer and a billing member read the list', async () => {
       for (const role of ['viewer', 'billing'] as const) {
         const m = await t.addMember(role);
-        const res = await as(m, 'GET', '/v1/admin/workspace-members');
+        const res = await as(m)('GET', '/v1/admin/workspace-members');
         expect(res.statusCode).toBe(200);
         expect(res.json()).toMatchObject({ members: expect.any(Array), meta: expect.any(Object) });
       }
@@ -115,12 +111,7 @@ describe('workspace members', () => {
     });
 
     it('answers 403 to a bot access key', async () => {
-      const res = await t.call({
-        method: 'GET',
-        url: '/v1/admin/workspace-members',
-        token: t.botKey,
-        workspaceId: t.workspaceId,
-      });
+      const res = await caller(t, t.botKey)('GET', '/v1/admin/workspace-members');
       expectError(res, 403, 'Forbidden');
     });
   });
@@ -153,20 +144,9 @@ describe('workspace members', () => {
       const m = res.json() as MemberBody;
       expect(m).toMatchObject({ email, role: 'viewer', status: 'invited' });
       expect(m.invitation?.code).toMatch(/^inv_/);
-      const meAs = () =>
-        t.call({
-          method: 'GET',
-          url: '/v1/admin/workspace-members/me',
-          token: token.value,
-          workspaceId: t.workspaceId,
-        });
+      const meAs = () => caller(t, token.value)('GET', '/v1/admin/workspace-members/me');
       expectError(await meAs(), 401, 'Unauthorized');
-      const accepted = await t.call({
-        method: 'POST',
-        url: '/v1/admin/account/invitations/accept',
-        token: token.value,
-        body: { code: m.invitation?.code },
-      });
+      const accepted = await acceptInvitation(t, { code: m.invitation?.code }, token.value);
       expect(accepted.statusCode).toBe(201);
       expect(accepted.json()).toEqual({
         account: expect.objectContaining({ id: account.id, email }),
@@ -204,14 +184,12 @@ describe('workspace members', () => {
         email: uniqueEmail('r'),
         role: 'superuser',
       });
-      const body = expectError(res, 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('role');
+      expectInvalid(res, 'InvalidPayload', 'role');
     });
 
     it('rejects a malformed e-mail with 400 naming email', async () => {
       const res = await t.asOwner('POST', '/v1/admin/workspace-members', { email: 'nobody', role: 'viewer' });
-      const body = expectError(res, 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('email');
+      expectInvalid(res, 'InvalidPayload', 'email');
     });
 
     it('rejects a body without e-mail or role with 400 naming both', async () => {
@@ -225,7 +203,10 @@ describe('workspace members', () => {
       async (role) => {
         const m = await t.addMember(role);
         const email = uniqueEmail(`by-${role}`);
-        const res = await as(m, 'POST', '/v1/admin/workspace-members', { email, role: 'viewer' });
+        const res = await as(m)('POST', '/v1/admin/workspace-members', {
+          email,
+          role: 'viewer',
+        });
         const body = expectError(res, 403, 'Forbidden');
         expect(body.message).toContain(role);
         const list = await t.asOwner('GET', '/v1/admin/workspace-members?pageSize=100');
@@ -235,13 +216,13 @@ describe('workspace members', () => {
 
     it('lets an administrator add a member but not an owner (403)', async () => {
       const admin = await t.addMember('administrator');
-      const ok = await as(admin, 'POST', '/v1/admin/workspace-members', {
+      const ok = await as(admin)('POST', '/v1/admin/workspace-members', {
         email: uniqueEmail('by-admin'),
         role: 'administrator',
       });
       expect(ok.statusCode).toBe(201);
       expect(ok.json()).toMatchObject({ role: 'administrator', status: 'invited' });
-      const owner = await as(admin, 'POST', '/v1/admin/workspace-members', {
+      const owner = await as(admin)('POST', '/v1/admin/workspace-members', {
         email: uniqueEmail('owner-by-admin'),
         role: 'owner',
       });
@@ -274,7 +255,7 @@ describe('workspace members', () => {
 
     it("answers a member's own role to that member", async () => {
       const dev = await t.addMember('developer');
-      const res = await as(dev, 'GET', '/v1/admin/workspace-members/me');
+      const res = await as(dev)('GET', '/v1/admin/workspace-members/me');
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({
         id: dev.memberId,
@@ -286,12 +267,7 @@ describe('workspace members', () => {
     });
 
     it('answers 403 to a bot access key, which is no member', async () => {
-      const res = await t.call({
-        method: 'GET',
-        url: '/v1/admin/workspace-members/me',
-        token: t.botKey,
-        workspaceId: t.workspaceId,
-      });
+      const res = await caller(t, t.botKey)('GET', '/v1/admin/workspace-members/me');
       expectError(res, 403, 'Forbidden');
     });
 
@@ -309,20 +285,19 @@ describe('workspace members', () => {
   describe('PUT /v1/admin/workspace-members/{id}', () => {
     it("changes a member's role, and the member's rights follow", async () => {
       const m = await t.addMember('viewer');
-      const before = await as(m, 'POST', '/v1/admin/bots', { name: 'by viewer' });
+      const before = await as(m)('POST', '/v1/admin/bots', { name: 'by viewer' });
       expectError(before, 403, 'Forbidden');
-      const res = await t.asOwner('PUT', `/v1/admin/workspace-members/${m.memberId}`, { role: 'developer' });
+      const res = await putRole(t.asOwner, m.memberId, 'developer');
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ id: m.memberId, role: 'developer', status: 'active' });
-      const after = await as(m, 'POST', '/v1/admin/bots', { name: 'by promoted viewer' });
+      const after = await as(m)('POST', '/v1/admin/bots', { name: 'by promoted viewer' });
       expect(after.statusCode).toBe(201);
     });
 
     it('rejects an unknown role with 400 naming role', async () => {
       const m = await invite('viewer');
-      const res = await t.asOwner('PUT', `/v1/admin/workspace-members/${m.id}`, { role: 'god' });
-      const body = expectError(res, 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('role');
+      const res = await putRole(t.asOwner, m.id, 'god');
+      expectInvalid(res, 'InvalidPayload', 'role');
     });
 
     it('answers 404 for an unknown member', async () => {
@@ -331,16 +306,11 @@ describe('workspace members', () => {
     });
 
     it('answers 404 for a member of another workspace and leaves it unchanged', async () => {
-      const app = await createTestApp();
-      try {
+      await withTestApp(async (app) => {
         const other = await app.addMember('viewer');
-        const res = await t.asOwner('PUT', `/v1/admin/workspace-members/${other.memberId}`, {
-          role: 'administrator',
-        });
+        const res = await putRole(t.asOwner, other.memberId, 'administrator');
         expectError(res, 404, 'ResourceNotFound');
-      } finally {
-        await app.close();
-      }
+      });
     });
 
     it.each(['manager', 'developer', 'viewer', 'billing'] as const)(
@@ -348,11 +318,9 @@ describe('workspace members', () => {
       async (role) => {
         const m = await t.addMember(role);
         const target = await invite('viewer');
-        const res = await as(m, 'PUT', `/v1/admin/workspace-members/${target.id}`, { role: 'manager' });
+        const res = await putRole(as(m), target.id, 'manager');
         expectError(res, 403, 'Forbidden');
-        const self = await as(m, 'PUT', `/v1/admin/workspace-members/${m.memberId}`, {
-          role: 'administrator',
-        });
+        const self = await putRole(as(m), m.memberId, 'administrator');
         expectError(self, 403, 'Forbidden');
         const check = await t.asOwner('GET', `/v1/admin/workspace-members/${target.id}`);
         expect(check.json()).toMatchObject({ role: 'viewer' });
@@ -362,16 +330,14 @@ describe('workspace members', () => {
     it('lets an administrator change roles below owner but not grant or change the owner role (403)', async () => {
       const admin = await t.addMember('administrator');
       const target = await invite('viewer');
-      const ok = await as(admin, 'PUT', `/v1/admin/workspace-members/${target.id}`, { role: 'manager' });
+      const ok = await putRole(as(admin), target.id, 'manager');
       expect(ok.statusCode).toBe(200);
       expect(ok.json()).toMatchObject({ role: 'manager' });
-      const grant = await as(admin, 'PUT', `/v1/admin/workspace-members/${target.id}`, { role: 'owner' });
+      const grant = await putRole(as(admin), target.id, 'owner');
       expectError(grant, 403, 'Forbidden');
-      const self = await as(admin, 'PUT', `/v1/admin/workspace-members/${admin.memberId}`, { role: 'owner' });
+      const self = await putRole(as(admin), admin.memberId, 'owner');
       expectError(self, 403, 'Forbidden');
-      const demote = await as(admin, 'PUT', `/v1/admin/workspace-members/${await ownerMemberId()}`, {
-        role: 'viewer',
-      });
+      const demote = await putRole(as(admin), await ownerMemberId(), 'viewer');
       expectError(demote, 403, 'Forbidden');
       const me = await t.asOwner('GET', '/v1/admin/workspace-members/me');
       expect(me.json()).toMatchObject({ role: 'owner' });
@@ -379,7 +345,7 @@ describe('workspace members', () => {
 
     it('lets an owner grant the owner role', async () => {
       const m = await t.addMember('developer');
-      const res = await t.asOwner('PUT', `/v1/admin/workspace-members/${m.memberId}`, { role: 'owner' });
+      const res = await putRole(t.asOwner, m.memberId, 'owner');
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ role: 'owner' });
     });
@@ -388,12 +354,12 @@ describe('workspace members', () => {
   describe('DELETE /v1/admin/workspace-members/{id}', () => {
     it('removes a member; its token then gets 401 for that workspace', async () => {
       const m = await t.addMember('developer');
-      expect((await as(m, 'GET', '/v1/admin/bots')).statusCode).toBe(200);
+      expect((await as(m)('GET', '/v1/admin/bots')).statusCode).toBe(200);
       const res = await t.asOwner('DELETE', `/v1/admin/workspace-members/${m.memberId}`);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({});
-      expectError(await as(m, 'GET', '/v1/admin/bots'), 401, 'Unauthorized');
-      expectError(await as(m, 'GET', '/v1/admin/workspace-members/me'), 401, 'Unauthorized');
+      expectError(await as(m)('GET', '/v1/admin/bots'), 401, 'Unauthorized');
+      expectError(await as(m)('GET', '/v1/admin/workspace-members/me'), 401, 'Unauthorized');
       expectError(
         await t.asOwner('GET', `/v1/admin/workspace-members/${m.memberId}`),
         404,
@@ -427,7 +393,7 @@ describe('workspace members', () => {
       async (role) => {
         const m = await t.addMember(role);
         const target = await invite('viewer');
-        const res = await as(m, 'DELETE', `/v1/admin/workspace-members/${target.id}`);
+        const res = await as(m)('DELETE', `/v1/admin/workspace-members/${target.id}`);
         expectError(res, 403, 'Forbidden');
         expect((await t.asOwner('GET', `/v1/admin/workspace-members/${target.id}`)).statusCode).toBe(200);
       },
@@ -436,9 +402,9 @@ describe('workspace members', () => {
     it('lets an administrator remove a member but not an owner (403)', async () => {
       const admin = await t.addMember('administrator');
       const target = await invite('developer');
-      const ok = await as(admin, 'DELETE', `/v1/admin/workspace-members/${target.id}`);
+      const ok = await as(admin)('DELETE', `/v1/admin/workspace-members/${target.id}`);
       expect(ok.statusCode).toBe(200);
-      const res = await as(admin, 'DELETE', `/v1/admin/workspace-members/${await ownerMemberId()}`);
+      const res = await as(admin)('DELETE', `/v1/admin/workspace-members/${await ownerMemberId()}`);
       const body = expectError(res, 403, 'Forbidden');
       expect(body.message).toContain('owner');
       expect((await t.asOwner('GET', '/v1/admin/workspace-members/me')).statusCode).toBe(200);
@@ -447,12 +413,9 @@ describe('workspace members', () => {
 
   describe('the last owner', () => {
     it('cannot be demoted or removed, until another owner exists', async () => {
-      const app = await createTestApp();
-      try {
+      await withTestApp(async (app) => {
         const me = (await app.asOwner('GET', '/v1/admin/workspace-members/me')).json() as MemberBody;
-        const demote = await app.asOwner('PUT', `/v1/admin/workspace-members/${me.id}`, {
-          role: 'administrator',
-        });
+        const demote = await putRole(app.asOwner, me.id, 'administrator');
         const body = expectError(demote, 403, 'Forbidden');
         expect(body.message).toContain('owner');
         expectError(await app.asOwner('DELETE', `/v1/admin/workspace-members/${me.id}`), 403, 'Forbidden');
@@ -463,25 +426,19 @@ describe('workspace members', () => {
           role: 'owner',
         });
         expect(pending.statusCode).toBe(201);
-        const stillLast = await app.asOwner('PUT', `/v1/admin/workspace-members/${me.id}`, {
-          role: 'administrator',
-        });
+        const stillLast = await putRole(app.asOwner, me.id, 'administrator');
         expectError(stillLast, 403, 'Forbidden');
 
         const second = await app.addMember('owner');
-        const ok = await app.asOwner('PUT', `/v1/admin/workspace-members/${me.id}`, {
-          role: 'administrator',
-        });
+        const ok = await putRole(app.asOwner, me.id, 'administrator');
         expect(ok.statusCode).toBe(200);
         expect(ok.json()).toMatchObject({ role: 'administrator' });
 
         // Now `second` is the last owner: it cannot remove itself either.
-        const self = await app.call({
-          method: 'DELETE',
-          url: `/v1/admin/workspace-members/${second.memberId}`,
-          token: second.token,
-          workspaceId: app.workspaceId,
-        });
+        const self = await caller(app, second.token)(
+          'DELETE',
+          `/v1/admin/workspace-members/${second.memberId}`,
+        );
         expectError(self, 403, 'Forbidden');
         const owners = (
           (await app.asOwner('GET', '/v1/admin/workspace-members?pageSize=100')).json() as {
@@ -489,21 +446,16 @@ describe('workspace members', () => {
           }
         ).members.filter((m) => m.role === 'owner' && m.status === 'active');
         expect(owners.map((m) => m.id)).toEqual([second.memberId]);
-      } finally {
-        await app.close();
-      }
+      });
     });
 
     it('lets one of two owners remove the other', async () => {
-      const app = await createTestApp();
-      try {
+      await withTestApp(async (app) => {
         const second = await app.addMember('owner');
         const res = await app.asOwner('DELETE', `/v1/admin/workspace-members/${second.memberId}`);
         expect(res.statusCode).toBe(200);
         expect(res.json()).toEqual({});
-      } finally {
-        await app.close();
-      }
+      });
     });
   });
 
@@ -522,12 +474,7 @@ describe('workspace members', () => {
         pat: { value: expect.stringMatching(/^pat_/) },
         workspaceId: t.workspaceId,
       });
-      const me = await t.call({
-        method: 'GET',
-        url: '/v1/admin/workspace-members/me',
-        token: body.pat.value,
-        workspaceId: body.workspaceId,
-      });
+      const me = await caller(t, body.pat.value, body.workspaceId)('GET', '/v1/admin/workspace-members/me');
       expect(me.statusCode).toBe(200);
       expect(me.json()).toMatchObject({
         id: m.id,
@@ -536,12 +483,10 @@ describe('workspace members', () => {
         status: 'active',
         displayName: 'New Manager',
       });
-      const audit = await t.call({
-        method: 'GET',
-        url: `/v1/admin/workspaces/${t.workspaceId}/audit-records`,
-        token: body.pat.value,
-        workspaceId: t.workspaceId,
-      });
+      const audit = await caller(t, body.pat.value)(
+        'GET',
+        `/v1/admin/workspaces/${t.workspaceId}/audit-records`,
+      );
       expect(audit.statusCode).toBe(200);
     });
 
@@ -549,12 +494,9 @@ describe('workspace members', () => {
       const email = uniqueEmail('two-workspaces');
       const here = await invite('developer', email);
       const other = await t.otherTenant();
-      const there = await t.call({
-        method: 'POST',
-        url: '/v1/admin/workspace-members',
-        token: other.token,
-        workspaceId: other.workspaceId,
-        body: { email, role: 'viewer' },
+      const there = await caller(t, other.token, other.workspaceId)('POST', '/v1/admin/workspace-members', {
+        email,
+        role: 'viewer',
       });
       expect(there.statusCode).toBe(201);
       const joined = await accept((there.json() as MemberBody).invitation?.code ?? '');
@@ -569,12 +511,7 @@ describe('workspace members', () => {
         409,
         'AlreadyExists',
       );
-      const signedIn = await t.call({
-        method: 'POST',
-        url: '/v1/admin/account/invitations/accept',
-        token,
-        body: { code: here.invitation?.code },
-      });
+      const signedIn = await acceptInvitation(t, { code: here.invitation?.code }, token);
       expect(signedIn.statusCode).toBe(201);
       expect(signedIn.json()).not.toHaveProperty('pat');
       const me = await t.call({
@@ -599,18 +536,13 @@ describe('workspace members', () => {
       const { token } = await t.app.services.identity.createAccount(email, 'Elsewhere');
       const admin = await t.addMember('administrator');
       expectError(
-        await as(admin, 'POST', '/v1/admin/workspace-members', { email, role: 'viewer' }),
+        await as(admin)('POST', '/v1/admin/workspace-members', { email, role: 'viewer' }),
         409,
         'AlreadyExists',
       );
       const still = await t.asOwner('GET', `/v1/admin/workspace-members/${pending.id}`);
       expect(still.json()).toMatchObject({ role: 'owner', status: 'invited' });
-      const accepted = await t.call({
-        method: 'POST',
-        url: '/v1/admin/account/invitations/accept',
-        token: token.value,
-        body: { code: pending.invitation?.code },
-      });
+      const accepted = await acceptInvitation(t, { code: pending.invitation?.code }, token.value);
       expect(accepted.statusCode).toBe(201);
       const now = await t.asOwner('GET', `/v1/admin/workspace-members/${pending.id}`);
       expect(now.json()).toMatchObject({ role: 'owner', status: 'active' });
@@ -629,56 +561,37 @@ describe('workspace members', () => {
     });
 
     it('rejects a body without a code with 400 naming code', async () => {
-      const res = await t.call({ method: 'POST', url: '/v1/admin/account/invitations/accept', body: {} });
-      const body = expectError(res, 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('code');
+      expectInvalid(await acceptInvitation(t, {}), 'InvalidPayload', 'code');
     });
 
     it('answers 410 ResourceGone for a code older than its 7 days', async () => {
       let now = Date.parse('2030-01-01T00:00:00.000Z');
-      const app = await createTestApp({ clock: () => new Date(now) });
-      try {
-        const res = await app.asOwner('POST', '/v1/admin/workspace-members', {
-          email: uniqueEmail('late'),
-          role: 'viewer',
-        });
-        expect(res.statusCode).toBe(201);
-        const m = res.json() as MemberBody;
-        expect(m.invitation?.expiresAt).toBe('2030-01-08T00:00:00.000Z');
-        now += 8 * 86_400_000;
-        const late = await app.call({
-          method: 'POST',
-          url: '/v1/admin/account/invitations/accept',
-          body: { code: m.invitation?.code },
-        });
-        const body = expectError(late, 410, 'ResourceGone');
-        expect(body.message).toContain('expired');
-        const list = await app.asOwner('GET', `/v1/admin/workspace-members/${m.id}`);
-        expect(list.json()).toMatchObject({ status: 'invited' });
-      } finally {
-        await app.close();
-      }
+      await withTestApp(
+        async (app) => {
+          const m = await invite('viewer', uniqueEmail('late'), app);
+          expect(m.invitation?.expiresAt).toBe('2030-01-08T00:00:00.000Z');
+          now += 8 * 86_400_000;
+          const late = await acceptInvitation(app, { code: m.invitation?.code });
+          const body = expectError(late, 410, 'ResourceGone');
+          expect(body.message).toContain('expired');
+          const list = await app.asOwner('GET', `/v1/admin/workspace-members/${m.id}`);
+          expect(list.json()).toMatchObject({ status: 'invited' });
+        },
+        { clock: () => new Date(now) },
+      );
     });
 
     it('accepts a code still within its 7 days', async () => {
       let now = Date.parse('2030-01-01T00:00:00.000Z');
-      const app = await createTestApp({ clock: () => new Date(now) });
-      try {
-        const res = await app.asOwner('POST', '/v1/admin/workspace-members', {
-          email: uniqueEmail('in-time'),
-          role: 'viewer',
-        });
-        const m = res.json() as MemberBody;
-        now += 6 * 86_400_000;
-        const ok = await app.call({
-          method: 'POST',
-          url: '/v1/admin/account/invitations/accept',
-          body: { code: m.invitation?.code },
-        });
-        expect(ok.statusCode).toBe(201);
-      } finally {
-        await app.close();
-      }
+      await withTestApp(
+        async (app) => {
+          const m = await invite('viewer', uniqueEmail('in-time'), app);
+          now += 6 * 86_400_000;
+          const ok = await acceptInvitation(app, { code: m.invitation?.code });
+          expect(ok.statusCode).toBe(201);
+        },
+        { clock: () => new Date(now) },
+      );
     });
   });
 });
@@ -690,23 +603,12 @@ describe('invitations are accepted only by the person they name (no e-mail squat
   });
   afterAll(() => t.close());
 
-  const accept = (code: string, token?: string) =>
-    t.call({
-      method: 'POST',
-      url: '/v1/admin/account/invitations/accept',
-      body: { code },
-      ...(token ? { token } : {}),
-    });
+  const accept = (code: string, token?: string) => acceptInvitation(t, { code }, token);
 
   /** A member of the bootstrap workspace registers `email` for itself through a workspace of its own. */
   async function squat(email: string) {
     const squatter = await t.addMember('viewer');
-    const ws = await t.call({
-      method: 'POST',
-      url: '/v1/admin/workspaces',
-      token: squatter.token,
-      body: { name: 'Mine' },
-    });
+    const ws = await accountCaller(t, squatter.token)('POST', '/v1/admin/workspaces', { name: 'Mine' });
     expect(ws.statusCode).toBe(201);
     const workspaceId = (ws.json() as { id: string }).id;
     const invited = await t.call({
@@ -735,12 +637,7 @@ describe('invitations are accepted only by the person they name (no e-mail squat
       'Unauthorized',
     );
     // Nobody but the inviting administrator ever sees the code: not in the member list, not by id.
-    const list = await t.call({
-      method: 'GET',
-      url: '/v1/admin/workspace-members',
-      token: squatter.token,
-      workspaceId: t.workspaceId,
-    });
+    const list = await caller(t, squatter.token)('GET', '/v1/admin/workspace-members');
     expect(list.statusCode).toBe(200);
     expect(JSON.stringify(list.json())).not.toContain('inv_');
   });
@@ -749,12 +646,9 @@ describe('invitations are accepted only by the person they name (no e-mail squat
     const b = await t.otherTenant();
     const email = uniqueEmail('b-admin');
     const { token } = await squat(email);
-    const added = await t.call({
-      method: 'POST',
-      url: '/v1/admin/workspace-members',
-      token: b.token,
-      workspaceId: b.workspaceId,
-      body: { email, role: 'administrator' },
+    const added = await caller(t, b.token, b.workspaceId)('POST', '/v1/admin/workspace-members', {
+      email,
+      role: 'administrator',
     });
     expect(added.statusCode).toBe(201);
     expect(added.json()).toMatchObject({ status: 'invited' });

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountCaller, caller, expectInvalid, withTestApp } from '../../test-support/admin-calls.js';
+import { readAllPages } from '../../test-support/admin-pages.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
-import { badFields, expectError } from '../../test-support/wire.js';
+import { expectError } from '../../test-support/wire.js';
 
 interface WorkspaceBody {
   id: string;
@@ -24,23 +26,15 @@ describe('workspaces', () => {
 
   /** Creates a workspace as the bootstrap owner and answers it. */
   async function newWorkspace(name: string): Promise<WorkspaceBody> {
-    const res = await t.call({
-      method: 'POST',
-      url: '/v1/admin/workspaces',
-      token: t.owner.token,
-      body: { name },
-    });
+    const res = await accountCaller(t, t.owner.token)('POST', '/v1/admin/workspaces', { name });
     expect(res.statusCode).toBe(201);
     return res.json() as WorkspaceBody;
   }
 
   describe('POST /v1/admin/workspaces', () => {
     it('creates a workspace owned by the caller and answers it at top level, without a wrapper', async () => {
-      const res = await t.call({
-        method: 'POST',
-        url: '/v1/admin/workspaces',
-        token: t.owner.token,
-        body: { name: 'Created workspace' },
+      const res = await accountCaller(t, t.owner.token)('POST', '/v1/admin/workspaces', {
+        name: 'Created workspace',
       });
       expect(res.statusCode).toBe(201);
       const ws = res.json() as WorkspaceBody;
@@ -57,36 +51,19 @@ describe('workspaces', () => {
       expect(Date.parse(ws.createdAt)).not.toBeNaN();
       expect(res.json()).not.toHaveProperty('workspace');
 
-      const me = await t.call({
-        method: 'GET',
-        url: '/v1/admin/workspace-members/me',
-        token: t.owner.token,
-        workspaceId: ws.id,
-      });
+      const me = await caller(t, t.owner.token, ws.id)('GET', '/v1/admin/workspace-members/me');
       expect(me.statusCode).toBe(200);
       expect(me.json()).toMatchObject({ userId: t.owner.accountId, role: 'owner', status: 'active' });
     });
 
     it('rejects an empty name with 400 naming the name field', async () => {
-      const res = await t.call({
-        method: 'POST',
-        url: '/v1/admin/workspaces',
-        token: t.owner.token,
-        body: { name: '' },
-      });
-      const body = expectError(res, 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('name');
+      const res = await accountCaller(t, t.owner.token)('POST', '/v1/admin/workspaces', { name: '' });
+      expectInvalid(res, 'InvalidPayload', 'name');
     });
 
     it('rejects a missing name with 400 naming the name field', async () => {
-      const res = await t.call({
-        method: 'POST',
-        url: '/v1/admin/workspaces',
-        token: t.owner.token,
-        body: {},
-      });
-      const body = expectError(res, 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('name');
+      const res = await accountCaller(t, t.owner.token)('POST', '/v1/admin/workspaces', {});
+      expectInvalid(res, 'InvalidPayload', 'name');
     });
 
     it('answers 401 without a token', async () => {
@@ -95,46 +72,26 @@ describe('workspaces', () => {
     });
 
     it('answers 403 to a bot access key, which has no account', async () => {
-      const res = await t.call({
-        method: 'POST',
-        url: '/v1/admin/workspaces',
-        token: t.botKey,
-        body: { name: 'x' },
-      });
+      const res = await accountCaller(t, t.botKey)('POST', '/v1/admin/workspaces', { name: 'x' });
       expectError(res, 403, 'Forbidden');
     });
   });
 
   describe('GET /v1/admin/workspaces', () => {
     it('lists only the workspaces the caller belongs to, page by page', async () => {
-      const app = await createTestApp();
-      try {
+      await withTestApp(async (app) => {
         const other = await app.otherTenant();
         const created: string[] = [];
         for (const name of ['A', 'B', 'C', 'D']) {
-          const res = await app.call({
-            method: 'POST',
-            url: '/v1/admin/workspaces',
-            token: app.owner.token,
-            body: { name },
-          });
+          const res = await accountCaller(app, app.owner.token)('POST', '/v1/admin/workspaces', { name });
           expect(res.statusCode).toBe(201);
           created.push((res.json() as WorkspaceBody).id);
         }
-        const seen: WorkspaceBody[] = [];
-        let nextToken: string | undefined;
-        let pages = 0;
-        do {
-          const url = `/v1/admin/workspaces?pageSize=2${nextToken ? `&nextToken=${encodeURIComponent(nextToken)}` : ''}`;
-          const res = await app.call({ method: 'GET', url, token: app.owner.token });
-          expect(res.statusCode).toBe(200);
-          const body = res.json() as { workspaces: WorkspaceBody[]; meta: { nextToken?: string } };
-          expect(body.workspaces.length).toBeLessThanOrEqual(2);
-          expect(body.meta).toBeTypeOf('object');
-          seen.push(...body.workspaces);
-          nextToken = body.meta.nextToken;
-          pages += 1;
-        } while (nextToken && pages < 10);
+        const { items: seen, pages } = await readAllPages<WorkspaceBody>(
+          (q) => accountCaller(app, app.owner.token)('GET', `/v1/admin/workspaces?${q}`),
+          'workspaces',
+          2,
+        );
         expect(pages).toBe(3);
         const ids = seen.map((w) => w.id);
         expect(new Set(ids).size).toBe(ids.length);
@@ -142,17 +99,11 @@ describe('workspaces', () => {
         expect(ids).not.toContain(other.workspaceId);
         for (const w of seen) expect(w.role).toBe('owner');
         expect(seen[0]).toMatchObject({ id: app.workspaceId, botCount: 1 });
-      } finally {
-        await app.close();
-      }
+      });
     });
 
     it('answers the last page without a nextToken', async () => {
-      const res = await t.call({
-        method: 'GET',
-        url: '/v1/admin/workspaces?pageSize=100',
-        token: t.owner.token,
-      });
+      const res = await accountCaller(t, t.owner.token)('GET', '/v1/admin/workspaces?pageSize=100');
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ meta: {} });
       expect((res.json() as { meta: object }).meta).not.toHaveProperty('nextToken');
@@ -169,23 +120,13 @@ describe('workspaces', () => {
     });
 
     it('rejects a malformed nextToken with 400 InvalidQuery', async () => {
-      const res = await t.call({
-        method: 'GET',
-        url: '/v1/admin/workspaces?nextToken=not-a-token',
-        token: t.owner.token,
-      });
-      const body = expectError(res, 400, 'InvalidQuery');
-      expect(badFields(body)).toContain('nextToken');
+      const res = await accountCaller(t, t.owner.token)('GET', '/v1/admin/workspaces?nextToken=not-a-token');
+      expectInvalid(res, 'InvalidQuery', 'nextToken');
     });
 
     it('rejects a page size out of range with 400 InvalidQuery naming pageSize', async () => {
-      const res = await t.call({
-        method: 'GET',
-        url: '/v1/admin/workspaces?pageSize=0',
-        token: t.owner.token,
-      });
-      const body = expectError(res, 400, 'InvalidQuery');
-      expect(badFields(body)).toContain('pageSize');
+      const res = await accountCaller(t, t.owner.token)('GET', '/v1/admin/workspaces?pageSize=0');
+      expectInvalid(res, 'InvalidQuery', 'pageSize');
     });
 
     it('answers 401 to an unknown token', async () => {
@@ -220,23 +161,18 @@ describe('workspaces', () => {
     });
 
     it('answers 401 without x-workspace-id', async () => {
-      const res = await t.call({
-        method: 'GET',
-        url: `/v1/admin/workspaces/${t.workspaceId}`,
-        token: t.owner.token,
-      });
+      const res = await accountCaller(t, t.owner.token)('GET', `/v1/admin/workspaces/${t.workspaceId}`);
       const body = expectError(res, 401, 'Unauthorized');
       expect(body.message).toContain('x-workspace-id');
     });
 
     it('answers 401 when x-workspace-id names a workspace the caller does not belong to', async () => {
       const other = await t.otherTenant();
-      const res = await t.call({
-        method: 'GET',
-        url: `/v1/admin/workspaces/${other.workspaceId}`,
-        token: t.owner.token,
-        workspaceId: other.workspaceId,
-      });
+      const res = await caller(
+        t,
+        t.owner.token,
+        other.workspaceId,
+      )('GET', `/v1/admin/workspaces/${other.workspaceId}`);
       expectError(res, 401, 'Unauthorized');
     });
   });
@@ -250,21 +186,10 @@ describe('workspaces', () => {
         contactEmail: 'ops@example.com',
         website: 'https://example.com/bots',
       };
-      const res = await t.call({
-        method: 'PUT',
-        url: `/v1/admin/workspaces/${ws.id}`,
-        token: t.owner.token,
-        workspaceId: ws.id,
-        body: settings,
-      });
+      const res = await caller(t, t.owner.token, ws.id)('PUT', `/v1/admin/workspaces/${ws.id}`, settings);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ id: ws.id, ...settings, role: 'owner' });
-      const again = await t.call({
-        method: 'GET',
-        url: `/v1/admin/workspaces/${ws.id}`,
-        token: t.owner.token,
-        workspaceId: ws.id,
-      });
+      const again = await caller(t, t.owner.token, ws.id)('GET', `/v1/admin/workspaces/${ws.id}`);
       expect(again.json()).toMatchObject(settings);
     });
 
@@ -293,21 +218,18 @@ describe('workspaces', () => {
       const res = await t.asOwner('PUT', `/v1/admin/workspaces/${t.workspaceId}`, {
         contactEmail: 'not-an-email',
       });
-      const body = expectError(res, 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('contactEmail');
+      const body = expectInvalid(res, 'InvalidPayload', 'contactEmail');
       expect(body.message).toContain('contactEmail');
     });
 
     it('rejects a website that is not a URL with 400 naming website', async () => {
       const res = await t.asOwner('PUT', `/v1/admin/workspaces/${t.workspaceId}`, { website: 'not a url' });
-      const body = expectError(res, 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('website');
+      expectInvalid(res, 'InvalidPayload', 'website');
     });
 
     it('rejects an empty name with 400 naming name', async () => {
       const res = await t.asOwner('PUT', `/v1/admin/workspaces/${t.workspaceId}`, { name: '' });
-      const body = expectError(res, 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('name');
+      expectInvalid(res, 'InvalidPayload', 'name');
     });
 
     it('leaves the workspace unchanged when validation fails', async () => {
@@ -324,12 +246,8 @@ describe('workspaces', () => {
 
     it('lets an administrator update the settings', async () => {
       const admin = await t.addMember('administrator');
-      const res = await t.call({
-        method: 'PUT',
-        url: `/v1/admin/workspaces/${t.workspaceId}`,
-        token: admin.token,
-        workspaceId: t.workspaceId,
-        body: { about: 'set by an administrator' },
+      const res = await caller(t, admin.token)('PUT', `/v1/admin/workspaces/${t.workspaceId}`, {
+        about: 'set by an administrator',
       });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ about: 'set by an administrator', role: 'administrator' });
@@ -339,12 +257,8 @@ describe('workspaces', () => {
       'forbids a %s to update the settings (403)',
       async (role) => {
         const m = await t.addMember(role);
-        const res = await t.call({
-          method: 'PUT',
-          url: `/v1/admin/workspaces/${t.workspaceId}`,
-          token: m.token,
-          workspaceId: t.workspaceId,
-          body: { about: `set by ${role}` },
+        const res = await caller(t, m.token)('PUT', `/v1/admin/workspaces/${t.workspaceId}`, {
+          about: `set by ${role}`,
         });
         const body = expectError(res, 403, 'Forbidden');
         expect(body.message).toContain(role);
@@ -363,12 +277,7 @@ describe('workspaces', () => {
   describe('DELETE /v1/admin/workspaces/{id}', () => {
     it('forbids an administrator to delete the workspace (403)', async () => {
       const admin = await t.addMember('administrator');
-      const res = await t.call({
-        method: 'DELETE',
-        url: `/v1/admin/workspaces/${t.workspaceId}`,
-        token: admin.token,
-        workspaceId: t.workspaceId,
-      });
+      const res = await caller(t, admin.token)('DELETE', `/v1/admin/workspaces/${t.workspaceId}`);
       const body = expectError(res, 403, 'Forbidden');
       expect(body.message).toContain('administrator');
       expect((await t.asOwner('GET', `/v1/admin/workspaces/${t.workspaceId}`)).statusCode).toBe(200);
@@ -378,12 +287,7 @@ describe('workspaces', () => {
       const mine = await newWorkspace('Kept');
       const res = await t.asOwner('DELETE', `/v1/admin/workspaces/${mine.id}`);
       expectError(res, 404, 'ResourceNotFound');
-      const still = await t.call({
-        method: 'GET',
-        url: `/v1/admin/workspaces/${mine.id}`,
-        token: t.owner.token,
-        workspaceId: mine.id,
-      });
+      const still = await caller(t, t.owner.token, mine.id)('GET', `/v1/admin/workspaces/${mine.id}`);
       expect(still.statusCode).toBe(200);
     });
 
@@ -399,12 +303,7 @@ describe('workspaces', () => {
       const botKey = (key.json() as { key: { value: string } }).key.value;
 
       // While the workspace lives, the bot key is known but has no Admin API rights.
-      const before = await t.call({
-        method: 'GET',
-        url: '/v1/admin/bots',
-        token: botKey,
-        workspaceId: ws.id,
-      });
+      const before = await caller(t, botKey, ws.id)('GET', '/v1/admin/bots');
       expectError(before, 403, 'Forbidden');
 
       const del = await as('DELETE', `/v1/admin/workspaces/${ws.id}`);
@@ -417,11 +316,7 @@ describe('workspaces', () => {
 
       expectError(await as('GET', `/v1/admin/workspaces/${ws.id}`), 401, 'Unauthorized');
       expectError(await as('GET', `/v1/admin/bots/${botId}`), 401, 'Unauthorized');
-      const list = await t.call({
-        method: 'GET',
-        url: '/v1/admin/workspaces?pageSize=100',
-        token: t.owner.token,
-      });
+      const list = await accountCaller(t, t.owner.token)('GET', '/v1/admin/workspaces?pageSize=100');
       const ids = (list.json() as { workspaces: WorkspaceBody[] }).workspaces.map((w) => w.id);
       expect(ids).not.toContain(ws.id);
       expect(ids).toContain(t.workspaceId);
@@ -432,25 +327,25 @@ describe('workspaces', () => {
 
   describe('GET /v1/admin/workspaces/{id}/usages', () => {
     it('answers usage figures with the bot count and the bot quota from PARLEY_QUOTA_BOTS_PER_WORKSPACE', async () => {
-      const app = await createTestApp({ env: { PARLEY_QUOTA_BOTS_PER_WORKSPACE: '5' } });
-      try {
-        await app.asOwner('POST', '/v1/admin/bots', { name: 'Second' });
-        await app.asOwner('POST', '/v1/admin/bots', { name: 'Third' });
-        const res = await app.asOwner('GET', `/v1/admin/workspaces/${app.workspaceId}/usages`);
-        expect(res.statusCode).toBe(200);
-        const { usages } = res.json() as {
-          usages: Array<{ id: string; period: string; type: string; value: number; quota: number | null }>;
-        };
-        for (const u of usages) {
-          expect(u.id).toBe(app.workspaceId);
-          expect(u.period).toMatch(/^\d{4}-\d{2}$/);
-          expect(Object.keys(u).sort()).toEqual(['id', 'period', 'quota', 'type', 'value']);
-        }
-        expect(usages.find((u) => u.type === 'bot_count')).toMatchObject({ value: 3, quota: 5 });
-        expect(usages.find((u) => u.type === 'workspace_member_count')).toMatchObject({ value: 1 });
-      } finally {
-        await app.close();
-      }
+      await withTestApp(
+        async (app) => {
+          await app.asOwner('POST', '/v1/admin/bots', { name: 'Second' });
+          await app.asOwner('POST', '/v1/admin/bots', { name: 'Third' });
+          const res = await app.asOwner('GET', `/v1/admin/workspaces/${app.workspaceId}/usages`);
+          expect(res.statusCode).toBe(200);
+          const { usages } = res.json() as {
+            usages: Array<{ id: string; period: string; type: string; value: number; quota: number | null }>;
+          };
+          for (const u of usages) {
+            expect(u.id).toBe(app.workspaceId);
+            expect(u.period).toMatch(/^\d{4}-\d{2}$/);
+            expect(Object.keys(u).sort()).toEqual(['id', 'period', 'quota', 'type', 'value']);
+          }
+          expect(usages.find((u) => u.type === 'bot_count')).toMatchObject({ value: 3, quota: 5 });
+          expect(usages.find((u) => u.type === 'workspace_member_count')).toMatchObject({ value: 1 });
+        },
+        { env: { PARLEY_QUOTA_BOTS_PER_WORKSPACE: '5' } },
+      );
     });
 
     it('answers a null bot quota when no quota is set, and a bot count matching the list of bots', async () => {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestMember } from '../../test-support/harness.js';
-import { badFields, expectError } from '../../test-support/wire.js';
+import { caller, expectInvalid, newBot, uniqueName, withTestApp } from '../../test-support/admin-calls.js';
+import { expectNewToken, type TokenBody } from '../../test-support/admin-tokens.js';
+import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { expectError } from '../../test-support/wire.js';
 
 interface IntegrationBody {
   id: string;
@@ -12,17 +14,6 @@ interface IntegrationBody {
   createdBy: string;
 }
 
-interface KeyBody {
-  id: string;
-  note: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  value?: string;
-}
-
-const uniqueName = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
-
 describe('integrations', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -30,19 +21,13 @@ describe('integrations', () => {
   });
   afterAll(() => t.close());
 
-  const as = (m: TestMember, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
-    t.call({ method, url, token: m.token, workspaceId: t.workspaceId, body });
+  /** Calls with a member's token in the bootstrap workspace. */
+  const as = (m: { token: string }) => caller(t, m.token);
 
   async function createIntegration(name = uniqueName('int')): Promise<IntegrationBody> {
     const res = await t.asOwner('POST', '/v1/admin/integrations', { name });
     expect(res.statusCode).toBe(201);
     return (res.json() as { integration: IntegrationBody }).integration;
-  }
-
-  async function newBot(name = 'Integration bot'): Promise<string> {
-    const res = await t.asOwner('POST', '/v1/admin/bots', { name });
-    expect(res.statusCode).toBe(201);
-    return (res.json() as { bot: { id: string } }).bot.id;
   }
 
   const installUrl = (botId: string, integrationId: string) =>
@@ -55,10 +40,10 @@ describe('integrations', () => {
     return integration;
   }
 
-  async function newKey(botId: string, integrationId: string): Promise<KeyBody & { value: string }> {
+  async function newKey(botId: string, integrationId: string): Promise<TokenBody & { value: string }> {
     const res = await t.asOwner('POST', `${installUrl(botId, integrationId)}/keys`, { note: 'k' });
     expect(res.statusCode).toBe(201);
-    return (res.json() as { key: KeyBody & { value: string } }).key;
+    return (res.json() as { key: TokenBody & { value: string } }).key;
   }
 
   describe('POST /v1/admin/integrations', () => {
@@ -92,13 +77,7 @@ describe('integrations', () => {
       const name = uniqueName('shared');
       await createIntegration(name);
       const other = await t.otherTenant();
-      const res = await t.call({
-        method: 'POST',
-        url: '/v1/admin/integrations',
-        token: other.token,
-        workspaceId: other.workspaceId,
-        body: { name },
-      });
+      const res = await caller(t, other.token, other.workspaceId)('POST', '/v1/admin/integrations', { name });
       expect(res.statusCode).toBe(201);
     });
 
@@ -106,25 +85,23 @@ describe('integrations', () => {
       'rejects the name %j with 400 naming name',
       async (name) => {
         const res = await t.asOwner('POST', '/v1/admin/integrations', { name });
-        const body = expectError(res, 400, 'InvalidPayload');
-        expect(badFields(body)).toContain('name');
+        expectInvalid(res, 'InvalidPayload', 'name');
       },
     );
 
     it('rejects a missing name with 400 naming name', async () => {
-      const body = expectError(await t.asOwner('POST', '/v1/admin/integrations', {}), 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('name');
+      expectInvalid(await t.asOwner('POST', '/v1/admin/integrations', {}), 'InvalidPayload', 'name');
     });
 
     it('forbids a viewer to create an integration (403)', async () => {
       const viewer = await t.addMember('viewer');
-      const res = await as(viewer, 'POST', '/v1/admin/integrations', { name: uniqueName('viewer') });
+      const res = await as(viewer)('POST', '/v1/admin/integrations', { name: uniqueName('viewer') });
       expectError(res, 403, 'Forbidden');
     });
 
     it('lets a developer create an integration, recorded as its creator', async () => {
       const dev = await t.addMember('developer');
-      const res = await as(dev, 'POST', '/v1/admin/integrations', { name: uniqueName('dev') });
+      const res = await as(dev)('POST', '/v1/admin/integrations', { name: uniqueName('dev') });
       expect(res.statusCode).toBe(201);
       expect(res.json()).toMatchObject({ integration: { createdBy: dev.accountId } });
     });
@@ -132,8 +109,7 @@ describe('integrations', () => {
 
   describe('GET /v1/admin/integrations and /{id}', () => {
     it('lists the integrations of the workspace page by page', async () => {
-      const app = await createTestApp();
-      try {
+      await withTestApp(async (app) => {
         const ids: string[] = [];
         for (const name of ['a-one', 'b-two', 'c-three']) {
           const res = await app.asOwner('POST', '/v1/admin/integrations', { name });
@@ -151,19 +127,13 @@ describe('integrations', () => {
         const p2 = second.json() as { integrations: IntegrationBody[]; meta: { nextToken?: string } };
         expect(p2.meta).toEqual({});
         expect([...p1.integrations, ...p2.integrations].map((i) => i.id)).toEqual(ids);
-      } finally {
-        await app.close();
-      }
+      });
     });
 
     it("does not list another workspace's integrations", async () => {
       const other = await t.otherTenant();
-      const theirs = await t.call({
-        method: 'POST',
-        url: '/v1/admin/integrations',
-        token: other.token,
-        workspaceId: other.workspaceId,
-        body: { name: uniqueName('theirs') },
+      const theirs = await caller(t, other.token, other.workspaceId)('POST', '/v1/admin/integrations', {
+        name: uniqueName('theirs'),
       });
       const theirId = (theirs.json() as { integration: IntegrationBody }).integration.id;
       const res = await t.asOwner('GET', '/v1/admin/integrations?pageSize=100');
@@ -182,12 +152,12 @@ describe('integrations', () => {
 
     it('lets a viewer read integrations', async () => {
       const viewer = await t.addMember('viewer');
-      expect((await as(viewer, 'GET', '/v1/admin/integrations')).statusCode).toBe(200);
+      expect((await as(viewer)('GET', '/v1/admin/integrations')).statusCode).toBe(200);
     });
 
     it('forbids a billing member to read integrations (403)', async () => {
       const billing = await t.addMember('billing');
-      expectError(await as(billing, 'GET', '/v1/admin/integrations'), 403, 'Forbidden');
+      expectError(await as(billing)('GET', '/v1/admin/integrations'), 403, 'Forbidden');
     });
 
     it('answers 404 for an unknown integration', async () => {
@@ -215,14 +185,14 @@ describe('integrations', () => {
 
     it('lets a developer delete an integration it created, but not one created by others (403)', async () => {
       const dev = await t.addMember('developer');
-      const own = await as(dev, 'POST', '/v1/admin/integrations', { name: uniqueName('own') });
+      const own = await as(dev)('POST', '/v1/admin/integrations', { name: uniqueName('own') });
       const ownId = (own.json() as { integration: IntegrationBody }).integration.id;
-      const ok = await as(dev, 'DELETE', `/v1/admin/integrations/${ownId}`);
+      const ok = await as(dev)('DELETE', `/v1/admin/integrations/${ownId}`);
       expect(ok.statusCode).toBe(200);
       expect(ok.json()).toEqual({});
 
       const ownersIntegration = await createIntegration();
-      const res = await as(dev, 'DELETE', `/v1/admin/integrations/${ownersIntegration.id}`);
+      const res = await as(dev)('DELETE', `/v1/admin/integrations/${ownersIntegration.id}`);
       const body = expectError(res, 403, 'Forbidden');
       expect(body.message).toContain('created by others');
       expect((await t.asOwner('GET', `/v1/admin/integrations/${ownersIntegration.id}`)).statusCode).toBe(200);
@@ -231,15 +201,15 @@ describe('integrations', () => {
     it("lets an administrator delete another member's integration", async () => {
       const dev = await t.addMember('developer');
       const admin = await t.addMember('administrator');
-      const created = await as(dev, 'POST', '/v1/admin/integrations', { name: uniqueName('devs') });
+      const created = await as(dev)('POST', '/v1/admin/integrations', { name: uniqueName('devs') });
       const id = (created.json() as { integration: IntegrationBody }).integration.id;
-      expect((await as(admin, 'DELETE', `/v1/admin/integrations/${id}`)).statusCode).toBe(200);
+      expect((await as(admin)('DELETE', `/v1/admin/integrations/${id}`)).statusCode).toBe(200);
     });
 
     it('forbids a viewer to delete (403)', async () => {
       const viewer = await t.addMember('viewer');
       const integration = await createIntegration();
-      expectError(await as(viewer, 'DELETE', `/v1/admin/integrations/${integration.id}`), 403, 'Forbidden');
+      expectError(await as(viewer)('DELETE', `/v1/admin/integrations/${integration.id}`), 403, 'Forbidden');
     });
 
     it('revokes the keys of an installed integration when it is deleted', async () => {
@@ -257,7 +227,7 @@ describe('integrations', () => {
 
   describe('installing on a bot', () => {
     it('installs an integration on a bot and lists it among the bot integrations', async () => {
-      const botId = await newBot();
+      const botId = await newBot(t, 'Integration bot');
       const integration = await createIntegration();
       const res = await t.asOwner('PUT', installUrl(botId, integration.id));
       expect(res.statusCode).toBe(200);
@@ -301,12 +271,8 @@ describe('integrations', () => {
 
     it("answers 404 when installing another workspace's integration, or on another workspace's bot", async () => {
       const other = await t.otherTenant();
-      const theirs = await t.call({
-        method: 'POST',
-        url: '/v1/admin/integrations',
-        token: other.token,
-        workspaceId: other.workspaceId,
-        body: { name: uniqueName('foreign') },
+      const theirs = await caller(t, other.token, other.workspaceId)('POST', '/v1/admin/integrations', {
+        name: uniqueName('foreign'),
       });
       const theirId = (theirs.json() as { integration: IntegrationBody }).integration.id;
       expectError(await t.asOwner('PUT', installUrl(t.botId, theirId)), 404, 'ResourceNotFound');
@@ -322,14 +288,14 @@ describe('integrations', () => {
     it('forbids a viewer to install (403), but lets it list the installations', async () => {
       const viewer = await t.addMember('viewer');
       const integration = await createIntegration();
-      expectError(await as(viewer, 'PUT', installUrl(t.botId, integration.id)), 403, 'Forbidden');
-      expect((await as(viewer, 'GET', `/v1/admin/bots/${t.botId}/integrations`)).statusCode).toBe(200);
+      expectError(await as(viewer)('PUT', installUrl(t.botId, integration.id)), 403, 'Forbidden');
+      expect((await as(viewer)('GET', `/v1/admin/bots/${t.botId}/integrations`)).statusCode).toBe(200);
     });
 
     it('lets a developer install', async () => {
       const dev = await t.addMember('developer');
       const integration = await createIntegration();
-      expect((await as(dev, 'PUT', installUrl(t.botId, integration.id))).statusCode).toBe(200);
+      expect((await as(dev)('PUT', installUrl(t.botId, integration.id))).statusCode).toBe(200);
     });
 
     it('answers 404 when uninstalling an integration that is not installed', async () => {
@@ -343,18 +309,11 @@ describe('integrations', () => {
       const integration = await installed();
       const res = await t.asOwner('POST', `${installUrl(t.botId, integration.id)}/keys`, { note: 'prod' });
       expect(res.statusCode).toBe(201);
-      const { key } = res.json() as { key: KeyBody & { value: string } };
-      expect(key).toEqual({
-        id: expect.stringMatching(/^tok_/),
-        note: 'prod',
-        value: expect.stringMatching(/^iak_/),
-        createdAt: expect.any(String),
-        lastUsedAt: null,
-        expiresAt: null,
-      });
+      const { key } = res.json() as { key: TokenBody & { value: string } };
+      expectNewToken(key, 'prod', 'iak_');
       const list = await t.asOwner('GET', `${installUrl(t.botId, integration.id)}/keys`);
       expect(list.statusCode).toBe(200);
-      const { keys } = list.json() as { keys: KeyBody[] };
+      const { keys } = list.json() as { keys: TokenBody[] };
       expect(keys.map((k) => k.id)).toEqual([key.id]);
       expect(keys[0]).not.toHaveProperty('value');
       expect(list.body).not.toContain(key.value);
@@ -404,7 +363,7 @@ describe('integrations', () => {
     it('answers 404 when revoking a bot access key through the integration key path', async () => {
       const integration = await installed();
       const keys = (await t.asOwner('GET', `/v1/admin/bots/${t.botId}/access-keys`)).json() as {
-        keys: KeyBody[];
+        keys: TokenBody[];
       };
       const botKeyId = keys.keys[0]?.id ?? 'missing';
       expectError(
@@ -416,7 +375,7 @@ describe('integrations', () => {
     });
 
     it('uninstalling revokes every key of the integration on that bot', async () => {
-      const botId = await newBot('Uninstall bot');
+      const botId = await newBot(t, 'Uninstall bot');
       const integration = await installed(botId);
       const k1 = await newKey(botId, integration.id);
       const k2 = await newKey(botId, integration.id);
@@ -442,8 +401,8 @@ describe('integrations', () => {
     });
 
     it('keeps the keys of the same integration on another bot when uninstalled from one', async () => {
-      const botA = await newBot('A');
-      const botB = await newBot('B');
+      const botA = await newBot(t, 'A');
+      const botB = await newBot(t, 'B');
       const integration = await createIntegration();
       await t.asOwner('PUT', installUrl(botA, integration.id));
       await t.asOwner('PUT', installUrl(botB, integration.id));
@@ -467,9 +426,9 @@ describe('integrations', () => {
       const integration = await installed();
       const key = await newKey(t.botId, integration.id);
       const url = `${installUrl(t.botId, integration.id)}/keys`;
-      expect((await as(viewer, 'GET', url)).statusCode).toBe(200);
-      expectError(await as(viewer, 'POST', url, {}), 403, 'Forbidden');
-      expectError(await as(viewer, 'DELETE', `${url}/${key.id}`), 403, 'Forbidden');
+      expect((await as(viewer)('GET', url)).statusCode).toBe(200);
+      expectError(await as(viewer)('POST', url, {}), 403, 'Forbidden');
+      expectError(await as(viewer)('DELETE', `${url}/${key.id}`), 403, 'Forbidden');
       expect(await t.app.services.identity.resolver.resolveToken(key.value)).toBeDefined();
     });
 
@@ -478,8 +437,7 @@ describe('integrations', () => {
       const res = await t.asOwner('POST', `${installUrl(t.botId, integration.id)}/keys`, {
         expiresAt: '1999-12-31T23:59:59Z',
       });
-      const body = expectError(res, 400, 'InvalidPayload');
-      expect(badFields(body)).toContain('expiresAt');
+      expectInvalid(res, 'InvalidPayload', 'expiresAt');
     });
   });
 });
