@@ -1,12 +1,4 @@
-import {
-  type Expression,
-  expressionBuilder,
-  type Kysely,
-  type Selectable,
-  type SqlBool,
-  sql,
-  type Transaction,
-} from 'kysely';
+import { type Expression, expressionBuilder, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import { monotonicFactory } from 'ulidx';
 import type { Database, PassagesTable } from '../../db/schema.js';
 import { tagConditions } from '../../db/tag-filter.js';
@@ -19,7 +11,6 @@ import {
   MAX_SEARCH_LIMIT,
   type ModelInfo,
   type PassageScope,
-  type ReplaceFilePassagesInput,
   type StorageFigures,
   type StorageOwner,
   type StoredPassage,
@@ -176,59 +167,6 @@ export function compareModel(current: ModelInfo | undefined, given: EmbeddingMod
   if (current.id !== given.id || current.dimensions !== given.dimensions)
     throw new EmbeddingModelMismatchError({ id: current.id, dimensions: current.dimensions }, given);
   return 'same';
-}
-
-/** Writes the index's model row: the model, and how its vectors are stored. */
-export async function writeModelRow(
-  trx: Kysely<Database>,
-  model: EmbeddingModel,
-  store: VectorStoreKind,
-): Promise<void> {
-  const values = {
-    model_id: model.id,
-    dimensions: model.dimensions,
-    vector_store: store,
-    updated_at: new Date().toISOString(),
-  };
-  await trx
-    .insertInto('embedding_model')
-    .values({ key: 'current', ...values })
-    .onConflict((oc) => oc.column('key').doUpdateSet(values))
-    .execute();
-}
-
-/** The checked input of a passage replacement; answers whether its passages carry embeddings. */
-export function checkReplaceInput(input: ReplaceFilePassagesInput): boolean {
-  const embedded = checkEmbeddings(input.passages, input.model);
-  if (input.model) checkModel(input.model);
-  return embedded;
-}
-
-/**
- * Inside a passage replacement: throws unless the file exists and is the bot's (`lock`: its row locked until
- * commit, so a concurrent delete waits for the replacement).
- */
-export async function checkFileOfBot(
-  trx: Kysely<Database>,
-  input: Pick<ReplaceFilePassagesInput, 'fileId' | 'botId'>,
-  lock: boolean,
-): Promise<void> {
-  const { fileId, botId } = input;
-  const q = trx.selectFrom('files').select('bot_id').where('id', '=', fileId);
-  const file = await (lock ? q.forUpdate() : q).executeTakeFirst();
-  if (!file) throw new Error(`file ${fileId} does not exist`);
-  if (file.bot_id !== botId) throw new Error(`file ${fileId} is not a file of bot ${botId}`);
-}
-
-/** The port's setModel over an engine's `setModelIn` (run in a transaction of its own). */
-export function modelSetter<R>(
-  db: Kysely<Database>,
-  setModelIn: (trx: Transaction<Database>, model: EmbeddingModel) => Promise<R>,
-): (model: EmbeddingModel) => Promise<R> {
-  return async (model) => {
-    checkModel(model);
-    return db.transaction().execute((trx) => setModelIn(trx, model));
-  };
 }
 
 /** A stored passage row as the port describes it. */

@@ -3,22 +3,15 @@ import type { Database } from '../../db/schema.js';
 import {
   byScore,
   bytesVector,
-  checkFileOfBot,
-  checkReplaceInput,
-  checkVector,
-  clampLimit,
   commonQueries,
   compareModel,
   DEFAULT_BREADCRUMB_WEIGHT,
-  emptyScope,
   modelFromRow,
-  modelSetter,
   newPassageId,
   readModelRow,
   scopeCondition,
   unitVector,
   vectorBytes,
-  writeModelRow,
 } from './common.js';
 import { foldText, queryTerms } from './lexical-query.js';
 import type {
@@ -26,10 +19,15 @@ import type {
   ModelInfo,
   PassageHit,
   PassageIndex,
-  PassageScope,
-  ReplaceFilePassagesInput,
   VectorStoreKind,
 } from './passage-index.js';
+import {
+  checkFileOfBot,
+  type EngineParts,
+  forgetPassageModels,
+  sharedPort,
+  writeModelRow,
+} from './shared-port.js';
 
 /** Options of the PostgreSQL passage index. */
 export interface PostgresPassageIndexOptions {
@@ -113,92 +111,81 @@ export function postgresPassageIndex(options: PostgresPassageIndexOptions): Pass
         embedding ${type} not null
       )`.execute(trx);
     await sql`create index passage_vectors_bot on passage_vectors (bot_id)`.execute(trx);
-    await trx.updateTable('passages').set({ model_id: null }).where('model_id', 'is not', null).execute();
+    await forgetPassageModels(trx);
     return { changed: true, info };
   }
 
-  return {
-    engine: 'postgres',
-    modelInfo: common.readModel,
-
-    setModel: modelSetter(db, setModelIn),
-
-    async replaceFilePassages(input: ReplaceFilePassagesInput): Promise<string[]> {
-      const { fileId, botId, passages, model } = input;
-      const embedded = checkReplaceInput(input);
-      return db.transaction().execute(async (trx) => {
-        let store: VectorStoreKind | undefined;
-        if (embedded && model) {
-          // Held until commit: a model change waits for this write, or this write sees the new model.
-          const current = modelFromRow(
-            await trx
-              .selectFrom('embedding_model')
-              .select(['model_id', 'dimensions', 'vector_store'])
-              .where('key', '=', 'current')
-              .forShare()
-              .executeTakeFirst(),
-          );
-          store =
-            compareModel(current, model) === 'none'
-              ? (await setModelIn(trx, model)).info.vectorStore
-              : current?.vectorStore;
-        }
-        await checkFileOfBot(trx, input, true);
-        await trx.deleteFrom('passages').where('file_id', '=', fileId).execute();
-        const ids = passages.map(() => newPassageId());
-        for (let i = 0; i < passages.length; i += INSERT_BATCH) {
-          const rows = passages.slice(i, i + INSERT_BATCH).map(
-            (
-              p,
-              j,
-            ) => sql`(${ids[i + j]}, ${fileId}, ${botId}, ${p.position}, ${p.subtype}, ${p.pageNumber ?? null},
-              ${p.content}, ${JSON.stringify(p.breadcrumb)}, ${p.embedding && model ? model.id : null},
-              setweight(to_tsvector('english', ${foldText(p.content)}), 'A')
-                || setweight(to_tsvector('english', ${foldText(p.breadcrumb.join(' '))}), 'B'))`,
-          );
-          await sql`insert into passages
-            (id, file_id, bot_id, position, subtype, page_number, content, breadcrumb, model_id, tsv)
-            values ${sql.join(rows)}`.execute(trx);
-        }
-        if (embedded && store) {
-          const schema = store === 'pgvector' ? await pgvectorSchema(trx) : undefined;
-          const rows = passages.flatMap((p, i) => {
-            if (!p.embedding) return [];
-            const v = unitVector(p.embedding);
-            const value = schema
-              ? sql`${vectorLiteral(v)}::${sql.id(schema)}.vector`
-              : sql`${vectorBytes(v)}::bytea`;
-            return [sql`(${ids[i]}, ${botId}, ${value})`];
-          });
-          for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-            await sql`insert into passage_vectors (passage_id, bot_id, embedding)
-              values ${sql.join(rows.slice(i, i + INSERT_BATCH))}`.execute(trx);
-          }
-        }
-        return ids;
-      });
-    },
-
-    deleteFile: common.deleteFile,
-
-    async lexicalSearch(query: string, scope: PassageScope, limit: number): Promise<PassageHit[]> {
-      const n = clampLimit(limit);
-      const terms = queryTerms(query);
-      if (n === 0 || terms.length === 0 || emptyScope(scope)) return [];
-      const tsq = terms.map((t) => sql`plainto_tsquery('english', ${t})`);
-      // bm25-like: each term's length-normalized ts_rank times its idf. Document frequencies are counted
-      // over the matching passages in scope (so scores reveal nothing of files the caller cannot see), the
-      // passage count over the bot's. The bot is tested on files only: with passages.bot_id as well, a
-      // planner without statistics (right after a bulk load) intersects the bot's index once per file.
-      // `|| ''` detoasts each matched tsvector once, not once per term and ts_rank call.
-      const score = sql.join(
-        tsq.map(
-          (q, i) =>
-            sql`ln(1 + (total.n - df.${sql.raw(`t${i}`)} + 0.5) / (df.${sql.raw(`t${i}`)} + 0.5)) * ts_rank(${rankWeights}, matched.tsv, ${q}, 1)`,
-        ),
-        sql` + `,
+  /** Replaces a file's passages: the file's row locked, the model read for share, vectors in passage_vectors. */
+  const replaceIn: EngineParts['replaceIn'] = async (trx, input, embedded) => {
+    const { fileId, botId, passages, model } = input;
+    let store: VectorStoreKind | undefined;
+    if (embedded && model) {
+      // Held until commit: a model change waits for this write, or this write sees the new model.
+      const current = modelFromRow(
+        await trx
+          .selectFrom('embedding_model')
+          .select(['model_id', 'dimensions', 'vector_store'])
+          .where('key', '=', 'current')
+          .forShare()
+          .executeTakeFirst(),
       );
-      const result = await sql<{ passageId: string; fileId: string; score: number }>`
+      store =
+        compareModel(current, model) === 'none'
+          ? (await setModelIn(trx, model)).info.vectorStore
+          : current?.vectorStore;
+    }
+    await checkFileOfBot(trx, input, true);
+    await trx.deleteFrom('passages').where('file_id', '=', fileId).execute();
+    const ids = passages.map(() => newPassageId());
+    for (let i = 0; i < passages.length; i += INSERT_BATCH) {
+      const rows = passages.slice(i, i + INSERT_BATCH).map(
+        (
+          p,
+          j,
+        ) => sql`(${ids[i + j]}, ${fileId}, ${botId}, ${p.position}, ${p.subtype}, ${p.pageNumber ?? null},
+          ${p.content}, ${JSON.stringify(p.breadcrumb)}, ${p.embedding && model ? model.id : null},
+          setweight(to_tsvector('english', ${foldText(p.content)}), 'A')
+            || setweight(to_tsvector('english', ${foldText(p.breadcrumb.join(' '))}), 'B'))`,
+      );
+      await sql`insert into passages
+        (id, file_id, bot_id, position, subtype, page_number, content, breadcrumb, model_id, tsv)
+        values ${sql.join(rows)}`.execute(trx);
+    }
+    if (embedded && store) {
+      const schema = store === 'pgvector' ? await pgvectorSchema(trx) : undefined;
+      const rows = passages.flatMap((p, i) => {
+        if (!p.embedding) return [];
+        const v = unitVector(p.embedding);
+        const value = schema
+          ? sql`${vectorLiteral(v)}::${sql.id(schema)}.vector`
+          : sql`${vectorBytes(v)}::bytea`;
+        return [sql`(${ids[i]}, ${botId}, ${value})`];
+      });
+      for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+        await sql`insert into passage_vectors (passage_id, bot_id, embedding)
+          values ${sql.join(rows.slice(i, i + INSERT_BATCH))}`.execute(trx);
+      }
+    }
+    return ids;
+  };
+
+  const lexical: EngineParts['lexical'] = async (query, scope, n) => {
+    const terms = queryTerms(query);
+    if (terms.length === 0) return [];
+    const tsq = terms.map((t) => sql`plainto_tsquery('english', ${t})`);
+    // bm25-like: each term's length-normalized ts_rank times its idf. Document frequencies are counted
+    // over the matching passages in scope (so scores reveal nothing of files the caller cannot see), the
+    // passage count over the bot's. The bot is tested on files only: with passages.bot_id as well, a
+    // planner without statistics (right after a bulk load) intersects the bot's index once per file.
+    // `|| ''` detoasts each matched tsvector once, not once per term and ts_rank call.
+    const score = sql.join(
+      tsq.map(
+        (q, i) =>
+          sql`ln(1 + (total.n - df.${sql.raw(`t${i}`)} + 0.5) / (df.${sql.raw(`t${i}`)} + 0.5)) * ts_rank(${rankWeights}, matched.tsv, ${q}, 1)`,
+      ),
+      sql` + `,
+    );
+    const result = await sql<{ passageId: string; fileId: string; score: number }>`
         with matched as materialized (
           select passages.id, passages.file_id, passages.tsv || ''::tsvector as tsv
           from passages join files on files.id = passages.file_id
@@ -213,21 +200,16 @@ export function postgresPassageIndex(options: PostgresPassageIndexOptions): Pass
         from matched, df, total
         order by score desc, matched.id
         limit ${n}`.execute(db);
-      return result.rows.map((r) => ({ ...r, score: Number(r.score) }));
-    },
+    return result.rows.map((r) => ({ ...r, score: Number(r.score) }));
+  };
 
-    async vectorSearch(vector: Float32Array, scope: PassageScope, limit: number): Promise<PassageHit[]> {
-      const n = clampLimit(limit);
-      if (n === 0 || emptyScope(scope)) return [];
-      const model = await common.readModel();
-      if (!model) return [];
-      checkVector(vector, model.dimensions);
-      const q = unitVector(vector);
-      if (model.vectorStore === 'pgvector') {
-        const schema = sql.id(await pgvectorSchema(db));
-        const distance = sql`passage_vectors.embedding operator(${schema}.<=>) ${vectorLiteral(q)}::${schema}.vector`;
-        // No ANN index: an exact scan of the bot's vectors in scope, so filters never hide near neighbours.
-        const result = await sql<{ passageId: string; fileId: string; distance: number }>`
+  const nearest: EngineParts['nearest'] = async (vector, scope, n, model) => {
+    const q = unitVector(vector);
+    if (model.vectorStore === 'pgvector') {
+      const schema = sql.id(await pgvectorSchema(db));
+      const distance = sql`passage_vectors.embedding operator(${schema}.<=>) ${vectorLiteral(q)}::${schema}.vector`;
+      // No ANN index: an exact scan of the bot's vectors in scope, so filters never hide near neighbours.
+      const result = await sql<{ passageId: string; fileId: string; distance: number }>`
           select passages.id as "passageId", passages.file_id as "fileId", ${distance} as distance
           from passage_vectors
           join passages on passages.id = passage_vectors.passage_id
@@ -235,15 +217,15 @@ export function postgresPassageIndex(options: PostgresPassageIndexOptions): Pass
           where passage_vectors.bot_id = ${scope.botId} and ${scopeCondition(scope)}
           order by distance, passages.id
           limit ${n}`.execute(db);
-        return result.rows
-          .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: 1 - Number(r.distance) }))
-          .sort(byScore);
-      }
-      // bytea: read the vectors in scope batch by batch and keep the best n.
-      let best: PassageHit[] = [];
-      let after = '';
-      for (;;) {
-        const batch = await sql<{ passageId: string; fileId: string; embedding: Uint8Array }>`
+      return result.rows
+        .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: 1 - Number(r.distance) }))
+        .sort(byScore);
+    }
+    // bytea: read the vectors in scope batch by batch and keep the best n.
+    let best: PassageHit[] = [];
+    let after = '';
+    for (;;) {
+      const batch = await sql<{ passageId: string; fileId: string; embedding: Uint8Array }>`
           select passages.id as "passageId", passages.file_id as "fileId", passage_vectors.embedding
           from passage_vectors
           join passages on passages.id = passage_vectors.passage_id
@@ -251,24 +233,19 @@ export function postgresPassageIndex(options: PostgresPassageIndexOptions): Pass
           where passage_vectors.bot_id = ${scope.botId} and passages.id > ${after} and ${scopeCondition(scope)}
           order by passages.id
           limit ${scanBatch}`.execute(db);
-        for (const r of batch.rows) {
-          const v = bytesVector(r.embedding);
-          let dot = 0;
-          for (let i = 0; i < v.length; i++) dot += (v[i] as number) * (q[i] as number);
-          best.push({ passageId: r.passageId, fileId: r.fileId, score: dot });
-        }
-        if (best.length > 4 * n) best = best.sort(byScore).slice(0, n);
-        const last = batch.rows[batch.rows.length - 1];
-        if (!last || batch.rows.length < scanBatch) break;
-        after = last.passageId;
+      for (const r of batch.rows) {
+        const v = bytesVector(r.embedding);
+        let dot = 0;
+        for (let i = 0; i < v.length; i++) dot += (v[i] as number) * (q[i] as number);
+        best.push({ passageId: r.passageId, fileId: r.fileId, score: dot });
       }
-      return best.sort(byScore).slice(0, n);
-    },
-
-    getPassages: common.getPassages,
-    listFilePassages: common.listFilePassages,
-    neighbours: common.neighbours,
-    storage: common.storage,
-    staleFiles: common.staleFiles,
+      if (best.length > 4 * n) best = best.sort(byScore).slice(0, n);
+      const last = batch.rows[batch.rows.length - 1];
+      if (!last || batch.rows.length < scanBatch) break;
+      after = last.passageId;
+    }
+    return best.sort(byScore).slice(0, n);
   };
+
+  return sharedPort(db, common, { engine: 'postgres', setModelIn, replaceIn, lexical, nearest });
 }

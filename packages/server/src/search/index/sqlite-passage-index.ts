@@ -2,34 +2,26 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import {
   byScore,
-  checkFileOfBot,
-  checkReplaceInput,
-  checkVector,
-  clampLimit,
   commonQueries,
   compareModel,
   DEFAULT_BREADCRUMB_WEIGHT,
   DEFAULT_TILE_WEIGHT,
-  emptyScope,
-  modelSetter,
   newPassageId,
   readModelRow,
   scopeCondition,
   TILE_PASSAGES,
   unitVector,
   vectorBytes,
-  writeModelRow,
 } from './common.js';
 import { ftsMatchExpression, queryTerms } from './lexical-query.js';
+import { type EmbeddingModel, MAX_SEARCH_LIMIT, type ModelInfo, type PassageIndex } from './passage-index.js';
 import {
-  type EmbeddingModel,
-  MAX_SEARCH_LIMIT,
-  type ModelInfo,
-  type PassageHit,
-  type PassageIndex,
-  type PassageScope,
-  type ReplaceFilePassagesInput,
-} from './passage-index.js';
+  checkFileOfBot,
+  type EngineParts,
+  forgetPassageModels,
+  sharedPort,
+  writeModelRow,
+} from './shared-port.js';
 
 /** Options of the SQLite passage index. */
 export interface SqlitePassageIndexOptions {
@@ -81,82 +73,71 @@ export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageI
     if (current && current.id === model.id && current.dimensions === model.dimensions)
       return { changed: false, info: current };
     await createVectorTable(trx, model);
-    await trx.updateTable('passages').set({ model_id: null }).where('model_id', 'is not', null).execute();
+    await forgetPassageModels(trx);
     await writeModelRow(trx, model, info.vectorStore);
     return { changed: true, info };
   }
 
-  return {
-    engine: 'sqlite',
-    modelInfo: common.readModel,
+  /** Replaces a file's passages, their tiles (once all are there) and their vectors (by passage seq). */
+  const replaceIn: EngineParts['replaceIn'] = async (trx, input, embedded) => {
+    const { fileId, botId, passages, model } = input;
+    await checkFileOfBot(trx, input, false);
+    if (embedded && model) {
+      const current = await readModelRow(trx);
+      if (compareModel(current, model) === 'none') await setModelIn(trx, model);
+    }
+    await trx.deleteFrom('passages').where('file_id', '=', fileId).execute();
+    const ids = passages.map(() => newPassageId());
+    for (let i = 0; i < passages.length; i += INSERT_BATCH) {
+      await trx
+        .insertInto('passages')
+        .values(
+          passages.slice(i, i + INSERT_BATCH).map((p, j) => ({
+            id: ids[i + j] as string,
+            file_id: fileId,
+            bot_id: botId,
+            position: p.position,
+            subtype: p.subtype,
+            page_number: p.pageNumber ?? null,
+            content: p.content,
+            breadcrumb: JSON.stringify(p.breadcrumb),
+            model_id: p.embedding && model ? model.id : null,
+          })),
+        )
+        .execute();
+    }
+    // The file's tiles, once all its passages are there (the old ones went with their passages).
+    await sql`
+      insert into passage_tiles(rowid, text)
+      select min(seq), group_concat(content, char(10) order by position)
+      from passages where file_id = ${fileId}
+      group by position / ${sql.lit(TILE_PASSAGES)}`.execute(trx);
+    if (embedded) {
+      const seqs = await sql<{ seq: number; id: string }>`
+        select seq, id from passages where file_id = ${fileId}`.execute(trx);
+      const seqOf = new Map(seqs.rows.map((r) => [r.id, r.seq]));
+      const rows = passages.flatMap((p, i) =>
+        p.embedding
+          ? [
+              sql`(${BigInt(seqOf.get(ids[i] as string) as number)}, ${vectorBytes(unitVector(p.embedding))}, ${botId})`,
+            ]
+          : [],
+      );
+      for (let i = 0; i < rows.length; i += VECTOR_BATCH) {
+        await sql`insert into passage_vectors(rowid, embedding, bot_id) values ${sql.join(
+          rows.slice(i, i + VECTOR_BATCH),
+        )}`.execute(trx);
+      }
+    }
+    return ids;
+  };
 
-    setModel: modelSetter(db, setModelIn),
-
-    async replaceFilePassages(input: ReplaceFilePassagesInput): Promise<string[]> {
-      const { fileId, botId, passages, model } = input;
-      const embedded = checkReplaceInput(input);
-      return db.transaction().execute(async (trx) => {
-        await checkFileOfBot(trx, input, false);
-        if (embedded && model) {
-          const current = await readModelRow(trx);
-          if (compareModel(current, model) === 'none') await setModelIn(trx, model);
-        }
-        await trx.deleteFrom('passages').where('file_id', '=', fileId).execute();
-        const ids = passages.map(() => newPassageId());
-        for (let i = 0; i < passages.length; i += INSERT_BATCH) {
-          await trx
-            .insertInto('passages')
-            .values(
-              passages.slice(i, i + INSERT_BATCH).map((p, j) => ({
-                id: ids[i + j] as string,
-                file_id: fileId,
-                bot_id: botId,
-                position: p.position,
-                subtype: p.subtype,
-                page_number: p.pageNumber ?? null,
-                content: p.content,
-                breadcrumb: JSON.stringify(p.breadcrumb),
-                model_id: p.embedding && model ? model.id : null,
-              })),
-            )
-            .execute();
-        }
-        // The file's tiles, once all its passages are there (the old ones went with their passages).
-        await sql`
-          insert into passage_tiles(rowid, text)
-          select min(seq), group_concat(content, char(10) order by position)
-          from passages where file_id = ${fileId}
-          group by position / ${sql.lit(TILE_PASSAGES)}`.execute(trx);
-        if (embedded) {
-          const seqs = await sql<{ seq: number; id: string }>`
-            select seq, id from passages where file_id = ${fileId}`.execute(trx);
-          const seqOf = new Map(seqs.rows.map((r) => [r.id, r.seq]));
-          const rows = passages.flatMap((p, i) =>
-            p.embedding
-              ? [
-                  sql`(${BigInt(seqOf.get(ids[i] as string) as number)}, ${vectorBytes(unitVector(p.embedding))}, ${botId})`,
-                ]
-              : [],
-          );
-          for (let i = 0; i < rows.length; i += VECTOR_BATCH) {
-            await sql`insert into passage_vectors(rowid, embedding, bot_id) values ${sql.join(
-              rows.slice(i, i + VECTOR_BATCH),
-            )}`.execute(trx);
-          }
-        }
-        return ids;
-      });
-    },
-
-    deleteFile: common.deleteFile,
-
-    async lexicalSearch(query: string, scope: PassageScope, limit: number): Promise<PassageHit[]> {
-      const n = clampLimit(limit);
-      const match = ftsMatchExpression(queryTerms(query));
-      if (n === 0 || match === undefined || emptyScope(scope)) return [];
-      // The passages holding a query word, each scored by its own bm25 plus its tile's (see
-      // DEFAULT_TILE_WEIGHT): the words around a passage help rank it, never find it.
-      const result = await sql<{ passageId: string; fileId: string; score: number }>`
+  const lexical: EngineParts['lexical'] = async (query, scope, n) => {
+    const match = ftsMatchExpression(queryTerms(query));
+    if (match === undefined) return [];
+    // The passages holding a query word, each scored by its own bm25 plus its tile's (see
+    // DEFAULT_TILE_WEIGHT): the words around a passage help rank it, never find it.
+    const result = await sql<{ passageId: string; fileId: string; score: number }>`
         with tiles(seq, score) as materialized (
           select rowid, -bm25(passage_tiles) from passage_tiles where passage_tiles match ${match}
         )
@@ -174,41 +155,36 @@ export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageI
         where passages_fts match ${match} and passages.bot_id = ${scope.botId} and ${scopeCondition(scope)}
         order by score desc, passages.id
         limit ${n}`.execute(db);
-      return result.rows;
-    },
+    return result.rows;
+  };
 
-    async vectorSearch(vector: Float32Array, scope: PassageScope, limit: number): Promise<PassageHit[]> {
-      const n = clampLimit(limit);
-      if (n === 0 || emptyScope(scope)) return [];
-      const model = await common.readModel();
-      if (!model) return [];
-      checkVector(vector, model.dimensions);
-      const q = vectorBytes(unitVector(vector));
-      // vec0's KNN is an exact brute-force scan of the bot's partition. First the nearest few times n of
-      // the whole partition, kept when enough of them are in scope: then they hold the n nearest in scope.
-      // (A scope of a few files skips this and goes straight to the restricted scan.)
-      const k = Math.min(MAX_SEARCH_LIMIT, Math.max(4 * n, 64));
-      const narrow = scope.fileIds !== undefined && scope.fileIds.length <= NARROW_FILE_COUNT;
-      const knn = narrow
-        ? { rows: [] }
-        : await sql<{ seq: number; distance: number }>`
+  const nearest: EngineParts['nearest'] = async (vector, scope, n) => {
+    const q = vectorBytes(unitVector(vector));
+    // vec0's KNN is an exact brute-force scan of the bot's partition. First the nearest few times n of
+    // the whole partition, kept when enough of them are in scope: then they hold the n nearest in scope.
+    // (A scope of a few files skips this and goes straight to the restricted scan.)
+    const k = Math.min(MAX_SEARCH_LIMIT, Math.max(4 * n, 64));
+    const narrow = scope.fileIds !== undefined && scope.fileIds.length <= NARROW_FILE_COUNT;
+    const knn = narrow
+      ? { rows: [] }
+      : await sql<{ seq: number; distance: number }>`
             select rowid as seq, distance from passage_vectors
             where embedding match ${q} and k = ${k} and bot_id = ${scope.botId}`.execute(db);
-      if (knn.rows.length > 0) {
-        const distance = new Map(knn.rows.map((r) => [r.seq, r.distance]));
-        const inScope = await sql<{ seq: number; passageId: string; fileId: string }>`
+    if (knn.rows.length > 0) {
+      const distance = new Map(knn.rows.map((r) => [r.seq, r.distance]));
+      const inScope = await sql<{ seq: number; passageId: string; fileId: string }>`
           select passages.seq as seq, passages.id as "passageId", passages.file_id as "fileId"
           from passages join files on files.id = passages.file_id
           where passages.seq in (select value from json_each(${JSON.stringify([...distance.keys()])}))
             and passages.bot_id = ${scope.botId} and ${scopeCondition(scope)}`.execute(db);
-        if (inScope.rows.length >= n || knn.rows.length < k)
-          return inScope.rows
-            .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: 1 - (distance.get(r.seq) ?? 2) }))
-            .sort(byScore)
-            .slice(0, n);
-      }
-      // A narrow scope: the KNN scan restricted to the rowids in scope.
-      const result = await sql<{ passageId: string; fileId: string; distance: number }>`
+      if (inScope.rows.length >= n || knn.rows.length < k)
+        return inScope.rows
+          .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: 1 - (distance.get(r.seq) ?? 2) }))
+          .sort(byScore)
+          .slice(0, n);
+    }
+    // A narrow scope: the KNN scan restricted to the rowids in scope.
+    const result = await sql<{ passageId: string; fileId: string; distance: number }>`
         with knn as (
           select rowid, distance from passage_vectors
           where embedding match ${q} and k = ${n} and bot_id = ${scope.botId}
@@ -219,15 +195,10 @@ export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageI
         )
         select passages.id as "passageId", passages.file_id as "fileId", knn.distance as distance
         from knn join passages on passages.seq = knn.rowid`.execute(db);
-      return result.rows
-        .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: 1 - r.distance }))
-        .sort(byScore);
-    },
-
-    getPassages: common.getPassages,
-    listFilePassages: common.listFilePassages,
-    neighbours: common.neighbours,
-    storage: common.storage,
-    staleFiles: common.staleFiles,
+    return result.rows
+      .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: 1 - r.distance }))
+      .sort(byScore);
   };
+
+  return sharedPort(db, common, { engine: 'sqlite', setModelIn, replaceIn, lexical, nearest });
 }

@@ -1,0 +1,149 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import {
+  checkEmbeddings,
+  checkModel,
+  checkVector,
+  clampLimit,
+  type commonQueries,
+  emptyScope,
+} from './common.js';
+import type {
+  EmbeddingModel,
+  ModelInfo,
+  PassageHit,
+  PassageIndex,
+  PassageScope,
+  ReplaceFilePassagesInput,
+  VectorStoreKind,
+} from './passage-index.js';
+
+/** Writes the index's model row: the model, and how its vectors are stored. */
+export async function writeModelRow(
+  trx: Kysely<Database>,
+  model: EmbeddingModel,
+  store: VectorStoreKind,
+): Promise<void> {
+  const values = {
+    model_id: model.id,
+    dimensions: model.dimensions,
+    vector_store: store,
+    updated_at: new Date().toISOString(),
+  };
+  await trx
+    .insertInto('embedding_model')
+    .values({ key: 'current', ...values })
+    .onConflict((oc) => oc.column('key').doUpdateSet(values))
+    .execute();
+}
+
+/** The checked input of a passage replacement; answers whether its passages carry embeddings. */
+export function checkReplaceInput(input: ReplaceFilePassagesInput): boolean {
+  const embedded = checkEmbeddings(input.passages, input.model);
+  if (input.model) checkModel(input.model);
+  return embedded;
+}
+
+/**
+ * Inside a passage replacement: throws unless the file exists and is the bot's (`lock`: its row locked until
+ * commit, so a concurrent delete waits for the replacement).
+ */
+export async function checkFileOfBot(
+  trx: Kysely<Database>,
+  input: Pick<ReplaceFilePassagesInput, 'fileId' | 'botId'>,
+  lock: boolean,
+): Promise<void> {
+  const { fileId, botId } = input;
+  const q = trx.selectFrom('files').select('bot_id').where('id', '=', fileId);
+  const file = await (lock ? q.forUpdate() : q).executeTakeFirst();
+  if (!file) throw new Error(`file ${fileId} does not exist`);
+  if (file.bot_id !== botId) throw new Error(`file ${fileId} is not a file of bot ${botId}`);
+}
+
+/**
+ * The port's replaceFilePassages over an engine's `write`: the input checked, then written in one transaction
+ * (`embedded`: whether its passages carry embeddings); answers the new passages' ids.
+ */
+export function passageReplacer(
+  db: Kysely<Database>,
+  write: (
+    trx: Transaction<Database>,
+    input: ReplaceFilePassagesInput,
+    embedded: boolean,
+  ) => Promise<string[]>,
+): (input: ReplaceFilePassagesInput) => Promise<string[]> {
+  return async (input) => {
+    const embedded = checkReplaceInput(input);
+    return db.transaction().execute((trx) => write(trx, input, embedded));
+  };
+}
+
+/** Inside a model change: no stored passage counts as embedded by a model any more. */
+export async function forgetPassageModels(trx: Kysely<Database>): Promise<void> {
+  await trx.updateTable('passages').set({ model_id: null }).where('model_id', 'is not', null).execute();
+}
+
+/** The port's setModel over an engine's `setModelIn` (run in a transaction of its own). */
+export function modelSetter<R>(
+  db: Kysely<Database>,
+  setModelIn: (trx: Transaction<Database>, model: EmbeddingModel) => Promise<R>,
+): (model: EmbeddingModel) => Promise<R> {
+  return async (model) => {
+    checkModel(model);
+    return db.transaction().execute((trx) => setModelIn(trx, model));
+  };
+}
+
+/** What an engine implements itself; {@link sharedPort} makes the port of them. */
+export interface EngineParts {
+  engine: PassageIndex['engine'];
+  /** Sets the model inside `trx` (dropping the vectors of another one). */
+  setModelIn: (trx: Transaction<Database>, model: EmbeddingModel) => ReturnType<PassageIndex['setModel']>;
+  /** Replaces a file's passages inside `trx`, the input checked; answers their ids. */
+  replaceIn: (
+    trx: Transaction<Database>,
+    input: ReplaceFilePassagesInput,
+    embedded: boolean,
+  ) => Promise<string[]>;
+  /** Lexical search for `n` (≥ 1) hits in a scope that is not empty. */
+  lexical: (query: string, scope: PassageScope, n: number) => Promise<PassageHit[]>;
+  /** The `n` (≥ 1) nearest passages to `vector` (checked against `model`) in a scope that is not empty. */
+  nearest: (vector: Float32Array, scope: PassageScope, n: number, model: ModelInfo) => Promise<PassageHit[]>;
+}
+
+/**
+ * The passage index port of an engine's parts: the common queries, setModel and replaceFilePassages in a
+ * transaction of their own, and searches that answer nothing for a zero limit, an empty scope or (vectors)
+ * an index without a model.
+ */
+export function sharedPort(
+  db: Kysely<Database>,
+  common: ReturnType<typeof commonQueries>,
+  parts: EngineParts,
+): PassageIndex {
+  return {
+    engine: parts.engine,
+    modelInfo: common.readModel,
+    setModel: modelSetter(db, parts.setModelIn),
+    replaceFilePassages: passageReplacer(db, parts.replaceIn),
+    deleteFile: common.deleteFile,
+    async lexicalSearch(query: string, scope: PassageScope, limit: number): Promise<PassageHit[]> {
+      const n = clampLimit(limit);
+      if (n === 0 || emptyScope(scope)) return [];
+      return parts.lexical(query, scope, n);
+    },
+    async vectorSearch(vector: Float32Array, scope: PassageScope, limit: number): Promise<PassageHit[]> {
+      const n = clampLimit(limit);
+      if (n === 0 || emptyScope(scope)) return [];
+      const model = await common.readModel();
+      if (!model) return [];
+      checkVector(vector, model.dimensions);
+      return parts.nearest(vector, scope, n, model);
+    },
+    getPassages: common.getPassages,
+    listFilePassages: common.listFilePassages,
+    neighbours: common.neighbours,
+    storage: common.storage,
+    staleFiles: common.staleFiles,
+  };
+}
