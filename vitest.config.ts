@@ -5,6 +5,9 @@ export default defineConfig({
   resolve: {
     alias: {
       '@parley/protocol': fileURLToPath(new URL('./packages/protocol/src/index.ts', import.meta.url)),
+      '@parley/client/event-stream': fileURLToPath(
+        new URL('./packages/client/src/event-stream.ts', import.meta.url),
+      ),
     },
   },
   test: {
