@@ -1,0 +1,21 @@
+import type { FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import type { IntegrationsService } from '../contract.js';
+
+/** What the routes of the integrations module are registered with. */
+export interface IntegrationRouteDeps {
+  integrations: IntegrationsService;
+  /** The preValidation hook that sends a request about one bot to that bot's log (bots/routes.ts's `markBot`). */
+  toBotLog: (req: FastifyRequest) => Promise<void>;
+}
+
+/** OpenAPI tags of the integrations operations. */
+export const tags = ['integrations'];
+/** An id in an integrations path. */
+export const Id = Type.String({ minLength: 1, maxLength: 100 });
+/** The `:id` of an integration or a bot. */
+export const IdParam = Type.Object({ id: Id });
+/** A bot's `:id` and the `:integrationId` installed on it. */
+export const InstallationParams = Type.Object({ id: Id, integrationId: Id });
+/** An installation's params and the `:keyId` of one of its keys. */
+export const KeyParams = Type.Object({ id: Id, integrationId: Id, keyId: Id });
