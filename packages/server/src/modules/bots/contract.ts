@@ -47,9 +47,8 @@ export interface BotDirectory {
   exists(workspaceId: string, id: string): Promise<boolean>;
 }
 
-/** The bots of the actor's workspace: listed, created, read, updated and deleted, each change audited. */
-export interface BotManagement {
-  list(actor: Actor, query: ListBotsInput): Promise<Page<BotSummary>>;
+/** New bots of a workspace. */
+export interface BotCreation {
   /** Creates a bot (the creator's workspace, knowledge replies by default). */
   create(actor: Actor, body: CreateBotBody): Promise<Bot>;
   /** Creates a bot inside the caller's transaction (quota, tags and audit included): the bootstrap path. */
@@ -60,6 +59,11 @@ export interface BotManagement {
     body: CreateBotBody,
     who: AuditWho,
   ): Promise<Bot>;
+}
+
+/** The bots of the actor's workspace: listed, read, updated and deleted, each change audited. */
+export interface BotManagement {
+  list(actor: Actor, query: ListBotsInput): Promise<Page<BotSummary>>;
   /** A bot of the actor's workspace (404 for another's). */
   get(actor: Actor, id: string): Promise<Bot>;
   update(actor: Actor, id: string, body: UpdateBotBody): Promise<Bot>;
@@ -87,4 +91,4 @@ export interface BotWebchat {
 }
 
 /** Bots, their access keys and their webchat (dashboard) configuration. */
-export interface BotsService extends BotDirectory, BotManagement, BotKeys, BotWebchat {}
+export interface BotsService extends BotDirectory, BotCreation, BotManagement, BotKeys, BotWebchat {}

@@ -1,5 +1,6 @@
 import type { BotsContext, BotsDeps } from './context.js';
 import type { BotsService } from './contract.js';
+import { botCreation } from './creation.js';
 import { botDirectory } from './directory.js';
 import { botKeys } from './keys.js';
 import { botManagement } from './management.js';
@@ -9,7 +10,7 @@ export type { BotsDeps } from './context.js';
 export * from './contract.js';
 
 /**
- * Bots ({@link BotsService}), composed of their use cases: the directory other modules read, management,
+ * Bots ({@link BotsService}), composed of their use cases: the directory other modules read, creation, management,
  * access keys and the dashboard webchat configuration. Each is a plain object of plain functions.
  * @example const bots = botsService({ db, clock, config, audit, identity, onChatCredentialsChanged });
  */
@@ -21,6 +22,7 @@ export function botsService(deps: BotsDeps): BotsService {
   };
   return {
     ...botDirectory(ctx),
+    ...botCreation(ctx),
     ...botManagement(ctx),
     ...botKeys(ctx),
     ...botWebchat(ctx),

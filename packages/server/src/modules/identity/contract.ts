@@ -128,7 +128,7 @@ export interface IdentityWorkspaces {
   deleteWorkspace(actor: Actor, id: string): Promise<void>;
 }
 
-/** Members of the actor's workspace and their roles. */
+/** Members of the actor's workspace: listed, read, added. */
 export interface IdentityMembers {
   listMembers(actor: Actor, query: PageRequest): Promise<Page<Member>>;
   /** The caller's own membership (403 for a bot or integration key). */
@@ -147,6 +147,10 @@ export interface IdentityMembers {
     body: { email: string; role: Role },
     options?: { direct?: boolean },
   ): Promise<AddedMember>;
+}
+
+/** The roles of the members of the actor's workspace. */
+export interface IdentityRoles {
   /** Changes a member's role; only an owner grants or changes the owner role, and the last owner stays. */
   updateMember(actor: Actor, id: string, body: { role: Role }): Promise<Member>;
   /** Removes a member; only an owner removes an owner, and the last owner stays. */
@@ -175,7 +179,7 @@ export interface IdentityUsage {
 }
 
 /**
- * The identity model: accounts, tokens, keys, workspaces, members, invitations and usage, and the
+ * The identity model: accounts, tokens, keys, workspaces, members, roles, invitations and usage, and the
  * {@link AuthResolver} the HTTP hooks authenticate with. One interface per use case, each implemented in a
  * file of its own (accounts.ts, tokens.ts…) and composed by `identityService`; a new way to sign in
  * (passwords, sessions) is one more use case beside tokens.ts, and one more principal in resolver.ts.
@@ -186,6 +190,7 @@ export interface IdentityService
     IdentityKeys,
     IdentityWorkspaces,
     IdentityMembers,
+    IdentityRoles,
     IdentityInvitations,
     IdentityUsage {
   /** Resolves tokens to principals and principals to actors of a workspace. */

@@ -1,6 +1,8 @@
 import type { Role } from '@parley/protocol';
+import type { Kysely } from 'kysely';
 import { authorize } from '../../access/policy.js';
 import type { Actor } from '../../access/principal.js';
+import type { Database } from '../../db/schema.js';
 import { errors } from '../../errors/errors.js';
 import type { Cursor } from '../../http/pagination.js';
 import { readPage } from '../../http/route-helpers.js';
@@ -10,24 +12,18 @@ import { type IdentityContext, type MemberActor, requireMember } from './context
 import type { AddedMember, IdentityMembers } from './contract.js';
 import { issueInvitation } from './invitations.js';
 import { toMember } from './records.js';
-import { type IdentityRepo, identityRepo, type MemberView } from './repo.js';
+import { identityRepo, type MemberView } from './repo.js';
 
-const LAST_OWNER = 'A workspace keeps at least one owner: make another member owner first';
-
-/** 403 when an owner is `leaving` (the role or the workspace) and is the workspace's last accepted owner. */
-async function keepAnOwner(repo: IdentityRepo, workspaceId: string, leaving: boolean): Promise<void> {
-  if (leaving && (await repo.countOwners(workspaceId)) <= 1) throw errors.forbidden(LAST_OWNER);
+/** A member of the actor's workspace; 404 otherwise. */
+export async function loadMember(db: Kysely<Database>, actor: Actor, memberId: string): Promise<MemberView> {
+  const row = await identityRepo(db).memberById(actor.workspaceId, memberId);
+  if (!row) throw errors.notFound('Member', memberId);
+  return row;
 }
 
-/** Members of the actor's workspace: listed, read, invited, given roles and removed, each change audited. */
+/** Members of the actor's workspace: listed, read, and added (by invitation), each addition audited. */
 export function identityMembers(ctx: IdentityContext): IdentityMembers {
   const { db, now, audit } = ctx;
-
-  async function member(actor: Actor, memberId: string): Promise<MemberView> {
-    const row = await identityRepo(db).memberById(actor.workspaceId, memberId);
-    if (!row) throw errors.notFound('Member', memberId);
-    return row;
-  }
 
   /** Stores a new member with its audit record: invited with a code, or (`direct`) linked to the e-mail's account. */
   async function addTo(actor: MemberActor, email: string, role: Role, direct: boolean): Promise<AddedMember> {
@@ -75,7 +71,7 @@ export function identityMembers(ctx: IdentityContext): IdentityMembers {
 
     async getMember(actor, id) {
       authorize(actor, 'member.read');
-      return toMember(await member(actor, id));
+      return toMember(await loadMember(db, actor, id));
     },
 
     async addMember(actor, body, options = {}) {
@@ -84,45 +80,6 @@ export function identityMembers(ctx: IdentityContext): IdentityMembers {
       if (body.role === 'owner' && me.role !== 'owner')
         throw errors.forbidden('Only an owner can add another owner');
       return addTo(me, body.email.toLowerCase(), body.role, options.direct === true);
-    },
-
-    async updateMember(actor, id, body) {
-      authorize(actor, 'member.update');
-      const me = requireMember(actor);
-      const target = await member(actor, id);
-      if ((target.role === 'owner' || body.role === 'owner') && me.role !== 'owner') {
-        throw errors.forbidden('Only an owner can grant or change the owner role');
-      }
-      await db.transaction().execute(async (tx) => {
-        const repo = identityRepo(tx);
-        await keepAnOwner(repo, me.workspaceId, target.role === 'owner' && body.role !== 'owner');
-        await repo.updateMemberRole(id, body.role, now());
-        await audit.record(tx, me.workspaceId, auditWho(actor), {
-          action: 'UPDATE_WORKSPACE_MEMBER',
-          resourceId: id,
-          resourceName: target.email,
-          value: { from: target.role, to: body.role },
-        });
-      });
-      return toMember(await member(actor, id));
-    },
-
-    async removeMember(actor, id) {
-      authorize(actor, 'member.remove');
-      const me = requireMember(actor);
-      const target = await member(actor, id);
-      if (target.role === 'owner' && me.role !== 'owner')
-        throw errors.forbidden('Only an owner can remove an owner');
-      await db.transaction().execute(async (tx) => {
-        const repo = identityRepo(tx);
-        await keepAnOwner(repo, me.workspaceId, target.role === 'owner' && target.account_id !== null);
-        await repo.deleteMember(id);
-        await audit.record(tx, me.workspaceId, auditWho(actor), {
-          action: 'REMOVE_WORKSPACE_MEMBER',
-          resourceId: id,
-          resourceName: target.email,
-        });
-      });
     },
   };
 }

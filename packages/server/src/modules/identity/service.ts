@@ -5,17 +5,17 @@ import { identityInvitations } from './invitations.js';
 import { identityKeys } from './keys.js';
 import { identityMembers } from './members.js';
 import { identityResolver } from './resolver.js';
+import { identityRoles } from './roles.js';
 import { identityTokens } from './tokens.js';
 import { identityUsage } from './usage.js';
 import { identityWorkspaces, insertWorkspace } from './workspaces.js';
 
 export type { IdentityDeps } from './context.js';
 export * from './contract.js';
-export { toAccount, toTokenInfo } from './records.js';
 
 /**
  * The identity model ({@link IdentityService}), composed of its use cases: accounts, tokens, keys,
- * workspaces, members, invitations, usage, and the resolver the HTTP hooks authenticate with. Each is a
+ * workspaces, members, roles, invitations, usage, and the resolver the HTTP hooks authenticate with. Each is a
  * plain object of plain functions built from explicit dependencies: destructuring a method is safe.
  * @example const identity = identityService({ db, clock, config, audit });
  */
@@ -32,6 +32,7 @@ export function identityService(deps: IdentityDeps): IdentityService {
     ...identityKeys(ctx),
     ...identityWorkspaces(ctx),
     ...identityMembers(ctx),
+    ...identityRoles(ctx),
     ...identityInvitations(ctx),
     ...identityUsage(ctx),
   };
