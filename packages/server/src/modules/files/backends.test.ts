@@ -1,19 +1,25 @@
-import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { FileObject } from '@parley/protocol';
-import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3BlobStore } from '../../blob/s3.js';
+import {
+  api,
+  blobPaths,
+  fetchUrl,
+  getFile,
+  pathOf,
+  putBytes,
+  sha256,
+  upsert,
+} from '../../test-support/files-api.js';
 import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
-
-type Upserted = FileObject & { uploadUrl: string };
 
 /** A test app on one database and one blob store, and a way to list what the blob store holds. */
 interface Backend {
@@ -23,31 +29,11 @@ interface Backend {
   close(): Promise<void>;
 }
 
-function pathOf(url: string): string {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-}
-
-function sha256(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
 /** Bytes that differ at every 4-byte position, so a misplaced range or part shows. */
 function pattern(size: number, seed: number): Buffer {
   const bytes = Buffer.alloc(size);
   for (let i = 0; i + 4 <= size; i += 4) bytes.writeUInt32BE((i * 2654435761 + seed) >>> 0, i);
   return bytes;
-}
-
-async function localBlobs(dataDir: string): Promise<string[]> {
-  const root = join(dataDir, 'blobs');
-  try {
-    const entries = await readdir(root, { recursive: true, withFileTypes: true });
-    return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(root.length + 1));
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return [];
-    throw error;
-  }
 }
 
 /** The same core flow on any database and blob store: upsert, upload, get, download with ranges, copy, delete. */
@@ -61,27 +47,8 @@ function coreFlow(name: string, make: () => Promise<Backend>) {
     const content = pattern(6 * 1024 * 1024 + 123, 1);
     const key = 'core/ünïcode report.bin';
 
-    const api = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, body?: unknown) =>
-      t.call({ method, url, token: t.botKey, headers: { 'x-bot-id': t.botId }, body });
-    const upsert = async (body: Record<string, unknown>): Promise<Upserted> => {
-      const res = await api('PUT', '/v1/files', body);
-      expect(res.statusCode, res.body).toBe(200);
-      return (res.json() as { file: Upserted }).file;
-    };
-    const upload = (url: string, bytes: Buffer): Promise<LightMyRequestResponse> =>
-      t.app.inject({
-        method: 'PUT',
-        url: pathOf(url),
-        payload: bytes,
-        headers: { 'content-type': 'application/octet-stream' },
-      });
-    const get = async (idOrKey: string): Promise<FileObject> => {
-      const res = await api('GET', `/v1/files/${encodeURIComponent(idOrKey)}`);
-      expect(res.statusCode, res.body).toBe(200);
-      return (res.json() as { file: FileObject }).file;
-    };
     const download = async (id: string, headers: Record<string, string> = {}) =>
-      t.app.inject({ method: 'GET', url: pathOf((await get(id)).url), headers });
+      fetchUrl(t, (await getFile(t, id)).url, headers);
 
     beforeAll(async () => {
       backend = await make();
@@ -90,9 +57,14 @@ function coreFlow(name: string, make: () => Promise<Backend>) {
     afterAll(() => backend?.close());
 
     it('upserts a file and uploads its bytes', async () => {
-      const pending = await upsert({ key, size: content.length, tags: { kind: 'core' }, metadata: { n: 1 } });
+      const pending = await upsert(t, {
+        key,
+        size: content.length,
+        tags: { kind: 'core' },
+        metadata: { n: 1 },
+      });
       expect(pending).toMatchObject({ key, status: 'upload_pending', size: null });
-      const res = await upload(pending.uploadUrl, content);
+      const res = await putBytes(t, pending.uploadUrl, content);
       expect(res.statusCode, res.body).toBe(200);
       file = (res.json() as { file: FileObject }).file;
       expect(file).toMatchObject({
@@ -105,17 +77,17 @@ function coreFlow(name: string, make: () => Promise<Backend>) {
     });
 
     it('gets the file by id and by key', async () => {
-      expect(await get(file.id)).toMatchObject({
+      expect(await getFile(t, file.id)).toMatchObject({
         id: file.id,
         key,
         tags: { kind: 'core' },
         metadata: { n: 1 },
       });
-      expect((await get(key)).id).toBe(file.id);
+      expect((await getFile(t, key)).id).toBe(file.id);
     });
 
     it('lists it, also through a tag filter', async () => {
-      const res = await api('GET', '/v1/files?tags.kind=core');
+      const res = await api(t, 'GET', '/v1/files?tags.kind=core');
       expect(res.statusCode).toBe(200);
       expect((res.json() as { files: FileObject[] }).files.map((f) => f.id)).toEqual([file.id]);
     });
@@ -134,7 +106,7 @@ function coreFlow(name: string, make: () => Promise<Backend>) {
       const tail = await download(file.id, { range: 'bytes=-7' });
       expect(tail.statusCode).toBe(206);
       expect(tail.rawPayload.equals(content.subarray(content.length - 7))).toBe(true);
-      const head = await t.app.inject({ method: 'HEAD', url: pathOf((await get(file.id)).url) });
+      const head = await t.app.inject({ method: 'HEAD', url: pathOf((await getFile(t, file.id)).url) });
       expect(head.statusCode).toBe(200);
       expect(head.headers['content-length']).toBe(String(content.length));
       expect(head.rawPayload.length).toBe(0);
@@ -151,14 +123,14 @@ function coreFlow(name: string, make: () => Promise<Backend>) {
     });
 
     it('copies the file into its own blob', async () => {
-      const res = await api('POST', `/v1/files/${file.id}/${encodeURIComponent('core/copy.bin')}`, {});
+      const res = await api(t, 'POST', `/v1/files/${file.id}/${encodeURIComponent('core/copy.bin')}`, {});
       expect(res.statusCode, res.body).toBe(200);
       copy = (res.json() as { file: FileObject }).file;
       expect(copy).toMatchObject({ key: 'core/copy.bin', size: content.length, status: 'upload_completed' });
       expect((await download(copy.id)).rawPayload.equals(content)).toBe(true);
       expect(await backend.blobs()).toHaveLength(2);
       expectError(
-        await api('POST', `/v1/files/${file.id}/${encodeURIComponent('core/copy.bin')}`, {}),
+        await api(t, 'POST', `/v1/files/${file.id}/${encodeURIComponent('core/copy.bin')}`, {}),
         409,
         'AlreadyExists',
       );
@@ -166,34 +138,34 @@ function coreFlow(name: string, make: () => Promise<Backend>) {
 
     it('keeps serving the old content on a re-upsert until the new one is stored, then drops the old blob', async () => {
       const next = pattern(1000, 2);
-      const pending = await upsert({ key, size: next.length });
+      const pending = await upsert(t, { key, size: next.length });
       expect(pending.id).toBe(file.id);
       expect((await download(file.id)).rawPayload.equals(content)).toBe(true);
       expect(await backend.blobs()).toHaveLength(2);
-      expect((await upload(pending.uploadUrl, next)).statusCode).toBe(200);
+      expect((await putBytes(t, pending.uploadUrl, next)).statusCode).toBe(200);
       const res = await download(file.id);
       expect(res.rawPayload.equals(next)).toBe(true);
       expect(await backend.blobs()).toHaveLength(2);
     });
 
     it('keeps nothing from an upload with too many or too few bytes', async () => {
-      const over = await upsert({ key: 'core/over.bin', size: 10 });
-      expectError(await upload(over.uploadUrl, Buffer.alloc(11)), 413, 'PayloadTooLarge');
-      const under = await upsert({ key: 'core/under.bin', size: 10 });
-      expectError(await upload(under.uploadUrl, Buffer.alloc(9)), 400, 'InvalidPayload');
-      expect((await get('core/over.bin')).status).toBe('upload_failed');
-      expect((await get('core/under.bin')).status).toBe('upload_failed');
+      const over = await upsert(t, { key: 'core/over.bin', size: 10 });
+      expectError(await putBytes(t, over.uploadUrl, Buffer.alloc(11)), 413, 'PayloadTooLarge');
+      const under = await upsert(t, { key: 'core/under.bin', size: 10 });
+      expectError(await putBytes(t, under.uploadUrl, Buffer.alloc(9)), 400, 'InvalidPayload');
+      expect((await getFile(t, 'core/over.bin')).status).toBe('upload_failed');
+      expect((await getFile(t, 'core/under.bin')).status).toBe('upload_failed');
       expect(await backend.blobs()).toHaveLength(2);
     });
 
     it('deletes the files, and their blobs are gone', async () => {
       for (const id of [file.id, copy.id, 'core/over.bin', 'core/under.bin']) {
-        const res = await api('DELETE', `/v1/files/${encodeURIComponent(id)}`);
+        const res = await api(t, 'DELETE', `/v1/files/${encodeURIComponent(id)}`);
         expect(res.statusCode, res.body).toBe(200);
         expect(res.json()).toEqual({});
       }
-      expectError(await api('GET', `/v1/files/${file.id}`), 404, 'ResourceNotFound');
-      expectError(await api('GET', `/v1/files/${copy.id}`), 404, 'ResourceNotFound');
+      expectError(await api(t, 'GET', `/v1/files/${file.id}`), 404, 'ResourceNotFound');
+      expectError(await api(t, 'GET', `/v1/files/${copy.id}`), 404, 'ResourceNotFound');
       expect(await backend.blobs()).toEqual([]);
     });
   });
@@ -242,7 +214,7 @@ if (postgresUrl) {
     const schema = (await sql<{ s: string }>`select current_schema() as s`.execute(t.db.kysely)).rows[0]?.s;
     return {
       t,
-      blobs: () => localBlobs(t.dataDir),
+      blobs: () => blobPaths(t.dataDir),
       async close() {
         await t.close();
         // The harness isolates the run in a fresh schema; leave none behind.

@@ -1,71 +1,24 @@
-import { createHash } from 'node:crypto';
 import type { FileObject } from '@parley/protocol';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  api,
+  fetchUrl,
+  getFile,
+  movableClock,
+  pathOf,
+  sha256,
+  store,
+  type Upserted,
+} from '../../test-support/files-api.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
-
-type Upserted = FileObject & { uploadUrl: string };
 
 const CONTENT = Buffer.from('hello world!');
 const KEY = 'reports/Grüße résumé 日本.txt';
 
-function pathOf(url: string): string {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-}
-
-function sha256(bytes: Buffer | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-/** A clock the test moves by hand. */
-function movableClock() {
-  const state = { ms: Date.now() };
-  return {
-    now: () => new Date(state.ms),
-    advance: (ms: number) => {
-      state.ms += ms;
-    },
-  };
-}
-
-function api(t: TestApp, method: 'GET' | 'PUT', url: string, body?: unknown) {
-  return t.call({ method, url, token: t.botKey, headers: { 'x-bot-id': t.botId }, body });
-}
-
-async function store(
-  t: TestApp,
-  key: string,
-  bytes: Buffer,
-  extra: Record<string, unknown> = {},
-): Promise<FileObject> {
-  const up = await api(t, 'PUT', '/v1/files', { key, size: bytes.length, ...extra });
-  expect(up.statusCode, up.body).toBe(200);
-  const { uploadUrl } = (up.json() as { file: Upserted }).file;
-  const res = await t.app.inject({
-    method: 'PUT',
-    url: pathOf(uploadUrl),
-    payload: bytes,
-    headers: { 'content-type': 'application/octet-stream' },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { file: FileObject }).file;
-}
-
+/** A fresh url of a file (a GET of it as the bot). */
 async function freshUrl(t: TestApp, id: string): Promise<string> {
-  const res = await api(t, 'GET', `/v1/files/${id}`);
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { file: FileObject }).file.url;
-}
-
-function fetchUrl(
-  t: TestApp,
-  url: string,
-  headers: Record<string, string> = {},
-  method: 'GET' | 'HEAD' = 'GET',
-): Promise<LightMyRequestResponse> {
-  return t.app.inject({ method, url: pathOf(url), headers });
+  return (await getFile(t, id)).url;
 }
 
 describe('downloading through a file’s url', () => {

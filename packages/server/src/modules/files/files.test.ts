@@ -1,109 +1,29 @@
-import { createHash } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { FileObject } from '@parley/protocol';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  api,
+  blobPaths,
+  fetchUrl,
+  getFile,
+  movableClock,
+  pathOf,
+  putBytes,
+  sha256,
+  store,
+  type Upserted,
+  upsert,
+} from '../../test-support/files-api.js';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../test-support/harness.js';
 import { badFields, expectError } from '../../test-support/wire.js';
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-type Upserted = FileObject & { uploadUrl: string };
 
 const DAY_MS = 24 * 3600 * 1000;
 const FILE_ID = /^file_[0-9A-HJKMNP-TV-Z]{26}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
-/** A clock the test moves by hand. */
-function movableClock() {
-  const state = { ms: Date.now() };
-  return {
-    now: () => new Date(state.ms),
-    advance: (ms: number) => {
-      state.ms += ms;
-    },
-    get ms() {
-      return state.ms;
-    },
-  };
-}
-
 async function newApp(options: TestAppOptions = {}) {
   const clock = movableClock();
   const t = await createTestApp({ clock: clock.now, ...options });
   return { t, clock };
-}
-
-/** The path and query of an absolute URL the API handed out. */
-function pathOf(url: string): string {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-}
-
-/** A Files API call as the bootstrap bot (its access key, `x-bot-id` of its bot). */
-function api(
-  t: TestApp,
-  method: Method,
-  url: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<LightMyRequestResponse> {
-  return t.call({ method, url, token: t.botKey, headers: { 'x-bot-id': t.botId, ...headers }, body });
-}
-
-async function upsert(t: TestApp, body: Record<string, unknown>): Promise<Upserted> {
-  const res = await api(t, 'PUT', '/v1/files', body);
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { file: Upserted }).file;
-}
-
-function putBytes(t: TestApp, uploadUrl: string, bytes: Buffer): Promise<LightMyRequestResponse> {
-  return t.app.inject({
-    method: 'PUT',
-    url: pathOf(uploadUrl),
-    payload: bytes,
-    headers: { 'content-type': 'application/octet-stream' },
-  });
-}
-
-/** Upserts `key` and uploads `bytes` to it; answers the completed file. */
-async function store(
-  t: TestApp,
-  key: string,
-  bytes: Buffer | string,
-  extra: Record<string, unknown> = {},
-): Promise<FileObject> {
-  const content = Buffer.from(bytes);
-  const file = await upsert(t, { key, size: content.length, ...extra });
-  const res = await putBytes(t, file.uploadUrl, content);
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { file: FileObject }).file;
-}
-
-async function getFile(t: TestApp, idOrKey: string): Promise<FileObject> {
-  const res = await api(t, 'GET', `/v1/files/${encodeURIComponent(idOrKey)}`);
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { file: FileObject }).file;
-}
-
-function download(t: TestApp, url: string, headers: Record<string, string> = {}) {
-  return t.app.inject({ method: 'GET', url: pathOf(url), headers });
-}
-
-/** Every regular file under `<dataDir>/blobs`, as paths relative to it. */
-async function blobFiles(t: TestApp): Promise<string[]> {
-  const root = join(t.dataDir, 'blobs');
-  try {
-    const entries = await readdir(root, { recursive: true, withFileTypes: true });
-    return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(root.length + 1));
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return [];
-    throw error;
-  }
-}
-
-function sha256(bytes: Buffer | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 async function createBot(t: TestApp, name: string): Promise<string> {
@@ -350,17 +270,17 @@ describe('upsertFile', () => {
     const newBytes = Buffer.from('new content');
     const original = await store(t, 'mix/doc.txt', oldBytes);
     const oldUrl = (await getFile(t, original.id)).url;
-    expect((await download(t, oldUrl)).rawPayload.equals(oldBytes)).toBe(true);
+    expect((await fetchUrl(t, oldUrl)).rawPayload.equals(oldBytes)).toBe(true);
 
     const replaced = await upsert(t, { key: 'mix/doc.txt', size: newBytes.length });
     expect(replaced.id).toBe(original.id);
     // Meanwhile: the url from before and a fresh one both serve the old bytes, with the old headers.
     for (const url of [oldUrl, (await getFile(t, original.id)).url]) {
-      const whole = await download(t, url);
+      const whole = await fetchUrl(t, url);
       expect(whole.statusCode).toBe(200);
       expect(whole.headers['content-length']).toBe(String(oldBytes.length));
       expect(whole.rawPayload.equals(oldBytes)).toBe(true);
-      const part = await download(t, url, { range: 'bytes=0-3' });
+      const part = await fetchUrl(t, url, { range: 'bytes=0-3' });
       expect(part.statusCode).toBe(206);
       expect(part.rawPayload.toString()).toBe('OLD ');
       const head = await t.app.inject({ method: 'HEAD', url: pathOf(url) });
@@ -370,12 +290,12 @@ describe('upsertFile', () => {
 
     const uploaded = await putBytes(t, replaced.uploadUrl, newBytes);
     expect(uploaded.statusCode, uploaded.body).toBe(200);
-    const res = await download(t, (await getFile(t, original.id)).url);
+    const res = await fetchUrl(t, (await getFile(t, original.id)).url);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-length']).toBe(String(newBytes.length));
     expect(res.rawPayload.equals(newBytes)).toBe(true);
     // The old blob went once the new one was committed: one blob left for this file.
-    expect((await blobFiles(t)).filter((p) => p.includes(original.id))).toHaveLength(1);
+    expect((await blobPaths(t.dataDir)).filter((p) => p.includes(original.id))).toHaveLength(1);
   });
 });
 
@@ -734,7 +654,7 @@ describe('updateFileMetadata', () => {
     const file = await store(t, 'content-kept.txt', 'still here');
     const updated = await update('content-kept.txt', { tags: { x: '1' }, metadata: { y: 2 } });
     expect(updated).toMatchObject({ status: 'upload_completed', size: 10, checksum: file.checksum });
-    const res = await download(t, updated.url);
+    const res = await fetchUrl(t, updated.url);
     expect(res.body).toBe('still here');
   });
 
@@ -760,17 +680,17 @@ describe('deleteFile', () => {
   it('answers 200 {}, then 404, and the blob is gone from the blob folder', async () => {
     const keep = await store(t, 'keep.txt', 'keep me');
     const file = await store(t, 'to/delete.txt', 'bye bye');
-    const before = await blobFiles(t);
+    const before = await blobPaths(t.dataDir);
     expect(before.filter((p) => p.includes(file.id))).toHaveLength(1);
     const res = await api(t, 'DELETE', `/v1/files/${file.id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({});
     expectError(await api(t, 'GET', `/v1/files/${file.id}`), 404, 'ResourceNotFound');
     expectError(await api(t, 'DELETE', `/v1/files/${file.id}`), 404, 'ResourceNotFound');
-    const after = await blobFiles(t);
+    const after = await blobPaths(t.dataDir);
     expect(after.filter((p) => p.includes(file.id))).toEqual([]);
     expect(after).toHaveLength(before.length - 1);
-    expect((await download(t, (await getFile(t, keep.id)).url)).body).toBe('keep me');
+    expect((await fetchUrl(t, (await getFile(t, keep.id)).url)).body).toBe('keep me');
   });
 
   it('deletes by key, and a file never uploaded', async () => {
@@ -791,7 +711,7 @@ describe('deleteFile', () => {
     const file = await store(t, 'gone.txt', 'abc');
     const url = (await getFile(t, file.id)).url;
     expect((await api(t, 'DELETE', `/v1/files/${file.id}`)).statusCode).toBe(200);
-    expectError(await download(t, url), 404, 'ResourceNotFound');
+    expectError(await fetchUrl(t, url), 404, 'ResourceNotFound');
   });
 });
 
@@ -836,11 +756,11 @@ describe('copyFile', () => {
     });
     expect(copied.id).toMatch(FILE_ID);
     expect(copied.id).not.toBe(source.id);
-    expect((await download(t, copied.url)).body).toBe('copy me');
-    expect((await download(t, (await getFile(t, source.id)).url)).body).toBe('copy me');
+    expect((await fetchUrl(t, copied.url)).body).toBe('copy me');
+    expect((await fetchUrl(t, (await getFile(t, source.id)).url)).body).toBe('copy me');
     // The copy has its own blob: deleting the source leaves it intact.
     expect((await api(t, 'DELETE', `/v1/files/${source.id}`)).statusCode).toBe(200);
-    expect((await download(t, (await getFile(t, copied.id)).url)).body).toBe('copy me');
+    expect((await fetchUrl(t, (await getFile(t, copied.id)).url)).body).toBe('copy me');
   });
 
   it('copies by source key, and accepts an empty body or overwrite: false', async () => {
@@ -877,7 +797,7 @@ describe('copyFile', () => {
     });
     expect(onSecond.statusCode).toBe(200);
     const file = (onSecond.json() as { file: FileObject }).file;
-    expect((await download(t, file.url)).body).toBe('to the other bot');
+    expect((await fetchUrl(t, file.url)).body).toBe('to the other bot');
     // Not on the source bot.
     expectError(
       await api(t, 'GET', `/v1/files/${encodeURIComponent('cross/dst.txt')}`),
@@ -910,7 +830,7 @@ describe('copyFile', () => {
     const res = await copy('ow/source.txt', 'ow/dest.txt');
     expect(expectError(res, 409, 'AlreadyExists').message).toContain('overwrite');
     expectError(await copy('ow/source.txt', 'ow/dest.txt', { overwrite: false }), 409, 'AlreadyExists');
-    expect((await download(t, (await getFile(t, dest.id)).url)).body).toBe('old');
+    expect((await fetchUrl(t, (await getFile(t, dest.id)).url)).body).toBe('old');
   });
 
   it('replaces the destination with overwrite: true, and its old blob goes', async () => {
@@ -920,8 +840,8 @@ describe('copyFile', () => {
     expect(res.statusCode, res.body).toBe(200);
     const copied = (res.json() as { file: FileObject }).file;
     expect(copied).toMatchObject({ id: dest.id, key: 'ow2/dest.txt', size: 10, tags: { from: 'source' } });
-    expect((await download(t, copied.url)).body).toBe('new bytes!');
-    expect((await blobFiles(t)).filter((p) => p.includes(dest.id))).toEqual([]);
+    expect((await fetchUrl(t, copied.url)).body).toBe('new bytes!');
+    expect((await blobPaths(t.dataDir)).filter((p) => p.includes(dest.id))).toEqual([]);
   });
 
   it('answers 409 for a file without uploaded content', async () => {
@@ -1039,13 +959,13 @@ describe('file expiry', () => {
     clock.advance(3599_000);
     expect(await t.app.services.files.expire()).toBe(0);
     expect((await getFile(t, expiring.id)).status).toBe('upload_completed');
-    expect((await blobFiles(t)).filter((p) => p.includes(expiring.id))).toHaveLength(1);
+    expect((await blobPaths(t.dataDir)).filter((p) => p.includes(expiring.id))).toHaveLength(1);
 
     clock.advance(2000);
     expect(await t.app.services.files.expire()).toBe(2);
     expectError(await api(t, 'GET', `/v1/files/${expiring.id}`), 404, 'ResourceNotFound');
     expectError(await api(t, 'GET', `/v1/files/${pending.id}`), 404, 'ResourceNotFound');
-    expect((await blobFiles(t)).filter((p) => p.includes(expiring.id))).toEqual([]);
+    expect((await blobPaths(t.dataDir)).filter((p) => p.includes(expiring.id))).toEqual([]);
     expect((await getFile(t, lasting.id)).status).toBe('upload_completed');
     expect(await t.app.services.files.expire()).toBe(0);
   });

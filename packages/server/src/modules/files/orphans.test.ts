@@ -6,34 +6,10 @@ import type { FileObject } from '@parley/protocol';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3BlobStore } from '../../blob/s3.js';
+import { pathOf, store } from '../../test-support/files-api.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 
-type Upserted = FileObject & { uploadUrl: string };
-
 const HOUR = 3600_000;
-
-function pathOf(url: string): string {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-}
-
-async function store(t: TestApp, key: string, bytes: Buffer): Promise<FileObject> {
-  const res = await t.call({
-    method: 'PUT',
-    url: '/v1/files',
-    token: t.botKey,
-    headers: { 'x-bot-id': t.botId },
-    body: { key, size: bytes.length },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const up = await t.app.inject({
-    method: 'PUT',
-    url: pathOf((res.json() as { file: Upserted }).file.uploadUrl),
-    payload: bytes,
-  });
-  expect(up.statusCode, up.body).toBe(200);
-  return (up.json() as { file: FileObject }).file;
-}
 
 async function heldBlobs(t: TestApp): Promise<string[]> {
   const rows = await t.db.kysely

@@ -1,15 +1,17 @@
 import type { FileObject } from '@parley/protocol';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  api,
+  fetchUrl,
+  getFile,
+  pathOf,
+  putBytes,
+  store,
+  type Upserted,
+  upsert,
+} from '../../test-support/files-api.js';
 import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
-
-type Upserted = FileObject & { uploadUrl: string };
-
-function pathOf(url: string): string {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-}
 
 const postgresUrl = postgresTestUrl();
 const backends: Array<[string, string | undefined]> = [
@@ -27,34 +29,6 @@ describe.each(backends)('replacing the content of a key on %s', (_name, database
   let n = 0;
   const nextKey = (name: string) => `replace/${++n}-${name}`;
 
-  const api = (method: 'GET' | 'PUT' | 'POST', url: string, body?: unknown, token = t.botKey) =>
-    t.call({ method, url, token, headers: { 'x-bot-id': t.botId }, body });
-  const upsert = async (body: Record<string, unknown>, token = t.botKey): Promise<Upserted> => {
-    const res = await api('PUT', '/v1/files', body, token);
-    expect(res.statusCode, res.body).toBe(200);
-    return (res.json() as { file: Upserted }).file;
-  };
-  const getFile = async (idOrKey: string, token = t.botKey): Promise<FileObject> => {
-    const res = await api('GET', `/v1/files/${encodeURIComponent(idOrKey)}`, undefined, token);
-    expect(res.statusCode, res.body).toBe(200);
-    return (res.json() as { file: FileObject }).file;
-  };
-  const putBytes = (url: string, bytes: Buffer): Promise<LightMyRequestResponse> =>
-    t.app.inject({
-      method: 'PUT',
-      url: pathOf(url),
-      payload: bytes,
-      headers: { 'content-type': 'application/octet-stream' },
-    });
-  const fetchUrl = (url: string) => t.app.inject({ method: 'GET', url: pathOf(url) });
-  /** Upserts `key` with `bytes` and uploads them. */
-  const store = async (key: string, bytes: Buffer, extra: Record<string, unknown> = {}, token = t.botKey) => {
-    const file = await upsert({ key, size: bytes.length, ...extra }, token);
-    const res = await putBytes(file.uploadUrl, bytes);
-    expect(res.statusCode, res.body).toBe(200);
-    return (res.json() as { file: FileObject }).file;
-  };
-
   beforeAll(async () => {
     t = await createTestApp({ ...(databaseUrl ? { databaseUrl } : {}) });
   });
@@ -64,10 +38,10 @@ describe.each(backends)('replacing the content of a key on %s', (_name, database
     const key = nextKey('doc.txt');
     const v1 = Buffer.from('version one of the document');
     const v2 = Buffer.from('version two, somewhat longer than the first');
-    const first = await store(key, v1, { accessPolicies: ['public_content'], contentType: 'text/plain' });
+    const first = await store(t, key, v1, { accessPolicies: ['public_content'], contentType: 'text/plain' });
     const publicUrl = first.url;
 
-    const pending = await upsert({
+    const pending = await upsert(t, {
       key,
       size: v2.length,
       accessPolicies: ['public_content'],
@@ -81,73 +55,73 @@ describe.each(backends)('replacing the content of a key on %s', (_name, database
       contentType: 'text/markdown',
     });
     expect(pending).not.toHaveProperty('checksum');
-    expect(await getFile(key)).toMatchObject({ status: 'upload_pending', size: null });
+    expect(await getFile(t, key)).toMatchObject({ status: 'upload_pending', size: null });
     // But the content is still the old one, with its own headers, through every URL.
-    for (const url of [publicUrl, pending.url, (await getFile(key)).url]) {
-      const res = await fetchUrl(url);
+    for (const url of [publicUrl, pending.url, (await getFile(t, key)).url]) {
+      const res = await fetchUrl(t, url);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.rawPayload.equals(v1)).toBe(true);
       expect(res.headers['content-type']).toBe('text/plain');
       expect(res.headers['content-length']).toBe(String(v1.length));
     }
 
-    expect((await putBytes(pending.uploadUrl, v2)).statusCode).toBe(200);
-    for (const url of [publicUrl, (await getFile(key)).url]) {
-      const res = await fetchUrl(url);
+    expect((await putBytes(t, pending.uploadUrl, v2)).statusCode).toBe(200);
+    for (const url of [publicUrl, (await getFile(t, key)).url]) {
+      const res = await fetchUrl(t, url);
       expect(res.rawPayload.equals(v2)).toBe(true);
       expect(res.headers['content-type']).toBe('text/markdown');
     }
-    expect(await getFile(key)).toMatchObject({ status: 'upload_completed', size: v2.length });
+    expect(await getFile(t, key)).toMatchObject({ status: 'upload_completed', size: v2.length });
   });
 
   it('keeps the old bytes when the new upload fails or is abandoned', async () => {
     const key = nextKey('kept.txt');
     const v1 = Buffer.from('the bytes that must survive');
-    const first = await store(key, v1);
-    const short = await upsert({ key, size: 100 });
-    expectError(await putBytes(short.uploadUrl, Buffer.from('too few')), 400, 'InvalidPayload');
-    const failed = await getFile(key);
+    const first = await store(t, key, v1);
+    const short = await upsert(t, { key, size: 100 });
+    expectError(await putBytes(t, short.uploadUrl, Buffer.from('too few')), 400, 'InvalidPayload');
+    const failed = await getFile(t, key);
     expect(failed).toMatchObject({ id: first.id, status: 'upload_failed', size: null });
-    expect((await fetchUrl(failed.url)).rawPayload.equals(v1)).toBe(true);
+    expect((await fetchUrl(t, failed.url)).rawPayload.equals(v1)).toBe(true);
     // Abandoned: upserted again and never uploaded.
-    await upsert({ key, size: 5 });
-    expect((await fetchUrl((await getFile(key)).url)).rawPayload.equals(v1)).toBe(true);
+    await upsert(t, { key, size: 5 });
+    expect((await fetchUrl(t, (await getFile(t, key)).url)).rawPayload.equals(v1)).toBe(true);
   });
 
   it('never publishes old private bytes through a re-upsert that adds public_content', async () => {
     const key = nextKey('secret.txt');
     const secret = Buffer.from('private bytes of the first writer');
     const open = Buffer.from('public bytes of the second writer');
-    await store(key, secret);
-    const pending = await upsert({ key, size: open.length, accessPolicies: ['public_content'] });
+    await store(t, key, secret);
+    const pending = await upsert(t, { key, size: open.length, accessPolicies: ['public_content'] });
     expect(new URL(pending.url).searchParams.get('public')).toBe('1');
-    const meanwhile = await fetchUrl(pending.url);
+    const meanwhile = await fetchUrl(t, pending.url);
     expectError(meanwhile, 404, 'ResourceNotFound');
     expect(meanwhile.rawPayload.includes(secret)).toBe(false);
     // The file's url is its permanent public URL now (API-COMPAT), and it serves nothing until the new bytes.
-    expect((await getFile(key)).url).toBe(pending.url);
-    expect((await putBytes(pending.uploadUrl, open)).statusCode).toBe(200);
-    expect((await fetchUrl(pending.url)).rawPayload.equals(open)).toBe(true);
+    expect((await getFile(t, key)).url).toBe(pending.url);
+    expect((await putBytes(t, pending.uploadUrl, open)).statusCode).toBe(200);
+    expect((await fetchUrl(t, pending.url)).rawPayload.equals(open)).toBe(true);
   });
 
   it('stops serving through the public URL at once when a re-upsert drops public_content', async () => {
     const key = nextKey('was-public.txt');
-    const first = await store(key, Buffer.from('once public'), { accessPolicies: ['public_content'] });
-    await upsert({ key, size: 3, accessPolicies: [] });
-    expectError(await fetchUrl(first.url), 404, 'ResourceNotFound');
+    const first = await store(t, key, Buffer.from('once public'), { accessPolicies: ['public_content'] });
+    await upsert(t, { key, size: 3, accessPolicies: [] });
+    expectError(await fetchUrl(t, first.url), 404, 'ResourceNotFound');
   });
 
   it('lets an explicit access change apply to the bytes served meanwhile', async () => {
     const key = nextKey('explicit.txt');
     const bytes = Buffer.from('published on purpose');
-    await store(key, bytes);
-    await upsert({ key, size: 1 });
-    const res = await api('PUT', `/v1/files/${encodeURIComponent(key)}`, {
+    await store(t, key, bytes);
+    await upsert(t, { key, size: 1 });
+    const res = await api(t, 'PUT', `/v1/files/${encodeURIComponent(key)}`, {
       accessPolicies: ['public_content'],
     });
     expect(res.statusCode, res.body).toBe(200);
     const url = (res.json() as { file: FileObject }).file.url;
-    expect((await fetchUrl(url)).rawPayload.equals(bytes)).toBe(true);
+    expect((await fetchUrl(t, url)).rawPayload.equals(bytes)).toBe(true);
   });
 
   it('gives an integration only the old bytes it could download before a re-upsert shared the file', async () => {
@@ -167,24 +141,27 @@ describe.each(backends)('replacing the content of a key on %s', (_name, database
     const key = nextKey('not-shared-yet.txt');
     const secret = Buffer.from('never shared with integrations');
     const shared = Buffer.from('shared with integrations now!!');
-    await store(key, secret);
-    const pending = await upsert({ key, size: shared.length, accessPolicies: ['integrations'] });
-    const seen = await getFile(key, integrationKey);
+    await store(t, key, secret);
+    const pending = await upsert(t, { key, size: shared.length, accessPolicies: ['integrations'] });
+    const seen = await getFile(t, key, integrationKey);
     expect(seen.status).toBe('upload_pending');
-    expectError(await fetchUrl(seen.url), 404, 'ResourceNotFound');
-    expect((await putBytes(pending.uploadUrl, shared)).statusCode).toBe(200);
-    expect((await fetchUrl((await getFile(key, integrationKey)).url)).rawPayload.equals(shared)).toBe(true);
+    expectError(await fetchUrl(t, seen.url), 404, 'ResourceNotFound');
+    expect((await putBytes(t, pending.uploadUrl, shared)).statusCode).toBe(200);
+    expect((await fetchUrl(t, (await getFile(t, key, integrationKey)).url)).rawPayload.equals(shared)).toBe(
+      true,
+    );
     // Its own files it reads as before.
-    const own = await store(nextKey('own.txt'), Buffer.from('mine'), {}, integrationKey);
-    expect((await fetchUrl(own.url)).rawPayload.toString()).toBe('mine');
+    const own = await store(t, nextKey('own.txt'), Buffer.from('mine'), {}, integrationKey);
+    expect((await fetchUrl(t, own.url)).rawPayload.toString()).toBe('mine');
   });
 
   it('answers 409 for a copy of a file whose new content is not uploaded yet', async () => {
     const key = nextKey('copy-source.txt');
-    await store(key, Buffer.from('old'));
-    await upsert({ key, size: 3 });
+    await store(t, key, Buffer.from('old'));
+    await upsert(t, { key, size: 3 });
     expectError(
       await api(
+        t,
         'POST',
         `/v1/files/${encodeURIComponent(key)}/${encodeURIComponent(nextKey('copy.txt'))}`,
         {},

@@ -1,18 +1,11 @@
 import type { FileObject } from '@parley/protocol';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../errors/errors.js';
+import { api, pathOf, putBytes, upsert } from '../../test-support/files-api.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { badFields, expectError } from '../../test-support/wire.js';
 import { MAX_JSON_FIELD_BYTES, MAX_JSON_FIELD_DEPTH, TRUNCATED_MARKER } from './json-field.js';
 import type { FilesContext } from './service.js';
-
-type Upserted = FileObject & { uploadUrl: string };
-
-function pathOf(url: string): string {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-}
 
 /** An object `levels` levels deep (itself level 1): {a: {a: … {}}}. */
 function nested(levels: number): Record<string, unknown> {
@@ -41,15 +34,6 @@ describe('free-form JSON fields and media types of the Files API', () => {
   let t: TestApp;
   let ctx: FilesContext;
 
-  const api = (method: 'GET' | 'PUT', url: string, body?: unknown) =>
-    t.call({ method, url, token: t.botKey, headers: { 'x-bot-id': t.botId }, body });
-  const upsert = async (body: Record<string, unknown>): Promise<Upserted> => {
-    const res = await api('PUT', '/v1/files', body);
-    expect(res.statusCode, res.body).toBe(200);
-    return (res.json() as { file: Upserted }).file;
-  };
-  const putBytes = (url: string, bytes: Buffer): Promise<LightMyRequestResponse> =>
-    t.app.inject({ method: 'PUT', url: pathOf(url), payload: bytes });
   /** The error a service call throws. */
   const thrown = async (work: Promise<unknown>): Promise<ApiError> => {
     const error = await work.then(
@@ -72,18 +56,18 @@ describe('free-form JSON fields and media types of the Files API', () => {
     it(`refuses metadata nested deeper than ${MAX_JSON_FIELD_DEPTH} levels with 400 InvalidPayload naming metadata, and stores nothing`, async () => {
       // 40 levels: well within the 64 levels every JSON body may have, so this is the field's own bound.
       const error = expectError(
-        await api('PUT', '/v1/files', { key: 'deep.json', size: 1, metadata: nested(40) }),
+        await api(t, 'PUT', '/v1/files', { key: 'deep.json', size: 1, metadata: nested(40) }),
         400,
         'InvalidPayload',
       );
       expect(badFields(error)).toEqual(['metadata']);
       expect(error.metadata?.errors?.[0]?.message).toContain(`at most ${MAX_JSON_FIELD_DEPTH} levels`);
       expect(error.message).toContain('metadata');
-      expectError(await api('GET', '/v1/files/deep.json'), 404, 'ResourceNotFound');
+      expectError(await api(t, 'GET', '/v1/files/deep.json'), 404, 'ResourceNotFound');
     });
 
     it(`accepts metadata exactly ${MAX_JSON_FIELD_DEPTH} levels deep and answers it whole`, async () => {
-      const file = await upsert({
+      const file = await upsert(t, {
         key: 'just-deep-enough.json',
         size: 1,
         metadata: nested(MAX_JSON_FIELD_DEPTH),
@@ -94,9 +78,9 @@ describe('free-form JSON fields and media types of the Files API', () => {
     it('refuses metadata over 64 KB as JSON with 400 naming metadata, and accepts 64 KB', async () => {
       // {"v":"…"} is 8 bytes plus the string.
       const fits = { v: 'x'.repeat(MAX_JSON_FIELD_BYTES - 8) };
-      await upsert({ key: 'big-enough.json', size: 1, metadata: fits });
+      await upsert(t, { key: 'big-enough.json', size: 1, metadata: fits });
       const error = expectError(
-        await api('PUT', '/v1/files', {
+        await api(t, 'PUT', '/v1/files', {
           key: 'too-big.json',
           size: 1,
           metadata: { v: 'x'.repeat(MAX_JSON_FIELD_BYTES) },
@@ -106,26 +90,30 @@ describe('free-form JSON fields and media types of the Files API', () => {
       );
       expect(badFields(error)).toEqual(['metadata']);
       expect(error.metadata?.errors?.[0]?.message).toContain(`at most ${MAX_JSON_FIELD_BYTES} bytes`);
-      expectError(await api('GET', '/v1/files/too-big.json'), 404, 'ResourceNotFound');
+      expectError(await api(t, 'GET', '/v1/files/too-big.json'), 404, 'ResourceNotFound');
     });
 
     it('refuses the same on updateFileMetadata, counting the merged metadata, and changes nothing', async () => {
-      const file = await upsert({ key: 'update-me.json', size: 1, metadata: { half: 'x'.repeat(40_000) } });
-      const deep = await api('PUT', `/v1/files/${file.id}`, { metadata: { more: nested(40) } });
+      const file = await upsert(t, {
+        key: 'update-me.json',
+        size: 1,
+        metadata: { half: 'x'.repeat(40_000) },
+      });
+      const deep = await api(t, 'PUT', `/v1/files/${file.id}`, { metadata: { more: nested(40) } });
       expect(badFields(expectError(deep, 400, 'InvalidPayload'))).toEqual(['metadata']);
-      const big = await api('PUT', `/v1/files/${file.id}`, { metadata: { other: 'y'.repeat(40_000) } });
+      const big = await api(t, 'PUT', `/v1/files/${file.id}`, { metadata: { other: 'y'.repeat(40_000) } });
       expect(badFields(expectError(big, 400, 'InvalidPayload'))).toEqual(['metadata']);
-      const after = (await api('GET', `/v1/files/${file.id}`)).json() as { file: FileObject };
+      const after = (await api(t, 'GET', `/v1/files/${file.id}`)).json() as { file: FileObject };
       expect(Object.keys(after.file.metadata)).toEqual(['half']);
       // Replacing the large key instead fits.
-      const replaced = await api('PUT', `/v1/files/${file.id}`, {
+      const replaced = await api(t, 'PUT', `/v1/files/${file.id}`, {
         metadata: { half: null, other: 'y'.repeat(40_000) },
       });
       expect(replaced.statusCode, replaced.body).toBe(200);
     });
 
     it('refuses indexing.configuration nested too deep, naming it', async () => {
-      const res = await api('PUT', '/v1/files', {
+      const res = await api(t, 'PUT', '/v1/files', {
         key: 'deep-config.txt',
         size: 1,
         indexing: { configuration: nested(40) },
@@ -139,18 +127,18 @@ describe('free-form JSON fields and media types of the Files API', () => {
       );
       expect(error.type).toBe('InvalidPayload');
       expect(fieldsOf(error)).toEqual(['metadata']);
-      const file = await upsert({ key: 'service-update.json', size: 1 });
+      const file = await upsert(t, { key: 'service-update.json', size: 1 });
       const onUpdate = await thrown(
         t.app.services.files.update(ctx, file.id, { metadata: { a: nested(4100) } }),
       );
       expect(fieldsOf(onUpdate)).toEqual(['metadata']);
-      expectError(await api('GET', '/v1/files/service-deep.json'), 404, 'ResourceNotFound');
+      expectError(await api(t, 'GET', '/v1/files/service-deep.json'), 404, 'ResourceNotFound');
     });
 
     it('keeps answering the listing, the file and search summaries when a stored metadata is too deep or unreadable', async () => {
       // Stored before the bound existed (or by another way in): 4,100 levels, and text that is not JSON.
-      const deep = await upsert({ key: 'stored-deep.json', size: 1 });
-      const broken = await upsert({ key: 'stored-broken.json', size: 1 });
+      const deep = await upsert(t, { key: 'stored-deep.json', size: 1 });
+      const broken = await upsert(t, { key: 'stored-broken.json', size: 1 });
       await t.db.kysely
         .updateTable('files')
         .set({ metadata: JSON.stringify({ keep: 1, a: nested(4100) }) })
@@ -162,7 +150,7 @@ describe('free-form JSON fields and media types of the Files API', () => {
         .where('id', '=', broken.id)
         .execute();
 
-      const list = await api('GET', '/v1/files?pageSize=100');
+      const list = await api(t, 'GET', '/v1/files?pageSize=100');
       expect(list.statusCode, list.body).toBe(200);
       const files = (list.json() as { files: FileObject[] }).files;
       const listed = files.find((f) => f.id === deep.id);
@@ -171,8 +159,8 @@ describe('free-form JSON fields and media types of the Files API', () => {
       expect(depthOf(listed?.metadata)).toBe(MAX_JSON_FIELD_DEPTH);
       expect(JSON.stringify(listed?.metadata)).toContain(TRUNCATED_MARKER);
       expect(files.find((f) => f.id === broken.id)?.metadata).toEqual({});
-      expect((await api('GET', `/v1/files/${deep.id}`)).statusCode).toBe(200);
-      expect((await api('GET', `/v1/files/${broken.id}`)).statusCode).toBe(200);
+      expect((await api(t, 'GET', `/v1/files/${deep.id}`)).statusCode).toBe(200);
+      expect((await api(t, 'GET', `/v1/files/${broken.id}`)).statusCode).toBe(200);
       const summaries = await t.app.services.files.summaries([deep.id, broken.id]);
       expect(depthOf(summaries.get(deep.id)?.metadata)).toBe(MAX_JSON_FIELD_DEPTH);
       expect(summaries.get(broken.id)?.metadata).toEqual({});
@@ -184,10 +172,10 @@ describe('free-form JSON fields and media types of the Files API', () => {
 
     it('refuses a contentType with CR LF, NUL or non-ASCII with 400 InvalidPayload naming contentType, and stores nothing', async () => {
       for (const [i, contentType] of hostile.entries()) {
-        const res = await api('PUT', '/v1/files', { key: `hostile-${i}.txt`, size: 1, contentType });
+        const res = await api(t, 'PUT', '/v1/files', { key: `hostile-${i}.txt`, size: 1, contentType });
         const error = expectError(res, 400, 'InvalidPayload');
         expect(badFields(error)).toEqual(['contentType']);
-        expectError(await api('GET', `/v1/files/hostile-${i}.txt`), 404, 'ResourceNotFound');
+        expectError(await api(t, 'GET', `/v1/files/hostile-${i}.txt`), 404, 'ResourceNotFound');
       }
     });
 
@@ -207,9 +195,9 @@ describe('free-form JSON fields and media types of the Files API', () => {
         'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
         'text/plain; title="Q3 \\"final\\" report"',
       ]) {
-        const file = await upsert({ key: `ok-${contentType.length}.txt`, size: 2, contentType });
+        const file = await upsert(t, { key: `ok-${contentType.length}.txt`, size: 2, contentType });
         expect(file.contentType).toBe(contentType);
-        const up = await putBytes(file.uploadUrl, Buffer.from('ok'));
+        const up = await putBytes(t, file.uploadUrl, Buffer.from('ok'));
         expect(up.statusCode, up.body).toBe(200);
         const res = await t.app.inject({
           method: 'GET',
@@ -221,15 +209,15 @@ describe('free-form JSON fields and media types of the Files API', () => {
     });
 
     it('downloads a file whose stored media type cannot be a header (stored before the check) as application/octet-stream', async () => {
-      const file = await upsert({ key: 'legacy-type.txt', size: 4, contentType: 'text/plain' });
-      const up = await putBytes(file.uploadUrl, Buffer.from('data'));
+      const file = await upsert(t, { key: 'legacy-type.txt', size: 4, contentType: 'text/plain' });
+      const up = await putBytes(t, file.uploadUrl, Buffer.from('data'));
       expect(up.statusCode).toBe(200);
       await t.db.kysely
         .updateTable('files')
         .set({ content_type: hostile[0] as string, blob_content_type: hostile[0] as string })
         .where('id', '=', file.id)
         .execute();
-      const url = ((await api('GET', `/v1/files/${file.id}`)).json() as { file: FileObject }).file.url;
+      const url = ((await api(t, 'GET', `/v1/files/${file.id}`)).json() as { file: FileObject }).file.url;
       const res = await t.app.inject({ method: 'GET', url: pathOf(url) });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['content-type']).toBe('application/octet-stream');

@@ -6,65 +6,12 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type { FileObject } from '@parley/protocol';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getFile, movableClock, pathOf, putBytes, sha256, upsert } from '../../test-support/files-api.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 
-type Upserted = FileObject & { uploadUrl: string };
 const MB = 1024 * 1024;
-
-/** A clock the test moves by hand. */
-function movableClock() {
-  const state = { ms: Date.now() };
-  return {
-    now: () => new Date(state.ms),
-    advance: (ms: number) => {
-      state.ms += ms;
-    },
-  };
-}
-
-function pathOf(url: string): string {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-}
-
-function sha256(bytes: Buffer | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-async function upsert(t: TestApp, body: Record<string, unknown>): Promise<Upserted> {
-  const res = await t.call({
-    method: 'PUT',
-    url: '/v1/files',
-    token: t.botKey,
-    headers: { 'x-bot-id': t.botId },
-    body,
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { file: Upserted }).file;
-}
-
-async function getFile(t: TestApp, id: string): Promise<FileObject> {
-  const res = await t.call({
-    method: 'GET',
-    url: `/v1/files/${id}`,
-    token: t.botKey,
-    headers: { 'x-bot-id': t.botId },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { file: FileObject }).file;
-}
-
-function putBytes(
-  t: TestApp,
-  url: string,
-  payload: Buffer | Readable,
-  headers: Record<string, string> = { 'content-type': 'application/octet-stream' },
-): Promise<LightMyRequestResponse> {
-  return t.app.inject({ method: 'PUT', url: pathOf(url), payload, headers });
-}
 
 async function downloadBody(t: TestApp, id: string): Promise<Buffer> {
   const res = await t.app.inject({ method: 'GET', url: pathOf((await getFile(t, id)).url) });

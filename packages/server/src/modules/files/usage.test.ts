@@ -1,24 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { store } from '../../test-support/files-api.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
-
-async function storeFile(t: TestApp, key: string, bytes: Buffer): Promise<void> {
-  const upsert = await t.call({
-    method: 'PUT',
-    url: '/v1/files',
-    token: t.botKey,
-    headers: { 'x-bot-id': t.botId },
-    body: { key, size: bytes.length },
-  });
-  expect(upsert.statusCode).toBe(200);
-  const uploadUrl = new URL((upsert.json() as { file: { uploadUrl: string } }).file.uploadUrl);
-  const upload = await t.app.inject({
-    method: 'PUT',
-    url: `${uploadUrl.pathname}${uploadUrl.search}`,
-    payload: bytes,
-    headers: { 'content-type': 'application/octet-stream' },
-  });
-  expect(upload.statusCode).toBe(200);
-}
 
 describe('File Storage usage per bot', () => {
   let t: TestApp;
@@ -28,8 +10,8 @@ describe('File Storage usage per bot', () => {
   afterAll(() => t.close());
 
   it('reports the bytes of the bot’s uploaded files against the per-bot quota', async () => {
-    await storeFile(t, 'a.bin', Buffer.alloc(100, 1));
-    await storeFile(t, 'b.bin', Buffer.alloc(250, 2));
+    await store(t, 'a.bin', Buffer.alloc(100, 1));
+    await store(t, 'b.bin', Buffer.alloc(250, 2));
     const res = await t.asOwner('GET', `/v1/admin/bots/${t.botId}/usages`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
