@@ -24,25 +24,25 @@ export class AccountApi extends Api {
     input: AcceptInvitationInput,
     options?: RequestOptions,
   ): Promise<AcceptInvitationResponse> {
-    return this.core.call(OPS.acceptInvitation, options, { body: input });
+    return this.core.send(OPS.acceptInvitation, input, options);
   }
 
   /** The token's account. */
-  async getAccount(_input: NoInput = {}, options?: RequestOptions): Promise<AccountResponse> {
-    return this.core.call(OPS.getAccount, options, {});
+  async getAccount(input: NoInput = {}, options?: RequestOptions): Promise<AccountResponse> {
+    return this.core.send(OPS.getAccount, input, options);
   }
 
   /** Changes the token's account. */
   async updateAccount(input: UpdateAccountInput, options?: RequestOptions): Promise<AccountResponse> {
-    return this.core.call(OPS.updateAccount, options, { body: input });
+    return this.core.send(OPS.updateAccount, input, options);
   }
 
   /** Lists the account's personal access tokens (never their values). */
   async listPersonalAccessTokens(
-    _input: NoInput = {},
+    input: NoInput = {},
     options?: RequestOptions,
   ): Promise<ListPersonalAccessTokensResponse> {
-    return this.core.call(OPS.listPersonalAccessTokens, options, {});
+    return this.core.send(OPS.listPersonalAccessTokens, input, options);
   }
 
   /** Creates a personal access token (`pat_…`); `pat.value` is shown only in this answer. */
@@ -50,11 +50,11 @@ export class AccountApi extends Api {
     input: CreatePersonalAccessTokenInput = {},
     options?: RequestOptions,
   ): Promise<CreatePersonalAccessTokenResponse> {
-    return this.core.call(OPS.createPersonalAccessToken, options, { body: input });
+    return this.core.send(OPS.createPersonalAccessToken, input, options);
   }
 
   /** Revokes a personal access token. */
-  async deletePersonalAccessToken({ id }: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.call(OPS.deletePersonalAccessToken, options, { params: { id } });
+  async deletePersonalAccessToken(input: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
+    return this.core.send(OPS.deletePersonalAccessToken, input, options);
   }
 }

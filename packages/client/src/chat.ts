@@ -80,7 +80,7 @@ export class ChatClient extends Api<'botId'> {
 
   /** Creates an anonymous chat user (no key needed); answers it with its `key`. */
   async createUser(input: ChatUserInput = {}, options?: RequestOptions): Promise<CreateChatUserResult> {
-    return this.core.call(OPS.createUser, options, { body: input });
+    return this.core.send(OPS.createUser, input, options);
   }
 
   /**
@@ -88,22 +88,22 @@ export class ChatClient extends Api<'botId'> {
    * created on first use and found after. `input` applies on creation only.
    */
   async getOrCreateUser(input: ChatUserInput = {}, options?: RequestOptions): Promise<ChatUserResult> {
-    return this.core.call(OPS.getOrCreateUser, options, { body: input });
+    return this.core.send(OPS.getOrCreateUser, input, options);
   }
 
   /** The caller. */
-  async getUser(_input: NoInput = {}, options?: RequestOptions): Promise<ChatUserResult> {
-    return this.core.call(OPS.getUser, options, {});
+  async getUser(input: NoInput = {}, options?: RequestOptions): Promise<ChatUserResult> {
+    return this.core.send(OPS.getUser, input, options);
   }
 
   /** Updates the caller (`null` clears a field). */
   async updateUser(input: ChatUserInput, options?: RequestOptions): Promise<ChatUserResult> {
-    return this.core.call(OPS.updateUser, options, { body: input });
+    return this.core.send(OPS.updateUser, input, options);
   }
 
   /** Deletes the caller with its messages, events and participations. */
-  async deleteUser(_input: NoInput = {}, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.call(OPS.deleteUser, options, {});
+  async deleteUser(input: NoInput = {}, options?: RequestOptions): Promise<EmptyResponse> {
+    return this.core.send(OPS.deleteUser, input, options);
   }
 
   // ---- conversations ----
@@ -113,7 +113,7 @@ export class ChatClient extends Api<'botId'> {
     input: CreateConversationInput = {},
     options?: RequestOptions,
   ): Promise<ConversationResult> {
-    return this.core.call(OPS.createConversation, options, { body: input });
+    return this.core.send(OPS.createConversation, input, options);
   }
 
   /** The conversation with this id if the caller takes part in it, else a new one with that id. */
@@ -121,7 +121,7 @@ export class ChatClient extends Api<'botId'> {
     input: CreateConversationInput,
     options?: RequestOptions,
   ): Promise<ConversationResult> {
-    return this.core.call(OPS.getOrCreateConversation, options, { body: input });
+    return this.core.send(OPS.getOrCreateConversation, input, options);
   }
 
   /** The caller's conversations, most recently active first (the bot: all of them). */
@@ -129,97 +129,84 @@ export class ChatClient extends Api<'botId'> {
     input: PageInput = {},
     options?: RequestOptions,
   ): PagePromise<ListConversationsResult, ChatConversation> {
-    return this.core.page(OPS.listConversations, options, { query: input }, 'conversations');
+    return this.core.list(OPS.listConversations, input, options, 'conversations');
   }
 
   /** A conversation the caller takes part in. */
-  async getConversation({ id }: IdInput, options?: RequestOptions): Promise<ConversationResult> {
-    return this.core.call(OPS.getConversation, options, { params: { id } });
+  async getConversation(input: IdInput, options?: RequestOptions): Promise<ConversationResult> {
+    return this.core.send(OPS.getConversation, input, options);
   }
 
   /** Deletes a conversation with its messages, events and participants. */
-  async deleteConversation({ id }: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.call(OPS.deleteConversation, options, { params: { id } });
+  async deleteConversation(input: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
+    return this.core.send(OPS.deleteConversation, input, options);
   }
 
   // ---- messages ----
 
   /** Messages of a conversation, newest first: await for a page, `for await` for every message. */
   listMessages(
-    { conversationId, ...query }: ConversationPageInput,
+    input: ConversationPageInput,
     options?: RequestOptions,
   ): PagePromise<ListMessagesResult, ChatMessage> {
-    return this.core.page(OPS.listMessages, options, { params: { id: conversationId }, query }, 'messages');
+    return this.core.list(OPS.listMessages, input, options, 'messages');
   }
 
   /** Posts a message (payload at most 128 KB as JSON). */
   async createMessage(input: CreateMessageInput, options?: RequestOptions): Promise<MessageResult> {
-    return this.core.call(OPS.createMessage, options, { body: input });
+    return this.core.send(OPS.createMessage, input, options);
   }
 
   /** A message of a conversation the caller may read. */
-  async getMessage({ id }: IdInput, options?: RequestOptions): Promise<MessageResult> {
-    return this.core.call(OPS.getMessage, options, { params: { id } });
+  async getMessage(input: IdInput, options?: RequestOptions): Promise<MessageResult> {
+    return this.core.send(OPS.getMessage, input, options);
   }
 
   /** Deletes a message (its author or the bot). */
-  async deleteMessage({ id }: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.call(OPS.deleteMessage, options, { params: { id } });
+  async deleteMessage(input: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
+    return this.core.send(OPS.deleteMessage, input, options);
   }
 
   /** Feedback on a bot message (when the bot's webchat configuration has `feedbackEnabled`). */
-  async setMessageFeedback(
-    { id, ...feedback }: MessageFeedbackInput,
-    options?: RequestOptions,
-  ): Promise<MessageResult> {
-    return this.core.call(OPS.setMessageFeedback, options, { params: { id }, body: feedback });
+  async setMessageFeedback(input: MessageFeedbackInput, options?: RequestOptions): Promise<MessageResult> {
+    return this.core.send(OPS.setMessageFeedback, input, options);
   }
 
   // ---- events ----
 
   /** Sends a custom event into a conversation. */
   async createEvent(input: CreateEventInput, options?: RequestOptions): Promise<EventResult> {
-    return this.core.call(OPS.createEvent, options, { body: input });
+    return this.core.send(OPS.createEvent, input, options);
   }
 
   /** An event of a conversation the caller may read. */
-  async getEvent({ id }: IdInput, options?: RequestOptions): Promise<EventResult> {
-    return this.core.call(OPS.getEvent, options, { params: { id } });
+  async getEvent(input: IdInput, options?: RequestOptions): Promise<EventResult> {
+    return this.core.send(OPS.getEvent, input, options);
   }
 
   // ---- participants ----
 
   /** Participants of a conversation, in the order they joined. */
   listParticipants(
-    { conversationId, ...query }: ConversationPageInput,
+    input: ConversationPageInput,
     options?: RequestOptions,
   ): PagePromise<ListParticipantsResult, ChatUser> {
-    const spec = { params: { id: conversationId }, query };
-    return this.core.page(OPS.listParticipants, options, spec, 'participants');
+    return this.core.list(OPS.listParticipants, input, options, 'participants');
   }
 
   /** Adds a user of the bot to a conversation. */
-  async addParticipant(
-    { conversationId, userId }: AddParticipantInput,
-    options?: RequestOptions,
-  ): Promise<ParticipantResult> {
-    return this.core.call(OPS.addParticipant, options, { params: { id: conversationId }, body: { userId } });
+  async addParticipant(input: AddParticipantInput, options?: RequestOptions): Promise<ParticipantResult> {
+    return this.core.send(OPS.addParticipant, input, options);
   }
 
   /** One participant of a conversation. */
-  async getParticipant(
-    { conversationId, userId }: ParticipantInput,
-    options?: RequestOptions,
-  ): Promise<ParticipantResult> {
-    return this.core.call(OPS.getParticipant, options, { params: { id: conversationId, userId } });
+  async getParticipant(input: ParticipantInput, options?: RequestOptions): Promise<ParticipantResult> {
+    return this.core.send(OPS.getParticipant, input, options);
   }
 
   /** Removes a participant: oneself, or anyone for the conversation's creator and the bot. */
-  async removeParticipant(
-    { conversationId, userId }: ParticipantInput,
-    options?: RequestOptions,
-  ): Promise<EmptyResponse> {
-    return this.core.call(OPS.removeParticipant, options, { params: { id: conversationId, userId } });
+  async removeParticipant(input: ParticipantInput, options?: RequestOptions): Promise<EmptyResponse> {
+    return this.core.send(OPS.removeParticipant, input, options);
   }
 
   // ---- files ----
@@ -229,7 +216,7 @@ export class ChatClient extends Api<'botId'> {
    * `file.uploadUrl`, then send a `file` or `image` message with `file.url`. `uploadFile` does both.
    */
   async createFile(input: CreateChatFileInput, options?: RequestOptions): Promise<ChatFileResult> {
-    return this.core.call(OPS.createFile, options, { body: input });
+    return this.core.send(OPS.createFile, input, options);
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { PageInput } from './admin-types.js';
 import { fetchOf, pick, retryOf } from './env.js';
 import { DEFAULT_TIMEOUT_MS, type RequestOptions, type RequestSpec, Transport } from './http.js';
-import { fillPath, type Operation, type ParamNames, type PathParams } from './operations.js';
+import { fillPath, type Operation, type ParamNames, type PathParams, splitInput } from './operations.js';
 import { type ListPage, PagePromise } from './pagination.js';
 import type { RetryOptions } from './retry.js';
 
@@ -62,6 +62,12 @@ export type CallSpec<P extends string, Fixed extends string> = Omit<RequestSpec,
     ? { params?: undefined }
     : { params: PathParams<Exclude<ParamNames<P>, Fixed>> });
 
+/** What a list sends besides its operation, its path parameters not yet checked. */
+type PagedSpec = Omit<RequestSpec, 'method' | 'path' | 'query'> & {
+  params?: Readonly<Record<string, unknown>> | undefined;
+  query: Record<string, unknown>;
+};
+
 /**
  * The request core under every API class: sends a declared operation (its method, its path filled with the
  * call's parameters and the core's own, e.g. the chat client's `botId`) through the transport, which does
@@ -79,14 +85,26 @@ export class RequestCore<Fixed extends string = never> {
     return `${this.http.config.apiUrl}${this.path(operation, params)}`;
   }
 
-  /** Sends one operation and answers its JSON body. */
-  async call<T, P extends string>(
-    operation: Operation<P>,
-    options: RequestOptions | undefined,
-    { params, ...spec }: CallSpec<P, Fixed>,
-  ): Promise<T> {
+  /**
+   * Sends one operation with a method's input object, split by `splitInput` (path parameters, context
+   * headers, query or body), and answers its JSON body.
+   */
+  async send<T>(operation: Operation, input: object, options: RequestOptions | undefined): Promise<T> {
+    const { params, query, ...spec } = splitInput(operation, input, this.fixedNames);
     const path = this.path(operation, params);
-    return this.http.request<T>({ ...spec, method: operation.method, path }, options);
+    const request = { ...spec, query: query as RequestSpec['query'], method: operation.method, path };
+    return this.http.request<T>(request, options);
+  }
+
+  /** A list operation sent with a method's input object (see `send`) as a `PagePromise` of `items`. */
+  list<Page extends ListPage, K extends keyof Page>(
+    operation: Operation,
+    input: object,
+    options: RequestOptions | undefined,
+    items: K,
+  ): PagePromise<Page, ItemOf<Page[K]>> {
+    const { params, query = {}, ...spec } = splitInput(operation, input, this.fixedNames);
+    return this.paged(operation, options, { ...spec, params, query }, items);
   }
 
   /**
@@ -96,7 +114,16 @@ export class RequestCore<Fixed extends string = never> {
   page<Page extends ListPage, K extends keyof Page, P extends string>(
     operation: Operation<P>,
     options: RequestOptions | undefined,
-    { params, query, ...spec }: CallSpec<P, Fixed> & { query: PageInput & Record<string, unknown> },
+    spec: CallSpec<P, Fixed> & { query: PageInput & Record<string, unknown> },
+    items: K,
+  ): PagePromise<Page, ItemOf<Page[K]>> {
+    return this.paged(operation, options, spec, items);
+  }
+
+  private paged<Page extends ListPage, K extends keyof Page>(
+    operation: Operation,
+    options: RequestOptions | undefined,
+    { params, query, ...spec }: PagedSpec,
     items: K,
   ): PagePromise<Page, ItemOf<Page[K]>> {
     const fetchPage = async (nextToken: string | undefined) => {
@@ -104,10 +131,15 @@ export class RequestCore<Fixed extends string = never> {
       const pageQuery = { ...(query as RequestSpec['query']), nextToken };
       return this.http.request<Page>({ ...spec, method: operation.method, path, query: pageQuery }, options);
     };
-    return new PagePromise(fetchPage, (page) => page[items] as readonly ItemOf<Page[K]>[], query.nextToken);
+    const startToken = query.nextToken as string | undefined;
+    return new PagePromise(fetchPage, (page) => page[items] as readonly ItemOf<Page[K]>[], startToken);
   }
 
-  private path(operation: Operation, params: Readonly<Record<string, string>> | undefined): string {
+  private get fixedNames(): string[] {
+    return Object.keys(this.fixed);
+  }
+
+  private path(operation: Operation, params: Readonly<Record<string, unknown>> | undefined): string {
     return fillPath(operation.path, { ...params, ...this.fixed });
   }
 }

@@ -29,7 +29,7 @@ export class FilesApi extends Api {
    * `uploadUrl` to PUT exactly `size` bytes to. `uploadFile` does both steps.
    */
   async upsertFile(input: UpsertFileInput, options?: RequestOptions): Promise<UpsertFileResponse> {
-    return this.core.call(OPS.upsertFile, options, { body: input });
+    return this.core.send(OPS.upsertFile, input, options);
   }
 
   /**
@@ -40,53 +40,43 @@ export class FilesApi extends Api {
     input: ListFilesInput = {},
     options?: RequestOptions,
   ): PagePromise<ListFilesResponse, FileObject> {
-    return this.core.page(OPS.listFiles, options, { query: input }, 'files');
+    return this.core.list(OPS.listFiles, input, options, 'files');
   }
 
   /** Gets a file by id or key; its `url` downloads it (signed and short-lived unless `public_content`). */
-  async getFile({ id }: FileIdInput, options?: RequestOptions): Promise<FileResponse> {
-    return this.core.call(OPS.getFile, options, { params: { id } });
+  async getFile(input: FileIdInput, options?: RequestOptions): Promise<FileResponse> {
+    return this.core.send(OPS.getFile, input, options);
   }
 
   /** Changes a file's tags, metadata, access policies or expiry; a `null` tag value removes the tag. */
-  async updateFileMetadata(
-    { id, ...body }: UpdateFileMetadataInput,
-    options?: RequestOptions,
-  ): Promise<FileResponse> {
-    return this.core.call(OPS.updateFileMetadata, options, { params: { id }, body });
+  async updateFileMetadata(input: UpdateFileMetadataInput, options?: RequestOptions): Promise<FileResponse> {
+    return this.core.send(OPS.updateFileMetadata, input, options);
   }
 
   /** Deletes a file (id or key), its content and its passages. */
-  async deleteFile({ id }: FileIdInput, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.call(OPS.deleteFile, options, { params: { id } });
+  async deleteFile(input: FileIdInput, options?: RequestOptions): Promise<EmptyResponse> {
+    return this.core.send(OPS.deleteFile, input, options);
   }
 
   /**
    * Copies a file to `destinationKey`, on the same bot or on `destinationBotId` (sent as
    * `x-destination-bot-id`); `overwrite` replaces a file already there (else 409 AlreadyExists).
    */
-  async copyFile(
-    { id, destinationKey, overwrite, destinationBotId }: CopyFileInput,
-    options?: RequestOptions,
-  ): Promise<FileResponse> {
-    return this.core.call(OPS.copyFile, options, {
-      params: { id, destinationKey },
-      body: overwrite === undefined ? {} : { overwrite },
-      headers: { 'x-destination-bot-id': destinationBotId },
-    });
+  async copyFile(input: CopyFileInput, options?: RequestOptions): Promise<FileResponse> {
+    return this.core.send(OPS.copyFile, input, options);
   }
 
   /** The tag keys the bot's files use: await for a page, `for await` for every key. */
   listFileTags(input: PageInput = {}, options?: RequestOptions): PagePromise<ListFileTagsResponse, string> {
-    return this.core.page(OPS.listFileTags, options, { query: input }, 'tags');
+    return this.core.list(OPS.listFileTags, input, options, 'tags');
   }
 
   /** The values one tag key takes on the bot's files: await for a page, `for await` for every value. */
   listFileTagValues(
-    { tag, ...query }: ListFileTagValuesInput,
+    input: ListFileTagValuesInput,
     options?: RequestOptions,
   ): PagePromise<ListFileTagValuesResponse, string> {
-    return this.core.page(OPS.listFileTagValues, options, { params: { tag }, query }, 'values');
+    return this.core.list(OPS.listFileTagValues, input, options, 'values');
   }
 
   /**
@@ -95,27 +85,24 @@ export class FilesApi extends Api {
    * `knowledgeBaseIds` keeps the files linked to those knowledge bases.
    */
   async searchFiles(input: SearchFilesInput, options?: RequestOptions): Promise<SearchFilesResponse> {
-    return this.core.call(OPS.searchFiles, options, { query: input });
+    return this.core.send(OPS.searchFiles, input, options);
   }
 
   /** The stored passages of a file, in order: await for a page (`limit` ≤ 200), `for await` for all. */
   listFilePassages(
-    { id, ...query }: ListFilePassagesInput,
+    input: ListFilePassagesInput,
     options?: RequestOptions,
   ): PagePromise<ListFilePassagesResponse, FilePassageItem> {
-    return this.core.page(OPS.listFilePassages, options, { params: { id }, query }, 'passages');
+    return this.core.list(OPS.listFilePassages, input, options, 'passages');
   }
 
   /** Replaces a file's passages with your own chunks; they are embedded in the background. */
-  async setFilePassages(
-    { id, passages }: SetFilePassagesInput,
-    options?: RequestOptions,
-  ): Promise<FileResponse> {
-    return this.core.call(OPS.setFilePassages, options, { params: { id }, body: { passages } });
+  async setFilePassages(input: SetFilePassagesInput, options?: RequestOptions): Promise<FileResponse> {
+    return this.core.send(OPS.setFilePassages, input, options);
   }
 
   /** Indexes a file again without a new upload (after `indexing_failed`, or for a new model); turns `index` on. */
-  async reindexFile({ id }: FileIdInput, options?: RequestOptions): Promise<FileResponse> {
-    return this.core.call(OPS.reindexFile, options, { params: { id } });
+  async reindexFile(input: FileIdInput, options?: RequestOptions): Promise<FileResponse> {
+    return this.core.send(OPS.reindexFile, input, options);
   }
 }

@@ -24,7 +24,7 @@ export class IntegrationsApi extends Api {
     input: PageInput = {},
     options?: RequestOptions,
   ): PagePromise<ListIntegrationsResponse, Integration> {
-    return this.core.page(OPS.listIntegrations, options, { query: input }, 'integrations');
+    return this.core.list(OPS.listIntegrations, input, options, 'integrations');
   }
 
   /** Creates an integration. */
@@ -32,61 +32,55 @@ export class IntegrationsApi extends Api {
     input: CreateIntegrationInput,
     options?: RequestOptions,
   ): Promise<IntegrationResponse> {
-    return this.core.call(OPS.createIntegration, options, { body: input });
+    return this.core.send(OPS.createIntegration, input, options);
   }
 
   /** Gets an integration. */
-  async getIntegration({ id }: IdInput, options?: RequestOptions): Promise<IntegrationResponse> {
-    return this.core.call(OPS.getIntegration, options, { params: { id } });
+  async getIntegration(input: IdInput, options?: RequestOptions): Promise<IntegrationResponse> {
+    return this.core.send(OPS.getIntegration, input, options);
   }
 
   /** Deletes an integration. */
-  async deleteIntegration({ id }: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.call(OPS.deleteIntegration, options, { params: { id } });
+  async deleteIntegration(input: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
+    return this.core.send(OPS.deleteIntegration, input, options);
   }
 
   /** Lists the integrations installed on a bot. */
-  async listBotIntegrations({ id }: IdInput, options?: RequestOptions): Promise<ListBotIntegrationsResponse> {
-    return this.core.call(OPS.listBotIntegrations, options, { params: { id } });
+  async listBotIntegrations(input: IdInput, options?: RequestOptions): Promise<ListBotIntegrationsResponse> {
+    return this.core.send(OPS.listBotIntegrations, input, options);
   }
 
   /** Installs an integration on bot `id`. */
   async installIntegration(
-    { id, integrationId }: BotIntegrationInput,
+    input: BotIntegrationInput,
     options?: RequestOptions,
   ): Promise<InstallIntegrationResponse> {
-    return this.core.call(OPS.installIntegration, options, { params: { id, integrationId } });
+    return this.core.send(OPS.installIntegration, input, options);
   }
 
   /** Uninstalls an integration from bot `id`, revoking its keys there. */
-  async uninstallIntegration(
-    { id, integrationId }: BotIntegrationInput,
-    options?: RequestOptions,
-  ): Promise<EmptyResponse> {
-    return this.core.call(OPS.uninstallIntegration, options, { params: { id, integrationId } });
+  async uninstallIntegration(input: BotIntegrationInput, options?: RequestOptions): Promise<EmptyResponse> {
+    return this.core.send(OPS.uninstallIntegration, input, options);
   }
 
   /** Lists the keys of an integration installed on bot `id` (never their values). */
-  async listIntegrationKeys(
-    { id, integrationId }: BotIntegrationInput,
-    options?: RequestOptions,
-  ): Promise<ListKeysResponse> {
-    return this.core.call(OPS.listIntegrationKeys, options, { params: { id, integrationId } });
+  async listIntegrationKeys(input: BotIntegrationInput, options?: RequestOptions): Promise<ListKeysResponse> {
+    return this.core.send(OPS.listIntegrationKeys, input, options);
   }
 
   /** Creates a key (`iak_…`) for an integration installed on bot `id`; `key.value` is shown only here. */
   async createIntegrationKey(
-    { id, integrationId, ...body }: CreateIntegrationKeyInput,
+    input: CreateIntegrationKeyInput,
     options?: RequestOptions,
   ): Promise<CreateKeyResponse> {
-    return this.core.call(OPS.createIntegrationKey, options, { params: { id, integrationId }, body });
+    return this.core.send(OPS.createIntegrationKey, input, options);
   }
 
   /** Revokes a key of an integration installed on bot `id`. */
   async revokeIntegrationKey(
-    { id, integrationId, keyId }: RevokeIntegrationKeyInput,
+    input: RevokeIntegrationKeyInput,
     options?: RequestOptions,
   ): Promise<EmptyResponse> {
-    return this.core.call(OPS.revokeIntegrationKey, options, { params: { id, integrationId, keyId } });
+    return this.core.send(OPS.revokeIntegrationKey, input, options);
   }
 }

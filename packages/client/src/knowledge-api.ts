@@ -18,7 +18,7 @@ export class KnowledgeBasesApi extends Api {
     input: PageInput = {},
     options?: RequestOptions,
   ): PagePromise<ListKnowledgeBasesResponse, KnowledgeBase> {
-    return this.core.page(OPS.listKnowledgeBases, options, { query: input }, 'knowledgeBases');
+    return this.core.list(OPS.listKnowledgeBases, input, options, 'knowledgeBases');
   }
 
   /** Creates a knowledge base: a named group of files searched together. */
@@ -26,48 +26,48 @@ export class KnowledgeBasesApi extends Api {
     input: CreateKnowledgeBaseInput,
     options?: RequestOptions,
   ): Promise<KnowledgeBaseResponse> {
-    return this.core.call(OPS.createKnowledgeBase, options, { body: input });
+    return this.core.send(OPS.createKnowledgeBase, input, options);
   }
 
   /** Gets a knowledge base, with how many of its files are indexed, pending and failed. */
-  async getKnowledgeBase({ id }: IdInput, options?: RequestOptions): Promise<KnowledgeBaseResponse> {
-    return this.core.call(OPS.getKnowledgeBase, options, { params: { id } });
+  async getKnowledgeBase(input: IdInput, options?: RequestOptions): Promise<KnowledgeBaseResponse> {
+    return this.core.send(OPS.getKnowledgeBase, input, options);
   }
 
   /** Renames a knowledge base; `tags`, when given, replace its tags. */
   async updateKnowledgeBase(
-    { id, ...body }: UpdateKnowledgeBaseInput,
+    input: UpdateKnowledgeBaseInput,
     options?: RequestOptions,
   ): Promise<KnowledgeBaseResponse> {
-    return this.core.call(OPS.updateKnowledgeBase, options, { params: { id }, body });
+    return this.core.send(OPS.updateKnowledgeBase, input, options);
   }
 
   /** Deletes a knowledge base (its files stay). */
-  async deleteKnowledgeBase({ id }: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.call(OPS.deleteKnowledgeBase, options, { params: { id } });
+  async deleteKnowledgeBase(input: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
+    return this.core.send(OPS.deleteKnowledgeBase, input, options);
   }
 
   /** The files linked to a knowledge base, with their indexing state. */
   async listKnowledgeBaseFiles(
-    { id }: IdInput,
+    input: IdInput,
     options?: RequestOptions,
   ): Promise<ListKnowledgeBaseFilesResponse> {
-    return this.core.call(OPS.listKnowledgeBaseFiles, options, { params: { id } });
+    return this.core.send(OPS.listKnowledgeBaseFiles, input, options);
   }
 
   /** Links a file (id or key) to a knowledge base; a file that is not indexed starts indexing. */
   async linkKnowledgeBaseFile(
-    { id, fileId }: KnowledgeBaseFileInput,
+    input: KnowledgeBaseFileInput,
     options?: RequestOptions,
   ): Promise<KnowledgeBaseResponse> {
-    return this.core.call(OPS.linkKnowledgeBaseFile, options, { params: { id, fileId } });
+    return this.core.send(OPS.linkKnowledgeBaseFile, input, options);
   }
 
   /** Unlinks a file from a knowledge base (the file stays). */
   async unlinkKnowledgeBaseFile(
-    { id, fileId }: KnowledgeBaseFileInput,
+    input: KnowledgeBaseFileInput,
     options?: RequestOptions,
   ): Promise<KnowledgeBaseResponse> {
-    return this.core.call(OPS.unlinkKnowledgeBaseFile, options, { params: { id, fileId } });
+    return this.core.send(OPS.unlinkKnowledgeBaseFile, input, options);
   }
 }

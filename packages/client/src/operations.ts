@@ -11,7 +11,16 @@ export interface Operation<P extends string = string> {
   readonly path: P;
   /** The server's operation id, e.g. `admin.getBot`. */
   readonly operationId: string;
+  /** Where a path parameter is read from when the input names it otherwise (`{ id: 'conversationId' }`). */
+  readonly from?: Readonly<Record<string, string>> | undefined;
+  /** Headers sent from input fields (`{ 'x-workspace-id': 'id' }`); a field not also in the path is not sent again. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** A POST or PUT that sends no body (its input is all path parameters). */
+  readonly noBody?: true | undefined;
 }
+
+/** How an entry is sent besides its route: the `Operation` fields after its path. */
+type SendRules = Pick<Operation, 'from' | 'headers' | 'noBody'>;
 
 /** The names of the `{parameters}` of a path template. */
 export type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
@@ -26,9 +35,9 @@ export type Route = `${HttpMethod} /${string}`;
 
 /**
  * An entry of a table as written: the route, or the method and path apart with the operation id when it is
- * not `<api>.<name>`.
+ * not `<api>.<name>` and the rules of how its input is sent.
  */
-type OperationSpec = Route | { method: HttpMethod; path: string; operationId?: string };
+type OperationSpec = Route | ({ method: HttpMethod; path: string; operationId?: string } & SendRules);
 
 /** A table as written: method name → its operation. */
 type OperationSpecs = Readonly<Record<string, OperationSpec>>;
@@ -78,6 +87,46 @@ export function fillPath(template: string, params: Readonly<Record<string, unkno
   });
 }
 
+/** What one call sends, split from its input: path parameters, context headers, and the query or the body. */
+export interface SplitInput {
+  params: Record<string, unknown>;
+  headers?: Record<string, string | undefined>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+/**
+ * Splits a method's one input object into what its operation sends: each path parameter from the field of
+ * its name (or the one `from` names), the `headers` fields, and the rest of the fields as the query of a
+ * GET, the body of a POST or PUT (none with `noBody`), nothing for a DELETE. Parameters in `fixed` are the
+ * core's own (the chat client's `botId`) and are not read from the input.
+ * @example splitInput(BOT_OPERATIONS.updateBot, { id: 'bot_1', name: 'A' }, []) // { params: { id }, body: { name } }
+ */
+export function splitInput(operation: Operation, input: object, fixed: readonly string[]): SplitInput {
+  const fields = input as Readonly<Record<string, unknown>>;
+  const rest: Record<string, unknown> = { ...fields };
+  const params: Record<string, unknown> = {};
+  for (const [, name = ''] of operation.path.matchAll(/\{(\w+)\}/g)) {
+    if (fixed.includes(name)) continue;
+    const field = operation.from?.[name] ?? name;
+    params[name] = fields[field];
+    delete rest[field];
+  }
+  const split: SplitInput = { params };
+  if (operation.headers) {
+    const headers: Record<string, string | undefined> = {};
+    for (const [header, field] of Object.entries(operation.headers)) {
+      headers[header] = fields[field] as string | undefined;
+      delete rest[field];
+    }
+    split.headers = headers;
+  }
+  if (operation.method === 'GET') split.query = rest;
+  else if ((operation.method === 'POST' || operation.method === 'PUT') && !operation.noBody)
+    split.body = rest;
+  return split;
+}
+
 // ---- the tables: every operation the client sends, by API class ----
 
 /** The bots part of the Admin API: one entry per method of `BotsApi`. */
@@ -93,7 +142,7 @@ export const BOT_OPERATIONS = operations('admin', {
   getBotWebchat: 'GET /v1/admin/bots/{id}/webchat',
   updateBotWebchat: 'PUT /v1/admin/bots/{id}/webchat',
   getBotChat: 'GET /v1/admin/bots/{id}/chat',
-  rotateBotChatSecrets: 'POST /v1/admin/bots/{id}/chat/rotate-secrets',
+  rotateBotChatSecrets: { method: 'POST', path: '/v1/admin/bots/{id}/chat/rotate-secrets', noBody: true },
   getBotLogs: 'GET /v1/admin/bots/{id}/logs',
   listBotUsages: 'GET /v1/admin/bots/{id}/usages',
 });
@@ -102,11 +151,23 @@ export const BOT_OPERATIONS = operations('admin', {
 export const WORKSPACE_OPERATIONS = operations('admin', {
   listWorkspaces: 'GET /v1/admin/workspaces',
   createWorkspace: 'POST /v1/admin/workspaces',
-  getWorkspace: 'GET /v1/admin/workspaces/{id}',
-  updateWorkspace: 'PUT /v1/admin/workspaces/{id}',
-  deleteWorkspace: 'DELETE /v1/admin/workspaces/{id}',
-  listWorkspaceUsages: 'GET /v1/admin/workspaces/{id}/usages',
-  getAuditRecords: 'GET /v1/admin/workspaces/{id}/audit-records',
+  getWorkspace: { method: 'GET', path: '/v1/admin/workspaces/{id}', headers: { 'x-workspace-id': 'id' } },
+  updateWorkspace: { method: 'PUT', path: '/v1/admin/workspaces/{id}', headers: { 'x-workspace-id': 'id' } },
+  deleteWorkspace: {
+    method: 'DELETE',
+    path: '/v1/admin/workspaces/{id}',
+    headers: { 'x-workspace-id': 'id' },
+  },
+  listWorkspaceUsages: {
+    method: 'GET',
+    path: '/v1/admin/workspaces/{id}/usages',
+    headers: { 'x-workspace-id': 'id' },
+  },
+  getAuditRecords: {
+    method: 'GET',
+    path: '/v1/admin/workspaces/{id}/audit-records',
+    headers: { 'x-workspace-id': 'id' },
+  },
   listWorkspaceMembers: 'GET /v1/admin/workspace-members',
   getWorkspaceMember: 'GET /v1/admin/workspace-members/me',
   getWorkspaceMemberById: 'GET /v1/admin/workspace-members/{id}',
@@ -140,7 +201,11 @@ export const INTEGRATION_OPERATIONS = operations('admin', {
   getIntegration: 'GET /v1/admin/integrations/{id}',
   deleteIntegration: 'DELETE /v1/admin/integrations/{id}',
   listBotIntegrations: 'GET /v1/admin/bots/{id}/integrations',
-  installIntegration: 'PUT /v1/admin/bots/{id}/integrations/{integrationId}',
+  installIntegration: {
+    method: 'PUT',
+    path: '/v1/admin/bots/{id}/integrations/{integrationId}',
+    noBody: true,
+  },
   uninstallIntegration: 'DELETE /v1/admin/bots/{id}/integrations/{integrationId}',
   listIntegrationKeys: 'GET /v1/admin/bots/{id}/integrations/{integrationId}/keys',
   createIntegrationKey: 'POST /v1/admin/bots/{id}/integrations/{integrationId}/keys',
@@ -154,13 +219,17 @@ export const FILE_OPERATIONS = operations('files', {
   getFile: 'GET /v1/files/{id}',
   updateFileMetadata: 'PUT /v1/files/{id}',
   deleteFile: 'DELETE /v1/files/{id}',
-  copyFile: 'POST /v1/files/{id}/{destinationKey}',
+  copyFile: {
+    method: 'POST',
+    path: '/v1/files/{id}/{destinationKey}',
+    headers: { 'x-destination-bot-id': 'destinationBotId' },
+  },
   listFileTags: 'GET /v1/files/tags',
   listFileTagValues: 'GET /v1/files/tags/{tag}/values',
   searchFiles: 'GET /v1/files/search',
   listFilePassages: 'GET /v1/files/{id}/passages',
   setFilePassages: 'PUT /v1/files/{id}/passages',
-  reindexFile: 'PUT /v1/files/{id}/index',
+  reindexFile: { method: 'PUT', path: '/v1/files/{id}/index', noBody: true },
 });
 
 /** The knowledge bases part of the Files API: one entry per method of `KnowledgeBasesApi`. */
@@ -171,7 +240,11 @@ export const KNOWLEDGE_BASE_OPERATIONS = operations('files', {
   updateKnowledgeBase: 'PUT /v1/files/knowledge-bases/{id}',
   deleteKnowledgeBase: 'DELETE /v1/files/knowledge-bases/{id}',
   listKnowledgeBaseFiles: 'GET /v1/files/knowledge-bases/{id}/files',
-  linkKnowledgeBaseFile: 'PUT /v1/files/knowledge-bases/{id}/files/{fileId}',
+  linkKnowledgeBaseFile: {
+    method: 'PUT',
+    path: '/v1/files/knowledge-bases/{id}/files/{fileId}',
+    noBody: true,
+  },
   unlinkKnowledgeBaseFile: 'DELETE /v1/files/knowledge-bases/{id}/files/{fileId}',
 });
 
@@ -187,17 +260,37 @@ export const CHAT_OPERATIONS = operations('chat', {
   listConversations: 'GET /v1/chat/{botId}/conversations',
   getConversation: 'GET /v1/chat/{botId}/conversations/{id}',
   deleteConversation: 'DELETE /v1/chat/{botId}/conversations/{id}',
-  listMessages: 'GET /v1/chat/{botId}/conversations/{id}/messages',
+  listMessages: {
+    method: 'GET',
+    path: '/v1/chat/{botId}/conversations/{id}/messages',
+    from: { id: 'conversationId' },
+  },
   createMessage: 'POST /v1/chat/{botId}/messages',
   getMessage: 'GET /v1/chat/{botId}/messages/{id}',
   deleteMessage: 'DELETE /v1/chat/{botId}/messages/{id}',
   setMessageFeedback: 'PUT /v1/chat/{botId}/messages/{id}/feedback',
   createEvent: 'POST /v1/chat/{botId}/events',
   getEvent: 'GET /v1/chat/{botId}/events/{id}',
-  listParticipants: 'GET /v1/chat/{botId}/conversations/{id}/participants',
-  addParticipant: 'POST /v1/chat/{botId}/conversations/{id}/participants',
-  getParticipant: 'GET /v1/chat/{botId}/conversations/{id}/participants/{userId}',
-  removeParticipant: 'DELETE /v1/chat/{botId}/conversations/{id}/participants/{userId}',
+  listParticipants: {
+    method: 'GET',
+    path: '/v1/chat/{botId}/conversations/{id}/participants',
+    from: { id: 'conversationId' },
+  },
+  addParticipant: {
+    method: 'POST',
+    path: '/v1/chat/{botId}/conversations/{id}/participants',
+    from: { id: 'conversationId' },
+  },
+  getParticipant: {
+    method: 'GET',
+    path: '/v1/chat/{botId}/conversations/{id}/participants/{userId}',
+    from: { id: 'conversationId' },
+  },
+  removeParticipant: {
+    method: 'DELETE',
+    path: '/v1/chat/{botId}/conversations/{id}/participants/{userId}',
+    from: { id: 'conversationId' },
+  },
   createFile: 'POST /v1/chat/{botId}/files',
   listen: {
     method: 'GET',

@@ -28,46 +28,40 @@ export class WorkspacesApi extends Api {
     input: PageInput = {},
     options?: RequestOptions,
   ): PagePromise<ListWorkspacesResponse, Workspace> {
-    return this.core.page(OPS.listWorkspaces, options, { query: input }, 'workspaces');
+    return this.core.list(OPS.listWorkspaces, input, options, 'workspaces');
   }
 
   /** Creates a workspace owned by the token's account; answers the workspace (no wrapper). */
   async createWorkspace(input: CreateWorkspaceInput, options?: RequestOptions): Promise<Workspace> {
-    return this.core.call(OPS.createWorkspace, options, { body: input });
+    return this.core.send(OPS.createWorkspace, input, options);
   }
 
   /** Gets a workspace (no wrapper). */
-  async getWorkspace({ id }: IdInput, options?: RequestOptions): Promise<Workspace> {
-    return this.core.call(OPS.getWorkspace, options, { params: { id }, headers: { 'x-workspace-id': id } });
+  async getWorkspace(input: IdInput, options?: RequestOptions): Promise<Workspace> {
+    return this.core.send(OPS.getWorkspace, input, options);
   }
 
   /** Changes a workspace's settings; answers the workspace (no wrapper). */
-  async updateWorkspace({ id, ...body }: UpdateWorkspaceInput, options?: RequestOptions): Promise<Workspace> {
-    const headers = { 'x-workspace-id': id };
-    return this.core.call(OPS.updateWorkspace, options, { params: { id }, body, headers });
+  async updateWorkspace(input: UpdateWorkspaceInput, options?: RequestOptions): Promise<Workspace> {
+    return this.core.send(OPS.updateWorkspace, input, options);
   }
 
   /** Deletes a workspace and everything in it (owner only). */
-  async deleteWorkspace({ id }: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.call(OPS.deleteWorkspace, options, {
-      params: { id },
-      headers: { 'x-workspace-id': id },
-    });
+  async deleteWorkspace(input: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
+    return this.core.send(OPS.deleteWorkspace, input, options);
   }
 
   /** A workspace's usage figures for the current period. */
-  async listWorkspaceUsages({ id }: IdInput, options?: RequestOptions): Promise<ListWorkspaceUsagesResponse> {
-    const headers = { 'x-workspace-id': id };
-    return this.core.call(OPS.listWorkspaceUsages, options, { params: { id }, headers });
+  async listWorkspaceUsages(input: IdInput, options?: RequestOptions): Promise<ListWorkspaceUsagesResponse> {
+    return this.core.send(OPS.listWorkspaceUsages, input, options);
   }
 
   /** A workspace's audit records, newest first (manager and above): await for a page, `for await` for all. */
   getAuditRecords(
-    { id, ...query }: GetAuditRecordsInput,
+    input: GetAuditRecordsInput,
     options?: RequestOptions,
   ): PagePromise<GetAuditRecordsResponse, AuditRecord> {
-    const spec = { params: { id }, query, headers: { 'x-workspace-id': id } };
-    return this.core.page(OPS.getAuditRecords, options, spec, 'records');
+    return this.core.list(OPS.getAuditRecords, input, options, 'records');
   }
 
   // ---- members ----
@@ -77,17 +71,17 @@ export class WorkspacesApi extends Api {
     input: PageInput = {},
     options?: RequestOptions,
   ): PagePromise<ListWorkspaceMembersResponse, Member> {
-    return this.core.page(OPS.listWorkspaceMembers, options, { query: input }, 'members');
+    return this.core.list(OPS.listWorkspaceMembers, input, options, 'members');
   }
 
   /** The caller's own membership of the workspace (`GET /workspace-members/me`). */
-  async getWorkspaceMember(_input: NoInput = {}, options?: RequestOptions): Promise<Member> {
-    return this.core.call(OPS.getWorkspaceMember, options, {});
+  async getWorkspaceMember(input: NoInput = {}, options?: RequestOptions): Promise<Member> {
+    return this.core.send(OPS.getWorkspaceMember, input, options);
   }
 
   /** A member of the workspace by member id. */
-  async getWorkspaceMemberById({ id }: IdInput, options?: RequestOptions): Promise<Member> {
-    return this.core.call(OPS.getWorkspaceMemberById, options, { params: { id } });
+  async getWorkspaceMemberById(input: IdInput, options?: RequestOptions): Promise<Member> {
+    return this.core.send(OPS.getWorkspaceMemberById, input, options);
   }
 
   /**
@@ -98,19 +92,16 @@ export class WorkspacesApi extends Api {
     input: AddWorkspaceMemberInput,
     options?: RequestOptions,
   ): Promise<AddWorkspaceMemberResponse> {
-    return this.core.call(OPS.addWorkspaceMember, options, { body: input });
+    return this.core.send(OPS.addWorkspaceMember, input, options);
   }
 
   /** Changes a member's role. */
-  async updateWorkspaceMember(
-    { id, ...body }: UpdateWorkspaceMemberInput,
-    options?: RequestOptions,
-  ): Promise<Member> {
-    return this.core.call(OPS.updateWorkspaceMember, options, { params: { id }, body });
+  async updateWorkspaceMember(input: UpdateWorkspaceMemberInput, options?: RequestOptions): Promise<Member> {
+    return this.core.send(OPS.updateWorkspaceMember, input, options);
   }
 
   /** Removes a member (or withdraws an invitation). */
-  async removeWorkspaceMember({ id }: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.call(OPS.removeWorkspaceMember, options, { params: { id } });
+  async removeWorkspaceMember(input: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
+    return this.core.send(OPS.removeWorkspaceMember, input, options);
   }
 }
