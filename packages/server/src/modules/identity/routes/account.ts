@@ -1,45 +1,26 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Account, UpdateAccountBody } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { BEARER, responses } from '../../../http/route-helpers.js';
+import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
 import type { IdentityService } from '../contract.js';
 
-/** The caller's own account (`auth: 'account'`: a token, no workspace): its profile. */
-export function accountRoutes(fastify: FastifyInstance, deps: { identity: IdentityService }) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { identity } = deps;
+const AccountAnswer = Type.Object({ account: Account });
 
-  app.get(
-    '/account/me',
-    {
-      config: { auth: 'account' },
-      schema: {
-        operationId: 'admin.getAccount',
-        tags: ['account'],
-        security: BEARER,
-        response: responses(200, Type.Object({ account: Account })),
-      },
-    },
+/** The caller's own account (`auth: 'account'`: a token, no workspace): its profile. */
+export function accountRoutes(app: FastifyInstance, { identity }: { identity: IdentityService }) {
+  const op = operations(app, { tags: ['account'], security: ADMIN_SECURITY });
+
+  op(
+    'GET /account/me',
+    { operationId: 'admin.getAccount', auth: 'account', response: AccountAnswer },
     async (req) => ({
       account: await identity.getAccount(req.principal),
     }),
   );
 
-  app.put(
-    '/account/me',
-    {
-      config: { auth: 'account' },
-      schema: {
-        operationId: 'admin.updateAccount',
-        tags: ['account'],
-        security: BEARER,
-        body: UpdateAccountBody,
-        response: responses(200, Type.Object({ account: Account })),
-      },
-    },
-    async (req) => ({
-      account: await identity.updateAccount(req.principal, req.body),
-    }),
+  op(
+    'PUT /account/me',
+    { operationId: 'admin.updateAccount', auth: 'account', body: UpdateAccountBody, response: AccountAnswer },
+    async (req) => ({ account: await identity.updateAccount(req.principal, req.body) }),
   );
 }

@@ -1,4 +1,3 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   CreateWorkspaceBody,
   Empty,
@@ -9,101 +8,65 @@ import {
 } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { BEARER, pageBody, responses } from '../../../http/route-helpers.js';
+import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
+import { pageBody } from '../../../http/route-helpers.js';
 import type { IdentityService } from '../contract.js';
 import { IdParam, Page } from './params.js';
 
 /** Workspaces: the caller's list and new ones (by account), and the workspace the caller acts in. */
-export function workspaceRoutes(fastify: FastifyInstance, deps: { identity: IdentityService }) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { identity } = deps;
+export function workspaceRoutes(app: FastifyInstance, { identity }: { identity: IdentityService }) {
+  const op = operations(app, { tags: ['workspaces'], security: ADMIN_SECURITY });
 
-  app.get(
-    '/workspaces',
+  op(
+    'GET /workspaces',
     {
-      config: { auth: 'account' },
-      schema: {
-        operationId: 'admin.listWorkspaces',
-        tags: ['workspaces'],
-        security: BEARER,
-        querystring: Page,
-        response: responses(200, Type.Object({ workspaces: Type.Array(Workspace), meta: ListMeta })),
-      },
+      operationId: 'admin.listWorkspaces',
+      auth: 'account',
+      query: Page,
+      response: Type.Object({ workspaces: Type.Array(Workspace), meta: ListMeta }),
     },
     async (req) => pageBody('workspaces', await identity.listWorkspaces(req.principal, req.query)),
   );
 
-  app.post(
-    '/workspaces',
+  op(
+    'POST /workspaces',
     {
-      config: { auth: 'account' },
-      schema: {
-        operationId: 'admin.createWorkspace',
-        tags: ['workspaces'],
-        security: BEARER,
-        body: CreateWorkspaceBody,
-        response: responses(201, Workspace),
-      },
+      operationId: 'admin.createWorkspace',
+      auth: 'account',
+      body: CreateWorkspaceBody,
+      status: 201,
+      response: Workspace,
     },
-    async (req, reply) => reply.status(201).send(await identity.createWorkspace(req.principal, req.body)),
+    async (req) => identity.createWorkspace(req.principal, req.body),
   );
 
-  app.get(
-    '/workspaces/:id',
-    {
-      schema: {
-        operationId: 'admin.getWorkspace',
-        tags: ['workspaces'],
-        security: BEARER,
-        params: IdParam,
-        response: responses(200, Workspace),
-      },
-    },
+  op(
+    'GET /workspaces/:id',
+    { operationId: 'admin.getWorkspace', params: IdParam, response: Workspace },
     async (req) => identity.getWorkspace(req.actor, req.params.id),
   );
 
-  app.put(
-    '/workspaces/:id',
-    {
-      schema: {
-        operationId: 'admin.updateWorkspace',
-        tags: ['workspaces'],
-        security: BEARER,
-        params: IdParam,
-        body: UpdateWorkspaceBody,
-        response: responses(200, Workspace),
-      },
-    },
+  op(
+    'PUT /workspaces/:id',
+    { operationId: 'admin.updateWorkspace', params: IdParam, body: UpdateWorkspaceBody, response: Workspace },
     async (req) => identity.updateWorkspace(req.actor, req.params.id, req.body),
   );
 
-  app.delete(
-    '/workspaces/:id',
-    {
-      schema: {
-        operationId: 'admin.deleteWorkspace',
-        tags: ['workspaces'],
-        security: BEARER,
-        params: IdParam,
-        response: responses(200, Empty),
-      },
-    },
+  op(
+    'DELETE /workspaces/:id',
+    { operationId: 'admin.deleteWorkspace', params: IdParam, response: Empty },
     async (req) => {
       await identity.deleteWorkspace(req.actor, req.params.id);
       return {};
     },
   );
 
-  app.get(
-    '/workspaces/:id/usages',
+  op(
+    'GET /workspaces/:id/usages',
     {
-      schema: {
-        operationId: 'admin.listWorkspaceUsages',
-        tags: ['workspaces'],
-        security: BEARER,
-        params: IdParam,
-        response: responses(200, Type.Object({ usages: Type.Array(Usage) })),
-      },
+      operationId: 'admin.listWorkspaceUsages',
+      params: IdParam,
+      response: Type.Object({ usages: Type.Array(Usage) }),
     },
     async (req) => ({ usages: await identity.usages(req.actor, req.params.id) }),
   );

@@ -1,0 +1,141 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  ContextConfigDefault,
+  FastifyInstance,
+  preValidationAsyncHookHandler,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+  RouteOptions,
+} from 'fastify';
+import type { TSchema } from 'typebox';
+import type { AuthLevel } from './context.js';
+import { BEARER, responses } from './route-helpers.js';
+
+/** An OpenAPI security requirement list (`[]`: explicitly none). */
+export type Security = Array<Record<string, string[]>>;
+
+/** What the operations of one registrar share: their OpenAPI tags and security. */
+export interface OperationDefaults {
+  /** OpenAPI tags of an operation that names none. */
+  tags: string[];
+  /**
+   * OpenAPI security by the operation's auth level: `default` for operations that set none (the surface's
+   * fallback level); an operation whose level is not listed here declares no security.
+   */
+  security: { default?: Security } & Partial<Record<AuthLevel, Security>>;
+}
+
+/** The security of the Admin API: a token, whether the operation wants a workspace (the default) or an account. */
+export const ADMIN_SECURITY: OperationDefaults['security'] = { default: BEARER, account: BEARER };
+
+/** An operation as a module declares it: everything of its route but the path and the handler. */
+export interface OperationSpec<P, Q, B> {
+  operationId: string;
+  /** Default: the registrar's tags. */
+  tags?: string[];
+  /** Who may call it (the route's `config.auth`); default: the surface's fallback level. */
+  auth?: AuthLevel;
+  /** Default: the registrar's security for the auth level. */
+  security?: Security;
+  description?: string;
+  /** Left out of the OpenAPI document. */
+  hide?: true;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /**
+   * The success status (200 unless said): the handler's answer goes out with it. Several statuses: the
+   * handler picks one itself (`reply.status`), each answering `response`.
+   */
+  status?: number | [number, ...number[]];
+  /** The success body; the 4xx/5xx wire error is added (see `responses`). */
+  response?: TSchema;
+  /** The whole response map instead of `status` and `response`, as OpenAPI shows it (e.g. a redirect). */
+  responses?: Record<string, TSchema>;
+  /** A `preValidation` hook, e.g. the bot request log's marker (bots/routes.ts `botMarker`). */
+  preValidation?: preValidationAsyncHookHandler;
+}
+
+/** The handler of an operation: its request typed by the operation's params, query and body schemas. */
+export type OperationHandler<P, Q, B> = RouteHandlerMethod<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  ContextConfigDefault,
+  { params: P; querystring: Q; body: B; response: Record<string, TSchema> },
+  TypeBoxTypeProvider
+>;
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/** Declares operations `'METHOD /path'` on `app`; see `operations`. */
+export type Declare = <
+  P extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+>(
+  route: `${Method} /${string}`,
+  spec: OperationSpec<P, Q, B>,
+  handler: OperationHandler<P, Q, B>,
+) => void;
+
+/** `responses()` for the first success status, and the same body for the others. */
+function successResponses(status: OperationSpec<unknown, unknown, unknown>['status'], body: TSchema) {
+  const [first, ...more] = typeof status === 'object' ? status : [status ?? 200];
+  return Object.assign(responses(first, body), ...more.map((code) => ({ [code]: body })));
+}
+
+/** The OpenAPI schema of an operation, its keys in the order the document has always listed them. */
+export function operationSchema(spec: OperationSpec<unknown, unknown, unknown>, defaults: OperationDefaults) {
+  const security = spec.security ?? defaults.security[spec.auth ?? 'default'];
+  const answers =
+    spec.responses ?? (spec.response ? successResponses(spec.status, spec.response) : undefined);
+  return {
+    operationId: spec.operationId,
+    tags: spec.tags ?? defaults.tags,
+    ...(spec.hide ? { hide: true } : {}),
+    ...(security ? { security } : {}),
+    ...(spec.description ? { description: spec.description } : {}),
+    ...(spec.params ? { params: spec.params } : {}),
+    ...(spec.query ? { querystring: spec.query } : {}),
+    ...(spec.body ? { body: spec.body } : {}),
+    ...(answers ? { response: answers } : {}),
+  };
+}
+
+/**
+ * The registrar of a module's operations: one call per operation, the route as `'METHOD /path'`, the operation
+ * (id, auth level, description, params/query/body schemas, success status and body), and a handler whose
+ * `req.params`, `req.query` and `req.body` are typed by those schemas. A handler returns the success body; an
+ * operation with one non-200 status answers it with that status.
+ * @example
+ * const op = operations(app, { tags: ['account'], security: ADMIN_SECURITY });
+ * op('GET /account/pats', { operationId: 'admin.listPersonalAccessTokens', auth: 'account', response: Pats },
+ *   async (req) => ({ pats: await identity.listPats(req.principal) }));
+ */
+export function operations(app: FastifyInstance, defaults: OperationDefaults): Declare {
+  return (route, spec, handler) => {
+    const space = route.indexOf(' ');
+    const status = typeof spec.status === 'number' ? spec.status : 200;
+    const run = handler as unknown as RouteHandlerMethod;
+    app.route({
+      method: route.slice(0, space) as Method,
+      url: route.slice(space + 1),
+      ...(spec.auth ? { config: { auth: spec.auth } } : {}),
+      ...(spec.preValidation ? { preValidation: spec.preValidation } : {}),
+      schema: operationSchema(spec, defaults),
+      handler:
+        status === 200
+          ? run
+          : async function (this: FastifyInstance, req, reply) {
+              const body = await run.call(this, req, reply);
+              if (!reply.sent) reply.status(status);
+              return body;
+            },
+    } as RouteOptions);
+  };
+}
