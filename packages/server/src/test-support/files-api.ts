@@ -33,6 +33,13 @@ export function pathOf(url: string): string {
   return `${u.pathname}${u.search}`;
 }
 
+/** A URL the API handed out, changed by `change` (to check that an altered signed URL is refused). */
+export function tamper(url: string, change: (u: URL) => void): string {
+  const u = new URL(url);
+  change(u);
+  return u.toString();
+}
+
 /** The hex SHA-256 of some bytes, as a file's checksum. */
 export function sha256(bytes: Buffer | string): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -48,6 +55,17 @@ export function api(
   token: string = t.botKey,
 ): Promise<LightMyRequestResponse> {
   return t.call({ method, url, token, headers: { 'x-bot-id': t.botId, ...headers }, body });
+}
+
+/** A Files API call on the bootstrap bot (`x-bot-id`) with `token`, or with none when it is undefined. */
+export function callAs(
+  t: TestApp,
+  token: string | undefined,
+  method: FilesMethod,
+  url: string,
+  body?: unknown,
+): Promise<LightMyRequestResponse> {
+  return t.call({ method, url, token, headers: { 'x-bot-id': t.botId }, body });
 }
 
 /** Upserts a file of the bootstrap bot (as the bot unless `token` says otherwise); expects 200. */

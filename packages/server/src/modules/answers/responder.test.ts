@@ -1,6 +1,7 @@
 import type { ChatMessage, MessagePayload } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UseLiteEmbedder } from '../../search/embed/index.js';
+import { HANDBOOK, PARKING, uploadIndexed } from '../../test-support/files-indexing.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { type ChatServer, startChatServer } from '../../test-support/openai-chat-server.js';
 import type { KnowledgeResponder, Reply } from '../chat/reply-port.js';
@@ -8,63 +9,13 @@ import { openAiChatModel } from './chat-model.js';
 import { NOT_FOUND_TEXT, SMALL_TALK_TEXT, UNSUPPORTED_TEXT } from './format.js';
 import { semanticMinSimilarityFor } from './relevance.js';
 import { knowledgeResponder } from './responder.js';
+import { botContext } from './scope.js';
 
 /**
  * Knowledge answers end to end inside the app: real uploads, indexing, knowledge bases and search, the
  * responder called as the chat module calls it, and a local server speaking the OpenAI chat completions
  * protocol standing in for a chat model.
  */
-
-const HANDBOOK = `# Parley handbook
-
-## Refunds
-
-Customers may ask for a refund within 30 days of purchase. Refunds go back to the original card.
-
-## Shipping
-
-Parcels leave the warehouse every weekday at noon. International shipping takes five to ten days.
-`;
-const PARKING = `# Visitors
-
-Visitor parking is free on level 2 of the garage.
-`;
-
-async function upload(t: TestApp, key: string, text: string, extra: Record<string, unknown> = {}) {
-  const bytes = Buffer.from(text);
-  const upsert = await t.call({
-    method: 'PUT',
-    url: '/v1/files',
-    token: t.botKey,
-    headers: { 'x-bot-id': t.botId },
-    body: { key, size: bytes.length, index: true, ...extra },
-  });
-  expect(upsert.statusCode, upsert.body).toBe(200);
-  const url = new URL((upsert.json() as { file: { uploadUrl: string } }).file.uploadUrl);
-  const up = await t.app.inject({
-    method: 'PUT',
-    url: `${url.pathname}${url.search}`,
-    payload: bytes,
-    headers: { 'content-type': 'application/octet-stream' },
-  });
-  expect(up.statusCode, up.body).toBe(200);
-  const id = (up.json() as { file: { id: string } }).file.id;
-  for (let i = 0; i < 2400; i++) {
-    const res = await t.call({
-      method: 'GET',
-      url: `/v1/files/${id}`,
-      token: t.botKey,
-      headers: { 'x-bot-id': t.botId },
-    });
-    const file = (res.json() as { file: { status: string } }).file;
-    if (file.status !== 'indexing_pending') {
-      expect(file.status).toBe('indexing_completed');
-      return id;
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('indexing did not finish');
-}
 
 let seq = 0;
 function userMessage(payload: MessagePayload): ChatMessage {
@@ -129,7 +80,7 @@ describe('knowledgeResponder', () => {
       knowledgeBases: t.app.services.knowledgeBases,
       files: t.app.services.files,
     });
-    handbookId = await upload(t, 'handbook.md', HANDBOOK);
+    handbookId = await uploadIndexed(t, 'handbook.md', HANDBOOK);
   });
   afterAll(async () => {
     await model.close();
@@ -145,15 +96,11 @@ describe('knowledgeResponder', () => {
   describe('with a knowledge base', () => {
     beforeAll(async () => {
       const kb = t.app.services.knowledgeBases;
-      const ctx = {
-        actor: { kind: 'bot' as const, botId: t.botId },
-        botId: t.botId,
-        workspaceId: t.workspaceId,
-      };
+      const ctx = botContext(t.workspaceId, t.botId);
       const created = await kb.create(ctx, { name: 'Support' });
       await kb.link(ctx, created.id, handbookId);
       // Indexed, but in no knowledge base: out of the bot's answers from now on.
-      parkingId = await upload(t, 'visitors.md', PARKING, { accessPolicies: ['public_content'] });
+      parkingId = await uploadIndexed(t, 'visitors.md', PARKING, { accessPolicies: ['public_content'] });
     });
 
     it('quotes the passage that answers, with a link to its source file that a chat user can open', async () => {
@@ -254,11 +201,7 @@ describe('knowledgeResponder', () => {
 
     it('links public files with their permanent URL', async () => {
       const kb = t.app.services.knowledgeBases;
-      const ctx = {
-        actor: { kind: 'bot' as const, botId: t.botId },
-        botId: t.botId,
-        workspaceId: t.workspaceId,
-      };
+      const ctx = botContext(t.workspaceId, t.botId);
       const created = await kb.create(ctx, { name: 'Visitors' });
       await kb.link(ctx, created.id, parkingId);
       const reply = await ask(plain, 'Where can visitors park?');
@@ -413,9 +356,13 @@ describe('knowledgeResponder with the shipped USE-lite model (hybrid search)', (
       files: t.app.services.files,
       semanticMinSimilarity: semanticMinSimilarityFor(t.app.services.embedder),
     });
-    await upload(t, 'refunds.txt', 'Purchases may be returned within thirty days for a full refund.');
-    await upload(t, 'shipping.txt', 'Parcels leave our warehouse every weekday and arrive within five days.');
-    await upload(t, 'dogs.txt', 'Dogs need a walk at least twice a day and fresh water.');
+    await uploadIndexed(t, 'refunds.txt', 'Purchases may be returned within thirty days for a full refund.');
+    await uploadIndexed(
+      t,
+      'shipping.txt',
+      'Parcels leave our warehouse every weekday and arrive within five days.',
+    );
+    await uploadIndexed(t, 'dogs.txt', 'Dogs need a walk at least twice a day and fresh water.');
   }, 120_000);
   afterAll(async () => {
     await t.close();

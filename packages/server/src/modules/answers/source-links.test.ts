@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatClient, type TestChatUser } from '../../test-support/chat.js';
+import { HANDBOOK, PARKING, uploadIndexed } from '../../test-support/files-indexing.js';
 import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
+import { botContext } from './scope.js';
 import { SOURCE_GONE_TEXT } from './sources.js';
 
 /**
@@ -10,20 +12,6 @@ import { SOURCE_GONE_TEXT } from './sources.js';
  * download URL made for that moment, for as long as the answer and its source exist.
  */
 
-const HANDBOOK = `# Parley handbook
-
-## Refunds
-
-Customers may ask for a refund within 30 days of purchase. Refunds go back to the original card.
-
-## Shipping
-
-Parcels leave the warehouse every weekday at noon. International shipping takes five to ten days.
-`;
-const PARKING = `# Visitors
-
-Visitor parking is free on level 2 of the garage.
-`;
 const PUBLIC_URL = 'https://parley.example.com';
 const TTL_MS = 10 * 60_000;
 
@@ -48,41 +36,7 @@ describe.each(databases)('source links of knowledge answers ($name)', ({ url: da
   let handbookId: string;
   let parkingId: string;
   let kbId: string;
-  const bot = () => ({
-    actor: { kind: 'bot' as const, botId: t.botId },
-    botId: t.botId,
-    workspaceId: t.workspaceId,
-  });
-
-  async function upload(key: string, text: string, extra: Record<string, unknown> = {}): Promise<string> {
-    const bytes = Buffer.from(text);
-    const upsert = await t.call({
-      method: 'PUT',
-      url: '/v1/files',
-      token: t.botKey,
-      headers: { 'x-bot-id': t.botId },
-      body: { key, size: bytes.length, index: true, ...extra },
-    });
-    expect(upsert.statusCode, upsert.body).toBe(200);
-    const uploadUrl = new URL((upsert.json() as { file: { uploadUrl: string } }).file.uploadUrl);
-    const up = await t.app.inject({
-      method: 'PUT',
-      url: `${uploadUrl.pathname}${uploadUrl.search}`,
-      payload: bytes,
-      headers: { 'content-type': 'application/octet-stream' },
-    });
-    expect(up.statusCode, up.body).toBe(200);
-    const id = (up.json() as { file: { id: string } }).file.id;
-    for (let i = 0; i < 2400; i++) {
-      const file = await t.app.services.files.get(bot(), id);
-      if (file.status !== 'indexing_pending') {
-        expect(file.status).toBe('indexing_completed');
-        return id;
-      }
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error('indexing did not finish');
-  }
+  const bot = () => botContext(t.workspaceId, t.botId);
 
   /** Asks the bot as the chat user, in a conversation of its own, and answers the bot's reply. */
   async function ask(question: string): Promise<BotReply> {
@@ -116,8 +70,8 @@ describe.each(databases)('source links of knowledge answers ($name)', ({ url: da
       env: { PARLEY_PUBLIC_URL: PUBLIC_URL },
       ...(databaseUrl ? { databaseUrl } : {}),
     });
-    handbookId = await upload('handbook.md', HANDBOOK);
-    parkingId = await upload('visitors.md', PARKING, { accessPolicies: ['public_content'] });
+    handbookId = await uploadIndexed(t, 'handbook.md', HANDBOOK);
+    parkingId = await uploadIndexed(t, 'visitors.md', PARKING, { accessPolicies: ['public_content'] });
     const kb = await t.app.services.knowledgeBases.create(bot(), { name: 'Support' });
     kbId = kb.id;
     await t.app.services.knowledgeBases.link(bot(), kbId, handbookId);

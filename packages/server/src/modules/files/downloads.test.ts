@@ -8,6 +8,7 @@ import {
   pathOf,
   sha256,
   store,
+  tamper,
   type Upserted,
 } from '../../test-support/files-api.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
@@ -167,12 +168,6 @@ describe('private and public download urls', () => {
     t = await createTestApp({ clock: clock.now, env: { PARLEY_DOWNLOAD_URL_TTL_SECONDS: '60' } });
   });
   afterAll(() => t.close());
-
-  const tamper = (url: string, change: (u: URL) => void): string => {
-    const u = new URL(url);
-    change(u);
-    return u.toString();
-  };
 
   it('hands out a new private url on every getFile', async () => {
     const file = await store(t, 'private.txt', CONTENT);

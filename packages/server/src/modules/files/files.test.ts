@@ -126,12 +126,7 @@ describe('upsertFile', () => {
   });
 
   it('answers 400 when the body is empty', async () => {
-    const res = await t.call({
-      method: 'PUT',
-      url: '/v1/files',
-      token: t.botKey,
-      headers: { 'x-bot-id': t.botId },
-    });
+    const res = await api(t, 'PUT', '/v1/files');
     expectError(res, 400, 'InvalidPayload');
   });
 

@@ -6,7 +6,7 @@ import type { FileObject } from '@parley/protocol';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3BlobStore } from '../../blob/s3.js';
-import { pathOf, store } from '../../test-support/files-api.js';
+import { api, pathOf, store } from '../../test-support/files-api.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 
 const HOUR = 3600_000;
@@ -49,13 +49,7 @@ describe('the orphan blob sweep on local disk', () => {
     const kept = await store(t, 'kept.txt', Buffer.from('held by a record'));
     const replaced = await store(t, 'replaced.txt', Buffer.from('first'));
     // A pending re-upsert still holds (and serves) its old blob.
-    const re = await t.call({
-      method: 'PUT',
-      url: '/v1/files',
-      token: t.botKey,
-      headers: { 'x-bot-id': t.botId },
-      body: { key: 'replaced.txt', size: 3 },
-    });
+    const re = await api(t, 'PUT', '/v1/files', { key: 'replaced.txt', size: 3 });
     expect(re.statusCode).toBe(200);
     const held = await heldBlobs(t);
     expect(held).toHaveLength(2);
@@ -72,12 +66,7 @@ describe('the orphan blob sweep on local disk', () => {
     expect(await onDisk()).toEqual([...held, `bots/${t.botId}/files/${replaced.id}/fresh-orphan`].sort());
     // The held files still download.
     for (const key of ['kept.txt', 'replaced.txt']) {
-      const got = await t.call({
-        method: 'GET',
-        url: `/v1/files/${key}`,
-        token: t.botKey,
-        headers: { 'x-bot-id': t.botId },
-      });
+      const got = await api(t, 'GET', `/v1/files/${key}`);
       const res = await t.app.inject({
         method: 'GET',
         url: pathOf((got.json() as { file: FileObject }).file.url),

@@ -159,6 +159,21 @@ const targetName = (target: Target) =>
   }`;
 const TARGETS: Target[] = CREATORS.flatMap((creator) => POLICIES.map((policy) => ({ creator, policy })));
 
+/** Every principal doing each of `ops` on a file of every target, with the status the rules expect. */
+function fileMatrix<O extends FileOp>(ops: readonly O[]) {
+  return PRINCIPALS.flatMap((principal) =>
+    ops.flatMap((op) =>
+      TARGETS.map((target) => ({
+        principal,
+        op,
+        target,
+        name: targetName(target),
+        status: expectedStatus(principal, op, target),
+      })),
+    ),
+  );
+}
+
 /** The principals, bots and helpers of one test app. */
 interface World {
   t: TestApp;
@@ -334,17 +349,7 @@ describe('file permission matrix: reading and listing', () => {
     },
   );
 
-  const fileCases = PRINCIPALS.flatMap((principal) =>
-    (['get by id', 'get by key'] as const).flatMap((op) =>
-      TARGETS.map((target) => ({
-        principal,
-        op,
-        target,
-        name: targetName(target),
-        status: expectedStatus(principal, op, target),
-      })),
-    ),
-  );
+  const fileCases = fileMatrix(['get by id', 'get by key'] as const);
   eachCase(
     fileCases,
     (c) => `${c.principal}: ${c.op} ${c.name} → ${c.status}`,
@@ -407,17 +412,7 @@ describe('file permission matrix: writing', () => {
     },
   );
 
-  const cases = PRINCIPALS.flatMap((principal) =>
-    (['update metadata', 'delete', 'copy', 'upsert (replace)'] as const).flatMap((op) =>
-      TARGETS.map((target) => ({
-        principal,
-        op,
-        target,
-        name: targetName(target),
-        status: expectedStatus(principal, op, target),
-      })),
-    ),
-  );
+  const cases = fileMatrix(['update metadata', 'delete', 'copy', 'upsert (replace)'] as const);
   eachCase(
     cases,
     (c) => `${c.principal}: ${c.op} ${c.name} → ${c.status}`,

@@ -7,7 +7,16 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type { FileObject } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getFile, movableClock, pathOf, putBytes, sha256, upsert } from '../../test-support/files-api.js';
+import {
+  api,
+  getFile,
+  movableClock,
+  pathOf,
+  putBytes,
+  sha256,
+  tamper,
+  upsert,
+} from '../../test-support/files-api.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 
@@ -383,12 +392,7 @@ describe('uploading to an uploadUrl', () => {
       async () => (await blobFiles(t)).some((b) => b.path.startsWith('.tmp') && b.size > 0),
       'bytes on disk',
     );
-    const deleted = await t.call({
-      method: 'DELETE',
-      url: `/v1/files/${file.id}`,
-      token: t.botKey,
-      headers: { 'x-bot-id': t.botId },
-    });
+    const deleted = await api(t, 'DELETE', `/v1/files/${file.id}`);
     expect(deleted.statusCode).toBe(200);
     stream.end(Buffer.alloc(size / 2, 'd'));
     expectError(await pending, 410, 'ResourceGone');
@@ -451,12 +455,6 @@ describe('upload URL signatures', () => {
     t = await createTestApp({ clock: clock.now, env: { PARLEY_UPLOAD_URL_TTL_SECONDS: '60' } });
   });
   afterAll(() => t.close());
-
-  const tamper = (url: string, change: (u: URL) => void): string => {
-    const u = new URL(url);
-    change(u);
-    return u.toString();
-  };
 
   it('needs no token: the uploadUrl is the capability', async () => {
     const file = await upsert(t, { key: 'capability.txt', size: 2 });

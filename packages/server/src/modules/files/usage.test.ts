@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { store } from '../../test-support/files-api.js';
+import { api, store } from '../../test-support/files-api.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 
 describe('File Storage usage per bot', () => {
@@ -35,21 +35,10 @@ describe('File Storage usage per bot', () => {
   });
 
   it('refuses a file that would pass the per-bot quota with 403 QuotaExceeded and creates nothing', async () => {
-    const res = await t.call({
-      method: 'PUT',
-      url: '/v1/files',
-      token: t.botKey,
-      headers: { 'x-bot-id': t.botId },
-      body: { key: 'too-big.bin', size: 651 },
-    });
+    const res = await api(t, 'PUT', '/v1/files', { key: 'too-big.bin', size: 651 });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ code: 403, type: 'QuotaExceeded' });
-    const get = await t.call({
-      method: 'GET',
-      url: '/v1/files/too-big.bin',
-      token: t.botKey,
-      headers: { 'x-bot-id': t.botId },
-    });
+    const get = await api(t, 'GET', '/v1/files/too-big.bin');
     expect(get.statusCode).toBe(404);
   });
 

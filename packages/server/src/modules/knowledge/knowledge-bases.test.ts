@@ -1,5 +1,7 @@
 import type { FileObject, KnowledgeBase } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callAs, type FilesMethod } from '../../test-support/files-api.js';
+import { settled } from '../../test-support/files-indexing.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { badFields, expectError } from '../../test-support/wire.js';
 
@@ -17,7 +19,6 @@ interface LinkedFile {
   linkedAt: string;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const KB = '/v1/files/knowledge-bases';
 const CORRUPT_PDF = '%PDF-1.7\nnot really a pdf at all\n%%EOF';
 
@@ -26,14 +27,8 @@ describe('knowledge bases', () => {
   const tokens: Record<string, string> = {};
 
   /** A Files API call as `who` ('' for no token) on the bootstrap bot. */
-  const as = (who: string, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, body?: unknown) =>
-    t.call({
-      method,
-      url,
-      token: who ? tokens[who] : undefined,
-      headers: { 'x-bot-id': t.botId },
-      body,
-    });
+  const as = (who: string, method: FilesMethod, url: string, body?: unknown) =>
+    callAs(t, who ? tokens[who] : undefined, method, url, body);
 
   async function create(name: string, tags?: Record<string, string>): Promise<KnowledgeBase> {
     const res = await as('bot', 'POST', KB, { name, ...(tags ? { tags } : {}) });
@@ -63,15 +58,6 @@ describe('knowledge bases', () => {
     const res = await as('bot', 'GET', `/v1/files/${id}`);
     expect(res.statusCode, res.body).toBe(200);
     return (res.json() as { file: FileObject }).file;
-  }
-
-  async function settled(id: string): Promise<FileObject> {
-    for (let i = 0; i < 400; i++) {
-      const file = await getFile(id);
-      if (file.status !== 'indexing_pending') return file;
-      await sleep(25);
-    }
-    throw new Error('indexing did not finish');
   }
 
   async function upsert(key: string, size: number, extra: Record<string, unknown> = {}, who = 'bot') {
@@ -253,7 +239,7 @@ describe('knowledge bases', () => {
       const kb = await create('Doomed');
       const file = await uploadPlain('kept.txt', 'The ibis wades through the marsh.');
       await link(kb.id, file.id);
-      expect((await settled(file.id)).status).toBe('indexing_completed');
+      expect((await settled(t, file.id)).status).toBe('indexing_completed');
       const res = await as('bot', 'DELETE', `${KB}/${kb.id}`);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toEqual({});
@@ -277,7 +263,7 @@ describe('knowledge bases', () => {
       const linked = await link(kb.id, file.id);
       expect(linked.files).toEqual({ total: 1, indexed: 0, pending: 1, failed: 0 });
       expect(await getFile(file.id)).toMatchObject({ index: true, status: 'indexing_pending' });
-      expect((await settled(file.id)).status).toBe('indexing_completed');
+      expect((await settled(t, file.id)).status).toBe('indexing_completed');
       expect((await getKb(kb.id)).files).toEqual({ total: 1, indexed: 1, pending: 0, failed: 0 });
       expect((await search('quetzal', `&knowledgeBaseIds=${kb.id}`))[0]?.file.id).toBe(file.id);
     });
@@ -294,14 +280,14 @@ describe('knowledge bases', () => {
         { fileId: pending.id, key: 'pending.txt', status: 'upload_pending', linkedAt: expect.any(String) },
       ]);
       expect((await put(pending.uploadUrl, content)).status).toBe('indexing_pending');
-      expect((await settled(pending.id)).status).toBe('indexing_completed');
+      expect((await settled(t, pending.id)).status).toBe('indexing_completed');
       expect((await getKb(kb.id)).files).toEqual({ total: 1, indexed: 1, pending: 0, failed: 0 });
     });
 
     it('leaves an indexed file alone when it is linked (no new job), and linking twice changes nothing', async () => {
       const kb = await create('Link indexed');
       const file = await uploadPlain('already.txt', 'The tapir has a short trunk.', { index: true });
-      const done = await settled(file.id);
+      const done = await settled(t, file.id);
       expect(done.status).toBe('indexing_completed');
       const jobs = async () =>
         (await t.db.kysely.selectFrom('jobs').select('payload').execute()).filter((j) =>
@@ -323,7 +309,7 @@ describe('knowledge bases', () => {
       const kb = await create('With failure');
       const bad = await uploadPlain('broken.pdf', CORRUPT_PDF);
       await link(kb.id, bad.id);
-      const failed = await settled(bad.id);
+      const failed = await settled(t, bad.id);
       expect(failed.status).toBe('indexing_failed');
       expect((await getKb(kb.id)).files).toEqual({ total: 1, indexed: 0, pending: 0, failed: 1 });
       const [entry] = await linkedFiles(kb.id);
@@ -340,13 +326,13 @@ describe('knowledge bases', () => {
     it('counts total, indexed, pending and failed files together, and lists them in link order', async () => {
       const kb = await create('Mixed');
       const good = await uploadPlain('mixed-good.txt', 'The dugong grazes on seagrass.', { index: true });
-      await settled(good.id);
+      await settled(t, good.id);
       const bad = await uploadPlain('mixed-bad.pdf', CORRUPT_PDF);
       const waiting = await upsert('mixed-waiting.txt', 10);
       expect((await link(kb.id, good.id)).files).toEqual({ total: 1, indexed: 1, pending: 0, failed: 0 });
       expect((await link(kb.id, bad.id)).files).toEqual({ total: 2, indexed: 1, pending: 1, failed: 0 });
       expect((await link(kb.id, waiting.id)).files).toEqual({ total: 3, indexed: 1, pending: 2, failed: 0 });
-      await settled(bad.id);
+      await settled(t, bad.id);
       expect((await getKb(kb.id)).files).toEqual({ total: 3, indexed: 1, pending: 1, failed: 1 });
       expect((await linkedFiles(kb.id)).map((f) => [f.key, f.status])).toEqual([
         ['mixed-good.txt', 'indexing_completed'],
@@ -358,11 +344,11 @@ describe('knowledge bases', () => {
     it('re-indexes a failed file when it is linked again after a fix-up', async () => {
       const kb = await create('Relink');
       const bad = await uploadPlain('relink.pdf', CORRUPT_PDF, { index: true });
-      expect((await settled(bad.id)).status).toBe('indexing_failed');
+      expect((await settled(t, bad.id)).status).toBe('indexing_failed');
       // Linking a failed file queues it again (the rule: a linked file is always indexed, or says why not).
       await link(kb.id, bad.id);
       expect((await getFile(bad.id)).status).toBe('indexing_pending');
-      expect((await settled(bad.id)).status).toBe('indexing_failed');
+      expect((await settled(t, bad.id)).status).toBe('indexing_failed');
     });
 
     it('answers 404 when linking an unknown file, by id or key', async () => {
@@ -378,7 +364,7 @@ describe('knowledge bases', () => {
       const kb = await create('Unlink');
       const file = await uploadPlain('unlinked.txt', 'The gharial has a narrow snout.');
       await link(kb.id, file.id);
-      await settled(file.id);
+      await settled(t, file.id);
       expect((await search('gharial', `&knowledgeBaseIds=${kb.id}`))[0]?.file.id).toBe(file.id);
       const res = await as('bot', 'DELETE', `${KB}/${kb.id}/files/${file.id}`);
       expect(res.statusCode, res.body).toBe(200);
@@ -401,7 +387,7 @@ describe('knowledge bases', () => {
       const kb = await create('Deleted file');
       const file = await uploadPlain('deleted.txt', 'Temporary.');
       await link(kb.id, file.id);
-      await settled(file.id);
+      await settled(t, file.id);
       expect((await as('bot', 'DELETE', `/v1/files/${file.id}`)).statusCode).toBe(200);
       expect((await getKb(kb.id)).files).toEqual({ total: 0, indexed: 0, pending: 0, failed: 0 });
       expect(await linkedFiles(kb.id)).toEqual([]);
@@ -420,8 +406,8 @@ describe('knowledge bases', () => {
       privateId = (await uploadPlain('guarded-private.txt', 'Private text.')).id;
       await link(kbId, fileId);
       await link(kbId, privateId);
-      await settled(fileId);
-      await settled(privateId);
+      await settled(t, fileId);
+      await settled(t, privateId);
     });
 
     const writes = (): Array<[string, 'POST' | 'PUT' | 'DELETE', string, unknown?]> => [

@@ -1,5 +1,6 @@
 import type { FileObject } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callAs, type FilesMethod } from '../../test-support/files-api.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 
@@ -37,14 +38,8 @@ describe('searchFiles permissions and filters (lexical, SQLite)', () => {
   let otherBotId: string;
 
   /** A Files API call as `who` (a name of `tokens`, or '' for no token) on the bootstrap bot. */
-  const as = (who: string, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, body?: unknown) =>
-    t.call({
-      method,
-      url,
-      token: who ? tokens[who] : undefined,
-      headers: { 'x-bot-id': t.botId },
-      body,
-    });
+  const as = (who: string, method: FilesMethod, url: string, body?: unknown) =>
+    callAs(t, who ? tokens[who] : undefined, method, url, body);
 
   const searchRes = (who: string, query: string, extra = '') =>
     as(who, 'GET', `/v1/files/search?query=${encodeURIComponent(query)}${extra}`);

@@ -1,6 +1,7 @@
-import type { FileObject } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UseLiteEmbedder } from '../../search/embed/index.js';
+import { getFile } from '../../test-support/files-api.js';
+import { settled, uploadText } from '../../test-support/files-indexing.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 
 /**
@@ -66,7 +67,6 @@ const TOPICS = [
 const VECTOR_BYTES = 512 * 4;
 /** Room for the ten topics' vectors and half of one more. */
 const QUOTA = TOPICS.length * VECTOR_BYTES + VECTOR_BYTES / 2;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('semantic search with the shipped USE-lite model', () => {
   let t: TestApp;
@@ -75,31 +75,6 @@ describe('semantic search with the shipped USE-lite model', () => {
 
   const call = (method: 'GET' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
     t.call({ method, url, token: t.botKey, headers: { 'x-bot-id': t.botId }, body });
-
-  async function getFile(id: string): Promise<FileObject> {
-    const res = await call('GET', `/v1/files/${id}`);
-    expect(res.statusCode, res.body).toBe(200);
-    return (res.json() as { file: FileObject }).file;
-  }
-
-  async function settled(id: string): Promise<FileObject> {
-    for (let i = 0; i < 600; i++) {
-      const file = await getFile(id);
-      if (file.status !== 'indexing_pending') return file;
-      await sleep(25);
-    }
-    throw new Error('indexing did not finish');
-  }
-
-  async function upload(key: string, text: string): Promise<FileObject> {
-    const bytes = Buffer.from(text);
-    const res = await call('PUT', '/v1/files', { key, size: bytes.length, index: true });
-    expect(res.statusCode, res.body).toBe(200);
-    const u = new URL((res.json() as { file: { uploadUrl: string } }).file.uploadUrl);
-    const up = await t.app.inject({ method: 'PUT', url: `${u.pathname}${u.search}`, payload: bytes });
-    expect(up.statusCode, up.body).toBe(200);
-    return (up.json() as { file: FileObject }).file;
-  }
 
   async function search(query: string, mode: string) {
     const res = await call('GET', `/v1/files/search?query=${encodeURIComponent(query)}&mode=${mode}`);
@@ -123,9 +98,9 @@ describe('semantic search with the shipped USE-lite model', () => {
       embedder,
       env: { PARLEY_QUOTA_VECTOR_STORAGE_BYTES: String(QUOTA) },
     });
-    for (const topic of TOPICS) ids[topic.key] = (await upload(topic.key, topic.text)).id;
+    for (const topic of TOPICS) ids[topic.key] = (await uploadText(t, topic.key, topic.text)).id;
     for (const topic of TOPICS) {
-      const file = await settled(ids[topic.key] as string);
+      const file = await settled(t, ids[topic.key] as string, 600);
       expect(file.status, file.failedStatusReason).toBe('indexing_completed');
     }
   }, 60_000);
@@ -162,14 +137,14 @@ describe('semantic search with the shipped USE-lite model', () => {
   it('re-indexes a file near the quota, since its new vectors replace its old ones', async () => {
     const res = await call('PUT', `/v1/files/${ids['router.txt']}/index`);
     expect(res.statusCode, res.body).toBe(200);
-    const file = await settled(ids['router.txt'] as string);
+    const file = await settled(t, ids['router.txt'] as string, 600);
     expect(file.status, file.failedStatusReason).toBe('indexing_completed');
     expect((await vectorUsage())?.value).toBe(TOPICS.length * VECTOR_BYTES);
   });
 
   it('ends indexing_failed quota_exceeded when the vectors would not fit, and stores none of them', async () => {
-    const extra = await upload('extra.txt', 'Penguins huddle together to survive the polar winter.');
-    const file = await settled(extra.id);
+    const extra = await uploadText(t, 'extra.txt', 'Penguins huddle together to survive the polar winter.');
+    const file = await settled(t, extra.id, 600);
     expect(file.status).toBe('indexing_failed');
     expect(file.failedStatusReason).toMatch(
       new RegExp(`^quota_exceeded: Vector DB Storage quota \\(${QUOTA} bytes\\) would be exceeded`),
@@ -183,9 +158,9 @@ describe('semantic search with the shipped USE-lite model', () => {
   it('frees the vectors of a deleted file at once, and a failed file then indexes on re-index', async () => {
     expect((await call('DELETE', `/v1/files/${ids['weather.txt']}`)).statusCode).toBe(200);
     expect((await vectorUsage())?.value).toBe((TOPICS.length - 1) * VECTOR_BYTES);
-    const extra = (await getFile('extra.txt')).id;
+    const extra = (await getFile(t, 'extra.txt')).id;
     expect((await call('PUT', `/v1/files/${extra}/index`)).statusCode).toBe(200);
-    expect((await settled(extra)).status).toBe('indexing_completed');
+    expect((await settled(t, extra, 600)).status).toBe('indexing_completed');
     expect((await vectorUsage())?.value).toBe(TOPICS.length * VECTOR_BYTES);
     expect((await search('Which flightless birds live near the South Pole?', 'semantic'))[0]?.file.key).toBe(
       'extra.txt',
