@@ -1,26 +1,22 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AuditRecord, ListMeta, PageQuery } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { errors } from '../../errors/errors.js';
-import { BEARER, pageBody, responses } from '../../http/route-helpers.js';
+import { ADMIN_SECURITY, operations } from '../../http/operation.js';
+import { pageBody } from '../../http/route-helpers.js';
 import type { AuditService } from './service.js';
 
 /** The workspace audit trail. */
-export function auditRoutes(fastify: FastifyInstance, deps: { audit: AuditService }) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.get(
-    '/workspaces/:id/audit-records',
+export function auditRoutes(app: FastifyInstance, deps: { audit: AuditService }) {
+  const op = operations(app, { tags: ['workspaces'], security: ADMIN_SECURITY });
+  op(
+    'GET /workspaces/:id/audit-records',
     {
-      schema: {
-        operationId: 'admin.getAuditRecords',
-        tags: ['workspaces'],
-        security: BEARER,
-        description: 'Every Admin mutation of the workspace, newest first (manager and above).',
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
-        querystring: Type.Object(PageQuery),
-        response: responses(200, Type.Object({ records: Type.Array(AuditRecord), meta: ListMeta })),
-      },
+      operationId: 'admin.getAuditRecords',
+      description: 'Every Admin mutation of the workspace, newest first (manager and above).',
+      params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+      query: Type.Object(PageQuery),
+      response: Type.Object({ records: Type.Array(AuditRecord), meta: ListMeta }),
     },
     async (req) => {
       if (req.params.id !== req.actor.workspaceId) throw errors.notFound('Workspace', req.params.id);

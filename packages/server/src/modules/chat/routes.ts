@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { BotChatSecretsResponse } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { BEARER, responses } from '../../http/route-helpers.js';
+import { ADMIN_SECURITY, operations } from '../../http/operation.js';
 import type { SignalBus } from './bus.js';
 import type { ChatService } from './contract.js';
 import type { SourceLinks } from './reply-port.js';
@@ -56,40 +56,28 @@ export function chatRoutes(
 }
 
 /** Admin API routes of the Chat API: a bot's chat secrets. */
-export function chatAdminRoutes(fastify: FastifyInstance, deps: { chat: ChatService }) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export function chatAdminRoutes(app: FastifyInstance, { chat }: { chat: ChatService }) {
+  const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY });
   const params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
-  app.get(
-    '/bots/:id/chat',
+  op(
+    'GET /bots/:id/chat',
     {
-      schema: {
-        operationId: 'admin.getBotChat',
-        tags: ['bots'],
-        security: BEARER,
-        description:
-          "The bot's Chat API secrets: userKeySecret signs chat user keys (HS256, verified identity), webhookSecret signs webhook requests.",
-        params,
-        response: responses(200, BotChatSecretsResponse),
-      },
+      operationId: 'admin.getBotChat',
+      description:
+        "The bot's Chat API secrets: userKeySecret signs chat user keys (HS256, verified identity), webhookSecret signs webhook requests.",
+      params,
+      response: BotChatSecretsResponse,
     },
-    async (req) => ({
-      chat: await deps.chat.getSecrets(req.actor, req.params.id),
-    }),
+    async (req) => ({ chat: await chat.getSecrets(req.actor, req.params.id) }),
   );
-  app.post(
-    '/bots/:id/chat/rotate-secrets',
+  op(
+    'POST /bots/:id/chat/rotate-secrets',
     {
-      schema: {
-        operationId: 'admin.rotateBotChatSecrets',
-        tags: ['bots'],
-        security: BEARER,
-        description: 'Replaces both chat secrets: every user key signed with the old one stops working.',
-        params,
-        response: responses(200, BotChatSecretsResponse),
-      },
+      operationId: 'admin.rotateBotChatSecrets',
+      description: 'Replaces both chat secrets: every user key signed with the old one stops working.',
+      params,
+      response: BotChatSecretsResponse,
     },
-    async (req) => ({
-      chat: await deps.chat.rotateSecrets(req.actor, req.params.id),
-    }),
+    async (req) => ({ chat: await chat.rotateSecrets(req.actor, req.params.id) }),
   );
 }

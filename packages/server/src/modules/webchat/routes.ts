@@ -1,9 +1,8 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { WebchatConfiguration } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ApiError } from '../../errors/errors.js';
-import { responses } from '../../http/route-helpers.js';
+import { operations } from '../../http/operation.js';
 import { WEBCHAT_ASSETS, type WebchatService } from './service.js';
 
 const BotId = Type.Object({
@@ -14,21 +13,16 @@ const BotId = Type.Object({
  * The embeddable webchat: `GET /webchat/v1/{inject.js,webchat.js}` (the built bundle),
  * `GET /webchat/v1/bots/{botId}/config` (public configuration) and `GET /webchat/{botId}` (hosted page).
  */
-export function webchatRoutes(
-  fastify: FastifyInstance,
-  deps: { webchat: WebchatService; publicUrl: string },
-) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export function webchatRoutes(app: FastifyInstance, deps: { webchat: WebchatService; publicUrl: string }) {
+  // Public: nobody is authenticated, and no operation declares a security.
+  const op = operations(app, { tags: ['webchat'], security: {} });
 
-  app.get(
-    '/webchat/v1/:file',
+  op(
+    'GET /webchat/v1/:file',
     {
-      schema: {
-        operationId: 'webchat.getScript',
-        tags: ['webchat'],
-        hide: true,
-        params: Type.Object({ file: Type.String({ maxLength: 100 }) }),
-      },
+      operationId: 'webchat.getScript',
+      hide: true,
+      params: Type.Object({ file: Type.String({ maxLength: 100 }) }),
     },
     async (req, reply) => {
       const { file } = req.params;
@@ -54,23 +48,17 @@ export function webchatRoutes(
     },
   );
 
-  app.get(
-    '/webchat/v1/bots/:botId/config',
+  op(
+    'GET /webchat/v1/bots/:botId/config',
     {
-      schema: {
-        operationId: 'webchat.getConfiguration',
-        tags: ['webchat'],
-        description:
-          "A bot's public webchat configuration (the dashboard one, without adminKey) and its name, read by the webchat script.",
-        params: BotId,
-        response: responses(
-          200,
-          Type.Object({
-            bot: Type.Object({ id: Type.String(), name: Type.String() }),
-            configuration: WebchatConfiguration,
-          }),
-        ),
-      },
+      operationId: 'webchat.getConfiguration',
+      description:
+        "A bot's public webchat configuration (the dashboard one, without adminKey) and its name, read by the webchat script.",
+      params: BotId,
+      response: Type.Object({
+        bot: Type.Object({ id: Type.String(), name: Type.String() }),
+        configuration: WebchatConfiguration,
+      }),
     },
     async (req, reply) => {
       const found = await deps.webchat.publicConfig(req.params.botId);
@@ -80,9 +68,9 @@ export function webchatRoutes(
     },
   );
 
-  app.get(
-    '/webchat/:botId',
-    { schema: { operationId: 'webchat.getHostedPage', tags: ['webchat'], hide: true, params: BotId } },
+  op(
+    'GET /webchat/:botId',
+    { operationId: 'webchat.getHostedPage', hide: true, params: BotId },
     async (req, reply) => {
       const page = await deps.webchat.hostedPage(req.params.botId, {
         scriptUrl: '/webchat/v1/inject.js',

@@ -1,26 +1,20 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Bot, CreateBotBody, Empty, ListBotsQuery, ListBotsResponse, UpdateBotBody } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { BEARER, pageBody, responses } from '../../../http/route-helpers.js';
+import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
+import { pageBody } from '../../../http/route-helpers.js';
 import { parseTagFilter } from '../../../http/tag-filter.js';
 import { BotParam, type BotRouteDeps } from './common.js';
 
-/** Bots of the caller's workspace: listed, created, read, updated and deleted. */
-export function botCrudRoutes(fastify: FastifyInstance, { bots, toBotLog }: BotRouteDeps): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+const BotAnswer = Type.Object({ bot: Bot });
 
-  app.get(
-    '/bots',
-    {
-      schema: {
-        operationId: 'admin.listBots',
-        tags: ['bots'],
-        security: BEARER,
-        querystring: ListBotsQuery,
-        response: responses(200, ListBotsResponse),
-      },
-    },
+/** Bots of the caller's workspace: listed, created, read, updated and deleted. */
+export function botCrudRoutes(app: FastifyInstance, { bots, toBotLog }: BotRouteDeps): void {
+  const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY });
+
+  op(
+    'GET /bots',
+    { operationId: 'admin.listBots', query: ListBotsQuery, response: ListBotsResponse },
     async (req) => {
       const q = req.query;
       const page = await bots.list(req.actor, {
@@ -36,66 +30,33 @@ export function botCrudRoutes(fastify: FastifyInstance, { bots, toBotLog }: BotR
     },
   );
 
-  app.post(
-    '/bots',
-    {
-      schema: {
-        operationId: 'admin.createBot',
-        tags: ['bots'],
-        security: BEARER,
-        body: CreateBotBody,
-        response: responses(201, Type.Object({ bot: Bot })),
-      },
-    },
-    async (req, reply) => reply.status(201).send({ bot: await bots.create(req.actor, req.body ?? {}) }),
+  op(
+    'POST /bots',
+    { operationId: 'admin.createBot', body: CreateBotBody, status: 201, response: BotAnswer },
+    async (req) => ({ bot: await bots.create(req.actor, req.body ?? {}) }),
   );
 
-  app.get(
-    '/bots/:id',
+  op(
+    'GET /bots/:id',
+    { operationId: 'admin.getBot', params: BotParam, response: BotAnswer, preValidation: toBotLog },
+    async (req) => ({ bot: await bots.get(req.actor, req.params.id) }),
+  );
+
+  op(
+    'PUT /bots/:id',
     {
+      operationId: 'admin.updateBot',
+      params: BotParam,
+      body: UpdateBotBody,
+      response: BotAnswer,
       preValidation: toBotLog,
-      schema: {
-        operationId: 'admin.getBot',
-        tags: ['bots'],
-        security: BEARER,
-        params: BotParam,
-        response: responses(200, Type.Object({ bot: Bot })),
-      },
     },
-    async (req) => ({
-      bot: await bots.get(req.actor, req.params.id),
-    }),
+    async (req) => ({ bot: await bots.update(req.actor, req.params.id, req.body) }),
   );
 
-  app.put(
-    '/bots/:id',
-    {
-      preValidation: toBotLog,
-      schema: {
-        operationId: 'admin.updateBot',
-        tags: ['bots'],
-        security: BEARER,
-        params: BotParam,
-        body: UpdateBotBody,
-        response: responses(200, Type.Object({ bot: Bot })),
-      },
-    },
-    async (req) => ({
-      bot: await bots.update(req.actor, req.params.id, req.body),
-    }),
-  );
-
-  app.delete(
-    '/bots/:id',
-    {
-      schema: {
-        operationId: 'admin.deleteBot',
-        tags: ['bots'],
-        security: BEARER,
-        params: BotParam,
-        response: responses(200, Empty),
-      },
-    },
+  op(
+    'DELETE /bots/:id',
+    { operationId: 'admin.deleteBot', params: BotParam, response: Empty },
     async (req) => {
       await bots.delete(req.actor, req.params.id);
       return {};

@@ -2,6 +2,7 @@ import { ADMIN_KEY_HEADER, USER_KEY_HEADER } from '@parley/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { header } from '../../../http/headers.js';
+import type { OperationDefaults } from '../../../http/operation.js';
 import type { ChatCaller, ChatCredentials, ChatService } from '../contract.js';
 
 /** Headers every Chat API answer carries: the webchat runs on other origins and authenticates by header. */
@@ -14,10 +15,13 @@ export const CHAT_CORS_HEADERS: Record<string, string> = {
   'access-control-max-age': '600',
 };
 
-/** OpenAPI tags of the Chat API's operations. */
-export const tags = ['chat'];
 /** Security of the Chat API's authenticated operations: a chat user's key or the bot's access key. */
 export const USER_KEY = [{ userKey: [] }, { bearerAuth: [] }];
+/**
+ * What the Chat API's operations share: their tag, and the security of the authenticated ones (an operation
+ * with `auth: 'none'` declares its own, if any).
+ */
+export const defaults: OperationDefaults = { tags: ['chat'], security: { default: USER_KEY } };
 /** Path parameters of a Chat API root. */
 export const BotParams = Type.Object({ botId: Type.String({ minLength: 1, maxLength: 100 }) });
 /** An id in a Chat API path. */
@@ -80,12 +84,3 @@ export function installChatAuth(app: FastifyInstance, chat: ChatService): ChatRo
   });
   return { chat, authenticate };
 }
-
-/** The schema of an authenticated Chat API operation: its id, tags, security and description, then `extra`. */
-export const schema = <S extends object>(operationId: string, description: string, extra: S) => ({
-  operationId,
-  tags,
-  security: USER_KEY,
-  description,
-  ...extra,
-});

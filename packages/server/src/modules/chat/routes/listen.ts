@@ -1,30 +1,28 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { errors } from '../../../errors/errors.js';
 import { header } from '../../../http/headers.js';
+import { operations } from '../../../http/operation.js';
 import type { SignalBus } from '../bus.js';
 import { type StreamRegistry, serveStream } from '../stream.js';
-import { CHAT_CORS_HEADERS, type ChatRouteContext, IdParams, schema } from './common.js';
+import { CHAT_CORS_HEADERS, type ChatRouteContext, defaults, IdParams } from './common.js';
 
 const ListenQuery = Type.Object({ lastEventId: Type.Optional(Type.String({ maxLength: 30 })) });
 
 /** The live stream of a conversation (Server-Sent Events), resumed with Last-Event-ID. */
 export function listenRoute(
-  fastify: FastifyInstance,
+  app: FastifyInstance,
   { chat, authenticate }: ChatRouteContext,
   deps: { bus: SignalBus; pingIntervalMs: number; streams: StreamRegistry },
 ): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-
-  app.get(
-    '/:botId/conversations/:id/listen',
+  operations(app, defaults)(
+    'GET /:botId/conversations/:id/listen',
     {
-      schema: schema(
-        'chat.listenConversation',
+      operationId: 'chat.listenConversation',
+      description:
         'Live stream of the conversation (Server-Sent Events). Frames: `id: <cursor>`, `event: message`, `data: {"type", "data"}`; a ping every 30 s. Reconnect with Last-Event-ID (or ?lastEventId=) to receive every signal after it, in order.',
-        { params: IdParams, querystring: ListenQuery },
-      ),
+      params: IdParams,
+      query: ListenQuery,
     },
     async (req, reply) => {
       const c = req.chatCaller;

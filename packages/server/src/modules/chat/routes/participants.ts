@@ -1,65 +1,61 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AddParticipantBody, Empty, ListParticipantsResponse, ParticipantResponse } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
-import { listBody, responses } from '../../../http/route-helpers.js';
-import { type ChatRouteContext, IdParams, PageQuery, ParticipantParams, schema } from './common.js';
+import { operations } from '../../../http/operation.js';
+import { pageBody } from '../../../http/route-helpers.js';
+import { type ChatRouteContext, defaults, IdParams, PageQuery, ParticipantParams } from './common.js';
 
 /** Participants of a conversation: listed, added, read and removed. */
-export function participantRoutes(fastify: FastifyInstance, { chat }: ChatRouteContext): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export function participantRoutes(app: FastifyInstance, { chat }: ChatRouteContext): void {
+  const op = operations(app, defaults);
 
-  app.get(
-    '/:botId/conversations/:id/participants',
+  op(
+    'GET /:botId/conversations/:id/participants',
     {
-      schema: schema('chat.listParticipants', 'Participants of a conversation, in the order they joined.', {
-        params: IdParams,
-        querystring: PageQuery,
-        response: responses(200, ListParticipantsResponse),
-      }),
+      operationId: 'chat.listParticipants',
+      description: 'Participants of a conversation, in the order they joined.',
+      params: IdParams,
+      query: PageQuery,
+      response: ListParticipantsResponse,
     },
     async (req) =>
-      listBody('participants', await chat.listParticipants(req.chatCaller, req.params.id, req.query)) as {
-        participants: never[];
-        meta: object;
-      },
+      pageBody('participants', await chat.listParticipants(req.chatCaller, req.params.id, req.query)),
   );
 
-  app.post(
-    '/:botId/conversations/:id/participants',
+  op(
+    'POST /:botId/conversations/:id/participants',
     {
-      schema: schema('chat.addParticipant', 'Adds a user of the bot to the conversation.', {
-        params: IdParams,
-        body: AddParticipantBody,
-        response: responses(201, ParticipantResponse),
-      }),
+      operationId: 'chat.addParticipant',
+      description: 'Adds a user of the bot to the conversation.',
+      params: IdParams,
+      body: AddParticipantBody,
+      status: 201,
+      response: ParticipantResponse,
     },
-    async (req, reply) =>
-      reply
-        .status(201)
-        .send({ participant: await chat.addParticipant(req.chatCaller, req.params.id, req.body.userId) }),
+    async (req) => ({
+      participant: await chat.addParticipant(req.chatCaller, req.params.id, req.body.userId),
+    }),
   );
 
-  app.get(
-    '/:botId/conversations/:id/participants/:userId',
+  op(
+    'GET /:botId/conversations/:id/participants/:userId',
     {
-      schema: schema('chat.getParticipant', 'One participant of the conversation.', {
-        params: ParticipantParams,
-        response: responses(200, ParticipantResponse),
-      }),
+      operationId: 'chat.getParticipant',
+      description: 'One participant of the conversation.',
+      params: ParticipantParams,
+      response: ParticipantResponse,
     },
     async (req) => ({
       participant: await chat.getParticipant(req.chatCaller, req.params.id, req.params.userId),
     }),
   );
 
-  app.delete(
-    '/:botId/conversations/:id/participants/:userId',
+  op(
+    'DELETE /:botId/conversations/:id/participants/:userId',
     {
-      schema: schema(
-        'chat.removeParticipant',
-        'Removes a participant: oneself, or anyone for the conversation creator and the bot.',
-        { params: ParticipantParams, response: responses(200, Empty) },
-      ),
+      operationId: 'chat.removeParticipant',
+      description: 'Removes a participant: oneself, or anyone for the conversation creator and the bot.',
+      params: ParticipantParams,
+      response: Empty,
     },
     async (req) => {
       await chat.removeParticipant(req.chatCaller, req.params.id, req.params.userId);

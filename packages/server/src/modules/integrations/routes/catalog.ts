@@ -1,73 +1,49 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CreateIntegrationBody, Empty, Integration, ListMeta, PageQuery } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { BEARER, pageBody, responses } from '../../../http/route-helpers.js';
-import { IdParam, type IntegrationRouteDeps, tags } from './common.js';
+import { operations } from '../../../http/operation.js';
+import { pageBody } from '../../../http/route-helpers.js';
+import { defaults, IdParam, type IntegrationRouteDeps } from './common.js';
+
+const IntegrationAnswer = Type.Object({ integration: Integration });
 
 /** The integrations of the caller's workspace: listed, created, read and deleted. */
 export function integrationCatalogRoutes(
-  fastify: FastifyInstance,
+  app: FastifyInstance,
   { integrations }: Pick<IntegrationRouteDeps, 'integrations'>,
 ): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const op = operations(app, defaults);
 
-  app.get(
-    '/integrations',
+  op(
+    'GET /integrations',
     {
-      schema: {
-        operationId: 'admin.listIntegrations',
-        tags,
-        security: BEARER,
-        querystring: Type.Object(PageQuery),
-        response: responses(200, Type.Object({ integrations: Type.Array(Integration), meta: ListMeta })),
-      },
+      operationId: 'admin.listIntegrations',
+      query: Type.Object(PageQuery),
+      response: Type.Object({ integrations: Type.Array(Integration), meta: ListMeta }),
     },
     async (req) => pageBody('integrations', await integrations.list(req.actor, req.query)),
   );
 
-  app.post(
-    '/integrations',
+  op(
+    'POST /integrations',
     {
-      schema: {
-        operationId: 'admin.createIntegration',
-        tags,
-        security: BEARER,
-        body: CreateIntegrationBody,
-        response: responses(201, Type.Object({ integration: Integration })),
-      },
+      operationId: 'admin.createIntegration',
+      body: CreateIntegrationBody,
+      status: 201,
+      response: IntegrationAnswer,
     },
-    async (req, reply) =>
-      reply.status(201).send({ integration: await integrations.create(req.actor, req.body) }),
+    async (req) => ({ integration: await integrations.create(req.actor, req.body) }),
   );
 
-  app.get(
-    '/integrations/:id',
-    {
-      schema: {
-        operationId: 'admin.getIntegration',
-        tags,
-        security: BEARER,
-        params: IdParam,
-        response: responses(200, Type.Object({ integration: Integration })),
-      },
-    },
-    async (req) => ({
-      integration: await integrations.get(req.actor, req.params.id),
-    }),
+  op(
+    'GET /integrations/:id',
+    { operationId: 'admin.getIntegration', params: IdParam, response: IntegrationAnswer },
+    async (req) => ({ integration: await integrations.get(req.actor, req.params.id) }),
   );
 
-  app.delete(
-    '/integrations/:id',
-    {
-      schema: {
-        operationId: 'admin.deleteIntegration',
-        tags,
-        security: BEARER,
-        params: IdParam,
-        response: responses(200, Empty),
-      },
-    },
+  op(
+    'DELETE /integrations/:id',
+    { operationId: 'admin.deleteIntegration', params: IdParam, response: Empty },
     async (req) => {
       await integrations.delete(req.actor, req.params.id);
       return {};

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
+import { ADMIN_SECURITY } from '../../../http/operation.js';
 import type { IntegrationsService } from '../contract.js';
 
 /** What the routes of the integrations module are registered with. */
@@ -9,8 +10,8 @@ export interface IntegrationRouteDeps {
   toBotLog: (req: FastifyRequest) => Promise<void>;
 }
 
-/** OpenAPI tags of the integrations operations. */
-export const tags = ['integrations'];
+/** What the integrations operations share: their tag and the Admin API's security. */
+export const defaults = { tags: ['integrations'], security: ADMIN_SECURITY };
 /** An id in an integrations path. */
 export const Id = Type.String({ minLength: 1, maxLength: 100 });
 /** The `:id` of an integration or a bot. */

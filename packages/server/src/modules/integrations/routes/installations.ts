@@ -1,60 +1,47 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Empty, Installation } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { BEARER, responses } from '../../../http/route-helpers.js';
-import { IdParam, InstallationParams, type IntegrationRouteDeps, tags } from './common.js';
+import { operations } from '../../../http/operation.js';
+import { defaults, IdParam, InstallationParams, type IntegrationRouteDeps } from './common.js';
 
 /** Integrations installed on a bot: listed, installed (idempotently) and uninstalled. */
 export function installationRoutes(
-  fastify: FastifyInstance,
+  app: FastifyInstance,
   { integrations, toBotLog }: IntegrationRouteDeps,
 ): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const op = operations(app, defaults);
 
-  app.get(
-    '/bots/:id/integrations',
+  op(
+    'GET /bots/:id/integrations',
     {
+      operationId: 'admin.listBotIntegrations',
+      params: IdParam,
+      response: Type.Object({ integrations: Type.Array(Installation) }),
       preValidation: toBotLog,
-      schema: {
-        operationId: 'admin.listBotIntegrations',
-        tags,
-        security: BEARER,
-        params: IdParam,
-        response: responses(200, Type.Object({ integrations: Type.Array(Installation) })),
-      },
     },
     async (req) => ({ integrations: await integrations.listInstalled(req.actor, req.params.id) }),
   );
 
-  app.put(
-    '/bots/:id/integrations/:integrationId',
+  op(
+    'PUT /bots/:id/integrations/:integrationId',
     {
+      operationId: 'admin.installIntegration',
+      params: InstallationParams,
+      response: Type.Object({ installation: Installation }),
       preValidation: toBotLog,
-      schema: {
-        operationId: 'admin.installIntegration',
-        tags,
-        security: BEARER,
-        params: InstallationParams,
-        response: responses(200, Type.Object({ installation: Installation })),
-      },
     },
     async (req) => ({
       installation: await integrations.install(req.actor, req.params.id, req.params.integrationId),
     }),
   );
 
-  app.delete(
-    '/bots/:id/integrations/:integrationId',
+  op(
+    'DELETE /bots/:id/integrations/:integrationId',
     {
+      operationId: 'admin.uninstallIntegration',
+      params: InstallationParams,
+      response: Empty,
       preValidation: toBotLog,
-      schema: {
-        operationId: 'admin.uninstallIntegration',
-        tags,
-        security: BEARER,
-        params: InstallationParams,
-        response: responses(200, Empty),
-      },
     },
     async (req) => {
       await integrations.uninstall(req.actor, req.params.id, req.params.integrationId);

@@ -1,64 +1,52 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CreatedToken, CreateTokenBody, Empty, TokenInfo } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { BEARER, responses } from '../../../http/route-helpers.js';
-import { InstallationParams, type IntegrationRouteDeps, KeyParams, tags } from './common.js';
+import { operations } from '../../../http/operation.js';
+import { defaults, InstallationParams, type IntegrationRouteDeps, KeyParams } from './common.js';
 
 /** The keys of an integration on a bot: listed, created (the value shown once) and revoked. */
 export function integrationKeyRoutes(
-  fastify: FastifyInstance,
+  app: FastifyInstance,
   { integrations, toBotLog }: IntegrationRouteDeps,
 ): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const op = operations(app, defaults);
 
-  app.get(
-    '/bots/:id/integrations/:integrationId/keys',
+  op(
+    'GET /bots/:id/integrations/:integrationId/keys',
     {
+      operationId: 'admin.listIntegrationKeys',
+      params: InstallationParams,
+      response: Type.Object({ keys: Type.Array(TokenInfo) }),
       preValidation: toBotLog,
-      schema: {
-        operationId: 'admin.listIntegrationKeys',
-        tags,
-        security: BEARER,
-        params: InstallationParams,
-        response: responses(200, Type.Object({ keys: Type.Array(TokenInfo) })),
-      },
     },
     async (req) => ({
       keys: await integrations.listKeys(req.actor, req.params.id, req.params.integrationId),
     }),
   );
 
-  app.post(
-    '/bots/:id/integrations/:integrationId/keys',
+  op(
+    'POST /bots/:id/integrations/:integrationId/keys',
     {
+      operationId: 'admin.createIntegrationKey',
+      params: InstallationParams,
+      body: CreateTokenBody,
+      status: 201,
+      response: Type.Object({ key: CreatedToken }),
       preValidation: toBotLog,
-      schema: {
-        operationId: 'admin.createIntegrationKey',
-        tags,
-        security: BEARER,
-        params: InstallationParams,
-        body: CreateTokenBody,
-        response: responses(201, Type.Object({ key: CreatedToken })),
-      },
     },
-    async (req, reply) =>
-      reply.status(201).send({
-        key: await integrations.createKey(req.actor, req.params.id, req.params.integrationId, req.body ?? {}),
-      }),
+    async (req) => {
+      const { id, integrationId } = req.params;
+      return { key: await integrations.createKey(req.actor, id, integrationId, req.body ?? {}) };
+    },
   );
 
-  app.delete(
-    '/bots/:id/integrations/:integrationId/keys/:keyId',
+  op(
+    'DELETE /bots/:id/integrations/:integrationId/keys/:keyId',
     {
+      operationId: 'admin.revokeIntegrationKey',
+      params: KeyParams,
+      response: Empty,
       preValidation: toBotLog,
-      schema: {
-        operationId: 'admin.revokeIntegrationKey',
-        tags,
-        security: BEARER,
-        params: KeyParams,
-        response: responses(200, Empty),
-      },
     },
     async (req) => {
       await integrations.revokeKey(req.actor, req.params.id, req.params.integrationId, req.params.keyId);
