@@ -14,20 +14,8 @@ import {
   vectorBytes,
 } from './common.js';
 import { foldText, queryTerms } from './lexical-query.js';
-import type {
-  EmbeddingModel,
-  ModelInfo,
-  PassageHit,
-  PassageIndex,
-  VectorStoreKind,
-} from './passage-index.js';
-import {
-  checkFileOfBot,
-  type EngineParts,
-  forgetPassageModels,
-  sharedPort,
-  writeModelRow,
-} from './shared-port.js';
+import type { EmbeddingModel, PassageHit, PassageIndex, VectorStoreKind } from './passage-index.js';
+import { checkFileOfBot, type EngineParts, replaceModel, sharedPort } from './shared-port.js';
 
 /** Options of the PostgreSQL passage index. */
 export interface PostgresPassageIndexOptions {
@@ -95,24 +83,21 @@ export function postgresPassageIndex(options: PostgresPassageIndexOptions): Pass
         await sql`rollback to savepoint parley_pgvector`.execute(trx);
       }
     }
-    const info: ModelInfo = { id: model.id, dimensions: model.dimensions, vectorStore: store };
-    // The model row first: a writer holding it (for share) finishes before its vectors' table goes.
-    await writeModelRow(trx, model, store);
-    vectorSchema = undefined;
-    const type =
-      store === 'pgvector'
-        ? sql`${sql.id(await pgvectorSchema(trx))}.vector(${sql.raw(String(model.dimensions))})`
-        : sql`bytea`;
-    await sql`drop table if exists passage_vectors`.execute(trx);
-    await sql`
-      create table passage_vectors (
-        passage_id text primary key references passages(id) on delete cascade,
-        bot_id text not null,
-        embedding ${type} not null
-      )`.execute(trx);
-    await sql`create index passage_vectors_bot on passage_vectors (bot_id)`.execute(trx);
-    await forgetPassageModels(trx);
-    return { changed: true, info };
+    return replaceModel(trx, model, store, async () => {
+      vectorSchema = undefined;
+      const type =
+        store === 'pgvector'
+          ? sql`${sql.id(await pgvectorSchema(trx))}.vector(${sql.raw(String(model.dimensions))})`
+          : sql`bytea`;
+      await sql`drop table if exists passage_vectors`.execute(trx);
+      await sql`
+        create table passage_vectors (
+          passage_id text primary key references passages(id) on delete cascade,
+          bot_id text not null,
+          embedding ${type} not null
+        )`.execute(trx);
+      await sql`create index passage_vectors_bot on passage_vectors (bot_id)`.execute(trx);
+    });
   }
 
   /** Replaces a file's passages: the file's row locked, the model read for share, vectors in passage_vectors. */

@@ -19,7 +19,7 @@ import type {
 } from './passage-index.js';
 
 /** Writes the index's model row: the model, and how its vectors are stored. */
-export async function writeModelRow(
+async function writeModelRow(
   trx: Kysely<Database>,
   model: EmbeddingModel,
   store: VectorStoreKind,
@@ -79,8 +79,25 @@ export function passageReplacer(
 }
 
 /** Inside a model change: no stored passage counts as embedded by a model any more. */
-export async function forgetPassageModels(trx: Kysely<Database>): Promise<void> {
+async function forgetPassageModels(trx: Kysely<Database>): Promise<void> {
   await trx.updateTable('passages').set({ model_id: null }).where('model_id', 'is not', null).execute();
+}
+
+/**
+ * Inside a model change: records `model` as the index's model, its vectors stored as `store`. The model row
+ * goes first (a writer holding it for share finishes before the vectors' table goes), then `rebuildVectors`
+ * makes the empty vectors table of the new model, then no passage counts as embedded any more.
+ */
+export async function replaceModel(
+  trx: Kysely<Database>,
+  model: EmbeddingModel,
+  store: VectorStoreKind,
+  rebuildVectors: () => Promise<void>,
+): Promise<{ changed: true; info: ModelInfo }> {
+  await writeModelRow(trx, model, store);
+  await rebuildVectors();
+  await forgetPassageModels(trx);
+  return { changed: true, info: { id: model.id, dimensions: model.dimensions, vectorStore: store } };
 }
 
 /** The port's setModel over an engine's `setModelIn` (run in a transaction of its own). */

@@ -14,14 +14,8 @@ import {
   vectorBytes,
 } from './common.js';
 import { ftsMatchExpression, queryTerms } from './lexical-query.js';
-import { type EmbeddingModel, MAX_SEARCH_LIMIT, type ModelInfo, type PassageIndex } from './passage-index.js';
-import {
-  checkFileOfBot,
-  type EngineParts,
-  forgetPassageModels,
-  sharedPort,
-  writeModelRow,
-} from './shared-port.js';
+import { type EmbeddingModel, MAX_SEARCH_LIMIT, type PassageIndex } from './passage-index.js';
+import { checkFileOfBot, type EngineParts, replaceModel, sharedPort } from './shared-port.js';
 
 /** Options of the SQLite passage index. */
 export interface SqlitePassageIndexOptions {
@@ -69,13 +63,9 @@ export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageI
 
   async function setModelIn(trx: Transaction<Database>, model: EmbeddingModel) {
     const current = await readModelRow(trx);
-    const info: ModelInfo = { id: model.id, dimensions: model.dimensions, vectorStore: 'sqlite-vec' };
     if (current && current.id === model.id && current.dimensions === model.dimensions)
       return { changed: false, info: current };
-    await createVectorTable(trx, model);
-    await forgetPassageModels(trx);
-    await writeModelRow(trx, model, info.vectorStore);
-    return { changed: true, info };
+    return replaceModel(trx, model, 'sqlite-vec', () => createVectorTable(trx, model));
   }
 
   /** Replaces a file's passages, their tiles (once all are there) and their vectors (by passage seq). */
