@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import type { FileObject } from '@parley/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { TestApp } from './harness.js';
+import { createTestApp, type TestApp, type TestAppOptions } from './harness.js';
 
 /** A file as upsertFile answers it: with the URL its bytes go to. */
 export type Upserted = FileObject & { uploadUrl: string };
@@ -25,6 +25,13 @@ export function movableClock() {
       return state.ms;
     },
   };
+}
+
+/** A test app whose clock the test moves by hand (`clock.advance`). */
+export async function clockedApp(options: TestAppOptions = {}) {
+  const clock = movableClock();
+  const t = await createTestApp({ clock: clock.now, ...options });
+  return { t, clock };
 }
 
 /** The path and query of an absolute URL the API handed out (to inject it). */

@@ -54,6 +54,18 @@ describe('knowledgeResponder', () => {
       stream,
     );
   };
+  /** Asks as the chat reply job does: the reply's own id (`msg_reply`) known beforehand. */
+  const askForReply = (responder: KnowledgeResponder, text: string) => {
+    const message = userMessage({ type: 'text', text });
+    return responder.answer({
+      workspaceId: t.workspaceId,
+      botId: t.botId,
+      conversationId: 'conv_1',
+      message,
+      history: [message],
+      messageId: 'msg_reply',
+    });
+  };
   const withModel = (options: { timeoutMs?: number } = {}) =>
     knowledgeResponder({
       search: t.app.services.search,
@@ -145,15 +157,7 @@ describe('knowledgeResponder', () => {
         files: t.app.services.files,
         publicUrl: 'https://parley.example.com',
       });
-      const message = userMessage({ type: 'text', text: 'How long do I have to ask for a refund?' });
-      const reply = await responder.answer({
-        workspaceId: t.workspaceId,
-        botId: t.botId,
-        conversationId: 'conv_1',
-        message,
-        history: [message],
-        messageId: 'msg_reply',
-      });
+      const reply = await askForReply(responder, 'How long do I have to ask for a refund?');
       expect(markdownOf(reply)).toContain(
         `— [handbook.md](https://parley.example.com/v1/chat/${t.botId}/messages/msg_reply/sources/0)`,
       );
@@ -256,18 +260,7 @@ describe('knowledgeResponder', () => {
           publicUrl: 'https://parley.example.com',
           chatModel: openAiChatModel({ url: model.url, model: 'tiny-llm', apiKey: 'k', timeoutMs: 5000 }),
         });
-        const message = userMessage({
-          type: 'text',
-          text: 'Refunds within 30 days, and where can visitors park?',
-        });
-        const reply = await responder.answer({
-          workspaceId: t.workspaceId,
-          botId: t.botId,
-          conversationId: 'conv_1',
-          message,
-          history: [message],
-          messageId: 'msg_reply',
-        });
+        const reply = await askForReply(responder, 'Refunds within 30 days, and where can visitors park?');
         const passages = (reply.debug?.passages ?? []) as Array<{ fileId: string; used: boolean }>;
         const used = passages.filter((p) => p.used);
         expect(used.length).toBeGreaterThanOrEqual(2);

@@ -1,13 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { FileObject } from '@parley/protocol';
 import { sql } from 'kysely';
 import pg from 'pg';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { s3BlobStore } from '../../blob/s3.js';
 import {
   api,
   blobPaths,
@@ -18,6 +12,7 @@ import {
   sha256,
   upsert,
 } from '../../test-support/files-api.js';
+import { localS3 } from '../../test-support/files-s3.js';
 import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 
@@ -172,36 +167,18 @@ function coreFlow(name: string, make: () => Promise<Backend>) {
 }
 
 coreFlow('SQLite and S3 (s3rver)', async () => {
-  const directory = await mkdtemp(join(tmpdir(), 'parley-s3rver-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory });
-  const address = await server.run();
-  const endpoint = `http://127.0.0.1:${address.port}`;
-  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-  const admin = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
-  await admin.send(new CreateBucketCommand({ Bucket: 'parley-files' }));
-  const blobs = s3BlobStore({
-    bucket: 'parley-files',
-    region: 'us-east-1',
-    endpoint,
-    ...credentials,
-    forcePathStyle: true,
-    prefix: 'parley/',
-    partSize: 5 * 1024 * 1024,
-  });
-  const t = await createTestApp({ blobs });
+  const s3 = await localS3('parley-files', { partSize: 5 * 1024 * 1024 });
+  const t = await createTestApp({ blobs: s3.blobs });
   return {
     t,
     async blobs() {
-      const out = await admin.send(new ListObjectsV2Command({ Bucket: 'parley-files' }));
-      const keys = (out.Contents ?? []).map((o) => o.Key as string);
+      const keys = await s3.keys();
       expect(keys.every((k) => k.startsWith('parley/'))).toBe(true);
       return keys;
     },
     async close() {
       await t.close();
-      admin.destroy();
-      await server.close();
-      await rm(directory, { recursive: true, force: true });
+      await s3.close();
     },
   };
 });

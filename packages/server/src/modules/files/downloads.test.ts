@@ -2,9 +2,10 @@ import type { FileObject } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
+  clockedApp,
   fetchUrl,
   getFile,
-  movableClock,
+  type movableClock,
   pathOf,
   sha256,
   store,
@@ -164,8 +165,7 @@ describe('private and public download urls', () => {
   let t: TestApp;
   let clock: ReturnType<typeof movableClock>;
   beforeAll(async () => {
-    clock = movableClock();
-    t = await createTestApp({ clock: clock.now, env: { PARLEY_DOWNLOAD_URL_TTL_SECONDS: '60' } });
+    ({ t, clock } = await clockedApp({ env: { PARLEY_DOWNLOAD_URL_TTL_SECONDS: '60' } }));
   });
   afterAll(() => t.close());
 

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
   blobPaths,
+  clockedApp,
   fetchUrl,
   getFile,
-  movableClock,
+  type movableClock,
   pathOf,
   putBytes,
   sha256,
@@ -13,18 +14,12 @@ import {
   type Upserted,
   upsert,
 } from '../../test-support/files-api.js';
-import { createTestApp, type TestApp, type TestAppOptions } from '../../test-support/harness.js';
+import type { TestApp } from '../../test-support/harness.js';
 import { badFields, expectError } from '../../test-support/wire.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const FILE_ID = /^file_[0-9A-HJKMNP-TV-Z]{26}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-
-async function newApp(options: TestAppOptions = {}) {
-  const clock = movableClock();
-  const t = await createTestApp({ clock: clock.now, ...options });
-  return { t, clock };
-}
 
 async function createBot(t: TestApp, name: string): Promise<string> {
   const res = await t.asOwner('POST', '/v1/admin/bots', { name });
@@ -36,7 +31,7 @@ describe('upsertFile', () => {
   let t: TestApp;
   let clock: ReturnType<typeof movableClock>;
   beforeAll(async () => {
-    ({ t, clock } = await newApp());
+    ({ t, clock } = await clockedApp());
   });
   afterAll(() => t.close());
 
@@ -324,7 +319,7 @@ describe('listFiles', () => {
   };
 
   beforeAll(async () => {
-    ({ t, clock } = await newApp());
+    ({ t, clock } = await clockedApp());
     for (let i = 0; i < 25; i += 1) {
       clock.advance(1000);
       const key = `k-${String((i * 7) % 25).padStart(2, '0')}.txt`;
@@ -518,7 +513,7 @@ describe('listFiles', () => {
 describe('getFile', () => {
   let t: TestApp;
   beforeAll(async () => {
-    ({ t } = await newApp());
+    ({ t } = await clockedApp());
   });
   afterAll(() => t.close());
 
@@ -580,7 +575,7 @@ describe('updateFileMetadata', () => {
   let t: TestApp;
   let clock: ReturnType<typeof movableClock>;
   beforeAll(async () => {
-    ({ t, clock } = await newApp());
+    ({ t, clock } = await clockedApp());
   });
   afterAll(() => t.close());
 
@@ -668,7 +663,7 @@ describe('updateFileMetadata', () => {
 describe('deleteFile', () => {
   let t: TestApp;
   beforeAll(async () => {
-    ({ t } = await newApp());
+    ({ t } = await clockedApp());
   });
   afterAll(() => t.close());
 
@@ -714,7 +709,7 @@ describe('copyFile', () => {
   let t: TestApp;
   let secondBot: string;
   beforeAll(async () => {
-    ({ t } = await newApp());
+    ({ t } = await clockedApp());
     secondBot = await createBot(t, 'Destination bot');
   });
   afterAll(() => t.close());
@@ -860,7 +855,7 @@ describe('copyFile', () => {
 describe('listFileTags and listFileTagValues', () => {
   let t: TestApp;
   beforeAll(async () => {
-    ({ t } = await newApp());
+    ({ t } = await clockedApp());
     await upsert(t, { key: 'a.txt', size: 1, tags: { alpha: '1', color: 'red' } });
     await upsert(t, { key: 'b.txt', size: 1, tags: { beta: '1', color: 'green' } });
     await upsert(t, { key: 'c.txt', size: 1, tags: { gamma: '1', color: 'red', delta: 'x' } });
@@ -936,7 +931,7 @@ describe('file expiry', () => {
   let t: TestApp;
   let clock: ReturnType<typeof movableClock>;
   beforeAll(async () => {
-    ({ t, clock } = await newApp());
+    ({ t, clock } = await clockedApp());
   });
   afterAll(() => t.close());
 
@@ -979,7 +974,7 @@ describe('file expiry', () => {
 describe('File Storage quota of a workspace', () => {
   let t: TestApp;
   beforeAll(async () => {
-    ({ t } = await newApp({ env: { PARLEY_QUOTA_FILE_STORAGE_BYTES: '100' } }));
+    ({ t } = await clockedApp({ env: { PARLEY_QUOTA_FILE_STORAGE_BYTES: '100' } }));
   });
   afterAll(() => t.close());
 

@@ -1,12 +1,10 @@
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { FileObject } from '@parley/protocol';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { s3BlobStore } from '../../blob/s3.js';
 import { api, pathOf, store } from '../../test-support/files-api.js';
+import { localS3 } from '../../test-support/files-s3.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 
 const HOUR = 3600_000;
@@ -81,37 +79,16 @@ describe('the orphan blob sweep on local disk', () => {
 
 describe('the orphan blob sweep on S3 (s3rver)', () => {
   let t: TestApp;
-  let server: S3rver;
-  let admin: S3Client;
-  let directory: string;
-  const objects = async () =>
-    ((await admin.send(new ListObjectsV2Command({ Bucket: 'parley-orphans' }))).Contents ?? [])
-      .map((o) => o.Key as string)
-      .sort();
+  let s3: Awaited<ReturnType<typeof localS3>>;
+  const objects = () => s3.keys();
 
   beforeAll(async () => {
-    directory = await mkdtemp(join(tmpdir(), 'parley-s3rver-'));
-    server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory });
-    const address = await server.run();
-    const endpoint = `http://127.0.0.1:${address.port}`;
-    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-    admin = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
-    await admin.send(new CreateBucketCommand({ Bucket: 'parley-orphans' }));
-    const blobs = s3BlobStore({
-      bucket: 'parley-orphans',
-      region: 'us-east-1',
-      endpoint,
-      ...credentials,
-      forcePathStyle: true,
-      prefix: 'parley/',
-    });
-    t = await createTestApp({ blobs });
+    s3 = await localS3('parley-orphans');
+    t = await createTestApp({ blobs: s3.blobs });
   });
   afterAll(async () => {
     await t?.close();
-    admin?.destroy();
-    await server?.close();
-    await rm(directory, { recursive: true, force: true });
+    await s3?.close();
   });
 
   it('lists the bucket through the port and deletes only the blobs no record holds', async () => {
@@ -119,7 +96,9 @@ describe('the orphan blob sweep on S3 (s3rver)', () => {
     const files = t.app.services.files;
     // Written straight into the bucket: bytes no record holds.
     const stray = `bots/${t.botId}/files/copy/stray`;
-    await admin.send(new PutObjectCommand({ Bucket: 'parley-orphans', Key: `parley/${stray}`, Body: 'x' }));
+    await s3.admin.send(
+      new PutObjectCommand({ Bucket: 'parley-orphans', Key: `parley/${stray}`, Body: 'x' }),
+    );
     // Fresh: kept with the default age.
     expect(await files.sweepOrphans()).toBe(0);
     expect(await objects()).toContain(`parley/${stray}`);

@@ -9,8 +9,9 @@ import type { FileObject } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
+  clockedApp,
   getFile,
-  movableClock,
+  type movableClock,
   pathOf,
   putBytes,
   sha256,
@@ -451,8 +452,7 @@ describe('upload URL signatures', () => {
   let t: TestApp;
   let clock: ReturnType<typeof movableClock>;
   beforeAll(async () => {
-    clock = movableClock();
-    t = await createTestApp({ clock: clock.now, env: { PARLEY_UPLOAD_URL_TTL_SECONDS: '60' } });
+    ({ t, clock } = await clockedApp({ env: { PARLEY_UPLOAD_URL_TTL_SECONDS: '60' } }));
   });
   afterAll(() => t.close());
 
