@@ -26,6 +26,8 @@ export interface OperationDefaults {
    * fallback level); an operation whose level is not listed here declares no security.
    */
   security: { default?: Security } & Partial<Record<AuthLevel, Security>>;
+  /** The `preValidation` hook of an operation that has none, e.g. the bot log's marker of a bot's routes. */
+  preValidation?: preValidationAsyncHookHandler;
 }
 
 /** The security of the Admin API: a token, whether the operation wants a workspace (the default) or an account. */
@@ -122,11 +124,12 @@ export function operations(app: FastifyInstance, defaults: OperationDefaults): D
     const space = route.indexOf(' ');
     const status = typeof spec.status === 'number' ? spec.status : 200;
     const run = handler as unknown as RouteHandlerMethod;
+    const preValidation = spec.preValidation ?? defaults.preValidation;
     app.route({
       method: route.slice(0, space) as Method,
       url: route.slice(space + 1),
       ...(spec.auth ? { config: { auth: spec.auth } } : {}),
-      ...(spec.preValidation ? { preValidation: spec.preValidation } : {}),
+      ...(preValidation ? { preValidation } : {}),
       schema: operationSchema(spec, defaults),
       handler:
         status === 200

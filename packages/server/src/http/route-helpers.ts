@@ -1,10 +1,23 @@
-import { ApiErrorBody } from '@parley/protocol';
-import type { TSchema } from 'typebox';
+import { ApiErrorBody, ListMeta } from '@parley/protocol';
+import type { FastifyReply } from 'fastify';
+import Type, { type TArray, type TSchema } from 'typebox';
 import { type Cursor, decodeCursor, type Page, toPage } from './pagination.js';
 
 /** Response schemas for a route: its success answer plus the wire error for every failure. */
 export function responses(status: number, schema: TSchema): Record<string, TSchema> {
   return { [status]: schema, '4xx': ApiErrorBody, '5xx': ApiErrorBody };
+}
+
+/** The schema of a whole list, `{ <name>: items }`. */
+export function listOf<K extends string, T extends TSchema>(name: K, item: T) {
+  return Type.Object({ [name]: Type.Array(item) } as { [P in K]: TArray<T> });
+}
+
+/** The schema of a list page, `{ <name>: items, meta: { nextToken? } }` (see pageBody). */
+export function pageOf<K extends string, T extends TSchema>(name: K, item: T) {
+  return Type.Object({ [name]: Type.Array(item), meta: ListMeta } as { [P in K]: TArray<T> } & {
+    meta: typeof ListMeta;
+  });
 }
 
 /** Body of a list page: `{ <name>: items, meta: { nextToken? } }`. */
@@ -60,3 +73,26 @@ export async function readPage<R extends { id: string }, T>(
 
 /** Security requirement of token-authenticated routes, for the OpenAPI document. */
 export const BEARER = [{ bearerAuth: [] }];
+
+/** The `:id` of an Admin API resource (a bot, a workspace…). */
+export const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+/**
+ * The body of an operation that answers `Empty`: `{}`, once `work` is done.
+ * @example async (req) => empty(bots.delete(req.actor, req.params.id))
+ */
+export async function empty(work: Promise<unknown>): Promise<Record<string, never>> {
+  await work;
+  return {};
+}
+
+/**
+ * The answer of a get-or-create operation: the resource with 201 when the call created it, 200 when it found it.
+ * @example async (req, reply) => foundOrCreated(reply, await chat.getOrCreateConversation(caller, req.body))
+ */
+export function foundOrCreated<B extends object>(
+  reply: FastifyReply,
+  { created, ...body }: B & { created: boolean },
+) {
+  return reply.status(created ? 201 : 200).send(body);
+}

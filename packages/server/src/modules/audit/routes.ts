@@ -1,9 +1,9 @@
-import { AuditRecord, ListMeta, PageQuery } from '@parley/protocol';
+import { AuditRecord, PageQuery } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { errors } from '../../errors/errors.js';
 import { ADMIN_SECURITY, operations } from '../../http/operation.js';
-import { pageBody } from '../../http/route-helpers.js';
+import { IdParam, pageBody, pageOf } from '../../http/route-helpers.js';
 import type { AuditService } from './service.js';
 
 /** The workspace audit trail. */
@@ -14,9 +14,9 @@ export function auditRoutes(app: FastifyInstance, deps: { audit: AuditService })
     {
       operationId: 'admin.getAuditRecords',
       description: 'Every Admin mutation of the workspace, newest first (manager and above).',
-      params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+      params: IdParam,
       query: Type.Object(PageQuery),
-      response: Type.Object({ records: Type.Array(AuditRecord), meta: ListMeta }),
+      response: pageOf('records', AuditRecord),
     },
     async (req) => {
       if (req.params.id !== req.actor.workspaceId) throw errors.notFound('Workspace', req.params.id);

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { BotChatSecretsResponse } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
-import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../http/operation.js';
+import { IdParam } from '../../http/route-helpers.js';
 import type { SignalBus } from './bus.js';
 import type { ChatService } from './contract.js';
 import type { SourceLinks } from './reply-port.js';
@@ -58,14 +58,13 @@ export function chatRoutes(
 /** Admin API routes of the Chat API: a bot's chat secrets. */
 export function chatAdminRoutes(app: FastifyInstance, { chat }: { chat: ChatService }) {
   const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY });
-  const params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
   op(
     'GET /bots/:id/chat',
     {
       operationId: 'admin.getBotChat',
       description:
         "The bot's Chat API secrets: userKeySecret signs chat user keys (HS256, verified identity), webhookSecret signs webhook requests.",
-      params,
+      params: IdParam,
       response: BotChatSecretsResponse,
     },
     async (req) => ({ chat: await chat.getSecrets(req.actor, req.params.id) }),
@@ -75,7 +74,7 @@ export function chatAdminRoutes(app: FastifyInstance, { chat }: { chat: ChatServ
     {
       operationId: 'admin.rotateBotChatSecrets',
       description: 'Replaces both chat secrets: every user key signed with the old one stops working.',
-      params,
+      params: IdParam,
       response: BotChatSecretsResponse,
     },
     async (req) => ({ chat: await chat.rotateSecrets(req.actor, req.params.id) }),

@@ -1,8 +1,8 @@
-import { ListMeta, LogEntry, PageQuery, Timestamp } from '@parley/protocol';
+import { LogEntry, PageQuery, Timestamp } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../http/operation.js';
-import { pageBody } from '../../http/route-helpers.js';
+import { IdParam, pageBody, pageOf } from '../../http/route-helpers.js';
 import type { LogsService } from './service.js';
 
 /** A bot's request log. */
@@ -13,14 +13,14 @@ export function logRoutes(app: FastifyInstance, deps: { logs: LogsService }) {
     {
       operationId: 'admin.getBotLogs',
       description: "The bot's structured request log, newest first, kept PARLEY_LOG_RETENTION_DAYS days.",
-      params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+      params: IdParam,
       query: Type.Object({
         ...PageQuery,
         timeStart: Type.Optional(Timestamp),
         timeEnd: Type.Optional(Timestamp),
         level: Type.Optional(Type.Union([Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')])),
       }),
-      response: Type.Object({ logs: Type.Array(LogEntry), meta: ListMeta }),
+      response: pageOf('logs', LogEntry),
     },
     async (req) => pageBody('logs', await deps.logs.list(req.actor, req.params.id, req.query)),
   );

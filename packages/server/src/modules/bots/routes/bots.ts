@@ -2,7 +2,7 @@ import { Bot, CreateBotBody, Empty, ListBotsQuery, ListBotsResponse, UpdateBotBo
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
-import { pageBody } from '../../../http/route-helpers.js';
+import { empty, pageBody } from '../../../http/route-helpers.js';
 import { parseTagFilter } from '../../../http/tag-filter.js';
 import { BotParam, type BotRouteDeps } from './common.js';
 
@@ -16,17 +16,17 @@ export function botCrudRoutes(app: FastifyInstance, { bots, toBotLog }: BotRoute
     'GET /bots',
     { operationId: 'admin.listBots', query: ListBotsQuery, response: ListBotsResponse },
     async (req) => {
-      const q = req.query;
-      const page = await bots.list(req.actor, {
-        nextToken: q.nextToken,
-        pageSize: q.pageSize,
-        dev: q.dev,
-        name: q.name,
-        tags: parseTagFilter(q as Record<string, unknown>),
-        sortField: q.sortField,
-        sortDirection: q.sortDirection,
-      });
-      return pageBody('bots', page);
+      const { nextToken, pageSize, dev, name, sortField, sortDirection } = req.query;
+      const query = {
+        nextToken,
+        pageSize,
+        dev,
+        name,
+        sortField,
+        sortDirection,
+        tags: parseTagFilter(req.query),
+      };
+      return pageBody('bots', await bots.list(req.actor, query));
     },
   );
 
@@ -54,12 +54,7 @@ export function botCrudRoutes(app: FastifyInstance, { bots, toBotLog }: BotRoute
     async (req) => ({ bot: await bots.update(req.actor, req.params.id, req.body) }),
   );
 
-  op(
-    'DELETE /bots/:id',
-    { operationId: 'admin.deleteBot', params: BotParam, response: Empty },
-    async (req) => {
-      await bots.delete(req.actor, req.params.id);
-      return {};
-    },
+  op('DELETE /bots/:id', { operationId: 'admin.deleteBot', params: BotParam, response: Empty }, async (req) =>
+    empty(bots.delete(req.actor, req.params.id)),
   );
 }

@@ -1,5 +1,6 @@
 import type { preValidationAsyncHookHandler } from 'fastify';
 import Type from 'typebox';
+import { IdParam } from '../../../http/route-helpers.js';
 import type { BotsService } from '../contract.js';
 
 /** What the routes of the bots module are registered with. */
@@ -10,7 +11,7 @@ export interface BotRouteDeps {
 }
 
 /** The `:id` of a bot. */
-export const BotParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+export const BotParam = IdParam;
 /** The `:id` of a bot and the `:keyId` of one of its keys. */
 export const KeyParam = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 100 }),

@@ -2,19 +2,19 @@ import { CreatedToken, CreateTokenBody, Empty, TokenInfo } from '@parley/protoco
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
+import { empty, listOf } from '../../../http/route-helpers.js';
 import { BotParam, type BotRouteDeps, KeyParam } from './common.js';
 
 /** A bot's access keys: listed, created (the value shown once) and revoked. */
 export function botKeyRoutes(app: FastifyInstance, { bots, toBotLog }: BotRouteDeps): void {
-  const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY });
+  const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY, preValidation: toBotLog });
 
   op(
     'GET /bots/:id/access-keys',
     {
       operationId: 'admin.listBotAccessKeys',
       params: BotParam,
-      response: Type.Object({ keys: Type.Array(TokenInfo) }),
-      preValidation: toBotLog,
+      response: listOf('keys', TokenInfo),
     },
     async (req) => ({ keys: await bots.listKeys(req.actor, req.params.id) }),
   );
@@ -27,17 +27,13 @@ export function botKeyRoutes(app: FastifyInstance, { bots, toBotLog }: BotRouteD
       body: CreateTokenBody,
       status: 201,
       response: Type.Object({ key: CreatedToken }),
-      preValidation: toBotLog,
     },
     async (req) => ({ key: await bots.createKey(req.actor, req.params.id, req.body ?? {}) }),
   );
 
   op(
     'DELETE /bots/:id/access-keys/:keyId',
-    { operationId: 'admin.revokeBotAccessKey', params: KeyParam, response: Empty, preValidation: toBotLog },
-    async (req) => {
-      await bots.revokeKey(req.actor, req.params.id, req.params.keyId);
-      return {};
-    },
+    { operationId: 'admin.revokeBotAccessKey', params: KeyParam, response: Empty },
+    async (req) => empty(bots.revokeKey(req.actor, req.params.id, req.params.keyId)),
   );
 }

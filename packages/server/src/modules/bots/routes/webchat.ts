@@ -6,7 +6,7 @@ import { BotParam, type BotRouteDeps } from './common.js';
 
 /** A bot's dashboard webchat configuration: read and replaced. */
 export function botWebchatRoutes(app: FastifyInstance, { bots, toBotLog }: BotRouteDeps): void {
-  const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY });
+  const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY, preValidation: toBotLog });
 
   op(
     'GET /bots/:id/webchat',
@@ -14,7 +14,6 @@ export function botWebchatRoutes(app: FastifyInstance, { bots, toBotLog }: BotRo
       operationId: 'admin.getBotWebchat',
       params: BotParam,
       response: BotWebchatResponse,
-      preValidation: toBotLog,
     },
     async (req) => ({ configuration: await bots.getWebchat(req.actor, req.params.id) }),
   );
@@ -31,7 +30,6 @@ export function botWebchatRoutes(app: FastifyInstance, { bots, toBotLog }: BotRo
         { required: ['configuration'] },
       ),
       response: Type.Object({ configuration: WebchatConfiguration }),
-      preValidation: toBotLog,
     },
     async (req) => ({
       configuration: await bots.putWebchat(req.actor, req.params.id, req.body.configuration),

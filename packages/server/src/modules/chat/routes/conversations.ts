@@ -6,7 +6,7 @@ import {
 } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import { operations } from '../../../http/operation.js';
-import { pageBody } from '../../../http/route-helpers.js';
+import { empty, foundOrCreated, pageBody } from '../../../http/route-helpers.js';
 import { BotParams, type ChatRouteContext, defaults, IdParams, PageQuery } from './common.js';
 
 /** Conversations: created, found or created, listed, read and deleted. */
@@ -37,10 +37,7 @@ export function conversationRoutes(app: FastifyInstance, { chat }: ChatRouteCont
       status: [200, 201],
       response: ConversationResponse,
     },
-    async (req, reply) => {
-      const { conversation, created } = await chat.getOrCreateConversation(req.chatCaller, req.body);
-      return reply.status(created ? 201 : 200).send({ conversation });
-    },
+    async (req, reply) => foundOrCreated(reply, await chat.getOrCreateConversation(req.chatCaller, req.body)),
   );
 
   op(
@@ -75,9 +72,6 @@ export function conversationRoutes(app: FastifyInstance, { chat }: ChatRouteCont
       params: IdParams,
       response: Empty,
     },
-    async (req) => {
-      await chat.deleteConversation(req.chatCaller, req.params.id);
-      return {};
-    },
+    async (req) => empty(chat.deleteConversation(req.chatCaller, req.params.id)),
   );
 }

@@ -8,7 +8,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { operations } from '../../../http/operation.js';
-import { pageBody } from '../../../http/route-helpers.js';
+import { empty, pageBody } from '../../../http/route-helpers.js';
 import type { SourceLinks } from '../reply-port.js';
 import { BotParams, type ChatRouteContext, defaults, Id, IdParams, PageQuery } from './common.js';
 
@@ -73,10 +73,7 @@ export function messageRoutes(
       params: IdParams,
       response: Empty,
     },
-    async (req) => {
-      await chat.deleteMessage(req.chatCaller, req.params.id);
-      return {};
-    },
+    async (req) => empty(chat.deleteMessage(req.chatCaller, req.params.id)),
   );
 
   op(

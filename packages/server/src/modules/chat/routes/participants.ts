@@ -1,7 +1,7 @@
 import { AddParticipantBody, Empty, ListParticipantsResponse, ParticipantResponse } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import { operations } from '../../../http/operation.js';
-import { pageBody } from '../../../http/route-helpers.js';
+import { empty, pageBody } from '../../../http/route-helpers.js';
 import { type ChatRouteContext, defaults, IdParams, PageQuery, ParticipantParams } from './common.js';
 
 /** Participants of a conversation: listed, added, read and removed. */
@@ -57,9 +57,6 @@ export function participantRoutes(app: FastifyInstance, { chat }: ChatRouteConte
       params: ParticipantParams,
       response: Empty,
     },
-    async (req) => {
-      await chat.removeParticipant(req.chatCaller, req.params.id, req.params.userId);
-      return {};
-    },
+    async (req) => empty(chat.removeParticipant(req.chatCaller, req.params.id, req.params.userId)),
   );
 }

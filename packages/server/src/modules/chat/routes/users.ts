@@ -1,6 +1,7 @@
 import { ChatUserFields, ChatUserResponse, CreateChatUserResponse, Empty } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import { operations } from '../../../http/operation.js';
+import { empty, foundOrCreated } from '../../../http/route-helpers.js';
 import { BotParams, type ChatRouteContext, chatCredentials, defaults } from './common.js';
 
 /** Chat users: created (anonymous or verified identity), read, updated and deleted by themselves. */
@@ -41,9 +42,9 @@ export function userRoutes(app: FastifyInstance, { chat }: ChatRouteContext): vo
     },
     async (req, reply) => {
       const { userKey, adminKey } = chatCredentials(req);
-      const { user, created } = await chat.getOrCreateUser(req.params.botId, userKey, req.body, adminKey);
+      const answer = await chat.getOrCreateUser(req.params.botId, userKey, req.body, adminKey);
       req.parley.botId = req.params.botId;
-      return reply.status(created ? 201 : 200).send({ user });
+      return foundOrCreated(reply, answer);
     },
   );
 
@@ -79,9 +80,6 @@ export function userRoutes(app: FastifyInstance, { chat }: ChatRouteContext): vo
       params: BotParams,
       response: Empty,
     },
-    async (req) => {
-      await chat.deleteUser(req.chatCaller);
-      return {};
-    },
+    async (req) => empty(chat.deleteUser(req.chatCaller)),
   );
 }

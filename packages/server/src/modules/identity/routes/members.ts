@@ -1,8 +1,8 @@
-import { AddMemberBody, Empty, Invitation, ListMeta, Member, UpdateMemberBody } from '@parley/protocol';
+import { AddMemberBody, Empty, Invitation, Member, UpdateMemberBody } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
-import { pageBody } from '../../../http/route-helpers.js';
+import { empty, pageBody, pageOf } from '../../../http/route-helpers.js';
 import type { IdentityService } from '../contract.js';
 import { IdParam, Page } from './params.js';
 
@@ -15,7 +15,7 @@ export function memberRoutes(app: FastifyInstance, { identity }: { identity: Ide
     {
       operationId: 'admin.listWorkspaceMembers',
       query: Page,
-      response: Type.Object({ members: Type.Array(Member), meta: ListMeta }),
+      response: pageOf('members', Member),
     },
     async (req) => pageBody('members', await identity.listMembers(req.actor, req.query)),
   );
@@ -54,9 +54,6 @@ export function memberRoutes(app: FastifyInstance, { identity }: { identity: Ide
   op(
     'DELETE /workspace-members/:id',
     { operationId: 'admin.deleteWorkspaceMember', params: IdParam, response: Empty },
-    async (req) => {
-      await identity.removeMember(req.actor, req.params.id);
-      return {};
-    },
+    async (req) => empty(identity.removeMember(req.actor, req.params.id)),
   );
 }

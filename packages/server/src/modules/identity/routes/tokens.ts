@@ -2,6 +2,7 @@ import { CreatedToken, CreateTokenBody, Empty, TokenInfo } from '@parley/protoco
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
+import { empty, listOf } from '../../../http/route-helpers.js';
 import type { IdentityService } from '../contract.js';
 import { IdParam } from './params.js';
 
@@ -14,7 +15,7 @@ export function tokenRoutes(app: FastifyInstance, { identity }: { identity: Iden
     {
       operationId: 'admin.listPersonalAccessTokens',
       auth: 'account',
-      response: Type.Object({ pats: Type.Array(TokenInfo) }),
+      response: listOf('pats', TokenInfo),
     },
     async (req) => ({ pats: await identity.listPats(req.principal) }),
   );
@@ -34,9 +35,6 @@ export function tokenRoutes(app: FastifyInstance, { identity }: { identity: Iden
   op(
     'DELETE /account/pats/:id',
     { operationId: 'admin.deletePersonalAccessToken', auth: 'account', params: IdParam, response: Empty },
-    async (req) => {
-      await identity.deletePat(req.principal, req.params.id);
-      return {};
-    },
+    async (req) => empty(identity.deletePat(req.principal, req.params.id)),
   );
 }

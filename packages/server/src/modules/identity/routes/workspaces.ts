@@ -1,15 +1,7 @@
-import {
-  CreateWorkspaceBody,
-  Empty,
-  ListMeta,
-  UpdateWorkspaceBody,
-  Usage,
-  Workspace,
-} from '@parley/protocol';
+import { CreateWorkspaceBody, Empty, UpdateWorkspaceBody, Usage, Workspace } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
-import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
-import { pageBody } from '../../../http/route-helpers.js';
+import { empty, listOf, pageBody, pageOf } from '../../../http/route-helpers.js';
 import type { IdentityService } from '../contract.js';
 import { IdParam, Page } from './params.js';
 
@@ -23,7 +15,7 @@ export function workspaceRoutes(app: FastifyInstance, { identity }: { identity: 
       operationId: 'admin.listWorkspaces',
       auth: 'account',
       query: Page,
-      response: Type.Object({ workspaces: Type.Array(Workspace), meta: ListMeta }),
+      response: pageOf('workspaces', Workspace),
     },
     async (req) => pageBody('workspaces', await identity.listWorkspaces(req.principal, req.query)),
   );
@@ -55,10 +47,7 @@ export function workspaceRoutes(app: FastifyInstance, { identity }: { identity: 
   op(
     'DELETE /workspaces/:id',
     { operationId: 'admin.deleteWorkspace', params: IdParam, response: Empty },
-    async (req) => {
-      await identity.deleteWorkspace(req.actor, req.params.id);
-      return {};
-    },
+    async (req) => empty(identity.deleteWorkspace(req.actor, req.params.id)),
   );
 
   op(
@@ -66,7 +55,7 @@ export function workspaceRoutes(app: FastifyInstance, { identity }: { identity: 
     {
       operationId: 'admin.listWorkspaceUsages',
       params: IdParam,
-      response: Type.Object({ usages: Type.Array(Usage) }),
+      response: listOf('usages', Usage),
     },
     async (req) => ({ usages: await identity.usages(req.actor, req.params.id) }),
   );

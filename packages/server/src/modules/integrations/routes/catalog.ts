@@ -1,8 +1,8 @@
-import { CreateIntegrationBody, Empty, Integration, ListMeta, PageQuery } from '@parley/protocol';
+import { CreateIntegrationBody, Empty, Integration, PageQuery } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { operations } from '../../../http/operation.js';
-import { pageBody } from '../../../http/route-helpers.js';
+import { empty, pageBody, pageOf } from '../../../http/route-helpers.js';
 import { defaults, IdParam, type IntegrationRouteDeps } from './common.js';
 
 const IntegrationAnswer = Type.Object({ integration: Integration });
@@ -19,7 +19,7 @@ export function integrationCatalogRoutes(
     {
       operationId: 'admin.listIntegrations',
       query: Type.Object(PageQuery),
-      response: Type.Object({ integrations: Type.Array(Integration), meta: ListMeta }),
+      response: pageOf('integrations', Integration),
     },
     async (req) => pageBody('integrations', await integrations.list(req.actor, req.query)),
   );
@@ -44,9 +44,6 @@ export function integrationCatalogRoutes(
   op(
     'DELETE /integrations/:id',
     { operationId: 'admin.deleteIntegration', params: IdParam, response: Empty },
-    async (req) => {
-      await integrations.delete(req.actor, req.params.id);
-      return {};
-    },
+    async (req) => empty(integrations.delete(req.actor, req.params.id)),
   );
 }

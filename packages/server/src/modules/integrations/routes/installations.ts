@@ -2,6 +2,7 @@ import { Empty, Installation } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { operations } from '../../../http/operation.js';
+import { empty, listOf } from '../../../http/route-helpers.js';
 import { defaults, IdParam, InstallationParams, type IntegrationRouteDeps } from './common.js';
 
 /** Integrations installed on a bot: listed, installed (idempotently) and uninstalled. */
@@ -9,15 +10,14 @@ export function installationRoutes(
   app: FastifyInstance,
   { integrations, toBotLog }: IntegrationRouteDeps,
 ): void {
-  const op = operations(app, defaults);
+  const op = operations(app, { ...defaults, preValidation: toBotLog });
 
   op(
     'GET /bots/:id/integrations',
     {
       operationId: 'admin.listBotIntegrations',
       params: IdParam,
-      response: Type.Object({ integrations: Type.Array(Installation) }),
-      preValidation: toBotLog,
+      response: listOf('integrations', Installation),
     },
     async (req) => ({ integrations: await integrations.listInstalled(req.actor, req.params.id) }),
   );
@@ -28,7 +28,6 @@ export function installationRoutes(
       operationId: 'admin.installIntegration',
       params: InstallationParams,
       response: Type.Object({ installation: Installation }),
-      preValidation: toBotLog,
     },
     async (req) => ({
       installation: await integrations.install(req.actor, req.params.id, req.params.integrationId),
@@ -41,11 +40,7 @@ export function installationRoutes(
       operationId: 'admin.uninstallIntegration',
       params: InstallationParams,
       response: Empty,
-      preValidation: toBotLog,
     },
-    async (req) => {
-      await integrations.uninstall(req.actor, req.params.id, req.params.integrationId);
-      return {};
-    },
+    async (req) => empty(integrations.uninstall(req.actor, req.params.id, req.params.integrationId)),
   );
 }

@@ -2,6 +2,7 @@ import { CreatedToken, CreateTokenBody, Empty, TokenInfo } from '@parley/protoco
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { operations } from '../../../http/operation.js';
+import { empty, listOf } from '../../../http/route-helpers.js';
 import { defaults, InstallationParams, type IntegrationRouteDeps, KeyParams } from './common.js';
 
 /** The keys of an integration on a bot: listed, created (the value shown once) and revoked. */
@@ -9,15 +10,14 @@ export function integrationKeyRoutes(
   app: FastifyInstance,
   { integrations, toBotLog }: IntegrationRouteDeps,
 ): void {
-  const op = operations(app, defaults);
+  const op = operations(app, { ...defaults, preValidation: toBotLog });
 
   op(
     'GET /bots/:id/integrations/:integrationId/keys',
     {
       operationId: 'admin.listIntegrationKeys',
       params: InstallationParams,
-      response: Type.Object({ keys: Type.Array(TokenInfo) }),
-      preValidation: toBotLog,
+      response: listOf('keys', TokenInfo),
     },
     async (req) => ({
       keys: await integrations.listKeys(req.actor, req.params.id, req.params.integrationId),
@@ -32,7 +32,6 @@ export function integrationKeyRoutes(
       body: CreateTokenBody,
       status: 201,
       response: Type.Object({ key: CreatedToken }),
-      preValidation: toBotLog,
     },
     async (req) => {
       const { id, integrationId } = req.params;
@@ -46,11 +45,8 @@ export function integrationKeyRoutes(
       operationId: 'admin.revokeIntegrationKey',
       params: KeyParams,
       response: Empty,
-      preValidation: toBotLog,
     },
-    async (req) => {
-      await integrations.revokeKey(req.actor, req.params.id, req.params.integrationId, req.params.keyId);
-      return {};
-    },
+    async (req) =>
+      empty(integrations.revokeKey(req.actor, req.params.id, req.params.integrationId, req.params.keyId)),
   );
 }
