@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { header } from '../../../http/headers.js';
 import type { OperationDefaults } from '../../../http/operation.js';
+import { installSurfaceCaller } from '../../../http/surface-caller.js';
 import type { ChatCaller, ChatCredentials, ChatService } from '../contract.js';
 
 /** Headers every Chat API answer carries: the webchat runs on other origins and authenticates by header. */
@@ -70,17 +71,6 @@ export function installChatAuth(app: FastifyInstance, chat: ChatService): ChatRo
     req.parley.botId = caller.bot.id;
     return caller;
   };
-  app.decorateRequest('chatCaller', {
-    getter(this: FastifyRequest): ChatCaller {
-      const caller = (this.parley as { chat?: ChatCaller }).chat;
-      if (!caller)
-        throw new Error(`${this.routeOptions.url ?? this.url} reads request.chatCaller unauthenticated`);
-      return caller;
-    },
-  } as never);
-  app.addHook('preHandler', async (req) => {
-    if (req.routeOptions.config?.auth === 'none' || req.method === 'OPTIONS') return;
-    (req.parley as { chat?: ChatCaller }).chat = await authenticate(req);
-  });
+  installSurfaceCaller(app, 'chatCaller', authenticate);
   return { chat, authenticate };
 }
