@@ -3,12 +3,12 @@ import { FileObject } from '@parley/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rangeParser from 'range-parser';
 import Type from 'typebox';
-import type { ByteRange } from '../../blob/blob-store.js';
-import { newErrorId } from '../../errors/errors.js';
-import { contentDisposition } from '../../http/content-disposition.js';
-import { header } from '../../http/headers.js';
-import { responses } from '../../http/route-helpers.js';
-import type { FileContent, FilesService } from './service.js';
+import type { ByteRange } from '../../../blob/blob-store.js';
+import { newErrorId } from '../../../errors/errors.js';
+import { contentDisposition } from '../../../http/content-disposition.js';
+import { header } from '../../../http/headers.js';
+import { responses } from '../../../http/route-helpers.js';
+import type { FileContent, FilesService } from '../service.js';
 
 const tags = ['files'];
 const FileAnswer = Type.Object({ file: FileObject });
