@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { operations } from '../../http/operation.js';
 import type { IntegrationsService } from './contract.js';
 import { integrationCatalogRoutes } from './routes/catalog.js';
+import { defaults } from './routes/common.js';
 import { installationRoutes } from './routes/installations.js';
 import { integrationKeyRoutes } from './routes/keys.js';
 
@@ -13,8 +15,9 @@ export function integrationRoutes(
     preHandler: (req: FastifyRequest) => Promise<void>;
   },
 ) {
-  const routeDeps = { integrations: deps.integrations, toBotLog: deps.preHandler };
-  integrationCatalogRoutes(app, routeDeps);
-  installationRoutes(app, routeDeps);
-  integrationKeyRoutes(app, routeDeps);
+  // The operations about one bot (`/bots/:id/…`) send their requests to its log.
+  const onBot = operations(app, { ...defaults, preValidation: deps.preHandler });
+  integrationCatalogRoutes(operations(app, defaults), deps.integrations);
+  installationRoutes(onBot, deps.integrations);
+  integrationKeyRoutes(onBot, deps.integrations);
 }

@@ -1,19 +1,14 @@
 import { CreateIntegrationBody, Empty, Integration, PageQuery } from '@parley/protocol';
-import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { operations } from '../../../http/operation.js';
+import type { Declare } from '../../../http/operation.js';
 import { empty, pageBody, pageOf } from '../../../http/route-helpers.js';
-import { defaults, IdParam, type IntegrationRouteDeps } from './common.js';
+import type { IntegrationsService } from '../contract.js';
+import { IdParam } from './common.js';
 
 const IntegrationAnswer = Type.Object({ integration: Integration });
 
 /** The integrations of the caller's workspace: listed, created, read and deleted. */
-export function integrationCatalogRoutes(
-  app: FastifyInstance,
-  { integrations }: Pick<IntegrationRouteDeps, 'integrations'>,
-): void {
-  const op = operations(app, defaults);
-
+export function integrationCatalogRoutes(op: Declare, integrations: IntegrationsService): void {
   op(
     'GET /integrations',
     {

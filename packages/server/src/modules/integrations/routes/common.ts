@@ -1,14 +1,5 @@
-import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY } from '../../../http/operation.js';
-import type { IntegrationsService } from '../contract.js';
-
-/** What the routes of the integrations module are registered with. */
-export interface IntegrationRouteDeps {
-  integrations: IntegrationsService;
-  /** The preValidation hook that sends a request about one bot to that bot's log (bots/routes.ts's `markBot`). */
-  toBotLog: (req: FastifyRequest) => Promise<void>;
-}
 
 /** What the integrations operations share: their tag and the Admin API's security. */
 export const defaults = { tags: ['integrations'], security: ADMIN_SECURITY };

@@ -1,17 +1,12 @@
 import { Empty, Installation } from '@parley/protocol';
-import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { operations } from '../../../http/operation.js';
+import type { Declare } from '../../../http/operation.js';
 import { empty, listOf } from '../../../http/route-helpers.js';
-import { defaults, IdParam, InstallationParams, type IntegrationRouteDeps } from './common.js';
+import type { IntegrationsService } from '../contract.js';
+import { IdParam, InstallationParams } from './common.js';
 
 /** Integrations installed on a bot: listed, installed (idempotently) and uninstalled. */
-export function installationRoutes(
-  app: FastifyInstance,
-  { integrations, toBotLog }: IntegrationRouteDeps,
-): void {
-  const op = operations(app, { ...defaults, preValidation: toBotLog });
-
+export function installationRoutes(op: Declare, integrations: IntegrationsService): void {
   op(
     'GET /bots/:id/integrations',
     {

@@ -1,17 +1,12 @@
 import { CreatedToken, CreateTokenBody, Empty, TokenInfo } from '@parley/protocol';
-import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { operations } from '../../../http/operation.js';
+import type { Declare } from '../../../http/operation.js';
 import { empty, listOf } from '../../../http/route-helpers.js';
-import { defaults, InstallationParams, type IntegrationRouteDeps, KeyParams } from './common.js';
+import type { IntegrationsService } from '../contract.js';
+import { InstallationParams, KeyParams } from './common.js';
 
 /** The keys of an integration on a bot: listed, created (the value shown once) and revoked. */
-export function integrationKeyRoutes(
-  app: FastifyInstance,
-  { integrations, toBotLog }: IntegrationRouteDeps,
-): void {
-  const op = operations(app, { ...defaults, preValidation: toBotLog });
-
+export function integrationKeyRoutes(op: Declare, integrations: IntegrationsService): void {
   op(
     'GET /bots/:id/integrations/:integrationId/keys',
     {
