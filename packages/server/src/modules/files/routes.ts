@@ -1,10 +1,10 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Usage } from '@parley/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { type AuthResolver, requirePrincipal } from '../../http/context.js';
 import { header } from '../../http/headers.js';
-import { BEARER, responses } from '../../http/route-helpers.js';
+import { ADMIN_SECURITY, operations } from '../../http/operation.js';
+import { IdParam } from '../../http/route-helpers.js';
 import { capabilityRoutes } from './routes/capabilities.js';
 import { fileCollectionRoutes } from './routes/collection.js';
 import { fileItemRoutes } from './routes/items.js';
@@ -43,23 +43,16 @@ export function installFilesAuth(
 }
 
 /** Admin API routes the files module answers: a bot's File Storage usage. */
-export function fileAdminRoutes(fastify: FastifyInstance, deps: { files: FilesService }) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.get(
-    '/bots/:id/usages',
+export function fileAdminRoutes(app: FastifyInstance, deps: { files: FilesService }) {
+  operations(app, { tags: ['bots'], security: ADMIN_SECURITY })(
+    'GET /bots/:id/usages',
     {
-      schema: {
-        operationId: 'admin.listBotUsages',
-        tags: ['bots'],
-        security: BEARER,
-        description: "The bot's usage figures: File Storage bytes (storage_count) against the per-bot quota.",
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
-        response: responses(200, Type.Object({ usages: Type.Array(Usage) })),
-      },
+      operationId: 'admin.listBotUsages',
+      description: "The bot's usage figures: File Storage bytes (storage_count) against the per-bot quota.",
+      params: IdParam,
+      response: Type.Object({ usages: Type.Array(Usage) }),
     },
-    async (req) => ({
-      usages: await deps.files.botUsages(req.actor, req.params.id),
-    }),
+    async (req) => ({ usages: await deps.files.botUsages(req.actor, req.params.id) }),
   );
 }
 

@@ -1,51 +1,44 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { FileObject, ListFilesQuery, ListMeta, UpsertFileBody } from '@parley/protocol';
+import { FileObject, ListFilesQuery, UpsertFileBody } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { BEARER, listBody, responses } from '../../../http/route-helpers.js';
+import { type OperationDefaults, operations } from '../../../http/operation.js';
+import { BEARER, pageBody, pageOf } from '../../../http/route-helpers.js';
 import { parseTagFilter } from '../../../http/tag-filter.js';
 import type { FilesService } from '../service.js';
 
-const tags = ['files'];
+/** What the Files API's operations share: their tag, and a bearer token (the bot named by `x-bot-id`). */
+export const FILES_OPERATIONS: OperationDefaults = { tags: ['files'], security: { default: BEARER } };
+
 const PageOnly = Type.Object({
   nextToken: Type.Optional(Type.String()),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
 });
+const Upserted = Type.Object({ file: Type.Object({ ...FileObject.properties, uploadUrl: Type.String() }) });
 
 /** The files of the bot: upsert one, list them, list their tags and a tag's values. */
-export function fileCollectionRoutes(fastify: FastifyInstance, files: FilesService) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.put(
-    '/',
+export function fileCollectionRoutes(app: FastifyInstance, files: FilesService): void {
+  const op = operations(app, FILES_OPERATIONS);
+
+  op(
+    'PUT /',
     {
-      schema: {
-        operationId: 'files.upsertFile',
-        tags,
-        security: BEARER,
-        description:
-          'Creates a file record, or replaces the one with the same key; answers the file with an uploadUrl to PUT the bytes to.',
-        body: UpsertFileBody,
-        response: responses(
-          200,
-          Type.Object({ file: Type.Object({ ...FileObject.properties, uploadUrl: Type.String() }) }),
-        ),
-      },
+      operationId: 'files.upsertFile',
+      description:
+        'Creates a file record, or replaces the one with the same key; answers the file with an uploadUrl to PUT the bytes to.',
+      body: UpsertFileBody,
+      response: Upserted,
     },
     async (req) => ({ file: await files.upsert(req.filesCaller, req.body) }),
   );
 
-  app.get(
-    '/',
+  op(
+    'GET /',
     {
-      schema: {
-        operationId: 'files.listFiles',
-        tags,
-        security: BEARER,
-        description:
-          'Files of the bot the caller may access; tag filters as tags.k=v, tags[k]=v or tags={JSON}.',
-        querystring: ListFilesQuery,
-        response: responses(200, Type.Object({ files: Type.Array(FileObject), meta: ListMeta })),
-      },
+      operationId: 'files.listFiles',
+      description:
+        'Files of the bot the caller may access; tag filters as tags.k=v, tags[k]=v or tags={JSON}.',
+      query: ListFilesQuery,
+      response: pageOf('files', FileObject),
     },
     async (req) => {
       const q = req.query;
@@ -58,41 +51,24 @@ export function fileCollectionRoutes(fastify: FastifyInstance, files: FilesServi
         ids: q.ids,
         indexed: q.indexed,
       });
-      return listBody('files', page) as { files: never[]; meta: object };
+      return pageBody('files', page);
     },
   );
 
-  app.get(
-    '/tags',
-    {
-      schema: {
-        operationId: 'files.listFileTags',
-        tags,
-        security: BEARER,
-        querystring: PageOnly,
-        response: responses(200, Type.Object({ tags: Type.Array(Type.String()), meta: ListMeta })),
-      },
-    },
-    async (req) =>
-      listBody('tags', await files.tagKeys(req.filesCaller, req.query)) as { tags: string[]; meta: object },
+  op(
+    'GET /tags',
+    { operationId: 'files.listFileTags', query: PageOnly, response: pageOf('tags', Type.String()) },
+    async (req) => pageBody('tags', await files.tagKeys(req.filesCaller, req.query)),
   );
 
-  app.get(
-    '/tags/:tag/values',
+  op(
+    'GET /tags/:tag/values',
     {
-      schema: {
-        operationId: 'files.listFileTagValues',
-        tags,
-        security: BEARER,
-        params: Type.Object({ tag: Type.String({ minLength: 1, maxLength: 100 }) }),
-        querystring: PageOnly,
-        response: responses(200, Type.Object({ values: Type.Array(Type.String()), meta: ListMeta })),
-      },
+      operationId: 'files.listFileTagValues',
+      params: Type.Object({ tag: Type.String({ minLength: 1, maxLength: 100 }) }),
+      query: PageOnly,
+      response: pageOf('values', Type.String()),
     },
-    async (req) =>
-      listBody('values', await files.tagValues(req.filesCaller, req.params.tag, req.query)) as {
-        values: string[];
-        meta: object;
-      },
+    async (req) => pageBody('values', await files.tagValues(req.filesCaller, req.params.tag, req.query)),
   );
 }

@@ -1,84 +1,48 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Empty, FileObject, UpdateFileBody } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { header } from '../../../http/headers.js';
-import { BEARER, responses } from '../../../http/route-helpers.js';
+import { operations } from '../../../http/operation.js';
+import { empty } from '../../../http/route-helpers.js';
 import type { FilesService } from '../service.js';
+import { FILES_OPERATIONS } from './collection.js';
 
-const tags = ['files'];
 const FileAnswer = Type.Object({ file: FileObject });
 const IdParam = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 1024, description: 'File id or key' }),
 });
+const CopyParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 1024 }),
+  destinationKey: Type.String({ minLength: 1, maxLength: 1024 }),
+});
 
 /** One file of the bot, by id or key: get, update its fields, delete, copy. */
-export function fileItemRoutes(fastify: FastifyInstance, files: FilesService) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.get(
-    '/:id',
-    {
-      schema: {
-        operationId: 'files.getFile',
-        tags,
-        security: BEARER,
-        params: IdParam,
-        response: responses(200, FileAnswer),
-      },
-    },
-    async (req) => ({
-      file: await files.get(req.filesCaller, req.params.id),
-    }),
-  );
+export function fileItemRoutes(app: FastifyInstance, files: FilesService): void {
+  const op = operations(app, FILES_OPERATIONS);
 
-  app.put(
-    '/:id',
-    {
-      schema: {
-        operationId: 'files.updateFileMetadata',
-        tags,
-        security: BEARER,
-        params: IdParam,
-        body: UpdateFileBody,
-        response: responses(200, FileAnswer),
-      },
-    },
+  op('GET /:id', { operationId: 'files.getFile', params: IdParam, response: FileAnswer }, async (req) => ({
+    file: await files.get(req.filesCaller, req.params.id),
+  }));
+
+  op(
+    'PUT /:id',
+    { operationId: 'files.updateFileMetadata', params: IdParam, body: UpdateFileBody, response: FileAnswer },
     async (req) => ({ file: await files.update(req.filesCaller, req.params.id, req.body) }),
   );
 
-  app.delete(
-    '/:id',
-    {
-      schema: {
-        operationId: 'files.deleteFile',
-        tags,
-        security: BEARER,
-        params: IdParam,
-        response: responses(200, Empty),
-      },
-    },
-    async (req) => {
-      await files.delete(req.filesCaller, req.params.id);
-      return {};
-    },
+  op('DELETE /:id', { operationId: 'files.deleteFile', params: IdParam, response: Empty }, async (req) =>
+    empty(files.delete(req.filesCaller, req.params.id)),
   );
 
-  app.post(
-    '/:id/:destinationKey',
+  op(
+    'POST /:id/:destinationKey',
     {
-      schema: {
-        operationId: 'files.copyFile',
-        tags,
-        security: BEARER,
-        description:
-          'Copies a file to destinationKey, on the same bot or on the bot named by x-destination-bot-id.',
-        params: Type.Object({
-          id: Type.String({ minLength: 1, maxLength: 1024 }),
-          destinationKey: Type.String({ minLength: 1, maxLength: 1024 }),
-        }),
-        body: Type.Optional(Type.Object({ overwrite: Type.Optional(Type.Boolean()) })),
-        response: responses(200, FileAnswer),
-      },
+      operationId: 'files.copyFile',
+      description:
+        'Copies a file to destinationKey, on the same bot or on the bot named by x-destination-bot-id.',
+      params: CopyParams,
+      body: Type.Optional(Type.Object({ overwrite: Type.Optional(Type.Boolean()) })),
+      response: FileAnswer,
       // The body is optional: a bare POST copies without overwrite (else validation answers "body must be object").
       preValidation: async (req) => {
         if (req.body == null) req.body = {};
@@ -91,14 +55,9 @@ export function fileItemRoutes(fastify: FastifyInstance, files: FilesService) {
         destinationBot && destinationBot !== source.botId
           ? await files.context(req.principal, destinationBot)
           : source;
+      const overwrite = req.body?.overwrite ?? false;
       return {
-        file: await files.copy(
-          source,
-          req.params.id,
-          req.params.destinationKey,
-          destination,
-          req.body?.overwrite ?? false,
-        ),
+        file: await files.copy(source, req.params.id, req.params.destinationKey, destination, overwrite),
       };
     },
   );

@@ -1,4 +1,3 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   FileObject,
   ListFilePassagesResponse,
@@ -9,34 +8,31 @@ import {
 } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { BEARER, listBody, responses } from '../../../http/route-helpers.js';
+import { operations } from '../../../http/operation.js';
+import { pageBody } from '../../../http/route-helpers.js';
 import { parseTagFilter } from '../../../http/tag-filter.js';
+import { FILES_OPERATIONS } from '../../files/routes/collection.js';
 import type { FilesService } from '../../files/service.js';
 import type { KnowledgeBaseService } from '../knowledge-bases.js';
 import type { PassagesService } from '../passages.js';
 import type { SearchService } from '../search.js';
 
-const tags = ['files'];
-const Id = Type.String({ minLength: 1, maxLength: 1024 });
+const FileParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 1024 }) });
+const FileAnswer = Type.Object({ file: FileObject });
 
 /** searchFiles, scoped to knowledge bases when asked. */
 export function searchRoute(
-  fastify: FastifyInstance,
+  app: FastifyInstance,
   deps: { search: SearchService; knowledgeBases: KnowledgeBaseService },
-) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.get(
-    '/search',
+): void {
+  operations(app, FILES_OPERATIONS)(
+    'GET /search',
     {
-      schema: {
-        operationId: 'files.searchFiles',
-        tags,
-        security: BEARER,
-        description:
-          'Passages of the indexed files the caller may read that best match `query` (hybrid lexical + semantic ranking by default).',
-        querystring: SearchFilesQuery,
-        response: responses(200, SearchFilesResponse),
-      },
+      operationId: 'files.searchFiles',
+      description:
+        'Passages of the indexed files the caller may read that best match `query` (hybrid lexical + semantic ranking by default).',
+      query: SearchFilesQuery,
+      response: SearchFilesResponse,
     },
     async (req) => {
       const c = req.filesCaller;
@@ -62,61 +58,46 @@ export function searchRoute(
 
 /** A file's passages (listed, or set by the caller) and its re-indexing. */
 export function passageRoutes(
-  fastify: FastifyInstance,
+  app: FastifyInstance,
   deps: { files: FilesService; passages: PassagesService },
-) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.get(
-    '/:id/passages',
+): void {
+  const op = operations(app, FILES_OPERATIONS);
+
+  op(
+    'GET /:id/passages',
     {
-      schema: {
-        operationId: 'files.listFilePassages',
-        tags,
-        security: BEARER,
-        params: Type.Object({ id: Id }),
-        querystring: Type.Object({
-          nextToken: Type.Optional(Type.String()),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PASSAGES_PAGE })),
-        }),
-        response: responses(200, ListFilePassagesResponse),
-      },
+      operationId: 'files.listFilePassages',
+      params: FileParam,
+      query: Type.Object({
+        nextToken: Type.Optional(Type.String()),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PASSAGES_PAGE })),
+      }),
+      response: ListFilePassagesResponse,
     },
-    async (req) =>
-      listBody('passages', await deps.passages.list(req.filesCaller, req.params.id, req.query)) as {
-        passages: never[];
-        meta: object;
-      },
+    async (req) => pageBody('passages', await deps.passages.list(req.filesCaller, req.params.id, req.query)),
   );
 
-  app.put(
-    '/:id/passages',
+  op(
+    'PUT /:id/passages',
     {
-      schema: {
-        operationId: 'files.setFilePassages',
-        tags,
-        security: BEARER,
-        description:
-          "Replaces the file's passages with the caller's own chunks; they are embedded in the background.",
-        params: Type.Object({ id: Id }),
-        body: SetFilePassagesBody,
-        response: responses(200, Type.Object({ file: FileObject })),
-      },
+      operationId: 'files.setFilePassages',
+      description:
+        "Replaces the file's passages with the caller's own chunks; they are embedded in the background.",
+      params: FileParam,
+      body: SetFilePassagesBody,
+      response: FileAnswer,
     },
     async (req) => ({ file: await deps.passages.set(req.filesCaller, req.params.id, req.body.passages) }),
   );
 
-  app.put(
-    '/:id/index',
+  op(
+    'PUT /:id/index',
     {
-      schema: {
-        operationId: 'files.reindexFile',
-        tags,
-        security: BEARER,
-        description:
-          'Indexes the file again without a new upload (after indexing_failed, or to use a new model); turns `index` on.',
-        params: Type.Object({ id: Id }),
-        response: responses(200, Type.Object({ file: FileObject })),
-      },
+      operationId: 'files.reindexFile',
+      description:
+        'Indexes the file again without a new upload (after indexing_failed, or to use a new model); turns `index` on.',
+      params: FileParam,
+      response: FileAnswer,
     },
     async (req) => ({ file: await deps.files.reindex(req.filesCaller, req.params.id) }),
   );
