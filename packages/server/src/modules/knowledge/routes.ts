@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FilesService } from '../files/service.js';
 import type { KnowledgeBaseService } from './knowledge-bases.js';
 import type { PassagesService } from './passages.js';
-import { knowledgeBaseFileRoutes, knowledgeBaseRoutes } from './routes/knowledge-bases.js';
+import { knowledgeBaseRoutes } from './routes/knowledge-bases.js';
 import { passageRoutes, searchRoute } from './routes/search.js';
 import type { SearchService } from './search.js';
 
@@ -20,5 +20,4 @@ export function knowledgeRoutes(
   searchRoute(fastify, deps);
   passageRoutes(fastify, deps);
   knowledgeBaseRoutes(fastify, deps);
-  knowledgeBaseFileRoutes(fastify, deps);
 }

@@ -17,7 +17,7 @@ const KbPage = Type.Object({
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
 });
 
-/** The knowledge bases of a bot: list, create, get, update, delete. */
+/** The knowledge bases of a bot (list, create, get, update, delete) and their files (list, link, unlink). */
 export function knowledgeBaseRoutes(
   app: FastifyInstance,
   { knowledgeBases }: { knowledgeBases: KnowledgeBaseService },
@@ -62,15 +62,8 @@ export function knowledgeBaseRoutes(
     { operationId: 'files.deleteKnowledgeBase', params: KbParam, response: Empty },
     async (req) => empty(knowledgeBases.delete(req.filesCaller, req.params.id)),
   );
-}
 
-/** The files of a knowledge base: listed with their indexing state, linked, unlinked. */
-export function knowledgeBaseFileRoutes(
-  app: FastifyInstance,
-  { knowledgeBases }: { knowledgeBases: KnowledgeBaseService },
-): void {
-  const op = operations(app, KB_OPERATIONS);
-
+  // The files of a knowledge base: listed with their indexing state, linked, unlinked.
   op(
     'GET /knowledge-bases/:id/files',
     {
