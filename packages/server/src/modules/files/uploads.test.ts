@@ -60,6 +60,33 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** Waits until an upload in flight has bytes in a temp file of the blob store. */
+const bytesOnDisk = (t: TestApp) =>
+  waitFor(
+    async () => (await blobFiles(t)).some((b) => b.path.startsWith('.tmp') && b.size > 0),
+    'bytes on disk',
+  );
+
+/** Waits until the blob store holds no temp file of an upload any more. */
+const tempFilesGone = (t: TestApp) =>
+  waitFor(async () => (await blobFiles(t)).every((b) => !b.path.startsWith('.tmp')), 'temp files to go');
+
+/**
+ * Starts uploading `size` bytes of `fill` to a new file `key` through a stream, sends half of them and waits
+ * until they reach the disk; answers the file, the stream (to end it) and the pending response.
+ */
+async function halfUploaded(t: TestApp, key: string, size: number, fill: string) {
+  const file = await upsert(t, { key, size });
+  const stream = new PassThrough();
+  const pending = putBytes(t, file.uploadUrl, stream, {
+    'content-type': 'application/octet-stream',
+    'content-length': String(size),
+  });
+  stream.write(Buffer.alloc(size / 2, fill));
+  await bytesOnDisk(t);
+  return { file, stream, pending };
+}
+
 /** Listens on a loopback port and answers the base URL. */
 async function listen(t: TestApp): Promise<string> {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -265,10 +292,7 @@ describe('uploading to an uploadUrl', () => {
     const after = await getFile(t, file.id);
     expect(after).toMatchObject({ status: 'upload_failed', size: null });
     expect(after.failedStatusReason).toMatch(/too_large/);
-    await waitFor(
-      async () => (await blobFiles(t)).every((b) => !b.path.startsWith('.tmp')),
-      'temp files to go',
-    );
+    await tempFilesGone(t);
     expect((await blobFiles(t)).filter((b) => b.path.includes(file.id))).toEqual([]);
   });
 
@@ -280,10 +304,7 @@ describe('uploading to an uploadUrl', () => {
     const res = await rawPut(base, file.uploadUrl, endless(), { 'content-type': 'application/octet-stream' });
     expect(res.status, res.body).toBe(413);
     expect((await getFile(t, file.id)).status).toBe('upload_failed');
-    await waitFor(
-      async () => (await blobFiles(t)).every((b) => !b.path.startsWith('.tmp')),
-      'temp files to go',
-    );
+    await tempFilesGone(t);
   });
 
   it('refuses fewer bytes than declared with 400: upload_failed with a reason, nothing kept', async () => {
@@ -329,10 +350,7 @@ describe('uploading to an uploadUrl', () => {
       req.on('error', () => resolve());
       req.on('response', () => reject(new Error('the server answered an upload that never ended')));
       req.write(bytes.subarray(0, size / 2));
-      waitFor(
-        async () => (await blobFiles(t)).some((b) => b.path.startsWith('.tmp') && b.size > 0),
-        'bytes on disk',
-      )
+      bytesOnDisk(t)
         .then(() => req.destroy())
         .catch(reject);
     });
@@ -355,26 +373,13 @@ describe('uploading to an uploadUrl', () => {
 
   it('answers 410 to an upload in flight when the file is re-upserted meanwhile, keeps none of its bytes, and the new URL works', async () => {
     const size = 128 * 1024;
-    const file = await upsert(t, { key: 'replaced-while-uploading.bin', size });
-    const stream = new PassThrough();
-    const pending = putBytes(t, file.uploadUrl, stream, {
-      'content-type': 'application/octet-stream',
-      'content-length': String(size),
-    });
-    stream.write(Buffer.alloc(size / 2, 'o'));
-    await waitFor(
-      async () => (await blobFiles(t)).some((b) => b.path.startsWith('.tmp') && b.size > 0),
-      'bytes on disk',
-    );
+    const { file, stream, pending } = await halfUploaded(t, 'replaced-while-uploading.bin', size, 'o');
     const replaced = await upsert(t, { key: 'replaced-while-uploading.bin', size: 3 });
     stream.end(Buffer.alloc(size / 2, 'o'));
     const error = expectError(await pending, 410, 'ResourceGone');
     expect(error.message).toMatch(/replaced or deleted while uploading/);
     expect(await getFile(t, file.id)).toMatchObject({ status: 'upload_pending', size: null });
-    await waitFor(
-      async () => (await blobFiles(t)).every((b) => !b.path.startsWith('.tmp')),
-      'temp files to go',
-    );
+    await tempFilesGone(t);
     expect((await blobFiles(t)).filter((b) => b.path.includes(file.id))).toEqual([]);
     expect((await putBytes(t, replaced.uploadUrl, Buffer.from('new'))).statusCode).toBe(200);
     expect((await downloadBody(t, file.id)).toString()).toBe('new');
@@ -382,25 +387,12 @@ describe('uploading to an uploadUrl', () => {
 
   it('answers 410 to an upload in flight when the file is deleted meanwhile, and keeps none of its bytes', async () => {
     const size = 128 * 1024;
-    const file = await upsert(t, { key: 'deleted-while-uploading.bin', size });
-    const stream = new PassThrough();
-    const pending = putBytes(t, file.uploadUrl, stream, {
-      'content-type': 'application/octet-stream',
-      'content-length': String(size),
-    });
-    stream.write(Buffer.alloc(size / 2, 'd'));
-    await waitFor(
-      async () => (await blobFiles(t)).some((b) => b.path.startsWith('.tmp') && b.size > 0),
-      'bytes on disk',
-    );
+    const { file, stream, pending } = await halfUploaded(t, 'deleted-while-uploading.bin', size, 'd');
     const deleted = await api(t, 'DELETE', `/v1/files/${file.id}`);
     expect(deleted.statusCode).toBe(200);
     stream.end(Buffer.alloc(size / 2, 'd'));
     expectError(await pending, 410, 'ResourceGone');
-    await waitFor(
-      async () => (await blobFiles(t)).every((b) => !b.path.startsWith('.tmp')),
-      'temp files to go',
-    );
+    await tempFilesGone(t);
     expect((await blobFiles(t)).filter((b) => b.path.includes(file.id))).toEqual([]);
   });
 
@@ -440,10 +432,7 @@ describe('uploading to an uploadUrl', () => {
     const after = await getFile(t, file.id);
     expect(after).toMatchObject({ status: 'upload_completed', size, checksum: sha256(winnerBytes) });
     expect((await downloadBody(t, file.id)).equals(winnerBytes)).toBe(true);
-    await waitFor(
-      async () => (await blobFiles(t)).every((f) => !f.path.startsWith('.tmp')),
-      'temp files to go',
-    );
+    await tempFilesGone(t);
     expect((await blobFiles(t)).filter((f) => f.path.includes(file.id))).toHaveLength(1);
   });
 });
