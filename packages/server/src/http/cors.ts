@@ -1,4 +1,6 @@
 import type { FastifyCorsOptions } from '@fastify/cors';
+import { ADMIN_KEY_HEADER, USER_KEY_HEADER } from '@parley/protocol';
+import type { FastifyInstance } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -56,4 +58,56 @@ export function tokenApiCors(origins: '*' | readonly string[]): FastifyCorsOptio
     // Any OPTIONS answers 204 with the headers, also one that a browser did not send (no Origin).
     strictPreflight: false,
   };
+}
+
+/**
+ * The CORS policies of what any origin may call, because its credential is a header or the URL itself, never a
+ * cookie: the Chat API (the webchat runs on customers' sites and sends `x-user-key`), the capability URLs
+ * (signed upload and download URLs), and the webchat's public assets and configuration. Each answer carries
+ * its policy's headers; a preflight answers 204 with them. The token APIs' policy is `tokenApiCors` above.
+ */
+export const OPEN_CORS = {
+  chat: {
+    'access-control-allow-origin': '*',
+    'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
+    'access-control-allow-headers': `authorization, content-type, ${USER_KEY_HEADER}, ${ADMIN_KEY_HEADER}, last-event-id`,
+    'access-control-expose-headers': TOKEN_API_EXPOSED_HEADERS.join(', '),
+    'access-control-max-age': '600',
+  },
+  capability: {
+    'access-control-allow-origin': '*',
+    'access-control-allow-methods': 'GET, HEAD, PUT, OPTIONS',
+    'access-control-allow-headers': 'content-type, range, if-none-match',
+    'access-control-expose-headers':
+      'content-length, content-range, content-disposition, etag, accept-ranges, x-request-id',
+    'access-control-max-age': '600',
+  },
+  asset: { 'access-control-allow-origin': '*' },
+} as const satisfies Record<string, Record<string, string>>;
+
+/** One of the open CORS policies. */
+export type OpenCorsPolicy = keyof typeof OPEN_CORS;
+
+/**
+ * Gives every answer of a surface (an encapsulated plugin) an open policy's headers, and answers its
+ * preflights (any OPTIONS, before routing and authentication) with 204.
+ * @example chatApi.register(async (app) => { installOpenCors(app, 'chat'); … });
+ */
+export function installOpenCors(
+  app: FastifyInstance,
+  policy: OpenCorsPolicy,
+  options: { preflightPaths?: readonly string[] } = {},
+): void {
+  app.addHook('onRequest', async (req, reply) => {
+    reply.headers(OPEN_CORS[policy]);
+    if (req.method === 'OPTIONS') return reply.status(204).send();
+  });
+  // A preflight must reach a route of the surface for its hooks to run (an unknown path would 404 first).
+  for (const path of options.preflightPaths ?? []) {
+    app.options(
+      path,
+      { config: { cors: false, auth: 'none' }, schema: { hide: true } },
+      async (_req, reply) => reply.status(204).send(),
+    );
+  }
 }

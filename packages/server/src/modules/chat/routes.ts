@@ -1,12 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { BotChatSecretsResponse } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
+import { installOpenCors } from '../../http/cors.js';
 import { ADMIN_SECURITY, operations } from '../../http/operation.js';
 import { IdParam } from '../../http/route-helpers.js';
 import type { SignalBus } from './bus.js';
 import type { ChatService } from './contract.js';
 import type { SourceLinks } from './reply-port.js';
-import { CHAT_CORS_HEADERS, installChatAuth } from './routes/common.js';
+import { installChatAuth } from './routes/common.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { eventRoutes } from './routes/events.js';
 import { fileRoutes } from './routes/files.js';
@@ -15,8 +16,6 @@ import { conversationMessagesRoute, messageRoutes } from './routes/messages.js';
 import { participantRoutes } from './routes/participants.js';
 import { userRoutes } from './routes/users.js';
 import type { StreamRegistry } from './stream.js';
-
-export { CHAT_CORS_HEADERS } from './routes/common.js';
 
 /**
  * The Chat API (`/v1/chat/{botId}`): what the webchat and a site's backend talk to. Authenticate with
@@ -36,12 +35,8 @@ export function chatRoutes(
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { chat } = deps;
 
-  app.addHook('onRequest', async (req, reply) => {
-    reply.headers(CHAT_CORS_HEADERS);
-    if (req.method === 'OPTIONS') return reply.status(204).send();
-  });
-  // Preflight requests answer before routing: any path under the prefix.
-  app.options('/*', { schema: { hide: true } }, async (_req, reply) => reply.status(204).send());
+  // Any origin, any path under the prefix: the webchat runs on customers' sites and authenticates by header.
+  installOpenCors(app, 'chat', { preflightPaths: ['/*'] });
 
   const routes = installChatAuth(app, chat);
   // Registered in this order, so the OpenAPI document lists the operations as it always has.

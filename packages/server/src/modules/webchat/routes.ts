@@ -2,6 +2,7 @@ import { WebchatConfiguration } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ApiError } from '../../errors/errors.js';
+import { OPEN_CORS } from '../../http/cors.js';
 import { operations } from '../../http/operation.js';
 import { WEBCHAT_ASSETS, type WebchatService } from './service.js';
 
@@ -41,7 +42,7 @@ export function webchatRoutes(app: FastifyInstance, deps: { webchat: WebchatServ
         .header('cache-control', `public, max-age=${spec.maxAge}`)
         .header('etag', asset.etag)
         .header('x-content-type-options', 'nosniff')
-        .header('access-control-allow-origin', '*')
+        .headers(OPEN_CORS.asset)
         .header('cross-origin-resource-policy', 'cross-origin');
       if (req.headers['if-none-match'] === asset.etag) return reply.status(304).send();
       return reply.send(asset.body);
@@ -62,7 +63,7 @@ export function webchatRoutes(app: FastifyInstance, deps: { webchat: WebchatServ
     },
     async (req, reply) => {
       const found = await deps.webchat.publicConfig(req.params.botId);
-      reply.header('access-control-allow-origin', '*').header('cache-control', 'no-cache');
+      reply.headers(OPEN_CORS.asset).header('cache-control', 'no-cache');
       if (!found) throw new ApiError('ResourceNotFound', `Bot "${req.params.botId}" was not found`);
       return found;
     },

@@ -6,16 +6,6 @@ import type { OperationDefaults } from '../../../http/operation.js';
 import { installSurfaceCaller } from '../../../http/surface-caller.js';
 import type { ChatCaller, ChatCredentials, ChatService } from '../contract.js';
 
-/** Headers every Chat API answer carries: the webchat runs on other origins and authenticates by header. */
-export const CHAT_CORS_HEADERS: Record<string, string> = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
-  'access-control-allow-headers': `authorization, content-type, ${USER_KEY_HEADER}, ${ADMIN_KEY_HEADER}, last-event-id`,
-  'access-control-expose-headers':
-    'x-request-id, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset',
-  'access-control-max-age': '600',
-};
-
 /** Security of the Chat API's authenticated operations: a chat user's key or the bot's access key. */
 export const USER_KEY = [{ userKey: [] }, { bearerAuth: [] }];
 /**

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { errors } from '../../../errors/errors.js';
+import { OPEN_CORS } from '../../../http/cors.js';
 import { header } from '../../../http/headers.js';
 import { operations } from '../../../http/operation.js';
 import type { SignalBus } from '../bus.js';
 import { type StreamRegistry, serveStream } from '../stream.js';
-import { CHAT_CORS_HEADERS, type ChatRouteContext, defaults, IdParams } from './common.js';
+import { type ChatRouteContext, defaults, IdParams } from './common.js';
 
 const ListenQuery = Type.Object({ lastEventId: Type.Optional(Type.String({ maxLength: 30 })) });
 
@@ -47,7 +48,7 @@ export function listenRoute(
       reply.hijack();
       await serveStream({
         res: reply.raw,
-        headers: { ...CHAT_CORS_HEADERS, 'x-request-id': req.id },
+        headers: { ...OPEN_CORS.chat, 'x-request-id': req.id },
         chat,
         bus: deps.bus,
         caller: c,

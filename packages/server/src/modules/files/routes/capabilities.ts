@@ -6,6 +6,7 @@ import Type from 'typebox';
 import type { ByteRange } from '../../../blob/blob-store.js';
 import { newErrorId } from '../../../errors/errors.js';
 import { contentDisposition } from '../../../http/content-disposition.js';
+import { installOpenCors, OPEN_CORS } from '../../../http/cors.js';
 import { header } from '../../../http/headers.js';
 import { responses } from '../../../http/route-helpers.js';
 import type { FileContent, FilesService } from '../service.js';
@@ -21,14 +22,7 @@ const INLINE = /^(image\/(png|jpeg|gif|webp|avif)|audio\/|video\/|application\/p
  * CORS of the capability URLs (signed upload URLs, download URLs): the URL itself is the credential and no
  * cookie is ever read, so any origin may use them, e.g. a webchat on a customer's site uploading a file.
  */
-const CAPABILITY_CORS: Record<string, string> = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, HEAD, PUT, OPTIONS',
-  'access-control-allow-headers': 'content-type, range, if-none-match',
-  'access-control-expose-headers':
-    'content-length, content-range, content-disposition, etag, accept-ranges, x-request-id',
-  'access-control-max-age': '600',
-};
+const CAPABILITY_CORS = OPEN_CORS.capability;
 /** Route config of the capability URLs: the token APIs' CORS (PARLEY_CORS_ORIGINS) leaves them alone. */
 const OWN_CORS = { cors: false, auth: 'none' } as const;
 
@@ -116,10 +110,7 @@ export function capabilityRoutes(fastify: FastifyInstance, deps: { files: FilesS
 
   // Uploads: the raw bytes to the uploadUrl, streamed; no token (the URL is the capability).
   app.register(async (raw) => {
-    raw.addHook('onRequest', async (_req, reply) => {
-      reply.headers(CAPABILITY_CORS);
-    });
-    raw.options('/:id/upload', { config: OWN_CORS, schema: { hide: true } }, preflight);
+    installOpenCors(raw, 'capability', { preflightPaths: ['/:id/upload'] });
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
     raw.put(
