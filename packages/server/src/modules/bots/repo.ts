@@ -4,6 +4,7 @@ import type { BotsTable, Database } from '../../db/schema.js';
 import { tagConditions } from '../../db/tag-filter.js';
 import type { Cursor } from '../../http/pagination.js';
 import type { TagFilter } from '../../http/tag-filter.js';
+import { queueGarbageOf } from '../files/garbage.js';
 
 /** Bot row. */
 export type BotRow = Selectable<BotsTable>;
@@ -84,18 +85,7 @@ export function botsRepo(db: Kysely<Database>): BotsRepo {
     },
     delete: async (id, at) => {
       // The bot's files go with it (cascade); their blobs are queued for deletion first.
-      await db
-        .insertInto('blob_garbage')
-        .columns(['blob_key', 'queued_at'])
-        .expression(
-          db
-            .selectFrom('files')
-            .select(['blob_key', sql.lit(at).as('queued_at')])
-            .where('bot_id', '=', id)
-            .where('blob_key', 'is not', null),
-        )
-        .onConflict((oc) => oc.column('blob_key').doNothing())
-        .execute();
+      await queueGarbageOf(db, { botId: id }, at);
       await db.deleteFrom('request_logs').where('bot_id', '=', id).execute();
       await db.deleteFrom('bots').where('id', '=', id).execute();
     },

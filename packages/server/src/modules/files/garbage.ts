@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { BlobStore } from '../../blob/blob-store.js';
 import type { Database } from '../../db/schema.js';
 import type { Logger } from '../../logger.js';
@@ -18,6 +18,28 @@ export async function queueGarbage(tx: Kysely<Database>, blobKey: string | null,
   await tx
     .insertInto('blob_garbage')
     .values({ blob_key: blobKey, queued_at: at })
+    .onConflict((oc) => oc.column('blob_key').doNothing())
+    .execute();
+}
+
+/** Whose files: one bot's, or a whole workspace's. */
+export type FilesScope = { botId: string } | { workspaceId: string };
+
+/**
+ * Queues the blobs of every file of a bot or a workspace for deletion, inside the transaction that deletes
+ * the bot or the workspace (its files go with it by cascade).
+ */
+export async function queueGarbageOf(tx: Kysely<Database>, scope: FilesScope, at: string): Promise<void> {
+  const files = tx.selectFrom('files').select(['blob_key', sql.lit(at).as('queued_at')]);
+  await tx
+    .insertInto('blob_garbage')
+    .columns(['blob_key', 'queued_at'])
+    .expression(
+      ('botId' in scope
+        ? files.where('bot_id', '=', scope.botId)
+        : files.where('workspace_id', '=', scope.workspaceId)
+      ).where('blob_key', 'is not', null),
+    )
     .onConflict((oc) => oc.column('blob_key').doNothing())
     .execute();
 }
