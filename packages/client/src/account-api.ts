@@ -2,12 +2,17 @@ import type {
   AcceptInvitationInput,
   AcceptInvitationResponse,
   AccountResponse,
+  ChangePasswordInput,
   CreatePersonalAccessTokenInput,
   CreatePersonalAccessTokenResponse,
   EmptyResponse,
   IdInput,
   ListPersonalAccessTokensResponse,
+  ListSessionsResponse,
   NoInput,
+  RevokedSessionsResponse,
+  SignInInput,
+  SignInResponse,
   UpdateAccountInput,
 } from './admin-types.js';
 import { Api, type RequestOptions } from './core.js';
@@ -56,5 +61,41 @@ export class AccountApi extends Api {
   /** Revokes a personal access token. */
   async deletePersonalAccessToken(input: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
     return this.core.send(OPS.deletePersonalAccessToken, input, options);
+  }
+
+  /**
+   * Signs in with an e-mail and a password. In a browser on the service's origin the answer sets the session
+   * cookie, which then authenticates the other calls of a client made without a token.
+   */
+  async signIn(input: SignInInput, options?: RequestOptions): Promise<SignInResponse> {
+    return this.core.send(OPS.signIn, input, options);
+  }
+
+  /** Lists the account's live sessions (`current`: the one of this request). */
+  async listSessions(input: NoInput = {}, options?: RequestOptions): Promise<ListSessionsResponse> {
+    return this.core.send(OPS.listSessions, input, options);
+  }
+
+  /** Signs out: ends the session of this request's cookie. */
+  async signOut(input: NoInput = {}, options?: RequestOptions): Promise<EmptyResponse> {
+    return this.core.send(OPS.signOut, input, options);
+  }
+
+  /** Ends one of the account's sessions. */
+  async revokeSession(input: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
+    return this.core.send(OPS.revokeSession, input, options);
+  }
+
+  /** Signs out everywhere: ends every session of the account. */
+  async revokeAllSessions(input: NoInput = {}, options?: RequestOptions): Promise<RevokedSessionsResponse> {
+    return this.core.send(OPS.revokeAllSessions, input, options);
+  }
+
+  /** Changes the account's password (`current` once it has one); the account's other sessions end. */
+  async changePassword(
+    input: ChangePasswordInput,
+    options?: RequestOptions,
+  ): Promise<RevokedSessionsResponse> {
+    return this.core.send(OPS.changePassword, input, options);
   }
 }

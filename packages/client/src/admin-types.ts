@@ -5,6 +5,7 @@ import type {
   AuditRecord,
   Bot,
   BotWebchatResponse,
+  ChangePasswordBody,
   CreateBotBody,
   CreatedToken,
   CreateIntegrationBody,
@@ -17,6 +18,8 @@ import type {
   ListMeta,
   LogEntry,
   Member,
+  Session,
+  SignInBody,
   TokenInfo,
   UpdateAccountBody,
   UpdateBotBody,
@@ -162,6 +165,23 @@ export interface AccountResponse {
 }
 /** Input of updateAccount. */
 export type UpdateAccountInput = Static<typeof UpdateAccountBody>;
+/** Input of signIn. */
+export type SignInInput = Static<typeof SignInBody>;
+/** Answer of signIn: the account and its new session (the session's secret travels only in its cookie). */
+export interface SignInResponse {
+  account: Account;
+  session: Session;
+}
+/** Answer of listSessions. */
+export interface ListSessionsResponse {
+  sessions: Session[];
+}
+/** Input of changePassword. */
+export type ChangePasswordInput = Static<typeof ChangePasswordBody>;
+/** Answer of changePassword and revokeAllSessions: how many sessions ended. */
+export interface RevokedSessionsResponse {
+  revokedSessions: number;
+}
 /** Answer of listPersonalAccessTokens (never the secret values). */
 export interface ListPersonalAccessTokensResponse {
   pats: TokenInfo[];

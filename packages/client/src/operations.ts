@@ -192,6 +192,12 @@ export const ACCOUNT_OPERATIONS = operations('admin', {
   listPersonalAccessTokens: 'GET /v1/admin/account/pats',
   createPersonalAccessToken: 'POST /v1/admin/account/pats',
   deletePersonalAccessToken: 'DELETE /v1/admin/account/pats/{id}',
+  signIn: 'POST /v1/admin/account/sessions',
+  listSessions: 'GET /v1/admin/account/sessions',
+  signOut: 'DELETE /v1/admin/account/sessions/current',
+  revokeSession: 'DELETE /v1/admin/account/sessions/{id}',
+  revokeAllSessions: 'DELETE /v1/admin/account/sessions',
+  changePassword: 'PUT /v1/admin/account/password',
 });
 
 /** The integrations part of the Admin API: one entry per method of `IntegrationsApi`. */

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AjvCompiler, type BuildCompilerFromPool } from '@fastify/ajv-compiler';
+import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -18,6 +19,7 @@ import { tokenApiCors } from './http/cors.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { parseBearer } from './http/headers.js';
 import { installJsonBodyParser } from './http/json-body.js';
+import { sessionTransport } from './http/session-cookie.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { botRoutes, markBot } from './modules/bots/routes.js';
 import type { KnowledgeResponder } from './modules/chat/reply-port.js';
@@ -134,13 +136,14 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
         title: 'Parley API',
         version: deps.version ?? '0.1.0',
         description:
-          'Admin API (`/v1/admin`) of Parley. Authenticate with `Authorization: Bearer <token>`; workspace-scoped operations also need `x-workspace-id`. Errors answer `{id, code, type, message, metadata?}`.',
+          'Admin API (`/v1/admin`) of Parley. Authenticate with `Authorization: Bearer <token>`, or in a browser with the session cookie a sign-in (`POST /v1/admin/account/sessions`) sets; workspace-scoped operations also need `x-workspace-id`. Errors answer `{id, code, type, message, metadata?}`.',
       },
       servers: [{ url: config.publicUrl }],
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer' },
           userKey: { type: 'apiKey', in: 'header', name: 'x-user-key' },
+          sessionCookie: { type: 'apiKey', in: 'cookie', name: 'parley_session' },
         },
       },
     },
@@ -210,6 +213,8 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
   await app.register(
     async (admin) => {
       await admin.register(cors, tokenApiCors(config.corsOrigins));
+      // Session cookies (human sign-in) are read on the Admin API only; the Files and Chat APIs take tokens.
+      await admin.register(cookie);
       admin.addHook('onRoute', (route) => {
         route.bodyLimit ??= ADMIN_BODY_LIMIT;
       });
@@ -222,9 +227,11 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
         if (req.body == null && req.routeOptions.schema?.body) req.body = {};
       });
       // Every Admin route acts in the workspace named by x-workspace-id unless it says otherwise.
-      admin.addHook('preHandler', authenticate(auth, 'workspace'));
+      // A signed-in person's session cookie stands for their account where no Authorization header is sent.
+      const sessions = sessionTransport(config.publicUrl, config.sessions.maxAgeMs);
+      admin.addHook('preHandler', authenticate(auth, 'workspace', sessions));
       const preHandler = (req: Parameters<typeof markBot>[0]) => markBot(req, services.bots, auth);
-      identityRoutes(admin, { identity: services.identity });
+      identityRoutes(admin, { identity: services.identity, sessions });
       botRoutes(admin, { bots: services.bots, auth });
       integrationRoutes(admin, { integrations: services.integrations, preHandler });
       auditRoutes(admin, { audit: services.audit });

@@ -1,6 +1,7 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
+import { hashPassword, newPassword } from './access/passwords.js';
 import type { Config } from './config/config.js';
 import { isUniqueViolation } from './db/database.js';
 import type { Database } from './db/schema.js';
@@ -16,14 +17,16 @@ export interface BootstrapInfo {
   /** The owner's personal access token; absent when the database was bootstrapped by another process. */
   token?: string;
   botAccessKey?: string;
+  /** The owner's password, when this start generated it (absent when PARLEY_ADMIN_PASSWORD set it). */
+  password?: string;
   apiUrl: string;
 }
 
 /** Outcome of `bootstrap`: whether this start created the first owner, workspace and bot. */
 export interface BootstrapResult {
   created: boolean;
-  info: Omit<BootstrapInfo, 'token' | 'botAccessKey'> &
-    Partial<Pick<BootstrapInfo, 'token' | 'botAccessKey'>>;
+  info: Omit<BootstrapInfo, 'token' | 'botAccessKey' | 'password'> &
+    Partial<Pick<BootstrapInfo, 'token' | 'botAccessKey' | 'password'>>;
   file?: string;
 }
 
@@ -39,8 +42,9 @@ async function readMeta(
 }
 
 /**
- * On an empty database, creates the owner account, a workspace, a demo bot and its bot access key in one
- * transaction, and writes them to `<data dir>/bootstrap.json` (mode 0600). On later starts it reuses them;
+ * On an empty database, creates the owner account (with its password: PARLEY_ADMIN_PASSWORD, else a generated
+ * one), a workspace, a demo bot and its bot access key in one transaction, and writes them to
+ * `<data dir>/bootstrap.json` (mode 0600; the password only when generated). On later starts it reuses them;
  * a PARLEY_ADMIN_TOKEN not yet known is added as one more personal access token of the owner.
  */
 export async function bootstrap(deps: {
@@ -56,9 +60,13 @@ export async function bootstrap(deps: {
     return { created: false, info: { ...existing, apiUrl: config.publicUrl } };
   }
   let info: BootstrapInfo;
+  const generated = config.adminPassword === undefined ? newPassword() : undefined;
+  // Hashed before the transaction, which should not wait on scrypt.
+  const passwordHash = await hashPassword(config.adminPassword ?? generated ?? '');
   try {
     info = await db.transaction().execute(async (tx) => {
       const account = await services.identity.tx.createAccount(tx, config.adminEmail, 'Owner');
+      await services.identity.tx.setPasswordHash(tx, account.id, passwordHash);
       const token = await services.identity.createToken(tx, {
         kind: 'pat',
         accountId: account.id,
@@ -83,7 +91,13 @@ export async function bootstrap(deps: {
         .insertInto('meta')
         .values({ key: META_KEY, value: JSON.stringify(meta) })
         .execute();
-      return { ...meta, token: token.value, botAccessKey: key.value, apiUrl: config.publicUrl };
+      return {
+        ...meta,
+        token: token.value,
+        botAccessKey: key.value,
+        ...(generated ? { password: generated } : {}),
+        apiUrl: config.publicUrl,
+      };
     });
   } catch (error) {
     // Another process bootstrapped the same database at the same moment: use what it made. The clash can

@@ -16,6 +16,21 @@ export interface CliIo {
   err: (text: string) => void;
   /** Called once the server listens, with a function that stops it (SIGTERM handling lives in main.ts). */
   onServing?: (stop: () => Promise<void>) => void;
+  /** Standard input (`accounts set-password` reads the password there); default: the process's. */
+  stdin?: AsyncIterable<string | Buffer>;
+}
+
+/** A secret from standard input: its first line, without the line break (nothing else is read into it). */
+async function readSecret(io: CliIo): Promise<string> {
+  let text = '';
+  for await (const chunk of io.stdin ?? process.stdin) {
+    text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    if (text.includes('\n') || text.length > 4096) break;
+  }
+  const line = text.split(/\r?\n/)[0] ?? '';
+  if (line === '')
+    throw new ApiError('InvalidPayload', 'No password on standard input (e.g. printf %s "$PW" | parley …)');
+  return line;
 }
 
 function role(value: string): Role {
@@ -80,6 +95,7 @@ export function buildCli(io: CliIo): Command {
             'Parley is set up. Keep these; they are shown only this once (also in bootstrap.json, mode 0600):',
             `  owner e-mail          ${info.email}`,
             `  personal access token ${info.token}`,
+            `  owner password        ${info.password ?? '(PARLEY_ADMIN_PASSWORD)'}`,
             `  workspace id          ${info.workspaceId}`,
             `  demo bot id           ${info.botId}`,
             `  demo bot access key   ${info.botAccessKey}`,
@@ -129,6 +145,17 @@ export function buildCli(io: CliIo): Command {
           );
         }
         print({ account: created.account, token: created.token.value, ...(member ? { member } : {}) });
+      });
+    });
+
+  accounts
+    .command('set-password')
+    .description("set an account's password, read from standard input (ends the account's sessions)")
+    .requiredOption('--email <email>', 'e-mail of the account')
+    .action(async (opts: { email: string }) => {
+      const password = await readSecret(io);
+      await withServices(config(), async (services) => {
+        print({ account: await services.identity.setPassword(opts.email, password) });
       });
     });
 

@@ -20,7 +20,8 @@ export type IdPrefix =
   | 'conv'
   | 'msg'
   | 'evt'
-  | 'whevt';
+  | 'whevt'
+  | 'sess';
 
 /** A new prefixed, time-sortable id such as `wkspace_01K86…`. */
 export function newId(prefix: IdPrefix): string {

@@ -1,8 +1,11 @@
 import type { Role } from '@parley/protocol';
 
-/** Who is calling, resolved once per request from its token. */
+/**
+ * Who is calling, resolved once per request from its token or its session cookie. `tokenId` is the id of the
+ * credential (a token's, or for a signed-in person the session's, also in `sessionId`).
+ */
 export type Principal =
-  | { kind: 'account'; accountId: string; email: string; tokenId: string }
+  | { kind: 'account'; accountId: string; email: string; tokenId: string; sessionId?: string }
   | { kind: 'bot'; botId: string; workspaceId: string; tokenId: string }
   | { kind: 'integration'; integrationId: string; botId: string; workspaceId: string; tokenId: string };
 

@@ -30,3 +30,8 @@ export function sameHash(a: string, b: string): boolean {
 export function newInvitationCode(): string {
   return `inv_${randomBytes(24).toString('base64url')}`;
 }
+
+/** A new session's secret, the value of its cookie: 256 random bits (only its SHA-256 is stored). */
+export function newSessionSecret(): string {
+  return randomBytes(32).toString('base64url');
+}

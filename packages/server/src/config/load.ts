@@ -167,6 +167,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
     databaseUrl: v.PARLEY_DATABASE_URL,
     publicUrl: publicUrl(context),
     adminToken: v.PARLEY_ADMIN_TOKEN,
+    adminPassword: v.PARLEY_ADMIN_PASSWORD,
     adminEmail: v.PARLEY_ADMIN_EMAIL,
     logLevel: v.PARLEY_LOG_LEVEL,
     rateLimit: Object.freeze({ max: v.PARLEY_RATE_LIMIT_MAX, windowMs: v.PARLEY_RATE_LIMIT_WINDOW_MS }),
@@ -197,6 +198,13 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
     }),
     chatModel: chatModel(context),
     chat: chat(context),
+    sessions: Object.freeze({
+      idleMs: v.PARLEY_SESSION_IDLE_HOURS * 3_600_000,
+      maxAgeMs: v.PARLEY_SESSION_MAX_DAYS * 86_400_000,
+      failuresPerAccount: v.PARLEY_SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
+      failuresPerAddress: v.PARLEY_SIGN_IN_MAX_FAILURES_PER_ADDRESS,
+      failureWindowMs: v.PARLEY_SIGN_IN_FAILURE_WINDOW_MINUTES * 60_000,
+    }),
   };
   issues.throwIfAny();
   return Object.freeze(config);

@@ -3,6 +3,7 @@ import { CHAT_VARIABLES } from './variables/chat.js';
 import { FILES_VARIABLES } from './variables/files.js';
 import { SEARCH_VARIABLES } from './variables/search.js';
 import { HTTP_VARIABLES, SERVICE_VARIABLES } from './variables/service.js';
+import { SESSION_VARIABLES } from './variables/sessions.js';
 
 export { EMBEDDERS } from './variables/search.js';
 export { LOG_LEVELS } from './variables/service.js';
@@ -28,6 +29,7 @@ export const CONFIG_SCHEMA = Type.Object({
   ...SEARCH_VARIABLES,
   ...CHAT_VARIABLES,
   ...HTTP_VARIABLES,
+  ...SESSION_VARIABLES,
 });
 
 /** The settings as read from the environment: typed values, defaults applied. */

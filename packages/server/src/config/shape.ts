@@ -27,6 +27,7 @@ export const CONFIG_SHAPE = Type.Object({
   databaseUrl: maybe(Type.String()),
   publicUrl: Type.String(),
   adminToken: maybe(Type.String()),
+  adminPassword: maybe(Type.String()),
   adminEmail: Type.String(),
   logLevel: Type.Enum(LOG_LEVELS),
   rateLimit: Type.Object({ max: Type.Integer(), windowMs: Type.Integer() }),
@@ -80,6 +81,14 @@ export const CONFIG_SHAPE = Type.Object({
     model: maybe(Type.String()),
     apiKey: maybe(Type.String()),
     timeoutMs: Type.Integer(),
+  }),
+  /** Human sign-in: session lifetimes and the throttling of failed sign-ins. */
+  sessions: Type.Object({
+    idleMs: Type.Integer(),
+    maxAgeMs: Type.Integer(),
+    failuresPerAccount: Type.Integer(),
+    failuresPerAddress: Type.Integer(),
+    failureWindowMs: Type.Integer(),
   }),
   /** The Chat API: live streams, bot replies and webhooks. */
   chat: Type.Object({

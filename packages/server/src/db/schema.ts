@@ -9,6 +9,33 @@ export interface AccountsTable {
   updated_at: string;
 }
 
+/** An account's password: `scrypt$…` with its parameters and salt (see access/passwords.ts). */
+export interface AccountPasswordsTable {
+  account_id: string;
+  hash: string;
+  updated_at: string;
+}
+
+/** A signed-in session: `hash` is the SHA-256 of the cookie's value, never the value itself. */
+export interface SessionsTable {
+  id: string;
+  hash: string;
+  account_id: string;
+  user_agent: string;
+  address: string;
+  created_at: string;
+  last_seen_at: string;
+  /** The absolute end; the idle end is `last_seen_at` plus the idle limit. */
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+/** One failed sign-in, counted against its key (`email:…` or `address:…`) while it is in the window. */
+export interface SignInFailuresTable {
+  key: string;
+  failed_at: string;
+}
+
 export interface WorkspacesTable {
   id: string;
   name: string;
@@ -304,6 +331,9 @@ export interface ChatSignalsTable {
 /** The whole database as Kysely sees it. */
 export interface Database {
   accounts: AccountsTable;
+  account_passwords: AccountPasswordsTable;
+  sessions: SessionsTable;
+  sign_in_failures: SignInFailuresTable;
   workspaces: WorkspacesTable;
   members: MembersTable;
   invitations: InvitationsTable;

@@ -19,10 +19,13 @@ const ACTOR: Actor = {
   workspaceId: 'ws_1',
 };
 
-/** Knows one token (`good`) and one workspace (`ws_1`). */
+/** Knows one token (`good`) and one workspace (`ws_1`); no session (this surface is given none). */
 const resolver: AuthResolver = {
   async resolveToken(value) {
     return value === 'good' ? PRINCIPAL : undefined;
+  },
+  async resolveSession() {
+    return undefined;
   },
   async resolveActor(_principal, workspaceId) {
     return workspaceId === 'ws_1' ? ACTOR : undefined;

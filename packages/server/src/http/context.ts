@@ -2,11 +2,14 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import type { Actor, Principal } from '../access/principal.js';
 import { errors } from '../errors/errors.js';
 import { header, parseBearer } from './headers.js';
+import { changesState, requireSameOrigin, type SessionTransport, sessionCookie } from './session-cookie.js';
 
 /** Resolves tokens and workspace membership; implemented by the identity service (http/ knows no module). */
 export interface AuthResolver {
   /** The principal a token value stands for, or undefined when unknown, revoked or expired. */
   resolveToken(value: string): Promise<Principal | undefined>;
+  /** The account principal of a session cookie's value, or undefined when unknown, ended or revoked. */
+  resolveSession(value: string): Promise<Principal | undefined>;
   /** The actor a principal is inside a workspace, or undefined when it does not belong there. */
   resolveActor(principal: Principal, workspaceId: string): Promise<Actor | undefined>;
 }
@@ -15,7 +18,7 @@ export interface AuthResolver {
  * Who may call a route of a token API, set as `config: { auth }` on the route (the surface's hook reads it):
  * - `workspace`: a token plus `x-workspace-id` naming a workspace it belongs to (`request.actor`);
  * - `account`: a token (`request.principal`);
- * - `optional`: a token when the request has an Authorization header, none otherwise;
+ * - `optional`: a token when the request has an Authorization header (or a live session cookie), none otherwise;
  * - `none`: nobody is authenticated (the route checks its own credential, e.g. a signed URL).
  */
 export type AuthLevel = 'workspace' | 'account' | 'optional' | 'none';
@@ -119,16 +122,48 @@ export async function requireWorkspaceActor(request: FastifyRequest, auth: AuthR
 }
 
 /**
+ * A request without an Authorization header that carries a session cookie: its account principal, once a
+ * state change proves it comes from the service's own origin. A bearer token, when sent, takes precedence.
+ * An ended session is 401 where the route needs a caller; a route with an optional caller treats it as none.
+ */
+async function sessionPrincipal(
+  request: FastifyRequest,
+  auth: AuthResolver,
+  sessions: SessionTransport,
+  level: AuthLevel,
+): Promise<void> {
+  if (request.parley.principal || request.headers.authorization !== undefined) return;
+  const value = sessionCookie(request);
+  if (value === undefined) return;
+  const principal = await auth.resolveSession(value);
+  if (!principal) {
+    if (level === 'optional') return;
+    throw errors.unauthorized(
+      'Your session has ended (signed out, expired or revoked): sign in again with POST /v1/admin/account/sessions.',
+    );
+  }
+  if (changesState(request.method)) requireSameOrigin(request, sessions.origin);
+  request.parley.principal = principal;
+}
+
+/**
  * The authentication hook of a token API surface (a preHandler: it runs after validation, so a request that
  * is both malformed and unauthenticated is answered 400, as it always was). It authenticates the caller as
  * the route's `config.auth` level says, `fallback` when the route says nothing, and puts it on the request.
- * @example admin.addHook('preHandler', authenticate(auth, 'workspace'));
+ * With `sessions` (the Admin API), a request with no Authorization header may be authenticated by the
+ * session cookie instead (see {@link sessionPrincipal}).
+ * @example admin.addHook('preHandler', authenticate(auth, 'workspace', sessions));
  */
-export function authenticate(auth: AuthResolver, fallback: AuthLevel): preHandlerAsyncHookHandler {
+export function authenticate(
+  auth: AuthResolver,
+  fallback: AuthLevel,
+  sessions?: SessionTransport,
+): preHandlerAsyncHookHandler {
   return async (req) => {
     // A preflight never authenticates: the CORS plugin's OPTIONS route answers it (404 for another origin).
     if (req.method === 'OPTIONS') return;
     const level = req.routeOptions.config?.auth ?? fallback;
+    if (sessions && level !== 'none') await sessionPrincipal(req, auth, sessions, level);
     if (level === 'workspace') await requireWorkspaceActor(req, auth);
     else if (level === 'account') await requirePrincipal(req, auth);
     else if (level === 'optional' && req.headers.authorization !== undefined)

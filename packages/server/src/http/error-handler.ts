@@ -99,7 +99,11 @@ export function installErrorHandling(app: FastifyInstance): void {
         'request rejected',
       );
     }
-    if (apiError.type === 'RateLimited' && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
+    if (apiError.type === 'RateLimited' && !reply.hasHeader('retry-after')) {
+      // A service that knows how long to wait says so in the error's metadata (`retryAfterSeconds`).
+      const wait = apiError.metadata?.retryAfterSeconds;
+      reply.header('retry-after', String(typeof wait === 'number' && wait > 0 ? Math.ceil(wait) : 1));
+    }
     void reply.status(ERROR_TYPES[apiError.type]).type('application/json; charset=utf-8').send(body);
   });
   app.setNotFoundHandler((request, reply) => {

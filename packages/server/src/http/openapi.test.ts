@@ -107,8 +107,9 @@ describe('OpenAPI document and service endpoints', () => {
     expect(dupes).toEqual([]);
   });
 
-  it('marks every operation as needing a bearer token but invitation acceptance, the capability URLs of files, the Chat API user creation, the source links of bot answers and the public webchat configuration', () => {
+  it('marks every operation as needing a bearer token but invitation acceptance, sign-in, the capability URLs of files, the Chat API user creation, the source links of bot answers and the public webchat configuration', () => {
     expect(doc.components?.securitySchemes).toHaveProperty('bearerAuth');
+    expect(doc.components?.securitySchemes).toHaveProperty('sessionCookie');
     const open = Object.entries(doc.paths).flatMap(([path, item]) =>
       METHODS.filter((m) => item[m] !== undefined && !item[m]?.security?.some((s) => 'bearerAuth' in s)).map(
         (m) => `${m} ${path}`,
@@ -119,6 +120,7 @@ describe('OpenAPI document and service endpoints', () => {
       'get /v1/files/{id}/content',
       'get /webchat/v1/bots/{botId}/config',
       'post /v1/admin/account/invitations/accept',
+      'post /v1/admin/account/sessions',
       'post /v1/chat/{botId}/users',
       'post /v1/chat/{botId}/users/get-or-create',
       'put /v1/files/{id}/upload',

@@ -2,6 +2,7 @@
 
 /** The application's tables, on every dialect, by name. */
 export const APP_TABLES = [
+  'account_passwords',
   'accounts',
   'audit_records',
   'blob_garbage',
@@ -27,6 +28,8 @@ export const APP_TABLES = [
   'meta',
   'passages',
   'request_logs',
+  'sessions',
+  'sign_in_failures',
   'tokens',
   'workspaces',
 ] as const;

@@ -87,7 +87,14 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const boot = await bootstrap({ config, db: db.kysely, services: app.services });
   const info = boot.info;
   if (!info.token || !info.botAccessKey) throw new Error('bootstrap did not create tokens');
-  const owner = { email: info.email, token: info.token, accountId: info.accountId };
+  if (!info.password && !config.adminPassword) throw new Error('bootstrap did not create a password');
+  /** The bootstrap owner, with the password the first start generated (or PARLEY_ADMIN_PASSWORD). */
+  const owner = {
+    email: info.email,
+    token: info.token,
+    accountId: info.accountId,
+    password: info.password ?? config.adminPassword ?? '',
+  };
 
   async function call(c: Call): Promise<LightMyRequestResponse> {
     const headers: Record<string, string> = { ...c.headers };

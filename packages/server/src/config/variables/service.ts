@@ -70,6 +70,16 @@ export const SERVICE_VARIABLES = {
     'x-accepts': 'e-mail address',
     'x-invalid': '"{value}" is not an e-mail address',
   }),
+  PARLEY_ADMIN_PASSWORD: Type.Optional(
+    Type.String({
+      minLength: 12,
+      maxLength: 256,
+      description:
+        "the bootstrap owner's password for signing in (the Console), used on the first start only; change it later with `parley accounts set-password`",
+      'x-default': 'generated, shown once',
+      'x-invalid': 'must be {minLength} to {maxLength} characters',
+    }),
+  ),
   PARLEY_LOG_LEVEL: Type.Enum(LOG_LEVELS, {
     default: 'info',
     description: 'log level (JSON logs on stdout)',

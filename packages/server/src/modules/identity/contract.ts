@@ -1,4 +1,13 @@
-import type { Account, CreatedToken, Member, Role, TokenInfo, Usage, Workspace } from '@parley/protocol';
+import type {
+  Account,
+  CreatedToken,
+  Member,
+  Role,
+  Session,
+  TokenInfo,
+  Usage,
+  Workspace,
+} from '@parley/protocol';
 import type { Kysely } from 'kysely';
 import type { Actor, Principal } from '../../access/principal.js';
 import type { TokenKind } from '../../access/tokens.js';
@@ -70,6 +79,8 @@ export interface AcceptedInvitation {
 export interface IdentitySteps {
   /** Stores an account (its e-mail lowercased); 409 when the e-mail is taken. */
   createAccount(tx: Kysely<Database>, email: string, displayName?: string): Promise<AccountRow>;
+  /** Stores an account's password, hashed already (access/passwords.ts `hashPassword`). */
+  setPasswordHash(tx: Kysely<Database>, accountId: string, hash: string): Promise<void>;
   /** Stores a workspace with `owner` as its owner, and its audit record. */
   createWorkspace(tx: Kysely<Database>, owner: AccountRow, name: string): Promise<WorkspaceRow>;
 }
@@ -165,9 +176,52 @@ export interface IdentityInvitations {
    * in (`caller`), may accept, and the code then adds it to the workspace without a new token.
    */
   acceptInvitation(
-    body: { code: string; displayName?: string | undefined },
+    body: { code: string; displayName?: string | undefined; password?: string | undefined },
     caller?: Principal,
   ): Promise<AcceptedInvitation>;
+}
+
+/** Where a sign-in comes from, kept with its session for the account's list. */
+export interface SignInClient {
+  userAgent: string;
+  address: string;
+}
+
+/** A sign-in: the account, its new session, and the session's secret (the cookie's value, shown this once). */
+export interface SignedIn {
+  account: Account;
+  session: Session;
+  secret: string;
+}
+
+/** Passwords of accounts (scrypt, access/passwords.ts): set by the operator, changed by their holder. */
+export interface IdentityPasswords {
+  /** Sets an account's password (the CLI); 404 for an unknown e-mail, 400 outside the policy. Ends every session. */
+  setPassword(email: string, password: string): Promise<Account>;
+  /**
+   * Changes the caller's password: `current` must be right (403 otherwise, counted as a failed sign-in) unless
+   * the account has none yet. Every other session of the account ends; answers how many.
+   */
+  changePassword(
+    principal: Principal,
+    body: { current?: string | undefined; new: string },
+    client: SignInClient,
+  ): Promise<{ revokedSessions: number }>;
+}
+
+/** Sessions: a password's sign-in, and the account's sessions listed and ended. */
+export interface IdentitySessions {
+  /**
+   * Signs in with an e-mail and a password: 401 with one message whether the e-mail or the password is wrong
+   * (an unknown e-mail costs the same hashing), 429 after too many failures for the e-mail or the address.
+   */
+  signIn(body: { email: string; password: string }, client: SignInClient): Promise<SignedIn>;
+  /** The caller's live sessions, oldest first; `current` marks the one the request came with. */
+  listSessions(principal: Principal): Promise<Session[]>;
+  /** Ends one of the caller's sessions; 404 when it is not a live one of theirs. */
+  revokeSession(principal: Principal, id: string): Promise<void>;
+  /** Ends every session of the caller's account (this one too); answers how many. */
+  revokeAllSessions(principal: Principal): Promise<{ revokedSessions: number }>;
 }
 
 /** The usage figures of a workspace. */
@@ -181,8 +235,8 @@ export interface IdentityUsage {
 /**
  * The identity model: accounts, tokens, keys, workspaces, members, roles, invitations and usage, and the
  * {@link AuthResolver} the HTTP hooks authenticate with. One interface per use case, each implemented in a
- * file of its own (accounts.ts, tokens.ts…) and composed by `identityService`; a new way to sign in
- * (passwords, sessions) is one more use case beside tokens.ts, and one more principal in resolver.ts.
+ * file of its own (accounts.ts, tokens.ts, passwords.ts, sessions.ts…) and composed by `identityService`;
+ * a session is one more way to the account principal (resolver.ts `resolveSession`).
  */
 export interface IdentityService
   extends IdentityAccounts,
@@ -192,6 +246,8 @@ export interface IdentityService
     IdentityMembers,
     IdentityRoles,
     IdentityInvitations,
+    IdentityPasswords,
+    IdentitySessions,
     IdentityUsage {
   /** Resolves tokens to principals and principals to actors of a workspace. */
   resolver: AuthResolver;

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { hashPassword } from '../../access/passwords.js';
 import { hashToken, newInvitationCode } from '../../access/tokens.js';
 import type { Database } from '../../db/schema.js';
 import { errors } from '../../errors/errors.js';
@@ -6,8 +7,10 @@ import { newId } from '../../ids.js';
 import { insertAccount } from './accounts.js';
 import type { IdentityContext } from './context.js';
 import { type IdentityInvitations, INVITATION_TTL_MS } from './contract.js';
+import { checkPolicy } from './passwords.js';
 import { toAccount } from './records.js';
 import { type IdentityRepo, type InvitationView, identityRepo } from './repo.js';
+import { sessionRepo } from './session-repo.js';
 import { issueToken } from './tokens.js';
 
 /** Issues the one-time invitation code of a pending member inside `tx`, `at` an ISO time (stored hashed, valid 7 days). */
@@ -57,6 +60,9 @@ export function identityInvitations(ctx: IdentityContext): IdentityInvitations {
     async acceptInvitation(body, caller) {
       if (caller && caller.kind !== 'account')
         throw errors.forbidden('Only a person (a personal access token) can accept an invitation');
+      if (body.password !== undefined) checkPolicy(body.password, 'password');
+      // Hashed before the transaction, which should not wait on scrypt.
+      const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
       return db.transaction().execute(async (tx) => {
         const repo = identityRepo(tx);
         const inv = await redeemable(repo, body.code, clock().getTime(), caller);
@@ -66,10 +72,17 @@ export function identityInvitations(ctx: IdentityContext): IdentityInvitations {
             `An account with e-mail ${inv.email} already exists: accept the invitation signed in as it (its token in the Authorization header)`,
           );
         }
+        if (holder && passwordHash) {
+          throw errors.invalidPayload(
+            'An existing account keeps its password: leave out `password` (change it with PUT /v1/admin/account/password)',
+            [{ field: 'password', message: 'only for an invitation that creates the account' }],
+          );
+        }
         const used = await repo.useInvitation(inv.id, now());
         if (Number(used.numUpdatedRows) !== 1) throw errors.gone('This invitation has already been used');
         const account = holder ?? (await insertAccount(ctx, tx, inv.email, body.displayName));
         await repo.linkMember(inv.member_id, account.id, now());
+        if (!holder && passwordHash) await sessionRepo(tx).setPassword(account.id, passwordHash, now());
         const token = holder
           ? undefined
           : await issueToken(ctx, tx, { kind: 'pat', accountId: account.id, note: 'invitation' });

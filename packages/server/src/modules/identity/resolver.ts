@@ -6,6 +6,8 @@ import type { Database } from '../../db/schema.js';
 import type { AuthResolver } from '../../http/context.js';
 import type { IdentityContext } from './context.js';
 import { type IdentityRepo, identityRepo, type TokenRow } from './repo.js';
+import { sessionRepo } from './session-repo.js';
+import { liveSession } from './sessions.js';
 
 /** How the holder of a live token of each kind is found: the principal it stands for, if it still exists. */
 const PRINCIPALS: Record<TokenKind, (repo: IdentityRepo, row: TokenRow) => Promise<Principal | undefined>> = {
@@ -42,7 +44,7 @@ async function liveToken(db: Kysely<Database>, value: string, nowMs: number): Pr
 }
 
 /** Tokens to principals (recording their use), and principals to the actors they are inside a workspace. */
-export function identityResolver(ctx: Pick<IdentityContext, 'db' | 'clock'>): AuthResolver {
+export function identityResolver(ctx: Pick<IdentityContext, 'db' | 'clock' | 'config'>): AuthResolver {
   const { db, clock } = ctx;
   return {
     async resolveToken(value) {
@@ -57,6 +59,23 @@ export function identityResolver(ctx: Pick<IdentityContext, 'db' | 'clock'>): Au
         await identityRepo(db).touchToken(row.id, at.toISOString(), minuteAgo);
       }
       return principal;
+    },
+
+    async resolveSession(value) {
+      const at = clock();
+      const row = await liveSession(db, value, at.getTime(), ctx.config.sessions.idleMs);
+      const account = row ? await identityRepo(db).accountById(row.account_id) : undefined;
+      if (!row || !account) return undefined;
+      // Seen at most once a minute per session, so reads stay reads (the idle limit counts in hours).
+      const minuteAgo = new Date(at.getTime() - 60_000).toISOString();
+      await sessionRepo(db).touchSession(row.id, at.toISOString(), minuteAgo);
+      return {
+        kind: 'account',
+        accountId: account.id,
+        email: account.email,
+        tokenId: row.id,
+        sessionId: row.id,
+      };
     },
 
     async resolveActor(principal, workspaceId) {

@@ -1,0 +1,120 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, SessionsTable } from '../../db/schema.js';
+
+/** Session row. */
+export type SessionRow = Selectable<SessionsTable>;
+
+/** Queries of passwords, sessions and failed sign-ins (the identity module is their one writer). */
+export interface SessionRepo {
+  passwordOf(accountId: string): Promise<string | undefined>;
+  /** Stores or replaces an account's password hash. */
+  setPassword(accountId: string, hash: string, at: string): Promise<void>;
+
+  insertSession(row: SessionRow): Promise<void>;
+  sessionByHash(hash: string): Promise<SessionRow | undefined>;
+  /** Sets `last_seen_at` to `at` unless the session was seen after `olderThan`. */
+  touchSession(id: string, at: string, olderThan: string): Promise<void>;
+  /** The account's sessions not revoked, by id (the caller drops the expired ones). */
+  sessionsOf(accountId: string): Promise<SessionRow[]>;
+  /** Revokes the account's live sessions, all or one (`only`), but `except`; answers how many. */
+  revokeSessions(accountId: string, at: string, which?: { only?: string; except?: string }): Promise<number>;
+  /** Deletes the account's sessions revoked or ended before `now` (absolute limit) or idle since `idleSince`. */
+  pruneSessions(accountId: string, now: string, idleSince: string): Promise<void>;
+
+  /** Failed sign-ins of each key since `since`, oldest first. */
+  failuresSince(keys: readonly string[], since: string): Promise<Array<{ key: string; failed_at: string }>>;
+  addFailures(keys: readonly string[], at: string): Promise<void>;
+  clearFailures(key: string): Promise<void>;
+  /** Forgets failures older than `before` (every key). */
+  pruneFailures(before: string): Promise<void>;
+}
+
+/** The session queries over a database or a transaction. */
+export function sessionRepo(db: Kysely<Database>): SessionRepo {
+  return {
+    async passwordOf(accountId) {
+      const row = await db
+        .selectFrom('account_passwords')
+        .select('hash')
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      return row?.hash;
+    },
+    async setPassword(accountId, hash, at) {
+      await db
+        .insertInto('account_passwords')
+        .values({ account_id: accountId, hash, updated_at: at })
+        .onConflict((oc) => oc.column('account_id').doUpdateSet({ hash, updated_at: at }))
+        .execute();
+    },
+
+    async insertSession(row) {
+      await db.insertInto('sessions').values(row).execute();
+    },
+    sessionByHash: (hash) =>
+      db.selectFrom('sessions').selectAll().where('hash', '=', hash).executeTakeFirst(),
+    async touchSession(id, at, olderThan) {
+      await db
+        .updateTable('sessions')
+        .set({ last_seen_at: at })
+        .where('id', '=', id)
+        .where('last_seen_at', '<', olderThan)
+        .execute();
+    },
+    sessionsOf: (accountId) =>
+      db
+        .selectFrom('sessions')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('revoked_at', 'is', null)
+        .orderBy('id')
+        .execute(),
+    async revokeSessions(accountId, at, which = {}) {
+      let q = db
+        .updateTable('sessions')
+        .set({ revoked_at: at })
+        .where('account_id', '=', accountId)
+        .where('revoked_at', 'is', null);
+      if (which.only !== undefined) q = q.where('id', '=', which.only);
+      if (which.except !== undefined) q = q.where('id', '!=', which.except);
+      return Number((await q.executeTakeFirst()).numUpdatedRows);
+    },
+    async pruneSessions(accountId, now, idleSince) {
+      await db
+        .deleteFrom('sessions')
+        .where('account_id', '=', accountId)
+        .where((eb) =>
+          eb.or([
+            eb('revoked_at', 'is not', null),
+            eb('expires_at', '<=', now),
+            eb('last_seen_at', '<=', idleSince),
+          ]),
+        )
+        .execute();
+    },
+
+    failuresSince: (keys, since) =>
+      keys.length === 0
+        ? Promise.resolve([])
+        : db
+            .selectFrom('sign_in_failures')
+            .select(['key', 'failed_at'])
+            .where('key', 'in', [...keys])
+            .where('failed_at', '>', since)
+            .orderBy('failed_at')
+            .execute(),
+    async addFailures(keys, at) {
+      if (keys.length === 0) return;
+      await db
+        .insertInto('sign_in_failures')
+        .values(keys.map((key) => ({ key, failed_at: at })))
+        .execute();
+    },
+    async clearFailures(key) {
+      await db.deleteFrom('sign_in_failures').where('key', '=', key).execute();
+    },
+    async pruneFailures(before) {
+      await db.deleteFrom('sign_in_failures').where('failed_at', '<=', before).execute();
+    },
+  };
+}
