@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { keysetPage } from '../../db/keyset.js';
 import type { AuditRecordsTable, Database } from '../../db/schema.js';
 import type { Cursor } from '../../http/pagination.js';
 
@@ -19,12 +20,11 @@ export function auditRepo(db: Kysely<Database>): AuditRepo {
       await db.insertInto('audit_records').values(row).execute();
     },
     list(workspaceId, limit, after) {
-      let q = db.selectFrom('audit_records').selectAll().where('workspace_id', '=', workspaceId);
-      if (after) q = q.where('id', '<', after.id);
-      return q
-        .orderBy('id', 'desc')
-        .limit(limit + 1)
-        .execute();
+      return keysetPage(
+        db.selectFrom('audit_records').selectAll().where('workspace_id', '=', workspaceId),
+        { id: 'id', direction: 'desc' },
+        { limit, after },
+      );
     },
   };
 }

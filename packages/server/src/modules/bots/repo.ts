@@ -1,5 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { afterCursor } from '../../db/keyset.js';
+import { keysetPage } from '../../db/keyset.js';
 import type { BotsTable, Database } from '../../db/schema.js';
 import { tagConditions } from '../../db/tag-filter.js';
 import type { Cursor } from '../../http/pagination.js';
@@ -109,15 +109,7 @@ export function botsRepo(db: Kysely<Database>): BotsRepo {
       }
       const tags = q.tags;
       if (tags) query = query.where((eb) => eb.and(tagConditions(eb, tags, 'bot_tags', 'bot_id', 'bots.id')));
-      const after = q.after;
-      if (after) {
-        query = query.where(afterCursor(column, 'id', q.sortDirection, String(after.value), after.id));
-      }
-      return query
-        .orderBy(column, q.sortDirection)
-        .orderBy('id', q.sortDirection)
-        .limit(q.limit + 1)
-        .execute();
+      return keysetPage(query, { key: column, id: 'id', direction: q.sortDirection }, q);
     },
   };
 }

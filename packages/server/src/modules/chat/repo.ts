@@ -1,5 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { afterCursor } from '../../db/keyset.js';
+import { keysetPage } from '../../db/keyset.js';
 import type {
   ChatConversationsTable,
   ChatEventsTable,
@@ -170,14 +170,7 @@ export function chatRepo(db: Kysely<Database>) {
           ),
         );
       }
-      if (q.after) {
-        query = query.where(afterCursor('c.updated_at', 'c.id', 'desc', String(q.after.value), q.after.id));
-      }
-      return query
-        .orderBy('c.updated_at', 'desc')
-        .orderBy('c.id', 'desc')
-        .limit(q.limit + 1)
-        .execute();
+      return keysetPage(query, { key: 'c.updated_at', id: 'c.id', direction: 'desc' }, q);
     },
     deleteConversation: async (botId: string, id: string) => {
       // Stored signals carry message contents: they go with the conversation.
@@ -219,7 +212,7 @@ export function chatRepo(db: Kysely<Database>) {
       limit: number;
       after: Cursor | undefined;
     }) => {
-      let query = db
+      const query = db
         .selectFrom('chat_participants as p')
         .innerJoin('chat_users as u', (j) =>
           j.onRef('u.bot_id', '=', 'p.bot_id').onRef('u.id', '=', 'p.user_id'),
@@ -228,16 +221,7 @@ export function chatRepo(db: Kysely<Database>) {
         .select('p.joined_at')
         .where('p.bot_id', '=', q.botId)
         .where('p.conversation_id', '=', q.conversationId);
-      if (q.after) {
-        query = query.where(
-          afterCursor('p.joined_at', 'p.user_id', 'asc', String(q.after.value), q.after.id),
-        );
-      }
-      return query
-        .orderBy('p.joined_at', 'asc')
-        .orderBy('p.user_id', 'asc')
-        .limit(q.limit + 1)
-        .execute();
+      return keysetPage(query, { key: 'p.joined_at', id: 'p.user_id', direction: 'asc' }, q);
     },
 
     insertMessages: (rows: MessageRow[]) => db.insertInto('chat_messages').values(rows).execute(),
@@ -271,19 +255,12 @@ export function chatRepo(db: Kysely<Database>) {
       limit: number;
       after: Cursor | undefined;
     }) => {
-      let query = db
+      const query = db
         .selectFrom('chat_messages')
         .selectAll()
         .where('bot_id', '=', q.botId)
         .where('conversation_id', '=', q.conversationId);
-      if (q.after) {
-        query = query.where(afterCursor('created_at', 'id', 'desc', String(q.after.value), q.after.id));
-      }
-      return query
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(q.limit + 1)
-        .execute();
+      return keysetPage(query, { key: 'created_at', id: 'id', direction: 'desc' }, q);
     },
 
     insertEvent: (row: EventRow) => db.insertInto('chat_events').values(row).execute(),

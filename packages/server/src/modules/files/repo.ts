@@ -1,5 +1,5 @@
 import { type Expression, type Kysely, PostgresAdapter, type Selectable, type SqlBool, sql } from 'kysely';
-import { afterCursor } from '../../db/keyset.js';
+import { keysetPage } from '../../db/keyset.js';
 import type { Database, FilesTable } from '../../db/schema.js';
 import { type TagFilter, tagConditions } from '../../db/tag-filter.js';
 import type { Cursor } from '../../http/pagination.js';
@@ -159,18 +159,9 @@ export function filesRepo(db: Kysely<Database>) {
       const tags = q.tags;
       if (tags)
         query = query.where((eb) => eb.and(tagConditions(eb, tags, 'file_tags', 'file_id', 'files.id')));
-      const after = q.after;
-      if (after) {
-        // size is null until uploaded: sort it as -1 so keyset comparisons stay total.
-        const col = column === 'size' ? LISTED_SIZE : sql.ref(column);
-        query = query.where(afterCursor(col, 'id', q.sortDirection, after.value, after.id));
-      }
-      const order = column === 'size' ? LISTED_SIZE : sql.ref(column);
-      return query
-        .orderBy(order, q.sortDirection)
-        .orderBy('id', q.sortDirection)
-        .limit(q.limit + 1)
-        .execute();
+      // size is null until uploaded: sort it as -1 so keyset comparisons stay total.
+      const key = column === 'size' ? LISTED_SIZE : column;
+      return keysetPage(query, { key, id: 'id', direction: q.sortDirection }, q);
     },
     /**
      * Distinct tag keys of the bot's files the visibility lets one see (or, given `tagKey`, the values of that

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { keysetPage } from '../../db/keyset.js';
 import type { Database, IntegrationsTable } from '../../db/schema.js';
 import type { Cursor } from '../../http/pagination.js';
 
@@ -40,14 +41,12 @@ export function integrationsRepo(db: Kysely<Database>): IntegrationsRepo {
         .where('workspace_id', '=', workspaceId)
         .where('id', '=', id)
         .executeTakeFirst(),
-    list: (workspaceId, limit, after) => {
-      let q = db.selectFrom('integrations').selectAll().where('workspace_id', '=', workspaceId);
-      if (after) q = q.where('id', '>', after.id);
-      return q
-        .orderBy('id', 'asc')
-        .limit(limit + 1)
-        .execute();
-    },
+    list: (workspaceId, limit, after) =>
+      keysetPage(
+        db.selectFrom('integrations').selectAll().where('workspace_id', '=', workspaceId),
+        { id: 'id', direction: 'asc' },
+        { limit, after },
+      ),
     delete: async (id) => {
       await db.deleteFrom('integrations').where('id', '=', id).execute();
     },

@@ -2,6 +2,7 @@ import type { KnowledgeBase, KnowledgeBaseFile } from '@parley/protocol';
 import type { Kysely, Selectable } from 'kysely';
 import { fileRule } from '../../access/file-policy.js';
 import { isUniqueViolation } from '../../db/database.js';
+import { keysetPage } from '../../db/keyset.js';
 import type { Database, KnowledgeBasesTable } from '../../db/schema.js';
 import { errors } from '../../errors/errors.js';
 import { decodeCursor, type Page, toPage } from '../../http/pagination.js';
@@ -133,12 +134,11 @@ function knowledgeBaseRecords(
       canRead(ctx);
       const limit = q.pageSize ?? 20;
       const after = decodeCursor(q.nextToken, 'id:asc');
-      let query = db.selectFrom('knowledge_bases').selectAll().where('bot_id', '=', ctx.botId);
-      if (after) query = query.where('id', '>', after.id);
-      const rows = await query
-        .orderBy('id')
-        .limit(limit + 1)
-        .execute();
+      const rows = await keysetPage(
+        db.selectFrom('knowledge_bases').selectAll().where('bot_id', '=', ctx.botId),
+        { id: 'id', direction: 'asc' },
+        { limit, after },
+      );
       const page = toPage(rows, limit, 'id:asc', (r) => [r.id, r.id]);
       return {
         items: await Promise.all(page.items.map((r) => toKb(db, r))),

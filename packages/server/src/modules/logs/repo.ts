@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { keysetPage } from '../../db/keyset.js';
 import type { Database, RequestLogsTable } from '../../db/schema.js';
 import type { Cursor } from '../../http/pagination.js';
 
@@ -21,11 +22,7 @@ export function logsRepo(db: Kysely<Database>) {
       if (q.from) query = query.where('timestamp', '>=', q.from);
       if (q.to) query = query.where('timestamp', '<', q.to);
       if (q.level) query = query.where('level', '=', q.level);
-      if (q.after) query = query.where('id', '<', q.after.id);
-      return query
-        .orderBy('id', 'desc')
-        .limit(q.limit + 1)
-        .execute();
+      return keysetPage(query, { id: 'id', direction: 'desc' }, q);
     },
     pruneBefore: (before: string) =>
       db.deleteFrom('request_logs').where('timestamp', '<', before).executeTakeFirst(),
