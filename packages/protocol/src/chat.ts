@@ -169,13 +169,18 @@ export const MessageFeedback = Type.Object({
 /** Message feedback type. */
 export type MessageFeedback = Static<typeof MessageFeedback>;
 
+/** What a message and an event both carry: their id and time, their conversation and the user who sent them. */
+const SentInConversation = {
+  id: Type.String(),
+  createdAt: Timestamp,
+  conversationId: Type.String(),
+  userId: Type.String(),
+};
+
 /** A message in a conversation. `isBot` tells the bot's messages from users'. */
 export const ChatMessage = Type.Object(
   {
-    id: Type.String(),
-    createdAt: Timestamp,
-    conversationId: Type.String(),
-    userId: Type.String(),
+    ...SentInConversation,
     isBot: Type.Boolean(),
     payload: MessagePayload,
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
@@ -197,10 +202,7 @@ export type ChatConversation = Static<typeof ChatConversation>;
 /** A custom event sent into a conversation (sendEvent). */
 export const ChatEvent = Type.Object(
   {
-    id: Type.String(),
-    createdAt: Timestamp,
-    conversationId: Type.String(),
-    userId: Type.String(),
+    ...SentInConversation,
     payload: Type.Record(Type.String(), Type.Unknown()),
   },
   { $id: 'ChatEvent' },
