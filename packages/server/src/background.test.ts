@@ -1,8 +1,9 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chatClient } from './test-support/chat.js';
-import { createTestApp, type TestApp } from './test-support/harness.js';
+import { useTestApp } from './test-support/fixtures.js';
+import type { TestApp } from './test-support/harness.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -63,15 +64,11 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Pr
 
 describe("the app's periodic work, driven by the injected clock", () => {
   let now = Date.parse('2032-06-01T00:00:00.000Z');
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({
-      clock: () => new Date(now),
-      responder: null,
-      env: { PARLEY_LOG_RETENTION_DAYS: '1', PARLEY_CHAT_SIGNAL_RETENTION_HOURS: '1' },
-    });
+  const t = useTestApp({
+    clock: () => new Date(now),
+    responder: null,
+    env: { PARLEY_LOG_RETENTION_DAYS: '1', PARLEY_CHAT_SIGNAL_RETENTION_HOURS: '1' },
   });
-  afterAll(() => t.close());
 
   const count = async (table: 'chat_signals' | 'request_logs', before: number) =>
     Number(
@@ -122,11 +119,7 @@ describe("the app's periodic work, driven by the injected clock", () => {
 
 describe('the runner buildApp starts with `workers`', () => {
   let now = Date.parse('2032-07-01T00:00:00.000Z');
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ clock: () => new Date(now), workers: true, responder: null });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ clock: () => new Date(now), workers: true, responder: null });
 
   it('runs the periodic tasks by itself once the clock reaches them', async () => {
     const fileId = await storeFile(t, 'expiring.txt', new Date(now + 30_000).toISOString());

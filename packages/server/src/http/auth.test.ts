@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../test-support/fixtures.js';
+import type { TestApp } from '../test-support/harness.js';
 import { expectError, type WireError } from '../test-support/wire.js';
 
 const ERROR_ID = /^err_\d{14}x[0-9a-f]{8}$/;
@@ -10,11 +11,7 @@ function raw(t: TestApp, url: string, headers: Record<string, string>, method: '
 }
 
 describe('Admin API authentication', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   describe('the Authorization header', () => {
     it('answers 401 Unauthorized mentioning Authorization when the header is missing', async () => {
@@ -321,12 +318,8 @@ describe('Admin API authentication', () => {
 });
 
 describe('Admin API authentication with a moving clock', () => {
-  let t: TestApp;
+  const t = useTestApp({ clock: () => now });
   let now = new Date('2030-01-01T00:00:00.000Z');
-  beforeAll(async () => {
-    t = await createTestApp({ clock: () => now });
-  });
-  afterAll(() => t.close());
 
   it('accepts a PAT until it expires, then answers 401', async () => {
     const expiresAt = new Date(now.getTime() + 5_000).toISOString();

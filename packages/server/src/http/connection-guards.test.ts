@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../test-support/fixtures.js';
 
 /** A raw connection to the test server, collecting what it answers until it closes. */
 function rawConnection(port: number) {
@@ -35,17 +35,15 @@ async function drip(socket: Socket, total: number, everyMs: number): Promise<num
 }
 
 describe('connection guards (slow bodies, connections per address)', () => {
-  let t: TestApp;
+  const t = useTestApp({
+    env: { PARLEY_BODY_TIMEOUT_MS: '1000', PARLEY_MAX_CONNECTIONS_PER_ADDRESS: '6' },
+  });
   let port: number;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      env: { PARLEY_BODY_TIMEOUT_MS: '1000', PARLEY_MAX_CONNECTIONS_PER_ADDRESS: '6' },
-    });
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = Number(new URL(address).port);
   });
-  afterAll(() => t.close());
 
   it('answers 408 and closes a request whose body drips in slower than the bound, while others are served', async () => {
     const slow = rawConnection(port);

@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../test-support/harness.js';
+import { describe, expect, it, vi } from 'vitest';
+import { useTestApp } from '../test-support/fixtures.js';
+import type { TestApp } from '../test-support/harness.js';
 import { TOKEN_API_ALLOWED_HEADERS, TOKEN_API_EXPOSED_HEADERS } from './cors.js';
 
 const PAGE = 'https://app.example';
@@ -35,11 +36,7 @@ function expectNoCors(res: LightMyRequestResponse) {
 }
 
 describe('CORS of the Admin and Files APIs (default: any origin)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   for (const [api, url, method] of [
     ['Admin', '/v1/admin/bots', 'POST'],
@@ -134,11 +131,7 @@ describe('CORS of the Admin and Files APIs (default: any origin)', () => {
 });
 
 describe('CORS preflights and the rate limit', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PARLEY_RATE_LIMIT_MAX: '2' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ env: { PARLEY_RATE_LIMIT_MAX: '2' } });
 
   it('does not count preflights, and a 429 still carries the CORS headers', async () => {
     for (let i = 0; i < 5; i++) {
@@ -169,13 +162,9 @@ describe('CORS preflights and the rate limit', () => {
 });
 
 describe('CORS with PARLEY_CORS_ORIGINS=https://a.example', () => {
-  let t: TestApp;
   const A = 'https://a.example';
   const B = 'https://b.example';
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PARLEY_CORS_ORIGINS: A } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ env: { PARLEY_CORS_ORIGINS: A } });
 
   const listBots = (origin: string) =>
     t.call({

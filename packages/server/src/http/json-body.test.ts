@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { jsonDepth, pathTooDeep } from '../json-depth.js';
 import { chatClient } from '../test-support/chat.js';
-import { createTestApp, type TestApp } from '../test-support/harness.js';
+import { useTestApp } from '../test-support/fixtures.js';
 import { MAX_JSON_DEPTH } from './json-body.js';
 
 /** `{"a":{"a":…{"leaf":1}…}}` nested `levels` deep, as text. */
@@ -18,13 +18,11 @@ describe('JSON body depth', () => {
 });
 
 describe('deeply nested JSON is refused at write, and readers keep working', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let chat: ReturnType<typeof chatClient>;
   beforeAll(async () => {
-    t = await createTestApp();
     chat = chatClient(t);
   });
-  afterAll(() => t.close());
 
   const raw = (method: 'POST' | 'PUT', url: string, payload: string, headers: Record<string, string> = {}) =>
     t.app.inject({ method, url, payload, headers: { 'content-type': 'application/json', ...headers } });

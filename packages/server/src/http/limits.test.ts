@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_BODY_LIMIT } from '../app.js';
-import { createTestApp, type TestApp } from '../test-support/harness.js';
+import { useTestApp } from '../test-support/fixtures.js';
 import { badFields, expectError } from '../test-support/wire.js';
 
 const MB = 1024 * 1024;
@@ -12,11 +12,7 @@ function jsonOfSize(field: string, bytes: number): string {
 }
 
 describe('request bodies on the Admin API', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   /** A raw request as the owner, with a body string and content type of the test's choosing. */
   const send = (method: 'POST' | 'PUT', url: string, payload: string, contentType = 'application/json') =>
@@ -125,11 +121,7 @@ describe('rate limiting', () => {
   const env = { PARLEY_RATE_LIMIT_MAX: '5', PARLEY_RATE_LIMIT_WINDOW_MS: '60000' };
 
   describe('per token', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp({ env });
-    });
-    afterAll(() => t.close());
+    const t = useTestApp({ env });
 
     it('counts down RateLimit-* headers, then answers 429 RateLimited with Retry-After', async () => {
       for (let i = 0; i < 5; i++) {
@@ -204,11 +196,7 @@ describe('rate limiting', () => {
   });
 
   describe('without a token', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp({ env });
-    });
-    afterAll(() => t.close());
+    const t = useTestApp({ env });
 
     it('limits anonymous callers by address, still answering 401 until the limit', async () => {
       for (let i = 0; i < 5; i++) {
@@ -221,11 +209,7 @@ describe('rate limiting', () => {
   });
 
   describe('when disabled with PARLEY_RATE_LIMIT_MAX=0', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp({ env: { PARLEY_RATE_LIMIT_MAX: '0' } });
-    });
-    afterAll(() => t.close());
+    const t = useTestApp({ env: { PARLEY_RATE_LIMIT_MAX: '0' } });
 
     it('never answers 429 and sends no RateLimit headers', async () => {
       for (let i = 0; i < 20; i++) {

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chatClient } from '../test-support/chat.js';
-import { createTestApp, type TestApp } from '../test-support/harness.js';
+import { useTestApp } from '../test-support/fixtures.js';
 import { expectError } from '../test-support/wire.js';
 
 describe('JSON bodies are validated strictly; query strings are coerced', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('answers 400 naming the field for a number where a string belongs, and creates nothing', async () => {
     const before = await t.asOwner('GET', '/v1/admin/bots');

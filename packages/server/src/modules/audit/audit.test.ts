@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { caller, withTestApp } from '../../test-support/admin-calls.js';
 import { readAllPages } from '../../test-support/admin-pages.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { useTestApp } from '../../test-support/fixtures.js';
+import type { TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 
 interface AuditRecordBody {
@@ -21,11 +22,7 @@ interface Page {
 }
 
 describe('audit records', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const auditUrl = (workspaceId: string, query = '') =>
     `/v1/admin/workspaces/${workspaceId}/audit-records${query}`;

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { caller } from '../../test-support/admin-calls.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { useTestApp } from '../../test-support/fixtures.js';
 
 describe('harness', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
   it('lists the bootstrap demo bot for the owner', async () => {
     const res = await t.asOwner('GET', '/v1/admin/bots');
     expect(res.statusCode).toBe(200);

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { caller, expectInvalid } from '../../test-support/admin-calls.js';
-import { createTestApp, type TestApp, type TestMember } from '../../test-support/harness.js';
+import { useTestApp } from '../../test-support/fixtures.js';
+import type { TestApp, TestMember } from '../../test-support/harness.js';
 import { badFields, expectError } from '../../test-support/wire.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -66,15 +67,11 @@ async function allPages(t: TestApp, query: string): Promise<Summary[][]> {
 }
 
 describe('bots CRUD', () => {
-  let t: TestApp;
   let now = new Date('2031-05-01T10:00:00.000Z');
   const tick = (ms = 1000) => {
     now = new Date(now.getTime() + ms);
   };
-  beforeAll(async () => {
-    t = await createTestApp({ clock: () => now });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ clock: () => now });
 
   it('creates a bot with 201 {bot} carrying every field, knowledge replies by default', async () => {
     tick();
@@ -214,15 +211,13 @@ describe('bots CRUD', () => {
 });
 
 describe('GET /v1/admin/bots', () => {
-  let t: TestApp;
+  const t = useTestApp();
   const created: BotBody[] = [];
   beforeAll(async () => {
-    t = await createTestApp();
     for (let i = 0; i < 55; i++) {
       created.push(await createBot(t, { name: `Bot ${String(i).padStart(2, '0')}` }));
     }
   });
-  afterAll(() => t.close());
 
   it('answers exactly {bots: [{id, createdAt, updatedAt, name, deployedAt, tags}], meta}', async () => {
     const res = await t.asOwner('GET', '/v1/admin/bots?pageSize=5');
@@ -324,7 +319,7 @@ describe('GET /v1/admin/bots', () => {
 });
 
 describe('GET /v1/admin/bots filters', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let sales: BotBody;
   let ops: BotBody;
   let support: BotBody;
@@ -333,7 +328,6 @@ describe('GET /v1/admin/bots filters', () => {
   let percent: BotBody;
   const ids = (body: ListBody) => body.bots.map((b) => b.id).sort();
   beforeAll(async () => {
-    t = await createTestApp();
     sales = await createBot(t, { name: 'Sales Alpha', tags: { team: 'sales', region: 'eu' } });
     ops = await createBot(t, { name: 'Ops alpha', tags: { team: 'ops', region: 'us' } });
     support = await createBot(t, { name: 'Support beta', tags: { team: 'support' } });
@@ -341,7 +335,6 @@ describe('GET /v1/admin/bots filters', () => {
     dev = await createBot(t, { name: 'Dev gamma', dev: true, tags: { team: 'sales' } });
     percent = await createBot(t, { name: '100% bot' });
   });
-  afterAll(() => t.close());
 
   it('keeps only dev bots with dev=true and only the others with dev=false', async () => {
     expect(ids(await list(t, '?dev=true'))).toEqual([dev.id]);
@@ -407,11 +400,7 @@ describe('GET /v1/admin/bots filters', () => {
 });
 
 describe('bot validation', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   async function count(): Promise<number> {
     return (await list(t, '?pageSize=100')).bots.length;
@@ -532,21 +521,19 @@ describe('bot validation', () => {
 });
 
 describe('bot permissions by role', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let viewer: TestMember;
   let billing: TestMember;
   let developer: TestMember;
   let manager: TestMember;
   let administrator: TestMember;
   beforeAll(async () => {
-    t = await createTestApp();
     viewer = await t.addMember('viewer');
     billing = await t.addMember('billing');
     developer = await t.addMember('developer');
     manager = await t.addMember('manager');
     administrator = await t.addMember('administrator');
   });
-  afterAll(() => t.close());
 
   /** Calls with a member's token in the bootstrap workspace. */
   const as = (m: { token: string }) => caller(t, m.token);
@@ -672,11 +659,7 @@ describe('bot permissions by role', () => {
 });
 
 describe('bot quota', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PARLEY_QUOTA_BOTS_PER_WORKSPACE: '2' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ env: { PARLEY_QUOTA_BOTS_PER_WORKSPACE: '2' } });
 
   it('answers 403 QuotaExceeded for the bot beyond the quota and does not create it', async () => {
     // The bootstrap demo bot is the first of two.

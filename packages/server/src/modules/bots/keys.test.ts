@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { caller, expectInvalid, newBot } from '../../test-support/admin-calls.js';
 import { expectNewToken, type TokenBody } from '../../test-support/admin-tokens.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { useTestApp } from '../../test-support/fixtures.js';
 import { expectError } from '../../test-support/wire.js';
 
 describe('bot access keys', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   /** Calls with a member's token in the bootstrap workspace. */
   const as = (m: { token: string }) => caller(t, m.token);

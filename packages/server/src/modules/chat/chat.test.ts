@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { chatClient, type TestChatUser } from '../../test-support/chat.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { useTestApp } from '../../test-support/fixtures.js';
 import { expectError } from '../../test-support/wire.js';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -18,7 +18,7 @@ function handSigned(
 }
 
 describe('Chat API', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let chat: ReturnType<typeof chatClient>;
   let alice: TestChatUser;
   let bob: TestChatUser;
@@ -26,7 +26,6 @@ describe('Chat API', () => {
   let secret: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     chat = chatClient(t);
     alice = await chat.user({ name: 'Alice', data: { plan: 'pro' } });
     bob = await chat.user({ name: 'Bob' });
@@ -35,7 +34,6 @@ describe('Chat API', () => {
     expect(res.statusCode).toBe(200);
     secret = (res.json() as { chat: { userKeySecret: string } }).chat.userKeySecret;
   });
-  afterAll(() => t.close());
 
   describe('users', () => {
     it('creates a user and answers 201 with its key', async () => {

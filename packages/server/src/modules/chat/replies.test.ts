@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { ChatWebhookEvent } from '@parley/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatClient, openSse } from '../../test-support/chat.js';
+import { useTestApp } from '../../test-support/fixtures.js';
 import { flood } from '../../test-support/flood.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { NOT_FOUND_TEXT } from '../answers/index.js';
@@ -19,7 +20,6 @@ const waitFor = async (test: () => boolean | Promise<boolean>, timeoutMs = 8000)
 };
 
 describe('knowledge replies (chat_reply job)', () => {
-  let t: TestApp;
   const requests: ReplyRequest[] = [];
   const responder: KnowledgeResponder = {
     async answer(request, stream) {
@@ -34,11 +34,10 @@ describe('knowledge replies (chat_reply job)', () => {
     },
   };
 
+  const t = useTestApp({ workers: true, responder });
   beforeAll(async () => {
-    t = await createTestApp({ workers: true, responder });
     await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, { configuration: { adminKey: 'support' } });
   });
-  afterAll(() => t.close());
 
   it('signals typing, streams the answer, posts it as the bot and sends debug to adminKey sessions only', async () => {
     const chat = chatClient(t);

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../errors/errors.js';
 import { chatClient } from '../../test-support/chat.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { useTestApp } from '../../test-support/fixtures.js';
 import { safeFileName } from './files.js';
 import { chatPage, checkPayloadSize, signalTo } from './records.js';
 
 describe('chat service', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp();
 
   it('keeps working when its methods are destructured off the service', async () => {
     const { authenticate, updateUser, getUser } = t.app.services.chat;

@@ -1,24 +1,23 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { chatClient, openSse, type SseFrame, type TestChatUser } from '../../test-support/chat.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { useTestApp } from '../../test-support/fixtures.js';
+import { createTestApp } from '../../test-support/harness.js';
 
 describe('Chat API live stream (SSE over real HTTP)', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { PARLEY_CHAT_PING_INTERVAL_MS: '100' } });
   let chat: ReturnType<typeof chatClient>;
   let base: string;
   let alice: TestChatUser;
   let bob: TestChatUser;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { PARLEY_CHAT_PING_INTERVAL_MS: '100' } });
     chat = chatClient(t);
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `${address}/v1/chat/${t.botId}`;
     alice = await chat.user({ name: 'Alice' });
     bob = await chat.user({ name: 'Bob' });
   });
-  afterAll(() => t.close());
 
   const listen = (conversationId: string, headers: Record<string, string>, query = '') =>
     openSse(`${base}/conversations/${conversationId}/listen${query}`, headers);
@@ -420,24 +419,22 @@ function rawListen(url: string, headers: Record<string, string>) {
 }
 
 describe('Chat API live stream bounds (a caller may not exhaust the server)', () => {
-  let t: TestApp;
+  const t = useTestApp({
+    env: {
+      PARLEY_CHAT_MAX_STREAMS_PER_USER: '2',
+      PARLEY_CHAT_MAX_STREAMS_PER_BOT: '4',
+      PARLEY_CHAT_STREAM_BUFFER_BYTES: '65536',
+      PARLEY_CHAT_STREAM_STALL_MS: '400',
+    },
+  });
   let chat: ReturnType<typeof chatClient>;
   let base: string;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      env: {
-        PARLEY_CHAT_MAX_STREAMS_PER_USER: '2',
-        PARLEY_CHAT_MAX_STREAMS_PER_BOT: '4',
-        PARLEY_CHAT_STREAM_BUFFER_BYTES: '65536',
-        PARLEY_CHAT_STREAM_STALL_MS: '400',
-      },
-    });
     chat = chatClient(t);
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `${address}/v1/chat/${t.botId}`;
   });
-  afterAll(() => t.close());
 
   it('drops a reader that does not read instead of buffering what it is sent, and a resume loses nothing', async () => {
     const user = await chat.user();
@@ -540,17 +537,15 @@ describe('Chat API live stream bounds (a caller may not exhaust the server)', ()
 });
 
 describe('Chat API live streams end when their credentials are revoked', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let chat: ReturnType<typeof chatClient>;
   let base: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     chat = chatClient(t);
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `${address}/v1/chat/${t.botId}`;
   });
-  afterAll(() => t.close());
 
   const listen = (conversationId: string, headers: Record<string, string>) =>
     openSse(`${base}/conversations/${conversationId}/listen`, headers);

@@ -6,6 +6,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type ParleyApp } from '../../app.js';
 import { type Db, openDatabase } from '../../db/database.js';
+import { useTestApp } from '../../test-support/fixtures.js';
 import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 
@@ -232,11 +233,7 @@ describe.skipIf(!url)('Files on PostgreSQL, two processes sharing one database',
 });
 
 describe('Files quota on SQLite under concurrent upserts', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PARLEY_QUOTA_FILE_STORAGE_BYTES: String(QUOTA) } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ env: { PARLEY_QUOTA_FILE_STORAGE_BYTES: String(QUOTA) } });
 
   it('accepts at most floor(quota / size) of 20 parallel 400 KB upserts, the rest 403 QuotaExceeded', async () => {
     const caller = { app: t.app, token: t.botKey, botId: t.botId };

@@ -12,7 +12,8 @@ import {
   tamper,
   type Upserted,
 } from '../../test-support/files-api.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { useTestApp } from '../../test-support/fixtures.js';
+import type { TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 
 const CONTENT = Buffer.from('hello world!');
@@ -24,15 +25,13 @@ async function freshUrl(t: TestApp, id: string): Promise<string> {
 }
 
 describe('downloading through a file’s url', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let file: FileObject;
   let url: string;
   beforeAll(async () => {
-    t = await createTestApp();
     file = await store(t, KEY, CONTENT);
     url = await freshUrl(t, file.id);
   });
-  afterAll(() => t.close());
 
   it('answers 200 with the exact bytes and the stored Content-Type, nosniff, Content-Disposition and ETag', async () => {
     const res = await fetchUrl(t, url);

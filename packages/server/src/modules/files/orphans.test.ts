@@ -2,10 +2,11 @@ import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { FileObject } from '@parley/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, pathOf, store } from '../../test-support/files-api.js';
 import { localS3 } from '../../test-support/files-s3.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { useFixture, useTestApp } from '../../test-support/fixtures.js';
+import type { TestApp } from '../../test-support/harness.js';
 
 const HOUR = 3600_000;
 
@@ -19,7 +20,7 @@ async function heldBlobs(t: TestApp): Promise<string[]> {
 }
 
 describe('the orphan blob sweep on local disk', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { PARLEY_UPLOAD_URL_TTL_SECONDS: '3600' } });
   let root: string;
   const onDisk = async (): Promise<string[]> => {
     const entries = await readdir(join(root, 'bots'), { recursive: true, withFileTypes: true });
@@ -38,10 +39,8 @@ describe('the orphan blob sweep on local disk', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { PARLEY_UPLOAD_URL_TTL_SECONDS: '3600' } });
     root = join(t.dataDir, 'blobs');
   });
-  afterAll(() => t.close());
 
   it('deletes a blob no record holds once older than the upload URL lifetime, and keeps a fresh one and every held blob', async () => {
     const kept = await store(t, 'kept.txt', Buffer.from('held by a record'));
@@ -78,18 +77,13 @@ describe('the orphan blob sweep on local disk', () => {
 });
 
 describe('the orphan blob sweep on S3 (s3rver)', () => {
-  let t: TestApp;
-  let s3: Awaited<ReturnType<typeof localS3>>;
+  const s3 = useFixture(
+    's3rver',
+    () => localS3('parley-orphans'),
+    (s) => s.close(),
+  );
+  const t = useTestApp(() => ({ blobs: s3.blobs }));
   const objects = () => s3.keys();
-
-  beforeAll(async () => {
-    s3 = await localS3('parley-orphans');
-    t = await createTestApp({ blobs: s3.blobs });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await s3?.close();
-  });
 
   it('lists the bucket through the port and deletes only the blobs no record holds', async () => {
     await store(t, 's3-kept.txt', Buffer.from('held'));

@@ -1,5 +1,5 @@
 import type { FileObject } from '@parley/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   api,
   fetchUrl,
@@ -10,7 +10,8 @@ import {
   type Upserted,
   upsert,
 } from '../../test-support/files-api.js';
-import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
+import { useTestApp } from '../../test-support/fixtures.js';
+import { postgresTestUrl } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 
 const postgresUrl = postgresTestUrl();
@@ -25,14 +26,9 @@ const backends: Array<[string, string | undefined]> = [
  * file's URLs keep serving the previous bytes, as they were published, until the new upload commits.
  */
 describe.each(backends)('replacing the content of a key on %s', (_name, databaseUrl) => {
-  let t: TestApp;
+  const t = useTestApp({ ...(databaseUrl ? { databaseUrl } : {}) });
   let n = 0;
   const nextKey = (name: string) => `replace/${++n}-${name}`;
-
-  beforeAll(async () => {
-    t = await createTestApp({ ...(databaseUrl ? { databaseUrl } : {}) });
-  });
-  afterAll(() => t?.close());
 
   it('keeps serving the old bytes (download and public URL) until the new upload completes, then the new ones', async () => {
     const key = nextKey('doc.txt');
@@ -173,11 +169,7 @@ describe.each(backends)('replacing the content of a key on %s', (_name, database
 });
 
 describe('the quota while a re-upload is pending', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PARLEY_QUOTA_FILE_STORAGE_BYTES: '1000' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ env: { PARLEY_QUOTA_FILE_STORAGE_BYTES: '1000' } });
 
   it('counts the larger of the declared size and the bytes still served, so abandoning a re-upload frees nothing', async () => {
     const call = (body: Record<string, unknown>) =>

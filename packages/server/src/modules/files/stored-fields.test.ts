@@ -1,8 +1,8 @@
 import type { FileObject } from '@parley/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../errors/errors.js';
 import { api, pathOf, putBytes, upsert } from '../../test-support/files-api.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { useTestApp } from '../../test-support/fixtures.js';
 import { badFields, expectError } from '../../test-support/wire.js';
 import { MAX_JSON_FIELD_BYTES, MAX_JSON_FIELD_DEPTH, TRUNCATED_MARKER } from './json-field.js';
 import type { FilesContext } from './service.js';
@@ -31,7 +31,7 @@ function depthOf(value: unknown): number {
 }
 
 describe('free-form JSON fields and media types of the Files API', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let ctx: FilesContext;
 
   /** The error a service call throws. */
@@ -47,10 +47,8 @@ describe('free-form JSON fields and media types of the Files API', () => {
     ((error.metadata as { errors?: Array<{ field: string }> } | undefined)?.errors ?? []).map((e) => e.field);
 
   beforeAll(async () => {
-    t = await createTestApp();
     ctx = { actor: { kind: 'bot', botId: t.botId }, botId: t.botId, workspaceId: t.workspaceId };
   });
-  afterAll(() => t.close());
 
   describe('metadata and indexing.configuration', () => {
     it(`refuses metadata nested deeper than ${MAX_JSON_FIELD_DEPTH} levels with 400 InvalidPayload naming metadata, and stores nothing`, async () => {

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, store } from '../../test-support/files-api.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { useTestApp } from '../../test-support/fixtures.js';
 
 describe('File Storage usage per bot', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PARLEY_QUOTA_BOT_FILE_STORAGE_BYTES: '1000' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ env: { PARLEY_QUOTA_BOT_FILE_STORAGE_BYTES: '1000' } });
 
   it('reports the bytes of the bot’s uploaded files against the per-bot quota', async () => {
     await store(t, 'a.bin', Buffer.alloc(100, 1));

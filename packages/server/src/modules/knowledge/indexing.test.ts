@@ -3,11 +3,12 @@ import type { FileObject } from '@parley/protocol';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import type { LightMyRequestResponse } from 'fastify';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { openDatabase } from '../../db/database.js';
 import { EmbedderError } from '../../search/embed/errors.js';
 import type { Embedder } from '../../search/types.js';
+import { useTestApp } from '../../test-support/fixtures.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 
@@ -224,13 +225,9 @@ async function makeDocx(): Promise<Buffer> {
 // ---------------------------------------------------------------------------------------------------------
 
 describe('the indexing status machine and its progress', () => {
-  let t: TestApp;
   const embedder = new TestEmbedder();
-  beforeAll(async () => {
-    t = await createTestApp({ workers: true, embedder });
-  });
+  const t = useTestApp({ workers: true, embedder });
   beforeEach(() => embedder.reset());
-  afterAll(() => t.close());
 
   it('moves an index:true upload from indexing_pending to indexing_completed, showing its progress while it runs', async () => {
     const f = api(t);
@@ -295,7 +292,7 @@ describe('the indexing status machine and its progress', () => {
 });
 
 describe('every format, end to end through an upload (lexical)', () => {
-  let t: TestApp;
+  const t = useTestApp({ workers: true });
   const ids: Record<string, string> = {};
   const final: Record<string, FileObject> = {};
   const PNG = Buffer.from(
@@ -307,7 +304,6 @@ describe('every format, end to end through an upload (lexical)', () => {
   );
 
   beforeAll(async () => {
-    t = await createTestApp({ workers: true });
     const f = api(t);
     const documents: Record<string, Buffer | string> = {
       'report.pdf': await makePdf([
@@ -337,7 +333,6 @@ describe('every format, end to end through an upload (lexical)', () => {
     }
     for (const [key, id] of Object.entries(ids)) final[key] = await f.settled(id);
   });
-  afterAll(() => t.close());
 
   const passagesOf = async (key: string) =>
     (await api(t).passages(ids[key] as string, '?limit=200')).passages;
@@ -458,13 +453,9 @@ describe('every format, end to end through an upload (lexical)', () => {
 });
 
 describe('retries with backoff, the time bound and re-indexing (the queue driven by the test)', () => {
-  let t: TestApp;
   const embedder = new TestEmbedder();
-  beforeAll(async () => {
-    t = await createTestApp({ embedder });
-  });
+  const t = useTestApp({ embedder });
   beforeEach(() => embedder.reset());
-  afterAll(() => t.close());
 
   const runOne = (backoffBaseMs: number) =>
     t.app.services.jobs.runOne(t.app.services.jobHandlers, { backoffBaseMs });
@@ -601,14 +592,12 @@ describe('retries with backoff, the time bound and re-indexing (the queue driven
 });
 
 describe('the time bound of an indexing attempt', () => {
-  let t: TestApp;
   const embedder = new TestEmbedder();
+  const t = useTestApp({ embedder, env: { PARLEY_INDEXING_TIMEOUT_SECONDS: '1' } });
   beforeAll(async () => {
-    t = await createTestApp({ embedder, env: { PARLEY_INDEXING_TIMEOUT_SECONDS: '1' } });
     // The document reader's worker loads once (slowly from TypeScript sources), outside the 1 s bound.
     await t.app.services.reader.ready();
   });
-  afterAll(() => t.close());
 
   it('ends a job whose embedder hangs (ignoring the abort) indexing_failed timeout, and re-indexing then completes', async () => {
     const f = api(t);
@@ -695,12 +684,8 @@ describe('durability: indexing jobs survive a restart', () => {
 });
 
 describe('a new upload while the previous one is being indexed', () => {
-  let t: TestApp;
   const embedder = new TestEmbedder();
-  beforeAll(async () => {
-    t = await createTestApp({ workers: true, embedder });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ workers: true, embedder });
 
   it('makes the old job do nothing and indexes the new content', async () => {
     const f = api(t);
@@ -731,20 +716,18 @@ describe('a new upload while the previous one is being indexed', () => {
 });
 
 describe('setFilePassages and listFilePassages', () => {
-  let t: TestApp;
   const embedder = new TestEmbedder();
+  const t = useTestApp({ workers: true, embedder });
   let fileId: string;
   const supplied = Array.from({ length: 205 }, (_, i) => ({
     content: `Supplied passage ${i} describes widget${i}.`,
     ...(i % 2 === 0 ? { meta: { subtype: 'list', pageNumber: Math.floor(i / 10) + 1 } } : {}),
   }));
   beforeAll(async () => {
-    t = await createTestApp({ workers: true, embedder });
     const file = await api(t).upload('own-chunks.txt', 'Content the caller chunks itself.', { index: false });
     expect(file.status).toBe('upload_completed');
     fileId = file.id;
   });
-  afterAll(() => t.close());
 
   it('replaces the passages with the caller’s own, embeds them in the background, and search finds them', async () => {
     const f = api(t);

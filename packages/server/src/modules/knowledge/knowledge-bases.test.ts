@@ -1,8 +1,8 @@
 import type { FileObject, KnowledgeBase } from '@parley/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { callAs, type FilesMethod } from '../../test-support/files-api.js';
 import { settled } from '../../test-support/files-indexing.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { useTestApp } from '../../test-support/fixtures.js';
 import { badFields, expectError } from '../../test-support/wire.js';
 
 /**
@@ -23,7 +23,7 @@ const KB = '/v1/files/knowledge-bases';
 const CORRUPT_PDF = '%PDF-1.7\nnot really a pdf at all\n%%EOF';
 
 describe('knowledge bases', () => {
-  let t: TestApp;
+  const t = useTestApp({ workers: true });
   const tokens: Record<string, string> = {};
 
   /** A Files API call as `who` ('' for no token) on the bootstrap bot. */
@@ -93,7 +93,6 @@ describe('knowledge bases', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ workers: true });
     const integration = await t.asOwner('POST', '/v1/admin/integrations', { name: 'kb-integration' });
     const integrationId = (integration.json() as { integration: { id: string } }).integration.id;
     expect(
@@ -112,7 +111,6 @@ describe('knowledge bases', () => {
       stranger: (await t.otherTenant()).token,
     });
   });
-  afterAll(() => t.close());
 
   describe('CRUD', () => {
     it('creates a knowledge base with 201 and answers it with empty counts', async () => {

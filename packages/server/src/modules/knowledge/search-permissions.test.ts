@@ -1,7 +1,7 @@
 import type { FileObject } from '@parley/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { callAs, type FilesMethod } from '../../test-support/files-api.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { useTestApp } from '../../test-support/fixtures.js';
 import { expectError } from '../../test-support/wire.js';
 
 /**
@@ -32,7 +32,7 @@ type FileName = keyof typeof FILES;
 const ALL = Object.keys(FILES) as FileName[];
 
 describe('searchFiles permissions and filters (lexical, SQLite)', () => {
-  let t: TestApp;
+  const t = useTestApp({ workers: true });
   const ids = {} as Record<FileName, string>;
   const tokens: Record<string, string> = {};
   let otherBotId: string;
@@ -103,7 +103,6 @@ describe('searchFiles permissions and filters (lexical, SQLite)', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ workers: true });
     const bot2 = await t.asOwner('POST', '/v1/admin/bots', { name: 'Second bot' });
     otherBotId = (bot2.json() as { bot: { id: string } }).bot.id;
     const bot2Key = await t.asOwner('POST', `/v1/admin/bots/${otherBotId}/access-keys`, { note: 'search' });
@@ -128,7 +127,6 @@ describe('searchFiles permissions and filters (lexical, SQLite)', () => {
       ids[name] = file.id;
     }
   });
-  afterAll(() => t.close());
 
   describe('who sees which passages', () => {
     const expected: Record<string, FileName[]> = {

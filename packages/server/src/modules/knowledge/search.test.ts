@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../test-support/files-api.js';
 import { HANDBOOK, settled, uploadText } from '../../test-support/files-indexing.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { useTestApp } from '../../test-support/fixtures.js';
+import type { TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 
 const search = (t: TestApp, query: string, extra = '', token = t.botKey) =>
@@ -13,16 +14,14 @@ const search = (t: TestApp, query: string, extra = '', token = t.botKey) =>
   });
 
 describe('indexing and searchFiles (lexical, SQLite)', () => {
-  let t: TestApp;
+  const t = useTestApp({ workers: true });
   let fileId: string;
   beforeAll(async () => {
-    t = await createTestApp({ workers: true });
     const file = await uploadText(t, 'handbook.md', HANDBOOK, { tags: { team: 'support' } });
     expect(file.status).toBe('indexing_pending');
     fileId = file.id;
     expect(await settled(t, fileId, 200)).toMatchObject({ status: 'indexing_completed' });
   });
-  afterAll(() => t.close());
 
   it('finds the passage that answers a question, with its file and section', async () => {
     const res = await search(t, 'how long do I have to ask for a refund?');

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test-support/fixtures.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { badFields, expectError } from '../../test-support/wire.js';
 
@@ -21,11 +22,7 @@ interface LogPage {
 }
 
 describe('bot request logs', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const logsUrl = (botId: string, query = '') => `/v1/admin/bots/${botId}/logs${query}`;
 

@@ -1,19 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test-support/fixtures.js';
 import { expectError } from '../../test-support/wire.js';
 import { escapeHtml, webchatService } from './service.js';
 
 describe('webchat serving', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp();
 
   it('answers a bot public configuration without its adminKey, and 404 for an unknown bot', async () => {
     const put = await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, {
