@@ -1,60 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import {
+  FULL_WEBCHAT_CONFIGURATION,
+  SPEC_WEBCHAT_FIELDS as SPEC_FIELDS,
+} from './test-support/webchat-config.js';
 import { validateWebchatConfiguration, WEBCHAT_CONFIGURATION_FIELDS } from './webchat-config.js';
 
 /** A valid value of every field of the spec's table. */
-const VALID: Record<string, unknown> = {
-  botName: 'Support bot',
-  botAvatar: 'https://cdn.example.com/avatar.png',
-  botDescription: 'Answers questions about your orders',
-  composerPlaceholder: 'Ask me anything…',
-  color: '#3276EA',
-  themeMode: 'dark',
-  variant: 'soft',
-  allowFileUpload: true,
-  showPoweredBy: false,
-  feedbackEnabled: true,
-  fabImage: 'http://cdn.example.com/fab.svg',
-  radius: 2.5,
-  fontFamily: 'ibm plex sans',
-  additionalStylesheet: '.bpw { color: red; }',
-  additionalStylesheetUrl: 'https://cdn.example.com/chat.css',
-  storageLocation: 'sessionStorage',
-  footer: 'Powered by **us**',
-  headerVariant: 'glass',
-  adminKey: 'admin-key-123',
-  phone: { title: 'Call us', link: '+1 (555) 010-0000' },
-  email: { title: 'Mail us', link: 'help@example.com' },
-  website: { title: 'Home', link: 'https://example.com' },
-  termsOfService: { title: 'Terms', link: 'https://example.com/terms' },
-  privacyPolicy: { title: 'Privacy', link: 'https://example.com/privacy' },
-};
-
-const SPEC_FIELDS = [
-  'botName',
-  'botAvatar',
-  'botDescription',
-  'composerPlaceholder',
-  'color',
-  'themeMode',
-  'variant',
-  'allowFileUpload',
-  'showPoweredBy',
-  'feedbackEnabled',
-  'fabImage',
-  'radius',
-  'fontFamily',
-  'additionalStylesheet',
-  'additionalStylesheetUrl',
-  'storageLocation',
-  'footer',
-  'headerVariant',
-  'adminKey',
-  'phone',
-  'email',
-  'website',
-  'termsOfService',
-  'privacyPolicy',
-];
+const VALID: Record<string, unknown> = FULL_WEBCHAT_CONFIGURATION;
 
 const check = (config: unknown) => validateWebchatConfiguration(config);
 const fieldsOf = (config: unknown) => check(config).map((i) => i.field);

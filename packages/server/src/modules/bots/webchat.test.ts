@@ -1,65 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  FULL_WEBCHAT_CONFIGURATION as FULL,
+  SPEC_WEBCHAT_FIELDS as SPEC_FIELDS,
+} from '../../../../protocol/src/test-support/webchat-config.js';
 import { caller, expectInvalid } from '../../test-support/admin-calls.js';
-import { createTestApp, type TestApp, type TestMember } from '../../test-support/harness.js';
+import { useTestApp } from '../../test-support/fixtures.js';
+import type { TestMember } from '../../test-support/harness.js';
 import { badFields, expectError } from '../../test-support/wire.js';
 
-/** Every field of the spec's Webchat configuration table, each with a valid value. */
-const FULL = {
-  botName: 'Parley helper',
-  botAvatar: 'https://example.com/avatar.png',
-  botDescription: 'Answers questions about Parley',
-  composerPlaceholder: 'Ask me anything',
-  color: '#3276EA',
-  themeMode: 'dark',
-  variant: 'soft',
-  allowFileUpload: true,
-  showPoweredBy: false,
-  feedbackEnabled: true,
-  fabImage: 'https://example.com/fab.svg',
-  radius: 2.5,
-  fontFamily: 'ibm plex sans',
-  additionalStylesheet: '.bpw-header { font-weight: 600; }',
-  additionalStylesheetUrl: 'https://example.com/chat.css',
-  storageLocation: 'sessionStorage',
-  footer: 'Made with **Parley**',
-  headerVariant: 'glass',
-  adminKey: 'admin-key-123',
-  phone: { title: 'Call us', link: '+1 555 0100' },
-  email: { title: 'Write to us', link: 'mailto:help@example.com' },
-  website: { title: 'Website', link: 'https://example.com' },
-  termsOfService: { title: 'Terms', link: 'https://example.com/terms' },
-  privacyPolicy: { title: 'Privacy', link: 'https://example.com/privacy' },
-} as const;
-
-const SPEC_FIELDS = [
-  'botName',
-  'botAvatar',
-  'botDescription',
-  'composerPlaceholder',
-  'color',
-  'themeMode',
-  'variant',
-  'allowFileUpload',
-  'showPoweredBy',
-  'feedbackEnabled',
-  'fabImage',
-  'radius',
-  'fontFamily',
-  'additionalStylesheet',
-  'additionalStylesheetUrl',
-  'storageLocation',
-  'footer',
-  'headerVariant',
-  'adminKey',
-  'phone',
-  'email',
-  'website',
-  'termsOfService',
-  'privacyPolicy',
-];
-
 describe('bot webchat configuration', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let viewer: TestMember;
   let billing: TestMember;
   let developer: TestMember;
@@ -70,12 +20,10 @@ describe('bot webchat configuration', () => {
     return (res.json() as { configuration: Record<string, unknown> }).configuration;
   };
   beforeAll(async () => {
-    t = await createTestApp();
     viewer = await t.addMember('viewer');
     billing = await t.addMember('billing');
     developer = await t.addMember('developer');
   });
-  afterAll(() => t.close());
 
   it('answers an empty configuration for a new bot', async () => {
     const bot = await t.asOwner('POST', '/v1/admin/bots', { name: 'Fresh' });
