@@ -24,8 +24,52 @@ export type SignalRow = Selectable<ChatSignalsTable>;
 /** A bot's chat secrets. */
 export type SecretsRow = Selectable<ChatSecretsTable>;
 
+/** A page of what a conversation holds: `limit + 1` rows after the cursor. */
+interface ConversationPage {
+  botId: string;
+  conversationId: string;
+  limit: number;
+  after: Cursor | undefined;
+}
+
+/** The chat tables whose rows are keyed by bot and id. */
+type KeyedTable = 'chat_users' | 'chat_conversations' | 'chat_messages' | 'chat_events';
+/** The key columns of those tables. */
+interface Key {
+  bot_id: string;
+  id: string;
+}
+
+/**
+ * Queries over one of the tables keyed by bot and id. Kysely cannot type a query over a table picked by a
+ * type parameter, so these see only the two key columns every one of these tables has.
+ */
+function keyedRows(db: Kysely<Database>) {
+  const keyed = db as unknown as Kysely<Record<KeyedTable, Key>>;
+  return {
+    /** The row of this id, of this bot. */
+    byId: <T extends KeyedTable>(table: T, botId: string, id: string) =>
+      keyed
+        .selectFrom(table as KeyedTable)
+        .selectAll()
+        .where('bot_id', '=', botId)
+        .where('id', '=', id)
+        .executeTakeFirst() as Promise<Selectable<Database[T]> | undefined>,
+    /** Inserts a whole row (typed by the caller) unless one of the same bot and id exists; answers whether it was. */
+    insertIfMissing: async (table: KeyedTable, row: Key): Promise<boolean> => {
+      const result = await keyed
+        .insertInto(table)
+        .values(row)
+        .onConflict((oc) => oc.columns(['bot_id', 'id']).doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    },
+  };
+}
+
 /** Queries of the Chat API tables. Every query is scoped by bot. */
 export function chatRepo(db: Kysely<Database>) {
+  const keyed = keyedRows(db);
   return {
     secrets: (botId: string) =>
       db.selectFrom('chat_secrets').selectAll().where('bot_id', '=', botId).executeTakeFirst(),
@@ -49,13 +93,7 @@ export function chatRepo(db: Kysely<Database>) {
         )
         .execute(),
 
-    user: (botId: string, id: string) =>
-      db
-        .selectFrom('chat_users')
-        .selectAll()
-        .where('bot_id', '=', botId)
-        .where('id', '=', id)
-        .executeTakeFirst(),
+    user: (botId: string, id: string) => keyed.byId('chat_users', botId, id),
     usersByIds: (botId: string, ids: string[]) =>
       ids.length === 0
         ? Promise.resolve([] as ChatUserRow[])
@@ -66,14 +104,7 @@ export function chatRepo(db: Kysely<Database>) {
             .where('id', 'in', ids)
             .execute(),
     /** Inserts a user unless one with this id exists; answers whether it was inserted. */
-    insertUserIfMissing: async (row: ChatUserRow): Promise<boolean> => {
-      const result = await db
-        .insertInto('chat_users')
-        .values(row)
-        .onConflict((oc) => oc.columns(['bot_id', 'id']).doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-    },
+    insertUserIfMissing: (row: ChatUserRow) => keyed.insertIfMissing('chat_users', row),
     updateUser: (botId: string, id: string, values: Partial<ChatUserRow>) =>
       db.updateTable('chat_users').set(values).where('bot_id', '=', botId).where('id', '=', id).execute(),
     /**
@@ -127,21 +158,8 @@ export function chatRepo(db: Kysely<Database>) {
       return orphaned;
     },
 
-    conversation: (botId: string, id: string) =>
-      db
-        .selectFrom('chat_conversations')
-        .selectAll()
-        .where('bot_id', '=', botId)
-        .where('id', '=', id)
-        .executeTakeFirst(),
-    insertConversationIfMissing: async (row: ConversationRow): Promise<boolean> => {
-      const result = await db
-        .insertInto('chat_conversations')
-        .values(row)
-        .onConflict((oc) => oc.columns(['bot_id', 'id']).doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-    },
+    conversation: (botId: string, id: string) => keyed.byId('chat_conversations', botId, id),
+    insertConversationIfMissing: (row: ConversationRow) => keyed.insertIfMissing('chat_conversations', row),
     touchConversation: (botId: string, id: string, at: string) =>
       db
         .updateTable('chat_conversations')
@@ -206,12 +224,7 @@ export function chatRepo(db: Kysely<Database>) {
       return Number(result.numDeletedRows) > 0;
     },
     /** Participants (as users) in the order they joined. */
-    listParticipants: (q: {
-      botId: string;
-      conversationId: string;
-      limit: number;
-      after: Cursor | undefined;
-    }) => {
+    listParticipants: (q: ConversationPage) => {
       const query = db
         .selectFrom('chat_participants as p')
         .innerJoin('chat_users as u', (j) =>
@@ -225,13 +238,7 @@ export function chatRepo(db: Kysely<Database>) {
     },
 
     insertMessages: (rows: MessageRow[]) => db.insertInto('chat_messages').values(rows).execute(),
-    message: (botId: string, id: string) =>
-      db
-        .selectFrom('chat_messages')
-        .selectAll()
-        .where('bot_id', '=', botId)
-        .where('id', '=', id)
-        .executeTakeFirst(),
+    message: (botId: string, id: string) => keyed.byId('chat_messages', botId, id),
     repliesTo: (botId: string, messageId: string) =>
       db
         .selectFrom('chat_messages')
@@ -249,12 +256,7 @@ export function chatRepo(db: Kysely<Database>) {
     deleteMessage: (botId: string, id: string) =>
       db.deleteFrom('chat_messages').where('bot_id', '=', botId).where('id', '=', id).execute(),
     /** Messages of a conversation, newest first. */
-    listMessages: (q: {
-      botId: string;
-      conversationId: string;
-      limit: number;
-      after: Cursor | undefined;
-    }) => {
+    listMessages: (q: ConversationPage) => {
       const query = db
         .selectFrom('chat_messages')
         .selectAll()
@@ -264,13 +266,7 @@ export function chatRepo(db: Kysely<Database>) {
     },
 
     insertEvent: (row: EventRow) => db.insertInto('chat_events').values(row).execute(),
-    event: (botId: string, id: string) =>
-      db
-        .selectFrom('chat_events')
-        .selectAll()
-        .where('bot_id', '=', botId)
-        .where('id', '=', id)
-        .executeTakeFirst(),
+    event: (botId: string, id: string) => keyed.byId('chat_events', botId, id),
 
     /** Appends a signal; answers its cursor. */
     insertSignal: async (row: Omit<SignalRow, 'cursor'>): Promise<number> => {
