@@ -18,11 +18,11 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { strToU8, zipSync } from 'fflate';
 import { intOption, makeWorkFolder } from './lib/args.js';
 import { megabytes, ratio, table } from './lib/format.js';
 import { loadAverage, procMemory } from './lib/machine.js';
-import { onInterrupt, runMain, sleep } from './lib/run.js';
+import { xlsxBomb } from './lib/office-bombs.js';
+import { runMain, sleep } from './lib/run.js';
 import {
   type CallOptions,
   callJson as callJsonOn,
@@ -32,6 +32,7 @@ import {
   running,
   spawnNode,
   startParleyWithBot,
+  withCleanup,
 } from './lib/server.js';
 import { median, msSince, now, summarize } from './lib/stats.js';
 
@@ -55,31 +56,6 @@ const RSS_INTERVAL_MS = 100;
 
 // ---------------------------------------------------------------------------------------------------------
 // The bomb
-
-/**
- * An XLSX of one sheet whose XML unpacks to about `mib` MiB of `<row><c t="inlineStr"><is><t>boom</t></is></c></row>`
- * (the generator of e2e/abuse.test.ts), zipped at level 9 by fflate.
- */
-function xlsxBomb(mib: number): { bytes: Buffer; unpacked: number } {
-  const row = '<row><c t="inlineStr"><is><t>boom</t></is></c></row>';
-  const rows = row.repeat(Math.ceil((mib * 1024 * 1024) / row.length));
-  const sheet = strToU8(
-    `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData></worksheet>`,
-  );
-  const files = {
-    '[Content_Types].xml': strToU8(
-      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
-    ),
-    'xl/workbook.xml': strToU8(
-      '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>',
-    ),
-    'xl/_rels/workbook.xml.rels': strToU8(
-      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
-    ),
-    'xl/worksheets/sheet1.xml': sheet,
-  };
-  return { bytes: Buffer.from(zipSync(files, { level: 9 })), unpacked: sheet.length };
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // HTTP client: ordinary requests and the attackers' POSTs on keep-alive agents, each stream on its own connection
@@ -656,10 +632,9 @@ async function main(): Promise<void> {
     ordinaryAgent.destroy();
     await rm(work, { recursive: true, force: true });
   };
-  onInterrupt(cleanupAll);
   const started = Date.now();
 
-  try {
+  await withCleanup(cleanupAll, async () => {
     console.log(
       `Abuse benchmark: ${seconds} s of ordinary traffic alone, then ${seconds} s of the same traffic under attack (${ATTACKERS * STREAMS_PER_ATTACKER} unread live streams fed 127 KB messages, an XLSX bomb of ${bombMiB} MiB always indexing)`,
     );
@@ -798,12 +773,7 @@ async function main(): Promise<void> {
       );
       process.exitCode = 1;
     }
-  } catch (error) {
-    for (const p of running) console.error(`--- ${p.name} output ---\n${p.output().slice(-3000)}`);
-    throw error;
-  } finally {
-    await cleanupAll();
-  }
+  });
 }
 
 if (process.argv[2] === '--attacker') {

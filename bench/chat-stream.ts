@@ -24,7 +24,7 @@ import pg from 'pg';
 import { intOption, makeWorkFolder, option } from './lib/args.js';
 import { megabytes, ratio, table } from './lib/format.js';
 import { loadAverage, procMemory } from './lib/machine.js';
-import { onInterrupt, runMain, sleep } from './lib/run.js';
+import { runMain, sleep } from './lib/run.js';
 import {
   type Bootstrap,
   type CallOptions,
@@ -38,6 +38,7 @@ import {
   running,
   spawnNode,
   startParley,
+  withCleanup,
 } from './lib/server.js';
 import { msSince, now, summarize } from './lib/stats.js';
 
@@ -594,10 +595,9 @@ async function main(): Promise<void> {
       );
     await rm(work, { recursive: true, force: true });
   };
-  onInterrupt(cleanupAll);
   const started = Date.now();
 
-  try {
+  await withCleanup(cleanupAll, async () => {
     console.log(
       `Chat live stream benchmark: listeners ${counts.join(', ')}; per system and listener count ${messages} sequential messages (${rounds} rounds) and ${bursts} bursts of ${burstSize}`,
     );
@@ -739,12 +739,7 @@ async function main(): Promise<void> {
       `checks: ${tracker.delivered} deliveries matched to their POST (none missing), ${tracker.duplicates} duplicate frames, ${tracker.outOfOrder} frame ids not increasing; whole benchmark ${((Date.now() - started) / 1000).toFixed(0)} s`,
     );
     if (tracker.duplicates + tracker.outOfOrder > 0) process.exitCode = 1;
-  } catch (error) {
-    for (const p of running) console.error(`--- ${p.name} output ---\n${p.output().slice(-3000)}`);
-    throw error;
-  } finally {
-    await cleanupAll();
-  }
+  });
 }
 
 if (process.argv[2] === '--baseline-server') {

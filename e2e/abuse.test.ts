@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { strToU8, zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { xlsxBomb } from '../bench/lib/office-bombs.js';
 import {
   type PrintedBootstrap,
   type ServerProcess,
@@ -52,27 +53,6 @@ function watch(server: ServerProcess) {
       return seen;
     },
   };
-}
-
-/** An XLSX of one sheet whose XML unpacks to about `mb` MB from a small file. */
-function xlsxBomb(mb: number): Buffer {
-  const row = '<row><c t="inlineStr"><is><t>boom</t></is></c></row>';
-  const rows = row.repeat(Math.ceil((mb * 1024 * 1024) / row.length));
-  const files = {
-    '[Content_Types].xml': strToU8(
-      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
-    ),
-    'xl/workbook.xml': strToU8(
-      '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>',
-    ),
-    'xl/_rels/workbook.xml.rels': strToU8(
-      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
-    ),
-    'xl/worksheets/sheet1.xml': strToU8(
-      `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData></worksheet>`,
-    ),
-  };
-  return Buffer.from(zipSync(files, { level: 9 }));
 }
 
 /** A DOCX whose document.xml unpacks to about `mb` MB. */
@@ -212,7 +192,7 @@ describe('a hostile caller cannot take the process down', () => {
 
       // 2. Bombs and pathological documents are sent for indexing while the streams fill up.
       const hostile = await Promise.all([
-        uploadForIndexing('bomb.xlsx', xlsxBomb(190)),
+        uploadForIndexing('bomb.xlsx', xlsxBomb(190).bytes),
         uploadForIndexing('bomb.docx', docxBomb(150)),
         uploadForIndexing(
           'deep.md',

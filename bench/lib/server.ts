@@ -1,5 +1,6 @@
 // Child processes of the benchmarks: a `parley serve` process (or any Node script) started on a free port and
 // waited for, its bootstrap.json, and calls to its API with the bot access key.
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -7,7 +8,7 @@ import { type Agent, type IncomingMessage, request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sleep } from './run.js';
+import { onInterrupt, sleep } from './run.js';
 
 /** The repository root, from bench/lib/server.ts or its compiled copy bench/dist/lib/server.js. */
 function findRepoRoot(): string {
@@ -284,4 +285,20 @@ export async function callJson<T>(
   if (res.status < 200 || res.status > 299)
     throw new Error(`${method} ${url} answered ${res.status}: ${res.text.slice(0, 300)}`);
   return JSON.parse(res.text || '{}') as T;
+}
+
+/**
+ * Runs a benchmark's `work` with `cleanup` (which stops its processes and removes its files) called on the
+ * way out, also on Ctrl-C; when `work` fails, prints the end of each child process's output first.
+ */
+export async function withCleanup(cleanup: () => Promise<void>, work: () => Promise<void>): Promise<void> {
+  onInterrupt(cleanup);
+  try {
+    await work();
+  } catch (error) {
+    for (const p of running) console.error(`--- ${p.name} output ---\n${p.output().slice(-3000)}`);
+    throw error;
+  } finally {
+    await cleanup();
+  }
 }
