@@ -9,6 +9,7 @@ import type {
   WorkspacesTable,
 } from '../../db/schema.js';
 import type { Cursor } from '../../http/pagination.js';
+import { queueGarbageOf } from '../files/garbage.js';
 
 /** Account row. */
 export type AccountRow = Selectable<AccountsTable>;
@@ -180,18 +181,7 @@ export function identityRepo(db: Kysely<Database>): IdentityRepo {
       await db.updateTable('workspaces').set(values).where('id', '=', id).execute();
     },
     async deleteWorkspace(id, at) {
-      await db
-        .insertInto('blob_garbage')
-        .columns(['blob_key', 'queued_at'])
-        .expression(
-          db
-            .selectFrom('files')
-            .select(['blob_key', sql.lit(at).as('queued_at')])
-            .where('workspace_id', '=', id)
-            .where('blob_key', 'is not', null),
-        )
-        .onConflict((oc) => oc.column('blob_key').doNothing())
-        .execute();
+      await queueGarbageOf(db, { workspaceId: id }, at);
       await db
         .deleteFrom('request_logs')
         .where('bot_id', 'in', db.selectFrom('bots').select('id').where('workspace_id', '=', id))
