@@ -15,87 +15,50 @@ import type {
   SignInResponse,
   UpdateAccountInput,
 } from './admin-types.js';
-import { Api, type RequestOptions } from './core.js';
-import { ACCOUNT_OPERATIONS as OPS } from './operations.js';
+import { apiClass } from './api-class.js';
+import type { RequestOptions } from './core.js';
+import { ACCOUNT_OPERATIONS } from './operations.js';
 
 /** The token's own account (`/v1/admin/account`): invitations, profile, personal access tokens. */
-export class AccountApi extends Api {
+export interface AccountApi {
   /**
    * Redeems a one-time invitation code. Without a token it creates the account of the invited e-mail and
    * answers its first personal access token, e.g. for `client.with({ token: pat.value, workspaceId })`.
    * When an account already holds that e-mail, call it with that account's token (no `pat` then).
    */
-  async acceptInvitation(
-    input: AcceptInvitationInput,
-    options?: RequestOptions,
-  ): Promise<AcceptInvitationResponse> {
-    return this.core.send(OPS.acceptInvitation, input, options);
-  }
-
+  acceptInvitation(input: AcceptInvitationInput, options?: RequestOptions): Promise<AcceptInvitationResponse>;
   /** The token's account. */
-  async getAccount(input: NoInput = {}, options?: RequestOptions): Promise<AccountResponse> {
-    return this.core.send(OPS.getAccount, input, options);
-  }
-
+  getAccount(input?: NoInput, options?: RequestOptions): Promise<AccountResponse>;
   /** Changes the token's account. */
-  async updateAccount(input: UpdateAccountInput, options?: RequestOptions): Promise<AccountResponse> {
-    return this.core.send(OPS.updateAccount, input, options);
-  }
-
+  updateAccount(input: UpdateAccountInput, options?: RequestOptions): Promise<AccountResponse>;
   /** Lists the account's personal access tokens (never their values). */
-  async listPersonalAccessTokens(
-    input: NoInput = {},
+  listPersonalAccessTokens(
+    input?: NoInput,
     options?: RequestOptions,
-  ): Promise<ListPersonalAccessTokensResponse> {
-    return this.core.send(OPS.listPersonalAccessTokens, input, options);
-  }
-
+  ): Promise<ListPersonalAccessTokensResponse>;
   /** Creates a personal access token (`pat_…`); `pat.value` is shown only in this answer. */
-  async createPersonalAccessToken(
-    input: CreatePersonalAccessTokenInput = {},
+  createPersonalAccessToken(
+    input?: CreatePersonalAccessTokenInput,
     options?: RequestOptions,
-  ): Promise<CreatePersonalAccessTokenResponse> {
-    return this.core.send(OPS.createPersonalAccessToken, input, options);
-  }
-
+  ): Promise<CreatePersonalAccessTokenResponse>;
   /** Revokes a personal access token. */
-  async deletePersonalAccessToken(input: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.send(OPS.deletePersonalAccessToken, input, options);
-  }
-
+  deletePersonalAccessToken(input: IdInput, options?: RequestOptions): Promise<EmptyResponse>;
   /**
    * Signs in with an e-mail and a password. In a browser on the service's origin the answer sets the session
    * cookie, which then authenticates the other calls of a client made without a token.
    */
-  async signIn(input: SignInInput, options?: RequestOptions): Promise<SignInResponse> {
-    return this.core.send(OPS.signIn, input, options);
-  }
-
+  signIn(input: SignInInput, options?: RequestOptions): Promise<SignInResponse>;
   /** Lists the account's live sessions (`current`: the one of this request). */
-  async listSessions(input: NoInput = {}, options?: RequestOptions): Promise<ListSessionsResponse> {
-    return this.core.send(OPS.listSessions, input, options);
-  }
-
+  listSessions(input?: NoInput, options?: RequestOptions): Promise<ListSessionsResponse>;
   /** Signs out: ends the session of this request's cookie. */
-  async signOut(input: NoInput = {}, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.send(OPS.signOut, input, options);
-  }
-
+  signOut(input?: NoInput, options?: RequestOptions): Promise<EmptyResponse>;
   /** Ends one of the account's sessions. */
-  async revokeSession(input: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.send(OPS.revokeSession, input, options);
-  }
-
+  revokeSession(input: IdInput, options?: RequestOptions): Promise<EmptyResponse>;
   /** Signs out everywhere: ends every session of the account. */
-  async revokeAllSessions(input: NoInput = {}, options?: RequestOptions): Promise<RevokedSessionsResponse> {
-    return this.core.send(OPS.revokeAllSessions, input, options);
-  }
-
+  revokeAllSessions(input?: NoInput, options?: RequestOptions): Promise<RevokedSessionsResponse>;
   /** Changes the account's password (`current` once it has one); the account's other sessions end. */
-  async changePassword(
-    input: ChangePasswordInput,
-    options?: RequestOptions,
-  ): Promise<RevokedSessionsResponse> {
-    return this.core.send(OPS.changePassword, input, options);
-  }
+  changePassword(input: ChangePasswordInput, options?: RequestOptions): Promise<RevokedSessionsResponse>;
 }
+
+/** Sends each method of `AccountApi` as its entry of `ACCOUNT_OPERATIONS`. */
+export const AccountApi = apiClass(ACCOUNT_OPERATIONS).implementing<AccountApi>({});

@@ -1,34 +1,15 @@
-import type { ChatConversation, ChatMessage, ChatUser } from '@parley/protocol';
-import type { EmptyResponse, IdInput, NoInput, PageInput } from './admin-types.js';
+import { ChatApi } from './chat-api.js';
 import type {
-  AddParticipantInput,
   ChatClientOptions,
   ChatFileResult,
   ChatStreamSignal,
-  ChatUserInput,
-  ChatUserResult,
-  ConversationPageInput,
-  ConversationResult,
-  CreateChatFileInput,
-  CreateChatUserResult,
-  CreateConversationInput,
-  CreateEventInput,
-  CreateMessageInput,
-  EventResult,
-  ListConversationsResult,
-  ListMessagesResult,
-  ListParticipantsResult,
-  MessageFeedbackInput,
-  MessageResult,
-  ParticipantInput,
-  ParticipantResult,
   UploadChatFileInput,
 } from './chat-types.js';
-import { Api, apiUrlOf, type PagePromise, RequestCore, type RequestOptions, transportOf } from './core.js';
+import { apiUrlOf, RequestCore, type RequestOptions, transportOf } from './core.js';
 import { pick } from './env.js';
 import { ParleyError } from './errors.js';
 import { type ListenOptions, listenStream } from './event-stream.js';
-import { CHAT_OPERATIONS as OPS } from './operations.js';
+import { CHAT_OPERATIONS } from './operations.js';
 import { prepareSource, sendUpload } from './transfer.js';
 
 export type { ListenOptions } from './event-stream.js';
@@ -45,7 +26,7 @@ export { signUserKey } from './user-key.js';
  * await chat.createMessage({ conversationId: conversation.id, payload: { type: 'text', text: 'Hi!' } });
  * for await (const s of chat.listen(conversation.id)) if (s.type === 'message_created') console.log(s.data);
  */
-export class ChatClient extends Api<'botId'> {
+export class ChatClient extends ChatApi {
   /** The bot. */
   readonly botId: string;
   /** Base URL of the server (no trailing slash). */
@@ -76,148 +57,7 @@ export class ChatClient extends Api<'botId'> {
     return new ChatClient({ ...this.#options, ...overrides });
   }
 
-  // ---- users ----
-
-  /** Creates an anonymous chat user (no key needed); answers it with its `key`. */
-  async createUser(input: ChatUserInput = {}, options?: RequestOptions): Promise<CreateChatUserResult> {
-    return this.core.send(OPS.createUser, input, options);
-  }
-
-  /**
-   * Verified identity: with a `userKey` your backend signed (`signUserKey`) for its own user id, the user is
-   * created on first use and found after. `input` applies on creation only.
-   */
-  async getOrCreateUser(input: ChatUserInput = {}, options?: RequestOptions): Promise<ChatUserResult> {
-    return this.core.send(OPS.getOrCreateUser, input, options);
-  }
-
-  /** The caller. */
-  async getUser(input: NoInput = {}, options?: RequestOptions): Promise<ChatUserResult> {
-    return this.core.send(OPS.getUser, input, options);
-  }
-
-  /** Updates the caller (`null` clears a field). */
-  async updateUser(input: ChatUserInput, options?: RequestOptions): Promise<ChatUserResult> {
-    return this.core.send(OPS.updateUser, input, options);
-  }
-
-  /** Deletes the caller with its messages, events and participations. */
-  async deleteUser(input: NoInput = {}, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.send(OPS.deleteUser, input, options);
-  }
-
-  // ---- conversations ----
-
-  /** Creates a conversation with the caller as participant. */
-  async createConversation(
-    input: CreateConversationInput = {},
-    options?: RequestOptions,
-  ): Promise<ConversationResult> {
-    return this.core.send(OPS.createConversation, input, options);
-  }
-
-  /** The conversation with this id if the caller takes part in it, else a new one with that id. */
-  async getOrCreateConversation(
-    input: CreateConversationInput,
-    options?: RequestOptions,
-  ): Promise<ConversationResult> {
-    return this.core.send(OPS.getOrCreateConversation, input, options);
-  }
-
-  /** The caller's conversations, most recently active first (the bot: all of them). */
-  listConversations(
-    input: PageInput = {},
-    options?: RequestOptions,
-  ): PagePromise<ListConversationsResult, ChatConversation> {
-    return this.core.list(OPS.listConversations, input, options, 'conversations');
-  }
-
-  /** A conversation the caller takes part in. */
-  async getConversation(input: IdInput, options?: RequestOptions): Promise<ConversationResult> {
-    return this.core.send(OPS.getConversation, input, options);
-  }
-
-  /** Deletes a conversation with its messages, events and participants. */
-  async deleteConversation(input: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.send(OPS.deleteConversation, input, options);
-  }
-
-  // ---- messages ----
-
-  /** Messages of a conversation, newest first: await for a page, `for await` for every message. */
-  listMessages(
-    input: ConversationPageInput,
-    options?: RequestOptions,
-  ): PagePromise<ListMessagesResult, ChatMessage> {
-    return this.core.list(OPS.listMessages, input, options, 'messages');
-  }
-
-  /** Posts a message (payload at most 128 KB as JSON). */
-  async createMessage(input: CreateMessageInput, options?: RequestOptions): Promise<MessageResult> {
-    return this.core.send(OPS.createMessage, input, options);
-  }
-
-  /** A message of a conversation the caller may read. */
-  async getMessage(input: IdInput, options?: RequestOptions): Promise<MessageResult> {
-    return this.core.send(OPS.getMessage, input, options);
-  }
-
-  /** Deletes a message (its author or the bot). */
-  async deleteMessage(input: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.send(OPS.deleteMessage, input, options);
-  }
-
-  /** Feedback on a bot message (when the bot's webchat configuration has `feedbackEnabled`). */
-  async setMessageFeedback(input: MessageFeedbackInput, options?: RequestOptions): Promise<MessageResult> {
-    return this.core.send(OPS.setMessageFeedback, input, options);
-  }
-
-  // ---- events ----
-
-  /** Sends a custom event into a conversation. */
-  async createEvent(input: CreateEventInput, options?: RequestOptions): Promise<EventResult> {
-    return this.core.send(OPS.createEvent, input, options);
-  }
-
-  /** An event of a conversation the caller may read. */
-  async getEvent(input: IdInput, options?: RequestOptions): Promise<EventResult> {
-    return this.core.send(OPS.getEvent, input, options);
-  }
-
-  // ---- participants ----
-
-  /** Participants of a conversation, in the order they joined. */
-  listParticipants(
-    input: ConversationPageInput,
-    options?: RequestOptions,
-  ): PagePromise<ListParticipantsResult, ChatUser> {
-    return this.core.list(OPS.listParticipants, input, options, 'participants');
-  }
-
-  /** Adds a user of the bot to a conversation. */
-  async addParticipant(input: AddParticipantInput, options?: RequestOptions): Promise<ParticipantResult> {
-    return this.core.send(OPS.addParticipant, input, options);
-  }
-
-  /** One participant of a conversation. */
-  async getParticipant(input: ParticipantInput, options?: RequestOptions): Promise<ParticipantResult> {
-    return this.core.send(OPS.getParticipant, input, options);
-  }
-
-  /** Removes a participant: oneself, or anyone for the conversation's creator and the bot. */
-  async removeParticipant(input: ParticipantInput, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.send(OPS.removeParticipant, input, options);
-  }
-
   // ---- files ----
-
-  /**
-   * Starts a chat file upload (when the bot's webchat configuration has `allowFileUpload`): PUT the bytes to
-   * `file.uploadUrl`, then send a `file` or `image` message with `file.url`. `uploadFile` does both.
-   */
-  async createFile(input: CreateChatFileInput, options?: RequestOptions): Promise<ChatFileResult> {
-    return this.core.send(OPS.createFile, input, options);
-  }
 
   /**
    * Uploads a chat file from `content`, `path` (Node) or `stream` (with `size`), with progress, and answers
@@ -249,7 +89,7 @@ export class ChatClient extends Api<'botId'> {
    */
   async *listen(conversationId: string, options: ListenOptions = {}): AsyncGenerator<ChatStreamSignal, void> {
     const { http } = this.core;
-    const url = this.core.url(OPS.listen, { id: conversationId });
+    const url = this.core.url(CHAT_OPERATIONS.listen, { id: conversationId });
     const open = (lastEventId: string | undefined, signal: AbortSignal) =>
       http.send<Response>(
         url,

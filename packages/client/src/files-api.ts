@@ -1,6 +1,7 @@
 import type { FileObject } from '@parley/protocol';
 import type { EmptyResponse, PageInput } from './admin-types.js';
-import { Api, type PagePromise, type RequestOptions } from './core.js';
+import { apiClass } from './api-class.js';
+import type { PagePromise, RequestOptions } from './core.js';
 import type {
   CopyFileInput,
   FileIdInput,
@@ -20,89 +21,59 @@ import type {
   UpsertFileInput,
   UpsertFileResponse,
 } from './files-types.js';
-import { FILE_OPERATIONS as OPS } from './operations.js';
+import { FILE_OPERATIONS } from './operations.js';
 
 /** The files of a bot (`/v1/files`, `x-bot-id`: the client's `botId` or `options.botId`): records, tags, search, passages. */
-export class FilesApi extends Api {
+export interface FilesApi {
   /**
    * Creates a file record, or replaces the one with the same key (`PUT /v1/files`); answers it with the
    * `uploadUrl` to PUT exactly `size` bytes to. `uploadFile` does both steps.
    */
-  async upsertFile(input: UpsertFileInput, options?: RequestOptions): Promise<UpsertFileResponse> {
-    return this.core.send(OPS.upsertFile, input, options);
-  }
-
+  upsertFile(input: UpsertFileInput, options?: RequestOptions): Promise<UpsertFileResponse>;
   /**
    * Lists the bot's files the caller may access: await for a page, `for await` for every file.
    * `tags` filters like listBots' (`{ team: 'sales' }`, `{ team: { not: 'x' } }`, …).
    */
-  listFiles(
-    input: ListFilesInput = {},
-    options?: RequestOptions,
-  ): PagePromise<ListFilesResponse, FileObject> {
-    return this.core.list(OPS.listFiles, input, options, 'files');
-  }
-
+  listFiles(input?: ListFilesInput, options?: RequestOptions): PagePromise<ListFilesResponse, FileObject>;
   /** Gets a file by id or key; its `url` downloads it (signed and short-lived unless `public_content`). */
-  async getFile(input: FileIdInput, options?: RequestOptions): Promise<FileResponse> {
-    return this.core.send(OPS.getFile, input, options);
-  }
-
+  getFile(input: FileIdInput, options?: RequestOptions): Promise<FileResponse>;
   /** Changes a file's tags, metadata, access policies or expiry; a `null` tag value removes the tag. */
-  async updateFileMetadata(input: UpdateFileMetadataInput, options?: RequestOptions): Promise<FileResponse> {
-    return this.core.send(OPS.updateFileMetadata, input, options);
-  }
-
+  updateFileMetadata(input: UpdateFileMetadataInput, options?: RequestOptions): Promise<FileResponse>;
   /** Deletes a file (id or key), its content and its passages. */
-  async deleteFile(input: FileIdInput, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.send(OPS.deleteFile, input, options);
-  }
-
+  deleteFile(input: FileIdInput, options?: RequestOptions): Promise<EmptyResponse>;
   /**
    * Copies a file to `destinationKey`, on the same bot or on `destinationBotId` (sent as
    * `x-destination-bot-id`); `overwrite` replaces a file already there (else 409 AlreadyExists).
    */
-  async copyFile(input: CopyFileInput, options?: RequestOptions): Promise<FileResponse> {
-    return this.core.send(OPS.copyFile, input, options);
-  }
-
+  copyFile(input: CopyFileInput, options?: RequestOptions): Promise<FileResponse>;
   /** The tag keys the bot's files use: await for a page, `for await` for every key. */
-  listFileTags(input: PageInput = {}, options?: RequestOptions): PagePromise<ListFileTagsResponse, string> {
-    return this.core.list(OPS.listFileTags, input, options, 'tags');
-  }
-
+  listFileTags(input?: PageInput, options?: RequestOptions): PagePromise<ListFileTagsResponse, string>;
   /** The values one tag key takes on the bot's files: await for a page, `for await` for every value. */
   listFileTagValues(
     input: ListFileTagValuesInput,
     options?: RequestOptions,
-  ): PagePromise<ListFileTagValuesResponse, string> {
-    return this.core.list(OPS.listFileTagValues, input, options, 'values');
-  }
-
+  ): PagePromise<ListFileTagValuesResponse, string>;
   /**
    * The passages of the indexed files the caller may read that best match `query` (at most 1 KB), best
    * first; `mode` picks hybrid (default), lexical or semantic ranking. `tags` filters the files,
    * `knowledgeBaseIds` keeps the files linked to those knowledge bases.
    */
-  async searchFiles(input: SearchFilesInput, options?: RequestOptions): Promise<SearchFilesResponse> {
-    return this.core.send(OPS.searchFiles, input, options);
-  }
-
+  searchFiles(input: SearchFilesInput, options?: RequestOptions): Promise<SearchFilesResponse>;
   /** The stored passages of a file, in order: await for a page (`limit` ≤ 200), `for await` for all. */
   listFilePassages(
     input: ListFilePassagesInput,
     options?: RequestOptions,
-  ): PagePromise<ListFilePassagesResponse, FilePassageItem> {
-    return this.core.list(OPS.listFilePassages, input, options, 'passages');
-  }
-
+  ): PagePromise<ListFilePassagesResponse, FilePassageItem>;
   /** Replaces a file's passages with your own chunks; they are embedded in the background. */
-  async setFilePassages(input: SetFilePassagesInput, options?: RequestOptions): Promise<FileResponse> {
-    return this.core.send(OPS.setFilePassages, input, options);
-  }
-
+  setFilePassages(input: SetFilePassagesInput, options?: RequestOptions): Promise<FileResponse>;
   /** Indexes a file again without a new upload (after `indexing_failed`, or for a new model); turns `index` on. */
-  async reindexFile(input: FileIdInput, options?: RequestOptions): Promise<FileResponse> {
-    return this.core.send(OPS.reindexFile, input, options);
-  }
+  reindexFile(input: FileIdInput, options?: RequestOptions): Promise<FileResponse>;
 }
+
+/** Sends each method of `FilesApi` as its entry of `FILE_OPERATIONS`. */
+export const FilesApi = apiClass(FILE_OPERATIONS).implementing<FilesApi>({
+  listFiles: 'files',
+  listFileTags: 'tags',
+  listFileTagValues: 'values',
+  listFilePassages: 'passages',
+});

@@ -14,73 +14,44 @@ import type {
   PageInput,
   RevokeIntegrationKeyInput,
 } from './admin-types.js';
-import { Api, type PagePromise, type RequestOptions } from './core.js';
-import { INTEGRATION_OPERATIONS as OPS } from './operations.js';
+import { apiClass } from './api-class.js';
+import type { PagePromise, RequestOptions } from './core.js';
+import { INTEGRATION_OPERATIONS } from './operations.js';
 
 /** Integrations of a workspace (`/v1/admin/integrations`), installed on bots with keys of their own. */
-export class IntegrationsApi extends Api {
+export interface IntegrationsApi {
   /** Lists the workspace's integrations. */
   listIntegrations(
-    input: PageInput = {},
+    input?: PageInput,
     options?: RequestOptions,
-  ): PagePromise<ListIntegrationsResponse, Integration> {
-    return this.core.list(OPS.listIntegrations, input, options, 'integrations');
-  }
-
+  ): PagePromise<ListIntegrationsResponse, Integration>;
   /** Creates an integration. */
-  async createIntegration(
-    input: CreateIntegrationInput,
-    options?: RequestOptions,
-  ): Promise<IntegrationResponse> {
-    return this.core.send(OPS.createIntegration, input, options);
-  }
-
+  createIntegration(input: CreateIntegrationInput, options?: RequestOptions): Promise<IntegrationResponse>;
   /** Gets an integration. */
-  async getIntegration(input: IdInput, options?: RequestOptions): Promise<IntegrationResponse> {
-    return this.core.send(OPS.getIntegration, input, options);
-  }
-
+  getIntegration(input: IdInput, options?: RequestOptions): Promise<IntegrationResponse>;
   /** Deletes an integration. */
-  async deleteIntegration(input: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.send(OPS.deleteIntegration, input, options);
-  }
-
+  deleteIntegration(input: IdInput, options?: RequestOptions): Promise<EmptyResponse>;
   /** Lists the integrations installed on a bot. */
-  async listBotIntegrations(input: IdInput, options?: RequestOptions): Promise<ListBotIntegrationsResponse> {
-    return this.core.send(OPS.listBotIntegrations, input, options);
-  }
-
+  listBotIntegrations(input: IdInput, options?: RequestOptions): Promise<ListBotIntegrationsResponse>;
   /** Installs an integration on bot `id`. */
-  async installIntegration(
+  installIntegration(
     input: BotIntegrationInput,
     options?: RequestOptions,
-  ): Promise<InstallIntegrationResponse> {
-    return this.core.send(OPS.installIntegration, input, options);
-  }
-
+  ): Promise<InstallIntegrationResponse>;
   /** Uninstalls an integration from bot `id`, revoking its keys there. */
-  async uninstallIntegration(input: BotIntegrationInput, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.send(OPS.uninstallIntegration, input, options);
-  }
-
+  uninstallIntegration(input: BotIntegrationInput, options?: RequestOptions): Promise<EmptyResponse>;
   /** Lists the keys of an integration installed on bot `id` (never their values). */
-  async listIntegrationKeys(input: BotIntegrationInput, options?: RequestOptions): Promise<ListKeysResponse> {
-    return this.core.send(OPS.listIntegrationKeys, input, options);
-  }
-
+  listIntegrationKeys(input: BotIntegrationInput, options?: RequestOptions): Promise<ListKeysResponse>;
   /** Creates a key (`iak_…`) for an integration installed on bot `id`; `key.value` is shown only here. */
-  async createIntegrationKey(
+  createIntegrationKey(
     input: CreateIntegrationKeyInput,
     options?: RequestOptions,
-  ): Promise<CreateKeyResponse> {
-    return this.core.send(OPS.createIntegrationKey, input, options);
-  }
-
+  ): Promise<CreateKeyResponse>;
   /** Revokes a key of an integration installed on bot `id`. */
-  async revokeIntegrationKey(
-    input: RevokeIntegrationKeyInput,
-    options?: RequestOptions,
-  ): Promise<EmptyResponse> {
-    return this.core.send(OPS.revokeIntegrationKey, input, options);
-  }
+  revokeIntegrationKey(input: RevokeIntegrationKeyInput, options?: RequestOptions): Promise<EmptyResponse>;
 }
+
+/** Sends each method of `IntegrationsApi` as its entry of `INTEGRATION_OPERATIONS`. */
+export const IntegrationsApi = apiClass(INTEGRATION_OPERATIONS).implementing<IntegrationsApi>({
+  listIntegrations: 'integrations',
+});

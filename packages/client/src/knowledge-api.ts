@@ -1,6 +1,7 @@
 import type { KnowledgeBase } from '@parley/protocol';
 import type { EmptyResponse, IdInput, PageInput } from './admin-types.js';
-import { Api, type PagePromise, type RequestOptions } from './core.js';
+import { apiClass } from './api-class.js';
+import type { PagePromise, RequestOptions } from './core.js';
 import type {
   CreateKnowledgeBaseInput,
   KnowledgeBaseFileInput,
@@ -9,65 +10,44 @@ import type {
   ListKnowledgeBasesResponse,
   UpdateKnowledgeBaseInput,
 } from './files-types.js';
-import { KNOWLEDGE_BASE_OPERATIONS as OPS } from './operations.js';
+import { KNOWLEDGE_BASE_OPERATIONS } from './operations.js';
 
 /** A bot's knowledge bases (`/v1/files/knowledge-bases`): named groups of files searched together. */
-export class KnowledgeBasesApi extends Api {
+export interface KnowledgeBasesApi {
   /** The bot's knowledge bases: await for a page, `for await` for every one. */
   listKnowledgeBases(
-    input: PageInput = {},
+    input?: PageInput,
     options?: RequestOptions,
-  ): PagePromise<ListKnowledgeBasesResponse, KnowledgeBase> {
-    return this.core.list(OPS.listKnowledgeBases, input, options, 'knowledgeBases');
-  }
-
+  ): PagePromise<ListKnowledgeBasesResponse, KnowledgeBase>;
   /** Creates a knowledge base: a named group of files searched together. */
-  async createKnowledgeBase(
+  createKnowledgeBase(
     input: CreateKnowledgeBaseInput,
     options?: RequestOptions,
-  ): Promise<KnowledgeBaseResponse> {
-    return this.core.send(OPS.createKnowledgeBase, input, options);
-  }
-
+  ): Promise<KnowledgeBaseResponse>;
   /** Gets a knowledge base, with how many of its files are indexed, pending and failed. */
-  async getKnowledgeBase(input: IdInput, options?: RequestOptions): Promise<KnowledgeBaseResponse> {
-    return this.core.send(OPS.getKnowledgeBase, input, options);
-  }
-
+  getKnowledgeBase(input: IdInput, options?: RequestOptions): Promise<KnowledgeBaseResponse>;
   /** Renames a knowledge base; `tags`, when given, replace its tags. */
-  async updateKnowledgeBase(
+  updateKnowledgeBase(
     input: UpdateKnowledgeBaseInput,
     options?: RequestOptions,
-  ): Promise<KnowledgeBaseResponse> {
-    return this.core.send(OPS.updateKnowledgeBase, input, options);
-  }
-
+  ): Promise<KnowledgeBaseResponse>;
   /** Deletes a knowledge base (its files stay). */
-  async deleteKnowledgeBase(input: IdInput, options?: RequestOptions): Promise<EmptyResponse> {
-    return this.core.send(OPS.deleteKnowledgeBase, input, options);
-  }
-
+  deleteKnowledgeBase(input: IdInput, options?: RequestOptions): Promise<EmptyResponse>;
   /** The files linked to a knowledge base, with their indexing state. */
-  async listKnowledgeBaseFiles(
-    input: IdInput,
-    options?: RequestOptions,
-  ): Promise<ListKnowledgeBaseFilesResponse> {
-    return this.core.send(OPS.listKnowledgeBaseFiles, input, options);
-  }
-
+  listKnowledgeBaseFiles(input: IdInput, options?: RequestOptions): Promise<ListKnowledgeBaseFilesResponse>;
   /** Links a file (id or key) to a knowledge base; a file that is not indexed starts indexing. */
-  async linkKnowledgeBaseFile(
+  linkKnowledgeBaseFile(
     input: KnowledgeBaseFileInput,
     options?: RequestOptions,
-  ): Promise<KnowledgeBaseResponse> {
-    return this.core.send(OPS.linkKnowledgeBaseFile, input, options);
-  }
-
+  ): Promise<KnowledgeBaseResponse>;
   /** Unlinks a file from a knowledge base (the file stays). */
-  async unlinkKnowledgeBaseFile(
+  unlinkKnowledgeBaseFile(
     input: KnowledgeBaseFileInput,
     options?: RequestOptions,
-  ): Promise<KnowledgeBaseResponse> {
-    return this.core.send(OPS.unlinkKnowledgeBaseFile, input, options);
-  }
+  ): Promise<KnowledgeBaseResponse>;
 }
+
+/** Sends each method of `KnowledgeBasesApi` as its entry of `KNOWLEDGE_BASE_OPERATIONS`. */
+export const KnowledgeBasesApi = apiClass(KNOWLEDGE_BASE_OPERATIONS).implementing<KnowledgeBasesApi>({
+  listKnowledgeBases: 'knowledgeBases',
+});
