@@ -1,9 +1,10 @@
 import type { PageInput } from './admin-types.js';
 import { fetchOf, pick, retryOf } from './env.js';
 import { DEFAULT_TIMEOUT_MS, type RequestOptions, type RequestSpec, Transport } from './http.js';
-import { fillPath, type Operation, type ParamNames, type PathParams, splitInput } from './operations.js';
+import { fillPath, type Operation, type ParamNames, type PathParams } from './operations.js';
 import { type ListPage, PagePromise } from './pagination.js';
 import type { RetryOptions } from './retry.js';
+import { splitInput } from './split-input.js';
 
 // What the API classes use besides the core: the options every method takes last, and the lists' answer.
 export type { RequestOptions } from './http.js';

@@ -87,46 +87,6 @@ export function fillPath(template: string, params: Readonly<Record<string, unkno
   });
 }
 
-/** What one call sends, split from its input: path parameters, context headers, and the query or the body. */
-export interface SplitInput {
-  params: Record<string, unknown>;
-  headers?: Record<string, string | undefined>;
-  query?: Record<string, unknown>;
-  body?: unknown;
-}
-
-/**
- * Splits a method's one input object into what its operation sends: each path parameter from the field of
- * its name (or the one `from` names), the `headers` fields, and the rest of the fields as the query of a
- * GET, the body of a POST or PUT (none with `noBody`), nothing for a DELETE. Parameters in `fixed` are the
- * core's own (the chat client's `botId`) and are not read from the input.
- * @example splitInput(BOT_OPERATIONS.updateBot, { id: 'bot_1', name: 'A' }, []) // { params: { id }, body: { name } }
- */
-export function splitInput(operation: Operation, input: object, fixed: readonly string[]): SplitInput {
-  const fields = input as Readonly<Record<string, unknown>>;
-  const rest: Record<string, unknown> = { ...fields };
-  const params: Record<string, unknown> = {};
-  for (const [, name = ''] of operation.path.matchAll(/\{(\w+)\}/g)) {
-    if (fixed.includes(name)) continue;
-    const field = operation.from?.[name] ?? name;
-    params[name] = fields[field];
-    delete rest[field];
-  }
-  const split: SplitInput = { params };
-  if (operation.headers) {
-    const headers: Record<string, string | undefined> = {};
-    for (const [header, field] of Object.entries(operation.headers)) {
-      headers[header] = fields[field] as string | undefined;
-      delete rest[field];
-    }
-    split.headers = headers;
-  }
-  if (operation.method === 'GET') split.query = rest;
-  else if ((operation.method === 'POST' || operation.method === 'PUT') && !operation.noBody)
-    split.body = rest;
-  return split;
-}
-
 // ---- the tables: every operation the client sends, by API class ----
 
 /** The bots part of the Admin API: one entry per method of `BotsApi`. */
@@ -147,27 +107,18 @@ export const BOT_OPERATIONS = operations('admin', {
   listBotUsages: 'GET /v1/admin/bots/{id}/usages',
 });
 
+/** The rule of the operations on the workspace their path names: its id is sent as `x-workspace-id` too. */
+const WORKSPACE_IN_PATH = { headers: { 'x-workspace-id': 'id' } } as const;
+
 /** The workspaces and members part of the Admin API: one entry per method of `WorkspacesApi`. */
 export const WORKSPACE_OPERATIONS = operations('admin', {
   listWorkspaces: 'GET /v1/admin/workspaces',
   createWorkspace: 'POST /v1/admin/workspaces',
-  getWorkspace: { method: 'GET', path: '/v1/admin/workspaces/{id}', headers: { 'x-workspace-id': 'id' } },
-  updateWorkspace: { method: 'PUT', path: '/v1/admin/workspaces/{id}', headers: { 'x-workspace-id': 'id' } },
-  deleteWorkspace: {
-    method: 'DELETE',
-    path: '/v1/admin/workspaces/{id}',
-    headers: { 'x-workspace-id': 'id' },
-  },
-  listWorkspaceUsages: {
-    method: 'GET',
-    path: '/v1/admin/workspaces/{id}/usages',
-    headers: { 'x-workspace-id': 'id' },
-  },
-  getAuditRecords: {
-    method: 'GET',
-    path: '/v1/admin/workspaces/{id}/audit-records',
-    headers: { 'x-workspace-id': 'id' },
-  },
+  getWorkspace: { method: 'GET', path: '/v1/admin/workspaces/{id}', ...WORKSPACE_IN_PATH },
+  updateWorkspace: { method: 'PUT', path: '/v1/admin/workspaces/{id}', ...WORKSPACE_IN_PATH },
+  deleteWorkspace: { method: 'DELETE', path: '/v1/admin/workspaces/{id}', ...WORKSPACE_IN_PATH },
+  listWorkspaceUsages: { method: 'GET', path: '/v1/admin/workspaces/{id}/usages', ...WORKSPACE_IN_PATH },
+  getAuditRecords: { method: 'GET', path: '/v1/admin/workspaces/{id}/audit-records', ...WORKSPACE_IN_PATH },
   listWorkspaceMembers: 'GET /v1/admin/workspace-members',
   getWorkspaceMember: 'GET /v1/admin/workspace-members/me',
   getWorkspaceMemberById: 'GET /v1/admin/workspace-members/{id}',
@@ -254,6 +205,9 @@ export const KNOWLEDGE_BASE_OPERATIONS = operations('files', {
   unlinkKnowledgeBaseFile: 'DELETE /v1/files/knowledge-bases/{id}/files/{fileId}',
 });
 
+/** The rule of the chat operations under `/conversations/{id}`: the input names that id `conversationId`. */
+const CONVERSATION_IN_PATH = { from: { id: 'conversationId' } } as const;
+
 /** The Chat API of one bot (`/v1/chat/{botId}`; the chat client fills `botId`): one entry per method of `ChatClient`. */
 export const CHAT_OPERATIONS = operations('chat', {
   createUser: 'POST /v1/chat/{botId}/users',
@@ -269,7 +223,7 @@ export const CHAT_OPERATIONS = operations('chat', {
   listMessages: {
     method: 'GET',
     path: '/v1/chat/{botId}/conversations/{id}/messages',
-    from: { id: 'conversationId' },
+    ...CONVERSATION_IN_PATH,
   },
   createMessage: 'POST /v1/chat/{botId}/messages',
   getMessage: 'GET /v1/chat/{botId}/messages/{id}',
@@ -280,22 +234,22 @@ export const CHAT_OPERATIONS = operations('chat', {
   listParticipants: {
     method: 'GET',
     path: '/v1/chat/{botId}/conversations/{id}/participants',
-    from: { id: 'conversationId' },
+    ...CONVERSATION_IN_PATH,
   },
   addParticipant: {
     method: 'POST',
     path: '/v1/chat/{botId}/conversations/{id}/participants',
-    from: { id: 'conversationId' },
+    ...CONVERSATION_IN_PATH,
   },
   getParticipant: {
     method: 'GET',
     path: '/v1/chat/{botId}/conversations/{id}/participants/{userId}',
-    from: { id: 'conversationId' },
+    ...CONVERSATION_IN_PATH,
   },
   removeParticipant: {
     method: 'DELETE',
     path: '/v1/chat/{botId}/conversations/{id}/participants/{userId}',
-    from: { id: 'conversationId' },
+    ...CONVERSATION_IN_PATH,
   },
   createFile: 'POST /v1/chat/{botId}/files',
   listen: {
