@@ -114,7 +114,8 @@ const DropdownPayload = typed('dropdown', {
   text: Type.String(),
   options: Type.Array(ChoiceOption, { maxItems: 500 }),
 });
-const BlocItem = Type.Union([
+/** The payloads a bloc may hold: the simple ones, each a message payload of its own as well. */
+const BLOC_ITEM_PAYLOADS = [
   TextPayload,
   MarkdownPayload,
   ImagePayload,
@@ -122,7 +123,8 @@ const BlocItem = Type.Union([
   VideoPayload,
   FilePayload,
   LocationPayload,
-]);
+] as const;
+const BlocItem = Type.Union([...BLOC_ITEM_PAYLOADS]);
 const BlocPayload = typed('bloc', { items: Type.Array(BlocItem, { minItems: 1, maxItems: 50 }) });
 
 /** Message payload types (API-COMPAT.md). */
@@ -142,20 +144,7 @@ export const MESSAGE_TYPES = [
 ] as const;
 /** A message payload, by `type`. At most {@link MAX_CHAT_PAYLOAD_BYTES} as JSON. */
 export const MessagePayload = Type.Union(
-  [
-    TextPayload,
-    MarkdownPayload,
-    ImagePayload,
-    AudioPayload,
-    VideoPayload,
-    FilePayload,
-    LocationPayload,
-    CardPayload,
-    CarouselPayload,
-    ChoicePayload,
-    DropdownPayload,
-    BlocPayload,
-  ],
+  [...BLOC_ITEM_PAYLOADS, CardPayload, CarouselPayload, ChoicePayload, DropdownPayload, BlocPayload],
   { $id: 'MessagePayload' },
 );
 /** Message payload type. */
