@@ -2,6 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import { keysetPage } from '../../db/keyset.js';
 import type { BotsTable, Database } from '../../db/schema.js';
 import { tagConditions } from '../../db/tag-filter.js';
+import { tagRows } from '../../db/tags.js';
 import type { Cursor } from '../../http/pagination.js';
 import type { TagFilter } from '../../http/tag-filter.js';
 import { queueGarbageOf } from '../files/garbage.js';
@@ -44,15 +45,11 @@ export interface BotsRepo {
 
 /** The bots queries over a database or a transaction. */
 export function botsRepo(db: Kysely<Database>): BotsRepo {
+  const botTags = tagRows(db, 'bot_tags');
   return {
     insert: async (row, tags) => {
       await db.insertInto('bots').values(row).execute();
-      const entries = Object.entries(tags);
-      if (entries.length > 0)
-        await db
-          .insertInto('bot_tags')
-          .values(entries.map(([key, value]) => ({ bot_id: row.id, key, value })))
-          .execute();
+      await botTags.add(row.id, tags);
     },
     byId: (workspaceId, id) =>
       db
@@ -62,27 +59,11 @@ export function botsRepo(db: Kysely<Database>): BotsRepo {
         .where('id', '=', id)
         .executeTakeFirst(),
     byIdAnyWorkspace: (id) => db.selectFrom('bots').selectAll().where('id', '=', id).executeTakeFirst(),
-    tagsOf: async (botIds) => {
-      const map = new Map<string, Record<string, string>>(botIds.map((id) => [id, {}]));
-      if (botIds.length === 0) return map;
-      const rows = await db
-        .selectFrom('bot_tags')
-        .selectAll()
-        .where('bot_id', 'in', botIds)
-        .orderBy('key')
-        .execute();
-      for (const r of rows) (map.get(r.bot_id) as Record<string, string>)[r.key] = r.value;
-      return map;
-    },
+    tagsOf: botTags.of,
     update: async (id, values) => {
       await db.updateTable('bots').set(values).where('id', '=', id).execute();
     },
-    setTags: async (id, tags) => {
-      for (const [key, value] of Object.entries(tags)) {
-        await db.deleteFrom('bot_tags').where('bot_id', '=', id).where('key', '=', key).execute();
-        if (value !== null) await db.insertInto('bot_tags').values({ bot_id: id, key, value }).execute();
-      }
-    },
+    setTags: botTags.set,
     delete: async (id, at) => {
       // The bot's files go with it (cascade); their blobs are queued for deletion first.
       await queueGarbageOf(db, { botId: id }, at);

@@ -2,6 +2,7 @@ import { type Expression, type Kysely, PostgresAdapter, type Selectable, type Sq
 import { keysetPage } from '../../db/keyset.js';
 import type { Database, FilesTable } from '../../db/schema.js';
 import { type TagFilter, tagConditions } from '../../db/tag-filter.js';
+import { tagRows } from '../../db/tags.js';
 import type { Cursor } from '../../http/pagination.js';
 import type { PassageVisibility } from '../../search/index/index.js';
 
@@ -53,6 +54,7 @@ export function filesRepo(db: Kysely<Database>) {
       : sql<SqlBool>`((files.owner_type = 'integration' and files.owner_id = ${v.integrationId}) or files.access_policies like '%"integrations"%')`;
 
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const fileTags = tagRows(db, 'file_tags');
 
   return {
     /**
@@ -75,12 +77,7 @@ export function filesRepo(db: Kysely<Database>) {
     },
     insert: async (row: FileRow, tags: Record<string, string>) => {
       await db.insertInto('files').values(row).execute();
-      const entries = Object.entries(tags);
-      if (entries.length > 0)
-        await db
-          .insertInto('file_tags')
-          .values(entries.map(([key, value]) => ({ file_id: row.id, key, value })))
-          .execute();
+      await fileTags.add(row.id, tags);
     },
     byId: (botId: string, id: string) =>
       db.selectFrom('files').selectAll().where('bot_id', '=', botId).where('id', '=', id).executeTakeFirst(),
@@ -105,33 +102,9 @@ export function filesRepo(db: Kysely<Database>) {
       }
       return rows;
     },
-    tagsOf: async (ids: string[]): Promise<Map<string, Record<string, string>>> => {
-      const map = new Map<string, Record<string, string>>(ids.map((id) => [id, {}]));
-      if (ids.length === 0) return map;
-      const rows = await db
-        .selectFrom('file_tags')
-        .selectAll()
-        .where('file_id', 'in', ids)
-        .orderBy('key')
-        .execute();
-      for (const r of rows) (map.get(r.file_id) as Record<string, string>)[r.key] = r.value;
-      return map;
-    },
-    replaceTags: async (id: string, tags: Record<string, string>) => {
-      await db.deleteFrom('file_tags').where('file_id', '=', id).execute();
-      const entries = Object.entries(tags);
-      if (entries.length > 0)
-        await db
-          .insertInto('file_tags')
-          .values(entries.map(([key, value]) => ({ file_id: id, key, value })))
-          .execute();
-    },
-    setTags: async (id: string, tags: Record<string, string | null>) => {
-      for (const [key, value] of Object.entries(tags)) {
-        await db.deleteFrom('file_tags').where('file_id', '=', id).where('key', '=', key).execute();
-        if (value !== null) await db.insertInto('file_tags').values({ file_id: id, key, value }).execute();
-      }
-    },
+    tagsOf: fileTags.of,
+    replaceTags: fileTags.replace,
+    setTags: fileTags.set,
     update: (id: string, values: Partial<FileRow>) =>
       db.updateTable('files').set(values).where('id', '=', id).execute(),
     /**
