@@ -25,6 +25,8 @@ import { botRoutes, markBot } from './modules/bots/routes.js';
 import type { KnowledgeResponder } from './modules/chat/reply-port.js';
 import { chatAdminRoutes, chatRoutes } from './modules/chat/routes.js';
 import { StreamRegistry } from './modules/chat/stream.js';
+import { consoleRoutes } from './modules/console/routes.js';
+import { consoleService } from './modules/console/service.js';
 import { fileAdminRoutes, fileRoutes, installFilesAuth } from './modules/files/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
@@ -289,6 +291,8 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
 
   // The embeddable webchat: its scripts, a bot's public configuration, the hosted chat page.
   webchatRoutes(app, { webchat: webchatService({ bots: services.bots }), publicUrl: config.publicUrl });
+  // The Console (packages/console's build): `/` redirects there; every /console/ address answers its page.
+  consoleRoutes(app, { console: consoleService() });
 
   const stopBackground = deps.workers ? services.runner.start() : undefined;
   app.addHook('onClose', async () => {

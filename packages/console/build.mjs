@@ -1,0 +1,83 @@
+// Bundles the Console (src/main.tsx and its CSS) with esbuild into content-hashed files under dist/assets/,
+// writes dist/index.html naming them (no inline script or style: the server's CSP allows 'self' only), and
+// prints the sizes (raw and gzip).
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const out = join(here, 'dist');
+const assets = join(out, 'assets');
+await rm(assets, { recursive: true, force: true });
+await mkdir(assets, { recursive: true });
+
+const result = await build({
+  entryPoints: { console: join(here, 'src/main.tsx') },
+  outdir: assets,
+  entryNames: '[name]-[hash]',
+  assetNames: '[name]-[hash]',
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  platform: 'browser',
+  target: ['es2022'],
+  legalComments: 'none',
+  sourcemap: 'linked',
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  logLevel: 'warning',
+  metafile: true,
+  define: { 'process.env.NODE_ENV': '"production"' },
+  plugins: [
+    {
+      // @parley/client from its sources (as the webchat takes its event-stream reader), so a bundle never
+      // depends on whether the client's dist/ is fresh.
+      name: 'parley-client-for-browsers',
+      setup(b) {
+        b.onResolve({ filter: /^@parley\/client$/ }, () => ({ path: join(here, '../client/src/index.ts') }));
+        // At run time the client needs only the error table of @parley/protocol (every other import is a
+        // type); errors.ts builds one TypeBox schema nobody reads in the browser, so TypeBox (~75 kB) is a
+        // stand-in here. A new run-time import of the protocol fails this build by name.
+        b.onResolve({ filter: /^@parley\/protocol$/ }, () => ({
+          path: join(here, '../protocol/src/errors.ts'),
+        }));
+        b.onResolve({ filter: /^typebox$/ }, () => ({ path: 'typebox', namespace: 'typebox-stub' }));
+        b.onLoad({ filter: /.*/, namespace: 'typebox-stub' }, () => ({
+          contents: 'export default new Proxy({}, { get: () => () => ({}) });',
+          loader: 'js',
+        }));
+      },
+    },
+  ],
+});
+
+const files = Object.keys(result.metafile.outputs).map((path) => basename(path));
+const script = files.find((name) => name.endsWith('.js'));
+const style = files.find((name) => name.endsWith('.css'));
+if (!script || !style) throw new Error(`esbuild produced no script or style: ${files.join(', ')}`);
+
+const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>Parley Console</title>
+<link rel="stylesheet" href="/console/assets/${style}">
+<script type="module" src="/console/assets/${script}"></script>
+</head>
+<body>
+<div id="app"></div>
+<noscript>The Parley Console needs JavaScript.</noscript>
+</body>
+</html>
+`;
+await writeFile(join(out, 'index.html'), html);
+
+const kb = (n) => `${(n / 1024).toFixed(1)} kB`;
+for (const name of [script, style]) {
+  const bytes = await readFile(join(assets, name));
+  console.log(`console: dist/assets/${name} ${kb(bytes.length)} (${kb(gzipSync(bytes).length)} gzip)`);
+}

@@ -1,0 +1,14 @@
+import './styles.css';
+import { render } from 'preact';
+import { LocationProvider } from 'preact-iso';
+import { App } from './ui/app.js';
+
+const root = document.getElementById('app');
+if (root) {
+  render(
+    <LocationProvider scope="/console">
+      <App />
+    </LocationProvider>,
+    root,
+  );
+}

@@ -1,0 +1,44 @@
+import type { Account } from '@parley/client';
+import { useEffect, useState } from 'preact/hooks';
+import { consoleClient, describeError, isSignedOut } from '../api.js';
+import { Notice } from './notice.js';
+import { SignInPage } from './sign-in-page.js';
+import { SignedIn } from './signed-in.js';
+
+/** The Console: Sign in until the session cookie names an account, then the signed-in pages. */
+export function App() {
+  /** undefined while asking the server who is signed in; null when nobody is. */
+  const [account, setAccount] = useState<Account | null | undefined>(undefined);
+  const [failure, setFailure] = useState<string | undefined>(undefined);
+  const [round, setRound] = useState(0);
+
+  useEffect(() => {
+    setFailure(undefined);
+    consoleClient()
+      .getAccount(undefined, { retry: { attempts: 1 } })
+      .then(
+        ({ account }) => setAccount(account),
+        (error) => (isSignedOut(error) ? setAccount(null) : setFailure(describeError(error))),
+      );
+  }, [round]);
+
+  if (account === undefined) {
+    return (
+      <main class="center">
+        {failure ? (
+          <div class="card">
+            <h1>Parley Console</h1>
+            <Notice error={failure} />
+            <button type="button" onClick={() => setRound((n) => n + 1)}>
+              Try again
+            </button>
+          </div>
+        ) : (
+          <p role="status">Loading…</p>
+        )}
+      </main>
+    );
+  }
+  if (account === null) return <SignInPage onSignedIn={setAccount} />;
+  return <SignedIn account={account} onAccount={setAccount} onSignedOut={() => setAccount(null)} />;
+}

@@ -1,0 +1,33 @@
+import type { Bot } from '@parley/client';
+import { useConsole } from '../context.js';
+import { useAction } from '../hooks.js';
+import { Notice } from './notice.js';
+
+/** Enables or disables a bot: a disabled bot answers no chat and no webchat. */
+export function BotStatus({ bot, onChanged }: { bot: Bot; onChanged(): void }) {
+  const { client } = useConsole();
+  const { pending, error, run } = useAction();
+  const active = bot.status === 'active';
+
+  async function toggle() {
+    const answer = await run(() => client.updateBot({ id: bot.id, status: active ? 'disabled' : 'active' }));
+    if (answer) onChanged();
+  }
+
+  return (
+    <div class="card stack">
+      <h2>Status</h2>
+      <p>
+        {active
+          ? 'This bot is enabled: its webchat and the Chat API answer visitors.'
+          : 'This bot is disabled: its webchat and the Chat API refuse visitors until you enable it.'}
+      </p>
+      <div class="actions">
+        <button type="button" onClick={toggle} disabled={pending}>
+          {active ? 'Disable bot' : 'Enable bot'}
+        </button>
+      </div>
+      <Notice error={error} />
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import { useConsole } from '../context.js';
+import { formatDateTime } from '../format.js';
+import { useLoad } from '../hooks.js';
+import { CreateBotForm } from './create-bot-form.js';
+import { Notice } from './notice.js';
+
+/** The bots of the chosen workspace, by name, and the form that creates one. */
+export function BotsPage() {
+  const { client, workspace } = useConsole();
+  const bots = useLoad(
+    () =>
+      workspace
+        ? client.list.bots({ sortField: 'name', sortDirection: 'asc' }).collect()
+        : Promise.resolve([]),
+    [client, workspace?.id],
+  );
+
+  if (!workspace) {
+    return (
+      <section>
+        <h1>Bots</h1>
+        <p>You are not a member of any workspace yet. Ask a workspace admin for an invitation.</p>
+      </section>
+    );
+  }
+  return (
+    <section class="stack">
+      <div class="page-head">
+        <h1>Bots</h1>
+        <p class="muted">in {workspace.name}</p>
+      </div>
+      <CreateBotForm onCreated={bots.reload} />
+      <Notice error={bots.error} />
+      {bots.data === undefined ? (
+        bots.loading ? (
+          <p role="status">Loading bots…</p>
+        ) : null
+      ) : bots.data.length === 0 ? (
+        <p class="empty">No bots here yet. Name your first bot above and press "Create bot".</p>
+      ) : (
+        <ul class="list" aria-label="Bots">
+          {bots.data.map((bot) => (
+            <li key={bot.id} class="list-row">
+              <a href={`/console/bots/${encodeURIComponent(bot.id)}`} class="list-title">
+                {bot.name || 'Unnamed bot'}
+              </a>
+              <span class="muted">Created {formatDateTime(bot.createdAt)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

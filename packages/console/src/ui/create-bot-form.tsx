@@ -1,0 +1,41 @@
+import { useState } from 'preact/hooks';
+import { useConsole } from '../context.js';
+import { useAction } from '../hooks.js';
+import { Field } from './field.js';
+import { Notice } from './notice.js';
+
+/** Creates a bot in the chosen workspace from its name. */
+export function CreateBotForm({ onCreated }: { onCreated(): void }) {
+  const { client } = useConsole();
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<string | undefined>(undefined);
+  const { pending, error, run } = useAction();
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    setCreated(undefined);
+    const answer = await run(() => client.createBot({ name: name.trim() }));
+    if (!answer) return;
+    setCreated(`Bot "${answer.bot.name}" created.`);
+    setName('');
+    onCreated();
+  }
+
+  return (
+    <form class="card inline-form" onSubmit={submit}>
+      <Field
+        id="new-bot-name"
+        label="Bot name"
+        required
+        maxLength={200}
+        value={name}
+        onValue={setName}
+        hint="The name your team sees; the webchat can show another one."
+      />
+      <button type="submit" class="primary" disabled={pending || name.trim() === ''}>
+        Create bot
+      </button>
+      <Notice error={error} done={created} />
+    </form>
+  );
+}

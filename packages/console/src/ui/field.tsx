@@ -1,0 +1,41 @@
+/** What a Field takes: its label and value, and the few input attributes the Console uses. */
+export interface FieldProps {
+  id: string;
+  label: string;
+  value: string;
+  onValue(value: string): void;
+  /** A sentence under the input, read with it by assistive technology. */
+  hint?: string;
+  type?: 'text' | 'email' | 'password';
+  required?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  autocomplete?: 'username' | 'current-password' | 'new-password' | 'name' | 'off';
+}
+
+/** A labelled text input (the label is visible and names the input), with an optional hint under it. */
+export function Field({ id, label, value, onValue, hint, type = 'text', ...input }: FieldProps) {
+  const hintId = hint ? `${id}-hint` : undefined;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input
+        id={id}
+        // Preact types each input type apart (a union TypeScript cannot pick from a variable): one is enough.
+        type={type as 'text'}
+        value={value}
+        required={input.required}
+        minLength={input.minLength}
+        maxLength={input.maxLength}
+        autocomplete={input.autocomplete}
+        aria-describedby={hintId}
+        onInput={(event) => onValue(event.currentTarget.value)}
+      />
+      {hint ? (
+        <p class="hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { useState } from 'preact/hooks';
+import { useConsole } from '../context.js';
+import { useAction } from '../hooks.js';
+import { Field } from './field.js';
+import { Notice } from './notice.js';
+
+/** Changes the account's display name (what teammates see in members and audit records). */
+export function NameForm() {
+  const { account, client, accountChanged } = useConsole();
+  const [name, setName] = useState(account.displayName);
+  const [saved, setSaved] = useState<string | undefined>(undefined);
+  const { pending, error, run } = useAction();
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    setSaved(undefined);
+    const answer = await run(() => client.updateAccount({ displayName: name.trim() }));
+    if (!answer) return;
+    accountChanged(answer.account);
+    setSaved('Name saved.');
+  }
+
+  return (
+    <form class="card stack" onSubmit={submit}>
+      <h2>Your name</h2>
+      <Field
+        id="account-name"
+        label="Name"
+        required
+        maxLength={200}
+        autocomplete="name"
+        value={name}
+        onValue={setName}
+      />
+      <div class="actions">
+        <button
+          type="submit"
+          class="primary"
+          disabled={pending || name.trim() === '' || name.trim() === account.displayName}
+        >
+          Save name
+        </button>
+      </div>
+      <Notice error={error} done={saved} />
+    </form>
+  );
+}

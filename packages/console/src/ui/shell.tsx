@@ -1,0 +1,47 @@
+import type { ComponentChildren } from 'preact';
+import { useLocation } from 'preact-iso';
+import { SignOutButton } from './sign-out-button.js';
+import { WorkspaceSwitcher } from './workspace-switcher.js';
+
+const SECTIONS = [
+  {
+    href: '/console/bots',
+    label: 'Bots',
+    matches: (path: string) => path === '/console/' || path.startsWith('/console/bots'),
+  },
+  {
+    href: '/console/account',
+    label: 'Account',
+    matches: (path: string) => path.startsWith('/console/account'),
+  },
+];
+
+/** The frame of every signed-in page: brand, sections, workspace switcher, sign out; the page below. */
+export function Shell({ children }: { children: ComponentChildren }) {
+  const { path } = useLocation();
+  return (
+    <div class="shell">
+      <header class="topbar">
+        <a class="brand" href="/console/bots">
+          Parley
+        </a>
+        <nav aria-label="Sections">
+          {SECTIONS.map((section) => (
+            <a
+              key={section.href}
+              href={section.href}
+              aria-current={section.matches(path) ? 'page' : undefined}
+            >
+              {section.label}
+            </a>
+          ))}
+        </nav>
+        <div class="topbar-end">
+          <WorkspaceSwitcher />
+          <SignOutButton />
+        </div>
+      </header>
+      <main class="page">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import type { Account, Workspace } from '@parley/client';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { Route, Router, useLocation } from 'preact-iso';
+import { consoleClient, describeError, isSignedOut } from '../api.js';
+import { ConsoleContext, type ConsoleState } from '../context.js';
+import { rememberedWorkspace, rememberWorkspace } from '../remembered.js';
+import { AccountPage } from './account-page.js';
+import { BotPage } from './bot-page.js';
+import { BotsPage } from './bots-page.js';
+import { NotFoundPage } from './not-found-page.js';
+import { Notice } from './notice.js';
+import { Shell } from './shell.js';
+
+/** The signed-in Console: the account's workspaces, the chosen one, and the pages. */
+export function SignedIn({
+  account,
+  onAccount,
+  onSignedOut,
+}: {
+  account: Account;
+  onAccount(account: Account): void;
+  onSignedOut(): void;
+}) {
+  const [workspaces, setWorkspaces] = useState<Workspace[] | undefined>(undefined);
+  const [chosen, setChosen] = useState<string | undefined>(rememberedWorkspace());
+  const [failure, setFailure] = useState<string | undefined>(undefined);
+  const { route } = useLocation();
+
+  useEffect(() => {
+    consoleClient()
+      .list.workspaces()
+      .collect()
+      .then(setWorkspaces, (error) =>
+        isSignedOut(error) ? onSignedOut() : setFailure(describeError(error)),
+      );
+  }, [onSignedOut]);
+
+  const workspace = workspaces?.find((w) => w.id === chosen) ?? workspaces?.[0];
+  const client = useMemo(() => consoleClient(workspace?.id), [workspace?.id]);
+  const signedOut = useCallback(() => {
+    onSignedOut();
+    route('/console/');
+  }, [onSignedOut, route]);
+  const chooseWorkspace = useCallback((id: string) => {
+    rememberWorkspace(id);
+    setChosen(id);
+  }, []);
+  const state: ConsoleState = useMemo(
+    () => ({
+      account,
+      client,
+      workspace,
+      workspaces: workspaces ?? [],
+      chooseWorkspace,
+      accountChanged: onAccount,
+      signedOut,
+    }),
+    [account, client, workspace, workspaces, chooseWorkspace, onAccount, signedOut],
+  );
+
+  if (!workspaces) {
+    return (
+      <main class="center">
+        {failure ? <Notice error={failure} /> : <p role="status">Loading your workspaces…</p>}
+      </main>
+    );
+  }
+  return (
+    <ConsoleContext.Provider value={state}>
+      <Shell>
+        <Router>
+          <Route path="/console/" component={BotsPage} />
+          <Route path="/console/bots" component={BotsPage} />
+          <Route path="/console/bots/:id" component={BotPage} />
+          <Route path="/console/account" component={AccountPage} />
+          <Route default component={NotFoundPage} />
+        </Router>
+      </Shell>
+    </ConsoleContext.Provider>
+  );
+}
