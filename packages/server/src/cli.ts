@@ -1,6 +1,6 @@
 import { ROLES, type Role } from '@parley/protocol';
 import { Command, InvalidArgumentError } from 'commander';
-import type { Actor } from './access/principal.js';
+import type { Actor, Principal } from './access/principal.js';
 import { loadSigningSecret } from './access/signing-secret.js';
 import { blobStoreFromConfig } from './blob/from-config.js';
 import { CONFIG_VARIABLES, type Config, ConfigError, loadConfig } from './config/config.js';
@@ -50,12 +50,17 @@ async function withServices<T>(config: Config, fn: (services: Services) => Promi
   }
 }
 
-/** The actor of an account inside a workspace, for CLI commands that act as that account. */
-async function ownerActor(services: Services, email: string, workspaceId: string): Promise<Actor> {
+/** The principal of the account with this e-mail, for CLI commands that act as that account. */
+async function accountPrincipal(services: Services, email: string): Promise<Principal> {
   const account = await services.identity.accountByEmail(email);
   if (!account) throw new ApiError('ResourceNotFound', `No account with e-mail ${email}`);
+  return { kind: 'account', accountId: account.id, email: account.email, tokenId: 'cli' };
+}
+
+/** The actor of an account inside a workspace, for CLI commands that act as that account. */
+async function ownerActor(services: Services, email: string, workspaceId: string): Promise<Actor> {
   const actor = await services.identity.resolver.resolveActor(
-    { kind: 'account', accountId: account.id, email: account.email, tokenId: 'cli' },
+    await accountPrincipal(services, email),
     workspaceId,
   );
   if (!actor) throw new ApiError('ResourceNotFound', `${email} is not a member of workspace ${workspaceId}`);
@@ -168,12 +173,10 @@ export function buildCli(io: CliIo): Command {
     .option('--expires-at <iso>', 'expiry (ISO 8601)')
     .action(async (opts: { email: string; note: string; expiresAt?: string }) => {
       await withServices(config(), async (services) => {
-        const account = await services.identity.accountByEmail(opts.email);
-        if (!account) throw new ApiError('ResourceNotFound', `No account with e-mail ${opts.email}`);
-        const pat = await services.identity.createPat(
-          { kind: 'account', accountId: account.id, email: account.email, tokenId: 'cli' },
-          { note: opts.note, expiresAt: opts.expiresAt },
-        );
+        const pat = await services.identity.createPat(await accountPrincipal(services, opts.email), {
+          note: opts.note,
+          expiresAt: opts.expiresAt,
+        });
         print({ token: pat });
       });
     });
@@ -187,15 +190,8 @@ export function buildCli(io: CliIo): Command {
     .action(async (opts: { name: string; owner?: string }) => {
       const cfg = config();
       await withServices(cfg, async (services) => {
-        const email = opts.owner ?? cfg.adminEmail;
-        const account = await services.identity.accountByEmail(email);
-        if (!account) throw new ApiError('ResourceNotFound', `No account with e-mail ${email}`);
-        print({
-          workspace: await services.identity.createWorkspace(
-            { kind: 'account', accountId: account.id, email: account.email, tokenId: 'cli' },
-            { name: opts.name },
-          ),
-        });
+        const owner = await accountPrincipal(services, opts.owner ?? cfg.adminEmail);
+        print({ workspace: await services.identity.createWorkspace(owner, { name: opts.name }) });
       });
     });
 
