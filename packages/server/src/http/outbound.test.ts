@@ -4,38 +4,38 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockedAddressError, isPrivateAddress, outboundFetch } from './outbound.js';
 
 describe('isPrivateAddress', () => {
-  it('knows loopback, private, link-local, CGNAT, multicast and reserved addresses, v4 and v6', () => {
-    for (const address of [
-      '127.0.0.1',
-      '10.1.2.3',
-      '172.16.0.1',
-      '172.31.255.255',
-      '192.168.1.1',
-      '169.254.169.254',
-      '100.64.0.1',
-      '0.0.0.0',
-      '224.0.0.1',
-      '255.255.255.255',
-      '::1',
-      '::',
-      'fd00::1',
-      'fe80::1',
-      '::ffff:127.0.0.1',
-      '::ffff:10.0.0.1',
-    ])
-      expect(isPrivateAddress(address), address).toBe(true);
-  });
-
-  it('lets public addresses through', () => {
-    for (const address of [
-      '1.1.1.1',
-      '93.184.216.34',
-      '172.32.0.1',
-      '2606:4700:4700::1111',
-      '::ffff:8.8.8.8',
-    ])
-      expect(isPrivateAddress(address), address).toBe(false);
-  });
+  for (const { name, addresses, private: expected } of [
+    {
+      name: 'knows loopback, private, link-local, CGNAT, multicast and reserved addresses, v4 and v6',
+      addresses: [
+        '127.0.0.1',
+        '10.1.2.3',
+        '172.16.0.1',
+        '172.31.255.255',
+        '192.168.1.1',
+        '169.254.169.254',
+        '100.64.0.1',
+        '0.0.0.0',
+        '224.0.0.1',
+        '255.255.255.255',
+        '::1',
+        '::',
+        'fd00::1',
+        'fe80::1',
+        '::ffff:127.0.0.1',
+        '::ffff:10.0.0.1',
+      ],
+      private: true,
+    },
+    {
+      name: 'lets public addresses through',
+      addresses: ['1.1.1.1', '93.184.216.34', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'],
+      private: false,
+    },
+  ])
+    it(name, () => {
+      for (const address of addresses) expect(isPrivateAddress(address), address).toBe(expected);
+    });
 
   it('treats anything that is not an IP address as private (never connect on a guess)', () => {
     expect(isPrivateAddress('localhost')).toBe(true);

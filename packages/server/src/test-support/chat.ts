@@ -137,3 +137,39 @@ export async function openSse(url: string, headers: Record<string, string>) {
     done,
   };
 }
+
+/** A live stream opened by `openSse`. */
+export type LiveStream = Awaited<ReturnType<typeof openSse>>;
+
+/**
+ * Has the test app listen over real HTTP and answers where the live streams of its chat conversations
+ * are: `url(conversationId, query?)`, and `listen(conversationId, headers, query?)` to open one.
+ */
+export async function liveStreams(t: TestApp, botId: string = t.botId) {
+  const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const url = (conversationId: string, query = '') =>
+    `${address}/v1/chat/${botId}/conversations/${conversationId}/listen${query}`;
+  return {
+    url,
+    listen: (conversationId: string, headers: Record<string, string>, query = '') =>
+      openSse(url(conversationId, query), headers),
+  };
+}
+
+/**
+ * A new chat user of the test app in a new conversation of theirs, over real HTTP: `listen(headers?)`
+ * opens the user's live stream of it (more headers added to the user's key).
+ */
+export async function liveConversation(t: TestApp) {
+  const chat = chatClient(t);
+  const streams = await liveStreams(t);
+  const user = await chat.user();
+  const conv = await chat.conversation(user);
+  return {
+    chat,
+    user,
+    conv,
+    listen: (headers: Record<string, string> = {}) =>
+      streams.listen(conv, { 'x-user-key': user.key, ...headers }),
+  };
+}

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChatWebhookEvent } from '@parley/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chatClient, openSse } from '../../test-support/chat.js';
+import { chatClient, liveConversation } from '../../test-support/chat.js';
 import { useTestApp } from '../../test-support/fixtures.js';
 import { flood } from '../../test-support/flood.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
@@ -40,37 +40,24 @@ describe('knowledge replies (chat_reply job)', () => {
   });
 
   it('signals typing, streams the answer, posts it as the bot and sends debug to adminKey sessions only', async () => {
-    const chat = chatClient(t);
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const user = await chat.user();
-    const conv = await chat.conversation(user);
-    const url = `${address}/v1/chat/${t.botId}/conversations/${conv}/listen`;
-    const plain = await openSse(url, { 'x-user-key': user.key });
-    const admin = await openSse(url, { 'x-user-key': user.key, 'x-admin-key': 'support' });
+    const { chat, user, conv, listen } = await liveConversation(t);
+    const plain = await listen();
+    const admin = await listen({ 'x-admin-key': 'support' });
     try {
       const asked = await chat.message(user, conv, 'what is parley?');
       const done = (f: { data?: { type: string } }[]) => f.some((x) => x.data?.type === 'typing_stopped');
       await plain.until(done, 10_000);
       await admin.until(done, 10_000);
-      expect(plain.signals().map((x) => x.data?.type)).toEqual([
+      const answered = [
         'message_created',
         'typing_started',
         'message_stream_delta',
         'message_stream_delta',
         'message_created',
         'message_stream_complete',
-        'typing_stopped',
-      ]);
-      expect(admin.signals().map((x) => x.data?.type)).toEqual([
-        'message_created',
-        'typing_started',
-        'message_stream_delta',
-        'message_stream_delta',
-        'message_created',
-        'message_stream_complete',
-        'debug',
-        'typing_stopped',
-      ]);
+      ];
+      expect(plain.signals().map((x) => x.data?.type)).toEqual([...answered, 'typing_stopped']);
+      expect(admin.signals().map((x) => x.data?.type)).toEqual([...answered, 'debug', 'typing_stopped']);
       const signals = plain.signals();
       const reply = signals[4]?.data?.data as { id: string; isBot: boolean; payload: unknown };
       expect(reply).toMatchObject({
@@ -224,13 +211,8 @@ describe('webhook mode (chat_webhook job)', () => {
   const events = () => received.map((r) => JSON.parse(r.body) as ChatWebhookEvent);
 
   it('POSTs signed conversation_created and message_created events; the bot replies with its key', async () => {
-    const chat = chatClient(t);
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const user = await chat.user();
-    const conv = await chat.conversation(user);
-    const stream = await openSse(`${address}/v1/chat/${t.botId}/conversations/${conv}/listen`, {
-      'x-user-key': user.key,
-    });
+    const { chat, user, conv, listen } = await liveConversation(t);
+    const stream = await listen();
     try {
       const sent = await chat.message(user, conv, 'hello webhook');
       await waitFor(() => events().some((e) => e.type === 'message_created'));

@@ -1,31 +1,50 @@
 import { connect } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chatClient, openSse, type SseFrame, type TestChatUser } from '../../test-support/chat.js';
+import {
+  chatClient,
+  type LiveStream,
+  liveConversation,
+  liveStreams,
+  type SseFrame,
+  type TestChatUser,
+} from '../../test-support/chat.js';
 import { useTestApp } from '../../test-support/fixtures.js';
 import { createTestApp } from '../../test-support/harness.js';
 
 describe('Chat API live stream (SSE over real HTTP)', () => {
   const t = useTestApp({ env: { PARLEY_CHAT_PING_INTERVAL_MS: '100' } });
   let chat: ReturnType<typeof chatClient>;
-  let base: string;
+  let sse: Awaited<ReturnType<typeof liveStreams>>;
   let alice: TestChatUser;
   let bob: TestChatUser;
 
   beforeAll(async () => {
     chat = chatClient(t);
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `${address}/v1/chat/${t.botId}`;
+    sse = await liveStreams(t);
     alice = await chat.user({ name: 'Alice' });
     bob = await chat.user({ name: 'Bob' });
   });
 
-  const listen = (conversationId: string, headers: Record<string, string>, query = '') =>
-    openSse(`${base}/conversations/${conversationId}/listen${query}`, headers);
+  /** Alice adds a participant to a conversation of hers. */
+  const addParticipant = (conversationId: string, user: TestChatUser) =>
+    chat.call('POST', `/conversations/${conversationId}/participants`, {
+      key: alice.key,
+      body: { userId: user.id },
+    });
 
-  it('streams the sender its own message, with event, id and data frames, and CORS headers', async () => {
+  /** Opens Alice's stream of a new conversation of hers for `body`, and closes it after. */
+  const withAliceStream = async (body: (conv: string, stream: LiveStream) => Promise<void>) => {
     const conv = await chat.conversation(alice);
-    const stream = await listen(conv, { 'x-user-key': alice.key });
+    const stream = await sse.listen(conv, { 'x-user-key': alice.key });
     try {
+      await body(conv, stream);
+    } finally {
+      await stream.close();
+    }
+  };
+
+  it('streams the sender its own message, with event, id and data frames, and CORS headers', () =>
+    withAliceStream(async (conv, stream) => {
       expect(stream.res.status).toBe(200);
       expect(stream.res.headers.get('content-type')).toContain('text/event-stream');
       expect(stream.res.headers.get('access-control-allow-origin')).toBe('*');
@@ -39,32 +58,19 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
         isBot: false,
         payload: { type: 'text', text: 'hello' },
       });
-    } finally {
-      await stream.close();
-    }
-  });
+    }));
 
-  it('pings at the configured interval, without an id', async () => {
-    const conv = await chat.conversation(alice);
-    const stream = await listen(conv, { 'x-user-key': alice.key });
-    try {
+  it('pings at the configured interval, without an id', () =>
+    withAliceStream(async (_conv, stream) => {
       await stream.until((f) => f.filter((x) => x.data?.type === 'ping').length >= 2, 3000);
       const ping = stream.frames.find((x) => x.data?.type === 'ping');
       expect(ping).toEqual({ event: 'message', data: { type: 'ping', data: {} } });
-    } finally {
-      await stream.close();
-    }
-  });
+    }));
 
-  it('streams participants, events, deletions and the bot’s messages to every participant', async () => {
-    const conv = await chat.conversation(alice);
-    const stream = await listen(conv, { 'x-user-key': alice.key });
-    try {
-      await chat.call('POST', `/conversations/${conv}/participants`, {
-        key: alice.key,
-        body: { userId: bob.id },
-      });
-      const bobStream = await listen(conv, { 'x-user-key': bob.key });
+  it('streams participants, events, deletions and the bot’s messages to every participant', () =>
+    withAliceStream(async (conv, stream) => {
+      await addParticipant(conv, bob);
+      const bobStream = await sse.listen(conv, { 'x-user-key': bob.key });
       const message = await chat.message(bob, conv, 'from bob');
       await chat.call('POST', '/events', { key: bob.key, body: { conversationId: conv, payload: { k: 1 } } });
       await chat.call('POST', '/messages', {
@@ -85,14 +91,11 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
       await bobStream.until((f) => f.filter((x) => x.data && x.data.type !== 'ping').length >= 4);
       expect(bobStream.signals().map((x) => x.data?.type)).toEqual(expected.slice(1));
       await bobStream.close();
-    } finally {
-      await stream.close();
-    }
-  });
+    }));
 
   it('resumes after a disconnect with Last-Event-ID: exactly the missed signals, in order, then live ones', async () => {
     const conv = await chat.conversation(alice);
-    const first = await listen(conv, { 'x-user-key': alice.key });
+    const first = await sse.listen(conv, { 'x-user-key': alice.key });
     await chat.message(alice, conv, 'm0');
     await first.until((f) => f.some((x) => x.data?.type === 'message_created'));
     const lastId = first.signals().at(-1)?.id as string;
@@ -101,7 +104,7 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
     const missed = [];
     for (let i = 1; i <= 5; i++) missed.push((await chat.message(alice, conv, `m${i}`)).id);
 
-    const second = await listen(conv, { 'x-user-key': alice.key, 'last-event-id': lastId });
+    const second = await sse.listen(conv, { 'x-user-key': alice.key, 'last-event-id': lastId });
     try {
       await second.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 5);
       const live = await chat.message(alice, conv, 'live');
@@ -117,7 +120,7 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
     }
 
     // The query parameter works the same (EventSource cannot set headers on its first request).
-    const third = await listen(conv, { 'x-user-key': alice.key }, `?lastEventId=${lastId}`);
+    const third = await sse.listen(conv, { 'x-user-key': alice.key }, `?lastEventId=${lastId}`);
     try {
       await third.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 6);
       expect(third.signals()).toHaveLength(6);
@@ -132,7 +135,7 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
     const during = Promise.all(
       Array.from({ length: 30 }, (_, i) => chat.message(alice, conv, `during ${i}`)),
     );
-    const stream = await listen(conv, { 'x-user-key': alice.key, 'last-event-id': '0' });
+    const stream = await sse.listen(conv, { 'x-user-key': alice.key, 'last-event-id': '0' });
     try {
       await during;
       await stream.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 60);
@@ -150,8 +153,8 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
       configuration: { adminKey: 'support-key' },
     });
     const conv = await chat.conversation(alice);
-    const plain = await listen(conv, { 'x-user-key': alice.key });
-    const admin = await listen(conv, { 'x-user-key': bob.key, 'x-admin-key': 'support-key' });
+    const plain = await sse.listen(conv, { 'x-user-key': alice.key });
+    const admin = await sse.listen(conv, { 'x-user-key': bob.key, 'x-admin-key': 'support-key' });
     try {
       expect(admin.res.status).toBe(200);
       await t.app.services.chat.emit(t.botId, conv, [
@@ -162,7 +165,7 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
       await plain.until((f) => f.some((x) => x.data?.type === 'message_created'));
       expect(admin.signals().map((x) => x.data?.type)).toEqual(['debug', 'message_created']);
       expect(plain.signals().map((x) => x.data?.type)).toEqual(['message_created']);
-      const wrong = await fetch(`${base}/conversations/${conv}/listen`, {
+      const wrong = await fetch(sse.url(conv), {
         headers: { 'x-user-key': bob.key, 'x-admin-key': 'nope' },
       });
       expect(wrong.status).toBe(403);
@@ -176,14 +179,14 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
 
   it('answers 401 without a key, 403 to a non-participant, 404 for an unknown conversation, 400 for a bad cursor', async () => {
     const conv = await chat.conversation(alice);
-    const url = `${base}/conversations/${conv}/listen`;
+    const url = sse.url(conv);
     const noKey = await fetch(url);
     expect(noKey.status).toBe(401);
     expect(await noKey.json()).toMatchObject({ type: 'Unauthorized', code: 401 });
     const stranger = await fetch(url, { headers: { 'x-user-key': bob.key } });
     expect(stranger.status).toBe(403);
     await stranger.body?.cancel();
-    const unknown = await fetch(`${base}/conversations/nope/listen`, {
+    const unknown = await fetch(sse.url('nope'), {
       headers: { 'x-user-key': alice.key },
     });
     expect(unknown.status).toBe(404);
@@ -195,7 +198,7 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
 
   it('lets the bot listen to any conversation of its bot', async () => {
     const conv = await chat.conversation(alice);
-    const stream = await listen(conv, { authorization: `Bearer ${t.botKey}` });
+    const stream = await sse.listen(conv, { authorization: `Bearer ${t.botKey}` });
     try {
       expect(stream.res.status).toBe(200);
       await chat.message(alice, conv, 'to the bot');
@@ -207,13 +210,10 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
 
   it('ends every open stream of a deleted conversation after a conversation_deleted signal, and keeps none of its signals', async () => {
     const conv = await chat.conversation(alice);
-    await chat.call('POST', `/conversations/${conv}/participants`, {
-      key: alice.key,
-      body: { userId: bob.id },
-    });
+    await addParticipant(conv, bob);
     await chat.message(alice, conv, 'secret words');
-    const aliceStream = await listen(conv, { 'x-user-key': alice.key });
-    const botStream = await listen(conv, { authorization: `Bearer ${t.botKey}` });
+    const aliceStream = await sse.listen(conv, { 'x-user-key': alice.key });
+    const botStream = await sse.listen(conv, { authorization: `Bearer ${t.botKey}` });
     const deleted = await chat.call('DELETE', `/conversations/${conv}`, { key: alice.key });
     expect(deleted.statusCode).toBe(200);
     for (const stream of [aliceStream, botStream]) {
@@ -224,7 +224,7 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
       ]);
     }
     // Resuming from the very start finds the conversation gone, not its old messages.
-    const again = await listen(conv, { 'x-user-key': bob.key }, '?lastEventId=0');
+    const again = await sse.listen(conv, { 'x-user-key': bob.key }, '?lastEventId=0');
     expect(again.res.status).toBe(404);
     await again.close();
     const rows = await t.db.kysely
@@ -259,7 +259,7 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
       .execute();
     expect(rows.some((r) => r.data.includes('regretted words'))).toBe(false);
 
-    const resumed = await listen(conv, { 'x-user-key': alice.key }, '?lastEventId=0');
+    const resumed = await sse.listen(conv, { 'x-user-key': alice.key }, '?lastEventId=0');
     try {
       await resumed.until((f) => f.some((x) => x.data?.type === 'message_deleted'));
       expect(resumed.signals().map((f) => [f.data?.type, f.data?.data.id])).toEqual([
@@ -275,14 +275,11 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
   it('tells the others when a user deletes itself: its messages go and it leaves, and its own conversations end', async () => {
     const carol = await chat.user({ name: 'Carol' });
     const shared = await chat.conversation(alice);
-    await chat.call('POST', `/conversations/${shared}/participants`, {
-      key: alice.key,
-      body: { userId: carol.id },
-    });
+    await addParticipant(shared, carol);
     const said = await chat.message(carol, shared, 'carol was here');
     const own = await chat.conversation(carol);
-    const aliceStream = await listen(shared, { 'x-user-key': alice.key });
-    const ownStream = await listen(own, { authorization: `Bearer ${t.botKey}` });
+    const aliceStream = await sse.listen(shared, { 'x-user-key': alice.key });
+    const ownStream = await sse.listen(own, { authorization: `Bearer ${t.botKey}` });
     try {
       const deleted = await chat.call('DELETE', '/users/me', { key: carol.key });
       expect(deleted.statusCode, deleted.body).toBe(200);
@@ -302,12 +299,9 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
 
   it('ends the stream of a participant who is removed, and only theirs', async () => {
     const conv = await chat.conversation(alice);
-    await chat.call('POST', `/conversations/${conv}/participants`, {
-      key: alice.key,
-      body: { userId: bob.id },
-    });
-    const aliceStream = await listen(conv, { 'x-user-key': alice.key });
-    const bobStream = await listen(conv, { 'x-user-key': bob.key });
+    await addParticipant(conv, bob);
+    const aliceStream = await sse.listen(conv, { 'x-user-key': alice.key });
+    const bobStream = await sse.listen(conv, { 'x-user-key': bob.key });
     try {
       const removed = await chat.call('DELETE', `/conversations/${conv}/participants/${bob.id}`, {
         key: alice.key,
@@ -334,7 +328,7 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
   it('delivers every message exactly once, in cursor order, to each of many streams while messages are posted concurrently', async () => {
     const conv = await chat.conversation(alice);
     const streams = await Promise.all(
-      Array.from({ length: 20 }, () => listen(conv, { authorization: `Bearer ${t.botKey}` })),
+      Array.from({ length: 20 }, () => sse.listen(conv, { authorization: `Bearer ${t.botKey}` })),
     );
     try {
       const sent: string[] = [];
@@ -360,13 +354,7 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
 
   it('ends open streams when the app closes', async () => {
     const other = await createTestApp();
-    const otherChat = chatClient(other);
-    const address = await other.app.listen({ port: 0, host: '127.0.0.1' });
-    const user = await otherChat.user();
-    const conv = await otherChat.conversation(user);
-    const stream = await openSse(`${address}/v1/chat/${other.botId}/conversations/${conv}/listen`, {
-      'x-user-key': user.key,
-    });
+    const stream = await (await liveConversation(other)).listen();
     expect(stream.res.status).toBe(200);
     const closing = other.close();
     await stream.done;
@@ -428,18 +416,17 @@ describe('Chat API live stream bounds (a caller may not exhaust the server)', ()
     },
   });
   let chat: ReturnType<typeof chatClient>;
-  let base: string;
+  let sse: Awaited<ReturnType<typeof liveStreams>>;
 
   beforeAll(async () => {
     chat = chatClient(t);
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `${address}/v1/chat/${t.botId}`;
+    sse = await liveStreams(t);
   });
 
   it('drops a reader that does not read instead of buffering what it is sent, and a resume loses nothing', async () => {
     const user = await chat.user();
     const conv = await chat.conversation(user);
-    const slow = rawListen(`${base}/conversations/${conv}/listen`, { 'x-user-key': user.key });
+    const slow = rawListen(sse.url(conv), { 'x-user-key': user.key });
     await slow.opened;
     // More bytes than the loopback socket buffers take (~67 MB in 128 KB messages, the most the API takes; the kernel may buffer ~36 MB): without
     // backpressure the server holds the rest for the reader; with it, the stream stops, then is dropped.
@@ -461,7 +448,7 @@ describe('Chat API live stream bounds (a caller may not exhaust the server)', ()
 
     // Its client resumes after the last frame it got: every later message arrives once, in order.
     const lastId = received[received.length - 1]?.id ?? 0;
-    const resumed = await openSse(`${base}/conversations/${conv}/listen`, {
+    const resumed = await sse.listen(conv, {
       'x-user-key': user.key,
       'last-event-id': String(lastId),
     });
@@ -478,9 +465,9 @@ describe('Chat API live stream bounds (a caller may not exhaust the server)', ()
   it('answers 429 RateLimited past the open streams allowed to a chat user, and frees the slot when one ends', async () => {
     const user = await chat.user();
     const conv = await chat.conversation(user);
-    const url = `${base}/conversations/${conv}/listen`;
-    const first = await openSse(url, { 'x-user-key': user.key });
-    const second = await openSse(url, { 'x-user-key': user.key });
+    const url = sse.url(conv);
+    const first = await sse.listen(conv, { 'x-user-key': user.key });
+    const second = await sse.listen(conv, { 'x-user-key': user.key });
     try {
       expect([first.res.status, second.res.status]).toEqual([200, 200]);
       const third = await fetch(url, { headers: { 'x-user-key': user.key } });
@@ -509,23 +496,23 @@ describe('Chat API live stream bounds (a caller may not exhaust the server)', ()
     const users = await Promise.all([chat.user(), chat.user(), chat.user()]);
     const convs = await Promise.all(users.map((u) => chat.conversation(u)));
     const open = await Promise.all(
-      users.map((u, i) => openSse(`${base}/conversations/${convs[i]}/listen`, { 'x-user-key': u.key })),
+      users.map((u, i) => sse.listen(convs[i] as string, { 'x-user-key': u.key })),
     );
-    const byBot = await openSse(`${base}/conversations/${convs[0]}/listen`, {
+    const byBot = await sse.listen(convs[0] as string, {
       authorization: `Bearer ${t.botKey}`,
     });
     try {
       expect([...open, byBot].map((s) => s.res.status)).toEqual([200, 200, 200, 200]);
       const fresh = await chat.user();
       const conv = await chat.conversation(fresh);
-      const refused = await fetch(`${base}/conversations/${conv}/listen`, {
+      const refused = await fetch(sse.url(conv), {
         headers: { 'x-user-key': fresh.key },
       });
       expect(refused.status).toBe(429);
       expect(String(((await refused.json()) as { message: string }).message)).toContain(
         'This bot already has 4',
       );
-      const asBot = await fetch(`${base}/conversations/${conv}/listen`, {
+      const asBot = await fetch(sse.url(conv), {
         headers: { authorization: `Bearer ${t.botKey}` },
       });
       expect(asBot.status).toBe(429);
@@ -539,17 +526,14 @@ describe('Chat API live stream bounds (a caller may not exhaust the server)', ()
 describe('Chat API live streams end when their credentials are revoked', () => {
   const t = useTestApp();
   let chat: ReturnType<typeof chatClient>;
-  let base: string;
+  let sse: Awaited<ReturnType<typeof liveStreams>>;
 
   beforeAll(async () => {
     chat = chatClient(t);
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `${address}/v1/chat/${t.botId}`;
+    sse = await liveStreams(t);
   });
 
-  const listen = (conversationId: string, headers: Record<string, string>) =>
-    openSse(`${base}/conversations/${conversationId}/listen`, headers);
-  const ended = (stream: Awaited<ReturnType<typeof listen>>) =>
+  const ended = (stream: Awaited<ReturnType<typeof sse.listen>>) =>
     Promise.race([
       stream.done.then(() => true),
       new Promise<false>((resolve) => setTimeout(() => resolve(false), 3000)),
@@ -559,8 +543,8 @@ describe('Chat API live streams end when their credentials are revoked', () => {
     await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, { configuration: { adminKey: 'first-key' } });
     const alice = await chat.user();
     const conv = await chat.conversation(alice);
-    const plain = await listen(conv, { 'x-user-key': alice.key });
-    const admin = await listen(conv, { 'x-user-key': alice.key, 'x-admin-key': 'first-key' });
+    const plain = await sse.listen(conv, { 'x-user-key': alice.key });
+    const admin = await sse.listen(conv, { 'x-user-key': alice.key, 'x-admin-key': 'first-key' });
     try {
       expect(admin.res.status).toBe(200);
       const put = await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, {
@@ -573,7 +557,7 @@ describe('Chat API live streams end when their credentials are revoked', () => {
       await plain.until((f) => f.some((x) => x.data?.type === 'message_created'));
       expect(plain.ended).toBe(false);
       // The old key no longer opens a stream; the new one does.
-      const old = await fetch(`${base}/conversations/${conv}/listen`, {
+      const old = await fetch(sse.url(conv), {
         headers: { 'x-user-key': alice.key, 'x-admin-key': 'first-key' },
       });
       expect(old.status).toBe(403);
@@ -590,8 +574,8 @@ describe('Chat API live streams end when their credentials are revoked', () => {
     const { key } = created.json() as { key: { id: string; value: string } };
     const alice = await chat.user();
     const conv = await chat.conversation(alice);
-    const byKey = await listen(conv, { authorization: `Bearer ${key.value}` });
-    const byUser = await listen(conv, { 'x-user-key': alice.key });
+    const byKey = await sse.listen(conv, { authorization: `Bearer ${key.value}` });
+    const byUser = await sse.listen(conv, { 'x-user-key': alice.key });
     try {
       expect(byKey.res.status).toBe(200);
       const revoked = await t.asOwner('DELETE', `/v1/admin/bots/${t.botId}/access-keys/${key.id}`);
@@ -607,8 +591,8 @@ describe('Chat API live streams end when their credentials are revoked', () => {
   it('ends user-key streams when the chat secrets rotate (old user keys stop working)', async () => {
     const alice = await chat.user();
     const conv = await chat.conversation(alice);
-    const stream = await listen(conv, { 'x-user-key': alice.key });
-    const asBot = await listen(conv, { authorization: `Bearer ${t.botKey}` });
+    const stream = await sse.listen(conv, { 'x-user-key': alice.key });
+    const asBot = await sse.listen(conv, { authorization: `Bearer ${t.botKey}` });
     try {
       expect(stream.res.status).toBe(200);
       const rotated = await t.asOwner('POST', `/v1/admin/bots/${t.botId}/chat/rotate-secrets`);
@@ -616,7 +600,7 @@ describe('Chat API live streams end when their credentials are revoked', () => {
       expect(await ended(stream)).toBe(true);
       // The bot's own stream (its key did not change) goes on.
       expect(asBot.ended).toBe(false);
-      const again = await fetch(`${base}/conversations/${conv}/listen`, {
+      const again = await fetch(sse.url(conv), {
         headers: { 'x-user-key': alice.key },
       });
       expect(again.status).toBe(401);
