@@ -1,0 +1,204 @@
+// The Console in a real browser (Debian Chromium), served by an in-process Parley under its strict CSP: the
+// bootstrap owner signs in with the bootstrap password, creates, renames, disables and deletes bots, reloads on a
+// deep link and stays signed in, switches workspace (remembered), changes name and password, signs out; a wrong
+// password is shown in words; axe finds nothing on Sign in and Bots; at 1280 px (light) and 390 px (dark).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../packages/server/src/test-support/harness.js';
+import { haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
+
+const chromiumHere = haveChromium('console browser tests');
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Bundles the Console from its current sources, so the test never runs a stale dist/. */
+function buildConsole(): void {
+  const script = fileURLToPath(new URL('../packages/console/build.mjs', import.meta.url));
+  execFileSync(process.execPath, [script], { stdio: 'pipe' });
+}
+
+describe.skipIf(!chromiumHere)('console in a browser', () => {
+  let t: TestApp;
+  let origin: string;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    buildConsole();
+    ({ t, origin } = await listeningTestApp());
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** A fresh browser profile at a width; `problems` collects page errors and console errors (CSP refusals). */
+  async function newPage(width: number, colorScheme: 'light' | 'dark') {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
+    contexts.push(context);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      // A 401 while asking who is signed in is the signed-out state, not a problem.
+      if (message.type() === 'error' && !/status of 401/.test(message.text())) problems.push(message.text());
+    });
+    return { page, problems };
+  }
+
+  /**
+   * axe-core's violations on the page. Evaluated through the DevTools protocol: the page's CSP (rightly)
+   * refuses an injected script tag, which is itself checked by `problems` staying empty.
+   */
+  async function axe(page: Page): Promise<string[]> {
+    if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE);
+    const violations = (await page.evaluate(
+      `window.axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)`,
+    )) as { id: string; impact: string; help: string; nodes: { target: unknown }[] }[];
+    return violations.map(
+      (v) => `${v.impact} ${v.id}: ${v.help} — ${JSON.stringify(v.nodes.map((n) => n.target))}`,
+    );
+  }
+
+  async function signIn(page: Page, password: string) {
+    await page.getByLabel('Email').fill(t.owner.email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  /** Whether the page scrolls sideways (a layout that does not hold at this width). */
+  const overflows = (page: Page) =>
+    page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth');
+
+  it('at 1280 px: sign in (wrong password first), bots end to end, deep link reload, account, sign out', async () => {
+    const { page, problems } = await newPage(1280, 'light');
+    const response = await page.goto(`${origin}/`);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+    expect(page.url()).toBe(`${origin}/console/`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Sign in to Parley' }).isVisible()).toBe(true);
+    expect(await axe(page), 'sign in').toEqual([]);
+
+    await signIn(page, 'not the right password');
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Wrong e-mail or password');
+
+    await signIn(page, t.owner.password);
+    await expect.poll(() => page.getByRole('heading', { name: 'Bots' }).isVisible()).toBe(true);
+    expect(await page.getByLabel('Workspace').count()).toBe(1);
+
+    // A name with markup stays text.
+    const tricky = 'Support <img src=x onerror="window.pwned=1">';
+    await page.getByLabel('Bot name').fill(tricky);
+    await page.getByRole('button', { name: 'Create bot' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe(`Bot "${tricky}" created.`);
+    const link = page.getByRole('link', { name: tricky, exact: true });
+    await expect.poll(() => link.isVisible()).toBe(true);
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+    expect(await page.locator('main img').count()).toBe(0);
+    expect(await axe(page), 'bots').toEqual([]);
+
+    await link.click();
+    await expect.poll(() => page.getByRole('heading', { name: tricky }).isVisible()).toBe(true);
+    await page.getByLabel('Bot name').fill('Helpdesk');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Helpdesk');
+    await page.getByRole('button', { name: 'Disable bot' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Enable bot' }).isVisible()).toBe(true);
+
+    // A deep link survives a reload: same page, still signed in (the session cookie), the bot still disabled.
+    const botUrl = page.url();
+    expect(botUrl).toMatch(/\/console\/bots\/[^/]+$/);
+    await page.reload();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Helpdesk');
+    expect(page.url()).toBe(botUrl);
+    expect(await page.getByRole('button', { name: 'Enable bot' }).isVisible()).toBe(true);
+
+    await page.getByRole('link', { name: '← All bots' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Helpdesk', exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: tricky }).count()).toBe(0);
+
+    // Delete asks first; Cancel keeps the bot, the confirmation deletes it.
+    await page.getByLabel('Bot name').fill('Temporary');
+    await page.getByRole('button', { name: 'Create bot' }).click();
+    await page.getByRole('link', { name: 'Temporary', exact: true }).click();
+    await page.getByRole('button', { name: 'Delete bot' }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Delete bot' }).click();
+    await page.getByRole('button', { name: 'Yes, delete this bot' }).click();
+    await expect.poll(() => page.url()).toBe(`${origin}/console/bots`);
+    await expect.poll(() => page.getByRole('link', { name: 'Helpdesk', exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'Temporary', exact: true }).count()).toBe(0);
+
+    // Account: name, sessions, password.
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Olga Owner');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Name saved.');
+    await expect.poll(() => page.getByText('This browser').isVisible()).toBe(true);
+    const newPassword = 'a new password for the console';
+    await page.getByLabel('Current password').fill(t.owner.password);
+    await page.getByLabel('New password', { exact: true }).fill(newPassword);
+    await page.getByLabel('Repeat the new password').fill(newPassword);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => page.getByText(/^Password changed\./).isVisible()).toBe(true);
+    t.owner.password = newPassword;
+
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Sign in to Parley' }).isVisible()).toBe(true);
+    // The cookie is gone: a reload stays signed out.
+    await page.goto(botUrl);
+    await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true);
+    expect(await overflows(page)).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it('at 390 px, dark: sign in, the layout holds, the workspace switch is remembered, sign out everywhere', async () => {
+    const second = await t.asOwner('POST', '/v1/admin/workspaces', { name: 'Second shop' });
+    expect(second.statusCode, second.body).toBe(201);
+    const { page, problems } = await newPage(390, 'dark');
+    await page.goto(`${origin}/console/bots`);
+    expect(await axe(page), 'sign in, 390 px dark').toEqual([]);
+    await signIn(page, t.owner.password);
+    await expect.poll(() => page.getByRole('link', { name: 'Helpdesk', exact: true }).isVisible()).toBe(true);
+    expect(await overflows(page)).toBe(false);
+    expect(await axe(page), 'bots, 390 px dark').toEqual([]);
+
+    await page.getByLabel('Workspace').selectOption({ label: 'Second shop' });
+    await expect.poll(() => page.getByText('in Second shop').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(/No bots here yet/).isVisible()).toBe(true);
+    await page.reload();
+    await expect.poll(() => page.getByText('in Second shop').isVisible()).toBe(true);
+    expect(await overflows(page)).toBe(false);
+
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Sign in to Parley' }).isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it('says in words when sign-ins are throttled (429)', async () => {
+    const { page } = await newPage(390, 'light');
+    await page.goto(`${origin}/console/`);
+    await page.getByLabel('Email').fill('nobody-here@example.com');
+    await page.getByLabel('Password').fill('guessing again and again');
+    // PARLEY_SIGN_IN_MAX_FAILURES_PER_ACCOUNT (5) failures for one e-mail, then 429 with Retry-After.
+    const attempt = async () => {
+      const answered = page.waitForResponse((r) => r.url().endsWith('/v1/admin/account/sessions'));
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      return (await answered).status();
+    };
+    for (let n = 0; n < 5; n++) {
+      expect(await attempt()).toBe(401);
+      await expect.poll(() => page.getByRole('alert').textContent()).toBe('Wrong e-mail or password');
+    }
+    expect(await attempt()).toBe(429);
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toMatch(/^Too many attempts\. Try again in \d+ (minutes|seconds)\.$/);
+  });
+});
