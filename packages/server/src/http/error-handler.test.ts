@@ -42,24 +42,26 @@ describe('toApiError', () => {
   });
 
   it('maps query validation errors to InvalidQuery and path ones to InvalidIdentifier', () => {
-    const query = toApiError({
-      validationContext: 'querystring',
-      validation: [{ instancePath: '/pageSize', params: {}, message: 'must be <= 100' }],
-    });
-    expect([query.type, query.code, query.message]).toEqual([
-      'InvalidQuery',
-      400,
-      'Invalid request query: pageSize must be <= 100',
-    ]);
-    const path = toApiError({
-      validationContext: 'params',
-      validation: [{ instancePath: '/id', params: {}, message: 'must match pattern' }],
-    });
-    expect([path.type, path.code, path.message]).toEqual([
-      'InvalidIdentifier',
-      400,
-      'Invalid request path: id must match pattern',
-    ]);
+    for (const [validationContext, field, message, expected] of [
+      [
+        'querystring',
+        'pageSize',
+        'must be <= 100',
+        ['InvalidQuery', 400, 'Invalid request query: pageSize must be <= 100'],
+      ],
+      [
+        'params',
+        'id',
+        'must match pattern',
+        ['InvalidIdentifier', 400, 'Invalid request path: id must match pattern'],
+      ],
+    ] as const) {
+      const error = toApiError({
+        validationContext,
+        validation: [{ instancePath: `/${field}`, params: {}, message }],
+      });
+      expect([error.type, error.code, error.message]).toEqual(expected);
+    }
   });
 
   it('names the whole body when a validation error has no path', () => {
@@ -202,6 +204,10 @@ describe('installErrorHandling', () => {
     expect(res.json()).toMatchObject({ type: 'InvalidQuery', metadata: { errors: [{ field: 'pageSize' }] } });
   });
 
+  /** POSTs a raw body to /items with the given content type. */
+  const postItemAs = (contentType: string, payload: string) =>
+    app.inject({ method: 'POST', url: '/items', headers: { 'content-type': contentType }, payload });
+
   it('answers a body over the route limit with 413 PayloadTooLarge', async () => {
     const res = await app.inject({ method: 'POST', url: '/small', payload: { text: 'x'.repeat(100) } });
     expect(res.statusCode).toBe(413);
@@ -209,24 +215,14 @@ describe('installErrorHandling', () => {
   });
 
   it('answers malformed JSON with 400 InvalidPayload', async () => {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/items',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"name":',
-    });
+    const res = await postItemAs('application/json', '{"name":');
     expect(res.statusCode).toBe(400);
     expect(res.json().type).toBe('InvalidPayload');
     expect(res.json().message).toMatch(/^Malformed JSON body: /);
   });
 
   it('answers an unsupported content type with 415', async () => {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/items',
-      headers: { 'content-type': 'text/xml' },
-      payload: '<item/>',
-    });
+    const res = await postItemAs('text/xml', '<item/>');
     expect(res.statusCode).toBe(415);
     expect(res.json().type).toBe('UnsupportedMediaType');
   });
