@@ -1,5 +1,5 @@
 import type { Account } from '@parley/client';
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import { consoleClient, describeError, isSignedOut } from '../api.js';
 import { Notice } from './notice.js';
 import { SignInPage } from './sign-in-page.js';
@@ -11,6 +11,8 @@ export function App() {
   const [account, setAccount] = useState<Account | null | undefined>(undefined);
   const [failure, setFailure] = useState<string | undefined>(undefined);
   const [round, setRound] = useState(0);
+  // Stable, so that the signed-in pages do not load the workspaces again when the account's name changes.
+  const signedOut = useCallback(() => setAccount(null), []);
 
   useEffect(() => {
     setFailure(undefined);
@@ -40,5 +42,5 @@ export function App() {
     );
   }
   if (account === null) return <SignInPage onSignedIn={setAccount} />;
-  return <SignedIn account={account} onAccount={setAccount} onSignedOut={() => setAccount(null)} />;
+  return <SignedIn account={account} onAccount={setAccount} onSignedOut={signedOut} />;
 }
