@@ -24,20 +24,30 @@ function deps(search: KnowledgeResponderDeps['search']['search']): KnowledgeResp
   };
 }
 
+type Search = KnowledgeResponderDeps['search']['search'];
+type ReplyRequest = Parameters<ReturnType<typeof knowledgeResponder>['answer']>[0];
+
+/** A search that fails with `reason`. */
+const failingSearch =
+  (reason: string): Search =>
+  async () => {
+    throw new Error(reason);
+  };
+
+/** Has a responder that searches with `search` answer `message` in conv_1 of bot in ws, with `request` on top. */
+const answerWith = (search: Search, request: Partial<ReplyRequest> = {}) =>
+  knowledgeResponder(deps(search)).answer({
+    workspaceId: 'ws',
+    botId: 'bot',
+    conversationId: 'conv_1',
+    message,
+    history: [],
+    ...request,
+  });
+
 describe('knowledgeResponder when search fails', () => {
   it('apologises instead of staying silent, with the error in debug', async () => {
-    const responder = knowledgeResponder(
-      deps(async () => {
-        throw new Error('database is locked');
-      }),
-    );
-    const reply = await responder.answer({
-      workspaceId: 'ws',
-      botId: 'bot',
-      conversationId: 'conv_1',
-      message,
-      history: [],
-    });
+    const reply = await answerWith(failingSearch('database is locked'));
     expect(reply.messages).toEqual([
       {
         payload: {
@@ -51,36 +61,16 @@ describe('knowledgeResponder when search fails', () => {
 
   it('gives up when the reply is cancelled', async () => {
     const controller = new AbortController();
-    const responder = knowledgeResponder(
-      deps(async () => {
-        controller.abort(new Error('reply cancelled'));
-        throw new Error('aborted');
-      }),
-    );
-    await expect(
-      responder.answer({
-        workspaceId: 'ws',
-        botId: 'bot',
-        conversationId: 'conv_1',
-        message,
-        history: [],
-        signal: controller.signal,
-      }),
-    ).rejects.toThrow('reply cancelled');
+    const search: Search = async () => {
+      controller.abort(new Error('reply cancelled'));
+      throw new Error('aborted');
+    };
+    await expect(answerWith(search, { signal: controller.signal })).rejects.toThrow('reply cancelled');
   });
 
   it('answers a blank message by inviting a question, without searching', async () => {
-    const responder = knowledgeResponder(
-      deps(async () => {
-        throw new Error('should not search');
-      }),
-    );
-    const reply = await responder.answer({
-      workspaceId: 'ws',
-      botId: 'bot',
-      conversationId: 'conv_1',
+    const reply = await answerWith(failingSearch('should not search'), {
       message: { ...message, payload: { type: 'text', text: '   ' } },
-      history: [],
     });
     expect(reply.messages[0]?.payload).toEqual({
       type: 'text',

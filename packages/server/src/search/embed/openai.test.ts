@@ -83,6 +83,26 @@ const make = (options: Partial<OpenAiEmbedderOptions> = {}): OpenAiEmbedder =>
 
 const norm = (vector: Float32Array): number => Math.hypot(...vector);
 
+/**
+ * Embeds ['x'] with `options` and expects it to fail with `failure` (its code, whether it may be retried,
+ * words its message holds), after `requests` requests and in less than `withinMs`.
+ */
+const expectFailsWithin = async (
+  options: Partial<OpenAiEmbedderOptions>,
+  failure: { code: string; retryable: boolean; says: string },
+  requests: number,
+  withinMs: number,
+) => {
+  const started = Date.now();
+  await expect(make(options).embed(['x'])).rejects.toMatchObject({
+    code: failure.code,
+    retryable: failure.retryable,
+    message: expect.stringContaining(failure.says),
+  });
+  expect(seen).toHaveLength(requests);
+  expect(Date.now() - started).toBeLessThan(withinMs);
+};
+
 describe('OpenAiEmbedder', () => {
   it('sends batches of batchSize texts, with the key, and returns unit vectors in input order', async () => {
     const embedder = make({ batchSize: 3, concurrency: 1 });
@@ -236,14 +256,12 @@ describe('OpenAiEmbedder', () => {
 
   it('times out a request that does not answer, retrying within its bound', async () => {
     handler = () => {}; // never answers
-    const started = Date.now();
-    await expect(make({ timeoutMs: 150, maxRetries: 1 }).embed(['x'])).rejects.toMatchObject({
-      code: 'timeout',
-      retryable: true,
-      message: expect.stringContaining('did not answer within 150 ms'),
-    });
-    expect(seen).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    await expectFailsWithin(
+      { timeoutMs: 150, maxRetries: 1 },
+      { code: 'timeout', retryable: true, says: 'did not answer within 150 ms' },
+      2,
+      2_000,
+    );
   });
 
   it('stops reading an answer that never ends and fails bad_response, without retrying', async () => {
@@ -252,14 +270,12 @@ describe('OpenAiEmbedder', () => {
       response.writeHead(200, { 'content-type': 'application/json' });
       floods.push(flood(response, '{"data":[{"index":0,"embedding":[', '0.125,'.repeat(10_000)));
     };
-    const started = Date.now();
-    await expect(make({ timeoutMs: 30_000, maxRetries: 2 }).embed(['x'])).rejects.toMatchObject({
-      code: 'bad_response',
-      retryable: false,
-      message: expect.stringContaining('answered too much'),
-    });
-    expect(seen).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(15_000);
+    await expectFailsWithin(
+      { timeoutMs: 30_000, maxRetries: 2 },
+      { code: 'bad_response', retryable: false, says: 'answered too much' },
+      1,
+      15_000,
+    );
     // The connection was closed once the cap was passed: far less than the endless answer was sent.
     const [sent] = await Promise.all(floods);
     expect(sent).toBeLessThan(256 * 1024 * 1024);
