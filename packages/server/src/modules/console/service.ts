@@ -1,8 +1,5 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { builtPackageDir, readBuiltFile } from '../../http/built-files.js';
 
 /** Content types of the files the Console's build writes under dist/assets/. */
 const ASSET_TYPES: Record<string, string> = {
@@ -31,15 +28,9 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** The folder of the built Console (packages/console/dist), found through the package or beside this one. */
+/** The folder of the built Console (packages/console/dist). */
 export function consoleDistDir(): string {
-  try {
-    const require = createRequire(import.meta.url);
-    return join(dirname(require.resolve('@parley/console/package.json')), 'dist');
-  } catch {
-    // src/modules/console and dist/modules/console both sit four levels below packages/.
-    return fileURLToPath(new URL('../../../../console/dist', import.meta.url));
-  }
+  return builtPackageDir('console');
 }
 
 /** A file of the built Console with what serving it needs. */
@@ -58,13 +49,8 @@ export interface ConsoleService {
 }
 
 async function readIfThere(path: string, type: string): Promise<ConsoleFile | undefined> {
-  try {
-    const body = await readFile(path);
-    return { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const file = await readBuiltFile(path);
+  return file && { ...file, type };
 }
 
 /**

@@ -1,9 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import type { WebchatConfiguration } from '@parley/protocol';
+import { builtPackageDir, readBuiltFile } from '../../http/built-files.js';
 
 /** What serving the webchat needs of a bot (the bots service's chatFacts). */
 export interface WebchatBotLookup {
@@ -19,15 +17,9 @@ export const WEBCHAT_ASSETS: Record<string, { type: string; maxAge: number }> = 
   'webchat.js.map': { type: 'application/json; charset=utf-8', maxAge: 3600 },
 };
 
-/** The folder of the built webchat (packages/webchat/dist), found through the package or beside this one. */
+/** The folder of the built webchat (packages/webchat/dist). */
 export function webchatDistDir(): string {
-  try {
-    const require = createRequire(import.meta.url);
-    return join(dirname(require.resolve('@parley/webchat/package.json')), 'dist');
-  } catch {
-    // src/modules/webchat and dist/modules/webchat both sit four levels below packages/.
-    return fileURLToPath(new URL('../../../../webchat/dist', import.meta.url));
-  }
+  return builtPackageDir('webchat');
 }
 
 const HTML_ESCAPES: Record<string, string> = {
@@ -77,13 +69,7 @@ export function webchatService(deps: { bots: WebchatBotLookup; distDir?: string 
   return {
     async asset(name) {
       if (!Object.hasOwn(WEBCHAT_ASSETS, name)) return undefined;
-      try {
-        const body = await readFile(join(dist, name));
-        return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw error;
-      }
+      return readBuiltFile(join(dist, name));
     },
 
     async publicConfig(botId) {
