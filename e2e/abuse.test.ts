@@ -5,14 +5,7 @@ import { readFileSync } from 'node:fs';
 import { strToU8, zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { xlsxBomb } from '../bench/lib/office-bombs.js';
-import {
-  type PrintedBootstrap,
-  type ServerProcess,
-  startFirstRun,
-  useServerProcesses,
-} from './support/server.js';
-
-useServerProcesses();
+import { type ServerProcess, useFirstRun } from './support/server.js';
 
 /** Most resident memory the server may reach under the attack (it idles near 150–250 MB). */
 const RSS_BOUND_MB = 900;
@@ -86,12 +79,8 @@ interface ChatAnswer {
 }
 
 describe('a hostile caller cannot take the process down', () => {
-  let server: ServerProcess;
-  let boot: PrintedBootstrap;
-  let chatBase: string;
-
-  beforeAll(async () => {
-    ({ server, boot } = await startFirstRun({
+  const run = useFirstRun(
+    {
       env: {
         PARLEY_RATE_LIMIT_MAX: '0',
         PARLEY_EMBEDDER: 'none',
@@ -99,9 +88,14 @@ describe('a hostile caller cannot take the process down', () => {
         PARLEY_EXTRACTION_TIMEOUT_SECONDS: '10',
         PARLEY_CHAT_STREAM_STALL_MS: '5000',
       },
-    }));
-    chatBase = `${server.url}/v1/chat/${boot.botId}`;
-  }, 60_000);
+    },
+    60_000,
+  );
+  let chatBase: string;
+
+  beforeAll(() => {
+    chatBase = `${run.server.url}/v1/chat/${run.boot.botId}`;
+  });
 
   const chat = async (path: string, init: { key?: string; body?: unknown; method?: string } = {}) => {
     const res = await fetch(`${chatBase}${path}`, {
@@ -127,8 +121,8 @@ describe('a hostile caller cannot take the process down', () => {
 
   /** Upserts a file with index: true and uploads its bytes as the bot. */
   async function uploadForIndexing(key: string, data: Buffer): Promise<string> {
-    const headers = { authorization: `Bearer ${boot.botAccessKey}`, 'x-bot-id': boot.botId };
-    const upsert = await fetch(`${server.url}/v1/files`, {
+    const headers = { authorization: `Bearer ${run.boot.botAccessKey}`, 'x-bot-id': run.boot.botId };
+    const upsert = await fetch(`${run.server.url}/v1/files`, {
       method: 'PUT',
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ key, size: data.length, index: true }),
@@ -146,8 +140,8 @@ describe('a hostile caller cannot take the process down', () => {
   }
 
   async function fileStatus(id: string): Promise<{ status: string; failedStatusReason?: string }> {
-    const res = await fetch(`${server.url}/v1/files/${id}`, {
-      headers: { authorization: `Bearer ${boot.botAccessKey}`, 'x-bot-id': boot.botId },
+    const res = await fetch(`${run.server.url}/v1/files/${id}`, {
+      headers: { authorization: `Bearer ${run.boot.botAccessKey}`, 'x-bot-id': run.boot.botId },
     });
     return ((await res.json()) as { file: { status: string; failedStatusReason?: string } }).file;
   }
@@ -163,7 +157,7 @@ describe('a hostile caller cannot take the process down', () => {
   }
 
   it('stays healthy, within its memory bound, and serves others through stream floods, bombs and deep documents', async () => {
-    const watcher = watch(server);
+    const watcher = watch(run.server);
     const sockets: AbortController[] = [];
     try {
       // 1. Six anonymous users open 10 live streams each (the most allowed) and never read them.
@@ -263,6 +257,6 @@ describe('a hostile caller cannot take the process down', () => {
     expect(seen.failures).toEqual([]);
     expect(seen.slowestMs).toBeLessThan(HEALTH_BOUND_MS);
     expect(seen.peakRssMb).toBeLessThan(RSS_BOUND_MB);
-    expect(server.child.exitCode).toBeNull();
+    expect(run.server.child.exitCode).toBeNull();
   }, 180_000);
 });

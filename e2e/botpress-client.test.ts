@@ -10,14 +10,7 @@ import {
   ResourceNotFoundError,
 } from '@botpress/client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  type PrintedBootstrap,
-  type ServerProcess,
-  startFirstRun,
-  useServerProcesses,
-} from './support/server.js';
-
-useServerProcesses();
+import { useFirstRun } from './support/server.js';
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
@@ -28,12 +21,11 @@ async function download(url: string): Promise<Buffer> {
 }
 
 describe('@botpress/client against Parley', () => {
-  let server: ServerProcess;
-  let boot: PrintedBootstrap;
+  const run = useFirstRun({ env: { PARLEY_RATE_LIMIT_MAX: '0' } });
   let client: Client;
 
-  beforeAll(async () => {
-    ({ server, boot } = await startFirstRun({ env: { PARLEY_RATE_LIMIT_MAX: '0' } }));
+  beforeAll(() => {
+    const { server, boot } = run;
     client = new Client({ apiUrl: server.url, token: boot.botAccessKey, botId: boot.botId, timeout: 10_000 });
   });
 
@@ -46,7 +38,7 @@ describe('@botpress/client against Parley', () => {
     });
     expect(file).toMatchObject({
       key: 'bp/upserted.txt',
-      botId: boot.botId,
+      botId: run.boot.botId,
       size: null,
       contentType: 'text/plain',
       status: 'upload_pending',
@@ -54,10 +46,10 @@ describe('@botpress/client against Parley', () => {
       metadata: { origin: 'botpress-client' },
       accessPolicies: [],
       index: false,
-      owner: { type: 'bot', id: boot.botId },
+      owner: { type: 'bot', id: run.boot.botId },
     });
     expect(file.id).toMatch(/^file_/);
-    expect(file.uploadUrl).toMatch(new RegExp(`^${server.url}/`));
+    expect(file.uploadUrl).toMatch(new RegExp(`^${run.server.url}/`));
   });
 
   it('uploadFile sends text content; getFile and the url give the same bytes back', async () => {
@@ -176,10 +168,14 @@ describe('@botpress/client against Parley', () => {
   });
 
   it('listBots (Admin API) works with a personal access token and the workspace id', async () => {
-    const admin = new Client({ apiUrl: server.url, token: boot.token, workspaceId: boot.workspaceId });
+    const admin = new Client({
+      apiUrl: run.server.url,
+      token: run.boot.token,
+      workspaceId: run.boot.workspaceId,
+    });
     const { bots } = await admin.listBots({});
-    expect(bots.map((b) => b.id)).toContain(boot.botId);
+    expect(bots.map((b) => b.id)).toContain(run.boot.botId);
     const walked = await admin.list.bots({}).collect();
-    expect(walked.map((b) => b.id)).toContain(boot.botId);
+    expect(walked.map((b) => b.id)).toContain(run.boot.botId);
   });
 });

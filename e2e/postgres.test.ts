@@ -7,6 +7,7 @@ import {
   api,
   cleanup,
   onMaintenanceDb,
+  ownerLists,
   type PrintedBootstrap,
   parseBootstrapBanner,
   postgresTestUrl,
@@ -59,15 +60,9 @@ describe.skipIf(!serverUrl)('two processes on one PostgreSQL database', () => {
     expect(existsSync(join(a.dataDir, 'bootstrap.json'))).toBe(true);
     expect(existsSync(join(b.dataDir, 'bootstrap.json'))).toBe(false);
     for (const server of servers) {
-      const bots = await api<{ bots: { id: string }[] }>(server.url, '/v1/admin/bots', {
-        token: owner.token,
-        workspaceId: owner.workspaceId,
-      });
+      const { bots, workspaces } = await ownerLists(server.url, owner);
       expect(bots.status).toBe(200);
       expect(bots.body.bots.map((bot) => bot.id)).toEqual([owner.botId]);
-      const workspaces = await api<{ workspaces: { id: string }[] }>(server.url, '/v1/admin/workspaces', {
-        token: owner.token,
-      });
       expect(workspaces.body.workspaces.map((w) => w.id)).toEqual([owner.workspaceId]);
     }
   });

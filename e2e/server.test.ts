@@ -6,12 +6,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
   makeDataDir,
-  type PrintedBootstrap,
+  ownerLists,
   parseBootstrapBanner,
   runCli,
-  type ServerProcess,
-  startFirstRun,
   startServer,
+  useFirstRun,
   useServerProcesses,
 } from './support/server.js';
 
@@ -34,26 +33,23 @@ function parseCurl(line: string): { headers: Record<string, string>; url: string
 
 describe('first start on an empty data dir, then a restart', () => {
   let dataDir: string;
-  let server: ServerProcess;
-  let printed: PrintedBootstrap;
-
   beforeAll(async () => {
     dataDir = await makeDataDir();
-    ({ server, boot: printed } = await startFirstRun({ dataDir }));
   });
+  const run = useFirstRun(() => ({ dataDir }));
 
   it('prints the token, workspace id, demo bot id, bot access key and a curl line once', () => {
-    expect(printed.email).toBe('admin@parley.local');
-    expect(printed.token).toMatch(/^pat_\S{20,}$/);
-    expect(printed.workspaceId).toMatch(/\S{10,}/);
-    expect(printed.botId).toMatch(/\S{10,}/);
-    expect(printed.botAccessKey).toMatch(/^bak_\S{20,}$/);
-    expect(printed.file).toBe(join(dataDir, 'bootstrap.json'));
-    expect(printed.curl).toContain(printed.token);
-    expect(printed.curl).toContain(printed.workspaceId);
-    expect(printed.curl).toContain(`${server.url}/v1/admin/bots`);
-    expect(server.stdout().match(/personal access token/g)).toHaveLength(1);
-    expect(server.stdout()).toContain(`Parley listening on ${server.url}`);
+    expect(run.boot.email).toBe('admin@parley.local');
+    expect(run.boot.token).toMatch(/^pat_\S{20,}$/);
+    expect(run.boot.workspaceId).toMatch(/\S{10,}/);
+    expect(run.boot.botId).toMatch(/\S{10,}/);
+    expect(run.boot.botAccessKey).toMatch(/^bak_\S{20,}$/);
+    expect(run.boot.file).toBe(join(dataDir, 'bootstrap.json'));
+    expect(run.boot.curl).toContain(run.boot.token);
+    expect(run.boot.curl).toContain(run.boot.workspaceId);
+    expect(run.boot.curl).toContain(`${run.server.url}/v1/admin/bots`);
+    expect(run.server.stdout().match(/personal access token/g)).toHaveLength(1);
+    expect(run.server.stdout()).toContain(`Parley listening on ${run.server.url}`);
   });
 
   it('writes bootstrap.json with mode 0600 and the same values', async () => {
@@ -61,31 +57,31 @@ describe('first start on an empty data dir, then a restart', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const saved = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
     expect(saved).toMatchObject({
-      email: printed.email,
-      token: printed.token,
-      workspaceId: printed.workspaceId,
-      botId: printed.botId,
-      botAccessKey: printed.botAccessKey,
-      apiUrl: server.url,
+      email: run.boot.email,
+      token: run.boot.token,
+      workspaceId: run.boot.workspaceId,
+      botId: run.boot.botId,
+      botAccessKey: run.boot.botAccessKey,
+      apiUrl: run.server.url,
     });
   });
 
   it('answers the printed curl line with a list holding the demo bot', async () => {
-    const { headers, url } = parseCurl(printed.curl);
+    const { headers, url } = parseCurl(run.boot.curl);
     expect(headers).toEqual({
-      authorization: `Bearer ${printed.token}`,
-      'x-workspace-id': printed.workspaceId,
+      authorization: `Bearer ${run.boot.token}`,
+      'x-workspace-id': run.boot.workspaceId,
     });
     const res = await fetch(url, { headers });
     expect(res.status).toBe(200);
     const body = (await res.json()) as BotList;
-    expect(body.bots.map((b) => b.id)).toEqual([printed.botId]);
+    expect(body.bots.map((b) => b.id)).toEqual([run.boot.botId]);
     expect(body.bots[0]?.name).toBe('Demo bot');
   });
 
   it('prints the demo bot’s webchat page, which serves the chat', async () => {
-    const line = server.stdout().match(/Chat with the demo bot: (\S+)/)?.[1];
-    expect(line).toBe(`${server.url}/webchat/${printed.botId}`);
+    const line = run.server.stdout().match(/Chat with the demo bot: (\S+)/)?.[1];
+    expect(line).toBe(`${run.server.url}/webchat/${run.boot.botId}`);
     const res = await fetch(String(line));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
@@ -93,25 +89,25 @@ describe('first start on an empty data dir, then a restart', () => {
   });
 
   it('rejects the API without a token', async () => {
-    const res = await api(server.url, '/v1/admin/bots', { workspaceId: printed.workspaceId });
+    const res = await api(run.server.url, '/v1/admin/bots', { workspaceId: run.boot.workspaceId });
     expect(res.status).toBe(401);
   });
 
   it('serves /healthz, /readyz, /openapi.json and /docs', async () => {
-    expect((await api(server.url, '/healthz')).body).toEqual({ status: 'ok' });
-    const ready = await api(server.url, '/readyz');
+    expect((await api(run.server.url, '/healthz')).body).toEqual({ status: 'ok' });
+    const ready = await api(run.server.url, '/readyz');
     expect(ready.status).toBe(200);
     expect(ready.body).toEqual({ status: 'ready', database: 'sqlite' });
 
     const openapi = await api<{ openapi: string; paths: Record<string, unknown> }>(
-      server.url,
+      run.server.url,
       '/openapi.json',
     );
     expect(openapi.status).toBe(200);
     expect(openapi.body.openapi).toMatch(/^3\./);
     expect(Object.keys(openapi.body.paths)).toContain('/v1/admin/bots');
 
-    const docs = await fetch(`${server.url}/docs`);
+    const docs = await fetch(`${run.server.url}/docs`);
     expect(docs.status).toBe(200);
     expect(docs.headers.get('content-type')).toContain('text/html');
     expect(await docs.text()).toMatch(/swagger/i);
@@ -119,26 +115,19 @@ describe('first start on an empty data dir, then a restart', () => {
 
   it('on a restart with the same data dir prints nothing new and keeps the token, workspace and bot', async () => {
     const bootstrapBefore = await readFile(join(dataDir, 'bootstrap.json'), 'utf8');
-    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    expect(await run.server.stop()).toEqual({ code: 0, signal: null });
 
-    server = await startServer({ dataDir });
+    const server = await startServer({ dataDir });
     await server.waitForStdout(/Parley listening on/);
     expect(parseBootstrapBanner(server.stdout())).toBeUndefined();
     expect(server.stdout()).not.toContain('personal access token');
-    expect(server.stdout()).not.toContain(printed.token);
+    expect(server.stdout()).not.toContain(run.boot.token);
 
-    const bots = await api<BotList>(server.url, '/v1/admin/bots', {
-      token: printed.token,
-      workspaceId: printed.workspaceId,
-    });
+    const { bots, workspaces } = await ownerLists(server.url, run.boot);
     expect(bots.status).toBe(200);
-    expect(bots.body.bots.map((b) => b.id)).toEqual([printed.botId]);
-
-    const workspaces = await api<{ workspaces: { id: string }[] }>(server.url, '/v1/admin/workspaces', {
-      token: printed.token,
-    });
+    expect(bots.body.bots.map((b) => b.id)).toEqual([run.boot.botId]);
     expect(workspaces.status).toBe(200);
-    expect(workspaces.body.workspaces.map((w) => w.id)).toEqual([printed.workspaceId]);
+    expect(workspaces.body.workspaces.map((w) => w.id)).toEqual([run.boot.workspaceId]);
 
     expect(await readFile(join(dataDir, 'bootstrap.json'), 'utf8')).toBe(bootstrapBefore);
     expect(await server.stop()).toEqual({ code: 0, signal: null });

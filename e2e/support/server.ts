@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 
 /** The repository root. */
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -239,6 +239,39 @@ export async function startFirstRun(
   const boot = parseBootstrapBanner(server.stdout());
   if (!boot) throw new Error(`no first-start banner on stdout:\n${server.stdout()}`);
   return { server, boot };
+}
+
+/** The server `useFirstRun` started and the banner it printed; both are set once the suite's beforeAll ran. */
+export interface FirstRun {
+  server: ServerProcess;
+  boot: PrintedBootstrap;
+}
+
+/**
+ * Declares the server processes of the enclosing suite (see useServerProcesses: their cleanup runs after its
+ * last test) and starts one first-run server (see startFirstRun) in its beforeAll. `options` may be a
+ * function, read when the server starts (after the beforeAll hooks declared before this call).
+ * @example const run = useFirstRun({ env: { PARLEY_RATE_LIMIT_MAX: '0' } }); // then run.server.url, run.boot.botId
+ */
+export function useFirstRun(options: StartOptions | (() => StartOptions) = {}, timeoutMs?: number): FirstRun {
+  useServerProcesses();
+  const run = {} as FirstRun;
+  beforeAll(async () => {
+    Object.assign(run, await startFirstRun(typeof options === 'function' ? options() : options));
+  }, timeoutMs);
+  return run;
+}
+
+/** What the owner's token lists through `baseUrl`: the bots of its workspace and its workspaces. */
+export async function ownerLists(baseUrl: string, owner: { token: string; workspaceId: string }) {
+  const bots = await api<{ bots: { id: string; name: string }[] }>(baseUrl, '/v1/admin/bots', {
+    token: owner.token,
+    workspaceId: owner.workspaceId,
+  });
+  const workspaces = await api<{ workspaces: { id: string }[] }>(baseUrl, '/v1/admin/workspaces', {
+    token: owner.token,
+  });
+  return { bots, workspaces };
 }
 
 /** Stops every server still running and removes every temp data dir (call in afterAll). */
