@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
+import { CONFIG_VARIABLES, ConfigError, type ConfigIssue, loadConfig } from './config.js';
 
 const CWD = '/srv/parley';
 
@@ -107,6 +107,16 @@ const COMPANIONS: Record<string, Record<string, string>> = {
   PARLEY_CHAT_MODEL_URL: { PARLEY_CHAT_MODEL: 'llama3.2' },
 };
 
+/** The chat settings at their defaults: the defaults test and 'reads every variable' (which sets none of them) expect them. */
+const CHAT_DEFAULTS = {
+  pingIntervalMs: 30_000,
+  signalRetentionMs: 24 * 3_600_000,
+  webhookTimeoutMs: 10_000,
+  webhookMaxAttempts: 5,
+  replyTimeoutMs: 120_000,
+  concurrency: 4,
+};
+
 describe('loadConfig defaults', () => {
   const config = loadConfig({}, CWD);
 
@@ -170,12 +180,7 @@ describe('loadConfig defaults', () => {
       timeoutMs: 60_000,
     });
     expect(config.chat).toEqual({
-      pingIntervalMs: 30_000,
-      signalRetentionMs: 24 * 3_600_000,
-      webhookTimeoutMs: 10_000,
-      webhookMaxAttempts: 5,
-      replyTimeoutMs: 120_000,
-      concurrency: 4,
+      ...CHAT_DEFAULTS,
       blockPrivateWebhooks: false,
       maxStreamsPerUser: 10,
       maxStreamsPerBot: 2_000,
@@ -320,12 +325,7 @@ describe('loadConfig accepted values', () => {
         timeoutMs: 5000,
       },
       chat: {
-        pingIntervalMs: 30_000,
-        signalRetentionMs: 24 * 3_600_000,
-        webhookTimeoutMs: 10_000,
-        webhookMaxAttempts: 5,
-        replyTimeoutMs: 120_000,
-        concurrency: 4,
+        ...CHAT_DEFAULTS,
         blockPrivateWebhooks: true,
         maxStreamsPerUser: 3,
         maxStreamsPerBot: 50,
@@ -431,40 +431,34 @@ describe('loadConfig rejections', () => {
     }
   }
 
-  it('checks the S3 settings once a bucket is set, each bad one listed', () => {
-    const error = configError({
-      PARLEY_S3_BUCKET: 'parley-files',
-      PARLEY_S3_ENDPOINT: 'minio:9000',
-      PARLEY_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
-      PARLEY_S3_FORCE_PATH_STYLE: 'maybe',
-      PARLEY_S3_PREFIX: '/abs',
+  /** Cases whose issues are checked by variable name only, sorted: [test name, env, variables]. */
+  const namedIssues: Array<[string, Record<string, string>, string[]]> = [
+    [
+      'checks the S3 settings once a bucket is set, each bad one listed',
+      {
+        PARLEY_S3_BUCKET: 'parley-files',
+        PARLEY_S3_ENDPOINT: 'minio:9000',
+        PARLEY_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+        PARLEY_S3_FORCE_PATH_STYLE: 'maybe',
+        PARLEY_S3_PREFIX: '/abs',
+      },
+      ['PARLEY_S3_ENDPOINT', 'PARLEY_S3_FORCE_PATH_STYLE', 'PARLEY_S3_PREFIX', 'PARLEY_S3_SECRET_ACCESS_KEY'],
+    ],
+    [
+      'needs a URL and a model for the openai embedder',
+      { PARLEY_EMBEDDER: 'openai' },
+      ['PARLEY_EMBEDDINGS_MODEL', 'PARLEY_EMBEDDINGS_URL'],
+    ],
+  ];
+  for (const [name, env, variables] of namedIssues) {
+    it(name, () => {
+      expect(
+        configError(env)
+          .issues.map((i) => i.variable)
+          .sort(),
+      ).toEqual(variables);
     });
-    expect(error.issues.map((i) => i.variable).sort()).toEqual([
-      'PARLEY_S3_ENDPOINT',
-      'PARLEY_S3_FORCE_PATH_STYLE',
-      'PARLEY_S3_PREFIX',
-      'PARLEY_S3_SECRET_ACCESS_KEY',
-    ]);
-  });
-
-  it('needs a URL and a model for the openai embedder', () => {
-    const error = configError({ PARLEY_EMBEDDER: 'openai' });
-    expect(error.issues.map((i) => i.variable).sort()).toEqual([
-      'PARLEY_EMBEDDINGS_MODEL',
-      'PARLEY_EMBEDDINGS_URL',
-    ]);
-  });
-
-  it('needs a model name with a chat model URL and checks its time bound', () => {
-    const error = configError({
-      PARLEY_CHAT_MODEL_URL: 'http://127.0.0.1:11434/v1',
-      PARLEY_CHAT_MODEL_TIMEOUT_MS: '10',
-    });
-    expect(error.issues).toEqual([
-      { variable: 'PARLEY_CHAT_MODEL', message: 'is required with PARLEY_CHAT_MODEL_URL' },
-      { variable: 'PARLEY_CHAT_MODEL_TIMEOUT_MS', message: '"10" must be an integer from 100 to 600000' },
-    ]);
-  });
+  }
 
   it('uses path-style addressing by default with a custom endpoint', () => {
     const config = loadConfig(
@@ -479,44 +473,58 @@ describe('loadConfig rejections', () => {
     });
   });
 
-  it('explains that the database URL must be postgres://', () => {
-    const error = configError({ PARLEY_DATABASE_URL: 'mysql://db/parley' });
-    expect(error.issues).toEqual([
-      {
-        variable: 'PARLEY_DATABASE_URL',
-        message:
-          'must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)',
-      },
-    ]);
-  });
-
-  it('says what an origin is when PARLEY_CORS_ORIGINS holds something else', () => {
-    const error = configError({ PARLEY_CORS_ORIGINS: 'https://ok.example, a.example/path' });
-    expect(error.issues).toEqual([
-      {
-        variable: 'PARLEY_CORS_ORIGINS',
-        message:
-          '"a.example/path" is not an origin: write scheme://host[:port], e.g. https://app.example.com, or * for any',
-      },
-    ]);
-  });
-
-  it('states the admin token length rule', () => {
-    const error = configError({ PARLEY_ADMIN_TOKEN: 'short' });
-    expect(error.issues).toEqual([
-      { variable: 'PARLEY_ADMIN_TOKEN', message: 'must be 32 to 200 characters without spaces' },
-    ]);
-  });
-
-  it('names the bad value and the allowed range of integers', () => {
-    const error = configError({ PORT: '70000' });
-    expect(error.issues).toEqual([
-      { variable: 'PORT', message: '"70000" must be an integer from 0 to 65535' },
-    ]);
-  });
+  /** Cases whose issues are checked whole, messages included: [test name, env, issues]. */
+  const wholeIssues: Array<[string, Record<string, string>, ConfigIssue[]]> = [
+    [
+      'needs a model name with a chat model URL and checks its time bound',
+      { PARLEY_CHAT_MODEL_URL: 'http://127.0.0.1:11434/v1', PARLEY_CHAT_MODEL_TIMEOUT_MS: '10' },
+      [
+        { variable: 'PARLEY_CHAT_MODEL', message: 'is required with PARLEY_CHAT_MODEL_URL' },
+        { variable: 'PARLEY_CHAT_MODEL_TIMEOUT_MS', message: '"10" must be an integer from 100 to 600000' },
+      ],
+    ],
+    [
+      'explains that the database URL must be postgres://',
+      { PARLEY_DATABASE_URL: 'mysql://db/parley' },
+      [
+        {
+          variable: 'PARLEY_DATABASE_URL',
+          message:
+            'must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)',
+        },
+      ],
+    ],
+    [
+      'says what an origin is when PARLEY_CORS_ORIGINS holds something else',
+      { PARLEY_CORS_ORIGINS: 'https://ok.example, a.example/path' },
+      [
+        {
+          variable: 'PARLEY_CORS_ORIGINS',
+          message:
+            '"a.example/path" is not an origin: write scheme://host[:port], e.g. https://app.example.com, or * for any',
+        },
+      ],
+    ],
+    [
+      'states the admin token length rule',
+      { PARLEY_ADMIN_TOKEN: 'short' },
+      [{ variable: 'PARLEY_ADMIN_TOKEN', message: 'must be 32 to 200 characters without spaces' }],
+    ],
+    [
+      'names the bad value and the allowed range of integers',
+      { PORT: '70000' },
+      [{ variable: 'PORT', message: '"70000" must be an integer from 0 to 65535' }],
+    ],
+  ];
+  for (const [name, env, issues] of wholeIssues) {
+    it(name, () => {
+      expect(configError(env).issues).toEqual(issues);
+    });
+  }
 
   it('lists every bad value at once in one ConfigError', () => {
-    const error = configError({
+    // Written in the order loadConfig reads them: the order the issues come in.
+    const env = {
       PORT: 'eighty',
       PARLEY_DATABASE_URL: 'mysql://db',
       PARLEY_PUBLIC_URL: 'ftp://x',
@@ -524,17 +532,10 @@ describe('loadConfig rejections', () => {
       PARLEY_ADMIN_EMAIL: 'nobody',
       PARLEY_LOG_LEVEL: 'loud',
       PARLEY_LOG_RETENTION_DAYS: '0',
-    });
+    };
+    const error = configError(env);
     expect(error.name).toBe('ConfigError');
-    expect(error.issues.map((i) => i.variable)).toEqual([
-      'PORT',
-      'PARLEY_DATABASE_URL',
-      'PARLEY_PUBLIC_URL',
-      'PARLEY_ADMIN_TOKEN',
-      'PARLEY_ADMIN_EMAIL',
-      'PARLEY_LOG_LEVEL',
-      'PARLEY_LOG_RETENTION_DAYS',
-    ]);
+    expect(error.issues.map((i) => i.variable)).toEqual(Object.keys(env));
     const lines = error.message.split('\n');
     expect(lines[0]).toBe('Invalid configuration:');
     expect(lines).toHaveLength(8);
