@@ -35,6 +35,18 @@ function runQueueSuite(name: string, open: () => Promise<{ db: Db; close: () => 
     // The queue's own kinds (t1, t2…): any name, any payload.
     const queue = () => jobQueue<Record<string, unknown>>(db.kysely, db.dialect, clock);
     const options = { backoffBaseMs: 1000, backoffMaxMs: 10_000, leaseMs: 30_000 };
+    /** Leaves job `id` as a worker that died in its attempt `attempts` would: running, locked by 'dead' until `lockedUntil` (ms). */
+    const leftByDeadWorker = (id: string, attempts: number, lockedUntil: number) =>
+      db.kysely
+        .updateTable('jobs')
+        .set({
+          status: 'running',
+          attempts,
+          locked_by: 'dead',
+          locked_until: new Date(lockedUntil).toISOString(),
+        })
+        .where('id', '=', id)
+        .execute();
 
     it('runs a queued job once and marks it done', async () => {
       const seen: unknown[] = [];
@@ -124,16 +136,7 @@ function runQueueSuite(name: string, open: () => Promise<{ db: Db; close: () => 
       const q = queue();
       const id = await q.enqueue('t6', {});
       // A worker claims it and "dies": mark it running with a lease, as a crashed process would leave it.
-      await db.kysely
-        .updateTable('jobs')
-        .set({
-          status: 'running',
-          attempts: 1,
-          locked_by: 'dead',
-          locked_until: new Date(now + 30_000).toISOString(),
-        })
-        .where('id', '=', id)
-        .execute();
+      await leftByDeadWorker(id, 1, now + 30_000);
       const h = handler(async () => undefined);
       expect(await q.runOne({ t6: h }, options)).toBe(false);
       now += 31_000;
@@ -158,16 +161,7 @@ function runQueueSuite(name: string, open: () => Promise<{ db: Db; close: () => 
       // Each attempt kills its process (a document that exhausts memory): the lease runs out, another
       // process reclaims the job, and the same happens again.
       for (let attempt = 1; attempt <= 3; attempt++) {
-        await db.kysely
-          .updateTable('jobs')
-          .set({
-            status: 'running',
-            attempts: attempt,
-            locked_by: 'dead',
-            locked_until: new Date(now - 1).toISOString(),
-          })
-          .where('id', '=', id)
-          .execute();
+        await leftByDeadWorker(id, attempt, now - 1);
       }
       // The third attempt died too: the job is not run a fourth time.
       expect(await q.runOne({ t6b: h }, options)).toBe(true);
@@ -193,16 +187,7 @@ function runQueueSuite(name: string, open: () => Promise<{ db: Db; close: () => 
     it('retries an attempt that died with its process while attempts remain', async () => {
       const q = queue();
       const id = await q.enqueue('t6c', {});
-      await db.kysely
-        .updateTable('jobs')
-        .set({
-          status: 'running',
-          attempts: 2,
-          locked_by: 'dead',
-          locked_until: new Date(now - 1).toISOString(),
-        })
-        .where('id', '=', id)
-        .execute();
+      await leftByDeadWorker(id, 2, now - 1);
       let runs = 0;
       expect(
         await q.runOne(

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { caller, expectInvalid } from '../../test-support/admin-calls.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import type { TestApp, TestMember } from '../../test-support/harness.js';
+import { useFixture, useTestApp } from '../../test-support/fixtures.js';
+import type { TestApp } from '../../test-support/harness.js';
 import { badFields, expectError } from '../../test-support/wire.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -320,26 +320,25 @@ describe('GET /v1/admin/bots', () => {
 
 describe('GET /v1/admin/bots filters', () => {
   const t = useTestApp();
-  let sales: BotBody;
-  let ops: BotBody;
-  let support: BotBody;
-  let untagged: BotBody;
-  let dev: BotBody;
-  let percent: BotBody;
   const ids = (body: ListBody) => body.bots.map((b) => b.id).sort();
-  beforeAll(async () => {
-    sales = await createBot(t, { name: 'Sales Alpha', tags: { team: 'sales', region: 'eu' } });
-    ops = await createBot(t, { name: 'Ops alpha', tags: { team: 'ops', region: 'us' } });
-    support = await createBot(t, { name: 'Support beta', tags: { team: 'support' } });
-    untagged = await createBot(t, { name: 'Plain gamma' });
-    dev = await createBot(t, { name: 'Dev gamma', dev: true, tags: { team: 'sales' } });
-    percent = await createBot(t, { name: '100% bot' });
-  });
+  /** The bots the filters pick from, made in this order. */
+  const bot = useFixture(
+    'the bots to filter',
+    async () => ({
+      sales: await createBot(t, { name: 'Sales Alpha', tags: { team: 'sales', region: 'eu' } }),
+      ops: await createBot(t, { name: 'Ops alpha', tags: { team: 'ops', region: 'us' } }),
+      support: await createBot(t, { name: 'Support beta', tags: { team: 'support' } }),
+      untagged: await createBot(t, { name: 'Plain gamma' }),
+      dev: await createBot(t, { name: 'Dev gamma', dev: true, tags: { team: 'sales' } }),
+      percent: await createBot(t, { name: '100% bot' }),
+    }),
+    () => undefined,
+  );
 
   it('keeps only dev bots with dev=true and only the others with dev=false', async () => {
-    expect(ids(await list(t, '?dev=true'))).toEqual([dev.id]);
+    expect(ids(await list(t, '?dev=true'))).toEqual([bot.dev.id]);
     const notDev = ids(await list(t, '?dev=false'));
-    expect(notDev).not.toContain(dev.id);
+    expect(notDev).not.toContain(bot.dev.id);
     expect(notDev).toHaveLength(6);
   });
 
@@ -348,18 +347,18 @@ describe('GET /v1/admin/bots filters', () => {
   });
 
   it('keeps bots whose name contains the text, ignoring case', async () => {
-    expect(ids(await list(t, '?name=alpha'))).toEqual([sales.id, ops.id].sort());
-    expect(ids(await list(t, '?name=GAMMA'))).toEqual([untagged.id, dev.id].sort());
+    expect(ids(await list(t, '?name=alpha'))).toEqual([bot.sales.id, bot.ops.id].sort());
+    expect(ids(await list(t, '?name=GAMMA'))).toEqual([bot.untagged.id, bot.dev.id].sort());
     expect(ids(await list(t, '?name=nothing-like-this'))).toEqual([]);
   });
 
   it('treats % and _ in the name filter as plain characters', async () => {
-    expect(ids(await list(t, '?name=%25'))).toEqual([percent.id]);
+    expect(ids(await list(t, '?name=%25'))).toEqual([bot.percent.id]);
     expect(ids(await list(t, '?name=_'))).toEqual([]);
   });
 
   it('filters by tag with dots, brackets and URL-encoded JSON alike', async () => {
-    const expected = [sales.id, dev.id].sort();
+    const expected = [bot.sales.id, bot.dev.id].sort();
     expect(ids(await list(t, '?tags.team=sales'))).toEqual(expected);
     expect(ids(await list(t, '?tags%5Bteam%5D=sales'))).toEqual(expected);
     expect(ids(await list(t, '?tags[team]=sales'))).toEqual(expected);
@@ -367,26 +366,28 @@ describe('GET /v1/admin/bots filters', () => {
   });
 
   it('ANDs conditions on different tag keys', async () => {
-    expect(ids(await list(t, '?tags.team=sales&tags.region=eu'))).toEqual([sales.id]);
+    expect(ids(await list(t, '?tags.team=sales&tags.region=eu'))).toEqual([bot.sales.id]);
     expect(ids(await list(t, '?tags=%7B%22team%22%3A%22ops%22%2C%22region%22%3A%22eu%22%7D'))).toEqual([]);
   });
 
   it('excludes a tag value with tags.team.not=sales, keeping bots without the tag', async () => {
     expect(ids(await list(t, '?tags.team.not=sales'))).toEqual(
-      [ops.id, support.id, untagged.id, percent.id, t.botId].sort(),
+      [bot.ops.id, bot.support.id, bot.untagged.id, bot.percent.id, t.botId].sort(),
     );
   });
 
   it('matches any of repeated values with tags.team=a&tags.team=b', async () => {
-    expect(ids(await list(t, '?tags.team=ops&tags.team=support'))).toEqual([ops.id, support.id].sort());
+    expect(ids(await list(t, '?tags.team=ops&tags.team=support'))).toEqual(
+      [bot.ops.id, bot.support.id].sort(),
+    );
     expect(ids(await list(t, '?tags=%7B%22team%22%3A%5B%22ops%22%2C%22support%22%5D%7D'))).toEqual(
-      [ops.id, support.id].sort(),
+      [bot.ops.id, bot.support.id].sort(),
     );
   });
 
   it('combines the dev, name and tag filters', async () => {
-    expect(ids(await list(t, '?tags.team=sales&dev=false'))).toEqual([sales.id]);
-    expect(ids(await list(t, '?tags.team=sales&name=gamma'))).toEqual([dev.id]);
+    expect(ids(await list(t, '?tags.team=sales&dev=false'))).toEqual([bot.sales.id]);
+    expect(ids(await list(t, '?tags.team=sales&name=gamma'))).toEqual([bot.dev.id]);
   });
 
   it('answers 400 InvalidQuery naming tags for malformed JSON', async () => {
@@ -522,18 +523,18 @@ describe('bot validation', () => {
 
 describe('bot permissions by role', () => {
   const t = useTestApp();
-  let viewer: TestMember;
-  let billing: TestMember;
-  let developer: TestMember;
-  let manager: TestMember;
-  let administrator: TestMember;
-  beforeAll(async () => {
-    viewer = await t.addMember('viewer');
-    billing = await t.addMember('billing');
-    developer = await t.addMember('developer');
-    manager = await t.addMember('manager');
-    administrator = await t.addMember('administrator');
-  });
+  /** A member of each role in the bootstrap workspace, added in this order. */
+  const member = useFixture(
+    'the members',
+    async () => ({
+      viewer: await t.addMember('viewer'),
+      billing: await t.addMember('billing'),
+      developer: await t.addMember('developer'),
+      manager: await t.addMember('manager'),
+      administrator: await t.addMember('administrator'),
+    }),
+    () => undefined,
+  );
 
   /** Calls with a member's token in the bootstrap workspace. */
   const as = (m: { token: string }) => caller(t, m.token);
@@ -547,41 +548,45 @@ describe('bot permissions by role', () => {
   }
 
   it('lets a viewer list and get bots', async () => {
-    const listed = await as(viewer)('GET', '/v1/admin/bots');
+    const listed = await as(member.viewer)('GET', '/v1/admin/bots');
     expect(listed.statusCode).toBe(200);
     expect((listed.json() as ListBody).bots.map((b) => b.id)).toContain(t.botId);
-    const got = await as(viewer)('GET', `/v1/admin/bots/${t.botId}`);
+    const got = await as(member.viewer)('GET', `/v1/admin/bots/${t.botId}`);
     expect(got.statusCode).toBe(200);
     expect(got.json()).toMatchObject({ bot: { id: t.botId } });
   });
 
   it('answers 403 Forbidden naming the role when a viewer creates, updates or deletes', async () => {
     const bot = await ownersBot('Viewer target');
-    const create = expectError(await as(viewer)('POST', '/v1/admin/bots', { name: 'v' }), 403, 'Forbidden');
+    const create = expectError(
+      await as(member.viewer)('POST', '/v1/admin/bots', { name: 'v' }),
+      403,
+      'Forbidden',
+    );
     expect(create.message).toContain('viewer');
-    expectError(await as(viewer)('PUT', `/v1/admin/bots/${bot.id}`, { name: 'v' }), 403, 'Forbidden');
-    expectError(await as(viewer)('DELETE', `/v1/admin/bots/${bot.id}`), 403, 'Forbidden');
+    expectError(await as(member.viewer)('PUT', `/v1/admin/bots/${bot.id}`, { name: 'v' }), 403, 'Forbidden');
+    expectError(await as(member.viewer)('DELETE', `/v1/admin/bots/${bot.id}`), 403, 'Forbidden');
     const after = await t.asOwner('GET', `/v1/admin/bots/${bot.id}`);
     expect((after.json() as { bot: BotBody }).bot.name).toBe('Viewer target');
   });
 
   it('answers 403 to billing even on list and get', async () => {
-    expect(expectError(await as(billing)('GET', '/v1/admin/bots'), 403, 'Forbidden').message).toContain(
-      'billing',
-    );
-    expectError(await as(billing)('GET', `/v1/admin/bots/${t.botId}`), 403, 'Forbidden');
-    expectError(await as(billing)('POST', '/v1/admin/bots', { name: 'b' }), 403, 'Forbidden');
+    expect(
+      expectError(await as(member.billing)('GET', '/v1/admin/bots'), 403, 'Forbidden').message,
+    ).toContain('billing');
+    expectError(await as(member.billing)('GET', `/v1/admin/bots/${t.botId}`), 403, 'Forbidden');
+    expectError(await as(member.billing)('POST', '/v1/admin/bots', { name: 'b' }), 403, 'Forbidden');
   });
 
   it('lets a developer create a bot, recorded as its creator', async () => {
-    const res = await as(developer)('POST', '/v1/admin/bots', { name: 'Dev made' });
+    const res = await as(member.developer)('POST', '/v1/admin/bots', { name: 'Dev made' });
     expect(res.statusCode).toBe(201);
-    expect((res.json() as { bot: BotBody }).bot.createdBy).toBe(developer.accountId);
+    expect((res.json() as { bot: BotBody }).bot.createdBy).toBe(member.developer.accountId);
   });
 
   it('lets a developer update a bot someone else created', async () => {
     const bot = await ownersBot('Owner made');
-    const res = await as(developer)('PUT', `/v1/admin/bots/${bot.id}`, { name: 'Dev renamed' });
+    const res = await as(member.developer)('PUT', `/v1/admin/bots/${bot.id}`, { name: 'Dev renamed' });
     expect(res.statusCode).toBe(200);
     expect((res.json() as { bot: BotBody }).bot).toMatchObject({
       name: 'Dev renamed',
@@ -592,15 +597,17 @@ describe('bot permissions by role', () => {
   it("answers 403 when a developer deletes another's bot, 200 on its own", async () => {
     const theirs = await ownersBot('Not the developer');
     const denied = expectError(
-      await as(developer)('DELETE', `/v1/admin/bots/${theirs.id}`),
+      await as(member.developer)('DELETE', `/v1/admin/bots/${theirs.id}`),
       403,
       'Forbidden',
     );
     expect(denied.message).toMatch(/created by others/);
     expect(await exists(theirs.id)).toBe(true);
 
-    const mine = (await as(developer)('POST', '/v1/admin/bots', { name: 'Mine' })).json() as { bot: BotBody };
-    const ok = await as(developer)('DELETE', `/v1/admin/bots/${mine.bot.id}`);
+    const mine = (await as(member.developer)('POST', '/v1/admin/bots', { name: 'Mine' })).json() as {
+      bot: BotBody;
+    };
+    const ok = await as(member.developer)('DELETE', `/v1/admin/bots/${mine.bot.id}`);
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({});
     expect(await exists(mine.bot.id)).toBe(false);
@@ -611,35 +618,37 @@ describe('bot permissions by role', () => {
     const made = (await as(other)('POST', '/v1/admin/bots', { name: 'Other dev' })).json() as {
       bot: BotBody;
     };
-    expectError(await as(developer)('DELETE', `/v1/admin/bots/${made.bot.id}`), 403, 'Forbidden');
+    expectError(await as(member.developer)('DELETE', `/v1/admin/bots/${made.bot.id}`), 403, 'Forbidden');
     expect(await exists(made.bot.id)).toBe(true);
   });
 
   it('lets a manager create and update any bot', async () => {
-    const created = await as(manager)('POST', '/v1/admin/bots', { name: 'Manager made' });
+    const created = await as(member.manager)('POST', '/v1/admin/bots', { name: 'Manager made' });
     expect(created.statusCode).toBe(201);
-    const res = await as(manager)('PUT', `/v1/admin/bots/${t.botId}`, { description: 'by manager' });
+    const res = await as(member.manager)('PUT', `/v1/admin/bots/${t.botId}`, { description: 'by manager' });
     expect(res.statusCode).toBe(200);
   });
 
   it("answers 403 when a manager deletes another's bot, 200 on its own", async () => {
     const theirs = await ownersBot('Not the manager');
-    expectError(await as(manager)('DELETE', `/v1/admin/bots/${theirs.id}`), 403, 'Forbidden');
+    expectError(await as(member.manager)('DELETE', `/v1/admin/bots/${theirs.id}`), 403, 'Forbidden');
     expect(await exists(theirs.id)).toBe(true);
-    const mine = (await as(manager)('POST', '/v1/admin/bots', { name: 'Manager own' })).json() as {
+    const mine = (await as(member.manager)('POST', '/v1/admin/bots', { name: 'Manager own' })).json() as {
       bot: BotBody;
     };
-    expect((await as(manager)('DELETE', `/v1/admin/bots/${mine.bot.id}`)).statusCode).toBe(200);
+    expect((await as(member.manager)('DELETE', `/v1/admin/bots/${mine.bot.id}`)).statusCode).toBe(200);
     expect(await exists(mine.bot.id)).toBe(false);
   });
 
   it('lets an administrator delete any bot', async () => {
     const theirs = await ownersBot('Admin deletes');
-    const devs = (await as(developer)('POST', '/v1/admin/bots', { name: 'Dev bot for admin' })).json() as {
+    const devs = (
+      await as(member.developer)('POST', '/v1/admin/bots', { name: 'Dev bot for admin' })
+    ).json() as {
       bot: BotBody;
     };
     for (const id of [theirs.id, devs.bot.id]) {
-      const res = await as(administrator)('DELETE', `/v1/admin/bots/${id}`);
+      const res = await as(member.administrator)('DELETE', `/v1/admin/bots/${id}`);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({});
       expect(await exists(id)).toBe(false);
@@ -647,14 +656,16 @@ describe('bot permissions by role', () => {
   });
 
   it("lets the owner delete a developer's bot", async () => {
-    const devs = (await as(developer)('POST', '/v1/admin/bots', { name: 'Dev bot for owner' })).json() as {
+    const devs = (
+      await as(member.developer)('POST', '/v1/admin/bots', { name: 'Dev bot for owner' })
+    ).json() as {
       bot: BotBody;
     };
     expect((await t.asOwner('DELETE', `/v1/admin/bots/${devs.bot.id}`)).statusCode).toBe(200);
   });
 
   it('answers 404, not 403, to a viewer asking for a bot that does not exist', async () => {
-    expectError(await as(viewer)('DELETE', '/v1/admin/bots/missing'), 404, 'ResourceNotFound');
+    expectError(await as(member.viewer)('DELETE', '/v1/admin/bots/missing'), 404, 'ResourceNotFound');
   });
 });
 

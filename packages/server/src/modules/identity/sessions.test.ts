@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli.js';
 import { uniqueEmail } from '../../test-support/admin-calls.js';
 import { movableClock } from '../../test-support/files-api.js';
+import { useTestApp } from '../../test-support/fixtures.js';
 import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 
@@ -317,11 +318,7 @@ describe.each(databases)('sign-in and sessions ($name)', ({ url }) => {
 });
 
 describe('sign-in behind https', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PARLEY_PUBLIC_URL: 'https://parley.example.com/base' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ env: { PARLEY_PUBLIC_URL: 'https://parley.example.com/base' } });
 
   it('marks the cookie Secure, and takes the https origin as the only one for state changes', async () => {
     const c = client(t);
@@ -349,11 +346,7 @@ describe('sign-in behind https', () => {
 });
 
 describe('PARLEY_ADMIN_PASSWORD and parley accounts set-password', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PARLEY_ADMIN_PASSWORD: 'chosen by the operator' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ env: { PARLEY_ADMIN_PASSWORD: 'chosen by the operator' } });
 
   it('gives the owner the configured password, kept out of bootstrap.json', async () => {
     const c = client(t);
