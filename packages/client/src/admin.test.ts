@@ -11,6 +11,7 @@ import {
   UnauthorizedError,
 } from './errors.js';
 import { type Parley, startParley } from './test-support/servers.js';
+import { useParley } from './test-support/use-parley.js';
 
 const unique = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
 
@@ -168,64 +169,58 @@ describe('the client against the real server: bots', () => {
 });
 
 describe('the client against the real server: workspaces, members, account, integrations', () => {
-  let p: Parley;
-  let client: Client;
-  beforeAll(async () => {
-    p = await startParley();
-    client = p.client();
-  });
-  afterAll(() => p.close());
+  const p = useParley();
 
   it('creates, lists, reads, updates and deletes a workspace, naming it in x-workspace-id', async () => {
-    const ws = await client.createWorkspace({ name: 'Second' });
+    const ws = await p.admin.createWorkspace({ name: 'Second' });
     expect(ws).toMatchObject({ id: expect.stringMatching(/^wkspace_/), name: 'Second', role: 'owner' });
-    const all = await client.list.workspaces().collect();
+    const all = await p.admin.list.workspaces().collect();
     expect(all.map((w) => w.id)).toEqual(expect.arrayContaining([p.workspaceId, ws.id]));
-    const onePage = await client.listWorkspaces({ pageSize: 1 });
+    const onePage = await p.admin.listWorkspaces({ pageSize: 1 });
     expect(onePage.workspaces).toHaveLength(1);
     expect(onePage.meta.nextToken).toBeDefined();
 
     // The client's default workspace is the bootstrap one; the path's workspace wins.
-    expect(await client.getWorkspace({ id: ws.id })).toMatchObject({ id: ws.id, botCount: 0 });
-    const updated = await client.updateWorkspace({
+    expect(await p.admin.getWorkspace({ id: ws.id })).toMatchObject({ id: ws.id, botCount: 0 });
+    const updated = await p.admin.updateWorkspace({
       id: ws.id,
       about: 'Testing',
       website: 'https://x.example',
     });
     expect(updated).toMatchObject({ id: ws.id, about: 'Testing', website: 'https://x.example' });
-    const usages = await client.listWorkspaceUsages({ id: ws.id });
+    const usages = await p.admin.listWorkspaceUsages({ id: ws.id });
     expect(usages.usages.length).toBeGreaterThan(0);
     expect(usages.usages[0]).toMatchObject({ id: ws.id, type: expect.any(String) });
 
-    expect(await client.deleteWorkspace({ id: ws.id })).toEqual({});
-    const gone = await client.getWorkspace({ id: ws.id }).catch((e: unknown) => e);
+    expect(await p.admin.deleteWorkspace({ id: ws.id })).toEqual({});
+    const gone = await p.admin.getWorkspace({ id: ws.id }).catch((e: unknown) => e);
     expect(isApiError(gone)).toBe(true);
     expect(gone).toBeInstanceOf(UnauthorizedError);
   });
 
-  it('overrides the workspace per call and with client.with', async () => {
-    const ws = await client.createWorkspace({ name: 'Third' });
-    const { bot } = await client.createBot({ name: 'in third' }, { workspaceId: ws.id });
-    const page = await client.listBots({}, { workspaceId: ws.id });
+  it('overrides the workspace per call and with p.admin.with', async () => {
+    const ws = await p.admin.createWorkspace({ name: 'Third' });
+    const { bot } = await p.admin.createBot({ name: 'in third' }, { workspaceId: ws.id });
+    const page = await p.admin.listBots({}, { workspaceId: ws.id });
     expect(page.bots.map((b) => b.id)).toEqual([bot.id]);
-    const third = client.with({ workspaceId: ws.id });
+    const third = p.admin.with({ workspaceId: ws.id });
     expect(third.workspaceId).toBe(ws.id);
     expect((await third.list.bots().collect()).map((b) => b.id)).toEqual([bot.id]);
-    expect((await client.list.bots().collect()).map((b) => b.id)).not.toContain(bot.id);
+    expect((await p.admin.list.bots().collect()).map((b) => b.id)).not.toContain(bot.id);
   });
 
   it('reads audit records newest first, a page or all', async () => {
-    await client.createBot({ name: 'audited' });
-    const page = await client.getAuditRecords({ id: p.workspaceId, pageSize: 1 });
+    await p.admin.createBot({ name: 'audited' });
+    const page = await p.admin.getAuditRecords({ id: p.workspaceId, pageSize: 1 });
     expect(page.records).toHaveLength(1);
     expect(page.records[0]).toMatchObject({ action: 'CREATE_BOT', resourceName: 'audited' });
-    const all = await client.list.auditRecords({ id: p.workspaceId, pageSize: 2 }).collect();
+    const all = await p.admin.list.auditRecords({ id: p.workspaceId, pageSize: 2 }).collect();
     expect(all.map((r) => r.action)).toContain('CREATE_WORKSPACE');
   });
 
   it('invites a member who accepts, works with the new token, changes role and is removed', async () => {
     const email = `${unique('dev')}@example.com`;
-    const added = await client.addWorkspaceMember({ email, role: 'developer' });
+    const added = await p.admin.addWorkspaceMember({ email, role: 'developer' });
     expect(added).toMatchObject({ email, role: 'developer', status: 'invited' });
     const code = added.invitation?.code as string;
     expect(code).toEqual(expect.any(String));
@@ -247,63 +242,63 @@ describe('the client against the real server: workspaces, members, account, inte
     const { bot } = await dev.createBot({ name: 'by dev' });
     expect(bot.createdBy).toBe(accepted.account.id);
 
-    const members = await client.list.workspaceMembers({ pageSize: 1 }).collect();
+    const members = await p.admin.list.workspaceMembers({ pageSize: 1 }).collect();
     expect(members.map((m) => m.email)).toEqual(expect.arrayContaining([email, p.owner.email]));
-    expect(await client.getWorkspaceMemberById({ id: added.id })).toMatchObject({ email });
+    expect(await p.admin.getWorkspaceMemberById({ id: added.id })).toMatchObject({ email });
 
-    expect(await client.updateWorkspaceMember({ id: added.id, role: 'viewer' })).toMatchObject({
+    expect(await p.admin.updateWorkspaceMember({ id: added.id, role: 'viewer' })).toMatchObject({
       role: 'viewer',
     });
     await expect(dev.createBot({ name: 'no longer' })).rejects.toBeInstanceOf(ForbiddenError);
-    expect(await client.removeWorkspaceMember({ id: added.id })).toEqual({});
+    expect(await p.admin.removeWorkspaceMember({ id: added.id })).toEqual({});
     await expect(dev.listBots()).rejects.toBeInstanceOf(UnauthorizedError);
 
-    const duplicate = await client
+    const duplicate = await p.admin
       .addWorkspaceMember({ email: p.owner.email, role: 'viewer' })
       .catch((e) => e);
     expect(duplicate).toBeInstanceOf(AlreadyExistsError);
   });
 
   it('reads and updates the account and manages personal access tokens', async () => {
-    const { account } = await client.getAccount();
+    const { account } = await p.admin.getAccount();
     expect(account.email).toBe(p.owner.email);
-    expect((await client.updateAccount({ displayName: 'The Owner' })).account.displayName).toBe('The Owner');
+    expect((await p.admin.updateAccount({ displayName: 'The Owner' })).account.displayName).toBe('The Owner');
 
-    const { pat } = await client.createPersonalAccessToken({ note: 'ci' });
+    const { pat } = await p.admin.createPersonalAccessToken({ note: 'ci' });
     expect(pat.value).toMatch(/^pat_/);
-    const listed = await client.listPersonalAccessTokens();
+    const listed = await p.admin.listPersonalAccessTokens();
     expect(listed.pats.map((t) => t.id)).toContain(pat.id);
-    const other = client.with({ token: pat.value });
+    const other = p.admin.with({ token: pat.value });
     expect((await other.getAccount()).account.id).toBe(account.id);
-    expect(await client.deletePersonalAccessToken({ id: pat.id })).toEqual({});
+    expect(await p.admin.deletePersonalAccessToken({ id: pat.id })).toEqual({});
     await expect(other.getAccount()).rejects.toBeInstanceOf(UnauthorizedError);
   });
 
   it('creates an integration, installs it on a bot, manages its keys, and removes it', async () => {
     const name = unique('crm');
-    const { integration } = await client.createIntegration({ name, description: 'CRM sync' });
+    const { integration } = await p.admin.createIntegration({ name, description: 'CRM sync' });
     expect(integration).toMatchObject({ name, workspaceId: p.workspaceId });
-    expect((await client.getIntegration({ id: integration.id })).integration).toEqual(integration);
-    const all = await client.list.integrations({ pageSize: 1 }).collect();
+    expect((await p.admin.getIntegration({ id: integration.id })).integration).toEqual(integration);
+    const all = await p.admin.list.integrations({ pageSize: 1 }).collect();
     expect(all.map((i) => i.id)).toContain(integration.id);
-    await expect(client.createIntegration({ name })).rejects.toBeInstanceOf(AlreadyExistsError);
+    await expect(p.admin.createIntegration({ name })).rejects.toBeInstanceOf(AlreadyExistsError);
 
     const ref = { id: p.botId, integrationId: integration.id };
-    expect((await client.installIntegration(ref)).installation).toMatchObject({
+    expect((await p.admin.installIntegration(ref)).installation).toMatchObject({
       ...{ botId: p.botId },
       name,
     });
     expect(
-      (await client.listBotIntegrations({ id: p.botId })).integrations.map((i) => i.integrationId),
+      (await p.admin.listBotIntegrations({ id: p.botId })).integrations.map((i) => i.integrationId),
     ).toContain(integration.id);
-    const { key } = await client.createIntegrationKey({ ...ref, note: 'sync' });
+    const { key } = await p.admin.createIntegrationKey({ ...ref, note: 'sync' });
     expect(key.value).toMatch(/^iak_/);
-    expect((await client.listIntegrationKeys(ref)).keys.map((k) => k.id)).toEqual([key.id]);
-    expect(await client.revokeIntegrationKey({ ...ref, keyId: key.id })).toEqual({});
-    expect((await client.listIntegrationKeys(ref)).keys).toEqual([]);
-    expect(await client.uninstallIntegration(ref)).toEqual({});
-    expect(await client.deleteIntegration({ id: integration.id })).toEqual({});
-    const gone = await client.getIntegration({ id: integration.id }).catch((e: unknown) => e);
+    expect((await p.admin.listIntegrationKeys(ref)).keys.map((k) => k.id)).toEqual([key.id]);
+    expect(await p.admin.revokeIntegrationKey({ ...ref, keyId: key.id })).toEqual({});
+    expect((await p.admin.listIntegrationKeys(ref)).keys).toEqual([]);
+    expect(await p.admin.uninstallIntegration(ref)).toEqual({});
+    expect(await p.admin.deleteIntegration({ id: integration.id })).toEqual({});
+    const gone = await p.admin.getIntegration({ id: integration.id }).catch((e: unknown) => e);
     expect(gone).toBeInstanceOf(ResourceNotFoundError);
     expect(gone).toBeInstanceOf(ApiError);
   });

@@ -16,6 +16,7 @@ import {
 } from './errors.js';
 import { AbortError, ConnectionError, TimeoutError } from './local-errors.js';
 import { failure, type Parley, startFakeServer, startParley, wireError } from './test-support/servers.js';
+import { useParley } from './test-support/use-parley.js';
 
 const ERROR_ID = /^err_\d{14}x[0-9a-f]{8}$/;
 
@@ -50,16 +51,10 @@ describe('error classes', () => {
 });
 
 describe('errors the real server answers', () => {
-  let p: Parley;
-  let client: Client;
-  beforeAll(async () => {
-    p = await startParley();
-    client = p.client();
-  });
-  afterAll(() => p.close());
+  const p = useParley();
 
   it('maps 404 to ResourceNotFoundError with the wire fields and the request id', async () => {
-    const e = await failure(client.getBot({ id: 'no-such-bot' }));
+    const e = await failure(p.admin.getBot({ id: 'no-such-bot' }));
     expect(e).toBeInstanceOf(ResourceNotFoundError);
     expect(isApiError(e)).toBe(true);
     const err = e as ResourceNotFoundError;
@@ -75,16 +70,16 @@ describe('errors the real server answers', () => {
   });
 
   it('encodes a path parameter as one segment', async () => {
-    const e = await failure(client.getBot({ id: 'a/b?c' }));
+    const e = await failure(p.admin.getBot({ id: 'a/b?c' }));
     expect(e).toBeInstanceOf(ResourceNotFoundError);
     expect((e as ApiError).message).toContain('"a/b?c"');
   });
 
   it('maps 401 for an unknown token and for a missing workspace to UnauthorizedError', async () => {
-    const bad = await failure(client.with({ token: 'pat_nope' }).listBots());
+    const bad = await failure(p.admin.with({ token: 'pat_nope' }).listBots());
     expect(bad).toBeInstanceOf(UnauthorizedError);
     expect(bad).toMatchObject({ code: 401, type: 'Unauthorized' });
-    const none = await failure(client.with({ token: undefined }).listBots());
+    const none = await failure(p.admin.with({ token: undefined }).listBots());
     expect(none).toBeInstanceOf(UnauthorizedError);
     expect((none as ApiError).message).toContain('Authorization');
     const noWorkspace = await failure(p.client({ workspaceId: undefined }).listBots());
@@ -100,7 +95,7 @@ describe('errors the real server answers', () => {
   });
 
   it('maps 400 to InvalidPayloadError with metadata naming each bad field', async () => {
-    const e = await failure(client.createBot({ name: '', description: 'x'.repeat(2001) }));
+    const e = await failure(p.admin.createBot({ name: '', description: 'x'.repeat(2001) }));
     expect(e).toBeInstanceOf(InvalidPayloadError);
     const err = e as InvalidPayloadError;
     expect(err.code).toBe(400);
@@ -109,16 +104,16 @@ describe('errors the real server answers', () => {
     );
     expect(fields?.sort()).toEqual(['description', 'name']);
 
-    const webchat = await failure(client.updateBotWebchat({ id: p.botId, configuration: { radius: 9 } }));
+    const webchat = await failure(p.admin.updateBotWebchat({ id: p.botId, configuration: { radius: 9 } }));
     expect(webchat).toBeInstanceOf(InvalidPayloadError);
     expect(JSON.stringify((webchat as ApiError).metadata)).toContain('radius');
   });
 
   it('maps a bad query to InvalidQueryError', async () => {
-    const query = await failure(client.listBots({ pageSize: 1000 }));
+    const query = await failure(p.admin.listBots({ pageSize: 1000 }));
     expect(query).toBeInstanceOf(InvalidQueryError);
     expect(JSON.stringify((query as ApiError).metadata)).toContain('pageSize');
-    const token = await failure(client.listBots({ nextToken: 'garbage' }));
+    const token = await failure(p.admin.listBots({ nextToken: 'garbage' }));
     expect(token).toBeInstanceOf(InvalidQueryError);
   });
 });
