@@ -1,18 +1,16 @@
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../test-support/fixtures.js';
+import { rawSocket } from '../test-support/raw-sockets.js';
 
 /** A raw connection to the test server, collecting what it answers until it closes. */
 function rawConnection(port: number) {
-  const socket = connect({ host: '127.0.0.1', port });
+  const { socket, closed, connected } = rawSocket('127.0.0.1', port);
   let received = '';
   socket.setEncoding('utf8');
   socket.on('data', (chunk: string) => {
     received += chunk;
   });
-  socket.on('error', () => undefined);
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  const connected = new Promise<void>((resolve) => socket.once('connect', () => resolve()));
   return {
     socket,
     closed,
