@@ -1,23 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { identityRepo } from '../modules/identity/repo.js';
 import { APP_TABLES, SQLITE_FTS_TABLES, sortedNames } from '../test-support/db-tables.js';
+import { useTempDirs } from '../test-support/temp-dirs.js';
 import { openDatabase } from './database.js';
 import { runRepositoryContract } from './repositories.contract.js';
 
-const dirs: string[] = [];
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'parley-sqlite-'));
-  dirs.push(dir);
-  return dir;
-}
-
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
+const tempDir = useTempDirs('parley-sqlite-');
 
 let contractDir: string | undefined;
 runRepositoryContract('SQLite', async () => {

@@ -1,26 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import * as sqliteVec from 'sqlite-vec';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../db/database.js';
 import { migrationProvider } from '../../db/migrations.js';
 import type { Database } from '../../db/schema.js';
+import { useTempDirs } from '../../test-support/temp-dirs.js';
 import { runPassageIndexContract, seedBot, seedFile } from './passage-index.contract.js';
 import type { IndexedPassage } from './passage-index.js';
 import { sqlitePassageIndex } from './sqlite-passage-index.js';
 
-const dirs: string[] = [];
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'parley-passages-'));
-  dirs.push(dir);
-  return dir;
-}
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
+const tempDir = useTempDirs('parley-passages-');
 
 runPassageIndexContract(
   'SQLite (FTS5 + sqlite-vec)',
@@ -105,13 +96,37 @@ async function seedFiller(db: Db, bot: { botId: string; workspaceId: string }, f
 const count = async (db: Db, table: 'passage_tiles' | 'passages') =>
   (await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db.kysely)).rows[0]?.n;
 
+/** Runs `test` on a fresh database holding one bot, with the SQLite passage index over it; closes it after. */
+async function withBotIndex(
+  test: (ctx: {
+    db: Db;
+    bot: Awaited<ReturnType<typeof seedBot>>;
+    index: ReturnType<typeof sqlitePassageIndex>;
+  }) => Promise<void>,
+): Promise<void> {
+  const db = await openDatabase({ dataDir: await tempDir() });
+  try {
+    const bot = await seedBot(db);
+    await test({ db, bot, index: sqlitePassageIndex({ kysely: db.kysely }) });
+  } finally {
+    await db.close();
+  }
+}
+
+/** The ids of the bot's passages a lexical search of `query` answers (10 at most, best first) at `tileWeight`. */
+async function lexicalIds(db: Db, botId: string, query: string, tileWeight?: number): Promise<string[]> {
+  const index = sqlitePassageIndex({
+    kysely: db.kysely,
+    ...(tileWeight === undefined ? {} : { tileWeight }),
+  });
+  const hits = await index.lexicalSearch(query, { botId, visibility: { kind: 'all' } }, 10);
+  return hits.map((h) => h.passageId);
+}
+
 describe('SQLite lexical ranking with passage tiles', () => {
-  it('ranks a passage by the words of its tile too, but finds it only by its own', async () => {
-    const db = await openDatabase({ dataDir: await tempDir() });
-    try {
-      const bot = await seedBot(db);
+  it('ranks a passage by the words of its tile too, but finds it only by its own', () =>
+    withBotIndex(async ({ db, bot, index }) => {
       await seedFiller(db, bot);
-      const index = sqlitePassageIndex({ kysely: db.kysely });
       const [a, b] = [await seedFile(db, bot), await seedFile(db, bot)];
       const aIds = await index.replaceFilePassages({
         fileId: a,
@@ -127,14 +142,7 @@ describe('SQLite lexical ranking with passage tiles', () => {
         botId: bot.botId,
         passages: [paragraph(0, 'A capybara statue.'), paragraph(1, 'The park opens at nine.')],
       });
-      const scope = { botId: bot.botId, visibility: { kind: 'all' as const } };
-      const ids = async (tileWeight?: number) =>
-        (
-          await sqlitePassageIndex({
-            kysely: db.kysely,
-            ...(tileWeight === undefined ? {} : { tileWeight }),
-          }).lexicalSearch('capybara wetlands', scope, 10)
-        ).map((h) => h.passageId);
+      const ids = (tileWeight?: number) => lexicalIds(db, bot.botId, 'capybara wetlands', tileWeight);
       // Alone, the short statue passage is the better capybara match; its tile does not mention wetlands.
       const alone = await ids(0);
       expect(alone.indexOf(bIds[0] as string)).toBeLessThan(alone.indexOf(aIds[0] as string));
@@ -143,18 +151,12 @@ describe('SQLite lexical ranking with passage tiles', () => {
       expect(ranked.indexOf(aIds[0] as string)).toBeLessThan(ranked.indexOf(bIds[0] as string));
       // Passages without a query word of their own are never answered, whatever their tile holds.
       expect(new Set(ranked)).toEqual(new Set([aIds[0], aIds[1], bIds[0]]));
-    } finally {
-      await db.close();
-    }
-  });
+    }));
 
-  it('groups 8 consecutive passages of a file per tile', async () => {
-    const db = await openDatabase({ dataDir: await tempDir() });
-    try {
-      const bot = await seedBot(db);
+  it('groups 8 consecutive passages of a file per tile', () =>
+    withBotIndex(async ({ db, bot, index }) => {
       await seedFiller(db, bot);
       const fileId = await seedFile(db, bot);
-      const index = sqlitePassageIndex({ kysely: db.kysely });
       // Positions 7 and 8 hold the same word; position 8 is the closer match on its own, but only the
       // tile of 0–7 also holds "zebra".
       const passages = Array.from({ length: 10 }, (_, i) => paragraph(i, `Filler line number ${i}.`));
@@ -163,29 +165,17 @@ describe('SQLite lexical ranking with passage tiles', () => {
       passages[8] = paragraph(8, 'An okapi.');
       const ids = await index.replaceFilePassages({ fileId, botId: bot.botId, passages });
       expect(await count(db, 'passage_tiles')).toBe(12 + 2);
-      const scope = { botId: bot.botId, visibility: { kind: 'all' as const } };
       const okapi = async (tileWeight?: number) =>
-        (
-          await sqlitePassageIndex({
-            kysely: db.kysely,
-            ...(tileWeight === undefined ? {} : { tileWeight }),
-          }).lexicalSearch('okapi zebra', scope, 10)
-        )
-          .map((h) => h.passageId)
-          .filter((id) => id === ids[7] || id === ids[8]);
+        (await lexicalIds(db, bot.botId, 'okapi zebra', tileWeight)).filter(
+          (id) => id === ids[7] || id === ids[8],
+        );
       expect(await okapi(0)).toEqual([ids[8], ids[7]]);
       expect(await okapi()).toEqual([ids[7], ids[8]]);
-    } finally {
-      await db.close();
-    }
-  });
+    }));
 
-  it('keeps the tiles in step with the passages: replaced, deleted, cascaded', async () => {
-    const db = await openDatabase({ dataDir: await tempDir() });
-    try {
-      const bot = await seedBot(db);
+  it('keeps the tiles in step with the passages: replaced, deleted, cascaded', () =>
+    withBotIndex(async ({ db, bot, index }) => {
       const fileId = await seedFile(db, bot);
-      const index = sqlitePassageIndex({ kysely: db.kysely });
       const scope = { botId: bot.botId, visibility: { kind: 'all' as const } };
       const passages = (word: string, n: number) =>
         Array.from({ length: n }, (_, i) => paragraph(i, `${word} ${i}`));
@@ -205,10 +195,7 @@ describe('SQLite lexical ranking with passage tiles', () => {
       await db.kysely.deleteFrom('bots').where('id', '=', bot.botId).execute();
       expect(await count(db, 'passage_tiles')).toBe(0);
       expect(await count(db, 'passages')).toBe(0);
-    } finally {
-      await db.close();
-    }
-  });
+    }));
 
   it('builds the tiles of passages indexed before the migration that added them', async () => {
     const dataDir = await tempDir();

@@ -1,0 +1,21 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+
+/**
+ * Declares the temp folders of a test file: answers a function that makes a fresh one named `<prefix>…`,
+ * and removes every one it made after the file's last test. Call it at the top level.
+ * @example const tempDir = useTempDirs('parley-sqlite-'); // then await tempDir()
+ */
+export function useTempDirs(prefix: string): () => Promise<string> {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+  return async () => {
+    const dir = await mkdtemp(join(tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
+  };
+}
