@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_BODY_LIMIT } from '../app.js';
+import { caller } from '../test-support/admin-calls.js';
 import { useTestApp } from '../test-support/fixtures.js';
+import { rawRequest, workspaceHeaders } from '../test-support/raw-requests.js';
 import { badFields, expectError } from '../test-support/wire.js';
 
 const MB = 1024 * 1024;
@@ -154,23 +156,17 @@ describe('rate limiting', () => {
         `BEARER ${t.owner.token}`,
         `Bearer  ${t.owner.token}`,
       ]) {
-        const res = await t.app.inject({
-          method: 'GET',
-          url: '/v1/admin/bots',
-          headers: { authorization, 'x-workspace-id': t.workspaceId },
-        });
-        expectError(res, 429, 'RateLimited');
+        expectError(
+          await rawRequest(t, '/v1/admin/bots', workspaceHeaders(t, authorization)),
+          429,
+          'RateLimited',
+        );
       }
     });
 
     it('still allows a different token: the limit is per token', async () => {
       const other = await t.otherTenant();
-      const res = await t.call({
-        method: 'GET',
-        url: '/v1/admin/bots',
-        token: other.token,
-        workspaceId: other.workspaceId,
-      });
+      const res = await caller(t, other.token, other.workspaceId)('GET', '/v1/admin/bots');
       expect(res.statusCode).toBe(200);
       expect(res.headers['ratelimit-limit']).toBe('5');
       // otherTenant() made two requests with this token already.
