@@ -1,11 +1,10 @@
 import type { FileObject } from '@parley/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useClockedApp } from '../../test-support/clocked-app-fixture.js';
 import {
   api,
-  clockedApp,
   fetchUrl,
   getFile,
-  type movableClock,
   pathOf,
   sha256,
   store,
@@ -81,43 +80,59 @@ describe('downloading through a file’s url', () => {
     expect(res.rawPayload.length).toBe(0);
   });
 
-  it('answers Range bytes=0-4 with 206, Content-Range and those bytes', async () => {
-    const res = await fetchUrl(t, url, { range: 'bytes=0-4' });
-    expect(res.statusCode).toBe(206);
-    expect(res.headers['content-range']).toBe('bytes 0-4/12');
-    expect(res.headers['content-length']).toBe('5');
-    expect(res.body).toBe('hello');
-  });
-
-  it('answers a suffix range bytes=-3 with the last 3 bytes', async () => {
-    const res = await fetchUrl(t, url, { range: 'bytes=-3' });
-    expect(res.statusCode).toBe(206);
-    expect(res.headers['content-range']).toBe('bytes 9-11/12');
-    expect(res.body).toBe('ld!');
-  });
-
-  it('answers an open range bytes=5- with the rest of the file', async () => {
-    const res = await fetchUrl(t, url, { range: 'bytes=5-' });
-    expect(res.statusCode).toBe(206);
-    expect(res.headers['content-range']).toBe('bytes 5-11/12');
-    expect(res.headers['content-length']).toBe('7');
-    expect(res.body).toBe(' world!');
-  });
-
-  it('clamps a range past the end to the file', async () => {
-    const res = await fetchUrl(t, url, { range: 'bytes=6-100' });
-    expect(res.statusCode).toBe(206);
-    expect(res.headers['content-range']).toBe('bytes 6-11/12');
-    expect(res.body).toBe('world!');
-  });
-
-  it('answers HEAD with a Range with 206 headers and no body', async () => {
-    const res = await fetchUrl(t, url, { range: 'bytes=0-4' }, 'HEAD');
-    expect(res.statusCode).toBe(206);
-    expect(res.headers['content-range']).toBe('bytes 0-4/12');
-    expect(res.headers['content-length']).toBe('5');
-    expect(res.rawPayload.length).toBe(0);
-  });
+  /** Ranges answered 206: the Content-Range and Content-Length they answer, and the bytes (none to HEAD). */
+  const partials: Array<{
+    name: string;
+    range: string;
+    method?: 'HEAD';
+    contentRange: string;
+    contentLength?: string;
+    body?: string;
+  }> = [
+    {
+      name: 'answers Range bytes=0-4 with 206, Content-Range and those bytes',
+      range: 'bytes=0-4',
+      contentRange: 'bytes 0-4/12',
+      contentLength: '5',
+      body: 'hello',
+    },
+    {
+      name: 'answers a suffix range bytes=-3 with the last 3 bytes',
+      range: 'bytes=-3',
+      contentRange: 'bytes 9-11/12',
+      body: 'ld!',
+    },
+    {
+      name: 'answers an open range bytes=5- with the rest of the file',
+      range: 'bytes=5-',
+      contentRange: 'bytes 5-11/12',
+      contentLength: '7',
+      body: ' world!',
+    },
+    {
+      name: 'clamps a range past the end to the file',
+      range: 'bytes=6-100',
+      contentRange: 'bytes 6-11/12',
+      body: 'world!',
+    },
+    {
+      name: 'answers HEAD with a Range with 206 headers and no body',
+      range: 'bytes=0-4',
+      method: 'HEAD',
+      contentRange: 'bytes 0-4/12',
+      contentLength: '5',
+    },
+  ];
+  for (const c of partials) {
+    it(c.name, async () => {
+      const res = await fetchUrl(t, url, { range: c.range }, c.method);
+      expect(res.statusCode).toBe(206);
+      expect(res.headers['content-range']).toBe(c.contentRange);
+      if (c.contentLength !== undefined) expect(res.headers['content-length']).toBe(c.contentLength);
+      if (c.method === 'HEAD') expect(res.rawPayload.length).toBe(0);
+      else expect(res.body).toBe(c.body);
+    });
+  }
 
   it('answers an unsatisfiable range (bytes=100-200 on 12 bytes) with 416 and Content-Range bytes */12', async () => {
     const res = await fetchUrl(t, url, { range: 'bytes=100-200' });
@@ -161,12 +176,7 @@ describe('downloading through a file’s url', () => {
 });
 
 describe('private and public download urls', () => {
-  let t: TestApp;
-  let clock: ReturnType<typeof movableClock>;
-  beforeAll(async () => {
-    ({ t, clock } = await clockedApp({ env: { PARLEY_DOWNLOAD_URL_TTL_SECONDS: '60' } }));
-  });
-  afterAll(() => t.close());
+  const { t, clock } = useClockedApp({ env: { PARLEY_DOWNLOAD_URL_TTL_SECONDS: '60' } });
 
   it('hands out a new private url on every getFile', async () => {
     const file = await store(t, 'private.txt', CONTENT);

@@ -1,13 +1,11 @@
 import type { FileObject } from '@parley/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useClockedApp } from '../../test-support/clocked-app-fixture.js';
 import {
   api,
   blobPaths,
-  clockedApp,
   fetchUrl,
   getFile,
-  type movableClock,
-  pathOf,
   putBytes,
   sha256,
   store,
@@ -28,12 +26,7 @@ async function createBot(t: TestApp, name: string): Promise<string> {
 }
 
 describe('upsertFile', () => {
-  let t: TestApp;
-  let clock: ReturnType<typeof movableClock>;
-  beforeAll(async () => {
-    ({ t, clock } = await clockedApp());
-  });
-  afterAll(() => t.close());
+  const { t, clock } = useClockedApp();
 
   it('answers {file} with every field of the file object plus an uploadUrl', async () => {
     const res = await api(t, 'PUT', '/v1/files', {
@@ -273,7 +266,7 @@ describe('upsertFile', () => {
       const part = await fetchUrl(t, url, { range: 'bytes=0-3' });
       expect(part.statusCode).toBe(206);
       expect(part.rawPayload.toString()).toBe('OLD ');
-      const head = await t.app.inject({ method: 'HEAD', url: pathOf(url) });
+      const head = await fetchUrl(t, url, {}, 'HEAD');
       expect(head.statusCode).toBe(200);
       expect(head.headers['content-length']).toBe(String(oldBytes.length));
     }
@@ -290,8 +283,7 @@ describe('upsertFile', () => {
 });
 
 describe('listFiles', () => {
-  let t: TestApp;
-  let clock: ReturnType<typeof movableClock>;
+  const { t, clock } = useClockedApp();
   /** The 25 files, as the API answered them after setup. */
   let all: FileObject[];
   const COLORS = ['red', 'green', 'blue'];
@@ -319,7 +311,6 @@ describe('listFiles', () => {
   };
 
   beforeAll(async () => {
-    ({ t, clock } = await clockedApp());
     for (let i = 0; i < 25; i += 1) {
       clock.advance(1000);
       const key = `k-${String((i * 7) % 25).padStart(2, '0')}.txt`;
@@ -349,7 +340,6 @@ describe('listFiles', () => {
     all = (await list('pageSize=100')).files;
     expect(all).toHaveLength(25);
   });
-  afterAll(() => t.close());
 
   type SortField = 'key' | 'size' | 'createdAt' | 'updatedAt' | 'status';
   const sortValue = (f: FileObject, field: SortField): string | number =>
@@ -511,11 +501,7 @@ describe('listFiles', () => {
 });
 
 describe('getFile', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    ({ t } = await clockedApp());
-  });
-  afterAll(() => t.close());
+  const { t } = useClockedApp();
 
   it('finds a file by id and by key', async () => {
     const file = await store(t, 'simple.txt', 'hello');
@@ -572,12 +558,7 @@ describe('getFile', () => {
 });
 
 describe('updateFileMetadata', () => {
-  let t: TestApp;
-  let clock: ReturnType<typeof movableClock>;
-  beforeAll(async () => {
-    ({ t, clock } = await clockedApp());
-  });
-  afterAll(() => t.close());
+  const { t, clock } = useClockedApp();
 
   const update = async (idOrKey: string, body: Record<string, unknown>): Promise<FileObject> => {
     const res = await api(t, 'PUT', `/v1/files/${encodeURIComponent(idOrKey)}`, body);
@@ -661,11 +642,7 @@ describe('updateFileMetadata', () => {
 });
 
 describe('deleteFile', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    ({ t } = await clockedApp());
-  });
-  afterAll(() => t.close());
+  const { t } = useClockedApp();
 
   it('answers 200 {}, then 404, and the blob is gone from the blob folder', async () => {
     const keep = await store(t, 'keep.txt', 'keep me');
@@ -706,13 +683,11 @@ describe('deleteFile', () => {
 });
 
 describe('copyFile', () => {
-  let t: TestApp;
+  const { t } = useClockedApp();
   let secondBot: string;
   beforeAll(async () => {
-    ({ t } = await clockedApp());
     secondBot = await createBot(t, 'Destination bot');
   });
-  afterAll(() => t.close());
 
   const copy = (
     idOrKey: string,
@@ -853,9 +828,8 @@ describe('copyFile', () => {
 });
 
 describe('listFileTags and listFileTagValues', () => {
-  let t: TestApp;
+  const { t } = useClockedApp();
   beforeAll(async () => {
-    ({ t } = await clockedApp());
     await upsert(t, { key: 'a.txt', size: 1, tags: { alpha: '1', color: 'red' } });
     await upsert(t, { key: 'b.txt', size: 1, tags: { beta: '1', color: 'green' } });
     await upsert(t, { key: 'c.txt', size: 1, tags: { gamma: '1', color: 'red', delta: 'x' } });
@@ -863,7 +837,6 @@ describe('listFileTags and listFileTagValues', () => {
     await upsert(t, { key: 'e.txt', size: 1, tags: { color: 'violet' } });
     await upsert(t, { key: 'f.txt', size: 1, tags: { color: 'blue' } });
   });
-  afterAll(() => t.close());
 
   const pages = async (url: string, field: 'tags' | 'values', pageSize: number) => {
     const out: string[][] = [];
@@ -928,12 +901,7 @@ describe('listFileTags and listFileTagValues', () => {
 });
 
 describe('file expiry', () => {
-  let t: TestApp;
-  let clock: ReturnType<typeof movableClock>;
-  beforeAll(async () => {
-    ({ t, clock } = await clockedApp());
-  });
-  afterAll(() => t.close());
+  const { t, clock } = useClockedApp();
 
   it('deletes a file with expiresAt, and its blob, once the clock passes it', async () => {
     const expiring = await store(t, 'expiring.txt', 'short-lived', {
@@ -972,11 +940,7 @@ describe('file expiry', () => {
 });
 
 describe('File Storage quota of a workspace', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    ({ t } = await clockedApp({ env: { PARLEY_QUOTA_FILE_STORAGE_BYTES: '100' } }));
-  });
-  afterAll(() => t.close());
+  const { t } = useClockedApp({ env: { PARLEY_QUOTA_FILE_STORAGE_BYTES: '100' } });
 
   const usage = async () => {
     const res = await t.asOwner('GET', `/v1/admin/workspaces/${t.workspaceId}/usages`);

@@ -7,17 +7,8 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type { FileObject } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  api,
-  clockedApp,
-  getFile,
-  type movableClock,
-  pathOf,
-  putBytes,
-  sha256,
-  tamper,
-  upsert,
-} from '../../test-support/files-api.js';
+import { useClockedApp } from '../../test-support/clocked-app-fixture.js';
+import { api, getFile, pathOf, putBytes, sha256, tamper, upsert } from '../../test-support/files-api.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 
@@ -438,12 +429,7 @@ describe('uploading to an uploadUrl', () => {
 });
 
 describe('upload URL signatures', () => {
-  let t: TestApp;
-  let clock: ReturnType<typeof movableClock>;
-  beforeAll(async () => {
-    ({ t, clock } = await clockedApp({ env: { PARLEY_UPLOAD_URL_TTL_SECONDS: '60' } }));
-  });
-  afterAll(() => t.close());
+  const { t, clock } = useClockedApp({ env: { PARLEY_UPLOAD_URL_TTL_SECONDS: '60' } });
 
   it('needs no token: the uploadUrl is the capability', async () => {
     const file = await upsert(t, { key: 'capability.txt', size: 2 });
