@@ -7,6 +7,7 @@ import { newId } from '../ids.js';
 import { type AuditRow, auditRepo } from '../modules/audit/repo.js';
 import { BOT_SORT_COLUMNS, type BotListQuery, type BotRow, botsRepo } from '../modules/bots/repo.js';
 import { type ChatUserRow, chatRepo, type MessageRow } from '../modules/chat/repo.js';
+import { newUserRow } from '../modules/chat/users.js';
 import {
   type AccountRow,
   identityRepo,
@@ -14,7 +15,7 @@ import {
   type TokenRow,
   type WorkspaceRow,
 } from '../modules/identity/repo.js';
-import { integrationsRepo } from '../modules/integrations/repo.js';
+import { type IntegrationRow, integrationsRepo } from '../modules/integrations/repo.js';
 import { type LogRow, logsRepo } from '../modules/logs/repo.js';
 import { type Db, isUniqueViolation, migrate } from './database.js';
 import { migrationProvider } from './migrations.js';
@@ -104,6 +105,18 @@ function bot(workspaceId: string, overrides: Partial<BotRow> = {}): BotRow {
     updated_at: at(0),
     deployed_at: at(0),
     ...overrides,
+  };
+}
+
+function integrationRow(workspaceId: string, createdBy: string, name: string): IntegrationRow {
+  return {
+    id: newId('int'),
+    workspace_id: workspaceId,
+    name,
+    description: '',
+    created_by: createdBy,
+    created_at: at(0),
+    updated_at: at(0),
   };
 }
 
@@ -385,15 +398,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
         await identity().insertToken(botKey);
         await identity().insertToken(survivorKey);
         await identity().insertToken(pat);
-        const integration = {
-          id: newId('int'),
-          workspace_id: ws.id,
-          name: 'crm',
-          description: '',
-          created_by: owner.id,
-          created_at: at(0),
-          updated_at: at(0),
-        };
+        const integration = integrationRow(ws.id, owner.id, 'crm');
         await integrationsRepo(db.kysely).insert(integration);
         await integrationsRepo(db.kysely).install(doomed.id, integration.id, at(1));
         const integrationKey = token({ kind: 'iak', bot_id: doomed.id, integration_id: integration.id });
@@ -479,15 +484,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
         await bots().insert(row, { team: 'ops' });
         const key = token({ kind: 'bak', bot_id: row.id });
         await identity().insertToken(key);
-        const integration = {
-          id: newId('int'),
-          workspace_id: ws.id,
-          name: 'helpdesk',
-          description: '',
-          created_by: owner.id,
-          created_at: at(0),
-          updated_at: at(0),
-        };
+        const integration = integrationRow(ws.id, owner.id, 'helpdesk');
         await integrationsRepo(db.kysely).insert(integration);
         await integrationsRepo(db.kysely).install(row.id, integration.id, at(1));
         await logsRepo(db.kysely).insert(logLine(row.id, at(2)));
@@ -724,15 +721,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
         const { owner, ws } = await tenant();
         const row = bot(ws.id);
         await bots().insert(row, {});
-        const integration = {
-          id: newId('int'),
-          workspace_id: ws.id,
-          name: 'slack',
-          description: '',
-          created_by: owner.id,
-          created_at: at(0),
-          updated_at: at(0),
-        };
+        const integration = integrationRow(ws.id, owner.id, 'slack');
         const repo = integrationsRepo(db.kysely);
         await repo.insert(integration);
         await repo.install(row.id, integration.id, at(7));
@@ -820,17 +809,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
 
     describe('chat', () => {
       const chat = () => chatRepo(db.kysely);
-      const chatUser = (botId: string, id: string): ChatUserRow => ({
-        bot_id: botId,
-        id,
-        name: null,
-        picture_url: null,
-        data: null,
-        user_key: null,
-        is_bot: 0,
-        created_at: at(0),
-        updated_at: at(0),
-      });
+      const chatUser = (botId: string, id: string): ChatUserRow => newUserRow(botId, id, {}, at(0));
       const message = (
         botId: string,
         conversationId: string,
