@@ -29,6 +29,16 @@ function chunked(data: Buffer, size: number): Readable {
   );
 }
 
+/** A body that yields `first`, then fails as a dropped connection does (`connection dropped`). */
+function droppedAfter(first: string): Readable {
+  return Readable.from(
+    (async function* () {
+      yield Buffer.from(first);
+      throw new Error('connection dropped');
+    })(),
+  );
+}
+
 /** The behaviour every blob store adapter must have; run against each one. */
 export function runBlobStoreContract(
   name: string,
@@ -79,12 +89,7 @@ export function runBlobStoreContract(
     it('keeps the previous content when a replacing write fails midway', async () => {
       const k = key('keep');
       await store.put(k, Readable.from([Buffer.from('old content')]), { maxBytes: 100 });
-      const failing = Readable.from(
-        (async function* () {
-          yield Buffer.from('new ');
-          throw new Error('connection dropped');
-        })(),
-      );
+      const failing = droppedAfter('new ');
       await expect(store.put(k, failing, { maxBytes: 100 })).rejects.toThrow('connection dropped');
       expect((await readAll(await store.get(k))).toString()).toBe('old content');
     });
@@ -160,12 +165,7 @@ export function runBlobStoreContract(
     it('lists every blob with an empty prefix, but no unfinished write', async () => {
       const k = key('everything.bin');
       await store.put(k, Readable.from([Buffer.from('x')]), { maxBytes: 10 });
-      const failing = Readable.from(
-        (async function* () {
-          yield Buffer.from('half');
-          throw new Error('connection dropped');
-        })(),
-      );
+      const failing = droppedAfter('half');
       const unfinished = key('unfinished.bin');
       await expect(store.put(unfinished, failing, { maxBytes: 100 })).rejects.toThrow('connection dropped');
       const keys = (await listed(store, '')).map((e) => e.key);
