@@ -1,3 +1,4 @@
+import type { AuditRecord, ListMeta } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { caller, withTestApp } from '../../test-support/admin-calls.js';
 import { readAllPages } from '../../test-support/admin-pages.js';
@@ -5,21 +6,8 @@ import { useTestApp } from '../../test-support/fixtures.js';
 import type { TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 
-interface AuditRecordBody {
-  id: string;
-  recordedAt: string;
-  userId: string | null;
-  userEmail?: string;
-  resourceId: string | null;
-  resourceName?: string;
-  value?: string;
-  action: string;
-}
-
-interface Page {
-  records: AuditRecordBody[];
-  meta: { nextToken?: string };
-}
+/** A page of audit records. */
+type Page = { records: AuditRecord[]; meta: ListMeta };
 
 describe('audit records', () => {
   const t = useTestApp();
@@ -28,7 +16,7 @@ describe('audit records', () => {
     `/v1/admin/workspaces/${workspaceId}/audit-records${query}`;
 
   /** Every audit record of the bootstrap workspace, newest first, read as the owner. */
-  async function allRecords(app: TestApp = t): Promise<AuditRecordBody[]> {
+  async function allRecords(app: TestApp = t): Promise<AuditRecord[]> {
     const res = await app.asOwner('GET', auditUrl(app.workspaceId, '?pageSize=100'));
     expect(res.statusCode).toBe(200);
     const page = res.json() as Page;
@@ -37,12 +25,12 @@ describe('audit records', () => {
   }
 
   /** The newest record, after a mutation. */
-  async function newest(): Promise<AuditRecordBody> {
+  async function newest(): Promise<AuditRecord> {
     const res = await t.asOwner('GET', auditUrl(t.workspaceId, '?pageSize=1'));
     expect(res.statusCode).toBe(200);
     const [record] = (res.json() as Page).records;
     expect(record).toBeDefined();
-    return record as AuditRecordBody;
+    return record as AuditRecord;
   }
 
   /** Shape of a record made by the bootstrap owner. */
@@ -173,8 +161,8 @@ describe('audit records', () => {
       const ids = records.map((r) => r.id);
       expect(ids).toEqual([...ids].sort().reverse());
       for (let i = 1; i < records.length; i += 1) {
-        const prev = records[i - 1] as AuditRecordBody;
-        const cur = records[i] as AuditRecordBody;
+        const prev = records[i - 1] as AuditRecord;
+        const cur = records[i] as AuditRecord;
         expect(Date.parse(prev.recordedAt)).toBeGreaterThanOrEqual(Date.parse(cur.recordedAt));
       }
       for (const r of records) {
@@ -189,7 +177,7 @@ describe('audit records', () => {
         for (let i = 0; i < 6; i += 1) await app.asOwner('POST', '/v1/admin/bots', { name: `Bot ${i}` });
         const all = await allRecords(app);
         expect(all).toHaveLength(8);
-        const { items: paged, pages } = await readAllPages<AuditRecordBody>(
+        const { items: paged, pages } = await readAllPages<AuditRecord>(
           (q) => app.asOwner('GET', auditUrl(app.workspaceId, `?${q}`)),
           'records',
           3,

@@ -1,36 +1,20 @@
+import type { ListMeta, LogEntry } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
+import { accountCaller, caller, newBot, withTestApp } from '../../test-support/admin-calls.js';
 import { useTestApp } from '../../test-support/fixtures.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import type { TestApp } from '../../test-support/harness.js';
 import { badFields, expectError } from '../../test-support/wire.js';
 
-interface LogLine {
-  id: string;
-  timestamp: string;
-  level: 'info' | 'warn' | 'error';
-  message: string;
-  requestId: string;
-  operationId: string | null;
-  method: string;
-  path: string;
-  statusCode: number;
-  durationMs: number;
-}
-
-interface LogPage {
-  logs: LogLine[];
-  meta: { nextToken?: string };
-}
+/** A page of a bot's request log. */
+type LogPage = { logs: LogEntry[]; meta: ListMeta };
 
 describe('bot request logs', () => {
   const t = useTestApp();
 
   const logsUrl = (botId: string, query = '') => `/v1/admin/bots/${botId}/logs${query}`;
 
-  async function newBot(app: TestApp = t, name = 'Logged bot'): Promise<string> {
-    const res = await app.asOwner('POST', '/v1/admin/bots', { name });
-    expect(res.statusCode).toBe(201);
-    return (res.json() as { bot: { id: string } }).bot.id;
-  }
+  /** A new bot of `app`'s bootstrap workspace, made by its owner. */
+  const loggedBot = (app: TestApp = t) => newBot(app, 'Logged bot');
 
   async function logsOf(botId: string, query = '', app: TestApp = t): Promise<LogPage> {
     const res = await app.asOwner('GET', logsUrl(botId, query));
@@ -38,9 +22,35 @@ describe('bot request logs', () => {
     return res.json() as LogPage;
   }
 
+  /**
+   * Runs `use` on a test app of its own (with `env`) whose clock starts at `start` and moves only by `advance(ms)`,
+   * with a logged bot whose first request, a read, is made.
+   */
+  async function withClockedBot(
+    start: string,
+    env: Record<string, string>,
+    use: (app: TestApp, botId: string, advance: (ms: number) => void) => Promise<void>,
+  ): Promise<void> {
+    let now = Date.parse(start);
+    await withTestApp(
+      async (app) => {
+        const botId = await loggedBot(app);
+        await app.asOwner('GET', `/v1/admin/bots/${botId}`);
+        await use(app, botId, (ms) => {
+          now += ms;
+        });
+      },
+      { clock: () => new Date(now), env },
+    );
+  }
+
+  /** The ids of the request_logs rows stored for `botId`. */
+  const storedRows = (botId: string) =>
+    t.db.kysely.selectFrom('request_logs').select('id').where('bot_id', '=', botId).execute();
+
   describe('GET /v1/admin/bots/{id}/logs', () => {
     it('answers one line per request about the bot, newest first, with the 400 as a warning', async () => {
-      const botId = await newBot();
+      const botId = await loggedBot();
       const got = await t.asOwner('GET', `/v1/admin/bots/${botId}`);
       expect(got.statusCode).toBe(200);
       const put = await t.asOwner('PUT', `/v1/admin/bots/${botId}`, { description: 'logged' });
@@ -55,7 +65,7 @@ describe('bot request logs', () => {
         ['admin.updateBot', 'PUT', 200],
         ['admin.getBot', 'GET', 200],
       ]);
-      const [warn, update, read] = logs as [LogLine, LogLine, LogLine];
+      const [warn, update, read] = logs as [LogEntry, LogEntry, LogEntry];
       expect(warn).toEqual({
         id: expect.stringMatching(/^log_/),
         timestamp: expect.any(String),
@@ -79,7 +89,7 @@ describe('bot request logs', () => {
     });
 
     it('logs a request refused by the service (webhook mode without URL) as a warning', async () => {
-      const botId = await newBot();
+      const botId = await loggedBot();
       const res = await t.asOwner('PUT', `/v1/admin/bots/${botId}`, { replyMode: 'webhook' });
       const body = expectError(res, 400, 'InvalidPayload');
       expect(badFields(body)).toContain('webhookUrl');
@@ -89,7 +99,7 @@ describe('bot request logs', () => {
     });
 
     it('records the sub-resources of the bot under their own operation ids', async () => {
-      const botId = await newBot();
+      const botId = await loggedBot();
       await t.asOwner('GET', `/v1/admin/bots/${botId}/access-keys`);
       await t.asOwner('GET', `/v1/admin/bots/${botId}/webchat`);
       await t.asOwner('GET', `/v1/admin/bots/${botId}/integrations`);
@@ -102,14 +112,14 @@ describe('bot request logs', () => {
     });
 
     it('does not log the reading of the logs themselves', async () => {
-      const botId = await newBot();
+      const botId = await loggedBot();
       await logsOf(botId);
       await logsOf(botId);
       expect((await logsOf(botId)).logs).toEqual([]);
     });
 
     it('filters by level', async () => {
-      const botId = await newBot();
+      const botId = await loggedBot();
       await t.asOwner('GET', `/v1/admin/bots/${botId}`);
       await t.asOwner('PUT', `/v1/admin/bots/${botId}`, { name: '' });
       await t.asOwner('GET', `/v1/admin/bots/${botId}`);
@@ -128,31 +138,25 @@ describe('bot request logs', () => {
     });
 
     it('filters by time with timeStart and timeEnd', async () => {
-      let now = Date.parse('2031-03-01T10:00:00.000Z');
-      const app = await createTestApp({ clock: () => new Date(now) });
-      try {
-        const botId = await newBot(app);
-        await app.asOwner('GET', `/v1/admin/bots/${botId}`);
-        now += 3_600_000;
+      await withClockedBot('2031-03-01T10:00:00.000Z', {}, async (app, botId, advance) => {
+        advance(3_600_000);
         await app.asOwner('PUT', `/v1/admin/bots/${botId}`, { name: 'later' });
-        now += 3_600_000;
+        advance(3_600_000);
         const later = await logsOf(botId, '?timeStart=2031-03-01T10:30:00Z', app);
         expect(later.logs.map((l) => l.operationId)).toEqual(['admin.updateBot']);
         const earlier = await logsOf(botId, '?timeEnd=2031-03-01T10:30:00Z', app);
         expect(earlier.logs.map((l) => l.operationId)).toEqual(['admin.getBot']);
         const bad = await app.asOwner('GET', logsUrl(botId, '?timeStart=yesterday'));
         expect(badFields(expectError(bad, 400, 'InvalidQuery'))).toContain('timeStart');
-      } finally {
-        await app.close();
-      }
+      });
     });
 
     it('pages through the lines without duplicates', async () => {
-      const botId = await newBot();
+      const botId = await loggedBot();
       for (let i = 0; i < 5; i += 1) await t.asOwner('GET', `/v1/admin/bots/${botId}`);
       const all = (await logsOf(botId)).logs;
       expect(all).toHaveLength(5);
-      const paged: LogLine[] = [];
+      const paged: LogEntry[] = [];
       let nextToken: string | undefined;
       let pages = 0;
       do {
@@ -174,11 +178,10 @@ describe('bot request logs', () => {
     });
 
     it('keeps out requests by another tenant about an id it cannot see', async () => {
-      const botId = await newBot();
+      const botId = await loggedBot();
       await t.asOwner('GET', `/v1/admin/bots/${botId}`);
       const other = await t.otherTenant();
-      const foreign = (method: 'GET' | 'PUT', url: string, body?: unknown) =>
-        t.call({ method, url, token: other.token, workspaceId: other.workspaceId, body });
+      const foreign = caller(t, other.token, other.workspaceId);
       expectError(await foreign('GET', `/v1/admin/bots/${botId}`), 404, 'ResourceNotFound');
       expectError(
         await foreign('PUT', `/v1/admin/bots/${botId}`, { name: 'hijack' }),
@@ -193,14 +196,9 @@ describe('bot request logs', () => {
     });
 
     it('keeps out requests with an invalid workspace header or token', async () => {
-      const botId = await newBot();
-      await t.call({
-        method: 'GET',
-        url: `/v1/admin/bots/${botId}`,
-        token: 'pat_wrong',
-        workspaceId: t.workspaceId,
-      });
-      await t.call({ method: 'GET', url: `/v1/admin/bots/${botId}`, token: t.owner.token });
+      const botId = await loggedBot();
+      await caller(t, 'pat_wrong')('GET', `/v1/admin/bots/${botId}`);
+      await accountCaller(t, t.owner.token)('GET', `/v1/admin/bots/${botId}`);
       expect((await logsOf(botId)).logs).toEqual([]);
     });
 
@@ -213,20 +211,13 @@ describe('bot request logs', () => {
     it('forbids a billing member (403) and lets a viewer read', async () => {
       const billing = await t.addMember('billing');
       const viewer = await t.addMember('viewer');
-      const as = (token: string) =>
-        t.call({ method: 'GET', url: logsUrl(t.botId), token, workspaceId: t.workspaceId });
+      const as = (token: string) => caller(t, token)('GET', logsUrl(t.botId));
       expectError(await as(billing.token), 403, 'Forbidden');
       expect((await as(viewer.token)).statusCode).toBe(200);
     });
 
     it('forbids a bot access key (403)', async () => {
-      const res = await t.call({
-        method: 'GET',
-        url: logsUrl(t.botId),
-        token: t.botKey,
-        workspaceId: t.workspaceId,
-      });
-      expectError(res, 403, 'Forbidden');
+      expectError(await caller(t, t.botKey)('GET', logsUrl(t.botId)), 403, 'Forbidden');
     });
 
     it('answers 401 without a token', async () => {
@@ -238,76 +229,52 @@ describe('bot request logs', () => {
     });
 
     it('drops the logs of a deleted bot', async () => {
-      const botId = await newBot();
+      const botId = await loggedBot();
       await t.asOwner('GET', `/v1/admin/bots/${botId}`);
       await t.asOwner('PUT', `/v1/admin/bots/${botId}`, { name: 'going' });
       expect((await logsOf(botId)).logs).toHaveLength(2);
       expect((await t.asOwner('DELETE', `/v1/admin/bots/${botId}`)).statusCode).toBe(200);
       expectError(await t.asOwner('GET', logsUrl(botId)), 404, 'ResourceNotFound');
-      const rows = await t.db.kysely
-        .selectFrom('request_logs')
-        .select('id')
-        .where('bot_id', '=', botId)
-        .execute();
-      expect(rows).toEqual([]);
+      expect(await storedRows(botId)).toEqual([]);
     });
 
     it('drops the logs of the bots of a deleted workspace', async () => {
-      const ws = await t.call({
-        method: 'POST',
-        url: '/v1/admin/workspaces',
-        token: t.owner.token,
-        body: { name: 'Short-lived' },
+      const ws = await accountCaller(t, t.owner.token)('POST', '/v1/admin/workspaces', {
+        name: 'Short-lived',
       });
       const workspaceId = (ws.json() as { id: string }).id;
-      const as = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) =>
-        t.call({ method, url, token: t.owner.token, workspaceId, body });
+      const as = caller(t, t.owner.token, workspaceId);
       const bot = await as('POST', '/v1/admin/bots', { name: 'x' });
       const botId = (bot.json() as { bot: { id: string } }).bot.id;
       await as('GET', `/v1/admin/bots/${botId}`);
-      const before = await t.db.kysely
-        .selectFrom('request_logs')
-        .select('id')
-        .where('bot_id', '=', botId)
-        .execute();
-      expect(before).toHaveLength(1);
+      expect(await storedRows(botId)).toHaveLength(1);
       expect((await as('DELETE', `/v1/admin/workspaces/${workspaceId}`)).statusCode).toBe(200);
-      const after = await t.db.kysely
-        .selectFrom('request_logs')
-        .select('id')
-        .where('bot_id', '=', botId)
-        .execute();
-      expect(after).toEqual([]);
+      expect(await storedRows(botId)).toEqual([]);
     });
   });
 
   describe('LogsService.prune', () => {
     it('removes the lines older than PARLEY_LOG_RETENTION_DAYS and keeps the newer ones', async () => {
-      let now = Date.parse('2032-01-01T00:00:00.000Z');
-      const app = await createTestApp({
-        clock: () => new Date(now),
-        env: { PARLEY_LOG_RETENTION_DAYS: '2' },
-      });
-      try {
-        const botId = await newBot(app);
-        await app.asOwner('GET', `/v1/admin/bots/${botId}`);
-        await app.asOwner('GET', `/v1/admin/bots/${botId}`);
-        now += 1.5 * 86_400_000;
-        await app.asOwner('PUT', `/v1/admin/bots/${botId}`, { name: 'newer' });
-        expect(await app.app.services.logs.prune()).toBe(0);
+      await withClockedBot(
+        '2032-01-01T00:00:00.000Z',
+        { PARLEY_LOG_RETENTION_DAYS: '2' },
+        async (app, botId, advance) => {
+          await app.asOwner('GET', `/v1/admin/bots/${botId}`);
+          advance(1.5 * 86_400_000);
+          await app.asOwner('PUT', `/v1/admin/bots/${botId}`, { name: 'newer' });
+          expect(await app.app.services.logs.prune()).toBe(0);
 
-        now += 1 * 86_400_000; // the first two lines are now 2.5 days old, the last one 1 day
-        expect(await app.app.services.logs.prune()).toBe(2);
-        const { logs } = await logsOf(botId, '', app);
-        expect(logs.map((l) => l.operationId)).toEqual(['admin.updateBot']);
-        expect(await app.app.services.logs.prune()).toBe(0);
+          advance(1 * 86_400_000); // the first two lines are now 2.5 days old, the last one 1 day
+          expect(await app.app.services.logs.prune()).toBe(2);
+          const { logs } = await logsOf(botId, '', app);
+          expect(logs.map((l) => l.operationId)).toEqual(['admin.updateBot']);
+          expect(await app.app.services.logs.prune()).toBe(0);
 
-        now += 2 * 86_400_000;
-        expect(await app.app.services.logs.prune()).toBe(1);
-        expect((await logsOf(botId, '', app)).logs).toEqual([]);
-      } finally {
-        await app.close();
-      }
+          advance(2 * 86_400_000);
+          expect(await app.app.services.logs.prune()).toBe(1);
+          expect((await logsOf(botId, '', app)).logs).toEqual([]);
+        },
+      );
     });
   });
 });
