@@ -167,6 +167,12 @@ export function runPassageIndexContract(
       return { fileId, ids };
     }
 
+    /** A new bot (newBot) with one file holding the given passages (see indexed). */
+    async function indexedNewBot(passages: IndexedPassage[], o: FileOptions = {}) {
+      const bot = await newBot();
+      return { bot, ...(await indexed(bot, passages, o)) };
+    }
+
     const all = (botId: string, more: Partial<PassageScope> = {}): PassageScope => ({
       botId,
       visibility: { kind: 'all' },
@@ -200,8 +206,7 @@ export function runPassageIndexContract(
 
     describe('writing passages', () => {
       it('stores a file’s passages in order with their type, page and breadcrumb', async () => {
-        const bot = await newBot();
-        const { fileId, ids } = await indexed(bot, [
+        const { bot, fileId, ids } = await indexedNewBot([
           passage(0, 'Getting started', { breadcrumb: [] }, 'title'),
           passage(1, 'Install the package.', { breadcrumb: ['Getting started'], pageNumber: 2 }),
           passage(2, '- one\n- two', { breadcrumb: ['Getting started', 'Lists'] }, 'list'),
@@ -242,16 +247,14 @@ export function runPassageIndexContract(
       });
 
       it('answers passages by id in the order asked, leaving unknown ids out', async () => {
-        const bot = await newBot();
-        const { ids } = await indexed(bot, [passage(0, 'zero'), passage(1, 'one'), passage(2, 'two')]);
+        const { ids } = await indexedNewBot([passage(0, 'zero'), passage(1, 'one'), passage(2, 'two')]);
         const got = await index.getPassages([ids[2] as string, 'passage_unknown', ids[0] as string]);
         expect(got.map((p) => p.content)).toEqual(['two', 'zero']);
         expect(await index.getPassages([])).toEqual([]);
       });
 
       it('marks passages with the model of their vector', async () => {
-        const bot = await newBot();
-        const { fileId } = await indexed(bot, [
+        const { fileId } = await indexedNewBot([
           passage(0, 'with a vector', { embedding: vec(1, 0, 0, 0) }),
           passage(1, 'without'),
         ]);
@@ -261,8 +264,11 @@ export function runPassageIndexContract(
       });
 
       it('replaces every passage of a file: the old ones are gone from reads and searches', async () => {
-        const bot = await newBot();
-        const { fileId, ids: old } = await indexed(bot, [
+        const {
+          bot,
+          fileId,
+          ids: old,
+        } = await indexedNewBot([
           passage(0, 'obsolete walrus text', { embedding: vec(1, 0, 0, 0) }),
           passage(1, 'more walrus', { embedding: vec(0.9, 0.1, 0, 0) }),
         ]);
@@ -283,15 +289,13 @@ export function runPassageIndexContract(
       });
 
       it('replaces with an empty list to clear a file', async () => {
-        const bot = await newBot();
-        const { fileId } = await indexed(bot, [passage(0, 'something')]);
+        const { bot, fileId } = await indexedNewBot([passage(0, 'something')]);
         expect(await index.replaceFilePassages({ fileId, botId: bot.botId, passages: [] })).toEqual([]);
         expect(await index.listFilePassages(fileId, 10)).toEqual([]);
       });
 
       it('keeps the old passages when a write fails part-way (one transaction)', async () => {
-        const bot = await newBot();
-        const { fileId, ids } = await indexed(bot, [passage(0, 'original kept')]);
+        const { bot, fileId, ids } = await indexedNewBot([passage(0, 'original kept')]);
         const many = Array.from({ length: 700 }, (_, i) =>
           passage(i, `new ${i}`, { embedding: vec(1, 0, 0, 0) }),
         );
@@ -386,8 +390,7 @@ export function runPassageIndexContract(
 
     describe('deleting', () => {
       it('deleteFile removes a file’s passages and vectors at once', async () => {
-        const bot = await newBot();
-        const { fileId, ids } = await indexed(bot, [
+        const { bot, fileId, ids } = await indexedNewBot([
           passage(0, 'ephemeral platypus', { embedding: vec(0, 0, 1, 0) }),
         ]);
         await index.deleteFile(fileId);
@@ -398,8 +401,7 @@ export function runPassageIndexContract(
       });
 
       it('deleting the file row removes its passages and vectors by cascade', async () => {
-        const bot = await newBot();
-        const { fileId, ids } = await indexed(bot, [
+        const { bot, fileId, ids } = await indexedNewBot([
           passage(0, 'cascading axolotl', { embedding: vec(0, 0, 0, 1) }),
         ]);
         const kept = await indexed(bot, [passage(0, 'staying axolotl', { embedding: vec(0, 0, 0.9, 0.1) })]);
@@ -421,8 +423,7 @@ export function runPassageIndexContract(
 
     describe('lexical search', () => {
       it('finds a passage by another form of a word (stemming)', async () => {
-        const bot = await newBot();
-        const { ids } = await indexed(bot, [
+        const { bot, ids } = await indexedNewBot([
           passage(0, 'The runners were running quickly.'),
           passage(1, 'Unrelated.'),
         ]);
@@ -434,8 +435,7 @@ export function runPassageIndexContract(
       });
 
       it('ignores diacritics both ways', async () => {
-        const bot = await newBot();
-        const { ids } = await indexed(bot, [
+        const { bot, ids } = await indexedNewBot([
           passage(0, 'Meet me at the Café Müller.'),
           passage(1, 'A naive resume.'),
         ]);
@@ -448,8 +448,7 @@ export function runPassageIndexContract(
       });
 
       it('ORs the words of a question: a passage with only some of them is found', async () => {
-        const bot = await newBot();
-        const { ids } = await indexed(bot, [
+        const { bot, ids } = await indexedNewBot([
           passage(0, 'Our refund policy allows returns within thirty days.'),
           passage(1, 'Shipping takes five days.'),
           passage(2, 'Nothing to see here.'),
@@ -463,8 +462,7 @@ export function runPassageIndexContract(
       });
 
       it('ranks passages with more and rarer query words higher, scores descending', async () => {
-        const bot = await newBot();
-        const { ids } = await indexed(bot, [
+        const { bot, ids } = await indexedNewBot([
           passage(0, 'apple apple apple banana'),
           passage(1, 'apple banana cherry durian'),
           passage(2, 'banana only here'),
@@ -481,8 +479,7 @@ export function runPassageIndexContract(
       });
 
       it('finds words of the breadcrumb too', async () => {
-        const bot = await newBot();
-        const { ids } = await indexed(bot, [
+        const { bot, ids } = await indexedNewBot([
           passage(0, 'Press the red button.', { breadcrumb: ['Emergency shutdown'] }),
         ]);
         expect((await index.lexicalSearch('shutdown', all(bot.botId), 10)).map((h) => h.passageId)).toEqual([
@@ -666,8 +663,7 @@ export function runPassageIndexContract(
 
     describe('vector search', () => {
       it('answers the nearest passages by cosine similarity, best first, with the similarity as score', async () => {
-        const bot = await newBot();
-        const { ids } = await indexed(bot, [
+        const { bot, ids } = await indexedNewBot([
           passage(0, 'east', { embedding: vec(1, 0, 0, 0) }),
           passage(1, 'north-east', { embedding: vec(1, 1, 0, 0) }),
           passage(2, 'north', { embedding: vec(0, 5, 0, 0) }),
@@ -774,8 +770,7 @@ export function runPassageIndexContract(
     // Last: a model change drops every vector of the database.
     describe('changing the model', () => {
       it('drops every vector, lists files to re-embed, and takes vectors of the new width', async () => {
-        const bot = await newBot();
-        const { fileId } = await indexed(bot, [passage(0, 'jaguar', { embedding: vec(1, 0, 0, 0) })]);
+        const { bot, fileId } = await indexedNewBot([passage(0, 'jaguar', { embedding: vec(1, 0, 0, 0) })]);
         expect(await index.staleFiles(1000)).not.toContain(fileId);
         const next = { id: 'next-model-3d', dimensions: 3 };
         const changed = await index.setModel(next);
