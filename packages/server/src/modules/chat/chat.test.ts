@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { caller } from '../../test-support/admin-calls.js';
 import { chatClient, type TestChatUser } from '../../test-support/chat.js';
 import { useTestApp } from '../../test-support/fixtures.js';
 import { expectError } from '../../test-support/wire.js';
@@ -24,6 +25,10 @@ describe('Chat API', () => {
   let bob: TestChatUser;
   let conversationId: string;
   let secret: string;
+
+  /** Calls the Chat API (the arguments of `chat.call`) and expects the error `status` `type`. */
+  const expectRefusal = async (status: number, type: string, ...call: Parameters<typeof chat.call>) =>
+    expectError(await chat.call(...call), status, type);
 
   beforeAll(async () => {
     chat = chatClient(t);
@@ -109,25 +114,13 @@ describe('Chat API', () => {
     });
 
     it('get-or-create refuses keys it did not sign and ids that are not user ids', async () => {
-      expectError(await chat.call('POST', '/users/get-or-create', { body: {} }), 401, 'Unauthorized');
+      await expectRefusal(401, 'Unauthorized', 'POST', '/users/get-or-create', { body: {} });
       const forged = handSigned('cks_wrong', { id: 'site-user-43' });
-      expectError(
-        await chat.call('POST', '/users/get-or-create', { key: forged, body: {} }),
-        401,
-        'Unauthorized',
-      );
+      await expectRefusal(401, 'Unauthorized', 'POST', '/users/get-or-create', { key: forged, body: {} });
       const badId = handSigned(secret, { id: 'has spaces' });
-      expectError(
-        await chat.call('POST', '/users/get-or-create', { key: badId, body: {} }),
-        401,
-        'Unauthorized',
-      );
+      await expectRefusal(401, 'Unauthorized', 'POST', '/users/get-or-create', { key: badId, body: {} });
       const botId = handSigned(secret, { id: `bot_${t.botId}` });
-      expectError(
-        await chat.call('POST', '/users/get-or-create', { key: botId, body: {} }),
-        403,
-        'Forbidden',
-      );
+      await expectRefusal(403, 'Forbidden', 'POST', '/users/get-or-create', { key: botId, body: {} });
     });
 
     it('deletes the caller with its messages; its key stops working', async () => {
@@ -147,9 +140,9 @@ describe('Chat API', () => {
       const del = await chat.call('DELETE', '/users/me', { key: dave.key });
       expect(del.statusCode).toBe(200);
       expect(del.json()).toEqual({});
-      expectError(await chat.call('GET', '/users/me', { key: dave.key }), 401, 'Unauthorized');
-      expectError(await chat.call('GET', `/messages/${message.id}`, { bot: true }), 404, 'ResourceNotFound');
-      expectError(await chat.call('GET', `/conversations/${conv}`, { bot: true }), 404, 'ResourceNotFound');
+      await expectRefusal(401, 'Unauthorized', 'GET', '/users/me', { key: dave.key });
+      await expectRefusal(404, 'ResourceNotFound', 'GET', `/messages/${message.id}`, { bot: true });
+      await expectRefusal(404, 'ResourceNotFound', 'GET', `/conversations/${conv}`, { bot: true });
       expect((await chat.call('GET', `/conversations/${shared}`, { key: alice.key })).statusCode).toBe(200);
     });
   });
@@ -180,12 +173,8 @@ describe('Chat API', () => {
       const otherChat = chatClient(t, other.botId);
       const stranger = await otherChat.user();
       const conv = await otherChat.conversation(stranger);
-      expectError(
-        await chat.call('GET', `/conversations/${conv}`, { key: alice.key }),
-        404,
-        'ResourceNotFound',
-      );
-      expectError(await chat.call('GET', `/conversations/${conv}`, { bot: true }), 404, 'ResourceNotFound');
+      await expectRefusal(404, 'ResourceNotFound', 'GET', `/conversations/${conv}`, { key: alice.key });
+      await expectRefusal(404, 'ResourceNotFound', 'GET', `/conversations/${conv}`, { bot: true });
     });
 
     it('refuses a personal access token on the Chat API', async () => {
@@ -230,11 +219,10 @@ describe('Chat API', () => {
 
     it('creates with a chosen id; a taken id answers 409; get-or-create finds it', async () => {
       expect(await chat.conversation(alice, 'my-chosen-id')).toBe('my-chosen-id');
-      expectError(
-        await chat.call('POST', '/conversations', { key: alice.key, body: { id: 'my-chosen-id' } }),
-        409,
-        'AlreadyExists',
-      );
+      await expectRefusal(409, 'AlreadyExists', 'POST', '/conversations', {
+        key: alice.key,
+        body: { id: 'my-chosen-id' },
+      });
       const found = await chat.call('POST', '/conversations/get-or-create', {
         key: alice.key,
         body: { id: 'my-chosen-id' },
@@ -245,19 +233,14 @@ describe('Chat API', () => {
         body: { id: 'new-one' },
       });
       expect(fresh.statusCode).toBe(201);
-      expectError(
-        await chat.call('POST', '/conversations/get-or-create', {
-          key: bob.key,
-          body: { id: 'my-chosen-id' },
-        }),
-        403,
-        'Forbidden',
-      );
-      expectError(
-        await chat.call('POST', '/conversations', { key: alice.key, body: { id: 'bad id!' } }),
-        400,
-        'InvalidPayload',
-      );
+      await expectRefusal(403, 'Forbidden', 'POST', '/conversations/get-or-create', {
+        key: bob.key,
+        body: { id: 'my-chosen-id' },
+      });
+      await expectRefusal(400, 'InvalidPayload', 'POST', '/conversations', {
+        key: alice.key,
+        body: { id: 'bad id!' },
+      });
     });
 
     it('answers 403 to a non-participant on every conversation route', async () => {
@@ -275,23 +258,15 @@ describe('Chat API', () => {
         const res = await chat.call(method, path, { key: bob.key, ...(body ? { body } : {}) });
         expectError(res, 403, 'Forbidden');
       }
-      expectError(await chat.call('GET', '/conversations/nope', { key: bob.key }), 404, 'ResourceNotFound');
+      await expectRefusal(404, 'ResourceNotFound', 'GET', '/conversations/nope', { key: bob.key });
     });
 
     it('deletes a conversation with its messages', async () => {
       const conv = await chat.conversation(alice);
       const message = await chat.message(alice, conv, 'to be deleted');
       expect((await chat.call('DELETE', `/conversations/${conv}`, { key: alice.key })).statusCode).toBe(200);
-      expectError(
-        await chat.call('GET', `/conversations/${conv}`, { key: alice.key }),
-        404,
-        'ResourceNotFound',
-      );
-      expectError(
-        await chat.call('GET', `/messages/${message.id}`, { key: alice.key }),
-        404,
-        'ResourceNotFound',
-      );
+      await expectRefusal(404, 'ResourceNotFound', 'GET', `/conversations/${conv}`, { key: alice.key });
+      await expectRefusal(404, 'ResourceNotFound', 'GET', `/messages/${message.id}`, { key: alice.key });
     });
   });
 
@@ -311,28 +286,20 @@ describe('Chat API', () => {
       ]);
       const one = await chat.call('GET', `/conversations/${conv}/participants/${bob.id}`, { key: alice.key });
       expect(one.json()).toMatchObject({ participant: { id: bob.id } });
-      expectError(
-        await chat.call('DELETE', `/conversations/${conv}/participants/${alice.id}`, { key: bob.key }),
-        403,
-        'Forbidden',
-      );
+      await expectRefusal(403, 'Forbidden', 'DELETE', `/conversations/${conv}/participants/${alice.id}`, {
+        key: bob.key,
+      });
       const removed = await chat.call('DELETE', `/conversations/${conv}/participants/${bob.id}`, {
         key: alice.key,
       });
       expect(removed.statusCode).toBe(200);
-      expectError(
-        await chat.call('GET', `/conversations/${conv}/participants/${bob.id}`, { key: alice.key }),
-        404,
-        'ResourceNotFound',
-      );
-      expectError(
-        await chat.call('POST', `/conversations/${conv}/participants`, {
-          key: alice.key,
-          body: { userId: 'ghost' },
-        }),
-        404,
-        'ResourceNotFound',
-      );
+      await expectRefusal(404, 'ResourceNotFound', 'GET', `/conversations/${conv}/participants/${bob.id}`, {
+        key: alice.key,
+      });
+      await expectRefusal(404, 'ResourceNotFound', 'POST', `/conversations/${conv}/participants`, {
+        key: alice.key,
+        body: { userId: 'ghost' },
+      });
     });
   });
 
@@ -465,13 +432,9 @@ describe('Chat API', () => {
         body: { userId: bob.id },
       });
       const message = await chat.message(alice, conv, 'mine');
-      expectError(await chat.call('DELETE', `/messages/${message.id}`, { key: bob.key }), 403, 'Forbidden');
+      await expectRefusal(403, 'Forbidden', 'DELETE', `/messages/${message.id}`, { key: bob.key });
       expect((await chat.call('DELETE', `/messages/${message.id}`, { key: alice.key })).statusCode).toBe(200);
-      expectError(
-        await chat.call('GET', `/messages/${message.id}`, { key: alice.key }),
-        404,
-        'ResourceNotFound',
-      );
+      await expectRefusal(404, 'ResourceNotFound', 'GET', `/messages/${message.id}`, { key: alice.key });
       const other = await chat.message(alice, conv, 'bot removes this');
       expect((await chat.call('DELETE', `/messages/${other.id}`, { bot: true })).statusCode).toBe(200);
     });
@@ -515,22 +478,14 @@ describe('Chat API', () => {
         message: { id: botMessageId, feedback: { value: 'negative', comment: 'Wrong answer' } },
       });
       const own = await chat.message(alice, conv, 'mine');
-      expectError(
-        await chat.call('PUT', `/messages/${own.id}/feedback`, {
-          key: alice.key,
-          body: { value: 'positive' },
-        }),
-        403,
-        'Forbidden',
-      );
-      expectError(
-        await chat.call('PUT', `/messages/${botMessageId}/feedback`, {
-          key: alice.key,
-          body: { value: 'meh' },
-        }),
-        400,
-        'InvalidPayload',
-      );
+      await expectRefusal(403, 'Forbidden', 'PUT', `/messages/${own.id}/feedback`, {
+        key: alice.key,
+        body: { value: 'positive' },
+      });
+      await expectRefusal(400, 'InvalidPayload', 'PUT', `/messages/${botMessageId}/feedback`, {
+        key: alice.key,
+        body: { value: 'meh' },
+      });
       await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, { configuration: {} });
     });
   });
@@ -547,8 +502,8 @@ describe('Chat API', () => {
       expect(get.json()).toMatchObject({
         event: { id: event.id, conversationId, userId: alice.id, payload: { kind: 'page_view' } },
       });
-      expectError(await chat.call('GET', `/events/${event.id}`, { key: bob.key }), 403, 'Forbidden');
-      expectError(await chat.call('GET', '/events/evt_nope', { key: alice.key }), 404, 'ResourceNotFound');
+      await expectRefusal(403, 'Forbidden', 'GET', `/events/${event.id}`, { key: bob.key });
+      await expectRefusal(404, 'ResourceNotFound', 'GET', '/events/evt_nope', { key: alice.key });
     });
   });
 
@@ -589,21 +544,17 @@ describe('Chat API', () => {
           owner: { type: 'user', id: alice.id },
         },
       });
-      expectError(await chat.call('POST', '/files', { key: bob.key, body }), 403, 'Forbidden');
+      await expectRefusal(403, 'Forbidden', 'POST', '/files', { key: bob.key, body });
       await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, { configuration: {} });
     });
   });
 
   describe('adminKey', () => {
     it('lets a session with the right adminKey read any conversation; a wrong key answers 403', async () => {
-      expectError(
-        await chat.call('GET', `/conversations/${conversationId}`, {
-          key: bob.key,
-          headers: { 'x-admin-key': 'anything' },
-        }),
-        403,
-        'Forbidden',
-      );
+      await expectRefusal(403, 'Forbidden', 'GET', `/conversations/${conversationId}`, {
+        key: bob.key,
+        headers: { 'x-admin-key': 'anything' },
+      });
       await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, {
         configuration: { adminKey: 'support-secret' },
       });
@@ -618,15 +569,11 @@ describe('Chat API', () => {
       });
       expect(expectError(wrong, 403, 'Forbidden').message).toContain('adminKey');
       // Reading, not writing: the admin key does not make bob a participant.
-      expectError(
-        await chat.call('POST', '/messages', {
-          key: bob.key,
-          headers: { 'x-admin-key': 'support-secret' },
-          body: { conversationId, payload: { type: 'text', text: 'x' } },
-        }),
-        403,
-        'Forbidden',
-      );
+      await expectRefusal(403, 'Forbidden', 'POST', '/messages', {
+        key: bob.key,
+        headers: { 'x-admin-key': 'support-secret' },
+        body: { conversationId, payload: { type: 'text', text: 'x' } },
+      });
       await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, { configuration: {} });
     });
   });
@@ -634,20 +581,10 @@ describe('Chat API', () => {
   describe('secrets', () => {
     it('reveals secrets to developers, not viewers; rotating invalidates old keys', async () => {
       const viewer = await t.addMember('viewer');
-      const res = await t.call({
-        method: 'GET',
-        url: `/v1/admin/bots/${t.botId}/chat`,
-        token: viewer.token,
-        workspaceId: t.workspaceId,
-      });
+      const res = await caller(t, viewer.token)('GET', `/v1/admin/bots/${t.botId}/chat`);
       expectError(res, 403, 'Forbidden');
       const developer = await t.addMember('developer');
-      const dev = await t.call({
-        method: 'GET',
-        url: `/v1/admin/bots/${t.botId}/chat`,
-        token: developer.token,
-        workspaceId: t.workspaceId,
-      });
+      const dev = await caller(t, developer.token)('GET', `/v1/admin/bots/${t.botId}/chat`);
       expect(dev.statusCode).toBe(200);
       expect(dev.json()).toMatchObject({
         chat: { userKeySecret: secret, webhookSecret: expect.stringMatching(/^whsec_/) },
@@ -655,16 +592,14 @@ describe('Chat API', () => {
       expectError(await t.asOwner('GET', '/v1/admin/bots/nope/chat'), 404, 'ResourceNotFound');
 
       const frank = await chat.user();
-      const rotated = await t.call({
-        method: 'POST',
-        url: `/v1/admin/bots/${t.botId}/chat/rotate-secrets`,
-        token: developer.token,
-        workspaceId: t.workspaceId,
-      });
+      const rotated = await caller(t, developer.token)(
+        'POST',
+        `/v1/admin/bots/${t.botId}/chat/rotate-secrets`,
+      );
       expect(rotated.statusCode).toBe(200);
       const fresh = (rotated.json() as { chat: { userKeySecret: string } }).chat.userKeySecret;
       expect(fresh).not.toBe(secret);
-      expectError(await chat.call('GET', '/users/me', { key: frank.key }), 401, 'Unauthorized');
+      await expectRefusal(401, 'Unauthorized', 'GET', '/users/me', { key: frank.key });
       const resigned = handSigned(fresh, { id: frank.id });
       expect((await chat.call('GET', '/users/me', { key: resigned })).statusCode).toBe(200);
       secret = fresh;

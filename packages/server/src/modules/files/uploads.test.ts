@@ -124,6 +124,27 @@ describe('uploading to an uploadUrl', () => {
     await t.close();
   });
 
+  /**
+   * Upserts `key` declaring `size` bytes and puts `bytes` to its uploadUrl, which is refused with `status` and
+   * `type`, a message that `says` so: the file is then upload_failed for `reason`, without a size, and nothing
+   * of it is kept in the blob folder, nor any temporary file. Answers the file.
+   */
+  async function refusedUpload(
+    upload: { key: string; size: number; bytes: Buffer },
+    refusal: { status: number; type: string; says: string; reason: RegExp },
+  ): Promise<FileObject> {
+    const file = await upsert(t, { key: upload.key, size: upload.size });
+    const error = expectError(await putBytes(t, file.uploadUrl, upload.bytes), refusal.status, refusal.type);
+    expect(error.message).toContain(refusal.says);
+    const after = await getFile(t, file.id);
+    expect(after).toMatchObject({ status: 'upload_failed', size: null });
+    expect(after.failedStatusReason).toMatch(refusal.reason);
+    expect((await blobFiles(t)).filter((b) => b.path.includes(file.id) || b.path.startsWith('.tmp'))).toEqual(
+      [],
+    );
+    return after;
+  }
+
   it('stores exact bytes: upload_completed with size and the sha256 checksum', async () => {
     const bytes = Buffer.from('The quick brown fox jumps over the lazy dog');
     const file = await upsert(t, { key: 'fox.txt', size: bytes.length });
@@ -260,15 +281,9 @@ describe('uploading to an uploadUrl', () => {
   });
 
   it('refuses more bytes than declared (with Content-Length) with 413: upload_failed, nothing kept', async () => {
-    const file = await upsert(t, { key: 'too-many.bin', size: 10 });
-    const res = await putBytes(t, file.uploadUrl, Buffer.alloc(11, 1));
-    const error = expectError(res, 413, 'PayloadTooLarge');
-    expect(error.message).toContain('10');
-    const after = await getFile(t, file.id);
-    expect(after).toMatchObject({ status: 'upload_failed', size: null });
-    expect(after.failedStatusReason).toMatch(/too_large|more than/);
-    expect((await blobFiles(t)).filter((b) => b.path.includes(file.id) || b.path.startsWith('.tmp'))).toEqual(
-      [],
+    await refusedUpload(
+      { key: 'too-many.bin', size: 10, bytes: Buffer.alloc(11, 1) },
+      { status: 413, type: 'PayloadTooLarge', says: '10', reason: /too_large|more than/ },
     );
   });
 
@@ -299,17 +314,11 @@ describe('uploading to an uploadUrl', () => {
   });
 
   it('refuses fewer bytes than declared with 400: upload_failed with a reason, nothing kept', async () => {
-    const file = await upsert(t, { key: 'too-few.bin', size: 100 });
-    const res = await putBytes(t, file.uploadUrl, Buffer.alloc(60, 1));
-    const error = expectError(res, 400, 'InvalidPayload');
-    expect(error.message).toContain('60 of the declared 100');
-    const after = await getFile(t, file.id);
-    expect(after).toMatchObject({ status: 'upload_failed', size: null });
-    expect(after.failedStatusReason).toMatch(/upload_incomplete/);
-    expect(after).not.toHaveProperty('checksum');
-    expect((await blobFiles(t)).filter((b) => b.path.includes(file.id) || b.path.startsWith('.tmp'))).toEqual(
-      [],
+    const after = await refusedUpload(
+      { key: 'too-few.bin', size: 100, bytes: Buffer.alloc(60, 1) },
+      { status: 400, type: 'InvalidPayload', says: '60 of the declared 100', reason: /upload_incomplete/ },
     );
+    expect(after).not.toHaveProperty('checksum');
     const download = await t.app.inject({ method: 'GET', url: pathOf(after.url) });
     expectError(download, 404, 'ResourceNotFound');
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { caller } from '../../test-support/admin-calls.js';
 import { api, store } from '../../test-support/files-api.js';
 import { useTestApp } from '../../test-support/fixtures.js';
 
@@ -44,12 +45,7 @@ describe('File Storage usage per bot', () => {
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ type: 'ResourceNotFound' });
     const billing = await t.addMember('billing');
-    const denied = await t.call({
-      method: 'GET',
-      url: `/v1/admin/bots/${t.botId}/usages`,
-      token: billing.token,
-      workspaceId: t.workspaceId,
-    });
+    const denied = await caller(t, billing.token)('GET', `/v1/admin/bots/${t.botId}/usages`);
     expect(denied.statusCode).toBe(403);
   });
 });
