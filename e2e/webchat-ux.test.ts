@@ -3,7 +3,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
 import { buildWebchat, haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
-import { postAsBot, setWebchatConfiguration } from './support/webchat.js';
+import {
+  inWebchat as chat,
+  postAsBot,
+  sendFromComposer,
+  setWebchatConfiguration,
+  withWebchatConfiguration,
+} from './support/webchat.js';
 
 const chromiumHere = haveChromium('webchat UX browser tests');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -92,10 +98,11 @@ ${options.attrs ? '' : `window.parley.init(${init});`}
     await waitForEvent(page, 'webchat:ready');
     return (await events(page)).find((e) => e.type === 'webchat:ready')?.data.conversationId as string;
   }
-  const chat = (page: Page, selector: string) => page.locator(`[data-parley-webchat] ${selector}`);
 
   const setDashboard = (configuration: Record<string, unknown>, app: TestApp = t) =>
     setWebchatConfiguration(app, configuration);
+  const withDashboard = (configuration: Record<string, unknown>, steps: () => Promise<void>) =>
+    withWebchatConfiguration(t, configuration, steps);
 
   const botSays = (conversationId: string, payload: Record<string, unknown>) =>
     postAsBot(origin, t, conversationId, payload);
@@ -118,38 +125,38 @@ ${options.attrs ? '' : `window.parley.init(${init});`}
   }
 
   it('has no axe violations, light and dark, closed and open with messages, choices, feedback and upload', async () => {
-    await setDashboard({ feedbackEnabled: true, allowFileUpload: true, botDescription: 'Answers questions' });
-    try {
-      for (const themeMode of ['light', 'dark']) {
-        const { page } = await newPage({ init: { configuration: { themeMode } } });
-        await waitForEvent(page, 'webchat:initialized');
-        await page.evaluate('window.parley.setUnreadMessageCount(2)');
-        expect(await axe(page), `${themeMode}, closed`).toEqual([]);
-        const conversationId = await openReady(page);
-        await page.evaluate(`window.parley.sendMessage('Hello there')`);
-        await botSays(conversationId, {
-          type: 'markdown',
-          markdown: 'Hi! **Bold**, a [link](https://example.com)',
-        });
-        await botSays(conversationId, {
-          type: 'choice',
-          text: 'Pick one',
-          options: [
-            { label: 'Yes', value: 'y' },
-            { label: 'No', value: 'n' },
-          ],
-        });
-        await expect.poll(() => chat(page, '.pw-msg[data-type="choice"] .pw-choice').count()).toBe(2);
-        // The comment box after a thumbs down is checked too.
-        await chat(page, '.pw-msg[data-type="markdown"] button[aria-label="Not helpful"]').click();
-        await expect.poll(() => chat(page, '.pw-comment textarea').count()).toBe(1);
-        expect(await axe(page), `${themeMode}, open`).toEqual([]);
-        await page.evaluate('window.parley.close()');
-        expect(await axe(page), `${themeMode}, closed again`).toEqual([]);
-      }
-    } finally {
-      await setDashboard({});
-    }
+    await withDashboard(
+      { feedbackEnabled: true, allowFileUpload: true, botDescription: 'Answers questions' },
+      async () => {
+        for (const themeMode of ['light', 'dark']) {
+          const { page } = await newPage({ init: { configuration: { themeMode } } });
+          await waitForEvent(page, 'webchat:initialized');
+          await page.evaluate('window.parley.setUnreadMessageCount(2)');
+          expect(await axe(page), `${themeMode}, closed`).toEqual([]);
+          const conversationId = await openReady(page);
+          await page.evaluate(`window.parley.sendMessage('Hello there')`);
+          await botSays(conversationId, {
+            type: 'markdown',
+            markdown: 'Hi! **Bold**, a [link](https://example.com)',
+          });
+          await botSays(conversationId, {
+            type: 'choice',
+            text: 'Pick one',
+            options: [
+              { label: 'Yes', value: 'y' },
+              { label: 'No', value: 'n' },
+            ],
+          });
+          await expect.poll(() => chat(page, '.pw-msg[data-type="choice"] .pw-choice').count()).toBe(2);
+          // The comment box after a thumbs down is checked too.
+          await chat(page, '.pw-msg[data-type="markdown"] button[aria-label="Not helpful"]').click();
+          await expect.poll(() => chat(page, '.pw-comment textarea').count()).toBe(1);
+          expect(await axe(page), `${themeMode}, open`).toEqual([]);
+          await page.evaluate('window.parley.close()');
+          expect(await axe(page), `${themeMode}, closed again`).toEqual([]);
+        }
+      },
+    );
   });
 
   it('is usable by keyboard: Tab reaches the launcher, Enter opens with focus in the composer, Esc closes back to it', async () => {
@@ -299,8 +306,7 @@ ${options.attrs ? '' : `window.parley.init(${init});`}
   });
 
   it('after a thumbs down, sends an optional comment with the feedback', async () => {
-    await setDashboard({ feedbackEnabled: true });
-    try {
+    await withDashboard({ feedbackEnabled: true }, async () => {
       const { page } = await newPage();
       const conversationId = await openReady(page);
       const bodies: unknown[] = [];
@@ -334,14 +340,11 @@ ${options.attrs ? '' : `window.parley.init(${init});`}
       };
       await expect.poll(stored).toEqual({ value: 'negative', comment: 'The answer was out of date' });
       expect((await events(page)).filter((e) => e.type === 'error')).toEqual([]);
-    } finally {
-      await setDashboard({});
-    }
+    });
   });
 
   it('uploads files dropped on the window or pasted into the composer, shows progress, and explains a 413', async () => {
-    await setDashboard({ allowFileUpload: true });
-    try {
+    await withDashboard({ allowFileUpload: true }, async () => {
       const { page } = await newPage();
       await openReady(page);
       const files = chat(page, '.pw-msg[data-type="file"] a');
@@ -417,9 +420,7 @@ ${options.attrs ? '' : `window.parley.init(${init});`}
       expect(await files.count()).toBe(3);
       expect(await progress.count()).toBe(0);
       expect((await events(page)).filter((e) => e.type === 'error').length).toBe(1);
-    } finally {
-      await setDashboard({});
-    }
+    });
   });
 
   it('reconnects a dropped live stream with Last-Event-ID and shows a message sent meanwhile exactly once', async () => {
@@ -487,8 +488,7 @@ window.fetch = function (input, init) {
       for (const adminKey of ['debug-key-1', undefined]) {
         const { page } = await newPage({ app, init: adminKey ? { configuration: { adminKey } } : {} });
         await openReady(page);
-        await chat(page, 'textarea').fill('How many vacation days do I get?');
-        await page.keyboard.press('Enter');
+        await sendFromComposer(page, 'How many vacation days do I get?');
         const reply = chat(page, '.pw-msg[data-from="bot"]');
         await expect.poll(() => reply.count(), { timeout: 20_000 }).toBeGreaterThan(0);
         if (adminKey) {

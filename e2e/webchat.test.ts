@@ -7,7 +7,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
 import { buildWebchat, haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
-import { postAsBot, setWebchatConfiguration } from './support/webchat.js';
+import {
+  inWebchat,
+  postAsBot,
+  sendFromComposer,
+  setWebchatConfiguration,
+  withWebchatConfiguration,
+} from './support/webchat.js';
 
 const chromiumHere = haveChromium('webchat browser tests');
 
@@ -123,9 +129,17 @@ ${after}
       { timeout: 15_000 },
     );
   }
+  /** Opens the webchat of `page` and waits until it is ready; answers the conversation id it was ready with. */
+  async function openReady(page: Page) {
+    await run(page, (w) => w.parley.open());
+    await waitForEvent(page, 'webchat:ready');
+    return (await events(page)).find((e) => e.type === 'webchat:ready')?.data.conversationId;
+  }
   const windowLocator = (page: Page) => page.locator('[data-parley-webchat] .pw-window');
 
   const setDashboard = (configuration: Record<string, unknown>) => setWebchatConfiguration(t, configuration);
+  const withDashboard = (configuration: Record<string, unknown>, steps: () => Promise<void>) =>
+    withWebchatConfiguration(t, configuration, steps);
 
   const botSays = (conversationId: string, payload: Record<string, unknown>) =>
     postAsBot(origin, t, conversationId, payload);
@@ -298,12 +312,8 @@ ${after}
 
   it('sends a message and shows the bot reply posted through the Chat API with the bot key (message events, de-duplicated)', async () => {
     const { page } = await newPage();
-    await run(page, (w) => w.parley.open());
-    await waitForEvent(page, 'webchat:ready');
-    const conversationId = (await events(page)).find((e) => e.type === 'webchat:ready')?.data
-      .conversationId as string;
-    await page.locator('[data-parley-webchat] textarea').fill('What are your opening hours?');
-    await page.keyboard.press('Enter');
+    const conversationId = (await openReady(page)) as string;
+    await sendFromComposer(page, 'What are your opening hours?');
     await expect
       .poll(() => page.locator('[data-parley-webchat] .pw-msg[data-from="user"]').first().textContent())
       .toContain('What are your opening hours?');
@@ -354,10 +364,7 @@ ${after}
 
   it('shows the typing indicator and streamed text between typing_started and the bot message', async () => {
     const { page } = await newPage();
-    await run(page, (w) => w.parley.open());
-    await waitForEvent(page, 'webchat:ready');
-    const conversationId = (await events(page)).find((e) => e.type === 'webchat:ready')?.data
-      .conversationId as string;
+    const conversationId = (await openReady(page)) as string;
     const chat = t.app.services.chat;
     const who = { conversationId, userId: 'bot-user', isBot: true };
     await chat.emit(t.botId, conversationId, [{ signal: { type: 'typing_started', data: who } }]);
@@ -417,12 +424,9 @@ parley.init({ botId: ${JSON.stringify(w.botId)}, configuration: { adminKey: 'the
       await waitForEvent(page, 'webchat:initialized');
       await run(page, (x) => x.parley.open());
       await waitForEvent(page, 'webchat:ready');
-      await page.locator('[data-parley-webchat] textarea').fill('Hello, anyone there?');
-      await page.keyboard.press('Enter');
+      await sendFromComposer(page, 'Hello, anyone there?');
       await expect
-        .poll(() => page.locator('[data-parley-webchat] .pw-msg[data-from="bot"]').count(), {
-          timeout: 20_000,
-        })
+        .poll(() => inWebchat(page, '.pw-msg[data-from="bot"]').count(), { timeout: 20_000 })
         .toBeGreaterThan(0);
       expect(adminHeaders.length).toBeGreaterThan(0);
       expect(new Set(adminHeaders)).toEqual(new Set(['the-admin-key']));
@@ -453,10 +457,7 @@ parley.init({ botId: ${JSON.stringify(w.botId)}, configuration: { adminKey: 'the
 
   it('renders Markdown safely: script tags and onerror handlers never run', async () => {
     const { page, errors } = await newPage();
-    await run(page, (w) => w.parley.open());
-    await waitForEvent(page, 'webchat:ready');
-    const conversationId = (await events(page)).find((e) => e.type === 'webchat:ready')?.data
-      .conversationId as string;
+    const conversationId = (await openReady(page)) as string;
     const evil = await botSays(conversationId, {
       type: 'markdown',
       markdown:
@@ -539,73 +540,72 @@ parley.init({ botId: ${JSON.stringify(w.botId)}, configuration: { adminKey: 'the
   });
 
   it('takes omitted fields from the dashboard; the page overrides them; header links and options render', async () => {
-    await setDashboard({
-      botName: 'Dashboard bot',
-      botDescription: 'From the dashboard',
-      composerPlaceholder: 'Ask the dashboard',
-      headerVariant: 'solid',
-      feedbackEnabled: true,
-      phone: { title: 'Call', link: '+1 555 0100' },
-      email: { title: 'Mail', link: 'help@example.com' },
-      privacyPolicy: { title: 'Privacy', link: 'https://example.com/privacy' },
-      additionalStylesheet: '.pw-title h2 { letter-spacing: 3px; }',
-    });
-    try {
-      const { page } = await newPage({
-        after: `<script>window.parley.config({ configuration: { botName: 'Page bot', botDescription: '' } });</script>`,
-      });
-      await waitForEvent(page, 'webchat:initialized');
-      await run(page, (w) => w.parley.open());
-      await expect
-        .poll(() => page.locator('[data-parley-webchat] .pw-title h2').textContent())
-        .toBe('Page bot');
-      expect(await page.locator('[data-parley-webchat] .pw-title p').first().textContent()).toBe(
-        'From the dashboard',
-      );
-      expect(await page.locator('[data-parley-webchat] textarea').getAttribute('placeholder')).toBe(
-        'Ask the dashboard',
-      );
-      expect(await page.locator('[data-parley-webchat] .pw-header').getAttribute('data-variant')).toBe(
-        'solid',
-      );
-      expect(await page.locator('[data-parley-webchat] a[data-link="phone"]').getAttribute('href')).toBe(
-        'tel:+15550100',
-      );
-      expect(await page.locator('[data-parley-webchat] a[data-link="email"]').getAttribute('href')).toBe(
-        'mailto:help@example.com',
-      );
-      expect(
-        await page.locator('[data-parley-webchat] a[data-link="privacyPolicy"]').getAttribute('href'),
-      ).toBe('https://example.com/privacy');
-      expect(
-        await page.evaluate(
-          "getComputedStyle(document.querySelector('[data-parley-webchat]').shadowRoot.querySelector('.pw-title h2')).letterSpacing",
-        ),
-      ).toBe('3px');
-      // Styles stay inside the shadow root: the page's h1 is untouched.
-      expect(await page.evaluate("getComputedStyle(document.querySelector('h1')).letterSpacing")).toBe(
-        'normal',
-      );
-      // Feedback thumbs on a bot message go to the server.
-      await waitForEvent(page, 'webchat:ready');
-      const conversationId = (await events(page)).find((e) => e.type === 'webchat:ready')?.data
-        .conversationId as string;
-      const reply = await botSays(conversationId, { type: 'text', text: 'Rate me' });
-      const thumb = page.locator(
-        `[data-parley-webchat] [data-message-id="${reply.id}"] button[aria-label="Helpful"]`,
-      );
-      await thumb.click();
-      await expect.poll(() => thumb.getAttribute('aria-pressed')).toBe('true');
-      await page.waitForTimeout(300);
-      expect((await events(page)).filter((e) => e.type === 'error')).toEqual([]);
-    } finally {
-      await setDashboard({});
-    }
+    await withDashboard(
+      {
+        botName: 'Dashboard bot',
+        botDescription: 'From the dashboard',
+        composerPlaceholder: 'Ask the dashboard',
+        headerVariant: 'solid',
+        feedbackEnabled: true,
+        phone: { title: 'Call', link: '+1 555 0100' },
+        email: { title: 'Mail', link: 'help@example.com' },
+        privacyPolicy: { title: 'Privacy', link: 'https://example.com/privacy' },
+        additionalStylesheet: '.pw-title h2 { letter-spacing: 3px; }',
+      },
+      async () => {
+        const { page } = await newPage({
+          after: `<script>window.parley.config({ configuration: { botName: 'Page bot', botDescription: '' } });</script>`,
+        });
+        await waitForEvent(page, 'webchat:initialized');
+        await run(page, (w) => w.parley.open());
+        await expect
+          .poll(() => page.locator('[data-parley-webchat] .pw-title h2').textContent())
+          .toBe('Page bot');
+        expect(await page.locator('[data-parley-webchat] .pw-title p').first().textContent()).toBe(
+          'From the dashboard',
+        );
+        expect(await page.locator('[data-parley-webchat] textarea').getAttribute('placeholder')).toBe(
+          'Ask the dashboard',
+        );
+        expect(await page.locator('[data-parley-webchat] .pw-header').getAttribute('data-variant')).toBe(
+          'solid',
+        );
+        expect(await page.locator('[data-parley-webchat] a[data-link="phone"]').getAttribute('href')).toBe(
+          'tel:+15550100',
+        );
+        expect(await page.locator('[data-parley-webchat] a[data-link="email"]').getAttribute('href')).toBe(
+          'mailto:help@example.com',
+        );
+        expect(
+          await page.locator('[data-parley-webchat] a[data-link="privacyPolicy"]').getAttribute('href'),
+        ).toBe('https://example.com/privacy');
+        expect(
+          await page.evaluate(
+            "getComputedStyle(document.querySelector('[data-parley-webchat]').shadowRoot.querySelector('.pw-title h2')).letterSpacing",
+          ),
+        ).toBe('3px');
+        // Styles stay inside the shadow root: the page's h1 is untouched.
+        expect(await page.evaluate("getComputedStyle(document.querySelector('h1')).letterSpacing")).toBe(
+          'normal',
+        );
+        // Feedback thumbs on a bot message go to the server.
+        await waitForEvent(page, 'webchat:ready');
+        const conversationId = (await events(page)).find((e) => e.type === 'webchat:ready')?.data
+          .conversationId as string;
+        const reply = await botSays(conversationId, { type: 'text', text: 'Rate me' });
+        const thumb = page.locator(
+          `[data-parley-webchat] [data-message-id="${reply.id}"] button[aria-label="Helpful"]`,
+        );
+        await thumb.click();
+        await expect.poll(() => thumb.getAttribute('aria-pressed')).toBe('true');
+        await page.waitForTimeout(300);
+        expect((await events(page)).filter((e) => e.type === 'error')).toEqual([]);
+      },
+    );
   });
 
   it('uploads a file and an image with allowFileUpload (POST /files, PUT the bytes, then a file/image message)', async () => {
-    await setDashboard({ allowFileUpload: true });
-    try {
+    await withDashboard({ allowFileUpload: true }, async () => {
       const { page } = await newPage();
       await run(page, (w) => w.parley.open());
       await waitForEvent(page, 'webchat:ready');
@@ -634,9 +634,7 @@ parley.init({ botId: ${JSON.stringify(w.botId)}, configuration: { adminKey: 'the
         .poll(() => image.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth))
         .toBe(1);
       expect((await events(page)).filter((e) => e.type === 'error')).toEqual([]);
-    } finally {
-      await setDashboard({});
-    }
+    });
   });
 
   it('updateUser and getUser work before the conversation starts, and config({user}) updates the user', async () => {
@@ -670,25 +668,20 @@ parley.init({ botId: ${JSON.stringify(w.botId)}, configuration: { adminKey: 'the
     expect(stored).toContain(String(firstConversation));
     expect(stored).not.toContain('adminKey');
     await page.reload();
-    await run(page, (w) => w.parley.open());
-    await waitForEvent(page, 'webchat:ready');
-    const resumed = (await events(page)).find((e) => e.type === 'webchat:ready')?.data.conversationId;
+    const resumed = await openReady(page);
     expect(resumed).toBe(firstConversation);
     expect(await eventTypes(page)).not.toContain('conversation');
     await expect
       .poll(() => page.locator('[data-parley-webchat] .pw-msg[data-from="user"]').first().textContent())
       .toContain('remember me');
 
-    await setDashboard({ storageLocation: 'sessionStorage' });
-    try {
+    await withDashboard({ storageLocation: 'sessionStorage' }, async () => {
       const tab = await context.newPage();
       await tab.route(`${origin}/test-page.html`, (route) =>
         route.fulfill({ body: pageHtml(`data-bot-id="${t.botId}"`), contentType: 'text/html' }),
       );
       await tab.goto(`${origin}/test-page.html`);
-      await run(tab, (w) => w.parley.open());
-      await waitForEvent(tab, 'webchat:ready');
-      const fresh = (await events(tab)).find((e) => e.type === 'webchat:ready')?.data.conversationId;
+      const fresh = await openReady(tab);
       expect(fresh).not.toBe(firstConversation);
       expect(await eventTypes(tab)).toContain('conversation');
       expect(await tab.evaluate(`sessionStorage.getItem('parley:webchat:${t.botId}')`)).toContain(
@@ -696,23 +689,15 @@ parley.init({ botId: ${JSON.stringify(w.botId)}, configuration: { adminKey: 'the
       );
       // Reloading the same tab keeps its session.
       await tab.reload();
-      await run(tab, (w) => w.parley.open());
-      await waitForEvent(tab, 'webchat:ready');
-      expect((await events(tab)).find((e) => e.type === 'webchat:ready')?.data.conversationId).toBe(fresh);
+      expect(await openReady(tab)).toBe(fresh);
       // Another tab: fresh again.
       const third = await context.newPage();
       await third.route(`${origin}/test-page.html`, (route) =>
         route.fulfill({ body: pageHtml(`data-bot-id="${t.botId}"`), contentType: 'text/html' }),
       );
       await third.goto(`${origin}/test-page.html`);
-      await run(third, (w) => w.parley.open());
-      await waitForEvent(third, 'webchat:ready');
-      expect((await events(third)).find((e) => e.type === 'webchat:ready')?.data.conversationId).not.toBe(
-        fresh,
-      );
-    } finally {
-      await setDashboard({});
-    }
+      expect(await openReady(third)).not.toBe(fresh);
+    });
   });
 
   it('init() without data-bot-id, a custom global name, and two bots on one page from another origin', async () => {
@@ -777,8 +762,7 @@ parley.init({ botId: ${JSON.stringify(w.botId)}, configuration: { adminKey: 'the
   });
 
   it('serves the hosted page with an escaped bot name and a CSP that the webchat satisfies (nonce)', async () => {
-    await setDashboard({ botName: '<img src=x onerror=alert(1)> & "Co"' });
-    try {
+    await withDashboard({ botName: '<img src=x onerror=alert(1)> & "Co"' }, async () => {
       const res = await fetch(`${origin}/webchat/${t.botId}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -799,12 +783,9 @@ parley.init({ botId: ${JSON.stringify(w.botId)}, configuration: { adminKey: 'the
       const win = page.locator('[data-parley-webchat] .pw-window');
       await expect.poll(() => win.isVisible(), { timeout: 15_000 }).toBe(true);
       expect(await page.locator('[data-parley-webchat] .pw-fab').count()).toBe(0);
-      await page.locator('[data-parley-webchat] textarea').fill('hello from the hosted page');
-      await page.keyboard.press('Enter');
+      await sendFromComposer(page, 'hello from the hosted page');
       await expect
-        .poll(() => page.locator('[data-parley-webchat] .pw-msg[data-from="user"]').count(), {
-          timeout: 15_000,
-        })
+        .poll(() => inWebchat(page, '.pw-msg[data-from="user"]').count(), { timeout: 15_000 })
         .toBe(1);
       // The styles applied (a nonce-less <style> would be blocked and leave the window unstyled).
       expect(
@@ -813,8 +794,6 @@ parley.init({ botId: ${JSON.stringify(w.botId)}, configuration: { adminKey: 'the
         ),
       ).toBe('flex');
       expect(violations).toEqual([]);
-    } finally {
-      await setDashboard({});
-    }
+    });
   });
 });

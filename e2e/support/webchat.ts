@@ -1,4 +1,5 @@
 // What the webchat browser tests do through the APIs around the page: shape the bot's webchat, speak as the bot.
+import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { TestApp } from '../../packages/server/src/test-support/harness.js';
 
@@ -25,4 +26,32 @@ export async function postAsBot(
   });
   expect(res.status, await res.clone().text()).toBe(201);
   return ((await res.json()) as { message: { id: string } }).message;
+}
+
+/**
+ * Runs `steps` with the bot's webchat configured as `configuration` (see setWebchatConfiguration), and puts
+ * the empty configuration back after them, whether they pass or fail.
+ */
+export async function withWebchatConfiguration(
+  app: TestApp,
+  configuration: Record<string, unknown>,
+  steps: () => Promise<void>,
+): Promise<void> {
+  await setWebchatConfiguration(app, configuration);
+  try {
+    await steps();
+  } finally {
+    await setWebchatConfiguration(app, {});
+  }
+}
+
+/** The elements `selector` matches inside the webchat of `page`. */
+export function inWebchat(page: Page, selector: string): Locator {
+  return page.locator(`[data-parley-webchat] ${selector}`);
+}
+
+/** Types `text` into the webchat's composer and sends it with Enter, as a visitor does. */
+export async function sendFromComposer(page: Page, text: string): Promise<void> {
+  await inWebchat(page, 'textarea').fill(text);
+  await page.keyboard.press('Enter');
 }
