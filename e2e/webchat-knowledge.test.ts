@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asBot } from '../bench/lib/bot-request.js';
 import type { TestApp } from '../packages/server/src/test-support/harness.js';
 import { buildWebchat, haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
 
@@ -42,15 +43,7 @@ describe.skipIf(!chromiumHere)('the webchat answers from an uploaded document', 
   let browser: Browser;
 
   const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${origin}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${t.botKey}`,
-        'x-bot-id': t.botId,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    const res = await fetch(`${origin}${path}`, asBot({ accessKey: t.botKey, id: t.botId }, method, body));
     const text = await res.text();
     expect(res.status, text).toBeLessThan(300);
     return JSON.parse(text) as Record<string, unknown>;

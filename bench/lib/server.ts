@@ -8,6 +8,7 @@ import { type Agent, type IncomingMessage, request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { asBot } from './bot-request.js';
 import { onInterrupt, sleep } from './run.js';
 
 /** The repository root, from bench/lib/server.ts or its compiled copy bench/dist/lib/server.js. */
@@ -205,13 +206,7 @@ export async function callApi<T = Record<string, unknown>>(
     let res: Response;
     try {
       res = await fetch(`${server.url}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${server.botAccessKey}`,
-          'x-bot-id': server.botId,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...asBot({ accessKey: server.botAccessKey, id: server.botId }, method, body),
         signal: AbortSignal.timeout(120_000),
       });
     } catch (error) {
