@@ -20,10 +20,10 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createParser } from 'eventsource-parser';
-import pg from 'pg';
 import { intOption, makeWorkFolder, option } from './lib/args.js';
 import { megabytes, ratio, table } from './lib/format.js';
 import { loadAverage, procMemory } from './lib/machine.js';
+import { onMaintenanceDb, withDatabase } from './lib/postgres.js';
 import { runMain, sleep } from './lib/run.js';
 import {
   type Bootstrap,
@@ -492,25 +492,6 @@ function baselineSystem(proc: NodeProcess): System {
       };
     },
   };
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// PostgreSQL database of the run
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-async function onMaintenanceDb(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,5 +1,4 @@
 // PostgreSQL for tests and benchmarks: the server to use, and databases of their own on it.
-import pg from 'pg';
 
 /** The PostgreSQL URL for tests, or undefined (then PostgreSQL tests are skipped with a notice, unless CI requires them). */
 export function postgresTestUrl(): string | undefined {
@@ -13,20 +12,4 @@ export function postgresTestUrl(): string | undefined {
   return url;
 }
 
-/** The same server URL with another database name. */
-export function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-/** Runs one statement (create or drop a database) on the server's `postgres` maintenance database. */
-export async function onMaintenanceDb(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
+export { onMaintenanceDb, withDatabase } from '../../../../bench/lib/postgres.js';
