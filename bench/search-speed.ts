@@ -10,6 +10,7 @@
 // --docs / BENCH_DOCS (Markdown and text documents embedded, default 12), --pdf-pages / BENCH_PDF_PAGES
 // (default 12), --workers / BENCH_WORKERS (USE-lite worker threads, default 1), --batch / BENCH_BATCH (texts per
 // model call, default 32), --seed / BENCH_SEED (default 42), --dir / BENCH_DIR (work folder; default OS temp).
+
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -44,6 +45,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { intOption, makeWorkFolder, option } from './lib/args.js';
 import { ratio, table } from './lib/format.js';
 import { loadAverage } from './lib/machine.js';
+import { seededRandom } from './lib/random.js';
 import { onInterrupt, runMain } from './lib/run.js';
 import { msSince, now, percentile, type Summary, summarize } from './lib/stats.js';
 
@@ -57,18 +59,6 @@ const NOW = '2025-01-01T00:00:00.000Z';
 
 // ---------------------------------------------------------------------------------------------------------
 // Deterministic text and vectors
-
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A seed from several integers (so a passage's vector can be made again from its file and position). */
 function mix(...parts: number[]): number {
@@ -302,7 +292,7 @@ function syntheticPassage(words: Words, random: () => number, position: number, 
 
 /** The synthetic vector of passage `position` of file `file` (made again on demand for the queries). */
 const passageVector = (seed: number, file: number, position: number): Float32Array =>
-  randomUnitVector(rng(mix(seed, 7, file, position)));
+  randomUnitVector(seededRandom(mix(seed, 7, file, position)));
 
 // ---------------------------------------------------------------------------------------------------------
 // Database set-up
@@ -461,7 +451,7 @@ interface QueryEmbedTimes {
 
 async function indexingThroughput(s: Settings, words: Words): Promise<QueryEmbedTimes> {
   log(`## Indexing throughput (real USE-lite model: ${s.workers} worker(s), batch ${s.batch})`);
-  const random = rng(mix(s.seed, 1));
+  const random = seededRandom(mix(s.seed, 1));
   const sources: SourceDocument[] = [];
   for (let i = 0; i < s.docs; i++) {
     const markdown = i % 4 !== 3;
@@ -509,7 +499,7 @@ async function indexingThroughput(s: Settings, words: Words): Promise<QueryEmbed
     });
     await index.replaceFilePassages({ fileId: warmId, botId: owner.botId, passages: warmPassages, model });
     await index.deleteFile(warmId);
-    const warmPdf = await pdfDocument(words, rng(1), 2);
+    const warmPdf = await pdfDocument(words, seededRandom(1), 2);
     for (let r = 0; r < 2; r++) {
       await extractDocument(warmPdf, 'application/pdf', 'w.pdf');
       await extractText(await getDocumentProxy(new Uint8Array(warmPdf)), { mergePages: false });
@@ -666,7 +656,7 @@ async function indexingThroughput(s: Settings, words: Words): Promise<QueryEmbed
     );
 
     // The model's part of a search: one query embedded, as searchFiles does, beside the raw model call.
-    const qRandom = rng(mix(s.seed, 3));
+    const qRandom = seededRandom(mix(s.seed, 3));
     const queries = Array.from({ length: s.queries }, () => words.question(qRandom));
     for (const q of queries.slice(0, 10)) {
       await embedder.embed([q]);
@@ -744,7 +734,7 @@ async function searchLatency(
       perFile.push(count);
       const fileId = await seedFile(db, owner, `file-${String(f).padStart(3, '0')}.md`, 'text/markdown');
       fileIds.push(fileId);
-      const random = rng(mix(s.seed, 5, f));
+      const random = seededRandom(mix(s.seed, 5, f));
       const docTitle = words.title(random);
       let section = words.title(random);
       const passages: IndexedPassage[] = [];
@@ -767,9 +757,9 @@ async function searchLatency(
 
     // Queries: questions from the word list; each query vector is a perturbed copy of one stored passage's
     // vector (cosine ≈ 0.6), so its nearest passage is known.
-    const qRandom = rng(mix(s.seed, 3));
+    const qRandom = seededRandom(mix(s.seed, 3));
     const queries = Array.from({ length: s.queries }, () => words.question(qRandom));
-    const vRandom = rng(mix(s.seed, 4));
+    const vRandom = seededRandom(mix(s.seed, 4));
     const targets = queries.map(() => {
       const f = Math.floor(vRandom() * files);
       return { f, p: Math.floor(vRandom() * (perFile[f] as number)) };

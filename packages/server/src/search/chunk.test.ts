@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../../bench/lib/random.js';
 import {
   ChunkOptionsError,
   chunkDocument,
@@ -7,18 +8,6 @@ import {
   resolveChunkOptions,
 } from './chunk.js';
 import { type Block, DEFAULT_CHUNK_OPTIONS, type ExtractedDocument, type PassageSubtype } from './types.js';
-
-/** A small deterministic PRNG (mulberry32), so property runs are reproducible. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const doc = (...blocks: Block[]): ExtractedDocument => ({ blocks });
 const words = (count: number, prefix = 'w') =>
@@ -249,7 +238,7 @@ describe('chunkDocument properties', () => {
   }
 
   it('never exceeds maxTokens, numbers passages 0..n-1, stays on one page and loses no word', () => {
-    const next = random(20250101);
+    const next = seededRandom(20250101);
     for (let run = 0; run < 200; run++) {
       const document = randomDocument(next);
       const maxTokens = 16 + Math.floor(next() * 200);
@@ -279,12 +268,12 @@ describe('chunkDocument properties', () => {
   });
 
   it('gives the same passages for the same input', () => {
-    const document = randomDocument(random(7));
+    const document = randomDocument(seededRandom(7));
     expect(chunkDocument(document, { maxTokens: 50 })).toEqual(chunkDocument(document, { maxTokens: 50 }));
   });
 
   it('keeps default-sized passages within the embedding model window', () => {
-    const document = randomDocument(random(99));
+    const document = randomDocument(seededRandom(99));
     for (const passage of chunkDocument(document))
       expect(countTokens(passage.content)).toBeLessThanOrEqual(120);
   });
