@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FastifyReply } from 'fastify';
 
 /** A file a browser package's build wrote, with the strong ETag it is served with. */
 export interface BuiltFile {
@@ -37,4 +38,23 @@ export async function readBuiltFile(path: string): Promise<BuiltFile | undefined
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/**
+ * Sends a built file with its content type, a public cache of `maxAge` seconds (`immutable` for hashed names),
+ * its ETag and nosniff, then any further `headers`; answers 304 when the request's If-None-Match is that ETag.
+ */
+export function sendBuiltFile(
+  reply: FastifyReply,
+  file: BuiltFile,
+  options: { type: string; maxAge: number; immutable?: boolean; headers?: Record<string, string> },
+) {
+  reply
+    .header('content-type', options.type)
+    .header('cache-control', `public, max-age=${options.maxAge}${options.immutable ? ', immutable' : ''}`)
+    .header('etag', file.etag)
+    .header('x-content-type-options', 'nosniff')
+    .headers(options.headers ?? {});
+  if (reply.request.headers['if-none-match'] === file.etag) return reply.status(304).send();
+  return reply.send(file.body);
 }

@@ -1,11 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ApiError } from '../../errors/errors.js';
+import { sendBuiltFile } from '../../http/built-files.js';
 import { operations } from '../../http/operation.js';
 import { CONSOLE_CSP, type ConsoleService } from './service.js';
 
 /** A year: the assets' names carry their content hash, so a changed file is a new URL. */
 const ASSET_MAX_AGE = 31_536_000;
+
+/** The name of a file under assets/. */
+const AssetFile = Type.Object({ file: Type.String({ maxLength: 200 }) });
 
 /**
  * The Console: `GET /` and `GET /console` redirect to `/console/`; `GET /console/assets/{file}` serves the
@@ -25,21 +29,11 @@ export function consoleRoutes(app: FastifyInstance, deps: { console: ConsoleServ
 
   op(
     'GET /console/assets/:file',
-    {
-      operationId: 'console.getAsset',
-      hide: true,
-      params: Type.Object({ file: Type.String({ maxLength: 200 }) }),
-    },
+    { operationId: 'console.getAsset', hide: true, params: AssetFile },
     async (req, reply) => {
       const asset = await deps.console.asset(req.params.file);
       if (!asset) throw new ApiError('ResourceNotFound', `No Console file "${req.params.file}"`);
-      reply
-        .header('content-type', asset.type)
-        .header('cache-control', `public, max-age=${ASSET_MAX_AGE}, immutable`)
-        .header('etag', asset.etag)
-        .header('x-content-type-options', 'nosniff');
-      if (req.headers['if-none-match'] === asset.etag) return reply.status(304).send();
-      return reply.send(asset.body);
+      return sendBuiltFile(reply, asset, { type: asset.type, maxAge: ASSET_MAX_AGE, immutable: true });
     },
   );
 

@@ -2,9 +2,13 @@ import { WebchatConfiguration } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ApiError } from '../../errors/errors.js';
+import { sendBuiltFile } from '../../http/built-files.js';
 import { OPEN_CORS } from '../../http/cors.js';
 import { operations } from '../../http/operation.js';
 import { WEBCHAT_ASSETS, type WebchatService } from './service.js';
+
+/** The name of a webchat script (inject.js or webchat.js). */
+const ScriptFile = Type.Object({ file: Type.String({ maxLength: 100 }) });
 
 const BotId = Type.Object({
   botId: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' }),
@@ -20,11 +24,7 @@ export function webchatRoutes(app: FastifyInstance, deps: { webchat: WebchatServ
 
   op(
     'GET /webchat/v1/:file',
-    {
-      operationId: 'webchat.getScript',
-      hide: true,
-      params: Type.Object({ file: Type.String({ maxLength: 100 }) }),
-    },
+    { operationId: 'webchat.getScript', hide: true, params: ScriptFile },
     async (req, reply) => {
       const { file } = req.params;
       const spec = WEBCHAT_ASSETS[file];
@@ -37,15 +37,11 @@ export function webchatRoutes(app: FastifyInstance, deps: { webchat: WebchatServ
             : `No webchat file "${file}" (inject.js or webchat.js)`,
         );
       }
-      reply
-        .header('content-type', spec.type)
-        .header('cache-control', `public, max-age=${spec.maxAge}`)
-        .header('etag', asset.etag)
-        .header('x-content-type-options', 'nosniff')
-        .headers(OPEN_CORS.asset)
-        .header('cross-origin-resource-policy', 'cross-origin');
-      if (req.headers['if-none-match'] === asset.etag) return reply.status(304).send();
-      return reply.send(asset.body);
+      return sendBuiltFile(reply, asset, {
+        type: spec.type,
+        maxAge: spec.maxAge,
+        headers: { ...OPEN_CORS.asset, 'cross-origin-resource-policy': 'cross-origin' },
+      });
     },
   );
 
