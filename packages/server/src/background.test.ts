@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chatClient } from './test-support/chat.js';
+import { putBytes } from './test-support/files-api.js';
 import { useTestApp } from './test-support/fixtures.js';
 import type { TestApp } from './test-support/harness.js';
 
@@ -32,13 +33,7 @@ async function storeFile(t: TestApp, key: string, expiresAt: string): Promise<st
   });
   expect(res.statusCode, res.body).toBe(200);
   const file = (res.json() as { file: { id: string; uploadUrl: string } }).file;
-  const url = new URL(file.uploadUrl);
-  const put = await t.app.inject({
-    method: 'PUT',
-    url: `${url.pathname}${url.search}`,
-    payload: content,
-    headers: { 'content-type': 'application/octet-stream' },
-  });
+  const put = await putBytes(t, file.uploadUrl, content);
   expect(put.statusCode, put.body).toBe(200);
   return file.id;
 }

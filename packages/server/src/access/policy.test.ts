@@ -1,6 +1,7 @@
 import type { Role } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../errors/errors.js';
+import type { ApiError } from '../errors/errors.js';
+import { thrownApiError } from '../test-support/wire.js';
 import { ACTIONS, type Action, type ActorKey, authorize, can, POLICY, type Rule } from './policy.js';
 import type { Actor } from './principal.js';
 
@@ -50,15 +51,7 @@ function actorOf(key: ActorKey, accountId = 'user_creator'): Actor {
   return { kind: 'member', accountId, email: `${key}@example.com`, role: key, workspaceId: 'wkspace_1' };
 }
 
-function forbidden(fn: () => void): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error('expected authorize to throw');
-}
+const forbidden = (fn: () => unknown): ApiError => thrownApiError(fn, 'authorize to throw');
 
 describe('POLICY table', () => {
   it('has a row for every role and both key kinds, and a cell for every action', () => {

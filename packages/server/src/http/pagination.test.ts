@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../errors/errors.js';
+import type { ApiError } from '../errors/errors.js';
+import { thrownApiError } from '../test-support/wire.js';
 import { decodeCursor, encodeCursor, toPage } from './pagination.js';
 
-function invalidQuery(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error('expected an InvalidQuery error');
-}
+const invalidQuery = (fn: () => unknown): ApiError => thrownApiError(fn, 'an InvalidQuery error');
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 

@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import { ApiError } from '../errors/errors.js';
 
 /** A wire error body as tests read it. */
 export interface WireError {
@@ -23,4 +24,15 @@ export function expectError(res: LightMyRequestResponse, status: number, type: s
 /** The fields a validation error names. */
 export function badFields(body: WireError): string[] {
   return (body.metadata?.errors ?? []).map((e) => e.field);
+}
+
+/** The ApiError `fn` throws; fails the test when it throws something else or nothing (`what` says what was expected). */
+export function thrownApiError(fn: () => unknown, what: string): ApiError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiError);
+    return error as ApiError;
+  }
+  throw new Error(`expected ${what}`);
 }

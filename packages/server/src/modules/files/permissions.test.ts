@@ -1,6 +1,7 @@
 import type { FileAccessPolicy, FileObject } from '@parley/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { putBytes } from '../../test-support/files-api.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 
 /**
@@ -267,13 +268,7 @@ async function world(t: TestApp): Promise<World> {
     });
     expect(res.statusCode, res.body).toBe(200);
     const { file } = res.json() as { file: FileObject & { uploadUrl: string } };
-    const u = new URL(file.uploadUrl);
-    const upload = await t.app.inject({
-      method: 'PUT',
-      url: `${u.pathname}${u.search}`,
-      payload: CONTENT,
-      headers: { 'content-type': 'text/plain' },
-    });
+    const upload = await putBytes(t, file.uploadUrl, Buffer.from(CONTENT), { 'content-type': 'text/plain' });
     expect(upload.statusCode, upload.body).toBe(200);
     const uploaded = (upload.json() as { file: FileObject }).file;
     expect(uploaded).toMatchObject({
