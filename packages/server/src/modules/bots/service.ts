@@ -1,3 +1,4 @@
+import { composeUseCases } from '../use-cases.js';
 import type { BotsContext, BotsDeps } from './context.js';
 import type { BotsService } from './contract.js';
 import { botCreation } from './creation.js';
@@ -20,11 +21,5 @@ export function botsService(deps: BotsDeps): BotsService {
     now: () => deps.clock().toISOString(),
     credentialsChanged: (botId) => deps.onChatCredentialsChanged?.(botId),
   };
-  return {
-    ...botDirectory(ctx),
-    ...botCreation(ctx),
-    ...botManagement(ctx),
-    ...botKeys(ctx),
-    ...botWebchat(ctx),
-  };
+  return composeUseCases(ctx, botDirectory, botCreation, botManagement, botKeys, botWebchat);
 }

@@ -1,3 +1,4 @@
+import { composeUseCases } from '../use-cases.js';
 import { chatAuth } from './auth.js';
 import type { ChatContext, ChatServiceDeps } from './context.js';
 import type { ChatService } from './contract.js';
@@ -28,16 +29,17 @@ export function chatService(deps: ChatServiceDeps): ChatService {
     now: () => clock().toISOString(),
     withSignals: signalWriter(deps),
   };
-  return {
-    ...chatAuth(ctx),
-    ...chatUsers(ctx),
-    ...chatConversations(ctx),
-    ...chatParticipants(ctx),
-    ...chatMessages(ctx),
-    ...chatEvents(ctx),
-    ...chatFiles(ctx),
-    ...chatSignals(ctx),
-    ...chatSecrets(ctx),
-    ...chatReplies(ctx),
-  };
+  return composeUseCases(
+    ctx,
+    chatAuth,
+    chatUsers,
+    chatConversations,
+    chatParticipants,
+    chatMessages,
+    chatEvents,
+    chatFiles,
+    chatSignals,
+    chatSecrets,
+    chatReplies,
+  );
 }

@@ -1,3 +1,4 @@
+import { composeUseCases } from '../use-cases.js';
 import { filesAccess } from './access.js';
 import { filesContent } from './content.js';
 import type { FilesService } from './contract.js';
@@ -24,19 +25,20 @@ export type { FilesServiceDeps } from './deps.js';
  */
 export function filesService(deps: FilesServiceDeps): FilesService {
   const env = filesEnv(deps);
-  return {
-    ...filesAccess(env),
-    ...filesUpsert(env),
-    ...filesUpload(env),
-    ...filesListing(env),
-    ...filesEdit(env),
-    ...filesCopy(env),
-    ...filesTags(env),
-    ...filesContent(env),
-    ...filesIndexing(env),
-    ...fileIndexing(env),
-    ...filesExpiry(env),
-    ...filesGarbage(env),
-    ...filesUsage(env),
-  };
+  return composeUseCases(
+    env,
+    filesAccess,
+    filesUpsert,
+    filesUpload,
+    filesListing,
+    filesEdit,
+    filesCopy,
+    filesTags,
+    filesContent,
+    filesIndexing,
+    fileIndexing,
+    filesExpiry,
+    filesGarbage,
+    filesUsage,
+  );
 }
