@@ -1,12 +1,4 @@
-import type {
-  Bot,
-  BotSummary,
-  CreateBotBody,
-  CreatedToken,
-  TokenInfo,
-  UpdateBotBody,
-  WebchatConfiguration,
-} from '@parley/protocol';
+import type { Bot, BotSummary, CreateBotBody, UpdateBotBody, WebchatConfiguration } from '@parley/protocol';
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../access/principal.js';
 import type { Database } from '../../db/schema.js';
@@ -14,7 +6,7 @@ import type { Page } from '../../http/pagination.js';
 import type { PageRequest } from '../../http/route-helpers.js';
 import type { TagFilter } from '../../http/tag-filter.js';
 import type { AuditWho } from '../audit/service.js';
-import type { TokenRequest } from '../identity/service.js';
+import type { HolderKeys } from '../identity/service.js';
 import type { BOT_SORT_COLUMNS } from './repo.js';
 
 /** Query of listBots after parsing. */
@@ -72,9 +64,7 @@ export interface BotManagement {
 }
 
 /** A bot's access keys. */
-export interface BotKeys {
-  listKeys(actor: Actor, id: string): Promise<TokenInfo[]>;
-  createKey(actor: Actor, id: string, body: TokenRequest): Promise<CreatedToken>;
+export interface BotKeys extends HolderKeys<[id: string]> {
   /** Revokes a key; live chat streams opened with it end. */
   revokeKey(actor: Actor, id: string, keyId: string): Promise<void>;
 }

@@ -44,6 +44,16 @@ export type KeyHolder =
   | { kind: 'bak'; botId: string }
   | { kind: 'iak'; botId: string; integrationId: string };
 
+/**
+ * The keys of a holder that the Admin API lists, creates and revokes, `Holder` naming it by the route's
+ * parameters: `[id: string]` for a bot, `[botId: string, integrationId: string]` for an installed integration.
+ */
+export interface HolderKeys<Holder extends string[]> {
+  listKeys(actor: Actor, ...holder: Holder): Promise<TokenInfo[]>;
+  createKey(actor: Actor, ...holderAndBody: [...holder: Holder, body: TokenRequest]): Promise<CreatedToken>;
+  revokeKey(actor: Actor, ...holderAndKey: [...holder: Holder, keyId: string]): Promise<void>;
+}
+
 /** The audit record of a key's creation or revocation (its resourceId is the key's id). */
 export interface KeyAudit {
   action: AuditAction;

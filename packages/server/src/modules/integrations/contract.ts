@@ -1,8 +1,8 @@
-import type { CreatedToken, Integration, TokenInfo } from '@parley/protocol';
+import type { Integration } from '@parley/protocol';
 import type { Actor } from '../../access/principal.js';
 import type { Page } from '../../http/pagination.js';
 import type { PageRequest } from '../../http/route-helpers.js';
-import type { TokenRequest } from '../identity/service.js';
+import type { HolderKeys } from '../identity/service.js';
 
 /** An integration installed on a bot. */
 export interface InstallationView {
@@ -31,11 +31,7 @@ export interface IntegrationInstallations {
 }
 
 /** The keys of an integration installed on a bot. */
-export interface IntegrationKeys {
-  listKeys(actor: Actor, botId: string, integrationId: string): Promise<TokenInfo[]>;
-  createKey(actor: Actor, botId: string, integrationId: string, body: TokenRequest): Promise<CreatedToken>;
-  revokeKey(actor: Actor, botId: string, integrationId: string, keyId: string): Promise<void>;
-}
+export interface IntegrationKeys extends HolderKeys<[botId: string, integrationId: string]> {}
 
 /** Integrations of a workspace, their installation on bots and their keys. */
 export interface IntegrationsService extends IntegrationCatalog, IntegrationInstallations, IntegrationKeys {}
