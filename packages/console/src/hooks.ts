@@ -26,6 +26,25 @@ export function useAction() {
   return { pending, error, run };
 }
 
+/**
+ * A form that sends one request on submit: `useAction`'s pending state and failure, `notice`, the words of its
+ * last success, and `submit`, the form's handler. `send` makes the request; `done` acts on its answer and
+ * answers the notice.
+ * @example const { pending, error, notice, submit } = useFormAction(() => client.createBot({ name }), () => 'Created.');
+ */
+export function useFormAction<T>(send: () => Promise<T>, done: (answer: T) => string) {
+  const { pending, error, run } = useAction();
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+  async function submit(event: Event) {
+    event.preventDefault();
+    setNotice(undefined);
+    const answer = await run(send);
+    if (answer === undefined) return;
+    setNotice(done(answer));
+  }
+  return { pending, error, notice, submit };
+}
+
 /** Data loaded when the component mounts and whenever `deps` change; `reload()` loads it again. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
   const { signedOut } = useConsole();

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useConsole } from '../context.js';
-import { useAction } from '../hooks.js';
+import { useFormAction } from '../hooks.js';
 import { Field } from './field.js';
 import { Notice } from './notice.js';
 
@@ -8,18 +8,14 @@ import { Notice } from './notice.js';
 export function CreateBotForm({ onCreated }: { onCreated(): void }) {
   const { client } = useConsole();
   const [name, setName] = useState('');
-  const [created, setCreated] = useState<string | undefined>(undefined);
-  const { pending, error, run } = useAction();
-
-  async function submit(event: Event) {
-    event.preventDefault();
-    setCreated(undefined);
-    const answer = await run(() => client.createBot({ name: name.trim() }));
-    if (!answer) return;
-    setCreated(`Bot "${answer.bot.name}" created.`);
-    setName('');
-    onCreated();
-  }
+  const { pending, error, notice, submit } = useFormAction(
+    () => client.createBot({ name: name.trim() }),
+    (answer) => {
+      setName('');
+      onCreated();
+      return `Bot "${answer.bot.name}" created.`;
+    },
+  );
 
   return (
     <form class="card inline-form" onSubmit={submit}>
@@ -35,7 +31,7 @@ export function CreateBotForm({ onCreated }: { onCreated(): void }) {
       <button type="submit" class="primary" disabled={pending || name.trim() === ''}>
         Create bot
       </button>
-      <Notice error={error} done={created} />
+      <Notice error={error} done={notice} />
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useConsole } from '../context.js';
-import { useAction } from '../hooks.js';
+import { useFormAction } from '../hooks.js';
 import { Field } from './field.js';
 import { Notice } from './notice.js';
 
@@ -8,17 +8,13 @@ import { Notice } from './notice.js';
 export function NameForm() {
   const { account, client, accountChanged } = useConsole();
   const [name, setName] = useState(account.displayName);
-  const [saved, setSaved] = useState<string | undefined>(undefined);
-  const { pending, error, run } = useAction();
-
-  async function submit(event: Event) {
-    event.preventDefault();
-    setSaved(undefined);
-    const answer = await run(() => client.updateAccount({ displayName: name.trim() }));
-    if (!answer) return;
-    accountChanged(answer.account);
-    setSaved('Name saved.');
-  }
+  const { pending, error, notice, submit } = useFormAction(
+    () => client.updateAccount({ displayName: name.trim() }),
+    (answer) => {
+      accountChanged(answer.account);
+      return 'Name saved.';
+    },
+  );
 
   return (
     <form class="card stack" onSubmit={submit}>
@@ -41,7 +37,7 @@ export function NameForm() {
           Save name
         </button>
       </div>
-      <Notice error={error} done={saved} />
+      <Notice error={error} done={notice} />
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import type { Bot } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { useConsole } from '../context.js';
-import { useAction } from '../hooks.js';
+import { useFormAction } from '../hooks.js';
 import { Field } from './field.js';
 import { Notice } from './notice.js';
 
@@ -9,17 +9,13 @@ import { Notice } from './notice.js';
 export function RenameBotForm({ bot, onSaved }: { bot: Bot; onSaved(): void }) {
   const { client } = useConsole();
   const [name, setName] = useState(bot.name);
-  const [saved, setSaved] = useState<string | undefined>(undefined);
-  const { pending, error, run } = useAction();
-
-  async function submit(event: Event) {
-    event.preventDefault();
-    setSaved(undefined);
-    const answer = await run(() => client.updateBot({ id: bot.id, name: name.trim() }));
-    if (!answer) return;
-    setSaved('Name saved.');
-    onSaved();
-  }
+  const { pending, error, notice, submit } = useFormAction(
+    () => client.updateBot({ id: bot.id, name: name.trim() }),
+    () => {
+      onSaved();
+      return 'Name saved.';
+    },
+  );
 
   return (
     <form class="card stack" onSubmit={submit}>
@@ -34,7 +30,7 @@ export function RenameBotForm({ bot, onSaved }: { bot: Bot; onSaved(): void }) {
           Save
         </button>
       </div>
-      <Notice error={error} done={saved} />
+      <Notice error={error} done={notice} />
     </form>
   );
 }
