@@ -1,20 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type ParleyApp } from '../../app.js';
-import { type Db, openDatabase } from '../../db/database.js';
+import type { ParleyApp } from '../../app.js';
 import { chatClient, openSse, type TestChatUser } from '../../test-support/chat.js';
 import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
+import { type SecondProcess, secondProcess } from '../../test-support/second-process.js';
 import { expectError } from '../../test-support/wire.js';
 
 const url = postgresTestUrl();
 
 describe.skipIf(!url)('Chat API on PostgreSQL, two processes sharing one database', () => {
   let a: TestApp;
+  let second: SecondProcess;
   let b: ParleyApp;
-  let dbB: Db;
-  let dataDirB: string;
   let baseA: string;
   let baseB: string;
   let chat: ReturnType<typeof chatClient>;
@@ -23,20 +19,16 @@ describe.skipIf(!url)('Chat API on PostgreSQL, two processes sharing one databas
   beforeAll(async () => {
     a = await createTestApp({ databaseUrl: url as string });
     // Process B: its own app and connection pool on the same database and schema.
-    dataDirB = await mkdtemp(join(tmpdir(), 'parley-test-b-'));
-    dbB = await openDatabase({ url, dataDir: dataDirB, pgSchema: a.pgSchema as string });
-    b = await buildApp({ config: a.config, db: dbB, logger: false });
-    await b.ready();
+    second = await secondProcess(a, url as string);
+    b = second.app;
     baseA = `${await a.app.listen({ port: 0, host: '127.0.0.1' })}/v1/chat/${a.botId}`;
     baseB = `${await b.listen({ port: 0, host: '127.0.0.1' })}/v1/chat/${a.botId}`;
     chat = chatClient(a);
     alice = await chat.user({ name: 'Alice' });
   });
   afterAll(async () => {
-    await b?.close();
-    await dbB?.close();
+    await second?.close();
     await a?.close();
-    if (dataDirB) await rm(dataDirB, { recursive: true, force: true });
   });
 
   it('serves the chat routes: users, conversations, messages with pages, events, participants, deletion', async () => {

@@ -1,13 +1,12 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileObject } from '@parley/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type ParleyApp } from '../../app.js';
-import { type Db, openDatabase } from '../../db/database.js';
+import type { ParleyApp } from '../../app.js';
 import { useTestApp } from '../../test-support/fixtures.js';
 import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
+import { type SecondProcess, secondProcess } from '../../test-support/second-process.js';
 import { expectError } from '../../test-support/wire.js';
 
 type Upserted = FileObject & { uploadUrl: string };
@@ -74,9 +73,8 @@ async function blobKeys(dataDir: string): Promise<string[]> {
  */
 describe.skipIf(!url)('Files on PostgreSQL, two processes sharing one database', () => {
   let a: TestApp;
+  let second: SecondProcess;
   let b: ParleyApp;
-  let dbB: Db;
-  let dataDirB: string;
   let onA: Caller;
   let onB: Caller;
 
@@ -85,19 +83,14 @@ describe.skipIf(!url)('Files on PostgreSQL, two processes sharing one database',
       databaseUrl: url as string,
       env: { PARLEY_QUOTA_FILE_STORAGE_BYTES: String(QUOTA) },
     });
-    dataDirB = await mkdtemp(join(tmpdir(), 'parley-test-b-'));
-    dbB = await openDatabase({ url, dataDir: dataDirB, pgSchema: a.pgSchema as string });
-    // Same config: same blob directory, same signing secret (kept in the database).
-    b = await buildApp({ config: a.config, db: dbB, logger: false });
-    await b.ready();
+    second = await secondProcess(a, url as string);
+    b = second.app;
     onA = { app: a.app, token: a.botKey, botId: a.botId };
     onB = { app: b, token: a.botKey, botId: a.botId };
   });
   afterAll(async () => {
-    await b?.close();
-    await dbB?.close();
+    await second?.close();
     await a?.close();
-    if (dataDirB) await rm(dataDirB, { recursive: true, force: true });
   });
 
   it('gives 50 pairs of concurrent upserts of one key distinct versions, and serves only the bytes of the record that names them', async () => {
