@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config/config.js';
+import type { Db } from './db/database.js';
+import { ApiError } from './errors/errors.js';
+import { parseBearer } from './http/headers.js';
+import type { LogsService } from './modules/logs/service.js';
+
+/** What the app-wide parts are built from. */
+export interface PlatformDeps {
+  config: Config;
+  db: Db;
+  /** Where the lines of the request log that concern a bot go. */
+  logs: Pick<LogsService, 'record'>;
+  version?: string | undefined;
+}
+
+/**
+ * The parts of the app every surface shares: the OpenAPI document and `/docs`, the rate limit of the APIs,
+ * the health checks, and the hook that writes a bot's request log.
+ */
+export async function installPlatform(app: FastifyInstance, deps: PlatformDeps): Promise<void> {
+  const { config } = deps;
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Parley API',
+        version: deps.version ?? '0.1.0',
+        description:
+          'Admin API (`/v1/admin`) of Parley. Authenticate with `Authorization: Bearer <token>`, or in a browser with the session cookie a sign-in (`POST /v1/admin/account/sessions`) sets; workspace-scoped operations also need `x-workspace-id`. Errors answer `{id, code, type, message, metadata?}`.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer' },
+          userKey: { type: 'apiKey', in: 'header', name: 'x-user-key' },
+          sessionCookie: { type: 'apiKey', in: 'cookie', name: 'parley_session' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+  });
+
+  if (config.rateLimit.max > 0) {
+    await app.register(rateLimit, {
+      global: true,
+      max: config.rateLimit.max,
+      timeWindow: config.rateLimit.windowMs,
+      enableDraftSpec: true,
+      allowList: (req) => !req.url.startsWith('/v1/'),
+      keyGenerator: (req) => {
+        // Key on the token itself, so "Bearer x", "bearer x" and "Bearer  x" share one bucket;
+        // a header that is not a bearer token falls back to the caller's address.
+        const token = parseBearer(req.headers.authorization);
+        return token ? `t:${createHash('sha256').update(token).digest('hex')}` : `ip:${req.ip}`;
+      },
+      errorResponseBuilder: (_req, ctx) =>
+        new ApiError(
+          'RateLimited',
+          `Rate limit of ${ctx.max} requests per ${ctx.after} exceeded; retry after the Retry-After delay`,
+        ),
+    });
+  }
+
+  app.get('/healthz', { schema: { operationId: 'health.live', tags: ['health'], hide: true } }, async () => ({
+    status: 'ok',
+  }));
+  app.get(
+    '/readyz',
+    { schema: { operationId: 'health.ready', tags: ['health'], hide: true } },
+    async (req, reply) => {
+      try {
+        await deps.db.ping();
+        return { status: 'ready', database: deps.db.dialect };
+      } catch (error) {
+        req.log.warn({ err: error }, 'readiness check: the database does not answer');
+        return reply.status(503).send({ status: 'unavailable', database: deps.db.dialect });
+      }
+    },
+  );
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  // Every line of the request log that concerns a bot goes to that bot's log.
+  app.addHook('onResponse', async (req, reply) => {
+    const botId = req.parley?.botId;
+    if (!botId) return;
+    try {
+      await deps.logs.record({
+        botId,
+        requestId: req.id,
+        operationId: (req.routeOptions.schema?.operationId as string | undefined) ?? null,
+        method: req.method,
+        path: req.url.split('?')[0] ?? req.url,
+        statusCode: reply.statusCode,
+        durationMs: reply.elapsedTime,
+      });
+    } catch (error) {
+      req.log.warn({ err: error }, 'could not write the bot request log');
+    }
+  });
+}

@@ -1,0 +1,118 @@
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config/config.js';
+import { authenticate } from './http/context.js';
+import { tokenApiCors } from './http/cors.js';
+import { sessionTransport } from './http/session-cookie.js';
+import { auditRoutes } from './modules/audit/routes.js';
+import { botRoutes, markBot } from './modules/bots/routes.js';
+import { chatAdminRoutes, chatRoutes } from './modules/chat/routes.js';
+import { StreamRegistry } from './modules/chat/stream.js';
+import { consoleRoutes } from './modules/console/routes.js';
+import { consoleService } from './modules/console/service.js';
+import { fileAdminRoutes, fileRoutes, installFilesAuth } from './modules/files/routes.js';
+import { identityRoutes } from './modules/identity/routes.js';
+import { integrationRoutes } from './modules/integrations/routes.js';
+import { knowledgeRoutes } from './modules/knowledge/routes.js';
+import { logRoutes } from './modules/logs/routes.js';
+import { webchatRoutes } from './modules/webchat/routes.js';
+import { webchatService } from './modules/webchat/service.js';
+import type { Services } from './services.js';
+
+/** Largest Admin API request body (spec Limits). */
+export const ADMIN_BODY_LIMIT = 50 * 1024 * 1024;
+
+/**
+ * Mounts every public surface, each an encapsulated plugin with its own CORS, body parsing and auth hook:
+ * the Admin API (`/v1/admin`), the Files API (`/v1/files`), the Chat API (`/v1/chat`), then the webchat's
+ * files and hosted page, and the Console.
+ */
+export async function installSurfaces(
+  app: FastifyInstance,
+  deps: { config: Config; services: Services },
+): Promise<void> {
+  const { config, services } = deps;
+  const auth = services.identity.resolver;
+  await app.register(
+    async (admin) => {
+      await admin.register(cors, tokenApiCors(config.corsOrigins));
+      // Session cookies (human sign-in) are read on the Admin API only; the Files and Chat APIs take tokens.
+      await admin.register(cookie);
+      admin.addHook('onRoute', (route) => {
+        route.bodyLimit ??= ADMIN_BODY_LIMIT;
+      });
+      // Admin routes take JSON only: without this, Fastify's default text/plain parser lets a
+      // text body through to validation (400) instead of answering 415 UnsupportedMediaType.
+      admin.removeContentTypeParser('text/plain');
+      // A request without a body is an empty object, so operations whose fields are all optional
+      // (creating a key or a token) accept a bare POST, and required fields get named one by one.
+      admin.addHook('preValidation', async (req) => {
+        if (req.body == null && req.routeOptions.schema?.body) req.body = {};
+      });
+      // Every Admin route acts in the workspace named by x-workspace-id unless it says otherwise.
+      // A signed-in person's session cookie stands for their account where no Authorization header is sent.
+      const sessions = sessionTransport(config.publicUrl, config.sessions.maxAgeMs);
+      admin.addHook('preHandler', authenticate(auth, 'workspace', sessions));
+      const preHandler = (req: Parameters<typeof markBot>[0]) => markBot(req, services.bots, auth);
+      identityRoutes(admin, { identity: services.identity, sessions });
+      botRoutes(admin, { bots: services.bots, auth });
+      integrationRoutes(admin, { integrations: services.integrations, preHandler });
+      auditRoutes(admin, { audit: services.audit });
+      logRoutes(admin, { logs: services.logs });
+      fileAdminRoutes(admin, { files: services.files });
+      chatAdminRoutes(admin, { chat: services.chat });
+    },
+    { prefix: '/v1/admin' },
+  );
+
+  await app.register(
+    async (filesApi) => {
+      await filesApi.register(cors, tokenApiCors(config.corsOrigins));
+      filesApi.removeContentTypeParser('text/plain');
+      installFilesAuth(filesApi, { files: services.files, auth });
+      knowledgeRoutes(filesApi, {
+        files: services.files,
+        search: services.search,
+        passages: services.passages,
+        knowledgeBases: services.knowledgeBases,
+      });
+      fileRoutes(filesApi, { files: services.files });
+    },
+    { prefix: '/v1/files' },
+  );
+
+  const streams = new StreamRegistry({
+    perUser: config.chat.maxStreamsPerUser,
+    perBot: config.chat.maxStreamsPerBot,
+    bufferBytes: config.chat.streamBufferBytes,
+    stallMs: config.chat.streamStallMs,
+    totalBufferBytes: config.chat.streamTotalBufferBytes,
+  });
+  await app.register(
+    async (chatApi) => {
+      // JSON only (415 otherwise); the app's 1 MB body limit applies (413 PayloadTooLarge).
+      chatApi.removeContentTypeParser('text/plain');
+      chatApi.addHook('preValidation', async (req) => {
+        if (req.body == null && req.routeOptions.schema?.body) req.body = {};
+      });
+      chatRoutes(chatApi, {
+        chat: services.chat,
+        bus: services.bus,
+        pingIntervalMs: config.chat.pingIntervalMs,
+        streams,
+        sources: services.sources,
+      });
+    },
+    { prefix: '/v1/chat' },
+  );
+  // Live streams never end by themselves: end them before the server waits for its connections to close.
+  app.addHook('preClose', async () => {
+    streams.closeAll();
+  });
+
+  // The embeddable webchat: its scripts, a bot's public configuration, the hosted chat page.
+  webchatRoutes(app, { webchat: webchatService({ bots: services.bots }), publicUrl: config.publicUrl });
+  // The Console (packages/console's build): `/` redirects there; every /console/ address answers its page.
+  consoleRoutes(app, { console: consoleService() });
+}
