@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql, type UpdateResult } from 'kysely';
+import type { Kysely, Selectable, UpdateResult } from 'kysely';
 import { afterCursor } from '../../db/keyset.js';
 import type {
   AccountsTable,
@@ -10,6 +10,7 @@ import type {
 } from '../../db/schema.js';
 import type { Cursor } from '../../http/pagination.js';
 import { queueGarbageOf } from '../files/garbage.js';
+import { countIn, invitationQueries, memberQueries } from './repo-members.js';
 
 /** Account row. */
 export type AccountRow = Selectable<AccountsTable>;
@@ -102,29 +103,23 @@ export interface IdentityRepo {
   insertMeta(key: string, value: string): Promise<void>;
 }
 
-/** The identity queries over a database or a transaction. */
-export function identityRepo(db: Kysely<Database>): IdentityRepo {
-  /** Rows of a table that belong to a workspace (and match `where`), counted. */
-  const count = async (
-    table: 'bots' | 'members' | 'integrations',
-    workspaceId: string,
-    where: { role?: string; accepted?: boolean } = {},
-  ): Promise<number> => {
-    let q = db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-      .where('workspace_id', '=', workspaceId);
-    if (where.role !== undefined) q = q.where(sql.ref('role'), '=', where.role);
-    if (where.accepted) q = q.where(sql.ref('account_id'), 'is not', null);
-    return Number((await q.executeTakeFirstOrThrow()).n);
-  };
-  const membersWithNames = () =>
-    db
-      .selectFrom('members')
-      .leftJoin('accounts', 'accounts.id', 'members.account_id')
-      .selectAll('members')
-      .select('accounts.display_name');
-
+/** Accounts and their tokens. */
+function accountQueries(
+  db: Kysely<Database>,
+): Pick<
+  IdentityRepo,
+  | 'insertAccount'
+  | 'accountById'
+  | 'accountByEmail'
+  | 'updateAccount'
+  | 'insertToken'
+  | 'tokenByHash'
+  | 'tokenById'
+  | 'touchToken'
+  | 'tokensOf'
+  | 'revokeToken'
+  | 'revokeTokensWhere'
+> {
   return {
     async insertAccount(row) {
       await db.insertInto('accounts').values(row).execute();
@@ -172,7 +167,24 @@ export function identityRepo(db: Kysely<Database>): IdentityRepo {
         .where('revoked_at', 'is', null)
         .execute();
     },
+  };
+}
 
+/** Workspaces, and what they hold, counted. */
+function workspaceQueries(
+  db: Kysely<Database>,
+): Pick<
+  IdentityRepo,
+  | 'insertWorkspace'
+  | 'workspaceById'
+  | 'updateWorkspace'
+  | 'deleteWorkspace'
+  | 'workspacesOf'
+  | 'countBots'
+  | 'countMembers'
+  | 'countIntegrations'
+> {
+  return {
     async insertWorkspace(row) {
       await db.insertInto('workspaces').values(row).execute();
     },
@@ -206,83 +218,17 @@ export function identityRepo(db: Kysely<Database>): IdentityRepo {
         .limit(limit + 1)
         .execute();
     },
-    countBots: (workspaceId) => count('bots', workspaceId),
-    countMembers: (workspaceId) => count('members', workspaceId),
-    countIntegrations: (workspaceId) => count('integrations', workspaceId),
+    countBots: (workspaceId) => countIn(db, 'bots', workspaceId),
+    countMembers: (workspaceId) => countIn(db, 'members', workspaceId),
+    countIntegrations: (workspaceId) => countIn(db, 'integrations', workspaceId),
+  };
+}
 
-    async insertMember(row) {
-      await db.insertInto('members').values(row).execute();
-    },
-    memberById: (workspaceId, id) =>
-      membersWithNames()
-        .where('members.workspace_id', '=', workspaceId)
-        .where('members.id', '=', id)
-        .executeTakeFirst(),
-    memberOfAccount: (workspaceId, accountId) =>
-      membersWithNames()
-        .where('members.workspace_id', '=', workspaceId)
-        .where('members.account_id', '=', accountId)
-        .executeTakeFirst(),
-    memberByEmail: (workspaceId, email) =>
-      db
-        .selectFrom('members')
-        .selectAll()
-        .where('workspace_id', '=', workspaceId)
-        .where('email', '=', email.toLowerCase())
-        .executeTakeFirst(),
-    members(workspaceId, limit, after) {
-      let q = membersWithNames().where('members.workspace_id', '=', workspaceId);
-      if (after) q = q.where('members.id', '>', after.id);
-      return q
-        .orderBy('members.id', 'asc')
-        .limit(limit + 1)
-        .execute();
-    },
-    async updateMemberRole(id, role, at) {
-      await db.updateTable('members').set({ role, updated_at: at }).where('id', '=', id).execute();
-    },
-    async linkMember(id, accountId, at) {
-      await db
-        .updateTable('members')
-        .set({ account_id: accountId, updated_at: at })
-        .where('id', '=', id)
-        .execute();
-    },
-    async deleteMember(id) {
-      await db.deleteFrom('members').where('id', '=', id).execute();
-    },
-    countOwners: (workspaceId) => count('members', workspaceId, { role: 'owner', accepted: true }),
-
-    async insertInvitation(row) {
-      await db
-        .insertInto('invitations')
-        .values({ ...row, used_at: null })
-        .execute();
-    },
-    invitationByCodeHash: (codeHash) =>
-      db
-        .selectFrom('invitations')
-        .innerJoin('members', 'members.id', 'invitations.member_id')
-        .select([
-          'invitations.id',
-          'invitations.code_hash',
-          'invitations.expires_at',
-          'invitations.used_at',
-          'members.id as member_id',
-          'members.email',
-          'members.workspace_id',
-          'members.account_id',
-        ])
-        .where('invitations.code_hash', '=', codeHash)
-        .executeTakeFirst(),
-    useInvitation: (id, at) =>
-      db
-        .updateTable('invitations')
-        .set({ used_at: at })
-        .where('id', '=', id)
-        .where('used_at', 'is', null)
-        .executeTakeFirst(),
-
+/** The bots and installations keys belong to, and the meta table. */
+function lookupQueries(
+  db: Kysely<Database>,
+): Pick<IdentityRepo, 'botForKey' | 'installation' | 'getMeta' | 'insertMeta'> {
+  return {
     botForKey: (botId) =>
       db.selectFrom('bots').select(['id', 'workspace_id']).where('id', '=', botId).executeTakeFirst(),
     installation: (botId, integrationId) =>
@@ -298,5 +244,16 @@ export function identityRepo(db: Kysely<Database>): IdentityRepo {
     async insertMeta(key, value) {
       await db.insertInto('meta').values({ key, value }).execute();
     },
+  };
+}
+
+/** The identity queries over a database or a transaction. */
+export function identityRepo(db: Kysely<Database>): IdentityRepo {
+  return {
+    ...accountQueries(db),
+    ...workspaceQueries(db),
+    ...memberQueries(db),
+    ...invitationQueries(db),
+    ...lookupQueries(db),
   };
 }
