@@ -137,153 +137,191 @@ export async function serveStream(options: {
   reauthenticate: () => Promise<ChatCaller>;
   onError: (error: unknown) => void;
 }): Promise<void> {
-  const { res, chat, caller, conversationId, registry } = options;
-  const { bufferBytes, stallMs } = registry.limits;
-  let last = options.after;
-  let ready = false;
-  let pulling = false;
-  let again = false;
-  let closed = false;
-  let waiting: Promise<void> | undefined;
-  /** Whether the stream is stopped, waiting for its reader to drain the socket. */
-  let stopped = false;
-  /** Signals read at once: halved to 1 when the reader falls behind, doubled back with each read it keeps up with. */
-  let batch = SIGNALS_PER_READ;
+  await new LiveStream(options).serve();
+}
 
-  const write = (frame: string) => {
-    if (!closed) res.write(frame);
+type StreamOptions = Parameters<typeof serveStream>[0];
+
+/** One live stream served by serveStream(): its cursor, its reading state, and how it ends. */
+class LiveStream {
+  private last: number;
+  private ready = false;
+  private pulling = false;
+  private again = false;
+  private closed = false;
+  private waiting: Promise<void> | undefined;
+  /** Whether the stream is stopped, waiting for its reader to drain the socket. */
+  private stopped = false;
+  /** Signals read at once: halved to 1 when the reader falls behind, doubled back with each read it keeps up with. */
+  private batch = SIGNALS_PER_READ;
+  private opened = false;
+  private ping: NodeJS.Timeout | undefined;
+  private unsubscribe: () => void = () => {};
+  private unregister: () => void = () => {};
+  private readonly entry: OpenStream;
+
+  constructor(private readonly options: StreamOptions) {
+    this.last = options.after;
+    this.entry = { botId: options.caller.bot.id, close: this.close, held: 0 };
+  }
+
+  async serve(): Promise<void> {
+    const { options } = this;
+    const wake = (note: SignalNote | null) => {
+      if (note?.revoked) this.recheck().catch(options.onError);
+      else this.pull().catch(options.onError);
+    };
+    try {
+      this.unsubscribe = await options.bus.subscribe(options.caller.bot.id, options.conversationId, wake);
+    } catch (error) {
+      options.release();
+      throw error;
+    }
+    this.open();
+    this.ready = true;
+    await this.pull();
+  }
+
+  /** Sends the headers, starts the pings, and registers the stream. */
+  private open(): void {
+    const { res, registry } = this.options;
+    res.writeHead(200, {
+      ...this.options.headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    // How long a browser's EventSource waits before reconnecting; then a comment so the headers go out at once.
+    res.write('retry: 3000\n: connected\n\n');
+
+    // A stream waiting for its reader needs no ping: it is not idle.
+    this.ping = setInterval(() => {
+      if (!this.stopped) this.write('event: message\ndata: {"type":"ping","data":{}}\n\n');
+    }, this.options.pingMs);
+    this.ping.unref();
+
+    this.opened = true;
+    this.unregister = registry.add(this.entry);
+    res.on('close', this.close);
+    res.on('error', this.close);
+  }
+
+  private readonly close = (): void => {
+    if (this.closed || !this.opened) return;
+    const { res } = this.options;
+    this.closed = true;
+    clearInterval(this.ping);
+    this.unsubscribe();
+    this.unregister();
+    this.options.release();
+    if (!res.writableEnded) res.end();
+    // A reader that never reads would keep the ended response's bytes: let the socket go with them.
+    if (this.stopped) res.destroy();
   };
 
+  private write(frame: string): void {
+    if (!this.closed) this.options.res.write(frame);
+  }
+
   /** Resolves once the reader has taken what waits in the socket, or the stream ended (dropped if it stalls). */
-  function drained(): Promise<void> {
-    waiting ??= new Promise<void>((resolve) => {
-      stopped = true;
+  private drained(): Promise<void> {
+    const { res, registry } = this.options;
+    this.waiting ??= new Promise<void>((resolve) => {
+      this.stopped = true;
       const done = () => {
         clearTimeout(stall);
         res.off('drain', done);
         res.off('close', done);
-        registry.hold(entry, 0);
-        stopped = false;
-        waiting = undefined;
+        registry.hold(this.entry, 0);
+        this.stopped = false;
+        this.waiting = undefined;
         resolve();
       };
-      const stall = setTimeout(close, stallMs);
+      const stall = setTimeout(this.close, registry.limits.stallMs);
       stall.unref();
       res.on('drain', done);
       res.on('close', done);
-      if (!registry.hold(entry, res.writableLength)) close();
-      if (closed) done();
+      if (!registry.hold(this.entry, res.writableLength)) this.close();
+      if (this.closed) done();
     });
-    return waiting;
+    return this.waiting;
   }
 
-  async function pull(): Promise<void> {
-    if (!ready || closed) return;
-    if (pulling) {
-      again = true;
+  private async pull(): Promise<void> {
+    if (!this.ready || this.closed) return;
+    if (this.pulling) {
+      this.again = true;
       return;
     }
-    pulling = true;
+    this.pulling = true;
     try {
       do {
-        again = false;
-        for (;;) {
-          const rows = await chat.signalsAfter(caller, conversationId, last, batch);
-          let full = false;
-          for (const row of rows) {
-            if (closed) return;
-            if (row.cursor <= last) continue;
-            write(
-              `id: ${row.cursor}\nevent: message\ndata: {"type":${JSON.stringify(row.type)},"data":${row.data}}\n\n`,
-            );
-            last = row.cursor;
-            if (endsStream(row.type, row.data, options.caller)) {
-              close();
-              return;
-            }
-            if (res.writableLength >= bufferBytes) {
-              full = true;
-              break;
-            }
-          }
-          if (closed) return;
-          if (full) {
-            // The rest of the rows are let go and read again from `last` once the reader catches up, a
-            // few at a time at first, so a slow reader of large messages costs small reads.
-            batch = 1;
-            await drained();
-            continue;
-          }
-          const more = rows.length >= batch;
-          batch = Math.min(SIGNALS_PER_READ, batch * 2);
-          if (!more) break;
-        }
-      } while (again && !closed);
+        this.again = false;
+        await this.readAll();
+      } while (this.again && !this.closed);
     } finally {
-      pulling = false;
+      this.pulling = false;
     }
+  }
+
+  /** Reads and sends the rows after the last cursor sent until a read comes back short (or the stream ends). */
+  private async readAll(): Promise<void> {
+    const { chat, caller, conversationId } = this.options;
+    for (;;) {
+      const rows = await chat.signalsAfter(caller, conversationId, this.last, this.batch);
+      const sent = this.send(rows);
+      if (sent === 'closed') return;
+      if (sent === 'full') {
+        // The rest of the rows are let go and read again from `last` once the reader catches up, a
+        // few at a time at first, so a slow reader of large messages costs small reads.
+        this.batch = 1;
+        await this.drained();
+        continue;
+      }
+      const more = rows.length >= this.batch;
+      this.batch = Math.min(SIGNALS_PER_READ, this.batch * 2);
+      if (!more) return;
+    }
+  }
+
+  /** Writes the rows after the last cursor sent, up to a full socket; answers how that went. */
+  private send(rows: { cursor: number; type: string; data: string }[]): 'closed' | 'full' | 'sent' {
+    let full = false;
+    for (const row of rows) {
+      if (this.closed) return 'closed';
+      if (row.cursor <= this.last) continue;
+      this.write(
+        `id: ${row.cursor}\nevent: message\ndata: {"type":${JSON.stringify(row.type)},"data":${row.data}}\n\n`,
+      );
+      this.last = row.cursor;
+      if (endsStream(row.type, row.data, this.options.caller)) {
+        this.close();
+        return 'closed';
+      }
+      if (this.options.res.writableLength >= this.options.registry.limits.bufferBytes) {
+        full = true;
+        break;
+      }
+    }
+    if (this.closed) return 'closed';
+    return full ? 'full' : 'sent';
   }
 
   /** The bot's credentials changed: the stream ends unless its own still open it, as they did. */
-  async function recheck(): Promise<void> {
+  private async recheck(): Promise<void> {
+    const { caller } = this.options;
     let again: ChatCaller | undefined;
     try {
-      again = await options.reauthenticate();
+      again = await this.options.reauthenticate();
     } catch (error) {
       // Credentials that no longer hold are refused with an ApiError: the stream ends, as it should. Any
       // other failure ends it too (its client reconnects), and is reported.
-      if (!(error instanceof ApiError)) options.onError(error);
+      if (!(error instanceof ApiError)) this.options.onError(error);
       again = undefined;
     }
-    if (again?.admin !== caller.admin || again.userId !== caller.userId) close();
+    if (again?.admin !== caller.admin || again.userId !== caller.userId) this.close();
   }
-
-  const wake = (note: SignalNote | null) => {
-    if (note?.revoked) recheck().catch(options.onError);
-    else pull().catch(options.onError);
-  };
-  let unsubscribe: () => void;
-  try {
-    unsubscribe = await options.bus.subscribe(caller.bot.id, conversationId, wake);
-  } catch (error) {
-    options.release();
-    throw error;
-  }
-
-  res.writeHead(200, {
-    ...options.headers,
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  // How long a browser's EventSource waits before reconnecting; then a comment so the headers go out at once.
-  res.write('retry: 3000\n: connected\n\n');
-
-  // A stream waiting for its reader needs no ping: it is not idle.
-  const ping = setInterval(() => {
-    if (!stopped) write('event: message\ndata: {"type":"ping","data":{}}\n\n');
-  }, options.pingMs);
-  ping.unref();
-
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    clearInterval(ping);
-    unsubscribe();
-    unregister();
-    options.release();
-    if (!res.writableEnded) res.end();
-    // A reader that never reads would keep the ended response's bytes: let the socket go with them.
-    if (stopped) res.destroy();
-  };
-  const entry: OpenStream = { botId: caller.bot.id, close, held: 0 };
-  const unregister = registry.add(entry);
-  res.on('close', close);
-  res.on('error', close);
-
-  ready = true;
-  await pull();
 }
 
 /** Signals read at once by a stream (the stream reads again while a read comes back full). */
