@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import {
   byScore,
@@ -33,75 +33,76 @@ export interface PostgresPassageIndexOptions {
 
 const INSERT_BATCH = 500;
 
-/**
- * The passage index on PostgreSQL. Passages in `passages` with a `tsv` column (english configuration,
- * content weight A, breadcrumb weight B; text folded to lower case without diacritics before analysis,
- * queries too) under a GIN index. Lexical ranking is bm25-like: each query term's ts_rank (length-normalized)
- * times its idf. Vectors in `passage_vectors` (made when a model is set): pgvector `vector(n)` with exact
- * cosine search when the extension is there; otherwise float32 `bytea`, scanned in batches and ranked in JS —
- * exact but linear in the passages in scope (about 15 ms per 1,000 passages of 512 dimensions).
- * @example const index = postgresPassageIndex({ kysely: db.kysely });
- */
-export function postgresPassageIndex(options: PostgresPassageIndexOptions): PassageIndex {
-  const db = options.kysely;
-  const wantPgvector = options.pgvector ?? true;
-  const breadcrumbWeight = options.breadcrumbWeight ?? DEFAULT_BREADCRUMB_WEIGHT.postgres;
-  const scanBatch = options.scanBatch ?? 2000;
-  const common = commonQueries(db, { contentBytes: (c) => sql<number>`octet_length(${sql.ref(c)})` });
-  // ts_rank's weights ({D, C, B, A}) must lie in 0…1: scale both so their ratio is the breadcrumb weight.
-  const weightA = breadcrumbWeight > 1 ? 1 / breadcrumbWeight : 1;
-  const weightB = Math.min(breadcrumbWeight, 1);
-  const rankWeights = sql`array[0, 0, ${weightB}, ${weightA}]::float4[]`;
+/** Finds the pgvector extension's schema, once; `forget` when the extension may have moved. */
+function pgvectorSchemaLookup() {
   /** Schema of the pgvector extension, to qualify its type and operator whatever the search_path. */
   let vectorSchema: string | undefined;
-
-  async function pgvectorSchema(trx: Kysely<Database>): Promise<string> {
-    if (vectorSchema) return vectorSchema;
-    const r = await sql<{ schema: string }>`
-      select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace
-      where e.extname = 'vector'`.execute(trx);
-    const schema = r.rows[0]?.schema;
-    if (!schema) throw new Error('the index stores vectors with pgvector, but the vector extension is gone');
-    vectorSchema = schema;
-    return schema;
-  }
-  const vectorLiteral = (v: Float32Array) => `[${Array.from(v).join(',')}]`;
-
-  async function setModelIn(trx: Transaction<Database>, model: EmbeddingModel) {
-    await sql`lock table embedding_model in share row exclusive mode`.execute(trx);
-    const current = await readModelRow(trx);
-    if (current && current.id === model.id && current.dimensions === model.dimensions)
-      return { changed: false, info: current };
-    let store: VectorStoreKind = 'bytea';
-    if (wantPgvector) {
-      await sql`savepoint parley_pgvector`.execute(trx);
-      try {
-        await sql`create extension if not exists vector`.execute(trx);
-        await sql`release savepoint parley_pgvector`.execute(trx);
-        store = 'pgvector';
-      } catch {
-        await sql`rollback to savepoint parley_pgvector`.execute(trx);
-      }
-    }
-    return replaceModel(trx, model, store, async () => {
+  return {
+    async of(trx: Kysely<Database>): Promise<string> {
+      if (vectorSchema) return vectorSchema;
+      const r = await sql<{ schema: string }>`
+        select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace
+        where e.extname = 'vector'`.execute(trx);
+      const schema = r.rows[0]?.schema;
+      if (!schema)
+        throw new Error('the index stores vectors with pgvector, but the vector extension is gone');
+      vectorSchema = schema;
+      return schema;
+    },
+    forget() {
       vectorSchema = undefined;
-      const type =
-        store === 'pgvector'
-          ? sql`${sql.id(await pgvectorSchema(trx))}.vector(${sql.raw(String(model.dimensions))})`
-          : sql`bytea`;
-      await sql`drop table if exists passage_vectors`.execute(trx);
-      await sql`
-        create table passage_vectors (
-          passage_id text primary key references passages(id) on delete cascade,
-          bot_id text not null,
-          embedding ${type} not null
-        )`.execute(trx);
-      await sql`create index passage_vectors_bot on passage_vectors (bot_id)`.execute(trx);
-    });
-  }
+    },
+  };
+}
+type PgvectorSchema = ReturnType<typeof pgvectorSchemaLookup>;
 
-  /** Replaces a file's passages: the file's row locked, the model read for share, vectors in passage_vectors. */
-  const replaceIn: EngineParts['replaceIn'] = async (trx, input, embedded) => {
+const vectorLiteral = (v: Float32Array) => `[${Array.from(v).join(',')}]`;
+
+/** Makes `model` the current one: pgvector's vector table when wanted and available, bytea otherwise. */
+async function setModelIn(
+  trx: Transaction<Database>,
+  model: EmbeddingModel,
+  wantPgvector: boolean,
+  pgvector: PgvectorSchema,
+) {
+  await sql`lock table embedding_model in share row exclusive mode`.execute(trx);
+  const current = await readModelRow(trx);
+  if (current && current.id === model.id && current.dimensions === model.dimensions)
+    return { changed: false, info: current };
+  let store: VectorStoreKind = 'bytea';
+  if (wantPgvector) {
+    await sql`savepoint parley_pgvector`.execute(trx);
+    try {
+      await sql`create extension if not exists vector`.execute(trx);
+      await sql`release savepoint parley_pgvector`.execute(trx);
+      store = 'pgvector';
+    } catch {
+      await sql`rollback to savepoint parley_pgvector`.execute(trx);
+    }
+  }
+  return replaceModel(trx, model, store, async () => {
+    pgvector.forget();
+    const type =
+      store === 'pgvector'
+        ? sql`${sql.id(await pgvector.of(trx))}.vector(${sql.raw(String(model.dimensions))})`
+        : sql`bytea`;
+    await sql`drop table if exists passage_vectors`.execute(trx);
+    await sql`
+      create table passage_vectors (
+        passage_id text primary key references passages(id) on delete cascade,
+        bot_id text not null,
+        embedding ${type} not null
+      )`.execute(trx);
+    await sql`create index passage_vectors_bot on passage_vectors (bot_id)`.execute(trx);
+  });
+}
+
+/** Replaces a file's passages: the file's row locked, the model read for share, vectors in passage_vectors. */
+function replacer(
+  setModel: (trx: Transaction<Database>, model: EmbeddingModel) => ReturnType<typeof setModelIn>,
+  pgvector: PgvectorSchema,
+): EngineParts['replaceIn'] {
+  return async (trx, input, embedded) => {
     const { fileId, botId, passages, model } = input;
     let store: VectorStoreKind | undefined;
     if (embedded && model) {
@@ -116,7 +117,7 @@ export function postgresPassageIndex(options: PostgresPassageIndexOptions): Pass
       );
       store =
         compareModel(current, model) === 'none'
-          ? (await setModelIn(trx, model)).info.vectorStore
+          ? (await setModel(trx, model)).info.vectorStore
           : current?.vectorStore;
     }
     await checkFileOfBot(trx, input, true);
@@ -137,7 +138,7 @@ export function postgresPassageIndex(options: PostgresPassageIndexOptions): Pass
         values ${sql.join(rows)}`.execute(trx);
     }
     if (embedded && store) {
-      const schema = store === 'pgvector' ? await pgvectorSchema(trx) : undefined;
+      const schema = store === 'pgvector' ? await pgvector.of(trx) : undefined;
       const rows = passages.flatMap((p, i) => {
         if (!p.embedding) return [];
         const v = unitVector(p.embedding);
@@ -153,8 +154,11 @@ export function postgresPassageIndex(options: PostgresPassageIndexOptions): Pass
     }
     return ids;
   };
+}
 
-  const lexical: EngineParts['lexical'] = async (query, scope, n) => {
+/** Lexical search, bm25-like, with the content and breadcrumb weighed by `rankWeights`. */
+function lexicalSearch(db: Kysely<Database>, rankWeights: RawBuilder<unknown>): EngineParts['lexical'] {
+  return async (query, scope, n) => {
     const terms = queryTerms(query);
     if (terms.length === 0) return [];
     const tsq = terms.map((t) => sql`plainto_tsquery('english', ${t})`);
@@ -187,11 +191,18 @@ export function postgresPassageIndex(options: PostgresPassageIndexOptions): Pass
         limit ${n}`.execute(db);
     return result.rows.map((r) => ({ ...r, score: Number(r.score) }));
   };
+}
 
-  const nearest: EngineParts['nearest'] = async (vector, scope, n, model) => {
+/** Nearest vectors: pgvector's exact scan, or bytea vectors read `scanBatch` at a time and ranked in JS. */
+function nearestSearch(
+  db: Kysely<Database>,
+  pgvector: PgvectorSchema,
+  scanBatch: number,
+): EngineParts['nearest'] {
+  return async (vector, scope, n, model) => {
     const q = unitVector(vector);
     if (model.vectorStore === 'pgvector') {
-      const schema = sql.id(await pgvectorSchema(db));
+      const schema = sql.id(await pgvector.of(db));
       const distance = sql`passage_vectors.embedding operator(${schema}.<=>) ${vectorLiteral(q)}::${schema}.vector`;
       // No ANN index: an exact scan of the bot's vectors in scope, so filters never hide near neighbours.
       const result = await sql<{ passageId: string; fileId: string; distance: number }>`
@@ -231,6 +242,35 @@ export function postgresPassageIndex(options: PostgresPassageIndexOptions): Pass
     }
     return best.sort(byScore).slice(0, n);
   };
+}
 
-  return sharedPort(db, common, { engine: 'postgres', setModelIn, replaceIn, lexical, nearest });
+/**
+ * The passage index on PostgreSQL. Passages in `passages` with a `tsv` column (english configuration,
+ * content weight A, breadcrumb weight B; text folded to lower case without diacritics before analysis,
+ * queries too) under a GIN index. Lexical ranking is bm25-like: each query term's ts_rank (length-normalized)
+ * times its idf. Vectors in `passage_vectors` (made when a model is set): pgvector `vector(n)` with exact
+ * cosine search when the extension is there; otherwise float32 `bytea`, scanned in batches and ranked in JS —
+ * exact but linear in the passages in scope (about 15 ms per 1,000 passages of 512 dimensions).
+ * @example const index = postgresPassageIndex({ kysely: db.kysely });
+ */
+export function postgresPassageIndex(options: PostgresPassageIndexOptions): PassageIndex {
+  const db = options.kysely;
+  const wantPgvector = options.pgvector ?? true;
+  const breadcrumbWeight = options.breadcrumbWeight ?? DEFAULT_BREADCRUMB_WEIGHT.postgres;
+  const scanBatch = options.scanBatch ?? 2000;
+  const common = commonQueries(db, { contentBytes: (c) => sql<number>`octet_length(${sql.ref(c)})` });
+  // ts_rank's weights ({D, C, B, A}) must lie in 0…1: scale both so their ratio is the breadcrumb weight.
+  const weightA = breadcrumbWeight > 1 ? 1 / breadcrumbWeight : 1;
+  const weightB = Math.min(breadcrumbWeight, 1);
+  const rankWeights = sql`array[0, 0, ${weightB}, ${weightA}]::float4[]`;
+  const pgvector = pgvectorSchemaLookup();
+  const setModel = (trx: Transaction<Database>, model: EmbeddingModel) =>
+    setModelIn(trx, model, wantPgvector, pgvector);
+  return sharedPort(db, common, {
+    engine: 'postgres',
+    setModelIn: setModel,
+    replaceIn: replacer(setModel, pgvector),
+    lexical: lexicalSearch(db, rankWeights),
+    nearest: nearestSearch(db, pgvector, scanBatch),
+  });
 }
