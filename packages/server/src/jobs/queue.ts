@@ -86,22 +86,84 @@ function failureOf(error: unknown, timedOut: boolean, timeoutMs: number): JobFai
   };
 }
 
-/** The durable job queue ({@link JobQueue}) of a database; `logger` gets a child per job with `{ jobId, kind }`. */
-export function jobQueue<P extends object = JobPayloads>(
-  db: Kysely<Database>,
-  dialect: DialectName,
-  clock: () => Date = () => new Date(),
-  logger: Logger = silentLogger,
-): JobQueue<P> {
-  const now = () => clock().toISOString();
-  const workerId = `w_${randomBytes(6).toString('hex')}`;
+/** Options of one attempt: the worker's, with the lease settled and the job's logger. */
+type AttemptOptions = WorkerOptions & { leaseMs: number; log: Logger };
 
-  async function claim(kinds: string[], leaseMs: number): Promise<JobRow | undefined> {
-    const at = now();
-    const until = new Date(clock().getTime() + leaseMs).toISOString();
-    const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
+/** The database work behind jobQueue(): claiming, running and settling jobs. */
+class DatabaseJobQueue {
+  readonly workerId = `w_${randomBytes(6).toString('hex')}`;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+    private readonly clock: () => Date,
+    private readonly logger: Logger,
+  ) {}
+
+  private now(): string {
+    return this.clock().toISOString();
+  }
+
+  async enqueue(kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string> {
+    const id = newId('job');
+    const at = this.now();
+    await (options.tx ?? this.db)
+      .insertInto('jobs')
+      .values({
+        id,
+        kind,
+        payload: JSON.stringify(payload ?? null),
+        status: 'queued',
+        attempts: 0,
+        run_after: (options.runAfter ?? this.clock()).toISOString(),
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    return id;
+  }
+
+  get(id: string): Promise<JobRow | undefined> {
+    return this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async runOne(jobs: JobSet, options: WorkerOptions = {}, stop?: AbortSignal): Promise<boolean> {
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const job = await this.claim(Object.keys(jobs), leaseMs);
+    if (!job) return false;
+    const definition = jobs[job.kind];
+    if (!definition) return false;
+    const log = this.logger.child({ jobId: job.id, kind: job.kind });
+    const decoded = decodePayload(definition, job.payload);
+    if (!decoded.ok) {
+      // A payload its kind cannot read will not become readable: the job ends failed, unrun, and its
+      // kind is not told (it could not make sense of the payload either).
+      const attempts = job.attempts;
+      await this.settle(job.id, { status: 'failed', last_error: `invalid_payload: ${decoded.problem}` });
+      log.error({ attempt: attempts, reason: 'invalid_payload' }, `job failed: ${decoded.problem}`);
+      return true;
+    }
+    if (job.attempts > definition.maxAttempts) {
+      // Every attempt before this one ended with its process (failures end the job at the last one), so
+      // running it again would most likely end this process too: it ends failed, unrun.
+      const attempts = job.attempts - 1;
+      const message = `its last attempt ended with the process that ran it (killed or out of memory), ${attempts} attempts in all`;
+      await this.fail(job, definition, decoded.payload, { message, reason: 'crashed' }, log, attempts);
+      return true;
+    }
+    await this.attempt(job, definition, decoded.payload, { ...options, leaseMs, log }, stop);
+    return true;
+  }
+
+  private async claim(kinds: string[], leaseMs: number): Promise<JobRow | undefined> {
+    const at = this.now();
+    const until = new Date(this.clock().getTime() + leaseMs).toISOString();
+    const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
     const result = await sql<JobRow>`
-      update jobs set status = 'running', attempts = attempts + 1, locked_by = ${workerId}, locked_until = ${until}, updated_at = ${at}
+      update jobs set status = 'running', attempts = attempts + 1, locked_by = ${this.workerId}, locked_until = ${until}, updated_at = ${at}
       where id = (
         select id from jobs
         where kind in (${sql.join(kinds)})
@@ -110,21 +172,21 @@ export function jobQueue<P extends object = JobPayloads>(
         limit 1
         ${lock}
       )
-      returning *`.execute(db);
+      returning *`.execute(this.db);
     return result.rows[0];
   }
 
   /** Writes a claimed job's outcome and lets go of it. */
-  async function settle(id: string, values: Updateable<JobsTable>): Promise<void> {
-    await db
+  private async settle(id: string, values: Updateable<JobsTable>): Promise<void> {
+    await this.db
       .updateTable('jobs')
-      .set({ ...values, locked_by: null, locked_until: null, updated_at: now() })
+      .set({ ...values, locked_by: null, locked_until: null, updated_at: this.now() })
       .where('id', '=', id)
       .execute();
   }
 
   /** Ends a job `failed` and tells its kind (a failure to record it elsewhere is logged with the job). */
-  async function fail(
+  private async fail(
     job: JobRow,
     definition: JobDefinition,
     payload: unknown,
@@ -132,7 +194,11 @@ export function jobQueue<P extends object = JobPayloads>(
     log: Logger,
     attempts: number = job.attempts,
   ): Promise<void> {
-    await settle(job.id, { status: 'failed', attempts, last_error: `${failure.reason}: ${failure.message}` });
+    await this.settle(job.id, {
+      status: 'failed',
+      attempts,
+      last_error: `${failure.reason}: ${failure.message}`,
+    });
     log.warn({ attempt: attempts, reason: failure.reason }, `job failed: ${failure.message}`);
     try {
       await definition.onFailed?.(payload, failure);
@@ -142,14 +208,14 @@ export function jobQueue<P extends object = JobPayloads>(
   }
 
   /** Keeps the lease while an attempt runs, so a long job is not taken over by another process. */
-  function keepLease(id: string, leaseMs: number, log: Logger): NodeJS.Timeout {
+  private keepLease(id: string, leaseMs: number, log: Logger): NodeJS.Timeout {
     const heartbeat = setInterval(
       () => {
-        void db
+        void this.db
           .updateTable('jobs')
-          .set({ locked_until: new Date(clock().getTime() + leaseMs).toISOString() })
+          .set({ locked_until: new Date(this.clock().getTime() + leaseMs).toISOString() })
           .where('id', '=', id)
-          .where('locked_by', '=', workerId)
+          .where('locked_by', '=', this.workerId)
           .execute()
           .catch((error: unknown) => log.warn({ err: error }, 'could not extend the lease of the job'));
       },
@@ -160,110 +226,83 @@ export function jobQueue<P extends object = JobPayloads>(
   }
 
   /** Runs one attempt of a claimed job within its time bound and records how it ended. */
-  async function attempt(
+  private async attempt(
     job: JobRow,
     definition: JobDefinition,
     payload: unknown,
-    options: WorkerOptions & { leaseMs: number; log: Logger },
+    options: AttemptOptions,
     stop: AbortSignal | undefined,
   ): Promise<void> {
     const { log } = options;
     const timeout = AbortSignal.timeout(definition.timeoutMs);
     const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
-    const heartbeat = keepLease(job.id, options.leaseMs, log);
+    const heartbeat = this.keepLease(job.id, options.leaseMs, log);
     try {
       // Bounded even when the handler ignores its signal (a hung read or embedder call).
       await untilAborted(
         definition.run(payload, { signal, attempt: job.attempts, jobId: job.id, log }),
         signal,
       );
-      await settle(job.id, { status: 'done', last_error: null });
+      await this.settle(job.id, { status: 'done', last_error: null });
     } catch (error) {
       if (stop?.aborted && !timeout.aborted) {
         // Shutting down: give the job back untouched (the attempt does not count).
-        await settle(job.id, { status: 'queued', attempts: Math.max(0, job.attempts - 1) });
+        await this.settle(job.id, { status: 'queued', attempts: Math.max(0, job.attempts - 1) });
         return;
       }
-      const failure = failureOf(error, timeout.aborted, definition.timeoutMs);
-      const final =
-        error instanceof PermanentJobError ||
-        (failure.reason === 'timeout' && definition.retryTimeouts === false) ||
-        job.attempts >= definition.maxAttempts;
-      if (final) {
-        await fail(job, definition, payload, failure, log);
-        return;
-      }
-      const delay = backoffDelay(job.attempts, {
-        baseMs: options.backoffBaseMs ?? definition.backoff.baseMs,
-        maxMs: options.backoffMaxMs ?? definition.backoff.maxMs,
-      });
-      await settle(job.id, {
-        status: 'queued',
-        run_after: new Date(clock().getTime() + delay).toISOString(),
-        last_error: `${failure.reason}: ${failure.message}`,
-      });
-      log.info(
-        { attempt: job.attempts, reason: failure.reason, retryInMs: Math.round(delay) },
-        `job attempt failed, will retry: ${failure.message}`,
-      );
+      await this.failed(job, definition, payload, options, error, timeout.aborted);
     } finally {
       clearInterval(heartbeat);
     }
   }
 
+  /** Records an attempt that threw or ran out of time: the job ends failed, or waits for its retry. */
+  private async failed(
+    job: JobRow,
+    definition: JobDefinition,
+    payload: unknown,
+    options: AttemptOptions,
+    error: unknown,
+    timedOut: boolean,
+  ): Promise<void> {
+    const { log } = options;
+    const failure = failureOf(error, timedOut, definition.timeoutMs);
+    const final =
+      error instanceof PermanentJobError ||
+      (failure.reason === 'timeout' && definition.retryTimeouts === false) ||
+      job.attempts >= definition.maxAttempts;
+    if (final) {
+      await this.fail(job, definition, payload, failure, log);
+      return;
+    }
+    const delay = backoffDelay(job.attempts, {
+      baseMs: options.backoffBaseMs ?? definition.backoff.baseMs,
+      maxMs: options.backoffMaxMs ?? definition.backoff.maxMs,
+    });
+    await this.settle(job.id, {
+      status: 'queued',
+      run_after: new Date(this.clock().getTime() + delay).toISOString(),
+      last_error: `${failure.reason}: ${failure.message}`,
+    });
+    log.info(
+      { attempt: job.attempts, reason: failure.reason, retryInMs: Math.round(delay) },
+      `job attempt failed, will retry: ${failure.message}`,
+    );
+  }
+}
+
+/** The durable job queue ({@link JobQueue}) of a database; `logger` gets a child per job with `{ jobId, kind }`. */
+export function jobQueue<P extends object = JobPayloads>(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  clock: () => Date = () => new Date(),
+  logger: Logger = silentLogger,
+): JobQueue<P> {
+  const queue = new DatabaseJobQueue(db, dialect, clock, logger);
   return {
-    workerId,
-
-    async enqueue(kind, payload, options = {}) {
-      const id = newId('job');
-      const at = now();
-      await (options.tx ?? db)
-        .insertInto('jobs')
-        .values({
-          id,
-          kind,
-          payload: JSON.stringify(payload ?? null),
-          status: 'queued',
-          attempts: 0,
-          run_after: (options.runAfter ?? clock()).toISOString(),
-          locked_by: null,
-          locked_until: null,
-          last_error: null,
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
-      return id;
-    },
-
-    get: (id) => db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst(),
-
-    async runOne(jobs, options = {}, stop) {
-      const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-      const job = await claim(Object.keys(jobs), leaseMs);
-      if (!job) return false;
-      const definition = jobs[job.kind];
-      if (!definition) return false;
-      const log = logger.child({ jobId: job.id, kind: job.kind });
-      const decoded = decodePayload(definition, job.payload);
-      if (!decoded.ok) {
-        // A payload its kind cannot read will not become readable: the job ends failed, unrun, and its
-        // kind is not told (it could not make sense of the payload either).
-        const attempts = job.attempts;
-        await settle(job.id, { status: 'failed', last_error: `invalid_payload: ${decoded.problem}` });
-        log.error({ attempt: attempts, reason: 'invalid_payload' }, `job failed: ${decoded.problem}`);
-        return true;
-      }
-      if (job.attempts > definition.maxAttempts) {
-        // Every attempt before this one ended with its process (failures end the job at the last one), so
-        // running it again would most likely end this process too: it ends failed, unrun.
-        const attempts = job.attempts - 1;
-        const message = `its last attempt ended with the process that ran it (killed or out of memory), ${attempts} attempts in all`;
-        await fail(job, definition, decoded.payload, { message, reason: 'crashed' }, log, attempts);
-        return true;
-      }
-      await attempt(job, definition, decoded.payload, { ...options, leaseMs, log }, stop);
-      return true;
-    },
+    workerId: queue.workerId,
+    enqueue: (kind, payload, options) => queue.enqueue(kind, payload, options),
+    get: (id) => queue.get(id),
+    runOne: (jobs, options, stop) => queue.runOne(jobs, options, stop),
   };
 }
