@@ -34,59 +34,147 @@ function isNotFound(error: unknown): boolean {
   return (error as { code?: string }).code === 'ENOENT';
 }
 
+async function tempFile(tmpDir: string): Promise<string> {
+  await mkdir(tmpDir, { recursive: true });
+  return join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+}
+
+async function commit(tmp: string, target: string): Promise<void> {
+  await mkdir(dirname(target), { recursive: true });
+  await rename(tmp, target);
+  // Make the rename durable too.
+  const dir = await open(dirname(target), 'r');
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
+  }
+}
+
+/** Writes a body to a temp file in `tmpDir`, fsyncs it and renames it to `target`. */
+async function writeFile(
+  tmpDir: string,
+  target: string,
+  body: Readable | AsyncIterable<Uint8Array>,
+  opts: PutOptions,
+): Promise<BlobWritten> {
+  const tmp = await tempFile(tmpDir);
+  const hash = createHash('sha256');
+  let size = 0;
+  const handle = await open(tmp, 'wx', 0o600);
+  try {
+    for await (const chunk of body as AsyncIterable<Uint8Array>) {
+      opts.signal?.throwIfAborted();
+      size += chunk.byteLength;
+      if (size > opts.maxBytes) throw new BlobTooLargeError(opts.maxBytes);
+      hash.update(chunk);
+      let offset = 0;
+      while (offset < chunk.byteLength) {
+        const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset);
+        offset += bytesWritten;
+      }
+    }
+    opts.signal?.throwIfAborted();
+    await handle.sync();
+    await handle.close();
+    await commit(tmp, target);
+    return { size, sha256: hash.digest('hex') };
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}
+
+/** Copies `source` to a temp file in `tmpDir`, fsyncs it and renames it to `target`. */
+async function copyFileDurably(tmpDir: string, source: string, target: string, from: string): Promise<void> {
+  const tmp = await tempFile(tmpDir);
+  try {
+    await copyFile(source, tmp);
+    const h = await open(tmp, 'r+');
+    try {
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+    await commit(tmp, target);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    if (isNotFound(error)) throw new BlobNotFoundError(from);
+    throw error;
+  }
+}
+
+/** The blobs under `root` whose keys start with `prefix`. */
+async function* listFiles(root: string, prefix: string): AsyncIterable<BlobEntry> {
+  checkBlobPrefix(prefix);
+  // Walk only the directory the prefix names (its parent when the prefix ends inside a name), one
+  // directory open at a time, so a large store is never read whole into memory.
+  const cut = prefix.lastIndexOf('/');
+  const startKey = cut === -1 ? '' : prefix.slice(0, cut);
+  const stack: Array<{ path: string; key: string }> = [
+    { path: startKey === '' ? root : safePath(root, startKey), key: startKey },
+  ];
+  while (stack.length > 0) {
+    const dir = stack.pop() as { path: string; key: string };
+    let handle: Dir;
+    try {
+      handle = await opendir(dir.path);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') continue;
+      throw error;
+    }
+    for await (const entry of handle) {
+      // Temp files of unfinished writes are not blobs.
+      if (dir.key === '' && entry.name === '.tmp') continue;
+      const key = dir.key === '' ? entry.name : `${dir.key}/${entry.name}`;
+      const path = join(dir.path, entry.name);
+      if (entry.isDirectory()) {
+        if (`${key}/`.startsWith(prefix) || prefix.startsWith(`${key}/`)) stack.push({ path, key });
+      } else if (entry.isFile() && key.startsWith(prefix)) {
+        // Gone between the listing and the stat (deleted meanwhile): not listed.
+        const s = await stat(path).catch(() => undefined);
+        if (s) yield { key, size: s.size, lastModified: s.mtime };
+      }
+    }
+  }
+}
+
+/** Removes the temp files of `tmpDir` idle for `olderThanMs`; answers how many. */
+async function sweepTemp(tmpDir: string, olderThanMs: number): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(tmpDir);
+  } catch (error) {
+    if (isNotFound(error)) return 0;
+    throw error;
+  }
+  // A write in progress keeps touching its file, so only files idle for olderThanMs are leftovers.
+  const cutoff = Date.now() - olderThanMs;
+  let removed = 0;
+  for (const name of names) {
+    const path = join(tmpDir, name);
+    const s = await stat(path).catch(() => undefined);
+    if (s && s.mtimeMs < cutoff) {
+      await rm(path, { force: true });
+      removed += 1;
+    }
+  }
+  return removed;
+}
+
 /** Local disk adapter: temp file in `<root>/.tmp`, fsync, atomic rename into place. */
 export function localDiskBlobStore(options: { root: string }): BlobStore {
   const root = resolve(options.root);
   const tmpDir = join(root, '.tmp');
-
-  async function tempFile(): Promise<string> {
-    await mkdir(tmpDir, { recursive: true });
-    return join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
-  }
-
-  async function commit(tmp: string, target: string): Promise<void> {
-    await mkdir(dirname(target), { recursive: true });
-    await rename(tmp, target);
-    // Make the rename durable too.
-    const dir = await open(dirname(target), 'r');
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
-  }
 
   return {
     kind: 'local',
 
     async put(key, body, opts: PutOptions): Promise<BlobWritten> {
       const target = safePath(root, key);
-      const tmp = await tempFile();
-      const hash = createHash('sha256');
-      let size = 0;
-      const handle = await open(tmp, 'wx', 0o600);
-      try {
-        for await (const chunk of body as AsyncIterable<Uint8Array>) {
-          opts.signal?.throwIfAborted();
-          size += chunk.byteLength;
-          if (size > opts.maxBytes) throw new BlobTooLargeError(opts.maxBytes);
-          hash.update(chunk);
-          let offset = 0;
-          while (offset < chunk.byteLength) {
-            const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset);
-            offset += bytesWritten;
-          }
-        }
-        opts.signal?.throwIfAborted();
-        await handle.sync();
-        await handle.close();
-        await commit(tmp, target);
-        return { size, sha256: hash.digest('hex') };
-      } catch (error) {
-        await handle.close().catch(() => undefined);
-        await rm(tmp, { force: true });
-        throw error;
-      }
+      return writeFile(tmpDir, target, body, opts);
     },
 
     async get(key: string, range?: ByteRange): Promise<Readable> {
@@ -113,82 +201,15 @@ export function localDiskBlobStore(options: { root: string }): BlobStore {
     async copy(from: string, to: string): Promise<void> {
       const source = safePath(root, from);
       const target = safePath(root, to);
-      const tmp = await tempFile();
-      try {
-        await copyFile(source, tmp);
-        const h = await open(tmp, 'r+');
-        try {
-          await h.sync();
-        } finally {
-          await h.close();
-        }
-        await commit(tmp, target);
-      } catch (error) {
-        await rm(tmp, { force: true });
-        if (isNotFound(error)) throw new BlobNotFoundError(from);
-        throw error;
-      }
+      await copyFileDurably(tmpDir, source, target, from);
     },
 
     async delete(key: string): Promise<void> {
       await rm(safePath(root, key), { force: true });
     },
 
-    async *list(prefix: string): AsyncIterable<BlobEntry> {
-      checkBlobPrefix(prefix);
-      // Walk only the directory the prefix names (its parent when the prefix ends inside a name), one
-      // directory open at a time, so a large store is never read whole into memory.
-      const cut = prefix.lastIndexOf('/');
-      const startKey = cut === -1 ? '' : prefix.slice(0, cut);
-      const stack: Array<{ path: string; key: string }> = [
-        { path: startKey === '' ? root : safePath(root, startKey), key: startKey },
-      ];
-      while (stack.length > 0) {
-        const dir = stack.pop() as { path: string; key: string };
-        let handle: Dir;
-        try {
-          handle = await opendir(dir.path);
-        } catch (error) {
-          const code = (error as { code?: string }).code;
-          if (code === 'ENOENT' || code === 'ENOTDIR') continue;
-          throw error;
-        }
-        for await (const entry of handle) {
-          // Temp files of unfinished writes are not blobs.
-          if (dir.key === '' && entry.name === '.tmp') continue;
-          const key = dir.key === '' ? entry.name : `${dir.key}/${entry.name}`;
-          const path = join(dir.path, entry.name);
-          if (entry.isDirectory()) {
-            if (`${key}/`.startsWith(prefix) || prefix.startsWith(`${key}/`)) stack.push({ path, key });
-          } else if (entry.isFile() && key.startsWith(prefix)) {
-            // Gone between the listing and the stat (deleted meanwhile): not listed.
-            const s = await stat(path).catch(() => undefined);
-            if (s) yield { key, size: s.size, lastModified: s.mtime };
-          }
-        }
-      }
-    },
+    list: (prefix: string): AsyncIterable<BlobEntry> => listFiles(root, prefix),
 
-    async sweepTemporary(olderThanMs: number): Promise<number> {
-      let names: string[];
-      try {
-        names = await readdir(tmpDir);
-      } catch (error) {
-        if (isNotFound(error)) return 0;
-        throw error;
-      }
-      // A write in progress keeps touching its file, so only files idle for olderThanMs are leftovers.
-      const cutoff = Date.now() - olderThanMs;
-      let removed = 0;
-      for (const name of names) {
-        const path = join(tmpDir, name);
-        const s = await stat(path).catch(() => undefined);
-        if (s && s.mtimeMs < cutoff) {
-          await rm(path, { force: true });
-          removed += 1;
-        }
-      }
-      return removed;
-    },
+    sweepTemporary: (olderThanMs: number): Promise<number> => sweepTemp(tmpDir, olderThanMs),
   };
 }
