@@ -29,6 +29,44 @@ export interface SignalBus {
   close(): Promise<void>;
 }
 
+type Listeners = Map<string, Set<SignalListener>>;
+
+const key = (botId: string, conversationId: string) => `${botId}\u0000${conversationId}`;
+
+/** Calls the listeners a note is for: its conversation's, every one of its bot's (revoked), or all (`null`). */
+function deliver(listeners: Listeners, note: SignalNote | null): void {
+  const sets =
+    note === null
+      ? [...listeners.values()]
+      : note.revoked
+        ? [...listeners.entries()].filter(([k]) => k.startsWith(key(note.botId, ''))).map(([, set]) => set)
+        : [listeners.get(key(note.botId, note.conversationId))];
+  for (const set of sets) for (const listener of [...(set ?? [])]) listener(note);
+}
+
+/** The note a NOTIFY payload carries, or undefined for one this process sent itself; throws on a bad payload. */
+function decodeNote(payload: string, origin: string): SignalNote | undefined {
+  const parsed = JSON.parse(payload) as { o: string; b: string; c: string; n: number; r?: 1 };
+  if (parsed.o === origin) return undefined;
+  return {
+    botId: parsed.b,
+    conversationId: parsed.c,
+    cursor: parsed.n,
+    ...(parsed.r ? { revoked: true as const } : {}),
+  };
+}
+
+/** Adds a listener to its conversation's set; answers the set. */
+function addListener(listeners: Listeners, k: string, listener: SignalListener): Set<SignalListener> {
+  let set = listeners.get(k);
+  if (!set) {
+    set = new Set();
+    listeners.set(k, set);
+  }
+  set.add(listener);
+  return set;
+}
+
 /**
  * Fans signal notes out to the live streams: in this process directly, and to the other processes sharing
  * a PostgreSQL database through LISTEN/NOTIFY (only the conversation and cursor travel; the rows stay in
@@ -41,65 +79,44 @@ export function signalBus(options: {
 }): SignalBus {
   const { notifications } = options;
   const origin = randomBytes(6).toString('hex');
-  const listeners = new Map<string, Set<SignalListener>>();
-  const key = (botId: string, conversationId: string) => `${botId}\u0000${conversationId}`;
+  const listeners: Listeners = new Map();
   let listening: Promise<() => Promise<void>> | undefined;
   let closed = false;
 
-  function deliver(note: SignalNote | null): void {
-    const sets =
-      note === null
-        ? [...listeners.values()]
-        : note.revoked
-          ? [...listeners.entries()].filter(([k]) => k.startsWith(key(note.botId, ''))).map(([, set]) => set)
-          : [listeners.get(key(note.botId, note.conversationId))];
-    for (const set of sets) for (const listener of [...(set ?? [])]) listener(note);
-  }
-
   function onNotification(payload: string | null): void {
     if (payload === null) {
-      deliver(null);
+      deliver(listeners, null);
       return;
     }
     try {
-      const parsed = JSON.parse(payload) as { o: string; b: string; c: string; n: number; r?: 1 };
-      if (parsed.o === origin) return;
-      deliver({
-        botId: parsed.b,
-        conversationId: parsed.c,
-        cursor: parsed.n,
-        ...(parsed.r ? { revoked: true as const } : {}),
-      });
+      const note = decodeNote(payload, origin);
+      if (note) deliver(listeners, note);
     } catch (error) {
       options.onError(error);
     }
   }
 
+  /** Sends a note to the other processes (fields after `o`, the origin). */
+  function notify(fields: { b: string; c: string; n: number; r?: 1 }): void {
+    if (!notifications || closed) return;
+    const payload = JSON.stringify({ o: origin, ...fields });
+    notifications.notify(CHANNEL, payload).catch((error: unknown) => options.onError(error));
+  }
+
   return {
     publish(note: SignalNote): void {
-      deliver(note);
-      if (notifications && !closed) {
-        const payload = JSON.stringify({ o: origin, b: note.botId, c: note.conversationId, n: note.cursor });
-        notifications.notify(CHANNEL, payload).catch((error: unknown) => options.onError(error));
-      }
+      deliver(listeners, note);
+      notify({ b: note.botId, c: note.conversationId, n: note.cursor });
     },
 
     revoke(botId: string): void {
-      deliver({ botId, conversationId: '', cursor: -1, revoked: true });
-      if (notifications && !closed) {
-        const payload = JSON.stringify({ o: origin, b: botId, c: '', n: -1, r: 1 });
-        notifications.notify(CHANNEL, payload).catch((error: unknown) => options.onError(error));
-      }
+      deliver(listeners, { botId, conversationId: '', cursor: -1, revoked: true });
+      notify({ b: botId, c: '', n: -1, r: 1 });
     },
 
     async subscribe(botId: string, conversationId: string, listener: SignalListener): Promise<() => void> {
       const k = key(botId, conversationId);
-      let set = listeners.get(k);
-      if (!set) {
-        set = new Set();
-        listeners.set(k, set);
-      }
-      set.add(listener);
+      const set = addListener(listeners, k, listener);
       if (notifications && !closed) {
         listening ??= notifications.listen(CHANNEL, onNotification);
         try {
