@@ -32,97 +32,90 @@ const VECTOR_BATCH = 100;
 /** A vector search scoped to at most this many files scans only their passages. */
 const NARROW_FILE_COUNT = 50;
 
-/**
- * The passage index on SQLite: passages in `passages`, their text in the FTS5 table `passages_fts`
- * (porter, unicode61, diacritics removed; kept in sync by triggers), tiles of 8 consecutive passages of a
- * file in the contentless FTS5 table `passage_tiles` (rowid: the tile's smallest passage seq; written here,
- * deleted by a trigger), their vectors in the sqlite-vec table
- * `passage_vectors` (vec0, cosine, partitioned by bot; made when a model is set, emptied by a trigger
- * when a passage goes). Needs sqlite-vec loaded on the connection.
- * @example const index = sqlitePassageIndex({ kysely: db.kysely });
- */
-export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageIndex {
-  const db = options.kysely;
-  const breadcrumbWeight = options.breadcrumbWeight ?? DEFAULT_BREADCRUMB_WEIGHT.sqlite;
-  const tileWeight = options.tileWeight ?? DEFAULT_TILE_WEIGHT;
-  const common = commonQueries(db, { contentBytes: (c) => sql<number>`length(cast(${sql.ref(c)} as blob))` });
+/** (Re)creates the vec0 table of a model, and the trigger that empties it when a passage goes. */
+async function createVectorTable(trx: Transaction<Database>, model: EmbeddingModel): Promise<void> {
+  await sql`drop trigger if exists passages_vectors_delete`.execute(trx);
+  await sql`drop table if exists passage_vectors`.execute(trx);
+  await sql`
+    create virtual table passage_vectors using vec0(
+      embedding float[${sql.raw(String(model.dimensions))}] distance_metric=cosine,
+      bot_id text partition key
+    )`.execute(trx);
+  await sql`
+    create trigger passages_vectors_delete after delete on passages begin
+      delete from passage_vectors where rowid = old.seq;
+    end`.execute(trx);
+}
 
-  async function createVectorTable(trx: Transaction<Database>, model: EmbeddingModel): Promise<void> {
-    await sql`drop trigger if exists passages_vectors_delete`.execute(trx);
-    await sql`drop table if exists passage_vectors`.execute(trx);
-    await sql`
-      create virtual table passage_vectors using vec0(
-        embedding float[${sql.raw(String(model.dimensions))}] distance_metric=cosine,
-        bot_id text partition key
-      )`.execute(trx);
-    await sql`
-      create trigger passages_vectors_delete after delete on passages begin
-        delete from passage_vectors where rowid = old.seq;
-      end`.execute(trx);
-  }
+/** Makes `model` the current one unless it is already. */
+async function setModelIn(trx: Transaction<Database>, model: EmbeddingModel) {
+  const current = await readModelRow(trx);
+  if (current && current.id === model.id && current.dimensions === model.dimensions)
+    return { changed: false, info: current };
+  return replaceModel(trx, model, 'sqlite-vec', () => createVectorTable(trx, model));
+}
 
-  async function setModelIn(trx: Transaction<Database>, model: EmbeddingModel) {
+/** Replaces a file's passages, their tiles (once all are there) and their vectors (by passage seq). */
+const replaceIn: EngineParts['replaceIn'] = async (trx, input, embedded) => {
+  const { fileId, botId, passages, model } = input;
+  await checkFileOfBot(trx, input, false);
+  if (embedded && model) {
     const current = await readModelRow(trx);
-    if (current && current.id === model.id && current.dimensions === model.dimensions)
-      return { changed: false, info: current };
-    return replaceModel(trx, model, 'sqlite-vec', () => createVectorTable(trx, model));
+    if (compareModel(current, model) === 'none') await setModelIn(trx, model);
   }
+  await trx.deleteFrom('passages').where('file_id', '=', fileId).execute();
+  const ids = passages.map(() => newPassageId());
+  for (let i = 0; i < passages.length; i += INSERT_BATCH) {
+    await trx
+      .insertInto('passages')
+      .values(
+        passages.slice(i, i + INSERT_BATCH).map((p, j) => ({
+          id: ids[i + j] as string,
+          file_id: fileId,
+          bot_id: botId,
+          position: p.position,
+          subtype: p.subtype,
+          page_number: p.pageNumber ?? null,
+          content: p.content,
+          breadcrumb: JSON.stringify(p.breadcrumb),
+          model_id: p.embedding && model ? model.id : null,
+        })),
+      )
+      .execute();
+  }
+  // The file's tiles, once all its passages are there (the old ones went with their passages).
+  await sql`
+    insert into passage_tiles(rowid, text)
+    select min(seq), group_concat(content, char(10) order by position)
+    from passages where file_id = ${fileId}
+    group by position / ${sql.lit(TILE_PASSAGES)}`.execute(trx);
+  if (embedded) {
+    const seqs = await sql<{ seq: number; id: string }>`
+      select seq, id from passages where file_id = ${fileId}`.execute(trx);
+    const seqOf = new Map(seqs.rows.map((r) => [r.id, r.seq]));
+    const rows = passages.flatMap((p, i) =>
+      p.embedding
+        ? [
+            sql`(${BigInt(seqOf.get(ids[i] as string) as number)}, ${vectorBytes(unitVector(p.embedding))}, ${botId})`,
+          ]
+        : [],
+    );
+    for (let i = 0; i < rows.length; i += VECTOR_BATCH) {
+      await sql`insert into passage_vectors(rowid, embedding, bot_id) values ${sql.join(
+        rows.slice(i, i + VECTOR_BATCH),
+      )}`.execute(trx);
+    }
+  }
+  return ids;
+};
 
-  /** Replaces a file's passages, their tiles (once all are there) and their vectors (by passage seq). */
-  const replaceIn: EngineParts['replaceIn'] = async (trx, input, embedded) => {
-    const { fileId, botId, passages, model } = input;
-    await checkFileOfBot(trx, input, false);
-    if (embedded && model) {
-      const current = await readModelRow(trx);
-      if (compareModel(current, model) === 'none') await setModelIn(trx, model);
-    }
-    await trx.deleteFrom('passages').where('file_id', '=', fileId).execute();
-    const ids = passages.map(() => newPassageId());
-    for (let i = 0; i < passages.length; i += INSERT_BATCH) {
-      await trx
-        .insertInto('passages')
-        .values(
-          passages.slice(i, i + INSERT_BATCH).map((p, j) => ({
-            id: ids[i + j] as string,
-            file_id: fileId,
-            bot_id: botId,
-            position: p.position,
-            subtype: p.subtype,
-            page_number: p.pageNumber ?? null,
-            content: p.content,
-            breadcrumb: JSON.stringify(p.breadcrumb),
-            model_id: p.embedding && model ? model.id : null,
-          })),
-        )
-        .execute();
-    }
-    // The file's tiles, once all its passages are there (the old ones went with their passages).
-    await sql`
-      insert into passage_tiles(rowid, text)
-      select min(seq), group_concat(content, char(10) order by position)
-      from passages where file_id = ${fileId}
-      group by position / ${sql.lit(TILE_PASSAGES)}`.execute(trx);
-    if (embedded) {
-      const seqs = await sql<{ seq: number; id: string }>`
-        select seq, id from passages where file_id = ${fileId}`.execute(trx);
-      const seqOf = new Map(seqs.rows.map((r) => [r.id, r.seq]));
-      const rows = passages.flatMap((p, i) =>
-        p.embedding
-          ? [
-              sql`(${BigInt(seqOf.get(ids[i] as string) as number)}, ${vectorBytes(unitVector(p.embedding))}, ${botId})`,
-            ]
-          : [],
-      );
-      for (let i = 0; i < rows.length; i += VECTOR_BATCH) {
-        await sql`insert into passage_vectors(rowid, embedding, bot_id) values ${sql.join(
-          rows.slice(i, i + VECTOR_BATCH),
-        )}`.execute(trx);
-      }
-    }
-    return ids;
-  };
-
-  const lexical: EngineParts['lexical'] = async (query, scope, n) => {
+/** Lexical search: FTS5's bm25 of the passage, its breadcrumb weighed by `breadcrumbWeight`, plus its tile's. */
+function lexicalSearch(
+  db: Kysely<Database>,
+  breadcrumbWeight: number,
+  tileWeight: number,
+): EngineParts['lexical'] {
+  return async (query, scope, n) => {
     const match = ftsMatchExpression(queryTerms(query));
     if (match === undefined) return [];
     // The passages holding a query word, each scored by its own bm25 plus its tile's (see
@@ -147,8 +140,11 @@ export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageI
         limit ${n}`.execute(db);
     return result.rows;
   };
+}
 
-  const nearest: EngineParts['nearest'] = async (vector, scope, n) => {
+/** Nearest vectors: sqlite-vec's KNN over the bot's partition, or over the passages in a narrow scope. */
+function nearestSearch(db: Kysely<Database>): EngineParts['nearest'] {
+  return async (vector, scope, n) => {
     const q = vectorBytes(unitVector(vector));
     // vec0's KNN is an exact brute-force scan of the bot's partition. First the nearest few times n of
     // the whole partition, kept when enough of them are in scope: then they hold the n nearest in scope.
@@ -189,6 +185,27 @@ export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageI
       .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: 1 - r.distance }))
       .sort(byScore);
   };
+}
 
-  return sharedPort(db, common, { engine: 'sqlite', setModelIn, replaceIn, lexical, nearest });
+/**
+ * The passage index on SQLite: passages in `passages`, their text in the FTS5 table `passages_fts`
+ * (porter, unicode61, diacritics removed; kept in sync by triggers), tiles of 8 consecutive passages of a
+ * file in the contentless FTS5 table `passage_tiles` (rowid: the tile's smallest passage seq; written here,
+ * deleted by a trigger), their vectors in the sqlite-vec table
+ * `passage_vectors` (vec0, cosine, partitioned by bot; made when a model is set, emptied by a trigger
+ * when a passage goes). Needs sqlite-vec loaded on the connection.
+ * @example const index = sqlitePassageIndex({ kysely: db.kysely });
+ */
+export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageIndex {
+  const db = options.kysely;
+  const breadcrumbWeight = options.breadcrumbWeight ?? DEFAULT_BREADCRUMB_WEIGHT.sqlite;
+  const tileWeight = options.tileWeight ?? DEFAULT_TILE_WEIGHT;
+  const common = commonQueries(db, { contentBytes: (c) => sql<number>`length(cast(${sql.ref(c)} as blob))` });
+  return sharedPort(db, common, {
+    engine: 'sqlite',
+    setModelIn,
+    replaceIn,
+    lexical: lexicalSearch(db, breadcrumbWeight, tileWeight),
+    nearest: nearestSearch(db),
+  });
 }
