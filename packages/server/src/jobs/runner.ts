@@ -67,6 +67,48 @@ function pause(ms: number, stop: AbortSignal): Promise<void> {
   });
 }
 
+/** One worker of a pool: claims and runs jobs until stopped, waiting `pollMs` whenever none is due. */
+async function work(
+  queue: JobQueue,
+  logger: Logger,
+  pool: WorkerPool,
+  jobs: JobSet,
+  stop: AbortSignal,
+): Promise<void> {
+  const options = pool.leaseMs !== undefined ? { leaseMs: pool.leaseMs } : {};
+  while (!stop.aborted) {
+    let found = false;
+    try {
+      found = await queue.runOne(jobs, options, stop);
+    } catch (error) {
+      logger.error({ err: error, pool: pool.name }, 'job worker failed');
+    }
+    if (!found && !stop.aborted) await pause(pool.pollMs, stop);
+  }
+}
+
+/** A periodic task with the time it is next due (ms). */
+interface ScheduledTask {
+  task: PeriodicTask;
+  due: number;
+}
+
+/** Runs the tasks due by the clock, one after another; a failure is logged and the others still run. */
+async function runDue(tasks: ScheduledTask[], clock: () => Date, logger: Logger): Promise<void> {
+  for (const entry of tasks) {
+    const at = clock().getTime();
+    if (entry.due > at) continue;
+    entry.due = at + entry.task.everyMs;
+    const log = logger.child({ task: entry.task.name });
+    try {
+      const result = await entry.task.run({ log });
+      log.debug({ result }, `periodic task ${entry.task.name} done`);
+    } catch (error) {
+      log.error({ err: error }, `periodic task ${entry.task.name} failed`);
+    }
+  }
+}
+
 /** The {@link JobRunner} of a queue. */
 export function jobRunner(deps: {
   queue: JobQueue;
@@ -77,44 +119,15 @@ export function jobRunner(deps: {
 }): JobRunner {
   const { queue, clock, logger } = deps;
   const pools: Array<{ pool: WorkerPool; jobs: JobSet }> = [];
-  const tasks: Array<{ task: PeriodicTask; due: number }> = [];
+  const tasks: ScheduledTask[] = [];
   let ticking: Promise<void> = Promise.resolve();
   let busy = false;
-
-  /** One worker of a pool: claims and runs jobs until stopped, waiting `pollMs` whenever none is due. */
-  async function work(pool: WorkerPool, jobs: JobSet, stop: AbortSignal): Promise<void> {
-    const options = pool.leaseMs !== undefined ? { leaseMs: pool.leaseMs } : {};
-    while (!stop.aborted) {
-      let found = false;
-      try {
-        found = await queue.runOne(jobs, options, stop);
-      } catch (error) {
-        logger.error({ err: error, pool: pool.name }, 'job worker failed');
-      }
-      if (!found && !stop.aborted) await pause(pool.pollMs, stop);
-    }
-  }
-
-  async function runDue(): Promise<void> {
-    for (const entry of tasks) {
-      const at = clock().getTime();
-      if (entry.due > at) continue;
-      entry.due = at + entry.task.everyMs;
-      const log = logger.child({ task: entry.task.name });
-      try {
-        const result = await entry.task.run({ log });
-        log.debug({ result }, `periodic task ${entry.task.name} done`);
-      } catch (error) {
-        log.error({ err: error }, `periodic task ${entry.task.name} failed`);
-      }
-    }
-  }
 
   function tick(): Promise<void> {
     ticking = ticking.then(async () => {
       busy = true;
       try {
-        await runDue();
+        await runDue(tasks, clock, logger);
       } finally {
         busy = false;
       }
@@ -138,7 +151,7 @@ export function jobRunner(deps: {
     start() {
       const stop = new AbortController();
       const loops = pools.flatMap(({ pool, jobs }) =>
-        Array.from({ length: pool.concurrency }, () => work(pool, jobs, stop.signal)),
+        Array.from({ length: pool.concurrency }, () => work(queue, logger, pool, jobs, stop.signal)),
       );
       // A tick still running when the next check comes is not queued behind: the check is skipped.
       const check = setInterval(() => {
