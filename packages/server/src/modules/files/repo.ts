@@ -46,16 +46,16 @@ export interface FileListQuery {
   after?: Cursor | undefined;
 }
 
-/** Queries of files and their tags. */
-export function filesRepo(db: Kysely<Database>) {
-  const visible = (v: FileVisibility): Expression<SqlBool> | undefined =>
-    v.kind === 'all'
-      ? undefined
-      : sql<SqlBool>`((files.owner_type = 'integration' and files.owner_id = ${v.integrationId}) or files.access_policies like '%"integrations"%')`;
+/** The condition of the files a visibility lets one see in lists (none: all of the bot's). */
+function visible(v: FileVisibility): Expression<SqlBool> | undefined {
+  return v.kind === 'all'
+    ? undefined
+    : sql<SqlBool>`((files.owner_type = 'integration' and files.owner_id = ${v.integrationId}) or files.access_policies like '%"integrations"%')`;
+}
 
+/** Locks taken inside a transaction: the quota of a workspace, a file row. */
+function lockQueries(db: Kysely<Database>) {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  const fileTags = tagRows(db, 'file_tags');
-
   return {
     /**
      * Inside a transaction: waits until no other transaction reserves File Storage of this workspace, in any
@@ -75,6 +75,13 @@ export function filesRepo(db: Kysely<Database>) {
       const q = db.selectFrom('files').selectAll().where('id', '=', id);
       return (postgres ? q.forUpdate() : q).executeTakeFirst();
     },
+  };
+}
+
+/** Files by id or key, their tags, their updates; and the expired ones. */
+function rowQueries(db: Kysely<Database>) {
+  const fileTags = tagRows(db, 'file_tags');
+  return {
     insert: async (row: FileRow, tags: Record<string, string>) => {
       await db.insertInto('files').values(row).execute();
       await fileTags.add(row.id, tags);
@@ -122,6 +129,21 @@ export function filesRepo(db: Kysely<Database>) {
       return Number(r.numUpdatedRows) === 1;
     },
     delete: (id: string) => db.deleteFrom('files').where('id', '=', id).execute(),
+    expired: (now: string, limit: number) =>
+      db
+        .selectFrom('files')
+        .selectAll()
+        .where('expires_at', 'is not', null)
+        .where('expires_at', '<=', now)
+        .orderBy('expires_at')
+        .limit(limit)
+        .execute(),
+  };
+}
+
+/** Lists of files, of tag keys and of tag values; the bytes files store. */
+function listQueries(db: Kysely<Database>) {
+  return {
     list: (q: FileListQuery) => {
       const column = FILE_SORT_COLUMNS[q.sortField];
       let query = db.selectFrom('files').selectAll().where('bot_id', '=', q.botId);
@@ -183,16 +205,12 @@ export function filesRepo(db: Kysely<Database>) {
       if (exceptFileId) q = q.where('id', '!=', exceptFileId);
       return Number((await q.executeTakeFirstOrThrow()).n ?? 0);
     },
-    expired: (now: string, limit: number) =>
-      db
-        .selectFrom('files')
-        .selectAll()
-        .where('expires_at', 'is not', null)
-        .where('expires_at', '<=', now)
-        .orderBy('expires_at')
-        .limit(limit)
-        .execute(),
   };
+}
+
+/** Queries of files and their tags. */
+export function filesRepo(db: Kysely<Database>) {
+  return { ...lockQueries(db), ...rowQueries(db), ...listQueries(db) };
 }
 /** The files repository. */
 export type FilesRepo = ReturnType<typeof filesRepo>;
