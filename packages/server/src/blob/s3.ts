@@ -48,6 +48,74 @@ function isMissing(error: unknown): boolean {
   );
 }
 
+/** Streams a body into a multipart upload of `Key`, hashing and counting it; aborts the upload on failure. */
+async function uploadObject(
+  client: S3Client,
+  target: { Bucket: string; Key: string; partSize: number },
+  body: Readable | AsyncIterable<Uint8Array>,
+  opts: PutOptions,
+): Promise<BlobWritten> {
+  const { Bucket, Key } = target;
+  const hash = createHash('sha256');
+  let size = 0;
+  const pass = new PassThrough({ highWaterMark: 1024 * 1024 });
+  const upload = new Upload({
+    client,
+    params: { Bucket, Key, Body: pass, ...(opts.contentType ? { ContentType: opts.contentType } : {}) },
+    partSize: target.partSize,
+    queueSize: 2,
+    leavePartsOnError: false,
+  });
+  const done = upload.done();
+  // Keep an early failure of the upload from going unhandled while we are still feeding it.
+  done.catch(() => undefined);
+  try {
+    const source = body instanceof Readable ? body : Readable.from(body);
+    for await (const chunk of source as AsyncIterable<Uint8Array>) {
+      opts.signal?.throwIfAborted();
+      size += chunk.byteLength;
+      if (size > opts.maxBytes) throw new BlobTooLargeError(opts.maxBytes);
+      hash.update(chunk);
+      if (!pass.write(chunk)) await new Promise<void>((r) => pass.once('drain', r));
+    }
+    opts.signal?.throwIfAborted();
+    pass.end();
+    await done;
+    return { size, sha256: hash.digest('hex') };
+  } catch (error) {
+    await upload.abort().catch(() => undefined);
+    pass.destroy();
+    await done.catch(() => undefined);
+    // The stream never ended, so S3 never completed the object: the key keeps whatever it held before.
+    throw error;
+  }
+}
+
+/** The objects under `Prefix` (whose keys start with the store's `prefix`), page by page. */
+async function* listObjects(
+  client: S3Client,
+  Bucket: string,
+  prefix: string,
+  Prefix: string,
+): AsyncIterable<BlobEntry> {
+  let ContinuationToken: string | undefined;
+  do {
+    const out = await client.send(
+      new ListObjectsV2Command({ Bucket, Prefix, ...(ContinuationToken ? { ContinuationToken } : {}) }),
+    );
+    for (const o of out.Contents ?? []) {
+      if (!o.Key?.startsWith(prefix)) continue;
+      yield {
+        key: o.Key.slice(prefix.length),
+        size: o.Size ?? 0,
+        // An object without a date is taken as new: nothing is ever judged old for lack of one.
+        lastModified: o.LastModified ?? new Date(),
+      };
+    }
+    ContinuationToken = out.IsTruncated ? out.NextContinuationToken : undefined;
+  } while (ContinuationToken);
+}
+
 /** S3 (or S3-compatible) adapter: multipart uploads for large objects; an object appears only once complete. */
 export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
   const client = new S3Client({
@@ -67,39 +135,7 @@ export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
 
     async put(key: string, body, opts: PutOptions): Promise<BlobWritten> {
       const Key = objectKey(key);
-      const hash = createHash('sha256');
-      let size = 0;
-      const pass = new PassThrough({ highWaterMark: 1024 * 1024 });
-      const upload = new Upload({
-        client,
-        params: { Bucket, Key, Body: pass, ...(opts.contentType ? { ContentType: opts.contentType } : {}) },
-        partSize: options.partSize ?? 8 * 1024 * 1024,
-        queueSize: 2,
-        leavePartsOnError: false,
-      });
-      const done = upload.done();
-      // Keep an early failure of the upload from going unhandled while we are still feeding it.
-      done.catch(() => undefined);
-      try {
-        const source = body instanceof Readable ? body : Readable.from(body);
-        for await (const chunk of source as AsyncIterable<Uint8Array>) {
-          opts.signal?.throwIfAborted();
-          size += chunk.byteLength;
-          if (size > opts.maxBytes) throw new BlobTooLargeError(opts.maxBytes);
-          hash.update(chunk);
-          if (!pass.write(chunk)) await new Promise<void>((r) => pass.once('drain', r));
-        }
-        opts.signal?.throwIfAborted();
-        pass.end();
-        await done;
-        return { size, sha256: hash.digest('hex') };
-      } catch (error) {
-        await upload.abort().catch(() => undefined);
-        pass.destroy();
-        await done.catch(() => undefined);
-        // The stream never ended, so S3 never completed the object: the key keeps whatever it held before.
-        throw error;
-      }
+      return uploadObject(client, { Bucket, Key, partSize: options.partSize ?? 8 * 1024 * 1024 }, body, opts);
     },
 
     async get(key: string, range?: ByteRange): Promise<Readable> {
@@ -149,22 +185,7 @@ export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
 
     async *list(keyPrefix: string): AsyncIterable<BlobEntry> {
       const Prefix = `${prefix}${checkBlobPrefix(keyPrefix)}`;
-      let ContinuationToken: string | undefined;
-      do {
-        const out = await client.send(
-          new ListObjectsV2Command({ Bucket, Prefix, ...(ContinuationToken ? { ContinuationToken } : {}) }),
-        );
-        for (const o of out.Contents ?? []) {
-          if (!o.Key?.startsWith(prefix)) continue;
-          yield {
-            key: o.Key.slice(prefix.length),
-            size: o.Size ?? 0,
-            // An object without a date is taken as new: nothing is ever judged old for lack of one.
-            lastModified: o.LastModified ?? new Date(),
-          };
-        }
-        ContinuationToken = out.IsTruncated ? out.NextContinuationToken : undefined;
-      } while (ContinuationToken);
+      yield* listObjects(client, Bucket, prefix, Prefix);
     },
   };
 }
