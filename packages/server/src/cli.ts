@@ -67,34 +67,23 @@ async function ownerActor(services: Services, email: string, workspaceId: string
   return actor;
 }
 
-/**
- * The `parley` command line: `serve`, and commands that create accounts, tokens and bots for scripting.
- * Every command but `serve` prints one JSON document on stdout.
- * @example await buildCli(io).parseAsync(['node', 'parley', 'accounts', 'create', '--email', 'a@b.c'])
- */
-export function buildCli(io: CliIo): Command {
-  const program = new Command('parley')
-    .description('Parley: a self-hostable bot platform.')
-    .version(packageVersion())
-    .configureOutput({ writeOut: io.out, writeErr: io.err })
-    .exitOverride()
-    .addHelpText(
-      'after',
-      `\nConfiguration (environment variables):\n${Object.entries(CONFIG_VARIABLES)
-        .map(([k, v]) => `  ${k.padEnd(32)} ${v}`)
-        .join('\n')}\n`,
-    );
-  const config = () => loadConfig(io.env);
-  const print = (value: unknown) => io.out(`${JSON.stringify(value, null, 2)}\n`);
+/** What the commands share: the CLI's I/O, its configuration (read when a command runs) and its JSON output. */
+interface CommandContext {
+  io: CliIo;
+  config: () => Config;
+  print: (value: unknown) => void;
+}
 
+/** `serve`: starts the service, printing the bootstrap credentials on first start. */
+function serveCommand(program: Command, ctx: CommandContext): void {
   program
     .command('serve')
     .description('start the service (bootstraps an owner, a workspace and a demo bot on first start)')
     .action(async () => {
-      const server = await startServer(config());
+      const server = await startServer(ctx.config());
       const { info, created, file } = server.bootstrap;
       if (created) {
-        io.out(
+        ctx.io.out(
           [
             '',
             'Parley is set up. Keep these; they are shown only this once (also in bootstrap.json, mode 0600):',
@@ -112,18 +101,24 @@ export function buildCli(io: CliIo): Command {
           ].join('\n'),
         );
       }
-      io.out(`Parley listening on ${server.url} (API docs at ${server.url}/docs)\n`);
-      io.onServing?.(() => server.close());
+      ctx.io.out(`Parley listening on ${server.url} (API docs at ${server.url}/docs)\n`);
+      ctx.io.onServing?.(() => server.close());
     });
+}
 
+/** `migrate`: brings the schema up to date. */
+function migrateCommand(program: Command, ctx: CommandContext): void {
   program
     .command('migrate')
     .description('bring the database schema up to date and exit')
     .action(async () => {
-      await withServices(config(), async () => undefined);
-      print({ migrated: true });
+      await withServices(ctx.config(), async () => undefined);
+      ctx.print({ migrated: true });
     });
+}
 
+/** `accounts create` and `accounts set-password`. */
+function accountsCommands(program: Command, ctx: CommandContext): void {
   const accounts = program.command('accounts').description('manage accounts');
   accounts
     .command('create')
@@ -137,7 +132,7 @@ export function buildCli(io: CliIo): Command {
       'existing member adding the account to --workspace (default: the bootstrap owner)',
     )
     .action(async (opts: { email: string; name?: string; workspace?: string; role: Role; as?: string }) => {
-      const cfg = config();
+      const cfg = ctx.config();
       await withServices(cfg, async (services) => {
         const created = await services.identity.createAccount(opts.email, opts.name);
         let member: unknown;
@@ -149,7 +144,7 @@ export function buildCli(io: CliIo): Command {
             { direct: true },
           );
         }
-        print({ account: created.account, token: created.token.value, ...(member ? { member } : {}) });
+        ctx.print({ account: created.account, token: created.token.value, ...(member ? { member } : {}) });
       });
     });
 
@@ -158,12 +153,15 @@ export function buildCli(io: CliIo): Command {
     .description("set an account's password, read from standard input (ends the account's sessions)")
     .requiredOption('--email <email>', 'e-mail of the account')
     .action(async (opts: { email: string }) => {
-      const password = await readSecret(io);
-      await withServices(config(), async (services) => {
-        print({ account: await services.identity.setPassword(opts.email, password) });
+      const password = await readSecret(ctx.io);
+      await withServices(ctx.config(), async (services) => {
+        ctx.print({ account: await services.identity.setPassword(opts.email, password) });
       });
     });
+}
 
+/** `tokens create`. */
+function tokensCommands(program: Command, ctx: CommandContext): void {
   const tokens = program.command('tokens').description('manage personal access tokens');
   tokens
     .command('create')
@@ -172,15 +170,18 @@ export function buildCli(io: CliIo): Command {
     .option('--note <note>', 'what the token is for', 'cli')
     .option('--expires-at <iso>', 'expiry (ISO 8601)')
     .action(async (opts: { email: string; note: string; expiresAt?: string }) => {
-      await withServices(config(), async (services) => {
+      await withServices(ctx.config(), async (services) => {
         const pat = await services.identity.createPat(await accountPrincipal(services, opts.email), {
           note: opts.note,
           expiresAt: opts.expiresAt,
         });
-        print({ token: pat });
+        ctx.print({ token: pat });
       });
     });
+}
 
+/** `workspaces create`. */
+function workspacesCommands(program: Command, ctx: CommandContext): void {
   const workspaces = program.command('workspaces').description('manage workspaces');
   workspaces
     .command('create')
@@ -188,13 +189,16 @@ export function buildCli(io: CliIo): Command {
     .requiredOption('--name <name>', 'workspace name')
     .option('--owner <email>', 'owner e-mail (default: the bootstrap owner)')
     .action(async (opts: { name: string; owner?: string }) => {
-      const cfg = config();
+      const cfg = ctx.config();
       await withServices(cfg, async (services) => {
         const owner = await accountPrincipal(services, opts.owner ?? cfg.adminEmail);
-        print({ workspace: await services.identity.createWorkspace(owner, { name: opts.name }) });
+        ctx.print({ workspace: await services.identity.createWorkspace(owner, { name: opts.name }) });
       });
     });
+}
 
+/** `bots create`. */
+function botsCommands(program: Command, ctx: CommandContext): void {
   const bots = program.command('bots').description('manage bots');
   bots
     .command('create')
@@ -204,15 +208,47 @@ export function buildCli(io: CliIo): Command {
     .option('--as <email>', 'member creating the bot (default: the bootstrap owner)')
     .option('--no-key', 'do not create a bot access key')
     .action(async (opts: { workspace: string; name: string; as?: string; key: boolean }) => {
-      const cfg = config();
+      const cfg = ctx.config();
       await withServices(cfg, async (services) => {
         const actor = await ownerActor(services, opts.as ?? cfg.adminEmail, opts.workspace);
         const bot = await services.bots.create(actor, { name: opts.name });
         const key = opts.key ? await services.bots.createKey(actor, bot.id, { note: 'cli' }) : undefined;
-        print({ bot, ...(key ? { botAccessKey: key.value } : {}) });
+        ctx.print({ bot, ...(key ? { botAccessKey: key.value } : {}) });
       });
     });
+}
 
+/**
+ * The `parley` command line: `serve`, and commands that create accounts, tokens and bots for scripting.
+ * Every command but `serve` prints one JSON document on stdout.
+ * @example await buildCli(io).parseAsync(['node', 'parley', 'accounts', 'create', '--email', 'a@b.c'])
+ */
+export function buildCli(io: CliIo): Command {
+  const program = new Command('parley')
+    .description('Parley: a self-hostable bot platform.')
+    .version(packageVersion())
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .exitOverride()
+    .addHelpText(
+      'after',
+      `\nConfiguration (environment variables):\n${Object.entries(CONFIG_VARIABLES)
+        .map(([k, v]) => `  ${k.padEnd(32)} ${v}`)
+        .join('\n')}\n`,
+    );
+  const ctx: CommandContext = {
+    io,
+    config: () => loadConfig(io.env),
+    print: (value) => io.out(`${JSON.stringify(value, null, 2)}\n`),
+  };
+  for (const add of [
+    serveCommand,
+    migrateCommand,
+    accountsCommands,
+    tokensCommands,
+    workspacesCommands,
+    botsCommands,
+  ])
+    add(program, ctx);
   return program;
 }
 
