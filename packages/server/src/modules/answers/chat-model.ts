@@ -92,6 +92,62 @@ async function readJsonCapped(response: Response, where: string): Promise<unknow
   }
 }
 
+/** The `/chat/completions` URL under a base URL; throws `invalid_configuration` unless it is http(s). */
+function chatEndpoint(url: string): URL {
+  try {
+    const endpoint = new URL(`${url.replace(/\/+$/, '')}/chat/completions`);
+    if (endpoint.protocol !== 'http:' && endpoint.protocol !== 'https:') throw new Error('protocol');
+    return endpoint;
+  } catch {
+    throw new ChatModelError('invalid_configuration', `the chat model URL "${url}" is not an http(s) URL`);
+  }
+}
+
+/** The ChatModelError a call that threw ends with: its own, a timeout, a cancellation, or a network error. */
+function callFailure(
+  error: unknown,
+  call: { where: string; timeoutMs: number; timeout: AbortSignal; signal: AbortSignal | undefined },
+): ChatModelError {
+  const { where, timeoutMs } = call;
+  if (error instanceof ChatModelError) return error;
+  if (call.timeout.aborted)
+    return new ChatModelError('timeout', `chat model ${where} did not answer within ${timeoutMs} ms`, {
+      cause: error,
+    });
+  if (call.signal?.aborted)
+    return new ChatModelError('aborted', 'the chat model call was cancelled', { cause: error });
+  const reason =
+    error instanceof Error
+      ? error.cause instanceof Error
+        ? error.cause.message
+        : error.message
+      : String(error);
+  return new ChatModelError('network_error', `chat model ${where} could not be reached: ${reason}`, {
+    cause: error,
+  });
+}
+
+/** The answer of a response: an http_error unless it is OK, else the streamed or whole text. */
+async function readAnswer(response: Response, where: string, callOptions: CompleteOptions): Promise<string> {
+  const stream = callOptions.onDelta !== undefined;
+  if (!response.ok) {
+    const body = (await errorBody(response, callOptions.log)).slice(0, MAX_ERROR_BODY);
+    throw new ChatModelError(
+      'http_error',
+      `chat model ${where} answered ${response.status}${body ? `: ${serviceMessage(body)}` : ''}`,
+      { status: response.status },
+    );
+  }
+  const type = response.headers.get('content-type') ?? '';
+  if (stream && type.includes('text/event-stream')) {
+    return await readStream(response, where, callOptions.onDelta as (text: string) => void, callOptions.log);
+  }
+  // A service that answers a streaming request all at once is read as such.
+  const text = contentOf(await readJsonCapped(response, where), where);
+  if (stream && text) callOptions.onDelta?.(text);
+  return text;
+}
+
 /**
  * A chat model reached over HTTP with the OpenAI chat completions protocol.
  * @example
@@ -101,16 +157,7 @@ async function readJsonCapped(response: Response, where: string): Promise<unknow
 export function openAiChatModel(options: OpenAiChatModelOptions): ChatModel {
   if (!options.model.trim())
     throw new ChatModelError('invalid_configuration', 'the chat model name is required');
-  let endpoint: URL;
-  try {
-    endpoint = new URL(`${options.url.replace(/\/+$/, '')}/chat/completions`);
-    if (endpoint.protocol !== 'http:' && endpoint.protocol !== 'https:') throw new Error('protocol');
-  } catch {
-    throw new ChatModelError(
-      'invalid_configuration',
-      `the chat model URL "${options.url}" is not an http(s) URL`,
-    );
-  }
+  const endpoint = chatEndpoint(options.url);
   const where = `${endpoint.origin}${endpoint.pathname}`;
   const timeoutMs = options.timeoutMs ?? 60_000;
   const headers: Record<string, string> = {
@@ -124,24 +171,6 @@ export function openAiChatModel(options: OpenAiChatModelOptions): ChatModel {
       const stream = callOptions.onDelta !== undefined;
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = callOptions.signal ? AbortSignal.any([callOptions.signal, timeout]) : timeout;
-      const failure = (error: unknown): ChatModelError => {
-        if (error instanceof ChatModelError) return error;
-        if (timeout.aborted)
-          return new ChatModelError('timeout', `chat model ${where} did not answer within ${timeoutMs} ms`, {
-            cause: error,
-          });
-        if (callOptions.signal?.aborted)
-          return new ChatModelError('aborted', 'the chat model call was cancelled', { cause: error });
-        const reason =
-          error instanceof Error
-            ? error.cause instanceof Error
-              ? error.cause.message
-              : error.message
-            : String(error);
-        return new ChatModelError('network_error', `chat model ${where} could not be reached: ${reason}`, {
-          cause: error,
-        });
-      };
       try {
         const response = await fetch(endpoint, {
           method: 'POST',
@@ -154,29 +183,9 @@ export function openAiChatModel(options: OpenAiChatModelOptions): ChatModel {
           }),
           signal,
         });
-        if (!response.ok) {
-          const body = (await errorBody(response, callOptions.log)).slice(0, MAX_ERROR_BODY);
-          throw new ChatModelError(
-            'http_error',
-            `chat model ${where} answered ${response.status}${body ? `: ${serviceMessage(body)}` : ''}`,
-            { status: response.status },
-          );
-        }
-        const type = response.headers.get('content-type') ?? '';
-        if (stream && type.includes('text/event-stream')) {
-          return await readStream(
-            response,
-            where,
-            callOptions.onDelta as (text: string) => void,
-            callOptions.log,
-          );
-        }
-        // A service that answers a streaming request all at once is read as such.
-        const text = contentOf(await readJsonCapped(response, where), where);
-        if (stream && text) callOptions.onDelta?.(text);
-        return text;
+        return await readAnswer(response, where, callOptions);
       } catch (error) {
-        throw failure(error);
+        throw callFailure(error, { where, timeoutMs, timeout, signal: callOptions.signal });
       }
     },
   };
