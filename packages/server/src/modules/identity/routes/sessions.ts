@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { errors } from '../../../errors/errors.js';
 import { header } from '../../../http/headers.js';
-import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
+import { ADMIN_SECURITY, type Declare, operations } from '../../../http/operation.js';
 import { listOf } from '../../../http/route-helpers.js';
 import {
   requireSameOrigin,
@@ -24,24 +24,12 @@ const clientOf = (req: FastifyRequest): SignInClient => ({
   address: req.ip,
 });
 
-/**
- * Human sign-in (the Console's): a password opens a server-side session carried in an HttpOnly, SameSite=Strict
- * cookie (Secure on https); the account's sessions are listed and ended here, and a password change ends the
- * others. The Admin API's hook takes the cookie as the account's credential where no token is sent.
- */
-export function sessionRoutes(
-  app: FastifyInstance,
+/** Signing in, and listing the account's sessions. */
+function signInRoutes(
+  op: Declare,
   { identity, sessions }: { identity: IdentityService; sessions: SessionTransport },
+  cookieOptions: ReturnType<typeof sessionCookieOptions>,
 ) {
-  const op = operations(app, { tags: ['account'], security: { ...ADMIN_SECURITY, ...SESSION_SECURITY } });
-  const cookieOptions = sessionCookieOptions(sessions);
-  const { maxAge: _lifetime, ...clearOptions } = cookieOptions;
-  /** Forgets the cookie in the browser when the session the request came with has ended. */
-  const endCookie = (req: FastifyRequest, reply: FastifyReply, ended: boolean) => {
-    if (ended && req.principal.kind === 'account' && req.principal.sessionId)
-      reply.clearCookie(SESSION_COOKIE, clearOptions);
-  };
-
   op(
     'POST /account/sessions',
     {
@@ -68,7 +56,14 @@ export function sessionRoutes(
     { operationId: 'admin.listSessions', auth: 'account', response: listOf('sessions', Session) },
     async (req) => ({ sessions: await identity.listSessions(req.principal) }),
   );
+}
 
+/** Ending sessions: this one, another, or all of them; `endCookie` forgets the cookie when this one ended. */
+function signOutRoutes(
+  op: Declare,
+  identity: IdentityService,
+  endCookie: (req: FastifyRequest, reply: FastifyReply, ended: boolean) => void,
+) {
   op(
     'DELETE /account/sessions/current',
     {
@@ -115,7 +110,10 @@ export function sessionRoutes(
       return result;
     },
   );
+}
 
+/** Changing the caller's password. */
+function passwordRoute(op: Declare, identity: IdentityService) {
   op(
     'PUT /account/password',
     {
@@ -128,4 +126,27 @@ export function sessionRoutes(
     },
     async (req) => identity.changePassword(req.principal, req.body, clientOf(req)),
   );
+}
+
+/**
+ * Human sign-in (the Console's): a password opens a server-side session carried in an HttpOnly, SameSite=Strict
+ * cookie (Secure on https); the account's sessions are listed and ended here, and a password change ends the
+ * others. The Admin API's hook takes the cookie as the account's credential where no token is sent.
+ */
+export function sessionRoutes(
+  app: FastifyInstance,
+  { identity, sessions }: { identity: IdentityService; sessions: SessionTransport },
+) {
+  const op = operations(app, { tags: ['account'], security: { ...ADMIN_SECURITY, ...SESSION_SECURITY } });
+  const cookieOptions = sessionCookieOptions(sessions);
+  const { maxAge: _lifetime, ...clearOptions } = cookieOptions;
+  /** Forgets the cookie in the browser when the session the request came with has ended. */
+  const endCookie = (req: FastifyRequest, reply: FastifyReply, ended: boolean) => {
+    if (ended && req.principal.kind === 'account' && req.principal.sessionId)
+      reply.clearCookie(SESSION_COOKIE, clearOptions);
+  };
+
+  signInRoutes(op, { identity, sessions }, cookieOptions);
+  signOutRoutes(op, identity, endCookie);
+  passwordRoute(op, identity);
 }
