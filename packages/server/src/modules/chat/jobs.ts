@@ -178,6 +178,39 @@ export function chatReplyJob(deps: {
   });
 }
 
+/** The webhook POST of an event: JSON, signed with the bot's webhook secret at unix time `t`, never redirected. */
+function webhookRequest(
+  event: { id: string; type: string },
+  body: string,
+  signing: { secret: string; t: number },
+  signal: AbortSignal,
+): Parameters<OutboundFetch>[1] {
+  return {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'Parley-Webhook/1',
+      'x-parley-signature': webhookSignature(signing.secret, body, signing.t),
+      'x-parley-event-id': event.id,
+      'x-parley-event-type': event.type,
+    },
+    body,
+    signal,
+    redirect: 'manual',
+  };
+}
+
+/** How a webhook POST that threw is logged and ends: refused (a blocked address, permanent), timed out, or unreachable. */
+function webhookFailure(error: unknown): { statusCode: number; message: string; blocked: boolean } {
+  const blocked = [error, (error as { cause?: unknown } | null)?.cause].find(
+    (e): e is BlockedAddressError => e instanceof BlockedAddressError,
+  );
+  if (blocked) return { statusCode: 403, message: `webhook refused: ${blocked.message}`, blocked: true };
+  const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+  const message = `webhook ${timedOut ? 'timed out' : `unreachable: ${error instanceof Error ? error.message : String(error)}`}`;
+  return { statusCode: timedOut ? 504 : 502, message, blocked: false };
+}
+
 /**
  * The `chat_webhook` job: POSTs a {@link ChatWebhookJob}'s event as JSON to the bot's webhook URL, signed
  * `x-parley-signature: t=<unix s>,v1=<hex HMAC-SHA256("<t>.<body>", webhook secret)>`. Network errors,
@@ -224,34 +257,23 @@ export function chatWebhookJob(deps: {
           );
       let response: Awaited<ReturnType<OutboundFetch>>;
       try {
-        response = await deps.fetch(url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'Parley-Webhook/1',
-            'x-parley-signature': webhookSignature(secret, body, t),
-            'x-parley-event-id': job.event.id,
-            'x-parley-event-type': job.event.type,
-          },
-          body,
-          signal: AbortSignal.any([signal, AbortSignal.timeout(deps.timeoutMs)]),
-          redirect: 'manual',
-        });
+        response = await deps.fetch(
+          url,
+          webhookRequest(
+            job.event,
+            body,
+            { secret, t },
+            AbortSignal.any([signal, AbortSignal.timeout(deps.timeoutMs)]),
+          ),
+        );
         // The answer's body means nothing to Parley: it is never read, whatever its size.
         await discardBody(response);
       } catch (error) {
-        const blocked = [error, (error as { cause?: unknown } | null)?.cause].find(
-          (e): e is BlockedAddressError => e instanceof BlockedAddressError,
-        );
-        if (blocked) {
-          await record(403, `webhook refused: ${blocked.message}`);
-          throw new PermanentJobError(`webhook refused: ${blocked.message}`, 'blocked');
-        }
-        const timedOut =
-          error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-        const message = `webhook ${timedOut ? 'timed out' : `unreachable: ${error instanceof Error ? error.message : String(error)}`}`;
-        await record(timedOut ? 504 : 502, message);
-        throw new Error(message);
+        const failure = webhookFailure(error);
+        await record(failure.statusCode, failure.message);
+        throw failure.blocked
+          ? new PermanentJobError(failure.message, 'blocked')
+          : new Error(failure.message);
       }
       if (response.ok) {
         await record(response.status);
