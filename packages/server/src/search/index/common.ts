@@ -196,16 +196,9 @@ const PASSAGE_COLUMNS = [
   'passages.model_id',
 ] as const;
 
-/** The parts of the port that are the same on both engines: plain Kysely over `passages` and `files`. */
-export function commonQueries(
-  db: Kysely<Database>,
-  options: { contentBytes: (column: string) => Expression<number | string | null> },
-) {
-  const readModel = () => readModelRow(db);
-
+/** Passages read by id, by file, or around a position. */
+function passageReads(db: Kysely<Database>) {
   return {
-    readModel,
-
     async getPassages(ids: string[]): Promise<StoredPassage[]> {
       if (ids.length === 0) return [];
       const byId = new Map<string, StoredPassage>();
@@ -242,7 +235,16 @@ export function commonQueries(
         .execute();
       return rows.map(toStoredPassage);
     },
+  };
+}
 
+/** What the passages of a bot or a workspace hold, the files indexed with another model, and a file's removal. */
+function fileQueries(
+  db: Kysely<Database>,
+  options: { contentBytes: (column: string) => Expression<number | string | null> },
+  readModel: () => ReturnType<typeof readModelRow>,
+) {
+  return {
     async storage(owner: StorageOwner): Promise<StorageFigures> {
       const model = await readModel();
       let q = db
@@ -287,5 +289,19 @@ export function commonQueries(
     async deleteFile(fileId: string): Promise<void> {
       await db.deleteFrom('passages').where('file_id', '=', fileId).execute();
     },
+  };
+}
+
+/** The parts of the port that are the same on both engines: plain Kysely over `passages` and `files`. */
+export function commonQueries(
+  db: Kysely<Database>,
+  options: { contentBytes: (column: string) => Expression<number | string | null> },
+) {
+  const readModel = () => readModelRow(db);
+
+  return {
+    readModel,
+    ...passageReads(db),
+    ...fileQueries(db, options, readModel),
   };
 }
