@@ -29,8 +29,8 @@ export interface SessionRepo {
   pruneFailures(before: string): Promise<void>;
 }
 
-/** The session queries over a database or a transaction. */
-export function sessionRepo(db: Kysely<Database>): SessionRepo {
+/** Account passwords. */
+function passwordQueries(db: Kysely<Database>): Pick<SessionRepo, 'passwordOf' | 'setPassword'> {
   return {
     async passwordOf(accountId) {
       const row = await db
@@ -47,7 +47,17 @@ export function sessionRepo(db: Kysely<Database>): SessionRepo {
         .onConflict((oc) => oc.column('account_id').doUpdateSet({ hash, updated_at: at }))
         .execute();
     },
+  };
+}
 
+/** Sign-in sessions. */
+function sessionQueries(
+  db: Kysely<Database>,
+): Pick<
+  SessionRepo,
+  'insertSession' | 'sessionByHash' | 'touchSession' | 'sessionsOf' | 'revokeSessions' | 'pruneSessions'
+> {
+  return {
     async insertSession(row) {
       await db.insertInto('sessions').values(row).execute();
     },
@@ -92,7 +102,14 @@ export function sessionRepo(db: Kysely<Database>): SessionRepo {
         )
         .execute();
     },
+  };
+}
 
+/** Failed sign-ins, by key. */
+function failureQueries(
+  db: Kysely<Database>,
+): Pick<SessionRepo, 'failuresSince' | 'addFailures' | 'clearFailures' | 'pruneFailures'> {
+  return {
     failuresSince: (keys, since) =>
       keys.length === 0
         ? Promise.resolve([])
@@ -117,4 +134,9 @@ export function sessionRepo(db: Kysely<Database>): SessionRepo {
       await db.deleteFrom('sign_in_failures').where('failed_at', '<=', before).execute();
     },
   };
+}
+
+/** The session queries over a database or a transaction. */
+export function sessionRepo(db: Kysely<Database>): SessionRepo {
+  return { ...passwordQueries(db), ...sessionQueries(db), ...failureQueries(db) };
 }
