@@ -18,18 +18,14 @@ export interface PlatformDeps {
   version?: string | undefined;
 }
 
-/**
- * The parts of the app every surface shares: the OpenAPI document and `/docs`, the rate limit of the APIs,
- * the health checks, and the hook that writes a bot's request log.
- */
-export async function installPlatform(app: FastifyInstance, deps: PlatformDeps): Promise<void> {
-  const { config } = deps;
+/** The OpenAPI document (`/openapi.json`, registered with the health checks) and its browsable form (`/docs`). */
+async function apiDocs(app: FastifyInstance, { config, version }: PlatformDeps): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Parley API',
-        version: deps.version ?? '0.1.0',
+        version: version ?? '0.1.0',
         description:
           'Admin API (`/v1/admin`) of Parley. Authenticate with `Authorization: Bearer <token>`, or in a browser with the session cookie a sign-in (`POST /v1/admin/account/sessions`) sets; workspace-scoped operations also need `x-workspace-id`. Errors answer `{id, code, type, message, metadata?}`.',
       },
@@ -47,7 +43,10 @@ export async function installPlatform(app: FastifyInstance, deps: PlatformDeps):
     routePrefix: '/docs',
     uiConfig: { docExpansion: 'list', deepLinking: true },
   });
+}
 
+/** The rate limit of the APIs (`/v1/…`), per token (or per address without one); off when the maximum is 0. */
+async function rateLimitApis(app: FastifyInstance, config: Config): Promise<void> {
   if (config.rateLimit.max > 0) {
     await app.register(rateLimit, {
       global: true,
@@ -68,7 +67,10 @@ export async function installPlatform(app: FastifyInstance, deps: PlatformDeps):
         ),
     });
   }
+}
 
+/** Liveness (`/healthz`), readiness (`/readyz`: the database answers) and the OpenAPI document. */
+function healthChecks(app: FastifyInstance, db: Db): void {
   app.get('/healthz', { schema: { operationId: 'health.live', tags: ['health'], hide: true } }, async () => ({
     status: 'ok',
   }));
@@ -77,22 +79,24 @@ export async function installPlatform(app: FastifyInstance, deps: PlatformDeps):
     { schema: { operationId: 'health.ready', tags: ['health'], hide: true } },
     async (req, reply) => {
       try {
-        await deps.db.ping();
-        return { status: 'ready', database: deps.db.dialect };
+        await db.ping();
+        return { status: 'ready', database: db.dialect };
       } catch (error) {
         req.log.warn({ err: error }, 'readiness check: the database does not answer');
-        return reply.status(503).send({ status: 'unavailable', database: deps.db.dialect });
+        return reply.status(503).send({ status: 'unavailable', database: db.dialect });
       }
     },
   );
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
 
-  // Every line of the request log that concerns a bot goes to that bot's log.
+/** Every line of the request log that concerns a bot goes to that bot's log. */
+function botRequestLog(app: FastifyInstance, logs: PlatformDeps['logs']): void {
   app.addHook('onResponse', async (req, reply) => {
     const botId = req.parley?.botId;
     if (!botId) return;
     try {
-      await deps.logs.record({
+      await logs.record({
         botId,
         requestId: req.id,
         operationId: (req.routeOptions.schema?.operationId as string | undefined) ?? null,
@@ -105,4 +109,15 @@ export async function installPlatform(app: FastifyInstance, deps: PlatformDeps):
       req.log.warn({ err: error }, 'could not write the bot request log');
     }
   });
+}
+
+/**
+ * The parts of the app every surface shares: the OpenAPI document and `/docs`, the rate limit of the APIs,
+ * the health checks, and the hook that writes a bot's request log.
+ */
+export async function installPlatform(app: FastifyInstance, deps: PlatformDeps): Promise<void> {
+  await apiDocs(app, deps);
+  await rateLimitApis(app, deps.config);
+  healthChecks(app, deps.db);
+  botRequestLog(app, deps.logs);
 }

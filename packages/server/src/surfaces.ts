@@ -23,65 +23,63 @@ import type { Services } from './services.js';
 /** Largest Admin API request body (spec Limits). */
 export const ADMIN_BODY_LIMIT = 50 * 1024 * 1024;
 
-/**
- * Mounts every public surface, each an encapsulated plugin with its own CORS, body parsing and auth hook:
- * the Admin API (`/v1/admin`), the Files API (`/v1/files`), the Chat API (`/v1/chat`), then the webchat's
- * files and hosted page, and the Console.
- */
-export async function installSurfaces(
-  app: FastifyInstance,
-  deps: { config: Config; services: Services },
-): Promise<void> {
-  const { config, services } = deps;
+/** What a surface is built from. */
+interface SurfaceDeps {
+  config: Config;
+  services: Services;
+}
+
+/** A request without a body is an empty object, so operations whose fields are all optional accept a bare POST. */
+function emptyBodyAsObject(surface: FastifyInstance): void {
+  surface.addHook('preValidation', async (req) => {
+    if (req.body == null && req.routeOptions.schema?.body) req.body = {};
+  });
+}
+
+/** The Admin API (`/v1/admin`): JSON only, 50 MB bodies, a token or a session cookie, x-workspace-id by default. */
+async function adminSurface(admin: FastifyInstance, { config, services }: SurfaceDeps): Promise<void> {
   const auth = services.identity.resolver;
-  await app.register(
-    async (admin) => {
-      await admin.register(cors, tokenApiCors(config.corsOrigins));
-      // Session cookies (human sign-in) are read on the Admin API only; the Files and Chat APIs take tokens.
-      await admin.register(cookie);
-      admin.addHook('onRoute', (route) => {
-        route.bodyLimit ??= ADMIN_BODY_LIMIT;
-      });
-      // Admin routes take JSON only: without this, Fastify's default text/plain parser lets a
-      // text body through to validation (400) instead of answering 415 UnsupportedMediaType.
-      admin.removeContentTypeParser('text/plain');
-      // A request without a body is an empty object, so operations whose fields are all optional
-      // (creating a key or a token) accept a bare POST, and required fields get named one by one.
-      admin.addHook('preValidation', async (req) => {
-        if (req.body == null && req.routeOptions.schema?.body) req.body = {};
-      });
-      // Every Admin route acts in the workspace named by x-workspace-id unless it says otherwise.
-      // A signed-in person's session cookie stands for their account where no Authorization header is sent.
-      const sessions = sessionTransport(config.publicUrl, config.sessions.maxAgeMs);
-      admin.addHook('preHandler', authenticate(auth, 'workspace', sessions));
-      const preHandler = (req: Parameters<typeof markBot>[0]) => markBot(req, services.bots, auth);
-      identityRoutes(admin, { identity: services.identity, sessions });
-      botRoutes(admin, { bots: services.bots, auth });
-      integrationRoutes(admin, { integrations: services.integrations, preHandler });
-      auditRoutes(admin, { audit: services.audit });
-      logRoutes(admin, { logs: services.logs });
-      fileAdminRoutes(admin, { files: services.files });
-      chatAdminRoutes(admin, { chat: services.chat });
-    },
-    { prefix: '/v1/admin' },
-  );
+  await admin.register(cors, tokenApiCors(config.corsOrigins));
+  // Session cookies (human sign-in) are read on the Admin API only; the Files and Chat APIs take tokens.
+  await admin.register(cookie);
+  admin.addHook('onRoute', (route) => {
+    route.bodyLimit ??= ADMIN_BODY_LIMIT;
+  });
+  // Admin routes take JSON only: without this, Fastify's default text/plain parser lets a
+  // text body through to validation (400) instead of answering 415 UnsupportedMediaType.
+  admin.removeContentTypeParser('text/plain');
+  // Required fields of a bare POST get named one by one.
+  emptyBodyAsObject(admin);
+  // Every Admin route acts in the workspace named by x-workspace-id unless it says otherwise.
+  // A signed-in person's session cookie stands for their account where no Authorization header is sent.
+  const sessions = sessionTransport(config.publicUrl, config.sessions.maxAgeMs);
+  admin.addHook('preHandler', authenticate(auth, 'workspace', sessions));
+  const preHandler = (req: Parameters<typeof markBot>[0]) => markBot(req, services.bots, auth);
+  identityRoutes(admin, { identity: services.identity, sessions });
+  botRoutes(admin, { bots: services.bots, auth });
+  integrationRoutes(admin, { integrations: services.integrations, preHandler });
+  auditRoutes(admin, { audit: services.audit });
+  logRoutes(admin, { logs: services.logs });
+  fileAdminRoutes(admin, { files: services.files });
+  chatAdminRoutes(admin, { chat: services.chat });
+}
 
-  await app.register(
-    async (filesApi) => {
-      await filesApi.register(cors, tokenApiCors(config.corsOrigins));
-      filesApi.removeContentTypeParser('text/plain');
-      installFilesAuth(filesApi, { files: services.files, auth });
-      knowledgeRoutes(filesApi, {
-        files: services.files,
-        search: services.search,
-        passages: services.passages,
-        knowledgeBases: services.knowledgeBases,
-      });
-      fileRoutes(filesApi, { files: services.files });
-    },
-    { prefix: '/v1/files' },
-  );
+/** The Files API (`/v1/files`): a token acting on the bot named by x-bot-id; search and knowledge bases too. */
+async function filesSurface(filesApi: FastifyInstance, { config, services }: SurfaceDeps): Promise<void> {
+  await filesApi.register(cors, tokenApiCors(config.corsOrigins));
+  filesApi.removeContentTypeParser('text/plain');
+  installFilesAuth(filesApi, { files: services.files, auth: services.identity.resolver });
+  knowledgeRoutes(filesApi, {
+    files: services.files,
+    search: services.search,
+    passages: services.passages,
+    knowledgeBases: services.knowledgeBases,
+  });
+  fileRoutes(filesApi, { files: services.files });
+}
 
+/** The Chat API (`/v1/chat`): JSON only (415 otherwise) within the app's 1 MB body limit; live streams bounded. */
+async function chatSurface(app: FastifyInstance, { config, services }: SurfaceDeps): Promise<void> {
   const streams = new StreamRegistry({
     perUser: config.chat.maxStreamsPerUser,
     perBot: config.chat.maxStreamsPerBot,
@@ -91,11 +89,8 @@ export async function installSurfaces(
   });
   await app.register(
     async (chatApi) => {
-      // JSON only (415 otherwise); the app's 1 MB body limit applies (413 PayloadTooLarge).
       chatApi.removeContentTypeParser('text/plain');
-      chatApi.addHook('preValidation', async (req) => {
-        if (req.body == null && req.routeOptions.schema?.body) req.body = {};
-      });
+      emptyBodyAsObject(chatApi);
       chatRoutes(chatApi, {
         chat: services.chat,
         bus: services.bus,
@@ -110,9 +105,22 @@ export async function installSurfaces(
   app.addHook('preClose', async () => {
     streams.closeAll();
   });
+}
 
+/**
+ * Mounts every public surface, each an encapsulated plugin with its own CORS, body parsing and auth hook:
+ * the Admin API (`/v1/admin`), the Files API (`/v1/files`), the Chat API (`/v1/chat`), then the webchat's
+ * files and hosted page, and the Console.
+ */
+export async function installSurfaces(app: FastifyInstance, deps: SurfaceDeps): Promise<void> {
+  await app.register(async (admin) => adminSurface(admin, deps), { prefix: '/v1/admin' });
+  await app.register(async (filesApi) => filesSurface(filesApi, deps), { prefix: '/v1/files' });
+  await chatSurface(app, deps);
   // The embeddable webchat: its scripts, a bot's public configuration, the hosted chat page.
-  webchatRoutes(app, { webchat: webchatService({ bots: services.bots }), publicUrl: config.publicUrl });
+  webchatRoutes(app, {
+    webchat: webchatService({ bots: deps.services.bots }),
+    publicUrl: deps.config.publicUrl,
+  });
   // The Console (packages/console's build): `/` redirects there; every /console/ address answers its page.
   consoleRoutes(app, { console: consoleService() });
 }
