@@ -8,13 +8,19 @@
  * and jitter, honouring `Retry-After`/`retry-after-ms`; other answers fail at once with the service's own
  * message. Vectors are checked (count, order, width, finite numbers) and scaled to unit length.
  */
-import { setTimeout as delay } from 'node:timers/promises';
-import { ResponseTooLargeError, readTextCapped } from '../../outbound-body.js';
 import { abortReason, EmbedderError } from './errors.js';
+import {
+  embeddingsUrl,
+  endpoint,
+  type FailedAttempt,
+  postOnce,
+  type RetryPolicy,
+  withRetries,
+} from './openai-request.js';
+import { parseEmbeddings, unusableAnswer } from './openai-response.js';
 import type { StartableEmbedder } from './port.js';
 
-/** Largest answer read from the embeddings service (a batch of 32 vectors of 3,072 floats is ~2 MB as JSON). */
-const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+export { embeddingsUrl, parseRetryAfter } from './openai-request.js';
 
 /** Settings of the OpenAI-compatible embedder. */
 export interface OpenAiEmbedderOptions {
@@ -43,13 +49,6 @@ export interface OpenAiEmbedderOptions {
   /** Extra request headers (e.g. `api-key` for Azure, organisation ids). */
   headers?: Record<string, string>;
 }
-
-interface EmbeddingsAnswer {
-  data?: unknown;
-}
-
-/** Statuses worth another try, as openai-node retries them. */
-const RETRYABLE_STATUSES = new Set([408, 409, 429]);
 
 /**
  * Embeds through an OpenAI-compatible HTTP service.
@@ -154,125 +153,44 @@ export class OpenAiEmbedder implements StartableEmbedder {
   }
 
   /** One batch, with retries. `callerSignal` tells the caller's abort from a sibling's failure. */
-  private async request(
-    texts: string[],
-    signal: AbortSignal,
-    callerSignal?: AbortSignal,
-  ): Promise<Float32Array[]> {
-    for (let attempt = 0; ; attempt++) {
-      const outcome = await this.attempt(texts, signal, callerSignal);
-      if (outcome.vectors) return outcome.vectors;
-      const { error, retryAfterMs } = outcome;
-      if (!error.retryable || attempt >= this.maxRetries) throw error;
-      let wait = this.backoff(attempt);
-      if (retryAfterMs !== undefined) {
-        if (retryAfterMs > this.maxRetryDelayMs) throw error;
-        wait = retryAfterMs;
-      }
-      await delay(wait, undefined, { signal }).catch(() => {
-        throw this.stopReason(signal, callerSignal);
-      });
-    }
+  private request(texts: string[], signal: AbortSignal, callerSignal?: AbortSignal): Promise<Float32Array[]> {
+    const stop = (): unknown => this.stopReason(signal, callerSignal);
+    return withRetries(() => this.attempt(texts, signal, stop), this.retryPolicy, signal, stop);
   }
 
   private async attempt(
     texts: string[],
     signal: AbortSignal,
-    callerSignal: AbortSignal | undefined,
-  ): Promise<
-    | { vectors: Float32Array[]; error?: never; retryAfterMs?: never }
-    | {
-        vectors?: never;
-        error: EmbedderError;
-        retryAfterMs: number | undefined;
-      }
-  > {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
+    stop: () => unknown,
+  ): Promise<{ value: Float32Array[] } | FailedAttempt> {
     const body = JSON.stringify({
       model: this.model,
       // Services reject empty strings; a blank gets the vector of a space.
       input: texts.map((text) => (text === '' ? ' ' : text)),
       ...(this.requestDimensions ? { dimensions: this.knownDimensions } : {}),
     });
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetch(this.url, {
-        method: 'POST',
-        headers: this.headers,
-        body,
-        signal: AbortSignal.any([signal, timeout]),
-      });
-      text = await readTextCapped(response, MAX_RESPONSE_BYTES);
-    } catch (error) {
-      if (signal.aborted) throw this.stopReason(signal, callerSignal);
-      if (error instanceof ResponseTooLargeError) {
-        const message = `${this.where()} answered too much: ${error.message}`;
-        return { error: new EmbedderError('bad_response', message), retryAfterMs: undefined };
-      }
-      if (timeout.aborted) {
-        const message = `${this.where()} did not answer within ${this.timeoutMs} ms`;
-        return { error: new EmbedderError('timeout', message, { retryable: true }), retryAfterMs: undefined };
-      }
-      const message = `could not reach ${this.where()}: ${describeNetworkError(error)}`;
-      return {
-        error: new EmbedderError('network_error', message, { retryable: true, cause: error }),
-        retryAfterMs: undefined,
-      };
-    }
-    if (response.ok) return { vectors: this.parse(text, texts.length) };
-
-    const status = response.status;
-    const retryAfterMs = parseRetryAfter(response.headers);
-    const shouldRetry = response.headers.get('x-should-retry');
-    const retryable =
-      shouldRetry === 'true' ||
-      (shouldRetry !== 'false' && (RETRYABLE_STATUSES.has(status) || status >= 500));
-    const hint = status === 401 || status === 403 ? ' (check the API key)' : '';
-    const message = `${this.where()} answered ${status} ${response.statusText}: ${serviceMessage(text)}${hint}`;
-    const code = status === 429 ? 'rate_limited' : 'http_error';
-    const error = new EmbedderError(code, message, {
-      retryable,
-      status,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    });
-    return { error, retryAfterMs };
+    const request = { url: this.url, headers: this.headers, body, timeoutMs: this.timeoutMs };
+    const outcome = await postOnce(request, signal, stop);
+    if (!outcome.ok) return { error: outcome.error, retryAfterMs: outcome.retryAfterMs };
+    return { value: this.parse(outcome.text, texts.length) };
   }
 
-  /** Checks an answer and turns it into unit vectors in input order. */
+  /** Checks an answer and turns it into unit vectors in input order, of the known (or first) width. */
   private parse(text: string, count: number): Float32Array[] {
-    const bad = (why: string): EmbedderError =>
-      new EmbedderError('bad_response', `${this.where()} gave an unusable answer: ${why}`);
-    let answer: EmbeddingsAnswer;
-    try {
-      answer = JSON.parse(text) as EmbeddingsAnswer;
-    } catch {
-      throw bad(`not JSON (${serviceMessage(text)})`);
-    }
-    const data = answer?.data;
-    if (!Array.isArray(data)) throw bad('no `data` array');
-    if (data.length !== count) throw bad(`${data.length} embeddings for ${count} inputs`);
-    const vectors: (Float32Array | undefined)[] = new Array(count);
-    data.forEach((item: { embedding?: unknown; index?: unknown } | null, position) => {
-      const index = item?.index ?? position;
-      if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= count) {
-        throw bad(`index ${String(index)} out of range`);
-      }
-      if (vectors[index as number] !== undefined) throw bad(`index ${String(index)} given twice`);
-      vectors[index as number] = toVector(item?.embedding, bad);
-    });
-    for (const vector of vectors as Float32Array[]) {
+    const vectors = parseEmbeddings(text, count, endpoint(this.url));
+    for (const vector of vectors) {
       if (this.knownDimensions === undefined) this.knownDimensions = vector.length;
       if (vector.length !== this.knownDimensions) {
-        throw bad(`vectors of ${vector.length} dimensions where ${this.knownDimensions} are expected`);
+        const why = `vectors of ${vector.length} dimensions where ${this.knownDimensions} are expected`;
+        throw unusableAnswer(endpoint(this.url), why);
       }
     }
-    return vectors as Float32Array[];
+    return vectors;
   }
 
-  private backoff(attempt: number): number {
-    const exponential = Math.min(this.maxRetryDelayMs, this.retryBaseDelayMs * 2 ** attempt);
-    return Math.round(exponential * (1 - Math.random() * 0.25));
+  private get retryPolicy(): RetryPolicy {
+    const { maxRetries, retryBaseDelayMs, maxRetryDelayMs } = this;
+    return { maxRetries, retryBaseDelayMs, maxRetryDelayMs };
   }
 
   /** Why the call stops: the caller's abort reason, `closed`, or (a sibling failed) a plain abort. */
@@ -281,95 +199,6 @@ export class OpenAiEmbedder implements StartableEmbedder {
     if (this.closing.signal.aborted) return closedError();
     return abortReason(signal);
   }
-
-  /** The endpoint, without any credentials a URL might carry. */
-  private where(): string {
-    return `POST ${this.url.origin}${this.url.pathname}`;
-  }
-}
-
-/** `{baseUrl}/v1/embeddings`, accepting a base URL that already ends in `/v1`. */
-export function embeddingsUrl(baseUrl: string): URL {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new EmbedderError(
-      'invalid_configuration',
-      `the embeddings URL ${JSON.stringify(baseUrl)} is not a URL`,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new EmbedderError(
-      'invalid_configuration',
-      `the embeddings URL must be http(s), got ${url.protocol}`,
-    );
-  }
-  const path = url.pathname.replace(/\/+$/, '');
-  url.pathname = path.endsWith('/v1') ? `${path}/embeddings` : `${path}/v1/embeddings`;
-  return url;
-}
-
-/** Milliseconds asked for by `retry-after-ms`, or `Retry-After` as seconds or an HTTP date. */
-export function parseRetryAfter(headers: Headers, now = Date.now()): number | undefined {
-  const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms) && ms >= 0) return Math.ceil(ms);
-  const value = headers.get('retry-after')?.trim();
-  if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number.parseFloat(value) * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** The service's own error message: OpenAI's `error.message`, other common shapes, or the raw text. */
-function serviceMessage(text: string): string {
-  let message: unknown;
-  try {
-    const body = JSON.parse(text) as { error?: unknown; message?: unknown; detail?: unknown };
-    const error = body?.error;
-    message =
-      (typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : error) ??
-      body?.message ??
-      body?.detail;
-    if (typeof message !== 'string') message = undefined;
-  } catch {
-    // not JSON: use the text
-  }
-  const raw = (typeof message === 'string' ? message : text).trim() || '(empty body)';
-  return raw.length > 500 ? `${raw.slice(0, 500)}…` : raw;
-}
-
-/** A JSON number array or base64 little-endian float32, as a unit Float32Array. */
-function toVector(embedding: unknown, bad: (why: string) => EmbedderError): Float32Array {
-  let vector: Float32Array;
-  if (typeof embedding === 'string') {
-    const bytes = Buffer.from(embedding, 'base64');
-    if (bytes.length === 0 || bytes.length % 4 !== 0) throw bad('a base64 embedding is not float32');
-    vector = new Float32Array(bytes.length / 4);
-    for (let i = 0; i < vector.length; i++) vector[i] = bytes.readFloatLE(i * 4);
-  } else if (Array.isArray(embedding) && embedding.length > 0) {
-    vector = new Float32Array(embedding.length);
-    for (let i = 0; i < embedding.length; i++) {
-      const value = embedding[i] as unknown;
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw bad('an embedding holds a non-number');
-      vector[i] = value;
-    }
-  } else {
-    throw bad('an item has no embedding');
-  }
-  let sum = 0;
-  for (const value of vector) sum += value * value;
-  if (!(sum > 0) || !Number.isFinite(sum)) throw bad('a zero or non-finite vector');
-  const scale = 1 / Math.sqrt(sum);
-  for (let i = 0; i < vector.length; i++) vector[i] = (vector[i] as number) * scale;
-  return vector;
-}
-
-function describeNetworkError(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
-  if (typeof cause?.code === 'string') return cause.code;
-  if (typeof cause?.message === 'string') return cause.message;
-  return error instanceof Error ? error.message : String(error);
 }
 
 function closedError(): EmbedderError {
