@@ -17,6 +17,7 @@ import type { Worker } from 'node:worker_threads';
 import { abortReason, EmbedderError } from './errors.js';
 import type { StartableEmbedder } from './port.js';
 import { siblingModule, spawnWorker } from './spawn-worker.js';
+import { type Batch, CallQueue } from './use-lite-calls.js';
 import {
   resolveUseLiteFiles,
   USE_LITE_DIMENSIONS,
@@ -56,28 +57,6 @@ export interface UseLiteOptions {
   files?: UseLiteFiles;
 }
 
-interface Call {
-  texts: readonly string[];
-  vectors: (Float32Array | undefined)[];
-  /** Batches not yet given to a worker, each as the positions of its texts in `texts`. */
-  pending: number[][];
-  running: number;
-  /** Batches handed out so far: the call with the fewest goes next. */
-  dispatched: number;
-  settled: boolean;
-  resolve: (vectors: Float32Array[]) => void;
-  reject: (error: unknown) => void;
-  cleanup: () => void;
-}
-
-interface Batch {
-  id: number;
-  call: Call;
-  /** Positions in `call.texts`, one per text of the batch. */
-  positions: number[];
-  texts: string[];
-}
-
 interface Slot {
   worker: Worker;
   state: 'starting' | 'idle' | 'busy';
@@ -104,9 +83,7 @@ export class UseLiteEmbedder implements StartableEmbedder {
   private readonly filesOption: UseLiteFiles | undefined;
   private files: UseLiteFiles | undefined;
   private readonly slots = new Set<Slot>();
-  /** Calls with batches still to hand out, in arrival order. */
-  private queue: Call[] = [];
-  private nextBatchId = 1;
+  private readonly calls = new CallQueue();
   private closed = false;
   private readyWaiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
 
@@ -140,31 +117,7 @@ export class UseLiteEmbedder implements StartableEmbedder {
     for (const text of texts) {
       if (typeof text !== 'string') return Promise.reject(new TypeError('embed() takes an array of strings'));
     }
-    return new Promise<Float32Array[]>((resolve, reject) => {
-      const call: Call = {
-        texts: [...texts],
-        vectors: new Array<Float32Array | undefined>(texts.length),
-        pending: [],
-        running: 0,
-        dispatched: 0,
-        settled: false,
-        resolve,
-        reject,
-        cleanup: () => {},
-      };
-      // Texts of like length go together: the model pads every row of a batch to the longest one.
-      const order = texts.map((_, i) => i).sort((a, b) => lengthKey(texts[a]) - lengthKey(texts[b]));
-      for (let start = 0; start < order.length; start += this.batchSize) {
-        call.pending.push(order.slice(start, start + this.batchSize));
-      }
-      if (signal !== undefined) {
-        const onAbort = (): void => this.fail(call, abortReason(signal));
-        signal.addEventListener('abort', onAbort, { once: true });
-        call.cleanup = () => signal.removeEventListener('abort', onAbort);
-      }
-      this.queue.push(call);
-      this.pump();
-    });
+    return this.calls.enqueue(texts, this.batchSize, signal, () => this.pump());
   }
 
   /** Worker threads alive (loading or loaded), those embedding now, and batches waiting for one. */
@@ -173,7 +126,7 @@ export class UseLiteEmbedder implements StartableEmbedder {
     return {
       workers: slots.length,
       busy: slots.filter((slot) => slot.state === 'busy').length,
-      queuedBatches: this.queue.reduce((sum, call) => sum + call.pending.length, 0),
+      queuedBatches: this.calls.waitingBatches,
     };
   }
 
@@ -181,8 +134,9 @@ export class UseLiteEmbedder implements StartableEmbedder {
   async close(): Promise<void> {
     if (!this.closed) {
       this.closed = true;
-      const calls = new Set([...this.queue, ...[...this.slots].flatMap((slot) => slot.batch?.call ?? [])]);
-      for (const call of calls) this.fail(call, closedError());
+      const running = [...this.slots].flatMap((slot) => slot.batch?.call ?? []);
+      const calls = new Set([...this.calls.waiting, ...running]);
+      for (const call of calls) this.calls.fail(call, closedError());
       this.settleReady(closedError());
     }
     const slots = [...this.slots];
@@ -190,35 +144,21 @@ export class UseLiteEmbedder implements StartableEmbedder {
     await Promise.all(slots.map((slot) => this.stop(slot)));
   }
 
-  /**
-   * Gives batches to idle workers, from the call served least so far (a new query goes before the next
-   * batch of a long indexing call); starts workers when work waits.
-   */
+  /** Gives batches to idle workers (the call served least goes first); starts workers when work waits. */
   private pump(): void {
     if (this.closed) return;
     for (const slot of this.slots) {
       if (slot.state !== 'idle') continue;
-      let call = this.queue[0];
-      if (call === undefined) break;
-      for (const queued of this.queue) if (queued.dispatched < call.dispatched) call = queued;
-      const positions = call.pending.shift() as number[];
-      call.dispatched++;
-      if (call.pending.length === 0) this.queue = this.queue.filter((queued) => queued !== call);
-      const batch: Batch = {
-        id: this.nextBatchId++,
-        call,
-        positions,
-        texts: positions.map((position) => call.texts[position] as string),
-      };
-      call.running++;
+      const batch = this.calls.next();
+      if (batch === undefined) break;
       slot.state = 'busy';
       slot.batch = batch;
       slot.worker.ref();
       slot.timer = setTimeout(() => this.overrun(slot), this.batchTimeoutMs);
       slot.worker.postMessage({ type: 'embed', id: batch.id, texts: batch.texts } satisfies EmbedRequest);
     }
-    if (this.queue.length > 0) {
-      const waiting = this.queue.reduce((sum, call) => sum + call.pending.length, 0);
+    if (this.calls.waiting.length > 0) {
+      const waiting = this.calls.waitingBatches;
       const busy = [...this.slots].filter((slot) => slot.state === 'busy').length;
       this.grow(Math.min(this.size, busy + waiting));
     }
@@ -273,12 +213,14 @@ export class UseLiteEmbedder implements StartableEmbedder {
           slot.state = 'idle';
           slot.batch = undefined;
           slot.worker.unref();
-          this.complete(batch, message.vectors);
+          this.calls.complete(batch, message.vectors);
         } else {
           // The model threw: its WebAssembly memory may be unusable, so a fresh worker takes over.
           this.drop(slot);
-          batch.call.running--;
-          this.fail(batch.call, new EmbedderError('worker_failed', `embedding failed: ${message.message}`));
+          this.calls.abandon(
+            batch,
+            new EmbedderError('worker_failed', `embedding failed: ${message.message}`),
+          );
         }
         this.pump();
         return;
@@ -288,43 +230,13 @@ export class UseLiteEmbedder implements StartableEmbedder {
     }
   }
 
-  private complete(batch: Batch, flat: Float32Array): void {
-    const { call } = batch;
-    call.running--;
-    if (call.settled) return; // the call already failed or was aborted
-    if (flat.length !== batch.texts.length * USE_LITE_DIMENSIONS) {
-      this.fail(call, new EmbedderError('worker_failed', `the worker returned ${flat.length} numbers`));
-      return;
-    }
-    for (let i = 0; i < batch.texts.length; i++) {
-      const position = batch.positions[i] as number;
-      call.vectors[position] = flat.slice(i * USE_LITE_DIMENSIONS, (i + 1) * USE_LITE_DIMENSIONS);
-    }
-    if (call.pending.length === 0 && call.running === 0) {
-      call.settled = true;
-      call.cleanup();
-      call.resolve(call.vectors as Float32Array[]);
-    }
-  }
-
-  /** Rejects `call` once, and forgets its batches still waiting. */
-  private fail(call: Call, error: unknown): void {
-    if (call.settled) return;
-    call.settled = true;
-    call.vectors = [];
-    call.pending = [];
-    this.queue = this.queue.filter((queued) => queued !== call);
-    call.cleanup();
-    call.reject(error);
-  }
-
   /** A worker that runs past its time bound is ended; its call fails and may be retried. */
   private overrun(slot: Slot): void {
     const call = slot.batch?.call;
     this.drop(slot);
     if (call !== undefined) {
       const message = `an embedding batch ran longer than ${this.batchTimeoutMs} ms; its worker was ended`;
-      this.fail(call, new EmbedderError('worker_failed', message, { retryable: true }));
+      this.calls.fail(call, new EmbedderError('worker_failed', message, { retryable: true }));
     }
     this.pump();
   }
@@ -336,7 +248,7 @@ export class UseLiteEmbedder implements StartableEmbedder {
     if (state === 'starting') {
       this.startFailed(reason);
     } else if (batch !== undefined) {
-      this.fail(batch.call, new EmbedderError('worker_failed', reason, { retryable: true }));
+      this.calls.fail(batch.call, new EmbedderError('worker_failed', reason, { retryable: true }));
       this.pump();
     }
   }
@@ -345,7 +257,7 @@ export class UseLiteEmbedder implements StartableEmbedder {
   private startFailed(reason: string): void {
     if ([...this.slots].some((slot) => slot.state !== 'starting')) return; // others still serve
     const error = new EmbedderError('model_load_failed', reason);
-    for (const call of [...this.queue]) this.fail(call, error);
+    this.calls.failWaiting(error);
     this.settleReady(error);
     for (const slot of [...this.slots]) this.drop(slot);
   }
@@ -370,11 +282,6 @@ export class UseLiteEmbedder implements StartableEmbedder {
     slot.worker.removeAllListeners('message');
     await slot.worker.terminate();
   }
-}
-
-/** Sort key for batching: length in characters, all texts past the model's window alike. */
-function lengthKey(text: string | undefined): number {
-  return Math.min(text?.length ?? 0, 1_000);
 }
 
 function closedError(): EmbedderError {
