@@ -1,7 +1,9 @@
 // The Console in a real browser (Debian Chromium), served by an in-process Parley under its strict CSP: the
 // bootstrap owner signs in with the bootstrap password, creates, renames, disables and deletes bots, reloads on a
 // deep link and stays signed in, switches workspace (remembered), changes name and password, signs out; a wrong
-// password is shown in words; axe finds nothing on Sign in and Bots; at 1280 px (light) and 390 px (dark).
+// password is shown in words; axe finds nothing on Sign in, Bots, Team and the invite page; at 1280 px (light)
+// and 390 px (dark). The owner invites a viewer on Team and copies the link; the viewer joins in another
+// browser, signs in and is offered no bot creation, change or deletion; the owner changes the role, removes them.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -179,6 +181,79 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     await page.getByRole('button', { name: 'Sign out everywhere' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in to Parley' }).isVisible()).toBe(true);
     expect(problems).toEqual([]);
+  });
+
+  it('the owner invites a viewer by link; the viewer joins, signs in and is not offered what a viewer may not do', async () => {
+    const { page, problems } = await newPage(1280, 'light');
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await page.goto(`${origin}/console/team`);
+    await signIn(page, t.owner.password);
+    await expect.poll(() => page.getByRole('heading', { name: 'Team' }).isVisible()).toBe(true);
+    const email = `viewer-${Date.now()}@example.com`;
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Role', { exact: true }).selectOption({ label: 'Viewer' });
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
+    const linkInput = page.getByLabel('Invitation link');
+    await expect.poll(() => linkInput.isVisible()).toBe(true);
+    const link = await linkInput.inputValue();
+    expect(link).toMatch(new RegExp(`^${origin}/console/invite/[^/]+$`));
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    await expect.poll(() => page.getByText('Link copied.').isVisible()).toBe(true);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(link);
+    const row = page.getByRole('listitem').filter({ hasText: email });
+    await expect.poll(() => row.getByText('Invited').isVisible()).toBe(true);
+    expect(await page.getByLabel(`Role of ${email}`).inputValue()).toBe('viewer');
+    expect(await axe(page), 'team').toEqual([]);
+
+    // A second browser, signed out: the link, a name and a password, then Sign in.
+    const invitee = await newPage(390, 'dark');
+    await invitee.page.goto(link);
+    await expect
+      .poll(() => invitee.page.getByRole('heading', { name: 'Join Parley' }).isVisible())
+      .toBe(true);
+    expect(await axe(invitee.page), 'invite, 390 px dark').toEqual([]);
+    await invitee.page.getByLabel('Name').fill('Vera <b>Viewer</b>');
+    await invitee.page.getByLabel('Password').fill('the viewer password 123');
+    await invitee.page.getByRole('button', { name: 'Join' }).click();
+    await expect.poll(() => invitee.page.getByText(/Now sign in\.$/).isVisible()).toBe(true);
+    expect(await invitee.page.getByLabel('Email').inputValue()).toBe(email);
+    await invitee.page.getByLabel('Password').fill('the viewer password 123');
+    const ownRole = invitee.page.waitForResponse((r) => r.url().endsWith('/workspace-members/me'));
+    await invitee.page.getByRole('button', { name: 'Sign in' }).click();
+    await ownRole;
+    await expect
+      .poll(() => invitee.page.getByRole('link', { name: 'Helpdesk', exact: true }).isVisible())
+      .toBe(true);
+    expect(await invitee.page.getByRole('button', { name: 'Create bot' }).count()).toBe(0);
+    const botRole = invitee.page.waitForResponse((r) => r.url().endsWith('/workspace-members/me'));
+    await invitee.page.getByRole('link', { name: 'Helpdesk', exact: true }).click();
+    await botRole;
+    await expect.poll(() => invitee.page.getByRole('heading', { name: 'Helpdesk' }).isVisible()).toBe(true);
+    expect(await invitee.page.getByRole('button', { name: 'Delete bot' }).count()).toBe(0);
+    expect(await invitee.page.getByRole('button', { name: /^(Save|Disable bot|Enable bot)$/ }).count()).toBe(
+      0,
+    );
+    await invitee.page.getByRole('link', { name: 'Team' }).click();
+    await expect.poll(() => invitee.page.getByText(/^Only owners and administrators/).isVisible()).toBe(true);
+    expect(await invitee.page.getByRole('button', { name: 'Invite', exact: true }).count()).toBe(0);
+    expect(await invitee.page.getByRole('button', { name: 'Remove' }).count()).toBe(0);
+    expect(await invitee.page.locator('main b').count()).toBe(0);
+
+    expect(await overflows(invitee.page)).toBe(false);
+
+    // The owner sees the viewer active now, changes the role, then removes them (confirmed).
+    await page.reload();
+    await expect.poll(() => row.getByText('Active').isVisible()).toBe(true);
+    await page.getByLabel(`Role of ${email}`).selectOption({ label: 'Developer' });
+    await row.getByRole('button', { name: 'Save role' }).click();
+    await expect
+      .poll(() => row.getByRole('status').textContent())
+      .toBe('Vera <b>Viewer</b> is now developer.');
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await row.getByRole('button', { name: 'Yes, remove' }).click();
+    await expect.poll(() => row.count()).toBe(0);
+    expect(problems).toEqual([]);
+    expect(invitee.problems).toEqual([]);
   });
 
   it('says in words when sign-ins are throttled (429)', async () => {

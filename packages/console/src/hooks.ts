@@ -68,3 +68,15 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
   const reload = useCallback(() => setRound((n) => n + 1), []);
   return { ...state, reload };
 }
+
+/**
+ * The signed-in person's own membership of the chosen workspace (their role), loaded with the page: what
+ * the role may not do is not offered. `undefined` while loading, or without a workspace.
+ */
+export function useOwnMember() {
+  const { client, workspace } = useConsole();
+  return useLoad(
+    () => (workspace ? client.getWorkspaceMember() : Promise.resolve(undefined)),
+    [client, workspace?.id],
+  );
+}

@@ -1,6 +1,8 @@
 import type { Account } from '@parley/client';
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import { consoleClient, describeError, isSignedOut } from '../api.js';
+import { InvitePage } from './invite-page.js';
 import { Notice } from './notice.js';
 import { SignInPage } from './sign-in-page.js';
 import { SignedIn } from './signed-in.js';
@@ -13,6 +15,14 @@ export function App() {
   const [round, setRound] = useState(0);
   // Stable, so that the signed-in pages do not load the workspaces again when the account's name changes.
   const signedOut = useCallback(() => setAccount(null), []);
+  const { path, route } = useLocation();
+  const joinedThenSignedIn = useCallback(
+    (next: Account) => {
+      setAccount(next);
+      route('/console/bots');
+    },
+    [route],
+  );
 
   useEffect(() => {
     setFailure(undefined);
@@ -24,6 +34,11 @@ export function App() {
       );
   }, [round]);
 
+  // An invitation link works signed out: the one-time code is the proof.
+  const invitation = /^\/console\/invite\/([^/]+)$/.exec(path);
+  if (invitation?.[1]) {
+    return <InvitePage code={decodeURIComponent(invitation[1])} onSignedIn={joinedThenSignedIn} />;
+  }
   if (account === undefined) {
     return (
       <main class="center">

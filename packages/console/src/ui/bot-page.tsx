@@ -1,7 +1,8 @@
 import { useRoute } from 'preact-iso';
 import { useConsole } from '../context.js';
 import { formatDateTime } from '../format.js';
-import { useLoad } from '../hooks.js';
+import { useLoad, useOwnMember } from '../hooks.js';
+import { mayDeleteBot, mayEditBots } from '../roles.js';
 import { BotStatus } from './bot-status.js';
 import { DeleteBot } from './delete-bot.js';
 import { Notice } from './notice.js';
@@ -13,6 +14,7 @@ export function BotPage() {
   const id = params.id ?? '';
   const { client, workspace } = useConsole();
   const bot = useLoad(() => client.getBot({ id }).then((r) => r.bot), [client, id]);
+  const me = useOwnMember();
 
   return (
     <section class="stack">
@@ -40,9 +42,13 @@ export function BotPage() {
             <dt>Last changed</dt>
             <dd>{formatDateTime(bot.data.updatedAt)}</dd>
           </dl>
-          <RenameBotForm key={bot.data.id} bot={bot.data} onSaved={bot.reload} />
-          <BotStatus bot={bot.data} onChanged={bot.reload} />
-          <DeleteBot bot={bot.data} />
+          {mayEditBots(me.data?.role) ? (
+            <>
+              <RenameBotForm key={bot.data.id} bot={bot.data} onSaved={bot.reload} />
+              <BotStatus bot={bot.data} onChanged={bot.reload} />
+            </>
+          ) : null}
+          {mayDeleteBot(me.data, bot.data) ? <DeleteBot bot={bot.data} /> : null}
         </>
       ) : bot.loading ? (
         <p role="status">Loading the bot…</p>

@@ -1,12 +1,15 @@
 import { useConsole } from '../context.js';
 import { formatDateTime } from '../format.js';
-import { useLoad } from '../hooks.js';
+import { useLoad, useOwnMember } from '../hooks.js';
+import { mayEditBots } from '../roles.js';
 import { CreateBotForm } from './create-bot-form.js';
 import { Notice } from './notice.js';
 
 /** The bots of the chosen workspace, by name, and the form that creates one. */
 export function BotsPage() {
   const { client, workspace } = useConsole();
+  const me = useOwnMember();
+  const mayCreate = mayEditBots(me.data?.role);
   const bots = useLoad(
     () =>
       workspace
@@ -29,14 +32,18 @@ export function BotsPage() {
         <h1>Bots</h1>
         <p class="muted">in {workspace.name}</p>
       </div>
-      <CreateBotForm onCreated={bots.reload} />
+      {mayCreate ? <CreateBotForm onCreated={bots.reload} /> : null}
       <Notice error={bots.error} />
       {bots.data === undefined ? (
         bots.loading ? (
           <p role="status">Loading bots…</p>
         ) : null
       ) : bots.data.length === 0 ? (
-        <p class="empty">No bots here yet. Name your first bot above and press "Create bot".</p>
+        <p class="empty">
+          {mayCreate
+            ? 'No bots here yet. Name your first bot above and press "Create bot".'
+            : 'No bots here yet. Someone with the developer role or above can create the first one.'}
+        </p>
       ) : (
         <ul class="list" aria-label="Bots">
           {bots.data.map((bot) => (

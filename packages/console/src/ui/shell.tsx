@@ -10,6 +10,11 @@ const SECTIONS = [
     matches: (path: string) => path === '/console/' || path.startsWith('/console/bots'),
   },
   {
+    href: '/console/team',
+    label: 'Team',
+    matches: (path: string) => path.startsWith('/console/team'),
+  },
+  {
     href: '/console/account',
     label: 'Account',
     matches: (path: string) => path.startsWith('/console/account'),

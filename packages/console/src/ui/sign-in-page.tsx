@@ -4,9 +4,20 @@ import { consoleClient, describeError } from '../api.js';
 import { Field } from './field.js';
 import { Notice } from './notice.js';
 
-/** Sign in with e-mail and password; the server sets the session cookie. */
-export function SignInPage({ onSignedIn }: { onSignedIn(account: Account): void }) {
-  const [email, setEmail] = useState('');
+/**
+ * Sign in with e-mail and password; the server sets the session cookie. `email` fills the e-mail in and
+ * `notice` says what just happened (an invitation accepted).
+ */
+export function SignInPage({
+  onSignedIn,
+  email: knownEmail = '',
+  notice,
+}: {
+  onSignedIn(account: Account): void;
+  email?: string;
+  notice?: string;
+}) {
+  const [email, setEmail] = useState(knownEmail);
   const [password, setPassword] = useState('');
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -29,6 +40,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn(account: Account): void 
     <main class="center">
       <form class="card sign-in" onSubmit={submit}>
         <h1>Sign in to Parley</h1>
+        <Notice done={notice} />
         <Field
           id="sign-in-email"
           label="Email"

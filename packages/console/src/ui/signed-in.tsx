@@ -10,6 +10,7 @@ import { BotsPage } from './bots-page.js';
 import { NotFoundPage } from './not-found-page.js';
 import { Notice } from './notice.js';
 import { Shell } from './shell.js';
+import { TeamPage } from './team-page.js';
 
 /** The signed-in Console: the account's workspaces, the chosen one, and the pages. */
 export function SignedIn({
@@ -72,6 +73,7 @@ export function SignedIn({
           <Route path="/console/" component={BotsPage} />
           <Route path="/console/bots" component={BotsPage} />
           <Route path="/console/bots/:id" component={BotPage} />
+          <Route path="/console/team" component={TeamPage} />
           <Route path="/console/account" component={AccountPage} />
           <Route default component={NotFoundPage} />
         </Router>

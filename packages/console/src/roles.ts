@@ -1,0 +1,41 @@
+import type { Bot, Member, Role } from '@parley/client';
+
+/** The roles of a workspace, least to most rights, as the Admin API names them. */
+export const ROLES: readonly Role[] = ['viewer', 'billing', 'developer', 'manager', 'administrator', 'owner'];
+
+/** A role in words. */
+export function roleName(role: Role): string {
+  return role === 'billing' ? 'Billing' : role.charAt(0).toUpperCase() + role.slice(1);
+}
+
+// What the Console offers mirrors the server's permission policy (packages/server/src/access/policy.ts); the
+// server decides anyway, and a 403 is shown in words if the two ever differ.
+
+/** Whether `role` may invite, change and remove members (`member.add`, `member.update`, `member.remove`). */
+export function mayManageMembers(role: Role | undefined): boolean {
+  return role === 'owner' || role === 'administrator';
+}
+
+/** The roles `role` may give: only an owner makes owners. */
+export function grantableRoles(role: Role | undefined): Role[] {
+  if (!mayManageMembers(role)) return [];
+  return role === 'owner' ? [...ROLES] : ROLES.filter((r) => r !== 'owner');
+}
+
+/** Whether `me` may change or remove `member`: never oneself here, and only an owner touches an owner. */
+export function mayChangeMember(me: Member | undefined, member: Member): boolean {
+  if (!me || !mayManageMembers(me.role) || member.id === me.id) return false;
+  return member.role !== 'owner' || me.role === 'owner';
+}
+
+/** Whether `role` may create and change bots (`bot.create`, `bot.update`). */
+export function mayEditBots(role: Role | undefined): boolean {
+  return role === 'developer' || role === 'manager' || role === 'administrator' || role === 'owner';
+}
+
+/** Whether `member` may delete `bot` (`bot.delete`: developers and managers only the bots they created). */
+export function mayDeleteBot(member: Member | undefined, bot: Bot): boolean {
+  if (!member) return false;
+  if (member.role === 'owner' || member.role === 'administrator') return true;
+  return (member.role === 'developer' || member.role === 'manager') && bot.createdBy === member.userId;
+}

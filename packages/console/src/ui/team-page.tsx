@@ -1,0 +1,57 @@
+import { useConsole } from '../context.js';
+import { useLoad, useOwnMember } from '../hooks.js';
+import { grantableRoles, mayChangeMember, mayManageMembers } from '../roles.js';
+import { InviteMemberForm } from './invite-member-form.js';
+import { MemberRow } from './member-row.js';
+import { Notice } from './notice.js';
+
+/** The chosen workspace's members and pending invitations; owners and administrators invite, change, remove. */
+export function TeamPage() {
+  const { client, workspace } = useConsole();
+  const me = useOwnMember();
+  const members = useLoad(
+    () => (workspace ? client.list.workspaceMembers().collect() : Promise.resolve([])),
+    [client, workspace?.id],
+  );
+
+  if (!workspace) {
+    return (
+      <section>
+        <h1>Team</h1>
+        <p>You are not a member of any workspace yet. Ask a workspace admin for an invitation.</p>
+      </section>
+    );
+  }
+  const roles = grantableRoles(me.data?.role);
+  return (
+    <section class="stack">
+      <div class="page-head">
+        <h1>Team</h1>
+        <p class="muted">of {workspace.name}</p>
+      </div>
+      {mayManageMembers(me.data?.role) ? (
+        <InviteMemberForm roles={roles} onInvited={members.reload} />
+      ) : me.data ? (
+        <p class="hint">Only owners and administrators invite, change and remove members.</p>
+      ) : null}
+      <Notice error={members.error ?? me.error} />
+      {members.data === undefined ? (
+        members.loading ? (
+          <p role="status">Loading members…</p>
+        ) : null
+      ) : (
+        <ul class="list" aria-label="Members">
+          {members.data.map((member) => (
+            <MemberRow
+              key={member.id}
+              member={member}
+              isMe={member.id === me.data?.id}
+              roles={mayChangeMember(me.data, member) ? roles : []}
+              onChanged={members.reload}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
