@@ -3,7 +3,9 @@
 // deep link and stays signed in, switches workspace (remembered), changes name and password, signs out; a wrong
 // password is shown in words; axe finds nothing on Sign in, Bots, Team and the invite page; at 1280 px (light)
 // and 390 px (dark). The owner invites a viewer on Team and copies the link; the viewer joins in another
-// browser, signs in and is offered no bot creation, change or deletion; the owner changes the role, removes them.
+// browser, signs in and is offered no bot creation, change, deletion or key; the owner changes the role, removes
+// them. A personal access token is created on Account (its value shown once and copied), answers 200 on the Admin
+// API, is revoked after a confirmation and then answers 401; a bot key is created, listed and revoked.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -230,6 +232,10 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     await botRole;
     await expect.poll(() => invitee.page.getByRole('heading', { name: 'Helpdesk' }).isVisible()).toBe(true);
     expect(await invitee.page.getByRole('button', { name: 'Delete bot' }).count()).toBe(0);
+    await expect
+      .poll(() => invitee.page.getByRole('heading', { name: 'Access keys' }).isVisible())
+      .toBe(true);
+    expect(await invitee.page.getByRole('button', { name: /^(Create key|Revoke)$/ }).count()).toBe(0);
     expect(await invitee.page.getByRole('button', { name: /^(Save|Disable bot|Enable bot)$/ }).count()).toBe(
       0,
     );
@@ -254,6 +260,62 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     await expect.poll(() => row.count()).toBe(0);
     expect(problems).toEqual([]);
     expect(invitee.problems).toEqual([]);
+  });
+
+  it('personal access tokens and bot keys: created (value shown once, copied), used, revoked after a confirmation', async () => {
+    const { page, problems } = await newPage(1280, 'light');
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await page.goto(`${origin}/console/account`);
+    await signIn(page, t.owner.password);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Personal access tokens' }).isVisible())
+      .toBe(true);
+    const note = 'CI <b>deploy</b>';
+    await page.getByLabel('Note', { exact: true }).fill(note);
+    await page.getByLabel('Expires').selectOption({ label: 'In 30 days' });
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const valueInput = page.getByLabel('New token');
+    await expect.poll(() => valueInput.isVisible()).toBe(true);
+    const token = await valueInput.inputValue();
+    expect(token.length).toBeGreaterThan(20);
+    expect(await page.getByText(/shown only now/).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Copy token' }).click();
+    await expect.poll(() => page.getByText('Copied.').isVisible()).toBe(true);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(token);
+    const row = page.getByRole('listitem').filter({ hasText: note });
+    await expect.poll(() => row.getByText(/expires/).isVisible()).toBe(true);
+    expect(await page.locator('main b').count()).toBe(0);
+    expect(await axe(page), 'account with a new token').toEqual([]);
+
+    const call = () =>
+      fetch(`${origin}/v1/admin/workspaces`, { headers: { authorization: `Bearer ${token}` } }).then(
+        (r) => r.status,
+      );
+    expect(await call()).toBe(200);
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByRole('button', { name: 'Cancel' }).click();
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByRole('button', { name: 'Yes, revoke' }).click();
+    await expect.poll(() => row.count()).toBe(0);
+    expect(await call()).toBe(401);
+
+    // A bot's access keys.
+    await page.getByRole('link', { name: 'Bots' }).click();
+    await page.getByRole('link', { name: 'Helpdesk', exact: true }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Access keys' }).isVisible()).toBe(true);
+    await page.getByLabel('Note', { exact: true }).fill('Shop backend');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const keyInput = page.getByLabel('New key');
+    await expect.poll(() => keyInput.isVisible()).toBe(true);
+    expect((await keyInput.inputValue()).length).toBeGreaterThan(20);
+    expect(await page.getByRole('button', { name: 'Copy key' }).isVisible()).toBe(true);
+    const keyRow = page.getByRole('listitem').filter({ hasText: 'Shop backend' });
+    await expect.poll(() => keyRow.getByText(/does not expire/).isVisible()).toBe(true);
+    expect(await axe(page), 'bot with a new key').toEqual([]);
+    await keyRow.getByRole('button', { name: 'Revoke' }).click();
+    await keyRow.getByRole('button', { name: 'Yes, revoke' }).click();
+    await expect.poll(() => keyRow.count()).toBe(0);
+    expect(problems).toEqual([]);
   });
 
   it('says in words when sign-ins are throttled (429)', async () => {

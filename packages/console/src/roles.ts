@@ -39,3 +39,8 @@ export function mayDeleteBot(member: Member | undefined, bot: Bot): boolean {
   if (member.role === 'owner' || member.role === 'administrator') return true;
   return (member.role === 'developer' || member.role === 'manager') && bot.createdBy === member.userId;
 }
+
+/** Whether `role` may create and revoke a bot's access keys (`botKey.create`, `botKey.revoke`). */
+export function mayManageBotKeys(role: Role | undefined): boolean {
+  return role === 'developer' || role === 'manager' || role === 'administrator' || role === 'owner';
+}

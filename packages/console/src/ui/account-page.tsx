@@ -1,10 +1,18 @@
 import { useConsole } from '../context.js';
 import { useLoad } from '../hooks.js';
+import { AccessTokens } from './access-tokens.js';
 import { NameForm } from './name-form.js';
 import { PasswordForm } from './password-form.js';
 import { SessionsList } from './sessions-list.js';
 
-/** The signed-in person: name, password, and where they are signed in. */
+const PAT_WORDS = {
+  title: 'Personal access tokens',
+  intro:
+    'A token lets a script, the CLI or the client call the Admin API as you, with your role in each workspace. Send it as a bearer token.',
+  noun: 'token',
+} as const;
+
+/** The signed-in person: name, password, where they are signed in, and their personal access tokens. */
 export function AccountPage() {
   const { account, client } = useConsole();
   const sessions = useLoad(() => client.listSessions().then((r) => r.sessions), [client]);
@@ -21,6 +29,15 @@ export function AccountPage() {
         loading={sessions.loading}
         error={sessions.error}
         onChanged={sessions.reload}
+      />
+      <AccessTokens
+        id="pat"
+        words={PAT_WORDS}
+        list={() => client.listPersonalAccessTokens().then((r) => r.pats)}
+        create={(input) => client.createPersonalAccessToken(input).then((r) => r.pat)}
+        revoke={(token) => client.deletePersonalAccessToken({ id: token.id })}
+        mayChange
+        deps={[client]}
       />
     </section>
   );

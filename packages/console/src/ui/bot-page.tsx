@@ -2,13 +2,21 @@ import { useRoute } from 'preact-iso';
 import { useConsole } from '../context.js';
 import { formatDateTime } from '../format.js';
 import { useLoad, useOwnMember } from '../hooks.js';
-import { mayDeleteBot, mayEditBots } from '../roles.js';
+import { mayDeleteBot, mayEditBots, mayManageBotKeys } from '../roles.js';
+import { AccessTokens } from './access-tokens.js';
 import { BotStatus } from './bot-status.js';
 import { DeleteBot } from './delete-bot.js';
 import { Notice } from './notice.js';
 import { RenameBotForm } from './rename-bot-form.js';
 
-/** One bot: its facts, rename, enable or disable, delete. */
+const KEY_WORDS = {
+  title: 'Access keys',
+  intro:
+    'A key lets your backend call the Chat API as this bot (sent as a bearer token); it has no Admin API rights.',
+  noun: 'key',
+} as const;
+
+/** One bot: its facts, rename, enable or disable, access keys, delete. */
 export function BotPage() {
   const { params } = useRoute();
   const id = params.id ?? '';
@@ -48,6 +56,16 @@ export function BotPage() {
               <BotStatus bot={bot.data} onChanged={bot.reload} />
             </>
           ) : null}
+          <AccessTokens
+            key={bot.data.id}
+            id="bot-key"
+            words={KEY_WORDS}
+            list={() => client.listBotAccessKeys({ id }).then((r) => r.keys)}
+            create={(input) => client.createBotAccessKey({ id, ...input }).then((r) => r.key)}
+            revoke={(token) => client.revokeBotAccessKey({ id, keyId: token.id })}
+            mayChange={mayManageBotKeys(me.data?.role)}
+            deps={[client, id]}
+          />
           {mayDeleteBot(me.data, bot.data) ? <DeleteBot bot={bot.data} /> : null}
         </>
       ) : bot.loading ? (

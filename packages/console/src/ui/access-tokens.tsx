@@ -1,0 +1,116 @@
+import type { CreatedToken, TokenInfo } from '@parley/client';
+import { useState } from 'preact/hooks';
+import { useFormAction, useLoad } from '../hooks.js';
+import { ExpirySelect, expiryFromDays } from './expiry-select.js';
+import { Field } from './field.js';
+import { Notice } from './notice.js';
+import { SecretValue } from './secret-value.js';
+import { TokenRow } from './token-row.js';
+
+/** What a list of secrets is called in its card, button and field words: "token" or "key". */
+export interface TokenWords {
+  title: string;
+  intro: string;
+  noun: 'token' | 'key';
+}
+
+/**
+ * A card of secrets of one kind (personal access tokens, a bot's access keys): the list, a form that creates
+ * one and shows its value once, and Revoke per row. Without `mayChange` it only lists.
+ */
+export function AccessTokens({
+  id,
+  words,
+  list,
+  create,
+  revoke,
+  mayChange,
+  deps,
+}: {
+  /** Prefix of the element ids in the card (unique on the page). */
+  id: string;
+  words: TokenWords;
+  list(): Promise<TokenInfo[]>;
+  create(input: { note?: string; expiresAt?: string }): Promise<CreatedToken>;
+  revoke(token: TokenInfo): Promise<unknown>;
+  mayChange: boolean;
+  /** What `list` depends on: the list loads again when they change. */
+  deps: unknown[];
+}) {
+  const { noun } = words;
+  const tokens = useLoad(list, deps);
+  const [note, setNote] = useState('');
+  const [days, setDays] = useState(0);
+  const [created, setCreated] = useState<CreatedToken | undefined>(undefined);
+  const { pending, error, notice, submit } = useFormAction(
+    () => {
+      setCreated(undefined);
+      const expiresAt = expiryFromDays(days);
+      return create({ ...(note.trim() ? { note: note.trim() } : {}), ...(expiresAt ? { expiresAt } : {}) });
+    },
+    (answer) => {
+      setCreated(answer);
+      setNote('');
+      setDays(0);
+      tokens.reload();
+      return `${noun === 'token' ? 'Token' : 'Key'} "${answer.note || `Unnamed ${noun}`}" created.`;
+    },
+  );
+
+  return (
+    <div class="card stack">
+      <h2>{words.title}</h2>
+      <p class="muted">{words.intro}</p>
+      <Notice error={tokens.error} />
+      {tokens.data === undefined ? (
+        tokens.loading ? (
+          <p role="status">Loading…</p>
+        ) : null
+      ) : tokens.data.length === 0 ? (
+        <p class="empty">No {noun}s yet.</p>
+      ) : (
+        <ul class="list" aria-label={words.title}>
+          {tokens.data.map((token) => (
+            <TokenRow
+              key={token.id}
+              token={token}
+              noun={noun}
+              revoke={mayChange ? () => revoke(token) : undefined}
+              onRevoked={tokens.reload}
+            />
+          ))}
+        </ul>
+      )}
+      {mayChange ? (
+        <form class="stack" onSubmit={submit} aria-label={`Create ${noun}`}>
+          <div class="token-form">
+            <Field
+              id={`${id}-note`}
+              label="Note"
+              maxLength={200}
+              value={note}
+              onValue={setNote}
+              hint={`What the ${noun} is for, so you know it when you see it listed.`}
+            />
+            <ExpirySelect id={`${id}-expiry`} value={days} onDays={setDays} />
+          </div>
+          <div class="actions">
+            <button type="submit" class="primary" disabled={pending}>
+              Create {noun}
+            </button>
+          </div>
+          <Notice error={error} done={notice} />
+        </form>
+      ) : null}
+      {created ? (
+        <SecretValue
+          key={created.id}
+          id={`${id}-value`}
+          label={noun === 'token' ? 'New token' : 'New key'}
+          copyLabel={noun === 'token' ? 'Copy token' : 'Copy key'}
+          value={created.value}
+        />
+      ) : null}
+    </div>
+  );
+}
