@@ -9,6 +9,18 @@ export function consoleClient(workspaceId?: string): Client {
   return new Client({ apiUrl: window.location.origin, workspaceId, timeout: 30_000 });
 }
 
+/**
+ * A client that sends no cookie: for what a person does as nobody (redeeming an invitation), so a session
+ * this browser holds for another account is not taken as the one accepting.
+ */
+export function anonymousClient(): Client {
+  return new Client({
+    apiUrl: window.location.origin,
+    timeout: 30_000,
+    fetch: (input, init) => fetch(input, { ...init, credentials: 'omit' }),
+  });
+}
+
 /** Whether a failure means the session is gone (expired, revoked, signed out elsewhere). */
 export function isSignedOut(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401;

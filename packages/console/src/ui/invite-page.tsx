@@ -1,6 +1,6 @@
 import type { Account } from '@parley/client';
 import { useState } from 'preact/hooks';
-import { consoleClient, describeError } from '../api.js';
+import { anonymousClient, describeError } from '../api.js';
 import { Field } from './field.js';
 import { Notice } from './notice.js';
 import { SignInPage } from './sign-in-page.js';
@@ -21,7 +21,7 @@ export function InvitePage({ code, onSignedIn }: { code: string; onSignedIn(acco
     setPending(true);
     setError(undefined);
     try {
-      const answer = await consoleClient().acceptInvitation(
+      const answer = await anonymousClient().acceptInvitation(
         { code, displayName: name.trim(), password },
         { retry: { attempts: 1 } },
       );
