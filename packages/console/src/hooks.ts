@@ -1,29 +1,28 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { QueryKey } from '@tanstack/query-core';
+import { useCallback, useState } from 'preact/hooks';
 import { describeError, isSignedOut } from './api.js';
 import { useConsole } from './context.js';
+import { useMutation, useQuery } from './query.js';
 
-/** An action started by a click or a form: its pending state, its failure in words, and `run`. */
+/**
+ * An action started by a click or a form (a TanStack mutation): its pending state, its failure in words, and
+ * `run(work)`, which answers `work`'s answer, or undefined when it failed (a 401 signs out, see query.ts).
+ */
 export function useAction() {
-  const { signedOut } = useConsole();
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const mutation = useMutation<unknown, () => Promise<unknown>>({ mutationFn: (work) => work() });
+  const { mutate } = mutation;
   const run = useCallback(
     async <T>(work: () => Promise<T>): Promise<T | undefined> => {
-      setPending(true);
-      setError(undefined);
       try {
-        return await work();
-      } catch (failure) {
-        if (isSignedOut(failure)) signedOut();
-        else setError(describeError(failure));
+        return (await mutate(work)) as T;
+      } catch {
         return undefined;
-      } finally {
-        setPending(false);
       }
     },
-    [signedOut],
+    [mutate],
   );
-  return { pending, error, run };
+  const error = mutation.error && !isSignedOut(mutation.error) ? describeError(mutation.error) : undefined;
+  return { pending: mutation.isPending, error, run };
 }
 
 /**
@@ -45,38 +44,53 @@ export function useFormAction<T>(send: () => Promise<T>, done: (answer: T) => st
   return { pending, error, notice, submit };
 }
 
-/** Data loaded when the component mounts and whenever `deps` change; `reload()` loads it again. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
-  const { signedOut } = useConsole();
-  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
-  const [round, setRound] = useState(0);
-  const latest = useRef(0);
-  useEffect(() => {
-    const id = ++latest.current;
-    setState((s) => ({ ...s, loading: true }));
-    load().then(
-      (data) => {
-        if (id === latest.current) setState({ data, loading: false });
-      },
-      (failure) => {
-        if (id !== latest.current) return;
-        if (isSignedOut(failure)) signedOut();
-        else setState({ error: describeError(failure), loading: false });
-      },
-    );
-  }, [...deps, round]);
-  const reload = useCallback(() => setRound((n) => n + 1), []);
-  return { ...state, reload };
+/** What `useLoad` answers: the data once loaded, the failure in words, and `reload()`. */
+export interface Loaded<T> {
+  data: T | undefined;
+  error: string | undefined;
+  /** True until the first answer (a refetch in the background keeps the data shown). */
+  loading: boolean;
+  /** True while any request for it runs, the first or a refetch. */
+  fetching: boolean;
+  reload(): void;
+}
+
+/**
+ * Data named by `key` (cached and shared by every component asking for the same key; see query.ts), loaded
+ * by `load`. `every` (ms) refetches it on that interval while shown: live lists. Start the key with the
+ * workspace id so that switching workspace never shows another's data.
+ * @example const bots = useLoad(['bots', workspace.id], () => client.list.bots().collect());
+ */
+export function useLoad<T>(
+  key: QueryKey,
+  load: () => Promise<T>,
+  options: { every?: number; enabled?: boolean } = {},
+): Loaded<T> {
+  const query = useQuery<T>({
+    queryKey: key,
+    queryFn: load,
+    enabled: options.enabled ?? true,
+    ...(options.every ? { refetchInterval: options.every } : {}),
+  });
+  const { refetch } = query;
+  const reload = useCallback(() => void refetch(), [refetch]);
+  const error = query.error && !isSignedOut(query.error) ? describeError(query.error) : undefined;
+  return {
+    data: query.data,
+    error,
+    loading: query.isPending && query.fetchStatus !== 'idle',
+    fetching: query.isFetching,
+    reload,
+  };
 }
 
 /**
  * The signed-in person's own membership of the chosen workspace (their role), loaded with the page: what
- * the role may not do is not offered. `undefined` while loading, or without a workspace.
+ * the role may not do is not offered. `undefined` while loading, `null` without a workspace.
  */
 export function useOwnMember() {
   const { client, workspace } = useConsole();
-  return useLoad(
-    () => (workspace ? client.getWorkspaceMember() : Promise.resolve(undefined)),
-    [client, workspace?.id],
+  return useLoad(['member', workspace?.id, 'me'], () =>
+    workspace ? client.getWorkspaceMember() : Promise.resolve(null),
   );
 }

@@ -40,7 +40,7 @@ function emptyBodyAsObject(surface: FastifyInstance): void {
 async function adminSurface(admin: FastifyInstance, { config, services }: SurfaceDeps): Promise<void> {
   const auth = services.identity.resolver;
   await admin.register(cors, tokenApiCors(config.corsOrigins));
-  // Session cookies (human sign-in) are read on the Admin API only; the Files and Chat APIs take tokens.
+  // Session cookies (human sign-in) are read on the Admin and Files APIs (the Console uses both); Chat takes keys.
   await admin.register(cookie);
   admin.addHook('onRoute', (route) => {
     route.bodyLimit ??= ADMIN_BODY_LIMIT;
@@ -68,7 +68,12 @@ async function adminSurface(admin: FastifyInstance, { config, services }: Surfac
 async function filesSurface(filesApi: FastifyInstance, { config, services }: SurfaceDeps): Promise<void> {
   await filesApi.register(cors, tokenApiCors(config.corsOrigins));
   filesApi.removeContentTypeParser('text/plain');
-  installFilesAuth(filesApi, { files: services.files, auth: services.identity.resolver });
+  await filesApi.register(cookie);
+  installFilesAuth(filesApi, {
+    files: services.files,
+    auth: services.identity.resolver,
+    sessions: sessionTransport(config.publicUrl, config.sessions.maxAgeMs),
+  });
   knowledgeRoutes(filesApi, {
     files: services.files,
     search: services.search,

@@ -25,7 +25,7 @@ export function AccessTokens({
   create,
   revoke,
   mayChange,
-  deps,
+  queryKey,
 }: {
   /** Prefix of the element ids in the card (unique on the page). */
   id: string;
@@ -34,11 +34,11 @@ export function AccessTokens({
   create(input: { note?: string; expiresAt?: string }): Promise<CreatedToken>;
   revoke(token: TokenInfo): Promise<unknown>;
   mayChange: boolean;
-  /** What `list` depends on: the list loads again when they change. */
-  deps: unknown[];
+  /** The cache key of the list (see useLoad). */
+  queryKey: unknown[];
 }) {
   const { noun } = words;
-  const tokens = useLoad(list, deps);
+  const tokens = useLoad(queryKey, list);
   const [note, setNote] = useState('');
   const [days, setDays] = useState(0);
   const [created, setCreated] = useState<CreatedToken | undefined>(undefined);

@@ -15,7 +15,7 @@ const PAT_WORDS = {
 /** The signed-in person: name, password, where they are signed in, and their personal access tokens. */
 export function AccountPage() {
   const { account, client } = useConsole();
-  const sessions = useLoad(() => client.listSessions().then((r) => r.sessions), [client]);
+  const sessions = useLoad(['account', 'sessions'], () => client.listSessions().then((r) => r.sessions));
   return (
     <section class="stack">
       <div class="page-head">
@@ -37,7 +37,7 @@ export function AccountPage() {
         create={(input) => client.createPersonalAccessToken(input).then((r) => r.pat)}
         revoke={(token) => client.deletePersonalAccessToken({ id: token.id })}
         mayChange
-        deps={[client]}
+        queryKey={['account', 'pats']}
       />
     </section>
   );

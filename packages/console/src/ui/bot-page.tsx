@@ -1,12 +1,11 @@
-import { useRoute } from 'preact-iso';
 import { useConsole } from '../context.js';
 import { formatDateTime } from '../format.js';
-import { useLoad, useOwnMember } from '../hooks.js';
+import { useOwnMember } from '../hooks.js';
 import { mayDeleteBot, mayEditBots, mayManageBotKeys } from '../roles.js';
 import { AccessTokens } from './access-tokens.js';
+import { BotFrame, useRouteBot } from './bot-frame.js';
 import { BotStatus } from './bot-status.js';
 import { DeleteBot } from './delete-bot.js';
-import { Notice } from './notice.js';
 import { RenameBotForm } from './rename-bot-form.js';
 
 const KEY_WORDS = {
@@ -16,67 +15,50 @@ const KEY_WORDS = {
   noun: 'key',
 } as const;
 
-/** One bot: its facts, rename, enable or disable, access keys, delete. */
+/** One bot's overview: its facts, rename, enable or disable, access keys, delete. */
 export function BotPage() {
-  const { params } = useRoute();
-  const id = params.id ?? '';
+  const { id, bot } = useRouteBot();
   const { client, workspace } = useConsole();
-  const bot = useLoad(() => client.getBot({ id }).then((r) => r.bot), [client, id]);
   const me = useOwnMember();
-
   return (
-    <section class="stack">
-      <p>
-        <a href="/console/bots">← All bots</a>
-      </p>
-      {bot.data ? (
+    <BotFrame>
+      {(found) => (
         <>
-          <div class="page-head">
-            <h1>{bot.data.name || 'Unnamed bot'}</h1>
-            <p class="muted">
-              <span class={`badge badge-${bot.data.status}`}>
-                {bot.data.status === 'active' ? 'Enabled' : 'Disabled'}
-              </span>{' '}
-              Created {formatDateTime(bot.data.createdAt)}
-            </p>
-          </div>
+          <p class="muted">
+            <span class={`badge badge-${found.status}`}>
+              {found.status === 'active' ? 'Enabled' : 'Disabled'}
+            </span>{' '}
+            Created {formatDateTime(found.createdAt)}
+          </p>
           <dl class="facts card">
             <dt>Bot id</dt>
             <dd>
-              <code>{bot.data.id}</code>
+              <code>{found.id}</code>
             </dd>
             <dt>Workspace</dt>
             <dd>{workspace?.name}</dd>
             <dt>Last changed</dt>
-            <dd>{formatDateTime(bot.data.updatedAt)}</dd>
+            <dd>{formatDateTime(found.updatedAt)}</dd>
           </dl>
           {mayEditBots(me.data?.role) ? (
             <>
-              <RenameBotForm key={bot.data.id} bot={bot.data} onSaved={bot.reload} />
-              <BotStatus bot={bot.data} onChanged={bot.reload} />
+              <RenameBotForm key={found.id} bot={found} onSaved={bot.reload} />
+              <BotStatus bot={found} onChanged={bot.reload} />
             </>
           ) : null}
           <AccessTokens
-            key={bot.data.id}
+            key={found.id}
             id="bot-key"
             words={KEY_WORDS}
             list={() => client.listBotAccessKeys({ id }).then((r) => r.keys)}
             create={(input) => client.createBotAccessKey({ id, ...input }).then((r) => r.key)}
             revoke={(token) => client.revokeBotAccessKey({ id, keyId: token.id })}
             mayChange={mayManageBotKeys(me.data?.role)}
-            deps={[client, id]}
+            queryKey={['bot', workspace?.id, id, 'keys']}
           />
-          {mayDeleteBot(me.data, bot.data) ? <DeleteBot bot={bot.data} /> : null}
-        </>
-      ) : bot.loading ? (
-        <p role="status">Loading the bot…</p>
-      ) : (
-        <>
-          <h1>Bot not found</h1>
-          <Notice error={bot.error} />
-          <p>It may have been deleted, or it belongs to another workspace than {workspace?.name}.</p>
+          {mayDeleteBot(me.data ?? undefined, found) ? <DeleteBot bot={found} /> : null}
         </>
       )}
-    </section>
+    </BotFrame>
   );
 }

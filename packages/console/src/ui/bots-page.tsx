@@ -10,12 +10,8 @@ export function BotsPage() {
   const { client, workspace } = useConsole();
   const me = useOwnMember();
   const mayCreate = mayEditBots(me.data?.role);
-  const bots = useLoad(
-    () =>
-      workspace
-        ? client.list.bots({ sortField: 'name', sortDirection: 'asc' }).collect()
-        : Promise.resolve([]),
-    [client, workspace?.id],
+  const bots = useLoad(['bots', workspace?.id], () =>
+    workspace ? client.list.bots({ sortField: 'name', sortDirection: 'asc' }).collect() : Promise.resolve([]),
   );
 
   if (!workspace) {

@@ -15,6 +15,21 @@ const SECTIONS = [
     matches: (path: string) => path.startsWith('/console/team'),
   },
   {
+    href: '/console/settings',
+    label: 'Settings',
+    matches: (path: string) => path.startsWith('/console/settings'),
+  },
+  {
+    href: '/console/audit',
+    label: 'Audit',
+    matches: (path: string) => path.startsWith('/console/audit'),
+  },
+  {
+    href: '/console/usage',
+    label: 'Usage',
+    matches: (path: string) => path.startsWith('/console/usage'),
+  },
+  {
     href: '/console/account',
     label: 'Account',
     matches: (path: string) => path.startsWith('/console/account'),

@@ -3,12 +3,26 @@ import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { Route, Router, useLocation } from 'preact-iso';
 import { consoleClient, describeError, isSignedOut } from '../api.js';
 import { ConsoleContext, type ConsoleState } from '../context.js';
+import { createQueryClient, QueryClientContext } from '../query.js';
 import { rememberedWorkspace, rememberWorkspace } from '../remembered.js';
 import { AccountPage } from './account-page.js';
 import { BotPage } from './bot-page.js';
 import { BotsPage } from './bots-page.js';
+import { DesignerPage } from './designer/designer-page.js';
+import { ConversationPage } from './inbox/conversation-page.js';
+import { InboxPage } from './inbox/inbox-page.js';
+import { InsightsPage } from './insights/insights-page.js';
+import { FilePage } from './knowledge/file-page.js';
+import { FilesPage } from './knowledge/files-page.js';
+import { KnowledgeBasePage } from './knowledge/knowledge-base-page.js';
+import { KnowledgePage } from './knowledge/knowledge-page.js';
 import { NotFoundPage } from './not-found-page.js';
 import { Notice } from './notice.js';
+import { AuditPage } from './operations/audit-page.js';
+import { LogsPage } from './operations/logs-page.js';
+import { UsagePage } from './operations/usage-page.js';
+import { PlaygroundPage } from './playground/playground-page.js';
+import { SettingsPage } from './settings/settings-page.js';
 import { Shell } from './shell.js';
 import { TeamPage } from './team-page.js';
 
@@ -42,6 +56,16 @@ export function SignedIn({
     onSignedOut();
     route('/console/');
   }, [onSignedOut, route]);
+  // One cache per signed-in session: signing out drops it with this component, so nothing cached for one
+  // person is ever shown to the next.
+  const [queries] = useState(() => createQueryClient(signedOut));
+  useEffect(() => {
+    queries.mount();
+    return () => {
+      queries.unmount();
+      queries.clear();
+    };
+  }, [queries]);
   const chooseWorkspace = useCallback((id: string) => {
     rememberWorkspace(id);
     setChosen(id);
@@ -67,17 +91,32 @@ export function SignedIn({
     );
   }
   return (
-    <ConsoleContext.Provider value={state}>
-      <Shell>
-        <Router>
-          <Route path="/console/" component={BotsPage} />
-          <Route path="/console/bots" component={BotsPage} />
-          <Route path="/console/bots/:id" component={BotPage} />
-          <Route path="/console/team" component={TeamPage} />
-          <Route path="/console/account" component={AccountPage} />
-          <Route default component={NotFoundPage} />
-        </Router>
-      </Shell>
-    </ConsoleContext.Provider>
+    <QueryClientContext.Provider value={queries}>
+      <ConsoleContext.Provider value={state}>
+        <Shell>
+          <Router>
+            <Route path="/console/" component={BotsPage} />
+            <Route path="/console/bots" component={BotsPage} />
+            <Route path="/console/bots/:id" component={BotPage} />
+            <Route path="/console/bots/:id/knowledge" component={KnowledgePage} />
+            <Route path="/console/bots/:id/knowledge/:kbId" component={KnowledgeBasePage} />
+            <Route path="/console/bots/:id/files" component={FilesPage} />
+            <Route path="/console/bots/:id/files/:fileId" component={FilePage} />
+            <Route path="/console/bots/:id/playground" component={PlaygroundPage} />
+            <Route path="/console/bots/:id/webchat" component={DesignerPage} />
+            <Route path="/console/bots/:id/conversations" component={InboxPage} />
+            <Route path="/console/bots/:id/conversations/:conversationId" component={ConversationPage} />
+            <Route path="/console/bots/:id/insights" component={InsightsPage} />
+            <Route path="/console/bots/:id/logs" component={LogsPage} />
+            <Route path="/console/team" component={TeamPage} />
+            <Route path="/console/settings" component={SettingsPage} />
+            <Route path="/console/audit" component={AuditPage} />
+            <Route path="/console/usage" component={UsagePage} />
+            <Route path="/console/account" component={AccountPage} />
+            <Route default component={NotFoundPage} />
+          </Router>
+        </Shell>
+      </ConsoleContext.Provider>
+    </QueryClientContext.Provider>
   );
 }

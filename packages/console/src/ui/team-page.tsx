@@ -9,9 +9,8 @@ import { Notice } from './notice.js';
 export function TeamPage() {
   const { client, workspace } = useConsole();
   const me = useOwnMember();
-  const members = useLoad(
-    () => (workspace ? client.list.workspaceMembers().collect() : Promise.resolve([])),
-    [client, workspace?.id],
+  const members = useLoad(['members', workspace?.id], () =>
+    workspace ? client.list.workspaceMembers().collect() : Promise.resolve([]),
   );
 
   if (!workspace) {
@@ -46,7 +45,7 @@ export function TeamPage() {
               key={member.id}
               member={member}
               isMe={member.id === me.data?.id}
-              roles={mayChangeMember(me.data, member) ? roles : []}
+              roles={mayChangeMember(me.data ?? undefined, member) ? roles : []}
               onChanged={members.reload}
             />
           ))}

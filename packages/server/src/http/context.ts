@@ -125,8 +125,9 @@ export async function requireWorkspaceActor(request: FastifyRequest, auth: AuthR
  * A request without an Authorization header that carries a session cookie: its account principal, once a
  * state change proves it comes from the service's own origin. A bearer token, when sent, takes precedence.
  * An ended session is 401 where the route needs a caller; a route with an optional caller treats it as none.
+ * Surfaces that take the cookie (the Admin API; the Files API, for the Console) call it before their own auth.
  */
-async function sessionPrincipal(
+export async function sessionPrincipal(
   request: FastifyRequest,
   auth: AuthResolver,
   sessions: SessionTransport,

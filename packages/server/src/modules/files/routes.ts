@@ -1,10 +1,11 @@
 import { Usage } from '@parley/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { type AuthResolver, requirePrincipal } from '../../http/context.js';
+import { type AuthResolver, requirePrincipal, sessionPrincipal } from '../../http/context.js';
 import { header } from '../../http/headers.js';
 import { ADMIN_SECURITY, operations } from '../../http/operation.js';
 import { IdParam } from '../../http/route-helpers.js';
+import type { SessionTransport } from '../../http/session-cookie.js';
 import { capabilityRoutes } from './routes/capabilities.js';
 import { fileCollectionRoutes } from './routes/collection.js';
 import { fileItemRoutes } from './routes/items.js';
@@ -20,11 +21,13 @@ declare module 'fastify' {
 /**
  * The authentication of the Files API surface: unless a route says `config: { auth: 'none' }` (the capability
  * URLs, whose URL is the credential), the caller is its token acting on the bot named by `x-bot-id`, put on
- * the request as `filesCaller` (and its bot named in the bot's request log). Install once on the surface.
+ * the request as `filesCaller` (and its bot named in the bot's request log). Without an Authorization header, a
+ * signed-in person's session cookie stands for their account (state changes from the service's origin only).
+ * Install once on the surface.
  */
 export function installFilesAuth(
   app: FastifyInstance,
-  deps: { files: FilesService; auth: AuthResolver },
+  deps: { files: FilesService; auth: AuthResolver; sessions: SessionTransport },
 ): void {
   app.decorateRequest('filesCaller', {
     getter(this: FastifyRequest): FilesContext {
@@ -36,6 +39,7 @@ export function installFilesAuth(
   } as never);
   app.addHook('preHandler', async (req) => {
     if ((req.routeOptions.config?.auth ?? 'bot') === 'none' || req.method === 'OPTIONS') return;
+    await sessionPrincipal(req, deps.auth, deps.sessions, 'account');
     const caller = await deps.files.context(await requirePrincipal(req, deps.auth), header(req, 'x-bot-id'));
     req.parley.botId = caller.botId;
     (req.parley as { files?: FilesContext }).files = { ...caller, log: req.log };

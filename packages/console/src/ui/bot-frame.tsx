@@ -1,0 +1,74 @@
+import type { Bot } from '@parley/client';
+import type { ComponentChildren } from 'preact';
+import { useLocation, useRoute } from 'preact-iso';
+import { useConsole } from '../context.js';
+import { useLoad } from '../hooks.js';
+import { Notice } from './notice.js';
+
+/** The sections of a bot, in the order of its tab bar. */
+export const BOT_SECTIONS = [
+  { path: '', label: 'Overview' },
+  { path: '/knowledge', label: 'Knowledge' },
+  { path: '/files', label: 'Files' },
+  { path: '/playground', label: 'Playground' },
+  { path: '/webchat', label: 'Webchat' },
+  { path: '/conversations', label: 'Conversations' },
+  { path: '/insights', label: 'Insights' },
+  { path: '/logs', label: 'Logs' },
+] as const;
+
+/** The bot named by the route's `:id`, cached under `['bot', workspace, id]` (shared by every bot page). */
+export function useRouteBot() {
+  const { params } = useRoute();
+  const id = params.id ?? '';
+  const { client, workspace } = useConsole();
+  const bot = useLoad(['bot', workspace?.id, id], () => client.getBot({ id }).then((r) => r.bot));
+  return { id, bot };
+}
+
+/**
+ * The frame of every page of one bot: a link back to all bots, the bot's name, its sections as tabs, then
+ * `children(bot)` once the bot is loaded (or why it is not).
+ */
+export function BotFrame({ children }: { children: (bot: Bot) => ComponentChildren }) {
+  const { id, bot } = useRouteBot();
+  const { path } = useLocation();
+  const { workspace } = useConsole();
+  const base = `/console/bots/${encodeURIComponent(id)}`;
+  const here = (section: string) =>
+    section === '' ? path === base : path === base + section || path.startsWith(`${base + section}/`);
+  return (
+    <section class="stack">
+      <p>
+        <a href="/console/bots">← All bots</a>
+      </p>
+      {bot.data ? (
+        <>
+          <div class="page-head">
+            <h1>{bot.data.name || 'Unnamed bot'}</h1>
+          </div>
+          <nav class="tabs" aria-label="Bot sections">
+            {BOT_SECTIONS.map((section) => (
+              <a
+                key={section.path}
+                href={base + section.path}
+                aria-current={here(section.path) ? 'page' : undefined}
+              >
+                {section.label}
+              </a>
+            ))}
+          </nav>
+          {children(bot.data)}
+        </>
+      ) : bot.loading ? (
+        <p role="status">Loading the bot…</p>
+      ) : (
+        <>
+          <h1>Bot not found</h1>
+          <Notice error={bot.error} />
+          <p>It may have been deleted, or it belongs to another workspace than {workspace?.name}.</p>
+        </>
+      )}
+    </section>
+  );
+}
