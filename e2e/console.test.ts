@@ -6,92 +6,28 @@
 // browser, signs in and is offered no bot creation, change, deletion or key; the owner changes the role, removes
 // them. A personal access token is created on Account (its value shown once and copied), answers 200 on the Admin
 // API, is revoked after a confirmation and then answers 401; a bot key is created, listed and revoked.
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../packages/server/src/test-support/harness.js';
-import { haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { haveChromium } from './support/browser.js';
+import { axe, overflows, useConsoleSuite } from './support/console.js';
 
 const chromiumHere = haveChromium('console browser tests');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** Bundles the Console from its current sources, so the test never runs a stale dist/. */
-function buildConsole(): void {
-  const script = fileURLToPath(new URL('../packages/console/build.mjs', import.meta.url));
-  execFileSync(process.execPath, [script], { stdio: 'pipe' });
-}
 
 describe.skipIf(!chromiumHere)('console in a browser', () => {
-  let t: TestApp;
-  let origin: string;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    buildConsole();
-    ({ t, origin } = await listeningTestApp());
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
-    await t?.close();
-  });
-
-  /** A fresh browser profile at a width; `problems` collects page errors and console errors (CSP refusals). */
-  async function newPage(width: number, colorScheme: 'light' | 'dark') {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
-    contexts.push(context);
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      // A 401 while asking who is signed in is the signed-out state, not a problem.
-      if (message.type() === 'error' && !/status of 401/.test(message.text())) problems.push(message.text());
-    });
-    return { page, problems };
-  }
-
-  /**
-   * axe-core's violations on the page. Evaluated through the DevTools protocol: the page's CSP (rightly)
-   * refuses an injected script tag, which is itself checked by `problems` staying empty.
-   */
-  async function axe(page: Page): Promise<string[]> {
-    if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE);
-    const violations = (await page.evaluate(
-      `window.axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)`,
-    )) as { id: string; impact: string; help: string; nodes: { target: unknown }[] }[];
-    return violations.map(
-      (v) => `${v.impact} ${v.id}: ${v.help} — ${JSON.stringify(v.nodes.map((n) => n.target))}`,
-    );
-  }
-
-  async function signIn(page: Page, password: string) {
-    await page.getByLabel('Email').fill(t.owner.email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
-
-  /** Whether the page scrolls sideways (a layout that does not hold at this width). */
-  const overflows = (page: Page) =>
-    page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth');
+  const suite = useConsoleSuite();
+  const { newPage, signIn } = suite;
 
   it('at 1280 px: sign in (wrong password first), bots end to end, deep link reload, account, sign out', async () => {
     const { page, problems } = await newPage(1280, 'light');
-    const response = await page.goto(`${origin}/`);
+    const response = await page.goto(`${suite.origin}/`);
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
-    expect(page.url()).toBe(`${origin}/console/`);
+    expect(page.url()).toBe(`${suite.origin}/console/`);
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in to Parley' }).isVisible()).toBe(true);
     expect(await axe(page), 'sign in').toEqual([]);
 
     await signIn(page, 'not the right password');
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('Wrong e-mail or password');
 
-    await signIn(page, t.owner.password);
+    await signIn(page, suite.t.owner.password);
     await expect.poll(() => page.getByRole('heading', { name: 'Bots' }).isVisible()).toBe(true);
     expect(await page.getByLabel('Workspace').count()).toBe(1);
 
@@ -120,7 +56,7 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     await page.reload();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Helpdesk');
     expect(page.url()).toBe(botUrl);
-    expect(await page.getByRole('button', { name: 'Enable bot' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Enable bot' }).isVisible()).toBe(true);
 
     await page.getByRole('link', { name: '← All bots' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'Helpdesk', exact: true }).isVisible()).toBe(true);
@@ -134,7 +70,7 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Delete bot' }).click();
     await page.getByRole('button', { name: 'Yes, delete this bot' }).click();
-    await expect.poll(() => page.url()).toBe(`${origin}/console/bots`);
+    await expect.poll(() => page.url()).toBe(`${suite.origin}/console/bots`);
     await expect.poll(() => page.getByRole('link', { name: 'Helpdesk', exact: true }).isVisible()).toBe(true);
     expect(await page.getByRole('link', { name: 'Temporary', exact: true }).count()).toBe(0);
 
@@ -145,12 +81,12 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     await expect.poll(() => page.getByRole('status').textContent()).toBe('Name saved.');
     await expect.poll(() => page.getByText('This browser').isVisible()).toBe(true);
     const newPassword = 'a new password for the console';
-    await page.getByLabel('Current password').fill(t.owner.password);
+    await page.getByLabel('Current password').fill(suite.t.owner.password);
     await page.getByLabel('New password', { exact: true }).fill(newPassword);
     await page.getByLabel('Repeat the new password').fill(newPassword);
     await page.getByRole('button', { name: 'Change password' }).click();
     await expect.poll(() => page.getByText(/^Password changed\./).isVisible()).toBe(true);
-    t.owner.password = newPassword;
+    suite.t.owner.password = newPassword;
 
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in to Parley' }).isVisible()).toBe(true);
@@ -162,12 +98,12 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
   });
 
   it('at 390 px, dark: sign in, the layout holds, the workspace switch is remembered, sign out everywhere', async () => {
-    const second = await t.asOwner('POST', '/v1/admin/workspaces', { name: 'Second shop' });
+    const second = await suite.t.asOwner('POST', '/v1/admin/workspaces', { name: 'Second shop' });
     expect(second.statusCode, second.body).toBe(201);
     const { page, problems } = await newPage(390, 'dark');
-    await page.goto(`${origin}/console/bots`);
+    await page.goto(`${suite.origin}/console/bots`);
     expect(await axe(page), 'sign in, 390 px dark').toEqual([]);
-    await signIn(page, t.owner.password);
+    await signIn(page, suite.t.owner.password);
     await expect.poll(() => page.getByRole('link', { name: 'Helpdesk', exact: true }).isVisible()).toBe(true);
     expect(await overflows(page)).toBe(false);
     expect(await axe(page), 'bots, 390 px dark').toEqual([]);
@@ -187,9 +123,9 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
 
   it('the owner invites a viewer by link; the viewer joins, signs in and is not offered what a viewer may not do', async () => {
     const { page, problems } = await newPage(1280, 'light');
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-    await page.goto(`${origin}/console/team`);
-    await signIn(page, t.owner.password);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.origin });
+    await page.goto(`${suite.origin}/console/team`);
+    await signIn(page, suite.t.owner.password);
     await expect.poll(() => page.getByRole('heading', { name: 'Team' }).isVisible()).toBe(true);
     const email = `viewer-${Date.now()}@example.com`;
     await page.getByLabel('Email').fill(email);
@@ -198,7 +134,7 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     const linkInput = page.getByLabel('Invitation link');
     await expect.poll(() => linkInput.isVisible()).toBe(true);
     const link = await linkInput.inputValue();
-    expect(link).toMatch(new RegExp(`^${origin}/console/invite/[^/]+$`));
+    expect(link).toMatch(new RegExp(`^${suite.origin}/console/invite/[^/]+$`));
     await page.getByRole('button', { name: 'Copy link' }).click();
     await expect.poll(() => page.getByText('Link copied.').isVisible()).toBe(true);
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(link);
@@ -227,9 +163,8 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
       .poll(() => invitee.page.getByRole('link', { name: 'Helpdesk', exact: true }).isVisible())
       .toBe(true);
     expect(await invitee.page.getByRole('button', { name: 'Create bot' }).count()).toBe(0);
-    const botRole = invitee.page.waitForResponse((r) => r.url().endsWith('/workspace-members/me'));
+    // The role loaded with the bots page is cached: the bot page knows it as it opens.
     await invitee.page.getByRole('link', { name: 'Helpdesk', exact: true }).click();
-    await botRole;
     await expect.poll(() => invitee.page.getByRole('heading', { name: 'Helpdesk' }).isVisible()).toBe(true);
     expect(await invitee.page.getByRole('button', { name: 'Delete bot' }).count()).toBe(0);
     await expect
@@ -264,9 +199,9 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
 
   it('personal access tokens and bot keys: created (value shown once, copied), used, revoked after a confirmation', async () => {
     const { page, problems } = await newPage(1280, 'light');
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-    await page.goto(`${origin}/console/account`);
-    await signIn(page, t.owner.password);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.origin });
+    await page.goto(`${suite.origin}/console/account`);
+    await signIn(page, suite.t.owner.password);
     await expect
       .poll(() => page.getByRole('heading', { name: 'Personal access tokens' }).isVisible())
       .toBe(true);
@@ -288,7 +223,7 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     expect(await axe(page), 'account with a new token').toEqual([]);
 
     const call = () =>
-      fetch(`${origin}/v1/admin/workspaces`, { headers: { authorization: `Bearer ${token}` } }).then(
+      fetch(`${suite.origin}/v1/admin/workspaces`, { headers: { authorization: `Bearer ${token}` } }).then(
         (r) => r.status,
       );
     expect(await call()).toBe(200);
@@ -320,7 +255,7 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
 
   it('says in words when sign-ins are throttled (429)', async () => {
     const { page } = await newPage(390, 'light');
-    await page.goto(`${origin}/console/`);
+    await page.goto(`${suite.origin}/console/`);
     await page.getByLabel('Email').fill('nobody-here@example.com');
     await page.getByLabel('Password').fill('guessing again and again');
     // PARLEY_SIGN_IN_MAX_FAILURES_PER_ACCOUNT (5) failures for one e-mail, then 429 with Retry-After.

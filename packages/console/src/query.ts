@@ -18,15 +18,25 @@ import { isSignedOut } from './api.js';
 /**
  * The Console's data cache: TanStack Query's core (caching, de-duplication, retries, refetch on focus and on
  * intervals, invalidation). Its Preact adapter declares Preact 10 only, so the two hooks binding it to Preact
- * are the few lines below. A 401 anywhere means the session ended: `onSignedOut` (back to Sign in).
+ * are the few lines below. A 401 anywhere means the session ended: `onSignedOut` (back to Sign in). After any
+ * successful change, cached data is refreshed.
  */
 export function createQueryClient(onSignedOut: () => void): QueryClient {
   const signedOutOn = (error: unknown) => {
     if (isSignedOut(error)) onSignedOut();
   };
-  return new QueryClient({
+  const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({ onError: signedOutOn }),
-    mutationCache: new MutationCache({ onError: signedOutOn }),
+    mutationCache: new MutationCache({
+      onError: signedOutOn,
+      // A change may touch anything cached: what no page shows is forgotten (the next page opened never
+      // shows data from before the change), what is shown is marked stale (the page that made the change
+      // reloads what it shows itself, and may be leaving: a deleted bot is not asked for again).
+      onSuccess: () => {
+        client.removeQueries({ type: 'inactive' });
+        void client.invalidateQueries({ type: 'active', refetchType: 'none' });
+      },
+    }),
     defaultOptions: {
       queries: {
         staleTime: 5_000,
@@ -36,6 +46,7 @@ export function createQueryClient(onSignedOut: () => void): QueryClient {
       mutations: { retry: false },
     },
   });
+  return client;
 }
 
 export const QueryClientContext = createContext<QueryClient | null>(null);

@@ -1,0 +1,120 @@
+// What every Console browser suite shares: a fresh bundle, one in-process Parley listening on its public URL,
+// one Chromium, pages that collect errors (CSP refusals included), axe, and signing in as the bootstrap owner.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import type { TestApp, TestAppOptions } from '../../packages/server/src/test-support/harness.js';
+import { buildWebchat, launchChromium, listeningTestApp } from './browser.js';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Bundles the Console from its current sources, so a test never runs a stale dist/. */
+export function buildConsole(): void {
+  const script = fileURLToPath(new URL('../../packages/console/build.mjs', import.meta.url));
+  execFileSync(process.execPath, [script], { stdio: 'pipe' });
+}
+
+/** A page of a fresh browser profile, and what went wrong on it (page errors, console errors). */
+export interface ConsolePage {
+  page: Page;
+  problems: string[];
+}
+
+/** The suite's server and browser (set in beforeAll), and its helpers. */
+export interface ConsoleSuite {
+  readonly t: TestApp;
+  readonly origin: string;
+  readonly browser: Browser;
+  /** A fresh browser profile at a width and colour scheme. */
+  newPage(width: number, colorScheme: 'light' | 'dark'): Promise<ConsolePage>;
+  /** Signs in on the Sign in page (default: the bootstrap owner with the bootstrap password). */
+  signIn(page: Page, password?: string, email?: string): Promise<void>;
+  /** A fresh page at `width`, signed in as the owner, on the Bots page. */
+  signedInPage(width?: number, colorScheme?: 'light' | 'dark'): Promise<ConsolePage>;
+}
+
+/**
+ * Sets up a Console browser suite (call at the top of a `describe`): builds the Console (and the webchat when
+ * asked), starts the app and Chromium before the tests, closes everything after.
+ */
+export function useConsoleSuite(options: TestAppOptions & { webchat?: boolean } = {}): ConsoleSuite {
+  const { webchat, ...appOptions } = options;
+  const contexts: BrowserContext[] = [];
+  let started: { t: TestApp; origin: string; browser: Browser } | undefined;
+  const get = () => {
+    if (!started) throw new Error('the console suite is not started (use it inside tests)');
+    return started;
+  };
+
+  beforeAll(async () => {
+    buildConsole();
+    if (webchat) buildWebchat();
+    const { t, origin } = await listeningTestApp(appOptions);
+    started = { t, origin, browser: await launchChromium() };
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+    await started?.browser.close();
+    await started?.t.close();
+  });
+
+  const suite: ConsoleSuite = {
+    get t() {
+      return get().t;
+    },
+    get origin() {
+      return get().origin;
+    },
+    get browser() {
+      return get().browser;
+    },
+    async newPage(width, colorScheme) {
+      const context = await get().browser.newContext({ viewport: { width, height: 900 }, colorScheme });
+      contexts.push(context);
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('console', (message) => {
+        // A 401 while asking who is signed in is the signed-out state, not a problem.
+        if (message.type() === 'error' && !/status of 401/.test(message.text()))
+          problems.push(message.text());
+      });
+      return { page, problems };
+    },
+    async signIn(page, password = get().t.owner.password, email = get().t.owner.email) {
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    },
+    async signedInPage(width = 1280, colorScheme = 'light') {
+      const opened = await suite.newPage(width, colorScheme);
+      await opened.page.goto(`${get().origin}/console/`);
+      await suite.signIn(opened.page);
+      await opened.page.getByRole('heading', { name: 'Bots' }).waitFor();
+      return opened;
+    },
+  };
+  return suite;
+}
+
+/**
+ * axe-core's violations on the page. Evaluated through the DevTools protocol: the page's CSP (rightly)
+ * refuses an injected script tag.
+ */
+export async function axe(page: Page): Promise<string[]> {
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE);
+  const violations = (await page.evaluate(
+    `window.axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)`,
+  )) as { id: string; impact: string; help: string; nodes: { target: unknown }[] }[];
+  return violations.map(
+    (v) => `${v.impact} ${v.id}: ${v.help} — ${JSON.stringify(v.nodes.map((n) => n.target))}`,
+  );
+}
+
+/** Whether the page scrolls sideways (a layout that does not hold at this width). */
+export const overflows = (page: Page): Promise<boolean> =>
+  page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth');
