@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
-import { buildWebchat, haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
+import { buildWebchat, haveChromium, useBrowserApp } from './support/browser.js';
 import {
   inWebchat as chat,
   postAsBot,
@@ -27,24 +27,9 @@ function inShadow<T>(page: Page, js: string): Promise<T> {
 }
 
 describe.skipIf(!chromiumHere)('webchat user experience in a browser', () => {
-  let t: TestApp;
-  let origin: string;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const suite = useBrowserApp({}, buildWebchat);
 
-  beforeAll(async () => {
-    buildWebchat();
-    ({ t, origin } = await listeningTestApp());
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
-    await t?.close();
-  });
-
-  /** A page on the server's origin with the script tag (or `init` in `after`), recording every event. */
+  /** A page on the server's suite.origin with the script tag (or `init` in `after`), recording every event. */
   async function newPage(
     options: {
       app?: { origin: string; botId: string };
@@ -55,9 +40,8 @@ describe.skipIf(!chromiumHere)('webchat user experience in a browser', () => {
       viewport?: { width: number; height: number };
     } = {},
   ) {
-    const app = options.app ?? { origin, botId: t.botId };
-    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } });
-    contexts.push(context);
+    const app = options.app ?? { origin: suite.origin, botId: suite.t.botId };
+    const context = await suite.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
@@ -99,13 +83,13 @@ ${options.attrs ? '' : `window.parley.init(${init});`}
     return (await events(page)).find((e) => e.type === 'webchat:ready')?.data.conversationId as string;
   }
 
-  const setDashboard = (configuration: Record<string, unknown>, app: TestApp = t) =>
+  const setDashboard = (configuration: Record<string, unknown>, app: TestApp = suite.t) =>
     setWebchatConfiguration(app, configuration);
   const withDashboard = (configuration: Record<string, unknown>, steps: () => Promise<void>) =>
-    withWebchatConfiguration(t, configuration, steps);
+    withWebchatConfiguration(suite.t, configuration, steps);
 
   const botSays = (conversationId: string, payload: Record<string, unknown>) =>
-    postAsBot(origin, t, conversationId, payload);
+    postAsBot(suite.origin, suite.t, conversationId, payload);
 
   /** Runs axe-core on the whole document (it descends into the open shadow root); answers the violations. */
   async function axe(page: Page): Promise<string[]> {
@@ -299,7 +283,7 @@ ${options.attrs ? '' : `window.parley.init(${init});`}
   });
 
   it('takes the locale from the script tag (data-locale)', async () => {
-    const { page } = await newPage({ attrs: `data-bot-id="${t.botId}" data-locale="fr"` });
+    const { page } = await newPage({ attrs: `data-bot-id="${suite.t.botId}" data-locale="fr"` });
     await waitForEvent(page, 'webchat:initialized');
     expect(await chat(page, '.pw-root').getAttribute('lang')).toBe('fr');
     expect(await chat(page, '.pw-fab').textContent()).toMatch(/^Ouvrir la discussion/);
@@ -332,9 +316,12 @@ ${options.attrs ? '' : `window.parley.init(${init});`}
       ]);
       // The second request was sent; the server may still be storing it: read until it has.
       const stored = async () => {
-        const res = await fetch(`${origin}/v1/chat/${t.botId}/conversations/${conversationId}/messages`, {
-          headers: { authorization: `Bearer ${t.botKey}` },
-        });
+        const res = await fetch(
+          `${suite.origin}/v1/chat/${suite.t.botId}/conversations/${conversationId}/messages`,
+          {
+            headers: { authorization: `Bearer ${suite.t.botKey}` },
+          },
+        );
         const { messages } = (await res.json()) as { messages: { id: string; feedback?: unknown }[] };
         return messages.find((m) => m.id === reply.id)?.feedback;
       };
@@ -364,7 +351,7 @@ ${options.attrs ? '' : `window.parley.init(${init});`}
       expect(await files.first().textContent()).toContain('dropped.txt');
       expect(await chat(page, '.pw-drop').count()).toBe(0);
       const href = await files.first().getAttribute('href');
-      expect(await (await fetch(new URL(href ?? '', origin))).text()).toBe('dropped bytes');
+      expect(await (await fetch(new URL(href ?? '', suite.origin))).text()).toBe('dropped bytes');
       // Paste.
       await inShadow(
         page,

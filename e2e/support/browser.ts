@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import {
   createTestApp,
   type TestApp,
@@ -65,4 +66,52 @@ export async function listeningTestApp(
   const t = await createTestApp({ ...options, env: { ...options.env, PARLEY_PUBLIC_URL: origin } });
   await t.app.listen({ port, host: '127.0.0.1' });
   return { t, origin };
+}
+
+/** An in-process app on its public URL and one Chromium, shared by the tests of a file (see useBrowserApp). */
+export interface BrowserApp {
+  readonly t: TestApp;
+  readonly origin: string;
+  readonly browser: Browser;
+  /** A fresh browser profile, closed after the file's tests. */
+  newContext(options?: Parameters<Browser['newContext']>[0]): Promise<BrowserContext>;
+}
+
+/**
+ * Starts, before a file's tests, `prepare()` (e.g. building a bundle), an in-process app listening on its public
+ * URL and Chromium; closes the profiles, the browser and the app after them. Call at the top of a `describe`.
+ */
+export function useBrowserApp(options: TestAppOptions = {}, prepare?: () => void): BrowserApp {
+  const contexts: BrowserContext[] = [];
+  let started: { t: TestApp; origin: string; browser: Browser } | undefined;
+  const get = () => {
+    if (!started) throw new Error('the browser app is not started (use it inside tests)');
+    return started;
+  };
+  beforeAll(async () => {
+    prepare?.();
+    const { t, origin } = await listeningTestApp(options);
+    started = { t, origin, browser: await launchChromium() };
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+    await started?.browser.close();
+    await started?.t.close();
+  });
+  return {
+    get t() {
+      return get().t;
+    },
+    get origin() {
+      return get().origin;
+    },
+    get browser() {
+      return get().browser;
+    },
+    async newContext(contextOptions) {
+      const context = await get().browser.newContext(contextOptions);
+      contexts.push(context);
+      return context;
+    },
+  };
 }

@@ -4,10 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
 import type { TestApp, TestAppOptions } from '../../packages/server/src/test-support/harness.js';
-import { buildWebchat, launchChromium, listeningTestApp } from './browser.js';
+import { buildWebchat, useBrowserApp } from './browser.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -38,43 +37,26 @@ export interface ConsoleSuite {
 
 /**
  * Sets up a Console browser suite (call at the top of a `describe`): builds the Console (and the webchat when
- * asked), starts the app and Chromium before the tests, closes everything after.
+ * asked), starts the app and Chromium before the tests, closes everything after (see useBrowserApp).
  */
 export function useConsoleSuite(options: TestAppOptions & { webchat?: boolean } = {}): ConsoleSuite {
   const { webchat, ...appOptions } = options;
-  const contexts: BrowserContext[] = [];
-  let started: { t: TestApp; origin: string; browser: Browser } | undefined;
-  const get = () => {
-    if (!started) throw new Error('the console suite is not started (use it inside tests)');
-    return started;
-  };
-
-  beforeAll(async () => {
+  const app = useBrowserApp(appOptions, () => {
     buildConsole();
     if (webchat) buildWebchat();
-    const { t, origin } = await listeningTestApp(appOptions);
-    started = { t, origin, browser: await launchChromium() };
   });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await started?.browser.close();
-    await started?.t.close();
-  });
-
   const suite: ConsoleSuite = {
     get t() {
-      return get().t;
+      return app.t;
     },
     get origin() {
-      return get().origin;
+      return app.origin;
     },
     get browser() {
-      return get().browser;
+      return app.browser;
     },
     async newPage(width, colorScheme) {
-      const context = await get().browser.newContext({ viewport: { width, height: 900 }, colorScheme });
-      contexts.push(context);
+      const context = await app.newContext({ viewport: { width, height: 900 }, colorScheme });
       const page = await context.newPage();
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -85,14 +67,14 @@ export function useConsoleSuite(options: TestAppOptions & { webchat?: boolean } 
       });
       return { page, problems };
     },
-    async signIn(page, password = get().t.owner.password, email = get().t.owner.email) {
+    async signIn(page, password = app.t.owner.password, email = app.t.owner.email) {
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill(password);
       await page.getByRole('button', { name: 'Sign in' }).click();
     },
     async signedInPage(width = 1280, colorScheme = 'light') {
       const opened = await suite.newPage(width, colorScheme);
-      await opened.page.goto(`${get().origin}/console/`);
+      await opened.page.goto(`${app.origin}/console/`);
       await suite.signIn(opened.page);
       await opened.page.getByRole('heading', { name: 'Bots' }).waitFor();
       return opened;
