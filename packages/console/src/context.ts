@@ -10,6 +10,8 @@ export interface ConsoleState {
   workspace: Workspace | undefined;
   workspaces: Workspace[];
   chooseWorkspace(id: string): void;
+  /** A workspace was changed (its settings saved): the switcher and every page show the new values. */
+  workspaceChanged(workspace: Workspace): void;
   accountChanged(account: Account): void;
   /** The session is over (signed out, expired or revoked): back to Sign in. */
   signedOut(): void;

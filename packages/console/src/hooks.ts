@@ -1,5 +1,5 @@
 import type { QueryKey } from '@tanstack/query-core';
-import { useCallback, useState } from 'preact/hooks';
+import { useCallback } from 'preact/hooks';
 import { describeError, isSignedOut } from './api.js';
 import { useConsole } from './context.js';
 import { useMutation, useQuery } from './query.js';
@@ -23,25 +23,6 @@ export function useAction() {
   );
   const error = mutation.error && !isSignedOut(mutation.error) ? describeError(mutation.error) : undefined;
   return { pending: mutation.isPending, error, run };
-}
-
-/**
- * A form that sends one request on submit: `useAction`'s pending state and failure, `notice`, the words of its
- * last success, and `submit`, the form's handler. `send` makes the request; `done` acts on its answer and
- * answers the notice.
- * @example const { pending, error, notice, submit } = useFormAction(() => client.createBot({ name }), () => 'Created.');
- */
-export function useFormAction<T>(send: () => Promise<T>, done: (answer: T) => string) {
-  const { pending, error, run } = useAction();
-  const [notice, setNotice] = useState<string | undefined>(undefined);
-  async function submit(event: Event) {
-    event.preventDefault();
-    setNotice(undefined);
-    const answer = await run(send);
-    if (answer === undefined) return;
-    setNotice(done(answer));
-  }
-  return { pending, error, notice, submit };
 }
 
 /** What `useLoad` answers: the data once loaded, the failure in words, and `reload()`. */

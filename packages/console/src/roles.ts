@@ -44,3 +44,8 @@ export function mayDeleteBot(member: Member | undefined, bot: Bot): boolean {
 export function mayManageBotKeys(role: Role | undefined): boolean {
   return role === 'developer' || role === 'manager' || role === 'administrator' || role === 'owner';
 }
+
+/** Whether `role` may change the workspace's settings (`workspace.update`: administrators and owners). */
+export function mayEditWorkspace(role: Role | undefined): boolean {
+  return role === 'owner' || role === 'administrator';
+}

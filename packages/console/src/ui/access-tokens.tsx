@@ -1,6 +1,7 @@
 import type { CreatedToken, TokenInfo } from '@parley/client';
 import { useState } from 'preact/hooks';
-import { useFormAction, useLoad } from '../hooks.js';
+import { useForm } from '../form.js';
+import { useAction, useLoad } from '../hooks.js';
 import { ExpirySelect, expiryFromDays } from './expiry-select.js';
 import { Field } from './field.js';
 import { Notice } from './notice.js';
@@ -39,23 +40,24 @@ export function AccessTokens({
 }) {
   const { noun } = words;
   const tokens = useLoad(queryKey, list);
-  const [note, setNote] = useState('');
-  const [days, setDays] = useState(0);
   const [created, setCreated] = useState<CreatedToken | undefined>(undefined);
-  const { pending, error, notice, submit } = useFormAction(
-    () => {
-      setCreated(undefined);
-      const expiresAt = expiryFromDays(days);
-      return create({ ...(note.trim() ? { note: note.trim() } : {}), ...(expiresAt ? { expiresAt } : {}) });
-    },
-    (answer) => {
-      setCreated(answer);
-      setNote('');
-      setDays(0);
-      tokens.reload();
-      return `${noun === 'token' ? 'Token' : 'Key'} "${answer.note || `Unnamed ${noun}`}" created.`;
-    },
-  );
+  const { pending, error, run } = useAction();
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+  const form = useForm({ note: '', days: 0 }, async ({ note, days }) => {
+    setNotice(undefined);
+    setCreated(undefined);
+    const expiresAt = expiryFromDays(days);
+    const answer = await run(() =>
+      create({ ...(note.trim() ? { note: note.trim() } : {}), ...(expiresAt ? { expiresAt } : {}) }),
+    );
+    if (!answer) return;
+    setCreated(answer);
+    form.reset({ note: '', days: 0 });
+    tokens.reload();
+    setNotice(`${noun === 'token' ? 'Token' : 'Key'} "${answer.note || `Unnamed ${noun}`}" created.`);
+  });
+  const note = form.field('note');
+  const days = form.field('days');
 
   return (
     <div class="card stack">
@@ -82,17 +84,17 @@ export function AccessTokens({
         </ul>
       )}
       {mayChange ? (
-        <form class="stack" onSubmit={submit} aria-label={`Create ${noun}`}>
+        <form class="stack" onSubmit={form.submit} aria-label={`Create ${noun}`}>
           <div class="token-form">
             <Field
               id={`${id}-note`}
               label="Note"
               maxLength={200}
-              value={note}
-              onValue={setNote}
+              value={note.value}
+              onValue={note.onValue}
               hint={`What the ${noun} is for, so you know it when you see it listed.`}
             />
-            <ExpirySelect id={`${id}-expiry`} value={days} onDays={setDays} />
+            <ExpirySelect id={`${id}-expiry`} value={days.value} onDays={days.onValue} />
           </div>
           <div class="actions">
             <button type="submit" class="primary" disabled={pending}>

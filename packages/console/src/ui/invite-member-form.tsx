@@ -1,7 +1,8 @@
 import type { Role } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { useConsole } from '../context.js';
-import { useFormAction } from '../hooks.js';
+import { useForm } from '../form.js';
+import { useAction } from '../hooks.js';
 import { Field } from './field.js';
 import { InvitationLink } from './invitation-link.js';
 import { Notice } from './notice.js';
@@ -10,37 +11,37 @@ import { RoleSelect } from './role-select.js';
 /** Invites someone by e-mail with a role; shows the invitation link to copy and send. */
 export function InviteMemberForm({ roles, onInvited }: { roles: readonly Role[]; onInvited(): void }) {
   const { client } = useConsole();
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('viewer');
+  const { pending, error, run } = useAction();
+  const [notice, setNotice] = useState<string | undefined>(undefined);
   const [invitation, setInvitation] = useState<{ email: string; code: string } | undefined>(undefined);
-  const { pending, error, notice, submit } = useFormAction(
-    () => {
-      setInvitation(undefined);
-      return client.addWorkspaceMember({ email: email.trim(), role });
-    },
-    (answer) => {
-      setEmail('');
-      onInvited();
-      if (answer.invitation) setInvitation({ email: answer.email, code: answer.invitation.code });
-      return `${answer.email} is invited.`;
-    },
-  );
+  const form = useForm({ email: '', role: 'viewer' as Role }, async ({ email, role }) => {
+    setNotice(undefined);
+    setInvitation(undefined);
+    const answer = await run(() => client.addWorkspaceMember({ email: email.trim(), role }));
+    if (!answer) return;
+    form.reset({ email: '', role });
+    onInvited();
+    if (answer.invitation) setInvitation({ email: answer.email, code: answer.invitation.code });
+    setNotice(`${answer.email} is invited.`);
+  });
+  const email = form.field('email');
+  const role = form.field('role');
 
   return (
     <div class="card stack">
       <h2>Invite member</h2>
-      <form class="inline-form invite-form" onSubmit={submit}>
+      <form class="inline-form invite-form" onSubmit={form.submit}>
         <Field
           id="invite-email"
           label="Email"
           type="email"
           required
           maxLength={320}
-          value={email}
-          onValue={setEmail}
+          value={email.value}
+          onValue={email.onValue}
         />
-        <RoleSelect id="invite-role" label="Role" value={role} roles={roles} onRole={setRole} />
-        <button type="submit" class="primary" disabled={pending || email.trim() === ''}>
+        <RoleSelect id="invite-role" label="Role" value={role.value} roles={roles} onRole={role.onValue} />
+        <button type="submit" class="primary" disabled={pending || email.value.trim() === ''}>
           Invite
         </button>
       </form>

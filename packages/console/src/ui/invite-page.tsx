@@ -1,6 +1,7 @@
 import type { Account } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { anonymousClient, describeError } from '../api.js';
+import { useForm } from '../form.js';
 import { Field } from './field.js';
 import { Notice } from './notice.js';
 import { SignInPage } from './sign-in-page.js';
@@ -10,15 +11,9 @@ import { SignInPage } from './sign-in-page.js';
  * one-time code is the proof), then signs in.
  */
 export function InvitePage({ code, onSignedIn }: { code: string; onSignedIn(account: Account): void }) {
-  const [name, setName] = useState('');
-  const [password, setPassword] = useState('');
-  const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const [joined, setJoined] = useState<Account | undefined>(undefined);
-
-  async function submit(event: Event) {
-    event.preventDefault();
-    setPending(true);
+  const form = useForm({ name: '', password: '' }, async ({ name, password }) => {
     setError(undefined);
     try {
       const answer = await anonymousClient().acceptInvitation(
@@ -28,9 +23,11 @@ export function InvitePage({ code, onSignedIn }: { code: string; onSignedIn(acco
       setJoined(answer.account);
     } catch (failure) {
       setError(describeError(failure));
-      setPending(false);
     }
-  }
+  });
+  const name = form.field('name');
+  const password = form.field('password');
+  const pending = form.submitting;
 
   if (joined) {
     return (
@@ -43,7 +40,7 @@ export function InvitePage({ code, onSignedIn }: { code: string; onSignedIn(acco
   }
   return (
     <main class="center">
-      <form class="card sign-in" onSubmit={submit}>
+      <form class="card sign-in" onSubmit={form.submit}>
         <h1>Join Parley</h1>
         <p>You were invited to a workspace. Choose the name your team sees and a password.</p>
         <Field
@@ -52,8 +49,8 @@ export function InvitePage({ code, onSignedIn }: { code: string; onSignedIn(acco
           autocomplete="name"
           required
           maxLength={200}
-          value={name}
-          onValue={setName}
+          value={name.value}
+          onValue={name.onValue}
         />
         <Field
           id="invite-password"
@@ -63,15 +60,15 @@ export function InvitePage({ code, onSignedIn }: { code: string; onSignedIn(acco
           required
           minLength={12}
           maxLength={256}
-          value={password}
-          onValue={setPassword}
+          value={password.value}
+          onValue={password.onValue}
           hint="At least 12 characters."
         />
         <Notice error={error} />
         <button
           type="submit"
           class="primary"
-          disabled={pending || name.trim() === '' || password.length < 12}
+          disabled={pending || name.value.trim() === '' || password.value.length < 12}
         >
           {pending ? 'Joining…' : 'Join'}
         </button>

@@ -1,23 +1,26 @@
 import { useState } from 'preact/hooks';
 import { useConsole } from '../context.js';
-import { useFormAction } from '../hooks.js';
+import { useForm } from '../form.js';
+import { useAction } from '../hooks.js';
 import { Field } from './field.js';
 import { Notice } from './notice.js';
 
 /** Changes the account's display name (what teammates see in members and audit records). */
 export function NameForm() {
   const { account, client, accountChanged } = useConsole();
-  const [name, setName] = useState(account.displayName);
-  const { pending, error, notice, submit } = useFormAction(
-    () => client.updateAccount({ displayName: name.trim() }),
-    (answer) => {
-      accountChanged(answer.account);
-      return 'Name saved.';
-    },
-  );
+  const { pending, error, run } = useAction();
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+  const form = useForm({ name: account.displayName }, async ({ name }) => {
+    setNotice(undefined);
+    const answer = await run(() => client.updateAccount({ displayName: name.trim() }));
+    if (!answer) return;
+    accountChanged(answer.account);
+    setNotice('Name saved.');
+  });
+  const name = form.field('name');
 
   return (
-    <form class="card stack" onSubmit={submit}>
+    <form class="card stack" onSubmit={form.submit}>
       <h2>Your name</h2>
       <Field
         id="account-name"
@@ -25,14 +28,14 @@ export function NameForm() {
         required
         maxLength={200}
         autocomplete="name"
-        value={name}
-        onValue={setName}
+        value={name.value}
+        onValue={name.onValue}
       />
       <div class="actions">
         <button
           type="submit"
           class="primary"
-          disabled={pending || name.trim() === '' || name.trim() === account.displayName}
+          disabled={pending || name.value.trim() === '' || name.value.trim() === account.displayName}
         >
           Save name
         </button>

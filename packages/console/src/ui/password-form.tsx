@@ -1,23 +1,20 @@
 import { useState } from 'preact/hooks';
 import { useConsole } from '../context.js';
+import { useForm } from '../form.js';
 import { useAction } from '../hooks.js';
 import { Field } from './field.js';
 import { Notice } from './notice.js';
 
 const MIN_LENGTH = 12;
+const EMPTY = { current: '', next: '', repeat: '' };
 
 /** Changes the password; the server ends every other session of the account. */
 export function PasswordForm({ onChanged }: { onChanged(): void }) {
   const { client } = useConsole();
-  const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [repeat, setRepeat] = useState('');
   const [mismatch, setMismatch] = useState<string | undefined>(undefined);
   const [saved, setSaved] = useState<string | undefined>(undefined);
   const { pending, error, run } = useAction();
-
-  async function submit(event: Event) {
-    event.preventDefault();
+  const form = useForm(EMPTY, async ({ current, next, repeat }) => {
     setSaved(undefined);
     setMismatch(undefined);
     if (next !== repeat) {
@@ -26,18 +23,19 @@ export function PasswordForm({ onChanged }: { onChanged(): void }) {
     }
     const answer = await run(() => client.changePassword({ current, new: next }));
     if (!answer) return;
-    setCurrent('');
-    setNext('');
-    setRepeat('');
+    form.reset(EMPTY);
     const others = answer.revokedSessions;
     setSaved(
       `Password changed. ${others === 0 ? 'No other session was open.' : `${others} other ${others === 1 ? 'session was' : 'sessions were'} signed out.`}`,
     );
     onChanged();
-  }
+  });
+  const current = form.field('current');
+  const next = form.field('next');
+  const repeat = form.field('repeat');
 
   return (
-    <form class="card stack" onSubmit={submit}>
+    <form class="card stack" onSubmit={form.submit}>
       <h2>Password</h2>
       <Field
         id="current-password"
@@ -45,8 +43,8 @@ export function PasswordForm({ onChanged }: { onChanged(): void }) {
         type="password"
         autocomplete="current-password"
         required
-        value={current}
-        onValue={setCurrent}
+        value={current.value}
+        onValue={current.onValue}
       />
       <Field
         id="new-password"
@@ -56,8 +54,8 @@ export function PasswordForm({ onChanged }: { onChanged(): void }) {
         required
         minLength={MIN_LENGTH}
         maxLength={256}
-        value={next}
-        onValue={setNext}
+        value={next.value}
+        onValue={next.onValue}
         hint={`At least ${MIN_LENGTH} characters. Your other sessions are signed out when it changes.`}
       />
       <Field
@@ -66,8 +64,8 @@ export function PasswordForm({ onChanged }: { onChanged(): void }) {
         type="password"
         autocomplete="new-password"
         required
-        value={repeat}
-        onValue={setRepeat}
+        value={repeat.value}
+        onValue={repeat.onValue}
       />
       <div class="actions">
         <button type="submit" class="primary" disabled={pending}>

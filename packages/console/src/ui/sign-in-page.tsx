@@ -1,6 +1,7 @@
 import type { Account } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { consoleClient, describeError } from '../api.js';
+import { useForm } from '../form.js';
 import { Field } from './field.js';
 import { Notice } from './notice.js';
 
@@ -17,28 +18,27 @@ export function SignInPage({
   email?: string;
   notice?: string;
 }) {
-  const [email, setEmail] = useState(knownEmail);
-  const [password, setPassword] = useState('');
-  const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
-
-  async function submit(event: Event) {
-    event.preventDefault();
-    setPending(true);
+  // Stays true once signed in: the page is about to give way to the Console.
+  const [signedIn, setSignedIn] = useState(false);
+  const form = useForm({ email: knownEmail, password: '' }, async ({ email, password }) => {
     setError(undefined);
     try {
       // One attempt: a 429 says when to try again, and the person decides.
       const { account } = await consoleClient().signIn({ email, password }, { retry: { attempts: 1 } });
+      setSignedIn(true);
       onSignedIn(account);
     } catch (failure) {
       setError(describeError(failure));
-      setPending(false);
     }
-  }
+  });
+  const email = form.field('email');
+  const password = form.field('password');
+  const pending = form.submitting || signedIn;
 
   return (
     <main class="center">
-      <form class="card sign-in" onSubmit={submit}>
+      <form class="card sign-in" onSubmit={form.submit}>
         <h1>Sign in to Parley</h1>
         <Notice done={notice} />
         <Field
@@ -47,8 +47,8 @@ export function SignInPage({
           type="email"
           autocomplete="username"
           required
-          value={email}
-          onValue={setEmail}
+          value={email.value}
+          onValue={email.onValue}
         />
         <Field
           id="sign-in-password"
@@ -56,8 +56,8 @@ export function SignInPage({
           type="password"
           autocomplete="current-password"
           required
-          value={password}
-          onValue={setPassword}
+          value={password.value}
+          onValue={password.onValue}
         />
         <Notice error={error} />
         <button type="submit" class="primary" disabled={pending}>

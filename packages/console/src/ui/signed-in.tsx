@@ -70,6 +70,9 @@ export function SignedIn({
     rememberWorkspace(id);
     setChosen(id);
   }, []);
+  const workspaceChanged = useCallback((changed: Workspace) => {
+    setWorkspaces((list) => list?.map((w) => (w.id === changed.id ? { ...w, ...changed } : w)));
+  }, []);
   const state: ConsoleState = useMemo(
     () => ({
       account,
@@ -77,10 +80,11 @@ export function SignedIn({
       workspace,
       workspaces: workspaces ?? [],
       chooseWorkspace,
+      workspaceChanged,
       accountChanged: onAccount,
       signedOut,
     }),
-    [account, client, workspace, workspaces, chooseWorkspace, onAccount, signedOut],
+    [account, client, workspace, workspaces, chooseWorkspace, workspaceChanged, onAccount, signedOut],
   );
 
   if (!workspaces) {

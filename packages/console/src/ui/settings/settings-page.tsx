@@ -1,8 +1,47 @@
-/** Workspace settings (being built). */
+import { useConsole } from '../../context.js';
+import { useLoad, useOwnMember } from '../../hooks.js';
+import { mayEditWorkspace } from '../../roles.js';
+import { Notice } from '../notice.js';
+import { SettingsForm } from './settings-form.js';
+import { SettingsView } from './settings-view.js';
+import './settings.css';
+
+/**
+ * `/console/settings`: the chosen workspace's settings (name, about, contact e-mail, website). Owners and
+ * administrators edit and save them; other roles read them.
+ */
 export function SettingsPage() {
+  const { client, workspace } = useConsole();
+  const me = useOwnMember();
+  const settings = useLoad(['workspace', workspace?.id], () =>
+    workspace ? client.getWorkspace({ id: workspace.id }) : Promise.resolve(null),
+  );
+
+  if (!workspace) {
+    return (
+      <section>
+        <h1>Workspace settings</h1>
+        <p>You are not a member of any workspace yet. Ask a workspace admin for an invitation.</p>
+      </section>
+    );
+  }
+  const loaded = settings.data;
   return (
     <section class="stack">
-      <h1>Workspace settings</h1>
+      <div class="page-head">
+        <h1>Workspace settings</h1>
+        <p class="muted">of {workspace.name}</p>
+      </div>
+      <Notice error={settings.error ?? me.error} />
+      {!loaded || !me.data ? (
+        settings.loading || me.loading ? (
+          <p role="status">Loading settings…</p>
+        ) : null
+      ) : mayEditWorkspace(me.data.role) ? (
+        <SettingsForm key={loaded.id} workspace={loaded} onSaved={settings.reload} />
+      ) : (
+        <SettingsView workspace={loaded} />
+      )}
     </section>
   );
 }

@@ -1,0 +1,104 @@
+import type { Workspace } from '@parley/client';
+import { useState } from 'preact/hooks';
+import { useConsole } from '../../context.js';
+import { useForm } from '../../form.js';
+import { useAction } from '../../hooks.js';
+import { Notice } from '../notice.js';
+import { apiFieldErrors } from './field-errors.js';
+import { SettingsInput } from './settings-input.js';
+
+/** The settings a person sets here: everything `PUT /v1/admin/workspaces/{id}` takes. */
+export interface SettingsValues {
+  name: string;
+  about: string;
+  contactEmail: string;
+  website: string;
+}
+
+const NAMES = ['name', 'about', 'contactEmail', 'website'] as const;
+
+/** The settings of `workspace` as the form's values. */
+export function settingsOf(workspace: Workspace): SettingsValues {
+  return {
+    name: workspace.name,
+    about: workspace.about,
+    contactEmail: workspace.contactEmail,
+    website: workspace.website,
+  };
+}
+
+/**
+ * Edits the workspace's settings and saves them with one request; a refused value gets the Admin API's own
+ * message beside its field and nothing changes. After a save the switcher and pages show the new name.
+ */
+export function SettingsForm({ workspace, onSaved }: { workspace: Workspace; onSaved(): void }) {
+  const { client, workspaceChanged } = useConsole();
+  const { pending, error, run } = useAction();
+  const [saved, setSaved] = useState<string | undefined>(undefined);
+  const form = useForm(settingsOf(workspace), async (values) => {
+    setSaved(undefined);
+    const answer = await run(async () => {
+      try {
+        return await client.updateWorkspace({
+          id: workspace.id,
+          name: values.name.trim(),
+          about: values.about.trim(),
+          contactEmail: values.contactEmail.trim(),
+          website: values.website.trim(),
+        });
+      } catch (failure) {
+        const fields = apiFieldErrors(failure, NAMES);
+        if (!fields) throw failure;
+        for (const name of NAMES) if (fields[name]) form.setFieldError(name, fields[name]);
+        return null;
+      }
+    });
+    if (!answer) return;
+    form.reset(settingsOf(answer));
+    workspaceChanged(answer);
+    onSaved();
+    setSaved('Settings saved.');
+  });
+  const busy = pending || form.submitting;
+
+  return (
+    <form class="card stack" onSubmit={form.submit} noValidate aria-label="Workspace settings">
+      <SettingsInput
+        id="workspace-name"
+        label="Workspace name"
+        field={form.field('name')}
+        autocomplete="organization"
+        hint="What members see in the workspace switcher. Up to 200 characters."
+      />
+      <SettingsInput
+        id="workspace-about"
+        label="About"
+        kind="textarea"
+        field={form.field('about')}
+        hint="What this workspace is for, in a few sentences (optional)."
+      />
+      <SettingsInput
+        id="workspace-contact-email"
+        label="Contact email"
+        kind="email"
+        autocomplete="email"
+        field={form.field('contactEmail')}
+        hint="Whom to ask about this workspace (optional)."
+      />
+      <SettingsInput
+        id="workspace-website"
+        label="Website"
+        kind="url"
+        autocomplete="url"
+        field={form.field('website')}
+        hint="The site the bots serve, with https:// (optional)."
+      />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy || !form.dirty}>
+          {busy ? 'Saving…' : 'Save'}
+        </button>
+      </div>
+      <Notice error={error} done={saved} />
+    </form>
+  );
+}
