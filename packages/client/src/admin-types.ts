@@ -2,6 +2,8 @@ import type {
   AcceptInvitationBody,
   Account,
   AddMemberBody,
+  AnswerPreviewBody,
+  AnswerPreviewResponse,
   AuditRecord,
   Bot,
   BotWebchatResponse,
@@ -87,6 +89,10 @@ export interface CreateKeyResponse {
 
 /** Answer of getBotWebchat and updateBotWebchat. */
 export type BotWebchat = Static<typeof BotWebchatResponse>;
+/** Input of previewBotAnswer: the bot and the question. */
+export type PreviewBotAnswerInput = IdInput & AnswerPreviewBody;
+/** Answer of previewBotAnswer: the reply the bot would give (text, sources, debug), nothing stored. */
+export type BotAnswerPreview = AnswerPreviewResponse;
 /** Input of updateBotWebchat: replaces the whole dashboard configuration. */
 export interface UpdateBotWebchatInput extends IdInput {
   configuration: WebchatConfiguration;

@@ -148,6 +148,15 @@ describe('the client against the real server: bots', () => {
     expect(await client.getBotWebchat({ id: p.botId })).toEqual({ configuration });
   });
 
+  it("previews the bot's reply to a question without storing it", async () => {
+    const preview = await client.previewBotAnswer({ id: p.botId, question: 'Where is the moon base?' });
+    expect(preview).toMatchObject({ found: false, mode: 'not_found', sources: [], replyMode: 'knowledge' });
+    expect(preview.text).toMatch(/couldn't find anything/);
+    const error = await client.previewBotAnswer({ id: p.botId, question: ' ' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+  });
+
   it("reads a bot's request log, newest first, a page or every line", async () => {
     await client.getBot({ id: p.botId });
     const page = await client.getBotLogs({ id: p.botId, pageSize: 2 });

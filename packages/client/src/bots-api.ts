@@ -1,5 +1,6 @@
 import type { BotSummary, ListBotsResponse as ListBotsPage, LogEntry } from '@parley/protocol';
 import type {
+  BotAnswerPreview,
   BotChatSecretsResponse,
   BotResponse,
   BotWebchat,
@@ -13,6 +14,7 @@ import type {
   ListBotsInput,
   ListBotUsagesResponse,
   ListKeysResponse,
+  PreviewBotAnswerInput,
   RevokeBotAccessKeyInput,
   UpdateBotInput,
   UpdateBotWebchatInput,
@@ -51,6 +53,11 @@ export interface BotsApi {
   getBotLogs(input: GetBotLogsInput, options?: RequestOptions): PagePromise<GetBotLogsResponse, LogEntry>;
   /** A bot's usage figures: its File Storage bytes (`storage_count`) against the per-bot quota. */
   listBotUsages(input: IdInput, options?: RequestOptions): Promise<ListBotUsagesResponse>;
+  /**
+   * The reply the bot would give to `question` in a conversation (`POST /v1/admin/bots/{id}/answer-preview`):
+   * its knowledge answers' text, sources and retrieval details; nothing is stored.
+   */
+  previewBotAnswer(input: PreviewBotAnswerInput, options?: RequestOptions): Promise<BotAnswerPreview>;
 }
 
 /** Sends each method of `BotsApi` as its entry of `BOT_OPERATIONS`. */

@@ -105,6 +105,7 @@ export const BOT_OPERATIONS = operations('admin', {
   rotateBotChatSecrets: { method: 'POST', path: '/v1/admin/bots/{id}/chat/rotate-secrets', noBody: true },
   getBotLogs: 'GET /v1/admin/bots/{id}/logs',
   listBotUsages: 'GET /v1/admin/bots/{id}/usages',
+  previewBotAnswer: 'POST /v1/admin/bots/{id}/answer-preview',
 });
 
 /** The rule of the operations on the workspace their path names: its id is sent as `x-workspace-id` too. */

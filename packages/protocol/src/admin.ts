@@ -338,3 +338,46 @@ export type LogEntry = Static<typeof LogEntry>;
 
 /** Answer of the bot webchat configuration operations. */
 export const BotWebchatResponse = Type.Object({ configuration: WebchatConfiguration });
+
+/** Body of the bot answer preview (`POST /v1/admin/bots/{id}/answer-preview`): the question to answer. */
+export const AnswerPreviewBody = Type.Object({
+  question: Type.String({
+    minLength: 1,
+    maxLength: 4000,
+    description: 'The question, as a visitor would type it in the chat (not blank)',
+  }),
+});
+/** Answer preview body type. */
+export type AnswerPreviewBody = Static<typeof AnswerPreviewBody>;
+
+/** A passage an answer preview rests on: its file, page and score (as the reply's `metadata.sources` names it). */
+export const AnswerPreviewSource = Type.Object({
+  fileId: Type.String(),
+  key: Type.String(),
+  pageNumber: Type.Optional(Type.Integer()),
+  score: Type.Number(),
+});
+
+/**
+ * The reply a bot would give to a question in a conversation, made by its own knowledge answers: nothing is
+ * stored. `found` is false when the reply says nothing relevant was found (or is no answer from the knowledge).
+ */
+export const AnswerPreviewResponse = Type.Object({
+  text: Type.String({ description: "The reply's text (Markdown when `format` is markdown)" }),
+  format: Type.Union([Type.Literal('text'), Type.Literal('markdown')]),
+  found: Type.Boolean({ description: 'True when the reply answers from passages of the knowledge' }),
+  mode: Type.String({
+    description:
+      'How the reply was made: passages, generated, not_found, small_talk, unsupported, search_failed, no_engine',
+  }),
+  sources: Type.Array(AnswerPreviewSource),
+  replyMode: BotReplyMode,
+  debug: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'The retrieval details (query, scope, passages with scores), as the debug signal gives them',
+    }),
+  ),
+});
+/** Answer preview type. */
+export type AnswerPreviewResponse = Static<typeof AnswerPreviewResponse>;

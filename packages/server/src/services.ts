@@ -82,6 +82,8 @@ export interface Services {
   bus: SignalBus;
   /** Where the source links of the bot's answers lead (the Chat API's message source route). */
   sources: SourceLinks;
+  /** The knowledge answers the chat reply job asks (undefined: none); the answer preview asks the same. */
+  responder: KnowledgeResponder | undefined;
 }
 
 /** The configured embedder, unless one is given (null: lexical search only). */
@@ -277,5 +279,6 @@ export function buildServices(deps: ServiceDeps): Services {
     passages: knowledge.passages,
     chat,
     sources: sourceLinks({ chat, knowledgeBases, files }),
+    responder,
   };
 }

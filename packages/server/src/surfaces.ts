@@ -5,6 +5,8 @@ import type { Config } from './config/config.js';
 import { authenticate } from './http/context.js';
 import { tokenApiCors } from './http/cors.js';
 import { sessionTransport } from './http/session-cookie.js';
+import { answerPreviewService } from './modules/answers/preview.js';
+import { answerPreviewRoutes } from './modules/answers/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { botRoutes, markBot } from './modules/bots/routes.js';
 import { chatAdminRoutes, chatRoutes } from './modules/chat/routes.js';
@@ -62,6 +64,10 @@ async function adminSurface(admin: FastifyInstance, { config, services }: Surfac
   logRoutes(admin, { logs: services.logs });
   fileAdminRoutes(admin, { files: services.files });
   chatAdminRoutes(admin, { chat: services.chat });
+  answerPreviewRoutes(admin, {
+    previews: answerPreviewService({ bots: services.bots, responder: services.responder }),
+    toBotLog: preHandler,
+  });
 }
 
 /** The Files API (`/v1/files`): a token acting on the bot named by x-bot-id; search and knowledge bases too. */
