@@ -32,7 +32,8 @@ export interface FilesApi {
   upsertFile(input: UpsertFileInput, options?: RequestOptions): Promise<UpsertFileResponse>;
   /**
    * Lists the bot's files the caller may access: await for a page, `for await` for every file.
-   * `tags` filters like listBots' (`{ team: 'sales' }`, `{ team: { not: 'x' } }`, …).
+   * `tags` filters like listBots' (`{ team: 'sales' }`, `{ team: { not: 'x' } }`, …); `keyContains` keeps the
+   * keys containing a text (case-insensitive), `status` the files in one of the states given.
    */
   listFiles(input?: ListFilesInput, options?: RequestOptions): PagePromise<ListFilesResponse, FileObject>;
   /** Gets a file by id or key; its `url` downloads it (signed and short-lived unless `public_content`). */

@@ -34,7 +34,10 @@ export interface FileResponse {
   file: FileObject;
 }
 
-/** Input of listFiles: sort, cursor, `ids`, `indexed`, and `tags` as a structured filter (see `TagFilter`). */
+/**
+ * Input of listFiles: sort, cursor, `ids`, `indexed`, `keyContains`, `status`, and `tags` as a structured
+ * filter (see `TagFilter`).
+ */
 export type ListFilesInput = Omit<Static<typeof ListFilesQuery>, 'tags' | 'nextToken'> & {
   tags?: TagFilter;
   /** `meta.nextToken` of the previous page; undefined (or absent) for the first page. */

@@ -278,6 +278,20 @@ describe('the client against the real server: Files API', () => {
     expect((await client.listFiles({ indexed: true }).collect()).every((f) => f.index)).toBe(true);
   });
 
+  it('searches keys (keyContains) and filters by status, one state or several', async () => {
+    await client.uploadFile({ key: 'search/Alpha-Report.txt', content: 'a' });
+    await client.uploadFile({ key: 'search/beta.txt', content: 'b' });
+    await client.upsertFile({ key: 'search/alpha-waiting.txt', size: 4 });
+    const alpha = await client.listFiles({ keyContains: 'ALPHA', sortField: 'key', sortDirection: 'asc' });
+    expect(alpha.files.map((f) => f.key)).toEqual(['search/Alpha-Report.txt', 'search/alpha-waiting.txt']);
+    const waiting = await client.listFiles({ keyContains: 'search/', status: ['upload_pending'] });
+    expect(waiting.files.map((f) => f.key)).toEqual(['search/alpha-waiting.txt']);
+    const either = await client
+      .listFiles({ keyContains: 'search/', status: ['upload_pending', 'upload_completed'] })
+      .collect();
+    expect(either).toHaveLength(3);
+  });
+
   it('lists tag keys and the values of a tag, paged', async () => {
     await client.uploadFile({ key: 'tags/a.txt', content: 'a', tags: { colour: 'red', shape: 'round' } });
     await client.uploadFile({ key: 'tags/b.txt', content: 'b', tags: { colour: 'blue' } });

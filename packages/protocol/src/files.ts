@@ -135,6 +135,20 @@ export const ListFilesQuery = Type.Object({
   tags: Type.Optional(Type.Unknown()),
   ids: Type.Optional(Type.Array(Type.String(), { maxItems: MAX_FILE_IDS })),
   indexed: Type.Optional(Type.Boolean()),
+  keyContains: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 1024,
+      description: 'Only files whose key contains this text (case-insensitive for ASCII letters)',
+    }),
+  ),
+  status: Type.Optional(
+    Type.Array(FileStatus, {
+      minItems: 1,
+      maxItems: FILE_STATUSES.length,
+      description: 'Only files in one of these states (repeat the parameter for several)',
+    }),
+  ),
 });
 
 /** Answer of listFiles. */

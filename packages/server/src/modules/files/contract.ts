@@ -81,6 +81,10 @@ export interface FilesListQuery extends FilesPageQuery {
   tags?: TagFilter | undefined;
   ids?: string[] | undefined;
   indexed?: boolean | undefined;
+  /** Only files whose key contains this text (case-insensitive for ASCII letters). */
+  keyContains?: string | undefined;
+  /** Only files in one of these states. */
+  status?: FileStatus[] | undefined;
 }
 
 /** How the bytes of an upload URL arrive. */

@@ -28,6 +28,8 @@ async function listFiles(env: FilesEnv, ctx: FilesContext, q: FilesListQuery): P
     tags: q.tags,
     ids: q.ids,
     indexed: q.indexed,
+    keyContains: q.keyContains,
+    status: q.status,
     sortField,
     sortDirection,
     limit,

@@ -40,6 +40,10 @@ export interface FileListQuery {
   tags?: TagFilter | undefined;
   ids?: string[] | undefined;
   indexed?: boolean | undefined;
+  /** Only keys containing this text (case-insensitive for ASCII letters). */
+  keyContains?: string | undefined;
+  /** Only files in one of these states. */
+  status?: readonly string[] | undefined;
   sortField: keyof typeof FILE_SORT_COLUMNS;
   sortDirection: 'asc' | 'desc';
   limit: number;
@@ -51,6 +55,15 @@ function visible(v: FileVisibility): Expression<SqlBool> | undefined {
   return v.kind === 'all'
     ? undefined
     : sql<SqlBool>`((files.owner_type = 'integration' and files.owner_id = ${v.integrationId}) or files.access_policies like '%"integrations"%')`;
+}
+
+/**
+ * The condition of keys containing `text`, whatever the case of its ASCII letters: a LIKE pattern with the
+ * wildcards of `text` escaped, so `%` and `_` match themselves (SQLite and PostgreSQL alike).
+ */
+function keyContaining(text: string): Expression<SqlBool> {
+  const escaped = text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+  return sql<SqlBool>`lower(files.key) like ${`%${escaped}%`} escape '\\'`;
 }
 
 /** Locks taken inside a transaction: the quota of a workspace, a file row. */
@@ -151,6 +164,8 @@ function listQueries(db: Kysely<Database>) {
       if (vis) query = query.where(vis);
       if (q.ids && q.ids.length > 0) query = query.where('id', 'in', q.ids);
       if (q.indexed !== undefined) query = query.where('index', '=', q.indexed ? 1 : 0);
+      if (q.keyContains !== undefined) query = query.where(keyContaining(q.keyContains));
+      if (q.status && q.status.length > 0) query = query.where('status', 'in', [...q.status]);
       const tags = q.tags;
       if (tags)
         query = query.where((eb) => eb.and(tagConditions(eb, tags, 'file_tags', 'file_id', 'files.id')));

@@ -36,7 +36,7 @@ export function fileCollectionRoutes(app: FastifyInstance, files: FilesService):
     {
       operationId: 'files.listFiles',
       description:
-        'Files of the bot the caller may access; tag filters as tags.k=v, tags[k]=v or tags={JSON}.',
+        'Files of the bot the caller may access; tag filters as tags.k=v, tags[k]=v or tags={JSON}; keyContains searches keys, status keeps files in those states.',
       query: ListFilesQuery,
       response: pageOf('files', FileObject),
     },
@@ -50,6 +50,8 @@ export function fileCollectionRoutes(app: FastifyInstance, files: FilesService):
         tags: parseTagFilter(q as Record<string, unknown>),
         ids: q.ids,
         indexed: q.indexed,
+        keyContains: q.keyContains,
+        status: q.status,
       });
       return pageBody('files', page);
     },
