@@ -1,0 +1,48 @@
+import type { BotAnswerPreview } from '@parley/client';
+import { filePath } from './results.js';
+
+/** What the reply's mode means, in words. */
+const MODE_WORDS: Record<string, string> = {
+  passages: 'Quoted from the knowledge',
+  generated: 'Written by the chat model from the knowledge',
+  not_found: 'Nothing relevant found',
+  small_talk: 'Small talk: no search',
+  unsupported: 'Not a question the bot searches for',
+  search_failed: 'The search failed',
+  no_engine: 'No answer engine',
+};
+
+/** The reply the bot would give to the question: its text as the chat would show it, and its sources. */
+export function BotReply({ botId, preview }: { botId: string; preview: BotAnswerPreview }) {
+  return (
+    <div class="stack playground-reply-body">
+      <p>
+        <span class={`badge ${preview.found ? 'badge-active' : 'badge-disabled'}`}>
+          {preview.found ? 'Answered' : 'Not answered'}
+        </span>{' '}
+        <span class="muted">{MODE_WORDS[preview.mode] ?? preview.mode}</span>
+      </p>
+      {preview.replyMode === 'webhook' ? (
+        <p class="muted">
+          This bot replies through its webhook: visitors get your webhook's answer, not this one.
+        </p>
+      ) : null}
+      <blockquote class="playground-reply-text">{preview.text}</blockquote>
+      {preview.sources.length > 0 ? (
+        <div class="stack">
+          <h3>Sources</h3>
+          <ol class="playground-sources">
+            {preview.sources.map((s, i) => (
+              <li key={`${s.fileId}-${i}`}>
+                <a href={filePath(botId, s.fileId)}>{s.key}</a>
+                <span class="muted">
+                  {s.pageNumber ? `, page ${s.pageNumber}` : ''} · score {s.score.toFixed(3)}
+                </span>
+              </li>
+            ))}
+          </ol>
+        </div>
+      ) : null}
+    </div>
+  );
+}
