@@ -20,6 +20,16 @@ import type {
   UpdateBotWebchatInput,
 } from './admin-types.js';
 import { apiClass } from './api-class.js';
+import type {
+  BotConversation,
+  BotConversationInput,
+  BotConversationMessage,
+  GetBotConversationResponse,
+  ListBotConversationMessagesInput,
+  ListBotConversationMessagesPage,
+  ListBotConversationsInput,
+  ListBotConversationsPage,
+} from './inbox-types.js';
 import type { PagePromise, RequestOptions } from './core.js';
 import { BOT_OPERATIONS } from './operations.js';
 
@@ -54,6 +64,28 @@ export interface BotsApi {
   /** A bot's usage figures: its File Storage bytes (`storage_count`) against the per-bot quota. */
   listBotUsages(input: IdInput, options?: RequestOptions): Promise<ListBotUsagesResponse>;
   /**
+   * A bot's conversations, most recent activity first (`GET /v1/admin/bots/{id}/conversations`), each with
+   * its latest message and flags; `feedback: 'negative'` and `unanswered: true` filter. Await for a page,
+   * `for await` for every conversation.
+   */
+  listBotConversations(
+    input: ListBotConversationsInput,
+    options?: RequestOptions,
+  ): PagePromise<ListBotConversationsPage, BotConversation>;
+  /** One conversation of a bot, as the inbox lists it. */
+  getBotConversation(
+    input: BotConversationInput,
+    options?: RequestOptions,
+  ): Promise<GetBotConversationResponse>;
+  /**
+   * A conversation's transcript, oldest first: authors, texts, and for the bot's replies their sources,
+   * answer mode, retrieval details and feedback. Await for a page, `for await` for every message.
+   */
+  listBotConversationMessages(
+    input: ListBotConversationMessagesInput,
+    options?: RequestOptions,
+  ): PagePromise<ListBotConversationMessagesPage, BotConversationMessage>;
+  /**
    * The reply the bot would give to `question` in a conversation (`POST /v1/admin/bots/{id}/answer-preview`):
    * its knowledge answers' text, sources and retrieval details; nothing is stored.
    */
@@ -64,4 +96,6 @@ export interface BotsApi {
 export const BotsApi = apiClass(BOT_OPERATIONS).implementing<BotsApi>({
   listBots: 'bots',
   getBotLogs: 'logs',
+  listBotConversations: 'conversations',
+  listBotConversationMessages: 'messages',
 });

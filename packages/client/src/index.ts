@@ -34,6 +34,7 @@ export * from './chat-types.js';
 export * from './client.js';
 export * from './errors.js';
 export * from './files-types.js';
+export * from './inbox-types.js';
 export { DEFAULT_TIMEOUT_MS, type HttpMethod, type RequestOptions } from './http.js';
 export * from './local-errors.js';
 export * from './pagination.js';

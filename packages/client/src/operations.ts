@@ -105,6 +105,9 @@ export const BOT_OPERATIONS = operations('admin', {
   rotateBotChatSecrets: { method: 'POST', path: '/v1/admin/bots/{id}/chat/rotate-secrets', noBody: true },
   getBotLogs: 'GET /v1/admin/bots/{id}/logs',
   listBotUsages: 'GET /v1/admin/bots/{id}/usages',
+  listBotConversations: 'GET /v1/admin/bots/{id}/conversations',
+  getBotConversation: 'GET /v1/admin/bots/{id}/conversations/{conversationId}',
+  listBotConversationMessages: 'GET /v1/admin/bots/{id}/conversations/{conversationId}/messages',
   previewBotAnswer: 'POST /v1/admin/bots/{id}/answer-preview',
 });
 

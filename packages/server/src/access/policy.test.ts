@@ -60,7 +60,7 @@ describe('POLICY table', () => {
   });
 
   it('names the actions the expectations are written for', () => {
-    expect(ACTIONS).toHaveLength(28);
+    expect(ACTIONS).toHaveLength(29);
     expect(new Set(ACTIONS).size).toBe(ACTIONS.length);
   });
 

@@ -33,6 +33,9 @@ export const ACTIONS = [
   // Chat API secrets of a bot (user key signing secret, webhook secret): secrets, so not a plain read.
   'chatSecret.reveal',
   'chatSecret.rotate',
+  // A bot's conversations and transcripts (visitors' messages, retrieval details, feedback): a read, so
+  // every role that sees bots (viewer up) reads them; billing sees no bot, bot and integration keys nothing.
+  'conversation.read',
 ] as const;
 /** An action of the permission policy. */
 export type Action = (typeof ACTIONS)[number];
@@ -53,6 +56,7 @@ const READS: Action[] = [
   'log.read',
   'integration.read',
   'integrationKey.read',
+  'conversation.read',
 ];
 
 function row(rules: Partial<Record<Action, Rule>>): Record<Action, Rule> {

@@ -519,6 +519,18 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('sign_in_failures_at').on('sign_in_failures').column('failed_at').execute();
     },
   },
+  // What a bot reply records of how it was made (modules/chat, written by the chat reply job): `answer`, the
+  // reply's answer mode (`not_found` when the knowledge base had nothing: the Console's "Not answered" and
+  // insights read it), and `details`, the retrieval details of its `debug` signal as JSON (Admin API only,
+  // kept as long as the message, unlike signals). Earlier not-found replies are marked from their text.
+  '0009_chat_reply_details': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('chat_messages').addColumn('answer', 'text').execute();
+      await db.schema.alterTable('chat_messages').addColumn('details', 'text').execute();
+      const notFound = JSON.stringify({ type: 'text', text: "I couldn't find anything about that in my knowledge base." });
+      await sql`update chat_messages set answer = 'not_found' where is_bot = 1 and payload = ${notFound}`.execute(db);
+    },
+  },
 };
 
 /** Supplies the in-code migrations to Kysely's Migrator. */

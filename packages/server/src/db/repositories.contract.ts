@@ -826,6 +826,8 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
         feedback: null,
         reply_to: null,
         created_at: at(seconds),
+        answer: null,
+        details: null,
       });
       const signal = (botId: string, conversationId: string, createdAt: string, adminOnly = 0) => ({
         bot_id: botId,

@@ -305,6 +305,10 @@ export interface ChatMessagesTable {
   /** The user message a bot reply answers (idempotent reply jobs). */
   reply_to: string | null;
   created_at: string;
+  /** How a bot reply was made (its answer mode: `not_found`, `passages`, `generated`…); null otherwise. */
+  answer?: string | null;
+  /** JSON: the retrieval details of a bot reply (what its `debug` signal carried); null otherwise. */
+  details?: string | null;
 }
 
 export interface ChatEventsTable {

@@ -1,6 +1,59 @@
+import { useRoute } from 'preact-iso';
+import { useConsole } from '../../context.js';
+import { useLoad } from '../../hooks.js';
 import { BotFrame } from '../bot-frame.js';
+import { Notice } from '../notice.js';
+import { LIVE_EVERY_MS } from './inbox-page.js';
+import { TranscriptMessage } from './transcript-message.js';
+import './inbox.css';
 
-/** Conversation (being built). */
+/** The most messages a transcript shows. */
+const MAX_MESSAGES = 1_000;
+
+/** A conversation's messages as a thread, oldest first, refreshed while shown. */
+function Transcript({ botId, conversationId }: { botId: string; conversationId: string }) {
+  const { client, workspace } = useConsole();
+  const messages = useLoad(
+    ['conversation-messages', workspace?.id, botId, conversationId],
+    () =>
+      client
+        .listBotConversationMessages({ id: botId, conversationId, pageSize: 100 })
+        .collect({ limit: MAX_MESSAGES }),
+    { every: LIVE_EVERY_MS },
+  );
+  return (
+    <div class="stack">
+      <p>
+        <a href={`/console/bots/${encodeURIComponent(botId)}/conversations`}>← All conversations</a>
+      </p>
+      <h2>Conversation</h2>
+      <Notice error={messages.error} />
+      {messages.data === undefined ? (
+        messages.loading ? (
+          <p role="status">Loading the conversation…</p>
+        ) : null
+      ) : messages.data.length === 0 ? (
+        <p class="empty">No messages in this conversation yet. They appear here as they are sent.</p>
+      ) : (
+        <>
+          <p class="muted">
+            {messages.data.length} {messages.data.length === 1 ? 'message' : 'messages'}, oldest first; new
+            ones appear as they arrive.
+          </p>
+          <ol class="thread" aria-label="Messages">
+            {messages.data.map((m) => (
+              <TranscriptMessage key={m.id} botId={botId} message={m} />
+            ))}
+          </ol>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** A conversation's transcript (`/console/bots/:id/conversations/:conversationId`). */
 export function ConversationPage() {
-  return <BotFrame>{() => <h2>Conversation</h2>}</BotFrame>;
+  const { params } = useRoute();
+  const conversationId = params.conversationId ?? '';
+  return <BotFrame>{(bot) => <Transcript botId={bot.id} conversationId={conversationId} />}</BotFrame>;
 }

@@ -10,6 +10,9 @@ import type {
   CreateChatFileBody,
   CreateEventBody,
   CreateMessageBody,
+  InboxConversation,
+  InboxMessage,
+  ListBotConversationsQuery,
   MessageFeedback,
   MessagePayload,
   WebchatConfiguration,
@@ -77,6 +80,10 @@ export interface BotMessageDraft {
   id?: string;
   payload: MessagePayload;
   metadata?: Record<string, unknown> | undefined;
+  /** How the reply was made (its answer mode, e.g. `not_found`); shown to the bot's owners only. */
+  answer?: string | undefined;
+  /** The retrieval details behind the reply (its `debug` signal's data); shown to the bot's owners only. */
+  details?: Record<string, unknown> | undefined;
 }
 
 /** A bot's chat secrets, as the Admin API shows them. */
@@ -200,6 +207,18 @@ export interface ChatService {
   rotateSecrets(actor: Actor, botId: string): Promise<ChatSecrets>;
   /** The webhook secret of a bot (for the webhook job). */
   webhookSecret(botId: string): Promise<string>;
+
+  /** The bot's conversations for its owners (Admin API), most recent activity first, optionally filtered. */
+  listInbox(actor: Actor, botId: string, query: ListBotConversationsQuery): Promise<Page<InboxConversation>>;
+  /** One conversation of the bot for its owners: 404 when the bot or the conversation is unknown. */
+  getInboxConversation(actor: Actor, botId: string, id: string): Promise<InboxConversation>;
+  /** A conversation's transcript for the bot's owners, oldest first: sources, retrieval details, feedback. */
+  listInboxMessages(
+    actor: Actor,
+    botId: string,
+    conversationId: string,
+    query: ChatPageQuery,
+  ): Promise<Page<InboxMessage>>;
 
   /** A message of the bot's own (`isBot`), for its source links; undefined when absent or a user's. */
   botMessage(botId: string, messageId: string): Promise<ChatMessage | undefined>;

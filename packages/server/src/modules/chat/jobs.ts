@@ -23,6 +23,7 @@ import {
 } from './job-kinds.js';
 import { webhookSignature } from './keys.js';
 import type { KnowledgeResponder, Reply } from './reply-port.js';
+import { FAILED_ANSWER, replyRecord } from './reply-record.js';
 
 /** What a bot without an answer engine says: an honest notice, never a made-up answer. */
 export const NO_ANSWER_ENGINE_TEXT =
@@ -148,7 +149,10 @@ export function chatReplyJob(deps: {
           job.conversationId,
           // The first reply takes the id its stream deltas carried (clients swap the draft for it) and its
           // source links name.
-          reply.messages.map((m, i) => ({ ...m, ...(i === 0 ? { id: attempt.replyId } : {}) })),
+          reply.messages.map((m, i) => ({
+            ...m,
+            ...(i === 0 ? { id: attempt.replyId, ...replyRecord(reply, deps.responder !== undefined) } : {}),
+          })),
           { replyTo: job.messageId, extra: replySignals(attempt, reply) },
         );
       } catch (error) {
@@ -169,7 +173,7 @@ export function chatReplyJob(deps: {
       await chat.postAsBot(
         bot,
         job.conversationId,
-        [{ payload: { type: 'text', text: REPLY_FAILED_TEXT } }],
+        [{ payload: { type: 'text', text: REPLY_FAILED_TEXT }, answer: FAILED_ANSWER }],
         {
           replyTo: job.messageId,
         },

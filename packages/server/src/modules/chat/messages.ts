@@ -46,6 +46,8 @@ export function postAsBot(
       feedback: null,
       reply_to: options.replyTo ?? null,
       created_at: at,
+      answer: m.answer ?? null,
+      details: m.details ? JSON.stringify(m.details) : null,
     }));
     if (rows.length > 0) await chatRepo(tx).insertMessages(rows);
     await chatRepo(tx).touchConversation(bot.id, conversationId, at);
@@ -80,6 +82,8 @@ export function postAsUser(
       feedback: null,
       reply_to: null,
       created_at: at,
+      answer: null,
+      details: null,
     };
     await chatRepo(tx).insertMessages([row]);
     await chatRepo(tx).touchConversation(bot.id, conversationId, at);

@@ -11,6 +11,7 @@ import type {
 } from '../../db/schema.js';
 import type { Cursor } from '../../http/pagination.js';
 import { eventQueries, messageQueries, participantQueries, signalQueries } from './repo-contents.js';
+import { inboxQueries } from './repo-inbox.js';
 import { type KeyedRows, keyedRows } from './repo-keyed.js';
 
 /** A chat user row. */
@@ -180,6 +181,7 @@ export function chatRepo(db: Kysely<Database>) {
     ...messageQueries(db, keyed),
     ...eventQueries(db, keyed),
     ...signalQueries(db),
+    ...inboxQueries(db),
   };
 }
 /** The chat repository. */

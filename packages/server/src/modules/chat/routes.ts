@@ -11,6 +11,7 @@ import { installChatAuth } from './routes/common.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { eventRoutes } from './routes/events.js';
 import { fileRoutes } from './routes/files.js';
+import { inboxRoutes } from './routes/inbox.js';
 import { listenRoute } from './routes/listen.js';
 import { conversationMessagesRoute, messageRoutes } from './routes/messages.js';
 import { participantRoutes } from './routes/participants.js';
@@ -50,7 +51,7 @@ export function chatRoutes(
   fileRoutes(app, routes);
 }
 
-/** Admin API routes of the Chat API: a bot's chat secrets. */
+/** Admin API routes of the Chat API: a bot's chat secrets, and its conversations inbox (routes/inbox.ts). */
 export function chatAdminRoutes(app: FastifyInstance, { chat }: { chat: ChatService }) {
   const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY });
   op(
@@ -74,4 +75,5 @@ export function chatAdminRoutes(app: FastifyInstance, { chat }: { chat: ChatServ
     },
     async (req) => ({ chat: await chat.rotateSecrets(req.actor, req.params.id) }),
   );
+  inboxRoutes(app, { chat });
 }

@@ -5,6 +5,7 @@ import type { ChatService } from './contract.js';
 import { chatConversations } from './conversations.js';
 import { chatEvents } from './events.js';
 import { chatFiles } from './files.js';
+import { chatInbox } from './inbox.js';
 import { chatMessages } from './messages.js';
 import { chatParticipants } from './participants.js';
 import { chatReplies } from './replies.js';
@@ -18,7 +19,7 @@ export { toMessage } from './records.js';
 
 /**
  * The Chat API ({@link ChatService}), composed of its use cases: auth, users, conversations, participants,
- * messages, events, files, signals (the live streams), secrets and replies. Each is a plain object of plain
+ * messages, events, files, signals (the live streams), secrets, replies and the owners' inbox. Each is a plain object of plain
  * functions built from explicit dependencies; they share only the signal writer (see signals.ts).
  * @example const chat = chatService({ db, dialect, clock, bots, files, auth, jobs, bus, signalRetentionMs });
  */
@@ -41,5 +42,6 @@ export function chatService(deps: ChatServiceDeps): ChatService {
     chatSignals,
     chatSecrets,
     chatReplies,
+    chatInbox,
   );
 }

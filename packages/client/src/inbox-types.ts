@@ -1,0 +1,31 @@
+import type {
+  BotConversationResponse,
+  InboxConversation,
+  InboxMessage,
+  ListBotConversationMessagesResponse,
+  ListBotConversationsResponse,
+} from '@parley/protocol';
+import type { IdInput, PageInput } from './admin-types.js';
+
+/** Input of listBotConversations: the bot, a page, and the filters. */
+export type ListBotConversationsInput = IdInput &
+  PageInput & {
+    /** `negative`: only conversations where a bot reply got negative feedback. */
+    feedback?: 'negative' | undefined;
+    /** true: only conversations where the bot could not find an answer (a `not_found` reply). */
+    unanswered?: boolean | undefined;
+  };
+/** A conversation of a bot as the inbox lists it. */
+export type BotConversation = InboxConversation;
+/** A message of a conversation's transcript. */
+export type BotConversationMessage = InboxMessage;
+/** Answer of listBotConversations: a page, most recent activity first. */
+export type ListBotConversationsPage = ListBotConversationsResponse;
+/** Input of getBotConversation and listBotConversationMessages: the bot and the conversation. */
+export type BotConversationInput = IdInput & { conversationId: string };
+/** Answer of getBotConversation. */
+export type GetBotConversationResponse = BotConversationResponse;
+/** Input of listBotConversationMessages: the conversation and a page. */
+export type ListBotConversationMessagesInput = BotConversationInput & PageInput;
+/** Answer of listBotConversationMessages: a page of the transcript, oldest first. */
+export type ListBotConversationMessagesPage = ListBotConversationMessagesResponse;

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ChatClient } from './chat.js';
+import { ApiError, ResourceNotFoundError } from './errors.js';
+import { useParley } from './test-support/use-parley.js';
+
+describe('the client against the real server: conversations inbox', () => {
+  const p = useParley({ workers: true });
+
+  it('lists conversations with filters, reads one and walks its transcript', async () => {
+    const chat = new ChatClient({ botId: p.botId, apiUrl: p.apiUrl, retry: { attempts: 1 } });
+    const visitor = chat.with({ userKey: (await chat.createUser({ name: 'Ana' })).key });
+    const { conversation } = await visitor.createConversation();
+    await visitor.createMessage({
+      conversationId: conversation.id,
+      payload: { type: 'text', text: 'Where is the moon base?' },
+    });
+    // The bot has no documents: its reply says it found nothing.
+    await expect
+      .poll(
+        async () => (await p.admin.listBotConversations({ id: p.botId, unanswered: true })).conversations,
+        {
+          timeout: 10_000,
+        },
+      )
+      .toEqual([expect.objectContaining({ id: conversation.id, unanswered: true, messageCount: 2 })]);
+    const negative = await p.admin.listBotConversations({ id: p.botId, feedback: 'negative' });
+    expect(negative.conversations).toEqual([]);
+    const one = await p.admin.getBotConversation({ id: p.botId, conversationId: conversation.id });
+    expect(one.conversation.lastMessage).toMatchObject({ isBot: true });
+
+    const messages = await p.admin
+      .listBotConversationMessages({ id: p.botId, conversationId: conversation.id, pageSize: 1 })
+      .collect();
+    expect(messages.map((m) => m.author)).toEqual(['visitor', 'bot']);
+    expect(messages[1]).toMatchObject({ answer: 'not_found', details: { mode: 'not_found' } });
+    const all = await p.admin.listBotConversations({ id: p.botId }).collect();
+    expect(all.map((c) => c.id)).toContain(conversation.id);
+  });
+
+  it('answers 404 for an unknown conversation and 400 for a bad filter', async () => {
+    await expect(
+      p.admin.getBotConversation({ id: p.botId, conversationId: 'conv_missing' }),
+    ).rejects.toBeInstanceOf(ResourceNotFoundError);
+    const error = await p.admin
+      .listBotConversations({ id: p.botId, feedback: 'positive' as 'negative' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+  });
+});

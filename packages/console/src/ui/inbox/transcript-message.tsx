@@ -1,0 +1,68 @@
+import type { BotConversationMessage } from '@parley/client';
+import { formatDateTime } from '../../format.js';
+import { RetrievalDetails } from './retrieval-details.js';
+
+/** What a reply's answer mode means, in words. */
+export const ANSWER_WORDS: Record<string, string> = {
+  passages: 'Quoted from the knowledge',
+  generated: 'Written by the chat model from the knowledge',
+  not_found: 'Not answered: nothing relevant found',
+  small_talk: 'Small talk: no search',
+  unsupported: 'Not a question the bot searches for',
+  search_failed: 'The search failed',
+  no_engine: 'No answer engine',
+  failed: 'Every attempt to answer failed',
+};
+
+/** The path of a file's page in the Console. */
+function filePath(botId: string, fileId: string): string {
+  return `/console/bots/${encodeURIComponent(botId)}/files/${encodeURIComponent(fileId)}`;
+}
+
+/** The feedback a visitor gave a reply: the thumb, in words too, and the comment as text. */
+function Feedback({ feedback }: { feedback: NonNullable<BotConversationMessage['feedback']> }) {
+  const negative = feedback.value === 'negative';
+  return (
+    <div class={`feedback ${negative ? 'feedback-negative' : 'feedback-positive'}`}>
+      <span aria-hidden="true">{negative ? '👎' : '👍'}</span>{' '}
+      <strong>{negative ? 'Thumbs down' : 'Thumbs up'}</strong>
+      {feedback.comment ? <q class="feedback-comment">{feedback.comment}</q> : null}
+    </div>
+  );
+}
+
+/** One message of a transcript: who, when, its text; for a bot reply its sources, details and feedback. */
+export function TranscriptMessage({ botId, message: m }: { botId: string; message: BotConversationMessage }) {
+  const bot = m.author === 'bot';
+  const who = bot ? 'Bot' : m.userName ? `Visitor (${m.userName})` : 'Visitor';
+  return (
+    <li class={`msg ${bot ? 'msg-bot' : 'msg-visitor'}`}>
+      <p class="msg-head">
+        <strong>{who}</strong>{' '}
+        <time class="muted" dateTime={m.createdAt}>
+          {formatDateTime(m.createdAt)}
+        </time>
+        {m.answer === 'not_found' ? <span class="badge badge-unanswered">Not answered</span> : null}
+      </p>
+      <p class="msg-text">{m.text}</p>
+      {m.sources && m.sources.length > 0 ? (
+        <div class="msg-sources">
+          <h3>Sources</h3>
+          <ol>
+            {m.sources.map((s, i) => (
+              <li key={`${s.fileId}-${i}`}>
+                <a href={filePath(botId, s.fileId)}>{s.key}</a>
+                {s.pageNumber ? <span class="muted">, page {s.pageNumber}</span> : null}
+              </li>
+            ))}
+          </ol>
+        </div>
+      ) : null}
+      {m.answer && m.answer !== 'not_found' ? (
+        <p class="muted">{ANSWER_WORDS[m.answer] ?? m.answer}</p>
+      ) : null}
+      {m.details ? <RetrievalDetails details={m.details} /> : null}
+      {m.feedback ? <Feedback feedback={m.feedback} /> : null}
+    </li>
+  );
+}

@@ -1,0 +1,108 @@
+import Type, { type Static } from 'typebox';
+import { MessageFeedback } from './chat.js';
+import { ListMeta, PageQuery, Timestamp } from './common.js';
+
+/**
+ * The answer mode a bot reply records (how the chat reply job made it): `not_found` when the knowledge base
+ * had nothing relevant (the "Not answered" filter), `passages`, `generated`, `small_talk`, `unsupported`,
+ * `search_failed`, `no_engine`, `failed`. Absent on users' messages and on messages a bot posted itself
+ * (webhook bots).
+ */
+export const AnswerMode = Type.String({
+  description:
+    'How a bot reply was made: not_found, passages, generated, small_talk, unsupported, search_failed, no_engine or failed',
+});
+
+/** A conversation of a bot as its owners see it in the inbox (Admin API). */
+export const InboxConversation = Type.Object(
+  {
+    id: Type.String(),
+    createdAt: Timestamp,
+    /** The time of its last activity (its latest message). */
+    updatedAt: Timestamp,
+    messageCount: Type.Integer({ minimum: 0 }),
+    /** The latest message, as text (empty when there is none). */
+    lastMessage: Type.Optional(
+      Type.Object({
+        text: Type.String({ description: 'The message as plain text (cut to 200 characters)' }),
+        isBot: Type.Boolean(),
+        createdAt: Timestamp,
+      }),
+    ),
+    /** Some bot reply got negative feedback. */
+    negativeFeedback: Type.Boolean(),
+    /** Some bot reply said it could not find an answer (answer mode `not_found`). */
+    unanswered: Type.Boolean(),
+  },
+  { $id: 'InboxConversation' },
+);
+/** Inbox conversation type. */
+export type InboxConversation = Static<typeof InboxConversation>;
+
+/** Query of `GET /v1/admin/bots/{id}/conversations`. */
+export const ListBotConversationsQuery = Type.Object({
+  ...PageQuery,
+  feedback: Type.Optional(
+    Type.Literal('negative', { description: 'Only conversations with negative feedback on a bot reply' }),
+  ),
+  unanswered: Type.Optional(
+    Type.Boolean({ description: 'true: only conversations where the bot could not find an answer' }),
+  ),
+});
+/** Query type of listBotConversations. */
+export type ListBotConversationsQuery = Static<typeof ListBotConversationsQuery>;
+
+/** Answer of listBotConversations: most recent activity first. */
+export const ListBotConversationsResponse = Type.Object({
+  conversations: Type.Array(InboxConversation),
+  meta: ListMeta,
+});
+/** listBotConversations answer type. */
+export type ListBotConversationsResponse = Static<typeof ListBotConversationsResponse>;
+
+/** `{conversation}` envelope of getBotConversation. */
+export const BotConversationResponse = Type.Object({ conversation: InboxConversation });
+/** getBotConversation answer type. */
+export type BotConversationResponse = Static<typeof BotConversationResponse>;
+
+/** A source a bot reply rests on: a file of the bot's knowledge and the page of the passage. */
+export const InboxSource = Type.Object({
+  fileId: Type.String(),
+  key: Type.String(),
+  pageNumber: Type.Optional(Type.Integer()),
+  score: Type.Optional(Type.Number()),
+});
+/** Inbox source type. */
+export type InboxSource = Static<typeof InboxSource>;
+
+/** One message of a transcript (Admin API). */
+export const InboxMessage = Type.Object(
+  {
+    id: Type.String(),
+    createdAt: Timestamp,
+    author: Type.Union([Type.Literal('visitor'), Type.Literal('bot')]),
+    userId: Type.String(),
+    /** The chat user's name, when it has one. */
+    userName: Type.Optional(Type.String()),
+    /** The message as plain text (a card's title, an image's URL…). */
+    text: Type.String(),
+    payload: Type.Record(Type.String(), Type.Unknown(), { description: 'The message payload as sent' }),
+    /** The sources of a bot reply (its `metadata.sources`). */
+    sources: Type.Optional(Type.Array(InboxSource)),
+    answer: Type.Optional(AnswerMode),
+    /** The retrieval details behind a bot reply (what its `debug` signal carried). */
+    details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    feedback: Type.Optional(MessageFeedback),
+  },
+  { $id: 'InboxMessage' },
+);
+/** Transcript message type. */
+export type InboxMessage = Static<typeof InboxMessage>;
+
+/** Answer of listBotConversationMessages: oldest first. */
+export const ListBotConversationMessagesResponse = Type.Object({
+  messages: Type.Array(InboxMessage),
+  meta: ListMeta,
+});
+/** listBotConversationMessages answer type. */
+export type ListBotConversationMessagesResponse = Static<typeof ListBotConversationMessagesResponse>;

@@ -1,0 +1,164 @@
+import type {
+  InboxConversation,
+  InboxMessage,
+  InboxSource,
+  MessageFeedback,
+  MessagePayload,
+} from '@parley/protocol';
+import { authorize } from '../../access/policy.js';
+import type { Actor } from '../../access/principal.js';
+import { errors } from '../../errors/errors.js';
+import type { ChatContext } from './context.js';
+import type { ChatService } from './contract.js';
+import { chatPage, type ListOrder } from './records.js';
+import type { MessageRow } from './repo.js';
+import { chatRepo } from './repo.js';
+import type { InboxRow } from './repo-inbox.js';
+
+/** The longest preview of a conversation's latest message, in characters. */
+const PREVIEW_CHARS = 200;
+
+/** A message payload as plain text: its text, a card's title, a file's title or URL… */
+export function payloadText(payload: MessagePayload): string {
+  switch (payload.type) {
+    case 'text':
+      return payload.text;
+    case 'markdown':
+      return payload.markdown;
+    case 'image':
+      return payload.imageUrl;
+    case 'audio':
+      return payload.audioUrl;
+    case 'video':
+      return payload.videoUrl;
+    case 'file':
+      return payload.title ?? payload.fileUrl;
+    case 'location':
+      return payload.title ?? payload.address ?? `${payload.latitude}, ${payload.longitude}`;
+    case 'card':
+      return payload.title;
+    case 'carousel':
+      return payload.items.map((i) => i.title).join(' · ');
+    case 'choice':
+    case 'dropdown':
+      return payload.text;
+    case 'bloc':
+      return payload.items.map(payloadText).join('\n');
+  }
+}
+
+const parse = <T>(text: string | null | undefined): T | undefined =>
+  text === null || text === undefined ? undefined : (JSON.parse(text) as T);
+
+/** The sources a bot reply's metadata lists, as the inbox shows them (malformed entries left out). */
+function sourcesOf(metadata: Record<string, unknown> | undefined): InboxSource[] | undefined {
+  const list = metadata?.sources;
+  if (!Array.isArray(list)) return undefined;
+  return list.flatMap((s: unknown): InboxSource[] => {
+    const o = s as Partial<InboxSource> | null;
+    if (typeof o?.fileId !== 'string' || typeof o.key !== 'string') return [];
+    return [
+      {
+        fileId: o.fileId,
+        key: o.key,
+        ...(typeof o.pageNumber === 'number' ? { pageNumber: o.pageNumber } : {}),
+        ...(typeof o.score === 'number' ? { score: o.score } : {}),
+      },
+    ];
+  });
+}
+
+/** An inbox row on the wire. */
+function toInboxConversation(row: InboxRow): InboxConversation {
+  const last = parse<MessagePayload>(row.last_payload);
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    messageCount: Number(row.message_count),
+    ...(last && row.last_at
+      ? {
+          lastMessage: {
+            text: payloadText(last).slice(0, PREVIEW_CHARS),
+            isBot: Number(row.last_is_bot) === 1,
+            createdAt: row.last_at,
+          },
+        }
+      : {}),
+    negativeFeedback: Number(row.negative) === 1,
+    unanswered: Number(row.unanswered) === 1,
+  };
+}
+
+/** A message row (with its author's name) as a transcript shows it. */
+function toInboxMessage(row: MessageRow & { user_name: string | null }): InboxMessage {
+  const payload = JSON.parse(row.payload) as MessagePayload;
+  const sources = row.is_bot === 1 ? sourcesOf(parse(row.metadata)) : undefined;
+  const details = parse<Record<string, unknown>>(row.details);
+  const feedback = parse<MessageFeedback>(row.feedback);
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    author: row.is_bot === 1 ? 'bot' : 'visitor',
+    userId: row.user_id,
+    ...(row.user_name ? { userName: row.user_name } : {}),
+    text: payloadText(payload),
+    payload: payload as Record<string, unknown>,
+    ...(sources ? { sources } : {}),
+    ...(row.answer ? { answer: row.answer } : {}),
+    ...(details ? { details } : {}),
+    ...(feedback ? { feedback } : {}),
+  };
+}
+
+const BY_ACTIVITY: ListOrder<InboxRow, InboxConversation> = {
+  sort: 'updatedAt:desc',
+  key: (r) => [r.updated_at, r.id],
+  wire: toInboxConversation,
+};
+const OLDEST_FIRST: ListOrder<MessageRow & { user_name: string | null }, InboxMessage> = {
+  sort: 'createdAt:asc',
+  key: (r) => [r.created_at, r.id],
+  wire: toInboxMessage,
+};
+
+/**
+ * The conversations inbox of the Admin API: a bot's owners read every conversation of the bot, with its
+ * transcript, the sources and retrieval details of each bot reply, and the feedback given (`conversation.read`).
+ */
+export function chatInbox(
+  ctx: Pick<ChatContext, 'db' | 'bots'>,
+): Pick<ChatService, 'listInbox' | 'getInboxConversation' | 'listInboxMessages'> {
+  const { db } = ctx;
+
+  async function checkBot(actor: Actor, botId: string): Promise<void> {
+    authorize(actor, 'conversation.read');
+    if (!(await ctx.bots.exists(actor.workspaceId, botId))) throw errors.notFound('Bot', botId);
+  }
+
+  async function conversation(actor: Actor, botId: string, id: string): Promise<InboxConversation> {
+    await checkBot(actor, botId);
+    const row = await chatRepo(db).inboxConversation(botId, id);
+    if (!row) throw errors.notFound('Conversation', id);
+    return toInboxConversation(row);
+  }
+
+  return {
+    async listInbox(actor, botId, query) {
+      await checkBot(actor, botId);
+      const filter = { negative: query.feedback === 'negative', unanswered: query.unanswered === true };
+      return chatPage(query, BY_ACTIVITY, (q) => chatRepo(db).inboxConversations({ botId, filter, ...q }));
+    },
+
+    getInboxConversation: conversation,
+
+    async listInboxMessages(actor, botId, conversationId, query) {
+      await checkBot(actor, botId);
+      if (!(await chatRepo(db).conversation(botId, conversationId)))
+        throw errors.notFound('Conversation', conversationId);
+      return chatPage(query, OLDEST_FIRST, (q) =>
+        chatRepo(db).inboxMessages({ botId, conversationId, ...q }),
+      );
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import {
+  BotConversationResponse,
+  ListBotConversationMessagesResponse,
+  ListBotConversationsQuery,
+  ListBotConversationsResponse,
+  PageQuery,
+} from '@parley/protocol';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
+import { IdParam, pageBody } from '../../../http/route-helpers.js';
+import type { ChatService } from '../contract.js';
+
+/** Path parameters of one conversation of a bot. */
+const ConversationParams = Type.Object({
+  id: IdParam.properties.id,
+  conversationId: Type.String({ minLength: 1, maxLength: 200 }),
+});
+
+/**
+ * Admin API routes of a bot's conversations inbox (`conversation.read`: every role that reads bots): the
+ * conversations, most recent activity first, and each one's transcript.
+ */
+export function inboxRoutes(app: FastifyInstance, { chat }: { chat: ChatService }) {
+  const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY });
+  op(
+    'GET /bots/:id/conversations',
+    {
+      operationId: 'admin.listBotConversations',
+      description:
+        "The bot's conversations, most recent activity first, each with its latest message, message count and whether a reply got negative feedback or could not answer. `feedback=negative` and `unanswered=true` keep only those.",
+      params: IdParam,
+      query: ListBotConversationsQuery,
+      response: ListBotConversationsResponse,
+    },
+    async (req) => pageBody('conversations', await chat.listInbox(req.actor, req.params.id, req.query)),
+  );
+  op(
+    'GET /bots/:id/conversations/:conversationId',
+    {
+      operationId: 'admin.getBotConversation',
+      description: 'One conversation of the bot, as the inbox lists it.',
+      params: ConversationParams,
+      response: BotConversationResponse,
+    },
+    async (req) => ({
+      conversation: await chat.getInboxConversation(req.actor, req.params.id, req.params.conversationId),
+    }),
+  );
+  op(
+    'GET /bots/:id/conversations/:conversationId/messages',
+    {
+      operationId: 'admin.listBotConversationMessages',
+      description:
+        "A conversation's transcript, oldest first: each message's author (visitor or bot) and text, and for the bot's replies their sources, answer mode (`not_found`…), retrieval details and feedback.",
+      params: ConversationParams,
+      query: Type.Object(PageQuery),
+      response: ListBotConversationMessagesResponse,
+    },
+    async (req) =>
+      pageBody(
+        'messages',
+        await chat.listInboxMessages(req.actor, req.params.id, req.params.conversationId, req.query),
+      ),
+  );
+}
