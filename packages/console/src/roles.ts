@@ -49,3 +49,8 @@ export function mayManageBotKeys(role: Role | undefined): boolean {
 export function mayEditWorkspace(role: Role | undefined): boolean {
   return role === 'owner' || role === 'administrator';
 }
+
+/** Whether `role` may change a bot's webchat configuration (`webchat.update`: developers and above). */
+export function mayEditWebchat(role: Role | undefined): boolean {
+  return role === 'developer' || role === 'manager' || role === 'administrator' || role === 'owner';
+}

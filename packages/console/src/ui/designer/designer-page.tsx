@@ -1,6 +1,89 @@
+import type { Bot, WebchatConfiguration } from '@parley/client';
+import { useState } from 'preact/hooks';
+import { useConsole } from '../../context.js';
+import { useLoad, useOwnMember } from '../../hooks.js';
+import { mayEditWebchat, roleName } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
+import { Notice } from '../notice.js';
+import { DesignerForm } from './designer-form.js';
+import { EmbedCard } from './embed.js';
+import { WebchatPreview } from './preview.js';
+import './designer.css';
 
-/** Webchat (being built). */
+/** Webchat designer: every configuration field, a live preview of the real webchat, Save, embed snippet. */
 export function DesignerPage() {
-  return <BotFrame>{() => <h2>Webchat</h2>}</BotFrame>;
+  return <BotFrame>{(bot) => <Designer bot={bot} />}</BotFrame>;
+}
+
+function Designer({ bot }: { bot: Bot }) {
+  const { client, workspace } = useConsole();
+  const me = useOwnMember();
+  const saved = useLoad(['webchat', workspace?.id, bot.id], () =>
+    client.getBotWebchat({ id: bot.id }).then((r) => r.configuration),
+  );
+  const role = me.data?.role;
+  const canEdit = mayEditWebchat(role);
+  if (!saved.data || me.loading) {
+    return saved.error ? (
+      <Notice error={saved.error} />
+    ) : (
+      <p role="status">Loading the webchat configuration…</p>
+    );
+  }
+  return (
+    <div class="stack">
+      <div class="stack">
+        <h2>Webchat</h2>
+        <p class="muted">
+          How the chat looks and behaves on sites that embed this bot. The preview shows your changes before
+          you save them.
+        </p>
+        {!canEdit && role ? (
+          <p class="notice notice-done">
+            As {roleName(role)} you can look at the webchat configuration but not change it.
+          </p>
+        ) : null}
+      </div>
+      <DesignerBody bot={bot} saved={saved.data} canEdit={canEdit} onSaved={saved.reload} />
+      <EmbedCard botId={bot.id} />
+    </div>
+  );
+}
+
+/** The form beside the preview (the preview first on a phone), the preview following every change. */
+function DesignerBody({
+  bot,
+  saved,
+  canEdit,
+  onSaved,
+}: {
+  bot: Bot;
+  saved: WebchatConfiguration;
+  canEdit: boolean;
+  onSaved(): void;
+}) {
+  const [draft, setDraft] = useState<Record<string, unknown>>(saved);
+  const [generation, setGeneration] = useState(0);
+  return (
+    <div class="designer-columns">
+      <section class="card stack designer-preview-card" aria-labelledby="designer-preview-title">
+        <h2 id="designer-preview-title">Preview</h2>
+        <WebchatPreview botId={bot.id} configuration={draft} generation={generation} />
+        <p class="hint">
+          The real webchat, as visitors see it on the hosted chat page. A field you clear keeps its saved
+          value here until you save.
+        </p>
+      </section>
+      <DesignerForm
+        botId={bot.id}
+        saved={saved}
+        canEdit={canEdit}
+        onChange={setDraft}
+        onSaved={() => {
+          setGeneration((n) => n + 1);
+          onSaved();
+        }}
+      />
+    </div>
+  );
 }

@@ -55,6 +55,8 @@ describe('console serving', () => {
       'script-src': "'self'",
       'style-src': "'self'",
       'connect-src': "'self'",
+      // The webchat designer frames the bot's hosted chat page, of the same origin, and nothing else.
+      'frame-src': "'self'",
       'frame-ancestors': "'none'",
       'base-uri': "'none'",
     });

@@ -13,7 +13,8 @@ const ASSET_NAME = /^[A-Za-z0-9_-]+\.(?:js|css)(?:\.map)?$/;
 
 /**
  * The Console page's Content-Security-Policy: its own script and style files only (no inline script or
- * style, no eval), API calls to its own origin, never framed.
+ * style, no eval), API calls to its own origin, never framed; it frames only its own origin (the webchat
+ * designer's live preview is the bot's hosted chat page, `/webchat/{botId}`).
  */
 export const CONSOLE_CSP = [
   "default-src 'none'",
@@ -22,6 +23,7 @@ export const CONSOLE_CSP = [
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",
+  "frame-src 'self'",
   "manifest-src 'self'",
   "base-uri 'none'",
   "form-action 'self'",

@@ -1,0 +1,188 @@
+// The Console's search playground and webchat designer in a real browser (Debian Chromium) against an in-process
+// Parley with an indexed handbook in a knowledge base of the bot. The owner searches: passages with the question's
+// words marked and the bot's own reply with its source; a question the handbook does not answer gets the honest
+// not-found reply. In the designer the owner changes the main colour and sees the real webchat (the hosted page in
+// a frame) take it before saving, gets the Admin API's own message beside a bad radius, saves, reloads and finds
+// the values kept, copies the embed snippet; markup in the bot name and a text field stays inert; axe finds
+// nothing. At 390 px (dark) a viewer sees both pages laid out without sideways scroll, the designer read-only.
+import type { Frame, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../packages/server/src/test-support/files-api.js';
+import { HANDBOOK, uploadIndexed } from '../packages/server/src/test-support/files-indexing.js';
+import { haveChromium } from './support/browser.js';
+import { axe, overflows, useConsoleSuite } from './support/console.js';
+
+const chromiumHere = haveChromium('console designer browser tests');
+
+const TRICKY = '<img src=x onerror=window.pwned=1>';
+const NOT_FOUND = "I couldn't find anything about that in my knowledge base.";
+
+/** The `--pw-color` the webchat's root carries inside the preview frame (null until the webchat is drawn). */
+function previewColour(frame: Frame): Promise<string | null> {
+  return frame.evaluate(`(() => {
+    for (const element of document.querySelectorAll('*')) {
+      const root = element.shadowRoot?.querySelector('.pw-root');
+      if (root) return getComputedStyle(root).getPropertyValue('--pw-color').trim();
+    }
+    return null;
+  })()`);
+}
+
+/** Whether the webchat in the preview frame shows `text` (as text: its shadow roots' text content). */
+function previewShows(frame: Frame, text: string): Promise<boolean> {
+  return frame.evaluate(
+    `[...document.querySelectorAll('*')].some((e) => e.shadowRoot?.textContent?.includes(${JSON.stringify(text)}))`,
+  );
+}
+
+/** The frame of the designer's preview (the bot's hosted chat page). */
+async function previewFrame(page: Page, botId: string): Promise<Frame> {
+  await expect.poll(() => page.frames().some((f) => f.url().endsWith(`/webchat/${botId}`))).toBe(true);
+  return page.frames().find((f) => f.url().endsWith(`/webchat/${botId}`)) as Frame;
+}
+
+describe.skipIf(!chromiumHere)('console playground and webchat designer in a browser', () => {
+  const suite = useConsoleSuite({ webchat: true, workers: true });
+  let botId: string;
+  const viewer = { email: `viewer-${Date.now()}@example.com`, password: 'viewer password 42' };
+
+  beforeAll(async () => {
+    const { t } = suite;
+    botId = t.botId;
+    const fileId = await uploadIndexed(t, 'handbook.md', HANDBOOK);
+    const kb = await api(t, 'POST', '/v1/files/knowledge-bases', { name: 'Handbook' });
+    expect(kb.statusCode, kb.body).toBe(201);
+    const kbId = (kb.json() as { knowledgeBase: { id: string } }).knowledgeBase.id;
+    const linked = await api(t, 'PUT', `/v1/files/knowledge-bases/${kbId}/files/${fileId}`);
+    expect(linked.statusCode, linked.body).toBeLessThan(300);
+    const renamed = await t.asOwner('PUT', `/v1/admin/bots/${botId}`, { name: TRICKY });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const invited = await t.asOwner('POST', '/v1/admin/workspace-members', {
+      email: viewer.email,
+      role: 'viewer',
+    });
+    const code = (invited.json() as { invitation: { code: string } }).invitation.code;
+    const accepted = await t.call({
+      method: 'POST',
+      url: '/v1/admin/account/invitations/accept',
+      body: { code, password: viewer.password },
+    });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+  });
+
+  it('owner at 1280 px: searches, reads the bot reply and the not-found reply, designs, saves, copies', async () => {
+    const { page, problems } = await suite.signedInPage(1280, 'light');
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.origin });
+    await page.goto(`${suite.origin}/console/bots/${botId}/playground`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Search playground' }).isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(TRICKY);
+
+    await page.getByLabel('Question', { exact: true }).fill('How long do I have to ask for a refund?');
+    await page.getByLabel('Knowledge base', { exact: true }).selectOption({ label: 'Handbook' });
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const results = page.getByRole('list', { name: 'Passages found' });
+    await expect
+      .poll(() => results.getByRole('link', { name: 'handbook.md' }).first().isVisible())
+      .toBe(true);
+    const marked = await results.locator('mark').allTextContents();
+    expect(marked.map((m) => m.toLowerCase())).toEqual(expect.arrayContaining(['refund']));
+    expect(await results.getByRole('link', { name: 'handbook.md' }).first().getAttribute('href')).toMatch(
+      new RegExp(`^/console/bots/${botId}/files/[^/]+$`),
+    );
+    const reply = page.getByRole('region', { name: "The bot's reply" });
+    await expect.poll(() => reply.textContent()).toContain('within 30 days');
+    expect(await reply.getByText('Answered', { exact: true }).isVisible()).toBe(true);
+    expect(await reply.getByRole('link', { name: 'handbook.md' }).isVisible()).toBe(true);
+    expect(await axe(page), 'playground').toEqual([]);
+
+    await page
+      .getByLabel('Question', { exact: true })
+      .fill('What is the airspeed velocity of an unladen swallow?');
+    await page.getByLabel('Search mode', { exact: true }).selectOption('lexical');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => reply.locator('blockquote').textContent()).toBe(NOT_FOUND);
+    expect(await reply.getByText('Not answered', { exact: true }).isVisible()).toBe(true);
+
+    // The designer: the preview takes the unsaved colour.
+    await page.getByRole('link', { name: 'Webchat', exact: true }).click();
+    const colour = page.getByLabel('Main colour', { exact: true });
+    await expect.poll(() => colour.isVisible()).toBe(true);
+    const frame = await previewFrame(page, botId);
+    await expect.poll(() => previewColour(frame), { timeout: 15_000 }).toBe('#3276EA');
+    await colour.fill('#0A7F5A');
+    await expect.poll(() => previewColour(frame)).toBe('#0A7F5A');
+    const unsaved = await suite.t.asOwner('GET', `/v1/admin/bots/${botId}/webchat`);
+    expect(unsaved.json()).toEqual({ configuration: {} });
+
+    // Markup in a text field stays text, in the form and in the preview.
+    await page.getByLabel('Name in the header', { exact: true }).fill(TRICKY);
+    await expect.poll(() => previewShows(frame, TRICKY)).toBe(true);
+    expect(
+      await frame.evaluate(
+        `[...document.querySelectorAll('*')].some((e) => e.shadowRoot?.querySelector('img[src="x"]'))`,
+      ),
+    ).toBe(false);
+
+    // A bad radius: the Admin API's own words beside the field.
+    const radius = page.getByLabel('Corner radius', { exact: true });
+    await radius.fill('9');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const radiusError = page.locator('#wc-radius-error');
+    await expect.poll(() => radiusError.textContent()).toBe('must be a number between 0.5 and 4');
+    expect(await radius.getAttribute('aria-describedby')).toContain('wc-radius-error');
+    expect(await axe(page), 'designer with an error').toEqual([]);
+
+    await radius.fill('2');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).isVisible()).toBe(true);
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Main colour', { exact: true }).inputValue()).toBe('#0A7F5A');
+    expect(await page.getByLabel('Corner radius', { exact: true }).inputValue()).toBe('2');
+    expect(await page.getByLabel('Name in the header', { exact: true }).inputValue()).toBe(TRICKY);
+    const saved = await suite.t.asOwner('GET', `/v1/admin/bots/${botId}/webchat`);
+    expect(saved.json()).toEqual({ configuration: { color: '#0A7F5A', radius: 2, botName: TRICKY } });
+    const reloaded = await previewFrame(page, botId);
+    await expect.poll(() => previewColour(reloaded), { timeout: 15_000 }).toBe('#0A7F5A');
+
+    await page.getByRole('button', { name: 'Copy snippet' }).click();
+    await expect
+      .poll(() => page.evaluate('navigator.clipboard.readText()'))
+      .toBe(`<script src="${suite.origin}/webchat/v1/inject.js" data-bot-id="${botId}" async></script>`);
+    expect(await page.getByLabel('Hosted chat page', { exact: true }).inputValue()).toBe(
+      `${suite.origin}/webchat/${botId}`,
+    );
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+    expect(await reloaded.evaluate('window.pwned')).toBeUndefined();
+    expect(await axe(page), 'designer').toEqual([]);
+    await page.screenshot({ path: 'e2e/artifacts/console-designer-1280.png', fullPage: true });
+    // The one refused request is the Save with the bad radius (the browser logs every 4xx answer).
+    expect(problems).toEqual([
+      'Failed to load resource: the server responded with a status of 400 (Bad Request)',
+    ]);
+  });
+
+  it('viewer at 390 px, dark: the playground answers, the designer is read-only, the layout holds', async () => {
+    const { page, problems } = await suite.newPage(390, 'dark');
+    await page.goto(`${suite.origin}/console/bots/${botId}/playground`);
+    await suite.signIn(page, viewer.password, viewer.email);
+    await page.getByLabel('Question', { exact: true }).fill('refund');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect
+      .poll(() => page.getByRole('region', { name: "The bot's reply" }).textContent())
+      .toContain('within 30 days');
+    expect(await overflows(page)).toBe(false);
+    expect(await axe(page), 'playground, 390 px dark').toEqual([]);
+
+    await page.getByRole('link', { name: 'Webchat', exact: true }).click();
+    await expect
+      .poll(() => page.getByText(/can look at the webchat configuration but not change it/).isVisible())
+      .toBe(true);
+    expect(await page.getByLabel('Main colour', { exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
+    await previewFrame(page, botId);
+    expect(await overflows(page)).toBe(false);
+    expect(await axe(page), 'designer, 390 px dark').toEqual([]);
+    await page.screenshot({ path: 'e2e/artifacts/console-designer-390.png', fullPage: true });
+    expect(problems).toEqual([]);
+  });
+});

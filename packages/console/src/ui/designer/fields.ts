@@ -1,0 +1,182 @@
+import type { WebchatConfiguration } from '@parley/client';
+
+/** How a configuration field is edited. */
+export type FieldKind = 'text' | 'long' | 'url' | 'color' | 'enum' | 'bool' | 'number' | 'link' | 'secret';
+
+/** A `{title, link}` field as the form holds it. */
+export interface LinkValue {
+  title: string;
+  link: string;
+}
+
+/** One field of the webchat configuration: how it is edited, its words, and its group. */
+export interface FieldSpec {
+  kind: FieldKind;
+  label: string;
+  hint?: string;
+  group: GroupName;
+  /** The longest value the Admin API takes (text fields). */
+  max?: number;
+  /** The values of an enum field ('' keeps the default, named by `defaultLabel`). */
+  options?: readonly string[];
+  /** What an unset enum or toggle means. */
+  defaultLabel?: string;
+}
+
+/** The groups of the form, in order. */
+export const GROUPS = [
+  { name: 'appearance', title: 'Appearance' },
+  { name: 'texts', title: 'Texts' },
+  { name: 'behaviour', title: 'Behaviour' },
+  { name: 'links', title: 'Links in the header' },
+  { name: 'advanced', title: 'Advanced' },
+] as const;
+export type GroupName = (typeof GROUPS)[number]['name'];
+
+/** Every field of the spec's table (the 24 of WebchatConfiguration), in the order the form shows them. */
+export const FIELDS = {
+  color: { kind: 'color', label: 'Main colour', group: 'appearance', hint: 'A HEX code such as #3276EA.' },
+  themeMode: {
+    kind: 'enum',
+    label: 'Theme',
+    group: 'appearance',
+    options: ['light', 'dark'],
+    defaultLabel: 'Default (light)',
+  },
+  variant: {
+    kind: 'enum',
+    label: 'Style',
+    group: 'appearance',
+    options: ['solid', 'soft'],
+    defaultLabel: 'Default (solid)',
+  },
+  headerVariant: {
+    kind: 'enum',
+    label: 'Header style',
+    group: 'appearance',
+    options: ['solid', 'glass'],
+    defaultLabel: 'Default (glass)',
+  },
+  radius: {
+    kind: 'number',
+    label: 'Corner radius',
+    group: 'appearance',
+    hint: 'In rem, from 0.5 to 4 (default 1).',
+  },
+  fontFamily: {
+    kind: 'text',
+    label: 'Font',
+    group: 'appearance',
+    max: 100,
+    hint: 'inter, rubik, ibm plex sans, fira code or any font the page loads.',
+  },
+  botAvatar: { kind: 'url', label: 'Avatar image URL', group: 'appearance' },
+  fabImage: { kind: 'url', label: 'Launcher button image URL', group: 'appearance' },
+  botName: { kind: 'text', label: 'Name in the header', group: 'texts', max: 200 },
+  botDescription: { kind: 'long', label: 'Description', group: 'texts', max: 2000 },
+  composerPlaceholder: {
+    kind: 'text',
+    label: 'Message box placeholder',
+    group: 'texts',
+    max: 200,
+  },
+  footer: {
+    kind: 'long',
+    label: 'Footer',
+    group: 'texts',
+    max: 2000,
+    hint: 'Markdown. Empty: "Powered by Parley". Tick "No footer" to remove it.',
+  },
+  allowFileUpload: { kind: 'bool', label: 'Visitors may send files', group: 'behaviour' },
+  feedbackEnabled: { kind: 'bool', label: 'Thumbs up and down under replies', group: 'behaviour' },
+  showPoweredBy: {
+    kind: 'bool',
+    label: 'Show "Powered by" (deprecated)',
+    group: 'behaviour',
+    hint: 'No effect any more: use the footer.',
+  },
+  storageLocation: {
+    kind: 'enum',
+    label: 'Where the conversation is kept',
+    group: 'behaviour',
+    options: ['localStorage', 'sessionStorage'],
+    defaultLabel: 'Default (localStorage: resumed on the next visit)',
+  },
+  phone: { kind: 'link', label: 'Phone', group: 'links' },
+  email: { kind: 'link', label: 'E-mail', group: 'links' },
+  website: { kind: 'link', label: 'Website', group: 'links' },
+  termsOfService: { kind: 'link', label: 'Terms of service', group: 'links' },
+  privacyPolicy: { kind: 'link', label: 'Privacy policy', group: 'links' },
+  additionalStylesheet: {
+    kind: 'long',
+    label: 'Additional CSS',
+    group: 'advanced',
+    max: 100_000,
+    hint: 'Added inside the chat window.',
+  },
+  additionalStylesheetUrl: { kind: 'url', label: 'Additional stylesheet URL', group: 'advanced' },
+  adminKey: {
+    kind: 'secret',
+    label: 'Admin key',
+    group: 'advanced',
+    max: 500,
+    hint: 'A secret: a webchat given it sees every conversation of the bot and the retrieval details.',
+  },
+} as const satisfies Record<keyof WebchatConfiguration, FieldSpec>;
+
+export type FieldName = keyof typeof FIELDS;
+export const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];
+
+type ValueOf<K extends FieldKind> = K extends 'bool'
+  ? boolean | undefined
+  : K extends 'link'
+    ? LinkValue
+    : string;
+
+/** The form's values: one per configuration field, plus whether the footer is removed. */
+export type DesignerValues = { [F in FieldName]: ValueOf<(typeof FIELDS)[F]['kind']> } & {
+  noFooter: boolean;
+};
+
+/** The form's values for a saved configuration (blank for what is not set). */
+export function toValues(config: WebchatConfiguration): DesignerValues {
+  const values: Record<string, unknown> = { noFooter: config.footer === '' };
+  for (const name of FIELD_NAMES) {
+    const kind: FieldKind = FIELDS[name].kind;
+    const value = config[name];
+    if (kind === 'bool') values[name] = typeof value === 'boolean' ? value : undefined;
+    else if (kind === 'link') {
+      const link = value as LinkValue | undefined;
+      values[name] = { title: link?.title ?? '', link: link?.link ?? '' };
+    } else values[name] = value === undefined ? '' : String(value);
+  }
+  return values as DesignerValues;
+}
+
+/**
+ * The configuration the form stands for: blank fields left out (the default applies), the footer `""` when
+ * removed. Values are sent as typed (a radius that is no number stays text), so the Admin API names what is wrong.
+ */
+export function toConfiguration(values: DesignerValues): Record<string, unknown> {
+  const config: Record<string, unknown> = {};
+  for (const name of FIELD_NAMES) {
+    const kind: FieldKind = FIELDS[name].kind;
+    const value = values[name];
+    if (kind === 'bool') {
+      if (typeof value === 'boolean') config[name] = value;
+    } else if (kind === 'link') {
+      const link = value as LinkValue;
+      if (link.title.trim() || link.link.trim()) config[name] = { title: link.title, link: link.link.trim() };
+    } else if (kind === 'number') {
+      const text = (value as string).trim();
+      if (text) config[name] = Number.isFinite(Number(text)) ? Number(text) : text;
+    } else if (typeof value === 'string' && value.trim() !== '') {
+      config[name] = kind === 'long' || kind === 'text' ? value : value.trim();
+    }
+  }
+  if (values.noFooter) config.footer = '';
+  return config;
+}
+
+/** Fields the preview does not take: the admin key must match the saved one, the storage would move the session. */
+export const NOT_PREVIEWED: ReadonlySet<string> = new Set(['adminKey', 'storageLocation', 'showPoweredBy']);

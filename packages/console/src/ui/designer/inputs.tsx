@@ -1,0 +1,226 @@
+import type { FormField } from '../../form.js';
+import type { FieldSpec, LinkValue } from './fields.js';
+
+/** The ids an input is described by: its error (the Admin API's message), then its hint. */
+function describedBy(id: string, spec: FieldSpec, error: string | undefined): string | undefined {
+  return [error ? `${id}-error` : '', spec.hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+}
+
+/** A field's hint and its error message (the Admin API's own words), under the input. */
+function Notes({ id, spec, error }: { id: string; spec: FieldSpec; error: string | undefined }) {
+  return (
+    <>
+      {spec.hint ? (
+        <p class="hint" id={`${id}-hint`}>
+          {spec.hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p class="designer-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** `#abc` → `#aabbcc`; a colour the picker cannot show → the webchat's default. */
+function pickerValue(color: string): string {
+  const hex = color.trim();
+  if (/^#[0-9a-f]{6}$/i.test(hex)) return hex.toLowerCase();
+  if (/^#[0-9a-f]{3}$/i.test(hex)) return `#${[...hex.slice(1)].map((c) => c + c).join('')}`.toLowerCase();
+  if (/^#[0-9a-f]{8}$/i.test(hex)) return hex.slice(0, 7).toLowerCase();
+  return '#3276ea';
+}
+
+/** A text, URL, secret, number or long text field. */
+export function TextConfigInput({
+  name,
+  spec,
+  field,
+}: {
+  name: string;
+  spec: FieldSpec;
+  field: FormField<string>;
+}) {
+  const id = `wc-${name}`;
+  const common = {
+    id,
+    value: field.value,
+    maxLength: spec.max,
+    'aria-invalid': field.error ? ('true' as const) : undefined,
+    'aria-describedby': describedBy(id, spec, field.error),
+  };
+  return (
+    <div class="field">
+      <label for={id}>{spec.label}</label>
+      {spec.kind === 'long' ? (
+        <textarea {...common} rows={4} onInput={(e) => field.onValue(e.currentTarget.value)} />
+      ) : (
+        <input
+          {...common}
+          // Text inputs all: the Admin API checks the values and its words are shown, not the browser's.
+          type="text"
+          inputMode={spec.kind === 'number' ? 'decimal' : spec.kind === 'url' ? 'url' : undefined}
+          autocomplete="off"
+          spellcheck={spec.kind === 'secret' || spec.kind === 'url' ? false : undefined}
+          placeholder={spec.kind === 'url' ? 'https://' : undefined}
+          onInput={(e) => field.onValue(e.currentTarget.value)}
+        />
+      )}
+      <Notes id={id} spec={spec} error={field.error} />
+    </div>
+  );
+}
+
+/** The main colour: a colour picker and the HEX code as text, kept together. */
+export function ColorConfigInput({
+  name,
+  spec,
+  field,
+}: {
+  name: string;
+  spec: FieldSpec;
+  field: FormField<string>;
+}) {
+  const id = `wc-${name}`;
+  return (
+    <div class="field">
+      <div class="designer-color">
+        <div class="field">
+          <label for={id}>{spec.label}</label>
+          <input
+            id={id}
+            type="text"
+            value={field.value}
+            placeholder="#3276EA"
+            autocomplete="off"
+            spellcheck={false}
+            aria-invalid={field.error ? 'true' : undefined}
+            aria-describedby={describedBy(id, spec, field.error)}
+            onInput={(e) => field.onValue(e.currentTarget.value)}
+          />
+        </div>
+        <div class="field">
+          <label for={`${id}-picker`}>Picker</label>
+          <input
+            id={`${id}-picker`}
+            type="color"
+            value={pickerValue(field.value)}
+            onInput={(e) => field.onValue(e.currentTarget.value.toUpperCase())}
+          />
+        </div>
+      </div>
+      <Notes id={id} spec={spec} error={field.error} />
+    </div>
+  );
+}
+
+/** An enum: its values, and the default when none is chosen. */
+export function EnumConfigInput({
+  name,
+  spec,
+  field,
+}: {
+  name: string;
+  spec: FieldSpec;
+  field: FormField<string>;
+}) {
+  const id = `wc-${name}`;
+  const known = spec.options ?? [];
+  // A value saved outside the Console that is not one of the options is shown as it is.
+  const options = field.value && !known.includes(field.value) ? [...known, field.value] : known;
+  return (
+    <div class="field">
+      <label for={id}>{spec.label}</label>
+      <select
+        id={id}
+        value={field.value}
+        aria-invalid={field.error ? 'true' : undefined}
+        aria-describedby={describedBy(id, spec, field.error)}
+        onChange={(e) => field.onValue(e.currentTarget.value)}
+      >
+        <option value="">{spec.defaultLabel ?? 'Default'}</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+      <Notes id={id} spec={spec} error={field.error} />
+    </div>
+  );
+}
+
+/** A boolean as a checkbox (unset reads as off, the webchat's default). */
+export function BoolConfigInput({
+  name,
+  spec,
+  field,
+}: {
+  name: string;
+  spec: FieldSpec;
+  field: FormField<boolean | undefined>;
+}) {
+  const id = `wc-${name}`;
+  return (
+    <div class="field">
+      <div class="designer-toggle">
+        <input
+          id={id}
+          type="checkbox"
+          checked={field.value === true}
+          aria-describedby={describedBy(id, spec, field.error)}
+          onChange={(e) => field.onValue(e.currentTarget.checked)}
+        />
+        <label for={id}>{spec.label}</label>
+      </div>
+      <Notes id={id} spec={spec} error={field.error} />
+    </div>
+  );
+}
+
+/** A `{title, link}` field: a group of two labelled inputs, its error under both. */
+export function LinkConfigInput({
+  name,
+  spec,
+  field,
+}: {
+  name: string;
+  spec: FieldSpec;
+  field: FormField<LinkValue>;
+}) {
+  const id = `wc-${name}`;
+  const described = describedBy(id, spec, field.error);
+  return (
+    <fieldset class="designer-link" aria-describedby={described}>
+      <legend>{spec.label}</legend>
+      <div class="designer-pair">
+        <div class="field">
+          <label for={`${id}-title`}>{spec.label} title</label>
+          <input
+            id={`${id}-title`}
+            type="text"
+            value={field.value.title}
+            autocomplete="off"
+            onInput={(e) => field.onValue({ ...field.value, title: e.currentTarget.value })}
+          />
+        </div>
+        <div class="field">
+          <label for={`${id}-link`}>{spec.label} link</label>
+          <input
+            id={`${id}-link`}
+            type="text"
+            value={field.value.link}
+            autocomplete="off"
+            spellcheck={false}
+            aria-invalid={field.error ? 'true' : undefined}
+            aria-describedby={described}
+            onInput={(e) => field.onValue({ ...field.value, link: e.currentTarget.value })}
+          />
+        </div>
+      </div>
+      <Notes id={id} spec={spec} error={field.error} />
+    </fieldset>
+  );
+}
