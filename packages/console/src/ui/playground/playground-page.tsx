@@ -20,7 +20,7 @@ export function PlaygroundPage() {
 function Playground({ bot }: { bot: Bot }) {
   const { client, workspace } = useConsole();
   const [search, setSearch] = useState<PlaygroundSearch | undefined>(undefined);
-  const knowledgeBases = useLoad(['knowledge-bases', workspace?.id, bot.id], () =>
+  const knowledgeBases = useLoad(['knowledge-bases', workspace?.id, bot.id, 'playground'], () =>
     client.list.knowledgeBases({}, { botId: bot.id }).collect(),
   );
   const results = useLoad(
@@ -70,6 +70,10 @@ function Playground({ bot }: { bot: Bot }) {
           </section>
           <section class="card stack" aria-labelledby="playground-reply-title" aria-busy={reply.fetching}>
             <h2 id="playground-reply-title">The bot's reply</h2>
+            <p class="hint">
+              What the bot would answer in a conversation: it searches all its knowledge bases, whatever the
+              filter above.
+            </p>
             <Notice error={reply.error} />
             {reply.loading ? <p role="status">Asking the bot…</p> : null}
             {reply.data ? <BotReply botId={bot.id} preview={reply.data} /> : null}
