@@ -50,6 +50,14 @@ export function mayEditWorkspace(role: Role | undefined): boolean {
   return role === 'owner' || role === 'administrator';
 }
 
+/**
+ * Whether `role` may upload, change and delete a bot's files and manage its knowledge bases (`file.create`,
+ * `file.update`, `file.delete`: developers and above; a viewer only reads).
+ */
+export function mayChangeFiles(role: Role | undefined): boolean {
+  return role === 'developer' || role === 'manager' || role === 'administrator' || role === 'owner';
+}
+
 /** Whether `role` may change a bot's webchat configuration (`webchat.update`: developers and above). */
 export function mayEditWebchat(role: Role | undefined): boolean {
   return role === 'developer' || role === 'manager' || role === 'administrator' || role === 'owner';

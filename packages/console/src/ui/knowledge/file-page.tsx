@@ -1,6 +1,188 @@
+import type { Bot, Client, FileObject } from '@parley/client';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLocation, useRoute } from 'preact-iso';
+import { useConsole } from '../../context.js';
+import { formatDateTime } from '../../format.js';
+import { useAction, useLoad, useOwnMember } from '../../hooks.js';
+import { mayChangeFiles } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
+import { Notice } from '../notice.js';
+import { FileAccess } from './file-access.js';
+import { FilePassages } from './file-passages.js';
+import {
+  FILE_STATUS_WORDS,
+  formatSize,
+  isFailed,
+  isSettled,
+  LIVE_EVERY,
+  useBotClient,
+} from './file-status.js';
+import { FileTags } from './file-tags.js';
+import './knowledge.css';
 
-/** File (being built). */
+/** One file: what it is, its tags, who may read it, its passages; download, re-index and delete. */
 export function FilePage() {
-  return <BotFrame>{() => <h2>File</h2>}</BotFrame>;
+  return <BotFrame>{(bot) => <FilePanel bot={bot} />}</BotFrame>;
+}
+
+/** The names of the knowledge bases a file is linked to. */
+async function knowledgeBasesOf(files: Client, fileId: string): Promise<string[]> {
+  const kbs = await files.list.knowledgeBases({ pageSize: 100 }).collect();
+  const linked = await Promise.all(
+    kbs.map(async (kb) =>
+      (await files.listKnowledgeBaseFiles({ id: kb.id })).files.some((f) => f.fileId === fileId)
+        ? kb.name
+        : undefined,
+    ),
+  );
+  return linked.filter((name): name is string => name !== undefined);
+}
+
+function FilePanel({ bot }: { bot: Bot }) {
+  const { workspace } = useConsole();
+  const { params } = useRoute();
+  const fileId = params.fileId ?? '';
+  const files = useBotClient(bot.id);
+  const me = useOwnMember();
+  const mayChange = mayChangeFiles(me.data?.role);
+  const [live, setLive] = useState(false);
+  const file = useLoad(
+    ['file', workspace?.id, bot.id, fileId],
+    () => files.getFile({ id: fileId }).then((r) => r.file),
+    { every: live ? LIVE_EVERY : 0 },
+  );
+  const moving = file.data ? !isSettled(file.data.status, file.data.index) : false;
+  useEffect(() => setLive(moving), [moving]);
+  const kbs = useLoad(['file-knowledge-bases', workspace?.id, bot.id, fileId], () =>
+    knowledgeBasesOf(files, fileId),
+  );
+  const back = `/console/bots/${encodeURIComponent(bot.id)}/files`;
+
+  if (!file.data) {
+    return (
+      <div class="stack">
+        <p>
+          <a href={back}>← Files</a>
+        </p>
+        {file.loading ? <p role="status">Loading the file…</p> : <Notice error={file.error} />}
+      </div>
+    );
+  }
+  const f = file.data;
+  return (
+    <div class="stack">
+      <p>
+        <a href={back}>← Files</a>
+      </p>
+      <h2 class="kn-key">{f.key}</h2>
+      <FileFacts file={f} knowledgeBases={kbs.data} />
+      <FileActions file={f} files={files} mayChange={mayChange} onChanged={file.reload} />
+      <FileTags file={f} files={files} mayChange={mayChange} onChanged={file.reload} />
+      <FileAccess file={f} files={files} mayChange={mayChange} onChanged={file.reload} />
+      <FilePassages file={f} files={files} />
+      {mayChange ? <DeleteFile file={f} files={files} back={back} /> : null}
+    </div>
+  );
+}
+
+function FileFacts({ file, knowledgeBases }: { file: FileObject; knowledgeBases: string[] | undefined }) {
+  return (
+    <section class="card stack" aria-labelledby="file-facts-title">
+      <h3 id="file-facts-title">Details</h3>
+      <dl class="facts">
+        <dt>Key</dt>
+        <dd class="kn-key">{file.key}</dd>
+        <dt>Size</dt>
+        <dd>{formatSize(file.size)}</dd>
+        <dt>Content type</dt>
+        <dd class="kn-key">{file.contentType}</dd>
+        <dt>Status</dt>
+        <dd>
+          {FILE_STATUS_WORDS[file.status]}
+          {file.failedStatusReason && isFailed(file.status) ? `: ${file.failedStatusReason}` : ''}
+          {file.status === 'indexing_pending' && file.indexingProgress
+            ? ` (${file.indexingProgress.done} of ${file.indexingProgress.total} passages)`
+            : ''}
+        </dd>
+        <dt>Created</dt>
+        <dd>{formatDateTime(file.createdAt)}</dd>
+        <dt>Updated</dt>
+        <dd>{formatDateTime(file.updatedAt)}</dd>
+        <dt>Knowledge bases</dt>
+        <dd>
+          {knowledgeBases === undefined ? '…' : knowledgeBases.length ? knowledgeBases.join(', ') : 'None'}
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+type PanelProps = { file: FileObject; files: Client; mayChange: boolean; onChanged(): void };
+
+/** Download (everyone who sees the file), Re-index (who may change it). */
+function FileActions({ file, files, mayChange, onChanged }: PanelProps) {
+  const { pending, error, run } = useAction();
+  const name = file.key.split('/').pop() || 'file';
+  const uploaded = file.size !== null && file.status !== 'upload_pending' && file.status !== 'upload_failed';
+  async function reindex() {
+    if (await run(() => files.reindexFile({ id: file.id }))) onChanged();
+  }
+  return (
+    <div class="actions">
+      {uploaded ? (
+        <a class="button-like" href={file.url} download={name}>
+          Download
+        </a>
+      ) : null}
+      {mayChange &&
+      uploaded &&
+      (file.status === 'indexing_failed' || file.status === 'indexing_completed') ? (
+        <button type="button" onClick={reindex} disabled={pending}>
+          Re-index
+        </button>
+      ) : null}
+      <Notice error={error} />
+    </div>
+  );
+}
+
+function DeleteFile({ file, files, back }: { file: FileObject; files: Client; back: string }) {
+  const { route } = useLocation();
+  const [confirming, setConfirming] = useState(false);
+  const { pending, error, run } = useAction();
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) cancel.current?.focus();
+  }, [confirming]);
+  async function remove() {
+    if (await run(() => files.deleteFile({ id: file.id }))) route(back);
+  }
+  return (
+    <section class="card stack danger-zone" aria-labelledby="delete-file-title">
+      <h3 id="delete-file-title">Delete</h3>
+      {confirming ? (
+        <>
+          <p>
+            Delete <strong class="kn-key">{file.key}</strong> with its passages? The bot stops answering from
+            it. This cannot be undone.
+          </p>
+          <div class="actions">
+            <button type="button" class="danger" onClick={remove} disabled={pending}>
+              Yes, delete this file
+            </button>
+            <button type="button" ref={cancel} onClick={() => setConfirming(false)} disabled={pending}>
+              Cancel
+            </button>
+          </div>
+        </>
+      ) : (
+        <div class="actions">
+          <button type="button" class="danger" onClick={() => setConfirming(true)}>
+            Delete file
+          </button>
+        </div>
+      )}
+      <Notice error={error} />
+    </section>
+  );
 }

@@ -1,6 +1,110 @@
+import type { Bot, FileStatus, ListFilesInput } from '@parley/client';
+import { useEffect, useState } from 'preact/hooks';
+import { useConsole } from '../../context.js';
+import { useLoad } from '../../hooks.js';
 import { BotFrame } from '../bot-frame.js';
+import { Notice } from '../notice.js';
+import { useBotClient } from './file-status.js';
+import { FileFilters } from './files-filters.js';
+import { FilesTable, type Sort } from './files-table.js';
+import './knowledge.css';
 
-/** Files (being built). */
+/** A bot's files: search by key, filter by tag and state, sort, pages answered by the server. */
 export function FilesPage() {
-  return <BotFrame>{() => <h2>Files</h2>}</BotFrame>;
+  return <BotFrame>{(bot) => <Files bot={bot} />}</BotFrame>;
+}
+
+/** `value` once it has stopped changing for `ms`. */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+function Files({ bot }: { bot: Bot }) {
+  const { workspace } = useConsole();
+  const files = useBotClient(bot.id);
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<FileStatus | ''>('');
+  const [tag, setTag] = useState({ key: '', value: '' });
+  const [sort, setSort] = useState<Sort>({ field: 'updatedAt', direction: 'desc' });
+  const [pageSize, setPageSize] = useState(25);
+  // The tokens of the pages before this one: Previous goes back one, any filter change back to the first.
+  const [tokens, setTokens] = useState<(string | undefined)[]>([undefined]);
+  const keyContains = useSettled(search.trim(), 250);
+  const query: ListFilesInput = {
+    pageSize,
+    sortField: sort.field,
+    sortDirection: sort.direction,
+    ...(keyContains ? { keyContains } : {}),
+    ...(status ? { status: [status] } : {}),
+    ...(tag.key && tag.value ? { tags: { [tag.key]: tag.value } } : {}),
+  };
+  const filters = JSON.stringify(query);
+  // A new filter, sort or page size starts from the first page.
+  useEffect(() => setTokens([undefined]), [filters]);
+  const token = tokens[tokens.length - 1];
+  const page = useLoad(['files', workspace?.id, bot.id, filters, token], () =>
+    files.listFiles({ ...query, nextToken: token }),
+  );
+  const tagKeys = useLoad(['file-tags', workspace?.id, bot.id], () => files.list.fileTags().collect());
+  const tagValues = useLoad(
+    ['file-tag-values', workspace?.id, bot.id, tag.key],
+    () => files.list.fileTagValues({ tag: tag.key }).collect(),
+    { enabled: tag.key !== '' },
+  );
+  const filtered = Boolean(keyContains || status || (tag.key && tag.value));
+  const next = page.data?.meta.nextToken;
+
+  return (
+    <div class="stack">
+      <h2>Files</h2>
+      <FileFilters
+        search={search}
+        onSearch={setSearch}
+        status={status}
+        onStatus={setStatus}
+        pageSize={pageSize}
+        onPageSize={setPageSize}
+        tag={tag}
+        onTag={setTag}
+        tagKeys={tagKeys.data ?? []}
+        tagValues={tagValues.data ?? []}
+      />
+      <Notice error={page.error ?? tagKeys.error} />
+      {page.data === undefined ? (
+        page.loading ? (
+          <p role="status">Loading files…</p>
+        ) : null
+      ) : page.data.files.length === 0 && tokens.length === 1 ? (
+        <p class="empty">
+          {filtered
+            ? 'No file matches these filters. Change the search, the status or the tag.'
+            : 'No files yet. Open a knowledge base on the Knowledge tab and drop documents into it.'}
+        </p>
+      ) : (
+        <FilesTable botId={bot.id} files={page.data.files} sort={sort} onSort={setSort} />
+      )}
+      <nav class="pager" aria-label="Pages of files">
+        <button
+          type="button"
+          disabled={tokens.length === 1}
+          onClick={() => setTokens((all) => all.slice(0, -1))}
+        >
+          Previous page
+        </button>
+        <span class="muted">Page {tokens.length}</span>
+        <button
+          type="button"
+          disabled={!next}
+          onClick={() => setTokens((all) => (next ? [...all, next] : all))}
+        >
+          Next page
+        </button>
+      </nav>
+    </div>
+  );
 }

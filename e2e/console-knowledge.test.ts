@@ -1,0 +1,252 @@
+// The Console's Knowledge and Files in a real browser (Debian Chromium), served by an in-process Parley with its
+// indexing workers: the owner creates a knowledge base, drops a Markdown file, a PDF, a DOCX, a broken DOCX
+// and a file named like markup (the file picker), plus one file by a drag-and-drop `drop` event; each upload
+// shows its progress, then each file's indexing state changes live until "Indexed" without a reload; the
+// broken one says why and offers Re-index. The Files table (60 more files seeded through the API) searches
+// by key, filters by status and tag, sorts and pages on the server. The file panel edits a tag, makes the
+// file public and shows its URL, lists passages with page numbers, downloads and deletes. Markup in a file
+// name stays text; axe finds nothing; the layout holds at 390 px (dark).
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { asBot } from '../bench/lib/bot-request.js';
+import { haveChromium } from './support/browser.js';
+import { axe, overflows, useConsoleSuite } from './support/console.js';
+
+const chromiumHere = haveChromium('console knowledge browser tests');
+
+const HANDBOOK = `# Acme handbook
+
+## Vacation
+
+Every employee receives 25 days of paid vacation per calendar year.
+`;
+const MARKUP_NAME = '<img src=x onerror=window.pwned=1>.md';
+const INDEXING = { timeout: 90_000, interval: 250 };
+
+/** A two-page PDF drawn with pdf-lib. */
+async function pdf(): Promise<Buffer> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const line of ['Apples grow on trees in orchards.', 'Bananas grow in tropical climates.']) {
+    doc.addPage([600, 800]).drawText(line, { x: 50, y: 700, size: 14, font });
+  }
+  return Buffer.from(await doc.save());
+}
+
+/** A Word document made with the docx package. */
+async function docx(): Promise<Buffer> {
+  const { Document, HeadingLevel, Packer, Paragraph } = await import('docx');
+  const children = [
+    new Paragraph({ text: 'Leave policy', heading: HeadingLevel.HEADING_1 }),
+    new Paragraph('Employees get 25 days of leave.'),
+  ];
+  return Packer.toBuffer(new Document({ sections: [{ children }] }));
+}
+
+/** The list item of `key` in the knowledge base's files. */
+const linkedRow = (page: Page, key: string) =>
+  page
+    .getByRole('list', { name: 'Files in this knowledge base' })
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('link', { name: key, exact: true }) });
+
+describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () => {
+  const suite = useConsoleSuite({ workers: true });
+
+  it('knowledge base: create, drop files, watch uploads and indexing live, failure with Re-index', async () => {
+    const { page, problems } = await suite.signedInPage(1280, 'light');
+    const bot = `/console/bots/${suite.t.botId}`;
+    await page.goto(`${suite.origin}${bot}/knowledge`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Knowledge bases' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No knowledge base yet.').isVisible()).toBe(true);
+    expect(await axe(page), 'knowledge bases, empty').toEqual([]);
+
+    await page.getByLabel('Knowledge base name').fill('Handbook');
+    await page.getByRole('button', { name: 'Create knowledge base' }).click();
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toBe('Knowledge base "Handbook" created.');
+    await page.getByRole('link', { name: 'Handbook', exact: true }).click();
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Drop PDFs, Word or Markdown files here' }).isVisible())
+      .toBe(true);
+    await expect.poll(() => page.getByText('No files yet.').isVisible()).toBe(true);
+    expect(await axe(page), 'knowledge base, empty').toEqual([]);
+
+    // Notes whether an indexing progress bar ever shows (the page updates itself; it is never reloaded).
+    await page.evaluate(`(() => {
+      window.sawIndexing = false;
+      new MutationObserver(() => {
+        if (document.querySelector('[role=progressbar][aria-label^="Progress of"]')) window.sawIndexing = true;
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    })()`);
+    await page.getByLabel('Choose files').setInputFiles([
+      { name: 'handbook.md', mimeType: 'text/markdown', buffer: Buffer.from(HANDBOOK) },
+      { name: 'guide.pdf', mimeType: 'application/pdf', buffer: await pdf() },
+      {
+        name: 'policy.docx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        buffer: await docx(),
+      },
+      { name: 'broken.docx', mimeType: 'application/octet-stream', buffer: Buffer.alloc(4096, 7) },
+      { name: MARKUP_NAME, mimeType: 'text/markdown', buffer: Buffer.from('# Markup\n\nJust text.') },
+    ]);
+    // One more by drag and drop: a `drop` event carrying the file, as a browser sends it.
+    const dropped = await page.evaluateHandle(`(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['# Dropped\\n\\nDropped by drag and drop.'], 'dropped.md', { type: 'text/markdown' }));
+      return data;
+    })()`);
+    await page.dispatchEvent('.drop-zone', 'drop', { dataTransfer: dropped });
+
+    const keys = ['handbook.md', 'guide.pdf', 'policy.docx', MARKUP_NAME, 'dropped.md'];
+    for (const key of [...keys, 'broken.docx']) {
+      const bar = page.getByRole('progressbar', { name: `Upload of ${key}` });
+      await expect.poll(() => bar.getAttribute('aria-valuenow'), INDEXING).toBe('100');
+    }
+    for (const key of keys) {
+      await expect.poll(() => linkedRow(page, key).textContent(), INDEXING).toContain('Indexed');
+    }
+    const broken = linkedRow(page, 'broken.docx');
+    await expect.poll(() => broken.textContent(), INDEXING).toContain('Indexing failed:');
+    expect(await broken.textContent()).toContain('could not be read as DOCX');
+    expect(await page.evaluate('window.sawIndexing')).toBe(true);
+    await expect.poll(() => page.getByText('6 files · 5 indexed · 1 failed').isVisible()).toBe(true);
+
+    // Re-index sends it again: it fails again for the same reason, and says so.
+    await broken.getByRole('button', { name: 'Re-index broken.docx' }).click();
+    await expect.poll(() => broken.textContent(), INDEXING).toContain('could not be read as DOCX');
+
+    // Markup in a file name is text.
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+    expect(await page.locator('main img').count()).toBe(0);
+    expect(await axe(page), 'knowledge base with files').toEqual([]);
+
+    // Rename and delete (confirmed) on the list of knowledge bases.
+    await page.getByRole('link', { name: '← Knowledge bases' }).click();
+    await page.getByRole('button', { name: 'Rename Handbook' }).click();
+    await page.getByLabel('New name').fill('Staff handbook');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Staff handbook' }).isVisible()).toBe(true);
+    await page.getByLabel('Knowledge base name').fill('Old stuff');
+    await page.getByRole('button', { name: 'Create knowledge base' }).click();
+    await page.getByRole('button', { name: 'Delete Old stuff' }).click();
+    await page.getByRole('button', { name: 'Yes, delete this knowledge base' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Old stuff' }).count()).toBe(0);
+    expect(await page.getByText('6 files · 5 indexed · 1 failed').isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+  }, 180_000);
+
+  it('files table: search, status and tag filters, sort, server pages; the file panel', async () => {
+    // 60 more files through the API (records waiting for their upload), tagged batch=seed.
+    for (let i = 0; i < 60; i += 1) {
+      const body = { key: `seed/doc-${String(i).padStart(2, '0')}.txt`, size: 10, tags: { batch: 'seed' } };
+      const res = await fetch(
+        `${suite.origin}/v1/files`,
+        asBot({ accessKey: suite.t.botKey, id: suite.t.botId }, 'PUT', body),
+      );
+      expect(res.status).toBe(200);
+    }
+    const { page, problems } = await suite.signedInPage(1280, 'light');
+    await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/files`);
+    const table = page.getByRole('table', { name: 'Files' });
+    const rows = table.locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(25);
+    expect(await axe(page), 'files table').toEqual([]);
+
+    await page.getByLabel('Status').selectOption({ label: 'Waiting for upload' });
+    await expect.poll(() => page.getByText('Page 1').isVisible()).toBe(true);
+    await expect.poll(() => rows.first().textContent()).toContain('seed/doc-');
+    const previous = page.getByRole('button', { name: 'Previous page' });
+    const next = page.getByRole('button', { name: 'Next page' });
+    expect(await previous.isDisabled()).toBe(true);
+    await next.click();
+    await expect.poll(() => page.getByText('Page 2').isVisible()).toBe(true);
+    await expect.poll(() => rows.count()).toBe(25);
+    await next.click();
+    await expect.poll(() => rows.count()).toBe(10);
+    expect(await next.isDisabled()).toBe(true);
+    await previous.click();
+    await expect.poll(() => page.getByText('Page 2').isVisible()).toBe(true);
+
+    await page.getByLabel('Status').selectOption({ label: 'Indexing failed' });
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('broken.docx');
+    await page.getByLabel('Status').selectOption({ label: 'Any status' });
+
+    await page.getByLabel('Search by key').fill('seed/doc-0');
+    await table.getByRole('button', { name: /^Key/ }).click();
+    await expect
+      .poll(() => table.getByRole('columnheader', { name: /^Key/ }).getAttribute('aria-sort'))
+      .toBe('ascending');
+    await expect.poll(() => rows.first().textContent()).toContain('seed/doc-00.txt');
+    expect(await rows.count()).toBe(10);
+    await table.getByRole('button', { name: /^Key/ }).click();
+    await expect
+      .poll(() => table.getByRole('columnheader', { name: /^Key/ }).getAttribute('aria-sort'))
+      .toBe('descending');
+    await expect.poll(() => rows.first().textContent()).toContain('seed/doc-09.txt');
+    await page.getByLabel('Search by key').fill('');
+    await page.getByLabel('Tag', { exact: true }).selectOption('batch');
+    await page.getByLabel('Tag value').selectOption('seed');
+    await expect.poll(() => rows.count()).toBe(25);
+    expect(await table.getByText('handbook.md').count()).toBe(0);
+    await page.getByLabel('Tag', { exact: true }).selectOption({ label: 'Any tag' });
+
+    await page.getByLabel('Search by key').fill('GUIDE');
+    await expect.poll(() => rows.count()).toBe(1);
+    await table.getByRole('link', { name: 'guide.pdf' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'guide.pdf' }).isVisible()).toBe(true);
+    const passages = page.getByRole('list', { name: 'Passages' });
+    await expect.poll(() => passages.textContent()).toContain('Page 2');
+    expect(await passages.textContent()).toContain('Bananas grow in tropical climates.');
+    expect(await page.getByText('Staff handbook').isVisible()).toBe(true);
+    const download = await page.getByRole('link', { name: 'Download' }).getAttribute('href');
+    expect((await fetch(download ?? '')).status).toBe(200);
+
+    await page.getByLabel('Tag key').fill('team');
+    await page.getByLabel('Tag value').fill('support <b>desk</b>');
+    await page.getByRole('button', { name: 'Add tag' }).click();
+    const tags = page.getByRole('list', { name: 'Tags' });
+    await expect.poll(() => tags.textContent()).toContain('team=support <b>desk</b>');
+    await page.getByRole('button', { name: 'Remove tag team' }).click();
+    await expect.poll(() => tags.count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Make public' }).click();
+    const url = page.getByLabel('Permanent URL');
+    await expect.poll(() => url.isVisible()).toBe(true);
+    const permanent = await url.inputValue();
+    expect(permanent.startsWith(suite.origin)).toBe(true);
+    expect((await fetch(permanent)).status).toBe(200);
+    expect(await axe(page), 'file panel').toEqual([]);
+    await page.getByRole('button', { name: 'Make private' }).click();
+    await expect.poll(() => url.count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Delete file' }).click();
+    await page.getByRole('button', { name: 'Yes, delete this file' }).click();
+    await expect.poll(() => page.url()).toBe(`${suite.origin}/console/bots/${suite.t.botId}/files`);
+    await page.getByLabel('Search by key').fill('guide.pdf');
+    await expect.poll(() => page.getByText('No file matches these filters.').isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('at 390 px (dark) the knowledge, files and file pages hold, and axe finds nothing', async () => {
+    const { page, problems } = await suite.signedInPage(390, 'dark');
+    const bot = `${suite.origin}/console/bots/${suite.t.botId}`;
+    await page.goto(`${bot}/knowledge`);
+    await page.getByRole('link', { name: 'Staff handbook' }).click();
+    await expect.poll(() => linkedRow(page, 'handbook.md').isVisible()).toBe(true);
+    expect(await overflows(page), 'knowledge base').toBe(false);
+    expect(await axe(page), 'knowledge base, dark').toEqual([]);
+    await page.goto(`${bot}/files`);
+    await expect.poll(() => page.getByRole('table', { name: 'Files' }).isVisible()).toBe(true);
+    expect(await overflows(page), 'files').toBe(false);
+    expect(await axe(page), 'files, dark').toEqual([]);
+    await page.getByRole('table', { name: 'Files' }).getByRole('link').first().click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Details' }).isVisible()).toBe(true);
+    expect(await overflows(page), 'file panel').toBe(false);
+    expect(await axe(page), 'file panel, dark').toEqual([]);
+    expect(problems).toEqual([]);
+  }, 60_000);
+});

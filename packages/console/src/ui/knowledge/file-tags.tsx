@@ -1,0 +1,81 @@
+import type { Client, FileObject } from '@parley/client';
+import { useState } from 'preact/hooks';
+import { useForm } from '../../form.js';
+import { useAction } from '../../hooks.js';
+import { Field } from '../field.js';
+import { Notice } from '../notice.js';
+
+type Props = { file: FileObject; files: Client; mayChange: boolean; onChanged(): void };
+
+/** A file's tags (key=value, rendered as text): add one, remove one, saved through the Files API. */
+export function FileTags({ file, files, mayChange, onChanged }: Props) {
+  const { pending, error, run } = useAction();
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+  const form = useForm(
+    { key: '', value: '' },
+    async ({ key, value }) => {
+      setNotice(undefined);
+      const answer = await run(() =>
+        files.updateFileMetadata({ id: file.id, tags: { [key.trim()]: value } }),
+      );
+      if (!answer) return;
+      form.reset({ key: '', value: '' });
+      onChanged();
+      setNotice(`Tag "${key.trim()}" saved.`);
+    },
+    ({ key }) => (key.trim() === '' ? { key: 'Give the tag a key.' } : undefined),
+  );
+  async function remove(key: string) {
+    setNotice(undefined);
+    if (await run(() => files.updateFileMetadata({ id: file.id, tags: { [key]: null } }))) {
+      onChanged();
+      setNotice(`Tag "${key}" removed.`);
+    }
+  }
+  const tags = Object.entries(file.tags);
+  const key = form.field('key');
+  const value = form.field('value');
+  return (
+    <section class="card stack" aria-labelledby="file-tags-title">
+      <h3 id="file-tags-title">Tags</h3>
+      {tags.length === 0 ? (
+        <p class="muted">
+          {mayChange
+            ? 'No tags yet. Tags (key=value) let you filter files and narrow searches: add one below.'
+            : 'No tags.'}
+        </p>
+      ) : (
+        <ul class="tag-list" aria-label="Tags">
+          {tags.map(([k, v]) => (
+            <li key={k} class="tag-chip">
+              <span>
+                {k}={v}
+              </span>
+              {mayChange ? (
+                <button type="button" class="quiet" onClick={() => remove(k)} disabled={pending}>
+                  Remove<span class="kn-hidden"> tag {k}</span>
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {mayChange ? (
+        <form class="tag-form" onSubmit={form.submit}>
+          <Field id="tag-key" label="Tag key" maxLength={100} value={key.value} onValue={key.onValue} />
+          <Field
+            id="tag-value"
+            label="Tag value"
+            maxLength={1000}
+            value={value.value}
+            onValue={value.onValue}
+          />
+          <button type="submit" disabled={pending || key.value.trim() === ''}>
+            Add tag
+          </button>
+          <Notice error={key.error ?? error} done={notice} />
+        </form>
+      ) : null}
+    </section>
+  );
+}

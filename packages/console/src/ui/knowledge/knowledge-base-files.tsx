@@ -1,0 +1,116 @@
+import { useAction } from '../../hooks.js';
+import { Notice } from '../notice.js';
+import {
+  FILE_STATUS_WORDS,
+  filePath,
+  isFailed,
+  type LinkedFile,
+  StatusBadge,
+  useBotClient,
+} from './file-status.js';
+import { ProgressBar } from './progress-bar.js';
+import type { Upload } from './uploads.js';
+
+/** Where a file stands, in words, with its progress when it moves (percent, or undefined when unknown). */
+function progressOf(file: LinkedFile, upload: Upload | undefined): { value?: number; words: string } {
+  if (file.status === 'upload_pending') {
+    if (upload && upload.state === 'uploading' && upload.size > 0) {
+      const percent = Math.floor((upload.loaded / upload.size) * 100);
+      return { value: percent, words: `Uploading: ${percent}%` };
+    }
+    return { words: 'Waiting for the upload' };
+  }
+  if (file.status === 'upload_completed') return { words: 'Uploaded, waiting to be indexed' };
+  const progress = file.detail?.indexingProgress;
+  if (progress && progress.total > 0) {
+    const percent = Math.floor((progress.done / progress.total) * 100);
+    return { value: percent, words: `Indexing: ${progress.done} of ${progress.total} passages` };
+  }
+  return { words: 'Indexing: reading the document' };
+}
+
+/** The files of a knowledge base, live: each one's state, progress, failure in words and Re-index. */
+export function KnowledgeBaseFiles(props: {
+  botId: string;
+  files: LinkedFile[] | undefined;
+  loading: boolean;
+  error: string | undefined;
+  mayChange: boolean;
+  uploads: Upload[];
+  onChanged(): void;
+}) {
+  const { files, uploads } = props;
+  return (
+    <section class="stack" aria-labelledby="kb-files-title">
+      <h3 id="kb-files-title">Files in this knowledge base</h3>
+      <Notice error={props.error} />
+      {files === undefined ? (
+        props.loading ? (
+          <p role="status">Loading the files…</p>
+        ) : null
+      ) : files.length === 0 ? (
+        <p class="empty">
+          {props.mayChange
+            ? 'No files yet. Drop documents above or press "Choose files": they are indexed as soon as they arrive.'
+            : 'No files yet. Someone with the developer role or above can add documents.'}
+        </p>
+      ) : (
+        <ul class="list" aria-label="Files in this knowledge base">
+          {files.map((file) => (
+            <LinkedFileRow
+              key={file.fileId}
+              botId={props.botId}
+              file={file}
+              upload={uploads.find((u) => u.fileId === file.fileId && u.state !== 'failed')}
+              mayChange={props.mayChange}
+              onChanged={props.onChanged}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function LinkedFileRow(props: {
+  botId: string;
+  file: LinkedFile;
+  upload: Upload | undefined;
+  mayChange: boolean;
+  onChanged(): void;
+}) {
+  const { botId, file, upload } = props;
+  const files = useBotClient(botId);
+  const { pending, error, run } = useAction();
+  const failed = isFailed(file.status);
+  const done = file.status === 'indexing_completed';
+  async function reindex() {
+    if (await run(() => files.reindexFile({ id: file.fileId }))) props.onChanged();
+  }
+  const progress = progressOf(file, upload);
+  return (
+    <li class="list-row kn-file">
+      <div class="kb-who">
+        <a href={filePath(botId, file.fileId)} class="list-title kn-key">
+          {file.key}
+        </a>
+        <StatusBadge file={file} />
+      </div>
+      {failed ? (
+        <div class="kn-failure">
+          <p class="notice notice-error">
+            {FILE_STATUS_WORDS[file.status]}: {file.failedStatusReason ?? 'Parley gave no reason.'}
+          </p>
+          {props.mayChange && file.status === 'indexing_failed' ? (
+            <button type="button" onClick={reindex} disabled={pending}>
+              Re-index <span class="kn-hidden">{file.key}</span>
+            </button>
+          ) : null}
+        </div>
+      ) : done ? null : (
+        <ProgressBar label={`Progress of ${file.key}`} value={progress.value} words={progress.words} />
+      )}
+      <Notice error={error} />
+    </li>
+  );
+}
