@@ -9,10 +9,18 @@ import { execFileSync } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { intOption, makeWorkFolder } from './lib/args.js';
 import { ratio, table } from './lib/format.js';
 import { loadAverage } from './lib/machine.js';
+import {
+  apiAlone,
+  BOTS_READY,
+  FILES_READY,
+  navigate,
+  type Target,
+  type Timeline,
+} from './lib/page-timing.js';
 import { onInterrupt, runMain } from './lib/run.js';
 import { seedFiles } from './lib/seed-files.js';
 import { callApi, type ParleyServer, repoRoot, running, startParleyWithBot } from './lib/server.js';
@@ -63,6 +71,27 @@ async function firstLoad(): Promise<void> {
   );
 }
 
+/** `count` more bots in the workspace (Admin API, as the owner), so the Bots page lists a workspace's worth. */
+async function createBots(url: string, boot: { token: string; workspaceId: string }, count: number) {
+  const headers = {
+    authorization: `Bearer ${boot.token}`,
+    'x-workspace-id': boot.workspaceId,
+    'content-type': 'application/json',
+  };
+  for (let from = 0; from < count; from += 10) {
+    await Promise.all(
+      Array.from({ length: Math.min(10, count - from) }, async (_, i) => {
+        const res = await fetch(`${url}/v1/admin/bots`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ name: `Bench bot ${from + i + 1}` }),
+        });
+        if (!res.ok) throw new Error(`createBot answered ${res.status}: ${await res.text()}`);
+      }),
+    );
+  }
+}
+
 /** The owner's session cookie, from signing in with the bootstrap password (as the Sign in page does). */
 async function signIn(server: ParleyServer, email: string, password: string): Promise<string> {
   const res = await fetch(`${server.url}/v1/admin/account/sessions`, {
@@ -75,101 +104,6 @@ async function signIn(server: ParleyServer, email: string, password: string): Pr
   return cookie;
 }
 
-/** A page and when it is usable: `ready` runs in the page and answers true once it is. */
-interface Target {
-  name: string;
-  path: string;
-  /** The page's API call (matched on the requests the page makes), replayed alone as the baseline. */
-  api: RegExp;
-  ready: string;
-}
-
-/** In the page: the Bots page offers "Create bot" (the own role is known) and lists the bots. */
-const BOTS_READY = `(() => {
-  const create = [...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Create bot');
-  return create && document.querySelector('ul[aria-label="Bots"] li') !== null;
-})()`;
-
-/** In the page: a table named "Files" (aria-label, aria-labelledby or caption) shows a row of data. */
-const FILES_READY = `(() => [...document.querySelectorAll('table')].some((t) => {
-  const by = t.getAttribute('aria-labelledby');
-  const name = t.getAttribute('aria-label') ?? (by ? document.getElementById(by)?.textContent : t.caption?.textContent) ?? '';
-  return name.trim() === 'Files' && t.querySelector('tbody tr td') !== null;
-}))()`;
-
-/** One measured navigation: ms from navigation start to ready (the page's own clock), and the API call seen. */
-async function navigate(page: Page, origin: string, target: Target, timeoutMs: number) {
-  let api: { url: string; headers: Record<string, string> } | undefined;
-  const onRequest = (request: { url(): string; method(): string; headers(): Record<string, string> }) => {
-    if (!api && request.method() === 'GET' && target.api.test(new URL(request.url()).pathname)) {
-      const headers = Object.fromEntries(
-        Object.entries(request.headers()).filter(([k]) => /^(x-|accept$)/.test(k)),
-      );
-      api = { url: request.url(), headers };
-    }
-  };
-  page.on('request', onRequest);
-  try {
-    await page.goto(`${origin}${target.path}`, { waitUntil: 'domcontentloaded' });
-    // Polled on every frame in the page (evaluated through the DevTools protocol: the CSP refuses eval).
-    const readyMs = (await page.evaluate(`new Promise((resolve, reject) => {
-      const give = setTimeout(() => reject(new Error('not ready in ${timeoutMs} ms')), ${timeoutMs});
-      const tick = () => {
-        if (!${target.ready}) return requestAnimationFrame(tick);
-        clearTimeout(give);
-        resolve(performance.now());
-      };
-      tick();
-    })`)) as number;
-    return { readyMs, api, ...(await timeline(page, target, readyMs)) };
-  } finally {
-    page.off('request', onRequest);
-  }
-}
-
-/** Where a navigation's time went, by the page's Resource Timing: assets loaded, the page's API call, calls. */
-interface Timeline {
-  /** When the last of the HTML, JS and CSS had arrived. */
-  assetsMs: number;
-  /** When the page's own API call was sent and answered. */
-  apiSentMs: number;
-  apiDoneMs: number;
-  /** API calls (`/v1/…`) answered before the page was ready. */
-  calls: number;
-}
-
-async function timeline(page: Page, target: Target, readyMs: number): Promise<Timeline> {
-  const entries = (await page.evaluate(`[
-    ...performance.getEntriesByType('navigation'),
-    ...performance.getEntriesByType('resource'),
-  ].map((e) => ({ name: e.name, start: e.startTime, end: e.responseEnd }))`)) as Array<{
-    name: string;
-    start: number;
-    end: number;
-  }>;
-  const path = (name: string) => new URL(name).pathname;
-  const assets = entries.filter((e) => !path(e.name).startsWith('/v1/'));
-  const calls = entries.filter((e) => path(e.name).startsWith('/v1/') && e.end <= readyMs);
-  const own = entries.find((e) => target.api.test(path(e.name)));
-  return {
-    assetsMs: Math.max(...assets.map((e) => e.end)),
-    apiSentMs: own?.start ?? Number.NaN,
-    apiDoneMs: own?.end ?? Number.NaN,
-    calls: calls.length,
-  };
-}
-
-/** The page's API call alone, from the same page (same cookie, same connection): ms to the parsed answer. */
-async function apiAlone(page: Page, api: { url: string; headers: Record<string, string> }): Promise<number> {
-  return (await page.evaluate(async ({ url, headers }) => {
-    const t0 = performance.now();
-    const res = await fetch(url, { headers });
-    await res.json();
-    if (!res.ok) throw new Error(`${url} answered ${res.status}`);
-    return performance.now() - t0;
-  }, api)) as number;
-}
-
 interface Figures {
   cold: number[];
   warm: number[];
@@ -179,34 +113,57 @@ interface Figures {
   apiUrl?: string;
 }
 
+/** One round in a fresh browser profile: a first visit (nothing cached), a second one, the API call alone. */
+async function round(browser: Browser, origin: string, cookie: string, target: Target) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addCookies([{ name: 'parley_session', value: cookie, url: origin }]);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
+  const visit = () =>
+    navigate(page, origin, target, 30_000).catch((error: Error) => {
+      const what = error.message.split('\n')[0];
+      throw new Error(`${target.name}: ${what}; on the page: ${problems.join('; ') || 'no error'}`);
+    });
+  try {
+    const cold = await visit();
+    const warm = await visit();
+    const api = cold.api ?? warm.api;
+    if (!api) throw new Error(`${target.name}: the page made no request matching ${target.api}`);
+    return { cold, warm, api, alone: await apiAlone(page, api) };
+  } finally {
+    await context.close();
+  }
+}
+
 /**
- * `runs` rounds (after one not counted): a fresh browser profile (nothing cached) navigates to the page; the
- * same profile navigates again (the hashed assets from its cache); the page's API call alone.
+ * `runs` rounds (after one not counted). A failed round is run again, twice at most (the Console's dist/ may
+ * be rebuilt under the server by a test running in the same tree): the failure is printed.
  */
 async function measure(browser: Browser, origin: string, cookie: string, target: Target, runs: number) {
   const figures: Figures = { cold: [], warm: [], timelines: [], api: [] };
-  for (let round = 0; round <= runs; round++) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addCookies([{ name: 'parley_session', value: cookie, url: origin }]);
-    const page = await context.newPage();
+  let retries = 0;
+  for (let n = 0; n <= runs; n++) {
+    let result: Awaited<ReturnType<typeof round>>;
     try {
-      const cold = await navigate(page, origin, target, 60_000);
-      const warm = await navigate(page, origin, target, 60_000);
-      const api = cold.api ?? warm.api;
-      if (!api) throw new Error(`${target.name}: the page made no request matching ${target.api}`);
-      const alone = await apiAlone(page, api);
-      if (round === 0) continue;
-      figures.cold.push(cold.readyMs);
-      figures.timelines.push(cold);
-      figures.warm.push(warm.readyMs);
-      figures.api.push(alone);
-      figures.apiUrl = new URL(api.url).pathname + new URL(api.url).search;
-      console.log(
-        `${target.name}, run ${round}/${runs}: cold ${ms(cold.readyMs)} ms, cached ${ms(warm.readyMs)} ms, API call alone ${ms(alone)} ms`,
-      );
-    } finally {
-      await context.close();
+      result = await round(browser, origin, cookie, target);
+    } catch (error) {
+      if (++retries > 2) throw error;
+      console.log(`${target.name}, run ${n}/${runs} failed, run again: ${(error as Error).message}`);
+      n--;
+      continue;
     }
+    const { cold, warm, api, alone } = result;
+    if (n === 0) continue;
+    figures.cold.push(cold.readyMs);
+    figures.timelines.push(cold);
+    figures.warm.push(warm.readyMs);
+    figures.api.push(alone);
+    figures.apiUrl = new URL(api.url).pathname + new URL(api.url).search;
+    console.log(
+      `${target.name}, run ${n}/${runs}: cold ${ms(cold.readyMs)} ms, cached ${ms(warm.readyMs)} ms, API call alone ${ms(alone)} ms`,
+    );
   }
   return figures;
 }
@@ -242,8 +199,9 @@ function breakdown(target: Target, f: Figures): string[] {
 async function main(): Promise<void> {
   const fileCount = intOption('files', 'BENCH_FILES', 10_000, 1, 1_000_000);
   const runs = intOption('runs', 'BENCH_RUNS', 5, 1, 100);
+  const botCount = intOption('bots', 'BENCH_BOTS', 20, 0, 1000);
   console.log(
-    `Console benchmark: ${fileCount} files, ${runs} runs (+1 not counted); load average ${loadAverage()}`,
+    `Console benchmark: ${botCount + 1} bots, ${fileCount} files, ${runs} runs (+1 not counted); load average ${loadAverage()}`,
   );
   await firstLoad();
 
@@ -263,7 +221,9 @@ async function main(): Promise<void> {
       email: string;
       password: string;
       workspaceId: string;
+      token: string;
     };
+    await createBots(server.url, boot, botCount);
     const kb = await callApi<{ knowledgeBase?: { id: string }; id?: string }>(
       server,
       'POST',
