@@ -15,6 +15,7 @@ import { axe, overflows, useConsoleSuite } from './support/console.js';
 const chromiumHere = haveChromium('console designer browser tests');
 
 const TRICKY = '<img src=x onerror=window.pwned=1>';
+const TRICKY_TEXT = '<img src=y onerror=window.pwned=2>';
 const NOT_FOUND = "I couldn't find anything about that in my knowledge base.";
 
 /** The `--pw-color` the webchat's root carries inside the preview frame (null until the webchat is drawn). */
@@ -111,15 +112,20 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
     await expect.poll(() => previewColour(frame), { timeout: 15_000 }).toBe('#3276EA');
     await colour.fill('#0A7F5A');
     await expect.poll(() => previewColour(frame)).toBe('#0A7F5A');
+    // Cleared, the preview shows the default again; set once more for the rest of the test.
+    await colour.fill('');
+    await expect.poll(() => previewColour(frame)).toBe('#3276EA');
+    await colour.fill('#0A7F5A');
+    await expect.poll(() => previewColour(frame)).toBe('#0A7F5A');
     const unsaved = await suite.t.asOwner('GET', `/v1/admin/bots/${botId}/webchat`);
     expect(unsaved.json()).toEqual({ configuration: {} });
 
     // Markup in a text field stays text, in the form and in the preview.
-    await page.getByLabel('Name in the header', { exact: true }).fill(TRICKY);
-    await expect.poll(() => previewShows(frame, TRICKY)).toBe(true);
+    await page.getByLabel('Name in the header', { exact: true }).fill(TRICKY_TEXT);
+    await expect.poll(() => previewShows(frame, TRICKY_TEXT)).toBe(true);
     expect(
       await frame.evaluate(
-        `[...document.querySelectorAll('*')].some((e) => e.shadowRoot?.querySelector('img[src="x"]'))`,
+        `[...document.querySelectorAll('*')].some((e) => e.shadowRoot?.querySelector('img[src="y"]'))`,
       ),
     ).toBe(false);
 
@@ -138,9 +144,9 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
     await page.reload();
     await expect.poll(() => page.getByLabel('Main colour', { exact: true }).inputValue()).toBe('#0A7F5A');
     expect(await page.getByLabel('Corner radius', { exact: true }).inputValue()).toBe('2');
-    expect(await page.getByLabel('Name in the header', { exact: true }).inputValue()).toBe(TRICKY);
+    expect(await page.getByLabel('Name in the header', { exact: true }).inputValue()).toBe(TRICKY_TEXT);
     const saved = await suite.t.asOwner('GET', `/v1/admin/bots/${botId}/webchat`);
-    expect(saved.json()).toEqual({ configuration: { color: '#0A7F5A', radius: 2, botName: TRICKY } });
+    expect(saved.json()).toEqual({ configuration: { color: '#0A7F5A', radius: 2, botName: TRICKY_TEXT } });
     const reloaded = await previewFrame(page, botId);
     await expect.poll(() => previewColour(reloaded), { timeout: 15_000 }).toBe('#0A7F5A');
 

@@ -68,7 +68,7 @@ function DesignerBody({
     <div class="designer-columns">
       <section class="card stack designer-preview-card" aria-labelledby="designer-preview-title">
         <h2 id="designer-preview-title">Preview</h2>
-        <WebchatPreview botId={bot.id} configuration={draft} generation={generation} />
+        <WebchatPreview botId={bot.id} botName={bot.name} configuration={draft} generation={generation} />
         <p class="hint">
           The real webchat, as visitors see it on the hosted chat page. A field you clear keeps its saved
           value here until you save.

@@ -1,6 +1,19 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { NOT_PREVIEWED } from './fields.js';
 
+/**
+ * The webchat's defaults of the fields that have one (packages/webchat, README "Defaults"): a field cleared in
+ * the form is previewed with its default, since the webchat keeps the earlier (saved) value for a blank one.
+ */
+const DEFAULTS: Record<string, unknown> = {
+  color: '#3276EA',
+  themeMode: 'light',
+  variant: 'solid',
+  headerVariant: 'glass',
+  radius: 1,
+  fontFamily: 'inter',
+};
+
 /** What the preview uses of the webchat's global object (`window.parley`, see packages/webchat). */
 interface WebchatGlobal {
   config(options: { configuration: Record<string, unknown> }): void;
@@ -20,15 +33,19 @@ function webchatOf(frame: HTMLIFrameElement | null): WebchatGlobal | undefined {
  * A live preview of the real webchat: the bot's hosted chat page (`/webchat/{botId}`, the bundle sites load)
  * in a frame of the same origin, given the unsaved `configuration` field by field through the webchat's own
  * `config()` as the form changes. A field the webchat refuses changes nothing there (the form shows the
- * Admin API's message on Save); a cleared field keeps its saved value until the page is reloaded after Save.
+ * Admin API's message on Save). A cleared field shows its default when it has one (the bot's name for
+ * `botName`); the others keep their saved value until the page is reloaded after Save.
  * `generation` reloads the page (after a Save).
  */
 export function WebchatPreview({
   botId,
+  botName,
   configuration,
   generation,
 }: {
   botId: string;
+  /** The bot's name: what the header shows without a `botName`. */
+  botName: string;
   configuration: Record<string, unknown>;
   generation: number;
 }) {
@@ -54,7 +71,8 @@ export function WebchatPreview({
   useEffect(() => {
     const chat = initialized > 0 ? webchatOf(frame.current) : undefined;
     if (!chat) return;
-    for (const [name, value] of Object.entries(configuration)) {
+    const shown = { ...DEFAULTS, botName, ...configuration };
+    for (const [name, value] of Object.entries(shown)) {
       if (NOT_PREVIEWED.has(name)) continue;
       const json = JSON.stringify(value);
       if (applied.current.get(name) === json) continue;
@@ -63,9 +81,9 @@ export function WebchatPreview({
       chat.config({ configuration: { [name]: value } });
     }
     for (const name of [...applied.current.keys()]) {
-      if (!(name in configuration)) applied.current.delete(name);
+      if (!(name in shown)) applied.current.delete(name);
     }
-  }, [configuration, initialized]);
+  }, [configuration, initialized, botName]);
 
   return (
     <div class="designer-preview">
