@@ -5,7 +5,8 @@
 // broken one says why and offers Re-index. The Files table (60 more files seeded through the API) searches
 // by key, filters by status and tag, sorts and pages on the server. The file panel edits a tag, makes the
 // file public and shows its URL, lists passages with page numbers, downloads and deletes. Markup in a file
-// name stays text; axe finds nothing; the layout holds at 390 px (dark).
+// name stays text; axe finds nothing; the layout holds at 390 px (dark). A viewer sees it all but is offered no
+// upload, change or deletion.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { asBot } from '../bench/lib/bot-request.js';
@@ -247,6 +248,39 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
     await expect.poll(() => page.getByRole('heading', { name: 'Details' }).isVisible()).toBe(true);
     expect(await overflows(page), 'file panel').toBe(false);
     expect(await axe(page), 'file panel, dark').toEqual([]);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('a viewer sees knowledge bases and files but is offered no upload, change or deletion', async () => {
+    const email = `viewer-${Date.now()}@example.com`;
+    const password = 'the viewer password 123';
+    const added = await suite.t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'viewer' });
+    const code = (added.json() as { invitation: { code: string } }).invitation.code;
+    const accepted = await suite.t.call({
+      method: 'POST',
+      url: '/v1/admin/account/invitations/accept',
+      body: { code, password },
+    });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    const { page, problems } = await suite.newPage(1280, 'light');
+    await page.goto(`${suite.origin}/console/`);
+    await suite.signIn(page, password, email);
+    await page.getByRole('heading', { name: 'Bots' }).waitFor();
+    const bot = `${suite.origin}/console/bots/${suite.t.botId}`;
+    await page.goto(`${bot}/knowledge`);
+    await expect.poll(() => page.getByRole('link', { name: 'Staff handbook' }).isVisible()).toBe(true);
+    expect(await page.getByLabel('Knowledge base name').count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^(Rename|Delete)/ }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Staff handbook' }).click();
+    await expect.poll(() => linkedRow(page, 'broken.docx').textContent()).toContain('could not be read');
+    expect(await page.getByLabel('Choose files').count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Re-index/ }).count()).toBe(0);
+    await linkedRow(page, 'handbook.md').getByRole('link').click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Details' }).isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'Download' }).isVisible()).toBe(true);
+    for (const name of ['Delete file', 'Make public', 'Add tag', 'Re-index']) {
+      expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+    }
     expect(problems).toEqual([]);
   }, 60_000);
 });

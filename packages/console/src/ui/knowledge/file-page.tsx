@@ -13,7 +13,7 @@ import {
   FILE_STATUS_WORDS,
   formatSize,
   isFailed,
-  isSettled,
+  isIndexing,
   LIVE_EVERY,
   useBotClient,
 } from './file-status.js';
@@ -51,7 +51,7 @@ function FilePanel({ bot }: { bot: Bot }) {
     () => files.getFile({ id: fileId }).then((r) => r.file),
     { every: live ? LIVE_EVERY : 0 },
   );
-  const moving = file.data ? !isSettled(file.data.status, file.data.index) : false;
+  const moving = file.data ? isIndexing(file.data.status, file.data.index) : false;
   useEffect(() => setLive(moving), [moving]);
   const kbs = useLoad(['file-knowledge-bases', workspace?.id, bot.id, fileId], () =>
     knowledgeBasesOf(files, fileId),

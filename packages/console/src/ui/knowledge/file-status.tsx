@@ -21,6 +21,14 @@ export function isSettled(status: FileStatus, indexed = true): boolean {
   return status !== 'indexing_pending' && status !== 'upload_pending';
 }
 
+/**
+ * Whether Parley itself is moving a file on (indexing it): what a page waits for live. A file waiting for
+ * its upload moves only when someone sends the bytes, so pages poll for it only while they send them.
+ */
+export function isIndexing(status: FileStatus, indexed = true): boolean {
+  return status === 'indexing_pending' || (status === 'upload_completed' && indexed);
+}
+
 /** Whether a state is a failure. */
 export function isFailed(status: FileStatus): boolean {
   return status === 'upload_failed' || status === 'indexing_failed';

@@ -7,7 +7,7 @@ import { mayChangeFiles } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { Notice } from '../notice.js';
 import { DropZone, UploadList } from './drop-zone.js';
-import { isSettled, LIVE_EVERY, type LinkedFile, useBotClient } from './file-status.js';
+import { isIndexing, isSettled, LIVE_EVERY, type LinkedFile, useBotClient } from './file-status.js';
 import { KnowledgeBaseFiles } from './knowledge-base-files.js';
 import { describeCounts } from './knowledge-base-row.js';
 import { useUploads } from './uploads.js';
@@ -44,7 +44,7 @@ function KnowledgeBaseView({ bot }: { bot: Bot }) {
     kb.reload();
   });
   const sending = uploads.uploads.some((u) => u.state === 'waiting' || u.state === 'uploading');
-  const moving = sending || (shown ?? []).some((f) => !isSettled(f.status));
+  const moving = sending || (shown ?? []).some((f) => isIndexing(f.status));
   const every = moving ? LIVE_EVERY : 0;
   const kb = useLoad(
     ['knowledge-base', workspace?.id, bot.id, kbId],
