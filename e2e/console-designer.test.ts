@@ -5,6 +5,7 @@
 // a frame) take it before saving, gets the Admin API's own message beside a bad radius, saves, reloads and finds
 // the values kept, copies the embed snippet; markup in the bot name and a text field stays inert; axe finds
 // nothing. At 390 px (dark) a viewer sees both pages laid out without sideways scroll, the designer read-only.
+import { fileURLToPath } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../packages/server/src/test-support/files-api.js';
@@ -13,6 +14,9 @@ import { haveChromium } from './support/browser.js';
 import { axe, overflows, useConsoleSuite } from './support/console.js';
 
 const chromiumHere = haveChromium('console designer browser tests');
+
+/** Where a screenshot is kept (e2e/artifacts/, a test artifact). */
+const artifact = (name: string) => fileURLToPath(new URL(`./artifacts/${name}`, import.meta.url));
 
 const TRICKY = '<img src=x onerror=window.pwned=1>';
 const TRICKY_TEXT = '<img src=y onerror=window.pwned=2>';
@@ -160,7 +164,7 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
     expect(await page.evaluate('window.pwned')).toBeUndefined();
     expect(await reloaded.evaluate('window.pwned')).toBeUndefined();
     expect(await axe(page), 'designer').toEqual([]);
-    await page.screenshot({ path: 'e2e/artifacts/console-designer-1280.png', fullPage: true });
+    await page.screenshot({ path: artifact('console-designer-1280.png'), fullPage: true });
     // The one refused request is the Save with the bad radius (the browser logs every 4xx answer).
     expect(problems).toEqual([
       'Failed to load resource: the server responded with a status of 400 (Bad Request)',
@@ -188,7 +192,7 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
     await previewFrame(page, botId);
     expect(await overflows(page)).toBe(false);
     expect(await axe(page), 'designer, 390 px dark').toEqual([]);
-    await page.screenshot({ path: 'e2e/artifacts/console-designer-390.png', fullPage: true });
+    await page.screenshot({ path: artifact('console-designer-390.png'), fullPage: true });
     expect(problems).toEqual([]);
   });
 });
