@@ -98,6 +98,8 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
     await expect.poll(() => reply.textContent()).toContain('within 30 days');
     expect(await reply.getByText('Answered', { exact: true }).isVisible()).toBe(true);
     expect(await reply.getByRole('link', { name: 'handbook.md' }).isVisible()).toBe(true);
+    await reply.getByText('How the bot chose').click();
+    await expect.poll(() => reply.getByText(/used in the reply/).first().isVisible()).toBe(true);
     expect(await axe(page), 'playground').toEqual([]);
 
     await page

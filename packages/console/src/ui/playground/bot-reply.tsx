@@ -1,5 +1,6 @@
 import type { BotAnswerPreview } from '@parley/client';
 import { filePath } from './results.js';
+import { RetrievalDetails } from './retrieval.js';
 
 /** What the reply's mode means, in words. */
 const MODE_WORDS: Record<string, string> = {
@@ -43,6 +44,7 @@ export function BotReply({ botId, preview }: { botId: string; preview: BotAnswer
           </ol>
         </div>
       ) : null}
+      <RetrievalDetails debug={preview.debug} />
     </div>
   );
 }
