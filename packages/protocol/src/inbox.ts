@@ -29,6 +29,8 @@ export const InboxConversation = Type.Object(
         createdAt: Timestamp,
       }),
     ),
+    /** The latest message of a visitor (what was last asked), as text cut to 200 characters. */
+    lastQuestion: Type.Optional(Type.String()),
     /** Some bot reply got negative feedback. */
     negativeFeedback: Type.Boolean(),
     /** Some bot reply said it could not find an answer (answer mode `not_found`). */

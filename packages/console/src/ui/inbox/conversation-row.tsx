@@ -1,12 +1,16 @@
 import type { BotConversation } from '@parley/client';
 import { formatDateTime } from '../../format.js';
+import { readable } from './readable.js';
 
 /** The path of a conversation's transcript in the Console. */
 export function conversationPath(botId: string, conversationId: string): string {
   return `/console/bots/${encodeURIComponent(botId)}/conversations/${encodeURIComponent(conversationId)}`;
 }
 
-/** One conversation of the inbox: its latest message (as text), when, how many messages, and its flags. */
+/**
+ * One conversation of the inbox: what the visitor last asked (the link to its transcript), the latest
+ * message when the bot had the last word, when, how many messages, and its flags. All as text.
+ */
 export function ConversationRow({
   botId,
   conversation: c,
@@ -15,18 +19,18 @@ export function ConversationRow({
   conversation: BotConversation;
 }) {
   const last = c.lastMessage;
+  const botLast = last?.isBot === true;
   return (
     <li class="list-row inbox-row">
       <a href={conversationPath(botId, c.id)} class="list-title inbox-preview">
-        {last ? (
-          <>
-            <span class="muted">{last.isBot ? 'Bot: ' : 'Visitor: '}</span>
-            {last.text}
-          </>
-        ) : (
-          'No messages yet'
-        )}
+        {c.lastQuestion ?? (last ? readable(last.text) : 'No messages yet')}
       </a>
+      {botLast && last ? (
+        <span class="inbox-reply muted">
+          <span class="inbox-who">Bot: </span>
+          {readable(last.text)}
+        </span>
+      ) : null}
       <span class="inbox-meta">
         <time class="muted" dateTime={c.updatedAt}>
           {formatDateTime(c.updatedAt)}

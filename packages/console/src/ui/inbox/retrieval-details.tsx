@@ -16,7 +16,7 @@ const score = (n: unknown) => (typeof n === 'number' ? n.toFixed(3) : '');
 /**
  * The retrieval details behind a bot reply (what its `debug` signal carried), behind a disclosure: the query,
  * how long the search took, each passage found with its score and whether the reply used it, then all of it
- * as JSON. Everything is rendered as text.
+ * as JSON. Nothing scrolls inside the page (long values wrap). Everything is rendered as text.
  */
 export function RetrievalDetails({ details }: { details: Record<string, unknown> }) {
   const passages = asPassages(details.passages);
@@ -47,7 +47,7 @@ export function RetrievalDetails({ details }: { details: Record<string, unknown>
         <dd>{passages.length}</dd>
       </dl>
       {passages.length > 0 ? (
-        <div class="table-scroll">
+        <div class="table-wrap">
           <table class="passages">
             <caption>Passages the search found</caption>
             <thead>

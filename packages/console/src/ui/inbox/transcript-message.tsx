@@ -1,5 +1,6 @@
 import type { BotConversationMessage } from '@parley/client';
 import { formatDateTime } from '../../format.js';
+import { readable } from './readable.js';
 import { RetrievalDetails } from './retrieval-details.js';
 
 /** What a reply's answer mode means, in words. */
@@ -44,7 +45,7 @@ export function TranscriptMessage({ botId, message: m }: { botId: string; messag
         </time>
         {m.answer === 'not_found' ? <span class="badge badge-unanswered">Not answered</span> : null}
       </p>
-      <p class="msg-text">{m.text}</p>
+      <p class="msg-text">{bot ? readable(m.text) : m.text}</p>
       {m.sources && m.sources.length > 0 ? (
         <div class="msg-sources">
           <h3>Sources</h3>

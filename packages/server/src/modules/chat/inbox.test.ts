@@ -90,6 +90,7 @@ describe.each([
     expect(unanswered).toMatchObject({
       messageCount: 2,
       lastMessage: { text: 'Nothing found.', isBot: true },
+      lastQuestion: 'unknown thing',
       unanswered: true,
       negativeFeedback: false,
     });
@@ -101,6 +102,7 @@ describe.each([
     });
     expect(quiet).toMatchObject({ messageCount: 0, unanswered: false, negativeFeedback: false });
     expect(quiet?.lastMessage).toBeUndefined();
+    expect(quiet?.lastQuestion).toBeUndefined();
     // A new message brings its conversation to the top.
     await ask(conv.answered, 'shipping');
     expect((await list()).conversations[0]).toMatchObject({ id: conv.answered, messageCount: 4 });

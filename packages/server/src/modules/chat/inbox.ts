@@ -71,6 +71,7 @@ function sourcesOf(metadata: Record<string, unknown> | undefined): InboxSource[]
 /** An inbox row on the wire. */
 function toInboxConversation(row: InboxRow): InboxConversation {
   const last = parse<MessagePayload>(row.last_payload);
+  const question = parse<MessagePayload>(row.last_question);
   return {
     id: row.id,
     createdAt: row.created_at,
@@ -85,6 +86,7 @@ function toInboxConversation(row: InboxRow): InboxConversation {
           },
         }
       : {}),
+    ...(question ? { lastQuestion: payloadText(question).slice(0, PREVIEW_CHARS) } : {}),
     negativeFeedback: Number(row.negative) === 1,
     unanswered: Number(row.unanswered) === 1,
   };

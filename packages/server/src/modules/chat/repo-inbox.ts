@@ -21,6 +21,7 @@ export interface InboxRow {
   last_payload: string | null;
   last_is_bot: number | null;
   last_at: string | null;
+  last_question: string | null;
   negative: number | string;
   unanswered: number | string;
 }
@@ -54,6 +55,7 @@ export function inboxQueries(db: Kysely<Database>) {
         sql<string | null>`(select m.payload from ${OF_C} ${LATEST})`.as('last_payload'),
         sql<number | null>`(select m.is_bot from ${OF_C} ${LATEST})`.as('last_is_bot'),
         sql<string | null>`(select m.created_at from ${OF_C} ${LATEST})`.as('last_at'),
+        sql<string | null>`(select m.payload from ${OF_C} and m.is_bot = 0 ${LATEST})`.as('last_question'),
         sql<number | string>`case when ${hasNegative} then 1 else 0 end`.as('negative'),
         sql<number | string>`case when ${hasUnanswered} then 1 else 0 end`.as('unanswered'),
       ]);

@@ -1,0 +1,173 @@
+// The Console's conversations inbox in a real browser (Debian Chromium, under the strict CSP), with a bot that
+// answers from an indexed document: conversations started through the Chat API appear while the page is open
+// (no reload); a visitor's markup stays text; negative feedback with its comment shows and its filter keeps only
+// that conversation; an unanswered question shows under "Not answered"; the transcript shows the reply's
+// sources and its retrieval details; axe finds nothing; 390 px (dark) holds.
+import { describe, expect, it } from 'vitest';
+import { asBot } from '../bench/lib/bot-request.js';
+import { chatClient } from '../packages/server/src/test-support/chat.js';
+import { haveChromium } from './support/browser.js';
+import { axe, overflows, useConsoleSuite } from './support/console.js';
+
+const chromiumHere = haveChromium('console inbox browser tests');
+
+const HANDBOOK = `# Acme employee handbook
+
+## Vacation
+
+Every employee receives 25 days of paid vacation per calendar year. Unused vacation days carry over
+until March 31 of the following year and are then lost.
+`;
+const XSS = '<img src=x onerror=window.pwned=1>';
+const LIVE = { timeout: 20_000, interval: 250 };
+
+describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () => {
+  const suite = useConsoleSuite({ workers: true });
+
+  /** A call of the Files API as the bot. */
+  async function files(method: string, path: string, body?: unknown) {
+    const { t, origin } = suite;
+    const res = await fetch(`${origin}${path}`, asBot({ accessKey: t.botKey, id: t.botId }, method, body));
+    const text = await res.text();
+    expect(res.status, text).toBeLessThan(300);
+    return JSON.parse(text) as Record<string, unknown>;
+  }
+
+  /** The handbook, uploaded to a knowledge base of the bot and indexed. */
+  async function indexHandbook(): Promise<string> {
+    const bytes = Buffer.from(HANDBOOK);
+    const { file } = (await files('PUT', '/v1/files', {
+      key: 'handbook/acme.md',
+      size: bytes.length,
+      contentType: 'text/markdown',
+    })) as { file: { id: string; uploadUrl: string } };
+    expect((await fetch(file.uploadUrl, { method: 'PUT', body: bytes })).status).toBe(200);
+    const { knowledgeBase } = (await files('POST', '/v1/files/knowledge-bases', { name: 'Handbook' })) as {
+      knowledgeBase: { id: string };
+    };
+    await files('PUT', `/v1/files/knowledge-bases/${knowledgeBase.id}/files/${file.id}`);
+    await expect
+      .poll(
+        async () =>
+          ((await files('GET', `/v1/files/${file.id}`)) as { file: { status: string } }).file.status,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe('indexing_completed');
+    return file.id;
+  }
+
+  /** A visitor's conversation with one question, once the bot has replied; answers its id and the reply's id. */
+  async function converse(text: string) {
+    const chat = chatClient(suite.t);
+    const visitor = await chat.user({ name: 'Visitor' });
+    const id = await chat.conversation(visitor);
+    await chat.message(visitor, id, text);
+    let replyId = '';
+    await expect
+      .poll(async () => {
+        const res = await chat.call('GET', `/conversations/${id}/messages`, { key: visitor.key });
+        const reply = (res.json() as { messages: Array<{ id: string; isBot: boolean }> }).messages.find(
+          (m) => m.isBot,
+        );
+        replyId = reply?.id ?? '';
+        return replyId !== '';
+      }, LIVE)
+      .toBe(true);
+    return { chat, visitor, id, replyId };
+  }
+
+  it('lists conversations live, filters them, and shows a transcript with sources, details and feedback', async () => {
+    const { t, origin } = suite;
+    const fileId = await indexHandbook();
+    await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, { configuration: { feedbackEnabled: true } });
+    const { page, problems } = await suite.signedInPage(1280, 'light');
+    const inbox = `${origin}/console/bots/${t.botId}/conversations`;
+    await page.goto(inbox);
+    await page.getByText('No conversations yet.').waitFor();
+    expect(await axe(page), 'empty inbox').toEqual([]);
+
+    // Conversations started while the page is open appear without a reload.
+    const rows = page.getByRole('list', { name: 'Conversations' }).getByRole('listitem');
+    const xss = await converse(XSS);
+    await expect.poll(() => rows.count(), LIVE).toBe(1);
+    // What the visitor asked is the row's link, as text.
+    await expect.poll(() => page.getByRole('link', { name: XSS, exact: true }).count(), LIVE).toBe(1);
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+    const answered = await converse('How many days of paid leave do I get each year?');
+    const unanswered = await converse('What is the capital of Mongolia?');
+    await expect.poll(() => rows.count(), LIVE).toBe(3);
+    const comment = 'Wrong <b>page</b>, I asked about leave';
+    const rated = await answered.chat.call('PUT', `/messages/${answered.replyId}/feedback`, {
+      key: answered.visitor.key,
+      body: { value: 'negative', comment },
+    });
+    expect(rated.statusCode, rated.body).toBe(200);
+    await expect.poll(() => page.getByText('Negative feedback', { exact: true }).count(), LIVE).toBe(1);
+    expect(await axe(page), 'inbox').toEqual([]);
+
+    // The filters: negative feedback keeps only the rated conversation; "Not answered" the Mongolia question.
+    const link = (id: string) => page.locator(`a[href$="/conversations/${id}"]`);
+    await page.getByRole('checkbox', { name: 'Negative feedback' }).check();
+    await expect.poll(() => rows.count(), LIVE).toBe(1);
+    expect(await link(answered.id).count()).toBe(1);
+    await page.getByRole('checkbox', { name: 'Negative feedback' }).uncheck();
+    await page.getByRole('checkbox', { name: 'Not answered' }).check();
+    await expect.poll(() => link(unanswered.id).count(), LIVE).toBe(1);
+    expect(await link(answered.id).count()).toBe(0);
+    await page.getByRole('checkbox', { name: 'Not answered' }).uncheck();
+    await expect.poll(() => rows.count(), LIVE).toBe(3);
+    await page.screenshot({ path: 'e2e/artifacts/console-inbox-1280.png', fullPage: true });
+
+    // A visitor's markup is text, in the transcript as everywhere.
+    await link(xss.id).click();
+    await page.getByRole('heading', { name: 'Conversation' }).waitFor();
+    await expect.poll(() => page.locator('.msg-visitor .msg-text').first().textContent(), LIVE).toBe(XSS);
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+    expect(await page.locator('main img, .thread img').count()).toBe(0);
+
+    // The answered question's transcript: the reply's sources, its retrieval details, the feedback.
+    await page.goto(`${inbox}/${answered.id}`);
+    const thread = page.getByRole('list', { name: 'Messages' });
+    await expect.poll(() => thread.getByRole('listitem').count(), LIVE).toBeGreaterThanOrEqual(2);
+    const source = page.getByRole('link', { name: 'handbook/acme.md' });
+    expect(await source.getAttribute('href')).toBe(`/console/bots/${t.botId}/files/${fileId}`);
+    expect(await page.getByText('Thumbs down').count()).toBe(1);
+    expect(await page.getByText(comment, { exact: true }).count()).toBe(1);
+    expect(await page.locator('b').count()).toBe(0);
+    await page.getByText('Retrieval details').first().click();
+    const passages = page.getByRole('table', { name: 'Passages the search found' });
+    await passages.waitFor();
+    expect(await passages.getByRole('cell', { name: 'handbook/acme.md' }).count()).toBeGreaterThan(0);
+    expect(await axe(page), 'transcript with details open').toEqual([]);
+    await page.screenshot({ path: 'e2e/artifacts/console-inbox-transcript-1280.png', fullPage: true });
+
+    // A new message shows in the open transcript without a reload.
+    await answered.chat.message(answered.visitor, answered.id, 'And when do unused days expire?');
+    const asked = page.locator('.msg-visitor .msg-text', { hasText: 'And when do unused days expire?' });
+    await expect.poll(() => asked.count(), LIVE).toBe(1);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 120_000);
+
+  it('holds at 390 px in the dark theme, inbox and transcript', async () => {
+    const { t, origin } = suite;
+    const { page, problems } = await suite.signedInPage(390, 'dark');
+    const inbox = `${origin}/console/bots/${t.botId}/conversations`;
+    await page.goto(inbox);
+    const rows = page.getByRole('list', { name: 'Conversations' }).getByRole('listitem');
+    await expect.poll(() => rows.count(), LIVE).toBeGreaterThan(0);
+    expect(await overflows(page), 'inbox at 390 px').toBe(false);
+    expect(await axe(page), 'inbox at 390 px').toEqual([]);
+    await page.screenshot({ path: 'e2e/artifacts/console-inbox-390.png', fullPage: true });
+    await rows.first().getByRole('link').click();
+    await page.getByRole('list', { name: 'Messages' }).waitFor();
+    for (const summary of await page.getByText('Retrieval details').all()) await summary.click();
+    expect(await overflows(page), 'transcript at 390 px').toBe(false);
+    expect(await axe(page), 'transcript at 390 px').toEqual([]);
+    await page.screenshot({ path: 'e2e/artifacts/console-inbox-transcript-390.png', fullPage: true });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+});
