@@ -119,6 +119,15 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
     await broken.getByRole('button', { name: 'Re-index broken.docx' }).click();
     await expect.poll(() => broken.textContent(), INDEXING).toContain('could not be read as DOCX');
 
+    // Removing a file from the knowledge base keeps the file (it stays in the Files table).
+    await linkedRow(page, 'dropped.md')
+      .getByRole('button', { name: 'Remove dropped.md from this knowledge base' })
+      .click();
+    await expect.poll(() => linkedRow(page, 'dropped.md').count()).toBe(0);
+    await expect
+      .poll(() => page.getByText('5 files · 4 indexed · 1 failed').isVisible(), INDEXING)
+      .toBe(true);
+
     // Markup in a file name is text.
     expect(await page.evaluate('window.pwned')).toBeUndefined();
     expect(await page.locator('main img').count()).toBe(0);
@@ -135,7 +144,7 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
     await page.getByRole('button', { name: 'Delete Old stuff' }).click();
     await page.getByRole('button', { name: 'Yes, delete this knowledge base' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'Old stuff' }).count()).toBe(0);
-    expect(await page.getByText('6 files · 5 indexed · 1 failed').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('5 files · 4 indexed · 1 failed').isVisible()).toBe(true);
     expect(problems).toEqual([]);
   }, 180_000);
 

@@ -36,7 +36,10 @@ export function DropZone({ onFiles }: { onFiles(files: File[]): void }) {
       <h3 id="drop-zone-title" class="drop-zone-title">
         Drop PDFs, Word or Markdown files here
       </h3>
-      <p class="muted">HTML, text, CSV, JSON, Excel and PowerPoint files work too; up to 1 GB each.</p>
+      <p class="muted">
+        HTML, text, CSV, JSON, Excel and PowerPoint files work too, up to 1 GB each. A file named like one
+        already stored replaces it.
+      </p>
       <input
         id="kb-file-picker"
         class="kn-hidden"

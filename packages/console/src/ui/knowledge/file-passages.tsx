@@ -32,10 +32,11 @@ export function FilePassages({ file, files }: { file: FileObject; files: Client 
         <>
           {passages.data.meta.nextToken ? <p class="muted">The first {SHOWN} passages are shown.</p> : null}
           <ol class="passages" aria-label="Passages">
-            {list.map((p) => (
+            {list.map((p, i) => (
               <li key={p.id} class="passage">
                 <span class="passage-page">
-                  {p.meta.pageNumber !== undefined ? `Page ${p.meta.pageNumber}` : 'No page number'}
+                  Passage {i + 1}
+                  {p.meta.pageNumber !== undefined ? ` · Page ${p.meta.pageNumber}` : ''}
                 </span>
                 {p.content}
               </li>

@@ -32,8 +32,12 @@ function Files({ bot }: { bot: Bot }) {
   const [tag, setTag] = useState({ key: '', value: '' });
   const [sort, setSort] = useState<Sort>({ field: 'updatedAt', direction: 'desc' });
   const [pageSize, setPageSize] = useState(25);
-  // The tokens of the pages before this one: Previous goes back one, any filter change back to the first.
-  const [tokens, setTokens] = useState<(string | undefined)[]>([undefined]);
+  // The tokens of the pages up to this one, for the filters they were handed out for: Previous goes back
+  // one; other filters (or sort, or page size) start again from the first page.
+  const [paging, setPaging] = useState<{ filters: string; tokens: (string | undefined)[] }>({
+    filters: '',
+    tokens: [undefined],
+  });
   const keyContains = useSettled(search.trim(), 250);
   const query: ListFilesInput = {
     pageSize,
@@ -44,8 +48,8 @@ function Files({ bot }: { bot: Bot }) {
     ...(tag.key && tag.value ? { tags: { [tag.key]: tag.value } } : {}),
   };
   const filters = JSON.stringify(query);
-  // A new filter, sort or page size starts from the first page.
-  useEffect(() => setTokens([undefined]), [filters]);
+  const tokens = paging.filters === filters ? paging.tokens : [undefined];
+  const setTokens = (tokens: (string | undefined)[]) => setPaging({ filters, tokens });
   const token = tokens[tokens.length - 1];
   const page = useLoad(['files', workspace?.id, bot.id, filters, token], () =>
     files.listFiles({ ...query, nextToken: token }),
@@ -89,19 +93,11 @@ function Files({ bot }: { bot: Bot }) {
         <FilesTable botId={bot.id} files={page.data.files} sort={sort} onSort={setSort} />
       )}
       <nav class="pager" aria-label="Pages of files">
-        <button
-          type="button"
-          disabled={tokens.length === 1}
-          onClick={() => setTokens((all) => all.slice(0, -1))}
-        >
+        <button type="button" disabled={tokens.length === 1} onClick={() => setTokens(tokens.slice(0, -1))}>
           Previous page
         </button>
         <span class="muted">Page {tokens.length}</span>
-        <button
-          type="button"
-          disabled={!next}
-          onClick={() => setTokens((all) => (next ? [...all, next] : all))}
-        >
+        <button type="button" disabled={!next} onClick={() => next && setTokens([...tokens, next])}>
           Next page
         </button>
       </nav>

@@ -32,6 +32,7 @@ function progressOf(file: LinkedFile, upload: Upload | undefined): { value?: num
 /** The files of a knowledge base, live: each one's state, progress, failure in words and Re-index. */
 export function KnowledgeBaseFiles(props: {
   botId: string;
+  knowledgeBaseId: string;
   files: LinkedFile[] | undefined;
   loading: boolean;
   error: string | undefined;
@@ -60,6 +61,7 @@ export function KnowledgeBaseFiles(props: {
             <LinkedFileRow
               key={file.fileId}
               botId={props.botId}
+              knowledgeBaseId={props.knowledgeBaseId}
               file={file}
               upload={uploads.find((u) => u.fileId === file.fileId && u.state !== 'failed')}
               mayChange={props.mayChange}
@@ -74,6 +76,7 @@ export function KnowledgeBaseFiles(props: {
 
 function LinkedFileRow(props: {
   botId: string;
+  knowledgeBaseId: string;
   file: LinkedFile;
   upload: Upload | undefined;
   mayChange: boolean;
@@ -87,6 +90,12 @@ function LinkedFileRow(props: {
   async function reindex() {
     if (await run(() => files.reindexFile({ id: file.fileId }))) props.onChanged();
   }
+  async function unlink() {
+    const answer = await run(() =>
+      files.unlinkKnowledgeBaseFile({ id: props.knowledgeBaseId, fileId: file.fileId }),
+    );
+    if (answer) props.onChanged();
+  }
   const progress = progressOf(file, upload);
   return (
     <li class="list-row kn-file">
@@ -95,11 +104,17 @@ function LinkedFileRow(props: {
           {file.key}
         </a>
         <StatusBadge file={file} />
+        {props.mayChange ? (
+          <button type="button" class="quiet kn-unlink" onClick={unlink} disabled={pending}>
+            Remove<span class="kn-hidden"> {file.key}</span> from this knowledge base
+          </button>
+        ) : null}
       </div>
       {failed ? (
         <div class="kn-failure">
           <p class="notice notice-error">
             {FILE_STATUS_WORDS[file.status]}: {file.failedStatusReason ?? 'Parley gave no reason.'}
+            {file.status === 'upload_failed' ? ' Drop the file again to send it anew.' : ''}
           </p>
           {props.mayChange && file.status === 'indexing_failed' ? (
             <button type="button" onClick={reindex} disabled={pending}>

@@ -84,12 +84,16 @@ function KnowledgeBaseView({ bot }: { bot: Bot }) {
       ) : null}
       <KnowledgeBaseFiles
         botId={bot.id}
+        knowledgeBaseId={kbId}
         files={linked.data}
         loading={linked.loading}
         error={linked.error}
         mayChange={mayChange}
         uploads={uploads.uploads}
-        onChanged={linked.reload}
+        onChanged={() => {
+          linked.reload();
+          kb.reload();
+        }}
       />
     </div>
   );
