@@ -6,7 +6,10 @@ import type { Page } from 'playwright-core';
 export interface Target {
   name: string;
   path: string;
-  /** The page's API call (matched on the requests the page makes), replayed alone as the baseline. */
+  /**
+   * The page's own API call (matched on the paths the page requests; every page of it when the page walks
+   * several), replayed alone as the baseline.
+   */
   api: RegExp;
   ready: string;
 }
@@ -24,15 +27,25 @@ export const FILES_READY = `(() => [...document.querySelectorAll('table')].some(
   return name.trim() === 'Files' && t.querySelector('tbody tr td') !== null;
 }))()`;
 
-/** One measured navigation: ms from navigation start to ready (the page's own clock), and the API call seen. */
+/** One request of the page's API call, as the page sent it. */
+export interface ApiRequest {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * One measured navigation: ms from navigation start to ready (the page's own clock), the requests of the
+ * page's API call before it was ready, and where the time went.
+ */
 export async function navigate(page: Page, origin: string, target: Target, timeoutMs: number) {
-  let api: { url: string; headers: Record<string, string> } | undefined;
+  const api: ApiRequest[] = [];
+  let ready = false;
   const onRequest = (request: { url(): string; method(): string; headers(): Record<string, string> }) => {
-    if (!api && request.method() === 'GET' && target.api.test(new URL(request.url()).pathname)) {
+    if (!ready && request.method() === 'GET' && target.api.test(new URL(request.url()).pathname)) {
       const headers = Object.fromEntries(
         Object.entries(request.headers()).filter(([k]) => /^(x-|accept$)/.test(k)),
       );
-      api = { url: request.url(), headers };
+      api.push({ url: request.url(), headers });
     }
   };
   page.on('request', onRequest);
@@ -48,6 +61,7 @@ export async function navigate(page: Page, origin: string, target: Target, timeo
       };
       tick();
     })`)) as number;
+    ready = true;
     return { readyMs, api, ...(await timeline(page, target, readyMs)) };
   } finally {
     page.off('request', onRequest);
@@ -58,7 +72,7 @@ export async function navigate(page: Page, origin: string, target: Target, timeo
 export interface Timeline {
   /** When the last of the HTML, JS and CSS had arrived. */
   assetsMs: number;
-  /** When the page's own API call was sent and answered. */
+  /** When the page's own API call was sent (its first request) and answered (its last before ready). */
   apiSentMs: number;
   apiDoneMs: number;
   /** API calls (`/v1/…`) answered before the page was ready. */
@@ -77,25 +91,27 @@ async function timeline(page: Page, target: Target, readyMs: number): Promise<Ti
   const path = (name: string) => new URL(name).pathname;
   const assets = entries.filter((e) => !path(e.name).startsWith('/v1/'));
   const calls = entries.filter((e) => path(e.name).startsWith('/v1/') && e.end <= readyMs);
-  const own = entries.find((e) => target.api.test(path(e.name)));
+  const own = calls.filter((e) => target.api.test(path(e.name)));
   return {
     assetsMs: Math.max(...assets.map((e) => e.end)),
-    apiSentMs: own?.start ?? Number.NaN,
-    apiDoneMs: own?.end ?? Number.NaN,
+    apiSentMs: own.length > 0 ? Math.min(...own.map((e) => e.start)) : Number.NaN,
+    apiDoneMs: own.length > 0 ? Math.max(...own.map((e) => e.end)) : Number.NaN,
     calls: calls.length,
   };
 }
 
-/** The page's API call alone, from the same page (same cookie, same connection): ms to the parsed answer. */
-export async function apiAlone(
-  page: Page,
-  api: { url: string; headers: Record<string, string> },
-): Promise<number> {
-  return (await page.evaluate(async ({ url, headers }) => {
+/**
+ * The page's API call alone, from the same page (same cookie, same connection): its requests one after the
+ * other (a list walks its pages in turn), ms until the last answer is parsed.
+ */
+export async function apiAlone(page: Page, api: ApiRequest[]): Promise<number> {
+  return (await page.evaluate(async (requests) => {
     const t0 = performance.now();
-    const res = await fetch(url, { headers });
-    await res.json();
-    if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+    for (const { url, headers } of requests) {
+      const res = await fetch(url, { headers });
+      await res.json();
+      if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+    }
     return performance.now() - t0;
   }, api)) as number;
 }

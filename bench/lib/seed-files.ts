@@ -1,5 +1,6 @@
-// Many file rows for one bot, written straight into a Parley database (no blob, no passages): what a files
-// table lists, in seconds instead of the minutes 10,000 Files API upserts and uploads would take.
+// Data for the Console benchmark: many file rows for one bot, written straight into a Parley database (no blob,
+// no passages: what a files table lists, in a second instead of the minutes 10,000 Files API upserts would
+// take), more bots through the Admin API, and the owner's session cookie.
 import { openDatabase } from '@parley/server/dist/db/database.js';
 import { seededRandom } from './random.js';
 
@@ -91,4 +92,37 @@ export async function seedFiles(target: SeedTarget, count: number, seed = 12): P
     await db.close();
   }
   return performance.now() - started;
+}
+
+/** `count` more bots in the workspace (Admin API, as the owner), so the Bots page lists a workspace's worth. */
+export async function createBots(url: string, boot: { token: string; workspaceId: string }, count: number) {
+  const headers = {
+    authorization: `Bearer ${boot.token}`,
+    'x-workspace-id': boot.workspaceId,
+    'content-type': 'application/json',
+  };
+  for (let from = 0; from < count; from += 10) {
+    await Promise.all(
+      Array.from({ length: Math.min(10, count - from) }, async (_, i) => {
+        const res = await fetch(`${url}/v1/admin/bots`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ name: `Bench bot ${from + i + 1}` }),
+        });
+        if (!res.ok) throw new Error(`createBot answered ${res.status}: ${await res.text()}`);
+      }),
+    );
+  }
+}
+
+/** The owner's session cookie, from signing in with the bootstrap password (as the Sign in page does). */
+export async function signIn(server: { url: string }, email: string, password: string): Promise<string> {
+  const res = await fetch(`${server.url}/v1/admin/account/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.url },
+    body: JSON.stringify({ email, password }),
+  });
+  const cookie = /parley_session=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+  if (!res.ok || !cookie) throw new Error(`sign-in answered ${res.status}: ${await res.text()}`);
+  return cookie;
 }
