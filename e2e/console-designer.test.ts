@@ -97,17 +97,29 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
     const reply = page.getByRole('region', { name: "The bot's reply" });
     await expect.poll(() => reply.textContent()).toContain('within 30 days');
     expect(await reply.getByText('Answered', { exact: true }).isVisible()).toBe(true);
-    expect(await reply.getByRole('link', { name: 'handbook.md' }).isVisible()).toBe(true);
+    const source = reply.getByRole('list', { name: 'Sources' }).getByRole('link', { name: 'handbook.md' });
+    expect(await source.getAttribute('href')).toMatch(new RegExp(`^/console/bots/${botId}/files/[^/]+$`));
+    // The reply's own link, as the chat shows it, downloads the source.
+    const quoted = reply.locator('.playground-reply').getByRole('link', { name: 'handbook.md' });
+    expect(await quoted.getAttribute('href')).toMatch(/\/v1\/files\/[^/]+\/content\?/);
     await reply.getByText('How the bot chose').click();
-    await expect.poll(() => reply.getByText(/used in the reply/).first().isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        reply
+          .getByText(/used in the reply/)
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
     expect(await axe(page), 'playground').toEqual([]);
+    await page.screenshot({ path: artifact('console-playground-1280.png'), fullPage: true });
 
     await page
       .getByLabel('Question', { exact: true })
       .fill('What is the airspeed velocity of an unladen swallow?');
     await page.getByLabel('Search mode', { exact: true }).selectOption('lexical');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await expect.poll(() => reply.locator('blockquote').textContent()).toBe(NOT_FOUND);
+    await expect.poll(() => reply.locator('.playground-reply').textContent()).toBe(NOT_FOUND);
     expect(await reply.getByText('Not answered', { exact: true }).isVisible()).toBe(true);
 
     // The designer: the preview takes the unsaved colour.

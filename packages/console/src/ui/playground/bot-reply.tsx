@@ -1,4 +1,5 @@
 import type { BotAnswerPreview } from '@parley/client';
+import { ReplyText } from './reply-text.js';
 import { filePath } from './results.js';
 import { RetrievalDetails } from './retrieval.js';
 
@@ -28,11 +29,13 @@ export function BotReply({ botId, preview }: { botId: string; preview: BotAnswer
           This bot replies through its webhook: visitors get your webhook's answer, not this one.
         </p>
       ) : null}
-      <blockquote class="playground-reply-text">{preview.text}</blockquote>
+      <div class="playground-reply">
+        <ReplyText text={preview.text} format={preview.format} />
+      </div>
       {preview.sources.length > 0 ? (
         <div class="stack">
-          <h3>Sources</h3>
-          <ol class="playground-sources">
+          <h3 id="playground-sources-title">Sources</h3>
+          <ol class="playground-sources" aria-labelledby="playground-sources-title">
             {preview.sources.map((s, i) => (
               <li key={`${s.fileId}-${i}`}>
                 <a href={filePath(botId, s.fileId)}>{s.key}</a>

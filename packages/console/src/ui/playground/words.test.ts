@@ -14,6 +14,7 @@ describe('playground highlighting', () => {
 
   it('takes words of two letters or more, longest first, and letters of any script', () => {
     expect(queryWords('a Où est le café, le CAFÉ?')).toEqual(['café', 'est', 'où', 'le']);
+    expect(queryWords('How long do I have to ask for a refund?')).toEqual(['refund', 'long', 'ask']);
     expect(splitMatches('Le café est ouvert', queryWords('café'))).toEqual([
       { text: 'Le ', match: false },
       { text: 'café', match: true },

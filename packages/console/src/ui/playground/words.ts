@@ -1,6 +1,15 @@
-/** The words of a query worth marking: letters and digits runs of two or more, lower-cased, longest first. */
+/** English words too common to be worth marking (a search matches on the others). */
+const COMMON = new Set(
+  (
+    'a an and are as at be but by can could do does did for from had has have how i if in into is it its me my ' +
+    'no not of on or our so than that the their them then there these they this to was we were what when where ' +
+    'which who why will with would you your'
+  ).split(' '),
+);
+
+/** The words of a query worth marking: letter and digit runs of two or more, lower-cased, not the most common, longest first. */
 export function queryWords(query: string): string[] {
-  const words = query.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [];
+  const words = (query.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? []).filter((w) => !COMMON.has(w));
   return [...new Set(words)].sort((a, b) => b.length - a.length);
 }
 
