@@ -306,9 +306,9 @@ export interface ChatMessagesTable {
   reply_to: string | null;
   created_at: string;
   /** How a bot reply was made (its answer mode: `not_found`, `passages`, `generated`…); null otherwise. */
-  answer?: string | null;
+  answer: string | null;
   /** JSON: the retrieval details of a bot reply (what its `debug` signal carried); null otherwise. */
-  details?: string | null;
+  details: string | null;
 }
 
 export interface ChatEventsTable {

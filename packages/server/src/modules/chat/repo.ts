@@ -18,8 +18,11 @@ import { type KeyedRows, keyedRows } from './repo-keyed.js';
 export type ChatUserRow = Selectable<ChatUsersTable>;
 /** A conversation row. */
 export type ConversationRow = Selectable<ChatConversationsTable>;
-/** A message row. */
-export type MessageRow = Selectable<ChatMessagesTable>;
+/** A message row (`answer` and `details`, a bot reply's record, may be left out when writing one: null). */
+export type MessageRow = Omit<Selectable<ChatMessagesTable>, 'answer' | 'details'> & {
+  answer?: string | null;
+  details?: string | null;
+};
 /** An event row. */
 export type EventRow = Selectable<ChatEventsTable>;
 /** A stored stream signal. */
