@@ -6,6 +6,7 @@ import type {
   AnswerPreviewResponse,
   AuditRecord,
   Bot,
+  BotInsightsResponse,
   BotWebchatResponse,
   ChangePasswordBody,
   CreateBotBody,
@@ -13,6 +14,7 @@ import type {
   CreateIntegrationBody,
   CreateTokenBody,
   CreateWorkspaceBody,
+  InsightsPeriod,
   Installation,
   Integration,
   Invitation,
@@ -113,6 +115,11 @@ export interface GetBotLogsResponse {
   meta: ListMeta;
 }
 
+/** Input of getBotInsights: the bot and the period (the last 7, 30 or 90 days; default 30d). */
+export type GetBotInsightsInput = IdInput & { period?: InsightsPeriod };
+/** Answer of getBotInsights. */
+export type GetBotInsightsResponse = BotInsightsResponse;
+
 /** Answer of listBotUsages. */
 export interface ListBotUsagesResponse {
   usages: Usage[];
@@ -134,7 +141,13 @@ export interface ListWorkspaceUsagesResponse {
   usages: Usage[];
 }
 /** Input of getAuditRecords. */
-export type GetAuditRecordsInput = IdInput & PageInput;
+export type GetAuditRecordsInput = IdInput &
+  PageInput & {
+    /** Only records of this action (`CREATE_BOT`…). */
+    action?: string;
+    /** Only records of this account (the actor's user id). */
+    userId?: string;
+  };
 /** Answer of getAuditRecords: newest first. */
 export interface GetAuditRecordsResponse {
   records: AuditRecord[];

@@ -175,6 +175,16 @@ describe('the client against the real server: bots', () => {
     );
     await expect(client.listBotUsages({ id: 'bot_missing' })).rejects.toBeInstanceOf(ResourceNotFoundError);
   });
+
+  it("reads a bot's insights for a period, 30 days by default, and names a bad period", async () => {
+    const { insights } = await client.getBotInsights({ id: p.botId, period: '7d' });
+    expect(insights).toMatchObject({ botId: p.botId, period: '7d', replies: expect.any(Object) });
+    expect(insights.days).toHaveLength(7);
+    expect((await client.getBotInsights({ id: p.botId })).insights.period).toBe('30d');
+    const error = await client.getBotInsights({ id: p.botId, period: '1y' as '7d' }).catch((e: unknown) => e);
+    expect((error as ApiError).status).toBe(400);
+    await expect(client.getBotInsights({ id: 'bot_missing' })).rejects.toBeInstanceOf(ResourceNotFoundError);
+  });
 });
 
 describe('the client against the real server: workspaces, members, account, integrations', () => {
@@ -225,6 +235,14 @@ describe('the client against the real server: workspaces, members, account, inte
     expect(page.records[0]).toMatchObject({ action: 'CREATE_BOT', resourceName: 'audited' });
     const all = await p.admin.list.auditRecords({ id: p.workspaceId, pageSize: 2 }).collect();
     expect(all.map((r) => r.action)).toContain('CREATE_WORKSPACE');
+  });
+
+  it('reads audit records of one action or one actor', async () => {
+    const { records } = await p.admin.getAuditRecords({ id: p.workspaceId, action: 'CREATE_WORKSPACE' });
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.every((r) => r.action === 'CREATE_WORKSPACE')).toBe(true);
+    const none = await p.admin.getAuditRecords({ id: p.workspaceId, userId: 'user_nobody' });
+    expect(none.records).toEqual([]);
   });
 
   it('invites a member who accepts, works with the new token, changes role and is removed', async () => {

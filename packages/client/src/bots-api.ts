@@ -8,6 +8,8 @@ import type {
   CreateBotInput,
   CreateKeyResponse,
   EmptyResponse,
+  GetBotInsightsInput,
+  GetBotInsightsResponse,
   GetBotLogsInput,
   GetBotLogsResponse,
   IdInput,
@@ -20,6 +22,7 @@ import type {
   UpdateBotWebchatInput,
 } from './admin-types.js';
 import { apiClass } from './api-class.js';
+import type { PagePromise, RequestOptions } from './core.js';
 import type {
   BotConversation,
   BotConversationInput,
@@ -30,7 +33,6 @@ import type {
   ListBotConversationsInput,
   ListBotConversationsPage,
 } from './inbox-types.js';
-import type { PagePromise, RequestOptions } from './core.js';
 import { BOT_OPERATIONS } from './operations.js';
 
 /** The bots of a workspace (`/v1/admin/bots`): bots, their access keys, webchat, chat secrets, logs, usage. */
@@ -85,6 +87,12 @@ export interface BotsApi {
     input: ListBotConversationMessagesInput,
     options?: RequestOptions,
   ): PagePromise<ListBotConversationMessagesPage, BotConversationMessage>;
+  /**
+   * What a bot's conversations say over the last 7, 30 or 90 days (`GET /v1/admin/bots/{id}/insights`):
+   * conversations, messages, answered vs not-found replies, feedback, a per-day series and the top
+   * unanswered questions grouped by similar wording.
+   */
+  getBotInsights(input: GetBotInsightsInput, options?: RequestOptions): Promise<GetBotInsightsResponse>;
   /**
    * The reply the bot would give to `question` in a conversation (`POST /v1/admin/bots/{id}/answer-preview`):
    * its knowledge answers' text, sources and retrieval details; nothing is stored.

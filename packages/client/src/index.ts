@@ -2,6 +2,7 @@ export type {
   Account,
   AuditRecord,
   Bot,
+  BotInsights,
   BotSummary,
   ChatConversation,
   ChatEvent,
@@ -13,6 +14,8 @@ export type {
   FileAccessPolicy,
   FileObject,
   FileStatus,
+  InsightsDay,
+  InsightsPeriod,
   Integration,
   KnowledgeBase,
   ListBotsResponse,
@@ -24,6 +27,7 @@ export type {
   SearchMode,
   SearchPassage,
   TokenInfo,
+  UnansweredQuestion,
   Usage,
   WebchatConfiguration,
   Workspace,
@@ -34,8 +38,8 @@ export * from './chat-types.js';
 export * from './client.js';
 export * from './errors.js';
 export * from './files-types.js';
-export * from './inbox-types.js';
 export { DEFAULT_TIMEOUT_MS, type HttpMethod, type RequestOptions } from './http.js';
+export * from './inbox-types.js';
 export * from './local-errors.js';
 export * from './pagination.js';
 export { encodeQuery, type QueryValue, type TagFilter } from './query.js';

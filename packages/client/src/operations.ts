@@ -108,6 +108,7 @@ export const BOT_OPERATIONS = operations('admin', {
   listBotConversations: 'GET /v1/admin/bots/{id}/conversations',
   getBotConversation: 'GET /v1/admin/bots/{id}/conversations/{conversationId}',
   listBotConversationMessages: 'GET /v1/admin/bots/{id}/conversations/{conversationId}/messages',
+  getBotInsights: 'GET /v1/admin/bots/{id}/insights',
   previewBotAnswer: 'POST /v1/admin/bots/{id}/answer-preview',
 });
 

@@ -4,5 +4,6 @@ export * from './common.js';
 export * from './errors.js';
 export * from './files.js';
 export * from './inbox.js';
+export * from './insights.js';
 export * from './search.js';
 export * from './webchat-config.js';

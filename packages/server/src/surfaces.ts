@@ -15,6 +15,8 @@ import { consoleRoutes } from './modules/console/routes.js';
 import { consoleService } from './modules/console/service.js';
 import { fileAdminRoutes, fileRoutes, installFilesAuth } from './modules/files/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
+import { insightsRoutes } from './modules/insights/routes.js';
+import { insightsService } from './modules/insights/service.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
 import { knowledgeRoutes } from './modules/knowledge/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
@@ -64,6 +66,7 @@ async function adminSurface(admin: FastifyInstance, { config, services }: Surfac
   logRoutes(admin, { logs: services.logs });
   fileAdminRoutes(admin, { files: services.files });
   chatAdminRoutes(admin, { chat: services.chat });
+  insightsRoutes(admin, { insights: insightsService({ bots: services.bots, chat: services.chat }) });
   answerPreviewRoutes(admin, {
     previews: answerPreviewService({ bots: services.bots, responder: services.responder }),
     toBotLog: preHandler,

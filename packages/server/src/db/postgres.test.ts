@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { APP_TABLES, sortedNames } from '../test-support/db-tables.js';
 import { postgresTestUrl } from '../test-support/harness.js';
+import { runActivityContract } from './activity.contract.js';
 import { openDatabase } from './database.js';
 import { runRepositoryContract } from './repositories.contract.js';
 
@@ -29,6 +30,9 @@ async function dropSchema(connectionString: string, name: string): Promise<void>
   });
 
   runRepositoryContract('PostgreSQL', () =>
+    openDatabase({ url: databaseUrl, dataDir: tmpdir(), pgSchema: schema }),
+  );
+  runActivityContract('PostgreSQL', () =>
     openDatabase({ url: databaseUrl, dataDir: tmpdir(), pgSchema: schema }),
   );
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { identityRepo } from '../modules/identity/repo.js';
 import { APP_TABLES, SQLITE_FTS_TABLES, sortedNames } from '../test-support/db-tables.js';
 import { useTempDirs } from '../test-support/temp-dirs.js';
+import { runActivityContract } from './activity.contract.js';
 import { openDatabase } from './database.js';
 import { runRepositoryContract } from './repositories.contract.js';
 
@@ -14,6 +15,7 @@ runRepositoryContract('SQLite', async () => {
   contractDir ??= await tempDir();
   return openDatabase({ dataDir: contractDir });
 });
+runActivityContract('SQLite', async () => openDatabase({ dataDir: await tempDir() }));
 
 describe('SQLite database', () => {
   it('opens parley.db in the data dir, creating the folder, in WAL mode with foreign keys on', async () => {

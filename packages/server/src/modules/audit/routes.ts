@@ -13,9 +13,26 @@ export function auditRoutes(app: FastifyInstance, deps: { audit: AuditService })
     'GET /workspaces/:id/audit-records',
     {
       operationId: 'admin.getAuditRecords',
-      description: 'Every Admin mutation of the workspace, newest first (manager and above).',
+      description:
+        'Every Admin mutation of the workspace, newest first (manager and above); `action` and `userId` narrow it to one action or one actor.',
       params: IdParam,
-      query: Type.Object(PageQuery),
+      query: Type.Object({
+        ...PageQuery,
+        action: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 100,
+            description: 'Only records of this action (CREATE_BOT…)',
+          }),
+        ),
+        userId: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 100,
+            description: 'Only records of this account (the actor)',
+          }),
+        ),
+      }),
       response: pageOf('records', AuditRecord),
     },
     async (req) => {

@@ -43,12 +43,15 @@ export interface AuditEntry {
   value?: unknown;
 }
 
+/** A page query of the audit trail, narrowed to one action and/or one actor (account id). */
+export type AuditQuery = PageRequest & { action?: string | undefined; userId?: string | undefined };
+
 /** The audit trail: every Admin mutation writes one record, in the mutation's transaction. */
 export interface AuditService {
   /** Writes one audit record; pass the transaction of the mutation so both commit together. */
   record(tx: Kysely<Database>, workspaceId: string, who: AuditWho, entry: AuditEntry): Promise<void>;
-  /** Lists a workspace's audit records, newest first (manager and above). */
-  list(actor: Actor, query: PageRequest): Promise<Page<AuditRecord>>;
+  /** Lists a workspace's audit records, newest first (manager and above), of one action or actor if asked. */
+  list(actor: Actor, query: AuditQuery): Promise<Page<AuditRecord>>;
 }
 
 function toRecord(row: AuditRow): AuditRecord {
@@ -91,7 +94,10 @@ export function auditService(db: Kysely<Database>, clock: () => Date): AuditServ
     async list(actor, query) {
       authorize(actor, 'audit.read');
       const rows = (limit: number, after: Cursor | undefined) =>
-        auditRepo(db).list(actor.workspaceId, limit, after);
+        auditRepo(db).list(actor.workspaceId, limit, after, {
+          action: query.action,
+          accountId: query.userId,
+        });
       return readPage(query, { sort: 'id:desc', rows, key: (r) => [r.recorded_at, r.id], toItem: toRecord });
     },
   };

@@ -101,6 +101,29 @@ export interface ReplyContext {
   answered: boolean;
 }
 
+/** One UTC day of a bot's messages (insights). */
+export interface ChatActivityDay {
+  date: string;
+  visitorMessages: number;
+  botMessages: number;
+  /** Bot messages answering a user's message (reply jobs). */
+  replies: number;
+  /** Replies saying the knowledge base had nothing (the answers module's not-found text). */
+  notFound: number;
+  positive: number;
+  negative: number;
+}
+
+/** A bot's activity since the start of a UTC day up to now (insights); days without activity are absent. */
+export interface ChatActivity {
+  from: string;
+  to: string;
+  days: ChatActivityDay[];
+  conversations: Array<{ date: string; started: number }>;
+  /** The user questions a not-found reply answered, newest reply first (text messages only). */
+  unanswered: Array<{ text: string; at: string }>;
+}
+
 /** The chat user id of a bot itself (its messages carry `isBot: true`). */
 export function botUserId(botId: string): string {
   return `bot_${botId}`;
@@ -224,4 +247,10 @@ export interface ChatService {
   botMessage(botId: string, messageId: string): Promise<ChatMessage | undefined>;
   /** Recent messages of a conversation, oldest first, and the message itself (for the reply job). */
   replyContext(botId: string, messageId: string, historySize?: number): Promise<ReplyContext | undefined>;
+
+  /**
+   * The bot's activity over its last `days` UTC days, today included (insights); a not-found reply is a bot
+   * reply whose text is `notFoundText`.
+   */
+  activity(botId: string, window: { days: number; notFoundText: string }): Promise<ChatActivity>;
 }

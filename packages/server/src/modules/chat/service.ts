@@ -1,4 +1,5 @@
 import { composeUseCases } from '../use-cases.js';
+import { chatActivity } from './activity.js';
 import { chatAuth } from './auth.js';
 import type { ChatContext, ChatServiceDeps } from './context.js';
 import type { ChatService } from './contract.js';
@@ -42,6 +43,7 @@ export function chatService(deps: ChatServiceDeps): ChatService {
     chatSignals,
     chatSecrets,
     chatReplies,
+    chatActivity,
     chatInbox,
   );
 }

@@ -1,0 +1,68 @@
+import Type, { type Static } from 'typebox';
+import { Timestamp } from './common.js';
+
+/** The periods insights are computed over: the last 7, 30 or 90 days (today included, UTC days). */
+export const InsightsPeriod = Type.Union([Type.Literal('7d'), Type.Literal('30d'), Type.Literal('90d')], {
+  description: 'The last 7, 30 or 90 days, today included (UTC days)',
+});
+/** Insights period type. */
+export type InsightsPeriod = Static<typeof InsightsPeriod>;
+
+/** Query of `GET /v1/admin/bots/{id}/insights`. */
+export const InsightsQuery = {
+  period: Type.Optional(InsightsPeriod),
+};
+
+const Count = Type.Integer({ minimum: 0 });
+const Rate = Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()]);
+
+/** One UTC day of a bot's activity. */
+export const InsightsDay = Type.Object({
+  date: Type.String({ description: 'YYYY-MM-DD (UTC)' }),
+  conversations: Count,
+  visitorMessages: Count,
+  botMessages: Count,
+  answered: Count,
+  notFound: Count,
+  positive: Count,
+  negative: Count,
+});
+/** Insights day type. */
+export type InsightsDay = Static<typeof InsightsDay>;
+
+/** Visitor questions that got the knowledge bot's "I couldn't find anything…" reply, grouped by similar wording. */
+export const UnansweredQuestion = Type.Object({
+  question: Type.String({ description: 'The most asked wording of the group (as the visitor typed it)' }),
+  count: Count,
+  lastAskedAt: Timestamp,
+  variants: Type.Array(Type.String(), { description: 'Other wordings of the group (at most 5)' }),
+});
+/** Unanswered question type. */
+export type UnansweredQuestion = Static<typeof UnansweredQuestion>;
+
+/** What a bot's conversations say over a period. */
+export const BotInsights = Type.Object({
+  botId: Type.String(),
+  period: InsightsPeriod,
+  from: Timestamp,
+  to: Timestamp,
+  conversations: Type.Object({ started: Count }),
+  messages: Type.Object({ total: Count, visitor: Count, bot: Count }),
+  replies: Type.Object({
+    total: Count,
+    answered: Count,
+    notFound: Count,
+    answeredRate: Rate,
+    notFoundRate: Rate,
+  }),
+  feedback: Type.Object({ positive: Count, negative: Count, positiveRatio: Rate }),
+  days: Type.Array(InsightsDay),
+  unansweredQuestions: Type.Array(UnansweredQuestion),
+});
+/** Bot insights type. */
+export type BotInsights = Static<typeof BotInsights>;
+
+/** Answer of `GET /v1/admin/bots/{id}/insights`. */
+export const BotInsightsResponse = Type.Object({ insights: BotInsights });
+/** Bot insights response type. */
+export type BotInsightsResponse = Static<typeof BotInsightsResponse>;

@@ -1,0 +1,93 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { NOT_FOUND_ANSWER } from './repo-inbox.js';
+
+/** One UTC day of a bot's messages, as counted by the database (PostgreSQL counts come back as text). */
+export interface ActivityDayRow {
+  day: string;
+  visitor: number | string | null;
+  bot: number | string | null;
+  replies: number | string | null;
+  not_found: number | string | null;
+  positive: number | string | null;
+  negative: number | string | null;
+}
+
+/** A question a not-found reply answered, with the time of that reply. */
+export interface UnansweredRow {
+  payload: string;
+  at: string;
+}
+
+/**
+ * What a bot reply's stored payload holds when the knowledge base had nothing (`notFoundText` is the answers
+ * module's NOT_FOUND_TEXT; chat does not import answers: it is given). Replies the reply job records carry
+ * the answer mode `not_found` too; either marks a not-found reply, so replies stored before the answer mode
+ * existed, or posted without it, count as well.
+ */
+export const notFoundPattern = (notFoundText: string) => `%"text":${JSON.stringify(notFoundText)}%`;
+
+/** Stored feedback (JSON) with this value; JSON escapes quotes in a comment, so this matches only the value. */
+const feedbackIs = (value: 'positive' | 'negative') => `%"value":"${value}"%`;
+
+/** The UTC day (YYYY-MM-DD) of an ISO timestamp column, on SQLite and PostgreSQL alike. */
+const dayOf = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 10)`;
+
+/**
+ * Aggregates of a bot's conversations since a time, per UTC day, computed by the database (one pass over the
+ * bot's messages since `from`), and the visitor questions that got a not-found reply, newest first.
+ */
+export function activityQueries(db: Kysely<Database>) {
+  return {
+    /** Messages per day: by visitors, by the bot, bot replies, not-found replies, thumbs up and down. */
+    activityDays: (botId: string, from: string, notFound: string) =>
+      db
+        .selectFrom('chat_messages')
+        .select([
+          dayOf('created_at').as('day'),
+          sql<number>`sum(case when is_bot = 0 then 1 else 0 end)`.as('visitor'),
+          sql<number>`sum(case when is_bot = 1 then 1 else 0 end)`.as('bot'),
+          sql<number>`sum(case when is_bot = 1 and reply_to is not null then 1 else 0 end)`.as('replies'),
+          sql<number>`sum(case when is_bot = 1 and (answer = ${NOT_FOUND_ANSWER} or payload like ${notFound}) then 1 else 0 end)`.as(
+            'not_found',
+          ),
+          sql<number>`sum(case when feedback like ${feedbackIs('positive')} then 1 else 0 end)`.as(
+            'positive',
+          ),
+          sql<number>`sum(case when feedback like ${feedbackIs('negative')} then 1 else 0 end)`.as(
+            'negative',
+          ),
+        ])
+        .where('bot_id', '=', botId)
+        .where('created_at', '>=', from)
+        .groupBy(dayOf('created_at'))
+        .execute() as Promise<ActivityDayRow[]>,
+
+    /** Conversations started per day. */
+    conversationDays: (botId: string, from: string) =>
+      db
+        .selectFrom('chat_conversations')
+        .select([dayOf('created_at').as('day'), sql<number | string>`count(*)`.as('started')])
+        .where('bot_id', '=', botId)
+        .where('created_at', '>=', from)
+        .groupBy(dayOf('created_at'))
+        .execute(),
+
+    /** The user messages (at most `limit`, with their time) a not-found reply since `from` answered, newest reply first. */
+    unansweredQuestions: (botId: string, from: string, notFound: string, limit: number) =>
+      db
+        .selectFrom('chat_messages as b')
+        .innerJoin('chat_messages as u', (join) =>
+          join.onRef('u.bot_id', '=', 'b.bot_id').onRef('u.id', '=', 'b.reply_to'),
+        )
+        .select(['u.payload as payload', 'u.created_at as at'])
+        .where('b.bot_id', '=', botId)
+        .where('b.is_bot', '=', 1)
+        .where('b.created_at', '>=', from)
+        .where((eb) => eb.or([eb('b.answer', '=', NOT_FOUND_ANSWER), eb('b.payload', 'like', notFound)]))
+        .orderBy('b.created_at', 'desc')
+        .orderBy('b.id', 'desc')
+        .limit(limit)
+        .execute() as Promise<UnansweredRow[]>,
+  };
+}

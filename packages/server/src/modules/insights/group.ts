@@ -1,0 +1,123 @@
+import type { UnansweredQuestion } from '@parley/protocol';
+
+/** Words that carry no topic: a question's wording, not what it is about. */
+const STOP_WORDS = new Set(
+  (
+    'a an the and or but if of to in on at by for with from about into over under as is are was were be been ' +
+    'being am do does did done have has had having can could would should will shall may might must i me my ' +
+    'mine we us our you your he him his she her it its they them their what which who whom whose when where ' +
+    'why how this that these those there here any some all no not nor so than too very just also please tell ' +
+    'know want need get find show give let make there s t'
+  ).split(' '),
+);
+
+/** Two questions whose content words overlap at least this much (Jaccard) are one question. */
+export const SIMILARITY = 0.5;
+/** Most groups answered. */
+export const MAX_GROUPS = 20;
+/** Most other wordings kept per group. */
+const MAX_VARIANTS = 5;
+
+/** A word without its plural or verb ending, so "refunds" and "refund", "shipping" and "ship" meet. */
+function stem(word: string): string {
+  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}
+
+/**
+ * The content words of a question: lower case, accents and punctuation dropped, stop words left out, stemmed.
+ * @example contentWords('How do I get a REFUND?') // Set { 'refund' }
+ */
+export function contentWords(text: string): Set<string> {
+  const words = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w && !STOP_WORDS.has(w))
+    .map(stem);
+  return new Set(words);
+}
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  let shared = 0;
+  for (const w of a) if (b.has(w)) shared++;
+  const union = a.size + b.size - shared;
+  return union === 0 ? 1 : shared / union;
+}
+
+interface Group {
+  words: Set<string>;
+  count: number;
+  lastAskedAt: string;
+  /** Wordings by their lower-case form (trimmed, spaces squeezed): the latest as typed, count, latest time. */
+  wordings: Map<string, { text: string; count: number; at: string }>;
+}
+
+/** The group `words` belongs to among those sharing a word with it (the most similar at or above SIMILARITY). */
+function closest(words: Set<string>, groups: Group[], byWord: Map<string, Group[]>): Group | undefined {
+  const candidates = new Set<Group>();
+  for (const w of words) for (const g of byWord.get(w) ?? []) candidates.add(g);
+  let best: Group | undefined;
+  let bestScore = SIMILARITY;
+  for (const g of candidates) {
+    const score = jaccard(words, g.words);
+    if (score >= bestScore) {
+      best = g;
+      bestScore = score;
+    }
+  }
+  if (best || words.size > 0) return best;
+  return groups.find((g) => g.words.size === 0);
+}
+
+/** A group as the API answers it: its most asked wording (the latest among equals), then the others. */
+function toQuestion(g: Group): UnansweredQuestion {
+  const wordings = [...g.wordings.values()].sort((a, b) => b.count - a.count || b.at.localeCompare(a.at));
+  const [first, ...others] = wordings.map((w) => w.text);
+  return {
+    question: first ?? '',
+    count: g.count,
+    lastAskedAt: g.lastAskedAt,
+    variants: others.slice(0, MAX_VARIANTS),
+  };
+}
+
+/**
+ * Groups questions by similar wording (lexical: their content words overlap by at least {@link SIMILARITY}),
+ * most asked first (then most recently asked), at most {@link MAX_GROUPS}. Each question joins the group of
+ * the first question it resembles, so a group keeps the words of the question that opened it.
+ * @example groupQuestions([{ text: 'Refund?', at }, { text: 'How do I get a refund', at }]) // one group of 2
+ */
+export function groupQuestions(questions: Array<{ text: string; at: string }>): UnansweredQuestion[] {
+  const groups: Group[] = [];
+  const byWord = new Map<string, Group[]>();
+  for (const q of questions) {
+    const wording = q.text.replace(/\s+/g, ' ').trim();
+    if (!wording) continue;
+    const words = contentWords(wording);
+    let group = closest(words, groups, byWord);
+    if (!group) {
+      group = { words, count: 0, lastAskedAt: q.at, wordings: new Map() };
+      groups.push(group);
+      for (const w of words) byWord.set(w, [...(byWord.get(w) ?? []), group]);
+    }
+    group.count++;
+    if (q.at > group.lastAskedAt) group.lastAskedAt = q.at;
+    const key = wording.toLowerCase();
+    const seen = group.wordings.get(key);
+    const latest = !seen || q.at > seen.at;
+    group.wordings.set(key, {
+      text: latest ? wording : seen.text,
+      count: (seen?.count ?? 0) + 1,
+      at: latest ? q.at : seen.at,
+    });
+  }
+  return groups
+    .sort((a, b) => b.count - a.count || b.lastAskedAt.localeCompare(a.lastAskedAt))
+    .slice(0, MAX_GROUPS)
+    .map(toQuestion);
+}

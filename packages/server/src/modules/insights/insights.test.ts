@@ -1,0 +1,174 @@
+import type { BotInsights } from '@parley/protocol';
+import { describe, expect, it } from 'vitest';
+import { caller, withTestApp } from '../../test-support/admin-calls.js';
+import { chatClient, type TestChatUser } from '../../test-support/chat.js';
+import type { TestApp } from '../../test-support/harness.js';
+import { expectError } from '../../test-support/wire.js';
+import { NOT_FOUND_TEXT } from '../answers/format.js';
+import { chatRepo } from '../chat/repo.js';
+
+const insightsUrl = (botId: string, period?: string) =>
+  `/v1/admin/bots/${botId}/insights${period ? `?period=${period}` : ''}`;
+
+const XSS = '<img src=x onerror=window.pwned=1> shipping to Mars';
+
+/**
+ * A test app whose clock starts 10 days before "today" (2026-03-20), with the bootstrap bot's conversations:
+ * 10 days ago, one refund question not found; today, a refund question not found, an answered question with a
+ * thumbs up, another refund question not found, and (another visitor) a shipping question not found with a
+ * thumbs down.
+ */
+async function withSeededBot(use: (t: TestApp) => Promise<void>): Promise<void> {
+  let now = Date.parse('2026-03-10T09:00:00.000Z');
+  await withTestApp(
+    async (t) => {
+      const api = chatClient(t);
+      const chat = t.app.services.chat;
+      const bot = await chat.bot(t.botId);
+      const feedback = (id: string, value: 'positive' | 'negative') =>
+        chatRepo(t.db.kysely).setFeedback(t.botId, id, JSON.stringify({ value }));
+      async function ask(user: TestChatUser, conversationId: string, question: string, reply: string) {
+        now += 60_000;
+        const message = await api.message(user, conversationId, question);
+        now += 1000;
+        const [answer] = await chat.postAsBot(
+          bot,
+          conversationId,
+          [{ payload: { type: 'text', text: reply } }],
+          {
+            replyTo: message.id,
+          },
+        );
+        return answer?.id ?? '';
+      }
+      const visitor = await api.user();
+      await ask(visitor, await api.conversation(visitor), 'How do I get a refund?', NOT_FOUND_TEXT);
+      now = Date.parse('2026-03-20T08:00:00.000Z');
+      const today = await api.conversation(visitor);
+      await ask(visitor, today, 'Refunds?', NOT_FOUND_TEXT);
+      await feedback(await ask(visitor, today, 'What are your opening hours', 'We open at 9.'), 'positive');
+      await ask(visitor, today, 'Where is my refund', NOT_FOUND_TEXT);
+      const other = await api.user();
+      await feedback(await ask(other, await api.conversation(other), XSS, NOT_FOUND_TEXT), 'negative');
+      now = Date.parse('2026-03-20T12:00:00.000Z');
+      await use(t);
+    },
+    { clock: () => new Date(now) },
+  );
+}
+
+async function insightsOf(t: TestApp, period?: string): Promise<BotInsights> {
+  const res = await t.asOwner('GET', insightsUrl(t.botId, period));
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { insights: BotInsights }).insights;
+}
+
+describe('GET /v1/admin/bots/{id}/insights', () => {
+  it('counts conversations, messages, answered and not-found replies and feedback of the last 7 days', async () => {
+    await withSeededBot(async (t) => {
+      const insights = await insightsOf(t, '7d');
+      expect(insights).toMatchObject({
+        botId: t.botId,
+        period: '7d',
+        from: '2026-03-14T00:00:00.000Z',
+        to: '2026-03-20T12:00:00.000Z',
+        conversations: { started: 2 },
+        messages: { total: 8, visitor: 4, bot: 4 },
+        replies: { total: 4, answered: 1, notFound: 3, answeredRate: 0.25, notFoundRate: 0.75 },
+        feedback: { positive: 1, negative: 1, positiveRatio: 0.5 },
+      });
+      expect(insights.days.map((d) => d.date)).toEqual([
+        '2026-03-14',
+        '2026-03-15',
+        '2026-03-16',
+        '2026-03-17',
+        '2026-03-18',
+        '2026-03-19',
+        '2026-03-20',
+      ]);
+      expect(insights.days.at(-1)).toEqual({
+        date: '2026-03-20',
+        conversations: 2,
+        visitorMessages: 4,
+        botMessages: 4,
+        answered: 1,
+        notFound: 3,
+        positive: 1,
+        negative: 1,
+      });
+      expect(insights.days.slice(0, 6).every((d) => d.visitorMessages === 0 && d.conversations === 0)).toBe(
+        true,
+      );
+      expect(insights.unansweredQuestions).toEqual([
+        {
+          question: 'Where is my refund',
+          count: 2,
+          lastAskedAt: '2026-03-20T08:03:02.000Z',
+          variants: ['Refunds?'],
+        },
+        { question: XSS, count: 1, lastAskedAt: '2026-03-20T08:04:03.000Z', variants: [] },
+      ]);
+    });
+  });
+
+  it('widens to 30 and 90 days (30 days by default), grouping the older refund question too', async () => {
+    await withSeededBot(async (t) => {
+      const month = await insightsOf(t);
+      expect(month.period).toBe('30d');
+      expect(month.days).toHaveLength(30);
+      expect(month.from).toBe('2026-02-19T00:00:00.000Z');
+      expect(month).toMatchObject({
+        conversations: { started: 3 },
+        messages: { total: 10, visitor: 5, bot: 5 },
+        replies: { total: 5, answered: 1, notFound: 4 },
+      });
+      expect(month.days.find((d) => d.date === '2026-03-10')).toMatchObject({
+        visitorMessages: 1,
+        notFound: 1,
+      });
+      expect(month.unansweredQuestions[0]).toEqual({
+        question: 'Where is my refund',
+        count: 3,
+        lastAskedAt: '2026-03-20T08:03:02.000Z',
+        variants: ['Refunds?', 'How do I get a refund?'],
+      });
+      expect((await insightsOf(t, '90d')).days).toHaveLength(90);
+    });
+  });
+
+  it('answers zeros and null rates for a bot without conversations', async () => {
+    await withTestApp(async (t) => {
+      const res = await t.asOwner('POST', '/v1/admin/bots', { name: 'Quiet' });
+      const botId = (res.json() as { bot: { id: string } }).bot.id;
+      const got = await t.asOwner('GET', insightsUrl(botId, '7d'));
+      const insights = (got.json() as { insights: BotInsights }).insights;
+      expect(insights).toMatchObject({
+        conversations: { started: 0 },
+        messages: { total: 0 },
+        replies: { total: 0, answeredRate: null, notFoundRate: null },
+        feedback: { positiveRatio: null },
+        unansweredQuestions: [],
+      });
+      expect(insights.days).toHaveLength(7);
+    });
+  });
+
+  it('refuses an unknown period (400), an unknown or foreign bot (404), no credentials (401), a billing member and a bot key (403)', async () => {
+    await withTestApp(async (t) => {
+      expectError(await t.asOwner('GET', insightsUrl(t.botId, '1y')), 400, 'InvalidQuery');
+      expectError(await t.asOwner('GET', insightsUrl('bot_missing', '7d')), 404, 'ResourceNotFound');
+      const other = await t.otherTenant();
+      expectError(await t.asOwner('GET', insightsUrl(other.botId)), 404, 'ResourceNotFound');
+      expectError(
+        await t.call({ method: 'GET', url: insightsUrl(t.botId), workspaceId: t.workspaceId }),
+        401,
+        'Unauthorized',
+      );
+      const billing = await t.addMember('billing');
+      expect((await caller(t, billing.token)('GET', insightsUrl(t.botId))).statusCode).toBe(403);
+      expectError(await caller(t, t.botKey)('GET', insightsUrl(t.botId)), 403, 'Forbidden');
+      const viewer = await t.addMember('viewer');
+      expect((await caller(t, viewer.token)('GET', insightsUrl(t.botId))).statusCode).toBe(200);
+    });
+  });
+});

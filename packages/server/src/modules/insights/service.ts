@@ -1,0 +1,100 @@
+import type { BotInsights, InsightsDay, InsightsPeriod } from '@parley/protocol';
+import { authorize } from '../../access/policy.js';
+import { NOT_FOUND_TEXT } from '../answers/format.js';
+import type { BotsService } from '../bots/service.js';
+import type { ChatActivity, ChatService } from '../chat/contract.js';
+import type { InsightsService } from './contract.js';
+import { groupQuestions } from './group.js';
+
+export type { InsightsService } from './contract.js';
+
+/** The days of each period. */
+export const PERIOD_DAYS: Record<InsightsPeriod, number> = { '7d': 7, '30d': 30, '90d': 90 };
+
+const DAY_MS = 86_400_000;
+
+/** `part / whole`, rounded to 4 decimals; null when there is no whole. */
+const ratio = (part: number, whole: number) =>
+  whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000;
+
+/** Every day of the window (from `from` to `to`, UTC), with zeros on the days nothing happened. */
+function daySeries(activity: ChatActivity, days: number): InsightsDay[] {
+  const start = Date.parse(activity.from);
+  const byDate = new Map(activity.days.map((d) => [d.date, d]));
+  const started = new Map(activity.conversations.map((c) => [c.date, c.started]));
+  return Array.from({ length: days }, (_, i) => {
+    const date = new Date(start + i * DAY_MS).toISOString().slice(0, 10);
+    const d = byDate.get(date);
+    const replies = d?.replies ?? 0;
+    const notFound = d?.notFound ?? 0;
+    return {
+      date,
+      conversations: started.get(date) ?? 0,
+      visitorMessages: d?.visitorMessages ?? 0,
+      botMessages: d?.botMessages ?? 0,
+      answered: Math.max(0, replies - notFound),
+      notFound,
+      positive: d?.positive ?? 0,
+      negative: d?.negative ?? 0,
+    };
+  });
+}
+
+/** The period's totals from its days. */
+function totals(series: InsightsDay[]) {
+  const sum = (pick: (d: InsightsDay) => number) => series.reduce((n, d) => n + pick(d), 0);
+  return {
+    started: sum((d) => d.conversations),
+    visitor: sum((d) => d.visitorMessages),
+    bot: sum((d) => d.botMessages),
+    answered: sum((d) => d.answered),
+    notFound: sum((d) => d.notFound),
+    positive: sum((d) => d.positive),
+    negative: sum((d) => d.negative),
+  };
+}
+
+/**
+ * Bot insights over the chat module's activity: a not-found reply is one whose text is the answers module's
+ * NOT_FOUND_TEXT; the unanswered questions are grouped lexically (group.ts).
+ * @example const insights = insightsService({ bots, chat }); await insights.botInsights(actor, botId, '7d');
+ */
+export function insightsService(deps: {
+  bots: Pick<BotsService, 'get'>;
+  chat: Pick<ChatService, 'activity'>;
+}): InsightsService {
+  return {
+    async botInsights(actor, botId, period) {
+      await deps.bots.get(actor, botId);
+      authorize(actor, 'conversation.read');
+      const days = PERIOD_DAYS[period];
+      const activity = await deps.chat.activity(botId, { days, notFoundText: NOT_FOUND_TEXT });
+      const series = daySeries(activity, days);
+      const t = totals(series);
+      const replies = t.answered + t.notFound;
+      const insights: BotInsights = {
+        botId,
+        period,
+        from: activity.from,
+        to: activity.to,
+        conversations: { started: t.started },
+        messages: { total: t.visitor + t.bot, visitor: t.visitor, bot: t.bot },
+        replies: {
+          total: replies,
+          answered: t.answered,
+          notFound: t.notFound,
+          answeredRate: ratio(t.answered, replies),
+          notFoundRate: ratio(t.notFound, replies),
+        },
+        feedback: {
+          positive: t.positive,
+          negative: t.negative,
+          positiveRatio: ratio(t.positive, t.positive + t.negative),
+        },
+        days: series,
+        unansweredQuestions: groupQuestions(activity.unanswered),
+      };
+      return insights;
+    },
+  };
+}
