@@ -33,6 +33,11 @@ export function mayEditBots(role: Role | undefined): boolean {
   return role === 'developer' || role === 'manager' || role === 'administrator' || role === 'owner';
 }
 
+/** Whether `role` may read the workspace's audit records (`audit.read`: managers and above). */
+export function mayReadAudit(role: Role | undefined): boolean {
+  return role === 'manager' || role === 'administrator' || role === 'owner';
+}
+
 /** Whether `member` may delete `bot` (`bot.delete`: developers and managers only the bots they created). */
 export function mayDeleteBot(member: Member | undefined, bot: Bot): boolean {
   if (!member) return false;

@@ -1,6 +1,101 @@
+import './insights.css';
+import type { Bot, BotInsights, InsightsPeriod } from '@parley/client';
+import { useMemo, useState } from 'preact/hooks';
+import { useConsole } from '../../context.js';
+import { useLoad } from '../../hooks.js';
 import { BotFrame } from '../bot-frame.js';
+import { Notice } from '../notice.js';
+import { type ChartLine, DayChart } from './day-chart.js';
+import { InsightsFigures, percent } from './figures.js';
+import { UnansweredList } from './unanswered-list.js';
 
-/** Insights (being built). */
+/** The periods offered, as the Admin API names them. */
+const PERIODS: ReadonlyArray<{ value: InsightsPeriod; label: string }> = [
+  { value: '7d', label: 'Last 7 days' },
+  { value: '30d', label: 'Last 30 days' },
+  { value: '90d', label: 'Last 90 days' },
+];
+
+/** The two charts of a period: conversations and messages per day, replies answered and not found per day. */
+function Charts({ insights }: { insights: BotInsights }) {
+  const charts = useMemo(() => {
+    const days = insights.days.map((d) => d.date);
+    const activity: ChartLine[] = [
+      { label: 'Conversations', values: insights.days.map((d) => d.conversations), color: '--chart-1' },
+      { label: 'Visitor messages', values: insights.days.map((d) => d.visitorMessages), color: '--chart-2' },
+    ];
+    const replies: ChartLine[] = [
+      { label: 'Answered', values: insights.days.map((d) => d.answered), color: '--chart-3' },
+      { label: 'Not found', values: insights.days.map((d) => d.notFound), color: '--chart-4' },
+    ];
+    return { days, activity, replies };
+  }, [insights]);
+  const { conversations, messages, replies } = insights;
+  return (
+    <div class="charts">
+      <DayChart
+        id="chart-activity"
+        caption="Conversations and visitor messages"
+        summary={`${conversations.started} conversations and ${messages.visitor} visitor messages over ${insights.days.length} days.`}
+        days={charts.days}
+        lines={charts.activity}
+      />
+      <DayChart
+        id="chart-replies"
+        caption="Replies answered and not found"
+        summary={`${replies.answered} answered and ${replies.notFound} not found (${percent(replies.notFoundRate)} not found) over ${insights.days.length} days.`}
+        days={charts.days}
+        lines={charts.replies}
+      />
+    </div>
+  );
+}
+
+/** A bot's insights for the chosen period. */
+function BotInsightsView({ bot }: { bot: Bot }) {
+  const { client, workspace } = useConsole();
+  const [period, setPeriod] = useState<InsightsPeriod>('7d');
+  const insights = useLoad(['insights', workspace?.id, bot.id, period], () =>
+    client.getBotInsights({ id: bot.id, period }).then((r) => r.insights),
+  );
+  const data = insights.data?.period === period ? insights.data : undefined;
+  return (
+    <div class="stack insights">
+      <div class="insights-head">
+        <h2>Insights</h2>
+        <div class="field period-field">
+          <label for="insights-period">Period</label>
+          <select
+            id="insights-period"
+            value={period}
+            onChange={(event) => setPeriod(event.currentTarget.value as InsightsPeriod)}
+          >
+            {PERIODS.map((p) => (
+              <option key={p.value} value={p.value}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <Notice error={insights.error} />
+      {data ? (
+        <>
+          <InsightsFigures insights={data} />
+          <Charts insights={data} />
+          <UnansweredList
+            questions={data.unansweredQuestions}
+            knowledgeHref={`/console/bots/${encodeURIComponent(bot.id)}/knowledge`}
+          />
+        </>
+      ) : insights.fetching ? (
+        <p role="status">Loading insights…</p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Insights of a bot: figures, charts and the top unanswered questions over 7, 30 or 90 days. */
 export function InsightsPage() {
-  return <BotFrame>{() => <h2>Insights</h2>}</BotFrame>;
+  return <BotFrame>{(bot) => <BotInsightsView bot={bot} />}</BotFrame>;
 }

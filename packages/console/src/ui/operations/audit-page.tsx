@@ -1,8 +1,158 @@
-/** Audit records (being built). */
+import './operations.css';
+import type { AuditRecord, Member } from '@parley/client';
+import { useState } from 'preact/hooks';
+import { useConsole } from '../../context.js';
+import { formatDateTime } from '../../format.js';
+import { useLoad, useOwnMember } from '../../hooks.js';
+import { mayReadAudit } from '../../roles.js';
+import { Notice } from '../notice.js';
+import { AUDIT_ACTIONS, actionLabel } from './audit-actions.js';
+import { Pager, usePager } from './pager.js';
+
+const PAGE_SIZE = 20;
+
+/** Who did it, in words: the member's name or e-mail, else the record's e-mail, else the system. */
+function actorName(record: AuditRecord, members: Member[]): string {
+  const member = members.find((m) => m.userId !== undefined && m.userId === record.userId);
+  if (member) return member.displayName ? `${member.displayName} (${member.email})` : member.email;
+  return record.userEmail ?? (record.userId ? record.userId : 'Parley (system)');
+}
+
+/** One record: when, what, by whom, on what, and the value it recorded (as text). */
+function AuditRow({ record, members }: { record: AuditRecord; members: Member[] }) {
+  return (
+    <li class="list-row audit-row">
+      <span class="list-title">{actionLabel(record.action)}</span>
+      <span class="muted">
+        <time dateTime={record.recordedAt}>{formatDateTime(record.recordedAt)}</time> by{' '}
+        {actorName(record, members)}
+      </span>
+      {record.resourceName || record.resourceId ? (
+        <span class="audit-detail">
+          On {record.resourceName ? `${record.resourceName} ` : ''}
+          {record.resourceId ? <code>{record.resourceId}</code> : null}
+        </span>
+      ) : null}
+      {record.value ? <code class="audit-detail audit-value">{record.value}</code> : null}
+    </li>
+  );
+}
+
+/** The filters of the audit page: by action and by actor (a member). */
+function AuditFilters(props: {
+  action: string;
+  actor: string;
+  members: Member[];
+  onAction(value: string): void;
+  onActor(value: string): void;
+}) {
+  return (
+    <fieldset class="filters">
+      <legend class="visually-hidden">Filters</legend>
+      <div class="field">
+        <label for="audit-action">Action</label>
+        <select
+          id="audit-action"
+          value={props.action}
+          onChange={(e) => props.onAction(e.currentTarget.value)}
+        >
+          <option value="">All actions</option>
+          {AUDIT_ACTIONS.map((a) => (
+            <option key={a.value} value={a.value}>
+              {a.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
+        <label for="audit-actor">Actor</label>
+        <select id="audit-actor" value={props.actor} onChange={(e) => props.onActor(e.currentTarget.value)}>
+          <option value="">Everyone</option>
+          {props.members
+            .filter((m) => m.userId)
+            .map((m) => (
+              <option key={m.id} value={m.userId}>
+                {m.displayName ? `${m.displayName} (${m.email})` : m.email}
+              </option>
+            ))}
+        </select>
+      </div>
+    </fieldset>
+  );
+}
+
+/** The workspace's audit records, newest first, filtered by action and actor, a page at a time. */
 export function AuditPage() {
+  const { client, workspace } = useConsole();
+  const me = useOwnMember();
+  const [action, setAction] = useState('');
+  const [actor, setActor] = useState('');
+  const pager = usePager();
+  const allowed = mayReadAudit(me.data?.role);
+  const members = useLoad(['members', workspace?.id], () =>
+    workspace ? client.list.workspaceMembers().collect() : Promise.resolve([]),
+  );
+  const filter = {
+    ...(action ? { action } : {}),
+    ...(actor ? { userId: actor } : {}),
+    ...(pager.token ? { nextToken: pager.token } : {}),
+  };
+  const records = useLoad(
+    ['audit', workspace?.id, filter],
+    () => client.getAuditRecords({ id: workspace?.id ?? '', pageSize: PAGE_SIZE, ...filter }),
+    { enabled: Boolean(workspace) && allowed },
+  );
+  const choose = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    pager.reset();
+  };
+
+  if (!workspace) return <p>You are not a member of any workspace yet.</p>;
   return (
     <section class="stack">
-      <h1>Audit records</h1>
+      <div class="page-head">
+        <h1>Audit records</h1>
+        <p class="muted">of {workspace.name}</p>
+      </div>
+      {me.data && !allowed ? (
+        <p class="hint">Only managers, administrators and owners read the audit records.</p>
+      ) : null}
+      {allowed ? (
+        <>
+          <AuditFilters
+            action={action}
+            actor={actor}
+            members={members.data ?? []}
+            onAction={choose(setAction)}
+            onActor={choose(setActor)}
+          />
+          <Notice error={records.error ?? members.error} />
+          {records.data === undefined ? (
+            records.fetching ? (
+              <p role="status">Loading audit records…</p>
+            ) : null
+          ) : records.data.records.length === 0 ? (
+            <p class="empty">
+              {action || actor
+                ? 'No records match these filters. Choose "All actions" or "Everyone" to see more.'
+                : 'No records yet. Every change made through the Admin API or the Console is recorded here.'}
+            </p>
+          ) : (
+            <ul class="list" aria-label="Audit records">
+              {records.data.records.map((record) => (
+                <AuditRow key={record.id} record={record} members={members.data ?? []} />
+              ))}
+            </ul>
+          )}
+          <Pager
+            label="Audit record pages"
+            page={pager.page}
+            nextToken={records.data?.meta.nextToken}
+            onPrevious={pager.previous}
+            onNext={pager.next}
+          />
+        </>
+      ) : null}
     </section>
   );
 }

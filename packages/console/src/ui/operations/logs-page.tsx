@@ -1,6 +1,144 @@
+import './operations.css';
+import type { Bot, LogEntry } from '@parley/client';
+import { useMemo, useState } from 'preact/hooks';
+import { useConsole } from '../../context.js';
+import { formatDateTime } from '../../format.js';
+import { useLoad } from '../../hooks.js';
 import { BotFrame } from '../bot-frame.js';
+import { Notice } from '../notice.js';
+import { Pager, usePager } from './pager.js';
 
-/** Logs (being built). */
+const PAGE_SIZE = 50;
+/** How often the live tail asks for newer lines (ms). */
+const TAIL_EVERY = 2000;
+
+type Level = LogEntry['level'] | '';
+
+/** One log line: level, time, request and outcome, all as text. */
+function LogRow({ entry }: { entry: LogEntry }) {
+  return (
+    <li class="list-row log-row">
+      <span class={`badge log-level log-${entry.level}`}>{entry.level}</span>
+      <span class="log-message">{entry.message}</span>
+      <span class="muted">
+        <time dateTime={entry.timestamp}>{formatDateTime(entry.timestamp)}</time> · {entry.durationMs} ms
+        {entry.operationId ? ` · ${entry.operationId}` : ''}
+      </span>
+    </li>
+  );
+}
+
+/** Newest first, each line once. */
+function merged(newer: LogEntry[], page: LogEntry[]): LogEntry[] {
+  const seen = new Set<string>();
+  return [...newer, ...page]
+    .filter((e) => !seen.has(e.id) && Boolean(seen.add(e.id)))
+    .sort((a, b) => b.timestamp.localeCompare(a.timestamp) || b.id.localeCompare(a.id));
+}
+
+/** A bot's request log: level filter, pages, and a live tail that adds newer lines every two seconds. */
+function BotLogs({ bot }: { bot: Bot }) {
+  const { client, workspace } = useConsole();
+  const [level, setLevel] = useState<Level>('');
+  const [tailSince, setTailSince] = useState<string | undefined>(undefined);
+  const pager = usePager();
+  const filter = { ...(level ? { level } : {}), ...(pager.token ? { nextToken: pager.token } : {}) };
+  const page = useLoad(['logs', workspace?.id, bot.id, filter], () =>
+    client.getBotLogs({ id: bot.id, pageSize: PAGE_SIZE, ...filter }),
+  );
+  const live = tailSince !== undefined && pager.page === 1;
+  const tail = useLoad(
+    ['logs-tail', workspace?.id, bot.id, level, tailSince],
+    () =>
+      client.getBotLogs({
+        id: bot.id,
+        pageSize: 100,
+        ...(level ? { level } : {}),
+        ...(tailSince ? { timeStart: tailSince } : {}),
+      }),
+    { every: TAIL_EVERY, enabled: live },
+  );
+  const lines = useMemo(
+    () => merged(live ? (tail.data?.logs ?? []) : [], page.data?.logs ?? []),
+    [live, tail.data, page.data],
+  );
+  function toggleTail(on: boolean) {
+    pager.reset();
+    setTailSince(on ? (page.data?.logs[0]?.timestamp ?? new Date().toISOString()) : undefined);
+    if (!on) page.reload();
+  }
+
+  return (
+    <div class="stack">
+      <div class="filters">
+        <div class="field">
+          <label for="log-level">Level</label>
+          <select
+            id="log-level"
+            value={level}
+            onChange={(e) => {
+              setLevel(e.currentTarget.value as Level);
+              pager.reset();
+            }}
+          >
+            <option value="">All levels</option>
+            <option value="info">Info</option>
+            <option value="warn">Warnings</option>
+            <option value="error">Errors</option>
+          </select>
+        </div>
+        <label class="toggle">
+          <input type="checkbox" checked={live} onChange={(e) => toggleTail(e.currentTarget.checked)} />
+          Live tail
+        </label>
+      </div>
+      {live ? (
+        <p class="hint" role="status">
+          Live: new lines appear at the top every two seconds.
+        </p>
+      ) : null}
+      <Notice error={page.error ?? tail.error} />
+      {page.data === undefined ? (
+        page.fetching ? (
+          <p role="status">Loading the log…</p>
+        ) : null
+      ) : lines.length === 0 ? (
+        <p class="empty">
+          {level
+            ? 'No lines at this level. Choose "All levels" to see every request.'
+            : 'No requests about this bot yet. Calls to its Admin, Files and Chat APIs are logged here.'}
+        </p>
+      ) : (
+        <ul class="list" aria-label="Log lines">
+          {lines.map((entry) => (
+            <LogRow key={entry.id} entry={entry} />
+          ))}
+        </ul>
+      )}
+      <Pager
+        label="Log pages"
+        page={pager.page}
+        nextToken={page.data?.meta.nextToken}
+        onPrevious={pager.previous}
+        onNext={(token) => {
+          setTailSince(undefined);
+          pager.next(token);
+        }}
+      />
+    </div>
+  );
+}
+
+/** A bot's logs. */
 export function LogsPage() {
-  return <BotFrame>{() => <h2>Logs</h2>}</BotFrame>;
+  return (
+    <BotFrame>
+      {(bot) => (
+        <>
+          <h2>Logs</h2>
+          <BotLogs bot={bot} />
+        </>
+      )}
+    </BotFrame>
+  );
 }

@@ -1,8 +1,83 @@
-/** Usage (being built). */
+import './operations.css';
+import type { BotSummary } from '@parley/client';
+import { useConsole } from '../../context.js';
+import { useLoad } from '../../hooks.js';
+import { Notice } from '../notice.js';
+import { UsageBar } from './usage-bar.js';
+
+/** The quota figures first (file storage, vector storage, bots), then the counts without a limit. */
+const ORDER = ['storage_count', 'knowledgebase_vector_storage', 'bot_count'];
+const rank = (type: string) => (ORDER.includes(type) ? ORDER.indexOf(type) : ORDER.length);
+
+/** One bot's file storage against the per-bot quota. */
+function BotUsage({ bot }: { bot: BotSummary }) {
+  const { client, workspace } = useConsole();
+  const usage = useLoad(['bot-usage', workspace?.id, bot.id], () =>
+    client.listBotUsages({ id: bot.id }).then((r) => r.usages),
+  );
+  const storage = usage.data?.find((u) => u.type === 'storage_count');
+  const name = bot.name || 'Unnamed bot';
+  return (
+    <li class="list-row usage-row">
+      <a href={`/console/bots/${encodeURIComponent(bot.id)}`} class="list-title">
+        {name}
+      </a>
+      {storage ? (
+        <UsageBar usage={storage} label={`File storage of ${name}`} />
+      ) : usage.error ? (
+        <Notice error={usage.error} />
+      ) : (
+        <span class="muted">Loading…</span>
+      )}
+    </li>
+  );
+}
+
+/** The workspace's usage against its quotas, and each bot's file storage against the per-bot quota. */
 export function UsagePage() {
+  const { client, workspace } = useConsole();
+  const usages = useLoad(['usage', workspace?.id], () =>
+    workspace ? client.listWorkspaceUsages({ id: workspace.id }).then((r) => r.usages) : Promise.resolve([]),
+  );
+  const bots = useLoad(['bots', workspace?.id], () =>
+    workspace ? client.list.bots({ sortField: 'name', sortDirection: 'asc' }).collect() : Promise.resolve([]),
+  );
+  if (!workspace) return <p>You are not a member of any workspace yet.</p>;
+  const figures = [...(usages.data ?? [])].sort((a, b) => rank(a.type) - rank(b.type));
   return (
     <section class="stack">
-      <h1>Usage</h1>
+      <div class="page-head">
+        <h1>Usage</h1>
+        <p class="muted">
+          of {workspace.name}, this month{figures[0] ? ` (${figures[0].period})` : ''}
+        </p>
+      </div>
+      <Notice error={usages.error} />
+      {usages.data === undefined ? (
+        usages.fetching ? (
+          <p role="status">Loading usage…</p>
+        ) : null
+      ) : (
+        <section class="card stack" aria-labelledby="usage-workspace">
+          <h2 id="usage-workspace">Workspace</h2>
+          {figures.map((usage) => (
+            <UsageBar key={usage.type} usage={usage} />
+          ))}
+        </section>
+      )}
+      <section class="stack" aria-labelledby="usage-bots">
+        <h2 id="usage-bots">Bots</h2>
+        <Notice error={bots.error} />
+        {bots.data === undefined ? null : bots.data.length === 0 ? (
+          <p class="empty">No bots yet. Create one on the Bots page; its file storage shows here.</p>
+        ) : (
+          <ul class="list" aria-label="File storage by bot">
+            {bots.data.map((bot) => (
+              <BotUsage key={bot.id} bot={bot} />
+            ))}
+          </ul>
+        )}
+      </section>
     </section>
   );
 }

@@ -1,0 +1,187 @@
+// The Console's Insights and Operations in a real browser (Debian Chromium, under the strict CSP): seeded
+// conversations of the bootstrap bot (visitors' questions through the Chat API, the bot's replies as the chat
+// reply job posts them, one the knowledge bot's "I couldn't find anything…") show as figures, uPlot charts with
+// their text alternative and the top unanswered questions (markup stays text); the period switch asks again;
+// the audit page filters by action and actor; the logs page shows lines, filters by level and adds a new line
+// under live tail without a reload; the usage page shows bars in words; axe finds nothing; 390 px holds.
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { NOT_FOUND_TEXT } from '../packages/server/src/modules/answers/format.js';
+import { chatRepo } from '../packages/server/src/modules/chat/repo.js';
+import { chatClient, type TestChatUser } from '../packages/server/src/test-support/chat.js';
+import { haveChromium } from './support/browser.js';
+import { axe, overflows, useConsoleSuite } from './support/console.js';
+
+const chromiumHere = haveChromium('console insights browser tests');
+const XSS = '<img src=x onerror=window.pwned=1> do you ship to Mars';
+
+describe.skipIf(!chromiumHere)('console insights and operations in a browser', () => {
+  const suite = useConsoleSuite({
+    env: {
+      PARLEY_QUOTA_BOTS_PER_WORKSPACE: '10',
+      PARLEY_QUOTA_FILE_STORAGE_BYTES: '10000000000',
+      PARLEY_QUOTA_BOT_FILE_STORAGE_BYTES: '1000000000',
+    },
+  });
+  let user: TestChatUser;
+  let seeded = false;
+
+  /** Two visitors' conversations: three questions not found (two about refunds), one answered with a thumbs up. */
+  async function seed(): Promise<void> {
+    if (seeded) return;
+    seeded = true;
+    const { t } = suite;
+    const api = chatClient(t);
+    const chat = t.app.services.chat;
+    const bot = await chat.bot(t.botId);
+    async function ask(visitor: TestChatUser, conversationId: string, question: string, reply: string) {
+      const message = await api.message(visitor, conversationId, question);
+      const [answer] = await chat.postAsBot(
+        bot,
+        conversationId,
+        [{ payload: { type: 'text', text: reply } }],
+        {
+          replyTo: message.id,
+        },
+      );
+      return answer?.id ?? '';
+    }
+    user = await api.user();
+    const first = await api.conversation(user);
+    await ask(user, first, 'How do I get a refund?', NOT_FOUND_TEXT);
+    const answered = await ask(user, first, 'What are your opening hours?', 'We open at 9.');
+    await chatRepo(t.db.kysely).setFeedback(t.botId, answered, JSON.stringify({ value: 'positive' }));
+    const other = await api.user();
+    const second = await api.conversation(other);
+    await ask(other, second, XSS, NOT_FOUND_TEXT);
+    await ask(other, second, 'Refunds?', NOT_FOUND_TEXT);
+  }
+
+  /** The insights requests the page makes, by their period. */
+  function insightsRequests(page: Page): string[] {
+    const periods: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/v1/admin/') && url.pathname.endsWith('/insights'))
+        periods.push(url.searchParams.get('period') ?? '');
+    });
+    return periods;
+  }
+
+  const tile = (page: Page, name: string) => page.locator('.tile', { hasText: name }).locator('.tile-value');
+
+  it('insights: figures, charts with their numbers in words, the unanswered questions as text, the period switch', async () => {
+    await seed();
+    const { page, problems } = await suite.signedInPage(1280, 'light');
+    const periods = insightsRequests(page);
+    await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/insights`);
+    await expect.poll(() => tile(page, 'Conversations').textContent()).toBe('2');
+    expect(await tile(page, 'Messages').textContent()).toBe('8');
+    expect(await tile(page, 'Answered').textContent()).toBe('25%');
+    expect(await tile(page, 'Not found').textContent()).toBe('75%');
+    expect(await tile(page, 'Positive feedback').textContent()).toBe('100%');
+
+    // The charts: uPlot's canvas, and their text alternative (a name in words, the numbers as a table).
+    await expect.poll(() => page.locator('.chart-canvas canvas').count()).toBe(2);
+    const chart = page.getByRole('img', { name: /Replies answered and not found/ });
+    expect(await chart.getAttribute('aria-label')).toContain('1 answered and 3 not found (75% not found)');
+    expect(
+      await page.locator('table caption', { hasText: 'Conversations and visitor messages, per day' }).count(),
+    ).toBe(1);
+
+    // The unanswered questions, most asked first; the markup a visitor typed stays text.
+    const list = page.getByRole('list', { name: 'Unanswered questions' });
+    const rows = list.getByRole('listitem');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(0).locator('.list-title').textContent()).toBe('Refunds?');
+    expect(await rows.nth(0).textContent()).toContain('Asked 2 times');
+    expect(await rows.nth(0).textContent()).toContain('Also asked as: How do I get a refund?');
+    expect(await rows.nth(1).locator('.list-title').textContent()).toBe(XSS);
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+    expect(await page.locator('main img, section img').count()).toBe(0);
+    const knowledge = page
+      .locator('.unanswered')
+      .locator('xpath=..')
+      .getByRole('link', { name: 'Knowledge' });
+    expect(await knowledge.getAttribute('href')).toBe(`/console/bots/${suite.t.botId}/knowledge`);
+    expect(await axe(page), 'insights').toEqual([]);
+
+    await page.getByLabel('Period').selectOption('30d');
+    await expect.poll(() => periods.includes('30d')).toBe(true);
+    await expect.poll(() => page.locator('.chart-canvas canvas').count()).toBe(2);
+    expect(periods[0]).toBe('7d');
+    expect(problems).toEqual([]);
+  });
+
+  it('operations: audit filtered by action and actor, logs by level with a live tail, usage bars in words', async () => {
+    await seed();
+    const { t } = suite;
+    await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, { configuration: { botName: 'Audited' } });
+    const { page, problems } = await suite.signedInPage(1280, 'light');
+
+    await page.getByRole('link', { name: 'Audit' }).click();
+    const records = page.getByRole('list', { name: 'Audit records' }).getByRole('listitem');
+    await expect.poll(() => records.count()).toBeGreaterThan(1);
+    await page.getByLabel('Action').selectOption('UPDATE_BOT_WEBCHAT');
+    await expect.poll(() => records.count()).toBe(1);
+    expect(await records.first().textContent()).toContain('Webchat changed');
+    await page.getByLabel('Actor').selectOption(t.owner.accountId);
+    expect(await page.locator('#audit-actor option:checked').textContent()).toContain(t.owner.email);
+    await expect.poll(() => records.count()).toBe(1);
+    await page.getByLabel('Action').selectOption('DELETE_BOT');
+    await expect.poll(() => page.getByText('No records match these filters').isVisible()).toBe(true);
+    expect(await axe(page), 'audit').toEqual([]);
+
+    await page.goto(`${suite.origin}/console/bots/${t.botId}/logs`);
+    const lines = page.getByRole('list', { name: 'Log lines' }).getByRole('listitem');
+    await expect.poll(() => lines.count()).toBeGreaterThan(0);
+    await page.getByLabel('Live tail').check();
+    const api = chatClient(t);
+    const missing = await api.call('GET', '/conversations/tail-check', { key: user.key });
+    expect(missing.statusCode).toBe(404);
+    const tailed = page.getByText(`GET /v1/chat/${t.botId}/conversations/tail-check 404`);
+    await expect.poll(() => tailed.isVisible(), { timeout: 10_000 }).toBe(true);
+    await page.getByLabel('Live tail').uncheck();
+    await page.getByLabel('Level').selectOption('warn');
+    await expect.poll(() => page.locator('.log-level').allTextContents()).toContain('warn');
+    expect(new Set(await page.locator('.log-level').allTextContents())).toEqual(new Set(['warn']));
+    expect(await axe(page), 'logs').toEqual([]);
+
+    await page.getByRole('link', { name: 'Usage' }).click();
+    const storage = page.getByRole('progressbar', { name: 'File storage', exact: true });
+    await expect.poll(() => storage.count()).toBe(1);
+    expect(await storage.getAttribute('aria-valuetext')).toBe('0 bytes of 10 GB');
+    expect(
+      await page.getByRole('progressbar', { name: 'Bots', exact: true }).getAttribute('aria-valuetext'),
+    ).toBe('1 of 10');
+    expect(await page.getByText('Vector storage').count()).toBe(1);
+    const perBot = page.getByRole('progressbar', { name: /^File storage of / });
+    await expect.poll(() => perBot.count()).toBe(1);
+    expect(await perBot.getAttribute('aria-valuetext')).toBe('0 bytes of 1 GB');
+    expect(await axe(page), 'usage').toEqual([]);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('at 390 px, dark: insights, logs and usage hold and axe finds nothing', async () => {
+    await seed();
+    const { page, problems } = await suite.signedInPage(390, 'dark');
+    for (const path of [
+      `/console/bots/${suite.t.botId}/insights`,
+      `/console/bots/${suite.t.botId}/logs`,
+      '/console/usage',
+      '/console/audit',
+    ]) {
+      await page.goto(`${suite.origin}${path}`);
+      await expect.poll(() => page.locator('.list-row, .usage, .tile').count()).toBeGreaterThan(0);
+      if (await overflows(page))
+        console.log(
+          await page.evaluate(
+            "[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 391).slice(0, 8).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).join(' | ')",
+          ),
+        );
+      expect(await overflows(page), path).toBe(false);
+      expect(await axe(page), path).toEqual([]);
+    }
+    expect(problems).toEqual([]);
+  }, 60_000);
+});

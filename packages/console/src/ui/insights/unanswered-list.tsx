@@ -1,0 +1,46 @@
+import type { UnansweredQuestion } from '@parley/client';
+import { formatDateTime } from '../../format.js';
+
+/**
+ * The questions the bot could not answer, most asked first, each with how often and when it was last asked
+ * and its other wordings; all rendered as text. The operator works from it to add documents.
+ */
+export function UnansweredList({
+  questions,
+  knowledgeHref,
+}: {
+  questions: UnansweredQuestion[];
+  knowledgeHref: string;
+}) {
+  return (
+    <section class="card stack" aria-labelledby="unanswered-heading">
+      <h2 id="unanswered-heading">Top unanswered questions</h2>
+      {questions.length === 0 ? (
+        <p class="empty">
+          No unanswered questions in this period. When visitors ask something the knowledge base does not
+          cover, it shows up here.
+        </p>
+      ) : (
+        <>
+          <p class="hint">
+            Questions that got "I couldn't find anything…", grouped by similar wording. Add documents that
+            answer them on the <a href={knowledgeHref}>Knowledge</a> page.
+          </p>
+          <ol class="list unanswered" aria-label="Unanswered questions">
+            {questions.map((q) => (
+              <li key={q.question} class="list-row">
+                <span class="list-title">{q.question}</span>
+                <span class="muted">
+                  Asked {q.count === 1 ? 'once' : `${q.count} times`}, last {formatDateTime(q.lastAskedAt)}
+                </span>
+                {q.variants.length > 0 ? (
+                  <span class="muted variants">Also asked as: {q.variants.join(' · ')}</span>
+                ) : null}
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+import type { Usage } from '@parley/client';
+import { useEffect, useRef } from 'preact/hooks';
+
+const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+
+/**
+ * Bytes as people read them (decimal units, one decimal under 10).
+ * @example formatBytes(1_234_567) // '1.2 MB'
+ */
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  if (unit === 0) return `${value} ${value === 1 ? 'byte' : 'bytes'}`;
+  return `${value < 10 ? value.toFixed(1).replace(/\.0$/, '') : Math.round(value)} ${UNITS[unit]}`;
+}
+
+/** How a usage figure is named and counted. */
+const KINDS: Record<string, { label: string; bytes: boolean }> = {
+  storage_count: { label: 'File storage', bytes: true },
+  knowledgebase_vector_storage: { label: 'Vector storage', bytes: true },
+  bot_count: { label: 'Bots', bytes: false },
+  workspace_member_count: { label: 'Members', bytes: false },
+  integration_count: { label: 'Integrations', bytes: false },
+};
+
+/** A usage figure's name in words. */
+export function usageLabel(type: string): string {
+  return KINDS[type]?.label ?? type.replace(/_/g, ' ');
+}
+
+/** "1.2 MB of 10 GB", "3 of 100", "5 (no limit)". */
+export function usageText(usage: Pick<Usage, 'type' | 'value' | 'quota'>): string {
+  const format = (n: number) => (KINDS[usage.type]?.bytes ? formatBytes(n) : String(n));
+  return usage.quota === null
+    ? `${format(usage.value)} (no limit)`
+    : `${format(usage.value)} of ${format(usage.quota)}`;
+}
+
+/**
+ * One usage figure as a bar against its quota (a `progressbar` whose value text says it in words), or its
+ * value alone when unlimited. The bar's width is set from script (the page's CSP allows no style attribute).
+ */
+export function UsageBar({ usage, label = usageLabel(usage.type) }: { usage: Usage; label?: string }) {
+  const fill = useRef<HTMLSpanElement>(null);
+  const share = usage.quota ? Math.min(1, usage.value / usage.quota) : 0;
+  const over = usage.quota !== null && usage.value > usage.quota;
+  useEffect(() => {
+    if (fill.current) fill.current.style.width = `${(share * 100).toFixed(1)}%`;
+  }, [share]);
+  const text = usageText(usage);
+  return (
+    <div class="usage">
+      <div class="usage-head">
+        <span class="usage-label">{label}</span>
+        <span class={over ? 'usage-text usage-over' : 'usage-text'}>
+          {text}
+          {over ? ' (over the quota)' : ''}
+        </span>
+      </div>
+      {usage.quota !== null ? (
+        <div
+          class="usage-bar"
+          role="progressbar"
+          aria-label={label}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(share * 100)}
+          aria-valuetext={text}
+        >
+          <span ref={fill} class={over || share >= 0.9 ? 'usage-fill usage-fill-high' : 'usage-fill'} />
+        </div>
+      ) : null}
+    </div>
+  );
+}
