@@ -13,7 +13,7 @@ export type Block =
   | { kind: 'quote'; lines: Inline[][] }
   | { kind: 'list'; items: Inline[][] };
 
-const unescape = (text: string) => text.replace(/\\([\\`*_[\]<>#|()!-])/g, '$1');
+const unescaped = (text: string) => text.replace(/\\([\\`*_[\]<>#|()!-])/g, '$1');
 
 /** Only web links become links; any other URL (javascript:…) stays text. */
 function webUrl(url: string): string | undefined {
@@ -32,14 +32,14 @@ export function parseInline(line: string): Inline[] {
   let last = 0;
   for (const m of line.matchAll(pattern)) {
     const at = m.index ?? 0;
-    if (at > last) pieces.push({ kind: 'text', text: unescape(line.slice(last, at)) });
+    if (at > last) pieces.push({ kind: 'text', text: unescaped(line.slice(last, at)) });
     const url = m[2] === undefined ? undefined : webUrl(m[2]);
-    if (m[3] !== undefined) pieces.push({ kind: 'strong', text: unescape(m[3]) });
-    else if (url) pieces.push({ kind: 'link', text: unescape(m[1] ?? ''), url });
-    else pieces.push({ kind: 'text', text: unescape(m[0]) });
+    if (m[3] !== undefined) pieces.push({ kind: 'strong', text: unescaped(m[3]) });
+    else if (url) pieces.push({ kind: 'link', text: unescaped(m[1] ?? ''), url });
+    else pieces.push({ kind: 'text', text: unescaped(m[0]) });
     last = at + m[0].length;
   }
-  if (last < line.length) pieces.push({ kind: 'text', text: unescape(line.slice(last)) });
+  if (last < line.length) pieces.push({ kind: 'text', text: unescaped(line.slice(last)) });
   return pieces;
 }
 
