@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { useAction } from '../../hooks.js';
 import { Notice } from '../notice.js';
 import {
@@ -29,6 +30,9 @@ function progressOf(file: LinkedFile, upload: Upload | undefined): { value?: num
   return { words: 'Indexing: reading the document' };
 }
 
+/** Files listed before "Show all". */
+const SHOWN = 100;
+
 /** The files of a knowledge base, live: each one's state, progress, failure in words and Re-index. */
 export function KnowledgeBaseFiles(props: {
   botId: string;
@@ -41,6 +45,10 @@ export function KnowledgeBaseFiles(props: {
   onChanged(): void;
 }) {
   const { files, uploads } = props;
+  const [all, setAll] = useState(false);
+  // Most recently added first; a knowledge base of thousands shows its latest SHOWN until asked for all.
+  const latest = files ? [...files].reverse() : [];
+  const shown = all ? latest : latest.slice(0, SHOWN);
   return (
     <section class="stack" aria-labelledby="kb-files-title">
       <h3 id="kb-files-title">Files in this knowledge base</h3>
@@ -57,7 +65,7 @@ export function KnowledgeBaseFiles(props: {
         </p>
       ) : (
         <ul class="list" aria-label="Files in this knowledge base">
-          {files.map((file) => (
+          {shown.map((file) => (
             <LinkedFileRow
               key={file.fileId}
               botId={props.botId}
@@ -70,6 +78,16 @@ export function KnowledgeBaseFiles(props: {
           ))}
         </ul>
       )}
+      {shown.length < latest.length ? (
+        <p class="actions">
+          <span class="muted">
+            The {SHOWN} files added last are shown, of {latest.length}. The Files tab searches them all.
+          </span>
+          <button type="button" onClick={() => setAll(true)}>
+            Show all {latest.length} files
+          </button>
+        </p>
+      ) : null}
     </section>
   );
 }
