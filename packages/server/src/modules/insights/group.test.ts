@@ -44,8 +44,20 @@ describe('groupQuestions', () => {
     ]);
   });
 
+  it('matches a word with the words it begins: deliver and delivery, ship and shipping', () => {
+    const groups = groupQuestions([
+      { text: 'Delivery to antarctica??', at: at(2) },
+      { text: 'Do you deliver to Antarctica?', at: at(1) },
+      { text: 'shipping to Antarctica', at: at(0) },
+    ]);
+    expect(groups.map((g) => [g.question, g.count])).toEqual([
+      ['Delivery to antarctica??', 2],
+      ['shipping to Antarctica', 1],
+    ]);
+  });
+
   it(`answers at most ${MAX_GROUPS} groups`, () => {
-    const many = Array.from({ length: 50 }, (_, i) => ({ text: `topic${i} question`, at: at(i) }));
+    const many = Array.from({ length: 50 }, (_, i) => ({ text: `item${i}x`, at: at(i) }));
     expect(groupQuestions(many)).toHaveLength(MAX_GROUPS);
   });
 });

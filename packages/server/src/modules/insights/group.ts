@@ -11,7 +11,7 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-/** Two questions whose content words overlap at least this much (Jaccard) are one question. */
+/** Two questions whose content words overlap at least this much (Jaccard, words matching by sameWord) are one question. */
 export const SIMILARITY = 0.5;
 /** Most groups answered. */
 export const MAX_GROUPS = 20;
@@ -42,11 +42,32 @@ export function contentWords(text: string): Set<string> {
   return new Set(words);
 }
 
-function jaccard(a: Set<string>, b: Set<string>): number {
+/** Words shorter than this match only themselves; longer ones also match words they begin (deliver, delivery). */
+const PREFIX_MIN = 4;
+
+/** Whether two content words are the same word: equal, or one begins the other ("deliver" and "delivery"). */
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.min(a.length, b.length) < PREFIX_MIN) return false;
+  return a.startsWith(b) || b.startsWith(a);
+}
+
+/** The index key of a word: what every word it may match (sameWord) begins with. */
+const wordKey = (word: string) => word.slice(0, PREFIX_MIN);
+
+/** Jaccard similarity of two sets of words, words matching by sameWord. */
+function similarity(a: Set<string>, b: Set<string>): number {
   let shared = 0;
-  for (const w of a) if (b.has(w)) shared++;
+  for (const w of a) {
+    for (const v of b) {
+      if (sameWord(w, v)) {
+        shared++;
+        break;
+      }
+    }
+  }
   const union = a.size + b.size - shared;
-  return union === 0 ? 1 : shared / union;
+  return union <= 0 ? 1 : shared / union;
 }
 
 interface Group {
@@ -60,11 +81,11 @@ interface Group {
 /** The group `words` belongs to among those sharing a word with it (the most similar at or above SIMILARITY). */
 function closest(words: Set<string>, groups: Group[], byWord: Map<string, Group[]>): Group | undefined {
   const candidates = new Set<Group>();
-  for (const w of words) for (const g of byWord.get(w) ?? []) candidates.add(g);
+  for (const w of words) for (const g of byWord.get(wordKey(w)) ?? []) candidates.add(g);
   let best: Group | undefined;
   let bestScore = SIMILARITY;
   for (const g of candidates) {
-    const score = jaccard(words, g.words);
+    const score = similarity(words, g.words);
     if (score >= bestScore) {
       best = g;
       bestScore = score;
@@ -87,7 +108,8 @@ function toQuestion(g: Group): UnansweredQuestion {
 }
 
 /**
- * Groups questions by similar wording (lexical: their content words overlap by at least {@link SIMILARITY}),
+ * Groups questions by similar wording (lexical: their content words, a word matching the words it begins or
+ * that begin it, overlap by at least {@link SIMILARITY}),
  * most asked first (then most recently asked), at most {@link MAX_GROUPS}. Each question joins the group of
  * the first question it resembles, so a group keeps the words of the question that opened it.
  * @example groupQuestions([{ text: 'Refund?', at }, { text: 'How do I get a refund', at }]) // one group of 2
@@ -103,7 +125,8 @@ export function groupQuestions(questions: Array<{ text: string; at: string }>): 
     if (!group) {
       group = { words, count: 0, lastAskedAt: q.at, wordings: new Map() };
       groups.push(group);
-      for (const w of words) byWord.set(w, [...(byWord.get(w) ?? []), group]);
+      for (const key of new Set([...words].map(wordKey)))
+        byWord.set(key, [...(byWord.get(key) ?? []), group]);
     }
     group.count++;
     if (q.at > group.lastAskedAt) group.lastAskedAt = q.at;

@@ -136,6 +136,41 @@ describe('GET /v1/admin/bots/{id}/insights', () => {
     });
   });
 
+  it("counts the real knowledge bot's replies: questions its empty knowledge base cannot answer are listed", async () => {
+    await withTestApp(
+      async (t) => {
+        const api = chatClient(t);
+        const visitor = await api.user();
+        const conversation = await api.conversation(visitor);
+        await api.message(visitor, conversation, 'Do you deliver to Antarctica?');
+        await api.message(visitor, conversation, 'Delivery to antarctica??');
+        let insights: BotInsights | undefined;
+        const until = Date.now() + 15_000;
+        while (Date.now() < until) {
+          insights = await insightsOf(t, '7d');
+          if (insights.replies.total >= 2) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(insights?.replies).toEqual({
+          total: 2,
+          answered: 0,
+          notFound: 2,
+          answeredRate: 0,
+          notFoundRate: 1,
+        });
+        expect(insights?.unansweredQuestions).toEqual([
+          {
+            question: 'Delivery to antarctica??',
+            count: 2,
+            lastAskedAt: expect.any(String),
+            variants: ['Do you deliver to Antarctica?'],
+          },
+        ]);
+      },
+      { workers: true },
+    );
+  });
+
   it('answers zeros and null rates for a bot without conversations', async () => {
     await withTestApp(async (t) => {
       const res = await t.asOwner('POST', '/v1/admin/bots', { name: 'Quiet' });
