@@ -1,0 +1,58 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { migrate } from '../../db/database.js';
+import { useTestApp } from '../../test-support/fixtures.js';
+import { postgresTestUrl } from '../../test-support/harness.js';
+import { NOT_FOUND_TEXT } from '../answers/index.js';
+
+const pgUrl = postgresTestUrl();
+
+describe.each([
+  { db: 'SQLite', databaseUrl: undefined },
+  ...(pgUrl ? [{ db: 'PostgreSQL', databaseUrl: pgUrl }] : []),
+])('migration 0009_chat_reply_details on $db', ({ databaseUrl }) => {
+  const t = useTestApp(databaseUrl ? { databaseUrl } : {});
+
+  it('marks the not-found replies stored before it as answer = not_found, and nothing else', async () => {
+    const db = t.db.kysely;
+    // The database as it was before the migration: without the columns, and the migration not applied.
+    await sql`delete from kysely_migration where name = '0009_chat_reply_details'`.execute(db);
+    await sql`alter table chat_messages drop column answer`.execute(db);
+    await sql`alter table chat_messages drop column details`.execute(db);
+    const row = (id: string, isBot: number, text: string) => ({
+      id,
+      bot_id: t.botId,
+      conversation_id: 'conv_old',
+      user_id: isBot ? `bot_${t.botId}` : 'visitor',
+      is_bot: isBot,
+      payload: JSON.stringify({ type: 'text', text }),
+      metadata: null,
+      feedback: null,
+      reply_to: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+    });
+    await sql`insert into chat_messages (id, bot_id, conversation_id, user_id, is_bot, payload, created_at)
+      values ${sql.join(
+        [
+          row('m1', 0, NOT_FOUND_TEXT),
+          row('m2', 1, NOT_FOUND_TEXT),
+          row('m3', 1, 'Here is what I found'),
+        ].map(
+          (r) =>
+            sql`(${r.id}, ${r.bot_id}, ${r.conversation_id}, ${r.user_id}, ${r.is_bot}, ${r.payload}, ${r.created_at})`,
+        ),
+      )}`.execute(db);
+    await migrate(db);
+    const marked = await db
+      .selectFrom('chat_messages')
+      .select(['id', 'answer', 'details'])
+      .where('conversation_id', '=', 'conv_old')
+      .orderBy('id')
+      .execute();
+    expect(marked).toEqual([
+      { id: 'm1', answer: null, details: null },
+      { id: 'm2', answer: 'not_found', details: null },
+      { id: 'm3', answer: null, details: null },
+    ]);
+  });
+});
