@@ -1,5 +1,7 @@
+import type { BotConversationMessage } from '@parley/client';
 import { useRoute } from 'preact-iso';
 import { useConsole } from '../../context.js';
+import { formatDateTime } from '../../format.js';
 import { useLoad } from '../../hooks.js';
 import { BotFrame } from '../bot-frame.js';
 import { Notice } from '../notice.js';
@@ -9,6 +11,28 @@ import './inbox.css';
 
 /** The most messages a transcript shows. */
 const MAX_MESSAGES = 1_000;
+
+/** What a transcript tells at a glance: when it started, how many messages, and its flags. */
+function Summary({ messages }: { messages: BotConversationMessage[] }) {
+  const first = messages[0];
+  const negative = messages.some((m) => m.feedback?.value === 'negative');
+  const unanswered = messages.some((m) => m.answer === 'not_found');
+  return (
+    <p class="inbox-meta">
+      {first ? (
+        <span class="muted">
+          Started <time dateTime={first.createdAt}>{formatDateTime(first.createdAt)}</time>
+        </span>
+      ) : null}
+      <span class="muted">
+        {messages.length} {messages.length === 1 ? 'message' : 'messages'}, oldest first; new ones appear as
+        they arrive
+      </span>
+      {negative ? <span class="badge badge-negative">Negative feedback</span> : null}
+      {unanswered ? <span class="badge badge-unanswered">Not answered</span> : null}
+    </p>
+  );
+}
 
 /** A conversation's messages as a thread, oldest first, refreshed while shown. */
 function Transcript({ botId, conversationId }: { botId: string; conversationId: string }) {
@@ -36,10 +60,7 @@ function Transcript({ botId, conversationId }: { botId: string; conversationId: 
         <p class="empty">No messages in this conversation yet. They appear here as they are sent.</p>
       ) : (
         <>
-          <p class="muted">
-            {messages.data.length} {messages.data.length === 1 ? 'message' : 'messages'}, oldest first; new
-            ones appear as they arrive.
-          </p>
+          <Summary messages={messages.data} />
           <ol class="thread" aria-label="Messages">
             {messages.data.map((m) => (
               <TranscriptMessage key={m.id} botId={botId} message={m} />

@@ -197,3 +197,22 @@ describe.each([
     });
   });
 });
+
+describe('conversations inbox of a bot without an answer engine', () => {
+  const t = useTestApp({ workers: true, responder: null });
+
+  it("records the reply's answer mode as no_engine, with no retrieval details", async () => {
+    const chat = chatClient(t);
+    const visitor = await chat.user();
+    const id = await chat.conversation(visitor);
+    await chat.message(visitor, id, 'hello?');
+    const url = `/v1/admin/bots/${t.botId}/conversations/${id}/messages`;
+    let messages: InboxMessage[] = [];
+    await waitFor(async () => {
+      messages = ((await t.asOwner('GET', url)).json() as { messages: InboxMessage[] }).messages;
+      return messages.length === 2;
+    });
+    expect(messages[1]).toMatchObject({ author: 'bot', answer: 'no_engine' });
+    expect(messages[1]?.details).toBeUndefined();
+  });
+});
