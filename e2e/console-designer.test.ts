@@ -47,7 +47,7 @@ async function previewFrame(page: Page, botId: string): Promise<Frame> {
 }
 
 describe.skipIf(!chromiumHere)('console playground and webchat designer in a browser', () => {
-  const suite = useConsoleSuite({ webchat: true, workers: true });
+  const suite = useConsoleSuite({ workers: true });
   let botId: string;
   const viewer = { email: `viewer-${Date.now()}@example.com`, password: 'viewer password 42' };
 
@@ -154,6 +154,12 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
     const radiusError = page.locator('#wc-radius-error');
     await expect.poll(() => radiusError.textContent()).toBe('must be a number between 0.5 and 4');
     expect(await radius.getAttribute('aria-describedby')).toContain('wc-radius-error');
+    // Save again after changing another field: the API is asked again, refuses again, the message stays.
+    await page.getByLabel('Name in the header', { exact: true }).fill(`${TRICKY_TEXT} `);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => problems.length).toBe(2);
+    await expect.poll(() => radiusError.textContent()).toBe('must be a number between 0.5 and 4');
+    await page.getByLabel('Name in the header', { exact: true }).fill(TRICKY_TEXT);
     expect(await axe(page), 'designer with an error').toEqual([]);
 
     await radius.fill('2');
@@ -179,10 +185,9 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
     expect(await reloaded.evaluate('window.pwned')).toBeUndefined();
     expect(await axe(page), 'designer').toEqual([]);
     await page.screenshot({ path: artifact('console-designer-1280.png'), fullPage: true });
-    // The one refused request is the Save with the bad radius (the browser logs every 4xx answer).
-    expect(problems).toEqual([
-      'Failed to load resource: the server responded with a status of 400 (Bad Request)',
-    ]);
+    // The refused requests are the two Saves with the bad radius (the browser logs every 4xx answer).
+    const refused = 'Failed to load resource: the server responded with a status of 400 (Bad Request)';
+    expect(problems).toEqual([refused, refused]);
   });
 
   it('viewer at 390 px, dark: the playground answers, the designer is read-only, the layout holds', async () => {
