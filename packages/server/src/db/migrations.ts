@@ -527,8 +527,10 @@ const migrations: Record<string, Migration> = {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('chat_messages').addColumn('answer', 'text').execute();
       await db.schema.alterTable('chat_messages').addColumn('details', 'text').execute();
-      const notFound = JSON.stringify({ type: 'text', text: "I couldn't find anything about that in my knowledge base." });
-      await sql`update chat_messages set answer = 'not_found' where is_bot = 1 and payload = ${notFound}`.execute(db);
+      const text = "I couldn't find anything about that in my knowledge base.";
+      const notFound = JSON.stringify({ type: 'text', text });
+      await sql`update chat_messages set answer = 'not_found'
+                where is_bot = 1 and payload = ${notFound}`.execute(db);
     },
   },
 };
