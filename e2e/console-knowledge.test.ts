@@ -7,6 +7,7 @@
 // file public and shows its URL, lists passages with page numbers, downloads and deletes. Markup in a file
 // name stays text; axe finds nothing; the layout holds at 390 px (dark). A viewer sees it all but is offered no
 // upload, change or deletion.
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { asBot } from '../bench/lib/bot-request.js';
@@ -23,6 +24,9 @@ Every employee receives 25 days of paid vacation per calendar year.
 `;
 const MARKUP_NAME = '<img src=x onerror=window.pwned=1>.md';
 const INDEXING = { timeout: 90_000, interval: 250 };
+
+/** Where a screenshot is kept (e2e/artifacts/, a test artifact). */
+const artifact = (name: string) => fileURLToPath(new URL(`./artifacts/${name}`, import.meta.url));
 
 /** A two-page PDF drawn with pdf-lib. */
 async function pdf(): Promise<Buffer> {
@@ -132,6 +136,7 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
     expect(await page.evaluate('window.pwned')).toBeUndefined();
     expect(await page.locator('main img').count()).toBe(0);
     expect(await axe(page), 'knowledge base with files').toEqual([]);
+    await page.screenshot({ path: artifact('console-knowledge-base-1280.png'), fullPage: true });
 
     // Rename and delete (confirmed) on the list of knowledge bases.
     await page.getByRole('link', { name: '← Knowledge bases' }).click();
@@ -164,6 +169,7 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
     const rows = table.locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(25);
     expect(await axe(page), 'files table').toEqual([]);
+    await page.screenshot({ path: artifact('console-files-1280.png'), fullPage: true });
 
     await page.getByLabel('Status').selectOption({ label: 'Waiting for upload' });
     await expect.poll(() => page.getByText('Page 1').isVisible()).toBe(true);
@@ -256,6 +262,7 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
     await page.getByRole('table', { name: 'Files' }).getByRole('link').first().click();
     await expect.poll(() => page.getByRole('heading', { name: 'Details' }).isVisible()).toBe(true);
     expect(await overflows(page), 'file panel').toBe(false);
+    await page.screenshot({ path: artifact('console-file-390.png'), fullPage: true });
     expect(await axe(page), 'file panel, dark').toEqual([]);
     expect(problems).toEqual([]);
   }, 60_000);
