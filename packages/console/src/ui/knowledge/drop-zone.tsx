@@ -33,7 +33,7 @@ export function DropZone({ onFiles }: { onFiles(files: File[]): void }) {
         onFiles([...(event.dataTransfer?.files ?? [])]);
       }}
     >
-      <h3 id="drop-zone-title" class="drop-zone-title">
+      <h3 id="drop-zone-title" class="kn-h drop-zone-title">
         Drop PDFs, Word or Markdown files here
       </h3>
       <p class="muted">
@@ -62,7 +62,7 @@ export function DropZone({ onFiles }: { onFiles(files: File[]): void }) {
 function uploadWords(u: Upload): string {
   if (u.state === 'waiting') return 'Waiting to upload';
   if (u.state === 'failed') return `Upload failed: ${u.error ?? 'unknown reason'}`;
-  if (u.state === 'uploaded') return 'Uploaded, now indexing (see below)';
+  if (u.state === 'uploaded') return 'Uploaded: its indexing shows below';
   const percent = u.size === 0 ? 100 : Math.floor((u.loaded / u.size) * 100);
   return `Uploading: ${percent}% (${formatSize(u.loaded)} of ${formatSize(u.size)})`;
 }
@@ -74,7 +74,9 @@ export function UploadList({ uploads, onClear }: { uploads: Upload[]; onClear():
   return (
     <section class="card stack" aria-labelledby="uploads-title">
       <div class="page-head">
-        <h3 id="uploads-title">Uploads</h3>
+        <h3 id="uploads-title" class="kn-h">
+          Uploads
+        </h3>
         {finished ? (
           <button type="button" class="quiet" onClick={onClear}>
             Clear finished uploads

@@ -19,7 +19,9 @@ export function FileAccess({ file, files, mayChange, onChanged }: Props) {
   }
   return (
     <section class="card stack" aria-labelledby="file-access-title">
-      <h3 id="file-access-title">Access</h3>
+      <h3 id="file-access-title" class="kn-h">
+        Access
+      </h3>
       {isPublic ? (
         <>
           <p>Public: anyone with this permanent URL can download the file.</p>

@@ -88,7 +88,9 @@ function FilePanel({ bot }: { bot: Bot }) {
 function FileFacts({ file, knowledgeBases }: { file: FileObject; knowledgeBases: string[] | undefined }) {
   return (
     <section class="card stack" aria-labelledby="file-facts-title">
-      <h3 id="file-facts-title">Details</h3>
+      <h3 id="file-facts-title" class="kn-h">
+        Details
+      </h3>
       <dl class="facts">
         <dt>Key</dt>
         <dd class="kn-key">{file.key}</dd>
@@ -159,7 +161,9 @@ function DeleteFile({ file, files, back }: { file: FileObject; files: Client; ba
   }
   return (
     <section class="card stack danger-zone" aria-labelledby="delete-file-title">
-      <h3 id="delete-file-title">Delete</h3>
+      <h3 id="delete-file-title" class="kn-h">
+        Delete
+      </h3>
       {confirming ? (
         <>
           <p>

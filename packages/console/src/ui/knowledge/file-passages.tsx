@@ -16,7 +16,9 @@ export function FilePassages({ file, files }: { file: FileObject; files: Client 
   const list = passages.data?.passages ?? [];
   return (
     <section class="card stack" aria-labelledby="file-passages-title">
-      <h3 id="file-passages-title">Passages</h3>
+      <h3 id="file-passages-title" class="kn-h">
+        Passages
+      </h3>
       <Notice error={passages.error} />
       {passages.data === undefined ? (
         passages.loading ? (

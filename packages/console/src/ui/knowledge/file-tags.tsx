@@ -37,7 +37,9 @@ export function FileTags({ file, files, mayChange, onChanged }: Props) {
   const value = form.field('value');
   return (
     <section class="card stack" aria-labelledby="file-tags-title">
-      <h3 id="file-tags-title">Tags</h3>
+      <h3 id="file-tags-title" class="kn-h">
+        Tags
+      </h3>
       {tags.length === 0 ? (
         <p class="muted">
           {mayChange

@@ -51,7 +51,9 @@ export function KnowledgeBaseFiles(props: {
   const shown = all ? latest : latest.slice(0, SHOWN);
   return (
     <section class="stack" aria-labelledby="kb-files-title">
-      <h3 id="kb-files-title">Files in this knowledge base</h3>
+      <h3 id="kb-files-title" class="kn-h">
+        Files in this knowledge base
+      </h3>
       <Notice error={props.error} />
       {files === undefined ? (
         props.loading ? (
