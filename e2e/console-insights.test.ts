@@ -4,6 +4,7 @@
 // their text alternative and the top unanswered questions (markup stays text); the period switch asks again;
 // the audit page filters by action and actor; the logs page shows lines, filters by level and adds a new line
 // under live tail without a reload; the usage page shows bars in words; axe finds nothing; 390 px holds.
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { NOT_FOUND_TEXT } from '../packages/server/src/modules/answers/format.js';
@@ -13,6 +14,9 @@ import { haveChromium } from './support/browser.js';
 import { axe, overflows, useConsoleSuite } from './support/console.js';
 
 const chromiumHere = haveChromium('console insights browser tests');
+/** Where a screenshot is kept (e2e/artifacts/, a test artifact). */
+const artifact = (name: string) => fileURLToPath(new URL(`./artifacts/${name}`, import.meta.url));
+
 const XSS = '<img src=x onerror=window.pwned=1> do you ship to Mars';
 
 describe.skipIf(!chromiumHere)('console insights and operations in a browser', () => {
@@ -105,6 +109,7 @@ describe.skipIf(!chromiumHere)('console insights and operations in a browser', (
       .getByRole('link', { name: 'Knowledge' });
     expect(await knowledge.getAttribute('href')).toBe(`/console/bots/${suite.t.botId}/knowledge`);
     expect(await axe(page), 'insights').toEqual([]);
+    await page.screenshot({ path: artifact('console-insights-1280.png'), fullPage: true });
 
     await page.getByLabel('Period').selectOption('30d');
     await expect.poll(() => periods.includes('30d')).toBe(true);
@@ -159,6 +164,7 @@ describe.skipIf(!chromiumHere)('console insights and operations in a browser', (
     await expect.poll(() => perBot.count()).toBe(1);
     expect(await perBot.getAttribute('aria-valuetext')).toBe('0 bytes of 1 GB');
     expect(await axe(page), 'usage').toEqual([]);
+    await page.screenshot({ path: artifact('console-usage-1280.png'), fullPage: true });
     expect(problems).toEqual([]);
   }, 60_000);
 
@@ -173,14 +179,10 @@ describe.skipIf(!chromiumHere)('console insights and operations in a browser', (
     ]) {
       await page.goto(`${suite.origin}${path}`);
       await expect.poll(() => page.locator('.list-row, .usage, .tile').count()).toBeGreaterThan(0);
-      if (await overflows(page))
-        console.log(
-          await page.evaluate(
-            "[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 391).slice(0, 8).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).join(' | ')",
-          ),
-        );
       expect(await overflows(page), path).toBe(false);
       expect(await axe(page), path).toEqual([]);
+      const name = path.split('/').filter(Boolean).at(-1) ?? 'page';
+      await page.screenshot({ path: artifact(`console-${name}-390-dark.png`), fullPage: true });
     }
     expect(problems).toEqual([]);
   }, 60_000);
