@@ -44,7 +44,17 @@ export function usageText(usage: Pick<Usage, 'type' | 'value' | 'quota'>): strin
  * One usage figure as a bar against its quota (a `progressbar` whose value text says it in words), or its
  * value alone when unlimited. The bar's width is set from script (the page's CSP allows no style attribute).
  */
-export function UsageBar({ usage, label = usageLabel(usage.type) }: { usage: Usage; label?: string }) {
+export function UsageBar({
+  usage,
+  label = usageLabel(usage.type),
+  name = label,
+}: {
+  usage: Usage;
+  /** What the figure is called on screen. */
+  label?: string;
+  /** The bar's accessible name (default: the label). */
+  name?: string;
+}) {
   const fill = useRef<HTMLSpanElement>(null);
   const share = usage.quota ? Math.min(1, usage.value / usage.quota) : 0;
   const over = usage.quota !== null && usage.value > usage.quota;
@@ -65,7 +75,7 @@ export function UsageBar({ usage, label = usageLabel(usage.type) }: { usage: Usa
         <div
           class="usage-bar"
           role="progressbar"
-          aria-label={label}
+          aria-label={name}
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={Math.round(share * 100)}

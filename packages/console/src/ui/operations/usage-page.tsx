@@ -23,7 +23,7 @@ function BotUsage({ bot }: { bot: BotSummary }) {
         {name}
       </a>
       {storage ? (
-        <UsageBar usage={storage} label={`File storage of ${name}`} />
+        <UsageBar usage={storage} name={`File storage of ${name}`} />
       ) : usage.error ? (
         <Notice error={usage.error} />
       ) : (
