@@ -15,6 +15,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The webchat and Console bundles, built once for every browser test (e2e/support/build-bundles.ts).
+    globalSetup: ['./e2e/support/build-bundles.ts'],
     reporters: ['default', './tools/summary-reporter.ts'],
   },
 });

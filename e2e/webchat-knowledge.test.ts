@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asBot } from '../bench/lib/bot-request.js';
 import type { TestApp } from '../packages/server/src/test-support/harness.js';
-import { buildWebchat, haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
+import { haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
 
 const chromiumHere = haveChromium('webchat knowledge tests');
 
@@ -50,7 +50,6 @@ describe.skipIf(!chromiumHere)('the webchat answers from an uploaded document', 
   };
 
   beforeAll(async () => {
-    buildWebchat();
     ({ t, origin } = await listeningTestApp({ workers: true }));
 
     // 1. The document, uploaded as any user of the Files API would: upsert, then PUT the bytes.

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
-import { buildWebchat, haveChromium, useBrowserApp } from './support/browser.js';
+import { haveChromium, useBrowserApp } from './support/browser.js';
 import {
   inWebchat as chat,
   postAsBot,
@@ -27,7 +27,7 @@ function inShadow<T>(page: Page, js: string): Promise<T> {
 }
 
 describe.skipIf(!chromiumHere)('webchat user experience in a browser', () => {
-  const suite = useBrowserApp({}, buildWebchat);
+  const suite = useBrowserApp();
 
   /** A page on the server's suite.origin with the script tag (or `init` in `after`), recording every event. */
   async function newPage(

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
-import { buildWebchat, haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
+import { haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
 import {
   inWebchat,
   postAsBot,
@@ -58,7 +58,6 @@ describe.skipIf(!chromiumHere)('webchat in a browser', () => {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    buildWebchat();
     ({ t, origin } = await listeningTestApp());
     browser = await launchChromium();
     shots = await mkdtemp(join(tmpdir(), 'parley-webchat-shots-'));

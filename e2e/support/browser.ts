@@ -38,7 +38,7 @@ export function haveChromium(what: string): boolean {
   return false;
 }
 
-/** Bundles the webchat from its current sources (about a second), so a browser test never runs a stale dist/. */
+/** Bundles the webchat from its current sources (about a second); run once per test run by build-bundles.ts. */
 export function buildWebchat(): void {
   execFileSync(
     process.execPath,
@@ -78,10 +78,11 @@ export interface BrowserApp {
 }
 
 /**
- * Starts, before a file's tests, `prepare()` (e.g. building a bundle), an in-process app listening on its public
- * URL and Chromium; closes the profiles, the browser and the app after them. Call at the top of a `describe`.
+ * Starts, before a file's tests, an in-process app listening on its public URL and Chromium; closes the
+ * profiles, the browser and the app after them. Call at the top of a `describe`. (The bundles the browser loads
+ * are built once for the run: e2e/support/build-bundles.ts.)
  */
-export function useBrowserApp(options: TestAppOptions = {}, prepare?: () => void): BrowserApp {
+export function useBrowserApp(options: TestAppOptions = {}): BrowserApp {
   const contexts: BrowserContext[] = [];
   let started: { t: TestApp; origin: string; browser: Browser } | undefined;
   const get = () => {
@@ -89,7 +90,6 @@ export function useBrowserApp(options: TestAppOptions = {}, prepare?: () => void
     return started;
   };
   beforeAll(async () => {
-    prepare?.();
     const { t, origin } = await listeningTestApp(options);
     started = { t, origin, browser: await launchChromium() };
   });

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import type { TestApp, TestAppOptions } from '../../packages/server/src/test-support/harness.js';
-import { buildWebchat, useBrowserApp } from './browser.js';
+import { useBrowserApp } from './browser.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -36,15 +36,12 @@ export interface ConsoleSuite {
 }
 
 /**
- * Sets up a Console browser suite (call at the top of a `describe`): builds the Console (and the webchat when
- * asked), starts the app and Chromium before the tests, closes everything after (see useBrowserApp).
+ * Sets up a Console browser suite (call at the top of a `describe`): starts the app and Chromium before the
+ * tests, closes everything after (see useBrowserApp).
  */
-export function useConsoleSuite(options: TestAppOptions & { webchat?: boolean } = {}): ConsoleSuite {
-  const { webchat, ...appOptions } = options;
-  const app = useBrowserApp(appOptions, () => {
-    buildConsole();
-    if (webchat) buildWebchat();
-  });
+export function useConsoleSuite(options: TestAppOptions = {}): ConsoleSuite {
+  // The bundles are built once for the whole run (e2e/support/build-bundles.ts, Vitest's global setup).
+  const app = useBrowserApp(options);
   const suite: ConsoleSuite = {
     get t() {
       return app.t;
