@@ -1,6 +1,6 @@
 // Data for the Console benchmark: many file rows for one bot, written straight into a Parley database (no blob,
-// no passages: what a files table lists, in a second instead of the minutes 10,000 Files API upserts would
-// take), more bots through the Admin API, and the owner's session cookie.
+// no passages: what a files table lists, in one transaction instead of 10,000 or more Files API requests),
+// more bots through the Admin API, and the owner's session cookie.
 import { openDatabase } from '@parley/server/dist/db/database.js';
 import { seededRandom } from './random.js';
 
