@@ -115,6 +115,12 @@ describe.skipIf(!chromiumHere)('console insights and operations in a browser', (
     await expect.poll(() => periods.includes('30d')).toBe(true);
     await expect.poll(() => page.locator('.chart-canvas canvas').count()).toBe(2);
     expect(periods[0]).toBe('7d');
+    // The period is kept in the address: a reload shows the same period.
+    expect(new URL(page.url()).searchParams.get('period')).toBe('30d');
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Period').inputValue()).toBe('30d');
+    await expect.poll(() => tile(page, 'Conversations').textContent()).toBe('2');
+    expect(periods.at(-1)).toBe('30d');
     expect(problems).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 import './insights.css';
 import type { Bot, BotInsights, InsightsPeriod } from '@parley/client';
-import { useMemo, useState } from 'preact/hooks';
+import { useMemo } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import { useConsole } from '../../context.js';
 import { useLoad } from '../../hooks.js';
 import { BotFrame } from '../bot-frame.js';
@@ -51,10 +52,17 @@ function Charts({ insights }: { insights: BotInsights }) {
   );
 }
 
-/** A bot's insights for the chosen period. */
+/** The period named by the address's `?period=` (7 days when absent or unknown). */
+function periodOf(query: Record<string, string>): InsightsPeriod {
+  return PERIODS.find((p) => p.value === query.period)?.value ?? '7d';
+}
+
+/** A bot's insights for the chosen period (kept in the address: a reload or a shared link shows the same). */
 function BotInsightsView({ bot }: { bot: Bot }) {
   const { client, workspace } = useConsole();
-  const [period, setPeriod] = useState<InsightsPeriod>('7d');
+  const { path, query, route } = useLocation();
+  const period = periodOf(query);
+  const setPeriod = (value: InsightsPeriod) => route(`${path}?period=${value}`, true);
   const insights = useLoad(['insights', workspace?.id, bot.id, period], () =>
     client.getBotInsights({ id: bot.id, period }).then((r) => r.insights),
   );

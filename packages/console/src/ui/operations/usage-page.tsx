@@ -3,7 +3,11 @@ import type { BotSummary } from '@parley/client';
 import { useConsole } from '../../context.js';
 import { useLoad } from '../../hooks.js';
 import { Notice } from '../notice.js';
+import { Pager, usePager } from './pager.js';
 import { UsageBar } from './usage-bar.js';
+
+/** Bots per page of the per-bot list (each asks for its own usage). */
+const BOTS_PER_PAGE = 20;
 
 /** The quota figures first (file storage, vector storage, bots), then the counts without a limit. */
 const ORDER = ['storage_count', 'knowledgebase_vector_storage', 'bot_count'];
@@ -39,8 +43,14 @@ export function UsagePage() {
   const usages = useLoad(['usage', workspace?.id], () =>
     workspace ? client.listWorkspaceUsages({ id: workspace.id }).then((r) => r.usages) : Promise.resolve([]),
   );
-  const bots = useLoad(['bots', workspace?.id], () =>
-    workspace ? client.list.bots({ sortField: 'name', sortDirection: 'asc' }).collect() : Promise.resolve([]),
+  const pager = usePager();
+  const bots = useLoad(['bots', workspace?.id, 'usage-page', pager.token], () =>
+    client.listBots({
+      sortField: 'name',
+      sortDirection: 'asc',
+      pageSize: BOTS_PER_PAGE,
+      ...(pager.token ? { nextToken: pager.token } : {}),
+    }),
   );
   if (!workspace) return <p>You are not a member of any workspace yet.</p>;
   const figures = [...(usages.data ?? [])].sort((a, b) => rank(a.type) - rank(b.type));
@@ -68,15 +78,22 @@ export function UsagePage() {
       <section class="stack" aria-labelledby="usage-bots">
         <h2 id="usage-bots">Bots</h2>
         <Notice error={bots.error} />
-        {bots.data === undefined ? null : bots.data.length === 0 ? (
+        {bots.data === undefined ? null : bots.data.bots.length === 0 ? (
           <p class="empty">No bots yet. Create one on the Bots page; its file storage shows here.</p>
         ) : (
           <ul class="list" aria-label="File storage by bot">
-            {bots.data.map((bot) => (
+            {bots.data.bots.map((bot) => (
               <BotUsage key={bot.id} bot={bot} />
             ))}
           </ul>
         )}
+        <Pager
+          label="Bot pages"
+          page={pager.page}
+          nextToken={bots.data?.meta.nextToken}
+          onPrevious={pager.previous}
+          onNext={pager.next}
+        />
       </section>
     </section>
   );
