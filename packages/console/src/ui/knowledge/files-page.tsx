@@ -2,15 +2,36 @@ import type { Bot, FileStatus, ListFilesInput } from '@parley/client';
 import { useEffect, useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { useLoad } from '../../hooks.js';
-import { BotFrame } from '../bot-frame.js';
+import { useQueryClient } from '../../query.js';
+import { BotFrame, useRouteBot } from '../bot-frame.js';
 import { Notice } from '../notice.js';
 import { useBotClient } from './file-status.js';
 import { FileFilters } from './files-filters.js';
 import { FilesTable, type Sort } from './files-table.js';
 import './knowledge.css';
 
+/** The first page the Files table asks for: every file, the latest changed first. */
+const FIRST_PAGE: ListFilesInput = { pageSize: 25, sortField: 'updatedAt', sortDirection: 'desc' };
+
+/** The cache key of a page of a bot's files. */
+function pageKey(workspaceId: string | undefined, botId: string, query: ListFilesInput, token?: string) {
+  return ['files', workspaceId, botId, JSON.stringify(query), token];
+}
+
 /** A bot's files: search by key, filter by tag and state, sort, pages answered by the server. */
 export function FilesPage() {
+  // The first page is asked for at once, beside the bot the frame loads (not after it): the table shows
+  // sooner, from the same cache entry.
+  const { workspace } = useConsole();
+  const { id } = useRouteBot();
+  const files = useBotClient(id);
+  const cache = useQueryClient();
+  useEffect(() => {
+    void cache.prefetchQuery({
+      queryKey: pageKey(workspace?.id, id, FIRST_PAGE),
+      queryFn: () => files.listFiles(FIRST_PAGE),
+    });
+  }, [cache, files, workspace?.id, id]);
   return <BotFrame>{(bot) => <Files bot={bot} />}</BotFrame>;
 }
 
@@ -31,7 +52,7 @@ function Files({ bot }: { bot: Bot }) {
   const [status, setStatus] = useState<FileStatus | ''>('');
   const [tag, setTag] = useState({ key: '', value: '' });
   const [sort, setSort] = useState<Sort>({ field: 'updatedAt', direction: 'desc' });
-  const [pageSize, setPageSize] = useState(25);
+  const [pageSize, setPageSize] = useState(FIRST_PAGE.pageSize ?? 25);
   // The tokens of the pages up to this one, for the filters they were handed out for: Previous goes back
   // one; other filters (or sort, or page size) start again from the first page.
   const [paging, setPaging] = useState<{ filters: string; tokens: (string | undefined)[] }>({
@@ -51,7 +72,7 @@ function Files({ bot }: { bot: Bot }) {
   const tokens = paging.filters === filters ? paging.tokens : [undefined];
   const setTokens = (tokens: (string | undefined)[]) => setPaging({ filters, tokens });
   const token = tokens[tokens.length - 1];
-  const page = useLoad(['files', workspace?.id, bot.id, filters, token], () =>
+  const page = useLoad(pageKey(workspace?.id, bot.id, query, token), () =>
     files.listFiles({ ...query, nextToken: token }),
   );
   const tagKeys = useLoad(['file-tags', workspace?.id, bot.id], () => files.list.fileTags().collect());
