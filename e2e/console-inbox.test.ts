@@ -112,6 +112,12 @@ describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () =>
     await page.getByRole('checkbox', { name: 'Negative feedback' }).check();
     await expect.poll(() => rows.count(), LIVE).toBe(1);
     expect(await link(answered.id).count()).toBe(1);
+    // The filter is in the address: a reload (or a shared link) keeps it.
+    expect(new URL(page.url()).searchParams.get('feedback')).toBe('negative');
+    await page.reload();
+    await expect.poll(() => link(answered.id).count(), LIVE).toBe(1);
+    expect(await rows.count()).toBe(1);
+    expect(await page.getByRole('checkbox', { name: 'Negative feedback' }).isChecked()).toBe(true);
     await page.getByRole('checkbox', { name: 'Negative feedback' }).uncheck();
     await page.getByRole('checkbox', { name: 'Not answered' }).check();
     await expect.poll(() => link(unanswered.id).count(), LIVE).toBe(1);

@@ -1,5 +1,6 @@
 import type { ListBotConversationsInput } from '@parley/client';
 import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import { useConsole } from '../../context.js';
 import { useLoad } from '../../hooks.js';
 import { BotFrame } from '../bot-frame.js';
@@ -21,7 +22,13 @@ interface Filters {
 /** The bot's conversations, most recent activity first, refreshed while shown; filters and "Show more". */
 function Inbox({ botId }: { botId: string }) {
   const { client, workspace } = useConsole();
-  const [filters, setFilters] = useState<Filters>({ negative: false, unanswered: false });
+  // The filters live in the address (`?feedback=negative&unanswered=true`, as the Admin API names them), so a
+  // filtered inbox can be linked to and survives a reload.
+  const { path, query, route } = useLocation();
+  const filters: Filters = {
+    negative: query.feedback === 'negative',
+    unanswered: query.unanswered === 'true',
+  };
   const [limit, setLimit] = useState(PAGE);
   const input: ListBotConversationsInput = {
     id: botId,
@@ -35,8 +42,12 @@ function Inbox({ botId }: { botId: string }) {
     { every: LIVE_EVERY_MS },
   );
   const toggle = (name: keyof Filters) => (event: Event) => {
-    const checked = (event.currentTarget as HTMLInputElement).checked;
-    setFilters((f) => ({ ...f, [name]: checked }));
+    const next = { ...filters, [name]: (event.currentTarget as HTMLInputElement).checked };
+    const params = new URLSearchParams();
+    if (next.negative) params.set('feedback', 'negative');
+    if (next.unanswered) params.set('unanswered', 'true');
+    const search = params.toString();
+    route(search ? `${path}?${search}` : path, true);
     setLimit(PAGE);
   };
   const filtered = filters.negative || filters.unanswered;
