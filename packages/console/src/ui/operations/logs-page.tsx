@@ -36,6 +36,36 @@ function merged(newer: LogEntry[], page: LogEntry[]): LogEntry[] {
     .sort((a, b) => b.timestamp.localeCompare(a.timestamp) || b.id.localeCompare(a.id));
 }
 
+/** The log's filters: the level, and the live tail switch. */
+function LogFilters(props: {
+  level: Level;
+  live: boolean;
+  onLevel(level: Level): void;
+  onLive(on: boolean): void;
+}) {
+  return (
+    <div class="filters">
+      <div class="field">
+        <label for="log-level">Level</label>
+        <select
+          id="log-level"
+          value={props.level}
+          onChange={(e) => props.onLevel(e.currentTarget.value as Level)}
+        >
+          <option value="">All levels</option>
+          <option value="info">Info</option>
+          <option value="warn">Warnings</option>
+          <option value="error">Errors</option>
+        </select>
+      </div>
+      <label class="toggle">
+        <input type="checkbox" checked={props.live} onChange={(e) => props.onLive(e.currentTarget.checked)} />
+        Live tail
+      </label>
+    </div>
+  );
+}
+
 /** A bot's request log: level filter, pages, and a live tail that adds newer lines every two seconds. */
 function BotLogs({ bot }: { bot: Bot }) {
   const { client, workspace } = useConsole();
@@ -70,28 +100,15 @@ function BotLogs({ bot }: { bot: Bot }) {
 
   return (
     <div class="stack">
-      <div class="filters">
-        <div class="field">
-          <label for="log-level">Level</label>
-          <select
-            id="log-level"
-            value={level}
-            onChange={(e) => {
-              setLevel(e.currentTarget.value as Level);
-              pager.reset();
-            }}
-          >
-            <option value="">All levels</option>
-            <option value="info">Info</option>
-            <option value="warn">Warnings</option>
-            <option value="error">Errors</option>
-          </select>
-        </div>
-        <label class="toggle">
-          <input type="checkbox" checked={live} onChange={(e) => toggleTail(e.currentTarget.checked)} />
-          Live tail
-        </label>
-      </div>
+      <LogFilters
+        level={level}
+        live={live}
+        onLevel={(value) => {
+          setLevel(value);
+          pager.reset();
+        }}
+        onLive={toggleTail}
+      />
       {live ? (
         <p class="hint" role="status">
           Live: new lines appear at the top every two seconds.
