@@ -73,13 +73,13 @@ export function useForm<T extends object>(
 
   const state = form.store.state;
   const values = state.values;
-  const serverErrors = (name: string): string | undefined => {
-    const meta = state.fieldMeta[name as keyof typeof state.fieldMeta] as
-      | { errorMap?: Record<string, unknown> }
-      | undefined;
+  /** The message shown beside field `name` in a form state (the latest, or the one rendered). */
+  const messageOf = (fieldMeta: Record<string, unknown>, name: string): string | undefined => {
+    const meta = fieldMeta[name] as { errorMap?: Record<string, unknown> } | undefined;
     const message = meta?.errorMap?.onServer ?? meta?.errorMap?.onSubmit;
     return typeof message === 'string' ? message : undefined;
   };
+  const serverErrors = (name: string) => messageOf(state.fieldMeta, name);
   const setFieldError = (name: keyof T & string, message: string | undefined) => {
     // form-core names fields by deep keys; ours are the top-level keys of T.
     form.setFieldMeta(
@@ -107,6 +107,12 @@ export function useForm<T extends object>(
     dirty: state.isDirty,
     async submit(event) {
       event?.preventDefault();
+      // A message from the last answer (e.g. the API's refusal) is not a reason to refuse this submit: form-core
+      // would not submit while any field carries one, so they are cleared and the server asked again.
+      const latest = form.state.fieldMeta as Record<string, unknown>;
+      for (const name of Object.keys(latest)) {
+        if (messageOf(latest, name) !== undefined) setFieldError(name as keyof T & string, undefined);
+      }
       const problems = validate?.(form.state.values);
       if (problems && Object.keys(problems).length > 0) {
         for (const [name, message] of Object.entries(problems))

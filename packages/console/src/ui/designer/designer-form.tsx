@@ -131,15 +131,8 @@ export function DesignerForm({
   const draftKey = JSON.stringify(draft);
   useEffect(() => onChange(draft), [draftKey]);
 
-  // Save always asks the API again: the messages of its last refusal go until it answers (form-core holds back
-  // a submit while any field still has one).
-  const save = (event: Event) => {
-    for (const name of FIELD_NAMES) form.setFieldError(name, undefined);
-    return form.submit(event);
-  };
-
   return (
-    <form class="stack designer-form" onSubmit={save} aria-label="Webchat configuration" noValidate>
+    <form class="stack designer-form" onSubmit={form.submit} aria-label="Webchat configuration" noValidate>
       <fieldset class="designer-all" disabled={!canEdit}>
         <legend class="designer-hidden-legend">Webchat configuration</legend>
         <div class="stack">

@@ -60,15 +60,9 @@ export function SettingsForm({ workspace, onSaved }: { workspace: Workspace; onS
     setSaved('Settings saved.');
   });
   const busy = pending || form.submitting;
-  // Save always asks the API again: the messages of its last refusal go until it answers (form-core holds back
-  // a submit while any field still has one).
-  const save = (event: Event) => {
-    for (const name of NAMES) form.setFieldError(name, undefined);
-    return form.submit(event);
-  };
 
   return (
-    <form class="card stack" onSubmit={save} noValidate aria-label="Workspace settings">
+    <form class="card stack" onSubmit={form.submit} noValidate aria-label="Workspace settings">
       <SettingsInput
         id="workspace-name"
         label="Workspace name"
