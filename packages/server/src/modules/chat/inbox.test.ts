@@ -85,8 +85,9 @@ describe.each([
 
   it('lists the conversations by latest activity, with their last message, count and flags', async () => {
     const { conversations } = await list();
-    expect(conversations.map((c) => c.id)).toEqual([conv.unanswered, conv.answered, conv.quiet]);
-    const [unanswered, answered, quiet] = conversations;
+    // The quiet one (opened, nobody wrote: a webchat left unused, the designer's preview) is not listed.
+    expect(conversations.map((c) => c.id)).toEqual([conv.unanswered, conv.answered]);
+    const [unanswered, answered] = conversations;
     expect(unanswered).toMatchObject({
       messageCount: 2,
       lastMessage: { text: 'Nothing found.', isBot: true },
@@ -100,6 +101,10 @@ describe.each([
       unanswered: false,
       negativeFeedback: true,
     });
+    // Asked for by its id, it is there, empty.
+    const one = await t.asOwner('GET', `/v1/admin/bots/${t.botId}/conversations/${conv.quiet}`);
+    expect(one.statusCode, one.body).toBe(200);
+    const quiet = (one.json() as { conversation: Record<string, unknown> }).conversation;
     expect(quiet).toMatchObject({ messageCount: 0, unanswered: false, negativeFeedback: false });
     expect(quiet?.lastMessage).toBeUndefined();
     expect(quiet?.lastQuestion).toBeUndefined();
@@ -112,15 +117,15 @@ describe.each([
     expect((await list('?feedback=negative')).conversations.map((c) => c.id)).toEqual([conv.answered]);
     expect((await list('?unanswered=true')).conversations.map((c) => c.id)).toEqual([conv.unanswered]);
     expect((await list('?unanswered=true&feedback=negative')).conversations).toEqual([]);
-    expect((await list('?unanswered=false')).conversations).toHaveLength(3);
+    expect((await list('?unanswered=false')).conversations).toHaveLength(2);
   });
 
   it('pages with nextToken', async () => {
-    const first = await list('?pageSize=2');
-    expect(first.conversations).toHaveLength(2);
+    const first = await list('?pageSize=1');
+    expect(first.conversations).toHaveLength(1);
     expect(first.meta.nextToken).toEqual(expect.any(String));
-    const rest = await list(`?pageSize=2&nextToken=${encodeURIComponent(first.meta.nextToken ?? '')}`);
-    expect(rest.conversations.map((c) => c.id)).toEqual([conv.quiet]);
+    const rest = await list(`?pageSize=1&nextToken=${encodeURIComponent(first.meta.nextToken ?? '')}`);
+    expect(rest.conversations.map((c) => c.id)).toEqual([conv.unanswered]);
     expect(rest.meta.nextToken).toBeUndefined();
   });
 

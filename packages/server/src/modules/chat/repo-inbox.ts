@@ -30,6 +30,8 @@ export interface InboxRow {
 const OF_C = sql`chat_messages m where m.bot_id = c.bot_id and m.conversation_id = c.id`;
 /** The latest message of `c` first. */
 const LATEST = sql`order by m.created_at desc, m.id desc limit 1`;
+/** Whether anybody wrote in `c`: a webchat opened without a word (or the Console's designer preview) starts one. */
+const hasMessages = sql<SqlBool>`exists (select 1 from ${OF_C})`;
 const hasNegative = sql<SqlBool>`exists (select 1 from ${OF_C} and m.feedback like ${NEGATIVE_FEEDBACK})`;
 const hasUnanswered = sql<SqlBool>`exists (select 1 from ${OF_C} and m.is_bot = 1 and m.answer = ${NOT_FOUND_ANSWER})`;
 
@@ -61,14 +63,17 @@ export function inboxQueries(db: Kysely<Database>) {
       ]);
   }
   return {
-    /** `limit + 1` conversations of the bot after the cursor, most recent activity first. */
+    /**
+     * `limit + 1` conversations of the bot after the cursor, most recent activity first; only those with a
+     * message (an empty conversation holds nothing to read).
+     */
     inboxConversations: (q: {
       botId: string;
       limit: number;
       after: Cursor | undefined;
       filter: InboxFilter;
     }): Promise<InboxRow[]> => {
-      let query = conversations().where('c.bot_id', '=', q.botId);
+      let query = conversations().where('c.bot_id', '=', q.botId).where(hasMessages);
       if (q.filter.negative) query = query.where(hasNegative);
       if (q.filter.unanswered) query = query.where(hasUnanswered);
       return keysetPage(query, { key: 'c.updated_at', id: 'c.id', direction: 'desc' }, q);

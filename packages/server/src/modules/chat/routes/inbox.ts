@@ -28,7 +28,7 @@ export function inboxRoutes(app: FastifyInstance, { chat }: { chat: ChatService 
     {
       operationId: 'admin.listBotConversations',
       description:
-        "The bot's conversations, most recent activity first, each with its latest message, message count and whether a reply got negative feedback or could not answer. `feedback=negative` and `unanswered=true` keep only those.",
+        "The bot's conversations that have a message (one opened without a word is not listed), most recent activity first, each with its latest message, message count and whether a reply got negative feedback or could not answer. `feedback=negative` and `unanswered=true` keep only those.",
       params: IdParam,
       query: ListBotConversationsQuery,
       response: ListBotConversationsResponse,
