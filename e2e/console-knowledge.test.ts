@@ -144,11 +144,18 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
     await page.getByLabel('New name').fill('Staff handbook');
     await page.getByRole('button', { name: 'Save name' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'Staff handbook' }).isVisible()).toBe(true);
-    await page.getByLabel('Knowledge base name').fill('Old stuff');
+    // A knowledge base named with markup is listed as text, then deleted after a confirmation.
+    const oldName = '<img src=x onerror=window.pwned=2> Old stuff';
+    await page.getByLabel('Knowledge base name').fill(oldName);
     await page.getByRole('button', { name: 'Create knowledge base' }).click();
-    await page.getByRole('button', { name: 'Delete Old stuff' }).click();
+    await expect.poll(() => page.getByRole('link', { name: oldName, exact: true }).isVisible()).toBe(true);
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+    expect(await page.locator('main img').count()).toBe(0);
+    await page.getByRole('button', { name: `Delete ${oldName}` }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: `Delete ${oldName}` }).click();
     await page.getByRole('button', { name: 'Yes, delete this knowledge base' }).click();
-    await expect.poll(() => page.getByRole('link', { name: 'Old stuff' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('link', { name: oldName }).count()).toBe(0);
     await expect.poll(() => page.getByText('5 files · 4 indexed · 1 failed').isVisible()).toBe(true);
     expect(problems).toEqual([]);
   }, 180_000);
