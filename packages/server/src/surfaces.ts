@@ -66,7 +66,9 @@ async function adminSurface(admin: FastifyInstance, { config, services }: Surfac
   logRoutes(admin, { logs: services.logs });
   fileAdminRoutes(admin, { files: services.files });
   chatAdminRoutes(admin, { chat: services.chat });
-  insightsRoutes(admin, { insights: insightsService({ bots: services.bots, chat: services.chat }) });
+  insightsRoutes(admin, {
+    insights: insightsService({ bots: services.bots, chat: services.chat, embedder: services.embedder }),
+  });
   answerPreviewRoutes(admin, {
     previews: answerPreviewService({ bots: services.bots, responder: services.responder }),
     toBotLog: preHandler,

@@ -1,4 +1,5 @@
 import type { UnansweredQuestion } from '@parley/protocol';
+import { cosine, type QuestionVectors } from './semantic.js';
 
 /** Words that carry no topic: a question's wording, not what it is about. */
 const STOP_WORDS = new Set(
@@ -76,6 +77,26 @@ interface Group {
   lastAskedAt: string;
   /** Wordings by their lower-case form (trimmed, spaces squeezed): the latest as typed, count, latest time. */
   wordings: Map<string, { text: string; count: number; at: string }>;
+  /** The embedding of the question that opened the group, when questions are grouped by meaning too. */
+  vector: Float32Array | undefined;
+}
+
+/** A question as it is grouped: spaces squeezed, trimmed (its lower case keys its vector). */
+export const wordingOf = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** The group closest in meaning to `vector` at or above the bar, if any. */
+function closestByMeaning(vector: Float32Array, groups: Group[], minSimilarity: number): Group | undefined {
+  let best: Group | undefined;
+  let bestScore = minSimilarity;
+  for (const g of groups) {
+    if (!g.vector) continue;
+    const score = cosine(vector, g.vector);
+    if (score >= bestScore) {
+      best = g;
+      bestScore = score;
+    }
+  }
+  return best;
 }
 
 /** The group `words` belongs to among those sharing a word with it (the most similar at or above SIMILARITY). */
@@ -95,6 +116,19 @@ function closest(words: Set<string>, groups: Group[], byWord: Map<string, Group[
   return groups.find((g) => g.words.size === 0);
 }
 
+/** The group of a question: by its words first, else by its meaning (when vectors are given). */
+function groupOf(
+  words: Set<string>,
+  vector: Float32Array | undefined,
+  groups: Group[],
+  byWord: Map<string, Group[]>,
+  semantic: QuestionVectors | undefined,
+): Group | undefined {
+  const byWords = closest(words, groups, byWord);
+  if (byWords || !vector || !semantic) return byWords;
+  return closestByMeaning(vector, groups, semantic.minSimilarity);
+}
+
 /** A group as the API answers it: its most asked wording (the latest among equals), then the others. */
 function toQuestion(g: Group): UnansweredQuestion {
   const wordings = [...g.wordings.values()].sort((a, b) => b.count - a.count || b.at.localeCompare(a.at));
@@ -109,28 +143,33 @@ function toQuestion(g: Group): UnansweredQuestion {
 
 /**
  * Groups questions by similar wording (lexical: their content words, a word matching the words it begins or
- * that begin it, overlap by at least {@link SIMILARITY}),
- * most asked first (then most recently asked), at most {@link MAX_GROUPS}. Each question joins the group of
- * the first question it resembles, so a group keeps the words of the question that opened it.
+ * that begin it, overlap by at least {@link SIMILARITY}) and, when `semantic` vectors are given, by meaning
+ * (cosine similarity of their embeddings at or above its bar), most asked first (then most recently asked),
+ * at most {@link MAX_GROUPS}. Each question joins the group of the first question it resembles, so a group
+ * keeps the words and meaning of the question that opened it.
  * @example groupQuestions([{ text: 'Refund?', at }, { text: 'How do I get a refund', at }]) // one group of 2
  */
-export function groupQuestions(questions: Array<{ text: string; at: string }>): UnansweredQuestion[] {
+export function groupQuestions(
+  questions: Array<{ text: string; at: string }>,
+  semantic?: QuestionVectors,
+): UnansweredQuestion[] {
   const groups: Group[] = [];
   const byWord = new Map<string, Group[]>();
   for (const q of questions) {
-    const wording = q.text.replace(/\s+/g, ' ').trim();
+    const wording = wordingOf(q.text);
     if (!wording) continue;
+    const key = wording.toLowerCase();
     const words = contentWords(wording);
-    let group = closest(words, groups, byWord);
+    const vector = semantic?.vectors.get(key);
+    let group = groupOf(words, vector, groups, byWord, semantic);
     if (!group) {
-      group = { words, count: 0, lastAskedAt: q.at, wordings: new Map() };
+      group = { words, count: 0, lastAskedAt: q.at, wordings: new Map(), vector };
       groups.push(group);
       for (const key of new Set([...words].map(wordKey)))
         byWord.set(key, [...(byWord.get(key) ?? []), group]);
     }
     group.count++;
     if (q.at > group.lastAskedAt) group.lastAskedAt = q.at;
-    const key = wording.toLowerCase();
     const seen = group.wordings.get(key);
     const latest = !seen || q.at > seen.at;
     group.wordings.set(key, {

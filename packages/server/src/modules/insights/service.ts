@@ -1,10 +1,12 @@
 import type { BotInsights, InsightsDay, InsightsPeriod } from '@parley/protocol';
 import { authorize } from '../../access/policy.js';
+import type { Embedder } from '../../search/types.js';
 import { NOT_FOUND_TEXT } from '../answers/format.js';
 import type { BotsService } from '../bots/service.js';
 import type { ChatActivity, ChatService } from '../chat/contract.js';
 import type { InsightsService } from './contract.js';
-import { groupQuestions } from './group.js';
+import { groupQuestions, wordingOf } from './group.js';
+import { questionVectors } from './semantic.js';
 
 export type { InsightsService } from './contract.js';
 
@@ -56,13 +58,17 @@ function totals(series: InsightsDay[]) {
 
 /**
  * Bot insights over the chat module's activity: a not-found reply is one whose text is the answers module's
- * NOT_FOUND_TEXT; the unanswered questions are grouped lexically (group.ts).
+ * NOT_FOUND_TEXT (or that the reply job marked not found); the unanswered questions are grouped by their
+ * words (group.ts) and, with the built-in embedding model, by meaning too (semantic.ts).
  * @example const insights = insightsService({ bots, chat }); await insights.botInsights(actor, botId, '7d');
  */
 export function insightsService(deps: {
   bots: Pick<BotsService, 'get'>;
   chat: Pick<ChatService, 'activity'>;
+  /** The search embedder: with the built-in model, questions of the same meaning are grouped too. */
+  embedder?: Embedder | null | undefined;
 }): InsightsService {
+  const vectorsOf = questionVectors(deps.embedder);
   return {
     async botInsights(actor, botId, period) {
       await deps.bots.get(actor, botId);
@@ -92,7 +98,10 @@ export function insightsService(deps: {
           positiveRatio: ratio(t.positive, t.positive + t.negative),
         },
         days: series,
-        unansweredQuestions: groupQuestions(activity.unanswered),
+        unansweredQuestions: groupQuestions(
+          activity.unanswered,
+          await vectorsOf(activity.unanswered.map((q) => wordingOf(q.text)).filter(Boolean)),
+        ),
       };
       return insights;
     },
