@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { asBot } from '../bench/lib/bot-request.js';
 import { haveChromium } from './support/browser.js';
 import { axe, overflows, useConsoleSuite } from './support/console.js';
+import { DOCX_TYPE, docxOf, pdfOf } from './support/documents.js';
 
 const chromiumHere = haveChromium('console knowledge browser tests');
 
@@ -27,27 +28,6 @@ const INDEXING = { timeout: 90_000, interval: 250 };
 
 /** Where a screenshot is kept (e2e/artifacts/, a test artifact). */
 const artifact = (name: string) => fileURLToPath(new URL(`./artifacts/${name}`, import.meta.url));
-
-/** A two-page PDF drawn with pdf-lib. */
-async function pdf(): Promise<Buffer> {
-  const { PDFDocument, StandardFonts } = await import('pdf-lib');
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (const line of ['Apples grow on trees in orchards.', 'Bananas grow in tropical climates.']) {
-    doc.addPage([600, 800]).drawText(line, { x: 50, y: 700, size: 14, font });
-  }
-  return Buffer.from(await doc.save());
-}
-
-/** A Word document made with the docx package. */
-async function docx(): Promise<Buffer> {
-  const { Document, HeadingLevel, Packer, Paragraph } = await import('docx');
-  const children = [
-    new Paragraph({ text: 'Leave policy', heading: HeadingLevel.HEADING_1 }),
-    new Paragraph('Employees get 25 days of leave.'),
-  ];
-  return Packer.toBuffer(new Document({ sections: [{ children }] }));
-}
 
 /** The list item of `key` in the knowledge base's files. */
 const linkedRow = (page: Page, key: string) =>
@@ -88,11 +68,15 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
     })()`);
     await page.getByLabel('Choose files').setInputFiles([
       { name: 'handbook.md', mimeType: 'text/markdown', buffer: Buffer.from(HANDBOOK) },
-      { name: 'guide.pdf', mimeType: 'application/pdf', buffer: await pdf() },
+      {
+        name: 'guide.pdf',
+        mimeType: 'application/pdf',
+        buffer: await pdfOf(['Apples grow on trees in orchards.', 'Bananas grow in tropical climates.']),
+      },
       {
         name: 'policy.docx',
-        mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-        buffer: await docx(),
+        mimeType: DOCX_TYPE,
+        buffer: await docxOf('Leave policy', ['Employees get 25 days of leave.']),
       },
       { name: 'broken.docx', mimeType: 'application/octet-stream', buffer: Buffer.alloc(4096, 7) },
       { name: MARKUP_NAME, mimeType: 'text/markdown', buffer: Buffer.from('# Markup\n\nJust text.') },
