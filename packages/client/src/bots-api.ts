@@ -90,7 +90,7 @@ export interface BotsApi {
   /**
    * What a bot's conversations say over the last 7, 30 or 90 days (`GET /v1/admin/bots/{id}/insights`):
    * conversations, messages, answered vs not-found replies, feedback, a per-day series and the top
-   * unanswered questions grouped by similar wording.
+   * unanswered questions grouped by similar wording or meaning.
    */
   getBotInsights(input: GetBotInsightsInput, options?: RequestOptions): Promise<GetBotInsightsResponse>;
   /**

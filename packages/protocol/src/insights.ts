@@ -30,7 +30,7 @@ export const InsightsDay = Type.Object({
 /** Insights day type. */
 export type InsightsDay = Static<typeof InsightsDay>;
 
-/** Visitor questions that got the knowledge bot's "I couldn't find anything…" reply, grouped by similar wording. */
+/** Visitor questions that got the knowledge bot's "I couldn't find anything…" reply, grouped by similar wording or meaning. */
 export const UnansweredQuestion = Type.Object({
   question: Type.String({ description: 'The most asked wording of the group (as the visitor typed it)' }),
   count: Count,

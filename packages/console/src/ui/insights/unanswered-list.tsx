@@ -23,8 +23,8 @@ export function UnansweredList({
       ) : (
         <>
           <p class="hint">
-            Questions that got "I couldn't find anything…", grouped by similar wording. Add documents that
-            answer them on the <a href={knowledgeHref}>Knowledge</a> page.
+            Questions that got "I couldn't find anything…", grouped by similar wording or meaning. Add
+            documents that answer them on the <a href={knowledgeHref}>Knowledge</a> page.
           </p>
           <ol class="list unanswered" aria-label="Unanswered questions">
             {questions.map((q) => (

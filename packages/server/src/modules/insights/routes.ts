@@ -13,7 +13,7 @@ export function insightsRoutes(app: FastifyInstance, deps: { insights: InsightsS
     {
       operationId: 'admin.getBotInsights',
       description:
-        'What the bot\'s conversations say over the last 7, 30 or 90 days (default 30d, UTC days, today included): conversations started, messages, replies answered vs not found ("I couldn\'t find anything…"), feedback, a per-day series, and the top unanswered questions grouped by similar wording.',
+        'What the bot\'s conversations say over the last 7, 30 or 90 days (default 30d, UTC days, today included): conversations started, messages, replies answered vs not found ("I couldn\'t find anything…"), feedback, a per-day series, and the top unanswered questions grouped by similar wording or meaning.',
       params: IdParam,
       query: Type.Object(InsightsQuery),
       response: BotInsightsResponse,
