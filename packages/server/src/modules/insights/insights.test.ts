@@ -2,7 +2,7 @@ import type { BotInsights } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { caller, withTestApp } from '../../test-support/admin-calls.js';
 import { chatClient, type TestChatUser } from '../../test-support/chat.js';
-import type { TestApp } from '../../test-support/harness.js';
+import { postgresTestUrl, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 import { NOT_FOUND_TEXT } from '../answers/format.js';
 import { chatRepo } from '../chat/repo.js';
@@ -18,7 +18,7 @@ const XSS = '<img src=x onerror=window.pwned=1> shipping to Mars';
  * thumbs up, another refund question not found, and (another visitor) a shipping question not found with a
  * thumbs down.
  */
-async function withSeededBot(use: (t: TestApp) => Promise<void>): Promise<void> {
+async function withSeededBot(use: (t: TestApp) => Promise<void>, databaseUrl?: string): Promise<void> {
   let now = Date.parse('2026-03-10T09:00:00.000Z');
   await withTestApp(
     async (t) => {
@@ -53,7 +53,7 @@ async function withSeededBot(use: (t: TestApp) => Promise<void>): Promise<void> 
       now = Date.parse('2026-03-20T12:00:00.000Z');
       await use(t);
     },
-    { clock: () => new Date(now) },
+    { clock: () => new Date(now), ...(databaseUrl ? { databaseUrl } : {}) },
   );
 }
 
@@ -205,5 +205,28 @@ describe('GET /v1/admin/bots/{id}/insights', () => {
       const viewer = await t.addMember('viewer');
       expect((await caller(t, viewer.token)('GET', insightsUrl(t.botId))).statusCode).toBe(200);
     });
+  });
+});
+
+const pgUrl = postgresTestUrl();
+describe.skipIf(!pgUrl)('GET /v1/admin/bots/{id}/insights on PostgreSQL', () => {
+  it('counts and groups the same as on SQLite', async () => {
+    await withSeededBot(async (t) => {
+      const insights = await insightsOf(t, '30d');
+      expect(insights).toMatchObject({
+        conversations: { started: 3 },
+        messages: { total: 10, visitor: 5, bot: 5 },
+        replies: { total: 5, answered: 1, notFound: 4, notFoundRate: 0.8 },
+        feedback: { positive: 1, negative: 1, positiveRatio: 0.5 },
+      });
+      expect(insights.days.find((d) => d.date === '2026-03-20')).toMatchObject({
+        visitorMessages: 4,
+        notFound: 3,
+      });
+      expect(insights.unansweredQuestions.map((q) => [q.question, q.count])).toEqual([
+        ['Where is my refund', 3],
+        [XSS, 1],
+      ]);
+    }, pgUrl);
   });
 });
