@@ -17,6 +17,9 @@ const result = await build({
   entryPoints: { console: join(here, 'src/main.tsx') },
   outdir: assets,
   entryNames: '[name]-[hash]',
+  // The pages past the first screen are chunks loaded when opened (src/ui/lazy-pages.ts).
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
   assetNames: '[name]-[hash]',
   bundle: true,
   minify: true,
@@ -54,9 +57,30 @@ const result = await build({
 });
 
 const files = Object.keys(result.metafile.outputs).map((path) => basename(path));
-const script = files.find((name) => name.endsWith('.js'));
-const style = files.find((name) => name.endsWith('.css'));
+const script = files.find((name) => name.startsWith('console-') && name.endsWith('.js'));
+const style = files.find((name) => name.startsWith('console-') && name.endsWith('.css'));
 if (!script || !style) throw new Error(`esbuild produced no script or style: ${files.join(', ')}`);
+// Only the entry's style file is linked: a style imported by a lazily loaded page would be a file nothing loads.
+const strayStyles = files.filter((name) => name.endsWith('.css') && name !== style);
+if (strayStyles.length > 0)
+  throw new Error(`import page styles from src/pages.css, not from a page module: ${strayStyles.join(', ')}`);
+
+/** The chunks a script imports statically (recursively): what the first screen needs before it runs. */
+function staticImports(name, seen = new Set()) {
+  const output = Object.entries(result.metafile.outputs).find(([path]) => basename(path) === name)?.[1];
+  for (const imported of output?.imports ?? []) {
+    const chunk = basename(imported.path);
+    if (imported.kind === 'import-statement' && !seen.has(chunk)) {
+      seen.add(chunk);
+      staticImports(chunk, seen);
+    }
+  }
+  return seen;
+}
+const firstChunks = [...staticImports(script)];
+const preloads = firstChunks
+  .map((name) => `<link rel="modulepreload" href="/console/assets/${name}">\n`)
+  .join('');
 
 const html = `<!doctype html>
 <html lang="en">
@@ -68,7 +92,7 @@ const html = `<!doctype html>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/console/assets/${style}">
 <script type="module" src="/console/assets/${script}"></script>
-</head>
+${preloads}</head>
 <body>
 <div id="app"></div>
 <noscript>The Parley Console needs JavaScript.</noscript>
@@ -78,7 +102,19 @@ const html = `<!doctype html>
 await writeFile(join(out, 'index.html'), html);
 
 const kb = (n) => `${(n / 1024).toFixed(1)} kB`;
-for (const name of [script, style]) {
-  const bytes = await readFile(join(assets, name));
-  console.log(`console: dist/assets/${name} ${kb(bytes.length)} (${kb(gzipSync(bytes).length)} gzip)`);
+/** The raw and gzip bytes of files under assets/. */
+async function sizes(names) {
+  let raw = 0;
+  let gzip = 0;
+  for (const name of names) {
+    const bytes = await readFile(join(assets, name));
+    raw += bytes.length;
+    gzip += gzipSync(bytes).length;
+  }
+  return `${kb(raw)} (${kb(gzip)} gzip)`;
 }
+const first = [script, ...firstChunks];
+console.log(`console: first load, script: ${first.length} files, ${await sizes(first)}`);
+console.log(`console: first load, style: dist/assets/${style} ${await sizes([style])}`);
+const later = files.filter((name) => name.endsWith('.js') && !first.includes(name));
+console.log(`console: ${later.length} chunks loaded with their pages, ${await sizes(later)} in all`);

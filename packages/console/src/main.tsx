@@ -1,4 +1,5 @@
 import './styles.css';
+import './pages.css';
 import { render } from 'preact';
 import { LocationProvider } from 'preact-iso';
 import { App } from './ui/app.js';

@@ -8,21 +8,23 @@ import { rememberedWorkspace, rememberWorkspace } from '../remembered.js';
 import { AccountPage } from './account-page.js';
 import { BotPage } from './bot-page.js';
 import { BotsPage } from './bots-page.js';
-import { DesignerPage } from './designer/designer-page.js';
-import { ConversationPage } from './inbox/conversation-page.js';
-import { InboxPage } from './inbox/inbox-page.js';
-import { InsightsPage } from './insights/insights-page.js';
-import { FilePage } from './knowledge/file-page.js';
-import { FilesPage } from './knowledge/files-page.js';
-import { KnowledgeBasePage } from './knowledge/knowledge-base-page.js';
-import { KnowledgePage } from './knowledge/knowledge-page.js';
+import {
+  AuditPage,
+  ConversationPage,
+  DesignerPage,
+  FilePage,
+  FilesPage,
+  InboxPage,
+  InsightsPage,
+  KnowledgeBasePage,
+  KnowledgePage,
+  LogsPage,
+  PlaygroundPage,
+  SettingsPage,
+  UsagePage,
+} from './lazy-pages.js';
 import { NotFoundPage } from './not-found-page.js';
 import { Notice } from './notice.js';
-import { AuditPage } from './operations/audit-page.js';
-import { LogsPage } from './operations/logs-page.js';
-import { UsagePage } from './operations/usage-page.js';
-import { PlaygroundPage } from './playground/playground-page.js';
-import { SettingsPage } from './settings/settings-page.js';
 import { Shell } from './shell.js';
 import { TeamPage } from './team-page.js';
 

@@ -8,7 +8,6 @@ import { Notice } from '../notice.js';
 import { DesignerForm } from './designer-form.js';
 import { EmbedCard } from './embed.js';
 import { WebchatPreview } from './preview.js';
-import './designer.css';
 
 /** Webchat designer: every configuration field, a live preview of the real webchat, Save, embed snippet. */
 export function DesignerPage() {

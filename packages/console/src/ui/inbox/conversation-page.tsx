@@ -7,7 +7,6 @@ import { BotFrame } from '../bot-frame.js';
 import { Notice } from '../notice.js';
 import { LIVE_EVERY_MS } from './inbox-page.js';
 import { TranscriptMessage } from './transcript-message.js';
-import './inbox.css';
 
 /** The most messages a transcript shows. */
 const MAX_MESSAGES = 1_000;

@@ -6,7 +6,6 @@ import { useLoad } from '../../hooks.js';
 import { BotFrame } from '../bot-frame.js';
 import { Notice } from '../notice.js';
 import { ConversationRow } from './conversation-row.js';
-import './inbox.css';
 
 /** How often the inbox and a transcript ask for what is new, in milliseconds. */
 export const LIVE_EVERY_MS = 3_000;

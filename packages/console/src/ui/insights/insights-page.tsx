@@ -1,4 +1,3 @@
-import './insights.css';
 import type { Bot, BotInsights, InsightsPeriod } from '@parley/client';
 import { useMemo } from 'preact/hooks';
 import { useLocation } from 'preact-iso';

@@ -18,7 +18,6 @@ import {
   useBotClient,
 } from './file-status.js';
 import { FileTags } from './file-tags.js';
-import './knowledge.css';
 
 /** One file: what it is, its tags, who may read it, its passages; download, re-index and delete. */
 export function FilePage() {

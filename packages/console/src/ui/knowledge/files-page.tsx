@@ -8,7 +8,6 @@ import { Notice } from '../notice.js';
 import { useBotClient } from './file-status.js';
 import { FileFilters } from './files-filters.js';
 import { FilesTable, type Sort } from './files-table.js';
-import './knowledge.css';
 
 /** The first page the Files table asks for: every file, the latest changed first. */
 const FIRST_PAGE: ListFilesInput = { pageSize: 25, sortField: 'updatedAt', sortDirection: 'desc' };

@@ -11,7 +11,6 @@ import { isIndexing, isSettled, LIVE_EVERY, type LinkedFile, useBotClient } from
 import { KnowledgeBaseFiles } from './knowledge-base-files.js';
 import { describeCounts } from './knowledge-base-row.js';
 import { useUploads } from './uploads.js';
-import './knowledge.css';
 
 /** A knowledge base: drop files into it, watch them upload and get indexed, re-index the failed ones. */
 export function KnowledgeBasePage() {

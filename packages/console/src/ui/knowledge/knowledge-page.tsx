@@ -9,7 +9,6 @@ import { Field } from '../field.js';
 import { Notice } from '../notice.js';
 import { useBotClient } from './file-status.js';
 import { KnowledgeBaseRow } from './knowledge-base-row.js';
-import './knowledge.css';
 
 /** A bot's knowledge bases: the named groups of files its answers come from. */
 export function KnowledgePage() {

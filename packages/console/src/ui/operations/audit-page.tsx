@@ -1,4 +1,3 @@
-import './operations.css';
 import type { AuditRecord, Member } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';

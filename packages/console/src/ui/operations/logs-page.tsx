@@ -1,4 +1,3 @@
-import './operations.css';
 import type { Bot, LogEntry } from '@parley/client';
 import { useMemo, useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';

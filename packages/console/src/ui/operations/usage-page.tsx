@@ -1,4 +1,3 @@
-import './operations.css';
 import type { BotSummary } from '@parley/client';
 import { useConsole } from '../../context.js';
 import { useLoad } from '../../hooks.js';

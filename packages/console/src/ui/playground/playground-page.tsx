@@ -7,7 +7,6 @@ import { Notice } from '../notice.js';
 import { BotReply } from './bot-reply.js';
 import { SearchResults } from './results.js';
 import { type PlaygroundSearch, SearchForm } from './search-form.js';
-import './playground.css';
 
 /** Passages a playground search asks for. */
 const RESULT_LIMIT = 10;

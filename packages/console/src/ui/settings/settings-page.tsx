@@ -4,7 +4,6 @@ import { mayEditWorkspace } from '../../roles.js';
 import { Notice } from '../notice.js';
 import { SettingsForm } from './settings-form.js';
 import { SettingsView } from './settings-view.js';
-import './settings.css';
 
 /**
  * `/console/settings`: the chosen workspace's settings (name, about, contact e-mail, website). Owners and
