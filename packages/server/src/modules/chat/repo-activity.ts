@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NOT_FOUND_ANSWER } from './repo-inbox.js';
 
@@ -63,14 +63,20 @@ export function activityQueries(db: Kysely<Database>) {
         .groupBy(dayOf('created_at'))
         .execute() as Promise<ActivityDayRow[]>,
 
-    /** Conversations started per day. */
+    /**
+     * Conversations started per day in which a visitor wrote: a webchat opened without a word (or the Console
+     * designer's preview of the hosted chat) starts one that is no conversation to count.
+     */
     conversationDays: (botId: string, from: string) =>
       db
-        .selectFrom('chat_conversations')
-        .select([dayOf('created_at').as('day'), sql<number | string>`count(*)`.as('started')])
-        .where('bot_id', '=', botId)
-        .where('created_at', '>=', from)
-        .groupBy(dayOf('created_at'))
+        .selectFrom('chat_conversations as c')
+        .select([dayOf('c.created_at').as('day'), sql<number | string>`count(*)`.as('started')])
+        .where('c.bot_id', '=', botId)
+        .where('c.created_at', '>=', from)
+        .where(
+          sql<SqlBool>`exists (select 1 from chat_messages m where m.bot_id = c.bot_id and m.conversation_id = c.id and m.is_bot = 0)`,
+        )
+        .groupBy(dayOf('c.created_at'))
         .execute(),
 
     /** The user messages (at most `limit`, with their time) a not-found reply since `from` answered, newest reply first. */
