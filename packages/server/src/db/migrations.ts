@@ -533,6 +533,17 @@ const migrations: Record<string, Migration> = {
                 where is_bot = 1 and payload = ${notFound}`.execute(db);
     },
   },
+  // A bot's messages by time (modules/chat repo-activity: insights over the last 7, 30 or 90 days read only the
+  // period's messages, not all of the bot's).
+  '0010_chat_messages_bot_time': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createIndex('chat_messages_bot_created')
+        .on('chat_messages')
+        .columns(['bot_id', 'created_at'])
+        .execute();
+    },
+  },
 };
 
 /** Supplies the in-code migrations to Kysely's Migrator. */

@@ -15,8 +15,10 @@ describe.each([
 
   it('marks the not-found replies stored before it as answer = not_found, and nothing else', async () => {
     const db = t.db.kysely;
-    // The database as it was before the migration: without the columns, and the migration not applied.
-    await sql`delete from kysely_migration where name = '0009_chat_reply_details'`.execute(db);
+    // The database as it was before the migration (and those after it): without the columns and the index of
+    // 0010, neither migration applied.
+    await sql`delete from kysely_migration where name >= '0009_chat_reply_details'`.execute(db);
+    await sql`drop index chat_messages_bot_created`.execute(db);
     await sql`alter table chat_messages drop column answer`.execute(db);
     await sql`alter table chat_messages drop column details`.execute(db);
     const row = (id: string, isBot: number, text: string) => ({
