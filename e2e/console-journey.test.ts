@@ -210,7 +210,11 @@ describe.skipIf(!chromiumHere)('the Console, the whole path of an owner', () => 
     for (const [name, path, heading] of pages) {
       await page.goto(`${suite.origin}${path}`);
       await page.getByRole('heading', { name: heading, exact: true }).first().waitFor();
-      await page.getByRole('status').filter({ hasText: /^Loading/ }).first().waitFor({ state: 'detached' });
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Loading/ })
+        .first()
+        .waitFor({ state: 'detached' });
       expect(await overflows(page), `${name} at 390 px`).toBe(false);
       expect(await axe(page), `${name} at 390 px dark`).toEqual([]);
       await shot(page, `${name}-390-dark.png`);
