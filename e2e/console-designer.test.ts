@@ -12,6 +12,7 @@ import { api } from '../packages/server/src/test-support/files-api.js';
 import { HANDBOOK, uploadIndexed } from '../packages/server/src/test-support/files-indexing.js';
 import { haveChromium } from './support/browser.js';
 import { axe, overflows, useConsoleSuite } from './support/console.js';
+import { webchatColour } from './support/webchat.js';
 
 const chromiumHere = haveChromium('console designer browser tests');
 
@@ -21,17 +22,6 @@ const artifact = (name: string) => fileURLToPath(new URL(`./artifacts/${name}`, 
 const TRICKY = '<img src=x onerror=window.pwned=1>';
 const TRICKY_TEXT = '<img src=y onerror=window.pwned=2>';
 const NOT_FOUND = "I couldn't find anything about that in my knowledge base.";
-
-/** The `--pw-color` the webchat's root carries inside the preview frame (null until the webchat is drawn). */
-function previewColour(frame: Frame): Promise<string | null> {
-  return frame.evaluate(`(() => {
-    for (const element of document.querySelectorAll('*')) {
-      const root = element.shadowRoot?.querySelector('.pw-root');
-      if (root) return getComputedStyle(root).getPropertyValue('--pw-color').trim();
-    }
-    return null;
-  })()`);
-}
 
 /** Whether the webchat in the preview frame shows `text` (as text: its shadow roots' text content). */
 function previewShows(frame: Frame, text: string): Promise<boolean> {
@@ -49,7 +39,7 @@ async function previewFrame(page: Page, botId: string): Promise<Frame> {
 describe.skipIf(!chromiumHere)('console playground and webchat designer in a browser', () => {
   const suite = useConsoleSuite({ workers: true });
   let botId: string;
-  const viewer = { email: `viewer-${Date.now()}@example.com`, password: 'viewer password 42' };
+  let viewer = { email: '', password: '' };
 
   beforeAll(async () => {
     const { t } = suite;
@@ -62,17 +52,7 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
     expect(linked.statusCode, linked.body).toBeLessThan(300);
     const renamed = await t.asOwner('PUT', `/v1/admin/bots/${botId}`, { name: TRICKY });
     expect(renamed.statusCode, renamed.body).toBe(200);
-    const invited = await t.asOwner('POST', '/v1/admin/workspace-members', {
-      email: viewer.email,
-      role: 'viewer',
-    });
-    const code = (invited.json() as { invitation: { code: string } }).invitation.code;
-    const accepted = await t.call({
-      method: 'POST',
-      url: '/v1/admin/account/invitations/accept',
-      body: { code, password: viewer.password },
-    });
-    expect(accepted.statusCode, accepted.body).toBe(201);
+    viewer = await suite.joinAs('viewer');
   });
 
   it('owner at 1280 px: searches, reads the bot reply and the not-found reply, designs, saves, copies', async () => {
@@ -127,14 +107,14 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
     const colour = page.getByLabel('Main colour', { exact: true });
     await expect.poll(() => colour.isVisible()).toBe(true);
     const frame = await previewFrame(page, botId);
-    await expect.poll(() => previewColour(frame), { timeout: 15_000 }).toBe('#3276EA');
+    await expect.poll(() => webchatColour(frame), { timeout: 15_000 }).toBe('#3276EA');
     await colour.fill('#0A7F5A');
-    await expect.poll(() => previewColour(frame)).toBe('#0A7F5A');
+    await expect.poll(() => webchatColour(frame)).toBe('#0A7F5A');
     // Cleared, the preview shows the default again; set once more for the rest of the test.
     await colour.fill('');
-    await expect.poll(() => previewColour(frame)).toBe('#3276EA');
+    await expect.poll(() => webchatColour(frame)).toBe('#3276EA');
     await colour.fill('#0A7F5A');
-    await expect.poll(() => previewColour(frame)).toBe('#0A7F5A');
+    await expect.poll(() => webchatColour(frame)).toBe('#0A7F5A');
     const unsaved = await suite.t.asOwner('GET', `/v1/admin/bots/${botId}/webchat`);
     expect(unsaved.json()).toEqual({ configuration: {} });
 
@@ -172,7 +152,7 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
     const saved = await suite.t.asOwner('GET', `/v1/admin/bots/${botId}/webchat`);
     expect(saved.json()).toEqual({ configuration: { color: '#0A7F5A', radius: 2, botName: TRICKY_TEXT } });
     const reloaded = await previewFrame(page, botId);
-    await expect.poll(() => previewColour(reloaded), { timeout: 15_000 }).toBe('#0A7F5A');
+    await expect.poll(() => webchatColour(reloaded), { timeout: 15_000 }).toBe('#0A7F5A');
 
     await page.getByRole('button', { name: 'Copy snippet' }).click();
     await expect

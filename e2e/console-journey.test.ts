@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { haveChromium } from './support/browser.js';
 import { axe, overflows, useConsoleSuite } from './support/console.js';
 import { DOCX_TYPE, docxOf, pdfOf } from './support/documents.js';
-import { inWebchat, sendFromComposer } from './support/webchat.js';
+import { inWebchat, sendFromComposer, webchatColour } from './support/webchat.js';
 
 const chromiumHere = haveChromium('console journey browser tests');
 const LONG = { timeout: 90_000, interval: 250 };
@@ -30,17 +30,6 @@ Refunds are accepted within 30 days of purchase, with the receipt. The money is 
 const artifact = (name: string) =>
   fileURLToPath(new URL(`./artifacts/console-journey/${name}`, import.meta.url));
 const shot = (page: Page, name: string) => page.screenshot({ path: artifact(name), fullPage: true });
-
-/** The `--pw-color` of the webchat drawn in the designer's preview frame (null until it is drawn). */
-function previewColour(frame: Frame): Promise<string | null> {
-  return frame.evaluate(`(() => {
-    for (const element of document.querySelectorAll('*')) {
-      const root = element.shadowRoot?.querySelector('.pw-root');
-      if (root) return getComputedStyle(root).getPropertyValue('--pw-color').trim();
-    }
-    return null;
-  })()`);
-}
 
 describe.skipIf(!chromiumHere)('the Console, the whole path of an owner', () => {
   const suite = useConsoleSuite({ workers: true });
@@ -122,9 +111,9 @@ describe.skipIf(!chromiumHere)('the Console, the whole path of an owner', () => 
       .poll(() => page.frames().some((f) => f.url().endsWith(`/webchat/${botId}`)), LIVE)
       .toBe(true);
     const frame = page.frames().find((f) => f.url().endsWith(`/webchat/${botId}`)) as Frame;
-    await expect.poll(() => previewColour(frame), LIVE).toBe('#3276EA');
+    await expect.poll(() => webchatColour(frame), LIVE).toBe('#3276EA');
     await colour.fill('#B4235A');
-    await expect.poll(() => previewColour(frame), LIVE).toBe('#B4235A');
+    await expect.poll(() => webchatColour(frame), LIVE).toBe('#B4235A');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).isVisible()).toBe(true);
     const saved = await suite.t.asOwner('GET', `/v1/admin/bots/${botId}/webchat`);

@@ -259,16 +259,7 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
   }, 60_000);
 
   it('a viewer sees knowledge bases and files but is offered no upload, change or deletion', async () => {
-    const email = `viewer-${Date.now()}@example.com`;
-    const password = 'the viewer password 123';
-    const added = await suite.t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'viewer' });
-    const code = (added.json() as { invitation: { code: string } }).invitation.code;
-    const accepted = await suite.t.call({
-      method: 'POST',
-      url: '/v1/admin/account/invitations/accept',
-      body: { code, password },
-    });
-    expect(accepted.statusCode, accepted.body).toBe(201);
+    const { email, password } = await suite.joinAs('viewer');
     const { page, problems } = await suite.newPage(1280, 'light');
     await page.goto(`${suite.origin}/console/`);
     await suite.signIn(page, password, email);

@@ -80,16 +80,7 @@ describe.skipIf(!chromiumHere)('console workspace settings in a browser', () => 
     expect(await overflows(owner.page)).toBe(false);
     expect(await axe(owner.page), 'owner settings, 390 px dark').toEqual([]);
 
-    const email = `viewer-${Date.now()}@example.com`;
-    const password = 'the viewer password 123';
-    const added = await suite.t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'viewer' });
-    const code = (added.json() as { invitation: { code: string } }).invitation.code;
-    const accepted = await suite.t.call({
-      method: 'POST',
-      url: '/v1/admin/account/invitations/accept',
-      body: { code, displayName: 'Vera Viewer', password },
-    });
-    expect(accepted.statusCode).toBe(201);
+    const { email, password } = await suite.joinAs('viewer', 'Vera Viewer');
 
     const { page, problems } = await suite.newPage(390, 'dark');
     await page.goto(`${suite.origin}/console/settings`);

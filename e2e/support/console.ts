@@ -33,6 +33,11 @@ export interface ConsoleSuite {
   signIn(page: Page, password?: string, email?: string): Promise<void>;
   /** A fresh page at `width`, signed in as the owner, on the Bots page. */
   signedInPage(width?: number, colorScheme?: 'light' | 'dark'): Promise<ConsolePage>;
+  /**
+   * A new member of the owner's workspace with `role`, invited and joined through the Admin API with a
+   * password (and a name when given): their e-mail and password, to sign in with.
+   */
+  joinAs(role: string, displayName?: string): Promise<{ email: string; password: string }>;
 }
 
 /**
@@ -75,6 +80,20 @@ export function useConsoleSuite(options: TestAppOptions = {}): ConsoleSuite {
       await suite.signIn(opened.page);
       await opened.page.getByRole('heading', { name: 'Bots' }).waitFor();
       return opened;
+    },
+    async joinAs(role, displayName) {
+      const email = `${role}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+      const password = `the ${role} password 123`;
+      const added = await app.t.asOwner('POST', '/v1/admin/workspace-members', { email, role });
+      if (added.statusCode !== 201 && added.statusCode !== 200) throw new Error(`invite: ${added.body}`);
+      const code = (added.json() as { invitation: { code: string } }).invitation.code;
+      const accepted = await app.t.call({
+        method: 'POST',
+        url: '/v1/admin/account/invitations/accept',
+        body: { code, password, ...(displayName ? { displayName } : {}) },
+      });
+      if (accepted.statusCode !== 201) throw new Error(`accept: ${accepted.statusCode} ${accepted.body}`);
+      return { email, password };
     },
   };
   return suite;

@@ -1,5 +1,5 @@
 // What the webchat browser tests do through the APIs around the page: shape the bot's webchat, speak as the bot.
-import type { Locator, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { TestApp } from '../../packages/server/src/test-support/harness.js';
 
@@ -54,4 +54,18 @@ export function inWebchat(page: Page, selector: string): Locator {
 export async function sendFromComposer(page: Page, text: string): Promise<void> {
   await inWebchat(page, 'textarea').fill(text);
   await page.keyboard.press('Enter');
+}
+
+/**
+ * The `--pw-color` of the webchat drawn in `frame` (a page or frame whose webchat lives in a shadow root, e.g. the
+ * Console designer's preview): null until the webchat is drawn.
+ */
+export function webchatColour(frame: Frame): Promise<string | null> {
+  return frame.evaluate(`(() => {
+    for (const element of document.querySelectorAll('*')) {
+      const root = element.shadowRoot?.querySelector('.pw-root');
+      if (root) return getComputedStyle(root).getPropertyValue('--pw-color').trim();
+    }
+    return null;
+  })()`);
 }
