@@ -1,6 +1,6 @@
 import type { Client, FileObject } from '@parley/client';
-import { useRef, useState } from 'preact/hooks';
 import { useAction } from '../../hooks.js';
+import { CopyField } from '../copy-field.js';
 import { Notice } from '../notice.js';
 
 type Props = { file: FileObject; files: Client; mayChange: boolean; onChanged(): void };
@@ -25,7 +25,7 @@ export function FileAccess({ file, files, mayChange, onChanged }: Props) {
       {isPublic ? (
         <>
           <p>Public: anyone with this permanent URL can download the file.</p>
-          <CopyUrl url={file.url} />
+          <CopyField id="public-url" label="Permanent URL" copyLabel="Copy URL" value={file.url} noun="URL" />
         </>
       ) : (
         <p>
@@ -42,34 +42,5 @@ export function FileAccess({ file, files, mayChange, onChanged }: Props) {
       ) : null}
       <Notice error={error} />
     </section>
-  );
-}
-
-function CopyUrl({ url }: { url: string }) {
-  const input = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState<string | undefined>(undefined);
-  const [failed, setFailed] = useState<string | undefined>(undefined);
-  async function copy() {
-    setCopied(undefined);
-    setFailed(undefined);
-    try {
-      await navigator.clipboard.writeText(url);
-      setCopied('Copied.');
-    } catch {
-      input.current?.select();
-      setFailed('This browser did not allow copying: the URL is selected, copy it with your keyboard.');
-    }
-  }
-  return (
-    <div class="inline-form">
-      <div class="field">
-        <label for="public-url">Permanent URL</label>
-        <input id="public-url" type="text" readOnly value={url} ref={input} spellcheck={false} />
-      </div>
-      <button type="button" onClick={copy}>
-        Copy URL
-      </button>
-      <Notice error={failed} done={copied} />
-    </div>
   );
 }
