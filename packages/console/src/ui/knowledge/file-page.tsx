@@ -1,11 +1,12 @@
 import type { Bot, Client, FileObject } from '@parley/client';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { useConsole } from '../../context.js';
 import { formatDateTime } from '../../format.js';
 import { useAction, useLoad, useOwnMember } from '../../hooks.js';
 import { mayChangeFiles } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
+import { ConfirmDelete } from '../confirm-delete.js';
 import { Notice } from '../notice.js';
 import { FileAccess } from './file-access.js';
 import { FilePassages } from './file-passages.js';
@@ -149,43 +150,23 @@ function FileActions({ file, files, mayChange, onChanged }: PanelProps) {
 
 function DeleteFile({ file, files, back }: { file: FileObject; files: Client; back: string }) {
   const { route } = useLocation();
-  const [confirming, setConfirming] = useState(false);
-  const { pending, error, run } = useAction();
-  const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) cancel.current?.focus();
-  }, [confirming]);
-  async function remove() {
-    if (await run(() => files.deleteFile({ id: file.id }))) route(back);
-  }
   return (
     <section class="card stack danger-zone" aria-labelledby="delete-file-title">
       <h3 id="delete-file-title" class="kn-h">
         Delete
       </h3>
-      {confirming ? (
-        <>
-          <p>
+      <ConfirmDelete
+        askLabel="Delete file"
+        confirmLabel="Yes, delete this file"
+        question={
+          <>
             Delete <strong class="kn-key">{file.key}</strong> with its passages? The bot stops answering from
             it. This cannot be undone.
-          </p>
-          <div class="actions">
-            <button type="button" class="danger" onClick={remove} disabled={pending}>
-              Yes, delete this file
-            </button>
-            <button type="button" ref={cancel} onClick={() => setConfirming(false)} disabled={pending}>
-              Cancel
-            </button>
-          </div>
-        </>
-      ) : (
-        <div class="actions">
-          <button type="button" class="danger" onClick={() => setConfirming(true)}>
-            Delete file
-          </button>
-        </div>
-      )}
-      <Notice error={error} />
+          </>
+        }
+        remove={() => files.deleteFile({ id: file.id })}
+        onDeleted={() => route(back)}
+      />
     </section>
   );
 }

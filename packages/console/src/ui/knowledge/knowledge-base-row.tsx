@@ -1,7 +1,8 @@
 import type { KnowledgeBase } from '@parley/client';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { useForm } from '../../form.js';
 import { useAction } from '../../hooks.js';
+import { ConfirmDelete } from '../confirm-delete.js';
 import { Field } from '../field.js';
 import { Notice } from '../notice.js';
 import { useBotClient } from './file-status.js';
@@ -87,27 +88,19 @@ function RenameKnowledgeBase({ botId, kb, onChanged, done }: ChangeProps) {
 
 function DeleteKnowledgeBase({ botId, kb, onChanged, done }: ChangeProps) {
   const files = useBotClient(botId);
-  const { pending, error, run } = useAction();
-  const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => cancel.current?.focus(), []);
-  async function remove() {
-    if (await run(() => files.deleteKnowledgeBase({ id: kb.id }))) onChanged();
-  }
   return (
-    <div class="stack kb-change">
-      <p>
-        Delete the knowledge base <strong>{kb.name}</strong>? Its files stay in the Files table, but the bot
-        no longer answers from this group.
-      </p>
-      <div class="actions">
-        <button type="button" class="danger" onClick={remove} disabled={pending}>
-          Yes, delete this knowledge base
-        </button>
-        <button type="button" ref={cancel} onClick={done} disabled={pending}>
-          Cancel
-        </button>
-      </div>
-      <Notice error={error} />
-    </div>
+    <ConfirmDelete
+      class="kb-change"
+      confirmLabel="Yes, delete this knowledge base"
+      question={
+        <>
+          Delete the knowledge base <strong>{kb.name}</strong>? Its files stay in the Files table, but the bot
+          no longer answers from this group.
+        </>
+      }
+      remove={() => files.deleteKnowledgeBase({ id: kb.id })}
+      onDeleted={onChanged}
+      onCancel={done}
+    />
   );
 }
