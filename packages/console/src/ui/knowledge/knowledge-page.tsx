@@ -1,11 +1,9 @@
 import type { Bot, KnowledgeBase } from '@parley/client';
-import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
-import { useForm } from '../../form.js';
-import { useAction, useLoad, useOwnMember } from '../../hooks.js';
+import { useLoad, useOwnMember } from '../../hooks.js';
 import { mayChangeFiles } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
-import { Field } from '../field.js';
+import { CreateByName } from '../create-by-name.js';
 import { Notice } from '../notice.js';
 import { useBotClient } from './file-status.js';
 import { KnowledgeBaseRow } from './knowledge-base-row.js';
@@ -61,32 +59,17 @@ function KnowledgeBases({ bot }: { bot: Bot }) {
 /** Creates a knowledge base from its name. */
 function CreateKnowledgeBase({ botId, onCreated }: { botId: string; onCreated(): void }) {
   const files = useBotClient(botId);
-  const { pending, error, run } = useAction();
-  const [notice, setNotice] = useState<string | undefined>(undefined);
-  const form = useForm({ name: '' }, async ({ name }) => {
-    setNotice(undefined);
-    const answer = await run(() => files.createKnowledgeBase({ name: name.trim() }));
-    if (!answer) return;
-    form.reset({ name: '' });
-    onCreated();
-    setNotice(`Knowledge base "${answer.knowledgeBase.name}" created.`);
-  });
-  const name = form.field('name');
   return (
-    <form class="card inline-form" onSubmit={form.submit}>
-      <Field
-        id="new-kb-name"
-        label="Knowledge base name"
-        required
-        maxLength={200}
-        value={name.value}
-        onValue={name.onValue}
-        hint='For example "Product manuals" or "HR policies".'
-      />
-      <button type="submit" class="primary" disabled={pending || name.value.trim() === ''}>
-        Create knowledge base
-      </button>
-      <Notice error={error} done={notice} />
-    </form>
+    <CreateByName
+      id="new-kb-name"
+      label="Knowledge base name"
+      hint='For example "Product manuals" or "HR policies".'
+      submitLabel="Create knowledge base"
+      create={async (name) => {
+        const { knowledgeBase } = await files.createKnowledgeBase({ name });
+        return `Knowledge base "${knowledgeBase.name}" created.`;
+      }}
+      onCreated={onCreated}
+    />
   );
 }
