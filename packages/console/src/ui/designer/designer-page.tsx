@@ -64,7 +64,7 @@ function DesignerBody({
   const [draft, setDraft] = useState<Record<string, unknown>>(saved);
   const [generation, setGeneration] = useState(0);
   return (
-    <div class="designer-columns">
+    <div class="columns designer-columns">
       <section class="card stack designer-preview-card" aria-labelledby="designer-preview-title">
         <h2 id="designer-preview-title">Preview</h2>
         <WebchatPreview botId={bot.id} botName={bot.name} configuration={draft} generation={generation} />

@@ -42,7 +42,7 @@ export function DropZone({ onFiles }: { onFiles(files: File[]): void }) {
       </p>
       <input
         id="kb-file-picker"
-        class="kn-hidden"
+        class="visually-hidden"
         type="file"
         multiple
         onChange={(event) => {

@@ -55,7 +55,7 @@ export function FileTags({ file, files, mayChange, onChanged }: Props) {
               </span>
               {mayChange ? (
                 <button type="button" class="quiet" onClick={() => remove(k)} disabled={pending}>
-                  Remove<span class="kn-hidden"> tag {k}</span>
+                  Remove<span class="visually-hidden"> tag {k}</span>
                 </button>
               ) : null}
             </li>

@@ -24,7 +24,7 @@ function SortHeading(props: { field: Sort['field']; label: string; sort: Sort; o
       <button type="button" class="sort-button" onClick={() => props.onSort({ field, direction })}>
         {label}
         {active ? (sort.direction === 'asc' ? ' ↑' : ' ↓') : ''}
-        <span class="kn-hidden">
+        <span class="visually-hidden">
           {active ? `, sorted ${sort.direction === 'asc' ? 'ascending' : 'descending'}` : ', sort'}
         </span>
       </button>

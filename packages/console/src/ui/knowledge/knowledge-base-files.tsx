@@ -126,7 +126,7 @@ function LinkedFileRow(props: {
         <StatusBadge file={file} />
         {props.mayChange ? (
           <button type="button" class="quiet kn-unlink" onClick={unlink} disabled={pending}>
-            Remove<span class="kn-hidden"> {file.key}</span> from this knowledge base
+            Remove<span class="visually-hidden"> {file.key}</span> from this knowledge base
           </button>
         ) : null}
       </div>
@@ -138,7 +138,7 @@ function LinkedFileRow(props: {
           </p>
           {props.mayChange && file.status === 'indexing_failed' ? (
             <button type="button" onClick={reindex} disabled={pending}>
-              Re-index <span class="kn-hidden">{file.key}</span>
+              Re-index <span class="visually-hidden">{file.key}</span>
             </button>
           ) : null}
         </div>

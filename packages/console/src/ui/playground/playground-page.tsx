@@ -58,7 +58,7 @@ function Playground({ bot }: { bot: Bot }) {
         onSearch={setSearch}
       />
       {search ? (
-        <div class="playground-columns">
+        <div class="columns playground-columns">
           <section class="card stack" aria-labelledby="playground-results-title" aria-busy={results.fetching}>
             <h2 id="playground-results-title">Passages found</h2>
             <Notice error={results.error} />
