@@ -11,6 +11,13 @@ const nested = Buffer.from(
   Array.from({ length: 3000 }, (_, i) => `${'>'.repeat(i % 2000)} line ${i}`).join('\n'),
 );
 
+/**
+ * The longest pause of this thread's timers that still means "not blocked by the document": reading it here
+ * would stall for the whole read (seconds); a loaded 2-core CI machine (GC, other test files) pauses a timer
+ * for a few hundred milliseconds now and then.
+ */
+const NOT_BLOCKED_MS = 750;
+
 /** Runs `work` while measuring the longest gap between 10 ms timer ticks on this thread. */
 async function longestStall<T>(
   work: () => Promise<T>,
@@ -68,7 +75,7 @@ describe('documentReader (extraction and chunking in worker threads)', () => {
     );
     expect(message).toContain('took longer than 2 s');
     expect(performance.now() - started).toBeLessThan(4000);
-    expect(stallMs).toBeLessThan(250);
+    expect(stallMs).toBeLessThan(NOT_BLOCKED_MS);
     await roomy.close();
   });
 
@@ -81,7 +88,7 @@ describe('documentReader (extraction and chunking in worker threads)', () => {
       reader.read({ bytes: json, contentType: 'application/json', key: 'huge.json', chunkOptions }),
     );
     expect(message).toMatch(/needs more memory to read than the 96 MB allowed|took longer than/);
-    expect(stallMs).toBeLessThan(250);
+    expect(stallMs).toBeLessThan(NOT_BLOCKED_MS);
     // The worker that failed was replaced.
     expect((await readFaq(reader)).length).toBeGreaterThan(0);
   });
