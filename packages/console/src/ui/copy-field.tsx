@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
+import { Hint } from './field.js';
 import { Notice } from './notice.js';
 
 type Props = {
@@ -58,11 +59,7 @@ export function CopyField({
     <div class="field">
       <label for={id}>{label}</label>
       {long ? <textarea rows={3} {...common} /> : <input type="text" autocomplete="off" {...common} />}
-      {hint ? (
-        <p class="hint" id={hintId}>
-          {hint}
-        </p>
-      ) : null}
+      <Hint id={hintId}>{hint}</Hint>
     </div>
   );
   const button = (

@@ -1,3 +1,5 @@
+import type { ComponentChildren } from 'preact';
+
 /** What a Field takes: its label and value, and the few input attributes the Console uses. */
 export interface FieldProps {
   id: string;
@@ -31,11 +33,16 @@ export function Field({ id, label, value, onValue, hint, type = 'text', ...input
         aria-describedby={hintId}
         onInput={(event) => onValue(event.currentTarget.value)}
       />
-      {hint ? (
-        <p class="hint" id={hintId}>
-          {hint}
-        </p>
-      ) : null}
+      <Hint id={hintId}>{hint}</Hint>
     </div>
   );
+}
+
+/** The words under a field, read with it (its input names this id in aria-describedby); nothing when empty. */
+export function Hint({ id, children }: { id: string | undefined; children?: ComponentChildren }) {
+  return children ? (
+    <p class="hint" id={id}>
+      {children}
+    </p>
+  ) : null;
 }

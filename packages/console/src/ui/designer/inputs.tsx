@@ -1,5 +1,9 @@
 import type { FormField } from '../../form.js';
+import { Hint } from '../field.js';
 import type { FieldSpec, LinkValue } from './fields.js';
+
+/** What each input gets: the config field's name, how it is shown, and its form field. */
+type InputProps<T> = { name: string; spec: FieldSpec; field: FormField<T> };
 
 /** The ids an input is described by: its error (the Admin API's message), then its hint. */
 function describedBy(id: string, spec: FieldSpec, error: string | undefined): string | undefined {
@@ -10,13 +14,9 @@ function describedBy(id: string, spec: FieldSpec, error: string | undefined): st
 function Notes({ id, spec, error }: { id: string; spec: FieldSpec; error: string | undefined }) {
   return (
     <>
-      {spec.hint ? (
-        <p class="hint" id={`${id}-hint`}>
-          {spec.hint}
-        </p>
-      ) : null}
+      <Hint id={`${id}-hint`}>{spec.hint}</Hint>
       {error ? (
-        <p class="designer-error" id={`${id}-error`}>
+        <p class="field-error" id={`${id}-error`}>
           {error}
         </p>
       ) : null}
@@ -34,15 +34,7 @@ function pickerValue(color: string): string {
 }
 
 /** A text, URL, secret, number or long text field. */
-export function TextConfigInput({
-  name,
-  spec,
-  field,
-}: {
-  name: string;
-  spec: FieldSpec;
-  field: FormField<string>;
-}) {
+export function TextConfigInput({ name, spec, field }: InputProps<string>) {
   const id = `wc-${name}`;
   const common = {
     id,
@@ -74,15 +66,7 @@ export function TextConfigInput({
 }
 
 /** The main colour: a colour picker and the HEX code as text, kept together. */
-export function ColorConfigInput({
-  name,
-  spec,
-  field,
-}: {
-  name: string;
-  spec: FieldSpec;
-  field: FormField<string>;
-}) {
+export function ColorConfigInput({ name, spec, field }: InputProps<string>) {
   const id = `wc-${name}`;
   return (
     <div class="field">
@@ -117,15 +101,7 @@ export function ColorConfigInput({
 }
 
 /** An enum: its values, and the default when none is chosen. */
-export function EnumConfigInput({
-  name,
-  spec,
-  field,
-}: {
-  name: string;
-  spec: FieldSpec;
-  field: FormField<string>;
-}) {
+export function EnumConfigInput({ name, spec, field }: InputProps<string>) {
   const id = `wc-${name}`;
   const known = spec.options ?? [];
   // A value saved outside the Console that is not one of the options is shown as it is.
@@ -153,15 +129,7 @@ export function EnumConfigInput({
 }
 
 /** A boolean as a checkbox (unset reads as off, the webchat's default). */
-export function BoolConfigInput({
-  name,
-  spec,
-  field,
-}: {
-  name: string;
-  spec: FieldSpec;
-  field: FormField<boolean | undefined>;
-}) {
+export function BoolConfigInput({ name, spec, field }: InputProps<boolean | undefined>) {
   const id = `wc-${name}`;
   return (
     <div class="field">
@@ -181,15 +149,7 @@ export function BoolConfigInput({
 }
 
 /** A `{title, link}` field: a group of two labelled inputs, its error under both. */
-export function LinkConfigInput({
-  name,
-  spec,
-  field,
-}: {
-  name: string;
-  spec: FieldSpec;
-  field: FormField<LinkValue>;
-}) {
+export function LinkConfigInput({ name, spec, field }: InputProps<LinkValue>) {
   const id = `wc-${name}`;
   const described = describedBy(id, spec, field.error);
   return (

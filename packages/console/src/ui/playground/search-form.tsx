@@ -52,7 +52,7 @@ export function SearchForm({
           Ask as a visitor would: the passages found and the bot's reply show side by side.
         </p>
         {query.error ? (
-          <p class="playground-error" id="playground-query-error" role="alert">
+          <p class="field-error" id="playground-query-error" role="alert">
             {query.error}
           </p>
         ) : null}

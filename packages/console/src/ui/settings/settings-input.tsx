@@ -1,4 +1,5 @@
 import type { FormField } from '../../form.js';
+import { Hint } from '../field.js';
 
 /** What a settings input takes: its label, the form field it edits, and how it is typed. */
 export interface SettingsInputProps {
@@ -50,11 +51,7 @@ export function SettingsInput({ id, label, field, hint, kind = 'text', autocompl
           {field.error}
         </p>
       ) : null}
-      {hint ? (
-        <p class="hint" id={hintId}>
-          {hint}
-        </p>
-      ) : null}
+      <Hint id={hintId}>{hint}</Hint>
     </div>
   );
 }
