@@ -48,7 +48,7 @@ export function RetrievalDetails({ details }: { details: Record<string, unknown>
       </dl>
       {passages.length > 0 ? (
         <div class="table-wrap">
-          <table class="passages">
+          <table class="retrieval-passages">
             <caption>Passages the search found</caption>
             <thead>
               <tr>
