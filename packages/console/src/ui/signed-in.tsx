@@ -100,29 +100,36 @@ export function SignedIn({
     <QueryClientContext.Provider value={queries}>
       <ConsoleContext.Provider value={state}>
         <Shell>
-          <Router>
-            <Route path="/console/" component={BotsPage} />
-            <Route path="/console/bots" component={BotsPage} />
-            <Route path="/console/bots/:id" component={BotPage} />
-            <Route path="/console/bots/:id/knowledge" component={KnowledgePage} />
-            <Route path="/console/bots/:id/knowledge/:kbId" component={KnowledgeBasePage} />
-            <Route path="/console/bots/:id/files" component={FilesPage} />
-            <Route path="/console/bots/:id/files/:fileId" component={FilePage} />
-            <Route path="/console/bots/:id/playground" component={PlaygroundPage} />
-            <Route path="/console/bots/:id/webchat" component={DesignerPage} />
-            <Route path="/console/bots/:id/conversations" component={InboxPage} />
-            <Route path="/console/bots/:id/conversations/:conversationId" component={ConversationPage} />
-            <Route path="/console/bots/:id/insights" component={InsightsPage} />
-            <Route path="/console/bots/:id/logs" component={LogsPage} />
-            <Route path="/console/team" component={TeamPage} />
-            <Route path="/console/settings" component={SettingsPage} />
-            <Route path="/console/audit" component={AuditPage} />
-            <Route path="/console/usage" component={UsagePage} />
-            <Route path="/console/account" component={AccountPage} />
-            <Route default component={NotFoundPage} />
-          </Router>
+          <ConsoleRoutes />
         </Shell>
       </ConsoleContext.Provider>
     </QueryClientContext.Provider>
+  );
+}
+
+/** Every Console address and its page (the pages past the first screen load on demand: lazy-pages.ts). */
+function ConsoleRoutes() {
+  return (
+    <Router>
+      <Route path="/console/" component={BotsPage} />
+      <Route path="/console/bots" component={BotsPage} />
+      <Route path="/console/bots/:id" component={BotPage} />
+      <Route path="/console/bots/:id/knowledge" component={KnowledgePage} />
+      <Route path="/console/bots/:id/knowledge/:kbId" component={KnowledgeBasePage} />
+      <Route path="/console/bots/:id/files" component={FilesPage} />
+      <Route path="/console/bots/:id/files/:fileId" component={FilePage} />
+      <Route path="/console/bots/:id/playground" component={PlaygroundPage} />
+      <Route path="/console/bots/:id/webchat" component={DesignerPage} />
+      <Route path="/console/bots/:id/conversations" component={InboxPage} />
+      <Route path="/console/bots/:id/conversations/:conversationId" component={ConversationPage} />
+      <Route path="/console/bots/:id/insights" component={InsightsPage} />
+      <Route path="/console/bots/:id/logs" component={LogsPage} />
+      <Route path="/console/team" component={TeamPage} />
+      <Route path="/console/settings" component={SettingsPage} />
+      <Route path="/console/audit" component={AuditPage} />
+      <Route path="/console/usage" component={UsagePage} />
+      <Route path="/console/account" component={AccountPage} />
+      <Route default component={NotFoundPage} />
+    </Router>
   );
 }
