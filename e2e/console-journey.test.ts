@@ -5,7 +5,9 @@
 // one they do not → both conversations appear in the open inbox without a reload → the unanswered question is
 // listed in insights → a viewer is invited, joins through the link and is not offered deleting the bot → the
 // audit records show the steps. Then the same pages at phone size (390 px, dark): the layout holds and axe finds
-// nothing. Screenshots of each step are kept in e2e/artifacts/ (docs/console/ takes its pictures from there).
+// nothing. And from the keyboard alone (Tab and Enter): sign in, create a bot, open it and a knowledge base,
+// reach the file picker, sign out. Screenshots of each step are kept in e2e/artifacts/ (docs/console/ takes its
+// pictures from there).
 import { fileURLToPath } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -210,4 +212,52 @@ describe.skipIf(!chromiumHere)('the Console, the whole path of an owner', () => 
     }
     expect(problems).toEqual([]);
   }, 120_000);
+
+  it('from the keyboard alone: sign in, create a bot, open it and a knowledge base, sign out', async () => {
+    const { page, problems } = await suite.newPage(1280, 'light');
+    await page.goto(`${suite.origin}/console/`);
+    await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
+    /** Presses Tab until the focused element is `name` (its accessible name: label or text). */
+    async function tabTo(name: string): Promise<void> {
+      for (let presses = 0; presses < 80; presses += 1) {
+        await page.keyboard.press('Tab');
+        const focused = (await page.evaluate(`(() => {
+          const e = document.activeElement;
+          if (!e) return '';
+          const label = e.id ? document.querySelector('label[for="' + e.id + '"]') : null;
+          return (label ? label.textContent : e.getAttribute('aria-label') || e.textContent || '').trim();
+        })()`)) as string;
+        if (focused === name) return;
+      }
+      throw new Error(`Tab never reached "${name}"`);
+    }
+    await tabTo('Email');
+    await page.keyboard.type(suite.t.owner.email);
+    await tabTo('Password');
+    await page.keyboard.type(suite.t.owner.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Bots' }).waitFor();
+    await tabTo('Bot name');
+    await page.keyboard.type('Keyboard bot');
+    await page.keyboard.press('Enter');
+    await page.getByRole('link', { name: 'Keyboard bot', exact: true }).waitFor();
+    await tabTo('Keyboard bot');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Keyboard bot' }).waitFor();
+    await tabTo('Knowledge');
+    await page.keyboard.press('Enter');
+    await tabTo('Knowledge base name');
+    await page.keyboard.type('Typed');
+    await page.keyboard.press('Enter');
+    await page.getByRole('link', { name: 'Typed', exact: true }).waitFor();
+    await tabTo('Typed');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Drop PDFs, Word or Markdown files here' }).waitFor();
+    // The drop zone's picker is a button the keyboard reaches (a file dialog would open on Enter).
+    await tabTo('Choose files');
+    await tabTo('Sign out');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
+    expect(problems).toEqual([]);
+  });
 });
