@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareHits, DEFAULT_DENSE_WEIGHT, fuse, type ScoredHit, zScores } from './rank.js';
+import { compareHits, DEFAULT_DENSE_WEIGHT, fuse, keepInTop, type ScoredHit, zScores } from './rank.js';
 
 const hit = (passageId: string, score: number, fileId = `f-${passageId}`): ScoredHit => ({
   passageId,
@@ -132,5 +132,35 @@ describe('fuse', () => {
       'a',
       'b',
     ]);
+  });
+});
+
+describe('keepInTop', () => {
+  const ranked = ['a', 'b', 'c', 'd', 'e'].map((id, i) => hit(id, 10 - i));
+  const ids = (hits: { passageId: string }[]) => hits.map((h) => h.passageId);
+
+  it('moves a hit from below into the last place of the top n, the others keeping their order', () => {
+    expect(ids(keepInTop(ranked, [hit('e', 6)], 3))).toEqual(['a', 'b', 'e', 'c', 'd']);
+  });
+
+  it('leaves the order alone when the hits to keep are already in the top n, or there are none', () => {
+    expect(ids(keepInTop(ranked, [hit('b', 9)], 3))).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(ids(keepInTop(ranked, [], 3))).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('keeps several, at most n, and inserts one the ranked list did not hold', () => {
+    expect(ids(keepInTop(ranked, [hit('d', 7), hit('x', 1)], 3))).toEqual(['a', 'd', 'x', 'b', 'c', 'e']);
+    // Four to keep, three places: the first three given.
+    expect(ids(keepInTop(ranked, [hit('e', 6), hit('d', 7), hit('c', 8), hit('x', 1)], 3))).toEqual([
+      'c',
+      'd',
+      'e',
+      'a',
+      'b',
+    ]);
+  });
+
+  it('counts a hit to keep once, and works on a list shorter than n', () => {
+    expect(ids(keepInTop([hit('a', 2)], [hit('z', 1), hit('z', 1)], 3))).toEqual(['a', 'z']);
   });
 });

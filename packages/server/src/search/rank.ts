@@ -145,3 +145,31 @@ function minOf(values: Map<string, number>): number {
   }
   return min;
 }
+
+/**
+ * `ranked` with the hits of `keep` (at most `n` of them, in the order given) inside its first `n`: each one not
+ * there takes the place of the lowest other hit of the first `n`, which moves down with the rest; the order is
+ * otherwise unchanged. A hit of `keep` missing from `ranked` is inserted. Used to keep a passage holding every
+ * content word of the query in the top 3 whatever the dense list says (a rare word found in one passage only,
+ * whose one-hit lexical list weighs nothing in z-score fusion).
+ * @example keepInTop(fused, [faqHit], 3)
+ */
+export function keepInTop(ranked: readonly RankedHit[], keep: readonly RankedHit[], n: number): RankedHit[] {
+  const must = new Map<string, RankedHit>();
+  for (const h of keep) if (must.size < n && !must.has(h.passageId)) must.set(h.passageId, h);
+  if (must.size === 0) return [...ranked];
+  const head: RankedHit[] = [];
+  const rest: RankedHit[] = [];
+  let mustLeft = must.size;
+  for (const h of ranked) {
+    if (must.has(h.passageId)) {
+      head.push(h);
+      must.delete(h.passageId);
+      mustLeft -= 1;
+    } else if (head.length < n - mustLeft) head.push(h);
+    else rest.push(h);
+  }
+  // Hits of `keep` the fused list did not hold, after the rest of the head.
+  head.push(...must.values());
+  return [...head, ...rest];
+}

@@ -1,7 +1,8 @@
 import type { SearchPassage } from '@parley/protocol';
-import { stemmer } from 'stemmer';
 import { USE_LITE_ID } from '../../search/embed/index.js';
-import { foldText, isStopword } from '../../search/index/index.js';
+import { contentTerms, stem, stemsOf } from '../../search/terms.js';
+
+export { contentTerms, stem };
 
 /**
  * The relevance bar. Search scores cannot serve as one: hybrid scores are z-scores relative to the other
@@ -21,31 +22,6 @@ import { foldText, isStopword } from '../../search/index/index.js';
 /** Passage subtypes that are only a heading. */
 const HEADINGS = new Set(['title', 'subtitle']);
 
-/** The Porter stem of a folded word (the stemmer SQLite FTS5 indexes with), possessive `'s` removed. */
-export function stem(word: string): string {
-  return stemmer(word.replace(/['’]s$/u, ''));
-}
-
-function words(text: string): string[] {
-  return foldText(text)
-    .split(/[^\p{L}\p{N}'’]+/u)
-    .map((w) => w.replace(/^['’]+|['’]+$/gu, ''))
-    .filter(Boolean);
-}
-
-/**
- * The stems of a question's content words: stopwords and one-letter words dropped, duplicates dropped.
- * @example contentTerms('How long do refunds take?') // ['long', 'refund', 'take']
- */
-export function contentTerms(question: string): string[] {
-  const out = new Set<string>();
-  for (const w of words(question)) {
-    if (w.length < 2 || isStopword(w)) continue;
-    out.add(stem(w));
-  }
-  return [...out];
-}
-
 /** A passage with the question's content words it contains. */
 export interface RatedPassage {
   passage: SearchPassage;
@@ -61,7 +37,7 @@ export interface RatedPassage {
 export function ratePassages(question: string, passages: readonly SearchPassage[]): RatedPassage[] {
   const terms = contentTerms(question);
   const rated = passages.map((passage) => {
-    const stems = new Set(words(passage.content).map(stem));
+    const stems = stemsOf(passage.content);
     return { passage, matched: terms.filter((t) => stems.has(t)), relevant: false };
   });
   const candidates = rated.filter((r) => !HEADINGS.has(r.passage.meta.subtype ?? ''));

@@ -4,7 +4,8 @@ import { ApiError, errors } from '../../errors/errors.js';
 import type { TagFilter } from '../../http/tag-filter.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import type { PassageHit, PassageIndex, PassageScope, StoredPassage } from '../../search/index/index.js';
-import { fuse } from '../../search/rank.js';
+import { compareHits, fuse, keepInTop, type RankedHit } from '../../search/rank.js';
+import { contentTerms, stemsOf } from '../../search/terms.js';
 import type { Embedder } from '../../search/types.js';
 import type { FilesContext, FilesService, PassageFileSummary } from '../files/service.js';
 
@@ -167,6 +168,45 @@ async function chunkPassage(
   return passage;
 }
 
+/** How many of the best lexical hits are checked for holding every content word of the query. */
+const WORD_MATCH_CANDIDATES = 5;
+/** The places a passage holding every content word of the query is kept in, whatever the dense list says. */
+const WORD_MATCH_TOP = 3;
+
+/**
+ * `fused` with the passages that hold every content word of the query (among the best lexical hits) kept in its
+ * first three: z-score fusion gives a one-hit or tied lexical list no weight, so a rare word found in one
+ * passage only (a product name, "refund" in the FAQ alone) would otherwise be ranked by the dense list alone. A
+ * passage holding only some of the words (one common word of a paraphrase) is left where fusion put it.
+ */
+async function keepWordMatches(
+  index: PassageIndex,
+  query: string,
+  lexical: readonly PassageHit[],
+  fused: RankedHit[],
+): Promise<RankedHit[]> {
+  const terms = contentTerms(query);
+  if (terms.length === 0 || lexical.length === 0) return fused;
+  const inTop = new Set(fused.slice(0, WORD_MATCH_TOP).map((h) => h.passageId));
+  const candidates = [...lexical]
+    .sort(compareHits)
+    .slice(0, WORD_MATCH_CANDIDATES)
+    .filter((h) => !inTop.has(h.passageId));
+  if (candidates.length === 0) return fused;
+  const contents = new Map(
+    (await index.getPassages(candidates.map((h) => h.passageId))).map((p) => [p.id, p]),
+  );
+  const byId = new Map(fused.map((h) => [h.passageId, h]));
+  const whole = candidates.filter((h) => {
+    const stored = contents.get(h.passageId);
+    if (!stored) return false;
+    const stems = stemsOf(stored.content);
+    return terms.every((t) => stems.has(t));
+  });
+  const keep = whole.map((h) => byId.get(h.passageId) ?? { ...h, lexicalScore: h.score });
+  return keepInTop(fused, keep, WORD_MATCH_TOP);
+}
+
 /**
  * searchFiles: lexical and dense candidates from the passage index, restricted to the files the caller
  * may read, fused (hybrid by default), then shaped as the wire format's passages.
@@ -186,11 +226,9 @@ export function searchService(deps: SearchDeps): SearchService {
       const lexical = mode === 'semantic' ? [] : await deps.index.lexicalSearch(input.query, scope, k);
       const log = ctx.log ?? deps.logger ?? silentLogger;
       const dense = await denseCandidates(deps, log, mode, input.query, scope, k);
-      const ranked = fuse(lexical, dense, {
-        mode,
-        denseWeight: deps.denseWeight,
-        limit: input.consolidate ? k : limit,
-      });
+      const fused = fuse(lexical, dense, { mode, denseWeight: deps.denseWeight, limit: k });
+      const kept = mode === 'hybrid' ? await keepWordMatches(deps.index, input.query, lexical, fused) : fused;
+      const ranked = kept.slice(0, input.consolidate ? k : limit);
       if (ranked.length === 0) return [];
       const stored = new Map(
         (await deps.index.getPassages(ranked.map((h) => h.passageId))).map((p) => [p.id, p]),

@@ -125,6 +125,22 @@ describe('semantic search with the shipped USE-lite model', () => {
     });
   }
 
+  // A word found in one passage only, where the model alone prefers other passages: fusion keeps the word match
+  // in the top 3 (z-scores give a one-hit lexical list no weight; the dense list alone decided before).
+  for (const [word, key] of [
+    ['twice', 'dogs.txt'],
+    ['expires', 'passport.txt'],
+    ['thirty', 'refunds.txt'],
+    ['purchases', 'refunds.txt'],
+  ] as const) {
+    it(`keeps ${key}, the only passage with “${word}”, in the top 3 in hybrid mode though the model prefers others`, async () => {
+      expect((await search(word, 'lexical')).map((p) => p.file.key)).toEqual([key]);
+      expect((await search(word, 'semantic'))[0]?.file.key).not.toBe(key);
+      const hybrid = (await search(word, 'hybrid')).map((p) => p.file.key);
+      expect(hybrid.slice(0, 3)).toContain(key);
+    });
+  }
+
   it('keeps the exact-word match first in hybrid mode when the query shares the text’s words', async () => {
     const hits = await search('savings account interest', 'hybrid');
     expect(hits[0]?.file.key).toBe('savings.txt');
