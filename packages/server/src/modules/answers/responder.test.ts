@@ -105,6 +105,18 @@ describe('knowledgeResponder', () => {
     expect(reply.debug).toMatchObject({ mode: 'passages', scope: 'all_files' });
   });
 
+  it('names a source by its metadata title, else by its file name without the folders of its key', async () => {
+    await uploadIndexed(t, 'policies/2026/exchanges.md', '# Exchanges\n\nThe exchange window is 14 days.');
+    await uploadIndexed(t, 'policies/warranty.md', '# Warranty\n\nThe warranty lasts two years.', {
+      metadata: { title: 'Warranty terms' },
+    });
+    const exchange = markdownOf(await ask(plain, 'How long is the exchange window?'));
+    expect(exchange).toMatch(/— \[exchanges\.md\]\(http/);
+    expect(exchange).not.toContain('policies/');
+    const warranty = markdownOf(await ask(plain, 'How long does the warranty last?'));
+    expect(warranty).toMatch(/— \[Warranty terms\]\(http/);
+  });
+
   describe('with a knowledge base', () => {
     beforeAll(async () => {
       const kb = t.app.services.knowledgeBases;

@@ -20,7 +20,7 @@ import { questionOf, smallTalkOf, truncateBytes } from './question.js';
 import { mergeRelevant, ratePassages } from './relevance.js';
 import { type RetrievalDeps, type Retrieved, retrievalDebug, retrieve } from './retrieval.js';
 import { botContext } from './scope.js';
-import { sourceLinkUrl } from './sources.js';
+import { atPage, sourceLinkUrl } from './sources.js';
 
 /** Most passages an answer rests on (quoted, or given to the chat model). */
 export const MAX_SOURCES = 3;
@@ -158,10 +158,11 @@ function earlyReply(text: string): Reply | undefined {
   };
 }
 
-/** The title a source is shown with: its metadata's `title`, else its key. */
+/** The title a source is shown with: its metadata's `title`, else its file name (the key without folders). */
 function titleOf(file: FileObject): string {
   const title = file.metadata.title;
-  return typeof title === 'string' && title.trim() ? title.trim() : file.key;
+  if (typeof title === 'string' && title.trim()) return title.trim();
+  return file.key.slice(file.key.lastIndexOf('/') + 1) || file.key;
 }
 
 /** The answer's sources: each passage with its file's title and a URL a chat user can open. */
@@ -171,7 +172,10 @@ async function sourcesOf(
   ctx: FilesContext,
   passages: SearchPassage[],
 ): Promise<AnswerSource[]> {
-  const found = new Map<string, { title: string; url: string | undefined; urlExpiresAt?: string }>();
+  const found = new Map<
+    string,
+    { title: string; url: string | undefined; urlExpiresAt?: string; contentType?: string }
+  >();
   for (const id of new Set(passages.map((p) => p.file.id))) {
     try {
       const file = await files.get(ctx, id);
@@ -179,6 +183,7 @@ async function sourcesOf(
       found.set(id, {
         title: titleOf(file),
         url: file.url,
+        contentType: file.contentType,
         ...(Number.isFinite(expires) ? { urlExpiresAt: new Date(expires).toISOString() } : {}),
       });
     } catch (error) {
@@ -196,7 +201,7 @@ async function sourcesOf(
       fileId: p.file.id,
       key: p.file.key,
       title: file?.title ?? p.file.key,
-      url: file?.url,
+      url: file?.url && atPage(file.url, file.contentType, p.meta.pageNumber),
       ...(file?.urlExpiresAt ? { urlExpiresAt: file.urlExpiresAt } : {}),
       ...(p.meta.pageNumber ? { pageNumber: p.meta.pageNumber } : {}),
       score: p.score,

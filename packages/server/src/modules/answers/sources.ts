@@ -18,6 +18,15 @@ export function sourceLinkUrl(publicUrl: string, botId: string, messageId: strin
   return `${publicUrl}/v1/chat/${encodeURIComponent(botId)}/messages/${encodeURIComponent(messageId)}/sources/${n}`;
 }
 
+/**
+ * The URL a source opens at: a PDF at the passage's page (`#page=N`, which browsers' PDF viewers follow), any
+ * other file as it is.
+ */
+export function atPage(url: string, contentType: string | undefined, pageNumber: number | undefined): string {
+  if (!pageNumber || !contentType?.toLowerCase().startsWith('application/pdf')) return url;
+  return `${url.replace(/#.*$/u, '')}#page=${pageNumber}`;
+}
+
 /** What source links are resolved with. */
 export interface SourceLinksDeps {
   /** The Chat API's bots (404 unknown, 403 disabled) and bot messages (the chat service). */
@@ -60,7 +69,8 @@ export function sourceLinks(deps: SourceLinksDeps): SourceLinks {
       });
       // files.get also finds a file by key: only the very file the answer quoted will do.
       if (file.id !== fileId) throw new ApiError('ResourceNotFound', SOURCE_GONE_TEXT);
-      return file.url;
+      const page = (source as { pageNumber?: unknown }).pageNumber;
+      return atPage(file.url, file.contentType, typeof page === 'number' ? page : undefined);
     },
   };
 }
