@@ -102,6 +102,7 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     expect(second.statusCode, second.body).toBe(201);
     const { page, problems } = await newPage(390, 'dark');
     await page.goto(`${suite.origin}/console/bots`);
+    await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
     expect(await axe(page), 'sign in, 390 px dark').toEqual([]);
     await signIn(page, suite.t.owner.password);
     await expect.poll(() => page.getByRole('link', { name: 'Helpdesk', exact: true }).isVisible()).toBe(true);

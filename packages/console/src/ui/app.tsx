@@ -51,7 +51,10 @@ export function App() {
             </button>
           </div>
         ) : (
-          <p role="status">Loading…</p>
+          <>
+            <h1 class="visually-hidden">Parley Console</h1>
+            <p role="status">Loading…</p>
+          </>
         )}
       </main>
     );

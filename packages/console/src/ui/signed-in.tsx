@@ -92,6 +92,7 @@ export function SignedIn({
   if (!workspaces) {
     return (
       <main class="center">
+        <h1 class="visually-hidden">Parley Console</h1>
         {failure ? <Notice error={failure} /> : <p role="status">Loading your workspaces…</p>}
       </main>
     );
