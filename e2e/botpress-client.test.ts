@@ -167,6 +167,55 @@ describe('@botpress/client against Parley', () => {
     expect(huge).toMatchObject({ code: 413, type: 'PayloadTooLarge' });
   });
 
+  it('uploadFile with chunking.maximumChunkLength indexes the file in passages of about that many characters', async () => {
+    const text = Array.from(
+      { length: 40 },
+      (_, i) => `Rule ${i} of the returns policy says that parcel number ${i} ships back within ten days.`,
+    ).join(' ');
+    const { file } = await client.uploadFile({
+      key: 'bp/indexing-options.txt',
+      content: text,
+      index: true,
+      indexing: {
+        configuration: {
+          parsing: { mode: 'standard', smartCleanup: false },
+          chunking: { maximumChunkLength: 300, embedBreadcrumb: true },
+          summarization: { enable: false },
+        },
+      },
+    });
+    // uploadFile answers the file as upserted; the upload then queues its indexing.
+    let status = (await client.getFile({ id: file.id })).file.status;
+    for (let i = 0; i < 600 && status === 'indexing_pending'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = (await client.getFile({ id: file.id })).file.status;
+    }
+    expect(status).toBe('indexing_completed');
+    const { passages } = await client.listFilePassages({ id: file.id, limit: 200 });
+    expect(passages.length).toBeGreaterThan(10);
+    // ⌊300 / 6⌋ = 50 tokens a passage: about 300 characters, a little more at worst.
+    for (const passage of passages) expect(passage.content.length).toBeLessThanOrEqual(330);
+    expect(passages.map((p) => p.content).join(' ')).toContain('parcel number 39 ships back');
+  });
+
+  it('upsertFile refuses an indexing option Parley does not support with an InvalidPayloadError naming it', async () => {
+    const error = await client
+      .upsertFile({
+        key: 'bp/summaries.txt',
+        size: 5,
+        index: true,
+        indexing: { configuration: { summarization: { enable: true } } },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidPayloadError);
+    expect((error as Error).message).toContain(
+      'indexing.configuration.summarization.enable is not supported',
+    );
+    expect(await client.getFile({ id: 'bp/summaries.txt' }).catch((e: unknown) => e)).toBeInstanceOf(
+      ResourceNotFoundError,
+    );
+  });
+
   it('listBots (Admin API) works with a personal access token and the workspace id', async () => {
     const admin = new Client({
       apiUrl: run.server.url,

@@ -92,7 +92,14 @@ export const UpsertFileBody = Type.Object({
   tags: Type.Optional(FileTags),
   index: Type.Optional(Type.Boolean()),
   indexing: Type.Optional(
-    Type.Object({ configuration: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }),
+    Type.Object({
+      configuration: Type.Optional(
+        Type.Record(Type.String(), Type.Unknown(), {
+          description:
+            "Chunking and parsing options, stored on the file: Parley's chunking.maxTokens/overlapTokens and the public client's options it can honour (README, Indexing options); any other option, or one turned on that Parley does not support, is a 400 naming it",
+        }),
+      ),
+    }),
   ),
   accessPolicies: Type.Optional(Type.Array(FileAccessPolicy, { maxItems: 2, uniqueItems: true })),
   contentType: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),

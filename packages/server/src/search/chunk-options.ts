@@ -1,78 +1,93 @@
-// Chunk options: defaults, bounds, and their validation from a file's indexing configuration.
+// Chunk options: defaults, bounds and their validation (a file's indexing configuration: indexing-options.ts).
 import { type ChunkOptions, DEFAULT_CHUNK_OPTIONS } from './types.js';
 
 /** Bounds of ChunkOptions.maxTokens accepted from a file's configuration. */
 export const MAX_TOKENS_RANGE = { min: 16, max: 2000 } as const;
+/** Bounds of ChunkOptions.minParagraphChars (0: off). */
+export const MIN_PARAGRAPH_CHARS_RANGE = { min: 0, max: 10_000 } as const;
 
-/** A file's chunking configuration is not valid; the message names the field and the rule. */
+/** One invalid field of an indexing configuration (its full path) and why. */
+export interface ChunkOptionsIssue {
+  field: string;
+  message: string;
+}
+
+/**
+ * Chunk options (or a file's indexing configuration) are not valid: `issues` names each field and its rule,
+ * the message joins them.
+ */
 export class ChunkOptionsError extends Error {
-  constructor(message: string) {
-    super(message);
+  readonly issues: ChunkOptionsIssue[];
+
+  constructor(issues: ChunkOptionsIssue[]) {
+    super(issues.map((issue) => `${issue.field} ${issue.message}`).join('; '));
     this.name = 'ChunkOptionsError';
+    this.issues = issues;
   }
 }
 
-function integerIn(value: unknown, path: string, min: number, max: number, rule: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new ChunkOptionsError(`${path} must be ${rule} (got ${JSON.stringify(value) ?? String(value)}).`);
-  }
-  return value;
+/** The rule `value` breaks (`must be …`), or undefined for an integer from `min` to `max`. */
+export function integerRule(value: unknown, min: number, max: number, rule: string): string | undefined {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return undefined;
+  return `must be ${rule} (got ${JSON.stringify(value) ?? String(value)}).`;
 }
 
-function validate(maxTokens: unknown, overlapTokens: unknown, prefix: string): ChunkOptions {
+function integerIn(value: unknown, field: string, min: number, max: number, rule: string): number {
+  const broken = integerRule(value, min, max, rule);
+  if (broken !== undefined) throw new ChunkOptionsError([{ field, message: broken }]);
+  return value as number;
+}
+
+/**
+ * Validated chunk options from raw values (absent: defaults); `fields` names them in errors.
+ * Throws ChunkOptionsError.
+ */
+export function validChunkOptions(
+  raw: { maxTokens?: unknown; overlapTokens?: unknown; minParagraphChars?: unknown },
+  fields: { maxTokens: string; overlapTokens: string; minParagraphChars: string },
+): ChunkOptions {
   const max = integerIn(
-    maxTokens ?? DEFAULT_CHUNK_OPTIONS.maxTokens,
-    `${prefix}maxTokens`,
+    raw.maxTokens ?? DEFAULT_CHUNK_OPTIONS.maxTokens,
+    fields.maxTokens,
     MAX_TOKENS_RANGE.min,
     MAX_TOKENS_RANGE.max,
     `an integer from ${MAX_TOKENS_RANGE.min} to ${MAX_TOKENS_RANGE.max}`,
   );
   const highestOverlap = Math.ceil(max / 2) - 1;
   const overlap =
-    overlapTokens === undefined || overlapTokens === null
+    raw.overlapTokens === undefined || raw.overlapTokens === null
       ? Math.min(DEFAULT_CHUNK_OPTIONS.overlapTokens, highestOverlap)
       : integerIn(
-          overlapTokens,
-          `${prefix}overlapTokens`,
+          raw.overlapTokens,
+          fields.overlapTokens,
           0,
           highestOverlap,
           `an integer from 0 to less than half of maxTokens (at most ${highestOverlap} for maxTokens ${max})`,
         );
-  return { maxTokens: max, overlapTokens: overlap };
+  const options: ChunkOptions = { maxTokens: max, overlapTokens: overlap };
+  if (raw.minParagraphChars !== undefined && raw.minParagraphChars !== null) {
+    const { min, max: highest } = MIN_PARAGRAPH_CHARS_RANGE;
+    const chars = integerIn(
+      raw.minParagraphChars,
+      fields.minParagraphChars,
+      min,
+      highest,
+      `an integer from ${min} to ${highest} (characters)`,
+    );
+    if (chars > 0) options.minParagraphChars = chars;
+  }
+  return options;
 }
 
 /**
  * Complete, validated chunk options: `maxTokens` from 16 to 2000 (default 120), `overlapTokens` from 0 to
- * less than half of it (default 20, lowered to fit a small maxTokens). Throws ChunkOptionsError.
+ * less than half of it (default 20, lowered to fit a small maxTokens), `minParagraphChars` from 0 to 10000
+ * (0 or absent: off). Throws ChunkOptionsError.
  */
 export function resolveChunkOptions(options: Partial<ChunkOptions> = {}): ChunkOptions {
-  return validate(options.maxTokens, options.overlapTokens, '');
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * Chunk options from a file's `indexing.configuration`: `{ chunking: { maxTokens?, overlapTokens? } }`,
- * defaults for what is absent (other keys of the configuration are left to their owners). Throws
- * ChunkOptionsError naming the field for a configuration that is not an object, unknown `chunking` keys, a
- * maxTokens outside 16–2000 or an overlap of half of maxTokens or more.
- *
- * @example
- * chunkOptionsFrom({ chunking: { maxTokens: 200 } }); // { maxTokens: 200, overlapTokens: 20 }
- */
-export function chunkOptionsFrom(configuration: unknown): ChunkOptions {
-  const prefix = 'indexing.configuration';
-  if (configuration === undefined || configuration === null) return { ...DEFAULT_CHUNK_OPTIONS };
-  if (!isObject(configuration)) throw new ChunkOptionsError(`${prefix} must be an object.`);
-  const chunking = configuration.chunking;
-  if (chunking === undefined || chunking === null) return { ...DEFAULT_CHUNK_OPTIONS };
-  if (!isObject(chunking)) throw new ChunkOptionsError(`${prefix}.chunking must be an object.`);
-  const unknown = Object.keys(chunking).filter((key) => key !== 'maxTokens' && key !== 'overlapTokens');
-  if (unknown.length > 0) {
-    throw new ChunkOptionsError(
-      `${prefix}.chunking has unknown ${unknown.length === 1 ? 'key' : 'keys'} ${unknown.map((key) => `"${key}"`).join(', ')}; allowed: maxTokens, overlapTokens.`,
-    );
-  }
-  return validate(chunking.maxTokens, chunking.overlapTokens, `${prefix}.chunking.`);
+  return validChunkOptions(options, {
+    maxTokens: 'maxTokens',
+    overlapTokens: 'overlapTokens',
+    minParagraphChars: 'minParagraphChars',
+  });
 }

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../../bench/lib/random.js';
-import {
-  ChunkOptionsError,
-  chunkDocument,
-  chunkOptionsFrom,
-  countTokens,
-  resolveChunkOptions,
-} from './chunk.js';
-import { type Block, DEFAULT_CHUNK_OPTIONS, type ExtractedDocument, type PassageSubtype } from './types.js';
+import { ChunkOptionsError, chunkDocument, countTokens, resolveChunkOptions } from './chunk.js';
+import type { Block, ExtractedDocument, PassageSubtype } from './types.js';
 
 const doc = (...blocks: Block[]): ExtractedDocument => ({ blocks });
 const words = (count: number, prefix = 'w') =>
@@ -280,67 +274,90 @@ describe('chunkDocument properties', () => {
 });
 
 describe('chunk options', () => {
-  it('defaults to 120 tokens with 20 of overlap', () => {
-    expect(chunkOptionsFrom(undefined)).toEqual(DEFAULT_CHUNK_OPTIONS);
-    expect(chunkOptionsFrom(null)).toEqual(DEFAULT_CHUNK_OPTIONS);
-    expect(chunkOptionsFrom({})).toEqual(DEFAULT_CHUNK_OPTIONS);
-    expect(chunkOptionsFrom({ other: { x: 1 }, chunking: {} })).toEqual(DEFAULT_CHUNK_OPTIONS);
-  });
-
-  it('reads maxTokens and overlapTokens from the chunking configuration', () => {
-    expect(chunkOptionsFrom({ chunking: { maxTokens: 200, overlapTokens: 40 } })).toEqual({
-      maxTokens: 200,
-      overlapTokens: 40,
-    });
-    expect(chunkOptionsFrom({ chunking: { maxTokens: 400 } })).toEqual({ maxTokens: 400, overlapTokens: 20 });
-    expect(chunkOptionsFrom({ chunking: { overlapTokens: 0 } })).toEqual({
-      maxTokens: 120,
-      overlapTokens: 0,
-    });
-  });
-
   it('lowers the default overlap below half of a small maxTokens', () => {
-    expect(chunkOptionsFrom({ chunking: { maxTokens: 16 } })).toEqual({ maxTokens: 16, overlapTokens: 7 });
+    expect(resolveChunkOptions({ maxTokens: 16 })).toEqual({ maxTokens: 16, overlapTokens: 7 });
     expect(resolveChunkOptions({ maxTokens: 17 })).toEqual({ maxTokens: 17, overlapTokens: 8 });
-  });
-
-  it.each([
-    ['a string configuration', 'fast', /indexing\.configuration must be an object/],
-    ['an array chunking', { chunking: [1] }, /indexing\.configuration\.chunking must be an object/],
-    [
-      'an unknown key',
-      { chunking: { maxToken: 100 } },
-      /unknown key "maxToken"; allowed: maxTokens, overlapTokens/,
-    ],
-    [
-      'maxTokens below 16',
-      { chunking: { maxTokens: 15 } },
-      /chunking\.maxTokens must be an integer from 16 to 2000 \(got 15\)/,
-    ],
-    [
-      'maxTokens above 2000',
-      { chunking: { maxTokens: 2001 } },
-      /maxTokens must be an integer from 16 to 2000/,
-    ],
-    ['a fractional maxTokens', { chunking: { maxTokens: 100.5 } }, /maxTokens must be an integer/],
-    [
-      'a string maxTokens',
-      { chunking: { maxTokens: '100' } },
-      /maxTokens must be an integer from 16 to 2000 \(got "100"\)/,
-    ],
-    [
-      'overlap of half',
-      { chunking: { maxTokens: 100, overlapTokens: 50 } },
-      /overlapTokens must be .*at most 49/,
-    ],
-    ['a negative overlap', { chunking: { overlapTokens: -1 } }, /overlapTokens must be an integer from 0/],
-  ])('rejects %s with a message naming the field', (_, configuration, message) => {
-    expect(() => chunkOptionsFrom(configuration)).toThrow(ChunkOptionsError);
-    expect(() => chunkOptionsFrom(configuration)).toThrow(message);
   });
 
   it('validates options given to chunkDocument directly', () => {
     expect(() => chunkDocument(doc(), { maxTokens: 10 })).toThrow(ChunkOptionsError);
     expect(() => chunkDocument(doc(), { maxTokens: 16, overlapTokens: 8 })).toThrow(/at most 7/);
+    expect(() => chunkDocument(doc(), { minParagraphChars: -1 })).toThrow(/minParagraphChars must be/);
+  });
+});
+
+describe('short paragraphs joined to the next block (minParagraphChars)', () => {
+  // 120 tokens in twelve sentences: too long to share one 101-token passage with anything.
+  const long = Array.from({ length: 12 }, (_, i) => `${words(9, `s${i}w`)}.`).join(' ');
+
+  it('leaves a short paragraph alone when the option is off', () => {
+    const passages = chunkDocument(
+      doc({ type: 'paragraph', text: 'To reset:' }, { type: 'list', text: '- Hold the button' }),
+    );
+    expect(passages.map((p) => [p.subtype, p.content])).toEqual([
+      ['paragraph', 'To reset:'],
+      ['list', '- Hold the button'],
+    ]);
+  });
+
+  it('joins a paragraph shorter than the limit to the list item after it', () => {
+    const passages = chunkDocument(
+      doc(
+        { type: 'paragraph', text: 'To reset:' },
+        { type: 'list', text: '- Hold the button' },
+        { type: 'list', text: '- Wait ten seconds' },
+      ),
+      { minParagraphChars: 20 },
+    );
+    expect(passages.map((p) => [p.subtype, p.content])).toEqual([
+      ['list', 'To reset:\n- Hold the button\n- Wait ten seconds'],
+    ]);
+  });
+
+  it('joins it to a paragraph too long to share a passage with, instead of leaving it alone', () => {
+    const blocks: Block[] = [
+      { type: 'paragraph', text: 'Note.' },
+      { type: 'paragraph', text: long },
+    ];
+    expect(chunkDocument(doc(...blocks), { maxTokens: 101, overlapTokens: 0 })[0]?.content).toBe('Note.');
+    const joined = chunkDocument(doc(...blocks), { maxTokens: 101, overlapTokens: 0, minParagraphChars: 10 });
+    expect(joined[0]?.content.startsWith('Note.\n\ns0w0 s0w1')).toBe(true);
+    expect(joined.every((p) => countTokens(p.content) <= 101)).toBe(true);
+  });
+
+  it('gathers short paragraphs in a row until they reach the limit', () => {
+    const passages = chunkDocument(
+      doc(
+        { type: 'paragraph', text: 'One.' },
+        { type: 'paragraph', text: 'Two.' },
+        { type: 'paragraph', text: 'Three is longer.' },
+        { type: 'table', text: 'a | b', header: 'x | y' },
+      ),
+      { minParagraphChars: 12, maxTokens: 16 },
+    );
+    expect(passages.map((p) => p.content)).toEqual(['One.\n\nTwo.\n\nThree is longer.', 'x | y\na | b']);
+  });
+
+  it('never joins across a heading, a table, code or a page', () => {
+    const passages = chunkDocument(
+      doc(
+        { type: 'paragraph', text: 'Intro.', pageNumber: 1 },
+        { type: 'paragraph', text: 'Next page.', pageNumber: 2 },
+        { type: 'subtitle', text: 'Setup', pageNumber: 2 },
+        { type: 'paragraph', text: 'Run:', pageNumber: 2 },
+        { type: 'code', text: 'npm start', pageNumber: 2 },
+        { type: 'paragraph', text: 'End.', pageNumber: 2 },
+      ),
+      { minParagraphChars: 50 },
+    );
+    expect(passages.map((p) => [p.subtype, p.content, p.pageNumber])).toEqual([
+      ['paragraph', 'Intro.', 1],
+      ['paragraph', 'Next page.', 2],
+      ['subtitle', 'Setup', 2],
+      ['paragraph', 'Run:', 2],
+      ['code', 'npm start', 2],
+      ['paragraph', 'End.', 2],
+    ]);
+    expect(passages[3]?.breadcrumb).toEqual(['Setup']);
   });
 });

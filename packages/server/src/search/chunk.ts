@@ -10,6 +10,9 @@
  *   ends, else line ends, else between tokens, each piece repeating up to `overlapTokens` tokens from the
  *   end of the one before (whole sentences when they fit); tables and code on line ends with no overlap,
  *   a table's header repeated at the top of every piece.
+ * - With `minParagraphChars`, a paragraph shorter than that is first joined to the block after it when that
+ *   is a paragraph, list item or quote of the same section and page (the public service's
+ *   `parsing.minimumParagraphLength`); before a heading, table, code, page break or the end it stays alone.
  * - Token counts use countTokens (words, numbers, each punctuation mark, each CJK character). No passage's
  *   content exceeds `maxTokens`. The output depends only on the input.
  */
@@ -20,13 +23,9 @@ import { lineUnits, pack, proseUnits } from './chunk-split.js';
 import { countTokens } from './chunk-tokens.js';
 import type { Block, ChunkOptions, ExtractedDocument, Passage, PassageSubtype } from './types.js';
 
-export {
-  ChunkOptionsError,
-  chunkOptionsFrom,
-  MAX_TOKENS_RANGE,
-  resolveChunkOptions,
-} from './chunk-options.js';
+export { ChunkOptionsError, MAX_TOKENS_RANGE, resolveChunkOptions } from './chunk-options.js';
 export { countTokens } from './chunk-tokens.js';
+export { type IndexingOptions, indexingOptionsFrom } from './indexing-options.js';
 
 /** Subtypes cut on line ends (no overlap); all others are prose. */
 const LINE_SUBTYPES = new Set<PassageSubtype>(['table', 'code']);
@@ -52,6 +51,36 @@ interface Group {
   texts: string[];
   tokens: number;
   breadcrumb: string[];
+}
+
+/** Blocks a short paragraph may be joined to. */
+const JOINABLE = new Set<PassageSubtype>(['paragraph', 'list', 'blockquote']);
+
+/**
+ * The blocks with each paragraph shorter than `minChars` characters (trimmed) joined to the next block when
+ * that is a paragraph, list item or quote on the same page; short paragraphs in a row gather until they
+ * reach `minChars`. A block that takes one keeps its own type; nothing crosses a heading, table or code.
+ * Blocks without text are left out.
+ */
+export function joinShortParagraphs(blocks: readonly Block[], minChars: number): Block[] {
+  const out: Block[] = [];
+  let carry: Block | undefined;
+  for (const block of blocks) {
+    if (blockText(block) === '') continue; // chunking skips it anyway; it must not part a short paragraph
+    let next = block;
+    if (carry) {
+      if (JOINABLE.has(block.type) && block.pageNumber === carry.pageNumber) {
+        next = { ...block, text: `${blockText(carry)}${separator(block.type)}${blockText(block)}` };
+      } else {
+        out.push(carry);
+      }
+      carry = undefined;
+    }
+    if (next.type === 'paragraph' && blockText(next).length < minChars) carry = next;
+    else out.push(next);
+  }
+  if (carry) out.push(carry);
+  return out;
 }
 
 /**
@@ -176,8 +205,12 @@ class Chunker {
  * const passages = chunkDocument(await extractDocument(bytes, type, key), { maxTokens: 120 });
  */
 export function chunkDocument(document: ExtractedDocument, options: Partial<ChunkOptions> = {}): Passage[] {
-  const chunker = new Chunker(resolveChunkOptions(options));
-  for (const block of document.blocks) chunker.add(block);
+  const resolved = resolveChunkOptions(options);
+  const chunker = new Chunker(resolved);
+  const blocks = resolved.minParagraphChars
+    ? joinShortParagraphs(document.blocks, resolved.minParagraphChars)
+    : document.blocks;
+  for (const block of blocks) chunker.add(block);
   chunker.flush();
   return chunker.passages;
 }

@@ -55,6 +55,11 @@ export interface ChunkOptions {
   maxTokens: number;
   /** Tokens repeated from the end of one passage at the start of the next, within a section. */
   overlapTokens: number;
+  /**
+   * A paragraph shorter than this many characters is joined to the block after it (a paragraph, list item
+   * or quote of the same section and page) before merging; absent or 0: off.
+   */
+  minParagraphChars?: number;
 }
 
 /** Defaults of ChunkOptions. */

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError, errors } from '../../errors/errors.js';
 import { newId } from '../../ids.js';
+import { ChunkOptionsError, indexingOptionsFrom } from '../../search/chunk.js';
 import { authorizeFile, denied, ownerOf } from './access.js';
 import type { FilesContext, FilesService } from './contract.js';
 import type { FilesEnv } from './deps.js';
@@ -31,6 +32,20 @@ export async function retryOnConflict<T>(attempt: () => Promise<T>, retry = true
   }
 }
 
+/**
+ * 400 InvalidPayload naming each field of an indexing configuration that Parley refuses (indexingOptionsFrom:
+ * unknown keys, bad values, public-service options it has no counterpart for), so that nothing is stored
+ * that indexing would fail on later.
+ */
+function checkIndexingConfiguration(configuration: unknown): void {
+  try {
+    indexingOptionsFrom(configuration);
+  } catch (error) {
+    if (!(error instanceof ChunkOptionsError)) throw error;
+    throw errors.invalidPayload(error.message, error.issues);
+  }
+}
+
 /** The fields an upsert writes, checked: the expiry, media type and JSON fields of the body. */
 export function upsertValues(body: UpsertFileBody, now: Date) {
   if (body.size > MAX_FILE_SIZE)
@@ -41,9 +56,11 @@ export function upsertValues(body: UpsertFileBody, now: Date) {
       ? checkMediaType('contentType', body.contentType)
       : mime.lookup(body.key) || 'application/octet-stream';
   const metadata = checkJsonField('metadata', body.metadata ?? {});
-  const indexingConfiguration = body.indexing?.configuration
-    ? checkJsonField('indexing.configuration', body.indexing.configuration)
+  const configuration = body.indexing?.configuration;
+  const indexingConfiguration = configuration
+    ? checkJsonField('indexing.configuration', configuration)
     : null;
+  if (configuration) checkIndexingConfiguration(configuration);
   return {
     content_type: contentType,
     declared_size: body.size,

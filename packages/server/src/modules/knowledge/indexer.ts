@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '../../blob/blob-store.js';
 import { type JobHandler, PermanentJobError } from '../../jobs/queue.js';
-import { ChunkOptionsError, chunkOptionsFrom } from '../../search/chunk.js';
+import { ChunkOptionsError, type IndexingOptions, indexingOptionsFrom } from '../../search/chunk.js';
 import type { DocumentReader } from '../../search/document-reader.js';
 import type { IndexedPassage, PassageIndex, StoredPassage } from '../../search/index/index.js';
-import { type ChunkOptions, type Embedder, ExtractionError } from '../../search/types.js';
+import { type Embedder, ExtractionError } from '../../search/types.js';
 import type { FileRow } from '../files/repo.js';
 import type { FileIndexing, IndexFileJob } from '../files/service.js';
 
@@ -80,10 +80,13 @@ async function storedPassages(index: PassageIndex, fileId: string): Promise<Inde
   }));
 }
 
-/** The chunking a file asks for (its indexing.configuration); a bad one fails the job for good. */
-function chunkOptionsOf(file: FileRow): ChunkOptions {
+/**
+ * What the file's indexing.configuration asks for (checked at upsert; one stored before that check, or
+ * refused since, fails the job for good with `invalid_configuration` and the fields at fault).
+ */
+function indexingOptionsOf(file: FileRow): IndexingOptions {
   try {
-    return chunkOptionsFrom(
+    return indexingOptionsFrom(
       file.indexing_configuration ? JSON.parse(file.indexing_configuration) : undefined,
     );
   } catch (error) {
@@ -97,18 +100,18 @@ function chunkOptionsOf(file: FileRow): ChunkOptions {
 async function extractPassages(
   deps: IndexerDeps,
   file: FileRow & { blob_key: string },
+  options: IndexingOptions,
   signal: AbortSignal,
 ): Promise<IndexedPassage[]> {
   const limit = deps.settings.maxIndexableBytes;
   if ((file.size ?? 0) > limit) throw tooLarge(limit);
-  const chunkOptions = chunkOptionsOf(file);
   const bytes = await readAll(await deps.blobs.get(file.blob_key), limit);
   try {
     return await deps.reader.read({
       bytes,
       contentType: file.content_type,
       key: file.key,
-      chunkOptions,
+      chunkOptions: options.chunk,
       signal,
     });
   } catch (error) {
@@ -117,18 +120,26 @@ async function extractPassages(
   }
 }
 
-/** Embeds the passages in batches, recording progress on the file after each. */
+/**
+ * Embeds the passages in batches (each with its breadcrumb unless the configuration says not to), recording
+ * progress on the file after each.
+ */
 async function embedAll(
   deps: IndexerDeps,
   embedder: Embedder,
   job: IndexFileJob,
   passages: IndexedPassage[],
+  options: IndexingOptions,
   signal: AbortSignal,
 ): Promise<void> {
   const batchSize = deps.settings.embedBatch;
+  const text = options.embedBreadcrumb ? embeddingText : (passage: IndexedPassage) => passage.content;
   for (let i = 0; i < passages.length; i += batchSize) {
     const batch = passages.slice(i, i + batchSize);
-    const vectors = await embedder.embed(batch.map(embeddingText), signal);
+    const vectors = await embedder.embed(
+      batch.map((passage) => text(passage)),
+      signal,
+    );
     batch.forEach((passage, j) => {
       passage.embedding = vectors[j];
     });
@@ -176,14 +187,15 @@ export function indexFileJob(deps: IndexerDeps): JobHandler<IndexFileJob> {
     async run(job, { signal }) {
       const file = await files.indexingTarget(job);
       if (!file?.blob_key) return;
+      const options = indexingOptionsOf(file);
       const passages =
         job.source === 'stored'
           ? await storedPassages(deps.index, file.id)
-          : await extractPassages(deps, { ...file, blob_key: file.blob_key }, signal);
+          : await extractPassages(deps, { ...file, blob_key: file.blob_key }, options, signal);
       await files.indexingProgress(job, { total: passages.length, done: 0 });
       const embedder = deps.embedder;
       if (embedder) {
-        await embedAll(deps, embedder, job, passages, signal);
+        await embedAll(deps, embedder, job, passages, options, signal);
         await checkVectorQuota(deps, embedder, file, passages.length);
       } else {
         await files.indexingProgress(job, { done: passages.length });

@@ -65,7 +65,7 @@ function clean(document: ExtractedDocument, ctx: ExtractContext): ExtractedDocum
  *
  * @example
  * const document = await extractDocument(bytes, 'application/pdf', 'handbook.pdf', { signal });
- * const passages = chunkDocument(document, chunkOptionsFrom(file.indexing.configuration));
+ * const passages = chunkDocument(document, indexingOptionsFrom(file.indexing.configuration).chunk);
  */
 export async function extractDocument(
   bytes: Buffer,
