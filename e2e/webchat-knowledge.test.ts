@@ -1,6 +1,7 @@
 // The whole path a new user takes: upload a document to a knowledge base through the Files API, wait for
 // indexing, embed the webchat in a plain page on another origin, ask questions worded differently from the
-// document, on a desktop and a phone screen, and read the bot's answer, with a link that opens the source.
+// document, on a desktop and a phone screen, and read the bot's answer, with a link that opens the source. And the
+// first impression: the greeting and the suggested questions of an empty chat, one asked by a click or the keyboard.
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asBot } from '../bench/lib/bot-request.js';
 import type { TestApp } from '../packages/server/src/test-support/harness.js';
 import { haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
+import { inWebchat, withWebchatConfiguration } from './support/webchat.js';
 
 const chromiumHere = haveChromium('webchat knowledge tests');
 
@@ -160,4 +162,93 @@ window.parley.on('message', function (m) { window.messages.push(m); });
       }
     }, 60_000);
   }
+
+  it('greets an empty chat and offers suggested questions: on the hosted page at 390 px by keyboard, embedded by a click; asked, they go', async () => {
+    const first = {
+      greeting: 'Hello! I know the **Acme handbook**.',
+      suggestedQuestions: ['When does the Lyon office open?', 'How many days of paid vacation do I get?'],
+    };
+    const [lyon, vacation] = first.suggestedQuestions as [string, string];
+    const userSaid = async (page: Page) =>
+      (await inWebchat(page, '.pw-msg[data-from="user"]').allTextContents()).map((text) => text.trim());
+    const botSaid = (page: Page) =>
+      inWebchat(page, '.pw-msg[data-from="bot"][data-message-id]').allTextContents();
+    await withWebchatConfiguration(t, first, async () => {
+      // The hosted page on a phone: the greeting as the bot's words (not stored), the questions as buttons.
+      const phone = await browser.newContext({
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+      });
+      try {
+        const page = await phone.newPage();
+        await page.goto(`${origin}/webchat/${t.botId}`);
+        const greeting = inWebchat(page, '.pw-greeting');
+        await expect
+          .poll(() => greeting.textContent(), { timeout: 15_000 })
+          .toContain('Hello! I know the Acme handbook.');
+        expect(await greeting.locator('strong').textContent()).toBe('Acme handbook');
+        const suggestions = page.getByRole('list', { name: 'Suggested questions' }).getByRole('button');
+        expect(await suggestions.allTextContents()).toEqual(first.suggestedQuestions);
+        for (const box of await Promise.all((await suggestions.all()).map((b) => b.boundingBox()))) {
+          expect(box && box.x >= 0 && box.x + box.width <= 390, JSON.stringify(box)).toBe(true);
+        }
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+        // By keyboard: Shift+Tab from the composer reaches the last question, its focus ring shows, Enter asks it.
+        await inWebchat(page, 'textarea').focus();
+        await page.keyboard.press('Shift+Tab');
+        const asked = page.getByRole('button', { name: vacation });
+        await expect.poll(() => asked.evaluate((b) => b.matches(':focus-visible'))).toBe(true);
+        expect(
+          await asked.evaluate((b) => b.ownerDocument.defaultView?.getComputedStyle(b).outlineStyle),
+        ).toBe('solid');
+        await page.keyboard.press('Enter');
+        await expect.poll(() => userSaid(page)).toEqual([`You said:${vacation}`]);
+        // The bot answers it (what it answers is the other tests' business).
+        await expect.poll(() => botSaid(page), { timeout: 20_000 }).toHaveLength(1);
+        expect(await suggestions.count()).toBe(0);
+        expect(await greeting.count()).toBe(1);
+        // The greeting is no message of the conversation: the server holds the question, a text message exactly
+        // as if typed, and the reply only (newest first).
+        const conversationId = JSON.parse(
+          String(await page.evaluate(`localStorage.getItem('parley:webchat:${t.botId}')`)),
+        ).conversationId as string;
+        const { messages } = (await api(
+          'GET',
+          `/v1/chat/${t.botId}/conversations/${conversationId}/messages`,
+        )) as {
+          messages: BotMessage[];
+        };
+        expect(messages.map((m) => m.isBot)).toEqual([true, false]);
+        expect(messages[1]?.payload).toEqual({ type: 'text', text: vacation });
+      } finally {
+        await phone.close();
+      }
+
+      // Embedded on a customer's site: the page's config() may change the greeting; a click asks a question.
+      const desktop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      try {
+        const page = await desktop.newPage();
+        await page.goto(`${siteOrigin}/`);
+        await page.evaluate(
+          `window.parley.config({ configuration: { greeting: 'Welcome to the intranet.' } })`,
+        );
+        await page.evaluate('window.parley.open()');
+        await expect
+          .poll(() => inWebchat(page, '.pw-greeting').textContent(), { timeout: 15_000 })
+          .toContain('Welcome to the intranet.');
+        await page.getByRole('button', { name: lyon }).click();
+        await expect.poll(() => userSaid(page)).toEqual([`You said:${lyon}`]);
+        await expect.poll(() => botSaid(page), { timeout: 20_000 }).toHaveLength(1);
+        expect(await page.getByRole('list', { name: 'Suggested questions' }).count()).toBe(0);
+        // The page hears it as any message the visitor sends.
+        expect(await page.evaluate('window.messages[0]')).toMatchObject({
+          isBot: false,
+          payload: { type: 'text', text: lyon },
+        });
+      } finally {
+        await desktop.close();
+      }
+    });
+  }, 60_000);
 });

@@ -26,7 +26,7 @@ const protocolWebchatOnly = {
     b.onResolve({ filter: /^typebox$/ }, () => ({ path: 'typebox', namespace: 'typebox-stub' }));
     b.onLoad({ filter: /.*/, namespace: 'typebox-stub' }, () => ({
       contents:
-        'const any = () => ({}); export default { Object: (properties) => ({ properties }), Optional: (s) => s, String: any, Number: any, Boolean: any, Union: any, Literal: any };',
+        'const any = () => ({}); export default { Object: (properties) => ({ properties }), Optional: (s) => s, String: any, Number: any, Boolean: any, Union: any, Literal: any, Array: any };',
       loader: 'js',
     }));
   },

@@ -1,23 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import {
   FULL_WEBCHAT_CONFIGURATION,
+  PARLEY_WEBCHAT_FIELDS as PARLEY_FIELDS,
   SPEC_WEBCHAT_FIELDS as SPEC_FIELDS,
 } from './test-support/webchat-config.js';
 import { validateWebchatConfiguration, WEBCHAT_CONFIGURATION_FIELDS } from './webchat-config.js';
 
-/** A valid value of every field of the spec's table. */
+/** A valid value of every field (the spec's table, then Parley's own). */
 const VALID: Record<string, unknown> = FULL_WEBCHAT_CONFIGURATION;
+const ALL_FIELDS = [...SPEC_FIELDS, ...PARLEY_FIELDS];
 
 const check = (config: unknown) => validateWebchatConfiguration(config);
 const fieldsOf = (config: unknown) => check(config).map((i) => i.field);
 
 describe('validateWebchatConfiguration: valid values', () => {
-  it('knows exactly the fields of the spec table, in its order', () => {
-    expect(WEBCHAT_CONFIGURATION_FIELDS).toEqual(SPEC_FIELDS);
-    expect(Object.keys(VALID)).toEqual(SPEC_FIELDS);
+  it("knows exactly the fields of the spec table, in its order, then Parley's greeting and suggested questions", () => {
+    expect(WEBCHAT_CONFIGURATION_FIELDS).toEqual(ALL_FIELDS);
+    expect(Object.keys(VALID)).toEqual(ALL_FIELDS);
   });
 
-  for (const field of SPEC_FIELDS) {
+  for (const field of ALL_FIELDS) {
     it(`accepts a valid ${field}`, () => {
       expect(check({ [field]: VALID[field] })).toEqual([]);
     });
@@ -48,6 +50,7 @@ describe('validateWebchatConfiguration: valid values', () => {
       footer: '',
       headerVariant: '',
       adminKey: '',
+      greeting: '',
     };
     expect(check(blanks)).toEqual([]);
   });
@@ -138,6 +141,7 @@ describe('validateWebchatConfiguration: strings and booleans', () => {
     footer: 2000,
     adminKey: 500,
     additionalStylesheet: 100_000,
+    greeting: 500,
   };
   for (const [field, max] of Object.entries(limits)) {
     it(`limits ${field} to ${max} characters`, () => {
@@ -213,6 +217,45 @@ describe('validateWebchatConfiguration: link objects', () => {
 
   it('accepts a blank title', () => {
     expect(check({ website: { title: '', link: 'https://example.com' } })).toEqual([]);
+  });
+});
+
+describe('validateWebchatConfiguration: suggested questions', () => {
+  const issue = (suggestedQuestions: unknown) => check({ suggestedQuestions });
+  const refused = (message: string) => [{ field: 'suggestedQuestions', message }];
+
+  it('accepts none, one, or four distinct questions of up to 200 characters', () => {
+    expect(issue([])).toEqual([]);
+    expect(issue(['Where is my order?'])).toEqual([]);
+    expect(issue(['a', 'b', 'c', 'q'.repeat(200)])).toEqual([]);
+  });
+
+  it('rejects a value that is not a list', () => {
+    for (const value of ['Where is my order?', { 0: 'a' }, null, 4]) {
+      expect(issue(value), String(value)).toEqual(refused('must be a list of questions (strings)'));
+    }
+  });
+
+  it('rejects a fifth question', () => {
+    expect(issue(['a', 'b', 'c', 'd', 'e'])).toEqual(refused('must have at most 4 questions (has 5)'));
+  });
+
+  it('rejects a question that is not a string, naming it (counted from 1)', () => {
+    expect(issue(['a', 2])).toEqual(refused('question 2 must be a string'));
+    expect(issue([null])).toEqual(refused('question 1 must be a string'));
+  });
+
+  it('rejects an empty or blank question', () => {
+    expect(issue(['a', ''])).toEqual(refused('question 2 must not be blank'));
+    expect(issue([' \t\n'])).toEqual(refused('question 1 must not be blank'));
+  });
+
+  it('rejects a question longer than 200 characters', () => {
+    expect(issue(['a', 'b', 'q'.repeat(201)])).toEqual(refused('question 3 must be at most 200 characters'));
+  });
+
+  it('rejects a repeated question, ignoring case and surrounding spaces', () => {
+    expect(issue(['Refunds?', 'Shipping?', ' refunds? '])).toEqual(refused('question 3 repeats question 1'));
   });
 });
 

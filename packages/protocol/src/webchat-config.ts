@@ -4,7 +4,10 @@ const LinkObject = Type.Object({ title: Type.String(), link: Type.String() });
 /** A blank enum value: valid (the dashboard value applies), so the schema must let it through on the way out. */
 const Blank = Type.Literal('');
 
-/** Webchat configuration: every field of the spec's table, all optional. */
+/**
+ * Webchat configuration: every field of the spec's table, then Parley's own first impression (`greeting`,
+ * `suggestedQuestions`), all optional.
+ */
 export const WebchatConfiguration = Type.Object(
   {
     botName: Type.Optional(Type.String({ maxLength: 200, description: 'Name shown in the header' })),
@@ -37,6 +40,20 @@ export const WebchatConfiguration = Type.Object(
     website: Type.Optional(LinkObject),
     termsOfService: Type.Optional(LinkObject),
     privacyPolicy: Type.Optional(LinkObject),
+    greeting: Type.Optional(
+      Type.String({
+        maxLength: 500,
+        description:
+          "Parley: Markdown shown as the bot's first words in an empty chat (not stored as a message); empty string: none",
+      }),
+    ),
+    suggestedQuestions: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+        maxItems: 4,
+        description:
+          "Parley: up to 4 questions shown as buttons in an empty chat; a click sends one as the visitor's message",
+      }),
+    ),
   },
   { $id: 'WebchatConfiguration' },
 );
@@ -63,6 +80,7 @@ const STRINGS = [
   'additionalStylesheet',
   'footer',
   'adminKey',
+  'greeting',
 ];
 const URLS = ['botAvatar', 'fabImage', 'additionalStylesheetUrl'];
 const BOOLEANS = ['allowFileUpload', 'showPoweredBy', 'feedbackEnabled'];
@@ -75,8 +93,11 @@ const MAX_LENGTH: Record<string, number> = {
   additionalStylesheet: 100_000,
   footer: 2000,
   adminKey: 500,
+  greeting: 500,
 };
-/** Names of every configuration field, in the spec's order. */
+/** At most this many suggested questions, each at most this many characters. */
+export const SUGGESTED_QUESTIONS_LIMITS = { count: 4, length: 200 } as const;
+/** Names of every configuration field: the spec's, in its order, then Parley's own. */
 export const WEBCHAT_CONFIGURATION_FIELDS = Object.keys(WebchatConfiguration.properties);
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 
@@ -105,6 +126,25 @@ function linkIssue(field: string, value: unknown): string | undefined {
     if (!/^(mailto:)?[^\s@]+@[^\s@]+$/.test(link)) return 'link must be an e-mail address or a mailto: link';
   } else if (!isHttpUrl(link)) {
     return 'link must be an http(s) URL';
+  }
+  return undefined;
+}
+
+/** Why a list of suggested questions is refused: the first problem, naming the question (counted from 1). */
+function suggestionsIssue(value: unknown): string | undefined {
+  const { count, length } = SUGGESTED_QUESTIONS_LIMITS;
+  if (!Array.isArray(value)) return 'must be a list of questions (strings)';
+  if (value.length > count) return `must have at most ${count} questions (has ${value.length})`;
+  const seen = new Map<string, number>();
+  for (const [index, question] of value.entries()) {
+    const n = index + 1;
+    if (typeof question !== 'string') return `question ${n} must be a string`;
+    if (question.trim() === '') return `question ${n} must not be blank`;
+    if (question.length > length) return `question ${n} must be at most ${length} characters`;
+    const key = question.trim().toLowerCase();
+    const first = seen.get(key);
+    if (first !== undefined) return `question ${n} repeats question ${first}`;
+    seen.set(key, n);
   }
   return undefined;
 }
@@ -146,6 +186,7 @@ function fieldIssue(field: string, value: unknown): string | undefined {
   }
   if (BOOLEANS.includes(field)) return typeof value === 'boolean' ? undefined : 'must be a boolean';
   if (LINKS.includes(field)) return linkIssue(field, value);
+  if (field === 'suggestedQuestions') return suggestionsIssue(value);
   if (field === 'color') {
     if (typeof value !== 'string') return 'must be a string';
     return value === '' || HEX.test(value) ? undefined : 'must be a HEX colour such as #3276EA';

@@ -23,6 +23,19 @@ describe('webchat configuration', () => {
     expect(resolveConfiguration(mergeConfiguration({})).footer).toBeUndefined();
   });
 
+  it('lets the page replace or remove the greeting and the suggested questions of the dashboard', () => {
+    const dashboard = { greeting: 'Hi from the dashboard', suggestedQuestions: ['Refunds?', 'Shipping?'] };
+    expect(mergeConfiguration(dashboard, {})).toEqual(dashboard);
+    expect(
+      mergeConfiguration(dashboard, { greeting: 'Hi from the page', suggestedQuestions: ['Hours?'] }),
+    ).toEqual({ greeting: 'Hi from the page', suggestedQuestions: ['Hours?'] });
+    expect(mergeConfiguration(dashboard, { greeting: '', suggestedQuestions: [] })).toEqual({
+      greeting: '',
+      suggestedQuestions: [],
+    });
+    expect(checkConfiguration({ suggestedQuestions: ['a', 'a'] }).error?.field).toBe('suggestedQuestions');
+  });
+
   it('fills defaults and uses the bot name when no botName is set', () => {
     const resolved = resolveConfiguration({}, 'Helper');
     expect(resolved).toMatchObject({
@@ -60,7 +73,7 @@ describe('webchat configuration', () => {
     expect(warnings[0]).toMatch(/showPoweredBy is deprecated.*footer/);
   });
 
-  it('accepts every field of the spec table', () => {
+  it("accepts every field of the spec table and Parley's own", () => {
     const { error } = checkConfiguration({
       botName: 'a',
       botAvatar: 'https://example.com/a.png',
@@ -85,6 +98,8 @@ describe('webchat configuration', () => {
       website: { title: 'Web', link: 'https://example.com' },
       termsOfService: { title: 'Terms', link: 'https://example.com/t' },
       privacyPolicy: { title: 'Privacy', link: 'https://example.com/p' },
+      greeting: 'Hello!',
+      suggestedQuestions: ['What can you do?'],
     });
     expect(error).toBeUndefined();
   });

@@ -60,10 +60,14 @@ export function checkConfiguration(input: unknown): { error?: WebchatError; warn
   return { warnings };
 }
 
+/** Fields whose empty string removes what the earlier layers set, instead of keeping it. */
+const EMPTY_REMOVES = new Set(['footer', 'greeting']);
+
 /**
  * Merges configuration layers, later ones winning (dashboard → init → each config() call).
  * An omitted or blank field keeps the earlier value (spec: blank means the dashboard value), except
- * `footer`, whose empty string removes the footer.
+ * `footer` and `greeting`, whose empty string removes them; a list (`suggestedQuestions`) replaces the
+ * earlier one whole, so `[]` removes the suggestions.
  * @example mergeConfiguration({ color: '#111111' }, { color: '' }).color // '#111111'
  */
 export function mergeConfiguration(...layers: (WebchatConfiguration | undefined)[]): WebchatConfiguration {
@@ -73,7 +77,7 @@ export function mergeConfiguration(...layers: (WebchatConfiguration | undefined)
     for (const [field, value] of Object.entries(layer)) {
       if (value === undefined || value === null) continue;
       if (typeof value === 'string' && value.trim() === '') {
-        if (field === 'footer') out.footer = '';
+        if (EMPTY_REMOVES.has(field)) out[field] = '';
         continue;
       }
       out[field] = value;

@@ -52,6 +52,7 @@ export class Controller implements WebchatImpl {
       config,
       layout: options.layout ?? 'embedded',
       messages: [],
+      fromStart: false,
       streams: {},
       typing: false,
       unread: 0,

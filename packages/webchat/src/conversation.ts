@@ -109,7 +109,7 @@ export class Conversation {
     const { client, store, fail } = this.deps;
     this.listening?.abort();
     this.id = conversationId;
-    store.set({ messages: [], streams: {}, typing: false, feedback: {}, debug: {} });
+    store.set({ messages: [], fromStart: false, streams: {}, typing: false, feedback: {}, debug: {} });
     const abort = new AbortController();
     this.listening = abort;
     try {
@@ -153,7 +153,10 @@ export class Conversation {
         list = upsertMessage(list, message).list;
         if (message.feedback && !feedback[message.id]) feedback[message.id] = message.feedback.value;
       }
-      return { messages: list, feedback };
+      // The first load tells whether the conversation's start is shown (a reload after a reconnection keeps it).
+      return emitNew
+        ? { messages: list, feedback }
+        : { messages: list, feedback, fromStart: !page.meta.nextToken };
     });
   }
 

@@ -15,6 +15,11 @@ export interface UiState {
   layout: 'embedded' | 'fullscreen';
   /** Messages of the current conversation, oldest first, one per id. */
   messages: ChatMessage[];
+  /**
+   * Whether `messages` begins at the conversation's start (its history is loaded and has no older page):
+   * then the greeting is shown above them, and the suggested questions too while there are none.
+   */
+  fromStart: boolean;
   /** Text of bot messages being generated, by stream id. */
   streams: Record<string, string>;
   typing: boolean;

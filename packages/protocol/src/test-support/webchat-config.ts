@@ -3,7 +3,7 @@
  * API tests (by relative path: this folder is not built into the package).
  */
 
-/** A valid value of every field of the spec's Webchat configuration table. */
+/** A valid value of every field of the Webchat configuration: the spec's table, then Parley's own. */
 export const FULL_WEBCHAT_CONFIGURATION = {
   botName: 'Support bot',
   botAvatar: 'https://cdn.example.com/avatar.png',
@@ -29,6 +29,8 @@ export const FULL_WEBCHAT_CONFIGURATION = {
   website: { title: 'Home', link: 'https://example.com' },
   termsOfService: { title: 'Terms', link: 'https://example.com/terms' },
   privacyPolicy: { title: 'Privacy', link: 'https://example.com/privacy' },
+  greeting: 'Hi! I answer questions about **your orders**.',
+  suggestedQuestions: ['Where is my order?', 'How do I get a refund?'],
 } as const;
 
 /** The fields of the spec's table, in its order. */
@@ -58,3 +60,6 @@ export const SPEC_WEBCHAT_FIELDS = [
   'termsOfService',
   'privacyPolicy',
 ];
+
+/** Parley's own fields after the spec's (the first impression of an empty chat). */
+export const PARLEY_WEBCHAT_FIELDS = ['greeting', 'suggestedQuestions'];

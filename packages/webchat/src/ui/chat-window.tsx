@@ -56,7 +56,17 @@ export function ChatWindow({
       {...drop.handlers}
     >
       <Header config={config} fullscreen={fullscreen} actions={actions} />
-      <MessageList state={state} actions={actions} scroll={scroll} />
+      <MessageList
+        state={state}
+        actions={actions}
+        scroll={scroll}
+        onAsk={(question) => {
+          scroll.toBottom();
+          actions.send(question);
+          // The clicked button goes away with the question sent: focus stays in the log, where the reply comes.
+          scroll.log.current?.focus({ preventScroll: true });
+        }}
+      />
       {state.upload && <UploadProgress upload={state.upload} />}
       {state.notice && <Notice notice={state.notice} />}
       <Composer

@@ -6,16 +6,23 @@ import { Markdown } from './markdown-view.js';
 import { Message } from './message.js';
 import { useTexts } from './texts.js';
 import { Typing } from './typing.js';
+import { Greeting, Suggestions } from './welcome.js';
 
-/** The message log (an aria-live region): messages, replies being streamed, typing, and a "New messages" button. */
+/**
+ * The message log (an aria-live region): the greeting, messages, replies being streamed, typing, the suggested
+ * questions of an empty conversation, and a "New messages" button.
+ */
 export function MessageList({
   state,
   actions,
   scroll,
+  onAsk,
 }: {
   state: UiState;
   actions: UiActions;
   scroll: LogScroll;
+  /** Sends a suggested question as the visitor's message. */
+  onAsk: (question: string) => void;
 }) {
   const s = useTexts();
   const last = state.messages[state.messages.length - 1];
@@ -33,6 +40,7 @@ export function MessageList({
         tabIndex={0}
         onScroll={scroll.onScroll}
       >
+        <Greeting state={state} />
         {state.messages.map((m) => (
           <Message message={m} state={state} actions={actions} last={m === last} debug={debug[m.id]} />
         ))}
@@ -42,6 +50,7 @@ export function MessageList({
           </div>
         ))}
         {state.typing && <Typing botName={state.config.botName} />}
+        <Suggestions state={state} onAsk={onAsk} />
       </div>
       {scroll.unseen && (
         <button type="button" class="pw-new" onClick={scroll.toBottom}>

@@ -107,6 +107,18 @@ export const STYLES = `
   border-radius: 999px; padding: 6px 12px; font: inherit; font-size: 14px; cursor: pointer;
 }
 .pw-choice:hover { background: color-mix(in srgb, var(--pw-color) 12%, var(--pw-bg)); }
+.pw-suggestions {
+  display: flex; flex-direction: column; align-items: flex-end; gap: 6px; margin: 2px 0 0; padding: 0;
+  list-style: none; align-self: stretch;
+}
+.pw-suggestions li { max-width: 85%; }
+.pw-suggestion {
+  border: 1px solid var(--pw-color-text); color: var(--pw-color-text); background: var(--pw-bg);
+  border-radius: calc(var(--pw-radius) * .9); padding: 8px 13px; min-height: 40px; font: inherit; font-size: 14px;
+  text-align: start; overflow-wrap: anywhere; cursor: pointer;
+}
+.pw-suggestion:hover { background: color-mix(in srgb, var(--pw-color) 12%, var(--pw-bg)); }
+.pw-suggestion:disabled { opacity: .6; cursor: default; }
 .pw-card { border: 1px solid var(--pw-border); border-radius: calc(var(--pw-radius) * .8); overflow: hidden; background: var(--pw-bg); min-width: 220px; max-width: 280px; }
 .pw-card img { width: 100%; height: 140px; object-fit: cover; display: block; }
 .pw-card-body { padding: 10px 12px; }

@@ -20,6 +20,7 @@ import {
   ColorConfigInput,
   EnumConfigInput,
   LinkConfigInput,
+  ListConfigInput,
   TextConfigInput,
 } from './inputs.js';
 
@@ -49,6 +50,8 @@ function ConfigInput({ form, name }: { form: Form<DesignerValues>; name: FieldNa
       return <BoolConfigInput name={name} spec={spec} field={field as FormField<boolean | undefined>} />;
     case 'link':
       return <LinkConfigInput name={name} spec={spec} field={field as FormField<LinkValue>} />;
+    case 'list':
+      return <ListConfigInput name={name} spec={spec} field={field as FormField<string[]>} />;
     case 'color':
       return <ColorConfigInput name={name} spec={spec} field={field as FormField<string>} />;
     case 'enum':

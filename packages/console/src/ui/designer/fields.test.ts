@@ -2,8 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { FIELD_NAMES, toConfiguration, toValues } from './fields.js';
 
 describe('webchat designer values', () => {
-  it('has one input for each of the 24 fields of the spec table', () => {
-    expect(FIELD_NAMES).toHaveLength(24);
+  it("has one input for each of the 24 fields of the spec table and Parley's 2", () => {
+    expect(FIELD_NAMES).toHaveLength(26);
+    expect(FIELD_NAMES).toEqual(expect.arrayContaining(['greeting', 'suggestedQuestions']));
+  });
+
+  it('sends the suggested questions trimmed, without blank ones, and none when all are blank', () => {
+    const config = { greeting: 'Hi **there**', suggestedQuestions: ['Refunds?', 'Shipping?'] };
+    expect(toConfiguration(toValues(config))).toEqual(config);
+    const typed = { ...toValues({}), suggestedQuestions: [' Refunds? ', '', 'refunds?', '  '] };
+    expect(toConfiguration(typed)).toEqual({ suggestedQuestions: ['Refunds?', 'refunds?'] });
+    expect(toConfiguration({ ...toValues({}), suggestedQuestions: ['', ' '] })).toEqual({});
+    expect(toValues({}).suggestedQuestions).toEqual([]);
   });
 
   it('round-trips a configuration, blank fields left out and booleans kept as set', () => {

@@ -1,7 +1,17 @@
 import type { WebchatConfiguration } from '@parley/client';
 
 /** How a configuration field is edited. */
-export type FieldKind = 'text' | 'long' | 'url' | 'color' | 'enum' | 'bool' | 'number' | 'link' | 'secret';
+export type FieldKind =
+  | 'text'
+  | 'long'
+  | 'url'
+  | 'color'
+  | 'enum'
+  | 'bool'
+  | 'number'
+  | 'link'
+  | 'secret'
+  | 'list';
 
 /** A `{title, link}` field as the form holds it. */
 export interface LinkValue {
@@ -15,8 +25,10 @@ export interface FieldSpec {
   label: string;
   hint?: string;
   group: GroupName;
-  /** The longest value the Admin API takes (text fields). */
+  /** The longest value the Admin API takes (text fields; each item of a list). */
   max?: number;
+  /** The most items the Admin API takes (lists), and what one is called (`Question` → "Question 2"). */
+  items?: { count: number; noun: string };
   /** The values of an enum field ('' keeps the default, named by `defaultLabel`). */
   options?: readonly string[];
   /** What an unset enum or toggle means. */
@@ -27,13 +39,17 @@ export interface FieldSpec {
 export const GROUPS = [
   { name: 'appearance', title: 'Appearance' },
   { name: 'texts', title: 'Texts' },
+  { name: 'welcome', title: 'Greeting and suggested questions' },
   { name: 'behaviour', title: 'Behaviour' },
   { name: 'links', title: 'Links in the header' },
   { name: 'advanced', title: 'Advanced' },
 ] as const;
 export type GroupName = (typeof GROUPS)[number]['name'];
 
-/** Every field of the spec's table (the 24 of WebchatConfiguration), in the order the form shows them. */
+/**
+ * Every field of WebchatConfiguration (the spec table's 24, then Parley's greeting and suggested questions), in
+ * the order the form shows them.
+ */
 export const FIELDS = {
   color: { kind: 'color', label: 'Main colour', group: 'appearance', hint: 'A HEX code such as #3276EA.' },
   themeMode: {
@@ -87,6 +103,21 @@ export const FIELDS = {
     max: 2000,
     hint: 'Markdown. Empty: "Powered by Parley". Tick "No footer" to remove it.',
   },
+  greeting: {
+    kind: 'long',
+    label: 'Greeting',
+    group: 'welcome',
+    max: 500,
+    hint: "Markdown. The bot's first words in an empty chat, shown to each visitor (not stored as a message).",
+  },
+  suggestedQuestions: {
+    kind: 'list',
+    label: 'Suggested questions',
+    group: 'welcome',
+    max: 200,
+    items: { count: 4, noun: 'Question' },
+    hint: "Up to 4, shown as buttons in an empty chat; a click sends the question as the visitor's message.",
+  },
   allowFileUpload: { kind: 'bool', label: 'Visitors may send files', group: 'behaviour' },
   feedbackEnabled: { kind: 'bool', label: 'Thumbs up and down under replies', group: 'behaviour' },
   showPoweredBy: {
@@ -131,7 +162,9 @@ type ValueOf<K extends FieldKind> = K extends 'bool'
   ? boolean | undefined
   : K extends 'link'
     ? LinkValue
-    : string;
+    : K extends 'list'
+      ? string[]
+      : string;
 
 /** The form's values: one per configuration field, plus whether the footer is removed. */
 export type DesignerValues = { [F in FieldName]: ValueOf<(typeof FIELDS)[F]['kind']> } & {
@@ -148,14 +181,16 @@ export function toValues(config: WebchatConfiguration): DesignerValues {
     else if (kind === 'link') {
       const link = value as LinkValue | undefined;
       values[name] = { title: link?.title ?? '', link: link?.link ?? '' };
-    } else values[name] = value === undefined ? '' : String(value);
+    } else if (kind === 'list') values[name] = Array.isArray(value) ? value.map(String) : [];
+    else values[name] = value === undefined ? '' : String(value);
   }
   return values as DesignerValues;
 }
 
 /**
- * The configuration the form stands for: blank fields left out (the default applies), the footer `""` when
- * removed. Values are sent as typed (a radius that is no number stays text), so the Admin API names what is wrong.
+ * The configuration the form stands for: blank fields (and blank items of a list) left out (the default applies),
+ * the footer `""` when removed. Values are sent as typed (a radius that is no number stays text, a repeated
+ * question stays), so the Admin API names what is wrong.
  */
 export function toConfiguration(values: DesignerValues): Record<string, unknown> {
   const config: Record<string, unknown> = {};
@@ -167,6 +202,9 @@ export function toConfiguration(values: DesignerValues): Record<string, unknown>
     } else if (kind === 'link') {
       const link = value as LinkValue;
       if (link.title.trim() || link.link.trim()) config[name] = { title: link.title, link: link.link.trim() };
+    } else if (kind === 'list') {
+      const items = (value as string[]).map((item) => item.trim()).filter((item) => item !== '');
+      if (items.length > 0) config[name] = items;
     } else if (kind === 'number') {
       const text = (value as string).trim();
       if (text) config[name] = Number.isFinite(Number(text)) ? Number(text) : text;

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'preact/hooks';
 import type { FormField } from '../../form.js';
 import { Hint } from '../field.js';
 import type { FieldSpec, LinkValue } from './fields.js';
@@ -179,6 +180,79 @@ export function LinkConfigInput({ name, spec, field }: InputProps<LinkValue>) {
             onInput={(e) => field.onValue({ ...field.value, link: e.currentTarget.value })}
           />
         </div>
+      </div>
+      <Notes id={id} spec={spec} error={field.error} />
+    </fieldset>
+  );
+}
+
+/**
+ * A list of short texts (the suggested questions): one labelled input per item with its Remove button, and Add
+ * under them while fewer than the most the Admin API takes. Adding focuses the new input; removing, the next one
+ * (or Add). The Admin API's message shows under the whole list.
+ */
+export function ListConfigInput({ name, spec, field }: InputProps<string[]>) {
+  const id = `wc-${name}`;
+  const items = field.value;
+  const { count, noun } = spec.items ?? { count: 4, noun: 'Item' };
+  const described = describedBy(id, spec, field.error);
+  // Where focus goes once the list has re-rendered after Add or Remove (the element id).
+  const focusNext = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!focusNext.current) return;
+    document.getElementById(focusNext.current)?.focus();
+    focusNext.current = undefined;
+  });
+  const itemId = (index: number) => `${id}-${index + 1}`;
+  const add = () => {
+    focusNext.current = itemId(items.length);
+    field.onValue([...items, '']);
+  };
+  const remove = (index: number) => {
+    const rest = items.filter((_, i) => i !== index);
+    focusNext.current = rest.length === 0 ? `${id}-add` : itemId(Math.min(index, rest.length - 1));
+    field.onValue(rest);
+  };
+  return (
+    <fieldset class="designer-link" aria-describedby={described}>
+      <legend>{spec.label}</legend>
+      {items.length > 0 ? (
+        <ol class="designer-items">
+          {items.map((item, index) => (
+            // Items have no identity but their place, which names their inputs too.
+            <li key={index} class="field">
+              <label for={itemId(index)}>
+                {noun} {index + 1}
+              </label>
+              <div class="designer-item">
+                <input
+                  id={itemId(index)}
+                  type="text"
+                  value={item}
+                  maxLength={spec.max}
+                  autocomplete="off"
+                  aria-invalid={field.error ? 'true' : undefined}
+                  aria-describedby={described}
+                  onInput={(e) => {
+                    const text = e.currentTarget.value;
+                    field.onValue(items.map((old, i) => (i === index ? text : old)));
+                  }}
+                />
+                <button type="button" class="quiet" onClick={() => remove(index)}>
+                  Remove<span class="visually-hidden"> {`${noun.toLowerCase()} ${index + 1}`}</span>
+                </button>
+              </div>
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      <div class="actions">
+        <button id={`${id}-add`} type="button" disabled={items.length >= count} onClick={add}>
+          Add {noun.toLowerCase()}
+        </button>
+        <span class="muted">
+          {items.length} of {count}
+        </span>
       </div>
       <Notes id={id} spec={spec} error={field.error} />
     </fieldset>

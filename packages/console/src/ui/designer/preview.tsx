@@ -4,6 +4,7 @@ import { NOT_PREVIEWED } from './fields.js';
 /**
  * The webchat's defaults of the fields that have one (packages/webchat, README "Defaults"): a field cleared in
  * the form is previewed with its default, since the webchat keeps the earlier (saved) value for a blank one.
+ * No greeting and no suggested questions: `""` and `[]` remove them.
  */
 const DEFAULTS: Record<string, unknown> = {
   color: '#3276EA',
@@ -12,6 +13,8 @@ const DEFAULTS: Record<string, unknown> = {
   headerVariant: 'glass',
   radius: 1,
   fontFamily: 'inter',
+  greeting: '',
+  suggestedQuestions: [],
 };
 
 /** What the preview uses of the webchat's global object (`window.parley`, see packages/webchat). */

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   FULL_WEBCHAT_CONFIGURATION as FULL,
+  PARLEY_WEBCHAT_FIELDS as PARLEY_FIELDS,
   SPEC_WEBCHAT_FIELDS as SPEC_FIELDS,
 } from '../../../../protocol/src/test-support/webchat-config.js';
 import { caller, expectInvalid } from '../../test-support/admin-calls.js';
@@ -33,8 +34,8 @@ describe('bot webchat configuration', () => {
     expect(res.json()).toEqual({ configuration: {} });
   });
 
-  it('covers every field of the spec table in the full test configuration', () => {
-    expect(Object.keys(FULL).sort()).toEqual([...SPEC_FIELDS].sort());
+  it("covers every field of the spec table and Parley's own in the full test configuration", () => {
+    expect(Object.keys(FULL).sort()).toEqual([...SPEC_FIELDS, ...PARLEY_FIELDS].sort());
   });
 
   it('round-trips a full valid configuration through PUT and GET', async () => {
@@ -127,6 +128,51 @@ describe('bot webchat configuration', () => {
     );
     expect(badFields(body)).toEqual([field]);
   });
+
+  it('sets and reads a greeting and suggested questions, which the webchat also reads publicly', async () => {
+    const first = {
+      greeting: 'Hello! Ask me about **refunds** or shipping.',
+      suggestedQuestions: [
+        'How do I get a refund?',
+        'When will my parcel arrive?',
+        'Do you ship abroad?',
+        'Who are you?',
+      ],
+    };
+    const put = await t.asOwner('PUT', url(), { configuration: first });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json()).toEqual({ configuration: first });
+    expect(await get()).toEqual(first);
+    const visitor = await t.app.inject({ method: 'GET', url: `/webchat/v1/bots/${t.botId}/config` });
+    expect(visitor.json()).toMatchObject({ configuration: first });
+    // A PUT replaces the whole configuration: left out, they are gone.
+    await t.asOwner('PUT', url(), { configuration: { botName: 'Plain' } });
+    expect(await get()).toEqual({ botName: 'Plain' });
+  });
+
+  it.each([
+    ['greeting', 'g'.repeat(501), 'must be at most 500 characters'],
+    ['greeting', 42, 'must be a string'],
+    ['suggestedQuestions', 'How do I get a refund?', 'must be a list of questions (strings)'],
+    ['suggestedQuestions', ['a', 'b', 'c', 'd', 'e'], 'must have at most 4 questions (has 5)'],
+    ['suggestedQuestions', ['a', 7], 'question 2 must be a string'],
+    ['suggestedQuestions', ['a', '   '], 'question 2 must not be blank'],
+    ['suggestedQuestions', ['q'.repeat(201)], 'question 1 must be at most 200 characters'],
+    ['suggestedQuestions', ['Refund?', 'refund? '], 'question 2 repeats question 1'],
+  ])(
+    'answers 400 naming %s for %j, with why, and keeps the stored configuration',
+    async (field, value, why) => {
+      await t.asOwner('PUT', url(), { configuration: { greeting: 'Kept', suggestedQuestions: ['Kept?'] } });
+      const body = expectError(
+        await t.asOwner('PUT', url(), { configuration: { [field]: value } }),
+        400,
+        'InvalidPayload',
+      );
+      expect(body.metadata?.errors).toEqual([{ field, message: why }]);
+      expect(body.message).toContain(`${field} ${why}`);
+      expect(await get()).toEqual({ greeting: 'Kept', suggestedQuestions: ['Kept?'] });
+    },
+  );
 
   it('answers 400 naming configuration when it is not an object', async () => {
     for (const configuration of ['dark', [1, 2], null]) {
