@@ -3,8 +3,9 @@
 // words marked and the bot's own reply with its source; a question the handbook does not answer gets the honest
 // not-found reply. In the designer the owner changes the main colour and sees the real webchat (the hosted page in
 // a frame) take it before saving, gets the Admin API's own message beside a bad radius, saves, reloads and finds
-// the values kept, copies the embed snippet; markup in the bot name and a text field stays inert; axe finds
-// nothing. At 390 px (dark) a viewer sees both pages laid out without sideways scroll, the designer read-only.
+// the values kept, sets a greeting and suggested questions (a repeated one refused beside the list), copies the
+// embed snippet; markup in the bot name and a text field stays inert; axe finds nothing. At 390 px (dark) a viewer
+// sees both pages laid out without sideways scroll, the designer read-only.
 import { fileURLToPath } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -142,6 +143,31 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
     await page.getByLabel('Name in the header', { exact: true }).fill(TRICKY_TEXT);
     expect(await axe(page), 'designer with an error').toEqual([]);
 
+    // The first impression: a greeting and suggested questions, previewed before saving; a repeated question is
+    // refused by the Admin API beside the list (with the radius still bad: both messages at once).
+    await page.getByLabel('Greeting', { exact: true }).fill('Hello from **Acme**!');
+    await expect.poll(() => previewShows(frame, 'Hello from Acme!')).toBe(true);
+    const addQuestion = page.getByRole('button', { name: 'Add question', exact: true });
+    await addQuestion.click();
+    const question1 = page.getByLabel('Question 1', { exact: true });
+    expect(await question1.evaluate((e) => e === e.ownerDocument.activeElement)).toBe(true);
+    await question1.fill('How do I get a refund?');
+    await expect.poll(() => previewShows(frame, 'How do I get a refund?')).toBe(true);
+    for (const text of ['how do I get a refund? ', 'Spare']) {
+      await addQuestion.click();
+      await page.keyboard.type(text);
+    }
+    await page.getByRole('button', { name: 'Remove question 3', exact: true }).click();
+    expect(await page.getByLabel('Question 3', { exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const questionsError = page.locator('#wc-suggestedQuestions-error');
+    await expect.poll(() => questionsError.textContent()).toBe('question 2 repeats question 1');
+    expect(await radiusError.textContent()).toBe('must be a number between 0.5 and 4');
+    expect(await page.getByLabel('Question 2', { exact: true }).getAttribute('aria-describedby')).toContain(
+      'wc-suggestedQuestions-error',
+    );
+    await page.getByLabel('Question 2', { exact: true }).fill('When will my parcel arrive?');
+
     await radius.fill('2');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).isVisible()).toBe(true);
@@ -149,10 +175,22 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
     await expect.poll(() => page.getByLabel('Main colour', { exact: true }).inputValue()).toBe('#0A7F5A');
     expect(await page.getByLabel('Corner radius', { exact: true }).inputValue()).toBe('2');
     expect(await page.getByLabel('Name in the header', { exact: true }).inputValue()).toBe(TRICKY_TEXT);
+    expect(await page.getByLabel('Question 2', { exact: true }).inputValue()).toBe(
+      'When will my parcel arrive?',
+    );
     const saved = await suite.t.asOwner('GET', `/v1/admin/bots/${botId}/webchat`);
-    expect(saved.json()).toEqual({ configuration: { color: '#0A7F5A', radius: 2, botName: TRICKY_TEXT } });
+    expect(saved.json()).toEqual({
+      configuration: {
+        color: '#0A7F5A',
+        radius: 2,
+        botName: TRICKY_TEXT,
+        greeting: 'Hello from **Acme**!',
+        suggestedQuestions: ['How do I get a refund?', 'When will my parcel arrive?'],
+      },
+    });
     const reloaded = await previewFrame(page, botId);
     await expect.poll(() => webchatColour(reloaded), { timeout: 15_000 }).toBe('#0A7F5A');
+    await expect.poll(() => previewShows(reloaded, 'When will my parcel arrive?')).toBe(true);
 
     await page.getByRole('button', { name: 'Copy snippet' }).click();
     await expect
@@ -165,9 +203,9 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
     expect(await reloaded.evaluate('window.pwned')).toBeUndefined();
     expect(await axe(page), 'designer').toEqual([]);
     await page.screenshot({ path: artifact('console-designer-1280.png'), fullPage: true });
-    // The refused requests are the two Saves with the bad radius (the browser logs every 4xx answer).
+    // The refused requests are the three Saves with the bad radius (the browser logs every 4xx answer).
     const refused = 'Failed to load resource: the server responded with a status of 400 (Bad Request)';
-    expect(problems).toEqual([refused, refused]);
+    expect(problems).toEqual([refused, refused, refused]);
   });
 
   it('viewer at 390 px, dark: the playground answers, the designer is read-only, the layout holds', async () => {

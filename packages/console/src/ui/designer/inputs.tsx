@@ -246,7 +246,7 @@ export function ListConfigInput({ name, spec, field }: InputProps<string[]>) {
           ))}
         </ol>
       ) : null}
-      <div class="actions">
+      <div class="actions designer-list-actions">
         <button id={`${id}-add`} type="button" disabled={items.length >= count} onClick={add}>
           Add {noun.toLowerCase()}
         </button>
