@@ -108,9 +108,15 @@ ${options.attrs ? '' : `window.parley.init(${init});`}
     );
   }
 
-  it('has no axe violations, light and dark, closed and open with messages, choices, feedback and upload', async () => {
+  it('has no axe violations, light and dark, closed, open and empty (greeting, suggested questions), and with messages, choices, feedback and upload', async () => {
     await withDashboard(
-      { feedbackEnabled: true, allowFileUpload: true, botDescription: 'Answers questions' },
+      {
+        feedbackEnabled: true,
+        allowFileUpload: true,
+        botDescription: 'Answers questions',
+        greeting: 'Hi! Ask me about **orders**.',
+        suggestedQuestions: ['Where is my order?', 'How do I get a refund?'],
+      },
       async () => {
         for (const themeMode of ['light', 'dark']) {
           const { page } = await newPage({ init: { configuration: { themeMode } } });
@@ -118,6 +124,8 @@ ${options.attrs ? '' : `window.parley.init(${init});`}
           await page.evaluate('window.parley.setUnreadMessageCount(2)');
           expect(await axe(page), `${themeMode}, closed`).toEqual([]);
           const conversationId = await openReady(page);
+          await expect.poll(() => chat(page, '.pw-suggestion').count()).toBe(2);
+          expect(await axe(page), `${themeMode}, open and empty`).toEqual([]);
           await page.evaluate(`window.parley.sendMessage('Hello there')`);
           await botSays(conversationId, {
             type: 'markdown',
