@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { DEFAULT_DENSE_WEIGHT, fuse, type ScoredHit } from '@parley/server/dist/search/rank.js';
 import { flag, option, positiveInteger } from './lib/args.js';
+import { duration, type FileRow, listAllFiles, pool, progress, readJsonl } from './lib/corpus.js';
 import { table } from './lib/format.js';
 import { onInterrupt, runMain, sleep } from './lib/run.js';
 import { callApi, type ParleyServer, repoRoot, startParleyWithBot } from './lib/server.js';
@@ -63,13 +64,6 @@ interface Split {
   name: 'test' | 'train';
   queries: Query[];
   qrels: Qrels;
-}
-
-function readJsonl<T>(path: string): T[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as T);
 }
 
 function readQrels(path: string): Qrels {
@@ -171,87 +165,7 @@ function serverSettings(extra: Record<string, string> = {}): Record<string, stri
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Concurrency
-
-/** Runs `fn` over `items`, `concurrency` at a time, in order of start. */
-async function pool<T>(
-  items: readonly T[],
-  concurrency: number,
-  fn: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await fn(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Progress (one line on stderr, redrawn; a line per 10 % when stderr is not a terminal)
-
-function progress(label: string, total: number, start = Date.now()) {
-  const tty = process.stderr.isTTY === true;
-  let lastDecile = -1;
-  return {
-    update(done: number, extra = '') {
-      const fraction = total === 0 ? 1 : Math.min(1, done / total);
-      const seconds = (Date.now() - start) / 1000;
-      const rate = seconds > 0 ? done / seconds : 0;
-      const eta = rate > 0 && done < total ? ` · eta ${duration((total - done) / rate)}` : '';
-      const width = 30;
-      const filled = Math.round(fraction * width);
-      const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
-      const line = `${label} ${bar} ${done}/${total} (${(fraction * 100).toFixed(0)} %) · ${duration(seconds)}${eta}${extra ? ` · ${extra}` : ''}`;
-      if (tty) process.stderr.write(`\r${line}\x1b[K`);
-      else {
-        const decile = Math.floor(fraction * 10);
-        if (decile !== lastDecile) process.stderr.write(`${line}\n`);
-        lastDecile = decile;
-      }
-    },
-    end() {
-      if (tty) process.stderr.write('\n');
-    },
-  };
-}
-
-function duration(seconds: number): string {
-  if (seconds < 60) return `${seconds.toFixed(0)}s`;
-  const m = Math.floor(seconds / 60);
-  const s = Math.round(seconds % 60);
-  return m < 60
-    ? `${m}m${String(s).padStart(2, '0')}s`
-    : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
-}
-
-// ---------------------------------------------------------------------------------------------------------
 // Indexing through the API
-
-interface FileRow {
-  id: string;
-  key: string;
-  status: string;
-  failedStatusReason?: string;
-  indexingProgress?: { done: number; total: number };
-}
-
-async function listAllFiles(server: ParleyServer): Promise<FileRow[]> {
-  const rows: FileRow[] = [];
-  let token: string | undefined;
-  do {
-    const page = await callApi<{ files: FileRow[]; meta: { nextToken?: string } }>(
-      server,
-      'GET',
-      `/v1/files?pageSize=100${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`,
-    );
-    rows.push(...page.files);
-    token = page.meta.nextToken;
-  } while (token);
-  return rows;
-}
 
 async function upload(server: ParleyServer, doc: Doc): Promise<string> {
   const { key, body } = documentFile(doc);

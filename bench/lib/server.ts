@@ -128,19 +128,20 @@ export async function spawnNode({ name, args, env, url, ready }: SpawnOptions): 
  * Starts `parley serve` on a free port of 127.0.0.1 with `dataDir`, warnings-only logs, no rate limit and no cap
  * on connections per address (every benchmark client connects from 127.0.0.1), and
  * resolves once /healthz answers. The server sees no PARLEY_* variable of this process's environment: only
- * `settings` (which the fixed settings above override).
+ * `settings` (which the fixed settings above override). `main` is the server entry point to run (default: this checkout's build).
  */
 export async function startParley(
   name: string,
   dataDir: string,
   settings: Record<string, string> = {},
+  main: string = serverMain,
 ): Promise<NodeProcess> {
-  if (!existsSync(serverMain)) throw new Error(`${serverMain} is missing: build first with \`npx tsc -b\``);
+  if (!existsSync(main)) throw new Error(`${main} is missing: build first with \`npx tsc -b\``);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   return spawnNode({
     name,
-    args: [serverMain, 'serve'],
+    args: [main, 'serve'],
     env: childEnv({
       ...settings,
       PORT: String(port),
@@ -182,8 +183,9 @@ export async function startParleyWithBot(
   name: string,
   dataDir: string,
   settings: Record<string, string> = {},
+  main: string = serverMain,
 ): Promise<ParleyServer> {
-  const proc = await startParley(name, dataDir, settings);
+  const proc = await startParley(name, dataDir, settings, main);
   try {
     return Object.assign(proc, await readBootstrap(dataDir));
   } catch (error) {

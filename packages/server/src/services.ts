@@ -237,6 +237,7 @@ export function buildServices(deps: ServiceDeps): Services {
           search,
           knowledgeBases,
           files,
+          passages: knowledge.passages,
           chatModel: chatModelFromConfig(config.chatModel),
           semanticMinSimilarity: semanticMinSimilarityFor(embedder),
           publicUrl: config.publicUrl,

@@ -17,7 +17,12 @@ export interface AnswerSource {
   urlExpiresAt?: string;
   pageNumber?: number;
   score: number;
+  /** What the reply quotes: the sentences of the passage that answer the question. */
   content: string;
+  /** The headings above the passage (outermost first), shown as the quote's context. */
+  heading?: string[];
+  /** The whole passage the quote comes from (what a chat model reads); the quote when absent. */
+  passage?: string;
 }
 
 /** What the bot says when nothing relevant is found. */
@@ -37,8 +42,8 @@ export const SMALL_TALK_TEXT = {
 export const SEARCH_FAILED_TEXT =
   "Sorry, I couldn't search my knowledge base just now. Please try again in a moment.";
 
-/** The longest passage quoted in a passages answer, in characters. */
-export const MAX_QUOTE_CHARS = 400;
+/** The longest quote of a passages answer, in characters (quotes are a few sentences: a safety cut). */
+export const MAX_QUOTE_CHARS = 600;
 
 /**
  * A passage cut for quoting: blank-line runs collapsed, spaces squeezed, cut at a word boundary to at most
@@ -105,12 +110,27 @@ export function sourcesMetadata(sources: readonly AnswerSource[]): {
 }
 
 /**
- * The answer without a chat model: the best passages quoted, each followed by a link to its source.
- * @example passagesAnswer(sources).markdown // 'Here is what I found…\n\n> Refunds…\n\n— [handbook.md](…)'
+ * The headings a quote is shown under: the passage's headings, without the ones that only repeat the source's
+ * title (a document's own title heading). `Returns › Refunds`, or undefined.
+ */
+export function headingContext(source: Pick<AnswerSource, 'title' | 'heading'>): string | undefined {
+  const title = source.title.trim().toLowerCase();
+  const path = (source.heading ?? []).filter((h) => h.trim() && h.trim().toLowerCase() !== title);
+  return path.length > 0 ? path.join(' › ') : undefined;
+}
+
+/**
+ * The answer without a chat model: each quote under its headings (when the passage has any beyond the
+ * document's title), followed by a link to its source.
+ * @example passagesAnswer(sources).markdown // 'Here is what I found…\n\n*Returns*\n\n> Refunds…\n\n— [handbook.md](…)'
  */
 export function passagesAnswer(sources: readonly AnswerSource[]): MessagePayload & { type: 'markdown' } {
   const intro = 'Here is what I found in my knowledge base:';
-  const blocks = sources.map((s) => `${quote(trimPassage(s.content))}\n\n— ${sourceLink(s)}`);
+  const blocks = sources.map((s) => {
+    const context = headingContext(s);
+    const quoted = `${quote(trimPassage(s.content))}\n\n— ${sourceLink(s)}`;
+    return context ? `*${escapeMarkdown(context)}*\n\n${quoted}` : quoted;
+  });
   return { type: 'markdown', markdown: [intro, ...blocks].join('\n\n') };
 }
 

@@ -1,6 +1,6 @@
 import type { ChatMessage } from '@parley/protocol';
 import type { ChatModelMessage } from './chat-model.js';
-import type { AnswerSource } from './format.js';
+import { type AnswerSource, headingContext } from './format.js';
 import { messageText } from './question.js';
 
 /** History messages a chat model sees besides the question. */
@@ -20,14 +20,17 @@ export const SYSTEM_PROMPT = [
 ].join('\n');
 
 /**
- * The user prompt: the numbered passages (with their source and page) and the question.
+ * The user prompt: the numbered passages the answer rests on (the passages of the quotes the bot would give,
+ * whole, with their source, page and headings) and the question.
  * @example userPrompt('How long for a refund?', sources) // 'Passages:\n\n[1] (handbook.md)\nRefunds…\n\nQuestion: How long…'
  */
 export function userPrompt(question: string, sources: readonly AnswerSource[]): string {
   const passages = sources.map((s) => {
-    const where = s.pageNumber ? `${s.title}, page ${s.pageNumber}` : s.title;
-    const text =
-      s.content.length > MAX_PASSAGE_CHARS ? `${s.content.slice(0, MAX_PASSAGE_CHARS)}…` : s.content;
+    const page = s.pageNumber ? `, page ${s.pageNumber}` : '';
+    const headings = headingContext(s);
+    const where = `${s.title}${page}${headings ? ` › ${headings}` : ''}`;
+    const whole = s.passage ?? s.content;
+    const text = whole.length > MAX_PASSAGE_CHARS ? `${whole.slice(0, MAX_PASSAGE_CHARS)}…` : whole;
     return `[${s.n}] (${where})\n${text.trim()}`;
   });
   return `Passages:\n\n${passages.join('\n\n')}\n\nQuestion: ${question}`;

@@ -253,7 +253,7 @@ describe('knowledgeResponder', () => {
           { role: 'assistant', content: 'Hi! Ask me anything.' },
         ]);
         const prompt = messages.at(-1)?.content ?? '';
-        expect(prompt).toContain('[1] (handbook.md)');
+        expect(prompt).toContain('[1] (handbook.md › Parley handbook › Refunds)');
         expect(prompt).toContain('Customers may ask for a refund within 30 days of purchase.');
         expect(prompt).toContain('Question: How long do I have to ask for a refund?');
 
@@ -272,10 +272,18 @@ describe('knowledgeResponder', () => {
           publicUrl: 'https://parley.example.com',
           chatModel: openAiChatModel({ url: model.url, model: 'tiny-llm', apiKey: 'k', timeoutMs: 5000 }),
         });
-        const reply = await askForReply(responder, 'Refunds within 30 days, and where can visitors park?');
+        // Two documents each answering half of the question: both are sources.
+        const kb = t.app.services.knowledgeBases;
+        const ctx = botContext(t.workspaceId, t.botId);
+        const [support] = (await kb.list(ctx, {})).items;
+        await kb.link(ctx, support?.id as string, parkingId);
+        const reply = await askForReply(
+          responder,
+          'Refunds within 30 days, and where can visitors park?',
+        ).finally(() => kb.unlink(ctx, support?.id as string, parkingId));
         const passages = (reply.debug?.passages ?? []) as Array<{ fileId: string; used: boolean }>;
         const used = passages.filter((p) => p.used);
-        expect(used.length).toBeGreaterThanOrEqual(2);
+        expect(used.map((p) => p.fileId)).toEqual([handbookId, parkingId]);
         // Source [2] of the prompt is the only one cited: the first (index 0) of the reply's sources.
         expect(markdownOf(reply)).toMatch(
           /\*\*Sources\*\*\n\n- \\\[2\\\] \[[^\]]+\]\(https:\/\/parley\.example\.com\/v1\/chat\/[^/]+\/messages\/msg_reply\/sources\/0\)$/,

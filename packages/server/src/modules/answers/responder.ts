@@ -1,7 +1,8 @@
-import { type FileObject, MAX_QUERY_BYTES, type MessagePayload, type SearchPassage } from '@parley/protocol';
+import { type FileObject, MAX_QUERY_BYTES, type MessagePayload } from '@parley/protocol';
 import { type Logger, silentLogger } from '../../logger.js';
 import type { KnowledgeResponder, Reply, ReplyRequest, ReplyStream } from '../chat/reply-port.js';
 import type { FilesContext, FilesService } from '../files/service.js';
+import type { PassagesService } from '../knowledge/passages.js';
 import type { ChatModel } from './chat-model.js';
 import {
   type AnswerSource,
@@ -17,17 +18,16 @@ import {
 } from './format.js';
 import { buildChatPrompt } from './prompt.js';
 import { questionOf, smallTalkOf, truncateBytes } from './question.js';
-import { mergeRelevant, ratePassages } from './relevance.js';
 import { type RetrievalDeps, type Retrieved, retrievalDebug, retrieve } from './retrieval.js';
 import { botContext } from './scope.js';
+import { MIN_COVERAGE, type Selection, selectQuotes } from './selection.js';
 import { atPage, sourceLinkUrl } from './sources.js';
-
-/** Most passages an answer rests on (quoted, or given to the chat model). */
-export const MAX_SOURCES = 3;
 
 /** What the knowledge responder is built from (search and knowledge bases: see {@link RetrievalDeps}). */
 export interface KnowledgeResponderDeps extends RetrievalDeps {
   files: Pick<FilesService, 'get'>;
+  /** A file's passages, for the title of a source without a metadata title (its first heading). */
+  passages?: Pick<PassagesService, 'list'> | undefined;
   /** The chat model that writes answers from the passages; without it the bot quotes them. */
   chatModel?: ChatModel | undefined;
   /** Milliseconds for latencies (default `performance.now`). */
@@ -54,14 +54,19 @@ export type AnswerMode =
  * The bot's built-in knowledge answers (the {@link KnowledgeResponder} of the chat reply port).
  *
  * The bot acts as itself (a principal of kind bot, which reads every file of its own bot). Search is hybrid
- * (lexical alone without an embedder), SEARCH_LIMIT passages (retrieval.ts), scoped to the files linked to the bot's
- * knowledge bases; a bot without any knowledge base searches all its indexed files, so a fresh install with
- * files but no knowledge base still answers. (A bot whose knowledge bases are all empty finds nothing: its
- * operator chose to scope it.) Passages below the relevance bar (relevance.ts) are dropped; nothing relevant
- * answers {@link NOT_FOUND_TEXT}, never silence.
+ * (lexical alone without an embedder), SEARCH_LIMIT passages with their headings (retrieval.ts), scoped to the
+ * files linked to the bot's knowledge bases; a bot without any knowledge base searches all its indexed files,
+ * so a fresh install with files but no knowledge base still answers. (A bot whose knowledge bases are all
+ * empty finds nothing: its operator chose to scope it.) The answer is extractive (extract.ts): the sentence, or
+ * two or three adjacent sentences, of the best passages that hold the question's words (weighted by rarity),
+ * at most one more from another document when it adds what the first does not say; a quote must pass the
+ * calibrated "not found" gate (selection.ts: its coverage of the question plus its passage's similarity, or
+ * words alone without an embedder), else a passage found by meaning alone close enough is quoted from its
+ * start, else the bot answers {@link NOT_FOUND_TEXT}, never silence.
  *
- * Without a chat model the reply quotes the best {@link MAX_SOURCES} passages, each with a link to its
- * source file. With one, the model answers from the numbered passages, citing them, streamed through
+ * Without a chat model the reply quotes those sentences under their headings, each with a link to its source
+ * (titled by its metadata title, first heading or file name; a PDF opens at the page). With one, the model
+ * answers from the same selection (the quoted passages, whole, numbered), citing them, streamed through
  * `stream.delta` when a stream is given; the reply is its answer with a "Sources" list. If the model fails
  * (error status, time-out, unreachable, empty answer) the reply quotes the passages and `debug.model.error`
  * says why. Links: when the request carries the `messageId` the reply will be posted with (the chat reply
@@ -107,20 +112,21 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
       const searchMs = Math.round(now() - searchStarted);
       request.signal?.throwIfAborted();
 
-      const rated = ratePassages(query, retrieved.found);
-      const byWords = rated.filter((r) => r.relevant).map((r) => r.passage);
-      const relevant =
-        deps.semanticMinSimilarity === undefined
-          ? byWords.slice(0, MAX_SOURCES)
-          : mergeRelevant(byWords, retrieved.semantic, deps.semanticMinSimilarity, MAX_SOURCES);
-      const debug = retrievalDebug(deps, { query, searchMs, rated, relevant, ...retrieved });
-      if (relevant.length === 0) {
+      const selection = selectQuotes(query, retrieved.found, retrieved.semantic, deps.semanticMinSimilarity);
+      const debug = retrievalDebug(deps, {
+        query,
+        searchMs,
+        selection,
+        minCoverage: MIN_COVERAGE,
+        ...retrieved,
+      });
+      if (selection.quotes.length === 0) {
         return {
           messages: [{ payload: { type: 'text', text: NOT_FOUND_TEXT }, metadata: { sources: [] } }],
           debug: { mode: 'not_found' satisfies AnswerMode, ...debug },
         };
       }
-      const sources = await sourcesOf(deps.files, log, ctx, relevant);
+      const sources = await sourcesOf(deps, log, ctx, selection);
       return modelReply(deps.chatModel, now, {
         request,
         stream,
@@ -158,20 +164,37 @@ function earlyReply(text: string): Reply | undefined {
   };
 }
 
-/** The title a source is shown with: its metadata's `title`, else its file name (the key without folders). */
-function titleOf(file: FileObject): string {
+/** Passages read from the start of a file for its first heading. */
+const HEADING_SCAN = 20;
+
+/**
+ * The title a source is shown with: its metadata's `title`, else its first heading (a title or subtitle passage
+ * among its first 20), else its file name (the key without folders).
+ */
+async function titleOf(
+  passages: Pick<PassagesService, 'list'> | undefined,
+  ctx: FilesContext,
+  file: FileObject,
+): Promise<string> {
   const title = file.metadata.title;
   if (typeof title === 'string' && title.trim()) return title.trim();
+  const first = await passages
+    ?.list(ctx, file.id, { limit: HEADING_SCAN })
+    .then((page) => page.items.find((p) => p.meta.subtype === 'title' || p.meta.subtype === 'subtitle'))
+    .catch(() => undefined);
+  const heading = first?.content.replace(/\s+/g, ' ').trim();
+  if (heading) return heading.length > 120 ? `${heading.slice(0, 119)}…` : heading;
   return file.key.slice(file.key.lastIndexOf('/') + 1) || file.key;
 }
 
-/** The answer's sources: each passage with its file's title and a URL a chat user can open. */
+/** The answer's sources: each quote with its passage, its file's title and a URL a chat user can open. */
 async function sourcesOf(
-  files: Pick<FilesService, 'get'>,
+  { files, passages: filePassages }: Pick<KnowledgeResponderDeps, 'files' | 'passages'>,
   log: Logger,
   ctx: FilesContext,
-  passages: SearchPassage[],
+  selection: Selection,
 ): Promise<AnswerSource[]> {
+  const passages = selection.quotes.map((q) => q.passage);
   const found = new Map<
     string,
     { title: string; url: string | undefined; urlExpiresAt?: string; contentType?: string }
@@ -181,7 +204,7 @@ async function sourcesOf(
       const file = await files.get(ctx, id);
       const expires = Number(new URL(file.url).searchParams.get('expires') ?? Number.NaN);
       found.set(id, {
-        title: titleOf(file),
+        title: await titleOf(filePassages, ctx, file),
         url: file.url,
         contentType: file.contentType,
         ...(Number.isFinite(expires) ? { urlExpiresAt: new Date(expires).toISOString() } : {}),
@@ -194,7 +217,8 @@ async function sourcesOf(
       );
     }
   }
-  return passages.map((p, i) => {
+  return selection.quotes.map((q, i) => {
+    const p = q.passage;
     const file = found.get(p.file.id);
     return {
       n: i + 1,
@@ -205,7 +229,9 @@ async function sourcesOf(
       ...(file?.urlExpiresAt ? { urlExpiresAt: file.urlExpiresAt } : {}),
       ...(p.meta.pageNumber ? { pageNumber: p.meta.pageNumber } : {}),
       score: p.score,
-      content: p.content,
+      content: q.text,
+      ...(q.heading.length > 0 ? { heading: q.heading } : {}),
+      passage: p.content,
     };
   });
 }

@@ -1,13 +1,14 @@
 import type { SearchPassage } from '@parley/protocol';
 import type { Logger } from '../../logger.js';
+import { contentTerms, stemsOf } from '../../search/terms.js';
 import type { FilesContext } from '../files/service.js';
 import type { KnowledgeBaseService } from '../knowledge/knowledge-bases.js';
 import type { SearchService } from '../knowledge/search.js';
-import type { ratePassages } from './relevance.js';
 import { type KnowledgeScope, knowledgeScope } from './scope.js';
+import type { Selection } from './selection.js';
 
-/** Passages asked from search for one question. */
-export const SEARCH_LIMIT = 5;
+/** Passages asked from search for one question (the extraction reads the sentences of the best five). */
+export const SEARCH_LIMIT = 8;
 
 /** What a question is searched with. */
 export interface RetrievalDeps {
@@ -37,7 +38,13 @@ export async function retrieve(
   query: string,
 ): Promise<Retrieved> {
   const scoped = await knowledgeScope(deps.knowledgeBases, ctx);
-  const input = { query, limit: SEARCH_LIMIT, ...(scoped.fileIds ? { fileIds: scoped.fileIds } : {}) };
+  const input = {
+    query,
+    limit: SEARCH_LIMIT,
+    // The breadcrumb of each passage (its headings) comes in `context`: the quote's context in the reply.
+    withContext: true,
+    ...(scoped.fileIds ? { fileIds: scoped.fileIds } : {}),
+  };
   if (scoped.fileIds?.length === 0) return { found: [], semantic: [], scoped };
   const found = await deps.search.search(ctx, { ...input, mode: 'hybrid' });
   if (deps.semanticMinSimilarity === undefined) return { found, semantic: [], scoped };
@@ -52,31 +59,51 @@ export async function retrieve(
   return { found, semantic, scoped };
 }
 
-/** The retrieval details of the debug signal: the scope, the passages with their scores, which were used. */
+/**
+ * The retrieval details of the debug signal: the scope, the passages with their scores and the question's
+ * words they hold, which were quoted, and the quotes with their coverage of the question.
+ */
 export function retrievalDebug(
   deps: Pick<RetrievalDeps, 'semanticMinSimilarity'>,
-  r: Retrieved & {
-    query: string;
-    searchMs: number;
-    rated: ReturnType<typeof ratePassages>;
-    relevant: SearchPassage[];
-  },
+  r: Retrieved & { query: string; searchMs: number; selection: Selection; minCoverage: number },
 ): Record<string, unknown> {
+  const quoted = new Set(r.selection.quotes.map((q) => q.passage));
+  const terms = contentTerms(r.query);
   return {
     query: r.query,
     scope: r.scoped.fileIds
       ? { knowledgeBaseIds: r.scoped.knowledgeBaseIds, files: r.scoped.fileIds.length }
       : 'all_files',
     searchMs: r.searchMs,
-    passages: r.rated.map((x) => ({
-      fileId: x.passage.file.id,
-      key: x.passage.file.key,
-      score: x.passage.score,
-      ...(x.passage.meta.pageNumber ? { pageNumber: x.passage.meta.pageNumber } : {}),
-      matchedTerms: x.matched,
-      used: r.relevant.includes(x.passage),
-      content: x.passage.content.slice(0, 200),
+    passages: r.found.map((p) => {
+      const stems = stemsOf(p.content);
+      return {
+        fileId: p.file.id,
+        key: p.file.key,
+        score: p.score,
+        ...(p.meta.pageNumber ? { pageNumber: p.meta.pageNumber } : {}),
+        matchedTerms: terms.filter((t) => stems.has(t)),
+        used: quoted.has(p),
+        content: p.content.slice(0, 200),
+      };
+    }),
+    answeredBy: r.selection.by,
+    minCoverage: r.minCoverage,
+    quotes: r.selection.quotes.map((q) => ({
+      fileId: q.passage.file.id,
+      coverage: round(q.coverage),
+      passageCoverage: round(q.passageCoverage),
+      matchedTerms: q.matched,
+      text: q.text.slice(0, 300),
     })),
+    ...(r.selection.best && r.selection.by !== 'words'
+      ? {
+          bestByWords: {
+            coverage: round(r.selection.best.coverage),
+            text: r.selection.best.text.slice(0, 300),
+          },
+        }
+      : {}),
     ...(deps.semanticMinSimilarity === undefined
       ? {}
       : {
@@ -86,10 +113,12 @@ export function retrievalDebug(
               fileId: p.file.id,
               key: p.file.key,
               similarity: p.score,
-              used: r.relevant.includes(p),
+              used: quoted.has(p),
               content: p.content.slice(0, 200),
             })),
           },
         }),
   };
 }
+
+const round = (x: number) => Math.round(x * 1000) / 1000;

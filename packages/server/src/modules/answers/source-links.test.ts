@@ -92,7 +92,8 @@ describe.each(databases)('source links of knowledge answers ($name)', ({ url: da
     expect(refund.id).toMatch(/^msg_[0-9A-HJKMNP-TV-Z]{26}$/);
     const links = linksOf(refund);
     expect(links).toEqual([`${PUBLIC_URL}/v1/chat/${t.botId}/messages/${refund.id}/sources/0`]);
-    expect(refund.payload.markdown).toContain(`— [handbook.md](${links[0]})`);
+    // Named by the document's first heading (it has no metadata title).
+    expect(refund.payload.markdown).toContain(`— [Parley handbook](${links[0]})`);
   });
 
   it('redirects a click on the link, without credentials, to a URL that downloads the exact document', async () => {

@@ -1,0 +1,129 @@
+import type { SearchPassage } from '@parley/protocol';
+import { describe, expect, it } from 'vitest';
+import { EXTRACT_DEFAULTS, extractQuotes, sentencesOf, termWeights } from './extract.js';
+
+let seq = 0;
+function passage(
+  content: string,
+  fileId = 'file_1',
+  extra: { subtype?: 'title' | 'paragraph'; breadcrumb?: string; score?: number } = {},
+): SearchPassage {
+  seq += 1;
+  return {
+    content,
+    score: extra.score ?? 1,
+    meta: { type: 'chunk', subtype: extra.subtype ?? 'paragraph', position: seq },
+    file: {
+      id: fileId,
+      key: `${fileId}.md`,
+      contentType: 'text/markdown',
+      metadata: {},
+      tags: {},
+      createdAt: '2026-11-25T00:00:00.000Z',
+      updatedAt: '2026-11-25T00:00:00.000Z',
+    },
+    ...(extra.breadcrumb
+      ? {
+          context: [
+            { text: extra.breadcrumb, offset: 0, type: 'breadcrumb' as const },
+            { text: content, offset: 0, type: 'current' as const },
+          ],
+        }
+      : {}),
+  };
+}
+
+describe('sentencesOf', () => {
+  it('cuts lines and sentences, and joins an abbreviation’s fragment to its sentence', () => {
+    expect(
+      sentencesOf('Refunds take five days. Ask the desk.\n\n- Exchanges: 14 days\nCall the U.S. office now.'),
+    ).toEqual([
+      'Refunds take five days.',
+      'Ask the desk.',
+      '- Exchanges: 14 days',
+      'Call the U.S. office now.',
+    ]);
+  });
+
+  it('answers nothing for blank text', () => {
+    expect(sentencesOf(' \n\n \t')).toEqual([]);
+  });
+});
+
+describe('termWeights', () => {
+  it('weighs a word by its rarity among the sentences, an absent word the most', () => {
+    const pool = [new Set(['refund', 'day']), new Set(['day']), new Set(['day', 'ship'])];
+    const w = termWeights(['day', 'refund', 'warranti'], pool);
+    expect(w.get('day')).toBeLessThan(w.get('refund') as number);
+    expect(w.get('refund')).toBeLessThan(w.get('warranti') as number);
+  });
+});
+
+describe('extractQuotes', () => {
+  const shipping = passage(
+    'Orders ship from our warehouse in Lyon. Tracking numbers arrive by e-mail. Parcels are insured. ' +
+      'Standard delivery takes three to five working days within the EU.',
+    'file_ship',
+    { breadcrumb: 'Handbook › Shipping' },
+  );
+
+  it('quotes the sentence that answers, even when it is the fourth of its passage', () => {
+    const [quote, ...rest] = extractQuotes('How many days does standard delivery take?', [shipping]);
+    expect(quote?.text).toBe('Standard delivery takes three to five working days within the EU.');
+    expect(quote?.heading).toEqual(['Handbook', 'Shipping']);
+    expect(quote?.matched).toEqual(expect.arrayContaining(['standard', 'deliveri', 'dai']));
+    expect(rest).toEqual([]);
+  });
+
+  it('takes the next sentence too when it holds words of the question the first lacks', () => {
+    const refunds = passage(
+      'Our refund policy is simple. A refund is paid to the original card. It arrives within 30 days of the return.',
+    );
+    const [quote] = extractQuotes('Is the refund paid to my card within 30 days?', [refunds]);
+    expect(quote?.text).toBe(
+      'A refund is paid to the original card. It arrives within 30 days of the return.',
+    );
+  });
+
+  it('cuts a long sentence around the words of the question, with ellipses, to at most 60 words', () => {
+    const filler = Array.from({ length: 50 }, (_, i) => `word${i}`).join(' ');
+    const long = passage(`${filler} the warranty covers batteries for two years ${filler}.`);
+    const [quote] = extractQuotes('Does the warranty cover batteries?', [long]);
+    expect(quote?.text.split(/\s+/).length).toBeLessThanOrEqual(EXTRACT_DEFAULTS.maxWords);
+    expect(quote?.text).toMatch(/^….*warranty covers batteries.*…$/);
+  });
+
+  it('never quotes a heading, nor a passage that shares no word with the question', () => {
+    const heading = passage('Delivery times', 'file_h', { subtype: 'title' });
+    const unrelated = passage('Our office dog is called Biscuit.', 'file_dog');
+    expect(extractQuotes('delivery times?', [heading, unrelated])).toEqual([]);
+  });
+
+  it('answers nothing for a question made of stopwords only', () => {
+    expect(extractQuotes('what is it?', [shipping])).toEqual([]);
+  });
+
+  it('never quotes the same document twice', () => {
+    const a = passage('Returns are accepted within 14 days.', 'file_same');
+    const b = passage('Returns of sale items are accepted within 7 days.', 'file_same');
+    const quotes = extractQuotes('Are returns of sale items accepted?', [a, b]);
+    expect(quotes).toHaveLength(1);
+  });
+
+  it('adds a second document only when it says what the first does not, close to the best', () => {
+    const price = passage('The Pro plan costs 20 euros a month.', 'file_prices');
+    const seats = passage('The Pro plan includes 5 seats.', 'file_plans');
+    const repeat = passage('The Pro plan costs 20 euros a month, billed yearly.', 'file_faq');
+    const twoFacts = extractQuotes('How much does the Pro plan cost and how many seats?', [price, seats]);
+    expect(twoFacts.map((q) => q.passage.file.id)).toEqual(['file_prices', 'file_plans']);
+    const same = extractQuotes('How much does the Pro plan cost?', [price, repeat]);
+    expect(same.map((q) => q.passage.file.id)).toEqual(['file_prices']);
+  });
+
+  it('leaves out a second document far below the best', () => {
+    const answer = passage('Gift cards never expire and can be used online or in shops.', 'file_gift');
+    const weak = passage('Shops open at nine.', 'file_shops');
+    const quotes = extractQuotes('Do gift cards expire, and can they be used in shops?', [answer, weak]);
+    expect(quotes.map((q) => q.passage.file.id)).toEqual(['file_gift']);
+  });
+});

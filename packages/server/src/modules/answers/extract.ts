@@ -1,0 +1,260 @@
+import type { SearchPassage } from '@parley/protocol';
+import { contentTerms, stemsOf } from '../../search/terms.js';
+
+// Extractive answers: the sentence (or the two or three adjacent sentences) of the best passages that answer
+// the question, instead of whole passages. Pure functions, no I/O.
+//
+// Every content word of the question is weighted by how rare it is among the sentences of the passages search
+// found (an inverse document frequency over that pool; a word found in none of them weighs the most, so a
+// question about something the knowledge does not hold covers little of its weight). A quote's coverage is
+// the share of the question's weight its words hold. The best quote is the window of adjacent sentences with
+// the most coverage, helped a little by the coverage of its whole passage (the sentences around an answer
+// often hold the question's other words) and by the passage's search rank; a window grows only when the
+// sentence it adds brings words of the question the window lacks, or when it ends on a question (an FAQ's
+// question line, whose answer follows). See `bench/answers.ts` for the figures the
+// weights were tuned on (SQuAD v1.1 dev articles, a tuning split apart from the reported one).
+
+/** Knobs of the extraction; the defaults were tuned on the benchmark's tuning split. */
+export interface ExtractOptions {
+  /** Passages (best first) whose sentences are quoted from. */
+  passages: number;
+  /** Passages (best first) whose sentences weigh the question's words (the rarity pool). */
+  poolPassages: number;
+  /** Weight of the whole passage's coverage beside the quote's own. */
+  passageWeight: number;
+  /** Score taken off per search rank below the first. */
+  rankPenalty: number;
+  /** Most sentences in one quote. */
+  maxSentences: number;
+  /** Most words in one quote; a longer sentence is cut around the question's words. */
+  maxWords: number;
+  /** Least coverage gain for a window to take one more sentence. */
+  growGain: number;
+  /** A second source is quoted only at this share of the best quote's score, or more… */
+  secondShare: number;
+  /** …and when the two quotes together cover this much more of the question's weight than the first alone. */
+  secondGain: number;
+}
+
+export const EXTRACT_DEFAULTS: ExtractOptions = {
+  passages: 3,
+  poolPassages: 8,
+  passageWeight: 0.35,
+  rankPenalty: 0.04,
+  maxSentences: 3,
+  maxWords: 60,
+  growGain: 0.12,
+  secondShare: 0.5,
+  secondGain: 0.25,
+};
+
+/** A quote chosen for the answer. */
+export interface Quote {
+  passage: SearchPassage;
+  /** The passage's place in the search results (0: first). */
+  rank: number;
+  /** The quoted sentences, as the passage has them (line breaks kept), cut with `…` when too long. */
+  text: string;
+  /** The headings above the passage, outermost first (its context), when search gave them. */
+  heading: string[];
+  /** Share of the question's word weight the quote holds (0 to 1). */
+  coverage: number;
+  /** Share of the question's word weight the whole passage holds. */
+  passageCoverage: number;
+  /** What ranked it: coverage, passage coverage and rank together. */
+  score: number;
+  /** Stems of the question's words the quote holds. */
+  matched: string[];
+}
+
+/** Passage subtypes that are only a heading: never quoted. */
+const HEADINGS = new Set(['title', 'subtitle']);
+
+const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+const wordsIn = (text: string) => text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+
+/**
+ * The sentences of a passage: each line apart (list items, table rows), each line cut into sentences;
+ * a fragment of fewer than three words (an abbreviation's cut) joins the sentence before it.
+ * @example sentencesOf('Refunds take 5 days. Ask us.\n- Exchanges: 14 days') // ['Refunds take 5 days.', 'Ask us.', '- Exchanges: 14 days']
+ */
+export function sentencesOf(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
+    const clean = line.replace(/[ \t]+/g, ' ').trim();
+    if (!clean) continue;
+    let first = true;
+    for (const { segment } of segmenter.segment(clean)) {
+      const s = segment.trim();
+      if (!s) continue;
+      const last = out.length - 1;
+      if (!first && last >= 0 && wordsIn(s) < 3) out[last] = `${out[last]} ${s}`;
+      else out.push(s);
+      first = false;
+    }
+  }
+  return out;
+}
+
+/** The question's terms weighted by rarity among the pool's sentences (absent terms weigh the most). */
+export function termWeights(terms: readonly string[], pool: readonly Set<string>[]): Map<string, number> {
+  const n = pool.length;
+  const weights = new Map<string, number>();
+  for (const t of terms) {
+    let df = 0;
+    for (const s of pool) if (s.has(t)) df++;
+    weights.set(t, Math.log(1 + (n + 1) / (df + 0.5)));
+  }
+  return weights;
+}
+
+/** Share of the total weight held by the terms `stems` contains, and which. */
+function coverageOf(weights: Map<string, number>, stems: Set<string>): { share: number; matched: string[] } {
+  let total = 0;
+  let held = 0;
+  const matched: string[] = [];
+  for (const [t, w] of weights) {
+    total += w;
+    if (stems.has(t)) {
+      held += w;
+      matched.push(t);
+    }
+  }
+  return { share: total > 0 ? held / total : 0, matched };
+}
+
+/** At most `max` words of a long sentence, around the question's words, cut with `…`. */
+function cutAround(sentence: string, terms: ReadonlySet<string>, max: number): string {
+  const words = sentence.split(/\s+/);
+  if (words.length <= max) return sentence;
+  const hits = words.map((w) => [...stemsOf(w)].some((s) => terms.has(s)));
+  let densest = 0;
+  let bestCount = -1;
+  for (let start = 0; start + max <= words.length; start++) {
+    let count = 0;
+    for (let i = start; i < start + max; i++) if (hits[i]) count++;
+    if (count > bestCount) {
+      densest = start;
+      bestCount = count;
+    }
+  }
+  // The densest window, shifted so that its first and last hits sit in its middle.
+  const inside = hits.flatMap((hit, i) => (hit && i >= densest && i < densest + max ? [i] : []));
+  const middle = ((inside[0] ?? densest) + (inside.at(-1) ?? densest + max - 1)) / 2;
+  const best = Math.min(words.length - max, Math.max(0, Math.round(middle - max / 2)));
+  const cut = words.slice(best, best + max).join(' ');
+  return `${best > 0 ? '…' : ''}${cut}${best + max < words.length ? '…' : ''}`;
+}
+
+interface PassageSentences {
+  passage: SearchPassage;
+  rank: number;
+  sentences: string[];
+  stems: Set<string>[];
+  all: Set<string>;
+}
+
+/** The best window of adjacent sentences of one passage. */
+function bestWindow(
+  p: PassageSentences,
+  weights: Map<string, number>,
+  options: ExtractOptions,
+): Omit<Quote, 'heading'> | undefined {
+  const passageCoverage = coverageOf(weights, p.all).share;
+  const prior = options.passageWeight * passageCoverage - options.rankPenalty * p.rank;
+  let best: { start: number; end: number; share: number; matched: string[]; words: number } | undefined;
+  for (let start = 0; start < p.sentences.length; start++) {
+    let window = coverageOf(weights, p.stems[start] as Set<string>);
+    let end = start + 1;
+    let words = wordsIn(p.sentences[start] as string);
+    // Grow while the next sentence brings enough of the question's weight and the quote stays short.
+    while (end < p.sentences.length && end - start < options.maxSentences) {
+      const union = new Set([...(p.stems.slice(start, end + 1).flatMap((s) => [...s]) as string[])]);
+      const grown = coverageOf(weights, union);
+      const more = wordsIn(p.sentences[end] as string);
+      // A window ending on a question (an FAQ's question line) takes the answer after it.
+      const asks = /\?["'”’)]*$/.test(p.sentences[end - 1] as string);
+      if (!asks && grown.share - window.share < options.growGain) break;
+      if (words + more > options.maxWords) break;
+      window = grown;
+      words += more;
+      end++;
+    }
+    // The most coverage; on a tie, the shorter quote.
+    if (!best || window.share > best.share || (window.share === best.share && words < best.words))
+      best = { start, end, words, ...window };
+  }
+  if (!best || best.share === 0) return undefined;
+  const terms = new Set(weights.keys());
+  const sentences = p.sentences.slice(best.start, best.end);
+  const text =
+    sentences.length === 1 ? cutAround(sentences[0] as string, terms, options.maxWords) : sentences.join(' ');
+  return {
+    passage: p.passage,
+    rank: p.rank,
+    text,
+    coverage: best.share,
+    passageCoverage,
+    score: best.share + prior,
+    matched: best.matched,
+  };
+}
+
+/** The headings above a passage, from the breadcrumb search gave with it. */
+export function headingOf(passage: SearchPassage): string[] {
+  const crumb = passage.context?.find((c) => c.type === 'breadcrumb')?.text;
+  return crumb ? crumb.split(' › ').filter(Boolean) : [];
+}
+
+/**
+ * The quotes that answer the question from the passages search found (best first): the best window of
+ * sentences, then at most one more from another document when it scores at least half as well, holds two words
+ * of the question or more, and words the first does not (a quarter of the question's weight or more: it says
+ * something else). Empty when no sentence shares a content word with the question.
+ * @example extractQuotes('How long do refunds take?', passages)[0]?.text // 'Refunds are paid within 5 days.'
+ */
+export function extractQuotes(
+  question: string,
+  passages: readonly SearchPassage[],
+  options: ExtractOptions = EXTRACT_DEFAULTS,
+): Quote[] {
+  const terms = contentTerms(question);
+  if (terms.length === 0) return [];
+  const split: PassageSentences[] = passages
+    .map((passage, rank) => ({ passage, rank }))
+    .filter(({ passage }) => !HEADINGS.has(passage.meta.subtype ?? ''))
+    .slice(0, Math.max(options.passages, options.poolPassages))
+    .map(({ passage, rank }) => {
+      const sentences = sentencesOf(passage.content);
+      const stems = sentences.map(stemsOf);
+      return { passage, rank, sentences, stems, all: new Set(stems.flatMap((s) => [...s])) };
+    });
+  const weights = termWeights(
+    terms,
+    split.slice(0, options.poolPassages).flatMap((p) => p.stems),
+  );
+  const windows = split
+    .slice(0, options.passages)
+    .map((p) => bestWindow(p, weights, options))
+    .filter((w): w is Omit<Quote, 'heading'> => w !== undefined)
+    .sort((a, b) => b.score - a.score || a.rank - b.rank);
+  const first = windows[0];
+  if (!first) return [];
+  const quotes: Quote[] = [{ ...first, heading: headingOf(first.passage) }];
+  // The gain is a share of the weight of the words some passage holds (a word found nowhere cannot be added).
+  const pool = new Set(split.slice(0, options.poolPassages).flatMap((p) => [...p.all]));
+  const present = new Map([...weights].filter(([t]) => pool.has(t)));
+  const gainOf = (w: Omit<Quote, 'heading'>) =>
+    coverageOf(present, new Set([...first.matched, ...w.matched])).share -
+    coverageOf(present, new Set(first.matched)).share;
+  const second = windows.find(
+    (w) =>
+      w.passage.file.id !== first.passage.file.id &&
+      w.score >= options.secondShare * first.score &&
+      w.matched.length >= 2 &&
+      gainOf(w) >= options.secondGain,
+  );
+  if (second) quotes.push({ ...second, heading: headingOf(second.passage) });
+  return quotes;
+}
