@@ -1,4 +1,5 @@
 import { MAX_QUERY_BYTES, MAX_SEARCH_RESULTS, type SearchMode, type SearchPassage } from '@parley/protocol';
+import { LRUCache } from 'lru-cache';
 import { fileRule } from '../../access/file-policy.js';
 import { ApiError, errors } from '../../errors/errors.js';
 import type { TagFilter } from '../../http/tag-filter.js';
@@ -65,22 +66,28 @@ function checkInput(ctx: FilesContext, input: SearchInput): number {
   return limit;
 }
 
+/** Query vectors kept, most recently used first: a bot's reply searches the same question twice (hybrid, then by meaning). */
+const QUERY_VECTORS = 256;
+
 /**
- * The dense candidates: the query embedded, then its nearest passages. When the embedder is down, hybrid
- * search still answers from words alone (none here); meaning-only search cannot (500).
+ * The dense candidates: the query embedded (or its vector from `vectors`, the service's recent queries),
+ * then its nearest passages. When the embedder is down, hybrid search still answers from words alone (none
+ * here); meaning-only search cannot (500).
  */
 async function denseCandidates(
   deps: SearchDeps,
+  vectors: LRUCache<string, Float32Array>,
   log: Logger,
-  mode: SearchMode,
-  query: string,
-  scope: PassageScope,
-  k: number,
+  input: { mode: SearchMode; query: string; scope: PassageScope; k: number },
 ): Promise<PassageHit[]> {
+  const { mode, query, scope, k } = input;
   if (mode === 'lexical' || !deps.embedder) return [];
-  let vector: Float32Array | undefined;
+  let vector = vectors.get(query);
   try {
-    [vector] = await deps.embedder.embed([query]);
+    if (!vector) {
+      [vector] = await deps.embedder.embed([query]);
+      if (vector) vectors.set(query, vector);
+    }
   } catch (error) {
     if (mode === 'semantic') {
       const reason = error instanceof Error ? error.message : String(error);
@@ -212,6 +219,7 @@ async function keepWordMatches(
  * may read, fused (hybrid by default), then shaped as the wire format's passages.
  */
 export function searchService(deps: SearchDeps): SearchService {
+  const vectors = new LRUCache<string, Float32Array>({ max: QUERY_VECTORS });
   return {
     async search(ctx, input) {
       const limit = checkInput(ctx, input);
@@ -225,7 +233,7 @@ export function searchService(deps: SearchDeps): SearchService {
       const k = Math.max(50, limit * CANDIDATES_PER_RESULT);
       const lexical = mode === 'semantic' ? [] : await deps.index.lexicalSearch(input.query, scope, k);
       const log = ctx.log ?? deps.logger ?? silentLogger;
-      const dense = await denseCandidates(deps, log, mode, input.query, scope, k);
+      const dense = await denseCandidates(deps, vectors, log, { mode, query: input.query, scope, k });
       const fused = fuse(lexical, dense, { mode, denseWeight: deps.denseWeight, limit: k });
       const kept = mode === 'hybrid' ? await keepWordMatches(deps.index, input.query, lexical, fused) : fused;
       const ranked = kept.slice(0, input.consolidate ? k : limit);

@@ -3,6 +3,8 @@ import { UseLiteEmbedder } from '../../search/embed/index.js';
 import { getFile } from '../../test-support/files-api.js';
 import { settled, uploadText } from '../../test-support/files-indexing.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { botContext } from '../answers/scope.js';
+import { searchService } from './search.js';
 
 /**
  * Semantic search with the shipped model (USE-lite, 512 dimensions) through the whole service: questions
@@ -140,6 +142,36 @@ describe('semantic search with the shipped USE-lite model', () => {
       expect(hybrid.slice(0, 3)).toContain(key);
     });
   }
+
+  it('embeds a question once when it is searched again (hybrid, then by meaning, as a bot reply does)', async () => {
+    const embedded: string[][] = [];
+    const counting = {
+      id: embedder.id,
+      dimensions: embedder.dimensions,
+      embed: (texts: string[]) => {
+        embedded.push(texts);
+        return embedder.embed(texts);
+      },
+      close: async () => {},
+    };
+    const service = searchService({
+      index: t.app.services.index,
+      embedder: counting,
+      files: t.app.services.files,
+      denseWeight: 0.15,
+    });
+    const ctx = botContext(t.workspaceId, t.botId);
+    const hybrid = await service.search(ctx, { query: 'What oven temperature for a loaf?', mode: 'hybrid' });
+    const semantic = await service.search(ctx, {
+      query: 'What oven temperature for a loaf?',
+      mode: 'semantic',
+    });
+    expect(hybrid[0]?.file.key).toBe('baking.txt');
+    expect(semantic[0]?.file.key).toBe('baking.txt');
+    expect(embedded).toEqual([['What oven temperature for a loaf?']]);
+    await service.search(ctx, { query: 'Will there be a storm at the seaside?', mode: 'semantic' });
+    expect(embedded).toHaveLength(2);
+  });
 
   it('keeps the exact-word match first in hybrid mode when the query shares the text’s words', async () => {
     const hits = await search('savings account interest', 'hybrid');
