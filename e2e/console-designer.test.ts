@@ -81,7 +81,7 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
     const source = reply.getByRole('list', { name: 'Sources' }).getByRole('link', { name: 'handbook.md' });
     expect(await source.getAttribute('href')).toMatch(new RegExp(`^/console/bots/${botId}/files/[^/]+$`));
     // The reply's own link, as the chat shows it, downloads the source.
-    const quoted = reply.locator('.playground-reply').getByRole('link', { name: 'handbook.md' });
+    const quoted = reply.locator('.playground-reply').getByRole('link', { name: 'Parley handbook' });
     expect(await quoted.getAttribute('href')).toMatch(/\/v1\/files\/[^/]+\/content\?/);
     await reply.getByText('How the bot chose').click();
     await expect

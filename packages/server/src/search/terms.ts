@@ -19,13 +19,21 @@ export function words(text: string): string[] {
 }
 
 /**
- * The stems of a question's content words: stopwords and one-letter words dropped, duplicates dropped.
- * @example contentTerms('How long do refunds take?') // ['long', 'refund', 'take']
+ * Words that make a question's form, not its subject ("how many", "how much", "how long", "how often", "how
+ * soon", "do I get"): the answer holds a number, a date or a thing, not the word. Left out of a question's
+ * content words.
+ */
+const QUESTION_FORM = new Set(['many', 'much', 'long', 'often', 'soon', 'get']);
+
+/**
+ * The stems of a question's content words: stopwords, question-form words and one-letter words dropped,
+ * duplicates dropped.
+ * @example contentTerms('How long do refunds take?') // ['refund', 'take']
  */
 export function contentTerms(question: string): string[] {
   const out = new Set<string>();
   for (const w of words(question)) {
-    if (w.length < 2 || isStopword(w)) continue;
+    if (w.length < 2 || isStopword(w) || QUESTION_FORM.has(w)) continue;
     out.add(stem(w));
   }
   return [...out];

@@ -85,6 +85,32 @@ describe('extractQuotes', () => {
     );
   });
 
+  it('prefers the sentence holding a time or a number when the question asks for one', () => {
+    const gift = passage(
+      'Gift cards are sold online and delivered by email. A gift card remains valid for 24 months from the date of purchase.',
+    );
+    expect(extractQuotes('How long is a gift card good for?', [gift])[0]?.text).toBe(
+      'A gift card remains valid for 24 months from the date of purchase.',
+    );
+    const staff = passage(
+      'People in the support team answer every e-mail. The support team counts twelve people.',
+    );
+    expect(extractQuotes('How many people are in the support team?', [staff])[0]?.text).toBe(
+      'The support team counts twelve people.',
+    );
+    // Without a question for a time or a number, the first of equal sentences is quoted.
+    expect(extractQuotes('Gift card?', [gift])[0]?.text).toBe(
+      'Gift cards are sold online and delivered by email.',
+    );
+  });
+
+  it('quotes the answer after an FAQ’s question line, not the question alone', () => {
+    const faq = passage('Can I cancel an order I have just placed? Yes, until it leaves the warehouse.');
+    expect(extractQuotes('can i still cancel my order', [faq])[0]?.text).toBe(
+      'Can I cancel an order I have just placed? Yes, until it leaves the warehouse.',
+    );
+  });
+
   it('cuts a long sentence around the words of the question, with ellipses, to at most 60 words', () => {
     const filler = Array.from({ length: 50 }, (_, i) => `word${i}`).join(' ');
     const long = passage(`${filler} the warranty covers batteries for two years ${filler}.`);

@@ -34,6 +34,8 @@ export interface ExtractOptions {
   secondShare: number;
   /** …and when the two quotes together cover this much more of the question's weight than the first alone. */
   secondGain: number;
+  /** Added to the rank of a window holding a time or a number when the question asks for one (how long, how many…). */
+  numberBonus: number;
 }
 
 export const EXTRACT_DEFAULTS: ExtractOptions = {
@@ -46,7 +48,29 @@ export const EXTRACT_DEFAULTS: ExtractOptions = {
   growGain: 0.12,
   secondShare: 0.5,
   secondGain: 0.25,
+  numberBonus: 0.1,
 };
+
+/** A question asking for a duration or a date: its answer holds a time (`24 months`, `8 am`, `March 31`). */
+const ASKS_TIME = /\b(how (long|soon|often)|when|what (time|date|year|day)|which (year|day))\b/i;
+/** A question asking for a quantity: its answer holds a number. */
+const ASKS_NUMBER = /\b(how (many|much|old|far|big|large|fast|tall|high)|what (percentage|age|price))\b/i;
+const NUMBER_WORD =
+  '\\d+(?:[.,]\\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|a few|several';
+/** A number in digits, or spelled out. */
+const NUMBER = new RegExp(`\\d|\\b(${NUMBER_WORD}|half|once|twice|thousand|million|billion)\\b`, 'i');
+/** A time: a number of time units (`24 months`, `5 working days`), a clock time, a month or weekday, a year. */
+const TIME = new RegExp(
+  `\\b(${NUMBER_WORD})[ -]?(?:[a-z]+ )?(seconds?|minutes?|hours?|days?|weeks?|months?|years?|am|pm|a\\.m\\.|p\\.m\\.)\\b|\\b\\d{1,2}:\\d{2}\\b|\\b(january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|daily|weekly|monthly|yearly|annually)\\b|\\b(1[5-9]|20)\\d{2}\\b`,
+  'i',
+);
+
+/** What kind of answer the question asks for, as a pattern its sentence should match (none: any). */
+function answerShape(question: string): RegExp | undefined {
+  if (ASKS_TIME.test(question)) return TIME;
+  if (ASKS_NUMBER.test(question)) return NUMBER;
+  return undefined;
+}
 
 /** A quote chosen for the answer. */
 export interface Quote {
@@ -159,11 +183,17 @@ interface PassageSentences {
 function bestWindow(
   p: PassageSentences,
   weights: Map<string, number>,
-  options: ExtractOptions,
+  options: ExtractOptions & { shape: RegExp | undefined },
 ): Omit<Quote, 'heading'> | undefined {
   const passageCoverage = coverageOf(weights, p.all).share;
   const prior = options.passageWeight * passageCoverage - options.rankPenalty * p.rank;
-  let best: { start: number; end: number; share: number; matched: string[]; words: number } | undefined;
+  const bonus = (start: number, end: number) =>
+    options.shape && p.sentences.slice(start, end).some((s) => options.shape?.test(s))
+      ? options.numberBonus
+      : 0;
+  let best:
+    | { start: number; end: number; share: number; matched: string[]; words: number; value: number }
+    | undefined;
   for (let start = 0; start < p.sentences.length; start++) {
     let window = coverageOf(weights, p.stems[start] as Set<string>);
     let end = start + 1;
@@ -181,9 +211,11 @@ function bestWindow(
       words += more;
       end++;
     }
-    // The most coverage; on a tie, the shorter quote.
-    if (!best || window.share > best.share || (window.share === best.share && words < best.words))
-      best = { start, end, words, ...window };
+    // The most coverage (and a number when one is asked for); on a tie, the fewer sentences (the first
+    // window of them: a passage's opening sentence usually says what it is about).
+    const value = window.share + (window.share > 0 ? bonus(start, end) : 0);
+    if (!best || value > best.value || (value === best.value && end - start < best.end - best.start))
+      best = { start, end, words, value, ...window };
   }
   if (!best || best.share === 0) return undefined;
   const terms = new Set(weights.keys());
@@ -196,7 +228,7 @@ function bestWindow(
     text,
     coverage: best.share,
     passageCoverage,
-    score: best.share + prior,
+    score: best.value + prior,
     matched: best.matched,
   };
 }
@@ -234,9 +266,10 @@ export function extractQuotes(
     terms,
     split.slice(0, options.poolPassages).flatMap((p) => p.stems),
   );
+  const shape = answerShape(question);
   const windows = split
     .slice(0, options.passages)
-    .map((p) => bestWindow(p, weights, options))
+    .map((p) => bestWindow(p, weights, { ...options, shape }))
     .filter((w): w is Omit<Quote, 'heading'> => w !== undefined)
     .sort((a, b) => b.score - a.score || a.rank - b.rank);
   const first = windows[0];

@@ -4,12 +4,13 @@ import { contentTerms, stem } from '../../search/terms.js';
 import { semanticMinSimilarityFor, USE_LITE_MIN_SIMILARITY } from './relevance.js';
 
 describe('contentTerms', () => {
-  it('keeps the stems of content words, without stopwords, one-letter words or duplicates', () => {
-    expect(contentTerms('How long do I have to ask for a refund? Refunds!')).toEqual([
-      'long',
-      'ask',
-      'refund',
+  it('keeps the stems of content words, without stopwords, question-form words, one-letter words or duplicates', () => {
+    expect(contentTerms('How long do I have to ask for a refund? Refunds!')).toEqual(['ask', 'refund']);
+    expect(contentTerms('How many days, how much money, how often and how soon do I get it?')).toEqual([
+      'dai',
+      'monei',
     ]);
+    expect(contentTerms('A long sleeve')).toEqual(['sleev']);
   });
 
   it('folds case and diacritics and drops possessives', () => {
