@@ -88,6 +88,7 @@ export function retrievalDebug(
       };
     }),
     answeredBy: r.selection.by,
+    ...(r.selection.missingNames ? { missingNames: r.selection.missingNames } : {}),
     minCoverage: r.minCoverage,
     quotes: r.selection.quotes.map((q) => ({
       fileId: q.passage.file.id,

@@ -1,6 +1,6 @@
 import type { SearchPassage } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { MIN_COVERAGE, MIN_EVIDENCE, selectQuotes } from './selection.js';
+import { MIN_COVERAGE, MIN_EVIDENCE, namesOf, selectQuotes } from './selection.js';
 
 const at = (content: string, position: number, score: number, fileId = 'file_1'): SearchPassage => ({
   content,
@@ -62,6 +62,29 @@ describe('selectQuotes (the "not found" gate)', () => {
     expect(
       selectQuotes('Can I get my money back?', [parking], [{ ...reimbursed, score: 0.6 }], 0.65).by,
     ).toBe('none');
+  });
+
+  it('finds nothing when a name the question asks about is in none of the passages', () => {
+    const manual = at(
+      'The Aria H2 headphones charge in 2 hours. Press the ANC button to change modes.',
+      5,
+      2,
+      'file_m',
+    );
+    const asked = selectQuotes('Does the Tessera speaker support the ANC modes?', [manual], [], undefined);
+    expect(asked).toMatchObject({ by: 'none', quotes: [], missingNames: ['Tessera'] });
+    const known = selectQuotes('Does the Aria support the ANC modes?', [manual], [], undefined);
+    expect(known.by).toBe('words');
+    // Typed in lower case, a question names nothing: its words alone decide (here too few of them match).
+    const lower = selectQuotes('does the tessera support the anc modes?', [manual], [], undefined);
+    expect(lower).toMatchObject({ by: 'none', best: { matched: ['anc', 'mode'] } });
+    expect(lower.missingNames).toBeUndefined();
+  });
+
+  it('tells the names of a question: capitalised words that do not start a sentence', () => {
+    expect(namesOf('Does the Tessera speaker support Dolby Atmos?')).toEqual(['Tessera', 'Dolby', 'Atmos']);
+    expect(namesOf('How long is the warranty? And in the UK?')).toEqual(['UK']);
+    expect(namesOf('I want a refund. Can I get one?')).toEqual([]);
   });
 
   it('never answers by meaning without a similarity scale (an embedder of unknown scale)', () => {

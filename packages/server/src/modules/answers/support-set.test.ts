@@ -17,7 +17,7 @@ import { figuresOf, reportOf, type ScoredReply, scoreReply } from '../../test-su
  */
 
 /** Floors: the figures measured on this set when the test was written (raise them as answers improve). */
-const FLOORS = { right: 8, maxNoise: 2, honest: 7 };
+const FLOORS = { right: 8, maxNoise: 2, honest: 8 };
 
 let seq = 0;
 function visitorMessage(text: string): ChatMessage {
