@@ -31,6 +31,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { quotesIn } from '@parley/server/dist/modules/answers/format.js';
 import { intOption, option } from './lib/args.js';
 import { listAllFiles, pool, progress, readJsonl } from './lib/corpus.js';
 import { table } from './lib/format.js';
@@ -209,23 +210,6 @@ async function json<T>(url: string, init: RequestInit): Promise<T> {
   return JSON.parse(text) as T;
 }
 
-/** The quoted blocks of a markdown reply (runs of `> ` lines), as plain text. */
-export function quotesOf(markdown: string): string[] {
-  const quotes: string[] = [];
-  let current: string[] | undefined;
-  for (const line of markdown.split('\n')) {
-    if (line.startsWith('>')) {
-      current ??= [];
-      current.push(line.replace(/^> ?/, ''));
-    } else if (current) {
-      quotes.push(current.join('\n').trim());
-      current = undefined;
-    }
-  }
-  if (current) quotes.push(current.join('\n').trim());
-  return quotes.filter(Boolean);
-}
-
 /** Asks one question as a fresh webchat visitor; the reply's time is the server's, message to message. */
 async function ask(server: ParleyServer, owner: Owner, question: Question): Promise<Asked> {
   const chat = `${server.url}/v1/chat/${server.botId}`;
@@ -265,7 +249,9 @@ async function ask(server: ParleyServer, owner: Owner, question: Question): Prom
         replyMs: Date.parse(reply.createdAt) - Date.parse(message.createdAt),
         answer: reply.answer ?? 'unknown',
         text: markdown,
-        quotes: quotesOf(markdown),
+        quotes: quotesIn(markdown)
+          .map((q) => q.trim())
+          .filter(Boolean),
         details: reply.details,
       };
     }

@@ -1,37 +1,12 @@
-import type { SearchPassage } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
+import { searchPassage } from '../../test-support/search-passage.js';
 import { EXTRACT_DEFAULTS, extractQuotes, sentencesOf, termWeights } from './extract.js';
 
-let seq = 0;
-function passage(
+const passage = (
   content: string,
   fileId = 'file_1',
   extra: { subtype?: 'title' | 'paragraph'; breadcrumb?: string; score?: number } = {},
-): SearchPassage {
-  seq += 1;
-  return {
-    content,
-    score: extra.score ?? 1,
-    meta: { type: 'chunk', subtype: extra.subtype ?? 'paragraph', position: seq },
-    file: {
-      id: fileId,
-      key: `${fileId}.md`,
-      contentType: 'text/markdown',
-      metadata: {},
-      tags: {},
-      createdAt: '2026-11-25T00:00:00.000Z',
-      updatedAt: '2026-11-25T00:00:00.000Z',
-    },
-    ...(extra.breadcrumb
-      ? {
-          context: [
-            { text: extra.breadcrumb, offset: 0, type: 'breadcrumb' as const },
-            { text: content, offset: 0, type: 'current' as const },
-          ],
-        }
-      : {}),
-  };
-}
+) => searchPassage(content, { fileId, ...extra });
 
 describe('sentencesOf', () => {
   it('cuts lines and sentences, and joins an abbreviation’s fragment to its sentence', () => {

@@ -8,6 +8,7 @@ import {
   markdownUrl,
   passagesAnswer,
   quote,
+  quotesIn,
   sourceLink,
   sourcesMetadata,
   trimPassage,
@@ -68,6 +69,25 @@ describe('passagesAnswer', () => {
         '— [doc-2.md, page 7](https://parley.example.com/v1/files/file_2/content?public=1&signature=s2)',
       ].join('\n\n'),
     );
+  });
+
+  it('shows a quote under its headings, leaving out the one that only repeats the document title', () => {
+    const answer = passagesAnswer([
+      source(1, {
+        title: 'Handbook',
+        heading: ['Handbook', 'Returns', 'Refunds'],
+        content: 'Refunds take 5 days.\nAsk us.',
+      }),
+    ]);
+    expect(answer.markdown).toBe(
+      [
+        'Here is what I found in my knowledge base:',
+        '*Returns › Refunds*',
+        '> Refunds take 5 days.\n> Ask us.',
+        '— [Handbook](https://parley.example.com/v1/files/file_1/content?public=1&signature=s1)',
+      ].join('\n\n'),
+    );
+    expect(quotesIn(answer.markdown)).toEqual(['Refunds take 5 days.\nAsk us.']);
   });
 
   it('puts the file id, key, page and score of each source in the metadata', () => {

@@ -71,6 +71,27 @@ export function quote(text: string): string {
     .join('\n');
 }
 
+/**
+ * The quote blocks of a markdown reply (runs of `>` lines), their `> ` marks removed, in order: what a
+ * passages answer quotes (the inverse of {@link quote}), for the tests and the answers benchmark.
+ * @example quotesIn('Found:\n\n> Refunds take 5 days.\n\n— [faq](…)') // ['Refunds take 5 days.']
+ */
+export function quotesIn(markdown: string): string[] {
+  const blocks: string[] = [];
+  let current: string[] | undefined;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('>')) {
+      current ??= [];
+      current.push(line.replace(/^> ?/, ''));
+    } else if (current) {
+      blocks.push(current.join('\n'));
+      current = undefined;
+    }
+  }
+  if (current) blocks.push(current.join('\n'));
+  return blocks;
+}
+
 /** Escapes the characters that would end or format a markdown link text. */
 export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_[\]<>#|]/g, '\\$&');

@@ -1,21 +1,9 @@
-import type { SearchPassage } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
+import { searchPassage } from '../../test-support/search-passage.js';
 import { MIN_COVERAGE, MIN_EVIDENCE, namesOf, selectQuotes } from './selection.js';
 
-const at = (content: string, position: number, score: number, fileId = 'file_1'): SearchPassage => ({
-  content,
-  score,
-  meta: { type: 'chunk', subtype: 'paragraph', position },
-  file: {
-    id: fileId,
-    key: `${fileId}.md`,
-    contentType: 'text/markdown',
-    metadata: {},
-    tags: {},
-    createdAt: '2026-11-25T00:00:00.000Z',
-    updatedAt: '2026-11-25T00:00:00.000Z',
-  },
-});
+const at = (content: string, position: number, score: number, fileId = 'file_1') =>
+  searchPassage(content, { position, score, fileId });
 
 describe('selectQuotes (the "not found" gate)', () => {
   const refunds = at('Refunds are paid within 30 days of the return.', 1, 2);

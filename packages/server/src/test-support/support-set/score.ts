@@ -1,5 +1,7 @@
 // Scores the bot's replies to the support set's questions (issue 13): right answer quoted first, quotes from
 // documents that do not answer, honest "not found".
+
+import { quotesIn } from '../../modules/answers/format.js';
 import type { Reply } from '../../modules/chat/reply-port.js';
 import type { SupportQuestion } from './questions.js';
 
@@ -31,22 +33,8 @@ export interface SupportFigures {
 /** Text with every run of white space one space, lower-cased: what fact matching compares. */
 const flat = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
 
-/** The quote blocks of a markdown reply (runs of `>` lines), their `> ` marks removed, in order. */
-export function quoteBlocks(markdown: string): string[] {
-  const blocks: string[] = [];
-  let current: string[] | undefined;
-  for (const line of markdown.split('\n')) {
-    if (line.startsWith('>')) {
-      current ??= [];
-      current.push(line.replace(/^> ?/, ''));
-    } else if (current) {
-      blocks.push(current.join('\n'));
-      current = undefined;
-    }
-  }
-  if (current) blocks.push(current.join('\n'));
-  return blocks;
-}
+/** The quote blocks of a markdown reply (see `quotesIn`). */
+export const quoteBlocks = quotesIn;
 
 /** The text of a reply's first message (its markdown or its text). */
 export function replyText(reply: Reply): string {
