@@ -73,6 +73,10 @@ describe('selectQuotes (the "not found" gate)', () => {
     expect(namesOf('Does the Tessera speaker support Dolby Atmos?')).toEqual(['Tessera', 'Dolby', 'Atmos']);
     expect(namesOf('How long is the warranty? And in the UK?')).toEqual(['UK']);
     expect(namesOf('I want a refund. Can I get one?')).toEqual([]);
+    // Capitals that say nothing: a shouted question, Title Case.
+    expect(namesOf('HOW DO I GET A REFUND FOR THE ARIA?')).toEqual([]);
+    expect(namesOf('How Do I Get A Refund For The Aria?')).toEqual([]);
+    expect(namesOf('Can I return it on Monday, Or is The shop closed?')).toEqual(['Monday']);
   });
 
   it('never answers by meaning without a similarity scale (an embedder of unknown scale)', () => {

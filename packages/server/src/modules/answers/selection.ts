@@ -1,5 +1,5 @@
 import type { SearchPassage } from '@parley/protocol';
-import { stem, stemsOf, words } from '../../search/terms.js';
+import { contentTerms, stem, stemsOf, words } from '../../search/terms.js';
 import {
   EXTRACT_DEFAULTS,
   type ExtractOptions,
@@ -67,20 +67,27 @@ function bridgedQuote(passage: SearchPassage): Quote {
 
 /**
  * The names a question asks about: its capitalised words that do not start a sentence (`Aria`, `H2`, `Huguenots`;
- * not the `How` of "How long…", nor `I`). A question typed in lower case has none.
+ * not the `How` of "How long…", nor `I`, nor stopwords). A question typed in lower case names nothing, and so
+ * does one without any lower-case content word (written in capitals or in Title Case: capitals say nothing there).
  * @example namesOf('Does the Tessera speaker support Dolby Atmos?') // ['Tessera', 'Dolby', 'Atmos']
  */
 export function namesOf(question: string): string[] {
+  const content = question
+    .split(/\s+/)
+    .map(bare)
+    .filter((w) => contentTerms(w).length > 0);
+  if (!content.some((w) => /^\p{Ll}/u.test(w))) return [];
   const names: string[] = [];
   for (const sentence of question.split(/[.!?]\s+/)) {
-    const tokens = sentence.trim().split(/\s+/).slice(1);
-    for (const token of tokens) {
-      const word = token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-      if (word.length > 1 && /^\p{Lu}/u.test(word)) names.push(word);
+    for (const word of sentence.trim().split(/\s+/).slice(1).map(bare)) {
+      if (word.length > 1 && /^\p{Lu}/u.test(word) && contentTerms(word).length > 0) names.push(word);
     }
   }
   return names;
 }
+
+/** A token without the punctuation around it. */
+const bare = (token: string) => token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
 
 /**
  * The names the question asks about that are in none of the passages the answer would be drawn from. A name found
