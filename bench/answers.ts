@@ -33,7 +33,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { quotesIn } from '@parley/server/dist/modules/answers/format.js';
 import { intOption, option } from './lib/args.js';
-import { listAllFiles, pool, progress, readJsonl } from './lib/corpus.js';
+import { listAllFiles, pool, progress, readJsonl, uploadForIndexing } from './lib/corpus.js';
 import { table } from './lib/format.js';
 import { onInterrupt, runMain, sleep } from './lib/run.js';
 import { callApi, type ParleyServer, repoRoot, startParleyWithBot } from './lib/server.js';
@@ -138,23 +138,6 @@ function markdownOf(article: Article): Buffer {
   return Buffer.from(`# ${article.title}\n\n${article.paragraphs.map((p) => p.text).join('\n\n')}\n`, 'utf8');
 }
 
-async function uploadArticle(server: ParleyServer, article: Article): Promise<void> {
-  const body = markdownOf(article);
-  const { file } = await callApi<{ file: { uploadUrl: string } }>(server, 'PUT', '/v1/files', {
-    key: keyOf(article),
-    size: body.length,
-    index: true,
-    contentType: 'text/markdown',
-  });
-  const res = await fetch(file.uploadUrl, {
-    method: 'PUT',
-    headers: { 'content-type': 'text/markdown' },
-    body,
-    signal: AbortSignal.timeout(60_000),
-  });
-  if (!res.ok) throw new Error(`upload of ${keyOf(article)} answered ${res.status}: ${await res.text()}`);
-}
-
 /** Uploads the articles the server does not hold yet, then waits until every one is indexed. */
 async function loadKnowledge(server: ParleyServer, articles: Article[]): Promise<void> {
   const existing = new Map((await listAllFiles(server)).map((f) => [f.key, f.status]));
@@ -164,7 +147,9 @@ async function loadKnowledge(server: ParleyServer, articles: Article[]): Promise
   });
   if (missing.length > 0) {
     console.log(`uploading ${missing.length} articles…`);
-    await pool(missing, 4, (a) => uploadArticle(server, a));
+    await pool(missing, 4, async (a) => {
+      await uploadForIndexing(server, keyOf(a), markdownOf(a), 'text/markdown');
+    });
   }
   const start = Date.now();
   const bar = progress('index ', articles.length, start);

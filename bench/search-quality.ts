@@ -19,7 +19,15 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { DEFAULT_DENSE_WEIGHT, fuse, type ScoredHit } from '@parley/server/dist/search/rank.js';
 import { flag, option, positiveInteger } from './lib/args.js';
-import { duration, type FileRow, listAllFiles, pool, progress, readJsonl } from './lib/corpus.js';
+import {
+  duration,
+  type FileRow,
+  listAllFiles,
+  pool,
+  progress,
+  readJsonl,
+  uploadForIndexing,
+} from './lib/corpus.js';
 import { table } from './lib/format.js';
 import { onInterrupt, runMain, sleep } from './lib/run.js';
 import { callApi, type ParleyServer, repoRoot, startParleyWithBot } from './lib/server.js';
@@ -169,23 +177,7 @@ function serverSettings(extra: Record<string, string> = {}): Record<string, stri
 
 async function upload(server: ParleyServer, doc: Doc): Promise<string> {
   const { key, body } = documentFile(doc);
-  const { file } = await callApi<{ file: { id: string; uploadUrl: string } }>(server, 'PUT', '/v1/files', {
-    key,
-    size: body.length,
-    index: true,
-    contentType: 'text/plain',
-  });
-  const res = await fetch(file.uploadUrl, {
-    method: 'PUT',
-    headers: { 'content-type': 'text/plain' },
-    body: body,
-    signal: AbortSignal.timeout(60_000),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`upload of ${key} answered ${res.status}: ${text.slice(0, 300)}`);
-  const status = (JSON.parse(text) as { file: { status: string } }).file.status;
-  if (status === 'upload_failed') throw new Error(`upload of ${key} ended upload_failed`);
-  return file.id;
+  return uploadForIndexing(server, key, body, 'text/plain');
 }
 
 const TERMINAL = new Set(['indexing_completed', 'indexing_failed', 'upload_failed']);

@@ -91,3 +91,32 @@ export async function listAllFiles(server: ParleyServer): Promise<FileRow[]> {
   } while (token);
   return rows;
 }
+
+/**
+ * Uploads one document to be indexed: upsertFile (`index: true`), then the bytes to its uploadUrl. Answers
+ * the file id; throws when either step fails or the upload ends `upload_failed`.
+ */
+export async function uploadForIndexing(
+  server: ParleyServer,
+  key: string,
+  body: Buffer,
+  contentType: string,
+): Promise<string> {
+  const { file } = await callApi<{ file: { id: string; uploadUrl: string } }>(server, 'PUT', '/v1/files', {
+    key,
+    size: body.length,
+    index: true,
+    contentType,
+  });
+  const res = await fetch(file.uploadUrl, {
+    method: 'PUT',
+    headers: { 'content-type': contentType },
+    body,
+    signal: AbortSignal.timeout(60_000),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`upload of ${key} answered ${res.status}: ${text.slice(0, 300)}`);
+  const status = (JSON.parse(text) as { file: { status: string } }).file.status;
+  if (status === 'upload_failed') throw new Error(`upload of ${key} ended upload_failed`);
+  return file.id;
+}
