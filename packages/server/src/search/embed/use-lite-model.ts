@@ -24,6 +24,8 @@ export interface UseLiteFiles {
   modelDir: string;
   /** Folder with `tfjs-backend-wasm*.wasm`. */
   wasmDir: string;
+  /** The module onnxruntime is imported from; default `onnxruntime-node`. */
+  onnxRuntime?: string;
 }
 
 /**

@@ -1,11 +1,22 @@
 /**
  * Entry point of a USE-lite embedding worker thread (started by use-lite.ts; like main.ts, this file acts
- * when loaded). It loads the model once, says `ready` (or `failed`), then answers one `embed` message at a
- * time with the unit vectors of its batch, transferring the buffer back. Network access is cut off in
- * this thread: the model and its WebAssembly come from disk only.
+ * when loaded). It loads the model once on its runtime (onnxruntime-node, or TensorFlow.js on
+ * WebAssembly, also the fallback when onnxruntime cannot load here), says `ready` (or `failed`), then
+ * answers one `embed` message at a time with the unit vectors of its batch, transferring the buffer back.
+ * Network access is cut off in this thread: the model and its binaries come from disk only.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadUseLiteModel, type UseLiteFiles, type UseLiteModel } from './use-lite-model.js';
+import { loadUseLiteOnnxModel } from './use-lite-onnx-model.js';
+
+/** Which library runs the model: onnxruntime-node (default) or TensorFlow.js on WebAssembly. */
+export type UseLiteRuntime = 'onnx' | 'tfjs';
+
+/** What a worker is started with. */
+export interface UseLiteWorkerData {
+  files: UseLiteFiles;
+  runtime: UseLiteRuntime;
+}
 
 /** What the pool sends a worker. */
 export interface EmbedRequest {
@@ -16,7 +27,8 @@ export interface EmbedRequest {
 
 /** What a worker sends the pool. */
 export type WorkerMessage =
-  | { type: 'ready' }
+  /** `fallback`: why onnxruntime could not load, when the worker runs TensorFlow.js instead. */
+  | { type: 'ready'; runtime: UseLiteRuntime; fallback?: string }
   | { type: 'failed'; message: string }
   | { type: 'vectors'; id: number; vectors: Float32Array }
   | { type: 'error'; id: number; message: string };
@@ -39,10 +51,22 @@ const describe = (error: unknown): string => {
   return typeof message === 'string' ? message : String(error);
 };
 
+const { files, runtime } = workerData as UseLiteWorkerData;
 let model: UseLiteModel | undefined;
 try {
-  model = await loadUseLiteModel(workerData as UseLiteFiles);
-  send({ type: 'ready' });
+  if (runtime === 'tfjs') {
+    model = await loadUseLiteModel(files);
+    send({ type: 'ready', runtime });
+  } else {
+    try {
+      model = await loadUseLiteOnnxModel(files);
+      send({ type: 'ready', runtime });
+    } catch (error) {
+      // Same weights, same vectors (the test checks both runtimes agree), only slower.
+      model = await loadUseLiteModel(files);
+      send({ type: 'ready', runtime: 'tfjs', fallback: describe(error) });
+    }
+  }
 } catch (error) {
   send({ type: 'failed', message: describe(error) });
 }

