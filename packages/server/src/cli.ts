@@ -3,6 +3,9 @@ import { Command, InvalidArgumentError } from 'commander';
 import type { Actor, Principal } from './access/principal.js';
 import { loadSigningSecret } from './access/signing-secret.js';
 import { blobStoreFromConfig } from './blob/from-config.js';
+import { filesCommands } from './cli/files.js';
+import { kbCommands } from './cli/kb.js';
+import { searchCommand } from './cli/search.js';
 import { CONFIG_VARIABLES, type Config, ConfigError, loadConfig } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { ApiError } from './errors/errors.js';
@@ -247,6 +250,9 @@ export function buildCli(io: CliIo): Command {
     tokensCommands,
     workspacesCommands,
     botsCommands,
+    filesCommands,
+    kbCommands,
+    searchCommand,
   ])
     add(program, ctx);
   return program;

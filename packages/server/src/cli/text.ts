@@ -1,0 +1,38 @@
+import { InvalidArgumentError } from 'commander';
+
+/** Collects `--tags k=v` (repeatable, or comma-separated) into one record. */
+export function collectTags(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const tags = { ...previous };
+  for (const pair of value.split(',')) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new InvalidArgumentError(`"${pair}" is not key=value`);
+    tags[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+  }
+  return tags;
+}
+
+/** A table of rows as aligned columns (for lists people read; `--json` is for scripts). */
+export function columns(rows: string[][]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows
+    .map(
+      (r) =>
+        `${r
+          .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+          .join('  ')
+          .trimEnd()}\n`,
+    )
+    .join('');
+}
+
+/** Bytes for people: 1.2 MB. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'kB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}
