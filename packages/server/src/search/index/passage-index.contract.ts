@@ -551,6 +551,101 @@ export function runPassageIndexContract(
       });
     });
 
+    // More matches than a search ranks before it applies the scope (SQLite: 400 or 5 × the limit).
+    describe('lexical search among many matches', () => {
+      const MANY = 500;
+      /** `count` passages of one file that match "heron" better than any longer text does. */
+      const herons = (count: number, word = 'heron') =>
+        Array.from({ length: count }, (_, i) => passage(i, `${word} ${word} ${word} number ${i}`));
+
+      it('never answers another bot’s passages, however many better ones it has', async () => {
+        const mine = await newBot();
+        const theirs = await newBot();
+        await indexed(theirs, herons(MANY));
+        const a = await indexed(mine, [
+          passage(0, 'A grey heron stood in the shallow water of the lake for an hour.'),
+          passage(1, 'Later the heron flew off over the reeds and the boats of the harbour.'),
+        ]);
+        const hits = await index.lexicalSearch('heron', all(mine.botId), 10);
+        expect(hits.map((h) => h.passageId).sort()).toEqual([...a.ids].sort());
+        expect(await index.lexicalSearch('heron', all(mine.botId, { fileIds: [] }), 10)).toEqual([]);
+        // Naming another bot's file finds nothing either.
+        const other = await indexed(theirs, [passage(0, 'heron')]);
+        expect(await index.lexicalSearch('heron', all(mine.botId, { fileIds: [other.fileId] }), 10)).toEqual(
+          [],
+        );
+        // Words only the other bot holds find nothing.
+        expect(await index.lexicalSearch('number', all(mine.botId), 10)).toEqual([]);
+      });
+
+      it('a narrow scope (a few files, a tag) still answers all its matches up to the limit, best first', async () => {
+        const bot = await newBot();
+        await indexed(bot, herons(MANY), { tags: { kind: 'noise' } });
+        const wanted = await indexed(
+          bot,
+          [
+            passage(0, 'A grey heron stood in the shallow water of the lake for an hour or more.'),
+            passage(1, 'The heron flew away across the wide grey lake towards the woods at dusk.'),
+            passage(2, 'Nothing about birds here.'),
+            passage(3, 'Late in the evening a heron came back to the same spot by the water.'),
+          ],
+          { tags: { kind: 'wanted' } },
+        );
+        const expected = [wanted.ids[0], wanted.ids[1], wanted.ids[3]].sort();
+        const scopes = [
+          all(bot.botId, { fileIds: [wanted.fileId] }),
+          all(bot.botId, { tags: { kind: { anyOf: ['wanted'] } } }),
+          all(bot.botId, { tags: { kind: { noneOf: ['noise'] } } }),
+        ];
+        for (const scope of scopes) {
+          const hits = await index.lexicalSearch('heron', scope, 10);
+          expect(hits.map((h) => h.passageId).sort(), JSON.stringify(scope)).toEqual(expected);
+          for (let i = 1; i < hits.length; i++)
+            expect((hits[i - 1] as { score: number }).score).toBeGreaterThanOrEqual(
+              (hits[i] as { score: number }).score,
+            );
+          const top2 = await index.lexicalSearch('heron', scope, 2);
+          expect(top2.map((h) => h.passageId)).toEqual(hits.slice(0, 2).map((h) => h.passageId));
+        }
+        // Unscoped, the many better matches fill the limit.
+        const unscoped = await index.lexicalSearch('heron', all(bot.botId), 10);
+        expect(unscoped).toHaveLength(10);
+        expect(unscoped.filter((h) => h.fileId === wanted.fileId)).toEqual([]);
+      });
+
+      it('orders equal scores by passage id, even among more ties than it keeps', async () => {
+        const bot = await newBot();
+        // 56 full tiles of 8 passages of one text: every passage and every tile scores the same.
+        const { ids } = await indexed(
+          bot,
+          Array.from({ length: 448 }, (_, i) => passage(i, 'otter pup')),
+        );
+        const sorted = [...ids].sort();
+        const hits = await index.lexicalSearch('otter', all(bot.botId), 5);
+        expect(hits.map((h) => h.passageId)).toEqual(sorted.slice(0, 5));
+        expect(new Set(hits.map((h) => h.score)).size).toBe(1);
+        const few = await indexed(bot, [passage(0, 'badger sett'), passage(1, 'badger sett')]);
+        expect(
+          (await index.lexicalSearch('badger', all(bot.botId, { fileIds: [few.fileId] }), 5)).map(
+            (h) => h.passageId,
+          ),
+        ).toEqual([...few.ids].sort());
+      });
+
+      it('answers nothing when no passage in scope holds a query word', async () => {
+        const bot = await newBot();
+        await indexed(bot, herons(MANY), { tags: { kind: 'noise' } });
+        const quiet = await indexed(bot, [passage(0, 'A quiet pond.')], { tags: { kind: 'quiet' } });
+        expect(await index.lexicalSearch('kingfisher', all(bot.botId), 10)).toEqual([]);
+        expect(await index.lexicalSearch('heron', all(bot.botId, { fileIds: [quiet.fileId] }), 10)).toEqual(
+          [],
+        );
+        expect(
+          await index.lexicalSearch('heron', all(bot.botId, { tags: { kind: { anyOf: ['quiet'] } } }), 10),
+        ).toEqual([]);
+      });
+    });
+
     describe('scope', () => {
       it('searches only the bot’s own files', async () => {
         const mine = await newBot();

@@ -9,13 +9,12 @@ import {
   newPassageId,
   readModelRow,
   scopeCondition,
-  TILE_PASSAGES,
   unitVector,
   vectorBytes,
 } from './common.js';
 import { type EmbeddingModel, MAX_SEARCH_LIMIT, type PassageIndex } from './passage-index.js';
 import { checkFileOfBot, type EngineParts, replaceModel, sharedPort } from './shared-port.js';
-import { sqliteLexicalSearch } from './sqlite-lexical.js';
+import { sqliteLexicalSearch, writeFileTiles } from './sqlite-lexical.js';
 
 /** Options of the SQLite passage index. */
 export interface SqlitePassageIndexOptions {
@@ -84,11 +83,7 @@ const replaceIn: EngineParts['replaceIn'] = async (trx, input, embedded) => {
       .execute();
   }
   // The file's tiles, once all its passages are there (the old ones went with their passages).
-  await sql`
-    insert into passage_tiles(rowid, text)
-    select min(seq), group_concat(content, char(10) order by position)
-    from passages where file_id = ${fileId}
-    group by position / ${sql.lit(TILE_PASSAGES)}`.execute(trx);
+  await writeFileTiles(trx, fileId);
   if (embedded) {
     const seqs = await sql<{ seq: number; id: string }>`
       select seq, id from passages where file_id = ${fileId}`.execute(trx);
