@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import type { Actor, Principal } from './access/principal.js';
 import { loadSigningSecret } from './access/signing-secret.js';
 import { blobStoreFromConfig } from './blob/from-config.js';
+import { backupCommands } from './cli/backup.js';
 import { filesCommands } from './cli/files.js';
 import { kbCommands } from './cli/kb.js';
 import { searchCommand } from './cli/search.js';
@@ -253,6 +254,7 @@ export function buildCli(io: CliIo): Command {
     filesCommands,
     kbCommands,
     searchCommand,
+    backupCommands,
   ])
     add(program, ctx);
   return program;
