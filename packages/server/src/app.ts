@@ -12,6 +12,9 @@ import { guardConnections } from './http/connection-guards.js';
 import { installRequestContext } from './http/context.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
+import { installMetrics } from './metrics/http.js';
+import { AppMetrics } from './metrics/metrics.js';
+import { watchApp } from './metrics/watch.js';
 import type { KnowledgeResponder } from './modules/chat/reply-port.js';
 import { installPlatform } from './platform.js';
 import type { Embedder } from './search/types.js';
@@ -96,7 +99,9 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
   const blobs = deps.blobs ?? blobStoreFromConfig(config);
   const signingSecret = await loadSigningSecret(deps.db.kysely, config.signingSecret);
   // Services and jobs log through the app's logger (a job's lines carry its id, a request's come from req.log).
-  const services = buildServices({ ...deps, blobs, signingSecret, logger: app.log });
+  // Metrics (PARLEY_METRICS) live in a registry of this app's own.
+  const metrics = config.metrics.enabled ? new AppMetrics() : undefined;
+  const services = buildServices({ ...deps, blobs, signingSecret, logger: app.log, metrics });
   const _auth = services.identity.resolver;
   app.decorate('services', services);
   installRequestContext(app);
@@ -111,8 +116,13 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     perAddress: config.connections.perAddress,
   });
 
+  if (metrics) installMetrics(app, metrics, { token: config.metrics.token });
   await installPlatform(app, { config, db: deps.db, logs: services.logs, version: deps.version });
-  await installSurfaces(app, { config, services });
+  const surfaces = await installSurfaces(app, { config, services });
+  if (metrics) {
+    const clock = deps.clock ?? (() => new Date());
+    watchApp(metrics, { db: deps.db, clock, openStreams: () => surfaces.streams.size, log: app.log });
+  }
   const stopBackground = deps.workers ? services.runner.start() : undefined;
   app.addHook('onClose', async () => {
     await stopBackground?.();

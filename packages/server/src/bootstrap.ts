@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { hashPassword, newPassword } from './access/passwords.js';
 import type { Config } from './config/config.js';
+import { PRIVATE_DIR_MODE } from './data-dir.js';
 import { isUniqueViolation } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { ApiError } from './errors/errors.js';
@@ -107,7 +108,7 @@ export async function bootstrap(deps: {
     if (!other) throw error;
     return { created: false, info: { ...other, apiUrl: config.publicUrl } };
   }
-  await mkdir(config.dataDir, { recursive: true });
+  await mkdir(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const file = join(config.dataDir, 'bootstrap.json');
   await writeFile(file, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
   await chmod(file, 0o600);

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { buildApp, type ParleyApp } from './app.js';
 import { type BootstrapResult, bootstrap } from './bootstrap.js';
 import type { Config } from './config/config.js';
+import { type Tightened, tightenPrivateTree } from './data-dir.js';
 import { type Db, openDatabase } from './db/database.js';
 
 /** A running service. */
@@ -26,12 +28,47 @@ export function packageVersion(): string {
   }
 }
 
+/**
+ * Tightens the data folder (and a local blob folder outside it) to folders 0700 and files 0600: a folder made
+ * by hand, an older Parley or a restored copy may be readable by every local user.
+ */
+async function tightenDataDir(config: Config): Promise<Tightened> {
+  const roots = [config.dataDir];
+  const blobs = config.blobStore.kind === 'local' ? config.blobStore.root : undefined;
+  if (blobs && relative(config.dataDir, blobs).startsWith('..')) roots.push(blobs);
+  const all: Tightened = { paths: [], failed: [] };
+  for (const root of roots) {
+    const { paths, failed } = await tightenPrivateTree(root);
+    all.paths.push(...paths.map((path) => (root === config.dataDir ? path : join(root, path))));
+    all.failed.push(...failed);
+  }
+  return all;
+}
+
+/** The one log line of what `tightenDataDir` changed (the first 20 paths by name) or could not change. */
+function logTightened(log: ParleyApp['log'], dataDir: string, { paths, failed }: Tightened): void {
+  if (paths.length > 0) {
+    const named = paths.slice(0, 20).join(', ') + (paths.length > 20 ? ` and ${paths.length - 20} more` : '');
+    log.warn(
+      { dataDir, tightened: paths.length },
+      `data folder ${dataDir} was readable by others: tightened ${named} (folders 0700, files 0600)`,
+    );
+  }
+  if (failed.length > 0)
+    log.warn(
+      { dataDir, failed },
+      `could not tighten ${failed.length} path(s) in the data folder to 0700/0600: ${failed[0]?.message}`,
+    );
+}
+
 /** Opens the database, bootstraps an empty one, builds the app and listens. */
 export async function startServer(config: Config): Promise<RunningServer> {
+  const tightened = await tightenDataDir(config);
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   let app: ParleyApp | undefined;
   try {
     app = await buildApp({ config, db, version: packageVersion(), workers: true });
+    logTightened(app.log, config.dataDir, tightened);
     const result = await bootstrap({ config, db: db.kysely, services: app.services });
     // The background work (job workers, file expiry and garbage, log and signal retention) runs in the app.
     const address = await app.listen({ port: config.port, host: config.host });

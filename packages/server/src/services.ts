@@ -8,6 +8,8 @@ import { type JobQueue, jobQueue } from './jobs/queue.js';
 import { defineJob, type JobSet } from './jobs/registry.js';
 import { type JobRunner, jobRunner } from './jobs/runner.js';
 import { type Logger, silentLogger } from './logger.js';
+import { meteredEmbedder, meteredIndexingJob, meteredIndexingOutcomes } from './metrics/instrument.js';
+import type { AppMetrics } from './metrics/metrics.js';
 import {
   chatModelFromConfig,
   knowledgeResponder,
@@ -55,6 +57,8 @@ export interface ServiceDeps {
    * `null`: none, and such bots say they have no answer engine.
    */
   responder?: KnowledgeResponder | null | undefined;
+  /** The app's metrics (PARLEY_METRICS): the embedder and indexing are measured into them. */
+  metrics?: AppMetrics | undefined;
 }
 
 /** Everything the service is made of, wired once per app. */
@@ -129,7 +133,7 @@ function knowledgeServices(
   const db = deps.db.kysely;
   const { config, clock, jobs } = deps;
   const index = createPassageIndex({ db: deps.db });
-  const embedder = embedderFor(config, deps.embedder);
+  const embedder = meteredEmbedder(embedderFor(config, deps.embedder), deps.metrics);
   const files = filesService({
     logger: deps.logger,
     db,
@@ -163,20 +167,23 @@ function knowledgeServices(
     kind: INDEX_FILE_JOB,
     payload: IndexFilePayload,
     backoff: INDEX_FILE_BACKOFF,
-    ...indexFileJob({
-      files,
-      blobs: deps.blobs,
-      index,
-      embedder: embedder ?? undefined,
-      reader,
-      settings: {
-        maxIndexableBytes: config.search.maxIndexableBytes,
-        timeoutMs: config.search.indexingTimeoutMs,
-        maxAttempts: INDEX_FILE_MAX_ATTEMPTS,
-        embedBatch: INDEX_EMBED_BATCH,
-        workspaceVectorBytes: config.search.workspaceVectorBytes,
-      },
-    }),
+    ...meteredIndexingJob(
+      indexFileJob({
+        files: meteredIndexingOutcomes(files, deps.metrics),
+        blobs: deps.blobs,
+        index,
+        embedder: embedder ?? undefined,
+        reader,
+        settings: {
+          maxIndexableBytes: config.search.maxIndexableBytes,
+          timeoutMs: config.search.indexingTimeoutMs,
+          maxAttempts: INDEX_FILE_MAX_ATTEMPTS,
+          embedBatch: INDEX_EMBED_BATCH,
+          workspaceVectorBytes: config.search.workspaceVectorBytes,
+        },
+      }),
+      deps.metrics,
+    ),
   });
   return { index, embedder, files, knowledgeBases, search, passages, reader, indexing };
 }

@@ -35,12 +35,12 @@ function isNotFound(error: unknown): boolean {
 }
 
 async function tempFile(tmpDir: string): Promise<string> {
-  await mkdir(tmpDir, { recursive: true });
+  await mkdir(tmpDir, { recursive: true, mode: 0o700 });
   return join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
 }
 
 async function commit(tmp: string, target: string): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
+  await mkdir(dirname(target), { recursive: true, mode: 0o700 });
   await rename(tmp, target);
   // Make the rename durable too.
   const dir = await open(dirname(target), 'r');

@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import * as sqliteVec from 'sqlite-vec';
+import { createPrivateFile, makePrivateDir } from '../data-dir.js';
 import { migrationProvider } from './migrations.js';
 import type { Database } from './schema.js';
 
@@ -63,8 +63,10 @@ function openSqlite(options: OpenDatabaseOptions): Db {
   const file = options.sqliteFile ?? 'parley.db';
   let path = file;
   if (file !== ':memory:') {
-    mkdirSync(options.dataDir, { recursive: true });
+    makePrivateDir(options.dataDir);
     path = join(options.dataDir, file);
+    // Created 0600 before SQLite opens it: its -wal and -shm files get the same mode.
+    createPrivateFile(path);
   }
   const sqlite = new SQLite(path);
   sqlite.pragma('journal_mode = WAL');
