@@ -95,7 +95,7 @@ async function filesSurface(filesApi: FastifyInstance, { config, services }: Sur
 }
 
 /** The Chat API (`/v1/chat`): JSON only (415 otherwise) within the app's 1 MB body limit; live streams bounded. */
-async function chatSurface(app: FastifyInstance, { config, services }: SurfaceDeps): Promise<void> {
+async function chatSurface(app: FastifyInstance, { config, services }: SurfaceDeps): Promise<StreamRegistry> {
   const streams = new StreamRegistry({
     perUser: config.chat.maxStreamsPerUser,
     perBot: config.chat.maxStreamsPerBot,
@@ -121,17 +121,21 @@ async function chatSurface(app: FastifyInstance, { config, services }: SurfaceDe
   app.addHook('preClose', async () => {
     streams.closeAll();
   });
+  return streams;
 }
 
 /**
  * Mounts every public surface, each an encapsulated plugin with its own CORS, body parsing and auth hook:
  * the Admin API (`/v1/admin`), the Files API (`/v1/files`), the Chat API (`/v1/chat`), then the webchat's
- * files and hosted page, and the Console.
+ * files and hosted page, and the Console. Answers the Chat API's live streams (their count is a metric).
  */
-export async function installSurfaces(app: FastifyInstance, deps: SurfaceDeps): Promise<void> {
+export async function installSurfaces(
+  app: FastifyInstance,
+  deps: SurfaceDeps,
+): Promise<{ streams: StreamRegistry }> {
   await app.register(async (admin) => adminSurface(admin, deps), { prefix: '/v1/admin' });
   await app.register(async (filesApi) => filesSurface(filesApi, deps), { prefix: '/v1/files' });
-  await chatSurface(app, deps);
+  const streams = await chatSurface(app, deps);
   // The embeddable webchat: its scripts, a bot's public configuration, the hosted chat page.
   webchatRoutes(app, {
     webchat: webchatService({ bots: deps.services.bots }),
@@ -139,4 +143,5 @@ export async function installSurfaces(app: FastifyInstance, deps: SurfaceDeps): 
   });
   // The Console (packages/console's build): `/` redirects there; every /console/ address answers its page.
   consoleRoutes(app, { console: consoleService() });
+  return { streams };
 }

@@ -92,6 +92,9 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_CORS_ORIGINS: [
     'a.example/path',
     'a.example',
+  PARLEY_METRICS: ['yes', 'on'],
+  // Tested with PARLEY_METRICS=true (COMPANIONS); without it the token is reported as set in vain.
+  PARLEY_METRICS_TOKEN: ['m'.repeat(15), 'm'.repeat(201), `${'m'.repeat(16)} ${'n'.repeat(16)}`],
     'https://a.example/path',
     'https://a.example/?x=1',
     'ftp://a.example',
@@ -108,6 +111,7 @@ const COMPANIONS: Record<string, Record<string, string>> = {
 };
 
 /** The chat settings at their defaults: the defaults test and 'reads every variable' (which sets none of them) expect them. */
+  PARLEY_METRICS_TOKEN: { PARLEY_METRICS: 'true' },
 const CHAT_DEFAULTS = {
   pingIntervalMs: 30_000,
   signalRetentionMs: 24 * 3_600_000,
@@ -193,6 +197,7 @@ describe('loadConfig defaults', () => {
   it('treats blank variables as unset', () => {
     const blank = loadConfig({ PORT: '  ', HOST: '', PARLEY_DATABASE_URL: ' ', PARLEY_LOG_LEVEL: '' }, CWD);
     expect(blank.port).toBe(3000);
+    expect(config.metrics).toEqual({ enabled: false, token: undefined });
     expect(blank.host).toBe('127.0.0.1');
     expect(blank.databaseUrl).toBeUndefined();
     expect(blank.logLevel).toBe('info');
@@ -269,6 +274,8 @@ describe('loadConfig accepted values', () => {
     );
     expect(config).toEqual({
       port: 8080,
+        PARLEY_METRICS: 'true',
+        PARLEY_METRICS_TOKEN: 'm'.repeat(32),
       host: '0.0.0.0',
       dataDir: '/var/lib/parley',
       databaseUrl: 'postgresql://user:pw@db:5432/parley',
@@ -347,6 +354,7 @@ describe('loadConfig accepted values', () => {
     expect(loadConfig({ PARLEY_DATABASE_URL: 'postgres://u@h/db' }, CWD).databaseUrl).toBe(
       'postgres://u@h/db',
     );
+      metrics: { enabled: true, token: 'm'.repeat(32) },
     expect(loadConfig({ PARLEY_DATABASE_URL: 'postgresql://u@h/db' }, CWD).databaseUrl).toBe(
       'postgresql://u@h/db',
     );
@@ -451,6 +459,11 @@ describe('loadConfig rejections', () => {
     ],
   ];
   for (const [name, env, variables] of namedIssues) {
+    [
+      'refuses a metrics token while the metrics are off',
+      { PARLEY_METRICS_TOKEN: 'm'.repeat(32) },
+      ['PARLEY_METRICS_TOKEN'],
+    ],
     it(name, () => {
       expect(
         configError(env)

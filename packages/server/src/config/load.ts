@@ -144,6 +144,15 @@ function connections({ v, set }: Context): Config['connections'] {
     uploadTimeoutMs: v.PARLEY_UPLOAD_TIMEOUT_MS,
     idleTimeoutMs: Math.max(v.PARLEY_IDLE_TIMEOUT_MS, 2 * v.PARLEY_CHAT_PING_INTERVAL_MS + 1000),
     perAddress: uncapped ? 0 : v.PARLEY_MAX_CONNECTIONS_PER_ADDRESS,
+/** Metrics: the token means nothing while they are off. */
+function metrics(context: Context): Config['metrics'] {
+  const { v } = context;
+  if (!v.PARLEY_METRICS) {
+    setInVain(context, ['PARLEY_METRICS_TOKEN'], 'is set but PARLEY_METRICS is not true');
+  }
+  return Object.freeze({ enabled: v.PARLEY_METRICS, token: v.PARLEY_METRICS_TOKEN });
+}
+
   });
 }
 
@@ -209,3 +218,4 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
   issues.throwIfAny();
   return Object.freeze(config);
 }
+    metrics: metrics(context),

@@ -1,6 +1,7 @@
 import Type, { type Static, type TSchema } from 'typebox';
 import { CHAT_VARIABLES } from './variables/chat.js';
 import { FILES_VARIABLES } from './variables/files.js';
+import { METRICS_VARIABLES } from './variables/metrics.js';
 import { SEARCH_VARIABLES } from './variables/search.js';
 import { HTTP_VARIABLES, SERVICE_VARIABLES } from './variables/service.js';
 import { SESSION_VARIABLES } from './variables/sessions.js';
@@ -30,6 +31,7 @@ export const CONFIG_SCHEMA = Type.Object({
   ...CHAT_VARIABLES,
   ...HTTP_VARIABLES,
   ...SESSION_VARIABLES,
+  ...METRICS_VARIABLES,
 });
 
 /** The settings as read from the environment: typed values, defaults applied. */

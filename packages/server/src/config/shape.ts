@@ -108,6 +108,8 @@ export const CONFIG_SHAPE = Type.Object({
 });
 
 /** Every setting of the service, parsed once from the environment and frozen. */
+  /** Prometheus metrics at `/metrics` (token undefined: none asked). */
+  metrics: Type.Object({ enabled: Type.Boolean(), token: maybe(Type.String()) }),
 export type Config = Static<typeof CONFIG_SHAPE>;
 /** Settings of the S3 blob store. */
 export type S3Settings = Static<typeof S3_SETTINGS>;

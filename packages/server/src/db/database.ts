@@ -20,6 +20,8 @@ export interface Db {
   close(): Promise<void>;
   /** Cross-process notifications (PostgreSQL LISTEN/NOTIFY); undefined on SQLite, where one process owns the file. */
   notifications?: Notifications;
+  /** The connection pool's use now (PostgreSQL, for metrics); undefined on SQLite's one connection. */
+  poolUse?: () => { total: number; idle: number; waiting: number };
 }
 
 /**
@@ -119,6 +121,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
     kysely,
     dialect: 'postgres',
     notifications,
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async ping() {
       await sql`select 1`.execute(kysely);
     },

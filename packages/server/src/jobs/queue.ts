@@ -291,6 +291,41 @@ class DatabaseJobQueue {
   }
 }
 
+/** The jobs of one kind not yet ended: how many wait, how many run, and when the first in line was due. */
+export interface JobQueueDepth {
+  kind: string;
+  queued: number;
+  running: number;
+  /** The earliest `run_after` of its queued jobs (ISO time; in the future when none is due yet); null: none queued. */
+  oldestQueuedAt: string | null;
+}
+
+/**
+ * The queue's depth by kind (kinds without queued or running jobs are left out): one read-only grouped query
+ * over the jobs not yet ended (the `jobs_claim` index), for metrics.
+ */
+export async function jobQueueDepth(db: Kysely<Database>): Promise<JobQueueDepth[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['kind', 'status'])
+    .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.min('run_after').as('first')])
+    .where('status', 'in', ['queued', 'running'])
+    .groupBy(['kind', 'status'])
+    .execute();
+  const depth = new Map<string, JobQueueDepth>();
+  for (const row of rows) {
+    const entry = depth.get(row.kind) ?? { kind: row.kind, queued: 0, running: 0, oldestQueuedAt: null };
+    if (row.status === 'queued') {
+      entry.queued = Number(row.count);
+      entry.oldestQueuedAt = row.first;
+    } else {
+      entry.running = Number(row.count);
+    }
+    depth.set(row.kind, entry);
+  }
+  return [...depth.values()];
+}
+
 /** The durable job queue ({@link JobQueue}) of a database; `logger` gets a child per job with `{ jobId, kind }`. */
 export function jobQueue<P extends object = JobPayloads>(
   db: Kysely<Database>,

@@ -1,0 +1,76 @@
+import type { JobHandler } from '../jobs/queue.js';
+import type { FileIndexing } from '../modules/files/contract.js';
+import type { Embedder } from '../search/types.js';
+import type { AppMetrics } from './metrics.js';
+
+/** Seconds since `start` (a `performance.now()` reading). */
+const since = (start: number) => (performance.now() - start) / 1000;
+
+/**
+ * The embedder port, timed: every call's latency and size go to the metrics (none: the embedder as it is).
+ * @example const embedder = meteredEmbedder(embedderFromConfig(options), metrics);
+ */
+export function meteredEmbedder(embedder: Embedder, metrics: AppMetrics | undefined): Embedder;
+export function meteredEmbedder(embedder: Embedder | null, metrics: AppMetrics | undefined): Embedder | null;
+export function meteredEmbedder(embedder: Embedder | null, metrics: AppMetrics | undefined): Embedder | null {
+  if (!embedder || !metrics) return embedder;
+  return {
+    get id() {
+      return embedder.id;
+    },
+    get dimensions() {
+      return embedder.dimensions;
+    },
+    async embed(texts, signal) {
+      const start = performance.now();
+      try {
+        const vectors = await embedder.embed(texts, signal);
+        metrics.embedding(embedder.id, texts.length, since(start), true);
+        return vectors;
+      } catch (error) {
+        metrics.embedding(embedder.id, texts.length, since(start), false);
+        throw error;
+      }
+    },
+    close: () => embedder.close(),
+  };
+}
+
+/**
+ * The files module's side of indexing, counted: passages of files that end indexing_completed, and files that
+ * end indexing_failed by reason (none: the port as it is).
+ */
+export function meteredIndexingOutcomes(files: FileIndexing, metrics: AppMetrics | undefined): FileIndexing {
+  if (!metrics) return files;
+  return {
+    indexingTarget: (job) => files.indexingTarget(job),
+    indexingProgress: (job, progress) => files.indexingProgress(job, progress),
+    async indexingCompleted(job, passages) {
+      await files.indexingCompleted(job, passages);
+      metrics.indexed(passages);
+    },
+    async indexingFailed(job, reason) {
+      await files.indexingFailed(job, reason);
+      metrics.indexingFailed(reason);
+    },
+    indexStoredPassages: (file, passages) => files.indexStoredPassages(file, passages),
+  };
+}
+
+/** The `index_file` job with each attempt timed (none: the job as it is). */
+export function meteredIndexingJob<P>(job: JobHandler<P>, metrics: AppMetrics | undefined): JobHandler<P> {
+  if (!metrics) return job;
+  return {
+    ...job,
+    async run(payload, context) {
+      const start = performance.now();
+      try {
+        await job.run(payload, context);
+        metrics.indexingAttempt(since(start), true);
+      } catch (error) {
+        metrics.indexingAttempt(since(start), false);
+        throw error;
+      }
+    },
+  };
+}
