@@ -1,20 +1,19 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import {
-  byScore,
   commonQueries,
   compareModel,
   DEFAULT_BREADCRUMB_WEIGHT,
   DEFAULT_TILE_WEIGHT,
   newPassageId,
   readModelRow,
-  scopeCondition,
   unitVector,
   vectorBytes,
 } from './common.js';
-import { type EmbeddingModel, MAX_SEARCH_LIMIT, type PassageIndex } from './passage-index.js';
+import type { EmbeddingModel, PassageIndex } from './passage-index.js';
 import { checkFileOfBot, type EngineParts, replaceModel, sharedPort } from './shared-port.js';
 import { sqliteLexicalSearch, writeFileTiles } from './sqlite-lexical.js';
+import { type SqliteVectorOptions, sqliteNearest, withSqliteHnsw } from './sqlite-vector.js';
 
 /** Options of the SQLite passage index. */
 export interface SqlitePassageIndexOptions {
@@ -24,12 +23,12 @@ export interface SqlitePassageIndexOptions {
   breadcrumbWeight?: number;
   /** Weight of the passage's tile (the 8 consecutive passages it belongs to) in its lexical score; default 2. */
   tileWeight?: number;
+  /** The HNSW vector index beside the stored vectors (default: on, in `vector-index` beside the database file). */
+  vectorIndex?: SqliteVectorOptions;
 }
 
 const INSERT_BATCH = 500;
 const VECTOR_BATCH = 100;
-/** A vector search scoped to at most this many files scans only their passages. */
-const NARROW_FILE_COUNT = 50;
 
 /** (Re)creates the vec0 table of a model, and the trigger that empties it when a passage goes. */
 async function createVectorTable(trx: Transaction<Database>, model: EmbeddingModel): Promise<void> {
@@ -104,58 +103,14 @@ const replaceIn: EngineParts['replaceIn'] = async (trx, input, embedded) => {
   return ids;
 };
 
-/** Nearest vectors: sqlite-vec's KNN over the bot's partition, or over the passages in a narrow scope. */
-function nearestSearch(db: Kysely<Database>): EngineParts['nearest'] {
-  return async (vector, scope, n) => {
-    const q = vectorBytes(unitVector(vector));
-    // vec0's KNN is an exact brute-force scan of the bot's partition. First the nearest few times n of
-    // the whole partition, kept when enough of them are in scope: then they hold the n nearest in scope.
-    // (A scope of a few files skips this and goes straight to the restricted scan.)
-    const k = Math.min(MAX_SEARCH_LIMIT, Math.max(4 * n, 64));
-    const narrow = scope.fileIds !== undefined && scope.fileIds.length <= NARROW_FILE_COUNT;
-    const knn = narrow
-      ? { rows: [] }
-      : await sql<{ seq: number; distance: number }>`
-            select rowid as seq, distance from passage_vectors
-            where embedding match ${q} and k = ${k} and bot_id = ${scope.botId}`.execute(db);
-    if (knn.rows.length > 0) {
-      const distance = new Map(knn.rows.map((r) => [r.seq, r.distance]));
-      const inScope = await sql<{ seq: number; passageId: string; fileId: string }>`
-          select passages.seq as seq, passages.id as "passageId", passages.file_id as "fileId"
-          from passages join files on files.id = passages.file_id
-          where passages.seq in (select value from json_each(${JSON.stringify([...distance.keys()])}))
-            and passages.bot_id = ${scope.botId} and ${scopeCondition(scope)}`.execute(db);
-      if (inScope.rows.length >= n || knn.rows.length < k)
-        return inScope.rows
-          .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: 1 - (distance.get(r.seq) ?? 2) }))
-          .sort(byScore)
-          .slice(0, n);
-    }
-    // A narrow scope: the KNN scan restricted to the rowids in scope.
-    const result = await sql<{ passageId: string; fileId: string; distance: number }>`
-        with knn as (
-          select rowid, distance from passage_vectors
-          where embedding match ${q} and k = ${n} and bot_id = ${scope.botId}
-            and rowid in (
-              select passages.seq from passages join files on files.id = passages.file_id
-              where passages.bot_id = ${scope.botId} and ${scopeCondition(scope)}
-            )
-        )
-        select passages.id as "passageId", passages.file_id as "fileId", knn.distance as distance
-        from knn join passages on passages.seq = knn.rowid`.execute(db);
-    return result.rows
-      .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: 1 - r.distance }))
-      .sort(byScore);
-  };
-}
-
 /**
  * The passage index on SQLite: passages in `passages`, their text in the FTS5 table `passages_fts`
  * (porter, unicode61, diacritics removed; kept in sync by triggers), tiles of 8 consecutive passages of a
  * file in the contentless FTS5 table `passage_tiles` (rowid: the tile's smallest passage seq; written here,
  * deleted by a trigger), their vectors in the sqlite-vec table
  * `passage_vectors` (vec0, cosine, partitioned by bot; made when a model is set, emptied by a trigger
- * when a passage goes). Needs sqlite-vec loaded on the connection.
+ * when a passage goes), searched through an HNSW graph per bot (sqlite-vector.ts) kept beside them.
+ * Needs sqlite-vec loaded on the connection.
  * @example const index = sqlitePassageIndex({ kysely: db.kysely });
  */
 export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageIndex {
@@ -163,11 +118,13 @@ export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageI
   const breadcrumbWeight = options.breadcrumbWeight ?? DEFAULT_BREADCRUMB_WEIGHT.sqlite;
   const tileWeight = options.tileWeight ?? DEFAULT_TILE_WEIGHT;
   const common = commonQueries(db, { contentBytes: (c) => sql<number>`length(cast(${sql.ref(c)} as blob))` });
-  return sharedPort(db, common, {
+  const vectors = options.vectorIndex ?? {};
+  const port = sharedPort(db, common, {
     engine: 'sqlite',
     setModelIn,
     replaceIn,
     lexical: sqliteLexicalSearch(db, breadcrumbWeight, tileWeight),
-    nearest: nearestSearch(db),
+    nearest: sqliteNearest(db, vectors),
   });
+  return withSqliteHnsw(db, port, vectors);
 }

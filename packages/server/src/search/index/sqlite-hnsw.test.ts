@@ -1,0 +1,225 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { type Db, openDatabase } from '../../db/database.js';
+import { useTempDirs } from '../../test-support/temp-dirs.js';
+import type { HnswEvent } from './hnsw-vector-index.js';
+import { seedBot, seedFile } from './passage-index.contract.js';
+import type { IndexedPassage, PassageIndex, PassageScope } from './passage-index.js';
+import { sqlitePassageIndex } from './sqlite-passage-index.js';
+import { sqliteHnswIndexOf } from './sqlite-vector.js';
+
+const tempDir = useTempDirs('parley-hnsw-');
+const MODEL = { id: 'hnsw-test-32d', dimensions: 32 };
+const D = MODEL.dimensions;
+
+/** A seeded random generator (mulberry32), so every run sees the same vectors. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `n` vectors around 40 centres, as sentence embeddings cluster by topic. */
+function clustered(n: number, seed: number): Float32Array[] {
+  const rnd = random(seed);
+  const centres = Array.from({ length: 40 }, () => Float32Array.from({ length: D }, () => rnd() - 0.5));
+  return Array.from({ length: n }, (_, i) => {
+    const c = centres[i % centres.length] as Float32Array;
+    return Float32Array.from(c, (x) => x + (rnd() - 0.5) * 0.5);
+  });
+}
+
+const passagesOf = (vectors: Float32Array[]): IndexedPassage[] =>
+  vectors.map((embedding, position) => ({
+    position,
+    content: `passage ${position}`,
+    subtype: 'paragraph',
+    breadcrumb: [],
+    embedding,
+  }));
+
+interface Opened {
+  db: Db;
+  index: PassageIndex;
+  events: HnswEvent[];
+}
+
+async function open(dataDir: string, more: { inlineBuildMax?: number } = {}): Promise<Opened> {
+  const db = await openDatabase({ dataDir });
+  const events: HnswEvent[] = [];
+  const index = sqlitePassageIndex({
+    kysely: db.kysely,
+    vectorIndex: { saveDelayMs: 60_000, onEvent: (e) => events.push(e), ...more },
+  });
+  return { db, index, events };
+}
+
+/** Files of 100 passages each for a new bot; answers the bot, its scope and its files' ids. */
+async function seed(o: Opened, vectors: Float32Array[]) {
+  const bot = await seedBot(o.db);
+  const fileIds: string[] = [];
+  for (let i = 0; i < vectors.length; i += 100) {
+    const fileId = await seedFile(o.db, bot);
+    fileIds.push(fileId);
+    await o.index.replaceFilePassages({
+      fileId,
+      botId: bot.botId,
+      passages: passagesOf(vectors.slice(i, i + 100)),
+      model: MODEL,
+    });
+  }
+  const scope: PassageScope = { botId: bot.botId, visibility: { kind: 'all' } };
+  return { bot, scope, fileIds };
+}
+
+const graphOf = async (o: Opened) => sqliteHnswIndexOf(o.db.kysely, MODEL);
+
+describe('SQLite HNSW vector index', () => {
+  it('answers the exact scan’s top 10 (recall@10 ≥ 0.98) from a graph built in a worker, and only the bot’s', async () => {
+    const dataDir = await tempDir();
+    const seeding = await open(dataDir);
+    const vectors = clustered(3000, 1);
+    const { bot, scope } = await seed(seeding, vectors);
+    const other = await seed(seeding, clustered(300, 2));
+    await seeding.db.close(); // not saved: the next start rebuilds the graph
+    const o = await open(dataDir, { inlineBuildMax: 100 });
+    try {
+      const exact = sqlitePassageIndex({ kysely: o.db.kysely, vectorIndex: { dir: false } });
+      // The first search starts the build; until the graph is loaded, searches scan exactly.
+      await o.index.vectorSearch(vectors[0] as Float32Array, scope, 10);
+      const graph = await graphOf(o);
+      await graph?.settle();
+      expect(graph?.size(bot.botId)).toBe(3000);
+      expect(o.events).toContainEqual(
+        expect.objectContaining({ kind: 'built', partition: bot.botId, size: 3000 }),
+      );
+      // Queries near the stored passages (a question near its topic), not copies of them.
+      const rnd = random(3);
+      const queries = Array.from({ length: 50 }, (_, i) =>
+        Float32Array.from(vectors[i * 59] as Float32Array, (x) => x + (rnd() - 0.5) * 0.5),
+      );
+      let found = 0;
+      for (const q of queries) {
+        const want = await exact.vectorSearch(q, scope, 10);
+        const got = await o.index.vectorSearch(q, scope, 10);
+        const tenth = want[9]?.score ?? -1;
+        found += got.filter((h) => h.score >= tenth - 1e-6).length;
+        expect(got.map((h) => h.fileId).every((f) => !other.fileIds.includes(f))).toBe(true);
+        // Scores are cosine similarities, as the exact scan's.
+        if (got[0]?.passageId === want[0]?.passageId)
+          expect(got[0]?.score).toBeCloseTo(want[0]?.score ?? 0, 5);
+      }
+      expect(found / (queries.length * 10)).toBeGreaterThanOrEqual(0.98);
+    } finally {
+      await o.db.close();
+    }
+  });
+
+  it('saves each bot’s graph (mode 0600) and loads it at the next start instead of rebuilding it', async () => {
+    const dataDir = await tempDir();
+    const first = await open(dataDir);
+    const vectors = clustered(400, 4);
+    const { bot, scope } = await seed(first, vectors);
+    const before = await first.index.vectorSearch(vectors[7] as Float32Array, scope, 5);
+    await (await graphOf(first))?.flush();
+    await first.db.close();
+    const folder = join(dataDir, 'vector-index', `${MODEL.id}-${MODEL.dimensions}`);
+    const files = readdirSync(folder).sort();
+    expect(files).toEqual([`${bot.botId}.json`, `${bot.botId}.usearch`]);
+    for (const f of files) expect(statSync(join(folder, f)).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dataDir, 'vector-index')).mode & 0o777).toBe(0o700);
+
+    const second = await open(dataDir);
+    try {
+      expect(await second.index.vectorSearch(vectors[7] as Float32Array, scope, 5)).toEqual(before);
+      expect(second.events.map((e) => e.kind)).toEqual(['loaded']);
+    } finally {
+      await second.db.close();
+    }
+  });
+
+  it('rebuilds a graph whose file no longer matches the stored vectors, and one changed but never saved', async () => {
+    const dataDir = await tempDir();
+    const first = await open(dataDir);
+    const vectors = clustered(300, 5);
+    const { bot, scope, fileIds } = await seed(first, vectors);
+    await first.index.vectorSearch(vectors[0] as Float32Array, scope, 5);
+    await (await graphOf(first))?.flush();
+    await first.db.close();
+
+    // Changed behind the index's back (another tool, a restored backup): the stamp differs.
+    const second = await open(dataDir);
+    await second.db.kysely
+      .deleteFrom('files')
+      .where('id', '=', fileIds[0] as string)
+      .execute();
+    const hits = await second.index.vectorSearch(vectors[0] as Float32Array, scope, 5);
+    expect(hits.map((h) => h.fileId)).not.toContain(fileIds[0]);
+    expect(second.events.map((e) => e.kind)).toEqual(['built']);
+    expect((await graphOf(second))?.size(bot.botId)).toBe(200);
+    await (await graphOf(second))?.flush();
+    // A change after the save, then a stop before the next one: the file's stamp is gone, so it is rebuilt.
+    await second.index.deleteFile(fileIds[1] as string);
+    await second.db.close();
+
+    const third = await open(dataDir);
+    try {
+      const after = await third.index.vectorSearch(vectors[150] as Float32Array, scope, 5);
+      expect(after.map((h) => h.fileId)).not.toContain(fileIds[1]);
+      expect(third.events.map((e) => e.kind)).toEqual(['built']);
+      expect((await graphOf(third))?.size(bot.botId)).toBe(100);
+    } finally {
+      await third.db.close();
+    }
+  });
+
+  it('follows replacements, deletions and cascades, and drops its files when the model changes', async () => {
+    const dataDir = await tempDir();
+    const o = await open(dataDir);
+    try {
+      const vectors = clustered(300, 6);
+      const { bot, scope, fileIds } = await seed(o, vectors);
+      const graph = await graphOf(o);
+      expect(await graph?.ready(bot.botId)).toBe(true);
+      // A file re-indexed with other vectors: the old ones leave the graph, the new ones are found.
+      const fresh = clustered(100, 7);
+      await o.index.replaceFilePassages({
+        fileId: fileIds[0] as string,
+        botId: bot.botId,
+        passages: passagesOf(fresh),
+        model: MODEL,
+      });
+      expect(graph?.size(bot.botId)).toBe(300);
+      const top = await o.index.vectorSearch(fresh[3] as Float32Array, scope, 1);
+      expect(top[0]?.score).toBeCloseTo(1, 5);
+      expect(top[0]?.fileId).toBe(fileIds[0]);
+      await o.index.deleteFile(fileIds[1] as string);
+      expect(graph?.size(bot.botId)).toBe(200);
+      // A cascade the index does not hear of: the search drops the gone keys it meets.
+      await o.db.kysely
+        .deleteFrom('files')
+        .where('id', '=', fileIds[2] as string)
+        .execute();
+      const hits = await o.index.vectorSearch(vectors[250] as Float32Array, scope, 10);
+      expect(hits.map((h) => h.fileId)).not.toContain(fileIds[2]);
+      expect(graph?.size(bot.botId)).toBeLessThan(200);
+      await graph?.flush();
+      expect(graph?.size(bot.botId)).toBe(100);
+
+      await o.index.setModel({ id: 'another-model', dimensions: 3 });
+      expect(readdirSync(join(dataDir, 'vector-index'))).toEqual([]);
+      expect(o.events.filter((e) => e.kind === 'failed')).toEqual([]);
+      expect(await o.index.vectorSearch(new Float32Array([1, 0, 0]), scope, 5)).toEqual([]);
+      const left = await sql<{ n: number }>`select count(*) as n from passage_vectors`.execute(o.db.kysely);
+      expect(left.rows[0]?.n).toBe(0);
+    } finally {
+      await o.db.close();
+    }
+  });
+});

@@ -1,0 +1,307 @@
+import { readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { byScore, bytesVector, scopeCondition, unitVector, vectorBytes } from './common.js';
+import type { HnswParameters } from './hnsw-usearch.js';
+import { type HnswEvent, HnswVectorIndex, type StoredVectorSource } from './hnsw-vector-index.js';
+import {
+  MAX_SEARCH_LIMIT,
+  type ModelInfo,
+  type PassageHit,
+  type PassageIndex,
+  type PassageScope,
+} from './passage-index.js';
+import type { EngineParts } from './shared-port.js';
+
+/** A vector search scoped to at most this many files scans only their passages (exactly). */
+export const NARROW_FILE_COUNT = 50;
+
+/** How the SQLite passage index searches vectors. */
+export interface SqliteVectorOptions {
+  /**
+   * The HNSW index (usearch) beside the stored vectors: its folder, by default `vector-index` beside the
+   * database file (in memory for an in-memory database); false: every search is sqlite-vec's exact scan.
+   */
+  dir?: string | false | undefined;
+  parameters?: Partial<Omit<HnswParameters, 'dimensions'>>;
+  /** A changed partition is saved this long after its first change (default 30 s). */
+  saveDelayMs?: number;
+  /** Partitions of at most this many vectors are built at once, larger ones in a worker (default 2000). */
+  inlineBuildMax?: number;
+  onEvent?: (event: HnswEvent) => void;
+}
+
+/** The stored vectors of a bot, read from `passages` (model_id set ⇔ a vector) and the vec0 table. */
+function vectorSource(db: Kysely<Database>): StoredVectorSource {
+  const rows = (r: { key: number; embedding: Uint8Array }[]) =>
+    r.map((x) => ({ key: Number(x.key), vector: bytesVector(x.embedding) }));
+  return {
+    async keys(botId) {
+      const r = await sql<{ seq: number }>`
+        select seq from passages where bot_id = ${botId} and model_id is not null order by seq`.execute(db);
+      return r.rows.map((x) => Number(x.seq));
+    },
+    async read(botId, afterKey, limit) {
+      const r = await sql<{ key: number; embedding: Uint8Array }>`
+        select passages.seq as key, passage_vectors.embedding as embedding
+        from passages join passage_vectors on passage_vectors.rowid = passages.seq
+        where passages.bot_id = ${botId} and passages.model_id is not null and passages.seq > ${afterKey}
+        order by passages.seq limit ${limit}`.execute(db);
+      return rows(r.rows);
+    },
+    async vectors(botId, keys) {
+      const r = await sql<{ key: number; embedding: Uint8Array }>`
+        select passages.seq as key, passage_vectors.embedding as embedding
+        from passages join passage_vectors on passage_vectors.rowid = passages.seq
+        where passages.seq in (select value from json_each(${JSON.stringify(keys)}))
+          and passages.bot_id = ${botId} and passages.model_id is not null`.execute(db);
+      return rows(r.rows);
+    },
+  };
+}
+
+/** Folder name of a model's partitions. */
+const modelFolder = (model: { id: string; dimensions: number }) =>
+  `${model.id.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80)}-${model.dimensions}`;
+
+/**
+ * The HNSW index of one SQLite database, shared by every passage index of it in this process, so a write
+ * through one is seen by the searches of all. One graph per bot; a model change drops them all.
+ */
+class SqliteHnsw {
+  private current: { key: string; index: HnswVectorIndex } | undefined;
+  private root: Promise<string | undefined> | undefined;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: SqliteVectorOptions,
+  ) {}
+
+  /** Folder of the partitions: the option, or `vector-index` beside the database file (none in memory). */
+  private folder(): Promise<string | undefined> {
+    this.root ??= (async () => {
+      if (typeof this.options.dir === 'string') return this.options.dir;
+      const r = await sql<{
+        file: string;
+      }>`select file from pragma_database_list where name = 'main'`.execute(this.db);
+      const file = r.rows[0]?.file;
+      return file ? join(dirname(file), 'vector-index') : undefined;
+    })();
+    return this.root;
+  }
+
+  /** The index of the model, made (and other models' files removed) when the model changed. */
+  async of(model: { id: string; dimensions: number }): Promise<HnswVectorIndex> {
+    const key = `${model.id}\u0000${model.dimensions}`;
+    if (this.current?.key === key) return this.current.index;
+    const root = await this.folder();
+    if (this.current?.key === key) return this.current.index;
+    this.current?.index.drop();
+    const folder = modelFolder(model);
+    if (root) {
+      let entries: string[] = [];
+      try {
+        entries = readdirSync(root);
+      } catch {
+        // not made yet
+      }
+      for (const e of entries) if (e !== folder) rmSync(join(root, e), { recursive: true, force: true });
+    }
+    const index = new HnswVectorIndex({
+      modelId: model.id,
+      dimensions: model.dimensions,
+      source: vectorSource(this.db),
+      dir: root ? join(root, folder) : undefined,
+      ...(this.options.parameters ? { parameters: this.options.parameters } : {}),
+      ...(this.options.saveDelayMs === undefined ? {} : { saveDelayMs: this.options.saveDelayMs }),
+      ...(this.options.inlineBuildMax === undefined ? {} : { inlineBuildMax: this.options.inlineBuildMax }),
+      ...(this.options.onEvent ? { onEvent: this.options.onEvent } : {}),
+    });
+    this.current = { key, index };
+    return index;
+  }
+
+  /** Drops the graphs of a model no longer current, and their files. */
+  forget(): void {
+    this.current?.index.drop();
+    this.current = undefined;
+  }
+}
+
+/** One HNSW index per database handle. */
+const perDatabase = new WeakMap<Kysely<Database>, SqliteHnsw>();
+
+function hnswOf(db: Kysely<Database>, options: SqliteVectorOptions): SqliteHnsw {
+  let h = perDatabase.get(db);
+  if (!h) {
+    h = new SqliteHnsw(db, options);
+    perDatabase.set(db, h);
+  }
+  return h;
+}
+
+/** Candidates' rows: those gone (`missing`) and those in scope. */
+async function inScope(
+  db: Kysely<Database>,
+  scope: PassageScope,
+  seqs: number[],
+): Promise<{ rows: { seq: number; passageId: string; fileId: string }[]; missing: number[] }> {
+  const r = await sql<{ seq: number; passageId: string | null; fileId: string | null; ok: number | null }>`
+      select j.value as seq, passages.id as "passageId", passages.file_id as "fileId",
+        (select 1 from files where files.id = passages.file_id and ${scopeCondition(scope)}) as ok
+      from json_each(${JSON.stringify(seqs)}) j
+      left join passages on passages.seq = j.value and passages.bot_id = ${scope.botId}
+        and passages.model_id is not null`.execute(db);
+  const rows: { seq: number; passageId: string; fileId: string }[] = [];
+  const missing: number[] = [];
+  for (const x of r.rows) {
+    if (x.passageId === null || x.fileId === null) missing.push(Number(x.seq));
+    else if (x.ok) rows.push({ seq: Number(x.seq), passageId: x.passageId, fileId: x.fileId });
+  }
+  return { rows, missing };
+}
+
+/** sqlite-vec's exact KNN restricted to the passages in scope. */
+async function exactInScope(
+  db: Kysely<Database>,
+  q: Buffer,
+  scope: PassageScope,
+  n: number,
+): Promise<PassageHit[]> {
+  const result = await sql<{ passageId: string; fileId: string; distance: number }>`
+      with knn as (
+        select rowid, distance from passage_vectors
+        where embedding match ${q} and k = ${n} and bot_id = ${scope.botId}
+          and rowid in (
+            select passages.seq from passages join files on files.id = passages.file_id
+            where passages.bot_id = ${scope.botId} and ${scopeCondition(scope)}
+          )
+      )
+      select passages.id as "passageId", passages.file_id as "fileId", knn.distance as distance
+      from knn join passages on passages.seq = knn.rowid`.execute(db);
+  return result.rows
+    .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: 1 - r.distance }))
+    .sort(byScore);
+}
+
+/**
+ * Nearest vectors. A scope of a few files: sqlite-vec's exact scan of their passages. Otherwise the
+ * nearest few times n of the bot's partition — from the HNSW graph, or sqlite-vec's exact KNN while the
+ * graph is building or when it is off — kept when enough of them are in scope (then they hold the n
+ * nearest in scope); else the exact scan restricted to the scope.
+ */
+export function sqliteNearest(db: Kysely<Database>, options: SqliteVectorOptions): EngineParts['nearest'] {
+  const hnsw = options.dir === false ? undefined : hnswOf(db, options);
+  return async (vector, scope, n, model: ModelInfo) => {
+    const unit = unitVector(vector);
+    const q = vectorBytes(unit);
+    const narrow = scope.fileIds !== undefined && scope.fileIds.length <= NARROW_FILE_COUNT;
+    if (narrow) return exactInScope(db, q, scope, n);
+    const k = Math.min(MAX_SEARCH_LIMIT, Math.max(4 * n, 64));
+    const index = hnsw ? await hnsw.of(model) : undefined;
+    let candidates = index ? await index.nearest(scope.botId, unit, k) : undefined;
+    if (!candidates) {
+      const knn = await sql<{ seq: number; distance: number }>`
+          select rowid as seq, distance from passage_vectors
+          where embedding match ${q} and k = ${k} and bot_id = ${scope.botId}`.execute(db);
+      candidates = knn.rows.map((r) => ({ key: Number(r.seq), distance: r.distance }));
+    }
+    if (candidates.length > 0) {
+      const distance = new Map(candidates.map((c) => [c.key, c.distance]));
+      const found = await inScope(db, scope, [...distance.keys()]);
+      // Vectors gone without the index hearing of it (a file or bot deleted by cascade).
+      if (index && found.missing.length > 0) index.remove(scope.botId, found.missing);
+      if (found.rows.length >= n || candidates.length < k)
+        return found.rows
+          .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: 1 - (distance.get(r.seq) ?? 2) }))
+          .sort(byScore)
+          .slice(0, n);
+    }
+    return exactInScope(db, q, scope, n);
+  };
+}
+
+/**
+ * The SQLite port with the HNSW graph kept up to date: after each committed replacement or deletion of a
+ * file's passages, its old vectors leave the bot's graph and its new ones join; a model change drops the
+ * graphs. Writes made otherwise (a file or bot deleted by cascade) are caught up with lazily.
+ */
+export function withSqliteHnsw(
+  db: Kysely<Database>,
+  port: PassageIndex,
+  options: SqliteVectorOptions,
+): PassageIndex {
+  const hnsw = perDatabase.get(db) ?? (options.dir === false ? undefined : hnswOf(db, options));
+  if (!hnsw) return port;
+  const fileSeqs = async (fileId: string) =>
+    (
+      await sql<{ seq: number; botId: string }>`
+        select seq, bot_id as "botId" from passages where file_id = ${fileId} and model_id is not null`.execute(
+        db,
+      )
+    ).rows;
+  /** The graph of the current model (a bot's partition opens, from its file, on its first change). */
+  const openGraph = async () => {
+    const model = await port.modelInfo();
+    return model ? hnsw.of(model) : undefined;
+  };
+  return {
+    ...port,
+    async setModel(model) {
+      const r = await port.setModel(model);
+      if (r.changed) hnsw.forget();
+      return r;
+    },
+    async replaceFilePassages(input) {
+      const before = await fileSeqs(input.fileId);
+      const modelBefore = await port.modelInfo();
+      const ids = await port.replaceFilePassages(input);
+      const model = await port.modelInfo();
+      if (
+        model &&
+        modelBefore &&
+        (model.id !== modelBefore.id || model.dimensions !== modelBefore.dimensions)
+      )
+        hnsw.forget();
+      const graph = await openGraph();
+      if (!graph) return ids;
+      graph.remove(
+        input.botId,
+        before.map((r) => Number(r.seq)),
+      );
+      const positionOf = new Map(ids.map((id, i) => [id, i]));
+      const rows = await sql<{ seq: number; id: string }>`
+        select seq, id from passages where file_id = ${input.fileId} and model_id is not null`.execute(db);
+      const keys: number[] = [];
+      const vectors: Float32Array[] = [];
+      for (const r of rows.rows) {
+        const embedding = input.passages[positionOf.get(r.id) ?? -1]?.embedding;
+        if (!embedding) continue;
+        keys.push(Number(r.seq));
+        vectors.push(unitVector(embedding));
+      }
+      const flat = new Float32Array(keys.length * (model?.dimensions ?? 0));
+      vectors.forEach((v, i) => {
+        flat.set(v, i * v.length);
+      });
+      graph.set(input.botId, keys, flat);
+      return ids;
+    },
+    async deleteFile(fileId) {
+      const before = await fileSeqs(fileId);
+      await port.deleteFile(fileId);
+      const graph = await openGraph();
+      if (!graph) return;
+      for (const r of before) graph.remove(r.botId, [Number(r.seq)]);
+    },
+  };
+}
+
+/** Test and bench hook: the HNSW index of a database handle, when one was made. */
+export async function sqliteHnswIndexOf(
+  db: Kysely<Database>,
+  model: { id: string; dimensions: number },
+): Promise<HnswVectorIndex | undefined> {
+  return perDatabase.get(db)?.of(model);
+}
