@@ -89,12 +89,12 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_CHAT_STREAM_STALL_MS: ['99', 'never'],
   PARLEY_CHAT_STREAM_TOTAL_BUFFER_BYTES: ['1000', '-1'],
   PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES: ['yes', 'on'],
-  PARLEY_CORS_ORIGINS: [
-    'a.example/path',
-    'a.example',
   PARLEY_METRICS: ['yes', 'on'],
   // Tested with PARLEY_METRICS=true (COMPANIONS); without it the token is reported as set in vain.
   PARLEY_METRICS_TOKEN: ['m'.repeat(15), 'm'.repeat(201), `${'m'.repeat(16)} ${'n'.repeat(16)}`],
+  PARLEY_CORS_ORIGINS: [
+    'a.example/path',
+    'a.example',
     'https://a.example/path',
     'https://a.example/?x=1',
     'ftp://a.example',
@@ -108,10 +108,10 @@ const BAD_VALUES: Record<string, string[]> = {
 /** Valid companions a bad value is tested with, so that it is the only issue. */
 const COMPANIONS: Record<string, Record<string, string>> = {
   PARLEY_CHAT_MODEL_URL: { PARLEY_CHAT_MODEL: 'llama3.2' },
+  PARLEY_METRICS_TOKEN: { PARLEY_METRICS: 'true' },
 };
 
 /** The chat settings at their defaults: the defaults test and 'reads every variable' (which sets none of them) expect them. */
-  PARLEY_METRICS_TOKEN: { PARLEY_METRICS: 'true' },
 const CHAT_DEFAULTS = {
   pingIntervalMs: 30_000,
   signalRetentionMs: 24 * 3_600_000,
@@ -192,12 +192,12 @@ describe('loadConfig defaults', () => {
       streamStallMs: 30_000,
       streamTotalBufferBytes: 67_108_864,
     });
+    expect(config.metrics).toEqual({ enabled: false, token: undefined });
   });
 
   it('treats blank variables as unset', () => {
     const blank = loadConfig({ PORT: '  ', HOST: '', PARLEY_DATABASE_URL: ' ', PARLEY_LOG_LEVEL: '' }, CWD);
     expect(blank.port).toBe(3000);
-    expect(config.metrics).toEqual({ enabled: false, token: undefined });
     expect(blank.host).toBe('127.0.0.1');
     expect(blank.databaseUrl).toBeUndefined();
     expect(blank.logLevel).toBe('info');
@@ -269,13 +269,13 @@ describe('loadConfig accepted values', () => {
         PARLEY_SIGN_IN_MAX_FAILURES_PER_ACCOUNT: '3',
         PARLEY_SIGN_IN_MAX_FAILURES_PER_ADDRESS: '10',
         PARLEY_SIGN_IN_FAILURE_WINDOW_MINUTES: '5',
+        PARLEY_METRICS: 'true',
+        PARLEY_METRICS_TOKEN: 'm'.repeat(32),
       },
       CWD,
     );
     expect(config).toEqual({
       port: 8080,
-        PARLEY_METRICS: 'true',
-        PARLEY_METRICS_TOKEN: 'm'.repeat(32),
       host: '0.0.0.0',
       dataDir: '/var/lib/parley',
       databaseUrl: 'postgresql://user:pw@db:5432/parley',
@@ -347,6 +347,7 @@ describe('loadConfig accepted values', () => {
         failuresPerAddress: 10,
         failureWindowMs: 5 * 60_000,
       },
+      metrics: { enabled: true, token: 'm'.repeat(32) },
     });
   });
 
@@ -354,7 +355,6 @@ describe('loadConfig accepted values', () => {
     expect(loadConfig({ PARLEY_DATABASE_URL: 'postgres://u@h/db' }, CWD).databaseUrl).toBe(
       'postgres://u@h/db',
     );
-      metrics: { enabled: true, token: 'm'.repeat(32) },
     expect(loadConfig({ PARLEY_DATABASE_URL: 'postgresql://u@h/db' }, CWD).databaseUrl).toBe(
       'postgresql://u@h/db',
     );
@@ -453,17 +453,17 @@ describe('loadConfig rejections', () => {
       ['PARLEY_S3_ENDPOINT', 'PARLEY_S3_FORCE_PATH_STYLE', 'PARLEY_S3_PREFIX', 'PARLEY_S3_SECRET_ACCESS_KEY'],
     ],
     [
+      'refuses a metrics token while the metrics are off',
+      { PARLEY_METRICS_TOKEN: 'm'.repeat(32) },
+      ['PARLEY_METRICS_TOKEN'],
+    ],
+    [
       'needs a URL and a model for the openai embedder',
       { PARLEY_EMBEDDER: 'openai' },
       ['PARLEY_EMBEDDINGS_MODEL', 'PARLEY_EMBEDDINGS_URL'],
     ],
   ];
   for (const [name, env, variables] of namedIssues) {
-    [
-      'refuses a metrics token while the metrics are off',
-      { PARLEY_METRICS_TOKEN: 'm'.repeat(32) },
-      ['PARLEY_METRICS_TOKEN'],
-    ],
     it(name, () => {
       expect(
         configError(env)

@@ -132,6 +132,15 @@ function chat({ v }: Context): Config['chat'] {
   });
 }
 
+/** Metrics: the token means nothing while they are off. */
+function metrics(context: Context): Config['metrics'] {
+  const { v } = context;
+  if (!v.PARLEY_METRICS) {
+    setInVain(context, ['PARLEY_METRICS_TOKEN'], 'is set but PARLEY_METRICS is not true');
+  }
+  return Object.freeze({ enabled: v.PARLEY_METRICS, token: v.PARLEY_METRICS_TOKEN });
+}
+
 /**
  * Connection bounds: idle connections outlive two stream pings; behind a trusted proxy every connection
  * comes from the proxy, so there is no cap per address unless one is set.
@@ -144,15 +153,6 @@ function connections({ v, set }: Context): Config['connections'] {
     uploadTimeoutMs: v.PARLEY_UPLOAD_TIMEOUT_MS,
     idleTimeoutMs: Math.max(v.PARLEY_IDLE_TIMEOUT_MS, 2 * v.PARLEY_CHAT_PING_INTERVAL_MS + 1000),
     perAddress: uncapped ? 0 : v.PARLEY_MAX_CONNECTIONS_PER_ADDRESS,
-/** Metrics: the token means nothing while they are off. */
-function metrics(context: Context): Config['metrics'] {
-  const { v } = context;
-  if (!v.PARLEY_METRICS) {
-    setInVain(context, ['PARLEY_METRICS_TOKEN'], 'is set but PARLEY_METRICS is not true');
-  }
-  return Object.freeze({ enabled: v.PARLEY_METRICS, token: v.PARLEY_METRICS_TOKEN });
-}
-
   });
 }
 
@@ -214,8 +214,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
       failuresPerAddress: v.PARLEY_SIGN_IN_MAX_FAILURES_PER_ADDRESS,
       failureWindowMs: v.PARLEY_SIGN_IN_FAILURE_WINDOW_MINUTES * 60_000,
     }),
+    metrics: metrics(context),
   };
   issues.throwIfAny();
   return Object.freeze(config);
 }
-    metrics: metrics(context),

@@ -105,11 +105,11 @@ export const CONFIG_SHAPE = Type.Object({
     streamStallMs: Type.Integer(),
     streamTotalBufferBytes: Type.Integer(),
   }),
+  /** Prometheus metrics at `/metrics` (token undefined: none asked). */
+  metrics: Type.Object({ enabled: Type.Boolean(), token: maybe(Type.String()) }),
 });
 
 /** Every setting of the service, parsed once from the environment and frozen. */
-  /** Prometheus metrics at `/metrics` (token undefined: none asked). */
-  metrics: Type.Object({ enabled: Type.Boolean(), token: maybe(Type.String()) }),
 export type Config = Static<typeof CONFIG_SHAPE>;
 /** Settings of the S3 blob store. */
 export type S3Settings = Static<typeof S3_SETTINGS>;
