@@ -96,6 +96,8 @@ function embedderFor(config: Config, given: Embedder | null | undefined): Embedd
   return embedderFromConfig({
     embedder: config.embedder.kind,
     workers: config.embedder.workers,
+    runtime: config.embedder.runtime,
+    ...(config.embedder.modelDir ? { modelDir: config.embedder.modelDir } : {}),
     ...(config.embedder.url ? { url: config.embedder.url } : {}),
     ...(config.embedder.model ? { model: config.embedder.model } : {}),
     ...(config.embedder.apiKey ? { apiKey: config.embedder.apiKey } : {}),

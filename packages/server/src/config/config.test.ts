@@ -55,6 +55,9 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_S3_PREFIX: ['parley/'],
   PARLEY_EMBEDDER: ['bert', 'openai-ish'],
   PARLEY_EMBEDDER_WORKERS: ['0', '33', 'two'],
+  PARLEY_EMBEDDER_RUNTIME: ['gpu', 'wasm'],
+  // Without PARLEY_EMBEDDER=onnx a model folder is reported as set in vain.
+  PARLEY_EMBEDDING_MODEL_DIR: ['/models/bge-small'],
   // Without PARLEY_EMBEDDER=openai the openai settings are reported as set in vain.
   PARLEY_EMBEDDINGS_URL: ['http://127.0.0.1:11434'],
   PARLEY_EMBEDDINGS_MODEL: ['nomic-embed-text'],
@@ -163,6 +166,8 @@ describe('loadConfig defaults', () => {
     expect(config.embedder).toEqual({
       kind: 'use-lite',
       workers: 1,
+      runtime: 'onnx',
+      modelDir: undefined,
       url: undefined,
       model: undefined,
       apiKey: undefined,
@@ -311,6 +316,8 @@ describe('loadConfig accepted values', () => {
       embedder: {
         kind: 'openai',
         workers: 2,
+        runtime: 'onnx',
+        modelDir: undefined,
         url: 'http://127.0.0.1:11434',
         model: 'nomic-embed-text',
         apiKey: 'sk-test',
@@ -461,6 +468,11 @@ describe('loadConfig rejections', () => {
       'needs a URL and a model for the openai embedder',
       { PARLEY_EMBEDDER: 'openai' },
       ['PARLEY_EMBEDDINGS_MODEL', 'PARLEY_EMBEDDINGS_URL'],
+    ],
+    [
+      'needs a model folder for the onnx embedder',
+      { PARLEY_EMBEDDER: 'onnx' },
+      ['PARLEY_EMBEDDING_MODEL_DIR'],
     ],
   ];
   for (const [name, env, variables] of namedIssues) {

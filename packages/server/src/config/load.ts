@@ -65,7 +65,10 @@ function blobStore(context: Context, dataDir: string): Config['blobStore'] {
   });
 }
 
-/** The embedder: the openai one needs a URL and a model, and its settings mean nothing to the others. */
+/**
+ * The embedder: the openai one needs a URL and a model, the onnx one a model folder, and the settings of one
+ * mean nothing to the others.
+ */
 function embedder(context: Context): Config['embedder'] {
   const { v, issues } = context;
   if (v.PARLEY_EMBEDDER === 'openai') {
@@ -84,9 +87,18 @@ function embedder(context: Context): Config['embedder'] {
       'is set but PARLEY_EMBEDDER is not openai',
     );
   }
+  if (v.PARLEY_EMBEDDER === 'onnx') {
+    if (!context.set.has('PARLEY_EMBEDDING_MODEL_DIR')) {
+      issues.add('PARLEY_EMBEDDING_MODEL_DIR', 'is required with PARLEY_EMBEDDER=onnx');
+    }
+  } else {
+    setInVain(context, ['PARLEY_EMBEDDING_MODEL_DIR'], 'is set but PARLEY_EMBEDDER is not onnx');
+  }
   return Object.freeze({
     kind: v.PARLEY_EMBEDDER,
     workers: v.PARLEY_EMBEDDER_WORKERS,
+    runtime: v.PARLEY_EMBEDDER_RUNTIME,
+    modelDir: v.PARLEY_EMBEDDING_MODEL_DIR,
     url: v.PARLEY_EMBEDDINGS_URL,
     model: v.PARLEY_EMBEDDINGS_MODEL,
     apiKey: v.PARLEY_EMBEDDINGS_API_KEY,

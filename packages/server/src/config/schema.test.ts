@@ -39,7 +39,7 @@ describe('the configuration schema', () => {
     expect(invalidMessage('PARLEY_LOG_LEVEL', 'loud')).toBe(
       '"loud" must be one of fatal, error, warn, info, debug, trace, silent',
     );
-    expect(invalidMessage('PARLEY_EMBEDDER', 'bert')).toBe('"bert" must be use-lite, openai or none');
+    expect(invalidMessage('PARLEY_EMBEDDER', 'bert')).toBe('"bert" must be use-lite, onnx, openai or none');
     expect(invalidMessage('PARLEY_SIGNING_SECRET', 'x')).toBe('must be at least 32 characters');
   });
 

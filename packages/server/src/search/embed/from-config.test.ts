@@ -50,6 +50,6 @@ describe('embedderFromConfig', () => {
   it('refuses an unknown kind', () => {
     const settings = { embedder: 'bert' } as unknown as EmbedderSettings;
     expect(() => embedderFromConfig(settings)).toThrow(EmbedderError);
-    expect(() => embedderFromConfig(settings)).toThrow(/use-lite, openai or none, got "bert"/);
+    expect(() => embedderFromConfig(settings)).toThrow(/use-lite, onnx, openai or none, got "bert"/);
   });
 });

@@ -4,8 +4,10 @@
  *
  * | variable                       | setting       | meaning                                                  |
  * |--------------------------------|---------------|----------------------------------------------------------|
- * | `PARLEY_EMBEDDER`              | `embedder`    | `use-lite` (default), `openai`, or `none` (lexical only) |
- * | `PARLEY_EMBEDDER_WORKERS`      | `workers`     | use-lite worker threads, default 1 (~150 MB each)        |
+ * | `PARLEY_EMBEDDER`              | `embedder`    | `use-lite` (default), `onnx`, `openai`, or `none` (lexical only) |
+ * | `PARLEY_EMBEDDER_WORKERS`      | `workers`     | use-lite / onnx worker threads, default 1 (one core each) |
+ * | `PARLEY_EMBEDDER_RUNTIME`      | `runtime`     | use-lite: `onnx` (onnxruntime-node, default) or `tfjs`   |
+ * | `PARLEY_EMBEDDING_MODEL_DIR`   | `modelDir`    | onnx: folder with model.onnx + tokenizer.json (required) |
  * | `PARLEY_EMBEDDER_BATCH_SIZE`   | `batchSize`   | texts per model call / request (use-lite ≤ 32, default 16; openai default 64) |
  * | `PARLEY_EMBEDDINGS_URL`        | `url`         | openai: service root, e.g. `https://api.openai.com`      |
  * | `PARLEY_EMBEDDINGS_MODEL`      | `model`       | openai: model name, e.g. `text-embedding-3-small`        |
@@ -14,18 +16,21 @@
  * | `PARLEY_EMBEDDINGS_TIMEOUT_MS` | `timeoutMs`   | openai: time bound of one request, default 30000         |
  */
 import { EmbedderError } from './errors.js';
+import { OnnxModelEmbedder } from './onnx-folder.js';
 import { OpenAiEmbedder } from './openai.js';
 import type { StartableEmbedder } from './port.js';
-import { UseLiteEmbedder } from './use-lite.js';
+import { UseLiteEmbedder, type UseLiteRuntime } from './use-lite.js';
 
 /** Which embedder to run. */
-export type EmbedderKind = 'use-lite' | 'openai' | 'none';
+export type EmbedderKind = 'use-lite' | 'onnx' | 'openai' | 'none';
 
 /** Embedder settings, as the configuration hands them over (see the table above). */
 export interface EmbedderSettings {
   embedder?: EmbedderKind;
   workers?: number;
   batchSize?: number;
+  runtime?: UseLiteRuntime;
+  modelDir?: string;
   url?: string;
   model?: string;
   apiKey?: string;
@@ -45,6 +50,19 @@ export function embedderFromConfig(settings: EmbedderSettings = {}): StartableEm
   switch (kind) {
     case 'use-lite':
       return new UseLiteEmbedder({
+        ...(settings.workers === undefined ? {} : { workers: settings.workers }),
+        ...(settings.batchSize === undefined ? {} : { batchSize: settings.batchSize }),
+        ...(settings.runtime === undefined ? {} : { runtime: settings.runtime }),
+      });
+    case 'onnx':
+      if (!settings.modelDir) {
+        throw new EmbedderError(
+          'invalid_configuration',
+          'PARLEY_EMBEDDER=onnx needs PARLEY_EMBEDDING_MODEL_DIR',
+        );
+      }
+      return new OnnxModelEmbedder({
+        dir: settings.modelDir,
         ...(settings.workers === undefined ? {} : { workers: settings.workers }),
         ...(settings.batchSize === undefined ? {} : { batchSize: settings.batchSize }),
       });
@@ -74,7 +92,7 @@ export function embedderFromConfig(settings: EmbedderSettings = {}): StartableEm
       kind satisfies never;
       throw new EmbedderError(
         'invalid_configuration',
-        `PARLEY_EMBEDDER must be use-lite, openai or none, got ${JSON.stringify(kind)}`,
+        `PARLEY_EMBEDDER must be use-lite, onnx, openai or none, got ${JSON.stringify(kind)}`,
       );
   }
 }

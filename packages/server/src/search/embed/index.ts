@@ -1,5 +1,6 @@
 export { EmbedderError, type EmbedderErrorCode } from './errors.js';
 export { type EmbedderKind, type EmbedderSettings, embedderFromConfig } from './from-config.js';
+export { OnnxModelEmbedder, type OnnxModelOptions } from './onnx-folder.js';
 export { OpenAiEmbedder, type OpenAiEmbedderOptions } from './openai.js';
 export type { StartableEmbedder } from './port.js';
 export {
@@ -9,4 +10,5 @@ export {
   USE_LITE_MAX_TOKENS,
   UseLiteEmbedder,
   type UseLiteOptions,
+  type UseLiteRuntime,
 } from './use-lite.js';

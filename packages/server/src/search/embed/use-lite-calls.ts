@@ -4,7 +4,6 @@
  * once (resolved when its last batch comes back, or rejected at its first failure or abort).
  */
 import { abortReason, EmbedderError } from './errors.js';
-import { USE_LITE_DIMENSIONS } from './use-lite-model.js';
 
 export interface Call {
   texts: readonly string[];
@@ -102,18 +101,21 @@ export class CallQueue {
     return batch;
   }
 
-  /** Puts the vectors of `batch` (`flat`, one after the other) in place; resolves the call when it is done. */
-  complete(batch: Batch, flat: Float32Array): void {
+  /**
+   * Puts the vectors of `batch` (`flat`, `width` numbers each, one after the other) in place; resolves the
+   * call when it is done.
+   */
+  complete(batch: Batch, flat: Float32Array, width: number): void {
     const { call } = batch;
     call.running--;
     if (call.settled) return; // the call already failed or was aborted
-    if (flat.length !== batch.texts.length * USE_LITE_DIMENSIONS) {
+    if (flat.length !== batch.texts.length * width) {
       this.fail(call, new EmbedderError('worker_failed', `the worker returned ${flat.length} numbers`));
       return;
     }
     for (let i = 0; i < batch.texts.length; i++) {
       const position = batch.positions[i] as number;
-      call.vectors[position] = flat.slice(i * USE_LITE_DIMENSIONS, (i + 1) * USE_LITE_DIMENSIONS);
+      call.vectors[position] = flat.slice(i * width, (i + 1) * width);
     }
     if (call.pending.length === 0 && call.running === 0) {
       call.settled = true;

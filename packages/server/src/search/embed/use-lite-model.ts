@@ -18,6 +18,9 @@ export const USE_LITE_DIMENSIONS = 512;
 /** Version of the package the weights ship in; part of the model id stored with an index. */
 export const USE_LITE_MODEL_VERSION = '0.2.0';
 
+/** The id stored with an index built by this model (on either runtime: the vectors are the same). */
+export const USE_LITE_ID = `use-lite-512@${USE_LITE_MODEL_VERSION}`;
+
 /** Where the model and the WebAssembly binaries are on disk. */
 export interface UseLiteFiles {
   /** Folder with `model.json`, its weight shards and `vocab.json`. */

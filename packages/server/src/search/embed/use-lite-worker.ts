@@ -1,21 +1,37 @@
 /**
- * Entry point of a USE-lite embedding worker thread (started by use-lite.ts; like main.ts, this file acts
- * when loaded). It loads the model once on its runtime (onnxruntime-node, or TensorFlow.js on
- * WebAssembly, also the fallback when onnxruntime cannot load here), says `ready` (or `failed`), then
- * answers one `embed` message at a time with the unit vectors of its batch, transferring the buffer back.
- * Network access is cut off in this thread: the model and its binaries come from disk only.
+ * Entry point of an embedding worker thread (started by worker-pool.ts; like main.ts, this file acts when
+ * loaded). It loads its model once: the shipped USE lite on onnxruntime-node or TensorFlow.js on
+ * WebAssembly (also the fallback when onnxruntime cannot load here), or an operator's ONNX model folder;
+ * says `ready` with the model's id and width (or `failed`), then answers one `embed` message at a time
+ * with the unit vectors of its batch, transferring the buffer back. Network access is cut off in this
+ * thread: models and binaries come from disk only.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadUseLiteModel, type UseLiteFiles, type UseLiteModel } from './use-lite-model.js';
+import { loadOnnxFolderModel } from './onnx-folder-model.js';
+import {
+  loadUseLiteModel,
+  USE_LITE_DIMENSIONS,
+  USE_LITE_ID,
+  type UseLiteFiles,
+  type UseLiteModel,
+} from './use-lite-model.js';
 import { loadUseLiteOnnxModel } from './use-lite-onnx-model.js';
 
 /** Which library runs the model: onnxruntime-node (default) or TensorFlow.js on WebAssembly. */
 export type UseLiteRuntime = 'onnx' | 'tfjs';
 
-/** What a worker is started with. */
-export interface UseLiteWorkerData {
-  files: UseLiteFiles;
+/** What a worker is started with: the model to load. */
+export type ModelSpec =
+  | { kind: 'use-lite'; files: UseLiteFiles; runtime: UseLiteRuntime }
+  | { kind: 'onnx-folder'; dir: string; onnxRuntime?: string };
+
+/** The model a worker loaded. */
+export interface LoadedModel {
+  id: string;
+  dimensions: number;
   runtime: UseLiteRuntime;
+  /** Why onnxruntime could not load, when the worker runs TensorFlow.js instead. */
+  fallback?: string;
 }
 
 /** What the pool sends a worker. */
@@ -27,8 +43,7 @@ export interface EmbedRequest {
 
 /** What a worker sends the pool. */
 export type WorkerMessage =
-  /** `fallback`: why onnxruntime could not load, when the worker runs TensorFlow.js instead. */
-  | { type: 'ready'; runtime: UseLiteRuntime; fallback?: string }
+  | { type: 'ready'; model: LoadedModel }
   | { type: 'failed'; message: string }
   | { type: 'vectors'; id: number; vectors: Float32Array }
   | { type: 'error'; id: number; message: string };
@@ -51,22 +66,30 @@ const describe = (error: unknown): string => {
   return typeof message === 'string' ? message : String(error);
 };
 
-const { files, runtime } = workerData as UseLiteWorkerData;
+/** Loads the model `spec` names. */
+async function load(spec: ModelSpec): Promise<{ model: UseLiteModel; loaded: LoadedModel }> {
+  if (spec.kind === 'onnx-folder') {
+    const folder = await loadOnnxFolderModel(spec.dir, spec.onnxRuntime);
+    return { model: folder, loaded: { id: folder.id, dimensions: folder.dimensions, runtime: 'onnx' } };
+  }
+  const identity = { id: USE_LITE_ID, dimensions: USE_LITE_DIMENSIONS };
+  if (spec.runtime === 'tfjs') {
+    return { model: await loadUseLiteModel(spec.files), loaded: { ...identity, runtime: 'tfjs' } };
+  }
+  try {
+    return { model: await loadUseLiteOnnxModel(spec.files), loaded: { ...identity, runtime: 'onnx' } };
+  } catch (error) {
+    // Same weights, same vectors (the test checks both runtimes agree), only slower.
+    const model = await loadUseLiteModel(spec.files);
+    return { model, loaded: { ...identity, runtime: 'tfjs', fallback: describe(error) } };
+  }
+}
+
 let model: UseLiteModel | undefined;
 try {
-  if (runtime === 'tfjs') {
-    model = await loadUseLiteModel(files);
-    send({ type: 'ready', runtime });
-  } else {
-    try {
-      model = await loadUseLiteOnnxModel(files);
-      send({ type: 'ready', runtime });
-    } catch (error) {
-      // Same weights, same vectors (the test checks both runtimes agree), only slower.
-      model = await loadUseLiteModel(files);
-      send({ type: 'ready', runtime: 'tfjs', fallback: describe(error) });
-    }
-  }
+  const result = await load(workerData as ModelSpec);
+  model = result.model;
+  send({ type: 'ready', model: result.loaded });
 } catch (error) {
   send({ type: 'failed', message: describe(error) });
 }

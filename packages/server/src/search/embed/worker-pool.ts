@@ -1,0 +1,317 @@
+/**
+ * A pool of embedding worker threads (use-lite-worker.ts) running one local model: calls cut into batches
+ * served round-robin (use-lite-calls.ts), workers started on demand, replaced when they die or overrun,
+ * and ended by `close()`. `UseLiteEmbedder` (the shipped model) and `OnnxModelEmbedder` (an operator's
+ * ONNX folder) are this pool with their model.
+ */
+import type { Worker } from 'node:worker_threads';
+import { abortReason, EmbedderError } from './errors.js';
+import type { StartableEmbedder } from './port.js';
+import { siblingModule, spawnWorker } from './spawn-worker.js';
+import { type Batch, CallQueue } from './use-lite-calls.js';
+import type {
+  EmbedRequest,
+  LoadedModel,
+  ModelSpec,
+  UseLiteRuntime,
+  WorkerMessage,
+} from './use-lite-worker.js';
+
+/** Most worker threads one embedder runs (each holds its own copy of the model). */
+export const MAX_EMBED_WORKERS = 32;
+
+/** Settings of a worker pool; every one has a default. */
+export interface WorkerPoolOptions {
+  /** Worker threads, each with its own copy of the model and one core's worth of work. Default 1. */
+  workers?: number;
+  /** Texts per model call. */
+  batchSize?: number;
+  /** Time bound of one model load. Default 60 s. */
+  startTimeoutMs?: number;
+  /** Time bound of one batch; past it the worker is ended and the call fails (retryable). Default 120 s. */
+  batchTimeoutMs?: number;
+  /**
+   * Told once when a worker runs TensorFlow.js because onnxruntime could not load (default: a process
+   * warning on stderr).
+   */
+  onFallback?: (message: string) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  state: 'starting' | 'idle' | 'busy';
+  batch: Batch | undefined;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** Embeds with a local model in worker threads; see the file comment. */
+export class WorkerPoolEmbedder implements StartableEmbedder {
+  protected modelId: string;
+  protected width: number;
+
+  private readonly size: number;
+  private readonly batchSize: number;
+  private readonly startTimeoutMs: number;
+  private readonly batchTimeoutMs: number;
+  private readonly onFallback: (message: string) => void;
+  private fallbackTold = false;
+  private runtimeInUse: UseLiteRuntime | undefined;
+  private spec: ModelSpec | undefined;
+  private readonly slots = new Set<Slot>();
+  private readonly calls = new CallQueue();
+  private closed = false;
+  private readyWaiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+
+  /**
+   * `model` gives what the workers load (called at the first start; a throw fails the waiting calls with
+   * `model_load_failed`); `id` and `dimensions` hold until a worker reports the loaded model's own.
+   */
+  constructor(
+    private readonly model: () => ModelSpec,
+    identity: { id: string; dimensions: number; maxBatch: number; defaultBatch: number },
+    options: WorkerPoolOptions,
+  ) {
+    this.modelId = identity.id;
+    this.width = identity.dimensions;
+    this.size = clampInteger(options.workers ?? 1, 1, MAX_EMBED_WORKERS, 'workers');
+    this.batchSize = clampInteger(
+      options.batchSize ?? identity.defaultBatch,
+      1,
+      identity.maxBatch,
+      'batchSize',
+    );
+    this.startTimeoutMs = options.startTimeoutMs ?? 60_000;
+    this.batchTimeoutMs = options.batchTimeoutMs ?? 120_000;
+    this.onFallback = options.onFallback ?? ((message) => process.emitWarning(message, 'ParleyEmbedder'));
+  }
+
+  /** The id stored with the vectors of this model. */
+  get id(): string {
+    return this.modelId;
+  }
+
+  /** Width of the vectors. */
+  get dimensions(): number {
+    return this.width;
+  }
+
+  /** The runtime the last loaded worker runs the model on (undefined until one has loaded). */
+  get runtime(): UseLiteRuntime | undefined {
+    return this.runtimeInUse;
+  }
+
+  /** Starts the workers and resolves once one has loaded the model. */
+  ready(): Promise<void> {
+    if (this.closed) return Promise.reject(closedError());
+    if ([...this.slots].some((slot) => slot.state !== 'starting')) return Promise.resolve();
+    const waiting = new Promise<void>((resolve, reject) => this.readyWaiters.push({ resolve, reject }));
+    this.grow(this.size);
+    return waiting;
+  }
+
+  /** Unit vectors of `texts`, in order; `[]` for no texts. */
+  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    if (this.closed) return Promise.reject(closedError());
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    if (texts.length === 0) return Promise.resolve([]);
+    for (const text of texts) {
+      if (typeof text !== 'string') return Promise.reject(new TypeError('embed() takes an array of strings'));
+    }
+    return this.calls.enqueue(texts, this.batchSize, signal, () => this.pump());
+  }
+
+  /** Worker threads alive (loading or loaded), those embedding now, and batches waiting for one. */
+  stats(): { workers: number; busy: number; queuedBatches: number } {
+    const slots = [...this.slots];
+    return {
+      workers: slots.length,
+      busy: slots.filter((slot) => slot.state === 'busy').length,
+      queuedBatches: this.calls.waitingBatches,
+    };
+  }
+
+  /** Fails waiting and running calls, and ends every worker. Safe to call twice. */
+  async close(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      const running = [...this.slots].flatMap((slot) => slot.batch?.call ?? []);
+      const calls = new Set([...this.calls.waiting, ...running]);
+      for (const call of calls) this.calls.fail(call, closedError());
+      this.settleReady(closedError());
+    }
+    const slots = [...this.slots];
+    this.slots.clear();
+    await Promise.all(slots.map((slot) => this.stop(slot)));
+  }
+
+  /** Gives batches to idle workers (the call served least goes first); starts workers when work waits. */
+  private pump(): void {
+    if (this.closed) return;
+    for (const slot of this.slots) {
+      if (slot.state !== 'idle') continue;
+      const batch = this.calls.next();
+      if (batch === undefined) break;
+      slot.state = 'busy';
+      slot.batch = batch;
+      slot.worker.ref();
+      slot.timer = setTimeout(() => this.overrun(slot), this.batchTimeoutMs);
+      slot.worker.postMessage({ type: 'embed', id: batch.id, texts: batch.texts } satisfies EmbedRequest);
+    }
+    if (this.calls.waiting.length > 0) {
+      const waiting = this.calls.waitingBatches;
+      const busy = [...this.slots].filter((slot) => slot.state === 'busy').length;
+      this.grow(Math.min(this.size, busy + waiting));
+    }
+  }
+
+  /** Starts workers until there are `count`. */
+  private grow(count: number): void {
+    while (!this.closed && this.slots.size < count) this.start();
+  }
+
+  private start(): void {
+    let spec: ModelSpec;
+    try {
+      this.spec ??= this.model();
+      spec = this.spec;
+    } catch (error) {
+      this.startFailed(describe(error));
+      return;
+    }
+    const worker = spawnWorker(siblingModule(import.meta.url, 'use-lite-worker'), { workerData: spec });
+    const slot: Slot = { worker, state: 'starting', batch: undefined, timer: undefined };
+    this.slots.add(slot);
+    slot.timer = setTimeout(() => {
+      this.drop(slot);
+      this.startFailed(`the model did not load within ${this.startTimeoutMs} ms`);
+    }, this.startTimeoutMs);
+    worker.on('message', (message: WorkerMessage) => this.onMessage(slot, message));
+    worker.on('error', (error) => this.onExit(slot, `the embedding worker failed: ${describe(error)}`));
+    worker.on('exit', (code) => this.onExit(slot, `the embedding worker exited (code ${code})`));
+  }
+
+  private onMessage(slot: Slot, message: WorkerMessage): void {
+    if (!this.slots.has(slot)) return;
+    switch (message.type) {
+      case 'ready':
+        clearTimeout(slot.timer);
+        this.runtimeInUse = message.model.runtime;
+        this.learn(message.model);
+        if (message.model.fallback !== undefined && !this.fallbackTold) {
+          this.fallbackTold = true;
+          this.onFallback(
+            `onnxruntime-node could not load (${message.model.fallback}); USE lite runs on TensorFlow.js (WebAssembly) instead, ~7x slower, same vectors`,
+          );
+        }
+        slot.state = 'idle';
+        slot.worker.unref();
+        this.settleReady();
+        this.pump();
+        return;
+      case 'failed':
+        this.drop(slot);
+        this.startFailed(`the embedding model could not be loaded: ${message.message}`);
+        return;
+      case 'vectors':
+      case 'error': {
+        const batch = slot.batch;
+        if (batch === undefined || batch.id !== message.id) return;
+        clearTimeout(slot.timer);
+        if (message.type === 'vectors') {
+          slot.state = 'idle';
+          slot.batch = undefined;
+          slot.worker.unref();
+          this.calls.complete(batch, message.vectors, this.width);
+        } else {
+          // The model threw: its WebAssembly memory may be unusable, so a fresh worker takes over.
+          this.drop(slot);
+          this.calls.abandon(
+            batch,
+            new EmbedderError('worker_failed', `embedding failed: ${message.message}`),
+          );
+        }
+        this.pump();
+        return;
+      }
+      default:
+        message satisfies never;
+    }
+  }
+
+  /** Takes the id and width a worker reports for the model it loaded. */
+  private learn(model: LoadedModel): void {
+    this.modelId = model.id;
+    this.width = model.dimensions;
+  }
+
+  /** A worker that runs past its time bound is ended; its call fails and may be retried. */
+  private overrun(slot: Slot): void {
+    const call = slot.batch?.call;
+    this.drop(slot);
+    if (call !== undefined) {
+      const message = `an embedding batch ran longer than ${this.batchTimeoutMs} ms; its worker was ended`;
+      this.calls.fail(call, new EmbedderError('worker_failed', message, { retryable: true }));
+    }
+    this.pump();
+  }
+
+  private onExit(slot: Slot, reason: string): void {
+    if (!this.slots.has(slot)) return;
+    const { state, batch } = slot;
+    this.drop(slot);
+    if (state === 'starting') {
+      this.startFailed(reason);
+    } else if (batch !== undefined) {
+      this.calls.fail(batch.call, new EmbedderError('worker_failed', reason, { retryable: true }));
+      this.pump();
+    }
+  }
+
+  /** No worker could load the model: everything waiting fails; a later call tries again. */
+  private startFailed(reason: string): void {
+    if ([...this.slots].some((slot) => slot.state !== 'starting')) return; // others still serve
+    const error = new EmbedderError('model_load_failed', reason);
+    this.calls.failWaiting(error);
+    this.settleReady(error);
+    for (const slot of [...this.slots]) this.drop(slot);
+  }
+
+  private settleReady(error?: unknown): void {
+    const waiters = this.readyWaiters;
+    this.readyWaiters = [];
+    for (const waiter of waiters) {
+      if (error === undefined) waiter.resolve();
+      else waiter.reject(error);
+    }
+  }
+
+  /** Forgets a worker and ends it in the background. */
+  private drop(slot: Slot): void {
+    this.slots.delete(slot);
+    void this.stop(slot);
+  }
+
+  private async stop(slot: Slot): Promise<void> {
+    clearTimeout(slot.timer);
+    slot.worker.removeAllListeners('message');
+    await slot.worker.terminate();
+  }
+}
+
+function closedError(): EmbedderError {
+  return new EmbedderError('closed', 'the embedder is closed');
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function clampInteger(value: number, min: number, max: number, name: string): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new EmbedderError(
+      'invalid_configuration',
+      `${name} must be an integer from ${min} to ${max}, got ${value}`,
+    );
+  }
+  return value;
+}
