@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { FileObject } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  fakeTerminal,
   faultyProxy,
   freePort,
   type GeneratedDocument,
@@ -185,6 +186,25 @@ describe('parley files, kb and search against a running Parley', () => {
       await proxy.close();
       await flaky.close();
     }
+  });
+
+  it('draws live bars on a terminal: the total, a line per file as it ends, then the summary table', async () => {
+    const terminal = fakeTerminal();
+    const dirTty = await tempDir();
+    await writeFile(join(dirTty, 'tty-1.md'), '# TTY one\n\nA tapir reads the terminal.\n');
+    await writeFile(join(dirTty, 'tty-2.md'), '# TTY two\n\nA tapir writes the terminal.\n');
+    const run = await parley(['files', 'upload', dirTty], t.env, terminal);
+    expect(run.code).toBe(0);
+    expect(run.out).toBe('');
+    const text = terminal.text;
+    expect(text).toMatch(
+      /total\s+\S+ \d+ B\/\d+ B · files 2\/2: 0 indexing, 2 indexed, 0 unchanged, 0 failed/,
+    );
+    expect(text).toMatch(/indexed {3}tty-1\.md/);
+    expect(text).toMatch(/indexed {3}tty-2\.md/);
+    expect(text).toMatch(/│ indexed\s+│\s+2 │/);
+    // Drawn in place: cursor moves and line clears, not a log of lines.
+    expect(text).toContain('\u001b[');
   });
 
   it('uploads the files a glob matches, keyed under its fixed part, with --prefix and --public', async () => {

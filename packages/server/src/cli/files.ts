@@ -58,18 +58,11 @@ function uploadCommand(files: Command, ctx: CommandContext): void {
         // Unknown bot or bad token: one clear error before any file is read.
         await client.listFiles({ pageSize: 1 });
         const kb = flags.kb ? await knowledgeBaseOf(client, flags.kb) : undefined;
-        const all = planned.map((f) => ({
-          path: f.path,
-          key: f.key,
-          size: f.size,
-          state: 'queued' as const,
-          sent: 0,
-        }));
         const terminal = terminalOf(ctx.io);
         const display = flags.json
           ? silentDisplay()
           : terminal
-            ? liveDisplay(terminal, all)
+            ? liveDisplay(terminal, planned)
             : plainDisplay(ctx.io, planned.length);
         if (!flags.json && !terminal)
           ctx.io.out(

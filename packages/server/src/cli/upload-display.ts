@@ -109,10 +109,16 @@ function fileLine(file: FileReport): string {
  * The live display on a terminal (cli-progress): an overall bar of bytes and files, one bar per file in
  * flight (uploading, then indexing) up to what the screen holds, and a line above the bars as each file ends.
  */
-export function liveDisplay(terminal: NodeJS.WriteStream, reports: FileReport[]): UploadDisplay {
-  const totalBytes = reports.reduce((n, r) => n + r.size, 0);
+export function liveDisplay(
+  terminal: NodeJS.WriteStream,
+  planned: ReadonlyArray<{ key: string; size: number }>,
+): UploadDisplay {
+  const totalBytes = planned.reduce((n, r) => n + r.size, 0);
+  // The latest report of each file told so far, by key.
+  const latest = new Map<string, FileReport>();
+  const reports = () => [...latest.values()];
   const rows = Math.max(3, (terminal.rows ?? 24) - 6);
-  const width = Math.max(20, Math.min(40, (terminal.columns ?? 80) - 60));
+  const width = Math.max(10, Math.min(30, (terminal.columns ?? 80) - 100));
   const multibar = new cliProgress.MultiBar({
     stream: terminal,
     hideCursor: true,
@@ -122,9 +128,10 @@ export function liveDisplay(terminal: NodeJS.WriteStream, reports: FileReport[])
     fps: 8,
   });
   const counts = () => {
-    const by = (s: FileState) => reports.filter((r) => r.state === s).length;
-    const done = reports.filter((r) => DONE_STATES.includes(r.state)).length;
-    return `files ${done}/${reports.length} · indexing ${by('indexing')} · indexed ${by('indexed')} · unchanged ${by('unchanged')} · failed ${by('failed')}`;
+    const all = reports();
+    const by = (s: FileState) => all.filter((r) => r.state === s).length;
+    const done = all.filter((r) => DONE_STATES.includes(r.state)).length;
+    return `files ${done}/${planned.length}: ${by('indexing')} indexing, ${by('indexed')} indexed, ${by('unchanged')} unchanged, ${by('failed')} failed`;
   };
   const overall = multibar.create(
     Math.max(1, totalBytes),
@@ -132,14 +139,14 @@ export function liveDisplay(terminal: NodeJS.WriteStream, reports: FileReport[])
     {},
     {
       format: (options, params) =>
-        `${'total'.padEnd(30)} ${cliProgress.Format.BarFormat(params.progress, options)} ${formatBytes(params.value)}/${formatBytes(totalBytes)} · ${counts()}`,
+        `${'total'.padEnd(24)} ${cliProgress.Format.BarFormat(params.progress, options)} ${formatBytes(params.value)}/${formatBytes(totalBytes)} · ${counts()}`,
     },
   );
   const bars = new Map<FileReport, cliProgress.SingleBar>();
   const barFormat =
     (file: FileReport): cliProgress.GenericFormatter =>
     (options, params) =>
-      `${pad(file.key, 30)} ${cliProgress.Format.BarFormat(params.progress, options)} ${fileLine(file)}`;
+      `${pad(file.key, 24)} ${cliProgress.Format.BarFormat(params.progress, options)} ${fileLine(file)}`;
 
   const progressOf = (file: FileReport) =>
     file.state === 'indexing'
@@ -152,8 +159,9 @@ export function liveDisplay(terminal: NodeJS.WriteStream, reports: FileReport[])
 
   return {
     changed(file) {
+      latest.set(file.key, file);
       // Bytes dealt with: sent so far, and the whole size of files that ended (unchanged ones send none).
-      const handled = reports.reduce((n, r) => n + (DONE_STATES.includes(r.state) ? r.size : r.sent), 0);
+      const handled = reports().reduce((n, r) => n + (DONE_STATES.includes(r.state) ? r.size : r.sent), 0);
       overall.update(Math.min(handled, Math.max(1, totalBytes)));
       let bar = bars.get(file);
       if (DONE_STATES.includes(file.state)) {
@@ -175,6 +183,8 @@ export function liveDisplay(terminal: NodeJS.WriteStream, reports: FileReport[])
     },
     end(allReports, summary) {
       overall.update(Math.max(1, totalBytes));
+      // stop() draws the bars but not the lines logged since the last redraw: redraw once first.
+      multibar.update();
       multibar.stop();
       terminal.write(summaryTable(allReports, summary));
     },

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import type { CommandIo } from '../cli/context.js';
 import { type CliIo, runCli } from '../cli.js';
 import { createTestApp, type TestAppOptions } from './harness.js';
@@ -14,8 +15,12 @@ export interface CliRun {
   err: string;
 }
 
-/** Runs `parley <args>` in-process with this environment (no terminal: plain lines). */
-export async function parley(args: string[], env: Record<string, string | undefined>): Promise<CliRun> {
+/** Runs `parley <args>` in-process with this environment (no terminal unless given: plain lines). */
+export async function parley(
+  args: string[],
+  env: Record<string, string | undefined>,
+  terminal?: NodeJS.WriteStream,
+): Promise<CliRun> {
   let out = '';
   let err = '';
   const io: CliIo & CommandIo = {
@@ -26,7 +31,7 @@ export async function parley(args: string[], env: Record<string, string | undefi
     err: (text) => {
       err += text;
     },
-    terminal: undefined,
+    terminal,
   };
   const code = await runCli(['node', 'parley', ...args], io);
   return { code, out, err };
@@ -151,4 +156,18 @@ export async function writeDocuments(dir: string, count = 2): Promise<GeneratedD
     made.push({ name: `notes/note-${i}.md`, word: mdWord });
   }
   return made;
+}
+
+/** A terminal of `columns` × `rows` that keeps what is drawn on it (ANSI codes and all) in `text`. */
+export function fakeTerminal(columns = 140, rows = 30): NodeJS.WriteStream & { text: string } {
+  const stream = new PassThrough() as unknown as NodeJS.WriteStream & { text: string };
+  stream.text = '';
+  Object.assign(stream, { isTTY: true, columns, rows });
+  const write = stream.write.bind(stream);
+  stream.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    stream.text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    return write(chunk, ...rest);
+  }) as typeof stream.write;
+  stream.resume();
+  return stream;
 }
