@@ -8,6 +8,7 @@ import { authorizeFile, loadFile, ownerOf } from './access.js';
 import type { FilesContext, FilesService } from './contract.js';
 import type { FilesEnv } from './deps.js';
 import { collectAfter, queueGarbage } from './garbage.js';
+import { withUtf8Charset } from './media-type.js';
 import { servable, storedFile, uploaded } from './records.js';
 import { type FileRow, filesRepo } from './repo.js';
 import { retryOnConflict } from './upsert.js';
@@ -62,7 +63,8 @@ async function copyBlob(env: FilesEnv, plan: CopyPlan): Promise<string> {
 function copiedValues(source: CopyPlan['source'], blobKey: string) {
   const contentType = source.blob_content_type ?? source.content_type;
   return {
-    content_type: contentType,
+    // The type the content was uploaded with (without the charset=utf-8 its download adds), served as before.
+    content_type: contentType === withUtf8Charset(source.content_type) ? source.content_type : contentType,
     size: source.size,
     declared_size: source.size,
     sha256: source.sha256,

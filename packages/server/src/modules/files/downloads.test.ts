@@ -37,7 +37,8 @@ describe('downloading through a file’s url', () => {
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.equals(CONTENT)).toBe(true);
     expect(file.contentType).toBe('text/plain');
-    expect(res.headers['content-type']).toBe('text/plain');
+    // Uploaded without a charset, and UTF-8: served as UTF-8 (charset.test.ts).
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-length']).toBe('12');
     expect(res.headers['accept-ranges']).toBe('bytes');
@@ -60,11 +61,11 @@ describe('downloading through a file’s url', () => {
   it('sends the stored Content-Type given at upsert, and HTML as an attachment, never inline', async () => {
     const csv = await store(t, 'data.bin', Buffer.from('a,b\n1,2\n'), { contentType: 'text/csv' });
     const csvRes = await fetchUrl(t, csv.url);
-    expect(csvRes.headers['content-type']).toBe('text/csv');
+    expect(csvRes.headers['content-type']).toBe('text/csv; charset=utf-8');
     const html = await store(t, 'page.html', Buffer.from('<script>alert(1)</script>'));
     const res = await fetchUrl(t, html.url);
     expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('text/html');
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="page.html"');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain('sandbox');
@@ -74,7 +75,7 @@ describe('downloading through a file’s url', () => {
     const res = await fetchUrl(t, url, {}, 'HEAD');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-length']).toBe('12');
-    expect(res.headers['content-type']).toBe('text/plain');
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(res.headers.etag).toBe(`"${sha256(CONTENT)}"`);
     expect(res.headers['content-disposition']).toContain("filename*=UTF-8''");
     expect(res.rawPayload.length).toBe(0);

@@ -29,3 +29,14 @@ export function checkMediaType(field: string, value: string): string {
 export function servedMediaType(stored: string | null): string {
   return stored !== null && isMediaType(stored) ? stored : 'application/octet-stream';
 }
+
+/** Whether `value` is a text type (text/…) that names no charset parameter. */
+export function isTextWithoutCharset(value: string): boolean {
+  const [type, ...params] = value.split(';');
+  return /^\s*text\/[^\s]+\s*$/i.test(type ?? '') && !params.some((param) => /^\s*charset\s*=/i.test(param));
+}
+
+/** `value` with `; charset=utf-8` added: what text uploaded without a charset is served as when it is UTF-8. */
+export function withUtf8Charset(value: string): string {
+  return `${value}; charset=utf-8`;
+}

@@ -57,7 +57,7 @@ describe.each(backends)('replacing the content of a key on %s', (_name, database
       const res = await fetchUrl(t, url);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.rawPayload.equals(v1)).toBe(true);
-      expect(res.headers['content-type']).toBe('text/plain');
+      expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
       expect(res.headers['content-length']).toBe(String(v1.length));
     }
 
@@ -65,7 +65,7 @@ describe.each(backends)('replacing the content of a key on %s', (_name, database
     for (const url of [publicUrl, (await getFile(t, key)).url]) {
       const res = await fetchUrl(t, url);
       expect(res.rawPayload.equals(v2)).toBe(true);
-      expect(res.headers['content-type']).toBe('text/markdown');
+      expect(res.headers['content-type']).toBe('text/markdown; charset=utf-8');
     }
     expect(await getFile(t, key)).toMatchObject({ status: 'upload_completed', size: v2.length });
   });

@@ -6,9 +6,11 @@ import type { FilesService, UploadRequest } from './contract.js';
 import type { FilesEnv } from './deps.js';
 import { collectAfter, queueGarbage } from './garbage.js';
 import { scheduleIndexing } from './indexing.js';
+import { isTextWithoutCharset, withUtf8Charset } from './media-type.js';
 import { storedFile } from './records.js';
 import { type FileRow, filesRepo } from './repo.js';
 import { checkUploadUrl } from './urls.js';
+import { watchUtf8 } from './utf8-check.js';
 
 /** The file an upload URL is for, while that URL is its current one and unused (403 or 410 otherwise). */
 async function uploadTarget(
@@ -39,7 +41,7 @@ async function writeBlob(
   env: FilesEnv,
   row: FileRow,
   blobKey: string,
-  body: Readable,
+  body: Readable | AsyncIterable<Uint8Array>,
   signal: AbortSignal,
 ): Promise<{ size: number; sha256: string }> {
   const declared = row.declared_size;
@@ -76,12 +78,13 @@ async function writeBlob(
 /**
  * Points the record at the new blob, in one transaction, unless a re-upsert or a delete came meanwhile
  * (answers false then): the blob it replaces is queued as garbage, and indexing is queued when asked for.
+ * Text uploaded without a charset is served as UTF-8 when its bytes are (`utf8`), so browsers show it right.
  */
 async function commitUpload(
   env: FilesEnv,
   row: FileRow,
   blobKey: string,
-  written: { size: number; sha256: string },
+  written: { size: number; sha256: string; utf8: boolean },
 ): Promise<boolean> {
   const at = env.now();
   return env.db.transaction().execute(async (tx) => {
@@ -94,7 +97,10 @@ async function commitUpload(
       size: written.size,
       sha256: written.sha256,
       // What these bytes are served as: the media type and access policies of the upsert they belong to.
-      blob_content_type: current.content_type,
+      blob_content_type:
+        written.utf8 && isTextWithoutCharset(current.content_type)
+          ? withUtf8Charset(current.content_type)
+          : current.content_type,
       blob_access_policies: current.access_policies,
       status: 'upload_completed',
       failed_status_reason: null,
@@ -126,8 +132,10 @@ export function filesUpload(env: FilesEnv): Pick<FilesService, 'upload'> {
         );
       }
       const blobKey = `bots/${row.bot_id}/files/${row.id}/${newId('file').slice(5)}`;
-      const written = await writeBlob(env, row, blobKey, body, request.signal);
-      if (!(await commitUpload(env, row, blobKey, written))) {
+      // Text that names no charset is checked for UTF-8 on its way to the blob store.
+      const utf8 = isTextWithoutCharset(row.content_type) ? watchUtf8(body) : undefined;
+      const written = await writeBlob(env, row, blobKey, utf8?.body ?? body, request.signal);
+      if (!(await commitUpload(env, row, blobKey, { ...written, utf8: utf8?.valid() === true }))) {
         await env.blobs.delete(blobKey);
         throw errors.gone('The file was replaced or deleted while uploading; nothing was kept');
       }
