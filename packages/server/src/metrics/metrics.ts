@@ -38,6 +38,10 @@ export class AppMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'operation' | 'status'>;
   private readonly requestSeconds: Histogram<'operation' | 'status'>;
+  private readonly requestSeries = new Map<
+    string,
+    { count: { inc(): void }; time: { observe(seconds: number): void } }
+  >();
   private readonly embeddingSeconds: Histogram<'model' | 'outcome'>;
   private readonly embeddedTexts: Counter<'model'>;
   private readonly indexedPassages: Counter;
@@ -95,9 +99,16 @@ export class AppMetrics {
 
   /** One request answered: `operation` its operation id, `seconds` from arrival to the answer sent. */
   request(operation: string, status: number, seconds: number): void {
-    const labels = { operation, status: String(status) };
-    this.requests.inc(labels);
-    this.requestSeconds.observe(labels, seconds);
+    const key = `${operation} ${status}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      // The series of an operation and status, bound once (prom-client then skips hashing the labels).
+      const labels = { operation, status: String(status) };
+      series = { count: this.requests.labels(labels), time: this.requestSeconds.labels(labels) };
+      this.requestSeries.set(key, series);
+    }
+    series.count.inc();
+    series.time.observe(seconds);
   }
 
   /** One embedder call of `texts` texts that took `seconds`. */
