@@ -4,7 +4,9 @@ import Type from 'typebox';
 import { ApiError } from '../../errors/errors.js';
 import { sendBuiltFile } from '../../http/built-files.js';
 import { OPEN_CORS } from '../../http/cors.js';
+import { header } from '../../http/headers.js';
 import { operations } from '../../http/operation.js';
+import { NOT_FOUND_PAGE_CSP, notFoundPage, prefersHtml } from './not-found-page.js';
 import { WEBCHAT_ASSETS, type WebchatService } from './service.js';
 
 /** The name of a webchat script (inject.js or webchat.js). */
@@ -73,6 +75,17 @@ export function webchatRoutes(app: FastifyInstance, deps: { webchat: WebchatServ
         scriptUrl: '/webchat/v1/inject.js',
         connectOrigins: [new URL(deps.publicUrl).origin],
       });
+      // A person following a link gets a page that says so; an API client keeps the JSON error.
+      reply.header('vary', 'accept');
+      if (!page && prefersHtml(header(req, 'accept'))) {
+        return reply
+          .status(404)
+          .header('content-type', 'text/html; charset=utf-8')
+          .header('content-security-policy', NOT_FOUND_PAGE_CSP)
+          .header('cache-control', 'no-store')
+          .header('x-content-type-options', 'nosniff')
+          .send(notFoundPage(req.params.botId));
+      }
       if (!page) throw new ApiError('ResourceNotFound', `Bot "${req.params.botId}" was not found`);
       return reply
         .header('content-type', 'text/html; charset=utf-8')
