@@ -223,6 +223,25 @@ describe.each([
   );
 });
 
+describe('metrics when the job queue cannot be read', () => {
+  let t: TestApp;
+  let base: string;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { PARLEY_METRICS: 'true' } });
+    base = await serve(t);
+  });
+  afterAll(() => t.close());
+
+  it('still answers every other metric, the queue gauges left out', async () => {
+    await sql`drop table jobs`.execute(t.db.kysely);
+    const metrics = await metricsOf(base);
+    expect(metrics.value('parley_job_queue_depth', { kind: 'index_file' })).toBeUndefined();
+    expect(metrics.value('parley_job_queue_oldest_age_seconds', { kind: 'index_file' })).toBeUndefined();
+    expect(metrics.value('parley_chat_streams_open')).toBe(0);
+    expect(metrics.value('process_resident_memory_bytes')).toBeGreaterThan(0);
+  });
+});
+
 describe('metrics of live chat streams', () => {
   let t: TestApp;
   beforeAll(async () => {
