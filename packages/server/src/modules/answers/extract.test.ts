@@ -20,6 +20,29 @@ describe('sentencesOf', () => {
     ]);
   });
 
+  it('joins the lines of hard-wrapped prose back, but not list items, table rows or finished lines', () => {
+    const wrapped =
+      'Yes. Orders are not charged until they ship, so nothing is lost by changing your mind. An order can be\n' +
+      'cancelled free of charge from your account page until it leaves the warehouse. If you find it cheaper at an\n' +
+      'authorised UK retailer, we refund the difference.\n' +
+      '- Returns: 30 days\n' +
+      'Aria H2 headphones | AR-H2 | 199.00\n' +
+      'Aria H2 case | AR-CASE | 29.00';
+    expect(sentencesOf(wrapped)).toEqual([
+      'Yes.',
+      'Orders are not charged until they ship, so nothing is lost by changing your mind.',
+      'An order can be cancelled free of charge from your account page until it leaves the warehouse.',
+      'If you find it cheaper at an authorised UK retailer, we refund the difference.',
+      '- Returns: 30 days',
+      'Aria H2 headphones | AR-H2 | 199.00',
+      'Aria H2 case | AR-CASE | 29.00',
+    ]);
+    // A short line (a heading) starts its own line even without a full stop.
+    expect(
+      sentencesOf('Shipping\nOrders leave the warehouse within a day of being placed by the customer.'),
+    ).toEqual(['Shipping', 'Orders leave the warehouse within a day of being placed by the customer.']);
+  });
+
   it('answers nothing for blank text', () => {
     expect(sentencesOf(' \n\n \t')).toEqual([]);
   });
@@ -83,6 +106,28 @@ describe('extractQuotes', () => {
     const faq = passage('Can I cancel an order I have just placed? Yes, until it leaves the warehouse.');
     expect(extractQuotes('can i still cancel my order', [faq])[0]?.text).toBe(
       'Can I cancel an order I have just placed? Yes, until it leaves the warehouse.',
+    );
+  });
+
+  it('takes the whole answer after an FAQ’s question line, up to the next question and within 60 words', () => {
+    const faq = passage(
+      'Do you match prices from other shops?\nWe check our prices against the market every week. If you find ' +
+        'the same product cheaper at an authorised UK retailer within 14 days, we refund the difference. ' +
+        'Marketplace sellers are not included.\nDo you sell gift cards?\nYes, from 10 to 200 pounds.',
+    );
+    expect(extractQuotes('Do you price match?', [faq])[0]?.text).toBe(
+      'Do you match prices from other shops? We check our prices against the market every week. If you find ' +
+        'the same product cheaper at an authorised UK retailer within 14 days, we refund the difference. ' +
+        'Marketplace sellers are not included.',
+    );
+  });
+
+  it('takes a price for a question about what something costs', () => {
+    const prices = passage(
+      'Express delivery is available for every order placed before noon.\nExpress delivery | SHIP-EXP | 9.95',
+    );
+    expect(extractQuotes('What does express delivery cost?', [prices])[0]?.text).toBe(
+      'Express delivery | SHIP-EXP | 9.95',
     );
   });
 

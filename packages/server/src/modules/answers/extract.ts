@@ -51,10 +51,16 @@ export const EXTRACT_DEFAULTS: ExtractOptions = {
   numberBonus: 0.1,
 };
 
+/** A sentence that is a question (an FAQ's question line). */
+const QUESTION_END = /\?["'”’)]*$/u;
+/** Sentences of an FAQ's answer a quote may take beyond `maxSentences` (within `maxWords`). */
+const FAQ_ANSWER_SENTENCES = 2;
+
 /** A question asking for a duration or a date: its answer holds a time (`24 months`, `8 am`, `March 31`). */
 const ASKS_TIME = /\b(how (long|soon|often)|when|what (time|date|year|day)|which (year|day))\b/i;
 /** A question asking for a quantity: its answer holds a number. */
-const ASKS_NUMBER = /\b(how (many|much|old|far|big|large|fast|tall|high)|what (percentage|age|price))\b/i;
+const ASKS_NUMBER =
+  /\b(how (many|much|old|far|big|large|fast|tall|high)|what (percentage|age)|costs?|price[sd]?|fees?|charges?)\b/i;
 const NUMBER_WORD =
   '\\d+(?:[.,]\\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|a few|several';
 /** A number in digits, or spelled out. */
@@ -77,7 +83,7 @@ export interface Quote {
   passage: SearchPassage;
   /** The passage's place in the search results (0: first). */
   rank: number;
-  /** The quoted sentences, as the passage has them (line breaks kept), cut with `…` when too long. */
+  /** The quoted sentences, as the passage has them (wrapped lines joined), cut with `…` when too long. */
   text: string;
   /** The headings above the passage, outermost first (its context), when search gave them. */
   heading: string[];
@@ -98,16 +104,48 @@ const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 const wordsIn = (text: string) => text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 
+/** A line that starts a list item, a heading or a table row. */
+const ITEM_START = /^(?:[-*•#>|]|\d+[.)]\s)/u;
+/** A line that ends a sentence or introduces what follows. */
+const LINE_END = /[.!?:;]["'”’)\]]*$/u;
+
 /**
- * The sentences of a passage: each line apart (list items, table rows), each line cut into sentences;
- * a fragment of fewer than three words (an abbreviation's cut) joins the sentence before it.
+ * The logical lines of a text: its lines, with the lines of hard-wrapped prose (a text file wrapped at a
+ * fixed width) joined back. A line continues the one before when that one ends mid-sentence, is no table
+ * row, and either the line starts in lower case or the one before is as long as the text's longest lines.
+ */
+export function logicalLines(text: string): string[] {
+  const lines = text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((l) => l.replace(/[ \t]+/g, ' ').trim());
+  const longest = Math.max(0, ...lines.map((l) => l.length));
+  const out: string[] = [];
+  let previous = '';
+  for (const line of lines) {
+    const wraps =
+      previous !== '' &&
+      line !== '' &&
+      !LINE_END.test(previous) &&
+      !previous.includes(' | ') &&
+      !ITEM_START.test(line) &&
+      (/^\p{Ll}/u.test(line) || (previous.length >= 40 && previous.length >= 0.6 * longest));
+    if (wraps) out[out.length - 1] = `${out[out.length - 1]} ${line}`;
+    else if (line) out.push(line);
+    previous = line;
+  }
+  return out;
+}
+
+/**
+ * The sentences of a passage: each logical line apart (list items, table rows; wrapped prose joined back:
+ * {@link logicalLines}), each line cut into sentences; a fragment of fewer than three words (an abbreviation's
+ * cut) joins the sentence before it.
  * @example sentencesOf('Refunds take 5 days. Ask us.\n- Exchanges: 14 days') // ['Refunds take 5 days.', 'Ask us.', '- Exchanges: 14 days']
  */
 export function sentencesOf(text: string): string[] {
   const out: string[] = [];
-  for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
-    const clean = line.replace(/[ \t]+/g, ' ').trim();
-    if (!clean) continue;
+  for (const clean of logicalLines(text)) {
     let first = true;
     for (const { segment } of segmenter.segment(clean)) {
       const s = segment.trim();
@@ -198,14 +236,19 @@ function bestWindow(
     let window = coverageOf(weights, p.stems[start] as Set<string>);
     let end = start + 1;
     let words = wordsIn(p.sentences[start] as string);
+    // Once the window holds an FAQ's question line, it takes the answer after it, up to the next question.
+    let answering = false;
     // Grow while the next sentence brings enough of the question's weight and the quote stays short.
-    while (end < p.sentences.length && end - start < options.maxSentences) {
+    while (
+      end < p.sentences.length &&
+      end - start < options.maxSentences + (answering ? FAQ_ANSWER_SENTENCES : 0)
+    ) {
       const union = new Set([...(p.stems.slice(start, end + 1).flatMap((s) => [...s]) as string[])]);
       const grown = coverageOf(weights, union);
       const more = wordsIn(p.sentences[end] as string);
-      // A window ending on a question (an FAQ's question line) takes the answer after it.
-      const asks = /\?["'”’)]*$/.test(p.sentences[end - 1] as string);
-      if (!asks && grown.share - window.share < options.growGain) break;
+      if (QUESTION_END.test(p.sentences[end - 1] as string)) answering = true;
+      else if (answering && QUESTION_END.test(p.sentences[end] as string)) break;
+      if (!answering && grown.share - window.share < options.growGain) break;
       if (words + more > options.maxWords) break;
       window = grown;
       words += more;
