@@ -1,23 +1,37 @@
 // Files API transfer benchmark: moves one large file through a real `parley serve` process (upsert, PUT to
-// the uploadUrl, GET of the url) and prints MB/s beside a raw copy of the same file on the same disk, measured
-// in the same run, with the server's peak memory. See bench/README.md.
+// the uploadUrl, GET of the url) and through a bare Node http server doing the same byte work (`pipeline(req,
+// file)` then fsync for the upload, `createReadStream` piped to the response for the download), both child
+// processes measured in the same run with the same client, and prints MB/s, the ratios to the bare server and
+// the servers' peak memory. A raw copy of the file on the same disk is printed too. See bench/README.md.
 //
 //   npm run -w @parley/bench files-transfer -- --size 1GiB --runs 3
 //
 // Options (flags win over environment): --size / BENCH_SIZE (bytes, or 64MiB, 1GiB, 500MB; default 1GiB),
-// --runs / BENCH_RUNS (default 3), --dir / BENCH_DIR (work folder; default the OS temp folder).
+// --runs / BENCH_RUNS (default 3), --dir / BENCH_DIR (work folder; default the OS temp folder), --parley-main /
+// BENCH_PARLEY_MAIN (the server entry point to run, default this checkout's packages/server/dist/main.js: another
+// build's, to measure before and after a change).
 import { createHash, randomFillSync } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, open, rm, unlink } from 'node:fs/promises';
-import { type IncomingMessage, request } from 'node:http';
+import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
+import { copyFile, mkdir, open, rm, stat, unlink } from 'node:fs/promises';
+import { createServer, type IncomingMessage, request } from 'node:http';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
 import { makeWorkFolder, option, positiveInteger } from './lib/args.js';
 import { megabytes, table } from './lib/format.js';
-import { procMemory, residentMemory } from './lib/machine.js';
+import { loadAverage, procMemory, residentMemory } from './lib/machine.js';
 import { onInterrupt, runMain, sleep } from './lib/run.js';
-import { callApi, type ParleyServer, readBody, startParleyWithBot } from './lib/server.js';
+import {
+  callApi,
+  childEnv,
+  freePort,
+  type NodeProcess,
+  type ParleyServer,
+  readBody,
+  spawnNode,
+  startParleyWithBot,
+} from './lib/server.js';
 import { median } from './lib/stats.js';
 
 const MiB = 1024 * 1024;
@@ -49,6 +63,8 @@ function parseSize(text: string): number {
 // Memory of the server process
 
 type Phase = 'idle' | 'copy' | 'upload' | 'download';
+
+type Sampler = ReturnType<typeof memorySampler>;
 
 /** Samples the server's RSS every 100 ms and keeps the peak per phase. */
 function memorySampler(pid: number) {
@@ -186,6 +202,24 @@ async function downloadThroughApi(
   return getFile(file.url, target);
 }
 
+/** CPU seconds (user + system, every thread) `pid` has used so far, from /proc (NaN without /proc). */
+function cpuSeconds(pid: number): number {
+  try {
+    // Fields after the command's closing parenthesis: state is the 3rd field, utime the 14th, stime the 15th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Runs `fn`, adding the CPU seconds `pid` used meanwhile to `into`. */
+async function withCpu(pid: number, into: number[], fn: () => Promise<void>): Promise<void> {
+  const before = cpuSeconds(pid);
+  await fn();
+  into.push(cpuSeconds(pid) - before);
+}
+
 async function timed(fn: () => Promise<void>): Promise<number> {
   const start = process.hrtime.bigint();
   await fn();
@@ -193,7 +227,84 @@ async function timed(fn: () => Promise<void>): Promise<number> {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// The baseline: a bare Node http server doing the same byte work (run as a child process of this file)
+
+/**
+ * `PUT /files/{name}`: `pipeline(req, createWriteStream(file))`, then fsync, then 200 `{"size":n}`.
+ * `GET /files/{name}`: `createReadStream(file)` piped to the response, with its Content-Length.
+ * `DELETE /files/{name}`: unlink. No auth, no hashing, no database: the floor of this work in Node.
+ */
+function runBareServer(port: number, dir: string): void {
+  const fail = (res: import('node:http').ServerResponse, error: unknown) => {
+    if (!res.headersSent) res.writeHead(500).end(String(error));
+    else res.destroy();
+  };
+  const server = createServer((req, res) => {
+    const name = (req.url ?? '').match(/^\/files\/([\w.-]+)$/)?.[1];
+    if (!name) {
+      res.writeHead(404).end();
+      return;
+    }
+    const path = join(dir, name);
+    if (req.method === 'PUT') {
+      pipeline(req, createWriteStream(path))
+        .then(() => fsyncFile(path))
+        .then(() => stat(path))
+        .then((s) => {
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ size: s.size }));
+        })
+        .catch((error: unknown) => fail(res, error));
+    } else if (req.method === 'GET') {
+      stat(path)
+        .then((s) => {
+          res.writeHead(200, {
+            'content-type': 'application/octet-stream',
+            'content-length': String(s.size),
+          });
+          return pipeline(createReadStream(path), res);
+        })
+        .catch((error: unknown) => fail(res, error));
+    } else if (req.method === 'DELETE') {
+      unlink(path)
+        .then(() => res.writeHead(204).end())
+        .catch((error: unknown) => fail(res, error));
+    } else {
+      res.writeHead(405).end();
+    }
+  });
+  server.listen(port, '127.0.0.1', () => console.log(`bare server listening on ${port}`));
+  process.on('SIGTERM', () => process.exit(0));
+}
+
+/** The bare server: this file run with `--bare-server <port> <dir>`. */
+async function startBare(dir: string): Promise<NodeProcess> {
+  const port = await freePort();
+  await mkdir(dir, { recursive: true });
+  return spawnNode({
+    name: 'bare Node http',
+    args: [fileURLToPath(import.meta.url), '--bare-server', String(port), dir],
+    env: childEnv({}),
+    url: `http://127.0.0.1:${port}`,
+    ready: async (out) => out.includes('bare server listening'),
+  });
+}
+
+async function uploadToBare(bare: NodeProcess, name: string, path: string, size: number): Promise<void> {
+  const answer = await putFile(`${bare.url}/files/${name}`, path, size);
+  if (answer.status !== 200) throw new Error(`bare upload answered ${answer.status}: ${answer.body}`);
+  const stored = (JSON.parse(answer.body) as { size: number }).size;
+  if (stored !== size) throw new Error(`the bare server stored ${stored} of ${size} bytes`);
+}
+
+async function deleteFromBare(bare: NodeProcess, name: string): Promise<void> {
+  const res = await fetch(`${bare.url}/files/${name}`, { method: 'DELETE' });
+  if (res.status !== 204) throw new Error(`bare delete answered ${res.status}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Report
+
+const rateOf = (size: number, seconds: number) => size / MB / seconds;
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -202,10 +313,12 @@ async function main(): Promise<void> {
   const runs = positiveInteger(option('runs', 'BENCH_RUNS'), 'runs') ?? 3;
   const work = await makeWorkFolder('parley-bench-');
   let server: ParleyServer | undefined;
-  let sampler: ReturnType<typeof memorySampler> | undefined;
+  let bare: NodeProcess | undefined;
+  const samplers: Sampler[] = [];
   const cleanup = async () => {
-    sampler?.stop();
+    for (const s of samplers) s.stop();
     await server?.stop();
+    await bare?.stop();
     await rm(work, { recursive: true, force: true });
   };
   onInterrupt(cleanup);
@@ -213,49 +326,70 @@ async function main(): Promise<void> {
   try {
     const source = join(work, 'source.bin');
     console.log(`Files transfer benchmark: ${size} bytes (${(size / MiB).toFixed(1)} MiB), ${runs} runs`);
-    console.log(`work folder ${work} (source, copies, server data dir: all on the same disk)`);
+    console.log(`work folder ${work} (source, copies, both servers' data: all on the same disk)`);
+    console.log(`Node ${process.version}; load average ${loadAverage()}`);
     const createStart = Date.now();
     const expectedSha = await createRandomFile(source, size);
     console.log(
       `created the source file (random bytes) in ${((Date.now() - createStart) / 1000).toFixed(1)} s`,
     );
 
-    server = await startParleyWithBot('Parley', join(work, 'data'));
-    sampler = memorySampler(server.pid);
+    const main = option('parley-main', 'BENCH_PARLEY_MAIN');
+    if (main) console.log(`Parley: ${main}`);
+    server = await startParleyWithBot('Parley', join(work, 'data'), {}, main);
+    bare = await startBare(join(work, 'bare'));
+    const parleySampler = memorySampler(server.pid);
+    const bareSampler = memorySampler(bare.pid);
+    samplers.push(parleySampler, bareSampler);
+    const setPhase = (phase: Phase) => Promise.all(samplers.map((s) => s.setPhase(phase)));
     await sleep(300);
     const startRss = (await residentMemory(server.pid)) ?? 0;
-    // Warm-up: one 1 MiB file up and down, so that code loaded on first use is in the idle figure.
+    // Warm-up: one 1 MiB file up and down through each server, so that code loaded on first use is in the
+    // idle figure.
     const warm = join(work, 'warm-up.bin');
     await createRandomFile(warm, MiB);
     const warmFile = await uploadThroughApi(server, 'bench/warm-up.bin', warm, MiB);
     await downloadThroughApi(server, warmFile.id, `${warm}.down`);
     await callApi(server, 'DELETE', `/v1/files/${warmFile.id}`);
+    await uploadToBare(bare, 'warm-up.bin', warm, MiB);
+    await getFile(`${bare.url}/files/warm-up.bin`, `${warm}.down`);
+    await deleteFromBare(bare, 'warm-up.bin');
     await rm(warm);
     await rm(`${warm}.down`);
     await sleep(500);
-    await sampler.setPhase('idle');
+    await setPhase('idle');
     const idleRss = (await residentMemory(server.pid)) ?? 0;
+    const bareIdleRss = (await residentMemory(bare.pid)) ?? 0;
 
-    const results = {
+    const seconds = {
       copyFile: [] as number[],
       stream: [] as number[],
+      bareUpload: [] as number[],
       upload: [] as number[],
+      bareDownload: [] as number[],
+      download: [] as number[],
+    };
+    /** CPU seconds of the server process during each transfer. */
+    const cpu = {
+      bareUpload: [] as number[],
+      upload: [] as number[],
+      bareDownload: [] as number[],
       download: [] as number[],
     };
     let verifiedUploads = 0;
     let verifiedDownloads = 0;
     for (let run = 1; run <= runs; run++) {
-      // Raw baselines: the same bytes, the same disk, each writer fsyncs before the clock stops (as the server does).
-      await sampler.setPhase('copy');
+      // Raw copies, for the disk's own speed: each writer fsyncs before the clock stops (as both servers do).
+      await setPhase('copy');
       const copy = join(work, `copy-${run}.bin`);
-      results.copyFile.push(
+      seconds.copyFile.push(
         await timed(async () => {
           await copyFile(source, copy);
           await fsyncFile(copy);
         }),
       );
       await unlink(copy);
-      results.stream.push(
+      seconds.stream.push(
         await timed(async () => {
           await pipeline(createReadStream(source, { highWaterMark: MiB }), createWriteStream(copy));
           await fsyncFile(copy);
@@ -263,105 +397,177 @@ async function main(): Promise<void> {
       );
       await unlink(copy);
 
-      // Upload: upsert, then the raw bytes to the uploadUrl, streamed from disk.
-      await sampler.setPhase('upload');
+      // The bare server and Parley take turns going first, so that a noisy moment spreads over both.
+      const bareFirst = run % 2 === 1;
+      const bareName = `run-${run}.bin`;
+
+      // Upload: the raw bytes streamed from disk; Parley's after an upsert, to its uploadUrl.
+      await setPhase('upload');
       let uploaded = { id: '', checksum: undefined as string | undefined };
-      results.upload.push(
-        await timed(async () => {
-          uploaded = await uploadThroughApi(server as ParleyServer, `bench/run-${run}.bin`, source, size);
-        }),
-      );
+      const uploadBare = async () => {
+        const b = bare as NodeProcess;
+        await withCpu(b.pid, cpu.bareUpload, async () => {
+          seconds.bareUpload.push(await timed(() => uploadToBare(b, bareName, source, size)));
+        });
+      };
+      const uploadParley = async () => {
+        const s = server as ParleyServer;
+        await withCpu(s.pid, cpu.upload, async () => {
+          seconds.upload.push(
+            await timed(async () => {
+              uploaded = await uploadThroughApi(s, `bench/run-${run}.bin`, source, size);
+            }),
+          );
+        });
+      };
+      for (const step of bareFirst ? [uploadBare, uploadParley] : [uploadParley, uploadBare]) await step();
       if (uploaded.checksum !== undefined) {
         if (uploaded.checksum !== expectedSha)
           throw new Error(`the server's sha256 ${uploaded.checksum} is not the source's ${expectedSha}`);
         verifiedUploads += 1;
       }
 
-      // Download: getFile for a fresh url, then the bytes to disk, streamed.
-      await sampler.setPhase('download');
+      // Download: the bytes to disk, streamed and hashed by the client; Parley's after getFile for a fresh url.
+      await setPhase('download');
       const target = join(work, `download-${run}.bin`);
-      let got = { bytes: 0, sha256: '' };
-      results.download.push(
-        await timed(async () => {
-          got = await downloadThroughApi(server as ParleyServer, uploaded.id, target);
-        }),
-      );
-      if (got.bytes !== size || got.sha256 !== expectedSha)
-        throw new Error(
-          `download of run ${run}: ${got.bytes} bytes, sha256 ${got.sha256}; expected ${expectedSha}`,
-        );
-      verifiedDownloads += 1;
-      await unlink(target);
-      await sampler.setPhase('idle');
+      const check = (who: string, got: { bytes: number; sha256: string }) => {
+        if (got.bytes !== size || got.sha256 !== expectedSha)
+          throw new Error(
+            `${who} download of run ${run}: ${got.bytes} bytes, sha256 ${got.sha256}; expected ${expectedSha}`,
+          );
+      };
+      const downloadBare = async () => {
+        let got = { bytes: 0, sha256: '' };
+        const b = bare as NodeProcess;
+        await withCpu(b.pid, cpu.bareDownload, async () => {
+          seconds.bareDownload.push(
+            await timed(async () => {
+              got = await getFile(`${b.url}/files/${bareName}`, target);
+            }),
+          );
+        });
+        check('bare', got);
+        await unlink(target);
+      };
+      const downloadParley = async () => {
+        let got = { bytes: 0, sha256: '' };
+        const s = server as ParleyServer;
+        await withCpu(s.pid, cpu.download, async () => {
+          seconds.download.push(
+            await timed(async () => {
+              got = await downloadThroughApi(s, uploaded.id, target);
+            }),
+          );
+        });
+        check('Parley', got);
+        verifiedDownloads += 1;
+        await unlink(target);
+      };
+      for (const step of bareFirst ? [downloadBare, downloadParley] : [downloadParley, downloadBare])
+        await step();
+      await setPhase('idle');
       await callApi(server, 'DELETE', `/v1/files/${uploaded.id}`);
+      await deleteFromBare(bare, bareName);
+      const last = (list: number[]) => rateOf(size, list.at(-1) ?? 1).toFixed(0);
       console.log(
-        `run ${run}/${runs}: copyFile ${(size / MB / (results.copyFile.at(-1) ?? 1)).toFixed(0)} MB/s, ` +
-          `stream copy ${(size / MB / (results.stream.at(-1) ?? 1)).toFixed(0)} MB/s, ` +
-          `upload ${(size / MB / (results.upload.at(-1) ?? 1)).toFixed(0)} MB/s, ` +
-          `download ${(size / MB / (results.download.at(-1) ?? 1)).toFixed(0)} MB/s`,
+        `run ${run}/${runs}: copyFile ${last(seconds.copyFile)} MB/s, stream copy ${last(seconds.stream)}; ` +
+          `upload bare ${last(seconds.bareUpload)}, Parley ${last(seconds.upload)}; ` +
+          `download bare ${last(seconds.bareDownload)}, Parley ${last(seconds.download)} ` +
+          `(load ${loadAverage()})`,
       );
     }
-    sampler.stop();
+    for (const s of samplers) s.stop();
     const hwm = procMemory(server.pid, 'VmHWM');
+    const bareHwm = procMemory(bare.pid, 'VmHWM');
 
-    const rate = (seconds: number[]) => seconds.map((s) => size / MB / s);
-    const rates = {
-      copyFile: rate(results.copyFile),
-      stream: rate(results.stream),
-      upload: rate(results.upload),
-      download: rate(results.download),
-    };
-    const baseCopy = median(rates.copyFile);
-    const baseStream = median(rates.stream);
-    const row = (name: string, values: number[]) => {
-      const m = median(values);
+    const rates = (list: number[]) => list.map((s) => rateOf(size, s));
+    /** Per run, Parley's rate over the bare server's of the same run. */
+    const paired = (ours: number[], theirs: number[]) => ours.map((s, i) => (theirs[i] ?? Number.NaN) / s);
+    /** The server's CPU seconds per GiB moved (median over the runs). */
+    const cpuPerGiB = (list?: number[]) => (list ? (median(list) / (size / (1024 * MiB))).toFixed(2) : '');
+    const row = (name: string, list: number[], ratios?: number[], cpuList?: number[], bareCpu?: number[]) => {
+      const values = rates(list);
       return [
         name,
-        m.toFixed(0),
+        median(values).toFixed(0),
         `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`,
-        (m / baseCopy).toFixed(2),
-        (m / baseStream).toFixed(2),
+        ratios ? median(ratios).toFixed(2) : '',
+        ratios ? ratios.map((r) => r.toFixed(2)).join(' ') : '',
+        cpuPerGiB(cpuList),
+        cpuList && bareCpu ? (median(bareCpu) / median(cpuList)).toFixed(2) : '',
       ];
     };
+    const uploadRatios = paired(seconds.upload, seconds.bareUpload);
+    const downloadRatios = paired(seconds.download, seconds.bareDownload);
     console.log('');
-    console.log(`Median of ${runs} runs; MB = 10^6 bytes; every writer fsyncs before the clock stops.`);
+    console.log(
+      `Median of ${runs} runs; MB = 10^6 bytes; every writer fsyncs before the clock stops; ratio = Parley ÷ bare server, run by run (load average ${loadAverage()}).`,
+    );
     console.log(
       table([
-        ['step', 'median MB/s', 'min–max', '÷ raw copyFile', '÷ raw stream copy'],
-        row('raw copy: fs.copyFile', rates.copyFile),
-        row('raw copy: stream pipe', rates.stream),
-        row('upload: upsert + PUT uploadUrl', rates.upload),
-        row('download: getFile + GET url', rates.download),
+        [
+          'step',
+          'median MB/s',
+          'min–max',
+          'median ÷ bare',
+          'per run ÷ bare',
+          'server CPU s/GiB',
+          'bare CPU ÷ CPU',
+        ],
+        row('raw copy: fs.copyFile', seconds.copyFile),
+        row('raw copy: stream pipe, 1 MiB chunks', seconds.stream),
+        row('upload: bare Node server', seconds.bareUpload, undefined, cpu.bareUpload),
+        row(
+          'upload: Parley, upsert + PUT uploadUrl',
+          seconds.upload,
+          uploadRatios,
+          cpu.upload,
+          cpu.bareUpload,
+        ),
+        row('download: bare Node server', seconds.bareDownload, undefined, cpu.bareDownload),
+        row(
+          'download: Parley, getFile + GET url',
+          seconds.download,
+          downloadRatios,
+          cpu.download,
+          cpu.bareDownload,
+        ),
       ]),
     );
-    const peak = Math.max(...Object.values(sampler.peaks));
+    const peak = Math.max(...Object.values(parleySampler.peaks));
+    const barePeak = Math.max(...Object.values(bareSampler.peaks));
     console.log('');
     console.log(
-      `Server memory (RSS of pid ${server.pid}, sampled every 100 ms, ${sampler.samples()} samples; file ${megabytes(size, 0)}):`,
+      `Server memory (RSS, sampled every 100 ms: Parley pid ${server.pid} ${parleySampler.samples()} samples, bare pid ${bare.pid} ${bareSampler.samples()}; file ${megabytes(size, 0)}):`,
     );
-    const memoryRow = (when: string, bytes: number) => [
+    const memoryRow = (when: string, bytes: number, bareBytes?: number) => [
       when,
       megabytes(bytes, 0),
       `${((100 * bytes) / size).toFixed(1)} %`,
+      bareBytes === undefined ? '' : megabytes(bareBytes, 0),
     ];
     console.log(
       table([
-        ['when', 'peak RSS', '÷ file size'],
+        ['when', 'Parley peak RSS', '÷ file size', 'bare server'],
         memoryRow('right after start', startRss),
-        memoryRow('idle after a 1 MiB warm-up', idleRss),
-        memoryRow('between transfers (raw copies)', sampler.peaks.copy),
-        memoryRow('during uploads', sampler.peaks.upload),
-        memoryRow('during downloads', sampler.peaks.download),
-        memoryRow('peak overall', peak),
-        ...(hwm === undefined ? [] : [memoryRow('kernel high-water mark (VmHWM)', hwm)]),
+        memoryRow('idle after a 1 MiB warm-up', idleRss, bareIdleRss),
+        memoryRow('between transfers (raw copies)', parleySampler.peaks.copy, bareSampler.peaks.copy),
+        memoryRow('during uploads', parleySampler.peaks.upload, bareSampler.peaks.upload),
+        memoryRow('during downloads', parleySampler.peaks.download, bareSampler.peaks.download),
+        memoryRow('peak overall', peak, barePeak),
+        ...(hwm === undefined ? [] : [memoryRow('kernel high-water mark (VmHWM)', hwm, bareHwm)]),
       ]),
     );
     console.log(
-      `peak growth over idle (after warm-up): ${megabytes(peak - idleRss, 0)}; sha256 verified: ${verifiedUploads}/${runs} uploads (server checksum), ${verifiedDownloads}/${runs} downloads`,
+      `Parley's peak growth over idle (after warm-up): ${megabytes(peak - idleRss, 0)}; sha256 verified: ${verifiedUploads}/${runs} uploads (server checksum), ${verifiedDownloads}/${runs} Parley downloads and ${runs}/${runs} bare downloads`,
     );
   } finally {
     await cleanup();
   }
 }
 
-runMain(main);
+if (process.argv[2] === '--bare-server') {
+  runBareServer(Number(process.argv[3]), process.argv[4] ?? '.');
+} else {
+  runMain(main);
+}

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -60,6 +61,29 @@ describe('list', () => {
     const keys: string[] = [];
     for await (const entry of store.list('')) keys.push(entry.key);
     expect(keys).toEqual(['bots/b1/files/f1/x']);
+    await rm(root, { recursive: true, force: true });
+  });
+});
+
+describe('put', () => {
+  it('writes a blob larger than its background flush interval (64 MiB) whole, in order, with its sha256', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'parley-blobs-'));
+    const store = localDiskBlobStore({ root });
+    // 80 MiB in 64 KiB chunks, each filled with its own index, so a chunk lost, repeated or reordered shows.
+    const chunks = 80 * 16;
+    const chunk = (i: number) => Buffer.alloc(65_536, i % 251);
+    const hash = createHash('sha256');
+    for (let i = 0; i < chunks; i++) hash.update(chunk(i));
+    const body = Readable.from(
+      (function* () {
+        for (let i = 0; i < chunks; i++) yield chunk(i);
+      })(),
+    );
+    const written = await store.put('bots/b1/big', body, { maxBytes: chunks * 65_536 });
+    expect(written).toEqual({ size: chunks * 65_536, sha256: hash.digest('hex') });
+    const stored = await readFile(join(root, 'bots', 'b1', 'big'));
+    expect(createHash('sha256').update(stored).digest('hex')).toBe(written.sha256);
+    expect(await readdir(join(root, '.tmp'))).toEqual([]);
     await rm(root, { recursive: true, force: true });
   });
 });
