@@ -164,9 +164,11 @@ function lexicalSearch(db: Kysely<Database>, rankWeights: RawBuilder<unknown>): 
     const tsq = terms.map((t) => sql`plainto_tsquery('english', ${t})`);
     // bm25-like: each term's length-normalized ts_rank times its idf. Document frequencies are counted
     // over the matching passages in scope (so scores reveal nothing of files the caller cannot see), the
-    // passage count over the bot's. The bot is tested on files only: with passages.bot_id as well, a
-    // planner without statistics (right after a bulk load) intersects the bot's index once per file.
-    // `|| ''` detoasts each matched tsvector once, not once per term and ts_rank call.
+    // passage count over the bot's; so every match in scope is ranked, and the limit can only come last.
+    // The bot is matched with the words, before any join (`hits`, planned alone so no planner joins the
+    // bot's index once per file): other bots' passages are never joined, detoasted or ranked (a bot of 10k
+    // passages beside one of 100k: 3× faster). `|| ''` detoasts each matched tsvector once, not once per
+    // term and ts_rank call.
     const score = sql.join(
       tsq.map(
         (q, i) =>
@@ -175,10 +177,14 @@ function lexicalSearch(db: Kysely<Database>, rankWeights: RawBuilder<unknown>): 
       sql` + `,
     );
     const result = await sql<{ passageId: string; fileId: string; score: number }>`
-        with matched as materialized (
-          select passages.id, passages.file_id, passages.tsv || ''::tsvector as tsv
-          from passages join files on files.id = passages.file_id
-          where passages.tsv @@ (${sql.join(tsq, sql` || `)}) and ${scopeCondition(scope)}
+        with hits as materialized (
+          select passages.id, passages.file_id, passages.tsv from passages
+          where passages.bot_id = ${scope.botId} and passages.tsv @@ (${sql.join(tsq, sql` || `)})
+        ),
+        matched as materialized (
+          select hits.id, hits.file_id, hits.tsv || ''::tsvector as tsv
+          from hits join files on files.id = hits.file_id
+          where ${scopeCondition(scope)}
         ),
         df as materialized (
           select ${sql.join(tsq.map((q, i) => sql`count(*) filter (where matched.tsv @@ ${q})::float8 as ${sql.raw(`t${i}`)}`))}
