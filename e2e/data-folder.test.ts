@@ -59,7 +59,7 @@ describe('the data folder', () => {
   it('is created 0700 with every file 0600, and a loosened one is tightened at start with a log line', async () => {
     // A data folder Parley creates itself (its parent exists): not mkdtemp's, which is 0700 already.
     const dataDir = join(await makeDataDir(), 'data');
-    const { server, boot } = await startFirstRun({ dataDir, readyTimeoutMs: 60_000 });
+    const { server, boot } = await startFirstRun({ dataDir, readyTimeoutMs: 120_000 });
     await upload(server, boot, 'notes/secret.txt', 'the launch code is 1234');
 
     const fresh = await modes(dataDir);
@@ -79,7 +79,7 @@ describe('the data folder', () => {
     const [blobPath] = blobs[0] ?? [''];
     await chmod(join(dataDir, blobPath), 0o664);
 
-    const again = await startServer({ dataDir, readyTimeoutMs: 60_000 });
+    const again = await startServer({ dataDir, readyTimeoutMs: 120_000 });
     await again.waitForStdout(/Parley listening on/);
     expect(notPrivate(await modes(dataDir))).toEqual([]);
     const lines = `${again.stdout()}${again.stderr()}`.split('\n').filter((l) => l.includes('tightened'));
@@ -89,8 +89,8 @@ describe('the data folder', () => {
     await again.stop();
 
     // Already private: nothing to say.
-    const third = await startServer({ dataDir, readyTimeoutMs: 60_000 });
+    const third = await startServer({ dataDir, readyTimeoutMs: 120_000 });
     await third.waitForStdout(/Parley listening on/);
     expect(`${third.stdout()}${third.stderr()}`).not.toContain('tightened');
-  }, 120_000);
+  }, 400_000);
 });

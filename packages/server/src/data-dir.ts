@@ -1,5 +1,4 @@
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
-import { chmod, lstat, opendir } from 'node:fs/promises';
+import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync, type Stats } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /**
@@ -34,47 +33,46 @@ export interface Tightened {
   failed: { path: string; message: string }[];
 }
 
+function isNotFound(error: unknown): boolean {
+  return (error as { code?: string }).code === 'ENOENT';
+}
+
 /**
  * Walks `root` (not following symbolic links) and sets every folder that others may use to 0700 and every
- * file that others may read or write to 0600; a missing root is nothing to do.
- * @example const { paths } = await tightenPrivateTree('/var/lib/parley') // ['.', 'parley.db', 'parley.db-wal']
+ * file that others may read or write to 0600; a missing root is nothing to do. Synchronous on purpose: it runs
+ * once at start, before the server listens, and a walk of 20,000 blobs is far faster than with promises.
+ * @example const { paths } = tightenPrivateTree('/var/lib/parley') // ['.', 'parley.db', 'parley.db-wal']
  */
-export async function tightenPrivateTree(root: string): Promise<Tightened> {
+export function tightenPrivateTree(root: string): Tightened {
   const result: Tightened = { paths: [], failed: [] };
-  const visit = async (path: string, isDir: boolean): Promise<void> => {
-    let mode: number;
+  const visit = (path: string): void => {
+    let stats: Stats;
     try {
-      mode = (await lstat(path)).mode;
+      stats = lstatSync(path);
     } catch (error) {
-      if ((error as { code?: string }).code === 'ENOENT') return;
+      if (isNotFound(error)) return;
       throw error;
     }
-    const wanted = isDir ? PRIVATE_DIR_MODE : PRIVATE_FILE_MODE;
-    if ((mode & 0o077) !== 0) {
+    const isDir = stats.isDirectory();
+    if (!isDir && !stats.isFile()) return;
+    if ((stats.mode & 0o077) !== 0) {
       try {
-        await chmod(path, wanted);
+        chmodSync(path, isDir ? PRIVATE_DIR_MODE : PRIVATE_FILE_MODE);
         result.paths.push(relative(root, path) || '.');
       } catch (error) {
         result.failed.push({ path, message: (error as Error).message });
       }
     }
     if (!isDir) return;
-    let dir: Awaited<ReturnType<typeof opendir>>;
+    let names: string[];
     try {
-      dir = await opendir(path);
+      names = readdirSync(path);
     } catch (error) {
-      if ((error as { code?: string }).code === 'ENOENT') return;
+      if (isNotFound(error)) return;
       throw error;
     }
-    for await (const entry of dir) {
-      if (entry.isDirectory()) await visit(join(path, entry.name), true);
-      else if (entry.isFile()) await visit(join(path, entry.name), false);
-    }
+    for (const name of names) visit(join(path, name));
   };
-  const top = await lstat(root).catch((error: { code?: string }) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (top?.isDirectory()) await visit(root, true);
+  visit(root);
   return result;
 }

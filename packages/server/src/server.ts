@@ -32,13 +32,13 @@ export function packageVersion(): string {
  * Tightens the data folder (and a local blob folder outside it) to folders 0700 and files 0600: a folder made
  * by hand, an older Parley or a restored copy may be readable by every local user.
  */
-async function tightenDataDir(config: Config): Promise<Tightened> {
+function tightenDataDir(config: Config): Tightened {
   const roots = [config.dataDir];
   const blobs = config.blobStore.kind === 'local' ? config.blobStore.root : undefined;
   if (blobs && relative(config.dataDir, blobs).startsWith('..')) roots.push(blobs);
   const all: Tightened = { paths: [], failed: [] };
   for (const root of roots) {
-    const { paths, failed } = await tightenPrivateTree(root);
+    const { paths, failed } = tightenPrivateTree(root);
     all.paths.push(...paths.map((path) => (root === config.dataDir ? path : join(root, path))));
     all.failed.push(...failed);
   }
@@ -63,7 +63,7 @@ function logTightened(log: ParleyApp['log'], dataDir: string, { paths, failed }:
 
 /** Opens the database, bootstraps an empty one, builds the app and listens. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const tightened = await tightenDataDir(config);
+  const tightened = tightenDataDir(config);
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   let app: ParleyApp | undefined;
   try {
