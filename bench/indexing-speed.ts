@@ -1,0 +1,367 @@
+// Indexing speed benchmark: BEIR SciFact's abstracts uploaded through the API to a real `parley serve`
+// process (`index: true`), timed from the first upload to the last `indexing_completed` (the file's
+// updatedAt), on each runtime of the shipped embedder (onnxruntime, and TensorFlow.js on a sample, as the
+// "before"); then multi-page PDFs made of SciFact text (pdf-lib), as PDFs per minute. See bench/README.md.
+//
+//   npm run -w @parley/bench indexing-speed
+//   npm run -w @parley/bench indexing-speed -- --runtimes onnx --docs 1000
+//
+// Options (flags win over environment): --runtimes / BENCH_RUNTIMES (comma list of onnx, tfjs; default
+// onnx,tfjs), --docs / BENCH_DOCS (abstracts on onnx; default all 5,183), --tfjs-docs / BENCH_TFJS_DOCS
+// (abstracts on tfjs; default 400), --pdfs / BENCH_PDFS (PDFs on onnx; default 8; tfjs gets a quarter),
+// --pdf-pages / BENCH_PDF_PAGES (default 20), --concurrency / BENCH_CONCURRENCY (uploads at once; default 8),
+// --set / BENCH_SET (default scifact). Server settings: PARLEY_EMBEDDER_WORKERS (default 2) and any other
+// PARLEY_* variable of the environment.
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UseLiteEmbedder } from '@parley/server/dist/search/embed/index.js';
+import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
+import { intOption, makeWorkFolder, option } from './lib/args.js';
+import { pool, readJsonl } from './lib/corpus.js';
+import { table } from './lib/format.js';
+import { loadAverage } from './lib/machine.js';
+import { runMain, sleep } from './lib/run.js';
+import { callApi, type ParleyServer, repoRoot, startParleyWithBot } from './lib/server.js';
+import { median } from './lib/stats.js';
+
+type Runtime = 'onnx' | 'tfjs';
+
+interface Doc {
+  id: string;
+  title: string;
+  text: string;
+}
+
+interface Upload {
+  key: string;
+  body: Buffer;
+  contentType: string;
+}
+
+interface Outcome {
+  files: number;
+  failed: number;
+  passages: number;
+  seconds: number;
+}
+
+const OWN_VARIABLES =
+  /^(PARLEY_DATA_DIR|PARLEY_LOG_LEVEL|PARLEY_RATE_LIMIT_MAX|PARLEY_EMBEDDER_RUNTIME|PORT|HOST)$/;
+
+/** The server's settings: the benchmark's defaults, the environment's PARLEY_* variables, the runtime. */
+function serverSettings(runtime: Runtime): Record<string, string> {
+  const settings: Record<string, string> = { PARLEY_EMBEDDER_WORKERS: '2' };
+  for (const [k, v] of Object.entries(process.env))
+    if (k.startsWith('PARLEY_') && !OWN_VARIABLES.test(k) && v !== undefined) settings[k] = v;
+  return { ...settings, PARLEY_EMBEDDER_RUNTIME: runtime };
+}
+
+/** Uploads one file for indexing (upsertFile, then the bytes). */
+async function upload(server: ParleyServer, file: Upload): Promise<void> {
+  const { file: created } = await callApi<{ file: { uploadUrl: string } }>(server, 'PUT', '/v1/files', {
+    key: file.key,
+    size: file.body.length,
+    index: true,
+    contentType: file.contentType,
+  });
+  const res = await fetch(created.uploadUrl, {
+    method: 'PUT',
+    headers: { 'content-type': file.contentType },
+    body: file.body,
+    signal: AbortSignal.timeout(120_000),
+  });
+  if (!res.ok)
+    throw new Error(`upload of ${file.key} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+  await res.arrayBuffer();
+}
+
+interface FileRow {
+  id: string;
+  updatedAt: string;
+}
+
+/** Files in `statuses` (at most `pageSize`, latest update first). */
+async function filesIn(server: ParleyServer, statuses: string[], pageSize: number): Promise<FileRow[]> {
+  const query = statuses.map((s) => `status=${s}`).join('&');
+  const page = await callApi<{ files: FileRow[] }>(
+    server,
+    'GET',
+    `/v1/files?${query}&pageSize=${pageSize}&sortField=updatedAt&sortDirection=desc`,
+  );
+  return page.files;
+}
+
+/** Every file id in `statuses`. */
+async function allIds(server: ParleyServer, statuses: string[]): Promise<string[]> {
+  const ids: string[] = [];
+  let token: string | undefined;
+  const query = statuses.map((s) => `status=${s}`).join('&');
+  do {
+    const page = await callApi<{ files: FileRow[]; meta: { nextToken?: string } }>(
+      server,
+      'GET',
+      `/v1/files?${query}&pageSize=100${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`,
+    );
+    ids.push(...page.files.map((f) => f.id));
+    token = page.meta.nextToken;
+  } while (token);
+  return ids;
+}
+
+const WAITING = ['upload_pending', 'upload_completed', 'indexing_pending'];
+
+/**
+ * Uploads `files` (`concurrency` at a time), waits until none waits for indexing (polled once a second,
+ * one small query), and answers the time from the first upload to the last file's completion (its
+ * updatedAt), and the passages stored (counted afterwards).
+ */
+async function indexAll(server: ParleyServer, files: Upload[], concurrency: number): Promise<Outcome> {
+  const start = Date.now();
+  await pool(files, concurrency, (file) => upload(server, file));
+  while ((await filesIn(server, WAITING, 1)).length > 0) await sleep(1000);
+  const [last] = await filesIn(server, ['indexing_completed', 'indexing_failed'], 1);
+  const seconds = ((last ? Date.parse(last.updatedAt) : Date.now()) - start) / 1000;
+  const completed = await allIds(server, ['indexing_completed']);
+  const failed = (await allIds(server, ['indexing_failed'])).length;
+  let passages = 0;
+  await pool(completed, 16, async (id) => {
+    let token: string | undefined;
+    do {
+      const page = await callApi<{ passages: unknown[]; meta: { nextToken?: string } }>(
+        server,
+        'GET',
+        `/v1/files/${id}/passages?limit=200${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`,
+      );
+      passages += page.passages.length;
+      token = page.meta.nextToken;
+    } while (token);
+  });
+  return { files: completed.length, failed, passages, seconds };
+}
+
+/** Words of `text` in lines no wider than `width` points. */
+function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && font.widthOfTextAtSize(next, size) > width) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** Only what the standard PDF fonts can draw (WinAnsi). */
+const drawable = (text: string): string => text.replace(/[^\x20-\x7e\u00a0-\u00ff]/g, ' ');
+
+/**
+ * A `pages`-page PDF (Letter, 11-pt body, 14-pt bold headings) of abstracts from `docs`, starting at `from`:
+ * each abstract's title as a heading, its text as the paragraph.
+ */
+async function pdfOf(docs: Doc[], from: number, pages: number): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const body = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  let next = from;
+  for (let n = 1; n <= pages; n++) {
+    const page = pdf.addPage([612, 792]);
+    let y = 730;
+    while (y > 140) {
+      const doc = docs[next++ % docs.length] as Doc;
+      for (const line of wrap(drawable(doc.title), bold, 14, 492)) {
+        page.drawText(line, { x: 60, y, size: 14, font: bold });
+        y -= 18;
+      }
+      y -= 4;
+      for (const line of wrap(drawable(doc.text), body, 11, 492)) {
+        if (y < 80) break;
+        page.drawText(line, { x: 60, y, size: 11, font: body });
+        y -= 14;
+      }
+      y -= 12;
+    }
+    page.drawText(String(n), { x: 300, y: 40, size: 9, font: body });
+  }
+  return Buffer.from(await pdf.save());
+}
+
+/**
+ * The embedder alone, in this process: `texts` embedded in calls of 32 (as indexing does) with `workers`
+ * worker threads, 3 rounds, median passages/s; and one short query alone, median of 30.
+ */
+async function embedderAlone(
+  runtime: Runtime,
+  workers: number,
+  texts: string[],
+): Promise<{ perSecond: number; queryMs: number }> {
+  const embedder = new UseLiteEmbedder({ runtime, workers });
+  try {
+    await embedder.ready();
+    await embedder.embed(texts.slice(0, 64)); // every worker warm
+    const rates: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const start = performance.now();
+      const calls: Promise<Float32Array[]>[] = [];
+      for (let i = 0; i < texts.length; i += 32) calls.push(embedder.embed(texts.slice(i, i + 32)));
+      await Promise.all(calls);
+      rates.push(texts.length / ((performance.now() - start) / 1000));
+    }
+    const queries: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const start = performance.now();
+      await embedder.embed([`how does ${texts[i]?.split(' ')[3] ?? 'it'} work?`]);
+      queries.push(performance.now() - start);
+    }
+    return { perSecond: median(rates), queryMs: median(queries) };
+  } finally {
+    await embedder.close();
+  }
+}
+
+/** The medians' reader: passages per second. */
+const rate = (o: Outcome): number => o.passages / o.seconds;
+
+async function main(): Promise<void> {
+  const set = option('set', 'BENCH_SET') ?? 'scifact';
+  const dir = set.includes('/') ? set : join(repoRoot, '..', 'shared', 'eval', set);
+  const corpus = readJsonl<{ _id: string; title?: string; text: string }>(join(dir, 'corpus.jsonl')).map(
+    (d): Doc => ({ id: String(d._id), title: (d.title ?? '').trim(), text: d.text }),
+  );
+  const runtimes = (option('runtimes', 'BENCH_RUNTIMES') ?? 'onnx,tfjs').split(',') as Runtime[];
+  for (const r of runtimes)
+    if (r !== 'onnx' && r !== 'tfjs') throw new Error(`--runtimes: unknown runtime ${r}`);
+  const docsFor: Record<Runtime, number> = {
+    onnx: intOption('docs', 'BENCH_DOCS', corpus.length, 1, corpus.length),
+    tfjs: intOption('tfjs-docs', 'BENCH_TFJS_DOCS', 400, 1, corpus.length),
+  };
+  const pdfs = intOption('pdfs', 'BENCH_PDFS', 8, 0, 1000);
+  const pdfPages = intOption('pdf-pages', 'BENCH_PDF_PAGES', 20, 1, 2000);
+  const concurrency = intOption('concurrency', 'BENCH_CONCURRENCY', 8, 1, 256);
+
+  const textFiles = (count: number): Upload[] =>
+    corpus.slice(0, count).map((d) => ({
+      key: `${d.id}.txt`,
+      body: Buffer.from(d.title ? `${d.title}\n\n${d.text}` : d.text, 'utf8'),
+      contentType: 'text/plain',
+    }));
+  const pdfFiles: Upload[] = [];
+  for (let i = 0; i < pdfs; i++) {
+    // About 5 abstracts a page; each PDF starts elsewhere in the corpus.
+    pdfFiles.push({
+      key: `paper-${i}.pdf`,
+      body: await pdfOf(corpus, i * 997, pdfPages),
+      contentType: 'application/pdf',
+    });
+  }
+  const pdfBytes = pdfFiles.reduce((sum, f) => sum + f.body.length, 0);
+  console.log(
+    `indexing speed: ${set} (${corpus.length} abstracts), ${pdfs} PDFs of ${pdfPages} pages ` +
+      `(${(pdfBytes / pdfs / 1024).toFixed(0)} KiB each); ${concurrency} uploads at a time; ` +
+      `server: ${Object.entries(serverSettings('onnx'))
+        .filter(([k]) => k !== 'PARLEY_EMBEDDER_RUNTIME')
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}`,
+  );
+  console.log(`load average at start: ${loadAverage()}`);
+
+  // The embedder alone: passages as indexing cuts them (~120 tokens: the abstracts' first 600 characters).
+  const sample = corpus
+    .slice(0, intOption('embed-texts', 'BENCH_EMBED_TEXTS', 256, 32, 5000))
+    .map((d) => d.text.slice(0, 600));
+  const alone: string[][] = [['runtime', 'passages/s, 1 worker', '2 workers', 'one query p50 (ms)', 'load']];
+  const aloneRates = new Map<Runtime, number>();
+  for (const runtime of runtimes) {
+    const one = await embedderAlone(runtime, 1, sample);
+    const two = await embedderAlone(runtime, 2, sample);
+    aloneRates.set(runtime, one.perSecond);
+    alone.push([
+      runtime,
+      one.perSecond.toFixed(1),
+      two.perSecond.toFixed(1),
+      one.queryMs.toFixed(2),
+      loadAverage(),
+    ]);
+    console.log(alone[alone.length - 1]?.join(' | '));
+  }
+  console.log(table(alone));
+  if (aloneRates.has('onnx') && aloneRates.has('tfjs')) {
+    console.log(
+      `embedder alone, onnxruntime / TensorFlow.js (1 worker, same run): ${((aloneRates.get('onnx') as number) / (aloneRates.get('tfjs') as number)).toFixed(1)}x`,
+    );
+  }
+
+  const rows: string[][] = [
+    ['runtime', 'what', 'files', 'passages', 'seconds', 'passages/s', 'files/min', 'load'],
+  ];
+  const results = new Map<Runtime, { text: Outcome; pdf: Outcome | undefined }>();
+  for (const runtime of runtimes) {
+    const dataDir = await makeWorkFolder(`parley-indexing-${runtime}-`);
+    const server = await startParleyWithBot(`parley (${runtime})`, dataDir, serverSettings(runtime));
+    try {
+      // The model loads on first use: one small file first, so the timing is of indexing alone.
+      const warm = await indexAll(
+        server,
+        [{ key: 'warm-up.txt', body: Buffer.from('Warm up.'), contentType: 'text/plain' }],
+        1,
+      );
+      const all = await indexAll(server, textFiles(docsFor[runtime]), concurrency);
+      // indexAll counts every file of the bot: the warm-up file is not one of the abstracts.
+      const text = { ...all, files: all.files - warm.files, passages: all.passages - warm.passages };
+      rows.push([
+        runtime,
+        `${set} abstracts`,
+        `${text.files}${text.failed ? ` (+${text.failed} failed)` : ''}`,
+        String(text.passages),
+        text.seconds.toFixed(1),
+        rate(text).toFixed(1),
+        ((text.files / text.seconds) * 60).toFixed(0),
+        loadAverage(),
+      ]);
+      console.log(rows[rows.length - 1]?.join(' | '));
+      let pdf: Outcome | undefined;
+      const somePdfs = runtime === 'onnx' ? pdfFiles : pdfFiles.slice(0, Math.max(1, Math.ceil(pdfs / 4)));
+      if (somePdfs.length > 0) {
+        pdf = await indexAll(server, somePdfs, Math.min(concurrency, somePdfs.length));
+        // indexAll counts every completed file: the PDFs' passages are the new ones.
+        pdf = { ...pdf, files: pdf.files - all.files, passages: pdf.passages - all.passages };
+        rows.push([
+          runtime,
+          `PDFs of ${pdfPages} pages`,
+          `${pdf.files}${pdf.failed ? ` (+${pdf.failed} failed)` : ''}`,
+          String(pdf.passages),
+          pdf.seconds.toFixed(1),
+          rate(pdf).toFixed(1),
+          ((pdf.files / pdf.seconds) * 60).toFixed(1),
+          loadAverage(),
+        ]);
+        console.log(rows[rows.length - 1]?.join(' | '));
+      }
+      results.set(runtime, { text, pdf });
+    } finally {
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }
+  console.log('');
+  console.log(table(alone));
+  console.log(table(rows));
+  const onnx = results.get('onnx');
+  const tfjs = results.get('tfjs');
+  if (onnx && tfjs) {
+    console.log(
+      `onnxruntime / TensorFlow.js, same run: ${(rate(onnx.text) / rate(tfjs.text)).toFixed(1)}x passages/s on abstracts` +
+        (onnx.pdf && tfjs.pdf ? `, ${(rate(onnx.pdf) / rate(tfjs.pdf)).toFixed(1)}x on PDFs` : ''),
+    );
+  }
+  if (onnx) {
+    console.log(
+      `target: >= 150 passages/s end to end on the abstracts: ${rate(onnx.text).toFixed(1)} ` +
+        `(${rate(onnx.text) >= 150 ? 'met' : 'NOT met'}); PDFs: ${onnx.pdf ? ((onnx.pdf.files / onnx.pdf.seconds) * 60).toFixed(1) : '-'} per minute`,
+    );
+  }
+}
+
+runMain(main);
