@@ -4,6 +4,7 @@ import type { Actor, Principal } from './access/principal.js';
 import { loadSigningSecret } from './access/signing-secret.js';
 import { blobStoreFromConfig } from './blob/from-config.js';
 import { backupCommands } from './cli/backup.js';
+import { botTransferCommands } from './cli/bots.js';
 import { filesCommands } from './cli/files.js';
 import { kbCommands } from './cli/kb.js';
 import { searchCommand } from './cli/search.js';
@@ -255,6 +256,7 @@ export function buildCli(io: CliIo): Command {
     kbCommands,
     searchCommand,
     backupCommands,
+    botTransferCommands,
   ])
     add(program, ctx);
   return program;

@@ -1,13 +1,9 @@
-import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { Client, FileAccessPolicy, FileObject, FileStatus } from '@parley/client';
+import type { FileAccessPolicy, FileStatus } from '@parley/client';
 import { type Command, Option } from 'commander';
 import { type ConnectionFlags, clientOf, remote, remoteOptions, wholeNumber } from './connection.js';
 import { type CommandContext, CommandFailure, terminalOf } from './context.js';
+import { saveTo } from './download.js';
 import { knowledgeBaseOf } from './kb.js';
 import { collectTags, columns, formatBytes } from './text.js';
 import { liveDisplay, plainDisplay, silentDisplay, summarize } from './upload-display.js';
@@ -69,7 +65,7 @@ function uploadCommand(files: Command, ctx: CommandContext): void {
             `Uploading ${planned.length} file(s), ${formatBytes(planned.reduce((n, f) => n + f.size, 0))}, to bot ${client.botId}\n`,
           );
         const started = Date.now();
-        const ended = await runUpload(
+        const { reports: ended, storedMs } = await runUpload(
           client,
           planned,
           {
@@ -84,7 +80,7 @@ function uploadCommand(files: Command, ctx: CommandContext): void {
           },
           display,
         );
-        const summary = summarize(ended, (Date.now() - started) / 1000);
+        const summary = summarize(ended, storedMs / 1000, (Date.now() - started) / 1000);
         display.end(ended, summary);
         if (flags.json) ctx.print({ botId: client.botId, summary, files: ended });
         return summary;
@@ -145,35 +141,6 @@ function listCommand(files: Command, ctx: CommandContext): void {
 
 interface DownloadFlags extends ConnectionFlags {
   output?: string;
-}
-
-/** Streams a file's bytes to `target` (a temp name, renamed when whole), checking its sha256. */
-async function saveTo(client: Client, idOrKey: string, target: string): Promise<FileObject> {
-  const { stream, file } = await client.downloadFile(idOrKey);
-  const hash = createHash('sha256');
-  const partial = `${target}.part-${process.pid}`;
-  try {
-    await pipeline(
-      Readable.fromWeb(stream as import('node:stream/web').ReadableStream<Uint8Array>),
-      new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      }),
-      createWriteStream(partial, { mode: 0o600 }),
-    );
-    const sha256 = hash.digest('hex');
-    if (file.checksum && file.checksum !== sha256)
-      throw new CommandFailure(
-        `${file.key}: downloaded bytes have sha256 ${sha256}, the server's is ${file.checksum}`,
-      );
-    await rename(partial, target);
-  } catch (error) {
-    await rm(partial, { force: true });
-    throw error;
-  }
-  return file;
 }
 
 /** `files download`. */

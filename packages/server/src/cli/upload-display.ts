@@ -14,11 +14,14 @@ export interface UploadSummary {
   uploaded: number;
   unchanged: number;
   failed: number;
+  /** Seconds until every file was stored (uploaded, skipped or failed), before the wait for indexing. */
+  storedSeconds: number;
+  /** Seconds of the whole run. */
   seconds: number;
 }
 
 /** Counts the reports by end state. */
-export function summarize(reports: FileReport[], seconds: number): UploadSummary {
+export function summarize(reports: FileReport[], storedSeconds: number, seconds: number): UploadSummary {
   const count = (state: FileState) => reports.filter((r) => r.state === state).length;
   return {
     files: reports.length,
@@ -28,6 +31,7 @@ export function summarize(reports: FileReport[], seconds: number): UploadSummary
     uploaded: count('uploaded'),
     unchanged: count('unchanged'),
     failed: count('failed'),
+    storedSeconds,
     seconds,
   };
 }
@@ -48,7 +52,7 @@ export function summaryTable(reports: FileReport[], summary: UploadSummary): str
   }
   table.push(['total', summary.files, formatBytes(summary.bytes)]);
   const rate = summary.seconds > 0 ? (summary.files / summary.seconds).toFixed(1) : '–';
-  let text = `${table.toString()}\n${formatBytes(summary.sentBytes)} sent in ${summary.seconds.toFixed(1)} s (${rate} files/s)\n`;
+  let text = `${table.toString()}\n${formatBytes(summary.sentBytes)} sent in ${summary.storedSeconds.toFixed(1)} s; done in ${summary.seconds.toFixed(1)} s (${rate} files/s)\n`;
   const failed = reports.filter((r) => r.state === 'failed');
   if (failed.length > 0) {
     const errors = new Table({ head: ['failed file', 'reason'], style, colWidths: [40, 70], wordWrap: true });

@@ -165,14 +165,17 @@ class IndexWatch {
  * Uploads the planned files to the client's bot, `concurrency` at a time: each is hashed, skipped when the
  * bot already holds a file with its key and sha256 (its tags and policies are updated when they differ),
  * else uploaded (the client retries network errors, timeouts, 429 and 5xx), linked to the knowledge base,
- * and followed until indexed. A failure of one file never stops the others.
+ * and followed until indexed. A failure of one file never stops the others. `storedMs`: from the start
+ * until every file was stored (or skipped, or failed) — before the wait for indexing.
  */
 export async function runUpload(
   client: Client,
   planned: PlannedFile[],
   settings: UploadSettings,
   listener: UploadListener,
-): Promise<FileReport[]> {
+): Promise<{ reports: FileReport[]; storedMs: number }> {
+  const begun = Date.now();
+  let storedMs = 0;
   const reports: FileReport[] = planned.map((f) => ({
     path: f.path,
     key: f.key,
@@ -265,10 +268,11 @@ export async function runUpload(
 
   try {
     await Promise.all(reports.map((report) => limit(() => one(report))));
+    storedMs = Date.now() - begun;
     // Waits are pushed while uploads run; every upload has ended here, so the list is complete.
     await Promise.all(waits);
   } finally {
     watch.stop();
   }
-  return reports;
+  return { reports, storedMs };
 }
