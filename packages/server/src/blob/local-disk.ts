@@ -55,7 +55,7 @@ async function commit(tmp: string, target: string): Promise<void> {
 /** Bytes per read of a download: a quarter of the reads and socket writes of the 64 KiB default. */
 const READ_CHUNK_BYTES = 256 * 1024;
 /** How many bytes may wait for the disk while the next ones are received and hashed. */
-const WRITE_BUFFER_BYTES = 4 * 1024 * 1024;
+const WRITE_BUFFER_BYTES = 1024 * 1024;
 /** Every this many bytes written, the file's data is flushed in the background (see {@link FileSink}). */
 const FLUSH_EVERY_BYTES = 64 * 1024 * 1024;
 
