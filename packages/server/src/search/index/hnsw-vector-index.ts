@@ -237,7 +237,9 @@ export class HnswVectorIndex {
       for (const k of present) p.keys.delete(k);
     }
     if (op.kind === 'set') {
-      index.add(toBigKeys(op.keys), op.vectors, 1);
+      // A file's passages at once: on every core (a graph insert costs about as much as a search).
+      const threads = op.keys.length >= 64 ? (this.options.buildThreads ?? availableParallelism()) : 1;
+      index.add(toBigKeys(op.keys), op.vectors, threads);
       for (const k of op.keys) p.keys.add(k);
     }
     this.scheduleSave();

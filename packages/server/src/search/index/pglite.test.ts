@@ -110,6 +110,25 @@ describe('PGlite passage index', () => {
         select format_type(atttypid, atttypmod) as t from pg_attribute
         where attrelid = 'passage_vectors'::regclass and attname = 'embedding'`.execute(db.kysely);
       expect(type.rows[0]?.t).toBe('vector(3)');
+      const hnsw = await sql<{ def: string }>`
+        select indexdef as def from pg_indexes where indexname = 'passage_vectors_hnsw'`.execute(db.kysely);
+      expect(hnsw.rows[0]?.def).toMatch(/USING hnsw \(embedding .*vector_cosine_ops\)/);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('orders vectors by cosine distance through the HNSW index', async () => {
+    const db = await openPGlite(true);
+    try {
+      await createPassageIndex({ db }).setModel({ id: 'm', dimensions: 3 });
+      // An empty table: without a sequential scan the planner shows it can take the index.
+      await sql`set enable_seqscan = off`.execute(db.kysely);
+      const plan = await sql<{ 'QUERY PLAN': string }>`
+        explain select passage_id from passage_vectors order by embedding <=> '[1,0,0]' limit 10`.execute(
+        db.kysely,
+      );
+      expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('passage_vectors_hnsw');
     } finally {
       await db.close();
     }

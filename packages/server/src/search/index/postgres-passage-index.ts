@@ -14,8 +14,15 @@ import {
   vectorBytes,
 } from './common.js';
 import { foldText, queryTerms } from './lexical-query.js';
-import type { EmbeddingModel, PassageHit, PassageIndex, VectorStoreKind } from './passage-index.js';
+import type {
+  EmbeddingModel,
+  PassageHit,
+  PassageIndex,
+  PassageScope,
+  VectorStoreKind,
+} from './passage-index.js';
 import { checkFileOfBot, type EngineParts, replaceModel, sharedPort } from './shared-port.js';
+import { candidateCount, isNarrowScope } from './vector-scope.js';
 
 /** Options of the PostgreSQL passage index. */
 export interface PostgresPassageIndexOptions {
@@ -32,23 +39,33 @@ export interface PostgresPassageIndexOptions {
 }
 
 const INSERT_BATCH = 500;
+/** pgvector's HNSW indexes vectors of at most 2,000 dimensions; wider ones are searched exactly. */
+const PGVECTOR_HNSW_MAX_DIMENSIONS = 2000;
+/** pgvector's largest hnsw.ef_search. */
+const PGVECTOR_MAX_EF_SEARCH = 1000;
 
-/** Finds the pgvector extension's schema, once; `forget` when the extension may have moved. */
+/** Finds the pgvector extension's schema and version, once; `forget` when the extension may have moved. */
 function pgvectorSchemaLookup() {
   /** Schema of the pgvector extension, to qualify its type and operator whatever the search_path. */
   let vectorSchema: string | undefined;
+  /** Whether its HNSW scans can go on past ef_search until enough rows pass the filter (pgvector ≥ 0.8). */
+  let iterative = false;
   return {
     async of(trx: Kysely<Database>): Promise<string> {
       if (vectorSchema) return vectorSchema;
-      const r = await sql<{ schema: string }>`
-        select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace
+      const r = await sql<{ schema: string; version: string }>`
+        select n.nspname as schema, e.extversion as version
+        from pg_extension e join pg_namespace n on n.oid = e.extnamespace
         where e.extname = 'vector'`.execute(trx);
-      const schema = r.rows[0]?.schema;
-      if (!schema)
-        throw new Error('the index stores vectors with pgvector, but the vector extension is gone');
-      vectorSchema = schema;
-      return schema;
+      const row = r.rows[0];
+      if (!row) throw new Error('the index stores vectors with pgvector, but the vector extension is gone');
+      const [major = 0, minor = 0] = row.version.split('.').map(Number);
+      iterative = major > 0 || minor >= 8;
+      vectorSchema = row.schema;
+      return row.schema;
     },
+    /** Whether the extension (looked up by `of`) has iterative index scans. */
+    iterativeScans: () => iterative,
     forget() {
       vectorSchema = undefined;
     },
@@ -94,6 +111,9 @@ async function setModelIn(
         embedding ${type} not null
       )`.execute(trx);
     await sql`create index passage_vectors_bot on passage_vectors (bot_id)`.execute(trx);
+    if (store === 'pgvector' && model.dimensions <= PGVECTOR_HNSW_MAX_DIMENSIONS)
+      await sql`create index passage_vectors_hnsw on passage_vectors
+        using hnsw (embedding ${sql.id(await pgvector.of(trx))}.vector_cosine_ops)`.execute(trx);
   });
 }
 
@@ -199,7 +219,65 @@ function lexicalSearch(db: Kysely<Database>, rankWeights: RawBuilder<unknown>): 
   };
 }
 
-/** Nearest vectors: pgvector's exact scan, or bytea vectors read `scanBatch` at a time and ranked in JS. */
+/**
+ * pgvector: the nearest `k` of the bot's vectors by its HNSW index (when the planner takes it: for a bot
+ * with few vectors it scans them exactly), the bot filtered inside the scan (iterative scans, pgvector ≥
+ * 0.8), then the scope applied to those; the exact scan in scope when too few of them are in it.
+ */
+async function pgvectorNearest(
+  db: Kysely<Database>,
+  pgvector: PgvectorSchema,
+  q: Float32Array,
+  scope: PassageScope,
+  n: number,
+): Promise<PassageHit[]> {
+  const schema = sql.id(await pgvector.of(db));
+  const distance = sql`passage_vectors.embedding operator(${schema}.<=>) ${vectorLiteral(q)}::${schema}.vector`;
+  const k = candidateCount(scope, n);
+  if (!isNarrowScope(scope)) {
+    const candidates = await db.transaction().execute(async (trx) => {
+      await sql`select set_config('hnsw.ef_search', ${String(Math.min(PGVECTOR_MAX_EF_SEARCH, Math.max(40, k)))}, true)`.execute(
+        trx,
+      );
+      if (pgvector.iterativeScans())
+        await sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true)`.execute(trx);
+      return (
+        await sql<{ passageId: string; distance: number }>`
+          select passage_vectors.passage_id as "passageId", ${distance} as distance from passage_vectors
+          where passage_vectors.bot_id = ${scope.botId}
+          order by ${distance} limit ${k}`.execute(trx)
+      ).rows;
+    });
+    if (candidates.length > 0) {
+      const distanceOf = new Map(candidates.map((c) => [c.passageId, Number(c.distance)]));
+      const found = await sql<{ passageId: string; fileId: string }>`
+          select passages.id as "passageId", passages.file_id as "fileId"
+          from passages join files on files.id = passages.file_id
+          where passages.id = any(${[...distanceOf.keys()]}::text[]) and ${scopeCondition(scope)}`.execute(
+        db,
+      );
+      if (found.rows.length >= n || candidates.length < k)
+        return found.rows
+          .map((r) => ({ ...r, score: 1 - (distanceOf.get(r.passageId) ?? 2) }))
+          .sort(byScore)
+          .slice(0, n);
+    }
+  }
+  // Exact: every vector in scope (`+ 0` keeps the planner off the HNSW index, whose scan could stop short).
+  const result = await sql<{ passageId: string; fileId: string; distance: number }>`
+      select passages.id as "passageId", passages.file_id as "fileId", ${distance} as distance
+      from passage_vectors
+      join passages on passages.id = passage_vectors.passage_id
+      join files on files.id = passages.file_id
+      where passage_vectors.bot_id = ${scope.botId} and ${scopeCondition(scope)}
+      order by (${distance}) + 0, passages.id
+      limit ${n}`.execute(db);
+  return result.rows
+    .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: 1 - Number(r.distance) }))
+    .sort(byScore);
+}
+
+/** Nearest vectors: pgvector (HNSW, exact in a narrow scope), or bytea vectors read `scanBatch` at a time and ranked in JS. */
 function nearestSearch(
   db: Kysely<Database>,
   pgvector: PgvectorSchema,
@@ -207,22 +285,7 @@ function nearestSearch(
 ): EngineParts['nearest'] {
   return async (vector, scope, n, model) => {
     const q = unitVector(vector);
-    if (model.vectorStore === 'pgvector') {
-      const schema = sql.id(await pgvector.of(db));
-      const distance = sql`passage_vectors.embedding operator(${schema}.<=>) ${vectorLiteral(q)}::${schema}.vector`;
-      // No ANN index: an exact scan of the bot's vectors in scope, so filters never hide near neighbours.
-      const result = await sql<{ passageId: string; fileId: string; distance: number }>`
-          select passages.id as "passageId", passages.file_id as "fileId", ${distance} as distance
-          from passage_vectors
-          join passages on passages.id = passage_vectors.passage_id
-          join files on files.id = passages.file_id
-          where passage_vectors.bot_id = ${scope.botId} and ${scopeCondition(scope)}
-          order by distance, passages.id
-          limit ${n}`.execute(db);
-      return result.rows
-        .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: 1 - Number(r.distance) }))
-        .sort(byScore);
-    }
+    if (model.vectorStore === 'pgvector') return pgvectorNearest(db, pgvector, q, scope, n);
     // bytea: read the vectors in scope batch by batch and keep the best n.
     let best: PassageHit[] = [];
     let after = '';

@@ -13,9 +13,7 @@ import {
   type PassageScope,
 } from './passage-index.js';
 import type { EngineParts } from './shared-port.js';
-
-/** A vector search scoped to at most this many files scans only their passages (exactly). */
-export const NARROW_FILE_COUNT = 50;
+import { candidateCount, isNarrowScope } from './vector-scope.js';
 
 /** How the SQLite passage index searches vectors. */
 export interface SqliteVectorOptions {
@@ -187,36 +185,42 @@ async function exactInScope(
 
 /**
  * Nearest vectors. A scope of a few files: sqlite-vec's exact scan of their passages. Otherwise the
- * nearest few times n of the bot's partition — from the HNSW graph, or sqlite-vec's exact KNN while the
- * graph is building or when it is off — kept when enough of them are in scope (then they hold the n
- * nearest in scope); else the exact scan restricted to the scope.
+ * nearest candidates of the bot's partition — from the HNSW graph (n + n/4 for the whole bot, 4n for a
+ * narrower scope, then 8 times more), or sqlite-vec's exact KNN (4n) while the graph is building or when
+ * it is off — kept when enough of them are in scope (then they hold the n nearest in scope); else the
+ * exact scan restricted to the scope (filtered search that keeps recall).
  */
 export function sqliteNearest(db: Kysely<Database>, options: SqliteVectorOptions): EngineParts['nearest'] {
   const hnsw = options.dir === false ? undefined : hnswOf(db, options);
   return async (vector, scope, n, model: ModelInfo) => {
     const unit = unitVector(vector);
     const q = vectorBytes(unit);
-    const narrow = scope.fileIds !== undefined && scope.fileIds.length <= NARROW_FILE_COUNT;
-    if (narrow) return exactInScope(db, q, scope, n);
-    const k = Math.min(MAX_SEARCH_LIMIT, Math.max(4 * n, 64));
+    if (isNarrowScope(scope)) return exactInScope(db, q, scope, n);
     const index = hnsw ? await hnsw.of(model) : undefined;
-    let candidates = index ? await index.nearest(scope.botId, unit, k) : undefined;
-    if (!candidates) {
-      const knn = await sql<{ seq: number; distance: number }>`
-          select rowid as seq, distance from passage_vectors
-          where embedding match ${q} and k = ${k} and bot_id = ${scope.botId}`.execute(db);
-      candidates = knn.rows.map((r) => ({ key: Number(r.seq), distance: r.distance }));
-    }
-    if (candidates.length > 0) {
+    const first = candidateCount(scope, n);
+    // The graph is asked again for 8 times as many before the exact scan; sqlite-vec's KNN (while the
+    // graph builds, or without one) is exact, so once is enough.
+    for (const k of index ? [first, 8 * first] : [Math.max(4 * n, 64)]) {
+      const kk = Math.min(MAX_SEARCH_LIMIT, k);
+      let candidates = index ? await index.nearest(scope.botId, unit, kk) : undefined;
+      const exactKnn = !candidates;
+      if (!candidates) {
+        const knn = await sql<{ seq: number; distance: number }>`
+            select rowid as seq, distance from passage_vectors
+            where embedding match ${q} and k = ${kk} and bot_id = ${scope.botId}`.execute(db);
+        candidates = knn.rows.map((r) => ({ key: Number(r.seq), distance: r.distance }));
+      }
+      if (candidates.length === 0) break;
       const distance = new Map(candidates.map((c) => [c.key, c.distance]));
       const found = await inScope(db, scope, [...distance.keys()]);
       // Vectors gone without the index hearing of it (a file or bot deleted by cascade).
       if (index && found.missing.length > 0) index.remove(scope.botId, found.missing);
-      if (found.rows.length >= n || candidates.length < k)
+      if (found.rows.length >= n || candidates.length < kk)
         return found.rows
           .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: 1 - (distance.get(r.seq) ?? 2) }))
           .sort(byScore)
           .slice(0, n);
+      if (exactKnn || kk === MAX_SEARCH_LIMIT) break;
     }
     return exactInScope(db, q, scope, n);
   };
