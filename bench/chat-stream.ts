@@ -12,7 +12,9 @@
 // (default 10), --burst-size / BENCH_BURST_SIZE (messages sent at once, default 20), --rounds / BENCH_ROUNDS
 // (the sequential messages are cut into this many rounds, the systems taking turns, default 5),
 // --database-url / BENCH_DATABASE_URL (a PostgreSQL server, default postgres://postgres@127.0.0.1:5432/test;
-// `none` skips PostgreSQL), --dir / BENCH_DIR (work folder; default the OS temp folder).
+// `none` skips PostgreSQL), --dir / BENCH_DIR (work folder; default the OS temp folder), --parley-main /
+// BENCH_PARLEY_MAIN (the server entry point to run, default this checkout's packages/server/dist/main.js: another
+// build's, to measure before and after a change).
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { Agent, createServer, request, type ServerResponse } from 'node:http';
@@ -141,11 +143,19 @@ async function startBaseline(): Promise<NodeProcess> {
 
 /** Parley with no embedder (no knowledge replies), on SQLite in `dataDir` or on the PostgreSQL `databaseUrl`. */
 function startChatServer(name: string, dataDir: string, databaseUrl?: string): Promise<NodeProcess> {
-  return startParley(name, dataDir, {
-    PARLEY_EMBEDDER: 'none',
-    ...(databaseUrl ? { PARLEY_DATABASE_URL: databaseUrl } : {}),
-  });
+  return startParley(
+    name,
+    dataDir,
+    {
+      PARLEY_EMBEDDER: 'none',
+      ...(databaseUrl ? { PARLEY_DATABASE_URL: databaseUrl } : {}),
+    },
+    parleyMain,
+  );
 }
+
+/** The server entry point to run (`--parley-main`; default this checkout's build), to measure another build. */
+const parleyMain = option('parley-main', 'BENCH_PARLEY_MAIN');
 
 /** VmRSS of a process in bytes (0 when unknown). */
 const rss = (pid: number): number => procMemory(pid, 'VmRSS') ?? 0;

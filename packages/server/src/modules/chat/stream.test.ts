@@ -10,6 +10,7 @@ import {
 } from '../../test-support/chat.js';
 import { useTestApp } from '../../test-support/fixtures.js';
 import { createTestApp } from '../../test-support/harness.js';
+import { frameOf } from './stream.js';
 
 describe('Chat API live stream (SSE over real HTTP)', () => {
   const t = useTestApp({ env: { PARLEY_CHAT_PING_INTERVAL_MS: '100' } });
@@ -609,5 +610,20 @@ describe('Chat API live streams end when their credentials are revoked', () => {
       await stream.close();
       await asBot.close();
     }
+  });
+});
+
+describe('SSE frames of signal rows', () => {
+  it('encodes a row once, as id, event and data lines, and hands every stream of that read the same bytes', () => {
+    const row = { cursor: 7, type: 'message_created', data: '{"id":"m1","text":"h\u00e9llo \ud83d\udc4b"}' };
+    const frame = frameOf(row);
+    expect(frame.toString('utf8')).toBe(
+      'id: 7\nevent: message\ndata: {"type":"message_created","data":{"id":"m1","text":"h\u00e9llo \ud83d\udc4b"}}\n\n',
+    );
+    expect(frameOf(row)).toBe(frame);
+    // Another read's row (e.g. an adminKey stream's) gets its own frame, equal in bytes.
+    const again = frameOf({ ...row });
+    expect(again).not.toBe(frame);
+    expect(again.equals(frame)).toBe(true);
   });
 });

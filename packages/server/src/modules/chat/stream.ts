@@ -220,7 +220,7 @@ class LiveStream {
     if (this.stopped) res.destroy();
   };
 
-  private write(frame: string): void {
+  private write(frame: string | Buffer): void {
     if (!this.closed) this.options.res.write(frame);
   }
 
@@ -286,14 +286,12 @@ class LiveStream {
   }
 
   /** Writes the rows after the last cursor sent, up to a full socket; answers how that went. */
-  private send(rows: { cursor: number; type: string; data: string }[]): 'closed' | 'full' | 'sent' {
+  private send(rows: SignalFrameRow[]): 'closed' | 'full' | 'sent' {
     let full = false;
     for (const row of rows) {
       if (this.closed) return 'closed';
       if (row.cursor <= this.last) continue;
-      this.write(
-        `id: ${row.cursor}\nevent: message\ndata: {"type":${JSON.stringify(row.type)},"data":${row.data}}\n\n`,
-      );
+      this.write(frameOf(row));
       this.last = row.cursor;
       if (endsStream(row.type, row.data, this.options.caller)) {
         this.close();
@@ -322,6 +320,26 @@ class LiveStream {
     }
     if (again?.admin !== caller.admin || again.userId !== caller.userId) this.close();
   }
+}
+
+type SignalFrameRow = { cursor: number; type: string; data: string };
+
+/**
+ * The SSE frames of rows, by row: streams woken by one signal share one read (`chat.signalsAfter`), hence
+ * its row objects, so a message is encoded once and the same bytes are written to each of its listeners.
+ */
+const frames = new WeakMap<SignalFrameRow, Buffer>();
+
+/** A signal row's SSE frame: `id: <cursor>`, `event: message`, `data: {"type": …, "data": …}`. */
+export function frameOf(row: SignalFrameRow): Buffer {
+  let frame = frames.get(row);
+  if (!frame) {
+    frame = Buffer.from(
+      `id: ${row.cursor}\nevent: message\ndata: {"type":${JSON.stringify(row.type)},"data":${row.data}}\n\n`,
+    );
+    frames.set(row, frame);
+  }
+  return frame;
 }
 
 /** Signals read at once by a stream (the stream reads again while a read comes back full). */
