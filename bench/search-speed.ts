@@ -23,7 +23,7 @@ import { chunkDocument } from '@parley/server/dist/search/chunk.js';
 import { embedderFromConfig } from '@parley/server/dist/search/embed/index.js';
 import { loadUseLiteModel, resolveUseLiteFiles } from '@parley/server/dist/search/embed/use-lite-model.js';
 import { extractDocument } from '@parley/server/dist/search/extract/index.js';
-import { DEFAULT_BREADCRUMB_WEIGHT } from '@parley/server/dist/search/index/common.js';
+import { DEFAULT_BREADCRUMB_WEIGHT, DEFAULT_TILE_WEIGHT } from '@parley/server/dist/search/index/common.js';
 import {
   createPassageIndex,
   ftsMatchExpression,
@@ -34,6 +34,10 @@ import {
   type PassageScope,
   queryTerms,
 } from '@parley/server/dist/search/index/index.js';
+import {
+  botMatchExpression,
+  sqliteScopedLexicalSearch,
+} from '@parley/server/dist/search/index/sqlite-lexical.js';
 import { DEFAULT_DENSE_WEIGHT, fuse } from '@parley/server/dist/search/rank.js';
 import type { Embedder, Passage } from '@parley/server/dist/search/types.js';
 import { buildServices } from '@parley/server/dist/services.js';
@@ -808,32 +812,48 @@ async function searchLatency(
       'select rowid, distance from passage_vectors where embedding match ? and k = ? and bot_id = ?',
     );
     const rawLexical = (q: number) => rawFts.all(matches[q], CANDIDATES) as { rowid: number }[];
+    // The same with the bot's column filter our index adds (migration 0011): what per-bot scoping costs here.
+    const botMatches = matches.map((m) => botMatchExpression(owner.botId, m));
+    const rawFtsBot = raw.prepare(
+      `select rowid, bm25(passages_fts, 1.0, ${DEFAULT_BREADCRUMB_WEIGHT.sqlite}, 0.0) as rank from passages_fts
+       where passages_fts match ? order by bm25(passages_fts, 1.0, ${DEFAULT_BREADCRUMB_WEIGHT.sqlite}, 0.0) limit ?`,
+    );
+    const rawLexicalBot = (q: number) => rawFtsBot.all(botMatches[q], CANDIDATES);
+    // Before issue 14: every match of the bot scored, then joined to passages, files and tiles before the limit.
+    const before = sqliteScopedLexicalSearch(
+      db.kysely,
+      DEFAULT_BREADCRUMB_WEIGHT.sqlite,
+      DEFAULT_TILE_WEIGHT,
+    );
+    const lexicalBefore = (q: number) => before(queries[q] as string, scope, CANDIDATES);
     const rawVector = (q: number, k = CANDIDATES) =>
       rawVec.all(bytes[q], k, owner.botId) as { rowid: number }[];
 
     // Diagnostic: our lexical SQL itself (compiled by Kysely, captured), prepared once on the raw connection;
     // the gap to "ours" is the driver path (Kysely + a prepare per call), the gap to raw FTS5 is the SQL.
-    const ourLexicalSql: CompiledQuery[] = [];
+    // (Every statement of one search, in turn: the bounded search sends three.)
+    const ourLexicalSql: CompiledQuery[][] = [];
     for (let q = 0; q < queries.length; q++) {
       recorder.nodes.length = 0;
       await lexical(q);
-      const n = recorder.nodes.at(-1);
-      if (!n) throw new Error('no lexical query recorded');
-      ourLexicalSql.push(recorded.getExecutor().compileQuery(n.node, n.queryId));
+      if (recorder.nodes.length === 0) throw new Error('no lexical query recorded');
+      ourLexicalSql.push(recorder.nodes.map((n) => recorded.getExecutor().compileQuery(n.node, n.queryId)));
     }
     const prepared = new Map<string, SQLite.Statement>();
-    const ourSqlRaw = (q: number) => {
-      const c = ourLexicalSql[q] as CompiledQuery;
-      let st = prepared.get(c.sql);
-      if (!st) {
-        st = raw.prepare(c.sql);
-        prepared.set(c.sql, st);
-      }
-      return st.all(...(c.parameters as unknown[]));
-    };
+    const ourSqlRaw = (q: number) =>
+      (ourLexicalSql[q] as CompiledQuery[]).map((c) => {
+        let st = prepared.get(c.sql);
+        if (!st) {
+          st = raw.prepare(c.sql);
+          prepared.set(c.sql, st);
+        }
+        return st.all(...(c.parameters as unknown[]));
+      });
 
     const names = {
       rawFts: 'raw FTS5: MATCH … ORDER BY bm25() LIMIT 80',
+      rawFtsBot: '  (raw FTS5 with the bot filter: bot : … AND (…))',
+      before: 'before: every match scored, then joined (old SQL)',
       ourSql: '  (our lexical SQL, prepared once, raw driver)',
       lexical: 'ours: lexicalSearch(q, 80)',
       rawVec: 'raw vec0: MATCH … AND k = 80',
@@ -847,6 +867,8 @@ async function searchLatency(
     };
     const variants: Variant[] = [
       { name: names.rawFts, run: rawLexical, times: [], answers: [] },
+      { name: names.rawFtsBot, run: rawLexicalBot, times: [], answers: [] },
+      { name: names.before, run: lexicalBefore, times: [], answers: [] },
       { name: names.ourSql, run: ourSqlRaw, times: [], answers: [] },
       { name: names.lexical, run: lexical, times: [], answers: [] },
       { name: names.rawVec, run: (q) => rawVector(q), times: [], answers: [] },
@@ -898,6 +920,8 @@ async function searchLatency(
       [names.embedRaw, queryEmbed.raw],
     ]);
     const baseline: Record<string, string> = {
+      [names.rawFtsBot]: names.rawFts,
+      [names.before]: names.rawFts,
       [names.ourSql]: names.rawFts,
       [names.lexical]: names.rawFts,
       [names.rawVecOver]: names.rawVec,
@@ -908,6 +932,8 @@ async function searchLatency(
     };
     const order = [
       names.rawFts,
+      names.rawFtsBot,
+      names.before,
       names.ourSql,
       names.lexical,
       names.rawVec,
@@ -952,7 +978,11 @@ async function searchLatency(
     const rawLex = answersOf<{ rowid: number }[]>(names.rawFts);
     const ourVec = answersOf<{ passageId: string }[]>(names.vector);
     const rawVecAnswers = answersOf<{ rowid: number }[]>(names.rawVec);
+    const beforeLex = answersOf<{ passageId: string }[]>(names.before);
+    let sameAsBefore = 0;
     for (let q = 0; q < queries.length; q++) {
+      const exact = new Set((beforeLex[q] ?? []).slice(0, 10).map((h) => h.passageId));
+      sameAsBefore += (ourLex[q] ?? []).slice(0, 10).filter((h) => exact.has(h.passageId)).length;
       const mine = (ourLex[q] ?? []).slice(0, 10).map((h) => h.passageId);
       const theirs = new Set((rawLex[q] ?? []).slice(0, 10).map((r) => idOfSeq.get(r.rowid)));
       compared += mine.length;
@@ -968,7 +998,8 @@ async function searchLatency(
         `${percentile(matched, 50).toLocaleString('en')}, p95 ${percentile(matched, 95).toLocaleString('en')}.`,
     );
     log(
-      `checks: top-10 lexical hits shared by ours and raw ${((100 * shared) / Math.max(1, compared)).toFixed(1)} %; ` +
+      `checks: top-10 lexical hits shared by ours and raw ${((100 * shared) / Math.max(1, compared)).toFixed(1)} %, ` +
+        `by ours and before (every match scored) ${((100 * sameAsBefore) / Math.max(1, compared)).toFixed(1)} %; ` +
         `target passage first by vector: ours ${oursTop1}/${queries.length}, raw ${rawTop1}/${queries.length}. ` +
         `Vectors are random 512-d unit vectors, not model output (the model embeds only ~15 passages/s per worker); ` +
         `a real hybrid search adds the query embedding rows to the hybrid rows.`,
@@ -989,7 +1020,10 @@ async function searchLatency(
           plans.push(`${'  '.repeat(d)}${r.detail}`);
         }
       };
-      explain('lexicalSearch', ourLexicalSql[0] as CompiledQuery);
+      const lexicalSql = ourLexicalSql[0] as CompiledQuery[];
+      lexicalSql.forEach((c, i) => {
+        explain(`lexicalSearch, statement ${i + 1} of ${lexicalSql.length}`, c);
+      });
       recorder.nodes.length = 0;
       await vector(0);
       const vectorSql = recorder.nodes.map((n) => recorded.getExecutor().compileQuery(n.node, n.queryId));
