@@ -46,22 +46,25 @@ describe('the parley bin', () => {
     expect(bin).toBeDefined();
     expect((bin?.mode ?? 0) & 0o111).not.toBe(0);
     expect(files.map((f) => f.path)).toContain('dist/main.js');
-  });
+  }, 60_000);
 
   it('--help lists the commands, and <command> --help lists its subcommands and options', async () => {
     requireBuild();
-    const top = await node(shim, ['--help']);
+    // Each run loads the whole CLI: in parallel, and with time for a loaded machine.
+    const [top, bots, create] = await Promise.all([
+      node(shim, ['--help']),
+      node(shim, ['bots', '--help']),
+      node(shim, ['bots', 'create', '--help']),
+    ]);
     expect(top.code).toBe(0);
     for (const command of ['serve', 'migrate', 'accounts', 'tokens', 'workspaces', 'bots'])
       expect(top.stdout).toMatch(new RegExp(`^ {2}${command}\\b`, 'm'));
-    const bots = await node(shim, ['bots', '--help']);
     expect(bots.code).toBe(0);
     expect(bots.stdout).toContain('Usage: parley bots');
     expect(bots.stdout).toMatch(/^ {2}create\b/m);
-    const create = await node(shim, ['bots', 'create', '--help']);
     expect(create.code).toBe(0);
     expect(create.stdout).toContain('--workspace <workspaceId>');
-  });
+  }, 120_000);
 
   it('says how to build when the CLI is not built, and exits 1', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'parley-bin-'));
