@@ -7,6 +7,7 @@ import type { Config } from './config/config.js';
 import type { Db } from './db/database.js';
 import { ApiError } from './errors/errors.js';
 import { parseBearer } from './http/headers.js';
+import { rateLimitStore, redisReady } from './http/rate-limit-store.js';
 import type { LogsService } from './modules/logs/service.js';
 
 /** What the app-wide parts are built from. */
@@ -45,10 +46,22 @@ async function apiDocs(app: FastifyInstance, { config, version }: PlatformDeps):
   });
 }
 
-/** The rate limit of the APIs (`/v1/…`), per token (or per address without one); off when the maximum is 0. */
-async function rateLimitApis(app: FastifyInstance, config: Config): Promise<void> {
+/**
+ * The rate limit of the APIs (`/v1/…`), per token (or per address without one); off when the maximum is 0.
+ * Counted where every process sees it (Redis when configured, else PostgreSQL; in memory on SQLite's one
+ * process). When that store does not answer, requests go through uncounted, with a logged warning.
+ */
+async function rateLimitApis(app: FastifyInstance, config: Config, db: Db): Promise<void> {
   if (config.rateLimit.max > 0) {
+    const where = rateLimitStore(config, db, app.log);
+    if (where.kind === 'redis') {
+      app.addHook('onClose', async () => void where.redis.disconnect());
+      await redisReady(where.redis, 2000);
+    }
     await app.register(rateLimit, {
+      ...(where.kind === 'redis' ? { redis: where.redis, nameSpace: 'parley-rate-limit:' } : {}),
+      ...(where.kind === 'postgres' ? { store: where.store } : {}),
+      skipOnError: true,
       global: true,
       max: config.rateLimit.max,
       timeWindow: config.rateLimit.windowMs,
@@ -117,7 +130,7 @@ function botRequestLog(app: FastifyInstance, logs: PlatformDeps['logs']): void {
  */
 export async function installPlatform(app: FastifyInstance, deps: PlatformDeps): Promise<void> {
   await apiDocs(app, deps);
-  await rateLimitApis(app, deps.config);
+  await rateLimitApis(app, deps.config, deps.db);
   healthChecks(app, deps.db);
   botRequestLog(app, deps.logs);
 }

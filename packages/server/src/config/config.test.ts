@@ -20,6 +20,7 @@ const BAD_VALUES: Record<string, string[]> = {
   PORT: ['abc', '-1', '65536', '3.5', '80x'],
   HOST: ['bad host'],
   PARLEY_DATABASE_URL: ['mysql://db/parley', 'postgres:/missing-slash', 'sqlite.db', 'postgres://'],
+  PARLEY_REDIS_URL: ['http://cache:6379', 'redis:/cache', 'redis://', '127.0.0.1:6379'],
   PARLEY_PUBLIC_URL: [
     'not a url',
     'ftp://files.example.com',

@@ -186,6 +186,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
     host: v.HOST,
     dataDir,
     databaseUrl: v.PARLEY_DATABASE_URL,
+    redisUrl: v.PARLEY_REDIS_URL,
     publicUrl: publicUrl(context),
     adminToken: v.PARLEY_ADMIN_TOKEN,
     adminPassword: v.PARLEY_ADMIN_PASSWORD,

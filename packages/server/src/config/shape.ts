@@ -26,6 +26,8 @@ export const CONFIG_SHAPE = Type.Object({
   host: Type.String(),
   dataDir: Type.String(),
   databaseUrl: maybe(Type.String()),
+  /** Where the rate limits are counted when set (Redis); else the database (PostgreSQL) or memory (SQLite). */
+  redisUrl: maybe(Type.String()),
   publicUrl: Type.String(),
   adminToken: maybe(Type.String()),
   adminPassword: maybe(Type.String()),

@@ -40,6 +40,16 @@ export const SERVICE_VARIABLES = {
         'must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)',
     }),
   ),
+  PARLEY_REDIS_URL: Type.Optional(
+    Type.String({
+      pattern: '^rediss?://.+',
+      description:
+        'unset = rate limits counted in PostgreSQL (or in memory on SQLite); `redis://…` = counted in that Redis',
+      'x-accepts': '`redis://…` or `rediss://…` URL',
+      'x-invalid':
+        'must be a redis:// or rediss:// URL (leave it unset to count rate limits in the database)',
+    }),
+  ),
   PARLEY_PUBLIC_URL: Type.Optional(
     Type.Refine(
       Type.String({
