@@ -162,8 +162,41 @@ class IndexWatch {
 }
 
 /**
+ * The bot's files under the planned keys' common prefix, read a page of 100 at a time, at most one page
+ * more than the planned files fill: `complete` when that was every such file (then a key not found is new,
+ * and needs no `getFile` of its own), else the files seen so far.
+ */
+async function existingFiles(
+  client: Client,
+  planned: PlannedFile[],
+): Promise<{ files: Map<string, FileObject>; complete: boolean }> {
+  const keys = planned.map((f) => f.key).sort();
+  const first = keys[0] ?? '';
+  const last = keys.at(-1) ?? '';
+  let common = 0;
+  while (common < first.length && first[common] === last[common]) common += 1;
+  const prefix = first.slice(0, common);
+  const files = new Map<string, FileObject>();
+  const pages = Math.ceil(planned.length / 100) + 1;
+  let next: string | undefined;
+  let read = 0;
+  do {
+    const page = await client.listFiles({
+      pageSize: 100,
+      ...(prefix ? { keyContains: prefix } : {}),
+      ...(next ? { nextToken: next } : {}),
+    });
+    for (const f of page.files) if (f.key.startsWith(prefix)) files.set(f.key, f);
+    next = page.meta.nextToken;
+    read += 1;
+  } while (next && read < pages);
+  return { files, complete: next === undefined };
+}
+
+/**
  * Uploads the planned files to the client's bot, `concurrency` at a time: each is hashed, skipped when the
- * bot already holds a file with its key and sha256 (its tags and policies are updated when they differ),
+ * bot already holds a file with its key and sha256 (the bot's files are listed once up front, see
+ * `existingFiles`) (its tags and policies are updated when they differ),
  * else uploaded (the client retries network errors, timeouts, 429 and 5xx), linked to the knowledge base,
  * and followed until indexed. A failure of one file never stops the others. `storedMs`: from the start
  * until every file was stored (or skipped, or failed) — before the wait for indexing.
@@ -208,11 +241,13 @@ export async function runUpload(
       set(report, { state: 'hashing' });
       const sha256 = await sha256Of(report.path);
       report.sha256 = sha256;
-      let existing: FileObject | undefined;
-      try {
-        existing = (await client.getFile({ id: report.key })).file;
-      } catch (error) {
-        if (!(error instanceof ResourceNotFoundError)) throw error;
+      let existing: FileObject | undefined = known.files.get(report.key);
+      if (!existing && !known.complete) {
+        try {
+          existing = (await client.getFile({ id: report.key })).file;
+        } catch (error) {
+          if (!(error instanceof ResourceNotFoundError)) throw error;
+        }
       }
       if (existing && unchanged(existing, sha256, settings)) {
         observe(report, existing);
@@ -266,6 +301,7 @@ export async function runUpload(
     }
   }
 
+  const known = await existingFiles(client, planned);
   try {
     await Promise.all(reports.map((report) => limit(() => one(report))));
     storedMs = Date.now() - begun;
