@@ -77,7 +77,9 @@ async function upload(server: ParleyServer, file: Upload): Promise<void> {
 
 interface FileRow {
   id: string;
+  key: string;
   updatedAt: string;
+  failedStatusReason?: string;
 }
 
 /** Files in `statuses` (at most `pageSize`, latest update first). */
@@ -122,7 +124,9 @@ async function indexAll(server: ParleyServer, files: Upload[], concurrency: numb
   const [last] = await filesIn(server, ['indexing_completed', 'indexing_failed'], 1);
   const seconds = ((last ? Date.parse(last.updatedAt) : Date.now()) - start) / 1000;
   const completed = await allIds(server, ['indexing_completed']);
-  const failed = (await allIds(server, ['indexing_failed'])).length;
+  const failedFiles = await filesIn(server, ['indexing_failed'], 100);
+  const failed = failedFiles.length;
+  for (const f of failedFiles.slice(0, 3)) console.log(`  failed: ${f.key} ${f.failedStatusReason ?? ''}`);
   let passages = 0;
   await pool(completed, 16, async (id) => {
     let token: string | undefined;
