@@ -38,6 +38,7 @@ function localDataDir(ctx: CommandContext, flags: LocalFlags): string {
 export function backupCommands(program: Command, ctx: CommandContext): void {
   program
     .command('backup')
+    .summary('copy the data folder into a .tar.gz while Parley runs (local, not over HTTP)')
     .description(
       'copy the data folder (PARLEY_DATA_DIR: SQLite database, files, bootstrap.json) into a .tar.gz while Parley ' +
         "runs: a local command, run on the server's machine, not over HTTP. The database is copied with SQLite's " +
@@ -60,6 +61,7 @@ export function backupCommands(program: Command, ctx: CommandContext): void {
 
   program
     .command('restore')
+    .summary('restore a backup into an empty data folder (local, not over HTTP)')
     .description(
       'restore a backup archive into an empty or new data folder (PARLEY_DATA_DIR); refuses a folder that is not ' +
         'empty. A local command, not over HTTP: run it with Parley stopped, then start Parley on that folder.',

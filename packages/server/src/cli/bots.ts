@@ -26,6 +26,7 @@ export function botTransferCommands(program: Command, ctx: CommandContext): void
   remoteOptions(
     bots
       .command('export')
+      .summary('write a bot to a .tar.gz, to move it to another Parley (over HTTP)')
       .description(
         "write a bot's settings, webchat configuration, knowledge bases and files (bytes, tags, metadata, policies, " +
           'links, passages of indexed files) to a .tar.gz, over HTTP (a running Parley: --url, --token, --workspace, --bot). ' +
@@ -56,6 +57,7 @@ export function botTransferCommands(program: Command, ctx: CommandContext): void
   remoteOptions(
     bots
       .command('import')
+      .summary('create a bot from a parley bots export archive (over HTTP)')
       .description(
         'create a bot in a workspace from a parley bots export archive, over HTTP (--url, --token, --workspace): ' +
           'new ids for the bot, its knowledge bases and files; files are indexed again from their bytes.',
