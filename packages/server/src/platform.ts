@@ -56,7 +56,7 @@ async function rateLimitApis(app: FastifyInstance, config: Config, db: Db): Prom
     const where = rateLimitStore(config, db, app.log);
     if (where.kind === 'redis') {
       app.addHook('onClose', async () => void where.redis.disconnect());
-      await redisReady(where.redis, 2000);
+      await redisReady(where.redis, 5000);
     }
     await app.register(rateLimit, {
       ...(where.kind === 'redis' ? { redis: where.redis, nameSpace: 'parley-rate-limit:' } : {}),

@@ -152,6 +152,25 @@ function storeContract(name: string, shared: boolean, open: (() => Promise<Deplo
     );
 
     it.skipIf(!shared)(
+      'lets exactly the limit through when twice the limit arrive at once on three processes',
+      async () => {
+        const address = newAddress();
+        const all = await Promise.all(
+          Array.from({ length: 2 * MAX }, (_, i) => ask(d.processes[i % 3] as Process, address)),
+        );
+        expect(all.filter((res) => res.statusCode === 429)).toHaveLength(MAX);
+        const through = all.filter((res) => res.statusCode === 401);
+        expect(through.map((res) => res.headers['ratelimit-remaining']).sort()).toEqual([
+          '0',
+          '1',
+          '2',
+          '3',
+          '4',
+        ]);
+      },
+    );
+
+    it.skipIf(!shared)(
       'lets requests through uncounted, quickly, when the store does not answer',
       async () => {
         const broken = await d.breakStore();
@@ -229,7 +248,7 @@ storeContract(
   redisUrl
     ? async () => {
         const env = { PARLEY_REDIS_URL: redisUrl };
-        const processes = await Promise.all([openProcess(env), openProcess(env), openProcess(env)]);
+        const processes = [await openProcess(env), await openProcess(env), await openProcess(env)];
         let broken: Process | undefined;
         return {
           processes,

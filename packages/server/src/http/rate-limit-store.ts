@@ -109,8 +109,8 @@ export function rateLimitRedis(url: string, log: FastifyBaseLogger): Redis {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    connectTimeout: 1000,
-    commandTimeout: 1000,
+    connectTimeout: 5000,
+    commandTimeout: 2000,
     lazyConnect: false,
   });
   redis.on('error', warn);
