@@ -15,11 +15,12 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UseLiteEmbedder } from '@parley/server/dist/search/embed/index.js';
-import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { intOption, makeWorkFolder, option } from './lib/args.js';
-import { pool, readJsonl } from './lib/corpus.js';
+import { passageCount, pool, readJsonl } from './lib/corpus.js';
 import { table } from './lib/format.js';
 import { loadAverage } from './lib/machine.js';
+import { wrap } from './lib/pdf-text.js';
 import { runMain, sleep } from './lib/run.js';
 import { callApi, type ParleyServer, repoRoot, startParleyWithBot } from './lib/server.js';
 import { median } from './lib/stats.js';
@@ -129,33 +130,9 @@ async function indexAll(server: ParleyServer, files: Upload[], concurrency: numb
   for (const f of failedFiles.slice(0, 3)) console.log(`  failed: ${f.key} ${f.failedStatusReason ?? ''}`);
   let passages = 0;
   await pool(completed, 16, async (id) => {
-    let token: string | undefined;
-    do {
-      const page = await callApi<{ passages: unknown[]; meta: { nextToken?: string } }>(
-        server,
-        'GET',
-        `/v1/files/${id}/passages?limit=200${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`,
-      );
-      passages += page.passages.length;
-      token = page.meta.nextToken;
-    } while (token);
+    passages += await passageCount(server, id);
   });
   return { files: completed.length, failed, passages, seconds };
-}
-
-/** Words of `text` in lines no wider than `width` points. */
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/)) {
-    const next = line ? `${line} ${word}` : word;
-    if (line && font.widthOfTextAtSize(next, size) > width) {
-      lines.push(line);
-      line = word;
-    } else line = next;
-  }
-  if (line) lines.push(line);
-  return lines;
 }
 
 /** Only what the standard PDF fonts can draw (WinAnsi). */

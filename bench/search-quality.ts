@@ -23,6 +23,7 @@ import {
   duration,
   type FileRow,
   listAllFiles,
+  passageCount,
   pool,
   progress,
   readJsonl,
@@ -264,16 +265,7 @@ async function indexCorpus(
   const counted = progress('count ', fileOfDoc.size);
   let n = 0;
   await pool([...fileOfDoc.values()], concurrency, async (id) => {
-    let token: string | undefined;
-    do {
-      const page = await callApi<{ passages: unknown[]; meta: { nextToken?: string } }>(
-        server,
-        'GET',
-        `/v1/files/${id}/passages?limit=200${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`,
-      );
-      passages += page.passages.length;
-      token = page.meta.nextToken;
-    } while (token);
+    passages += await passageCount(server, id);
     n++;
     if (n % 250 === 0 || n === fileOfDoc.size) counted.update(n);
   });

@@ -46,12 +46,13 @@ import type { Embedder, Passage } from '@parley/server/dist/search/types.js';
 import { buildServices } from '@parley/server/dist/services.js';
 import SQLite from 'better-sqlite3';
 import type { CompiledQuery, KyselyPlugin, QueryId, RootOperationNode } from 'kysely';
-import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import * as sqliteVec from 'sqlite-vec';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { intOption, makeWorkFolder, option } from './lib/args.js';
 import { ratio, table } from './lib/format.js';
 import { loadAverage, procMemory } from './lib/machine.js';
+import { wrap } from './lib/pdf-text.js';
 import { seededRandom } from './lib/random.js';
 import { onInterrupt, runMain } from './lib/run.js';
 import { msSince, now, percentile, type Summary, summarize } from './lib/stats.js';
@@ -243,21 +244,6 @@ function textDocument(words: Words, random: () => number): string {
   const paragraphs = 12 + Math.floor(random() * 10);
   for (let p = 0; p < paragraphs; p++) out.push(words.paragraph(random, 50 + Math.floor(random() * 80)), '');
   return out.join('\n');
-}
-
-/** Words of `text` laid out in lines no wider than `width` points. */
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    const next = line ? `${line} ${word}` : word;
-    if (line && font.widthOfTextAtSize(next, size) > width) {
-      lines.push(line);
-      line = word;
-    } else line = next;
-  }
-  if (line) lines.push(line);
-  return lines;
 }
 
 /** A multi-page PDF (Letter, 11-pt body, 16-pt bold headings, page numbers at the foot), drawn with pdf-lib. */

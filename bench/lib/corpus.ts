@@ -120,3 +120,19 @@ export async function uploadForIndexing(
   if (status === 'upload_failed') throw new Error(`upload of ${key} ended upload_failed`);
   return file.id;
 }
+
+/** How many passages a file has (every page of listFilePassages). */
+export async function passageCount(server: ParleyServer, fileId: string): Promise<number> {
+  let count = 0;
+  let token: string | undefined;
+  do {
+    const page = await callApi<{ passages: unknown[]; meta: { nextToken?: string } }>(
+      server,
+      'GET',
+      `/v1/files/${fileId}/passages?limit=200${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`,
+    );
+    count += page.passages.length;
+    token = page.meta.nextToken;
+  } while (token);
+  return count;
+}
