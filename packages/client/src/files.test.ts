@@ -73,7 +73,7 @@ describe('the client against the real server: Files API', () => {
     });
     expect(blob).toMatchObject({ size: 9, contentType: 'text/html' });
     const download = await client.downloadFile({ id: 'blob/page' });
-    expect(download).toMatchObject({ size: 9, contentType: 'text/html' });
+    expect(download).toMatchObject({ size: 9, contentType: 'text/html; charset=utf-8' });
     expect((await readAll(download.stream)).toString()).toBe('<p>hi</p>');
 
     const part = await client.downloadFile(bin.id, { range: { start: 2, end: 4 } });

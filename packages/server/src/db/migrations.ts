@@ -557,6 +557,8 @@ const migrations: Record<string, Migration> = {
       for (const name of ['passages_fts_insert', 'passages_fts_delete', 'passages_fts_update'])
         await sql`drop trigger if exists ${sql.id(name)}`.execute(db);
       await sql`drop table passages_fts`.execute(db);
+      // Run again over a database rolled back to before it (the migration tests do), the view is there already.
+      await sql`drop view if exists passages_fts_source`.execute(db);
       await sql`
         create view passages_fts_source as
         select seq, content, breadcrumb, 'b' || hex(bot_id) || '0' as bot from passages`.execute(db);
@@ -601,11 +603,17 @@ const migrations: Record<string, Migration> = {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('rate_limits')
+        .ifNotExists()
         .addColumn('key', 'text', (c) => c.primaryKey())
         .addColumn('count', 'integer', (c) => c.notNull())
         .addColumn('resets_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('rate_limits_resets_at').on('rate_limits').column('resets_at').execute();
+      await db.schema
+        .createIndex('rate_limits_resets_at')
+        .ifNotExists()
+        .on('rate_limits')
+        .column('resets_at')
+        .execute();
     },
   },
 };

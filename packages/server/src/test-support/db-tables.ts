@@ -27,6 +27,7 @@ export const APP_TABLES = [
   'members',
   'meta',
   'passages',
+  'rate_limits',
   'request_logs',
   'sessions',
   'sign_in_failures',
