@@ -75,9 +75,11 @@ describe.skipIf(!chromiumHere)('webchat in a browser', () => {
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => undefined);
     await browser?.close();
+    other?.closeAllConnections();
     await new Promise((resolve) => other?.close(resolve));
     await t?.close();
-  });
+    // Closing many browser contexts and the app (its chat streams, workers) takes long on CI's loaded 2 cores.
+  }, 180_000);
 
   /** The test page: records every event, then the script tag (or none, for the init path). */
   function pageHtml(attrs: string, before = '', after = ''): string {
