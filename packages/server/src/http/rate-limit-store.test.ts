@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type ParleyApp } from '../app.js';
 import { loadConfig } from '../config/config.js';
 import { type Db, openDatabase } from '../db/database.js';
-import { postgresTestUrl } from '../test-support/postgres.js';
+import { dropSchema, postgresTestUrl } from '../test-support/postgres.js';
 import { expectError } from '../test-support/wire.js';
 import { postgresRateLimitStore, rateLimitRedis } from './rate-limit-store.js';
 
@@ -204,16 +203,6 @@ const pgUrl = postgresTestUrl();
 /** A fresh schema of the test database, dropped by the answered function. */
 function schemaName(): string {
   return `t_rate_${Math.random().toString(36).slice(2, 10)}`;
-}
-
-async function dropSchema(url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`drop schema if exists ${schema} cascade`);
-  } finally {
-    await client.end();
-  }
 }
 
 storeContract(

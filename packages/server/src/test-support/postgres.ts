@@ -1,5 +1,7 @@
 // PostgreSQL for tests and benchmarks: the server to use, and databases of their own on it.
 
+import pg from 'pg';
+
 /** The PostgreSQL URL for tests, or undefined (then PostgreSQL tests are skipped with a notice, unless CI requires them). */
 export function postgresTestUrl(): string | undefined {
   const url = process.env.PARLEY_TEST_DATABASE_URL;
@@ -13,3 +15,14 @@ export function postgresTestUrl(): string | undefined {
 }
 
 export { onMaintenanceDb, withDatabase } from '../../../../bench/lib/postgres.js';
+
+/** Drops a test's own schema (and everything in it) from the PostgreSQL at `url`. */
+export async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,8 +1,8 @@
 import { tmpdir } from 'node:os';
-import pg from 'pg';
 import { afterAll, describe } from 'vitest';
 import { openDatabase } from '../../db/database.js';
 import { postgresTestUrl } from '../../test-support/harness.js';
+import { dropSchema } from '../../test-support/postgres.js';
 import { runPassageIndexContract } from './passage-index.contract.js';
 
 const url = postgresTestUrl();
@@ -12,14 +12,7 @@ const schema = `passages_${process.pid}_${Date.now().toString(36)}`;
 // The local server has no pgvector, so this runs the bytea fallback; pglite.test.ts runs pgvector.
 (url ? describe : describe.skip)('PostgreSQL passage index', () => {
   afterAll(async () => {
-    if (!url) return;
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(`drop schema if exists ${schema} cascade`);
-    } finally {
-      await client.end();
-    }
+    if (url) await dropSchema(url, schema);
   });
 
   runPassageIndexContract(
