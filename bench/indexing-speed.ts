@@ -130,7 +130,8 @@ async function indexAll(server: ParleyServer, files: Upload[], concurrency: numb
   for (const f of failedFiles.slice(0, 3)) console.log(`  failed: ${f.key} ${f.failedStatusReason ?? ''}`);
   let passages = 0;
   await pool(completed, 16, async (id) => {
-    passages += await passageCount(server, id);
+    const inFile = await passageCount(server, id); // awaited first: `x += await` loses concurrent updates
+    passages += inFile;
   });
   return { files: completed.length, failed, passages, seconds };
 }

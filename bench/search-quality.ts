@@ -265,7 +265,8 @@ async function indexCorpus(
   const counted = progress('count ', fileOfDoc.size);
   let n = 0;
   await pool([...fileOfDoc.values()], concurrency, async (id) => {
-    passages += await passageCount(server, id);
+    const inFile = await passageCount(server, id); // awaited first: `x += await` loses concurrent updates
+    passages += inFile;
     n++;
     if (n % 250 === 0 || n === fileOfDoc.size) counted.update(n);
   });

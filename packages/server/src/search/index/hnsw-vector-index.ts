@@ -98,9 +98,19 @@ export class HnswVectorIndex {
   private readonly parameters: HnswParameters;
   private saveTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /**
+   * Threads of every insertion. usearch sizes a graph's per-thread contexts when it grows its capacity,
+   * for the thread count of the insertion that grew it; a later insertion on more threads than that fails
+   * ("Reserve capacity ahead of insertions!"), so all insertions into a graph use this one count.
+   */
+  private readonly threads: number;
 
   constructor(private readonly options: HnswVectorIndexOptions) {
     this.parameters = { ...DEFAULT_HNSW_PARAMETERS, ...options.parameters, dimensions: options.dimensions };
+    this.threads = Math.max(
+      1,
+      Math.min(options.buildThreads ?? availableParallelism(), availableParallelism()),
+    );
     if (options.dir) mkdirSync(options.dir, { recursive: true, mode: 0o700 });
   }
 
@@ -237,9 +247,7 @@ export class HnswVectorIndex {
       for (const k of present) p.keys.delete(k);
     }
     if (op.kind === 'set') {
-      // A file's passages at once: on every core (a graph insert costs about as much as a search).
-      const threads = op.keys.length >= 64 ? (this.options.buildThreads ?? availableParallelism()) : 1;
-      index.add(toBigKeys(op.keys), op.vectors, threads);
+      index.add(toBigKeys(op.keys), op.vectors, this.threads);
       for (const k of op.keys) p.keys.add(k);
     }
     this.scheduleSave();
@@ -338,7 +346,7 @@ export class HnswVectorIndex {
   private async rebuild(name: string, p: Partition, started: number): Promise<void> {
     // Changes from now on are replayed onto the snapshot: applied in order, they end where the database is.
     const { keys, vectors } = await this.readAll(name);
-    const threads = this.options.buildThreads ?? availableParallelism();
+    const threads = this.threads;
     if (keys.length <= (this.options.inlineBuildMax ?? 2000) || !this.options.dir) {
       const index = newUsearchIndex(this.parameters);
       if (keys.length > 0) index.add(toBigKeys(keys), vectors, threads);
@@ -435,7 +443,7 @@ export class HnswVectorIndex {
       const d = this.parameters.dimensions;
       const vectors = new Float32Array(added.length * d);
       for (const [i, r] of added.entries()) vectors.set(r.vector, i * d);
-      index.add(toBigKeys(added.map((r) => r.key)), vectors, 1);
+      index.add(toBigKeys(added.map((r) => r.key)), vectors, this.threads);
       for (const r of added) p.keys.add(r.key);
     }
     const path = this.indexPath(name);

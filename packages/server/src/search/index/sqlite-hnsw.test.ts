@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../db/database.js';
 import { useTempDirs } from '../../test-support/temp-dirs.js';
-import type { HnswEvent } from './hnsw-vector-index.js';
+import { type HnswEvent, HnswVectorIndex } from './hnsw-vector-index.js';
 import { seedBot, seedFile } from './passage-index.contract.js';
 import type { IndexedPassage, PassageIndex, PassageScope } from './passage-index.js';
 import { sqlitePassageIndex } from './sqlite-passage-index.js';
@@ -177,6 +177,45 @@ describe('SQLite HNSW vector index', () => {
     } finally {
       await third.db.close();
     }
+  });
+
+  it('takes large files after many small ones into a graph that started empty (one thread count for every insertion)', async () => {
+    // usearch sizes a graph's thread contexts when an insertion grows it: grown by one-thread insertions
+    // (small files), it used to refuse a multi-thread one (a PDF) with "Reserve capacity ahead of insertions!".
+    const dimensions = 512; // full width: with few components an insertion ends before a second thread starts
+    const rnd = random(11);
+    const unit = (n: number) => {
+      const out = new Float32Array(n * dimensions);
+      for (let i = 0; i < n; i++) {
+        const v = Float32Array.from({ length: dimensions }, () => rnd() - 0.5);
+        const norm = Math.hypot(...v);
+        out.set(
+          v.map((x) => x / norm),
+          i * dimensions,
+        );
+      }
+      return out;
+    };
+    const none = async () => [];
+    const events: HnswEvent[] = [];
+    const graph = new HnswVectorIndex({
+      modelId: 'wide',
+      dimensions,
+      source: { keys: none, read: none, vectors: none },
+      buildThreads: 2,
+      onEvent: (e) => events.push(e),
+    });
+    expect(await graph.ready('bot')).toBe(true);
+    let key = 0;
+    const keysOf = (n: number) => Array.from({ length: n }, () => ++key);
+    for (let i = 0; i < 2000; i++) graph.set('bot', keysOf(1 + (i % 3)), unit(1 + (i % 3)));
+    const pdf = unit(120);
+    for (let i = 0; i < 4; i++) graph.set('bot', keysOf(120), i === 3 ? pdf : unit(120));
+    expect(events.filter((e) => e.kind === 'failed')).toEqual([]);
+    expect(graph.size('bot')).toBe(3999 + 480);
+    const top = await graph.nearest('bot', pdf.slice(42 * dimensions, 43 * dimensions), 1);
+    expect(top?.[0]).toEqual({ key: key - 120 + 43, distance: expect.closeTo(0, 5) });
+    graph.close();
   });
 
   it('follows replacements, deletions and cascades, and drops its files when the model changes', async () => {
