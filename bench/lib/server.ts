@@ -139,9 +139,11 @@ export async function startParley(
   if (!existsSync(main)) throw new Error(`${main} is missing: build first with \`npx tsc -b\``);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  // BENCH_NODE_ARGS: flags for the server's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter((a) => a !== '');
   return spawnNode({
     name,
-    args: [main, 'serve'],
+    args: [...nodeArgs, main, 'serve'],
     env: childEnv({
       ...settings,
       PORT: String(port),
