@@ -49,6 +49,14 @@ const CHAT_COMPOSITES = {
 const EXCLUDED: Record<string, string> = {
   'PUT /v1/files/{id}/upload':
     'a capability URL: the signed uploadUrl that upsertFile and the chat createFile hand out; uploadFile PUTs to it as given',
+  'POST /v1/files/{id}/upload':
+    'a capability URL: uploadFile POSTs to the uploadUrl to start a resumable upload of a large file',
+  'GET /v1/files/{id}/uploads/{uploadId}':
+    "a resumable upload's own signed URL: uploadFile reads its offset there to resume",
+  'PATCH /v1/files/{id}/uploads/{uploadId}':
+    "a resumable upload's own signed URL: uploadFile PATCHes the bytes there from the server's offset",
+  'DELETE /v1/files/{id}/uploads/{uploadId}':
+    "a resumable upload's own signed URL: uploadFile cancels it there when the caller aborts",
   'GET /v1/files/{id}/content':
     "a capability URL: a file's url (signed unless public_content); downloadFile GETs it as given",
   'GET /v1/chat/{botId}/messages/{id}/sources/{n}':

@@ -112,7 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     headersTimeoutMs: config.connections.headersTimeoutMs,
     bodyTimeoutMs: config.connections.bodyTimeoutMs,
     uploadTimeoutMs: config.connections.uploadTimeoutMs,
-    uploadOperations: ['files.uploadFileContent'],
+    uploadOperations: ['files.uploadFileContent', 'files.appendResumableUpload'],
     perAddress: config.connections.perAddress,
   });
 

@@ -193,6 +193,28 @@ export interface BlobGarbageTable {
   queued_at: string;
 }
 
+/** A resumable upload of one upload version of a file: its declared size and the bytes received so far. */
+export interface FileUploadsTable {
+  id: string;
+  file_id: string;
+  upload_version: number;
+  size: number;
+  offset: number;
+  /** `active` while bytes are awaited, `completed` once the file holds them (kept until it expires). */
+  status: string;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+}
+
+/** A part of a resumable upload: the bytes from `offset`, stored as the blob `blob_key`. */
+export interface FileUploadPartsTable {
+  upload_id: string;
+  offset: number;
+  size: number;
+  blob_key: string;
+}
+
 /**
  * A passage of an indexed file. SQLite adds `seq` (the rowid shared with `passages_fts` and the vec0 table);
  * PostgreSQL adds `tsv` (its full-text vector). Both are written only by search/index/.
@@ -351,6 +373,8 @@ export interface Database {
   files: FilesTable;
   file_tags: FileTagsTable;
   blob_garbage: BlobGarbageTable;
+  file_uploads: FileUploadsTable;
+  file_upload_parts: FileUploadPartsTable;
   meta: MetaTable;
   jobs: JobsTable;
   knowledge_bases: KnowledgeBasesTable;

@@ -110,10 +110,17 @@ describe('CORS of the Admin and Files APIs (default: any origin)', () => {
       'content-type',
       'range',
       'if-none-match',
+      'upload-offset',
     ]);
     const upload = await preflight(t, '/v1/files/file_x/upload', PAGE, 'PUT', 'content-type');
     expect(upload.statusCode).toBe(204);
-    expect(list(upload.headers['access-control-allow-methods'])).toEqual(['get', 'head', 'put', 'options']);
+    const methods = ['get', 'head', 'put', 'post', 'patch', 'delete', 'options'];
+    expect(list(upload.headers['access-control-allow-methods'])).toEqual(methods);
+    // A resumable upload's own URL: PATCH with upload-offset from any page.
+    const resumable = await preflight(t, '/v1/files/file_x/uploads/upl_x', PAGE, 'PATCH', 'upload-offset');
+    expect(resumable.statusCode).toBe(204);
+    expect(list(resumable.headers['access-control-allow-methods'])).toEqual(methods);
+    expect(list(resumable.headers['access-control-expose-headers'])).toContain('upload-offset');
   });
 
   it('keeps preflights out of the bot request log', async () => {

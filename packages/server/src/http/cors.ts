@@ -76,10 +76,11 @@ export const OPEN_CORS = {
   },
   capability: {
     'access-control-allow-origin': '*',
-    'access-control-allow-methods': 'GET, HEAD, PUT, OPTIONS',
-    'access-control-allow-headers': 'content-type, range, if-none-match',
+    // POST, PATCH, DELETE and upload-offset: resumable uploads (modules/files/resumable.ts).
+    'access-control-allow-methods': 'GET, HEAD, PUT, POST, PATCH, DELETE, OPTIONS',
+    'access-control-allow-headers': 'content-type, range, if-none-match, upload-offset',
     'access-control-expose-headers':
-      'content-length, content-range, content-disposition, etag, accept-ranges, x-request-id',
+      'content-length, content-range, content-disposition, etag, accept-ranges, x-request-id, upload-offset, upload-length, location',
     'access-control-max-age': '600',
   },
   asset: { 'access-control-allow-origin': '*' },

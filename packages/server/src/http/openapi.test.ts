@@ -116,13 +116,17 @@ describe('OpenAPI document and service endpoints', () => {
       ),
     );
     expect(open.sort()).toEqual([
+      'delete /v1/files/{id}/uploads/{uploadId}',
       'get /v1/chat/{botId}/messages/{id}/sources/{n}',
       'get /v1/files/{id}/content',
+      'get /v1/files/{id}/uploads/{uploadId}',
       'get /webchat/v1/bots/{botId}/config',
+      'patch /v1/files/{id}/uploads/{uploadId}',
       'post /v1/admin/account/invitations/accept',
       'post /v1/admin/account/sessions',
       'post /v1/chat/{botId}/users',
       'post /v1/chat/{botId}/users/get-or-create',
+      'post /v1/files/{id}/upload',
       'put /v1/files/{id}/upload',
     ]);
   });

@@ -17,6 +17,8 @@ export const APP_TABLES = [
   'chat_users',
   'embedding_model',
   'file_tags',
+  'file_upload_parts',
+  'file_uploads',
   'files',
   'installations',
   'integrations',

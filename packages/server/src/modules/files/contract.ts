@@ -97,6 +97,20 @@ export interface UploadRequest {
   log?: Logger | undefined;
 }
 
+/** A resumable upload as its URLs answer it (see modules/files/resumable.ts). */
+export interface ResumableUpload {
+  id: string;
+  /** The signed URL of the session: GET its state, PATCH bytes at `upload-offset`, DELETE to cancel. */
+  url: string;
+  /** The file's declared size: the upload completes when `offset` reaches it. */
+  size: number;
+  /** Bytes received and stored so far: the next PATCH sends the bytes from here. */
+  offset: number;
+  status: 'active' | 'completed';
+  /** Past this the session answers 410 and its bytes are dropped. */
+  expiresAt: string;
+}
+
 /**
  * What the `index_file` job (modules/knowledge) reads and writes of a file: the files module is the only one
  * that writes the `files` table, so the job reports its progress and outcome through these. Each write applies
@@ -153,6 +167,35 @@ export interface FilesService extends FileIndexing {
     body: Readable,
     request: UploadRequest,
   ): Promise<FileObject>;
+  /**
+   * Starts the resumable upload of an upload URL's file version (403/410 as the upload URL), or answers the one
+   * already started (`created: false`).
+   */
+  startResumable(
+    id: string,
+    query: Record<string, string | undefined>,
+  ): Promise<{ created: boolean; upload: ResumableUpload }>;
+  /** The state of a resumable upload (403 altered URL, 404 cancelled or swept, 410 expired). */
+  resumableStatus(
+    id: string,
+    uploadId: string,
+    query: Record<string, string | undefined>,
+  ): Promise<ResumableUpload>;
+  /**
+   * Appends the body at `offset` (409 unless it is the server's offset; 413 past the declared size): the part
+   * is stored as a blob, then recorded; the bytes that complete the file are joined into its blob, hashed and
+   * committed (blob first, record last), and the file is answered too.
+   */
+  appendResumable(
+    id: string,
+    uploadId: string,
+    query: Record<string, string | undefined>,
+    offset: number,
+    body: Readable,
+    request: UploadRequest,
+  ): Promise<{ upload: ResumableUpload; file?: FileObject }>;
+  /** Cancels a resumable upload: its bytes are dropped (the file stays waiting for an upload). */
+  cancelResumable(id: string, uploadId: string, query: Record<string, string | undefined>): Promise<void>;
   get(ctx: FilesContext, idOrKey: string): Promise<FileObject>;
   list(ctx: FilesContext, query: FilesListQuery): Promise<Page<FileObject>>;
   update(ctx: FilesContext, idOrKey: string, body: UpdateFileBody): Promise<FileObject>;
@@ -191,7 +234,10 @@ export interface FilesService extends FileIndexing {
   expire(limit?: number): Promise<number>;
   /** Deletes queued blobs; answers how many went. Safe to run from several processes. */
   collectGarbage(limit?: number): Promise<number>;
-  /** Removes leftovers of uploads whose process died (idle for an hour); answers how many. */
+  /**
+   * Removes leftovers of uploads whose process died (idle for an hour) and resumable uploads past their
+   * expiry (their parts, and the upload_pending state of their file); answers how many.
+   */
   sweepTemporary(): Promise<number>;
   /**
    * Deletes blobs that no file record holds (left by a crash or a lost race between a blob write and its

@@ -122,7 +122,7 @@ export async function sweepOrphans(
   return removed;
 }
 
-/** The clean-up of blobs: queued garbage, temporary leftovers, orphans. */
+/** The clean-up of blobs: queued garbage, temporary leftovers, orphans (resumable.ts adds expired uploads to sweepTemporary). */
 export function filesGarbage(
   env: FilesEnv,
 ): Pick<FilesService, 'collectGarbage' | 'sweepTemporary' | 'sweepOrphans'> {

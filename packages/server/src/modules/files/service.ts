@@ -9,6 +9,7 @@ import { filesExpiry } from './expiry.js';
 import { filesGarbage } from './garbage.js';
 import { fileIndexing, filesIndexing } from './indexing.js';
 import { filesListing } from './listing.js';
+import { filesResumable } from './resumable.js';
 import { filesTags } from './tags.js';
 import { filesUpload } from './upload.js';
 import { filesUpsert } from './upsert.js';
@@ -40,5 +41,6 @@ export function filesService(deps: FilesServiceDeps): FilesService {
     filesExpiry,
     filesGarbage,
     filesUsage,
+    filesResumable,
   );
 }

@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
 import { BlobTooLargeError } from '../../blob/blob-store.js';
+import type { Database } from '../../db/schema.js';
 import { ApiError, errors } from '../../errors/errors.js';
 import { newId } from '../../ids.js';
 import type { FilesService, UploadRequest } from './contract.js';
@@ -13,7 +15,7 @@ import { checkUploadUrl } from './urls.js';
 import { watchUtf8 } from './utf8-check.js';
 
 /** The file an upload URL is for, while that URL is its current one and unused (403 or 410 otherwise). */
-async function uploadTarget(
+export async function uploadTarget(
   env: FilesEnv,
   id: string,
   query: Record<string, string | undefined>,
@@ -80,11 +82,13 @@ async function writeBlob(
  * (answers false then): the blob it replaces is queued as garbage, and indexing is queued when asked for.
  * Text uploaded without a charset is served as UTF-8 when its bytes are (`utf8`), so browsers show it right.
  */
-async function commitUpload(
+export async function commitUpload(
   env: FilesEnv,
   row: FileRow,
   blobKey: string,
   written: { size: number; sha256: string; utf8: boolean },
+  /** More writes of the same transaction (a resumable upload marks its session completed). */
+  also?: (tx: Kysely<Database>) => Promise<void>,
 ): Promise<boolean> {
   const at = env.now();
   return env.db.transaction().execute(async (tx) => {
@@ -108,6 +112,7 @@ async function commitUpload(
     });
     await queueGarbage(tx, current.blob_key, at);
     if (current.index === 1 && env.jobs) await scheduleIndexing(tx, env, current);
+    await also?.(tx);
     return true;
   });
 }

@@ -9,11 +9,21 @@ import { contentDisposition } from '../../../http/content-disposition.js';
 import { installOpenCors, OPEN_CORS } from '../../../http/cors.js';
 import { header } from '../../../http/headers.js';
 import { responses } from '../../../http/route-helpers.js';
+import { parseOffset } from '../resumable.js';
 import type { FileContent, FilesService } from '../service.js';
 
 const tags = ['files'];
 const FileAnswer = Type.Object({ file: FileObject });
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+/** A resumable upload on the wire. */
+const ResumableUploadObject = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  size: Type.Integer(),
+  offset: Type.Integer(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('completed')]),
+  expiresAt: Type.String(),
+});
 
 /** Types shown inline; anything else downloads as an attachment so uploaded HTML never runs on our origin. */
 const INLINE = /^(image\/(png|jpeg|gif|webp|avif)|audio\/|video\/|application\/pdf$|text\/plain)/;
@@ -150,4 +160,143 @@ export function capabilityRoutes(fastify: FastifyInstance, deps: { files: FilesS
       },
     );
   });
+
+  app.register(async (raw) => resumableRoutes(raw, files));
+}
+
+const UploadParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 100 }),
+  uploadId: Type.String({ minLength: 1, maxLength: 100 }),
+});
+const UploadAnswer = Type.Object({ upload: ResumableUploadObject });
+const AppendAnswer = Type.Object({ upload: ResumableUploadObject, file: Type.Optional(FileObject) });
+
+/** Aborts when the client goes away before its request body ended. */
+function clientGone(req: FastifyRequest): AbortSignal {
+  const controller = new AbortController();
+  req.raw.once('close', () => {
+    if (!req.raw.complete) controller.abort(new Error('the client closed the connection during the upload'));
+  });
+  return controller.signal;
+}
+
+/**
+ * Resumable uploads (see modules/files/resumable.ts): POST to an uploadUrl starts one (or answers the one
+ * started), then its own signed URL takes PATCHes of bytes at the server's offset, GET of its state and DELETE.
+ * No token: like the uploadUrl, the signed URL is the credential.
+ */
+function resumableRoutes(fastify: FastifyInstance, files: FilesService) {
+  const raw = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  // The uploadUrl's preflight is answered beside its PUT (the same capability CORS).
+  installOpenCors(raw, 'capability', { preflightPaths: ['/:id/uploads/:uploadId'] });
+  raw.removeAllContentTypeParsers();
+  raw.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+  const bodyOf = (req: FastifyRequest) => (req.body ?? req.raw) as import('node:stream').Readable;
+  const offsetHeader = (reply: FastifyReply, offset: number, size: number) =>
+    reply.header('upload-offset', String(offset)).header('upload-length', String(size));
+
+  raw.post(
+    '/:id/upload',
+    {
+      config: OWN_CORS,
+      schema: {
+        operationId: 'files.startResumableUpload',
+        tags,
+        description:
+          'Starts a resumable upload of an uploadUrl (201), or answers the one already started for it (200): PATCH the bytes to its url from its offset.',
+        params: IdParam,
+        response: { ...responses(200, UploadAnswer), 201: UploadAnswer },
+      },
+    },
+    async (req, reply) => {
+      bodyOf(req).resume();
+      const { created, upload } = await files.startResumable(
+        req.params.id,
+        req.query as Record<string, string>,
+      );
+      offsetHeader(reply, upload.offset, upload.size).header('location', upload.url);
+      return reply.status((created ? 201 : 200) as 201).send({ upload });
+    },
+  );
+
+  raw.get(
+    '/:id/uploads/:uploadId',
+    {
+      config: OWN_CORS,
+      schema: {
+        operationId: 'files.getResumableUpload',
+        tags,
+        description:
+          'The state of a resumable upload: the offset to send the next bytes from (also `upload-offset`).',
+        params: UploadParams,
+        response: responses(200, UploadAnswer),
+      },
+    },
+    async (req, reply) => {
+      const upload = await files.resumableStatus(
+        req.params.id,
+        req.params.uploadId,
+        req.query as Record<string, string>,
+      );
+      offsetHeader(reply, upload.offset, upload.size).header('cache-control', 'no-store');
+      return { upload };
+    },
+  );
+
+  raw.patch(
+    '/:id/uploads/:uploadId',
+    {
+      config: OWN_CORS,
+      schema: {
+        operationId: 'files.appendResumableUpload',
+        tags,
+        description:
+          'Appends the body at `upload-offset` (409 with the server offset unless it matches; 413 past the declared size). The request that completes the bytes answers the stored file too.',
+        params: UploadParams,
+        response: responses(200, AppendAnswer),
+      },
+    },
+    async (req, reply) => {
+      const lengthHeader = header(req, 'content-length');
+      const length = lengthHeader === undefined ? undefined : Number(lengthHeader);
+      const signal = clientGone(req);
+      const body = bodyOf(req);
+      let offset: number;
+      try {
+        offset = parseOffset(header(req, 'upload-offset'));
+      } catch (error) {
+        body.resume();
+        throw error;
+      }
+      const answer = await files.appendResumable(
+        req.params.id,
+        req.params.uploadId,
+        req.query as Record<string, string>,
+        offset,
+        body,
+        { contentLength: Number.isFinite(length) ? length : undefined, signal, log: req.log },
+      );
+      offsetHeader(reply, answer.upload.offset, answer.upload.size);
+      return answer;
+    },
+  );
+
+  raw.delete(
+    '/:id/uploads/:uploadId',
+    {
+      config: OWN_CORS,
+      schema: {
+        operationId: 'files.cancelResumableUpload',
+        tags,
+        description: 'Cancels a resumable upload: the bytes received are dropped.',
+        params: UploadParams,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (req, reply) => {
+      bodyOf(req).resume();
+      await files.cancelResumable(req.params.id, req.params.uploadId, req.query as Record<string, string>);
+      return reply.status(204).send(null);
+    },
+  );
 }
