@@ -3,14 +3,23 @@ import type { RequestOptions } from './core.js';
 import { FilesApi } from './files-api.js';
 import type { FileIdInput, UpsertFileInput } from './files-types.js';
 import { IndexingFailedError, TimeoutError } from './local-errors.js';
+import { DEFAULT_RESUMABLE_THRESHOLD, type ResumableOptions, sendResumable } from './resumable.js';
 import { sleep } from './retry.js';
 import { prepareSource, sendUpload, type UploadProgress, type UploadSource } from './transfer.js';
 
 /** Input of `uploadFile`: the file's settings (as for `upsertFile`, without `size`), its bytes, and progress. */
 export type UploadFileInput = Omit<UpsertFileInput, 'size'> &
   UploadSource & {
-    /** Called as bytes go out: `{ loaded: 0, total }` first, then after each chunk, `loaded === total` last. */
+    /**
+     * Called as bytes go out: `{ loaded: 0, total }` first, then after each chunk, `loaded === total` last
+     * (a resumable upload that resumes tells `loaded` from the server's offset again).
+     */
     onProgress?: ((progress: UploadProgress) => void) | undefined;
+    /**
+     * Files over `threshold` bytes (default 64 MiB) upload resumably, in requests of `chunkSize` bytes
+     * (default 16 MiB), going on from the server's offset after a dropped connection; `false`: one PUT always.
+     */
+    resumable?: ResumableOptions | false | undefined;
   };
 
 /** Options of `waitForIndexing`, besides those of each `getFile` it sends. */
@@ -91,6 +100,11 @@ export class FileTransferApi extends FilesApi {
    * The byte upload is retried like a PUT (connection errors, timeouts, 5xx, 429) except for a `stream`,
    * which can be read once; `timeout` there is an idle timeout (no byte moved for that long), so a large
    * file never times out while it moves. With `index: true`, follow with `waitForIndexing(file.id)`.
+   *
+   * A file over `resumable.threshold` (default 64 MiB) goes through a resumable upload instead: requests of
+   * `resumable.chunkSize` bytes (default 16 MiB), and after a dropped connection, a timeout, a 5xx or a 429
+   * the upload asks the server how many bytes it holds and goes on from there (a `stream` too: the chunk in
+   * flight is kept), with backoff, until `resumable.attempts` failures in a row (default 10).
    * @example
    * const file = await client.uploadFile({ key: 'docs/guide.pdf', path: './guide.pdf', index: true,
    *   onProgress: ({ loaded, total }) => console.log(`${Math.round((100 * loaded) / total)}%`) });
@@ -101,6 +115,7 @@ export class FileTransferApi extends FilesApi {
       path: filePath,
       stream,
       onProgress,
+      resumable,
       ...rest
     } = input as UploadFileInput & {
       content?: unknown;
@@ -115,7 +130,21 @@ export class FileTransferApi extends FilesApi {
       { ...settings, ...(contentType ? { contentType } : {}), size: source.size },
       options,
     );
-    await sendUpload(this.core.http, pending.uploadUrl, source, onProgress, options);
+    const threshold =
+      resumable === false ? Number.POSITIVE_INFINITY : (resumable?.threshold ?? DEFAULT_RESUMABLE_THRESHOLD);
+    if (source.size > threshold) {
+      await sendResumable(
+        this.core.http,
+        pending.uploadUrl,
+        input,
+        source.size,
+        onProgress,
+        options,
+        resumable || {},
+      );
+    } else {
+      await sendUpload(this.core.http, pending.uploadUrl, source, onProgress, options);
+    }
     const { file } = await this.getFile({ id: pending.id }, options);
     return file;
   }

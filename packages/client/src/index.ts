@@ -43,5 +43,11 @@ export * from './inbox-types.js';
 export * from './local-errors.js';
 export * from './pagination.js';
 export { encodeQuery, type QueryValue, type TagFilter } from './query.js';
+export {
+  DEFAULT_RESUMABLE_ATTEMPTS,
+  DEFAULT_RESUMABLE_CHUNK_SIZE,
+  DEFAULT_RESUMABLE_THRESHOLD,
+  type ResumableOptions,
+} from './resumable.js';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.js';
 export type { UploadProgress, UploadSource } from './transfer.js';

@@ -1,0 +1,209 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from './client.js';
+import { AbortError } from './local-errors.js';
+import { DEFAULT_RESUMABLE_CHUNK_SIZE } from './resumable.js';
+import { failure, type Parley, startParley } from './test-support/servers.js';
+import type { UploadProgress } from './transfer.js';
+
+// Resumable uploads of `uploadFile` against the real server, through a TCP proxy that cuts the connection.
+
+/**
+ * Size of the large upload: 96 MiB by default; PARLEY_RESUMABLE_TEST_MB=1024 runs the 1 GB version (minutes on
+ * a loaded 2-core machine, so not in the default run).
+ */
+const LARGE_BYTES = Number(process.env.PARLEY_RESUMABLE_TEST_MB ?? 96) * 1024 * 1024;
+
+/**
+ * A TCP proxy on 127.0.0.1 in front of `target`: it counts the bytes clients send through it, and once
+ * `cutAfter` bytes went up in all, it cuts the connection carrying them (both sides, at once) a single time.
+ */
+async function cuttingProxy(cutAfter: number) {
+  let target = 0;
+  let sent = 0;
+  let cuts = 0;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = new Socket();
+    sockets.add(client);
+    sockets.add(upstream);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    upstream.connect(target, '127.0.0.1');
+    client.on('data', (chunk: Buffer) => {
+      sent += chunk.byteLength;
+      if (cuts === 0 && sent >= cutAfter) {
+        cuts += 1;
+        // A dropped connection: the client sees a reset, the server a request that ends mid-body.
+        client.resetAndDestroy();
+        drop();
+        return;
+      }
+      if (!upstream.write(chunk)) {
+        client.pause();
+        upstream.once('drain', () => client.resume());
+      }
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (!client.write(chunk)) {
+        upstream.pause();
+        client.once('drain', () => upstream.resume());
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    /** Sets the port it forwards to. */
+    forwardTo(p: number) {
+      target = p;
+    },
+    get sent() {
+      return sent;
+    },
+    get cuts() {
+      return cuts;
+    },
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Writes `size` bytes that differ everywhere to `path`; answers their sha256. */
+async function writeLargeFile(path: string, size: number): Promise<string> {
+  const hash = createHash('sha256');
+  const block = Buffer.alloc(4 * 1024 * 1024);
+  async function* blocks() {
+    for (let at = 0, n = 0; at < size; at += block.length, n++) {
+      for (let i = 0; i + 4 <= block.length; i += 4)
+        block.writeUInt32LE((i * 2654435761 + n * 40503) >>> 0, i);
+      const bytes = Buffer.from(block.subarray(0, Math.min(block.length, size - at)));
+      hash.update(bytes);
+      yield bytes;
+    }
+  }
+  await new Promise<void>((resolve, reject) => {
+    const out = createWriteStream(path);
+    Readable.from(blocks()).pipe(out).on('finish', resolve).on('error', reject);
+  });
+  return hash.digest('hex');
+}
+
+describe('uploadFile: resumable uploads against the real server', () => {
+  let p: Parley;
+  let proxy: Awaited<ReturnType<typeof cuttingProxy>>;
+  let client: Client;
+  let dir: string;
+
+  beforeAll(async () => {
+    proxy = await cuttingProxy(Math.floor(LARGE_BYTES / 2));
+    // The server hands out upload URLs on the proxy's address, as behind a load balancer.
+    p = await startParley({ env: { PARLEY_PUBLIC_URL: proxy.url } });
+    proxy.forwardTo(Number(new URL(p.apiUrl).port));
+    client = p.client({
+      apiUrl: proxy.url,
+      botId: p.botId,
+      retry: { attempts: 1, baseDelayMs: 50, maxDelayMs: 500 },
+    });
+    dir = await mkdtemp(join(tmpdir(), 'parley-resumable-'));
+  }, 120_000);
+  afterAll(async () => {
+    await p?.close();
+    await proxy?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it(
+    'finishes a large upload whose connection is cut at half by resuming from the server offset, sending less than 60 % again',
+    async () => {
+      const path = join(dir, 'large.bin');
+      const digest = await writeLargeFile(path, LARGE_BYTES);
+      const progress: UploadProgress[] = [];
+      const before = proxy.sent;
+      // Over the default threshold (64 MiB): resumable, in requests of 16 MiB.
+      const file = await client.uploadFile({
+        key: 'large/video.bin',
+        path,
+        onProgress: (e) => progress.push(e),
+      });
+      expect(proxy.cuts).toBe(1);
+      expect(file).toMatchObject({ key: 'large/video.bin', size: LARGE_BYTES, status: 'upload_completed' });
+      expect(file.checksum).toBe(digest);
+      const again = proxy.sent - before - LARGE_BYTES;
+      expect(again).toBeGreaterThan(0);
+      expect(again).toBeLessThan(0.6 * LARGE_BYTES);
+      // At most the chunk in flight went again (and some headers).
+      expect(again).toBeLessThan(DEFAULT_RESUMABLE_CHUNK_SIZE + 1024 * 1024);
+      expect(progress.at(-1)).toEqual({ loaded: LARGE_BYTES, total: LARGE_BYTES });
+      // The stored bytes are the file's: read back directly from the server.
+      const { stream } = await p.client({ botId: p.botId }).downloadFile(file.id);
+      const hash = createHash('sha256');
+      for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) hash.update(chunk);
+      expect(hash.digest('hex')).toBe(digest);
+    },
+    LARGE_BYTES > 256 * 1024 * 1024 ? 3_600_000 : 300_000,
+  );
+
+  it('uploads a stream resumably in small requests when asked to, with the sha256 of its bytes', async () => {
+    const bytes = Buffer.alloc(3 * 1024 * 1024 + 17);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + 7) & 0xff;
+    const chunks = Array.from({ length: Math.ceil(bytes.length / 100_000) }, (_, i) =>
+      bytes.subarray(i * 100_000, (i + 1) * 100_000),
+    );
+    const file = await client.uploadFile({
+      key: 'small/stream.bin',
+      stream: Readable.from(chunks),
+      size: bytes.length,
+      resumable: { threshold: 0, chunkSize: 1024 * 1024 },
+    });
+    expect(file).toMatchObject({ size: bytes.length, status: 'upload_completed' });
+    expect(file.checksum).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+
+  it('cancels the resumable upload when the caller aborts: its URL then answers 404', async () => {
+    const controller = new AbortController();
+    let sessionUrl: string | undefined;
+    const seen = p.client({
+      apiUrl: proxy.url,
+      botId: p.botId,
+      fetch: async (input, init) => {
+        const url = String(input);
+        if (init?.method === 'PATCH') {
+          sessionUrl = url;
+          controller.abort(new Error('enough'));
+        }
+        return fetch(input, init);
+      },
+    });
+    const error = await failure(
+      seen.uploadFile(
+        {
+          key: 'small/aborted.bin',
+          content: new Uint8Array(2 * 1024 * 1024),
+          resumable: { threshold: 0, chunkSize: 1024 * 1024 },
+        },
+        { signal: controller.signal },
+      ),
+    );
+    expect(error).toBeInstanceOf(AbortError);
+    expect(sessionUrl).toMatch(/\/uploads\/upl_/);
+    const res = await fetch(sessionUrl as string);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: 404, type: 'ResourceNotFound' });
+  });
+});
