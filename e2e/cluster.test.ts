@@ -9,7 +9,7 @@ import { ChatClient, Client, signUserKey, UnauthorizedError } from '@parley/clie
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Deployment, haveCluster, startDeployment } from './support/deployment.js';
 import { requireBuild, type ServerProcess } from './support/server.js';
-import { openSse } from './support/sse.js';
+import { openSse, type SseFrame } from './support/sse.js';
 import {
   STAND_IN_DIMENSIONS,
   type StandInModels,
@@ -241,6 +241,54 @@ describe.skipIf(!clusterHere)('three processes behind nginx on PostgreSQL and S3
     await admin.with({ apiUrl: proc(2).url }).rotateBotChatSecrets({ id: bot.id });
     const onA = new ChatClient({ apiUrl: proc(0).url, botId: bot.id, userKey, retry: { attempts: 1 } });
     await expect(onA.getUser()).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('a bot reply written by one process streams to listeners on every process: deltas in order, then the message', async () => {
+    const anon = new ChatClient({ apiUrl: d.url, botId: bot.id });
+    const { key } = await anon.createUser({ name: 'Streams' });
+    const chat = anon.with({ userKey: key });
+    const { conversation } = await chat.createConversation();
+    const streams = await Promise.all(
+      [0, 1, 2].map((i) =>
+        openSse(`${proc(i).url}/v1/chat/${bot.id}/conversations/${conversation.id}/listen`, {
+          'x-user-key': key,
+        }),
+      ),
+    );
+    try {
+      const asked = models.requests.length;
+      await chat.createMessage({
+        conversationId: conversation.id,
+        payload: { type: 'text', text: 'How many days of paid vacation do I get?' },
+      });
+      const signals = (frames: SseFrame[]) =>
+        frames.map(
+          (f) =>
+            f.data as {
+              type: string;
+              data: { isBot?: boolean; delta?: string; payload?: { markdown?: string } };
+            },
+        );
+      const replied = (frames: SseFrame[]) =>
+        signals(frames).some((s) => s.type === 'message_created' && s.data.isBot);
+      await Promise.all(streams.map((s) => s.until(replied, 30_000)));
+      const writer = models.requests.slice(asked).find((r) => r.kind === 'chat')?.process as number;
+      expect([0, 1, 2]).toContain(writer);
+      for (const stream of streams) {
+        const heard = signals(stream.frames);
+        const deltas = heard
+          .filter((s) => s.type === 'message_stream_delta')
+          .map((s) => s.data.delta)
+          .join('');
+        expect(deltas).toBe(standInAnswer(writer));
+        const complete = heard.findIndex((s) => s.type === 'message_stream_complete');
+        const message = heard.findIndex((s) => s.type === 'message_created' && s.data.isBot);
+        expect(complete).toBeGreaterThan(heard.findLastIndex((s) => s.type === 'message_stream_delta'));
+        expect(heard[message]?.data.payload?.markdown).toContain(standInAnswer(writer));
+      }
+    } finally {
+      for (const stream of streams) stream.close();
+    }
   });
 
   it('spreads indexing jobs over the three processes', async () => {
