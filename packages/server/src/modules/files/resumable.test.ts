@@ -165,6 +165,31 @@ function resumableFlow(name: string, make: () => Promise<Backend>) {
       );
     });
 
+    it('counts one of two PATCHes sent at the same offset at once, and answers the other 409', async () => {
+      const { file, upload } = await begin(t, 'big/race.bin', 2000);
+      const [a, b2] = await Promise.all([
+        append(t, upload.url, 0, pattern(2000, 11).subarray(0, 1200)),
+        append(t, upload.url, 0, pattern(2000, 11).subarray(0, 800)),
+      ]);
+      const statuses = [a.statusCode, b2.statusCode].sort();
+      expect(statuses).toEqual([200, 409]);
+      const won = a.statusCode === 200 ? 1200 : 800;
+      expect(uploadOf(await state(t, upload.url)).offset).toBe(won);
+      const res = await append(t, upload.url, won, pattern(2000, 11).subarray(won));
+      expect(res.statusCode, res.body).toBe(200);
+      expect((res.json() as { file: FileObject }).file).toMatchObject({
+        id: file.id,
+        checksum: sha256(pattern(2000, 11)),
+      });
+      // The loser's bytes were not kept, and the winner's part went once joined.
+      expect((await b.blobs()).filter((k) => k.includes(`uploads/${upload.id}`))).toEqual([]);
+    });
+
+    it('refuses a file over 1 GB at the upsert, before any upload starts', async () => {
+      const res = await api(t, 'PUT', '/v1/files', { key: 'big/huge.bin', size: 1024 ** 3 + 1 });
+      expectError(res, 413, 'PayloadTooLarge');
+    });
+
     it('refuses bytes past the declared size with 413, keeping the offset and nothing of the refused part', async () => {
       const { file, upload } = await begin(t, 'big/over.bin', 1000);
       expect((await append(t, upload.url, 0, pattern(600, 3))).statusCode).toBe(200);
