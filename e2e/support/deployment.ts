@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -119,34 +119,51 @@ class Slots {
     return proc;
   }
 
-  /** Stops every process and removes their data folders. */
+  /** Stops every process (their data folders live in the deployment's temp folder). */
   async stop(): Promise<void> {
     await Promise.all(this.processes.map((proc) => proc.stop()));
-    await Promise.all(this.processes.map((proc) => rm(proc.dataDir, { recursive: true, force: true })));
   }
 }
 
+/** A fresh data folder for process `index` inside the deployment's temp folder. */
+async function dataDirIn(folder: string, index: number): Promise<string> {
+  const dir = join(folder, `process-${index}`);
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
+
 async function startSingle(options: DeploymentOptions): Promise<Deployment> {
-  const start = {
-    env: { ...COMMON_ENV, ...options.env, ...options.processEnv?.(0) },
-    readyTimeoutMs: READY_MS,
-  };
-  const server = await startServer(start);
-  await server.waitForStdout(/Parley listening on/);
-  const owner = parseBootstrapBanner(server.stdout());
-  if (!owner) throw new Error(`no first-start banner on stdout:\n${server.stdout()}`);
+  const folder = await mkdtemp(join(tmpdir(), 'parley-single-'));
   const slots = new Slots();
-  slots.add(server, start);
-  return {
-    kind: 'single',
-    url: server.url,
-    owner,
-    processes: slots.processes,
-    databaseUrl: undefined,
-    kill: (index) => slots.kill(index),
-    restart: (index) => slots.restart(index),
-    stop: () => slots.stop(),
+  const stop = async () => {
+    await slots.stop();
+    await rm(folder, { recursive: true, force: true });
   };
+  try {
+    const start = {
+      env: { ...COMMON_ENV, ...options.env, ...options.processEnv?.(0) },
+      dataDir: await dataDirIn(folder, 0),
+      readyTimeoutMs: READY_MS,
+    };
+    const server = await startServer(start);
+    slots.add(server, start);
+    await server.waitForStdout(/Parley listening on/);
+    const owner = parseBootstrapBanner(server.stdout());
+    if (!owner) throw new Error(`no first-start banner on stdout:\n${server.stdout()}`);
+    return {
+      kind: 'single',
+      url: server.url,
+      owner,
+      processes: slots.processes,
+      databaseUrl: undefined,
+      kill: (index) => slots.kill(index),
+      restart: (index) => slots.restart(index),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 /** The bucket a cluster keeps its file bytes in (in its own s3rver folder). */
@@ -188,10 +205,13 @@ async function startCluster(options: DeploymentOptions): Promise<Deployment> {
     };
     undo.push(() => slots.stop());
     // All start at once on the empty database, as a fleet does: exactly one bootstraps.
-    const starts = Array.from({ length: count }, (_, i) => ({
-      env: { ...env, ...options.processEnv?.(i) },
-      readyTimeoutMs: READY_MS,
-    }));
+    const starts = await Promise.all(
+      Array.from({ length: count }, async (_, i) => ({
+        env: { ...env, ...options.processEnv?.(i) },
+        dataDir: await dataDirIn(folder, i),
+        readyTimeoutMs: READY_MS,
+      })),
+    );
     const started = await Promise.allSettled(starts.map((start) => startServer(start)));
     started.forEach((result, i) => {
       if (result.status === 'fulfilled') slots.add(result.value, starts[i]);
@@ -301,7 +321,6 @@ async function startNginx(
   port: number,
   upstreamPorts: number[],
 ): Promise<{ child: ChildProcess; stop: () => Promise<void> }> {
-  const { mkdir } = await import('node:fs/promises');
   await mkdir(folder, { recursive: true });
   const conf = join(folder, 'nginx.conf');
   await writeFile(conf, nginxConfig(folder, port, upstreamPorts));
