@@ -1,7 +1,9 @@
 /**
- * The calls waiting on the USE-lite workers: each call cut into batches of texts of like length, the next
- * batch taken from the call served least so far, vectors put back in input order, and each call settled
- * once (resolved when its last batch comes back, or rejected at its first failure or abort).
+ * The calls waiting on the USE-lite workers: each call cut into batches of texts of like length; a
+ * worker's batch filled from the call served least so far, then from the next ones (many small calls, as
+ * when several short files are indexed at once, share one model run instead of one run each); vectors
+ * put back in input order, and each call settled once (resolved when its last texts come back, or
+ * rejected at its first failure or abort).
  */
 import { abortReason, EmbedderError } from './errors.js';
 
@@ -19,11 +21,17 @@ export interface Call {
   cleanup: () => void;
 }
 
+/** One call's share of a batch. */
+export interface BatchPart {
+  call: Call;
+  /** Positions in `call.texts`, one per text of this part. */
+  positions: number[];
+}
+
 export interface Batch {
   id: number;
-  call: Call;
-  /** Positions in `call.texts`, one per text of the batch. */
-  positions: number[];
+  /** The calls whose texts the batch holds, in the order of `texts`. */
+  parts: BatchPart[];
   texts: string[];
 }
 
@@ -79,55 +87,73 @@ export class CallQueue {
     return this.queue.reduce((sum, call) => sum + call.pending.length, 0);
   }
 
-  /**
-   * The next batch to run, from the call served least so far (a new query goes before the next batch of
-   * a long indexing call), counted as running; undefined when none waits.
-   */
-  next(): Batch | undefined {
-    let call = this.queue[0];
-    if (call === undefined) return undefined;
-    for (const queued of this.queue) if (queued.dispatched < call.dispatched) call = queued;
-    const positions = call.pending.shift() as number[];
-    call.dispatched++;
-    if (call.pending.length === 0) this.queue = this.queue.filter((queued) => queued !== call);
-    const texts = call.texts;
-    const batch: Batch = {
-      id: this.nextBatchId++,
-      call,
-      positions,
-      texts: positions.map((position) => texts[position] as string),
-    };
-    call.running++;
-    return batch;
+  /** Texts waiting for a worker, over all calls. */
+  get waitingTexts(): number {
+    let sum = 0;
+    for (const call of this.queue) for (const batch of call.pending) sum += batch.length;
+    return sum;
   }
 
   /**
-   * Puts the vectors of `batch` (`flat`, `width` numbers each, one after the other) in place; resolves the
-   * call when it is done.
+   * The next batch to run, of at most `room` texts: from the call served least so far (a new query goes
+   * before the next batch of a long indexing call), then the next least served while room is left; its
+   * calls counted as running. Undefined when none waits.
+   */
+  next(room: number): Batch | undefined {
+    const parts: BatchPart[] = [];
+    const texts: string[] = [];
+    let left = Math.max(1, room);
+    while (left > 0) {
+      let call = this.queue[0];
+      if (call === undefined) break;
+      for (const queued of this.queue) if (queued.dispatched < call.dispatched) call = queued;
+      const waiting = call.pending[0] as number[];
+      const positions = waiting.length <= left ? waiting : waiting.slice(0, left);
+      if (positions === waiting) call.pending.shift();
+      else call.pending[0] = waiting.slice(left);
+      call.dispatched++;
+      call.running++;
+      if (call.pending.length === 0) this.queue = this.queue.filter((queued) => queued !== call);
+      parts.push({ call, positions });
+      for (const position of positions) texts.push(call.texts[position] as string);
+      left -= positions.length;
+    }
+    if (parts.length === 0) return undefined;
+    return { id: this.nextBatchId++, parts, texts };
+  }
+
+  /**
+   * Puts the vectors of `batch` (`flat`, `width` numbers each, one after the other) in place; resolves
+   * each call that is done.
    */
   complete(batch: Batch, flat: Float32Array, width: number): void {
-    const { call } = batch;
-    call.running--;
-    if (call.settled) return; // the call already failed or was aborted
     if (flat.length !== batch.texts.length * width) {
-      this.fail(call, new EmbedderError('worker_failed', `the worker returned ${flat.length} numbers`));
+      this.abandon(batch, new EmbedderError('worker_failed', `the worker returned ${flat.length} numbers`));
       return;
     }
-    for (let i = 0; i < batch.texts.length; i++) {
-      const position = batch.positions[i] as number;
-      call.vectors[position] = flat.slice(i * width, (i + 1) * width);
-    }
-    if (call.pending.length === 0 && call.running === 0) {
-      call.settled = true;
-      call.cleanup();
-      call.resolve(call.vectors as Float32Array[]);
+    let offset = 0;
+    for (const { call, positions } of batch.parts) {
+      call.running--;
+      const start = offset;
+      offset += positions.length;
+      if (call.settled) continue; // the call already failed or was aborted
+      for (let i = 0; i < positions.length; i++) {
+        call.vectors[positions[i] as number] = flat.slice((start + i) * width, (start + i + 1) * width);
+      }
+      if (call.pending.length === 0 && call.running === 0) {
+        call.settled = true;
+        call.cleanup();
+        call.resolve(call.vectors as Float32Array[]);
+      }
     }
   }
 
-  /** `batch` will not come back: it no longer runs, and its call fails with `error`. */
+  /** `batch` will not come back: it no longer runs, and its calls fail with `error`. */
   abandon(batch: Batch, error: unknown): void {
-    batch.call.running--;
-    this.fail(batch.call, error);
+    for (const { call } of batch.parts) {
+      call.running--;
+      this.fail(call, error);
+    }
   }
 
   /** Rejects `call` once, and forgets its batches still waiting. */

@@ -42,7 +42,12 @@ interface Slot {
   state: 'starting' | 'idle' | 'busy';
   batch: Batch | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** A model load or run is under way in the worker: set when asked, cleared by its answer. */
+  inFlight: boolean;
 }
+
+/** How long `close()` waits for workers still loading or running a batch before it returns. */
+const CLOSE_DRAIN_MS = 30_000;
 
 /** Embeds with a local model in worker threads; see the file comment. */
 export class WorkerPoolEmbedder implements StartableEmbedder {
@@ -60,6 +65,9 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
   private readonly slots = new Set<Slot>();
   private readonly calls = new CallQueue();
   private closed = false;
+  private batchesRun = 0;
+  /** Workers let go while a load or run was in flight, each ended once that finishes. */
+  private readonly stopping = new Set<Promise<void>>();
   private readyWaiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
 
   /**
@@ -120,6 +128,11 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
     return this.calls.enqueue(texts, this.batchSize, signal, () => this.pump());
   }
 
+  /** Model runs handed to workers so far (a run embeds one batch, of one call's texts or several calls'). */
+  get runs(): number {
+    return this.batchesRun;
+  }
+
   /** Worker threads alive (loading or loaded), those embedding now, and batches waiting for one. */
   stats(): { workers: number; busy: number; queuedBatches: number } {
     const slots = [...this.slots];
@@ -134,27 +147,43 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
   async close(): Promise<void> {
     if (!this.closed) {
       this.closed = true;
-      const running = [...this.slots].flatMap((slot) => slot.batch?.call ?? []);
+      const running = [...this.slots].flatMap((slot) => slot.batch?.parts.map((part) => part.call) ?? []);
       const calls = new Set([...this.calls.waiting, ...running]);
       for (const call of calls) this.calls.fail(call, closedError());
       this.settleReady(closedError());
     }
     const slots = [...this.slots];
     this.slots.clear();
-    await Promise.all(slots.map((slot) => this.stop(slot)));
+    for (const slot of slots) this.drop(slot);
+    // A worker whose run does not end in time is left unreferenced, and ended when it does.
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_DRAIN_MS);
+      timer.unref();
+    });
+    await Promise.race([Promise.all(this.stopping), bound]);
+    clearTimeout(timer);
   }
 
   /** Gives batches to idle workers (the call served least goes first); starts workers when work waits. */
   private pump(): void {
     if (this.closed) return;
+    let idle = 0;
+    for (const slot of this.slots) if (slot.state === 'idle') idle++;
     for (const slot of this.slots) {
       if (slot.state !== 'idle') continue;
-      const batch = this.calls.next();
+      // A fair share of what waits for each idle worker, up to a full batch: many small calls fill one
+      // batch instead of a model run each, and a burst is spread over every idle worker.
+      const room = Math.min(this.batchSize, Math.ceil(this.calls.waitingTexts / idle));
+      idle--;
+      const batch = this.calls.next(room);
       if (batch === undefined) break;
+      this.batchesRun++;
       slot.state = 'busy';
       slot.batch = batch;
       slot.worker.ref();
       slot.timer = setTimeout(() => this.overrun(slot), this.batchTimeoutMs);
+      slot.inFlight = true;
       slot.worker.postMessage({ type: 'embed', id: batch.id, texts: batch.texts } satisfies EmbedRequest);
     }
     if (this.calls.waiting.length > 0) {
@@ -179,7 +208,7 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
       return;
     }
     const worker = spawnWorker(siblingModule(import.meta.url, 'use-lite-worker'), { workerData: spec });
-    const slot: Slot = { worker, state: 'starting', batch: undefined, timer: undefined };
+    const slot: Slot = { worker, state: 'starting', batch: undefined, timer: undefined, inFlight: true };
     this.slots.add(slot);
     slot.timer = setTimeout(() => {
       this.drop(slot);
@@ -191,6 +220,7 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
   }
 
   private onMessage(slot: Slot, message: WorkerMessage): void {
+    slot.inFlight = false;
     if (!this.slots.has(slot)) return;
     switch (message.type) {
       case 'ready':
@@ -246,11 +276,11 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
 
   /** A worker that runs past its time bound is ended; its call fails and may be retried. */
   private overrun(slot: Slot): void {
-    const call = slot.batch?.call;
+    const batch = slot.batch;
     this.drop(slot);
-    if (call !== undefined) {
+    if (batch !== undefined) {
       const message = `an embedding batch ran longer than ${this.batchTimeoutMs} ms; its worker was ended`;
-      this.calls.fail(call, new EmbedderError('worker_failed', message, { retryable: true }));
+      this.calls.abandon(batch, new EmbedderError('worker_failed', message, { retryable: true }));
     }
     this.pump();
   }
@@ -262,7 +292,7 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
     if (state === 'starting') {
       this.startFailed(reason);
     } else if (batch !== undefined) {
-      this.calls.fail(batch.call, new EmbedderError('worker_failed', reason, { retryable: true }));
+      this.calls.abandon(batch, new EmbedderError('worker_failed', reason, { retryable: true }));
       this.pump();
     }
   }
@@ -288,12 +318,25 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
   /** Forgets a worker and ends it in the background. */
   private drop(slot: Slot): void {
     this.slots.delete(slot);
-    void this.stop(slot);
+    const stopping = this.stop(slot).finally(() => this.stopping.delete(stopping));
+    this.stopping.add(stopping);
   }
 
+  /**
+   * Ends a worker, once any model load or run under way in it is over: onnxruntime-node aborts the whole
+   * process ("terminate called after throwing an instance of 'Napi::Error'") when a worker is terminated
+   * while its session runs, so a worker past its time bound is let go (unreferenced) rather than killed.
+   */
   private async stop(slot: Slot): Promise<void> {
     clearTimeout(slot.timer);
     slot.worker.removeAllListeners('message');
+    if (slot.inFlight) {
+      slot.worker.unref();
+      await new Promise<void>((resolve) => {
+        slot.worker.once('message', () => resolve());
+        slot.worker.once('exit', () => resolve());
+      });
+    }
     await slot.worker.terminate();
   }
 }
