@@ -50,6 +50,24 @@ export function uploadSessionsRepo(db: Kysely<Database>) {
           .limit(limit)
           .execute()
       ).map((r) => session(r) as UploadSessionRow),
+    /** Active sessions whose file no longer waits for them (re-upserted, uploaded by a PUT, deleted). */
+    stale: async (limit: number) =>
+      (
+        await db
+          .selectFrom('file_uploads')
+          .leftJoin('files', 'files.id', 'file_uploads.file_id')
+          .selectAll('file_uploads')
+          .where('file_uploads.status', '=', 'active')
+          .where((eb) =>
+            eb.or([
+              eb('files.id', 'is', null),
+              eb('files.upload_version', '!=', eb.ref('file_uploads.upload_version')),
+              eb('files.status', '!=', 'upload_pending'),
+            ]),
+          )
+          .limit(limit)
+          .execute()
+      ).map((r) => session(r) as UploadSessionRow),
     addPart: (uploadId: string, part: UploadPartRow) =>
       db
         .insertInto('file_upload_parts')

@@ -218,7 +218,7 @@ function resumableFlow(name: string, make: () => Promise<Backend>) {
       expect((await getFile(t, file.id)).status).toBe('upload_pending');
     });
 
-    it('answers 403 for an altered upload URL and 410 for a replaced file', async () => {
+    it('answers 403 for an altered upload URL and 410 for a replaced file, whose upload the next sweep drops', async () => {
       const { upload } = await begin(t, 'big/replaced.bin', 1000);
       expectError(
         await state(
@@ -228,8 +228,13 @@ function resumableFlow(name: string, make: () => Promise<Backend>) {
         403,
         'Forbidden',
       );
+      expect((await append(t, upload.url, 0, pattern(300, 5))).statusCode).toBe(200);
       await upsert(t, { key: 'big/replaced.bin', size: 10 });
-      expectError(await append(t, upload.url, 0, pattern(10, 5)), 410, 'ResourceGone');
+      expectError(await append(t, upload.url, 300, pattern(10, 5)), 410, 'ResourceGone');
+      // The next sweep drops it without waiting for its expiry: its bytes go, its URL answers 404.
+      await t.app.services.files.sweepTemporary();
+      expect((await b.blobs()).filter((k) => k.includes(`uploads/${upload.id}`))).toEqual([]);
+      expectError(await state(t, upload.url), 404, 'ResourceNotFound');
     });
 
     it('expires an abandoned upload: 410, its parts deleted, and the file never counts as uploaded', async () => {

@@ -285,7 +285,8 @@ export function filesResumable(
 /**
  * Ends resumable uploads past their expiry: their parts are queued as garbage and collected, the session rows
  * deleted, and a file still waiting for that very upload ends `upload_failed` (it never counts as uploaded,
- * and its quota reservation is freed). Then deletes part blobs no session holds (a process that died between
+ * and its quota reservation is freed). Drops at once the active uploads whose file no longer waits for them.
+ * Then deletes part blobs no session holds (a process that died between
  * storing a part and recording it) once older than the expiry. Answers how many sessions and blobs went.
  */
 export async function sweepResumable(env: FilesEnv, limit = 100): Promise<number> {
@@ -306,6 +307,16 @@ export async function sweepResumable(env: FilesEnv, limit = 100): Promise<number
           updated_at: at,
         },
       );
+    });
+    removed += 1;
+  }
+  // Uploads whose file went on without them (re-upserted, uploaded by a PUT, deleted) need not wait to expire.
+  for (const s of await uploadSessionsRepo(env.db).stale(limit)) {
+    await env.db.transaction().execute(async (tx) => {
+      const current = await uploadSessionsRepo(tx).byIdLocked(s.id);
+      const file = current && (await filesRepo(tx).byIdLocked(current.file_id));
+      const waiting = file?.upload_version === current?.upload_version && file?.status === 'upload_pending';
+      if (current?.status === 'active' && !waiting) await dropSession(tx, current, at);
     });
     removed += 1;
   }
