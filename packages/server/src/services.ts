@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { urlSigner } from './access/signed-url.js';
 import { registerBackgroundWork } from './background.js';
 import type { BlobStore } from './blob/blob-store.js';
@@ -161,7 +162,8 @@ function knowledgeServices(
   });
   const passages = passagesService({ index, files });
   const reader = documentReader({
-    workers: config.search.indexingConcurrency,
+    // Extraction is CPU work: more readers than cores only add heap (PARLEY_EXTRACTION_MEMORY_MB each).
+    workers: Math.min(config.search.indexingConcurrency, availableParallelism()),
     memoryMb: config.search.extractionMemoryMb,
     timeoutMs: Math.min(config.search.extractionTimeoutMs, config.search.indexingTimeoutMs),
   });

@@ -178,7 +178,7 @@ describe('loadConfig defaults', () => {
       denseWeight: 0.15,
       maxIndexableBytes: 95 * 1024 * 1024,
       indexingTimeoutMs: 600_000,
-      indexingConcurrency: 1,
+      indexingConcurrency: 4,
       extractionMemoryMb: 512,
       extractionTimeoutMs: 120_000,
       workspaceVectorBytes: null,
