@@ -165,6 +165,55 @@ describe.skipIf(!clusterHere)('three processes behind nginx on PostgreSQL and S3
     }
   });
 
+  it('a listener through the proxy outlives the death of its process: it reconnects through nginx to another and misses nothing', async () => {
+    const anon = new ChatClient({ apiUrl: d.url, botId: bot.id });
+    const { key } = await anon.createUser({ name: 'Survivor' });
+    const chat = anon.with({ userKey: key, retry: { attempts: 10, baseDelayMs: 100, maxDelayMs: 500 } });
+    const { conversation } = await chat.createConversation();
+    const heard: string[] = [];
+    let opens = 0;
+    const controller = new AbortController();
+    const listening = (async () => {
+      for await (const s of chat.listen(conversation.id, {
+        signal: controller.signal,
+        onOpen: () => opens++,
+      })) {
+        if (s.type === 'message_created') heard.push(String((s.data.payload as { text?: string }).text));
+      }
+    })();
+    try {
+      await expect.poll(() => opens).toBe(1);
+      const streamsOpen = () =>
+        Promise.all([0, 1, 2].map((i) => metric(proc(i), 'parley_chat_streams_open')));
+      const open = await streamsOpen();
+      const holder = open.indexOf(1);
+      expect(open.filter((n) => n === 1)).toHaveLength(1);
+      const post = async (text: string) => {
+        const res = await fetch(`${d.url}/v1/chat/${bot.id}/messages`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bot.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ conversationId: conversation.id, payload: { type: 'text', text } }),
+        });
+        expect(res.status).toBe(201);
+      };
+      for (let i = 0; i < 5; i++) await post(`before-${i}`);
+      await expect.poll(() => heard.length).toBe(5);
+      await d.kill(holder);
+      // Posted while the listener has no connection: through nginx, to the processes still alive.
+      for (let i = 0; i < 5; i++) await post(`after-${i}`);
+      await expect.poll(() => heard.length, { timeout: 30_000 }).toBe(10);
+      expect(heard).toEqual([
+        ...[0, 1, 2, 3, 4].map((i) => `before-${i}`),
+        ...[0, 1, 2, 3, 4].map((i) => `after-${i}`),
+      ]);
+      expect(opens).toBeGreaterThanOrEqual(2);
+      await d.restart(holder);
+    } finally {
+      controller.abort();
+      await listening.catch(() => undefined);
+    }
+  });
+
   it('a file uploaded through A downloads through B and C at once, with the same bytes and ranges', async () => {
     const data = randomBytes(8 * 1024 * 1024 + 11);
     const upsert = await fetch(`${proc(0).url}/v1/files`, {
