@@ -1,0 +1,77 @@
+// Resumable uploads through a whole cluster (three `parley serve` processes on one PostgreSQL database and one S3
+// store behind nginx, round-robin, e2e/support/deployment.ts): `@parley/client` uploads a large file through a TCP
+// proxy in front of nginx that cuts the connection once at half; the upload resumes from the offset the cluster
+// holds (its requests land on all three processes), sends little again, and the stored bytes hash as the file.
+// 96 MiB by default; PARLEY_RESUMABLE_TEST_MB=1024 runs the 1 GB version.
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@parley/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cuttingProxy, writeLargeFile } from '../packages/client/src/test-support/cutting-proxy.js';
+import { type Deployment, haveCluster, startDeployment } from './support/deployment.js';
+import { requireBuild } from './support/server.js';
+
+requireBuild();
+
+const clusterHere = haveCluster('resumable upload test');
+const LARGE_BYTES = Number(process.env.PARLEY_RESUMABLE_TEST_MB ?? 96) * 1024 * 1024;
+
+describe.skipIf(!clusterHere)(
+  'a resumable upload through nginx to three processes on PostgreSQL and S3',
+  () => {
+    let d: Deployment;
+    let proxy: Awaited<ReturnType<typeof cuttingProxy>>;
+    let dir: string;
+
+    beforeAll(async () => {
+      proxy = await cuttingProxy(Math.floor(LARGE_BYTES / 2));
+      // Upload URLs name the cutting proxy, which forwards to nginx: every upload request crosses both.
+      d = await startDeployment('cluster', { env: { PARLEY_PUBLIC_URL: proxy.url } });
+      proxy.forwardTo(Number(new URL(d.url).port));
+      dir = await mkdtemp(join(tmpdir(), 'parley-e2e-resumable-'));
+    }, 180_000);
+    afterAll(async () => {
+      await d?.stop();
+      await proxy?.close();
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
+
+    it(
+      'completes after a cut at half by resuming from the cluster offset, sending less than 60 % again, with the sha256 of the bytes',
+      async () => {
+        const path = join(dir, 'large.bin');
+        const digest = await writeLargeFile(path, LARGE_BYTES);
+        const client = new Client({
+          apiUrl: proxy.url,
+          token: d.owner.botAccessKey,
+          botId: d.owner.botId,
+          retry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 1000 },
+        });
+        const before = proxy.sent;
+        const file = await client.uploadFile({ key: 'e2e/large.bin', path });
+        const again = proxy.sent - before - LARGE_BYTES;
+        console.info(
+          `cluster resumable upload of ${LARGE_BYTES / 2 ** 20} MiB, cut once at half: ${(again / 2 ** 20).toFixed(1)} MiB sent again`,
+        );
+        expect(proxy.cuts).toBe(1);
+        expect(file).toMatchObject({ size: LARGE_BYTES, status: 'upload_completed', checksum: digest });
+        expect(again).toBeLessThan(0.6 * LARGE_BYTES);
+        // Every process knows the file as uploaded, with the same checksum; the stored bytes hash as the source.
+        for (const proc of d.processes) {
+          const direct = new Client({ apiUrl: proc.url, token: d.owner.botAccessKey, botId: d.owner.botId });
+          expect((await direct.getFile({ id: file.id })).file).toMatchObject({
+            status: 'upload_completed',
+            checksum: digest,
+          });
+        }
+        const { stream } = await client.downloadFile(file.id);
+        const hash = createHash('sha256');
+        for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) hash.update(chunk);
+        expect(hash.digest('hex')).toBe(digest);
+      },
+      LARGE_BYTES > 256 * 1024 * 1024 ? 3_600_000 : 600_000,
+    );
+  },
+);
