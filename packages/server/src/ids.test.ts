@@ -21,6 +21,24 @@ describe('newSecretId', () => {
   });
 });
 
+describe('newId', () => {
+  it('makes unique ULIDs in the order they are made, from fresh random digits at each millisecond', () => {
+    // 3,000 ids draw 48,000 random digits: the pooled random numbers are refilled many times.
+    const ids = Array.from({ length: 3000 }, () => newId('file'));
+    for (const id of ids) expect(id).toMatch(/^file_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+    // Each new millisecond starts from fresh random digits.
+    const fresh: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const now = Date.now();
+      while (Date.now() === now) {} // the next millisecond
+      fresh.push(newId('file').slice(15));
+    }
+    expect(new Set(fresh).size).toBe(12);
+  });
+});
+
 describe('nextId', () => {
   it('answers the id that sorts right after, carrying over', () => {
     expect(nextId('msg_01K86ZZ')).toBe('msg_01K8700');

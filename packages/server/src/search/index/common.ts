@@ -1,7 +1,7 @@
 import { type Expression, expressionBuilder, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
-import { monotonicFactory } from 'ulidx';
 import type { Database, PassagesTable } from '../../db/schema.js';
 import { tagConditions } from '../../db/tag-filter.js';
+import { newUlid } from '../../ids.js';
 import type { PassageSubtype } from '../types.js';
 import {
   type EmbeddingModel,
@@ -17,10 +17,8 @@ import {
   type VectorStoreKind,
 } from './passage-index.js';
 
-const ulid = monotonicFactory();
-
 /** A new passage id, unique and time-sortable. */
-export const newPassageId = (): string => `passage_${ulid()}`;
+export const newPassageId = (): string => `passage_${newUlid()}`;
 
 /**
  * Rank weight of a passage's breadcrumb (its section titles) beside its content's 1, per engine, tuned on
