@@ -81,6 +81,8 @@ describe.skipIf(!clusterHere)('three processes behind nginx on PostgreSQL and S3
         PARLEY_EMBEDDINGS_MODEL: 'stand-in',
         PARLEY_EMBEDDINGS_DIMENSIONS: String(STAND_IN_DIMENSIONS),
         PARLEY_CHAT_MODEL: 'stand-in',
+        // One file at a time per process: a process busy with a held file takes no other (the spread test).
+        PARLEY_INDEXING_CONCURRENCY: '1',
       },
       processEnv: (i) => ({
         PARLEY_EMBEDDINGS_URL: models.urlFor(i),
@@ -357,16 +359,17 @@ describe.skipIf(!clusterHere)('three processes behind nginx on PostgreSQL and S3
         }),
       ),
     );
-    await models.until(() => processesWaiting() === 3, 30_000).finally(() => models.release());
+    await models.until(() => processesWaiting() === 3, 20_000).finally(() => models.release());
     for (const f of uploaded) await files.waitForIndexing(f.id, { timeoutMs: 30_000, intervalMs: 200 });
     const after = await Promise.all(
       [0, 1, 2].map((i) => metric(proc(i), 'parley_indexing_duration_seconds_count', { outcome: 'ok' })),
     );
     expect(after.map((n, i) => n - (before[i] as number))).toEqual([1, 1, 1]);
-  });
+  }, 60_000);
 
   it('kill -9 of the processes busy with an indexing job and a bot reply: another process finishes both once the lease runs out, and nothing stays stuck', async () => {
     // The document's embeddings and the chat model's call for the question are held (not the question's embedding).
+    models.release();
     const marked = (r: StandInRequest) =>
       r.texts.some((t) => t.includes(r.kind === 'embeddings' ? 'indexmarker' : 'replymarker'));
     models.holdWhen(marked);
