@@ -256,7 +256,7 @@ function resumableFlow(name: string, make: () => Promise<Backend>) {
       expect(keys).not.toContain('big/abandoned.bin');
     });
 
-    it('sweeps part blobs that no upload records (a process that died between storing and recording a part)', async () => {
+    it('sweeps part blobs that no upload records (a process that died between storing and recording a part) with the hourly orphan sweep', async () => {
       await b.t.app.services.files.sweepTemporary();
       const { upload } = await begin(t, 'big/crash.bin', 1000);
       await b.store.put(`uploads/${upload.id}/0-deadbeef`, Readable.from([Buffer.from('x')]), {
@@ -265,6 +265,7 @@ function resumableFlow(name: string, make: () => Promise<Backend>) {
       expect((await b.blobs()).some((k) => k.endsWith(`uploads/${upload.id}/0-deadbeef`))).toBe(true);
       b.clock.advance(RESUMABLE_UPLOAD_TTL_MS + 1000);
       await t.app.services.files.sweepTemporary();
+      await t.app.services.files.sweepOrphans();
       expect((await b.blobs()).filter((k) => k.includes('uploads/'))).toEqual([]);
     });
   });

@@ -8,7 +8,7 @@ import { ApiError, errors } from '../../errors/errors.js';
 import { newId } from '../../ids.js';
 import type { FilesService, ResumableUpload, UploadRequest } from './contract.js';
 import type { FilesEnv } from './deps.js';
-import { collectAfter, collectGarbage, queueGarbage } from './garbage.js';
+import { collectAfter, collectGarbage, queueGarbage, sweepOrphans } from './garbage.js';
 import { isTextWithoutCharset } from './media-type.js';
 import { storedFile } from './records.js';
 import { type FileRow, filesRepo } from './repo.js';
@@ -205,12 +205,20 @@ export function filesResumable(
   env: FilesEnv,
 ): Pick<
   FilesService,
-  'startResumable' | 'resumableStatus' | 'appendResumable' | 'cancelResumable' | 'sweepTemporary'
+  | 'startResumable'
+  | 'resumableStatus'
+  | 'appendResumable'
+  | 'cancelResumable'
+  | 'sweepTemporary'
+  | 'sweepOrphans'
 > {
   return {
     // Composed after filesGarbage: the blob store's temporary leftovers, then expired resumable uploads.
     sweepTemporary: async () =>
       ((await env.blobs.sweepTemporary?.(3600_000)) ?? 0) + (await sweepResumable(env)),
+    // And the hourly sweep of blobs no record holds also takes the part blobs no session holds.
+    sweepOrphans: async (olderThanMs = env.settings.uploadUrlTtlMs) =>
+      (await sweepOrphans(env, olderThanMs)) + (await sweepOrphanParts(env)),
 
     async startResumable(id, query) {
       const row = await uploadTarget(env, id, query);
@@ -286,8 +294,7 @@ export function filesResumable(
  * Ends resumable uploads past their expiry: their parts are queued as garbage and collected, the session rows
  * deleted, and a file still waiting for that very upload ends `upload_failed` (it never counts as uploaded,
  * and its quota reservation is freed). Drops at once the active uploads whose file no longer waits for them.
- * Then deletes part blobs no session holds (a process that died between
- * storing a part and recording it) once older than the expiry. Answers how many sessions and blobs went.
+ * Answers how many sessions went.
  */
 export async function sweepResumable(env: FilesEnv, limit = 100): Promise<number> {
   const at = env.now();
@@ -321,6 +328,15 @@ export async function sweepResumable(env: FilesEnv, limit = 100): Promise<number
     removed += 1;
   }
   if (removed > 0) await collectGarbage(env);
+  return removed;
+}
+
+/**
+ * Deletes part blobs no session holds (a process that died between storing a part and recording it) once older
+ * than the expiry of an upload; answers how many. Lists every part blob: run hourly, with the orphan sweep.
+ */
+export async function sweepOrphanParts(env: FilesEnv): Promise<number> {
+  let removed = 0;
   const cutoff = env.clock().getTime() - RESUMABLE_UPLOAD_TTL_MS;
   const old: string[] = [];
   for await (const entry of env.blobs.list(PART_PREFIX)) {
