@@ -60,10 +60,10 @@ describe('cachedStatements (Kysely’s SQLite statements prepared once per SQL t
         .values({ id: i, name: `n${i}` })
         .execute();
     const text = 'select id from items order by id';
-    const first = database.prepare(text) as unknown as SQLite.Statement;
+    const first = database.prepare(text) as unknown as SQLite.Statement<[]>;
     const rows = first.iterate();
     expect(rows.next().value).toEqual({ id: 1 });
-    const second = database.prepare(text) as unknown as SQLite.Statement;
+    const second = database.prepare(text) as unknown as SQLite.Statement<[]>;
     expect(second).not.toBe(first);
     expect(second.all()).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
     expect([...rows]).toEqual([{ id: 2 }, { id: 3 }]);
