@@ -69,9 +69,9 @@ describe('cachedStatements (Kysely’s SQLite statements prepared once per SQL t
     expect([...rows]).toEqual([{ id: 2 }, { id: 3 }]);
     expect(database.prepare(text)).toBe(first); // free again: the cached one
     const star = 'select * from items where id = 1';
-    expect(database.prepare(star).all()).toEqual([{ id: 1, name: 'n1' }]);
+    expect(database.prepare(star).all([])).toEqual([{ id: 1, name: 'n1' }]);
     await sql`alter table items add column note text`.execute(kysely);
-    expect(database.prepare(star).all()).toEqual([{ id: 1, name: 'n1', note: null }]);
+    expect(database.prepare(star).all([])).toEqual([{ id: 1, name: 'n1', note: null }]);
     await kysely.destroy();
   });
 });
