@@ -301,7 +301,7 @@ async function searches(api: Api, processes: number): Promise<Figures> {
  * (nginx spreads them over the processes); `--messages` posted by the bot through the base URL, `--in-flight`
  * at a time. Messages per second is from the first POST until every listener holds every message.
  */
-async function chat(api: Api): Promise<Figures> {
+async function chat(api: Api, deployment: Deployment): Promise<Figures> {
   const chatUrl = `${api.url}/v1/chat/${api.bot.id}`;
   const users: Array<{ id: string; key: string }> = [];
   await pool(
@@ -390,6 +390,8 @@ async function chat(api: Api): Promise<Figures> {
     return open;
   })();
   try {
+    const spread = await Promise.all(deployment.processes.map((proc) => openStreams(proc.url)));
+    console.error(`  listeners open per process (parley_chat_streams_open): ${spread.join(' / ')}`);
     const start = now();
     await pool(
       Array.from({ length: settings.messages }, (_, i) => i + 1),
@@ -431,6 +433,12 @@ async function chat(api: Api): Promise<Figures> {
   }
 }
 
+/** The live streams process `url` holds open, from its /metrics (the harness turns metrics on). */
+async function openStreams(url: string): Promise<number> {
+  const { text } = await send(`${url}/metrics`, 'GET', {});
+  return Number(text.match(/^parley_chat_streams_open (\d+)/m)?.[1] ?? Number.NaN);
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // One deployment, then the report
 
@@ -462,7 +470,7 @@ async function measure(kind: Kind, large: { path: string; sha256: string } | und
     await step('small files', () => smallFiles(api));
     if (large) await step('large file', () => largeFile(api, large.path, large.sha256));
     await step('search', () => searches(api, processes));
-    await step('chat', () => chat(api));
+    await step('chat', () => chat(api, deployment));
     figures['load average (1 min) after'] = Number(loadAverage().split(' ')[0]);
     return figures;
   } finally {
