@@ -47,12 +47,14 @@ export function registerBackgroundWork(deps: BackgroundDeps): JobSet {
     jobs: [deps.indexing],
     concurrency: config.search.indexingConcurrency,
     pollMs: INDEXING_WORKERS_POLL_MS,
+    leaseMs: config.jobLeaseMs,
   });
   runner.workers({
     name: 'chat',
     jobs: deps.chatJobs,
     concurrency: config.chat.concurrency,
     pollMs: CHAT_WORKERS_POLL_MS,
+    leaseMs: config.jobLeaseMs,
   });
   // Expired files first, so the blobs they free are collected in the same round.
   runner.schedule({ name: 'files.expire', everyMs: FILE_SWEEP_EVERY_MS, run: () => files.expire() });

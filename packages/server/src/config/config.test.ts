@@ -68,6 +68,7 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_MAX_INDEXABLE_BYTES: ['0', 'big'],
   PARLEY_INDEXING_TIMEOUT_SECONDS: ['0', 'long'],
   PARLEY_INDEXING_CONCURRENCY: ['0', '65'],
+  PARLEY_JOB_LEASE_SECONDS: ['4', '3601', 'a minute'],
   PARLEY_EXTRACTION_MEMORY_MB: ['63', 'half'],
   PARLEY_EXTRACTION_TIMEOUT_SECONDS: ['0', 'soon'],
   PARLEY_QUOTA_VECTOR_STORAGE_BYTES: ['-1', 'lots'],
@@ -151,6 +152,7 @@ describe('loadConfig defaults', () => {
     expect(config.logLevel).toBe('info');
     expect(config.rateLimit).toEqual({ max: 1000, windowMs: 60_000 });
     expect(config.logRetentionDays).toBe(7);
+    expect(config.jobLeaseMs).toBe(60_000);
     expect(config.quotas).toEqual({ botsPerWorkspace: null, workspaceFileBytes: null, botFileBytes: null });
     expect(config.trustProxy).toBe(false);
     expect(config.connections).toEqual({
@@ -277,6 +279,7 @@ describe('loadConfig accepted values', () => {
         PARLEY_SIGN_IN_FAILURE_WINDOW_MINUTES: '5',
         PARLEY_METRICS: 'true',
         PARLEY_METRICS_TOKEN: 'm'.repeat(32),
+        PARLEY_JOB_LEASE_SECONDS: '15',
       },
       CWD,
     );
@@ -292,6 +295,7 @@ describe('loadConfig accepted values', () => {
       logLevel: 'debug',
       rateLimit: { max: 0, windowMs: 100 },
       logRetentionDays: 3650,
+      jobLeaseMs: 15_000,
       quotas: { botsPerWorkspace: 25, workspaceFileBytes: 1_000_000, botFileBytes: 5000 },
       trustProxy: true,
       connections: {

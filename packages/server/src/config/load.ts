@@ -194,6 +194,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
     logLevel: v.PARLEY_LOG_LEVEL,
     rateLimit: Object.freeze({ max: v.PARLEY_RATE_LIMIT_MAX, windowMs: v.PARLEY_RATE_LIMIT_WINDOW_MS }),
     logRetentionDays: v.PARLEY_LOG_RETENTION_DAYS,
+    jobLeaseMs: v.PARLEY_JOB_LEASE_SECONDS * 1000,
     quotas: Object.freeze({
       botsPerWorkspace: v.PARLEY_QUOTA_BOTS_PER_WORKSPACE ?? null,
       workspaceFileBytes: v.PARLEY_QUOTA_FILE_STORAGE_BYTES ?? null,

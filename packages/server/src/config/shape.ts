@@ -35,6 +35,8 @@ export const CONFIG_SHAPE = Type.Object({
   logLevel: Type.Enum(LOG_LEVELS),
   rateLimit: Type.Object({ max: Type.Integer(), windowMs: Type.Integer() }),
   logRetentionDays: Type.Integer(),
+  /** How long a claimed job stays a process's without its heartbeat. */
+  jobLeaseMs: Type.Integer(),
   /** Quotas; null: unlimited. */
   quotas: Type.Object({
     botsPerWorkspace: orNull(Type.Integer()),

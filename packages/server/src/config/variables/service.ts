@@ -113,6 +113,13 @@ export const SERVICE_VARIABLES = {
     default: 7,
     description: 'days of per-bot request logs kept',
   }),
+  PARLEY_JOB_LEASE_SECONDS: Type.Integer({
+    minimum: 5,
+    maximum: 3600,
+    default: 60,
+    description:
+      'how long a background job (indexing, a bot reply, a webhook) stays claimed by a process without its heartbeat (renewed every third of it): after a process dies, another takes its jobs over this long after its last heartbeat',
+  }),
 };
 
 /** How the service meets the network: proxies, connection and body time bounds, CORS. */
