@@ -13,6 +13,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium, launchChromium } from './support/browser.js';
 import { type Deployment, type DeploymentKind, haveCluster, startDeployment } from './support/deployment.js';
+import { HANDBOOK } from './support/handbook.js';
 import { requireBuild } from './support/server.js';
 import { openSse, type SseFrame } from './support/sse.js';
 
@@ -22,22 +23,6 @@ const chromiumHere = haveChromium('acceptance suite webchat test');
 const kinds: DeploymentKind[] = haveCluster('acceptance suite on a cluster')
   ? ['single', 'cluster']
   : ['single'];
-
-const HANDBOOK = `# Acme employee handbook
-
-## Vacation
-
-Every employee receives 25 days of paid vacation per calendar year. Unused vacation days carry over
-until March 31 of the following year and are then lost.
-
-## Expenses
-
-Travel expenses are reimbursed within 14 days when the receipts are uploaded to the finance portal.
-
-## Office
-
-The Lyon office opens at 8:30 and closes at 18:00. Visitors sign in at the front desk.
-`;
 
 const QUESTION = 'How many days of paid leave do I get each year?';
 

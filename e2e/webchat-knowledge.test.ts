@@ -11,25 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asBot } from '../bench/lib/bot-request.js';
 import type { TestApp } from '../packages/server/src/test-support/harness.js';
 import { haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
+import { HANDBOOK } from './support/handbook.js';
 import { inWebchat, withWebchatConfiguration } from './support/webchat.js';
 
 const chromiumHere = haveChromium('webchat knowledge tests');
-
-const HANDBOOK = `# Acme employee handbook
-
-## Vacation
-
-Every employee receives 25 days of paid vacation per calendar year. Unused vacation days carry over
-until March 31 of the following year and are then lost.
-
-## Expenses
-
-Travel expenses are reimbursed within 14 days when the receipts are uploaded to the finance portal.
-
-## Office
-
-The Lyon office opens at 8:30 and closes at 18:00. Visitors sign in at the front desk.
-`;
 
 interface BotMessage {
   isBot: boolean;

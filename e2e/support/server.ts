@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
+import { waitFor } from './waiters.js';
 
 /** The repository root. */
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -158,30 +159,20 @@ export async function startServer(options: StartOptions = {}): Promise<ServerPro
     stderr: () => err,
     exited,
     waitForStdout(pattern, timeoutMs = 10_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
+      return waitFor(
+        waiters,
+        () => {
           const match = out.match(pattern);
-          if (match) {
-            done();
-            resolve(match);
-          } else if (exit) {
-            done();
-            reject(
-              new Error(`server exited (${exit.code}) before printing ${pattern}${describeOutput(out, err)}`),
+          if (match) return match;
+          if (exit)
+            throw new Error(
+              `server exited (${exit.code}) before printing ${pattern}${describeOutput(out, err)}`,
             );
-          }
-        };
-        const timer = setTimeout(() => {
-          done();
-          reject(new Error(`timed out waiting for ${pattern} on stdout${describeOutput(out, err)}`));
-        }, timeoutMs);
-        const done = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
+          return undefined;
+        },
+        timeoutMs,
+        () => new Error(`timed out waiting for ${pattern} on stdout${describeOutput(out, err)}`),
+      );
     },
     async stop(signal = 'SIGTERM', timeoutMs = 15_000) {
       if (exit) return exit;

@@ -1,6 +1,8 @@
 // A Server-Sent Events reader over plain fetch, as any HTTP client would read a chat stream: frames parsed by
 // hand (id, event, data), kept in order, waited for by predicate.
 
+import { waitFor } from './waiters.js';
+
 /** One frame of the stream. */
 export interface SseFrame {
   id: string | undefined;
@@ -80,27 +82,17 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     headers: res.headers,
     frames,
     until(predicate, timeoutMs = 30_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (predicate(frames)) {
-            done();
-            resolve(frames);
-          } else if (ended) {
-            done();
-            reject(new Error(`the stream ended first; frames: ${JSON.stringify(frames).slice(-2000)}`));
-          }
-        };
-        const timer = setTimeout(() => {
-          done();
-          reject(new Error(`timed out; frames: ${JSON.stringify(frames).slice(-2000)}`));
-        }, timeoutMs);
-        const done = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
+      return waitFor(
+        waiters,
+        () => {
+          if (predicate(frames)) return frames;
+          if (ended)
+            throw new Error(`the stream ended first; frames: ${JSON.stringify(frames).slice(-2000)}`);
+          return undefined;
+        },
+        timeoutMs,
+        () => new Error(`timed out; frames: ${JSON.stringify(frames).slice(-2000)}`),
+      );
     },
     close: () => controller.abort(),
   };

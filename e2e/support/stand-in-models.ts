@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from './waiters.js';
 
 /** Width of the stand-in's vectors. */
 export const STAND_IN_DIMENSIONS = 64;
@@ -147,27 +148,15 @@ export async function startStandInModels() {
     held: () => held.filter((entry) => !entry.closed).map((entry) => entry.request),
     /** Resolves once `predicate` holds (checked after each request); rejects after `timeoutMs`. */
     until(predicate: () => boolean, timeoutMs = 30_000): Promise<void> {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (!predicate()) return;
-          done();
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          done();
-          reject(
-            new Error(
-              `the stand-in did not see it in time; requests: ${JSON.stringify(requests).slice(-2000)}`,
-            ),
-          );
-        }, timeoutMs);
-        const done = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
+      return waitFor(
+        waiters,
+        () => (predicate() ? true : undefined),
+        timeoutMs,
+        () =>
+          new Error(
+            `the stand-in did not see it in time; requests: ${JSON.stringify(requests).slice(-2000)}`,
+          ),
+      ).then(() => undefined);
     },
     async close(): Promise<void> {
       held.splice(0);
