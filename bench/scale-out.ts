@@ -15,6 +15,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readFile, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
 import { type Deployment, startDeployment } from '../e2e/support/deployment.js';
@@ -254,8 +255,8 @@ async function largeFile(api: Api, path: string, sha256: string): Promise<Figure
   return { 'large file up, MB/s': size / 1e3 / upMs, 'large file down, MB/s': size / 1e3 / downMs };
 }
 
-/** The corpus indexed, a warm-up of two searches per process, then `--queries` searches at a time. */
-async function searches(api: Api, processes: number): Promise<Figures> {
+/** Uploads the corpus with `index: true` and waits until every file of it is indexed. */
+async function indexCorpus(api: Api): Promise<void> {
   const ids = await Promise.all(
     CORPUS.map(async (path) =>
       api.upload(`scale-out/corpus/${path.replace(/\//g, '-')}`, await readFile(join(repoRoot, path)), true),
@@ -271,6 +272,10 @@ async function searches(api: Api, processes: number): Promise<Figures> {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
+}
+
+/** Two searches per process as a warm-up (each loads its model on its first query), then `--queries`. */
+async function searches(api: Api, processes: number): Promise<Figures> {
   const search = async (i: number) => {
     const query = encodeURIComponent(QUESTIONS[i % QUESTIONS.length] as string);
     const { passages } = await api.call<{ passages: unknown[] }>(
@@ -440,7 +445,7 @@ async function openStreams(url: string): Promise<number> {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// One deployment, then the report
+// The run: every deployment started, then each step on each in turn; the report
 
 const LABELS: Record<Kind, string> = {
   single: '1 process, SQLite + disk',
@@ -448,38 +453,48 @@ const LABELS: Record<Kind, string> = {
   '3': '3 processes, PG + S3, nginx',
 };
 
-async function measure(kind: Kind, large: { path: string; sha256: string } | undefined): Promise<Figures> {
+/** A deployment of the run, its figures and the 1-minute load average after each of its steps. */
+interface Running {
+  kind: Kind;
+  deployment: Deployment;
+  api: Api;
+  processes: number;
+  figures: Figures;
+  loads: number[];
+}
+
+/** The deployments started so far (stopped at the end, also on Ctrl-C). */
+const running: Running[] = [];
+
+async function start(kind: Kind): Promise<Running> {
   const processes = kind === 'single' ? 1 : Number(kind);
   const started = now();
   const deployment = await startDeployment(kind === 'single' ? 'single' : 'cluster', {
     processes,
     postgresUrl: settings.postgres,
   });
-  stopping.add(deployment);
-  try {
-    console.error(
-      `${LABELS[kind]}: started in ${(msSince(started) / 1000).toFixed(1)} s at ${deployment.url}`,
-    );
-    const api = new Api(deployment.url, deployment);
-    const figures: Figures = {};
-    const step = async (name: string, work: () => Promise<Figures>) => {
-      const t = now();
-      Object.assign(figures, await work());
-      console.error(`  ${name}: ${(msSince(t) / 1000).toFixed(1)} s, load average ${loadAverage()}`);
-    };
-    await step('small files', () => smallFiles(api));
-    if (large) await step('large file', () => largeFile(api, large.path, large.sha256));
-    await step('search', () => searches(api, processes));
-    await step('chat', () => chat(api, deployment));
-    figures['load average (1 min) after'] = Number(loadAverage().split(' ')[0]);
-    return figures;
-  } finally {
-    stopping.delete(deployment);
-    await deployment.stop();
-  }
+  const run = {
+    kind,
+    deployment,
+    api: new Api(deployment.url, deployment),
+    processes,
+    figures: {},
+    loads: [],
+  };
+  running.push(run);
+  console.error(`${LABELS[kind]}: started in ${(msSince(started) / 1000).toFixed(1)} s at ${deployment.url}`);
+  return run;
 }
 
-const stopping = new Set<Deployment>();
+/** `list` rotated left by `by`: the deployments take turns going first, step by step. */
+const rotate = <T>(list: readonly T[], by: number): T[] => [
+  ...list.slice(by % list.length),
+  ...list.slice(0, by % list.length),
+];
+
+async function stopAll(): Promise<void> {
+  for (const run of running.splice(0)) await run.deployment.stop();
+}
 
 /** Writes `size` random bytes to `path` (1 MiB at a time) and answers their sha256. */
 async function randomFile(path: string, size: number): Promise<string> {
@@ -508,7 +523,7 @@ function fmt(v: number | undefined): string {
 async function main(): Promise<void> {
   const folder = await makeWorkFolder('parley-scale-out-');
   onInterrupt(async () => {
-    await Promise.all([...stopping].map((d) => d.stop()));
+    await stopAll();
     await rm(folder, { recursive: true, force: true });
   });
   try {
@@ -523,8 +538,37 @@ async function main(): Promise<void> {
       const path = join(folder, 'large.bin');
       large = { path, sha256: await randomFile(path, settings.largeSize) };
     }
-    const results = new Map<Kind, Figures>();
-    for (const kind of settings.deployments) results.set(kind, await measure(kind, large));
+    // All deployments run side by side (the idle ones cost little) and take turns step by step, so that a
+    // change in the shared machine's load falls on all of them rather than on whichever ran last.
+    for (const kind of settings.deployments) await start(kind);
+    await Promise.all(running.map((run) => indexCorpus(run.api)));
+    type Step = [string, (run: Running) => Promise<Figures>];
+    const largeStep = (file: { path: string; sha256: string }): Step => [
+      'large file',
+      (run) => largeFile(run.api, file.path, file.sha256),
+    ];
+    const steps: Step[] = [
+      ['small files', (run) => smallFiles(run.api)],
+      ...(large ? [largeStep(large)] : []),
+      ['search', (run) => searches(run.api, run.processes)],
+      ['chat', (run) => chat(run.api, run.deployment)],
+    ];
+    for (const [i, [name, work]] of steps.entries()) {
+      for (const run of rotate(running, i)) {
+        const t = now();
+        Object.assign(run.figures, await work(run));
+        run.loads.push(loadavg()[0] ?? Number.NaN);
+        console.error(
+          `${LABELS[run.kind]}: ${name} ${(msSince(t) / 1000).toFixed(1)} s, load average ${loadAverage()}`,
+        );
+      }
+    }
+    const results = new Map<Kind, Figures>(
+      running.map((run) => [
+        run.kind,
+        { ...run.figures, 'load average (1 min) after its steps, mean': summarize(run.loads).mean },
+      ]),
+    );
     const names = [...new Set([...results.values()].flatMap((f) => Object.keys(f)))];
     const both = results.has('1') && results.has('3');
     const rows = [['figure', ...settings.deployments.map((k) => LABELS[k]), ...(both ? ['3 ÷ 1'] : [])]];
@@ -539,6 +583,7 @@ async function main(): Promise<void> {
     }
     console.log(`\n${table(rows)}\n\nload average at the end ${loadAverage()}`);
   } finally {
+    await stopAll();
     await rm(folder, { recursive: true, force: true });
   }
 }
