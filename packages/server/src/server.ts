@@ -68,6 +68,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let app: ParleyApp | undefined;
   try {
     app = await buildApp({ config, db, version: packageVersion(), workers: true });
+    const log = app.log;
+    db.onConnectionError?.((error) =>
+      log.warn(
+        { err: error },
+        'a PostgreSQL connection failed while idle; the pool opens a new one on next use',
+      ),
+    );
     logTightened(app.log, config.dataDir, tightened);
     const result = await bootstrap({ config, db: db.kysely, services: app.services });
     // The background work (job workers, file expiry and garbage, log and signal retention) runs in the app.

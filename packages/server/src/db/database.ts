@@ -30,6 +30,12 @@ export interface Db {
   notifications?: Notifications;
   /** The connection pool's use now (PostgreSQL, for metrics); undefined on SQLite's one connection. */
   poolUse?: () => { total: number; idle: number; waiting: number };
+  /**
+   * Where a pooled connection's failure while idle goes (PostgreSQL: the server restarted, failed over or
+   * ended the session); the pool drops that connection and opens a new one on next use. Until set, a
+   * process warning.
+   */
+  onConnectionError?: (listener: (error: Error) => void) => void;
 }
 
 /**
@@ -156,6 +162,11 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
     },
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // An idle connection the server ends (a restart, a failover, pg_terminate_backend) makes the pool emit
+  // `error`: unheard, that event would end the process.
+  let connectionError = (error: Error) =>
+    process.emitWarning(`a PostgreSQL connection failed while idle: ${error.message}`, 'ParleyDatabase');
+  pool.on('error', (error) => connectionError(error));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const notifications = postgresNotifications(url, schema ?? 'public', pool);
   return {
@@ -163,6 +174,9 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
     dialect: 'postgres',
     notifications,
     poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    onConnectionError(listener) {
+      connectionError = listener;
+    },
     async ping() {
       await sql`select 1`.execute(kysely);
     },

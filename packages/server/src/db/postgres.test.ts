@@ -37,6 +37,28 @@ async function dropSchema(connectionString: string, name: string): Promise<void>
   );
 
   describe('PostgreSQL database', () => {
+    it('outlives its connections being ended by the server (a restart or failover) and reconnects', async () => {
+      const db = await openDatabase({ url: databaseUrl, dataDir: tmpdir(), pgSchema: schema });
+      const admin = new pg.Client({ connectionString: databaseUrl });
+      await admin.connect();
+      try {
+        const errors: Error[] = [];
+        db.onConnectionError?.((error) => errors.push(error));
+        const before = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db.kysely);
+        const pid = before.rows[0]?.pid as number;
+        // The connection is idle in the pool now; the server ends it, as a restart or failover would.
+        await admin.query('select pg_terminate_backend($1)', [pid]);
+        await expect.poll(() => errors.length, { timeout: 10_000 }).toBe(1);
+        expect(errors[0]?.message).toMatch(/terminat/i);
+        const after = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db.kysely);
+        expect(after.rows[0]?.pid).not.toBe(pid);
+        await db.ping();
+      } finally {
+        await admin.end();
+        await db.close();
+      }
+    });
+
     it('keeps its tables inside the schema it was given', async () => {
       const db = await openDatabase({ url: databaseUrl, dataDir: tmpdir(), pgSchema: schema });
       try {
