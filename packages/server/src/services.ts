@@ -98,6 +98,7 @@ function embedderFor(config: Config, given: Embedder | null | undefined): Embedd
     embedder: config.embedder.kind,
     workers: config.embedder.workers,
     runtime: config.embedder.runtime,
+    precision: config.embedder.precision,
     ...(config.embedder.modelDir ? { modelDir: config.embedder.modelDir } : {}),
     ...(config.embedder.url ? { url: config.embedder.url } : {}),
     ...(config.embedder.model ? { model: config.embedder.model } : {}),

@@ -57,6 +57,7 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_EMBEDDER: ['bert', 'openai-ish'],
   PARLEY_EMBEDDER_WORKERS: ['0', '33', 'two'],
   PARLEY_EMBEDDER_RUNTIME: ['gpu', 'wasm'],
+  PARLEY_EMBEDDER_PRECISION: ['fp16', 'int4'],
   // Without PARLEY_EMBEDDER=onnx a model folder is reported as set in vain.
   PARLEY_EMBEDDING_MODEL_DIR: ['/models/bge-small'],
   // Without PARLEY_EMBEDDER=openai the openai settings are reported as set in vain.
@@ -170,6 +171,7 @@ describe('loadConfig defaults', () => {
       kind: 'use-lite',
       workers: 1,
       runtime: 'onnx',
+      precision: 'fp32',
       modelDir: undefined,
       url: undefined,
       model: undefined,
@@ -322,6 +324,7 @@ describe('loadConfig accepted values', () => {
         kind: 'openai',
         workers: 2,
         runtime: 'onnx',
+        precision: 'fp32',
         modelDir: undefined,
         url: 'http://127.0.0.1:11434',
         model: 'nomic-embed-text',
@@ -478,6 +481,16 @@ describe('loadConfig rejections', () => {
       'needs a model folder for the onnx embedder',
       { PARLEY_EMBEDDER: 'onnx' },
       ['PARLEY_EMBEDDING_MODEL_DIR'],
+    ],
+    [
+      'refuses the int8 precision on TensorFlow.js (onnxruntime only)',
+      { PARLEY_EMBEDDER_PRECISION: 'int8', PARLEY_EMBEDDER_RUNTIME: 'tfjs' },
+      ['PARLEY_EMBEDDER_PRECISION'],
+    ],
+    [
+      'refuses a precision for another embedder than use-lite',
+      { PARLEY_EMBEDDER: 'none', PARLEY_EMBEDDER_PRECISION: 'int8' },
+      ['PARLEY_EMBEDDER_PRECISION'],
     ],
   ];
   for (const [name, env, variables] of namedIssues) {

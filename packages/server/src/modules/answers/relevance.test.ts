@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { USE_LITE_ID } from '../../search/embed/index.js';
+import { USE_LITE_ID, USE_LITE_INT8_ID } from '../../search/embed/index.js';
 import { contentTerms, stem } from '../../search/terms.js';
 import { semanticMinSimilarityFor, USE_LITE_MIN_SIMILARITY } from './relevance.js';
 
@@ -26,6 +26,8 @@ describe('contentTerms', () => {
 describe('semanticMinSimilarityFor', () => {
   it('uses a similarity bar only for the shipped USE-lite model', () => {
     expect(semanticMinSimilarityFor({ id: USE_LITE_ID })).toBe(USE_LITE_MIN_SIMILARITY);
+    // The int8 weights keep the similarities within ~0.001 of the fp32 ones: the same bar holds.
+    expect(semanticMinSimilarityFor({ id: USE_LITE_INT8_ID })).toBe(USE_LITE_MIN_SIMILARITY);
     expect(semanticMinSimilarityFor({ id: 'openai:text-embedding-3-small' })).toBeUndefined();
     expect(semanticMinSimilarityFor(null)).toBeUndefined();
   });

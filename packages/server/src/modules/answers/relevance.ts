@@ -1,4 +1,4 @@
-import { USE_LITE_ID } from '../../search/embed/index.js';
+import { isUseLiteId } from '../../search/embed/index.js';
 
 // The similarity scale of the embedder, for answers by meaning (the gate itself is in selection.ts, the
 // quotes in extract.ts).
@@ -28,5 +28,5 @@ export const MEANING_MARGIN = 0.08;
  * @example semanticMinSimilarityFor(services.embedder) // 0.5 with use-lite
  */
 export function semanticMinSimilarityFor(embedder: { id: string } | null | undefined): number | undefined {
-  return embedder?.id === USE_LITE_ID ? USE_LITE_MIN_SIMILARITY : undefined;
+  return isUseLiteId(embedder?.id) ? USE_LITE_MIN_SIMILARITY : undefined;
 }

@@ -1,4 +1,4 @@
-import { USE_LITE_ID } from '../../search/embed/index.js';
+import { isUseLiteId } from '../../search/embed/index.js';
 import type { Embedder } from '../../search/types.js';
 
 /**
@@ -19,7 +19,7 @@ const CACHE_SIZE = 5000;
 
 /** The similarity at which the embedder's questions are one, if it is a model with a calibrated value. */
 export function questionSimilarityFor(embedder: Pick<Embedder, 'id'> | null | undefined): number | undefined {
-  return embedder?.id === USE_LITE_ID ? USE_LITE_QUESTION_SIMILARITY : undefined;
+  return isUseLiteId(embedder?.id) ? USE_LITE_QUESTION_SIMILARITY : undefined;
 }
 
 /** What semantic grouping needs: each wording's unit vector (by lower-case wording) and the similarity bar. */

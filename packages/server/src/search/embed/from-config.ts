@@ -7,6 +7,7 @@
  * | `PARLEY_EMBEDDER`              | `embedder`    | `use-lite` (default), `onnx`, `openai`, or `none` (lexical only) |
  * | `PARLEY_EMBEDDER_WORKERS`      | `workers`     | use-lite / onnx worker threads, default 1 (one core each) |
  * | `PARLEY_EMBEDDER_RUNTIME`      | `runtime`     | use-lite: `onnx` (onnxruntime-node, default) or `tfjs`   |
+ * | `PARLEY_EMBEDDER_PRECISION`    | `precision`   | use-lite: `fp32` (default) or `int8` (onnx runtime only) |
  * | `PARLEY_EMBEDDING_MODEL_DIR`   | `modelDir`    | onnx: folder with model.onnx + tokenizer.json (required) |
  * | `PARLEY_EMBEDDER_BATCH_SIZE`   | `batchSize`   | texts per model call / request (use-lite ≤ 32, default 16; openai default 64) |
  * | `PARLEY_EMBEDDINGS_URL`        | `url`         | openai: service root, e.g. `https://api.openai.com`      |
@@ -19,7 +20,7 @@ import { EmbedderError } from './errors.js';
 import { OnnxModelEmbedder } from './onnx-folder.js';
 import { OpenAiEmbedder } from './openai.js';
 import type { StartableEmbedder } from './port.js';
-import { UseLiteEmbedder, type UseLiteRuntime } from './use-lite.js';
+import { UseLiteEmbedder, type UseLitePrecision, type UseLiteRuntime } from './use-lite.js';
 
 /** Which embedder to run. */
 export type EmbedderKind = 'use-lite' | 'onnx' | 'openai' | 'none';
@@ -30,6 +31,7 @@ export interface EmbedderSettings {
   workers?: number;
   batchSize?: number;
   runtime?: UseLiteRuntime;
+  precision?: UseLitePrecision;
   modelDir?: string;
   url?: string;
   model?: string;
@@ -53,6 +55,7 @@ export function embedderFromConfig(settings: EmbedderSettings = {}): StartableEm
         ...(settings.workers === undefined ? {} : { workers: settings.workers }),
         ...(settings.batchSize === undefined ? {} : { batchSize: settings.batchSize }),
         ...(settings.runtime === undefined ? {} : { runtime: settings.runtime }),
+        ...(settings.precision === undefined ? {} : { precision: settings.precision }),
       });
     case 'onnx':
       if (!settings.modelDir) {

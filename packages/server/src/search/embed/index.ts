@@ -4,11 +4,14 @@ export { OnnxModelEmbedder, type OnnxModelOptions } from './onnx-folder.js';
 export { OpenAiEmbedder, type OpenAiEmbedderOptions } from './openai.js';
 export type { StartableEmbedder } from './port.js';
 export {
+  isUseLiteId,
   USE_LITE_DEFAULT_BATCH,
   USE_LITE_ID,
+  USE_LITE_INT8_ID,
   USE_LITE_MAX_BATCH,
   USE_LITE_MAX_TOKENS,
   UseLiteEmbedder,
   type UseLiteOptions,
+  type UseLitePrecision,
   type UseLiteRuntime,
 } from './use-lite.js';

@@ -11,14 +11,23 @@ type AttributeProto = import('onnx-proto').onnx.IAttributeProto;
 /** The ONNX operator set the built graphs use (LayerNormalization needs 17). */
 export const ONNX_OPSET = 17;
 
+/** The operator domain of onnxruntime's own operators (e.g. `DynamicQuantizeMatMul`) and its version. */
+export const ONNXRUNTIME_DOMAIN = 'com.microsoft';
+
 /** Element types the builder writes. */
-export type OnnxElement = 'float32' | 'int64' | 'int32';
+export type OnnxElement = 'float32' | 'int64' | 'int32' | 'int8' | 'uint8';
 
 const DATA_TYPE: Record<OnnxElement, number> = {
   float32: onnx.TensorProto.DataType.FLOAT,
   int64: onnx.TensorProto.DataType.INT64,
   int32: onnx.TensorProto.DataType.INT32,
+  int8: onnx.TensorProto.DataType.INT8,
+  uint8: onnx.TensorProto.DataType.UINT8,
 };
+
+const WIDTH: Record<OnnxElement, number> = { float32: 4, int64: 8, int32: 4, int8: 1, uint8: 1 };
+
+type ConstantData = Float32Array | number[] | BigInt64Array | Int32Array | Int8Array | Uint8Array;
 
 /** An attribute value: a number (int unless `float` is wrapped), a list of ints, or a string. */
 export type OnnxAttribute = number | number[] | string | { float: number };
@@ -30,6 +39,8 @@ export class OnnxGraphBuilder {
   private readonly inputs: import('onnx-proto').onnx.IValueInfoProto[] = [];
   private readonly outputs: import('onnx-proto').onnx.IValueInfoProto[] = [];
   private counter = 0;
+  /** Whether a node of onnxruntime's own domain was added (the model then imports that domain). */
+  private usesOnnxruntimeDomain = false;
 
   /** A graph input of `element` type; `shape` entries are sizes or symbolic names. */
   input(name: string, element: OnnxElement, shape: (number | string)[]): string {
@@ -44,15 +55,11 @@ export class OnnxGraphBuilder {
   }
 
   /** A constant tensor stored in the model. */
-  constant(
-    data: Float32Array | number[] | BigInt64Array | Int32Array,
-    dims: number[],
-    element: OnnxElement = 'float32',
-  ): string {
+  constant(data: ConstantData, dims: number[], element: OnnxElement = 'float32'): string {
     const name = `c${this.counter++}`;
     const bytes = toBytes(data, element);
     const expected = dims.reduce((product, size) => product * size, 1);
-    const width = element === 'int64' ? 8 : 4;
+    const width = WIDTH[element];
     if (bytes.byteLength !== expected * width) {
       throw new Error(`constant of shape [${dims.join(', ')}] given ${bytes.byteLength / width} values`);
     }
@@ -75,6 +82,11 @@ export class OnnxGraphBuilder {
     return this.nodeOutputs(op, inputs, attributes, 1, name)[0] as string;
   }
 
+  /** One node of onnxruntime's own operators (`com.microsoft` domain), such as `DynamicQuantizeMatMul`. */
+  onnxruntimeNode(op: string, inputs: string[], attributes: Record<string, OnnxAttribute> = {}): string {
+    return this.nodeOutputs(op, inputs, attributes, 1, undefined, ONNXRUNTIME_DOMAIN)[0] as string;
+  }
+
   /** One operator node with `count` outputs; answers their names. */
   nodeOutputs(
     op: string,
@@ -82,8 +94,10 @@ export class OnnxGraphBuilder {
     attributes: Record<string, OnnxAttribute>,
     count: number,
     name?: string,
+    domain?: string,
   ): string[] {
     const id = this.counter++;
+    if (domain === ONNXRUNTIME_DOMAIN) this.usesOnnxruntimeDomain = true;
     const outputs = Array.from({ length: count }, (_, i) =>
       i === 0 && name !== undefined ? name : `v${id}_${i}`,
     );
@@ -92,6 +106,7 @@ export class OnnxGraphBuilder {
       opType: op,
       input: inputs,
       output: outputs,
+      ...(domain ? { domain } : {}),
       attribute: Object.entries(attributes).map(([key, value]) => attribute(key, value)),
     });
     return outputs;
@@ -102,7 +117,10 @@ export class OnnxGraphBuilder {
     const model = onnx.ModelProto.create({
       irVersion: 8,
       producerName: producer,
-      opsetImport: [{ domain: '', version: ONNX_OPSET }],
+      opsetImport: [
+        { domain: '', version: ONNX_OPSET },
+        ...(this.usesOnnxruntimeDomain ? [{ domain: ONNXRUNTIME_DOMAIN, version: 1 }] : []),
+      ],
       graph: {
         name: graphName,
         node: this.nodes,
@@ -141,18 +159,17 @@ function attribute(name: string, value: OnnxAttribute): AttributeProto {
   return { name, type: type.FLOAT, f: value.float };
 }
 
-function toBytes(
-  data: Float32Array | number[] | BigInt64Array | Int32Array,
-  element: OnnxElement,
-): Uint8Array {
-  let typed: Float32Array | BigInt64Array | Int32Array;
+function toBytes(data: ConstantData, element: OnnxElement): Uint8Array {
+  let typed: Exclude<ConstantData, number[]>;
   if (Array.isArray(data)) {
-    typed =
-      element === 'float32'
-        ? Float32Array.from(data)
-        : element === 'int32'
-          ? Int32Array.from(data)
-          : BigInt64Array.from(data.map(BigInt));
+    const from = {
+      float32: () => Float32Array.from(data),
+      int32: () => Int32Array.from(data),
+      int64: () => BigInt64Array.from(data.map(BigInt)),
+      int8: () => Int8Array.from(data),
+      uint8: () => Uint8Array.from(data),
+    };
+    typed = from[element]();
   } else {
     typed = data;
   }

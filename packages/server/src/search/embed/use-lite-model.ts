@@ -21,6 +21,15 @@ export const USE_LITE_MODEL_VERSION = '0.2.0';
 /** The id stored with an index built by this model (on either runtime: the vectors are the same). */
 export const USE_LITE_ID = `use-lite-512@${USE_LITE_MODEL_VERSION}`;
 
+/**
+ * The id of the same model with int8 dense layers (onnxruntime only): its vectors differ slightly from the
+ * fp32 ones (cosine ≥ 0.998), so they are another model's and are never compared with them.
+ */
+export const USE_LITE_INT8_ID = `use-lite-512-int8@${USE_LITE_MODEL_VERSION}`;
+
+/** Whether a model id is the shipped USE lite's, at either precision (their similarities read alike). */
+export const isUseLiteId = (id: string | undefined): boolean => id === USE_LITE_ID || id === USE_LITE_INT8_ID;
+
 /** Where the model and the WebAssembly binaries are on disk. */
 export interface UseLiteFiles {
   /** Folder with `model.json`, its weight shards and `vocab.json`. */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
 import type { UseLiteFiles, UseLiteModel } from './use-lite-model.js';
 import { USE_LITE_DIMENSIONS } from './use-lite-model.js';
-import { buildUseLiteOnnx, readUseLiteWeights } from './use-lite-onnx.js';
+import { buildUseLiteOnnx, readUseLiteWeights, type UseLitePrecision } from './use-lite-onnx.js';
 import { UseLiteTokenizer, type VocabularyEntry } from './use-lite-tokenizer.js';
 
 /** Options of an onnxruntime session that runs on one core of its own. */
@@ -23,7 +23,10 @@ export const ONE_CORE_SESSION: InferenceSession.SessionOptions = {
  * Builds the ONNX graph from the weights in `files.modelDir`, opens a session and runs it once.
  * Meant for the embedding worker (~1–2 s, ~150 MB).
  */
-export async function loadUseLiteOnnxModel(files: UseLiteFiles): Promise<UseLiteModel> {
+export async function loadUseLiteOnnxModel(
+  files: UseLiteFiles,
+  precision: UseLitePrecision = 'fp32',
+): Promise<UseLiteModel> {
   const ort = (await import(files.onnxRuntime ?? 'onnxruntime-node')) as typeof import('onnxruntime-node');
   const [weights, vocabulary] = await Promise.all([
     readUseLiteWeights(files.modelDir),
@@ -31,7 +34,7 @@ export async function loadUseLiteOnnxModel(files: UseLiteFiles): Promise<UseLite
       (text) => JSON.parse(text) as VocabularyEntry[],
     ),
   ]);
-  const session = await ort.InferenceSession.create(buildUseLiteOnnx(weights), ONE_CORE_SESSION);
+  const session = await ort.InferenceSession.create(buildUseLiteOnnx(weights, precision), ONE_CORE_SESSION);
   weights.tensors.clear();
   const tokenizer = new UseLiteTokenizer(vocabulary);
   // As on the TensorFlow.js path: a text without tokens is embedded as a single blank.

@@ -29,7 +29,14 @@ import path from 'node:path';
 import { OnnxGraphBuilder } from './onnx-graph.js';
 
 /** Bumped whenever the graph built here changes (part of what a cached copy would be keyed by). */
-export const USE_LITE_ONNX_BUILDER_VERSION = 1;
+export const USE_LITE_ONNX_BUILDER_VERSION = 2;
+
+/**
+ * The weights the graph computes with: `fp32` (the package's own; the vectors of TensorFlow.js) or `int8`
+ * (the dense layers' kernels quantised per column, their inputs quantised as they come: ~2.5× faster,
+ * slightly different vectors, hence another model id).
+ */
+export type UseLitePrecision = 'fp32' | 'int8';
 
 interface WeightEntry {
   name: string;
@@ -73,7 +80,7 @@ export async function readUseLiteWeights(modelDir: string): Promise<UseLiteWeigh
 }
 
 /** The serialised ONNX model of USE lite, built from `weights`. */
-export function buildUseLiteOnnx(weights: UseLiteWeights): Uint8Array {
+export function buildUseLiteOnnx(weights: UseLiteWeights, precision: UseLitePrecision = 'fp32'): Uint8Array {
   const g = new OnnxGraphBuilder();
   /** The one weight whose name contains every fragment. */
   const find = (...fragments: string[]): { shape: number[]; data: Float32Array | Int32Array } => {
@@ -107,8 +114,27 @@ export function buildUseLiteOnnx(weights: UseLiteWeights): Uint8Array {
       ],
       { axis: -1, epsilon: { float: epsilon } },
     );
-  const dense = (x: string, kernel: string, bias: string): string =>
-    g.node('Add', [g.node('MatMul', [x, kernel]), bias]);
+  /** A dense layer `x · kernel + bias`; on int8, the kernel quantised and `x` quantised as it comes. */
+  const dense = (x: string, kernel: Kernel, bias: string, as: UseLitePrecision = precision): string => {
+    if (as === 'fp32')
+      return g.node('Add', [g.node('MatMul', [x, g.constant(kernel.data, kernel.dims)]), bias]);
+    const q = quantizeColumns(kernel);
+    return g.onnxruntimeNode('DynamicQuantizeMatMul', [
+      x,
+      g.constant(q.values, kernel.dims, 'int8'),
+      g.constant(q.scales, [kernel.dims[1]]),
+      g.constant(new Int8Array(kernel.dims[1]), [kernel.dims[1]], 'int8'),
+      bias,
+    ]);
+  };
+  /** A float weight as a matrix (a 1×1 convolution kernel becomes one). */
+  const kernel = (dims: [number, number] | undefined, ...fragments: string[]): Kernel => {
+    const tensor = find(...fragments);
+    if (!(tensor.data instanceof Float32Array)) throw new Error(`${fragments.join('/')} is not float32`);
+    const shape = dims ?? (tensor.shape.slice(-2) as [number, number]);
+    if (shape[0] * shape[1] !== tensor.data.length) throw new Error(`${fragments.join('/')} is not a matrix`);
+    return { data: tensor.data, dims: shape };
+  };
 
   // Embedding plus timing signal, twice the embedding (see the file comment).
   const embedded = g.node('Gather', [weight(undefined, 'module/Embeddings_en'), tokens]); // [B, L, 256]
@@ -135,7 +161,7 @@ export function buildUseLiteOnnx(weights: UseLiteWeights): Uint8Array {
     const prefix = `Encode/Layer_${layer}/TransformerLayer/MultiheadAttention/`;
     const qkv = dense(
       x,
-      weight(
+      kernel(
         [width, 3 * width],
         `Layer_${layer}/TransformerLayer/MultiheadAttention/qkv_transform_single/kernel`,
       ),
@@ -158,7 +184,7 @@ export function buildUseLiteOnnx(weights: UseLiteWeights): Uint8Array {
     const combined = g.node('Reshape', [context, g.ints([0, 0, width])]);
     return dense(
       combined,
-      weight(
+      kernel(
         [width, 512],
         `Layer_${layer}/TransformerLayer/MultiheadAttention/output_transform_single/kernel`,
       ),
@@ -171,13 +197,13 @@ export function buildUseLiteOnnx(weights: UseLiteWeights): Uint8Array {
     const hidden = g.node('Relu', [
       dense(
         normed,
-        weight(undefined, `TransformerStack/Layer_${layer}/TransformerLayer/FFN/conv1/Tensordot/Reshape_1`),
+        kernel(undefined, `TransformerStack/Layer_${layer}/TransformerLayer/FFN/conv1/Tensordot/Reshape_1`),
         weight(undefined, `Encode/Layer_${layer}/TransformerLayer/FFN/conv1/bias/`),
       ),
     ]);
     const out = dense(
       hidden,
-      weight(undefined, `TransformerStack/Layer_${layer}/TransformerLayer/FFN/conv2/Tensordot/Reshape_1`),
+      kernel(undefined, `TransformerStack/Layer_${layer}/TransformerLayer/FFN/conv2/Tensordot/Reshape_1`),
       weight(undefined, `Encode/Layer_${layer}/TransformerLayer/FFN/conv2/bias/`),
     );
     return g.node('Add', [g.node('Mul', [out, mask3]), x]);
@@ -187,7 +213,7 @@ export function buildUseLiteOnnx(weights: UseLiteWeights): Uint8Array {
   const residual0 = g.node('Mul', [
     dense(
       x0,
-      weight(undefined, 'Encode/Layer_0/TransformerLayer/dense/kernel/'),
+      kernel(undefined, 'Encode/Layer_0/TransformerLayer/dense/kernel/'),
       weight(undefined, 'Encode/Layer_0/TransformerLayer/dense/bias/'),
     ),
     mask3,
@@ -211,13 +237,50 @@ export function buildUseLiteOnnx(weights: UseLiteWeights): Uint8Array {
   const hidden = g.node('Tanh', [
     dense(
       pooled,
-      weight(undefined, 'hidden_layers/tanh_layer_0/weights'),
+      kernel(undefined, 'hidden_layers/tanh_layer_0/weights'),
       weight(undefined, 'hidden_layers/tanh_layer_0/bias'),
+      'fp32', // one row per text: quantising it would save nothing
     ),
   ]);
   const squares = g.node('ReduceSum', [g.node('Mul', [hidden, hidden]), axes(1)], { keepdims: 1 });
   const floor = floatScalar('hidden_layers/l2_normalize/Maximum/y');
   const unit = g.node('Div', [hidden, g.node('Sqrt', [g.node('Max', [squares, g.scalar(floor)])])]);
   g.output(unit, 'embeddings', 'float32', ['batch', 512]);
-  return g.build('use-lite-512', `parley use-lite-onnx ${USE_LITE_ONNX_BUILDER_VERSION}`);
+  return g.build(
+    precision === 'fp32' ? 'use-lite-512' : 'use-lite-512-int8',
+    `parley use-lite-onnx ${USE_LITE_ONNX_BUILDER_VERSION}`,
+  );
+}
+
+/** A weight matrix, rows × columns, row-major. */
+interface Kernel {
+  data: Float32Array;
+  dims: [number, number];
+}
+
+/**
+ * Symmetric int8 quantisation per column: column j's values divided by max|column j| / 127 and rounded
+ * (zero point 0), so every output of a dense layer keeps its own scale.
+ */
+export function quantizeColumns(kernel: Kernel): { values: Int8Array; scales: Float32Array } {
+  const [rows, columns] = kernel.dims;
+  const scales = new Float32Array(columns);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < columns; c++) {
+      const magnitude = Math.abs(kernel.data[r * columns + c] as number);
+      if (magnitude > (scales[c] as number)) scales[c] = magnitude;
+    }
+  }
+  for (let c = 0; c < columns; c++) scales[c] = (scales[c] as number) > 0 ? (scales[c] as number) / 127 : 1;
+  const values = new Int8Array(rows * columns);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < columns; c++) {
+      const i = r * columns + c;
+      values[i] = Math.max(
+        -127,
+        Math.min(127, Math.round((kernel.data[i] as number) / (scales[c] as number))),
+      );
+    }
+  }
+  return { values, scales };
 }

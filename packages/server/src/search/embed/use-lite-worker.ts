@@ -12,9 +12,11 @@ import {
   loadUseLiteModel,
   USE_LITE_DIMENSIONS,
   USE_LITE_ID,
+  USE_LITE_INT8_ID,
   type UseLiteFiles,
   type UseLiteModel,
 } from './use-lite-model.js';
+import type { UseLitePrecision } from './use-lite-onnx.js';
 import { loadUseLiteOnnxModel } from './use-lite-onnx-model.js';
 
 /** Which library runs the model: onnxruntime-node (default) or TensorFlow.js on WebAssembly. */
@@ -22,7 +24,7 @@ export type UseLiteRuntime = 'onnx' | 'tfjs';
 
 /** What a worker is started with: the model to load. */
 export type ModelSpec =
-  | { kind: 'use-lite'; files: UseLiteFiles; runtime: UseLiteRuntime }
+  | { kind: 'use-lite'; files: UseLiteFiles; runtime: UseLiteRuntime; precision?: UseLitePrecision }
   | { kind: 'onnx-folder'; dir: string; onnxRuntime?: string };
 
 /** The model a worker loaded. */
@@ -71,6 +73,11 @@ async function load(spec: ModelSpec): Promise<{ model: UseLiteModel; loaded: Loa
   if (spec.kind === 'onnx-folder') {
     const folder = await loadOnnxFolderModel(spec.dir, spec.onnxRuntime);
     return { model: folder, loaded: { id: folder.id, dimensions: folder.dimensions, runtime: 'onnx' } };
+  }
+  if (spec.precision === 'int8') {
+    // No fallback: TensorFlow.js would give the fp32 vectors, another model's.
+    const model = await loadUseLiteOnnxModel(spec.files, 'int8');
+    return { model, loaded: { id: USE_LITE_INT8_ID, dimensions: USE_LITE_DIMENSIONS, runtime: 'onnx' } };
   }
   const identity = { id: USE_LITE_ID, dimensions: USE_LITE_DIMENSIONS };
   if (spec.runtime === 'tfjs') {
