@@ -1,4 +1,4 @@
-import type { FileObject } from '@parley/protocol';
+import type { FileObject, ResumableUpload } from '@parley/protocol';
 import { ApiError } from './errors.js';
 import type { RequestOptions, Transport } from './http.js';
 import { AbortError, ConnectionError, TimeoutError, UploadSizeMismatchError } from './local-errors.js';
@@ -25,16 +25,6 @@ export interface ResumableOptions {
   chunkSize?: number | undefined;
   /** Failures in a row, with no byte stored in between, before the error is thrown (default 10). */
   attempts?: number | undefined;
-}
-
-/** A resumable upload as the server answers it. */
-interface Session {
-  id: string;
-  url: string;
-  size: number;
-  offset: number;
-  status: 'active' | 'completed';
-  expiresAt: string;
 }
 
 /** Bytes of a source by offset: any offset for what can be read again, forward only for a stream. */
@@ -189,7 +179,7 @@ export async function sendResumable(
 
   const start = async () =>
     (
-      await http.send<{ upload: Session }>(
+      await http.send<{ upload: ResumableUpload }>(
         uploadUrl,
         'POST',
         () => ({ method: 'POST', headers: json() }),
@@ -197,13 +187,19 @@ export async function sendResumable(
       )
     ).upload;
   const status = async (url: string) =>
-    (await http.send<{ upload: Session }>(url, 'GET', () => ({ method: 'GET', headers: json() }), once))
-      .upload;
+    (
+      await http.send<{ upload: ResumableUpload }>(
+        url,
+        'GET',
+        () => ({ method: 'GET', headers: json() }),
+        once,
+      )
+    ).upload;
   const append = async (url: string, offset: number, bytes: Uint8Array) => {
     const last = offset + bytes.byteLength >= size;
     // The request that completes the bytes waits while the server joins and stores them: give it longer.
     const timeout = last ? Math.max(options.timeout ?? http.config.timeout, 600_000) : options.timeout;
-    return http.send<{ upload: Session; file?: FileObject }>(
+    return http.send<{ upload: ResumableUpload; file?: FileObject }>(
       url,
       'PATCH',
       (touch) => {
@@ -235,7 +231,7 @@ export async function sendResumable(
     );
   };
 
-  let session: Session | undefined;
+  let session: ResumableUpload | undefined;
   let failures = 0;
   try {
     for (;;) {

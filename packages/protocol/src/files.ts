@@ -160,3 +160,28 @@ export const ListFilesQuery = Type.Object({
 
 /** Answer of listFiles. */
 export const ListFilesResponse = Type.Object({ files: Type.Array(FileObject), meta: ListMeta });
+
+/**
+ * A resumable upload session as its URLs answer it (POST on an upload URL starts one; GET its `url` for its
+ * state, PATCH bytes at `upload-offset`, DELETE to cancel).
+ */
+export const ResumableUpload = Type.Object({
+  id: Type.String(),
+  url: Type.String({
+    description:
+      'The signed URL of the session: GET its state, PATCH bytes at upload-offset, DELETE to cancel',
+  }),
+  size: Type.Integer({
+    description: "The file's declared size: the upload completes when offset reaches it",
+  }),
+  offset: Type.Integer({
+    description: 'Bytes received and stored so far: the next PATCH sends the bytes from here',
+  }),
+  status: Type.Union([Type.Literal('active'), Type.Literal('completed')]),
+  expiresAt: Type.String({
+    format: 'date-time',
+    description: 'Past this the session answers 410 and its bytes are dropped',
+  }),
+});
+/** Resumable upload session type. */
+export type ResumableUpload = Static<typeof ResumableUpload>;

@@ -1,5 +1,12 @@
 import type { Readable } from 'node:stream';
-import type { FileObject, FileStatus, UpdateFileBody, UpsertFileBody, Usage } from '@parley/protocol';
+import type {
+  FileObject,
+  FileStatus,
+  ResumableUpload,
+  UpdateFileBody,
+  UpsertFileBody,
+  Usage,
+} from '@parley/protocol';
 import type { FileActor } from '../../access/file-policy.js';
 import type { Actor, Principal } from '../../access/principal.js';
 import type { ByteRange } from '../../blob/blob-store.js';
@@ -95,20 +102,6 @@ export interface UploadRequest {
   signal: AbortSignal;
   /** The logger of the request (its lines carry the request id). */
   log?: Logger | undefined;
-}
-
-/** A resumable upload as its URLs answer it (see modules/files/resumable.ts). */
-export interface ResumableUpload {
-  id: string;
-  /** The signed URL of the session: GET its state, PATCH bytes at `upload-offset`, DELETE to cancel. */
-  url: string;
-  /** The file's declared size: the upload completes when `offset` reaches it. */
-  size: number;
-  /** Bytes received and stored so far: the next PATCH sends the bytes from here. */
-  offset: number;
-  status: 'active' | 'completed';
-  /** Past this the session answers 410 and its bytes are dropped. */
-  expiresAt: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { FileObject } from '@parley/protocol';
+import type { FileObject, ResumableUpload } from '@parley/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../blob/blob-store.js';
@@ -20,16 +20,6 @@ import { localS3 } from '../../test-support/files-s3.js';
 import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 import { RESUMABLE_UPLOAD_TTL_MS } from './resumable.js';
-
-/** A resumable upload as its URLs answer it. */
-interface Upload {
-  id: string;
-  url: string;
-  size: number;
-  offset: number;
-  status: 'active' | 'completed';
-  expiresAt: string;
-}
 
 /** Bytes that differ at every 4-byte position, so a misplaced part shows. */
 function pattern(size: number, seed: number): Buffer {
@@ -60,10 +50,14 @@ const append = (t: TestApp, url: string, offset: number | undefined, bytes: Buff
       ...(offset === undefined ? {} : { 'upload-offset': String(offset) }),
     },
   });
-const uploadOf = (res: LightMyRequestResponse) => (res.json() as { upload: Upload }).upload;
+const uploadOf = (res: LightMyRequestResponse) => (res.json() as { upload: ResumableUpload }).upload;
 
 /** Starts the resumable upload of a new file of `size` bytes; expects 201. */
-async function begin(t: TestApp, key: string, size: number): Promise<{ file: FileObject; upload: Upload }> {
+async function begin(
+  t: TestApp,
+  key: string,
+  size: number,
+): Promise<{ file: FileObject; upload: ResumableUpload }> {
   const file = await upsert(t, { key, size });
   const res = await start(t, file.uploadUrl);
   expect(res.statusCode, res.body).toBe(201);
@@ -106,7 +100,7 @@ function resumableFlow(name: string, make: () => Promise<Backend>) {
         expect(res.statusCode, res.body).toBe(200);
         offset += part.length;
         expect(res.headers['upload-offset']).toBe(String(offset));
-        const body = res.json() as { upload: Upload; file?: FileObject };
+        const body = res.json() as { upload: ResumableUpload; file?: FileObject };
         expect(body.upload.offset).toBe(offset);
         if (i < parts.length - 1) {
           expect(body.file).toBeUndefined();

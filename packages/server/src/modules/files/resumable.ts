@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { ResumableUpload } from '@parley/protocol';
 import type { Kysely } from 'kysely';
 import { BlobTooLargeError } from '../../blob/blob-store.js';
 import { isUniqueViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError, errors } from '../../errors/errors.js';
 import { newId } from '../../ids.js';
-import type { FilesService, ResumableUpload, UploadRequest } from './contract.js';
+import type { FilesService, UploadRequest } from './contract.js';
 import type { FilesEnv } from './deps.js';
 import { collectAfter, collectGarbage, queueGarbage, sweepOrphans } from './garbage.js';
 import { isTextWithoutCharset } from './media-type.js';

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { FileObject } from '@parley/protocol';
+import { FileObject, ResumableUpload } from '@parley/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rangeParser from 'range-parser';
 import Type from 'typebox';
@@ -15,16 +15,6 @@ import type { FileContent, FilesService } from '../service.js';
 const tags = ['files'];
 const FileAnswer = Type.Object({ file: FileObject });
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
-/** A resumable upload on the wire. */
-const ResumableUploadObject = Type.Object({
-  id: Type.String(),
-  url: Type.String(),
-  size: Type.Integer(),
-  offset: Type.Integer(),
-  status: Type.Union([Type.Literal('active'), Type.Literal('completed')]),
-  expiresAt: Type.String(),
-});
-
 /** Types shown inline; anything else downloads as an attachment so uploaded HTML never runs on our origin. */
 const INLINE = /^(image\/(png|jpeg|gif|webp|avif)|audio\/|video\/|application\/pdf$|text\/plain)/;
 
@@ -168,8 +158,8 @@ const UploadParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 100 }),
   uploadId: Type.String({ minLength: 1, maxLength: 100 }),
 });
-const UploadAnswer = Type.Object({ upload: ResumableUploadObject });
-const AppendAnswer = Type.Object({ upload: ResumableUploadObject, file: Type.Optional(FileObject) });
+const UploadAnswer = Type.Object({ upload: ResumableUpload });
+const AppendAnswer = Type.Object({ upload: ResumableUpload, file: Type.Optional(FileObject) });
 
 /** Aborts when the client goes away before its request body ended. */
 function clientGone(req: FastifyRequest): AbortSignal {
