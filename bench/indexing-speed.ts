@@ -1,13 +1,13 @@
 // Indexing speed benchmark: BEIR SciFact's abstracts uploaded through the API to a real `parley serve`
 // process (`index: true`), timed from the first upload to the last `indexing_completed` (the file's
-// updatedAt), on each runtime of the shipped embedder (onnxruntime, and TensorFlow.js on a sample, as the
-// "before"); then multi-page PDFs made of SciFact text (pdf-lib), as PDFs per minute. See bench/README.md.
+// updatedAt), on each runtime of the shipped embedder (onnxruntime at fp32 and at int8, and TensorFlow.js on
+// a sample, as the "before"); then multi-page PDFs made of SciFact text (pdf-lib), as PDFs per minute. See bench/README.md.
 //
 //   npm run -w @parley/bench indexing-speed
 //   npm run -w @parley/bench indexing-speed -- --runtimes onnx --docs 1000
 //
-// Options (flags win over environment): --runtimes / BENCH_RUNTIMES (comma list of onnx, tfjs; default
-// onnx,tfjs), --docs / BENCH_DOCS (abstracts on onnx; default all 5,183), --tfjs-docs / BENCH_TFJS_DOCS
+// Options (flags win over environment): --runtimes / BENCH_RUNTIMES (comma list of onnx, onnx-int8, tfjs;
+// default onnx,onnx-int8,tfjs), --docs / BENCH_DOCS (abstracts on onnx and onnx-int8; default all 5,183), --tfjs-docs / BENCH_TFJS_DOCS
 // (abstracts on tfjs; default 400), --pdfs / BENCH_PDFS (PDFs on onnx; default 8; tfjs gets a quarter),
 // --pdf-pages / BENCH_PDF_PAGES (default 20), --concurrency / BENCH_CONCURRENCY (uploads at once; default 8),
 // --set / BENCH_SET (default scifact). Server settings: PARLEY_EMBEDDER_WORKERS (default 2) and any other
@@ -25,7 +25,15 @@ import { runMain, sleep } from './lib/run.js';
 import { callApi, type ParleyServer, repoRoot, startParleyWithBot } from './lib/server.js';
 import { median } from './lib/stats.js';
 
-type Runtime = 'onnx' | 'tfjs';
+/** What runs the model: onnxruntime at fp32 (the default), at int8 (PARLEY_EMBEDDER_PRECISION), TensorFlow.js. */
+type Runtime = 'onnx' | 'onnx-int8' | 'tfjs';
+const RUNTIMES: readonly Runtime[] = ['onnx', 'onnx-int8', 'tfjs'];
+
+/** The embedder settings of a runtime. */
+const embedderOf = (runtime: Runtime) =>
+  runtime === 'onnx-int8'
+    ? { runtime: 'onnx' as const, precision: 'int8' as const }
+    : { runtime, precision: 'fp32' as const };
 
 interface Doc {
   id: string;
@@ -47,14 +55,15 @@ interface Outcome {
 }
 
 const OWN_VARIABLES =
-  /^(PARLEY_DATA_DIR|PARLEY_LOG_LEVEL|PARLEY_RATE_LIMIT_MAX|PARLEY_EMBEDDER_RUNTIME|PORT|HOST)$/;
+  /^(PARLEY_DATA_DIR|PARLEY_LOG_LEVEL|PARLEY_RATE_LIMIT_MAX|PARLEY_EMBEDDER_RUNTIME|PARLEY_EMBEDDER_PRECISION|PORT|HOST)$/;
 
 /** The server's settings: the benchmark's defaults, the environment's PARLEY_* variables, the runtime. */
 function serverSettings(runtime: Runtime): Record<string, string> {
   const settings: Record<string, string> = { PARLEY_EMBEDDER_WORKERS: '2' };
   for (const [k, v] of Object.entries(process.env))
     if (k.startsWith('PARLEY_') && !OWN_VARIABLES.test(k) && v !== undefined) settings[k] = v;
-  return { ...settings, PARLEY_EMBEDDER_RUNTIME: runtime };
+  const { runtime: what, precision } = embedderOf(runtime);
+  return { ...settings, PARLEY_EMBEDDER_RUNTIME: what, PARLEY_EMBEDDER_PRECISION: precision };
 }
 
 /** Uploads one file for indexing (upsertFile, then the bytes). */
@@ -179,7 +188,7 @@ async function embedderAlone(
   workers: number,
   texts: string[],
 ): Promise<{ perSecond: number; queryMs: number }> {
-  const embedder = new UseLiteEmbedder({ runtime, workers });
+  const embedder = new UseLiteEmbedder({ ...embedderOf(runtime), workers });
   try {
     await embedder.ready();
     await embedder.embed(texts.slice(0, 64)); // every worker warm
@@ -212,11 +221,12 @@ async function main(): Promise<void> {
   const corpus = readJsonl<{ _id: string; title?: string; text: string }>(join(dir, 'corpus.jsonl')).map(
     (d): Doc => ({ id: String(d._id), title: (d.title ?? '').trim(), text: d.text }),
   );
-  const runtimes = (option('runtimes', 'BENCH_RUNTIMES') ?? 'onnx,tfjs').split(',') as Runtime[];
-  for (const r of runtimes)
-    if (r !== 'onnx' && r !== 'tfjs') throw new Error(`--runtimes: unknown runtime ${r}`);
+  const runtimes = (option('runtimes', 'BENCH_RUNTIMES') ?? RUNTIMES.join(',')).split(',') as Runtime[];
+  for (const r of runtimes) if (!RUNTIMES.includes(r)) throw new Error(`--runtimes: unknown runtime ${r}`);
+  const docs = intOption('docs', 'BENCH_DOCS', corpus.length, 1, corpus.length);
   const docsFor: Record<Runtime, number> = {
-    onnx: intOption('docs', 'BENCH_DOCS', corpus.length, 1, corpus.length),
+    onnx: docs,
+    'onnx-int8': docs,
     tfjs: intOption('tfjs-docs', 'BENCH_TFJS_DOCS', 400, 1, corpus.length),
   };
   const pdfs = intOption('pdfs', 'BENCH_PDFS', 8, 0, 1000);
@@ -243,7 +253,7 @@ async function main(): Promise<void> {
     `indexing speed: ${set} (${corpus.length} abstracts), ${pdfs} PDFs of ${pdfPages} pages ` +
       `(${(pdfBytes / pdfs / 1024).toFixed(0)} KiB each); ${concurrency} uploads at a time; ` +
       `server: ${Object.entries(serverSettings('onnx'))
-        .filter(([k]) => k !== 'PARLEY_EMBEDDER_RUNTIME')
+        .filter(([k]) => k !== 'PARLEY_EMBEDDER_RUNTIME' && k !== 'PARLEY_EMBEDDER_PRECISION')
         .map(([k, v]) => `${k}=${v}`)
         .join(' ')}`,
   );
@@ -304,7 +314,7 @@ async function main(): Promise<void> {
       ]);
       console.log(rows[rows.length - 1]?.join(' | '));
       let pdf: Outcome | undefined;
-      const somePdfs = runtime === 'onnx' ? pdfFiles : pdfFiles.slice(0, Math.max(1, Math.ceil(pdfs / 4)));
+      const somePdfs = runtime === 'tfjs' ? pdfFiles.slice(0, Math.max(1, Math.ceil(pdfs / 4))) : pdfFiles;
       if (somePdfs.length > 0) {
         pdf = await indexAll(server, somePdfs, Math.min(concurrency, somePdfs.length));
         // indexAll counts every completed file: the PDFs' passages are the new ones.
@@ -338,10 +348,21 @@ async function main(): Promise<void> {
         (onnx.pdf && tfjs.pdf ? `, ${(rate(onnx.pdf) / rate(tfjs.pdf)).toFixed(1)}x on PDFs` : ''),
     );
   }
-  if (onnx) {
+  const int8 = results.get('onnx-int8');
+  if (onnx && int8) {
     console.log(
-      `target: >= 150 passages/s end to end on the abstracts: ${rate(onnx.text).toFixed(1)} ` +
-        `(${rate(onnx.text) >= 150 ? 'met' : 'NOT met'}); PDFs: ${onnx.pdf ? ((onnx.pdf.files / onnx.pdf.seconds) * 60).toFixed(1) : '-'} per minute`,
+      `onnxruntime int8 / fp32, same run: ${(rate(int8.text) / rate(onnx.text)).toFixed(2)}x passages/s on abstracts` +
+        (onnx.pdf && int8.pdf ? `, ${(rate(int8.pdf) / rate(onnx.pdf)).toFixed(2)}x on PDFs` : ''),
+    );
+  }
+  for (const [name, result] of [
+    ['fp32', onnx],
+    ['int8', int8],
+  ] as const) {
+    if (!result) continue;
+    console.log(
+      `target (onnxruntime ${name}): >= 150 passages/s end to end on the abstracts: ${rate(result.text).toFixed(1)} ` +
+        `(${rate(result.text) >= 150 ? 'met' : 'NOT met'}); PDFs: ${result.pdf ? ((result.pdf.files / result.pdf.seconds) * 60).toFixed(1) : '-'} per minute`,
     );
   }
 }
