@@ -6,7 +6,6 @@
 // Range, public URLs, indexing and search, knowledge bases, chat with its SSE stream, the webchat on another
 // origin, and a bot reply from knowledge.
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { Client as BotpressClient, ResourceNotFoundError as BotpressNotFound } from '@botpress/client';
 import { ChatClient, Client, ResourceNotFoundError, UnauthorizedError } from '@parley/client';
 import type { Browser } from 'playwright-core';
@@ -16,6 +15,7 @@ import { type Deployment, type DeploymentKind, haveCluster, startDeployment } fr
 import { HANDBOOK } from './support/handbook.js';
 import { requireBuild } from './support/server.js';
 import { openSse, type SseFrame } from './support/sse.js';
+import { askOnPage, embeddingPage, serveCustomerSite } from './support/webchat.js';
 
 requireBuild();
 
@@ -343,35 +343,16 @@ describe.each(kinds)('the product through one deployment: %s', (kind) => {
     'the webchat on another origin talks to the base URL, answers from knowledge and its source link opens the document',
     async () => {
       await files.waitForIndexing(handbookId, { timeoutMs: 60_000, intervalMs: 200 });
-      const site: Server = createServer((_req, res) => {
-        res.setHeader('content-type', 'text/html; charset=utf-8');
-        res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme</title></head>
-<body><h1>Acme intranet</h1>
-<script src="${d.url}/webchat/v1/inject.js" data-bot-id="${bot.id}"></script>
-<script>
-window.messages = [];
-window.parley.on('message', function (m) { window.messages.push(m); });
-</script></body></html>`);
-      });
-      await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-      const address = site.address();
-      if (!address || typeof address === 'string') throw new Error('no address');
+      const site = await serveCustomerSite(() => embeddingPage(d.url, bot.id));
       browser ??= launchChromium();
       const context = await (await browser).newContext();
       try {
         const page = await context.newPage();
         const requested = new Set<string>();
         page.on('request', (request) => requested.add(new URL(request.url()).origin));
-        await page.goto(`http://localhost:${address.port}/`);
+        await page.goto(`${site.origin}/`);
         await page.evaluate('window.parley.open()');
-        await page.evaluate(`window.parley.sendMessage(${JSON.stringify(QUESTION)})`);
-        await page.waitForFunction('window.messages.some(function (m) { return m.isBot; })', undefined, {
-          timeout: 60_000,
-        });
-        const answer = (await page.evaluate('window.messages.find(function (m) { return m.isBot; })')) as {
-          payload: { markdown?: string };
-          metadata?: { sources?: Array<{ key: string }> };
-        };
+        const answer = await askOnPage(page, QUESTION, 1, 60_000);
         expect(answer.payload.markdown).toContain('25 days of paid vacation');
         expect(answer.metadata?.sources?.[0]?.key).toBe('handbook/acme.md');
         const bubble = page.locator('[data-parley-webchat] .pw-msg[data-from="bot"]').first();
@@ -382,13 +363,10 @@ window.parley.on('message', function (m) { window.messages.push(m); });
         expect(source.status).toBe(200);
         expect(await source.text()).toBe(HANDBOOK);
         // The page spoke to the deployment's base URL only (and its own origin).
-        expect([...requested].sort()).toEqual(
-          [new URL(d.url).origin, `http://localhost:${address.port}`].sort(),
-        );
+        expect([...requested].sort()).toEqual([new URL(d.url).origin, site.origin].sort());
       } finally {
         await context.close();
-        site.closeAllConnections();
-        await new Promise((resolve) => site.close(resolve));
+        await site.close();
       }
     },
     90_000,

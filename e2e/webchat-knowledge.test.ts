@@ -3,7 +3,6 @@
 // document, on a desktop and a phone screen, and read the bot's answer, with a link that opens the source. And the
 // first impression: the greeting and the suggested questions of an empty chat, one asked by a click or the keyboard.
 import { mkdtemp } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -12,21 +11,22 @@ import { asBot } from '../bench/lib/bot-request.js';
 import type { TestApp } from '../packages/server/src/test-support/harness.js';
 import { haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
 import { HANDBOOK } from './support/handbook.js';
-import { inWebchat, withWebchatConfiguration } from './support/webchat.js';
+import {
+  askOnPage,
+  type CustomerSite,
+  embeddingPage,
+  inWebchat,
+  type PageMessage,
+  serveCustomerSite,
+  withWebchatConfiguration,
+} from './support/webchat.js';
 
 const chromiumHere = haveChromium('webchat knowledge tests');
-
-interface BotMessage {
-  isBot: boolean;
-  payload: { type: string; markdown?: string; text?: string };
-  metadata?: { sources?: Array<{ key: string }> };
-}
 
 describe.skipIf(!chromiumHere)('the webchat answers from an uploaded document', () => {
   let t: TestApp;
   let origin: string;
-  let site: Server;
-  let siteOrigin: string;
+  let site: CustomerSite;
   let browser: Browser;
 
   const api = async (method: string, path: string, body?: unknown) => {
@@ -63,42 +63,15 @@ describe.skipIf(!chromiumHere)('the webchat answers from an uploaded document', 
     }
 
     // 3. A customer's site on another origin with nothing but the script tag.
-    site = createServer((_req, res) => {
-      res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>Acme</title></head>
-<body><h1>Acme intranet</h1>
-<script src="${origin}/webchat/v1/inject.js" data-bot-id="${t.botId}"></script>
-<script>
-window.messages = [];
-window.parley.on('message', function (m) { window.messages.push(m); });
-</script></body></html>`);
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    const address = site.address();
-    if (!address || typeof address === 'string') throw new Error('no address');
-    siteOrigin = `http://localhost:${address.port}`;
+    site = await serveCustomerSite(() => embeddingPage(origin, t.botId));
     browser = await launchChromium();
   }, 90_000);
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => site?.close(resolve));
+    await site?.close();
     await t?.close();
   });
-
-  async function ask(page: Page, question: string, nth: number): Promise<BotMessage> {
-    await page.evaluate(`window.parley.sendMessage(${JSON.stringify(question)})`);
-    await page.waitForFunction(
-      `window.messages.filter(function (m) { return m.isBot; }).length >= ${nth}`,
-      undefined,
-      { timeout: 20_000 },
-    );
-    const bot = (await page.evaluate(
-      'window.messages.filter(function (m) { return m.isBot; })',
-    )) as BotMessage[];
-    return bot[nth - 1] as BotMessage;
-  }
 
   for (const screen of [
     { name: 'desktop', viewport: { width: 1280, height: 800 } },
@@ -111,10 +84,10 @@ window.parley.on('message', function (m) { window.messages.push(m); });
       });
       try {
         const page = await context.newPage();
-        await page.goto(`${siteOrigin}/`);
+        await page.goto(`${site.origin}/`);
         await page.evaluate('window.parley.open()');
 
-        const answer = await ask(page, 'How many days of paid leave do I get each year?', 1);
+        const answer = await askOnPage(page, 'How many days of paid leave do I get each year?', 1);
         expect(answer.payload.type).toBe('markdown');
         expect(answer.payload.markdown).toContain('25 days of paid vacation');
         expect(answer.payload.markdown).not.toContain('Lyon office');
@@ -135,7 +108,7 @@ window.parley.on('message', function (m) { window.messages.push(m); });
         expect(source.status).toBe(200);
         expect(await source.text()).toBe(HANDBOOK);
 
-        const unknown = await ask(page, 'What is the capital of Mongolia?', 2);
+        const unknown = await askOnPage(page, 'What is the capital of Mongolia?', 2);
         expect(unknown.payload.type).toBe('text');
         expect(unknown.payload.text).toMatch(/couldn't find anything/i);
 
@@ -202,7 +175,7 @@ window.parley.on('message', function (m) { window.messages.push(m); });
           'GET',
           `/v1/chat/${t.botId}/conversations/${conversationId}/messages`,
         )) as {
-          messages: BotMessage[];
+          messages: PageMessage[];
         };
         expect(messages.map((m) => m.isBot)).toEqual([true, false]);
         expect(messages[1]?.payload).toEqual({ type: 'text', text: vacation });
@@ -214,7 +187,7 @@ window.parley.on('message', function (m) { window.messages.push(m); });
       const desktop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       try {
         const page = await desktop.newPage();
-        await page.goto(`${siteOrigin}/`);
+        await page.goto(`${site.origin}/`);
         await page.evaluate(
           `window.parley.config({ configuration: { greeting: 'Welcome to the intranet.' } })`,
         );

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -8,9 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
 import { haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
 import {
+  type CustomerSite,
   inWebchat,
   postAsBot,
   sendFromComposer,
+  serveCustomerSite,
   setWebchatConfiguration,
   withWebchatConfiguration,
 } from './support/webchat.js';
@@ -51,8 +52,7 @@ describe.skipIf(!chromiumHere)('webchat in a browser', () => {
   let origin: string;
   let browser: Browser;
   let shots: string;
-  let other: Server;
-  let otherOrigin: string;
+  let other: CustomerSite;
   /** What the other origin's server answers. */
   let otherHtml = '';
   const contexts: BrowserContext[] = [];
@@ -62,21 +62,13 @@ describe.skipIf(!chromiumHere)('webchat in a browser', () => {
     browser = await launchChromium();
     shots = await mkdtemp(join(tmpdir(), 'parley-webchat-shots-'));
     // A page on another origin, as a customer's site embeds the script.
-    other = createServer((_req, res) => {
-      res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.end(otherHtml);
-    });
-    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-    const otherAddress = other.address();
-    if (!otherAddress || typeof otherAddress === 'string') throw new Error('no address');
-    otherOrigin = `http://localhost:${otherAddress.port}`;
+    other = await serveCustomerSite(() => otherHtml);
   });
 
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => undefined);
     await browser?.close();
-    other?.closeAllConnections();
-    await new Promise((resolve) => other?.close(resolve));
+    await other?.close();
     await t?.close();
     // Closing many browser contexts and the app (its chat streams, workers) takes long on CI's loaded 2 cores.
   }, 180_000);
@@ -719,7 +711,7 @@ parley.init({ botId: ${JSON.stringify(w.botId)}, configuration: { adminKey: 'the
   sales.init({ botId: ${JSON.stringify(secondId)}, configuration: { botName: 'Second' } });
 </script></body></html>`;
     otherHtml = html;
-    await page.goto(`${otherOrigin}/two.html`);
+    await page.goto(`${other.origin}/two.html`);
     await waitForEvent(page, 'a:webchat:initialized');
     await waitForEvent(page, 'b:webchat:initialized');
     expect(await page.locator('[data-parley-webchat]').count()).toBe(2);

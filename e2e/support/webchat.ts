@@ -1,4 +1,5 @@
 // What the webchat browser tests do through the APIs around the page: shape the bot's webchat, speak as the bot.
+import { createServer } from 'node:http';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { TestApp } from '../../packages/server/src/test-support/harness.js';
@@ -68,4 +69,73 @@ export function webchatColour(frame: Frame): Promise<string | null> {
     }
     return null;
   })()`);
+}
+
+/** A web site on another origin than the app's, as a customer's site that embeds the webchat. */
+export interface CustomerSite {
+  /** `http://localhost:<port>`: another origin than an app listening on 127.0.0.1. */
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+/** Serves `html()` (read on each request) at every path of a new site on another origin; close it after use. */
+export async function serveCustomerSite(html: () => string): Promise<CustomerSite> {
+  const server = createServer((_req, res) => {
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(html());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return {
+    origin: `http://localhost:${address.port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
+ * A customer's page with nothing but the webchat's script tag for `botId`, loaded from `baseUrl` (an app or a
+ * deployment); `window.messages` collects the messages the webchat shows (its `message` events).
+ */
+export function embeddingPage(baseUrl: string, botId: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Acme</title></head>
+<body><h1>Acme intranet</h1>
+<script src="${baseUrl}/webchat/v1/inject.js" data-bot-id="${botId}"></script>
+<script>
+window.messages = [];
+window.parley.on('message', function (m) { window.messages.push(m); });
+</script></body></html>`;
+}
+
+/** A webchat message as an embedding page's `window.messages` holds it. */
+export interface PageMessage {
+  isBot: boolean;
+  payload: { type: string; markdown?: string; text?: string };
+  metadata?: { sources?: Array<{ key: string }> };
+}
+
+/**
+ * Sends `question` through the webchat API of an embeddingPage and answers the bot's `nth` message (1: the
+ * first) once the page has heard it.
+ */
+export async function askOnPage(
+  page: Page,
+  question: string,
+  nth: number,
+  timeoutMs = 20_000,
+): Promise<PageMessage> {
+  await page.evaluate(`window.parley.sendMessage(${JSON.stringify(question)})`);
+  await page.waitForFunction(
+    `window.messages.filter(function (m) { return m.isBot; }).length >= ${nth}`,
+    undefined,
+    { timeout: timeoutMs },
+  );
+  const bot = (await page.evaluate(
+    'window.messages.filter(function (m) { return m.isBot; })',
+  )) as PageMessage[];
+  return bot[nth - 1] as PageMessage;
 }
