@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../db/database.js';
 import { useTempDirs } from '../../test-support/temp-dirs.js';
 import { type HnswEvent, HnswVectorIndex } from './hnsw-vector-index.js';
+import { hnswWorker } from './hnsw-worker-client.js';
 import { seedBot, seedFile } from './passage-index.contract.js';
 import type { IndexedPassage, PassageIndex, PassageScope } from './passage-index.js';
 import { sqlitePassageIndex } from './sqlite-passage-index.js';
@@ -35,6 +36,35 @@ function clustered(n: number, seed: number): Float32Array[] {
   });
 }
 
+/** `n` random unit vectors of `dimensions` components, one after another. */
+const unitVectors = (dimensions: number, seed: number) => {
+  const rnd = random(seed);
+  return (n: number) => {
+    const out = new Float32Array(n * dimensions);
+    for (let i = 0; i < n; i++) {
+      const v = Float32Array.from({ length: dimensions }, () => rnd() - 0.5);
+      const norm = Math.hypot(...v);
+      out.set(
+        v.map((x) => x / norm),
+        i * dimensions,
+      );
+    }
+    return out;
+  };
+};
+
+/** An in-memory graph over no stored vectors (changes come through set/remove only). */
+function bareGraph(dimensions: number, events: HnswEvent[]): HnswVectorIndex {
+  const none = async () => [];
+  return new HnswVectorIndex({
+    modelId: 'bare',
+    dimensions,
+    source: { keys: none, read: none, vectors: none },
+    buildThreads: 2,
+    onEvent: (e) => events.push(e),
+  });
+}
+
 const passagesOf = (vectors: Float32Array[]): IndexedPassage[] =>
   vectors.map((embedding, position) => ({
     position,
@@ -50,7 +80,10 @@ interface Opened {
   events: HnswEvent[];
 }
 
-async function open(dataDir: string, more: { inlineBuildMax?: number } = {}): Promise<Opened> {
+async function open(
+  dataDir: string,
+  more: { inlineBuildMax?: number; retryMs?: number } = {},
+): Promise<Opened> {
   const db = await openDatabase({ dataDir });
   const events: HnswEvent[] = [];
   const index = sqlitePassageIndex({
@@ -126,6 +159,7 @@ describe('SQLite HNSW vector index', () => {
     const first = await open(dataDir);
     const vectors = clustered(400, 4);
     const { bot, scope } = await seed(first, vectors);
+    await (await graphOf(first))?.settle(); // every vector in the graph: scored as the loaded graph will
     const before = await first.index.vectorSearch(vectors[7] as Float32Array, scope, 5);
     await (await graphOf(first))?.flush();
     await first.db.close();
@@ -183,39 +217,117 @@ describe('SQLite HNSW vector index', () => {
     // usearch sizes a graph's thread contexts when an insertion grows it: grown by one-thread insertions
     // (small files), it used to refuse a multi-thread one (a PDF) with "Reserve capacity ahead of insertions!".
     const dimensions = 512; // full width: with few components an insertion ends before a second thread starts
-    const rnd = random(11);
-    const unit = (n: number) => {
-      const out = new Float32Array(n * dimensions);
-      for (let i = 0; i < n; i++) {
-        const v = Float32Array.from({ length: dimensions }, () => rnd() - 0.5);
-        const norm = Math.hypot(...v);
-        out.set(
-          v.map((x) => x / norm),
-          i * dimensions,
-        );
-      }
-      return out;
-    };
-    const none = async () => [];
+    const unit = unitVectors(dimensions, 11);
     const events: HnswEvent[] = [];
-    const graph = new HnswVectorIndex({
-      modelId: 'wide',
-      dimensions,
-      source: { keys: none, read: none, vectors: none },
-      buildThreads: 2,
-      onEvent: (e) => events.push(e),
-    });
+    const graph = bareGraph(dimensions, events);
     expect(await graph.ready('bot')).toBe(true);
     let key = 0;
     const keysOf = (n: number) => Array.from({ length: n }, () => ++key);
     for (let i = 0; i < 2000; i++) graph.set('bot', keysOf(1 + (i % 3)), unit(1 + (i % 3)));
     const pdf = unit(120);
+    const query = pdf.slice(42 * dimensions, 43 * dimensions); // `pdf` moves to the worker
     for (let i = 0; i < 4; i++) graph.set('bot', keysOf(120), i === 3 ? pdf : unit(120));
-    expect(events.filter((e) => e.kind === 'failed')).toEqual([]);
     expect(graph.size('bot')).toBe(3999 + 480);
-    const top = await graph.nearest('bot', pdf.slice(42 * dimensions, 43 * dimensions), 1);
+    await graph.settle();
+    expect(await graph.queued('bot')).toBe(0);
+    expect(events.filter((e) => e.kind === 'failed')).toEqual([]);
+    const top = await graph.nearest('bot', query, 1);
     expect(top?.[0]).toEqual({ key: key - 120 + 43, distance: expect.closeTo(0, 5) });
     graph.close();
+  });
+
+  it('answers a search right after a large set() with the new vectors while they are still being inserted, never a removed key', async () => {
+    const dimensions = 512;
+    const unit = unitVectors(dimensions, 21);
+    const events: HnswEvent[] = [];
+    const graph = bareGraph(dimensions, events);
+    try {
+      expect(await graph.ready('bot')).toBe(true);
+      graph.set('bot', [1, 2, 3], unit(3));
+      const n = 6000;
+      const vectors = unit(n);
+      const queries = Array.from({ length: 20 }, (_, i) => {
+        const at = n - 1 - i * 297; // the last ones queued first among them
+        return { key: 1000 + at, q: vectors.slice(at * dimensions, (at + 1) * dimensions) };
+      });
+      const removedQueries = [7, 4007].map((at) => vectors.slice(at * dimensions, (at + 1) * dimensions));
+      graph.set(
+        'bot',
+        Array.from({ length: n }, (_, i) => 1000 + i),
+        vectors,
+      );
+      // Gone before they are inserted (4007), or once in the graph as the search goes (7 after a chunk).
+      graph.remove('bot', [1000 + 4007]);
+      const hits = await Promise.all(queries.map((x) => graph.nearest('bot', x.q, 10)));
+      const stillQueued = await graph.queued('bot');
+      expect(stillQueued).toBeGreaterThan(0); // the searches ran while insertion went on
+      for (const [i, h] of hits.entries())
+        expect(h?.[0]).toEqual({ key: queries[i]?.key, distance: expect.closeTo(0, 4) });
+      graph.remove('bot', [1000 + 7]);
+      for (const q of removedQueries) {
+        const found = (await graph.nearest('bot', q, 50)) ?? [];
+        expect(found).toHaveLength(50);
+        expect(found.map((h) => h.key)).not.toContain(1000 + 7);
+        expect(found.map((h) => h.key)).not.toContain(1000 + 4007);
+      }
+      await graph.settle();
+      expect(await graph.queued('bot')).toBe(0);
+      expect(graph.size('bot')).toBe(3 + n - 2);
+      for (const q of removedQueries) {
+        const keys = ((await graph.nearest('bot', q, 50)) ?? []).map((h) => h.key);
+        expect(keys).not.toContain(1000 + 7);
+        expect(keys).not.toContain(1000 + 4007);
+      }
+      const last = queries[0] as { key: number; q: Float32Array };
+      expect((await graph.nearest('bot', last.q, 1))?.[0]?.key).toBe(last.key);
+      expect(events.filter((e) => e.kind === 'failed')).toEqual([]);
+    } finally {
+      graph.close();
+    }
+  });
+
+  it('keeps answering (by the exact scan) when the worker dies mid-run, and opens the graph again later', async () => {
+    const dataDir = await tempDir();
+    const o = await open(dataDir, { retryMs: 200 });
+    try {
+      const vectors = clustered(600, 12);
+      const { bot, scope, fileIds } = await seed(o, vectors.slice(0, 300));
+      const graph = await graphOf(o);
+      expect(await graph?.ready(bot.botId)).toBe(true);
+      const exact = sqlitePassageIndex({ kysely: o.db.kysely, vectorIndex: { dir: false } });
+      // A file comes, and the worker dies while it is being inserted.
+      const fileId = await seedFile(o.db, bot);
+      await o.index.replaceFilePassages({
+        fileId,
+        botId: bot.botId,
+        passages: passagesOf(vectors.slice(300)),
+        model: MODEL,
+      });
+      await hnswWorker().terminate();
+      await expect.poll(() => o.events.some((e) => e.kind === 'failed')).toBe(true);
+      expect(await graph?.nearest(bot.botId, vectors[0] as Float32Array, 5)).toBeUndefined();
+      // Searches still answer, exactly, the new file's passages included.
+      for (const at of [5, 450]) {
+        const q = vectors[at] as Float32Array;
+        expect(await o.index.vectorSearch(q, scope, 10)).toEqual(await exact.vectorSearch(q, scope, 10));
+      }
+      await o.index.deleteFile(fileIds[0] as string); // a change while failed: read again from the database
+      // A later search opens the graph again in a new worker.
+      await new Promise((r) => setTimeout(r, 250));
+      const top = await o.index.vectorSearch(vectors[450] as Float32Array, scope, 1);
+      expect(top[0]?.fileId).toBe(fileId);
+      await graph?.settle();
+      expect(await graph?.ready(bot.botId)).toBe(true);
+      expect(graph?.size(bot.botId)).toBe(500);
+      expect(o.events.map((e) => e.kind)).toEqual(['built', 'failed', 'built']);
+      const q = vectors[150] as Float32Array;
+      const hits = await o.index.vectorSearch(q, scope, 10);
+      const want = await exact.vectorSearch(q, scope, 10);
+      expect(hits.map((h) => h.passageId)).toEqual(want.map((h) => h.passageId));
+      expect(hits.map((h) => h.fileId)).not.toContain(fileIds[0]);
+    } finally {
+      await o.db.close();
+    }
   });
 
   it('follows replacements, deletions and cascades, and drops its files when the model changes', async () => {

@@ -25,8 +25,13 @@ export interface SqliteVectorOptions {
   parameters?: Partial<Omit<HnswParameters, 'dimensions'>>;
   /** A changed partition is saved this long after its first change (default 30 s). */
   saveDelayMs?: number;
-  /** Partitions of at most this many vectors are built at once, larger ones in a worker (default 2000). */
+  /**
+   * A bot's graph of at most this many vectors is searched once built; a larger one is searched by the
+   * exact scan while it builds (default 2000). Every graph lives in the HNSW worker thread.
+   */
   inlineBuildMax?: number;
+  /** After a failure (or the end of the HNSW worker), a bot's graph is tried again this long later (default 60 s). */
+  retryMs?: number;
   onEvent?: (event: HnswEvent) => void;
 }
 
@@ -114,6 +119,7 @@ class SqliteHnsw {
       ...(this.options.parameters ? { parameters: this.options.parameters } : {}),
       ...(this.options.saveDelayMs === undefined ? {} : { saveDelayMs: this.options.saveDelayMs }),
       ...(this.options.inlineBuildMax === undefined ? {} : { inlineBuildMax: this.options.inlineBuildMax }),
+      ...(this.options.retryMs === undefined ? {} : { retryMs: this.options.retryMs }),
       ...(this.options.onEvent ? { onEvent: this.options.onEvent } : {}),
     });
     this.current = { key, index };

@@ -1,0 +1,129 @@
+/**
+ * The main thread's side of the HNSW worker (hnsw-worker.ts): one worker per process, shared by every
+ * HNSW vector index of it (each names its partitions under a prefix of its own). Requests and changes are
+ * posted in order; a request's promise settles with the worker's answer. The worker keeps the process
+ * alive only while an answer is awaited. When it dies (an error, an exit) every awaited answer fails, every
+ * index is told (its searches fall back to the exact scan), and the next use starts a new one.
+ */
+import type { Worker } from 'node:worker_threads';
+import { siblingModule, spawnWorker } from '../embed/spawn-worker.js';
+import type { HnswReply, HnswRequest } from './hnsw-graphs.js';
+
+/** An index using the worker. */
+export interface HnswWorkerUser {
+  /** The worker lost a partition's graph (an insertion failed); `partition` without the user's prefix. */
+  lost(partition: string, message: string): void;
+  /** The worker ended: every graph is gone. */
+  ended(message: string): void;
+}
+
+type WithoutId<T> = T extends { id: number } ? Omit<T, 'id'> : never;
+/** A request answered by the worker. */
+export type HnswQuestion = WithoutId<HnswRequest>;
+/** A change, not answered. */
+export type HnswChange = Exclude<HnswRequest, { id: number }>;
+
+/** The running worker. */
+export class HnswWorker {
+  private readonly worker: Worker;
+  private nextId = 1;
+  private readonly waiting = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (e: Error) => void }
+  >();
+  private readonly users = new Map<string, WeakRef<HnswWorkerUser>>();
+  private readonly finalizer = new FinalizationRegistry<string>((prefix) => this.detach(prefix));
+  private ended: string | undefined;
+  private stopping = false;
+  private dead = false;
+
+  constructor() {
+    this.worker = spawnWorker(siblingModule(import.meta.url, 'hnsw-worker'));
+    this.worker.unref();
+    this.worker.on('message', (m: HnswReply) => this.received(m));
+    this.worker.on('error', (error) => this.died(`HNSW worker failed: ${error.message}`));
+    this.worker.on('messageerror', (error) => this.died(`HNSW worker failed: ${error.message}`));
+    this.worker.on('exit', (code) => this.died(`HNSW worker exited with code ${code}`));
+  }
+
+  get alive(): boolean {
+    return this.ended === undefined;
+  }
+
+  /** Adds an index whose partitions are named `prefix` + name; forgotten (and its graphs dropped) once collected. */
+  attach(prefix: string, user: HnswWorkerUser): void {
+    this.users.set(prefix, new WeakRef(user));
+    this.finalizer.register(user, prefix, user);
+  }
+
+  /** Drops an index's graphs; the worker ends when no index uses it any more. */
+  detach(prefix: string): void {
+    const user = this.users.get(prefix)?.deref();
+    if (user) this.finalizer.unregister(user);
+    if (!this.users.delete(prefix) || !this.alive) return;
+    this.send({ kind: 'drop', prefix });
+    if (this.users.size === 0 && this.waiting.size === 0) {
+      this.stopping = true;
+      this.ended = 'HNSW worker stopped';
+      if (current === this) current = undefined;
+      void this.worker.terminate();
+    }
+  }
+
+  /** Posts a change; `transfer`: buffers moved to the worker (unusable here afterwards). */
+  send(change: HnswChange, transfer: ArrayBuffer[] = []): void {
+    if (this.alive) this.worker.postMessage(change, transfer);
+  }
+
+  /** Posts a request and resolves with the worker's answer (rejects when it fails or the worker dies). */
+  request<T>(question: HnswQuestion, transfer: ArrayBuffer[] = []): Promise<T> {
+    if (!this.alive) return Promise.reject(new Error(this.ended));
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      if (this.waiting.size === 1) this.worker.ref();
+      this.worker.postMessage({ ...question, id }, transfer);
+    });
+  }
+
+  /** Ends the worker as a crash would (tests). */
+  async terminate(): Promise<void> {
+    await this.worker.terminate();
+  }
+
+  private received(m: HnswReply): void {
+    if (m.kind === 'failed') {
+      for (const [prefix, ref] of this.users)
+        if (m.partition.startsWith(prefix)) ref.deref()?.lost(m.partition.slice(prefix.length), m.message);
+      return;
+    }
+    const w = this.waiting.get(m.id);
+    if (!w) return;
+    this.waiting.delete(m.id);
+    if (this.waiting.size === 0) this.worker.unref();
+    if (m.ok) w.resolve(m.value);
+    else w.reject(new Error(m.message));
+  }
+
+  private died(message: string): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.ended ??= message;
+    if (current === this) current = undefined;
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const w of waiting) w.reject(new Error(message));
+    if (this.stopping) return;
+    void this.worker.terminate();
+    for (const ref of this.users.values()) ref.deref()?.ended(message);
+    this.users.clear();
+  }
+}
+
+let current: HnswWorker | undefined;
+
+/** The process's HNSW worker, started when there is none (or the last one died). */
+export function hnswWorker(): HnswWorker {
+  current ??= new HnswWorker();
+  return current;
+}

@@ -1,0 +1,12 @@
+/**
+ * Worker thread of the HNSW vector index: keeps the graphs and answers the main thread's requests
+ * (hnsw-graphs.ts), so no graph insertion, build, load or search runs on the server's event loop.
+ */
+import { parentPort } from 'node:worker_threads';
+import { Graphs, type HnswRequest } from './hnsw-graphs.js';
+
+const port = parentPort;
+if (port) {
+  const graphs = new Graphs((reply) => port.postMessage(reply));
+  port.on('message', (request: HnswRequest) => graphs.handle(request));
+}
