@@ -48,7 +48,9 @@ describe('parley backup and restore (SQLite and local disk)', () => {
   const words = new Map<string, string>();
 
   beforeAll(async () => {
-    t = await listeningApp();
+    // A short job lease (the least allowed): the indexing job running at the backup's instant is claimed in the
+    // archive until its lease runs out, and the restored Parley takes it up only then (5 s, not the 60 s default).
+    t = await listeningApp({ env: { PARLEY_JOB_LEASE_SECONDS: '5' } });
     docsDir = await tempDir();
     for (const doc of await writeDocuments(docsDir, 2)) words.set(doc.name, doc.word);
     for (let i = 1; i <= 30; i += 1) {
@@ -122,7 +124,7 @@ describe('parley backup and restore (SQLite and local disk)', () => {
         expect(JSON.parse(found.out).passages[0]?.file.key, key).toBe(key);
       }
       // Files that were still being indexed at the backup's instant are indexed on the restored Parley (a job
-      // that was running then is taken up once its one-minute lease has run out).
+      // that was running then is taken up once its lease has run out).
       await until(async () => keysIn(restored, 'indexing_completed').length === stored.length, 150_000);
       expect(keysIn(restored, 'indexing_completed')).toEqual(stored);
     } finally {
