@@ -10,6 +10,30 @@ export interface SignalNote {
   conversationId: string;
   cursor: number;
   revoked?: true;
+  /**
+   * In this process only (never sent to another): the signals the note announces, as the writer stored them,
+   * so that a stream can send them without reading them back. See {@link StoredSignals}.
+   */
+  stored?: StoredSignals;
+}
+
+/** A stored signal as its writer has it. */
+export interface SignalRecord {
+  cursor: number;
+  type: string;
+  /** The signal's data as stored: JSON text. */
+  data: string;
+  adminOnly: boolean;
+}
+
+/**
+ * The signals of one conversation one transaction stored, in cursor order, and `previous`: the cursor of
+ * the conversation's signal stored just before them. A stream that has sent every signal up to `previous`
+ * (its cursor is `previous`) has nothing to read: these are the next ones. Any other stream reads.
+ */
+export interface StoredSignals {
+  previous: number;
+  rows: readonly SignalRecord[];
 }
 
 /** Called on a note for its conversation, or with `null` when notes may have been missed (catch up). */

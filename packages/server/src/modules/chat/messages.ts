@@ -19,17 +19,29 @@ import { toWebhook, webhookEvent } from './webhooks.js';
  * Stores messages as the bot (one transaction) with their signals, then the `extra` ones. A message without
  * a chosen id gets an unguessable one ({@link newSecretId}: source links work for whoever holds a bot
  * message's id), the ones after it in the batch ids that sort after it.
+ *
+ * `asCaller`: the bot posts through the Chat API as this caller, whose authentication stored the bot's chat
+ * user already; the conversation must exist (404 otherwise, nothing stored), which the transaction's own
+ * update of the conversation's time tells, so no read of it comes first.
  */
 export function postAsBot(
   ctx: Pick<ChatContext, 'now' | 'withSignals'>,
   bot: ChatBot,
   conversationId: string,
   messages: BotMessageDraft[],
-  options: { replyTo?: string; extra?: PendingSignal[] } = {},
+  options: { replyTo?: string; extra?: PendingSignal[]; asCaller?: ChatCaller } = {},
 ): Promise<ChatMessage[]> {
   return ctx.withSignals(bot.id, async (tx, emit) => {
-    const userId = await ensureBotUser(tx, bot, ctx.now());
     const at = ctx.now();
+    const { asCaller } = options;
+    let userId: string;
+    if (asCaller) {
+      if (!(await chatRepo(tx).touchConversation(bot.id, conversationId, at)))
+        throw errors.notFound('Conversation', conversationId);
+      userId = asCaller.userId;
+    } else {
+      userId = await ensureBotUser(tx, bot, at);
+    }
     let previous: string | undefined;
     const ids = messages.map((m) => {
       previous = m.id ?? (previous ? nextId(previous) : newSecretId('msg'));
@@ -50,7 +62,7 @@ export function postAsBot(
       details: m.details ? JSON.stringify(m.details) : null,
     }));
     if (rows.length > 0) await chatRepo(tx).insertMessages(rows);
-    await chatRepo(tx).touchConversation(bot.id, conversationId, at);
+    if (!asCaller) await chatRepo(tx).touchConversation(bot.id, conversationId, at);
     const out = rows.map(toMessage);
     for (const m of out) emit(signalTo(conversationId, { type: 'message_created', data: m }));
     for (const s of options.extra ?? []) emit(s);
@@ -122,11 +134,18 @@ export function chatMessages(
     async createMessage(caller, body) {
       checkPayloadSize('message payload', body.payload);
       if (body.metadata) checkPayloadSize('message metadata', body.metadata);
-      await conversationFor(db, caller, body.conversationId, 'write');
-      if (!caller.isBot) return postAsUser(ctx, caller, body);
-      const [message] = await postAsBot(ctx, caller.bot, body.conversationId, [
-        { payload: body.payload, metadata: body.metadata },
-      ]);
+      if (!caller.isBot) {
+        await conversationFor(db, caller, body.conversationId, 'write');
+        return postAsUser(ctx, caller, body);
+      }
+      // The bot may write to any conversation of its own: whether it exists is told by the transaction.
+      const [message] = await postAsBot(
+        ctx,
+        caller.bot,
+        body.conversationId,
+        [{ payload: body.payload, metadata: body.metadata }],
+        { asCaller: caller },
+      );
       if (!message) throw new Error('the message was not stored');
       return message;
     },

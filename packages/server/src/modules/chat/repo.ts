@@ -133,13 +133,16 @@ function conversationQueries(db: Kysely<Database>, keyed: KeyedRows) {
   return {
     conversation: (botId: string, id: string) => keyed.byId('chat_conversations', botId, id),
     insertConversationIfMissing: (row: ConversationRow) => keyed.insertIfMissing('chat_conversations', row),
-    touchConversation: (botId: string, id: string, at: string) =>
-      db
+    /** Sets a conversation's time of last change; answers whether the conversation exists. */
+    touchConversation: async (botId: string, id: string, at: string): Promise<boolean> => {
+      const result = await db
         .updateTable('chat_conversations')
         .set({ updated_at: at })
         .where('bot_id', '=', botId)
         .where('id', '=', id)
-        .execute(),
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
     /** Conversations newest-updated first; of one participant, or all of the bot when `userId` is undefined. */
     listConversations: (q: {
       botId: string;
@@ -173,8 +176,24 @@ function conversationQueries(db: Kysely<Database>, keyed: KeyedRows) {
   };
 }
 
+/**
+ * The repositories made so far, by database handle: building one makes some sixty closures, and a message's
+ * request asks for one about ten times (the database's, then its transaction's), so each handle keeps its own.
+ * A transaction's handle, and its repository with it, is let go with the transaction.
+ */
+const repos = new WeakMap<Kysely<Database>, ChatRepo>();
+
 /** Queries of the Chat API tables. Every query is scoped by bot. */
-export function chatRepo(db: Kysely<Database>) {
+export function chatRepo(db: Kysely<Database>): ChatRepo {
+  let repo = repos.get(db);
+  if (!repo) {
+    repo = makeChatRepo(db);
+    repos.set(db, repo);
+  }
+  return repo;
+}
+
+function makeChatRepo(db: Kysely<Database>) {
   const keyed = keyedRows(db);
   return {
     ...secretQueries(db),
@@ -188,4 +207,4 @@ export function chatRepo(db: Kysely<Database>) {
   };
 }
 /** The chat repository. */
-export type ChatRepo = ReturnType<typeof chatRepo>;
+export type ChatRepo = ReturnType<typeof makeChatRepo>;

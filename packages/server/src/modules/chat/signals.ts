@@ -1,45 +1,109 @@
 import { sql } from 'kysely';
+import type { SignalRecord } from './bus.js';
 import type { ChatContext, ChatServiceDeps, WithSignals } from './context.js';
 import { conversationFor } from './context.js';
 import type { ChatService, PendingSignal } from './contract.js';
 import { chatRepo, type SignalRow } from './repo.js';
 
+/** Conversations whose last stored signal's cursor a writer keeps (least recently written dropped first). */
+const CHAINS_KEPT = 10_000;
+
+/**
+ * The cursor of the signal stored last per conversation, as one process stored them: kept on SQLite only,
+ * where one process owns the database and its transactions run one at a time (Kysely's SQLite driver holds
+ * its one connection from begin to commit), so signals are inserted in commit order and the cursor kept for a
+ * conversation when a transaction inserts is the one just before its own. A conversation not kept (never
+ * written since start, dropped for room, or written by a transaction that failed) has no chain: its streams
+ * read.
+ */
+class SignalChains {
+  private readonly last = new Map<string, number>();
+
+  get(k: string): number | undefined {
+    return this.last.get(k);
+  }
+
+  set(k: string, cursor: number): void {
+    this.last.delete(k);
+    this.last.set(k, cursor);
+    if (this.last.size > CHAINS_KEPT) this.last.delete(this.last.keys().next().value as string);
+  }
+
+  forget(k: string): void {
+    this.last.delete(k);
+  }
+}
+
+/** What one transaction stored for one conversation: its signals, and the cursor before them when known. */
+interface StoredGroup {
+  previous: number | undefined;
+  rows: SignalRecord[];
+}
+
 /**
  * The writer of the durable signal log: {@link WithSignals} runs work in a transaction, stores the signals
- * it emits in cursor order and publishes them on the bus after commit. (Signals past the retention are
+ * it emits in cursor order and publishes them on the bus after commit, one note per conversation. On SQLite
+ * the note carries the stored signals and the cursor before them ({@link StoredSignals}): the streams that
+ * are at that cursor send them as they are, without reading them back. (Signals past the retention are
  * dropped by `pruneSignals`, a periodic task of the job runner, never on a request's path.)
  */
 export function signalWriter(deps: Pick<ChatServiceDeps, 'db' | 'dialect' | 'clock' | 'bus'>): WithSignals {
   const { db, clock, bus } = deps;
+  const chains = deps.dialect === 'sqlite' ? new SignalChains() : undefined;
   return async (botId, work) => {
-    const notes: Array<{ conversationId: string; cursor: number }> = [];
-    const result = await db.transaction().execute(async (tx) => {
-      const pending: PendingSignal[] = [];
-      const value = await work(tx, (s) => pending.push(s));
-      if (pending.length > 0) {
-        // Per bot, cursors are handed out in commit order: a stream that has read cursor n never later
-        // sees a smaller one commit (PostgreSQL sequences alone would allow it; SQLite has one writer).
-        if (deps.dialect === 'postgres')
-          await sql`select pg_advisory_xact_lock(hashtext(${botId}))`.execute(tx);
-        const at = clock().toISOString();
-        for (const p of pending) {
-          const cursor = await chatRepo(tx).insertSignal({
-            bot_id: botId,
-            conversation_id: p.conversationId,
-            type: p.signal.type,
-            data: JSON.stringify(p.signal.data),
-            admin_only: p.adminOnly ? 1 : 0,
-            created_at: at,
-          });
-          notes.push({ conversationId: p.conversationId, cursor });
+    const stored = new Map<string, StoredGroup>();
+    const result = await db
+      .transaction()
+      .execute(async (tx) => {
+        const pending: PendingSignal[] = [];
+        const value = await work(tx, (s) => pending.push(s));
+        if (pending.length > 0) {
+          // Per bot, cursors are handed out in commit order: a stream that has read cursor n never later
+          // sees a smaller one commit (PostgreSQL sequences alone would allow it; SQLite has one writer).
+          if (deps.dialect === 'postgres')
+            await sql`select pg_advisory_xact_lock(hashtext(${botId}))`.execute(tx);
+          const at = clock().toISOString();
+          for (const p of pending) {
+            const row = {
+              bot_id: botId,
+              conversation_id: p.conversationId,
+              type: p.signal.type,
+              data: JSON.stringify(p.signal.data),
+              admin_only: p.adminOnly ? 1 : 0,
+              created_at: at,
+            };
+            const cursor = await chatRepo(tx).insertSignal(row);
+            const k = chainKey(botId, p.conversationId);
+            let group = stored.get(p.conversationId);
+            if (!group) {
+              group = { previous: chains?.get(k), rows: [] };
+              stored.set(p.conversationId, group);
+            }
+            group.rows.push({ cursor, type: row.type, data: row.data, adminOnly: p.adminOnly });
+            chains?.set(k, cursor);
+          }
         }
-      }
-      return value;
-    });
-    for (const n of notes) bus.publish({ botId, ...n });
+        return value;
+      })
+      .catch((error: unknown) => {
+        // What the failed transaction inserted is not there: the chains it moved are unknown now.
+        for (const conversationId of stored.keys()) chains?.forget(chainKey(botId, conversationId));
+        throw error;
+      });
+    for (const [conversationId, { previous, rows }] of stored) {
+      const cursor = rows[rows.length - 1]?.cursor ?? 0;
+      bus.publish({
+        botId,
+        conversationId,
+        cursor,
+        ...(previous !== undefined ? { stored: { previous, rows } } : {}),
+      });
+    }
     return result;
   };
 }
+
+const chainKey = (botId: string, conversationId: string) => `${botId}\u0000${conversationId}`;
 
 /** Streams and signals of the Chat API: where a stream starts, what it reads, what the bot signals. */
 export function chatSignals(

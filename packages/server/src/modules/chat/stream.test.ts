@@ -353,6 +353,90 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
     }
   });
 
+  it('sends the signals a transaction of this process stored to the streams at the cursor before them without reading them back, each only what it may see', async () => {
+    await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, {
+      configuration: { adminKey: 'support-key' },
+    });
+    const conv = await chat.conversation(alice);
+    await addParticipant(conv, bob);
+    const service = t.app.services.chat;
+    const signalsAfter = service.signalsAfter;
+    let reads = 0;
+    service.signalsAfter = (...args) => {
+      reads += 1;
+      return signalsAfter(...args);
+    };
+    const plain = await Promise.all([alice, bob].map((u) => sse.listen(conv, { 'x-user-key': u.key })));
+    const admin = await sse.listen(conv, { 'x-user-key': bob.key, 'x-admin-key': 'support-key' });
+    const streams = [...plain, admin];
+    const created = (f: SseFrame[]) => f.filter((x) => x.data?.type === 'message_created');
+    try {
+      // The first message after start may be read (this process has no chain for the conversation yet).
+      await chat.message(alice, conv, 'first');
+      for (const s of streams) await s.until((f) => created(f).length === 1);
+      const before = reads;
+      // One transaction, two signals: a debug one (adminKey streams only), then a typing one.
+      await service.emit(t.botId, conv, [
+        { signal: { type: 'debug', data: { conversationId: conv, query: 'q' } }, adminOnly: true },
+        { signal: { type: 'typing_started', data: { conversationId: conv, userId: 'bot', isBot: true } } },
+      ]);
+      await chat.message(bob, conv, 'second');
+      await chat.call('POST', '/messages', {
+        bot: true,
+        body: { conversationId: conv, payload: { type: 'text', text: 'third' } },
+      });
+      for (const s of streams) await s.until((f) => created(f).length === 3);
+      const types = (s: LiveStream) => s.signals().map((x) => x.data?.type);
+      for (const s of plain)
+        expect(types(s)).toEqual(['message_created', 'typing_started', 'message_created', 'message_created']);
+      expect(types(admin)).toEqual([
+        'message_created',
+        'debug',
+        'typing_started',
+        'message_created',
+        'message_created',
+      ]);
+      for (const s of streams) {
+        const ids = s.signals().map((x) => Number(x.id));
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(ids).toEqual([...ids].sort((a, b) => a - b));
+        expect(
+          created(s.frames).map((x) => (x.data?.data.payload as { text: string } | undefined)?.text),
+        ).toEqual(['first', 'second', 'third']);
+      }
+      // On SQLite this process wrote every signal: no stream read any back. On PostgreSQL each stream reads.
+      if (t.db.dialect === 'sqlite') expect(reads).toBe(before);
+      else expect(reads).toBeGreaterThan(before);
+    } finally {
+      service.signalsAfter = signalsAfter;
+      await Promise.all(streams.map((s) => s.close()));
+      await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, { configuration: {} });
+    }
+  });
+
+  it('never sends a signal of a transaction that rolled back, and sends the next one', () =>
+    withAliceStream(async (conv, stream) => {
+      await chat.message(alice, conv, 'before');
+      await stream.until((f) => f.some((x) => x.data?.type === 'message_created'));
+      // The second signal cannot be stored (JSON has no BigInt): the first, inserted already, goes with it.
+      await expect(
+        t.app.services.chat.emit(t.botId, conv, [
+          { signal: { type: 'typing_started', data: { conversationId: conv, userId: 'bot', isBot: true } } },
+          {
+            signal: {
+              type: 'typing_stopped',
+              data: { conversationId: conv, userId: 'bot', isBot: 1n } as never,
+            },
+          },
+        ]),
+      ).rejects.toThrow(TypeError);
+      await chat.message(alice, conv, 'after');
+      await stream.until((f) => f.filter((x) => x.data?.type === 'message_created').length === 2);
+      expect(stream.signals().map((x) => x.data?.type)).toEqual(['message_created', 'message_created']);
+      const ids = stream.signals().map((x) => Number(x.id));
+      expect(ids[1]).toBeGreaterThan(ids[0] as number);
+    }));
+
   it('ends open streams when the app closes', async () => {
     const other = await createTestApp();
     const stream = await (await liveConversation(other)).listen();
@@ -429,6 +513,8 @@ describe('Chat API live stream bounds (a caller may not exhaust the server)', ()
     const conv = await chat.conversation(user);
     const slow = rawListen(sse.url(conv), { 'x-user-key': user.key });
     await slow.opened;
+    // A reader that keeps up, on the same conversation: the stalled one must not hold it back.
+    const reader = await sse.listen(conv, { authorization: `Bearer ${t.botKey}` });
     // More bytes than the loopback socket buffers take (~67 MB in 128 KB messages, the most the API takes; the kernel may buffer ~36 MB): without
     // backpressure the server holds the rest for the reader; with it, the stream stops, then is dropped.
     const text = 'x'.repeat(120_000);
@@ -440,6 +526,13 @@ describe('Chat API live stream bounds (a caller may not exhaust the server)', ()
       });
       expect(res.statusCode, res.body).toBe(201);
       sent.push((res.json() as { message: { id: string } }).message.id);
+    }
+    const created = (f: SseFrame[]) => f.filter((x) => x.data?.type === 'message_created');
+    try {
+      await reader.until((f) => created(f).length >= sent.length, 20_000);
+      expect(created(reader.frames).map((f) => String(f.data?.data.id))).toEqual(sent);
+    } finally {
+      await reader.close();
     }
     // The server ends the stream of the reader that stalled past PARLEY_CHAT_STREAM_STALL_MS.
     const received = await slow.readToEnd();
@@ -454,7 +547,6 @@ describe('Chat API live stream bounds (a caller may not exhaust the server)', ()
       'last-event-id': String(lastId),
     });
     try {
-      const created = (f: SseFrame[]) => f.filter((x) => x.data?.type === 'message_created');
       await resumed.until((f) => created(f).length >= sent.length - messages.length, 20_000);
       const ids = created(resumed.frames).map((f) => String(f.data?.data.id));
       expect(ids).toEqual(sent.slice(messages.length));

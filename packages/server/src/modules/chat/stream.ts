@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError } from '../../errors/errors.js';
-import type { SignalBus, SignalNote } from './bus.js';
+import type { SignalBus, SignalNote, StoredSignals } from './bus.js';
 import type { ChatCaller, ChatService } from './contract.js';
 
 /** Bounds on the live streams of one process. */
@@ -114,7 +114,10 @@ export class StreamRegistry {
  * Serves a conversation's live stream on a raw response: SSE frames `id: <cursor>`, `event: message`,
  * `data: {"type": …, "data": …}`, and a ping every `pingMs`. It subscribes to the bus first, then sends
  * every stored signal after `after` (the resume point), then live ones. Each wake-up reads the rows after
- * the last cursor sent, one read at a time, so signals arrive in cursor order, never twice, never with a gap.
+ * the last cursor sent, one read at a time, so signals arrive in cursor order, never twice, never with a gap;
+ * except that signals this process stored itself, announced with the cursor just before them (SQLite), are
+ * sent as they are by a stream at that cursor that is neither reading nor stopped: nothing to read, and no
+ * gap possible. Either way a listener gets only what its caller may see (debug signals for adminKey only).
  *
  * Backpressure: signals are stored rows, so a reader that does not keep up costs nothing but a cursor.
  * Once `bufferBytes` wait in the socket, the stream stops reading signals (and drops the rows it read)
@@ -169,6 +172,7 @@ class LiveStream {
     const { options } = this;
     const wake = (note: SignalNote | null) => {
       if (note?.revoked) this.recheck().catch(options.onError);
+      else if (note?.stored) this.take(note.stored);
       else this.pull().catch(options.onError);
     };
     try {
@@ -248,7 +252,34 @@ class LiveStream {
     return this.waiting;
   }
 
-  private async pull(): Promise<void> {
+  /**
+   * Signals this process just stored, announced with the cursor before them: sent at once (called from the
+   * writer's publish, after its commit) when that cursor is the last one this stream sent and it is neither
+   * reading nor waiting for its reader; otherwise read as any other note.
+   */
+  private take(stored: StoredSignals): void {
+    if (!this.ready || this.closed) return;
+    if (this.pulling || this.stopped || stored.previous !== this.last) {
+      this.pull().catch(this.options.onError);
+      return;
+    }
+    try {
+      const { admin } = this.options.caller;
+      const sent = this.send(admin ? stored.rows : stored.rows.filter((row) => !row.adminOnly));
+      if (sent === 'sent') {
+        // Past the rows this caller may not see too: none of them is for it.
+        this.last = Math.max(this.last, stored.rows[stored.rows.length - 1]?.cursor ?? 0);
+      } else if (sent === 'full') {
+        this.pull(true).catch(this.options.onError);
+      }
+    } catch (error) {
+      this.options.onError(error);
+      this.close();
+    }
+  }
+
+  /** Reads and sends what is after the last cursor sent; with `drainFirst`, once the reader took what waits. */
+  private async pull(drainFirst = false): Promise<void> {
     if (!this.ready || this.closed) return;
     if (this.pulling) {
       this.again = true;
@@ -256,6 +287,11 @@ class LiveStream {
     }
     this.pulling = true;
     try {
+      if (drainFirst) {
+        this.batch = 1;
+        await this.drained();
+        if (this.closed) return;
+      }
       do {
         this.again = false;
         await this.readAll();
@@ -286,7 +322,7 @@ class LiveStream {
   }
 
   /** Writes the rows after the last cursor sent, up to a full socket; answers how that went. */
-  private send(rows: SignalFrameRow[]): 'closed' | 'full' | 'sent' {
+  private send(rows: readonly SignalFrameRow[]): 'closed' | 'full' | 'sent' {
     let full = false;
     for (const row of rows) {
       if (this.closed) return 'closed';

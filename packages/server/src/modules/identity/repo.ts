@@ -247,13 +247,22 @@ function lookupQueries(
   };
 }
 
+/** The repositories made so far, by database handle (a transaction's goes with it). */
+const repos = new WeakMap<Kysely<Database>, IdentityRepo>();
+
 /** The identity queries over a database or a transaction. */
 export function identityRepo(db: Kysely<Database>): IdentityRepo {
-  return {
-    ...accountQueries(db),
-    ...workspaceQueries(db),
-    ...memberQueries(db),
-    ...invitationQueries(db),
-    ...lookupQueries(db),
-  };
+  // Every authenticated request asks for one: each database handle keeps the one made for it.
+  let repo = repos.get(db);
+  if (!repo) {
+    repo = {
+      ...accountQueries(db),
+      ...workspaceQueries(db),
+      ...memberQueries(db),
+      ...invitationQueries(db),
+      ...lookupQueries(db),
+    };
+    repos.set(db, repo);
+  }
+  return repo;
 }
