@@ -1,6 +1,6 @@
 /**
  * What the HNSW vector index (hnsw-vector-index.ts) keeps of each partition on the main thread, its
- * options and events, and its reading of the stored vectors (the source of truth) for a rebuild or a save.
+ * options and events.
  */
 import type { HnswParameters } from './hnsw-usearch.js';
 
@@ -59,51 +59,4 @@ export interface Partition {
   /** Bumped by every change, so a save knows whether its snapshot still holds. */
   version: number;
   retryAt?: number | undefined;
-}
-
-const READ_BATCH = 5000;
-
-/** Every stored vector of a partition, by key (keys.length × dimensions components), read in batches. */
-export async function readAll(
-  source: StoredVectorSource,
-  name: string,
-  dimensions: number,
-): Promise<{ keys: Float64Array; vectors: Float32Array }> {
-  const keys: number[] = [];
-  const chunks: Float32Array[] = [];
-  let after = -1;
-  for (;;) {
-    const rows = await source.read(name, after, READ_BATCH);
-    for (const r of rows) {
-      keys.push(r.key);
-      chunks.push(r.vector);
-    }
-    const last = rows[rows.length - 1];
-    if (!last || rows.length < READ_BATCH) break;
-    after = last.key;
-  }
-  const vectors = new Float32Array(keys.length * dimensions);
-  for (const [i, v] of chunks.entries()) vectors.set(v, i * dimensions);
-  return { keys: Float64Array.from(keys), vectors };
-}
-
-/**
- * How a partition's graph of `keys` differs from its stored vectors: the keys gone without a word (a
- * cascade from a deleted file or bot) and the stored vectors it misses.
- */
-export async function reconcile(
-  source: StoredVectorSource,
-  name: string,
-  keys: Set<number>,
-  dimensions: number,
-): Promise<{ gone: number[]; added: { keys: number[]; vectors: Float32Array } | undefined }> {
-  const stored = await source.keys(name);
-  const storedSet = new Set(stored);
-  const gone = [...keys].filter((k) => !storedSet.has(k));
-  const missing = stored.filter((k) => !keys.has(k));
-  const rows = missing.length > 0 ? await source.vectors(name, missing) : [];
-  if (rows.length === 0) return { gone, added: undefined };
-  const vectors = new Float32Array(rows.length * dimensions);
-  for (const [i, r] of rows.entries()) vectors.set(r.vector, i * dimensions);
-  return { gone, added: { keys: rows.map((r) => r.key), vectors } };
 }

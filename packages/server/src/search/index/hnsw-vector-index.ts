@@ -1,13 +1,8 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { partitionFiles, removeFile, stampMatches, stampOf, writeStamp } from './hnsw-files.js';
-import {
-  type HnswVectorIndexOptions,
-  type Op,
-  type Partition,
-  readAll,
-  reconcile,
-} from './hnsw-partition.js';
+import { partitionFiles, removeFile } from './hnsw-files.js';
+import { openPartition, type PartitionHost, savePartition } from './hnsw-lifecycle.js';
+import type { HnswVectorIndexOptions, Op, Partition } from './hnsw-partition.js';
 import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './hnsw-usearch.js';
 
 export type { HnswEvent, HnswVectorIndexOptions, StoredVectorSource } from './hnsw-partition.js';
@@ -48,6 +43,7 @@ export class HnswVectorIndex implements HnswWorkerUser {
   private closed = false;
   /** Threads of every insertion: one count for all insertions into a graph (see hnsw-graphs.ts). */
   private readonly threads: number;
+  private readonly host: PartitionHost;
 
   constructor(private readonly options: HnswVectorIndexOptions) {
     this.parameters = { ...DEFAULT_HNSW_PARAMETERS, ...options.parameters, dimensions: options.dimensions };
@@ -56,6 +52,20 @@ export class HnswVectorIndex implements HnswWorkerUser {
       Math.min(options.buildThreads ?? availableParallelism(), availableParallelism()),
     );
     if (options.dir) mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    this.host = {
+      options,
+      parameters: this.parameters,
+      threads: this.threads,
+      workerName: (name) => this.prefix + name,
+      worker: () => this.worker,
+      connect: () => this.connect(),
+      stale: (name, p) => this.stale(name, p),
+      changed: (name, p) => this.changed(name, p),
+      send: (name, p, op) => this.send(name, p, op),
+      releaseHeld: (name, p) => this.releaseHeld(name, p),
+      scheduleSave: () => this.scheduleSave(),
+      failed: (name, p, error) => this.failed(name, p, error),
+    };
   }
 
   /**
@@ -123,7 +133,8 @@ export class HnswVectorIndex implements HnswWorkerUser {
   async flush(): Promise<void> {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
-    for (const [name, p] of this.partitions) if (p.dirty && p.state === 'ready') await this.save(name, p);
+    for (const [name, p] of this.partitions)
+      if (p.dirty && p.state === 'ready') await savePartition(this.host, name, p);
   }
 
   /** Stops saving and frees the graphs; the files stay (a partition changed since its last save is rebuilt next time). */
@@ -186,7 +197,7 @@ export class HnswVectorIndex implements HnswWorkerUser {
     if (!p) {
       const created: Partition = { state: 'opening', keys: new Set(), held: [], dirty: false, version: 0 };
       this.partitions.set(name, created);
-      created.opening = this.open(name, created)
+      created.opening = openPartition(this.host, name, created)
         .catch((error: unknown) => this.failed(name, created, error))
         .finally(() => {
           created.opening = undefined;
@@ -264,104 +275,5 @@ export class HnswVectorIndex implements HnswWorkerUser {
       this.flush().catch(() => {});
     }, this.options.saveDelayMs ?? 30_000);
     this.saveTimer.unref();
-  }
-
-  /** Loads the partition's file when it matches the stored vectors, else rebuilds it. */
-  private async open(name: string, p: Partition): Promise<void> {
-    const started = performance.now();
-    const keys = await this.options.source.keys(name);
-    if (this.stale(name, p)) return;
-    const worker = this.connect();
-    const files = this.options.dir ? partitionFiles(this.options.dir, name) : undefined;
-    if (files && stampMatches(files.meta, this.options.modelId, this.parameters, keys)) {
-      const size = await worker
-        .request<number>({
-          kind: 'load',
-          partition: this.prefix + name,
-          parameters: this.parameters,
-          threads: this.threads,
-          path: files.graph,
-        })
-        .catch(() => undefined);
-      if (this.stale(name, p)) return;
-      if (size === keys.length) {
-        p.keys = new Set(keys);
-        p.state = 'ready';
-        this.releaseHeld(name, p);
-        this.options.onEvent?.({ kind: 'loaded', partition: name, size, ms: performance.now() - started });
-        return;
-      }
-    }
-    return this.rebuild(name, p, started);
-  }
-
-  /**
-   * Rebuilds a partition from the stored vectors in the worker. Changes from now on are sent after the
-   * snapshot: applied in order, they end where the database is.
-   */
-  private async rebuild(name: string, p: Partition, started: number): Promise<void> {
-    const { keys, vectors } = await readAll(this.options.source, name, this.parameters.dimensions);
-    if (this.stale(name, p)) return;
-    const worker = this.connect();
-    p.keys = new Set(keys);
-    const built = worker.request<number>(
-      {
-        kind: 'build',
-        partition: this.prefix + name,
-        parameters: this.parameters,
-        threads: this.threads,
-        keys,
-        vectors,
-      },
-      [keys.buffer as ArrayBuffer, vectors.buffer as ArrayBuffer],
-    );
-    p.state = 'building';
-    this.changed(name, p);
-    this.releaseHeld(name, p);
-    const done = built.then((size) => {
-      if (p.state !== 'building') return;
-      p.state = 'ready';
-      this.scheduleSave();
-      this.options.onEvent?.({ kind: 'built', partition: name, size, ms: performance.now() - started });
-    });
-    // A small partition is searched once built; a large one scans exactly meanwhile.
-    if (p.keys.size <= (this.options.inlineBuildMax ?? 2000) || !this.options.dir) return done;
-    p.building = done
-      .catch((error: unknown) => this.failed(name, p, error))
-      .finally(() => {
-        p.building = undefined;
-      });
-  }
-
-  /**
-   * Saves a partition, its graph first reconciled with the stored vectors (keys gone without a word
-   * removed, missing ones added), then stamped with them.
-   */
-  private async save(name: string, p: Partition): Promise<void> {
-    const started = performance.now();
-    const version = p.version;
-    const { gone, added } = await reconcile(this.options.source, name, p.keys, this.parameters.dimensions);
-    if (this.stale(name, p) || p.state !== 'ready' || p.version !== version || !this.worker) {
-      this.scheduleSave(); // changed meanwhile: next time
-      return;
-    }
-    if (gone.length > 0) this.send(name, p, { kind: 'remove', keys: gone });
-    if (added) this.send(name, p, { kind: 'set', ...added });
-    const keys = [...p.keys].sort((a, b) => a - b);
-    const saving = p.version;
-    const files = partitionFiles(this.options.dir as string, name);
-    const size = await this.worker.request<number>({
-      kind: 'save',
-      partition: this.prefix + name,
-      path: files.graph,
-    });
-    // Changed while the worker saved: the file holds the graph before that change; stamped next time.
-    if (this.stale(name, p) || p.version !== saving || size !== keys.length) {
-      this.scheduleSave();
-      return;
-    }
-    writeStamp(files.meta, this.options.modelId, this.parameters, stampOf(keys));
-    p.dirty = false;
-    this.options.onEvent?.({ kind: 'saved', partition: name, size, ms: performance.now() - started });
   }
 }
