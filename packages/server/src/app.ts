@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AjvCompiler, type BuildCompilerFromPool } from '@fastify/ajv-compiler';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import { loadSigningSecret } from './access/signing-secret.js';
@@ -44,6 +45,8 @@ export interface AppDeps {
   version?: string;
   /** Answers user messages of knowledge-mode bots; default: the built-in knowledge answers; `null`: none. */
   responder?: KnowledgeResponder | null;
+  /** When route schemas are compiled (default: at a route's first use); `start` finds a bad schema at once. */
+  schemaCompilation?: SchemaCompilation;
 }
 
 /** A built app with its services. */
@@ -51,21 +54,56 @@ export type ParleyApp = FastifyInstance & { services: Services };
 
 const AJV_OPTIONS = { allErrors: true, useDefaults: true, removeAdditional: false } as const;
 
+/** When route schemas become code: at a route's first use (the default), or all while the app starts. */
+export type SchemaCompilation = 'first-use' | 'start';
+
+/**
+ * `compile()` run at the first call of the function it answers, not now. Fastify compiles a validator per part
+ * of each route's request and a serializer per response status of each route as the app starts: their
+ * generated code and its source text were ~13 MB of an idle `parley serve` (bench/README.md, Files transfer),
+ * for routes a given deployment mostly never calls. A validator's `errors` (Ajv's, read by Fastify after a
+ * failed call) are those of the compiled function.
+ */
+function onFirstUse<F extends (data: never) => unknown>(compile: () => F): F {
+  let compiled: F | undefined;
+  const first = ((data: never) => {
+    compiled ??= compile();
+    return compiled(data);
+  }) as F;
+  Object.defineProperty(first, 'errors', {
+    get: () => (compiled as { errors?: unknown } | undefined)?.errors,
+  });
+  return first;
+}
+
 /**
  * Validator compilers: coercing for the parts of a request that arrive as text (query, params, headers),
  * strict for JSON bodies. Fastify calls a compiler with the route's schema definition (`{schema, httpPart,
  * …}`); the compiler package's types describe it as taking the schema alone, hence the casts.
  */
-const strictBodyValidators: BuildCompilerFromPool = (externalSchemas, options) => {
-  const pool = AjvCompiler();
-  // Fastify's own `ajv` server option (plugins, onCreate) is kept; only the Ajv options differ.
-  const withAjv = (customOptions: Record<string, unknown>) => ({ ...options, customOptions }) as never;
-  const coercing = pool(externalSchemas, withAjv({ ...AJV_OPTIONS, coerceTypes: 'array' }));
-  const strict = pool(externalSchemas, withAjv({ ...AJV_OPTIONS, coerceTypes: false }));
-  const compile = (route: FastifyRouteSchemaDef<unknown>) =>
-    (route.httpPart === 'body' ? strict : coercing)(route as never);
-  return compile as never;
-};
+const strictBodyValidators =
+  (when: SchemaCompilation): BuildCompilerFromPool =>
+  (externalSchemas, options) => {
+    const pool = AjvCompiler();
+    // Fastify's own `ajv` server option (plugins, onCreate) is kept; only the Ajv options differ.
+    const withAjv = (customOptions: Record<string, unknown>) => ({ ...options, customOptions }) as never;
+    const coercing = pool(externalSchemas, withAjv({ ...AJV_OPTIONS, coerceTypes: 'array' }));
+    const strict = pool(externalSchemas, withAjv({ ...AJV_OPTIONS, coerceTypes: false }));
+    const compileNow = (route: FastifyRouteSchemaDef<unknown>) =>
+      (route.httpPart === 'body' ? strict : coercing)(route as never);
+    const compile = (route: FastifyRouteSchemaDef<unknown>) =>
+      when === 'start' ? compileNow(route) : onFirstUse(() => compileNow(route) as (data: never) => unknown);
+    return compile as never;
+  };
+
+/** Fastify's own response serializers (fast-json-stringify), compiled when {@link SchemaCompilation} says. */
+const serializers =
+  (when: SchemaCompilation): ReturnType<typeof SerializerSelector> =>
+  (externalSchemas, options) => {
+    const compileNow = SerializerSelector()(externalSchemas, options);
+    if (when === 'start') return compileNow;
+    return (route) => onFirstUse(() => compileNow(route));
+  };
 
 /**
  * Builds the HTTP app: plugins, error handling, and every module mounted by prefix. Callable many times (tests).
@@ -94,9 +132,14 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     genReqId: () => `req_${randomBytes(10).toString('hex')}`,
     // Query strings, params and headers are text: their values are coerced to the declared types. JSON
     // bodies are not: `{"name": 42}` for a string is a 400 naming the field, never the string "42".
-    schemaController: { compilersFactory: { buildValidator: strictBodyValidators } },
+    schemaController: {
+      compilersFactory: {
+        buildValidator: strictBodyValidators(deps.schemaCompilation ?? 'first-use'),
+        buildSerializer: serializers(deps.schemaCompilation ?? 'first-use'),
+      },
+    },
   });
-  const blobs = deps.blobs ?? blobStoreFromConfig(config);
+  const blobs = deps.blobs ?? (await blobStoreFromConfig(config));
   const signingSecret = await loadSigningSecret(deps.db.kysely, config.signingSecret);
   // Services and jobs log through the app's logger (a job's lines carry its id, a request's come from req.log).
   // Metrics (PARLEY_METRICS) live in a registry of this app's own.

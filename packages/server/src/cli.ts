@@ -49,7 +49,8 @@ async function withServices<T>(config: Config, fn: (services: Services) => Promi
   try {
     const signingSecret = await loadSigningSecret(db.kysely, config.signingSecret);
     // No background work runs here and every failure ends the command with its message: no logger needed.
-    return await fn(buildServices({ config, db, blobs: blobStoreFromConfig(config), signingSecret }));
+    const blobs = await blobStoreFromConfig(config);
+    return await fn(buildServices({ config, db, blobs, signingSecret }));
   } finally {
     await db.close();
   }

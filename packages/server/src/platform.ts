@@ -53,7 +53,7 @@ async function apiDocs(app: FastifyInstance, { config, version }: PlatformDeps):
  */
 async function rateLimitApis(app: FastifyInstance, config: Config, db: Db): Promise<void> {
   if (config.rateLimit.max > 0) {
-    const where = rateLimitStore(config, db, app.log);
+    const where = await rateLimitStore(config, db, app.log);
     if (where.kind === 'redis') {
       app.addHook('onClose', async () => void where.redis.disconnect());
       await redisReady(where.redis, 5000);

@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/config.js';
 import { packageVersion } from '../server.js';
-import { backupDataDir, defaultBackupName, restoreDataDir } from './backup-archive.js';
 import { type CommandContext, CommandFailure } from './context.js';
 import { formatBytes } from './text.js';
 
@@ -50,6 +49,8 @@ export function backupCommands(program: Command, ctx: CommandContext): void {
     .option('--json', 'print JSON')
     .action(async (flags: LocalFlags & { output?: string }) => {
       const dataDir = localDataDir(ctx, flags);
+      // tar and the archive code are imported by the commands that use them, not by every start of the CLI.
+      const { backupDataDir, defaultBackupName } = await import('./backup-archive.js');
       const output = resolve(flags.output ?? defaultBackupName());
       const manifest = await backupDataDir(dataDir, output, packageVersion());
       if (flags.json) ctx.print({ backup: output, ...manifest });
@@ -71,6 +72,7 @@ export function backupCommands(program: Command, ctx: CommandContext): void {
     .option('--json', 'print JSON')
     .action(async (archive: string, flags: LocalFlags) => {
       const dataDir = localDataDir(ctx, flags);
+      const { restoreDataDir } = await import('./backup-archive.js');
       const manifest = await restoreDataDir(resolve(archive), dataDir);
       if (flags.json) ctx.print({ restored: dataDir, ...manifest });
       else

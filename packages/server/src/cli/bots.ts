@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { exportBot, importBot } from './bot-transfer.js';
 import { type ConnectionFlags, clientOf, remote, remoteOptions } from './connection.js';
 import type { CommandContext } from './context.js';
 import { formatBytes } from './text.js';
@@ -36,6 +35,8 @@ export function botTransferCommands(program: Command, ctx: CommandContext): void
     .option('-o, --output <file>', 'archive to write (default bot-<botId>.tar.gz)')
     .option('--json', 'print JSON')
     .action(async (flags: ExportFlags, command: Command) => {
+      // tar and the transfer code are imported by the commands that use them, not by every start of the CLI.
+      const { exportBot } = await import('./bot-transfer.js');
       const client = clientOf(command, flags, ctx.io, ['bot', 'workspace']);
       const botId = client.botId as string;
       const output = resolve(flags.output ?? `bot-${botId}.tar.gz`);
@@ -71,6 +72,7 @@ export function botTransferCommands(program: Command, ctx: CommandContext): void
     )
     .option('--json', 'print JSON')
     .action(async (archive: string, flags: ImportFlags, command: Command) => {
+      const { importBot } = await import('./bot-transfer.js');
       const client = clientOf(command, flags, ctx.io, ['workspace']);
       const made = await remote(() =>
         importBot(client, resolve(archive), {

@@ -6,9 +6,6 @@ import { type CommandContext, CommandFailure, terminalOf } from './context.js';
 import { saveTo } from './download.js';
 import { knowledgeBaseOf } from './kb.js';
 import { collectTags, columns, formatBytes } from './text.js';
-import { liveDisplay, plainDisplay, silentDisplay, summarize } from './upload-display.js';
-import { planUpload } from './upload-plan.js';
-import { runUpload } from './upload-run.js';
 
 interface UploadFlags extends ConnectionFlags {
   kb?: string;
@@ -48,6 +45,10 @@ function uploadCommand(files: Command, ctx: CommandContext): void {
     )
     .option('--json', 'print a JSON report (one entry per file) instead of progress and a table')
     .action(async (paths: string[], flags: UploadFlags, command: Command) => {
+      // Imported by the command that uses them (progress bars, tables, globs), not by every start of the CLI.
+      const { planUpload } = await import('./upload-plan.js');
+      const { runUpload } = await import('./upload-run.js');
+      const { liveDisplay, plainDisplay, silentDisplay, summarize } = await import('./upload-display.js');
       const client = clientOf(command, flags, ctx.io, ['bot']);
       const planned = await planUpload(paths, process.cwd(), flags.prefix);
       const reports = await remote(async () => {

@@ -9,7 +9,7 @@ import {
   SqliteDialect,
   sql,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import * as sqliteVec from 'sqlite-vec';
 import { createPrivateFile, makePrivateDir } from '../data-dir.js';
 import { migrationProvider } from './migrations.js';
@@ -141,6 +141,8 @@ function openSqlite(options: OpenDatabaseOptions): Db {
 async function openPostgres(url: string, schema: string | undefined): Promise<Db> {
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema))
     throw new Error(`invalid schema name ${schema}`);
+  // Imported here: a process on SQLite never loads the PostgreSQL driver.
+  const { default: pg } = await import('pg');
   if (schema) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
@@ -168,7 +170,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
     process.emitWarning(`a PostgreSQL connection failed while idle: ${error.message}`, 'ParleyDatabase');
   pool.on('error', (error) => connectionError(error));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const notifications = postgresNotifications(url, schema ?? 'public', pool);
+  const notifications = postgresNotifications(url, schema ?? 'public', pool, pg.Client);
   return {
     kysely,
     dialect: 'postgres',
@@ -192,6 +194,7 @@ function postgresNotifications(
   url: string,
   schema: string,
   pool: pg.Pool,
+  Client: typeof pg.Client,
 ): Notifications & { close(): Promise<void> } {
   const handlers = new Map<string, Set<(payload: string | null) => void>>();
   const fullName = (channel: string) => {
@@ -205,7 +208,7 @@ function postgresNotifications(
   function connect(): Promise<pg.Client> {
     if (client) return Promise.resolve(client);
     connecting ??= (async () => {
-      const c = new pg.Client({ connectionString: url });
+      const c = new Client({ connectionString: url });
       c.on('notification', (msg) => {
         for (const h of handlers.get(msg.channel) ?? []) h(msg.payload ?? '');
       });

@@ -1,12 +1,19 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent, fetch as undiciFetch } from 'undici';
 
 /** A `fetch` for requests Parley makes to URLs its users chose (webhooks). */
 export type OutboundFetch = (
   url: string,
   init: Parameters<typeof undiciFetch>[1],
 ) => ReturnType<typeof undiciFetch>;
+
+/** undici, imported at the first outbound request (a process that sends no webhook never loads it). */
+let undici: Promise<{ Agent: typeof Agent; fetch: typeof undiciFetch }> | undefined;
+const loadUndici = () => {
+  undici ??= import('undici');
+  return undici;
+};
 
 /** Thrown when a URL resolves to an address outbound requests may not reach. */
 export class BlockedAddressError extends Error {
@@ -67,7 +74,7 @@ export function isPrivateAddress(address: string, ranges: BlockList = privateRan
  * @example const post = outboundFetch({ blockPrivate: true }); await post(url, { method: 'POST', body })
  */
 export function outboundFetch(options: { blockPrivate: boolean }): OutboundFetch {
-  if (!options.blockPrivate) return (url, init) => undiciFetch(url, init);
+  if (!options.blockPrivate) return async (url, init) => (await loadUndici()).fetch(url, init);
   const ranges = privateRanges();
   const guardedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
     dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses: LookupAddress[]) => {
@@ -88,7 +95,7 @@ export function outboundFetch(options: { blockPrivate: boolean }): OutboundFetch
       return callback(null, first.address, first.family);
     });
   };
-  const dispatcher = new Agent({ connect: { lookup: guardedLookup } });
+  let dispatcher: Agent | undefined;
   return async (url, init) => {
     // A literal IP in the URL never goes through a DNS lookup: judge it here.
     const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
@@ -97,6 +104,8 @@ export function outboundFetch(options: { blockPrivate: boolean }): OutboundFetch
         `${host} is a private address that webhooks may not reach (PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES)`,
       );
     }
-    return undiciFetch(url, { ...init, dispatcher });
+    const { Agent, fetch } = await loadUndici();
+    dispatcher ??= new Agent({ connect: { lookup: guardedLookup } });
+    return fetch(url, { ...init, dispatcher });
   };
 }

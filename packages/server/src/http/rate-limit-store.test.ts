@@ -267,7 +267,7 @@ function capturingLog(): { log: FastifyBaseLogger; warnings: string[] } {
 describe('a rate-limit store that does not answer', () => {
   it('Redis: logs one warning that requests go through uncounted, and fails the count at once', async () => {
     const { log, warnings } = capturingLog();
-    const redis = rateLimitRedis('redis://127.0.0.1:1', log);
+    const redis = await rateLimitRedis('redis://127.0.0.1:1', log);
     try {
       const started = Date.now();
       await expect(redis.incr('parley-rate-limit:probe')).rejects.toThrow();

@@ -4,7 +4,7 @@ import type {
   FastifyRateLimitStoreCtor,
 } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { type Kysely, sql } from 'kysely';
 import type { Config } from '../config/config.js';
 import type { Db } from '../db/database.js';
@@ -104,8 +104,10 @@ export function postgresRateLimitStore(
  * A Redis client for the rate limits: commands fail at once while the connection is down (no offline queue,
  * one try, a short connect timeout), so a Redis outage lets requests through rather than holding them.
  */
-export function rateLimitRedis(url: string, log: FastifyBaseLogger): Redis {
+export async function rateLimitRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
   const warn = throttledWarning(log, 'Redis');
+  // Imported here: a process without PARLEY_REDIS_URL never loads the Redis client.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -146,12 +148,12 @@ export type RateLimitStoreChoice =
   | { kind: 'memory' };
 
 /** Picks the rate-limit store for a deployment (see {@link RateLimitStoreChoice}). */
-export function rateLimitStore(
+export async function rateLimitStore(
   config: Pick<Config, 'redisUrl'>,
   db: Pick<Db, 'kysely' | 'dialect'>,
   log: FastifyBaseLogger,
-): RateLimitStoreChoice {
-  if (config.redisUrl) return { kind: 'redis', redis: rateLimitRedis(config.redisUrl, log) };
+): Promise<RateLimitStoreChoice> {
+  if (config.redisUrl) return { kind: 'redis', redis: await rateLimitRedis(config.redisUrl, log) };
   if (db.dialect === 'postgres') return { kind: 'postgres', store: postgresRateLimitStore(db, log) };
   return { kind: 'memory' };
 }
