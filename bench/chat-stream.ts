@@ -16,6 +16,7 @@
 // BENCH_PARLEY_MAIN (the server entry point to run, default this checkout's packages/server/dist/main.js: another
 // build's, to measure before and after a change).
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Agent, createServer, request, type ServerResponse } from 'node:http';
 import { cpus } from 'node:os';
@@ -264,9 +265,25 @@ interface Bucket {
   post: number[];
   elapsedMs: number;
   messages: number;
+  /** CPU seconds the system's server processes used during its phase (user + system, from /proc). */
+  cpuSeconds: number;
 }
 
-const emptyBucket = (): Bucket => ({ delivery: [], post: [], elapsedMs: 0, messages: 0 });
+const emptyBucket = (): Bucket => ({ delivery: [], post: [], elapsedMs: 0, messages: 0, cpuSeconds: 0 });
+
+/** CPU seconds (user + system, every thread) `pid` has used so far, from /proc (NaN without /proc). */
+function cpuSeconds(pid: number): number {
+  try {
+    // Fields after the command's closing parenthesis: state is the 3rd field, utime the 14th, stime the 15th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** CPU seconds the server processes of `open`'s system have used so far. */
+const systemCpu = (open: Open): number => open.system.procs.reduce((sum, p) => sum + cpuSeconds(p.pid), 0);
 
 interface Pending {
   sentAt: bigint;
@@ -411,20 +428,24 @@ async function sendOne(open: Open, bucket: Bucket | undefined): Promise<void> {
 }
 
 async function sequential(open: Open, count: number, bucket: Bucket | undefined): Promise<void> {
+  const cpu = systemCpu(open);
   const start = now();
   for (let i = 0; i < count; i++) await sendOne(open, bucket);
   if (bucket) {
     bucket.elapsedMs += msSince(start);
     bucket.messages += count;
+    bucket.cpuSeconds += systemCpu(open) - cpu;
   }
 }
 
 async function burst(open: Open, size: number, bucket: Bucket | undefined): Promise<void> {
+  const cpu = systemCpu(open);
   const start = now();
   await Promise.all(Array.from({ length: size }, () => sendOne(open, bucket)));
   if (bucket) {
     bucket.elapsedMs += msSince(start);
     bucket.messages += size;
+    bucket.cpuSeconds += systemCpu(open) - cpu;
   }
 }
 
@@ -521,6 +542,7 @@ function resultTable(systems: System[], buckets: Map<string, Bucket>, listeners:
   const rawDelivery = summarize(raw.delivery);
   const rawPost = summarize(raw.post);
   const rawRate = raw.messages / (raw.elapsedMs / 1000);
+  const cpuPerMessage = (b: Bucket) => (1000 * b.cpuSeconds) / b.messages;
   const rows = [
     [
       'system',
@@ -536,6 +558,8 @@ function resultTable(systems: System[], buckets: Map<string, Bucket>, listeners:
       'p95 ÷ raw',
       'msg/s ÷ raw',
       'POST p50 ÷ raw',
+      'server CPU ms/msg',
+      'raw CPU ÷ CPU',
     ],
   ];
   for (const system of systems) {
@@ -558,6 +582,8 @@ function resultTable(systems: System[], buckets: Map<string, Bucket>, listeners:
       isRaw ? '' : ratio(d.p95, rawDelivery.p95),
       isRaw ? '' : ratio(rate, rawRate),
       isRaw ? '' : ratio(p.p50, rawPost.p50),
+      fmt(cpuPerMessage(b)),
+      isRaw ? '' : ratio(cpuPerMessage(raw), cpuPerMessage(b)),
     ]);
   }
   return table(rows);

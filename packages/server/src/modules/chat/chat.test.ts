@@ -447,6 +447,26 @@ describe('Chat API', () => {
       expect(res.statusCode).toBe(201);
       expect(res.json()).toMatchObject({ message: { isBot: true, userId: `bot_${t.botId}` } });
     });
+
+    it('answers 404 to the bot posting into a conversation its bot does not have, storing nothing', async () => {
+      const count = async () =>
+        Number(
+          (
+            await t.db.kysely
+              .selectFrom('chat_messages')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const before = await count();
+      const res = await chat.call('POST', '/messages', {
+        bot: true,
+        body: { conversationId: 'conv_nope', payload: { type: 'text', text: 'lost' } },
+      });
+      expectError(res, 404, 'ResourceNotFound');
+      expect(res.json()).toMatchObject({ message: expect.stringContaining('conv_nope') });
+      expect(await count()).toBe(before);
+    });
   });
 
   describe('feedback', () => {
