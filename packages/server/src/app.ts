@@ -14,7 +14,6 @@ import { installRequestContext } from './http/context.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { installMetrics } from './metrics/http.js';
-import { AppMetrics } from './metrics/metrics.js';
 import { watchApp } from './metrics/watch.js';
 import type { KnowledgeResponder } from './modules/chat/reply-port.js';
 import { installPlatform } from './platform.js';
@@ -143,7 +142,10 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
   const signingSecret = await loadSigningSecret(deps.db.kysely, config.signingSecret);
   // Services and jobs log through the app's logger (a job's lines carry its id, a request's come from req.log).
   // Metrics (PARLEY_METRICS) live in a registry of this app's own.
-  const metrics = config.metrics.enabled ? new AppMetrics() : undefined;
+  // prom-client (with its OpenTelemetry API) is imported only when metrics are on.
+  const metrics = config.metrics.enabled
+    ? new (await import('./metrics/metrics.js')).AppMetrics()
+    : undefined;
   const services = buildServices({ ...deps, blobs, signingSecret, logger: app.log, metrics });
   const _auth = services.identity.resolver;
   app.decorate('services', services);

@@ -120,6 +120,7 @@ describe('parley serve on SQLite and local disk (default settings)', () => {
       '@aws-sdk/lib-storage',
       'pg', // PARLEY_DATABASE_URL only
       'ioredis', // PARLEY_REDIS_URL only
+      'prom-client', // PARLEY_METRICS=true only
       'undici', // the first webhook
       'unpdf', // the first extraction
       'mammoth',
