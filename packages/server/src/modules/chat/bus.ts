@@ -11,8 +11,8 @@ export interface SignalNote {
   cursor: number;
   revoked?: true;
   /**
-   * In this process only (never sent to another): the signals the note announces, as the writer stored them,
-   * so that a stream can send them without reading them back. See {@link StoredSignals}.
+   * The signals the note announces, as the writer stored them, so that a stream can send them without reading
+   * them back (see {@link StoredSignals}); sent to the other processes too when they fit in a NOTIFY.
    */
   stored?: StoredSignals;
 }
@@ -68,15 +68,42 @@ function deliver(listeners: Listeners, note: SignalNote | null): void {
   for (const set of sets) for (const listener of [...(set ?? [])]) listener(note);
 }
 
+/** A NOTIFY payload: origin, bot, conversation, cursor; revoked; the stored signals (previous, rows) when they fit. */
+interface NotePayload {
+  o: string;
+  b: string;
+  c: string;
+  n: number;
+  r?: 1;
+  p?: number;
+  /** Rows as [cursor, type, data, adminOnly (1) or not (0)]. */
+  s?: Array<[number, string, string, 0 | 1]>;
+}
+
+/** The most bytes of a NOTIFY payload that carries stored signals (PostgreSQL takes less than 8000). */
+const NOTE_BYTES = 7000;
+
 /** The note a NOTIFY payload carries, or undefined for one this process sent itself; throws on a bad payload. */
 function decodeNote(payload: string, origin: string): SignalNote | undefined {
-  const parsed = JSON.parse(payload) as { o: string; b: string; c: string; n: number; r?: 1 };
+  const parsed = JSON.parse(payload) as NotePayload;
   if (parsed.o === origin) return undefined;
+  const stored: StoredSignals | undefined =
+    typeof parsed.p === 'number' && Array.isArray(parsed.s) && parsed.s.length > 0
+      ? {
+          previous: parsed.p,
+          rows: parsed.s.map(([cursor, type, data, adminOnly]) => {
+            if (typeof cursor !== 'number' || typeof type !== 'string' || typeof data !== 'string')
+              throw new Error('a chat signal note carries a malformed row');
+            return { cursor, type, data, adminOnly: adminOnly === 1 };
+          }),
+        }
+      : undefined;
   return {
     botId: parsed.b,
     conversationId: parsed.c,
     cursor: parsed.n,
     ...(parsed.r ? { revoked: true as const } : {}),
+    ...(stored ? { stored } : {}),
   };
 }
 
@@ -121,16 +148,37 @@ export function signalBus(options: {
   }
 
   /** Sends a note to the other processes (fields after `o`, the origin). */
-  function notify(fields: { b: string; c: string; n: number; r?: 1 }): void {
+  function notify(fields: Omit<NotePayload, 'o'>): void {
     if (!notifications || closed) return;
-    const payload = JSON.stringify({ o: origin, ...fields });
+    let payload = JSON.stringify({ o: origin, ...fields });
+    if (fields.s && Buffer.byteLength(payload) > NOTE_BYTES) {
+      // Too large to carry: the note only says where the signals end; the streams there read them.
+      const { p: _previous, s: _rows, ...bare } = fields;
+      payload = JSON.stringify({ o: origin, ...bare });
+    }
     notifications.notify(CHANNEL, payload).catch((error: unknown) => options.onError(error));
   }
 
   return {
     publish(note: SignalNote): void {
       deliver(listeners, note);
-      notify({ b: note.botId, c: note.conversationId, n: note.cursor });
+      const { stored } = note;
+      notify({
+        b: note.botId,
+        c: note.conversationId,
+        n: note.cursor,
+        ...(stored
+          ? {
+              p: stored.previous,
+              s: stored.rows.map((r): [number, string, string, 0 | 1] => [
+                r.cursor,
+                r.type,
+                r.data,
+                r.adminOnly ? 1 : 0,
+              ]),
+            }
+          : {}),
+      });
     },
 
     revoke(botId: string): void {

@@ -128,6 +128,38 @@ describe.skipIf(!url)('Chat API on PostgreSQL, two processes sharing one databas
       await resumed.close();
     }
   });
+
+  it('delivers messages too large for a NOTIFY (read back) among small ones (carried in it) in order, once, on both processes', async () => {
+    const conv = await chat.conversation(alice);
+    const streams = await Promise.all(
+      [baseA, baseB].map((base) =>
+        openSse(`${base}/conversations/${conv}/listen`, { 'x-user-key': alice.key }),
+      ),
+    );
+    try {
+      const large = 'x'.repeat(12_000);
+      const posts = [];
+      for (let i = 0; i < 8; i++) {
+        posts.push(postOver(baseA, alice, conv, i % 2 ? `A${i} ${large}` : `A${i}`));
+        posts.push(postOver(baseB, alice, conv, i % 3 ? `B${i}` : `B${i} ${large}`));
+      }
+      const sent = await Promise.all(posts);
+      for (const stream of streams) {
+        await stream.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 16, 10_000);
+        await new Promise((r) => setTimeout(r, 150));
+        const frames = stream.signals();
+        expect(frames).toHaveLength(16);
+        const ids = frames.map((f) => (f.data?.data as { id: string } | undefined)?.id);
+        expect(new Set(ids)).toEqual(new Set(sent));
+        const cursors = frames.map((f) => Number(f.id));
+        expect([...cursors].sort((x, y) => x - y)).toEqual(cursors);
+      }
+      // Both processes sent the same frames, byte for byte in what they carry.
+      expect(streams[0]?.signals()).toEqual(streams[1]?.signals());
+    } finally {
+      await Promise.all(streams.map((s) => s.close()));
+    }
+  });
 });
 
 async function postOver(

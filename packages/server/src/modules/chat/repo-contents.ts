@@ -111,6 +111,28 @@ export function signalQueries(db: Kysely<Database>) {
       return Number(inserted.cursor);
     },
     /**
+     * PostgreSQL: appends a signal; answers its cursor and the newest cursor of its conversation before it
+     * (0 when none), read by the same statement (its snapshot does not hold the row it inserts). Exact only
+     * while the bot's signal writers are held off (the writer's advisory lock).
+     */
+    insertSignalAfter: async (
+      row: Omit<SignalRow, 'cursor'>,
+    ): Promise<{ cursor: number; previous: number }> => {
+      const inserted = await db
+        .insertInto('chat_signals')
+        .values(row)
+        .returning([
+          'cursor',
+          sql<
+            number | string | null
+          >`(select max(p.cursor) from chat_signals p where p.bot_id = ${row.bot_id} and p.conversation_id = ${row.conversation_id})`.as(
+            'previous',
+          ),
+        ])
+        .executeTakeFirstOrThrow();
+      return { cursor: Number(inserted.cursor), previous: Number(inserted.previous ?? 0) };
+    },
+    /**
      * Drops the stored signals that carry a message's content (`message_created`, `message_updated`), so a
      * deleted message is not replayed to a resuming stream, nor kept until the signals expire. Their data is
      * the message as JSON, which starts with its id.

@@ -42,10 +42,13 @@ interface StoredGroup {
 
 /**
  * The writer of the durable signal log: {@link WithSignals} runs work in a transaction, stores the signals
- * it emits in cursor order and publishes them on the bus after commit, one note per conversation. On SQLite
- * the note carries the stored signals and the cursor before them ({@link StoredSignals}): the streams that
- * are at that cursor send them as they are, without reading them back. (Signals past the retention are
- * dropped by `pruneSignals`, a periodic task of the job runner, never on a request's path.)
+ * it emits in cursor order and publishes them on the bus after commit, one note per conversation, carrying
+ * the stored signals and the cursor of the conversation's signal just before them ({@link StoredSignals}):
+ * the streams at that cursor send them as they are, without reading them back. On SQLite that cursor is the
+ * one this process stored last ({@link SignalChains}); on PostgreSQL the first insert of each conversation reads
+ * it in the same statement, while the bot's advisory lock holds off every other writer of the bot's signals.
+ * (Signals past the retention are dropped by `pruneSignals`, a periodic task of the job runner, never on a
+ * request's path.)
  */
 export function signalWriter(deps: Pick<ChatServiceDeps, 'db' | 'dialect' | 'clock' | 'bus'>): WithSignals {
   const { db, clock, bus } = deps;
@@ -72,15 +75,23 @@ export function signalWriter(deps: Pick<ChatServiceDeps, 'db' | 'dialect' | 'clo
               admin_only: p.adminOnly ? 1 : 0,
               created_at: at,
             };
-            const cursor = await chatRepo(tx).insertSignal(row);
             const k = chainKey(botId, p.conversationId);
             let group = stored.get(p.conversationId);
-            if (!group) {
-              group = { previous: chains?.get(k), rows: [] };
-              stored.set(p.conversationId, group);
+            let cursor: number;
+            if (chains) {
+              cursor = await chatRepo(tx).insertSignal(row);
+              if (!group) group = { previous: chains.get(k), rows: [] };
+              chains.set(k, cursor);
+            } else if (!group) {
+              // PostgreSQL: other processes write too, but not while this transaction holds the bot's lock.
+              const inserted = await chatRepo(tx).insertSignalAfter(row);
+              cursor = inserted.cursor;
+              group = { previous: inserted.previous, rows: [] };
+            } else {
+              cursor = await chatRepo(tx).insertSignal(row);
             }
+            stored.set(p.conversationId, group);
             group.rows.push({ cursor, type: row.type, data: row.data, adminOnly: p.adminOnly });
-            chains?.set(k, cursor);
           }
         }
         return value;

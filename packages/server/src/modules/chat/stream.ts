@@ -115,9 +115,8 @@ export class StreamRegistry {
  * `data: {"type": …, "data": …}`, and a ping every `pingMs`. It subscribes to the bus first, then sends
  * every stored signal after `after` (the resume point), then live ones. Each wake-up reads the rows after
  * the last cursor sent, one read at a time, so signals arrive in cursor order, never twice, never with a gap;
- * except that signals this process stored itself, announced with the cursor just before them (SQLite), are
- * sent as they are by a stream at that cursor that is neither reading nor stopped: nothing to read, and no
- * gap possible. Either way a listener gets only what its caller may see (debug signals for adminKey only).
+ * except that signals announced with the cursor just before them (see signalWriter) are sent as they are by a
+ * stream at that cursor that is neither reading nor stopped: nothing to read, and no gap possible. Either way a listener gets only what its caller may see (debug signals for adminKey only).
  *
  * Backpressure: signals are stored rows, so a reader that does not keep up costs nothing but a cursor.
  * Once `bufferBytes` wait in the socket, the stream stops reading signals (and drops the rows it read)
@@ -253,9 +252,9 @@ class LiveStream {
   }
 
   /**
-   * Signals this process just stored, announced with the cursor before them: sent at once (called from the
-   * writer's publish, after its commit) when that cursor is the last one this stream sent and it is neither
-   * reading nor waiting for its reader; otherwise read as any other note.
+   * Signals just stored, announced with the cursor before them: sent at once (called from the writer's
+   * publish after its commit, or from another process's note) when that cursor is the last one this stream sent
+   * and it is neither reading nor waiting for its reader; otherwise read as any other note.
    */
   private take(stored: StoredSignals): void {
     if (!this.ready || this.closed) return;
