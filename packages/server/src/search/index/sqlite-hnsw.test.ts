@@ -9,7 +9,7 @@ import { hnswWorker } from './hnsw-worker-client.js';
 import { seedBot, seedFile } from './passage-index.contract.js';
 import type { IndexedPassage, PassageIndex, PassageScope } from './passage-index.js';
 import { sqlitePassageIndex } from './sqlite-passage-index.js';
-import { sqliteHnswIndexOf } from './sqlite-vector.js';
+import { closeSqliteHnsw, sqliteHnswIndexOf } from './sqlite-vector.js';
 
 const tempDir = useTempDirs('parley-hnsw-');
 const MODEL = { id: 'hnsw-test-32d', dimensions: 32 };
@@ -43,7 +43,7 @@ const unitVectors = (dimensions: number, seed: number) => {
     const out = new Float32Array(n * dimensions);
     for (let i = 0; i < n; i++) {
       const v = Float32Array.from({ length: dimensions }, () => rnd() - 0.5);
-      const norm = Math.hypot(...v);
+      const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
       out.set(
         v.map((x) => x / norm),
         i * dimensions,
@@ -54,13 +54,13 @@ const unitVectors = (dimensions: number, seed: number) => {
 };
 
 /** An in-memory graph over no stored vectors (changes come through set/remove only). */
-function bareGraph(dimensions: number, events: HnswEvent[]): HnswVectorIndex {
+function bareGraph(dimensions: number, events: HnswEvent[], threads = 2): HnswVectorIndex {
   const none = async () => [];
   return new HnswVectorIndex({
     modelId: 'bare',
     dimensions,
     source: { keys: none, read: none, vectors: none },
-    buildThreads: 2,
+    buildThreads: threads,
     onEvent: (e) => events.push(e),
   });
 }
@@ -240,24 +240,24 @@ describe('SQLite HNSW vector index', () => {
     const dimensions = 512;
     const unit = unitVectors(dimensions, 21);
     const events: HnswEvent[] = [];
-    const graph = bareGraph(dimensions, events);
+    const graph = bareGraph(dimensions, events, 1); // one thread: light on a shared machine
     try {
       expect(await graph.ready('bot')).toBe(true);
       graph.set('bot', [1, 2, 3], unit(3));
-      const n = 6000;
+      const n = 4000;
       const vectors = unit(n);
       const queries = Array.from({ length: 20 }, (_, i) => {
-        const at = n - 1 - i * 297; // the last ones queued first among them
+        const at = n - 1 - i * 197; // the last ones queued first among them
         return { key: 1000 + at, q: vectors.slice(at * dimensions, (at + 1) * dimensions) };
       });
-      const removedQueries = [7, 4007].map((at) => vectors.slice(at * dimensions, (at + 1) * dimensions));
+      const removedQueries = [7, 3007].map((at) => vectors.slice(at * dimensions, (at + 1) * dimensions));
       graph.set(
         'bot',
         Array.from({ length: n }, (_, i) => 1000 + i),
         vectors,
       );
-      // Gone before they are inserted (4007), or once in the graph as the search goes (7 after a chunk).
-      graph.remove('bot', [1000 + 4007]);
+      // Gone before they are inserted (3007), or once in the graph as the search goes (7 after a chunk).
+      graph.remove('bot', [1000 + 3007]);
       const hits = await Promise.all(queries.map((x) => graph.nearest('bot', x.q, 10)));
       const stillQueued = await graph.queued('bot');
       expect(stillQueued).toBeGreaterThan(0); // the searches ran while insertion went on
@@ -268,7 +268,7 @@ describe('SQLite HNSW vector index', () => {
         const found = (await graph.nearest('bot', q, 50)) ?? [];
         expect(found).toHaveLength(50);
         expect(found.map((h) => h.key)).not.toContain(1000 + 7);
-        expect(found.map((h) => h.key)).not.toContain(1000 + 4007);
+        expect(found.map((h) => h.key)).not.toContain(1000 + 3007);
       }
       await graph.settle();
       expect(await graph.queued('bot')).toBe(0);
@@ -276,7 +276,7 @@ describe('SQLite HNSW vector index', () => {
       for (const q of removedQueries) {
         const keys = ((await graph.nearest('bot', q, 50)) ?? []).map((h) => h.key);
         expect(keys).not.toContain(1000 + 7);
-        expect(keys).not.toContain(1000 + 4007);
+        expect(keys).not.toContain(1000 + 3007);
       }
       const last = queries[0] as { key: number; q: Float32Array };
       expect((await graph.nearest('bot', last.q, 1))?.[0]?.key).toBe(last.key);
@@ -327,6 +327,36 @@ describe('SQLite HNSW vector index', () => {
       expect(hits.map((h) => h.fileId)).not.toContain(fileIds[0]);
     } finally {
       await o.db.close();
+    }
+  });
+
+  it('saves the changed graphs at shutdown, so the next start loads them', async () => {
+    const dataDir = await tempDir();
+    const first = await open(dataDir);
+    const vectors = clustered(250, 13);
+    const { bot, scope } = await seed(first, vectors.slice(0, 200));
+    await first.index.vectorSearch(vectors[0] as Float32Array, scope, 1); // built
+    const fileId = await seedFile(first.db, bot);
+    await first.index.replaceFilePassages({
+      fileId,
+      botId: bot.botId,
+      passages: passagesOf(vectors.slice(200)),
+      model: MODEL,
+    });
+    await closeSqliteHnsw(first.db.kysely);
+    expect(first.events.map((e) => e.kind)).toEqual(['built', 'saved']);
+    expect(first.events[1]).toMatchObject({ size: 250 });
+    expect(await sqliteHnswIndexOf(first.db.kysely, MODEL)).toBeUndefined();
+    await first.db.close();
+    const second = await open(dataDir);
+    try {
+      const top = await second.index.vectorSearch(vectors[42] as Float32Array, scope, 1);
+      expect(top[0]?.score).toBeCloseTo(1, 5);
+      expect(second.events).toEqual([
+        expect.objectContaining({ kind: 'loaded', partition: bot.botId, size: 250 }),
+      ]);
+    } finally {
+      await second.db.close();
     }
   });
 

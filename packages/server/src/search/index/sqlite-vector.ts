@@ -126,6 +126,19 @@ class SqliteHnsw {
     return index;
   }
 
+  /** Saves the changed graphs, then frees them (the HNSW worker ends once no index uses it). */
+  async close(): Promise<void> {
+    const current = this.current;
+    this.current = undefined;
+    perDatabase.delete(this.db);
+    if (!current) return;
+    try {
+      await current.index.flush();
+    } finally {
+      current.index.close();
+    }
+  }
+
   /** Drops the graphs of a model no longer current, and their files. */
   forget(): void {
     this.current?.index.drop();
@@ -314,4 +327,13 @@ export async function sqliteHnswIndexOf(
   model: { id: string; dimensions: number },
 ): Promise<HnswVectorIndex | undefined> {
   return perDatabase.get(db)?.of(model);
+}
+
+/**
+ * At shutdown, before the database closes: saves the HNSW graphs of a database handle that changed (so the
+ * next start loads them instead of rebuilding them) and frees them, ending the HNSW worker once no index
+ * uses it. Nothing to do for a handle without graphs (PostgreSQL, `dir: false`).
+ */
+export async function closeSqliteHnsw(db: Kysely<Database>): Promise<void> {
+  await perDatabase.get(db)?.close();
 }
