@@ -17,6 +17,7 @@ import { installMetrics } from './metrics/http.js';
 import { watchApp } from './metrics/watch.js';
 import type { KnowledgeResponder } from './modules/chat/reply-port.js';
 import { installPlatform } from './platform.js';
+import { closeSqliteHnsw } from './search/index/sqlite-vector.js';
 import type { Embedder } from './search/types.js';
 import { buildServices, type Services } from './services.js';
 import { installSurfaces } from './surfaces.js';
@@ -174,6 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     await services.bus.close();
     await services.embedder?.close();
     await services.reader.close();
+    await closeSqliteHnsw(deps.db.kysely);
   });
 
   return app as unknown as ParleyApp;

@@ -132,11 +132,9 @@ class SqliteHnsw {
     this.current = undefined;
     perDatabase.delete(this.db);
     if (!current) return;
-    try {
-      await current.index.flush();
-    } finally {
-      current.index.close();
-    }
+    // Best effort: a graph not saved is rebuilt at the next start.
+    await current.index.flush().catch(() => undefined);
+    current.index.close();
   }
 
   /** Drops the graphs of a model no longer current, and their files. */
