@@ -122,7 +122,7 @@ async function extractPassages(
 
 /**
  * Embeds the passages in batches (each with its breadcrumb unless the configuration says not to), recording
- * progress on the file after each.
+ * progress on the file after each but the last (the completion records that one: a write per file saved).
  */
 async function embedAll(
   deps: IndexerDeps,
@@ -143,7 +143,8 @@ async function embedAll(
     batch.forEach((passage, j) => {
       passage.embedding = vectors[j];
     });
-    await deps.files.indexingProgress(job, { done: Math.min(passages.length, i + batch.length) });
+    const done = i + batch.length;
+    if (done < passages.length) await deps.files.indexingProgress(job, { done });
   }
 }
 
@@ -197,8 +198,6 @@ export function indexFileJob(deps: IndexerDeps): JobHandler<IndexFileJob> {
       if (embedder) {
         await embedAll(deps, embedder, job, passages, options, signal);
         await checkVectorQuota(deps, embedder, file, passages.length);
-      } else {
-        await files.indexingProgress(job, { done: passages.length });
       }
       signal.throwIfAborted();
       // The upload may have been replaced meanwhile: index only the version this job was made for.
