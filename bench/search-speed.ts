@@ -732,7 +732,12 @@ async function searchLatency(
     // database handle), it searches vectors exactly. Passages are written and searched through `ours`, the
     // index searchFiles uses (same handle, same HNSW graph).
     const index: PassageIndex = sqlitePassageIndex({ kysely: recorded, vectorIndex: { dir: false } });
-    const ours = createPassageIndex({ db });
+    // searchFiles's index (createPassageIndex) shares this handle's graph; its events tell why a graph failed.
+    const graphEvents: HnswEvent[] = [];
+    const ours = sqlitePassageIndex({
+      kysely: db.kysely,
+      vectorIndex: { onEvent: (e) => graphEvents.push(e) },
+    });
     const exact = sqlitePassageIndex({ kysely: db.kysely, vectorIndex: { dir: false } });
     const model = { id: 'bench-clustered-512', dimensions: DIMENSIONS };
 
@@ -767,7 +772,7 @@ async function searchLatency(
         `text generation not counted; each file's vectors sent to the HNSW worker as it comes); database ${(dbBytes / 1e6).toFixed(0)} MB; ` +
         `load average ${loadAverage()}`,
     );
-    await hnswTimes(dataDir, db, owner.botId, model, size);
+    await hnswTimes(dataDir, db, owner.botId, model, size, graphEvents);
 
     // Queries: questions from the word list; each query vector is a perturbed copy of one stored passage's
     // vector (cosine ≈ 0.6), so its nearest passage is known.
@@ -1084,13 +1089,19 @@ async function hnswTimes(
   botId: string,
   model: { id: string; dimensions: number },
   size: number,
+  events: HnswEvent[],
 ): Promise<void> {
   const graph = await sqliteHnswIndexOf(db.kysely, model);
-  if (!graph || !(await graph.ready(botId))) throw new Error('no HNSW graph after the fill');
   // The fill returns once the vectors are committed and sent; the worker may still be inserting them.
   let mark = now();
-  await graph.settle();
+  await graph?.settle();
   const catchUpMs = msSince(mark);
+  if (!graph || !(await graph.ready(botId))) {
+    const failed = events.filter((e) => e.kind === 'failed');
+    throw new Error(
+      `no HNSW graph after the fill: ${failed.length ? JSON.stringify(failed) : 'no failure reported'}`,
+    );
+  }
   mark = now();
   await graph.flush();
   const saveMs = msSince(mark);
