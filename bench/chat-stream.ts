@@ -16,7 +16,6 @@
 // BENCH_PARLEY_MAIN (the server entry point to run, default this checkout's packages/server/dist/main.js: another
 // build's, to measure before and after a change).
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Agent, createServer, request, type ServerResponse } from 'node:http';
 import { cpus } from 'node:os';
@@ -25,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { createParser } from 'eventsource-parser';
 import { intOption, makeWorkFolder, option } from './lib/args.js';
 import { megabytes, ratio, table } from './lib/format.js';
-import { loadAverage, procMemory } from './lib/machine.js';
+import { cpuSeconds, loadAverage, procMemory } from './lib/machine.js';
 import { onMaintenanceDb, withDatabase } from './lib/postgres.js';
 import { runMain, sleep } from './lib/run.js';
 import {
@@ -270,17 +269,6 @@ interface Bucket {
 }
 
 const emptyBucket = (): Bucket => ({ delivery: [], post: [], elapsedMs: 0, messages: 0, cpuSeconds: 0 });
-
-/** CPU seconds (user + system, every thread) `pid` has used so far, from /proc (NaN without /proc). */
-function cpuSeconds(pid: number): number {
-  try {
-    // Fields after the command's closing parenthesis: state is the 3rd field, utime the 14th, stime the 15th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 /** CPU seconds the server processes of `open`'s system have used so far. */
 const systemCpu = (open: Open): number => open.system.procs.reduce((sum, p) => sum + cpuSeconds(p.pid), 0);

@@ -11,7 +11,7 @@
 // BENCH_PARLEY_MAIN (the server entry point to run, default this checkout's packages/server/dist/main.js: another
 // build's, to measure before and after a change).
 import { createHash, randomFillSync } from 'node:crypto';
-import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, open, rm, stat, unlink } from 'node:fs/promises';
 import { createServer, type IncomingMessage, request } from 'node:http';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { makeWorkFolder, option, positiveInteger } from './lib/args.js';
 import { megabytes, table } from './lib/format.js';
-import { loadAverage, procMemory, residentMemory } from './lib/machine.js';
+import { cpuSeconds, loadAverage, procMemory, residentMemory } from './lib/machine.js';
 import { onInterrupt, runMain, sleep } from './lib/run.js';
 import {
   callApi,
@@ -200,17 +200,6 @@ async function downloadThroughApi(
 ): Promise<{ bytes: number; sha256: string }> {
   const { file } = await callApi<{ file: { url: string } }>(server, 'GET', `/v1/files/${id}`);
   return getFile(file.url, target);
-}
-
-/** CPU seconds (user + system, every thread) `pid` has used so far, from /proc (NaN without /proc). */
-function cpuSeconds(pid: number): number {
-  try {
-    // Fields after the command's closing parenthesis: state is the 3rd field, utime the 14th, stime the 15th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 /** Runs `fn`, adding the CPU seconds `pid` used meanwhile to `into`. */

@@ -1,4 +1,4 @@
-// The machine and its processes: load average and the memory of a process.
+// The machine and its processes: load average, the memory and the CPU time of a process.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -43,4 +43,15 @@ export function psRss(pid: number): Promise<number | undefined> {
 /** The resident memory of `pid` in bytes: from /proc, else from `ps`. */
 export async function residentMemory(pid: number): Promise<number | undefined> {
   return procMemory(pid, 'VmRSS') ?? (await psRss(pid));
+}
+
+/** CPU seconds (user + system, every thread) `pid` has used so far, from /proc (NaN without /proc). */
+export function cpuSeconds(pid: number): number {
+  try {
+    // Fields after the command's closing parenthesis: state is the 3rd field, utime the 14th, stime the 15th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
