@@ -136,7 +136,22 @@ function knowledgeServices(
 ) {
   const db = deps.db.kysely;
   const { config, clock, jobs } = deps;
-  const index = createPassageIndex({ db: deps.db });
+  const index = createPassageIndex({
+    db: deps.db,
+    onGraphEvent: (event) => {
+      // A failed graph is searched exactly (slower, same answers) and tried again later: worth a warning.
+      if (event.kind === 'failed')
+        deps.logger?.warn(
+          { bot: event.partition, reason: event.message },
+          'HNSW graph failed; searching exactly',
+        );
+      else
+        deps.logger?.info(
+          { bot: event.partition, vectors: event.size, ms: Math.round(event.ms) },
+          `HNSW graph ${event.kind}`,
+        );
+    },
+  });
   const embedder = meteredEmbedder(embedderFor(config, deps.embedder), deps.metrics);
   const files = filesService({
     logger: deps.logger,

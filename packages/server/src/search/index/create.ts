@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import type { HnswEvent } from './hnsw-partition.js';
 import type { PassageIndex } from './passage-index.js';
 import { postgresPassageIndex } from './postgres-passage-index.js';
 import { sqlitePassageIndex } from './sqlite-passage-index.js';
@@ -10,6 +11,8 @@ export interface PassageIndexOptions {
   breadcrumbWeight?: number;
   /** PostgreSQL only: use pgvector when available (default true). */
   pgvector?: boolean;
+  /** SQLite only: what the HNSW graphs did (loaded, built, saved, failed), for the logs. */
+  onGraphEvent?: (event: HnswEvent) => void;
 }
 
 /**
@@ -21,7 +24,11 @@ export function createPassageIndex(options: PassageIndexOptions): PassageIndex {
   const weight = options.breadcrumbWeight === undefined ? {} : { breadcrumbWeight: options.breadcrumbWeight };
   switch (db.dialect) {
     case 'sqlite':
-      return sqlitePassageIndex({ kysely: db.kysely, ...weight });
+      return sqlitePassageIndex({
+        kysely: db.kysely,
+        ...weight,
+        ...(options.onGraphEvent ? { vectorIndex: { onEvent: options.onGraphEvent } } : {}),
+      });
     case 'postgres':
       return postgresPassageIndex({
         kysely: db.kysely,

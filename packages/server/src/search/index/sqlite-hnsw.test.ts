@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../db/database.js';
 import { useTempDirs } from '../../test-support/temp-dirs.js';
+import { createPassageIndex } from './create.js';
 import { type HnswEvent, HnswVectorIndex } from './hnsw-vector-index.js';
 import { hnswWorker } from './hnsw-worker-client.js';
 import { seedBot, seedFile } from './passage-index.contract.js';
@@ -114,6 +115,28 @@ async function seed(o: Opened, vectors: Float32Array[]) {
 const graphOf = async (o: Opened) => sqliteHnswIndexOf(o.db.kysely, MODEL);
 
 describe('SQLite HNSW vector index', () => {
+  it('tells the passage index’s owner what the graphs do (the server logs it)', async () => {
+    const dataDir = await tempDir();
+    const db = await openDatabase({ dataDir });
+    const events: HnswEvent[] = [];
+    try {
+      const o: Opened = {
+        db,
+        index: createPassageIndex({ db, onGraphEvent: (e) => events.push(e) }),
+        events,
+      };
+      const vectors = clustered(100, 3);
+      const { bot, scope } = await seed(o, vectors);
+      const hits = await o.index.vectorSearch(vectors[7] as Float32Array, scope, 1);
+      expect(hits).toHaveLength(1);
+      await (await graphOf(o))?.settle();
+      expect(events).toContainEqual(expect.objectContaining({ kind: 'built', partition: bot.botId }));
+    } finally {
+      await closeSqliteHnsw(db.kysely);
+      await db.close();
+    }
+  });
+
   it('answers the exact scan’s top 10 (recall@10 ≥ 0.98) from a graph built in a worker, and only the bot’s', async () => {
     const dataDir = await tempDir();
     const seeding = await open(dataDir);
