@@ -101,7 +101,7 @@ describe('USE lite on onnxruntime-node (the graph rebuilt from the package weigh
       let same = 0;
       for (let i = 0; i < paragraphs; i++) if (nearest(exact, i) === nearest(quantised, i)) same++;
       // Near-ties between paragraphs can flip (the inputs' quantisation scale is per batch): 9 in 10 at least.
-    expect(same).toBeGreaterThanOrEqual(paragraphs * 0.9);
+      expect(same).toBeGreaterThanOrEqual(paragraphs * 0.9);
     }, 120_000);
 
     it('gives a text nearly the same vector alone or among others (inputs are quantised per batch)', async () => {
