@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USE_LITE_ID, USE_LITE_INT8_ID, UseLiteEmbedder } from './use-lite.js';
 import { resolveUseLiteFiles } from './use-lite-model.js';
+import { quantizeColumns } from './use-lite-onnx.js';
 
 const dot = (a: Float32Array, b: Float32Array): number => {
   let sum = 0;
@@ -162,5 +163,21 @@ describe('USE lite when onnxruntime cannot load', () => {
     expect(() => new UseLiteEmbedder({ runtime: 'gpu' as 'onnx' })).toThrow(
       'runtime must be onnx or tfjs, got gpu',
     );
+  });
+});
+
+describe('quantizeColumns', () => {
+  it('scales each column by its own largest magnitude, keeps signs, and leaves an all-zero column at scale 1', () => {
+    // 2 rows × 3 columns, row-major: column 0 [1, -0.25], column 1 [0, 0], column 2 [0.02, 0.005].
+    const { values, scales } = quantizeColumns({
+      data: Float32Array.of(1, 0, 0.02, -0.25, 0, 0.005),
+      dims: [2, 3],
+    });
+    expect(Array.from(scales, (s) => Number(s.toPrecision(6)))).toEqual([
+      Number((1 / 127).toPrecision(6)),
+      1,
+      Number((0.02 / 127).toPrecision(6)),
+    ]);
+    expect(Array.from(values)).toEqual([127, 0, 127, -32, 0, 32]); // 31.75 rounds to 32
   });
 });
