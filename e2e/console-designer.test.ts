@@ -163,9 +163,13 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
       expect(await question1.evaluate((e) => e === e.ownerDocument.activeElement)).toBe(true);
       await question1.fill('How do I get a refund?');
       await expect.poll(() => previewShows(frame, 'How do I get a refund?')).toBe(true);
-      for (const text of ['how do I get a refund? ', 'Spare']) {
+      for (const [i, text] of ['how do I get a refund? ', 'Spare'].entries()) {
         await addQuestion.click();
+        // The new question's field takes the focus once it is drawn: type only then.
+        const added = page.getByLabel(`Question ${i + 2}`, { exact: true });
+        await expect.poll(() => added.evaluate((e) => e === e.ownerDocument.activeElement)).toBe(true);
         await page.keyboard.type(text);
+        await expect.poll(() => added.inputValue()).toBe(text);
       }
       await page.getByRole('button', { name: 'Remove question 3', exact: true }).click();
       expect(await page.getByLabel('Question 3', { exact: true }).count()).toBe(0);
