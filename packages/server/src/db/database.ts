@@ -13,6 +13,7 @@ import type pg from 'pg';
 import * as sqliteVec from 'sqlite-vec';
 import { createPrivateFile, makePrivateDir } from '../data-dir.js';
 import { migrationProvider } from './migrations.js';
+import { ownSchemaDialect } from './pg-introspector.js';
 import type { Database } from './schema.js';
 
 /** Which engine a database runs on. */
@@ -169,7 +170,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
   let connectionError = (error: Error) =>
     process.emitWarning(`a PostgreSQL connection failed while idle: ${error.message}`, 'ParleyDatabase');
   pool.on('error', (error) => connectionError(error));
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Database>({ dialect: ownSchemaDialect(new PostgresDialect({ pool })) });
   const notifications = postgresNotifications(url, schema ?? 'public', pool, pg.Client);
   return {
     kysely,

@@ -76,6 +76,50 @@ async function dropSchema(connectionString: string, name: string): Promise<void>
       }
     });
 
+    it('introspects only its own schema, so other schemas dropped meanwhile never fail its start', async () => {
+      const db = await openDatabase({ url: databaseUrl, dataDir: tmpdir(), pgSchema: schema });
+      const churn = new pg.Client({ connectionString: databaseUrl });
+      await churn.connect();
+      const others = Array.from({ length: 40 }, (_, i) => `${schema}_other_${i}`);
+      try {
+        const tables = await db.kysely.introspection.getTables({ withInternalKyselyTables: true });
+        expect(new Set(tables.map((t) => t.schema))).toEqual(new Set([schema]));
+        expect(sortedNames(tables.map((t) => t.name).filter((n) => !n.startsWith('kysely_')))).toEqual(
+          sortedNames(APP_TABLES),
+        );
+        const migrations = tables.find((t) => t.name === 'kysely_migration');
+        expect(migrations?.columns.map((c) => [c.name, c.dataType, c.isNullable])).toEqual([
+          ['name', 'varchar', false],
+          ['timestamp', 'varchar', false],
+        ]);
+        expect((await db.kysely.introspection.getTables()).some((t) => t.name.startsWith('kysely_'))).toBe(
+          false,
+        );
+        // Other schemas (tests, other apps) come and go while this process introspects and migrates: Kysely's
+        // own introspector resolved every schema by name and failed with "schema … does not exist".
+        for (const name of others)
+          await churn.query(`create schema ${name}; create table ${name}.t (id serial)`);
+        let dropping = true;
+        const dropper = (async () => {
+          for (const name of others) await churn.query(`drop schema ${name} cascade`);
+          dropping = false;
+        })();
+        let rounds = 0;
+        while (dropping) {
+          await db.kysely.introspection.getTables({ withInternalKyselyTables: true });
+          rounds++;
+        }
+        await dropper;
+        expect(rounds).toBeGreaterThan(0);
+        const again = await openDatabase({ url: databaseUrl, dataDir: tmpdir(), pgSchema: schema });
+        await again.close();
+      } finally {
+        for (const name of others) await churn.query(`drop schema if exists ${name} cascade`);
+        await churn.end();
+        await db.close();
+      }
+    });
+
     it('refuses a schema name that is not a plain identifier', async () => {
       await expect(
         openDatabase({ url: databaseUrl, dataDir: tmpdir(), pgSchema: 'x; drop table accounts' }),
