@@ -343,11 +343,19 @@ describe('SQLite HNSW vector index', () => {
       expect(await graph?.ready(bot.botId)).toBe(true);
       expect(graph?.size(bot.botId)).toBe(500);
       expect(o.events.map((e) => e.kind)).toEqual(['built', 'failed', 'built']);
-      const q = vectors[150] as Float32Array;
-      const hits = await o.index.vectorSearch(q, scope, 10);
-      const want = await exact.vectorSearch(q, scope, 10);
-      expect(hits.map((h) => h.passageId)).toEqual(want.map((h) => h.passageId));
-      expect(hits.map((h) => h.fileId)).not.toContain(fileIds[0]);
+      // The graph answers again (approximately: recall over several queries, not one exact list), and
+      // the file deleted while it was down is not in it.
+      let found = 0;
+      const asked = [150, 180, 220, 260, 299, 320, 400, 480, 540, 590];
+      for (const at of asked) {
+        const q = vectors[at] as Float32Array;
+        const hits = await o.index.vectorSearch(q, scope, 10);
+        const want = await exact.vectorSearch(q, scope, 10);
+        const tenth = want[9]?.score ?? -1;
+        found += hits.filter((h) => h.score >= tenth - 1e-6).length;
+        expect(hits.map((h) => h.fileId)).not.toContain(fileIds[0]);
+      }
+      expect(found / (asked.length * 10)).toBeGreaterThanOrEqual(0.95);
     } finally {
       await o.db.close();
     }
