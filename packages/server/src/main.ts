@@ -1,6 +1,11 @@
 #!/usr/bin/env node
 // The only module with side effects: run the CLI with the real process, and stop gracefully on SIGTERM/SIGINT.
-import { runCli } from './cli.js';
+import { holdYoungGeneration } from './young-generation.js';
+
+// `parley serve` keeps V8's young generation at 1 MB semi-spaces (Node's default lets it grow to 16), from
+// before the CLI's modules load (hence their dynamic import).
+if (process.argv[2] === 'serve') holdYoungGeneration();
+const { runCli } = await import('./cli.js');
 
 const code = await runCli(process.argv, {
   env: process.env,

@@ -1,0 +1,86 @@
+// V8 flags are process-wide: each case runs in a node process of its own.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { typescriptBootstrap } from './search/embed/spawn-worker.js';
+import { youngGenerationSized } from './young-generation.js';
+
+/**
+ * In a fresh `node` with `nodeArgs`: runs `before` (code given `holdYoungGeneration`), then allocates garbage with
+ * survivors, enough for V8 to grow its young generation to the maximum several times over, in the main thread,
+ * in a worker thread started after (once it is online) and in the main thread again; answers the semi-space MB
+ * of each.
+ */
+async function semiSpacesAfterChurn(before: string, nodeArgs: string[] = []): Promise<number[]> {
+  const young = JSON.stringify(new URL('./young-generation.ts', import.meta.url).href);
+  const churn = `
+    let kept = [];
+    for (let i = 0; i < 4_000_000; i++) {
+      kept.push({ i, text: 'x' + i });
+      if (kept.length > 50_000) kept = [];
+    }
+  `;
+  const module = `
+    import { Worker } from 'node:worker_threads';
+    import { holdYoungGeneration, semiSpaceMb } from ${young};
+    ${before}
+    const churn = () => { ${churn} };
+    churn();
+    const first = semiSpaceMb();
+    const worker = new Worker(${JSON.stringify(`
+      const { parentPort } = require('node:worker_threads');
+      const { getHeapSpaceStatistics } = require('node:v8');
+      parentPort.once('message', () => {
+        ${churn}
+        const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+        parentPort.postMessage(space.space_size / 2 / 2 ** 20);
+      });
+    `)}, { eval: true });
+    await new Promise((resolve) => worker.once('online', resolve));
+    worker.postMessage('go');
+    const [inWorker] = await new Promise((resolve) => worker.once('message', (m) => resolve([m])));
+    await worker.terminate();
+    churn();
+    process.stdout.write(JSON.stringify([first, inWorker, semiSpaceMb()]));
+  `;
+  const entry = new URL(`data:text/javascript;base64,${Buffer.from(module).toString('base64')}`);
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...nodeArgs, '-e', typescriptBootstrap(entry)],
+    { env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 },
+  );
+  return JSON.parse(stdout) as number[];
+}
+
+describe('holdYoungGeneration', () => {
+  it('without it, the young generation grows past its initial 1 MB semi-spaces (the control)', async () => {
+    const [main, worker] = await semiSpacesAfterChurn('');
+    expect(main).toBeGreaterThanOrEqual(8);
+    expect(worker).toBeGreaterThanOrEqual(8);
+  }, 60_000);
+
+  it('keeps the young generation at 1 MB semi-spaces, in worker threads too and after one started', async () => {
+    expect(
+      await semiSpacesAfterChurn('if (!holdYoungGeneration([], undefined)) throw new Error("not held");'),
+    ).toEqual([1, 1, 1]);
+  }, 60_000);
+
+  it('changes nothing when node flags size the young generation', async () => {
+    const sizes = await semiSpacesAfterChurn(
+      'if (holdYoungGeneration(process.execArgv, undefined)) throw new Error("held");',
+      ['--max-semi-space-size=8'],
+    );
+    expect(sizes[0]).toBe(8);
+  }, 60_000);
+});
+
+describe('youngGenerationSized', () => {
+  it('sees semi-space flags on the command line or in NODE_OPTIONS, in either spelling', () => {
+    expect(youngGenerationSized(['--max-semi-space-size=4'], undefined)).toBe(true);
+    expect(youngGenerationSized([], '--max-old-space-size=512 --min_semi_space_size=2')).toBe(true);
+    expect(youngGenerationSized(['--semi-space-growth-factor=1'], '')).toBe(true);
+    expect(youngGenerationSized(['--max-old-space-size=512', '--enable-source-maps'], '--inspect')).toBe(
+      false,
+    );
+  });
+});
