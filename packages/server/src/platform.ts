@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
-import rateLimit from '@fastify/rate-limit';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
 import type { Db } from './db/database.js';
 import { ApiError } from './errors/errors.js';
+import { installApiDocs } from './http/api-docs.js';
 import { parseBearer } from './http/headers.js';
 import { rateLimitStore, redisReady } from './http/rate-limit-store.js';
 import type { LogsService } from './modules/logs/service.js';
@@ -19,31 +17,34 @@ export interface PlatformDeps {
   version?: string | undefined;
 }
 
-/** The OpenAPI document (`/openapi.json`, registered with the health checks) and its browsable form (`/docs`). */
-async function apiDocs(app: FastifyInstance, { config, version }: PlatformDeps): Promise<void> {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Parley API',
-        version: version ?? '0.1.0',
-        description:
-          'Admin API (`/v1/admin`) of Parley. Authenticate with `Authorization: Bearer <token>`, or in a browser with the session cookie a sign-in (`POST /v1/admin/account/sessions`) sets; workspace-scoped operations also need `x-workspace-id`. Errors answer `{id, code, type, message, metadata?}`.',
-      },
-      servers: [{ url: config.publicUrl }],
-      components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer' },
-          userKey: { type: 'apiKey', in: 'header', name: 'x-user-key' },
-          sessionCookie: { type: 'apiKey', in: 'cookie', name: 'parley_session' },
+/**
+ * The OpenAPI document (`/openapi.json`, registered with the health checks) and its browsable form (`/docs`),
+ * their libraries loaded at first use.
+ */
+function apiDocs(app: FastifyInstance, { config, version }: PlatformDeps): void {
+  installApiDocs(
+    app,
+    {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Parley API',
+          version: version ?? '0.1.0',
+          description:
+            'Admin API (`/v1/admin`) of Parley. Authenticate with `Authorization: Bearer <token>`, or in a browser with the session cookie a sign-in (`POST /v1/admin/account/sessions`) sets; workspace-scoped operations also need `x-workspace-id`. Errors answer `{id, code, type, message, metadata?}`.',
+        },
+        servers: [{ url: config.publicUrl }],
+        components: {
+          securitySchemes: {
+            bearerAuth: { type: 'http', scheme: 'bearer' },
+            userKey: { type: 'apiKey', in: 'header', name: 'x-user-key' },
+            sessionCookie: { type: 'apiKey', in: 'cookie', name: 'parley_session' },
+          },
         },
       },
     },
-  });
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { docExpansion: 'list', deepLinking: true },
-  });
+    { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } },
+  );
 }
 
 /**
@@ -58,6 +59,8 @@ async function rateLimitApis(app: FastifyInstance, config: Config, db: Db): Prom
       app.addHook('onClose', async () => void where.redis.disconnect());
       await redisReady(where.redis, 5000);
     }
+    // Loaded only when on (it brings ip-address).
+    const { default: rateLimit } = await import('@fastify/rate-limit');
     await app.register(rateLimit, {
       ...(where.kind === 'redis' ? { redis: where.redis, nameSpace: 'parley-rate-limit:' } : {}),
       ...(where.kind === 'postgres' ? { store: where.store } : {}),
@@ -129,7 +132,7 @@ function botRequestLog(app: FastifyInstance, logs: PlatformDeps['logs']): void {
  * the health checks, and the hook that writes a bot's request log.
  */
 export async function installPlatform(app: FastifyInstance, deps: PlatformDeps): Promise<void> {
-  await apiDocs(app, deps);
+  apiDocs(app, deps);
   await rateLimitApis(app, deps.config, deps.db);
   healthChecks(app, deps.db);
   botRequestLog(app, deps.logs);

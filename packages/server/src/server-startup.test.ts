@@ -2,7 +2,8 @@
 // loads. A module loaded is memory held for the life of the process (its source text, its compiled code, what
 // it builds at import), so the drivers and SDKs of settings a deployment does not use stay unloaded: the S3 SDK
 // on local disk, the PostgreSQL driver on SQLite, the Redis client without PARLEY_REDIS_URL, undici until a
-// webhook is sent, the document extractors until a file is indexed, the CLI's archive and progress libraries.
+// webhook is sent, the document extractors until a file is indexed, the CLI's archive and progress libraries,
+// the OpenAPI document's and /docs's libraries until they are asked for.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
@@ -130,6 +131,11 @@ describe('parley serve on SQLite and local disk (default settings)', () => {
       'cli-progress', // parley files upload
       'cli-table3',
       'tinyglobby',
+      '@fastify/swagger', // the first request for the OpenAPI document or /docs
+      '@fastify/swagger-ui',
+      '@fastify/static',
+      'yaml',
+      'glob',
     ];
     expect(unused.filter((name) => loadsPackage(urls, name))).toEqual([]);
   }, 120_000);

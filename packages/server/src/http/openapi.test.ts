@@ -152,6 +152,60 @@ describe('OpenAPI document and service endpoints', () => {
     expect(res.body).toMatch(/<html/i);
   });
 
+  it("serves the document under /docs too (JSON and YAML) and swagger-ui's files, with HEAD, ranges and 304", async () => {
+    const json = await t.app.inject({ method: 'GET', url: '/docs/json' });
+    expect(json.statusCode).toBe(200);
+    expect(json.json()).toEqual(doc);
+    const yaml = await t.app.inject({ method: 'GET', url: '/docs/yaml' });
+    expect(yaml.headers['content-type']).toBe('application/x-yaml');
+    expect(yaml.body).toContain('openapi: 3.1.0');
+    expect(yaml.body).toContain('operationId: admin.listBots');
+
+    const css = await t.app.inject({ method: 'GET', url: '/docs/static/swagger-ui.css' });
+    expect(css.statusCode).toBe(200);
+    expect(css.headers['content-type']).toMatch(/^text\/css/);
+    expect(css.headers['content-length']).toBe(String(css.rawPayload.length));
+    expect(css.headers['x-request-id']).toEqual(expect.any(String));
+    const head = await t.app.inject({ method: 'HEAD', url: '/docs/static/swagger-ui.css' });
+    expect([head.statusCode, head.headers['content-length'], head.body]).toEqual([
+      200,
+      css.headers['content-length'],
+      '',
+    ]);
+    const range = await t.app.inject({
+      method: 'GET',
+      url: '/docs/static/swagger-ui.css',
+      headers: { range: 'bytes=0-99' },
+    });
+    expect([range.statusCode, range.headers['content-range'], range.body]).toEqual([
+      206,
+      `bytes 0-99/${css.rawPayload.length}`,
+      css.body.slice(0, 100),
+    ]);
+    const unchanged = await t.app.inject({
+      method: 'GET',
+      url: '/docs/static/swagger-ui.css',
+      headers: { 'if-none-match': String(css.headers.etag) },
+    });
+    expect([unchanged.statusCode, unchanged.body, unchanged.headers['content-type']]).toEqual([
+      304,
+      '',
+      undefined,
+    ]);
+  });
+
+  it('answers what /docs does not have with the API 404 (wire format)', async () => {
+    for (const [method, url] of [
+      ['GET', '/docs/static/nothing.js'],
+      ['GET', '/docs/nothing'],
+      ['POST', '/docs/json'],
+    ] as const) {
+      const res = await t.app.inject({ method, url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toMatchObject({ code: 404, type: 'ResourceNotFound' });
+    }
+  });
+
   it('answers /healthz with 200 {status: "ok"} without a token', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(200);
