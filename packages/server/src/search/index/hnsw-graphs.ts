@@ -98,7 +98,11 @@ export class Graphs {
       }
       case 'remove': {
         const g = this.graphs.get(r.partition);
-        if (g) this.unset(g, r.keys);
+        if (!g) return;
+        this.unset(g, r.keys);
+        // Queued vectors removed before their insertion: whoever waited for them (a build) is answered now,
+        // not at the next insertion or save.
+        this.settleWaiters();
         return;
       }
       case 'drop':
@@ -251,7 +255,10 @@ export class Graphs {
         oldestSeq = first.seq;
       }
     }
-    if (!oldest) return;
+    if (!oldest) {
+      this.settleWaiters();
+      return;
+    }
     const [name, g] = oldest;
     try {
       this.insertChunk(g);
