@@ -138,6 +138,7 @@ function knowledgeServices(
   const { config, clock, jobs } = deps;
   const index = createPassageIndex({
     db: deps.db,
+    lexicalThreads: config.search.threads,
     onGraphEvent: (event) => {
       // A failed graph is searched exactly (slower, same answers) and tried again later: worth a warning.
       if (event.kind === 'failed')

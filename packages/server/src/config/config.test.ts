@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, ConfigError, type ConfigIssue, loadConfig } from './config.js';
@@ -66,6 +67,7 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_EMBEDDINGS_API_KEY: ['sk-test'],
   PARLEY_EMBEDDINGS_DIMENSIONS: ['768'],
   PARLEY_SEARCH_DENSE_WEIGHT: ['1.5', '-0.1', 'half'],
+  PARLEY_SEARCH_THREADS: ['0', '33', 'all'],
   PARLEY_MAX_INDEXABLE_BYTES: ['0', 'big'],
   PARLEY_INDEXING_TIMEOUT_SECONDS: ['0', 'long'],
   PARLEY_INDEXING_CONCURRENCY: ['0', '65'],
@@ -180,6 +182,7 @@ describe('loadConfig defaults', () => {
     });
     expect(config.search).toEqual({
       denseWeight: 0.15,
+      threads: Math.min(4, availableParallelism()),
       maxIndexableBytes: 95 * 1024 * 1024,
       indexingTimeoutMs: 600_000,
       indexingConcurrency: 4,
@@ -256,6 +259,7 @@ describe('loadConfig accepted values', () => {
         PARLEY_EMBEDDINGS_API_KEY: 'sk-test',
         PARLEY_EMBEDDINGS_DIMENSIONS: '768',
         PARLEY_SEARCH_DENSE_WEIGHT: '0.3',
+        PARLEY_SEARCH_THREADS: '3',
         PARLEY_MAX_INDEXABLE_BYTES: '1000',
         PARLEY_INDEXING_TIMEOUT_SECONDS: '30',
         PARLEY_INDEXING_CONCURRENCY: '2',
@@ -333,6 +337,7 @@ describe('loadConfig accepted values', () => {
       },
       search: {
         denseWeight: 0.3,
+        threads: 3,
         maxIndexableBytes: 1000,
         indexingTimeoutMs: 30_000,
         indexingConcurrency: 2,

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { IssueList } from './issues.js';
 import { parseOrigins } from './origins.js';
@@ -221,6 +222,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
     embedder: embedder(context),
     search: Object.freeze({
       denseWeight: v.PARLEY_SEARCH_DENSE_WEIGHT,
+      threads: v.PARLEY_SEARCH_THREADS ?? Math.min(4, availableParallelism()),
       maxIndexableBytes: v.PARLEY_MAX_INDEXABLE_BYTES,
       indexingTimeoutMs: v.PARLEY_INDEXING_TIMEOUT_SECONDS * 1000,
       indexingConcurrency: v.PARLEY_INDEXING_CONCURRENCY,

@@ -76,6 +76,8 @@ export const CONFIG_SHAPE = Type.Object({
   }),
   search: Type.Object({
     denseWeight: Type.Number(),
+    /** Worker threads of a split lexical search (SQLite); 1: in the main thread. */
+    threads: Type.Integer(),
     maxIndexableBytes: Type.Integer(),
     indexingTimeoutMs: Type.Integer(),
     indexingConcurrency: Type.Integer(),

@@ -76,6 +76,14 @@ export const SEARCH_VARIABLES = {
     description:
       'weight of the semantic signal in hybrid ranking (z-score fusion; the default is tuned on SciFact train)',
   }),
+  PARLEY_SEARCH_THREADS: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 32,
+      description:
+        "SQLite only: worker threads a lexical search over 20,000 passages or more is split across (each scans a range of the full-text index on a read connection of its own; the main thread stays free); `1` searches in the main thread. Default: the machine's cores, at most 4",
+    }),
+  ),
   PARLEY_MAX_INDEXABLE_BYTES: Type.Integer({
     minimum: 1,
     maximum: 1024 * 1024 * 1024,

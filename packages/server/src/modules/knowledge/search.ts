@@ -231,9 +231,13 @@ export function searchService(deps: SearchDeps): SearchService {
       };
       const mode: SearchMode = deps.embedder ? (input.mode ?? 'hybrid') : 'lexical';
       const k = Math.max(50, limit * CANDIDATES_PER_RESULT);
-      const lexical = mode === 'semantic' ? [] : await deps.index.lexicalSearch(input.query, scope, k);
       const log = ctx.log ?? deps.logger ?? silentLogger;
-      const dense = await denseCandidates(deps, vectors, log, { mode, query: input.query, scope, k });
+      // Both lists at once: the query's embedding (a worker) and its nearest passages (the HNSW worker) need
+      // the main thread only briefly, and a large lexical search runs in reader threads too.
+      const [dense, lexical] = await Promise.all([
+        denseCandidates(deps, vectors, log, { mode, query: input.query, scope, k }),
+        mode === 'semantic' ? [] : deps.index.lexicalSearch(input.query, scope, k),
+      ]);
       const fused = fuse(lexical, dense, { mode, denseWeight: deps.denseWeight, limit: k });
       const kept = mode === 'hybrid' ? await keepWordMatches(deps.index, input.query, lexical, fused) : fused;
       const ranked = kept.slice(0, input.consolidate ? k : limit);

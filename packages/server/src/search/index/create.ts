@@ -11,6 +11,8 @@ export interface PassageIndexOptions {
   breadcrumbWeight?: number;
   /** PostgreSQL only: use pgvector when available (default true). */
   pgvector?: boolean;
+  /** SQLite only: worker threads a large lexical search is split across (default 1: none). */
+  lexicalThreads?: number;
   /** SQLite only: what the HNSW graphs did (loaded, built, saved, failed), for the logs. */
   onGraphEvent?: (event: HnswEvent) => void;
 }
@@ -28,6 +30,7 @@ export function createPassageIndex(options: PassageIndexOptions): PassageIndex {
         kysely: db.kysely,
         ...weight,
         ...(options.onGraphEvent ? { vectorIndex: { onEvent: options.onGraphEvent } } : {}),
+        ...(options.lexicalThreads === undefined ? {} : { lexicalThreads: options.lexicalThreads }),
       });
     case 'postgres':
       return postgresPassageIndex({

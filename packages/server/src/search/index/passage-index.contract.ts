@@ -16,6 +16,8 @@ import {
 export interface PassageIndexContractOptions {
   /** How this engine stores vectors. */
   vectorStore: VectorStoreKind;
+  /** The index under test (default: createPassageIndex of the database), and what ends it before the database closes. */
+  index?: { make: (db: Db) => PassageIndex; close: (db: Db) => Promise<void> };
 }
 
 const MODEL = { id: 'test-model-4d', dimensions: 4 } as const;
@@ -139,9 +141,10 @@ export function runPassageIndexContract(
 
     beforeAll(async () => {
       db = await open();
-      index = createPassageIndex({ db });
+      index = options.index ? options.index.make(db) : createPassageIndex({ db });
     });
     afterAll(async () => {
+      if (db) await options.index?.close(db);
       await db?.close();
     });
 

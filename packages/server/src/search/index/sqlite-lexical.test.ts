@@ -10,6 +10,7 @@ import { useTempDirs } from '../../test-support/temp-dirs.js';
 import { seedBot, seedFile } from './passage-index.contract.js';
 import { botMatchExpression, botToken } from './sqlite-lexical.js';
 import { sqlitePassageIndex } from './sqlite-passage-index.js';
+import { closeSqliteReaders, sqliteReadersOf } from './sqlite-readers.js';
 
 const tempDir = useTempDirs('parley-lexical-');
 
@@ -77,6 +78,117 @@ describe('SQLite lexical search scoped by bot inside FTS5', () => {
         db.kysely,
       );
     } finally {
+      await db.close();
+    }
+  });
+
+  it('splits a large search across reader threads and answers exactly what one scan answers', async () => {
+    const dataDir = await tempDir();
+    const db = await openDatabase({ dataDir });
+    try {
+      const bots = [await seedBot(db), await seedBot(db)];
+      const inThread = sqlitePassageIndex({ kysely: db.kysely, vectorIndex: { dir: false } });
+      const split = sqlitePassageIndex({
+        kysely: db.kysely,
+        vectorIndex: { dir: false },
+        lexicalThreads: 2,
+        lexicalSplitMin: 1,
+      });
+      // Two bots' files of words drawn from a small vocabulary, so that queries match many passages with
+      // many tied and untied scores, and the best 400 come from both halves of the rowid range.
+      const words = 'ibex walrus heron lynx otter badger marten stoat vole shrew'.split(' ');
+      let x = 7;
+      const next = () => {
+        x = (x * 1103515245 + 12345) % 2 ** 31;
+        return x;
+      };
+      for (let f = 0; f < 12; f++) {
+        const bot = bots[f % 2] as { botId: string; workspaceId: string };
+        const fileId = await seedFile(db, bot);
+        const passages = Array.from({ length: 100 }, (_, position) => ({
+          position,
+          subtype: 'paragraph' as const,
+          breadcrumb: [words[next() % 10] as string],
+          content: Array.from({ length: 5 + (next() % 20) }, () => words[next() % 10]).join(' '),
+        }));
+        await split.replaceFilePassages({ fileId, botId: bot.botId, passages });
+      }
+      const scope = { botId: bots[0]?.botId as string, visibility: { kind: 'all' as const } };
+      const readers = await sqliteReadersOf(db.kysely, 2);
+      expect(readers?.size).toBe(2);
+      for (const query of ['ibex', 'walrus heron', 'lynx otter badger', 'stoat', 'vole shrew ibex marten']) {
+        for (const n of [5, 80, 400]) {
+          const want = await inThread.lexicalSearch(query, scope, n);
+          expect(want.length).toBeGreaterThan(0);
+          const answered = readers?.answered ?? 0;
+          expect(await split.lexicalSearch(query, scope, n)).toEqual(want);
+          expect(readers?.answered).toBe(answered + 2); // one range each
+        }
+      }
+      // A reader sees what the main connection committed a moment before.
+      const fresh = await seedFile(db, bots[0] as { botId: string; workspaceId: string });
+      await split.replaceFilePassages({
+        fileId: fresh,
+        botId: scope.botId,
+        passages: [{ position: 0, content: 'ocelot ocelot ibex', subtype: 'paragraph', breadcrumb: [] }],
+      });
+      expect((await split.lexicalSearch('ocelot', scope, 5)).map((h) => h.fileId)).toEqual([fresh]);
+      expect((await split.lexicalSearch('ocelot ibex', scope, 5))[0]?.fileId).toBe(fresh);
+      // A reader that dies: that search runs in-thread, same answer; the next one starts a new reader.
+      await readers?.crash(0);
+      await readers?.crash(1);
+      const answered = readers?.answered ?? 0;
+      expect(await split.lexicalSearch('walrus heron', scope, 80)).toEqual(
+        await inThread.lexicalSearch('walrus heron', scope, 80),
+      );
+      expect(await split.lexicalSearch('lynx', scope, 80)).toEqual(
+        await inThread.lexicalSearch('lynx', scope, 80),
+      );
+      expect(readers?.answered).toBeGreaterThanOrEqual(answered + 2);
+      // Fewer passages than the split's minimum: in-thread.
+      const small = sqlitePassageIndex({ kysely: db.kysely, vectorIndex: { dir: false }, lexicalThreads: 2 });
+      const before = readers?.answered;
+      expect(await small.lexicalSearch('lynx', scope, 80)).toEqual(
+        await inThread.lexicalSearch('lynx', scope, 80),
+      );
+      expect(readers?.answered).toBe(before);
+      // Closed (at shutdown): searches still answer, in-thread.
+      await closeSqliteReaders(db.kysely);
+      await expect(readers?.run([{ sql: 'select 1', params: [] }])).rejects.toThrow('closed');
+    } finally {
+      await closeSqliteReaders(db.kysely);
+      await db.close();
+    }
+  });
+
+  it('runs a reader request in one read transaction and reports its SQL errors', async () => {
+    const dataDir = await tempDir();
+    const db = await openDatabase({ dataDir });
+    try {
+      const readers = await sqliteReadersOf(db.kysely, 2);
+      if (!readers) throw new Error('no readers for a database file');
+      const [a, b] = (await readers.run([
+        { sql: 'select count(*) as n from passages', params: [] },
+        { sql: 'select ? + 1 as v', params: [41] },
+      ])) as [unknown[], unknown[]];
+      expect(a).toEqual([{ n: 0 }]);
+      expect(b).toEqual([{ v: 42 }]);
+      await expect(readers.run([{ sql: 'select * from no_such_table', params: [] }])).rejects.toThrow(
+        'no such table: no_such_table',
+      );
+      // Readers only read.
+      await expect(readers.run([{ sql: 'delete from passages returning seq', params: [] }])).rejects.toThrow(
+        /readonly|query_only/i,
+      );
+      // No file, no readers.
+      const memory = await openDatabase({ dataDir, sqliteFile: ':memory:' });
+      expect(await sqliteReadersOf(memory.kysely, 2)).toBeUndefined();
+      await memory.close();
+      const one = await openDatabase({ dataDir, sqliteFile: 'one.db' });
+      expect(await sqliteReadersOf(one.kysely, 1)).toBeUndefined();
+      await one.close();
+    } finally {
+      await closeSqliteReaders(db.kysely);
       await db.close();
     }
   });

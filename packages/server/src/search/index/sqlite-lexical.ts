@@ -4,6 +4,7 @@ import { byScore, scopeCondition, TILE_PASSAGES } from './common.js';
 import { ftsMatchExpression, queryTerms } from './lexical-query.js';
 import type { PassageHit, PassageScope } from './passage-index.js';
 import type { EngineParts } from './shared-port.js';
+import type { SqliteReaders } from './sqlite-readers.js';
 
 /**
  * Fewest passages (and tiles) a lexical search takes from FTS5 by their own bm25 before it looks at tiles and
@@ -40,13 +41,102 @@ export async function writeFileTiles(trx: Transaction<Database>, fileId: string)
 /**
  * The MATCH expression of a search of the bot: `terms` within the bot's rows, or `terms` alone when every
  * passage of the database is the bot's (two seeks of the bot index tell), since then the bot's column filter
- * would only cost (FTS5 reads the bot's whole doclist, twice, for the AND and for bm25's statistics).
+ * would only cost (FTS5 reads the bot's whole doclist, twice, for the AND and for bm25's statistics). With it,
+ * the span of passage seqs (the FTS5 rowids), for splitting the scans.
  */
-async function scopedMatch(db: Kysely<Database>, botId: string, terms: string): Promise<string> {
-  const bots = await sql<{ lo: string | null; hi: string | null }>`
-      select (select min(bot_id) from passages) as lo, (select max(bot_id) from passages) as hi`.execute(db);
-  const only = bots.rows[0]?.lo === botId && bots.rows[0]?.hi === botId;
-  return only ? terms : botMatchExpression(botId, terms);
+async function scopedMatch(
+  db: Kysely<Database>,
+  botId: string,
+  terms: string,
+): Promise<{ match: string; lo: number; hi: number }> {
+  const bots = await sql<{ lo: string | null; hi: string | null; first: number | null; last: number | null }>`
+      select (select min(bot_id) from passages) as lo, (select max(bot_id) from passages) as hi,
+        (select min(seq) from passages) as first, (select max(seq) from passages) as last`.execute(db);
+  const row = bots.rows[0];
+  const only = row?.lo === botId && row?.hi === botId;
+  return {
+    match: only ? terms : botMatchExpression(botId, terms),
+    lo: row?.first ?? 0,
+    hi: row?.last ?? 0,
+  };
+}
+
+/** Lexical searches over more passages than this (by their span of seqs) are split across the readers. */
+export const LEXICAL_SPLIT_MIN = 20_000;
+
+/** How a lexical search splits its FTS5 scans across worker threads (sqlite-readers.ts). */
+export interface LexicalSplit {
+  /** The readers, or undefined to scan in-thread. */
+  readers: () => Promise<SqliteReaders | undefined>;
+  /** Fewest passages (span of seqs) worth splitting; default LEXICAL_SPLIT_MIN. */
+  min?: number;
+}
+
+interface Ranked {
+  seq: number;
+  own: number;
+}
+
+const byOwn = (a: Ranked, b: Ranked) => a.own - b.own || a.seq - b.seq;
+
+/**
+ * The best `k` passages by their own bm25 and the best `k` tiles, from FTS5. Split: each reader scans one
+ * range of rowids, both tables, and the parts merge into what one scan answers (FTS5's bm25 takes its
+ * statistics from the whole table, whatever the rowid range). A reader failing: in-thread.
+ */
+async function bestByOwn(
+  db: Kysely<Database>,
+  m: { match: string; lo: number; hi: number },
+  k: number,
+  weights: { breadcrumb: number; tile: number },
+  split: LexicalSplit | undefined,
+): Promise<{ own: Ranked[]; tiles: Ranked[] }> {
+  const range = (from: number | undefined, to: number | undefined) =>
+    from === undefined ? sql`` : sql`and rowid >= ${from} and rowid < ${to}`;
+  const queries = (from?: number, to?: number) => ({
+    own: sql<Ranked>`
+        select rowid as seq, bm25(passages_fts, 1.0, ${weights.breadcrumb}, 0.0) as own from passages_fts
+        where passages_fts match ${m.match} ${range(from, to)} order by own, rowid limit ${k}`,
+    tiles: sql<Ranked>`
+        select rowid as seq, bm25(passage_tiles, 1.0, 0.0) as own from passage_tiles
+        where passage_tiles match ${m.match} ${range(from, to)} order by own, rowid limit ${k}`,
+  });
+  const readers =
+    split && m.hi - m.lo >= (split.min ?? LEXICAL_SPLIT_MIN) ? await split.readers() : undefined;
+  if (readers) {
+    const step = Math.ceil((m.hi - m.lo + 1) / readers.size);
+    const parts = Array.from({ length: readers.size }, (_, i) =>
+      queries(m.lo + i * step, m.lo + (i + 1) * step),
+    );
+    try {
+      const answers = await Promise.all(
+        parts.map((q) => {
+          const own = q.own.compile(db);
+          const tiles = q.tiles.compile(db);
+          return readers.run([
+            { sql: own.sql, params: own.parameters },
+            ...(weights.tile === 0 ? [] : [{ sql: tiles.sql, params: tiles.parameters }]),
+          ]);
+        }),
+      );
+      return {
+        own: answers
+          .flatMap((a) => (a[0] ?? []) as Ranked[])
+          .sort(byOwn)
+          .slice(0, k),
+        tiles: answers
+          .flatMap((a) => (a[1] ?? []) as Ranked[])
+          .sort(byOwn)
+          .slice(0, k),
+      };
+    } catch {
+      // A reader died or failed: this search scans in-thread; the next one starts the reader again.
+    }
+  }
+  const q = queries();
+  const own = (await q.own.execute(db)).rows;
+  const tiles = weights.tile === 0 || own.length === 0 ? [] : (await q.tiles.execute(db)).rows;
+  return { own, tiles };
 }
 
 /** The tile (its smallest passage seq) of the passage `passages` row, by the file's positions index. */
@@ -66,38 +156,33 @@ const tileOfPassage = sql<number>`(
  * (k = max(LEXICAL_CANDIDATES, 5 n)); only those passages are read, mapped to their tiles and checked against
  * the scope, and a passage whose tile is not among the best tiles gets no tile score. When fewer than `n` of
  * the `k` are in scope and FTS5 had more (a narrow scope: a few files, a rare tag), the search runs again over
- * every match of the bot in scope, with every tile's score.
+ * every match of the bot in scope, with every tile's score. With `split` (and LEXICAL_SPLIT_MIN passages or
+ * more), the two FTS5 scans run in the readers' worker threads, each over a range of rowids: the same answer,
+ * in about 1/threads of the time on a quiet machine, and the main thread free meanwhile.
  */
 export function sqliteLexicalSearch(
   db: Kysely<Database>,
   breadcrumbWeight: number,
   tileWeight: number,
+  split?: LexicalSplit,
 ): EngineParts['lexical'] {
   return async (query, scope, n) => {
     const terms = ftsMatchExpression(queryTerms(query));
     if (terms === undefined) return [];
-    const match = await scopedMatch(db, scope.botId, terms);
+    const m = await scopedMatch(db, scope.botId, terms);
     const k = Math.max(LEXICAL_CANDIDATES, 5 * n);
-    const own = await sql<{ seq: number; own: number }>`
-        select rowid as seq, bm25(passages_fts, 1.0, ${breadcrumbWeight}, 0.0) as own from passages_fts
-        where passages_fts match ${match} order by own, rowid limit ${k}`.execute(db);
-    if (own.rows.length === 0) return [];
-    const tiles =
-      tileWeight === 0
-        ? { rows: [] }
-        : await sql<{ seq: number; own: number }>`
-            select rowid as seq, bm25(passage_tiles, 1.0, 0.0) as own from passage_tiles
-            where passage_tiles match ${match} order by own limit ${k}`.execute(db);
+    const best = await bestByOwn(db, m, k, { breadcrumb: breadcrumbWeight, tile: tileWeight }, split);
+    if (best.own.length === 0) return [];
     const inScope = await sql<{ seq: number; passageId: string; fileId: string; tile: number }>`
         select passages.seq as seq, passages.id as "passageId", passages.file_id as "fileId",
           ${tileOfPassage} as tile
         from passages join files on files.id = passages.file_id
-        where passages.seq in (select value from json_each(${JSON.stringify(own.rows.map((r) => r.seq))}))
+        where passages.seq in (select value from json_each(${JSON.stringify(best.own.map((r) => r.seq))}))
           and passages.bot_id = ${scope.botId} and ${scopeCondition(scope)}`.execute(db);
-    if (inScope.rows.length < n && own.rows.length === k)
-      return scopedSearch(db, match, scope, n, breadcrumbWeight, tileWeight);
-    const ownScore = new Map(own.rows.map((r) => [r.seq, -r.own]));
-    const tileScore = new Map(tiles.rows.map((r) => [r.seq, -r.own]));
+    if (inScope.rows.length < n && best.own.length === k)
+      return scopedSearch(db, m.match, scope, n, breadcrumbWeight, tileWeight);
+    const ownScore = new Map(best.own.map((r) => [r.seq, -r.own]));
+    const tileScore = new Map(best.tiles.map((r) => [r.seq, -r.own]));
     return inScope.rows
       .map((r) => ({
         passageId: r.passageId,
@@ -123,7 +208,7 @@ export function sqliteScopedLexicalSearch(
     if (terms === undefined) return [];
     return scopedSearch(
       db,
-      await scopedMatch(db, scope.botId, terms),
+      (await scopedMatch(db, scope.botId, terms)).match,
       scope,
       n,
       breadcrumbWeight,

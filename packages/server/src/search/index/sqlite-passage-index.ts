@@ -12,7 +12,8 @@ import {
 } from './common.js';
 import type { EmbeddingModel, PassageIndex } from './passage-index.js';
 import { checkFileOfBot, type EngineParts, replaceModel, sharedPort } from './shared-port.js';
-import { sqliteLexicalSearch, writeFileTiles } from './sqlite-lexical.js';
+import { type LexicalSplit, sqliteLexicalSearch, writeFileTiles } from './sqlite-lexical.js';
+import { sqliteReadersOf } from './sqlite-readers.js';
 import { type SqliteVectorOptions, sqliteNearest, withSqliteHnsw } from './sqlite-vector.js';
 
 /** Options of the SQLite passage index. */
@@ -25,6 +26,13 @@ export interface SqlitePassageIndexOptions {
   tileWeight?: number;
   /** The HNSW vector index beside the stored vectors (default: on, in `vector-index` beside the database file). */
   vectorIndex?: SqliteVectorOptions;
+  /**
+   * Worker threads a large lexical search is split across (sqlite-readers.ts); default 1: in the calling
+   * thread. The server passes `PARLEY_SEARCH_THREADS`.
+   */
+  lexicalThreads?: number;
+  /** Fewest passages a lexical search is split for (default LEXICAL_SPLIT_MIN; tests use fewer). */
+  lexicalSplitMin?: number;
 }
 
 const INSERT_BATCH = 500;
@@ -103,6 +111,16 @@ const replaceIn: EngineParts['replaceIn'] = async (trx, input, embedded) => {
   return ids;
 };
 
+/** How the lexical search is split across worker threads, if it is. */
+function lexicalSplit(db: Kysely<Database>, options: SqlitePassageIndexOptions): LexicalSplit | undefined {
+  const threads = options.lexicalThreads ?? 1;
+  if (threads < 2) return undefined;
+  return {
+    readers: () => sqliteReadersOf(db, threads),
+    ...(options.lexicalSplitMin === undefined ? {} : { min: options.lexicalSplitMin }),
+  };
+}
+
 /**
  * The passage index on SQLite: passages in `passages`, their text in the FTS5 table `passages_fts`
  * (porter, unicode61, diacritics removed; kept in sync by triggers), tiles of 8 consecutive passages of a
@@ -123,7 +141,7 @@ export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageI
     engine: 'sqlite',
     setModelIn,
     replaceIn,
-    lexical: sqliteLexicalSearch(db, breadcrumbWeight, tileWeight),
+    lexical: sqliteLexicalSearch(db, breadcrumbWeight, tileWeight, lexicalSplit(db, options)),
     nearest: sqliteNearest(db, vectors),
   });
   return withSqliteHnsw(db, port, vectors);

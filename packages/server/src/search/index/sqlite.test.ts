@@ -10,6 +10,7 @@ import { useTempDirs } from '../../test-support/temp-dirs.js';
 import { runPassageIndexContract, seedBot, seedFile } from './passage-index.contract.js';
 import type { IndexedPassage } from './passage-index.js';
 import { sqlitePassageIndex } from './sqlite-passage-index.js';
+import { closeSqliteReaders } from './sqlite-readers.js';
 
 const tempDir = useTempDirs('parley-passages-');
 
@@ -18,6 +19,19 @@ runPassageIndexContract(
   async () => openDatabase({ dataDir: await tempDir() }),
   {
     vectorStore: 'sqlite-vec',
+  },
+);
+
+// Every lexical search split across two reader threads, however few passages it covers.
+runPassageIndexContract(
+  'SQLite, lexical search split across reader threads',
+  async () => openDatabase({ dataDir: await tempDir() }),
+  {
+    vectorStore: 'sqlite-vec',
+    index: {
+      make: (db) => sqlitePassageIndex({ kysely: db.kysely, lexicalThreads: 2, lexicalSplitMin: 0 }),
+      close: (db) => closeSqliteReaders(db.kysely),
+    },
   },
 );
 

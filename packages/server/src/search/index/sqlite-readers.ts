@@ -1,0 +1,145 @@
+/**
+ * Read-only connections to the SQLite database file, each in a worker thread of its own, so that one query
+ * split into parts (the lexical search's FTS5 scans by rowid range) uses several cores while the main
+ * thread stays free. One pool per database handle, its workers started on first use; a worker that dies
+ * fails its waiting requests (the caller runs them in-thread) and is started again on the next request.
+ */
+import type { Worker } from 'node:worker_threads';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { siblingModule, spawnWorker } from '../embed/spawn-worker.js';
+
+/** One SQL statement and its parameters. */
+export interface ReaderStatement {
+  sql: string;
+  params: readonly unknown[];
+}
+
+/** A request to a reader: its statements run in one read transaction, in order. */
+export interface ReaderRequest {
+  id: number;
+  statements: ReaderStatement[];
+}
+
+/** A reader's answer: each statement's rows, or the error that stopped them. */
+export type ReaderReply = { id: number; rows: unknown[][] } | { id: number; error: string };
+
+interface Reader {
+  worker: Worker;
+  waiting: Map<number, { resolve: (rows: unknown[][]) => void; reject: (error: Error) => void }>;
+}
+
+/** The pool of readers of one database file. */
+export class SqliteReaders {
+  private readonly readers: (Reader | undefined)[];
+  private nextId = 1;
+  private closed = false;
+  /** Requests answered so far (metrics, tests). */
+  answered = 0;
+
+  constructor(
+    private readonly file: string,
+    /** Workers, 2 or more. */
+    readonly size: number,
+  ) {
+    this.readers = Array.from({ length: size }, () => undefined);
+  }
+
+  /** Runs `statements` in one read transaction on the least busy reader; resolves with each one's rows. */
+  run(statements: ReaderStatement[]): Promise<unknown[][]> {
+    if (this.closed) return Promise.reject(new Error('the SQLite readers are closed'));
+    let slot = 0;
+    for (let i = 0; i < this.size; i++) {
+      const reader = this.readers[i];
+      if (!reader) {
+        slot = i;
+        break;
+      }
+      if (reader.waiting.size < (this.readers[slot]?.waiting.size ?? 0)) slot = i;
+    }
+    const reader = this.readers[slot] ?? this.start(slot);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      reader.waiting.set(id, { resolve, reject });
+      if (reader.waiting.size === 1) reader.worker.ref();
+      reader.worker.postMessage({ id, statements } satisfies ReaderRequest);
+    });
+  }
+
+  /** Ends every worker; later requests fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const running = this.readers.filter((r): r is Reader => r !== undefined);
+    this.readers.fill(undefined);
+    await Promise.all(running.map((r) => this.end(r, 'the SQLite readers closed')));
+  }
+
+  /** Ends one worker as a crash would (tests). */
+  async crash(slot = 0): Promise<void> {
+    await this.readers[slot]?.worker.terminate();
+  }
+
+  private start(slot: number): Reader {
+    const worker = spawnWorker(siblingModule(import.meta.url, 'sqlite-reader-worker'), {
+      workerData: { file: this.file },
+    });
+    worker.unref();
+    const reader: Reader = { worker, waiting: new Map() };
+    this.readers[slot] = reader;
+    worker.on('message', (reply: ReaderReply) => {
+      const w = reader.waiting.get(reply.id);
+      if (!w) return;
+      reader.waiting.delete(reply.id);
+      if (reader.waiting.size === 0) worker.unref();
+      if ('error' in reply) w.reject(new Error(reply.error));
+      else {
+        this.answered++;
+        w.resolve(reply.rows);
+      }
+    });
+    const died = (message: string) => {
+      if (this.readers[slot] === reader) this.readers[slot] = undefined;
+      void this.end(reader, message);
+    };
+    worker.on('error', (error) => died(`SQLite reader failed: ${error.message}`));
+    worker.on('exit', (code) => died(`SQLite reader exited with code ${code}`));
+    return reader;
+  }
+
+  private async end(reader: Reader, message: string): Promise<void> {
+    const waiting = [...reader.waiting.values()];
+    reader.waiting.clear();
+    for (const w of waiting) w.reject(new Error(message));
+    await reader.worker.terminate();
+  }
+}
+
+const perDatabase = new WeakMap<Kysely<Database>, Promise<SqliteReaders | undefined>>();
+
+/**
+ * The readers of a database handle, `threads` of them (made on first call; later calls share them), or
+ * undefined when `threads` < 2 or the database has no file (in memory, temporary).
+ */
+export function sqliteReadersOf(db: Kysely<Database>, threads: number): Promise<SqliteReaders | undefined> {
+  let readers = perDatabase.get(db);
+  if (!readers) {
+    readers =
+      threads < 2
+        ? Promise.resolve(undefined)
+        : sql<{ file: string }>`select file from pragma_database_list where name = 'main'`
+            .execute(db)
+            .then((r) => {
+              const file = r.rows[0]?.file;
+              return file ? new SqliteReaders(file, threads) : undefined;
+            });
+    perDatabase.set(db, readers);
+  }
+  return readers;
+}
+
+/** At shutdown, before the database closes: ends the readers of a database handle, if it has any. */
+export async function closeSqliteReaders(db: Kysely<Database>): Promise<void> {
+  const readers = perDatabase.get(db);
+  perDatabase.delete(db);
+  await (await readers)?.close();
+}
