@@ -10,10 +10,11 @@
 // --docs / BENCH_DOCS (Markdown and text documents embedded, default 12), --pdf-pages / BENCH_PDF_PAGES
 // (default 12), --workers / BENCH_WORKERS (USE-lite worker threads, default 1), --batch / BENCH_BATCH (texts per
 // model call, default 32), --seed / BENCH_SEED (default 42), --dir / BENCH_DIR (work folder; default OS temp),
-// --rebuild-max / BENCH_REBUILD_MAX (largest size whose HNSW rebuild is timed, default 300000).
+// --rebuild-max / BENCH_REBUILD_MAX (largest size whose HNSW rebuild is timed, default 300000), --keep /
+// BENCH_KEEP=1 (leave the work folder, its databases and each size's queries.json, for a closer look).
 
 import { randomBytes } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { localDiskBlobStore } from '@parley/server/dist/blob/local-disk.js';
@@ -50,7 +51,7 @@ import type { CompiledQuery, KyselyPlugin, QueryId, RootOperationNode } from 'ky
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import * as sqliteVec from 'sqlite-vec';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { intOption, makeWorkFolder, option } from './lib/args.js';
+import { flag, intOption, makeWorkFolder, option } from './lib/args.js';
 import { ratio, table } from './lib/format.js';
 import { loadAverage, procMemory } from './lib/machine.js';
 import { wrap } from './lib/pdf-text.js';
@@ -791,6 +792,13 @@ async function searchLatency(
       return v;
     });
     const matches = queries.map((q) => ftsMatchExpression(queryTerms(q)) ?? '""');
+    if (keepWork())
+      writeFileSync(
+        join(dataDir, 'queries.json'),
+        JSON.stringify(
+          queries.map((q, i) => ({ query: q, match: matches[i], vector: [...(queryVectors[i] ?? [])] })),
+        ),
+      );
     const bytes = queryVectors.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength));
 
     // Ours: the passage index, and the searchFiles service wired as in the server, with the embedder replaced by
@@ -1145,6 +1153,9 @@ async function hnswTimes(
   );
 }
 
+/** Whether the work folder stays after the run (--keep / BENCH_KEEP=1). */
+const keepWork = () => flag('keep', 'BENCH_KEEP');
+
 /** Largest size whose graph rebuild is timed (--rebuild-max / BENCH_REBUILD_MAX). */
 const rebuildMax = (): number => intOption('rebuild-max', 'BENCH_REBUILD_MAX', 300_000, 0, 2_000_000);
 
@@ -1170,7 +1181,8 @@ async function main(): Promise<void> {
     work: await makeWorkFolder('parley-search-bench-'),
   };
   const cleanUp = async () => {
-    await rm(settings.work, { recursive: true, force: true });
+    if (keepWork()) log(`work folder kept (--keep): ${settings.work}`);
+    else await rm(settings.work, { recursive: true, force: true });
   };
   onInterrupt(cleanUp);
   const started = now();
