@@ -81,7 +81,8 @@ export const SEARCH_VARIABLES = {
       minimum: 1,
       maximum: 32,
       description:
-        "SQLite only: worker threads a lexical search over 20,000 passages or more is split across (each scans a range of the full-text index on a read connection of its own; the main thread stays free); `1` searches in the main thread. Default: the machine's cores, at most 4",
+        'SQLite only: worker threads a lexical search over 20,000 passages or more is split across (each scans a range of the full-text index on a read connection of its own; the main thread stays free); `1` searches in the main thread',
+      'x-default': "the machine's cores, at most 4",
     }),
   ),
   PARLEY_MAX_INDEXABLE_BYTES: Type.Integer({
