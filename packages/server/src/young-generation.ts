@@ -17,15 +17,22 @@ export function semiSpaceMb(): number {
 }
 
 /**
- * Keeps V8's young generation at its initial size, two semi-spaces of 1 MB, for the life of the process (its
- * worker threads too): answers whether it did. Node lets it grow to 16 MB semi-spaces, 32 MB in all, and a
- * `parley serve` start grows it all the way, memory then held for good. `--max-semi-space-size` is read only
- * as the process starts (and V8 raises a growth factor below 2 given on the command line to 2), but the growth
- * factor is read each time V8 would grow the young generation: set to 1 now (and again after each worker
- * thread starts, whose isolate sets it back to 2), it stops the growth. Measured with
- * the same CPU time per GiB transferred, chat messages and indexing (bench/README.md, Files transfer) for ~25 MB
- * less memory. Nothing is changed when the operator sized the young generation with node flags (see
- * {@link youngGenerationSized}): `NODE_OPTIONS=--max-semi-space-size=16` gives Node's default back.
+ * Semi-space MB of worker threads: what Node lets a young generation grow to by default, which the document
+ * readers' parsing needs (PDFs took ~15% more CPU time with 1 MB semi-spaces; the same with this).
+ */
+export const WORKER_SEMI_SPACE_MB = 16;
+
+/**
+ * Keeps the main thread's V8 young generation at its initial size, two semi-spaces of 1 MB, for the life of the
+ * process, and starts worker threads at {@link WORKER_SEMI_SPACE_MB}; answers whether it did. Node lets a young
+ * generation grow to 16 MB semi-spaces, 32 MB in all, and a `parley serve` start grows the main thread's all the
+ * way, memory then held for good; the main thread's work (requests, transfers) measured the same CPU time with
+ * 1 MB (bench/README.md, Files transfer). `--max-semi-space-size` is read only as a process starts, but V8 reads
+ * the growth factor each time it would grow a young generation, and the minimum size as each isolate (worker
+ * thread) is made. A growth factor of 1 stops the growth; V8 raises one below 2 to 2 when it makes an isolate
+ * (and when given on the command line), so it is set again once each worker thread is online. Nothing is changed
+ * when the operator sized the young generation with node flags (see {@link youngGenerationSized}):
+ * `NODE_OPTIONS=--max-semi-space-size=16` gives Node's default back.
  */
 export function holdYoungGeneration(
   execArgv: readonly string[] = process.execArgv,
@@ -34,8 +41,7 @@ export function holdYoungGeneration(
   if (youngGenerationSized(execArgv, nodeOptions)) return false;
   const hold = () => setFlagsFromString('--semi-space-growth-factor=1');
   hold();
-  // Each new V8 isolate (a worker thread's) sets a factor below 2 back to 2, for every isolate: set again once
-  // the worker runs.
+  setFlagsFromString(`--min-semi-space-size=${WORKER_SEMI_SPACE_MB}`);
   subscribe('worker_threads', (message) => {
     (message as { worker: Worker }).worker.once('online', hold);
   });
