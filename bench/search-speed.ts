@@ -42,6 +42,7 @@ import {
   sqliteScopedLexicalSearch,
 } from '@parley/server/dist/search/index/sqlite-lexical.js';
 import { sqlitePassageIndex } from '@parley/server/dist/search/index/sqlite-passage-index.js';
+import { closeSqliteReaders } from '@parley/server/dist/search/index/sqlite-readers.js';
 import { sqliteHnswIndexOf } from '@parley/server/dist/search/index/sqlite-vector.js';
 import { DEFAULT_DENSE_WEIGHT, fuse } from '@parley/server/dist/search/rank.js';
 import type { Embedder, Passage } from '@parley/server/dist/search/types.js';
@@ -725,6 +726,8 @@ async function searchLatency(
   const dataDir = join(s.work, `search-${size}`);
   const db = await openDatabase({ dataDir });
   const raw = rawConnection(dataDir);
+  const model512 = embedderFromConfig({ embedder: 'use-lite', workers: 1, batchSize: 1 });
+  if (!model512) throw new Error('no embedder');
   try {
     const owner = await seedBot(db);
     const recorder = queryRecorder();
@@ -740,6 +743,14 @@ async function searchLatency(
       vectorIndex: { onEvent: (e) => graphEvents.push(e) },
     });
     const exact = sqlitePassageIndex({ kysely: db.kysely, vectorIndex: { dir: false } });
+    // The lexical search as the server runs it: split across PARLEY_SEARCH_THREADS reader threads (default:
+    // the cores, at most 4) once a bot has 20k passages or more.
+    const threads = loadConfig({ PARLEY_DATA_DIR: dataDir }).search.threads;
+    const split = sqlitePassageIndex({
+      kysely: db.kysely,
+      vectorIndex: { dir: false },
+      lexicalThreads: threads,
+    });
     const model = { id: 'bench-clustered-512', dimensions: DIMENSIONS };
 
     // Fill: passages of the word list, random unit vectors (the model would take hours for 100k passages),
@@ -817,6 +828,25 @@ async function searchLatency(
       signingSecret: randomBytes(32),
       embedder: stub,
     });
+    // The same service with the query really embedded by the model (its vector then swapped for the clustered
+    // one, which the synthetic passages are near): one searchFiles call timed whole, the embedding running in
+    // its worker while the lexical search runs.
+    const embedding: Embedder = {
+      id: model.id,
+      dimensions: DIMENSIONS,
+      embed: async (texts) => {
+        await model512.embed(texts);
+        return texts.map((t) => vectorOf.get(t.trim()) ?? new Float32Array(DIMENSIONS));
+      },
+      close: async () => {},
+    };
+    const servicesWithModel = buildServices({
+      config: loadConfig({ PARLEY_DATA_DIR: dataDir }),
+      db,
+      blobs: localDiskBlobStore({ root: join(dataDir, 'blobs') }),
+      signingSecret: randomBytes(32),
+      embedder: embedding,
+    });
     const ctx = {
       actor: { kind: 'bot' as const, botId: owner.botId },
       botId: owner.botId,
@@ -824,6 +854,7 @@ async function searchLatency(
     };
     const scope: PassageScope = { botId: owner.botId, visibility: { kind: 'all' } };
     const lexical = (q: number) => index.lexicalSearch(queries[q] as string, scope, CANDIDATES);
+    const lexicalSplit = (q: number) => split.lexicalSearch(queries[q] as string, scope, CANDIDATES);
     const vector = (q: number) => ours.vectorSearch(queryVectors[q] as Float32Array, scope, CANDIDATES);
     const exactVector = (q: number) => exact.vectorSearch(queryVectors[q] as Float32Array, scope, CANDIDATES);
 
@@ -879,15 +910,18 @@ async function searchLatency(
       rawFtsBot: '  (raw FTS5 with the bot filter: bot : … AND (…))',
       before: 'before: every match scored, then joined (old SQL)',
       ourSql: '  (our lexical SQL, prepared once, raw driver)',
-      lexical: 'ours: lexicalSearch(q, 80)',
+      lexical: 'ours: lexicalSearch(q, 80), in the main thread',
+      lexicalSplit: `ours: lexicalSearch(q, 80), split across ${threads} reader threads`,
       rawVec: 'raw vec0: MATCH … AND k = 80',
       rawVecOver: `raw vec0: MATCH … AND k = ${VECTOR_OVERFETCH} (vectorSearch's over-fetch)`,
       exactVector: 'exact: vectorSearch(v, 80), sqlite-vec scan (before)',
       vector: 'ours: vectorSearch(v, 80), HNSW graph',
       rawBoth: 'raw FTS5 + raw vec0 (k = 80), per-query sum',
       hybrid: 'ours: lexical + vector + fuse (index level, per-query sum)',
+      hybridAtOnce: 'ours: split lexical ∥ vector, then fuse (index level, timed whole)',
       service: 'ours: searchFiles service, limit 20 (no model)',
       serviceEmbedded: 'ours: searchFiles + query embedding (sum of the two)',
+      serviceWithModel: 'ours: searchFiles, query embedded by the model (timed whole)',
       embedOurs: 'query embedding: UseLiteEmbedder.embed([q])',
       embedRaw: 'query embedding: raw model.embedBatch([q])',
     };
@@ -897,13 +931,31 @@ async function searchLatency(
       { name: names.before, run: lexicalBefore, times: [], answers: [] },
       { name: names.ourSql, run: ourSqlRaw, times: [], answers: [] },
       { name: names.lexical, run: lexical, times: [], answers: [] },
+      { name: names.lexicalSplit, run: lexicalSplit, times: [], answers: [] },
       { name: names.rawVec, run: (q) => rawVector(q), times: [], answers: [] },
       { name: names.rawVecOver, run: (q) => rawVector(q, VECTOR_OVERFETCH), times: [], answers: [] },
       { name: names.exactVector, run: exactVector, times: [], answers: [] },
       { name: names.vector, run: vector, times: [], answers: [] },
       {
+        name: names.hybridAtOnce,
+        run: async (q) => {
+          const [l, v] = await Promise.all([lexicalSplit(q), vector(q)]);
+          return fuse(l, v, { mode: 'hybrid', denseWeight: DEFAULT_DENSE_WEIGHT, limit: SEARCH_LIMIT });
+        },
+        times: [],
+        answers: [],
+      },
+      {
         name: names.service,
         run: (q) => services.search.search(ctx, { query: queries[q] as string, limit: SEARCH_LIMIT }),
+        times: [],
+        answers: [],
+      },
+      {
+        name: names.serviceWithModel,
+        // A space after the query: not the text the warm-up round cached the vector of (the service keeps the
+        // vectors of recent queries), so every timed call embeds.
+        run: (q) => servicesWithModel.search.search(ctx, { query: `${queries[q]} `, limit: SEARCH_LIMIT }),
         times: [],
         answers: [],
       },
@@ -959,10 +1011,12 @@ async function searchLatency(
       [names.before]: names.rawFts,
       [names.ourSql]: names.rawFts,
       [names.lexical]: names.rawFts,
+      [names.lexicalSplit]: names.rawFts,
       [names.rawVecOver]: names.rawVec,
       [names.exactVector]: names.rawVec,
       [names.vector]: names.rawVec,
       [names.hybrid]: names.rawBoth,
+      [names.hybridAtOnce]: names.rawBoth,
       [names.service]: names.rawBoth,
       [names.embedOurs]: names.embedRaw,
     };
@@ -972,16 +1026,19 @@ async function searchLatency(
       names.before,
       names.ourSql,
       names.lexical,
+      names.lexicalSplit,
       names.rawVec,
       names.rawVecOver,
       names.exactVector,
       names.vector,
       names.rawBoth,
       names.hybrid,
+      names.hybridAtOnce,
       names.service,
       names.embedRaw,
       names.embedOurs,
       names.serviceEmbedded,
+      names.serviceWithModel,
     ];
     const rows: string[][] = [['query', 'p50 ms', 'p95 ms', 'mean ms', 'max ms', 'p50 ÷ raw', 'p95 ÷ raw']];
     for (const name of order) {
@@ -1013,6 +1070,10 @@ async function searchLatency(
     let oursTop1 = 0;
     let rawTop1 = 0;
     const ourLex = answersOf<{ passageId: string }[]>(names.lexical);
+    const splitLex = answersOf<{ passageId: string }[]>(names.lexicalSplit);
+    const splitSame = queries.filter(
+      (_, q) => JSON.stringify(splitLex[q]) === JSON.stringify(ourLex[q]),
+    ).length;
     const rawLex = answersOf<{ rowid: number }[]>(names.rawFts);
     const ourVec = answersOf<{ passageId: string; score: number }[]>(names.vector);
     const exactVec = answersOf<{ passageId: string; score: number }[]>(names.exactVector);
@@ -1044,6 +1105,7 @@ async function searchLatency(
     log(
       `checks: top-10 lexical hits shared by ours and raw ${((100 * shared) / Math.max(1, compared)).toFixed(1)} %, ` +
         `by ours and before (every match scored) ${((100 * sameAsBefore) / Math.max(1, compared)).toFixed(1)} %; ` +
+        `split lexical answers identical to in-thread ones: ${splitSame}/${queries.length}; ` +
         `target passage first by vector: ours ${oursTop1}/${queries.length}, raw ${rawTop1}/${queries.length}; ` +
         `HNSW recall@10 against the exact scan ${(recallFound / (10 * queries.length)).toFixed(3)}. ` +
         `Vectors are 512-d, clustered around ${TOPICS} random topics, not model output (embedding 100k passages takes minutes); ` +
@@ -1083,6 +1145,8 @@ async function searchLatency(
     log('');
   } finally {
     raw.close();
+    await model512.close();
+    await closeSqliteReaders(db.kysely);
     await db.close();
   }
 }
