@@ -1,6 +1,6 @@
 import { setImmediate as tick } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { Graphs, type HnswReply } from './hnsw-graphs.js';
+import { Graphs, type HnswReply, searchBreadth, WIDE_SEARCH_FROM } from './hnsw-graphs.js';
 import { DEFAULT_HNSW_PARAMETERS } from './hnsw-usearch.js';
 
 const parameters = { ...DEFAULT_HNSW_PARAMETERS, dimensions: 4 };
@@ -60,5 +60,14 @@ describe('HNSW graphs (the worker side)', () => {
     expect(answer(replies, 1)).toEqual({ kind: 'reply', id: 1, ok: true, value: 2 });
     g.handle({ kind: 'search', id: 2, partition: 'bot', q: Float32Array.from(unit(0, 1, 0, 0)), k: 1 });
     expect(answer(replies, 2)).toMatchObject({ ok: true, value: { keys: [2] } });
+  });
+
+  it('searches a large graph wider, so its recall does not fall with its size', () => {
+    expect(searchBreadth(1_000, 100)).toBe(100);
+    expect(searchBreadth(WIDE_SEARCH_FROM, 10)).toBe(10);
+    expect(searchBreadth(400_000, 10)).toBe(256);
+    expect(searchBreadth(1_000_000, 100)).toBe(640);
+    expect(searchBreadth(1_000_000, 800)).toBe(800);
+    expect(searchBreadth(5_000_000, 10)).toBe(1024);
   });
 });

@@ -36,6 +36,20 @@ export type HnswRequest =
   /** Answers once every change received so far is in its graph. */
   | { kind: 'drain'; id: number };
 
+/** Partitions up to this size are searched with the graph's own breadth (its expansionSearch, 128). */
+export const WIDE_SEARCH_FROM = 200_000;
+
+/**
+ * Candidates a search of `k` asks the graph for: `k` (the graph keeps max(k, expansionSearch) candidates)
+ * up to WIDE_SEARCH_FROM vectors, then more as the graph grows (128 per 200k, at most 1,024): HNSW recall
+ * falls with size at a fixed breadth (at 1M clustered vectors, recall@10 0.63 at 128 candidates, 0.88 at
+ * 512 for ~1.6 ms; bench/README.md "1M passages"), and usearch fixes the breadth when a graph is made.
+ */
+export function searchBreadth(size: number, k: number): number {
+  if (size <= WIDE_SEARCH_FROM) return k;
+  return Math.max(k, Math.min(1024, Math.round((128 * size) / WIDE_SEARCH_FROM)));
+}
+
 /** What the worker answers; `failed`: a partition's graph was lost (an insertion failed). */
 export type HnswReply =
   | { kind: 'reply'; id: number; ok: true; value: unknown }
@@ -287,8 +301,9 @@ export class Graphs {
   /** The graph's nearest merged with the queued vectors' (scored exactly: 1 − cosine of unit vectors). */
   private search(g: Graph, q: Float32Array, k: number): { keys: number[]; distances: number[] } {
     const hits: { key: number; distance: number }[] = [];
-    if (Number(g.index.size()) > 0) {
-      const found = g.index.search(q, k, 1);
+    const size = Number(g.index.size());
+    if (size > 0) {
+      const found = g.index.search(q, searchBreadth(size, k), 1);
       for (let i = 0; i < found.keys.length; i++)
         hits.push({ key: Number(found.keys[i]), distance: found.distances[i] as number });
     }
@@ -299,6 +314,7 @@ export class Graphs {
       hits.push({ key, distance: 1 - dot });
     }
     if (g.queued.size > 0) hits.sort((a, b) => a.distance - b.distance);
+    // (usearch answers nearest first; a wider search's extra candidates are cut below.)
     const top = hits.slice(0, k);
     return { keys: top.map((h) => h.key), distances: top.map((h) => h.distance) };
   }
