@@ -815,37 +815,23 @@ async function searchLatency(
     // Ours: the passage index, and the searchFiles service wired as in the server, with the embedder replaced by
     // a stub answering each query's precomputed vector (no model time here; see the query embedding rows).
     const vectorOf = new Map(queries.map((q, i) => [q, queryVectors[i] as Float32Array]));
-    const stub: Embedder = {
-      id: model.id,
-      dimensions: DIMENSIONS,
-      embed: async (texts) => texts.map((t) => vectorOf.get(t) ?? new Float32Array(DIMENSIONS)),
-      close: async () => {},
-    };
-    const services = buildServices({
-      config: loadConfig({ PARLEY_DATA_DIR: dataDir }),
-      db,
-      blobs: localDiskBlobStore({ root: join(dataDir, 'blobs') }),
-      signingSecret: randomBytes(32),
-      embedder: stub,
-    });
+    const vectorsOf = (texts: readonly string[]) =>
+      texts.map((t) => vectorOf.get(t.trim()) ?? new Float32Array(DIMENSIONS));
+    const servicesWith = (embed: Embedder['embed']) =>
+      buildServices({
+        config: loadConfig({ PARLEY_DATA_DIR: dataDir }),
+        db,
+        blobs: localDiskBlobStore({ root: join(dataDir, 'blobs') }),
+        signingSecret: randomBytes(32),
+        embedder: { id: model.id, dimensions: DIMENSIONS, embed, close: async () => {} },
+      });
+    const services = servicesWith(async (texts) => vectorsOf(texts));
     // The same service with the query really embedded by the model (its vector then swapped for the clustered
     // one, which the synthetic passages are near): one searchFiles call timed whole, the embedding running in
     // its worker while the lexical search runs.
-    const embedding: Embedder = {
-      id: model.id,
-      dimensions: DIMENSIONS,
-      embed: async (texts) => {
-        await model512.embed(texts);
-        return texts.map((t) => vectorOf.get(t.trim()) ?? new Float32Array(DIMENSIONS));
-      },
-      close: async () => {},
-    };
-    const servicesWithModel = buildServices({
-      config: loadConfig({ PARLEY_DATA_DIR: dataDir }),
-      db,
-      blobs: localDiskBlobStore({ root: join(dataDir, 'blobs') }),
-      signingSecret: randomBytes(32),
-      embedder: embedding,
+    const servicesWithModel = servicesWith(async (texts) => {
+      await model512.embed([...texts]);
+      return vectorsOf(texts);
     });
     const ctx = {
       actor: { kind: 'bot' as const, botId: owner.botId },

@@ -15,20 +15,24 @@ function graphs() {
   return { g: new Graphs((r) => replies.push(r)), replies };
 }
 
+/** Request 1: a new graph of partition `bot` holding these vectors. */
+const build = (g: Graphs, keys: Float64Array, vectors: number[]) =>
+  g.handle({
+    kind: 'build',
+    id: 1,
+    partition: 'bot',
+    parameters,
+    threads: 1,
+    keys,
+    vectors: Float32Array.from(vectors),
+  });
+
 const answer = (replies: HnswReply[], id: number) => replies.find((r) => r.kind === 'reply' && r.id === id);
 
 describe('HNSW graphs (the worker side)', () => {
   it('answers a build whose vectors were all removed before their insertion, at once', async () => {
     const { g, replies } = graphs();
-    g.handle({
-      kind: 'build',
-      id: 1,
-      partition: 'bot',
-      parameters,
-      threads: 1,
-      keys: Float64Array.of(7),
-      vectors: Float32Array.from(unit(0, 0, 1, 0)),
-    });
+    build(g, Float64Array.of(7), unit(0, 0, 1, 0));
     // The file of that one passage is deleted before the worker got round to inserting it.
     g.handle({ kind: 'remove', partition: 'bot', keys: Float64Array.of(7) });
     await tick();
@@ -45,15 +49,7 @@ describe('HNSW graphs (the worker side)', () => {
 
   it('answers a build once its vectors are in the graph, and finds them', async () => {
     const { g, replies } = graphs();
-    g.handle({
-      kind: 'build',
-      id: 1,
-      partition: 'bot',
-      parameters,
-      threads: 1,
-      keys: Float64Array.of(1, 2),
-      vectors: Float32Array.from([...unit(1, 0, 0, 0), ...unit(0, 1, 0, 0)]),
-    });
+    build(g, Float64Array.of(1, 2), [...unit(1, 0, 0, 0), ...unit(0, 1, 0, 0)]);
     expect(answer(replies, 1)).toBeUndefined(); // queued, not yet inserted
     await tick();
     await tick();
