@@ -140,3 +140,11 @@ describe('parley serve on SQLite and local disk (default settings)', () => {
     expect(unused.filter((name) => loadsPackage(urls, name))).toEqual([]);
   }, 120_000);
 });
+
+describe('parley serve without a rate limit (PARLEY_RATE_LIMIT_MAX=0)', () => {
+  it('does not load the rate limiter (nor ip-address, which comes with it)', async () => {
+    const urls = await modulesLoadedByServe({ PARLEY_RATE_LIMIT_MAX: '0' });
+    expect(loadsPackage(urls, 'fastify'), 'the trace works').toBe(true);
+    expect(['@fastify/rate-limit', 'ip-address'].filter((name) => loadsPackage(urls, name))).toEqual([]);
+  }, 120_000);
+});
