@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { typescriptBootstrap } from './search/embed/spawn-worker.js';
-import { WORKER_SEMI_SPACE_MB, youngGenerationSized } from './young-generation.js';
+import { SCAVENGE_EVERY_BYTES, WORKER_SEMI_SPACE_MB, youngGenerationSized } from './young-generation.js';
 
 /**
  * In a fresh `node` with `nodeArgs`: runs `before` (code given `holdYoungGeneration`), then allocates garbage with
@@ -83,4 +83,43 @@ describe('youngGenerationSized', () => {
       false,
     );
   });
+});
+
+/**
+ * In a fresh `node`: 4,000 buffers of 64 KiB made and dropped one after the other, as a transfer's chunks are,
+ * each counted by `releaseTransferBuffers` when `release` is true; answers the most bytes of buffers (live or
+ * dead, not yet collected) the process held meanwhile.
+ */
+async function buffersHeld(release: boolean): Promise<number> {
+  const young = JSON.stringify(new URL('./young-generation.ts', import.meta.url).href);
+  const module = `
+    import { releaseTransferBuffers } from ${young};
+    let most = 0;
+    let sum = 0;
+    for (let i = 0; i < 4000; i++) {
+      const chunk = Buffer.allocUnsafeSlow(65536);
+      chunk[0] = i;
+      sum += chunk[0];
+      ${release ? 'releaseTransferBuffers(chunk.byteLength);' : ''}
+      if (i % 25 === 0) most = Math.max(most, process.memoryUsage().arrayBuffers);
+      if (i % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    process.stdout.write(JSON.stringify(most));
+  `;
+  const entry = new URL(`data:text/javascript;base64,${Buffer.from(module).toString('base64')}`);
+  const { stdout } = await promisify(execFile)(process.execPath, ['-e', typescriptBootstrap(entry)], {
+    env: { PATH: process.env.PATH ?? '' },
+    timeout: 60_000,
+  });
+  return JSON.parse(stdout) as number;
+}
+
+describe('releaseTransferBuffers', () => {
+  it('keeps the dead buffers of a transfer to about its scavenge interval (control: tens of MB without it)', async () => {
+    const MB = 1024 * 1024;
+    const [without, withIt] = await Promise.all([buffersHeld(false), buffersHeld(true)]);
+    expect(without).toBeGreaterThan(28 * MB);
+    // Freed by the scavenge's sweeper, on another thread, shortly after: up to about twice the interval.
+    expect(withIt).toBeLessThan(3 * SCAVENGE_EVERY_BYTES);
+  }, 60_000);
 });

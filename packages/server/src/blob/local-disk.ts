@@ -2,8 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, type Dir } from 'node:fs';
 import { copyFile, type FileHandle, mkdir, open, opendir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { type Readable, Transform, Writable } from 'node:stream';
+import { type Readable, pipeline as streamPipeline, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { releaseTransferBuffers } from '../young-generation.js';
 import {
   type BlobEntry,
   BlobNotFoundError,
@@ -137,6 +138,23 @@ function rest(buffers: Buffer[], skip: number): Buffer[] {
   return out;
 }
 
+/**
+ * `source`'s chunks, each counted by {@link releaseTransferBuffers} as it is passed on; destroying either end
+ * destroys the other, and `source`'s error is the stream's.
+ */
+function releasingBuffers(source: Readable): Readable {
+  const counted = new Transform({
+    readableHighWaterMark: READ_CHUNK_BYTES,
+    writableHighWaterMark: READ_CHUNK_BYTES,
+    transform(chunk: Buffer, _encoding, done) {
+      releaseTransferBuffers(chunk.byteLength);
+      done(null, chunk);
+    },
+  });
+  streamPipeline(source, counted, () => {});
+  return counted;
+}
+
 /** Writes a body to a temp file in `tmpDir`, fsyncs it and renames it to `target`. */
 async function writeFile(
   tmpDir: string,
@@ -157,6 +175,7 @@ async function writeFile(
         return;
       }
       hash.update(chunk);
+      releaseTransferBuffers(chunk.byteLength);
       done(null, chunk);
     },
   });
@@ -276,10 +295,12 @@ export function localDiskBlobStore(options: { root: string }): BlobStore {
         if (isNotFound(error)) throw new BlobNotFoundError(key);
         throw error;
       }
-      return createReadStream(path, {
-        highWaterMark: READ_CHUNK_BYTES,
-        ...(range ? { start: range.start, end: range.end } : {}),
-      });
+      return releasingBuffers(
+        createReadStream(path, {
+          highWaterMark: READ_CHUNK_BYTES,
+          ...(range ? { start: range.start, end: range.end } : {}),
+        }),
+      );
     },
 
     async stat(key: string) {
