@@ -27,8 +27,9 @@ export const WORKER_SEMI_SPACE_MB = 16;
  * Keeps the main thread's V8 young generation at its initial size, two semi-spaces of 1 MB, for the life of the
  * process, and starts worker threads at {@link WORKER_SEMI_SPACE_MB}; answers whether it did. Node lets a young
  * generation grow to 16 MB semi-spaces, 32 MB in all, and a `parley serve` start grows the main thread's all the
- * way, memory then held for good; the main thread's work (requests, transfers) measured the same CPU time with
- * 1 MB (bench/README.md, Files transfer). `--max-semi-space-size` is read only as a process starts, but V8 reads
+ * way, memory then held for good. Transfers measured the same CPU time with 1 MB; requests that allocate more
+ * spend more in GC (about 3% of the CPU time while indexing, 5–9% for live streams with 100 listeners;
+ * bench/README.md, Files transfer). `--max-semi-space-size` is read only as a process starts, but V8 reads
  * the growth factor each time it would grow a young generation, and the minimum size as each isolate (worker
  * thread) is made. A growth factor of 1 stops the growth; V8 raises one below 2 to 2 when it makes an isolate
  * (and when given on the command line), so it is set again once each worker thread is online. Nothing is changed
