@@ -32,7 +32,9 @@ export const WORKER_SEMI_SPACE_MB = 16;
  * bench/README.md, Files transfer). `--max-semi-space-size` is read only as a process starts, but V8 reads
  * the growth factor each time it would grow a young generation, and the minimum size as each isolate (worker
  * thread) is made. A growth factor of 1 stops the growth; V8 raises one below 2 to 2 when it makes an isolate
- * (and when given on the command line), so it is set again once each worker thread is online. Nothing is changed
+ * (and when given on the command line), so it is set again once each worker thread is online; a main-thread GC in
+ * the moment between the two may grow it one step (2 MB), which V8 shrinks back at a GC while allocation is slow
+ * (under 1 MB/s, an idle server). Nothing is changed
  * when the operator sized the young generation with node flags (see {@link youngGenerationSized}):
  * `NODE_OPTIONS=--max-semi-space-size=16` gives Node's default back.
  */
