@@ -5,6 +5,7 @@ import { CHAT_WORKERS_POLL_MS } from './modules/chat/job-kinds.js';
 import type { ChatService } from './modules/chat/service.js';
 import { INDEXING_WORKERS_POLL_MS } from './modules/files/jobs.js';
 import type { FilesService } from './modules/files/service.js';
+import type { EmbeddingModelKeeper } from './modules/knowledge/embedding-model.js';
 import type { LogsService } from './modules/logs/service.js';
 
 const MINUTE = 60_000;
@@ -32,6 +33,8 @@ export interface BackgroundDeps {
   files: Pick<FilesService, 'expire' | 'collectGarbage' | 'sweepTemporary' | 'sweepOrphans'>;
   logs: Pick<LogsService, 'prune'>;
   chat: Pick<ChatService, 'pruneSignals'>;
+  /** The check that the index holds vectors of the embedder's model (none without an embedder). */
+  embeddingModel?: Pick<EmbeddingModelKeeper, 'periodic'> | undefined;
 }
 
 /**
@@ -56,6 +59,8 @@ export function registerBackgroundWork(deps: BackgroundDeps): JobSet {
     pollMs: CHAT_WORKERS_POLL_MS,
     leaseMs: config.jobLeaseMs,
   });
+  // At start and every minute: a changed embedding model is switched to and the stored passages re-embedded.
+  if (deps.embeddingModel) runner.schedule(deps.embeddingModel.periodic());
   // Expired files first, so the blobs they free are collected in the same round.
   runner.schedule({ name: 'files.expire', everyMs: FILE_SWEEP_EVERY_MS, run: () => files.expire() });
   runner.schedule({

@@ -32,6 +32,7 @@ import {
 import { type FilesService, filesService, INDEX_FILE_JOB } from './modules/files/service.js';
 import { type IdentityService, identityService } from './modules/identity/service.js';
 import { type IntegrationsService, integrationsService } from './modules/integrations/service.js';
+import { embeddingModelKeeper } from './modules/knowledge/embedding-model.js';
 import { indexFileJob } from './modules/knowledge/indexer.js';
 import { type KnowledgeBaseService, knowledgeBaseService } from './modules/knowledge/knowledge-bases.js';
 import { type PassagesService, passagesService } from './modules/knowledge/passages.js';
@@ -171,9 +172,13 @@ function knowledgeServices(
     jobs,
   });
   const knowledgeBases = knowledgeBaseService({ db, files, clock });
+  const embeddingModel = embedder
+    ? embeddingModelKeeper({ index, embedder, files, logger: deps.logger ?? silentLogger })
+    : undefined;
   const search = searchService({
     index,
     embedder: embedder ?? undefined,
+    embeddingModel,
     files,
     denseWeight: config.search.denseWeight,
   });
@@ -194,6 +199,7 @@ function knowledgeServices(
         blobs: deps.blobs,
         index,
         embedder: embedder ?? undefined,
+        embeddingModel,
         reader,
         settings: {
           maxIndexableBytes: config.search.maxIndexableBytes,
@@ -206,7 +212,7 @@ function knowledgeServices(
       deps.metrics,
     ),
   });
-  return { index, embedder, files, knowledgeBases, search, passages, reader, indexing };
+  return { index, embedder, embeddingModel, files, knowledgeBases, search, passages, reader, indexing };
 }
 
 /** Usage of a workspace and of a bot that only the knowledge side knows: stored bytes, vector storage. */
@@ -292,6 +298,7 @@ export function buildServices(deps: ServiceDeps): Services {
     files,
     logs,
     chat,
+    embeddingModel: knowledge.embeddingModel,
   });
   addUsageSources(config, identity, files, knowledge.index);
   return {

@@ -34,7 +34,7 @@ export const SEARCH_VARIABLES = {
   PARLEY_EMBEDDER_PRECISION: Type.Enum(EMBEDDER_PRECISIONS, {
     default: 'fp32',
     description:
-      "the use-lite model's weights: `fp32` (the package's own) or `int8` (dense layers quantised: about twice the indexing speed, search quality within 0.001 nDCG@10 on the benchmarks; onnx runtime only; another model id, so files indexed with the other precision must be re-indexed to be found by meaning)",
+      "the use-lite model's weights: `fp32` (the package's own) or `int8` (dense layers quantised: about twice the indexing speed, search quality within 0.001 nDCG@10 on the benchmarks; onnx runtime only; another model id: a change re-embeds every indexed file in the background)",
     'x-invalid': '"{value}" must be {enum|or}',
   }),
   PARLEY_EMBEDDING_MODEL_DIR: Type.Optional(

@@ -125,6 +125,12 @@ export interface FileIndexing {
    * one transaction.
    */
   indexStoredPassages(file: Pick<FileRow, 'id' | 'upload_version'>, passages: number): Promise<void>;
+  /**
+   * After a change of embedding model: every file indexed and done with it turns `indexing_pending` with an
+   * `index_file` job (source `stored`) that embeds its stored passages again, 500 files per transaction;
+   * answers how many were queued (0 in a process without the job queue).
+   */
+  reembedIndexed(): Promise<number>;
 }
 
 /**

@@ -55,6 +55,9 @@ function setForJob(db: Kysely<Database>, job: IndexFileJob, values: Partial<File
   );
 }
 
+/** Files re-queued per transaction by `reembedIndexed`. */
+const REEMBED_BATCH = 500;
+
 /** What the `index_file` job reads and writes of a file (see {@link FileIndexing}). */
 export function fileIndexing(env: FilesEnv): FileIndexing {
   const { db } = env;
@@ -85,6 +88,20 @@ export function fileIndexing(env: FilesEnv): FileIndexing {
         failed_status_reason: reason.slice(0, MAX_REASON_LENGTH),
         updated_at: env.now(),
       });
+    },
+    async reembedIndexed() {
+      if (!env.jobs) return 0;
+      let queued = 0;
+      let after = '';
+      for (;;) {
+        const rows = await filesRepo(db).indexedAfter(after, REEMBED_BATCH);
+        if (rows.length === 0) return queued;
+        await db.transaction().execute(async (tx) => {
+          for (const row of rows) await scheduleIndexing(tx, env, row, { source: 'stored' });
+        });
+        queued += rows.length;
+        after = rows[rows.length - 1]?.id ?? after;
+      }
     },
     async indexStoredPassages(file, passages) {
       unavailableWithoutJobs(env);

@@ -109,6 +109,17 @@ function rowQueries(db: Kysely<Database>) {
         .where('key', '=', key)
         .executeTakeFirst(),
     byIdAnyBot: (id: string) => db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst(),
+    /** Up to `limit` files (any bot) that are indexed and done with it, by id after `after`. */
+    indexedAfter: (after: string, limit: number) =>
+      db
+        .selectFrom('files')
+        .select(['id', 'upload_version'])
+        .where('index', '=', 1)
+        .where('status', '=', 'indexing_completed')
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(limit)
+        .execute(),
     /** The files of these ids (of one bot, when given), read in batches so that any number of ids fits a query. */
     byIds: async (ids: string[], botId?: string): Promise<FileRow[]> => {
       const rows: FileRow[] = [];

@@ -7,6 +7,7 @@ import type { IndexedPassage, PassageIndex, StoredPassage } from '../../search/i
 import { type Embedder, ExtractionError } from '../../search/types.js';
 import type { FileRow } from '../files/repo.js';
 import type { FileIndexing, IndexFileJob } from '../files/service.js';
+import type { EmbeddingModelKeeper } from './embedding-model.js';
 
 /** Limits of indexing. */
 export interface IndexerSettings {
@@ -59,6 +60,8 @@ export interface IndexerDeps {
   blobs: BlobStore;
   index: PassageIndex;
   embedder: Embedder | undefined;
+  /** Switches the index to the embedder's model before vectors of it are written (with an embedder). */
+  embeddingModel?: Pick<EmbeddingModelKeeper, 'ensure'> | undefined;
   /** Extraction and chunking, in worker threads. */
   reader: DocumentReader;
   settings: IndexerSettings;
@@ -202,6 +205,8 @@ export function indexFileJob(deps: IndexerDeps): JobHandler<IndexFileJob> {
       signal.throwIfAborted();
       // The upload may have been replaced meanwhile: index only the version this job was made for.
       if (!(await files.indexingTarget(job))) return;
+      // The embedder's id is its loaded model's now: an index still on another model is switched first.
+      if (embedder && passages.length > 0) await deps.embeddingModel?.ensure();
       await deps.index.replaceFilePassages({
         fileId: file.id,
         botId: file.bot_id,

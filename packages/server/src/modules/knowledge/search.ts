@@ -9,6 +9,7 @@ import { compareHits, fuse, keepInTop, type RankedHit } from '../../search/rank.
 import { contentTerms, stemsOf } from '../../search/terms.js';
 import type { Embedder } from '../../search/types.js';
 import type { FilesContext, FilesService, PassageFileSummary } from '../files/service.js';
+import type { EmbeddingModelKeeper } from './embedding-model.js';
 
 /** What searchFiles takes, parsed. */
 export interface SearchInput {
@@ -33,6 +34,8 @@ export interface SearchDeps {
   embedder: Embedder | undefined;
   files: Pick<FilesService, 'visibility' | 'summaries'>;
   denseWeight: number;
+  /** Whether the index's vectors are of the embedder's model (none: taken as so). */
+  embeddingModel?: Pick<EmbeddingModelKeeper, 'matches'> | undefined;
   /** Where a failure search gets over is logged when the caller brings no logger of its request. */
   logger?: Logger | undefined;
 }
@@ -98,7 +101,10 @@ async function denseCandidates(
     }
     log.warn({ err: error }, 'The embedding model failed; the search ranks by words alone');
   }
-  return vector ? deps.index.vectorSearch(vector, scope, k) : [];
+  if (!vector) return [];
+  // Vectors of another model (the index not yet switched to a changed embedder) mean nothing to this query.
+  if (deps.embeddingModel && !(await deps.embeddingModel.matches())) return [];
+  return deps.index.vectorSearch(vector, scope, k);
 }
 
 /** What the hits of a search are shaped with: their stored passages and their files' fields. */

@@ -57,8 +57,8 @@ export interface UseLiteOptions extends WorkerPoolOptions {
   runtime?: UseLiteRuntime;
   /**
    * The weights: `fp32` (default; the vectors of TensorFlow.js, id `use-lite-512@…`) or `int8` (dense layers
-   * quantised, ~2.5× faster, onnxruntime only, id `use-lite-512-int8@…`: files indexed with the other
-   * precision must be re-indexed to be found by meaning).
+   * quantised, ~2.5× faster, onnxruntime only, id `use-lite-512-int8@…`: another model, so a change
+   * re-embeds every indexed file; see modules/knowledge/embedding-model.ts).
    */
   precision?: UseLitePrecision;
 }

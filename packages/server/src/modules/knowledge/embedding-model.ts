@@ -1,0 +1,91 @@
+import type { PeriodicTask } from '../../jobs/runner.js';
+import type { Logger } from '../../logger.js';
+import type { ModelInfo, PassageIndex } from '../../search/index/index.js';
+import type { Embedder } from '../../search/types.js';
+import type { FileIndexing } from '../files/contract.js';
+
+/** How often a process with background work checks that the index holds vectors of its embedder's model. */
+export const MODEL_CHECK_EVERY_MS = 60_000;
+
+/** What keeps the passage index on the embedder's model. */
+export interface EmbeddingModelDeps {
+  index: Pick<PassageIndex, 'modelInfo' | 'setModel'>;
+  embedder: Embedder;
+  files: Pick<FileIndexing, 'reembedIndexed'>;
+  logger: Logger;
+}
+
+/**
+ * The passage index holds the vectors of one model. When the embedder is another (`PARLEY_EMBEDDER`, the
+ * precision or the model folder changed between two starts), the index is switched to it: every stored vector
+ * is dropped, and every indexed file is queued to embed its stored passages again (its document is not read
+ * again); until a file is, it is found by words only. Searches never compare a query's vector with vectors of
+ * another model. Every process of one deployment must run the same embedder.
+ */
+export interface EmbeddingModelKeeper {
+  /**
+   * Whether the index's vectors are of the embedder's model, or it holds none: a vector search may compare
+   * with them. Read from the index until it first holds, then known (it holds as long as the model stays).
+   */
+  matches(): Promise<boolean>;
+  /**
+   * Switches the index to the embedder's model when it holds vectors of another, queueing the re-embedding;
+   * answers whether it switched. One switch at a time; an embedder whose id is known only once its model is
+   * loaded (a model folder) is used once first when `settle` is set, so that a provisional id never switches.
+   */
+  ensure(options?: { settle?: boolean }): Promise<boolean>;
+  /** The check run at start and every minute by the processes that run background work. */
+  periodic(): PeriodicTask;
+}
+
+/** The keeper of `deps.index`'s model (see {@link EmbeddingModelKeeper}). */
+export function embeddingModelKeeper(deps: EmbeddingModelDeps): EmbeddingModelKeeper {
+  const { index, embedder, files, logger } = deps;
+  const isEmbedders = (model: ModelInfo) =>
+    model.id === embedder.id && model.dimensions === embedder.dimensions;
+  /** The embedder id the index was last seen to hold. */
+  let matched: string | undefined;
+  let switching: Promise<boolean> | undefined;
+
+  async function switchIfOther(settle: boolean): Promise<boolean> {
+    let model = await index.modelInfo();
+    if (!model || isEmbedders(model)) return false;
+    if (settle) {
+      await embedder.embed(['model check']);
+      model = await index.modelInfo();
+      if (!model || isEmbedders(model)) return false;
+    }
+    const { changed } = await index.setModel({ id: embedder.id, dimensions: embedder.dimensions });
+    if (!changed) return false;
+    matched = undefined;
+    const queued = await files.reembedIndexed();
+    logger.warn(
+      { from: model.id, to: embedder.id, dimensions: embedder.dimensions, files: queued },
+      `The embedding model changed from ${model.id} to ${embedder.id}: its vectors were dropped and ${queued} indexed files are being embedded again in the background; until each is, search finds it by words only`,
+    );
+    return true;
+  }
+
+  const keeper: EmbeddingModelKeeper = {
+    async matches() {
+      if (matched === embedder.id) return true;
+      const model = await index.modelInfo();
+      if (model && !isEmbedders(model)) return false;
+      if (model) matched = embedder.id;
+      return true;
+    },
+    ensure(options = {}) {
+      switching ??= switchIfOther(options.settle ?? false).finally(() => {
+        switching = undefined;
+      });
+      return switching;
+    },
+    periodic: () => ({
+      name: 'embedding model check',
+      everyMs: MODEL_CHECK_EVERY_MS,
+      firstAfterMs: 0,
+      run: () => keeper.ensure({ settle: true }),
+    }),
+  };
+  return keeper;
+}

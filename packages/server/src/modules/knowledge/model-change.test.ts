@@ -1,0 +1,217 @@
+import { rm } from 'node:fs/promises';
+import type { FileObject } from '@parley/protocol';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
+import { type Db, openDatabase } from '../../db/database.js';
+import type { Embedder } from '../../search/types.js';
+import { createTestApp, type TestApp } from '../../test-support/harness.js';
+
+/**
+ * A change of embedding model (another `PARLEY_EMBEDDER`, precision or model folder) on a data directory that
+ * holds vectors of the previous one: indexing goes on with the new model, the stored passages are re-embedded
+ * in the background without reading their files again, and search never compares vectors of two models.
+ */
+
+/** Each word hashed to one of `dimensions` dimensions, unit length; `salt` makes another model of it. */
+function hashVector(text: string, dimensions: number, salt: number): Float32Array {
+  const v = new Float32Array(dimensions);
+  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    let h = 2166136261 ^ salt;
+    for (const ch of word) h = Math.imul(h ^ (ch.codePointAt(0) as number), 16777619);
+    const at = (h >>> 0) % dimensions;
+    v[at] = (v[at] as number) + 1;
+  }
+  let norm = 0;
+  for (const x of v) norm += x * x;
+  if (norm === 0) v[0] = 1;
+  else for (let i = 0; i < dimensions; i++) v[i] = (v[i] as number) / Math.sqrt(norm);
+  return v;
+}
+
+/** A deterministic embedder; counts the texts it embedded. */
+class HashEmbedder implements Embedder {
+  texts = 0;
+  constructor(
+    readonly id: string,
+    readonly dimensions: number,
+    private readonly salt = 0,
+  ) {}
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    this.texts += texts.length;
+    return texts.map((t) => hashVector(t, this.dimensions, this.salt));
+  }
+  async close(): Promise<void> {}
+}
+
+type Inject = (opts: {
+  method: 'GET' | 'PUT';
+  url: string;
+  headers?: Record<string, string>;
+  payload?: unknown;
+}) => Promise<LightMyRequestResponse>;
+
+/** The Files API calls these tests make, as the bootstrap bot of `t`, through `inject`. */
+function filesOf(inject: Inject, t: TestApp) {
+  const headers = { 'x-bot-id': t.botId, authorization: `Bearer ${t.botKey}` };
+  const get = async (id: string) => {
+    const res = await inject({ method: 'GET', url: `/v1/files/${id}`, headers });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as { file: FileObject }).file;
+  };
+  return {
+    get,
+    async upload(key: string, text: string): Promise<FileObject> {
+      const up = await inject({
+        method: 'PUT',
+        url: '/v1/files',
+        headers,
+        payload: { key, size: Buffer.byteLength(text), index: true },
+      });
+      expect(up.statusCode, up.body).toBe(200);
+      const url = new URL((up.json() as { file: { uploadUrl: string } }).file.uploadUrl);
+      const put = await inject({
+        method: 'PUT',
+        url: `${url.pathname}${url.search}`,
+        payload: Buffer.from(text),
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+      expect(put.statusCode, put.body).toBe(200);
+      return (put.json() as { file: FileObject }).file;
+    },
+    /** Waits until the file leaves indexing_pending. */
+    async settled(id: string): Promise<FileObject> {
+      for (let i = 0; i < 400; i++) {
+        const file = await get(id);
+        if (file.status !== 'indexing_pending') return file;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error(`file ${id} still indexing`);
+    },
+    async search(query: string, mode: 'semantic' | 'hybrid' | 'lexical') {
+      const res = await inject({
+        method: 'GET',
+        url: `/v1/files/search?query=${encodeURIComponent(query)}&mode=${mode}`,
+        headers,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { passages: Array<{ content: string; file: { id: string } }> }).passages;
+    },
+    async passages(id: string) {
+      const res = await inject({ method: 'GET', url: `/v1/files/${id}/passages`, headers });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { passages: Array<{ id: string; content: string }> }).passages;
+    },
+  };
+}
+
+/** The index's model row. */
+const modelOf = (db: Db) =>
+  db.kysely.selectFrom('embedding_model').select(['model_id', 'dimensions']).executeTakeFirst();
+
+/** Waits until the index's model is `id`. */
+async function modelBecomes(db: Db, id: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if ((await modelOf(db))?.model_id === id) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`the index's model did not become ${id}`);
+}
+
+describe('a change of embedding model', () => {
+  const cleanups: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  /** Opens the data directory of `t` again, as the next `parley serve` would, with `embedder`. */
+  async function restart(t: TestApp, embedder: Embedder, workers = true) {
+    const db = await openDatabase({ dataDir: t.dataDir });
+    const app = await buildApp({ config: t.config, db, logger: false, workers, embedder });
+    await app.ready();
+    cleanups.push(() => db.close());
+    cleanups.push(() => app.close());
+    return { app, db, files: filesOf((o) => app.inject(o as never), t) };
+  }
+
+  it('re-embeds the stored passages with the new model in the background, and indexes new files with it', async () => {
+    const before = new HashEmbedder('hash-a', 64);
+    const t = await createTestApp({ workers: true, embedder: before });
+    cleanups.push(() => rm(t.dataDir, { recursive: true, force: true }));
+    const first = filesOf((o) => t.app.inject(o as never), t);
+    const old = await first.upload('axolotl.md', '# Axolotl\n\nThe axolotl regrows its limbs and its heart.');
+    expect((await first.settled(old.id)).status).toBe('indexing_completed');
+    const passagesBefore = await first.passages(old.id);
+    expect((await first.search('axolotl limbs', 'semantic'))[0]?.file.id).toBe(old.id);
+    await t.app.close();
+    await t.db.close();
+
+    const after = new HashEmbedder('hash-b', 32, 7);
+    const next = await restart(t, after);
+    // Until the check at start switches the index, a search by meaning finds nothing rather than compare
+    // vectors of two models; by words it finds the file.
+    expect((await next.files.search('axolotl limbs', 'lexical'))[0]?.file.id).toBe(old.id);
+    await modelBecomes(next.db, 'hash-b');
+    // The stored file is queued again, its passages embedded anew (not read from its blob again).
+    expect((await next.files.settled(old.id)).status).toBe('indexing_completed');
+    const content = (list: Array<{ content: string }>) => list.map((p) => p.content);
+    expect(content(await next.files.passages(old.id))).toEqual(content(passagesBefore));
+    expect(after.texts).toBeGreaterThanOrEqual(passagesBefore.length);
+    expect((await next.files.search('axolotl limbs', 'semantic'))[0]?.file.id).toBe(old.id);
+
+    const added = await next.files.upload('pangolin.md', '# Pangolin\n\nThe pangolin rolls into a ball.');
+    const done = await next.files.settled(added.id);
+    expect(done.status, done.failedStatusReason).toBe('indexing_completed');
+    expect((await next.files.search('pangolin ball', 'semantic'))[0]?.file.id).toBe(added.id);
+    expect(await modelOf(next.db)).toEqual({ model_id: 'hash-b', dimensions: 32 });
+  });
+
+  /** An app indexed with `before`, closed: its data directory holds one file's vectors of that model. */
+  async function indexedWith(before: Embedder) {
+    const t = await createTestApp({ workers: true, embedder: before });
+    cleanups.push(() => rm(t.dataDir, { recursive: true, force: true }));
+    const files = filesOf((o) => t.app.inject(o as never), t);
+    const file = await files.upload('narwhal.md', '# Narwhal\n\nThe narwhal tusk is a long spiral tooth.');
+    expect((await files.settled(file.id)).status).toBe('indexing_completed');
+    expect((await files.search('narwhal tusk', 'semantic'))[0]?.file.id).toBe(file.id);
+    await t.app.close();
+    await t.db.close();
+    return { t, file };
+  }
+
+  it('never compares a query with vectors of another model of the same width (search by meaning finds nothing, by words it finds)', async () => {
+    const { t, file } = await indexedWith(new HashEmbedder('hash-a', 64));
+    // No background work in this process: nothing switches the index, which keeps hash-a's vectors.
+    const next = await restart(t, new HashEmbedder('hash-c', 64, 3), false);
+    expect(await next.files.search('narwhal tusk', 'semantic')).toEqual([]);
+    expect((await next.files.search('narwhal tusk', 'hybrid'))[0]?.file.id).toBe(file.id);
+    expect((await next.files.search('narwhal tusk', 'lexical'))[0]?.file.id).toBe(file.id);
+    expect(await modelOf(next.db)).toEqual({ model_id: 'hash-a', dimensions: 64 });
+  });
+
+  it("keeps the vectors when a model folder's provisional id settles on the stored model once loaded", async () => {
+    const { t, file } = await indexedWith(new HashEmbedder('hash-a', 64));
+    // As the onnx embedder: `onnx:<folder>` until a worker has loaded the model, then `onnx:<folder>@<hash>`.
+    const loaded = new HashEmbedder('hash-a', 64);
+    let calls = 0;
+    const settling: Embedder = {
+      get id() {
+        return calls > 0 ? 'hash-a' : 'hash-a-provisional';
+      },
+      dimensions: 64,
+      embed: (texts) => {
+        calls++;
+        return loaded.embed(texts);
+      },
+      close: async () => {},
+    };
+    const next = await restart(t, settling);
+    for (let i = 0; i < 200 && calls === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(loaded.texts).toBe(1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await modelOf(next.db)).toEqual({ model_id: 'hash-a', dimensions: 64 });
+    expect((await next.files.get(file.id)).status).toBe('indexing_completed');
+    expect((await next.files.search('narwhal tusk', 'semantic'))[0]?.file.id).toBe(file.id);
+    expect(loaded.texts).toBe(2);
+  });
+});
