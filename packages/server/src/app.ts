@@ -173,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
   const stopBackground = deps.workers ? services.runner.start() : undefined;
   app.addHook('onClose', async () => {
     await stopBackground?.();
+    await services.logs.close(); // the request log's lines still waiting to be written
     await services.bus.close();
     await services.embedder?.close();
     await services.reader.close();

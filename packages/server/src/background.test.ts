@@ -65,8 +65,9 @@ describe("the app's periodic work, driven by the injected clock", () => {
     env: { PARLEY_LOG_RETENTION_DAYS: '1', PARLEY_CHAT_SIGNAL_RETENTION_HOURS: '1' },
   });
 
-  const count = async (table: 'chat_signals' | 'request_logs', before: number) =>
-    Number(
+  const count = async (table: 'chat_signals' | 'request_logs', before: number) => {
+    await t.app.services.logs.flush(); // the request log is written behind its requests
+    return Number(
       (
         await t.db.kysely
           .selectFrom(table)
@@ -75,6 +76,7 @@ describe("the app's periodic work, driven by the injected clock", () => {
           .executeTakeFirstOrThrow()
       ).n,
     );
+  };
 
   it('expires files and collects their blobs, then drops chat signals and request log lines past retention', async () => {
     const start = now;

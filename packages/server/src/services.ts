@@ -127,7 +127,7 @@ function adminServices(deps: ServiceDeps, clock: () => Date, logger: Logger) {
     onChatCredentialsChanged: (botId) => bus.revoke(botId),
   });
   const integrations = integrationsService({ db, clock, audit, identity, bots });
-  const logs = logsService({ db, clock, bots, retentionDays: config.logRetentionDays });
+  const logs = logsService({ db, clock, bots, retentionDays: config.logRetentionDays, logger });
   return { audit, identity, bus, bots, integrations, logs };
 }
 

@@ -44,9 +44,11 @@ describe('bot request logs', () => {
     );
   }
 
-  /** The ids of the request_logs rows stored for `botId`. */
-  const storedRows = (botId: string) =>
-    t.db.kysely.selectFrom('request_logs').select('id').where('bot_id', '=', botId).execute();
+  /** The ids of the request_logs rows stored for `botId` (the lines still waiting written first). */
+  const storedRows = async (botId: string) => {
+    await t.app.services.logs.flush();
+    return t.db.kysely.selectFrom('request_logs').select('id').where('bot_id', '=', botId).execute();
+  };
 
   describe('GET /v1/admin/bots/{id}/logs', () => {
     it('answers one line per request about the bot, newest first, with the 400 as a warning', async () => {

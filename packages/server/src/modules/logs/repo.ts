@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { keysetPage } from '../../db/keyset.js';
 import type { Database, RequestLogsTable } from '../../db/schema.js';
 import type { Cursor } from '../../http/pagination.js';
@@ -10,6 +10,23 @@ export type LogRow = Selectable<RequestLogsTable>;
 export function logsRepo(db: Kysely<Database>) {
   return {
     insert: (row: LogRow) => db.insertInto('request_logs').values(row).execute(),
+    /**
+     * Inserts `rows` in one statement, leaving out those of a bot that no longer exists: a row written behind
+     * its request must not outlive the bot's deletion (which deletes its log). Same SQL on both dialects
+     * (`values` columns are `column1`…; the casts type PostgreSQL's untyped parameters).
+     */
+    insertMany: async (rows: readonly LogRow[]): Promise<void> => {
+      if (rows.length === 0) return;
+      const values = rows.map(
+        (r) =>
+          sql`(${r.id}, ${r.bot_id}, ${r.timestamp}, ${r.level}, ${r.message}, ${r.request_id}, ${r.operation_id}, ${r.method}, ${r.path}, ${r.status_code}, ${r.duration_ms})`,
+      );
+      await sql`insert into request_logs (id, bot_id, "timestamp", level, message, request_id, operation_id, method, path, status_code, duration_ms)
+        select column1, column2, column3, column4, column5, column6, column7, column8, column9,
+          cast(column10 as integer), cast(column11 as double precision)
+        from (values ${sql.join(values)}) as v
+        where exists (select 1 from bots where bots.id = v.column2)`.execute(db);
+    },
     list: (q: {
       botId: string;
       from?: string | undefined;

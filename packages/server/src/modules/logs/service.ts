@@ -5,8 +5,10 @@ import type { Actor } from '../../access/principal.js';
 import type { Database } from '../../db/schema.js';
 import { decodeCursor, type Page, toPage } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
+import { type Logger, silentLogger } from '../../logger.js';
 import type { BotsService } from '../bots/service.js';
 import { type LogRow, logsRepo } from './repo.js';
+import { REQUEST_LOG_LIMITS, WriteBehind, type WriteBehindLimits } from './write-behind.js';
 
 /** One finished request, as the HTTP layer reports it. */
 export interface RequestRecord {
@@ -44,14 +46,24 @@ export interface LogQuery {
   level?: string | undefined;
 }
 
-/** The per-bot structured request log: written after each request about a bot, read by `GET /bots/{id}/logs`. */
+/**
+ * The per-bot structured request log: written after each request about a bot, read by `GET /bots/{id}/logs`.
+ * Written behind the requests ({@link WriteBehind}: one insert per 200 rows or 100 ms); every read of it here
+ * writes what waits first, so a request's line is readable as soon as the request has answered.
+ */
 export interface LogsService {
-  /** Writes one finished request to its bot's log. */
+  /** Buffers one finished request's line for its bot's log; resolves at once and never rejects. */
   record(r: RequestRecord): Promise<void>;
   /** A page of a bot's log, newest first (`log.read` on the bot). */
   list(actor: Actor, botId: string, query: LogQuery): Promise<Page<LogEntry>>;
   /** Deletes log lines older than the retention period (a periodic task); answers how many went. */
   prune(): Promise<number>;
+  /** Writes the lines recorded so far (never rejects: a failed write is logged and retried). */
+  flush(): Promise<void>;
+  /** Writes what waits, then writes each later line at once (the app closes). */
+  close(): Promise<void>;
+  /** The batches and rows written and dropped so far. */
+  readonly writes: WriteBehind<LogRow>['stats'];
 }
 
 /** The {@link LogsService} of a database; lines are kept `retentionDays`. */
@@ -60,14 +72,28 @@ export function logsService(deps: {
   clock: () => Date;
   bots: BotsService;
   retentionDays: number;
+  /** Where a failed write of the log is reported. */
+  logger?: Logger | undefined;
+  /** The write-behind's batch size, delay and bounds (tests). */
+  limits?: WriteBehindLimits | undefined;
 }): LogsService {
   const { db, clock } = deps;
+  const repo = logsRepo(db);
+  const writer = new WriteBehind<LogRow>(
+    (rows) => repo.insertMany(rows),
+    deps.logger ?? silentLogger,
+    'bot request log',
+    deps.limits ?? REQUEST_LOG_LIMITS,
+  );
   return {
+    writes: writer.stats,
     async record(r) {
       const level = r.statusCode >= 500 ? 'error' : r.statusCode >= 400 ? 'warn' : 'info';
-      const message =
-        `${r.method} ${r.path} ${r.statusCode}${r.errorMessage ? `: ${r.errorMessage}` : ''}`.slice(0, 2000);
-      await logsRepo(db).insert({
+      // No NUL: PostgreSQL's text refuses it, and one such row would fail its whole batch.
+      const message = `${r.method} ${r.path} ${r.statusCode}${r.errorMessage ? `: ${r.errorMessage}` : ''}`
+        .slice(0, 2000)
+        .replaceAll('\0', '');
+      writer.add({
         id: newId('log'),
         bot_id: r.botId,
         timestamp: clock().toISOString(),
@@ -86,7 +112,8 @@ export function logsService(deps: {
       await deps.bots.get(actor, botId);
       authorize(actor, 'log.read');
       const limit = query.pageSize ?? 50;
-      const rows = await logsRepo(db).list({
+      await writer.flush();
+      const rows = await repo.list({
         botId,
         from: query.timeStart ? new Date(query.timeStart).toISOString() : undefined,
         to: query.timeEnd ? new Date(query.timeEnd).toISOString() : undefined,
@@ -100,8 +127,12 @@ export function logsService(deps: {
 
     async prune() {
       const before = new Date(clock().getTime() - deps.retentionDays * 86_400_000).toISOString();
-      const result = await logsRepo(db).pruneBefore(before);
+      await writer.flush();
+      const result = await repo.pruneBefore(before);
       return Number(result.numDeletedRows);
     },
+
+    flush: () => writer.flush(),
+    close: () => writer.close(),
   };
 }
