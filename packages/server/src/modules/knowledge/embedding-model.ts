@@ -55,10 +55,12 @@ export function embeddingModelKeeper(deps: EmbeddingModelDeps): EmbeddingModelKe
       model = await index.modelInfo();
       if (!model || isEmbedders(model)) return false;
     }
+    // Queued first: a stop between the two leaves the model to switch at the next start, not files that would
+    // never be embedded again. (Processes starting together may both queue a file: it is embedded twice.)
+    const queued = await files.reembedIndexed();
     const { changed } = await index.setModel({ id: embedder.id, dimensions: embedder.dimensions });
     if (!changed) return false;
     matched = undefined;
-    const queued = await files.reembedIndexed();
     logger.warn(
       { from: model.id, to: embedder.id, dimensions: embedder.dimensions, files: queued },
       `The embedding model changed from ${model.id} to ${embedder.id}: its vectors were dropped and ${queued} indexed files are being embedded again in the background; until each is, search finds it by words only`,
