@@ -55,6 +55,7 @@ export function meteredIndexingOutcomes(files: FileIndexing, metrics: AppMetrics
     },
     indexStoredPassages: (file, passages) => files.indexStoredPassages(file, passages),
     reembedIndexed: () => files.reembedIndexed(),
+    anyIndexed: () => files.anyIndexed(),
   };
 }
 

@@ -131,6 +131,8 @@ export interface FileIndexing {
    * answers how many were queued (0 in a process without the job queue).
    */
   reembedIndexed(): Promise<number>;
+  /** Whether any file (of any bot) is indexed and done with it. */
+  anyIndexed(): Promise<boolean>;
 }
 
 /**

@@ -103,6 +103,9 @@ export function fileIndexing(env: FilesEnv): FileIndexing {
         after = rows[rows.length - 1]?.id ?? after;
       }
     },
+    async anyIndexed() {
+      return (await filesRepo(db).indexedAfter('', 1)).length > 0;
+    },
     async indexStoredPassages(file, passages) {
       unavailableWithoutJobs(env);
       await db.transaction().execute(async (tx) => {

@@ -4,7 +4,7 @@ import type { EmbeddingModel, ModelInfo } from '../../search/index/index.js';
 import { embeddingModelKeeper } from './embedding-model.js';
 
 /** A keeper over an index holding `stored`'s vectors, with an embedder of `id`; what it did is recorded. */
-function keeperOf(stored: EmbeddingModel | undefined, id: string, failSetModel = 0) {
+function keeperOf(stored: EmbeddingModel | undefined, id: string, failSetModel = 0, indexed = true) {
   let model: ModelInfo | undefined = stored ? { ...stored, vectorStore: 'sqlite-vec' } : undefined;
   const log = { queued: 0, setModel: 0, embedded: 0, failures: failSetModel };
   const keeper = embeddingModelKeeper({
@@ -36,6 +36,7 @@ function keeperOf(stored: EmbeddingModel | undefined, id: string, failSetModel =
         log.queued++;
         return 3;
       },
+      anyIndexed: async () => indexed,
     },
     logger: silentLogger,
   });
@@ -43,9 +44,9 @@ function keeperOf(stored: EmbeddingModel | undefined, id: string, failSetModel =
 }
 
 describe('embeddingModelKeeper', () => {
-  it('does nothing on an index of the same model or of none', async () => {
+  it('does nothing on an index of the same model, or of none with no file indexed', async () => {
     for (const stored of [{ id: 'm', dimensions: 8 }, undefined]) {
-      const { keeper, log } = keeperOf(stored, 'm');
+      const { keeper, log } = keeperOf(stored, 'm', 0, stored !== undefined);
       expect(await keeper.ensure({ settle: true })).toBe(false);
       expect(await keeper.matches()).toBe(true);
       expect(log).toEqual({ queued: 0, setModel: 0, embedded: 0, failures: 0 });
@@ -81,5 +82,12 @@ describe('embeddingModelKeeper', () => {
     const { keeper, log } = keeperOf({ id: 'old', dimensions: 8 }, 'new');
     expect(await keeper.ensure({ settle: true })).toBe(true);
     expect(log.embedded).toBe(1);
+  });
+
+  it('embeds the files indexed without a model (PARLEY_EMBEDDER=none before)', async () => {
+    const { keeper, log, model } = keeperOf(undefined, 'new');
+    expect(await keeper.ensure({ settle: true })).toBe(true);
+    expect(log).toMatchObject({ queued: 1, setModel: 1 });
+    expect(model()?.id).toBe('new');
   });
 });

@@ -11,13 +11,14 @@ export const MODEL_CHECK_EVERY_MS = 60_000;
 export interface EmbeddingModelDeps {
   index: Pick<PassageIndex, 'modelInfo' | 'setModel'>;
   embedder: Embedder;
-  files: Pick<FileIndexing, 'reembedIndexed'>;
+  files: Pick<FileIndexing, 'reembedIndexed' | 'anyIndexed'>;
   logger: Logger;
 }
 
 /**
  * The passage index holds the vectors of one model. When the embedder is another (`PARLEY_EMBEDDER`, the
- * precision or the model folder changed between two starts), the index is switched to it: every stored vector
+ * precision or the model folder changed between two starts; or files were indexed with `none`), the index
+ * is switched to it: every stored vector
  * is dropped, and every indexed file is queued to embed its stored passages again (its document is not read
  * again); until a file is, it is found by words only. Searches never compare a query's vector with vectors of
  * another model. Every process of one deployment must run the same embedder.
@@ -47,13 +48,18 @@ export function embeddingModelKeeper(deps: EmbeddingModelDeps): EmbeddingModelKe
   let matched: string | undefined;
   let switching: Promise<boolean> | undefined;
 
+  /** Whether the index must switch: vectors of another model, or none while files were indexed without any. */
+  async function mustSwitch(model: ModelInfo | undefined): Promise<boolean> {
+    return model ? !isEmbedders(model) : await files.anyIndexed();
+  }
+
   async function switchIfOther(settle: boolean): Promise<boolean> {
     let model = await index.modelInfo();
-    if (!model || isEmbedders(model)) return false;
+    if (!(await mustSwitch(model))) return false;
     if (settle) {
       await embedder.embed(['model check']);
       model = await index.modelInfo();
-      if (!model || isEmbedders(model)) return false;
+      if (!(await mustSwitch(model))) return false;
     }
     // Queued first: a stop between the two leaves the model to switch at the next start, not files that would
     // never be embedded again. (Processes starting together may both queue a file: it is embedded twice.)
@@ -62,8 +68,10 @@ export function embeddingModelKeeper(deps: EmbeddingModelDeps): EmbeddingModelKe
     if (!changed) return false;
     matched = undefined;
     logger.warn(
-      { from: model.id, to: embedder.id, dimensions: embedder.dimensions, files: queued },
-      `The embedding model changed from ${model.id} to ${embedder.id}: its vectors were dropped and ${queued} indexed files are being embedded again in the background; until each is, search finds it by words only`,
+      { from: model?.id ?? null, to: embedder.id, dimensions: embedder.dimensions, files: queued },
+      model
+        ? `The embedding model changed from ${model.id} to ${embedder.id}: its vectors were dropped and ${queued} indexed files are being embedded again in the background; until each is, search finds it by words only`
+        : `Files were indexed without an embedding model; ${queued} are being embedded with ${embedder.id} in the background; until each is, search finds it by words only`,
     );
     return true;
   }
