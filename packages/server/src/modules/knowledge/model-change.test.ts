@@ -6,6 +6,7 @@ import { buildApp } from '../../app.js';
 import { type Db, openDatabase } from '../../db/database.js';
 import type { Embedder } from '../../search/types.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { dropSchema, postgresTestUrl } from '../../test-support/postgres.js';
 
 /**
  * A change of embedding model (another `PARLEY_EMBEDDER`, precision or model folder) on a data directory that
@@ -118,15 +119,39 @@ async function modelBecomes(db: Db, id: string): Promise<void> {
   throw new Error(`the index's model did not become ${id}`);
 }
 
-describe('a change of embedding model', () => {
+const pgUrl = postgresTestUrl();
+const engines: Array<{ engine: string; databaseUrl?: string }> = [
+  { engine: 'SQLite' },
+  ...(pgUrl ? [{ engine: 'PostgreSQL', databaseUrl: pgUrl }] : []),
+];
+
+describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }) => {
   const cleanups: Array<() => Promise<unknown>> = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  /** Opens the data directory of `t` again, as the next `parley serve` would, with `embedder`. */
-  async function restart(t: TestApp, embedder: Embedder, workers = true) {
-    const db = await openDatabase({ dataDir: t.dataDir });
+  /** A test app on this engine (on PostgreSQL, in a schema of its own kept until the test ends). */
+  async function indexedApp(options: { embedder: Embedder | null }) {
+    const pgSchema = databaseUrl
+      ? `model_${process.pid}_${Math.random().toString(36).slice(2, 10)}`
+      : undefined;
+    const t = await createTestApp({
+      workers: true,
+      ...options,
+      ...(databaseUrl && pgSchema ? { databaseUrl, pgSchema } : {}),
+    });
+    cleanups.push(() => rm(t.dataDir, { recursive: true, force: true }));
+    if (databaseUrl && pgSchema) cleanups.push(() => dropSchema(databaseUrl, pgSchema));
+    return Object.assign(t, { pgSchema });
+  }
+
+  /** Opens the database of `t` again, as the next `parley serve` would, with `embedder`. */
+  async function restart(t: TestApp & { pgSchema?: string | undefined }, embedder: Embedder, workers = true) {
+    const db = await openDatabase({
+      dataDir: t.dataDir,
+      ...(databaseUrl && t.pgSchema ? { url: databaseUrl, pgSchema: t.pgSchema } : {}),
+    });
     const app = await buildApp({ config: t.config, db, logger: false, workers, embedder });
     await app.ready();
     cleanups.push(() => db.close());
@@ -136,8 +161,7 @@ describe('a change of embedding model', () => {
 
   it('re-embeds the stored passages with the new model in the background, and indexes new files with it', async () => {
     const before = new HashEmbedder('hash-a', 64);
-    const t = await createTestApp({ workers: true, embedder: before });
-    cleanups.push(() => rm(t.dataDir, { recursive: true, force: true }));
+    const t = await indexedApp({ embedder: before });
     const first = filesOf((o) => t.app.inject(o as never), t);
     const old = await first.upload('axolotl.md', '# Axolotl\n\nThe axolotl regrows its limbs and its heart.');
     expect((await first.settled(old.id)).status).toBe('indexing_completed');
@@ -168,8 +192,7 @@ describe('a change of embedding model', () => {
 
   /** An app indexed with `before`, closed: its data directory holds one file's vectors of that model. */
   async function indexedWith(before: Embedder) {
-    const t = await createTestApp({ workers: true, embedder: before });
-    cleanups.push(() => rm(t.dataDir, { recursive: true, force: true }));
+    const t = await indexedApp({ embedder: before });
     const files = filesOf((o) => t.app.inject(o as never), t);
     const file = await files.upload('narwhal.md', '# Narwhal\n\nThe narwhal tusk is a long spiral tooth.');
     expect((await files.settled(file.id)).status).toBe('indexing_completed');
@@ -216,8 +239,7 @@ describe('a change of embedding model', () => {
   });
 
   it('embeds, once an embedder is configured, the files indexed without one (PARLEY_EMBEDDER=none)', async () => {
-    const t = await createTestApp({ workers: true, embedder: null });
-    cleanups.push(() => rm(t.dataDir, { recursive: true, force: true }));
+    const t = await indexedApp({ embedder: null });
     const first = filesOf((o) => t.app.inject(o as never), t);
     const file = await first.upload('okapi.md', '# Okapi\n\nThe okapi has striped legs like a zebra.');
     expect((await first.settled(file.id)).status).toBe('indexing_completed');
