@@ -10,6 +10,7 @@ import { EmbedderError } from '../../search/embed/errors.js';
 import type { Embedder } from '../../search/types.js';
 import { useTestApp } from '../../test-support/fixtures.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { hashVector } from '../../test-support/hash-vector.js';
 import { expectError } from '../../test-support/wire.js';
 
 /**
@@ -62,22 +63,6 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
     if (Date.now() > end) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
     await sleep(20);
   }
-}
-
-/** A bag-of-words vector: each word hashed to one of 64 dimensions, unit length. Texts sharing words are near. */
-function hashVector(text: string, dimensions = 64): Float32Array {
-  const v = new Float32Array(dimensions);
-  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
-    let h = 2166136261;
-    for (const ch of word) h = Math.imul(h ^ (ch.codePointAt(0) as number), 16777619);
-    const at = (h >>> 0) % dimensions;
-    v[at] = (v[at] as number) + 1;
-  }
-  let norm = 0;
-  for (const x of v) norm += x * x;
-  if (norm === 0) v[0] = 1;
-  else for (let i = 0; i < dimensions; i++) v[i] = (v[i] as number) / Math.sqrt(norm);
-  return v;
 }
 
 /** A deterministic test embedder whose calls can be held, failed or hung from the test. */

@@ -6,6 +6,7 @@ import { buildApp } from '../../app.js';
 import { type Db, openDatabase } from '../../db/database.js';
 import type { Embedder } from '../../search/types.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { hashVector } from '../../test-support/hash-vector.js';
 import { dropSchema, postgresTestUrl } from '../../test-support/postgres.js';
 
 /**
@@ -13,22 +14,6 @@ import { dropSchema, postgresTestUrl } from '../../test-support/postgres.js';
  * holds vectors of the previous one: indexing goes on with the new model, the stored passages are re-embedded
  * in the background without reading their files again, and search never compares vectors of two models.
  */
-
-/** Each word hashed to one of `dimensions` dimensions, unit length; `salt` makes another model of it. */
-function hashVector(text: string, dimensions: number, salt: number): Float32Array {
-  const v = new Float32Array(dimensions);
-  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
-    let h = 2166136261 ^ salt;
-    for (const ch of word) h = Math.imul(h ^ (ch.codePointAt(0) as number), 16777619);
-    const at = (h >>> 0) % dimensions;
-    v[at] = (v[at] as number) + 1;
-  }
-  let norm = 0;
-  for (const x of v) norm += x * x;
-  if (norm === 0) v[0] = 1;
-  else for (let i = 0; i < dimensions; i++) v[i] = (v[i] as number) / Math.sqrt(norm);
-  return v;
-}
 
 /** A deterministic embedder; counts the texts it embedded. */
 class HashEmbedder implements Embedder {
