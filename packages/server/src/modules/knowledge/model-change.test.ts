@@ -67,7 +67,7 @@ function filesOf(inject: Inject, t: TestApp) {
     },
     /** Waits until the file leaves indexing_pending. */
     async settled(id: string): Promise<FileObject> {
-      for (let i = 0; i < 400; i++) {
+      for (let i = 0; i < 1200; i++) {
         const file = await get(id);
         if (file.status !== 'indexing_pending') return file;
         await new Promise((resolve) => setTimeout(resolve, 25));
@@ -97,7 +97,7 @@ const modelOf = (db: Db) =>
 
 /** Waits until the index's model is `id`. */
 async function modelBecomes(db: Db, id: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 600; i++) {
     if ((await modelOf(db))?.model_id === id) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -173,7 +173,7 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     expect(done.status, done.failedStatusReason).toBe('indexing_completed');
     expect((await next.files.search('pangolin ball', 'semantic'))[0]?.file.id).toBe(added.id);
     expect(await modelOf(next.db)).toEqual({ model_id: 'hash-b', dimensions: 32 });
-  });
+  }, 90_000);
 
   /** An app indexed with `before`, closed: its data directory holds one file's vectors of that model. */
   async function indexedWith(before: Embedder) {
@@ -195,7 +195,7 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     expect((await next.files.search('narwhal tusk', 'hybrid'))[0]?.file.id).toBe(file.id);
     expect((await next.files.search('narwhal tusk', 'lexical'))[0]?.file.id).toBe(file.id);
     expect(await modelOf(next.db)).toEqual({ model_id: 'hash-a', dimensions: 64 });
-  });
+  }, 90_000);
 
   it("keeps the vectors when a model folder's provisional id settles on the stored model once loaded", async () => {
     const { t, file } = await indexedWith(new HashEmbedder('hash-a', 64));
@@ -214,14 +214,14 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
       close: async () => {},
     };
     const next = await restart(t, settling);
-    for (let i = 0; i < 200 && calls === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 600 && calls === 0; i++) await new Promise((r) => setTimeout(r, 25));
     expect(loaded.texts).toBe(1);
     await new Promise((r) => setTimeout(r, 200));
     expect(await modelOf(next.db)).toEqual({ model_id: 'hash-a', dimensions: 64 });
     expect((await next.files.get(file.id)).status).toBe('indexing_completed');
     expect((await next.files.search('narwhal tusk', 'semantic'))[0]?.file.id).toBe(file.id);
     expect(loaded.texts).toBe(2);
-  });
+  }, 90_000);
 
   it('embeds, once an embedder is configured, the files indexed without one (PARLEY_EMBEDDER=none)', async () => {
     const t = await indexedApp({ embedder: null });
@@ -235,5 +235,5 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     await modelBecomes(next.db, 'hash-a');
     expect((await next.files.settled(file.id)).status).toBe('indexing_completed');
     expect((await next.files.search('okapi striped legs', 'semantic'))[0]?.file.id).toBe(file.id);
-  });
+  }, 90_000);
 });
