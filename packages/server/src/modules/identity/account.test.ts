@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CompiledQuery } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectInvalid, uniqueEmail, withTestApp } from '../../test-support/admin-calls.js';
 import { expectNewToken, type TokenBody } from '../../test-support/admin-tokens.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
@@ -255,6 +256,51 @@ describe('account', () => {
       const used = after.pats.find((p) => p.id === pat.id);
       expect(used?.lastUsedAt).toEqual(expect.any(String));
       expect(Date.parse(used?.lastUsedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(pat.createdAt));
+    });
+
+    it("records a PAT's use at most once a minute, with no statement for the uses in between", async () => {
+      let now = Date.parse('2030-06-01T00:00:00.000Z');
+      await withTestApp(
+        async (app) => {
+          const created = await app.call({
+            method: 'POST',
+            url: '/v1/admin/account/pats',
+            token: app.owner.token,
+            body: { note: 'busy' },
+          });
+          const { pat } = created.json() as { pat: TokenBody };
+          const executor = app.db.kysely.getExecutor();
+          const original = executor.executeQuery.bind(executor);
+          let touches = 0;
+          vi.spyOn(executor, 'executeQuery').mockImplementation(async (query: CompiledQuery) => {
+            if (/^update "tokens" set "last_used_at"/.test(query.sql)) touches++;
+            return original(query);
+          });
+          const me = async () =>
+            expect(
+              (await app.call({ method: 'GET', url: '/v1/admin/account/me', token: pat.value })).statusCode,
+            ).toBe(200);
+          const lastUsed = async () =>
+            (
+              await app.db.kysely
+                .selectFrom('tokens')
+                .select('last_used_at')
+                .where('id', '=', pat.id)
+                .executeTakeFirstOrThrow()
+            ).last_used_at;
+          await me();
+          expect([touches, await lastUsed()]).toEqual([1, '2030-06-01T00:00:00.000Z']);
+          now += 30_000;
+          await me();
+          await me();
+          expect([touches, await lastUsed()]).toEqual([1, '2030-06-01T00:00:00.000Z']);
+          now += 31_000;
+          await me();
+          expect([touches, await lastUsed()]).toEqual([2, '2030-06-01T00:01:01.000Z']);
+          vi.restoreAllMocks();
+        },
+        { clock: () => new Date(now) },
+      );
     });
 
     it('keeps a PAT with a future expiry working until then, and answers 401 after', async () => {

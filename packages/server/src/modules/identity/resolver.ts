@@ -54,9 +54,11 @@ export function identityResolver(ctx: Pick<IdentityContext, 'db' | 'clock' | 'co
         row && Object.hasOwn(PRINCIPALS, row.kind) ? PRINCIPALS[row.kind as TokenKind] : undefined;
       const principal = row && holder ? await holder(identityRepo(db), row) : undefined;
       if (row && principal) {
-        // Record use at most once a minute per token, so reads stay reads.
+        // Record use at most once a minute per token, so reads stay reads: no statement at all while the row
+        // read says it was recorded within the minute (the update's own condition covers a race).
         const minuteAgo = new Date(at.getTime() - 60_000).toISOString();
-        await identityRepo(db).touchToken(row.id, at.toISOString(), minuteAgo);
+        if (row.last_used_at === null || row.last_used_at < minuteAgo)
+          await identityRepo(db).touchToken(row.id, at.toISOString(), minuteAgo);
       }
       return principal;
     },
