@@ -25,7 +25,11 @@ import { chunkDocument } from '@parley/server/dist/search/chunk.js';
 import { embedderFromConfig } from '@parley/server/dist/search/embed/index.js';
 import { loadUseLiteModel, resolveUseLiteFiles } from '@parley/server/dist/search/embed/use-lite-model.js';
 import { extractDocument } from '@parley/server/dist/search/extract/index.js';
-import { DEFAULT_BREADCRUMB_WEIGHT, DEFAULT_TILE_WEIGHT } from '@parley/server/dist/search/index/common.js';
+import {
+  DEFAULT_BREADCRUMB_WEIGHT,
+  DEFAULT_TILE_WEIGHT,
+  unitVector,
+} from '@parley/server/dist/search/index/common.js';
 import type { HnswEvent } from '@parley/server/dist/search/index/hnsw-vector-index.js';
 import {
   createPassageIndex,
@@ -44,6 +48,7 @@ import {
 import { sqlitePassageIndex } from '@parley/server/dist/search/index/sqlite-passage-index.js';
 import { closeSqliteReaders } from '@parley/server/dist/search/index/sqlite-readers.js';
 import { sqliteHnswIndexOf } from '@parley/server/dist/search/index/sqlite-vector.js';
+import { candidateCount } from '@parley/server/dist/search/index/vector-scope.js';
 import { DEFAULT_DENSE_WEIGHT, fuse } from '@parley/server/dist/search/rank.js';
 import type { Embedder, Passage } from '@parley/server/dist/search/types.js';
 import { buildServices } from '@parley/server/dist/services.js';
@@ -843,6 +848,16 @@ async function searchLatency(
     const lexicalSplit = (q: number) => split.lexicalSearch(queries[q] as string, scope, CANDIDATES);
     const vector = (q: number) => ours.vectorSearch(queryVectors[q] as Float32Array, scope, CANDIDATES);
     const exactVector = (q: number) => exact.vectorSearch(queryVectors[q] as Float32Array, scope, CANDIDATES);
+    // Diagnostic: the graph's part of vectorSearch alone (the worker round trip and usearch's search for the
+    // candidates vectorSearch asks for), so the rest of "ours" is the model row, the hit rows and the scope.
+    const graph = await sqliteHnswIndexOf(db.kysely, model);
+    const units = queryVectors.map(unitVector);
+    const graphCandidates = candidateCount(scope, CANDIDATES);
+    const graphOnly = async (q: number) => {
+      const found = await graph?.nearest(owner.botId, units[q] as Float32Array, graphCandidates);
+      if (!found) throw new Error('no HNSW graph to search');
+      return found;
+    };
 
     // Raw: the same queries on the same tables through a plain connection, statements prepared once.
     const rawFts = raw.prepare(
@@ -902,6 +917,7 @@ async function searchLatency(
       rawVecOver: `raw vec0: MATCH … AND k = ${VECTOR_OVERFETCH} (vectorSearch's over-fetch)`,
       exactVector: 'exact: vectorSearch(v, 80), sqlite-vec scan (before)',
       vector: 'ours: vectorSearch(v, 80), HNSW graph',
+      graphOnly: `  (its graph search alone: ${graphCandidates} nearest, worker round trip)`,
       rawBoth: 'raw FTS5 + raw vec0 (k = 80), per-query sum',
       hybrid: 'ours: lexical + vector + fuse (index level, per-query sum)',
       hybridAtOnce: 'ours: split lexical ∥ vector, then fuse (index level, timed whole)',
@@ -922,6 +938,7 @@ async function searchLatency(
       { name: names.rawVecOver, run: (q) => rawVector(q, VECTOR_OVERFETCH), times: [], answers: [] },
       { name: names.exactVector, run: exactVector, times: [], answers: [] },
       { name: names.vector, run: vector, times: [], answers: [] },
+      { name: names.graphOnly, run: graphOnly, times: [], answers: [] },
       {
         name: names.hybridAtOnce,
         run: async (q) => {
@@ -1001,6 +1018,7 @@ async function searchLatency(
       [names.rawVecOver]: names.rawVec,
       [names.exactVector]: names.rawVec,
       [names.vector]: names.rawVec,
+      [names.graphOnly]: names.rawVec,
       [names.hybrid]: names.rawBoth,
       [names.hybridAtOnce]: names.rawBoth,
       [names.service]: names.rawBoth,
@@ -1017,6 +1035,7 @@ async function searchLatency(
       names.rawVecOver,
       names.exactVector,
       names.vector,
+      names.graphOnly,
       names.rawBoth,
       names.hybrid,
       names.hybridAtOnce,

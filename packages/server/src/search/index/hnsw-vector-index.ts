@@ -85,12 +85,11 @@ export class HnswVectorIndex implements HnswWorkerUser {
     if (p.state !== 'ready' || !worker) return undefined;
     if (p.keys.size === 0) return [];
     try {
-      const found = await worker.request<{ keys: number[]; distances: number[] }>({
-        kind: 'search',
-        partition: this.prefix + partition,
-        q: Float32Array.from(q),
-        k,
-      });
+      const copy = Float32Array.from(q); // moved to the worker, not copied again
+      const found = await worker.request<{ keys: number[]; distances: number[] }>(
+        { kind: 'search', partition: this.prefix + partition, q: copy, k },
+        [copy.buffer],
+      );
       return found.keys.map((key, i) => ({ key, distance: found.distances[i] as number }));
     } catch {
       return undefined; // the worker died or lost the graph: told apart by `ended`/`lost`

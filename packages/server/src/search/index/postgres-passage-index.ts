@@ -283,7 +283,9 @@ function nearestSearch(
   pgvector: PgvectorSchema,
   scanBatch: number,
 ): EngineParts['nearest'] {
-  return async (vector, scope, n, model) => {
+  return async (vector, scope, n, readModel) => {
+    const model = await readModel();
+    if (!model) return [];
     const q = unitVector(vector);
     if (model.vectorStore === 'pgvector') return pgvectorNearest(db, pgvector, q, scope, n);
     // bytea: read the vectors in scope batch by batch and keep the best n.

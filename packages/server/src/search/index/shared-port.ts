@@ -124,8 +124,18 @@ export interface EngineParts {
   ) => Promise<string[]>;
   /** Lexical search for `n` (≥ 1) hits in a scope that is not empty. */
   lexical: (query: string, scope: PassageScope, n: number) => Promise<PassageHit[]>;
-  /** The `n` (≥ 1) nearest passages to `vector` (checked against `model`) in a scope that is not empty. */
-  nearest: (vector: Float32Array, scope: PassageScope, n: number, model: ModelInfo) => Promise<PassageHit[]>;
+  /**
+   * The `n` (≥ 1) nearest passages to `vector` in a scope that is not empty; none when `model()` (the
+   * index's model, read when called; it throws when `vector` does not fit it) answers none. An engine may
+   * start searching before it reads the model, so the read overlaps the search, if it uses the answer only
+   * when it was searched for that very model.
+   */
+  nearest: (
+    vector: Float32Array,
+    scope: PassageScope,
+    n: number,
+    model: () => Promise<ModelInfo | undefined>,
+  ) => Promise<PassageHit[]>;
 }
 
 /**
@@ -152,10 +162,11 @@ export function sharedPort(
     async vectorSearch(vector: Float32Array, scope: PassageScope, limit: number): Promise<PassageHit[]> {
       const n = clampLimit(limit);
       if (n === 0 || emptyScope(scope)) return [];
-      const model = await common.readModel();
-      if (!model) return [];
-      checkVector(vector, model.dimensions);
-      return parts.nearest(vector, scope, n, model);
+      return parts.nearest(vector, scope, n, async () => {
+        const model = await common.readModel();
+        if (model) checkVector(vector, model.dimensions);
+        return model;
+      });
     },
     getPassages: common.getPassages,
     listFilePassages: common.listFilePassages,

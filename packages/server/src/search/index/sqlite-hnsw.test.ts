@@ -387,6 +387,80 @@ describe('SQLite HNSW vector index', () => {
     }
   });
 
+  it('answers the n nearest in scope when nearer passages are not (a file still indexing), equal scores by passage id', async () => {
+    const dataDir = await tempDir();
+    const o = await open(dataDir);
+    try {
+      const exact = sqlitePassageIndex({ kysely: o.db.kysely, vectorIndex: { dir: false } });
+      const { bot, scope } = await seed(o, clustered(300, 8));
+      const q = clustered(1, 9)[0] as Float32Array;
+      const near = (d: number) => Float32Array.from(q, (x, i) => x + (i % 2 ? d : -d));
+      // Twelve copies of one vector (equal scores), and nearer still, a file still indexing.
+      const copies = await seedFile(o.db, bot);
+      const ids = await o.index.replaceFilePassages({
+        fileId: copies,
+        botId: bot.botId,
+        passages: passagesOf(Array.from({ length: 12 }, () => near(0.02))),
+        model: MODEL,
+      });
+      const indexing = await seedFile(o.db, bot, { status: 'indexing_pending' });
+      await o.index.replaceFilePassages({
+        fileId: indexing,
+        botId: bot.botId,
+        passages: passagesOf(Array.from({ length: 20 }, (_, i) => near(0.001 * (i + 1)))),
+        model: MODEL,
+      });
+      expect(await (await graphOf(o))?.ready(bot.botId)).toBe(true);
+      const firstFive = [...ids].sort().slice(0, 5);
+      for (const asked of [q, near(0.02)]) {
+        const hits = await o.index.vectorSearch(asked, scope, 5);
+        expect(hits.map((h) => h.passageId)).toEqual(firstFive);
+        expect(hits.map((h) => h.passageId)).toEqual(
+          (await exact.vectorSearch(asked, scope, 5)).map((h) => h.passageId),
+        );
+      }
+    } finally {
+      await o.db.close();
+    }
+  });
+
+  it('never answers from the graph of a model that another connection replaced (same width)', async () => {
+    const dataDir = await tempDir();
+    const o = await open(dataDir);
+    try {
+      const vectors = clustered(50, 14);
+      const { bot, scope, fileIds } = await seed(o, vectors);
+      const q = vectors[0] as Float32Array;
+      expect((await o.index.vectorSearch(q, scope, 1))[0]?.score).toBeCloseTo(1, 5); // the graph answers
+      // Another process changes the model and writes the file again: its passages take the same seqs
+      // (SQLite reuses the largest rowids) with other vectors, so the old graph's answer would look valid.
+      const other = await openDatabase({ dataDir });
+      try {
+        const theirs = sqlitePassageIndex({ kysely: other.kysely, vectorIndex: { dir: false } });
+        const next = { id: 'hnsw-test-next-32d', dimensions: D };
+        await theirs.setModel(next);
+        await theirs.replaceFilePassages({
+          fileId: fileIds[0] as string,
+          botId: bot.botId,
+          passages: passagesOf(vectors.map((v) => Float32Array.from(v, (x) => -x))),
+          model: next,
+        });
+      } finally {
+        await other.close();
+      }
+      const exact = sqlitePassageIndex({ kysely: o.db.kysely, vectorIndex: { dir: false } });
+      const want = await exact.vectorSearch(q, scope, 3);
+      expect(want[0]?.score).toBeLessThan(0.9);
+      const got = await o.index.vectorSearch(q, scope, 3);
+      expect(got.map((h) => h.passageId)).toEqual(want.map((h) => h.passageId));
+      got.forEach((h, i) => {
+        expect(h.score).toBeCloseTo(want[i]?.score ?? 0, 5);
+      });
+    } finally {
+      await o.db.close();
+    }
+  });
+
   it('follows replacements, deletions and cascades, and drops its files when the model changes', async () => {
     const dataDir = await tempDir();
     const o = await open(dataDir);

@@ -1,19 +1,20 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type Kysely, sql } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { byScore, bytesVector, scopeCondition, unitVector, vectorBytes } from './common.js';
+import {
+  byScore,
+  bytesVector,
+  SEARCHABLE_STATUS,
+  scopeCondition,
+  unitVector,
+  vectorBytes,
+} from './common.js';
 import type { HnswParameters } from './hnsw-usearch.js';
 import { type HnswEvent, HnswVectorIndex, type StoredVectorSource } from './hnsw-vector-index.js';
-import {
-  MAX_SEARCH_LIMIT,
-  type ModelInfo,
-  type PassageHit,
-  type PassageIndex,
-  type PassageScope,
-} from './passage-index.js';
+import { MAX_SEARCH_LIMIT, type PassageHit, type PassageIndex, type PassageScope } from './passage-index.js';
 import type { EngineParts } from './shared-port.js';
-import { candidateCount, isNarrowScope } from './vector-scope.js';
+import { candidateCount, isNarrowScope, isWholeBot } from './vector-scope.js';
 
 /** How the SQLite passage index searches vectors. */
 export interface SqliteVectorOptions {
@@ -73,7 +74,7 @@ const modelFolder = (model: { id: string; dimensions: number }) =>
  * through one is seen by the searches of all. One graph per bot; a model change drops them all.
  */
 class SqliteHnsw {
-  private current: { key: string; index: HnswVectorIndex } | undefined;
+  private current: { key: string; dimensions: number; index: HnswVectorIndex } | undefined;
   private root: Promise<string | undefined> | undefined;
 
   constructor(
@@ -122,8 +123,28 @@ class SqliteHnsw {
       ...(this.options.retryMs === undefined ? {} : { retryMs: this.options.retryMs }),
       ...(this.options.onEvent ? { onEvent: this.options.onEvent } : {}),
     });
-    this.current = { key, index };
+    this.current = { key, dimensions: model.dimensions, index };
     return index;
+  }
+
+  /**
+   * Starts a search of `partition` in the graph of the model seen last, before the caller reads the model
+   * row: the read then overlaps the search, and the caller uses the answer only if `index` is still the
+   * graph of the model it read. Undefined without a graph, or for a vector that cannot be of that model.
+   */
+  searchAhead(
+    vector: Float32Array,
+    partition: string,
+    k: number,
+  ):
+    | { index: HnswVectorIndex; unit: Float32Array; found: ReturnType<HnswVectorIndex['nearest']> }
+    | undefined {
+    const current = this.current;
+    if (!current || vector.length !== current.dimensions) return undefined;
+    for (const x of vector) if (!Number.isFinite(x)) return undefined;
+    const unit = unitVector(vector);
+    // nearest() never rejects: a failure answers undefined.
+    return { index: current.index, unit, found: current.index.nearest(partition, unit, k) };
   }
 
   /** Saves the changed graphs, then frees them (the HNSW worker ends once no index uses it). */
@@ -156,25 +177,77 @@ function hnswOf(db: Kysely<Database>, options: SqliteVectorOptions): SqliteHnsw 
   return h;
 }
 
-/** Candidates' rows: those gone (`missing`) and those in scope. */
-async function inScope(
-  db: Kysely<Database>,
-  scope: PassageScope,
-  seqs: number[],
-): Promise<{ rows: { seq: number; passageId: string; fileId: string }[]; missing: number[] }> {
-  const r = await sql<{ seq: number; passageId: string | null; fileId: string | null; ok: number | null }>`
+interface HitRow {
+  seq: number;
+  passageId: string;
+  fileId: string;
+}
+
+interface RowsRead {
+  rows: HitRow[];
+  missing: number[];
+}
+
+/**
+ * The rows of a whole-bot scope's candidates, one statement whose text never changes (the scope rule of
+ * `scopeCondition` for visibility "all" without tags or file ids: the bot's file, finished indexing).
+ */
+const WHOLE_BOT_ROWS = `
+  select j.value as seq, passages.id as "passageId", passages.file_id as "fileId",
+    (select 1 from files where files.id = passages.file_id and files.bot_id = ? and files.status = ?) as ok
+  from json_each(?) j
+  left join passages on passages.seq = j.value and passages.bot_id = ? and passages.model_id is not null`;
+
+/** Candidates' rows (by passage seq): those gone (`missing`) and those in scope. */
+async function inScope(db: Kysely<Database>, scope: PassageScope, seqs: number[]): Promise<RowsRead> {
+  type Row = { seq: number; passageId: string | null; fileId: string | null; ok: number | null };
+  const list = JSON.stringify(seqs);
+  const r = isWholeBot(scope)
+    ? await db.executeQuery<Row>(
+        CompiledQuery.raw(WHOLE_BOT_ROWS, [scope.botId, SEARCHABLE_STATUS, list, scope.botId]),
+      )
+    : await sql<Row>`
       select j.value as seq, passages.id as "passageId", passages.file_id as "fileId",
         (select 1 from files where files.id = passages.file_id and ${scopeCondition(scope)}) as ok
-      from json_each(${JSON.stringify(seqs)}) j
+      from json_each(${list}) j
       left join passages on passages.seq = j.value and passages.bot_id = ${scope.botId}
         and passages.model_id is not null`.execute(db);
-  const rows: { seq: number; passageId: string; fileId: string }[] = [];
+  const rows: HitRow[] = [];
   const missing: number[] = [];
   for (const x of r.rows) {
     if (x.passageId === null || x.fileId === null) missing.push(Number(x.seq));
     else if (x.ok) rows.push({ seq: Number(x.seq), passageId: x.passageId, fileId: x.fileId });
   }
   return { rows, missing };
+}
+
+/**
+ * The rows of the candidates needed for the `n` nearest in scope: those of the n nearest first; when all of
+ * them are in scope and every other candidate scores lower, they are the answer. Otherwise (or on a tie at
+ * the n-th) the others' rows too. Reading n rows rather than every candidate's matters when SQLite's page
+ * cache is cold: each row is a page read.
+ */
+async function rowsFor(
+  db: Kysely<Database>,
+  scope: PassageScope,
+  candidates: { key: number; distance: number }[],
+  n: number,
+): Promise<RowsRead> {
+  const keys = candidates.map((c) => c.key);
+  if (n >= candidates.length) return inScope(db, scope, keys);
+  let lowestKept = Number.POSITIVE_INFINITY;
+  let highestRest = Number.NEGATIVE_INFINITY;
+  candidates.forEach((c, i) => {
+    const score = 1 - c.distance; // as the hits are scored
+    if (i < n) lowestKept = Math.min(lowestKept, score);
+    else highestRest = Math.max(highestRest, score);
+  });
+  // (A NaN score fails the comparison: every row is read.)
+  if (!(highestRest < lowestKept)) return inScope(db, scope, keys);
+  const first = await inScope(db, scope, keys.slice(0, n));
+  if (first.rows.length === n) return first;
+  const rest = await inScope(db, scope, keys.slice(n));
+  return { rows: [...first.rows, ...rest.rows], missing: [...first.missing, ...rest.missing] };
 }
 
 /** sqlite-vec's exact KNN restricted to the passages in scope. */
@@ -205,21 +278,29 @@ async function exactInScope(
  * nearest candidates of the bot's partition — from the HNSW graph (n + n/4 for the whole bot, 4n for a
  * narrower scope, then 8 times more), or sqlite-vec's exact KNN (4n) while the graph is building or when
  * it is off — kept when enough of them are in scope (then they hold the n nearest in scope); else the
- * exact scan restricted to the scope (filtered search that keeps recall).
+ * exact scan restricted to the scope (filtered search that keeps recall). The graph of the model seen last
+ * is asked before the model row is read (the read overlaps the search); its answer is dropped unless that
+ * graph is still the model's.
  */
 export function sqliteNearest(db: Kysely<Database>, options: SqliteVectorOptions): EngineParts['nearest'] {
   const hnsw = options.dir === false ? undefined : hnswOf(db, options);
-  return async (vector, scope, n, model: ModelInfo) => {
-    const unit = unitVector(vector);
-    const q = vectorBytes(unit);
-    if (isNarrowScope(scope)) return exactInScope(db, q, scope, n);
-    const index = hnsw ? await hnsw.of(model) : undefined;
+  return async (vector, scope, n, readModel) => {
+    const narrow = isNarrowScope(scope);
     const first = candidateCount(scope, n);
+    const ahead = hnsw && !narrow ? hnsw.searchAhead(vector, scope.botId, first) : undefined;
+    const model = await readModel();
+    if (!model) return [];
+    const unit = ahead?.unit ?? unitVector(vector);
+    const q = vectorBytes(unit);
+    if (narrow) return exactInScope(db, q, scope, n);
+    const index = hnsw ? await hnsw.of(model) : undefined;
     // The graph is asked again for 8 times as many before the exact scan; sqlite-vec's KNN (while the
     // graph builds, or without one) is exact, so once is enough.
     for (const k of index ? [first, 8 * first] : [Math.max(4 * n, 64)]) {
       const kk = Math.min(MAX_SEARCH_LIMIT, k);
-      let candidates = index ? await index.nearest(scope.botId, unit, kk) : undefined;
+      let candidates = index
+        ? await (ahead?.index === index && kk === first ? ahead.found : index.nearest(scope.botId, unit, kk))
+        : undefined;
       const exactKnn = !candidates;
       if (!candidates) {
         const knn = await sql<{ seq: number; distance: number }>`
@@ -229,7 +310,7 @@ export function sqliteNearest(db: Kysely<Database>, options: SqliteVectorOptions
       }
       if (candidates.length === 0) break;
       const distance = new Map(candidates.map((c) => [c.key, c.distance]));
-      const found = await inScope(db, scope, [...distance.keys()]);
+      const found = await rowsFor(db, scope, candidates, n);
       // Vectors gone without the index hearing of it (a file or bot deleted by cascade).
       if (index && found.missing.length > 0) index.remove(scope.botId, found.missing);
       if (found.rows.length >= n || candidates.length < kk)

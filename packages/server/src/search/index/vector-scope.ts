@@ -7,6 +7,10 @@ export const NARROW_FILE_COUNT = 50;
 export const isNarrowScope = (scope: PassageScope): boolean =>
   scope.fileIds !== undefined && scope.fileIds.length <= NARROW_FILE_COUNT;
 
+/** Whether a scope is every searchable file of the bot (no visibility rule, tags or file ids narrowing it). */
+export const isWholeBot = (scope: PassageScope): boolean =>
+  scope.visibility.kind === 'all' && !scope.tags && scope.fileIds === undefined;
+
 /**
  * How many nearest vectors of the bot an ANN search asks for, to find the `n` nearest in `scope`: a few
  * more than n for all the bot's files (only those still indexing drop out), 4n (at least 64) for a
@@ -14,6 +18,8 @@ export const isNarrowScope = (scope: PassageScope): boolean =>
  * the caller asks again or scans exactly.
  */
 export function candidateCount(scope: PassageScope, n: number): number {
-  const wide = scope.visibility.kind === 'all' && !scope.tags && scope.fileIds === undefined;
-  return Math.min(MAX_SEARCH_LIMIT, wide ? n + Math.max(16, Math.ceil(n / 4)) : Math.max(4 * n, 64));
+  return Math.min(
+    MAX_SEARCH_LIMIT,
+    isWholeBot(scope) ? n + Math.max(16, Math.ceil(n / 4)) : Math.max(4 * n, 64),
+  );
 }
