@@ -36,6 +36,17 @@ export type HnswRequest =
   /** Answers once every change received so far is in its graph. */
   | { kind: 'drain'; id: number };
 
+/**
+ * Ends the worker between two messages, never inside a usearch call (a `Worker.terminate()` landing while
+ * usearch runs makes its binding throw a C++ exception the teardown cannot take: the whole process aborts).
+ * Code 0: its graphs are dropped and its port closed, so it exits once idle; another code: it exits at once
+ * with that code, as a crash would (tests).
+ */
+export interface HnswStop {
+  kind: 'stop';
+  code: number;
+}
+
 /** Partitions up to this size are searched with the graph's own breadth (its expansionSearch, 128). */
 export const WIDE_SEARCH_FROM = 200_000;
 

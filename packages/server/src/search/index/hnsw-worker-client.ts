@@ -7,7 +7,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { siblingModule, spawnWorker } from '../embed/spawn-worker.js';
-import type { HnswReply, HnswRequest } from './hnsw-graphs.js';
+import type { HnswReply, HnswRequest, HnswStop } from './hnsw-graphs.js';
 
 /** An index using the worker. */
 export interface HnswWorkerUser {
@@ -66,7 +66,7 @@ export class HnswWorker {
       this.stopping = true;
       this.ended = 'HNSW worker stopped';
       if (current === this) current = undefined;
-      void this.worker.terminate();
+      this.stop(0);
     }
   }
 
@@ -86,9 +86,17 @@ export class HnswWorker {
     });
   }
 
-  /** Ends the worker as a crash would (tests). */
-  async terminate(): Promise<void> {
-    await this.worker.terminate();
+  /** Ends the worker as a crash would, between two of its messages (tests); resolves once it has exited. */
+  async crash(): Promise<void> {
+    const exited = new Promise((resolve) => this.worker.once('exit', resolve));
+    this.stop(1);
+    await exited;
+  }
+
+  /** Asks the worker to end (see {@link HnswStop}); `Worker.terminate()` is never used while it may run usearch. */
+  private stop(code: number): void {
+    const stop: HnswStop = { kind: 'stop', code };
+    this.worker.postMessage(stop);
   }
 
   private received(m: HnswReply): void {
@@ -114,7 +122,7 @@ export class HnswWorker {
     this.waiting.clear();
     for (const w of waiting) w.reject(new Error(message));
     if (this.stopping) return;
-    void this.worker.terminate();
+    this.stop(0); // after a message it could not read it still runs: let it end once idle
     for (const ref of this.users.values()) ref.deref()?.ended(message);
     this.users.clear();
   }

@@ -329,7 +329,7 @@ describe('SQLite HNSW vector index', () => {
       const exact = sqlitePassageIndex({ kysely: o.db.kysely, vectorIndex: { dir: false } });
       // A file comes, and the worker dies while it is being inserted.
       const fileId = await addFile(o, bot, vectors.slice(300));
-      await hnswWorker().terminate();
+      await hnswWorker().crash();
       await expect.poll(() => o.events.some((e) => e.kind === 'failed')).toBe(true);
       expect(await graph?.nearest(bot.botId, vectors[0] as Float32Array, 5)).toBeUndefined();
       // Searches still answer, exactly, the new file's passages included.
@@ -369,7 +369,7 @@ describe('SQLite HNSW vector index', () => {
     const vectors = clustered(250, 13);
     const { bot, scope } = await seed(first, vectors.slice(0, 200));
     await first.index.vectorSearch(vectors[0] as Float32Array, scope, 1); // built
-    const fileId = await addFile(first, bot, vectors.slice(200));
+    await addFile(first, bot, vectors.slice(200));
     await closeSqliteHnsw(first.db.kysely);
     expect(first.events.map((e) => e.kind)).toEqual(['built', 'saved']);
     expect(first.events[1]).toMatchObject({ size: 250 });
