@@ -258,7 +258,11 @@ describe('account', () => {
       expect(Date.parse(used?.lastUsedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(pat.createdAt));
     });
 
-    it("records a PAT's use at most once a minute, with no statement for the uses in between", async () => {
+    /** An app whose clock the test moves (from 2030-06-01), with a PAT of its owner made with `body`. */
+    async function withClockedPat(
+      body: Record<string, unknown>,
+      use: (app: TestApp, pat: TokenBody, advance: (ms: number) => void) => Promise<void>,
+    ): Promise<void> {
       let now = Date.parse('2030-06-01T00:00:00.000Z');
       await withTestApp(
         async (app) => {
@@ -266,59 +270,59 @@ describe('account', () => {
             method: 'POST',
             url: '/v1/admin/account/pats',
             token: app.owner.token,
-            body: { note: 'busy' },
+            body,
           });
-          const { pat } = created.json() as { pat: TokenBody };
-          const executor = app.db.kysely.getExecutor();
-          const original = executor.executeQuery.bind(executor);
-          let touches = 0;
-          vi.spyOn(executor, 'executeQuery').mockImplementation(async (query: CompiledQuery) => {
-            if (/^update "tokens" set "last_used_at"/.test(query.sql)) touches++;
-            return original(query);
+          expect(created.statusCode).toBe(201);
+          await use(app, (created.json() as { pat: TokenBody }).pat, (ms) => {
+            now += ms;
           });
-          const me = async () =>
-            expect(
-              (await app.call({ method: 'GET', url: '/v1/admin/account/me', token: pat.value })).statusCode,
-            ).toBe(200);
-          const lastUsed = async () =>
-            (
-              await app.db.kysely
-                .selectFrom('tokens')
-                .select('last_used_at')
-                .where('id', '=', pat.id)
-                .executeTakeFirstOrThrow()
-            ).last_used_at;
-          await me();
-          expect([touches, await lastUsed()]).toEqual([1, '2030-06-01T00:00:00.000Z']);
-          now += 30_000;
-          await me();
-          await me();
-          expect([touches, await lastUsed()]).toEqual([1, '2030-06-01T00:00:00.000Z']);
-          now += 31_000;
-          await me();
-          expect([touches, await lastUsed()]).toEqual([2, '2030-06-01T00:01:01.000Z']);
-          vi.restoreAllMocks();
         },
         { clock: () => new Date(now) },
       );
+    }
+
+    it("records a PAT's use at most once a minute, with no statement for the uses in between", async () => {
+      await withClockedPat({ note: 'busy' }, async (app, pat, advance) => {
+        const executor = app.db.kysely.getExecutor();
+        const original = executor.executeQuery.bind(executor);
+        let touches = 0;
+        vi.spyOn(executor, 'executeQuery').mockImplementation(async (query: CompiledQuery) => {
+          if (/^update "tokens" set "last_used_at"/.test(query.sql)) touches++;
+          return original(query);
+        });
+        const me = async () =>
+          expect(
+            (await app.call({ method: 'GET', url: '/v1/admin/account/me', token: pat.value })).statusCode,
+          ).toBe(200);
+        const lastUsed = async () =>
+          (
+            await app.db.kysely
+              .selectFrom('tokens')
+              .select('last_used_at')
+              .where('id', '=', pat.id)
+              .executeTakeFirstOrThrow()
+          ).last_used_at;
+        await me();
+        expect([touches, await lastUsed()]).toEqual([1, '2030-06-01T00:00:00.000Z']);
+        advance(30_000);
+        await me();
+        await me();
+        expect([touches, await lastUsed()]).toEqual([1, '2030-06-01T00:00:00.000Z']);
+        advance(31_000);
+        await me();
+        expect([touches, await lastUsed()]).toEqual([2, '2030-06-01T00:01:01.000Z']);
+        vi.restoreAllMocks();
+      });
     });
 
     it('keeps a PAT with a future expiry working until then, and answers 401 after', async () => {
-      let now = Date.parse('2030-06-01T00:00:00.000Z');
-      await withTestApp(
-        async (app) => {
-          const created = await app.call({
-            method: 'POST',
-            url: '/v1/admin/account/pats',
-            token: app.owner.token,
-            body: { note: 'short-lived', expiresAt: '2030-06-02T00:00:00.000Z' },
-          });
-          expect(created.statusCode).toBe(201);
-          const { pat } = created.json() as { pat: TokenBody };
+      await withClockedPat(
+        { note: 'short-lived', expiresAt: '2030-06-02T00:00:00.000Z' },
+        async (app, pat, advance) => {
           expect(pat.expiresAt).toBe('2030-06-02T00:00:00.000Z');
           const me = () => app.call({ method: 'GET', url: '/v1/admin/account/me', token: pat.value });
           expect((await me()).statusCode).toBe(200);
-          now += 2 * 86_400_000;
+          advance(2 * 86_400_000);
           expectError(await me(), 401, 'Unauthorized');
           const list = await app.call({
             method: 'GET',
@@ -329,7 +333,6 @@ describe('account', () => {
             expiresAt: '2030-06-02T00:00:00.000Z',
           });
         },
-        { clock: () => new Date(now) },
       );
     });
   });
