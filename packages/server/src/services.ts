@@ -137,9 +137,23 @@ function knowledgeServices(
 ) {
   const db = deps.db.kysely;
   const { config, clock, jobs } = deps;
+  let fallbacks = 0;
+  let fallbackWarnedAt = Number.NEGATIVE_INFINITY;
   const index = createPassageIndex({
     db: deps.db,
     lexicalThreads: config.search.threads,
+    onLexicalFallback: (error) => {
+      // Same answers, slower and on the event loop: a warning, at most once a minute, counting the searches.
+      fallbacks++;
+      const now = clock().getTime();
+      if (now - fallbackWarnedAt < 60_000) return;
+      fallbackWarnedAt = now;
+      deps.logger?.warn(
+        { err: error, searches: fallbacks },
+        'a lexical search reader thread failed; searches scanned in the main thread (warned at most once a minute)',
+      );
+      fallbacks = 0;
+    },
     onGraphEvent: (event) => {
       // A failed graph is searched exactly (slower, same answers) and tried again later: worth a warning.
       if (event.kind === 'failed')

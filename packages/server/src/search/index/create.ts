@@ -15,6 +15,8 @@ export interface PassageIndexOptions {
   lexicalThreads?: number;
   /** SQLite only: what the HNSW graphs did (loaded, built, saved, failed), for the logs. */
   onGraphEvent?: (event: HnswEvent) => void;
+  /** SQLite only: a split lexical search whose reader thread failed (it scanned in the calling thread), for the logs. */
+  onLexicalFallback?: (error: unknown) => void;
 }
 
 /**
@@ -31,6 +33,7 @@ export function createPassageIndex(options: PassageIndexOptions): PassageIndex {
         ...weight,
         ...(options.onGraphEvent ? { vectorIndex: { onEvent: options.onGraphEvent } } : {}),
         ...(options.lexicalThreads === undefined ? {} : { lexicalThreads: options.lexicalThreads }),
+        ...(options.onLexicalFallback ? { onLexicalFallback: options.onLexicalFallback } : {}),
       });
     case 'postgres':
       return postgresPassageIndex({

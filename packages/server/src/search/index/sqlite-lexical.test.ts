@@ -8,9 +8,9 @@ import { migrationProvider } from '../../db/migrations.js';
 import type { Database } from '../../db/schema.js';
 import { useTempDirs } from '../../test-support/temp-dirs.js';
 import { seedBot, seedFile } from './passage-index.contract.js';
-import { botMatchExpression, botToken } from './sqlite-lexical.js';
+import { botMatchExpression, botToken, sqliteLexicalSearch } from './sqlite-lexical.js';
 import { sqlitePassageIndex } from './sqlite-passage-index.js';
-import { closeSqliteReaders, sqliteReadersOf } from './sqlite-readers.js';
+import { closeSqliteReaders, type SqliteReaders, sqliteReadersOf } from './sqlite-readers.js';
 
 const tempDir = useTempDirs('parley-lexical-');
 
@@ -134,13 +134,26 @@ describe('SQLite lexical search scoped by bot inside FTS5', () => {
       });
       expect((await split.lexicalSearch('ocelot', scope, 5)).map((h) => h.fileId)).toEqual([fresh]);
       expect((await split.lexicalSearch('ocelot ibex', scope, 5))[0]?.fileId).toBe(fresh);
-      // A reader that dies: that search runs in-thread, same answer; the next one starts a new reader.
+      // Readers that fail a search: it runs in-thread, same answer, and says so (for the logs).
+      const fallbacks: unknown[] = [];
+      const failing = { size: 2, run: () => Promise.reject(new Error('reader failed')) };
+      const failingSplit = sqliteLexicalSearch(db.kysely, 2, 2, {
+        readers: async () => failing as unknown as SqliteReaders,
+        min: 1,
+        onFallback: (error) => fallbacks.push(error),
+      });
+      expect(await failingSplit('walrus heron', scope, 80)).toEqual(
+        await sqliteLexicalSearch(db.kysely, 2, 2)('walrus heron', scope, 80),
+      );
+      expect(fallbacks).toEqual([new Error('reader failed')]);
+      // A reader that dies between searches: the next search starts a new one.
       await readers?.crash(0);
       await readers?.crash(1);
       const answered = readers?.answered ?? 0;
       expect(await split.lexicalSearch('walrus heron', scope, 80)).toEqual(
         await inThread.lexicalSearch('walrus heron', scope, 80),
       );
+
       expect(await split.lexicalSearch('lynx', scope, 80)).toEqual(
         await inThread.lexicalSearch('lynx', scope, 80),
       );

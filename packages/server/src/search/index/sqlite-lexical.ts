@@ -68,6 +68,8 @@ export const LEXICAL_SPLIT_MIN = 20_000;
 export interface LexicalSplit {
   /** The readers, or undefined to scan in-thread. */
   readers: () => Promise<SqliteReaders | undefined>;
+  /** Told when a reader failed and the search scanned in the calling thread instead (for the logs). */
+  onFallback?: (error: unknown) => void;
   /** Fewest passages (span of seqs) worth splitting; default LEXICAL_SPLIT_MIN. */
   min?: number;
 }
@@ -129,8 +131,9 @@ async function bestByOwn(
           .sort(byOwn)
           .slice(0, k),
       };
-    } catch {
+    } catch (error) {
       // A reader died or failed: this search scans in-thread; the next one starts the reader again.
+      split?.onFallback?.(error);
     }
   }
   const q = queries();

@@ -33,6 +33,8 @@ export interface SqlitePassageIndexOptions {
   lexicalThreads?: number;
   /** Fewest passages a lexical search is split for (default LEXICAL_SPLIT_MIN; tests use fewer). */
   lexicalSplitMin?: number;
+  /** A split lexical search whose reader thread failed (it then scanned in the calling thread), for the logs. */
+  onLexicalFallback?: (error: unknown) => void;
 }
 
 const INSERT_BATCH = 500;
@@ -118,6 +120,7 @@ function lexicalSplit(db: Kysely<Database>, options: SqlitePassageIndexOptions):
   return {
     readers: () => sqliteReadersOf(db, threads),
     ...(options.lexicalSplitMin === undefined ? {} : { min: options.lexicalSplitMin }),
+    ...(options.onLexicalFallback ? { onFallback: options.onLexicalFallback } : {}),
   };
 }
 
