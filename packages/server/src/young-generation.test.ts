@@ -59,11 +59,13 @@ describe('holdYoungGeneration', () => {
     expect(worker).toBeGreaterThanOrEqual(8);
   }, 60_000);
 
-  it('keeps the main thread at 1 MB semi-spaces, also after a worker thread started at 16 MB', async () => {
+  it('keeps the main thread at 1 MB semi-spaces at most, also after a worker thread started at 16 MB', async () => {
     const [before, worker, after] = await semiSpacesAfterChurn(
       'if (!holdYoungGeneration([], undefined)) throw new Error("not held");',
     );
-    expect(before).toBe(1);
+    // V8 may also shrink it (0.5 MB seen on CI) when allocation slows.
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThanOrEqual(1);
     expect(worker).toBe(WORKER_SEMI_SPACE_MB);
     // A main-thread GC between the worker's isolate being made and its 'online' may grow it one step (CI, loaded);
     // without the hold it would reach 16 MB.
