@@ -449,13 +449,18 @@ describe('SQLite HNSW vector index', () => {
         await other.close();
       }
       const exact = sqlitePassageIndex({ kysely: o.db.kysely, vectorIndex: { dir: false } });
-      const want = await exact.vectorSearch(q, scope, 3);
+      const want = await exact.vectorSearch(q, scope, 10);
       expect(want[0]?.score).toBeLessThan(0.9);
+      // The new model's graph is approximate: its best is the exact best, and every hit is one of the exact
+      // ten with the new vector's score (the old graph's would score ~1).
       const got = await o.index.vectorSearch(q, scope, 3);
-      expect(got.map((h) => h.passageId)).toEqual(want.map((h) => h.passageId));
-      got.forEach((h, i) => {
-        expect(h.score).toBeCloseTo(want[i]?.score ?? 0, 5);
-      });
+      expect(got).toHaveLength(3);
+      expect(got[0]?.passageId).toBe(want[0]?.passageId);
+      const exactScore = new Map(want.map((h) => [h.passageId, h.score]));
+      for (const h of got) {
+        expect(exactScore.has(h.passageId)).toBe(true);
+        expect(h.score).toBeCloseTo(exactScore.get(h.passageId) ?? 0, 5);
+      }
     } finally {
       await o.db.close();
     }
