@@ -83,11 +83,4 @@ describe('embeddingModelKeeper', () => {
     expect(await keeper.ensure({ settle: true })).toBe(true);
     expect(log.embedded).toBe(1);
   });
-
-  it('embeds the files indexed without a model (PARLEY_EMBEDDER=none before)', async () => {
-    const { keeper, log, model } = keeperOf(undefined, 'new');
-    expect(await keeper.ensure({ settle: true })).toBe(true);
-    expect(log).toMatchObject({ queued: 1, setModel: 1 });
-    expect(model()?.id).toBe('new');
-  });
 });

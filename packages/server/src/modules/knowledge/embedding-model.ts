@@ -50,7 +50,8 @@ export function embeddingModelKeeper(deps: EmbeddingModelDeps): EmbeddingModelKe
 
   /** Whether the index must switch: vectors of another model, or none while files were indexed without any. */
   async function mustSwitch(model: ModelInfo | undefined): Promise<boolean> {
-    return model ? !isEmbedders(model) : await files.anyIndexed();
+    // No model: nothing to switch (files indexed with `none` are not told apart yet from files without passages).
+    return model ? !isEmbedders(model) : false;
   }
 
   async function switchIfOther(settle: boolean): Promise<boolean> {

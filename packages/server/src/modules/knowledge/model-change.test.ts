@@ -222,18 +222,4 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     expect((await next.files.search('narwhal tusk', 'semantic'))[0]?.file.id).toBe(file.id);
     expect(loaded.texts).toBe(2);
   }, 90_000);
-
-  it('embeds, once an embedder is configured, the files indexed without one (PARLEY_EMBEDDER=none)', async () => {
-    const t = await indexedApp({ embedder: null });
-    const first = filesOf((o) => t.app.inject(o as never), t);
-    const file = await first.upload('okapi.md', '# Okapi\n\nThe okapi has striped legs like a zebra.');
-    expect((await first.settled(file.id)).status).toBe('indexing_completed');
-    await t.app.close();
-    await t.db.close();
-
-    const next = await restart(t, new HashEmbedder('hash-a', 64));
-    await modelBecomes(next.db, 'hash-a');
-    expect((await next.files.settled(file.id)).status).toBe('indexing_completed');
-    expect((await next.files.search('okapi striped legs', 'semantic'))[0]?.file.id).toBe(file.id);
-  }, 90_000);
 });
