@@ -42,6 +42,10 @@ import {
   queryTerms,
 } from '@parley/server/dist/search/index/index.js';
 import {
+  closeLexicalMemory,
+  lexicalMemoryOf,
+} from '@parley/server/dist/search/index/lexical-memory-client.js';
+import {
   botMatchExpression,
   sqliteScopedLexicalSearch,
 } from '@parley/server/dist/search/index/sqlite-lexical.js';
@@ -756,6 +760,12 @@ async function searchLatency(
       vectorIndex: { dir: false },
       lexicalThreads: threads,
     });
+    // The lexical search as the server runs it by default (PARLEY_LEXICAL_MEMORY): the in-memory index.
+    const inMemory = sqlitePassageIndex({
+      kysely: db.kysely,
+      vectorIndex: { dir: false },
+      lexicalMemory: true,
+    });
     const model = { id: 'bench-clustered-512', dimensions: DIMENSIONS };
 
     // Fill: passages of the word list, random unit vectors (the model would take hours for 100k passages),
@@ -790,6 +800,17 @@ async function searchLatency(
         `load average ${loadAverage()}`,
     );
     await hnswTimes(dataDir, db, owner.botId, model, size, graphEvents);
+    // The in-memory lexical index reads every passage (its worker, FTS5's tokenizer) before it answers.
+    const memory = await lexicalMemoryOf(db.kysely);
+    if (!memory) throw new Error('no in-memory lexical index for a database file');
+    const rssBeforeMemory = procMemory(process.pid, 'VmRSS') ?? 0;
+    const memoryMark = now();
+    const held = await memory.settled(30 * 60_000);
+    log(
+      `in-memory lexical index: ${held.toLocaleString('en')} passages read in ${(msSince(memoryMark) / 1000).toFixed(1)} s ` +
+        `(its worker thread, FTS5's tokenizer); process RSS ${(rssBeforeMemory / 1e6).toFixed(0)} → ` +
+        `${((procMemory(process.pid, 'VmRSS') ?? 0) / 1e6).toFixed(0)} MB; load average ${loadAverage()}`,
+    );
 
     // Queries: questions from the word list; each query vector is a perturbed copy of one stored passage's
     // vector (cosine ≈ 0.6), so its nearest passage is known.
@@ -846,6 +867,7 @@ async function searchLatency(
     const scope: PassageScope = { botId: owner.botId, visibility: { kind: 'all' } };
     const lexical = (q: number) => index.lexicalSearch(queries[q] as string, scope, CANDIDATES);
     const lexicalSplit = (q: number) => split.lexicalSearch(queries[q] as string, scope, CANDIDATES);
+    const lexicalMemory = (q: number) => inMemory.lexicalSearch(queries[q] as string, scope, CANDIDATES);
     const vector = (q: number) => ours.vectorSearch(queryVectors[q] as Float32Array, scope, CANDIDATES);
     const exactVector = (q: number) => exact.vectorSearch(queryVectors[q] as Float32Array, scope, CANDIDATES);
     // Diagnostic: the graph's part of vectorSearch alone (the worker round trip and usearch's search for the
@@ -913,6 +935,7 @@ async function searchLatency(
       ourSql: '  (our lexical SQL, prepared once, raw driver)',
       lexical: 'ours: lexicalSearch(q, 80), in the main thread',
       lexicalSplit: `ours: lexicalSearch(q, 80), split across ${threads} reader threads`,
+      lexicalMemory: 'ours: lexicalSearch(q, 80), in-memory index (default)',
       rawVec: 'raw vec0: MATCH … AND k = 80',
       rawVecOver: `raw vec0: MATCH … AND k = ${VECTOR_OVERFETCH} (vectorSearch's over-fetch)`,
       exactVector: 'exact: vectorSearch(v, 80), sqlite-vec scan (before)',
@@ -920,7 +943,7 @@ async function searchLatency(
       graphOnly: `  (its graph search alone: ${graphCandidates} nearest, worker round trip)`,
       rawBoth: 'raw FTS5 + raw vec0 (k = 80), per-query sum',
       hybrid: 'ours: lexical + vector + fuse (index level, per-query sum)',
-      hybridAtOnce: 'ours: split lexical ∥ vector, then fuse (index level, timed whole)',
+      hybridAtOnce: 'ours: in-memory lexical ∥ vector, then fuse (index level, timed whole)',
       service: 'ours: searchFiles service, limit 20 (no model)',
       serviceEmbedded: 'ours: searchFiles + query embedding (sum of the two)',
       serviceWithModel: 'ours: searchFiles, query embedded by the model (timed whole)',
@@ -934,6 +957,7 @@ async function searchLatency(
       { name: names.ourSql, run: ourSqlRaw, times: [], answers: [] },
       { name: names.lexical, run: lexical, times: [], answers: [] },
       { name: names.lexicalSplit, run: lexicalSplit, times: [], answers: [] },
+      { name: names.lexicalMemory, run: lexicalMemory, times: [], answers: [] },
       { name: names.rawVec, run: (q) => rawVector(q), times: [], answers: [] },
       { name: names.rawVecOver, run: (q) => rawVector(q, VECTOR_OVERFETCH), times: [], answers: [] },
       { name: names.exactVector, run: exactVector, times: [], answers: [] },
@@ -942,7 +966,7 @@ async function searchLatency(
       {
         name: names.hybridAtOnce,
         run: async (q) => {
-          const [l, v] = await Promise.all([lexicalSplit(q), vector(q)]);
+          const [l, v] = await Promise.all([lexicalMemory(q), vector(q)]);
           return fuse(l, v, { mode: 'hybrid', denseWeight: DEFAULT_DENSE_WEIGHT, limit: SEARCH_LIMIT });
         },
         times: [],
@@ -1015,6 +1039,7 @@ async function searchLatency(
       [names.ourSql]: names.rawFts,
       [names.lexical]: names.rawFts,
       [names.lexicalSplit]: names.rawFts,
+      [names.lexicalMemory]: names.rawFts,
       [names.rawVecOver]: names.rawVec,
       [names.exactVector]: names.rawVec,
       [names.vector]: names.rawVec,
@@ -1031,6 +1056,7 @@ async function searchLatency(
       names.ourSql,
       names.lexical,
       names.lexicalSplit,
+      names.lexicalMemory,
       names.rawVec,
       names.rawVecOver,
       names.exactVector,
@@ -1080,6 +1106,14 @@ async function searchLatency(
       (_, q) => JSON.stringify(splitLex[q]) === JSON.stringify(ourLex[q]),
     ).length;
     const rawLex = answersOf<{ rowid: number }[]>(names.rawFts);
+    // The in-memory index scores every match with its tile, as the "before" SQL does: the same passages.
+    const memoryLex = answersOf<{ passageId: string }[]>(names.lexicalMemory);
+    const beforeAnswers = answersOf<{ passageId: string }[]>(names.before);
+    const memorySame = queries.filter(
+      (_, q) =>
+        JSON.stringify(memoryLex[q]?.map((h) => h.passageId)) ===
+        JSON.stringify(beforeAnswers[q]?.map((h) => h.passageId)),
+    ).length;
     const ourVec = answersOf<{ passageId: string; score: number }[]>(names.vector);
     const exactVec = answersOf<{ passageId: string; score: number }[]>(names.exactVector);
     let recallFound = 0;
@@ -1111,6 +1145,8 @@ async function searchLatency(
       `checks: top-10 lexical hits shared by ours and raw ${((100 * shared) / Math.max(1, compared)).toFixed(1)} %, ` +
         `by ours and before (every match scored) ${((100 * sameAsBefore) / Math.max(1, compared)).toFixed(1)} %; ` +
         `split lexical answers identical to in-thread ones: ${splitSame}/${queries.length}; ` +
+        `in-memory lexical answers (passages, in order) identical to before's (every match scored): ${memorySame}/${queries.length}, ` +
+        `answered by the in-memory index ${memory.counts.answered} of ${memory.counts.answered + memory.counts.building + memory.counts.behind + memory.counts.phrase + memory.counts.failed} searches; ` +
         `target passage first by vector: ours ${oursTop1}/${queries.length}, raw ${rawTop1}/${queries.length}; ` +
         `HNSW recall@10 against the exact scan ${(recallFound / (10 * queries.length)).toFixed(3)}. ` +
         `Vectors are 512-d, clustered around ${TOPICS} random topics, not model output (embedding 100k passages takes minutes); ` +
@@ -1152,6 +1188,7 @@ async function searchLatency(
     raw.close();
     await model512.close();
     await closeSqliteReaders(db.kysely);
+    await closeLexicalMemory(db.kysely);
     await db.close();
   }
 }

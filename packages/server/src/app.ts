@@ -17,6 +17,7 @@ import { installMetrics } from './metrics/http.js';
 import { watchApp } from './metrics/watch.js';
 import type { KnowledgeResponder } from './modules/chat/reply-port.js';
 import { installPlatform } from './platform.js';
+import { closeLexicalMemory } from './search/index/lexical-memory-client.js';
 import { closeSqliteReaders } from './search/index/sqlite-readers.js';
 import { closeSqliteHnsw } from './search/index/sqlite-vector.js';
 import type { Embedder } from './search/types.js';
@@ -179,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     await services.reader.close();
     await closeSqliteHnsw(deps.db.kysely);
     await closeSqliteReaders(deps.db.kysely);
+    await closeLexicalMemory(deps.db.kysely);
   });
 
   return app as unknown as ParleyApp;

@@ -139,6 +139,7 @@ function knowledgeServices(
   const { config, clock, jobs } = deps;
   let fallbacks = 0;
   let fallbackWarnedAt = Number.NEGATIVE_INFINITY;
+  let memoryWarnedAt = Number.NEGATIVE_INFINITY;
   const index = createPassageIndex({
     db: deps.db,
     lexicalThreads: config.search.threads,
@@ -153,6 +154,17 @@ function knowledgeServices(
         'a lexical search reader thread failed; searches scanned in the main thread (warned at most once a minute)',
       );
       fallbacks = 0;
+    },
+    lexicalMemory: config.search.lexicalMemory,
+    onLexicalMemoryFailure: (error) => {
+      // FTS5 answered (same passages, slower); the next search starts the index again. At most once a minute.
+      const now = clock().getTime();
+      if (now - memoryWarnedAt < 60_000) return;
+      memoryWarnedAt = now;
+      deps.logger?.warn(
+        { err: error },
+        'the in-memory lexical index failed; FTS5 answers until it is read again (warned at most once a minute)',
+      );
     },
     onGraphEvent: (event) => {
       // A failed graph is searched exactly (slower, same answers) and tried again later: worth a warning.

@@ -68,6 +68,7 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_EMBEDDINGS_DIMENSIONS: ['768'],
   PARLEY_SEARCH_DENSE_WEIGHT: ['1.5', '-0.1', 'half'],
   PARLEY_SEARCH_THREADS: ['0', '33', 'all'],
+  PARLEY_LEXICAL_MEMORY: ['yes', '2'],
   PARLEY_MAX_INDEXABLE_BYTES: ['0', 'big'],
   PARLEY_INDEXING_TIMEOUT_SECONDS: ['0', 'long'],
   PARLEY_INDEXING_CONCURRENCY: ['0', '65'],
@@ -183,6 +184,7 @@ describe('loadConfig defaults', () => {
     expect(config.search).toEqual({
       denseWeight: 0.15,
       threads: Math.min(4, availableParallelism()),
+      lexicalMemory: true,
       maxIndexableBytes: 95 * 1024 * 1024,
       indexingTimeoutMs: 600_000,
       indexingConcurrency: 4,
@@ -260,6 +262,7 @@ describe('loadConfig accepted values', () => {
         PARLEY_EMBEDDINGS_DIMENSIONS: '768',
         PARLEY_SEARCH_DENSE_WEIGHT: '0.3',
         PARLEY_SEARCH_THREADS: '3',
+        PARLEY_LEXICAL_MEMORY: 'false',
         PARLEY_MAX_INDEXABLE_BYTES: '1000',
         PARLEY_INDEXING_TIMEOUT_SECONDS: '30',
         PARLEY_INDEXING_CONCURRENCY: '2',
@@ -338,6 +341,7 @@ describe('loadConfig accepted values', () => {
       search: {
         denseWeight: 0.3,
         threads: 3,
+        lexicalMemory: false,
         maxIndexableBytes: 1000,
         indexingTimeoutMs: 30_000,
         indexingConcurrency: 2,

@@ -223,6 +223,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
     search: Object.freeze({
       denseWeight: v.PARLEY_SEARCH_DENSE_WEIGHT,
       threads: v.PARLEY_SEARCH_THREADS ?? Math.min(4, availableParallelism()),
+      lexicalMemory: v.PARLEY_LEXICAL_MEMORY,
       maxIndexableBytes: v.PARLEY_MAX_INDEXABLE_BYTES,
       indexingTimeoutMs: v.PARLEY_INDEXING_TIMEOUT_SECONDS * 1000,
       indexingConcurrency: v.PARLEY_INDEXING_CONCURRENCY,

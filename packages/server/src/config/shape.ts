@@ -78,6 +78,8 @@ export const CONFIG_SHAPE = Type.Object({
     denseWeight: Type.Number(),
     /** Worker threads of a split lexical search (SQLite); 1: in the main thread. */
     threads: Type.Integer(),
+    /** Lexical search ranked in the in-memory index (SQLite). */
+    lexicalMemory: Type.Boolean(),
     maxIndexableBytes: Type.Integer(),
     indexingTimeoutMs: Type.Integer(),
     indexingConcurrency: Type.Integer(),

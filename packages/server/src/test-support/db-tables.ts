@@ -37,11 +37,17 @@ export const APP_TABLES = [
   'workspaces',
 ] as const;
 
-/** SQLite's full-text indexes (FTS5 virtual tables and their shadow tables) over passages and their tiles. */
-export const SQLITE_FTS_TABLES = ['passage_tiles', 'passages_fts'].flatMap((name) => [
-  name,
-  ...['config', 'data', 'docsize', 'idx'].map((part) => `${name}_${part}`),
-]);
+/**
+ * SQLite's full-text indexes (FTS5 virtual tables and their shadow tables) over passages and their tiles, and
+ * the log of changed files the in-memory lexical index follows (migration 0014).
+ */
+export const SQLITE_FTS_TABLES = [
+  ...['passage_tiles', 'passages_fts'].flatMap((name) => [
+    name,
+    ...['config', 'data', 'docsize', 'idx'].map((part) => `${name}_${part}`),
+  ]),
+  'passage_changes',
+];
 
 /** Names sorted as the databases' `order by name` sorts them (bytewise, `_` after letters' ASCII order). */
 export function sortedNames(names: readonly string[]): string[] {

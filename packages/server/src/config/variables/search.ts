@@ -85,6 +85,11 @@ export const SEARCH_VARIABLES = {
       'x-default': "the machine's cores, at most 4",
     }),
   ),
+  PARLEY_LEXICAL_MEMORY: Type.Boolean({
+    default: true,
+    description:
+      "SQLite only: keep the full-text postings in memory (a worker thread; ~60 MB per 100,000 passages) and rank every match there, FTS5's own scores in a few milliseconds; `false` ranks with FTS5 alone",
+  }),
   PARLEY_MAX_INDEXABLE_BYTES: Type.Integer({
     minimum: 1,
     maximum: 1024 * 1024 * 1024,

@@ -17,6 +17,10 @@ export interface PassageIndexOptions {
   onGraphEvent?: (event: HnswEvent) => void;
   /** SQLite only: a split lexical search whose reader thread failed (it scanned in the calling thread), for the logs. */
   onLexicalFallback?: (error: unknown) => void;
+  /** SQLite only: lexical search through the in-memory index (default false; the server's default is on). */
+  lexicalMemory?: boolean;
+  /** SQLite only: the in-memory lexical index failed (FTS5 answered), for the logs. */
+  onLexicalMemoryFailure?: (error: unknown) => void;
 }
 
 /**
@@ -34,6 +38,8 @@ export function createPassageIndex(options: PassageIndexOptions): PassageIndex {
         ...(options.onGraphEvent ? { vectorIndex: { onEvent: options.onGraphEvent } } : {}),
         ...(options.lexicalThreads === undefined ? {} : { lexicalThreads: options.lexicalThreads }),
         ...(options.onLexicalFallback ? { onLexicalFallback: options.onLexicalFallback } : {}),
+        ...(options.lexicalMemory === undefined ? {} : { lexicalMemory: options.lexicalMemory }),
+        ...(options.onLexicalMemoryFailure ? { onLexicalMemoryFailure: options.onLexicalMemoryFailure } : {}),
       });
     case 'postgres':
       return postgresPassageIndex({

@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { byScore, scopeCondition, TILE_PASSAGES } from './common.js';
+import type { LexicalMemory } from './lexical-memory-client.js';
 import { ftsMatchExpression, queryTerms } from './lexical-query.js';
 import type { PassageHit, PassageScope } from './passage-index.js';
 import type { EngineParts } from './shared-port.js';
@@ -168,12 +169,22 @@ export function sqliteLexicalSearch(
   breadcrumbWeight: number,
   tileWeight: number,
   split?: LexicalSplit,
+  memory?: () => Promise<LexicalMemory | undefined>,
 ): EngineParts['lexical'] {
   return async (query, scope, n) => {
-    const terms = ftsMatchExpression(queryTerms(query));
+    const words = queryTerms(query);
+    const terms = ftsMatchExpression(words);
     if (terms === undefined) return [];
-    const m = await scopedMatch(db, scope.botId, terms);
     const k = Math.max(LEXICAL_CANDIDATES, 5 * n);
+    const inMemory = await (await memory?.())?.search({
+      botId: scope.botId,
+      terms: words,
+      breadcrumbWeight,
+      tileWeight,
+      k,
+    });
+    if (inMemory) return memoryHitsInScope(db, inMemory, terms, scope, n, k, breadcrumbWeight, tileWeight);
+    const m = await scopedMatch(db, scope.botId, terms);
     const best = await bestByOwn(db, m, k, { breadcrumb: breadcrumbWeight, tile: tileWeight }, split);
     if (best.own.length === 0) return [];
     const inScope = await sql<{ seq: number; passageId: string; fileId: string; tile: number }>`
@@ -195,6 +206,38 @@ export function sqliteLexicalSearch(
       .sort(byScore)
       .slice(0, n);
   };
+}
+
+/**
+ * The in-memory index's best `k` passages of the bot (every match scored, with its tile, as FTS5 would) kept
+ * when in scope, best `n` first; a narrow scope that keeps fewer than `n` of `k` is searched by FTS5 over every
+ * match in scope.
+ */
+async function memoryHitsInScope(
+  db: Kysely<Database>,
+  hits: { seq: number; score: number }[],
+  terms: string,
+  scope: PassageScope,
+  n: number,
+  k: number,
+  breadcrumbWeight: number,
+  tileWeight: number,
+): Promise<PassageHit[]> {
+  if (hits.length === 0) return [];
+  const inScope = await sql<{ seq: number; passageId: string; fileId: string }>`
+      select passages.seq as seq, passages.id as "passageId", passages.file_id as "fileId"
+      from passages join files on files.id = passages.file_id
+      where passages.seq in (select value from json_each(${JSON.stringify(hits.map((h) => h.seq))}))
+        and passages.bot_id = ${scope.botId} and ${scopeCondition(scope)}`.execute(db);
+  if (inScope.rows.length < n && hits.length === k) {
+    const m = await scopedMatch(db, scope.botId, terms);
+    return scopedSearch(db, m.match, scope, n, breadcrumbWeight, tileWeight);
+  }
+  const score = new Map(hits.map((h) => [h.seq, h.score]));
+  return inScope.rows
+    .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: score.get(r.seq) ?? 0 }))
+    .sort(byScore)
+    .slice(0, n);
 }
 
 /**

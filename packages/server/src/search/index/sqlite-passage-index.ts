@@ -10,6 +10,7 @@ import {
   unitVector,
   vectorBytes,
 } from './common.js';
+import { lexicalMemoryOf } from './lexical-memory-client.js';
 import type { EmbeddingModel, PassageIndex } from './passage-index.js';
 import { checkFileOfBot, type EngineParts, replaceModel, sharedPort } from './shared-port.js';
 import { type LexicalSplit, sqliteLexicalSearch, writeFileTiles } from './sqlite-lexical.js';
@@ -35,6 +36,13 @@ export interface SqlitePassageIndexOptions {
   lexicalSplitMin?: number;
   /** A split lexical search whose reader thread failed (it then scanned in the calling thread), for the logs. */
   onLexicalFallback?: (error: unknown) => void;
+  /**
+   * Lexical search through the in-memory index (lexical-memory.ts, in a worker thread; FTS5 answers until it
+   * has read the passages, and whenever it cannot); default false. The server passes `PARLEY_LEXICAL_MEMORY`.
+   */
+  lexicalMemory?: boolean;
+  /** The in-memory lexical index failed or its worker died (FTS5 answered), for the logs. */
+  onLexicalMemoryFailure?: (error: unknown) => void;
 }
 
 const INSERT_BATCH = 500;
@@ -144,7 +152,13 @@ export function sqlitePassageIndex(options: SqlitePassageIndexOptions): PassageI
     engine: 'sqlite',
     setModelIn,
     replaceIn,
-    lexical: sqliteLexicalSearch(db, breadcrumbWeight, tileWeight, lexicalSplit(db, options)),
+    lexical: sqliteLexicalSearch(
+      db,
+      breadcrumbWeight,
+      tileWeight,
+      lexicalSplit(db, options),
+      options.lexicalMemory ? () => lexicalMemoryOf(db, options.onLexicalMemoryFailure) : undefined,
+    ),
     nearest: sqliteNearest(db, vectors),
   });
   return withSqliteHnsw(db, port, vectors);

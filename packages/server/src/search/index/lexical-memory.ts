@@ -1,0 +1,467 @@
+/**
+ * The in-memory lexical index of the SQLite passage index (issue 14): the postings of `passages_fts` held in
+ * typed arrays, per bot, so that a search scores every matching passage of its bot, and its tile, in a few
+ * milliseconds where FTS5 reads each match's row, size and positions (~1 µs a match: 50 ms for a query matching
+ * half of 100k passages).
+ *
+ * Scores equal FTS5's: bm25 with k1 = 1.2 and b = 0.75, each phrase's idf from the rows of the whole table
+ * holding it (every bot's, as FTS5's `xQueryPhrase` counts), the document length summed over every column, the
+ * weighted frequency summed over columns (`bm25(passages_fts, 1, breadcrumbWeight, 0)`), and a tile's score
+ * (`bm25(passage_tiles, 1, 0)`) from the content tokens of its passages, which are the tokens of the tile's
+ * text (`group_concat` of their content with newlines). The tokens themselves come from FTS5's own tokenizer
+ * (lexical-memory-worker.ts), so they are FTS5's.
+ *
+ * A passage is a document of its bot's part: dense ids, removed by marking (and the postings compacted once
+ * more than half are dead). Only single-token phrases are searched here; a query with a phrase of several
+ * tokens (`e-mail`) is FTS5's.
+ */
+
+/** FTS5's bm25 constants. */
+const K1 = 1.2;
+const B = 0.75;
+
+/** Token counts of one passage: per term, its count in the content, the breadcrumb and the bot column. */
+export interface PassageTokens {
+  seq: number;
+  /** The passage's position in its file (its tile is position / 8). */
+  position: number;
+  /** term → [content, breadcrumb, bot] counts. */
+  terms: Map<string, [number, number, number]>;
+  /** Tokens of the content, the breadcrumb and the bot column. */
+  lengths: [number, number, number];
+}
+
+/** Rows and tokens (every column) of `passages_fts` and of `passage_tiles`, as FTS5 counts them. */
+export interface TableStats {
+  rows: number;
+  tokens: number;
+  tileRows: number;
+  tileTokens: number;
+}
+
+/**
+ * The row count and total tokens of an FTS5 table from its averages record (`<table>_data` id 1): varints, the
+ * rows, then each column's tokens.
+ */
+export function averagesRecord(block: Uint8Array): { rows: number; tokens: number } {
+  let at = 0;
+  const varint = (): number => {
+    // SQLite's varint: 7 bits a byte, high bit set but in the ninth byte, which gives all 8.
+    let v = 0;
+    for (let i = 0; i < 9 && at < block.length; i++) {
+      const byte = block[at++] as number;
+      if (i === 8) return v * 256 + byte;
+      v = v * 128 + (byte & 0x7f);
+      if (byte < 0x80) return v;
+    }
+    return v;
+  };
+  const rows = varint();
+  let tokens = 0;
+  while (at < block.length) tokens += varint();
+  return { rows, tokens };
+}
+
+/** One search: single-token phrases (in query order; duplicates count twice, as FTS5 scores each phrase). */
+export interface MemorySearch {
+  botId: string;
+  phrases: string[];
+  breadcrumbWeight: number;
+  tileWeight: number;
+  /** How many passages to answer, best first. */
+  k: number;
+}
+
+/** A scored passage. */
+export interface MemoryHit {
+  seq: number;
+  score: number;
+}
+
+/** Growable postings of one term in one bot's part: document ids and packed counts. */
+interface Postings {
+  docs: Int32Array;
+  /** content count (low 16 bits), breadcrumb (next 8), bot column (top 8); counts above the field's range are clamped. */
+  counts: Uint32Array;
+  n: number;
+}
+
+const pack = (c: number, b: number, t: number) =>
+  Math.min(c, 0xffff) | (Math.min(b, 0xff) << 16) | (Math.min(t, 0xff) << 24);
+
+/** Growable typed array helpers. */
+function grown<T extends Int32Array | Uint32Array | Float64Array | Uint8Array>(a: T, need: number): T {
+  if (need <= a.length) return a;
+  const next = new (a.constructor as new (n: number) => T)(Math.max(need, Math.ceil(a.length * 1.5) + 4));
+  next.set(a);
+  return next;
+}
+
+/** A bot's passages (and their tiles). */
+class Part {
+  /** Per passage: seq, total length, alive, tile id. */
+  seq = new Float64Array(16);
+  len = new Uint32Array(16);
+  alive = new Uint8Array(16);
+  tile = new Int32Array(16);
+  count = 0;
+  dead = 0;
+  /** Per tile: total length (content of its passages + bot column), alive. */
+  tileLen = new Uint32Array(4);
+  tileAlive = new Uint8Array(4);
+  tiles = 0;
+  deadTiles = 0;
+  terms = new Map<string, Postings>();
+
+  addDoc(seq: number, len: number, tile: number): number {
+    const d = this.count++;
+    this.seq = grown(this.seq, this.count);
+    this.len = grown(this.len, this.count);
+    this.alive = grown(this.alive, this.count);
+    this.tile = grown(this.tile, this.count);
+    this.seq[d] = seq;
+    this.len[d] = len;
+    this.alive[d] = 1;
+    this.tile[d] = tile;
+    return d;
+  }
+
+  addTile(len: number): number {
+    const t = this.tiles++;
+    this.tileLen = grown(this.tileLen, this.tiles);
+    this.tileAlive = grown(this.tileAlive, this.tiles);
+    this.tileLen[t] = len;
+    this.tileAlive[t] = 1;
+    return t;
+  }
+
+  post(term: string, doc: number, counts: number): void {
+    let p = this.terms.get(term);
+    if (!p) {
+      p = { docs: new Int32Array(2), counts: new Uint32Array(2), n: 0 };
+      this.terms.set(term, p);
+    }
+    p.docs = grown(p.docs, p.n + 1);
+    p.counts = grown(p.counts, p.n + 1);
+    p.docs[p.n] = doc;
+    p.counts[p.n] = counts;
+    p.n++;
+  }
+
+  /** Drops dead passages and tiles from every array; answers the new id of each old passage and tile (-1: gone). */
+  compact(): { docMap: Int32Array; tileMap: Int32Array } {
+    const docMap = new Int32Array(this.count).fill(-1);
+    const tileMap = new Int32Array(this.tiles).fill(-1);
+    let tiles = 0;
+    for (let t = 0; t < this.tiles; t++) {
+      if (!this.tileAlive[t]) continue;
+      tileMap[t] = tiles;
+      this.tileLen[tiles] = this.tileLen[t] as number;
+      this.tileAlive[tiles] = 1;
+      tiles++;
+    }
+    let docs = 0;
+    for (let d = 0; d < this.count; d++) {
+      if (!this.alive[d]) continue;
+      docMap[d] = docs;
+      this.seq[docs] = this.seq[d] as number;
+      this.len[docs] = this.len[d] as number;
+      this.alive[docs] = 1;
+      this.tile[docs] = tileMap[this.tile[d] as number] as number;
+      docs++;
+    }
+    for (const [term, p] of this.terms) {
+      let n = 0;
+      for (let i = 0; i < p.n; i++) {
+        const d = docMap[p.docs[i] as number] as number;
+        if (d < 0) continue;
+        p.docs[n] = d;
+        p.counts[n] = p.counts[i] as number;
+        n++;
+      }
+      if (n === 0) this.terms.delete(term);
+      else {
+        p.n = n;
+        p.docs = p.docs.slice(0, n);
+        p.counts = p.counts.slice(0, n);
+      }
+    }
+    this.alive.fill(0, docs);
+    this.tileAlive.fill(0, tiles);
+    this.count = docs;
+    this.tiles = tiles;
+    this.dead = 0;
+    this.deadTiles = 0;
+    return { docMap, tileMap };
+  }
+}
+
+/** What a file holds in the index. */
+interface FileEntry {
+  botId: string;
+  docs: number[];
+  tiles: number[];
+}
+
+/** Scratch arrays of one search, grown as needed and reset after each. */
+class Scratch {
+  score = new Float64Array(1024);
+  mark = new Uint8Array(1024);
+  tileFreq = new Float64Array(1024);
+  tileScore = new Float64Array(1024);
+  tileMark = new Uint8Array(1024);
+  touched = new Int32Array(1024);
+  touchedTiles = new Int32Array(1024);
+  phraseTiles = new Int32Array(1024);
+
+  fit(docs: number, tiles: number): void {
+    if (docs > this.score.length) {
+      const n = Math.ceil(docs * 1.25);
+      this.score = new Float64Array(n);
+      this.mark = new Uint8Array(n);
+      this.touched = new Int32Array(n);
+    }
+    if (tiles > this.tileFreq.length) {
+      const n = Math.ceil(tiles * 1.25);
+      this.tileFreq = new Float64Array(n);
+      this.tileScore = new Float64Array(n);
+      this.tileMark = new Uint8Array(n);
+      this.touchedTiles = new Int32Array(n);
+      this.phraseTiles = new Int32Array(n);
+    }
+  }
+}
+
+/** Size of a tile in passages (TILE_PASSAGES of common.ts; repeated so the worker imports nothing else). */
+const TILE = 8;
+
+/** The in-memory postings of every bot's passages (see the file comment). */
+export class LexicalMemoryIndex {
+  private readonly parts = new Map<string, Part>();
+  private readonly files = new Map<string, FileEntry>();
+  private readonly scratch = new Scratch();
+  /** Rows and tokens of `passages_fts` and of `passage_tiles`, every bot's. */
+  private rows = 0;
+  private tokens = 0;
+  private tileRows = 0;
+  private tileTokens = 0;
+
+  /** Passages held (every bot's). */
+  get size(): number {
+    return this.rows;
+  }
+
+  /** Replaces a file's passages (none: the file is gone). `passages` in position order. */
+  replaceFile(fileId: string, botId: string, passages: PassageTokens[]): void {
+    this.dropFile(fileId);
+    if (passages.length === 0) return;
+    let part = this.parts.get(botId);
+    if (!part) {
+      part = new Part();
+      this.parts.set(botId, part);
+    }
+    const entry: FileEntry = { botId, docs: [], tiles: [] };
+    // Tiles: consecutive positions / 8; a tile's length is its passages' content plus its bot column.
+    const tileOf = new Map<number, number>();
+    const tileLength = new Map<number, number>();
+    for (const p of passages) {
+      const group = Math.floor(p.position / TILE);
+      tileLength.set(group, (tileLength.get(group) ?? p.lengths[2]) + p.lengths[0]);
+    }
+    for (const [group, length] of tileLength) {
+      const t = part.addTile(length);
+      tileOf.set(group, t);
+      entry.tiles.push(t);
+      this.tileRows++;
+      this.tileTokens += length;
+    }
+    for (const p of passages) {
+      const len = p.lengths[0] + p.lengths[1] + p.lengths[2];
+      const d = part.addDoc(p.seq, len, tileOf.get(Math.floor(p.position / TILE)) as number);
+      entry.docs.push(d);
+      this.rows++;
+      this.tokens += len;
+      for (const [term, [c, b, t]] of p.terms) part.post(term, d, pack(c, b, t));
+    }
+    this.files.set(fileId, entry);
+  }
+
+  /** Removes a file's passages and tiles. */
+  dropFile(fileId: string): void {
+    const entry = this.files.get(fileId);
+    if (!entry) return;
+    this.files.delete(fileId);
+    const part = this.parts.get(entry.botId);
+    if (!part) return;
+    for (const d of entry.docs) {
+      part.alive[d] = 0;
+      part.dead++;
+      this.rows--;
+      this.tokens -= part.len[d] as number;
+    }
+    for (const t of entry.tiles) {
+      part.tileAlive[t] = 0;
+      part.deadTiles++;
+      this.tileRows--;
+      this.tileTokens -= part.tileLen[t] as number;
+    }
+    if (part.dead === part.count) {
+      this.parts.delete(entry.botId);
+      return;
+    }
+    if (part.dead > 1024 && part.dead * 2 > part.count) {
+      // Ids change: the bot's files are told their new ones.
+      const { docMap, tileMap } = part.compact();
+      for (const other of this.files.values()) {
+        if (other.botId !== entry.botId) continue;
+        other.docs = other.docs.map((d) => docMap[d] as number);
+        other.tiles = other.tiles.map((t) => tileMap[t] as number);
+      }
+    }
+  }
+
+  /**
+   * The best `k` passages of the bot for the phrases, FTS5's scores (see the file comment). `stats`: the row and
+   * token counts FTS5 itself holds, when known; FTS5 does not lower those of a contentless table (the tiles)
+   * when a row is deleted, so its averages and idf count every tile ever written, and so must ours.
+   */
+  search(q: MemorySearch, stats?: TableStats): MemoryHit[] {
+    const part = this.parts.get(q.botId);
+    if (!part || this.rows === 0) return [];
+    const s = this.scratch;
+    s.fit(part.count, part.tiles);
+    const rows = stats?.rows ?? this.rows;
+    const tileRows = stats?.tileRows ?? this.tileRows;
+    const avgdl = (stats?.tokens ?? this.tokens) / rows;
+    const tileAvgdl = tileRows > 0 ? (stats?.tileTokens ?? this.tileTokens) / tileRows : 1;
+    let touched = 0;
+    let touchedTiles = 0;
+    for (const phrase of q.phrases) {
+      const own = part.terms.get(phrase);
+      if (!own) continue;
+      // idf: every bot's rows holding the phrase, and every bot's tiles holding it in their text (a tile's
+      // passages are consecutive ids, so each run of one tile among the postings is one tile).
+      let hits = 0;
+      let tileHits = 0;
+      for (const other of this.parts.values()) {
+        const p = other.terms.get(phrase);
+        if (!p) continue;
+        let previous = -1;
+        for (let i = 0; i < p.n; i++) {
+          const d = p.docs[i] as number;
+          if (!other.alive[d]) continue;
+          hits++;
+          if (((p.counts[i] as number) & 0xffff) === 0) continue;
+          const t = other.tile[d] as number;
+          if (t !== previous) {
+            tileHits++;
+            previous = t;
+          }
+        }
+      }
+      let idf = Math.log((rows - hits + 0.5) / (hits + 0.5));
+      if (idf <= 0) idf = 1e-6;
+      let tileIdf = Math.log((tileRows - tileHits + 0.5) / (tileHits + 0.5));
+      if (tileIdf <= 0) tileIdf = 1e-6;
+      let phraseTiles = 0;
+      for (let i = 0; i < own.n; i++) {
+        const d = own.docs[i] as number;
+        if (!part.alive[d]) continue;
+        const c = own.counts[i] as number;
+        const content = c & 0xffff;
+        const f = content + q.breadcrumbWeight * ((c >>> 16) & 0xff);
+        if (!s.mark[d]) {
+          s.mark[d] = 1;
+          s.touched[touched++] = d;
+        }
+        s.score[d] =
+          (s.score[d] as number) +
+          idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * (part.len[d] as number)) / avgdl)));
+        if (content > 0) {
+          const t = part.tile[d] as number;
+          if (s.tileFreq[t] === 0) s.phraseTiles[phraseTiles++] = t;
+          s.tileFreq[t] = (s.tileFreq[t] as number) + content;
+        }
+      }
+      // This phrase's term of each tile's bm25; the tile's frequency cleared for the next phrase.
+      for (let i = 0; i < phraseTiles; i++) {
+        const t = s.phraseTiles[i] as number;
+        const f = s.tileFreq[t] as number;
+        s.tileFreq[t] = 0;
+        s.tileScore[t] =
+          (s.tileScore[t] as number) +
+          tileIdf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * (part.tileLen[t] as number)) / tileAvgdl)));
+        if (!s.tileMark[t]) {
+          s.tileMark[t] = 1;
+          s.touchedTiles[touchedTiles++] = t;
+        }
+      }
+    }
+    const hits = topK(part, s, touched, q.tileWeight, q.k);
+    for (let i = 0; i < touched; i++) {
+      const d = s.touched[i] as number;
+      s.score[d] = 0;
+      s.mark[d] = 0;
+    }
+    for (let i = 0; i < touchedTiles; i++) {
+      const t = s.touchedTiles[i] as number;
+      s.tileScore[t] = 0;
+      s.tileMark[t] = 0;
+    }
+    return hits;
+  }
+}
+
+/** The `k` best of the touched passages (own score + tile weight × tile score), best first, ties by seq. */
+function topK(part: Part, s: Scratch, touched: number, tileWeight: number, k: number): MemoryHit[] {
+  // A min-heap of (score, seq) of at most k.
+  const heapScore = new Float64Array(k);
+  const heapSeq = new Float64Array(k);
+  let size = 0;
+  const worse = (a: number, b: number) =>
+    (heapScore[a] as number) < (heapScore[b] as number) ||
+    (heapScore[a] === heapScore[b] && (heapSeq[a] as number) > (heapSeq[b] as number));
+  const swap = (a: number, b: number) => {
+    const sc = heapScore[a] as number;
+    const sq = heapSeq[a] as number;
+    heapScore[a] = heapScore[b] as number;
+    heapSeq[a] = heapSeq[b] as number;
+    heapScore[b] = sc;
+    heapSeq[b] = sq;
+  };
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < size && worse(l, m)) m = l;
+      if (r < size && worse(r, m)) m = r;
+      if (m === i) return;
+      swap(i, m);
+      i = m;
+    }
+  };
+  for (let i = 0; i < touched; i++) {
+    const d = s.touched[i] as number;
+    const score = (s.score[d] as number) + tileWeight * (s.tileScore[part.tile[d] as number] as number);
+    const seq = part.seq[d] as number;
+    if (size < k) {
+      heapScore[size] = score;
+      heapSeq[size] = seq;
+      let j = size++;
+      while (j > 0) {
+        const parent = (j - 1) >> 1;
+        if (!worse(j, parent)) break;
+        swap(j, parent);
+        j = parent;
+      }
+    } else if (score > (heapScore[0] as number) || (score === heapScore[0] && seq < (heapSeq[0] as number))) {
+      heapScore[0] = score;
+      heapSeq[0] = seq;
+      down(0);
+    }
+  }
+  const out: MemoryHit[] = [];
+  for (let i = 0; i < size; i++) out.push({ seq: heapSeq[i] as number, score: heapScore[i] as number });
+  return out.sort((a, b) => b.score - a.score || a.seq - b.seq);
+}
