@@ -54,8 +54,7 @@ export function meteredIndexingOutcomes(files: FileIndexing, metrics: AppMetrics
       metrics.indexingFailed(reason);
     },
     indexStoredPassages: (file, passages) => files.indexStoredPassages(file, passages),
-    reembedIndexed: () => files.reembedIndexed(),
-    anyIndexed: () => files.anyIndexed(),
+    reembedIndexed: (fileIds) => files.reembedIndexed(fileIds),
   };
 }
 

@@ -128,11 +128,10 @@ export interface FileIndexing {
   /**
    * After a change of embedding model: every file indexed and done with it turns `indexing_pending` with an
    * `index_file` job (source `stored`) that embeds its stored passages again, 500 files per transaction;
-   * answers how many were queued (0 in a process without the job queue).
+   * answers how many were queued (0 in a process without the job queue). With `fileIds`, only those of them
+   * that are indexed and done with it (unknown ids are left out).
    */
-  reembedIndexed(): Promise<number>;
-  /** Whether any file (of any bot) is indexed and done with it. */
-  anyIndexed(): Promise<boolean>;
+  reembedIndexed(fileIds?: readonly string[]): Promise<number>;
 }
 
 /**

@@ -89,22 +89,29 @@ export function fileIndexing(env: FilesEnv): FileIndexing {
         updated_at: env.now(),
       });
     },
-    async reembedIndexed() {
+    async reembedIndexed(fileIds) {
       if (!env.jobs) return 0;
+      const queue = async (rows: Array<Pick<FileRow, 'id' | 'upload_version'>>) => {
+        await db.transaction().execute(async (tx) => {
+          for (const row of rows) await scheduleIndexing(tx, env, row, { source: 'stored' });
+        });
+        return rows.length;
+      };
       let queued = 0;
+      if (fileIds) {
+        for (let i = 0; i < fileIds.length; i += REEMBED_BATCH) {
+          const rows = await filesRepo(db).byIds(fileIds.slice(i, i + REEMBED_BATCH));
+          queued += await queue(rows.filter((r) => r.index === 1 && r.status === 'indexing_completed'));
+        }
+        return queued;
+      }
       let after = '';
       for (;;) {
         const rows = await filesRepo(db).indexedAfter(after, REEMBED_BATCH);
         if (rows.length === 0) return queued;
-        await db.transaction().execute(async (tx) => {
-          for (const row of rows) await scheduleIndexing(tx, env, row, { source: 'stored' });
-        });
-        queued += rows.length;
+        queued += await queue(rows);
         after = rows[rows.length - 1]?.id ?? after;
       }
-    },
-    async anyIndexed() {
-      return (await filesRepo(db).indexedAfter('', 1)).length > 0;
     },
     async indexStoredPassages(file, passages) {
       unavailableWithoutJobs(env);

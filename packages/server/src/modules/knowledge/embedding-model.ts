@@ -7,21 +7,26 @@ import type { FileIndexing } from '../files/contract.js';
 /** How often a process with background work checks that the index holds vectors of its embedder's model. */
 export const MODEL_CHECK_EVERY_MS = 60_000;
 
+/** Files without vectors read from the index per page when an index with no model is switched. */
+const UNEMBEDDED_PAGE = 500;
+
 /** What keeps the passage index on the embedder's model. */
 export interface EmbeddingModelDeps {
-  index: Pick<PassageIndex, 'modelInfo' | 'setModel'>;
+  index: Pick<PassageIndex, 'modelInfo' | 'setModel' | 'unembeddedFiles'>;
   embedder: Embedder;
-  files: Pick<FileIndexing, 'reembedIndexed' | 'anyIndexed'>;
+  files: Pick<FileIndexing, 'reembedIndexed'>;
   logger: Logger;
 }
 
 /**
  * The passage index holds the vectors of one model. When the embedder is another (`PARLEY_EMBEDDER`, the
- * precision or the model folder changed between two starts; or files were indexed with `none`), the index
- * is switched to it: every stored vector
+ * precision or the model folder changed between two starts), the index is switched to it: every stored vector
  * is dropped, and every indexed file is queued to embed its stored passages again (its document is not read
- * again); until a file is, it is found by words only. Searches never compare a query's vector with vectors of
- * another model. Every process of one deployment must run the same embedder.
+ * again); until a file is, it is found by words only. An index with no model whose indexed files have
+ * passages without vectors (indexed with `none`) is switched too, queueing those files only; one with no
+ * such passages (an empty database, files without passages) is left to the first file embedded. Searches
+ * never compare a query's vector with vectors of another model. Every process of one deployment must run the
+ * same embedder.
  */
 export interface EmbeddingModelKeeper {
   /**
@@ -30,7 +35,8 @@ export interface EmbeddingModelKeeper {
    */
   matches(): Promise<boolean>;
   /**
-   * Switches the index to the embedder's model when it holds vectors of another, queueing the re-embedding;
+   * Switches the index to the embedder's model when it holds vectors of another, or none while indexed files
+   * have passages without vectors, queueing the (re-)embedding;
    * answers whether it switched. One switch at a time; an embedder whose id is known only once its model is
    * loaded (a model folder) is used once first when `settle` is set, so that a provisional id never switches.
    */
@@ -48,10 +54,25 @@ export function embeddingModelKeeper(deps: EmbeddingModelDeps): EmbeddingModelKe
   let matched: string | undefined;
   let switching: Promise<boolean> | undefined;
 
-  /** Whether the index must switch: vectors of another model, or none while files were indexed without any. */
+  /**
+   * Whether the index must switch: vectors of another model, or none while files done indexing have passages
+   * without vectors (indexed with `none`; a file still indexing gets its vectors from its own job).
+   */
   async function mustSwitch(model: ModelInfo | undefined): Promise<boolean> {
-    // No model: nothing to switch (files indexed with `none` are not told apart yet from files without passages).
-    return model ? !isEmbedders(model) : false;
+    return model ? !isEmbedders(model) : (await index.unembeddedFiles(1)).length > 0;
+  }
+
+  /** Queues the files to embed: every indexed one after a change of model, those without vectors otherwise. */
+  async function queueFiles(model: ModelInfo | undefined): Promise<number> {
+    if (model) return files.reembedIndexed();
+    let queued = 0;
+    let after: string | undefined;
+    for (;;) {
+      const ids = await index.unembeddedFiles(UNEMBEDDED_PAGE, after);
+      if (ids.length > 0) queued += await files.reembedIndexed(ids);
+      if (ids.length < UNEMBEDDED_PAGE) return queued;
+      after = ids[ids.length - 1];
+    }
   }
 
   async function switchIfOther(settle: boolean): Promise<boolean> {
@@ -64,7 +85,7 @@ export function embeddingModelKeeper(deps: EmbeddingModelDeps): EmbeddingModelKe
     }
     // Queued first: a stop between the two leaves the model to switch at the next start, not files that would
     // never be embedded again. (Processes starting together may both queue a file: it is embedded twice.)
-    const queued = await files.reembedIndexed();
+    const queued = await queueFiles(model);
     const { changed } = await index.setModel({ id: embedder.id, dimensions: embedder.dimensions });
     if (!changed) return false;
     matched = undefined;

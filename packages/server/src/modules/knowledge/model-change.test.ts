@@ -2,12 +2,14 @@ import { rm } from 'node:fs/promises';
 import type { FileObject } from '@parley/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
+import { buildApp, type ParleyApp } from '../../app.js';
 import { type Db, openDatabase } from '../../db/database.js';
+import { silentLogger } from '../../logger.js';
 import type { Embedder } from '../../search/types.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { hashVector } from '../../test-support/hash-vector.js';
 import { dropSchema, postgresTestUrl } from '../../test-support/postgres.js';
+import { embeddingModelKeeper } from './embedding-model.js';
 
 /**
  * A change of embedding model (another `PARLEY_EMBEDDER`, precision or model folder) on a data directory that
@@ -103,6 +105,27 @@ async function modelBecomes(db: Db, id: string): Promise<void> {
   }
   throw new Error(`the index's model did not become ${id}`);
 }
+
+/** The files of the `index_file` jobs queued in `db`, oldest first. */
+async function indexJobFiles(db: Db): Promise<string[]> {
+  const jobs = await db.kysely
+    .selectFrom('jobs')
+    .select(['payload'])
+    .where('kind', '=', 'index_file')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return jobs.map((j) => (JSON.parse(j.payload) as { fileId: string }).fileId);
+}
+
+/** Whether a keeper of `app`'s index and files, with `embedder`, switches the index (what the check at start does). */
+const keeperSwitches = (app: ParleyApp, embedder: Embedder) =>
+  embeddingModelKeeper({
+    index: app.services.index,
+    embedder,
+    files: app.services.files,
+    logger: silentLogger,
+  }).ensure({ settle: true });
 
 const pgUrl = postgresTestUrl();
 const engines: Array<{ engine: string; databaseUrl?: string }> = [
@@ -221,5 +244,65 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     expect((await next.files.get(file.id)).status).toBe('indexing_completed');
     expect((await next.files.search('narwhal tusk', 'semantic'))[0]?.file.id).toBe(file.id);
     expect(loaded.texts).toBe(2);
+  }, 90_000);
+
+  it('embeds, once an embedder is configured, the files indexed without one (PARLEY_EMBEDDER=none), each once', async () => {
+    const t = await indexedApp({ embedder: null });
+    const first = filesOf((o) => t.app.inject(o as never), t);
+    const okapi = await first.upload('okapi.md', '# Okapi\n\nThe okapi has striped legs like a zebra.');
+    const tapir = await first.upload('tapir.md', '# Tapir\n\nThe tapir has a short prehensile trunk.');
+    for (const f of [okapi, tapir]) expect((await first.settled(f.id)).status).toBe('indexing_completed');
+    expect(await modelOf(t.db)).toBeUndefined();
+    const unembedded = await t.db.kysely
+      .selectFrom('passages')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('model_id', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect(Number(unembedded.n)).toBeGreaterThanOrEqual(2);
+    await t.app.close();
+    await t.db.close();
+
+    const embedder = new HashEmbedder('hash-a', 64);
+    const next = await restart(t, embedder);
+    // Until they are embedded, they are found by words.
+    expect((await next.files.search('okapi striped legs', 'lexical'))[0]?.file.id).toBe(okapi.id);
+    await modelBecomes(next.db, 'hash-a');
+    for (const f of [okapi, tapir])
+      expect((await next.files.settled(f.id)).status).toBe('indexing_completed');
+    expect((await next.files.search('okapi striped legs', 'semantic'))[0]?.file.id).toBe(okapi.id);
+    expect((await next.files.search('tapir prehensile trunk', 'semantic'))[0]?.file.id).toBe(tapir.id);
+    expect(await modelOf(next.db)).toEqual({ model_id: 'hash-a', dimensions: 64 });
+    // One job each for the upload, one each for the embedding of the stored passages; nothing after.
+    expect((await indexJobFiles(next.db)).sort()).toEqual([okapi.id, okapi.id, tapir.id, tapir.id].sort());
+    expect(await keeperSwitches(next.app, embedder)).toBe(false);
+  }, 90_000);
+
+  it('queues no embedding on an empty database, nor for files already embedded by the embedder', async () => {
+    const embedder = new HashEmbedder('hash-a', 64);
+    const t = await indexedApp({ embedder });
+    // A start on an empty database: nothing to switch, nothing queued; the first file embedded sets the model.
+    expect(await keeperSwitches(t.app, embedder)).toBe(false);
+    expect(await indexJobFiles(t.db)).toEqual([]);
+    expect(await modelOf(t.db)).toBeUndefined();
+    expect(embedder.texts).toBe(0);
+
+    const files = filesOf((o) => t.app.inject(o as never), t);
+    const file = await files.upload(
+      'quokka.md',
+      '# Quokka\n\nThe quokka is a small wallaby that seems to smile.',
+    );
+    expect((await files.settled(file.id)).status).toBe('indexing_completed');
+    await t.app.close();
+    await t.db.close();
+
+    const again = new HashEmbedder('hash-a', 64);
+    const next = await restart(t, again);
+    expect(await keeperSwitches(next.app, again)).toBe(false);
+    // The check at start has had its time: the file stays as it was, its one job the upload's.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await indexJobFiles(next.db)).toEqual([file.id]);
+    expect((await next.files.get(file.id)).status).toBe('indexing_completed');
+    expect(again.texts).toBe(0);
+    expect((await next.files.search('quokka smile', 'semantic'))[0]?.file.id).toBe(file.id);
   }, 90_000);
 });

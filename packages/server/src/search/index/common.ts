@@ -236,7 +236,10 @@ function passageReads(db: Kysely<Database>) {
   };
 }
 
-/** What the passages of a bot or a workspace hold, the files indexed with another model, and a file's removal. */
+/**
+ * What the passages of a bot or a workspace hold, the files indexed with another model or with none, and a
+ * file's removal.
+ */
 function fileQueries(
   db: Kysely<Database>,
   options: { contentBytes: (column: string) => Expression<number | string | null> },
@@ -282,6 +285,27 @@ function fileQueries(
         .limit(n)
         .execute();
       return rows.map((r) => r.file_id);
+    },
+
+    async unembeddedFiles(limit: number, afterFileId?: string): Promise<string[]> {
+      const n = clampLimit(limit);
+      if (n === 0) return [];
+      let q = db
+        .selectFrom('files')
+        .select('files.id')
+        .where('files.status', '=', SEARCHABLE_STATUS)
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('passages')
+              .select(sql`1`.as('one'))
+              .whereRef('passages.file_id', '=', 'files.id')
+              .where('passages.model_id', 'is', null),
+          ),
+        );
+      if (afterFileId !== undefined) q = q.where('files.id', '>', afterFileId);
+      const rows = await q.orderBy('files.id').limit(n).execute();
+      return rows.map((r) => r.id);
     },
 
     async deleteFile(fileId: string): Promise<void> {

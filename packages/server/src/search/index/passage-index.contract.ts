@@ -189,6 +189,7 @@ export function runPassageIndexContract(
         const bot = await newBot();
         expect(await index.vectorSearch(vec(1, 0, 0, 0), all(bot.botId), 5)).toEqual([]);
         expect(await index.staleFiles(10)).toEqual([]);
+        expect(await index.unembeddedFiles(10)).toEqual([]);
       });
 
       it('records the model and how vectors are stored; setting it again changes nothing', async () => {
@@ -922,6 +923,41 @@ export function runPassageIndexContract(
       });
     });
 
+    describe('files without vectors', () => {
+      it('lists the files done indexing that have passages without a vector, by id, a page after another', async () => {
+        const bot = await newBot();
+        const vector = vec(1, 0, 0, 0);
+        const mixed = await indexed(bot, [passage(0, 'half', { embedding: vector }), passage(1, 'bare')]);
+        const bare = await indexed(bot, [passage(0, 'bare')]);
+        const embedded = await indexed(bot, [passage(0, 'whole', { embedding: vector })]);
+        const empty = await indexed(bot, []);
+        const pending = await indexed(bot, [passage(0, 'bare')], { status: 'indexing_pending' });
+        const failed = await indexed(bot, [passage(0, 'bare')], { status: 'indexing_failed' });
+
+        const listed = await index.unembeddedFiles(1000);
+        expect(listed).toEqual([...listed].sort());
+        expect(listed).toEqual(expect.arrayContaining([mixed.fileId, bare.fileId]));
+        for (const f of [embedded, empty, pending, failed]) expect(listed).not.toContain(f.fileId);
+        // A page after another: the one after a listed file is the next one listed.
+        const at = listed.indexOf(mixed.fileId);
+        expect(await index.unembeddedFiles(1, mixed.fileId)).toEqual(listed.slice(at + 1, at + 2));
+        expect(await index.unembeddedFiles(1000, listed[listed.length - 1])).toEqual([]);
+        expect(await index.unembeddedFiles(0)).toEqual([]);
+
+        // Embedded, or deleted, a file leaves the list.
+        await index.replaceFilePassages({
+          fileId: mixed.fileId,
+          botId: bot.botId,
+          passages: [passage(0, 'half', { embedding: vector }), passage(1, 'bare', { embedding: vector })],
+          model: MODEL,
+        });
+        await index.deleteFile(bare.fileId);
+        const after = await index.unembeddedFiles(1000);
+        expect(after).not.toContain(mixed.fileId);
+        expect(after).not.toContain(bare.fileId);
+      });
+    });
+
     // Last: a model change drops every vector of the database.
     describe('changing the model', () => {
       it('drops every vector, lists files to re-embed, and takes vectors of the new width', async () => {
@@ -937,6 +973,7 @@ export function runPassageIndexContract(
           vectorBytes: 0,
         });
         expect(await index.staleFiles(1000)).toContain(fileId);
+        expect(await index.unembeddedFiles(1000)).toContain(fileId);
         expect((await index.lexicalSearch('jaguar', all(bot.botId), 10)).length).toBe(1);
         await expect(
           index.replaceFilePassages({
@@ -953,6 +990,7 @@ export function runPassageIndexContract(
           model: next,
         });
         expect(await index.staleFiles(1000)).not.toContain(fileId);
+        expect(await index.unembeddedFiles(1000)).not.toContain(fileId);
         expect((await index.vectorSearch(vec(0, 1, 0), all(bot.botId), 10)).map((h) => h.passageId)).toEqual([
           id,
         ]);

@@ -128,6 +128,11 @@ export interface PassageIndex {
   storage(owner: StorageOwner): Promise<StorageFigures>;
   /** Files (any bot) having passages without a vector of the current model: what to re-embed. */
   staleFiles(limit: number): Promise<string[]>;
+  /**
+   * Files (any bot) done indexing (status `indexing_completed`) having passages without a vector (indexed
+   * with no embedder, or not embedded again yet since a model change), by id, after `afterFileId` when given.
+   */
+  unembeddedFiles(limit: number, afterFileId?: string): Promise<string[]>;
 }
 
 /** Largest result list a search returns (sqlite-vec's k limit). */

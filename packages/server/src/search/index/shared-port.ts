@@ -173,5 +173,6 @@ export function sharedPort(
     neighbours: common.neighbours,
     storage: common.storage,
     staleFiles: common.staleFiles,
+    unembeddedFiles: common.unembeddedFiles,
   };
 }
