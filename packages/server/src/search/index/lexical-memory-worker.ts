@@ -9,18 +9,25 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { averagesRecord, LexicalMemoryIndex, type PassageTokens, type TableStats } from './lexical-memory.js';
+import { averagesRecord, LexicalMemoryIndex, type TableStats, type TermCounts } from './lexical-memory.js';
 import type { MemoryReply, MemoryRequest, MemoryStatusRequest, MemoryStop } from './lexical-memory-client.js';
 
 /** The tokenizer of `passages_fts` and `passage_tiles` (migration 0011). */
 const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
-/** Files read per step (one read transaction) while catching up; the worker answers messages between steps. */
-const FILES_PER_STEP = 16;
-/** At most this many changed files are read before a search answers; more, and FTS5 answers it meanwhile. */
-const CATCH_UP_BEFORE_SEARCH = 32;
+/**
+ * Passages read per step (one read transaction, a file at least) while catching up: the worker answers
+ * messages between steps, so a search waits at most one step (~0.1 s).
+ */
+const PASSAGES_PER_STEP = 2000;
+/** Changed files listed per step. */
+const FILES_PER_STEP = 64;
 
-/** Turns texts of up to three columns into FTS5's tokens, counted per column. */
+/**
+ * Turns rows of up to three column texts into FTS5's tokens. `load` puts the rows in (numbered from 0) and
+ * answers each row's lengths (content, bot column, all); `counts` then yields, per term and row, its count in
+ * each column, grouped by SQLite, one at a time (so they die young).
+ */
 function tokenizer() {
   const tok = new SQLite(':memory:');
   tok.exec(`
@@ -28,31 +35,31 @@ function tokenizer() {
     create virtual table v using fts5vocab(t, 'instance');`);
   const clear = tok.prepare(`insert into t(t) values ('delete-all')`);
   const insert = tok.prepare('insert into t(rowid, c0, c1, c2) values (?, ?, ?, ?)');
-  const instances = tok.prepare('select doc, col, term from v').raw();
-  const column: Record<string, 0 | 1 | 2> = { c0: 0, c1: 1, c2: 2 };
-  return tok.transaction((rows: [string, string, string][]) => {
+  const lengths = tok
+    .prepare(`select doc - 1, sum(col = 'c0'), sum(col = 'c2'), count(*) from v group by doc`)
+    .raw();
+  const grouped = tok
+    .prepare(
+      `select term, doc - 1, sum(col = 'c0'), sum(col = 'c1'), sum(col = 'c2') from v group by term, doc`,
+    )
+    .raw();
+  const load = tok.transaction((rows: [string, string, string][]) => {
     clear.run();
     rows.forEach((r, i) => {
       insert.run(i + 1, r[0], r[1], r[2]);
     });
-    const out = rows.map(() => ({
-      terms: new Map<string, [number, number, number]>(),
-      lengths: [0, 0, 0] as [number, number, number],
-    }));
-    for (const [doc, col, term] of instances.all() as [number, string, string][]) {
-      const row = out[doc - 1];
-      const c = column[col];
-      if (!row || c === undefined) continue;
-      row.lengths[c]++;
-      let counts = row.terms.get(term);
-      if (!counts) {
-        counts = [0, 0, 0];
-        row.terms.set(term, counts);
+    const out = rows.map(() => ({ content: 0, bot: 0, total: 0 }));
+    for (const [i, content, bot, total] of lengths.all() as [number, number, number, number][]) {
+      const row = out[i];
+      if (row) {
+        row.content = content;
+        row.bot = bot;
+        row.total = total;
       }
-      counts[c]++;
     }
     return out;
   });
+  return { load, counts: () => grouped.iterate() as IterableIterator<TermCounts> };
 }
 
 interface PassageRow {
@@ -70,7 +77,7 @@ function serve(file: string): void {
   const db = new SQLite(file, { fileMustExist: true });
   db.pragma('query_only = 1');
   db.pragma('busy_timeout = 5000');
-  const tokenize = tokenizer();
+  const tokens = tokenizer();
   const index = new LexicalMemoryIndex();
   const latest = db.prepare('select max(version) as v from passage_changes').pluck();
   const changes = db
@@ -103,28 +110,33 @@ function serve(file: string): void {
   let caughtUp = false;
   let catching = false;
 
-  /** Reads up to `files` changed files in one read transaction; answers whether more are waiting. */
-  const step = db.transaction((files: number): boolean => {
-    const rows = changes.all(seen, files) as [string, number][];
+  /** Reads changed files, a step's worth, in one read transaction; answers whether more are waiting. */
+  const step = db.transaction((): boolean => {
+    const rows = changes.all(seen, FILES_PER_STEP) as [string, number][];
+    let read = 0;
     for (const [fileId, version] of rows) {
+      if (read >= PASSAGES_PER_STEP) {
+        readStats();
+        return true;
+      }
       const passages = passagesOf.all(fileId) as PassageRow[];
-      const tokens = tokenize(passages.map((p) => [p.content, p.breadcrumb, p.bot]));
+      read += passages.length;
+      const sizes = tokens.load(passages.map((p) => [p.content, p.breadcrumb, p.bot]));
       index.replaceFile(
         fileId,
         passages[0]?.botId ?? '',
-        passages.map(
-          (p, i): PassageTokens => ({
-            seq: p.seq,
-            position: p.position,
-            terms: tokens[i]?.terms ?? new Map(),
-            lengths: tokens[i]?.lengths ?? [0, 0, 0],
-          }),
-        ),
+        passages.map((p, i) => ({
+          seq: p.seq,
+          position: p.position,
+          ...(sizes[i] ?? { content: 0, bot: 0, total: 0 }),
+        })),
+        // An iterator left open would keep the tokenizer busy: none when there is nothing to read.
+        passages.length === 0 ? [] : tokens.counts(),
       );
       seen = version;
     }
     readStats();
-    return rows.length === files;
+    return rows.length === FILES_PER_STEP;
   });
   const behind = () => ((latest.get() as number | null) ?? 0) > seen;
 
@@ -134,10 +146,11 @@ function serve(file: string): void {
     catching = true;
     const next = () => {
       try {
-        if (step(FILES_PER_STEP)) {
+        if (step()) {
           setImmediate(next);
           return;
         }
+        if (!caughtUp) index.trim();
         caughtUp = true;
       } catch (error) {
         // The database is busy or changed under us: try again shortly; searches are FTS5's meanwhile.
@@ -154,18 +167,22 @@ function serve(file: string): void {
     if (!caughtUp) return { id: r.id, ok: true, miss: 'building' };
     if (catching) return { id: r.id, ok: true, miss: 'behind' };
     if (behind()) {
-      // A few changed files are read now; many, and FTS5 answers while they are read in steps.
-      if (step(CATCH_UP_BEFORE_SEARCH) && behind()) {
+      // A step's worth of changes is read now; more, and FTS5 answers while the rest is read in steps.
+      if (step() && behind()) {
         catchUp();
         return { id: r.id, ok: true, miss: 'behind' };
       }
     }
-    const tokens = tokenize(r.terms.map((t) => [t, '', '']));
+    // Each term's tokens: one is a phrase of one token; more, a phrase FTS5 must match; none, nothing to match.
+    const tokensOf: string[][] = r.terms.map(() => []);
+    tokens.load(r.terms.map((t) => [t, '', '']));
+    for (const [term, i, c] of tokens.counts()) {
+      for (let n = 0; n < c; n++) tokensOf[i]?.push(term);
+    }
     const phrases: string[] = [];
-    for (const t of tokens) {
-      const terms = [...t.terms.keys()];
-      if (t.lengths[0] > 1) return { id: r.id, ok: true, miss: 'phrase' };
-      if (terms[0] !== undefined) phrases.push(terms[0]);
+    for (const tokens of tokensOf) {
+      if (tokens.length > 1) return { id: r.id, ok: true, miss: 'phrase' };
+      if (tokens[0] !== undefined) phrases.push(tokens[0]);
     }
     const hits = index.search(
       { botId: r.botId, phrases, breadcrumbWeight: r.breadcrumbWeight, tileWeight: r.tileWeight, k: r.k },

@@ -20,16 +20,24 @@
 const K1 = 1.2;
 const B = 0.75;
 
-/** Token counts of one passage: per term, its count in the content, the breadcrumb and the bot column. */
-export interface PassageTokens {
+/**
+ * A passage of a file: its seq, its position in the file (its tile is position / 8), and its length in tokens:
+ * its content, its bot column and all its columns.
+ */
+export interface PassagePlace {
   seq: number;
-  /** The passage's position in its file (its tile is position / 8). */
   position: number;
-  /** term → [content, breadcrumb, bot] counts. */
-  terms: Map<string, [number, number, number]>;
-  /** Tokens of the content, the breadcrumb and the bot column. */
-  lengths: [number, number, number];
+  content: number;
+  bot: number;
+  total: number;
 }
+
+/**
+ * A term's counts in one passage of a file: the term, the passage (index into the file's passages), and its
+ * count in the content, the breadcrumb and the bot column. Every token of a passage is in one such row, so the
+ * rows also give each column's length.
+ */
+export type TermCounts = [term: string, passage: number, content: number, breadcrumb: number, bot: number];
 
 /** Rows and tokens (every column) of `passages_fts` and of `passage_tiles`, as FTS5 counts them. */
 export interface TableStats {
@@ -126,10 +134,25 @@ class Part {
     return d;
   }
 
+  /** Per tile: the stamp of the last phrase that counted it (idf). */
+  tileStamp = new Uint32Array(4);
+  private stamp = 0;
+
+  /** A new stamp, the stamps cleared when they wrap. */
+  nextStamp(): number {
+    this.stamp = (this.stamp + 1) >>> 0;
+    if (this.stamp === 0) {
+      this.tileStamp.fill(0);
+      this.stamp = 1;
+    }
+    return this.stamp;
+  }
+
   addTile(len: number): number {
     const t = this.tiles++;
     this.tileLen = grown(this.tileLen, this.tiles);
     this.tileAlive = grown(this.tileAlive, this.tiles);
+    this.tileStamp = grown(this.tileStamp, this.tiles);
     this.tileLen[t] = len;
     this.tileAlive[t] = 1;
     return t;
@@ -146,6 +169,15 @@ class Part {
     p.docs[p.n] = doc;
     p.counts[p.n] = counts;
     p.n++;
+  }
+
+  /** Gives every array back its unused room (after a bulk read). */
+  trim(): void {
+    for (const p of this.terms.values()) {
+      if (p.docs.length === p.n) continue;
+      p.docs = p.docs.slice(0, p.n);
+      p.counts = p.counts.slice(0, p.n);
+    }
   }
 
   /** Drops dead passages and tiles from every array; answers the new id of each old passage and tile (-1: gone). */
@@ -188,6 +220,7 @@ class Part {
     }
     this.alive.fill(0, docs);
     this.tileAlive.fill(0, tiles);
+    this.tileStamp.fill(0);
     this.count = docs;
     this.tiles = tiles;
     this.dead = 0;
@@ -251,8 +284,8 @@ export class LexicalMemoryIndex {
     return this.rows;
   }
 
-  /** Replaces a file's passages (none: the file is gone). `passages` in position order. */
-  replaceFile(fileId: string, botId: string, passages: PassageTokens[]): void {
+  /** Replaces a file's passages (none: the file is gone) with their term counts (read once, as they come). */
+  replaceFile(fileId: string, botId: string, passages: PassagePlace[], counts: Iterable<TermCounts>): void {
     this.dropFile(fileId);
     if (passages.length === 0) return;
     let part = this.parts.get(botId);
@@ -261,13 +294,13 @@ export class LexicalMemoryIndex {
       this.parts.set(botId, part);
     }
     const entry: FileEntry = { botId, docs: [], tiles: [] };
-    // Tiles: consecutive positions / 8; a tile's length is its passages' content plus its bot column.
+    // Tiles: consecutive positions / 8; a tile's text is its passages' content, its bot column the same bot's.
     const tileOf = new Map<number, number>();
     const tileLength = new Map<number, number>();
-    for (const p of passages) {
+    passages.forEach((p) => {
       const group = Math.floor(p.position / TILE);
-      tileLength.set(group, (tileLength.get(group) ?? p.lengths[2]) + p.lengths[0]);
-    }
+      tileLength.set(group, (tileLength.get(group) ?? p.bot) + p.content);
+    });
     for (const [group, length] of tileLength) {
       const t = part.addTile(length);
       tileOf.set(group, t);
@@ -275,15 +308,20 @@ export class LexicalMemoryIndex {
       this.tileRows++;
       this.tileTokens += length;
     }
-    for (const p of passages) {
-      const len = p.lengths[0] + p.lengths[1] + p.lengths[2];
-      const d = part.addDoc(p.seq, len, tileOf.get(Math.floor(p.position / TILE)) as number);
+    const docs = passages.map((p) => {
+      const d = part.addDoc(p.seq, p.total, tileOf.get(Math.floor(p.position / TILE)) as number);
       entry.docs.push(d);
       this.rows++;
-      this.tokens += len;
-      for (const [term, [c, b, t]] of p.terms) part.post(term, d, pack(c, b, t));
-    }
+      this.tokens += p.total;
+      return d;
+    });
+    for (const [term, i, c, b, t] of counts) part.post(term, docs[i] as number, pack(c, b, t));
     this.files.set(fileId, entry);
+  }
+
+  /** Gives every bot's postings back their unused room (after a bulk read: growth leaves up to a third free). */
+  trim(): void {
+    for (const part of this.parts.values()) part.trim();
   }
 
   /** Removes a file's passages and tiles. */
@@ -339,23 +377,23 @@ export class LexicalMemoryIndex {
     for (const phrase of q.phrases) {
       const own = part.terms.get(phrase);
       if (!own) continue;
-      // idf: every bot's rows holding the phrase, and every bot's tiles holding it in their text (a tile's
-      // passages are consecutive ids, so each run of one tile among the postings is one tile).
+      // idf: every bot's rows holding the phrase, and every bot's tiles holding it in their text (each counted
+      // once: a stamp per tile and phrase).
       let hits = 0;
       let tileHits = 0;
       for (const other of this.parts.values()) {
         const p = other.terms.get(phrase);
         if (!p) continue;
-        let previous = -1;
+        const stamp = other.nextStamp();
         for (let i = 0; i < p.n; i++) {
           const d = p.docs[i] as number;
           if (!other.alive[d]) continue;
           hits++;
           if (((p.counts[i] as number) & 0xffff) === 0) continue;
           const t = other.tile[d] as number;
-          if (t !== previous) {
+          if (other.tileStamp[t] !== stamp) {
+            other.tileStamp[t] = stamp;
             tileHits++;
-            previous = t;
           }
         }
       }
