@@ -1,7 +1,8 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { byScore, scopeCondition, TILE_PASSAGES } from './common.js';
-import type { LexicalMemory } from './lexical-memory-client.js';
+import type { MemoryHit } from './lexical-memory.js';
+import type { LexicalMemory, MemoryQuestion } from './lexical-memory-client.js';
 import { ftsMatchExpression, queryTerms } from './lexical-query.js';
 import type { PassageHit, PassageScope } from './passage-index.js';
 import type { EngineParts } from './shared-port.js';
@@ -176,14 +177,10 @@ export function sqliteLexicalSearch(
     const terms = ftsMatchExpression(words);
     if (terms === undefined) return [];
     const k = Math.max(LEXICAL_CANDIDATES, 5 * n);
-    const inMemory = await (await memory?.())?.search({
-      botId: scope.botId,
-      terms: words,
-      breadcrumbWeight,
-      tileWeight,
-      k,
-    });
-    if (inMemory) return memoryHitsInScope(db, inMemory, terms, scope, n, k, breadcrumbWeight, tileWeight);
+    const index = await memory?.();
+    const question = { botId: scope.botId, terms: words, breadcrumbWeight, tileWeight };
+    const inMemory = index && (await memoryLexical(db, index, question, scope, n, k, terms));
+    if (inMemory) return inMemory;
     const m = await scopedMatch(db, scope.botId, terms);
     const best = await bestByOwn(db, m, k, { breadcrumb: breadcrumbWeight, tile: tileWeight }, split);
     if (best.own.length === 0) return [];
@@ -215,13 +212,9 @@ export function sqliteLexicalSearch(
  */
 async function memoryHitsInScope(
   db: Kysely<Database>,
-  hits: { seq: number; score: number }[],
-  terms: string,
+  hits: MemoryHit[],
   scope: PassageScope,
   n: number,
-  k: number,
-  breadcrumbWeight: number,
-  tileWeight: number,
 ): Promise<PassageHit[]> {
   if (hits.length === 0) return [];
   const inScope = await sql<{ seq: number; passageId: string; fileId: string }>`
@@ -229,15 +222,38 @@ async function memoryHitsInScope(
       from passages join files on files.id = passages.file_id
       where passages.seq in (select value from json_each(${JSON.stringify(hits.map((h) => h.seq))}))
         and passages.bot_id = ${scope.botId} and ${scopeCondition(scope)}`.execute(db);
-  if (inScope.rows.length < n && hits.length === k) {
-    const m = await scopedMatch(db, scope.botId, terms);
-    return scopedSearch(db, m.match, scope, n, breadcrumbWeight, tileWeight);
-  }
   const score = new Map(hits.map((h) => [h.seq, h.score]));
   return inScope.rows
     .map((r) => ({ passageId: r.passageId, fileId: r.fileId, score: score.get(r.seq) ?? 0 }))
     .sort(byScore)
     .slice(0, n);
+}
+
+/**
+ * The lexical search by the in-memory index, or undefined when it cannot answer (FTS5 then does). It asks
+ * for the best 2n first (few rows to check against the scope), then, when the scope kept fewer than `n` of
+ * them and there were more, for the best `k`; still fewer, and FTS5 ranks every match in scope.
+ */
+async function memoryLexical(
+  db: Kysely<Database>,
+  index: LexicalMemory,
+  question: Omit<MemoryQuestion, 'k'>,
+  scope: PassageScope,
+  n: number,
+  k: number,
+  terms: string,
+): Promise<PassageHit[] | undefined> {
+  let asked = Math.min(k, 2 * n);
+  for (;;) {
+    const hits = await index.search({ ...question, k: asked });
+    if (!hits) return undefined;
+    const found = await memoryHitsInScope(db, hits, scope, n);
+    if (found.length >= n || hits.length < asked) return found;
+    if (asked >= k) break;
+    asked = k;
+  }
+  const m = await scopedMatch(db, scope.botId, terms);
+  return scopedSearch(db, m.match, scope, n, question.breadcrumbWeight, question.tileWeight);
 }
 
 /**
