@@ -75,6 +75,8 @@ function serve(file: string): void {
   const port = parentPort;
   if (!port) throw new Error('lexical-memory-worker runs in a worker thread');
   const db = new SQLite(file, { fileMustExist: true });
+  // FTS5's own index of the passages, row by row (made before the connection turns read-only; temp only).
+  db.exec(`create virtual table temp.passages_instances using fts5vocab(main, 'passages_fts', 'instance')`);
   db.pragma('query_only = 1');
   db.pragma('busy_timeout = 5000');
   const tokens = tokenizer();
@@ -140,6 +142,67 @@ function serve(file: string): void {
   });
   const behind = () => ((latest.get() as number | null) ?? 0) > seen;
 
+  /**
+   * The first read: every passage at once, its term counts from one scan of FTS5's index (in term order),
+   * the worker answering messages every so many rows; then the changes since are read as usual.
+   */
+  const bulkRead = async () => {
+    catching = true;
+    db.exec('begin');
+    try {
+      const version = (latest.get() as number | null) ?? 0;
+      index.bulkStart((db.prepare('select max(seq) from passages').pluck().get() as number | null) ?? 0);
+      let fileId: string | undefined;
+      let botId = '';
+      let places: { seq: number; position: number }[] = [];
+      const rows = db
+        .prepare('select seq, position, file_id, bot_id from passages order by file_id, position')
+        .raw()
+        .iterate() as IterableIterator<[number, number, string, string]>;
+      for (const [seq, position, file, bot] of rows) {
+        if (file !== fileId) {
+          if (fileId !== undefined) index.bulkFile(fileId, botId, places);
+          fileId = file;
+          botId = bot;
+          places = [];
+        }
+        places.push({ seq, position });
+      }
+      if (fileId !== undefined) index.bulkFile(fileId, botId, places);
+      const column: Record<string, number> = { content: 0, breadcrumb: 1, bot: 2 };
+      let term = '';
+      let doc = -1;
+      const counts = [0, 0, 0];
+      const flush = () => {
+        if (doc >= 0)
+          index.bulkCount(doc, term, counts[0] as number, counts[1] as number, counts[2] as number);
+        counts.fill(0);
+      };
+      let n = 0;
+      const instances = db
+        .prepare('select term, doc, col from temp.passages_instances')
+        .raw()
+        .iterate() as IterableIterator<[string, number, string]>;
+      for (const [t, d, col] of instances) {
+        if (d !== doc || t !== term) {
+          flush();
+          term = t;
+          doc = d;
+        }
+        const c = column[col];
+        if (c !== undefined) counts[c] = (counts[c] as number) + 1;
+        if (++n % 100_000 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+      flush();
+      index.bulkFinish();
+      readStats();
+      seen = version;
+    } finally {
+      db.exec('commit');
+      catching = false;
+    }
+  };
+
   /** Catches up step by step, answering messages between steps. */
   const catchUp = () => {
     if (catching) return;
@@ -199,6 +262,7 @@ function serve(file: string): void {
     let reply: MemoryReply;
     try {
       if (m.kind === 'status') {
+        // While catching up the connection may be busy with a scan: no query then.
         const current = caughtUp && !catching && !behind();
         if (!current) catchUp();
         reply = { id: m.id, ok: true, status: { caughtUp: current, passages: index.size } };
@@ -208,7 +272,12 @@ function serve(file: string): void {
     }
     port.postMessage(reply);
   });
-  catchUp();
+  bulkRead().then(catchUp, (error: unknown) => {
+    // FTS5's index could not be read at once: read file by file instead.
+    void error;
+    index.clear();
+    catchUp();
+  });
 }
 
 serve((workerData as { file: string }).file);

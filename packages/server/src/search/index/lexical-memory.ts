@@ -319,6 +319,100 @@ export class LexicalMemoryIndex {
     this.files.set(fileId, entry);
   }
 
+  /** Forgets everything (a failed bulk read). */
+  clear(): void {
+    this.parts.clear();
+    this.files.clear();
+    this.bulkState = undefined;
+    this.rows = 0;
+    this.tokens = 0;
+    this.tileRows = 0;
+    this.tileTokens = 0;
+  }
+
+  /** A bulk read in progress: each passage's part and id by seq, and its bot column's length. */
+  private bulkState: { docOf: Int32Array; partOf: Part[]; botLen: Uint8Array } | undefined;
+
+  /**
+   * Starts reading a whole database into an empty index: {@link bulkFile} for every file, then
+   * {@link bulkCount} for every term count, then {@link bulkFinish}. Faster than a file at a time: the counts
+   * come from FTS5's own index in one scan.
+   */
+  bulkStart(maxSeq: number): void {
+    this.bulkState = {
+      docOf: new Int32Array(maxSeq + 1).fill(-1),
+      partOf: new Array<Part>(maxSeq + 1),
+      botLen: new Uint8Array(maxSeq + 1),
+    };
+  }
+
+  /** A file's passages, in position order (lengths come with the counts). */
+  bulkFile(fileId: string, botId: string, passages: { seq: number; position: number }[]): void {
+    const bulk = this.bulkState;
+    if (!bulk) throw new Error('bulkFile outside a bulk read');
+    let part = this.parts.get(botId);
+    if (!part) {
+      part = new Part();
+      this.parts.set(botId, part);
+    }
+    const entry: FileEntry = { botId, docs: [], tiles: [] };
+    const tileOf = new Map<number, number>();
+    for (const p of passages) {
+      const group = Math.floor(p.position / TILE);
+      let t = tileOf.get(group);
+      if (t === undefined) {
+        t = part.addTile(0);
+        tileOf.set(group, t);
+        entry.tiles.push(t);
+      }
+      const d = part.addDoc(p.seq, 0, t);
+      entry.docs.push(d);
+      bulk.docOf[p.seq] = d;
+      bulk.partOf[p.seq] = part;
+    }
+    this.files.set(fileId, entry);
+  }
+
+  /** One term's counts in one passage (by seq), as FTS5's index holds them. */
+  bulkCount(seq: number, term: string, content: number, breadcrumb: number, bot: number): void {
+    const bulk = this.bulkState;
+    const d = bulk?.docOf[seq] ?? -1;
+    const part = bulk?.partOf[seq];
+    if (!bulk || d < 0 || !part) return;
+    part.post(term, d, pack(content, breadcrumb, bot));
+    part.len[d] = (part.len[d] as number) + content + breadcrumb + bot;
+    const t = part.tile[d] as number;
+    part.tileLen[t] = (part.tileLen[t] as number) + content;
+    bulk.botLen[seq] = Math.min(255, (bulk.botLen[seq] as number) + bot);
+  }
+
+  /** Ends a bulk read: each tile's bot column, the totals, the arrays trimmed. */
+  bulkFinish(): void {
+    const bulk = this.bulkState;
+    if (!bulk) return;
+    this.bulkState = undefined;
+    this.rows = 0;
+    this.tokens = 0;
+    this.tileRows = 0;
+    this.tileTokens = 0;
+    for (const entry of this.files.values()) {
+      const part = this.parts.get(entry.botId);
+      if (!part) continue;
+      const counted = new Set<number>();
+      for (const d of entry.docs) {
+        this.rows++;
+        this.tokens += part.len[d] as number;
+        const t = part.tile[d] as number;
+        if (counted.has(t)) continue;
+        counted.add(t);
+        part.tileLen[t] = (part.tileLen[t] as number) + (bulk.botLen[part.seq[d] as number] as number);
+        this.tileRows++;
+        this.tileTokens += part.tileLen[t] as number;
+      }
+    }
+    this.trim();
+  }
+
   /** Gives every bot's postings back their unused room (after a bulk read: growth leaves up to a third free). */
   trim(): void {
     for (const part of this.parts.values()) part.trim();
