@@ -113,6 +113,8 @@ export class LexicalMemory {
     const worker = this.worker;
     if (!worker) return;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
+    // Held until it has exited: an unreferenced worker would let the process end with this await pending.
+    worker.ref();
     worker.postMessage({ kind: 'stop', code } satisfies MemoryStop);
     await exited;
   }
