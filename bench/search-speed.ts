@@ -808,7 +808,7 @@ async function searchLatency(
     const held = await memory.settled(30 * 60_000);
     log(
       `in-memory lexical index: ${held.toLocaleString('en')} passages read in ${(msSince(memoryMark) / 1000).toFixed(1)} s ` +
-        `(its worker thread, FTS5's tokenizer); process RSS ${(rssBeforeMemory / 1e6).toFixed(0)} → ` +
+        `(its worker thread, one scan of FTS5's own index); process RSS ${(rssBeforeMemory / 1e6).toFixed(0)} → ` +
         `${((procMemory(process.pid, 'VmRSS') ?? 0) / 1e6).toFixed(0)} MB; load average ${loadAverage()}`,
     );
 

@@ -88,7 +88,7 @@ export const SEARCH_VARIABLES = {
   PARLEY_LEXICAL_MEMORY: Type.Boolean({
     default: true,
     description:
-      "SQLite only: keep the full-text postings in memory (a worker thread; ~60 MB per 100,000 passages) and rank every match there, FTS5's own scores in a few milliseconds; `false` ranks with FTS5 alone",
+      "SQLite only: keep the full-text postings in memory (a worker thread; ~50 MB of arrays per 100,000 passages, read from the database at the first search) and rank every match there, FTS5's own scores in a few milliseconds; `false` ranks with FTS5 alone",
   }),
   PARLEY_MAX_INDEXABLE_BYTES: Type.Integer({
     minimum: 1,
