@@ -256,7 +256,11 @@ function serve(file: string): void {
 
   port.on('message', (m: MemoryRequest | MemoryStatusRequest | MemoryStop) => {
     if (m.kind === 'stop') {
-      db.close();
+      try {
+        db.close();
+      } catch {
+        // A scan is open (the first read): the thread's end closes the connection anyway.
+      }
       process.exit(m.code);
     }
     let reply: MemoryReply;

@@ -1,11 +1,6 @@
-import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
-import * as sqliteVec from 'sqlite-vec';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../db/database.js';
-import { migrationProvider } from '../../db/migrations.js';
-import type { Database } from '../../db/schema.js';
+import { sqliteMigratedTo } from '../../test-support/old-sqlite.js';
 import { useTempDirs } from '../../test-support/temp-dirs.js';
 import { closeLexicalMemory, type LexicalMemory, lexicalMemoryOf } from './lexical-memory-client.js';
 import { seedBot, seedFile } from './passage-index.contract.js';
@@ -245,13 +240,8 @@ describe('the in-memory lexical index (SQLite)', () => {
 
   it('reads the passages indexed before the migration that added the change log', async () => {
     const dataDir = await tempDir();
-    const sqlite = new SQLite(join(dataDir, 'parley.db'));
-    sqlite.pragma('foreign_keys = ON');
-    sqliteVec.load(sqlite);
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    const old: Db = { kysely, dialect: 'sqlite', ping: async () => {}, close: () => kysely.destroy() };
-    const migrator = new Migrator({ db: kysely, provider: migrationProvider });
-    expect((await migrator.migrateTo('0013_resumable_uploads')).error).toBeUndefined();
+    const old = await sqliteMigratedTo(dataDir, '0013_resumable_uploads');
+    const kysely = old.kysely;
     const bot = await seedBot(old);
     const before = sqlitePassageIndex({ kysely, vectorIndex: { dir: false } });
     for (let f = 0; f < 3; f++) {

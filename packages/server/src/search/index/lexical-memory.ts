@@ -284,15 +284,21 @@ export class LexicalMemoryIndex {
     return this.rows;
   }
 
-  /** Replaces a file's passages (none: the file is gone) with their term counts (read once, as they come). */
-  replaceFile(fileId: string, botId: string, passages: PassagePlace[], counts: Iterable<TermCounts>): void {
-    this.dropFile(fileId);
-    if (passages.length === 0) return;
+  /** The bot's part, made when it has none. */
+  private partOf(botId: string): Part {
     let part = this.parts.get(botId);
     if (!part) {
       part = new Part();
       this.parts.set(botId, part);
     }
+    return part;
+  }
+
+  /** Replaces a file's passages (none: the file is gone) with their term counts (read once, as they come). */
+  replaceFile(fileId: string, botId: string, passages: PassagePlace[], counts: Iterable<TermCounts>): void {
+    this.dropFile(fileId);
+    if (passages.length === 0) return;
+    const part = this.partOf(botId);
     const entry: FileEntry = { botId, docs: [], tiles: [] };
     // Tiles: consecutive positions / 8; a tile's text is its passages' content, its bot column the same bot's.
     const tileOf = new Map<number, number>();
@@ -350,11 +356,7 @@ export class LexicalMemoryIndex {
   bulkFile(fileId: string, botId: string, passages: { seq: number; position: number }[]): void {
     const bulk = this.bulkState;
     if (!bulk) throw new Error('bulkFile outside a bulk read');
-    let part = this.parts.get(botId);
-    if (!part) {
-      part = new Part();
-      this.parts.set(botId, part);
-    }
+    const part = this.partOf(botId);
     const entry: FileEntry = { botId, docs: [], tiles: [] };
     const tileOf = new Map<number, number>();
     for (const p of passages) {

@@ -1,11 +1,7 @@
-import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
-import * as sqliteVec from 'sqlite-vec';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../../db/database.js';
-import { migrationProvider } from '../../db/migrations.js';
-import type { Database } from '../../db/schema.js';
+import { openDatabase } from '../../db/database.js';
+import { sqliteMigratedTo } from '../../test-support/old-sqlite.js';
 import { useTempDirs } from '../../test-support/temp-dirs.js';
 import { seedBot, seedFile } from './passage-index.contract.js';
 import { botMatchExpression, botToken, sqliteLexicalSearch } from './sqlite-lexical.js';
@@ -23,13 +19,8 @@ describe('SQLite lexical search scoped by bot inside FTS5', () => {
 
   it('tags the passages and tiles indexed before the migration that added the bot to FTS5', async () => {
     const dataDir = await tempDir();
-    const sqlite = new SQLite(join(dataDir, 'parley.db'));
-    sqlite.pragma('foreign_keys = ON');
-    sqliteVec.load(sqlite);
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    const old: Db = { kysely, dialect: 'sqlite', ping: async () => {}, close: () => kysely.destroy() };
-    const migrator = new Migrator({ db: kysely, provider: migrationProvider });
-    expect((await migrator.migrateTo('0010_chat_messages_bot_time')).error).toBeUndefined();
+    const old = await sqliteMigratedTo(dataDir, '0010_chat_messages_bot_time');
+    const kysely = old.kysely;
     const bots = [await seedBot(old), await seedBot(old)];
     const files: string[] = [];
     // As the passage index wrote them before: passages (triggers index passages_fts) and untagged tiles.

@@ -1,11 +1,7 @@
-import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
-import * as sqliteVec from 'sqlite-vec';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../db/database.js';
-import { migrationProvider } from '../../db/migrations.js';
-import type { Database } from '../../db/schema.js';
+import { sqliteMigratedTo } from '../../test-support/old-sqlite.js';
 import { useTempDirs } from '../../test-support/temp-dirs.js';
 import { runPassageIndexContract, seedBot, seedFile } from './passage-index.contract.js';
 import type { IndexedPassage } from './passage-index.js';
@@ -213,13 +209,8 @@ describe('SQLite lexical ranking with passage tiles', () => {
 
   it('builds the tiles of passages indexed before the migration that added them', async () => {
     const dataDir = await tempDir();
-    const sqlite = new SQLite(join(dataDir, 'parley.db'));
-    sqlite.pragma('foreign_keys = ON');
-    sqliteVec.load(sqlite);
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    const old: Db = { kysely, dialect: 'sqlite', ping: async () => {}, close: () => kysely.destroy() };
-    const migrator = new Migrator({ db: kysely, provider: migrationProvider });
-    expect((await migrator.migrateTo('0004_jobs_and_knowledge_bases')).error).toBeUndefined();
+    const old = await sqliteMigratedTo(dataDir, '0004_jobs_and_knowledge_bases');
+    const kysely = old.kysely;
     const bot = await seedBot(old);
     const fileId = await seedFile(old, bot);
     // As the old passage index wrote them: passages only (triggers index passages_fts).
