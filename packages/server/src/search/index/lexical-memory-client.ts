@@ -139,6 +139,8 @@ export class LexicalMemory {
     worker.unref();
     this.worker = worker;
     worker.on('message', (reply: MemoryReply) => {
+      // id 0: the worker failed to read the database in the background (FTS5 answers until it can).
+      if (reply.id === 0 && !reply.ok) this.onFailure?.(new Error(reply.message));
       const settle = this.waiting.get(reply.id);
       if (!settle) return;
       this.waiting.delete(reply.id);

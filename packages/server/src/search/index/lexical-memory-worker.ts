@@ -108,6 +108,11 @@ function serve(file: string): void {
     const t = averagesRecord(tiles);
     stats = { rows: a.rows, tokens: a.tokens, tileRows: t.rows, tileTokens: t.tokens };
   };
+  /** A failure outside any search, told to the main thread (id 0: no request waits for it). */
+  const report = (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    port.postMessage({ id: 0, ok: false, message } satisfies MemoryReply);
+  };
   let seen = 0;
   let caughtUp = false;
   let catching = false;
@@ -216,9 +221,10 @@ function serve(file: string): void {
         if (!caughtUp) index.trim();
         caughtUp = true;
       } catch (error) {
-        // The database is busy or changed under us: try again shortly; searches are FTS5's meanwhile.
-        void error;
-        setTimeout(next, 200).unref();
+        // The database is busy or failing: said (the caller logs it), tried again in a second; FTS5 answers
+        // meanwhile.
+        report(error);
+        setTimeout(next, 1000).unref();
         return;
       }
       catching = false;
@@ -277,8 +283,8 @@ function serve(file: string): void {
     port.postMessage(reply);
   });
   bulkRead().then(catchUp, (error: unknown) => {
-    // FTS5's index could not be read at once: read file by file instead.
-    void error;
+    // FTS5's index could not be read at once: said, and read file by file instead.
+    report(error);
     index.clear();
     catchUp();
   });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../db/database.js';
 import { sqliteMigratedTo } from '../../test-support/old-sqlite.js';
@@ -32,6 +33,8 @@ interface Setup {
   /** Lexical search through the in-memory index. */
   memoryIndex: PassageIndex;
   memory: LexicalMemory;
+  /** What the index said failed (for the logs). */
+  failures: unknown[];
   bots: Bot[];
   files: { fileId: string; bot: Bot }[];
   /** FTS5 scoring every match with its tile (the exact answer the in-memory index must give). */
@@ -57,7 +60,6 @@ async function setup(files = 10, perFile = 60): Promise<Setup> {
     kysely: db.kysely,
     vectorIndex: { dir: false },
     lexicalMemory: true,
-    onLexicalMemoryFailure: (e) => failures.push(e),
   });
   const next = generator(11);
   const made: Setup['files'] = [];
@@ -76,7 +78,7 @@ async function setup(files = 10, perFile = 60): Promise<Setup> {
       })),
     });
   }
-  const memory = await lexicalMemoryOf(db.kysely);
+  const memory = await lexicalMemoryOf(db.kysely, (e) => failures.push(e));
   if (!memory) throw new Error('a database file has an in-memory lexical index');
   const scoped = sqliteScopedLexicalSearch(db.kysely, 2, 2);
   return {
@@ -84,6 +86,7 @@ async function setup(files = 10, perFile = 60): Promise<Setup> {
     db,
     memoryIndex,
     memory,
+    failures,
     bots,
     files: made,
     exact: (query, scope, n) => scoped(query, { visibility: { kind: 'all' }, ...scope }, n),
@@ -273,5 +276,19 @@ describe('the in-memory lexical index (SQLite)', () => {
       expect(got.length).toBeGreaterThan(0);
       expectSame(got, await exact(query, scope, 40));
     }
+  });
+
+  it('says when it cannot read the database, and FTS5 answers', async () => {
+    const s = await setup(2, 30);
+    await s.memory.settled();
+    const scope = { botId: (s.bots[0] as Bot).botId, visibility: { kind: 'all' as const } };
+    const want = await s.exact('ibex walrus', scope, 10);
+    expect(want.length).toBeGreaterThan(0);
+    // The change log gone, as in a damaged database: the worker's read fails, the search is FTS5's.
+    await sql`drop table passage_changes`.execute(s.db.kysely);
+    expectSame(await s.memoryIndex.lexicalSearch('ibex walrus', scope, 10), want);
+    expect(s.memory.counts.failed).toBe(1);
+    expect(s.failures).toHaveLength(1);
+    expect(String(s.failures[0])).toContain('no such table: passage_changes');
   });
 });
