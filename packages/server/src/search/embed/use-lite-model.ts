@@ -22,10 +22,11 @@ export const USE_LITE_MODEL_VERSION = '0.2.0';
 export const USE_LITE_ID = `use-lite-512@${USE_LITE_MODEL_VERSION}`;
 
 /**
- * The id of the same model with int8 dense layers (onnxruntime only): its vectors differ slightly from the
- * fp32 ones (cosine ≥ 0.998), so they are another model's and are never compared with them.
+ * The id of the same model with int8 dense layers, their weights within 7 bits (onnxruntime only): its vectors
+ * differ slightly from the fp32 ones (cosine ≥ 0.994), so they are another model's and are never compared with
+ * them. (`use-lite-512-int8@…`, with 8-bit weights, gave vectors that CPUs without VNNI computed wrongly.)
  */
-export const USE_LITE_INT8_ID = `use-lite-512-int8@${USE_LITE_MODEL_VERSION}`;
+export const USE_LITE_INT8_ID = `use-lite-512-int8w7@${USE_LITE_MODEL_VERSION}`;
 
 /** Whether a model id is the shipped USE lite's, at either precision (their similarities read alike). */
 export const isUseLiteId = (id: string | undefined): boolean => id === USE_LITE_ID || id === USE_LITE_INT8_ID;

@@ -81,12 +81,13 @@ describe('USE lite on onnxruntime-node (the graph rebuilt from the package weigh
       expect(int8.dimensions).toBe(512);
     });
 
-    it('stays within cosine 0.998 of the fp32 vectors on real text, and ranks them alike', async () => {
+    it('stays within cosine 0.994 of the fp32 vectors on real text, and ranks them alike', async () => {
       const texts = realTexts();
       const [exact, quantised] = await Promise.all([fp32.embed(texts), int8.embed(texts)]);
       expect(quantised).toHaveLength(texts.length);
       const least = leastCosine(quantised, exact, 4);
-      expect(least).toBeGreaterThanOrEqual(0.998);
+      // 7-bit weights (QUANTISED_WEIGHT_MAX): 0.9954 measured on an AVX2 machine.
+      expect(least).toBeGreaterThanOrEqual(0.994);
       expect(least).toBeLessThan(0.999999); // really quantised: not the fp32 graph
       // The nearest paragraph of each paragraph is the same at both precisions.
       const nearest = (vectors: Float32Array[], i: number): number => {
@@ -167,17 +168,17 @@ describe('USE lite when onnxruntime cannot load', () => {
 });
 
 describe('quantizeColumns', () => {
-  it('scales each column by its own largest magnitude, keeps signs, and leaves an all-zero column at scale 1', () => {
+  it('scales each column by its own largest magnitude to ±63 (7 bits), keeps signs, and leaves an all-zero column at scale 1', () => {
     // 2 rows × 3 columns, row-major: column 0 [1, -0.25], column 1 [0, 0], column 2 [0.02, 0.005].
     const { values, scales } = quantizeColumns({
       data: Float32Array.of(1, 0, 0.02, -0.25, 0, 0.005),
       dims: [2, 3],
     });
     expect(Array.from(scales, (s) => Number(s.toPrecision(6)))).toEqual([
-      Number((1 / 127).toPrecision(6)),
+      Number((1 / 63).toPrecision(6)),
       1,
-      Number((0.02 / 127).toPrecision(6)),
+      Number((0.02 / 63).toPrecision(6)),
     ]);
-    expect(Array.from(values)).toEqual([127, 0, 127, -32, 0, 32]); // 31.75 rounds to 32
+    expect(Array.from(values)).toEqual([63, 0, 63, -16, 0, 16]); // 15.75 rounds to 16
   });
 });

@@ -29,7 +29,7 @@ import path from 'node:path';
 import { OnnxGraphBuilder } from './onnx-graph.js';
 
 /** Bumped whenever the graph built here changes (part of what a cached copy would be keyed by). */
-export const USE_LITE_ONNX_BUILDER_VERSION = 2;
+export const USE_LITE_ONNX_BUILDER_VERSION = 3;
 
 /**
  * The weights the graph computes with: `fp32` (the package's own; the vectors of TensorFlow.js) or `int8`
@@ -247,7 +247,7 @@ export function buildUseLiteOnnx(weights: UseLiteWeights, precision: UseLitePrec
   const unit = g.node('Div', [hidden, g.node('Sqrt', [g.node('Max', [squares, g.scalar(floor)])])]);
   g.output(unit, 'embeddings', 'float32', ['batch', 512]);
   return g.build(
-    precision === 'fp32' ? 'use-lite-512' : 'use-lite-512-int8',
+    precision === 'fp32' ? 'use-lite-512' : 'use-lite-512-int8w7',
     `parley use-lite-onnx ${USE_LITE_ONNX_BUILDER_VERSION}`,
   );
 }
@@ -259,8 +259,16 @@ interface Kernel {
 }
 
 /**
- * Symmetric int8 quantisation per column: column j's values divided by max|column j| / 127 and rounded
- * (zero point 0), so every output of a dense layer keeps its own scale.
+ * Largest magnitude of a quantised weight: 7 bits, not 8. On x86 CPUs without VNNI (AVX2 only), onnxruntime's
+ * u8 × s8 kernel multiplies pairs with `vpmaddubsw`, whose 16-bit sums saturate when weights use the whole int8
+ * range (255 × 127 × 2 > 32,767): vectors then fell to cosine 0.85 of the fp32 ones on such a machine. With
+ * weights within ±63 no pair can saturate (onnxruntime's own `reduce_range` for the same reason).
+ */
+export const QUANTISED_WEIGHT_MAX = 63;
+
+/**
+ * Symmetric quantisation per column: column j's values divided by max|column j| / QUANTISED_WEIGHT_MAX and
+ * rounded (zero point 0), so every output of a dense layer keeps its own scale.
  */
 export function quantizeColumns(kernel: Kernel): { values: Int8Array; scales: Float32Array } {
   const [rows, columns] = kernel.dims;
@@ -271,14 +279,15 @@ export function quantizeColumns(kernel: Kernel): { values: Int8Array; scales: Fl
       if (magnitude > (scales[c] as number)) scales[c] = magnitude;
     }
   }
-  for (let c = 0; c < columns; c++) scales[c] = (scales[c] as number) > 0 ? (scales[c] as number) / 127 : 1;
+  for (let c = 0; c < columns; c++)
+    scales[c] = (scales[c] as number) > 0 ? (scales[c] as number) / QUANTISED_WEIGHT_MAX : 1;
   const values = new Int8Array(rows * columns);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < columns; c++) {
       const i = r * columns + c;
       values[i] = Math.max(
-        -127,
-        Math.min(127, Math.round((kernel.data[i] as number) / (scales[c] as number))),
+        -QUANTISED_WEIGHT_MAX,
+        Math.min(QUANTISED_WEIGHT_MAX, Math.round((kernel.data[i] as number) / (scales[c] as number))),
       );
     }
   }

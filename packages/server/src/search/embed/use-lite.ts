@@ -57,7 +57,7 @@ export interface UseLiteOptions extends WorkerPoolOptions {
   runtime?: UseLiteRuntime;
   /**
    * The weights: `fp32` (default; the vectors of TensorFlow.js, id `use-lite-512@…`) or `int8` (dense layers
-   * quantised, ~2.5× faster, onnxruntime only, id `use-lite-512-int8@…`: another model, so a change
+   * quantised, ~2.5× faster, onnxruntime only, id `use-lite-512-int8w7@…`: another model, so a change
    * re-embeds every indexed file; see modules/knowledge/embedding-model.ts).
    */
   precision?: UseLitePrecision;
