@@ -454,7 +454,9 @@ describe('retries with backoff, the time bound and re-indexing (the queue driven
     const file = await f.upload('retry.md', '# Retry\n\nThe lighthouse keeper polishes the lens nightly.');
     expect(file.status).toBe('indexing_pending');
 
-    expect(await runOne(200)).toBe(true);
+    // A backoff of 2 s after the first failure: long enough that the check below cannot outlast it on a busy
+    // machine (200 ms did, in CI), short enough to wait for.
+    expect(await runOne(2000)).toBe(true);
     const [job] = await indexJobs(t);
     expect(job).toMatchObject({
       status: 'queued',
@@ -470,7 +472,7 @@ describe('retries with backoff, the time bound and re-indexing (the queue driven
     expect(await runOne(200)).toBe(false);
 
     let attempts = 0;
-    while ((await f.get(file.id)).status === 'indexing_pending' && attempts < 100) {
+    while ((await f.get(file.id)).status === 'indexing_pending' && attempts < 400) {
       if (!(await runOne(200))) await sleep(25);
       attempts += 1;
     }
