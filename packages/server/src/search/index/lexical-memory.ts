@@ -34,8 +34,7 @@ export interface PassagePlace {
 
 /**
  * A term's counts in one passage of a file: the term, the passage (index into the file's passages), and its
- * count in the content, the breadcrumb and the bot column. Every token of a passage is in one such row, so the
- * rows also give each column's length.
+ * count in the content, the breadcrumb and the bot column.
  */
 export type TermCounts = [term: string, passage: number, content: number, breadcrumb: number, bot: number];
 
