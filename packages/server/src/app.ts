@@ -21,7 +21,7 @@ import { closeLexicalMemory } from './search/index/lexical-memory-client.js';
 import { closeSqliteReaders } from './search/index/sqlite-readers.js';
 import { closeSqliteHnsw } from './search/index/sqlite-vector.js';
 import type { Embedder } from './search/types.js';
-import { buildServices, type Services } from './services.js';
+import { buildServices, embedderPrecision, type Services } from './services.js';
 import { installSurfaces } from './surfaces.js';
 
 export { ADMIN_BODY_LIMIT } from './surfaces.js';
@@ -149,7 +149,14 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
   const metrics = config.metrics.enabled
     ? new (await import('./metrics/metrics.js')).AppMetrics()
     : undefined;
-  const services = buildServices({ ...deps, blobs, signingSecret, logger: app.log, metrics });
+  const services = buildServices({
+    ...deps,
+    blobs,
+    signingSecret,
+    logger: app.log,
+    metrics,
+    embedderPrecision: await embedderPrecision(deps.db, config),
+  });
   const _auth = services.identity.resolver;
   app.decorate('services', services);
   installRequestContext(app);

@@ -12,7 +12,7 @@ import { CONFIG_VARIABLES, type Config, ConfigError, loadConfig } from './config
 import { openDatabase } from './db/database.js';
 import { ApiError } from './errors/errors.js';
 import { packageVersion, startServer } from './server.js';
-import { buildServices, type Services } from './services.js';
+import { buildServices, embedderPrecision, type Services } from './services.js';
 
 /** Where the CLI writes and how it exits; injectable for tests. */
 export interface CliIo {
@@ -50,7 +50,8 @@ async function withServices<T>(config: Config, fn: (services: Services) => Promi
     const signingSecret = await loadSigningSecret(db.kysely, config.signingSecret);
     // No background work runs here and every failure ends the command with its message: no logger needed.
     const blobs = await blobStoreFromConfig(config);
-    return await fn(buildServices({ config, db, blobs, signingSecret }));
+    const precision = await embedderPrecision(db, config);
+    return await fn(buildServices({ config, db, blobs, signingSecret, embedderPrecision: precision }));
   } finally {
     await db.close();
   }

@@ -39,8 +39,8 @@ import { type PassagesService, passagesService } from './modules/knowledge/passa
 import { type SearchService, searchService } from './modules/knowledge/search.js';
 import { type LogsService, logsService } from './modules/logs/service.js';
 import { type DocumentReader, documentReader } from './search/document-reader.js';
-import { embedderFromConfig } from './search/embed/index.js';
-import { createPassageIndex, type PassageIndex } from './search/index/index.js';
+import { autoUseLitePrecision, embedderFromConfig, type UseLitePrecision } from './search/embed/index.js';
+import { createPassageIndex, type PassageIndex, readModelRow } from './search/index/index.js';
 import type { Embedder } from './search/types.js';
 
 /** What services are built from. */
@@ -54,6 +54,11 @@ export interface ServiceDeps {
   logger?: Logger;
   /** The embedder; defaults to the configured one (null: lexical search only). */
   embedder?: Embedder | null;
+  /**
+   * What the configured use-lite precision runs as on this database ({@link embedderPrecision}); needed to
+   * build the configured embedder when the precision is `auto`.
+   */
+  embedderPrecision?: UseLitePrecision;
   /**
    * Answers user messages of knowledge-mode bots; defaults to the built-in knowledge answers (modules/answers).
    * `null`: none, and such bots say they have no answer engine.
@@ -92,14 +97,32 @@ export interface Services {
   responder: KnowledgeResponder | undefined;
 }
 
+/**
+ * What the configured use-lite precision runs as: the one set, or for `auto` (the default) the one
+ * `autoUseLitePrecision` picks for the vectors the passage index of `db` holds now (fp32 vectors stay fp32).
+ * Read once at start: the index's model changes only when the embedder does.
+ */
+export async function embedderPrecision(db: Db, config: Config): Promise<UseLitePrecision> {
+  const { precision, runtime } = config.embedder;
+  if (precision !== 'auto') return precision;
+  return autoUseLitePrecision((await readModelRow(db.kysely))?.id, runtime);
+}
+
 /** The configured embedder, unless one is given (null: lexical search only). */
-function embedderFor(config: Config, given: Embedder | null | undefined): Embedder | null {
+function embedderFor(deps: ServiceDeps): Embedder | null {
+  const { config, embedder: given } = deps;
   if (given !== undefined) return given;
+  const configured = config.embedder.precision;
+  const auto = configured === 'auto';
+  const precision = configured === 'auto' ? deps.embedderPrecision : configured;
+  if (precision === undefined && config.embedder.kind === 'use-lite')
+    throw new Error('PARLEY_EMBEDDER_PRECISION=auto: pass embedderPrecision(db, config) to buildServices');
   return embedderFromConfig({
     embedder: config.embedder.kind,
     workers: config.embedder.workers,
     runtime: config.embedder.runtime,
-    precision: config.embedder.precision,
+    ...(precision === undefined ? {} : { precision }),
+    ...(auto ? { int8Fallback: true } : {}),
     ...(config.embedder.modelDir ? { modelDir: config.embedder.modelDir } : {}),
     ...(config.embedder.url ? { url: config.embedder.url } : {}),
     ...(config.embedder.model ? { model: config.embedder.model } : {}),
@@ -180,7 +203,7 @@ function knowledgeServices(
         );
     },
   });
-  const embedder = meteredEmbedder(embedderFor(config, deps.embedder), deps.metrics);
+  const embedder = meteredEmbedder(embedderFor(deps), deps.metrics);
   const files = filesService({
     logger: deps.logger,
     db,

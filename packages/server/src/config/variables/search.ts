@@ -7,7 +7,7 @@ export const EMBEDDERS = ['use-lite', 'onnx', 'openai', 'none'] as const;
 export const EMBEDDER_RUNTIMES = ['onnx', 'tfjs'] as const;
 
 /** The weights the shipped use-lite model computes with. */
-export const EMBEDDER_PRECISIONS = ['fp32', 'int8'] as const;
+export const EMBEDDER_PRECISIONS = ['auto', 'fp32', 'int8'] as const;
 
 const HTTP_URL = '^https?://\\S+$';
 
@@ -32,9 +32,9 @@ export const SEARCH_VARIABLES = {
     'x-invalid': '"{value}" must be {enum|or}',
   }),
   PARLEY_EMBEDDER_PRECISION: Type.Enum(EMBEDDER_PRECISIONS, {
-    default: 'fp32',
+    default: 'auto',
     description:
-      "the use-lite model's weights: `fp32` (the package's own) or `int8` (dense layers quantised: about twice the indexing speed, search quality within 0.001 nDCG@10 on the benchmarks; onnx runtime only; another model id: a change re-embeds every indexed file in the background)",
+      "the use-lite model's weights: `int8` (dense layers quantised: about twice the indexing speed, search quality within 0.003 nDCG@10 of fp32 on the benchmarks; onnx runtime only), `fp32` (the package's own) or `auto`: `fp32` while the index holds fp32 vectors (indexed before int8 was the default) or with the `tfjs` runtime, `int8` otherwise (falling back to fp32 on TensorFlow.js if onnxruntime cannot load). The two are different model ids: a change re-embeds every indexed file in the background",
     'x-invalid': '"{value}" must be {enum|or}',
   }),
   PARLEY_EMBEDDING_MODEL_DIR: Type.Optional(

@@ -26,7 +26,7 @@ describe('contentTerms', () => {
 describe('semanticMinSimilarityFor', () => {
   it('uses a similarity bar only for the shipped USE-lite model', () => {
     expect(semanticMinSimilarityFor({ id: USE_LITE_ID })).toBe(USE_LITE_MIN_SIMILARITY);
-    // The int8 (7-bit) weights keep the vectors within cosine 0.994 of the fp32 ones: the same bar is used.
+    // The int8 weights keep the vectors within cosine 0.998 of the fp32 ones: the same bar is used.
     expect(semanticMinSimilarityFor({ id: USE_LITE_INT8_ID })).toBe(USE_LITE_MIN_SIMILARITY);
     expect(semanticMinSimilarityFor({ id: 'openai:text-embedding-3-small' })).toBeUndefined();
     expect(semanticMinSimilarityFor(null)).toBeUndefined();

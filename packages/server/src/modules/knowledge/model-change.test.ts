@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type ParleyApp } from '../../app.js';
 import { type Db, openDatabase } from '../../db/database.js';
 import { silentLogger } from '../../logger.js';
+import { USE_LITE_ID, USE_LITE_INT8_ID } from '../../search/embed/index.js';
 import type { Embedder } from '../../search/types.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { hashVector } from '../../test-support/hash-vector.js';
@@ -304,5 +305,58 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     expect((await next.files.get(file.id)).status).toBe('indexing_completed');
     expect(again.texts).toBe(0);
     expect((await next.files.search('quokka smile', 'semantic'))[0]?.file.id).toBe(file.id);
+  }, 90_000);
+
+  it('runs the shipped model at int8 on a new index and keeps an index of its fp32 vectors on fp32 (PARLEY_EMBEDDER_PRECISION=auto)', async () => {
+    const t = await indexedApp({ embedder: null });
+    await t.app.close();
+    await t.db.close();
+    /** Runs `fn` on a start of `t`'s data with `precision` (no background work, no model loaded). */
+    const started = async <T>(
+      precision: 'auto' | 'fp32' | 'int8',
+      fn: (app: ParleyApp) => Promise<T>,
+      embedder?: null,
+    ): Promise<T> => {
+      const db = await openDatabase({
+        dataDir: t.dataDir,
+        ...(databaseUrl && t.pgSchema ? { url: databaseUrl, pgSchema: t.pgSchema } : {}),
+      });
+      const config = {
+        ...t.config,
+        embedder: { ...t.config.embedder, kind: 'use-lite' as const, precision },
+      };
+      const app = await buildApp({
+        config,
+        db,
+        logger: false,
+        workers: false,
+        ...(embedder === null ? { embedder } : {}),
+      });
+      try {
+        await app.ready();
+        return await fn(app);
+      } finally {
+        await app.close();
+        await db.close();
+      }
+    };
+    /** The id of the embedder a start with `precision` runs. */
+    const startedWith = (precision: 'auto' | 'fp32' | 'int8') =>
+      started(precision, async (app) => app.services.embedder?.id);
+    const indexHolds = (id: string, dimensions: number) =>
+      started('auto', (app) => app.services.index.setModel({ id, dimensions }), null);
+    // An empty index: int8 unless fp32 is asked for.
+    expect(t.config.embedder.precision).toBe('auto');
+    expect(await startedWith('auto')).toBe(USE_LITE_INT8_ID);
+    expect(await startedWith('fp32')).toBe(USE_LITE_ID);
+    // An index of fp32 vectors (built before int8 was the default) stays fp32 unless int8 is asked for.
+    await indexHolds(USE_LITE_ID, 512);
+    expect(await startedWith('auto')).toBe(USE_LITE_ID);
+    expect(await startedWith('int8')).toBe(USE_LITE_INT8_ID);
+    // An index of int8 vectors, or of another model's (re-embedded anyway), runs int8.
+    await indexHolds(USE_LITE_INT8_ID, 512);
+    expect(await startedWith('auto')).toBe(USE_LITE_INT8_ID);
+    await indexHolds('hash-a', 64);
+    expect(await startedWith('auto')).toBe(USE_LITE_INT8_ID);
   }, 90_000);
 });

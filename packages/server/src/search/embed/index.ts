@@ -4,6 +4,7 @@ export { OnnxModelEmbedder, type OnnxModelOptions } from './onnx-folder.js';
 export { OpenAiEmbedder, type OpenAiEmbedderOptions } from './openai.js';
 export type { StartableEmbedder } from './port.js';
 export {
+  autoUseLitePrecision,
   isUseLiteId,
   USE_LITE_DEFAULT_BATCH,
   USE_LITE_ID,

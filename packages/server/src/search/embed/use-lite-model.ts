@@ -22,11 +22,13 @@ export const USE_LITE_MODEL_VERSION = '0.2.0';
 export const USE_LITE_ID = `use-lite-512@${USE_LITE_MODEL_VERSION}`;
 
 /**
- * The id of the same model with int8 dense layers, their weights within 7 bits (onnxruntime only): its vectors
- * differ slightly from the fp32 ones (cosine ≥ 0.994), so they are another model's and are never compared with
- * them. (`use-lite-512-int8@…`, with 8-bit weights, gave vectors that CPUs without VNNI computed wrongly.)
+ * The id of the same model with int8 dense layers (onnxruntime only): weights per column and inputs per row as
+ * unsigned bytes around 128. Its vectors differ slightly from the fp32 ones (cosine ≥ 0.998 on real text), so
+ * they are another model's and are never compared with them. Earlier int8 ids, whose inputs were quantised per
+ * batch: `use-lite-512-int8@…` (signed 8-bit weights, computed wrongly by CPUs without VNNI) and
+ * `use-lite-512-int8w7@…` (signed 7-bit weights, less precise); an index of either is re-embedded.
  */
-export const USE_LITE_INT8_ID = `use-lite-512-int8w7@${USE_LITE_MODEL_VERSION}`;
+export const USE_LITE_INT8_ID = `use-lite-512-int8r@${USE_LITE_MODEL_VERSION}`;
 
 /** Whether a model id is the shipped USE lite's, at either precision (their similarities read alike). */
 export const isUseLiteId = (id: string | undefined): boolean => id === USE_LITE_ID || id === USE_LITE_INT8_ID;

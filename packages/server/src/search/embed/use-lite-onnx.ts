@@ -29,11 +29,15 @@ import path from 'node:path';
 import { OnnxGraphBuilder } from './onnx-graph.js';
 
 /** Bumped whenever the graph built here changes (part of what a cached copy would be keyed by). */
-export const USE_LITE_ONNX_BUILDER_VERSION = 3;
+export const USE_LITE_ONNX_BUILDER_VERSION = 4;
+
+/** ONNX's element type numbers, for `Cast`. */
+const FLOAT = 1;
+const UINT8 = 2;
 
 /**
  * The weights the graph computes with: `fp32` (the package's own; the vectors of TensorFlow.js) or `int8`
- * (the dense layers' kernels quantised per column, their inputs quantised as they come: ~2.5× faster,
+ * (the dense layers' kernels quantised per column and their inputs per row, as unsigned bytes: ~2.5× faster,
  * slightly different vectors, hence another model id).
  */
 export type UseLitePrecision = 'fp32' | 'int8';
@@ -118,14 +122,27 @@ export function buildUseLiteOnnx(weights: UseLiteWeights, precision: UseLitePrec
   const dense = (x: string, kernel: Kernel, bias: string, as: UseLitePrecision = precision): string => {
     if (as === 'fp32')
       return g.node('Add', [g.node('MatMul', [x, g.constant(kernel.data, kernel.dims)]), bias]);
+    // Each row (a token's features) quantised on its own scale, so a text's vector never depends on the texts
+    // embedded beside it; u8 × u8 products, summed exactly in 32 bits, then both scales applied.
     const q = quantizeColumns(kernel);
-    return g.onnxruntimeNode('DynamicQuantizeMatMul', [
-      x,
-      g.constant(q.values, kernel.dims, 'int8'),
-      g.constant(q.scales, [kernel.dims[1]]),
-      g.constant(new Int8Array(kernel.dims[1]), [kernel.dims[1]], 'int8'),
-      bias,
+    const columns = kernel.dims[1];
+    const rowMax = g.node('ReduceMax', [g.node('Abs', [x])], { axes: [-1], keepdims: 1 });
+    const rowScale = g.node('Div', [
+      g.node('Max', [rowMax, g.scalar(1e-30)]),
+      g.scalar(QUANTISED_WEIGHT_MAX),
     ]);
+    const levels = g.node('Add', [
+      g.node('Round', [g.node('Div', [x, rowScale])]),
+      g.scalar(QUANTISED_ZERO_POINT),
+    ]);
+    const product = g.node('MatMulInteger', [
+      g.node('Cast', [levels], { to: UINT8 }),
+      g.constant(q.values, kernel.dims, 'uint8'),
+      g.constant(Uint8Array.of(QUANTISED_ZERO_POINT), [], 'uint8'),
+      g.constant(new Uint8Array(columns).fill(QUANTISED_ZERO_POINT), [columns], 'uint8'),
+    ]);
+    const scaled = g.node('Mul', [g.node('Cast', [product], { to: FLOAT }), rowScale]);
+    return g.node('Add', [g.node('Mul', [scaled, g.constant(q.scales, [columns])]), bias]);
   };
   /** A float weight as a matrix (a 1×1 convolution kernel becomes one). */
   const kernel = (dims: [number, number] | undefined, ...fragments: string[]): Kernel => {
@@ -247,7 +264,7 @@ export function buildUseLiteOnnx(weights: UseLiteWeights, precision: UseLitePrec
   const unit = g.node('Div', [hidden, g.node('Sqrt', [g.node('Max', [squares, g.scalar(floor)])])]);
   g.output(unit, 'embeddings', 'float32', ['batch', 512]);
   return g.build(
-    precision === 'fp32' ? 'use-lite-512' : 'use-lite-512-int8w7',
+    precision === 'fp32' ? 'use-lite-512' : 'use-lite-512-int8r',
     `parley use-lite-onnx ${USE_LITE_ONNX_BUILDER_VERSION}`,
   );
 }
@@ -259,18 +276,23 @@ interface Kernel {
 }
 
 /**
- * Largest magnitude of a quantised weight: 7 bits, not 8. On x86 CPUs without VNNI (AVX2 only), onnxruntime's
- * u8 × s8 kernel multiplies pairs with `vpmaddubsw`, whose 16-bit sums saturate when weights use the whole int8
- * range (255 × 127 × 2 > 32,767): vectors then fell to cosine 0.85 of the fp32 ones on such a machine. With
- * weights within ±63 no pair can saturate (onnxruntime's own `reduce_range` for the same reason).
+ * Zero point of the quantised weights and inputs, stored as unsigned bytes: a weight w of column c is
+ * `QUANTISED_ZERO_POINT + round(w / scale[c])`, within 1..255, and an input likewise on its row's scale.
+ * Unsigned bytes make onnxruntime multiply u8 × u8, which every x86 kernel sums in 32 bits (AVX2 widens both to
+ * 16 bits for `vpmaddwd`). Signed weights take its u8 × s8 path, whose AVX2 kernel (CPUs without VNNI) adds
+ * pairs with `vpmaddubsw` into 16 bits that saturate when weights use the whole int8 range: vectors fell to
+ * cosine 0.85 of the fp32 ones on such a machine, and weights kept within ±63 to avoid it lost precision.
  */
-export const QUANTISED_WEIGHT_MAX = 63;
+export const QUANTISED_ZERO_POINT = 128;
+
+/** Largest magnitude of a quantised weight around the zero point: 8 bits, symmetric. */
+export const QUANTISED_WEIGHT_MAX = 127;
 
 /**
- * Symmetric quantisation per column: column j's values divided by max|column j| / QUANTISED_WEIGHT_MAX and
- * rounded (zero point 0), so every output of a dense layer keeps its own scale.
+ * Symmetric quantisation per column: column j's values divided by max|column j| / QUANTISED_WEIGHT_MAX,
+ * rounded and moved up by QUANTISED_ZERO_POINT, so every output of a dense layer keeps its own scale.
  */
-export function quantizeColumns(kernel: Kernel): { values: Int8Array; scales: Float32Array } {
+export function quantizeColumns(kernel: Kernel): { values: Uint8Array; scales: Float32Array } {
   const [rows, columns] = kernel.dims;
   const scales = new Float32Array(columns);
   for (let r = 0; r < rows; r++) {
@@ -281,14 +303,13 @@ export function quantizeColumns(kernel: Kernel): { values: Int8Array; scales: Fl
   }
   for (let c = 0; c < columns; c++)
     scales[c] = (scales[c] as number) > 0 ? (scales[c] as number) / QUANTISED_WEIGHT_MAX : 1;
-  const values = new Int8Array(rows * columns);
+  const values = new Uint8Array(rows * columns);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < columns; c++) {
       const i = r * columns + c;
-      values[i] = Math.max(
-        -QUANTISED_WEIGHT_MAX,
-        Math.min(QUANTISED_WEIGHT_MAX, Math.round((kernel.data[i] as number) / (scales[c] as number))),
-      );
+      const level = Math.round((kernel.data[i] as number) / (scales[c] as number));
+      values[i] =
+        QUANTISED_ZERO_POINT + Math.max(-QUANTISED_WEIGHT_MAX, Math.min(QUANTISED_WEIGHT_MAX, level));
     }
   }
   return { values, scales };

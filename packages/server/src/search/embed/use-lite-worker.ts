@@ -24,7 +24,14 @@ export type UseLiteRuntime = 'onnx' | 'tfjs';
 
 /** What a worker is started with: the model to load. */
 export type ModelSpec =
-  | { kind: 'use-lite'; files: UseLiteFiles; runtime: UseLiteRuntime; precision?: UseLitePrecision }
+  | {
+      kind: 'use-lite';
+      files: UseLiteFiles;
+      runtime: UseLiteRuntime;
+      precision?: UseLitePrecision;
+      /** int8 only: when onnxruntime cannot load, run the fp32 model on TensorFlow.js (another model id). */
+      int8Fallback?: boolean;
+    }
   | { kind: 'onnx-folder'; dir: string; onnxRuntime?: string };
 
 /** The model a worker loaded. */
@@ -74,12 +81,18 @@ async function load(spec: ModelSpec): Promise<{ model: UseLiteModel; loaded: Loa
     const folder = await loadOnnxFolderModel(spec.dir, spec.onnxRuntime);
     return { model: folder, loaded: { id: folder.id, dimensions: folder.dimensions, runtime: 'onnx' } };
   }
-  if (spec.precision === 'int8') {
-    // No fallback: TensorFlow.js would give the fp32 vectors, another model's.
-    const model = await loadUseLiteOnnxModel(spec.files, 'int8');
-    return { model, loaded: { id: USE_LITE_INT8_ID, dimensions: USE_LITE_DIMENSIONS, runtime: 'onnx' } };
-  }
   const identity = { id: USE_LITE_ID, dimensions: USE_LITE_DIMENSIONS };
+  if (spec.precision === 'int8') {
+    try {
+      const model = await loadUseLiteOnnxModel(spec.files, 'int8');
+      return { model, loaded: { id: USE_LITE_INT8_ID, dimensions: USE_LITE_DIMENSIONS, runtime: 'onnx' } };
+    } catch (error) {
+      // TensorFlow.js gives the fp32 vectors, another model's: only when the precision was chosen for us.
+      if (!spec.int8Fallback) throw error;
+      const model = await loadUseLiteModel(spec.files);
+      return { model, loaded: { ...identity, runtime: 'tfjs', fallback: describe(error) } };
+    }
+  }
   if (spec.runtime === 'tfjs') {
     return { model: await loadUseLiteModel(spec.files), loaded: { ...identity, runtime: 'tfjs' } };
   }

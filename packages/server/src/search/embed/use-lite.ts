@@ -57,10 +57,33 @@ export interface UseLiteOptions extends WorkerPoolOptions {
   runtime?: UseLiteRuntime;
   /**
    * The weights: `fp32` (default; the vectors of TensorFlow.js, id `use-lite-512@…`) or `int8` (dense layers
-   * quantised, ~2.5× faster, onnxruntime only, id `use-lite-512-int8w7@…`: another model, so a change
+   * quantised, ~2.5× faster, onnxruntime only, id `use-lite-512-int8r@…`: another model, so a change
    * re-embeds every indexed file; see modules/knowledge/embedding-model.ts).
    */
   precision?: UseLitePrecision;
+  /**
+   * With `int8`: when onnxruntime cannot load on this machine, run the fp32 model on TensorFlow.js instead of
+   * failing (its vectors are another model's: the id becomes {@link USE_LITE_ID} once a worker has loaded).
+   * Default false; the server sets it when it chose int8 itself (`PARLEY_EMBEDDER_PRECISION=auto`).
+   */
+  int8Fallback?: boolean;
+}
+
+/**
+ * The precision `auto` stands for, given the model of the vectors the passage index holds: `fp32` while
+ * they are this model's fp32 vectors (an upgrade never re-embeds an index on its own) or when TensorFlow.js
+ * runs the model (it has no int8), `int8` otherwise (an empty index, int8 vectors, another model's, which
+ * are re-embedded anyway): about twice the indexing speed, search quality within 0.003 nDCG@10 on the
+ * benchmarks (bench/README.md).
+ *
+ * @example autoUseLitePrecision(undefined, 'onnx') // 'int8': a new deployment
+ * @example autoUseLitePrecision(USE_LITE_ID, 'onnx') // 'fp32': an index built before int8 was the default
+ */
+export function autoUseLitePrecision(
+  indexModelId: string | undefined,
+  runtime: UseLiteRuntime,
+): UseLitePrecision {
+  return runtime === 'tfjs' || indexModelId === USE_LITE_ID ? 'fp32' : 'int8';
 }
 
 /**
@@ -97,7 +120,13 @@ export class UseLiteEmbedder extends WorkerPoolEmbedder {
     super(
       () => {
         try {
-          return { kind: 'use-lite', files: files ?? resolveUseLiteFiles(), runtime, precision };
+          return {
+            kind: 'use-lite',
+            files: files ?? resolveUseLiteFiles(),
+            runtime,
+            precision,
+            ...(options.int8Fallback === true && precision === 'int8' ? { int8Fallback: true } : {}),
+          };
         } catch (error) {
           throw new Error(
             `the model packages are not installed: ${error instanceof Error ? error.message : String(error)}`,

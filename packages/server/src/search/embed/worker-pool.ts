@@ -226,13 +226,17 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
       case 'ready':
         clearTimeout(slot.timer);
         this.runtimeInUse = message.model.runtime;
-        this.learn(message.model);
         if (message.model.fallback !== undefined && !this.fallbackTold) {
           this.fallbackTold = true;
+          const vectors =
+            message.model.id === this.modelId
+              ? 'same vectors'
+              : `the fp32 model's vectors (model id ${message.model.id} instead of ${this.modelId})`;
           this.onFallback(
-            `onnxruntime-node could not load (${message.model.fallback}); USE lite runs on TensorFlow.js (WebAssembly) instead, ~7x slower, same vectors`,
+            `onnxruntime-node could not load (${message.model.fallback}); USE lite runs on TensorFlow.js (WebAssembly) instead, ~7x slower, ${vectors}`,
           );
         }
+        this.learn(message.model);
         slot.state = 'idle';
         slot.worker.unref();
         this.settleReady();

@@ -1,3 +1,4 @@
+export { readModelRow } from './common.js';
 export { createPassageIndex, type PassageIndexOptions } from './create.js';
 export { foldText, ftsMatchExpression, isStopword, queryTerms } from './lexical-query.js';
 export * from './passage-index.js';
