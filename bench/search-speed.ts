@@ -30,6 +30,7 @@ import {
   DEFAULT_TILE_WEIGHT,
   unitVector,
 } from '@parley/server/dist/search/index/common.js';
+import { DEFAULT_HNSW_PARAMETERS as hnsw } from '@parley/server/dist/search/index/hnsw-usearch.js';
 import type { HnswEvent } from '@parley/server/dist/search/index/hnsw-vector-index.js';
 import {
   createPassageIndex,
@@ -1249,7 +1250,7 @@ async function hnswTimes(
   // timed up to --rebuild-max passages (default 300k).
   const built = size <= rebuildMax() ? await startAgain(true) : undefined;
   log(
-    `HNSW graph of ${size.toLocaleString('en')} vectors (usearch, M 16, ef ${'{'}add 64, search 128${'}'}): ` +
+    `HNSW graph of ${size.toLocaleString('en')} vectors (usearch, M ${hnsw.connectivity}, ef ${'{'}add ${hnsw.expansionAdd}, search ${hnsw.expansionSearch}${'}'}): ` +
       `every vector inserted ${(catchUpMs / 1000).toFixed(1)} s after the fill returned (its worker); file ${(fileBytes / 1e6).toFixed(0)} MB, ` +
       `saved in ${(saveMs / 1000).toFixed(1)} s; at a start ${loaded.kind} in ${(loaded.ms / 1000).toFixed(1)} s; ` +
       (built

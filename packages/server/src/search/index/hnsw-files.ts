@@ -43,7 +43,8 @@ export function partitionFiles(dir: string, name: string): { graph: string; meta
 
 /**
  * Whether the stamp file at `path` was written for this model and these parameters and matches the stored
- * keys (ascending) of the partition.
+ * keys (ascending) of the partition. The search breadth (expansionSearch) is not the graph's: usearch takes
+ * it from the index a file is loaded into, so a file saved with another breadth still serves.
  */
 export function stampMatches(
   path: string,
@@ -62,8 +63,7 @@ export function stampMatches(
   if (
     m.dimensions !== parameters.dimensions ||
     m.connectivity !== parameters.connectivity ||
-    m.expansionAdd !== parameters.expansionAdd ||
-    m.expansionSearch !== parameters.expansionSearch
+    m.expansionAdd !== parameters.expansionAdd
   )
     return false;
   const s = stampOf(keys);

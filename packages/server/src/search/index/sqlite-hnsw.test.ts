@@ -83,7 +83,11 @@ interface Opened {
 
 async function open(
   dataDir: string,
-  more: { inlineBuildMax?: number; retryMs?: number } = {},
+  more: {
+    inlineBuildMax?: number;
+    retryMs?: number;
+    parameters?: { connectivity?: number; expansionSearch?: number };
+  } = {},
 ): Promise<Opened> {
   const db = await openDatabase({ dataDir });
   const events: HnswEvent[] = [];
@@ -207,6 +211,32 @@ describe('SQLite HNSW vector index', () => {
       expect(second.events.map((e) => e.kind)).toEqual(['loaded']);
     } finally {
       await second.db.close();
+    }
+  });
+
+  it('loads a graph saved under another search breadth (not the graph’s), rebuilds one of another connectivity', async () => {
+    const dataDir = await tempDir();
+    const first = await open(dataDir, { parameters: { expansionSearch: 128 } });
+    const vectors = clustered(300, 4);
+    const { scope } = await seed(first, vectors);
+    await first.index.vectorSearch(vectors[3] as Float32Array, scope, 5);
+    await (await graphOf(first))?.settle();
+    await (await graphOf(first))?.flush();
+    await first.db.close();
+
+    // The default breadth (100): the file serves as it is.
+    const second = await open(dataDir);
+    const hits = await second.index.vectorSearch(vectors[3] as Float32Array, scope, 5);
+    expect(hits[0]?.score).toBeCloseTo(1, 5);
+    expect(second.events.map((e) => e.kind)).toEqual(['loaded']);
+    await second.db.close();
+
+    const third = await open(dataDir, { parameters: { connectivity: 8 } });
+    try {
+      await third.index.vectorSearch(vectors[3] as Float32Array, scope, 5);
+      expect(third.events.map((e) => e.kind)).toEqual(['built']);
+    } finally {
+      await third.db.close();
     }
   });
 
