@@ -66,9 +66,24 @@ export function checkAdminKey(bot: ChatBot, adminKey: string | undefined): boole
   return true;
 }
 
-/** Stores the bot's own chat user when missing (named and pictured after its webchat); answers its id. */
+/** How long a bot's chat user, once stored or found, is not asked for again by this process. */
+export const BOT_USER_KEPT_MS = 60_000;
+/** Bots kept at most (the least recently stored forgotten first). */
+const BOT_USERS_KEPT = 10_000;
+/** Per database handle (not a transaction's: it may roll back), the bots whose chat user is there: until when. */
+const botUsersStored = new WeakMap<Kysely<Database>, Map<string, number>>();
+
+/**
+ * Stores the bot's own chat user when missing (named and pictured after its webchat); answers its id. Every
+ * request of the bot asks, so outside a transaction a process asks the database at most once a minute per bot
+ * ({@link BOT_USER_KEPT_MS}): the bot's chat user is deleted with the bot only (the Chat API refuses to
+ * delete it), and a deleted bot's requests are refused before they get here.
+ */
 export async function ensureBotUser(db: Kysely<Database>, bot: ChatBot, at: string): Promise<string> {
   const id = botUserId(bot.id);
+  const stored = db.isTransaction ? undefined : botUsersStored.get(db);
+  const now = Date.now();
+  if ((stored?.get(bot.id) ?? 0) > now) return id;
   await chatRepo(db).insertUserIfMissing({
     bot_id: bot.id,
     id,
@@ -80,6 +95,16 @@ export async function ensureBotUser(db: Kysely<Database>, bot: ChatBot, at: stri
     created_at: at,
     updated_at: at,
   });
+  if (!db.isTransaction) {
+    let kept = botUsersStored.get(db);
+    if (!kept) {
+      kept = new Map();
+      botUsersStored.set(db, kept);
+    }
+    kept.delete(bot.id);
+    kept.set(bot.id, now + BOT_USER_KEPT_MS);
+    if (kept.size > BOT_USERS_KEPT) kept.delete(kept.keys().next().value as string);
+  }
   return id;
 }
 

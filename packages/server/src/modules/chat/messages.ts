@@ -12,7 +12,8 @@ import type {
 } from './contract.js';
 import { CHAT_REPLY_JOB } from './job-kinds.js';
 import { checkPayloadSize, type ListOrder, signalTo, toMessage } from './records.js';
-import { chatRepo, type MessageRow } from './repo.js';
+import { chatRepo, type MessageRow, touchConversationOf } from './repo.js';
+import { storeMessages } from './repo-contents.js';
 import { toWebhook, webhookEvent } from './webhooks.js';
 
 /**
@@ -36,7 +37,7 @@ export function postAsBot(
     const { asCaller } = options;
     let userId: string;
     if (asCaller) {
-      if (!(await chatRepo(tx).touchConversation(bot.id, conversationId, at)))
+      if (!(await touchConversationOf(tx, bot.id, conversationId, at)))
         throw errors.notFound('Conversation', conversationId);
       userId = asCaller.userId;
     } else {
@@ -61,8 +62,8 @@ export function postAsBot(
       answer: m.answer ?? null,
       details: m.details ? JSON.stringify(m.details) : null,
     }));
-    if (rows.length > 0) await chatRepo(tx).insertMessages(rows);
-    if (!asCaller) await chatRepo(tx).touchConversation(bot.id, conversationId, at);
+    await storeMessages(tx, rows);
+    if (!asCaller) await touchConversationOf(tx, bot.id, conversationId, at);
     const out = rows.map(toMessage);
     for (const m of out) emit(signalTo(conversationId, { type: 'message_created', data: m }));
     for (const s of options.extra ?? []) emit(s);
@@ -97,8 +98,8 @@ export function postAsUser(
       answer: null,
       details: null,
     };
-    await chatRepo(tx).insertMessages([row]);
-    await chatRepo(tx).touchConversation(bot.id, conversationId, at);
+    await storeMessages(tx, [row]);
+    await touchConversationOf(tx, bot.id, conversationId, at);
     const message = toMessage(row);
     emit(signalTo(conversationId, { type: 'message_created', data: message }));
     if (bot.replyMode === 'knowledge') {

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { fixedQuery } from '../../db/fixed-query.js';
 import { keysetPage } from '../../db/keyset.js';
 import type { Database } from '../../db/schema.js';
 import type { Cursor } from '../../http/pagination.js';
@@ -57,10 +58,105 @@ export function participantQueries(db: Kysely<Database>) {
   };
 }
 
+/** One message, every column (the message of a POST: compiled once, see fixedQuery). */
+const insertMessage = fixedQuery(
+  12,
+  (
+    db,
+    id: string,
+    bot_id: string,
+    conversation_id: string,
+    user_id: string,
+    is_bot: number,
+    payload: string,
+    metadata: string | null,
+    feedback: string | null,
+    reply_to: string | null,
+    created_at: string,
+    answer: string | null,
+    details: string | null,
+  ) =>
+    db.insertInto('chat_messages').values({
+      id,
+      bot_id,
+      conversation_id,
+      user_id,
+      is_bot,
+      payload,
+      metadata,
+      feedback,
+      reply_to,
+      created_at,
+      answer,
+      details,
+    }),
+);
+
+/** Appends a signal, answering its cursor (compiled once, see fixedQuery). */
+const insertSignal = fixedQuery(
+  6,
+  (
+    db,
+    bot_id: string,
+    conversation_id: string,
+    type: string,
+    data: string,
+    admin_only: number,
+    created_at: string,
+  ) =>
+    db
+      .insertInto('chat_signals')
+      .values({ bot_id, conversation_id, type, data, admin_only, created_at })
+      .returning('cursor'),
+);
+
+/**
+ * Stores messages (one statement). A function of its own, as {@link storeSignal}: a message's transaction
+ * calls it on the transaction's handle without making the chat repository for it.
+ */
+export async function storeMessages(db: Kysely<Database>, rows: MessageRow[]): Promise<void> {
+  const [m] = rows;
+  if (rows.length === 1 && m) {
+    await insertMessage(
+      db,
+      m.id,
+      m.bot_id,
+      m.conversation_id,
+      m.user_id,
+      m.is_bot,
+      m.payload,
+      m.metadata,
+      m.feedback,
+      m.reply_to,
+      m.created_at,
+      m.answer ?? null,
+      m.details ?? null,
+    );
+  } else if (rows.length > 1) {
+    await db.insertInto('chat_messages').values(rows).execute();
+  }
+}
+
+/** Appends a signal; answers its cursor. */
+export async function storeSignal(db: Kysely<Database>, row: Omit<SignalRow, 'cursor'>): Promise<number> {
+  const { rows } = await insertSignal(
+    db,
+    row.bot_id,
+    row.conversation_id,
+    row.type,
+    row.data,
+    row.admin_only,
+    row.created_at,
+  );
+  const inserted = rows[0];
+  if (!inserted) throw new Error('the signal was not stored');
+  return Number(inserted.cursor);
+}
+
 /** The messages of a conversation. */
 export function messageQueries(db: Kysely<Database>, keyed: KeyedRows) {
   return {
-    insertMessages: (rows: MessageRow[]) => db.insertInto('chat_messages').values(rows).execute(),
+    insertMessages: (rows: MessageRow[]) => storeMessages(db, rows),
     message: (botId: string, id: string) => keyed.byId('chat_messages', botId, id),
     repliesTo: (botId: string, messageId: string) =>
       db
@@ -102,14 +198,7 @@ export function eventQueries(db: Kysely<Database>, keyed: KeyedRows) {
 export function signalQueries(db: Kysely<Database>) {
   return {
     /** Appends a signal; answers its cursor. */
-    insertSignal: async (row: Omit<SignalRow, 'cursor'>): Promise<number> => {
-      const inserted = await db
-        .insertInto('chat_signals')
-        .values(row)
-        .returning('cursor')
-        .executeTakeFirstOrThrow();
-      return Number(inserted.cursor);
-    },
+    insertSignal: (row: Omit<SignalRow, 'cursor'>) => storeSignal(db, row),
     /**
      * PostgreSQL: appends a signal; answers its cursor and the newest cursor of its conversation before it
      * (0 when none), read by the same statement (its snapshot does not hold the row it inserts). Exact only

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { fixedQuery } from '../../db/fixed-query.js';
 import { keysetPage } from '../../db/keyset.js';
 import type {
   ChatConversationsTable,
@@ -128,21 +129,35 @@ function userQueries(db: Kysely<Database>, keyed: KeyedRows) {
   };
 }
 
+/** Sets a conversation's time of last change (every message does: compiled once, see fixedQuery). */
+const touchConversation = fixedQuery(3, (db, botId: string, id: string, at: string) =>
+  db
+    .updateTable('chat_conversations')
+    .set({ updated_at: at })
+    .where('bot_id', '=', botId)
+    .where('id', '=', id),
+);
+
+/**
+ * Sets a conversation's time of last change; answers whether the conversation exists. A function of its own:
+ * a message's transaction calls it on the transaction's handle without making the chat repository for it.
+ */
+export async function touchConversationOf(
+  db: Kysely<Database>,
+  botId: string,
+  id: string,
+  at: string,
+): Promise<boolean> {
+  return Number((await touchConversation(db, botId, id, at)).numAffectedRows ?? 0) > 0;
+}
+
 /** The conversations of a bot. */
 function conversationQueries(db: Kysely<Database>, keyed: KeyedRows) {
   return {
     conversation: (botId: string, id: string) => keyed.byId('chat_conversations', botId, id),
     insertConversationIfMissing: (row: ConversationRow) => keyed.insertIfMissing('chat_conversations', row),
     /** Sets a conversation's time of last change; answers whether the conversation exists. */
-    touchConversation: async (botId: string, id: string, at: string): Promise<boolean> => {
-      const result = await db
-        .updateTable('chat_conversations')
-        .set({ updated_at: at })
-        .where('bot_id', '=', botId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
-    },
+    touchConversation: (botId: string, id: string, at: string) => touchConversationOf(db, botId, id, at),
     /** Conversations newest-updated first; of one participant, or all of the bot when `userId` is undefined. */
     listConversations: (q: {
       botId: string;

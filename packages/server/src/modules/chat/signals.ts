@@ -4,6 +4,7 @@ import type { ChatContext, ChatServiceDeps, WithSignals } from './context.js';
 import { conversationFor } from './context.js';
 import type { ChatService, PendingSignal } from './contract.js';
 import { chatRepo, type SignalRow } from './repo.js';
+import { storeSignal } from './repo-contents.js';
 
 /** Conversations whose last stored signal's cursor a writer keeps (least recently written dropped first). */
 const CHAINS_KEPT = 10_000;
@@ -79,7 +80,7 @@ export function signalWriter(deps: Pick<ChatServiceDeps, 'db' | 'dialect' | 'clo
             let group = stored.get(p.conversationId);
             let cursor: number;
             if (chains) {
-              cursor = await chatRepo(tx).insertSignal(row);
+              cursor = await storeSignal(tx, row);
               if (!group) group = { previous: chains.get(k), rows: [] };
               chains.set(k, cursor);
             } else if (!group) {
@@ -88,7 +89,7 @@ export function signalWriter(deps: Pick<ChatServiceDeps, 'db' | 'dialect' | 'clo
               cursor = inserted.cursor;
               group = { previous: inserted.previous, rows: [] };
             } else {
-              cursor = await chatRepo(tx).insertSignal(row);
+              cursor = await storeSignal(tx, row);
             }
             stored.set(p.conversationId, group);
             group.rows.push({ cursor, type: row.type, data: row.data, adminOnly: p.adminOnly });

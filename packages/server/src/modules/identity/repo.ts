@@ -1,4 +1,5 @@
 import type { Kysely, Selectable, UpdateResult } from 'kysely';
+import { fixedQuery } from '../../db/fixed-query.js';
 import { afterCursor } from '../../db/keyset.js';
 import type {
   AccountsTable,
@@ -134,7 +135,7 @@ function accountQueries(
     async insertToken(row) {
       await db.insertInto('tokens').values(row).execute();
     },
-    tokenByHash: (hash) => db.selectFrom('tokens').selectAll().where('hash', '=', hash).executeTakeFirst(),
+    tokenByHash: async (hash) => (await tokenByHash(db, hash)).rows[0],
     tokenById: (id) => db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst(),
     async touchToken(id, at, olderThan) {
       await db
@@ -169,6 +170,16 @@ function accountQueries(
     },
   };
 }
+
+/** The token of a hash (every authenticated request reads one: compiled once, see fixedQuery). */
+const tokenByHash = fixedQuery(1, (db, hash: string) =>
+  db.selectFrom('tokens').selectAll().where('hash', '=', hash),
+);
+
+/** The bot of a bot access key, as its token's resolution reads it (compiled once, see fixedQuery). */
+const botForKey = fixedQuery(1, (db, botId: string) =>
+  db.selectFrom('bots').select(['id', 'workspace_id']).where('id', '=', botId),
+);
 
 /** Workspaces, and what they hold, counted. */
 function workspaceQueries(
@@ -229,8 +240,7 @@ function lookupQueries(
   db: Kysely<Database>,
 ): Pick<IdentityRepo, 'botForKey' | 'installation' | 'getMeta' | 'insertMeta'> {
   return {
-    botForKey: (botId) =>
-      db.selectFrom('bots').select(['id', 'workspace_id']).where('id', '=', botId).executeTakeFirst(),
+    botForKey: async (botId) => (await botForKey(db, botId)).rows[0],
     installation: (botId, integrationId) =>
       db
         .selectFrom('installations')
