@@ -25,7 +25,7 @@ import { runMain, sleep } from './lib/run.js';
 import { callApi, type ParleyServer, repoRoot, startParleyWithBot } from './lib/server.js';
 import { median } from './lib/stats.js';
 
-/** What runs the model: onnxruntime at fp32 (the default), at int8 (PARLEY_EMBEDDER_PRECISION), TensorFlow.js. */
+/** What runs the model: onnxruntime at fp32 or at int8 (the default on a new index; both set through PARLEY_EMBEDDER_PRECISION), TensorFlow.js. */
 type Runtime = 'onnx' | 'onnx-int8' | 'tfjs';
 const RUNTIMES: readonly Runtime[] = ['onnx', 'onnx-int8', 'tfjs'];
 
