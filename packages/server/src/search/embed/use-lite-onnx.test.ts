@@ -81,13 +81,16 @@ describe('USE lite on onnxruntime-node (the graph rebuilt from the package weigh
       expect(int8.dimensions).toBe(512);
     });
 
-    it('stays within cosine 0.998 of the fp32 vectors on real text, and ranks them alike', async () => {
+    it('stays within cosine 0.998 of the fp32 vectors on real text (0.995 for each), and ranks them alike', async () => {
       const texts = realTexts();
       const [exact, quantised] = await Promise.all([fp32.embed(texts), int8.embed(texts)]);
       expect(quantised).toHaveLength(texts.length);
       const least = leastCosine(quantised, exact, 4);
-      // 0.9988 measured on an AVX2 machine without VNNI (inputs quantised per batch and 7-bit weights: 0.9954).
-      expect(least).toBeGreaterThanOrEqual(0.998);
+      const mean = quantised.reduce((sum, v, i) => sum + dot(v, exact[i] as Float32Array), 0) / texts.length;
+      // Measured on an AVX2 machine without VNNI (7-bit inputs, 8-bit weights), over the README's first 131
+      // paragraphs: mean 0.9990, least 0.9969 (a two-word heading: short texts average fewer tokens' rounding).
+      expect(mean).toBeGreaterThanOrEqual(0.998);
+      expect(least).toBeGreaterThanOrEqual(0.995);
       expect(least).toBeLessThan(0.999999); // really quantised: not the fp32 graph
       // The nearest paragraph of each paragraph is the same at both precisions.
       const nearest = (vectors: Float32Array[], i: number): number => {
@@ -211,7 +214,7 @@ describe('USE lite when onnxruntime cannot load', () => {
 });
 
 describe('quantizeColumns', () => {
-  it('scales each column by its own largest magnitude to ±127 around 128 (8 bits, unsigned), and leaves an all-zero column at scale 1', () => {
+  it('scales each column by its own largest magnitude to ±127 (8 bits, signed), and leaves an all-zero column at scale 1', () => {
     // 2 rows × 3 columns, row-major: column 0 [1, -0.25], column 1 [0, 0], column 2 [0.02, 0.005].
     const { values, scales } = quantizeColumns({
       data: Float32Array.of(1, 0, 0.02, -0.25, 0, 0.005),
@@ -222,7 +225,8 @@ describe('quantizeColumns', () => {
       1,
       Number((0.02 / 127).toPrecision(6)),
     ]);
-    // -0.25 · 127 = -31.75 → -32; 0.005 / 0.02 · 127 = 31.75 → 32; then + 128.
-    expect(Array.from(values)).toEqual([255, 128, 255, 96, 128, 160]);
+    // -0.25 · 127 = -31.75 → -32; 0.005 / 0.02 · 127 = 31.75 → 32.
+    expect(values).toBeInstanceOf(Int8Array);
+    expect(Array.from(values)).toEqual([127, 0, 127, -32, 0, 32]);
   });
 });
