@@ -34,7 +34,7 @@ export const SEARCH_VARIABLES = {
   PARLEY_EMBEDDER_PRECISION: Type.Enum(EMBEDDER_PRECISIONS, {
     default: 'auto',
     description:
-      "the use-lite model's weights: `int8` (dense layers quantised: ~1.1–1.3× the passages per second and ~1.7× faster queries on an AVX2 CPU, search quality within 0.003 nDCG@10 of fp32 on the benchmarks; onnx runtime only), `fp32` (the package's own) or `auto`: `fp32` while the index holds fp32 vectors (indexed before int8 was the default) or with the `tfjs` runtime, `int8` otherwise (falling back to fp32 on TensorFlow.js if onnxruntime cannot load). The two are different model ids: a change re-embeds every indexed file in the background",
+      "the use-lite model's weights: `int8` (dense layers quantised: ~1.5–1.9× the passages per second and ~1.6× faster queries on an AVX2 CPU, search quality within 0.003 nDCG@10 of fp32 on the benchmarks; onnx runtime only), `fp32` (the package's own) or `auto`: `fp32` while the index holds fp32 vectors (indexed before int8 was the default) or with the `tfjs` runtime, `int8` otherwise (falling back to fp32 on TensorFlow.js if onnxruntime cannot load). The two are different model ids: a change re-embeds every indexed file in the background",
     'x-invalid': '"{value}" must be {enum|or}',
   }),
   PARLEY_EMBEDDING_MODEL_DIR: Type.Optional(
