@@ -686,6 +686,15 @@ const migrations: Record<string, Migration> = {
         end`.execute(db);
     },
   },
+  // The passages without vectors (indexed with PARLEY_EMBEDDER=none), by file: the embedding model's keeper
+  // asks every minute whether indexed files have any, which without this index reads every passage row.
+  '0015_passages_unembedded': {
+    async up(db: Kysely<unknown>) {
+      await sql`create index if not exists passages_unembedded on passages(file_id) where model_id is null`.execute(
+        db,
+      );
+    },
+  },
 };
 
 /** Supplies the in-code migrations to Kysely's Migrator. */

@@ -24,7 +24,9 @@ export interface EmbeddingModelDeps {
  * is dropped, and every indexed file is queued to embed its stored passages again (its document is not read
  * again); until a file is, it is found by words only. An index with no model whose indexed files have
  * passages without vectors (indexed with `none`) is switched too, queueing those files only; one with no
- * such passages (an empty database, files without passages) is left to the first file embedded. Searches
+ * such passages (an empty database, files without passages) is left to the first file embedded. An index
+ * already on the embedder's model whose indexed files have passages without vectors (indexed while the
+ * deployment ran with `none` for a while, then went back to the model) gets those files queued. Searches
  * never compare a query's vector with vectors of another model. Every process of one deployment must run the
  * same embedder.
  */
@@ -36,8 +38,9 @@ export interface EmbeddingModelKeeper {
   matches(): Promise<boolean>;
   /**
    * Switches the index to the embedder's model when it holds vectors of another, or none while indexed files
-   * have passages without vectors, queueing the (re-)embedding;
-   * answers whether it switched. One switch at a time; an embedder whose id is known only once its model is
+   * have passages without vectors, queueing the (re-)embedding; on the embedder's model, queues the indexed
+   * files with passages without vectors. Answers whether it switched or queued files. One at a time; an
+   * embedder whose id is known only once its model is
    * loaded (a model folder) is used once first when `settle` is set, so that a provisional id never switches.
    */
   ensure(options?: { settle?: boolean }): Promise<boolean>;
@@ -75,8 +78,21 @@ export function embeddingModelKeeper(deps: EmbeddingModelDeps): EmbeddingModelKe
     }
   }
 
+  /** Queues the indexed files that have passages without vectors, on an index already of the embedder's model. */
+  async function embedLeftovers(): Promise<boolean> {
+    if ((await index.unembeddedFiles(1)).length === 0) return false;
+    const queued = await queueFiles(undefined);
+    if (queued === 0) return false;
+    logger.warn(
+      { model: embedder.id, files: queued },
+      `${queued} indexed files have passages without vectors (indexed while no embedding model was configured); they are being embedded with ${embedder.id} in the background; until each is, search finds it by words only`,
+    );
+    return true;
+  }
+
   async function switchIfOther(settle: boolean): Promise<boolean> {
     let model = await index.modelInfo();
+    if (model && isEmbedders(model)) return embedLeftovers();
     if (!(await mustSwitch(model))) return false;
     if (settle) {
       await embedder.embed(['model check']);

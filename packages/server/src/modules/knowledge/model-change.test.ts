@@ -156,7 +156,11 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
   }
 
   /** Opens the database of `t` again, as the next `parley serve` would, with `embedder`. */
-  async function restart(t: TestApp & { pgSchema?: string | undefined }, embedder: Embedder, workers = true) {
+  async function restart(
+    t: TestApp & { pgSchema?: string | undefined },
+    embedder: Embedder | null,
+    workers = true,
+  ) {
     const db = await openDatabase({
       dataDir: t.dataDir,
       ...(databaseUrl && t.pgSchema ? { url: databaseUrl, pgSchema: t.pgSchema } : {}),
@@ -276,6 +280,51 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     // One job each for the upload, one each for the embedding of the stored passages; nothing after.
     expect((await indexJobFiles(next.db)).sort()).toEqual([okapi.id, okapi.id, tapir.id, tapir.id].sort());
     expect(await keeperSwitches(next.app, embedder)).toBe(false);
+  }, 90_000);
+
+  it('embeds the files indexed while the deployment ran without an embedder, once it runs its model again', async () => {
+    const embedder = new HashEmbedder('hash-a', 64);
+    const t = await indexedApp({ embedder });
+    const first = filesOf((o) => t.app.inject(o as never), t);
+    const okapi = await first.upload('okapi.md', '# Okapi\n\nThe okapi has striped legs like a zebra.');
+    expect((await first.settled(okapi.id)).status).toBe('indexing_completed');
+    expect(await modelOf(t.db)).toEqual({ model_id: 'hash-a', dimensions: 64 });
+    await t.app.close();
+    await t.db.close();
+
+    // A while with PARLEY_EMBEDDER=none: a file indexed by words only; the index keeps hash-a's vectors.
+    const wordsOnly = await restart(t, null);
+    const tapir = await wordsOnly.files.upload(
+      'tapir.md',
+      '# Tapir\n\nThe tapir has a short prehensile trunk.',
+    );
+    expect((await wordsOnly.files.settled(tapir.id)).status).toBe('indexing_completed');
+    expect(await modelOf(wordsOnly.db)).toEqual({ model_id: 'hash-a', dimensions: 64 });
+    await wordsOnly.app.close();
+    await wordsOnly.db.close();
+
+    // Back on hash-a: the tapir is embedded in the background, the okapi is not embedded again.
+    const again = new HashEmbedder('hash-a', 64);
+    const next = await restart(t, again);
+    expect((await next.files.search('tapir prehensile trunk', 'lexical'))[0]?.file.id).toBe(tapir.id);
+    let found: string | undefined;
+    for (let i = 0; i < 600 && found !== tapir.id; i++) {
+      found = (await next.files.search('tapir prehensile trunk', 'semantic'))[0]?.file.id;
+      if (found !== tapir.id) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(found).toBe(tapir.id);
+    expect((await next.files.settled(tapir.id)).status).toBe('indexing_completed');
+    expect((await next.files.search('okapi striped legs', 'semantic'))[0]?.file.id).toBe(okapi.id);
+    expect(await modelOf(next.db)).toEqual({ model_id: 'hash-a', dimensions: 64 });
+    // One job for each upload, one more for the tapir's embedding; then nothing is left to queue.
+    expect((await indexJobFiles(next.db)).sort()).toEqual([okapi.id, tapir.id, tapir.id].sort());
+    const unembedded = await next.db.kysely
+      .selectFrom('passages')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('model_id', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect(Number(unembedded.n)).toBe(0);
+    expect(await keeperSwitches(next.app, again)).toBe(false);
   }, 90_000);
 
   it('queues no embedding on an empty database, nor for files already embedded by the embedder', async () => {
