@@ -238,6 +238,41 @@ describe('bot webchat configuration', () => {
     expect(await get()).toEqual({ botName: 'By developer' });
   });
 
+  it('is what the Chat API follows from the very next request, each time it changes', async () => {
+    const user = await t.app.inject({ method: 'POST', url: `/v1/chat/${t.botId}/users`, payload: {} });
+    const { key } = user.json() as { key: string };
+    const conversation = await t.app.inject({
+      method: 'POST',
+      url: `/v1/chat/${t.botId}/conversations`,
+      headers: { 'x-user-key': key },
+      payload: {},
+    });
+    const { id } = (conversation.json() as { conversation: { id: string } }).conversation;
+    const asAdmin = (adminKey: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/v1/chat/${t.botId}/conversations/${id}`,
+        headers: { 'x-user-key': key, 'x-admin-key': adminKey },
+      });
+    const put = async (configuration: Record<string, unknown>) =>
+      expect((await t.asOwner('PUT', url(), { configuration })).statusCode).toBe(200);
+    try {
+      for (const [now, before] of [
+        ['key-one', 'key-two'],
+        ['key-two', 'key-one'],
+        ['key-one', 'key-two'],
+      ] as const) {
+        await put({ adminKey: now });
+        expect((await asAdmin(now)).statusCode).toBe(200);
+        expectError(await asAdmin(before), 403, 'Forbidden');
+      }
+      await put({});
+      expectError(await asAdmin('key-one'), 403, 'Forbidden');
+    } finally {
+      await put({});
+    }
+  });
+
   it('answers 403 to a bot access key', async () => {
     expectError(
       await t.call({ method: 'GET', url: url(), token: t.botKey, workspaceId: t.workspaceId }),

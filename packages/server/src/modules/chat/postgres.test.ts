@@ -129,6 +129,42 @@ describe.skipIf(!url)('Chat API on PostgreSQL, two processes sharing one databas
     }
   });
 
+  it("follows a change of the bot's settings made on process A on process B's very next request", async () => {
+    const conv = await chat.conversation(alice);
+    const onB = (adminKey: string) =>
+      b.inject({
+        method: 'GET',
+        url: `/v1/chat/${a.botId}/conversations/${conv}`,
+        headers: { 'x-user-key': alice.key, 'x-admin-key': adminKey },
+      });
+    const setOnA = async (configuration: Record<string, unknown>) =>
+      expect(
+        (await a.asOwner('PUT', `/v1/admin/bots/${a.botId}/webchat`, { configuration })).statusCode,
+      ).toBe(200);
+    try {
+      await setOnA({ adminKey: 'first-key' });
+      expect((await onB('first-key')).statusCode).toBe(200);
+      await setOnA({ adminKey: 'second-key' });
+      expectError(await onB('first-key'), 403, 'Forbidden');
+      expect((await onB('second-key')).statusCode).toBe(200);
+      // Back to a configuration B has seen before: still the one stored now, not one B kept.
+      await setOnA({ adminKey: 'first-key' });
+      expectError(await onB('second-key'), 403, 'Forbidden');
+      expect((await onB('first-key')).statusCode).toBe(200);
+      // Disabled on A: B refuses the bot's Chat API at once; enabled again, B serves it.
+      expect((await a.asOwner('PUT', `/v1/admin/bots/${a.botId}`, { status: 'disabled' })).statusCode).toBe(
+        200,
+      );
+      expectError(await onB('first-key'), 403, 'Forbidden');
+      expect((await a.asOwner('PUT', `/v1/admin/bots/${a.botId}`, { status: 'active' })).statusCode).toBe(
+        200,
+      );
+      expect((await onB('first-key')).statusCode).toBe(200);
+    } finally {
+      await setOnA({});
+    }
+  });
+
   it('delivers messages too large for a NOTIFY (read back) among small ones (carried in it) in order, once, on both processes', async () => {
     const conv = await chat.conversation(alice);
     const streams = await Promise.all(

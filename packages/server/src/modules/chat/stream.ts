@@ -227,6 +227,12 @@ class LiveStream {
     if (!this.closed) this.options.res.write(frame);
   }
 
+  /** Sends what was written now instead of after the current task ends. */
+  private flush(): void {
+    const socket = this.options.res.socket;
+    if (!this.closed && socket?.writableCorked) socket.uncork();
+  }
+
   /** Resolves once the reader has taken what waits in the socket, or the stream ended (dropped if it stalls). */
   private drained(): Promise<void> {
     const { res, registry } = this.options;
@@ -263,11 +269,11 @@ class LiveStream {
       return;
     }
     try {
-      const { admin } = this.options.caller;
-      const sent = this.send(admin ? stored.rows : stored.rows.filter((row) => !row.adminOnly));
+      const sent = this.send(stored.rows);
       if (sent === 'sent') {
         // Past the rows this caller may not see too: none of them is for it.
         this.last = Math.max(this.last, stored.rows[stored.rows.length - 1]?.cursor ?? 0);
+        this.flush();
       } else if (sent === 'full') {
         this.pull(true).catch(this.options.onError);
       }
@@ -323,9 +329,11 @@ class LiveStream {
   /** Writes the rows after the last cursor sent, up to a full socket; answers how that went. */
   private send(rows: readonly SignalFrameRow[]): 'closed' | 'full' | 'sent' {
     let full = false;
+    const { admin } = this.options.caller;
     for (const row of rows) {
       if (this.closed) return 'closed';
-      if (row.cursor <= this.last) continue;
+      // Rows read for this stream hold only what its caller may see; rows announced by their writer hold all.
+      if (row.cursor <= this.last || (row.adminOnly === true && !admin)) continue;
       this.write(frameOf(row));
       this.last = row.cursor;
       if (endsStream(row.type, row.data, this.options.caller)) {
@@ -357,7 +365,7 @@ class LiveStream {
   }
 }
 
-type SignalFrameRow = { cursor: number; type: string; data: string };
+type SignalFrameRow = { cursor: number; type: string; data: string; adminOnly?: boolean };
 
 /**
  * The SSE frames of rows, by row: streams woken by one signal share one read (`chat.signalsAfter`), hence
