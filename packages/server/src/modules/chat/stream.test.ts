@@ -353,6 +353,48 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
     }
   });
 
+  it('delivers bursts exactly once and in order to every stream, and nothing after its removal to a participant removed mid-burst', async () => {
+    const conv = await chat.conversation(alice);
+    expect((await addParticipant(conv, bob)).statusCode).toBe(201);
+    const bots = await Promise.all(
+      Array.from({ length: 8 }, () => sse.listen(conv, { authorization: `Bearer ${t.botKey}` })),
+    );
+    const aliceStream = await sse.listen(conv, { 'x-user-key': alice.key });
+    const bobStream = await sse.listen(conv, { 'x-user-key': bob.key });
+    const streams = [...bots, aliceStream, bobStream];
+    try {
+      // Posted at once (more than the notes whose frames may wait together), the removal in their midst.
+      const burst = (n: number, name: string) =>
+        Array.from({ length: n }, (_, i) => chat.message(alice, conv, `${name} ${i}`));
+      const [before, removed, after] = await Promise.all([
+        Promise.all(burst(20, 'before')),
+        chat.call('DELETE', `/conversations/${conv}/participants/${bob.id}`, { key: alice.key }),
+        Promise.all(burst(20, 'after')),
+      ]);
+      expect(removed.statusCode).toBe(200);
+      const sent = [...before, ...after].map((m) => m.id);
+      const created = (f: SseFrame[]) => f.filter((x) => x.data?.type === 'message_created');
+      for (const stream of [...bots, aliceStream]) {
+        await stream.until((f) => created(f).length >= sent.length, 10_000);
+        const frames = stream.signals();
+        expect(created(frames)).toHaveLength(sent.length);
+        expect(new Set(created(frames).map((x) => x.data?.data.id))).toEqual(new Set(sent));
+        const ids = frames.map((x) => Number(x.id));
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      }
+      // Every stream got the same frames; Bob exactly those up to his removal, which ended his stream.
+      const reference = aliceStream.signals();
+      for (const stream of bots) expect(stream.signals()).toEqual(reference);
+      await bobStream.done;
+      const cut = reference.findIndex((x) => x.data?.type === 'participant_removed');
+      expect(cut).toBeGreaterThanOrEqual(0);
+      expect(bobStream.signals()).toEqual(reference.slice(0, cut + 1));
+    } finally {
+      await Promise.all(streams.map((s) => s.close()));
+    }
+  });
+
   it('sends the signals a transaction of this process stored to the streams at the cursor before them without reading them back, each only what it may see', async () => {
     await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, {
       configuration: { adminKey: 'support-key' },
