@@ -298,6 +298,31 @@ describe('SQLite HNSW vector index', () => {
     graph.close();
   });
 
+  it('searches with a view into a larger array and leaves the caller its query (copied to the worker, not moved)', async () => {
+    const dimensions = 64;
+    const unit = unitVectors(dimensions, 31);
+    const graph = bareGraph(dimensions, [], 1);
+    try {
+      expect(await graph.ready('bot')).toBe(true);
+      const vectors = unit(50);
+      graph.set(
+        'bot',
+        Array.from({ length: 50 }, (_, i) => 100 + i),
+        vectors.slice(), // the copy moves to the worker; `vectors` stays here
+      );
+      const query = vectors.subarray(17 * dimensions, 18 * dimensions);
+      const top = await graph.nearest('bot', query, 3);
+      expect(top?.[0]).toEqual({ key: 117, distance: expect.closeTo(0, 5) });
+      expect(query.length).toBe(dimensions);
+      expect(vectors.length).toBe(50 * dimensions);
+      await graph.settle(); // then from the graph itself, not the queue
+      expect((await graph.nearest('bot', query, 3))?.[0]?.key).toBe(117);
+      expect(query.length).toBe(dimensions);
+    } finally {
+      graph.close();
+    }
+  });
+
   it('answers a search right after a large set() with the new vectors while they are still being inserted, never a removed key', async () => {
     const dimensions = 512;
     const unit = unitVectors(dimensions, 21);
