@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { AjvCompiler, type BuildCompilerFromPool } from '@fastify/ajv-compiler';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
@@ -13,6 +12,7 @@ import { guardConnections } from './http/connection-guards.js';
 import { installRequestContext } from './http/context.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
+import { newRequestId } from './ids.js';
 import { installMetrics } from './metrics/http.js';
 import { watchApp } from './metrics/watch.js';
 import type { KnowledgeResponder } from './modules/chat/reply-port.js';
@@ -131,7 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
       void (reply as unknown as FastifyReply).status(400).type('application/json; charset=utf-8').send(body);
     },
     trustProxy: config.trustProxy,
-    genReqId: () => `req_${randomBytes(10).toString('hex')}`,
+    genReqId: newRequestId,
     // Query strings, params and headers are text: their values are coerced to the declared types. JSON
     // bodies are not: `{"name": 42}` for a string is a 400 naming the field, never the string "42".
     schemaController: {

@@ -1,6 +1,6 @@
 import { decodeTime } from 'ulidx';
 import { describe, expect, it } from 'vitest';
-import { newId, newSecretId, nextId } from './ids.js';
+import { newId, newRequestId, newSecretId, nextId } from './ids.js';
 
 describe('newSecretId', () => {
   it('makes time-sortable ULIDs whose random part owes nothing to the ids made before', () => {
@@ -46,5 +46,26 @@ describe('nextId', () => {
     const id = newSecretId('msg');
     expect(nextId(id) > id).toBe(true);
     expect(() => nextId('msg_ZZ')).toThrow(/no id after/);
+  });
+});
+
+describe('random digits drawn from the pool', () => {
+  it('fills every digit of a secret id from its own 5 random bits, across refills of the pool', () => {
+    // 2,000 ids draw 20,000 bytes: the 4 KiB pool is refilled several times.
+    const randoms = Array.from({ length: 2000 }, () => newSecretId('msg').slice(14));
+    expect(new Set(randoms).size).toBe(randoms.length);
+    for (let position = 0; position < 16; position++) {
+      const seen = new Set(randoms.map((r) => r[position]));
+      // Each digit is uniform over 32 values: 2,000 draws miss one with probability ~32·(31/32)^2000 ≈ 0.
+      expect(seen.size, `digit ${position}`).toBe(32);
+    }
+  });
+
+  it('makes request ids of 80 random bits in hex, never twice', () => {
+    const ids = Array.from({ length: 1500 }, () => newRequestId());
+    for (const id of ids) expect(id).toMatch(/^req_[0-9a-f]{20}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    const nibbles = new Set(ids.flatMap((id) => [...id.slice(4)]));
+    expect(nibbles.size).toBe(16);
   });
 });
