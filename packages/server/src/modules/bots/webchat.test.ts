@@ -5,6 +5,7 @@ import {
   SPEC_WEBCHAT_FIELDS as SPEC_FIELDS,
 } from '../../../../protocol/src/test-support/webchat-config.js';
 import { caller, expectInvalid } from '../../test-support/admin-calls.js';
+import { chatClient } from '../../test-support/chat.js';
 import { useTestApp } from '../../test-support/fixtures.js';
 import type { TestMember } from '../../test-support/harness.js';
 import { badFields, expectError } from '../../test-support/wire.js';
@@ -239,15 +240,10 @@ describe('bot webchat configuration', () => {
   });
 
   it('is what the Chat API follows from the very next request, each time it changes', async () => {
-    const user = await t.app.inject({ method: 'POST', url: `/v1/chat/${t.botId}/users`, payload: {} });
-    const { key } = user.json() as { key: string };
-    const conversation = await t.app.inject({
-      method: 'POST',
-      url: `/v1/chat/${t.botId}/conversations`,
-      headers: { 'x-user-key': key },
-      payload: {},
-    });
-    const { id } = (conversation.json() as { conversation: { id: string } }).conversation;
+    const chat = chatClient(t);
+    const user = await chat.user();
+    const { key } = user;
+    const id = await chat.conversation(user);
     const asAdmin = (adminKey: string) =>
       t.app.inject({
         method: 'GET',
