@@ -61,30 +61,46 @@ const WRITE_BUFFER_BYTES = 1024 * 1024;
 const FLUSH_EVERY_BYTES = 64 * 1024 * 1024;
 
 /**
- * A Writable onto an open file: the chunks queued while a write is in flight go to the disk in one `writev`,
- * so receiving and hashing the next bytes overlaps with writing the previous ones (the thread pool does the
- * I/O). Every {@link FLUSH_EVERY_BYTES} it starts an `fdatasync` without waiting for it, so the disk writes
- * while the upload goes on and the final fsync has only the tail left to flush; a failed flush fails the
- * write (in `final`, or at the next chunk).
+ * A Writable onto an open file that counts the bytes against `maxBytes` and hashes them: the chunks queued while a
+ * write is in flight go to the disk in one `writev`, and each batch is hashed on this thread while the thread pool
+ * writes it, so receiving and hashing overlap with the disk, with no stream stage in between (the hash is of exactly
+ * the bytes handed to the disk, in their order; a batch that goes over `maxBytes` fails the write unwritten). Every
+ * {@link FLUSH_EVERY_BYTES} it starts an `fdatasync` without waiting for it, so the disk writes while the upload goes
+ * on and the final fsync has only the tail left to flush; a failed flush fails the write (in `final`, or at the next
+ * chunk).
  */
 class FileSink extends Writable {
+  /** Bytes accepted so far. */
+  size = 0;
+  private readonly hash = createHash('sha256');
   private unflushed = 0;
   private flushing: Promise<void> | undefined;
   private flushError: unknown;
 
-  constructor(private readonly handle: FileHandle) {
+  constructor(
+    private readonly handle: FileHandle,
+    private readonly maxBytes: number,
+  ) {
     super({ highWaterMark: WRITE_BUFFER_BYTES });
   }
 
+  /** The hex sha256 of every byte written, once the stream finished. */
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
-    this.writeAll([chunk]).then(() => done(), done);
+    this.accept([chunk], done);
   }
 
   override _writev(
     chunks: Array<{ chunk: Buffer; encoding: BufferEncoding }>,
     done: (error?: Error | null) => void,
   ): void {
-    this.writeAll(chunks.map((c) => c.chunk)).then(() => done(), done);
+    this.accept(
+      chunks.map((c) => c.chunk),
+      done,
+    );
   }
 
   override _final(done: (error?: Error | null) => void): void {
@@ -95,12 +111,25 @@ class FileSink extends Writable {
     return this.flushError === undefined ? null : (this.flushError as Error);
   }
 
-  private async writeAll(buffers: Buffer[]): Promise<void> {
+  private accept(buffers: Buffer[], done: (error?: Error | null) => void): void {
+    let bytes = 0;
+    for (const b of buffers) bytes += b.byteLength;
+    this.size += bytes;
+    if (this.size > this.maxBytes) {
+      done(new BlobTooLargeError(this.maxBytes));
+      return;
+    }
+    const written = this.writeAll(buffers, bytes);
+    // The thread pool only reads the buffers: hashing them meanwhile is safe.
+    for (const b of buffers) this.hash.update(b);
+    releaseTransferBuffers(bytes);
+    written.then(() => done(), done);
+  }
+
+  private async writeAll(buffers: Buffer[], bytes: number): Promise<void> {
     const failed = this.failure();
     if (failed) throw failed;
     let pending = buffers;
-    let bytes = 0;
-    for (const b of buffers) bytes += b.byteLength;
     // A regular file takes the whole writev unless the disk fails; a short write goes on with the rest.
     for (let left = bytes; left > 0; ) {
       const { bytesWritten } = await this.handle.writev(pending);
@@ -163,30 +192,16 @@ async function writeFile(
   opts: PutOptions,
 ): Promise<BlobWritten> {
   const tmp = await tempFile(tmpDir);
-  const hash = createHash('sha256');
-  let size = 0;
   const handle = await open(tmp, 'wx', 0o600);
-  // Counted and hashed as the bytes arrive, before they wait for the disk.
-  const measure = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      size += chunk.byteLength;
-      if (size > opts.maxBytes) {
-        done(new BlobTooLargeError(opts.maxBytes));
-        return;
-      }
-      hash.update(chunk);
-      releaseTransferBuffers(chunk.byteLength);
-      done(null, chunk);
-    },
-  });
+  const sink = new FileSink(handle, opts.maxBytes);
   try {
     opts.signal?.throwIfAborted();
-    await pipeline(body, measure, new FileSink(handle), ...(opts.signal ? [{ signal: opts.signal }] : []));
+    await pipeline(body, sink, ...(opts.signal ? [{ signal: opts.signal }] : []));
     opts.signal?.throwIfAborted();
     await handle.sync();
     await handle.close();
     await commit(tmp, target);
-    return { size, sha256: hash.digest('hex') };
+    return { size: sink.size, sha256: sink.digest() };
   } catch (error) {
     await handle.close().catch(() => undefined);
     await rm(tmp, { force: true });
