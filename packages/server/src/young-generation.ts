@@ -52,8 +52,13 @@ export function holdYoungGeneration(
   return true;
 }
 
-/** Bytes of transfer buffers after which {@link releaseTransferBuffers} runs a scavenge. */
-export const SCAVENGE_EVERY_BYTES = 8 * 1024 * 1024;
+/**
+ * Bytes of transfer buffers after which {@link releaseTransferBuffers} runs a scavenge.
+ * Every 2 MiB: at 8 MiB, V8 still ran ~110 full (mark-compact) collections per 3 uploads of 1 GiB, its background
+ * threads burning 30–60% of a core, and uploads fell to ~0.4× a bare server in such runs; at 2 MiB, 7 (bench/README.md,
+ * Files transfer).
+ */
+export const SCAVENGE_EVERY_BYTES = 2 * 1024 * 1024;
 
 type Scavenge = (options: { type: 'minor' }) => void;
 let scavenge: Scavenge | null | undefined;
@@ -81,7 +86,7 @@ function exposeScavenge(): Scavenge | null {
  * copies each piece of a request body into a new buffer, and a file stream reads into new ones: their memory,
  * outside V8's heap, is freed only when a GC finds them dead. With nothing else allocating much, V8 waits for
  * tens of MB of them (its external memory limit) before collecting, so a large upload or download held ~35 MB
- * of dead buffers; scavenged every 8 MB it holds about 15 (bench/README.md, Files transfer).
+ * of dead buffers; scavenged every 8 MB it held about 15, every 2 MB less (bench/README.md, Files transfer).
  */
 export function releaseTransferBuffers(bytes: number): void {
   sinceScavenge += bytes;
