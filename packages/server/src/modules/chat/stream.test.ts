@@ -10,7 +10,7 @@ import {
 } from '../../test-support/chat.js';
 import { useTestApp } from '../../test-support/fixtures.js';
 import { createTestApp } from '../../test-support/harness.js';
-import { frameOf } from './stream.js';
+import { frameOf } from './stream-frames.js';
 
 describe('Chat API live stream (SSE over real HTTP)', () => {
   const t = useTestApp({ env: { PARLEY_CHAT_PING_INTERVAL_MS: '100' } });

@@ -1,8 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { ApiError } from '../../errors/errors.js';
 import type { SignalBus, SignalNote, StoredSignals } from './bus.js';
 import type { ChatCaller, ChatService } from './contract.js';
+import { frameOf, type SignalFrameRow } from './stream-frames.js';
+import { BurstCorking } from './stream-turn.js';
 
 /** Bounds on the live streams of one process. */
 export interface StreamLimits {
@@ -43,6 +44,8 @@ export class StreamRegistry {
   private readonly streams = new Set<OpenStream>();
   private readonly counts = new Map<string, number>();
   private heldBytes = 0;
+  /** Which streams' frames leave at once and which wait corked for the end of a burst (stream-turn.ts). */
+  readonly bursts = new BurstCorking();
 
   constructor(readonly limits: StreamLimits = DEFAULT_STREAM_LIMITS) {}
 
@@ -262,7 +265,7 @@ class LiveStream {
    * Signals just stored, announced with the cursor before them: sent at once (called from the writer's
    * publish after its commit, or from another process's note) when that cursor is the last one this stream sent
    * and it is neither reading nor waiting for its reader; otherwise read as any other note. The frames leave at
-   * once, before the writer's request is answered, unless other notes came first in this turn (see `turn`).
+   * once, before the writer's request is answered, unless other notes came first in this turn (see stream-turn.ts).
    */
   private take(stored: StoredSignals): void {
     if (!this.ready || this.closed) return;
@@ -271,9 +274,10 @@ class LiveStream {
       return;
     }
     try {
-      const atOnce = sendsAtOnce(stored);
+      const { bursts } = this.options.registry;
+      const atOnce = bursts.sendsAtOnce(stored);
       const socket = this.options.res.socket;
-      if (!atOnce && socket) holdUntilTurnEnds(socket);
+      if (!atOnce && socket) bursts.hold(socket);
       const sent = this.send(stored.rows);
       if (sent === 'sent') {
         // Past the rows this caller may not see too: none of them is for it.
@@ -368,89 +372,6 @@ class LiveStream {
     }
     if (again?.admin !== caller.admin || again.userId !== caller.userId) this.close();
   }
-}
-
-/**
- * Who sends at once and who waits, among the signals announced during one turn of the event loop: the first
- * note's frames go to each socket at once (its readers start on them while the process goes on), and the
- * frames of the notes after it in the same turn (a burst of messages handled back to back) wait in their
- * sockets, corked, until {@link NOTES_HELD} notes wait or the turn ends: one write per listener for several
- * messages instead of one per message. The held bytes count in each response's `writableLength`, so a slow
- * reader is still stopped at `bufferBytes`; order is untouched (a socket sends what it was given, in order).
- */
-const turn = {
-  first: undefined as StoredSignals | undefined,
-  last: undefined as StoredSignals | undefined,
-  notes: 0,
-  held: new Set<Socket>(),
-  ends: false,
-};
-
-/** Notes whose frames may wait together in the sockets (~1 ms of a message's handling each, on SQLite). */
-const NOTES_HELD = 8;
-
-/** Whether the frames of `stored` go out at once, or wait in their sockets (see {@link turn}). */
-function sendsAtOnce(stored: StoredSignals): boolean {
-  if (turn.first === undefined) {
-    turn.first = stored;
-    endTurnSoon();
-  }
-  if (turn.first === stored) return true;
-  if (turn.last !== stored) {
-    turn.last = stored;
-    turn.notes += 1;
-    if (turn.notes > NOTES_HELD) {
-      releaseHeld();
-      turn.notes = 1;
-    }
-  }
-  return false;
-}
-
-/** Keeps what is written to `socket` in it until the held frames are released. */
-function holdUntilTurnEnds(socket: Socket): void {
-  if (turn.held.has(socket)) return;
-  socket.cork();
-  turn.held.add(socket);
-}
-
-/** Sends what waits in the held sockets. */
-function releaseHeld(): void {
-  const held = [...turn.held];
-  turn.held.clear();
-  for (const socket of held) socket.uncork();
-}
-
-function endTurnSoon(): void {
-  if (turn.ends) return;
-  turn.ends = true;
-  setImmediate(() => {
-    turn.first = undefined;
-    turn.last = undefined;
-    turn.notes = 0;
-    turn.ends = false;
-    releaseHeld();
-  });
-}
-
-type SignalFrameRow = { cursor: number; type: string; data: string; adminOnly?: boolean };
-
-/**
- * The SSE frames of rows, by row: streams woken by one signal share one read (`chat.signalsAfter`), hence
- * its row objects, so a message is encoded once and the same bytes are written to each of its listeners.
- */
-const frames = new WeakMap<SignalFrameRow, Buffer>();
-
-/** A signal row's SSE frame: `id: <cursor>`, `event: message`, `data: {"type": …, "data": …}`. */
-export function frameOf(row: SignalFrameRow): Buffer {
-  let frame = frames.get(row);
-  if (!frame) {
-    frame = Buffer.from(
-      `id: ${row.cursor}\nevent: message\ndata: {"type":${JSON.stringify(row.type)},"data":${row.data}}\n\n`,
-    );
-    frames.set(row, frame);
-  }
-  return frame;
 }
 
 /** Signals read at once by a stream (the stream reads again while a read comes back full). */
