@@ -1,4 +1,6 @@
-import { connect } from 'node:net';
+import { once } from 'node:events';
+import { createServer, type ServerResponse } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   chatClient,
@@ -10,7 +12,7 @@ import {
 } from '../../test-support/chat.js';
 import { useTestApp } from '../../test-support/fixtures.js';
 import { createTestApp } from '../../test-support/harness.js';
-import { frameOf } from './stream-frames.js';
+import { frameOf, writeFrame } from './stream-frames.js';
 
 describe('Chat API live stream (SSE over real HTTP)', () => {
   const t = useTestApp({ env: { PARLEY_CHAT_PING_INTERVAL_MS: '100' } });
@@ -490,9 +492,38 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
 });
 
 /** A raw HTTP/1.1 GET whose response the test reads only when it chooses (a reader that does not read). */
+/** A frame as a raw reader sees it: its id, its signal's type, and the message id of a message signal. */
+interface RawFrame {
+  id: number;
+  type: string;
+  messageId?: string;
+}
+
+/**
+ * The whole SSE frames of what a raw socket read (the answer's headers and chunk sizes between them are
+ * skipped: each frame is one line-start `id:` block ending in a blank line; the connection may end mid-frame).
+ */
+function wholeFrames(text: string): RawFrame[] {
+  const blocks = text.split('\n\n');
+  blocks.pop();
+  const frames: RawFrame[] = [];
+  for (const block of blocks) {
+    const match = /^id: (\d+)\nevent: message\ndata: \{"type":"([a-z_]+)","data":(?:\{"id":"([^"]+)")?/m.exec(
+      block,
+    );
+    if (match)
+      frames.push({
+        id: Number(match[1]),
+        type: String(match[2]),
+        ...(match[3] ? { messageId: match[3] } : {}),
+      });
+  }
+  return frames;
+}
+
 function rawListen(url: string, headers: Record<string, string>) {
   const target = new URL(url);
-  const socket = connect({ host: target.hostname, port: Number(target.port) });
+  const socket: Socket = connect({ host: target.hostname, port: Number(target.port) });
   socket.pause();
   socket.on('error', () => undefined);
   const request = [
@@ -504,30 +535,39 @@ function rawListen(url: string, headers: Record<string, string>) {
   ].join('\r\n');
   socket.write(request);
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  // The answer's first bytes (its headers): the stream is open. They stay in the socket for readToEnd.
+  // The answer's first bytes (its headers): the stream is open. They stay in the socket for the reads below.
   const opened = new Promise<void>((resolve) => socket.once('readable', () => resolve()));
+  const chunks: Buffer[] = [];
+  const read = () => wholeFrames(Buffer.concat(chunks).toString('utf8'));
+  let reading = false;
+  const startReading = () => {
+    if (reading) return;
+    reading = true;
+    socket.removeAllListeners('readable');
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  };
   return {
     socket,
     closed,
     opened,
-    /** Reads everything until the server ends the connection; answers the SSE ids and types received. */
-    async readToEnd(): Promise<Array<{ id: number; type: string }>> {
-      const chunks: Buffer[] = [];
-      socket.removeAllListeners('readable');
-      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-      socket.on('error', () => undefined);
+    /** Reads until `done` holds for the whole frames received so far (the stream stays open); answers them. */
+    async readUntil(done: (frames: RawFrame[]) => boolean, timeoutMs = 30_000): Promise<RawFrame[]> {
+      startReading();
+      socket.resume();
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const frames = read();
+        if (done(frames)) return frames;
+        if (Date.now() > deadline) throw new Error(`the frames awaited did not arrive in ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    /** Reads everything until the server ends the connection; answers the SSE frames received. */
+    async readToEnd(): Promise<RawFrame[]> {
+      startReading();
       socket.resume();
       await closed;
-      const text = Buffer.concat(chunks).toString('utf8');
-      const frames: Array<{ id: number; type: string }> = [];
-      // Only whole frames count: the connection may end in the middle of one.
-      const blocks = text.split('\n\n');
-      blocks.pop();
-      for (const block of blocks) {
-        const match = /^id: (\d+)\nevent: message\ndata: \{"type":"([a-z_]+)"/m.exec(block);
-        if (match) frames.push({ id: Number(match[1]), type: String(match[2]) });
-      }
-      return frames;
+      return read();
     },
   };
 }
@@ -657,6 +697,54 @@ describe('Chat API live stream bounds (a caller may not exhaust the server)', ()
   });
 });
 
+describe('Chat API live stream of a reader that falls behind and catches up', () => {
+  const t = useTestApp({
+    env: { PARLEY_CHAT_STREAM_BUFFER_BYTES: '65536', PARLEY_CHAT_STREAM_STALL_MS: '60000' },
+  });
+
+  it('stops sending while the reader is behind, then sends the rest, in order and once, when it reads again', async () => {
+    const chat = chatClient(t);
+    const sse = await liveStreams(t);
+    const user = await chat.user();
+    const conv = await chat.conversation(user);
+    const behind = rawListen(sse.url(conv), { 'x-user-key': user.key });
+    await behind.opened;
+    // More than the loopback socket buffers take (see the bounds test above): the stream stops at 64 KB
+    // waiting in its socket, and goes on only once the socket says its reader drained it.
+    const text = 'x'.repeat(120_000);
+    const sent: string[] = [];
+    for (let i = 0; i < 560; i++) {
+      const res = await chat.call('POST', '/messages', {
+        bot: true,
+        body: { conversationId: conv, payload: { type: 'text', text: `${i} ${text}` } },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      sent.push((res.json() as { message: { id: string } }).message.id);
+    }
+    // The reader catches up (well within the 60 s stall limit) and gets everything; its stream stays open.
+    const frames = await behind.readUntil(
+      (f) => f.filter((x) => x.type === 'message_created').length >= sent.length,
+    );
+    const created = frames.filter((f) => f.type === 'message_created');
+    expect(created.map((f) => f.messageId)).toEqual(sent);
+    const ids = frames.map((f) => f.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(ids.length);
+    const after = await chat.call('POST', '/messages', {
+      bot: true,
+      body: { conversationId: conv, payload: { type: 'text', text: 'after' } },
+    });
+    expect(after.statusCode).toBe(201);
+    const afterId = (after.json() as { message: { id: string } }).message.id;
+    const later = await behind.readUntil((f) => f.some((x) => x.messageId === afterId));
+    expect(later.filter((f) => f.type === 'message_created').map((f) => f.messageId)).toEqual([
+      ...sent,
+      afterId,
+    ]);
+    behind.socket.destroy();
+  }, 60_000);
+});
+
 describe('Chat API live streams end when their credentials are revoked', () => {
   const t = useTestApp();
   let chat: ReturnType<typeof chatClient>;
@@ -758,5 +846,86 @@ describe('SSE frames of signal rows', () => {
     const again = frameOf({ ...row });
     expect(again).not.toBe(frame);
     expect(again.equals(frame)).toBe(true);
+  });
+});
+
+describe('writeFrame: SSE frames straight to the socket as HTTP/1.1 chunks', () => {
+  const frame = (n: number) =>
+    frameOf({ cursor: n, type: 'message_created', data: `{"id":"m${n}","text":"h\u00e9llo"}` });
+
+  /** A server answering one SSE response written by `write`; answers the raw bytes a client read, to the end. */
+  async function rawAnswer(requestLine: string, write: (res: ServerResponse) => void): Promise<string> {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+      res.write('retry: 3000\n: connected\n\n');
+      write(res);
+      res.end();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as { port: number };
+      const socket = connect({ host: '127.0.0.1', port });
+      socket.write(`${requestLine}\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n`);
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      await once(socket, 'close');
+      return Buffer.concat(chunks).toString('utf8');
+    } finally {
+      server.close();
+    }
+  }
+
+  /** The body of a chunked answer, its chunks joined; throws on a malformed chunk. */
+  function dechunk(answer: string): { chunks: string[]; body: string } {
+    let rest = answer.slice(answer.indexOf('\r\n\r\n') + 4);
+    const chunks: string[] = [];
+    for (;;) {
+      const line = rest.indexOf('\r\n');
+      const size = Number.parseInt(rest.slice(0, line), 16);
+      if (!Number.isInteger(size)) throw new Error(`not a chunk size: ${rest.slice(0, 20)}`);
+      const bytes = Buffer.from(rest.slice(line + 2), 'utf8');
+      const chunk = bytes.subarray(0, size).toString('utf8');
+      if (size === 0) return { chunks, body: chunks.join('') };
+      chunks.push(chunk);
+      rest = bytes.subarray(size).toString('utf8');
+      if (!rest.startsWith('\r\n')) throw new Error(`chunk of ${size} bytes not followed by CRLF`);
+      rest = rest.slice(2);
+    }
+  }
+
+  it('writes each frame as one chunk, in order with what the response itself writes, and a valid chunked body', async () => {
+    const answer = await rawAnswer('GET / HTTP/1.1', (res) => {
+      writeFrame(res, frame(1));
+      writeFrame(res, frame(2));
+      // Bytes held by the response itself (corked): the next frame must not overtake them.
+      res.cork();
+      res.write(': held\n\n');
+      writeFrame(res, frame(3));
+      res.uncork();
+      writeFrame(res, frame(4));
+      writeFrame(res, frame(1));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(answer.toLowerCase()).toContain('transfer-encoding: chunked');
+    const { chunks, body } = dechunk(answer);
+    const text = (n: number) => frame(n).toString('utf8');
+    expect(body).toBe(
+      `retry: 3000\n: connected\n\n${text(1)}${text(2)}: held\n\n${text(3)}${text(4)}${text(1)}`,
+    );
+    // Straight to the socket, a frame is one chunk of its own.
+    expect(chunks).toContain(text(1));
+    expect(chunks).toContain(text(2));
+    expect(chunks).toContain(text(4));
+  });
+
+  it('writes the frames as they are to an HTTP/1.0 reader, whose body is not chunked', async () => {
+    const answer = await rawAnswer('GET / HTTP/1.0', (res) => {
+      writeFrame(res, frame(1));
+      writeFrame(res, frame(2));
+    });
+    expect(answer.toLowerCase()).not.toContain('transfer-encoding');
+    const body = answer.slice(answer.indexOf('\r\n\r\n') + 4);
+    expect(body).toBe(`retry: 3000\n: connected\n\n${frame(1).toString('utf8')}${frame(2).toString('utf8')}`);
   });
 });

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { ApiError } from '../../errors/errors.js';
 import type { SignalBus, SignalNote, StoredSignals } from './bus.js';
 import type { ChatCaller, ChatService } from './contract.js';
-import { frameOf, type SignalFrameRow } from './stream-frames.js';
+import { frameOf, PING_FRAME, type SignalFrameRow, writeFrame } from './stream-frames.js';
 import { BurstCorking } from './stream-turn.js';
 
 /** Bounds on the live streams of one process. */
@@ -204,7 +204,7 @@ class LiveStream {
 
     // A stream waiting for its reader needs no ping: it is not idle.
     this.ping = setInterval(() => {
-      if (!this.stopped) this.write('event: message\ndata: {"type":"ping","data":{}}\n\n');
+      if (!this.stopped) this.write(PING_FRAME);
     }, this.options.pingMs);
     this.ping.unref();
 
@@ -227,8 +227,8 @@ class LiveStream {
     if (this.stopped) res.destroy();
   };
 
-  private write(frame: string | Buffer): void {
-    if (!this.closed) this.options.res.write(frame);
+  private write(frame: Buffer): void {
+    if (!this.closed) writeFrame(this.options.res, frame);
   }
 
   /** Sends what was written now instead of after the current task ends. */
@@ -242,9 +242,11 @@ class LiveStream {
     const { res, registry } = this.options;
     this.waiting ??= new Promise<void>((resolve) => {
       this.stopped = true;
+      // Frames go to the socket itself (see writeFrame): the socket says when its reader took them.
+      const writer = res.socket ?? res;
       const done = () => {
         clearTimeout(stall);
-        res.off('drain', done);
+        writer.off('drain', done);
         res.off('close', done);
         registry.hold(this.entry, 0);
         this.stopped = false;
@@ -253,7 +255,7 @@ class LiveStream {
       };
       const stall = setTimeout(this.close, registry.limits.stallMs);
       stall.unref();
-      res.on('drain', done);
+      writer.on('drain', done);
       res.on('close', done);
       if (!registry.hold(this.entry, res.writableLength)) this.close();
       if (this.closed) done();
