@@ -6,8 +6,12 @@ import { changesState, requireSameOrigin, type SessionTransport, sessionCookie }
 
 /** Resolves tokens and workspace membership; implemented by the identity service (http/ knows no module). */
 export interface AuthResolver {
-  /** The principal a token value stands for, or undefined when unknown, revoked or expired. */
-  resolveToken(value: string): Promise<Principal | undefined>;
+  /**
+   * The principal a token value stands for, or undefined when unknown, revoked or expired. `readBot`: a bot
+   * whose row the caller read in this request; a bot access key of that bot takes its workspace from it
+   * instead of reading the row again (any other token is resolved as without it).
+   */
+  resolveToken(value: string, readBot?: { id: string; workspaceId: string }): Promise<Principal | undefined>;
   /** The account principal of a session cookie's value, or undefined when unknown, ended or revoked. */
   resolveSession(value: string): Promise<Principal | undefined>;
   /** The actor a principal is inside a workspace, or undefined when it does not belong there. */

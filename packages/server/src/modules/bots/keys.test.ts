@@ -208,6 +208,16 @@ describe('bot access keys', () => {
         kind: 'bot',
         botId: other.botId,
       });
+      // A bot read in the same request (the Chat API's path bot) stands in for the key's bot only when it is
+      // that bot: another bot's key still resolves to its own bot and workspace.
+      const resolver = t.app.services.identity.resolver;
+      const mine = { id: t.botId, workspaceId: t.workspaceId };
+      expect(await resolver.resolveToken(theirs.value, mine)).toMatchObject({
+        kind: 'bot',
+        botId: other.botId,
+        workspaceId: other.workspaceId,
+      });
+      expect(await resolver.resolveToken(t.botKey, mine)).toEqual(await resolver.resolveToken(t.botKey));
     });
 
     it("answers 401 when a bot key is used with another workspace's id", async () => {

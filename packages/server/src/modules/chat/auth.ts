@@ -18,7 +18,8 @@ async function botCaller(
     throw errors.unauthorized(
       'Malformed Authorization header: send "Authorization: Bearer <bot access key>", or authenticate as a chat user with x-user-key instead',
     );
-  const principal = await ctx.auth.resolveToken(token);
+  // The bot's row was read for this request (chatFacts): its own key needs no second read of it.
+  const principal = await ctx.auth.resolveToken(token, { id: bot.id, workspaceId: bot.workspaceId });
   if (!principal)
     throw errors.unauthorized(
       'Invalid token: it is unknown, revoked or expired. The Chat API takes this bot\'s access key as "Authorization: Bearer <key>", or a chat user\'s x-user-key',

@@ -10,12 +10,17 @@ import { sessionRepo } from './session-repo.js';
 import { liveSession } from './sessions.js';
 
 /** How the holder of a live token of each kind is found: the principal it stands for, if it still exists. */
-const PRINCIPALS: Record<TokenKind, (repo: IdentityRepo, row: TokenRow) => Promise<Principal | undefined>> = {
+const PRINCIPALS: Record<
+  TokenKind,
+  (repo: IdentityRepo, row: TokenRow, readBot?: ReadBot) => Promise<Principal | undefined>
+> = {
   async pat(repo, row) {
     const account = row.account_id ? await repo.accountById(row.account_id) : undefined;
     return account && { kind: 'account', accountId: account.id, email: account.email, tokenId: row.id };
   },
-  async bak(repo, row) {
+  async bak(repo, row, readBot) {
+    if (readBot && row.bot_id === readBot.id)
+      return { kind: 'bot', botId: readBot.id, workspaceId: readBot.workspaceId, tokenId: row.id };
     const bot = row.bot_id ? await repo.botForKey(row.bot_id) : undefined;
     return bot && { kind: 'bot', botId: bot.id, workspaceId: bot.workspace_id, tokenId: row.id };
   },
@@ -34,6 +39,9 @@ const PRINCIPALS: Record<TokenKind, (repo: IdentityRepo, row: TokenRow) => Promi
   },
 };
 
+/** A bot the caller read in the same request (see AuthResolver.resolveToken). */
+type ReadBot = { id: string; workspaceId: string };
+
 /** The live token of a value: known, not revoked, not expired at `nowMs`. */
 async function liveToken(db: Kysely<Database>, value: string, nowMs: number): Promise<TokenRow | undefined> {
   const hash = hashToken(value);
@@ -47,12 +55,12 @@ async function liveToken(db: Kysely<Database>, value: string, nowMs: number): Pr
 export function identityResolver(ctx: Pick<IdentityContext, 'db' | 'clock' | 'config'>): AuthResolver {
   const { db, clock } = ctx;
   return {
-    async resolveToken(value) {
+    async resolveToken(value, readBot) {
       const at = clock();
       const row = await liveToken(db, value, at.getTime());
       const holder =
         row && Object.hasOwn(PRINCIPALS, row.kind) ? PRINCIPALS[row.kind as TokenKind] : undefined;
-      const principal = row && holder ? await holder(identityRepo(db), row) : undefined;
+      const principal = row && holder ? await holder(identityRepo(db), row, readBot) : undefined;
       if (row && principal) {
         // Record use at most once a minute per token, so reads stay reads: no statement at all while the row
         // read says it was recorded within the minute (the update's own condition covers a race).
