@@ -47,7 +47,7 @@ export interface HnswStop {
   code: number;
 }
 
-/** Partitions up to this size are searched with the graph's own breadth (its expansionSearch, 100). */
+/** Partitions up to this size are searched with the graph's own breadth (its expansionSearch, 112). */
 export const WIDE_SEARCH_FROM = 200_000;
 
 /**

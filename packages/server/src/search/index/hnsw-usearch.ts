@@ -15,13 +15,14 @@ export interface HnswParameters {
 /**
  * Defaults measured with bench/search-speed.ts on 100k clustered 512-d vectors (bench/README.md, "Vector
  * search by HNSW"): for vectorSearch(v, 80), which asks for 100 candidates, recall@10 against the exact
- * scan 0.987 at expansionSearch 100 (0.993 at 128, 0.982 at 90, 0.972 at 80), the search 23% faster than
- * at 128. A search for k candidates keeps max(k, expansionSearch); saved graphs do not depend on it.
+ * scan 0.995 and 0.997 at expansionSearch 112 on two fills, where 100 gave 0.976–0.998 across fills (0.993 at
+ * 128, 0.972 at 80 on one graph); vectorSearch p50 2.4–2.7 ms at 112, 2.2 at 100. A search for k candidates
+ * keeps max(k, expansionSearch); saved graphs do not depend on it.
  */
 export const DEFAULT_HNSW_PARAMETERS: Omit<HnswParameters, 'dimensions'> = {
   connectivity: 16,
   expansionAdd: 64,
-  expansionSearch: 100,
+  expansionSearch: 112,
 };
 
 /**
