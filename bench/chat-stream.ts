@@ -61,13 +61,24 @@ function listOption(name: string, env: string, fallback: number[]): number[] {
 // ---------------------------------------------------------------------------------------------------------
 // The baseline: a raw Node http server doing the same fan-out in memory (run as a child process of this file)
 
+/** `<prefix>_` and `length` random base-32 digits: ids as long as Parley's (a message's 16, a ULID's 26). */
+function baselineId(prefix: string, length: number): string {
+  const digits = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  let id = `${prefix}_`;
+  for (const byte of randomBytes(length)) id += digits[byte % 32];
+  return id;
+}
+
 /**
  * `GET /conversations/{id}/listen` keeps the response open as an SSE stream; `POST /messages` parses the JSON
  * body, makes a message, writes one frame shaped like Parley's to every open stream of the conversation, then
- * answers 201 `{message}`. No storage, no auth, no validation: the floor of this work in Node.
+ * answers 201 `{message}`. No storage, no auth, no validation: the floor of this work in Node. Its ids are as
+ * long as Parley's (a message's, its author's, the conversation's), so its frames are Parley's size: the
+ * readers parse the same bytes from both.
  */
 function runBaselineServer(port: number): void {
   const streams = new Map<string, Set<ServerResponse>>();
+  const botUserId = baselineId('user', 26);
   let cursor = 0;
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
@@ -100,9 +111,9 @@ function runBaselineServer(port: number): void {
         const input = JSON.parse(body) as { conversationId: string; payload: unknown; metadata?: unknown };
         cursor += 1;
         const message = {
-          id: `msg_${cursor}`,
+          id: baselineId('msg', 16),
           conversationId: input.conversationId,
-          userId: 'bot',
+          userId: botUserId,
           isBot: true,
           payload: input.payload,
           metadata: input.metadata ?? {},
@@ -493,14 +504,12 @@ function parleySystem(
 }
 
 function baselineSystem(proc: NodeProcess): System {
-  let conversations = 0;
   return {
     key: 'raw',
     label: 'raw Node http (baseline)',
     procs: [proc],
     async prepare(n) {
-      conversations += 1;
-      const conversationId = `conv_${conversations}`;
+      const conversationId = baselineId('conv', 26);
       return {
         post: { url: `${proc.url}/messages`, headers: {}, conversationId },
         listen: Array.from({ length: n }, () => ({
