@@ -492,6 +492,27 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
 });
 
 /** A raw HTTP/1.1 GET whose response the test reads only when it chooses (a reader that does not read). */
+/**
+ * Posts more bytes to a conversation than the loopback socket buffers take (~67 MB in 560 messages of 120 KB,
+ * the most the API takes; the kernel may buffer ~36 MB), as the bot; answers the message ids in order.
+ */
+async function postPastSocketBuffers(
+  chat: ReturnType<typeof chatClient>,
+  conversationId: string,
+): Promise<string[]> {
+  const text = 'x'.repeat(120_000);
+  const sent: string[] = [];
+  for (let i = 0; i < 560; i++) {
+    const res = await chat.call('POST', '/messages', {
+      bot: true,
+      body: { conversationId, payload: { type: 'text', text: `${i} ${text}` } },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    sent.push((res.json() as { message: { id: string } }).message.id);
+  }
+  return sent;
+}
+
 /** A frame as a raw reader sees it: its id, its signal's type, and the message id of a message signal. */
 interface RawFrame {
   id: number;
@@ -596,18 +617,9 @@ describe('Chat API live stream bounds (a caller may not exhaust the server)', ()
     await slow.opened;
     // A reader that keeps up, on the same conversation: the stalled one must not hold it back.
     const reader = await sse.listen(conv, { authorization: `Bearer ${t.botKey}` });
-    // More bytes than the loopback socket buffers take (~67 MB in 128 KB messages, the most the API takes; the kernel may buffer ~36 MB): without
-    // backpressure the server holds the rest for the reader; with it, the stream stops, then is dropped.
-    const text = 'x'.repeat(120_000);
-    const sent: string[] = [];
-    for (let i = 0; i < 560; i++) {
-      const res = await chat.call('POST', '/messages', {
-        bot: true,
-        body: { conversationId: conv, payload: { type: 'text', text: `${i} ${text}` } },
-      });
-      expect(res.statusCode, res.body).toBe(201);
-      sent.push((res.json() as { message: { id: string } }).message.id);
-    }
+    // Without backpressure the server holds what the socket buffers do not take for the reader; with it, the
+    // stream stops, then is dropped.
+    const sent = await postPastSocketBuffers(chat, conv);
     const created = (f: SseFrame[]) => f.filter((x) => x.data?.type === 'message_created');
     try {
       await reader.until((f) => created(f).length >= sent.length, 20_000);
@@ -711,16 +723,7 @@ describe('Chat API live stream of a reader that falls behind and catches up', ()
     await behind.opened;
     // More than the loopback socket buffers take (see the bounds test above): the stream stops at 64 KB
     // waiting in its socket, and goes on only once the socket says its reader drained it.
-    const text = 'x'.repeat(120_000);
-    const sent: string[] = [];
-    for (let i = 0; i < 560; i++) {
-      const res = await chat.call('POST', '/messages', {
-        bot: true,
-        body: { conversationId: conv, payload: { type: 'text', text: `${i} ${text}` } },
-      });
-      expect(res.statusCode, res.body).toBe(201);
-      sent.push((res.json() as { message: { id: string } }).message.id);
-    }
+    const sent = await postPastSocketBuffers(chat, conv);
     // The reader catches up (well within the 60 s stall limit) and gets everything; its stream stays open.
     const frames = await behind.readUntil(
       (f) => f.filter((x) => x.type === 'message_created').length >= sent.length,
