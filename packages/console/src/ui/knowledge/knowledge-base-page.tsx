@@ -1,4 +1,5 @@
 import type { Bot, Client } from '@parley/client';
+import { useEffect, useRef } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { useConsole } from '../../context.js';
 import { useLoad, useOwnMember } from '../../hooks.js';
@@ -54,6 +55,14 @@ function KnowledgeBaseView({ bot }: { bot: Bot }) {
     every,
     enabled: kb.data !== undefined,
   });
+  // The counts come from a request of their own: once the rows say every file settled, the counts are asked
+  // once more, or they could stay as they were a moment before the last file settled (the polling stops).
+  const wasMoving = useRef(false);
+  const reloadCounts = kb.reload;
+  useEffect(() => {
+    if (wasMoving.current && !moving) reloadCounts();
+    wasMoving.current = moving;
+  }, [moving, reloadCounts]);
   const back = `/console/bots/${encodeURIComponent(bot.id)}/knowledge`;
 
   if (!kb.data) {
