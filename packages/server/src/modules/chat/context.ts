@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../../db/database.js';
+import { PerHandle } from '../../db/per-handle.js';
 import type { Database } from '../../db/schema.js';
 import { errors } from '../../errors/errors.js';
 import type { AuthResolver } from '../../http/context.js';
@@ -71,7 +72,7 @@ export const BOT_USER_KEPT_MS = 60_000;
 /** Bots kept at most (the least recently stored forgotten first). */
 const BOT_USERS_KEPT = 10_000;
 /** Per database handle (not a transaction's: it may roll back), the bots whose chat user is there: until when. */
-const botUsersStored = new WeakMap<Kysely<Database>, Map<string, number>>();
+const botUsersStored = new PerHandle<Map<string, number>>();
 
 /**
  * Stores the bot's own chat user when missing (named and pictured after its webchat); answers its id. Every
@@ -96,11 +97,7 @@ export async function ensureBotUser(db: Kysely<Database>, bot: ChatBot, at: stri
     updated_at: at,
   });
   if (!db.isTransaction) {
-    let kept = botUsersStored.get(db);
-    if (!kept) {
-      kept = new Map();
-      botUsersStored.set(db, kept);
-    }
+    const kept = botUsersStored.of(db, () => new Map());
     kept.delete(bot.id);
     kept.set(bot.id, now + BOT_USER_KEPT_MS);
     if (kept.size > BOT_USERS_KEPT) kept.delete(kept.keys().next().value as string);

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { fixedQuery } from '../../db/fixed-query.js';
 import { keysetPage } from '../../db/keyset.js';
+import { PerHandle } from '../../db/per-handle.js';
 import type {
   ChatConversationsTable,
   ChatEventsTable,
@@ -196,16 +197,11 @@ function conversationQueries(db: Kysely<Database>, keyed: KeyedRows) {
  * request asks for one about ten times (the database's, then its transaction's), so each handle keeps its own.
  * A transaction's handle, and its repository with it, is let go with the transaction.
  */
-const repos = new WeakMap<Kysely<Database>, ChatRepo>();
+const repos = new PerHandle<ChatRepo>();
 
 /** Queries of the Chat API tables. Every query is scoped by bot. */
 export function chatRepo(db: Kysely<Database>): ChatRepo {
-  let repo = repos.get(db);
-  if (!repo) {
-    repo = makeChatRepo(db);
-    repos.set(db, repo);
-  }
-  return repo;
+  return repos.of(db, () => makeChatRepo(db));
 }
 
 function makeChatRepo(db: Kysely<Database>) {

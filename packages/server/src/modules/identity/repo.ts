@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, UpdateResult } from 'kysely';
 import { fixedQuery } from '../../db/fixed-query.js';
 import { afterCursor } from '../../db/keyset.js';
+import { PerHandle } from '../../db/per-handle.js';
 import type {
   AccountsTable,
   Database,
@@ -258,21 +259,16 @@ function lookupQueries(
 }
 
 /** The repositories made so far, by database handle (a transaction's goes with it). */
-const repos = new WeakMap<Kysely<Database>, IdentityRepo>();
+const repos = new PerHandle<IdentityRepo>();
 
 /** The identity queries over a database or a transaction. */
 export function identityRepo(db: Kysely<Database>): IdentityRepo {
   // Every authenticated request asks for one: each database handle keeps the one made for it.
-  let repo = repos.get(db);
-  if (!repo) {
-    repo = {
-      ...accountQueries(db),
-      ...workspaceQueries(db),
-      ...memberQueries(db),
-      ...invitationQueries(db),
-      ...lookupQueries(db),
-    };
-    repos.set(db, repo);
-  }
-  return repo;
+  return repos.of(db, () => ({
+    ...accountQueries(db),
+    ...workspaceQueries(db),
+    ...memberQueries(db),
+    ...invitationQueries(db),
+    ...lookupQueries(db),
+  }));
 }

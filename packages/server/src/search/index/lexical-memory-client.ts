@@ -6,7 +6,8 @@
  * search.
  */
 import type { Worker } from 'node:worker_threads';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { PerHandle, sqliteFileOf } from '../../db/per-handle.js';
 import type { Database } from '../../db/schema.js';
 import { siblingModule, spawnWorker } from '../embed/spawn-worker.js';
 import type { MemoryHit } from './lexical-memory.js';
@@ -160,7 +161,7 @@ export class LexicalMemory {
   }
 }
 
-const perDatabase = new WeakMap<Kysely<Database>, Promise<LexicalMemory | undefined>>();
+const perDatabase = new PerHandle<Promise<LexicalMemory | undefined>>();
 
 /**
  * The in-memory lexical index of a database handle (made on first call; later calls share it), or undefined
@@ -170,22 +171,13 @@ export function lexicalMemoryOf(
   db: Kysely<Database>,
   onFailure?: (error: unknown) => void,
 ): Promise<LexicalMemory | undefined> {
-  let memory = perDatabase.get(db);
-  if (!memory) {
-    memory = sql<{ file: string }>`select file from pragma_database_list where name = 'main'`
-      .execute(db)
-      .then((r) => {
-        const file = r.rows[0]?.file;
-        return file ? new LexicalMemory(file, onFailure) : undefined;
-      });
-    perDatabase.set(db, memory);
-  }
-  return memory;
+  return perDatabase.of(db, async () => {
+    const file = await sqliteFileOf(db);
+    return file ? new LexicalMemory(file, onFailure) : undefined;
+  });
 }
 
 /** At shutdown, before the database closes: ends the in-memory lexical index of a database handle, if any. */
 export async function closeLexicalMemory(db: Kysely<Database>): Promise<void> {
-  const memory = perDatabase.get(db);
-  perDatabase.delete(db);
-  await (await memory)?.close();
+  await (await perDatabase.take(db))?.close();
 }

@@ -5,7 +5,8 @@
  * fails its waiting requests (the caller runs them in-thread) and is started again on the next request.
  */
 import type { Worker } from 'node:worker_threads';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { PerHandle, sqliteFileOf } from '../../db/per-handle.js';
 import type { Database } from '../../db/schema.js';
 import { siblingModule, spawnWorker } from '../embed/spawn-worker.js';
 
@@ -114,32 +115,20 @@ export class SqliteReaders {
   }
 }
 
-const perDatabase = new WeakMap<Kysely<Database>, Promise<SqliteReaders | undefined>>();
+const perDatabase = new PerHandle<Promise<SqliteReaders | undefined>>();
 
 /**
  * The readers of a database handle, `threads` of them (made on first call; later calls share them), or
  * undefined when `threads` < 2 or the database has no file (in memory, temporary).
  */
 export function sqliteReadersOf(db: Kysely<Database>, threads: number): Promise<SqliteReaders | undefined> {
-  let readers = perDatabase.get(db);
-  if (!readers) {
-    readers =
-      threads < 2
-        ? Promise.resolve(undefined)
-        : sql<{ file: string }>`select file from pragma_database_list where name = 'main'`
-            .execute(db)
-            .then((r) => {
-              const file = r.rows[0]?.file;
-              return file ? new SqliteReaders(file, threads) : undefined;
-            });
-    perDatabase.set(db, readers);
-  }
-  return readers;
+  return perDatabase.of(db, async () => {
+    const file = threads < 2 ? undefined : await sqliteFileOf(db);
+    return file ? new SqliteReaders(file, threads) : undefined;
+  });
 }
 
 /** At shutdown, before the database closes: ends the readers of a database handle, if it has any. */
 export async function closeSqliteReaders(db: Kysely<Database>): Promise<void> {
-  const readers = perDatabase.get(db);
-  perDatabase.delete(db);
-  await (await readers)?.close();
+  await (await perDatabase.take(db))?.close();
 }

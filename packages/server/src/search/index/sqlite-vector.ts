@@ -1,6 +1,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
+import { PerHandle } from '../../db/per-handle.js';
 import type { Database } from '../../db/schema.js';
 import { byScore, bytesVector, unitVector, vectorBytes } from './common.js';
 import type { HnswParameters } from './hnsw-usearch.js';
@@ -145,7 +146,7 @@ class SqliteHnsw {
   async close(): Promise<void> {
     const current = this.current;
     this.current = undefined;
-    perDatabase.delete(this.db);
+    perDatabase.take(this.db);
     if (!current) return;
     // Best effort: a graph not saved is rebuilt at the next start.
     await current.index.flush().catch(() => undefined);
@@ -160,15 +161,10 @@ class SqliteHnsw {
 }
 
 /** One HNSW index per database handle. */
-const perDatabase = new WeakMap<Kysely<Database>, SqliteHnsw>();
+const perDatabase = new PerHandle<SqliteHnsw>();
 
 function hnswOf(db: Kysely<Database>, options: SqliteVectorOptions): SqliteHnsw {
-  let h = perDatabase.get(db);
-  if (!h) {
-    h = new SqliteHnsw(db, options);
-    perDatabase.set(db, h);
-  }
-  return h;
+  return perDatabase.of(db, () => new SqliteHnsw(db, options));
 }
 
 /**
