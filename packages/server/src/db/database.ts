@@ -15,6 +15,7 @@ import { createPrivateFile, makePrivateDir } from '../data-dir.js';
 import { migrationProvider } from './migrations.js';
 import { ownSchemaDialect } from './pg-introspector.js';
 import type { Database } from './schema.js';
+import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 
 /** Which engine a database runs on. */
 export type DialectName = 'sqlite' | 'postgres';
@@ -126,6 +127,8 @@ function openSqlite(options: OpenDatabaseOptions): Db {
   // sqlite-vec (vec0 vectors of the passage index): every connection needs it, since deleting a passage
   // (even by cascade from its file) also deletes its vector through a trigger on the vec0 table.
   sqliteVec.load(sqlite);
+  // WAL checkpoints in a worker thread, not inside a commit (see SqliteCheckpointer).
+  const checkpointer = file === ':memory:' ? undefined : new SqliteCheckpointer(sqlite, path);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachedStatements(sqlite) }) });
   return {
     kysely,
@@ -134,6 +137,7 @@ function openSqlite(options: OpenDatabaseOptions): Db {
       await sql`select 1`.execute(kysely);
     },
     async close() {
+      await checkpointer?.close();
       await kysely.destroy();
     },
   };
