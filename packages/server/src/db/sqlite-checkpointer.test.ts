@@ -110,6 +110,26 @@ describe('SqliteCheckpointer', () => {
     }
   });
 
+  it('hands checkpoints back to the main connection when there is no -shm file to read', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'exclusive.db');
+    const db = new SQLite(file);
+    // In exclusive locking mode SQLite keeps the wal-index in memory: no -shm file.
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('journal_mode = WAL');
+    db.exec('create table t (id integer primary key)');
+    const checkpointer = new SqliteCheckpointer(db, file, { frames: 16, intervalMs: 2 });
+    try {
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(64);
+      await until(() => db.pragma('wal_autocheckpoint', { simple: true }) === 16);
+      expect(existsSync(`${file}-shm`)).toBe(false);
+      expect(checkpointer.checkpoints).toBe(0);
+    } finally {
+      await checkpointer.close();
+      db.close();
+    }
+  });
+
   it('runs for a database on disk opened by openDatabase, and its close leaves no WAL behind', async () => {
     const dir = tempDir();
     const db = await openDatabase({ dataDir: dir });

@@ -24,6 +24,9 @@ export interface CheckpointerOptions {
 /** The main connection's own autocheckpoint, a multiple of `frames`: the net if the worker falls behind. */
 const FALLBACK_FACTOR = 4;
 
+/** Looks without a `-shm` file after which the main connection checkpoints by itself again. */
+const MISSING_LOOKS = 20;
+
 /** `SQLITE_WAL_INDEX_VERSION`, the first field of the wal-index header. */
 const WAL_INDEX_VERSION = 3007000;
 
@@ -48,6 +51,8 @@ export class SqliteCheckpointer {
   private readonly frames: number;
   private readonly timer: NodeJS.Timeout;
   private shm: number | undefined;
+  /** Looks in a row that found no `-shm` file. */
+  private missing = 0;
   private readonly header = Buffer.alloc(136);
   private worker: Worker | undefined;
   private workerExit: Promise<void> | undefined;
@@ -108,6 +113,10 @@ export class SqliteCheckpointer {
     }
     if (Number.isNaN(pending)) {
       this.fallBack('the -shm file has a wal-index layout this server does not know');
+      return;
+    }
+    if (pending === undefined && this.shm === undefined && ++this.missing >= MISSING_LOOKS) {
+      this.fallBack('the database has no -shm file to read the WAL state from');
       return;
     }
     if (pending === undefined || pending < this.frames) return;
