@@ -12,6 +12,7 @@ import { guardConnections } from './http/connection-guards.js';
 import { installRequestContext } from './http/context.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
+import { lazyRequestLogger } from './http/request-logger.js';
 import { newRequestId } from './ids.js';
 import { installMetrics } from './metrics/http.js';
 import { watchApp } from './metrics/watch.js';
@@ -132,6 +133,8 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     },
     trustProxy: config.trustProxy,
     genReqId: newRequestId,
+    // A request's logger makes its pino child only when it writes a line (see lazyRequestLogger).
+    childLoggerFactory: lazyRequestLogger,
     // Query strings, params and headers are text: their values are coerced to the declared types. JSON
     // bodies are not: `{"name": 42}` for a string is a 400 naming the field, never the string "42".
     schemaController: {

@@ -35,8 +35,9 @@ interface SurfaceDeps {
 
 /** A request without a body is an empty object, so operations whose fields are all optional accept a bare POST. */
 function emptyBodyAsObject(surface: FastifyInstance): void {
-  surface.addHook('preValidation', async (req) => {
+  surface.addHook('preValidation', (req, _reply, done) => {
     if (req.body == null && req.routeOptions.schema?.body) req.body = {};
+    done();
   });
 }
 

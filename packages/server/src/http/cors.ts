@@ -99,9 +99,11 @@ export function installOpenCors(
   policy: OpenCorsPolicy,
   options: { preflightPaths?: readonly string[] } = {},
 ): void {
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.headers(OPEN_CORS[policy]);
-    if (req.method === 'OPTIONS') return reply.status(204).send();
+    // A preflight is answered here; a hook that answers does not go on (no done()).
+    if (req.method === 'OPTIONS') reply.status(204).send();
+    else done();
   });
   // A preflight must reach a route of the surface for its hooks to run (an unknown path would 404 first).
   for (const path of options.preflightPaths ?? []) {
