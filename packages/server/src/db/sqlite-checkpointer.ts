@@ -15,8 +15,6 @@ export type CheckpointReply =
 export interface CheckpointerOptions {
   /** WAL frames not yet in the database file that start a checkpoint: SQLite's own autocheckpoint, 1000. */
   frames?: number;
-  /** The main connection's own autocheckpoint, the net should the worker fall behind (default 4 × `frames`). */
-  mainFrames?: number;
   /** How often the WAL's state is read, in ms (default 50). */
   intervalMs?: number;
 }
@@ -66,7 +64,7 @@ export class SqliteCheckpointer {
     options: CheckpointerOptions = {},
   ) {
     this.frames = options.frames ?? 1000;
-    sqlite.pragma(`wal_autocheckpoint = ${options.mainFrames ?? this.frames * FALLBACK_FACTOR}`);
+    sqlite.pragma(`wal_autocheckpoint = ${this.frames * FALLBACK_FACTOR}`);
     this.timer = setInterval(() => this.look(), options.intervalMs ?? 50);
     this.timer.unref();
   }
