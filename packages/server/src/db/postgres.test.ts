@@ -76,6 +76,19 @@ async function dropSchema(connectionString: string, name: string): Promise<void>
       }
     });
 
+    it('indexes only the messages that answer another (reply_to set)', async () => {
+      const db = await openDatabase({ url: databaseUrl, dataDir: tmpdir(), pgSchema: schema });
+      try {
+        const index = await sql<{ indexdef: string }>`
+          select indexdef from pg_indexes where schemaname = ${schema} and indexname = 'chat_messages_reply_to'`.execute(
+          db.kysely,
+        );
+        expect(index.rows[0]?.indexdef).toMatch(/\(bot_id, reply_to\) WHERE \(reply_to IS NOT NULL\)$/);
+      } finally {
+        await db.close();
+      }
+    });
+
     it('introspects only its own schema, so other schemas dropped meanwhile never fail its start', async () => {
       const db = await openDatabase({ url: databaseUrl, dataDir: tmpdir(), pgSchema: schema });
       const churn = new pg.Client({ connectionString: databaseUrl });

@@ -49,6 +49,24 @@ describe('SQLite database', () => {
     }
   });
 
+  it("indexes only the messages that answer another (reply_to set), and finds a message's answers by it", async () => {
+    const db = await openDatabase({ dataDir: '/nonexistent-parley-dir', sqliteFile: ':memory:' });
+    try {
+      const index = await sql<{ sql: string }>`
+        select sql from sqlite_master where type = 'index' and name = 'chat_messages_reply_to'`.execute(
+        db.kysely,
+      );
+      expect(index.rows[0]?.sql).toMatch(/where reply_to is not null$/i);
+      const plan = await sql<{ detail: string }>`
+        explain query plan select id from chat_messages where bot_id = ${'b'} and reply_to = ${'m'}`.execute(
+        db.kysely,
+      );
+      expect(plan.rows.map((r) => r.detail).join(' ')).toContain('USING INDEX chat_messages_reply_to');
+    } finally {
+      await db.close();
+    }
+  });
+
   it('opens an in-memory database with the full schema', async () => {
     const db = await openDatabase({ dataDir: '/nonexistent-parley-dir', sqliteFile: ':memory:' });
     try {
