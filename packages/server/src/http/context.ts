@@ -5,13 +5,17 @@ import { header, parseBearer } from './headers.js';
 import { changesState, requireSameOrigin, type SessionTransport, sessionCookie } from './session-cookie.js';
 
 /** Resolves tokens and workspace membership; implemented by the identity service (http/ knows no module). */
+/** A bot a request reads for itself, which a bot access key of it may stand on (see AuthResolver.resolveToken). */
+export type ReadBot = { id: string; workspaceId: string };
+
 export interface AuthResolver {
   /**
    * The principal a token value stands for, or undefined when unknown, revoked or expired. `readBot`: a bot
-   * whose row the caller read in this request; a bot access key of that bot takes its workspace from it
-   * instead of reading the row again (any other token is resolved as without it).
+   * whose row the caller reads in this request (or its read under way, so the token is looked up meanwhile);
+   * a bot access key of that bot takes its workspace from it instead of reading the row again (any other
+   * token is resolved as without it). A `readBot` that fails fails the call.
    */
-  resolveToken(value: string, readBot?: { id: string; workspaceId: string }): Promise<Principal | undefined>;
+  resolveToken(value: string, readBot?: ReadBot | Promise<ReadBot>): Promise<Principal | undefined>;
   /** The account principal of a session cookie's value, or undefined when unknown, ended or revoked. */
   resolveSession(value: string): Promise<Principal | undefined>;
   /** The actor a principal is inside a workspace, or undefined when it does not belong there. */

@@ -218,6 +218,15 @@ describe('bot access keys', () => {
         workspaceId: other.workspaceId,
       });
       expect(await resolver.resolveToken(t.botKey, mine)).toEqual(await resolver.resolveToken(t.botKey));
+      // The bot may be a read under way (the Chat API looks the key up meanwhile); a failed read fails the key
+      // of that bot, not another's.
+      expect(await resolver.resolveToken(t.botKey, Promise.resolve(mine))).toEqual(
+        await resolver.resolveToken(t.botKey),
+      );
+      const failed = Promise.reject(new Error('the bot read failed'));
+      failed.catch(() => undefined);
+      await expect(resolver.resolveToken(t.botKey, failed)).rejects.toThrow('the bot read failed');
+      expect(await resolver.resolveToken('bak_unknown', failed)).toBeUndefined();
     });
 
     it("answers 401 when a bot key is used with another workspace's id", async () => {

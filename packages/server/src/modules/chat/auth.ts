@@ -6,20 +6,33 @@ import { USER_KEY_HELP, verifyUserKey } from './keys.js';
 import { chatRepo } from './repo.js';
 import { secretsOf } from './secrets.js';
 
-/** The bot of a Chat API request as the bot itself: `authorization` must carry this bot's access key. */
+/**
+ * The bot of a Chat API request as the bot itself: `authorization` must carry this bot's access key. The key
+ * is looked up while the path's bot is read (two queries at once on PostgreSQL's pool, one round trip less),
+ * and its own key takes the bot from that read instead of reading it again. The answers keep their order: the
+ * bot's (404, 403 disabled, 403 adminKey) come before the key's (401, 403).
+ */
 async function botCaller(
-  ctx: Pick<ChatContext, 'db' | 'now' | 'auth'>,
-  bot: ChatBot,
+  ctx: Pick<ChatContext, 'db' | 'now' | 'auth' | 'bots'>,
+  botId: string,
   authorization: string,
-  admin: boolean,
+  adminKey: string | undefined,
 ): Promise<ChatCaller> {
+  const reading = loadBot(ctx.bots, botId);
+  const readBot = reading.then((b) => ({ id: b.id, workspaceId: b.workspaceId }));
   const token = parseBearer(authorization);
-  if (!token)
+  const resolving = token ? ctx.auth.resolveToken(token, readBot) : undefined;
+  // Their failures are told below, after the bot's own answer (the resolver may never await readBot): none
+  // is left unhandled when the bot's answer is an error.
+  readBot.catch(() => undefined);
+  resolving?.catch(() => undefined);
+  const bot = await reading;
+  const admin = checkAdminKey(bot, adminKey);
+  if (!token || !resolving)
     throw errors.unauthorized(
       'Malformed Authorization header: send "Authorization: Bearer <bot access key>", or authenticate as a chat user with x-user-key instead',
     );
-  // The bot's row was read for this request (chatFacts): its own key needs no second read of it.
-  const principal = await ctx.auth.resolveToken(token, { id: bot.id, workspaceId: bot.workspaceId });
+  const principal = await resolving;
   if (!principal)
     throw errors.unauthorized(
       'Invalid token: it is unknown, revoked or expired. The Chat API takes this bot\'s access key as "Authorization: Bearer <key>", or a chat user\'s x-user-key',
@@ -67,10 +80,10 @@ export function chatAuth(
      * non-empty webchat adminKey (else 403). Missing or invalid credentials answer 401 saying how to fix them.
      */
     async authenticate(botId, credentials) {
+      const authorization = credentials.authorization?.trim();
+      if (authorization) return botCaller(ctx, botId, authorization, credentials.adminKey);
       const bot = await loadBot(ctx.bots, botId);
       const admin = checkAdminKey(bot, credentials.adminKey);
-      const authorization = credentials.authorization?.trim();
-      if (authorization) return botCaller(ctx, bot, authorization, admin);
       return userCaller(ctx, bot, credentials.userKey, admin);
     },
   };

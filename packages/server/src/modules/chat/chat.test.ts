@@ -177,6 +177,38 @@ describe('Chat API', () => {
       await expectRefusal(404, 'ResourceNotFound', 'GET', `/conversations/${conv}`, { bot: true });
     });
 
+    it("answers the bot's errors before the key's, whatever key is sent (the key is looked up meanwhile)", async () => {
+      const post = (botId: string, authorization: string, headers: Record<string, string> = {}) =>
+        t.app.inject({
+          method: 'GET',
+          url: `/v1/chat/${botId}/conversations`,
+          headers: { authorization, ...headers },
+        });
+      for (const key of [
+        `Bearer ${t.botKey}`,
+        'Bearer bak_unknown',
+        'Basic abc',
+        `Bearer ${t.owner.token}`,
+      ]) {
+        expectError(await post('no-such-bot', key), 404, 'ResourceNotFound');
+        expectError(await post(t.botId, key, { 'x-admin-key': 'not-the-admin-key' }), 403, 'Forbidden');
+      }
+      const created = await t.asOwner('POST', '/v1/admin/bots', { name: 'Off with a key' });
+      const offId = (created.json() as { bot: { id: string } }).bot.id;
+      const key = await t.asOwner('POST', `/v1/admin/bots/${offId}/access-keys`, {});
+      const offKey = (key.json() as { key: { value: string } }).key.value;
+      expect((await t.asOwner('PUT', `/v1/admin/bots/${offId}`, { status: 'disabled' })).statusCode).toBe(
+        200,
+      );
+      const disabled = expectError(await post(offId, `Bearer ${offKey}`), 403, 'Forbidden');
+      expect(disabled.message).toContain('is disabled');
+      // On a bot that answers, the key's own errors.
+      expectError(await post(t.botId, 'Basic abc'), 401, 'Unauthorized');
+      expectError(await post(t.botId, 'Bearer bak_unknown'), 401, 'Unauthorized');
+      expectError(await post(t.botId, `Bearer ${offKey}`), 403, 'Forbidden');
+      expect((await post(t.botId, `Bearer ${t.botKey}`)).statusCode).toBe(200);
+    });
+
     it('refuses a personal access token on the Chat API', async () => {
       const res = await chat.call('GET', '/conversations', {
         headers: { authorization: `Bearer ${t.owner.token}` },

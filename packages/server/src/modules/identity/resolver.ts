@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../../access/principal.js';
 import { hashToken, sameHash, type TokenKind } from '../../access/tokens.js';
 import type { Database } from '../../db/schema.js';
-import type { AuthResolver } from '../../http/context.js';
+import type { AuthResolver, ReadBot } from '../../http/context.js';
 import type { IdentityContext } from './context.js';
 import { type IdentityRepo, identityRepo, type TokenRow } from './repo.js';
 import { sessionRepo } from './session-repo.js';
@@ -12,15 +12,16 @@ import { liveSession } from './sessions.js';
 /** How the holder of a live token of each kind is found: the principal it stands for, if it still exists. */
 const PRINCIPALS: Record<
   TokenKind,
-  (repo: IdentityRepo, row: TokenRow, readBot?: ReadBot) => Promise<Principal | undefined>
+  (repo: IdentityRepo, row: TokenRow, readBot?: ReadBot | Promise<ReadBot>) => Promise<Principal | undefined>
 > = {
   async pat(repo, row) {
     const account = row.account_id ? await repo.accountById(row.account_id) : undefined;
     return account && { kind: 'account', accountId: account.id, email: account.email, tokenId: row.id };
   },
   async bak(repo, row, readBot) {
-    if (readBot && row.bot_id === readBot.id)
-      return { kind: 'bot', botId: readBot.id, workspaceId: readBot.workspaceId, tokenId: row.id };
+    const read = await readBot;
+    if (read && row.bot_id === read.id)
+      return { kind: 'bot', botId: read.id, workspaceId: read.workspaceId, tokenId: row.id };
     const bot = row.bot_id ? await repo.botForKey(row.bot_id) : undefined;
     return bot && { kind: 'bot', botId: bot.id, workspaceId: bot.workspace_id, tokenId: row.id };
   },
@@ -38,9 +39,6 @@ const PRINCIPALS: Record<
     );
   },
 };
-
-/** A bot the caller read in the same request (see AuthResolver.resolveToken). */
-type ReadBot = { id: string; workspaceId: string };
 
 /** The live token of a value: known, not revoked, not expired at `nowMs`. */
 async function liveToken(db: Kysely<Database>, value: string, nowMs: number): Promise<TokenRow | undefined> {
