@@ -25,6 +25,9 @@ const FALLBACK_FACTOR = 4;
 /** Looks without a `-shm` file after which the main connection checkpoints by itself again. */
 const MISSING_LOOKS = 20;
 
+/** The wal-index is in the machine's own byte order. */
+const LITTLE_ENDIAN = endianness() === 'LE';
+
 /** `SQLITE_WAL_INDEX_VERSION`, the first field of the wal-index header. */
 const WAL_INDEX_VERSION = 3007000;
 
@@ -82,7 +85,7 @@ export class SqliteCheckpointer {
     const h = this.header;
     // Two copies of the 48-byte header: unequal while a commit is writing them (read again next time).
     if (h.compare(h, 0, 48, 48, 96) !== 0) return undefined;
-    const u32 = (offset: number) => (endianness() === 'LE' ? h.readUInt32LE(offset) : h.readUInt32BE(offset));
+    const u32 = (offset: number) => (LITTLE_ENDIAN ? h.readUInt32LE(offset) : h.readUInt32BE(offset));
     if (u32(0) !== WAL_INDEX_VERSION || h[12] !== 1) return Number.NaN;
     const mxFrame = u32(16);
     const nBackfill = u32(96);

@@ -4,10 +4,10 @@ import { errors } from '../errors/errors.js';
 import { header, parseBearer } from './headers.js';
 import { changesState, requireSameOrigin, type SessionTransport, sessionCookie } from './session-cookie.js';
 
-/** Resolves tokens and workspace membership; implemented by the identity service (http/ knows no module). */
 /** A bot a request reads for itself, which a bot access key of it may stand on (see AuthResolver.resolveToken). */
 export type ReadBot = { id: string; workspaceId: string };
 
+/** Resolves tokens and workspace membership; implemented by the identity service (http/ knows no module). */
 export interface AuthResolver {
   /**
    * The principal a token value stands for, or undefined when unknown, revoked or expired. `readBot`: a bot
