@@ -12,6 +12,7 @@ import {
 import type pg from 'pg';
 import * as sqliteVec from 'sqlite-vec';
 import { createPrivateFile, makePrivateDir } from '../data-dir.js';
+import { runFixedQueriesDirectly } from './fixed-query.js';
 import { migrationProvider } from './migrations.js';
 import { ownSchemaDialect } from './pg-introspector.js';
 import type { Database } from './schema.js';
@@ -129,7 +130,14 @@ function openSqlite(options: OpenDatabaseOptions): Db {
   sqliteVec.load(sqlite);
   // WAL checkpoints in a worker thread, not inside a commit (see SqliteCheckpointer).
   const checkpointer = file === ':memory:' ? undefined : new SqliteCheckpointer(sqlite, path);
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachedStatements(sqlite) }) });
+  const statements = cachedStatements(sqlite);
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  runFixedQueriesDirectly(kysely, {
+    prepare: (text) => statements.prepare(text),
+    get inTransaction() {
+      return sqlite.inTransaction;
+    },
+  });
   return {
     kysely,
     dialect: 'sqlite',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, type KyselyPlugin, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dropSchema, postgresTestUrl } from '../test-support/postgres.js';
 import { type Db, openDatabase } from './database.js';
 import { fixedQuery } from './fixed-query.js';
@@ -80,6 +80,83 @@ function suite(name: string, open: () => Promise<Db>, close: (db: Db) => Promise
         k.selectFrom('meta').select('value').where('key', '=', key),
       );
       await expect(unbound(db.kysely, 'fq-a', 'x')).rejects.toThrow('argument 1 is not bound');
+    });
+
+    it("answers what Kysely's own execution answers: affected rows and insert id, rows, RETURNING rows", async () => {
+      const setMeta = fixedQuery(2, (k: Kysely<Database>, key: string, value: string) =>
+        k.updateTable('meta').set({ value }).where('key', '=', key),
+      );
+      const insertReturning = fixedQuery(2, (k: Kysely<Database>, key: string, value: string) =>
+        k.insertInto('meta').values({ key, value }).returning(['key', 'value']),
+      );
+      await insertMeta(db.kysely, 'fq-r1', 'fixed-r');
+      await insertMeta(db.kysely, 'fq-r2', 'fixed-r');
+      const ownWay = await db.kysely
+        .updateTable('meta')
+        .set({ value: 'fixed-s' })
+        .where('key', '=', 'fq-r1')
+        .executeTakeFirst();
+      const updated = await setMeta(db.kysely, 'fq-r2', 'fixed-s');
+      expect(updated.numAffectedRows).toBe(1n);
+      expect(ownWay.numUpdatedRows).toBe(1n);
+      expect((await setMeta(db.kysely, 'fq-none', 'fixed-s')).numAffectedRows).toBe(0n);
+      expect((await insertReturning(db.kysely, 'fq-r3', 'fixed-t')).rows).toEqual([
+        { key: 'fq-r3', value: 'fixed-t' },
+      ]);
+      await db.kysely.transaction().execute(async (tx) => {
+        expect((await setMeta(tx, 'fq-r3', 'fixed-u')).numAffectedRows).toBe(1n);
+        expect((await metaOf(tx, 'fq-r3')).rows).toEqual([{ key: 'fq-r3', value: 'fixed-u' }]);
+      });
+      // A failing statement rejects the call's promise; it does not throw at the call.
+      const failing = insertMeta(db.kysely, 'fq-r3', 'fixed-dup');
+      await expect(failing).rejects.toThrow();
+    });
+
+    it(`runs ${name === 'SQLite' ? 'on the connection directly' : "through Kysely's executor"}, on the handle and in a transaction`, async () => {
+      const executed = vi.spyOn(db.kysely, 'executeQuery');
+      try {
+        await metaOf(db.kysely, 'fq-a');
+        await db.kysely.transaction().execute(async (tx) => {
+          const inTx = vi.spyOn(tx, 'executeQuery');
+          await metaOf(tx, 'fq-a');
+          expect(inTx).toHaveBeenCalledTimes(name === 'SQLite' ? 0 : 1);
+        });
+        expect(executed).toHaveBeenCalledTimes(name === 'SQLite' ? 0 : 1);
+      } finally {
+        executed.mockRestore();
+      }
+    });
+
+    it("never runs inside another caller's open transaction: a query on the handle waits for it", async () => {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let inserted = () => {};
+      const insertedInTx = new Promise<void>((resolve) => {
+        inserted = resolve;
+      });
+      const open = db.kysely
+        .transaction()
+        .execute(async (tx) => {
+          await insertMeta(tx, 'fq-held', 'fixed-held');
+          inserted();
+          await held;
+          throw new Error('roll back');
+        })
+        .catch((error: unknown) => error);
+      await insertedInTx;
+      // Issued while the transaction is open: neither sees its row nor becomes part of it.
+      const read = metaOf(db.kysely, 'fq-held');
+      const write = insertMeta(db.kysely, 'fq-beside', 'fixed-beside');
+      release();
+      expect(await open).toEqual(new Error('roll back'));
+      expect((await read).rows).toEqual([]);
+      await write;
+      expect((await metaOf(db.kysely, 'fq-beside')).rows).toEqual([
+        { key: 'fq-beside', value: 'fixed-beside' },
+      ]);
+      expect((await metaOf(db.kysely, 'fq-held')).rows).toEqual([]);
     });
   });
 }

@@ -1,5 +1,40 @@
-import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, QueryResult, SqliteStatement } from 'kysely';
 import type { Database } from './schema.js';
+
+/** A SQLite connection that fixed queries may run on directly: see {@link runFixedQueriesDirectly}. */
+export interface DirectSqlite {
+  /** The statement of a SQL text (the prepared-statement cache Kysely's dialect uses too). */
+  prepare(sql: string): SqliteStatement;
+  /** Whether a transaction is open on the connection. */
+  readonly inTransaction: boolean;
+}
+
+/** Direct connections by the dialect adapter of their Kysely handle (shared with its transactions). */
+const directConnections = new WeakMap<object, DirectSqlite>();
+
+/**
+ * Lets the fixed queries of `kysely` and of its transactions run on its one SQLite connection directly when
+ * Kysely would run them at once anyway: on a transaction while it is open, on the handle itself while no
+ * transaction is. The statement runs synchronously, as Kysely's SQLite driver runs it, and answers the same
+ * result, without the executor's turns of the microtask queue around it (connection provider, mutex, result
+ * transform). While a transaction holds the connection, a query on the handle itself takes Kysely's way and
+ * waits for it.
+ */
+export function runFixedQueriesDirectly(kysely: Kysely<Database>, connection: DirectSqlite): void {
+  directConnections.set(kysely.getExecutor().adapter, connection);
+}
+
+/** Runs a compiled query on a SQLite connection as Kysely's SQLite driver does, with the same result. */
+function runDirectly<R>(
+  connection: DirectSqlite,
+  sql: string,
+  parameters: readonly unknown[],
+): QueryResult<R> {
+  const statement = connection.prepare(sql);
+  if (statement.reader) return { rows: statement.all(parameters) as R[] };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
 
 /** What stands for argument `i` while a fixed query is compiled: a string no caller ever binds. */
 const placeholder = (i: number) => `\u0000fixed-query-argument-${i}\u0000`;
@@ -41,6 +76,9 @@ export function fixedQuery<A extends unknown[], R>(
       if (value === undefined) throw new Error(`fixedQuery: argument ${slot} is undefined (pass null)`);
       return value;
     });
+    const direct = directConnections.get(executor.adapter);
+    if (direct !== undefined && direct.inTransaction === db.isTransaction)
+      return runDirectly<R>(direct, template.compiled.sql, parameters);
     return db.executeQuery<R>({ ...template.compiled, parameters } as CompiledQuery<R>);
   };
 }
