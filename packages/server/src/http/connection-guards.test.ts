@@ -66,6 +66,23 @@ describe('connection guards (slow bodies, connections per address)', () => {
     expect(String(body.message)).toContain('did not arrive within 1 s');
   });
 
+  it('bounds a body that has not begun when the headers arrive, and serves one that comes in time after them', async () => {
+    const head = (length: number) =>
+      `POST /v1/chat/${t.botId}/users HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${t.botKey}\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\nconnection: close\r\n\r\n`;
+    const never = rawConnection(port);
+    const later = rawConnection(port);
+    await Promise.all([never.connected, later.connected]);
+    const started = Date.now();
+    never.socket.write(head(2));
+    later.socket.write(head(2));
+    await new Promise((r) => setTimeout(r, 300));
+    later.socket.write('{}');
+    await Promise.all([never.closed, later.closed]);
+    expect(later.received).toMatch(/^HTTP\/1\.1 20[01] /);
+    expect(never.received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it('gives an upload its own longer bound: a slow but steady upload body is not cut at the ordinary one', async () => {
     const upsert = await t.call({
       method: 'PUT',

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorBody } from '../errors/errors.js';
 
 /** Time and count bounds on the connections and request bodies of a server. */
@@ -48,12 +48,12 @@ export function guardConnections(app: FastifyInstance, limits: ConnectionLimits)
     });
   }
 
-  app.addHook('onRequest', (req, reply, done) => {
+  // The bound is armed only for a body still missing once the current turn ends: the hooks run as the
+  // headers are parsed, before the rest of the same read (usually the whole body) is, and a timer with its
+  // listeners for every small request was a visible share of a chat message's path.
+  const armBodyBound = (req: FastifyRequest, reply: FastifyReply): void => {
     const raw = req.raw;
-    if (raw.complete) {
-      done();
-      return;
-    }
+    if (raw.complete || raw.destroyed) return;
     const operationId = (req.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
     const upload = operationId !== undefined && limits.uploadOperations.includes(operationId);
     const bound = upload ? limits.uploadTimeoutMs : limits.bodyTimeoutMs;
@@ -84,6 +84,10 @@ export function guardConnections(app: FastifyInstance, limits: ConnectionLimits)
     raw.once('end', clear);
     raw.once('close', clear);
     reply.raw.once('finish', clear);
+  };
+
+  app.addHook('onRequest', (req, reply, done) => {
+    if (!req.raw.complete) queueMicrotask(() => armBodyBound(req, reply));
     done();
   });
 }
