@@ -137,6 +137,57 @@ describe('CORS of the Admin and Files APIs (default: any origin)', () => {
   });
 });
 
+describe("CORS of the Chat API (any origin: the webchat runs on customers' sites)", () => {
+  const t = useTestApp();
+  const preflightOnly = [
+    'access-control-allow-methods',
+    'access-control-allow-headers',
+    'access-control-max-age',
+  ];
+
+  it('answers a preflight with 204 and the whole policy', async () => {
+    const res = await preflight(t, `/v1/chat/${t.botId}/messages`, PAGE, 'POST', 'content-type, x-user-key');
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(list(res.headers['access-control-allow-methods'])).toEqual([
+      'get',
+      'post',
+      'put',
+      'delete',
+      'options',
+    ]);
+    expect(list(res.headers['access-control-allow-headers'])).toEqual([
+      'authorization',
+      'content-type',
+      'x-user-key',
+      'x-admin-key',
+      'last-event-id',
+    ]);
+    expect(res.headers['access-control-max-age']).toBe('600');
+  });
+
+  it('gives other answers, errors too, allow-origin and the exposed headers only (the rest is read on a preflight)', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/v1/chat/${t.botId}/users`,
+      headers: { origin: PAGE, authorization: `Bearer ${t.botKey}` },
+      payload: {},
+    });
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: `/v1/chat/${t.botId}/users/me`,
+      headers: { origin: PAGE },
+    });
+    expect(created.statusCode, created.body).toBeLessThan(300);
+    expect(refused.statusCode).toBe(401);
+    for (const res of [created, refused]) {
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(list(res.headers['access-control-expose-headers'])).toEqual(TOKEN_API_EXPOSED_HEADERS);
+      for (const name of preflightOnly) expect(res.headers[name]).toBeUndefined();
+    }
+  });
+});
+
 describe('CORS preflights and the rate limit', () => {
   const t = useTestApp({ env: { PARLEY_RATE_LIMIT_MAX: '2' } });
 

@@ -89,9 +89,32 @@ export const OPEN_CORS = {
 /** One of the open CORS policies. */
 export type OpenCorsPolicy = keyof typeof OPEN_CORS;
 
+/** Headers a browser reads only on a preflight's answer. */
+const PREFLIGHT_ONLY = new Set([
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-max-age',
+]);
+
 /**
- * Gives every answer of a surface (an encapsulated plugin) an open policy's headers, and answers its
- * preflights (any OPTIONS, before routing and authentication) with 204.
+ * The headers of an open policy that an answer other than a preflight's carries: allow-origin and
+ * expose-headers, the only ones a browser reads there (allow-methods, allow-headers and max-age answer a
+ * preflight). Every chat message's answer and stream carried the three others for nothing.
+ */
+export function openCorsAnswer(policy: OpenCorsPolicy): Readonly<Record<string, string>> {
+  return OPEN_CORS_ANSWERS[policy];
+}
+
+const OPEN_CORS_ANSWERS = Object.fromEntries(
+  Object.entries(OPEN_CORS).map(([policy, headers]) => [
+    policy,
+    Object.freeze(Object.fromEntries(Object.entries(headers).filter(([name]) => !PREFLIGHT_ONLY.has(name)))),
+  ]),
+) as Record<OpenCorsPolicy, Readonly<Record<string, string>>>;
+
+/**
+ * Gives every answer of a surface (an encapsulated plugin) an open policy's headers ({@link openCorsAnswer}),
+ * and answers its preflights (any OPTIONS, before routing and authentication) with 204 and all of them.
  * @example chatApi.register(async (app) => { installOpenCors(app, 'chat'); … });
  */
 export function installOpenCors(
@@ -99,11 +122,14 @@ export function installOpenCors(
   policy: OpenCorsPolicy,
   options: { preflightPaths?: readonly string[] } = {},
 ): void {
+  const answer = openCorsAnswer(policy);
   app.addHook('onRequest', (req, reply, done) => {
-    reply.headers(OPEN_CORS[policy]);
     // A preflight is answered here; a hook that answers does not go on (no done()).
-    if (req.method === 'OPTIONS') reply.status(204).send();
-    else done();
+    if (req.method === 'OPTIONS') reply.headers(OPEN_CORS[policy]).status(204).send();
+    else {
+      reply.headers(answer);
+      done();
+    }
   });
   // A preflight must reach a route of the surface for its hooks to run (an unknown path would 404 first).
   for (const path of options.preflightPaths ?? []) {

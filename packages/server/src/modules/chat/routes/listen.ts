@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { errors } from '../../../errors/errors.js';
-import { OPEN_CORS } from '../../../http/cors.js';
+import { openCorsAnswer } from '../../../http/cors.js';
 import { header } from '../../../http/headers.js';
 import { operations } from '../../../http/operation.js';
 import type { SignalBus } from '../bus.js';
@@ -48,7 +48,7 @@ export function listenRoute(
       reply.hijack();
       await serveStream({
         res: reply.raw,
-        headers: { ...OPEN_CORS.chat, 'x-request-id': req.id },
+        headers: { ...openCorsAnswer('chat'), 'x-request-id': req.id },
         chat,
         bus: deps.bus,
         caller: c,
