@@ -14,5 +14,10 @@ describe('token hashes (the stored form of every token)', () => {
     expect(sameHash(hash, hashToken('bak_one'))).toBe(true);
     expect(sameHash(hash, hashToken('bak_two'))).toBe(false);
     expect(sameHash(hash, hash.slice(0, 32))).toBe(false);
+    expect(sameHash(hash, hash.toUpperCase())).toBe(false);
+    // One character off anywhere, first or last, is a different hash.
+    expect(sameHash(hash, `x${hash.slice(1)}`)).toBe(false);
+    expect(sameHash(hash, `${hash.slice(0, -1)}x`)).toBe(false);
+    expect(sameHash('', '')).toBe(true);
   });
 });
