@@ -48,9 +48,10 @@ export function guardConnections(app: FastifyInstance, limits: ConnectionLimits)
     });
   }
 
-  // The bound is armed only for a body still missing once the current turn ends: the hooks run as the
-  // headers are parsed, before the rest of the same read (usually the whole body) is, and a timer with its
-  // listeners for every small request was a visible share of a chat message's path.
+  // The bound is armed only for a body still missing once the event loop has handled what was read (a
+  // setImmediate: ticks and microtasks run between the parser's headers and its body, before the rest of
+  // the same read, usually the whole body, is parsed). A timer with its listeners for every small request
+  // was a visible share of a chat message's path.
   const armBodyBound = (req: FastifyRequest, reply: FastifyReply): void => {
     const raw = req.raw;
     if (raw.complete || raw.destroyed) return;
@@ -87,7 +88,7 @@ export function guardConnections(app: FastifyInstance, limits: ConnectionLimits)
   };
 
   app.addHook('onRequest', (req, reply, done) => {
-    if (!req.raw.complete) queueMicrotask(() => armBodyBound(req, reply));
+    if (!req.raw.complete) setImmediate(armBodyBound, req, reply);
     done();
   });
 }
