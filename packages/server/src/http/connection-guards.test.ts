@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTestApp } from '../test-support/fixtures.js';
 import { rawSocket } from '../test-support/raw-sockets.js';
 
@@ -81,6 +81,23 @@ describe('connection guards (slow bodies, connections per address)', () => {
     expect(later.received).toMatch(/^HTTP\/1\.1 20[01] /);
     expect(never.received).toMatch(/^HTTP\/1\.1 408 /);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('arms no body timer for a request that arrives whole (headers and body in one read)', async () => {
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const whole = rawConnection(port);
+      await whole.connected;
+      whole.socket.write(
+        `POST /v1/chat/${t.botId}/users HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${t.botKey}\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`,
+      );
+      await whole.closed;
+      expect(whole.received).toMatch(/^HTTP\/1\.1 20[01] /);
+      // The bound of this suite is 1000 ms: no timer of that length was set for the request.
+      expect(timers.mock.calls.filter(([, ms]) => ms === 1000)).toEqual([]);
+    } finally {
+      timers.mockRestore();
+    }
   });
 
   it('gives an upload its own longer bound: a slow but steady upload body is not cut at the ordinary one', async () => {
