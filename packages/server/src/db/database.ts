@@ -88,7 +88,22 @@ const STATEMENT_CACHE_SIZE = 500;
  * is not shared, and SQLite re-prepares a cached statement itself after a schema change.
  */
 export function cachedStatements(db: SQLite.Database, size = STATEMENT_CACHE_SIZE): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
+  // Each entry carries the tick of its last use: a hit only stamps it (moving it to the end of the map's
+  // order, a delete and a set, cost a chat message's seven statements a visible share of its path), and the
+  // least recently used entry is looked for only when a new text overflows the cache.
+  const cache = new Map<string, { statement: SQLite.Statement; used: number }>();
+  let tick = 0;
+  const evictLeastRecentlyUsed = () => {
+    let oldest: string | undefined;
+    let oldestUse = Number.POSITIVE_INFINITY;
+    for (const [text, entry] of cache) {
+      if (entry.used < oldestUse) {
+        oldest = text;
+        oldestUse = entry.used;
+      }
+    }
+    if (oldest !== undefined) cache.delete(oldest);
+  };
   return {
     close: () => {
       cache.clear();
@@ -96,15 +111,15 @@ export function cachedStatements(db: SQLite.Database, size = STATEMENT_CACHE_SIZ
     },
     prepare(text: string) {
       const cached = cache.get(text);
-      if (cached !== undefined && !cached.busy) {
-        cache.delete(text); // most recently used: last in the map's order
-        cache.set(text, cached);
-        return cached;
+      tick += 1;
+      if (cached !== undefined && !cached.statement.busy) {
+        cached.used = tick;
+        return cached.statement;
       }
       const statement = db.prepare(text);
       if (cached === undefined) {
-        cache.set(text, statement);
-        if (cache.size > size) cache.delete(cache.keys().next().value as string);
+        cache.set(text, { statement, used: tick });
+        if (cache.size > size) evictLeastRecentlyUsed();
       }
       return statement;
     },

@@ -70,12 +70,15 @@ export function fixedQuery<A extends unknown[], R>(
       template = compileTemplate(db, arity, build);
       templates.set(executor.adapter, template);
     }
-    const parameters = template.slots.map((slot) => {
-      if (typeof slot !== 'number') return slot.constant;
-      const value = args[slot];
-      if (value === undefined) throw new Error(`fixedQuery: argument ${slot} is undefined (pass null)`);
-      return value;
-    });
+    const { slots } = template;
+    const parameters: unknown[] = new Array(slots.length);
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i] as number | { constant: unknown };
+      if (typeof slot !== 'number') parameters[i] = slot.constant;
+      else if (args[slot] === undefined)
+        throw new Error(`fixedQuery: argument ${slot} is undefined (pass null)`);
+      else parameters[i] = args[slot];
+    }
     const direct = directConnections.get(executor.adapter);
     if (direct !== undefined && direct.inTransaction === db.isTransaction)
       return runDirectly<R>(direct, template.compiled.sql, parameters);
