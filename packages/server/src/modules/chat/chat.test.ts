@@ -403,6 +403,32 @@ describe('Chat API', () => {
       ]);
     });
 
+    it('answers a posted message exactly as it is stored, for a user and for the bot (JSON edge cases)', async () => {
+      const conv = await chat.conversation(alice);
+      const payload = { type: 'text', text: 'é\u2028 "quoted" \\ tab\t ✓ 𝄞' };
+      const metadata = {
+        nested: { list: [1, -0, 1e21, 0.1, null, true, 'x'], empty: {}, none: [] },
+        unicode: 'ünï\u0000',
+        big: 123456789012345680000,
+      };
+      for (const as of [{ key: alice.key }, { bot: true }] as const) {
+        const posted = await chat.call('POST', '/messages', {
+          ...as,
+          body: { conversationId: conv, payload, metadata },
+        });
+        expect(posted.statusCode, posted.body).toBe(201);
+        const { message } = posted.json() as { message: { id: string } };
+        expect(message).toMatchObject({ payload, metadata: JSON.parse(JSON.stringify(metadata)) });
+        const read = await chat.call('GET', `/messages/${message.id}`, { key: alice.key });
+        expect(read.body).toBe(posted.body);
+      }
+      const listed = await chat.call('GET', `/conversations/${conv}/messages`, { key: alice.key });
+      const messages = (listed.json() as { messages: unknown[] }).messages;
+      expect(messages).toHaveLength(2);
+      for (const m of messages)
+        expect(m).toMatchObject({ payload, metadata: JSON.parse(JSON.stringify(metadata)) });
+    });
+
     it('accepts every payload type', async () => {
       const conv = await chat.conversation(alice);
       const card = { title: 'T', actions: [{ action: 'url', label: 'Go', value: 'https://x.test' }] };

@@ -84,6 +84,12 @@ export interface BotMessageDraft {
   answer?: string | undefined;
   /** The retrieval details behind the reply (its `debug` signal's data); shown to the bot's owners only. */
   details?: Record<string, unknown> | undefined;
+  /**
+   * The payload's and metadata's JSON text, when `payload` and `metadata` were parsed from JSON (a request
+   * body's: such values round-trip to themselves): stored as given, and the message answered with the values
+   * as they are, neither serialised nor parsed again.
+   */
+  json?: { payload: string; metadata: string | null } | undefined;
 }
 
 /** A bot's chat secrets, as the Admin API shows them. */

@@ -11,7 +11,7 @@ import type {
   PendingSignal,
 } from './contract.js';
 import { CHAT_REPLY_JOB } from './job-kinds.js';
-import { checkPayloadSize, type ListOrder, signalTo, toMessage } from './records.js';
+import { type ListOrder, signalTo, sizedJson, toMessage, toPostedMessage } from './records.js';
 import { chatRepo, type MessageRow, touchConversationOf } from './repo.js';
 import { storeMessages } from './repo-contents.js';
 import { toWebhook, webhookEvent } from './webhooks.js';
@@ -54,8 +54,8 @@ export function postAsBot(
       conversation_id: conversationId,
       user_id: userId,
       is_bot: 1,
-      payload: JSON.stringify(m.payload),
-      metadata: m.metadata ? JSON.stringify(m.metadata) : null,
+      payload: m.json ? m.json.payload : JSON.stringify(m.payload),
+      metadata: m.json ? m.json.metadata : m.metadata ? JSON.stringify(m.metadata) : null,
       feedback: null,
       reply_to: options.replyTo ?? null,
       created_at: at,
@@ -64,7 +64,10 @@ export function postAsBot(
     }));
     await storeMessages(tx, rows);
     if (!asCaller) await touchConversationOf(tx, bot.id, conversationId, at);
-    const out = rows.map(toMessage);
+    const out = rows.map((row, i) => {
+      const m = messages[i] as BotMessageDraft;
+      return m.json ? toPostedMessage(row, { payload: m.payload, metadata: m.metadata }) : toMessage(row);
+    });
     for (const m of out) emit(signalTo(conversationId, { type: 'message_created', data: m }));
     for (const s of options.extra ?? []) emit(s);
     return out;
@@ -79,6 +82,7 @@ export function postAsUser(
   ctx: Pick<ChatContext, 'now' | 'jobs' | 'withSignals'>,
   caller: ChatCaller,
   body: CreateMessageBody,
+  json: { payload: string; metadata: string | null },
 ): Promise<ChatMessage> {
   const { bot } = caller;
   const { conversationId } = body;
@@ -90,8 +94,8 @@ export function postAsUser(
       conversation_id: conversationId,
       user_id: caller.userId,
       is_bot: 0,
-      payload: JSON.stringify(body.payload),
-      metadata: body.metadata ? JSON.stringify(body.metadata) : null,
+      payload: json.payload,
+      metadata: json.metadata,
       feedback: null,
       reply_to: null,
       created_at: at,
@@ -100,7 +104,7 @@ export function postAsUser(
     };
     await storeMessages(tx, [row]);
     await touchConversationOf(tx, bot.id, conversationId, at);
-    const message = toMessage(row);
+    const message = toPostedMessage(row, { payload: body.payload, metadata: body.metadata });
     emit(signalTo(conversationId, { type: 'message_created', data: message }));
     if (bot.replyMode === 'knowledge') {
       const job: ChatReplyJob = { botId: bot.id, conversationId, messageId: row.id };
@@ -133,18 +137,21 @@ export function chatMessages(
       conversationPage(db, caller, conversationId, query, chatRepo(db).listMessages, NEWEST_FIRST),
 
     async createMessage(caller, body) {
-      checkPayloadSize('message payload', body.payload);
-      if (body.metadata) checkPayloadSize('message metadata', body.metadata);
+      // The body was parsed from JSON: its values are stored as this text, and answered as they are.
+      const json = {
+        payload: sizedJson('message payload', body.payload),
+        metadata: body.metadata ? sizedJson('message metadata', body.metadata) : null,
+      };
       if (!caller.isBot) {
         await conversationFor(db, caller, body.conversationId, 'write');
-        return postAsUser(ctx, caller, body);
+        return postAsUser(ctx, caller, body, json);
       }
       // The bot may write to any conversation of its own: whether it exists is told by the transaction.
       const [message] = await postAsBot(
         ctx,
         caller.bot,
         body.conversationId,
-        [{ payload: body.payload, metadata: body.metadata }],
+        [{ payload: body.payload, metadata: body.metadata, json }],
         { asCaller: caller },
       );
       if (!message) throw new Error('the message was not stored');

@@ -31,7 +31,26 @@ export function toUser(row: ChatUserRow): ChatUser {
 
 /** A message row on the wire. */
 export function toMessage(row: MessageRow): ChatMessage {
-  const metadata = parse<Record<string, unknown>>(row.metadata);
+  return wireMessage(row, undefined);
+}
+
+/**
+ * A message row just stored on the wire, `parsed` being its payload and metadata as the values its JSON text
+ * was made from, values that round-trip through JSON to themselves (a request body's): taken as they are
+ * instead of parsing the text again.
+ */
+export function toPostedMessage(
+  row: MessageRow,
+  parsed: { payload: MessagePayload; metadata: Record<string, unknown> | undefined },
+): ChatMessage {
+  return wireMessage(row, parsed);
+}
+
+function wireMessage(
+  row: MessageRow,
+  parsed: { payload: MessagePayload; metadata: Record<string, unknown> | undefined } | undefined,
+): ChatMessage {
+  const metadata = parsed ? parsed.metadata : parse<Record<string, unknown>>(row.metadata);
   const feedback = parse<MessageFeedback>(row.feedback);
   return {
     id: row.id,
@@ -39,7 +58,7 @@ export function toMessage(row: MessageRow): ChatMessage {
     conversationId: row.conversation_id,
     userId: row.user_id,
     isBot: row.is_bot === 1,
-    payload: JSON.parse(row.payload) as MessagePayload,
+    payload: parsed ? parsed.payload : (JSON.parse(row.payload) as MessagePayload),
     ...(metadata ? { metadata } : {}),
     ...(feedback ? { feedback } : {}),
   };
@@ -69,13 +88,20 @@ export const toConversation = (row: {
 
 /** Refuses (413 PayloadTooLarge) a value over the Chat API's 128 KB as JSON, naming `what` it is. */
 export function checkPayloadSize(what: string, value: unknown): void {
-  const size = Buffer.byteLength(JSON.stringify(value), 'utf8');
+  sizedJson(what, value);
+}
+
+/** A value as JSON text, refused (413 PayloadTooLarge) over the Chat API's 128 KB, naming `what` it is. */
+export function sizedJson(what: string, value: unknown): string {
+  const text = JSON.stringify(value);
+  const size = Buffer.byteLength(text, 'utf8');
   if (size > MAX_CHAT_PAYLOAD_BYTES) {
     throw new ApiError(
       'PayloadTooLarge',
       `The ${what} is ${size} bytes as JSON; the limit is ${MAX_CHAT_PAYLOAD_BYTES} bytes (128 KB). Send large content as a file (POST /files) and link it.`,
     );
   }
+  return text;
 }
 
 /** A signal every stream of the conversation receives (not only adminKey ones). */
