@@ -211,7 +211,8 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
     const passages = page.getByRole('list', { name: 'Passages' });
     await expect.poll(() => passages.textContent()).toContain('Page 2');
     expect(await passages.textContent()).toContain('Bananas grow in tropical climates.');
-    expect(await page.getByText('Staff handbook').isVisible()).toBe(true);
+    // The file's knowledge bases are a query of their own ('…' until it answers), apart from the passages.
+    await expect.poll(() => page.getByText('Staff handbook').isVisible()).toBe(true);
     const download = await page.getByRole('link', { name: 'Download' }).getAttribute('href');
     expect((await fetch(download ?? '')).status).toBe(200);
 
