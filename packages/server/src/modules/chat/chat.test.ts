@@ -429,6 +429,22 @@ describe('Chat API', () => {
         expect(m).toMatchObject({ payload, metadata: JSON.parse(JSON.stringify(metadata)) });
     });
 
+    it('answers 413 naming the metadata over 128 KB, for a user and for the bot, storing nothing', async () => {
+      const conv = await chat.conversation(alice);
+      const metadata = { note: 'x'.repeat(130 * 1024) };
+      for (const as of [{ key: alice.key }, { bot: true }] as const) {
+        const res = await chat.call('POST', '/messages', {
+          ...as,
+          body: { conversationId: conv, payload: { type: 'text', text: 'hi' }, metadata },
+        });
+        const body = expectError(res, 413, 'PayloadTooLarge');
+        expect(body.message).toContain('message metadata');
+        expect(body.message).toContain('131072');
+      }
+      const listed = await chat.call('GET', `/conversations/${conv}/messages`, { key: alice.key });
+      expect((listed.json() as { messages: unknown[] }).messages).toEqual([]);
+    });
+
     it('accepts every payload type', async () => {
       const conv = await chat.conversation(alice);
       const card = { title: 'T', actions: [{ action: 'url', label: 'Go', value: 'https://x.test' }] };

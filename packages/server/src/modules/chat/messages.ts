@@ -66,7 +66,7 @@ export function postAsBot(
     if (!asCaller) await touchConversationOf(tx, bot.id, conversationId, at);
     const out = rows.map((row, i) => {
       const m = messages[i] as BotMessageDraft;
-      return m.json ? toPostedMessage(row, { payload: m.payload, metadata: m.metadata }) : toMessage(row);
+      return toPostedMessage(row, m.json && { payload: m.payload, metadata: m.metadata });
     });
     for (const m of out) emit(signalTo(conversationId, { type: 'message_created', data: m }));
     for (const s of options.extra ?? []) emit(s);

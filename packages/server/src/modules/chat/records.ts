@@ -31,22 +31,15 @@ export function toUser(row: ChatUserRow): ChatUser {
 
 /** A message row on the wire. */
 export function toMessage(row: MessageRow): ChatMessage {
-  return wireMessage(row, undefined);
+  return toPostedMessage(row, undefined);
 }
 
 /**
  * A message row just stored on the wire, `parsed` being its payload and metadata as the values its JSON text
  * was made from, values that round-trip through JSON to themselves (a request body's): taken as they are
- * instead of parsing the text again.
+ * instead of parsing the text again (without them, as {@link toMessage}).
  */
 export function toPostedMessage(
-  row: MessageRow,
-  parsed: { payload: MessagePayload; metadata: Record<string, unknown> | undefined },
-): ChatMessage {
-  return wireMessage(row, parsed);
-}
-
-function wireMessage(
   row: MessageRow,
   parsed: { payload: MessagePayload; metadata: Record<string, unknown> | undefined } | undefined,
 ): ChatMessage {
