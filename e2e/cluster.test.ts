@@ -322,8 +322,11 @@ describe.skipIf(!clusterHere)('three processes behind nginx on PostgreSQL and S3
               data: { isBot?: boolean; delta?: string; payload?: { markdown?: string } };
             },
         );
+      // The reply's message and then its stream's end (stored after it, in the same transaction): both may not
+      // come in one read.
       const replied = (frames: SseFrame[]) =>
-        signals(frames).some((s) => s.type === 'message_created' && s.data.isBot);
+        signals(frames).some((s) => s.type === 'message_created' && s.data.isBot) &&
+        signals(frames).some((s) => s.type === 'message_stream_complete');
       await Promise.all(streams.map((s) => s.until(replied, 30_000)));
       const writer = models.requests.slice(asked).find((r) => r.kind === 'chat')?.process as number;
       expect([0, 1, 2]).toContain(writer);
