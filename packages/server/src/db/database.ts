@@ -12,6 +12,7 @@ import {
 import type pg from 'pg';
 import * as sqliteVec from 'sqlite-vec';
 import { createPrivateFile, makePrivateDir } from '../data-dir.js';
+import { watchSqliteChanges } from './change-watch.js';
 import { runFixedQueriesDirectly } from './fixed-query.js';
 import { migrationProvider } from './migrations.js';
 import { ownSchemaDialect } from './pg-introspector.js';
@@ -153,6 +154,8 @@ function openSqlite(options: OpenDatabaseOptions): Db {
       return sqlite.inTransaction;
     },
   });
+  // What tells the caches of rows read on every request (tokens, bots) that they changed: see WatchedCache.
+  watchSqliteChanges(kysely, sqlite);
   return {
     kysely,
     dialect: 'sqlite',

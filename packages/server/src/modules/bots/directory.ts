@@ -1,12 +1,14 @@
 import type { Bot, WebchatConfiguration } from '@parley/protocol';
+import { WatchedCache } from '../../db/change-watch.js';
 import { fixedQuery } from '../../db/fixed-query.js';
 import type { BotsContext } from './context.js';
-import type { BotDirectory } from './contract.js';
+import type { BotChatFacts, BotDirectory } from './contract.js';
 import { botsRepo } from './repo.js';
 
 /**
- * What chatFacts reads of a bot: every Chat API request asks (compiled once, see fixedQuery). Read on every
- * call, never cached, so a change of the bot made by any process is seen by the next request of every process.
+ * What chatFacts reads of a bot: every Chat API request asks (compiled once, see fixedQuery). On SQLite the
+ * facts read are kept until a bot changes (see WatchedCache), so a change of the bot made by this process or
+ * any other is seen by the next request; on PostgreSQL every call reads.
  */
 const chatFactsRow = fixedQuery(1, (db, id: string) =>
   db
@@ -48,25 +50,28 @@ function deepFreeze<T>(value: T): T {
 export function botDirectory(ctx: Pick<BotsContext, 'db'>): BotDirectory {
   const { db } = ctx;
   const configurations = new ParsedConfigurations();
+  const facts = new WatchedCache<BotChatFacts>([{ name: 'bots' }]);
+  const readFacts = async (id: string): Promise<BotChatFacts | undefined> => {
+    const row = (await chatFactsRow(db, id)).rows[0];
+    if (!row) return undefined;
+    // Frozen: a kept value is every request's.
+    return Object.freeze({
+      id: row.id,
+      workspaceId: row.workspace_id,
+      name: row.name,
+      status: row.status as Bot['status'],
+      replyMode: row.reply_mode as Bot['replyMode'],
+      webhookUrl: row.webhook_url,
+      webchat: configurations.of(row.id, row.webchat_config),
+    });
+  };
   return {
     async findAnyWorkspace(id) {
       const row = await botsRepo(db).byIdAnyWorkspace(id);
       return row ? { id: row.id, workspaceId: row.workspace_id } : undefined;
     },
 
-    async chatFacts(id) {
-      const row = (await chatFactsRow(db, id)).rows[0];
-      if (!row) return undefined;
-      return {
-        id: row.id,
-        workspaceId: row.workspace_id,
-        name: row.name,
-        status: row.status as Bot['status'],
-        replyMode: row.reply_mode as Bot['replyMode'],
-        webhookUrl: row.webhook_url,
-        webchat: configurations.of(row.id, row.webchat_config),
-      };
-    },
+    chatFacts: (id) => facts.get(db, id, () => readFacts(id)),
 
     exists: async (workspaceId, id) => (await botsRepo(db).byId(workspaceId, id)) !== undefined,
   };

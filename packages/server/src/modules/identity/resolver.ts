@@ -2,6 +2,7 @@ import type { Role } from '@parley/protocol';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../access/principal.js';
 import { hashToken, sameHash, type TokenKind } from '../../access/tokens.js';
+import { WatchedCache } from '../../db/change-watch.js';
 import type { Database } from '../../db/schema.js';
 import type { AuthResolver, ReadBot } from '../../http/context.js';
 import type { IdentityContext } from './context.js';
@@ -40,10 +41,23 @@ const PRINCIPALS: Record<
   },
 };
 
+/**
+ * What a token row kept by the resolver depends on. Every authenticated request reads its token's row, so on
+ * SQLite the resolver keeps the rows it read by hash until a token changes (see WatchedCache): a revocation,
+ * an expiry moved or a deletion, by this process or any other, is read by the next request; a use recorded
+ * in `last_used_at` is not a change. The expiry is checked against the time on every use.
+ */
+const TOKEN_TABLES = [{ name: 'tokens', ignoredColumns: ['last_used_at'] }] as const;
+
 /** The live token of a value: known, not revoked, not expired at `nowMs`. */
-async function liveToken(db: Kysely<Database>, value: string, nowMs: number): Promise<TokenRow | undefined> {
+async function liveToken(
+  db: Kysely<Database>,
+  tokens: WatchedCache<TokenRow>,
+  value: string,
+  nowMs: number,
+): Promise<TokenRow | undefined> {
   const hash = hashToken(value);
-  const row = await identityRepo(db).tokenByHash(hash);
+  const row = await tokens.get(db, hash, () => identityRepo(db).tokenByHash(hash));
   if (!row || !sameHash(row.hash, hash) || row.revoked_at !== null) return undefined;
   if (row.expires_at !== null && Date.parse(row.expires_at) <= nowMs) return undefined;
   return row;
@@ -52,10 +66,11 @@ async function liveToken(db: Kysely<Database>, value: string, nowMs: number): Pr
 /** Tokens to principals (recording their use), and principals to the actors they are inside a workspace. */
 export function identityResolver(ctx: Pick<IdentityContext, 'db' | 'clock' | 'config'>): AuthResolver {
   const { db, clock } = ctx;
+  const tokens = new WatchedCache<TokenRow>(TOKEN_TABLES);
   return {
     async resolveToken(value, readBot) {
       const at = clock();
-      const row = await liveToken(db, value, at.getTime());
+      const row = await liveToken(db, tokens, value, at.getTime());
       const holder =
         row && Object.hasOwn(PRINCIPALS, row.kind) ? PRINCIPALS[row.kind as TokenKind] : undefined;
       const principal = row && holder ? await holder(identityRepo(db), row, readBot) : undefined;
@@ -63,8 +78,12 @@ export function identityResolver(ctx: Pick<IdentityContext, 'db' | 'clock' | 'co
         // Record use at most once a minute per token, so reads stay reads: no statement at all while the row
         // read says it was recorded within the minute (the update's own condition covers a race).
         const minuteAgo = new Date(at.getTime() - 60_000).toISOString();
-        if (row.last_used_at === null || row.last_used_at < minuteAgo)
-          await identityRepo(db).touchToken(row.id, at.toISOString(), minuteAgo);
+        if (row.last_used_at === null || row.last_used_at < minuteAgo) {
+          const usedAt = at.toISOString();
+          await identityRepo(db).touchToken(row.id, usedAt, minuteAgo);
+          // The kept row (if it is) says so too, as a read would.
+          row.last_used_at = usedAt;
+        }
       }
       return principal;
     },
