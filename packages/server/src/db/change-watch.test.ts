@@ -110,6 +110,16 @@ describe('ChangeWatch on SQLite', () => {
     expect(await moves(() => other.prepare('select count(*) from tokens').get())).toBe(false);
   });
 
+  it("asks for other connections' changes once per run of JavaScript", async () => {
+    await Promise.resolve();
+    const before = watch.generation();
+    other.prepare("insert into meta (key, value) values ('same-run', '1')").run();
+    // Within one run (no request can arrive in between), the version asked first stands; the next asks again.
+    expect(watch.generation()).toBe(before);
+    await Promise.resolve();
+    expect(watch.generation()).not.toBe(before);
+  });
+
   it('is not installed inside an open transaction (the triggers would go with its rollback)', async () => {
     await db.kysely.transaction().execute(async () => {
       expect(watch.watch([{ name: 'bots' }])).toBe(false);
