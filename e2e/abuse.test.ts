@@ -157,6 +157,15 @@ describe('a hostile caller cannot take the process down', () => {
   }
 
   it('stays healthy, within its memory bound, and serves others through stream floods, bombs and deep documents', async () => {
+    // Made before the watch starts: compressing the bombs blocks this process for seconds (~6 s on an idle
+    // 2-CPU machine), and a health check in flight meanwhile would be timed with this process's stall.
+    const documents = {
+      xlsx: xlsxBomb(190).bytes,
+      docx: docxBomb(150),
+      deep: Buffer.from(
+        Array.from({ length: 4000 }, (_, i) => `${'>'.repeat(i % 2500)} line ${i}`).join('\n'),
+      ),
+    };
     const watcher = watch(run.server);
     const sockets: AbortController[] = [];
     try {
@@ -186,12 +195,9 @@ describe('a hostile caller cannot take the process down', () => {
 
       // 2. Bombs and pathological documents are sent for indexing while the streams fill up.
       const hostile = await Promise.all([
-        uploadForIndexing('bomb.xlsx', xlsxBomb(190).bytes),
-        uploadForIndexing('bomb.docx', docxBomb(150)),
-        uploadForIndexing(
-          'deep.md',
-          Buffer.from(Array.from({ length: 4000 }, (_, i) => `${'>'.repeat(i % 2500)} line ${i}`).join('\n')),
-        ),
+        uploadForIndexing('bomb.xlsx', documents.xlsx),
+        uploadForIndexing('bomb.docx', documents.docx),
+        uploadForIndexing('deep.md', documents.deep),
       ]);
 
       // 3. The attackers post 127 KB messages into the conversations their unread streams listen to.
