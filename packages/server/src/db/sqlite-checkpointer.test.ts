@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -125,6 +125,32 @@ describe('SqliteCheckpointer', () => {
       expect(existsSync(`${file}-shm`)).toBe(false);
       expect(checkpointer.checkpoints).toBe(0);
     } finally {
+      await checkpointer.close();
+      db.close();
+    }
+  });
+
+  it('hands checkpoints back to the main connection when the -shm file has a layout it does not know', async () => {
+    const dir = tempDir();
+    const { db } = walDatabase(dir);
+    // The header it reads is this one: two equal 48-byte copies, initialised, of a wal-index version to come.
+    const file = join(dir, 'future.db');
+    const header = Buffer.alloc(136);
+    header.writeUInt32LE(3008000, 0);
+    header[12] = 1;
+    header.copy(header, 48, 0, 48);
+    writeFileSync(`${file}-shm`, header);
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    const checkpointer = new SqliteCheckpointer(db, file, { frames: 16, intervalMs: 2 });
+    try {
+      expect(checkpointer.pendingFrames()).toBeNaN();
+      await until(() => db.pragma('wal_autocheckpoint', { simple: true }) === 16);
+      await until(() => warnings.some((m) => m.includes('a wal-index layout this server does not know')));
+      expect(checkpointer.checkpoints).toBe(0);
+    } finally {
+      process.off('warning', onWarning);
       await checkpointer.close();
       db.close();
     }
