@@ -1,10 +1,18 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
+import { fetchUrl, getFile, store, tamper } from '../test-support/files-api.js';
 import { useTestApp } from '../test-support/fixtures.js';
 import type { TestApp } from '../test-support/harness.js';
 import { TOKEN_API_ALLOWED_HEADERS, TOKEN_API_EXPOSED_HEADERS } from './cors.js';
 
 const PAGE = 'https://app.example';
+
+/** Headers a browser reads only on a preflight's answer. */
+const PREFLIGHT_ONLY = [
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-max-age',
+];
 
 /** A browser's preflight of `method url` from `origin`, asking for `headers`. */
 function preflight(
@@ -123,6 +131,29 @@ describe('CORS of the Admin and Files APIs (default: any origin)', () => {
     expect(list(resumable.headers['access-control-expose-headers'])).toContain('upload-offset');
   });
 
+  it("gives a download's answers, errors too, allow-origin and the exposed headers only", async () => {
+    const stored = await store(t, 'cors/download.txt', 'downloaded from any page');
+    const file = await getFile(t, stored.id);
+    const ok = await fetchUrl(t, String(file.url), { origin: PAGE, range: 'bytes=0-9' });
+    expect(ok.statusCode).toBe(206);
+    expect(ok.body).toBe('downloaded');
+    const tampered = await fetchUrl(
+      t,
+      tamper(String(file.url), (u) => u.searchParams.set('expires', '1')),
+      {
+        origin: PAGE,
+      },
+    );
+    expect(tampered.statusCode).toBeGreaterThanOrEqual(400);
+    for (const res of [ok, tampered]) {
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(list(res.headers['access-control-expose-headers'])).toEqual(
+        expect.arrayContaining(['content-range', 'content-disposition', 'etag', 'accept-ranges']),
+      );
+      for (const name of PREFLIGHT_ONLY) expect(res.headers[name]).toBeUndefined();
+    }
+  });
+
   it('keeps preflights out of the bot request log', async () => {
     await preflight(t, `/v1/admin/bots/${t.botId}`);
     await preflight(t, '/v1/files', PAGE, 'GET', 'authorization, x-bot-id');
@@ -139,11 +170,6 @@ describe('CORS of the Admin and Files APIs (default: any origin)', () => {
 
 describe("CORS of the Chat API (any origin: the webchat runs on customers' sites)", () => {
   const t = useTestApp();
-  const preflightOnly = [
-    'access-control-allow-methods',
-    'access-control-allow-headers',
-    'access-control-max-age',
-  ];
 
   it('answers a preflight with 204 and the whole policy', async () => {
     const res = await preflight(t, `/v1/chat/${t.botId}/messages`, PAGE, 'POST', 'content-type, x-user-key');
@@ -183,7 +209,7 @@ describe("CORS of the Chat API (any origin: the webchat runs on customers' sites
     for (const res of [created, refused]) {
       expect(res.headers['access-control-allow-origin']).toBe('*');
       expect(list(res.headers['access-control-expose-headers'])).toEqual(TOKEN_API_EXPOSED_HEADERS);
-      for (const name of preflightOnly) expect(res.headers[name]).toBeUndefined();
+      for (const name of PREFLIGHT_ONLY) expect(res.headers[name]).toBeUndefined();
     }
   });
 });

@@ -6,7 +6,7 @@ import Type from 'typebox';
 import type { ByteRange } from '../../../blob/blob-store.js';
 import { newErrorId } from '../../../errors/errors.js';
 import { contentDisposition } from '../../../http/content-disposition.js';
-import { installOpenCors, OPEN_CORS } from '../../../http/cors.js';
+import { installOpenCors, OPEN_CORS, openCorsAnswer } from '../../../http/cors.js';
 import { header } from '../../../http/headers.js';
 import { responses } from '../../../http/route-helpers.js';
 import { parseOffset } from '../resumable.js';
@@ -55,7 +55,7 @@ function contentHeaders(reply: FastifyReply, content: FileContent, isPublic: boo
 
 /** GET and HEAD of a download URL (signed and short-lived, or permanent for public_content). No token. */
 async function download(files: FilesService, req: DownloadRequest, reply: FastifyReply) {
-  reply.headers(CAPABILITY_CORS);
+  reply.headers(openCorsAnswer('capability'));
   const rangeHeader = header(req, 'range');
   // The size is needed to read a Range header, so the content is opened in two steps only when one is sent.
   const content = await files.openContent(req.params.id, req.query);
