@@ -7,10 +7,10 @@ import type { BlobStore } from './blob/blob-store.js';
 import { blobStoreFromConfig } from './blob/from-config.js';
 import type { Config } from './config/config.js';
 import type { Db } from './db/database.js';
-import { ApiError, errorBody } from './errors/errors.js';
+import { ApiError } from './errors/errors.js';
 import { guardConnections } from './http/connection-guards.js';
 import { installRequestContext } from './http/context.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { errorText, installErrorHandling } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { lazyRequestLogger } from './http/request-logger.js';
 import { newRequestId } from './ids.js';
@@ -79,10 +79,44 @@ function onFirstUse<F extends (data: never) => unknown>(compile: () => F): F {
   return first;
 }
 
+/** A compiled validator as Fastify calls it: true or false, with Ajv's `errors` after a false. */
+type Validate = ((...args: unknown[]) => unknown) & { errors?: unknown };
+
+/** The key of a non-finite number in a coerced request part (its top level or one of its arrays), if any. */
+function nonFiniteField(data: unknown): string | undefined {
+  if (data === null || typeof data !== 'object') return undefined;
+  for (const [key, value] of Object.entries(data)) {
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    if (values.some((v) => typeof v === 'number' && !Number.isFinite(v))) return key;
+  }
+  return undefined;
+}
+
 /**
- * Validator compilers: coercing for the parts of a request that arrive as text (query, params, headers),
- * strict for JSON bodies. Fastify calls a compiler with the route's schema definition (`{schema, httpPart,
- * …}`); the compiler package's types describe it as taking the schema alone, hence the casts.
+ * A coercing validator that also refuses the numbers text coerces to but no list or bound can use: Ajv turns
+ * `1e309` and `Infinity` into Infinity, which passes `integer` and `maximum` (and then fails in SQL as a 500).
+ */
+function finiteNumbersOnly(validate: Validate): Validate {
+  let errors: unknown;
+  const checked: Validate = (...args) => {
+    if (!validate(...args)) {
+      errors = validate.errors;
+      return false;
+    }
+    const field = nonFiniteField(args[0]);
+    if (field === undefined) return true;
+    errors = [{ instancePath: `/${field}`, keyword: 'type', params: {}, message: 'must be a finite number' }];
+    return false;
+  };
+  Object.defineProperty(checked, 'errors', { get: () => errors });
+  return checked;
+}
+
+/**
+ * Validator compilers: coercing for the parts of a request that arrive as text (query, params, headers; a
+ * number must be finite), strict for JSON bodies. Fastify calls a compiler with the route's schema
+ * definition (`{schema, httpPart, …}`); the compiler package's types describe it as taking the schema alone,
+ * hence the casts.
  */
 const strictBodyValidators =
   (when: SchemaCompilation): BuildCompilerFromPool =>
@@ -93,7 +127,9 @@ const strictBodyValidators =
     const coercing = pool(externalSchemas, withAjv({ ...AJV_OPTIONS, coerceTypes: 'array' }));
     const strict = pool(externalSchemas, withAjv({ ...AJV_OPTIONS, coerceTypes: false }));
     const compileNow = (route: FastifyRouteSchemaDef<unknown>) =>
-      (route.httpPart === 'body' ? strict : coercing)(route as never);
+      route.httpPart === 'body'
+        ? strict(route as never)
+        : finiteNumbersOnly(coercing(route as never) as unknown as Validate);
     const compile = (route: FastifyRouteSchemaDef<unknown>) =>
       when === 'start' ? compileNow(route) : onFirstUse(() => compileNow(route) as (data: never) => unknown);
     return compile as never;
@@ -126,7 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     routerOptions: { maxParamLength: 4096 },
     // Errors raised before routing (malformed URL, over-long parameter) answer in the wire format too.
     frameworkErrors: (error, _req, reply) => {
-      const body = errorBody(
+      const body = errorText(
         new ApiError('InvalidIdentifier', `The request path is not valid: ${error.message}`),
       );
       void (reply as unknown as FastifyReply).status(400).type('application/json; charset=utf-8').send(body);
@@ -171,6 +207,10 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     bodyTimeoutMs: config.connections.bodyTimeoutMs,
     uploadTimeoutMs: config.connections.uploadTimeoutMs,
     uploadOperations: ['files.uploadFileContent', 'files.appendResumableUpload'],
+    uploadMinBytes: config.connections.uploadMinBytes,
+    uploadRateWindowMs: config.connections.uploadRateWindowMs,
+    uploadsPerUrl: config.connections.uploadsPerUrl,
+    uploadsPerAddress: config.connections.uploadsPerAddress,
     perAddress: config.connections.perAddress,
   });
 
