@@ -1,20 +1,10 @@
-import {
-  chmod,
-  copyFile,
-  link,
-  mkdir,
-  mkdtemp,
-  readdir,
-  rename,
-  rm,
-  stat,
-  writeFile,
-} from 'node:fs/promises';
+import { chmod, copyFile, link, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import * as tar from 'tar';
 import { safePath } from '../blob/local-disk.js';
 import { CommandFailure } from './context.js';
+import { writePrivateTar } from './private-tar.js';
 
 /** The manifest at the top of a backup archive: what it holds and when it was taken. */
 export interface BackupManifest {
@@ -144,15 +134,7 @@ export async function backupDataDir(
     if (manifest.blobs > 0) entries.push(BLOBS);
     if (await keep(join(dataDir, BOOTSTRAP), join(stage, BOOTSTRAP))) entries.push(BOOTSTRAP);
     await writeFile(join(stage, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
-    const partial = `${output}.part-${process.pid}`;
-    try {
-      await tar.create({ gzip: true, file: partial, cwd: stage, portable: true, mode: 0o600 }, entries);
-      await chmod(partial, 0o600);
-      await rename(partial, output);
-    } catch (error) {
-      await rm(partial, { force: true });
-      throw error;
-    }
+    await writePrivateTar(stage, entries, output);
     return manifest;
   } finally {
     await rm(stage, { recursive: true, force: true });

@@ -77,6 +77,13 @@ describe('parley backup and restore (SQLite and local disk)', () => {
     expect(backup.code).toBe(0);
     expect(JSON.parse(backup.out)).toMatchObject({ backup: archive, format: 'parley-backup', version: 1 });
     expect((await stat(archive)).mode & 0o777).toBe(0o600);
+    // Every entry is private too (plain `tar -x` keeps the modes): files 0600, folders 0700.
+    const modes = new Map<string, number>();
+    await tar.list({ file: archive, onReadEntry: (e) => modes.set(e.path, (e.mode ?? 0) & 0o7777) });
+    expect(modes.get('parley.db')).toBe(0o600);
+    expect(modes.get('parley-backup.json')).toBe(0o600);
+    expect([...modes].filter(([path, mode]) => mode !== (path.endsWith('/') ? 0o700 : 0o600))).toEqual([]);
+    expect([...modes.keys()].some((path) => path.startsWith('blobs/') && !path.endsWith('/'))).toBe(true);
     expect((await upload).code).toBe(0);
     // Nothing of the backup's working copy is left in the data folder.
     expect((await readdir(t.dataDir)).filter((n) => n.startsWith('.backup-'))).toEqual([]);

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client, FileObject, WebchatConfiguration } from '@parley/client';
@@ -6,6 +6,7 @@ import pLimit from 'p-limit';
 import * as tar from 'tar';
 import { CommandFailure } from './context.js';
 import { saveTo } from './download.js';
+import { writePrivateTar } from './private-tar.js';
 
 /** One file of an exported bot: its record and where its bytes (and passages) are in the archive. */
 export interface ExportedFile {
@@ -128,18 +129,7 @@ export async function exportBot(client: Client, botId: string, output: string): 
       skipped,
     };
     await writeFile(join(stage, 'bot.json'), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
-    const partial = `${output}.part-${process.pid}`;
-    try {
-      await tar.create({ gzip: true, file: partial, cwd: stage, portable: true }, [
-        'bot.json',
-        'files',
-        'passages',
-      ]);
-      await rename(partial, output);
-    } catch (error) {
-      await rm(partial, { force: true });
-      throw error;
-    }
+    await writePrivateTar(stage, ['bot.json', 'files', 'passages'], output);
     return manifest;
   } finally {
     await rm(stage, { recursive: true, force: true });

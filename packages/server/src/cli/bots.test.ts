@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@parley/client';
 import * as tar from 'tar';
@@ -74,7 +74,17 @@ describe('parley bots export and import (another Parley, over HTTP)', () => {
       /^Exported bot \S+ to .*bot\.tar\.gz: 3 file\(s\) \([\d.]+ kB\), 1 knowledge base\(s\)\n$/,
     );
     const names: string[] = [];
-    await tar.list({ file: archive, onReadEntry: (e) => names.push(e.path) });
+    const modes = new Map<string, number>();
+    await tar.list({
+      file: archive,
+      onReadEntry: (e) => {
+        names.push(e.path);
+        modes.set(e.path, (e.mode ?? 0) & 0o7777);
+      },
+    });
+    // The archive and every entry are private: files 0600, folders 0700.
+    expect((await stat(archive)).mode & 0o777).toBe(0o600);
+    expect([...modes].filter(([path, mode]) => mode !== (path.endsWith('/') ? 0o700 : 0o600))).toEqual([]);
     expect(names).toContain('bot.json');
     expect(names.filter((n) => /^files\/\d+$/.test(n))).toHaveLength(3);
     expect(names.filter((n) => /^passages\/\d+\.json$/.test(n))).toHaveLength(3);
