@@ -177,6 +177,32 @@ describe('installErrorHandling', () => {
     app.get('/limited', async () => {
       throw new ApiError('RateLimited', 'slow down');
     });
+    // Thrown values no renderer expects: every property read throws, a symbol, an error whose fields are odd.
+    app.get('/hostile', async () => {
+      throw new Proxy(new Error(SECRET), {
+        get() {
+          throw new Error(`read ${SECRET}`);
+        },
+      });
+    });
+    app.get('/symbol', async () => {
+      throw Symbol(SECRET);
+    });
+    app.get('/odd-400', async () => {
+      throw Object.assign(new Error(), { statusCode: 400, message: { secret: SECRET } });
+    });
+    // A reply Fastify's serialiser cannot write (a BigInt): the failure reaches the error renderer.
+    app.get(
+      '/unserialisable',
+      { schema: { response: { 200: { type: 'object', properties: { n: { type: 'integer' } } } } } },
+      async () => ({
+        n: {
+          toJSON: () => {
+            throw new Error(SECRET);
+          },
+        },
+      }),
+    );
     await app.ready();
   });
   afterAll(() => app.close());
@@ -269,5 +295,39 @@ describe('installErrorHandling', () => {
       type: 'ResourceNotFound',
       message: 'No operation at DELETE /nowhere; see /docs for the API',
     });
+  });
+
+  /** Asserts the generic 500 in the wire format, with nothing of what was thrown in it. */
+  const expectGenericInternal = (res: Awaited<ReturnType<FastifyInstance['inject']>>) => {
+    expect(res.statusCode).toBe(500);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const body = res.json();
+    expect(Object.keys(body).sort()).toEqual(['code', 'id', 'message', 'type']);
+    expect(body.id).toMatch(ERROR_ID);
+    expect(body).toMatchObject({
+      code: 500,
+      type: 'Internal',
+      message: 'An internal error occurred. It has been logged; quote the error id when reporting it.',
+    });
+    expect(res.body).not.toMatch(/hunter2|FST_ERR|statusCode|at .*\.ts:\d+/);
+  };
+
+  it('answers the generic 500 for a thrown object whose every property read throws', async () => {
+    expectGenericInternal(await app.inject({ method: 'GET', url: '/hostile' }));
+  });
+
+  it('answers the generic 500 for a thrown symbol', async () => {
+    expectGenericInternal(await app.inject({ method: 'GET', url: '/symbol' }));
+  });
+
+  it('answers the generic 500 when the reply cannot be serialised', async () => {
+    expectGenericInternal(await app.inject({ method: 'GET', url: '/unserialisable' }));
+  });
+
+  it('answers a 4xx error whose message is not text with its type as message', async () => {
+    const res = await app.inject({ method: 'GET', url: '/odd-400' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 400, type: 'InvalidPayload', message: 'InvalidPayload' });
+    expect(res.body).not.toContain('hunter2');
   });
 });

@@ -1,6 +1,6 @@
 import { ERROR_TYPES, type ErrorType } from '@parley/protocol';
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError, errorBody, type FieldError } from '../errors/errors.js';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { ApiError, errorBody, type FieldError, newErrorId } from '../errors/errors.js';
 
 const BY_STATUS: Record<number, ErrorType> = {
   400: 'InvalidPayload',
@@ -78,39 +78,76 @@ export function toApiError(error: unknown): ApiError {
     return new ApiError('InvalidPayload', `Malformed JSON body: ${e.message}`);
   if (status >= 400 && status < 500) {
     const type = BY_STATUS[status] ?? 'InvalidPayload';
-    return new ApiError(type, e.message || type);
+    return new ApiError(type, typeof e.message === 'string' && e.message ? e.message : type);
   }
-  return new ApiError(
+  return internalError();
+}
+
+const internalError = () =>
+  new ApiError(
     'Internal',
     'An internal error occurred. It has been logged; quote the error id when reporting it.',
   );
+
+/**
+ * The wire body of an error as JSON text. Serialised here, never by Fastify: when Fastify's serialiser of an
+ * error fails, it answers its own body with its internal message (`FST_ERR_FAILED_ERROR_SERIALIZATION…`).
+ * A body that cannot be serialised (metadata that is not JSON) becomes the generic internal error, same id.
+ */
+export function errorText(error: ApiError, id: string = newErrorId()): string {
+  try {
+    return JSON.stringify(errorBody(error, id));
+  } catch {
+    return JSON.stringify(errorBody(internalError(), id));
+  }
 }
 
-/** Installs the one error renderer and the not-found answer on an app. */
+/** Sends an error in the wire format, as text (see {@link errorText}). */
+function sendError(reply: FastifyReply, apiError: ApiError, id: string): void {
+  void reply
+    .status(ERROR_TYPES[apiError.type])
+    .type('application/json; charset=utf-8')
+    .send(errorText(apiError, id));
+}
+
+/**
+ * Installs the one error renderer and the not-found answer on an app. The renderer never throws: whatever was
+ * thrown (a non-Error value, an object whose properties throw when read), the answer is a wire error, and a
+ * 500's is the generic one.
+ */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
-    const apiError = toApiError(error);
-    const body = errorBody(apiError);
-    if (apiError.code >= 500) {
-      request.log.error({ err: error, errorId: body.id }, 'request failed');
-    } else {
-      request.log.info(
-        { errorType: apiError.type, errorId: body.id, message: apiError.message },
-        'request rejected',
-      );
+    const id = newErrorId();
+    let apiError: ApiError;
+    try {
+      apiError = toApiError(error);
+    } catch {
+      apiError = internalError();
+    }
+    try {
+      if (apiError.code >= 500) {
+        request.log.error({ err: error, errorId: id }, 'request failed');
+      } else {
+        request.log.info(
+          { errorType: apiError.type, errorId: id, message: apiError.message },
+          'request rejected',
+        );
+      }
+    } catch {
+      // A log line that cannot be written does not change the answer.
     }
     if (apiError.type === 'RateLimited' && !reply.hasHeader('retry-after')) {
       // A service that knows how long to wait says so in the error's metadata (`retryAfterSeconds`).
       const wait = apiError.metadata?.retryAfterSeconds;
       reply.header('retry-after', String(typeof wait === 'number' && wait > 0 ? Math.ceil(wait) : 1));
     }
-    void reply.status(ERROR_TYPES[apiError.type]).type('application/json; charset=utf-8').send(body);
+    sendError(reply, apiError, id);
   });
   app.setNotFoundHandler((request, reply) => {
     const apiError = new ApiError(
       'ResourceNotFound',
       `No operation at ${request.method} ${request.url.split('?')[0]}; see /docs for the API`,
     );
-    void reply.status(404).send(errorBody(apiError));
+    sendError(reply, apiError, newErrorId());
   });
 }
