@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileObject } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -218,6 +218,44 @@ describe('parley files, kb and search against a running Parley', () => {
     expect(report.files.every((f) => f.state === 'uploaded')).toBe(true);
     const file: FileObject = await getFile(t, 'kb/notes/note-2.md');
     expect(file.accessPolicies).toEqual(['public_content']);
+  });
+
+  it('leaves symbolic links out of a folder upload with a note, and with --follow-symlinks follows only those inside it', async () => {
+    const outside = await tempDir();
+    await writeFile(join(outside, 'secret.txt'), 'outside file');
+    await mkdir(join(outside, 'private'));
+    await writeFile(join(outside, 'private', 'key.txt'), 'outside folder');
+    const root = join(await tempDir(), 'linked');
+    await mkdir(join(root, 'sub'), { recursive: true });
+    await writeFile(join(root, 'sub', 'inner.md'), '# Inner\n\nA real file.\n');
+    await symlink(join(outside, 'secret.txt'), join(root, 'file-out.txt'));
+    await symlink(join(outside, 'private'), join(root, 'folder-out'));
+    await symlink(join('sub', 'inner.md'), join(root, 'file-in.md'));
+    const args = ['files', 'upload', root, '--prefix', 'links', '--no-wait', '--json'];
+
+    const plain = await parley(args, t.env);
+    expect(json<Report>(plain.out).files.map((f) => f.key)).toEqual(['links/sub/inner.md']);
+    expect(plain.code).toBe(0);
+    for (const name of ['file-out.txt', 'folder-out', 'file-in.md'])
+      expect(plain.err).toContain(`note: skipped ${join(root, name)}: a symbolic link (--follow-symlinks`);
+
+    const followed = await parley([...args, '--follow-symlinks'], t.env);
+    expect(followed.code).toBe(0);
+    expect(
+      json<Report>(followed.out)
+        .files.map((f) => f.key)
+        .sort(),
+    ).toEqual(['links/file-in.md', 'links/sub/inner.md']);
+    for (const name of ['file-out.txt', 'folder-out'])
+      expect(followed.err).toContain(
+        `note: skipped ${join(root, name)}: a symbolic link to outside the folder`,
+      );
+    const stored = await parley(['files', 'list', '--key-contains', 'links/', '--json'], t.env);
+    expect(
+      json<{ files: FileObject[] }>(stored.out)
+        .files.map((f) => f.key)
+        .sort(),
+    ).toEqual(['links/file-in.md', 'links/sub/inner.md']);
   });
 
   it('refuses paths that name nothing, globs that match nothing and two files that would share a key', async () => {

@@ -6,6 +6,7 @@ import { type CommandContext, CommandFailure, terminalOf } from './context.js';
 import { saveTo } from './download.js';
 import { knowledgeBaseOf } from './kb.js';
 import { collectTags, columns, formatBytes } from './text.js';
+import type { SkippedLink } from './upload-plan.js';
 
 interface UploadFlags extends ConnectionFlags {
   kb?: string;
@@ -16,8 +17,16 @@ interface UploadFlags extends ConnectionFlags {
   index: boolean;
   wait: boolean;
   indexTimeout: number;
+  followSymlinks?: boolean;
   json?: boolean;
 }
+
+/** Why a symbolic link under a folder or glob was left out. */
+const LINK_NOTES: Record<SkippedLink['reason'], string> = {
+  link: 'a symbolic link (--follow-symlinks follows the ones inside the folder)',
+  outside: 'a symbolic link to outside the folder given (never followed)',
+  loop: 'a symbolic link to a folder that holds it (a loop)',
+};
 
 /** `files upload`: folders, files and globs to a bot, with live progress and a summary. */
 function uploadCommand(files: Command, ctx: CommandContext): void {
@@ -27,7 +36,8 @@ function uploadCommand(files: Command, ctx: CommandContext): void {
       .description(
         'upload files, folders (every file under them, hidden ones left out) and globs to a bot, then wait for ' +
           'indexing; a file whose key and sha256 the bot already holds is skipped. Keys are paths under the folder ' +
-          "(or the glob's fixed part) given. Exit code 1 when any file failed.",
+          "(or the glob's fixed part) given. Symbolic links under a folder or glob are left out (with a note) " +
+          'unless --follow-symlinks. Exit code 1 when any file failed.',
       )
       .argument('<paths...>', 'files, folders or globs (quote globs: "docs/**/*.pdf")'),
   )
@@ -43,6 +53,10 @@ function uploadCommand(files: Command, ctx: CommandContext): void {
         .argParser(wholeNumber)
         .default(600),
     )
+    .option(
+      '--follow-symlinks',
+      'upload what symbolic links under a folder or glob point to, when it is inside that folder (never outside)',
+    )
     .option('--json', 'print a JSON report (one entry per file) instead of progress and a table')
     .action(async (paths: string[], flags: UploadFlags, command: Command) => {
       // Imported by the command that uses them (progress bars, tables, globs), not by every start of the CLI.
@@ -50,7 +64,11 @@ function uploadCommand(files: Command, ctx: CommandContext): void {
       const { runUpload } = await import('./upload-run.js');
       const { liveDisplay, plainDisplay, silentDisplay, summarize } = await import('./upload-display.js');
       const client = clientOf(command, flags, ctx.io, ['bot']);
-      const planned = await planUpload(paths, process.cwd(), flags.prefix);
+      const { files: planned, skipped } = await planUpload(paths, process.cwd(), {
+        prefix: flags.prefix,
+        followSymlinks: flags.followSymlinks ?? false,
+      });
+      for (const link of skipped) ctx.io.err(`note: skipped ${link.path}: ${LINK_NOTES[link.reason]}\n`);
       const reports = await remote(async () => {
         // Unknown bot or bad token: one clear error before any file is read.
         await client.listFiles({ pageSize: 1 });
@@ -83,7 +101,7 @@ function uploadCommand(files: Command, ctx: CommandContext): void {
         );
         const summary = summarize(ended, storedMs / 1000, (Date.now() - started) / 1000);
         display.end(ended, summary);
-        if (flags.json) ctx.print({ botId: client.botId, summary, files: ended });
+        if (flags.json) ctx.print({ botId: client.botId, summary, files: ended, skippedLinks: skipped });
         return summary;
       });
       if (reports.failed > 0)
