@@ -18,7 +18,23 @@ export type Role = (typeof ROLES)[number];
 
 // ---- bots ----
 
-/** Item of the list of bots (spec "Bot summary"). */
+/**
+ * Which sources of its knowledge answers a bot links (the rest are named by their title, without a link):
+ * `none`; `public` (the default): files readable without credentials (`public_content`) and files whose
+ * metadata names an http(s) `sourceUrl` (that URL is linked instead of the stored copy); `all`: every source
+ * file, whole, to anyone who sees the answer.
+ */
+export const BotSourceLinks = Type.Union(
+  [Type.Literal('none'), Type.Literal('public'), Type.Literal('all')],
+  {
+    description:
+      "Which sources of the bot's answers are linked: none; public (default: public_content files, and a file's metadata sourceUrl); all (anyone who sees an answer can download each whole source file)",
+  },
+);
+/** Source links setting type. */
+export type BotSourceLinks = Static<typeof BotSourceLinks>;
+
+/** Item of the list of bots (spec "Bot summary"), with its source links setting. */
 export const BotSummary = Type.Object({
   id: Type.String(),
   createdAt: Timestamp,
@@ -26,6 +42,7 @@ export const BotSummary = Type.Object({
   name: Type.String(),
   deployedAt: Timestamp,
   tags: Tags,
+  sourceLinks: BotSourceLinks,
 });
 /** Bot summary type. */
 export type BotSummary = Static<typeof BotSummary>;
@@ -49,6 +66,7 @@ export const Bot = Type.Object(
     createdBy: Type.String({ description: 'Account id of the creator' }),
     replyMode: BotReplyMode,
     webhookUrl: Type.Union([Type.String(), Type.Null()]),
+    sourceLinks: BotSourceLinks,
   },
   { $id: 'Bot' },
 );
@@ -66,6 +84,7 @@ export const CreateBotBody = Type.Object({
   tags: Type.Optional(Tags),
   replyMode: Type.Optional(BotReplyMode),
   webhookUrl: Type.Optional(WebhookUrl),
+  sourceLinks: Type.Optional(BotSourceLinks),
 });
 /** createBot body type. */
 export type CreateBotBody = Static<typeof CreateBotBody>;
@@ -85,6 +104,7 @@ export const UpdateBotBody = Type.Object({
   ),
   replyMode: Type.Optional(BotReplyMode),
   webhookUrl: Type.Optional(WebhookUrl),
+  sourceLinks: Type.Optional(BotSourceLinks),
 });
 /** updateBot body type. */
 export type UpdateBotBody = Static<typeof UpdateBotBody>;

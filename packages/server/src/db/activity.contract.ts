@@ -58,6 +58,7 @@ export function runActivityContract(name: string, open: () => Promise<Db>): void
           created_by: accountId,
           reply_mode: 'knowledge',
           webhook_url: null,
+          source_links: 'public',
           webchat_config: '{}',
           created_at: stamp,
           updated_at: stamp,

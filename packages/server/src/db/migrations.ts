@@ -705,6 +705,16 @@ const migrations: Record<string, Migration> = {
       );
     },
   },
+  // Which sources of a bot's answers are linked (security issue #31): every existing bot gets `public`, the
+  // default (public_content files and a metadata sourceUrl only), no longer every private file.
+  '0017_bots_source_links': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('bots')
+        .addColumn('source_links', 'text', (c) => c.notNull().defaultTo('public'))
+        .execute();
+    },
+  },
 };
 
 /** Supplies the in-code migrations to Kysely's Migrator. */

@@ -100,6 +100,7 @@ function bot(workspaceId: string, overrides: Partial<BotRow> = {}): BotRow {
     created_by: 'user_creator',
     reply_mode: 'knowledge',
     webhook_url: null,
+    source_links: 'public',
     webchat_config: '{}',
     created_at: at(0),
     updated_at: at(0),

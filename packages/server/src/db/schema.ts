@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** Row types of every table, as Kysely sees them. Timestamps are ISO 8601 text; booleans are 0/1. */
 export interface AccountsTable {
@@ -76,6 +76,8 @@ export interface BotsTable {
   created_by: string;
   reply_mode: string;
   webhook_url: string | null;
+  /** none | public | all (BotSourceLinks); `public` when an insert leaves it out. */
+  source_links: ColumnType<string, string | undefined, string>;
   webchat_config: string;
   created_at: string;
   updated_at: string;

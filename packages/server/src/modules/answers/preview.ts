@@ -103,6 +103,7 @@ export function answerPreviewService(deps: AnswerPreviewDeps): AnswerPreviewServ
         conversationId: message.conversationId,
         message,
         history: [message],
+        sourceLinks: bot.sourceLinks,
       });
       return { ...previewOf(reply), replyMode: bot.replyMode };
     },

@@ -4,7 +4,7 @@ import { UseLiteEmbedder } from '../../search/embed/index.js';
 import { HANDBOOK, PARKING, uploadIndexed } from '../../test-support/files-indexing.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { type ChatServer, startChatServer } from '../../test-support/openai-chat-server.js';
-import type { KnowledgeResponder, Reply } from '../chat/reply-port.js';
+import type { KnowledgeResponder, Reply, ReplyRequest } from '../chat/reply-port.js';
 import { openAiChatModel } from './chat-model.js';
 import { NOT_FOUND_TEXT, SMALL_TALK_TEXT, UNSUPPORTED_TEXT } from './format.js';
 import { semanticMinSimilarityFor } from './relevance.js';
@@ -37,13 +37,24 @@ describe('knowledgeResponder', () => {
   let parkingId: string;
   let plain: KnowledgeResponder;
 
-  const ask = (responder: KnowledgeResponder, text: string, stream?: { delta(text: string): void }) => {
+  /**
+   * Asks as the chat reply job does for a bot whose `sourceLinks` is `all` (every source linked: the link
+   * mechanics these tests check); the setting's other values are tested on their own below.
+   */
+  const ask = (
+    responder: KnowledgeResponder,
+    text: string,
+    stream?: { delta(text: string): void },
+    /** null: no setting in the request (the responder's default). */
+    sourceLinks: ReplyRequest['sourceLinks'] | null = 'all',
+  ) => {
     const message = userMessage({ type: 'text', text });
     return responder.answer(
       {
         workspaceId: t.workspaceId,
         botId: t.botId,
         conversationId: 'conv_1',
+        ...(sourceLinks ? { sourceLinks } : {}),
         message,
         history: [
           { ...userMessage({ type: 'text', text: 'Hello there' }) },
@@ -55,7 +66,12 @@ describe('knowledgeResponder', () => {
     );
   };
   /** Asks as the chat reply job does: the reply's own id (`msg_reply`) known beforehand. */
-  const askForReply = (responder: KnowledgeResponder, text: string) => {
+  const askForReply = (
+    responder: KnowledgeResponder,
+    text: string,
+    /** null: no setting in the request (the responder's default). */
+    sourceLinks: ReplyRequest['sourceLinks'] | null = 'all',
+  ) => {
     const message = userMessage({ type: 'text', text });
     return responder.answer({
       workspaceId: t.workspaceId,
@@ -64,6 +80,7 @@ describe('knowledgeResponder', () => {
       message,
       history: [message],
       messageId: 'msg_reply',
+      ...(sourceLinks ? { sourceLinks } : {}),
     });
   };
   const withModel = (options: { timeoutMs?: number } = {}) =>
@@ -215,17 +232,50 @@ describe('knowledgeResponder', () => {
       expect(reply.debug).toMatchObject({ mode: 'unsupported', payloadType: 'image' });
     });
 
-    it('links public files with their permanent URL', async () => {
+    it('names a private source without a link when the bot links public sources only (the default)', async () => {
+      for (const sourceLinks of [null, 'public', 'none'] as const) {
+        const reply = await ask(plain, 'How long do I have to ask for a refund?', undefined, sourceLinks);
+        const markdown = markdownOf(reply);
+        expect(markdown).toContain(
+          '> Customers may ask for a refund within 30 days of purchase.\n\n— handbook.md',
+        );
+        expect(markdown).not.toMatch(/\]\(|https?:/);
+        expect(reply.messages[0]?.metadata).toEqual({
+          sources: [{ fileId: handbookId, key: 'handbook.md', score: expect.any(Number) }],
+        });
+        // Through the reply's own source links too: nothing to link.
+        const responder = knowledgeResponder({
+          search: t.app.services.search,
+          knowledgeBases: t.app.services.knowledgeBases,
+          files: t.app.services.files,
+          publicUrl: 'https://parley.example.com',
+        });
+        const linked = markdownOf(
+          await askForReply(responder, 'How long do I have to ask for a refund?', sourceLinks),
+        );
+        expect(linked).toContain('— handbook.md');
+        expect(linked).not.toMatch(/\]\(|https?:/);
+      }
+    });
+
+    it('links public files with their permanent URL (public and all), names them only with none', async () => {
       const kb = t.app.services.knowledgeBases;
       const ctx = botContext(t.workspaceId, t.botId);
       const created = await kb.create(ctx, { name: 'Visitors' });
       await kb.link(ctx, created.id, parkingId);
-      const reply = await ask(plain, 'Where can visitors park?');
-      const link = /— \[visitors\.md\]\((http[^)]+)\)/.exec(markdownOf(reply))?.[1] as string;
-      const url = new URL(link);
-      expect(url.searchParams.get('public')).toBe('1');
-      expect(url.searchParams.has('expires')).toBe(false);
-      expect((await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` })).body).toBe(PARKING);
+      for (const sourceLinks of ['public', 'all'] as const) {
+        const reply = await ask(plain, 'Where can visitors park?', undefined, sourceLinks);
+        const link = /— \[visitors\.md\]\((http[^)]+)\)/.exec(markdownOf(reply))?.[1] as string;
+        const url = new URL(link);
+        expect(url.searchParams.get('public')).toBe('1');
+        expect(url.searchParams.has('expires')).toBe(false);
+        expect((await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` })).body).toBe(
+          PARKING,
+        );
+      }
+      const named = markdownOf(await ask(plain, 'Where can visitors park?', undefined, 'none'));
+      expect(named).toContain('— visitors.md');
+      expect(named).not.toMatch(/\]\(|https?:/);
     });
 
     describe('with a chat model', () => {
@@ -387,7 +437,7 @@ describe('knowledgeResponder with the shipped USE-lite model (hybrid search)', (
     const payload = reply.messages[0]?.payload;
     expect(payload?.type).toBe('markdown');
     expect(payload?.type === 'markdown' && payload.markdown).toContain(
-      '> Purchases may be returned within thirty days for a full refund.\n\n— [refunds.txt](',
+      '> Purchases may be returned within thirty days for a full refund.\n\n— refunds.txt',
     );
     expect(reply.messages[0]?.metadata).toEqual({
       sources: [{ fileId: expect.any(String), key: 'refunds.txt', score: expect.any(Number) }],

@@ -21,7 +21,7 @@ import { questionOf, smallTalkOf, truncateBytes } from './question.js';
 import { type RetrievalDeps, type Retrieved, retrievalDebug, retrieve } from './retrieval.js';
 import { botContext } from './scope.js';
 import { MIN_COVERAGE, type Selection, selectQuotes } from './selection.js';
-import { atPage, sourceLinkUrl } from './sources.js';
+import { type SourceLinksSetting, sourceLinkUrl, sourceTarget } from './sources.js';
 
 /** What the knowledge responder is built from (search and knowledge bases: see {@link RetrievalDeps}). */
 export interface KnowledgeResponderDeps extends RetrievalDeps {
@@ -69,11 +69,14 @@ export type AnswerMode =
  * answers from the same selection (the quoted passages, whole, numbered), citing them, streamed through
  * `stream.delta` when a stream is given; the reply is its answer with a "Sources" list. If the model fails
  * (error status, time-out, unreachable, empty answer) the reply quotes the passages and `debug.model.error`
- * says why. Links: when the request carries the `messageId` the reply will be posted with (the chat reply
- * job) and `publicUrl` is set, each source links to `{publicUrl}/v1/chat/{botId}/messages/{messageId}/sources/{n}`
- * (n: its index in the reply's `metadata.sources`), which redirects to a fresh download URL for as long as
- * the answer and its source exist (sources.ts). Otherwise public files have permanent URLs and private files
- * signed download URLs that expire after PARLEY_DOWNLOAD_URL_TTL_SECONDS (default 10 minutes).
+ * says why. Links follow the bot's `sourceLinks` setting (`request.sourceLinks`, `public` when absent; see
+ * sourceTarget in sources.ts): a source it does not link is named by its title, without a URL. When the
+ * request carries the `messageId` the reply will be posted with (the chat reply job) and `publicUrl` is set,
+ * each linked source links to `{publicUrl}/v1/chat/{botId}/messages/{messageId}/sources/{n}` (n: its index in
+ * the reply's `metadata.sources`), which redirects, as the bot's setting then allows, for as long as the answer
+ * and its source exist (sources.ts). Otherwise a linked source carries its target itself: a `sourceUrl`, a
+ * public file's permanent URL, or (`all`) a signed download URL that expires after
+ * PARLEY_DOWNLOAD_URL_TTL_SECONDS (default 10 minutes).
  *
  * @example
  * const responder = knowledgeResponder({ search, knowledgeBases, files, chatModel: chatModelFromConfig(config.chatModel) });
@@ -126,7 +129,7 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
           debug: { mode: 'not_found' satisfies AnswerMode, ...debug },
         };
       }
-      const sources = await sourcesOf(deps, log, ctx, selection);
+      const sources = await sourcesOf(deps, log, ctx, selection, request.sourceLinks ?? 'public');
       return modelReply(deps.chatModel, now, {
         request,
         stream,
@@ -187,28 +190,23 @@ async function titleOf(
   return file.key.slice(file.key.lastIndexOf('/') + 1) || file.key;
 }
 
-/** The answer's sources: each quote with its passage, its file's title and a URL a chat user can open. */
+/**
+ * The answer's sources: each quote with its passage, its file's title and, when the bot's `sourceLinks`
+ * setting links it ({@link sourceTarget}), a URL a chat user can open; otherwise no URL (named only).
+ */
 async function sourcesOf(
   { files, passages: filePassages }: Pick<KnowledgeResponderDeps, 'files' | 'passages'>,
   log: Logger,
   ctx: FilesContext,
   selection: Selection,
+  setting: SourceLinksSetting,
 ): Promise<AnswerSource[]> {
   const passages = selection.quotes.map((q) => q.passage);
-  const found = new Map<
-    string,
-    { title: string; url: string | undefined; urlExpiresAt?: string; contentType?: string }
-  >();
+  const found = new Map<string, { title: string; file: FileObject }>();
   for (const id of new Set(passages.map((p) => p.file.id))) {
     try {
       const file = await files.get(ctx, id);
-      const expires = Number(new URL(file.url).searchParams.get('expires') ?? Number.NaN);
-      found.set(id, {
-        title: await titleOf(filePassages, ctx, file),
-        url: file.url,
-        contentType: file.contentType,
-        ...(Number.isFinite(expires) ? { urlExpiresAt: new Date(expires).toISOString() } : {}),
-      });
+      found.set(id, { title: await titleOf(filePassages, ctx, file), file });
     } catch (error) {
       // Deleted since the search (or unreadable): named by its key, without a link.
       log.info(
@@ -219,14 +217,17 @@ async function sourcesOf(
   }
   return selection.quotes.map((q, i) => {
     const p = q.passage;
-    const file = found.get(p.file.id);
+    const file = found.get(p.file.id)?.file;
+    const url = file && sourceTarget(setting, file, p.meta.pageNumber);
+    // Only a stored file's signed URL (under `all`) expires.
+    const expires = url !== undefined && setting === 'all' && file ? expiryOf(file.url) : Number.NaN;
     return {
       n: i + 1,
       fileId: p.file.id,
       key: p.file.key,
-      title: file?.title ?? p.file.key,
-      url: file?.url && atPage(file.url, file.contentType, p.meta.pageNumber),
-      ...(file?.urlExpiresAt ? { urlExpiresAt: file.urlExpiresAt } : {}),
+      title: found.get(p.file.id)?.title ?? p.file.key,
+      url,
+      ...(Number.isFinite(expires) ? { urlExpiresAt: new Date(expires).toISOString() } : {}),
       ...(p.meta.pageNumber ? { pageNumber: p.meta.pageNumber } : {}),
       score: p.score,
       content: q.text,
@@ -234,6 +235,15 @@ async function sourcesOf(
       passage: p.content,
     };
   });
+}
+
+/** When a signed download URL stops working (ms since the epoch), NaN for a permanent URL. */
+function expiryOf(url: string): number {
+  try {
+    return Number(new URL(url).searchParams.get('expires') ?? Number.NaN);
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** What a reply from relevant passages is made of. */

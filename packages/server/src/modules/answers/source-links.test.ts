@@ -4,12 +4,14 @@ import { HANDBOOK, PARKING, uploadIndexed } from '../../test-support/files-index
 import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 import { botContext } from './scope.js';
-import { SOURCE_GONE_TEXT } from './sources.js';
+import { SOURCE_GONE_TEXT, SOURCE_NOT_LINKED_TEXT, sourceLinkUrl } from './sources.js';
 
 /**
  * The source links of the bot's knowledge answers, through the whole chat: a user asks, the chat reply job
- * answers with links to `/v1/chat/{botId}/messages/{id}/sources/{n}`, and each click on one redirects to a
- * download URL made for that moment, for as long as the answer and its source exist.
+ * answers with links to `/v1/chat/{botId}/messages/{id}/sources/{n}` for the sources the bot's `sourceLinks`
+ * setting links (by default `public`: public_content files and a metadata sourceUrl; `all`: every file), and
+ * each click on one redirects, as the bot's setting then allows, to a URL made for that moment, for as long as
+ * the answer and its source exist.
  */
 
 const PUBLIC_URL = 'https://parley.example.com';
@@ -37,6 +39,23 @@ describe.each(databases)('source links of knowledge answers ($name)', ({ url: da
   let parkingId: string;
   let kbId: string;
   const bot = () => botContext(t.workspaceId, t.botId);
+  /** A crawled web page: its metadata names the page it was read from. */
+  const CRAWLED_URL = 'https://help.example.com/gift-cards?from=parley';
+
+  /** Sets the bot's sourceLinks through the Admin API. */
+  async function setSourceLinks(sourceLinks: 'none' | 'public' | 'all'): Promise<void> {
+    const res = await t.asOwner('PUT', `/v1/admin/bots/${t.botId}`, { sourceLinks });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json() as { bot: { sourceLinks: string } }).bot.sourceLinks).toBe(sourceLinks);
+  }
+
+  /** Asserts that a source URL answers 404 "not linked", with no redirect. */
+  async function expectNotLinked(link: string): Promise<void> {
+    const res = await open(link);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(expectError(res, 404, 'ResourceNotFound').message).toBe(SOURCE_NOT_LINKED_TEXT);
+  }
 
   /** Asks the bot as the chat user, in a conversation of its own, and answers the bot's reply. */
   async function ask(question: string): Promise<BotReply> {
@@ -76,6 +95,17 @@ describe.each(databases)('source links of knowledge answers ($name)', ({ url: da
     kbId = kb.id;
     await t.app.services.knowledgeBases.link(bot(), kbId, handbookId);
     await t.app.services.knowledgeBases.link(bot(), kbId, parkingId);
+    for (const [key, text, sourceUrl] of [
+      ['crawl/gift-cards.md', '# Gift cards\n\nGift cards never expire and can be used online.', CRAWLED_URL],
+      [
+        'crawl/lockers.md',
+        '# Lockers\n\nLockers for bags are next to the reception desk.',
+        'javascript:alert(1)',
+      ],
+    ]) {
+      const id = await uploadIndexed(t, key as string, text as string, { metadata: { sourceUrl } });
+      await t.app.services.knowledgeBases.link(bot(), kbId, id);
+    }
     chat = chatClient(t);
     user = await chat.user();
   }, 60_000);
@@ -83,8 +113,61 @@ describe.each(databases)('source links of knowledge answers ($name)', ({ url: da
 
   let refund: BotReply;
   let firstLocation: string;
+  let publicReply: BotReply;
+  let crawledReply: BotReply;
 
-  it('answers with permanent source links that name the answer itself', async () => {
+  it('by default names a private source without a link, and its source URL answers 404, never the file', async () => {
+    const got = await t.asOwner('GET', `/v1/admin/bots/${t.botId}`);
+    expect((got.json() as { bot: { sourceLinks: string } }).bot.sourceLinks).toBe('public');
+    const reply = await ask('How long do I have to ask for a refund?');
+    const markdown = reply.payload.markdown ?? '';
+    expect(markdown).toContain('> Customers may ask for a refund within 30 days of purchase.');
+    // Named by its title, as plain text: no link, no URL anywhere in the reply.
+    expect(markdown).toMatch(/— Parley handbook$/);
+    expect(linksOf(reply)).toEqual([]);
+    expect(JSON.stringify(reply)).not.toMatch(/https?:|\/content|\/sources\//);
+    expect(reply.metadata?.sources).toEqual([
+      { fileId: handbookId, key: 'handbook.md', score: expect.any(Number) },
+    ]);
+    // The URL the link would have had (and an answer of an older version carries) opens nothing.
+    await expectNotLinked(sourceLinkUrl(PUBLIC_URL, t.botId, reply.id, 0));
+  });
+
+  it('by default links a public_content source, redirecting to its permanent URL', async () => {
+    publicReply = await ask('Where can visitors park?');
+    expect(publicReply.metadata?.sources?.[0]).toMatchObject({ fileId: parkingId });
+    const [link] = linksOf(publicReply);
+    expect(link).toBe(`${PUBLIC_URL}/v1/chat/${t.botId}/messages/${publicReply.id}/sources/0`);
+    const res = await open(link as string);
+    expect(res.statusCode, res.body).toBe(302);
+    const location = String(res.headers.location);
+    expect(location).toBe((await t.app.services.files.get(bot(), parkingId)).url);
+    const target = new URL(location);
+    expect(target.searchParams.get('public')).toBe('1');
+    expect(target.searchParams.has('expires')).toBe(false);
+    expect((await open(location)).body).toBe(PARKING);
+  });
+
+  it('by default links a crawled page to the sourceUrl its metadata names, not to the stored copy', async () => {
+    crawledReply = await ask('Do gift cards expire?');
+    expect(crawledReply.payload.markdown).toContain('Gift cards never expire');
+    const [link] = linksOf(crawledReply);
+    expect(link).toBe(`${PUBLIC_URL}/v1/chat/${t.botId}/messages/${crawledReply.id}/sources/0`);
+    const res = await open(link as string);
+    expect(res.statusCode, res.body).toBe(302);
+    expect(res.headers.location).toBe(CRAWLED_URL);
+  });
+
+  it('names a source whose sourceUrl is no http(s) URL without a link', async () => {
+    const reply = await ask('Where are the lockers for bags?');
+    expect(reply.payload.markdown).toContain('Lockers for bags are next to the reception desk.');
+    expect(linksOf(reply)).toEqual([]);
+    expect(reply.payload.markdown).not.toContain('javascript');
+    await expectNotLinked(sourceLinkUrl(PUBLIC_URL, t.botId, reply.id, 0));
+  });
+
+  it('with sourceLinks all, answers with permanent source links that name the answer itself', async () => {
+    await setSourceLinks('all');
     refund = await ask('How long do I have to ask for a refund?');
     expect(refund.payload.markdown).toContain('refund within 30 days');
     expect(refund.metadata?.sources?.[0]).toMatchObject({ fileId: handbookId, key: 'handbook.md' });
@@ -126,19 +209,28 @@ describe.each(databases)('source links of knowledge answers ($name)', ({ url: da
     expect(linksOf((again.json() as { message: BotReply }).message)).toEqual(linksOf(refund));
   });
 
-  it('redirects a public_content source to its permanent URL', async () => {
-    const reply = await ask('Where can visitors park?');
-    expect(reply.metadata?.sources?.[0]).toMatchObject({ fileId: parkingId });
-    const [link] = linksOf(reply);
-    expect(link).toBe(`${PUBLIC_URL}/v1/chat/${t.botId}/messages/${reply.id}/sources/0`);
-    const res = await open(link as string);
-    expect(res.statusCode, res.body).toBe(302);
-    const location = String(res.headers.location);
-    expect(location).toBe((await t.app.services.files.get(bot(), parkingId)).url);
-    const target = new URL(location);
-    expect(target.searchParams.get('public')).toBe('1');
-    expect(target.searchParams.has('expires')).toBe(false);
-    expect((await open(location)).body).toBe(PARKING);
+  it("follows the bot's current setting when an old link is opened: public stops private files, none every link", async () => {
+    const privateLink = linksOf(refund)[0] as string;
+    const publicLink = linksOf(publicReply)[0] as string;
+    const crawledLink = linksOf(crawledReply)[0] as string;
+    expect((await open(privateLink)).statusCode).toBe(302);
+
+    await setSourceLinks('public');
+    await expectNotLinked(privateLink);
+    expect((await open(publicLink)).statusCode).toBe(302);
+    expect((await open(crawledLink)).headers.location).toBe(CRAWLED_URL);
+
+    await setSourceLinks('none');
+    for (const link of [privateLink, publicLink, crawledLink]) await expectNotLinked(link);
+    const named = await ask('Where can visitors park?');
+    expect(named.payload.markdown).toMatch(/— Visitors$/);
+    expect(linksOf(named)).toEqual([]);
+
+    // `all` links the stored copy, even of a crawled page.
+    await setSourceLinks('all');
+    expect((await open(privateLink)).statusCode).toBe(302);
+    const stored = new URL(String((await open(crawledLink)).headers.location));
+    expect(stored.pathname).toMatch(/^\/v1\/files\/file_[^/]+\/content$/);
   });
 
   it('answers 404 for an unknown message, a user message and a source number out of range', async () => {

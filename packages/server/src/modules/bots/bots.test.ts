@@ -20,6 +20,7 @@ interface BotBody {
   createdBy: string;
   replyMode: string;
   webhookUrl: string | null;
+  sourceLinks: string;
 }
 
 interface Summary {
@@ -29,6 +30,7 @@ interface Summary {
   name: string;
   deployedAt: string;
   tags: Record<string, string>;
+  sourceLinks: string;
 }
 
 interface ListBody {
@@ -73,7 +75,7 @@ describe('bots CRUD', () => {
   };
   const t = useTestApp({ clock: () => now });
 
-  it('creates a bot with 201 {bot} carrying every field, knowledge replies by default', async () => {
+  it('creates a bot with 201 {bot} carrying every field, knowledge replies and public source links by default', async () => {
     tick();
     const res = await t.asOwner('POST', '/v1/admin/bots', {
       name: 'Support bot',
@@ -96,6 +98,7 @@ describe('bots CRUD', () => {
       createdBy: t.owner.accountId,
       replyMode: 'knowledge',
       webhookUrl: null,
+      sourceLinks: 'public',
     });
     expect(bot.id.length).toBeGreaterThan(0);
     expect(bot.createdAt).toMatch(ISO);
@@ -129,6 +132,23 @@ describe('bots CRUD', () => {
     });
     expect(res.statusCode).toBe(200);
     expect((res.json() as { bot: BotBody }).bot).toMatchObject({ replyMode: 'knowledge', webhookUrl: null });
+  });
+
+  it('sets sourceLinks on create and update, and shows it in get and list', async () => {
+    const bot = await createBot(t, { name: 'Open sources', sourceLinks: 'all' });
+    expect(bot.sourceLinks).toBe('all');
+    const updated = await t.asOwner('PUT', `/v1/admin/bots/${bot.id}`, { sourceLinks: 'none' });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect((updated.json() as { bot: BotBody }).bot.sourceLinks).toBe('none');
+    // A PUT without it keeps it.
+    await t.asOwner('PUT', `/v1/admin/bots/${bot.id}`, { name: 'Open sources 2' });
+    const got = await t.asOwner('GET', `/v1/admin/bots/${bot.id}`);
+    expect((got.json() as { bot: BotBody }).bot).toMatchObject({
+      name: 'Open sources 2',
+      sourceLinks: 'none',
+    });
+    const listed = (await list(t, '?name=Open%20sources')).bots;
+    expect(listed.map((b) => [b.id, b.sourceLinks])).toEqual([[bot.id, 'none']]);
   });
 
   it('keeps an empty-string tag value as a tag rather than removing it', async () => {
@@ -219,7 +239,7 @@ describe('GET /v1/admin/bots', () => {
     }
   });
 
-  it('answers exactly {bots: [{id, createdAt, updatedAt, name, deployedAt, tags}], meta}', async () => {
+  it('answers exactly {bots: [{id, createdAt, updatedAt, name, deployedAt, tags, sourceLinks}], meta}', async () => {
     const res = await t.asOwner('GET', '/v1/admin/bots?pageSize=5');
     expect(res.statusCode).toBe(200);
     const body = res.json() as ListBody;
@@ -227,7 +247,15 @@ describe('GET /v1/admin/bots', () => {
     expect(Object.keys(body.meta)).toEqual(['nextToken']);
     expect(body.bots).toHaveLength(5);
     for (const bot of body.bots) {
-      expect(Object.keys(bot).sort()).toEqual(['createdAt', 'deployedAt', 'id', 'name', 'tags', 'updatedAt']);
+      expect(Object.keys(bot).sort()).toEqual([
+        'createdAt',
+        'deployedAt',
+        'id',
+        'name',
+        'sourceLinks',
+        'tags',
+        'updatedAt',
+      ]);
       expect(bot.createdAt).toMatch(ISO);
       expect(bot.updatedAt).toMatch(ISO);
       expect(bot.deployedAt).toMatch(ISO);
@@ -476,6 +504,32 @@ describe('bot validation', () => {
         ),
       ),
     ).toContain('webhookUrl');
+  });
+
+  it('answers 400 naming sourceLinks for an unknown value on create and update, changing nothing', async () => {
+    const before = await count();
+    for (const sourceLinks of ['private', 'ALL', '', null, true]) {
+      const body = expectError(
+        await t.asOwner('POST', '/v1/admin/bots', { name: 'Bad links', sourceLinks }),
+        400,
+        'InvalidPayload',
+      );
+      expect(badFields(body)).toContain('sourceLinks');
+    }
+    expect(await count()).toBe(before);
+    const bot = await createBot(t, { name: 'Links kept' });
+    const body = expectError(
+      await t.asOwner('PUT', `/v1/admin/bots/${bot.id}`, { sourceLinks: 'everything', name: 'Renamed' }),
+      400,
+      'InvalidPayload',
+    );
+    expect(badFields(body)).toContain('sourceLinks');
+    expect(body.message).toMatch(/sourceLinks/);
+    const after = await t.asOwner('GET', `/v1/admin/bots/${bot.id}`);
+    expect((after.json() as { bot: BotBody }).bot).toMatchObject({
+      name: 'Links kept',
+      sourceLinks: 'public',
+    });
   });
 
   it('answers 400 naming description for a description over 2000 characters', async () => {

@@ -18,7 +18,10 @@ export interface ListBotsInput extends PageRequest {
   sortDirection?: 'asc' | 'desc' | undefined;
 }
 
-/** What the Chat API and the webchat need of a bot: status, reply mode, webhook URL, webchat configuration. */
+/**
+ * What the Chat API and the webchat need of a bot: status, reply mode, webhook URL, source links, webchat
+ * configuration.
+ */
 export interface BotChatFacts {
   id: string;
   workspaceId: string;
@@ -26,6 +29,8 @@ export interface BotChatFacts {
   status: Bot['status'];
   replyMode: Bot['replyMode'];
   webhookUrl: string | null;
+  /** Which sources of its answers the bot links (read at answer time and when a source link is opened). */
+  sourceLinks: Bot['sourceLinks'];
   webchat: WebchatConfiguration;
 }
 

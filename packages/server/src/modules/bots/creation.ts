@@ -14,7 +14,10 @@ import { type BotRow, botsRepo } from './repo.js';
 const creatorOf = (actor: Actor): string =>
   actor.kind === 'member' ? actor.accountId : actor.kind === 'bot' ? actor.botId : actor.integrationId;
 
-/** New bots, within the workspace's quota: knowledge replies unless asked otherwise, audited. */
+/**
+ * New bots, within the workspace's quota: knowledge replies and `public` source links unless asked otherwise,
+ * audited.
+ */
 export function botCreation(ctx: Pick<BotsContext, 'db' | 'now' | 'audit' | 'config'>): BotCreation {
   const { db, now, audit } = ctx;
 
@@ -31,6 +34,7 @@ export function botCreation(ctx: Pick<BotsContext, 'db' | 'now' | 'audit' | 'con
       created_by: createdBy,
       reply_mode: body.replyMode ?? 'knowledge',
       webhook_url: body.webhookUrl ?? null,
+      source_links: body.sourceLinks ?? 'public',
       webchat_config: '{}',
       created_at: at,
       updated_at: at,

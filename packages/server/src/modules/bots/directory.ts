@@ -3,6 +3,7 @@ import { WatchedCache } from '../../db/change-watch.js';
 import { fixedQuery } from '../../db/fixed-query.js';
 import type { BotsContext } from './context.js';
 import type { BotChatFacts, BotDirectory } from './contract.js';
+import { sourceLinksOf } from './records.js';
 import { botsRepo } from './repo.js';
 
 /**
@@ -13,7 +14,16 @@ import { botsRepo } from './repo.js';
 const chatFactsRow = fixedQuery(1, (db, id: string) =>
   db
     .selectFrom('bots')
-    .select(['id', 'workspace_id', 'name', 'status', 'reply_mode', 'webhook_url', 'webchat_config'])
+    .select([
+      'id',
+      'workspace_id',
+      'name',
+      'status',
+      'reply_mode',
+      'webhook_url',
+      'source_links',
+      'webchat_config',
+    ])
     .where('id', '=', id),
 );
 
@@ -62,6 +72,7 @@ export function botDirectory(ctx: Pick<BotsContext, 'db'>): BotDirectory {
       status: row.status as Bot['status'],
       replyMode: row.reply_mode as Bot['replyMode'],
       webhookUrl: row.webhook_url,
+      sourceLinks: sourceLinksOf(row.source_links),
       webchat: configurations.of(row.id, row.webchat_config),
     });
   };

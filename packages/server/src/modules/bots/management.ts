@@ -19,6 +19,7 @@ function botValues(row: BotRow, body: UpdateBotBody, at: string): Partial<BotRow
     reply_mode: replyMode,
     webhook_url: webhookUrl,
   };
+  if (body.sourceLinks !== undefined) values.source_links = body.sourceLinks;
   // These fields have the names of their columns.
   for (const field of ['name', 'description', 'status'] as const) {
     const value = body[field];

@@ -18,13 +18,19 @@ export function toBot(row: BotRow, tags: Record<string, string>): Bot {
     createdBy: row.created_by,
     replyMode: row.reply_mode as Bot['replyMode'],
     webhookUrl: row.webhook_url,
+    sourceLinks: sourceLinksOf(row.source_links),
   };
+}
+
+/** A stored source links setting (`public`, the default, for anything else). */
+export function sourceLinksOf(value: string): Bot['sourceLinks'] {
+  return value === 'none' || value === 'all' ? value : 'public';
 }
 
 /** A bot as lists show it. */
 export function toSummary(row: BotRow, tags: Record<string, string>): BotSummary {
-  const { id, createdAt, updatedAt, name, deployedAt } = toBot(row, tags);
-  return { id, createdAt, updatedAt, name, deployedAt, tags };
+  const { id, createdAt, updatedAt, name, deployedAt, sourceLinks } = toBot(row, tags);
+  return { id, createdAt, updatedAt, name, deployedAt, tags, sourceLinks };
 }
 
 /** 400 when a bot would be in webhook mode without a webhook URL. */

@@ -29,6 +29,8 @@ export interface ChatBot {
   status: 'active' | 'disabled';
   replyMode: 'knowledge' | 'webhook';
   webhookUrl: string | null;
+  /** Which sources of the bot's answers are linked: none, public (the default) or all. */
+  sourceLinks: 'none' | 'public' | 'all';
   webchat: WebchatConfiguration;
 }
 

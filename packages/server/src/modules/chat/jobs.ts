@@ -67,6 +67,7 @@ async function askResponder(
       history: context.history,
       signal,
       messageId: replyId,
+      sourceLinks: bot.sourceLinks,
     },
     {
       delta(text: string) {

@@ -21,6 +21,12 @@ export interface ReplyRequest {
    * that do not post the reply.
    */
   messageId?: string;
+  /**
+   * Which sources the reply links (the bot's setting): `none`; `public` (the default when absent): files
+   * readable without credentials and files whose metadata names an http(s) `sourceUrl`; `all`: every file.
+   * A source not linked is named by its title only.
+   */
+  sourceLinks?: 'none' | 'public' | 'all';
 }
 
 /** A reply: one or more bot messages, plus details for sessions with the webchat adminKey (debug signal). */
@@ -47,9 +53,10 @@ export interface KnowledgeResponder {
  */
 export interface SourceLinks {
   /**
-   * A URL that downloads source `n` (its index in the message's `metadata.sources`) of a bot message now: a
-   * freshly signed download URL, or the permanent URL of a public_content file. 404 when there is no such
-   * bot message or source, or the source's file is gone or no longer in the bot's knowledge.
+   * A URL that opens source `n` (its index in the message's `metadata.sources`) of a bot message now, as the
+   * bot's current `sourceLinks` setting allows: a freshly signed download URL (`all`), the permanent URL of a
+   * public_content file, or the `sourceUrl` its metadata names. 404 when there is no such bot message or
+   * source, the source's file is gone or no longer in the bot's knowledge, or the setting does not link it.
    */
   open(botId: string, messageId: string, n: number): Promise<string>;
 }

@@ -73,6 +73,7 @@ export async function seedBot(db: Db): Promise<{ botId: string; workspaceId: str
       created_by: accountId,
       reply_mode: 'webhook',
       webhook_url: null,
+      source_links: 'public',
       webchat_config: '{}',
       created_at: NOW,
       updated_at: NOW,

@@ -1,0 +1,30 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { migrationProvider } from '../../db/migrations.js';
+import { useTestApp } from '../../test-support/fixtures.js';
+import { postgresTestUrl } from '../../test-support/harness.js';
+
+const pgUrl = postgresTestUrl();
+
+describe.each([
+  { db: 'SQLite', databaseUrl: undefined },
+  ...(pgUrl ? [{ db: 'PostgreSQL', databaseUrl: pgUrl }] : []),
+])('migration 0017_bots_source_links on $db', ({ databaseUrl }) => {
+  const t = useTestApp(databaseUrl ? { databaseUrl } : {});
+
+  it('gives every existing bot sourceLinks public, which the Admin API then shows', async () => {
+    const db = t.db.kysely;
+    const other = await t.otherTenant();
+    // The bots table as it was before the migration: no source_links column.
+    await sql`alter table bots drop column source_links`.execute(db);
+    const migration = (await migrationProvider.getMigrations())['0017_bots_source_links'];
+    await migration?.up(db as never);
+
+    const rows = await db.selectFrom('bots').select(['id', 'source_links']).orderBy('id').execute();
+    expect(rows.map((r) => r.id).sort()).toEqual([t.botId, other.botId].sort());
+    expect(rows.map((r) => r.source_links)).toEqual(['public', 'public']);
+    const res = await t.asOwner('GET', `/v1/admin/bots/${t.botId}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json() as { bot: { sourceLinks: string } }).bot.sourceLinks).toBe('public');
+  });
+});
