@@ -1,19 +1,50 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { jsonDepth, pathTooDeep } from '../json-depth.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { JsonScan, pathTooDeep } from '../json-depth.js';
 import { chatClient } from '../test-support/chat.js';
 import { useTestApp } from '../test-support/fixtures.js';
+import { rawSocket } from '../test-support/raw-sockets.js';
 import { MAX_JSON_DEPTH } from './json-body.js';
 
 /** `{"a":{"a":…{"leaf":1}…}}` nested `levels` deep, as text. */
 const nested = (levels: number) => `${'{"a":'.repeat(levels - 1)}{"leaf":1}${'}'.repeat(levels - 1)}`;
 
+/** The scan of `text` fed in chunks of `size` bytes: the deepest nesting and the path of the first too-deep value. */
+function scan(text: string, maxDepth: number, size = Number.POSITIVE_INFINITY) {
+  const bytes = Buffer.from(text);
+  const s = new JsonScan(maxDepth);
+  for (let at = 0; at < bytes.length; at += size) if (!s.write(bytes.subarray(at, at + size))) break;
+  return { deepest: s.deepest, tooDeep: s.tooDeep };
+}
+
 describe('JSON body depth', () => {
   it('counts nesting without parsing, ignoring brackets inside strings', () => {
-    expect(jsonDepth('{"a":[1,{"b":"[[[{{{"}]}')).toBe(3);
-    expect(jsonDepth('"just a string with { and \\" ["')).toBe(0);
-    expect(jsonDepth(nested(100))).toBe(100);
+    expect(scan('{"a":[1,{"b":"[[[{{{"}]}', 64).deepest).toBe(3);
+    expect(scan('"just a string with { and \\" ["', 64).deepest).toBe(0);
+    expect(scan(nested(100), 100)).toEqual({ deepest: 100, tooDeep: undefined });
     expect(pathTooDeep(JSON.parse('{"x":{"y":[{"z":1}]}}'), 2)).toEqual(['x', 'y']);
     expect(pathTooDeep({ shallow: { ok: true } }, 2)).toBeUndefined();
+  });
+
+  it('names the first value nested too deep by keys and array indexes, four levels at most', () => {
+    expect(scan('{"x":{"y":[{"z":1}]}}', 2).tooDeep).toEqual(['x', 'y']);
+    expect(scan('{"a":1,"b":[0,"]",{"c":[[[1]]]}]}', 3).tooDeep).toEqual(['b', '2', 'c']);
+    expect(scan('{"a":{"ok":true},"b":{"c":{}}}', 2).tooDeep).toEqual(['b', 'c']);
+    expect(scan('[[[[[[[[1]]]]]]]]', 5).tooDeep).toEqual(['0', '0', '0', '0']);
+    expect(scan(nested(4100), 64).tooDeep).toEqual(['a', 'a', 'a', 'a']);
+    // Keys as JSON spells them: escapes resolved, non-ASCII kept, a key's ":" or "," not taken for syntax.
+    expect(scan('{"q\\"uo\\u0074e":{"ünï, çödé: 1":{"k":{}}}}', 3).tooDeep).toEqual([
+      'q"uote',
+      'ünï, çödé: 1',
+      'k',
+    ]);
+    expect(scan('{"a":{"b":1}}', 2).tooDeep).toBeUndefined();
+  });
+
+  it('gives the same answer whatever the chunks the bytes arrive in', () => {
+    const text = '{"kéy \\"[{":[1,{"b":"]}\\\\"},{"c":{"d":[[["x"]]]}}]}';
+    const whole = scan(text, 4);
+    expect(whole.tooDeep).toEqual(['kéy "[{', '2', 'c', 'd']);
+    for (const size of [1, 2, 3, 5, 7]) expect(scan(text, 4, size)).toEqual(whole);
   });
 });
 
@@ -83,6 +114,44 @@ describe('deeply nested JSON is refused at write, and readers keep working', () 
     expect(files.statusCode).toBe(200);
     expect(files.body).not.toContain('deep.json');
   });
+
+  it('refuses a body nested too deep from the scan, never parsing it', async () => {
+    const body = `{"name":"x","data":{"list":[${'['.repeat(200_000)}${']'.repeat(200_000)}]}}`;
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const res = await raw('POST', `/v1/chat/${t.botId}/users`, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({
+        type: 'InvalidPayload',
+        metadata: { errors: [{ field: 'data.list.0.0' }] },
+      });
+      expect(parse.mock.calls.filter(([text]) => String(text).length >= body.length)).toEqual([]);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('answers a body nested too deep as soon as the scan sees it, without waiting for the rest', async () => {
+    const address = new URL(await t.app.listen({ port: 0, host: '127.0.0.1' }));
+    const { socket, connected, closed } = rawSocket('127.0.0.1', Number(address.port));
+    await connected;
+    let answer = '';
+    const answered = new Promise<void>((resolve) =>
+      socket.on('data', (data: Buffer) => {
+        answer += data.toString('utf8');
+        if (answer.includes('\r\n\r\n{')) resolve();
+      }),
+    );
+    // 100 kB of a declared 200 kB arrive; the rest never does.
+    socket.write(
+      `POST /v1/chat/${t.botId}/users HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 200000\r\n\r\n{"data":${'['.repeat(100_000)}`,
+    );
+    await answered;
+    expect(answer).toMatch(/^HTTP\/1.1 400 /);
+    expect(answer).toContain('"type":"InvalidPayload"');
+    socket.destroy();
+    await closed;
+  }, 60_000);
 
   it('accepts ordinary nesting', async () => {
     const users = await raw('POST', `/v1/chat/${t.botId}/users`, `{"name":"x","data":${nested(20)}}`);

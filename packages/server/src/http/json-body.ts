@@ -1,3 +1,4 @@
+import { FORBIDDEN_KEY_MESSAGE, forbiddenKeyPath } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../errors/errors.js';
 import { jsonDepth, pathTooDeep } from '../json-depth.js';
@@ -5,13 +6,19 @@ import { jsonDepth, pathTooDeep } from '../json-depth.js';
 /** Deepest nesting of objects and arrays a JSON body may have. */
 export const MAX_JSON_DEPTH = 64;
 
+/** Text that may name a forbidden key: one of them, or an escape that could spell one. */
+const MAY_NAME_FORBIDDEN_KEY = /__proto__|constructor|prototype|\\u/;
+
 /**
- * JSON bodies as Fastify parses them (prototype poisoning refused), but never nested deeper than
- * `maxDepth`: such a body answers 400 InvalidPayload naming the field where it goes too deep, before
- * anything is stored (deeply nested values would otherwise break every later reader of them).
+ * JSON bodies as Fastify parses them, but never nested deeper than `maxDepth`: such a body answers 400
+ * InvalidPayload naming the field where it goes too deep, before anything is stored (deeply nested values
+ * would otherwise break every later reader of them). A key named `__proto__`, `constructor` or `prototype`,
+ * at any depth (a tag, a metadata or configuration field), is a 400 InvalidPayload naming it: merged into
+ * or looked up on a plain object, such a key reaches Object.prototype.
  */
 export function installJsonBodyParser(app: FastifyInstance, maxDepth = MAX_JSON_DEPTH): void {
-  const parse = app.getDefaultJsonParser('error', 'ignore');
+  // JSON.parse makes a "__proto__" key an own property (harmless) and the walk below refuses it by name.
+  const parse = app.getDefaultJsonParser('ignore', 'ignore');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = body as string;
@@ -27,6 +34,17 @@ export function installJsonBodyParser(app: FastifyInstance, maxDepth = MAX_JSON_
       done(errors.invalidPayload(`The body's ${field} is ${message}`, [{ field, message }]), undefined);
       return;
     }
-    parse(req, text, done);
+    parse(req, text, (error, value) => {
+      if (error) return done(error, undefined);
+      const path = MAY_NAME_FORBIDDEN_KEY.test(text) ? forbiddenKeyPath(value) : undefined;
+      if (path === undefined) return done(null, value);
+      const field = path.join('.');
+      done(
+        errors.invalidPayload(`The body's ${field} ${FORBIDDEN_KEY_MESSAGE}`, [
+          { field, message: FORBIDDEN_KEY_MESSAGE },
+        ]),
+        undefined,
+      );
+    });
   });
 }
