@@ -5,5 +5,6 @@ export * from './errors.js';
 export * from './files.js';
 export * from './inbox.js';
 export * from './insights.js';
+export * from './keys.js';
 export * from './search.js';
 export * from './webchat-config.js';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FORBIDDEN_KEY_MESSAGE } from './keys.js';
 import {
   FULL_WEBCHAT_CONFIGURATION,
   PARLEY_WEBCHAT_FIELDS as PARLEY_FIELDS,
@@ -291,5 +292,22 @@ describe('validateWebchatConfiguration: rejections', () => {
       { field: 'website', message: 'link must be an http(s) URL' },
       { field: 'favouriteColour', message: 'is not a webchat configuration field' },
     ]);
+  });
+});
+
+describe('validateWebchatConfiguration: prototype keys', () => {
+  it('refuses __proto__, constructor and prototype as fields, and answers inherited names as unknown fields', () => {
+    // JSON.parse makes "__proto__" an own key, as a request body has it.
+    const input = JSON.parse(
+      '{"__proto__":{"x":1},"constructor":{"prototype":{"x":1}},"prototype":1,"toString":"x","hasOwnProperty":1}',
+    );
+    expect(check(input)).toEqual([
+      { field: '__proto__', message: FORBIDDEN_KEY_MESSAGE },
+      { field: 'constructor', message: FORBIDDEN_KEY_MESSAGE },
+      { field: 'prototype', message: FORBIDDEN_KEY_MESSAGE },
+      { field: 'toString', message: 'is not a webchat configuration field' },
+      { field: 'hasOwnProperty', message: 'is not a webchat configuration field' },
+    ]);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 });

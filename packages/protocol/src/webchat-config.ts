@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox';
+import { FORBIDDEN_KEY_MESSAGE, isForbiddenKey } from './keys.js';
 
 const LinkObject = Type.Object({ title: Type.String(), link: Type.String() });
 /** A blank enum value: valid (the dashboard value applies), so the schema must let it through on the way out. */
@@ -66,12 +67,13 @@ export interface FieldIssue {
   message: string;
 }
 
-const ENUMS: Record<string, readonly string[]> = {
-  themeMode: ['light', 'dark'],
-  variant: ['solid', 'soft'],
-  storageLocation: ['localStorage', 'sessionStorage'],
-  headerVariant: ['solid', 'glass'],
-};
+// A Map: a field named `constructor` or `toString` must find nothing here, not Object.prototype's member.
+const ENUMS = new Map<string, readonly string[]>([
+  ['themeMode', ['light', 'dark']],
+  ['variant', ['solid', 'soft']],
+  ['storageLocation', ['localStorage', 'sessionStorage']],
+  ['headerVariant', ['solid', 'glass']],
+]);
 const STRINGS = [
   'botName',
   'botDescription',
@@ -168,7 +170,8 @@ export function validateWebchatConfiguration(input: unknown): FieldIssue[] {
 
 function fieldIssue(field: string, value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  const allowed = ENUMS[field];
+  if (isForbiddenKey(field)) return FORBIDDEN_KEY_MESSAGE;
+  const allowed = ENUMS.get(field);
   if (allowed) {
     if (value === '') return undefined;
     return typeof value === 'string' && allowed.includes(value)
@@ -177,7 +180,7 @@ function fieldIssue(field: string, value: unknown): string | undefined {
   }
   if (STRINGS.includes(field)) {
     if (typeof value !== 'string') return 'must be a string';
-    const max = MAX_LENGTH[field];
+    const max = Object.hasOwn(MAX_LENGTH, field) ? MAX_LENGTH[field] : undefined;
     return max !== undefined && value.length > max ? `must be at most ${max} characters` : undefined;
   }
   if (URLS.includes(field)) {

@@ -1,3 +1,4 @@
+import { FORBIDDEN_KEY_MESSAGE, isForbiddenKey } from '@parley/protocol';
 import { InvalidArgumentError } from 'commander';
 
 /** Collects `--tags k=v` (repeatable, or comma-separated) into one record. */
@@ -6,7 +7,9 @@ export function collectTags(value: string, previous: Record<string, string> = {}
   for (const pair of value.split(',')) {
     const at = pair.indexOf('=');
     if (at <= 0) throw new InvalidArgumentError(`"${pair}" is not key=value`);
-    tags[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+    const key = pair.slice(0, at).trim();
+    if (isForbiddenKey(key)) throw new InvalidArgumentError(`the tag "${key}" ${FORBIDDEN_KEY_MESSAGE}`);
+    tags[key] = pair.slice(at + 1).trim();
   }
   return tags;
 }

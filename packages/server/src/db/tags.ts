@@ -27,16 +27,18 @@ export function tagRows(db: Kysely<Database>, table: TagTable) {
     add,
     /** The tags of each owner (an empty object for an owner without tags or unknown), by key. */
     of: async (ids: string[]): Promise<Map<string, Record<string, string>>> => {
-      const map = new Map<string, Record<string, string>>(ids.map((id) => [id, {}]));
-      if (ids.length === 0) return map;
-      const rows = await tags
-        .selectFrom(table)
-        .select((eb) => [eb.ref(owner).as('owner'), eb.ref('key').as('key'), eb.ref('value').as('value')])
-        .where(owner, 'in', ids)
-        .orderBy('key')
-        .execute();
-      for (const r of rows) (map.get(r.owner) as Record<string, string>)[r.key] = r.value;
-      return map;
+      const entries = new Map<string, Array<[string, string]>>(ids.map((id) => [id, []]));
+      if (ids.length > 0) {
+        const rows = await tags
+          .selectFrom(table)
+          .select((eb) => [eb.ref(owner).as('owner'), eb.ref('key').as('key'), eb.ref('value').as('value')])
+          .where(owner, 'in', ids)
+          .orderBy('key')
+          .execute();
+        for (const r of rows) entries.get(r.owner)?.push([r.key, r.value]);
+      }
+      // fromEntries defines each key as an own property: a stored key such as "__proto__" stays a plain key.
+      return new Map([...entries].map(([id, list]) => [id, Object.fromEntries(list)]));
     },
     /** Sets tags (null removes one); tags not named stay. */
     set: async (id: string, values: Record<string, string | null>) => {

@@ -177,3 +177,36 @@ describe('bracket operators', () => {
     expect(() => parseTagFilter({ 'tags[k][not][x]': 'x' })).toThrowError(/malformed tag filter/);
   });
 });
+
+describe('prototype keys in tag filters', () => {
+  const polluting: Array<[string, string]> = [
+    ['tags.__proto__=x', 'tags.__proto__'],
+    ['tags.__proto__.exists=true', 'tags.__proto__.exists'],
+    ['tags[__proto__]=x', 'tags[__proto__]'],
+    ['tags[__proto__][not]=x', 'tags[__proto__][not]'],
+    ['tags.constructor=x', 'tags.constructor'],
+    ['tags[prototype]=x', 'tags[prototype]'],
+    [`tags=${encodeURIComponent('{"__proto__":"x"}')}`, 'tags.__proto__'],
+    [`tags=${encodeURIComponent('{"constructor":{"in":"x"}}')}`, 'tags.constructor.in'],
+  ];
+  for (const [query, field] of polluting) {
+    it(`refuses ${decodeURIComponent(query)} with 400 InvalidQuery naming ${field}, leaving Object.prototype alone`, () => {
+      const error = invalidQuery(query);
+      expect([error.type, error.code]).toEqual(['InvalidQuery', 400]);
+      expect(error.metadata).toEqual({
+        errors: [{ field, message: expect.stringMatching(/reserved name/) }],
+      });
+      expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain('anyOf');
+      expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain('noneOf');
+      expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain('exists');
+      expect(({} as Record<string, unknown>).anyOf).toBeUndefined();
+    });
+  }
+
+  it('reads a tag named like an inherited member (toString, hasOwnProperty) as an ordinary tag', () => {
+    expect(filterOf('tags.toString=a&tags[hasOwnProperty]=b')).toEqual({
+      toString: { anyOf: ['a'] },
+      hasOwnProperty: { anyOf: ['b'] },
+    });
+  });
+});

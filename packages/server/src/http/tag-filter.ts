@@ -1,3 +1,4 @@
+import { FORBIDDEN_KEY_MESSAGE, isForbiddenKey } from '@parley/protocol';
 import type { TagCondition, TagFilter } from '../db/tag-filter.js';
 import { errors } from '../errors/errors.js';
 
@@ -26,7 +27,11 @@ function bool(value: unknown, where: string): boolean {
 }
 
 function addCondition(filter: TagFilter, key: string, op: string | undefined, value: unknown, where: string) {
-  const cond = filter[key] ?? {};
+  if (isForbiddenKey(key))
+    throw errors.invalidQuery(`${where}: the tag ${JSON.stringify(key)} ${FORBIDDEN_KEY_MESSAGE}`, [
+      { field: where, message: FORBIDDEN_KEY_MESSAGE },
+    ]);
+  const cond = Object.hasOwn(filter, key) ? (filter[key] as TagCondition) : {};
   filter[key] = cond;
   if (op === undefined || op === 'in') cond.anyOf = [...(cond.anyOf ?? []), ...strings(value, where)];
   else if (op === 'not') cond.noneOf = [...(cond.noneOf ?? []), ...strings(value, where)];
@@ -59,7 +64,8 @@ function fromObject(filter: TagFilter, object: unknown) {
  * @example parseTagFilter({ 'tags.team': ['sales', 'ops'] }) // { team: { anyOf: ['sales', 'ops'] } }
  */
 export function parseTagFilter(query: Record<string, unknown>): TagFilter | undefined {
-  const filter: TagFilter = {};
+  // No prototype: a tag named like an Object member (`toString`) is a key like any other here.
+  const filter: TagFilter = Object.create(null);
   for (const [name, value] of Object.entries(query)) {
     if (name === 'tags') {
       const texts = Array.isArray(value) ? value : [value];

@@ -13,7 +13,7 @@ function mergedMetadata(stored: string, changes: Record<string, unknown>): strin
   // Unreadable stored metadata: the update starts from an empty object.
   const merged = { ...storedObject(stored), ...changes };
   for (const [k, v] of Object.entries(changes)) if (v === null) delete merged[k];
-  return checkJsonField('metadata', merged);
+  return checkJsonField('metadata', merged, changes);
 }
 
 /** The columns an updateFileMetadata body changes. */

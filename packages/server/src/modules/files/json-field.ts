@@ -1,3 +1,4 @@
+import { FORBIDDEN_KEY_MESSAGE, forbiddenKeyPath } from '@parley/protocol';
 import { errors } from '../../errors/errors.js';
 import { pathTooDeep } from '../../json-depth.js';
 
@@ -19,11 +20,21 @@ function tooDeep(field: string, value: unknown, maxDepth: number): string | unde
 }
 
 /**
- * Checks a free-form JSON field before it is stored: at most 32 levels of objects and arrays and 64 KB as
- * JSON, else 400 InvalidPayload naming the field. Answers the JSON text to store. Stands on its own, whatever
+ * Checks a free-form JSON field before it is stored: no key named `__proto__`, `constructor` or `prototype`
+ * at any depth, at most 32 levels of objects and arrays and 64 KB as JSON, else 400 InvalidPayload naming
+ * the field. Answers the JSON text to store. Only `newKeys` (by default the whole value) are checked for
+ * reserved names: an update that merges its changes into a stored value names only the changes, so a key
+ * stored before such names were refused does not block every later update. Stands on its own, whatever
  * the HTTP layer checked before (the Chat API and other callers reach the service without it).
  */
-export function checkJsonField(field: string, value: unknown): string {
+export function checkJsonField(field: string, value: unknown, newKeys: unknown = value): string {
+  const reserved = forbiddenKeyPath(newKeys, [field]);
+  if (reserved !== undefined) {
+    const named = reserved.join('.');
+    throw errors.invalidPayload(`${named} ${FORBIDDEN_KEY_MESSAGE}`, [
+      { field: named, message: FORBIDDEN_KEY_MESSAGE },
+    ]);
+  }
   const deep = tooDeep(field, value, MAX_JSON_FIELD_DEPTH);
   if (deep !== undefined) {
     const message = `must be nested at most ${MAX_JSON_FIELD_DEPTH} levels deep (objects and arrays); ${deep} is deeper`;
