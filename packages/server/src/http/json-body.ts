@@ -1,7 +1,7 @@
 import { FORBIDDEN_KEY_MESSAGE, forbiddenKeyPath } from '@parley/protocol';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { errors } from '../errors/errors.js';
-import { jsonDepth, pathTooDeep } from '../json-depth.js';
+import { readJsonBody } from './read-json.js';
 
 /** Deepest nesting of objects and arrays a JSON body may have. */
 export const MAX_JSON_DEPTH = 64;
@@ -20,20 +20,7 @@ export function installJsonBodyParser(app: FastifyInstance, maxDepth = MAX_JSON_
   // JSON.parse makes a "__proto__" key an own property (harmless) and the walk below refuses it by name.
   const parse = app.getDefaultJsonParser('ignore', 'ignore');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    const text = body as string;
-    if (jsonDepth(text) > maxDepth) {
-      let field = '(body)';
-      try {
-        const path = pathTooDeep(JSON.parse(text), maxDepth);
-        if (path !== undefined) field = path.slice(0, 4).join('.') || field;
-      } catch {
-        // Not even JSON: the default parser says so below.
-      }
-      const message = `nested deeper than ${maxDepth} levels of objects and arrays`;
-      done(errors.invalidPayload(`The body's ${field} is ${message}`, [{ field, message }]), undefined);
-      return;
-    }
+  const parseText: FastifyBodyParser<string> = (req, text, done) => {
     parse(req, text, (error, value) => {
       if (error) return done(error, undefined);
       const path = MAY_NAME_FORBIDDEN_KEY.test(text) ? forbiddenKeyPath(value) : undefined;
@@ -46,5 +33,12 @@ export function installJsonBodyParser(app: FastifyInstance, maxDepth = MAX_JSON_
         undefined,
       );
     });
-  });
+  };
+  // Read with its nesting scanned as it arrives (read-json.ts): a body nested too deep is refused from the
+  // scan, never parsed, and the rest of it is not waited for.
+  app.addContentTypeParser('application/json', (req, payload, done) =>
+    readJsonBody(req, payload, maxDepth, (error, text = '') =>
+      error ? done(error, undefined) : parseText(req, text, done),
+    ),
+  );
 }
