@@ -127,6 +127,12 @@ describe('the client against the real server: bots', () => {
     const updated = await client.updateBot({ id: bot.id, name: 'crud 2', tags: { env: null, team: 'z' } });
     expect(updated.bot).toMatchObject({ id: bot.id, name: 'crud 2', tags: { team: 'z' } });
     expect(updated.bot.tags).not.toHaveProperty('env');
+    // Source links: public by default, set on update, shown by list.
+    expect(bot.sourceLinks).toBe('public');
+    const linked = await client.updateBot({ id: bot.id, sourceLinks: 'all' });
+    expect(linked.bot.sourceLinks).toBe('all');
+    const listed = await client.listBots({ name: 'crud 2' });
+    expect(listed.bots.map((b) => b.sourceLinks)).toEqual(['all']);
     expect(await client.deleteBot({ id: bot.id })).toEqual({});
     const error = await client.getBot({ id: bot.id }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResourceNotFoundError);

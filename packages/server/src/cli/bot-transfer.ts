@@ -33,7 +33,15 @@ export interface BotExport {
   version: 1;
   exportedAt: string;
   source: { apiUrl: string; botId: string };
-  bot: { name: string; description: string; dev: boolean; tags: Record<string, string>; replyMode: unknown };
+  bot: {
+    name: string;
+    description: string;
+    dev: boolean;
+    tags: Record<string, string>;
+    replyMode: unknown;
+    /** Which sources its answers link (absent in exports made before the setting: the default then). */
+    sourceLinks?: unknown;
+  };
   webchat: WebchatConfiguration;
   knowledgeBases: Array<{ id: string; name: string; tags: Record<string, string>; fileIds: string[] }>;
   files: ExportedFile[];
@@ -122,6 +130,7 @@ export async function exportBot(client: Client, botId: string, output: string): 
         dev: bot.dev,
         tags: bot.tags,
         replyMode: bot.replyMode,
+        sourceLinks: bot.sourceLinks,
       },
       webchat: configuration,
       knowledgeBases,
@@ -186,6 +195,7 @@ export async function importBot(
       dev: manifest.bot.dev,
       tags: manifest.bot.tags,
       ...(manifest.bot.replyMode ? { replyMode: manifest.bot.replyMode as never } : {}),
+      ...(manifest.bot.sourceLinks ? { sourceLinks: manifest.bot.sourceLinks as never } : {}),
     });
     await client.updateBotWebchat({ id: bot.id, configuration: manifest.webchat });
     const onBot = client.with({ botId: bot.id });

@@ -58,6 +58,7 @@ describe('parley bots export and import (another Parley, over HTTP)', () => {
       id: source.botId,
       name: 'Otter bot',
       description: 'Answers otter questions',
+      sourceLinks: 'none',
     });
     archive = join(await tempDir(), 'bot.tar.gz');
   });
@@ -107,6 +108,7 @@ describe('parley bots export and import (another Parley, over HTTP)', () => {
       name: 'Otter bot',
       description: 'Answers otter questions',
       workspaceId: target.workspaceId,
+      sourceLinks: 'none',
     });
     expect((await admin.getBotWebchat({ id: made.botId })).configuration).toMatchObject({
       botName: 'Otter help',

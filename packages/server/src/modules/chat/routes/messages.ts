@@ -97,7 +97,7 @@ export function messageRoutes(
       auth: 'none',
       security: [],
       description:
-        "Opens source n (its index in metadata.sources) of a bot's answer: no credentials, it is the link the answer carries. 302 to a freshly signed download URL (the permanent URL of a public_content file) while the file exists, is readable by the bot and, when the bot has knowledge bases, is linked to one of them; 404 otherwise.",
+        "Opens source n (its index in metadata.sources) of a bot's answer: no credentials, it is the link the answer carries. As the bot's current sourceLinks setting allows (public: the metadata sourceUrl, else the permanent URL of a public_content file; all: a freshly signed download URL; none: nothing), 302 to that URL while the file exists, is readable by the bot and, when the bot has knowledge bases, is linked to one of them; 404 otherwise.",
       params: SourceParams,
       responses: { 302: Type.Null({ description: 'Location: the download URL' }) },
     },
