@@ -1,5 +1,21 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+const root = fileURLToPath(new URL('./', import.meta.url));
+
+/** The test files under `folder` (relative to the root) whose text matches `pattern`, as root-relative paths. */
+function testFilesUsing(folder: string, pattern: RegExp): string[] {
+  return readdirSync(`${root}${folder}`, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.test.ts') && !path.includes('node_modules'))
+    .map((path) => `${folder}/${path}`)
+    .filter((path) => pattern.test(readFileSync(`${root}${path}`, 'utf8')));
+}
+
+/** Files that drive Chromium (they skip without it, except in CI): the browser project. */
+const browserFiles = testFilesUsing('e2e', /haveChromium\(/);
+/** Server files that also run on PostgreSQL (when PARLEY_TEST_DATABASE_URL is set): the postgres project. */
+const postgresFiles = testFilesUsing('packages/server/src', /postgresTestUrl\(|PARLEY_TEST_DATABASE_URL/);
 
 export default defineConfig({
   resolve: {
@@ -11,20 +27,67 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'e2e/**/*.test.ts'],
     testTimeout: 30_000,
     // A browser test's expect.poll waits for what a person would wait for: on a loaded 2-core CI machine running
     // several browsers at once, a page can take seconds (the default, 1 s, fails for load, not for a defect).
     expect: { poll: { timeout: 10_000, interval: 100 } },
     hookTimeout: 60_000,
     pool: 'forks',
-    // Two test files at a time. Vitest's default is one fewer than the cores: on the 2-core CI machine one file at a
-    // time, which used about 0.35-0.45 of a core (the files mostly wait on browsers, child processes, sockets and
-    // timers). Measured at load 11-14 on 2 cores, the same files at 1 -> 2 at a time: 4 browser files 158 -> 111 s,
-    // identity+cli+4 e2e files 210 -> 183 s, indexing+pglite+files+botpress-client 187 -> 152 s, the same CPU time.
-    maxWorkers: 2,
-    // The webchat and Console bundles, built once for every browser test (e2e/support/build-bundles.ts).
-    globalSetup: ['./e2e/support/build-bundles.ts'],
+    // Three test files at a time on the 2-core CI machine: the process and browser files mostly wait (on child
+    // processes, Chromium, sockets and timers), so a third file in flight keeps both cores busy while they do.
+    // All projects run together (one sequence group), each project's files in a row: browser, e2e, postgres,
+    // server, unit (by name), and within one the longest known first.
+    maxWorkers: 3,
+    // New password hashes at the test cost (packages/server/src/access/passwords.ts useTestPasswordCost).
+    setupFiles: ['./tools/vitest-setup.ts'],
     reporters: ['default', './tools/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          // Real `parley` processes (the built packages/server/dist/main.js), deployments, the CLI.
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          exclude: browserFiles,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Chromium through playwright-core: one browser for the run and the bundles, from the global setup.
+          name: 'browser',
+          include: browserFiles,
+          globalSetup: ['./e2e/support/build-bundles.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Server files with a PostgreSQL variant (each test on a fresh schema or database of its own).
+          name: 'postgres',
+          include: postgresFiles,
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // In-process apps and the server's units. Files of a worker share its loaded modules (no file relies on
+          // module state another leaves behind): a server file's imports cost once per worker, not once per file.
+          name: 'server',
+          include: ['packages/server/src/**/*.test.ts'],
+          exclude: postgresFiles,
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['packages/{protocol,client,webchat,console}/src/**/*.test.ts'],
+          isolate: false,
+        },
+      },
+    ],
   },
 });

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import {
   createTestApp,
   type TestApp,
@@ -38,7 +38,7 @@ export function haveChromium(what: string): boolean {
   return false;
 }
 
-/** Bundles the webchat from its current sources (about a second); run once per test run by build-bundles.ts. */
+/** Bundles the webchat from its current sources (about a second); run by build-bundles.ts when they changed. */
 export function buildWebchat(): void {
   execFileSync(
     process.execPath,
@@ -49,8 +49,14 @@ export function buildWebchat(): void {
   );
 }
 
-/** Headless Debian Chromium with the flags above. */
+/**
+ * Headless Debian Chromium with the flags above: the run's shared one when the browser project's global setup
+ * started it (build-bundles.ts; closing it then only disconnects this file and closes its contexts), otherwise
+ * one of this file's own.
+ */
 export function launchChromium(): Promise<Browser> {
+  const endpoint = inject('chromiumEndpoint');
+  if (endpoint) return chromium.connect(endpoint);
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
 }
 

@@ -14,6 +14,25 @@ export interface ScryptParams {
 
 /** The parameters new hashes are made with (N = 2^15, r = 8, p = 1: 32 MiB, tens of milliseconds). */
 export const CURRENT_PARAMS: ScryptParams = { ln: 15, r: 8, p: 1 };
+/** The cost test runs hash with (N = 2^4: microseconds), after `useTestPasswordCost()`. */
+export const TEST_PARAMS: ScryptParams = { ln: 4, r: 8, p: 1 };
+let newHashParams = CURRENT_PARAMS;
+
+/**
+ * Makes this process hash new passwords with TEST_PARAMS (the test setup file calls it), so a test suite's
+ * hundreds of sign-ins do not each spend production's 32 MiB scrypt. Only inside a Vitest worker (`VITEST` set):
+ * anywhere else it throws, so production can never run at the test cost. Stored hashes carry their parameters,
+ * so verification is the same either way.
+ */
+export function useTestPasswordCost(): void {
+  if (!process.env.VITEST) throw new Error('useTestPasswordCost() is for test runs only (VITEST is not set)');
+  newHashParams = TEST_PARAMS;
+}
+
+/** The parameters new hashes are made with here: CURRENT_PARAMS, or TEST_PARAMS in a test run. */
+export function currentParams(): ScryptParams {
+  return newHashParams;
+}
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
 
@@ -39,7 +58,10 @@ export function passwordProblem(password: string): string | undefined {
  * The stored form of a password: `scrypt$ln=15,r=8,p=1$<salt>$<key>` (base64url), a fresh random salt each time.
  * @example await verifyPassword('correct horse battery', await hashPassword('correct horse battery')) // true
  */
-export async function hashPassword(password: string, params: ScryptParams = CURRENT_PARAMS): Promise<string> {
+export async function hashPassword(
+  password: string,
+  params: ScryptParams = currentParams(),
+): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
   const key = await derive(password, salt, params, KEY_BYTES);
   return `scrypt$ln=${params.ln},r=${params.r},p=${params.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
@@ -66,12 +88,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(key, parsed.key);
 }
 
-/** Whether a stored hash was made with weaker parameters than today's (rehash it on the next sign-in). */
+/** Whether a stored hash was made with weaker parameters than new hashes are (rehash it on the next sign-in). */
 export function needsRehash(stored: string): boolean {
   const parsed = parse(stored);
   if (!parsed) return true;
   const { ln, r, p } = parsed.params;
-  return ln < CURRENT_PARAMS.ln || r < CURRENT_PARAMS.r || p < CURRENT_PARAMS.p;
+  const current = currentParams();
+  return ln < current.ln || r < current.r || p < current.p;
 }
 
 let dummy: Promise<string> | undefined;

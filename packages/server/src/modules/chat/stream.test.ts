@@ -11,7 +11,7 @@ import {
   type TestChatUser,
 } from '../../test-support/chat.js';
 import { useTestApp } from '../../test-support/fixtures.js';
-import { createTestApp } from '../../test-support/harness.js';
+import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { frameOf, writeFrame } from './stream-frames.js';
 
 describe('Chat API live stream (SSE over real HTTP)', () => {
@@ -493,24 +493,59 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
 
 /** A raw HTTP/1.1 GET whose response the test reads only when it chooses (a reader that does not read). */
 /**
- * Posts more bytes to a conversation than the loopback socket buffers take (~67 MB in 560 messages of 120 KB,
- * the most the API takes; the kernel may buffer ~36 MB), as the bot; answers the message ids in order.
+ * Posts 120 KB messages to a conversation, as the bot, until the server has had to wait for `reader` (the
+ * server's end of its connection needed a drain: the socket buffers are full) and then 20 more, so that the
+ * stream is stopped behind its reader whatever the kernel buffers (it may buffer ~36 MB on loopback; at most 560
+ * messages, ~67 MB). Answers the message ids in order.
  */
 async function postPastSocketBuffers(
   chat: ReturnType<typeof chatClient>,
   conversationId: string,
+  reader: ServerEnd,
 ): Promise<string[]> {
   const text = 'x'.repeat(120_000);
   const sent: string[] = [];
-  for (let i = 0; i < 560; i++) {
+  let after = 0;
+  for (let i = 0; i < 560 && after < 20; i++) {
     const res = await chat.call('POST', '/messages', {
       bot: true,
       body: { conversationId, payload: { type: 'text', text: `${i} ${text}` } },
     });
     expect(res.statusCode, res.body).toBe(201);
     sent.push((res.json() as { message: { id: string } }).message.id);
+    if (after > 0 || reader.waited()) after += 1;
   }
+  expect(after, 'the server never had to wait for the reader').toBe(20);
   return sent;
+}
+
+/** The server's end of a raw reader's connection: whether the server has had to wait for it to drain. */
+interface ServerEnd {
+  waited(): boolean;
+}
+
+/**
+ * Watches the test app's connections; `of(reader)` is the server's end of a raw reader's (opened) connection.
+ * Call before the reader connects.
+ */
+function serverEnds(t: TestApp) {
+  const sockets: Socket[] = [];
+  const onConnection = (socket: Socket) => sockets.push(socket);
+  t.app.server.on('connection', onConnection);
+  return {
+    of(reader: Socket): ServerEnd {
+      t.app.server.off('connection', onConnection);
+      const socket = sockets.find((s) => s.remotePort === reader.localPort);
+      if (!socket) throw new Error("the reader's connection did not reach the app");
+      let waited = false;
+      return {
+        waited: () => {
+          waited ||= socket.writableNeedDrain;
+          return waited;
+        },
+      };
+    },
+  };
 }
 
 /** A frame as a raw reader sees it: its id, its signal's type, and the message id of a message signal. */
@@ -613,13 +648,14 @@ describe('Chat API live stream bounds (a caller may not exhaust the server)', ()
   it('drops a reader that does not read instead of buffering what it is sent, and a resume loses nothing', async () => {
     const user = await chat.user();
     const conv = await chat.conversation(user);
+    const ends = serverEnds(t);
     const slow = rawListen(sse.url(conv), { 'x-user-key': user.key });
     await slow.opened;
     // A reader that keeps up, on the same conversation: the stalled one must not hold it back.
     const reader = await sse.listen(conv, { authorization: `Bearer ${t.botKey}` });
     // Without backpressure the server holds what the socket buffers do not take for the reader; with it, the
     // stream stops, then is dropped.
-    const sent = await postPastSocketBuffers(chat, conv);
+    const sent = await postPastSocketBuffers(chat, conv, ends.of(slow.socket));
     const created = (f: SseFrame[]) => f.filter((x) => x.data?.type === 'message_created');
     try {
       await reader.until((f) => created(f).length >= sent.length, 20_000);
@@ -728,11 +764,12 @@ describe('Chat API live stream of a reader that falls behind and catches up', ()
     const sse = await liveStreams(t);
     const user = await chat.user();
     const conv = await chat.conversation(user);
+    const ends = serverEnds(t);
     const behind = rawListen(sse.url(conv), { 'x-user-key': user.key });
     await behind.opened;
     // More than the loopback socket buffers take (see the bounds test above): the stream stops at 64 KB
     // waiting in its socket, and goes on only once the socket says its reader drained it.
-    const sent = await postPastSocketBuffers(chat, conv);
+    const sent = await postPastSocketBuffers(chat, conv, ends.of(behind.socket));
     // The reader catches up (well within the 60 s stall limit) and gets everything; its stream stays open.
     const frames = await behind.readUntil(
       (f) => f.filter((x) => x.type === 'message_created').length >= sent.length,
