@@ -237,6 +237,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
       idleMs: v.PARLEY_SESSION_IDLE_HOURS * 3_600_000,
       maxAgeMs: v.PARLEY_SESSION_MAX_DAYS * 86_400_000,
       failuresPerAccount: v.PARLEY_SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
+      failuresPerAccountTotal: v.PARLEY_SIGN_IN_ACCOUNT_CEILING,
       failuresPerAddress: v.PARLEY_SIGN_IN_MAX_FAILURES_PER_ADDRESS,
       failureWindowMs: v.PARLEY_SIGN_IN_FAILURE_WINDOW_MINUTES * 60_000,
     }),

@@ -99,6 +99,7 @@ export const CONFIG_SHAPE = Type.Object({
     idleMs: Type.Integer(),
     maxAgeMs: Type.Integer(),
     failuresPerAccount: Type.Integer(),
+    failuresPerAccountTotal: Type.Integer(),
     failuresPerAddress: Type.Integer(),
     failureWindowMs: Type.Integer(),
   }),

@@ -7,6 +7,8 @@ export interface AccountsTable {
   display_name: string;
   created_at: string;
   updated_at: string;
+  /** The workspace whose invitation made the account, until someone signs into it; null for a claimed account. */
+  unclaimed_via: string | null;
 }
 
 /** An account's password: `scrypt$…` with its parameters and salt (see access/passwords.ts). */
@@ -34,6 +36,8 @@ export interface SessionsTable {
 export interface SignInFailuresTable {
   key: string;
   failed_at: string;
+  /** The attempt that reserved the row (rows from before attempts were reserved have none). */
+  attempt: string | null;
 }
 
 export interface WorkspacesTable {

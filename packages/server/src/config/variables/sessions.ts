@@ -19,7 +19,14 @@ export const SESSION_VARIABLES = {
     maximum: 1_000_000,
     default: 5,
     description:
-      'failed sign-ins to one e-mail within the window before further attempts are refused (429 with `Retry-After`)',
+      'failed sign-ins to one e-mail from one client address within the window before that address is refused for that e-mail (429 with `Retry-After`); other addresses are not',
+  }),
+  PARLEY_SIGN_IN_ACCOUNT_CEILING: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 100,
+    description:
+      'failed sign-ins to one e-mail from all addresses together within the window before every address is refused for it (429): the ceiling on a distributed guess',
   }),
   PARLEY_SIGN_IN_MAX_FAILURES_PER_ADDRESS: Type.Integer({
     minimum: 1,
@@ -31,6 +38,6 @@ export const SESSION_VARIABLES = {
     minimum: 1,
     maximum: 24 * 60,
     default: 15,
-    description: 'minutes a failed sign-in counts against the two limits above',
+    description: 'minutes a failed sign-in counts against the three limits above',
   }),
 };

@@ -9,12 +9,16 @@ import { toAccount } from './records.js';
 import { type AccountRow, identityRepo } from './repo.js';
 import { issueToken } from './tokens.js';
 
-/** Stores an account inside `tx` (its e-mail lowercased, its name the e-mail's local part unless given); 409 when the e-mail is taken. */
+/**
+ * Stores an account inside `tx` (its e-mail lowercased, its name the e-mail's local part unless given); 409 when
+ * the e-mail is taken. `unclaimedVia`: the workspace whose invitation makes it (unclaimed until signed into).
+ */
 export async function insertAccount(
   ctx: Pick<IdentityContext, 'now'>,
   tx: Kysely<Database>,
   email: string,
   displayName?: string,
+  unclaimedVia?: string,
 ): Promise<AccountRow> {
   const at = ctx.now();
   const row: AccountRow = {
@@ -23,6 +27,7 @@ export async function insertAccount(
     display_name: displayName ?? email.split('@')[0] ?? email,
     created_at: at,
     updated_at: at,
+    unclaimed_via: unclaimedVia ?? null,
   };
   try {
     await identityRepo(tx).insertAccount(row);

@@ -37,11 +37,10 @@ export function identityPasswords(ctx: IdentityContext): IdentityPasswords {
       if (stored) {
         // A stolen session must not be a way to guess the password: wrong answers count as failed sign-ins.
         const keys = { email: account.email, address: client.address };
-        await throttle.check(keys);
-        if (body.current === undefined || !(await verifyPassword(body.current, stored))) {
-          await throttle.fail(keys);
-          throw errors.forbidden('The current password is wrong: send it as `current` to change it');
-        }
+        const current = body.current;
+        const ok =
+          current !== undefined && (await throttle.attempt(keys, () => verifyPassword(current, stored)));
+        if (!ok) throw errors.forbidden('The current password is wrong: send it as `current` to change it');
       }
       const hash = await hashPassword(body.new);
       const keep = principal.kind === 'account' ? principal.sessionId : undefined;

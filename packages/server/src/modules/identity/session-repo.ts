@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
 import type { Database, SessionsTable } from '../../db/schema.js';
 
 /** Session row. */
@@ -21,13 +21,24 @@ export interface SessionRepo {
   /** Deletes the account's sessions revoked or ended before `now` (absolute limit) or idle since `idleSince`. */
   pruneSessions(accountId: string, now: string, idleSince: string): Promise<void>;
 
-  /** Failed sign-ins of each key since `since`, oldest first. */
+  /**
+   * Inside a transaction: waits until no other transaction reserves sign-in attempts for any of `keys`, in any
+   * process (PostgreSQL advisory locks held until commit, taken in one order). SQLite runs one transaction at a time.
+   */
+  lockFailureKeys(keys: readonly string[]): Promise<void>;
+  /** Failed (or reserved) sign-ins of each key since `since`, oldest first. */
   failuresSince(keys: readonly string[], since: string): Promise<Array<{ key: string; failed_at: string }>>;
-  addFailures(keys: readonly string[], at: string): Promise<void>;
+  /** Reserves one row per key for the attempt `attempt`. */
+  addFailures(keys: readonly string[], at: string, attempt: string): Promise<void>;
+  /** Forgets the rows of an attempt: all of them, or only those of `keys`. */
+  clearAttempt(attempt: string, keys?: readonly string[]): Promise<void>;
   clearFailures(key: string): Promise<void>;
   /** Forgets failures older than `before` (every key). */
   pruneFailures(before: string): Promise<void>;
 }
+
+/** The advisory lock class of sign-in throttle keys ('SIGN'). */
+const SIGN_IN_LOCK_CLASS = 0x5349474e;
 
 /** Account passwords. */
 function passwordQueries(db: Kysely<Database>): Pick<SessionRepo, 'passwordOf' | 'setPassword'> {
@@ -108,8 +119,18 @@ function sessionQueries(
 /** Failed sign-ins, by key. */
 function failureQueries(
   db: Kysely<Database>,
-): Pick<SessionRepo, 'failuresSince' | 'addFailures' | 'clearFailures' | 'pruneFailures'> {
+): Pick<
+  SessionRepo,
+  'lockFailureKeys' | 'failuresSince' | 'addFailures' | 'clearAttempt' | 'clearFailures' | 'pruneFailures'
+> {
   return {
+    async lockFailureKeys(keys) {
+      if (!(db.getExecutor().adapter instanceof PostgresAdapter) || keys.length === 0) return;
+      // One statement, locks taken by hash order: two attempts sharing keys never wait on each other in a cycle.
+      const values = sql.join(keys.map((key) => sql`(${key})`));
+      await sql`select pg_advisory_xact_lock(${SIGN_IN_LOCK_CLASS}, hashtext(k))
+                from (values ${values}) as v(k) order by hashtext(k)`.execute(db);
+    },
     failuresSince: (keys, since) =>
       keys.length === 0
         ? Promise.resolve([])
@@ -120,12 +141,17 @@ function failureQueries(
             .where('failed_at', '>', since)
             .orderBy('failed_at')
             .execute(),
-    async addFailures(keys, at) {
+    async addFailures(keys, at, attempt) {
       if (keys.length === 0) return;
       await db
         .insertInto('sign_in_failures')
-        .values(keys.map((key) => ({ key, failed_at: at })))
+        .values(keys.map((key) => ({ key, failed_at: at, attempt })))
         .execute();
+    },
+    async clearAttempt(attempt, keys) {
+      let q = db.deleteFrom('sign_in_failures').where('attempt', '=', attempt);
+      if (keys) q = q.where('key', 'in', [...keys]);
+      await q.execute();
     },
     async clearFailures(key) {
       await db.deleteFrom('sign_in_failures').where('key', '=', key).execute();

@@ -9,7 +9,7 @@ import { newId } from '../../ids.js';
 import { accountOf, type IdentityContext } from './context.js';
 import type { IdentitySessions } from './contract.js';
 import { toAccount } from './records.js';
-import { identityRepo } from './repo.js';
+import { type AccountRow, identityRepo } from './repo.js';
 import { type SessionRow, sessionRepo } from './session-repo.js';
 import { signInThrottle } from './throttle.js';
 
@@ -57,16 +57,18 @@ export function identitySessions(ctx: IdentityContext): IdentitySessions {
   return {
     async signIn(body, client) {
       const keys = { email: body.email, address: client.address };
-      await throttle.check(keys);
-      const account = await identityRepo(db).accountByEmail(body.email.trim());
-      const stored = account ? await sessionRepo(db).passwordOf(account.id) : undefined;
-      // An unknown e-mail, or an account without a password, costs one hashing too: no timing tells them apart.
-      const ok = stored ? await verifyPassword(body.password, stored) : await verifyNothing(body.password);
-      if (!account || !stored || !ok) {
-        await throttle.fail(keys);
-        throw errors.unauthorized(SIGN_IN_REFUSED);
-      }
-      await throttle.succeed(keys);
+      const found: { account?: AccountRow | undefined; stored?: string | undefined } = {};
+      // The attempt is counted before the password is checked (an unknown e-mail's too).
+      const ok = await throttle.attempt(keys, async () => {
+        found.account = await identityRepo(db).accountByEmail(body.email.trim());
+        found.stored = found.account ? await sessionRepo(db).passwordOf(found.account.id) : undefined;
+        // An unknown e-mail, or an account without a password, costs one hashing too: no timing tells them apart.
+        return found.stored
+          ? verifyPassword(body.password, found.stored)
+          : verifyNothing(body.password).then(() => false);
+      });
+      const { account, stored } = found;
+      if (!account || !stored || !ok) throw errors.unauthorized(SIGN_IN_REFUSED);
       const rehashed = needsRehash(stored) ? await hashPassword(body.password) : undefined;
       const at = clock();
       const secret = newSessionSecret();
