@@ -98,11 +98,19 @@ describe('knowledge replies (chat_reply job)', () => {
     const user = await chat.user();
     const conv = await chat.conversation(user);
     const before = requests.length;
-    await chat.call('POST', '/messages', {
+    const posted = await chat.call('POST', '/messages', {
       bot: true,
       body: { conversationId: conv, payload: { type: 'text', text: 'hi' } },
     });
-    await new Promise((r) => setTimeout(r, 600));
+    expect(posted.statusCode, posted.body).toBe(201);
+    // A reply is a chat_reply job queued in the message's own transaction: none names the bot's message.
+    const id = (posted.json() as { message: { id: string } }).message.id;
+    const jobs = await t.db.kysely
+      .selectFrom('jobs')
+      .select('payload')
+      .where('kind', '=', 'chat_reply')
+      .execute();
+    expect(jobs.filter((j) => (JSON.parse(j.payload) as { messageId: string }).messageId === id)).toEqual([]);
     expect(requests.length).toBe(before);
   });
 });
@@ -312,8 +320,19 @@ describe('webhook mode with PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES', () => {
       const user = await chat.user();
       await chat.conversation(user);
       await waitFor(async () => (await webhookLines()).length > before + 1);
-      // Give a retry the time it would need, then check there was none and nothing reached the server.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Both jobs end failed for good: none is queued again for a retry.
+      const webhookJobs = () =>
+        t.db.kysely
+          .selectFrom('jobs')
+          .select(['status'])
+          .where('kind', '=', 'chat_webhook')
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute();
+      await waitFor(async () =>
+        (await webhookJobs()).every((j) => j.status === 'done' || j.status === 'failed'),
+      );
+      expect((await webhookJobs()).slice(-2).map((j) => j.status)).toEqual(['failed', 'failed']);
       const lines = (await webhookLines()).slice(0, -before || undefined);
       expect(lines.length).toBe(2); // user_created and conversation_created, one attempt each
       for (const line of lines) {

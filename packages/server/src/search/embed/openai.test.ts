@@ -340,10 +340,14 @@ describe('OpenAiEmbedder', () => {
   });
 
   it('close() fails calls in flight and refuses new ones', async () => {
-    handler = () => {};
+    let arrived = () => {};
+    const inFlight = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    handler = () => arrived();
     const embedder = make({ timeoutMs: 10_000 });
     const pending = embedder.embed(['x']).catch((e: unknown) => e);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await inFlight; // the call reached the server and waits for its answer
     await embedder.close();
     expect(await pending).toMatchObject({ code: 'closed' });
     await expect(embedder.embed(['y'])).rejects.toMatchObject({ code: 'closed' });
