@@ -49,6 +49,17 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Helpdesk');
     await page.getByRole('button', { name: 'Disable bot' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Enable bot' }).isVisible()).toBe(true);
+    // Source links: public by default; choosing every source says what it means, and saves.
+    const sourceLinks = page.getByLabel('Link sources');
+    expect(await sourceLinks.inputValue()).toBe('public');
+    await sourceLinks.selectOption('all');
+    expect(await page.locator('#bot-source-links-means').textContent()).toMatch(
+      /^Anyone who sees an answer can download the whole file of each source, private files included/,
+    );
+    await page.getByRole('button', { name: 'Apply source links' }).click();
+    await expect.poll(() => page.getByText(/^Source links saved/).isVisible()).toBe(true);
+    const saved = await suite.t.asOwner('GET', `/v1/admin/bots/${page.url().split('/').pop()}`);
+    expect((saved.json() as { bot: { sourceLinks: string } }).bot.sourceLinks).toBe('all');
 
     // A deep link survives a reload: same page, still signed in (the session cookie), the bot still disabled.
     const botUrl = page.url();

@@ -1,6 +1,7 @@
 // The whole path a new user takes: upload a document to a knowledge base through the Files API, wait for
 // indexing, embed the webchat in a plain page on another origin, ask questions worded differently from the
-// document, on a desktop and a phone screen, and read the bot's answer, with a link that opens the source. And the
+// document, on a desktop and a phone screen, and read the bot's answer: the private document named as plain text
+// by default (sourceLinks public), with a link that opens it once the bot links every source (all). And the
 // first impression: the greeting and the suggested questions of an empty chat, one asked by a click or the keyboard.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -77,7 +78,10 @@ describe.skipIf(!chromiumHere)('the webchat answers from an uploaded document', 
     { name: 'desktop', viewport: { width: 1280, height: 800 } },
     { name: 'phone', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
   ]) {
-    it(`on a ${screen.name} screen: quotes the right passage with a link that opens the document, and says so plainly when it knows nothing`, async () => {
+    it(`on a ${screen.name} screen: quotes the right passage, names the private document without a link by default, links it with sourceLinks all, and says so plainly when it knows nothing`, async () => {
+      const setSourceLinks = async (sourceLinks: string) =>
+        expect((await t.asOwner('PUT', `/v1/admin/bots/${t.botId}`, { sourceLinks })).statusCode).toBe(200);
+      await setSourceLinks('public');
       const context = await browser.newContext({
         viewport: screen.viewport,
         ...(screen.isMobile ? { isMobile: true, hasTouch: true } : {}),
@@ -87,14 +91,33 @@ describe.skipIf(!chromiumHere)('the webchat answers from an uploaded document', 
         await page.goto(`${site.origin}/`);
         await page.evaluate('window.parley.open()');
 
-        const answer = await askOnPage(page, 'How many days of paid leave do I get each year?', 1);
+        // By default (public) the private document is named, as plain text: no link in the bubble, and the URL
+        // its link would have had answers 404 without a redirect.
+        const named = await askOnPage(page, 'How many days of paid leave do I get each year?', 1);
+        expect(named.payload.markdown).toContain('25 days of paid vacation');
+        const botBubbles = page.locator('[data-parley-webchat] .pw-msg[data-from="bot"][data-message-id]');
+        const namedBubble = botBubbles.first();
+        await expect
+          .poll(() => namedBubble.textContent(), { timeout: 5000 })
+          .toContain('— Acme employee handbook');
+        expect(await namedBubble.locator('a').count()).toBe(0);
+        const namedId = await namedBubble.getAttribute('data-message-id');
+        expect(namedId).toMatch(/^msg_[0-9A-Z]{26}$/);
+        const unlinked = await fetch(`${origin}/v1/chat/${t.botId}/messages/${namedId}/sources/0`, {
+          redirect: 'manual',
+        });
+        expect(unlinked.status).toBe(404);
+        expect(unlinked.headers.get('location')).toBeNull();
+
+        await setSourceLinks('all');
+        const answer = await askOnPage(page, 'How many days of paid leave do I get each year?', 2);
         expect(answer.payload.type).toBe('markdown');
         expect(answer.payload.markdown).toContain('25 days of paid vacation');
         expect(answer.payload.markdown).not.toContain('Lyon office');
         expect(answer.metadata?.sources?.[0]?.key).toBe('handbook/acme.md');
 
         // The answer is on screen, and its source link opens the very document.
-        const bubble = page.locator('[data-parley-webchat] .pw-msg[data-from="bot"]').first();
+        const bubble = botBubbles.nth(1);
         await expect
           .poll(() => bubble.textContent(), { timeout: 5000 })
           .toContain('25 days of paid vacation');
@@ -108,7 +131,7 @@ describe.skipIf(!chromiumHere)('the webchat answers from an uploaded document', 
         expect(source.status).toBe(200);
         expect(await source.text()).toBe(HANDBOOK);
 
-        const unknown = await askOnPage(page, 'What is the capital of Mongolia?', 2);
+        const unknown = await askOnPage(page, 'What is the capital of Mongolia?', 3);
         expect(unknown.payload.type).toBe('text');
         expect(unknown.payload.text).toMatch(/couldn't find anything/i);
 

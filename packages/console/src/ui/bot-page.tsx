@@ -7,6 +7,7 @@ import { BotFrame, useRouteBot } from './bot-frame.js';
 import { BotStatus } from './bot-status.js';
 import { DeleteBot } from './delete-bot.js';
 import { RenameBotForm } from './rename-bot-form.js';
+import { SOURCE_LINKS_WORDS, SourceLinksForm } from './source-links-form.js';
 
 const KEY_WORDS = {
   title: 'Access keys',
@@ -15,7 +16,7 @@ const KEY_WORDS = {
   noun: 'key',
 } as const;
 
-/** One bot's overview: its facts, rename, enable or disable, access keys, delete. */
+/** One bot's overview: its facts, rename, enable or disable, source links, access keys, delete. */
 export function BotPage() {
   const { id, bot } = useRouteBot();
   const { client, workspace } = useConsole();
@@ -39,11 +40,14 @@ export function BotPage() {
             <dd>{workspace?.name}</dd>
             <dt>Last changed</dt>
             <dd>{formatDateTime(found.updatedAt)}</dd>
+            <dt>Source links</dt>
+            <dd>{SOURCE_LINKS_WORDS[found.sourceLinks].name}</dd>
           </dl>
           {mayEditBots(me.data?.role) ? (
             <>
               <RenameBotForm key={found.id} bot={found} onSaved={bot.reload} />
               <BotStatus bot={found} onChanged={bot.reload} />
+              <SourceLinksForm key={found.id} bot={found} onSaved={bot.reload} />
             </>
           ) : null}
           <AccessTokens
