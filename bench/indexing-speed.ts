@@ -1,14 +1,13 @@
 // Indexing speed benchmark: BEIR SciFact's abstracts uploaded through the API to a real `parley serve`
 // process (`index: true`), timed from the first upload to the last `indexing_completed` (the file's
-// updatedAt), on each runtime of the shipped embedder (onnxruntime at fp32 and at int8, and TensorFlow.js on
-// a sample, as the "before"); then multi-page PDFs made of SciFact text (pdf-lib), as PDFs per minute. See bench/README.md.
+// updatedAt), at each precision of the shipped embedder on onnxruntime (fp32 and int8); then multi-page PDFs
+// made of SciFact text (pdf-lib), as PDFs per minute. See bench/README.md.
 //
 //   npm run -w @parley/bench indexing-speed
 //   npm run -w @parley/bench indexing-speed -- --runtimes onnx --docs 1000
 //
-// Options (flags win over environment): --runtimes / BENCH_RUNTIMES (comma list of onnx, onnx-int8, tfjs;
-// default onnx,onnx-int8,tfjs), --docs / BENCH_DOCS (abstracts on onnx and onnx-int8; default all 5,183), --tfjs-docs / BENCH_TFJS_DOCS
-// (abstracts on tfjs; default 400), --pdfs / BENCH_PDFS (PDFs on onnx; default 8; tfjs gets a quarter),
+// Options (flags win over environment): --runtimes / BENCH_RUNTIMES (comma list of onnx, onnx-int8;
+// default both), --docs / BENCH_DOCS (abstracts; default all 5,183), --pdfs / BENCH_PDFS (default 8),
 // --pdf-pages / BENCH_PDF_PAGES (default 20), --concurrency / BENCH_CONCURRENCY (uploads at once; default 8),
 // --set / BENCH_SET (default scifact). Server settings: PARLEY_EMBEDDER_WORKERS (default 2) and any other
 // PARLEY_* variable of the environment.
@@ -25,15 +24,17 @@ import { runMain, sleep } from './lib/run.js';
 import { callApi, type ParleyServer, repoRoot, startParleyWithBot } from './lib/server.js';
 import { median } from './lib/stats.js';
 
-/** What runs the model: onnxruntime at fp32 or at int8 (the default on a new index; both set through PARLEY_EMBEDDER_PRECISION), TensorFlow.js. */
-type Runtime = 'onnx' | 'onnx-int8' | 'tfjs';
-const RUNTIMES: readonly Runtime[] = ['onnx', 'onnx-int8', 'tfjs'];
+/**
+ * What runs the model: onnxruntime at fp32 or at int8 (the default on a new index; both set through
+ * PARLEY_EMBEDDER_PRECISION). TensorFlow.js, the "before" of earlier runs (bench/README.md), was removed.
+ */
+type Runtime = 'onnx' | 'onnx-int8';
+const RUNTIMES: readonly Runtime[] = ['onnx', 'onnx-int8'];
 
 /** The embedder settings of a runtime. */
-const embedderOf = (runtime: Runtime) =>
-  runtime === 'onnx-int8'
-    ? { runtime: 'onnx' as const, precision: 'int8' as const }
-    : { runtime, precision: 'fp32' as const };
+const embedderOf = (runtime: Runtime) => ({
+  precision: runtime === 'onnx-int8' ? ('int8' as const) : ('fp32' as const),
+});
 
 interface Doc {
   id: string;
@@ -62,8 +63,7 @@ function serverSettings(runtime: Runtime): Record<string, string> {
   const settings: Record<string, string> = { PARLEY_EMBEDDER_WORKERS: '2' };
   for (const [k, v] of Object.entries(process.env))
     if (k.startsWith('PARLEY_') && !OWN_VARIABLES.test(k) && v !== undefined) settings[k] = v;
-  const { runtime: what, precision } = embedderOf(runtime);
-  return { ...settings, PARLEY_EMBEDDER_RUNTIME: what, PARLEY_EMBEDDER_PRECISION: precision };
+  return { ...settings, PARLEY_EMBEDDER_PRECISION: embedderOf(runtime).precision };
 }
 
 /** Uploads one file for indexing (upsertFile, then the bytes). */
@@ -224,11 +224,6 @@ async function main(): Promise<void> {
   const runtimes = (option('runtimes', 'BENCH_RUNTIMES') ?? RUNTIMES.join(',')).split(',') as Runtime[];
   for (const r of runtimes) if (!RUNTIMES.includes(r)) throw new Error(`--runtimes: unknown runtime ${r}`);
   const docs = intOption('docs', 'BENCH_DOCS', corpus.length, 1, corpus.length);
-  const docsFor: Record<Runtime, number> = {
-    onnx: docs,
-    'onnx-int8': docs,
-    tfjs: intOption('tfjs-docs', 'BENCH_TFJS_DOCS', 400, 1, corpus.length),
-  };
   const pdfs = intOption('pdfs', 'BENCH_PDFS', 8, 0, 1000);
   const pdfPages = intOption('pdf-pages', 'BENCH_PDF_PAGES', 20, 1, 2000);
   const concurrency = intOption('concurrency', 'BENCH_CONCURRENCY', 8, 1, 256);
@@ -264,11 +259,9 @@ async function main(): Promise<void> {
     .slice(0, intOption('embed-texts', 'BENCH_EMBED_TEXTS', 256, 32, 5000))
     .map((d) => d.text.slice(0, 600));
   const alone: string[][] = [['runtime', 'passages/s, 1 worker', '2 workers', 'one query p50 (ms)', 'load']];
-  const aloneRates = new Map<Runtime, number>();
   for (const runtime of runtimes) {
     const one = await embedderAlone(runtime, 1, sample);
     const two = await embedderAlone(runtime, 2, sample);
-    aloneRates.set(runtime, one.perSecond);
     alone.push([
       runtime,
       one.perSecond.toFixed(1),
@@ -279,11 +272,6 @@ async function main(): Promise<void> {
     console.log(alone[alone.length - 1]?.join(' | '));
   }
   console.log(table(alone));
-  if (aloneRates.has('onnx') && aloneRates.has('tfjs')) {
-    console.log(
-      `embedder alone, onnxruntime / TensorFlow.js (1 worker, same run): ${((aloneRates.get('onnx') as number) / (aloneRates.get('tfjs') as number)).toFixed(1)}x`,
-    );
-  }
 
   const rows: string[][] = [
     ['runtime', 'what', 'files', 'passages', 'seconds', 'passages/s', 'files/min', 'load'],
@@ -299,7 +287,7 @@ async function main(): Promise<void> {
         [{ key: 'warm-up.txt', body: Buffer.from('Warm up.'), contentType: 'text/plain' }],
         1,
       );
-      const all = await indexAll(server, textFiles(docsFor[runtime]), concurrency);
+      const all = await indexAll(server, textFiles(docs), concurrency);
       // indexAll counts every file of the bot: the warm-up file is not one of the abstracts.
       const text = { ...all, files: all.files - warm.files, passages: all.passages - warm.passages };
       rows.push([
@@ -314,9 +302,8 @@ async function main(): Promise<void> {
       ]);
       console.log(rows[rows.length - 1]?.join(' | '));
       let pdf: Outcome | undefined;
-      const somePdfs = runtime === 'tfjs' ? pdfFiles.slice(0, Math.max(1, Math.ceil(pdfs / 4))) : pdfFiles;
-      if (somePdfs.length > 0) {
-        pdf = await indexAll(server, somePdfs, Math.min(concurrency, somePdfs.length));
+      if (pdfFiles.length > 0) {
+        pdf = await indexAll(server, pdfFiles, Math.min(concurrency, pdfFiles.length));
         // indexAll counts every completed file: the PDFs' passages are the new ones.
         pdf = { ...pdf, files: pdf.files - all.files, passages: pdf.passages - all.passages };
         rows.push([
@@ -341,13 +328,6 @@ async function main(): Promise<void> {
   console.log(table(alone));
   console.log(table(rows));
   const onnx = results.get('onnx');
-  const tfjs = results.get('tfjs');
-  if (onnx && tfjs) {
-    console.log(
-      `onnxruntime / TensorFlow.js, same run: ${(rate(onnx.text) / rate(tfjs.text)).toFixed(1)}x passages/s on abstracts` +
-        (onnx.pdf && tfjs.pdf ? `, ${(rate(onnx.pdf) / rate(tfjs.pdf)).toFixed(1)}x on PDFs` : ''),
-    );
-  }
   const int8 = results.get('onnx-int8');
   if (onnx && int8) {
     console.log(

@@ -23,7 +23,8 @@ import { type Db, openDatabase } from '@parley/server/dist/db/database.js';
 import { embeddingText } from '@parley/server/dist/modules/knowledge/indexer.js';
 import { chunkDocument } from '@parley/server/dist/search/chunk.js';
 import { embedderFromConfig } from '@parley/server/dist/search/embed/index.js';
-import { loadUseLiteModel, resolveUseLiteFiles } from '@parley/server/dist/search/embed/use-lite-model.js';
+import { resolveUseLiteFiles } from '@parley/server/dist/search/embed/use-lite-model.js';
+import { loadUseLiteOnnxModel } from '@parley/server/dist/search/embed/use-lite-onnx-model.js';
 import { extractDocument } from '@parley/server/dist/search/extract/index.js';
 import {
   DEFAULT_BREADCRUMB_WEIGHT,
@@ -509,7 +510,7 @@ async function indexingThroughput(s: Settings, words: Words): Promise<QueryEmbed
   try {
     let mark = now();
     await embedder.ready();
-    const rawModel = await loadUseLiteModel(resolveUseLiteFiles());
+    const rawModel = await loadUseLiteOnnxModel(resolveUseLiteFiles());
     log(`both models loaded in ${(msSince(mark) / 1000).toFixed(1)} s (not counted below)`);
     const model = { id: embedder.id, dimensions: embedder.dimensions };
 

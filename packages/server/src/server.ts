@@ -5,6 +5,7 @@ import { type BootstrapResult, bootstrap } from './bootstrap.js';
 import type { Config } from './config/config.js';
 import { type Tightened, tightenPrivateTree } from './data-dir.js';
 import { type Db, openDatabase } from './db/database.js';
+import { freezeObjectPrototype } from './harden.js';
 
 /** A running service. */
 export interface RunningServer {
@@ -68,6 +69,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let app: ParleyApp | undefined;
   try {
     app = await buildApp({ config, db, version: packageVersion(), workers: true });
+    freezeObjectPrototype();
     const log = app.log;
     db.onConnectionError?.((error) =>
       log.warn(

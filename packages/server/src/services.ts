@@ -103,9 +103,9 @@ export interface Services {
  * Read once at start: the index's model changes only when the embedder does.
  */
 export async function embedderPrecision(db: Db, config: Config): Promise<UseLitePrecision> {
-  const { precision, runtime } = config.embedder;
+  const { precision } = config.embedder;
   if (precision !== 'auto') return precision;
-  return autoUseLitePrecision((await readModelRow(db.kysely))?.id, runtime);
+  return autoUseLitePrecision((await readModelRow(db.kysely))?.id);
 }
 
 /** The configured embedder, unless one is given (null: lexical search only). */
@@ -113,16 +113,13 @@ function embedderFor(deps: ServiceDeps): Embedder | null {
   const { config, embedder: given } = deps;
   if (given !== undefined) return given;
   const configured = config.embedder.precision;
-  const auto = configured === 'auto';
   const precision = configured === 'auto' ? deps.embedderPrecision : configured;
   if (precision === undefined && config.embedder.kind === 'use-lite')
     throw new Error('PARLEY_EMBEDDER_PRECISION=auto: pass embedderPrecision(db, config) to buildServices');
   return embedderFromConfig({
     embedder: config.embedder.kind,
     workers: config.embedder.workers,
-    runtime: config.embedder.runtime,
     ...(precision === undefined ? {} : { precision }),
-    ...(auto ? { int8Fallback: true } : {}),
     ...(config.embedder.modelDir ? { modelDir: config.embedder.modelDir } : {}),
     ...(config.embedder.url ? { url: config.embedder.url } : {}),
     ...(config.embedder.model ? { model: config.embedder.model } : {}),

@@ -174,7 +174,6 @@ describe('loadConfig defaults', () => {
     expect(config.embedder).toEqual({
       kind: 'use-lite',
       workers: 1,
-      runtime: 'onnx',
       precision: 'auto',
       modelDir: undefined,
       url: undefined,
@@ -331,7 +330,6 @@ describe('loadConfig accepted values', () => {
       embedder: {
         kind: 'openai',
         workers: 2,
-        runtime: 'onnx',
         precision: 'auto',
         modelDir: undefined,
         url: 'http://127.0.0.1:11434',
@@ -407,6 +405,17 @@ describe('loadConfig accepted values', () => {
   it('accepts an admin token of exactly 32 and of exactly 200 characters', () => {
     expect(loadConfig({ PARLEY_ADMIN_TOKEN: 'x'.repeat(32) }, CWD).adminToken).toBe('x'.repeat(32));
     expect(loadConfig({ PARLEY_ADMIN_TOKEN: 'x'.repeat(200) }, CWD).adminToken).toBe('x'.repeat(200));
+  });
+
+  it('still accepts PARLEY_EMBEDDER_RUNTIME=tfjs (TensorFlow.js was removed): the same embedder as onnx, int8 included', () => {
+    const embedder = (env: Record<string, string>) => loadConfig(env, CWD).embedder;
+    expect(embedder({ PARLEY_EMBEDDER_RUNTIME: 'tfjs' })).toEqual(embedder({}));
+    expect(embedder({ PARLEY_EMBEDDER_RUNTIME: 'tfjs', PARLEY_EMBEDDER_PRECISION: 'int8' })).toEqual(
+      embedder({ PARLEY_EMBEDDER_RUNTIME: 'onnx', PARLEY_EMBEDDER_PRECISION: 'int8' }),
+    );
+    expect(embedder({ PARLEY_EMBEDDER_RUNTIME: 'tfjs', PARLEY_EMBEDDER_PRECISION: 'int8' }).precision).toBe(
+      'int8',
+    );
   });
 
   it('accepts the port bounds 0 and 65535', () => {
@@ -492,11 +501,6 @@ describe('loadConfig rejections', () => {
       'needs a model folder for the onnx embedder',
       { PARLEY_EMBEDDER: 'onnx' },
       ['PARLEY_EMBEDDING_MODEL_DIR'],
-    ],
-    [
-      'refuses the int8 precision on TensorFlow.js (onnxruntime only)',
-      { PARLEY_EMBEDDER_PRECISION: 'int8', PARLEY_EMBEDDER_RUNTIME: 'tfjs' },
-      ['PARLEY_EMBEDDER_PRECISION'],
     ],
     [
       'refuses a precision for another embedder than use-lite',

@@ -97,16 +97,10 @@ function embedder(context: Context): Config['embedder'] {
   }
   if (v.PARLEY_EMBEDDER !== 'use-lite') {
     setInVain(context, ['PARLEY_EMBEDDER_PRECISION'], 'is set but PARLEY_EMBEDDER is not use-lite');
-  } else if (v.PARLEY_EMBEDDER_PRECISION === 'int8' && v.PARLEY_EMBEDDER_RUNTIME === 'tfjs') {
-    issues.add(
-      'PARLEY_EMBEDDER_PRECISION',
-      'int8 runs on onnxruntime only: it cannot be used with PARLEY_EMBEDDER_RUNTIME=tfjs',
-    );
   }
   return Object.freeze({
     kind: v.PARLEY_EMBEDDER,
     workers: v.PARLEY_EMBEDDER_WORKERS,
-    runtime: v.PARLEY_EMBEDDER_RUNTIME,
     precision: v.PARLEY_EMBEDDER_PRECISION,
     modelDir: v.PARLEY_EMBEDDING_MODEL_DIR,
     url: v.PARLEY_EMBEDDINGS_URL,

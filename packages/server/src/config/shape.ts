@@ -1,6 +1,6 @@
 import Type, { type Static, type TSchema } from 'typebox';
 import { EMBEDDERS, LOG_LEVELS } from './schema.js';
-import { EMBEDDER_PRECISIONS, EMBEDDER_RUNTIMES } from './variables/search.js';
+import { EMBEDDER_PRECISIONS } from './variables/search.js';
 
 const maybe = <T extends TSchema>(type: T) => Type.Union([type, Type.Undefined()]);
 const orNull = <T extends TSchema>(type: T) => Type.Union([type, Type.Null()]);
@@ -66,7 +66,6 @@ export const CONFIG_SHAPE = Type.Object({
   embedder: Type.Object({
     kind: Type.Enum(EMBEDDERS),
     workers: Type.Integer(),
-    runtime: Type.Enum(EMBEDDER_RUNTIMES),
     precision: Type.Enum(EMBEDDER_PRECISIONS),
     modelDir: maybe(Type.String()),
     url: maybe(Type.String()),

@@ -3,7 +3,10 @@ import Type from 'typebox';
 /** The embedding models the service can use. */
 export const EMBEDDERS = ['use-lite', 'onnx', 'openai', 'none'] as const;
 
-/** What runs the shipped use-lite model. */
+/**
+ * What runs the shipped use-lite model: onnxruntime-node. `tfjs` named TensorFlow.js, removed since; it is
+ * still accepted and means `onnx` (the vectors were the same), so a deployment that set it keeps starting.
+ */
 export const EMBEDDER_RUNTIMES = ['onnx', 'tfjs'] as const;
 
 /** The weights the shipped use-lite model computes with. */
@@ -28,13 +31,13 @@ export const SEARCH_VARIABLES = {
   PARLEY_EMBEDDER_RUNTIME: Type.Enum(EMBEDDER_RUNTIMES, {
     default: 'onnx',
     description:
-      'what runs the use-lite model: `onnx` (onnxruntime-node, ~7× faster) or `tfjs` (TensorFlow.js on WebAssembly, also the fallback when onnxruntime cannot load); same vectors',
+      'what runs the use-lite model: `onnx` (onnxruntime-node, the only runtime); `tfjs` is still accepted and means `onnx` (TensorFlow.js was removed: its vectors were the same, so the indexes it built stay)',
     'x-invalid': '"{value}" must be {enum|or}',
   }),
   PARLEY_EMBEDDER_PRECISION: Type.Enum(EMBEDDER_PRECISIONS, {
     default: 'auto',
     description:
-      "the use-lite model's weights: `int8` (dense layers quantised: ~1.5–1.9× the passages per second and ~1.6× faster queries on an AVX2 CPU, search quality within 0.003 nDCG@10 of fp32 on the benchmarks; onnx runtime only), `fp32` (the package's own) or `auto`: `fp32` while the index holds fp32 vectors (indexed before int8 was the default) or with the `tfjs` runtime, `int8` otherwise (falling back to fp32 on TensorFlow.js if onnxruntime cannot load). The two are different model ids: a change re-embeds every indexed file in the background",
+      "the use-lite model's weights: `int8` (dense layers quantised: ~1.5–1.9× the passages per second and ~1.6× faster queries on an AVX2 CPU, search quality within 0.003 nDCG@10 of fp32 on the benchmarks), `fp32` (the package's own) or `auto`: `fp32` while the index holds fp32 vectors (indexed before int8 was the default), `int8` otherwise. The two are different model ids: a change re-embeds every indexed file in the background",
     'x-invalid': '"{value}" must be {enum|or}',
   }),
   PARLEY_EMBEDDING_MODEL_DIR: Type.Optional(

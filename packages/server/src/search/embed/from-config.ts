@@ -6,8 +6,7 @@
  * |--------------------------------|---------------|----------------------------------------------------------|
  * | `PARLEY_EMBEDDER`              | `embedder`    | `use-lite` (default), `onnx`, `openai`, or `none` (lexical only) |
  * | `PARLEY_EMBEDDER_WORKERS`      | `workers`     | use-lite / onnx worker threads, default 1 (one core each) |
- * | `PARLEY_EMBEDDER_RUNTIME`      | `runtime`     | use-lite: `onnx` (onnxruntime-node, default) or `tfjs`   |
- * | `PARLEY_EMBEDDER_PRECISION`    | `precision`   | use-lite: `fp32` or `int8` (onnx runtime only); the server's `auto` picks one |
+ * | `PARLEY_EMBEDDER_PRECISION`    | `precision`   | use-lite: `fp32` or `int8`; the server's `auto` picks one |
  * | `PARLEY_EMBEDDING_MODEL_DIR`   | `modelDir`    | onnx: folder with model.onnx + tokenizer.json (required) |
  * | `PARLEY_EMBEDDER_BATCH_SIZE`   | `batchSize`   | texts per model call / request (use-lite ≤ 32, default 16; openai default 64) |
  * | `PARLEY_EMBEDDINGS_URL`        | `url`         | openai: service root, e.g. `https://api.openai.com`      |
@@ -20,7 +19,7 @@ import { EmbedderError } from './errors.js';
 import { OnnxModelEmbedder } from './onnx-folder.js';
 import { OpenAiEmbedder } from './openai.js';
 import type { StartableEmbedder } from './port.js';
-import { UseLiteEmbedder, type UseLitePrecision, type UseLiteRuntime } from './use-lite.js';
+import { UseLiteEmbedder, type UseLitePrecision } from './use-lite.js';
 
 /** Which embedder to run. */
 export type EmbedderKind = 'use-lite' | 'onnx' | 'openai' | 'none';
@@ -30,10 +29,7 @@ export interface EmbedderSettings {
   embedder?: EmbedderKind;
   workers?: number;
   batchSize?: number;
-  runtime?: UseLiteRuntime;
   precision?: UseLitePrecision;
-  /** use-lite int8: fall back to fp32 on TensorFlow.js when onnxruntime cannot load (see UseLiteOptions). */
-  int8Fallback?: boolean;
   modelDir?: string;
   url?: string;
   model?: string;
@@ -56,9 +52,7 @@ export function embedderFromConfig(settings: EmbedderSettings = {}): StartableEm
       return new UseLiteEmbedder({
         ...(settings.workers === undefined ? {} : { workers: settings.workers }),
         ...(settings.batchSize === undefined ? {} : { batchSize: settings.batchSize }),
-        ...(settings.runtime === undefined ? {} : { runtime: settings.runtime }),
         ...(settings.precision === undefined ? {} : { precision: settings.precision }),
-        ...(settings.int8Fallback === undefined ? {} : { int8Fallback: settings.int8Fallback }),
       });
     case 'onnx':
       if (!settings.modelDir) {

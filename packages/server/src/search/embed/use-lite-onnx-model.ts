@@ -1,13 +1,18 @@
 /**
  * USE lite on onnxruntime-node: the graph rebuilt from the package's weights (use-lite-onnx.ts), one
- * inference session per worker thread with one intra-op thread (the pool gives each worker one core),
- * the same tokenizer and the same answers as the TensorFlow.js path (cosine ≥ 0.9999, tested).
+ * inference session per worker thread with one intra-op thread (the pool gives each worker one core), and
+ * the model's own tokenizer. Its fp32 vectors are those TensorFlow.js gave when it ran the model (cosine
+ * ≥ 0.9999 with reference vectors saved from it, use-lite-onnx.test.ts).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
-import type { UseLiteFiles, UseLiteModel } from './use-lite-model.js';
-import { USE_LITE_DIMENSIONS } from './use-lite-model.js';
+import {
+  checkUseLiteFiles,
+  USE_LITE_DIMENSIONS,
+  type UseLiteFiles,
+  type UseLiteModel,
+} from './use-lite-model.js';
 import { buildUseLiteOnnx, readUseLiteWeights, type UseLitePrecision } from './use-lite-onnx.js';
 import { UseLiteTokenizer, type VocabularyEntry } from './use-lite-tokenizer.js';
 
@@ -27,6 +32,7 @@ export async function loadUseLiteOnnxModel(
   files: UseLiteFiles,
   precision: UseLitePrecision = 'fp32',
 ): Promise<UseLiteModel> {
+  await checkUseLiteFiles(files);
   const ort = (await import(files.onnxRuntime ?? 'onnxruntime-node')) as typeof import('onnxruntime-node');
   const [weights, vocabulary] = await Promise.all([
     readUseLiteWeights(files.modelDir),
@@ -37,7 +43,8 @@ export async function loadUseLiteOnnxModel(
   const session = await ort.InferenceSession.create(buildUseLiteOnnx(weights, precision), ONE_CORE_SESSION);
   weights.tensors.clear();
   const tokenizer = new UseLiteTokenizer(vocabulary);
-  // As on the TensorFlow.js path: a text without tokens is embedded as a single blank.
+  // The TensorFlow graph had no row for an input without tokens (an empty text, if last, shifted the batch):
+  // such inputs are embedded as a single blank, as they always were.
   const blank = tokenizer.encode(' ');
 
   const model: UseLiteModel = {

@@ -38,26 +38,51 @@ function realTexts(): string[] {
   ];
 }
 
+/**
+ * Vectors TensorFlow.js 4.22.0 gave for fixed texts when it ran this model (before onnxruntime-node replaced
+ * it): what keeps the indexes it built valid under the same model id.
+ */
+interface Reference {
+  model: string;
+  texts: string[];
+  /** float32, little-endian, base64; one per text. */
+  vectors: string[];
+}
+
+function readReference(): { model: string; texts: string[]; vectors: Float32Array[] } {
+  const reference = JSON.parse(
+    readFileSync(new URL('./use-lite-reference.json', import.meta.url), 'utf8'),
+  ) as Reference;
+  const vectors = reference.vectors.map((encoded) => {
+    const bytes = Buffer.from(encoded, 'base64');
+    return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  });
+  return { model: reference.model, texts: reference.texts, vectors };
+}
+
 describe('USE lite on onnxruntime-node (the graph rebuilt from the package weights)', () => {
-  const onnx = new UseLiteEmbedder({ runtime: 'onnx' });
-  const tfjs = new UseLiteEmbedder({ runtime: 'tfjs' });
+  const onnx = new UseLiteEmbedder();
 
-  beforeAll(() => Promise.all([onnx.ready(), tfjs.ready()]), 120_000);
-  afterAll(() => Promise.all([onnx.close(), tfjs.close()]));
+  beforeAll(() => onnx.ready(), 120_000);
+  afterAll(() => onnx.close());
 
-  it('runs on onnxruntime and keeps the model id (the vectors are the same)', () => {
+  it('runs on onnxruntime under the model id the TensorFlow.js runtime used', () => {
     expect(onnx.runtime).toBe('onnx');
-    expect(tfjs.runtime).toBe('tfjs');
     expect(onnx.id).toBe(USE_LITE_ID);
     expect(onnx.dimensions).toBe(512);
   });
 
-  it('gives the vectors of the TensorFlow.js path, cosine ≥ 0.9999, on real text', async () => {
-    const texts = realTexts();
-    expect(texts.length).toBeGreaterThan(30);
-    const [fromOnnx, fromTfjs] = await Promise.all([onnx.embed(texts), tfjs.embed(texts)]);
-    expect(fromOnnx).toHaveLength(texts.length);
-    expect(leastCosine(fromOnnx, fromTfjs, 5)).toBeGreaterThanOrEqual(0.9999);
+  it('gives the vectors TensorFlow.js gave (saved reference vectors), cosine ≥ 0.9999, in one batch and one by one', async () => {
+    const reference = readReference();
+    expect(reference.model).toBe(USE_LITE_ID);
+    expect(reference.texts.length).toBeGreaterThanOrEqual(14);
+    expect(reference.vectors.map((v) => v.length)).toEqual(reference.texts.map(() => 512));
+    // One batch: every row padded to the longest text (past the 128-token window), as indexing embeds.
+    const together = await onnx.embed(reference.texts);
+    expect(together).toHaveLength(reference.texts.length);
+    expect(leastCosine(together, reference.vectors, 5)).toBeGreaterThanOrEqual(0.9999);
+    const alone = await Promise.all(reference.texts.map(async (text) => (await onnx.embed([text]))[0]));
+    expect(leastCosine(alone as Float32Array[], reference.vectors, 5)).toBeGreaterThanOrEqual(0.9999);
   }, 120_000);
 
   it('gives a text the same vector alone or in a batch of longer ones (padding is masked)', async () => {
@@ -120,97 +145,41 @@ describe('USE lite on onnxruntime-node (the graph rebuilt from the package weigh
       expect(largestDifference).toBeLessThan(1e-6); // float rounding only (per batch, cosine was ~0.998)
     });
 
-    it('is refused on TensorFlow.js, which has no int8 graph', () => {
-      expect(() => new UseLiteEmbedder({ precision: 'int8', runtime: 'tfjs' })).toThrow(
-        'the int8 precision runs on onnxruntime only',
-      );
+    it('refuses another precision', () => {
       expect(() => new UseLiteEmbedder({ precision: 'fp16' as 'int8' })).toThrow(
         'precision must be fp32 or int8, got fp16',
       );
     });
-
-    it('fails rather than fall back to TensorFlow.js when onnxruntime cannot load (another model)', async () => {
-      const embedder = new UseLiteEmbedder({
-        precision: 'int8',
-        files: { ...resolveUseLiteFiles(), onnxRuntime: 'parley-no-such-onnxruntime' },
-      });
-      try {
-        await expect(embedder.embed(['The cat sat on the mat.'])).rejects.toThrow(
-          /parley-no-such-onnxruntime/,
-        );
-        expect(embedder.runtime).toBeUndefined();
-      } finally {
-        await embedder.close();
-      }
-    }, 120_000);
-
-    it('falls back to the fp32 model on TensorFlow.js when asked to (int8Fallback), under the fp32 id, and says so', async () => {
-      const told: string[] = [];
-      const embedder = new UseLiteEmbedder({
-        precision: 'int8',
-        int8Fallback: true,
-        files: { ...resolveUseLiteFiles(), onnxRuntime: 'parley-no-such-onnxruntime' },
-        onFallback: (message) => told.push(message),
-      });
-      try {
-        expect(embedder.id).toBe(USE_LITE_INT8_ID); // until a worker has loaded
-        const [vector] = await embedder.embed(['The cat sat on the mat.']);
-        expect(vector).toHaveLength(512);
-        expect(embedder.runtime).toBe('tfjs');
-        expect(embedder.id).toBe(USE_LITE_ID);
-        expect(told).toEqual([
-          expect.stringMatching(
-            new RegExp(
-              `could not load \\(.*parley-no-such-onnxruntime.*\\); USE lite runs on TensorFlow\\.js .*the fp32 model's vectors \\(model id ${USE_LITE_ID} instead of ${USE_LITE_INT8_ID}\\)`,
-            ),
-          ),
-        ]);
-      } finally {
-        await embedder.close();
-      }
-    }, 120_000);
   });
 });
 
 describe('autoUseLitePrecision (PARLEY_EMBEDDER_PRECISION=auto)', () => {
   it('keeps an index of fp32 vectors on fp32 and picks int8 for any other index', () => {
-    expect(autoUseLitePrecision(undefined, 'onnx')).toBe('int8');
-    expect(autoUseLitePrecision(USE_LITE_INT8_ID, 'onnx')).toBe('int8');
-    expect(autoUseLitePrecision('text-embedding-3-small', 'onnx')).toBe('int8');
-    expect(autoUseLitePrecision(USE_LITE_ID, 'onnx')).toBe('fp32');
-  });
-
-  it('picks fp32 on TensorFlow.js, which has no int8 graph', () => {
-    expect(autoUseLitePrecision(undefined, 'tfjs')).toBe('fp32');
-    expect(autoUseLitePrecision(USE_LITE_INT8_ID, 'tfjs')).toBe('fp32');
+    expect(autoUseLitePrecision(undefined)).toBe('int8');
+    expect(autoUseLitePrecision(USE_LITE_INT8_ID)).toBe('int8');
+    expect(autoUseLitePrecision('text-embedding-3-small')).toBe('int8');
+    expect(autoUseLitePrecision(USE_LITE_ID)).toBe('fp32');
   });
 });
 
 describe('USE lite when onnxruntime cannot load', () => {
-  it('falls back to TensorFlow.js, says so once, and still embeds', async () => {
-    const told: string[] = [];
-    const embedder = new UseLiteEmbedder({
-      files: { ...resolveUseLiteFiles(), onnxRuntime: 'parley-no-such-onnxruntime' },
-      onFallback: (message) => told.push(message),
-    });
-    try {
-      const [vector] = await embedder.embed(['The cat sat on the mat.']);
-      expect(vector).toHaveLength(512);
-      expect(embedder.runtime).toBe('tfjs');
-      expect(told).toHaveLength(1);
-      expect(told[0]).toMatch(
-        /onnxruntime-node could not load \(.*parley-no-such-onnxruntime.*\); USE lite runs on TensorFlow\.js/,
-      );
-    } finally {
-      await embedder.close();
-    }
-  }, 120_000);
-
-  it('refuses an unknown runtime', () => {
-    expect(() => new UseLiteEmbedder({ runtime: 'gpu' as 'onnx' })).toThrow(
-      'runtime must be onnx or tfjs, got gpu',
-    );
-  });
+  for (const precision of ['fp32', 'int8'] as const) {
+    it(`fails its calls with model_load_failed naming the cause, at ${precision} (there is no other runtime)`, async () => {
+      const embedder = new UseLiteEmbedder({
+        precision,
+        files: { ...resolveUseLiteFiles(), onnxRuntime: 'parley-no-such-onnxruntime' },
+      });
+      try {
+        await expect(embedder.embed(['The cat sat on the mat.'])).rejects.toMatchObject({
+          code: 'model_load_failed',
+          message: expect.stringContaining('parley-no-such-onnxruntime'),
+        });
+        expect(embedder.runtime).toBeUndefined();
+      } finally {
+        await embedder.close();
+      }
+    }, 120_000);
+  }
 });
 
 describe('quantizeColumns', () => {

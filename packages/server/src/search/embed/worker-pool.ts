@@ -30,11 +30,6 @@ export interface WorkerPoolOptions {
   startTimeoutMs?: number;
   /** Time bound of one batch; past it the worker is ended and the call fails (retryable). Default 120 s. */
   batchTimeoutMs?: number;
-  /**
-   * Told once when a worker runs TensorFlow.js because onnxruntime could not load (default: a process
-   * warning on stderr).
-   */
-  onFallback?: (message: string) => void;
 }
 
 interface Slot {
@@ -58,8 +53,6 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
   private readonly batchSize: number;
   private readonly startTimeoutMs: number;
   private readonly batchTimeoutMs: number;
-  private readonly onFallback: (message: string) => void;
-  private fallbackTold = false;
   private runtimeInUse: UseLiteRuntime | undefined;
   private spec: ModelSpec | undefined;
   private readonly slots = new Set<Slot>();
@@ -90,7 +83,6 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
     );
     this.startTimeoutMs = options.startTimeoutMs ?? 60_000;
     this.batchTimeoutMs = options.batchTimeoutMs ?? 120_000;
-    this.onFallback = options.onFallback ?? ((message) => process.emitWarning(message, 'ParleyEmbedder'));
   }
 
   /** The id stored with the vectors of this model. */
@@ -226,16 +218,6 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
       case 'ready':
         clearTimeout(slot.timer);
         this.runtimeInUse = message.model.runtime;
-        if (message.model.fallback !== undefined && !this.fallbackTold) {
-          this.fallbackTold = true;
-          const vectors =
-            message.model.id === this.modelId
-              ? 'same vectors'
-              : `the fp32 model's vectors (model id ${message.model.id} instead of ${this.modelId})`;
-          this.onFallback(
-            `onnxruntime-node could not load (${message.model.fallback}); USE lite runs on TensorFlow.js (WebAssembly) instead, ~7x slower, ${vectors}`,
-          );
-        }
         this.learn(message.model);
         slot.state = 'idle';
         slot.worker.unref();
@@ -257,7 +239,7 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
           slot.worker.unref();
           this.calls.complete(batch, message.vectors, this.width);
         } else {
-          // The model threw: its WebAssembly memory may be unusable, so a fresh worker takes over.
+          // The model threw: its session may be unusable, so a fresh worker takes over.
           this.drop(slot);
           this.calls.abandon(
             batch,
