@@ -12,6 +12,9 @@ const RSS_BOUND_MB = 900;
 /** Slowest health check allowed under the attack. */
 const HEALTH_BOUND_MS = 1000;
 
+/** The bootstrap owner's password (the first-start banner does not print one given by the environment). */
+const OWNER_PASSWORD = 'abuse-test-owner-password';
+
 /** Resident memory of a process, in MB (Linux). */
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -87,6 +90,7 @@ describe('a hostile caller cannot take the process down', () => {
         PARLEY_EXTRACTION_MEMORY_MB: '256',
         PARLEY_EXTRACTION_TIMEOUT_SECONDS: '10',
         PARLEY_CHAT_STREAM_STALL_MS: '5000',
+        PARLEY_ADMIN_PASSWORD: OWNER_PASSWORD,
       },
     },
     60_000,
@@ -265,4 +269,102 @@ describe('a hostile caller cannot take the process down', () => {
     expect(seen.peakRssMb).toBeLessThan(RSS_BOUND_MB);
     expect(run.server.child.exitCode).toBeNull();
   }, 180_000);
+
+  it('refuses prototype keys (tag filters, bodies) with 400s and keeps serving everyone, healthy', async () => {
+    const { server, boot } = run;
+    const asBot = { authorization: `Bearer ${boot.botAccessKey}`, 'x-bot-id': boot.botId };
+    const asOwner = { authorization: `Bearer ${boot.token}`, 'x-workspace-id': boot.workspaceId };
+    const json = { 'content-type': 'application/json' };
+    const polluting: Array<[string, string, Record<string, string>, string?]> = [
+      ['GET', '/v1/admin/bots?tags.__proto__=x', asOwner],
+      ['GET', '/v1/admin/bots?tags[constructor][exists]=true', asOwner],
+      ['GET', '/v1/files?tags[__proto__]=x', asBot],
+      ['GET', '/v1/files/search?query=a&tags.__proto__.not=x', asBot],
+      [
+        'PUT',
+        `/v1/admin/bots/${boot.botId}/webchat`,
+        { ...asOwner, ...json },
+        '{"configuration":{"constructor":{"prototype":{"anyOf":[1]}}}}',
+      ],
+      [
+        'PUT',
+        '/v1/files',
+        { ...asBot, ...json },
+        '{"key":"p.txt","size":1,"metadata":{"__proto__":{"anyOf":[1]}}}',
+      ],
+      ['POST', `/v1/chat/${boot.botId}/users`, json, '{"data":{"__proto__":{"anyOf":[1]}}}'],
+    ];
+    for (const [method, path, headers, body] of polluting) {
+      const res = await fetch(`${server.url}${path}`, { method, headers, ...(body ? { body } : {}) });
+      const answer = (await res.json()) as { code?: number; type?: string };
+      expect([path, res.status, answer.type]).toEqual([
+        path,
+        400,
+        expect.stringMatching(/^Invalid(Query|Payload)$/),
+      ]);
+    }
+    // Everything the polluted prototype once broke still works: chat users and messages, file upserts, the
+    // webchat configuration, sign-in; and the health check answers promptly.
+    const user = await newUser();
+    const conversation = await newConversation(user.key);
+    const sent = await chat('/messages', {
+      key: user.key,
+      body: { conversationId: conversation, payload: { type: 'text', text: 'still here?' } },
+    });
+    expect(sent.status).toBe(201);
+    const upsert = await fetch(`${server.url}/v1/files`, {
+      method: 'PUT',
+      headers: { ...asBot, ...json },
+      body: JSON.stringify({ key: 'after.txt', size: 1, tags: { team: 'a' }, metadata: { a: 1 } }),
+    });
+    expect(upsert.status).toBe(200);
+    const webchat = await fetch(`${server.url}/webchat/v1/bots/${boot.botId}/config`);
+    expect(webchat.status).toBe(200);
+    await webchat.arrayBuffer();
+    const signIn = await fetch(`${server.url}/v1/admin/account/sessions`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: boot.email, password: OWNER_PASSWORD }),
+    });
+    expect(signIn.status).toBe(201);
+    await signIn.arrayBuffer();
+    const started = performance.now();
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    await health.arrayBuffer();
+    expect(performance.now() - started).toBeLessThan(HEALTH_BOUND_MS);
+  }, 60_000);
+
+  it('checks at most 5 of 200 concurrent wrong passwords for one e-mail (the rest 429), healthy throughout', async () => {
+    const { server, boot } = run;
+    const watching = watch(server);
+    // An e-mail without an account is throttled exactly as one with (its failures would lock only this address).
+    const email = `nobody-${Date.now()}@example.com`;
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, async (_, i) => {
+        const res = await fetch(`${server.url}/v1/admin/account/sessions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password: `wrong password ${i}` }),
+        });
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
+    const seen = await watching.stop();
+    const checked = answers.filter((status) => status === 401).length;
+    expect(answers.filter((status) => status !== 401 && status !== 429)).toEqual([]);
+    expect(checked).toBeGreaterThanOrEqual(1);
+    expect(checked).toBeLessThanOrEqual(5);
+    expect(seen.failures).toEqual([]);
+    expect(seen.slowestMs).toBeLessThan(HEALTH_BOUND_MS);
+    // The owner, from the same address, is not locked out by them.
+    const owner = await fetch(`${server.url}/v1/admin/account/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: boot.email, password: OWNER_PASSWORD }),
+    });
+    expect(owner.status).toBe(201);
+    await owner.arrayBuffer();
+  }, 60_000);
 });
