@@ -77,7 +77,9 @@ describe.each(kinds)('the product through one deployment: %s', (kind) => {
   beforeAll(async () => {
     d = await startDeployment(kind);
     admin = new Client({ apiUrl: d.url, token: d.owner.token, workspaceId: d.owner.workspaceId });
-    const { bot: made } = await admin.createBot({ name: `Acceptance ${kind}` });
+    // Its answers link every source (sourceLinks all, opted in): the webchat test below opens the private
+    // handbook through its source link (the default, public, would name it without a link).
+    const { bot: made } = await admin.createBot({ name: `Acceptance ${kind}`, sourceLinks: 'all' });
     const { key } = await admin.createBotAccessKey({ id: made.id, note: 'acceptance' });
     bot = { id: made.id, key: key.value };
     files = new Client({ apiUrl: d.url, token: bot.key, botId: bot.id });

@@ -90,9 +90,11 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
       expect(await reply.getByText('Answered', { exact: true }).isVisible()).toBe(true);
       const source = reply.getByRole('list', { name: 'Sources' }).getByRole('link', { name: 'handbook.md' });
       expect(await source.getAttribute('href')).toMatch(new RegExp(`^/console/bots/${botId}/files/[^/]+$`));
-      // The reply's own link, as the chat shows it, downloads the source.
-      const quoted = reply.locator('.playground-reply').getByRole('link', { name: 'Parley handbook' });
-      expect(await quoted.getAttribute('href')).toMatch(/\/v1\/files\/[^/]+\/content\?/);
+      // The reply as the chat shows it: the private source named as plain text, no link (sourceLinks public,
+      // the default).
+      const replyText = reply.locator('.playground-reply');
+      expect(await replyText.textContent()).toContain('— Parley handbook');
+      expect(await replyText.getByRole('link').count()).toBe(0);
       await reply.getByText('How the bot chose').click();
       await expect
         .poll(() =>
