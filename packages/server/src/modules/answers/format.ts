@@ -8,9 +8,10 @@ export interface AnswerSource {
   /** The file's `metadata.title` when it has one, else its key. */
   title: string;
   /**
-   * A URL a chat user can open: the reply's own source link (Chat API, permanent while the source is the
-   * bot's knowledge) when the reply's id is known, else the file's URL (permanent for public files, signed
-   * and short-lived for private ones).
+   * A URL a chat user can open, only when the bot's `sourceLinks` setting links this source (else undefined:
+   * the source is named, never linked): the reply's own source link (Chat API, permanent while the source is
+   * the bot's knowledge and the setting links it) when the reply's id is known, else the target itself (a
+   * metadata `sourceUrl`, a public file's permanent URL, or under `all` a signed, short-lived download URL).
    */
   url: string | undefined;
   /** When a signed URL stops working (ISO 8601); absent for permanent URLs and source links. */

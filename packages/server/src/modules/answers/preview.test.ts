@@ -46,6 +46,26 @@ describe('POST /v1/admin/bots/{id}/answer-preview', () => {
     expect([await rows('chat_conversations'), await rows('chat_messages')]).toEqual(before);
   });
 
+  it("shows the sources as the bot's sourceLinks setting links them: the private file named only by default", async () => {
+    const ask = async () =>
+      (await t.asOwner('POST', url(), { question: 'How long do I have to ask for a refund?' })).json() as {
+        text: string;
+      };
+    const named = await ask();
+    expect(named.text).toMatch(/— Parley handbook$/);
+    expect(named.text).not.toMatch(/https?:/);
+    const set = (sourceLinks: string) => t.asOwner('PUT', `/v1/admin/bots/${t.botId}`, { sourceLinks });
+    expect((await set('all')).statusCode).toBe(200);
+    try {
+      const linked = await ask();
+      expect(linked.text).toMatch(
+        new RegExp(`— \\[Parley handbook\\]\\(http://[^)]+/v1/files/${handbookId}/content\\?[^)]+\\)$`),
+      );
+    } finally {
+      expect((await set('public')).statusCode).toBe(200);
+    }
+  });
+
   it('answers the honest not-found reply to a question the documents do not answer', async () => {
     const res = await t.asOwner('POST', url(), { question: 'What colour is the CEO’s bicycle?' });
     expect(res.statusCode).toBe(200);
