@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, Principal } from '../access/principal.js';
 import { errors } from '../errors/errors.js';
 import { header, parseBearer } from './headers.js';
@@ -158,18 +158,19 @@ export async function sessionPrincipal(
 }
 
 /**
- * The authentication hook of a token API surface (a preHandler: it runs after validation, so a request that
- * is both malformed and unauthenticated is answered 400, as it always was). It authenticates the caller as
- * the route's `config.auth` level says, `fallback` when the route says nothing, and puts it on the request.
- * With `sessions` (the Admin API), a request with no Authorization header may be authenticated by the
- * session cookie instead (see {@link sessionPrincipal}).
- * @example admin.addHook('preHandler', authenticate(auth, 'workspace', sessions));
+ * The authentication hook of a token API surface, a preParsing hook: it runs before the body is read, so a
+ * caller without a valid credential is answered 401 without its body being read or parsed (and a request
+ * both malformed and unauthenticated is a 401). It authenticates the caller as the route's `config.auth`
+ * level says, `fallback` when the route says nothing, and puts it on the request. With `sessions` (the
+ * Admin API), a request with no Authorization header may be authenticated by the session cookie instead
+ * (see {@link sessionPrincipal}).
+ * @example admin.addHook('preParsing', authenticate(auth, 'workspace', sessions));
  */
 export function authenticate(
   auth: AuthResolver,
   fallback: AuthLevel,
   sessions?: SessionTransport,
-): preHandlerAsyncHookHandler {
+): (req: FastifyRequest) => Promise<void> {
   return async (req) => {
     // A preflight never authenticates: the CORS plugin's OPTIONS route answers it (404 for another origin).
     if (req.method === 'OPTIONS') return;

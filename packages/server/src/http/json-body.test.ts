@@ -97,8 +97,9 @@ describe('deeply nested JSON is refused at write, and readers keep working', () 
     // 400,000 levels (just under the 1 MB body limit): still a clear 400, never a 500 or a crash.
     const huge = await raw(
       'POST',
-      `/v1/chat/${t.botId}/users`,
-      `{"data":${'['.repeat(400_000)}${']'.repeat(400_000)}}`,
+      `/v1/chat/${t.botId}/messages`,
+      `{"conversationId":"${conv}","payload":${'['.repeat(400_000)}${']'.repeat(400_000)}}`,
+      { 'x-user-key': alice.key },
     );
     expect(huge.statusCode).toBe(400);
 
@@ -116,7 +117,7 @@ describe('deeply nested JSON is refused at write, and readers keep working', () 
   });
 
   it('refuses a body nested too deep from the scan, never parsing it', async () => {
-    const body = `{"name":"x","data":{"list":[${'['.repeat(200_000)}${']'.repeat(200_000)}]}}`;
+    const body = `{"name":"x","data":{"list":[${'['.repeat(100_000)}${']'.repeat(100_000)}]}}`;
     const parse = vi.spyOn(JSON, 'parse');
     try {
       const res = await raw('POST', `/v1/chat/${t.botId}/users`, body);

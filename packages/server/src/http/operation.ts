@@ -59,7 +59,15 @@ export interface OperationSpec<P, Q, B> {
   responses?: Record<string, TSchema>;
   /** A `preValidation` hook, e.g. the bot request log's marker (bots/routes.ts `botMarker`). */
   preValidation?: preValidationAsyncHookHandler;
+  /**
+   * Largest body in bytes (413 above it); default: the surface's. An operation anyone may call without a
+   * credential takes a limit fitted to its fields (e.g. {@link ANONYMOUS_BODY_LIMIT}).
+   */
+  bodyLimit?: number;
 }
+
+/** Largest body of an operation callable without a credential whose fields are a few short strings (sign-in). */
+export const ANONYMOUS_BODY_LIMIT = 16 * 1024;
 
 /** The handler of an operation: its request typed by the operation's params, query and body schemas. */
 export type OperationHandler<P, Q, B> = RouteHandlerMethod<
@@ -130,6 +138,7 @@ export function operations(app: FastifyInstance, defaults: OperationDefaults): D
       url: route.slice(space + 1),
       ...(spec.auth ? { config: { auth: spec.auth } } : {}),
       ...(preValidation ? { preValidation } : {}),
+      ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
       schema: operationSchema(spec, defaults),
       handler:
         status === 200

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
  * Puts the caller of an API surface on its requests as `request[name]` (declare its type on FastifyRequest):
- * `authenticate` runs before each handler (a preHandler, so after validation) unless the route says
+ * `authenticate` runs before the body is read (a preParsing hook: an unauthenticated request is refused with
+ * its body unread and unparsed) unless the route says
  * `config: { auth: 'none' }` or the request is a preflight. Reading `request[name]` where nobody was
  * authenticated is a programming error (500), never a silent undefined. Install once on the surface.
  * @example installSurfaceCaller(app, 'chatCaller', (req) => chat.authenticate(botIdOf(req), credentials(req)));
@@ -21,7 +22,7 @@ export function installSurfaceCaller<C>(
       return caller;
     },
   } as never);
-  app.addHook('preHandler', async (req) => {
+  app.addHook('preParsing', async (req) => {
     if (req.routeOptions.config?.auth === 'none' || req.method === 'OPTIONS') return;
     callers.set(req, await authenticate(req));
   });

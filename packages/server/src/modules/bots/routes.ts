@@ -9,8 +9,8 @@ import { botWebchatRoutes } from './routes/webchat.js';
 /**
  * Marks the bot a request concerns (its `:id`), once the caller is known to see it, so the bot's request log
  * gets the line. Runs before validation (so rejected payloads are logged too) and never fails the request
- * itself: a caller that cannot be resolved is simply not attributed, and the authentication hook answers its
- * 401 after validation as usual.
+ * itself: a caller that cannot be resolved is simply not attributed (the authentication hook, which runs
+ * before the body is read, has answered its 401 already).
  */
 export async function markBot(
   req: FastifyRequest,

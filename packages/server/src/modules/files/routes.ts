@@ -37,7 +37,8 @@ export function installFilesAuth(
       return caller;
     },
   } as never);
-  app.addHook('preHandler', async (req) => {
+  // Before the body is read: an unauthenticated request is refused with its body unread.
+  app.addHook('preParsing', async (req) => {
     if ((req.routeOptions.config?.auth ?? 'bot') === 'none' || req.method === 'OPTIONS') return;
     await sessionPrincipal(req, deps.auth, deps.sessions, 'account');
     const caller = await deps.files.context(await requirePrincipal(req, deps.auth), header(req, 'x-bot-id'));

@@ -4,6 +4,12 @@ import { operations } from '../../../http/operation.js';
 import { empty, foundOrCreated } from '../../../http/route-helpers.js';
 import { BotParams, type ChatRouteContext, chatCredentials, defaults } from './common.js';
 
+/**
+ * Largest body of the user creations, which anyone may call: the fields with their user data (at most
+ * 128 KB as JSON) and room for the escapes and spaces a client may send.
+ */
+export const CHAT_USER_BODY_LIMIT = 256 * 1024;
+
 /** Chat users: created (anonymous or verified identity), read, updated and deleted by themselves. */
 export function userRoutes(app: FastifyInstance, { chat }: ChatRouteContext): void {
   const op = operations(app, defaults);
@@ -13,6 +19,7 @@ export function userRoutes(app: FastifyInstance, { chat }: ChatRouteContext): vo
     {
       operationId: 'chat.createUser',
       auth: 'none',
+      bodyLimit: CHAT_USER_BODY_LIMIT,
       description: 'Creates an anonymous chat user; answers it with its key (send it as x-user-key).',
       params: BotParams,
       body: ChatUserFields,
@@ -32,6 +39,7 @@ export function userRoutes(app: FastifyInstance, { chat }: ChatRouteContext): vo
       operationId: 'chat.getOrCreateUser',
       // The user key is verified by the operation itself: the user it names may not exist yet.
       auth: 'none',
+      bodyLimit: CHAT_USER_BODY_LIMIT,
       security: [{ userKey: [] }],
       description:
         "Verified identity: x-user-key is a key your backend signed for its own user id with the bot's chat user key secret; the user is created on first use (201), found after (200). Fields apply on creation only.",

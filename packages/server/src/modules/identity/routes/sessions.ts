@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { errors } from '../../../errors/errors.js';
 import { header } from '../../../http/headers.js';
-import { ADMIN_SECURITY, type Declare, operations } from '../../../http/operation.js';
+import { ADMIN_SECURITY, ANONYMOUS_BODY_LIMIT, type Declare, operations } from '../../../http/operation.js';
 import { listOf } from '../../../http/route-helpers.js';
 import {
   requireSameOrigin,
@@ -35,6 +35,7 @@ function signInRoutes(
     {
       operationId: 'admin.signIn',
       auth: 'none',
+      bodyLimit: ANONYMOUS_BODY_LIMIT,
       security: [],
       description:
         "Signs in with an e-mail and a password: sets the session cookie (`parley_session`: HttpOnly, SameSite=Strict, Secure on https) and answers the account. A wrong e-mail and a wrong password get the same 401; too many failures for the e-mail or from the address get 429 with `Retry-After`. A request naming another origin than the service's is refused (403).",
