@@ -30,7 +30,10 @@ export interface BackgroundDeps {
   indexing: JobDefinition;
   /** The `chat_reply` and `chat_webhook` jobs. */
   chatJobs: JobDefinition[];
-  files: Pick<FilesService, 'expire' | 'collectGarbage' | 'sweepTemporary' | 'sweepOrphans'>;
+  files: Pick<
+    FilesService,
+    'expire' | 'expireUploads' | 'collectGarbage' | 'sweepTemporary' | 'sweepOrphans'
+  >;
   logs: Pick<LogsService, 'prune'>;
   chat: Pick<ChatService, 'pruneSignals'>;
   /** The check that the index holds vectors of the embedder's model (none without an embedder). */
@@ -63,6 +66,13 @@ export function registerBackgroundWork(deps: BackgroundDeps): JobSet {
   if (deps.embeddingModel) runner.schedule(deps.embeddingModel.periodic());
   // Expired files first, so the blobs they free are collected in the same round.
   runner.schedule({ name: 'files.expire', everyMs: FILE_SWEEP_EVERY_MS, run: () => files.expire() });
+  // Uploads that can no longer arrive end upload_failed, their quota reservation released (the quota already
+  // stopped counting them at their expiry).
+  runner.schedule({
+    name: 'files.expireUploads',
+    everyMs: FILE_SWEEP_EVERY_MS,
+    run: () => files.expireUploads(),
+  });
   runner.schedule({
     name: 'files.collectGarbage',
     everyMs: FILE_SWEEP_EVERY_MS,

@@ -29,7 +29,12 @@ import {
   INDEX_FILE_MAX_ATTEMPTS,
   IndexFilePayload,
 } from './modules/files/jobs.js';
-import { type FilesService, filesService, INDEX_FILE_JOB } from './modules/files/service.js';
+import {
+  CHAT_STORAGE_USAGE,
+  type FilesService,
+  filesService,
+  INDEX_FILE_JOB,
+} from './modules/files/service.js';
 import { type IdentityService, identityService } from './modules/identity/service.js';
 import { type IntegrationsService, integrationsService } from './modules/integrations/service.js';
 import { embeddingModelKeeper } from './modules/knowledge/embedding-model.js';
@@ -211,7 +216,14 @@ function knowledgeServices(
       publicUrl: config.publicUrl,
       downloadUrlTtlMs: config.files.downloadUrlTtlMs,
       uploadUrlTtlMs: config.files.uploadUrlTtlMs,
-      quotas: { workspaceBytes: config.quotas.workspaceFileBytes, botBytes: config.quotas.botFileBytes },
+      quotas: {
+        workspaceBytes: config.quotas.workspaceFileBytes,
+        botBytes: config.quotas.botFileBytes,
+        chatBytes: config.quotas.chatFileBytes,
+        chatUserFiles: config.chat.maxFilesPerUser,
+        chatUserBytes: config.chat.maxFileBytesPerUser,
+      },
+      uploadTimeoutMs: config.connections.uploadTimeoutMs,
     },
     bots: deps.bots,
     auth: deps.identity.resolver,
@@ -273,6 +285,11 @@ function addUsageSources(
       type: 'storage_count',
       value: await files.storedBytes({ workspaceId }),
       quota: config.quotas.workspaceFileBytes,
+    },
+    {
+      type: CHAT_STORAGE_USAGE,
+      value: await files.storedBytes({ workspaceId, chat: true }),
+      quota: config.quotas.chatFileBytes,
     },
     {
       type: 'knowledgebase_vector_storage',

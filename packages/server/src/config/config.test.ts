@@ -98,6 +98,13 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_CHAT_STREAM_BUFFER_BYTES: ['1023', 'big'],
   PARLEY_CHAT_STREAM_STALL_MS: ['99', 'never'],
   PARLEY_CHAT_STREAM_TOTAL_BUFFER_BYTES: ['1000', '-1'],
+  PARLEY_CHAT_MAX_FILES_PER_USER: ['0', 'many'],
+  PARLEY_CHAT_MAX_FILE_BYTES_PER_USER: ['-1', 'lots'],
+  PARLEY_QUOTA_CHAT_FILE_STORAGE_BYTES: ['-1', 'lots'],
+  PARLEY_UPLOAD_MIN_BYTES: ['-1', 'slow'],
+  PARLEY_UPLOAD_RATE_WINDOW_MS: ['99', 'a while'],
+  PARLEY_MAX_UPLOADS_PER_URL: ['0', '1001'],
+  PARLEY_MAX_UPLOADS_PER_ADDRESS: ['-1', 'many'],
   PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES: ['yes', 'on'],
   PARLEY_METRICS: ['yes', 'on'],
   // Tested with PARLEY_METRICS=true (COMPANIONS); without it the token is reported as set in vain.
@@ -129,6 +136,16 @@ const CHAT_DEFAULTS = {
   webhookMaxAttempts: 5,
   replyTimeoutMs: 120_000,
   concurrency: 4,
+  maxFilesPerUser: 20,
+  maxFileBytesPerUser: 100 * 1024 * 1024,
+};
+
+/** The upload bounds at their defaults (the defaults test and 'reads every variable' expect them). */
+const UPLOAD_DEFAULTS = {
+  uploadMinBytes: 16 * 1024,
+  uploadRateWindowMs: 30_000,
+  uploadsPerUrl: 1,
+  uploadsPerAddress: 16,
 };
 
 describe('loadConfig defaults', () => {
@@ -158,12 +175,18 @@ describe('loadConfig defaults', () => {
     expect(config.rateLimit).toEqual({ max: 1000, windowMs: 60_000 });
     expect(config.logRetentionDays).toBe(7);
     expect(config.jobLeaseMs).toBe(60_000);
-    expect(config.quotas).toEqual({ botsPerWorkspace: null, workspaceFileBytes: null, botFileBytes: null });
+    expect(config.quotas).toEqual({
+      botsPerWorkspace: null,
+      workspaceFileBytes: null,
+      botFileBytes: null,
+      chatFileBytes: null,
+    });
     expect(config.trustProxy).toBe(false);
     expect(config.connections).toEqual({
       headersTimeoutMs: 20_000,
       bodyTimeoutMs: 30_000,
       uploadTimeoutMs: 10_800_000,
+      ...UPLOAD_DEFAULTS,
       idleTimeoutMs: 61_000,
       perAddress: 256,
     });
@@ -305,12 +328,18 @@ describe('loadConfig accepted values', () => {
       rateLimit: { max: 0, windowMs: 100 },
       logRetentionDays: 3650,
       jobLeaseMs: 15_000,
-      quotas: { botsPerWorkspace: 25, workspaceFileBytes: 1_000_000, botFileBytes: 5000 },
+      quotas: {
+        botsPerWorkspace: 25,
+        workspaceFileBytes: 1_000_000,
+        botFileBytes: 5000,
+        chatFileBytes: null,
+      },
       trustProxy: true,
       connections: {
         headersTimeoutMs: 10_000,
         bodyTimeoutMs: 15_000,
         uploadTimeoutMs: 3_600_000,
+        ...UPLOAD_DEFAULTS,
         idleTimeoutMs: 120_000,
         perAddress: 1000,
       },

@@ -42,6 +42,8 @@ export const CONFIG_SHAPE = Type.Object({
     botsPerWorkspace: orNull(Type.Integer()),
     workspaceFileBytes: orNull(Type.Integer()),
     botFileBytes: orNull(Type.Integer()),
+    /** Chat users' uploads per workspace, counted apart from the team's files. */
+    chatFileBytes: orNull(Type.Integer()),
   }),
   trustProxy: Type.Boolean(),
   /** Bounds on connections and request bodies (slow or many connections from one caller). */
@@ -49,6 +51,12 @@ export const CONFIG_SHAPE = Type.Object({
     headersTimeoutMs: Type.Integer(),
     bodyTimeoutMs: Type.Integer(),
     uploadTimeoutMs: Type.Integer(),
+    /** An upload body must bring this many bytes per window (0: no minimum). */
+    uploadMinBytes: Type.Integer(),
+    uploadRateWindowMs: Type.Integer(),
+    /** Upload bodies at once per upload URL, and per client address (0: no cap), in each process. */
+    uploadsPerUrl: Type.Integer(),
+    uploadsPerAddress: Type.Integer(),
     idleTimeoutMs: Type.Integer(),
     perAddress: Type.Integer(),
   }),
@@ -112,6 +120,9 @@ export const CONFIG_SHAPE = Type.Object({
     concurrency: Type.Integer(),
     blockPrivateWebhooks: Type.Boolean(),
     maxStreamsPerUser: Type.Integer(),
+    /** Files and bytes one chat user may hold on a bot through the Chat API. */
+    maxFilesPerUser: Type.Integer(),
+    maxFileBytesPerUser: Type.Integer(),
     maxStreamsPerBot: Type.Integer(),
     streamBufferBytes: Type.Integer(),
     streamStallMs: Type.Integer(),

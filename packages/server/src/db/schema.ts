@@ -181,6 +181,14 @@ export interface FilesTable {
   blob_access_policies: string | null;
   /** Bumped by every upsert: an upload URL is valid only for the version it was made for. */
   upload_version: number;
+  /**
+   * While `upload_pending`: until when the upload may still arrive (its upload URL's expiry, a resumable
+   * session's, or an upload in flight's bound). Past it the file holds no quota and the sweep ends it
+   * `upload_failed`. Null otherwise.
+   */
+  upload_expires_at: string | null;
+  /** The chat user whose Chat API upload this is (counted apart from the team's files); null for the team's. */
+  chat_user_id: string | null;
   /** Indexing progress: passages done of total, while indexing runs. */
   indexing_done: number;
   indexing_total: number;

@@ -141,3 +141,158 @@ describe('connection guards (slow bodies, connections per address)', () => {
     await Promise.all(held.map((c) => c.closed));
   });
 });
+
+/** Pino's lines of a test app, parsed (`level` is pino's number: 20 debug, 40 warn, 50 error). */
+function logLines() {
+  const lines: Array<Record<string, unknown> & { level: number; msg: string }> = [];
+  return {
+    lines,
+    logger: { level: 'debug', stream: { write: (line: string) => void lines.push(JSON.parse(line)) } },
+  };
+}
+
+/** Waits until `check` holds (polling every 10 ms), or fails after `timeoutMs`. */
+async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Upserts a file of `size` bytes on the bootstrap bot and answers its upload URL's path and query. */
+async function uploadPath(t: ReturnType<typeof useTestApp>, key: string, size: number): Promise<string> {
+  const res = await t.call({
+    method: 'PUT',
+    url: '/v1/files',
+    token: t.botKey,
+    headers: { 'x-bot-id': t.botId },
+    body: { key, size },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const url = new URL((res.json() as { file: { uploadUrl: string } }).file.uploadUrl);
+  return `${url.pathname}${url.search}`;
+}
+
+/** Starts a raw PUT of `size` bytes to `path`, sending `first` bytes of it; the rest is the caller's to send. */
+async function startUpload(port: number, path: string, size: number, first: number) {
+  const c = rawConnection(port);
+  await c.connected;
+  c.socket.write(
+    `PUT ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/octet-stream\r\ncontent-length: ${size}\r\nconnection: close\r\n\r\n`,
+  );
+  c.socket.write(Buffer.alloc(first, 1));
+  return c;
+}
+
+/** Bytes the blob store holds in temporary files (uploads in flight). */
+async function bytesInFlight(dataDir: string): Promise<number> {
+  const { readdir, stat } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  let total = 0;
+  const entries = await readdir(join(dataDir, 'blobs'), { recursive: true, withFileTypes: true }).catch(
+    () => [],
+  );
+  for (const e of entries) {
+    if (!e.isFile() || (!e.name.startsWith('.tmp') && !e.parentPath.includes('.tmp'))) continue;
+    total += await stat(join(e.parentPath, e.name)).then(
+      (s) => s.size,
+      () => 0,
+    );
+  }
+  return total;
+}
+
+describe('upload bodies: a minimum byte rate', () => {
+  const log = logLines();
+  const t = useTestApp({
+    env: { PARLEY_UPLOAD_MIN_BYTES: '1000', PARLEY_UPLOAD_RATE_WINDOW_MS: '500' },
+    logger: log.logger,
+  });
+  let port: number;
+  beforeAll(async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = Number(new URL(address).port);
+  });
+
+  it('answers 408 to an upload dripping in below the rate within its window, keeps the file pending and its URL usable', async () => {
+    const path = await uploadPath(t, 'drip.bin', 5000);
+    const slow = await startUpload(port, path, 5000, 1);
+    const started = Date.now();
+    const sent = await drip(slow.socket, 4999, 50);
+    await slow.closed;
+    // Two windows of 0.5 s at most, on a loaded machine well under the 3 h upload bound.
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(sent).toBeLessThan(100);
+    expect(slow.received).toMatch(/^HTTP\/1\.1 408 /);
+    const body = JSON.parse(slow.received.slice(slow.received.indexOf('\r\n\r\n') + 4)) as Record<
+      string,
+      unknown
+    >;
+    expect(body).toMatchObject({ code: 408, type: 'OperationTimeout' });
+    expect(String(body.message)).toContain('fewer than the 1000 required');
+    // The dropped upload is logged below error level; nothing of it is kept, and the URL takes the bytes again.
+    await until(() => log.lines.some((l) => l.msg.startsWith('upload dropped')), 'the dropped upload');
+    expect(log.lines.filter((l) => l.level >= 50)).toEqual([]);
+    expect(log.lines.find((l) => l.msg.startsWith('upload dropped'))?.level).toBe(20);
+    await until(async () => (await bytesInFlight(t.dataDir)) === 0, 'the temporary bytes to go');
+    const again = await t.app.inject({ method: 'PUT', url: path, payload: Buffer.alloc(5000, 2) });
+    expect(again.statusCode, again.body).toBe(200);
+  });
+
+  it('lets an upload that keeps the rate run past several windows', async () => {
+    const path = await uploadPath(t, 'steady.bin', 20_000);
+    const steady = await startUpload(port, path, 20_000, 2000);
+    for (let sent = 2000; sent < 20_000; sent += 2000) {
+      await new Promise((r) => setTimeout(r, 150));
+      steady.socket.write(Buffer.alloc(2000, 3));
+    }
+    await steady.closed;
+    expect(steady.received).toMatch(/^HTTP\/1\.1 200 /);
+  });
+});
+
+describe('upload bodies: at once per upload URL and per address', () => {
+  const log = logLines();
+  const t = useTestApp({
+    env: { PARLEY_UPLOAD_MIN_BYTES: '0', PARLEY_MAX_UPLOADS_PER_ADDRESS: '2' },
+    logger: log.logger,
+  });
+  let port: number;
+  beforeAll(async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = Number(new URL(address).port);
+  });
+
+  it('answers 409 to a second upload to a URL in use and 429 past the uploads of an address, until one ends', async () => {
+    const first = await uploadPath(t, 'one.bin', 1000);
+    const second = await uploadPath(t, 'two.bin', 1000);
+    const third = await uploadPath(t, 'three.bin', 1000);
+    const a = await startUpload(port, first, 1000, 10);
+    await until(async () => (await bytesInFlight(t.dataDir)) >= 10, 'the first upload in flight');
+    const twice = await t.app.inject({ method: 'PUT', url: first, payload: Buffer.alloc(1000) });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json()).toMatchObject({ code: 409, type: 'ResourceLockedConflict' });
+    expect((twice.json() as { message: string }).message).toContain('already in progress');
+    const b = await startUpload(port, second, 1000, 10);
+    await until(async () => (await bytesInFlight(t.dataDir)) >= 20, 'the second upload in flight');
+    const tooMany = await t.app.inject({ method: 'PUT', url: third, payload: Buffer.alloc(1000) });
+    expect(tooMany.statusCode).toBe(429);
+    expect(tooMany.json()).toMatchObject({ code: 429, type: 'RateLimited' });
+    expect(tooMany.headers['retry-after']).toBe('5');
+    // The first ends: its slots are free again, and the refused uploads go through.
+    a.socket.write(Buffer.alloc(990, 1));
+    await a.closed;
+    expect(a.received).toMatch(/^HTTP\/1\.1 200 /);
+    const now = await t.app.inject({ method: 'PUT', url: third, payload: Buffer.alloc(1000) });
+    expect(now.statusCode, now.body).toBe(200);
+    // The second is dropped mid-body: logged at debug, never as an error.
+    b.socket.destroy();
+    await until(() => log.lines.some((l) => l.msg.startsWith('upload dropped')), 'the dropped upload');
+    expect(log.lines.filter((l) => l.level >= 50)).toEqual([]);
+  });
+});

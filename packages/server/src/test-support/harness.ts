@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role } from '@parley/protocol';
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyServerOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp, type ParleyApp } from '../app.js';
 import type { BlobStore } from '../blob/blob-store.js';
@@ -29,6 +29,8 @@ export interface TestAppOptions {
   responder?: KnowledgeResponder | null;
   /** PostgreSQL schema to use instead of a fresh one (two apps sharing one database); not dropped on close. */
   pgSchema?: string;
+  /** The app's logger (Fastify's option, e.g. `{ level: 'debug', stream }` to read its lines); default none. */
+  logger?: FastifyServerOptions['logger'];
 }
 
 /** A request as tests write it. */
@@ -76,7 +78,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const app: ParleyApp = await buildApp({
     config,
     db,
-    logger: false,
+    logger: options.logger ?? false,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.blobs ? { blobs: options.blobs } : {}),
     ...(options.embedder !== undefined ? { embedder: options.embedder } : {}),

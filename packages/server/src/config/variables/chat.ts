@@ -98,6 +98,20 @@ export const CHAT_VARIABLES = {
     description:
       'bytes all waiting streams of a process may hold together; past them a stream that has to wait is dropped at once',
   }),
+  PARLEY_CHAT_MAX_FILES_PER_USER: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 20,
+    description:
+      'files one chat user may hold on a bot through the Chat API (uploaded, or waiting for an upload that may still arrive); one more answers 403 `QuotaExceeded`',
+  }),
+  PARLEY_CHAT_MAX_FILE_BYTES_PER_USER: Type.Integer({
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+    default: 100 * 1024 * 1024,
+    description:
+      'bytes one chat user may hold on a bot through the Chat API, declared sizes of pending uploads included (403 `QuotaExceeded` beyond)',
+  }),
   PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES: Type.Boolean({
     default: false,
     description:

@@ -34,6 +34,15 @@ export const FILES_VARIABLES = {
       'x-default': 'unlimited',
     }),
   ),
+  PARLEY_QUOTA_CHAT_FILE_STORAGE_BYTES: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description:
+        "most bytes of files chat users may upload to a workspace's bots through the Chat API, counted apart from the quotas above (which count the team's files only)",
+      'x-default': 'unlimited',
+    }),
+  ),
   PARLEY_DOWNLOAD_URL_TTL_SECONDS: Type.Integer({
     minimum: 1,
     maximum: 7 * 86_400,

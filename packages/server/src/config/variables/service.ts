@@ -149,6 +149,33 @@ export const HTTP_VARIABLES = {
     description:
       'milliseconds the body of one file upload (the `uploadUrl` PUT) may take (the default is 3 h)',
   }),
+  PARLEY_UPLOAD_MIN_BYTES: Type.Integer({
+    minimum: 0,
+    maximum: 1024 ** 3,
+    default: 16 * 1024,
+    description:
+      'an upload body (`uploadUrl` PUT, resumable PATCH) that brings fewer bytes than this in any `PARLEY_UPLOAD_RATE_WINDOW_MS` is answered 408 `OperationTimeout` and its connection closed (`0`: no minimum); time the server itself spends writing does not count',
+  }),
+  PARLEY_UPLOAD_RATE_WINDOW_MS: Type.Integer({
+    minimum: 100,
+    maximum: 3_600_000,
+    default: 30_000,
+    description: 'the window of `PARLEY_UPLOAD_MIN_BYTES`, in milliseconds',
+  }),
+  PARLEY_MAX_UPLOADS_PER_URL: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 1,
+    description:
+      'upload bodies one `uploadUrl` or resumable upload URL may receive at once, in each process; one more answers 409 `ResourceLockedConflict`',
+  }),
+  PARLEY_MAX_UPLOADS_PER_ADDRESS: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    default: 16,
+    description:
+      'upload bodies one client address may send at once, in each process (the address from `X-Forwarded-For` with `PARLEY_TRUST_PROXY=true`); one more answers 429 `RateLimited` (`0`: no cap)',
+  }),
   PARLEY_IDLE_TIMEOUT_MS: Type.Integer({
     minimum: 1000,
     maximum: 86_400_000,

@@ -20,7 +20,8 @@ export function chatFiles(ctx: Pick<ChatContext, 'db' | 'files'>): Pick<ChatServ
   return {
     /**
      * A chat file upload (only with allowFileUpload in the webchat configuration): a public_content file
-     * of the bot, owned by the chat user, tagged with its conversation; PUT the bytes to `uploadUrl`.
+     * of the bot, owned by the chat user, tagged with its conversation; PUT the bytes to `uploadUrl`. It
+     * counts against the workspace's chat file storage and the chat user's caps, not the team's quotas.
      */
     async createFile(caller, body) {
       if (caller.bot.webchat.allowFileUpload !== true)
@@ -42,7 +43,8 @@ export function chatFiles(ctx: Pick<ChatContext, 'db' | 'files'>): Pick<ChatServ
           accessPolicies: ['public_content'],
           tags: { source: 'webchat', conversationId: body.conversationId, userId: caller.userId },
         },
-        caller.isBot ? {} : { owner: { type: 'user', id: caller.userId } },
+        // A chat user's upload counts apart from the team's files, against that user's caps.
+        caller.isBot ? {} : { owner: { type: 'user', id: caller.userId }, chatUserId: caller.userId },
       );
       return {
         id: file.id,

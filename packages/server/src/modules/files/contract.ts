@@ -18,6 +18,9 @@ import type { FILE_SORT_COLUMNS, FileRow, FileVisibility } from './repo.js';
 
 export type { IndexFileJob } from './jobs.js';
 
+/** The usage type of the bytes chat users uploaded through the Chat API (counted apart from `storage_count`). */
+export const CHAT_STORAGE_USAGE = 'chat_storage_count';
+
 /** Kind of the durable job that indexes one file. */
 export const INDEX_FILE_JOB = 'index_file';
 
@@ -28,8 +31,19 @@ export interface FilesSettings {
   downloadUrlTtlMs: number;
   /** Lifetime of an upload URL. */
   uploadUrlTtlMs: number;
-  /** Most bytes of files per workspace and per bot (null: unlimited). */
-  quotas: { workspaceBytes: number | null; botBytes: number | null };
+  /**
+   * Most bytes of the team's files per workspace and per bot (null: unlimited); apart from them, most bytes of
+   * chat users' uploads per workspace (null: unlimited), and most files and bytes one chat user may hold on a bot.
+   */
+  quotas: {
+    workspaceBytes: number | null;
+    botBytes: number | null;
+    chatBytes: number | null;
+    chatUserFiles: number;
+    chatUserBytes: number;
+  };
+  /** Most time the body of one upload may take: an upload in flight holds its reservation that long. */
+  uploadTimeoutMs: number;
 }
 
 /** A caller of the Files API, resolved from its token and `x-bot-id`. */
@@ -155,6 +169,11 @@ export interface FilesService extends FileIndexing {
     options?: {
       /** Owner recorded on a new file instead of the caller (the Chat API files uploads for a chat user). */
       owner?: { type: 'user'; id: string };
+      /**
+       * The chat user uploading through the Chat API: the file counts against the chat quota and that user's
+       * caps (PARLEY_CHAT_MAX_FILES_PER_USER, PARLEY_CHAT_MAX_FILE_BYTES_PER_USER), not the team's quotas.
+       */
+      chatUserId?: string;
     },
   ): Promise<FileObject & { uploadUrl: string }>;
   /**
@@ -232,6 +251,11 @@ export interface FilesService extends FileIndexing {
 
   /** Deletes files whose expiresAt has passed, then their blobs; answers how many files went. */
   expire(limit?: number): Promise<number>;
+  /**
+   * Ends `upload_failed` the files whose upload can no longer arrive (its upload URL, resumable upload or upload
+   * in flight expired), releasing their quota reservation; answers how many.
+   */
+  expireUploads(limit?: number): Promise<number>;
   /** Deletes queued blobs; answers how many went. Safe to run from several processes. */
   collectGarbage(limit?: number): Promise<number>;
   /**
@@ -249,6 +273,6 @@ export interface FilesService extends FileIndexing {
   botUsages(actor: Actor, botId: string): Promise<Usage[]>;
   /** Lets other modules (knowledge) add their figures to a bot's usages. */
   addBotUsageSource(source: BotUsageSource): void;
-  /** File Storage bytes of a workspace or a bot. */
-  storedBytes(where: { botId?: string; workspaceId?: string }): Promise<number>;
+  /** File Storage bytes of a workspace or a bot: the team's files, or (`chat`) the chat users' uploads. */
+  storedBytes(where: { botId?: string; workspaceId?: string; chat?: boolean }): Promise<number>;
 }

@@ -78,6 +78,9 @@ function copiedValues(source: CopyPlan['source'], blobKey: string) {
     blob_key: blobKey,
     blob_content_type: contentType,
     blob_access_policies: source.access_policies,
+    // A copy is the team's, uploaded: it waits for no upload and holds no chat user's reservation.
+    upload_expires_at: null,
+    chat_user_id: null,
     indexing_done: 0,
     indexing_total: 0,
   };
@@ -96,7 +99,7 @@ function writeCopy(env: FilesEnv, plan: CopyPlan, blobKey: string, tags: Record<
     if (quotaLimited(env.settings.quotas)) await repo.lockQuota(destination.workspaceId);
     const existing = await repo.byKeyLocked(destination.botId, destinationKey);
     authorizeDestination(plan, existing);
-    await checkQuota(tx, env.settings.quotas, destination, source.size, existing?.id);
+    await checkQuota(tx, env.settings.quotas, destination, source.size, env.now(), existing?.id);
     const at = env.now();
     if (existing) {
       await queueGarbage(tx, existing.blob_key, at);
@@ -140,7 +143,7 @@ export function filesCopy(env: FilesEnv): Pick<FilesService, 'copy'> {
       // Early answers before any byte is copied; the transaction decides again, atomically.
       const early = await filesRepo(env.db).byKey(destination.botId, destinationKey);
       authorizeDestination(plan, early);
-      await checkQuota(env.db, env.settings.quotas, destination, plan.source.size, early?.id);
+      await checkQuota(env.db, env.settings.quotas, destination, plan.source.size, env.now(), early?.id);
       const tags = (await filesRepo(env.db).tagsOf([plan.source.id])).get(plan.source.id) ?? {};
       const blobKey = await copyBlob(env, plan);
       let id: string;

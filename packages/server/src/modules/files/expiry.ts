@@ -24,9 +24,19 @@ export function checkExpiry(expiresAt: string | null | undefined, now: Date): st
   return new Date(t).toISOString();
 }
 
-/** The expiry of files: those whose expiresAt has passed go, with their blobs. */
-export function filesExpiry(env: FilesEnv): Pick<FilesService, 'expire'> {
+/** The expiry of files (those whose expiresAt has passed go, with their blobs) and of their pending uploads. */
+export function filesExpiry(env: FilesEnv): Pick<FilesService, 'expire' | 'expireUploads'> {
   return {
+    async expireUploads(limit = 500) {
+      const now = env.now();
+      const repo = filesRepo(env.db);
+      let failed = 0;
+      for (const row of await repo.expiredUploads(now, limit)) {
+        const reason = `upload_expired: no upload of the declared ${row.declared_size} bytes arrived before ${row.upload_expires_at}`;
+        if (await repo.failExpiredUpload(row.id, row.upload_version, now, reason)) failed += 1;
+      }
+      return failed;
+    },
     async expire(limit = 100) {
       const rows = await filesRepo(env.db).expired(env.now(), limit);
       for (const row of rows) await removeFile(env.db, row.id, env.now());

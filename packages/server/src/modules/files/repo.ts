@@ -153,6 +153,35 @@ function rowQueries(db: Kysely<Database>) {
       return Number(r.numUpdatedRows) === 1;
     },
     delete: (id: string) => db.deleteFrom('files').where('id', '=', id).execute(),
+    /**
+     * Ends `upload_failed` (with `reason`) a file still waiting, at this upload version, for an upload that can
+     * no longer arrive at `now`; answers whether it did (not when an upload in flight extended the wait).
+     */
+    failExpiredUpload: async (id: string, version: number, now: string, reason: string) => {
+      const r = await db
+        .updateTable('files')
+        .set({
+          status: 'upload_failed',
+          failed_status_reason: reason,
+          upload_expires_at: null,
+          updated_at: now,
+        })
+        .where('id', '=', id)
+        .where('upload_version', '=', version)
+        .where('status', '=', 'upload_pending')
+        .where('upload_expires_at', '<=', now)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    /** Sets until when the upload of this upload version may still arrive, while the file waits for it. */
+    setUploadExpiry: (id: string, version: number, until: string) =>
+      db
+        .updateTable('files')
+        .set({ upload_expires_at: until })
+        .where('id', '=', id)
+        .where('upload_version', '=', version)
+        .where('status', '=', 'upload_pending')
+        .execute(),
     expired: (now: string, limit: number) =>
       db
         .selectFrom('files')
@@ -213,24 +242,60 @@ function listQueries(db: Kysely<Database>) {
       return rows.map((r) => r.s);
     },
     /**
-     * Bytes stored by a bot's or a workspace's files. With `reserved`, what the quota counts: a file waiting
-     * for an upload holds the larger of its declared size and the bytes it still serves meanwhile.
+     * Bytes stored by a bot's or a workspace's files, of one class: the team's (the default) or the chat users'
+     * uploads (`chat`). With `reservedAt` (the time now), what the quota counts: a file waiting for an upload
+     * that may still arrive holds the larger of its declared size and the bytes it still serves meanwhile.
      */
     storedBytes: async (
-      where: { botId?: string; workspaceId?: string },
-      reserved: boolean,
+      where: { botId?: string; workspaceId?: string; chat?: boolean },
+      reservedAt: string | undefined,
       exceptFileId?: string,
     ) => {
       const stored = sql`coalesce(size, 0)`;
-      const perFile = reserved
-        ? sql`case when status = 'upload_pending' and declared_size > ${stored} then declared_size else ${stored} end`
-        : stored;
+      const perFile =
+        reservedAt !== undefined
+          ? sql`case when status = 'upload_pending' and upload_expires_at > ${reservedAt} and declared_size > ${stored} then declared_size else ${stored} end`
+          : stored;
       let q = db.selectFrom('files').select(sql<string | number | null>`sum(${perFile})`.as('n'));
       if (where.botId) q = q.where('bot_id', '=', where.botId);
       if (where.workspaceId) q = q.where('workspace_id', '=', where.workspaceId);
+      q = q.where('chat_user_id', where.chat ? 'is not' : 'is', null);
       if (exceptFileId) q = q.where('id', '!=', exceptFileId);
       return Number((await q.executeTakeFirstOrThrow()).n ?? 0);
     },
+    /**
+     * What one chat user's uploads to a bot hold at `now`: how many files (those uploaded, and those whose
+     * upload may still arrive) and how many bytes (stored, or reserved by an upload that may still arrive).
+     */
+    chatUserHolds: async (botId: string, chatUserId: string, now: string) => {
+      const waiting = sql`status = 'upload_pending' and upload_expires_at > ${now}`;
+      const row = await db
+        .selectFrom('files')
+        .select([
+          sql<string | number | null>`sum(case when ${waiting} or size is not null then 1 else 0 end)`.as(
+            'files',
+          ),
+          sql<
+            string | number | null
+          >`sum(case when ${waiting} and declared_size > coalesce(size, 0) then declared_size else coalesce(size, 0) end)`.as(
+            'bytes',
+          ),
+        ])
+        .where('bot_id', '=', botId)
+        .where('chat_user_id', '=', chatUserId)
+        .executeTakeFirstOrThrow();
+      return { files: Number(row.files ?? 0), bytes: Number(row.bytes ?? 0) };
+    },
+    /** Files still `upload_pending` whose upload can no longer arrive (expired at `now`), oldest first. */
+    expiredUploads: (now: string, limit: number) =>
+      db
+        .selectFrom('files')
+        .select(['id', 'upload_version', 'declared_size', 'upload_expires_at'])
+        .where('status', '=', 'upload_pending')
+        .where('upload_expires_at', '<=', now)
+        .orderBy('upload_expires_at')
+        .limit(limit)
+        .execute(),
   };
 }
 

@@ -242,7 +242,11 @@ export function filesResumable(
         expires_at: new Date(env.clock().getTime() + RESUMABLE_UPLOAD_TTL_MS).toISOString(),
       };
       try {
-        await repo.insert(s);
+        // The file's reservation now lasts as long as this upload may run.
+        await env.db.transaction().execute(async (tx) => {
+          await uploadSessionsRepo(tx).insert(s);
+          await filesRepo(tx).setUploadExpiry(row.id, row.upload_version, s.expires_at);
+        });
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         // Started by another request at the same moment: that one is this upload.
@@ -312,6 +316,7 @@ export async function sweepResumable(env: FilesEnv, limit = 100): Promise<number
         {
           status: 'upload_failed',
           failed_status_reason: `upload_expired: the resumable upload ended after ${current.offset} of ${current.size} bytes`,
+          upload_expires_at: null,
           updated_at: at,
         },
       );

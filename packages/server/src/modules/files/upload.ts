@@ -34,7 +34,7 @@ async function failUpload(env: FilesEnv, row: FileRow, reason: string): Promise<
   await filesRepo(env.db).updateWhile(
     row.id,
     { version: row.upload_version, status: 'upload_pending' },
-    { status: 'upload_failed', failed_status_reason: reason, updated_at: env.now() },
+    { status: 'upload_failed', failed_status_reason: reason, upload_expires_at: null, updated_at: env.now() },
   );
 }
 
@@ -108,6 +108,7 @@ export async function commitUpload(
       blob_access_policies: current.access_policies,
       status: 'upload_completed',
       failed_status_reason: null,
+      upload_expires_at: null,
       updated_at: at,
     });
     await queueGarbage(tx, current.blob_key, at);
@@ -117,35 +118,59 @@ export async function commitUpload(
   });
 }
 
+/**
+ * Keeps the reservation of an upload in flight for as long as its body may take (PARLEY_UPLOAD_TIMEOUT_MS),
+ * even past its upload URL's expiry; answers the function that gives it back its URL's expiry (`expires`, ms)
+ * once the upload ended without being committed.
+ */
+async function holdWhileUploading(env: FilesEnv, row: FileRow, expires: string | undefined) {
+  const urlExpiryMs = Number(expires);
+  const boundMs = Math.max(urlExpiryMs, env.clock().getTime() + env.settings.uploadTimeoutMs);
+  const repo = filesRepo(env.db);
+  await repo.setUploadExpiry(row.id, row.upload_version, new Date(boundMs).toISOString());
+  return () => repo.setUploadExpiry(row.id, row.upload_version, new Date(urlExpiryMs).toISOString());
+}
+
 /** The byte upload of an upload URL: blob first, record last. */
 export function filesUpload(env: FilesEnv): Pick<FilesService, 'upload'> {
   return {
     async upload(id, query, body, request: UploadRequest) {
       const row = await uploadTarget(env, id, query);
-      const { contentLength } = request;
-      if (contentLength !== undefined && contentLength > row.declared_size) {
-        body.resume();
-        // Like too many bytes found while streaming: the upload failed, with its reason (nothing was written).
-        await failUpload(
-          env,
-          row,
-          `upload_too_large: ${contentLength} bytes sent for the declared ${row.declared_size}`,
-        );
-        throw new ApiError(
-          'PayloadTooLarge',
-          `The upload is ${contentLength} bytes but the file was declared with size ${row.declared_size}`,
-        );
+      const release = await holdWhileUploading(env, row, query.expires);
+      try {
+        return await receive(env, row, body, request);
+      } catch (error) {
+        await release();
+        throw error;
       }
-      const blobKey = `bots/${row.bot_id}/files/${row.id}/${newId('file').slice(5)}`;
-      // Text that names no charset is checked for UTF-8 on its way to the blob store.
-      const utf8 = isTextWithoutCharset(row.content_type) ? watchUtf8(body) : undefined;
-      const written = await writeBlob(env, row, blobKey, utf8?.body ?? body, request.signal);
-      if (!(await commitUpload(env, row, blobKey, { ...written, utf8: utf8?.valid() === true }))) {
-        await env.blobs.delete(blobKey);
-        throw errors.gone('The file was replaced or deleted while uploading; nothing was kept');
-      }
-      await collectAfter(env, request.log ?? env.logger, { fileId: row.id });
-      return storedFile(env, row.id);
     },
   };
+}
+
+/** Receives the bytes of an upload to `row` and commits them (see filesUpload). */
+async function receive(env: FilesEnv, row: FileRow, body: Readable, request: UploadRequest) {
+  const { contentLength } = request;
+  if (contentLength !== undefined && contentLength > row.declared_size) {
+    body.resume();
+    // Like too many bytes found while streaming: the upload failed, with its reason (nothing was written).
+    await failUpload(
+      env,
+      row,
+      `upload_too_large: ${contentLength} bytes sent for the declared ${row.declared_size}`,
+    );
+    throw new ApiError(
+      'PayloadTooLarge',
+      `The upload is ${contentLength} bytes but the file was declared with size ${row.declared_size}`,
+    );
+  }
+  const blobKey = `bots/${row.bot_id}/files/${row.id}/${newId('file').slice(5)}`;
+  // Text that names no charset is checked for UTF-8 on its way to the blob store.
+  const utf8 = isTextWithoutCharset(row.content_type) ? watchUtf8(body) : undefined;
+  const written = await writeBlob(env, row, blobKey, utf8?.body ?? body, request.signal);
+  if (!(await commitUpload(env, row, blobKey, { ...written, utf8: utf8?.valid() === true }))) {
+    await env.blobs.delete(blobKey);
+    throw errors.gone('The file was replaced or deleted while uploading; nothing was kept');
+  }
+  await collectAfter(env, request.log ?? env.logger, { fileId: row.id });
+  return storedFile(env, row.id);
 }

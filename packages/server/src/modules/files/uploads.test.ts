@@ -116,7 +116,8 @@ describe('uploading to an uploadUrl', () => {
   let t: TestApp;
   let base: string;
   beforeAll(async () => {
-    t = await createTestApp();
+    // Two uploads to one URL at once: the race of their commits is tested below (one at a time is the default).
+    t = await createTestApp({ env: { PARLEY_MAX_UPLOADS_PER_URL: '2' } });
     base = await listen(t);
   });
   afterAll(async () => {

@@ -87,13 +87,15 @@ function authorizeUpsert(ctx: FilesContext, key: string, existing: FileRow | und
     throw errors.forbidden(`A file with key "${key}" already exists and you may not replace it`);
 }
 
-/** A new file record of the context's bot, waiting for its upload. */
+/** A new file record of the context's bot, waiting for its upload (until `uploadExpiresAt`). */
 function newRow(
   ctx: FilesContext,
   key: string,
   values: ReturnType<typeof upsertValues>,
   owner: { type: string; id: string | null },
   at: string,
+  uploadExpiresAt: string,
+  chatUserId: string | null,
 ): FileRow {
   return {
     id: newId('file'),
@@ -109,10 +111,15 @@ function newRow(
     blob_content_type: null,
     blob_access_policies: null,
     upload_version: 1,
+    upload_expires_at: uploadExpiresAt,
+    chat_user_id: chatUserId,
     created_at: at,
     updated_at: at,
   };
 }
+
+/** How an upsert records its file: for whom (see FilesService.upsert). */
+type UpsertOptions = NonNullable<Parameters<FilesService['upsert']>[2]>;
 
 /** Creating and replacing file records by key. */
 export function filesUpsert(env: FilesEnv): Pick<FilesService, 'upsert'> {
@@ -126,24 +133,42 @@ export function filesUpsert(env: FilesEnv): Pick<FilesService, 'upsert'> {
     ctx: FilesContext,
     body: UpsertFileBody,
     values: ReturnType<typeof upsertValues>,
-    owner: { type: string; id: string | null } | undefined,
+    options: UpsertOptions,
   ) =>
     env.db.transaction().execute(async (tx: Kysely<Database>): Promise<FileRow> => {
       const repo = filesRepo(tx);
       const tags = body.tags ?? {};
-      if (locking) await repo.lockQuota(ctx.workspaceId);
+      const chatUserId = options.chatUserId;
+      if (locking || chatUserId !== undefined) await repo.lockQuota(ctx.workspaceId);
       const existing = await repo.byKeyLocked(ctx.botId, body.key);
       authorizeUpsert(ctx, body.key, existing);
-      // A replaced file keeps serving its committed bytes until the new upload commits: it holds the larger.
-      await checkQuota(tx, env.settings.quotas, ctx, Math.max(body.size, existing?.size ?? 0), existing?.id);
       const at = env.now();
+      // The file counts where it is now: a chat user's upload replacing a team file stays the team's.
+      const holder = { ...ctx, chatUserId: existing ? (existing.chat_user_id ?? undefined) : chatUserId };
+      // A replaced file keeps serving its committed bytes until the new upload commits: it holds the larger.
+      await checkQuota(
+        tx,
+        env.settings.quotas,
+        holder,
+        Math.max(body.size, existing?.size ?? 0),
+        at,
+        existing?.id,
+      );
+      // The reservation lasts as long as the upload URL answered now.
+      const uploadExpiresAt = new Date(env.clock().getTime() + env.settings.uploadUrlTtlMs).toISOString();
       if (existing) {
-        const next = { ...values, upload_version: existing.upload_version + 1, updated_at: at };
+        const next = {
+          ...values,
+          upload_version: existing.upload_version + 1,
+          upload_expires_at: uploadExpiresAt,
+          updated_at: at,
+        };
         await repo.update(existing.id, next);
         await repo.replaceTags(existing.id, tags);
         return { ...existing, ...next };
       }
-      const row = newRow(ctx, body.key, values, owner ?? ownerOf(ctx.actor), at);
+      const owner = options.owner ?? ownerOf(ctx.actor);
+      const row = newRow(ctx, body.key, values, owner, at, uploadExpiresAt, chatUserId ?? null);
       await repo.insert(row, tags);
       return row;
     });
@@ -153,7 +178,7 @@ export function filesUpsert(env: FilesEnv): Pick<FilesService, 'upsert'> {
       const values = upsertValues(body, env.clock());
       let row: FileRow;
       try {
-        row = await retryOnConflict(() => write(ctx, body, values, options.owner));
+        row = await retryOnConflict(() => write(ctx, body, values, options));
       } catch (error) {
         if (isUniqueViolation(error))
           throw errors.alreadyExists(`A file with key "${body.key}" was created at the same moment; retry`);

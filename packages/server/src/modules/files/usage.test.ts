@@ -23,6 +23,13 @@ describe('File Storage usage per bot', () => {
         {
           id: t.botId,
           period: expect.stringMatching(/^\d{4}-\d{2}$/),
+          type: 'chat_storage_count',
+          value: 0,
+          quota: null,
+        },
+        {
+          id: t.botId,
+          period: expect.stringMatching(/^\d{4}-\d{2}$/),
           type: 'knowledgebase_vector_storage',
           value: 0,
           quota: null,

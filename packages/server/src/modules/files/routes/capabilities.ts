@@ -5,6 +5,7 @@ import rangeParser from 'range-parser';
 import Type from 'typebox';
 import type { ByteRange } from '../../../blob/blob-store.js';
 import { newErrorId } from '../../../errors/errors.js';
+import { clientGone } from '../../../http/connection-guards.js';
 import { contentDisposition } from '../../../http/content-disposition.js';
 import { installOpenCors, OPEN_CORS, openCorsAnswer } from '../../../http/cors.js';
 import { header } from '../../../http/headers.js';
@@ -51,6 +52,25 @@ function contentHeaders(reply: FastifyReply, content: FileContent, isPublic: boo
     .header('etag', content.etag)
     .header('last-modified', new Date(content.lastModified).toUTCString())
     .header('cache-control', isPublic ? 'public, max-age=60' : 'private, no-store');
+}
+
+/**
+ * Runs an upload's work; when it fails because the client went away mid-body (dropped, or closed by the
+ * connection guards), logs that at debug level and answers nothing (there is nobody to answer): a dropped
+ * upload is no failure of the service. Other failures propagate to the error renderer.
+ */
+async function receiving<T>(req: FastifyRequest, reply: FastifyReply, work: () => Promise<T>) {
+  try {
+    return await work();
+  } catch (error) {
+    if (!clientGone(req)) throw error;
+    req.log.debug(
+      { reason: error instanceof Error ? error.message : String(error) },
+      'upload dropped: the connection closed before its body arrived',
+    );
+    reply.hijack();
+    return undefined;
+  }
 }
 
 /** GET and HEAD of a download URL (signed and short-lived, or permanent for public_content). No token. */
@@ -126,27 +146,23 @@ export function capabilityRoutes(fastify: FastifyInstance, deps: { files: FilesS
           response: responses(200, FileAnswer),
         },
       },
-      async (req) => {
+      async (req, reply) => {
         const lengthHeader = header(req, 'content-length');
         const length = lengthHeader === undefined ? undefined : Number(lengthHeader);
-        const controller = new AbortController();
-        req.raw.once('close', () => {
-          if (!req.raw.complete)
-            controller.abort(new Error('the client closed the connection during the upload'));
-        });
+        const signal = clientGoneSignal(req);
         const body = (req.body ?? req.raw) as import('node:stream').Readable;
-        return {
+        return receiving(req, reply, async () => ({
           file: await files.upload(
             (req.params as { id: string }).id,
             req.query as Record<string, string>,
             body,
             {
               contentLength: Number.isFinite(length) ? length : undefined,
-              signal: controller.signal,
+              signal,
               log: req.log,
             },
           ),
-        };
+        }));
       },
     );
   });
@@ -162,7 +178,7 @@ const UploadAnswer = Type.Object({ upload: ResumableUpload });
 const AppendAnswer = Type.Object({ upload: ResumableUpload, file: Type.Optional(FileObject) });
 
 /** Aborts when the client goes away before its request body ended. */
-function clientGone(req: FastifyRequest): AbortSignal {
+function clientGoneSignal(req: FastifyRequest): AbortSignal {
   const controller = new AbortController();
   req.raw.once('close', () => {
     if (!req.raw.complete) controller.abort(new Error('the client closed the connection during the upload'));
@@ -249,7 +265,7 @@ function resumableRoutes(fastify: FastifyInstance, files: FilesService) {
     async (req, reply) => {
       const lengthHeader = header(req, 'content-length');
       const length = lengthHeader === undefined ? undefined : Number(lengthHeader);
-      const signal = clientGone(req);
+      const signal = clientGoneSignal(req);
       const body = bodyOf(req);
       let offset: number;
       try {
@@ -258,14 +274,17 @@ function resumableRoutes(fastify: FastifyInstance, files: FilesService) {
         body.resume();
         throw error;
       }
-      const answer = await files.appendResumable(
-        req.params.id,
-        req.params.uploadId,
-        req.query as Record<string, string>,
-        offset,
-        body,
-        { contentLength: Number.isFinite(length) ? length : undefined, signal, log: req.log },
+      const answer = await receiving(req, reply, () =>
+        files.appendResumable(
+          req.params.id,
+          req.params.uploadId,
+          req.query as Record<string, string>,
+          offset,
+          body,
+          { contentLength: Number.isFinite(length) ? length : undefined, signal, log: req.log },
+        ),
       );
+      if (answer === undefined) return reply;
       offsetHeader(reply, answer.upload.offset, answer.upload.size);
       return answer;
     },
