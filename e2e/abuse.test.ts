@@ -2,6 +2,7 @@
 // messages are posted, decompression bombs and pathological documents sent for indexing) runs at once,
 // while the process's health, memory and other users' requests are watched throughout.
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { strToU8, zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { xlsxBomb } from '../bench/lib/office-bombs.js';
@@ -71,6 +72,52 @@ function docxBomb(mb: number): Buffer {
       { level: 9 },
     ),
   );
+}
+
+/**
+ * POSTs `body` and answers the status and body of the answer as soon as it comes, whether or not the server
+ * read the whole body (an answer before the body is read may close the socket under the upload).
+ */
+function post(url: string, headers: Record<string, string>, body: Buffer) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(body.length) },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, body: text });
+        req.destroy();
+      });
+    });
+    req.on('error', (error) => {
+      if (!req.writableFinished || error.message.includes('EPIPE')) return; // answered while uploading
+      reject(error);
+    });
+    req.end(body);
+  });
+}
+
+/** `[[[…]]]` nested `bytes / 2` levels deep (made by filling, in milliseconds). */
+function nestedArrays(bytes: number): Buffer {
+  const body = Buffer.alloc(bytes, ']');
+  body.fill('[', 0, bytes / 2);
+  return body;
+}
+
+/** `[{},{},…]`: about `bytes / 3` empty objects. */
+function wideObjects(bytes: number): Buffer {
+  const n = Math.floor((bytes - 4) / 3);
+  const body = Buffer.alloc(3 * n + 4);
+  body.write('[', 0);
+  body.fill('{},', 1, 1 + 3 * n);
+  body.write('{}]', 1 + 3 * n);
+  return body;
 }
 
 /** The parts of Chat API answers this test reads. */
@@ -269,6 +316,80 @@ describe('a hostile caller cannot take the process down', () => {
     expect(seen.peakRssMb).toBeLessThan(RSS_BOUND_MB);
     expect(run.server.child.exitCode).toBeNull();
   }, 180_000);
+
+  it('answers huge and deep JSON bodies at once, authenticated or not, and stays healthy', async () => {
+    // Made before the watch starts (filled buffers: milliseconds).
+    const MB = 1024 * 1024;
+    const deep = nestedArrays(48 * MB);
+    const wide = wideObjects(48 * MB);
+    expect(JSON.parse(wideObjects(1000).toString())).toHaveLength(333);
+    const tenMb = Buffer.from(`{"data":{"x":"${'x'.repeat(10 * MB)}"}}`);
+    const deepMb = Buffer.from(`{"name":"x","data":{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`);
+    const url = run.server.url;
+    const owner = { authorization: `Bearer ${run.boot.token}`, 'x-workspace-id': run.boot.workspaceId };
+    const watcher = watch(run.server);
+    const answers: Array<[string, number, string]> = [];
+    try {
+      const expectAnswer = async (
+        what: string,
+        res: Promise<{ status: number; body: string }>,
+        status: number,
+        type: string,
+      ) => {
+        const { status: got, body } = await res;
+        answers.push([what, got, body.slice(0, 120)]);
+        expect(got, `${what}: ${body.slice(0, 200)}`).toBe(status);
+        expect(JSON.parse(body)).toMatchObject({ code: status, type });
+      };
+      // Three rounds of every attack at once.
+      for (let round = 0; round < 3; round++) {
+        await Promise.all([
+          // Anonymous: refused before the body is read.
+          expectAnswer('deep, no token', post(`${url}/v1/admin/bots`, {}, deep), 401, 'Unauthorized'),
+          expectAnswer(
+            'deep, no token (sessions)',
+            post(`${url}/v1/admin/account/sessions`, {}, deep),
+            413,
+            'PayloadTooLarge',
+          ),
+          expectAnswer('wide, no token', post(`${url}/v1/admin/bots`, {}, wide), 401, 'Unauthorized'),
+          expectAnswer(
+            '10 MB, chat user',
+            post(`${url}/v1/chat/${run.boot.botId}/users`, {}, tenMb),
+            413,
+            'PayloadTooLarge',
+          ),
+          expectAnswer(
+            '10 MB, chat, no key',
+            post(`${url}/v1/chat/${run.boot.botId}/conversations`, {}, tenMb),
+            401,
+            'Unauthorized',
+          ),
+          // Authenticated: no JSON body of ours needs more than 1 MB.
+          expectAnswer('deep, owner', post(`${url}/v1/admin/bots`, owner, deep), 413, 'PayloadTooLarge'),
+          expectAnswer('wide, owner', post(`${url}/v1/admin/bots`, owner, wide), 413, 'PayloadTooLarge'),
+          // Deep within the limit: refused from the scan, never parsed.
+          expectAnswer(
+            'deep 200 kB, chat user',
+            post(`${url}/v1/chat/${run.boot.botId}/users`, {}, deepMb),
+            400,
+            'InvalidPayload',
+          ),
+        ]);
+      }
+    } finally {
+      const seen = await watcher.stop();
+      console.log(
+        `abuse (bodies): ${seen.checks} health checks, slowest ${seen.slowestMs.toFixed(0)} ms, peak RSS ${seen.peakRssMb.toFixed(0)} MB; ${answers.length} answers`,
+      );
+    }
+    const seen = watcher.seen;
+    expect(seen.failures).toEqual([]);
+    expect(seen.checks).toBeGreaterThan(0);
+    expect(seen.slowestMs).toBeLessThan(HEALTH_BOUND_MS);
+    expect(seen.peakRssMb).toBeLessThan(RSS_BOUND_MB);
+    expect(run.server.child.exitCode).toBeNull();
+  }, 120_000);
 
   it('refuses prototype keys (tag filters, bodies) with 400s and keeps serving everyone, healthy', async () => {
     const { server, boot } = run;
