@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTestApp } from '../test-support/fixtures.js';
@@ -122,17 +123,29 @@ describe('connection guards (slow bodies, connections per address)', () => {
   });
 
   it('closes connections from one address past the cap at once, and accepts again when one closes', async () => {
+    // The server's ends of the six, seen after the guard counted each (its listener was added first).
+    const counted = new Promise<Socket[]>((resolve) => {
+      const ends: Socket[] = [];
+      const onConnection = (socket: Socket) => {
+        if (ends.push(socket) < 6) return;
+        t.app.server.off('connection', onConnection);
+        resolve(ends);
+      };
+      t.app.server.on('connection', onConnection);
+    });
     const held = Array.from({ length: 6 }, () => rawConnection(port));
     await Promise.all(held.map((c) => c.connected));
-    // Give the server a moment to count them.
-    await new Promise((r) => setTimeout(r, 100));
+    const ends = await counted;
     const extra = rawConnection(port);
     extra.socket.write('GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n');
     await extra.closed;
     expect(extra.received).toBe('');
+    // One of the six closes; once the server's end of it has closed (the guard uncounted it first), one more fits.
+    const first = ends.find((end) => end.remotePort === held[0]?.socket.localPort);
+    const uncounted = first ? once(first, 'close') : Promise.reject(new Error('no server end for the first'));
     held[0]?.socket.destroy();
     await held[0]?.closed;
-    await new Promise((r) => setTimeout(r, 100));
+    await uncounted;
     const again = rawConnection(port);
     again.socket.write('GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n');
     await again.closed;
