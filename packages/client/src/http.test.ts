@@ -134,7 +134,8 @@ describe('retries', () => {
     expect(e).toBeInstanceOf(RateLimitedError);
     expect(e).toMatchObject({ retryAfterMs: 120_000 });
     expect(fake.received).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // At once: far sooner than the 120 s it was told to wait (a loaded machine may take seconds, never minutes).
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('computes capped exponential backoff with full jitter', () => {

@@ -336,7 +336,8 @@ describe('OpenAiEmbedder', () => {
     setTimeout(() => controller.abort(reason), 100);
     const started = Date.now();
     await expect(pending).rejects.toBe(reason);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // Well before the 10 s retry delay it would otherwise wait (with room for a loaded machine).
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('close() fails calls in flight and refuses new ones', async () => {
