@@ -1,10 +1,89 @@
 import { Lexer, type MarkedToken, type Token, type Tokens } from 'marked';
 import { parse as parseHtml } from 'node-html-parser';
 import type { Block, ExtractedDocument } from '../types.js';
-import type { ExtractContext } from './options.js';
+import { type ExtractContext, tooLarge } from './options.js';
 import { decodeEntities, decodeText, normalizeSpace, tableBlock } from './text-util.js';
 
 const FRONT_MATTER = /^---[ \t]*\n([\s\S]*?)\n(?:---|\.\.\.)[ \t]*(?:\n|$)/;
+
+/**
+ * Deepest container nesting (block quotes and list items) the lexer is given. marked re-lexes a container's
+ * content once per level, so its time grows with the depth times the size: 5 MB nested thousands deep held
+ * a reader for its whole time bound. Real documents nest a few levels.
+ */
+export const MAX_MARKDOWN_NESTING = 32;
+
+/**
+ * The lexer's work on nested Markdown that a document may need, as a multiple of `maxChars`: every nested
+ * line counts its characters plus NESTED_LINE_COST (a container's own cost), times its depth. Text at depth
+ * 0 never counts, so nesting alone decides.
+ */
+export const NESTED_WORK_FACTOR = 2;
+/** What one nested line costs the lexer at each level besides its characters (measured: ~30 characters). */
+export const NESTED_LINE_COST = 32;
+
+const isBlank = (code: number) => code === 32 || code === 9;
+const isDigit = (code: number) => code >= 48 && code <= 57;
+/** A thematic break (`- - -`, `* * *`, `___`): markers that open no container. */
+const THEMATIC_BREAK = /^[ \t]*([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+
+/**
+ * How deep the line from `start` to `end` nests: the block quote (`>`) and list markers (`-`, `+`, `*`,
+ * `1.`, `1)`) it starts with, plus a level for every two columns its first marker is indented (nested list
+ * items are indented under their parent). An estimate made without parsing, never below the real depth of
+ * the markers it counts.
+ */
+function lineDepth(source: string, start: number, end: number): number {
+  let i = start;
+  let depth = 0;
+  let indent = 0;
+  for (;;) {
+    let columns = 0;
+    while (i < end && isBlank(source.charCodeAt(i))) {
+      columns += source.charCodeAt(i) === 9 ? 4 : 1;
+      i++;
+    }
+    if (i >= end) break;
+    const code = source.charCodeAt(i);
+    let after = -1;
+    if (code === 62) after = i + 1;
+    else if (code === 45 || code === 42 || code === 43) after = i + 1;
+    else if (isDigit(code)) {
+      let j = i + 1;
+      while (j < end && j - i < 9 && isDigit(source.charCodeAt(j))) j++;
+      const next = source.charCodeAt(j);
+      if (j < end && (next === 46 || next === 41)) after = j + 1;
+    }
+    // A list marker needs a blank (or the line's end) after it; `>` does not.
+    if (after < 0 || (code !== 62 && after < end && !isBlank(source.charCodeAt(after)))) break;
+    if (depth === 0) indent = columns;
+    depth++;
+    i = after;
+  }
+  if (depth > 2 && THEMATIC_BREAK.test(source.slice(start, end))) return 0;
+  return depth === 0 ? 0 : depth + Math.floor(indent / 2);
+}
+
+/**
+ * Refuses, before the lexer runs, Markdown whose nesting would make it slow: a line nested deeper than
+ * MAX_MARKDOWN_NESTING, or nested lines whose characters (plus NESTED_LINE_COST each) times their depth
+ * add up to more than NESTED_WORK_FACTOR × `maxChars` (the lexer's work). One pass over the text, stopping at the first line over a bound.
+ */
+function checkNesting(source: string, ctx: ExtractContext): void {
+  const budget = NESTED_WORK_FACTOR * ctx.maxChars;
+  let work = 0;
+  for (let start = 0; start < source.length; ) {
+    let end = source.indexOf('\n', start);
+    if (end < 0) end = source.length;
+    const depth = lineDepth(source, start, end);
+    if (depth > MAX_MARKDOWN_NESTING)
+      throw tooLarge(ctx.key, 'levels of Markdown nesting', MAX_MARKDOWN_NESTING);
+    if (depth > 0) work += (end - start + 1 + NESTED_LINE_COST) * depth;
+    if (work > budget)
+      throw tooLarge(ctx.key, 'characters of nested Markdown (counted once per level of nesting)', budget);
+    start = end + 1;
+  }
+}
 
 /** Plain text of inline tokens: markup dropped, link text and image alt kept, entities decoded. */
 function inlineText(tokens: readonly Token[] | undefined): string {
@@ -137,6 +216,7 @@ class MarkdownWalker {
  * Markdown through the marked lexer (GFM): `#` → title, `##`–`######` → subtitle, paragraphs, list items,
  * fenced and indented code, tables (header row apart), blockquotes; inline markup is dropped. A YAML
  * front matter block is skipped, its `title:` used as the document title (else the first `#` heading).
+ * Nesting past MAX_MARKDOWN_NESTING levels, or too much nested text, fails `too_large` before parsing.
  */
 export function extractMarkdown(bytes: Buffer, ctx: ExtractContext): ExtractedDocument {
   let source = decodeText(bytes, ctx.key).replace(/\r\n?/g, '\n');
@@ -147,6 +227,7 @@ export function extractMarkdown(bytes: Buffer, ctx: ExtractContext): ExtractedDo
     const titleLine = /^title:\s*(.+)$/m.exec(frontMatter[1] ?? '');
     if (titleLine?.[1]) title = titleLine[1].trim().replace(/^(["'])(.*)\1$/, '$2');
   }
+  checkNesting(source, ctx);
   const walker = new MarkdownWalker();
   walker.walk(Lexer.lex(source, { gfm: true }));
   title ??= walker.blocks.find((block) => block.type === 'title')?.text;
