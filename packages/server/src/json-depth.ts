@@ -50,6 +50,13 @@ export class JsonScan {
   deepest = 0;
   /** The path to the first object or array nested deeper than `maxDepth`, once one is seen. */
   tooDeep: string[] | undefined;
+  /**
+   * Values seen so far, approximately (objects, arrays and separating commas, outside strings): what
+   * parsing the text costs, which grows with its values, not its bytes.
+   */
+  values = 1;
+  /** Set once more than `maxValues` values are seen. */
+  tooManyValues = false;
   private depth = 0;
   private inString = false;
   private escaped = false;
@@ -57,11 +64,17 @@ export class JsonScan {
   /** The bytes of the key being read, when a string is a key of a named level. */
   private key: number[] | undefined;
 
-  constructor(private readonly maxDepth: number) {}
+  constructor(
+    private readonly maxDepth: number,
+    private readonly maxValues = Number.POSITIVE_INFINITY,
+  ) {}
 
-  /** Scans the next bytes; false once a value nests deeper than `maxDepth` (see `tooDeep`). */
+  /**
+   * Scans the next bytes; false once a value nests deeper than `maxDepth` (see `tooDeep`) or the text
+   * holds more than `maxValues` values (see `tooManyValues`).
+   */
   write(chunk: Uint8Array): boolean {
-    if (this.tooDeep) return false;
+    if (this.tooDeep || this.tooManyValues) return false;
     const levels = this.levels;
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk[i] as number;
@@ -83,6 +96,10 @@ export class JsonScan {
           level.key = this.key;
         }
       } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        if (++this.values > this.maxValues) {
+          this.tooManyValues = true;
+          return false;
+        }
         this.depth++;
         if (this.depth > this.deepest) this.deepest = this.depth;
         if (this.depth > this.maxDepth) {
@@ -99,6 +116,10 @@ export class JsonScan {
         if (this.depth <= NAMED_LEVELS) levels.pop();
         this.depth--;
       } else if (c === COMMA) {
+        if (++this.values > this.maxValues) {
+          this.tooManyValues = true;
+          return false;
+        }
         const level = levels[this.depth - 1];
         if (level) {
           if (level.array) level.key = (level.key as number) + 1;
