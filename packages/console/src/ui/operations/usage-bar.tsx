@@ -21,6 +21,7 @@ export function formatBytes(bytes: number): string {
 /** How a usage figure is named and counted. */
 const KINDS: Record<string, { label: string; bytes: boolean }> = {
   storage_count: { label: 'File storage', bytes: true },
+  chat_storage_count: { label: 'Chat uploads', bytes: true },
   knowledgebase_vector_storage: { label: 'Vector storage', bytes: true },
   bot_count: { label: 'Bots', bytes: false },
   workspace_member_count: { label: 'Members', bytes: false },
