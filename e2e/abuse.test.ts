@@ -490,3 +490,93 @@ describe('a hostile caller cannot take the process down', () => {
     await owner.arrayBuffer();
   }, 60_000);
 });
+
+describe('visitors cannot squat the File Storage quota with uploads they never send', () => {
+  const MB = 1024 * 1024;
+  const run = useFirstRun(
+    {
+      env: {
+        PARLEY_RATE_LIMIT_MAX: '0',
+        PARLEY_EMBEDDER: 'none',
+        PARLEY_QUOTA_FILE_STORAGE_BYTES: String(50 * MB),
+        PARLEY_UPLOAD_URL_TTL_SECONDS: '20',
+      },
+    },
+    60_000,
+  );
+
+  it("keeps the owner's uploads working after five 10 MB chat uploads that send nothing, and logs a dropped upload below error", async () => {
+    const { server, boot } = run;
+    const json = { 'content-type': 'application/json' };
+    const allow = await fetch(`${server.url}/v1/admin/bots/${boot.botId}/webchat`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${boot.token}`, 'x-workspace-id': boot.workspaceId, ...json },
+      body: JSON.stringify({ configuration: { allowFileUpload: true } }),
+    });
+    expect(allow.status).toBe(200);
+    const chatBase = `${server.url}/v1/chat/${boot.botId}`;
+    const user = (await (
+      await fetch(`${chatBase}/users`, { method: 'POST', headers: json, body: '{}' })
+    ).json()) as {
+      key: string;
+    };
+    const asUser = { 'x-user-key': user.key, ...json };
+    const conversation = (await (
+      await fetch(`${chatBase}/conversations`, { method: 'POST', headers: asUser, body: '{}' })
+    ).json()) as { conversation: { id: string } };
+    const uploads: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await fetch(`${chatBase}/files`, {
+        method: 'POST',
+        headers: asUser,
+        body: JSON.stringify({
+          name: `big-${i}.bin`,
+          size: 10 * MB,
+          conversationId: conversation.conversation.id,
+        }),
+      });
+      expect(res.status).toBe(201);
+      uploads.push(((await res.json()) as { file: { uploadUrl: string } }).file.uploadUrl);
+    }
+    // The team's quota is the team's: the owner's 1 MB upload goes through.
+    const asBot = { authorization: `Bearer ${boot.botAccessKey}`, 'x-bot-id': boot.botId };
+    const upsert = await fetch(`${server.url}/v1/files`, {
+      method: 'PUT',
+      headers: { ...asBot, ...json },
+      body: JSON.stringify({ key: 'owner.bin', size: MB }),
+    });
+    expect(upsert.status).toBe(200);
+    const target = ((await upsert.json()) as { file: { uploadUrl: string } }).file.uploadUrl;
+    const put = await fetch(target, { method: 'PUT', body: Buffer.alloc(MB, 1) });
+    expect(put.status).toBe(200);
+    await put.arrayBuffer();
+    // A visitor's upload dropped mid-body: the URL is free again at once, and nothing is logged as an error.
+    const dropped = uploads[0] ?? '';
+    await new Promise<void>((resolve) => {
+      const req = request(dropped, {
+        method: 'PUT',
+        headers: { 'content-length': String(10 * MB) },
+        agent: false,
+      });
+      req.on('error', () => resolve());
+      req.write(Buffer.alloc(64 * 1024), () => setImmediate(() => req.destroy()));
+    });
+    for (let i = 0; ; i++) {
+      const probe = await fetch(dropped, { method: 'PUT', body: Buffer.alloc(1) });
+      await probe.arrayBuffer();
+      if (probe.status !== 409) {
+        // One byte of the declared 10 MB: refused as incomplete (the slot was free).
+        expect(probe.status).toBe(400);
+        break;
+      }
+      expect(i).toBeLessThan(200);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(
+      server
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('"level":50')),
+    ).toEqual([]);
+  }, 60_000);
+});
