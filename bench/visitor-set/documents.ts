@@ -1,0 +1,171 @@
+// The visitor set's knowledge bases (issue 33): four fictional businesses of different trades, each a folder
+// of its documents' sources beside this module. Markdown, FAQ text and CSV are uploaded as they are; a
+// `<name>.pdf.json` or `<name>.docx.json` (a title and headed parts of paragraphs) is drawn into `<name>.pdf`
+// (one page per part, 11-pt lines hard-wrapped at the page width, as a word processor's export is) or
+// `<name>.docx` (Word's Title and Heading 1 styles), deterministically, with pdf-lib and docx.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { wrap } from '../lib/pdf-text.js';
+
+/** The knowledge bases: a coffee-equipment shop, a SaaS product, an employee handbook and a device manual. */
+export const KNOWLEDGE_BASES = ['shop', 'saas', 'handbook', 'device'] as const;
+/** A knowledge base's name (its folder). */
+export type KnowledgeBaseName = (typeof KNOWLEDGE_BASES)[number];
+
+/** What a knowledge base is, as its bot would be described. */
+export const KNOWLEDGE_BASE_TITLES: Record<KnowledgeBaseName, string> = {
+  shop: 'Brewline, a coffee-equipment shop',
+  saas: 'Tallyboard, a time-tracking SaaS product',
+  handbook: 'Kestrel Analytics, an employee handbook',
+  device: 'Aerlo P3, an air purifier’s manual',
+};
+
+/** A titled document of headed parts, drawn into a PDF or a DOCX. */
+export interface Sectioned {
+  title: string;
+  parts: Array<{ heading: string; paragraphs: string[] }>;
+}
+
+/** A document's format, as uploaded. */
+export type DocumentFormat = 'markdown' | 'faq' | 'csv' | 'pdf' | 'docx';
+
+/** A document of a knowledge base, before its bytes are drawn. */
+export interface VisitorDocument {
+  kb: KnowledgeBaseName;
+  /** The file key it is uploaded as (`returns-and-refunds.md`, `warranty.pdf`…). */
+  key: string;
+  format: DocumentFormat;
+  contentType: string;
+  /** Its text as written: what expected facts and wording are checked against. */
+  text: string;
+  /** Its title and headings (Markdown `#` lines, the PDF's or DOCX's title and part headings, an FAQ's first
+   * line and each entry's first line, a CSV's title from its key): the topics a question can belong to. */
+  headings: string[];
+  /** The sectioned source of a PDF or DOCX. */
+  sectioned?: Sectioned;
+}
+
+/** The folder holding the knowledge bases' sources, from this module or its compiled copy in bench/dist. */
+function sourceRoot(): string {
+  for (const up of ['./', '../../visitor-set/']) {
+    const dir = fileURLToPath(new URL(up, import.meta.url));
+    if (existsSync(`${dir}shop`)) return dir;
+  }
+  throw new Error('cannot find bench/visitor-set from the benchmark file');
+}
+
+const CONTENT_TYPES: Record<DocumentFormat, string> = {
+  markdown: 'text/markdown',
+  faq: 'text/plain',
+  csv: 'text/csv',
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+
+/** A CSV's title: its key's words, capitalised (`price-list.csv` → `Price list`). */
+const titleOfKey = (key: string) => {
+  const words = key.replace(/\.[a-z]+$/, '').replace(/-/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/** An FAQ's title (its first line) and its entries' questions (the first line of each later block). */
+function faqHeadings(text: string): string[] {
+  return text
+    .split(/\n\s*\n/)
+    .map((block) => block.trim().split('\n')[0]?.trim() ?? '')
+    .filter(Boolean);
+}
+
+function documentOf(kb: KnowledgeBaseName, dir: string, file: string): VisitorDocument {
+  const raw = readFileSync(`${dir}${file}`, 'utf8');
+  const sectionedFormat = /\.(pdf|docx)\.json$/.exec(file)?.[1] as 'pdf' | 'docx' | undefined;
+  if (sectionedFormat) {
+    const sectioned = JSON.parse(raw) as Sectioned;
+    return {
+      kb,
+      key: file.replace(/\.json$/, ''),
+      format: sectionedFormat,
+      contentType: CONTENT_TYPES[sectionedFormat],
+      text: [sectioned.title, ...sectioned.parts.flatMap((p) => [p.heading, ...p.paragraphs])].join('\n\n'),
+      headings: [sectioned.title, ...sectioned.parts.map((p) => p.heading)],
+      sectioned,
+    };
+  }
+  const format: DocumentFormat = file.endsWith('.md') ? 'markdown' : file.endsWith('.csv') ? 'csv' : 'faq';
+  const headings =
+    format === 'markdown'
+      ? raw
+          .split('\n')
+          .filter((line) => /^#{1,3} /.test(line))
+          .map((line) => line.replace(/^#+ /, '').trim())
+      : format === 'csv'
+        ? [titleOfKey(file)]
+        : faqHeadings(raw);
+  return { kb, key: file, format, contentType: CONTENT_TYPES[format], text: raw, headings };
+}
+
+/** Every document of every knowledge base, in a fixed order (knowledge base, then file name). */
+export function visitorDocuments(): VisitorDocument[] {
+  const root = sourceRoot();
+  return KNOWLEDGE_BASES.flatMap((kb) => {
+    const dir = `${root}${kb}/`;
+    return readdirSync(dir)
+      .filter((f) => /\.(md|txt|csv|pdf\.json|docx\.json)$/.test(f))
+      .sort()
+      .map((file) => documentOf(kb, dir, file));
+  });
+}
+
+/**
+ * A PDF of one page per part: the title (22 pt, first page only, also the PDF's metadata title), the part's
+ * heading (17 pt) and its paragraphs in 11-pt lines wrapped at 500 pt, a blank line between paragraphs. Dated
+ * at a fixed instant, so the same source makes the same bytes.
+ */
+export async function sectionedPdf(doc: Sectioned): Promise<Buffer> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
+  const pdf = await PDFDocument.create();
+  const fixed = new Date('2026-01-01T00:00:00Z');
+  pdf.setTitle(doc.title);
+  pdf.setCreationDate(fixed);
+  pdf.setModificationDate(fixed);
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  doc.parts.forEach((part, i) => {
+    const page = pdf.addPage([600, 800]);
+    let y = 740;
+    if (i === 0) {
+      page.drawText(doc.title, { x: 50, y, size: 22, font: bold });
+      y -= 44;
+    }
+    page.drawText(part.heading, { x: 50, y, size: 17, font: bold });
+    y -= 32;
+    for (const paragraph of part.paragraphs) {
+      for (const line of wrap(paragraph, font, 11, 500)) {
+        page.drawText(line, { x: 50, y, size: 11, font });
+        y -= 15;
+      }
+      y -= 15;
+    }
+  });
+  return Buffer.from(await pdf.save());
+}
+
+/** A Word document: the title in Word's Title style, each part a Heading 1 and its paragraphs. */
+export async function sectionedDocx(doc: Sectioned): Promise<Buffer> {
+  const { Document, HeadingLevel, Packer, Paragraph } = await import('docx');
+  const children = [
+    new Paragraph({ text: doc.title, heading: HeadingLevel.TITLE }),
+    ...doc.parts.flatMap((part) => [
+      new Paragraph({ text: part.heading, heading: HeadingLevel.HEADING_1 }),
+      ...part.paragraphs.map((p) => new Paragraph(p)),
+    ]),
+  ];
+  return Buffer.from(await Packer.toBuffer(new Document({ title: doc.title, sections: [{ children }] })));
+}
+
+/** The bytes a document is uploaded as. */
+export async function documentBytes(doc: VisitorDocument): Promise<Buffer> {
+  if (doc.format === 'pdf' && doc.sectioned) return sectionedPdf(doc.sectioned);
+  if (doc.format === 'docx' && doc.sectioned) return sectionedDocx(doc.sectioned);
+  return Buffer.from(doc.text, 'utf8');
+}
