@@ -124,9 +124,25 @@ describe.each(kinds)('the product through one deployment: %s', (kind) => {
     const member = await admin.addWorkspaceMember({ email: `ana-${kind}@example.com`, role: 'developer' });
     const code = member.invitation?.code ?? '';
     expect(code).not.toBe('');
-    const accepted = await new Client({ apiUrl: d.url }).acceptInvitation({ code, displayName: 'Ana' });
-    expect(accepted.workspaceId).toBe(d.owner.workspaceId);
-    const ana = new Client({ apiUrl: d.url, token: accepted.pat?.value, workspaceId: accepted.workspaceId });
+    const email = `ana-${kind}@example.com`;
+    const password = 'ana chose this password';
+    const accepted = await new Client({ apiUrl: d.url }).acceptInvitation({
+      code,
+      displayName: 'Ana',
+      password,
+    });
+    expect(accepted).toEqual({ email, workspaceId: d.owner.workspaceId });
+    // No token in the answer: Ana signs in, and makes one with her session (any process of the cluster).
+    const signIn = await fetch(`${d.url}/v1/admin/account/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(signIn.status).toBe(201);
+    const cookie = signIn.headers.getSetCookie()[0]?.split(';')[0] ?? '';
+    const session = new Client({ apiUrl: d.url, headers: { cookie, origin: new URL(d.url).origin } });
+    const { pat: anaPat } = await session.createPersonalAccessToken({ note: 'acceptance' });
+    const ana = new Client({ apiUrl: d.url, token: anaPat.value, workspaceId: accepted.workspaceId });
     expect(await ana.getWorkspaceMember()).toMatchObject({ role: 'developer', status: 'active' });
     expect((await ana.listBots()).bots.map((b) => b.id)).toContain(bot.id);
     const members = await admin.listWorkspaceMembers();

@@ -170,13 +170,14 @@ export type UpdateWorkspaceMemberInput = IdInput & Static<typeof UpdateMemberBod
 /** Input of acceptInvitation. */
 export type AcceptInvitationInput = Static<typeof AcceptInvitationBody>;
 /**
- * Answer of acceptInvitation: the account, the workspace, and the new account's first personal access token
- * (absent when an existing account accepted, signed in).
+ * Answer of acceptInvitation: the invited e-mail and the workspace, and the account only when it accepted signed
+ * in. An anonymous accept answers alike whether or not an account holds the e-mail; then sign in with the
+ * e-mail and the `password` sent.
  */
 export interface AcceptInvitationResponse {
-  account: Account;
-  pat?: CreatedToken;
+  email: string;
   workspaceId: string;
+  account?: Account;
 }
 /** Answer of getAccount and updateAccount. */
 export interface AccountResponse {

@@ -259,13 +259,27 @@ describe('the client against the real server: workspaces, members, account, inte
     expect(code).toEqual(expect.any(String));
 
     const anonymous = p.client({ token: undefined, workspaceId: undefined });
-    const accepted = await anonymous.acceptInvitation({ code, displayName: 'Dev One' });
-    expect(accepted.workspaceId).toBe(p.workspaceId);
-    expect(accepted.pat?.value).toMatch(/^pat_/);
-    const again = await anonymous.acceptInvitation({ code }).catch((e: unknown) => e);
+    const password = 'the dev one password';
+    const accepted = await anonymous.acceptInvitation({ code, displayName: 'Dev One', password });
+    expect(accepted).toEqual({ email, workspaceId: p.workspaceId });
+    const again = await anonymous.acceptInvitation({ code, password }).catch((e: unknown) => e);
     expect(again).toBeInstanceOf(ResourceGoneError);
 
-    const dev = p.client({ token: accepted.pat?.value, workspaceId: accepted.workspaceId });
+    // Then the person signs in, and makes a token with the session (a script's way in).
+    const signIn = await fetch(`${p.apiUrl}/v1/admin/account/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(signIn.status).toBe(201);
+    const cookie = signIn.headers.getSetCookie()[0]?.split(';')[0] ?? '';
+    const session = p.client({
+      token: undefined,
+      workspaceId: undefined,
+      headers: { cookie, origin: p.apiUrl },
+    });
+    const { pat } = await session.createPersonalAccessToken({ note: 'scripts' });
+    const dev = p.client({ token: pat.value, workspaceId: accepted.workspaceId });
     expect(await dev.getWorkspaceMember()).toMatchObject({
       id: added.id,
       role: 'developer',
@@ -273,7 +287,7 @@ describe('the client against the real server: workspaces, members, account, inte
     });
     expect((await dev.getAccount()).account).toMatchObject({ email, displayName: 'Dev One' });
     const { bot } = await dev.createBot({ name: 'by dev' });
-    expect(bot.createdBy).toBe(accepted.account.id);
+    expect(bot.createdBy).toBe((await dev.getAccount()).account.id);
 
     const members = await p.admin.list.workspaceMembers({ pageSize: 1 }).collect();
     expect(members.map((m) => m.email)).toEqual(expect.arrayContaining([email, p.owner.email]));

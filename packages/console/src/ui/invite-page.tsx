@@ -8,11 +8,11 @@ import { SignInPage } from './sign-in-page.js';
 
 /**
  * `/console/invite/{code}`, reachable signed out: the invitee picks a name and password and joins (the
- * one-time code is the proof), then signs in.
+ * one-time code is the proof; an e-mail that has an account joins with its own password), then signs in.
  */
 export function InvitePage({ code, onSignedIn }: { code: string; onSignedIn(account: Account): void }) {
   const [error, setError] = useState<string | undefined>(undefined);
-  const [joined, setJoined] = useState<Account | undefined>(undefined);
+  const [joined, setJoined] = useState<{ email: string; name: string } | undefined>(undefined);
   const form = useForm({ name: '', password: '' }, async ({ name, password }) => {
     setError(undefined);
     try {
@@ -20,7 +20,8 @@ export function InvitePage({ code, onSignedIn }: { code: string; onSignedIn(acco
         { code, displayName: name.trim(), password },
         { retry: { attempts: 1 } },
       );
-      setJoined(answer.account);
+      // The answer is the same whether or not an account held the e-mail: signing in tells.
+      setJoined({ email: answer.email, name: name.trim() });
     } catch (failure) {
       setError(describeError(failure));
     }
@@ -34,7 +35,7 @@ export function InvitePage({ code, onSignedIn }: { code: string; onSignedIn(acco
       <SignInPage
         onSignedIn={onSignedIn}
         email={joined.email}
-        notice={`Welcome, ${joined.displayName}: you joined the workspace. Now sign in.`}
+        notice={`Welcome, ${joined.name}. Now sign in.`}
       />
     );
   }

@@ -23,10 +23,10 @@ export function accountCaller(t: TestApp, token: string): AdminCall {
   return (method, url, body) => t.call({ method, url, token, body });
 }
 
-/** Redeems an invitation code: anonymously, or signed in with `token`. */
+/** Redeems an invitation code: anonymously (with a `password`), or signed in with `token`. */
 export const acceptInvitation = (
   t: TestApp,
-  body: { code?: string | undefined; displayName?: string },
+  body: { code?: string | undefined; displayName?: string; password?: string },
   token?: string,
 ) =>
   t.call({ method: 'POST', url: '/v1/admin/account/invitations/accept', body, ...(token ? { token } : {}) });

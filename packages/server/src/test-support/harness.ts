@@ -56,6 +56,9 @@ export interface TestMember {
  * An in-process Parley app on a fresh SQLite database in a temp dir (or a fresh PostgreSQL schema),
  * bootstrapped: `owner.token`, `workspaceId`, `botId`, `botKey` are ready to use.
  */
+/** The password of the members `addMember` invites (they accept with it, as the Console's invitees do). */
+export const MEMBER_PASSWORD = 'test member password';
+
 export async function createTestApp(options: TestAppOptions = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'parley-test-'));
   const env: Record<string, string> = {
@@ -125,11 +128,15 @@ export async function createTestApp(options: TestAppOptions = {}) {
     const accepted = await call({
       method: 'POST',
       url: '/v1/admin/account/invitations/accept',
-      body: { code: member.invitation.code },
+      body: { code: member.invitation.code, password: MEMBER_PASSWORD },
     });
     if (accepted.statusCode !== 201) throw new Error(`accept failed: ${accepted.body}`);
-    const body = accepted.json() as { account: { id: string }; pat: { value: string } };
-    return { email, role, token: body.pat.value, accountId: body.account.id, memberId: member.id };
+    // An anonymous accept answers no token: the member's first one, as signing in and making one would give.
+    const account = await app.services.identity.accountByEmail(email);
+    if (!account) throw new Error(`accept made no account: ${accepted.body}`);
+    const principal = { kind: 'account' as const, accountId: account.id, email, tokenId: 'harness' };
+    const pat = await app.services.identity.createPat(principal, { note: 'test member' });
+    return { email, role, token: pat.value, accountId: account.id, memberId: member.id };
   }
 
   /** A second workspace with its own owner, bot and key: the "other tenant". */

@@ -80,9 +80,11 @@ export type AddedMember = Member & { invitation?: { code: string; expiresAt: str
 
 /** A redeemed invitation: the account, its first token when the account was created, and the workspace. */
 export interface AcceptedInvitation {
-  account: Account;
-  token?: CreatedToken;
+  /** The e-mail the invitation names. */
+  email: string;
   workspaceId: string;
+  /** The account that accepted: only when it accepted signed in (an anonymous answer tells nothing of accounts). */
+  account?: Account;
 }
 
 /** Steps for callers that compose one transaction of their own (bootstrap). */
@@ -181,13 +183,16 @@ export interface IdentityRoles {
 /** Redeeming the invitation codes members are added with. */
 export interface IdentityInvitations {
   /**
-   * Redeems an invitation code. Without a caller it creates the account of the invited e-mail and answers
-   * its first personal access token; when an account already holds that e-mail, only that account, signed
-   * in (`caller`), may accept, and the code then adds it to the workspace without a new token.
+   * Redeems an invitation code. Signed in (`caller`), only the account of the invited e-mail may accept, and the
+   * answer names it. Without a caller (`client` counts its password check as a sign-in attempt), `password` is
+   * required and the answer is the same whatever accounts exist: the account of the e-mail is created with it,
+   * or, when an invitation from another workspace made it and nobody has signed into it yet, reset to it; an
+   * account someone has signed into joins only when `password` is its own. Then the person signs in.
    */
   acceptInvitation(
     body: { code: string; displayName?: string | undefined; password?: string | undefined },
-    caller?: Principal,
+    caller: Principal | undefined,
+    client: SignInClient,
   ): Promise<AcceptedInvitation>;
 }
 

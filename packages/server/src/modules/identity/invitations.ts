@@ -1,17 +1,18 @@
 import type { Kysely } from 'kysely';
-import { hashPassword } from '../../access/passwords.js';
+import { hashPassword, verifyNothing, verifyPassword } from '../../access/passwords.js';
 import { hashToken, newInvitationCode } from '../../access/tokens.js';
 import type { Database } from '../../db/schema.js';
 import { errors } from '../../errors/errors.js';
 import { newId } from '../../ids.js';
 import { insertAccount } from './accounts.js';
 import type { IdentityContext } from './context.js';
-import { type IdentityInvitations, INVITATION_TTL_MS } from './contract.js';
+import type { AcceptedInvitation, IdentityInvitations, SignInClient } from './contract.js';
+import { INVITATION_TTL_MS } from './contract.js';
 import { checkPolicy } from './passwords.js';
 import { toAccount } from './records.js';
-import { type IdentityRepo, type InvitationView, identityRepo } from './repo.js';
+import { type AccountRow, type IdentityRepo, type InvitationView, identityRepo } from './repo.js';
 import { sessionRepo } from './session-repo.js';
-import { issueToken } from './tokens.js';
+import { signInThrottle } from './throttle.js';
 
 /** Issues the one-time invitation code of a pending member inside `tx`, `at` an ISO time (stored hashed, valid 7 days). */
 export async function issueInvitation(
@@ -53,46 +54,128 @@ async function redeemable(
   return inv;
 }
 
-/** Redeeming invitation codes: by the account of the invited e-mail, created on the way when there is none. */
+/** What an anonymous accept does to the invited e-mail's account, decided before its transaction. */
+type AnonymousAccept =
+  | { kind: 'create'; hash: string }
+  | { kind: 'reset'; hash: string; holder: AccountRow }
+  | { kind: 'join'; holder: AccountRow }
+  | { kind: 'nothing' };
+
+/**
+ * Redeeming invitation codes. Signed in, by the account of the invited e-mail. Anonymously, with a password, and
+ * with one answer whatever accounts exist (no enumeration): the e-mail's account is created; an account an
+ * invitation from another workspace made and nobody ever signed into is reset (a squatter's account goes to
+ * whoever redeems the next invitation, and nothing it held stays); an account someone signed into joins only
+ * when the password is its own (a sign-in attempt, throttled as one). The code is used up in every case.
+ */
 export function identityInvitations(ctx: IdentityContext): IdentityInvitations {
   const { db, clock, now, audit } = ctx;
-  return {
-    async acceptInvitation(body, caller) {
-      if (caller && caller.kind !== 'account')
-        throw errors.forbidden('Only a person (a personal access token) can accept an invitation');
-      if (body.password !== undefined) checkPolicy(body.password, 'password');
-      // Hashed before the transaction, which should not wait on scrypt.
-      const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
-      return db.transaction().execute(async (tx) => {
-        const repo = identityRepo(tx);
-        const inv = await redeemable(repo, body.code, clock().getTime(), caller);
-        const holder = await repo.accountByEmail(inv.email);
-        if (holder && !caller) {
-          throw errors.alreadyExists(
-            `An account with e-mail ${inv.email} already exists: accept the invitation signed in as it (its token in the Authorization header)`,
-          );
-        }
-        if (holder && passwordHash) {
-          throw errors.invalidPayload(
-            'An existing account keeps its password: leave out `password` (change it with PUT /v1/admin/account/password)',
-            [{ field: 'password', message: 'only for an invitation that creates the account' }],
-          );
-        }
-        const used = await repo.useInvitation(inv.id, now());
-        if (Number(used.numUpdatedRows) !== 1) throw errors.gone('This invitation has already been used');
-        const account = holder ?? (await insertAccount(ctx, tx, inv.email, body.displayName));
+  const throttle = signInThrottle(ctx);
+
+  /** Decides (and hashes or checks the password, one scrypt either way) before the transaction. */
+  async function decide(
+    inv: InvitationView,
+    password: string,
+    client: SignInClient,
+  ): Promise<AnonymousAccept> {
+    const holder = await identityRepo(db).accountByEmail(inv.email);
+    if (!holder) return { kind: 'create', hash: await hashPassword(password) };
+    if (holder.unclaimed_via !== null && holder.unclaimed_via !== inv.workspace_id)
+      return { kind: 'reset', hash: await hashPassword(password), holder };
+    const stored = await sessionRepo(db).passwordOf(holder.id);
+    const keys = { email: inv.email, address: client.address };
+    const ok = await throttle.attempt(keys, async () =>
+      stored ? verifyPassword(password, stored) : verifyNothing(password).then(() => false),
+    );
+    return ok ? { kind: 'join', holder } : { kind: 'nothing' };
+  }
+
+  /** Whether the e-mail's account is still the one `decide` saw (another accept may have run meanwhile). */
+  function unchanged(plan: AnonymousAccept, holder: AccountRow | undefined): boolean {
+    if (plan.kind === 'create') return holder === undefined;
+    if (plan.kind === 'nothing') return true;
+    return holder?.id === plan.holder.id && holder.unclaimed_via === plan.holder.unclaimed_via;
+  }
+
+  async function acceptAnonymously(
+    body: { code: string; displayName?: string | undefined; password?: string | undefined },
+    client: SignInClient,
+  ): Promise<AcceptedInvitation> {
+    if (body.password === undefined) {
+      throw errors.invalidPayload(
+        'Without a token, choose a password (`password`): you sign in with it next',
+        [{ field: 'password', message: 'required without a token' }],
+      );
+    }
+    checkPolicy(body.password, 'password');
+    const first = await redeemable(identityRepo(db), body.code, clock().getTime(), undefined);
+    const plan = await decide(first, body.password, client);
+    return db.transaction().execute(async (tx) => {
+      const repo = identityRepo(tx);
+      const inv = await redeemable(repo, body.code, clock().getTime(), undefined);
+      const used = await repo.useInvitation(inv.id, now());
+      if (Number(used.numUpdatedRows) !== 1) throw errors.gone('This invitation has already been used');
+      const holder = await repo.accountByEmail(inv.email);
+      // Changed meanwhile: the code is used up without effect, as for an account whose password was not given.
+      const step = unchanged(plan, holder) ? plan : ({ kind: 'nothing' } as const);
+      let account: AccountRow | undefined;
+      if (step.kind === 'create') {
+        account = await insertAccount(ctx, tx, inv.email, body.displayName, inv.workspace_id);
+        await sessionRepo(tx).setPassword(account.id, step.hash, now());
+      } else if (step.kind === 'reset') {
+        account = step.holder;
+        const name = body.displayName ?? inv.email.split('@')[0] ?? inv.email;
+        await repo.updateAccount(account.id, {
+          display_name: name,
+          updated_at: now(),
+          unclaimed_via: inv.workspace_id,
+        });
+        await sessionRepo(tx).setPassword(account.id, step.hash, now());
+        await sessionRepo(tx).revokeSessions(account.id, now());
+        await repo.revokeAccountTokens(account.id, now());
+        await repo.deleteMembershipsOf(account.id);
+      } else if (step.kind === 'join') {
+        account = step.holder;
+      }
+      if (account) {
         await repo.linkMember(inv.member_id, account.id, now());
-        if (!holder && passwordHash) await sessionRepo(tx).setPassword(account.id, passwordHash, now());
-        const token = holder
-          ? undefined
-          : await issueToken(ctx, tx, { kind: 'pat', accountId: account.id, note: 'invitation' });
         await audit.record(
           tx,
           inv.workspace_id,
           { accountId: account.id, email: account.email },
           { action: 'ACCEPT_WORKSPACE_INVITATION', resourceId: inv.member_id, resourceName: account.email },
         );
-        return { account: toAccount(account), ...(token ? { token } : {}), workspaceId: inv.workspace_id };
+      }
+      return { email: inv.email, workspaceId: inv.workspace_id };
+    });
+  }
+
+  return {
+    async acceptInvitation(body, caller, client) {
+      if (!caller) return acceptAnonymously(body, client);
+      if (caller.kind !== 'account')
+        throw errors.forbidden('Only a person (a personal access token) can accept an invitation');
+      if (body.password !== undefined) {
+        throw errors.invalidPayload(
+          'An existing account keeps its password: leave out `password` (change it with PUT /v1/admin/account/password)',
+          [{ field: 'password', message: 'only for an invitation accepted without a token' }],
+        );
+      }
+      return db.transaction().execute(async (tx) => {
+        const repo = identityRepo(tx);
+        const inv = await redeemable(repo, body.code, clock().getTime(), caller);
+        const account = await repo.accountById(caller.accountId);
+        if (!account) throw errors.unauthorized('The account of this token no longer exists');
+        const used = await repo.useInvitation(inv.id, now());
+        if (Number(used.numUpdatedRows) !== 1) throw errors.gone('This invitation has already been used');
+        await repo.linkMember(inv.member_id, account.id, now());
+        await audit.record(
+          tx,
+          inv.workspace_id,
+          { accountId: account.id, email: account.email },
+          { action: 'ACCEPT_WORKSPACE_INVITATION', resourceId: inv.member_id, resourceName: account.email },
+        );
+        return { email: inv.email, workspaceId: inv.workspace_id, account: toAccount(account) };
       });
     },
   };

@@ -12,6 +12,9 @@ import { readAllPages } from '../../test-support/admin-pages.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { badFields, expectError } from '../../test-support/wire.js';
 
+/** The password invitees choose in these tests. */
+const PASSWORD = 'an invitee password';
+
 interface MemberBody {
   id: string;
   userId?: string;
@@ -40,8 +43,19 @@ describe('workspace members', () => {
     return res.json() as MemberBody;
   }
 
-  const accept = (code: string, displayName?: string) =>
-    acceptInvitation(t, { code, ...(displayName ? { displayName } : {}) });
+  const accept = (code: string, displayName?: string, password = PASSWORD) =>
+    acceptInvitation(t, { code, password, ...(displayName ? { displayName } : {}) });
+
+  /** Signs in (from an address of the test's own) and answers the session cookie. */
+  async function signIn(email: string, password = PASSWORD, address = '10.9.0.1') {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/admin/account/sessions',
+      remoteAddress: address,
+      payload: { email, password },
+    });
+    return { res, cookie: res.cookies.find((x) => x.name === 'parley_session')?.value ?? '' };
+  }
 
   /** Gives a member a role, calling as `call` (the owner, a member…). */
   const putRole = (call: AdminCall, memberId: string, role: string) =>
@@ -150,6 +164,7 @@ describe('workspace members', () => {
       expect(accepted.statusCode).toBe(201);
       expect(accepted.json()).toEqual({
         account: expect.objectContaining({ id: account.id, email }),
+        email,
         workspaceId: t.workspaceId,
       });
       const me = await meAs();
@@ -460,37 +475,35 @@ describe('workspace members', () => {
   });
 
   describe('POST /v1/admin/account/invitations/accept', () => {
-    it('creates the account without a token and answers its first PAT, which works in that workspace', async () => {
+    it('creates the account without a token: the answer names the e-mail and workspace, and the invitee signs in', async () => {
       const m = await invite('manager');
       const res = await accept(m.invitation?.code ?? '', 'New Manager');
       expect(res.statusCode).toBe(201);
-      const body = res.json() as {
-        account: { id: string; email: string; displayName: string };
-        pat: { id: string; value: string };
-        workspaceId: string;
-      };
-      expect(body).toMatchObject({
-        account: { email: m.email, displayName: 'New Manager' },
-        pat: { value: expect.stringMatching(/^pat_/) },
-        workspaceId: t.workspaceId,
+      expect(res.json()).toEqual({ email: m.email, workspaceId: t.workspaceId });
+      const { res: signedIn, cookie } = await signIn(m.email);
+      expect(signedIn.statusCode).toBe(201);
+      const me = await t.app.inject({
+        method: 'GET',
+        url: '/v1/admin/workspace-members/me',
+        headers: { cookie: `parley_session=${cookie}`, 'x-workspace-id': t.workspaceId },
       });
-      const me = await caller(t, body.pat.value, body.workspaceId)('GET', '/v1/admin/workspace-members/me');
       expect(me.statusCode).toBe(200);
       expect(me.json()).toMatchObject({
         id: m.id,
-        userId: body.account.id,
+        userId: (signedIn.json() as { account: { id: string } }).account.id,
         role: 'manager',
         status: 'active',
         displayName: 'New Manager',
       });
-      const audit = await caller(t, body.pat.value)(
-        'GET',
-        `/v1/admin/workspaces/${t.workspaceId}/audit-records`,
-      );
-      expect(audit.statusCode).toBe(200);
     });
 
-    it('answers 409 to an anonymous accept when the e-mail got an account meanwhile; that account accepts signed in', async () => {
+    it('answers 400 naming password to an anonymous accept without one, and leaves the code unused', async () => {
+      const m = await invite('viewer');
+      expectInvalid(await acceptInvitation(t, { code: m.invitation?.code }), 'InvalidPayload', 'password');
+      expect((await accept(m.invitation?.code ?? '')).statusCode).toBe(201);
+    });
+
+    it('answers an anonymous accept for an e-mail someone signed into as for a new one; it joins only with its password', async () => {
       const email = uniqueEmail('two-workspaces');
       const here = await invite('developer', email);
       const other = await t.otherTenant();
@@ -500,34 +513,27 @@ describe('workspace members', () => {
       });
       expect(there.statusCode).toBe(201);
       const joined = await accept((there.json() as MemberBody).invitation?.code ?? '');
-      expect(joined.statusCode).toBe(201);
-      const token = (joined.json() as { pat: { value: string } }).pat.value;
+      expect(joined.json()).toEqual({ email, workspaceId: other.workspaceId });
+      expect((await signIn(email)).res.statusCode).toBe(201);
 
-      const body = expectError(await accept(here.invitation?.code ?? ''), 409, 'AlreadyExists');
-      expect(body.message).toContain('signed in as it');
-      // Adding it again does not bypass the invitation.
-      expectError(
-        await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'manager' }),
-        409,
-        'AlreadyExists',
-      );
-      const signedIn = await acceptInvitation(t, { code: here.invitation?.code }, token);
-      expect(signedIn.statusCode).toBe(201);
-      expect(signedIn.json()).not.toHaveProperty('pat');
-      const me = await t.call({
-        method: 'GET',
-        url: '/v1/admin/workspace-members/me',
-        token,
+      // Someone else holding this workspace's code, with another password: the same answer, nothing joins.
+      const body = await accept(here.invitation?.code ?? '', undefined, 'not the right password');
+      expect(body.statusCode).toBe(201);
+      expect(body.json()).toEqual({ email, workspaceId: t.workspaceId });
+      const still = await t.asOwner('GET', `/v1/admin/workspace-members/${here.id}`);
+      expect(still.json()).toMatchObject({ status: 'invited', role: 'developer' });
+      expectError(await accept(here.invitation?.code ?? ''), 410, 'ResourceGone');
+      expect((await signIn(email)).res.statusCode).toBe(201);
+
+      // Invited again, the account's own password makes it join.
+      expect((await t.asOwner('DELETE', `/v1/admin/workspace-members/${here.id}`)).statusCode).toBe(200);
+      const again = await invite('developer', email);
+      expect((await accept(again.invitation?.code ?? '')).json()).toEqual({
+        email,
         workspaceId: t.workspaceId,
       });
-      expect(me.statusCode).toBe(200);
-      expect(me.json()).toMatchObject({ id: here.id, role: 'developer', status: 'active' });
-      expectError(
-        await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'viewer' }),
-        409,
-        'AlreadyExists',
-      );
-      expectError(await accept(here.invitation?.code ?? ''), 410, 'ResourceGone');
+      const now = await t.asOwner('GET', `/v1/admin/workspace-members/${again.id}`);
+      expect(now.json()).toMatchObject({ status: 'active', role: 'developer' });
     });
 
     it('keeps a pending owner invitation for its e-mail alone, even when an account got that e-mail', async () => {
@@ -571,7 +577,7 @@ describe('workspace members', () => {
           const m = await invite('viewer', uniqueEmail('late'), app);
           expect(m.invitation?.expiresAt).toBe('2030-01-08T00:00:00.000Z');
           now += 8 * 86_400_000;
-          const late = await acceptInvitation(app, { code: m.invitation?.code });
+          const late = await acceptInvitation(app, { code: m.invitation?.code, password: PASSWORD });
           const body = expectError(late, 410, 'ResourceGone');
           expect(body.message).toContain('expired');
           const list = await app.asOwner('GET', `/v1/admin/workspace-members/${m.id}`);
@@ -587,7 +593,7 @@ describe('workspace members', () => {
         async (app) => {
           const m = await invite('viewer', uniqueEmail('in-time'), app);
           now += 6 * 86_400_000;
-          const ok = await acceptInvitation(app, { code: m.invitation?.code });
+          const ok = await acceptInvitation(app, { code: m.invitation?.code, password: PASSWORD });
           expect(ok.statusCode).toBe(201);
         },
         { clock: () => new Date(now) },
@@ -596,76 +602,135 @@ describe('workspace members', () => {
   });
 });
 
-describe('invitations are accepted only by the person they name (no e-mail squatting)', () => {
+describe('invitations are accepted only by the person they name (no e-mail squatting, no enumeration)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
   });
   afterAll(() => t.close());
 
-  const accept = (code: string, token?: string) => acceptInvitation(t, { code }, token);
+  const accept = (code: string, token?: string, password: string | undefined = PASSWORD) =>
+    acceptInvitation(t, { code, ...(token ? {} : { password }) }, token);
+  const signIn = (email: string, password: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/v1/admin/account/sessions',
+      remoteAddress: '10.8.0.1',
+      payload: { email, password },
+    });
+  const codeOf = (res: { json(): unknown }) => (res.json() as MemberBody).invitation?.code ?? '';
 
-  /** A member of the bootstrap workspace registers `email` for itself through a workspace of its own. */
+  /** A member of the bootstrap workspace invites `email` into a workspace of its own and redeems the code. */
   async function squat(email: string) {
     const squatter = await t.addMember('viewer');
     const ws = await accountCaller(t, squatter.token)('POST', '/v1/admin/workspaces', { name: 'Mine' });
     expect(ws.statusCode).toBe(201);
     const workspaceId = (ws.json() as { id: string }).id;
-    const invited = await t.call({
-      method: 'POST',
-      url: '/v1/admin/workspace-members',
-      token: squatter.token,
-      workspaceId,
-      body: { email, role: 'viewer' },
-    });
+    const invite = (address: string) =>
+      t.call({
+        method: 'POST',
+        url: '/v1/admin/workspace-members',
+        token: squatter.token,
+        workspaceId,
+        body: { email: address, role: 'viewer' },
+      });
+    const invited = await invite(email);
     expect(invited.statusCode).toBe(201);
-    const redeemed = await accept((invited.json() as MemberBody).invitation?.code ?? '');
+    const redeemed = await accept(codeOf(invited), undefined, 'the squatter password');
     expect(redeemed.statusCode).toBe(201);
-    return { squatter, token: (redeemed.json() as { pat: { value: string } }).pat.value };
+    return { squatter, workspaceId, invite, redeemed };
   }
 
-  it('a viewer who registered a newcomer’s e-mail gains no role when an owner later adds that e-mail as administrator', async () => {
-    const email = uniqueEmail('newhire');
-    const { squatter, token } = await squat(email);
-    const added = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'administrator' });
-    expect(added.statusCode).toBe(201);
-    expect(added.json()).toMatchObject({ status: 'invited', role: 'administrator' });
-    // The squatted account is not a member: its token opens nothing in this workspace.
-    expectError(
-      await t.call({ method: 'GET', url: '/v1/admin/workspace-members', token, workspaceId: t.workspaceId }),
-      401,
-      'Unauthorized',
-    );
-    // Nobody but the inviting administrator ever sees the code: not in the member list, not by id.
-    const list = await caller(t, squatter.token)('GET', '/v1/admin/workspace-members');
-    expect(list.statusCode).toBe(200);
-    expect(JSON.stringify(list.json())).not.toContain('inv_');
+  it('answers an anonymous accept alike whether the e-mail has an account or not (status and body)', async () => {
+    const taken = uniqueEmail('taken');
+    await t.app.services.identity.createAccount(taken, 'Has An Account');
+    await t.app.services.identity.setPassword(taken, 'the real password');
+    const fresh = uniqueEmail('fresh');
+    const { invite, workspaceId } = await squat(uniqueEmail('unused'));
+    const answers = [];
+    for (const email of [taken, fresh]) {
+      const res = await accept(codeOf(await invite(email)), undefined, 'a guessed password');
+      answers.push({ status: res.statusCode, body: res.json() as Record<string, unknown> });
+    }
+    expect(answers).toEqual([
+      { status: 201, body: { email: taken, workspaceId } },
+      { status: 201, body: { email: fresh, workspaceId } },
+    ]);
+    // The account was not touched: its password still signs in, the guessed one does not.
+    expect((await signIn(taken, 'the real password')).statusCode).toBe(201);
+    expectError(await signIn(taken, 'a guessed password'), 401, 'Unauthorized');
   });
 
-  it('an administrator elsewhere cannot become administrator of another workspace and read its chat secrets', async () => {
+  it('a squatted account nobody signed into goes to whoever redeems the next invitation from another workspace', async () => {
     const b = await t.otherTenant();
     const email = uniqueEmail('b-admin');
-    const { token } = await squat(email);
+    const { squatter, workspaceId: squatterWorkspace } = await squat(email);
     const added = await caller(t, b.token, b.workspaceId)('POST', '/v1/admin/workspace-members', {
       email,
       role: 'administrator',
     });
-    expect(added.statusCode).toBe(201);
     expect(added.json()).toMatchObject({ status: 'invited' });
-    expectError(
-      await t.call({
-        method: 'GET',
-        url: `/v1/admin/bots/${b.botId}/chat`,
-        token,
-        workspaceId: b.workspaceId,
-      }),
-      401,
-      'Unauthorized',
-    );
-    // Accepting needs the code B's owner holds; signed in as the account, with it, the account joins.
-    const code = (added.json() as MemberBody).invitation?.code ?? '';
-    expectError(await accept(code), 409, 'AlreadyExists');
-    expect((await accept(code, token)).statusCode).toBe(201);
+    const redeemed = await accept(codeOf(added), undefined, 'the real owner password');
+    expect(redeemed.json()).toEqual({ email, workspaceId: b.workspaceId });
+
+    // The real owner signs in and is B's administrator; the squatter's password opens nothing any more.
+    const owner = await signIn(email, 'the real owner password');
+    expect(owner.statusCode).toBe(201);
+    const cookie = owner.cookies.find((x) => x.name === 'parley_session')?.value;
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/v1/admin/workspace-members/me',
+      headers: { cookie: `parley_session=${cookie}`, 'x-workspace-id': b.workspaceId },
+    });
+    expect(me.json()).toMatchObject({ email, role: 'administrator', status: 'active' });
+    expectError(await signIn(email, 'the squatter password'), 401, 'Unauthorized');
+    // Nothing the squatter set up stays with the account: it left the squatter's workspace.
+    const members = await t.call({
+      method: 'GET',
+      url: '/v1/admin/workspace-members',
+      token: squatter.token,
+      workspaceId: squatterWorkspace,
+    });
+    expect((members.json() as { members: MemberBody[] }).members.map((m) => m.email)).not.toContain(email);
+
+    // Signed into now: a further invitation elsewhere cannot reset it.
+    const again = await squat(uniqueEmail('unused'));
+    const third = await accept(codeOf(await again.invite(email)), undefined, 'the squatter password');
+    expect(third.json()).toEqual({ email, workspaceId: again.workspaceId });
+    expect((await signIn(email, 'the real owner password')).statusCode).toBe(201);
+    expectError(await signIn(email, 'the squatter password'), 401, 'Unauthorized');
+  });
+
+  it('the workspace whose invitation made the account cannot reset it with another of its invitations', async () => {
+    const email = uniqueEmail('same-workspace');
+    const { squatter, workspaceId, invite } = await squat(email);
+    const mine = caller(t, squatter.token, workspaceId);
+    const listed = (await mine('GET', '/v1/admin/workspace-members')).json() as { members: MemberBody[] };
+    const member = listed.members.find((m) => m.email === email);
+    expect((await mine('DELETE', `/v1/admin/workspace-members/${member?.id}`)).statusCode).toBe(200);
+    const res = await accept(codeOf(await invite(email)), undefined, 'another squatter password');
+    expect(res.json()).toEqual({ email, workspaceId });
+    expectError(await signIn(email, 'another squatter password'), 401, 'Unauthorized');
+  });
+
+  it('a viewer who registered a newcomer’s e-mail and signed in gains no role when an owner later adds that e-mail', async () => {
+    const email = uniqueEmail('newhire');
+    const { squatter } = await squat(email);
+    const session = await signIn(email, 'the squatter password');
+    expect(session.statusCode).toBe(201);
+    const cookie = session.cookies.find((x) => x.name === 'parley_session')?.value;
+    const added = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'administrator' });
+    expect(added.json()).toMatchObject({ status: 'invited', role: 'administrator' });
+    const here = await t.app.inject({
+      method: 'GET',
+      url: '/v1/admin/workspace-members',
+      headers: { cookie: `parley_session=${cookie}`, 'x-workspace-id': t.workspaceId },
+    });
+    expectError(here, 401, 'Unauthorized');
+    // Nobody but the inviting administrator ever sees the code: not in the member list, not by id.
+    const list = await caller(t, squatter.token)('GET', '/v1/admin/workspace-members');
+    expect(list.statusCode).toBe(200);
+    expect(JSON.stringify(list.json())).not.toContain('inv_');
   });
 
   it('refuses an invitation accepted with another account’s token (403) or a bot key (403), and changes nothing', async () => {
@@ -681,10 +746,6 @@ describe('invitations are accepted only by the person they name (no e-mail squat
     expect(still.json()).toMatchObject({ status: 'invited' });
     // The code still works for the person it names.
     const joined = await accept(m.invitation?.code ?? '');
-    expect(joined.statusCode).toBe(201);
-    expect(joined.json()).toMatchObject({
-      account: { email },
-      pat: { value: expect.stringMatching(/^pat_/) },
-    });
+    expect(joined.json()).toEqual({ email, workspaceId: t.workspaceId });
   });
 });

@@ -40,6 +40,7 @@ export function memberQueries(
   | 'updateMemberRole'
   | 'linkMember'
   | 'deleteMember'
+  | 'deleteMembershipsOf'
   | 'countOwners'
 > {
   return {
@@ -83,6 +84,9 @@ export function memberQueries(
     },
     async deleteMember(id) {
       await db.deleteFrom('members').where('id', '=', id).execute();
+    },
+    async deleteMembershipsOf(accountId) {
+      await db.deleteFrom('members').where('account_id', '=', accountId).execute();
     },
     countOwners: (workspaceId) => countIn(db, 'members', workspaceId, { role: 'owner', accepted: true }),
   };

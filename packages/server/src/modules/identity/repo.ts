@@ -52,7 +52,14 @@ export interface IdentityRepo {
   accountById(id: string): Promise<AccountRow | undefined>;
   /** The account of an e-mail, whatever its case. */
   accountByEmail(email: string): Promise<AccountRow | undefined>;
-  updateAccount(id: string, values: Partial<Pick<AccountRow, 'display_name' | 'updated_at'>>): Promise<void>;
+  updateAccount(
+    id: string,
+    values: Partial<Pick<AccountRow, 'display_name' | 'updated_at' | 'unclaimed_via'>>,
+  ): Promise<void>;
+  /** Marks an account claimed (someone signed into it): no invitation resets it any more. */
+  claimAccount(id: string): Promise<void>;
+  /** Revokes every live personal access token of an account. */
+  revokeAccountTokens(accountId: string, at: string): Promise<void>;
 
   insertToken(row: TokenRow): Promise<void>;
   tokenByHash(hash: string): Promise<TokenRow | undefined>;
@@ -85,6 +92,8 @@ export interface IdentityRepo {
   updateMemberRole(id: string, role: string, at: string): Promise<void>;
   linkMember(id: string, accountId: string, at: string): Promise<void>;
   deleteMember(id: string): Promise<void>;
+  /** Removes an account from every workspace it is a member of. */
+  deleteMembershipsOf(accountId: string): Promise<void>;
   /** Owners of a workspace who have accepted (pending owner invitations do not count). */
   countOwners(workspaceId: string): Promise<number>;
 
@@ -114,6 +123,8 @@ function accountQueries(
   | 'accountById'
   | 'accountByEmail'
   | 'updateAccount'
+  | 'claimAccount'
+  | 'revokeAccountTokens'
   | 'insertToken'
   | 'tokenByHash'
   | 'tokenById'
@@ -131,6 +142,22 @@ function accountQueries(
       db.selectFrom('accounts').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst(),
     async updateAccount(id, values) {
       await db.updateTable('accounts').set(values).where('id', '=', id).execute();
+    },
+    async claimAccount(id) {
+      await db
+        .updateTable('accounts')
+        .set({ unclaimed_via: null })
+        .where('id', '=', id)
+        .where('unclaimed_via', 'is not', null)
+        .execute();
+    },
+    async revokeAccountTokens(accountId, at) {
+      await db
+        .updateTable('tokens')
+        .set({ revoked_at: at })
+        .where('account_id', '=', accountId)
+        .where('revoked_at', 'is', null)
+        .execute();
     },
 
     async insertToken(row) {

@@ -88,6 +88,8 @@ export function identitySessions(ctx: IdentityContext): IdentitySessions {
         if (rehashed) await repo.setPassword(account.id, rehashed, row.created_at);
         await repo.pruneSessions(account.id, row.created_at, new Date(at.getTime() - idleMs).toISOString());
         await repo.insertSession(row);
+        // Signed into: no later invitation resets this account (modules/identity/invitations.ts).
+        if (account.unclaimed_via !== null) await identityRepo(tx).claimAccount(account.id);
       });
       return { account: toAccount(account), session: toSession(row, idleMs, row.id), secret };
     },

@@ -1,10 +1,11 @@
-import { AcceptInvitationBody, Account, CreatedToken } from '@parley/protocol';
+import { AcceptInvitationBody, Account } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
+import { header } from '../../../http/headers.js';
 import { ADMIN_SECURITY, ANONYMOUS_BODY_LIMIT, operations } from '../../../http/operation.js';
 import type { IdentityService } from '../contract.js';
 
-/** Redeeming an invitation code: anonymously (a new account) or signed in as the account it names. */
+/** Redeeming an invitation code: anonymously with a password (then sign in), or signed in as the account it names. */
 export function invitationRoutes(app: FastifyInstance, { identity }: { identity: IdentityService }) {
   const op = operations(app, { tags: ['account'], security: ADMIN_SECURITY });
 
@@ -15,22 +16,25 @@ export function invitationRoutes(app: FastifyInstance, { identity }: { identity:
       auth: 'optional',
       bodyLimit: ANONYMOUS_BODY_LIMIT,
       description:
-        'Redeems a one-time invitation code. Without a token it creates the account of the invited e-mail and answers its first personal access token (`pat`). When an account already holds that e-mail, only that account may accept: send its token, and the answer has no `pat`; 409 without one, 403 for another account.',
+        'Redeems a one-time invitation code. Signed in (a token or the session cookie), only the account of the invited e-mail may accept (403 for another), and the answer names it. Without a token, `password` is required and the answer is the same whether or not an account holds the e-mail: the account is created with that password (or, if an invitation from another workspace made it and nobody ever signed into it, reset to it), or an existing account joins when the password is its own; then sign in with the e-mail and password. The code is used up either way.',
       body: AcceptInvitationBody,
       status: 201,
       response: Type.Object({
-        account: Account,
-        pat: Type.Optional(CreatedToken),
+        email: Type.String(),
         workspaceId: Type.String(),
+        account: Type.Optional(Account),
       }),
     },
+    // A token is optional here (auth 'optional'): with one, the caller accepts as the account it signs in.
     async (req) => {
-      // A token is optional here (auth 'optional'): with one, the caller accepts as the account it signs in.
-      const result = await identity.acceptInvitation(req.body, req.parley.principal);
+      const result = await identity.acceptInvitation(req.body, req.parley.principal, {
+        userAgent: header(req, 'user-agent') ?? '',
+        address: req.ip,
+      });
       return {
-        account: result.account,
-        ...(result.token ? { pat: result.token } : {}),
+        email: result.email,
         workspaceId: result.workspaceId,
+        ...(result.account ? { account: result.account } : {}),
       };
     },
   );
