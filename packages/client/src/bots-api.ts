@@ -34,6 +34,15 @@ import type {
   ListBotConversationsPage,
 } from './inbox-types.js';
 import { BOT_OPERATIONS } from './operations.js';
+import type {
+  BotQaEntry,
+  CreateQaEntryInput,
+  ListQaEntriesInput,
+  ListQaEntriesPage,
+  QaEntryAnswer,
+  QaEntryInput,
+  UpdateQaEntryInput,
+} from './qa-types.js';
 
 /** The bots of a workspace (`/v1/admin/bots`): bots, their access keys, webchat, chat secrets, logs, usage. */
 export interface BotsApi {
@@ -98,6 +107,25 @@ export interface BotsApi {
    * its knowledge answers' text, sources and retrieval details; nothing is stored.
    */
   previewBotAnswer(input: PreviewBotAnswerInput, options?: RequestOptions): Promise<BotAnswerPreview>;
+  /**
+   * A bot's Q&A entries, oldest first (`GET /v1/admin/bots/{id}/qa`); `search` narrows to entries whose
+   * wordings, answer or tags hold the text. Await for a page, `for await` for every entry.
+   */
+  listQaEntries(
+    input: ListQaEntriesInput,
+    options?: RequestOptions,
+  ): PagePromise<ListQaEntriesPage, BotQaEntry>;
+  /**
+   * Adds a Q&A entry (`POST /v1/admin/bots/{id}/qa`): a visitor question close to one of its wordings is
+   * answered with its answer (Markdown; links only to http(s), mailto: and tel:) before any passage search.
+   */
+  createQaEntry(input: CreateQaEntryInput, options?: RequestOptions): Promise<QaEntryAnswer>;
+  /** One Q&A entry of a bot. */
+  getQaEntry(input: QaEntryInput, options?: RequestOptions): Promise<QaEntryAnswer>;
+  /** Replaces a Q&A entry's wordings and answer (absent `tags`, `enabled`, `knowledgeBaseId` are kept). */
+  updateQaEntry(input: UpdateQaEntryInput, options?: RequestOptions): Promise<QaEntryAnswer>;
+  /** Deletes a Q&A entry. */
+  deleteQaEntry(input: QaEntryInput, options?: RequestOptions): Promise<EmptyResponse>;
 }
 
 /** Sends each method of `BotsApi` as its entry of `BOT_OPERATIONS`. */
@@ -106,4 +134,5 @@ export const BotsApi = apiClass(BOT_OPERATIONS).implementing<BotsApi>({
   getBotLogs: 'logs',
   listBotConversations: 'conversations',
   listBotConversationMessages: 'messages',
+  listQaEntries: 'entries',
 });

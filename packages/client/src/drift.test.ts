@@ -121,6 +121,7 @@ const SAMPLE = {
   tag: 'tag_1',
   destinationKey: 'dest_1',
   conversationId: 'conv_1',
+  entryId: 'qa_1',
   userId: 'user_1',
 };
 const SAMPLE_VALUES = new Set([...Object.values(SAMPLE), 'bot_1']);

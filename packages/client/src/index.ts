@@ -43,6 +43,7 @@ export { DEFAULT_TIMEOUT_MS, type HttpMethod, type RequestOptions } from './http
 export * from './inbox-types.js';
 export * from './local-errors.js';
 export * from './pagination.js';
+export * from './qa-types.js';
 export { encodeQuery, type QueryValue, type TagFilter } from './query.js';
 export {
   DEFAULT_RESUMABLE_ATTEMPTS,

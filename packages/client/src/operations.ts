@@ -110,6 +110,11 @@ export const BOT_OPERATIONS = operations('admin', {
   listBotConversationMessages: 'GET /v1/admin/bots/{id}/conversations/{conversationId}/messages',
   getBotInsights: 'GET /v1/admin/bots/{id}/insights',
   previewBotAnswer: 'POST /v1/admin/bots/{id}/answer-preview',
+  listQaEntries: 'GET /v1/admin/bots/{id}/qa',
+  createQaEntry: 'POST /v1/admin/bots/{id}/qa',
+  getQaEntry: 'GET /v1/admin/bots/{id}/qa/{entryId}',
+  updateQaEntry: 'PUT /v1/admin/bots/{id}/qa/{entryId}',
+  deleteQaEntry: 'DELETE /v1/admin/bots/{id}/qa/{entryId}',
 });
 
 /** The rule of the operations on the workspace their path names: its id is sent as `x-workspace-id` too. */

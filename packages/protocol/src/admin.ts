@@ -385,10 +385,12 @@ export const AnswerPreviewSource = Type.Object({
 export const AnswerPreviewResponse = Type.Object({
   text: Type.String({ description: "The reply's text (Markdown when `format` is markdown)" }),
   format: Type.Union([Type.Literal('text'), Type.Literal('markdown')]),
-  found: Type.Boolean({ description: 'True when the reply answers from passages of the knowledge' }),
+  found: Type.Boolean({
+    description: 'True when the reply answers from passages of the knowledge or from a Q&A entry',
+  }),
   mode: Type.String({
     description:
-      'How the reply was made: passages, generated, not_found, small_talk, unsupported, search_failed, no_engine',
+      'How the reply was made: qa (a Q&A entry of the bot), passages, generated, not_found, small_talk, unsupported, search_failed, no_engine',
   }),
   sources: Type.Array(AnswerPreviewSource),
   replyMode: BotReplyMode,

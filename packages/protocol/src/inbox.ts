@@ -10,7 +10,7 @@ import { ListMeta, PageQuery, Timestamp } from './common.js';
  */
 export const AnswerMode = Type.String({
   description:
-    'How a bot reply was made: not_found, passages, generated, small_talk, unsupported, search_failed, no_engine or failed',
+    'How a bot reply was made: not_found, qa (a Q&A entry of the bot), passages, generated, small_talk, unsupported, search_failed, no_engine or failed',
 });
 
 /** A conversation of a bot as its owners see it in the inbox (Admin API). */

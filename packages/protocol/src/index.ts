@@ -6,5 +6,6 @@ export * from './files.js';
 export * from './inbox.js';
 export * from './insights.js';
 export * from './keys.js';
+export * from './qa.js';
 export * from './search.js';
 export * from './webchat-config.js';

@@ -59,7 +59,8 @@ export type IdPrefix =
   | 'msg'
   | 'evt'
   | 'whevt'
-  | 'sess';
+  | 'sess'
+  | 'qa';
 
 /** A new prefixed, time-sortable id such as `wkspace_01K86…`. */
 export function newId(prefix: IdPrefix): string {

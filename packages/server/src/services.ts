@@ -43,6 +43,8 @@ import { type KnowledgeBaseService, knowledgeBaseService } from './modules/knowl
 import { type PassagesService, passagesService } from './modules/knowledge/passages.js';
 import { type SearchService, searchService } from './modules/knowledge/search.js';
 import { type LogsService, logsService } from './modules/logs/service.js';
+import { qaEmbedJob } from './modules/qa/embedding.js';
+import { type QaService, qaService } from './modules/qa/service.js';
 import { type DocumentReader, documentReader } from './search/document-reader.js';
 import { autoUseLitePrecision, embedderFromConfig, type UseLitePrecision } from './search/embed/index.js';
 import { createPassageIndex, type PassageIndex, readModelRow } from './search/index/index.js';
@@ -100,6 +102,8 @@ export interface Services {
   sources: SourceLinks;
   /** The knowledge answers the chat reply job asks (undefined: none); the answer preview asks the same. */
   responder: KnowledgeResponder | undefined;
+  /** Bots' Q&A entries (answered before any passage search). */
+  qa: QaService;
 }
 
 /**
@@ -327,6 +331,7 @@ export function buildServices(deps: ServiceDeps): Services {
     bus,
     signalRetentionMs: config.chat.signalRetentionMs,
   });
+  const qa = qaService({ db: deps.db.kysely, clock, audit: admin.audit, bots, jobs, embedder, logger });
   const responder =
     deps.responder !== undefined
       ? (deps.responder ?? undefined)
@@ -337,6 +342,7 @@ export function buildServices(deps: ServiceDeps): Services {
           passages: knowledge.passages,
           chatModel: chatModelFromConfig(config.chatModel),
           semanticMinSimilarity: semanticMinSimilarityFor(embedder),
+          entries: qa,
           publicUrl: config.publicUrl,
           logger,
         });
@@ -351,6 +357,8 @@ export function buildServices(deps: ServiceDeps): Services {
       maxAttempts: config.chat.webhookMaxAttempts,
       clock,
     }),
+    // A saved Q&A entry's wordings are embedded by the chat workers: small, and the next visitor waits for them.
+    ...(embedder ? [qaEmbedJob({ db: deps.db.kysely, embedder })] : []),
   ];
   const runner = jobRunner({ queue: jobs, clock, logger });
   const jobHandlers = registerBackgroundWork({
@@ -379,5 +387,6 @@ export function buildServices(deps: ServiceDeps): Services {
     chat,
     sources: sourceLinks({ chat, knowledgeBases, files }),
     responder,
+    qa,
   };
 }

@@ -20,6 +20,7 @@ import { insightsService } from './modules/insights/service.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
 import { knowledgeRoutes } from './modules/knowledge/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
+import { qaRoutes } from './modules/qa/routes.js';
 import { webchatRoutes } from './modules/webchat/routes.js';
 import { webchatService } from './modules/webchat/service.js';
 import type { Services } from './services.js';
@@ -79,6 +80,7 @@ async function adminSurface(admin: FastifyInstance, { config, services }: Surfac
     previews: answerPreviewService({ bots: services.bots, responder: services.responder }),
     toBotLog: preHandler,
   });
+  qaRoutes(admin, { qa: services.qa, toBotLog: preHandler });
 }
 
 /** The Files API (`/v1/files`): a token acting on the bot named by x-bot-id; search and knowledge bases too. */

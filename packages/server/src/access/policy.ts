@@ -36,6 +36,9 @@ export const ACTIONS = [
   // A bot's conversations and transcripts (visitors' messages, retrieval details, feedback): a read, so
   // every role that sees bots (viewer up) reads them; billing sees no bot, bot and integration keys nothing.
   'conversation.read',
+  // A bot's Q&A entries (modules/qa): viewers read them, developers and above write them.
+  'qa.read',
+  'qa.write',
 ] as const;
 /** An action of the permission policy. */
 export type Action = (typeof ACTIONS)[number];
@@ -57,6 +60,7 @@ const READS: Action[] = [
   'integration.read',
   'integrationKey.read',
   'conversation.read',
+  'qa.read',
 ];
 
 function row(rules: Partial<Record<Action, Rule>>): Record<Action, Rule> {
@@ -79,6 +83,7 @@ const developer: Partial<Record<Action, Rule>> = {
   'integrationKey.revoke': true,
   'chatSecret.reveal': true,
   'chatSecret.rotate': true,
+  'qa.write': true,
 };
 
 /**

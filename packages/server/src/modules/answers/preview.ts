@@ -24,8 +24,8 @@ export interface AnswerPreviewDeps {
   clock?: () => Date;
 }
 
-/** Modes whose reply answers from the knowledge's passages. */
-const FOUND_MODES: ReadonlySet<string> = new Set<AnswerMode>(['passages', 'generated']);
+/** Modes whose reply answers from the knowledge: its passages, or a Q&A entry. */
+const FOUND_MODES: ReadonlySet<string> = new Set<AnswerMode>(['qa', 'passages', 'generated']);
 
 /** The preview message: a user's text message of a conversation that does not exist. */
 function previewMessage(text: string, at: Date): ChatMessage {

@@ -3,6 +3,7 @@ import { type Logger, silentLogger } from '../../logger.js';
 import type { KnowledgeResponder, Reply, ReplyRequest, ReplyStream } from '../chat/reply-port.js';
 import type { FilesContext, FilesService } from '../files/service.js';
 import type { PassagesService } from '../knowledge/passages.js';
+import type { QaMatch, QaService } from '../qa/contract.js';
 import type { ChatModel } from './chat-model.js';
 import {
   type AnswerSource,
@@ -28,6 +29,11 @@ export interface KnowledgeResponderDeps extends RetrievalDeps {
   files: Pick<FilesService, 'get'>;
   /** A file's passages, for the title of a source without a metadata title (its first heading). */
   passages?: Pick<PassagesService, 'list'> | undefined;
+  /**
+   * The bot's Q&A entries: a question close to an entry's wordings is answered with its answer, before any
+   * passage search (absent: none).
+   */
+  entries?: Pick<QaService, 'match'> | undefined;
   /** The chat model that writes answers from the passages; without it the bot quotes them. */
   chatModel?: ChatModel | undefined;
   /** Milliseconds for latencies (default `performance.now`). */
@@ -43,6 +49,7 @@ export interface KnowledgeResponderDeps extends RetrievalDeps {
 
 /** How a reply was made, as the debug details tell it. */
 export type AnswerMode =
+  | 'qa'
   | 'passages'
   | 'generated'
   | 'not_found'
@@ -100,6 +107,10 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
         messageId: request.message.id,
       });
 
+      const entry = await entryFor(deps, log, request.botId, query, now);
+      if (entry) return entry;
+      request.signal?.throwIfAborted();
+
       const searchStarted = now();
       let retrieved: Retrieved;
       try {
@@ -139,6 +150,41 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
         publicUrl: deps.publicUrl,
         log,
       });
+    },
+  };
+}
+
+/**
+ * The reply of the bot's Q&A entry the question asks, if one does: the entry's answer (Markdown), its message
+ * metadata `answer: {mode: 'qa', entryId}`, the debug details saying which wording matched and how. A lookup
+ * that fails is logged and the passages answer instead.
+ */
+async function entryFor(
+  deps: Pick<KnowledgeResponderDeps, 'entries'>,
+  log: Logger,
+  botId: string,
+  query: string,
+  now: () => number,
+): Promise<Reply | undefined> {
+  if (!deps.entries) return undefined;
+  const started = now();
+  let match: QaMatch | undefined;
+  try {
+    match = await deps.entries.match(botId, query);
+  } catch (error) {
+    log.warn({ err: error }, 'Looking the question up among the Q&A entries failed; the passages answer');
+    return undefined;
+  }
+  if (!match) return undefined;
+  const { entryId, answer, ...how } = match;
+  return {
+    messages: [
+      { payload: { type: 'markdown', markdown: answer }, metadata: { answer: { mode: 'qa', entryId } } },
+    ],
+    debug: {
+      mode: 'qa' satisfies AnswerMode,
+      query,
+      qa: { entryId, ...how, ms: Math.round(now() - started) },
     },
   };
 }

@@ -27,7 +27,10 @@ export type AuditAction =
   | 'INSTALL_INTEGRATION'
   | 'UNINSTALL_INTEGRATION'
   | 'CREATE_INTEGRATION_KEY'
-  | 'REVOKE_INTEGRATION_KEY';
+  | 'REVOKE_INTEGRATION_KEY'
+  | 'CREATE_QA_ENTRY'
+  | 'UPDATE_QA_ENTRY'
+  | 'DELETE_QA_ENTRY';
 
 /** Who did it: an account (with e-mail) or nobody in particular (the system). */
 export interface AuditWho {

@@ -1,0 +1,43 @@
+import type { ListQaEntriesQuery, QaEntry, QaEntryFields } from '@parley/protocol';
+import type { Actor } from '../../access/principal.js';
+import type { Page } from '../../http/pagination.js';
+
+/** The payload of a `qa_embed` job: embed the wordings of one entry that have no vector of the model yet. */
+export interface QaEmbedJob {
+  botId: string;
+  entryId: string;
+}
+
+/** A visitor question matched to an entry: the entry, its answer, the wording it came closest to, and how. */
+export interface QaMatch {
+  entryId: string;
+  /** The entry's answer (Markdown). */
+  answer: string;
+  /** The wording of the entry the question came closest to. */
+  wording: string;
+  /** `words`: its content words overlap enough; `meaning`: the embedder's vectors are close enough. */
+  by: 'words' | 'meaning';
+  /** The score of that match (word overlap, or cosine similarity), and the bar it passed. */
+  score: number;
+  bar: number;
+}
+
+/**
+ * A bot's Q&A entries (Admin API `/v1/admin/bots/{id}/qa`): wordings of a question and the answer the bot gives
+ * to them before any passage search. Viewers read, developers and above write (`qa.read`, `qa.write`); another
+ * workspace's bot is 404. Each mutation writes its audit record in its transaction.
+ */
+export interface QaService {
+  list(actor: Actor, botId: string, query: ListQaEntriesQuery): Promise<Page<QaEntry>>;
+  /** 400 for a bad answer link, 404 for a knowledge base not of the bot, 403 QuotaExceeded past the limit. */
+  create(actor: Actor, botId: string, fields: QaEntryFields): Promise<QaEntry>;
+  get(actor: Actor, botId: string, entryId: string): Promise<QaEntry>;
+  /** Replaces the entry's fields (an absent `tags`, `enabled` or `knowledgeBaseId` keeps its value). */
+  update(actor: Actor, botId: string, entryId: string, fields: QaEntryFields): Promise<QaEntry>;
+  delete(actor: Actor, botId: string, entryId: string): Promise<void>;
+  /**
+   * The enabled entry of the bot a visitor's question asks, if one is close enough (by its words, or with the
+   * built-in embedder by meaning too); undefined otherwise. For the bot's knowledge answers (modules/answers).
+   */
+  match(botId: string, question: string): Promise<QaMatch | undefined>;
+}

@@ -1,0 +1,256 @@
+import { MAX_QA_QUESTION_CHARS } from '@parley/protocol';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { UseLiteEmbedder } from '../../search/embed/index.js';
+import { caller } from '../../test-support/admin-calls.js';
+import { chatClient } from '../../test-support/chat.js';
+import { HANDBOOK, uploadIndexed } from '../../test-support/files-indexing.js';
+import { useTestApp } from '../../test-support/fixtures.js';
+import { postgresTestUrl, type TestApp, type TestMember } from '../../test-support/harness.js';
+import { badFields, expectError } from '../../test-support/wire.js';
+
+interface Entry {
+  id: string;
+  questions: string[];
+  answer: string;
+  tags: Record<string, string>;
+  enabled: boolean;
+  knowledgeBaseId?: string;
+  embedded: boolean;
+}
+
+const REFUND = {
+  questions: ['How do I get a refund?', 'Can I have my money back?'],
+  answer: 'Write to [support](mailto:help@example.com) within **30 days**: refunds take 5 days.',
+  tags: { topic: 'billing' },
+};
+
+/** The Admin API of a bot's Q&A entries, with the bootstrap bot. */
+function qaCalls(t: TestApp) {
+  const base = () => `/v1/admin/bots/${t.botId}/qa`;
+  return {
+    base,
+    async create(body: unknown, call = t.asOwner): Promise<Entry> {
+      const res = await call('POST', base(), body);
+      expect(res.statusCode, res.body).toBe(201);
+      return (res.json() as { entry: Entry }).entry;
+    },
+    async preview(question: string) {
+      const res = await t.asOwner('POST', `/v1/admin/bots/${t.botId}/answer-preview`, { question });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { text: string; mode: string; found: boolean; debug?: Record<string, unknown> };
+    },
+  };
+}
+
+/** Runs `check` until it holds (what it waits for happens in a background job), failing after `timeoutMs`. */
+async function eventually(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+function qaSuite(databaseUrl?: string) {
+  const t = useTestApp({ workers: true, ...(databaseUrl ? { databaseUrl } : {}) });
+  const qa = qaCalls(t);
+  let viewer: TestMember;
+  let developer: TestMember;
+
+  beforeAll(async () => {
+    await uploadIndexed(t, 'handbook.md', HANDBOOK);
+    viewer = await t.addMember('viewer');
+    developer = await t.addMember('developer');
+  });
+
+  it('creates, reads, replaces and deletes an entry, each change in the audit trail', async () => {
+    const entry = await qa.create(REFUND);
+    expect(entry).toMatchObject({ ...REFUND, botId: t.botId, enabled: true, embedded: false });
+    expect(entry.id).toMatch(/^qa_/);
+    const url = `${qa.base()}/${entry.id}`;
+    expect((await t.asOwner('GET', url)).json()).toEqual({ entry });
+
+    const replaced = await t.asOwner('PUT', url, {
+      questions: ['  Refund   policy? ', 'refund policy?', 'Money back'],
+      answer: 'See [the policy](https://example.com/refunds).',
+      enabled: false,
+    });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    expect(replaced.json().entry).toMatchObject({
+      questions: ['Refund policy?', 'Money back'],
+      answer: 'See [the policy](https://example.com/refunds).',
+      tags: REFUND.tags,
+      enabled: false,
+    });
+
+    expect((await t.asOwner('DELETE', url)).json()).toEqual({});
+    expectError(await t.asOwner('GET', url), 404, 'ResourceNotFound');
+    expectError(await t.asOwner('DELETE', url), 404, 'ResourceNotFound');
+    const audit = await t.asOwner('GET', `/v1/admin/workspaces/${t.workspaceId}/audit-records?pageSize=10`);
+    const actions = (audit.json() as { records: Array<{ action: string; resourceId: string }> }).records
+      .filter((r) => r.resourceId === entry.id)
+      .map((r) => r.action);
+    expect(actions).toEqual(['DELETE_QA_ENTRY', 'UPDATE_QA_ENTRY', 'CREATE_QA_ENTRY']);
+  });
+
+  it('lets a viewer read but not write (403, nothing changed); a developer writes', async () => {
+    const entry = await qa.create(REFUND);
+    const asViewer = caller(t, viewer.token);
+    expect((await asViewer('GET', qa.base())).statusCode).toBe(200);
+    expect((await asViewer('GET', `${qa.base()}/${entry.id}`)).json().entry.id).toBe(entry.id);
+    expectError(await asViewer('POST', qa.base(), REFUND), 403, 'Forbidden');
+    expectError(await asViewer('PUT', `${qa.base()}/${entry.id}`, REFUND), 403, 'Forbidden');
+    expectError(await asViewer('DELETE', `${qa.base()}/${entry.id}`), 403, 'Forbidden');
+    expect((await t.asOwner('GET', `${qa.base()}/${entry.id}`)).json().entry.answer).toBe(REFUND.answer);
+
+    const asDeveloper = caller(t, developer.token);
+    const mine = await qa.create({ questions: ['Developer question?'], answer: 'Yes.' }, asDeveloper);
+    expect((await asDeveloper('DELETE', `${qa.base()}/${mine.id}`)).statusCode).toBe(200);
+    expect((await t.asOwner('DELETE', `${qa.base()}/${entry.id}`)).statusCode).toBe(200);
+  });
+
+  it('refuses bad entries with a 400 naming the field, and stores nothing', async () => {
+    const count = async () =>
+      ((await t.asOwner('GET', qa.base())).json() as { entries: Entry[] }).entries.length;
+    const before = await count();
+    const bad: Array<[unknown, string]> = [
+      [{ questions: [], answer: 'x' }, 'questions'],
+      [{ questions: ['   '], answer: 'x' }, 'questions.0'],
+      [{ questions: ['ok?'], answer: '' }, 'answer'],
+      [{ questions: ['x'.repeat(MAX_QA_QUESTION_CHARS + 1)], answer: 'x' }, 'questions.0'],
+      [{ questions: Array.from({ length: 21 }, (_, i) => `q${i}`), answer: 'x' }, 'questions'],
+      [{ questions: ['ok?'], answer: 'a'.repeat(5001) }, 'answer'],
+      [{ answer: 'x' }, 'questions'],
+    ];
+    for (const [body, field] of bad) {
+      const res = expectError(await t.asOwner('POST', qa.base(), body), 400, 'InvalidPayload');
+      expect(badFields(res).join(' '), JSON.stringify(body).slice(0, 80)).toContain(field);
+    }
+    for (const link of ['javascript:alert(1)', 'data:text/html,x', '/relative', 'ftp://example.com/x']) {
+      for (const answer of [
+        `[click](${link})`,
+        `![img](${link})`,
+        `[r]: ${link}\n\n[click][r]`,
+        `<a href="${link}">x</a>`,
+      ]) {
+        const res = expectError(
+          await t.asOwner('POST', qa.base(), { questions: ['ok?'], answer }),
+          400,
+          'InvalidPayload',
+        );
+        expect(badFields(res)).toEqual(['answer']);
+      }
+    }
+    expectError(
+      await t.asOwner('POST', `/v1/admin/bots/${t.botId}/qa`, {
+        questions: ['ok?'],
+        answer: 'x',
+        knowledgeBaseId: 'kb_missing',
+      }),
+      404,
+      'ResourceNotFound',
+    );
+    expect(await count()).toBe(before);
+    expectError(await t.asOwner('GET', `${qa.base()}/qa_missing`), 404, 'ResourceNotFound');
+    expectError(await t.asOwner('PUT', `${qa.base()}/qa_missing`, REFUND), 404, 'ResourceNotFound');
+    const other = await t.otherTenant();
+    expectError(await t.asOwner('GET', `/v1/admin/bots/${other.botId}/qa`), 404, 'ResourceNotFound');
+  });
+
+  it('lists in pages, oldest first, and searches wordings, answers and tags (case aside, % taken literally)', async () => {
+    const made: Entry[] = [];
+    for (let i = 0; i < 5; i++)
+      made.push(
+        await qa.create({
+          questions: [`Paging question ${i}?`],
+          answer: `Answer ${i} at 100%`,
+          tags: { page: `p${i}` },
+        }),
+      );
+    const first = (await t.asOwner('GET', `${qa.base()}?pageSize=3&search=PAGING`)).json();
+    expect(first.entries.map((e: Entry) => e.id)).toEqual(made.slice(0, 3).map((e) => e.id));
+    const second = (
+      await t.asOwner('GET', `${qa.base()}?pageSize=3&search=paging&nextToken=${first.meta.nextToken}`)
+    ).json();
+    expect(second.entries.map((e: Entry) => e.id)).toEqual(made.slice(3).map((e) => e.id));
+    expect(second.meta).toEqual({});
+    const byAnswer = (
+      await t.asOwner('GET', `${qa.base()}?search=${encodeURIComponent('answer 3 at 100%')}`)
+    ).json();
+    expect(byAnswer.entries.map((e: Entry) => e.id)).toEqual([made[3]?.id]);
+    const byTag = (await t.asOwner('GET', `${qa.base()}?search=page%3Dp4`)).json();
+    expect(byTag.entries.map((e: Entry) => e.id)).toEqual([made[4]?.id]);
+    expect((await t.asOwner('GET', `${qa.base()}?search=%25%25%25`)).json().entries).toEqual([]);
+    for (const e of made) await t.asOwner('DELETE', `${qa.base()}/${e.id}`);
+  });
+
+  it('answers a question close to an entry with its answer before any passage search; not an unrelated one, not a disabled entry', async () => {
+    const entry = await qa.create({
+      questions: ['How do I get a refund?'],
+      answer: 'Refunds: write to [support](mailto:help@example.com).',
+    });
+    const reworded = await qa.preview('refund please');
+    expect(reworded).toMatchObject({ mode: 'qa', text: entry.answer, format: 'markdown', found: true });
+    expect(reworded.debug).toMatchObject({ mode: 'qa', qa: { entryId: entry.id, by: 'words' } });
+    // The handbook answers this one by its passages, as before.
+    const unrelated = await qa.preview('What are the office opening hours?');
+    expect(unrelated.mode).not.toBe('qa');
+    const put = await t.asOwner('PUT', `${qa.base()}/${entry.id}`, {
+      questions: entry.questions,
+      answer: entry.answer,
+      enabled: false,
+    });
+    expect(put.statusCode).toBe(200);
+    expect((await qa.preview('refund please')).mode).not.toBe('qa');
+    await t.asOwner('DELETE', `${qa.base()}/${entry.id}`);
+  });
+}
+
+/** With the shipped model: wordings embedded by the `qa_embed` job after the save, questions matched by meaning. */
+function meaningSuite(databaseUrl?: string) {
+  const embedder = new UseLiteEmbedder();
+  const t = useTestApp({ workers: true, embedder, ...(databaseUrl ? { databaseUrl } : {}) });
+  const qa = qaCalls(t);
+
+  it('embeds the wordings after the save and answers a question of the same meaning in other words, in the chat too', async () => {
+    const entry = await qa.create({
+      questions: ['Do you ship internationally?'],
+      answer: 'Yes, to 40 countries.',
+    });
+    expect(entry.embedded).toBe(false);
+    await eventually(
+      async () => (await t.asOwner('GET', `${qa.base()}/${entry.id}`)).json().entry.embedded === true,
+    );
+    const preview = await qa.preview('Do you ship to Canada?');
+    expect(preview).toMatchObject({ mode: 'qa', text: 'Yes, to 40 countries.' });
+    expect(preview.debug).toMatchObject({
+      qa: { entryId: entry.id, by: 'meaning', wording: 'Do you ship internationally?' },
+    });
+    expect((await qa.preview('Who founded the company?')).mode).not.toBe('qa');
+
+    const chat = chatClient(t);
+    const user = await chat.user();
+    const conversation = await chat.conversation(user);
+    await chat.message(user, conversation, 'Do you ship to Canada?');
+    type Message = { isBot: boolean; payload: { markdown?: string }; metadata?: Record<string, unknown> };
+    let messages: Message[] = [];
+    await eventually(async () => {
+      const res = await chat.call('GET', `/conversations/${conversation}/messages`, { key: user.key });
+      messages = (res.json() as { messages: Message[] }).messages;
+      return messages.some((m) => m.isBot);
+    });
+    expect(messages.find((m) => m.isBot)).toMatchObject({
+      payload: { type: 'markdown', markdown: 'Yes, to 40 countries.' },
+      metadata: { answer: { mode: 'qa', entryId: entry.id } },
+    });
+    const inbox = await t.asOwner('GET', `/v1/admin/bots/${t.botId}/conversations/${conversation}/messages`);
+    const transcript = (inbox.json() as { messages: Array<{ author: string; answer?: string }> }).messages;
+    expect(transcript.find((m) => m.author === 'bot')?.answer).toBe('qa');
+  }, 120_000);
+}
+
+describe('Q&A entries (SQLite)', () => qaSuite());
+describe('Q&A entries by meaning (SQLite)', () => meaningSuite());
+const pgUrl = postgresTestUrl();
+describe.skipIf(!pgUrl)('Q&A entries (PostgreSQL)', () => qaSuite(pgUrl));
+describe.skipIf(!pgUrl)('Q&A entries by meaning (PostgreSQL)', () => meaningSuite(pgUrl));

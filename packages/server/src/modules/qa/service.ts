@@ -1,0 +1,30 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { Logger } from '../../logger.js';
+import type { Embedder } from '../../search/types.js';
+import type { AuditService } from '../audit/service.js';
+import type { BotsService } from '../bots/service.js';
+import type { QaService } from './contract.js';
+import { qaEntries } from './entries.js';
+import { qaMatcher } from './matching.js';
+
+export type { QaMatch, QaService } from './contract.js';
+
+/** What the Q&A service is built from. */
+export interface QaDeps {
+  db: Kysely<Database>;
+  clock: () => Date;
+  audit: AuditService;
+  bots: Pick<BotsService, 'get'>;
+  jobs: Pick<JobQueue, 'enqueue'>;
+  /** The search embedder: wordings get its vectors (null: entries match by words only). */
+  embedder: Embedder | null;
+  logger?: Logger | undefined;
+}
+
+/** A bot's Q&A entries ({@link QaService}): their records and the lookup of a visitor's question. */
+export function qaService(deps: QaDeps): QaService {
+  const matcher = qaMatcher({ db: deps.db, embedder: deps.embedder, logger: deps.logger });
+  return { ...qaEntries(deps), match: (botId, question) => matcher.match(botId, question) };
+}
