@@ -16,6 +16,11 @@ function testFilesUsing(folder: string, pattern: RegExp): string[] {
 const browserFiles = testFilesUsing('e2e', /haveChromium\(/);
 /** Server files that also run on PostgreSQL (when PARLEY_TEST_DATABASE_URL is set): the postgres project. */
 const postgresFiles = testFilesUsing('packages/server/src', /postgresTestUrl\(|PARLEY_TEST_DATABASE_URL/);
+/**
+ * Files that mock a module (`vi.mock`): they need a module graph of their own, so they run isolated (in a worker
+ * whose files share modules, the real module may already be loaded, and the mock would not apply).
+ */
+const mockingFiles = testFilesUsing('packages', /\bvi\.(do)?[mM]ock\(/);
 
 export default defineConfig({
   resolve: {
@@ -35,8 +40,8 @@ export default defineConfig({
     pool: 'forks',
     // Three test files at a time on the 2-core CI machine: the process and browser files mostly wait (on child
     // processes, Chromium, sockets and timers), so a third file in flight keeps both cores busy while they do.
-    // All projects run together (one sequence group), each project's files in a row: browser, e2e, postgres,
-    // server, unit (by name), and within one the longest known first.
+    // All projects run together (one sequence group), each project's files in a row: browser, e2e, isolated,
+    // postgres, server, unit (by name), and within one the longest known first.
     maxWorkers: 3,
     // New password hashes at the test cost (packages/server/src/access/passwords.ts useTestPasswordCost).
     setupFiles: ['./tools/vitest-setup.ts'],
@@ -66,6 +71,7 @@ export default defineConfig({
           // Server files with a PostgreSQL variant (each test on a fresh schema or database of its own).
           name: 'postgres',
           include: postgresFiles,
+          exclude: mockingFiles,
           isolate: false,
         },
       },
@@ -76,8 +82,16 @@ export default defineConfig({
           // module state another leaves behind): a server file's imports cost once per worker, not once per file.
           name: 'server',
           include: ['packages/server/src/**/*.test.ts'],
-          exclude: postgresFiles,
+          exclude: [...postgresFiles, ...mockingFiles],
           isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The files that mock a module, each with modules of its own.
+          name: 'isolated',
+          include: mockingFiles,
         },
       },
       {
@@ -86,6 +100,7 @@ export default defineConfig({
           name: 'unit',
           // bench/: the benchmarks' data sets check their own invariants (bench/visitor-set).
           include: ['packages/{protocol,client,webchat,console}/src/**/*.test.ts', 'bench/**/*.test.ts'],
+          exclude: mockingFiles,
           isolate: false,
         },
       },
