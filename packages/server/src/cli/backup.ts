@@ -11,7 +11,7 @@ export const EXTERNAL_STORES_MESSAGE =
   'this Parley keeps its data elsewhere. Back up PostgreSQL with its own tools, e.g. ' +
   'pg_dump --format=custom "$PARLEY_DATABASE_URL" > parley.dump (restore with pg_restore into an empty database), ' +
   'and the S3 bucket (the objects under PARLEY_S3_PREFIX) with versioning or a copy of the bucket, taken after the dump. ' +
-  'See README, "Backup and restore".';
+  'See docs/cli.md, "Backup and restore".';
 
 interface LocalFlags {
   dataDir?: string;

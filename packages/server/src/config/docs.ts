@@ -2,14 +2,16 @@ import Type from 'typebox';
 import { type Row, renderTable } from './markdown.js';
 import { extension, VARIABLE_NAMES, type VariableName, variableSchema } from './schema.js';
 
-/** The README heading whose table lists the variables. */
-export const CONFIG_HEADING = '## Configuration';
+/** The page that lists the variables, relative to the repository's root. */
+export const CONFIG_DOC = 'docs/configuration.md';
+/** The heading of CONFIG_DOC whose table lists the variables. */
+export const CONFIG_HEADING = '# Configuration';
 /** The configuration table's header row. */
 export const CONFIG_TABLE_HEADER: Row = ['variable', 'default', 'accepts', 'meaning'];
 
 const code = (value: unknown) => `\`${String(value)}\``;
 
-/** A variable's default as the README states it. */
+/** A variable's default as the configuration page states it. */
 function defaultText(name: VariableName): string {
   const stated = extension(name, 'x-default');
   if (stated !== undefined) return stated;
@@ -47,12 +49,12 @@ function meaningText(name: VariableName): string {
   return alias === undefined ? description : `${description}; ${code(alias)} is read when it is unset`;
 }
 
-/** The README table's row of each variable, in schema order. */
+/** The configuration table's row of each variable, in schema order. */
 export function configTableRows(): Row[] {
   return VARIABLE_NAMES.map((name) => [code(name), defaultText(name), acceptsText(name), meaningText(name)]);
 }
 
-/** The README's configuration table, generated from CONFIG_SCHEMA. */
+/** The configuration page's table (docs/configuration.md), generated from CONFIG_SCHEMA. */
 export function renderConfigTable(): string {
   return renderTable(CONFIG_TABLE_HEADER, configTableRows());
 }

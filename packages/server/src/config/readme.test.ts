@@ -1,16 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_HEADING, CONFIG_TABLE_HEADER, configTableRows, renderConfigTable } from './docs.js';
+import {
+  CONFIG_DOC,
+  CONFIG_HEADING,
+  CONFIG_TABLE_HEADER,
+  configTableRows,
+  renderConfigTable,
+} from './docs.js';
 import { readTable, replaceTable } from './markdown.js';
 import { VARIABLE_NAMES } from './schema.js';
 
-const README = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+const PAGE = readFileSync(new URL(`../../../../${CONFIG_DOC}`, import.meta.url), 'utf8');
 const REGENERATE = 'run `npm run docs:tables -w @parley/server` to regenerate it from the schema';
 
-/** The README's configuration table as cells: header row first. */
-const [header, ...rows] = readTable(README, CONFIG_HEADING);
+/** The configuration page's table as cells: header row first. */
+const [header, ...rows] = readTable(PAGE, CONFIG_HEADING);
 
-describe('the README configuration table', () => {
+describe('the configuration table of docs/configuration.md', () => {
   it('has the generated columns', () => {
     expect(header).toEqual(CONFIG_TABLE_HEADER);
   });
@@ -26,18 +32,18 @@ describe('the README configuration table', () => {
     const expected = new Map(configTableRows().map((row) => [row[0], row]));
     const mismatches = rows
       .filter((row) => JSON.stringify(row) !== JSON.stringify(expected.get(row[0] ?? '')))
-      .map((row) => `README ${row.join(' | ')}\nschema ${expected.get(row[0] ?? '')?.join(' | ')}`);
+      .map((row) => `page   ${row.join(' | ')}\nschema ${expected.get(row[0] ?? '')?.join(' | ')}`);
     expect(mismatches, REGENERATE).toEqual([]);
   });
 
   it('is formatted as the generator writes it', () => {
-    expect(replaceTable(README, CONFIG_HEADING, renderConfigTable()) === README, REGENERATE).toBe(true);
+    expect(replaceTable(PAGE, CONFIG_HEADING, renderConfigTable()) === PAGE, REGENERATE).toBe(true);
   });
 
   it('says how to regenerate it', () => {
-    const section = README.slice(
-      README.indexOf(CONFIG_HEADING),
-      README.indexOf('\n## ', README.indexOf(CONFIG_HEADING) + 5),
+    const section = PAGE.slice(
+      PAGE.indexOf(CONFIG_HEADING),
+      PAGE.indexOf('\n## ', PAGE.indexOf(CONFIG_HEADING) + 5),
     );
     expect(section).toContain('npm run docs:tables -w @parley/server');
   });

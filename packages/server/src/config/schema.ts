@@ -12,16 +12,16 @@ export { LOG_LEVELS } from './variables/service.js';
 /**
  * Every environment variable the service reads, as one TypeBox schema: the single source of each variable's
  * type, range, allowed values, format, default and description. `loadConfig` validates against it,
- * `parley --help` lists it and the README's configuration table is generated from it
+ * `parley --help` lists it and the table of docs/configuration.md is generated from it
  * (`npm run docs:tables -w @parley/server`; `readme.test.ts` fails when they differ).
  *
- * Property order is the order of the README table and of the issues a bad environment reports. A variable
+ * Property order is the order of that table and of the issues a bad environment reports. A variable
  * with a `default` is required in {@link ConfigVariables}; one without is `Type.Optional` (unset = undefined).
  * Besides JSON Schema keywords a variable may carry:
  * - `x-invalid`: the message when a value is refused, with `{value}` and `{keyword}` placeholders
  *   (`{enum|or}` lists the allowed values as "a, b or c"); without it the message is derived from the type;
- * - `x-default`: how the README states a default that is not a plain value ("generated", "unlimited"…);
- * - `x-accepts`: how the README states the format a string must have, beside its length bounds;
+ * - `x-default`: how the table states a default that is not a plain value ("generated", "unlimited"…);
+ * - `x-accepts`: how the table states the format a string must have, beside its length bounds;
  * - `x-alias`: an older variable read when this one is unset.
  */
 export const CONFIG_SCHEMA = Type.Object({

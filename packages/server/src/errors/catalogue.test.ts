@@ -3,10 +3,16 @@ import { ERROR_TYPES, type ErrorType } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { readTable, replaceTable } from '../config/markdown.js';
 import { ERROR_CATALOGUE, statusOf } from './catalogue.js';
-import { ERRORS_HEADING, ERRORS_TABLE_HEADER, errorsTableRows, renderErrorsTable } from './docs.js';
+import {
+  ERRORS_DOC,
+  ERRORS_HEADING,
+  ERRORS_TABLE_HEADER,
+  errorsTableRows,
+  renderErrorsTable,
+} from './docs.js';
 
 const SRC = new URL('../', import.meta.url);
-const README = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+const PAGE = readFileSync(new URL(`../../../../${ERRORS_DOC}`, import.meta.url), 'utf8');
 const REGENERATE = 'run `npm run docs:tables -w @parley/server` to regenerate it from the catalogue';
 const listed = ERROR_CATALOGUE.flatMap((entry) => entry.types);
 
@@ -56,8 +62,8 @@ describe('the error catalogue', () => {
   });
 });
 
-describe('the README errors table', () => {
-  const [header, ...rows] = readTable(README, ERRORS_HEADING);
+describe('the errors table of docs/admin-api.md', () => {
+  const [header, ...rows] = readTable(PAGE, ERRORS_HEADING);
 
   it('states every status, type and case as the catalogue renders them', () => {
     expect(header).toEqual(ERRORS_TABLE_HEADER);
@@ -65,6 +71,6 @@ describe('the README errors table', () => {
   });
 
   it('is formatted as the generator writes it', () => {
-    expect(replaceTable(README, ERRORS_HEADING, renderErrorsTable()) === README, REGENERATE).toBe(true);
+    expect(replaceTable(PAGE, ERRORS_HEADING, renderErrorsTable()) === PAGE, REGENERATE).toBe(true);
   });
 });

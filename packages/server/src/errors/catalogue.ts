@@ -26,9 +26,9 @@ const entry = (types: readonly ErrorType[], when: string): ErrorEntry => ({
 });
 
 /**
- * Every error type the service answers with, by status: the README's errors table is generated from it
+ * Every error type the service answers with, by status: the errors table of docs/admin-api.md is generated from it
  * (`npm run docs:tables -w @parley/server`) and `catalogue.test.ts` fails when the service raises a type
- * missing here or the README differs.
+ * missing here or that table differs.
  */
 export const ERROR_CATALOGUE: readonly ErrorEntry[] = [
   entry(

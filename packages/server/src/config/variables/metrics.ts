@@ -5,7 +5,7 @@ export const METRICS_VARIABLES = {
   PARLEY_METRICS: Type.Boolean({
     default: false,
     description:
-      '`true` serves Prometheus metrics at `/metrics` (requests, job queue, indexing, embedding, live streams, database pool, process); see [Metrics](#metrics)',
+      '`true` serves Prometheus metrics at `/metrics` (requests, job queue, indexing, embedding, live streams, database pool, process); see [Metrics](operations.md#metrics)',
   }),
   PARLEY_METRICS_TOKEN: Type.Optional(
     Type.String({

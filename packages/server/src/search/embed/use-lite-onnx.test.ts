@@ -20,10 +20,14 @@ function leastCosine(vectors: Float32Array[], references: Float32Array[], digits
   return least;
 }
 
-/** Real prose: the paragraphs of the repository's README, plus edge cases of the tokenizer. */
+/** The repository's own prose: its README, then the reference pages it leads to. */
+const PROSE = ['README.md', 'docs/configuration.md', 'docs/console.md', 'docs/cli.md', 'docs/admin-api.md'];
+
+/** Real prose: the paragraphs of the repository's README and docs, plus edge cases of the tokenizer. */
 function realTexts(): string[] {
-  const readme = readFileSync(new URL('../../../../../README.md', import.meta.url), 'utf8');
-  const paragraphs = readme
+  const prose = PROSE.map((page) => readFileSync(new URL(`../../../../../${page}`, import.meta.url), 'utf8'));
+  const paragraphs = prose
+    .join('\n\n')
     .split(/\n\s*\n/)
     .map((paragraph) => paragraph.replace(/\s+/g, ' ').trim())
     .filter((paragraph) => /[a-z]{3}/.test(paragraph))
