@@ -325,7 +325,7 @@ async function main(): Promise<void> {
 
     const main = option('parley-main', 'BENCH_PARLEY_MAIN');
     if (main) console.log(`Parley: ${main}`);
-    // BENCH_NODE_ARGS (bench/lib/server.ts) reach Parley's node only, e.g. --max-semi-space-size=4 (README, Memory).
+    // BENCH_NODE_ARGS (bench/lib/server.ts) reach Parley's node only, e.g. --max-semi-space-size=4 (docs/operations.md, Memory).
     const nodeArgs = process.env.BENCH_NODE_ARGS?.trim();
     if (nodeArgs)
       console.log(`Parley's node flags (BENCH_NODE_ARGS): ${nodeArgs}; the bare server runs without them`);

@@ -96,7 +96,7 @@ export const UpsertFileBody = Type.Object({
       configuration: Type.Optional(
         Type.Record(Type.String(), Type.Unknown(), {
           description:
-            "Chunking and parsing options, stored on the file: Parley's chunking.maxTokens/overlapTokens and the public client's options it can honour (README, Indexing options); any other option, or one turned on that Parley does not support, is a 400 naming it",
+            "Chunking and parsing options, stored on the file: Parley's chunking.maxTokens/overlapTokens and the public client's options it can honour (docs/knowledge.md, Indexing options); any other option, or one turned on that Parley does not support, is a 400 naming it",
         }),
       ),
     }),

@@ -8,7 +8,7 @@ import { expectError } from '../../test-support/wire.js';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-/** An HS256 JWT signed by hand with node:crypto, as the README shows a site backend doing it. */
+/** An HS256 JWT signed by hand with node:crypto, as docs/chat-api.md shows a site backend doing it. */
 function handSigned(
   secret: string,
   payload: unknown,
