@@ -55,8 +55,17 @@ function brokenLinks(page: string): string[] {
 }
 
 describe('the README and docs/', () => {
-  it('link only to files and headings that exist', () => {
-    const pages = ['README.md', ...DOCS];
+  it("link only to files and headings that exist, as the packages' and e2e's READMEs do", () => {
+    const packages = readdirSync(join(ROOT, 'packages'))
+      .map((name) => `packages/${name}/README.md`)
+      .filter((path) => existsSync(join(ROOT, path)));
+    const pages = [
+      'README.md',
+      ...DOCS,
+      ...packages,
+      'e2e/README.md',
+      'packages/server/src/search/embed/README.md',
+    ];
     expect(pages.flatMap(brokenLinks)).toEqual([]);
   });
 
