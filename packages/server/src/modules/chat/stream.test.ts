@@ -493,35 +493,38 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
 
 /** A raw HTTP/1.1 GET whose response the test reads only when it chooses (a reader that does not read). */
 /**
- * Posts 120 KB messages to a conversation, as the bot, until the server has had to wait for `reader` (the
- * server's end of its connection needed a drain: the socket buffers are full) and then 20 more, so that the
- * stream is stopped behind its reader whatever the kernel buffers (it may buffer ~36 MB on loopback; at most 560
- * messages, ~67 MB). Answers the message ids in order.
+ * Posts 120 KB messages to a conversation, as the bot, past what `reader`'s connection takes: until the server
+ * has `dropped` the stream (its end of the connection closed), or, for `stopped`, until 20 posts in a row found
+ * the server waiting for the reader to drain its socket; then 20 more for `dropped`. So the stream is stuck
+ * behind its reader whatever the kernel buffers (loopback may take ~36 MB; at most 560 messages, ~67 MB).
+ * Answers the message ids in order.
  */
 async function postPastSocketBuffers(
   chat: ReturnType<typeof chatClient>,
   conversationId: string,
   reader: ServerEnd,
+  until: 'stopped' | 'dropped',
 ): Promise<string[]> {
   const text = 'x'.repeat(120_000);
   const sent: string[] = [];
-  let after = 0;
-  for (let i = 0; i < 560 && after < 20; i++) {
+  let past = 0;
+  for (let i = 0; i < 560 && past < 20; i++) {
     const res = await chat.call('POST', '/messages', {
       bot: true,
       body: { conversationId, payload: { type: 'text', text: `${i} ${text}` } },
     });
     expect(res.statusCode, res.body).toBe(201);
     sent.push((res.json() as { message: { id: string } }).message.id);
-    if (after > 0 || reader.waited()) after += 1;
+    if (until === 'dropped') past = reader.socket.destroyed ? past + 1 : 0;
+    else past = reader.socket.writableNeedDrain ? past + 1 : 0;
   }
-  expect(after, 'the server never had to wait for the reader').toBe(20);
+  expect(past, `the server's end of the reader's connection was never ${until}`).toBe(20);
   return sent;
 }
 
-/** The server's end of a raw reader's connection: whether the server has had to wait for it to drain. */
+/** The server's end of a raw reader's connection. */
 interface ServerEnd {
-  waited(): boolean;
+  socket: Socket;
 }
 
 /**
@@ -537,13 +540,7 @@ function serverEnds(t: TestApp) {
       t.app.server.off('connection', onConnection);
       const socket = sockets.find((s) => s.remotePort === reader.localPort);
       if (!socket) throw new Error("the reader's connection did not reach the app");
-      let waited = false;
-      return {
-        waited: () => {
-          waited ||= socket.writableNeedDrain;
-          return waited;
-        },
-      };
+      return { socket };
     },
   };
 }
@@ -655,7 +652,7 @@ describe('Chat API live stream bounds (a caller may not exhaust the server)', ()
     const reader = await sse.listen(conv, { authorization: `Bearer ${t.botKey}` });
     // Without backpressure the server holds what the socket buffers do not take for the reader; with it, the
     // stream stops, then is dropped.
-    const sent = await postPastSocketBuffers(chat, conv, ends.of(slow.socket));
+    const sent = await postPastSocketBuffers(chat, conv, ends.of(slow.socket), 'dropped');
     const created = (f: SseFrame[]) => f.filter((x) => x.data?.type === 'message_created');
     try {
       await reader.until((f) => created(f).length >= sent.length, 20_000);
@@ -769,7 +766,7 @@ describe('Chat API live stream of a reader that falls behind and catches up', ()
     await behind.opened;
     // More than the loopback socket buffers take (see the bounds test above): the stream stops at 64 KB
     // waiting in its socket, and goes on only once the socket says its reader drained it.
-    const sent = await postPastSocketBuffers(chat, conv, ends.of(behind.socket));
+    const sent = await postPastSocketBuffers(chat, conv, ends.of(behind.socket), 'stopped');
     // The reader catches up (well within the 60 s stall limit) and gets everything; its stream stays open.
     const frames = await behind.readUntil(
       (f) => f.filter((x) => x.type === 'message_created').length >= sent.length,
