@@ -45,6 +45,14 @@ export interface BotExport {
   webchat: WebchatConfiguration;
   knowledgeBases: Array<{ id: string; name: string; tags: Record<string, string>; fileIds: string[] }>;
   files: ExportedFile[];
+  /** The bot's Q&A entries (absent in exports made before them). */
+  qaEntries?: Array<{
+    questions: string[];
+    answer: string;
+    tags: Record<string, string>;
+    enabled: boolean;
+    knowledgeBaseId?: string;
+  }>;
   /** Files left out (no bytes stored yet). */
   skipped: Array<{ key: string; status: string }>;
 }
@@ -119,6 +127,13 @@ export async function exportBot(client: Client, botId: string, output: string): 
       ),
     );
     exported.sort((a, b) => a.key.localeCompare(b.key));
+    const qaEntries = (await client.listQaEntries({ id: botId, pageSize: 100 }).collect()).map((e) => ({
+      questions: e.questions,
+      answer: e.answer,
+      tags: e.tags,
+      enabled: e.enabled,
+      ...(e.knowledgeBaseId ? { knowledgeBaseId: e.knowledgeBaseId } : {}),
+    }));
     const manifest: BotExport = {
       format: 'parley-bot',
       version: 1,
@@ -135,6 +150,7 @@ export async function exportBot(client: Client, botId: string, output: string): 
       webchat: configuration,
       knowledgeBases,
       files: exported,
+      qaEntries,
       skipped,
     };
     await writeFile(join(stage, 'bot.json'), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
@@ -152,6 +168,8 @@ export interface BotImport {
   files: Record<string, string>;
   /** Files whose passages were carried (not extracted again). */
   carried: number;
+  /** Q&A entries added to the new bot. */
+  qaEntries: number;
 }
 
 /**
@@ -239,7 +257,12 @@ export async function importBot(
         if (fileId) await onBot.linkKnowledgeBaseFile({ id: knowledgeBase.id, fileId });
       }
     }
-    return { botId: bot.id, knowledgeBases, files, carried };
+    for (const entry of manifest.qaEntries ?? []) {
+      const { knowledgeBaseId, ...fields } = entry;
+      const kb = knowledgeBaseId ? knowledgeBases[knowledgeBaseId] : undefined;
+      await client.createQaEntry({ id: bot.id, ...fields, ...(kb ? { knowledgeBaseId: kb } : {}) });
+    }
+    return { botId: bot.id, knowledgeBases, files, carried, qaEntries: manifest.qaEntries?.length ?? 0 };
   } finally {
     await rm(stage, { recursive: true, force: true });
   }

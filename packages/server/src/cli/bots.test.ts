@@ -60,6 +60,15 @@ describe('parley bots export and import (another Parley, over HTTP)', () => {
       description: 'Answers otter questions',
       sourceLinks: 'none',
     });
+    const [guides] = await client(source, source.botId).list.knowledgeBases().collect();
+    await client(source).createQaEntry({
+      id: source.botId,
+      questions: ['Do otters hold hands?', 'Why do otters hold paws?'],
+      answer: 'Yes, [while they sleep](https://example.com/otters).',
+      tags: { topic: 'otters' },
+      enabled: false,
+      ...(guides ? { knowledgeBaseId: guides.id } : {}),
+    });
     archive = join(await tempDir(), 'bot.tar.gz');
   });
   afterAll(async () => {
@@ -72,7 +81,7 @@ describe('parley bots export and import (another Parley, over HTTP)', () => {
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
     expect(run.out).toMatch(
-      /^Exported bot \S+ to .*bot\.tar\.gz: 3 file\(s\) \([\d.]+ kB\), 1 knowledge base\(s\)\n$/,
+      /^Exported bot \S+ to .*bot\.tar\.gz: 3 file\(s\) \([\d.]+ kB\), 1 knowledge base\(s\), 1 Q&A entry\n$/,
     );
     const names: string[] = [];
     const modes = new Map<string, number>();
@@ -119,6 +128,16 @@ describe('parley bots export and import (another Parley, over HTTP)', () => {
     const [kb] = await onBot.list.knowledgeBases().collect();
     expect(kb).toMatchObject({ name: 'Guides', files: { total: 3 } });
     expect(Object.values(made.knowledgeBases)).toEqual([kb?.id]);
+    const { entries } = await admin.listQaEntries({ id: made.botId });
+    expect(entries).toEqual([
+      expect.objectContaining({
+        questions: ['Do otters hold hands?', 'Why do otters hold paws?'],
+        answer: 'Yes, [while they sleep](https://example.com/otters).',
+        tags: { topic: 'otters' },
+        enabled: false,
+        knowledgeBaseId: kb?.id,
+      }),
+    ]);
     const env = { ...targetEnv, PARLEY_BOT_ID: made.botId };
     await until(async () => (await onBot.listFiles({ status: ['indexing_completed'] })).files.length === 3);
     for (const doc of docs) {

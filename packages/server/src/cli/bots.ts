@@ -4,6 +4,9 @@ import { type ConnectionFlags, clientOf, remote, remoteOptions } from './connect
 import type { CommandContext } from './context.js';
 import { formatBytes } from './text.js';
 
+/** `n Q&A entries`, singular for one. */
+const entries = (n: number) => `${n} Q&A entr${n === 1 ? 'y' : 'ies'}`;
+
 interface ExportFlags extends ConnectionFlags {
   output?: string;
   json?: boolean;
@@ -27,7 +30,7 @@ export function botTransferCommands(program: Command, ctx: CommandContext): void
       .command('export')
       .summary('write a bot to a .tar.gz, to move it to another Parley (over HTTP)')
       .description(
-        "write a bot's settings, webchat configuration, knowledge bases and files (bytes, tags, metadata, policies, " +
+        "write a bot's settings, webchat configuration, knowledge bases, Q&A entries and files (bytes, tags, metadata, policies, " +
           'links, passages of indexed files) to a .tar.gz, over HTTP (a running Parley: --url, --token, --workspace, --bot). ' +
           'Not exported: conversations, access keys, the webhook URL and secrets.',
       ),
@@ -47,11 +50,12 @@ export function botTransferCommands(program: Command, ctx: CommandContext): void
           export: output,
           files: manifest.files.length,
           knowledgeBases: manifest.knowledgeBases.length,
+          qaEntries: manifest.qaEntries?.length ?? 0,
           skipped: manifest.skipped,
         });
       else
         ctx.io.out(
-          `Exported bot ${botId} to ${output}: ${manifest.files.length} file(s) (${formatBytes(bytes)}), ${manifest.knowledgeBases.length} knowledge base(s)${manifest.skipped.length ? `; ${manifest.skipped.length} file(s) without bytes left out` : ''}\n`,
+          `Exported bot ${botId} to ${output}: ${manifest.files.length} file(s) (${formatBytes(bytes)}), ${manifest.knowledgeBases.length} knowledge base(s), ${entries(manifest.qaEntries?.length ?? 0)}${manifest.skipped.length ? `; ${manifest.skipped.length} file(s) without bytes left out` : ''}\n`,
         );
     });
 
@@ -83,7 +87,7 @@ export function botTransferCommands(program: Command, ctx: CommandContext): void
       if (flags.json) ctx.print(made);
       else
         ctx.io.out(
-          `Imported ${archive} as bot ${made.botId} in workspace ${client.workspaceId}: ${Object.keys(made.files).length} file(s), ${Object.keys(made.knowledgeBases).length} knowledge base(s)${made.carried ? `, passages carried for ${made.carried}` : ''}\n`,
+          `Imported ${archive} as bot ${made.botId} in workspace ${client.workspaceId}: ${Object.keys(made.files).length} file(s), ${Object.keys(made.knowledgeBases).length} knowledge base(s), ${entries(made.qaEntries)}${made.carried ? `, passages carried for ${made.carried}` : ''}\n`,
         );
     });
 }
