@@ -5,6 +5,7 @@ import { RetrievalDetails } from './retrieval-details.js';
 
 /** What a reply's answer mode means, in words. */
 export const ANSWER_WORDS: Record<string, string> = {
+  qa: 'Answered by a Q&A entry',
   passages: 'Quoted from the knowledge',
   generated: 'Written by the chat model from the knowledge',
   not_found: 'Not answered: nothing relevant found',

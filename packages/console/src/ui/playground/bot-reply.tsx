@@ -5,6 +5,7 @@ import { RetrievalDetails } from './retrieval.js';
 
 /** What the reply's mode means, in words. */
 const MODE_WORDS: Record<string, string> = {
+  qa: 'Answered by a Q&A entry',
   passages: 'Quoted from the knowledge',
   generated: 'Written by the chat model from the knowledge',
   not_found: 'Nothing relevant found',
