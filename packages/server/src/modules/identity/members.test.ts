@@ -9,7 +9,7 @@ import {
   withTestApp,
 } from '../../test-support/admin-calls.js';
 import { readAllPages } from '../../test-support/admin-pages.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
 import { badFields, expectError } from '../../test-support/wire.js';
 
 /** The password invitees choose in these tests. */
@@ -602,150 +602,159 @@ describe('workspace members', () => {
   });
 });
 
-describe('invitations are accepted only by the person they name (no e-mail squatting, no enumeration)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+const pgUrl = postgresTestUrl();
+const databases = [
+  { name: 'SQLite', url: undefined as string | undefined },
+  ...(pgUrl ? [{ name: 'PostgreSQL', url: pgUrl }] : []),
+];
 
-  const accept = (code: string, token?: string, password: string | undefined = PASSWORD) =>
-    acceptInvitation(t, { code, ...(token ? {} : { password }) }, token);
-  const signIn = (email: string, password: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/v1/admin/account/sessions',
-      remoteAddress: '10.8.0.1',
-      payload: { email, password },
+describe.each(databases)(
+  'invitations are accepted only by the person they name: no squatting, no enumeration ($name)',
+  ({ url }) => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp(url ? { databaseUrl: url } : {});
     });
-  const codeOf = (res: { json(): unknown }) => (res.json() as MemberBody).invitation?.code ?? '';
+    afterAll(() => t.close());
 
-  /** A member of the bootstrap workspace invites `email` into a workspace of its own and redeems the code. */
-  async function squat(email: string) {
-    const squatter = await t.addMember('viewer');
-    const ws = await accountCaller(t, squatter.token)('POST', '/v1/admin/workspaces', { name: 'Mine' });
-    expect(ws.statusCode).toBe(201);
-    const workspaceId = (ws.json() as { id: string }).id;
-    const invite = (address: string) =>
-      t.call({
+    const accept = (code: string, token?: string, password: string | undefined = PASSWORD) =>
+      acceptInvitation(t, { code, ...(token ? {} : { password }) }, token);
+    const signIn = (email: string, password: string) =>
+      t.app.inject({
         method: 'POST',
+        url: '/v1/admin/account/sessions',
+        remoteAddress: '10.8.0.1',
+        payload: { email, password },
+      });
+    const codeOf = (res: { json(): unknown }) => (res.json() as MemberBody).invitation?.code ?? '';
+
+    /** A member of the bootstrap workspace invites `email` into a workspace of its own and redeems the code. */
+    async function squat(email: string) {
+      const squatter = await t.addMember('viewer');
+      const ws = await accountCaller(t, squatter.token)('POST', '/v1/admin/workspaces', { name: 'Mine' });
+      expect(ws.statusCode).toBe(201);
+      const workspaceId = (ws.json() as { id: string }).id;
+      const invite = (address: string) =>
+        t.call({
+          method: 'POST',
+          url: '/v1/admin/workspace-members',
+          token: squatter.token,
+          workspaceId,
+          body: { email: address, role: 'viewer' },
+        });
+      const invited = await invite(email);
+      expect(invited.statusCode).toBe(201);
+      const redeemed = await accept(codeOf(invited), undefined, 'the squatter password');
+      expect(redeemed.statusCode).toBe(201);
+      return { squatter, workspaceId, invite, redeemed };
+    }
+
+    it('answers an anonymous accept alike whether the e-mail has an account or not (status and body)', async () => {
+      const taken = uniqueEmail('taken');
+      await t.app.services.identity.createAccount(taken, 'Has An Account');
+      await t.app.services.identity.setPassword(taken, 'the real password');
+      const fresh = uniqueEmail('fresh');
+      const { invite, workspaceId } = await squat(uniqueEmail('unused'));
+      const answers = [];
+      for (const email of [taken, fresh]) {
+        const res = await accept(codeOf(await invite(email)), undefined, 'a guessed password');
+        answers.push({ status: res.statusCode, body: res.json() as Record<string, unknown> });
+      }
+      expect(answers).toEqual([
+        { status: 201, body: { email: taken, workspaceId } },
+        { status: 201, body: { email: fresh, workspaceId } },
+      ]);
+      // The account was not touched: its password still signs in, the guessed one does not.
+      expect((await signIn(taken, 'the real password')).statusCode).toBe(201);
+      expectError(await signIn(taken, 'a guessed password'), 401, 'Unauthorized');
+    });
+
+    it('a squatted account nobody signed into goes to whoever redeems the next invitation from another workspace', async () => {
+      const b = await t.otherTenant();
+      const email = uniqueEmail('b-admin');
+      const { squatter, workspaceId: squatterWorkspace } = await squat(email);
+      const added = await caller(t, b.token, b.workspaceId)('POST', '/v1/admin/workspace-members', {
+        email,
+        role: 'administrator',
+      });
+      expect(added.json()).toMatchObject({ status: 'invited' });
+      const redeemed = await accept(codeOf(added), undefined, 'the real owner password');
+      expect(redeemed.json()).toEqual({ email, workspaceId: b.workspaceId });
+
+      // The real owner signs in and is B's administrator; the squatter's password opens nothing any more.
+      const owner = await signIn(email, 'the real owner password');
+      expect(owner.statusCode).toBe(201);
+      const cookie = owner.cookies.find((x) => x.name === 'parley_session')?.value;
+      const me = await t.app.inject({
+        method: 'GET',
+        url: '/v1/admin/workspace-members/me',
+        headers: { cookie: `parley_session=${cookie}`, 'x-workspace-id': b.workspaceId },
+      });
+      expect(me.json()).toMatchObject({ email, role: 'administrator', status: 'active' });
+      expectError(await signIn(email, 'the squatter password'), 401, 'Unauthorized');
+      // Nothing the squatter set up stays with the account: it left the squatter's workspace.
+      const members = await t.call({
+        method: 'GET',
         url: '/v1/admin/workspace-members',
         token: squatter.token,
-        workspaceId,
-        body: { email: address, role: 'viewer' },
+        workspaceId: squatterWorkspace,
       });
-    const invited = await invite(email);
-    expect(invited.statusCode).toBe(201);
-    const redeemed = await accept(codeOf(invited), undefined, 'the squatter password');
-    expect(redeemed.statusCode).toBe(201);
-    return { squatter, workspaceId, invite, redeemed };
-  }
+      expect((members.json() as { members: MemberBody[] }).members.map((m) => m.email)).not.toContain(email);
 
-  it('answers an anonymous accept alike whether the e-mail has an account or not (status and body)', async () => {
-    const taken = uniqueEmail('taken');
-    await t.app.services.identity.createAccount(taken, 'Has An Account');
-    await t.app.services.identity.setPassword(taken, 'the real password');
-    const fresh = uniqueEmail('fresh');
-    const { invite, workspaceId } = await squat(uniqueEmail('unused'));
-    const answers = [];
-    for (const email of [taken, fresh]) {
-      const res = await accept(codeOf(await invite(email)), undefined, 'a guessed password');
-      answers.push({ status: res.statusCode, body: res.json() as Record<string, unknown> });
-    }
-    expect(answers).toEqual([
-      { status: 201, body: { email: taken, workspaceId } },
-      { status: 201, body: { email: fresh, workspaceId } },
-    ]);
-    // The account was not touched: its password still signs in, the guessed one does not.
-    expect((await signIn(taken, 'the real password')).statusCode).toBe(201);
-    expectError(await signIn(taken, 'a guessed password'), 401, 'Unauthorized');
-  });
-
-  it('a squatted account nobody signed into goes to whoever redeems the next invitation from another workspace', async () => {
-    const b = await t.otherTenant();
-    const email = uniqueEmail('b-admin');
-    const { squatter, workspaceId: squatterWorkspace } = await squat(email);
-    const added = await caller(t, b.token, b.workspaceId)('POST', '/v1/admin/workspace-members', {
-      email,
-      role: 'administrator',
+      // Signed into now: a further invitation elsewhere cannot reset it.
+      const again = await squat(uniqueEmail('unused'));
+      const third = await accept(codeOf(await again.invite(email)), undefined, 'the squatter password');
+      expect(third.json()).toEqual({ email, workspaceId: again.workspaceId });
+      expect((await signIn(email, 'the real owner password')).statusCode).toBe(201);
+      expectError(await signIn(email, 'the squatter password'), 401, 'Unauthorized');
     });
-    expect(added.json()).toMatchObject({ status: 'invited' });
-    const redeemed = await accept(codeOf(added), undefined, 'the real owner password');
-    expect(redeemed.json()).toEqual({ email, workspaceId: b.workspaceId });
 
-    // The real owner signs in and is B's administrator; the squatter's password opens nothing any more.
-    const owner = await signIn(email, 'the real owner password');
-    expect(owner.statusCode).toBe(201);
-    const cookie = owner.cookies.find((x) => x.name === 'parley_session')?.value;
-    const me = await t.app.inject({
-      method: 'GET',
-      url: '/v1/admin/workspace-members/me',
-      headers: { cookie: `parley_session=${cookie}`, 'x-workspace-id': b.workspaceId },
+    it('the workspace whose invitation made the account cannot reset it with another of its invitations', async () => {
+      const email = uniqueEmail('same-workspace');
+      const { squatter, workspaceId, invite } = await squat(email);
+      const mine = caller(t, squatter.token, workspaceId);
+      const listed = (await mine('GET', '/v1/admin/workspace-members')).json() as { members: MemberBody[] };
+      const member = listed.members.find((m) => m.email === email);
+      expect((await mine('DELETE', `/v1/admin/workspace-members/${member?.id}`)).statusCode).toBe(200);
+      const res = await accept(codeOf(await invite(email)), undefined, 'another squatter password');
+      expect(res.json()).toEqual({ email, workspaceId });
+      expectError(await signIn(email, 'another squatter password'), 401, 'Unauthorized');
     });
-    expect(me.json()).toMatchObject({ email, role: 'administrator', status: 'active' });
-    expectError(await signIn(email, 'the squatter password'), 401, 'Unauthorized');
-    // Nothing the squatter set up stays with the account: it left the squatter's workspace.
-    const members = await t.call({
-      method: 'GET',
-      url: '/v1/admin/workspace-members',
-      token: squatter.token,
-      workspaceId: squatterWorkspace,
+
+    it('a viewer who registered a newcomer’s e-mail and signed in gains no role when an owner later adds that e-mail', async () => {
+      const email = uniqueEmail('newhire');
+      const { squatter } = await squat(email);
+      const session = await signIn(email, 'the squatter password');
+      expect(session.statusCode).toBe(201);
+      const cookie = session.cookies.find((x) => x.name === 'parley_session')?.value;
+      const added = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'administrator' });
+      expect(added.json()).toMatchObject({ status: 'invited', role: 'administrator' });
+      const here = await t.app.inject({
+        method: 'GET',
+        url: '/v1/admin/workspace-members',
+        headers: { cookie: `parley_session=${cookie}`, 'x-workspace-id': t.workspaceId },
+      });
+      expectError(here, 401, 'Unauthorized');
+      // Nobody but the inviting administrator ever sees the code: not in the member list, not by id.
+      const list = await caller(t, squatter.token)('GET', '/v1/admin/workspace-members');
+      expect(list.statusCode).toBe(200);
+      expect(JSON.stringify(list.json())).not.toContain('inv_');
     });
-    expect((members.json() as { members: MemberBody[] }).members.map((m) => m.email)).not.toContain(email);
 
-    // Signed into now: a further invitation elsewhere cannot reset it.
-    const again = await squat(uniqueEmail('unused'));
-    const third = await accept(codeOf(await again.invite(email)), undefined, 'the squatter password');
-    expect(third.json()).toEqual({ email, workspaceId: again.workspaceId });
-    expect((await signIn(email, 'the real owner password')).statusCode).toBe(201);
-    expectError(await signIn(email, 'the squatter password'), 401, 'Unauthorized');
-  });
-
-  it('the workspace whose invitation made the account cannot reset it with another of its invitations', async () => {
-    const email = uniqueEmail('same-workspace');
-    const { squatter, workspaceId, invite } = await squat(email);
-    const mine = caller(t, squatter.token, workspaceId);
-    const listed = (await mine('GET', '/v1/admin/workspace-members')).json() as { members: MemberBody[] };
-    const member = listed.members.find((m) => m.email === email);
-    expect((await mine('DELETE', `/v1/admin/workspace-members/${member?.id}`)).statusCode).toBe(200);
-    const res = await accept(codeOf(await invite(email)), undefined, 'another squatter password');
-    expect(res.json()).toEqual({ email, workspaceId });
-    expectError(await signIn(email, 'another squatter password'), 401, 'Unauthorized');
-  });
-
-  it('a viewer who registered a newcomer’s e-mail and signed in gains no role when an owner later adds that e-mail', async () => {
-    const email = uniqueEmail('newhire');
-    const { squatter } = await squat(email);
-    const session = await signIn(email, 'the squatter password');
-    expect(session.statusCode).toBe(201);
-    const cookie = session.cookies.find((x) => x.name === 'parley_session')?.value;
-    const added = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'administrator' });
-    expect(added.json()).toMatchObject({ status: 'invited', role: 'administrator' });
-    const here = await t.app.inject({
-      method: 'GET',
-      url: '/v1/admin/workspace-members',
-      headers: { cookie: `parley_session=${cookie}`, 'x-workspace-id': t.workspaceId },
+    it('refuses an invitation accepted with another account’s token (403) or a bot key (403), and changes nothing', async () => {
+      const email = uniqueEmail('named');
+      const invited = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'developer' });
+      const m = invited.json() as MemberBody;
+      const someone = await t.addMember('viewer');
+      const wrong = expectError(await accept(m.invitation?.code ?? '', someone.token), 403, 'Forbidden');
+      expect(wrong.message).toContain(`This invitation is for ${email}`);
+      expectError(await accept(m.invitation?.code ?? '', t.botKey), 403, 'Forbidden');
+      expectError(await accept(m.invitation?.code ?? '', 'pat_not_a_real_token'), 401, 'Unauthorized');
+      const still = await t.asOwner('GET', `/v1/admin/workspace-members/${m.id}`);
+      expect(still.json()).toMatchObject({ status: 'invited' });
+      // The code still works for the person it names.
+      const joined = await accept(m.invitation?.code ?? '');
+      expect(joined.json()).toEqual({ email, workspaceId: t.workspaceId });
     });
-    expectError(here, 401, 'Unauthorized');
-    // Nobody but the inviting administrator ever sees the code: not in the member list, not by id.
-    const list = await caller(t, squatter.token)('GET', '/v1/admin/workspace-members');
-    expect(list.statusCode).toBe(200);
-    expect(JSON.stringify(list.json())).not.toContain('inv_');
-  });
-
-  it('refuses an invitation accepted with another account’s token (403) or a bot key (403), and changes nothing', async () => {
-    const email = uniqueEmail('named');
-    const invited = await t.asOwner('POST', '/v1/admin/workspace-members', { email, role: 'developer' });
-    const m = invited.json() as MemberBody;
-    const someone = await t.addMember('viewer');
-    const wrong = expectError(await accept(m.invitation?.code ?? '', someone.token), 403, 'Forbidden');
-    expect(wrong.message).toContain(`This invitation is for ${email}`);
-    expectError(await accept(m.invitation?.code ?? '', t.botKey), 403, 'Forbidden');
-    expectError(await accept(m.invitation?.code ?? '', 'pat_not_a_real_token'), 401, 'Unauthorized');
-    const still = await t.asOwner('GET', `/v1/admin/workspace-members/${m.id}`);
-    expect(still.json()).toMatchObject({ status: 'invited' });
-    // The code still works for the person it names.
-    const joined = await accept(m.invitation?.code ?? '');
-    expect(joined.json()).toEqual({ email, workspaceId: t.workspaceId });
-  });
-});
+  },
+);
