@@ -2,7 +2,9 @@
 // GET the url; ranges; expired and tampered URLs; a server killed in the middle of an upload and restarted.
 // Plain node:http only, against the built server process.
 import { createHash, randomBytes } from 'node:crypto';
+import { readdir, stat } from 'node:fs/promises';
 import { type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   makeDataDir,
@@ -281,6 +283,21 @@ describe('expired URLs', () => {
   });
 });
 
+/** The bytes of the uploads in flight in a data folder: the temp files of its blob store (`blobs/.tmp/`). */
+async function uploadBytesOnDisk(dataDir: string): Promise<number> {
+  const tmp = join(dataDir, 'blobs', '.tmp');
+  const names = await readdir(tmp).catch(() => []);
+  const sizes = await Promise.all(
+    names.map((name) =>
+      stat(join(tmp, name)).then(
+        (s) => s.size,
+        () => 0,
+      ),
+    ),
+  );
+  return sizes.reduce((a, b) => a + b, 0);
+}
+
 describe('a server killed in the middle of an upload, then restarted on the same data dir', () => {
   it('never shows partial bytes, and a fresh upsert uploads the file', async () => {
     const dataDir = await makeDataDir();
@@ -306,7 +323,8 @@ describe('a server killed in the middle of an upload, then restarted on the same
       if (!req.write(data.subarray(sent, sent + step)))
         await new Promise((resolve) => req.once('drain', resolve));
     }
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The server is storing the body: its first bytes are in a temp file of the blob store.
+    await expect.poll(() => uploadBytesOnDisk(dataDir), { timeout: 30_000 }).toBeGreaterThan(0);
     const exit = await first.server.stop('SIGKILL');
     expect(exit.signal).toBe('SIGKILL');
     expect(await failed).not.toMatch(/answered 2\d\d/);
