@@ -1,10 +1,15 @@
-// Answer quality benchmark: knowledge bases built from SQuAD v1.1 dev articles (../shared/eval/squad-v1.1-dev),
-// questions asked through the Chat API exactly as the webchat asks them (a chat user, a conversation, a text
-// message), the bot's reply read back with its answer mode. Prints answer accuracy, quoted words and extra
-// quotes per answer, not-found precision and recall, and reply time p50/p95, for a tuning split and a held-out
-// split of the articles (see bench/README.md).
+// Answer quality benchmark, two sets in one run (`--set` / BENCH_SET: squad, visitors or both, the default):
+//  - SQuAD: knowledge bases built from SQuAD v1.1 dev articles (../shared/eval/squad-v1.1-dev). Prints answer
+//    accuracy, quoted words and extra quotes per answer, not-found precision and recall, and reply time p50/p95.
+//  - the visitor set (bench/visitor-set, issue 33): four businesses' documents in five formats, one bot each, and
+//    questions worded as visitors type them. Prints, per split and wording class, right answers, clarifications,
+//    "not found" replies, noise replies, honest "not found" to unanswerable questions, and reply p50/p95.
+// Questions are asked through the Chat API exactly as the webchat asks them (a chat user, a conversation, a
+// text message; bench/lib/chat-ask.ts), the bot's reply read back from the transcript with its answer mode and
+// sources, for a tuning split and a held-out split of each set (see bench/README.md).
 //
 //   npm run -w @parley/bench answers
+//   npm run -w @parley/bench answers -- --set visitors
 //   npm run -w @parley/bench answers -- --answerable 300 --unanswerable 150 --data /tmp/answers-data
 //
 // Splits: the 48 articles alternate between `tune` and `held-out`; in each split two articles of three are
@@ -18,12 +23,14 @@
 // quoted sentence is a sentence of that paragraph): the paragraph holds the answer, but the quote need not.
 // Unanswerable: right when the bot says it found nothing (answer mode not_found, no quote).
 //
-// Options (flags win over environment): --answerable / BENCH_ANSWERABLE (questions per split, default 200),
-// --unanswerable / BENCH_UNANSWERABLE (default 100), --split / BENCH_SPLIT (tune | held-out | both, default
-// both), --data / BENCH_DATA (data dirs kept and reused: an indexed split is not uploaded again), --gold /
+// Options (flags win over environment): --set / BENCH_SET (above), --answerable / BENCH_ANSWERABLE (SQuAD
+// questions per split, default 200), --unanswerable / BENCH_UNANSWERABLE (default 100), --split / BENCH_SPLIT
+// (tune | held-out | both, default both; both sets), --data / BENCH_DATA (data dirs kept and reused: indexed
+// documents are not uploaded again), --gold /
 // BENCH_GOLD, --dump / BENCH_DUMP (a JSON-lines file of every question, its reply and its retrieval details),
 // --collect / BENCH_COLLECT (instead of asking the bot, write each question's search results, hybrid and
-// semantic, as the responder asks for them, to this JSON-lines file: what the answer knobs were tuned on),
+// semantic, as the responder asks for them, to this JSON-lines file: what the answer knobs were tuned on;
+// SQuAD only),
 // --baseline / BENCH_BASELINE (the main.js of another build of the server, e.g. a copy of
 // packages/server/dist made before a change: each split is also asked of it, on the same data, and printed
 // beside this build's figures).
@@ -33,11 +40,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { quotesIn } from '@parley/server/dist/modules/answers/format.js';
 import { intOption, option } from './lib/args.js';
-import { listAllFiles, pool, progress, readJsonl, uploadForIndexing } from './lib/corpus.js';
+import { type Owner, openChat, ownerOf, say } from './lib/chat-ask.js';
+import { indexDocuments, type KnowledgeDocument, progress, readJsonl } from './lib/corpus.js';
 import { table } from './lib/format.js';
-import { onInterrupt, runMain, sleep } from './lib/run.js';
+import { loadAverage } from './lib/machine.js';
+import { onInterrupt, runMain } from './lib/run.js';
 import { callApi, type ParleyServer, repoRoot, startParleyWithBot } from './lib/server.js';
 import { percentile } from './lib/stats.js';
+import { askVisitorSet, visitorRows, visitorTable } from './visitor-set/bench.js';
+import type { VisitorFigures } from './visitor-set/score.js';
+import { type VisitorSet, visitorSet } from './visitor-set/set.js';
 
 const SET_DIR = resolve(repoRoot, '..', 'shared', 'eval', 'squad-v1.1-dev');
 
@@ -138,37 +150,9 @@ function markdownOf(article: Article): Buffer {
   return Buffer.from(`# ${article.title}\n\n${article.paragraphs.map((p) => p.text).join('\n\n')}\n`, 'utf8');
 }
 
-/** Uploads the articles the server does not hold yet, then waits until every one is indexed. */
-async function loadKnowledge(server: ParleyServer, articles: Article[]): Promise<void> {
-  const existing = new Map((await listAllFiles(server)).map((f) => [f.key, f.status]));
-  const missing = articles.filter((a) => {
-    const status = existing.get(keyOf(a));
-    return status === undefined || status === 'upload_pending' || status === 'upload_failed';
-  });
-  if (missing.length > 0) {
-    console.log(`uploading ${missing.length} articles…`);
-    await pool(missing, 4, async (a) => {
-      await uploadForIndexing(server, keyOf(a), markdownOf(a), 'text/markdown');
-    });
-  }
-  const start = Date.now();
-  const bar = progress('index ', articles.length, start);
-  const wanted = new Set(articles.map(keyOf));
-  for (;;) {
-    const rows = (await listAllFiles(server)).filter((f) => wanted.has(f.key));
-    const failed = rows.filter((f) => f.status === 'indexing_failed' || f.status === 'upload_failed');
-    if (failed.length > 0) throw new Error(`indexing failed: ${JSON.stringify(failed.slice(0, 3))}`);
-    const done = rows.filter((f) => f.status === 'indexing_completed').length;
-    const inFlight = rows
-      .filter((f) => f.indexingProgress)
-      .map((f) => `${f.indexingProgress?.done}/${f.indexingProgress?.total}`)
-      .join(' ');
-    bar.update(done, inFlight ? `passages of files in flight ${inFlight}` : '');
-    if (done === articles.length) break;
-    await sleep(missing.length > 0 ? 2000 : 100);
-  }
-  bar.end();
-}
+/** The articles as documents to index. */
+const articleDocuments = (articles: readonly Article[]): KnowledgeDocument[] =>
+  articles.map((a) => ({ key: keyOf(a), contentType: 'text/markdown', bytes: () => markdownOf(a) }));
 
 // ---------------------------------------------------------------------------------------------------------
 // Asking through the Chat API
@@ -182,67 +166,19 @@ interface Asked {
   details: Record<string, unknown> | undefined;
 }
 
-interface Owner {
-  token: string;
-  workspaceId: string;
-}
-
-async function json<T>(url: string, init: RequestInit): Promise<T> {
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(60_000) });
-  const text = await res.text();
-  if (!res.ok)
-    throw new Error(`${init.method ?? 'GET'} ${url} answered ${res.status}: ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
-}
-
 /** Asks one question as a fresh webchat visitor; the reply's time is the server's, message to message. */
 async function ask(server: ParleyServer, owner: Owner, question: Question): Promise<Asked> {
-  const chat = `${server.url}/v1/chat/${server.botId}`;
-  const post = (key: string | undefined, body: unknown): RequestInit => ({
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(key ? { 'x-user-key': key } : {}) },
-    body: JSON.stringify(body),
-  });
-  const { key } = await json<{ key: string }>(`${chat}/users`, post(undefined, {}));
-  const { conversation } = await json<{ conversation: { id: string } }>(
-    `${chat}/conversations`,
-    post(key, {}),
-  );
-  const { message } = await json<{ message: { createdAt: string } }>(
-    `${chat}/messages`,
-    post(key, { conversationId: conversation.id, payload: { type: 'text', text: question.text } }),
-  );
-  const transcript = `${server.url}/v1/admin/bots/${server.botId}/conversations/${conversation.id}/messages`;
-  const headers = { authorization: `Bearer ${owner.token}`, 'x-workspace-id': owner.workspaceId };
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const { messages } = await json<{
-      messages: {
-        author: string;
-        createdAt: string;
-        text: string;
-        payload: { markdown?: string; text?: string };
-        answer?: string;
-        details?: Record<string, unknown>;
-      }[];
-    }>(transcript, { headers });
-    const reply = messages.find((m) => m.author === 'bot');
-    if (reply) {
-      const markdown = reply.payload.markdown ?? reply.payload.text ?? reply.text;
-      return {
-        question,
-        replyMs: Date.parse(reply.createdAt) - Date.parse(message.createdAt),
-        answer: reply.answer ?? 'unknown',
-        text: markdown,
-        quotes: quotesIn(markdown)
-          .map((q) => q.trim())
-          .filter(Boolean),
-        details: reply.details,
-      };
-    }
-    if (Date.now() > until) throw new Error(`no reply to "${question.text}" in 60 s`);
-    await sleep(15);
-  }
+  const reply = await say(await openChat(server.url, server.botId, owner), question.text);
+  return {
+    question,
+    replyMs: reply.replyMs,
+    answer: reply.answer,
+    text: reply.text,
+    quotes: quotesIn(reply.text)
+      .map((q) => q.trim())
+      .filter(Boolean),
+    details: reply.details,
+  };
 }
 
 /** The search results the responder works from (hybrid with breadcrumbs, and meaning alone), as JSON. */
@@ -365,12 +301,11 @@ async function runSplit(
   await mkdir(dataDir, { recursive: true });
   const server = await startParleyWithBot(`parley (${split.name}, ${build.label})`, dataDir, {}, build.main);
   try {
-    const boot = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as Owner;
-    const owner = { token: boot.token, workspaceId: boot.workspaceId };
+    const owner = ownerOf(server, dataDir);
     console.log(
       `\n${split.name}: ${split.loaded.length} articles loaded, ${split.questions.filter((q) => q.answerable).length} answerable and ${split.questions.filter((q) => !q.answerable).length} unanswerable questions`,
     );
-    await loadKnowledge(server, split.loaded);
+    await indexDocuments(server, articleDocuments(split.loaded));
     const paragraphs = new Map(split.loaded.flatMap((a) => a.paragraphs.map((p) => [p.id, p.text] as const)));
     if (collect) {
       const bar = progress('search', split.questions.length);
@@ -413,7 +348,34 @@ async function runSplit(
   }
 }
 
+/** The visitor set asked of one build in a data dir of its own: its report rows. */
+async function runVisitors(
+  set: VisitorSet,
+  dataRoot: string,
+  dump: string | undefined,
+  build: { label: string; main: string | undefined },
+): Promise<Array<VisitorFigures & { build: string }>> {
+  const dataDir = join(dataRoot, `visitors-${build.label.replace(/\W+/g, '-')}`);
+  await mkdir(dataDir, { recursive: true });
+  const server = await startParleyWithBot(`parley (visitor set, ${build.label})`, dataDir, {}, build.main);
+  try {
+    const questions = set.questions;
+    console.log(
+      `\nvisitor set: ${set.documents.length} documents in 4 knowledge bases, ${questions.filter((q) => q.answer).length} answerable (${questions.filter((q) => q.wording === 'paraphrase').length} paraphrases) and ${questions.filter((q) => !q.answer).length} unanswerable questions`,
+    );
+    const started = Date.now();
+    const scored = await askVisitorSet(server, ownerOf(server, dataDir), set, build.label, dump);
+    console.log(`visitor set asked in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    return visitorRows(scored, build.label);
+  } finally {
+    await server.stop();
+  }
+}
+
 async function main(): Promise<void> {
+  const sets = option('set', 'BENCH_SET') ?? 'both';
+  if (!['squad', 'visitors', 'both'].includes(sets))
+    throw new Error(`--set must be squad, visitors or both, got "${sets}"`);
   const answerable = intOption('answerable', 'BENCH_ANSWERABLE', 200, 1, 10_000);
   const unanswerable = intOption('unanswerable', 'BENCH_UNANSWERABLE', 100, 0, 10_000);
   const which = option('split', 'BENCH_SPLIT') ?? 'both';
@@ -425,13 +387,23 @@ async function main(): Promise<void> {
   if (dump) await writeFile(dump, '');
   const collect = option('collect', 'BENCH_COLLECT');
   if (collect) await writeFile(collect, '');
-  if (!existsSync(SET_DIR)) throw new Error(`${SET_DIR} is missing (../shared/eval beside the repository)`);
+  const squad = sets !== 'visitors';
+  const visitors = sets !== 'squad' && !collect;
+  if (squad && !existsSync(SET_DIR))
+    throw new Error(`${SET_DIR} is missing (../shared/eval beside the repository)`);
   const kept = option('data', 'BENCH_DATA');
   const dataRoot = kept ? resolve(kept) : join(tmpdir(), `parley-answers-${process.pid}`);
   if (!kept) onInterrupt(() => rm(dataRoot, { recursive: true, force: true }));
 
-  const splits = loadSplits(answerable, unanswerable).filter((s) => which === 'both' || s.name === which);
+  const splits = squad
+    ? loadSplits(answerable, unanswerable).filter((s) => which === 'both' || s.name === which)
+    : [];
+  const visitorSetAsked = visitors ? visitorSet() : undefined;
+  if (visitorSetAsked && which !== 'both')
+    visitorSetAsked.questions = visitorSetAsked.questions.filter((q) => q.split === which);
   const rows: Figures[] = [];
+  const visitorFigures: Array<VisitorFigures & { build: string }> = [];
+  const load = [`load average at the start ${loadAverage()}`];
   try {
     const baseline = option('baseline', 'BENCH_BASELINE');
     const builds = [
@@ -444,6 +416,11 @@ async function main(): Promise<void> {
         if (row) rows.push(row);
       }
     }
+    if (squad) load.push(`after SQuAD ${loadAverage()}`);
+    if (visitorSetAsked)
+      for (const build of builds)
+        visitorFigures.push(...(await runVisitors(visitorSetAsked, dataRoot, dump, build)));
+    if (visitors) load.push(`at the end ${loadAverage()}`);
   } finally {
     if (!kept) await rm(dataRoot, { recursive: true, force: true });
   }
@@ -452,39 +429,48 @@ async function main(): Promise<void> {
     return;
   }
   const pct = (x: number) => x.toFixed(3);
-  console.log(
-    `\nAnswers (${gold ? 'right = quote holds a gold answer' : 'right = first quote comes from the question’s paragraph'}; targets on held-out: accuracy ≥ 0.75, ≤ 60 quoted words, ≤ 0.2 extra quotes, not-found ≥ 0.9, p95 ≤ 300 ms)\n`,
-  );
-  console.log(
-    table([
-      [
-        'split',
-        'build',
-        'answerable',
-        'accuracy',
-        'quoted words',
-        'extra quotes',
-        'unanswerable',
-        'not-found recall',
-        'not-found precision',
-        'reply p50 ms',
-        'reply p95 ms',
-      ],
-      ...rows.map((r) => [
-        r.split,
-        r.build ?? '',
-        String(r.answerable),
-        pct(r.accuracy),
-        r.quotedWords.toFixed(1),
-        r.extraQuotes.toFixed(2),
-        String(r.unanswerable),
-        pct(r.notFoundRecall),
-        pct(r.notFoundPrecision),
-        r.p50.toFixed(0),
-        r.p95.toFixed(0),
+  if (rows.length > 0) {
+    console.log(
+      `\nAnswers, SQuAD (${gold ? 'right = quote holds a gold answer' : 'right = first quote comes from the question’s paragraph'}; targets on held-out: accuracy ≥ 0.75, ≤ 60 quoted words, ≤ 0.2 extra quotes, not-found ≥ 0.9, p95 ≤ 300 ms)\n`,
+    );
+    console.log(
+      table([
+        [
+          'split',
+          'build',
+          'answerable',
+          'accuracy',
+          'quoted words',
+          'extra quotes',
+          'unanswerable',
+          'not-found recall',
+          'not-found precision',
+          'reply p50 ms',
+          'reply p95 ms',
+        ],
+        ...rows.map((r) => [
+          r.split,
+          r.build ?? '',
+          String(r.answerable),
+          pct(r.accuracy),
+          r.quotedWords.toFixed(1),
+          r.extraQuotes.toFixed(2),
+          String(r.unanswerable),
+          pct(r.notFoundRecall),
+          pct(r.notFoundPrecision),
+          r.p50.toFixed(0),
+          r.p95.toFixed(0),
+        ]),
       ]),
-    ]),
-  );
+    );
+  }
+  if (visitorFigures.length > 0) {
+    console.log(
+      '\nAnswers, visitor set (right = every expected fact in the reply and the right document its first source; clarified = a choice question offering the right topic, whose pick answers right; noise = a reply quoting a document that does not answer; honest = "not found" with no source, of unanswerable questions)\n',
+    );
+    console.log(visitorTable(visitorFigures));
+  }
+  console.log(`\n${load.join(', ')}`);
 }
 
 runMain(main);

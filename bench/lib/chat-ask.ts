@@ -1,6 +1,8 @@
 // Asking a bot as a webchat visitor does, for the answers benchmarks: a chat user, a conversation and text
 // messages through the Chat API; each bot reply read back from the transcript (Admin API), with its answer
 // mode, its sources (metadata.sources), its retrieval details and, for a choice payload, its options.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { sleep } from './run.js';
 
 /** The workspace owner of a bootstrapped server (its bootstrap.json), who reads transcripts. */
@@ -129,4 +131,10 @@ export async function say(session: ChatSession, text: string, value?: string): P
     if (Date.now() > until) throw new Error(`no reply to "${text}" in 60 s`);
     await sleep(15);
   }
+}
+
+/** The owner of a server bootstrapped in `dataDir` (its bootstrap.json's token and workspace). */
+export function ownerOf(server: { url: string }, dataDir: string): Owner {
+  const boot = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as Omit<Owner, 'url'>;
+  return { url: server.url, token: boot.token, workspaceId: boot.workspaceId };
 }

@@ -1,6 +1,7 @@
-// What the corpus benchmarks share: JSON-lines data sets, a bounded pool of async work, a progress line, and
-// the listing of a bot's files.
+// What the corpus benchmarks share: JSON-lines data sets, a bounded pool of async work, a progress line, the
+// listing of a bot's files, and loading a bot's knowledge.
 import { readFileSync } from 'node:fs';
+import { sleep } from './run.js';
 import { callApi, type ParleyServer } from './server.js';
 
 /** The rows of a JSON-lines file (blank lines skipped). */
@@ -135,4 +136,51 @@ export async function passageCount(server: ParleyServer, fileId: string): Promis
     token = page.meta.nextToken;
   } while (token);
   return count;
+}
+
+/** A document to index: its key, content type and bytes (made only when it must be uploaded). */
+export interface KnowledgeDocument {
+  key: string;
+  contentType: string;
+  bytes: () => Buffer | Promise<Buffer>;
+}
+
+/**
+ * Uploads the documents the server's bot does not hold yet (4 at a time), then waits until every one of them
+ * is indexed, drawing a progress line labelled `label`.
+ * @throws when a document's upload or indexing fails
+ */
+export async function indexDocuments(
+  server: ParleyServer,
+  docs: readonly KnowledgeDocument[],
+  label = 'index ',
+): Promise<void> {
+  const existing = new Map((await listAllFiles(server)).map((f) => [f.key, f.status]));
+  const missing = docs.filter((d) => {
+    const status = existing.get(d.key);
+    return status === undefined || status === 'upload_pending' || status === 'upload_failed';
+  });
+  if (missing.length > 0) {
+    console.log(`uploading ${missing.length} documents…`);
+    await pool(missing, 4, async (d) => {
+      await uploadForIndexing(server, d.key, await d.bytes(), d.contentType);
+    });
+  }
+  const start = Date.now();
+  const bar = progress(label, docs.length, start);
+  const wanted = new Set(docs.map((d) => d.key));
+  for (;;) {
+    const rows = (await listAllFiles(server)).filter((f) => wanted.has(f.key));
+    const failed = rows.filter((f) => f.status === 'indexing_failed' || f.status === 'upload_failed');
+    if (failed.length > 0) throw new Error(`indexing failed: ${JSON.stringify(failed.slice(0, 3))}`);
+    const done = rows.filter((f) => f.status === 'indexing_completed').length;
+    const inFlight = rows
+      .filter((f) => f.indexingProgress)
+      .map((f) => `${f.indexingProgress?.done}/${f.indexingProgress?.total}`)
+      .join(' ');
+    bar.update(done, inFlight ? `passages of files in flight ${inFlight}` : '');
+    if (done === docs.length) break;
+    await sleep(missing.length > 0 ? 2000 : 100);
+  }
+  bar.end();
 }
