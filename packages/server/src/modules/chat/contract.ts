@@ -128,7 +128,7 @@ export interface ChatActivity {
   to: string;
   days: ChatActivityDay[];
   conversations: Array<{ date: string; started: number }>;
-  /** The user questions a not-found reply answered, newest reply first (text messages only). */
+  /** The user questions a not-found reply answered, newest reply first (text messages only, cut to `questionChars`). */
   unanswered: Array<{ text: string; at: string }>;
 }
 
@@ -258,7 +258,11 @@ export interface ChatService {
 
   /**
    * The bot's activity over its last `days` UTC days, today included (insights); a not-found reply is a bot
-   * reply whose text is `notFoundText`.
+   * reply whose text is `notFoundText`. Each unanswered question is cut to its first `questionChars`
+   * characters (only a prefix of each message is read), and only the newest MAX_UNANSWERED_READ are read.
    */
-  activity(botId: string, window: { days: number; notFoundText: string }): Promise<ChatActivity>;
+  activity(
+    botId: string,
+    window: { days: number; notFoundText: string; questionChars: number },
+  ): Promise<ChatActivity>;
 }

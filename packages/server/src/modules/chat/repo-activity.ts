@@ -15,6 +15,7 @@ export interface ActivityDayRow {
 
 /** A question a not-found reply answered, with the time of that reply. */
 export interface UnansweredRow {
+  /** The start of its stored payload (JSON, cut). */
   payload: string;
   at: string;
 }
@@ -39,28 +40,47 @@ const dayOf = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 10)`
  */
 export function activityQueries(db: Kysely<Database>) {
   return {
-    /** Messages per day: by visitors, by the bot, bot replies, not-found replies, thumbs up and down. */
+    /**
+     * Messages per day: by visitors, by the bot, bot replies, not-found replies, thumbs up and down. Each
+     * message's flags are worked out first (a materialized CTE) and only they are grouped: grouping the rows
+     * themselves made SQLite copy every message's payload (visitors' up to 128 KB each) into its GROUP BY
+     * sorter, which blocked the process for as long. Feedback is only ever given on bot messages.
+     */
     activityDays: (botId: string, from: string, notFound: string) =>
       db
-        .selectFrom('chat_messages')
+        .with(
+          (cte) => cte('m').materialized(),
+          (q) =>
+            q
+              .selectFrom('chat_messages')
+              .select([
+                dayOf('created_at').as('day'),
+                'is_bot',
+                sql<number>`case when is_bot = 1 and reply_to is not null then 1 else 0 end`.as('reply'),
+                sql<number>`case when is_bot = 1 and (answer = ${NOT_FOUND_ANSWER} or payload like ${notFound}) then 1 else 0 end`.as(
+                  'not_found',
+                ),
+                sql<number>`case when is_bot = 1 and feedback like ${feedbackIs('positive')} then 1 else 0 end`.as(
+                  'positive',
+                ),
+                sql<number>`case when is_bot = 1 and feedback like ${feedbackIs('negative')} then 1 else 0 end`.as(
+                  'negative',
+                ),
+              ])
+              .where('bot_id', '=', botId)
+              .where('created_at', '>=', from),
+        )
+        .selectFrom('m')
         .select([
-          dayOf('created_at').as('day'),
+          'm.day',
           sql<number>`sum(case when is_bot = 0 then 1 else 0 end)`.as('visitor'),
           sql<number>`sum(case when is_bot = 1 then 1 else 0 end)`.as('bot'),
-          sql<number>`sum(case when is_bot = 1 and reply_to is not null then 1 else 0 end)`.as('replies'),
-          sql<number>`sum(case when is_bot = 1 and (answer = ${NOT_FOUND_ANSWER} or payload like ${notFound}) then 1 else 0 end)`.as(
-            'not_found',
-          ),
-          sql<number>`sum(case when feedback like ${feedbackIs('positive')} then 1 else 0 end)`.as(
-            'positive',
-          ),
-          sql<number>`sum(case when feedback like ${feedbackIs('negative')} then 1 else 0 end)`.as(
-            'negative',
-          ),
+          sql<number>`sum(reply)`.as('replies'),
+          sql<number>`sum(not_found)`.as('not_found'),
+          sql<number>`sum(positive)`.as('positive'),
+          sql<number>`sum(negative)`.as('negative'),
         ])
-        .where('bot_id', '=', botId)
-        .where('created_at', '>=', from)
-        .groupBy(dayOf('created_at'))
+        .groupBy('m.day')
         .execute() as Promise<ActivityDayRow[]>,
 
     /**
@@ -80,13 +100,20 @@ export function activityQueries(db: Kysely<Database>) {
         .execute(),
 
     /** The user messages (at most `limit`, with their time) a not-found reply since `from` answered, newest reply first. */
-    unansweredQuestions: (botId: string, from: string, notFound: string, limit: number) =>
+    /** `payload` is the first `prefixChars` characters of the question's stored payload (JSON, maybe cut). */
+    unansweredQuestions: (
+      botId: string,
+      from: string,
+      notFound: string,
+      limit: number,
+      prefixChars: number,
+    ) =>
       db
         .selectFrom('chat_messages as b')
         .innerJoin('chat_messages as u', (join) =>
           join.onRef('u.bot_id', '=', 'b.bot_id').onRef('u.id', '=', 'b.reply_to'),
         )
-        .select(['u.payload as payload', 'u.created_at as at'])
+        .select([sql<string>`substr(u.payload, 1, ${prefixChars})`.as('payload'), 'u.created_at as at'])
         .where('b.bot_id', '=', botId)
         .where('b.is_bot', '=', 1)
         .where('b.created_at', '>=', from)

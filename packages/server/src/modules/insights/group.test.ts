@@ -10,8 +10,8 @@ describe('groupQuestions', () => {
     expect([...contentWords('Shipping policies')]).toEqual(['shipp', 'policy']);
   });
 
-  it('groups similar wordings under the most asked one (case aside, the latest as typed), most asked groups first, with counts and last times', () => {
-    const groups = groupQuestions([
+  it('groups similar wordings under the most asked one (case aside, the latest as typed), most asked groups first, with counts and last times', async () => {
+    const groups = await groupQuestions([
       { text: 'Where is my refund', at: at(9) },
       { text: 'do you ship to Mars?', at: at(8) },
       { text: 'refunds?', at: at(7) },
@@ -30,8 +30,8 @@ describe('groupQuestions', () => {
     ]);
   });
 
-  it('keeps different topics apart even when they share a word, and questions of stop words only together', () => {
-    const groups = groupQuestions([
+  it('keeps different topics apart even when they share a word, and questions of stop words only together', async () => {
+    const groups = await groupQuestions([
       { text: 'refund for a damaged parcel', at: at(3) },
       { text: 'refund of my subscription fee', at: at(2) },
       { text: 'What?', at: at(1) },
@@ -44,8 +44,8 @@ describe('groupQuestions', () => {
     ]);
   });
 
-  it('matches a word with the words it begins: deliver and delivery, ship and shipping', () => {
-    const groups = groupQuestions([
+  it('matches a word with the words it begins: deliver and delivery, ship and shipping', async () => {
+    const groups = await groupQuestions([
       { text: 'Delivery to antarctica??', at: at(2) },
       { text: 'Do you deliver to Antarctica?', at: at(1) },
       { text: 'shipping to Antarctica', at: at(0) },
@@ -56,8 +56,8 @@ describe('groupQuestions', () => {
     ]);
   });
 
-  it(`answers at most ${MAX_GROUPS} groups`, () => {
+  it(`answers at most ${MAX_GROUPS} groups`, async () => {
     const many = Array.from({ length: 50 }, (_, i) => ({ text: `item${i}x`, at: at(i) }));
-    expect(groupQuestions(many)).toHaveLength(MAX_GROUPS);
+    expect(await groupQuestions(many)).toHaveLength(MAX_GROUPS);
   });
 });

@@ -18,6 +18,12 @@ export const SIMILARITY = 0.5;
 export const MAX_GROUPS = 20;
 /** Most other wordings kept per group. */
 const MAX_VARIANTS = 5;
+/** Characters of a question kept for grouping and in the answer (a longer one is cut). */
+export const MAX_QUESTION_CHARS = 300;
+/** Content words of a question compared (its first ones): similarity costs their product. */
+const MAX_WORDS = 32;
+/** Longest run of grouping between two yields to the event loop (ms). */
+const SLICE_MS = 10;
 
 /** A word without its plural or verb ending, so "refunds" and "refund", "shipping" and "ship" meet. */
 function stem(word: string): string {
@@ -40,7 +46,7 @@ export function contentWords(text: string): Set<string> {
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w && !STOP_WORDS.has(w))
     .map(stem);
-  return new Set(words);
+  return new Set([...new Set(words)].slice(0, MAX_WORDS));
 }
 
 /** Words shorter than this match only themselves; longer ones also match words they begin (deliver, delivery). */
@@ -81,8 +87,19 @@ interface Group {
   vector: Float32Array | undefined;
 }
 
-/** A question as it is grouped: spaces squeezed, trimmed (its lower case keys its vector). */
-export const wordingOf = (text: string) => text.replace(/\s+/g, ' ').trim();
+/**
+ * A question as it is grouped and answered: its first MAX_QUESTION_CHARS characters (a surrogate pair never
+ * split), spaces squeezed, trimmed (its lower case keys its vector).
+ */
+export function wordingOf(text: string): string {
+  const start = text.length > MAX_QUESTION_CHARS * 2 ? text.slice(0, MAX_QUESTION_CHARS * 2) : text;
+  const squeezed = start.replace(/\s+/g, ' ').trim();
+  if (squeezed.length <= MAX_QUESTION_CHARS) return squeezed;
+  return Array.from(squeezed).slice(0, MAX_QUESTION_CHARS).join('').trim();
+}
+
+/** Resolves on the event loop's next turn (after pending I/O), so a long computation lets requests through. */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The group closest in meaning to `vector` at or above the bar, if any. */
 function closestByMeaning(vector: Float32Array, groups: Group[], minSimilarity: number): Group | undefined {
@@ -146,16 +163,22 @@ function toQuestion(g: Group): UnansweredQuestion {
  * that begin it, overlap by at least {@link SIMILARITY}) and, when `semantic` vectors are given, by meaning
  * (cosine similarity of their embeddings at or above its bar), most asked first (then most recently asked),
  * at most {@link MAX_GROUPS}. Each question joins the group of the first question it resembles, so a group
- * keeps the words and meaning of the question that opened it.
- * @example groupQuestions([{ text: 'Refund?', at }, { text: 'How do I get a refund', at }]) // one group of 2
+ * keeps the words and meaning of the question that opened it. Questions are cut to MAX_QUESTION_CHARS, and
+ * the work yields to the event loop every SLICE_MS, so thousands of long questions never stall the process.
+ * @example await groupQuestions([{ text: 'Refund?', at }, { text: 'How do I get a refund', at }]) // one group of 2
  */
-export function groupQuestions(
+export async function groupQuestions(
   questions: Array<{ text: string; at: string }>,
   semantic?: QuestionVectors,
-): UnansweredQuestion[] {
+): Promise<UnansweredQuestion[]> {
   const groups: Group[] = [];
   const byWord = new Map<string, Group[]>();
+  let sliceStart = performance.now();
   for (const q of questions) {
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await yieldToLoop();
+      sliceStart = performance.now();
+    }
     const wording = wordingOf(q.text);
     if (!wording) continue;
     const key = wording.toLowerCase();

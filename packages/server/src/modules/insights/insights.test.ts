@@ -6,6 +6,7 @@ import { postgresTestUrl, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 import { NOT_FOUND_TEXT } from '../answers/format.js';
 import { chatRepo } from '../chat/repo.js';
+import { MAX_QUESTION_CHARS } from './group.js';
 
 const insightsUrl = (botId: string, period?: string) =>
   `/v1/admin/bots/${botId}/insights${period ? `?period=${period}` : ''}`;
@@ -63,6 +64,90 @@ async function insightsOf(t: TestApp, period?: string): Promise<BotInsights> {
   const res = await t.asOwner('GET', insightsUrl(t.botId, period));
   expect(res.statusCode, res.body).toBe(200);
   return (res.json() as { insights: BotInsights }).insights;
+}
+
+/**
+ * Adds `count` long unanswered questions (~127 KB each, the most a chat payload holds) to the seeded bot,
+ * half about refunds and half about shipping, copied from a stored question and its not-found reply (half
+ * of the payloads with `text` before `type`, so a payload cut before its `type` is read too).
+ */
+async function addLongQuestions(t: TestApp, count: number): Promise<void> {
+  const db = t.db.kysely;
+  const reply = await db
+    .selectFrom('chat_messages')
+    .selectAll()
+    .where('bot_id', '=', t.botId)
+    .where('is_bot', '=', 1)
+    .where('reply_to', 'is not', null)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirstOrThrow();
+  const question = await db
+    .selectFrom('chat_messages')
+    .selectAll()
+    .where('id', '=', reply.reply_to as string)
+    .executeTakeFirstOrThrow();
+  const filler = ' and more words'.repeat(Math.floor((127 * 1024 - 200) / 15));
+  for (let start = 0; start < count; start += 50) {
+    const rows = [];
+    for (let i = start; i < Math.min(count, start + 50); i++) {
+      const text =
+        i % 2 === 0
+          ? `How do I get a refund for order ${i}?${filler}`
+          : `Do you ship parcel ${i} abroad?${filler}`;
+      const payload = i % 4 < 2 ? { type: 'text', text } : { text, type: 'text' };
+      const id = `${question.id}${String(i).padStart(4, '0')}`;
+      rows.push(
+        { ...question, id, payload: JSON.stringify(payload) },
+        { ...reply, id: `${reply.id}${String(i).padStart(4, '0')}`, reply_to: id },
+      );
+    }
+    await db.insertInto('chat_messages').values(rows).execute();
+  }
+}
+
+/** The longest the event loop stalled while `work` ran (ms): the longest gap between 10 ms timer ticks. */
+async function loopStall<T>(work: () => Promise<T>): Promise<{ result: T; stallMs: number }> {
+  let last = performance.now();
+  let longest = 0;
+  const tick = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 10);
+  try {
+    const result = await work();
+    // A stall at the very end is counted too (no tick ran after it).
+    return { result, stallMs: Math.max(longest, performance.now() - last) };
+  } finally {
+    clearInterval(tick);
+  }
+}
+
+/** Insights over 600 questions of ~127 KB: grouped as short ones are, cut to 300 characters, never stalling the loop. */
+async function expectLongQuestionsGrouped(t: TestApp): Promise<void> {
+  await addLongQuestions(t, 600);
+  const { result: insights, stallMs } = await loopStall(() => insightsOf(t, '30d'));
+  expect(insights.replies.notFound).toBe(604);
+  // The long questions group as their words say (order number aside), apart from the short refund ones.
+  const groups = insights.unansweredQuestions.map((q) => [
+    q.question.split('?')[0]?.replace(/\d+/, 'N'),
+    q.count,
+  ]);
+  expect(groups.sort()).toEqual([
+    [XSS.replace('1', 'N'), 1],
+    ['Do you ship parcel N abroad', 300],
+    ['How do I get a refund for order N', 300],
+    ['Where is my refund', 3],
+  ]);
+  for (const q of insights.unansweredQuestions) {
+    expect(q.question.length).toBeLessThanOrEqual(MAX_QUESTION_CHARS);
+    for (const v of q.variants) expect(v.length).toBeLessThanOrEqual(MAX_QUESTION_CHARS);
+  }
+  const shipping = insights.unansweredQuestions.find((q) => q.question.startsWith('Do you ship'));
+  expect(shipping?.question).toMatch(/^Do you ship parcel \d+ abroad\?( and more words)+( and( more)?)?$/);
+  expect(shipping?.question.length).toBeGreaterThan(MAX_QUESTION_CHARS - 15);
+  // Generous for a loaded 2-core machine: reading and grouping all of it at once stalled for seconds.
+  expect(stallMs).toBeLessThan(500);
 }
 
 describe('GET /v1/admin/bots/{id}/insights', () => {
@@ -173,6 +258,10 @@ describe('GET /v1/admin/bots/{id}/insights', () => {
     );
   });
 
+  it('groups 600 questions of 127 KB as it groups short ones, cut to 300 characters, without stalling the event loop', async () => {
+    await withSeededBot(expectLongQuestionsGrouped);
+  });
+
   it('answers zeros and null rates for a bot without conversations', async () => {
     await withTestApp(async (t) => {
       const res = await t.asOwner('POST', '/v1/admin/bots', { name: 'Quiet' });
@@ -230,5 +319,9 @@ describe.skipIf(!pgUrl)('GET /v1/admin/bots/{id}/insights on PostgreSQL', () => 
         [XSS, 1],
       ]);
     }, pgUrl);
+  });
+
+  it('groups 600 questions of 127 KB, cut to 300 characters, without stalling the event loop', async () => {
+    await withSeededBot(expectLongQuestionsGrouped, pgUrl);
   });
 });

@@ -40,10 +40,12 @@ describe('grouping by meaning', () => {
     });
     const vectorsOf = questionVectors(embedder);
     const semantic = await vectorsOf(QUESTIONS.map((q) => q.text));
-    expect(groupQuestions(QUESTIONS, semantic).map((g) => [g.question, g.count, g.variants])).toEqual([
-      ['How do I return an item?', 2, ['Can I send a product back?']],
-      ['Where is your shop?', 1, []],
-    ]);
+    expect((await groupQuestions(QUESTIONS, semantic)).map((g) => [g.question, g.count, g.variants])).toEqual(
+      [
+        ['How do I return an item?', 2, ['Can I send a product back?']],
+        ['Where is your shop?', 1, []],
+      ],
+    );
     await vectorsOf(['Can I send a product BACK?', 'New question']);
     expect(calls).toEqual([
       ['how do i return an item?', 'can i send a product back?', 'where is your shop?'],
@@ -52,7 +54,7 @@ describe('grouping by meaning', () => {
   });
 
   it('groups by words alone without vectors, for a model without a calibrated bar, or when embedding fails', async () => {
-    expect(groupQuestions(QUESTIONS)).toHaveLength(3);
+    expect(await groupQuestions(QUESTIONS)).toHaveLength(3);
     expect(questionSimilarityFor({ id: 'openai:text-embedding-3-small' })).toBeUndefined();
     expect(await questionVectors(topicEmbedder({}, 'other-model').embedder)(['a'])).toBeUndefined();
     expect(await questionVectors(null)(['a'])).toBeUndefined();
@@ -77,7 +79,9 @@ describe('grouping by meaning', () => {
       ];
       const semantic = await questionVectors(embedder)(questions.map((q) => q.text));
       expect(semantic?.vectors.size).toBe(5);
-      const groups = groupQuestions(questions, semantic).map((g) => [g.question, ...g.variants].sort());
+      const groups = (await groupQuestions(questions, semantic)).map((g) =>
+        [g.question, ...g.variants].sort(),
+      );
       expect(groups.sort()).toEqual(
         [
           ['How much does shipping cost?', 'What is the price of delivery?'],

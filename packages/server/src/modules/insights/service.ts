@@ -5,7 +5,7 @@ import { NOT_FOUND_TEXT } from '../answers/format.js';
 import type { BotsService } from '../bots/service.js';
 import type { ChatActivity, ChatService } from '../chat/contract.js';
 import type { InsightsService } from './contract.js';
-import { groupQuestions, wordingOf } from './group.js';
+import { groupQuestions, MAX_QUESTION_CHARS, wordingOf } from './group.js';
 import { questionVectors } from './semantic.js';
 
 export type { InsightsService } from './contract.js';
@@ -74,7 +74,11 @@ export function insightsService(deps: {
       await deps.bots.get(actor, botId);
       authorize(actor, 'conversation.read');
       const days = PERIOD_DAYS[period];
-      const activity = await deps.chat.activity(botId, { days, notFoundText: NOT_FOUND_TEXT });
+      const activity = await deps.chat.activity(botId, {
+        days,
+        notFoundText: NOT_FOUND_TEXT,
+        questionChars: MAX_QUESTION_CHARS,
+      });
       const series = daySeries(activity, days);
       const t = totals(series);
       const replies = t.answered + t.notFound;
@@ -98,7 +102,7 @@ export function insightsService(deps: {
           positiveRatio: ratio(t.positive, t.positive + t.negative),
         },
         days: series,
-        unansweredQuestions: groupQuestions(
+        unansweredQuestions: await groupQuestions(
           activity.unanswered,
           await vectorsOf(activity.unanswered.map((q) => wordingOf(q.text)).filter(Boolean)),
         ),
