@@ -254,7 +254,8 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     const next = await restart(t, settling);
     for (let i = 0; i < 600 && calls === 0; i++) await new Promise((r) => setTimeout(r, 25));
     expect(loaded.texts).toBe(1);
-    await new Promise((r) => setTimeout(r, 200));
+    // The check at start has ended: a tick waits for the one in flight, or runs it if it is still due.
+    await next.app.services.runner.tick();
     expect(await modelOf(next.db)).toEqual({ model_id: 'hash-a', dimensions: 64 });
     expect((await next.files.get(file.id)).status).toBe('indexing_completed');
     expect((await next.files.search('narwhal tusk', 'semantic'))[0]?.file.id).toBe(file.id);
@@ -348,8 +349,9 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     const again = new HashEmbedder('hash-a', 64);
     const next = await restart(t, again);
     expect(await keeperSwitches(next.app, again)).toBe(false);
-    // The check at start has had its time: the file stays as it was, its one job the upload's.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Once the check at start has ended (a tick waits for the one in flight, or runs it if it is still due), the
+    // file stays as it was, its one job the upload's.
+    await next.app.services.runner.tick();
     expect(await indexJobFiles(next.db)).toEqual([file.id]);
     expect((await next.files.get(file.id)).status).toBe('indexing_completed');
     expect(again.texts).toBe(0);
