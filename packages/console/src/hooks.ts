@@ -1,5 +1,5 @@
 import type { QueryKey } from '@tanstack/query-core';
-import { useCallback } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import { describeError, isSignedOut } from './api.js';
 import { useConsole } from './context.js';
 import { useMutation, useQuery } from './query.js';
@@ -74,4 +74,14 @@ export function useOwnMember() {
   return useLoad(['member', workspace?.id, 'me'], () =>
     workspace ? client.getWorkspaceMember() : Promise.resolve(null),
   );
+}
+
+/** `value` once it has stopped changing for `ms` (a search box asks once typing pauses). */
+export function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
 }

@@ -67,3 +67,8 @@ export function mayChangeFiles(role: Role | undefined): boolean {
 export function mayEditWebchat(role: Role | undefined): boolean {
   return role === 'developer' || role === 'manager' || role === 'administrator' || role === 'owner';
 }
+
+/** Whether `role` may add, change and delete a bot's Q&A entries (`qa.write`: developers and above). */
+export function mayWriteQa(role: Role | undefined): boolean {
+  return role === 'developer' || role === 'manager' || role === 'administrator' || role === 'owner';
+}

@@ -10,6 +10,7 @@ export const BOT_SECTIONS = [
   { path: '', label: 'Overview' },
   { path: '/knowledge', label: 'Knowledge' },
   { path: '/files', label: 'Files' },
+  { path: '/qa', label: 'Q&A' },
   { path: '/playground', label: 'Playground' },
   { path: '/webchat', label: 'Webchat' },
   { path: '/conversations', label: 'Conversations' },

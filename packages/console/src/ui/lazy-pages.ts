@@ -17,6 +17,7 @@ export const InboxPage = lazy(() => import('./inbox/inbox-page.js').then((m) => 
 export const ConversationPage = lazy(() =>
   import('./inbox/conversation-page.js').then((m) => m.ConversationPage),
 );
+export const QaPage = lazy(() => import('./qa/qa-page.js').then((m) => m.QaPage));
 export const InsightsPage = lazy(() => import('./insights/insights-page.js').then((m) => m.InsightsPage));
 export const LogsPage = lazy(() => import('./operations/logs-page.js').then((m) => m.LogsPage));
 export const AuditPage = lazy(() => import('./operations/audit-page.js').then((m) => m.AuditPage));

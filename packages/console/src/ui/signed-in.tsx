@@ -20,6 +20,7 @@ import {
   KnowledgePage,
   LogsPage,
   PlaygroundPage,
+  QaPage,
   SettingsPage,
   UsagePage,
 } from './lazy-pages.js';
@@ -123,6 +124,7 @@ function ConsoleRoutes() {
       <Route path="/console/bots/:id/webchat" component={DesignerPage} />
       <Route path="/console/bots/:id/conversations" component={InboxPage} />
       <Route path="/console/bots/:id/conversations/:conversationId" component={ConversationPage} />
+      <Route path="/console/bots/:id/qa" component={QaPage} />
       <Route path="/console/bots/:id/insights" component={InsightsPage} />
       <Route path="/console/bots/:id/logs" component={LogsPage} />
       <Route path="/console/team" component={TeamPage} />

@@ -2,9 +2,11 @@ import type { Bot, BotInsights, InsightsPeriod } from '@parley/client';
 import { useMemo } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { useConsole } from '../../context.js';
-import { useLoad } from '../../hooks.js';
+import { useLoad, useOwnMember } from '../../hooks.js';
+import { mayWriteQa } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { Notice } from '../notice.js';
+import { answerThisHref } from '../qa/fields.js';
 import { type ChartLine, DayChart } from './day-chart.js';
 import { InsightsFigures, percent } from './figures.js';
 import { UnansweredList } from './unanswered-list.js';
@@ -66,6 +68,7 @@ function BotInsightsView({ bot }: { bot: Bot }) {
     client.getBotInsights({ id: bot.id, period }).then((r) => r.insights),
   );
   const data = insights.data?.period === period ? insights.data : undefined;
+  const me = useOwnMember();
   return (
     <div class="stack insights">
       <div class="insights-head">
@@ -93,6 +96,11 @@ function BotInsightsView({ bot }: { bot: Bot }) {
           <UnansweredList
             questions={data.unansweredQuestions}
             knowledgeHref={`/console/bots/${encodeURIComponent(bot.id)}/knowledge`}
+            answerHref={
+              mayWriteQa(me.data?.role)
+                ? (q) => answerThisHref(bot.id, [q.question, ...q.variants])
+                : undefined
+            }
           />
         </>
       ) : insights.fetching ? (

@@ -3,14 +3,18 @@ import { formatDateTime } from '../../format.js';
 
 /**
  * The questions the bot could not answer, most asked first, each with how often and when it was last asked
- * and its other wordings; all rendered as text. The operator works from it to add documents.
+ * and its other wordings; all rendered as text. The operator works from it to add documents, or (given
+ * `answerHref`, for who may write Q&A entries) to answer a question with an entry: "Answer this".
  */
 export function UnansweredList({
   questions,
   knowledgeHref,
+  answerHref,
 }: {
   questions: UnansweredQuestion[];
   knowledgeHref: string;
+  /** The address of the Q&A form filled with a question's wordings; no "Answer this" without it. */
+  answerHref?: ((question: UnansweredQuestion) => string) | undefined;
 }) {
   return (
     <section class="card stack" aria-labelledby="unanswered-heading">
@@ -24,7 +28,8 @@ export function UnansweredList({
         <>
           <p class="hint">
             Questions that got "I couldn't find anything…", grouped by similar wording or meaning. Add
-            documents that answer them on the <a href={knowledgeHref}>Knowledge</a> page.
+            documents that answer them on the <a href={knowledgeHref}>Knowledge</a> page
+            {answerHref ? ', or answer one with a Q&A entry: "Answer this"' : ''}.
           </p>
           <ol class="list unanswered" aria-label="Unanswered questions">
             {questions.map((q) => (
@@ -35,6 +40,11 @@ export function UnansweredList({
                 </span>
                 {q.variants.length > 0 ? (
                   <span class="muted variants">Also asked as: {q.variants.join(' · ')}</span>
+                ) : null}
+                {answerHref ? (
+                  <a class="answer-this" href={answerHref(q)}>
+                    Answer this<span class="visually-hidden">: {q.question}</span>
+                  </a>
                 ) : null}
               </li>
             ))}

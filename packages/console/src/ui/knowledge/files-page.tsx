@@ -1,7 +1,7 @@
 import type { Bot, FileStatus, ListFilesInput } from '@parley/client';
 import { useEffect, useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
-import { useLoad } from '../../hooks.js';
+import { useLoad, useSettled } from '../../hooks.js';
 import { useQueryClient } from '../../query.js';
 import { BotFrame, useRouteBot } from '../bot-frame.js';
 import { Notice } from '../notice.js';
@@ -32,16 +32,6 @@ export function FilesPage() {
     });
   }, [cache, files, workspace?.id, id]);
   return <BotFrame>{(bot) => <Files bot={bot} />}</BotFrame>;
-}
-
-/** `value` once it has stopped changing for `ms`. */
-function useSettled<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
 }
 
 function Files({ bot }: { bot: Bot }) {

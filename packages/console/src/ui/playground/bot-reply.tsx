@@ -15,8 +15,19 @@ const MODE_WORDS: Record<string, string> = {
   no_engine: 'No answer engine',
 };
 
-/** The reply the bot would give to the question: its text as the chat would show it, and its sources. */
-export function BotReply({ botId, preview }: { botId: string; preview: BotAnswerPreview }) {
+/**
+ * The reply the bot would give to the question: its text as the chat would show it, and its sources. Given
+ * `answerHref` (who may write Q&A entries), a reply that found nothing offers "Answer this".
+ */
+export function BotReply({
+  botId,
+  preview,
+  answerHref,
+}: {
+  botId: string;
+  preview: BotAnswerPreview;
+  answerHref?: string | undefined;
+}) {
   return (
     <div class="stack playground-reply-body">
       <p>
@@ -33,6 +44,11 @@ export function BotReply({ botId, preview }: { botId: string; preview: BotAnswer
       <div class="playground-reply">
         <ReplyText text={preview.text} format={preview.format} />
       </div>
+      {answerHref && preview.mode === 'not_found' ? (
+        <a class="answer-this" href={answerHref}>
+          Answer this with a Q&amp;A entry
+        </a>
+      ) : null}
       {preview.sources.length > 0 ? (
         <div class="stack">
           <h3 id="playground-sources-title">Sources</h3>

@@ -1,9 +1,11 @@
 import type { Bot } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
-import { useLoad } from '../../hooks.js';
+import { useLoad, useOwnMember } from '../../hooks.js';
+import { mayWriteQa } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { Notice } from '../notice.js';
+import { answerThisHref } from '../qa/fields.js';
 import { BotReply } from './bot-reply.js';
 import { SearchResults } from './results.js';
 import { type PlaygroundSearch, SearchForm } from './search-form.js';
@@ -18,6 +20,7 @@ export function PlaygroundPage() {
 
 function Playground({ bot }: { bot: Bot }) {
   const { client, workspace } = useConsole();
+  const me = useOwnMember();
   const [search, setSearch] = useState<PlaygroundSearch | undefined>(undefined);
   const knowledgeBases = useLoad(['knowledge-bases', workspace?.id, bot.id, 'playground'], () =>
     client.list.knowledgeBases({}, { botId: bot.id }).collect(),
@@ -75,7 +78,13 @@ function Playground({ bot }: { bot: Bot }) {
             </p>
             <Notice error={reply.error} />
             {reply.loading ? <p role="status">Asking the bot…</p> : null}
-            {reply.data ? <BotReply botId={bot.id} preview={reply.data} /> : null}
+            {reply.data ? (
+              <BotReply
+                botId={bot.id}
+                preview={reply.data}
+                answerHref={mayWriteQa(me.data?.role) ? answerThisHref(bot.id, [search.query]) : undefined}
+              />
+            ) : null}
           </section>
         </div>
       ) : (

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { ASK_PARAM, answerThisHref, formatTags, parseTags, wordingsOf } from './fields.js';
+
+describe('Q&A entry form fields', () => {
+  it('takes wordings one per line, squeezing spaces and dropping blanks and repeats', () => {
+    expect(wordingsOf('  Refunds?\n\nhow do I get   a refund\r\nREFUNDS?\n ')).toEqual([
+      'Refunds?',
+      'how do I get a refund',
+    ]);
+  });
+
+  it('reads tags as key=value pairs and names a pair without a key', () => {
+    expect(parseTags(' topic = billing ; lang=en;')).toEqual({ tags: { topic: 'billing', lang: 'en' } });
+    expect(parseTags('')).toEqual({ tags: {} });
+    expect(parseTags('topic=billing; oops')).toEqual({ problem: '"oops" is not key=value.' });
+    expect(parseTags('=x')).toEqual({ problem: '"=x" is not key=value.' });
+    expect(parseTags(formatTags({ a: '1', b: 'x=y' }))).toEqual({ tags: { a: '1', b: 'x=y' } });
+  });
+
+  it('links to the Q&A page with the wordings to answer, one per line', () => {
+    const href = answerThisHref('bot 1', ['Refunds & returns?', 'refunds & returns?', 'Money back']);
+    expect(href.startsWith('/console/bots/bot%201/qa?')).toBe(true);
+    const params = new URL(href, 'http://x').searchParams;
+    expect(params.get(ASK_PARAM)).toBe('Refunds & returns?\nMoney back');
+  });
+});

@@ -1,0 +1,116 @@
+import type { BotQaEntry } from '@parley/client';
+import { useEffect, useState } from 'preact/hooks';
+import { useConsole } from '../../context.js';
+import { useAction } from '../../hooks.js';
+import { ConfirmDelete } from '../confirm-delete.js';
+import { Notice } from '../notice.js';
+import { ReplyText } from '../playground/reply-text.js';
+import { QaEntryForm } from './qa-entry-form.js';
+
+/**
+ * One entry in the list: its wordings, its answer as the chat shows it (cut to a few lines), its tags and
+ * whether it is enabled; for who may write, Edit (the form in place), an enable switch and Delete (confirmed).
+ */
+export function QaEntryRow(props: {
+  botId: string;
+  entry: BotQaEntry;
+  mayWrite: boolean;
+  onChanged(message: string): void;
+}) {
+  const { botId, entry, mayWrite, onChanged } = props;
+  const { client } = useConsole();
+  const [mode, setMode] = useState<'view' | 'edit' | 'delete'>('view');
+  const toggle = useAction();
+  // The switch shows the choice at once; it goes back if the save fails, and follows the entry reloaded.
+  const [enabledShown, setEnabledShown] = useState(entry.enabled);
+  useEffect(() => setEnabledShown(entry.enabled), [entry.enabled]);
+  const [first, ...others] = entry.questions;
+  const tags = Object.entries(entry.tags);
+
+  async function setEnabled(enabled: boolean) {
+    const { questions, answer } = entry;
+    setEnabledShown(enabled);
+    const saved = await toggle.run(() =>
+      client.updateQaEntry({ id: botId, entryId: entry.id, questions, answer, enabled }),
+    );
+    if (saved) onChanged(`Entry "${first}" ${enabled ? 'enabled' : 'disabled'}.`);
+    else setEnabledShown(entry.enabled);
+  }
+
+  if (mode === 'edit') {
+    return (
+      <li class="list-row qa-row">
+        <QaEntryForm
+          botId={botId}
+          entry={entry}
+          onSaved={() => {
+            setMode('view');
+            onChanged(`Entry "${first}" saved.`);
+          }}
+          onCancel={() => setMode('view')}
+        />
+      </li>
+    );
+  }
+  return (
+    <li class="list-row qa-row" aria-label={first}>
+      <div class="qa-who">
+        <span class="list-title">{first}</span>
+        <span class={`badge ${entry.enabled ? 'badge-active' : 'badge-disabled'}`}>
+          {entry.enabled ? 'Enabled' : 'Disabled'}
+        </span>
+        {others.length > 0 ? <span class="muted qa-others">Also asked as: {others.join(' · ')}</span> : null}
+      </div>
+      <div class="playground-reply qa-answer">
+        <ReplyText text={entry.answer} format="markdown" />
+      </div>
+      {tags.length > 0 ? (
+        <ul class="tag-list" aria-label="Tags">
+          {tags.map(([key, value]) => (
+            <li key={key} class="tag-chip">
+              {key}={value}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {mayWrite && mode === 'view' ? (
+        <div class="actions qa-actions">
+          <label class="toggle">
+            <input
+              type="checkbox"
+              checked={enabledShown}
+              disabled={toggle.pending}
+              onChange={(event) => setEnabled(event.currentTarget.checked)}
+            />
+            Enabled<span class="visually-hidden"> ({first})</span>
+          </label>
+          <button type="button" onClick={() => setMode('edit')}>
+            Edit <span class="visually-hidden">{first}</span>
+          </button>
+          <button type="button" class="danger" onClick={() => setMode('delete')}>
+            Delete <span class="visually-hidden">{first}</span>
+          </button>
+        </div>
+      ) : null}
+      <Notice error={toggle.error} />
+      {mode === 'delete' ? (
+        <ConfirmDelete
+          class="qa-delete"
+          confirmLabel="Yes, delete this entry"
+          question={
+            <>
+              Delete the entry <strong>{first}</strong>? Visitors asking it get the answer the knowledge finds
+              instead.
+            </>
+          }
+          remove={() => client.deleteQaEntry({ id: botId, entryId: entry.id })}
+          onDeleted={() => {
+            setMode('view');
+            onChanged(`Entry "${first}" deleted.`);
+          }}
+          onCancel={() => setMode('view')}
+        />
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,135 @@
+import type { Bot } from '@parley/client';
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { useConsole } from '../../context.js';
+import { useLoad, useOwnMember, useSettled } from '../../hooks.js';
+import { mayWriteQa } from '../../roles.js';
+import { BotFrame } from '../bot-frame.js';
+import { Notice } from '../notice.js';
+import { Pager } from '../operations/pager.js';
+import { ASK_PARAM, wordingsOf } from './fields.js';
+import { QaEntryForm } from './qa-entry-form.js';
+import { QaEntryRow } from './qa-entry-row.js';
+
+/** Entries per page. */
+const PAGE_SIZE = 20;
+
+/**
+ * A bot's Q&A entries: the answers the team wrote, given before any passage search to a visitor question close
+ * to one of their wordings. Search, pages, and (developers and above) add, edit, enable and delete. Opened
+ * with `?ask=` (wordings one per line, from "Answer this"), the new-entry form starts filled with them.
+ */
+export function QaPage() {
+  return <BotFrame>{(bot) => <QaEntries bot={bot} />}</BotFrame>;
+}
+
+function QaEntries({ bot }: { bot: Bot }) {
+  const { client, workspace } = useConsole();
+  const { path, query, route } = useLocation();
+  const me = useOwnMember();
+  const mayWrite = mayWriteQa(me.data?.role);
+  const asked = wordingsOf(query[ASK_PARAM] ?? '');
+  const [adding, setAdding] = useState(false);
+  const [done, setDone] = useState<string | undefined>(undefined);
+  const [search, setSearch] = useState('');
+  const settled = useSettled(search.trim(), 250);
+  // The tokens of the pages up to this one, for the search they were handed out for.
+  const [paging, setPaging] = useState<{ search: string; tokens: (string | undefined)[] }>({
+    search: '',
+    tokens: [undefined],
+  });
+  const tokens = paging.search === settled ? paging.tokens : [undefined];
+  const token = tokens[tokens.length - 1];
+  const page = useLoad(['qa', workspace?.id, bot.id, settled, token], () =>
+    client.listQaEntries({
+      id: bot.id,
+      pageSize: PAGE_SIZE,
+      ...(settled ? { search: settled } : {}),
+      ...(token ? { nextToken: token } : {}),
+    }),
+  );
+  const formOpen = mayWrite && (adding || asked.length > 0);
+  /** Closes the new-entry form (and drops the wordings it was opened with from the address). */
+  const closeForm = () => {
+    setAdding(false);
+    if (asked.length > 0) route(path, true);
+  };
+  const changed = (message: string) => {
+    setDone(message);
+    page.reload();
+  };
+  const entries = page.data?.entries;
+
+  return (
+    <div class="stack">
+      <h2>Q&amp;A</h2>
+      <p class="muted">
+        Answers your team writes. A visitor question close to one of an entry's questions gets its answer,
+        before any search of the documents.
+      </p>
+      {formOpen ? (
+        <QaEntryForm
+          key={asked.join('\n')}
+          botId={bot.id}
+          questions={asked}
+          onSaved={(entry) => {
+            closeForm();
+            changed(`Entry "${entry.questions[0]}" added. The bot answers it from now on.`);
+          }}
+          onCancel={closeForm}
+        />
+      ) : mayWrite ? (
+        <div class="actions">
+          <button
+            type="button"
+            class="primary"
+            onClick={() => {
+              setDone(undefined);
+              setAdding(true);
+            }}
+          >
+            Add an entry
+          </button>
+        </div>
+      ) : null}
+      <Notice done={done} />
+      <div class="field qa-search">
+        <label for="qa-search">Search entries</label>
+        <input
+          id="qa-search"
+          type="search"
+          value={search}
+          maxLength={200}
+          onInput={(event) => setSearch(event.currentTarget.value)}
+        />
+      </div>
+      <Notice error={page.error} />
+      {entries === undefined ? (
+        page.loading ? (
+          <p role="status">Loading entries…</p>
+        ) : null
+      ) : entries.length === 0 && tokens.length === 1 ? (
+        <p class="empty">
+          {settled
+            ? 'No entry matches this search.'
+            : mayWrite
+              ? 'No entries yet. Press "Add an entry", or "Answer this" beside a question on the Insights page.'
+              : 'No entries yet. Someone with the developer role or above can add them.'}
+        </p>
+      ) : (
+        <ul class="list" aria-label="Q&A entries">
+          {entries.map((entry) => (
+            <QaEntryRow key={entry.id} botId={bot.id} entry={entry} mayWrite={mayWrite} onChanged={changed} />
+          ))}
+        </ul>
+      )}
+      <Pager
+        label="Pages of entries"
+        page={tokens.length}
+        nextToken={page.data?.meta.nextToken}
+        onPrevious={() => setPaging({ search: settled, tokens: tokens.slice(0, -1) })}
+        onNext={(next) => setPaging({ search: settled, tokens: [...tokens, next] })}
+      />
+    </div>
+  );
+}
