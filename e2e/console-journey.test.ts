@@ -56,7 +56,6 @@ describe.skipIf(!chromiumHere)('the Console, the whole path of an owner', () => 
     // A bot.
     await page.getByLabel('Bot name').fill('Acme help');
     await page.getByRole('button', { name: 'Create bot' }).click();
-    await page.getByRole('link', { name: 'Acme help', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Acme help' }).waitFor();
     botPath = new URL(page.url()).pathname;
     botId = botPath.split('/').pop() ?? '';
@@ -67,7 +66,6 @@ describe.skipIf(!chromiumHere)('the Console, the whole path of an owner', () => 
     await page.getByRole('link', { name: 'Knowledge', exact: true }).click();
     await page.getByLabel('Knowledge base name').fill('Support');
     await page.getByRole('button', { name: 'Create knowledge base' }).click();
-    await page.getByRole('link', { name: 'Support', exact: true }).click();
     await page.getByRole('heading', { name: 'Drop PDFs, Word or Markdown files here' }).waitFor();
     await page.getByLabel('Choose files').setInputFiles([
       { name: 'refunds.md', mimeType: 'text/markdown', buffer: Buffer.from(REFUNDS) },

@@ -49,10 +49,11 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
 
     await page.getByLabel('Knowledge base name').fill('Handbook');
     await page.getByRole('button', { name: 'Create knowledge base' }).click();
+    // Creating opens the new knowledge base, and says so there.
     await expect
-      .poll(() => page.getByRole('status').textContent())
-      .toBe('Knowledge base "Handbook" created.');
-    await page.getByRole('link', { name: 'Handbook', exact: true }).click();
+      .poll(() => page.getByRole('status').first().textContent())
+      .toBe('Knowledge base "Handbook" created. Drop your documents into it below.');
+    expect(page.url()).toMatch(/\/knowledge\/kb_[^/]+$/);
     await expect
       .poll(() => page.getByRole('heading', { name: 'Drop PDFs, Word or Markdown files here' }).isVisible())
       .toBe(true);
@@ -135,6 +136,8 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
     const oldName = '<img src=x onerror=window.pwned=2> Old stuff';
     await page.getByLabel('Knowledge base name').fill(oldName);
     await page.getByRole('button', { name: 'Create knowledge base' }).click();
+    await page.getByRole('heading', { name: 'Drop PDFs, Word or Markdown files here' }).waitFor();
+    await page.getByRole('link', { name: '← Knowledge bases' }).click();
     await expect.poll(() => page.getByRole('link', { name: oldName, exact: true }).isVisible()).toBe(true);
     expect(await page.evaluate('window.pwned')).toBeUndefined();
     expect(await page.locator('main img').count()).toBe(0);

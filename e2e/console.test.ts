@@ -35,15 +35,25 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     const tricky = 'Support <img src=x onerror="window.pwned=1">';
     await page.getByLabel('Bot name').fill(tricky);
     await page.getByRole('button', { name: 'Create bot' }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toBe(`Bot "${tricky}" created.`);
+    // Creating opens the new bot, and says so there.
+    await expect.poll(() => page.url()).toMatch(/\/console\/bots\/[^/]+$/);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(tricky);
+    expect(await page.getByRole('status').textContent()).toBe(
+      `Bot "${tricky}" created. This is its overview: add knowledge next.`,
+    );
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+    expect(await page.locator('main img').count()).toBe(0);
+    expect(await axe(page), 'new bot').toEqual([]);
+    await page.getByRole('link', { name: '← All bots' }).click();
     const link = page.getByRole('link', { name: tricky, exact: true });
     await expect.poll(() => link.isVisible()).toBe(true);
-    expect(await page.evaluate('window.pwned')).toBeUndefined();
     expect(await page.locator('main img').count()).toBe(0);
     expect(await axe(page), 'bots').toEqual([]);
 
     await link.click();
     await expect.poll(() => page.getByRole('heading', { name: tricky }).isVisible()).toBe(true);
+    // The notice was said once: opening the bot again does not repeat it.
+    expect(await page.getByText(/created\. This is its overview/).count()).toBe(0);
     await page.getByLabel('Bot name').fill('Helpdesk');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Helpdesk');
@@ -76,7 +86,7 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     // Delete asks first; Cancel keeps the bot, the confirmation deletes it.
     await page.getByLabel('Bot name').fill('Temporary');
     await page.getByRole('button', { name: 'Create bot' }).click();
-    await page.getByRole('link', { name: 'Temporary', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Temporary' }).waitFor();
     await page.getByRole('button', { name: 'Delete bot' }).click();
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Delete bot' }).click();

@@ -1,6 +1,8 @@
 import type { Bot } from '@parley/client';
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
+import { takeAnnouncement } from '../arrival.js';
 import { useConsole } from '../context.js';
 import { useLoad } from '../hooks.js';
 import { Notice } from './notice.js';
@@ -35,6 +37,8 @@ export function BotFrame({ children }: { children: (bot: Bot) => ComponentChildr
   const { id, bot } = useRouteBot();
   const { path } = useLocation();
   const { workspace } = useConsole();
+  // Opened right after it was made (CreateByName): say so here.
+  const [arrival] = useState(() => takeAnnouncement(path));
   const base = `/console/bots/${encodeURIComponent(id)}`;
   const here = (section: string) =>
     section === '' ? path === base : path === base + section || path.startsWith(`${base + section}/`);
@@ -59,6 +63,7 @@ export function BotFrame({ children }: { children: (bot: Bot) => ComponentChildr
               </a>
             ))}
           </nav>
+          <Notice done={arrival} />
           {children(bot.data)}
         </>
       ) : bot.loading ? (

@@ -1,10 +1,11 @@
-import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { announceOn } from '../arrival.js';
 import { useForm } from '../form.js';
 import { useAction } from '../hooks.js';
 import { Field } from './field.js';
 import { Notice } from './notice.js';
 
-/** A card with one name field that creates something, then empties itself and says what was created. */
+/** A card with one name field that creates something, then opens it, saying there what was created. */
 export function CreateByName({
   id,
   label,
@@ -19,19 +20,19 @@ export function CreateByName({
   hint: string;
   /** The button's words, e.g. "Create bot". */
   submitLabel: string;
-  /** Creates it from the trimmed name; answers the words to show once created. */
-  create(name: string): Promise<string>;
+  /** Creates it from the trimmed name; answers the words to say and the Console address of what was made. */
+  create(name: string): Promise<{ words: string; open: string }>;
   onCreated(): void;
 }) {
   const { pending, error, run } = useAction();
-  const [notice, setNotice] = useState<string | undefined>(undefined);
+  const { route } = useLocation();
   const form = useForm({ name: '' }, async ({ name }) => {
-    setNotice(undefined);
     const created = await run(() => create(name.trim()));
     if (created === undefined) return;
     form.reset({ name: '' });
     onCreated();
-    setNotice(created);
+    announceOn(created.open, created.words);
+    route(created.open);
   });
   const name = form.field('name');
 
@@ -49,7 +50,7 @@ export function CreateByName({
       <button type="submit" class="primary" disabled={pending || name.value.trim() === ''}>
         {submitLabel}
       </button>
-      <Notice error={error} done={notice} />
+      <Notice error={error} />
     </form>
   );
 }

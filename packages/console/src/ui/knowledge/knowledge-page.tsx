@@ -56,7 +56,7 @@ function KnowledgeBases({ bot }: { bot: Bot }) {
   );
 }
 
-/** Creates a knowledge base from its name. */
+/** Creates a knowledge base from its name, then opens it. */
 function CreateKnowledgeBase({ botId, onCreated }: { botId: string; onCreated(): void }) {
   const files = useBotClient(botId);
   return (
@@ -67,7 +67,10 @@ function CreateKnowledgeBase({ botId, onCreated }: { botId: string; onCreated():
       submitLabel="Create knowledge base"
       create={async (name) => {
         const { knowledgeBase } = await files.createKnowledgeBase({ name });
-        return `Knowledge base "${knowledgeBase.name}" created.`;
+        return {
+          words: `Knowledge base "${knowledgeBase.name}" created. Drop your documents into it below.`,
+          open: `/console/bots/${encodeURIComponent(botId)}/knowledge/${encodeURIComponent(knowledgeBase.id)}`,
+        };
       }}
       onCreated={onCreated}
     />
