@@ -43,6 +43,21 @@ async function previewFrame(page: Page, botId: string): Promise<Frame> {
   return page.frames().find((f) => f.url().endsWith(`/webchat/${botId}`)) as Frame;
 }
 
+/**
+ * Whether the preview's webchat took the keyboard: once its effects have run (two frames of its own), the focus
+ * is in the frame's composer rather than on the Console.
+ */
+async function previewTookFocus(page: Page, frame: Frame): Promise<boolean> {
+  await frame.evaluate(
+    'new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done))))',
+  );
+  const top = await page.evaluate('document.activeElement?.tagName');
+  const inside = await frame.evaluate(
+    `[...document.querySelectorAll('*')].some((e) => e.shadowRoot?.activeElement?.tagName === 'TEXTAREA')`,
+  );
+  return top === 'IFRAME' || inside === true;
+}
+
 describe.skipIf(!chromiumHere)('console playground and webchat designer in a browser', () => {
   const suite = useConsoleSuite({ workers: true });
   let botId: string;
@@ -121,6 +136,16 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
       await expect.poll(() => colour.isVisible()).toBe(true);
       const frame = await previewFrame(page, botId);
       await expect.poll(() => webchatColour(frame), { timeout: 15_000 }).toBe('#3276EA');
+      // The live preview does not take the keyboard: the page keeps the focus once the webchat has drawn.
+      expect(await previewTookFocus(page, frame)).toBe(false);
+      // Where to put it first: the snippet and the hosted page link above the form.
+      const snippetTop = await page.getByLabel('Embed snippet', { exact: true }).boundingBox();
+      const formTop = await page.getByRole('form', { name: 'Webchat configuration' }).boundingBox();
+      expect(snippetTop?.y ?? Number.POSITIVE_INFINITY).toBeLessThan(formTop?.y ?? 0);
+      // The admin key is there for the owner, with what it grants.
+      expect(await page.locator('#wc-adminKey-hint').textContent()).toMatch(
+        /^A secret that opens every conversation of this bot/,
+      );
       await colour.fill('#0A7F5A');
       await expect.poll(() => webchatColour(frame)).toBe('#0A7F5A');
       // Cleared, the preview shows the default again; set once more for the rest of the test.
@@ -186,7 +211,19 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
 
       await radius.fill('2');
       await page.getByRole('button', { name: 'Save', exact: true }).click();
-      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).isVisible()).toBe(true);
+      const savedNotice = page.getByRole('status').filter({ hasText: 'Saved.' });
+      await expect.poll(() => savedNotice.isVisible()).toBe(true);
+      const unsavedWords = page.getByText('Unsaved changes: the preview shows them.');
+      expect(await unsavedWords.count()).toBe(0);
+      // After Save the preview loads again, and still leaves the focus where it was.
+      await expect.poll(() => frame.isDetached()).toBe(true);
+      const afterSave = await previewFrame(page, botId);
+      await expect.poll(() => webchatColour(afterSave), { timeout: 15_000 }).toBe('#0A7F5A');
+      expect(await previewTookFocus(page, afterSave)).toBe(false);
+      // A change after Save: "Unsaved changes", and "Saved." is gone (never both at once).
+      await page.getByLabel('Greeting', { exact: true }).fill('Hello again');
+      await expect.poll(() => unsavedWords.isVisible()).toBe(true);
+      expect(await savedNotice.count()).toBe(0);
       await page.reload();
       await expect.poll(() => page.getByLabel('Main colour', { exact: true }).inputValue()).toBe('#0A7F5A');
       expect(await page.getByLabel('Corner radius', { exact: true }).inputValue()).toBe('2');
@@ -246,6 +283,9 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
         .toBe(true);
       expect(await page.getByLabel('Main colour', { exact: true }).isDisabled()).toBe(true);
       expect(await page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
+      // The admin key is a chat secret a viewer may not read: no field for it.
+      expect(await page.locator('#wc-adminKey').count()).toBe(0);
+      expect(await page.getByLabel('Name in the header', { exact: true }).isVisible()).toBe(true);
       await previewFrame(page, botId);
       expect(await overflows(page)).toBe(false);
       expect(await axe(page), 'designer, 390 px dark').toEqual([]);

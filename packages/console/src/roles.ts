@@ -63,6 +63,14 @@ export function mayChangeFiles(role: Role | undefined): boolean {
   return role === 'developer' || role === 'manager' || role === 'administrator' || role === 'owner';
 }
 
+/**
+ * Whether `role` may read a bot's chat secrets, the webchat's `adminKey` among them (`chatSecret.reveal`:
+ * developers and above; the Admin API leaves the key out for the others).
+ */
+export function mayReadChatSecrets(role: Role | undefined): boolean {
+  return role === 'developer' || role === 'manager' || role === 'administrator' || role === 'owner';
+}
+
 /** Whether `role` may change a bot's webchat configuration (`webchat.update`: developers and above). */
 export function mayEditWebchat(role: Role | undefined): boolean {
   return role === 'developer' || role === 'manager' || role === 'administrator' || role === 'owner';

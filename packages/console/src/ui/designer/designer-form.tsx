@@ -62,8 +62,18 @@ function ConfigInput({ form, name }: { form: Form<DesignerValues>; name: FieldNa
 }
 
 /** The fields of one group, in a fieldset with its title. */
-function Group({ form, group, title }: { form: Form<DesignerValues>; group: GroupName; title: string }) {
-  const names = FIELD_NAMES.filter((n) => FIELDS[n].group === group);
+function Group({
+  form,
+  group,
+  title,
+  hidden,
+}: {
+  form: Form<DesignerValues>;
+  group: GroupName;
+  title: string;
+  hidden: ReadonlySet<FieldName>;
+}) {
+  const names = FIELD_NAMES.filter((n) => FIELDS[n].group === group && !hidden.has(n));
   const noFooter = form.field('noFooter');
   return (
     <fieldset class="card stack designer-group">
@@ -89,17 +99,21 @@ function Group({ form, group, title }: { form: Form<DesignerValues>; group: Grou
 /**
  * The form of every webchat configuration field, grouped; `onChange` hears each change (the live preview);
  * Save replaces the configuration, and a refusal shows the Admin API's message beside each field it names.
+ * "Saved." and "Unsaved changes" are never shown together: a change after Save takes "Saved." away.
  */
 export function DesignerForm({
   botId,
   saved,
   canEdit,
+  hidden,
   onChange,
   onSaved,
 }: {
   botId: string;
   saved: WebchatConfiguration;
   canEdit: boolean;
+  /** Fields not shown (the adminKey to a role that may not read it). */
+  hidden: ReadonlySet<FieldName>;
   onChange(configuration: Record<string, unknown>): void;
   onSaved(configuration: WebchatConfiguration): void;
 }) {
@@ -140,7 +154,7 @@ export function DesignerForm({
         <legend class="designer-hidden-legend">Webchat configuration</legend>
         <div class="stack">
           {GROUPS.map((g) => (
-            <Group key={g.name} form={form} group={g.name} title={g.title} />
+            <Group key={g.name} form={form} group={g.name} title={g.title} hidden={hidden} />
           ))}
         </div>
       </fieldset>
@@ -154,7 +168,7 @@ export function DesignerForm({
           </div>
           <Notice
             error={refused ? 'Parley refused some values: see the messages beside the fields.' : error}
-            done={notice}
+            done={form.dirty ? undefined : notice}
           />
         </div>
       ) : null}

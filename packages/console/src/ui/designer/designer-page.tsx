@@ -2,14 +2,19 @@ import type { Bot, WebchatConfiguration } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { useLoad, useOwnMember } from '../../hooks.js';
-import { mayEditWebchat, roleName } from '../../roles.js';
+import { mayEditWebchat, mayReadChatSecrets, roleName } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { Notice } from '../notice.js';
 import { DesignerForm } from './designer-form.js';
 import { EmbedCard } from './embed.js';
+import type { FieldName } from './fields.js';
 import { WebchatPreview } from './preview.js';
 
-/** Webchat designer: every configuration field, a live preview of the real webchat, Save, embed snippet. */
+/** The adminKey is a chat secret: not shown to a role that may not read it (the Admin API leaves it out). */
+const SECRETS_HIDDEN: ReadonlySet<FieldName> = new Set(['adminKey']);
+const NOTHING_HIDDEN: ReadonlySet<FieldName> = new Set();
+
+/** Webchat designer: the embed snippet and hosted page first, every configuration field, a live preview, Save. */
 export function DesignerPage() {
   return <BotFrame>{(bot) => <Designer bot={bot} />}</BotFrame>;
 }
@@ -43,8 +48,14 @@ function Designer({ bot }: { bot: Bot }) {
           </p>
         ) : null}
       </div>
-      <DesignerBody bot={bot} saved={saved.data} canEdit={canEdit} onSaved={saved.reload} />
       <EmbedCard botId={bot.id} />
+      <DesignerBody
+        bot={bot}
+        saved={saved.data}
+        canEdit={canEdit}
+        hidden={mayReadChatSecrets(role) ? NOTHING_HIDDEN : SECRETS_HIDDEN}
+        onSaved={saved.reload}
+      />
     </div>
   );
 }
@@ -54,11 +65,13 @@ function DesignerBody({
   bot,
   saved,
   canEdit,
+  hidden,
   onSaved,
 }: {
   bot: Bot;
   saved: WebchatConfiguration;
   canEdit: boolean;
+  hidden: ReadonlySet<FieldName>;
   onSaved(): void;
 }) {
   const [draft, setDraft] = useState<Record<string, unknown>>(saved);
@@ -77,6 +90,7 @@ function DesignerBody({
         botId={bot.id}
         saved={saved}
         canEdit={canEdit}
+        hidden={hidden}
         onChange={setDraft}
         onSaved={() => {
           setGeneration((n) => n + 1);

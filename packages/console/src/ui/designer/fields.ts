@@ -151,7 +151,7 @@ export const FIELDS = {
     label: 'Admin key',
     group: 'advanced',
     max: 500,
-    hint: 'A secret: a webchat given it sees every conversation of the bot and the retrieval details.',
+    hint: 'A secret that opens every conversation of this bot: a webchat given it reads all of them, with the retrieval details. Give it only to pages your own staff use; changing it ends the chats opened with the old one. Only developers and above see it.',
   },
 } as const satisfies Record<keyof WebchatConfiguration, FieldSpec>;
 

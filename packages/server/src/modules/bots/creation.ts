@@ -1,10 +1,11 @@
+import type { Bot, CreateBotBody, WebchatConfiguration } from '@parley/protocol';
 import type { Kysely } from 'kysely';
 import { authorize } from '../../access/policy.js';
 import type { Actor } from '../../access/principal.js';
 import type { Database } from '../../db/schema.js';
 import { errors } from '../../errors/errors.js';
 import { newBotId } from '../../ids.js';
-import { auditWho } from '../audit/service.js';
+import { type AuditWho, auditWho } from '../audit/service.js';
 import type { BotsContext } from './context.js';
 import type { BotCreation } from './contract.js';
 import { checkReplyMode, toBot } from './records.js';
@@ -14,6 +15,9 @@ import { type BotRow, botsRepo } from './repo.js';
 const creatorOf = (actor: Actor): string =>
   actor.kind === 'member' ? actor.accountId : actor.kind === 'bot' ? actor.botId : actor.integrationId;
 
+/** The webchat configuration a bot made through the Admin API (the Console, the CLI) starts with: feedback on. */
+export const NEW_BOT_WEBCHAT: WebchatConfiguration = { feedbackEnabled: true };
+
 /**
  * New bots, within the workspace's quota: knowledge replies and `public` source links unless asked otherwise,
  * audited.
@@ -21,7 +25,15 @@ const creatorOf = (actor: Actor): string =>
 export function botCreation(ctx: Pick<BotsContext, 'db' | 'now' | 'audit' | 'config'>): BotCreation {
   const { db, now, audit } = ctx;
 
-  const createInTx: BotCreation['createInTx'] = async (tx, workspaceId, createdBy, body, who) => {
+  /** Inserts the bot with its first webchat configuration, audited. */
+  const insertBot = async (
+    tx: Kysely<Database>,
+    workspaceId: string,
+    createdBy: string,
+    body: CreateBotBody,
+    who: AuditWho,
+    webchat: WebchatConfiguration,
+  ): Promise<Bot> => {
     checkReplyMode(body.replyMode ?? 'knowledge', body.webhookUrl);
     const at = now();
     const row: BotRow = {
@@ -35,7 +47,7 @@ export function botCreation(ctx: Pick<BotsContext, 'db' | 'now' | 'audit' | 'con
       reply_mode: body.replyMode ?? 'knowledge',
       webhook_url: body.webhookUrl ?? null,
       source_links: body.sourceLinks ?? 'public',
-      webchat_config: '{}',
+      webchat_config: JSON.stringify(webchat),
       created_at: at,
       updated_at: at,
       deployed_at: at,
@@ -49,6 +61,9 @@ export function botCreation(ctx: Pick<BotsContext, 'db' | 'now' | 'audit' | 'con
     });
     return toBot(row, body.tags ?? {});
   };
+  // The first start's demo bot keeps the webchat's own defaults.
+  const createInTx: BotCreation['createInTx'] = (tx, workspaceId, createdBy, body, who) =>
+    insertBot(tx, workspaceId, createdBy, body, who, {});
 
   /** 403 QuotaExceeded when the workspace already has its quota of bots. */
   async function checkQuota(tx: Kysely<Database>, workspaceId: string) {
@@ -66,7 +81,7 @@ export function botCreation(ctx: Pick<BotsContext, 'db' | 'now' | 'audit' | 'con
       const creator = creatorOf(actor);
       return db
         .transaction()
-        .execute((tx) => createInTx(tx, actor.workspaceId, creator, body, auditWho(actor)));
+        .execute((tx) => insertBot(tx, actor.workspaceId, creator, body, auditWho(actor), NEW_BOT_WEBCHAT));
     },
 
     createInTx,

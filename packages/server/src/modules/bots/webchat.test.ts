@@ -27,12 +27,14 @@ describe('bot webchat configuration', () => {
     developer = await t.addMember('developer');
   });
 
-  it('answers an empty configuration for a new bot', async () => {
+  it('starts a new bot with the feedback thumbs on (the webchat defaults for everything else)', async () => {
     const bot = await t.asOwner('POST', '/v1/admin/bots', { name: 'Fresh' });
     const id = (bot.json() as { bot: { id: string } }).bot.id;
     const res = await t.asOwner('GET', `/v1/admin/bots/${id}/webchat`);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ configuration: {} });
+    expect(res.json()).toEqual({ configuration: { feedbackEnabled: true } });
+    const hosted = await t.call({ method: 'GET', url: `/webchat/v1/bots/${id}/config` });
+    expect((hosted.json() as { configuration: unknown }).configuration).toEqual({ feedbackEnabled: true });
   });
 
   it("covers every field of the spec table and Parley's own in the full test configuration", () => {
@@ -204,7 +206,7 @@ describe('bot webchat configuration', () => {
       'ResourceNotFound',
     );
     const theirs = await caller(t, other.token, other.workspaceId)('GET', otherUrl);
-    expect(theirs.json()).toEqual({ configuration: {} });
+    expect(theirs.json()).toEqual({ configuration: { feedbackEnabled: true } });
   });
 
   it('lets a viewer GET the configuration without its adminKey (a chat secret) but answers 403 to its PUT', async () => {
