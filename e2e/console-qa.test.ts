@@ -1,7 +1,8 @@
 // The Console's Q&A entries in a real browser (Debian Chromium, under the strict CSP), against an in-process
 // Parley with its chat workers: a visitor's question the bot could not answer on the hosted webchat shows in
 // Insights; "Answer this" opens the entry form filled with it; once saved, the hosted webchat answers the same
-// question put in other words with the entry (matched by words: the test app has no embedder). The Q&A page as a person uses it:
+// question put in other words with the entry (matched by words: the test app has no embedder), and Insights
+// counts the reply the entry gave and no longer lists the question it now answers. The Q&A page as a person uses it:
 // add (a refused link says why), edit, search, disable and delete (confirmed); the answer's Markdown shows as the
 // chat shows it and markup stays text; a viewer reads but is offered no change; axe finds nothing; 390 px holds.
 import type { Page } from 'playwright-core';
@@ -15,6 +16,9 @@ const chromiumHere = haveChromium('console Q&A browser tests');
 /** The bot's replies the hosted webchat shows (not the greeting), as text. */
 const botSaid = (page: Page) =>
   inWebchat(page, '.pw-msg[data-from="bot"][data-message-id]').allTextContents();
+
+/** The value of the Insights figure named `name`. */
+const tile = (page: Page, name: string) => page.locator('.tile', { hasText: name }).locator('.tile-value');
 
 describe.skipIf(!chromiumHere)('console Q&A entries in a browser', () => {
   const suite = useConsoleSuite({ workers: true });
@@ -53,6 +57,7 @@ describe.skipIf(!chromiumHere)('console Q&A entries in a browser', () => {
     const rows = page.getByRole('list', { name: 'Unanswered questions' }).getByRole('listitem');
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().locator('.list-title').textContent()).toBe('Do you ship to Canada?');
+    expect(await tile(page, 'Q&A entries').textContent()).toBe('0');
 
     await rows
       .first()
@@ -80,6 +85,11 @@ describe.skipIf(!chromiumHere)('console Q&A entries in a browser', () => {
     // The next visitor, in other words, gets the entry's answer.
     const answered = await askHostedWebchat('Can you ship my order to Canada?');
     expect(answered).toContain('we ship to Canada in 5 to 8 days');
+
+    // Insights counts the reply an entry gave, and no longer lists the question an entry now answers.
+    await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/insights`);
+    await expect.poll(() => tile(page, 'Q&A entries').textContent()).toBe('1');
+    await expect.poll(() => page.getByText('No unanswered questions in this period.').isVisible()).toBe(true);
 
     expect(problems).toEqual([]);
   }, 90_000);

@@ -24,13 +24,17 @@ export const InsightsDay = Type.Object({
   botMessages: Count,
   answered: Count,
   notFound: Count,
+  byEntry: Type.Integer({ minimum: 0, description: 'Replies a Q&A entry gave (answer mode qa)' }),
   positive: Count,
   negative: Count,
 });
 /** Insights day type. */
 export type InsightsDay = Static<typeof InsightsDay>;
 
-/** Visitor questions that got the knowledge bot's "I couldn't find anything…" reply, grouped by similar wording or meaning. */
+/**
+ * Visitor questions that got the knowledge bot's "I couldn't find anything…" reply, grouped by similar wording or
+ * meaning; a question an enabled Q&A entry now answers is left out.
+ */
 export const UnansweredQuestion = Type.Object({
   question: Type.String({ description: 'The most asked wording of the group (as the visitor typed it)' }),
   count: Count,
@@ -52,6 +56,10 @@ export const BotInsights = Type.Object({
     total: Count,
     answered: Count,
     notFound: Count,
+    byEntry: Type.Integer({
+      minimum: 0,
+      description: 'Replies a Q&A entry gave (answer mode qa), among the answered ones',
+    }),
     answeredRate: Rate,
     notFoundRate: Rate,
   }),

@@ -74,7 +74,12 @@ async function adminSurface(admin: FastifyInstance, { config, services }: Surfac
   fileAdminRoutes(admin, { files: services.files });
   chatAdminRoutes(admin, { chat: services.chat });
   insightsRoutes(admin, {
-    insights: insightsService({ bots: services.bots, chat: services.chat, embedder: services.embedder }),
+    insights: insightsService({
+      bots: services.bots,
+      chat: services.chat,
+      embedder: services.embedder,
+      entries: services.qa,
+    }),
   });
   answerPreviewRoutes(admin, {
     previews: answerPreviewService({ bots: services.bots, responder: services.responder }),

@@ -18,7 +18,7 @@ function Tile({ label, value, detail }: { label: string; value: string; detail: 
   );
 }
 
-/** The period's figures as tiles: conversations, messages, answered and not-found rates, feedback. */
+/** The period's figures as tiles: conversations, messages, answered and not-found rates, replies by Q&A entries, feedback. */
 export function InsightsFigures({ insights }: { insights: BotInsights }) {
   const { conversations, messages, replies, feedback } = insights;
   return (
@@ -38,6 +38,11 @@ export function InsightsFigures({ insights }: { insights: BotInsights }) {
         label="Not found"
         value={percent(replies.notFoundRate)}
         detail={`${replies.notFound} of ${replies.total} replies found nothing`}
+      />
+      <Tile
+        label="Q&A entries"
+        value={String(replies.byEntry)}
+        detail={`replies given by an entry your team wrote`}
       />
       <Tile
         label="Positive feedback"

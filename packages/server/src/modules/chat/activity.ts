@@ -141,14 +141,14 @@ const prefixFor = (chars: number) => 64 + chars * 6;
 export function chatActivity(ctx: Pick<ChatContext, 'db' | 'clock'>): Pick<ChatService, 'activity'> {
   const { db, clock } = ctx;
   return {
-    async activity(botId, { days, notFoundText, questionChars }) {
+    async activity(botId, { days, notFoundText, questionChars, answerMode = '' }) {
       const now = clock();
       const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - days + 1));
       const from = start.toISOString();
       const pattern = notFoundPattern(notFoundText);
       const queries = activityQueries(db);
       const [messageDays, conversationDays, questions] = await Promise.all([
-        queries.activityDays(botId, from, pattern),
+        queries.activityDays(botId, from, pattern, answerMode),
         queries.conversationDays(botId, from),
         queries.unansweredQuestions(botId, from, pattern, MAX_UNANSWERED_READ, prefixFor(questionChars)),
       ]);
@@ -161,6 +161,7 @@ export function chatActivity(ctx: Pick<ChatContext, 'db' | 'clock'>): Pick<ChatS
           botMessages: count(r.bot),
           replies: count(r.replies),
           notFound: count(r.not_found),
+          withAnswerMode: count(r.with_mode),
           positive: count(r.positive),
           negative: count(r.negative),
         })),

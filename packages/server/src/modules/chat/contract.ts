@@ -118,6 +118,8 @@ export interface ChatActivityDay {
   replies: number;
   /** Replies saying the knowledge base had nothing (the answers module's not-found text). */
   notFound: number;
+  /** Replies whose answer mode is the window's `answerMode` (0 without one). */
+  withAnswerMode: number;
   positive: number;
   negative: number;
 }
@@ -260,9 +262,10 @@ export interface ChatService {
    * The bot's activity over its last `days` UTC days, today included (insights); a not-found reply is a bot
    * reply whose text is `notFoundText`. Each unanswered question is cut to its first `questionChars`
    * characters (only a prefix of each message is read), and only the newest MAX_UNANSWERED_READ are read.
+   * Replies of `answerMode` (e.g. `qa`) are counted apart too.
    */
   activity(
     botId: string,
-    window: { days: number; notFoundText: string; questionChars: number },
+    window: { days: number; notFoundText: string; questionChars: number; answerMode?: string },
   ): Promise<ChatActivity>;
 }

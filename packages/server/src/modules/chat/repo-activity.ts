@@ -9,6 +9,8 @@ export interface ActivityDayRow {
   bot: number | string | null;
   replies: number | string | null;
   not_found: number | string | null;
+  /** Replies whose answer mode is the one asked for (e.g. `qa`). */
+  with_mode: number | string | null;
   positive: number | string | null;
   negative: number | string | null;
 }
@@ -46,7 +48,7 @@ export function activityQueries(db: Kysely<Database>) {
      * themselves made SQLite copy every message's payload (visitors' up to 128 KB each) into its GROUP BY
      * sorter, which blocked the process for as long. Feedback is only ever given on bot messages.
      */
-    activityDays: (botId: string, from: string, notFound: string) =>
+    activityDays: (botId: string, from: string, notFound: string, answerMode = '') =>
       db
         .with(
           (cte) => cte('m').materialized(),
@@ -59,6 +61,9 @@ export function activityQueries(db: Kysely<Database>) {
                 sql<number>`case when is_bot = 1 and reply_to is not null then 1 else 0 end`.as('reply'),
                 sql<number>`case when is_bot = 1 and (answer = ${NOT_FOUND_ANSWER} or payload like ${notFound}) then 1 else 0 end`.as(
                   'not_found',
+                ),
+                sql<number>`case when is_bot = 1 and answer = ${answerMode} then 1 else 0 end`.as(
+                  'with_mode',
                 ),
                 sql<number>`case when is_bot = 1 and feedback like ${feedbackIs('positive')} then 1 else 0 end`.as(
                   'positive',
@@ -77,6 +82,7 @@ export function activityQueries(db: Kysely<Database>) {
           sql<number>`sum(case when is_bot = 1 then 1 else 0 end)`.as('bot'),
           sql<number>`sum(reply)`.as('replies'),
           sql<number>`sum(not_found)`.as('not_found'),
+          sql<number>`sum(with_mode)`.as('with_mode'),
           sql<number>`sum(positive)`.as('positive'),
           sql<number>`sum(negative)`.as('negative'),
         ])

@@ -150,7 +150,58 @@ async function expectLongQuestionsGrouped(t: TestApp): Promise<void> {
   expect(stallMs).toBeLessThan(500);
 }
 
+/**
+ * The real knowledge bot (no knowledge): a question not found, then a Q&A entry for it, then the same question in
+ * other words answered by the entry. Insights counts the entry's reply and no longer lists the question the
+ * entry now answers; with the entry disabled, the question is listed again.
+ */
+async function expectEntriesCounted(t: TestApp): Promise<void> {
+  const api = chatClient(t);
+  const visitor = await api.user();
+  const conversation = await api.conversation(visitor);
+  /** Insights once the bot has given `replies` replies. */
+  async function insightsAfter(replies: number): Promise<BotInsights> {
+    const until = Date.now() + 15_000;
+    for (;;) {
+      const insights = await insightsOf(t, '7d');
+      if (insights.replies.total >= replies || Date.now() > until) return insights;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  await api.message(visitor, conversation, 'Do you deliver to Antarctica?');
+  const before = await insightsAfter(1);
+  expect(before.replies).toMatchObject({ total: 1, notFound: 1, byEntry: 0 });
+  expect(before.unansweredQuestions.map((q) => q.question)).toEqual(['Do you deliver to Antarctica?']);
+
+  const created = await t.asOwner('POST', `/v1/admin/bots/${t.botId}/qa`, {
+    questions: ['Do you deliver to Antarctica?'],
+    answer: 'Yes, by ship, twice a year.',
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  const entry = (created.json() as { entry: { id: string } }).entry;
+  await api.message(visitor, conversation, 'Do you deliver parcels to Antarctica?');
+  const after = await insightsAfter(2);
+  expect(after.replies).toMatchObject({ total: 2, answered: 1, notFound: 1, byEntry: 1 });
+  expect(after.days.at(-1)).toMatchObject({ answered: 1, notFound: 1, byEntry: 1 });
+  // The question is still counted as not found then, but no longer listed: an entry answers it now.
+  expect(after.unansweredQuestions).toEqual([]);
+
+  const disabled = await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/qa/${entry.id}`, {
+    questions: ['Do you deliver to Antarctica?'],
+    answer: 'Yes, by ship, twice a year.',
+    enabled: false,
+  });
+  expect(disabled.statusCode, disabled.body).toBe(200);
+  const again = await insightsOf(t, '7d');
+  expect(again.replies.byEntry).toBe(1);
+  expect(again.unansweredQuestions.map((q) => q.question)).toEqual(['Do you deliver to Antarctica?']);
+}
+
 describe('GET /v1/admin/bots/{id}/insights', () => {
+  it('counts the replies Q&A entries gave, and lists no question an enabled entry now answers', async () => {
+    await withTestApp(expectEntriesCounted, { workers: true });
+  });
+
   it('counts conversations, messages, answered and not-found replies and feedback of the last 7 days', async () => {
     await withSeededBot(async (t) => {
       const insights = await insightsOf(t, '7d');
@@ -161,7 +212,7 @@ describe('GET /v1/admin/bots/{id}/insights', () => {
         to: '2026-03-20T12:00:00.000Z',
         conversations: { started: 2 },
         messages: { total: 8, visitor: 4, bot: 4 },
-        replies: { total: 4, answered: 1, notFound: 3, answeredRate: 0.25, notFoundRate: 0.75 },
+        replies: { total: 4, answered: 1, notFound: 3, byEntry: 0, answeredRate: 0.25, notFoundRate: 0.75 },
         feedback: { positive: 1, negative: 1, positiveRatio: 0.5 },
       });
       expect(insights.days.map((d) => d.date)).toEqual([
@@ -180,6 +231,7 @@ describe('GET /v1/admin/bots/{id}/insights', () => {
         botMessages: 4,
         answered: 1,
         notFound: 3,
+        byEntry: 0,
         positive: 1,
         negative: 1,
       });
@@ -242,6 +294,7 @@ describe('GET /v1/admin/bots/{id}/insights', () => {
           total: 2,
           answered: 0,
           notFound: 2,
+          byEntry: 0,
           answeredRate: 0,
           notFoundRate: 1,
         });
@@ -323,5 +376,9 @@ describe.skipIf(!pgUrl)('GET /v1/admin/bots/{id}/insights on PostgreSQL', () => 
 
   it('groups 600 questions of 127 KB, cut to 300 characters, without stalling the event loop', async () => {
     await withSeededBot(expectLongQuestionsGrouped, pgUrl);
+  });
+
+  it('counts the replies Q&A entries gave, and lists no question an enabled entry now answers', async () => {
+    await withTestApp(expectEntriesCounted, { workers: true, databaseUrl: pgUrl });
   });
 });

@@ -1,9 +1,11 @@
-import type { BotInsights, InsightsDay, InsightsPeriod } from '@parley/protocol';
+import type { BotInsights, InsightsDay, InsightsPeriod, UnansweredQuestion } from '@parley/protocol';
 import { authorize } from '../../access/policy.js';
 import type { Embedder } from '../../search/types.js';
 import { NOT_FOUND_TEXT } from '../answers/format.js';
+import type { AnswerMode } from '../answers/responder.js';
 import type { BotsService } from '../bots/service.js';
 import type { ChatActivity, ChatService } from '../chat/contract.js';
+import type { QaService } from '../qa/contract.js';
 import type { InsightsService } from './contract.js';
 import { groupQuestions, MAX_QUESTION_CHARS, wordingOf } from './group.js';
 import { questionVectors } from './semantic.js';
@@ -14,6 +16,9 @@ export type { InsightsService } from './contract.js';
 export const PERIOD_DAYS: Record<InsightsPeriod, number> = { '7d': 7, '30d': 30, '90d': 90 };
 
 const DAY_MS = 86_400_000;
+
+/** The answer mode of a reply a Q&A entry gave. */
+const ENTRY_ANSWER: AnswerMode = 'qa';
 
 /** `part / whole`, rounded to 4 decimals; null when there is no whole. */
 const ratio = (part: number, whole: number) =>
@@ -36,6 +41,7 @@ function daySeries(activity: ChatActivity, days: number): InsightsDay[] {
       botMessages: d?.botMessages ?? 0,
       answered: Math.max(0, replies - notFound),
       notFound,
+      byEntry: d?.withAnswerMode ?? 0,
       positive: d?.positive ?? 0,
       negative: d?.negative ?? 0,
     };
@@ -51,15 +57,38 @@ function totals(series: InsightsDay[]) {
     bot: sum((d) => d.botMessages),
     answered: sum((d) => d.answered),
     notFound: sum((d) => d.notFound),
+    byEntry: sum((d) => d.byEntry),
     positive: sum((d) => d.positive),
     negative: sum((d) => d.negative),
   };
 }
 
 /**
+ * The groups of unanswered questions less what an enabled Q&A entry now answers (asked of `entries`, the very
+ * matcher the bot's replies use): a group whose main wording an entry answers goes, and so do such variants.
+ */
+async function stillUnanswered(
+  entries: Pick<QaService, 'match'> | undefined,
+  botId: string,
+  groups: UnansweredQuestion[],
+): Promise<UnansweredQuestion[]> {
+  if (!entries) return groups;
+  const answered = async (question: string) => (await entries.match(botId, question)) !== undefined;
+  const kept: UnansweredQuestion[] = [];
+  for (const group of groups) {
+    if (await answered(group.question)) continue;
+    const variants: string[] = [];
+    for (const variant of group.variants) if (!(await answered(variant))) variants.push(variant);
+    kept.push({ ...group, variants });
+  }
+  return kept;
+}
+
+/**
  * Bot insights over the chat module's activity: a not-found reply is one whose text is the answers module's
- * NOT_FOUND_TEXT (or that the reply job marked not found); the unanswered questions are grouped by their
- * words (group.ts) and, with the built-in embedding model, by meaning too (semantic.ts).
+ * NOT_FOUND_TEXT (or that the reply job marked not found), a reply by an entry one of answer mode `qa`; the
+ * unanswered questions are grouped by their words (group.ts) and, with the built-in embedding model, by meaning
+ * too (semantic.ts), and those a Q&A entry now answers are left out.
  * @example const insights = insightsService({ bots, chat }); await insights.botInsights(actor, botId, '7d');
  */
 export function insightsService(deps: {
@@ -67,6 +96,8 @@ export function insightsService(deps: {
   chat: Pick<ChatService, 'activity'>;
   /** The search embedder: with the built-in model, questions of the same meaning are grouped too. */
   embedder?: Embedder | null | undefined;
+  /** The bot's Q&A entries: a question one of them now answers is no longer listed as unanswered. */
+  entries?: Pick<QaService, 'match'> | undefined;
 }): InsightsService {
   const vectorsOf = questionVectors(deps.embedder);
   return {
@@ -78,6 +109,7 @@ export function insightsService(deps: {
         days,
         notFoundText: NOT_FOUND_TEXT,
         questionChars: MAX_QUESTION_CHARS,
+        answerMode: ENTRY_ANSWER,
       });
       const series = daySeries(activity, days);
       const t = totals(series);
@@ -93,6 +125,7 @@ export function insightsService(deps: {
           total: replies,
           answered: t.answered,
           notFound: t.notFound,
+          byEntry: t.byEntry,
           answeredRate: ratio(t.answered, replies),
           notFoundRate: ratio(t.notFound, replies),
         },
@@ -102,9 +135,13 @@ export function insightsService(deps: {
           positiveRatio: ratio(t.positive, t.positive + t.negative),
         },
         days: series,
-        unansweredQuestions: await groupQuestions(
-          activity.unanswered,
-          await vectorsOf(activity.unanswered.map((q) => wordingOf(q.text)).filter(Boolean)),
+        unansweredQuestions: await stillUnanswered(
+          deps.entries,
+          botId,
+          await groupQuestions(
+            activity.unanswered,
+            await vectorsOf(activity.unanswered.map((q) => wordingOf(q.text)).filter(Boolean)),
+          ),
         ),
       };
       return insights;
