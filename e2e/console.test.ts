@@ -272,6 +272,10 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     await keyRow.getByRole('button', { name: 'Revoke' }).click();
     await keyRow.getByRole('button', { name: 'Yes, revoke' }).click();
     await expect.poll(() => keyRow.count()).toBe(0);
+    // The last key revoked: "No keys yet.", and the revoked key's value and notice are gone with it.
+    await expect.poll(() => page.getByText('No keys yet.').isVisible()).toBe(true);
+    expect(await keyInput.count()).toBe(0);
+    expect(await page.getByText('Key "Shop backend" created.').count()).toBe(0);
     expect(problems).toEqual([]);
   });
 

@@ -17,7 +17,7 @@ export interface TokenWords {
 
 /**
  * A card of secrets of one kind (personal access tokens, a bot's access keys): the list, a form that creates
- * one and shows its value once, and Revoke per row. Without `mayChange` it only lists.
+ * one and shows its value once (until it is revoked), and Revoke per row. Without `mayChange` it only lists.
  */
 export function AccessTokens({
   id,
@@ -78,7 +78,14 @@ export function AccessTokens({
               token={token}
               noun={noun}
               revoke={mayChange ? () => revoke(token) : undefined}
-              onRevoked={tokens.reload}
+              onRevoked={() => {
+                // The value just shown is of no use once revoked: it goes with its notice.
+                if (created?.id === token.id) {
+                  setCreated(undefined);
+                  setNotice(undefined);
+                }
+                tokens.reload();
+              }}
             />
           ))}
         </ul>
