@@ -9,3 +9,4 @@ export * from './keys.js';
 export * from './qa.js';
 export * from './search.js';
 export * from './webchat-config.js';
+export * from './websites.js';

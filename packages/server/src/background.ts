@@ -6,6 +6,8 @@ import type { ChatService } from './modules/chat/service.js';
 import { INDEXING_WORKERS_POLL_MS } from './modules/files/jobs.js';
 import type { FilesService } from './modules/files/service.js';
 import type { EmbeddingModelKeeper } from './modules/knowledge/embedding-model.js';
+import { CRAWL_WORKERS_POLL_MS } from './modules/knowledge/websites/jobs.js';
+import type { WebsiteSourcesService } from './modules/knowledge/websites/sources.js';
 import type { LogsService } from './modules/logs/service.js';
 
 const MINUTE = 60_000;
@@ -19,6 +21,8 @@ export const ORPHAN_SWEEP_EVERY_MS = HOUR;
 export const LOG_PRUNE_EVERY_MS = HOUR;
 /** How often chat signals past their retention are deleted. */
 export const SIGNAL_PRUNE_EVERY_MS = MINUTE;
+/** How often website sources whose daily or weekly sync is due are queued. */
+export const SOURCE_SCHEDULE_EVERY_MS = MINUTE;
 /** How much older than any upload that could still be running a blob must be before the orphan sweep takes it. */
 export const ORPHAN_AGE_MARGIN_MS = 10 * MINUTE;
 
@@ -30,6 +34,9 @@ export interface BackgroundDeps {
   indexing: JobDefinition;
   /** The `chat_reply` and `chat_webhook` jobs. */
   chatJobs: JobDefinition[];
+  /** The `crawl_website` job, and the website sources whose schedule queues it. */
+  crawling: JobDefinition;
+  websites: Pick<WebsiteSourcesService, 'enqueueDue'>;
   files: Pick<
     FilesService,
     'expire' | 'expireUploads' | 'collectGarbage' | 'sweepTemporary' | 'sweepOrphans'
@@ -61,6 +68,19 @@ export function registerBackgroundWork(deps: BackgroundDeps): JobSet {
     concurrency: config.chat.concurrency,
     pollMs: CHAT_WORKERS_POLL_MS,
     leaseMs: config.jobLeaseMs,
+  });
+  // Website crawls on a worker of their own: a crawl waits on remote sites (and their Crawl-delay) for long.
+  runner.workers({
+    name: 'crawl',
+    jobs: [deps.crawling],
+    concurrency: 1,
+    pollMs: CRAWL_WORKERS_POLL_MS,
+    leaseMs: config.jobLeaseMs,
+  });
+  runner.schedule({
+    name: 'knowledge.syncDueSources',
+    everyMs: SOURCE_SCHEDULE_EVERY_MS,
+    run: () => deps.websites.enqueueDue(),
   });
   // At start and every minute: a changed embedding model is switched to and the stored passages re-embedded.
   if (deps.embeddingModel) runner.schedule(deps.embeddingModel.periodic());

@@ -54,6 +54,7 @@ export type IdPrefix =
   | 'file'
   | 'job'
   | 'kb'
+  | 'src'
   | 'cuser'
   | 'conv'
   | 'msg'

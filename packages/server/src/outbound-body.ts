@@ -17,8 +17,16 @@ export async function readTextCapped(
   response: { body: ReadableStream<Uint8Array> | null; headers: { get(name: string): string | null } },
   maxBytes: number,
 ): Promise<string> {
+  return (await readBytesCapped(response, maxBytes)).toString('utf8');
+}
+
+/** The body of an outbound call's response as bytes, within `maxBytes` as {@link readTextCapped} reads it. */
+export async function readBytesCapped(
+  response: { body: ReadableStream<Uint8Array> | null; headers: { get(name: string): string | null } },
+  maxBytes: number,
+): Promise<Buffer> {
   const body = response.body;
-  if (!body) return '';
+  if (!body) return Buffer.alloc(0);
   const tooLarge = () =>
     new ResponseTooLargeError(
       `the answer is larger than the ${maxBytes.toLocaleString('en-US')} bytes accepted`,
@@ -42,7 +50,7 @@ export async function readTextCapped(
   } finally {
     await reader.cancel().catch(() => undefined);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /** Ends an outbound response without reading its body (the connection is closed, whatever its size). */

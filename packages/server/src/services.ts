@@ -42,6 +42,8 @@ import { indexFileJob } from './modules/knowledge/indexer.js';
 import { type KnowledgeBaseService, knowledgeBaseService } from './modules/knowledge/knowledge-bases.js';
 import { type PassagesService, passagesService } from './modules/knowledge/passages.js';
 import { type SearchService, searchService } from './modules/knowledge/search.js';
+import { crawlUserAgent, crawlWebsiteJob } from './modules/knowledge/websites/crawl.js';
+import { type WebsiteSourcesService, websiteSources } from './modules/knowledge/websites/sources.js';
 import { type LogsService, logsService } from './modules/logs/service.js';
 import { qaEmbedJob } from './modules/qa/embedding.js';
 import { type QaService, qaService } from './modules/qa/service.js';
@@ -73,6 +75,8 @@ export interface ServiceDeps {
   responder?: KnowledgeResponder | null | undefined;
   /** The app's metrics (PARLEY_METRICS): the embedder and indexing are measured into them. */
   metrics?: AppMetrics | undefined;
+  /** Parley's version, named in the User-Agent of website crawls. */
+  version?: string | undefined;
 }
 
 /** Everything the service is made of, wired once per app. */
@@ -94,6 +98,8 @@ export interface Services {
   /** Extraction and chunking of documents, in worker threads. */
   reader: DocumentReader;
   knowledgeBases: KnowledgeBaseService;
+  /** Website sources of knowledge bases (crawled by the `crawl_website` job). */
+  websites: WebsiteSourcesService;
   search: SearchService;
   passages: PassagesService;
   chat: ChatService;
@@ -360,8 +366,25 @@ export function buildServices(deps: ServiceDeps): Services {
     // A saved Q&A entry's wordings are embedded by the chat workers: small, and the next visitor waits for them.
     ...(embedder ? [qaEmbedJob({ db: deps.db.kysely, embedder })] : []),
   ];
+  const websites = websiteSources({ db: deps.db.kysely, jobs, files, clock });
+  const crawling = crawlWebsiteJob(
+    {
+      db: deps.db.kysely,
+      files,
+      fetch: outboundFetch({
+        blockPrivate: !config.search.crawlAllowPrivate,
+        refusal: { who: 'website crawls', setting: 'PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES' },
+      }),
+      userAgent: crawlUserAgent(deps.version ?? '0.0.0'),
+      clock,
+    },
+    logger,
+  );
   const runner = jobRunner({ queue: jobs, clock, logger });
   const jobHandlers = registerBackgroundWork({
+    crawling,
+    websites,
+
     config,
     runner,
     indexing: knowledge.indexing,
@@ -382,6 +405,7 @@ export function buildServices(deps: ServiceDeps): Services {
     embedder,
     reader: knowledge.reader,
     knowledgeBases,
+    websites,
     search,
     passages: knowledge.passages,
     chat,

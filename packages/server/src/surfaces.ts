@@ -103,6 +103,7 @@ async function filesSurface(filesApi: FastifyInstance, { config, services }: Sur
     search: services.search,
     passages: services.passages,
     knowledgeBases: services.knowledgeBases,
+    websites: services.websites,
   });
   fileRoutes(filesApi, { files: services.files });
 }

@@ -106,6 +106,7 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_MAX_UPLOADS_PER_URL: ['0', '1001'],
   PARLEY_MAX_UPLOADS_PER_ADDRESS: ['-1', 'many'],
   PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES: ['yes', 'on'],
+  PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES: ['yes', 'on'],
   PARLEY_METRICS: ['yes', 'on'],
   // Tested with PARLEY_METRICS=true (COMPANIONS); without it the token is reported as set in vain.
   PARLEY_METRICS_TOKEN: ['m'.repeat(15), 'm'.repeat(201), `${'m'.repeat(16)} ${'n'.repeat(16)}`],
@@ -214,6 +215,7 @@ describe('loadConfig defaults', () => {
       extractionMemoryMb: 512,
       extractionTimeoutMs: 120_000,
       workspaceVectorBytes: null,
+      crawlAllowPrivate: false,
     });
     expect(config.chatModel).toEqual({
       url: undefined,
@@ -292,6 +294,7 @@ describe('loadConfig accepted values', () => {
         PARLEY_EXTRACTION_MEMORY_MB: '256',
         PARLEY_EXTRACTION_TIMEOUT_SECONDS: '30',
         PARLEY_QUOTA_VECTOR_STORAGE_BYTES: '4096',
+        PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES: 'true',
         PARLEY_CHAT_MODEL_URL: 'http://127.0.0.1:11434/v1/',
         PARLEY_CHAT_MODEL: 'llama3.2',
         PARLEY_CHAT_MODEL_API_KEY: 'sk-chat',
@@ -376,6 +379,7 @@ describe('loadConfig accepted values', () => {
         extractionMemoryMb: 256,
         extractionTimeoutMs: 30_000,
         workspaceVectorBytes: 4096,
+        crawlAllowPrivate: true,
       },
       chatModel: {
         url: 'http://127.0.0.1:11434/v1',

@@ -231,6 +231,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
       extractionMemoryMb: v.PARLEY_EXTRACTION_MEMORY_MB,
       extractionTimeoutMs: v.PARLEY_EXTRACTION_TIMEOUT_SECONDS * 1000,
       workspaceVectorBytes: v.PARLEY_QUOTA_VECTOR_STORAGE_BYTES ?? null,
+      crawlAllowPrivate: v.PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES,
     }),
     chatModel: chatModel(context),
     chat: chat(context),

@@ -93,6 +93,8 @@ export const CONFIG_SHAPE = Type.Object({
     extractionMemoryMb: Type.Integer(),
     extractionTimeoutMs: Type.Integer(),
     workspaceVectorBytes: orNull(Type.Integer()),
+    /** Website sources may crawl private addresses (PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES). */
+    crawlAllowPrivate: Type.Boolean(),
   }),
   /** The chat model that writes knowledge answers (url undefined: none; bots answer with the passages). */
   chatModel: Type.Object({

@@ -287,6 +287,44 @@ export interface KnowledgeBaseFilesTable {
   linked_at: string;
 }
 
+/** A website source of a knowledge base (modules/knowledge, issue #36). */
+export interface KnowledgeSourcesTable {
+  id: string;
+  bot_id: string;
+  workspace_id: string;
+  knowledge_base_id: string;
+  type: string;
+  url: string;
+  /** JSON: include, exclude, maxPages, maxDepth, subdomains. */
+  settings: string;
+  schedule: string;
+  /** idle, queued, running or stopping. */
+  state: string;
+  /** 0/1: a stop was asked for; the crawl ends at its next page. */
+  stop_requested: number;
+  /** JSON: the running (or last) crawl's counts and skipped pages. */
+  progress: string;
+  /** JSON array: the last runs' summaries, newest first. */
+  runs: string;
+  next_sync_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A page a website source crawled into a file of the bot. */
+export interface KnowledgeSourcePagesTable {
+  source_id: string;
+  url: string;
+  file_id: string;
+  etag: string | null;
+  last_modified: string | null;
+  /** SHA-256 of the extracted text (or of the bytes of a PDF): an unchanged page is not indexed again. */
+  content_hash: string;
+  /** Syncs in a row that found the page gone (404/410); removed at 2. */
+  gone_count: number;
+  fetched_at: string;
+}
+
 /** A Q&A entry of a bot (modules/qa). */
 export interface QaEntriesTable {
   id: string;
@@ -430,6 +468,8 @@ export interface Database {
   jobs: JobsTable;
   knowledge_bases: KnowledgeBasesTable;
   knowledge_base_files: KnowledgeBaseFilesTable;
+  knowledge_sources: KnowledgeSourcesTable;
+  knowledge_source_pages: KnowledgeSourcePagesTable;
   qa_entries: QaEntriesTable;
   qa_wordings: QaWordingsTable;
   qa_revisions: QaRevisionsTable;

@@ -73,9 +73,17 @@ export function isPrivateAddress(address: string, ranges: BlockList = privateRan
  * later, DNS rebinding, gains nothing). Without it, this is plain fetch.
  * @example const post = outboundFetch({ blockPrivate: true }); await post(url, { method: 'POST', body })
  */
-export function outboundFetch(options: { blockPrivate: boolean }): OutboundFetch {
+export function outboundFetch(options: {
+  blockPrivate: boolean;
+  /** Who the refusal names and the setting that changes it (default: webhooks). */
+  refusal?: { who: string; setting: string };
+}): OutboundFetch {
   if (!options.blockPrivate) return async (url, init) => (await loadUndici()).fetch(url, init);
   const ranges = privateRanges();
+  const { who, setting } = options.refusal ?? {
+    who: 'webhooks',
+    setting: 'PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES',
+  };
   const guardedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
     dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
@@ -83,7 +91,7 @@ export function outboundFetch(options: { blockPrivate: boolean }): OutboundFetch
       if (blocked) {
         return callback(
           new BlockedAddressError(
-            `${hostname} resolves to ${blocked.address}, a private address that webhooks may not reach (PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES)`,
+            `${hostname} resolves to ${blocked.address}, a private address that ${who} may not reach (${setting})`,
           ),
           '',
           0,
@@ -100,9 +108,7 @@ export function outboundFetch(options: { blockPrivate: boolean }): OutboundFetch
     // A literal IP in the URL never goes through a DNS lookup: judge it here.
     const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
     if (isIP(host) !== 0 && isPrivateAddress(host, ranges)) {
-      throw new BlockedAddressError(
-        `${host} is a private address that webhooks may not reach (PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES)`,
-      );
+      throw new BlockedAddressError(`${host} is a private address that ${who} may not reach (${setting})`);
     }
     const { Agent, fetch } = await loadUndici();
     dispatcher ??= new Agent({ connect: { lookup: guardedLookup } });

@@ -127,6 +127,11 @@ export const SEARCH_VARIABLES = {
     description:
       "seconds one document may take to read (within the indexing attempt's bound); a slower one ends `indexing_failed` with `too_large`",
   }),
+  PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES: Type.Boolean({
+    default: false,
+    description:
+      '`true`: website sources may crawl loopback, private (RFC 1918, unique local), link-local, CGNAT, multicast or reserved addresses (an intranet, tests); by default a crawl may reach only public addresses, checked on the address actually connected to, redirects included',
+  }),
   PARLEY_QUOTA_VECTOR_STORAGE_BYTES: Type.Optional(
     Type.Integer({
       minimum: 0,

@@ -51,12 +51,12 @@ export interface KnowledgeBaseDeps {
   clock: () => Date;
 }
 
-function canRead(ctx: FilesContext): void {
+export function canRead(ctx: FilesContext): void {
   if (fileRule(ctx.actor, 'list') === false)
     throw errors.forbidden('Permission denied: you may not read the knowledge bases of this bot');
 }
 
-function canWrite(ctx: FilesContext): void {
+export function canWrite(ctx: FilesContext): void {
   if (fileRule(ctx.actor, 'update') !== true || fileRule(ctx.actor, 'create') !== true) {
     throw errors.forbidden(
       'Permission denied: only the bot and members who may change every file of the bot manage its knowledge bases',
@@ -65,7 +65,7 @@ function canWrite(ctx: FilesContext): void {
 }
 
 /** A knowledge base of the context's bot (404 otherwise). */
-async function loadKb(db: Kysely<Database>, ctx: FilesContext, id: string): Promise<KbRow> {
+export async function loadKb(db: Kysely<Database>, ctx: FilesContext, id: string): Promise<KbRow> {
   const row = await db
     .selectFrom('knowledge_bases')
     .selectAll()

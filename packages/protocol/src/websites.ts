@@ -1,0 +1,119 @@
+import Type, { type Static } from 'typebox';
+import { Timestamp } from './common.js';
+
+/** How often a website source is crawled again on its own: never, every day or every week. */
+export const SourceSchedule = Type.Union([
+  Type.Literal('off'),
+  Type.Literal('daily'),
+  Type.Literal('weekly'),
+]);
+/** Source schedule type. */
+export type SourceSchedule = Static<typeof SourceSchedule>;
+
+/** A path pattern of a website source: `*` any characters but `/`, `**` any characters (`/docs/**`). */
+const PathPattern = Type.String({ minLength: 1, maxLength: 300, pattern: '^/' });
+
+/** Body of createKnowledgeSource: a website (a start page or a sitemap) crawled into the knowledge base. */
+export const CreateKnowledgeSourceBody = Type.Object({
+  type: Type.Literal('website'),
+  url: Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    description: 'A start page or a sitemap (sitemap index too), http(s) only',
+  }),
+  include: Type.Optional(
+    Type.Array(PathPattern, {
+      maxItems: 50,
+      description: 'Only pages whose path matches one of these (default: every path)',
+    }),
+  ),
+  exclude: Type.Optional(
+    Type.Array(PathPattern, { maxItems: 50, description: 'No page whose path matches one of these' }),
+  ),
+  maxPages: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: 'Default 500' })),
+  maxDepth: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 50, description: 'Links followed from the start page (default 10)' }),
+  ),
+  subdomains: Type.Optional(
+    Type.Boolean({
+      description: "Also crawl the start host's subdomains (default false: the same host only)",
+    }),
+  ),
+  schedule: Type.Optional(SourceSchedule),
+});
+/** createKnowledgeSource body type. */
+export type CreateKnowledgeSourceBody = Static<typeof CreateKnowledgeSourceBody>;
+
+/** Where a source's crawl stands. */
+export const SourceState = Type.Union([
+  Type.Literal('idle'),
+  Type.Literal('queued'),
+  Type.Literal('running'),
+  Type.Literal('stopping'),
+]);
+
+/** Counts of one crawl: pages found, fetched, sent to indexing, unchanged, skipped and removed. */
+export const CrawlCounts = Type.Object({
+  found: Type.Integer(),
+  fetched: Type.Integer(),
+  indexed: Type.Integer(),
+  unchanged: Type.Integer(),
+  skipped: Type.Integer(),
+  removed: Type.Integer(),
+  bytes: Type.Integer(),
+});
+/** Crawl counts type. */
+export type CrawlCounts = Static<typeof CrawlCounts>;
+
+/** A page a crawl left out, and why (`robots`, `excluded`, `content_type`, `http_404`, `too_large`…). */
+export const SkippedPage = Type.Object({ url: Type.String(), reason: Type.String() });
+/** Skipped page type. */
+export type SkippedPage = Static<typeof SkippedPage>;
+
+/** The summary of one finished crawl. */
+export const CrawlRun = Type.Object({
+  startedAt: Timestamp,
+  endedAt: Timestamp,
+  outcome: Type.Union([Type.Literal('completed'), Type.Literal('stopped'), Type.Literal('failed')]),
+  counts: CrawlCounts,
+  message: Type.Optional(Type.String()),
+});
+/** Crawl run type. */
+export type CrawlRun = Static<typeof CrawlRun>;
+
+/** A website source of a knowledge base, its crawl's progress and its last runs (newest first, at most 10). */
+export const KnowledgeSource = Type.Object(
+  {
+    id: Type.String(),
+    knowledgeBaseId: Type.String(),
+    type: Type.Literal('website'),
+    url: Type.String(),
+    include: Type.Array(Type.String()),
+    exclude: Type.Array(Type.String()),
+    maxPages: Type.Integer(),
+    maxDepth: Type.Integer(),
+    subdomains: Type.Boolean(),
+    schedule: SourceSchedule,
+    state: SourceState,
+    /** Pages of the source now (each one a file of the bot). */
+    pages: Type.Integer(),
+    /** The running crawl's counts, or the last one's. */
+    progress: CrawlCounts,
+    /** Pages the running (or last) crawl left out, with the reason (at most 100). */
+    skipped: Type.Array(SkippedPage),
+    runs: Type.Array(CrawlRun),
+    nextSyncAt: Type.Optional(Timestamp),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { $id: 'KnowledgeSource' },
+);
+/** Knowledge source type. */
+export type KnowledgeSource = Static<typeof KnowledgeSource>;
+
+/** Answer of createKnowledgeSource, getKnowledgeSource, syncKnowledgeSource and stopKnowledgeSource. */
+export const KnowledgeSourceResponse = Type.Object({ source: KnowledgeSource });
+/** Answer of listKnowledgeSources. */
+export const ListKnowledgeSourcesResponse = Type.Object({ sources: Type.Array(KnowledgeSource) });
+/** listKnowledgeSources answer type. */
+export type ListKnowledgeSourcesResponse = Static<typeof ListKnowledgeSourcesResponse>;

@@ -1,0 +1,90 @@
+import {
+  CreateKnowledgeSourceBody,
+  Empty,
+  KnowledgeSourceResponse,
+  ListKnowledgeSourcesResponse,
+} from '@parley/protocol';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { operations } from '../../../http/operation.js';
+import { empty } from '../../../http/route-helpers.js';
+import { FILES_OPERATIONS } from '../../files/routes/collection.js';
+import type { WebsiteSourcesService } from '../websites/sources.js';
+
+const SOURCE_OPERATIONS = { ...FILES_OPERATIONS, tags: ['knowledge bases'] };
+const KbId = Type.String({ minLength: 1, maxLength: 100 });
+const KbParam = Type.Object({ id: KbId });
+const SourceParams = Type.Object({ id: KbId, sourceId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+/** The website sources of a knowledge base: create (and crawl), list, get, sync, stop, delete. */
+export function sourceRoutes(app: FastifyInstance, { websites }: { websites: WebsiteSourcesService }): void {
+  const op = operations(app, SOURCE_OPERATIONS);
+
+  op(
+    'POST /knowledge-bases/:id/sources',
+    {
+      operationId: 'files.createKnowledgeSource',
+      description:
+        'Adds a website (a start page or a sitemap) to the knowledge base; its first crawl is queued at once. Its pages become files of the bot (`web/{host}/{path}`, tag `webSource`).',
+      params: KbParam,
+      body: CreateKnowledgeSourceBody,
+      status: 201,
+      response: KnowledgeSourceResponse,
+    },
+    async (req) => ({ source: await websites.create(req.filesCaller, req.params.id, req.body) }),
+  );
+
+  op(
+    'GET /knowledge-bases/:id/sources',
+    {
+      operationId: 'files.listKnowledgeSources',
+      params: KbParam,
+      response: ListKnowledgeSourcesResponse,
+    },
+    async (req) => ({ sources: await websites.list(req.filesCaller, req.params.id) }),
+  );
+
+  op(
+    'GET /knowledge-bases/:id/sources/:sourceId',
+    {
+      operationId: 'files.getKnowledgeSource',
+      description: "The source's state, its crawl's counts and skipped pages, and its last runs.",
+      params: SourceParams,
+      response: KnowledgeSourceResponse,
+    },
+    async (req) => ({ source: await websites.get(req.filesCaller, req.params.id, req.params.sourceId) }),
+  );
+
+  op(
+    'POST /knowledge-bases/:id/sources/:sourceId/sync',
+    {
+      operationId: 'files.syncKnowledgeSource',
+      description: 'Queues a crawl of the source (409 while one is queued or running).',
+      params: SourceParams,
+      response: KnowledgeSourceResponse,
+    },
+    async (req) => ({ source: await websites.sync(req.filesCaller, req.params.id, req.params.sourceId) }),
+  );
+
+  op(
+    'POST /knowledge-bases/:id/sources/:sourceId/stop',
+    {
+      operationId: 'files.stopKnowledgeSource',
+      description: 'Stops the queued or running crawl at its next page (the pages written so far stay).',
+      params: SourceParams,
+      response: KnowledgeSourceResponse,
+    },
+    async (req) => ({ source: await websites.stop(req.filesCaller, req.params.id, req.params.sourceId) }),
+  );
+
+  op(
+    'DELETE /knowledge-bases/:id/sources/:sourceId',
+    {
+      operationId: 'files.deleteKnowledgeSource',
+      description: 'Deletes the source and the files of its pages; a running crawl stops.',
+      params: SourceParams,
+      response: Empty,
+    },
+    async (req) => empty(websites.delete(req.filesCaller, req.params.id, req.params.sourceId)),
+  );
+}
