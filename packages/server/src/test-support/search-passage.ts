@@ -5,7 +5,9 @@ export interface TestPassageOptions {
   fileId?: string;
   position?: number;
   score?: number;
-  subtype?: 'title' | 'subtitle' | 'paragraph';
+  subtype?: 'title' | 'subtitle' | 'paragraph' | 'table';
+  /** Its file's key (default `<fileId>.md`). */
+  key?: string;
   /** Its headings, as searchFiles' breadcrumb context gives them (`Handbook › Shipping`). */
   breadcrumb?: string;
 }
@@ -26,7 +28,7 @@ export function searchPassage(content: string, options: TestPassageOptions = {})
     meta: { type: 'chunk', subtype: options.subtype ?? 'paragraph', position: options.position ?? next },
     file: {
       id: fileId,
-      key: `${fileId}.md`,
+      key: options.key ?? `${fileId}.md`,
       contentType: 'text/markdown',
       metadata: {},
       tags: {},

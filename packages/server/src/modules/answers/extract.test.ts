@@ -43,6 +43,18 @@ describe('sentencesOf', () => {
     ).toEqual(['Shipping', 'Orders leave the warehouse within a day of being placed by the customer.']);
   });
 
+  it('joins a sentence a PDF’s line spacing cut into paragraphs, but not paragraphs that end a sentence', () => {
+    const cut =
+      'To make a claim, send the serial number and proof of purchase (receipt or invoice) and the\n\n' +
+      'order number if you bought from us directly.\n\nWe reply within 2 working days.\n\nShipping\n\nOrders leave the same day';
+    expect(sentencesOf(cut)).toEqual([
+      'To make a claim, send the serial number and proof of purchase (receipt or invoice) and the order number if you bought from us directly.',
+      'We reply within 2 working days.',
+      'Shipping',
+      'Orders leave the same day',
+    ]);
+  });
+
   it('answers nothing for blank text', () => {
     expect(sentencesOf(' \n\n \t')).toEqual([]);
   });
@@ -128,6 +140,42 @@ describe('extractQuotes', () => {
     );
     expect(extractQuotes('What does express delivery cost?', [prices])[0]?.text).toBe(
       'Express delivery | SHIP-EXP | 9.95',
+    );
+  });
+
+  it('quotes the hours for "what are your support hours", not the sentence about outside those hours', () => {
+    const support = passage(
+      'Support is open Monday to Friday, 9:00–17:00 CET. Support requests by e-mail get a ticket number. ' +
+        'Outside these hours, leave a message and support calls you back the next working day.',
+      'file_support',
+    );
+    expect(extractQuotes('What are your support hours?', [support])[0]?.text).toBe(
+      'Support is open Monday to Friday, 9:00–17:00 CET.',
+    );
+  });
+
+  it('quotes both sentences of a passage that carry the asked-for duration (the 14 and the 30 days)', () => {
+    const returns = passage(
+      'You can return an item bought in one of our shops within 14 days. Keep the receipt with it. ' +
+        'Items bought in our online shop can be returned within 30 days of delivery. Refunds go to the card you paid with.',
+      'file_returns',
+    );
+    expect(extractQuotes('How many days do I have to return an item?', [returns])[0]?.text).toBe(
+      'You can return an item bought in one of our shops within 14 days. … ' +
+        'Items bought in our online shop can be returned within 30 days of delivery.',
+    );
+  });
+
+  it('quotes a price list row with its header names and currency', () => {
+    const prices = searchPassage(
+      'SKU | Product | Price (EUR) | In stock\n' +
+        'GR-300 | Ostra flat burr grinder | 249.00 | yes\n' +
+        'GR-310 | Replacement burr set | 34.90 | yes\n' +
+        'DS-250 | Descaler 250 ml | 12.90 | yes',
+      { fileId: 'file_prices', subtype: 'table', key: 'price-list.csv' },
+    );
+    expect(extractQuotes('How much is a replacement burr set?', [prices])[0]?.text).toBe(
+      'Replacement burr set — SKU: GR-310, price: 34.90 EUR, in stock: yes',
     );
   });
 

@@ -1,5 +1,7 @@
 import type { SearchPassage } from '@parley/protocol';
 import { contentTerms, stemsOf } from '../../search/terms.js';
+import { carrierWeight, type Expected, expectedAnswer } from './answer-type.js';
+import { tableRows } from './table-rows.js';
 
 // Extractive answers: the sentence (or the two or three adjacent sentences) of the best passages that answer
 // the question, instead of whole passages. Pure functions, no I/O.
@@ -34,8 +36,18 @@ export interface ExtractOptions {
   secondShare: number;
   /** …and when the two quotes together cover this much more of the question's weight than the first alone. */
   secondGain: number;
-  /** Added to the rank of a window holding a time or a number when the question asks for one (how long, how many…). */
+  /**
+   * Added to the rank of a window carrying the answer type the question expects (answer-type.ts: a duration for
+   * "how long", a price for "how much is", times for "what hours"…), times how well it carries it.
+   */
   numberBonus: number;
+  /**
+   * Within the quoted passage, a sentence carrying the expected type replaces a best window that carries none
+   * when it holds at least this share of the window's coverage…
+   */
+  typedShare: number;
+  /** …and another sentence carrying the type is quoted beside it at this share of its coverage or more. */
+  alsoShare: number;
 }
 
 export const EXTRACT_DEFAULTS: ExtractOptions = {
@@ -49,34 +61,14 @@ export const EXTRACT_DEFAULTS: ExtractOptions = {
   secondShare: 0.5,
   secondGain: 0.25,
   numberBonus: 0.1,
+  typedShare: 0.34,
+  alsoShare: 0.75,
 };
 
 /** A sentence that is a question (an FAQ's question line). */
 const QUESTION_END = /\?["'”’)]*$/u;
 /** Sentences of an FAQ's answer a quote may take beyond `maxSentences` (within `maxWords`). */
 const FAQ_ANSWER_SENTENCES = 2;
-
-/** A question asking for a duration or a date: its answer holds a time (`24 months`, `8 am`, `March 31`). */
-const ASKS_TIME = /\b(how (long|soon|often)|when|what (time|date|year|day)|which (year|day))\b/i;
-/** A question asking for a quantity: its answer holds a number. */
-const ASKS_NUMBER =
-  /\b(how (many|much|old|far|big|large|fast|tall|high)|what (percentage|age)|costs?|price[sd]?|fees?|charges?)\b/i;
-const NUMBER_WORD =
-  '\\d+(?:[.,]\\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|a few|several';
-/** A number in digits, or spelled out. */
-const NUMBER = new RegExp(`\\d|\\b(${NUMBER_WORD}|half|once|twice|thousand|million|billion)\\b`, 'i');
-/** A time: a number of time units (`24 months`, `5 working days`), a clock time, a month or weekday, a year. */
-const TIME = new RegExp(
-  `\\b(${NUMBER_WORD})[ -]?(?:[a-z]+ )?(seconds?|minutes?|hours?|days?|weeks?|months?|years?|am|pm|a\\.m\\.|p\\.m\\.)\\b|\\b\\d{1,2}:\\d{2}\\b|\\b(january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|daily|weekly|monthly|yearly|annually)\\b|\\b(1[5-9]|20)\\d{2}\\b`,
-  'i',
-);
-
-/** What kind of answer the question asks for, as a pattern its sentence should match (none: any). */
-function answerShape(question: string): RegExp | undefined {
-  if (ASKS_TIME.test(question)) return TIME;
-  if (ASKS_NUMBER.test(question)) return NUMBER;
-  return undefined;
-}
 
 /** A quote chosen for the answer. */
 export interface Quote {
@@ -113,6 +105,8 @@ const LINE_END = /[.!?:;]["'”’)\]]*$/u;
  * The logical lines of a text: its lines, with the lines of hard-wrapped prose (a text file wrapped at a
  * fixed width) joined back. A line continues the one before when that one ends mid-sentence, is no table
  * row, and either the line starts in lower case or the one before is as long as the text's longest lines.
+ * Across a blank line (paragraphs a PDF's line spacing cut apart, as indexed before extraction joined them)
+ * only a line starting in lower case continues one that ends mid-sentence.
  */
 export function logicalLines(text: string): string[] {
   const lines = text
@@ -122,19 +116,37 @@ export function logicalLines(text: string): string[] {
   const longest = Math.max(0, ...lines.map((l) => l.length));
   const out: string[] = [];
   let previous = '';
+  /** The last line with text, when only blank lines followed it. */
+  let beforeBlank = '';
   for (const line of lines) {
+    const midSentence = (before: string) =>
+      !LINE_END.test(before) && !before.includes(' | ') && !ITEM_START.test(line);
     const wraps =
       previous !== '' &&
       line !== '' &&
-      !LINE_END.test(previous) &&
-      !previous.includes(' | ') &&
-      !ITEM_START.test(line) &&
+      midSentence(previous) &&
       (/^\p{Ll}/u.test(line) || (previous.length >= 40 && previous.length >= 0.6 * longest));
-    if (wraps) out[out.length - 1] = `${out[out.length - 1]} ${line}`;
+    const resumes =
+      previous === '' &&
+      beforeBlank !== '' &&
+      line !== '' &&
+      midSentence(beforeBlank) &&
+      /^\p{Ll}/u.test(line);
+    if (wraps || resumes) out[out.length - 1] = `${out[out.length - 1]} ${line}`;
     else if (line) out.push(line);
+    if (line) beforeBlank = '';
+    else if (previous) beforeBlank = previous;
     previous = line;
   }
   return out;
+}
+
+/**
+ * The sentences of a search passage: a table's rows with their header names (table-rows.ts), else
+ * {@link sentencesOf} its content.
+ */
+export function passageSentences(passage: Pick<SearchPassage, 'content' | 'meta' | 'file'>): string[] {
+  return tableRows(passage) ?? sentencesOf(passage.content);
 }
 
 /**
@@ -213,6 +225,8 @@ interface PassageSentences {
   passage: SearchPassage;
   rank: number;
   sentences: string[];
+  /** The sentences are a table's rows: quoted one per line. */
+  rows: boolean;
   stems: Set<string>[];
   all: Set<string>;
 }
@@ -221,14 +235,13 @@ interface PassageSentences {
 function bestWindow(
   p: PassageSentences,
   weights: Map<string, number>,
-  options: ExtractOptions & { shape: RegExp | undefined },
+  options: ExtractOptions & { expected: Expected },
 ): Omit<Quote, 'heading'> | undefined {
   const passageCoverage = coverageOf(weights, p.all).share;
   const prior = options.passageWeight * passageCoverage - options.rankPenalty * p.rank;
+  const carried = p.sentences.map((s) => carrierWeight(s, options.expected));
   const bonus = (start: number, end: number) =>
-    options.shape && p.sentences.slice(start, end).some((s) => options.shape?.test(s))
-      ? options.numberBonus
-      : 0;
+    options.numberBonus * Math.max(0, ...carried.slice(start, end));
   let best:
     | { start: number; end: number; share: number; matched: string[]; words: number; value: number }
     | undefined;
@@ -254,17 +267,20 @@ function bestWindow(
       words += more;
       end++;
     }
-    // The most coverage (and a number when one is asked for); on a tie, the fewer sentences (the first
-    // window of them: a passage's opening sentence usually says what it is about).
+    // The most coverage (and the expected answer type when the question expects one); on a tie, the fewer
+    // sentences (the first window of them: a passage's opening sentence usually says what it is about).
     const value = window.share + (window.share > 0 ? bonus(start, end) : 0);
     if (!best || value > best.value || (value === best.value && end - start < best.end - best.start))
       best = { start, end, words, value, ...window };
   }
   if (!best || best.share === 0) return undefined;
   const terms = new Set(weights.keys());
-  const sentences = p.sentences.slice(best.start, best.end);
+  const picked = typedSentences(p, weights, carried, best, options);
+  const gap = (i: number, k: number) => !p.rows && k > 0 && i !== (picked[k - 1] as number) + 1;
   const text =
-    sentences.length === 1 ? cutAround(sentences[0] as string, terms, options.maxWords) : sentences.join(' ');
+    picked.length === 1
+      ? cutAround(p.sentences[picked[0] as number] as string, terms, options.maxWords)
+      : picked.map((i, k) => `${gap(i, k) ? '… ' : ''}${p.sentences[i]}`).join(p.rows ? '\n' : ' ');
   return {
     passage: p.passage,
     rank: p.rank,
@@ -274,6 +290,49 @@ function bestWindow(
     score: best.value + prior,
     matched: best.matched,
   };
+}
+
+/**
+ * The sentences of a passage a quote takes (indices, in order): the best window's, unless the question expects
+ * an answer type (answer-type.ts) that the window does not carry and a sentence of the passage does while
+ * sharing enough of the question's words ({@link ExtractOptions.typedShare}): then that sentence ("What are your
+ * support hours?": the hours, not "Outside these hours, leave a message"). When another sentence of the passage
+ * carries the type as well and shares about as many of the question's words, it is quoted too (the 14 days and
+ * the 30 days of one returns passage), within `maxWords`. The quote's coverage stays the window's: the gate
+ * judges the passage by the words it found there.
+ */
+function typedSentences(
+  p: PassageSentences,
+  weights: Map<string, number>,
+  carried: readonly number[],
+  best: { start: number; end: number; share: number; words: number },
+  options: ExtractOptions,
+): number[] {
+  const window = Array.from({ length: best.end - best.start }, (_, k) => best.start + k);
+  const top = Math.max(0, ...carried);
+  if (top === 0) return window;
+  const share = (i: number) => coverageOf(weights, p.stems[i] as Set<string>).share;
+  // Sentences carrying the best-carried type and a word of the question: the most shared first, then in order.
+  const carriers = carried
+    .flatMap((w, i) => (w === top && share(i) > 0 ? [{ i, share: share(i) }] : []))
+    .sort((a, b) => b.share - a.share || a.i - b.i);
+  const inWindow = carriers.filter((c) => c.i >= best.start && c.i < best.end);
+  let picked = window;
+  let words = best.words;
+  let anchor = inWindow[0];
+  if (!anchor) {
+    anchor = carriers.find((c) => c.share >= options.typedShare * best.share);
+    if (!anchor) return window;
+    picked = [anchor.i];
+    words = wordsIn(p.sentences[anchor.i] as string);
+  }
+  const also = carriers.find(
+    (c) =>
+      !picked.includes(c.i) &&
+      c.share >= options.alsoShare * (anchor?.share ?? 0) &&
+      words + wordsIn(p.sentences[c.i] as string) <= options.maxWords,
+  );
+  return also ? [...picked, also.i].sort((a, b) => a - b) : picked;
 }
 
 /** The headings above a passage, from the breadcrumb search gave with it. */
@@ -301,18 +360,26 @@ export function extractQuotes(
     .filter(({ passage }) => !HEADINGS.has(passage.meta.subtype ?? ''))
     .slice(0, Math.max(options.passages, options.poolPassages))
     .map(({ passage, rank }) => {
-      const sentences = sentencesOf(passage.content);
+      const rows = tableRows(passage);
+      const sentences = rows ?? sentencesOf(passage.content);
       const stems = sentences.map(stemsOf);
-      return { passage, rank, sentences, stems, all: new Set(stems.flatMap((s) => [...s])) };
+      return {
+        passage,
+        rank,
+        sentences,
+        rows: rows !== undefined,
+        stems,
+        all: new Set(stems.flatMap((s) => [...s])),
+      };
     });
   const weights = termWeights(
     terms,
     split.slice(0, options.poolPassages).flatMap((p) => p.stems),
   );
-  const shape = answerShape(question);
+  const expected = expectedAnswer(question);
   const windows = split
     .slice(0, options.passages)
-    .map((p) => bestWindow(p, weights, { ...options, shape }))
+    .map((p) => bestWindow(p, weights, { ...options, expected }))
     .filter((w): w is Omit<Quote, 'heading'> => w !== undefined)
     .sort((a, b) => b.score - a.score || a.rank - b.rank);
   const first = windows[0];

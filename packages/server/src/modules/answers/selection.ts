@@ -5,8 +5,8 @@ import {
   type ExtractOptions,
   extractQuotes,
   headingOf,
+  passageSentences,
   type Quote,
-  sentencesOf,
 } from './extract.js';
 import { MEANING_MARGIN } from './relevance.js';
 
@@ -47,7 +47,7 @@ export interface Selection {
 function bridgedQuote(passage: SearchPassage): Quote {
   const picked: string[] = [];
   let words = 0;
-  for (const s of sentencesOf(passage.content)) {
+  for (const s of passageSentences(passage)) {
     const n = s.split(/\s+/).length;
     if (picked.length > 0 && words + n > BRIDGED_WORDS) break;
     picked.push(s);

@@ -80,6 +80,43 @@ describe('PDF extraction', () => {
     ]);
   });
 
+  it('joins a sentence cut at a line break back together, with double line spacing and over a page break', async () => {
+    // Lines 24 pt apart (double spacing at 12 pt): line spacing alone puts every line in a paragraph of its own.
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const pages = [
+      [
+        'To make a claim, write to care@brewline.example with a short description of the fault, the',
+        'serial number from the label under the drip tray, and proof of purchase (receipt or invoice) and the',
+        'order number if you bought from us directly.',
+        'Claims are answered within two working days.',
+        'Repairs usually take 10 working days from the day the machine reaches our workshop, and we',
+      ],
+      [
+        'lend you a replacement machine while yours is in the workshop.',
+        'Contact',
+        'Write to us at any time.',
+      ],
+    ];
+    for (const lines of pages) {
+      const page = doc.addPage([600, 800]);
+      lines.forEach((line, i) => {
+        page.drawText(line, { x: 40, y: 740 - 24 * i, size: 12, font });
+      });
+    }
+    const document = await extractDocument(Buffer.from(await doc.save()), 'application/pdf', 'warranty.pdf');
+    expect(document.blocks.map((block) => `${block.pageNumber}: ${block.text}`)).toEqual([
+      '1: To make a claim, write to care@brewline.example with a short description of the fault, the serial ' +
+        'number from the label under the drip tray, and proof of purchase (receipt or invoice) and the order ' +
+        'number if you bought from us directly.',
+      '1: Claims are answered within two working days.',
+      '1: Repairs usually take 10 working days from the day the machine reaches our workshop, and we lend you ' +
+        'a replacement machine while yours is in the workshop.',
+      '2: Contact',
+      '2: Write to us at any time.',
+    ]);
+  });
+
   it("drops running headers and page numbers, but keeps the first page's header text", async () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);

@@ -139,6 +139,47 @@ function joinLines(lines: readonly Line[]): string {
   return dropLeaders(text).replace(/\s+/g, ' ').trim();
 }
 
+/** A line that ends a sentence (or introduces what follows): the next line may start a new paragraph. */
+const SENTENCE_END = /[.!?:;…]["'”’)\]]*$/u;
+
+/**
+ * Paragraphs cut at a hard line break joined back: a paragraph whose last line ends without sentence
+ * punctuation continues in the next one (on the same page or the next) when that one is no list item or
+ * heading, is in the same font size, and starts in lower case or follows a line as long as the page's longest
+ * (wrapped at the margin). Line spacing alone cuts such sentences: a document set 1.5 or 2 lines apart has a
+ * gap between any two lines, and a paragraph can run over a page break. The joined paragraph keeps the page
+ * it starts on.
+ */
+function joinContinuations(pageGroups: readonly Group[][], body: number): Array<Group & { page: number }> {
+  const out: Array<Group & { page: number; heading: boolean }> = [];
+  // The longest line of each page: a line about as long ended at the margin.
+  const longest = pageGroups.map((groups) =>
+    Math.max(0, ...groups.flatMap((g) => g.lines.map((l) => l.text.length))),
+  );
+  pageGroups.forEach((groups, index) => {
+    for (const group of groups) {
+      const heading = isHeading(group, body);
+      const before = out.at(-1);
+      const last = before?.lines.at(-1);
+      const first = group.lines[0];
+      const continues =
+        before !== undefined &&
+        last !== undefined &&
+        first !== undefined &&
+        !before.heading &&
+        !heading &&
+        !group.list &&
+        Math.abs(first.size - last.size) <= Math.min(first.size, last.size) * 0.15 &&
+        !SENTENCE_END.test(last.text) &&
+        (/^[\p{Ll}\p{N}(]/u.test(first.text) ||
+          (last.text.length >= 40 && last.text.length >= 0.6 * (longest[before.page - 1] ?? 0)));
+      if (continues) before.lines.push(...group.lines);
+      else out.push({ lines: [...group.lines], list: group.list, page: index + 1, heading });
+    }
+  });
+  return out;
+}
+
 const roundSize = (size: number): number => Math.round(size * 2) / 2;
 
 /** The font size carrying the most characters: the body text's. */
@@ -228,19 +269,17 @@ export async function extractPdf(bytes: Buffer, ctx: ExtractContext): Promise<Ex
       ),
     ].sort((a, b) => b - a);
     const blocks: Block[] = [];
-    pageGroups.forEach((groups, index) => {
-      const pageNumber = index + 1;
-      for (const group of groups) {
-        const text = joinLines(group.lines);
-        if (text === '') continue;
-        if (isHeading(group, body)) {
-          const level = Math.min(6, headingSizes.indexOf(roundSize(group.lines[0]?.size ?? 0)) + 1);
-          blocks.push({ type: level === 1 ? 'title' : 'subtitle', text, level, pageNumber });
-        } else {
-          blocks.push({ type: group.list ? 'list' : 'paragraph', text, pageNumber });
-        }
+    for (const group of joinContinuations(pageGroups, body)) {
+      const pageNumber = group.page;
+      const text = joinLines(group.lines);
+      if (text === '') continue;
+      if (isHeading(group, body)) {
+        const level = Math.min(6, headingSizes.indexOf(roundSize(group.lines[0]?.size ?? 0)) + 1);
+        blocks.push({ type: level === 1 ? 'title' : 'subtitle', text, level, pageNumber });
+      } else {
+        blocks.push({ type: group.list ? 'list' : 'paragraph', text, pageNumber });
       }
-    });
+    }
     const document: ExtractedDocument = { blocks, pageCount: pdf.numPages };
     const info = await raceAbort(pdf.getMetadata(), ctx.signal).then(
       (metadata) => metadata.info as Record<string, unknown>,
