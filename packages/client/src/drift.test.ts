@@ -123,6 +123,7 @@ const SAMPLE = {
   conversationId: 'conv_1',
   entryId: 'qa_1',
   userId: 'user_1',
+  sourceId: 'src_1',
 };
 const SAMPLE_VALUES = new Set([...Object.values(SAMPLE), 'bot_1']);
 

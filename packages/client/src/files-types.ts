@@ -1,8 +1,10 @@
 import type {
+  CreateKnowledgeSourceBody,
   FileObject,
   FilePassage,
   KnowledgeBase,
   KnowledgeBaseBody,
+  KnowledgeSource,
   ListFilesQuery,
   ListMeta,
   SearchFilesQuery,
@@ -117,3 +119,16 @@ export interface KnowledgeBaseFileInput {
 }
 /** A file linked to a knowledge base, with its indexing state. */
 export type { KnowledgeBaseFile, ListKnowledgeBaseFilesResponse } from '@parley/protocol';
+/** Input of createKnowledgeSource: the knowledge base and the website to crawl into it. */
+export type CreateKnowledgeSourceInput = { id: string } & CreateKnowledgeSourceBody;
+/** Input of the operations on one website source: the knowledge base and the source. */
+export interface KnowledgeSourceInput {
+  id: string;
+  sourceId: string;
+}
+/** Answer of createKnowledgeSource, getKnowledgeSource, syncKnowledgeSource and stopKnowledgeSource. */
+export interface KnowledgeSourceResponse {
+  source: KnowledgeSource;
+}
+/** A website source of a knowledge base, and the answer of listKnowledgeSources. */
+export type { KnowledgeSource, ListKnowledgeSourcesResponse } from '@parley/protocol';

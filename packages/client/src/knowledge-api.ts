@@ -4,10 +4,14 @@ import { apiClass } from './api-class.js';
 import type { PagePromise, RequestOptions } from './core.js';
 import type {
   CreateKnowledgeBaseInput,
+  CreateKnowledgeSourceInput,
   KnowledgeBaseFileInput,
   KnowledgeBaseResponse,
+  KnowledgeSourceInput,
+  KnowledgeSourceResponse,
   ListKnowledgeBaseFilesResponse,
   ListKnowledgeBasesResponse,
+  ListKnowledgeSourcesResponse,
   UpdateKnowledgeBaseInput,
 } from './files-types.js';
 import { KNOWLEDGE_BASE_OPERATIONS } from './operations.js';
@@ -45,6 +49,27 @@ export interface KnowledgeBasesApi {
     input: KnowledgeBaseFileInput,
     options?: RequestOptions,
   ): Promise<KnowledgeBaseResponse>;
+  /** Adds a website (start page or sitemap) to a knowledge base; its first crawl is queued at once. */
+  createKnowledgeSource(
+    input: CreateKnowledgeSourceInput,
+    options?: RequestOptions,
+  ): Promise<KnowledgeSourceResponse>;
+  /** The website sources of a knowledge base. */
+  listKnowledgeSources(input: IdInput, options?: RequestOptions): Promise<ListKnowledgeSourcesResponse>;
+  /** A website source: its state, its crawl's counts and skipped pages, its last runs. */
+  getKnowledgeSource(input: KnowledgeSourceInput, options?: RequestOptions): Promise<KnowledgeSourceResponse>;
+  /** Queues a crawl of a website source (409 while one is queued or running). */
+  syncKnowledgeSource(
+    input: KnowledgeSourceInput,
+    options?: RequestOptions,
+  ): Promise<KnowledgeSourceResponse>;
+  /** Stops a website source's crawl at its next page. */
+  stopKnowledgeSource(
+    input: KnowledgeSourceInput,
+    options?: RequestOptions,
+  ): Promise<KnowledgeSourceResponse>;
+  /** Deletes a website source and the files of its pages. */
+  deleteKnowledgeSource(input: KnowledgeSourceInput, options?: RequestOptions): Promise<EmptyResponse>;
 }
 
 /** Sends each method of `KnowledgeBasesApi` as its entry of `KNOWLEDGE_BASE_OPERATIONS`. */

@@ -213,6 +213,20 @@ export const KNOWLEDGE_BASE_OPERATIONS = operations('files', {
     noBody: true,
   },
   unlinkKnowledgeBaseFile: 'DELETE /v1/files/knowledge-bases/{id}/files/{fileId}',
+  createKnowledgeSource: 'POST /v1/files/knowledge-bases/{id}/sources',
+  listKnowledgeSources: 'GET /v1/files/knowledge-bases/{id}/sources',
+  getKnowledgeSource: 'GET /v1/files/knowledge-bases/{id}/sources/{sourceId}',
+  syncKnowledgeSource: {
+    method: 'POST',
+    path: '/v1/files/knowledge-bases/{id}/sources/{sourceId}/sync',
+    noBody: true,
+  },
+  stopKnowledgeSource: {
+    method: 'POST',
+    path: '/v1/files/knowledge-bases/{id}/sources/{sourceId}/stop',
+    noBody: true,
+  },
+  deleteKnowledgeSource: 'DELETE /v1/files/knowledge-bases/{id}/sources/{sourceId}',
 });
 
 /** The rule of the chat operations under `/conversations/{id}`: the input names that id `conversationId`. */
