@@ -27,6 +27,10 @@ import type {
   BotConversation,
   BotConversationInput,
   BotConversationMessage,
+  ChangeConversationHandoffInput,
+  ConversationHandoffResponse,
+  CreateAgentMessageInput,
+  CreateAgentMessageResponse,
   GetBotConversationResponse,
   ListBotConversationMessagesInput,
   ListBotConversationMessagesPage,
@@ -96,6 +100,31 @@ export interface BotsApi {
     input: ListBotConversationMessagesInput,
     options?: RequestOptions,
   ): PagePromise<ListBotConversationMessagesPage, BotConversationMessage>;
+  /**
+   * Who answers a conversation (human handoff): `bot`, `pending` (waiting for a person), `assigned` (to a
+   * person) or `resolved` (the bot answers again).
+   */
+  getConversationHandoff(
+    input: BotConversationInput,
+    options?: RequestOptions,
+  ): Promise<ConversationHandoffResponse>;
+  /**
+   * Changes who answers a conversation: `request`, `take` (yourself), `assign` (`memberId`), `hand_back` or
+   * `resolve`; the visitor is told, the bot is silent while pending or assigned. 409 when the action does not
+   * apply to the conversation's state.
+   */
+  changeConversationHandoff(
+    input: ChangeConversationHandoffInput,
+    options?: RequestOptions,
+  ): Promise<ConversationHandoffResponse>;
+  /**
+   * A person's message in a conversation, under their name; the conversation is theirs from then on (taken
+   * over unless already assigned to them; 409 when another person has it).
+   */
+  createAgentMessage(
+    input: CreateAgentMessageInput,
+    options?: RequestOptions,
+  ): Promise<CreateAgentMessageResponse>;
   /**
    * What a bot's conversations say over the last 7, 30 or 90 days (`GET /v1/admin/bots/{id}/insights`):
    * conversations, messages, answered vs not-found replies, feedback, a per-day series and the top

@@ -1,5 +1,9 @@
 import type {
+  AgentMessageBody,
+  AgentMessageResponse,
   BotConversationResponse,
+  HandoffBody,
+  HandoffResponse,
   InboxConversation,
   InboxMessage,
   ListBotConversationMessagesResponse,
@@ -29,3 +33,11 @@ export type GetBotConversationResponse = BotConversationResponse;
 export type ListBotConversationMessagesInput = BotConversationInput & PageInput;
 /** Answer of listBotConversationMessages: a page of the transcript, oldest first. */
 export type ListBotConversationMessagesPage = ListBotConversationMessagesResponse;
+/** Answer of getConversationHandoff and changeConversationHandoff: who answers the conversation. */
+export type ConversationHandoffResponse = HandoffResponse;
+/** Input of changeConversationHandoff: the conversation, the action and (for `assign`) the member. */
+export type ChangeConversationHandoffInput = BotConversationInput & HandoffBody;
+/** Input of createAgentMessage: the conversation and the message (a payload as the Chat API's). */
+export type CreateAgentMessageInput = BotConversationInput & AgentMessageBody;
+/** Answer of createAgentMessage: the message as the transcript shows it (author `agent`). */
+export type CreateAgentMessageResponse = AgentMessageResponse;

@@ -180,9 +180,33 @@ export const ChatMessage = Type.Object(
 /** Message type. */
 export type ChatMessage = Static<typeof ChatMessage>;
 
-/** A conversation. */
+/**
+ * Who answers a conversation (human handoff): `bot` (the bot, the default), `pending` (the visitor waits for
+ * a person; the bot is silent), `assigned` (a person of the workspace answers; the bot is silent) or
+ * `resolved` (a person finished; the bot answers again).
+ */
+export const HandoffState = Type.Union(
+  [Type.Literal('bot'), Type.Literal('pending'), Type.Literal('assigned'), Type.Literal('resolved')],
+  {
+    description:
+      'bot | pending (waiting for a person) | assigned (a person answers) | resolved (back to the bot)',
+  },
+);
+/** Handoff state type. */
+export type HandoffState = Static<typeof HandoffState>;
+
+/** What the visitor's side knows of a conversation's owner (Chat API: the conversation and the live signal). */
+export const VisitorHandoff = Type.Object({
+  state: HandoffState,
+  /** The name of the person answering (state assigned). */
+  agentName: Type.Optional(Type.String()),
+});
+/** Visitor-side handoff type. */
+export type VisitorHandoff = Static<typeof VisitorHandoff>;
+
+/** A conversation; `handoff`: who answers it (Parley), absent while the bot does and no person ever did. */
 export const ChatConversation = Type.Object(
-  { id: Type.String(), createdAt: Timestamp, updatedAt: Timestamp },
+  { id: Type.String(), createdAt: Timestamp, updatedAt: Timestamp, handoff: Type.Optional(VisitorHandoff) },
   { $id: 'ChatConversation' },
 );
 /** Conversation type. */
@@ -285,6 +309,8 @@ export type ChatSignal =
   | { type: 'participant_added'; data: { conversationId: string; participantId: string } }
   | { type: 'participant_removed'; data: { conversationId: string; participantId: string } }
   | { type: 'conversation_deleted'; data: { conversationId: string } }
+  /** Parley: who answers the conversation changed (human handoff). */
+  | { type: 'handoff_changed'; data: { conversationId: string } & VisitorHandoff }
   | { type: 'typing_started'; data: { conversationId: string; userId: string; isBot: boolean } }
   | { type: 'typing_stopped'; data: { conversationId: string; userId: string; isBot: boolean } }
   | { type: 'message_stream_delta'; data: { id: string; conversationId: string; delta: string } }

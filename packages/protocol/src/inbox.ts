@@ -10,7 +10,7 @@ import { ListMeta, PageQuery, Timestamp } from './common.js';
  */
 export const AnswerMode = Type.String({
   description:
-    'How a bot reply was made: not_found, qa (a Q&A entry of the bot), passages, generated, small_talk, unsupported, search_failed, no_engine or failed',
+    "How a bot reply was made: not_found, qa (a Q&A entry of the bot), passages, generated, small_talk, unsupported, search_failed, no_engine or failed; handoff (the bot telling who answers now) and human (a person's message)",
 });
 
 /** A conversation of a bot as its owners see it in the inbox (Admin API). */
@@ -82,7 +82,9 @@ export const InboxMessage = Type.Object(
   {
     id: Type.String(),
     createdAt: Timestamp,
-    author: Type.Union([Type.Literal('visitor'), Type.Literal('bot')]),
+    author: Type.Union([Type.Literal('visitor'), Type.Literal('bot'), Type.Literal('agent')], {
+      description: 'visitor, bot, or agent (a person of the workspace, human handoff)',
+    }),
     userId: Type.String(),
     /** The chat user's name, when it has one. */
     userName: Type.Optional(Type.String()),

@@ -3,6 +3,7 @@ export * from './chat.js';
 export * from './common.js';
 export * from './errors.js';
 export * from './files.js';
+export * from './handoff.js';
 export * from './inbox.js';
 export * from './insights.js';
 export * from './keys.js';

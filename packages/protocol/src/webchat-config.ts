@@ -55,6 +55,19 @@ export const WebchatConfiguration = Type.Object(
           "Parley: up to 4 questions shown as buttons in an empty chat; a click sends one as the visitor's message",
       }),
     ),
+    handoffButton: Type.Optional(
+      Type.Boolean({
+        description:
+          'Parley: a "Talk to a person" button in the chat that asks for a person (human handoff); on for new bots',
+      }),
+    ),
+    handoffKeywords: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+        maxItems: 50,
+        description:
+          'Parley: words or phrases a visitor asks for a person with (whole words, any case); absent: human, agent, real person, talk to a person, speak to a person, operator; empty list: none',
+      }),
+    ),
   },
   { $id: 'WebchatConfiguration' },
 );
@@ -85,7 +98,7 @@ const STRINGS = [
   'greeting',
 ];
 const URLS = ['botAvatar', 'fabImage', 'additionalStylesheetUrl'];
-const BOOLEANS = ['allowFileUpload', 'showPoweredBy', 'feedbackEnabled'];
+const BOOLEANS = ['allowFileUpload', 'showPoweredBy', 'feedbackEnabled', 'handoffButton'];
 const LINKS = ['phone', 'email', 'website', 'termsOfService', 'privacyPolicy'];
 const MAX_LENGTH: Record<string, number> = {
   botName: 200,
@@ -97,6 +110,8 @@ const MAX_LENGTH: Record<string, number> = {
   adminKey: 500,
   greeting: 500,
 };
+/** At most this many handoff keywords, each at most this many characters. */
+export const HANDOFF_KEYWORDS_LIMITS = { count: 50, length: 100 } as const;
 /** At most this many suggested questions, each at most this many characters. */
 export const SUGGESTED_QUESTIONS_LIMITS = { count: 4, length: 200 } as const;
 /** Names of every configuration field: the spec's, in its order, then Parley's own. */
@@ -128,6 +143,19 @@ function linkIssue(field: string, value: unknown): string | undefined {
     if (!/^(mailto:)?[^\s@]+@[^\s@]+$/.test(link)) return 'link must be an e-mail address or a mailto: link';
   } else if (!isHttpUrl(link)) {
     return 'link must be an http(s) URL';
+  }
+  return undefined;
+}
+
+/** Why a list of handoff keywords is refused: the first problem, naming the keyword (counted from 1). */
+function keywordsIssue(value: unknown): string | undefined {
+  const { count, length } = HANDOFF_KEYWORDS_LIMITS;
+  if (!Array.isArray(value)) return 'must be a list of words or phrases (strings)';
+  if (value.length > count) return `must have at most ${count} keywords (has ${value.length})`;
+  for (const [index, keyword] of value.entries()) {
+    if (typeof keyword !== 'string' || keyword.trim() === '')
+      return `keyword ${index + 1} must be a non-blank string`;
+    if (keyword.length > length) return `keyword ${index + 1} must be at most ${length} characters`;
   }
   return undefined;
 }
@@ -190,6 +218,7 @@ function fieldIssue(field: string, value: unknown): string | undefined {
   if (BOOLEANS.includes(field)) return typeof value === 'boolean' ? undefined : 'must be a boolean';
   if (LINKS.includes(field)) return linkIssue(field, value);
   if (field === 'suggestedQuestions') return suggestionsIssue(value);
+  if (field === 'handoffKeywords') return keywordsIssue(value);
   if (field === 'color') {
     if (typeof value !== 'string') return 'must be a string';
     return value === '' || HEX.test(value) ? undefined : 'must be a HEX colour such as #3276EA';

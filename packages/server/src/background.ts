@@ -1,6 +1,6 @@
 import type { Config } from './config/config.js';
 import type { JobDefinition, JobSet } from './jobs/registry.js';
-import type { JobRunner } from './jobs/runner.js';
+import type { JobRunner, PeriodicTask } from './jobs/runner.js';
 import { CHAT_WORKERS_POLL_MS } from './modules/chat/job-kinds.js';
 import type { ChatService } from './modules/chat/service.js';
 import { INDEXING_WORKERS_POLL_MS } from './modules/files/jobs.js';
@@ -45,6 +45,8 @@ export interface BackgroundDeps {
   chat: Pick<ChatService, 'pruneSignals'>;
   /** The check that the index holds vectors of the embedder's model (none without an embedder). */
   embeddingModel?: Pick<EmbeddingModelKeeper, 'periodic'> | undefined;
+  /** The sweep re-embedding Q&A wordings without a vector of the embedder's model (none without an embedder). */
+  qaStaleSweep?: PeriodicTask | undefined;
 }
 
 /**
@@ -84,6 +86,8 @@ export function registerBackgroundWork(deps: BackgroundDeps): JobSet {
   });
   // At start and every minute: a changed embedding model is switched to and the stored passages re-embedded.
   if (deps.embeddingModel) runner.schedule(deps.embeddingModel.periodic());
+  // At start and every minute: Q&A wordings of another model (or none) get the embedder's vectors.
+  if (deps.qaStaleSweep) runner.schedule(deps.qaStaleSweep);
   // Expired files first, so the blobs they free are collected in the same round.
   runner.schedule({ name: 'files.expire', everyMs: FILE_SWEEP_EVERY_MS, run: () => files.expire() });
   // Uploads that can no longer arrive end upload_failed, their quota reservation released (the quota already

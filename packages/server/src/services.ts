@@ -45,7 +45,7 @@ import { type SearchService, searchService } from './modules/knowledge/search.js
 import { crawlUserAgent, crawlWebsiteJob } from './modules/knowledge/websites/crawl.js';
 import { type WebsiteSourcesService, websiteSources } from './modules/knowledge/websites/sources.js';
 import { type LogsService, logsService } from './modules/logs/service.js';
-import { qaEmbedJob } from './modules/qa/embedding.js';
+import { qaEmbedJob, qaStaleSweep } from './modules/qa/embedding.js';
 import { type QaService, qaService } from './modules/qa/service.js';
 import { type DocumentReader, documentReader } from './search/document-reader.js';
 import { autoUseLitePrecision, embedderFromConfig, type UseLitePrecision } from './search/embed/index.js';
@@ -337,6 +337,8 @@ export function buildServices(deps: ServiceDeps): Services {
     bus,
     signalRetentionMs: config.chat.signalRetentionMs,
   });
+    audit: admin.audit,
+    members: identity,
   const qa = qaService({ db: deps.db.kysely, clock, audit: admin.audit, bots, jobs, embedder, logger });
   const responder =
     deps.responder !== undefined
@@ -393,6 +395,7 @@ export function buildServices(deps: ServiceDeps): Services {
     logs,
     chat,
     embeddingModel: knowledge.embeddingModel,
+    qaStaleSweep: embedder ? qaStaleSweep({ db: deps.db.kysely, embedder }) : undefined,
   });
   addUsageSources(config, identity, files, knowledge.index);
   return {

@@ -31,6 +31,8 @@ export const FULL_WEBCHAT_CONFIGURATION = {
   privacyPolicy: { title: 'Privacy', link: 'https://example.com/privacy' },
   greeting: 'Hi! I answer questions about **your orders**.',
   suggestedQuestions: ['Where is my order?', 'How do I get a refund?'],
+  handoffButton: true,
+  handoffKeywords: ['manager', 'talk to someone'],
 } as const;
 
 /** The fields of the spec's table, in its order. */
@@ -62,4 +64,4 @@ export const SPEC_WEBCHAT_FIELDS = [
 ];
 
 /** Parley's own fields after the spec's (the first impression of an empty chat). */
-export const PARLEY_WEBCHAT_FIELDS = ['greeting', 'suggestedQuestions'];
+export const PARLEY_WEBCHAT_FIELDS = ['greeting', 'suggestedQuestions', 'handoffButton', 'handoffKeywords'];

@@ -12,8 +12,8 @@ const ACTOR_KEYS: ActorKey[] = [...ROLES, 'bot', 'integration'];
  * The role rules, written independently of the table in policy.ts:
  * - viewer reads everything a workspace shows, except the audit trail;
  * - billing sees only the workspace, its usage and its members;
- * - developer reads like a viewer, creates and updates bots, keys, webchat, integrations and Q&A entries, reveals and
- *   rotates chat secrets (a secret is no plain read: viewers may not), deletes only
+ * - developer reads like a viewer, creates and updates bots, keys, webchat, integrations and Q&A entries, takes
+ *   conversations over and answers them (human handoff), reveals and rotates chat secrets (a secret is no plain read: viewers may not), deletes only
  *   the bots and integrations it created, and never touches workspace settings, members or the audit trail;
  * - manager is a developer who also reads the audit trail;
  * - administrator may do everything except delete the workspace; owner everything;
@@ -60,7 +60,7 @@ describe('POLICY table', () => {
   });
 
   it('names the actions the expectations are written for', () => {
-    expect(ACTIONS).toHaveLength(31);
+    expect(ACTIONS).toHaveLength(32);
     expect(new Set(ACTIONS).size).toBe(ACTIONS.length);
   });
 

@@ -39,6 +39,9 @@ export const ACTIONS = [
   // A bot's Q&A entries (modules/qa): viewers read them, developers and above write them.
   'qa.read',
   'qa.write',
+  // Human handoff: take over, assign, hand back and resolve a conversation, and reply in it as oneself.
+  // Developers and above (there is no separate agent role yet); viewers only read conversations.
+  'conversation.handoff',
 ] as const;
 /** An action of the permission policy. */
 export type Action = (typeof ACTIONS)[number];
@@ -84,6 +87,7 @@ const developer: Partial<Record<Action, Rule>> = {
   'chatSecret.reveal': true,
   'chatSecret.rotate': true,
   'qa.write': true,
+  'conversation.handoff': true,
 };
 
 /**

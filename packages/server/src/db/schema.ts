@@ -396,6 +396,17 @@ export interface ChatConversationsTable {
   updated_at: string;
 }
 
+  /** Who answers (HandoffState): bot | pending | assigned | resolved; `bot` when an insert leaves it out. */
+  handoff_state: ColumnType<string, string | undefined, string>;
+  /** Since when a visitor waits for a person (state pending). */
+  waiting_since: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The account a conversation is assigned to, and that person's name as the visitor sees it. */
+  assigned_to: ColumnType<string | null, string | null | undefined, string | null>;
+  assigned_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When a person first replied in it. */
+  first_human_reply_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When a person last resolved it. */
+  resolved_at: ColumnType<string | null, string | null | undefined, string | null>;
 export interface ChatParticipantsTable {
   bot_id: string;
   conversation_id: string;

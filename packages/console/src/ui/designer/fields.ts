@@ -120,6 +120,20 @@ export const FIELDS = {
   },
   allowFileUpload: { kind: 'bool', label: 'Visitors may send files', group: 'behaviour' },
   feedbackEnabled: { kind: 'bool', label: 'Thumbs up and down under replies', group: 'behaviour' },
+  handoffButton: {
+    kind: 'bool',
+    label: 'A "Talk to a person" button',
+    group: 'behaviour',
+    hint: 'The visitor asks for a person of your team; the bot is silent until the conversation is handed back.',
+  },
+  handoffKeywords: {
+    kind: 'list',
+    label: 'Words that ask for a person',
+    group: 'behaviour',
+    max: 100,
+    items: { count: 50, noun: 'Word' },
+    hint: 'Whole words, any case. Empty: human, agent, real person, talk to a person, speak to a person, operator.',
+  },
   showPoweredBy: {
     kind: 'bool',
     label: 'Show "Powered by" (deprecated)',

@@ -20,9 +20,11 @@ import { figuresOf, reportOf, type ScoredReply, scoreReply } from '../../test-su
  * Floors: the figures measured on this set (raise them as answers improve). Joining hard-wrapped lines and
  * quoting an FAQ's whole answer (2026-11-26) turned 8 right into 10 and 8 honest into 7: "Can I wear the
  * headphones while swimming?" now finds "Ear cushions wear out…" and "Fernhill headphone" in one sentence, and
- * the gate lets it through; SQuAD's figures did not move either way (bench/answers.ts).
+ * the gate lets it through; SQuAD's figures did not move either way (bench/answers.ts). Answer types and table
+ * rows with their header names (issue 33, item 3) turned 10 right into 11: "What does express shipping cost?" now
+ * quotes the price list's row first ("Express delivery (UK) — SKU: SHIP-EXP, price: 9.95 GBP, …").
  */
-const FLOORS = { right: 10, maxNoise: 2, honest: 7 };
+const FLOORS = { right: 11, maxNoise: 2, honest: 7 };
 
 let seq = 0;
 function visitorMessage(text: string): ChatMessage {

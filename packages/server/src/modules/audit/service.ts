@@ -30,7 +30,8 @@ export type AuditAction =
   | 'REVOKE_INTEGRATION_KEY'
   | 'CREATE_QA_ENTRY'
   | 'UPDATE_QA_ENTRY'
-  | 'DELETE_QA_ENTRY';
+  | 'DELETE_QA_ENTRY'
+  | 'UPDATE_CONVERSATION_HANDOFF';
 
 /** Who did it: an account (with e-mail) or nobody in particular (the system). */
 export interface AuditWho {

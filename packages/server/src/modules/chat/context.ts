@@ -6,8 +6,10 @@ import { errors } from '../../errors/errors.js';
 import type { AuthResolver } from '../../http/context.js';
 import type { Cursor, Page } from '../../http/pagination.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import type { AuditService } from '../audit/service.js';
 import type { BotsService } from '../bots/service.js';
 import type { FilesService } from '../files/service.js';
+import type { IdentityService } from '../identity/contract.js';
 import type { SignalBus } from './bus.js';
 import {
   botUserId,
@@ -32,6 +34,10 @@ export interface ChatServiceDeps {
   bus: SignalBus;
   /** How long signals are kept for resuming streams. */
   signalRetentionMs: number;
+  /** The audit trail (changes of a conversation's owner). */
+  audit: AuditService;
+  /** The workspace's members: who takes a conversation over, under which name. */
+  members: Pick<IdentityService, 'getMe' | 'getMember'>;
 }
 
 /** Runs `work` in a transaction; the signals it emits are stored in cursor order and fanned out after commit. */

@@ -1,4 +1,5 @@
 import type {
+  AgentMessageBody,
   ChatConversation,
   ChatEvent,
   ChatFileResponse,
@@ -7,9 +8,11 @@ import type {
   ChatUser,
   ChatUserFields,
   ChatWebhookEvent,
+  ConversationHandoff,
   CreateChatFileBody,
   CreateEventBody,
   CreateMessageBody,
+  HandoffBody,
   InboxConversation,
   InboxMessage,
   ListBotConversationsQuery,
@@ -110,6 +113,8 @@ export interface ReplyContext {
 }
 
 /** One UTC day of a bot's messages (insights). */
+  /** The bot answers the conversation now (its handoff state is `bot` or `resolved`). */
+  botAnswers: boolean;
 export interface ChatActivityDay {
   date: string;
   visitorMessages: number;
@@ -205,7 +210,7 @@ export interface ChatService {
     bot: ChatBot,
     conversationId: string,
     messages: BotMessageDraft[],
-    options?: { replyTo?: string; extra?: PendingSignal[] },
+    options?: { replyTo?: string; extra?: PendingSignal[]; botTurn?: boolean },
   ): Promise<ChatMessage[]>;
 
   /** Sends a custom event into a conversation (at most 128 KB as JSON). */
@@ -256,6 +261,31 @@ export interface ChatService {
   /** A message of the bot's own (`isBot`), for its source links; undefined when absent or a user's. */
   botMessage(botId: string, messageId: string): Promise<ChatMessage | undefined>;
   /** Recent messages of a conversation, oldest first, and the message itself (for the reply job). */
+  /** Who answers a conversation of the bot (`conversation.read`): 404 when the bot or the conversation is unknown. */
+  getHandoff(actor: Actor, botId: string, conversationId: string): Promise<ConversationHandoff>;
+  /**
+   * Changes who answers a conversation (`conversation.handoff`): request, take, assign, hand_back, resolve;
+   * 409 when the action does not apply to its state. Tells the visitor and writes an audit record.
+   */
+  changeHandoff(
+    actor: Actor,
+    botId: string,
+    conversationId: string,
+    body: HandoffBody,
+  ): Promise<ConversationHandoff>;
+  /**
+   * A person's message in a conversation, posted as them with their name (`conversation.handoff`); the
+   * conversation is theirs from then on (taken over unless assigned to them; 409 when someone else has it).
+   */
+  postAsAgent(
+    actor: Actor,
+    botId: string,
+    conversationId: string,
+    body: AgentMessageBody,
+  ): Promise<InboxMessage>;
+  /** Whether the bot answers a conversation now (its handoff state is `bot` or `resolved`). */
+  botMayAnswer(botId: string, conversationId: string): Promise<boolean>;
+
   replyContext(botId: string, messageId: string, historySize?: number): Promise<ReplyContext | undefined>;
 
   /**

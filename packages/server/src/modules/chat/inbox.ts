@@ -13,7 +13,7 @@ import type { ChatService } from './contract.js';
 import { chatPage, type ListOrder } from './records.js';
 import type { MessageRow } from './repo.js';
 import { chatRepo } from './repo.js';
-import type { InboxRow } from './repo-inbox.js';
+import { HUMAN_ANSWER, type InboxRow } from './repo-inbox.js';
 
 /** The longest preview of a conversation's latest message, in characters. */
 const PREVIEW_CHARS = 200;
@@ -93,7 +93,7 @@ function toInboxConversation(row: InboxRow): InboxConversation {
 }
 
 /** A message row (with its author's name) as a transcript shows it. */
-function toInboxMessage(row: MessageRow & { user_name: string | null }): InboxMessage {
+export function toInboxMessage(row: MessageRow & { user_name: string | null }): InboxMessage {
   const payload = JSON.parse(row.payload) as MessagePayload;
   const sources = row.is_bot === 1 ? sourcesOf(parse(row.metadata)) : undefined;
   const details = parse<Record<string, unknown>>(row.details);
@@ -101,7 +101,7 @@ function toInboxMessage(row: MessageRow & { user_name: string | null }): InboxMe
   return {
     id: row.id,
     createdAt: row.created_at,
-    author: row.is_bot === 1 ? 'bot' : 'visitor',
+    author: row.answer === HUMAN_ANSWER ? 'agent' : row.is_bot === 1 ? 'bot' : 'visitor',
     userId: row.user_id,
     ...(row.user_name ? { userName: row.user_name } : {}),
     text: payloadText(payload),

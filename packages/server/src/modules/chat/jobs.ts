@@ -28,6 +28,9 @@ import { FAILED_ANSWER, replyRecord } from './reply-record.js';
 /** What a bot without an answer engine says: an honest notice, never a made-up answer. */
 export const NO_ANSWER_ENGINE_TEXT =
   'This bot has no answer engine configured, so it cannot answer messages yet. Please contact the site owner.';
+/** Why a reply the bot was making ended unposted: a person took the conversation over meanwhile. */
+const HANDED_OFF = new Error('handoff');
+
 /** What the bot says when every attempt to answer failed. */
 export const REPLY_FAILED_TEXT = 'Sorry, the bot could not answer this message. Please try again later.';
 
@@ -140,12 +143,12 @@ export function chatReplyJob(deps: {
       const bot = await deps.bots.chatFacts(job.botId);
       if (bot?.status !== 'active' || bot.replyMode !== 'knowledge') return;
       const context = await chat.replyContext(bot.id, job.messageId);
-      if (!context || context.answered) return;
+      if (!context || context.answered || !context.botAnswers) return;
       const attempt: ReplyAttempt = { bot, job, replyId: newSecretId('msg'), streamed: false };
       await chat.emit(bot.id, job.conversationId, [{ signal: typing(attempt, 'typing_started') }]);
       try {
         const reply = await askResponder(chat, deps.responder, attempt, context, signal);
-        await chat.postAsBot(
+        const posted = await chat.postAsBot(
           bot,
           job.conversationId,
           // The first reply takes the id its stream deltas carried (clients swap the draft for it) and its
@@ -154,9 +157,12 @@ export function chatReplyJob(deps: {
             ...m,
             ...(i === 0 ? { id: attempt.replyId, ...replyRecord(reply, deps.responder !== undefined) } : {}),
           })),
-          { replyTo: job.messageId, extra: replySignals(attempt, reply) },
+          { replyTo: job.messageId, extra: replySignals(attempt, reply), botTurn: true },
         );
       } catch (error) {
+        // A person took the conversation over while the bot was thinking: its reply was not stored.
+        if (posted.length === 0)
+          await chat.emit(bot.id, job.conversationId, failedSignals(attempt, HANDED_OFF));
         // The attempt's own failure is what counts (and is rethrown); this one is only logged.
         await chat
           .emit(bot.id, job.conversationId, failedSignals(attempt, error))
@@ -170,14 +176,12 @@ export function chatReplyJob(deps: {
       const bot = await deps.bots.chatFacts(job.botId);
       if (!bot) return;
       const context = await chat.replyContext(bot.id, job.messageId);
-      if (!context || context.answered) return;
+      if (!context || context.answered || !context.botAnswers) return;
       await chat.postAsBot(
         bot,
         job.conversationId,
         [{ payload: { type: 'text', text: REPLY_FAILED_TEXT }, answer: FAILED_ANSWER }],
-        {
-          replyTo: job.messageId,
-        },
+        { replyTo: job.messageId, botTurn: true },
       );
     },
   });
@@ -241,6 +245,15 @@ export function chatWebhookJob(deps: {
       const bot = await deps.bots.chatFacts(job.botId);
       if (bot?.replyMode !== 'webhook' || !bot.webhookUrl) return;
       const url = bot.webhookUrl;
+      // A visitor's message while a person answers (human handoff) is not the bot's to answer.
+      const { conversationId, message: posted } = job.event;
+      if (
+        posted &&
+        !posted.isBot &&
+        conversationId &&
+        !(await deps.chat.botMayAnswer(bot.id, conversationId))
+      )
+        return;
       const body = JSON.stringify(job.event);
       const secret = await deps.chat.webhookSecret(bot.id);
       const t = Math.floor(deps.clock().getTime() / 1000);

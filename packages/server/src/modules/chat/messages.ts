@@ -1,5 +1,5 @@
 import type { ChatMessage, CreateMessageBody } from '@parley/protocol';
-import { errors } from '../../errors/errors.js';
+import { ApiError, errors } from '../../errors/errors.js';
 import { newId, newSecretId, nextId } from '../../ids.js';
 import { type ChatContext, conversationFor, conversationPage, ensureBotUser, messageFor } from './context.js';
 import type {
@@ -10,9 +10,10 @@ import type {
   ChatService,
   PendingSignal,
 } from './contract.js';
+import { applyTransition, botAnswers, visitorAsksForPerson } from './handoff.js';
 import { CHAT_REPLY_JOB } from './job-kinds.js';
 import { type ListOrder, signalTo, sizedJson, toMessage, toPostedMessage } from './records.js';
-import { chatRepo, type MessageRow, touchConversationOf } from './repo.js';
+import { botTurnOf, chatRepo, type MessageRow, touchConversationOf } from './repo.js';
 import { storeMessages } from './repo-contents.js';
 import { toWebhook, webhookEvent } from './webhooks.js';
 
@@ -23,23 +24,36 @@ import { toWebhook, webhookEvent } from './webhooks.js';
  *
  * `asCaller`: the bot posts through the Chat API as this caller, whose authentication stored the bot's chat
  * user already; the conversation must exist (404 otherwise, nothing stored), which the transaction's own
- * update of the conversation's time tells, so no read of it comes first.
+ * update of the conversation's time tells, so no read of it comes first. While a person answers the
+ * conversation (human handoff) the bot may not post: 409, nothing stored.
+ *
+ * `botTurn` (the reply job): the messages are stored only while the bot answers the conversation, as its
+ * stored state says in this very transaction (see {@link botTurnOf}); otherwise nothing is stored and the
+ * answer is `[]`.
  */
 export function postAsBot(
   ctx: Pick<ChatContext, 'now' | 'withSignals'>,
   bot: ChatBot,
   conversationId: string,
   messages: BotMessageDraft[],
-  options: { replyTo?: string; extra?: PendingSignal[]; asCaller?: ChatCaller } = {},
+  options: { replyTo?: string; extra?: PendingSignal[]; asCaller?: ChatCaller; botTurn?: boolean } = {},
 ): Promise<ChatMessage[]> {
   return ctx.withSignals(bot.id, async (tx, emit) => {
     const at = ctx.now();
     const { asCaller } = options;
     let userId: string;
     if (asCaller) {
-      if (!(await touchConversationOf(tx, bot.id, conversationId, at)))
-        throw errors.notFound('Conversation', conversationId);
+      if (!(await botTurnOf(tx, bot.id, conversationId, at))) {
+        if (!(await chatRepo(tx).conversation(bot.id, conversationId)))
+          throw errors.notFound('Conversation', conversationId);
+        throw new ApiError(
+          'ResourceLockedConflict',
+          `A person answers conversation "${conversationId}" now (human handoff): the bot may post again once it is handed back or resolved`,
+        );
+      }
       userId = asCaller.userId;
+    } else if (options.botTurn && !(await botTurnOf(tx, bot.id, conversationId, at))) {
+      return [];
     } else {
       userId = await ensureBotUser(tx, bot, at);
     }
@@ -63,7 +77,7 @@ export function postAsBot(
       details: m.details ? JSON.stringify(m.details) : null,
     }));
     await storeMessages(tx, rows);
-    if (!asCaller) await touchConversationOf(tx, bot.id, conversationId, at);
+    if (!asCaller && !options.botTurn) await touchConversationOf(tx, bot.id, conversationId, at);
     const out = rows.map((row, i) => {
       const m = messages[i] as BotMessageDraft;
       return toPostedMessage(row, m.json && { payload: m.payload, metadata: m.metadata });
@@ -76,10 +90,12 @@ export function postAsBot(
 
 /**
  * Stores a user's message with its signal and hands it to the bot in the same transaction: a `chat_reply`
- * job in knowledge mode, a `chat_webhook` job in webhook mode.
+ * job in knowledge mode, a `chat_webhook` job in webhook mode. Only while the bot answers the conversation
+ * (human handoff): a message asking for a person (its words, or the webchat's button) makes it `pending`
+ * instead, and while a person answers or is awaited the bot gets nothing.
  */
 export function postAsUser(
-  ctx: Pick<ChatContext, 'now' | 'jobs' | 'withSignals'>,
+  ctx: Pick<ChatContext, 'now' | 'jobs' | 'withSignals' | 'audit'>,
   caller: ChatCaller,
   body: CreateMessageBody,
   json: { payload: string; metadata: string | null },
@@ -106,6 +122,13 @@ export function postAsUser(
     await touchConversationOf(tx, bot.id, conversationId, at);
     const message = toPostedMessage(row, { payload: body.payload, metadata: body.metadata });
     emit(signalTo(conversationId, { type: 'message_created', data: message }));
+    const conversation = await chatRepo(tx).conversation(bot.id, conversationId);
+    if (!conversation || !botAnswers(conversation.handoff_state)) return message;
+    if (visitorAsksForPerson(bot, body)) {
+      const next = { state: 'pending' as const, agent: null };
+      await applyTransition(tx, ctx, bot, conversation, next, { accountId: null }, emit);
+      return message;
+    }
     if (bot.replyMode === 'knowledge') {
       const job: ChatReplyJob = { botId: bot.id, conversationId, messageId: row.id };
       await ctx.jobs.enqueue(CHAT_REPLY_JOB, job, { tx });
@@ -126,7 +149,7 @@ const NEWEST_FIRST: ListOrder<MessageRow, ChatMessage> = {
 
 /** Messages: listed, posted (by users and by the bot), read, deleted, given feedback. */
 export function chatMessages(
-  ctx: Pick<ChatContext, 'db' | 'now' | 'jobs' | 'withSignals'>,
+  ctx: Pick<ChatContext, 'db' | 'now' | 'jobs' | 'withSignals' | 'audit'>,
 ): Pick<
   ChatService,
   'listMessages' | 'createMessage' | 'getMessage' | 'deleteMessage' | 'setFeedback' | 'postAsBot'

@@ -4,6 +4,7 @@ import {
   type ChatMessage,
   type ChatSignal,
   type ChatUser,
+  type HandoffState,
   MAX_CHAT_PAYLOAD_BYTES,
   type MessageFeedback,
   type MessagePayload,
@@ -68,15 +69,25 @@ export function toEvent(row: EventRow): ChatEvent {
   };
 }
 
-/** A conversation row on the wire. */
+/** A conversation row on the wire; `handoff` once anybody but the bot was asked for or answered it. */
 export const toConversation = (row: {
   id: string;
   created_at: string;
   updated_at: string;
+  handoff_state?: string;
+  assigned_name?: string | null;
 }): ChatConversation => ({
   id: row.id,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  ...(row.handoff_state && row.handoff_state !== 'bot'
+    ? {
+        handoff: {
+          state: row.handoff_state as HandoffState,
+          ...(row.handoff_state === 'assigned' && row.assigned_name ? { agentName: row.assigned_name } : {}),
+        },
+      }
+    : {}),
 });
 
 /** Refuses (413 PayloadTooLarge) a value over the Chat API's 128 KB as JSON, naming `what` it is. */

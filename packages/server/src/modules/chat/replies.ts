@@ -1,5 +1,6 @@
 import type { ChatContext } from './context.js';
 import type { ChatService } from './contract.js';
+import { botAnswers } from './handoff.js';
 import { toMessage } from './records.js';
 import { chatRepo } from './repo.js';
 
@@ -23,10 +24,12 @@ export function chatReplies(ctx: Pick<ChatContext, 'db'>): Pick<ChatService, 'bo
         after: undefined,
       });
       const already = await repo.repliesTo(botId, messageId);
+      const conversation = await repo.conversation(botId, message.conversation_id);
       return {
         message: toMessage(message),
         history: rows.slice(0, historySize).reverse().map(toMessage),
         answered: already.length > 0,
+        botAnswers: conversation !== undefined && botAnswers(conversation.handoff_state),
       };
     },
   };

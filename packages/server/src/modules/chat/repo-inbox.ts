@@ -5,6 +5,10 @@ import type { Cursor } from '../../http/pagination.js';
 
 /** The answer mode of a bot reply that found nothing in the knowledge base. */
 export const NOT_FOUND_ANSWER = 'not_found';
+/** The answer mode of the bot's messages that tell the visitor who answers now (human handoff). */
+export const HANDOFF_ANSWER = 'handoff';
+/** The answer mode of a person's messages (the inbox shows their author as `agent`). */
+export const HUMAN_ANSWER = 'human';
 
 /**
  * A stored feedback (JSON) whose value is negative. JSON escapes every quote inside a comment, so the

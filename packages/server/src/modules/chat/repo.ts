@@ -1,4 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
+import { BOT_ANSWERS_IN } from '@parley/protocol';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { fixedQuery } from '../../db/fixed-query.js';
 import { keysetPage } from '../../db/keyset.js';
 import { PerHandle } from '../../db/per-handle.js';
@@ -152,13 +153,64 @@ export async function touchConversationOf(
   return Number((await touchConversation(db, botId, id, at)).numAffectedRows ?? 0) > 0;
 }
 
+/**
+ * The bot's turn in a conversation: sets its time of last change only while the bot answers it (state `bot`
+ * or `resolved`); answers whether it did. In the transaction that posts the bot's reply, so a change of owner
+ * committed first makes it false (on PostgreSQL the update waits for a change of owner under way and then
+ * reads the committed state), and one committed after waits for the reply's commit.
+ */
+export async function botTurnOf(
+  db: Kysely<Database>,
+  botId: string,
+  id: string,
+  at: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('chat_conversations')
+    .set({ updated_at: at })
+    .where('bot_id', '=', botId)
+    .where('id', '=', id)
+    .where('handoff_state', 'in', [...BOT_ANSWERS_IN])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 /** The conversations of a bot. */
 function conversationQueries(db: Kysely<Database>, keyed: KeyedRows) {
   return {
     conversation: (botId: string, id: string) => keyed.byId('chat_conversations', botId, id),
-    insertConversationIfMissing: (row: ConversationRow) => keyed.insertIfMissing('chat_conversations', row),
+    insertConversationIfMissing: (row: Insertable<ChatConversationsTable>) =>
+      keyed.insertIfMissing('chat_conversations', row),
     /** Sets a conversation's time of last change; answers whether the conversation exists. */
     touchConversation: (botId: string, id: string, at: string) => touchConversationOf(db, botId, id, at),
+    /**
+     * Changes who answers a conversation, only if it is still in the state (and with the person) `from` was
+     * read in; answers whether it was.
+     */
+    setHandoff: async (
+      botId: string,
+      from: { id: string; handoff_state: string; assigned_to: string | null },
+      values: Updateable<ChatConversationsTable>,
+    ): Promise<boolean> => {
+      const result = await db
+        .updateTable('chat_conversations')
+        .set(values)
+        .where('bot_id', '=', botId)
+        .where('id', '=', from.id)
+        .where('handoff_state', '=', from.handoff_state)
+        .where('assigned_to', from.assigned_to === null ? 'is' : '=', from.assigned_to)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    /** Records when a person first replied in a conversation (later replies change nothing). */
+    firstHumanReply: (botId: string, id: string, at: string) =>
+      db
+        .updateTable('chat_conversations')
+        .set({ first_human_reply_at: at })
+        .where('bot_id', '=', botId)
+        .where('id', '=', id)
+        .where('first_human_reply_at', 'is', null)
+        .execute(),
     /** Conversations newest-updated first; of one participant, or all of the bot when `userId` is undefined. */
     listConversations: (q: {
       botId: string;

@@ -6,6 +6,7 @@ import type { ChatService } from './contract.js';
 import { chatConversations } from './conversations.js';
 import { chatEvents } from './events.js';
 import { chatFiles } from './files.js';
+import { chatHandoff } from './handoff.js';
 import { chatInbox } from './inbox.js';
 import { chatMessages } from './messages.js';
 import { chatParticipants } from './participants.js';
@@ -22,7 +23,7 @@ export { toMessage } from './records.js';
  * The Chat API ({@link ChatService}), composed of its use cases: auth, users, conversations, participants,
  * messages, events, files, signals (the live streams), secrets, replies and the owners' inbox. Each is a plain object of plain
  * functions built from explicit dependencies; they share only the signal writer (see signals.ts).
- * @example const chat = chatService({ db, dialect, clock, bots, files, auth, jobs, bus, signalRetentionMs });
+ * @example const chat = chatService({ db, dialect, clock, bots, files, auth, jobs, bus, signalRetentionMs, audit, members });
  */
 export function chatService(deps: ChatServiceDeps): ChatService {
   const { clock } = deps;
@@ -45,5 +46,6 @@ export function chatService(deps: ChatServiceDeps): ChatService {
     chatReplies,
     chatActivity,
     chatInbox,
+    chatHandoff,
   );
 }

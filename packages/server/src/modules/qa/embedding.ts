@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { defineJob } from '../../jobs/registry.js';
+import type { PeriodicTask } from '../../jobs/runner.js';
 import { vectorBytes } from '../../search/index/common.js';
 import type { Embedder } from '../../search/types.js';
 import {
@@ -27,17 +28,55 @@ export function qaEmbedJob(deps: { db: Kysely<Database>; embedder: Embedder }) {
     maxAttempts: QA_EMBED_MAX_ATTEMPTS,
     timeoutMs: QA_EMBED_TIMEOUT_MS,
     async run({ botId, entryId }) {
-      const missing = await qaRepo(db).unembedded(entryId, embedder.id);
-      if (missing.length === 0) return;
-      const vectors = await embedder.embed(missing.map((w) => w.text));
-      await db.transaction().execute(async (tx) => {
-        for (const [i, w] of missing.entries()) {
-          const vector = vectors[i];
-          if (vector)
-            await qaRepo(tx).setVector(entryId, w.position, w.text, vectorBytes(vector), embedder.id);
-        }
-        await qaRepo(tx).bumpRevision(botId);
-      });
+      await embedEntry(db, embedder, botId, entryId);
     },
   });
+}
+
+/**
+ * Embeds the wordings of an entry that have no vector of the embedder's model, stores each vector unless its
+ * wording changed meanwhile, and bumps the bot's revision; answers how many wordings it embedded.
+ */
+async function embedEntry(
+  db: Kysely<Database>,
+  embedder: Embedder,
+  botId: string,
+  entryId: string,
+): Promise<number> {
+  const missing = await qaRepo(db).unembedded(entryId, embedder.id);
+  if (missing.length === 0) return 0;
+  const vectors = await embedder.embed(missing.map((w) => w.text));
+  await db.transaction().execute(async (tx) => {
+    for (const [i, w] of missing.entries()) {
+      const vector = vectors[i];
+      if (vector) await qaRepo(tx).setVector(entryId, w.position, w.text, vectorBytes(vector), embedder.id);
+    }
+    await qaRepo(tx).bumpRevision(botId);
+  });
+  return missing.length;
+}
+
+/** How often every process looks for wordings without a vector of the embedder's model. */
+export const QA_STALE_SWEEP_EVERY_MS = 60_000;
+/** Most entries one sweep embeds (the rest wait for the next one, so other periodic tasks are not held up). */
+export const QA_STALE_SWEEP_ENTRIES = 100;
+
+/**
+ * The periodic sweep that re-embeds stale wordings: after the embedding model changed (their vectors are of
+ * another model), or saved while no embedder was configured or its job failed for good. At start, then every
+ * {@link QA_STALE_SWEEP_EVERY_MS}; every process runs it (embedding a wording twice only costs time).
+ */
+export function qaStaleSweep(deps: { db: Kysely<Database>; embedder: Embedder }): PeriodicTask {
+  const { db, embedder } = deps;
+  return {
+    name: 'qa.embedStale',
+    everyMs: QA_STALE_SWEEP_EVERY_MS,
+    firstAfterMs: 0,
+    async run() {
+      const stale = await qaRepo(db).stale(embedder.id, QA_STALE_SWEEP_ENTRIES);
+      let wordings = 0;
+      for (const { botId, entryId } of stale) wordings += await embedEntry(db, embedder, botId, entryId);
+      return { entries: stale.length, wordings };
+    },
+  };
 }

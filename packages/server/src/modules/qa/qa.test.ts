@@ -1,12 +1,15 @@
 import { MAX_QA_QUESTION_CHARS } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UseLiteEmbedder } from '../../search/embed/index.js';
-import { caller } from '../../test-support/admin-calls.js';
+import type { Embedder } from '../../search/types.js';
+import { caller, withTestApp } from '../../test-support/admin-calls.js';
 import { chatClient } from '../../test-support/chat.js';
 import { HANDBOOK, uploadIndexed } from '../../test-support/files-indexing.js';
 import { useTestApp } from '../../test-support/fixtures.js';
 import { postgresTestUrl, type TestApp, type TestMember } from '../../test-support/harness.js';
+import { hashVector } from '../../test-support/hash-vector.js';
 import { badFields, expectError } from '../../test-support/wire.js';
+import { QA_STALE_SWEEP_EVERY_MS } from './embedding.js';
 
 interface Entry {
   id: string;
@@ -249,8 +252,72 @@ function meaningSuite(databaseUrl?: string) {
   }, 120_000);
 }
 
+/**
+ * The periodic sweep: wordings whose vectors are of another model (the embedding model changed) are embedded
+ * again with the current one by the next run, on the injected clock, and the entry reads `embedded` again.
+ */
+async function expectStaleWordingsReembedded(databaseUrl?: string): Promise<void> {
+  let now = Date.parse('2026-03-20T08:00:00.000Z');
+  const texts: string[] = [];
+  const embedder: Embedder = {
+    id: 'hash-b',
+    dimensions: 64,
+    embed: async (batch) => {
+      texts.push(...batch);
+      return batch.map((text) => hashVector(text, 64));
+    },
+    close: async () => {},
+  };
+  await withTestApp(
+    async (t) => {
+      const qa = qaCalls(t);
+      const embedded = async (id: string) =>
+        ((await t.asOwner('GET', `${qa.base()}/${id}`)).json() as { entry: Entry }).entry.embedded;
+      const entry = await qa.create(REFUND);
+      // Embedded, and the save's qa_embed job over (so it cannot embed what the test changes next).
+      const jobDone = async () =>
+        (
+          await t.db.kysely
+            .selectFrom('jobs')
+            .select('status')
+            .where('kind', '=', 'qa_embed')
+            .where('status', '!=', 'done')
+            .execute()
+        ).length === 0;
+      await eventually(async () => (await embedded(entry.id)) && (await jobDone()));
+      // The sweep at start (done or still due) finds nothing stale.
+      await t.app.services.runner.tick();
+      // As a former model left them: the wordings' vectors are of 'hash-a'.
+      await t.db.kysely.updateTable('qa_wordings').set({ model_id: 'hash-a' }).execute();
+      expect(await embedded(entry.id)).toBe(false);
+      // Not due before its minute is up.
+      texts.length = 0;
+      await t.app.services.runner.tick();
+      expect(texts).toEqual([]);
+
+      now += QA_STALE_SWEEP_EVERY_MS;
+      await t.app.services.runner.tick();
+      expect(texts.sort()).toEqual([...REFUND.questions].sort());
+      expect(await embedded(entry.id)).toBe(true);
+      const models = await t.db.kysely.selectFrom('qa_wordings').select('model_id').distinct().execute();
+      expect(models).toEqual([{ model_id: 'hash-b' }]);
+      // Nothing stale is left: the next run embeds nothing.
+      now += QA_STALE_SWEEP_EVERY_MS;
+      await t.app.services.runner.tick();
+      expect(texts).toHaveLength(REFUND.questions.length);
+    },
+    { workers: true, embedder, clock: () => new Date(now), ...(databaseUrl ? { databaseUrl } : {}) },
+  );
+}
+
 describe('Q&A entries (SQLite)', () => qaSuite());
+describe('Q&A wordings of another model (SQLite)', () => {
+  it('are embedded again by the periodic sweep', () => expectStaleWordingsReembedded(), 60_000);
+});
 describe('Q&A entries by meaning (SQLite)', () => meaningSuite());
 const pgUrl = postgresTestUrl();
 describe.skipIf(!pgUrl)('Q&A entries (PostgreSQL)', () => qaSuite(pgUrl));
+describe.skipIf(!pgUrl)('Q&A wordings of another model (PostgreSQL)', () => {
+  it('are embedded again by the periodic sweep', () => expectStaleWordingsReembedded(pgUrl), 60_000);
+});
 describe.skipIf(!pgUrl)('Q&A entries by meaning (PostgreSQL)', () => meaningSuite(pgUrl));

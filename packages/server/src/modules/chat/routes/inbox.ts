@@ -1,5 +1,9 @@
 import {
+  AgentMessageBody,
+  AgentMessageResponse,
   BotConversationResponse,
+  HandoffBody,
+  HandoffResponse,
   ListBotConversationMessagesResponse,
   ListBotConversationsQuery,
   ListBotConversationsResponse,
@@ -19,7 +23,8 @@ const ConversationParams = Type.Object({
 
 /**
  * Admin API routes of a bot's conversations inbox (`conversation.read`: every role that reads bots): the
- * conversations, most recent activity first, and each one's transcript.
+ * conversations, most recent activity first, and each one's transcript; and human handoff
+ * (`conversation.handoff`: developers and above): who answers a conversation, and a person's messages.
  */
 export function inboxRoutes(app: FastifyInstance, { chat }: { chat: ChatService }) {
   const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY });
@@ -62,5 +67,47 @@ export function inboxRoutes(app: FastifyInstance, { chat }: { chat: ChatService 
         'messages',
         await chat.listInboxMessages(req.actor, req.params.id, req.params.conversationId, req.query),
       ),
+  );
+  op(
+    'GET /bots/:id/conversations/:conversationId/handoff',
+    {
+      operationId: 'admin.getConversationHandoff',
+      description:
+        'Who answers the conversation: `bot`, `pending` (the visitor waits for a person since `waitingSince`), `assigned` (to `assignedTo`) or `resolved` (the bot answers again), with when a person first replied and when it was resolved.',
+      params: ConversationParams,
+      response: HandoffResponse,
+    },
+    async (req) => ({
+      handoff: await chat.getHandoff(req.actor, req.params.id, req.params.conversationId),
+    }),
+  );
+  op(
+    'POST /bots/:id/conversations/:conversationId/handoff',
+    {
+      operationId: 'admin.changeConversationHandoff',
+      description:
+        'Changes who answers the conversation (developers and above): `request` (bot → pending), `take` (→ assigned to you), `assign` (→ assigned to `memberId`, a member who may answer conversations), `hand_back` (→ bot) or `resolve` (→ resolved). The visitor is told by a bot message and a `handoff_changed` signal; the bot answers nothing while the state is pending or assigned. 409 when the action does not apply to the state (e.g. `take` of a conversation already assigned, `hand_back` of one the bot answers).',
+      params: ConversationParams,
+      body: HandoffBody,
+      response: HandoffResponse,
+    },
+    async (req) => ({
+      handoff: await chat.changeHandoff(req.actor, req.params.id, req.params.conversationId, req.body),
+    }),
+  );
+  op(
+    'POST /bots/:id/conversations/:conversationId/messages',
+    {
+      operationId: 'admin.createAgentMessage',
+      description:
+        "A person's message in the conversation (developers and above), posted under their name (`metadata.agent.name`, author `agent` in the transcript). The conversation is theirs from then on: one the bot answered or that waited is taken over (the visitor is told); 409 when another person has it.",
+      params: ConversationParams,
+      body: AgentMessageBody,
+      status: 201,
+      response: AgentMessageResponse,
+    },
+    async (req) => ({
+      message: await chat.postAsAgent(req.actor, req.params.id, req.params.conversationId, req.body),
+    }),
   );
 }

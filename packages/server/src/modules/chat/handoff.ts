@@ -1,0 +1,338 @@
+import {
+  asksForPerson,
+  BOT_ANSWERS_IN,
+  type ConversationHandoff,
+  type CreateMessageBody,
+  DEFAULT_HANDOFF_KEYWORDS,
+  type HandoffAction,
+  type HandoffState,
+  type Member,
+} from '@parley/protocol';
+import type { Kysely } from 'kysely';
+import { authorize, can } from '../../access/policy.js';
+import type { Actor } from '../../access/principal.js';
+import type { Database } from '../../db/schema.js';
+import { ApiError, errors } from '../../errors/errors.js';
+import { newId } from '../../ids.js';
+import { auditWho } from '../audit/service.js';
+import type { ChatContext } from './context.js';
+import { ensureBotUser } from './context.js';
+import type { ChatBot, ChatService, PendingSignal } from './contract.js';
+import { toInboxMessage } from './inbox.js';
+import { signalTo, sizedJson, toPostedMessage } from './records.js';
+import { type ConversationRow, chatRepo, type MessageRow, touchConversationOf } from './repo.js';
+import { storeMessages } from './repo-contents.js';
+import { HANDOFF_ANSWER, HUMAN_ANSWER } from './repo-inbox.js';
+
+/** What the bot says when a visitor asks for a person. */
+export const HANDOFF_PENDING_TEXT =
+  "I'm getting a person to help you. Please stay here: they will reply in this chat.";
+/** What the bot says when a person takes the conversation. */
+export const handoffAssignedText = (name: string) => `You're now talking to ${name}.`;
+/** What the bot says when the person leaves (hand back or resolve), or when nobody came. */
+export const handoffBackText = (name: string | null) =>
+  name ? `${name} left; the bot is back.` : 'The bot is back.';
+
+/** The chat user id a person of the workspace writes under in a bot's conversations. */
+export function agentUserId(accountId: string): string {
+  return `agent_${accountId}`;
+}
+
+/** Whether the bot answers a conversation in this state. */
+export function botAnswers(state: string): boolean {
+  return (BOT_ANSWERS_IN as readonly string[]).includes(state);
+}
+
+/** A conversation's handoff columns. */
+type HandoffRow = Pick<
+  ConversationRow,
+  | 'id'
+  | 'handoff_state'
+  | 'waiting_since'
+  | 'assigned_to'
+  | 'assigned_name'
+  | 'first_human_reply_at'
+  | 'resolved_at'
+>;
+
+/** A conversation's owner on the wire (Admin API). */
+export function toHandoff(row: HandoffRow): ConversationHandoff {
+  return {
+    conversationId: row.id,
+    state: row.handoff_state as HandoffState,
+    ...(row.waiting_since && row.handoff_state === 'pending' ? { waitingSince: row.waiting_since } : {}),
+    ...(row.assigned_to && row.handoff_state === 'assigned'
+      ? { assignedTo: { accountId: row.assigned_to, name: row.assigned_name ?? '' } }
+      : {}),
+    ...(row.first_human_reply_at ? { firstHumanReplyAt: row.first_human_reply_at } : {}),
+    ...(row.resolved_at ? { resolvedAt: row.resolved_at } : {}),
+  };
+}
+
+/** The person a conversation goes to: their account and the name the visitor sees. */
+interface Agent {
+  accountId: string;
+  name: string;
+}
+
+const agentOf = (m: Member): Agent => ({
+  accountId: m.userId ?? m.id,
+  name: m.displayName?.trim() || (m.email.split('@')[0] ?? m.email),
+});
+
+/** A change of owner to store: the state after it and the columns it sets. */
+interface Transition {
+  state: HandoffState;
+  agent: Agent | null;
+}
+
+const conflict = (message: string) => new ApiError('ResourceLockedConflict', message);
+
+/** The state an action leads to from `row`'s, or 409 when the action makes no sense from there. */
+function nextState(row: HandoffRow, action: HandoffAction, agent: Agent | null): Transition {
+  const from = row.handoff_state;
+  const refuse = () =>
+    conflict(`The conversation is "${from}": the handoff action "${action}" does not apply to it`);
+  switch (action) {
+    case 'request':
+      if (!botAnswers(from)) throw refuse();
+      return { state: 'pending', agent: null };
+    case 'take':
+      if (from === 'assigned')
+        throw conflict(
+          `The conversation is already assigned to ${row.assigned_name ?? 'someone'}: use the action "assign" to hand it to another person`,
+        );
+      return { state: 'assigned', agent };
+    case 'assign':
+      if (from === 'assigned' && row.assigned_to === agent?.accountId)
+        throw conflict(`The conversation is already assigned to ${agent?.name ?? 'that member'}`);
+      return { state: 'assigned', agent };
+    case 'hand_back':
+    case 'resolve':
+      if (botAnswers(from)) throw refuse();
+      return { state: action === 'resolve' ? 'resolved' : 'bot', agent: null };
+  }
+}
+
+/** What the bot says to the visitor on a change of owner (the previous person named when leaving). */
+function transitionText(row: HandoffRow, next: Transition): string {
+  if (next.state === 'pending') return HANDOFF_PENDING_TEXT;
+  if (next.state === 'assigned') return handoffAssignedText(next.agent?.name ?? 'a person');
+  return handoffBackText(row.handoff_state === 'assigned' ? row.assigned_name : null);
+}
+
+/**
+ * Stores a change of owner in `tx`, guarded by the state it was computed from (a concurrent change makes it
+ * 409, nothing stored): the conversation's columns, the bot's message telling the visitor, the
+ * `handoff_changed` signal and the audit record. Answers the row after it.
+ */
+export async function applyTransition(
+  tx: Kysely<Database>,
+  ctx: Pick<ChatContext, 'now' | 'audit'>,
+  bot: ChatBot,
+  row: HandoffRow,
+  next: Transition,
+  who: ReturnType<typeof auditWho>,
+  emit: (s: PendingSignal) => void,
+): Promise<HandoffRow> {
+  const at = ctx.now();
+  const values = {
+    handoff_state: next.state,
+    updated_at: at,
+    assigned_to: next.agent?.accountId ?? null,
+    assigned_name: next.agent?.name ?? null,
+    ...(next.state === 'pending' ? { waiting_since: at } : {}),
+    ...(next.state === 'resolved' ? { resolved_at: at } : {}),
+  };
+  const changed = await chatRepo(tx).setHandoff(bot.id, row, values);
+  if (!changed) throw conflict('The conversation changed hands meanwhile: read its handoff again and retry');
+  const after: HandoffRow = { ...row, ...values };
+  const conversationId = row.id;
+  const userId = await ensureBotUser(tx, bot, at);
+  const handoff = { state: next.state, ...(next.agent ? { agentName: next.agent.name } : {}) };
+  const message: MessageRow = {
+    id: newId('msg'),
+    bot_id: bot.id,
+    conversation_id: conversationId,
+    user_id: userId,
+    is_bot: 1,
+    payload: JSON.stringify({ type: 'text', text: transitionText(row, next) }),
+    metadata: JSON.stringify({ handoff }),
+    feedback: null,
+    reply_to: null,
+    created_at: at,
+    answer: HANDOFF_ANSWER,
+    details: null,
+  };
+  await storeMessages(tx, [message]);
+  emit(signalTo(conversationId, { type: 'message_created', data: toPostedMessage(message, undefined) }));
+  emit(signalTo(conversationId, { type: 'handoff_changed', data: { conversationId, ...handoff } }));
+  await ctx.audit.record(tx, bot.workspaceId, who, {
+    action: 'UPDATE_CONVERSATION_HANDOFF',
+    resourceId: conversationId,
+    resourceName: bot.name,
+    value: {
+      from: row.handoff_state,
+      to: next.state,
+      ...(next.agent ? { assignedTo: next.agent.accountId } : {}),
+    },
+  });
+  return after;
+}
+
+/**
+ * Whether a visitor's message asks for a person: the webchat's "Talk to a person" button sends
+ * `metadata.handoff = "request"`; otherwise a text naming one of the bot's `handoffKeywords` (webchat
+ * configuration; the defaults when it names none).
+ */
+export function visitorAsksForPerson(
+  bot: ChatBot,
+  body: Pick<CreateMessageBody, 'payload' | 'metadata'>,
+): boolean {
+  if (body.metadata?.handoff === 'request') return true;
+  const { payload } = body;
+  const text =
+    payload.type === 'text' ? payload.text : payload.type === 'markdown' ? payload.markdown : undefined;
+  if (text === undefined) return false;
+  return asksForPerson(text, bot.webchat.handoffKeywords ?? DEFAULT_HANDOFF_KEYWORDS);
+}
+
+/**
+ * Human handoff on the Admin API: read and change who answers a conversation (`conversation.read` to read,
+ * `conversation.handoff` to change it: developer and above), and a person's messages. Each change of owner
+ * is guarded by the state it starts from, tells the visitor (a bot message and a `handoff_changed` signal)
+ * and writes an audit record, in one transaction; the reply job posts nothing once it committed.
+ */
+export function chatHandoff(
+  ctx: Pick<ChatContext, 'db' | 'bots' | 'now' | 'withSignals' | 'audit' | 'members'>,
+): Pick<ChatService, 'getHandoff' | 'changeHandoff' | 'postAsAgent' | 'botMayAnswer'> {
+  const { db } = ctx;
+
+  /** The bot (of the actor's workspace) and the conversation's row: 404 when either is unknown. */
+  async function load(actor: Actor, botId: string, conversationId: string, db_: Kysely<Database> = db) {
+    const bot = await ctx.bots.chatFacts(botId);
+    if (!bot || bot.workspaceId !== actor.workspaceId) throw errors.notFound('Bot', botId);
+    const row = await chatRepo(db_).conversation(botId, conversationId);
+    if (!row) throw errors.notFound('Conversation', conversationId);
+    return { bot, row };
+  }
+
+  /** The member a conversation is assigned to: active, and allowed to answer conversations (400 otherwise). */
+  async function assignee(actor: Actor, memberId: string | undefined): Promise<Agent> {
+    if (!memberId)
+      throw new ApiError('InvalidPayload', 'The action "assign" needs the memberId to assign to');
+    const member = await ctx.members.getMember(actor, memberId);
+    const allowed =
+      member.status === 'active' &&
+      can(
+        {
+          kind: 'member',
+          accountId: member.userId ?? '',
+          email: member.email,
+          role: member.role,
+          workspaceId: actor.workspaceId,
+        },
+        'conversation.handoff',
+      );
+    if (!allowed)
+      throw new ApiError(
+        'InvalidPayload',
+        `Member "${memberId}" cannot answer conversations: only active members with the role developer or above can`,
+      );
+    return agentOf(member);
+  }
+
+  return {
+    async getHandoff(actor, botId, conversationId) {
+      authorize(actor, 'conversation.read');
+      return toHandoff((await load(actor, botId, conversationId)).row);
+    },
+
+    async changeHandoff(actor, botId, conversationId, body) {
+      authorize(actor, 'conversation.handoff');
+      const { bot } = await load(actor, botId, conversationId);
+      const agent =
+        body.action === 'take'
+          ? agentOf(await ctx.members.getMe(actor))
+          : body.action === 'assign'
+            ? await assignee(actor, body.memberId)
+            : null;
+      return ctx.withSignals(bot.id, async (tx, emit) => {
+        const row = await chatRepo(tx).conversation(bot.id, conversationId);
+        if (!row) throw errors.notFound('Conversation', conversationId);
+        const next = nextState(row, body.action, agent);
+        return toHandoff(await applyTransition(tx, ctx, bot, row, next, auditWho(actor), emit));
+      });
+    },
+
+    async postAsAgent(actor, botId, conversationId, body) {
+      authorize(actor, 'conversation.handoff');
+      const { bot } = await load(actor, botId, conversationId);
+      const agent = agentOf(await ctx.members.getMe(actor));
+      const metadata = { ...body.metadata, agent: { name: agent.name } };
+      const json = {
+        payload: sizedJson('message payload', body.payload),
+        metadata: sizedJson('message metadata', metadata),
+      };
+      return ctx.withSignals(bot.id, async (tx, emit) => {
+        const repo = chatRepo(tx);
+        let row: HandoffRow | undefined = await repo.conversation(bot.id, conversationId);
+        if (!row) throw errors.notFound('Conversation', conversationId);
+        if (row.handoff_state === 'assigned' && row.assigned_to !== agent.accountId)
+          throw conflict(
+            `The conversation is assigned to ${row.assigned_name ?? 'another person'}: take it over (action "assign" to yourself) before replying`,
+          );
+        // A person who writes takes the conversation: the bot is silent from this commit on.
+        if (row.handoff_state !== 'assigned')
+          row = await applyTransition(tx, ctx, bot, row, { state: 'assigned', agent }, auditWho(actor), emit);
+        const at = ctx.now();
+        const userId = agentUserId(agent.accountId);
+        await repo.insertUserIfMissing({
+          bot_id: bot.id,
+          id: userId,
+          name: agent.name,
+          picture_url: null,
+          data: null,
+          user_key: null,
+          is_bot: 1,
+          created_at: at,
+          updated_at: at,
+        });
+        const user = await repo.user(bot.id, userId);
+        if (user?.is_bot !== 1)
+          throw conflict(`The chat user id "${userId}" is taken by a visitor of this bot`);
+        if (user.name !== agent.name)
+          await repo.updateUser(bot.id, userId, { name: agent.name, updated_at: at });
+        const message: MessageRow = {
+          id: newId('msg'),
+          bot_id: bot.id,
+          conversation_id: conversationId,
+          user_id: userId,
+          is_bot: 1,
+          payload: json.payload,
+          metadata: json.metadata,
+          feedback: null,
+          reply_to: null,
+          created_at: at,
+          answer: HUMAN_ANSWER,
+          details: null,
+        };
+        await storeMessages(tx, [message]);
+        await touchConversationOf(tx, bot.id, conversationId, at);
+        await repo.firstHumanReply(bot.id, conversationId, at);
+        emit(
+          signalTo(conversationId, {
+            type: 'message_created',
+            data: toPostedMessage(message, { payload: body.payload, metadata }),
+          }),
+        );
+        return toInboxMessage({ ...message, user_name: agent.name });
+      });
+    },
+
+    async botMayAnswer(botId, conversationId) {
+      const row = await chatRepo(db).conversation(botId, conversationId);
+      return row !== undefined && botAnswers(row.handoff_state);
+    },
+  };
+}
