@@ -16,6 +16,7 @@ import {
   knowledgeResponder,
   semanticMinSimilarityFor,
   sourceLinks,
+  unitMatcherFor,
 } from './modules/answers/index.js';
 import { type AuditService, auditService } from './modules/audit/service.js';
 import { type BotsService, botsService } from './modules/bots/service.js';
@@ -350,6 +351,7 @@ export function buildServices(deps: ServiceDeps): Services {
           passages: knowledge.passages,
           chatModel: chatModelFromConfig(config.chatModel),
           semanticMinSimilarity: semanticMinSimilarityFor(embedder),
+          units: unitMatcherFor(embedder),
           entries: qa,
           publicUrl: config.publicUrl,
           logger,

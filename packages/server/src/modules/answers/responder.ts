@@ -23,6 +23,7 @@ import { type RetrievalDeps, type Retrieved, retrievalDebug, retrieve } from './
 import { botContext } from './scope.js';
 import { MIN_COVERAGE, type Selection, selectQuotes } from './selection.js';
 import { type SourceLinksSetting, sourceLinkUrl, sourceTarget } from './sources.js';
+import { type UnitMatcher, withUnits } from './units.js';
 
 /** What the knowledge responder is built from (search and knowledge bases: see {@link RetrievalDeps}). */
 export interface KnowledgeResponderDeps extends RetrievalDeps {
@@ -36,6 +37,11 @@ export interface KnowledgeResponderDeps extends RetrievalDeps {
   entries?: Pick<QaService, 'match'> | undefined;
   /** The chat model that writes answers from the passages; without it the bot quotes them. */
   chatModel?: ChatModel | undefined;
+  /**
+   * Compares the question with the headings and FAQ question lines of the passages found, when the words gate
+   * found nothing (units.ts; `unitMatcherFor(embedder)`: with USE-lite only). Absent: not compared.
+   */
+  units?: UnitMatcher | undefined;
   /** Milliseconds for latencies (default `performance.now`). */
   now?: () => number;
   /**
@@ -126,14 +132,24 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
       const searchMs = Math.round(now() - searchStarted);
       request.signal?.throwIfAborted();
 
-      const selection = selectQuotes(query, retrieved.found, retrieved.semantic, deps.semanticMinSimilarity);
-      const debug = retrievalDebug(deps, {
+      const { selection, debug: unitsDebug } = await withUnits(
+        deps.units,
+        log,
         query,
-        searchMs,
-        selection,
-        minCoverage: MIN_COVERAGE,
-        ...retrieved,
-      });
+        retrieved,
+        selectQuotes(query, retrieved.found, retrieved.semantic, deps.semanticMinSimilarity),
+      );
+      request.signal?.throwIfAborted();
+      const debug = {
+        ...retrievalDebug(deps, {
+          query,
+          searchMs,
+          selection,
+          minCoverage: MIN_COVERAGE,
+          ...retrieved,
+        }),
+        ...unitsDebug,
+      };
       if (selection.quotes.length === 0) {
         return {
           messages: [{ payload: { type: 'text', text: NOT_FOUND_TEXT }, metadata: { sources: [] } }],
