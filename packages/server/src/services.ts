@@ -337,9 +337,9 @@ export function buildServices(deps: ServiceDeps): Services {
     jobs,
     bus,
     signalRetentionMs: config.chat.signalRetentionMs,
-  });
     audit: admin.audit,
     members: identity,
+  });
   const qa = qaService({ db: deps.db.kysely, clock, audit: admin.audit, bots, jobs, embedder, logger });
   const responder =
     deps.responder !== undefined
