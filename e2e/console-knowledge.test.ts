@@ -188,7 +188,7 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
     expect(await rows.first().textContent()).toContain('broken.docx');
     await page.getByLabel('Status').selectOption({ label: 'Any status' });
 
-    await page.getByLabel('Search by key').fill('seed/doc-0');
+    await page.getByLabel('Search by name').fill('seed/doc-0');
     await table.getByRole('button', { name: /^Key/ }).click();
     await expect
       .poll(() => table.getByRole('columnheader', { name: /^Key/ }).getAttribute('aria-sort'))
@@ -200,14 +200,14 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
       .poll(() => table.getByRole('columnheader', { name: /^Key/ }).getAttribute('aria-sort'))
       .toBe('descending');
     await expect.poll(() => rows.first().textContent()).toContain('seed/doc-09.txt');
-    await page.getByLabel('Search by key').fill('');
+    await page.getByLabel('Search by name').fill('');
     await page.getByLabel('Tag', { exact: true }).selectOption('batch');
     await page.getByLabel('Tag value').selectOption('seed');
     await expect.poll(() => rows.count()).toBe(25);
     expect(await table.getByText('handbook.md').count()).toBe(0);
     await page.getByLabel('Tag', { exact: true }).selectOption({ label: 'Any tag' });
 
-    await page.getByLabel('Search by key').fill('GUIDE');
+    await page.getByLabel('Search by name').fill('GUIDE');
     await expect.poll(() => rows.count()).toBe(1);
     await table.getByRole('link', { name: 'guide.pdf' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'guide.pdf' }).isVisible()).toBe(true);
@@ -240,7 +240,7 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
     await page.getByRole('button', { name: 'Delete file' }).click();
     await page.getByRole('button', { name: 'Yes, delete this file' }).click();
     await expect.poll(() => page.url()).toBe(`${suite.origin}/console/bots/${suite.t.botId}/files`);
-    await page.getByLabel('Search by key').fill('guide.pdf');
+    await page.getByLabel('Search by name').fill('guide.pdf');
     await expect.poll(() => page.getByText('No file matches these filters.').isVisible()).toBe(true);
     expect(problems).toEqual([]);
   }, 120_000);

@@ -279,6 +279,49 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     expect(problems).toEqual([]);
   });
 
+  it('titles every page "Page · Bot · Parley", offers a skip link first, and has an icon', async () => {
+    const { page, problems } = await suite.signedInPage(1280, 'light');
+    await expect.poll(() => page.title()).toBe('Bots · Parley');
+    const got = await suite.t.asOwner('GET', `/v1/admin/bots/${suite.t.botId}`);
+    const botName = (got.json() as { bot: { name: string } }).bot.name;
+    await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/files`);
+    await expect.poll(() => page.title()).toBe(`Files · ${botName} · Parley`);
+    await page.getByRole('link', { name: 'Knowledge', exact: true }).click();
+    await expect.poll(() => page.title()).toBe(`Knowledge · ${botName} · Parley`);
+    await page.getByRole('link', { name: 'Audit', exact: true }).click();
+    await expect.poll(() => page.title()).toBe('Audit · Parley');
+
+    // The keyboard's first stop on a page just opened is "Skip to content", which moves the focus to the page's
+    // main part.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Audit' }).waitFor();
+    expect(await page.title()).toBe('Audit · Parley');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('main');
+    expect(await axe(page), 'audit with the skip link').toEqual([]);
+
+    // An icon of Parley's own, named by the page and answered at /favicon.ico too.
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('/favicon.svg');
+    for (const path of ['/favicon.svg', '/favicon.ico']) {
+      const icon = await fetch(`${suite.origin}${path}`);
+      expect(icon.status, path).toBe(200);
+      expect(icon.headers.get('content-type'), path).toBe('image/svg+xml');
+    }
+
+    // The hosted webchat page is titled by the header's name, not the internal bot name.
+    const put = await suite.t.asOwner('PUT', `/v1/admin/bots/${suite.t.botId}/webchat`, {
+      configuration: { botName: 'Acme help desk' },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    await page.goto(`${suite.origin}/webchat/${suite.t.botId}`);
+    expect(await page.title()).toBe('Acme help desk');
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('/favicon.svg');
+    await suite.t.asOwner('PUT', `/v1/admin/bots/${suite.t.botId}/webchat`, { configuration: {} });
+    expect(problems).toEqual([]);
+  });
+
   it('says in words when sign-ins are throttled (429)', async () => {
     const { page } = await newPage(390, 'light');
     await page.goto(`${suite.origin}/console/`);

@@ -89,7 +89,7 @@ const html = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>Parley Console</title>
-<link rel="icon" href="data:,">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/console/assets/${style}">
 <script type="module" src="/console/assets/${script}"></script>
 ${preloads}</head>

@@ -4,6 +4,7 @@ import { useLocation } from 'preact-iso';
 import { consoleClient, describeError, isSignedOut } from '../api.js';
 import { InvitePage } from './invite-page.js';
 import { Notice } from './notice.js';
+import { titleOf, useDocumentTitle } from './page-title.js';
 import { SignInPage } from './sign-in-page.js';
 import { SignedIn } from './signed-in.js';
 
@@ -36,6 +37,9 @@ export function App() {
 
   // An invitation link works signed out: the one-time code is the proof.
   const invitation = /^\/console\/invite\/([^/]+)$/.exec(path);
+  useDocumentTitle(
+    invitation ? titleOf(['Join']) : account === null ? titleOf(['Sign in']) : account ? undefined : 'Parley',
+  );
   if (invitation?.[1]) {
     return <InvitePage code={decodeURIComponent(invitation[1])} onSignedIn={joinedThenSignedIn} />;
   }

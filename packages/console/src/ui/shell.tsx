@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
+import { useSignedInTitle } from './page-title.js';
 import { SignOutButton } from './sign-out-button.js';
 import { WorkspaceSwitcher } from './workspace-switcher.js';
 
@@ -36,11 +37,18 @@ const SECTIONS = [
   },
 ];
 
-/** The frame of every signed-in page: brand, sections, workspace switcher, sign out; the page below. */
+/**
+ * The frame of every signed-in page: a skip link, brand, sections, workspace switcher, sign out; the page below,
+ * and the page's title ("Page · Bot · Parley").
+ */
 export function Shell({ children }: { children: ComponentChildren }) {
   const { path } = useLocation();
+  useSignedInTitle();
   return (
     <div class="shell">
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
       <header class="topbar">
         <a class="brand" href="/console/bots">
           Parley
@@ -61,7 +69,9 @@ export function Shell({ children }: { children: ComponentChildren }) {
           <SignOutButton />
         </div>
       </header>
-      <main class="page">{children}</main>
+      <main class="page" id="main" tabIndex={-1}>
+        {children}
+      </main>
     </div>
   );
 }

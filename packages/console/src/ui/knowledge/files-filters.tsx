@@ -25,7 +25,7 @@ export function FileFilters(props: {
   return (
     <div class="card files-filters">
       <div class="field">
-        <label for="files-search">Search by key</label>
+        <label for="files-search">Search by name</label>
         <input
           id="files-search"
           type="search"

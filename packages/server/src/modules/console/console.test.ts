@@ -64,6 +64,19 @@ describe('console serving', () => {
     expect(csp).not.toContain('unsafe-eval');
   });
 
+  it("answers Parley's icon at /favicon.svg and /favicon.ico (an SVG of its own, cached a day)", async () => {
+    for (const url of ['/favicon.svg', '/favicon.ico']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toBe('image/svg+xml');
+      expect(res.headers['cache-control'], url).toBe('public, max-age=86400');
+      expect(res.body, url).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*>.*<\/svg>\n$/s);
+      expect(res.body, url).not.toMatch(/<script|href=/);
+      const again = await app.inject({ method: 'GET', url, headers: { 'if-none-match': res.headers.etag } });
+      expect(again.statusCode, url).toBe(304);
+    }
+  });
+
   it('answers the same page for any deep link, so a reload shows the same place', async () => {
     for (const url of [
       '/console/bots',

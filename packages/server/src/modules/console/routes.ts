@@ -3,6 +3,7 @@ import Type from 'typebox';
 import { ApiError } from '../../errors/errors.js';
 import { sendBuiltFile } from '../../http/built-files.js';
 import { operations } from '../../http/operation.js';
+import { FAVICON_MAX_AGE, FAVICON_TYPE, favicon } from './favicon.js';
 import { CONSOLE_CSP, type ConsoleService } from './service.js';
 
 /** A year: the assets' names carry their content hash, so a changed file is a new URL. */
@@ -12,7 +13,8 @@ const ASSET_MAX_AGE = 31_536_000;
 const AssetFile = Type.Object({ file: Type.String({ maxLength: 200 }) });
 
 /**
- * The Console: `GET /` and `GET /console` redirect to `/console/`; `GET /console/assets/{file}` serves the
+ * The Console: `GET /` and `GET /console` redirect to `/console/`; `GET /favicon.svg` (and `/favicon.ico`) answer
+ * Parley's icon; `GET /console/assets/{file}` serves the
  * hashed bundle files (cached for a year, immutable); every other `GET /console/…` answers the one HTML page
  * (no-store, strict CSP), so that a deep link works on reload and the Console's router shows the page.
  */
@@ -25,6 +27,16 @@ export function consoleRoutes(app: FastifyInstance, deps: { console: ConsoleServ
     ['/console', 'console.redirect'],
   ] as const) {
     op(`GET ${path}`, { operationId, hide: true }, async (_req, reply) => reply.redirect('/console/', 302));
+  }
+
+  // The icon of the Console and of the hosted webchat page; browsers also ask /favicon.ico unprompted.
+  for (const [path, operationId] of [
+    ['/favicon.svg', 'console.getIcon'],
+    ['/favicon.ico', 'console.getIconIco'],
+  ] as const) {
+    op(`GET ${path}`, { operationId, hide: true }, async (_req, reply) =>
+      sendBuiltFile(reply, favicon(), { type: FAVICON_TYPE, maxAge: FAVICON_MAX_AGE }),
+    );
   }
 
   op(

@@ -90,6 +90,7 @@ export function webchatService(deps: { bots: WebchatBotLookup; distDir?: string 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style nonce="${nonce}">html,body{margin:0;height:100%;background:#fff}</style>
 </head>
 <body>

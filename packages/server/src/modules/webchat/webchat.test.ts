@@ -42,6 +42,9 @@ describe('webchat serving', () => {
     expect(nonce).toBeTruthy();
     expect(res.body).toContain(`nonce="${nonce}"`);
     expect(res.body).toContain(`data-bot-id="${t.botId}"`);
+    // Titled by the header's name (not the internal bot name), with Parley's icon.
+    expect(res.body).toContain('<title>&lt;/title&gt;');
+    expect(res.body).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
     const again = await t.call({ method: 'GET', url: `/webchat/${t.botId}` });
     expect(again.headers['content-security-policy']).not.toBe(res.headers['content-security-policy']);
     expect((await t.call({ method: 'GET', url: '/webchat/nope' })).statusCode).toBe(404);
