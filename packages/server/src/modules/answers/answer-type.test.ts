@@ -58,6 +58,7 @@ describe('carries', () => {
     ['price', 'Standard delivery takes 3 to 5 working days.', false],
     ['place', 'Visit our showroom in Leipzig on Saturdays.', true],
     ['place', 'In most cases we answer within a day.', false],
+    ['place', 'It is open Thursday to Saturday from 11 am to 6 pm.', false],
     ['person', 'Ask your team lead first.', true],
     ['person', 'Write to people@kestrel.example.', true],
     ['date', 'The office is closed on 2026-12-24.', true],

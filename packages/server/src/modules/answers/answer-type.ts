@@ -62,6 +62,11 @@ const NUMBER_WORD =
 const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december';
 const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?';
 const CURRENCY_CODES = 'EUR|USD|GBP|CHF|CAD|AUD|JPY|SEK|NOK|DKK|PLN|CZK';
+/** Month and weekday names as they start a sentence's word (`Saturday`): capitalised, yet no place. */
+const CALENDAR_NAMES = `${MONTHS}|${WEEKDAYS}`.replace(
+  /(^|\|)([a-z])/g,
+  (_, bar: string, c: string) => bar + c.toUpperCase(),
+);
 
 /** What a sentence carrying each answer type holds (any one pattern). */
 export const CARRIERS: Readonly<Record<AnswerType, readonly RegExp[]>> = {
@@ -99,7 +104,10 @@ export const CARRIERS: Readonly<Record<AnswerType, readonly RegExp[]>> = {
   ],
   place: [
     // A capitalised name after a preposition, inside the sentence: "in Leipzig", "at Frankfurt".
-    /(?:^|[^.!?]\s)(?:in|at|from|near|inside|outside|within|to) (?:the )?\p{Lu}[\p{L}-]+/u,
+    new RegExp(
+      `(?:^|[^.!?]\\s)(?:in|at|from|near|inside|outside|within|to) (?:the )?(?!(?:${CALENDAR_NAMES})\\b)\\p{Lu}[\\p{L}-]+`,
+      'u',
+    ),
     /\b\d+,? [\p{L} ]{2,40} (street|st\.|road|rd\.|avenue|ave\.|lane|strasse|straße|boulevard|square|way)\b/iu,
     /\b(address|located|headquarters|showroom|warehouse|data cent(re|er)s?|region|country|countries|city|building|floor)\b/i,
     /\b[\w-]+\.(?:example|com|org|net|io|eu|de|fr|co\.uk)(?:\/\S*)?/i,

@@ -166,6 +166,18 @@ describe('extractQuotes', () => {
     );
   });
 
+  it('takes the sentence before the quote that carries the asked-for place (a weekday is no place)', () => {
+    const faq = passage(
+      'Can I visit your showroom?\nYes. Our showroom is at Karl-Heine-Strasse 42 in Leipzig. It is open Thursday ' +
+        'to Saturday from 11 am to 6 pm, and you are welcome to try every machine on display.',
+      'file_faq',
+    );
+    expect(extractQuotes('where can I try the machines in person', [faq])[0]?.text).toBe(
+      'Our showroom is at Karl-Heine-Strasse 42 in Leipzig. It is open Thursday to Saturday from 11 am to 6 pm, ' +
+        'and you are welcome to try every machine on display.',
+    );
+  });
+
   it('quotes a price list row with its header names and currency', () => {
     const prices = searchPassage(
       'SKU | Product | Price (EUR) | In stock\n' +
