@@ -394,8 +394,6 @@ export interface ChatConversationsTable {
   created_by: string;
   created_at: string;
   updated_at: string;
-}
-
   /** Who answers (HandoffState): bot | pending | assigned | resolved; `bot` when an insert leaves it out. */
   handoff_state: ColumnType<string, string | undefined, string>;
   /** Since when a visitor waits for a person (state pending). */
@@ -407,6 +405,8 @@ export interface ChatConversationsTable {
   first_human_reply_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** When a person last resolved it. */
   resolved_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
 export interface ChatParticipantsTable {
   bot_id: string;
   conversation_id: string;

@@ -110,11 +110,11 @@ export interface ReplyContext {
   history: ChatMessage[];
   /** The message already has a reply of the bot (a retry or a duplicate job). */
   answered: boolean;
+  /** The bot answers the conversation now (its handoff state is `bot` or `resolved`). */
+  botAnswers: boolean;
 }
 
 /** One UTC day of a bot's messages (insights). */
-  /** The bot answers the conversation now (its handoff state is `bot` or `resolved`). */
-  botAnswers: boolean;
 export interface ChatActivityDay {
   date: string;
   visitorMessages: number;
@@ -258,9 +258,6 @@ export interface ChatService {
     query: ChatPageQuery,
   ): Promise<Page<InboxMessage>>;
 
-  /** A message of the bot's own (`isBot`), for its source links; undefined when absent or a user's. */
-  botMessage(botId: string, messageId: string): Promise<ChatMessage | undefined>;
-  /** Recent messages of a conversation, oldest first, and the message itself (for the reply job). */
   /** Who answers a conversation of the bot (`conversation.read`): 404 when the bot or the conversation is unknown. */
   getHandoff(actor: Actor, botId: string, conversationId: string): Promise<ConversationHandoff>;
   /**
@@ -286,6 +283,9 @@ export interface ChatService {
   /** Whether the bot answers a conversation now (its handoff state is `bot` or `resolved`). */
   botMayAnswer(botId: string, conversationId: string): Promise<boolean>;
 
+  /** A message of the bot's own (`isBot`), for its source links; undefined when absent or a user's. */
+  botMessage(botId: string, messageId: string): Promise<ChatMessage | undefined>;
+  /** Recent messages of a conversation, oldest first, and the message itself (for the reply job). */
   replyContext(botId: string, messageId: string, historySize?: number): Promise<ReplyContext | undefined>;
 
   /**

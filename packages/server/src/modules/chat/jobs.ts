@@ -159,10 +159,10 @@ export function chatReplyJob(deps: {
           })),
           { replyTo: job.messageId, extra: replySignals(attempt, reply), botTurn: true },
         );
-      } catch (error) {
         // A person took the conversation over while the bot was thinking: its reply was not stored.
         if (posted.length === 0)
           await chat.emit(bot.id, job.conversationId, failedSignals(attempt, HANDED_OFF));
+      } catch (error) {
         // The attempt's own failure is what counts (and is rethrown); this one is only logged.
         await chat
           .emit(bot.id, job.conversationId, failedSignals(attempt, error))
@@ -244,7 +244,6 @@ export function chatWebhookJob(deps: {
     async run(job, { signal, jobId, log }) {
       const bot = await deps.bots.chatFacts(job.botId);
       if (bot?.replyMode !== 'webhook' || !bot.webhookUrl) return;
-      const url = bot.webhookUrl;
       // A visitor's message while a person answers (human handoff) is not the bot's to answer.
       const { conversationId, message: posted } = job.event;
       if (
@@ -254,6 +253,7 @@ export function chatWebhookJob(deps: {
         !(await deps.chat.botMayAnswer(bot.id, conversationId))
       )
         return;
+      const url = bot.webhookUrl;
       const body = JSON.stringify(job.event);
       const secret = await deps.chat.webhookSecret(bot.id);
       const t = Math.floor(deps.clock().getTime() / 1000);
