@@ -34,6 +34,30 @@ export const BotSourceLinks = Type.Union(
 /** Source links setting type. */
 export type BotSourceLinks = Static<typeof BotSourceLinks>;
 
+/** Longest operator reply texts (characters): the "not found" reply, the intro before quotes, the clarification. */
+export const BOT_REPLY_LIMITS = { notFound: 1000, intro: 300, clarify: 300 } as const;
+
+/**
+ * The bot's own words in its knowledge answers (Markdown; links and images only to http(s), mailto: and tel:
+ * addresses): `notFound`, the reply when its knowledge holds nothing relevant (e.g. with a contact line or
+ * link); `intro`, the line before the quotes of an answer; `clarify`, the question before the choices when it
+ * is unsure which topic is meant. A text left out is the built-in default.
+ */
+export const BotReplies = Type.Object(
+  {
+    notFound: Type.Optional(Type.String({ minLength: 1, maxLength: BOT_REPLY_LIMITS.notFound })),
+    intro: Type.Optional(Type.String({ minLength: 1, maxLength: BOT_REPLY_LIMITS.intro })),
+    clarify: Type.Optional(Type.String({ minLength: 1, maxLength: BOT_REPLY_LIMITS.clarify })),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "The bot's own reply texts (Markdown, links to http(s)/mailto/tel only): notFound, intro (before quotes), clarify (the question before choices); a text left out is the default. On update the object replaces the bot's whole set",
+  },
+);
+/** Bot reply texts type. */
+export type BotReplies = Static<typeof BotReplies>;
+
 /** Item of the list of bots (spec "Bot summary"), with its source links setting. */
 export const BotSummary = Type.Object({
   id: Type.String(),
@@ -67,6 +91,7 @@ export const Bot = Type.Object(
     replyMode: BotReplyMode,
     webhookUrl: Type.Union([Type.String(), Type.Null()]),
     sourceLinks: BotSourceLinks,
+    replies: BotReplies,
   },
   { $id: 'Bot' },
 );
@@ -85,6 +110,7 @@ export const CreateBotBody = Type.Object({
   replyMode: Type.Optional(BotReplyMode),
   webhookUrl: Type.Optional(WebhookUrl),
   sourceLinks: Type.Optional(BotSourceLinks),
+  replies: Type.Optional(BotReplies),
 });
 /** createBot body type. */
 export type CreateBotBody = Static<typeof CreateBotBody>;
@@ -105,6 +131,7 @@ export const UpdateBotBody = Type.Object({
   replyMode: Type.Optional(BotReplyMode),
   webhookUrl: Type.Optional(WebhookUrl),
   sourceLinks: Type.Optional(BotSourceLinks),
+  replies: Type.Optional(BotReplies),
 });
 /** updateBot body type. */
 export type UpdateBotBody = Static<typeof UpdateBotBody>;

@@ -59,6 +59,7 @@ export function runActivityContract(name: string, open: () => Promise<Db>): void
           reply_mode: 'knowledge',
           webhook_url: null,
           source_links: 'public',
+          replies: '{}',
           webchat_config: '{}',
           created_at: stamp,
           updated_at: stamp,

@@ -883,6 +883,16 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // The bot's own reply texts (issue #33, item 5): JSON {notFound?, intro?, clarify?}; `{}` (every default) for
+  // existing bots.
+  '0025_bots_replies': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('bots')
+        .addColumn('replies', 'text', (c) => c.notNull().defaultTo('{}'))
+        .execute();
+    },
+  },
 };
 
 /** Supplies the in-code migrations to Kysely's Migrator. */

@@ -101,6 +101,7 @@ function bot(workspaceId: string, overrides: Partial<BotRow> = {}): BotRow {
     reply_mode: 'knowledge',
     webhook_url: null,
     source_links: 'public',
+    replies: '{}',
     webchat_config: '{}',
     created_at: at(0),
     updated_at: at(0),

@@ -82,6 +82,8 @@ export interface BotsTable {
   webhook_url: string | null;
   /** none | public | all (BotSourceLinks); `public` when an insert leaves it out. */
   source_links: ColumnType<string, string | undefined, string>;
+  /** The bot's reply texts, JSON (BotReplies); `{}` when an insert leaves it out. */
+  replies: ColumnType<string, string | undefined, string>;
   webchat_config: string;
   created_at: string;
   updated_at: string;

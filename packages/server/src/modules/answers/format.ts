@@ -26,7 +26,9 @@ export interface AnswerSource {
   passage?: string;
 }
 
-/** What the bot says when nothing relevant is found. */
+/** What the bot says before the quotes of an answer (a bot's `replies.intro` replaces it). */
+export const INTRO_TEXT = 'Here is what I found in my knowledge base:';
+/** What the bot says when nothing relevant is found (a bot's `replies.notFound` replaces it). */
 export const NOT_FOUND_TEXT = "I couldn't find anything about that in my knowledge base.";
 /** What the bot says to a payload it cannot read. */
 export const UNSUPPORTED_TEXT =
@@ -142,12 +144,22 @@ export function headingContext(source: Pick<AnswerSource, 'title' | 'heading'>):
 }
 
 /**
- * The answer without a chat model: each quote under its headings (when the passage has any beyond the
- * document's title), followed by a link to its source.
+ * The reply when nothing relevant is found: the bot's own text (Markdown) when it has one, else
+ * {@link NOT_FOUND_TEXT} as plain text.
+ */
+export function notFoundPayload(text: string | undefined): MessagePayload {
+  return text ? { type: 'markdown', markdown: text } : { type: 'text', text: NOT_FOUND_TEXT };
+}
+
+/**
+ * The answer without a chat model: the intro (the bot's own or {@link INTRO_TEXT}), then each quote under its
+ * headings (when the passage has any beyond the document's title), followed by a link to its source.
  * @example passagesAnswer(sources).markdown // 'Here is what I found…\n\n*Returns*\n\n> Refunds…\n\n— [handbook.md](…)'
  */
-export function passagesAnswer(sources: readonly AnswerSource[]): MessagePayload & { type: 'markdown' } {
-  const intro = 'Here is what I found in my knowledge base:';
+export function passagesAnswer(
+  sources: readonly AnswerSource[],
+  intro: string = INTRO_TEXT,
+): MessagePayload & { type: 'markdown' } {
   const blocks = sources.map((s) => {
     const context = headingContext(s);
     const quoted = `${quote(trimPassage(s.content))}\n\n— ${sourceLink(s)}`;

@@ -104,6 +104,7 @@ export function answerPreviewService(deps: AnswerPreviewDeps): AnswerPreviewServ
         message,
         history: [message],
         sourceLinks: bot.sourceLinks,
+        replies: bot.replies,
       });
       return { ...previewOf(reply), replyMode: bot.replyMode };
     },

@@ -6,11 +6,20 @@ import type { PassagesService } from '../knowledge/passages.js';
 import type { QaMatch, QaService } from '../qa/contract.js';
 import type { ChatModel } from './chat-model.js';
 import {
+  type ChoicePick,
+  clarifyReply,
+  pickedPassage,
+  pickedQuestion,
+  pickedQuote,
+  pickOf,
+} from './clarify.js';
+import {
   type AnswerSource,
   citedSources,
   EMPTY_TEXT,
   generatedAnswer,
   NOT_FOUND_TEXT,
+  notFoundPayload,
   passagesAnswer,
   SEARCH_FAILED_TEXT,
   SMALL_TALK_TEXT,
@@ -59,6 +68,7 @@ export type AnswerMode =
   | 'passages'
   | 'generated'
   | 'not_found'
+  | 'clarify'
   | 'unsupported'
   | 'small_talk'
   | 'search_failed';
@@ -75,7 +85,10 @@ export type AnswerMode =
  * at most one more from another document when it adds what the first does not say; a quote must pass the
  * calibrated "not found" gate (selection.ts: its coverage of the question plus its passage's similarity, or
  * words alone without an embedder), else a passage found by meaning alone close enough is quoted from its
- * start, else the bot answers {@link NOT_FOUND_TEXT}, never silence.
+ * start; else, when search is unsure rather than empty-handed (clarify.ts), the bot asks back with 2–3 choices
+ * named after the best candidates' headings, and a choice picked is answered from its passage; else the bot
+ * answers its "not found" reply ({@link NOT_FOUND_TEXT} unless the bot has its own), never silence. The bot's
+ * own words (`request.replies`) replace the intro before quotes, the "not found" reply and the question asked back.
  *
  * Without a chat model the reply quotes those sentences under their headings, each with a link to its source
  * (titled by its metadata title, first heading or file name; a PDF opens at the page). With one, the model
@@ -112,6 +125,9 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
         conversationId: request.conversationId,
         messageId: request.message.id,
       });
+
+      const pick = pickOf(query);
+      if (pick) return pickedReply(deps, now, { request, stream, ctx, log, pick });
 
       const entry = await entryFor(deps, log, request.botId, query, now);
       if (entry) return entry;
@@ -151,10 +167,11 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
         ...unitsDebug,
       };
       if (selection.quotes.length === 0) {
-        return {
-          messages: [{ payload: { type: 'text', text: NOT_FOUND_TEXT }, metadata: { sources: [] } }],
-          debug: { mode: 'not_found' satisfies AnswerMode, ...debug },
-        };
+        const scaled = deps.semanticMinSimilarity !== undefined;
+        return (
+          clarifyReply(retrieved, selection, scaled, request.replies?.clarify, debug) ??
+          notFoundReply(request, debug)
+        );
       }
       const sources = await sourcesOf(deps, log, ctx, selection, request.sourceLinks ?? 'public');
       return modelReply(deps.chatModel, now, {
@@ -203,6 +220,67 @@ async function entryFor(
       qa: { entryId, ...how, ms: Math.round(now() - started) },
     },
   };
+}
+
+/** The "not found" reply: the bot's own text (`replies.notFound`) or the default, with no source. */
+function notFoundReply(request: ReplyRequest, debug: Record<string, unknown>): Reply {
+  return {
+    messages: [{ payload: notFoundPayload(request.replies?.notFound), metadata: { sources: [] } }],
+    debug: { mode: 'not_found' satisfies AnswerMode, ...debug },
+  };
+}
+
+/**
+ * The answer to a choice the bot offered (clarify.ts): quoted from the picked passage directly, without the
+ * gate, for the question asked before the choices (the label when the history does not hold it). A pick of a
+ * passage outside the bot's knowledge, or gone since, gets the "not found" reply.
+ */
+async function pickedReply(
+  deps: KnowledgeResponderDeps,
+  now: () => number,
+  input: {
+    request: ReplyRequest;
+    stream: ReplyStream | undefined;
+    ctx: FilesContext;
+    log: Logger;
+    pick: ChoicePick;
+  },
+): Promise<Reply> {
+  const { request, ctx, log, pick } = input;
+  const value = questionOf(request.message.payload);
+  const asked = pickedQuestion(request.history, value.kind === 'text' ? value.text : '');
+  const query = asked ?? pick.label;
+  const started = now();
+  let passage: Awaited<ReturnType<typeof pickedPassage>>;
+  try {
+    passage = await pickedPassage(deps, ctx, pick, asked);
+  } catch (error) {
+    request.signal?.throwIfAborted();
+    log.warn({ err: error }, 'Searching the picked passage failed; the reply says so');
+    return {
+      messages: [{ payload: { type: 'text', text: SEARCH_FAILED_TEXT } }],
+      debug: { mode: 'search_failed' satisfies AnswerMode, query, error: messageOf(error) },
+    };
+  }
+  request.signal?.throwIfAborted();
+  const debug = {
+    query,
+    searchMs: Math.round(now() - started),
+    picked: { fileId: pick.fileId, position: pick.position, label: pick.label, found: passage !== undefined },
+  };
+  if (!passage) return notFoundReply(request, debug);
+  const quote = pickedQuote(passage, asked);
+  const selection: Selection = { quotes: [quote], by: 'words', best: quote };
+  const sources = await sourcesOf(deps, log, ctx, selection, request.sourceLinks ?? 'public');
+  return modelReply(deps.chatModel, now, {
+    request,
+    stream: input.stream,
+    query,
+    sources,
+    debug,
+    publicUrl: deps.publicUrl,
+    log,
+  });
 }
 
 /** The reply to a payload the bot cannot read (an image, a card…). */
@@ -346,7 +424,9 @@ async function modelReply(
   const passagesReply = (extra: Record<string, unknown>): Reply => {
     const linked = linkedSources(input, sources);
     return {
-      messages: [{ payload: passagesAnswer(linked), metadata: sourcesMetadata(linked) }],
+      messages: [
+        { payload: passagesAnswer(linked, request.replies?.intro), metadata: sourcesMetadata(linked) },
+      ],
       debug: { mode: 'passages' satisfies AnswerMode, ...debug, ...extra },
     };
   };

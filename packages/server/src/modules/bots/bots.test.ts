@@ -99,6 +99,7 @@ describe('bots CRUD', () => {
       replyMode: 'knowledge',
       webhookUrl: null,
       sourceLinks: 'public',
+      replies: {},
     });
     expect(bot.id.length).toBeGreaterThan(0);
     expect(bot.createdAt).toMatch(ISO);

@@ -31,6 +31,8 @@ export interface BotChatFacts {
   webhookUrl: string | null;
   /** Which sources of its answers the bot links (read at answer time and when a source link is opened). */
   sourceLinks: Bot['sourceLinks'];
+  /** The bot's own reply texts (read at answer time; a text left out is the default). */
+  replies: Bot['replies'];
   webchat: WebchatConfiguration;
 }
 

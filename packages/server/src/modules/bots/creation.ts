@@ -9,6 +9,7 @@ import { type AuditWho, auditWho } from '../audit/service.js';
 import type { BotsContext } from './context.js';
 import type { BotCreation } from './contract.js';
 import { checkReplyMode, toBot } from './records.js';
+import { checkReplies } from './replies.js';
 import { type BotRow, botsRepo } from './repo.js';
 
 /** Who created a bot: the member's account, or the key's bot or integration. */
@@ -35,6 +36,7 @@ export function botCreation(ctx: Pick<BotsContext, 'db' | 'now' | 'audit' | 'con
     webchat: WebchatConfiguration,
   ): Promise<Bot> => {
     checkReplyMode(body.replyMode ?? 'knowledge', body.webhookUrl);
+    const replies = checkReplies(body.replies ?? {});
     const at = now();
     const row: BotRow = {
       id: newBotId(),
@@ -47,6 +49,7 @@ export function botCreation(ctx: Pick<BotsContext, 'db' | 'now' | 'audit' | 'con
       reply_mode: body.replyMode ?? 'knowledge',
       webhook_url: body.webhookUrl ?? null,
       source_links: body.sourceLinks ?? 'public',
+      replies: JSON.stringify(replies),
       webchat_config: JSON.stringify(webchat),
       created_at: at,
       updated_at: at,

@@ -4,6 +4,7 @@ import { fixedQuery } from '../../db/fixed-query.js';
 import type { BotsContext } from './context.js';
 import type { BotChatFacts, BotDirectory } from './contract.js';
 import { sourceLinksOf } from './records.js';
+import { repliesOf } from './replies.js';
 import { botsRepo } from './repo.js';
 
 /**
@@ -22,6 +23,7 @@ const chatFactsRow = fixedQuery(1, (db, id: string) =>
       'reply_mode',
       'webhook_url',
       'source_links',
+      'replies',
       'webchat_config',
     ])
     .where('id', '=', id),
@@ -73,6 +75,7 @@ export function botDirectory(ctx: Pick<BotsContext, 'db'>): BotDirectory {
       replyMode: row.reply_mode as Bot['replyMode'],
       webhookUrl: row.webhook_url,
       sourceLinks: sourceLinksOf(row.source_links),
+      replies: repliesOf(row.replies),
       webchat: configurations.of(row.id, row.webchat_config),
     });
   };

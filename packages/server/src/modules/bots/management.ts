@@ -6,6 +6,7 @@ import { auditWho } from '../audit/service.js';
 import { type BotsContext, loadBot } from './context.js';
 import type { BotManagement } from './contract.js';
 import { checkReplyMode, toBot, toSummary } from './records.js';
+import { checkReplies } from './replies.js';
 import { BOT_SORT_COLUMNS, type BotRow, botsRepo } from './repo.js';
 
 /** The columns an update of a bot sets (a new deployment, whatever changed). */
@@ -20,6 +21,7 @@ function botValues(row: BotRow, body: UpdateBotBody, at: string): Partial<BotRow
     webhook_url: webhookUrl,
   };
   if (body.sourceLinks !== undefined) values.source_links = body.sourceLinks;
+  if (body.replies !== undefined) values.replies = JSON.stringify(checkReplies(body.replies));
   // These fields have the names of their columns.
   for (const field of ['name', 'description', 'status'] as const) {
     const value = body[field];

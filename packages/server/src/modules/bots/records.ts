@@ -1,5 +1,6 @@
 import type { Bot, BotSummary } from '@parley/protocol';
 import { errors } from '../../errors/errors.js';
+import { repliesOf } from './replies.js';
 import type { BotRow } from './repo.js';
 
 /** Shapes a bot row and its tags for the wire. */
@@ -19,6 +20,7 @@ export function toBot(row: BotRow, tags: Record<string, string>): Bot {
     replyMode: row.reply_mode as Bot['replyMode'],
     webhookUrl: row.webhook_url,
     sourceLinks: sourceLinksOf(row.source_links),
+    replies: repliesOf(row.replies),
   };
 }
 

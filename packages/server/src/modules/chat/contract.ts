@@ -22,6 +22,7 @@ import type {
 } from '@parley/protocol';
 import type { Actor } from '../../access/principal.js';
 import type { Page } from '../../http/pagination.js';
+import type { BotReplyTexts } from './reply-port.js';
 import type { SignalRow } from './repo.js';
 
 /** What the Chat API knows of a bot. */
@@ -34,6 +35,8 @@ export interface ChatBot {
   webhookUrl: string | null;
   /** Which sources of the bot's answers are linked: none, public (the default) or all. */
   sourceLinks: 'none' | 'public' | 'all';
+  /** The bot's own reply texts (not found, intro, clarification); a text left out is the default. */
+  replies?: BotReplyTexts;
   webchat: WebchatConfiguration;
 }
 

@@ -41,7 +41,10 @@ export function payloadText(payload: MessagePayload): string {
       return payload.items.map((i) => i.title).join(' · ');
     case 'choice':
     case 'dropdown':
-      return payload.text;
+      // The question and what it offers: `Did you mean one of these? [Refunds · Warranty]`.
+      return payload.options.length > 0
+        ? `${payload.text} [${payload.options.map((o) => o.label).join(' · ')}]`
+        : payload.text;
     case 'bloc':
       return payload.items.map(payloadText).join('\n');
   }

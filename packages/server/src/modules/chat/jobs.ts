@@ -71,6 +71,7 @@ async function askResponder(
       signal,
       messageId: replyId,
       sourceLinks: bot.sourceLinks,
+      replies: bot.replies,
     },
     {
       delta(text: string) {

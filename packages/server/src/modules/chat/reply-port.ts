@@ -27,6 +27,18 @@ export interface ReplyRequest {
    * A source not linked is named by its title only.
    */
   sourceLinks?: 'none' | 'public' | 'all';
+  /** The bot's own reply texts (its setting); a text absent is the built-in default. */
+  replies?: BotReplyTexts | undefined;
+}
+
+/**
+ * What a bot says in its own words (Markdown): `notFound` when its knowledge holds nothing relevant, `intro`
+ * before the quotes of an answer, `clarify` before the choices when it is unsure which topic is meant.
+ */
+export interface BotReplyTexts {
+  notFound?: string | undefined;
+  intro?: string | undefined;
+  clarify?: string | undefined;
 }
 
 /** A reply: one or more bot messages, plus details for sessions with the webchat adminKey (debug signal). */

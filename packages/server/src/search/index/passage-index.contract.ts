@@ -74,6 +74,7 @@ export async function seedBot(db: Db): Promise<{ botId: string; workspaceId: str
       reply_mode: 'webhook',
       webhook_url: null,
       source_links: 'public',
+      replies: '{}',
       webchat_config: '{}',
       created_at: NOW,
       updated_at: NOW,
