@@ -2,7 +2,6 @@ import {
   MAX_QA_ENTRIES_PER_BOT,
   markdownLinkIssues,
   type QaEntry,
-  type QaEntryFields,
 } from '@parley/protocol';
 import type { Kysely } from 'kysely';
 import { authorize } from '../../access/policy.js';
