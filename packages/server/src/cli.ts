@@ -7,6 +7,7 @@ import { backupCommands } from './cli/backup.js';
 import { botTransferCommands } from './cli/bots.js';
 import { filesCommands } from './cli/files.js';
 import { kbCommands } from './cli/kb.js';
+import { siteCommands } from './cli/kb-sites.js';
 import { qaCommands } from './cli/qa.js';
 import { searchCommand } from './cli/search.js';
 import { CONFIG_VARIABLES, type Config, ConfigError, loadConfig } from './config/config.js';
@@ -257,6 +258,7 @@ export function buildCli(io: CliIo): Command {
     botsCommands,
     filesCommands,
     kbCommands,
+    siteCommands,
     qaCommands,
     searchCommand,
     backupCommands,

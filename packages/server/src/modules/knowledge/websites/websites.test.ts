@@ -1,11 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { KnowledgeSource } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useClockedApp } from '../../../test-support/clocked-app-fixture.js';
 import { callAs } from '../../../test-support/files-api.js';
 import { settled } from '../../../test-support/files-indexing.js';
 import { useTestApp } from '../../../test-support/fixtures.js';
 import { postgresTestUrl, type TestApp } from '../../../test-support/harness.js';
+import { SITE_PAGES as PAGES, testSite } from '../../../test-support/test-site.js';
 import { expectError } from '../../../test-support/wire.js';
 
 /**
@@ -15,101 +15,7 @@ import { expectError } from '../../../test-support/wire.js';
  * the pages that changed, stops when asked, and the outbound guard refuses 127.0.0.1 by default.
  */
 
-const PAGES = 50;
 const KB = '/v1/files/knowledge-bases';
-
-/** The test site: `edits[n]` changes page n's text. */
-function testSite() {
-  const edits = new Map<number, number>();
-  const requests: string[] = [];
-  let base = '';
-  const page = (
-    title: string,
-    body: string,
-  ) => `<!doctype html><html><head><title>${title}</title></head><body>
-<header><nav><a href="/">Home</a> <a href="/docs/p1">Docs</a> MENUWORD navigation for everyone</nav></header>
-<div class="cookie-banner">COOKIEWORD we use cookies</div>
-<main><h1>${title}</h1>${body}</main>
-<footer>FOOTERWORD copyright ACME, all rights reserved</footer></body></html>`;
-  const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0] as string;
-    requests.push(`${path} ${req.headers['user-agent'] ?? ''}`);
-    const send = (
-      status: number,
-      type: string,
-      body: string | Buffer,
-      headers: Record<string, string> = {},
-    ) => {
-      res.writeHead(status, { 'content-type': type, ...headers });
-      res.end(body);
-    };
-    if (path === '/robots.txt')
-      return send(
-        200,
-        'text/plain',
-        `User-agent: *\nDisallow: /private/\nSitemap: ${base}/sitemap-index.xml\n`,
-      );
-    if (path === '/sitemap-index.xml')
-      return send(
-        200,
-        'application/xml',
-        `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base}/sitemap-1.xml</loc></sitemap><sitemap><loc>${base}/sitemap-2.xml</loc></sitemap></sitemapindex>`,
-      );
-    const urlset = (paths: string[]) =>
-      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths.map((p) => `<url><loc>${base}${p}</loc></url>`).join('')}</urlset>`;
-    const docs = (from: number, to: number) =>
-      Array.from({ length: to - from + 1 }, (_, i) => `/docs/p${from + i}`);
-    if (path === '/sitemap-1.xml') return send(200, 'application/xml', urlset(docs(1, 25)));
-    if (path === '/sitemap-2.xml')
-      return send(200, 'application/xml', urlset([...docs(26, PAGES), '/private/secret', '/old']));
-    if (path === '/')
-      return send(
-        200,
-        'text/html',
-        page(
-          'Welcome',
-          `<p>Welcome to the ACME help centre, where every answer about our products lives in one place for you.</p>
-<a href="http://example.invalid/elsewhere">partner</a> <a href="/missing">gone</a>
-<a href="/files/guide.pdf">guide</a> <a href="/logo.png">logo</a>`,
-        ),
-      );
-    const doc = /^\/docs\/p(\d+)$/.exec(path);
-    if (doc) {
-      const n = Number(doc[1]);
-      const version = edits.get(n) ?? 0;
-      return send(
-        200,
-        'text/html',
-        page(
-          `Topic ${n}`,
-          `<p>Article about zebra${n}quokka: the answer for topic number ${n} is written here at length, revision ${version}, so that readers find what they need about it.</p>`,
-        ),
-      );
-    }
-    if (path === '/old') return send(301, 'text/html', '', { location: '/docs/new' });
-    if (path === '/docs/new')
-      return send(
-        200,
-        'text/html',
-        page('New page', '<p>The page that moved here explains the warranty.</p>'),
-      );
-    if (path === '/private/secret') return send(200, 'text/html', page('Secret', '<p>secret</p>'));
-    if (path === '/files/guide.pdf') return send(200, 'application/pdf', '%PDF-1.4\n% a guide\n%%EOF');
-    if (path === '/logo.png') return send(200, 'image/png', Buffer.from([137, 80, 78, 71]));
-    return send(404, 'text/html', 'not found');
-  });
-  return {
-    server,
-    edits,
-    requests,
-    async start() {
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      return base;
-    },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** The source, polled 25 ms apart, once its run count reaches `runs` and it is idle. */
 async function finished(t: TestApp, kbId: string, sourceId: string, runs: number): Promise<KnowledgeSource> {
@@ -271,3 +177,96 @@ describe('website sources: bad input, rights and the outbound guard', () => {
     expect(site.requests).toEqual([]);
   });
 });
+
+/**
+ * A crawled page answers: the bot's reply (the answer preview, the reply the chat gives) quotes the page and links
+ * its URL, not a stored copy (the default `sourceLinks: public` links an http(s) `sourceUrl`). And the schedule:
+ * a daily source is queued again once its time comes on the injected clock, an `off` one never.
+ */
+function answersAndScheduleSuite(databaseUrl?: string) {
+  const site = testSite({
+    pages: 2,
+    extra: {
+      '/help/returns': {
+        title: 'Returns and refunds',
+        body: '<h2>Returning an item</h2><p>You may return any item within 30 days of delivery for a full refund, shipping included.</p>',
+      },
+    },
+  });
+  const other = testSite({ pages: 1 });
+  let base = '';
+  let otherBase = '';
+  beforeAll(async () => {
+    base = await site.start();
+    otherBase = await other.start();
+  });
+  afterAll(async () => {
+    await site.stop();
+    await other.stop();
+  });
+  const { t, clock } = useClockedApp(() => ({
+    workers: true,
+    env: { PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES: 'true' },
+    ...(databaseUrl ? { databaseUrl } : {}),
+  }));
+  const as = (method: 'GET' | 'POST', url: string, body?: unknown) => callAs(t, t.botKey, method, url, body);
+  let kbId = '';
+  let daily: KnowledgeSource;
+  let off: KnowledgeSource;
+
+  beforeAll(async () => {
+    const kb = await as('POST', KB, { name: 'Help centre' });
+    kbId = (kb.json() as { knowledgeBase: { id: string } }).knowledgeBase.id;
+    const add = async (schedule: string, url: string) => {
+      const res = await as('POST', `${KB}/${kbId}/sources`, { type: 'website', url, schedule });
+      expect(res.statusCode, res.body).toBe(201);
+      return finished(t, kbId, (res.json() as { source: KnowledgeSource }).source.id, 1);
+    };
+    daily = await add('daily', `${base}/`);
+    off = await add('off', `${otherBase}/docs/p1`);
+    const files = (await as('GET', `${KB}/${kbId}/files`)).json() as { files: Array<{ fileId: string }> };
+    for (const f of files.files) await settled(t, f.fileId, 2400);
+  });
+
+  it("answers a question from a crawled page and links the page's URL", async () => {
+    const res = await t.asOwner('POST', `/v1/admin/bots/${t.botId}/answer-preview`, {
+      question: 'How many days do I have to return an item?',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as { found: boolean; text: string; sources: Array<{ key: string }> };
+    expect(body.found).toBe(true);
+    expect(body.text).toContain('within 30 days of delivery');
+    expect(body.sources[0]?.key).toBe(`web/${new URL(base).host}/help/returns`);
+    expect(body.text).toContain(`[Returns and refunds](${base}/help/returns)`);
+  });
+
+  it('queues a daily source again once its time comes, and an off one never', async () => {
+    expect(daily.nextSyncAt).toBeDefined();
+    expect(off.nextSyncAt).toBeUndefined();
+    const due = Date.parse(daily.nextSyncAt as string);
+    const state = async (id: string) => {
+      const res = await as('GET', `${KB}/${kbId}/sources/${id}`);
+      return (res.json() as { source: KnowledgeSource }).source;
+    };
+    // Not yet due: a tick queues nothing.
+    clock.advance(due - clock.ms - 60_000);
+    await t.app.services.runner.tick();
+    expect((await state(daily.id)).state).toBe('idle');
+    // Due: the tick queues the daily source, which runs again; the off one stays as it was.
+    clock.advance(2 * 60_000);
+    await t.app.services.runner.tick();
+    expect(['queued', 'running']).toContain((await state(daily.id)).state);
+    const again = await finished(t, kbId, daily.id, 2);
+    expect(again.runs[0]?.outcome).toBe('completed');
+    expect(Date.parse(again.nextSyncAt as string)).toBeGreaterThan(due);
+    // A week later (the daily one queued again meanwhile), the off source has still run once.
+    clock.advance(7 * 24 * 3_600_000);
+    await t.app.services.runner.tick();
+    expect(await state(off.id)).toMatchObject({ state: 'idle', runs: [expect.anything()] });
+  });
+}
+
+describe('website sources: answers and the schedule (SQLite)', () => answersAndScheduleSuite());
+describe.skipIf(!pgUrl)('website sources: answers and the schedule (PostgreSQL)', () =>
+  answersAndScheduleSuite(pgUrl),
+);
