@@ -24,6 +24,10 @@ export const InsightsDay = Type.Object({
   botMessages: Count,
   answered: Count,
   notFound: Count,
+  clarified: Type.Integer({
+    minimum: 0,
+    description: 'Replies that asked back with choices (answer mode clarify): neither answered nor not found',
+  }),
   byEntry: Type.Integer({ minimum: 0, description: 'Replies a Q&A entry gave (answer mode qa)' }),
   positive: Count,
   negative: Count,
@@ -56,6 +60,11 @@ export const BotInsights = Type.Object({
     total: Count,
     answered: Count,
     notFound: Count,
+    clarified: Type.Integer({
+      minimum: 0,
+      description:
+        'Replies that asked back with choices (answer mode clarify), apart from answered and not found',
+    }),
     byEntry: Type.Integer({
       minimum: 0,
       description: 'Replies a Q&A entry gave (answer mode qa), among the answered ones',

@@ -162,6 +162,7 @@ export function chatActivity(ctx: Pick<ChatContext, 'db' | 'clock'>): Pick<ChatS
           replies: count(r.replies),
           notFound: count(r.not_found),
           withAnswerMode: count(r.with_mode),
+          clarified: count(r.clarified),
           positive: count(r.positive),
           negative: count(r.negative),
         })),

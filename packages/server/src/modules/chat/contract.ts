@@ -128,6 +128,8 @@ export interface ChatActivityDay {
   notFound: number;
   /** Replies whose answer mode is the window's `answerMode` (0 without one). */
   withAnswerMode: number;
+  /** Replies that asked back with choices (answer mode `clarify`): neither answered nor not found. */
+  clarified: number;
   positive: number;
   negative: number;
 }

@@ -2,6 +2,9 @@ import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NOT_FOUND_ANSWER } from './repo-inbox.js';
 
+/** The answer mode of a reply that asked back with choices (the answers module's `clarify`). */
+export const CLARIFY_ANSWER = 'clarify';
+
 /** One UTC day of a bot's messages, as counted by the database (PostgreSQL counts come back as text). */
 export interface ActivityDayRow {
   day: string;
@@ -11,6 +14,7 @@ export interface ActivityDayRow {
   not_found: number | string | null;
   /** Replies whose answer mode is the one asked for (e.g. `qa`). */
   with_mode: number | string | null;
+  clarified: number | string | null;
   positive: number | string | null;
   negative: number | string | null;
 }
@@ -65,6 +69,9 @@ export function activityQueries(db: Kysely<Database>) {
                 sql<number>`case when is_bot = 1 and answer = ${answerMode} then 1 else 0 end`.as(
                   'with_mode',
                 ),
+                sql<number>`case when is_bot = 1 and answer = ${CLARIFY_ANSWER} then 1 else 0 end`.as(
+                  'clarified',
+                ),
                 sql<number>`case when is_bot = 1 and feedback like ${feedbackIs('positive')} then 1 else 0 end`.as(
                   'positive',
                 ),
@@ -83,6 +90,7 @@ export function activityQueries(db: Kysely<Database>) {
           sql<number>`sum(reply)`.as('replies'),
           sql<number>`sum(not_found)`.as('not_found'),
           sql<number>`sum(with_mode)`.as('with_mode'),
+          sql<number>`sum(clarified)`.as('clarified'),
           sql<number>`sum(positive)`.as('positive'),
           sql<number>`sum(negative)`.as('negative'),
         ])

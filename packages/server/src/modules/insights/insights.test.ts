@@ -197,7 +197,41 @@ async function expectEntriesCounted(t: TestApp): Promise<void> {
   expect(again.unansweredQuestions.map((q) => q.question)).toEqual(['Do you deliver to Antarctica?']);
 }
 
+/** A reply that asked back with choices counts apart: neither answered nor not found, its question not listed. */
+async function expectClarifiedApart(t: TestApp): Promise<void> {
+  const api = chatClient(t);
+  const chat = t.app.services.chat;
+  const bot = await chat.bot(t.botId);
+  const visitor = await api.user();
+  const conversation = await api.conversation(visitor);
+  const reply = async (question: string, draft: Parameters<typeof chat.postAsBot>[2][number]) => {
+    const message = await api.message(visitor, conversation, question);
+    await chat.postAsBot(bot, conversation, [draft], { replyTo: message.id });
+  };
+  await reply('delivery or warranty?', {
+    payload: {
+      type: 'choice',
+      text: 'Did you mean one of these?',
+      options: [
+        { label: 'Warranty', value: 'pick:file_1:1:Warranty' },
+        { label: 'Delivery', value: 'pick:file_2:1:Delivery' },
+      ],
+    },
+    answer: 'clarify',
+  });
+  await reply('Warranty', { payload: { type: 'markdown', markdown: '> Two years.' }, answer: 'passages' });
+  await reply('Do you sell boats?', { payload: { type: 'text', text: NOT_FOUND_TEXT }, answer: 'not_found' });
+  const insights = await insightsOf(t, '7d');
+  expect(insights.replies).toMatchObject({ total: 3, answered: 1, notFound: 1, clarified: 1 });
+  expect(insights.days.at(-1)).toMatchObject({ answered: 1, notFound: 1, clarified: 1 });
+  expect(insights.unansweredQuestions.map((q) => q.question)).toEqual(['Do you sell boats?']);
+}
+
 describe('GET /v1/admin/bots/{id}/insights', () => {
+  it('counts replies that asked back apart from answered and not found', async () => {
+    await withTestApp(expectClarifiedApart);
+  });
+
   it('counts the replies Q&A entries gave, and lists no question an enabled entry now answers', async () => {
     await withTestApp(expectEntriesCounted, { workers: true });
   });
@@ -231,6 +265,7 @@ describe('GET /v1/admin/bots/{id}/insights', () => {
         botMessages: 4,
         answered: 1,
         notFound: 3,
+        clarified: 0,
         byEntry: 0,
         positive: 1,
         negative: 1,
@@ -294,6 +329,7 @@ describe('GET /v1/admin/bots/{id}/insights', () => {
           total: 2,
           answered: 0,
           notFound: 2,
+          clarified: 0,
           byEntry: 0,
           answeredRate: 0,
           notFoundRate: 1,
@@ -380,5 +416,9 @@ describe.skipIf(!pgUrl)('GET /v1/admin/bots/{id}/insights on PostgreSQL', () => 
 
   it('counts the replies Q&A entries gave, and lists no question an enabled entry now answers', async () => {
     await withTestApp(expectEntriesCounted, { workers: true, databaseUrl: pgUrl });
+  });
+
+  it('counts replies that asked back apart from answered and not found', async () => {
+    await withTestApp(expectClarifiedApart, { databaseUrl: pgUrl });
   });
 });

@@ -34,13 +34,15 @@ function daySeries(activity: ChatActivity, days: number): InsightsDay[] {
     const d = byDate.get(date);
     const replies = d?.replies ?? 0;
     const notFound = d?.notFound ?? 0;
+    const clarified = d?.clarified ?? 0;
     return {
       date,
       conversations: started.get(date) ?? 0,
       visitorMessages: d?.visitorMessages ?? 0,
       botMessages: d?.botMessages ?? 0,
-      answered: Math.max(0, replies - notFound),
+      answered: Math.max(0, replies - notFound - clarified),
       notFound,
+      clarified,
       byEntry: d?.withAnswerMode ?? 0,
       positive: d?.positive ?? 0,
       negative: d?.negative ?? 0,
@@ -57,6 +59,7 @@ function totals(series: InsightsDay[]) {
     bot: sum((d) => d.botMessages),
     answered: sum((d) => d.answered),
     notFound: sum((d) => d.notFound),
+    clarified: sum((d) => d.clarified),
     byEntry: sum((d) => d.byEntry),
     positive: sum((d) => d.positive),
     negative: sum((d) => d.negative),
@@ -113,7 +116,7 @@ export function insightsService(deps: {
       });
       const series = daySeries(activity, days);
       const t = totals(series);
-      const replies = t.answered + t.notFound;
+      const replies = t.answered + t.notFound + t.clarified;
       const insights: BotInsights = {
         botId,
         period,
@@ -125,6 +128,7 @@ export function insightsService(deps: {
           total: replies,
           answered: t.answered,
           notFound: t.notFound,
+          clarified: t.clarified,
           byEntry: t.byEntry,
           answeredRate: ratio(t.answered, replies),
           notFoundRate: ratio(t.notFound, replies),
