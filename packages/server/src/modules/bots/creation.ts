@@ -16,8 +16,11 @@ import { type BotRow, botsRepo } from './repo.js';
 const creatorOf = (actor: Actor): string =>
   actor.kind === 'member' ? actor.accountId : actor.kind === 'bot' ? actor.botId : actor.integrationId;
 
-/** The webchat configuration a bot made through the Admin API (the Console, the CLI) starts with: feedback on. */
-export const NEW_BOT_WEBCHAT: WebchatConfiguration = { feedbackEnabled: true };
+/**
+ * The webchat configuration a bot made through the Admin API (the Console, the CLI) starts with: feedback on,
+ * and the "Talk to a person" button (human handoff).
+ */
+export const NEW_BOT_WEBCHAT: WebchatConfiguration = { feedbackEnabled: true, handoffButton: true };
 
 /**
  * New bots, within the workspace's quota: knowledge replies and `public` source links unless asked otherwise,

@@ -27,14 +27,14 @@ describe('bot webchat configuration', () => {
     developer = await t.addMember('developer');
   });
 
-  it('starts a new bot with the feedback thumbs on (the webchat defaults for everything else)', async () => {
+  it('starts a new bot with the feedback thumbs and the "Talk to a person" button on (the webchat defaults for everything else)', async () => {
     const bot = await t.asOwner('POST', '/v1/admin/bots', { name: 'Fresh' });
     const id = (bot.json() as { bot: { id: string } }).bot.id;
     const res = await t.asOwner('GET', `/v1/admin/bots/${id}/webchat`);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ configuration: { feedbackEnabled: true } });
+    expect(res.json()).toEqual({ configuration: { feedbackEnabled: true, handoffButton: true } });
     const hosted = await t.call({ method: 'GET', url: `/webchat/v1/bots/${id}/config` });
-    expect((hosted.json() as { configuration: unknown }).configuration).toEqual({ feedbackEnabled: true });
+    expect((hosted.json() as { configuration: unknown }).configuration).toEqual({ feedbackEnabled: true, handoffButton: true });
   });
 
   it("covers every field of the spec table and Parley's own in the full test configuration", () => {
@@ -206,7 +206,7 @@ describe('bot webchat configuration', () => {
       'ResourceNotFound',
     );
     const theirs = await caller(t, other.token, other.workspaceId)('GET', otherUrl);
-    expect(theirs.json()).toEqual({ configuration: { feedbackEnabled: true } });
+    expect(theirs.json()).toEqual({ configuration: { feedbackEnabled: true, handoffButton: true } });
   });
 
   it('lets a viewer GET the configuration without its adminKey (a chat secret) but answers 403 to its PUT', async () => {
