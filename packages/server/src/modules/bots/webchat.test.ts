@@ -34,7 +34,10 @@ describe('bot webchat configuration', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ configuration: { feedbackEnabled: true, handoffButton: true } });
     const hosted = await t.call({ method: 'GET', url: `/webchat/v1/bots/${id}/config` });
-    expect((hosted.json() as { configuration: unknown }).configuration).toEqual({ feedbackEnabled: true, handoffButton: true });
+    expect((hosted.json() as { configuration: unknown }).configuration).toEqual({
+      feedbackEnabled: true,
+      handoffButton: true,
+    });
   });
 
   it("covers every field of the spec table and Parley's own in the full test configuration", () => {
