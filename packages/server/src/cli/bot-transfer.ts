@@ -41,6 +41,8 @@ export interface BotExport {
     replyMode: unknown;
     /** Which sources its answers link (absent in exports made before the setting: the default then). */
     sourceLinks?: unknown;
+    /** Its own reply texts (absent in exports made before them: the defaults then). */
+    replies?: unknown;
   };
   webchat: WebchatConfiguration;
   knowledgeBases: Array<{ id: string; name: string; tags: Record<string, string>; fileIds: string[] }>;
@@ -146,6 +148,7 @@ export async function exportBot(client: Client, botId: string, output: string): 
         tags: bot.tags,
         replyMode: bot.replyMode,
         sourceLinks: bot.sourceLinks,
+        replies: bot.replies,
       },
       webchat: configuration,
       knowledgeBases,
@@ -214,6 +217,7 @@ export async function importBot(
       tags: manifest.bot.tags,
       ...(manifest.bot.replyMode ? { replyMode: manifest.bot.replyMode as never } : {}),
       ...(manifest.bot.sourceLinks ? { sourceLinks: manifest.bot.sourceLinks as never } : {}),
+      ...(manifest.bot.replies ? { replies: manifest.bot.replies as never } : {}),
     });
     await client.updateBotWebchat({ id: bot.id, configuration: manifest.webchat });
     const onBot = client.with({ botId: bot.id });

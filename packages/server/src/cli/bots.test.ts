@@ -59,6 +59,7 @@ describe('parley bots export and import (another Parley, over HTTP)', () => {
       name: 'Otter bot',
       description: 'Answers otter questions',
       sourceLinks: 'none',
+      replies: { notFound: 'No otter facts on that. Ask [the keeper](mailto:keeper@example.com).' },
     });
     const [guides] = await client(source, source.botId).list.knowledgeBases().collect();
     await client(source).createQaEntry({
@@ -118,6 +119,7 @@ describe('parley bots export and import (another Parley, over HTTP)', () => {
       description: 'Answers otter questions',
       workspaceId: target.workspaceId,
       sourceLinks: 'none',
+      replies: { notFound: 'No otter facts on that. Ask [the keeper](mailto:keeper@example.com).' },
     });
     expect((await admin.getBotWebchat({ id: made.botId })).configuration).toMatchObject({
       botName: 'Otter help',
