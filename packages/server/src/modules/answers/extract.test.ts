@@ -178,6 +178,14 @@ describe('extractQuotes', () => {
     );
   });
 
+  it('lets a guessed place choose a sentence, but not move one passage above a better one', () => {
+    const state = passage('Victoria is a state in the south-east of Australia.', 'file_vic');
+    const economy = passage('Victoria’s economy is ranked second in Australia.', 'file_economy');
+    expect(extractQuotes('Where in Australia is Victoria located?', [state, economy])[0]?.text).toBe(
+      'Victoria is a state in the south-east of Australia.',
+    );
+  });
+
   it('quotes a price list row with its header names and currency', () => {
     const prices = searchPassage(
       'SKU | Product | Price (EUR) | In stock\n' +

@@ -1,6 +1,6 @@
 import type { SearchPassage } from '@parley/protocol';
 import { contentTerms, stemsOf } from '../../search/terms.js';
-import { carrierWeight, type Expected, expectedAnswer } from './answer-type.js';
+import { carrierWeight, type Expected, expectedAnswer, GUESSED_TYPES } from './answer-type.js';
 import { tableRows } from './table-rows.js';
 
 // Extractive answers: the sentence (or the two or three adjacent sentences) of the best passages that answer
@@ -240,10 +240,22 @@ function bestWindow(
   const passageCoverage = coverageOf(weights, p.all).share;
   const prior = options.passageWeight * passageCoverage - options.rankPenalty * p.rank;
   const carried = p.sentences.map((s) => carrierWeight(s, options.expected));
-  const bonus = (start: number, end: number) =>
-    options.numberBonus * Math.max(0, ...carried.slice(start, end));
+  // Only types with exact carriers (a duration, a price…) move one passage above another; a place or a person
+  // (any capitalised word after "in", any "team") only chooses among a passage's sentences.
+  const exact = options.expected.filter((e) => !GUESSED_TYPES.has(e.type));
+  const ranked = p.sentences.map((s) => carrierWeight(s, exact));
+  const bonus = (start: number, end: number, of: readonly number[] = carried) =>
+    options.numberBonus * Math.max(0, ...of.slice(start, end));
   let best:
-    | { start: number; end: number; share: number; matched: string[]; words: number; value: number }
+    | {
+        start: number;
+        end: number;
+        share: number;
+        matched: string[];
+        words: number;
+        value: number;
+        rankValue: number;
+      }
     | undefined;
   for (let start = 0; start < p.sentences.length; start++) {
     let window = coverageOf(weights, p.stems[start] as Set<string>);
@@ -270,8 +282,9 @@ function bestWindow(
     // The most coverage (and the expected answer type when the question expects one); on a tie, the fewer
     // sentences (the first window of them: a passage's opening sentence usually says what it is about).
     const value = window.share + (window.share > 0 ? bonus(start, end) : 0);
+    const rankValue = window.share + (window.share > 0 ? bonus(start, end, ranked) : 0);
     if (!best || value > best.value || (value === best.value && end - start < best.end - best.start))
-      best = { start, end, words, value, ...window };
+      best = { start, end, words, value, rankValue, ...window };
   }
   if (!best || best.share === 0) return undefined;
   const terms = new Set(weights.keys());
@@ -287,7 +300,7 @@ function bestWindow(
     text,
     coverage: best.share,
     passageCoverage,
-    score: best.value + prior,
+    score: best.rankValue + prior,
     matched: best.matched,
   };
 }
