@@ -44,7 +44,7 @@ export const ERROR_CATALOGUE: readonly ErrorEntry[] = [
   ),
   entry(
     ['AlreadyExists', 'ResourceLockedConflict'],
-    'a duplicate (account, member, integration or knowledge base name, conversation, file key); a file copied or downloaded before its content is uploaded or while it is replaced; a handoff action that does not apply to the conversation\'s state, or a reply to a conversation someone else answers',
+    "a duplicate (account, member, integration or knowledge base name, conversation, file key); a file copied or downloaded before its content is uploaded or while it is replaced; a handoff action that does not apply to the conversation's state, or a reply to a conversation someone else answers",
   ),
   entry(
     ['ResourceGone'],

@@ -1,8 +1,4 @@
-import {
-  MAX_QA_ENTRIES_PER_BOT,
-  markdownLinkIssues,
-  type QaEntry,
-} from '@parley/protocol';
+import { MAX_QA_ENTRIES_PER_BOT, markdownLinkIssues, type QaEntry } from '@parley/protocol';
 import type { Kysely } from 'kysely';
 import { authorize } from '../../access/policy.js';
 import type { Actor } from '../../access/principal.js';
