@@ -1,4 +1,4 @@
-import type { BotSummary, ListBotsResponse } from '@parley/protocol';
+import type { BotReplies, BotSummary, ListBotsResponse } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { Client } from './client.js';
 import {
@@ -133,6 +133,15 @@ describe('the client against the real server: bots', () => {
     expect(linked.bot.sourceLinks).toBe('all');
     const listed = await client.listBots({ name: 'crud 2' });
     expect(listed.bots.map((b) => b.sourceLinks)).toEqual(['all']);
+    // Reply texts: none of its own by default, set (and replaced as a whole) on update.
+    expect(bot.replies).toEqual({});
+    const replies: BotReplies = { notFound: 'Ask [us](mailto:help@example.com).', intro: 'Ours:' };
+    expect((await client.updateBot({ id: bot.id, replies })).bot.replies).toEqual(replies);
+    const bad = await client
+      .updateBot({ id: bot.id, replies: { intro: '[x](javascript:1)' } })
+      .catch((e: unknown) => e);
+    expect(bad).toMatchObject({ status: 400, type: 'InvalidPayload' });
+    expect((await client.getBot({ id: bot.id })).bot.replies).toEqual(replies);
     expect(await client.deleteBot({ id: bot.id })).toEqual({});
     const error = await client.getBot({ id: bot.id }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResourceNotFoundError);

@@ -3,6 +3,7 @@ export type {
   AuditRecord,
   Bot,
   BotInsights,
+  BotReplies,
   BotSourceLinks,
   BotSummary,
   ChatConversation,
