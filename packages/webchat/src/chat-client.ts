@@ -73,8 +73,12 @@ export class ChatClient {
     );
   }
 
-  async createMessage(conversationId: string, payload: MessagePayload): Promise<ChatMessage> {
-    const body = { conversationId, payload };
+  async createMessage(
+    conversationId: string,
+    payload: MessagePayload,
+    metadata?: Record<string, unknown>,
+  ): Promise<ChatMessage> {
+    const body = metadata ? { conversationId, payload, metadata } : { conversationId, payload };
     return (
       await this.http.request<{ message: ChatMessage }>('POST', '/messages', 'Sending the message', body)
     ).message;

@@ -65,6 +65,7 @@ export class Controller implements WebchatImpl {
       locale: this.settings.locale,
       strings: this.settings.strings(),
       upload: undefined,
+      handoff: undefined,
     });
     const { store, emitter, client, user, fail } = this;
     this.conversation = new Conversation({ store, emitter, client, user, fail });
@@ -182,6 +183,7 @@ export class Controller implements WebchatImpl {
       close: () => this.close(),
       sendMessage: (text) => this.sendMessage(text),
       sendPayload: (payload: MessagePayload) => conversation.send(payload),
+      requestPerson: (text) => conversation.send({ type: 'text', text }, { handoff: 'request' }),
       restartConversation: () => this.restartConversation(),
       current: () => conversation.current(),
     });

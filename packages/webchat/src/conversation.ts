@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatSignal, MessagePayload } from '@parley/protocol';
+import type { ChatMessage, ChatSignal, MessagePayload, VisitorHandoff } from '@parley/protocol';
 import type { ChatClient } from './chat-client.js';
 import type { Emitter } from './emitter.js';
 import type { Fail } from './failure.js';
@@ -63,7 +63,7 @@ export class Conversation {
     try {
       const conversation = await user.run(() => client.createConversation());
       user.write({ conversationId: conversation.value.id });
-      await this.enter(conversation.value.id);
+      await this.enter(conversation.value.id, conversation.value.handoff);
       emitter.emit('conversation', { conversationId: conversation.value.id });
     } catch (error) {
       throw fail(error);
@@ -71,10 +71,10 @@ export class Conversation {
   }
 
   /** Sends a message to the current conversation and shows it. */
-  async send(payload: MessagePayload): Promise<void> {
+  async send(payload: MessagePayload, metadata?: Record<string, unknown>): Promise<void> {
     const conversationId = await this.current();
     try {
-      this.addMessage(await this.deps.client.createMessage(conversationId, payload));
+      this.addMessage(await this.deps.client.createMessage(conversationId, payload, metadata));
     } catch (error) {
       throw this.deps.fail(error);
     }
@@ -87,16 +87,18 @@ export class Conversation {
       const storedId = user.read().conversationId;
       if (storedId) {
         try {
-          return { id: (await client.getConversation(storedId)).id, created: false };
+          const stored = await client.getConversation(storedId);
+          return { id: stored.id, handoff: stored.handoff, created: false };
         } catch (error) {
           const status = (error as { status?: number }).status;
           if (status !== 404 && status !== 403) throw error;
         }
       }
-      return { id: (await client.createConversation()).id, created: true };
+      const fresh = await client.createConversation();
+      return { id: fresh.id, handoff: fresh.handoff, created: true };
     });
     user.write({ conversationId: conversation.id });
-    await this.enter(conversation.id);
+    await this.enter(conversation.id, conversation.handoff);
     if (conversation.created || created) emitter.emit('conversation', { conversationId: conversation.id });
     return conversation.id;
   }
@@ -105,11 +107,13 @@ export class Conversation {
    * Shows a conversation: opens its live stream first (from then on nothing is missed), then loads its
    * latest messages; a reconnection reloads them too, in case the stream could not resume.
    */
-  private async enter(conversationId: string): Promise<void> {
+  private async enter(conversationId: string, handoff: VisitorHandoff | undefined): Promise<void> {
     const { client, store, fail } = this.deps;
     this.listening?.abort();
     this.id = conversationId;
     store.set({ messages: [], fromStart: false, streams: {}, typing: false, feedback: {}, debug: {} });
+    // Who answers survives reloads: the stored conversation says so (emitted when a person ever did).
+    this.setHandoff(handoff);
     const abort = new AbortController();
     this.listening = abort;
     try {
@@ -118,7 +122,15 @@ export class Conversation {
         {
           onSignal: (signal) => this.onSignal(conversationId, signal),
           onOpen: (again) => {
-            if (again) this.loadHistory(conversationId, true).catch((error: unknown) => fail(error));
+            if (!again) return;
+            this.loadHistory(conversationId, true).catch((error: unknown) => fail(error));
+            // A change of owner missed while reconnecting.
+            client
+              .getConversation(conversationId)
+              .then((c) => {
+                if (conversationId === this.id) this.setHandoff(c.handoff);
+              })
+              .catch((error: unknown) => fail(error));
           },
           onError: (error, fatal) => {
             fail(error);
@@ -177,6 +189,16 @@ export class Conversation {
     }
   }
 
+  /** Records who answers the conversation; a known owner (or a change of it) is emitted as `handoff`. */
+  private setHandoff(handoff: VisitorHandoff | undefined): void {
+    const { store, emitter } = this.deps;
+    const before = store.get().handoff;
+    store.set({ handoff });
+    if (!handoff) return;
+    if (before && before.state === handoff.state && before.agentName === handoff.agentName) return;
+    emitter.emit('handoff', handoff.agentName === undefined ? { state: handoff.state } : { ...handoff });
+  }
+
   private onSignal(conversationId: string, signal: ChatSignal): void {
     const { store, emitter, user } = this.deps;
     if (conversationId !== this.id) return;
@@ -188,6 +210,11 @@ export class Conversation {
       case 'event_created':
         if (signal.data.userId !== store.get().userId) emitter.emit('customEvent', signal.data.payload);
         return;
+      case 'handoff_changed': {
+        const { state, agentName } = signal.data;
+        this.setHandoff(agentName === undefined ? { state } : { state, agentName });
+        return;
+      }
       case 'conversation_deleted':
         // The conversation is gone (deleted through the API): stop listening and start a new one.
         this.listening?.abort();

@@ -4,6 +4,7 @@ export const EVENT_TYPES = [
   'message',
   'error',
   'customEvent',
+  'handoff',
   'webchat:initialized',
   'webchat:ready',
   'webchat:opened',

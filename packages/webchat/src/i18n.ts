@@ -42,6 +42,8 @@ const EN = {
   errorUploadTooLarge: 'The file {name} is too large.',
   errorFeedback: 'Your feedback could not be sent.',
   errorRestart: 'Could not start a new conversation.',
+  talkToPerson: 'Talk to a person',
+  personSaid: '{name} said:',
 };
 
 /** The keys of the UI texts. */
@@ -87,6 +89,8 @@ const FR: Strings = {
   errorUploadTooLarge: 'Le fichier {name} est trop volumineux.',
   errorFeedback: 'Votre avis n’a pas pu être envoyé.',
   errorRestart: 'Impossible de démarrer une nouvelle conversation.',
+  talkToPerson: 'Parler à une personne',
+  personSaid: '{name} a dit :',
 };
 
 /** The shipped locales. */

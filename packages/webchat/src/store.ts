@@ -1,4 +1,4 @@
-import type { ChatMessage } from '@parley/protocol';
+import type { ChatMessage, VisitorHandoff } from '@parley/protocol';
 import type { ResolvedConfiguration } from './config.js';
 import type { StringKey, Strings } from './i18n.js';
 
@@ -36,6 +36,8 @@ export interface UiState {
   locale: string;
   /** The UI texts: the locale's, with the page's overrides. */
   strings: Strings;
+  /** Who answers the conversation (human handoff); undefined while the bot does and no person ever did. */
+  handoff: VisitorHandoff | undefined;
   /** The file being uploaded: bytes sent so far of its size. */
   upload: { name: string; loaded: number; total: number } | undefined;
 }

@@ -10,6 +10,8 @@ export interface UiActions {
   close(): void;
   send(text: string): void;
   sendPayload(payload: MessagePayload): void;
+  /** Asks for a person (human handoff): the text sent as the visitor's message with `metadata.handoff = "request"`. */
+  requestPerson(text: string): void;
   /** Uploads files one after the other, each then sent as an image or file message. */
   upload(files: File[]): void;
   /** Thumbs up/down; a comment (after thumbs down) is sent with the value. */
@@ -26,6 +28,7 @@ export interface ActionTarget {
   close(): void;
   sendMessage(text: string): Promise<void>;
   sendPayload(payload: MessagePayload): Promise<void>;
+  requestPerson(text: string): Promise<void>;
   restartConversation(): Promise<void>;
   /** The conversation to upload to (connecting first). */
   current(): Promise<string>;
@@ -108,6 +111,7 @@ export function createUiActions(target: ActionTarget): UiActions {
     close: () => target.close(),
     send: (text) => void busy(target.sendMessage(text), 'errorSend'),
     sendPayload: (payload) => void busy(target.sendPayload(payload), 'errorSend'),
+    requestPerson: (text) => void busy(target.requestPerson(text), 'errorSend'),
     upload: (files) => void busy(uploadAll(files), 'errorSend'),
     feedback: (messageId, value, comment) =>
       void report(sendFeedback(target, messageId, value, comment), 'errorFeedback'),

@@ -38,6 +38,8 @@ export function ChatWindow({
     return true;
   };
   const drop = useFileDrop(config.allowFileUpload, upload);
+  // The button goes while a person is asked for or answering; it comes back when the bot is.
+  const waitingOrTalking = state.handoff?.state === 'pending' || state.handoff?.state === 'assigned';
   const footer = config.footer === undefined ? s.poweredBy : config.footer;
   return (
     <div
@@ -69,6 +71,19 @@ export function ChatWindow({
       />
       {state.upload && <UploadProgress upload={state.upload} />}
       {state.notice && <Notice notice={state.notice} />}
+      {config.handoffButton && !waitingOrTalking && (
+        <button
+          type="button"
+          class="pw-handoff"
+          disabled={state.busy}
+          onClick={() => {
+            scroll.toBottom();
+            actions.requestPerson(s.talkToPerson);
+          }}
+        >
+          {s.talkToPerson}
+        </button>
+      )}
       <Composer
         config={config}
         busy={state.busy}

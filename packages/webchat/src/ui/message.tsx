@@ -6,6 +6,14 @@ import { Feedback } from './feedback.js';
 import { Payload } from './payloads/payload.js';
 import { useTexts } from './texts.js';
 
+/** The name of the person who wrote a message (human handoff: `metadata.agent.name`). */
+function agentName(message: ChatMessage): string | undefined {
+  const agent = message.metadata?.agent;
+  if (typeof agent !== 'object' || agent === null) return undefined;
+  const name = (agent as { name?: unknown }).name;
+  return typeof name === 'string' && name ? name : undefined;
+}
+
 /** One message of the log: who said it (for screen readers), its body, feedback and debug details. */
 export function Message({
   message,
@@ -21,16 +29,25 @@ export function Message({
   debug: unknown[] | undefined;
 }) {
   const s = useTexts();
-  const from = message.isBot ? 'bot' : 'user';
+  // Only the server posts as a person (a visitor's own metadata names nobody).
+  const agent = message.isBot ? agentName(message) : undefined;
+  const from = agent ? 'agent' : message.isBot ? 'bot' : 'user';
   return (
     <div class="pw-msg" data-from={from} data-message-id={message.id} data-type={message.payload.type}>
-      <span class="pw-sr">
-        {message.isBot ? format(s.botSaid, { botName: state.config.botName }) : s.youSaid}
-      </span>
+      {agent ? (
+        <span class="pw-agent">
+          <span class="pw-sr">{format(s.personSaid, { name: agent })}</span>
+          <span aria-hidden="true">{agent}</span>
+        </span>
+      ) : (
+        <span class="pw-sr">
+          {message.isBot ? format(s.botSaid, { botName: state.config.botName }) : s.youSaid}
+        </span>
+      )}
       <Payload payload={message.payload} actions={actions} last={last} />
       <Feedback
         messageId={message.id}
-        enabled={message.isBot && state.config.feedbackEnabled}
+        enabled={from === 'bot' && state.config.feedbackEnabled}
         given={state.feedback[message.id]}
         actions={actions}
       />

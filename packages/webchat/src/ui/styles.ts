@@ -119,6 +119,12 @@ export const STYLES = `
 }
 .pw-suggestion:hover { background: color-mix(in srgb, var(--pw-color) 12%, var(--pw-bg)); }
 .pw-suggestion:disabled { opacity: .6; cursor: default; }
+.pw-agent { font-size: 12px; font-weight: 600; opacity: .75; margin: 0 0 2px 4px; }
+.pw-handoff {
+  align-self: center; margin: 4px 0 0; border: 1px solid var(--pw-color-text); color: var(--pw-color-text);
+  background: var(--pw-bg); border-radius: 999px; padding: 5px 12px; font: inherit; font-size: 13px; cursor: pointer;
+}
+.pw-handoff:disabled { opacity: .6; cursor: default; }
 .pw-card { border: 1px solid var(--pw-border); border-radius: calc(var(--pw-radius) * .8); overflow: hidden; background: var(--pw-bg); min-width: 220px; max-width: 280px; }
 .pw-card img { width: 100%; height: 140px; object-fit: cover; display: block; }
 .pw-card-body { padding: 10px 12px; }
