@@ -7,6 +7,7 @@ import { BotFrame, useRouteBot } from './bot-frame.js';
 import { BotStatus } from './bot-status.js';
 import { DeleteBot } from './delete-bot.js';
 import { RenameBotForm } from './rename-bot-form.js';
+import { RepliesForm } from './replies-form.js';
 import { SOURCE_LINKS_WORDS, SourceLinksForm } from './source-links-form.js';
 
 const KEY_WORDS = {
@@ -48,6 +49,7 @@ export function BotPage() {
               <RenameBotForm key={found.id} bot={found} onSaved={bot.reload} />
               <BotStatus bot={found} onChanged={bot.reload} />
               <SourceLinksForm key={found.id} bot={found} onSaved={bot.reload} />
+              <RepliesForm key={`${found.id}-replies`} bot={found} onSaved={bot.reload} />
             </>
           ) : null}
           <AccessTokens

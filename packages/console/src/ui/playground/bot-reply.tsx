@@ -9,6 +9,7 @@ const MODE_WORDS: Record<string, string> = {
   passages: 'Quoted from the knowledge',
   generated: 'Written by the chat model from the knowledge',
   not_found: 'Nothing relevant found',
+  clarify: 'Asked back: unsure which topic was meant, offered choices',
   small_talk: 'Small talk: no search',
   unsupported: 'Not a question the bot searches for',
   search_failed: 'The search failed',
