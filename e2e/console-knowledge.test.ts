@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { asBot } from '../bench/lib/bot-request.js';
+import { testSite } from '../packages/server/src/test-support/test-site.js';
 import { haveChromium } from './support/browser.js';
 import { axe, overflows, useConsoleSuite } from './support/console.js';
 import { DOCX_TYPE, docxOf, pdfOf } from './support/documents.js';
@@ -288,4 +289,67 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
     }
     expect(problems).toEqual([]);
   }, 60_000);
+});
+
+// The Website tab (issue #36): a site served by the test on 127.0.0.1 (the server allows crawling it), each docs
+// page held back 400 ms so the crawl can be watched and stopped.
+describe.skipIf(!chromiumHere)('console knowledge: the Website tab in a browser', () => {
+  const site = testSite({ pages: 8, pageDelayMs: 400 });
+  let base = '';
+  const suite = useConsoleSuite({ workers: true, env: { PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES: 'true' } });
+
+  it('adds a site, shows the crawl live, stops it, syncs it again to the end with skipped reasons and runs', async () => {
+    base = await site.start();
+    try {
+      const made = await fetch(
+        `${suite.origin}/v1/files/knowledge-bases`,
+        asBot({ accessKey: suite.t.botKey, id: suite.t.botId }, 'POST', { name: 'Help centre' }),
+      );
+      const kbId = ((await made.json()) as { knowledgeBase: { id: string } }).knowledgeBase.id;
+      const { page, problems } = await suite.signedInPage(1280, 'light');
+      await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/knowledge/${kbId}`);
+      const tabs = page.getByRole('navigation', { name: 'Knowledge base sections' });
+      await tabs.getByRole('link', { name: 'Website' }).click();
+      await expect.poll(() => page.getByText('No website yet.').isVisible()).toBe(true);
+      await page.getByLabel('Website URL').fill(`${base}/`);
+      await page.getByLabel('Leave out paths (optional)').fill('/docs/p2');
+      await page.getByLabel('Pages at most').fill('50');
+      await page.getByRole('button', { name: 'Add website' }).click();
+
+      const row = page.getByRole('listitem', { name: `${base}/` });
+      // Live: the counts move while it crawls, without a reload.
+      await expect.poll(() => row.textContent()).toMatch(/Crawling · \d+ pages?/);
+      await expect.poll(() => row.textContent()).toMatch(/Fetched [1-9]/);
+      expect(await axe(page), 'website tab, crawling').toEqual([]);
+      await row.getByRole('button', { name: 'Stop' }).click();
+      await expect
+        .poll(() => row.getByRole('list', { name: 'Last runs' }).textContent(), INDEXING)
+        .toContain(': stopped');
+
+      await row.getByRole('button', { name: 'Sync now' }).click();
+      await expect
+        .poll(
+          () => row.getByRole('list', { name: 'Last runs' }).getByRole('listitem').first().textContent(),
+          INDEXING,
+        )
+        .toContain(': completed');
+      // Home, 7 docs pages (p2 left out), the moved page and the PDF.
+      await expect.poll(() => row.textContent()).toContain('Idle · 10 pages');
+      await row.getByText(/^Skipped pages/).click();
+      const skipped = await row.getByRole('list', { name: 'Skipped pages' }).textContent();
+      expect(skipped).toContain(`${base}/private/secret — robots`);
+      expect(skipped).toContain(`${base}/docs/p2 — excluded`);
+      expect(skipped).toContain(`${base}/missing — http_404`);
+      expect(await row.getByRole('list', { name: 'Last runs' }).getByRole('listitem').count()).toBe(2);
+      expect(await axe(page), 'website tab, done').toEqual([]);
+
+      // The pages are files of the knowledge base, on the Files tab.
+      await tabs.getByRole('link', { name: 'Files' }).click();
+      const host = new URL(base).host;
+      await expect.poll(() => linkedRow(page, `web/${host}/docs/p5`).isVisible(), INDEXING).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await site.stop();
+    }
+  }, 120_000);
 });

@@ -12,6 +12,7 @@ import { isIndexing, isSettled, LIVE_EVERY, type LinkedFile, useBotClient } from
 import { KnowledgeBaseFiles } from './knowledge-base-files.js';
 import { describeCounts } from './knowledge-base-row.js';
 import { useUploads } from './uploads.js';
+import { WebsiteSources } from './website-sources.js';
 
 /** A knowledge base: drop files into it, watch them upload and get indexed, re-index the failed ones. */
 export function KnowledgeBasePage() {
@@ -30,8 +31,9 @@ async function linkedFiles(files: Client, id: string): Promise<LinkedFile[]> {
 
 function KnowledgeBaseView({ bot }: { bot: Bot }) {
   const { workspace } = useConsole();
-  const { params } = useRoute();
+  const { params, query } = useRoute();
   const kbId = params.kbId ?? '';
+  const tab = query.tab === 'website' ? 'website' : 'files';
   const files = useBotClient(bot.id);
   const me = useOwnMember();
   const mayChange = mayChangeFiles(me.data?.role);
@@ -64,6 +66,7 @@ function KnowledgeBaseView({ bot }: { bot: Bot }) {
     wasMoving.current = moving;
   }, [moving, reloadCounts]);
   const back = `/console/bots/${encodeURIComponent(bot.id)}/knowledge`;
+  const here = `${back}/${encodeURIComponent(kbId)}`;
 
   if (!kb.data) {
     return (
@@ -84,25 +87,47 @@ function KnowledgeBaseView({ bot }: { bot: Bot }) {
         <h2>{kb.data.name}</h2>
         <span class="muted">{describeCounts(kb.data)}</span>
       </div>
-      {mayChange ? (
+      <nav class="tabs" aria-label="Knowledge base sections">
+        <a href={`${here}`} aria-current={tab === 'files' ? 'page' : undefined}>
+          Files
+        </a>
+        <a href={`${here}?tab=website`} aria-current={tab === 'website' ? 'page' : undefined}>
+          Website
+        </a>
+      </nav>
+      {tab === 'website' ? (
+        <WebsiteSources
+          botId={bot.id}
+          knowledgeBaseId={kbId}
+          mayChange={mayChange}
+          onCrawled={() => {
+            linked.reload();
+            kb.reload();
+          }}
+        />
+      ) : (
         <>
-          <DropZone onFiles={uploads.add} />
-          <UploadList uploads={uploads.uploads} onClear={uploads.clearFinished} />
+          {mayChange ? (
+            <>
+              <DropZone onFiles={uploads.add} />
+              <UploadList uploads={uploads.uploads} onClear={uploads.clearFinished} />
+            </>
+          ) : null}
+          <KnowledgeBaseFiles
+            botId={bot.id}
+            knowledgeBaseId={kbId}
+            files={linked.data}
+            loading={linked.loading}
+            error={linked.error}
+            mayChange={mayChange}
+            uploads={uploads.uploads}
+            onChanged={() => {
+              linked.reload();
+              kb.reload();
+            }}
+          />
         </>
-      ) : null}
-      <KnowledgeBaseFiles
-        botId={bot.id}
-        knowledgeBaseId={kbId}
-        files={linked.data}
-        loading={linked.loading}
-        error={linked.error}
-        mayChange={mayChange}
-        uploads={uploads.uploads}
-        onChanged={() => {
-          linked.reload();
-          kb.reload();
-        }}
-      />
+      )}
     </div>
   );
 }

@@ -1,0 +1,234 @@
+import type { KnowledgeSource } from '@parley/client';
+import { useState } from 'preact/hooks';
+import { useConsole } from '../../context.js';
+import { formatDateTime } from '../../format.js';
+import { useAction, useLoad } from '../../hooks.js';
+import { Field } from '../field.js';
+import { Notice } from '../notice.js';
+import { useBotClient } from './file-status.js';
+
+/** How often the sources are read while a crawl is queued or running. */
+const CRAWL_EVERY = 1000;
+
+/** Path patterns typed one per line or comma-separated. */
+const patterns = (text: string) =>
+  text
+    .split(/[\n,]/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+
+const STATE_WORDS: Record<KnowledgeSource['state'], string> = {
+  idle: 'Idle',
+  queued: 'Queued',
+  running: 'Crawling',
+  stopping: 'Stopping',
+};
+
+/**
+ * The Website tab of a knowledge base: add a site (a start page or a sitemap, paths to include or exclude, a
+ * page limit), then each site's crawl live (found, fetched, indexed, skipped with reasons), Sync now and Stop,
+ * and its last runs.
+ */
+export function WebsiteSources(props: {
+  botId: string;
+  knowledgeBaseId: string;
+  mayChange: boolean;
+  onCrawled(): void;
+}) {
+  const { botId, knowledgeBaseId, mayChange } = props;
+  const { workspace } = useConsole();
+  const files = useBotClient(botId);
+  const key = ['knowledge-sources', workspace?.id, botId, knowledgeBaseId];
+  const [live, setLive] = useState(false);
+  const sources = useLoad(
+    key,
+    async () => {
+      const answer = (await files.listKnowledgeSources({ id: knowledgeBaseId })).sources;
+      const moving = answer.some((s) => s.state !== 'idle');
+      // A crawl that just ended brought pages: the knowledge base's counts and files are read again.
+      if (live && !moving) props.onCrawled();
+      setLive(moving);
+      return answer;
+    },
+    { every: live ? CRAWL_EVERY : 0 },
+  );
+  const changed = () => {
+    setLive(true);
+    sources.reload();
+  };
+  return (
+    <section class="stack" aria-labelledby="website-heading">
+      <h3 id="website-heading">Websites</h3>
+      {mayChange ? <AddWebsite botId={botId} knowledgeBaseId={knowledgeBaseId} onAdded={changed} /> : null}
+      {sources.data === undefined ? (
+        sources.loading ? (
+          <p role="status">Loading the websites…</p>
+        ) : (
+          <Notice error={sources.error} />
+        )
+      ) : sources.data.length === 0 ? (
+        <p class="muted">No website yet.</p>
+      ) : (
+        <ul class="list" aria-label="Websites of this knowledge base">
+          {sources.data.map((s) => (
+            <WebsiteRow key={s.id} botId={botId} source={s} mayChange={mayChange} onChanged={changed} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function AddWebsite(props: { botId: string; knowledgeBaseId: string; onAdded(): void }) {
+  const files = useBotClient(props.botId);
+  const { pending, error, run } = useAction();
+  const [url, setUrl] = useState('');
+  const [include, setInclude] = useState('');
+  const [exclude, setExclude] = useState('');
+  const [maxPages, setMaxPages] = useState('500');
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const inc = patterns(include);
+    const exc = patterns(exclude);
+    const added = await run(() =>
+      files.createKnowledgeSource({
+        id: props.knowledgeBaseId,
+        type: 'website',
+        url: url.trim(),
+        ...(inc.length > 0 ? { include: inc } : {}),
+        ...(exc.length > 0 ? { exclude: exc } : {}),
+        maxPages: Number(maxPages),
+      }),
+    );
+    if (!added) return;
+    setUrl('');
+    setInclude('');
+    setExclude('');
+    props.onAdded();
+  };
+  return (
+    <form class="stack" onSubmit={submit} aria-label="Add a website">
+      <Field
+        id="site-url"
+        label="Website URL"
+        hint="A start page or a sitemap; pages of the same host are crawled."
+        required
+        maxLength={2048}
+        value={url}
+        onValue={setUrl}
+      />
+      <Field
+        id="site-include"
+        label="Only paths (optional)"
+        hint="Comma-separated patterns such as /docs/** (* is any part of a path, ** anything)."
+        value={include}
+        onValue={setInclude}
+      />
+      <Field
+        id="site-exclude"
+        label="Leave out paths (optional)"
+        hint="Comma-separated patterns such as /blog/**."
+        value={exclude}
+        onValue={setExclude}
+      />
+      <div class="field">
+        <label for="site-max-pages">Pages at most</label>
+        <input
+          id="site-max-pages"
+          type="number"
+          min={1}
+          max={10000}
+          required
+          value={maxPages}
+          onInput={(event) => setMaxPages(event.currentTarget.value)}
+        />
+      </div>
+      <Notice error={error} />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={pending || url.trim() === ''}>
+          Add website
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function WebsiteRow(props: {
+  botId: string;
+  source: KnowledgeSource;
+  mayChange: boolean;
+  onChanged(): void;
+}) {
+  const { source, mayChange } = props;
+  const files = useBotClient(props.botId);
+  const { pending, error, run } = useAction();
+  const input = { id: source.knowledgeBaseId, sourceId: source.id };
+  const act = async (work: () => Promise<unknown>) => {
+    if (await run(work)) props.onChanged();
+  };
+  const c = source.progress;
+  const moving = source.state !== 'idle';
+  return (
+    <li class="list-row stack" aria-label={source.url}>
+      <div class="page-head">
+        <a href={source.url} class="list-title" rel="noreferrer noopener" target="_blank">
+          {source.url}
+        </a>
+        <span class="muted">
+          {STATE_WORDS[source.state]} · {source.pages} {source.pages === 1 ? 'page' : 'pages'}
+          {source.schedule !== 'off' ? ` · synced ${source.schedule}` : ''}
+        </span>
+      </div>
+      <p class="crawl-progress" role={moving ? 'status' : undefined}>
+        Found {c.found} · Fetched {c.fetched} · Indexed {c.indexed} · Unchanged {c.unchanged} · Skipped{' '}
+        {c.skipped}
+        {c.removed > 0 ? ` · Removed ${c.removed}` : ''}
+      </p>
+      {source.skipped.length > 0 ? (
+        <details>
+          <summary>Skipped pages ({source.skipped.length})</summary>
+          <ul aria-label="Skipped pages">
+            {source.skipped.map((s) => (
+              <li key={s.url}>
+                {s.url} — {s.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      {mayChange ? (
+        <div class="actions">
+          <button
+            type="button"
+            disabled={pending || moving}
+            onClick={() => act(() => files.syncKnowledgeSource(input))}
+          >
+            Sync now
+          </button>
+          <button
+            type="button"
+            disabled={pending || !moving || source.state === 'stopping'}
+            onClick={() => act(() => files.stopKnowledgeSource(input))}
+          >
+            Stop
+          </button>
+        </div>
+      ) : null}
+      <Notice error={error} />
+      {source.runs.length > 0 ? (
+        <>
+          <h4>Last runs</h4>
+          <ol aria-label="Last runs" class="muted">
+            {source.runs.map((r) => (
+              <li key={r.startedAt}>
+                {formatDateTime(r.endedAt)}: {r.outcome} — {r.counts.indexed} indexed, {r.counts.unchanged}{' '}
+                unchanged, {r.counts.skipped} skipped, {r.counts.removed} removed
+                {r.message ? ` (${r.message})` : ''}
+              </li>
+            ))}
+          </ol>
+        </>
+      ) : null}
+    </li>
+  );
+}
