@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploadIndexed } from '../packages/server/src/test-support/files-indexing.js';
 import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
 import { haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
 import {
@@ -425,6 +426,63 @@ parley.init({ botId: ${JSON.stringify(w.botId)}, configuration: { adminKey: 'the
       expect(new Set(adminHeaders)).toEqual(new Set(['the-admin-key']));
       const stored = String(await page.evaluate(`localStorage.getItem('parley:webchat:${w.botId}')`));
       expect(stored).not.toContain('the-admin-key');
+      expect((await events(page)).filter((e) => e.type === 'error')).toEqual([]);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('shows a "did you mean" reply as choice buttons, and a click gets the answer from the picked topic', async () => {
+    const w = await createTestApp({ workers: true });
+    try {
+      await w.app.listen({ port: 0, host: '127.0.0.1' });
+      const address = w.app.server.address();
+      if (!address || typeof address === 'string') throw new Error('no address');
+      const wOrigin = `http://127.0.0.1:${address.port}`;
+      await uploadIndexed(
+        w,
+        'returns.md',
+        '# Returns and refunds\n\n## Returning an item\n\nYou can return any unused item within 30 days of delivery, without giving a reason.\n',
+      );
+      await uploadIndexed(
+        w,
+        'warranty.md',
+        '# Warranty\n\n## Warranty period\n\nEvery grinder has a warranty of 2 years from delivery, which covers motors and burrs.\n',
+      );
+      await uploadIndexed(
+        w,
+        'delivery.md',
+        '# Delivery\n\n## Delivery times\n\nParcels arrive within 3 working days; orders placed before noon leave the same day.\n',
+      );
+      const context = await browser.newContext();
+      contexts.push(context);
+      const page = await context.newPage();
+      const html = `<!doctype html><html><body><script>window.events = [];</script>
+<script src="${wOrigin}/webchat/v1/inject.js"></script>
+<script>parley.on('*', function (e) { window.events.push({ type: e.type, data: e.data instanceof Error ? { message: e.data.message } : JSON.parse(JSON.stringify(e.data || null)) }); });
+parley.init({ botId: ${JSON.stringify(w.botId)} });</script></body></html>`;
+      await page.route(`${wOrigin}/page.html`, (route) =>
+        route.fulfill({ body: html, contentType: 'text/html' }),
+      );
+      await page.goto(`${wOrigin}/page.html`);
+      await waitForEvent(page, 'webchat:initialized');
+      await run(page, (x) => x.parley.open());
+      await waitForEvent(page, 'webchat:ready');
+      // Between the documents' words: the bot is unsure and asks back.
+      await sendFromComposer(page, 'delivery of my grinder, what about payment and coffee');
+      const buttons = inWebchat(page, '.pw-msg[data-type="choice"] .pw-choice');
+      await expect.poll(() => buttons.count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+      expect(await inWebchat(page, '.pw-msg[data-type="choice"]').innerText()).toContain(
+        'Did you mean one of these?',
+      );
+      await buttons.filter({ hasText: 'Warranty period' }).click();
+      await expect
+        .poll(() => inWebchat(page, '.pw-msg[data-from="bot"]').last().innerText(), { timeout: 20_000 })
+        .toContain('Every grinder has a warranty of 2 years');
+      // The pick shows as the visitor's message by its label, not its value.
+      expect(await inWebchat(page, '.pw-msg[data-from="user"]').last().innerText()).toContain(
+        'Warranty period',
+      );
       expect((await events(page)).filter((e) => e.type === 'error')).toEqual([]);
     } finally {
       await w.close();
