@@ -8,6 +8,7 @@ import { asBot } from '../bench/lib/bot-request.js';
 import { chatClient } from '../packages/server/src/test-support/chat.js';
 import { haveChromium } from './support/browser.js';
 import { axe, overflows, useConsoleSuite } from './support/console.js';
+import { inWebchat, sendFromComposer, withWebchatConfiguration } from './support/webchat.js';
 
 const chromiumHere = haveChromium('console inbox browser tests');
 
@@ -155,6 +156,158 @@ describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () =>
     await expect.poll(() => asked.count(), LIVE).toBe(1);
     expect(problems).toEqual([]);
     await page.context().close();
+  }, 120_000);
+
+  it('hands a conversation to a person: asked for in the webchat, taken and answered from the inbox, the bot silent, then back', async () => {
+    const { t, origin } = suite;
+    const dana = await suite.joinAs('developer', 'Dana');
+    const viewer = await suite.joinAs('viewer');
+    await withWebchatConfiguration(t, { handoffButton: true }, async () => {
+      // The visitor on the hosted webchat; every `handoff` event of every load of the page is recorded
+      // (window.parley is hooked as the loader installs it, so an event fired while loading is not missed).
+      const visitor = await suite.newPage(1280, 'light');
+      const v = visitor.page;
+      await v.addInitScript(`(() => {
+        const seen = JSON.parse(sessionStorage.getItem('handoffs') || '[]');
+        let api;
+        Object.defineProperty(window, 'parley', {
+          configurable: true,
+          get: () => api,
+          set: (value) => {
+            api = value;
+            value.on('handoff', (e) => {
+              seen.push(e);
+              sessionStorage.setItem('handoffs', JSON.stringify(seen));
+            });
+          },
+        });
+      })()`);
+      const handoffs = async () =>
+        JSON.parse(String(await v.evaluate(`sessionStorage.getItem('handoffs') || '[]'`)));
+      await v.goto(`${origin}/webchat/${t.botId}`);
+      const said = (from: string) => inWebchat(v, `.pw-msg[data-from="${from}"][data-message-id]`);
+      const button = inWebchat(v, 'button.pw-handoff');
+      expect(await button.textContent()).toBe('Talk to a person');
+      await button.click();
+      await expect.poll(handoffs, LIVE).toEqual([{ state: 'pending' }]);
+      await expect.poll(() => button.count(), LIVE).toBe(0);
+      const conversationId = JSON.parse(
+        String(await v.evaluate(`localStorage.getItem('parley:webchat:${t.botId}')`)),
+      ).conversationId as string;
+
+      // Dana, a developer, in the Console: the conversation waits for a person; she takes it and replies.
+      const desk = await suite.newPage(1280, 'light');
+      const a = desk.page;
+      await a.goto(`${origin}/console/`);
+      await suite.signIn(a, dana.password, dana.email);
+      await a.getByRole('heading', { name: 'Bots' }).waitFor();
+      await a.goto(`${origin}/console/bots/${t.botId}/conversations/${conversationId}`);
+      const state = a.locator('.handoff-state');
+      await expect.poll(() => state.textContent(), LIVE).toContain('Waiting for a person');
+      expect(await a.getByRole('button', { name: 'Resolve' }).count()).toBe(1);
+      await a.getByRole('button', { name: 'Take over' }).click();
+      await expect.poll(() => state.textContent(), LIVE).toContain('Answered by Dana');
+      await expect
+        .poll(handoffs, LIVE)
+        .toEqual([{ state: 'pending' }, { state: 'assigned', agentName: 'Dana' }]);
+      await expect
+        .poll(() => said('bot').allTextContents(), LIVE)
+        .toContainEqual(expect.stringContaining("You're now talking to Dana."));
+      await a.getByLabel('Reply').fill('Hi, Dana here. How can I help?');
+      await a.getByRole('button', { name: 'Send' }).click();
+      await expect
+        .poll(() => said('agent').allTextContents(), LIVE)
+        .toEqual([expect.stringContaining('Hi, Dana here. How can I help?')]);
+      expect(await said('agent').locator('.pw-agent').textContent()).toContain('Dana');
+      // The transcript names her too (a person's message, not the visitor's).
+      await expect
+        .poll(() => a.locator('[data-author="agent"] .msg-head strong').allTextContents(), LIVE)
+        .toEqual(['Dana (person)']);
+      expect(await axe(a), 'desk').toEqual([]);
+
+      // A reload keeps who answers: the event comes again from the conversation, no button.
+      await v.reload();
+      await expect
+        .poll(handoffs, LIVE)
+        .toEqual([
+          { state: 'pending' },
+          { state: 'assigned', agentName: 'Dana' },
+          { state: 'assigned', agentName: 'Dana' },
+        ]);
+      await expect.poll(() => said('agent').count(), LIVE).toBe(1);
+      expect(await button.count()).toBe(0);
+
+      // Three visitor messages while Dana has it; she sees them, then hands back; the bot answers the next one.
+      for (const text of [
+        'Are you there?',
+        'What are your opening hours?',
+        'How many vacation days do I get?',
+      ]) {
+        await sendFromComposer(v, text);
+        await expect.poll(() => a.locator('.msg-visitor .msg-text', { hasText: text }).count(), LIVE).toBe(1);
+      }
+      await a.getByRole('button', { name: 'Hand back' }).click();
+      await expect.poll(() => state.textContent(), LIVE).toContain('The bot answers');
+      await expect
+        .poll(handoffs, LIVE)
+        .toEqual([
+          { state: 'pending' },
+          { state: 'assigned', agentName: 'Dana' },
+          { state: 'assigned', agentName: 'Dana' },
+          { state: 'bot' },
+        ]);
+      await expect.poll(() => button.count(), LIVE).toBe(1);
+      await sendFromComposer(v, 'How many days of paid leave do I get each year?');
+
+      // The whole conversation as the Chat API holds it (oldest first): the bot said nothing while Dana had it.
+      type Said = { isBot: boolean; payload: { text?: string }; metadata?: Record<string, unknown> };
+      const kinds = async () => {
+        const res = await fetch(`${origin}/v1/chat/${t.botId}/conversations/${conversationId}/messages`, {
+          headers: {
+            'x-user-key': String(
+              await v.evaluate(`JSON.parse(localStorage.getItem('parley:webchat:${t.botId}')).userKey`),
+            ),
+          },
+        });
+        const { messages } = (await res.json()) as { messages: Said[] };
+        return messages
+          .reverse()
+          .map((m) =>
+            !m.isBot ? 'visitor' : m.metadata?.agent ? 'agent' : m.metadata?.handoff ? 'handoff' : 'bot',
+          );
+      };
+      await expect
+        .poll(kinds, LIVE)
+        .toEqual([
+          'visitor',
+          'handoff',
+          'handoff',
+          'agent',
+          'visitor',
+          'visitor',
+          'visitor',
+          'handoff',
+          'visitor',
+          'bot',
+        ]);
+      expect(desk.problems).toEqual([]);
+      expect(visitor.problems).toEqual([]);
+      await v.context().close();
+      await a.context().close();
+
+      // A viewer reads the conversation but has no desk.
+      const reader = await suite.newPage(1280, 'light');
+      await reader.page.goto(`${origin}/console/`);
+      await suite.signIn(reader.page, viewer.password, viewer.email);
+      await reader.page.getByRole('heading', { name: 'Bots' }).waitFor();
+      await reader.page.goto(`${origin}/console/bots/${t.botId}/conversations/${conversationId}`);
+      await expect
+        .poll(() => reader.page.locator('.msg-agent, .msg .msg-text').count(), LIVE)
+        .toBeGreaterThan(0);
+      expect(await reader.page.getByLabel('Reply').count()).toBe(0);
+      expect(await reader.page.getByRole('button', { name: 'Take over' }).count()).toBe(0);
+      await reader.page.context().close();
+    });
   }, 120_000);
 
   it('holds at 390 px in the dark theme, inbox and transcript', async () => {

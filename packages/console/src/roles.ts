@@ -33,6 +33,14 @@ export function mayEditBots(role: Role | undefined): boolean {
   return role === 'developer' || role === 'manager' || role === 'administrator' || role === 'owner';
 }
 
+/**
+ * Whether `role` may take over, hand back and resolve a bot's conversations and reply in them
+ * (`conversation.handoff`: developers and above; a viewer reads only).
+ */
+export function mayHandoff(role: Role | undefined): boolean {
+  return role === 'developer' || role === 'manager' || role === 'administrator' || role === 'owner';
+}
+
 /** Whether `role` may read the workspace's audit records (`audit.read`: managers and above). */
 export function mayReadAudit(role: Role | undefined): boolean {
   return role === 'manager' || role === 'administrator' || role === 'owner';

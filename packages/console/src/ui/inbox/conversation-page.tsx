@@ -2,9 +2,11 @@ import type { BotConversationMessage } from '@parley/client';
 import { useRoute } from 'preact-iso';
 import { useConsole } from '../../context.js';
 import { formatDateTime } from '../../format.js';
-import { useLoad } from '../../hooks.js';
+import { useLoad, useOwnMember } from '../../hooks.js';
+import { mayHandoff } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { Notice } from '../notice.js';
+import { HandoffDesk } from './handoff-desk.js';
 import { LIVE_EVERY_MS } from './inbox-page.js';
 import { TranscriptMessage } from './transcript-message.js';
 
@@ -36,6 +38,7 @@ function Summary({ messages }: { messages: BotConversationMessage[] }) {
 /** A conversation's messages as a thread, oldest first, refreshed while shown. */
 function Transcript({ botId, conversationId }: { botId: string; conversationId: string }) {
   const { client, workspace } = useConsole();
+  const me = useOwnMember();
   const messages = useLoad(
     ['conversation-messages', workspace?.id, botId, conversationId],
     () =>
@@ -67,6 +70,9 @@ function Transcript({ botId, conversationId }: { botId: string; conversationId: 
           </ol>
         </>
       )}
+      {mayHandoff(me.data?.role) ? (
+        <HandoffDesk botId={botId} conversationId={conversationId} onChanged={messages.reload} />
+      ) : null}
     </div>
   );
 }

@@ -37,9 +37,17 @@ function Feedback({ feedback }: { feedback: NonNullable<BotConversationMessage['
 /** One message of a transcript: who, when, its text; for a bot reply its sources, details and feedback. */
 export function TranscriptMessage({ botId, message: m }: { botId: string; message: BotConversationMessage }) {
   const bot = m.author === 'bot';
-  const who = bot ? 'Bot' : m.userName ? `Visitor (${m.userName})` : 'Visitor';
+  // A person of the workspace (human handoff) is named; their replies read like the bot's.
+  const who =
+    m.author === 'agent'
+      ? `${m.userName ?? 'A person'} (person)`
+      : bot
+        ? 'Bot'
+        : m.userName
+          ? `Visitor (${m.userName})`
+          : 'Visitor';
   return (
-    <li class={`msg ${bot ? 'msg-bot' : 'msg-visitor'}`}>
+    <li class={`msg ${bot || m.author === 'agent' ? 'msg-bot' : 'msg-visitor'}`} data-author={m.author}>
       <p class="msg-head">
         <strong>{who}</strong>{' '}
         <time class="muted" dateTime={m.createdAt}>
