@@ -34,6 +34,7 @@ export function runActivityContract(name: string, open: () => Promise<Db>): void
         display_name: 'Owner',
         created_at: stamp,
         updated_at: stamp,
+        unclaimed_via: null,
       });
       const workspaceId = newId('wkspace');
       await identityRepo(db.kysely).insertWorkspace({
@@ -161,7 +162,7 @@ export function runActivityContract(name: string, open: () => Promise<Db>): void
         ['2026-03-01', 1],
         ['2026-03-02', 1],
       ]);
-      const questions = await q.unansweredQuestions(botId, '2026-03-01T00:00:00.000Z', pattern, 10);
+      const questions = await q.unansweredQuestions(botId, '2026-03-01T00:00:00.000Z', pattern, 10, 10_000);
       expect(questions[0]).toEqual({ payload: text('shipping "to" Mars?'), at: '2026-03-02T10:00:00.000Z' });
       expect(questions).toHaveLength(3);
       expect(questions.slice(1)).toEqual(
@@ -170,7 +171,7 @@ export function runActivityContract(name: string, open: () => Promise<Db>): void
           { payload: text('refund?'), at: '2026-03-01T10:00:00.000Z' },
         ]),
       );
-      expect(await q.unansweredQuestions(botId, '2026-03-01T00:00:00.000Z', pattern, 1)).toHaveLength(1);
+      expect(await q.unansweredQuestions(botId, '2026-03-01T00:00:00.000Z', pattern, 1, 10_000)).toHaveLength(1);
     });
   });
 }

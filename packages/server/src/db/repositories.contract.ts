@@ -37,6 +37,7 @@ function account(overrides: Partial<AccountRow> = {}): AccountRow {
     display_name: 'Test user',
     created_at: at(0),
     updated_at: at(0),
+    unclaimed_via: null,
     ...overrides,
   };
 }

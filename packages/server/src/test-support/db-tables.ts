@@ -26,6 +26,8 @@ export const APP_TABLES = [
   'jobs',
   'knowledge_base_files',
   'knowledge_bases',
+  'knowledge_source_pages',
+  'knowledge_sources',
   'members',
   'meta',
   'passages',

@@ -415,10 +415,10 @@ describe.skipIf(!pgUrl)('GET /v1/admin/bots/{id}/insights on PostgreSQL', () => 
   });
 
   it('counts the replies Q&A entries gave, and lists no question an enabled entry now answers', async () => {
-    await withTestApp(expectEntriesCounted, { workers: true, databaseUrl: pgUrl });
+    await withTestApp(expectEntriesCounted, { workers: true, databaseUrl: pgUrl as string });
   });
 
   it('counts replies that asked back apart from answered and not found', async () => {
-    await withTestApp(expectClarifiedApart, { databaseUrl: pgUrl });
+    await withTestApp(expectClarifiedApart, { databaseUrl: pgUrl as string });
   });
 });
