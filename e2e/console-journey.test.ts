@@ -117,7 +117,10 @@ describe.skipIf(!chromiumHere)('the Console, the whole path of an owner', () => 
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).isVisible()).toBe(true);
     const saved = await suite.t.asOwner('GET', `/v1/admin/bots/${botId}/webchat`);
-    expect(saved.json()).toEqual({ configuration: { color: '#B4235A' } });
+    // A new bot's defaults (feedback thumbs, the "Talk to a person" button) stay beside the saved colour.
+    expect(saved.json()).toEqual({
+      configuration: { feedbackEnabled: true, handoffButton: true, color: '#B4235A' },
+    });
     await shot(page, '04-webchat-designer-1280.png');
 
     // The inbox, open while visitors ask on the hosted chat page (another browser profile each).
