@@ -171,7 +171,9 @@ export function runActivityContract(name: string, open: () => Promise<Db>): void
           { payload: text('refund?'), at: '2026-03-01T10:00:00.000Z' },
         ]),
       );
-      expect(await q.unansweredQuestions(botId, '2026-03-01T00:00:00.000Z', pattern, 1, 10_000)).toHaveLength(1);
+      expect(await q.unansweredQuestions(botId, '2026-03-01T00:00:00.000Z', pattern, 1, 10_000)).toHaveLength(
+        1,
+      );
     });
   });
 }
