@@ -240,18 +240,14 @@ describe.skipIf(!chromiumHere)('the Console, the whole path of an owner', () => 
     await page.getByRole('heading', { name: 'Bots' }).waitFor();
     await tabTo('Bot name');
     await page.keyboard.type('Keyboard bot');
-    await page.keyboard.press('Enter');
-    await page.getByRole('link', { name: 'Keyboard bot', exact: true }).waitFor();
-    await tabTo('Keyboard bot');
+    // Creating opens the new bot.
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Keyboard bot' }).waitFor();
     await tabTo('Knowledge');
     await page.keyboard.press('Enter');
     await tabTo('Knowledge base name');
     await page.keyboard.type('Typed');
-    await page.keyboard.press('Enter');
-    await page.getByRole('link', { name: 'Typed', exact: true }).waitFor();
-    await tabTo('Typed');
+    // Creating opens the new knowledge base.
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Drop PDFs, Word or Markdown files here' }).waitFor();
     // The drop zone's picker is a button the keyboard reaches (a file dialog would open on Enter).

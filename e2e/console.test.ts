@@ -55,7 +55,7 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     // The notice was said once: opening the bot again does not repeat it.
     expect(await page.getByText(/created\. This is its overview/).count()).toBe(0);
     await page.getByLabel('Bot name').fill('Helpdesk');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Helpdesk');
     await page.getByRole('button', { name: 'Disable bot' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Enable bot' }).isVisible()).toBe(true);
