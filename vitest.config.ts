@@ -17,10 +17,16 @@ const browserFiles = testFilesUsing('e2e', /haveChromium\(/);
 /** Server files that also run on PostgreSQL (when PARLEY_TEST_DATABASE_URL is set): the postgres project. */
 const postgresFiles = testFilesUsing('packages/server/src', /postgresTestUrl\(|PARLEY_TEST_DATABASE_URL/);
 /**
- * Files that mock a module (`vi.mock`): they need a module graph of their own, so they run isolated (in a worker
- * whose files share modules, the real module may already be loaded, and the mock would not apply).
+ * Files that need a process of their own, so they run isolated: those that mock a module (`vi.mock`: in a worker
+ * whose files share modules, the real module may already be loaded, and the mock would not apply), and those that
+ * change the process itself: `startServer` freezes Object.prototype (issue #31's backstop), and a test that
+ * pollutes Object.prototype on purpose would break whatever else runs in its worker meanwhile (prom-client's GC
+ * observer threw "Added label anyOf" in a shared worker).
  */
-const mockingFiles = testFilesUsing('packages', /\bvi\.(do)?[mM]ock\(/);
+const mockingFiles = testFilesUsing(
+  'packages',
+  /\bvi\.(do)?[mM]ock\(|\bstartServer\(|Object\.prototype as Record<string, unknown>/,
+);
 
 export default defineConfig({
   resolve: {
@@ -89,7 +95,7 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // The files that mock a module, each with modules of its own.
+          // The files that mock a module or change the process (see mockingFiles), each in a process of its own.
           name: 'isolated',
           include: mockingFiles,
         },

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { FIELD_NAMES, toConfiguration, toValues } from './fields.js';
 
 describe('webchat designer values', () => {
-  it("has one input for each of the 24 fields of the spec table and Parley's 2", () => {
-    expect(FIELD_NAMES).toHaveLength(26);
-    expect(FIELD_NAMES).toEqual(expect.arrayContaining(['greeting', 'suggestedQuestions']));
+  it("has one input for each of the 24 fields of the spec table and Parley's 4", () => {
+    expect(FIELD_NAMES).toHaveLength(28);
+    expect(FIELD_NAMES).toEqual(
+      expect.arrayContaining(['greeting', 'suggestedQuestions', 'handoffButton', 'handoffKeywords']),
+    );
   });
 
   it('sends the suggested questions trimmed, without blank ones, and none when all are blank', () => {
