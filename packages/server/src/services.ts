@@ -388,7 +388,6 @@ export function buildServices(deps: ServiceDeps): Services {
   const jobHandlers = registerBackgroundWork({
     crawling,
     websites,
-
     config,
     runner,
     indexing: knowledge.indexing,
