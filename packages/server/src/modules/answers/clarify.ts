@@ -1,7 +1,7 @@
 import type { ChatMessage, MessagePayload, SearchPassage } from '@parley/protocol';
 import type { Reply } from '../chat/reply-port.js';
 import type { FilesContext } from '../files/service.js';
-import { extractQuotes, headingOf, logicalLines, type Quote, sentencesOf } from './extract.js';
+import { extractQuotes, headingOf, leadingQuote, logicalLines, type Quote, sentencesOf } from './extract.js';
 import { type RetrievalDeps, type Retrieved, SEARCH_LIMIT } from './retrieval.js';
 import { knowledgeScope } from './scope.js';
 import type { Selection } from './selection.js';
@@ -256,24 +256,10 @@ export function pickedQuote(passage: SearchPassage, question: string | undefined
     };
   }
   if (best) return best;
-  const picked: string[] = [];
-  let words = 0;
-  for (const s of sentencesOf(passage.content)) {
-    const n = s.split(/\s+/).length;
-    if (picked.length > 0 && words + n > PICKED_WORDS) break;
-    picked.push(s);
-    words += n;
-  }
-  return {
-    passage,
-    rank: 0,
-    text: picked.join(' '),
-    heading: headingOf(passage),
-    coverage: 0,
-    passageCoverage: 0,
+  return leadingQuote(passage, sentencesOf(passage.content), {
+    maxWords: PICKED_WORDS,
     score: passage.score,
-    matched: [],
-  };
+  });
 }
 
 /**

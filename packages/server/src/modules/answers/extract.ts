@@ -355,6 +355,42 @@ export function headingOf(passage: SearchPassage): string[] {
 }
 
 /**
+ * A quote of a passage's leading `sentences`: the first always, then more while they keep within `maxWords`
+ * (counted by `count`) and `stop` does not end it. For a passage chosen without a question's words to find the
+ * answer by (found by meaning, picked from choices, matched by its heading): it matches none of them.
+ */
+export function leadingQuote(
+  passage: SearchPassage,
+  sentences: readonly string[],
+  options: {
+    maxWords: number;
+    score: number;
+    count?: (sentence: string) => number;
+    stop?: (sentence: string, index: number) => boolean;
+  },
+): Quote {
+  const count = options.count ?? ((sentence: string) => sentence.split(/\s+/).length);
+  const picked: string[] = [];
+  let words = 0;
+  for (const [i, sentence] of sentences.entries()) {
+    const n = count(sentence);
+    if (picked.length > 0 && (words + n > options.maxWords || options.stop?.(sentence, i))) break;
+    picked.push(sentence);
+    words += n;
+  }
+  return {
+    passage,
+    rank: 0,
+    text: picked.join(' '),
+    heading: headingOf(passage),
+    coverage: 0,
+    passageCoverage: 0,
+    score: options.score,
+    matched: [],
+  };
+}
+
+/**
  * The quotes that answer the question from the passages search found (best first): the best window of
  * sentences, then at most one more from another document when it scores at least half as well, holds two words
  * of the question or more, and words the first does not (a quarter of the question's weight or more: it says

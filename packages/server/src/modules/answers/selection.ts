@@ -4,7 +4,7 @@ import {
   EXTRACT_DEFAULTS,
   type ExtractOptions,
   extractQuotes,
-  headingOf,
+  leadingQuote,
   passageSentences,
   type Quote,
 } from './extract.js';
@@ -45,24 +45,7 @@ export interface Selection {
 
 /** A passage found by meaning alone, quoted from its start (no word of the question to find an answer by). */
 function bridgedQuote(passage: SearchPassage): Quote {
-  const picked: string[] = [];
-  let words = 0;
-  for (const s of passageSentences(passage)) {
-    const n = s.split(/\s+/).length;
-    if (picked.length > 0 && words + n > BRIDGED_WORDS) break;
-    picked.push(s);
-    words += n;
-  }
-  return {
-    passage,
-    rank: 0,
-    text: picked.join(' '),
-    heading: headingOf(passage),
-    coverage: 0,
-    passageCoverage: 0,
-    score: passage.score,
-    matched: [],
-  };
+  return leadingQuote(passage, passageSentences(passage), { maxWords: BRIDGED_WORDS, score: passage.score });
 }
 
 /**

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from '../../logger.js';
 import { isUseLiteId } from '../../search/embed/index.js';
 import type { Embedder } from '../../search/types.js';
-import { headingOf, type Quote, sentencesOf } from './extract.js';
+import { headingOf, leadingQuote, type Quote, sentencesOf } from './extract.js';
 import type { Retrieved } from './retrieval.js';
 import type { Selection } from './selection.js';
 
@@ -81,25 +81,13 @@ export const unitAnswers = (match: UnitMatch | undefined): match is UnitMatch =>
 export function unitQuote(match: UnitMatch): Quote {
   const { passage, sentence } = match.unit;
   const sentences = sentencesOf(passage.content);
-  const from = sentence ?? 0;
-  const picked: string[] = [];
-  let words = 0;
-  for (const [i, s] of sentences.slice(from).entries()) {
-    const n = wordCount(s);
-    if (picked.length > 0 && (words + n > UNIT_QUOTE_WORDS || (i > 0 && s.endsWith('?')))) break;
-    picked.push(s);
-    words += n;
-  }
-  return {
-    passage,
-    rank: 0,
-    text: picked.join(' '),
-    heading: headingOf(passage),
-    coverage: 0,
-    passageCoverage: 0,
+  // The answer ends at the next question line.
+  return leadingQuote(passage, sentences.slice(sentence ?? 0), {
+    maxWords: UNIT_QUOTE_WORDS,
     score: match.similarity,
-    matched: [],
-  };
+    count: wordCount,
+    stop: (s, i) => i > 0 && s.endsWith('?'),
+  });
 }
 
 /** Finds the unit of some passages closest to a question. */
