@@ -99,6 +99,10 @@ function post(url: string, headers: Record<string, string>, body: Buffer) {
       if (!req.writableFinished || error.message.includes('EPIPE')) return; // answered while uploading
       reject(error);
     });
+    // A server that answers a body it refuses before the body is all sent closes the connection; the client's
+    // kernel may then get a reset with the answer still unread (a loaded machine reads late). Such a request
+    // ends with status 0, not never.
+    req.on('close', () => resolve({ status: 0, body: '' }));
     req.end(body);
   });
 }
@@ -338,6 +342,7 @@ describe('a hostile caller cannot take the process down', () => {
       ) => {
         const { status: got, body } = await res;
         answers.push([what, got, body.slice(0, 120)]);
+        if (got === 0) return; // closed with the answer unread (see post): each kind must be answered in some round
         expect(got, `${what}: ${body.slice(0, 200)}`).toBe(status);
         expect(JSON.parse(body)).toMatchObject({ code: status, type });
       };
@@ -384,6 +389,9 @@ describe('a hostile caller cannot take the process down', () => {
         `abuse (bodies): ${seen.checks} health checks, slowest ${seen.slowestMs.toFixed(0)} ms, peak RSS ${seen.peakRssMb.toFixed(0)} MB; ${answers.length} answers`,
       );
     }
+    const kinds = new Set(answers.map(([what]) => what));
+    const answered = new Set(answers.filter(([, got]) => got !== 0).map(([what]) => what));
+    expect([...kinds].filter((what) => !answered.has(what))).toEqual([]);
     const seen = watcher.seen;
     expect(seen.failures).toEqual([]);
     expect(seen.checks).toBeGreaterThan(0);
