@@ -1,5 +1,5 @@
 import type { BotAnswerPreview } from '@parley/client';
-import { ReplyText } from './reply-text.js';
+import { Markdown } from '../markdown.js';
 import { filePath } from './results.js';
 import { RetrievalDetails } from './retrieval.js';
 
@@ -43,7 +43,7 @@ export function BotReply({
         </p>
       ) : null}
       <div class="playground-reply">
-        <ReplyText text={preview.text} format={preview.format} />
+        <Markdown text={preview.text} format={preview.format} />
       </div>
       {answerHref && preview.mode === 'not_found' ? (
         <a class="answer-this" href={answerHref}>

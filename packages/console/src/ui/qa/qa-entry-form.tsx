@@ -3,8 +3,8 @@ import { useConsole } from '../../context.js';
 import { useForm } from '../../form.js';
 import { useAction } from '../../hooks.js';
 import { Hint } from '../field.js';
+import { Markdown } from '../markdown.js';
 import { Notice } from '../notice.js';
-import { ReplyText } from '../playground/reply-text.js';
 import { formatTags, parseTags, wordingsOf } from './fields.js';
 
 /** The values of the entry form, as typed. */
@@ -97,7 +97,7 @@ export function QaEntryForm(props: {
         <div class="stack qa-preview">
           <span class="muted">Preview, as the chat shows it</span>
           <div class="playground-reply">
-            <ReplyText text={answer.value} format="markdown" />
+            <Markdown text={answer.value} />
           </div>
         </div>
       ) : null}

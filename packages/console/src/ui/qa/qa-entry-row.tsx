@@ -3,8 +3,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { useAction } from '../../hooks.js';
 import { ConfirmDelete } from '../confirm-delete.js';
+import { Markdown } from '../markdown.js';
 import { Notice } from '../notice.js';
-import { ReplyText } from '../playground/reply-text.js';
 import { QaEntryForm } from './qa-entry-form.js';
 
 /**
@@ -62,7 +62,7 @@ export function QaEntryRow(props: {
         {others.length > 0 ? <span class="muted qa-others">Also asked as: {others.join(' · ')}</span> : null}
       </div>
       <div class="playground-reply qa-answer">
-        <ReplyText text={entry.answer} format="markdown" />
+        <Markdown text={entry.answer} />
       </div>
       {tags.length > 0 ? (
         <ul class="tag-list" aria-label="Tags">
