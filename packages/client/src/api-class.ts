@@ -8,6 +8,19 @@ type SentMethod = (
   options?: RequestOptions,
 ) => Promise<unknown> | PagePromise<ListPage, unknown>;
 
+/**
+ * A method that sends one operation: its input object (optional when `undefined` is one of its values) and
+ * the request options, answering the operation's body.
+ */
+export type Sends<I, R> = undefined extends I
+  ? (input?: I, options?: RequestOptions) => Promise<R>
+  : (input: I, options?: RequestOptions) => Promise<R>;
+
+/** A method that sends a list operation: awaited, one page of type `Page`; iterated, each `Item` of every page. */
+export type Lists<I, Page extends ListPage, Item> = undefined extends I
+  ? (input?: I, options?: RequestOptions) => PagePromise<Page, Item>
+  : (input: I, options?: RequestOptions) => PagePromise<Page, Item>;
+
 /** `I` when its members are exactly the entries of table `T`, each a method as `SentMethod` says. */
 type MethodsOf<I, T> = { readonly [K in keyof I]: K extends keyof T ? SentMethod : never } & {
   readonly [K in keyof T]: SentMethod;

@@ -21,8 +21,7 @@ import type {
   UpdateBotInput,
   UpdateBotWebchatInput,
 } from './admin-types.js';
-import { apiClass } from './api-class.js';
-import type { PagePromise, RequestOptions } from './core.js';
+import { apiClass, type Lists, type Sends } from './api-class.js';
 import type {
   BotConversation,
   BotConversationInput,
@@ -49,113 +48,96 @@ import type {
 } from './qa-types.js';
 
 /** The bots of a workspace (`/v1/admin/bots`): bots, their access keys, webchat, chat secrets, logs, usage. */
-export interface BotsApi {
+export type BotsApi = {
   /** Lists the workspace's bots (`GET /v1/admin/bots`): await for a page, `for await` for every bot. */
-  listBots(input?: ListBotsInput, options?: RequestOptions): PagePromise<ListBotsPage, BotSummary>;
+  listBots: Lists<ListBotsInput | undefined, ListBotsPage, BotSummary>;
   /** Creates a bot (`POST /v1/admin/bots`). */
-  createBot(input?: CreateBotInput, options?: RequestOptions): Promise<BotResponse>;
+  createBot: Sends<CreateBotInput | undefined, BotResponse>;
   /** Gets a bot with every field. */
-  getBot(input: IdInput, options?: RequestOptions): Promise<BotResponse>;
+  getBot: Sends<IdInput, BotResponse>;
   /** Changes a bot's fields; a `null` tag value removes that tag. */
-  updateBot(input: UpdateBotInput, options?: RequestOptions): Promise<BotResponse>;
+  updateBot: Sends<UpdateBotInput, BotResponse>;
   /** Deletes a bot. */
-  deleteBot(input: IdInput, options?: RequestOptions): Promise<EmptyResponse>;
+  deleteBot: Sends<IdInput, EmptyResponse>;
   /** Lists a bot's access keys (never their values). */
-  listBotAccessKeys(input: IdInput, options?: RequestOptions): Promise<ListKeysResponse>;
+  listBotAccessKeys: Sends<IdInput, ListKeysResponse>;
   /** Creates a bot access key (`bak_…`); `key.value` is shown only in this answer. */
-  createBotAccessKey(input: CreateBotAccessKeyInput, options?: RequestOptions): Promise<CreateKeyResponse>;
+  createBotAccessKey: Sends<CreateBotAccessKeyInput, CreateKeyResponse>;
   /** Revokes a bot access key. */
-  revokeBotAccessKey(input: RevokeBotAccessKeyInput, options?: RequestOptions): Promise<EmptyResponse>;
+  revokeBotAccessKey: Sends<RevokeBotAccessKeyInput, EmptyResponse>;
   /** Gets a bot's dashboard webchat configuration. */
-  getBotWebchat(input: IdInput, options?: RequestOptions): Promise<BotWebchat>;
+  getBotWebchat: Sends<IdInput, BotWebchat>;
   /** Replaces a bot's dashboard webchat configuration (every field is checked; bad ones are named). */
-  updateBotWebchat(input: UpdateBotWebchatInput, options?: RequestOptions): Promise<BotWebchat>;
+  updateBotWebchat: Sends<UpdateBotWebchatInput, BotWebchat>;
   /** The bot's Chat API secrets: the user key secret (verified identity) and the webhook secret. */
-  getBotChat(input: IdInput, options?: RequestOptions): Promise<BotChatSecretsResponse>;
+  getBotChat: Sends<IdInput, BotChatSecretsResponse>;
   /** Replaces both chat secrets of a bot: every user key signed with the old one stops working. */
-  rotateBotChatSecrets(input: IdInput, options?: RequestOptions): Promise<BotChatSecretsResponse>;
+  rotateBotChatSecrets: Sends<IdInput, BotChatSecretsResponse>;
   /** A bot's request log, newest first: await for a page, `for await` for every line. */
-  getBotLogs(input: GetBotLogsInput, options?: RequestOptions): PagePromise<GetBotLogsResponse, LogEntry>;
+  getBotLogs: Lists<GetBotLogsInput, GetBotLogsResponse, LogEntry>;
   /** A bot's usage figures: its File Storage bytes (`storage_count`) against the per-bot quota. */
-  listBotUsages(input: IdInput, options?: RequestOptions): Promise<ListBotUsagesResponse>;
+  listBotUsages: Sends<IdInput, ListBotUsagesResponse>;
   /**
    * A bot's conversations, most recent activity first (`GET /v1/admin/bots/{id}/conversations`), each with
    * its latest message and flags; `feedback: 'negative'` and `unanswered: true` filter. Await for a page,
    * `for await` for every conversation.
    */
-  listBotConversations(
-    input: ListBotConversationsInput,
-    options?: RequestOptions,
-  ): PagePromise<ListBotConversationsPage, BotConversation>;
+  listBotConversations: Lists<ListBotConversationsInput, ListBotConversationsPage, BotConversation>;
   /** One conversation of a bot, as the inbox lists it. */
-  getBotConversation(
-    input: BotConversationInput,
-    options?: RequestOptions,
-  ): Promise<GetBotConversationResponse>;
+  getBotConversation: Sends<BotConversationInput, GetBotConversationResponse>;
   /**
    * A conversation's transcript, oldest first: authors, texts, and for the bot's replies their sources,
    * answer mode, retrieval details and feedback. Await for a page, `for await` for every message.
    */
-  listBotConversationMessages(
-    input: ListBotConversationMessagesInput,
-    options?: RequestOptions,
-  ): PagePromise<ListBotConversationMessagesPage, BotConversationMessage>;
+  listBotConversationMessages: Lists<
+    ListBotConversationMessagesInput,
+    ListBotConversationMessagesPage,
+    BotConversationMessage
+  >;
   /**
    * Who answers a conversation (human handoff): `bot`, `pending` (waiting for a person), `assigned` (to a
    * person) or `resolved` (the bot answers again).
    */
-  getConversationHandoff(
-    input: BotConversationInput,
-    options?: RequestOptions,
-  ): Promise<ConversationHandoffResponse>;
+  getConversationHandoff: Sends<BotConversationInput, ConversationHandoffResponse>;
   /**
    * Changes who answers a conversation: `request`, `take` (yourself), `assign` (`memberId`), `hand_back` or
    * `resolve`; the visitor is told, the bot is silent while pending or assigned. 409 when the action does not
    * apply to the conversation's state.
    */
-  changeConversationHandoff(
-    input: ChangeConversationHandoffInput,
-    options?: RequestOptions,
-  ): Promise<ConversationHandoffResponse>;
+  changeConversationHandoff: Sends<ChangeConversationHandoffInput, ConversationHandoffResponse>;
   /**
    * A person's message in a conversation, under their name; the conversation is theirs from then on (taken
    * over unless already assigned to them; 409 when another person has it).
    */
-  createAgentMessage(
-    input: CreateAgentMessageInput,
-    options?: RequestOptions,
-  ): Promise<CreateAgentMessageResponse>;
+  createAgentMessage: Sends<CreateAgentMessageInput, CreateAgentMessageResponse>;
   /**
    * What a bot's conversations say over the last 7, 30 or 90 days (`GET /v1/admin/bots/{id}/insights`):
    * conversations, messages, answered vs not-found replies, feedback, a per-day series and the top
    * unanswered questions grouped by similar wording or meaning.
    */
-  getBotInsights(input: GetBotInsightsInput, options?: RequestOptions): Promise<GetBotInsightsResponse>;
+  getBotInsights: Sends<GetBotInsightsInput, GetBotInsightsResponse>;
   /**
    * The reply the bot would give to `question` in a conversation (`POST /v1/admin/bots/{id}/answer-preview`):
    * its knowledge answers' text, sources and retrieval details; nothing is stored.
    */
-  previewBotAnswer(input: PreviewBotAnswerInput, options?: RequestOptions): Promise<BotAnswerPreview>;
+  previewBotAnswer: Sends<PreviewBotAnswerInput, BotAnswerPreview>;
   /**
    * A bot's Q&A entries, oldest first (`GET /v1/admin/bots/{id}/qa`); `search` narrows to entries whose
    * wordings, answer or tags hold the text. Await for a page, `for await` for every entry.
    */
-  listQaEntries(
-    input: ListQaEntriesInput,
-    options?: RequestOptions,
-  ): PagePromise<ListQaEntriesPage, BotQaEntry>;
+  listQaEntries: Lists<ListQaEntriesInput, ListQaEntriesPage, BotQaEntry>;
   /**
    * Adds a Q&A entry (`POST /v1/admin/bots/{id}/qa`): a visitor question close to one of its wordings is
    * answered with its answer (Markdown; links only to http(s), mailto: and tel:) before any passage search.
    */
-  createQaEntry(input: CreateQaEntryInput, options?: RequestOptions): Promise<QaEntryAnswer>;
+  createQaEntry: Sends<CreateQaEntryInput, QaEntryAnswer>;
   /** One Q&A entry of a bot. */
-  getQaEntry(input: QaEntryInput, options?: RequestOptions): Promise<QaEntryAnswer>;
+  getQaEntry: Sends<QaEntryInput, QaEntryAnswer>;
   /** Replaces a Q&A entry's wordings and answer (absent `tags`, `enabled`, `knowledgeBaseId` are kept). */
-  updateQaEntry(input: UpdateQaEntryInput, options?: RequestOptions): Promise<QaEntryAnswer>;
+  updateQaEntry: Sends<UpdateQaEntryInput, QaEntryAnswer>;
   /** Deletes a Q&A entry. */
-  deleteQaEntry(input: QaEntryInput, options?: RequestOptions): Promise<EmptyResponse>;
-}
+  deleteQaEntry: Sends<QaEntryInput, EmptyResponse>;
+};
 
 /** Sends each method of `BotsApi` as its entry of `BOT_OPERATIONS`. */
 export const BotsApi = apiClass(BOT_OPERATIONS).implementing<BotsApi>({

@@ -1,6 +1,6 @@
 import type { ChatConversation, ChatMessage, ChatUser } from '@parley/protocol';
 import type { EmptyResponse, IdInput, NoInput, PageInput } from './admin-types.js';
-import { apiClass } from './api-class.js';
+import { apiClass, type Lists, type Sends } from './api-class.js';
 import type {
   AddParticipantInput,
   ChatFileResult,
@@ -22,85 +22,72 @@ import type {
   ParticipantInput,
   ParticipantResult,
 } from './chat-types.js';
-import type { PagePromise, RequestOptions } from './core.js';
 import { CHAT_OPERATIONS } from './operations.js';
 
 /** The operations `ChatClient` sends as its methods; `listen` (the live stream) is its own. */
 const { listen: _listen, ...SENT } = CHAT_OPERATIONS;
 
 /** The operations of the Chat API of one bot, as the methods of `ChatClient`. */
-export interface ChatApi {
+export type ChatApi = {
   // ---- users ----
 
   /** Creates an anonymous chat user (no key needed); answers it with its `key`. */
-  createUser(input?: ChatUserInput, options?: RequestOptions): Promise<CreateChatUserResult>;
+  createUser: Sends<ChatUserInput | undefined, CreateChatUserResult>;
   /**
    * Verified identity: with a `userKey` your backend signed (`signUserKey`) for its own user id, the user is
    * created on first use and found after. `input` applies on creation only.
    */
-  getOrCreateUser(input?: ChatUserInput, options?: RequestOptions): Promise<ChatUserResult>;
+  getOrCreateUser: Sends<ChatUserInput | undefined, ChatUserResult>;
   /** The caller. */
-  getUser(input?: NoInput, options?: RequestOptions): Promise<ChatUserResult>;
+  getUser: Sends<NoInput | undefined, ChatUserResult>;
   /** Updates the caller (`null` clears a field). */
-  updateUser(input: ChatUserInput, options?: RequestOptions): Promise<ChatUserResult>;
+  updateUser: Sends<ChatUserInput, ChatUserResult>;
   /** Deletes the caller with its messages, events and participations. */
-  deleteUser(input?: NoInput, options?: RequestOptions): Promise<EmptyResponse>;
+  deleteUser: Sends<NoInput | undefined, EmptyResponse>;
 
   // ---- conversations ----
 
   /** Creates a conversation with the caller as participant. */
-  createConversation(input?: CreateConversationInput, options?: RequestOptions): Promise<ConversationResult>;
+  createConversation: Sends<CreateConversationInput | undefined, ConversationResult>;
   /** The conversation with this id if the caller takes part in it, else a new one with that id. */
-  getOrCreateConversation(
-    input: CreateConversationInput,
-    options?: RequestOptions,
-  ): Promise<ConversationResult>;
+  getOrCreateConversation: Sends<CreateConversationInput, ConversationResult>;
   /** The caller's conversations, most recently active first (the bot: all of them). */
-  listConversations(
-    input?: PageInput,
-    options?: RequestOptions,
-  ): PagePromise<ListConversationsResult, ChatConversation>;
+  listConversations: Lists<PageInput | undefined, ListConversationsResult, ChatConversation>;
   /** A conversation the caller takes part in. */
-  getConversation(input: IdInput, options?: RequestOptions): Promise<ConversationResult>;
+  getConversation: Sends<IdInput, ConversationResult>;
   /** Deletes a conversation with its messages, events and participants. */
-  deleteConversation(input: IdInput, options?: RequestOptions): Promise<EmptyResponse>;
+  deleteConversation: Sends<IdInput, EmptyResponse>;
 
   // ---- messages ----
 
   /** Messages of a conversation, newest first: await for a page, `for await` for every message. */
-  listMessages(
-    input: ConversationPageInput,
-    options?: RequestOptions,
-  ): PagePromise<ListMessagesResult, ChatMessage>;
+  listMessages: Lists<ConversationPageInput, ListMessagesResult, ChatMessage>;
   /** Posts a message (payload at most 128 KB as JSON). */
-  createMessage(input: CreateMessageInput, options?: RequestOptions): Promise<MessageResult>;
+  createMessage: Sends<CreateMessageInput, MessageResult>;
   /** A message of a conversation the caller may read. */
-  getMessage(input: IdInput, options?: RequestOptions): Promise<MessageResult>;
+  getMessage: Sends<IdInput, MessageResult>;
   /** Deletes a message (its author or the bot). */
-  deleteMessage(input: IdInput, options?: RequestOptions): Promise<EmptyResponse>;
+  deleteMessage: Sends<IdInput, EmptyResponse>;
   /** Feedback on a bot message (when the bot's webchat configuration has `feedbackEnabled`). */
-  setMessageFeedback(input: MessageFeedbackInput, options?: RequestOptions): Promise<MessageResult>;
+  setMessageFeedback: Sends<MessageFeedbackInput, MessageResult>;
 
   // ---- events ----
 
   /** Sends a custom event into a conversation. */
-  createEvent(input: CreateEventInput, options?: RequestOptions): Promise<EventResult>;
+  createEvent: Sends<CreateEventInput, EventResult>;
   /** An event of a conversation the caller may read. */
-  getEvent(input: IdInput, options?: RequestOptions): Promise<EventResult>;
+  getEvent: Sends<IdInput, EventResult>;
 
   // ---- participants ----
 
   /** Participants of a conversation, in the order they joined. */
-  listParticipants(
-    input: ConversationPageInput,
-    options?: RequestOptions,
-  ): PagePromise<ListParticipantsResult, ChatUser>;
+  listParticipants: Lists<ConversationPageInput, ListParticipantsResult, ChatUser>;
   /** Adds a user of the bot to a conversation. */
-  addParticipant(input: AddParticipantInput, options?: RequestOptions): Promise<ParticipantResult>;
+  addParticipant: Sends<AddParticipantInput, ParticipantResult>;
   /** One participant of a conversation. */
-  getParticipant(input: ParticipantInput, options?: RequestOptions): Promise<ParticipantResult>;
+  getParticipant: Sends<ParticipantInput, ParticipantResult>;
   /** Removes a participant: oneself, or anyone for the conversation's creator and the bot. */
-  removeParticipant(input: ParticipantInput, options?: RequestOptions): Promise<EmptyResponse>;
+  removeParticipant: Sends<ParticipantInput, EmptyResponse>;
 
   // ---- files ----
 
@@ -108,8 +95,8 @@ export interface ChatApi {
    * Starts a chat file upload (when the bot's webchat configuration has `allowFileUpload`): PUT the bytes to
    * `file.uploadUrl`, then send a `file` or `image` message with `file.url`. `uploadFile` does both.
    */
-  createFile(input: CreateChatFileInput, options?: RequestOptions): Promise<ChatFileResult>;
-}
+  createFile: Sends<CreateChatFileInput, ChatFileResult>;
+};
 
 /** Sends each method of `ChatApi` as its entry of `CHAT_OPERATIONS`, `botId` filled by the chat client. */
 export const ChatApi = apiClass(SENT).implementing<ChatApi, 'botId'>({

@@ -1,7 +1,6 @@
 import type { FileObject } from '@parley/protocol';
 import type { EmptyResponse, PageInput } from './admin-types.js';
-import { apiClass } from './api-class.js';
-import type { PagePromise, RequestOptions } from './core.js';
+import { apiClass, type Lists, type Sends } from './api-class.js';
 import type {
   CopyFileInput,
   FileIdInput,
@@ -24,52 +23,46 @@ import type {
 import { FILE_OPERATIONS } from './operations.js';
 
 /** The files of a bot (`/v1/files`, `x-bot-id`: the client's `botId` or `options.botId`): records, tags, search, passages. */
-export interface FilesApi {
+export type FilesApi = {
   /**
    * Creates a file record, or replaces the one with the same key (`PUT /v1/files`); answers it with the
    * `uploadUrl` to PUT exactly `size` bytes to. `uploadFile` does both steps.
    */
-  upsertFile(input: UpsertFileInput, options?: RequestOptions): Promise<UpsertFileResponse>;
+  upsertFile: Sends<UpsertFileInput, UpsertFileResponse>;
   /**
    * Lists the bot's files the caller may access: await for a page, `for await` for every file.
    * `tags` filters like listBots' (`{ team: 'sales' }`, `{ team: { not: 'x' } }`, …); `keyContains` keeps the
    * keys containing a text (case-insensitive), `status` the files in one of the states given.
    */
-  listFiles(input?: ListFilesInput, options?: RequestOptions): PagePromise<ListFilesResponse, FileObject>;
+  listFiles: Lists<ListFilesInput | undefined, ListFilesResponse, FileObject>;
   /** Gets a file by id or key; its `url` downloads it (signed and short-lived unless `public_content`). */
-  getFile(input: FileIdInput, options?: RequestOptions): Promise<FileResponse>;
+  getFile: Sends<FileIdInput, FileResponse>;
   /** Changes a file's tags, metadata, access policies or expiry; a `null` tag value removes the tag. */
-  updateFileMetadata(input: UpdateFileMetadataInput, options?: RequestOptions): Promise<FileResponse>;
+  updateFileMetadata: Sends<UpdateFileMetadataInput, FileResponse>;
   /** Deletes a file (id or key), its content and its passages. */
-  deleteFile(input: FileIdInput, options?: RequestOptions): Promise<EmptyResponse>;
+  deleteFile: Sends<FileIdInput, EmptyResponse>;
   /**
    * Copies a file to `destinationKey`, on the same bot or on `destinationBotId` (sent as
    * `x-destination-bot-id`); `overwrite` replaces a file already there (else 409 AlreadyExists).
    */
-  copyFile(input: CopyFileInput, options?: RequestOptions): Promise<FileResponse>;
+  copyFile: Sends<CopyFileInput, FileResponse>;
   /** The tag keys the bot's files use: await for a page, `for await` for every key. */
-  listFileTags(input?: PageInput, options?: RequestOptions): PagePromise<ListFileTagsResponse, string>;
+  listFileTags: Lists<PageInput | undefined, ListFileTagsResponse, string>;
   /** The values one tag key takes on the bot's files: await for a page, `for await` for every value. */
-  listFileTagValues(
-    input: ListFileTagValuesInput,
-    options?: RequestOptions,
-  ): PagePromise<ListFileTagValuesResponse, string>;
+  listFileTagValues: Lists<ListFileTagValuesInput, ListFileTagValuesResponse, string>;
   /**
    * The passages of the indexed files the caller may read that best match `query` (at most 1 KB), best
    * first; `mode` picks hybrid (default), lexical or semantic ranking. `tags` filters the files,
    * `knowledgeBaseIds` keeps the files linked to those knowledge bases.
    */
-  searchFiles(input: SearchFilesInput, options?: RequestOptions): Promise<SearchFilesResponse>;
+  searchFiles: Sends<SearchFilesInput, SearchFilesResponse>;
   /** The stored passages of a file, in order: await for a page (`limit` ≤ 200), `for await` for all. */
-  listFilePassages(
-    input: ListFilePassagesInput,
-    options?: RequestOptions,
-  ): PagePromise<ListFilePassagesResponse, FilePassageItem>;
+  listFilePassages: Lists<ListFilePassagesInput, ListFilePassagesResponse, FilePassageItem>;
   /** Replaces a file's passages with your own chunks; they are embedded in the background. */
-  setFilePassages(input: SetFilePassagesInput, options?: RequestOptions): Promise<FileResponse>;
+  setFilePassages: Sends<SetFilePassagesInput, FileResponse>;
   /** Indexes a file again without a new upload (after `indexing_failed`, or for a new model); turns `index` on. */
-  reindexFile(input: FileIdInput, options?: RequestOptions): Promise<FileResponse>;
-}
+  reindexFile: Sends<FileIdInput, FileResponse>;
+};
 
 /** Sends each method of `FilesApi` as its entry of `FILE_OPERATIONS`. */
 export const FilesApi = apiClass(FILE_OPERATIONS).implementing<FilesApi>({

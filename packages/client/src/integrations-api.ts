@@ -14,42 +14,32 @@ import type {
   PageInput,
   RevokeIntegrationKeyInput,
 } from './admin-types.js';
-import { apiClass } from './api-class.js';
-import type { PagePromise, RequestOptions } from './core.js';
+import { apiClass, type Lists, type Sends } from './api-class.js';
 import { INTEGRATION_OPERATIONS } from './operations.js';
 
 /** Integrations of a workspace (`/v1/admin/integrations`), installed on bots with keys of their own. */
-export interface IntegrationsApi {
+export type IntegrationsApi = {
   /** Lists the workspace's integrations. */
-  listIntegrations(
-    input?: PageInput,
-    options?: RequestOptions,
-  ): PagePromise<ListIntegrationsResponse, Integration>;
+  listIntegrations: Lists<PageInput | undefined, ListIntegrationsResponse, Integration>;
   /** Creates an integration. */
-  createIntegration(input: CreateIntegrationInput, options?: RequestOptions): Promise<IntegrationResponse>;
+  createIntegration: Sends<CreateIntegrationInput, IntegrationResponse>;
   /** Gets an integration. */
-  getIntegration(input: IdInput, options?: RequestOptions): Promise<IntegrationResponse>;
+  getIntegration: Sends<IdInput, IntegrationResponse>;
   /** Deletes an integration. */
-  deleteIntegration(input: IdInput, options?: RequestOptions): Promise<EmptyResponse>;
+  deleteIntegration: Sends<IdInput, EmptyResponse>;
   /** Lists the integrations installed on a bot. */
-  listBotIntegrations(input: IdInput, options?: RequestOptions): Promise<ListBotIntegrationsResponse>;
+  listBotIntegrations: Sends<IdInput, ListBotIntegrationsResponse>;
   /** Installs an integration on bot `id`. */
-  installIntegration(
-    input: BotIntegrationInput,
-    options?: RequestOptions,
-  ): Promise<InstallIntegrationResponse>;
+  installIntegration: Sends<BotIntegrationInput, InstallIntegrationResponse>;
   /** Uninstalls an integration from bot `id`, revoking its keys there. */
-  uninstallIntegration(input: BotIntegrationInput, options?: RequestOptions): Promise<EmptyResponse>;
+  uninstallIntegration: Sends<BotIntegrationInput, EmptyResponse>;
   /** Lists the keys of an integration installed on bot `id` (never their values). */
-  listIntegrationKeys(input: BotIntegrationInput, options?: RequestOptions): Promise<ListKeysResponse>;
+  listIntegrationKeys: Sends<BotIntegrationInput, ListKeysResponse>;
   /** Creates a key (`iak_…`) for an integration installed on bot `id`; `key.value` is shown only here. */
-  createIntegrationKey(
-    input: CreateIntegrationKeyInput,
-    options?: RequestOptions,
-  ): Promise<CreateKeyResponse>;
+  createIntegrationKey: Sends<CreateIntegrationKeyInput, CreateKeyResponse>;
   /** Revokes a key of an integration installed on bot `id`. */
-  revokeIntegrationKey(input: RevokeIntegrationKeyInput, options?: RequestOptions): Promise<EmptyResponse>;
-}
+  revokeIntegrationKey: Sends<RevokeIntegrationKeyInput, EmptyResponse>;
+};
 
 /** Sends each method of `IntegrationsApi` as its entry of `INTEGRATION_OPERATIONS`. */
 export const IntegrationsApi = apiClass(INTEGRATION_OPERATIONS).implementing<IntegrationsApi>({

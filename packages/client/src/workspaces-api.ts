@@ -15,57 +15,47 @@ import type {
   UpdateWorkspaceInput,
   UpdateWorkspaceMemberInput,
 } from './admin-types.js';
-import { apiClass } from './api-class.js';
-import type { PagePromise, RequestOptions } from './core.js';
+import { apiClass, type Lists, type Sends } from './api-class.js';
 import { WORKSPACE_OPERATIONS } from './operations.js';
 
 /**
  * Workspaces (`/v1/admin/workspaces`) and their members (`/v1/admin/workspace-members`). Operations on a
  * workspace named in the path send that id as `x-workspace-id`, whatever the default.
  */
-export interface WorkspacesApi {
+export type WorkspacesApi = {
   /** Lists the workspaces the token's account belongs to (no `x-workspace-id` needed). */
-  listWorkspaces(input?: PageInput, options?: RequestOptions): PagePromise<ListWorkspacesResponse, Workspace>;
+  listWorkspaces: Lists<PageInput | undefined, ListWorkspacesResponse, Workspace>;
   /** Creates a workspace owned by the token's account; answers the workspace (no wrapper). */
-  createWorkspace(input: CreateWorkspaceInput, options?: RequestOptions): Promise<Workspace>;
+  createWorkspace: Sends<CreateWorkspaceInput, Workspace>;
   /** Gets a workspace (no wrapper). */
-  getWorkspace(input: IdInput, options?: RequestOptions): Promise<Workspace>;
+  getWorkspace: Sends<IdInput, Workspace>;
   /** Changes a workspace's settings; answers the workspace (no wrapper). */
-  updateWorkspace(input: UpdateWorkspaceInput, options?: RequestOptions): Promise<Workspace>;
+  updateWorkspace: Sends<UpdateWorkspaceInput, Workspace>;
   /** Deletes a workspace and everything in it (owner only). */
-  deleteWorkspace(input: IdInput, options?: RequestOptions): Promise<EmptyResponse>;
+  deleteWorkspace: Sends<IdInput, EmptyResponse>;
   /** A workspace's usage figures for the current period. */
-  listWorkspaceUsages(input: IdInput, options?: RequestOptions): Promise<ListWorkspaceUsagesResponse>;
+  listWorkspaceUsages: Sends<IdInput, ListWorkspaceUsagesResponse>;
   /** A workspace's audit records, newest first (manager and above): await for a page, `for await` for all. */
-  getAuditRecords(
-    input: GetAuditRecordsInput,
-    options?: RequestOptions,
-  ): PagePromise<GetAuditRecordsResponse, AuditRecord>;
+  getAuditRecords: Lists<GetAuditRecordsInput, GetAuditRecordsResponse, AuditRecord>;
 
   // ---- members ----
 
   /** Lists the workspace's members and pending invitations. */
-  listWorkspaceMembers(
-    input?: PageInput,
-    options?: RequestOptions,
-  ): PagePromise<ListWorkspaceMembersResponse, Member>;
+  listWorkspaceMembers: Lists<PageInput | undefined, ListWorkspaceMembersResponse, Member>;
   /** The caller's own membership of the workspace (`GET /workspace-members/me`). */
-  getWorkspaceMember(input?: NoInput, options?: RequestOptions): Promise<Member>;
+  getWorkspaceMember: Sends<NoInput | undefined, Member>;
   /** A member of the workspace by member id. */
-  getWorkspaceMemberById(input: IdInput, options?: RequestOptions): Promise<Member>;
+  getWorkspaceMemberById: Sends<IdInput, Member>;
   /**
    * Invites a member by e-mail: the answer carries a one-time `invitation.code` to hand to that person
    * (see `acceptInvitation`); the member is `invited` and holds no role until the person accepts.
    */
-  addWorkspaceMember(
-    input: AddWorkspaceMemberInput,
-    options?: RequestOptions,
-  ): Promise<AddWorkspaceMemberResponse>;
+  addWorkspaceMember: Sends<AddWorkspaceMemberInput, AddWorkspaceMemberResponse>;
   /** Changes a member's role. */
-  updateWorkspaceMember(input: UpdateWorkspaceMemberInput, options?: RequestOptions): Promise<Member>;
+  updateWorkspaceMember: Sends<UpdateWorkspaceMemberInput, Member>;
   /** Removes a member (or withdraws an invitation). */
-  removeWorkspaceMember(input: IdInput, options?: RequestOptions): Promise<EmptyResponse>;
-}
+  removeWorkspaceMember: Sends<IdInput, EmptyResponse>;
+};
 
 /** Sends each method of `WorkspacesApi` as its entry of `WORKSPACE_OPERATIONS`. */
 export const WorkspacesApi = apiClass(WORKSPACE_OPERATIONS).implementing<WorkspacesApi>({
