@@ -6,6 +6,7 @@ import { useLoad, useOwnMember } from '../../hooks.js';
 import { mayHandoff } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { Notice } from '../notice.js';
+import { AnswerTheseQuestions } from '../qa/answer-this.js';
 import { HandoffDesk } from './handoff-desk.js';
 import { LIVE_EVERY_MS } from './inbox-page.js';
 import { TranscriptMessage } from './transcript-message.js';
@@ -68,6 +69,7 @@ function Transcript({ botId, conversationId }: { botId: string; conversationId: 
               <TranscriptMessage key={m.id} botId={botId} message={m} />
             ))}
           </ol>
+          <AnswerTheseQuestions botId={botId} messages={messages.data} />
         </>
       )}
       {mayHandoff(me.data?.role) ? (

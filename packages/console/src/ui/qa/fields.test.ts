@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ASK_PARAM, answerThisHref, formatTags, parseTags, wordingsOf } from './fields.js';
+import { ASK_PARAM, answerThisHref, formatTags, parseTags, questionsToAnswer, wordingsOf } from './fields.js';
 
 describe('Q&A entry form fields', () => {
   it('takes wordings one per line, squeezing spaces and dropping blanks and repeats', () => {
@@ -22,5 +22,32 @@ describe('Q&A entry form fields', () => {
     expect(href.startsWith('/console/bots/bot%201/qa?')).toBe(true);
     const params = new URL(href, 'http://x').searchParams;
     expect(params.get(ASK_PARAM)).toBe('Refunds & returns?\nMoney back');
+  });
+
+  it('finds the questions of a transcript the bot found nothing for or got a thumbs down on', () => {
+    const bot = (answer: string, feedback?: 'positive' | 'negative') => ({
+      author: 'bot',
+      text: 'reply',
+      answer,
+      ...(feedback ? { feedback: { value: feedback } } : {}),
+    });
+    const visitor = (text: string) => ({ author: 'visitor', text });
+    expect(
+      questionsToAnswer([
+        visitor('hi'),
+        bot('small_talk'),
+        visitor('where is my parcel'),
+        bot('not_found'),
+        visitor('refunds?'),
+        bot('passages', 'negative'),
+        visitor('warranty?'),
+        bot('passages', 'positive'),
+        visitor('Where is my parcel'),
+        bot('not_found'),
+        { author: 'agent', text: 'Let me check', answer: 'human' },
+        visitor('still there?'),
+      ]),
+    ).toEqual(['where is my parcel', 'refunds?']);
+    expect(questionsToAnswer([visitor('nobody answered yet')])).toEqual([]);
   });
 });

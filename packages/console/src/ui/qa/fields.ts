@@ -49,3 +49,29 @@ export function answerThisHref(botId: string, wordings: string[]): string {
   const ask = new URLSearchParams({ [ASK_PARAM]: wordingsOf(wordings.join('\n')).join('\n') });
   return `/console/bots/${encodeURIComponent(botId)}/qa?${ask}`;
 }
+
+/** A message of a transcript as "Answer this" reads it (the inbox's messages). */
+export interface TranscriptTurn {
+  author: string;
+  text: string;
+  answer?: string | undefined;
+  feedback?: { value: string } | undefined;
+}
+
+/**
+ * The visitor questions of a transcript a Q&A entry could answer: each one a bot reply found nothing for or got
+ * a thumbs down on (the visitor's last message before that reply), in order, repeats dropped.
+ * @example questionsToAnswer([{author: 'visitor', text: 'Refunds?'}, {author: 'bot', text: '…', answer: 'not_found'}]) // ['Refunds?']
+ */
+export function questionsToAnswer(turns: readonly TranscriptTurn[]): string[] {
+  const questions: string[] = [];
+  let asked: string | undefined;
+  for (const turn of turns) {
+    if (turn.author === 'visitor') asked = turn.text;
+    else if (turn.author === 'bot' && asked !== undefined) {
+      if (turn.answer === 'not_found' || turn.feedback?.value === 'negative') questions.push(asked);
+      asked = undefined;
+    }
+  }
+  return wordingsOf(questions.join('\n'));
+}
