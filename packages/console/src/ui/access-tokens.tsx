@@ -4,6 +4,7 @@ import { useForm } from '../form.js';
 import { useAction, useLoad } from '../hooks.js';
 import { ExpirySelect, expiryFromDays } from './expiry-select.js';
 import { Field } from './field.js';
+import { ListState } from './list-state.js';
 import { Notice } from './notice.js';
 import { SecretValue } from './secret-value.js';
 import { TokenRow } from './token-row.js';
@@ -63,33 +64,34 @@ export function AccessTokens({
     <div class="card stack">
       <h2>{words.title}</h2>
       <p class="muted">{words.intro}</p>
-      <Notice error={tokens.error} />
-      {tokens.data === undefined ? (
-        tokens.loading ? (
-          <p role="status">Loading…</p>
-        ) : null
-      ) : tokens.data.length === 0 ? (
-        <p class="empty">No {noun}s yet.</p>
-      ) : (
-        <ul class="list" aria-label={words.title}>
-          {tokens.data.map((token) => (
-            <TokenRow
-              key={token.id}
-              token={token}
-              noun={noun}
-              revoke={mayChange ? () => revoke(token) : undefined}
-              onRevoked={() => {
-                // The value just shown is of no use once revoked: it goes with its notice.
-                if (created?.id === token.id) {
-                  setCreated(undefined);
-                  setNotice(undefined);
-                }
-                tokens.reload();
-              }}
-            />
-          ))}
-        </ul>
-      )}
+      <ListState
+        error={tokens.error}
+        loading={tokens.loading}
+        items={tokens.data}
+        loadingWords="Loading…"
+        empty={`No ${noun}s yet.`}
+      >
+        {(list) => (
+          <ul class="list" aria-label={words.title}>
+            {list.map((token) => (
+              <TokenRow
+                key={token.id}
+                token={token}
+                noun={noun}
+                revoke={mayChange ? () => revoke(token) : undefined}
+                onRevoked={() => {
+                  // The value just shown is of no use once revoked: it goes with its notice.
+                  if (created?.id === token.id) {
+                    setCreated(undefined);
+                    setNotice(undefined);
+                  }
+                  tokens.reload();
+                }}
+              />
+            ))}
+          </ul>
+        )}
+      </ListState>
       {mayChange ? (
         <form class="stack" onSubmit={form.submit} aria-label={`Create ${noun}`}>
           <div class="token-form">

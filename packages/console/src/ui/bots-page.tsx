@@ -3,7 +3,7 @@ import { formatDateTime } from '../format.js';
 import { useLoad, useOwnMember } from '../hooks.js';
 import { mayEditBots } from '../roles.js';
 import { CreateBotForm } from './create-bot-form.js';
-import { Notice } from './notice.js';
+import { ListState } from './list-state.js';
 
 /** The bots of the chosen workspace, by name, and the form that creates one. */
 export function BotsPage() {
@@ -29,29 +29,30 @@ export function BotsPage() {
         <p class="muted">in {workspace.name}</p>
       </div>
       {mayCreate ? <CreateBotForm onCreated={bots.reload} /> : null}
-      <Notice error={bots.error} />
-      {bots.data === undefined ? (
-        bots.loading ? (
-          <p role="status">Loading bots…</p>
-        ) : null
-      ) : bots.data.length === 0 ? (
-        <p class="empty">
-          {mayCreate
+      <ListState
+        error={bots.error}
+        loading={bots.loading}
+        items={bots.data}
+        loadingWords="Loading bots…"
+        empty={
+          mayCreate
             ? 'No bots here yet. Name your first bot above and press "Create bot".'
-            : 'No bots here yet. Someone with the developer role or above can create the first one.'}
-        </p>
-      ) : (
-        <ul class="list" aria-label="Bots">
-          {bots.data.map((bot) => (
-            <li key={bot.id} class="list-row">
-              <a href={`/console/bots/${encodeURIComponent(bot.id)}`} class="list-title">
-                {bot.name || 'Unnamed bot'}
-              </a>
-              <span class="muted">Created {formatDateTime(bot.createdAt)}</span>
-            </li>
-          ))}
-        </ul>
-      )}
+            : 'No bots here yet. Someone with the developer role or above can create the first one.'
+        }
+      >
+        {(list) => (
+          <ul class="list" aria-label="Bots">
+            {list.map((bot) => (
+              <li key={bot.id} class="list-row">
+                <a href={`/console/bots/${encodeURIComponent(bot.id)}`} class="list-title">
+                  {bot.name || 'Unnamed bot'}
+                </a>
+                <span class="muted">Created {formatDateTime(bot.createdAt)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </ListState>
     </section>
   );
 }

@@ -2,7 +2,7 @@ import type { ListSessionsResponse } from '@parley/client';
 import { useConsole } from '../context.js';
 import { describeUserAgent, formatDateTime } from '../format.js';
 import { useAction } from '../hooks.js';
-import { Notice } from './notice.js';
+import { ListState } from './list-state.js';
 
 type Session = ListSessionsResponse['sessions'][number];
 
@@ -34,39 +34,41 @@ export function SessionsList({
     <div class="card stack">
       <h2>Sessions</h2>
       <p class="muted">The browsers signed in to your account. A session ends after a while unused.</p>
-      <Notice error={error ?? action.error} />
-      {sessions === undefined ? (
-        loading ? (
-          <p role="status">Loading sessions…</p>
-        ) : null
-      ) : (
-        <ul class="list" aria-label="Sessions">
-          {sessions.map((session) => (
-            <li key={session.id} class="list-row">
-              <div>
-                <p class="list-title" id={`session-${session.id}`}>
-                  {describeUserAgent(session.userAgent)}
-                  {session.current ? <span class="badge badge-active">This browser</span> : null}
-                </p>
-                <p class="muted">
-                  {session.address || 'Unknown address'} · last active {formatDateTime(session.lastSeenAt)} ·
-                  ends {formatDateTime(session.expiresAt)}
-                </p>
-              </div>
-              {session.current ? null : (
-                <button
-                  type="button"
-                  onClick={() => end(session)}
-                  disabled={action.pending}
-                  aria-describedby={`session-${session.id}`}
-                >
-                  End session
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <ListState
+        error={error ?? action.error}
+        loading={loading}
+        items={sessions}
+        loadingWords="Loading sessions…"
+      >
+        {(list) => (
+          <ul class="list" aria-label="Sessions">
+            {list.map((session) => (
+              <li key={session.id} class="list-row">
+                <div>
+                  <p class="list-title" id={`session-${session.id}`}>
+                    {describeUserAgent(session.userAgent)}
+                    {session.current ? <span class="badge badge-active">This browser</span> : null}
+                  </p>
+                  <p class="muted">
+                    {session.address || 'Unknown address'} · last active {formatDateTime(session.lastSeenAt)}{' '}
+                    · ends {formatDateTime(session.expiresAt)}
+                  </p>
+                </div>
+                {session.current ? null : (
+                  <button
+                    type="button"
+                    onClick={() => end(session)}
+                    disabled={action.pending}
+                    aria-describedby={`session-${session.id}`}
+                  >
+                    End session
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </ListState>
       <div class="actions">
         <button type="button" class="danger" onClick={endAll} disabled={action.pending}>
           Sign out everywhere

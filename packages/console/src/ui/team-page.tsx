@@ -2,8 +2,8 @@ import { useConsole } from '../context.js';
 import { useLoad, useOwnMember } from '../hooks.js';
 import { grantableRoles, mayChangeMember, mayManageMembers } from '../roles.js';
 import { InviteMemberForm } from './invite-member-form.js';
+import { ListState } from './list-state.js';
 import { MemberRow } from './member-row.js';
-import { Notice } from './notice.js';
 
 /** The chosen workspace's members and pending invitations; owners and administrators invite, change, remove. */
 export function TeamPage() {
@@ -33,24 +33,26 @@ export function TeamPage() {
       ) : me.data ? (
         <p class="hint">Only owners and administrators invite, change and remove members.</p>
       ) : null}
-      <Notice error={members.error ?? me.error} />
-      {members.data === undefined ? (
-        members.loading ? (
-          <p role="status">Loading members…</p>
-        ) : null
-      ) : (
-        <ul class="list" aria-label="Members">
-          {members.data.map((member) => (
-            <MemberRow
-              key={member.id}
-              member={member}
-              isMe={member.id === me.data?.id}
-              roles={mayChangeMember(me.data ?? undefined, member) ? roles : []}
-              onChanged={members.reload}
-            />
-          ))}
-        </ul>
-      )}
+      <ListState
+        error={members.error ?? me.error}
+        loading={members.loading}
+        items={members.data}
+        loadingWords="Loading members…"
+      >
+        {(list) => (
+          <ul class="list" aria-label="Members">
+            {list.map((member) => (
+              <MemberRow
+                key={member.id}
+                member={member}
+                isMe={member.id === me.data?.id}
+                roles={mayChangeMember(me.data ?? undefined, member) ? roles : []}
+                onChanged={members.reload}
+              />
+            ))}
+          </ul>
+        )}
+      </ListState>
     </section>
   );
 }

@@ -4,7 +4,8 @@ import { useConsole } from '../../context.js';
 import { useLoad, useSettled } from '../../hooks.js';
 import { useQueryClient } from '../../query.js';
 import { BotFrame, useRouteBot } from '../bot-frame.js';
-import { Notice } from '../notice.js';
+import { ListState } from '../list-state.js';
+import { Pager, usePager } from '../operations/pager.js';
 import { useBotClient } from './file-status.js';
 import { FileFilters } from './files-filters.js';
 import { FilesTable, type Sort } from './files-table.js';
@@ -42,12 +43,6 @@ function Files({ bot }: { bot: Bot }) {
   const [tag, setTag] = useState({ key: '', value: '' });
   const [sort, setSort] = useState<Sort>({ field: 'updatedAt', direction: 'desc' });
   const [pageSize, setPageSize] = useState(FIRST_PAGE.pageSize ?? 25);
-  // The tokens of the pages up to this one, for the filters they were handed out for: Previous goes back
-  // one; other filters (or sort, or page size) start again from the first page.
-  const [paging, setPaging] = useState<{ filters: string; tokens: (string | undefined)[] }>({
-    filters: '',
-    tokens: [undefined],
-  });
   const keyContains = useSettled(search.trim(), 250);
   const query: ListFilesInput = {
     pageSize,
@@ -57,10 +52,9 @@ function Files({ bot }: { bot: Bot }) {
     ...(status ? { status: [status] } : {}),
     ...(tag.key && tag.value ? { tags: { [tag.key]: tag.value } } : {}),
   };
-  const filters = JSON.stringify(query);
-  const tokens = paging.filters === filters ? paging.tokens : [undefined];
-  const setTokens = (tokens: (string | undefined)[]) => setPaging({ filters, tokens });
-  const token = tokens[tokens.length - 1];
+  // Other filters (or sort, or page size) start again from the first page.
+  const pager = usePager(JSON.stringify(query));
+  const token = pager.token;
   const page = useLoad(pageKey(workspace?.id, bot.id, query, token), () =>
     files.listFiles({ ...query, nextToken: token }),
   );
@@ -71,7 +65,6 @@ function Files({ bot }: { bot: Bot }) {
     { enabled: tag.key !== '' },
   );
   const filtered = Boolean(keyContains || status || (tag.key && tag.value));
-  const next = page.data?.meta.nextToken;
 
   return (
     <div class="stack">
@@ -88,29 +81,22 @@ function Files({ bot }: { bot: Bot }) {
         tagKeys={tagKeys.data ?? []}
         tagValues={tagValues.data ?? []}
       />
-      <Notice error={page.error ?? tagKeys.error} />
-      {page.data === undefined ? (
-        page.loading ? (
-          <p role="status">Loading files…</p>
-        ) : null
-      ) : page.data.files.length === 0 && tokens.length === 1 ? (
-        <p class="empty">
-          {filtered
-            ? 'No file matches these filters. Change the search, the status or the tag.'
-            : 'No files yet. Open a knowledge base on the Knowledge tab and drop documents into it.'}
-        </p>
-      ) : (
-        <FilesTable botId={bot.id} files={page.data.files} sort={sort} onSort={setSort} />
-      )}
-      <nav class="pager" aria-label="Pages of files">
-        <button type="button" disabled={tokens.length === 1} onClick={() => setTokens(tokens.slice(0, -1))}>
-          Previous page
-        </button>
-        <span class="muted">Page {tokens.length}</span>
-        <button type="button" disabled={!next} onClick={() => next && setTokens([...tokens, next])}>
-          Next page
-        </button>
-      </nav>
+      <ListState
+        error={page.error ?? tagKeys.error}
+        loading={page.loading}
+        items={page.data?.files}
+        loadingWords="Loading files…"
+        empty={
+          pager.page > 1
+            ? undefined
+            : filtered
+              ? 'No file matches these filters. Change the search, the status or the tag.'
+              : 'No files yet. Open a knowledge base on the Knowledge tab and drop documents into it.'
+        }
+      >
+        {(list) => <FilesTable botId={bot.id} files={list} sort={sort} onSort={setSort} />}
+      </ListState>
+      <Pager label="Pages of files" pager={pager} nextToken={page.data?.meta.nextToken} />
     </div>
   );
 }

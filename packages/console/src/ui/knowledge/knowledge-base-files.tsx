@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useAction } from '../../hooks.js';
+import { ListState } from '../list-state.js';
 import { Notice } from '../notice.js';
 import {
   FILE_STATUS_WORDS,
@@ -54,32 +55,33 @@ export function KnowledgeBaseFiles(props: {
       <h3 id="kb-files-title" class="kn-h">
         Files in this knowledge base
       </h3>
-      <Notice error={props.error} />
-      {files === undefined ? (
-        props.loading ? (
-          <p role="status">Loading the files…</p>
-        ) : null
-      ) : files.length === 0 ? (
-        <p class="empty">
-          {props.mayChange
+      <ListState
+        error={props.error}
+        loading={props.loading}
+        items={files}
+        loadingWords="Loading the files…"
+        empty={
+          props.mayChange
             ? 'No files yet. Drop documents above or press "Choose files": they are indexed as soon as they arrive.'
-            : 'No files yet. Someone with the developer role or above can add documents.'}
-        </p>
-      ) : (
-        <ul class="list" aria-label="Files in this knowledge base">
-          {shown.map((file) => (
-            <LinkedFileRow
-              key={file.fileId}
-              botId={props.botId}
-              knowledgeBaseId={props.knowledgeBaseId}
-              file={file}
-              upload={uploads.find((u) => u.fileId === file.fileId && u.state !== 'failed')}
-              mayChange={props.mayChange}
-              onChanged={props.onChanged}
-            />
-          ))}
-        </ul>
-      )}
+            : 'No files yet. Someone with the developer role or above can add documents.'
+        }
+      >
+        {() => (
+          <ul class="list" aria-label="Files in this knowledge base">
+            {shown.map((file) => (
+              <LinkedFileRow
+                key={file.fileId}
+                botId={props.botId}
+                knowledgeBaseId={props.knowledgeBaseId}
+                file={file}
+                upload={uploads.find((u) => u.fileId === file.fileId && u.state !== 'failed')}
+                mayChange={props.mayChange}
+                onChanged={props.onChanged}
+              />
+            ))}
+          </ul>
+        )}
+      </ListState>
       {shown.length < latest.length ? (
         <p class="actions">
           <span class="muted">

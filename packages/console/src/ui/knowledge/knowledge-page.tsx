@@ -4,7 +4,7 @@ import { useLoad, useOwnMember } from '../../hooks.js';
 import { mayChangeFiles } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { CreateByName } from '../create-by-name.js';
-import { Notice } from '../notice.js';
+import { ListState } from '../list-state.js';
 import { useBotClient } from './file-status.js';
 import { KnowledgeBaseRow } from './knowledge-base-row.js';
 
@@ -28,30 +28,31 @@ function KnowledgeBases({ bot }: { bot: Bot }) {
         A knowledge base groups the documents the bot answers from. Open one to drop files into it.
       </p>
       {mayChange ? <CreateKnowledgeBase botId={bot.id} onCreated={kbs.reload} /> : null}
-      <Notice error={kbs.error} />
-      {kbs.data === undefined ? (
-        kbs.loading ? (
-          <p role="status">Loading knowledge bases…</p>
-        ) : null
-      ) : kbs.data.length === 0 ? (
-        <p class="empty">
-          {mayChange
+      <ListState
+        error={kbs.error}
+        loading={kbs.loading}
+        items={kbs.data}
+        loadingWords="Loading knowledge bases…"
+        empty={
+          mayChange
             ? 'No knowledge base yet. Name one above and press "Create knowledge base", then drop your documents into it.'
-            : 'No knowledge base yet. Someone with the developer role or above can create one.'}
-        </p>
-      ) : (
-        <ul class="list" aria-label="Knowledge bases">
-          {kbs.data.map((kb: KnowledgeBase) => (
-            <KnowledgeBaseRow
-              key={kb.id}
-              botId={bot.id}
-              kb={kb}
-              mayChange={mayChange}
-              onChanged={kbs.reload}
-            />
-          ))}
-        </ul>
-      )}
+            : 'No knowledge base yet. Someone with the developer role or above can create one.'
+        }
+      >
+        {(list) => (
+          <ul class="list" aria-label="Knowledge bases">
+            {list.map((kb: KnowledgeBase) => (
+              <KnowledgeBaseRow
+                key={kb.id}
+                botId={bot.id}
+                kb={kb}
+                mayChange={mayChange}
+                onChanged={kbs.reload}
+              />
+            ))}
+          </ul>
+        )}
+      </ListState>
     </div>
   );
 }

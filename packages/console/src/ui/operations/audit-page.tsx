@@ -4,7 +4,7 @@ import { useConsole } from '../../context.js';
 import { formatDateTime } from '../../format.js';
 import { useLoad, useOwnMember } from '../../hooks.js';
 import { mayReadAudit } from '../../roles.js';
-import { Notice } from '../notice.js';
+import { ListState } from '../list-state.js';
 import { AUDIT_ACTIONS, actionLabel } from './audit-actions.js';
 import { Pager, usePager } from './pager.js';
 
@@ -86,7 +86,7 @@ export function AuditPage() {
   const me = useOwnMember();
   const [action, setAction] = useState('');
   const [actor, setActor] = useState('');
-  const pager = usePager();
+  const pager = usePager(`${action} ${actor}`);
   const allowed = mayReadAudit(me.data?.role);
   const members = useLoad(['members', workspace?.id], () =>
     workspace ? client.list.workspaceMembers().collect() : Promise.resolve([]),
@@ -101,10 +101,6 @@ export function AuditPage() {
     () => client.getAuditRecords({ id: workspace?.id ?? '', pageSize: PAGE_SIZE, ...filter }),
     { enabled: Boolean(workspace) && allowed },
   );
-  const choose = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    pager.reset();
-  };
 
   if (!workspace) return <p>You are not a member of any workspace yet.</p>;
   return (
@@ -122,34 +118,29 @@ export function AuditPage() {
             action={action}
             actor={actor}
             members={members.data ?? []}
-            onAction={choose(setAction)}
-            onActor={choose(setActor)}
+            onAction={setAction}
+            onActor={setActor}
           />
-          <Notice error={records.error ?? members.error} />
-          {records.data === undefined ? (
-            records.fetching ? (
-              <p role="status">Loading audit records…</p>
-            ) : null
-          ) : records.data.records.length === 0 ? (
-            <p class="empty">
-              {action || actor
+          <ListState
+            error={records.error ?? members.error}
+            loading={records.fetching}
+            items={records.data?.records}
+            loadingWords="Loading audit records…"
+            empty={
+              action || actor
                 ? 'No records match these filters. Choose "All actions" or "Everyone" to see more.'
-                : 'No records yet. Every change made through the Admin API or the Console is recorded here.'}
-            </p>
-          ) : (
-            <ul class="list" aria-label="Audit records">
-              {records.data.records.map((record) => (
-                <AuditRow key={record.id} record={record} members={members.data ?? []} />
-              ))}
-            </ul>
-          )}
-          <Pager
-            label="Audit record pages"
-            page={pager.page}
-            nextToken={records.data?.meta.nextToken}
-            onPrevious={pager.previous}
-            onNext={pager.next}
-          />
+                : 'No records yet. Every change made through the Admin API or the Console is recorded here.'
+            }
+          >
+            {(list) => (
+              <ul class="list" aria-label="Audit records">
+                {list.map((record) => (
+                  <AuditRow key={record.id} record={record} members={members.data ?? []} />
+                ))}
+              </ul>
+            )}
+          </ListState>
+          <Pager label="Audit record pages" pager={pager} nextToken={records.data?.meta.nextToken} />
         </>
       ) : null}
     </section>

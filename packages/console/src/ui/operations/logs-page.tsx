@@ -4,7 +4,7 @@ import { useConsole } from '../../context.js';
 import { formatDateTime } from '../../format.js';
 import { useLoad } from '../../hooks.js';
 import { BotFrame } from '../bot-frame.js';
-import { Notice } from '../notice.js';
+import { ListState } from '../list-state.js';
 import { Pager, usePager } from './pager.js';
 
 const PAGE_SIZE = 50;
@@ -70,7 +70,7 @@ function BotLogs({ bot }: { bot: Bot }) {
   const { client, workspace } = useConsole();
   const [level, setLevel] = useState<Level>('');
   const [tailSince, setTailSince] = useState<string | undefined>(undefined);
-  const pager = usePager();
+  const pager = usePager(level);
   const filter = { ...(level ? { level } : {}), ...(pager.token ? { nextToken: pager.token } : {}) };
   const page = useLoad(['logs', workspace?.id, bot.id, filter], () =>
     client.getBotLogs({ id: bot.id, pageSize: PAGE_SIZE, ...filter }),
@@ -99,47 +99,36 @@ function BotLogs({ bot }: { bot: Bot }) {
 
   return (
     <div class="stack">
-      <LogFilters
-        level={level}
-        live={live}
-        onLevel={(value) => {
-          setLevel(value);
-          pager.reset();
-        }}
-        onLive={toggleTail}
-      />
+      <LogFilters level={level} live={live} onLevel={setLevel} onLive={toggleTail} />
       {live ? (
         <p class="hint" role="status">
           Live: new lines appear at the top every two seconds.
         </p>
       ) : null}
-      <Notice error={page.error ?? tail.error} />
-      {page.data === undefined ? (
-        page.fetching ? (
-          <p role="status">Loading the log…</p>
-        ) : null
-      ) : lines.length === 0 ? (
-        <p class="empty">
-          {level
+      <ListState
+        error={page.error ?? tail.error}
+        loading={page.fetching}
+        items={page.data === undefined ? undefined : lines}
+        loadingWords="Loading the log…"
+        empty={
+          level
             ? 'No lines at this level. Choose "All levels" to see every request.'
-            : 'No requests about this bot yet. Calls to its Admin, Files and Chat APIs are logged here.'}
-        </p>
-      ) : (
-        <ul class="list" aria-label="Log lines">
-          {lines.map((entry) => (
-            <LogRow key={entry.id} entry={entry} />
-          ))}
-        </ul>
-      )}
+            : 'No requests about this bot yet. Calls to its Admin, Files and Chat APIs are logged here.'
+        }
+      >
+        {(list) => (
+          <ul class="list" aria-label="Log lines">
+            {list.map((entry) => (
+              <LogRow key={entry.id} entry={entry} />
+            ))}
+          </ul>
+        )}
+      </ListState>
       <Pager
         label="Log pages"
-        page={pager.page}
+        pager={pager}
         nextToken={page.data?.meta.nextToken}
-        onPrevious={pager.previous}
-        onNext={(token) => {
-          setTailSince(undefined);
-          pager.next(token);
-        }}
+        onNext={() => setTailSince(undefined)}
       />
     </div>
   );

@@ -1,43 +1,68 @@
 import { useState } from 'preact/hooks';
 
+/** What `usePager` answers: the page shown and the ways to move. */
+export interface Paging {
+  /** The token of the page shown (undefined: the first page). */
+  token: string | undefined;
+  /** The page's number, from 1. */
+  page: number;
+  next(token: string): void;
+  previous(): void;
+  reset(): void;
+}
+
 /**
  * Keyset paging as people use it: the token of the page shown, Previous (back through the tokens seen) and
- * Next (the page's `nextToken`); `reset()` goes back to the first page (a filter changed).
+ * Next (the page's `nextToken`); `reset()` goes back to the first page. The tokens belong to `filters` (the
+ * list's query, as text): when it changes, paging starts again from the first page.
  */
-export function usePager() {
-  const [tokens, setTokens] = useState<Array<string | undefined>>([undefined]);
-  const current = tokens[tokens.length - 1];
+export function usePager(filters = ''): Paging {
+  const [paging, setPaging] = useState<{ filters: string; tokens: (string | undefined)[] }>({
+    filters,
+    tokens: [undefined],
+  });
+  const tokens = paging.filters === filters ? paging.tokens : [undefined];
+  const go = (next: (string | undefined)[]) => setPaging({ filters, tokens: next });
   return {
-    token: current,
+    token: tokens[tokens.length - 1],
     page: tokens.length,
-    next: (token: string) => setTokens([...tokens, token]),
-    previous: () => setTokens(tokens.length > 1 ? tokens.slice(0, -1) : tokens),
-    reset: () => setTokens([undefined]),
+    next: (token) => go([...tokens, token]),
+    previous: () => go(tokens.length > 1 ? tokens.slice(0, -1) : tokens),
+    reset: () => go([undefined]),
   };
 }
 
-/** Previous and Next buttons of a paged list, with the page number. */
+/**
+ * Previous and Next buttons of a paged list, with the page number; nothing while there is one page only.
+ * `onNext` (optional) runs before the next page is asked for.
+ */
 export function Pager({
   label,
-  page,
+  pager,
   nextToken,
-  onPrevious,
   onNext,
 }: {
   label: string;
-  page: number;
+  pager: Paging;
   nextToken: string | undefined;
-  onPrevious(): void;
-  onNext(token: string): void;
+  onNext?(): void;
 }) {
-  if (page === 1 && !nextToken) return null;
+  if (pager.page === 1 && !nextToken) return null;
   return (
     <nav class="pager" aria-label={label}>
-      <button type="button" disabled={page === 1} onClick={onPrevious}>
+      <button type="button" disabled={pager.page === 1} onClick={pager.previous}>
         Previous page
       </button>
-      <span class="muted">Page {page}</span>
-      <button type="button" disabled={!nextToken} onClick={() => nextToken && onNext(nextToken)}>
+      <span class="muted">Page {pager.page}</span>
+      <button
+        type="button"
+        disabled={!nextToken}
+        onClick={() => {
+          if (!nextToken) return;
+          onNext?.();
+          pager.next(nextToken);
+        }}
+      >
         Next page
       </button>
     </nav>

@@ -1,6 +1,7 @@
 import type { BotSummary } from '@parley/client';
 import { useConsole } from '../../context.js';
 import { useLoad } from '../../hooks.js';
+import { ListState } from '../list-state.js';
 import { Notice } from '../notice.js';
 import { Pager, usePager } from './pager.js';
 import { UsageBar } from './usage-bar.js';
@@ -61,38 +62,39 @@ export function UsagePage() {
           of {workspace.name}, this month{figures[0] ? ` (${figures[0].period})` : ''}
         </p>
       </div>
-      <Notice error={usages.error} />
-      {usages.data === undefined ? (
-        usages.fetching ? (
-          <p role="status">Loading usage…</p>
-        ) : null
-      ) : (
-        <section class="card stack" aria-labelledby="usage-workspace">
-          <h2 id="usage-workspace">Workspace</h2>
-          {figures.map((usage) => (
-            <UsageBar key={usage.type} usage={usage} />
-          ))}
-        </section>
-      )}
+      <ListState
+        error={usages.error}
+        loading={usages.fetching}
+        items={usages.data === undefined ? undefined : figures}
+        loadingWords="Loading usage…"
+      >
+        {(list) => (
+          <section class="card stack" aria-labelledby="usage-workspace">
+            <h2 id="usage-workspace">Workspace</h2>
+            {list.map((usage) => (
+              <UsageBar key={usage.type} usage={usage} />
+            ))}
+          </section>
+        )}
+      </ListState>
       <section class="stack" aria-labelledby="usage-bots">
         <h2 id="usage-bots">Bots</h2>
-        <Notice error={bots.error} />
-        {bots.data === undefined ? null : bots.data.bots.length === 0 ? (
-          <p class="empty">No bots yet. Create one on the Bots page; its file storage shows here.</p>
-        ) : (
-          <ul class="list" aria-label="File storage by bot">
-            {bots.data.bots.map((bot) => (
-              <BotUsage key={bot.id} bot={bot} />
-            ))}
-          </ul>
-        )}
-        <Pager
-          label="Bot pages"
-          page={pager.page}
-          nextToken={bots.data?.meta.nextToken}
-          onPrevious={pager.previous}
-          onNext={pager.next}
-        />
+        <ListState
+          error={bots.error}
+          loading={bots.loading}
+          items={bots.data?.bots}
+          loadingWords="Loading bots…"
+          empty="No bots yet. Create one on the Bots page; its file storage shows here."
+        >
+          {(list) => (
+            <ul class="list" aria-label="File storage by bot">
+              {list.map((bot) => (
+                <BotUsage key={bot.id} bot={bot} />
+              ))}
+            </ul>
+          )}
+        </ListState>
+        <Pager label="Bot pages" pager={pager} nextToken={bots.data?.meta.nextToken} />
       </section>
     </section>
   );

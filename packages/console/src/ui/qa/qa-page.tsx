@@ -5,8 +5,9 @@ import { useConsole } from '../../context.js';
 import { useLoad, useOwnMember, useSettled } from '../../hooks.js';
 import { mayWriteQa } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
+import { ListState } from '../list-state.js';
 import { Notice } from '../notice.js';
-import { Pager } from '../operations/pager.js';
+import { Pager, usePager } from '../operations/pager.js';
 import { ASK_PARAM, wordingsOf } from './fields.js';
 import { QaEntryForm } from './qa-entry-form.js';
 import { QaEntryRow } from './qa-entry-row.js';
@@ -33,13 +34,9 @@ function QaEntries({ bot }: { bot: Bot }) {
   const [done, setDone] = useState<string | undefined>(undefined);
   const [search, setSearch] = useState('');
   const settled = useSettled(search.trim(), 250);
-  // The tokens of the pages up to this one, for the search they were handed out for.
-  const [paging, setPaging] = useState<{ search: string; tokens: (string | undefined)[] }>({
-    search: '',
-    tokens: [undefined],
-  });
-  const tokens = paging.search === settled ? paging.tokens : [undefined];
-  const token = tokens[tokens.length - 1];
+  // The pages' tokens belong to the search they were handed out for.
+  const pager = usePager(settled);
+  const token = pager.token;
   const page = useLoad(['qa', workspace?.id, bot.id, settled, token], () =>
     client.listQaEntries({
       id: bot.id,
@@ -58,7 +55,6 @@ function QaEntries({ bot }: { bot: Bot }) {
     setDone(message);
     page.reload();
   };
-  const entries = page.data?.entries;
 
   return (
     <div class="stack">
@@ -103,33 +99,36 @@ function QaEntries({ bot }: { bot: Bot }) {
           onInput={(event) => setSearch(event.currentTarget.value)}
         />
       </div>
-      <Notice error={page.error} />
-      {entries === undefined ? (
-        page.loading ? (
-          <p role="status">Loading entries…</p>
-        ) : null
-      ) : entries.length === 0 && tokens.length === 1 ? (
-        <p class="empty">
-          {settled
-            ? 'No entry matches this search.'
-            : mayWrite
-              ? 'No entries yet. Press "Add an entry", or "Answer this" beside a question on the Insights page.'
-              : 'No entries yet. Someone with the developer role or above can add them.'}
-        </p>
-      ) : (
-        <ul class="list" aria-label="Q&A entries">
-          {entries.map((entry) => (
-            <QaEntryRow key={entry.id} botId={bot.id} entry={entry} mayWrite={mayWrite} onChanged={changed} />
-          ))}
-        </ul>
-      )}
-      <Pager
-        label="Pages of entries"
-        page={tokens.length}
-        nextToken={page.data?.meta.nextToken}
-        onPrevious={() => setPaging({ search: settled, tokens: tokens.slice(0, -1) })}
-        onNext={(next) => setPaging({ search: settled, tokens: [...tokens, next] })}
-      />
+      <ListState
+        error={page.error}
+        loading={page.loading}
+        items={page.data?.entries}
+        loadingWords="Loading entries…"
+        empty={
+          pager.page > 1
+            ? undefined
+            : settled
+              ? 'No entry matches this search.'
+              : mayWrite
+                ? 'No entries yet. Press "Add an entry", or "Answer this" beside a question on the Insights page.'
+                : 'No entries yet. Someone with the developer role or above can add them.'
+        }
+      >
+        {(entries) => (
+          <ul class="list" aria-label="Q&A entries">
+            {entries.map((entry) => (
+              <QaEntryRow
+                key={entry.id}
+                botId={bot.id}
+                entry={entry}
+                mayWrite={mayWrite}
+                onChanged={changed}
+              />
+            ))}
+          </ul>
+        )}
+      </ListState>
+      <Pager label="Pages of entries" pager={pager} nextToken={page.data?.meta.nextToken} />
     </div>
   );
 }
