@@ -65,33 +65,27 @@ export function AccessTokens({
       <h2>{words.title}</h2>
       <p class="muted">{words.intro}</p>
       <ListState
-        error={tokens.error}
-        loading={tokens.loading}
-        items={tokens.data}
+        of={tokens}
         loadingWords="Loading…"
         empty={`No ${noun}s yet.`}
-      >
-        {(list) => (
-          <ul class="list" aria-label={words.title}>
-            {list.map((token) => (
-              <TokenRow
-                key={token.id}
-                token={token}
-                noun={noun}
-                revoke={mayChange ? () => revoke(token) : undefined}
-                onRevoked={() => {
-                  // The value just shown is of no use once revoked: it goes with its notice.
-                  if (created?.id === token.id) {
-                    setCreated(undefined);
-                    setNotice(undefined);
-                  }
-                  tokens.reload();
-                }}
-              />
-            ))}
-          </ul>
+        label={words.title}
+        row={(token) => (
+          <TokenRow
+            key={token.id}
+            token={token}
+            noun={noun}
+            revoke={mayChange ? () => revoke(token) : undefined}
+            onRevoked={() => {
+              // The value just shown is of no use once revoked: it goes with its notice.
+              if (created?.id === token.id) {
+                setCreated(undefined);
+                setNotice(undefined);
+              }
+              tokens.reload();
+            }}
+          />
         )}
-      </ListState>
+      />
       {mayChange ? (
         <form class="stack" onSubmit={form.submit} aria-label={`Create ${noun}`}>
           <div class="token-form">

@@ -30,29 +30,23 @@ export function BotsPage() {
       </div>
       {mayCreate ? <CreateBotForm onCreated={bots.reload} /> : null}
       <ListState
-        error={bots.error}
-        loading={bots.loading}
-        items={bots.data}
+        of={bots}
         loadingWords="Loading bots…"
         empty={
           mayCreate
             ? 'No bots here yet. Name your first bot above and press "Create bot".'
             : 'No bots here yet. Someone with the developer role or above can create the first one.'
         }
-      >
-        {(list) => (
-          <ul class="list" aria-label="Bots">
-            {list.map((bot) => (
-              <li key={bot.id} class="list-row">
-                <a href={`/console/bots/${encodeURIComponent(bot.id)}`} class="list-title">
-                  {bot.name || 'Unnamed bot'}
-                </a>
-                <span class="muted">Created {formatDateTime(bot.createdAt)}</span>
-              </li>
-            ))}
-          </ul>
+        label="Bots"
+        row={(bot) => (
+          <li key={bot.id} class="list-row">
+            <a href={`/console/bots/${encodeURIComponent(bot.id)}`} class="list-title">
+              {bot.name || 'Unnamed bot'}
+            </a>
+            <span class="muted">Created {formatDateTime(bot.createdAt)}</span>
+          </li>
         )}
-      </ListState>
+      />
     </section>
   );
 }

@@ -35,40 +35,34 @@ export function SessionsList({
       <h2>Sessions</h2>
       <p class="muted">The browsers signed in to your account. A session ends after a while unused.</p>
       <ListState
-        error={error ?? action.error}
-        loading={loading}
-        items={sessions}
+        of={{ error: error ?? action.error, loading: loading, data: sessions }}
         loadingWords="Loading sessions…"
-      >
-        {(list) => (
-          <ul class="list" aria-label="Sessions">
-            {list.map((session) => (
-              <li key={session.id} class="list-row">
-                <div>
-                  <p class="list-title" id={`session-${session.id}`}>
-                    {describeUserAgent(session.userAgent)}
-                    {session.current ? <span class="badge badge-active">This browser</span> : null}
-                  </p>
-                  <p class="muted">
-                    {session.address || 'Unknown address'} · last active {formatDateTime(session.lastSeenAt)}{' '}
-                    · ends {formatDateTime(session.expiresAt)}
-                  </p>
-                </div>
-                {session.current ? null : (
-                  <button
-                    type="button"
-                    onClick={() => end(session)}
-                    disabled={action.pending}
-                    aria-describedby={`session-${session.id}`}
-                  >
-                    End session
-                  </button>
-                )}
-              </li>
-            ))}
-          </ul>
+        label="Sessions"
+        row={(session) => (
+          <li key={session.id} class="list-row">
+            <div>
+              <p class="list-title" id={`session-${session.id}`}>
+                {describeUserAgent(session.userAgent)}
+                {session.current ? <span class="badge badge-active">This browser</span> : null}
+              </p>
+              <p class="muted">
+                {session.address || 'Unknown address'} · last active {formatDateTime(session.lastSeenAt)} ·
+                ends {formatDateTime(session.expiresAt)}
+              </p>
+            </div>
+            {session.current ? null : (
+              <button
+                type="button"
+                onClick={() => end(session)}
+                disabled={action.pending}
+                aria-describedby={`session-${session.id}`}
+              >
+                End session
+              </button>
+            )}
+          </li>
         )}
-      </ListState>
+      />
       <div class="actions">
         <button type="button" class="danger" onClick={endAll} disabled={action.pending}>
           Sign out everywhere

@@ -34,25 +34,19 @@ export function TeamPage() {
         <p class="hint">Only owners and administrators invite, change and remove members.</p>
       ) : null}
       <ListState
-        error={members.error ?? me.error}
-        loading={members.loading}
-        items={members.data}
+        of={{ error: members.error ?? me.error, loading: members.loading, data: members.data }}
         loadingWords="Loading members…"
-      >
-        {(list) => (
-          <ul class="list" aria-label="Members">
-            {list.map((member) => (
-              <MemberRow
-                key={member.id}
-                member={member}
-                isMe={member.id === me.data?.id}
-                roles={mayChangeMember(me.data ?? undefined, member) ? roles : []}
-                onChanged={members.reload}
-              />
-            ))}
-          </ul>
+        label="Members"
+        row={(member) => (
+          <MemberRow
+            key={member.id}
+            member={member}
+            isMe={member.id === me.data?.id}
+            roles={mayChangeMember(me.data ?? undefined, member) ? roles : []}
+            onChanged={members.reload}
+          />
         )}
-      </ListState>
+      />
     </section>
   );
 }

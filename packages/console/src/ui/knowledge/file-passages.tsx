@@ -19,9 +19,7 @@ export function FilePassages({ file, files }: { file: FileObject; files: Client 
         Passages
       </h3>
       <ListState
-        error={passages.error}
-        loading={passages.loading}
-        items={passages.data?.passages}
+        of={{ error: passages.error, loading: passages.loading, data: passages.data?.passages }}
         loadingWords="Loading passages…"
         emptyClass="muted"
         empty={

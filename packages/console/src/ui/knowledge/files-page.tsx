@@ -82,9 +82,7 @@ function Files({ bot }: { bot: Bot }) {
         tagValues={tagValues.data ?? []}
       />
       <ListState
-        error={page.error ?? tagKeys.error}
-        loading={page.loading}
-        items={page.data?.files}
+        of={{ error: page.error ?? tagKeys.error, loading: page.loading, data: page.data?.files }}
         loadingWords="Loading files…"
         empty={
           pager.page > 1

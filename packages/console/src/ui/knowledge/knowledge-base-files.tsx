@@ -56,9 +56,7 @@ export function KnowledgeBaseFiles(props: {
         Files in this knowledge base
       </h3>
       <ListState
-        error={props.error}
-        loading={props.loading}
-        items={files}
+        of={{ error: props.error, loading: props.loading, data: files }}
         loadingWords="Loading the files…"
         empty={
           props.mayChange

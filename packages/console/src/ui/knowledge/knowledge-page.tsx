@@ -29,30 +29,18 @@ function KnowledgeBases({ bot }: { bot: Bot }) {
       </p>
       {mayChange ? <CreateKnowledgeBase botId={bot.id} onCreated={kbs.reload} /> : null}
       <ListState
-        error={kbs.error}
-        loading={kbs.loading}
-        items={kbs.data}
+        of={kbs}
         loadingWords="Loading knowledge bases…"
         empty={
           mayChange
             ? 'No knowledge base yet. Name one above and press "Create knowledge base", then drop your documents into it.'
             : 'No knowledge base yet. Someone with the developer role or above can create one.'
         }
-      >
-        {(list) => (
-          <ul class="list" aria-label="Knowledge bases">
-            {list.map((kb: KnowledgeBase) => (
-              <KnowledgeBaseRow
-                key={kb.id}
-                botId={bot.id}
-                kb={kb}
-                mayChange={mayChange}
-                onChanged={kbs.reload}
-              />
-            ))}
-          </ul>
+        label="Knowledge bases"
+        row={(kb: KnowledgeBase) => (
+          <KnowledgeBaseRow key={kb.id} botId={bot.id} kb={kb} mayChange={mayChange} onChanged={kbs.reload} />
         )}
-      </ListState>
+      />
     </div>
   );
 }

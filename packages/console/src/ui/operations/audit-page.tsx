@@ -122,24 +122,20 @@ export function AuditPage() {
             onActor={setActor}
           />
           <ListState
-            error={records.error ?? members.error}
-            loading={records.fetching}
-            items={records.data?.records}
+            of={{
+              error: records.error ?? members.error,
+              loading: records.fetching,
+              data: records.data?.records,
+            }}
             loadingWords="Loading audit records…"
             empty={
               action || actor
                 ? 'No records match these filters. Choose "All actions" or "Everyone" to see more.'
                 : 'No records yet. Every change made through the Admin API or the Console is recorded here.'
             }
-          >
-            {(list) => (
-              <ul class="list" aria-label="Audit records">
-                {list.map((record) => (
-                  <AuditRow key={record.id} record={record} members={members.data ?? []} />
-                ))}
-              </ul>
-            )}
-          </ListState>
+            label="Audit records"
+            row={(record) => <AuditRow key={record.id} record={record} members={members.data ?? []} />}
+          />
           <Pager label="Audit record pages" pager={pager} nextToken={records.data?.meta.nextToken} />
         </>
       ) : null}

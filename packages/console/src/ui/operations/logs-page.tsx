@@ -106,24 +106,20 @@ function BotLogs({ bot }: { bot: Bot }) {
         </p>
       ) : null}
       <ListState
-        error={page.error ?? tail.error}
-        loading={page.fetching}
-        items={page.data === undefined ? undefined : lines}
+        of={{
+          error: page.error ?? tail.error,
+          loading: page.fetching,
+          data: page.data === undefined ? undefined : lines,
+        }}
         loadingWords="Loading the log…"
         empty={
           level
             ? 'No lines at this level. Choose "All levels" to see every request.'
             : 'No requests about this bot yet. Calls to its Admin, Files and Chat APIs are logged here.'
         }
-      >
-        {(list) => (
-          <ul class="list" aria-label="Log lines">
-            {list.map((entry) => (
-              <LogRow key={entry.id} entry={entry} />
-            ))}
-          </ul>
-        )}
-      </ListState>
+        label="Log lines"
+        row={(entry) => <LogRow key={entry.id} entry={entry} />}
+      />
       <Pager
         label="Log pages"
         pager={pager}

@@ -63,9 +63,11 @@ export function UsagePage() {
         </p>
       </div>
       <ListState
-        error={usages.error}
-        loading={usages.fetching}
-        items={usages.data === undefined ? undefined : figures}
+        of={{
+          error: usages.error,
+          loading: usages.fetching,
+          data: usages.data === undefined ? undefined : figures,
+        }}
         loadingWords="Loading usage…"
       >
         {(list) => (
@@ -80,20 +82,12 @@ export function UsagePage() {
       <section class="stack" aria-labelledby="usage-bots">
         <h2 id="usage-bots">Bots</h2>
         <ListState
-          error={bots.error}
-          loading={bots.loading}
-          items={bots.data?.bots}
+          of={{ error: bots.error, loading: bots.loading, data: bots.data?.bots }}
           loadingWords="Loading bots…"
           empty="No bots yet. Create one on the Bots page; its file storage shows here."
-        >
-          {(list) => (
-            <ul class="list" aria-label="File storage by bot">
-              {list.map((bot) => (
-                <BotUsage key={bot.id} bot={bot} />
-              ))}
-            </ul>
-          )}
-        </ListState>
+          label="File storage by bot"
+          row={(bot) => <BotUsage key={bot.id} bot={bot} />}
+        />
         <Pager label="Bot pages" pager={pager} nextToken={bots.data?.meta.nextToken} />
       </section>
     </section>

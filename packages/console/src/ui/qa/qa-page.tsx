@@ -100,9 +100,7 @@ function QaEntries({ bot }: { bot: Bot }) {
         />
       </div>
       <ListState
-        error={page.error}
-        loading={page.loading}
-        items={page.data?.entries}
+        of={{ error: page.error, loading: page.loading, data: page.data?.entries }}
         loadingWords="Loading entries…"
         empty={
           pager.page > 1
@@ -113,21 +111,11 @@ function QaEntries({ bot }: { bot: Bot }) {
                 ? 'No entries yet. Press "Add an entry", or "Answer this" beside a question on the Insights page.'
                 : 'No entries yet. Someone with the developer role or above can add them.'
         }
-      >
-        {(entries) => (
-          <ul class="list" aria-label="Q&A entries">
-            {entries.map((entry) => (
-              <QaEntryRow
-                key={entry.id}
-                botId={bot.id}
-                entry={entry}
-                mayWrite={mayWrite}
-                onChanged={changed}
-              />
-            ))}
-          </ul>
+        label="Q&A entries"
+        row={(entry) => (
+          <QaEntryRow key={entry.id} botId={bot.id} entry={entry} mayWrite={mayWrite} onChanged={changed} />
         )}
-      </ListState>
+      />
       <Pager label="Pages of entries" pager={pager} nextToken={page.data?.meta.nextToken} />
     </div>
   );
