@@ -24,6 +24,7 @@ import type {
 import { apiClass, type Lists, type Sends } from './api-class.js';
 import type {
   BotConversation,
+  BotConversationCounts,
   BotConversationInput,
   BotConversationMessage,
   ChangeConversationHandoffInput,
@@ -83,6 +84,11 @@ export type BotsApi = {
    * `for await` for every conversation.
    */
   listBotConversations: Lists<ListBotConversationsInput, ListBotConversationsPage, BotConversation>;
+  /**
+   * How many conversations each tab of the inbox desk holds: `waiting` (for a person), `mine` (assigned to
+   * you), `all` and `resolved`.
+   */
+  getBotConversationCounts: Sends<IdInput, BotConversationCounts>;
   /** One conversation of a bot, as the inbox lists it. */
   getBotConversation: Sends<BotConversationInput, GetBotConversationResponse>;
   /**

@@ -1,8 +1,10 @@
 import type {
   AgentMessageBody,
   AgentMessageResponse,
+  BotConversationCountsResponse,
   BotConversationResponse,
   HandoffBody,
+  HandoffState,
   HandoffResponse,
   InboxConversation,
   InboxMessage,
@@ -18,7 +20,15 @@ export type ListBotConversationsInput = IdInput &
     feedback?: 'negative' | undefined;
     /** true: only conversations where the bot could not find an answer (a `not_found` reply). */
     unanswered?: boolean | undefined;
+    /** Only conversations in this handoff state; `pending` lists the oldest waiting first. */
+    state?: HandoffState | undefined;
+    /** `me` or an account id: only conversations assigned to that person. */
+    assignedTo?: string | undefined;
+    /** Words in a message, or the visitor's name or e-mail address. */
+    search?: string | undefined;
   };
+/** Answer of getBotConversationCounts: the conversations of each tab of the desk. */
+export type BotConversationCounts = BotConversationCountsResponse;
 /** A conversation of a bot as the inbox lists it. */
 export type BotConversation = InboxConversation;
 /** A message of a conversation's transcript. */

@@ -106,6 +106,7 @@ export const BOT_OPERATIONS = operations('admin', {
   getBotLogs: 'GET /v1/admin/bots/{id}/logs',
   listBotUsages: 'GET /v1/admin/bots/{id}/usages',
   listBotConversations: 'GET /v1/admin/bots/{id}/conversations',
+  getBotConversationCounts: 'GET /v1/admin/bots/{id}/conversations/counts',
   getBotConversation: 'GET /v1/admin/bots/{id}/conversations/{conversationId}',
   listBotConversationMessages: 'GET /v1/admin/bots/{id}/conversations/{conversationId}/messages',
   getConversationHandoff: 'GET /v1/admin/bots/{id}/conversations/{conversationId}/handoff',

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { MessageFeedback } from './chat.js';
+import { HandoffState, MessageFeedback } from './chat.js';
 import { ListMeta, PageQuery, Timestamp } from './common.js';
 
 /**
@@ -12,6 +12,22 @@ export const AnswerMode = Type.String({
   description:
     "How a bot reply was made: not_found, qa (a Q&A entry of the bot), passages, generated, small_talk, unsupported, search_failed, no_engine or failed; handoff (the bot telling who answers now) and human (a person's message)",
 });
+
+/**
+ * The visitor of a conversation as the desk shows them: the chat user's name, the e-mail address they gave, and
+ * the page they wrote from and their browser's language (what the webchat sent with their latest message).
+ */
+export const InboxVisitor = Type.Object({
+  userId: Type.String(),
+  name: Type.Optional(Type.String()),
+  email: Type.Optional(Type.String()),
+  page: Type.Optional(Type.String({ description: 'The address of the page the visitor last wrote from' })),
+  language: Type.Optional(
+    Type.String({ description: "The visitor's browser language (BCP 47, e.g. fr-CA)" }),
+  ),
+});
+/** Inbox visitor type. */
+export type InboxVisitor = Static<typeof InboxVisitor>;
 
 /** A conversation of a bot as its owners see it in the inbox (Admin API). */
 export const InboxConversation = Type.Object(
@@ -35,6 +51,14 @@ export const InboxConversation = Type.Object(
     negativeFeedback: Type.Boolean(),
     /** Some bot reply said it could not find an answer (answer mode `not_found`). */
     unanswered: Type.Boolean(),
+    /** Who answers it (human handoff): bot, pending, assigned or resolved. */
+    state: HandoffState,
+    /** Since when the visitor waits for a person (state pending). */
+    waitingSince: Type.Optional(Timestamp),
+    /** The person answering (state assigned): their account id and the name the visitor sees. */
+    assignedTo: Type.Optional(Type.Object({ accountId: Type.String(), name: Type.String() })),
+    /** What is known of the visitor who started it. */
+    visitor: Type.Optional(InboxVisitor),
   },
   { $id: 'InboxConversation' },
 );
@@ -50,9 +74,41 @@ export const ListBotConversationsQuery = Type.Object({
   unanswered: Type.Optional(
     Type.Boolean({ description: 'true: only conversations where the bot could not find an answer' }),
   ),
+  /** Only conversations in this handoff state; `pending` lists the oldest waiting first (the Waiting tab). */
+  state: Type.Optional(HandoffState),
+  assignedTo: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: '`me` (the caller) or an account id: only conversations assigned to that person',
+    }),
+  ),
+  search: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        "Words to find: in the conversation's messages, or the visitor's name or e-mail address (case-insensitive)",
+    }),
+  ),
 });
 /** Query type of listBotConversations. */
 export type ListBotConversationsQuery = Static<typeof ListBotConversationsQuery>;
+
+/** The desk's tabs: conversations waiting for a person, assigned to the caller, all, and resolved. */
+export const InboxCounts = Type.Object({
+  waiting: Type.Integer({ minimum: 0 }),
+  mine: Type.Integer({ minimum: 0 }),
+  all: Type.Integer({ minimum: 0 }),
+  resolved: Type.Integer({ minimum: 0 }),
+});
+/** Inbox counts type. */
+export type InboxCounts = Static<typeof InboxCounts>;
+
+/** Answer of `GET /v1/admin/bots/{id}/conversations/counts`. */
+export const BotConversationCountsResponse = Type.Object({ counts: InboxCounts });
+/** getBotConversationCounts answer type. */
+export type BotConversationCountsResponse = Static<typeof BotConversationCountsResponse>;
 
 /** Answer of listBotConversations: most recent activity first. */
 export const ListBotConversationsResponse = Type.Object({

@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { keysetPage } from '../../db/keyset.js';
+import { likeContaining } from '../../db/like.js';
 import type { BotsTable, Database } from '../../db/schema.js';
 import { tagConditions } from '../../db/tag-filter.js';
 import { tagRows } from '../../db/tags.js';
@@ -85,7 +86,7 @@ export function botsRepo(db: Kysely<Database>): BotsRepo {
       let query = db.selectFrom('bots').selectAll().where('workspace_id', '=', q.workspaceId);
       if (q.dev !== undefined) query = query.where('dev', '=', q.dev ? 1 : 0);
       if (q.nameContains) {
-        const pattern = `%${q.nameContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const pattern = likeContaining(q.nameContains.toLowerCase());
         query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
       }
       const tags = q.tags;

@@ -14,6 +14,7 @@ import type {
   CreateMessageBody,
   HandoffBody,
   InboxConversation,
+  InboxCounts,
   InboxMessage,
   ListBotConversationsQuery,
   MessageFeedback,
@@ -253,6 +254,8 @@ export interface ChatService {
 
   /** The bot's conversations for its owners (Admin API), most recent activity first, optionally filtered. */
   listInbox(actor: Actor, botId: string, query: ListBotConversationsQuery): Promise<Page<InboxConversation>>;
+  /** How many conversations each tab of the desk holds: waiting, assigned to the caller, all, resolved. */
+  inboxCounts(actor: Actor, botId: string): Promise<InboxCounts>;
   /** One conversation of the bot for its owners: 404 when the bot or the conversation is unknown. */
   getInboxConversation(actor: Actor, botId: string, id: string): Promise<InboxConversation>;
   /** A conversation's transcript for the bot's owners, oldest first: sources, retrieval details, feedback. */

@@ -1,7 +1,10 @@
 import type {
+  HandoffState,
   InboxConversation,
+  InboxCounts,
   InboxMessage,
   InboxSource,
+  InboxVisitor,
   MessageFeedback,
   MessagePayload,
 } from '@parley/protocol';
@@ -71,10 +74,35 @@ function sourcesOf(metadata: Record<string, unknown> | undefined): InboxSource[]
   });
 }
 
+/** A string field of a JSON object, when it is a non-empty string (cut to `max` characters). */
+function stringField(json: Record<string, unknown> | undefined, name: string, max = 500): string | undefined {
+  const value = json?.[name];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, max) : undefined;
+}
+
+/** What the desk shows of a conversation's visitor (none when a bot started it). */
+function visitorOf(row: InboxRow): InboxVisitor | undefined {
+  if (row.visitor_is_bot === 1) return undefined;
+  const data = parse<Record<string, unknown> | null>(row.visitor_data) ?? undefined;
+  const sent = parse<Record<string, unknown> | null>(row.visitor_metadata) ?? undefined;
+  const name = row.visitor_name?.trim() || undefined;
+  const email = stringField(data, 'email', 320);
+  const page = stringField(sent, 'page', 2000);
+  const language = stringField(sent, 'language', 35);
+  return {
+    userId: row.created_by,
+    ...(name ? { name } : {}),
+    ...(email ? { email } : {}),
+    ...(page ? { page } : {}),
+    ...(language ? { language } : {}),
+  };
+}
+
 /** An inbox row on the wire. */
 function toInboxConversation(row: InboxRow): InboxConversation {
   const last = parse<MessagePayload>(row.last_payload);
   const question = parse<MessagePayload>(row.last_question);
+  const visitor = visitorOf(row);
   return {
     id: row.id,
     createdAt: row.created_at,
@@ -92,6 +120,20 @@ function toInboxConversation(row: InboxRow): InboxConversation {
     ...(question ? { lastQuestion: payloadText(question).slice(0, PREVIEW_CHARS) } : {}),
     negativeFeedback: Number(row.negative) === 1,
     unanswered: Number(row.unanswered) === 1,
+    ...handoffOf(row),
+    ...(visitor ? { visitor } : {}),
+  };
+}
+
+/** Who answers an inbox conversation: its state, since when it waits, who has it. */
+function handoffOf(row: InboxRow): Pick<InboxConversation, 'state' | 'waitingSince' | 'assignedTo'> {
+  const state = row.handoff_state as HandoffState;
+  return {
+    state,
+    ...(state === 'pending' && row.waiting_since ? { waitingSince: row.waiting_since } : {}),
+    ...(state === 'assigned' && row.assigned_to
+      ? { assignedTo: { accountId: row.assigned_to, name: row.assigned_name ?? '' } }
+      : {}),
   };
 }
 
@@ -121,6 +163,15 @@ const BY_ACTIVITY: ListOrder<InboxRow, InboxConversation> = {
   key: (r) => [r.updated_at, r.id],
   wire: toInboxConversation,
 };
+/** The Waiting tab's order (state pending): the oldest waiting first. */
+const LONGEST_WAITING: ListOrder<InboxRow, InboxConversation> = {
+  sort: 'waitingSince:asc',
+  key: (r) => [r.waiting_since ?? r.created_at, r.id],
+  wire: toInboxConversation,
+};
+
+/** The account of a person calling (only members read conversations; another caller has no account). */
+const accountOf = (actor: Actor): string => (actor.kind === 'member' ? actor.accountId : '');
 const OLDEST_FIRST: ListOrder<MessageRow & { user_name: string | null }, InboxMessage> = {
   sort: 'createdAt:asc',
   key: (r) => [r.created_at, r.id],
@@ -133,7 +184,7 @@ const OLDEST_FIRST: ListOrder<MessageRow & { user_name: string | null }, InboxMe
  */
 export function chatInbox(
   ctx: Pick<ChatContext, 'db' | 'bots'>,
-): Pick<ChatService, 'listInbox' | 'getInboxConversation' | 'listInboxMessages'> {
+): Pick<ChatService, 'listInbox' | 'getInboxConversation' | 'listInboxMessages' | 'inboxCounts'> {
   const { db } = ctx;
 
   async function checkBot(actor: Actor, botId: string): Promise<void> {
@@ -151,8 +202,20 @@ export function chatInbox(
   return {
     async listInbox(actor, botId, query) {
       await checkBot(actor, botId);
-      const filter = { negative: query.feedback === 'negative', unanswered: query.unanswered === true };
-      return chatPage(query, BY_ACTIVITY, (q) => chatRepo(db).inboxConversations({ botId, filter, ...q }));
+      const filter = {
+        negative: query.feedback === 'negative',
+        unanswered: query.unanswered === true,
+        state: query.state,
+        assignedTo: query.assignedTo === 'me' ? accountOf(actor) : query.assignedTo,
+        search: query.search?.trim() || undefined,
+      };
+      const order = query.state === 'pending' ? LONGEST_WAITING : BY_ACTIVITY;
+      return chatPage(query, order, (q) => chatRepo(db).inboxConversations({ botId, filter, ...q }));
+    },
+
+    async inboxCounts(actor, botId): Promise<InboxCounts> {
+      await checkBot(actor, botId);
+      return chatRepo(db).inboxCounts(botId, accountOf(actor));
     },
 
     getInboxConversation: conversation,

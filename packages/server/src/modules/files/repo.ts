@@ -1,5 +1,6 @@
 import { type Expression, type Kysely, PostgresAdapter, type Selectable, type SqlBool, sql } from 'kysely';
 import { keysetPage } from '../../db/keyset.js';
+import { likeContaining } from '../../db/like.js';
 import type { Database, FilesTable } from '../../db/schema.js';
 import { type TagFilter, tagConditions } from '../../db/tag-filter.js';
 import { tagRows } from '../../db/tags.js';
@@ -62,8 +63,7 @@ function visible(v: FileVisibility): Expression<SqlBool> | undefined {
  * wildcards of `text` escaped, so `%` and `_` match themselves (SQLite and PostgreSQL alike).
  */
 function keyContaining(text: string): Expression<SqlBool> {
-  const escaped = text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
-  return sql<SqlBool>`lower(files.key) like ${`%${escaped}%`} escape '\\'`;
+  return sql<SqlBool>`lower(files.key) like ${likeContaining(text.toLowerCase())} escape '\\'`;
 }
 
 /** Locks taken inside a transaction: the quota of a workspace, a file row. */

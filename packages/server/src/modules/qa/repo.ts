@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { keysetPage } from '../../db/keyset.js';
+import { likeContaining } from '../../db/like.js';
 import type { Database, QaEntriesTable, QaWordingsTable } from '../../db/schema.js';
 import type { Cursor } from '../../http/pagination.js';
 
@@ -16,16 +17,14 @@ export interface QaListFilter {
   knowledgeBaseId?: string | undefined;
 }
 
-/** A `like` pattern that matches `text` anywhere, its own `%`, `_` and `\` taken literally. */
-const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** The SQL of the qa module: its three tables (entries, their wordings, each bot's revision). */
 export function qaRepo(db: Kysely<Database>) {
   return {
     /** One page of a bot's entries, oldest first (ids are time-sortable). */
     page(botId: string, filter: QaListFilter, limit: number, after: Cursor | undefined) {
       let q = db.selectFrom('qa_entries').selectAll().where('bot_id', '=', botId);
-      if (filter.search) q = q.where(sql<boolean>`search_text like ${containing(filter.search)} escape '\\'`);
+      if (filter.search)
+        q = q.where(sql<boolean>`search_text like ${likeContaining(filter.search)} escape '\\'`);
       if (filter.enabled !== undefined) q = q.where('enabled', '=', filter.enabled ? 1 : 0);
       if (filter.knowledgeBaseId) q = q.where('knowledge_base_id', '=', filter.knowledgeBaseId);
       return keysetPage(q, { id: 'id', direction: 'asc' }, { limit, after });

@@ -1,6 +1,7 @@
 import {
   AgentMessageBody,
   AgentMessageResponse,
+  BotConversationCountsResponse,
   BotConversationResponse,
   HandoffBody,
   HandoffResponse,
@@ -33,12 +34,23 @@ export function inboxRoutes(app: FastifyInstance, { chat }: { chat: ChatService 
     {
       operationId: 'admin.listBotConversations',
       description:
-        "The bot's conversations that have a message (one opened without a word is not listed), most recent activity first, each with its latest message, message count and whether a reply got negative feedback or could not answer. `feedback=negative` and `unanswered=true` keep only those.",
+        "The bot's conversations that have a message (one opened without a word is not listed), most recent activity first, each with its latest message, message count, whether a reply got negative feedback or could not answer, who answers it (`state`) and its visitor. `feedback=negative` and `unanswered=true` keep only those; `state` keeps one handoff state (`pending`: oldest waiting first), `assignedTo=me` the caller's, `search` those with the words in a message or the visitor's name or e-mail.",
       params: IdParam,
       query: ListBotConversationsQuery,
       response: ListBotConversationsResponse,
     },
     async (req) => pageBody('conversations', await chat.listInbox(req.actor, req.params.id, req.query)),
+  );
+  op(
+    'GET /bots/:id/conversations/counts',
+    {
+      operationId: 'admin.getBotConversationCounts',
+      description:
+        'How many conversations (with a message) each tab of the inbox desk holds: `waiting` (state pending), `mine` (assigned to the caller), `all`, `resolved`.',
+      params: IdParam,
+      response: BotConversationCountsResponse,
+    },
+    async (req) => ({ counts: await chat.inboxCounts(req.actor, req.params.id) }),
   );
   op(
     'GET /bots/:id/conversations/:conversationId',
