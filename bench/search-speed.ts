@@ -21,11 +21,9 @@ import { localDiskBlobStore } from '@parley/server/dist/blob/local-disk.js';
 import { loadConfig } from '@parley/server/dist/config/config.js';
 import { type Db, openDatabase } from '@parley/server/dist/db/database.js';
 import { embeddingText } from '@parley/server/dist/modules/knowledge/indexer.js';
-import { chunkDocument } from '@parley/server/dist/search/chunk.js';
 import { embedderFromConfig } from '@parley/server/dist/search/embed/index.js';
 import { resolveUseLiteFiles } from '@parley/server/dist/search/embed/use-lite-model.js';
 import { loadUseLiteOnnxModel } from '@parley/server/dist/search/embed/use-lite-onnx-model.js';
-import { extractDocument } from '@parley/server/dist/search/extract/index.js';
 import {
   DEFAULT_BREADCRUMB_WEIGHT,
   DEFAULT_TILE_WEIGHT,
@@ -55,6 +53,8 @@ import { sqlitePassageIndex } from '@parley/server/dist/search/index/sqlite-pass
 import { closeSqliteReaders } from '@parley/server/dist/search/index/sqlite-readers.js';
 import { sqliteHnswIndexOf } from '@parley/server/dist/search/index/sqlite-vector.js';
 import { candidateCount } from '@parley/server/dist/search/index/vector-scope.js';
+import { chunkDocument } from '@parley/server/dist/search/ingest/chunk.js';
+import { extractDocument } from '@parley/server/dist/search/ingest/extract/index.js';
 import { DEFAULT_DENSE_WEIGHT, fuse } from '@parley/server/dist/search/rank.js';
 import type { Embedder, Passage } from '@parley/server/dist/search/types.js';
 import { buildServices } from '@parley/server/dist/services.js';

@@ -9,9 +9,9 @@ import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { typescriptBootstrap } from './search/embed/spawn-worker.js';
 import { freePort } from './test-support/cli.js';
 import { useTempDirs } from './test-support/temp-dirs.js';
+import { typescriptBootstrap } from './workers/spawn.js';
 
 const tempDir = useTempDirs('parley-startup-');
 
@@ -40,6 +40,7 @@ export async function resolve(specifier, context, next) {
 const source = (path: string) => new URL(`../../${path}`, import.meta.url).href;
 const ALIASES = {
   '@parley/protocol': source('protocol/src/index.ts'),
+  '@parley/protocol/operations': source('protocol/src/operations/index.ts'),
   '@parley/client': source('client/src/index.ts'),
   '@parley/client/event-stream': source('client/src/event-stream.ts'),
 };

@@ -48,9 +48,9 @@ import { type WebsiteSourcesService, websiteSources } from './modules/knowledge/
 import { type LogsService, logsService } from './modules/logs/service.js';
 import { qaEmbedJob, qaStaleSweep } from './modules/qa/embedding.js';
 import { type QaService, qaService } from './modules/qa/service.js';
-import { type DocumentReader, documentReader } from './search/document-reader.js';
 import { autoUseLitePrecision, embedderFromConfig, type UseLitePrecision } from './search/embed/index.js';
 import { createPassageIndex, type PassageIndex, readModelRow } from './search/index/index.js';
+import { type DocumentReader, documentReader } from './search/ingest/document-reader.js';
 import type { Embedder } from './search/types.js';
 
 /** What services are built from. */

@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { typescriptBootstrap } from './search/embed/spawn-worker.js';
+import { typescriptBootstrap } from './workers/spawn.js';
 import { SCAVENGE_EVERY_BYTES, WORKER_SEMI_SPACE_MB, youngGenerationSized } from './young-generation.js';
 
 /**

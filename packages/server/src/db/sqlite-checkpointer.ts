@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
-import { siblingModule, spawnWorker } from '../search/embed/spawn-worker.js';
+import { siblingModule, spawnWorker } from '../workers/spawn.js';
 
 /** What the main thread asks the checkpoint worker. */
 export type CheckpointRequest = { type: 'checkpoint' } | { type: 'close' };

@@ -1,6 +1,6 @@
-// Helpers of the extraction tests (search/extract/*.test.ts).
-import { extractDocument } from '../search/extract/extract-document.js';
-import type { ExtractOptions } from '../search/extract/options.js';
+// Helpers of the extraction tests (search/ingest/extract/*.test.ts).
+import { extractDocument } from '../search/ingest/extract/extract-document.js';
+import type { ExtractOptions } from '../search/ingest/extract/options.js';
 import type { ExtractedDocument } from '../search/types.js';
 
 /** Extracts a document given as text (its UTF-8 bytes). */

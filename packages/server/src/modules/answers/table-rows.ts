@@ -5,7 +5,7 @@ import type { SearchPassage } from '@parley/protocol';
 // row reads "Replacement burr set — SKU: GR-310, price: 34.90 EUR, in stock: yes" instead of
 // "GR-310 | Replacement burr set | 34.90 | yes". Pure functions, no I/O.
 
-/** How extraction separates a table row's cells (search/extract/text-util.ts). */
+/** How extraction separates a table row's cells (search/ingest/extract/text-util.ts). */
 const CELL_SEPARATOR = ' | ';
 
 const CURRENCY_CODES = ['EUR', 'USD', 'GBP', 'CHF', 'CAD', 'AUD', 'JPY', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK'];

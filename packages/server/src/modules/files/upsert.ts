@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError, errors } from '../../errors/errors.js';
 import { newId } from '../../ids.js';
-import { ChunkOptionsError, indexingOptionsFrom } from '../../search/chunk.js';
+import { ChunkOptionsError, indexingOptionsFrom } from '../../search/ingest/chunk.js';
 import { authorizeFile, denied, ownerOf } from './access.js';
 import type { FilesContext, FilesService } from './contract.js';
 import type { FilesEnv } from './deps.js';

@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '../../blob/blob-store.js';
 import { type JobHandler, PermanentJobError } from '../../jobs/queue.js';
-import { ChunkOptionsError, type IndexingOptions, indexingOptionsFrom } from '../../search/chunk.js';
-import type { DocumentReader } from '../../search/document-reader.js';
 import type { IndexedPassage, PassageIndex, StoredPassage } from '../../search/index/index.js';
+import { ChunkOptionsError, type IndexingOptions, indexingOptionsFrom } from '../../search/ingest/chunk.js';
+import type { DocumentReader } from '../../search/ingest/document-reader.js';
 import { type Embedder, ExtractionError } from '../../search/types.js';
 import type { FileRow } from '../files/repo.js';
 import type { FileIndexing, IndexFileJob } from '../files/service.js';

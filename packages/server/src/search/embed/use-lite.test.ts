@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { typescriptBootstrap } from '../../workers/spawn.js';
 import { EmbedderError } from './errors.js';
-import { typescriptBootstrap } from './spawn-worker.js';
 import { USE_LITE_ID, UseLiteEmbedder } from './use-lite.js';
 
 const cosine = (a: Float32Array, b: Float32Array): number => {

@@ -5,9 +5,9 @@
  * ONNX folder) are this pool with their model.
  */
 import type { Worker } from 'node:worker_threads';
+import { siblingModule, spawnWorker } from '../../workers/spawn.js';
 import { abortReason, EmbedderError } from './errors.js';
 import type { StartableEmbedder } from './port.js';
-import { siblingModule, spawnWorker } from './spawn-worker.js';
 import { type Batch, CallQueue } from './use-lite-calls.js';
 import type {
   EmbedRequest,

@@ -28,7 +28,7 @@ export const DEFAULT_HNSW_PARAMETERS: Omit<HnswParameters, 'dimensions'> = {
 /**
  * A usearch index (cosine, float32) of the given parameters; the native module loads on first use.
  * (Required, not imported: a dynamic import of usearch never settles in a worker under the TypeScript
- * module hooks of spawn-worker.ts.)
+ * module hooks of workers/spawn.ts.)
  */
 export function newUsearchIndex(p: HnswParameters): Index {
   const usearch = createRequire(import.meta.url)('usearch') as typeof import('usearch');

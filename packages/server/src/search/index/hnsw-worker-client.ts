@@ -6,7 +6,7 @@
  * index is told (its searches fall back to the exact scan), and the next use starts a new one.
  */
 import type { Worker } from 'node:worker_threads';
-import { siblingModule, spawnWorker } from '../embed/spawn-worker.js';
+import { siblingModule, spawnWorker } from '../../workers/spawn.js';
 import type { HnswReply, HnswRequest, HnswStop } from './hnsw-graphs.js';
 
 /** An index using the worker. */

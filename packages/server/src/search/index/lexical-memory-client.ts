@@ -9,7 +9,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import { PerHandle, sqliteFileOf } from '../../db/per-handle.js';
 import type { Database } from '../../db/schema.js';
-import { siblingModule, spawnWorker } from '../embed/spawn-worker.js';
+import { siblingModule, spawnWorker } from '../../workers/spawn.js';
 import type { MemoryHit } from './lexical-memory.js';
 
 /** A search asked of the worker. */

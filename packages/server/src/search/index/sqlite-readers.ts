@@ -8,7 +8,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import { PerHandle, sqliteFileOf } from '../../db/per-handle.js';
 import type { Database } from '../../db/schema.js';
-import { siblingModule, spawnWorker } from '../embed/spawn-worker.js';
+import { siblingModule, spawnWorker } from '../../workers/spawn.js';
 
 /** One SQL statement and its parameters. */
 export interface ReaderStatement {

@@ -1,0 +1,160 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CHUNK_OPTIONS, ExtractionError } from '../types.js';
+import { chunkDocument } from './chunk.js';
+import { documentReader } from './document-reader.js';
+import { extractDocument } from './extract/index.js';
+import { MAX_MARKDOWN_NESTING } from './extract/markdown.js';
+
+const chunkOptions = DEFAULT_CHUNK_OPTIONS;
+
+/**
+ * A long ordinary Markdown document (~9 MB, under every bound of the Markdown reader): it takes seconds
+ * to read. (Deeply nested Markdown no longer serves: the reader refuses it before parsing.)
+ */
+const long = Buffer.from(
+  Array.from(
+    { length: 90_000 },
+    (_, i) => `Paragraph ${i}: the *quick* brown fox jumps over the [lazy dog](https://example.com/${i}).\n`,
+  ).join('\n'),
+);
+
+/**
+ * The longest pause of this thread's timers that still means "not blocked by the document": reading it here
+ * would stall for the whole read (seconds); a loaded 2-core CI machine (GC, other test files) pauses a timer
+ * for a few hundred milliseconds now and then.
+ */
+const NOT_BLOCKED_MS = 750;
+
+/** Runs `work` while measuring the longest gap between 10 ms timer ticks on this thread. */
+async function longestStall<T>(
+  work: () => Promise<T>,
+): Promise<{ result: PromiseSettledResult<T>; stallMs: number }> {
+  let last = performance.now();
+  let longest = 0;
+  const tick = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 10);
+  const [result] = await Promise.allSettled([work()]);
+  clearInterval(tick);
+  return { result: result as PromiseSettledResult<T>, stallMs: longest };
+}
+
+/** Runs `read` under longestStall, expects it to fail with an ExtractionError too_large, and returns that error's message and the stall. */
+async function expectTooLarge(read: () => Promise<unknown>): Promise<{ message: string; stallMs: number }> {
+  const { result, stallMs } = await longestStall(read);
+  expect(result.status).toBe('rejected');
+  const error = (result as PromiseRejectedResult).reason as ExtractionError;
+  expect(error).toBeInstanceOf(ExtractionError);
+  expect(error.code).toBe('too_large');
+  return { message: error.message, stallMs };
+}
+
+describe('documentReader (extraction and chunking in worker threads)', () => {
+  const reader = documentReader({ workers: 1, memoryMb: 96, timeoutMs: 1500, idleMs: 60_000 });
+  afterAll(() => reader.close());
+
+  const readFaq = (r: typeof reader) =>
+    r.read({ bytes: markdown, contentType: 'text/markdown', key: 'faq.md', chunkOptions });
+  const markdown = Buffer.from(
+    '# Returns\n\nYou may return any item within 30 days of delivery for a full refund.\n\n## Shipping\n\nOrders ship within two business days.\n',
+  );
+
+  it('reads a document into the same passages as extraction and chunking in this thread', async () => {
+    const passages = await reader.read({
+      bytes: markdown,
+      contentType: 'text/markdown',
+      key: 'faq.md',
+      chunkOptions,
+    });
+    const expected = chunkDocument(await extractDocument(markdown, 'text/markdown', 'faq.md'), chunkOptions);
+    expect(passages).toEqual(expected);
+    expect(passages.map((p) => p.content).join(' ')).toContain('30 days of delivery');
+  });
+
+  it('fails a document that takes longer than the bound with too_large, while this thread keeps running', async () => {
+    const roomy = documentReader({ workers: 1, memoryMb: 2048, timeoutMs: 500 });
+    await readFaq(roomy);
+    const started = performance.now();
+    const { message, stallMs } = await expectTooLarge(() =>
+      roomy.read({ bytes: long, contentType: 'text/markdown', key: 'long.md', chunkOptions }),
+    );
+    expect(message).toBe('"long.md" took longer than 500 ms to read, the limit for one document.');
+    expect(performance.now() - started).toBeLessThan(4000);
+    expect(stallMs).toBeLessThan(NOT_BLOCKED_MS);
+    await roomy.close();
+  });
+
+  it('fails 5 MB of Markdown nested thousands deep with too_large in seconds (not its time bound), and the next document reads', async () => {
+    const deep = Buffer.from(
+      Array.from({ length: 6000 }, (_, i) => `${'>'.repeat(i % 2000)} line ${i}`).join('\n'),
+    );
+    expect(deep.length).toBeGreaterThan(5_000_000);
+    const patient = documentReader({ workers: 1, memoryMb: 512, timeoutMs: 120_000 });
+    try {
+      const started = performance.now();
+      const { message } = await expectTooLarge(() =>
+        patient.read({ bytes: deep, contentType: 'text/markdown', key: 'deep.md', chunkOptions }),
+      );
+      expect(message).toBe(
+        `"deep.md" is too large to index: it has more levels of Markdown nesting than the limit of ${MAX_MARKDOWN_NESTING}.`,
+      );
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect((await readFaq(patient)).length).toBeGreaterThan(0);
+    } finally {
+      await patient.close();
+    }
+  });
+
+  it('fails a document that needs more memory than allowed with too_large, and the next document reads', async () => {
+    // ~24 MB of JSON with a million small objects: far more than 96 MB of heap once parsed and extracted.
+    const json = Buffer.from(
+      `[${Array.from({ length: 1_000_000 }, (_, i) => `{"name":"item ${i}","text":"word ${i % 977}"}`).join(',')}]`,
+    );
+    const { message, stallMs } = await expectTooLarge(() =>
+      reader.read({ bytes: json, contentType: 'application/json', key: 'huge.json', chunkOptions }),
+    );
+    expect(message).toMatch(/needs more memory to read than the 96 MB allowed|took longer than/);
+    expect(stallMs).toBeLessThan(NOT_BLOCKED_MS);
+    // The worker that failed was replaced.
+    expect((await readFaq(reader)).length).toBeGreaterThan(0);
+  });
+
+  it('passes on extraction errors with their reason code', async () => {
+    await expect(
+      reader.read({
+        bytes: Buffer.from('%PDF-1.7 not really'),
+        contentType: 'application/pdf',
+        key: 'bad.pdf',
+        chunkOptions,
+      }),
+    ).rejects.toMatchObject({ name: 'ExtractionError', code: 'unreadable_document' });
+    await expect(
+      reader.read({ bytes: Buffer.from([0, 1, 2, 3]), contentType: 'image/png', key: 'x.png', chunkOptions }),
+    ).rejects.toMatchObject({ code: 'unsupported_format' });
+  });
+
+  it('stops a read when its signal aborts, with the signal’s reason', async () => {
+    const controller = new AbortController();
+    const reading = reader.read({
+      bytes: long,
+      contentType: 'text/markdown',
+      key: 'long.md',
+      chunkOptions,
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(new Error('shutting down')), 100);
+    await expect(reading).rejects.toThrow('shutting down');
+    // Queued reads wait for a worker; they run once it is free.
+    expect((await readFaq(reader)).length).toBeGreaterThan(0);
+  });
+
+  it('rejects reads after close', async () => {
+    const other = documentReader({ workers: 1, memoryMb: 96, timeoutMs: 5000 });
+    await other.close();
+    await expect(
+      other.read({ bytes: markdown, contentType: 'text/markdown', key: 'faq.md', chunkOptions }),
+    ).rejects.toThrow('closed');
+  });
+});

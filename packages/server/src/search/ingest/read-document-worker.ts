@@ -1,0 +1,56 @@
+/**
+ * Entry point of a document-reading worker thread (started by document-reader.ts; like main.ts, this file
+ * acts when loaded). It answers one `read` message at a time: extracts the document and cuts it into
+ * passages, or says why it could not. It runs under the memory limits its pool set, so a hostile document
+ * can exhaust only this thread, never the process that serves requests.
+ */
+import { parentPort } from 'node:worker_threads';
+import { type ChunkOptions, ExtractionError, type Passage } from '../types.js';
+import { chunkDocument } from './chunk.js';
+import { extractDocument } from './extract/index.js';
+
+/** What the pool sends a worker. */
+export interface ReadRequest {
+  type: 'read';
+  id: number;
+  bytes: Uint8Array;
+  contentType: string;
+  key: string;
+  chunkOptions: ChunkOptions;
+  timeoutMs: number;
+}
+
+/** What a worker sends the pool. */
+export type ReadReply =
+  | { type: 'ready' }
+  | { type: 'passages'; id: number; passages: Passage[] }
+  | { type: 'error'; id: number; code: ExtractionError['code'] | undefined; message: string };
+
+const port = parentPort;
+if (port === null) throw new Error('read-document-worker.ts runs only as a worker thread');
+
+// Documents are read from the bytes given; nothing in this thread reaches the network.
+globalThis.fetch = (() =>
+  Promise.reject(new Error('network access is disabled in the document reader'))) as typeof fetch;
+
+port.on('message', (request: ReadRequest) => {
+  void (async (): Promise<ReadReply> => {
+    try {
+      const bytes = Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength);
+      const document = await extractDocument(bytes, request.contentType, request.key, {
+        timeoutMs: request.timeoutMs,
+      });
+      return { type: 'passages', id: request.id, passages: chunkDocument(document, request.chunkOptions) };
+    } catch (error) {
+      return {
+        type: 'error',
+        id: request.id,
+        code: error instanceof ExtractionError ? error.code : undefined,
+        message: error instanceof Error ? error.message : String(error),
+      };
+    }
+  })().then((reply) => port.postMessage(reply));
+});
+
+// Every reader is loaded (this module's imports): the pool starts a document's time bound from here.
+port.postMessage({ type: 'ready' } satisfies ReadReply);
