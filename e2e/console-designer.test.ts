@@ -114,7 +114,7 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
       await expect
         .poll(() =>
           reply
-            .getByText(/used in the reply/)
+            .getByText(/^Quoted: /)
             .first()
             .isVisible(),
         )

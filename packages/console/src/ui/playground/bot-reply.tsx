@@ -6,8 +6,8 @@ import { RetrievalDetails } from './retrieval.js';
 /** What the reply's mode means, in words. */
 const MODE_WORDS: Record<string, string> = {
   qa: 'Answered by a Q&A entry',
-  passages: 'Quoted from the knowledge',
-  generated: 'Written by the chat model from the knowledge',
+  passages: "Quoted word for word from the bot's documents",
+  generated: "Written by the chat model from the bot's documents",
   not_found: 'Nothing relevant found',
   clarify: 'Asked back: unsure which topic was meant, offered choices',
   small_talk: 'Small talk: no search',
@@ -57,15 +57,13 @@ export function BotReply({
             {preview.sources.map((s, i) => (
               <li key={`${s.fileId}-${i}`}>
                 <a href={filePath(botId, s.fileId)}>{s.key}</a>
-                <span class="muted">
-                  {s.pageNumber ? `, page ${s.pageNumber}` : ''} · score {s.score.toFixed(3)}
-                </span>
+                {s.pageNumber ? <span class="muted">, page {s.pageNumber}</span> : null}
               </li>
             ))}
           </ol>
         </div>
       ) : null}
-      <RetrievalDetails debug={preview.debug} />
+      <RetrievalDetails botId={botId} debug={preview.debug} />
     </div>
   );
 }

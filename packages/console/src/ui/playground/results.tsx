@@ -1,12 +1,18 @@
 import type { SearchPassage } from '@parley/client';
 import { Highlighted } from './highlight.js';
+import { Rank } from './rank.js';
+import { relativeStrengths } from './scores.js';
+import { queryWords } from './words.js';
 
 /** The link to a file's page in the Console. */
 export function filePath(botId: string, fileId: string): string {
   return `/console/bots/${encodeURIComponent(botId)}/files/${encodeURIComponent(fileId)}`;
 }
 
-/** The passages a search found, best first: score, file (a link to its page), page number, matched words marked. */
+/**
+ * The passages a search found, best first: rank and a bar of strength next to the best (never raw scores),
+ * file (a link to its page), page number, the query's words marked.
+ */
 export function SearchResults({
   botId,
   query,
@@ -24,6 +30,8 @@ export function SearchResults({
       </p>
     );
   }
+  const strengths = relativeStrengths(passages.map((p) => p.score));
+  const words = queryWords(query);
   return (
     <ol class="list playground-results" aria-label="Passages found">
       {passages.map((p, i) => (
@@ -32,12 +40,13 @@ export function SearchResults({
             <a href={filePath(botId, p.file.id)} class="list-title">
               {p.file.key}
             </a>
-            <span class="muted">
-              {p.meta.pageNumber ? `Page ${p.meta.pageNumber} · ` : ''}Score {p.score.toFixed(3)}
+            <span class="muted playground-result-place">
+              {p.meta.pageNumber ? `Page ${p.meta.pageNumber}` : null}
+              <Rank rank={i + 1} strength={strengths[i] ?? 0} />
             </span>
           </div>
           <p class="playground-passage">
-            <Highlighted text={p.content} query={query} />
+            <Highlighted text={p.content} words={words} />
           </p>
         </li>
       ))}

@@ -14,7 +14,8 @@ describe('playground highlighting', () => {
 
   it('takes words of two letters or more, longest first, and letters of any script', () => {
     expect(queryWords('a Où est le café, le CAFÉ?')).toEqual(['café', 'est', 'où', 'le']);
-    expect(queryWords('How long do I have to ask for a refund?')).toEqual(['refund', 'long', 'ask']);
+    // "long" makes the question's form ("how long"): the bot does not look for it, so it is not marked.
+    expect(queryWords('How long do I have to ask for a refund?')).toEqual(['refund', 'ask']);
     expect(splitMatches('Le café est ouvert', queryWords('café'))).toEqual([
       { text: 'Le ', match: false },
       { text: 'café', match: true },

@@ -1,9 +1,12 @@
-/** English words too common to be worth marking (a search matches on the others). */
+/**
+ * English words too common to be worth marking (a search matches on the others), and the words that make a
+ * question's form, not its subject ("how long", "how many", "do I get"), which the bot does not look for.
+ */
 const COMMON = new Set(
   (
     'a an and are as at be but by can could do does did for from had has have how i if in into is it its me my ' +
     'no not of on or our so than that the their them then there these they this to was we were what when where ' +
-    'which who why will with would you your'
+    'which who why will with would you your many much long often soon get'
   ).split(' '),
 );
 

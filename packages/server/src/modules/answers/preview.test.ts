@@ -46,6 +46,15 @@ describe('POST /v1/admin/bots/{id}/answer-preview', () => {
     expect([await rows('chat_conversations'), await rows('chat_messages')]).toEqual(before);
   });
 
+  it('names, in the debug details, the words of each passage as written there that the question holds', async () => {
+    const res = await t.asOwner('POST', url(), { question: 'How long do refunds take?' });
+    const passages = res.json().debug.passages as Array<{ matchedTerms: string[]; matchedWords: string[] }>;
+    const refunds = passages.find((p) => p.matchedTerms.includes('refund'));
+    // "refund" and "Refunds" in the passage, both of the stem "refund"; "long" is a question-form word.
+    expect(refunds?.matchedWords).toEqual(['refund', 'Refunds']);
+    for (const p of passages) expect(p.matchedWords.length === 0).toBe(p.matchedTerms.length === 0);
+  });
+
   it("shows the sources as the bot's sourceLinks setting links them: the private file named only by default", async () => {
     const ask = async () =>
       (await t.asOwner('POST', url(), { question: 'How long do I have to ask for a refund?' })).json() as {

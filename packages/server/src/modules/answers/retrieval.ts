@@ -1,6 +1,6 @@
 import type { SearchPassage } from '@parley/protocol';
 import type { Logger } from '../../logger.js';
-import { contentTerms, stemsOf } from '../../search/terms.js';
+import { contentTerms, stem, stemsOf, words } from '../../search/terms.js';
 import type { FilesContext } from '../files/service.js';
 import type { KnowledgeBaseService } from '../knowledge/knowledge-bases.js';
 import type { SearchService } from '../knowledge/search.js';
@@ -83,6 +83,7 @@ export function retrievalDebug(
         score: p.score,
         ...(p.meta.pageNumber ? { pageNumber: p.meta.pageNumber } : {}),
         matchedTerms: terms.filter((t) => stems.has(t)),
+        matchedWords: wordsInCommon(p.content, terms),
         used: quoted.has(p),
         content: p.content.slice(0, 200),
       };
@@ -120,6 +121,21 @@ export function retrievalDebug(
           },
         }),
   };
+}
+
+/**
+ * The words of a passage, as written there, whose stem is one of the question's terms: what the Console marks
+ * in the passage, so a marked word and the terms in common never disagree.
+ * @example wordsInCommon('Refunds take 30 days.', ['refund']) // ['Refunds']
+ */
+export function wordsInCommon(content: string, terms: readonly string[]): string[] {
+  const wanted = new Set(terms);
+  const out = new Set<string>();
+  for (const written of content.split(/[^\p{L}\p{N}'’]+/u)) {
+    const folded = words(written)[0];
+    if (folded !== undefined && wanted.has(stem(folded))) out.add(written.replace(/^['’]+|['’]+$/gu, ''));
+  }
+  return [...out];
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
