@@ -93,8 +93,7 @@ export function AccessTokens({
               id={`${id}-note`}
               label="Note"
               maxLength={200}
-              value={note.value}
-              onValue={note.onValue}
+              {...note}
               hint={`What the ${noun} is for, so you know it when you see it listed.`}
             />
             <ExpirySelect id={`${id}-expiry`} value={days.value} onDays={days.onValue} />

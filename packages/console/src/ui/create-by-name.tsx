@@ -38,15 +38,7 @@ export function CreateByName({
 
   return (
     <form class="card inline-form" onSubmit={form.submit}>
-      <Field
-        id={id}
-        label={label}
-        required
-        maxLength={200}
-        value={name.value}
-        onValue={name.onValue}
-        hint={hint}
-      />
+      <Field id={id} label={label} required maxLength={200} {...name} hint={hint} />
       <button type="submit" class="primary" disabled={pending || name.value.trim() === ''}>
         {submitLabel}
       </button>

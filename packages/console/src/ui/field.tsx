@@ -1,38 +1,77 @@
 import type { ComponentChildren } from 'preact';
 
-/** What a Field takes: its label and value, and the few input attributes the Console uses. */
+/**
+ * What a Field takes: its label and value (a form field spreads in as `{...form.field('name')}`, with the
+ * message of its refusal), and the few input attributes the Console uses.
+ */
 export interface FieldProps {
   id: string;
   label: string;
   value: string;
   onValue(value: string): void;
+  /** Why the value was refused (a check or the API), shown beside the input and read with it. */
+  error?: string | undefined;
   /** A sentence under the input, read with it by assistive technology. */
   hint?: string;
-  type?: 'text' | 'email' | 'password';
+  /** `textarea` for a paragraph (`rows` high); the others are `<input>` types. */
+  type?: 'text' | 'email' | 'password' | 'url' | 'textarea';
+  rows?: number;
   required?: boolean;
   minLength?: number;
   maxLength?: number;
-  autocomplete?: 'username' | 'current-password' | 'new-password' | 'name' | 'off';
+  autocomplete?:
+    | 'username'
+    | 'current-password'
+    | 'new-password'
+    | 'name'
+    | 'organization'
+    | 'email'
+    | 'url'
+    | 'off';
 }
 
-/** A labelled text input (the label is visible and names the input), with an optional hint under it. */
-export function Field({ id, label, value, onValue, hint, type = 'text', ...input }: FieldProps) {
+/**
+ * A labelled input or text area (the label is visible and names it), with an optional hint under it and the
+ * message of its refusal beside it (marked invalid, read with the input).
+ */
+export function Field({
+  id,
+  label,
+  value,
+  onValue,
+  error,
+  hint,
+  type = 'text',
+  rows = 4,
+  ...input
+}: FieldProps) {
   const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const common = {
+    id,
+    value,
+    required: input.required,
+    minLength: input.minLength,
+    maxLength: input.maxLength,
+    autocomplete: input.autocomplete,
+    'aria-invalid': error ? ('true' as const) : undefined,
+    'aria-describedby': [errorId, hintId].filter(Boolean).join(' ') || undefined,
+    onInput: (event: { currentTarget: { value: string } }) => onValue(event.currentTarget.value),
+  };
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <input
-        id={id}
+      {type === 'textarea' ? (
+        <textarea {...common} rows={rows} />
+      ) : (
         // Preact types each input type apart (a union TypeScript cannot pick from a variable): one is enough.
-        type={type as 'text'}
-        value={value}
-        required={input.required}
-        minLength={input.minLength}
-        maxLength={input.maxLength}
-        autocomplete={input.autocomplete}
-        aria-describedby={hintId}
-        onInput={(event) => onValue(event.currentTarget.value)}
-      />
+        <input {...common} type={type as 'text'} />
+      )}
+      {error ? (
+        <p class="field-error" id={errorId}>
+          {error}
+        </p>
+      ) : null}
       <Hint id={hintId}>{hint}</Hint>
     </div>
   );

@@ -31,15 +31,7 @@ export function InviteMemberForm({ roles, onInvited }: { roles: readonly Role[];
     <div class="card stack">
       <h2>Invite member</h2>
       <form class="inline-form invite-form" onSubmit={form.submit}>
-        <Field
-          id="invite-email"
-          label="Email"
-          type="email"
-          required
-          maxLength={320}
-          value={email.value}
-          onValue={email.onValue}
-        />
+        <Field id="invite-email" label="Email" type="email" required maxLength={320} {...email} />
         <RoleSelect id="invite-role" label="Role" value={role.value} roles={roles} onRole={role.onValue} />
         <button type="submit" class="primary" disabled={pending || email.value.trim() === ''}>
           Invite

@@ -44,15 +44,7 @@ export function InvitePage({ code, onSignedIn }: { code: string; onSignedIn(acco
       <form class="card sign-in" onSubmit={form.submit}>
         <h1>Join Parley</h1>
         <p>You were invited to a workspace. Choose the name your team sees and a password.</p>
-        <Field
-          id="invite-name"
-          label="Name"
-          autocomplete="name"
-          required
-          maxLength={200}
-          value={name.value}
-          onValue={name.onValue}
-        />
+        <Field id="invite-name" label="Name" autocomplete="name" required maxLength={200} {...name} />
         <Field
           id="invite-password"
           label="Password"
@@ -61,8 +53,7 @@ export function InvitePage({ code, onSignedIn }: { code: string; onSignedIn(acco
           required
           minLength={12}
           maxLength={256}
-          value={password.value}
-          onValue={password.onValue}
+          {...password}
           hint="At least 12 characters."
         />
         <Notice error={error} />

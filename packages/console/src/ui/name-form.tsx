@@ -22,15 +22,7 @@ export function NameForm() {
   return (
     <form class="card stack" onSubmit={form.submit}>
       <h2>Your name</h2>
-      <Field
-        id="account-name"
-        label="Name"
-        required
-        maxLength={200}
-        autocomplete="name"
-        value={name.value}
-        onValue={name.onValue}
-      />
+      <Field id="account-name" label="Name" required maxLength={200} autocomplete="name" {...name} />
       <div class="actions">
         <button
           type="submit"

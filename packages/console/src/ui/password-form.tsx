@@ -43,8 +43,7 @@ export function PasswordForm({ onChanged }: { onChanged(): void }) {
         type="password"
         autocomplete="current-password"
         required
-        value={current.value}
-        onValue={current.onValue}
+        {...current}
       />
       <Field
         id="new-password"
@@ -54,8 +53,7 @@ export function PasswordForm({ onChanged }: { onChanged(): void }) {
         required
         minLength={MIN_LENGTH}
         maxLength={256}
-        value={next.value}
-        onValue={next.onValue}
+        {...next}
         hint={`At least ${MIN_LENGTH} characters. Your other sessions are signed out when it changes.`}
       />
       <Field
@@ -64,8 +62,7 @@ export function PasswordForm({ onChanged }: { onChanged(): void }) {
         type="password"
         autocomplete="new-password"
         required
-        value={repeat.value}
-        onValue={repeat.onValue}
+        {...repeat}
       />
       <div class="actions">
         <button type="submit" class="primary" disabled={pending}>

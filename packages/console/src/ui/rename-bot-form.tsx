@@ -23,14 +23,7 @@ export function RenameBotForm({ bot, onSaved }: { bot: Bot; onSaved(): void }) {
   return (
     <form class="card stack" onSubmit={form.submit}>
       <h2>Name</h2>
-      <Field
-        id="bot-name"
-        label="Bot name"
-        required
-        maxLength={200}
-        value={name.value}
-        onValue={name.onValue}
-      />
+      <Field id="bot-name" label="Bot name" required maxLength={200} {...name} />
       <div class="actions">
         <button
           type="submit"

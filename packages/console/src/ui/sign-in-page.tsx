@@ -41,23 +41,14 @@ export function SignInPage({
       <form class="card sign-in" onSubmit={form.submit}>
         <h1>Sign in to Parley</h1>
         <Notice done={notice} />
-        <Field
-          id="sign-in-email"
-          label="Email"
-          type="email"
-          autocomplete="username"
-          required
-          value={email.value}
-          onValue={email.onValue}
-        />
+        <Field id="sign-in-email" label="Email" type="email" autocomplete="username" required {...email} />
         <Field
           id="sign-in-password"
           label="Password"
           type="password"
           autocomplete="current-password"
           required
-          value={password.value}
-          onValue={password.onValue}
+          {...password}
         />
         <Notice error={error} />
         <button type="submit" class="primary" disabled={pending}>

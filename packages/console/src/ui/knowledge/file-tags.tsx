@@ -65,13 +65,7 @@ export function FileTags({ file, files, mayChange, onChanged }: Props) {
       {mayChange ? (
         <form class="tag-form" onSubmit={form.submit}>
           <Field id="tag-key" label="Tag key" maxLength={100} value={key.value} onValue={key.onValue} />
-          <Field
-            id="tag-value"
-            label="Tag value"
-            maxLength={1000}
-            value={value.value}
-            onValue={value.onValue}
-          />
+          <Field id="tag-value" label="Tag value" maxLength={1000} {...value} />
           <button type="submit" disabled={pending || key.value.trim() === ''}>
             Add tag
           </button>

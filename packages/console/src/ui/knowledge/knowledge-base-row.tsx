@@ -65,14 +65,7 @@ function RenameKnowledgeBase({ botId, kb, onChanged, done }: ChangeProps) {
   const name = form.field('name');
   return (
     <form class="inline-form kb-change" onSubmit={form.submit}>
-      <Field
-        id={`rename-${kb.id}`}
-        label="New name"
-        required
-        maxLength={200}
-        value={name.value}
-        onValue={name.onValue}
-      />
+      <Field id={`rename-${kb.id}`} label="New name" required maxLength={200} {...name} />
       <div class="actions">
         <button type="submit" class="primary" disabled={pending || name.value.trim() === ''}>
           Save name

@@ -2,7 +2,7 @@ import type { BotQaEntry } from '@parley/client';
 import { useConsole } from '../../context.js';
 import { useForm } from '../../form.js';
 import { useAction } from '../../hooks.js';
-import { Hint } from '../field.js';
+import { Field } from '../field.js';
 import { Markdown } from '../markdown.js';
 import { Notice } from '../notice.js';
 import { formatTags, parseTags, wordingsOf } from './fields.js';
@@ -75,23 +75,21 @@ export function QaEntryForm(props: {
       aria-label={entry ? 'Edit entry' : 'New entry'}
     >
       <h3 class="qa-h">{entry ? 'Edit entry' : 'New entry'}</h3>
-      <TextArea
+      <Field
+        type="textarea"
         id={`${id}-questions`}
         label="Questions"
         rows={4}
         hint="The ways visitors ask it, one per line. A visitor's question close to any of them gets the answer below."
-        value={questions.value}
-        onValue={questions.onValue}
-        error={questions.error}
+        {...questions}
       />
-      <TextArea
+      <Field
+        type="textarea"
         id={`${id}-answer`}
         label="Answer"
         rows={5}
         hint="Markdown: **bold**, [links](https://example.com), lists with - and quotes with >. Links may lead only to http(s), mailto: and tel: addresses."
-        value={answer.value}
-        onValue={answer.onValue}
-        error={answer.error}
+        {...answer}
       />
       {answer.value.trim() ? (
         <div class="stack qa-preview">
@@ -101,24 +99,13 @@ export function QaEntryForm(props: {
           </div>
         </div>
       ) : null}
-      <div class="field">
-        <label for={`${id}-tags`}>Tags</label>
-        <input
-          id={`${id}-tags`}
-          type="text"
-          value={tags.value}
-          autocomplete="off"
-          aria-invalid={tags.error ? 'true' : undefined}
-          aria-describedby={[tags.error ? `${id}-tags-error` : '', `${id}-tags-hint`].join(' ').trim()}
-          onInput={(event) => tags.onValue(event.currentTarget.value)}
-        />
-        {tags.error ? (
-          <p class="field-error" id={`${id}-tags-error`}>
-            {tags.error}
-          </p>
-        ) : null}
-        <Hint id={`${id}-tags-hint`}>Optional, as key=value; key=value (for example topic=billing).</Hint>
-      </div>
+      <Field
+        id={`${id}-tags`}
+        label="Tags"
+        autocomplete="off"
+        hint="Optional, as key=value; key=value (for example topic=billing)."
+        {...tags}
+      />
       <label class="toggle">
         <input
           type="checkbox"
@@ -137,38 +124,5 @@ export function QaEntryForm(props: {
       </div>
       <Notice error={error} />
     </form>
-  );
-}
-
-/** A labelled text area with a hint and the message of its last refusal. */
-function TextArea(props: {
-  id: string;
-  label: string;
-  rows: number;
-  hint: string;
-  value: string;
-  onValue(value: string): void;
-  error: string | undefined;
-}) {
-  const { id } = props;
-  const errorId = props.error ? `${id}-error` : '';
-  return (
-    <div class="field">
-      <label for={id}>{props.label}</label>
-      <textarea
-        id={id}
-        rows={props.rows}
-        value={props.value}
-        aria-invalid={props.error ? 'true' : undefined}
-        aria-describedby={`${errorId} ${id}-hint`.trim()}
-        onInput={(event) => props.onValue(event.currentTarget.value)}
-      />
-      {props.error ? (
-        <p class="field-error" id={errorId}>
-          {props.error}
-        </p>
-      ) : null}
-      <Hint id={`${id}-hint`}>{props.hint}</Hint>
-    </div>
   );
 }

@@ -3,9 +3,9 @@ import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { useForm } from '../../form.js';
 import { useAction } from '../../hooks.js';
+import { Field } from '../field.js';
 import { Notice } from '../notice.js';
 import { apiFieldErrors } from './field-errors.js';
-import { SettingsInput } from './settings-input.js';
 
 /** The settings a person sets here: everything `PUT /v1/admin/workspaces/{id}` takes. */
 export interface SettingsValues {
@@ -63,34 +63,34 @@ export function SettingsForm({ workspace, onSaved }: { workspace: Workspace; onS
 
   return (
     <form class="card stack" onSubmit={form.submit} noValidate aria-label="Workspace settings">
-      <SettingsInput
+      <Field
         id="workspace-name"
         label="Workspace name"
-        field={form.field('name')}
+        {...form.field('name')}
         autocomplete="organization"
         hint="What members see in the workspace switcher. Up to 200 characters."
       />
-      <SettingsInput
+      <Field
         id="workspace-about"
         label="About"
-        kind="textarea"
-        field={form.field('about')}
+        type="textarea"
+        {...form.field('about')}
         hint="What this workspace is for, in a few sentences (optional)."
       />
-      <SettingsInput
+      <Field
         id="workspace-contact-email"
         label="Contact email"
-        kind="email"
+        type="email"
         autocomplete="email"
-        field={form.field('contactEmail')}
+        {...form.field('contactEmail')}
         hint="Whom to ask about this workspace (optional)."
       />
-      <SettingsInput
+      <Field
         id="workspace-website"
         label="Website"
-        kind="url"
+        type="url"
         autocomplete="url"
-        field={form.field('website')}
+        {...form.field('website')}
         hint="The site the bots serve, with https:// (optional)."
       />
       <div class="actions">
