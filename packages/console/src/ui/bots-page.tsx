@@ -4,6 +4,7 @@ import { useLoad, useOwnMember } from '../hooks.js';
 import { mayEditBots } from '../roles.js';
 import { CreateBotForm } from './create-bot-form.js';
 import { ListState } from './list-state.js';
+import { WorkspaceFrame } from './workspace-frame.js';
 
 /** The bots of the chosen workspace, by name, and the form that creates one. */
 export function BotsPage() {
@@ -14,20 +15,8 @@ export function BotsPage() {
     workspace ? client.list.bots({ sortField: 'name', sortDirection: 'asc' }).collect() : Promise.resolve([]),
   );
 
-  if (!workspace) {
-    return (
-      <section>
-        <h1>Bots</h1>
-        <p>You are not a member of any workspace yet. Ask a workspace admin for an invitation.</p>
-      </section>
-    );
-  }
   return (
-    <section class="stack">
-      <div class="page-head">
-        <h1>Bots</h1>
-        <p class="muted">in {workspace.name}</p>
-      </div>
+    <WorkspaceFrame title="Bots" about={(w) => `in ${w.name}`}>
       {mayCreate ? <CreateBotForm onCreated={bots.reload} /> : null}
       <ListState
         of={bots}
@@ -47,6 +36,6 @@ export function BotsPage() {
           </li>
         )}
       />
-    </section>
+    </WorkspaceFrame>
   );
 }

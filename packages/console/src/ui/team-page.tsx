@@ -4,6 +4,7 @@ import { grantableRoles, mayChangeMember, mayManageMembers } from '../roles.js';
 import { InviteMemberForm } from './invite-member-form.js';
 import { ListState } from './list-state.js';
 import { MemberRow } from './member-row.js';
+import { WorkspaceFrame } from './workspace-frame.js';
 
 /** The chosen workspace's members and pending invitations; owners and administrators invite, change, remove. */
 export function TeamPage() {
@@ -13,21 +14,9 @@ export function TeamPage() {
     workspace ? client.list.workspaceMembers().collect() : Promise.resolve([]),
   );
 
-  if (!workspace) {
-    return (
-      <section>
-        <h1>Team</h1>
-        <p>You are not a member of any workspace yet. Ask a workspace admin for an invitation.</p>
-      </section>
-    );
-  }
   const roles = grantableRoles(me.data?.role);
   return (
-    <section class="stack">
-      <div class="page-head">
-        <h1>Team</h1>
-        <p class="muted">of {workspace.name}</p>
-      </div>
+    <WorkspaceFrame title="Team">
       {mayManageMembers(me.data?.role) ? (
         <InviteMemberForm roles={roles} onInvited={members.reload} />
       ) : me.data ? (
@@ -47,6 +36,6 @@ export function TeamPage() {
           />
         )}
       />
-    </section>
+    </WorkspaceFrame>
   );
 }

@@ -7,6 +7,7 @@ import { mayWriteQa } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { Notice } from '../notice.js';
 import { answerThisHref } from '../qa/fields.js';
+import { SelectField } from '../select-field.js';
 import { type ChartLine, DayChart } from './day-chart.js';
 import { InsightsFigures, percent } from './figures.js';
 import { UnansweredList } from './unanswered-list.js';
@@ -73,20 +74,14 @@ function BotInsightsView({ bot }: { bot: Bot }) {
     <div class="stack insights">
       <div class="insights-head">
         <h2>Insights</h2>
-        <div class="field period-field">
-          <label for="insights-period">Period</label>
-          <select
-            id="insights-period"
-            value={period}
-            onChange={(event) => setPeriod(event.currentTarget.value as InsightsPeriod)}
-          >
-            {PERIODS.map((p) => (
-              <option key={p.value} value={p.value}>
-                {p.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          class="field period-field"
+          id="insights-period"
+          label="Period"
+          value={period}
+          choices={PERIODS}
+          onValue={setPeriod}
+        />
       </div>
       <Notice error={insights.error} />
       {data ? (

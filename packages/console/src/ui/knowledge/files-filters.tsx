@@ -1,7 +1,13 @@
 import type { FileStatus } from '@parley/client';
+import { type Choice, SelectField } from '../select-field.js';
 import { FILE_STATUS_WORDS, FILE_STATUSES } from './file-status.js';
 
 const PAGE_SIZES = [10, 25, 50, 100];
+
+const STATUS_CHOICES: Choice<FileStatus | ''>[] = [
+  { value: '', label: 'Any status' },
+  ...FILE_STATUSES.map((s) => ({ value: s, label: FILE_STATUS_WORDS[s] })),
+];
 
 /** A tag filter: a key and its value (both empty: any tag). */
 export interface TagChoice {
@@ -34,66 +40,38 @@ export function FileFilters(props: {
           onInput={(event) => props.onSearch(event.currentTarget.value)}
         />
       </div>
-      <div class="field">
-        <label for="files-status">Status</label>
-        <select
-          id="files-status"
-          value={props.status}
-          onChange={(event) => props.onStatus(event.currentTarget.value as FileStatus | '')}
-        >
-          <option value="">Any status</option>
-          {FILE_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {FILE_STATUS_WORDS[s]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div class="field">
-        <label for="files-page-size">Files per page</label>
-        <select
-          id="files-page-size"
-          value={String(props.pageSize)}
-          onChange={(event) => props.onPageSize(Number(event.currentTarget.value))}
-        >
-          {PAGE_SIZES.map((n) => (
-            <option key={n} value={String(n)}>
-              {n}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div class="field">
-        <label for="files-tag">Tag</label>
-        <select
-          id="files-tag"
-          value={props.tag.key}
-          onChange={(event) => props.onTag({ key: event.currentTarget.value, value: '' })}
-        >
-          <option value="">Any tag</option>
-          {props.tagKeys.map((k) => (
-            <option key={k} value={k}>
-              {k}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField
+        id="files-status"
+        label="Status"
+        value={props.status}
+        choices={STATUS_CHOICES}
+        onValue={props.onStatus}
+      />
+      <SelectField
+        id="files-page-size"
+        label="Files per page"
+        value={String(props.pageSize)}
+        choices={PAGE_SIZES.map((n) => ({ value: String(n), label: String(n) }))}
+        onValue={(n) => props.onPageSize(Number(n))}
+      />
+      <SelectField
+        id="files-tag"
+        label="Tag"
+        value={props.tag.key}
+        choices={[{ value: '', label: 'Any tag' }, ...props.tagKeys.map((k) => ({ value: k, label: k }))]}
+        onValue={(key) => props.onTag({ key, value: '' })}
+      />
       {props.tag.key ? (
-        <div class="field">
-          <label for="files-tag-value">Tag value</label>
-          <select
-            id="files-tag-value"
-            value={props.tag.value}
-            onChange={(event) => props.onTag({ key: props.tag.key, value: event.currentTarget.value })}
-          >
-            <option value="">Choose a value</option>
-            {props.tagValues.map((v) => (
-              <option key={v} value={v}>
-                {v}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="files-tag-value"
+          label="Tag value"
+          value={props.tag.value}
+          choices={[
+            { value: '', label: 'Choose a value' },
+            ...props.tagValues.map((v) => ({ value: v, label: v })),
+          ]}
+          onValue={(value) => props.onTag({ key: props.tag.key, value })}
+        />
       ) : null}
     </div>
   );

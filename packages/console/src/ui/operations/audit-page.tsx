@@ -5,15 +5,22 @@ import { formatDateTime } from '../../format.js';
 import { useLoad, useOwnMember } from '../../hooks.js';
 import { mayReadAudit } from '../../roles.js';
 import { ListState } from '../list-state.js';
+import { SelectField } from '../select-field.js';
+import { WorkspaceFrame } from '../workspace-frame.js';
 import { AUDIT_ACTIONS, actionLabel } from './audit-actions.js';
 import { Pager, usePager } from './pager.js';
 
 const PAGE_SIZE = 20;
 
+/** A member as people know them: the name and e-mail, or the e-mail. */
+function memberName(member: Member): string {
+  return member.displayName ? `${member.displayName} (${member.email})` : member.email;
+}
+
 /** Who did it, in words: the member's name or e-mail, else the record's e-mail, else the system. */
 function actorName(record: AuditRecord, members: Member[]): string {
   const member = members.find((m) => m.userId !== undefined && m.userId === record.userId);
-  if (member) return member.displayName ? `${member.displayName} (${member.email})` : member.email;
+  if (member) return memberName(member);
   return record.userEmail ?? (record.userId ? record.userId : 'Parley (system)');
 }
 
@@ -48,34 +55,23 @@ function AuditFilters(props: {
   return (
     <fieldset class="filters">
       <legend class="visually-hidden">Filters</legend>
-      <div class="field">
-        <label for="audit-action">Action</label>
-        <select
-          id="audit-action"
-          value={props.action}
-          onChange={(e) => props.onAction(e.currentTarget.value)}
-        >
-          <option value="">All actions</option>
-          {AUDIT_ACTIONS.map((a) => (
-            <option key={a.value} value={a.value}>
-              {a.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div class="field">
-        <label for="audit-actor">Actor</label>
-        <select id="audit-actor" value={props.actor} onChange={(e) => props.onActor(e.currentTarget.value)}>
-          <option value="">Everyone</option>
-          {props.members
-            .filter((m) => m.userId)
-            .map((m) => (
-              <option key={m.id} value={m.userId}>
-                {m.displayName ? `${m.displayName} (${m.email})` : m.email}
-              </option>
-            ))}
-        </select>
-      </div>
+      <SelectField
+        id="audit-action"
+        label="Action"
+        value={props.action}
+        choices={[{ value: '', label: 'All actions' }, ...AUDIT_ACTIONS]}
+        onValue={props.onAction}
+      />
+      <SelectField
+        id="audit-actor"
+        label="Actor"
+        value={props.actor}
+        choices={[
+          { value: '', label: 'Everyone' },
+          ...props.members.flatMap((m) => (m.userId ? [{ value: m.userId, label: memberName(m) }] : [])),
+        ]}
+        onValue={props.onActor}
+      />
     </fieldset>
   );
 }
@@ -102,13 +98,8 @@ export function AuditPage() {
     { enabled: Boolean(workspace) && allowed },
   );
 
-  if (!workspace) return <p>You are not a member of any workspace yet.</p>;
   return (
-    <section class="stack">
-      <div class="page-head">
-        <h1>Audit records</h1>
-        <p class="muted">of {workspace.name}</p>
-      </div>
+    <WorkspaceFrame title="Audit records">
       {me.data && !allowed ? (
         <p class="hint">Only managers, administrators and owners read the audit records.</p>
       ) : null}
@@ -139,6 +130,6 @@ export function AuditPage() {
           <Pager label="Audit record pages" pager={pager} nextToken={records.data?.meta.nextToken} />
         </>
       ) : null}
-    </section>
+    </WorkspaceFrame>
   );
 }

@@ -5,6 +5,7 @@ import { formatDateTime } from '../../format.js';
 import { useLoad } from '../../hooks.js';
 import { BotFrame } from '../bot-frame.js';
 import { ListState } from '../list-state.js';
+import { type Choice, SelectField } from '../select-field.js';
 import { Pager, usePager } from './pager.js';
 
 const PAGE_SIZE = 50;
@@ -12,6 +13,13 @@ const PAGE_SIZE = 50;
 const TAIL_EVERY = 2000;
 
 type Level = LogEntry['level'] | '';
+
+const LEVELS: Choice<Level>[] = [
+  { value: '', label: 'All levels' },
+  { value: 'info', label: 'Info' },
+  { value: 'warn', label: 'Warnings' },
+  { value: 'error', label: 'Errors' },
+];
 
 /** One log line: level, time, request and outcome, all as text. */
 function LogRow({ entry }: { entry: LogEntry }) {
@@ -44,19 +52,13 @@ function LogFilters(props: {
 }) {
   return (
     <div class="filters">
-      <div class="field">
-        <label for="log-level">Level</label>
-        <select
-          id="log-level"
-          value={props.level}
-          onChange={(e) => props.onLevel(e.currentTarget.value as Level)}
-        >
-          <option value="">All levels</option>
-          <option value="info">Info</option>
-          <option value="warn">Warnings</option>
-          <option value="error">Errors</option>
-        </select>
-      </div>
+      <SelectField
+        id="log-level"
+        label="Level"
+        value={props.level}
+        choices={LEVELS}
+        onValue={props.onLevel}
+      />
       <label class="toggle">
         <input type="checkbox" checked={props.live} onChange={(e) => props.onLive(e.currentTarget.checked)} />
         Live tail

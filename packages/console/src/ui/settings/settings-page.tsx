@@ -2,6 +2,7 @@ import { useConsole } from '../../context.js';
 import { useLoad, useOwnMember } from '../../hooks.js';
 import { mayEditWorkspace } from '../../roles.js';
 import { Notice } from '../notice.js';
+import { WorkspaceFrame } from '../workspace-frame.js';
 import { SettingsForm } from './settings-form.js';
 import { SettingsView } from './settings-view.js';
 
@@ -15,22 +16,9 @@ export function SettingsPage() {
   const settings = useLoad(['workspace', workspace?.id], () =>
     workspace ? client.getWorkspace({ id: workspace.id }) : Promise.resolve(null),
   );
-
-  if (!workspace) {
-    return (
-      <section>
-        <h1>Workspace settings</h1>
-        <p>You are not a member of any workspace yet. Ask a workspace admin for an invitation.</p>
-      </section>
-    );
-  }
   const loaded = settings.data;
   return (
-    <section class="stack">
-      <div class="page-head">
-        <h1>Workspace settings</h1>
-        <p class="muted">of {workspace.name}</p>
-      </div>
+    <WorkspaceFrame title="Workspace settings">
       <Notice error={settings.error ?? me.error} />
       {!loaded || !me.data ? (
         settings.loading || me.loading ? (
@@ -41,6 +29,6 @@ export function SettingsPage() {
       ) : (
         <SettingsView workspace={loaded} />
       )}
-    </section>
+    </WorkspaceFrame>
   );
 }
