@@ -31,6 +31,10 @@ const mockingFiles = testFilesUsing(
 export default defineConfig({
   resolve: {
     alias: {
+      // The subpath first: the bare name's alias would also take `@parley/protocol/operations` as a prefix.
+      '@parley/protocol/operations': fileURLToPath(
+        new URL('./packages/protocol/src/operations/index.ts', import.meta.url),
+      ),
       '@parley/protocol': fileURLToPath(new URL('./packages/protocol/src/index.ts', import.meta.url)),
       '@parley/client/event-stream': fileURLToPath(
         new URL('./packages/client/src/event-stream.ts', import.meta.url),

@@ -1,4 +1,5 @@
 import type { BotSummary, ListBotsResponse as ListBotsPage, LogEntry } from '@parley/protocol';
+import { BOT_OPERATIONS } from '@parley/protocol/operations';
 import type {
   BotAnswerPreview,
   BotChatSecretsResponse,
@@ -37,7 +38,6 @@ import type {
   ListBotConversationsInput,
   ListBotConversationsPage,
 } from './inbox-types.js';
-import { BOT_OPERATIONS } from './operations.js';
 import type {
   BotQaEntry,
   CreateQaEntryInput,

@@ -1,4 +1,5 @@
 import type { ChatConversation, ChatMessage, ChatUser } from '@parley/protocol';
+import { CHAT_OPERATIONS } from '@parley/protocol/operations';
 import type { EmptyResponse, IdInput, NoInput, PageInput } from './admin-types.js';
 import { apiClass, type Lists, type Sends } from './api-class.js';
 import type {
@@ -22,7 +23,6 @@ import type {
   ParticipantInput,
   ParticipantResult,
 } from './chat-types.js';
-import { CHAT_OPERATIONS } from './operations.js';
 
 /** The operations `ChatClient` sends as its methods; `listen` (the live stream) is its own. */
 const { listen: _listen, ...SENT } = CHAT_OPERATIONS;

@@ -1,3 +1,4 @@
+import { CHAT_OPERATIONS } from '@parley/protocol/operations';
 import { ChatApi } from './chat-api.js';
 import type {
   ChatClientOptions,
@@ -9,7 +10,6 @@ import { apiUrlOf, RequestCore, type RequestOptions, transportOf } from './core.
 import { pick } from './env.js';
 import { ParleyError } from './errors.js';
 import { type ListenOptions, listenStream } from './event-stream.js';
-import { CHAT_OPERATIONS } from './operations.js';
 import { prepareSource, sendUpload } from './transfer.js';
 
 export type { ListenOptions } from './event-stream.js';

@@ -1,7 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChatClient } from './chat.js';
-import { Client } from './client.js';
 import {
   ACCOUNT_OPERATIONS,
   BOT_OPERATIONS,
@@ -11,12 +8,15 @@ import {
   KNOWLEDGE_BASE_OPERATIONS,
   type Operation,
   WORKSPACE_OPERATIONS,
-} from './operations.js';
+} from '@parley/protocol/operations';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChatClient } from './chat.js';
+import { Client } from './client.js';
 import { json, type Received, startFakeServer, startParley } from './test-support/servers.js';
 
 // The client cannot drift from the server: every operation of the server's /openapi.json has a client method
 // sending the same method and path, and every request a client method sends is an operation of that document.
-// Each API class has a table of its operations in operations.ts (method name → method, path, operation id)
+// Each API class has a table of its operations in @parley/protocol/operations (method name → method, path, id)
 // and sends every request through it; these tests hold the tables against the document, then check that
 // each method sends the request of its own entry. Routes the document hides (/healthz, /readyz, /docs, /openapi.json, the
 // webchat's hosted page and script, CORS preflights, HEAD) are not part of the API and are not checked.

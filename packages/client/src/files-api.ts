@@ -1,4 +1,5 @@
 import type { FileObject } from '@parley/protocol';
+import { FILE_OPERATIONS } from '@parley/protocol/operations';
 import type { EmptyResponse, PageInput } from './admin-types.js';
 import { apiClass, type Lists, type Sends } from './api-class.js';
 import type {
@@ -20,7 +21,6 @@ import type {
   UpsertFileInput,
   UpsertFileResponse,
 } from './files-types.js';
-import { FILE_OPERATIONS } from './operations.js';
 
 /** The files of a bot (`/v1/files`, `x-bot-id`: the client's `botId` or `options.botId`): records, tags, search, passages. */
 export type FilesApi = {

@@ -1,4 +1,5 @@
 import type { Integration } from '@parley/protocol';
+import { INTEGRATION_OPERATIONS } from '@parley/protocol/operations';
 import type {
   BotIntegrationInput,
   CreateIntegrationInput,
@@ -15,7 +16,6 @@ import type {
   RevokeIntegrationKeyInput,
 } from './admin-types.js';
 import { apiClass, type Lists, type Sends } from './api-class.js';
-import { INTEGRATION_OPERATIONS } from './operations.js';
 
 /** Integrations of a workspace (`/v1/admin/integrations`), installed on bots with keys of their own. */
 export type IntegrationsApi = {

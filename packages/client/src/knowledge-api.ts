@@ -1,4 +1,5 @@
 import type { KnowledgeBase } from '@parley/protocol';
+import { KNOWLEDGE_BASE_OPERATIONS } from '@parley/protocol/operations';
 import type { EmptyResponse, IdInput, PageInput } from './admin-types.js';
 import { apiClass, type Lists, type Sends } from './api-class.js';
 import type {
@@ -13,7 +14,6 @@ import type {
   ListKnowledgeSourcesResponse,
   UpdateKnowledgeBaseInput,
 } from './files-types.js';
-import { KNOWLEDGE_BASE_OPERATIONS } from './operations.js';
 
 /** A bot's knowledge bases (`/v1/files/knowledge-bases`): named groups of files searched together. */
 export type KnowledgeBasesApi = {

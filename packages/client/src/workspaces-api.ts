@@ -1,4 +1,5 @@
 import type { AuditRecord, Member, Workspace } from '@parley/protocol';
+import { WORKSPACE_OPERATIONS } from '@parley/protocol/operations';
 import type {
   AddWorkspaceMemberInput,
   AddWorkspaceMemberResponse,
@@ -16,7 +17,6 @@ import type {
   UpdateWorkspaceMemberInput,
 } from './admin-types.js';
 import { apiClass, type Lists, type Sends } from './api-class.js';
-import { WORKSPACE_OPERATIONS } from './operations.js';
 
 /**
  * Workspaces (`/v1/admin/workspaces`) and their members (`/v1/admin/workspace-members`). Operations on a

@@ -1,3 +1,4 @@
+import type { AuthKind } from '@parley/protocol/operations';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, Principal } from '../access/principal.js';
 import { errors } from '../errors/errors.js';
@@ -28,8 +29,9 @@ export interface AuthResolver {
  * - `account`: a token (`request.principal`);
  * - `optional`: a token when the request has an Authorization header (or a live session cookie), none otherwise;
  * - `none`: nobody is authenticated (the route checks its own credential, e.g. a signed URL).
+ * An operation's level is its `auth` in `@parley/protocol/operations`.
  */
-export type AuthLevel = 'workspace' | 'account' | 'optional' | 'none';
+export type AuthLevel = AuthKind;
 
 /** Per-request context, filled by the hooks; services get what they need from it as arguments. */
 export interface RequestContext {

@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import * as tables from '@parley/protocol/operations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test-support/harness.js';
 
@@ -87,6 +88,24 @@ describe('OpenAPI document and service endpoints', () => {
     );
     expect(documented.length).toBeGreaterThan(0);
     expect(documented.filter((d) => !served.has(d))).toEqual([]);
+  });
+
+  it('serves and documents every operation of @parley/protocol/operations under its id', () => {
+    const entries = Object.values(tables)
+      .filter((value): value is Record<string, tables.Operation> => typeof value === 'object')
+      .flatMap((table) => Object.values(table));
+    expect(entries.length).toBeGreaterThan(100);
+    const served = new Set(
+      servedRoutes(t.app.printRoutes({ commonPrefix: false })).map((r) => `${r.method} ${r.path}`),
+    );
+    // A prefix's root route is served and listed with the trailing slash too (`/v1/files/`).
+    const wrong = entries.filter((op) => {
+      const method = op.method.toLowerCase();
+      const listed = doc.paths[op.path]?.[method] ?? doc.paths[`${op.path}/`]?.[method];
+      const isServed = served.has(`${method} ${op.path}`) || served.has(`${method} ${op.path}/`);
+      return !isServed || listed?.operationId !== op.operationId;
+    });
+    expect(wrong).toEqual([]);
   });
 
   it('lists the spec operation GET /v1/admin/bots with its paging and sort query parameters', () => {

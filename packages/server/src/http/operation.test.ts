@@ -1,9 +1,10 @@
 import { ApiErrorBody } from '@parley/protocol';
+import { operations as table } from '@parley/protocol/operations';
 import Fastify from 'fastify';
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { installErrorHandling } from './error-handler.js';
-import { ADMIN_SECURITY, operationSchema, operations } from './operation.js';
+import { ADMIN_SECURITY, operationSchema, operations, routeUrl } from './operation.js';
 import { BEARER } from './route-helpers.js';
 
 const defaults = { tags: ['things'], security: ADMIN_SECURITY };
@@ -106,5 +107,52 @@ describe('operations', () => {
     const res = await app.inject({ method: 'POST', url: '/things' });
     expect(res.statusCode).toBe(201);
     await app.close();
+  });
+
+  it('serves a table entry at its path under the prefix, with its id and auth level', async () => {
+    const ops = table('admin', {
+      getThing: { method: 'GET', path: '/v1/admin/things/{id}', auth: 'account' },
+      listThings: 'GET /v1/admin',
+    });
+    const app = Fastify();
+    await app.register(
+      async (admin) => {
+        const op = operations(admin, defaults);
+        op(ops.getThing, { params: Type.Object({ id: Type.String() }) }, async (req) => ({
+          id: req.params.id,
+          config: req.routeOptions.config,
+          operationId: (req.routeOptions.schema as { operationId: string }).operationId,
+        }));
+        op(ops.listThings, {}, async () => ({ things: [] }));
+      },
+      { prefix: '/v1/admin' },
+    );
+    const res = await app.inject({ method: 'GET', url: '/v1/admin/things/t%2F1' });
+    expect(res.json()).toMatchObject({
+      id: 't/1',
+      config: { auth: 'account' },
+      operationId: 'admin.getThing',
+    });
+    expect((await app.inject({ method: 'GET', url: '/v1/admin' })).json()).toEqual({ things: [] });
+    await app.close();
+  });
+
+  it('refuses a table entry outside the prefix, and a route without an operation id', async () => {
+    const ops = table('files', { getFile: 'GET /v1/files/{id}' });
+    const app = Fastify();
+    await app.register(
+      async (admin) => {
+        expect(() => operations(admin, defaults)(ops.getFile, {}, async () => ({}))).toThrow(
+          'Operation path /v1/files/{id} is not under the prefix /v1/admin',
+        );
+        expect(() => operations(admin, defaults)('GET /x', {}, async () => ({}))).toThrow(
+          'Route GET /x needs an operationId',
+        );
+      },
+      { prefix: '/v1/admin' },
+    );
+    await app.close();
+    expect(() => routeUrl('/v1/filesystem', '/v1/files')).toThrow('is not under the prefix /v1/files');
+    expect(routeUrl('/v1/files', '/v1/files')).toBe('/');
   });
 });

@@ -1,4 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AuthKind, Operation } from '@parley/protocol/operations';
 import type {
   ContextConfigDefault,
   FastifyInstance,
@@ -33,12 +34,16 @@ export interface OperationDefaults {
 /** The security of the Admin API: a token, whether the operation wants a workspace (the default) or an account. */
 export const ADMIN_SECURITY: OperationDefaults['security'] = { default: BEARER, account: BEARER };
 
-/** An operation as a module declares it: everything of its route but the path and the handler. */
+/**
+ * An operation as a module declares it: everything of its route but the method, path, id and who may call it
+ * (its entry of `@parley/protocol/operations`) and the handler.
+ */
 export interface OperationSpec<P, Q, B> {
-  operationId: string;
+  /** Only for a route given as `'METHOD /path'` (one no client sends: not in the operations tables). */
+  operationId?: string;
   /** Default: the registrar's tags. */
   tags?: string[];
-  /** Who may call it (the route's `config.auth`); default: the surface's fallback level. */
+  /** Only for a route given as `'METHOD /path'`: who may call it (`config.auth`); default: the surface's. */
   auth?: AuthLevel;
   /** Default: the registrar's security for the auth level. */
   security?: Security;
@@ -82,16 +87,52 @@ export type OperationHandler<P, Q, B> = RouteHandlerMethod<
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
-/** Declares operations `'METHOD /path'` on `app`; see `operations`. */
+/** A route as written where no operations table entry names it: `'METHOD /path'`, relative to the prefix. */
+type RouteString = `${Method} /${string}`;
+
+/** Declares operations on `app`, each by its table entry (or as `'METHOD /path'`); see `operations`. */
 export type Declare = <
   P extends TSchema | undefined = undefined,
   Q extends TSchema | undefined = undefined,
   B extends TSchema | undefined = undefined,
 >(
-  route: `${Method} /${string}`,
+  route: Operation | RouteString,
   spec: OperationSpec<P, Q, B>,
   handler: OperationHandler<P, Q, B>,
 ) => void;
+
+/**
+ * The Fastify URL of an operation's path template under a plugin's prefix: `/v1/admin/bots/{id}` under
+ * `/v1/admin` is `/bots/:id`; the prefix itself is `/`. Throws for a path outside the prefix (a table entry
+ * declared on the wrong surface).
+ */
+export function routeUrl(path: string, prefix: string): string {
+  const rest = path.slice(prefix.length);
+  if (!path.startsWith(prefix) || (rest !== '' && !rest.startsWith('/'))) {
+    throw new Error(`Operation path ${path} is not under the prefix ${prefix}`);
+  }
+  return rest === '' ? '/' : rest.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** The method, URL, id and auth level of a route: from its table entry, or from `'METHOD /path'` and the spec. */
+function routeOf(
+  route: Operation | RouteString,
+  spec: OperationSpec<unknown, unknown, unknown>,
+  prefix: string,
+): { method: Method; url: string; operationId: string; auth: AuthKind | undefined } {
+  if (typeof route === 'object') {
+    return {
+      method: route.method,
+      url: routeUrl(route.path, prefix),
+      operationId: route.operationId,
+      auth: route.auth,
+    };
+  }
+  if (!spec.operationId) throw new Error(`Route ${route} needs an operationId`);
+  const space = route.indexOf(' ');
+  const method = route.slice(0, space) as Method;
+  return { method, url: route.slice(space + 1), operationId: spec.operationId, auth: spec.auth };
+}
 
 /** `responses()` for the first success status, and the same body for the others. */
 function successResponses(status: OperationSpec<unknown, unknown, unknown>['status'], body: TSchema) {
@@ -100,7 +141,10 @@ function successResponses(status: OperationSpec<unknown, unknown, unknown>['stat
 }
 
 /** The OpenAPI schema of an operation, its keys in the order the document has always listed them. */
-export function operationSchema(spec: OperationSpec<unknown, unknown, unknown>, defaults: OperationDefaults) {
+export function operationSchema(
+  spec: OperationSpec<unknown, unknown, unknown> & { operationId: string },
+  defaults: OperationDefaults,
+) {
   const security = spec.security ?? defaults.security[spec.auth ?? 'default'];
   const answers =
     spec.responses ?? (spec.response ? successResponses(spec.status, spec.response) : undefined);
@@ -118,28 +162,29 @@ export function operationSchema(spec: OperationSpec<unknown, unknown, unknown>, 
 }
 
 /**
- * The registrar of a module's operations: one call per operation, the route as `'METHOD /path'`, the operation
- * (id, auth level, description, params/query/body schemas, success status and body), and a handler whose
+ * The registrar of a module's operations: one call per operation, its entry of `@parley/protocol/operations`
+ * (method, path, id, who may call it: the same the client sends), the rest of the operation (description,
+ * params/query/body schemas, success status and body), and a handler whose
  * `req.params`, `req.query` and `req.body` are typed by those schemas. A handler returns the success body; an
  * operation with one non-200 status answers it with that status.
  * @example
  * const op = operations(app, { tags: ['account'], security: ADMIN_SECURITY });
- * op('GET /account/pats', { operationId: 'admin.listPersonalAccessTokens', auth: 'account', response: Pats },
+ * op(ACCOUNT_OPERATIONS.listPersonalAccessTokens, { response: Pats },
  *   async (req) => ({ pats: await identity.listPats(req.principal) }));
  */
 export function operations(app: FastifyInstance, defaults: OperationDefaults): Declare {
   return (route, spec, handler) => {
-    const space = route.indexOf(' ');
+    const { method, url, operationId, auth } = routeOf(route, spec, app.prefix);
     const status = typeof spec.status === 'number' ? spec.status : 200;
     const run = handler as unknown as RouteHandlerMethod;
     const preValidation = spec.preValidation ?? defaults.preValidation;
     app.route({
-      method: route.slice(0, space) as Method,
-      url: route.slice(space + 1),
-      ...(spec.auth ? { config: { auth: spec.auth } } : {}),
+      method,
+      url,
+      ...(auth ? { config: { auth } } : {}),
       ...(preValidation ? { preValidation } : {}),
       ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
-      schema: operationSchema(spec, defaults),
+      schema: operationSchema({ ...spec, operationId, ...(auth ? { auth } : {}) }, defaults),
       handler:
         status === 200
           ? run

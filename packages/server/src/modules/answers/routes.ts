@@ -1,4 +1,5 @@
 import { AnswerPreviewBody, AnswerPreviewResponse } from '@parley/protocol';
+import { BOT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../http/operation.js';
@@ -14,9 +15,8 @@ export function answerPreviewRoutes(
   const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY, preValidation: deps.toBotLog });
 
   op(
-    'POST /bots/:id/answer-preview',
+    BOT_OPERATIONS.previewBotAnswer,
     {
-      operationId: 'admin.previewBotAnswer',
       description:
         'The reply the bot would give to a question in a conversation (text, sources, retrieval details), made by its own knowledge answers; nothing is stored. Reading the bot is enough.',
       params: BotParam,

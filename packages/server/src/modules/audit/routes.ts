@@ -1,4 +1,5 @@
 import { AuditRecord, PageQuery } from '@parley/protocol';
+import { WORKSPACE_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { errors } from '../../errors/errors.js';
@@ -10,9 +11,8 @@ import type { AuditService } from './service.js';
 export function auditRoutes(app: FastifyInstance, deps: { audit: AuditService }) {
   const op = operations(app, { tags: ['workspaces'], security: ADMIN_SECURITY });
   op(
-    'GET /workspaces/:id/audit-records',
+    WORKSPACE_OPERATIONS.getAuditRecords,
     {
-      operationId: 'admin.getAuditRecords',
       description:
         'Every Admin mutation of the workspace, newest first (manager and above); `action` and `userId` narrow it to one action or one actor.',
       params: IdParam,

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { BotChatSecretsResponse } from '@parley/protocol';
+import { BOT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import { installOpenCors } from '../../http/cors.js';
 import { ADMIN_SECURITY, operations } from '../../http/operation.js';
@@ -55,9 +56,8 @@ export function chatRoutes(
 export function chatAdminRoutes(app: FastifyInstance, { chat }: { chat: ChatService }) {
   const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY });
   op(
-    'GET /bots/:id/chat',
+    BOT_OPERATIONS.getBotChat,
     {
-      operationId: 'admin.getBotChat',
       description:
         "The bot's Chat API secrets: userKeySecret signs chat user keys (HS256, verified identity), webhookSecret signs webhook requests.",
       params: IdParam,
@@ -66,9 +66,8 @@ export function chatAdminRoutes(app: FastifyInstance, { chat }: { chat: ChatServ
     async (req) => ({ chat: await chat.getSecrets(req.actor, req.params.id) }),
   );
   op(
-    'POST /bots/:id/chat/rotate-secrets',
+    BOT_OPERATIONS.rotateBotChatSecrets,
     {
-      operationId: 'admin.rotateBotChatSecrets',
       description: 'Replaces both chat secrets: every user key signed with the old one stops working.',
       params: IdParam,
       response: BotChatSecretsResponse,

@@ -1,4 +1,5 @@
 import { BotInsightsResponse, InsightsQuery } from '@parley/protocol';
+import { BOT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../http/operation.js';
@@ -9,9 +10,8 @@ import type { InsightsService } from './contract.js';
 export function insightsRoutes(app: FastifyInstance, deps: { insights: InsightsService }) {
   const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY });
   op(
-    'GET /bots/:id/insights',
+    BOT_OPERATIONS.getBotInsights,
     {
-      operationId: 'admin.getBotInsights',
       description:
         'What the bot\'s conversations say over the last 7, 30 or 90 days (default 30d, UTC days, today included): conversations started, messages, replies answered vs not found ("I couldn\'t find anything…"), feedback, a per-day series, and the top unanswered questions grouped by similar wording or meaning.',
       params: IdParam,

@@ -1,4 +1,5 @@
 import { LogEntry, PageQuery, Timestamp } from '@parley/protocol';
+import { BOT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../http/operation.js';
@@ -9,9 +10,8 @@ import type { LogsService } from './service.js';
 export function logRoutes(app: FastifyInstance, deps: { logs: LogsService }) {
   const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY });
   op(
-    'GET /bots/:id/logs',
+    BOT_OPERATIONS.getBotLogs,
     {
-      operationId: 'admin.getBotLogs',
       description: "The bot's structured request log, newest first, kept PARLEY_LOG_RETENTION_DAYS days.",
       params: IdParam,
       query: Type.Object({

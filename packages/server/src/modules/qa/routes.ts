@@ -5,6 +5,7 @@ import {
   QaEntryFields,
   QaEntryResponse,
 } from '@parley/protocol';
+import { BOT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../http/operation.js';
@@ -25,9 +26,8 @@ export function qaRoutes(
   const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY, preValidation: deps.toBotLog });
 
   op(
-    'GET /bots/:id/qa',
+    BOT_OPERATIONS.listQaEntries,
     {
-      operationId: 'admin.listQaEntries',
       description:
         "A bot's Q&A entries, oldest first, in pages; `search` narrows to entries whose wordings, answer or tags hold the text (case aside). Viewers and above.",
       params: IdParam,
@@ -38,9 +38,8 @@ export function qaRoutes(
   );
 
   op(
-    'POST /bots/:id/qa',
+    BOT_OPERATIONS.createQaEntry,
     {
-      operationId: 'admin.createQaEntry',
       description:
         "Adds a Q&A entry: a visitor question close to one of its wordings (by words, or by meaning with the built-in embedder) is answered with its answer before any passage search. Developers and above; 403 QuotaExceeded past the bot's limit; 400 for an answer linking elsewhere than http(s), mailto: or tel:.",
       params: IdParam,
@@ -51,16 +50,13 @@ export function qaRoutes(
     async (req) => ({ entry: await qa.create(req.actor, req.params.id, req.body) }),
   );
 
-  op(
-    'GET /bots/:id/qa/:entryId',
-    { operationId: 'admin.getQaEntry', params: EntryParams, response: QaEntryResponse },
-    async (req) => ({ entry: await qa.get(req.actor, req.params.id, req.params.entryId) }),
-  );
+  op(BOT_OPERATIONS.getQaEntry, { params: EntryParams, response: QaEntryResponse }, async (req) => ({
+    entry: await qa.get(req.actor, req.params.id, req.params.entryId),
+  }));
 
   op(
-    'PUT /bots/:id/qa/:entryId',
+    BOT_OPERATIONS.updateQaEntry,
     {
-      operationId: 'admin.updateQaEntry',
       description:
         "Replaces a Q&A entry's wordings and answer; `tags`, `enabled` and `knowledgeBaseId` keep their values when absent. Developers and above.",
       params: EntryParams,
@@ -72,9 +68,7 @@ export function qaRoutes(
     }),
   );
 
-  op(
-    'DELETE /bots/:id/qa/:entryId',
-    { operationId: 'admin.deleteQaEntry', params: EntryParams, response: Empty },
-    async (req) => empty(qa.delete(req.actor, req.params.id, req.params.entryId)),
+  op(BOT_OPERATIONS.deleteQaEntry, { params: EntryParams, response: Empty }, async (req) =>
+    empty(qa.delete(req.actor, req.params.id, req.params.entryId)),
   );
 }

@@ -1,4 +1,5 @@
 import { WebchatConfiguration } from '@parley/protocol';
+import { WEBCHAT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ApiError } from '../../errors/errors.js';
@@ -48,9 +49,8 @@ export function webchatRoutes(app: FastifyInstance, deps: { webchat: WebchatServ
   );
 
   op(
-    'GET /webchat/v1/bots/:botId/config',
+    WEBCHAT_OPERATIONS.getConfiguration,
     {
-      operationId: 'webchat.getConfiguration',
       description:
         "A bot's public webchat configuration (the dashboard one, without adminKey) and its name, read by the webchat script.",
       params: BotId,

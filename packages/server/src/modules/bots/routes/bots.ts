@@ -1,4 +1,5 @@
 import { Bot, CreateBotBody, Empty, ListBotsQuery, ListBotsResponse, UpdateBotBody } from '@parley/protocol';
+import { BOT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
@@ -12,40 +13,33 @@ const BotAnswer = Type.Object({ bot: Bot });
 export function botCrudRoutes(app: FastifyInstance, { bots, toBotLog }: BotRouteDeps): void {
   const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY });
 
-  op(
-    'GET /bots',
-    { operationId: 'admin.listBots', query: ListBotsQuery, response: ListBotsResponse },
-    async (req) => {
-      const { nextToken, pageSize, dev, name, sortField, sortDirection } = req.query;
-      const query = {
-        nextToken,
-        pageSize,
-        dev,
-        name,
-        sortField,
-        sortDirection,
-        tags: parseTagFilter(req.query),
-      };
-      return pageBody('bots', await bots.list(req.actor, query));
-    },
-  );
+  op(BOT_OPERATIONS.listBots, { query: ListBotsQuery, response: ListBotsResponse }, async (req) => {
+    const { nextToken, pageSize, dev, name, sortField, sortDirection } = req.query;
+    const query = {
+      nextToken,
+      pageSize,
+      dev,
+      name,
+      sortField,
+      sortDirection,
+      tags: parseTagFilter(req.query),
+    };
+    return pageBody('bots', await bots.list(req.actor, query));
+  });
+
+  op(BOT_OPERATIONS.createBot, { body: CreateBotBody, status: 201, response: BotAnswer }, async (req) => ({
+    bot: await bots.create(req.actor, req.body ?? {}),
+  }));
 
   op(
-    'POST /bots',
-    { operationId: 'admin.createBot', body: CreateBotBody, status: 201, response: BotAnswer },
-    async (req) => ({ bot: await bots.create(req.actor, req.body ?? {}) }),
-  );
-
-  op(
-    'GET /bots/:id',
-    { operationId: 'admin.getBot', params: BotParam, response: BotAnswer, preValidation: toBotLog },
+    BOT_OPERATIONS.getBot,
+    { params: BotParam, response: BotAnswer, preValidation: toBotLog },
     async (req) => ({ bot: await bots.get(req.actor, req.params.id) }),
   );
 
   op(
-    'PUT /bots/:id',
+    BOT_OPERATIONS.updateBot,
     {
-      operationId: 'admin.updateBot',
       params: BotParam,
       body: UpdateBotBody,
       response: BotAnswer,
@@ -54,7 +48,7 @@ export function botCrudRoutes(app: FastifyInstance, { bots, toBotLog }: BotRoute
     async (req) => ({ bot: await bots.update(req.actor, req.params.id, req.body) }),
   );
 
-  op('DELETE /bots/:id', { operationId: 'admin.deleteBot', params: BotParam, response: Empty }, async (req) =>
+  op(BOT_OPERATIONS.deleteBot, { params: BotParam, response: Empty }, async (req) =>
     empty(bots.delete(req.actor, req.params.id)),
   );
 }

@@ -1,4 +1,5 @@
 import { CreatedToken, CreateTokenBody, Empty, TokenInfo } from '@parley/protocol';
+import { BOT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
@@ -10,9 +11,8 @@ export function botKeyRoutes(app: FastifyInstance, { bots, toBotLog }: BotRouteD
   const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY, preValidation: toBotLog });
 
   op(
-    'GET /bots/:id/access-keys',
+    BOT_OPERATIONS.listBotAccessKeys,
     {
-      operationId: 'admin.listBotAccessKeys',
       params: BotParam,
       response: listOf('keys', TokenInfo),
     },
@@ -20,9 +20,8 @@ export function botKeyRoutes(app: FastifyInstance, { bots, toBotLog }: BotRouteD
   );
 
   op(
-    'POST /bots/:id/access-keys',
+    BOT_OPERATIONS.createBotAccessKey,
     {
-      operationId: 'admin.createBotAccessKey',
       params: BotParam,
       body: CreateTokenBody,
       status: 201,
@@ -31,9 +30,7 @@ export function botKeyRoutes(app: FastifyInstance, { bots, toBotLog }: BotRouteD
     async (req) => ({ key: await bots.createKey(req.actor, req.params.id, req.body ?? {}) }),
   );
 
-  op(
-    'DELETE /bots/:id/access-keys/:keyId',
-    { operationId: 'admin.revokeBotAccessKey', params: KeyParam, response: Empty },
-    async (req) => empty(bots.revokeKey(req.actor, req.params.id, req.params.keyId)),
+  op(BOT_OPERATIONS.revokeBotAccessKey, { params: KeyParam, response: Empty }, async (req) =>
+    empty(bots.revokeKey(req.actor, req.params.id, req.params.keyId)),
   );
 }

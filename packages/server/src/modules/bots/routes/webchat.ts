@@ -1,4 +1,5 @@
 import { BotWebchatResponse, WebchatConfiguration } from '@parley/protocol';
+import { BOT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
@@ -9,9 +10,8 @@ export function botWebchatRoutes(app: FastifyInstance, { bots, toBotLog }: BotRo
   const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY, preValidation: toBotLog });
 
   op(
-    'GET /bots/:id/webchat',
+    BOT_OPERATIONS.getBotWebchat,
     {
-      operationId: 'admin.getBotWebchat',
       params: BotParam,
       response: BotWebchatResponse,
     },
@@ -19,9 +19,8 @@ export function botWebchatRoutes(app: FastifyInstance, { bots, toBotLog }: BotRo
   );
 
   op(
-    'PUT /bots/:id/webchat',
+    BOT_OPERATIONS.updateBotWebchat,
     {
-      operationId: 'admin.updateBotWebchat',
       description:
         'Replaces the dashboard webchat configuration; every field is checked against the spec table and each bad one named.',
       params: BotParam,

@@ -4,6 +4,7 @@ import {
   Empty,
   ListConversationsResponse,
 } from '@parley/protocol';
+import { CHAT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import { operations } from '../../../http/operation.js';
 import { empty, foundOrCreated, pageBody } from '../../../http/route-helpers.js';
@@ -14,9 +15,8 @@ export function conversationRoutes(app: FastifyInstance, { chat }: ChatRouteCont
   const op = operations(app, defaults);
 
   op(
-    'POST /:botId/conversations',
+    CHAT_OPERATIONS.createConversation,
     {
-      operationId: 'chat.createConversation',
       description: 'Creates a conversation with the caller as participant.',
       params: BotParams,
       body: CreateConversationBody,
@@ -27,9 +27,8 @@ export function conversationRoutes(app: FastifyInstance, { chat }: ChatRouteCont
   );
 
   op(
-    'POST /:botId/conversations/get-or-create',
+    CHAT_OPERATIONS.getOrCreateConversation,
     {
-      operationId: 'chat.getOrCreateConversation',
       description:
         'The conversation with this id if the caller takes part in it (200), else a new one (201).',
       params: BotParams,
@@ -41,9 +40,8 @@ export function conversationRoutes(app: FastifyInstance, { chat }: ChatRouteCont
   );
 
   op(
-    'GET /:botId/conversations',
+    CHAT_OPERATIONS.listConversations,
     {
-      operationId: 'chat.listConversations',
       description:
         "The caller's conversations, most recently active first (the bot and adminKey sessions: all of the bot's).",
       params: BotParams,
@@ -54,9 +52,8 @@ export function conversationRoutes(app: FastifyInstance, { chat }: ChatRouteCont
   );
 
   op(
-    'GET /:botId/conversations/:id',
+    CHAT_OPERATIONS.getConversation,
     {
-      operationId: 'chat.getConversation',
       description: 'A conversation the caller takes part in.',
       params: IdParams,
       response: ConversationResponse,
@@ -65,9 +62,8 @@ export function conversationRoutes(app: FastifyInstance, { chat }: ChatRouteCont
   );
 
   op(
-    'DELETE /:botId/conversations/:id',
+    CHAT_OPERATIONS.deleteConversation,
     {
-      operationId: 'chat.deleteConversation',
       description: 'Deletes a conversation with its messages, events and participants.',
       params: IdParams,
       response: Empty,

@@ -1,4 +1,5 @@
 import { CreateEventBody, EventResponse } from '@parley/protocol';
+import { CHAT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import { operations } from '../../../http/operation.js';
 import { BotParams, type ChatRouteContext, defaults, IdParams } from './common.js';
@@ -8,9 +9,8 @@ export function eventRoutes(app: FastifyInstance, { chat }: ChatRouteContext): v
   const op = operations(app, defaults);
 
   op(
-    'POST /:botId/events',
+    CHAT_OPERATIONS.createEvent,
     {
-      operationId: 'chat.createEvent',
       description: 'Sends a custom event into a conversation.',
       params: BotParams,
       body: CreateEventBody,
@@ -21,9 +21,8 @@ export function eventRoutes(app: FastifyInstance, { chat }: ChatRouteContext): v
   );
 
   op(
-    'GET /:botId/events/:id',
+    CHAT_OPERATIONS.getEvent,
     {
-      operationId: 'chat.getEvent',
       description: 'An event of a conversation the caller may read.',
       params: IdParams,
       response: EventResponse,

@@ -10,6 +10,7 @@ import {
   ListBotConversationsResponse,
   PageQuery,
 } from '@parley/protocol';
+import { BOT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
@@ -30,9 +31,8 @@ const ConversationParams = Type.Object({
 export function inboxRoutes(app: FastifyInstance, { chat }: { chat: ChatService }) {
   const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY });
   op(
-    'GET /bots/:id/conversations',
+    BOT_OPERATIONS.listBotConversations,
     {
-      operationId: 'admin.listBotConversations',
       description:
         "The bot's conversations that have a message (one opened without a word is not listed), most recent activity first, each with its latest message, message count, whether a reply got negative feedback or could not answer, who answers it (`state`) and its visitor. `feedback=negative` and `unanswered=true` keep only those; `state` keeps one handoff state (`pending`: oldest waiting first), `assignedTo=me` the caller's, `search` those with the words in a message or the visitor's name or e-mail.",
       params: IdParam,
@@ -42,9 +42,8 @@ export function inboxRoutes(app: FastifyInstance, { chat }: { chat: ChatService 
     async (req) => pageBody('conversations', await chat.listInbox(req.actor, req.params.id, req.query)),
   );
   op(
-    'GET /bots/:id/conversations/counts',
+    BOT_OPERATIONS.getBotConversationCounts,
     {
-      operationId: 'admin.getBotConversationCounts',
       description:
         'How many conversations (with a message) each tab of the inbox desk holds: `waiting` (state pending), `mine` (assigned to the caller), `all`, `resolved`.',
       params: IdParam,
@@ -53,9 +52,8 @@ export function inboxRoutes(app: FastifyInstance, { chat }: { chat: ChatService 
     async (req) => ({ counts: await chat.inboxCounts(req.actor, req.params.id) }),
   );
   op(
-    'GET /bots/:id/conversations/:conversationId',
+    BOT_OPERATIONS.getBotConversation,
     {
-      operationId: 'admin.getBotConversation',
       description: 'One conversation of the bot, as the inbox lists it.',
       params: ConversationParams,
       response: BotConversationResponse,
@@ -65,9 +63,8 @@ export function inboxRoutes(app: FastifyInstance, { chat }: { chat: ChatService 
     }),
   );
   op(
-    'GET /bots/:id/conversations/:conversationId/messages',
+    BOT_OPERATIONS.listBotConversationMessages,
     {
-      operationId: 'admin.listBotConversationMessages',
       description:
         "A conversation's transcript, oldest first: each message's author (visitor or bot) and text, and for the bot's replies their sources, answer mode (`not_found`…), retrieval details and feedback.",
       params: ConversationParams,
@@ -81,9 +78,8 @@ export function inboxRoutes(app: FastifyInstance, { chat }: { chat: ChatService 
       ),
   );
   op(
-    'GET /bots/:id/conversations/:conversationId/handoff',
+    BOT_OPERATIONS.getConversationHandoff,
     {
-      operationId: 'admin.getConversationHandoff',
       description:
         'Who answers the conversation: `bot`, `pending` (the visitor waits for a person since `waitingSince`), `assigned` (to `assignedTo`) or `resolved` (the bot answers again), with when a person first replied and when it was resolved.',
       params: ConversationParams,
@@ -94,9 +90,8 @@ export function inboxRoutes(app: FastifyInstance, { chat }: { chat: ChatService 
     }),
   );
   op(
-    'POST /bots/:id/conversations/:conversationId/handoff',
+    BOT_OPERATIONS.changeConversationHandoff,
     {
-      operationId: 'admin.changeConversationHandoff',
       description:
         'Changes who answers the conversation (developers and above): `request` (bot → pending), `take` (→ assigned to you), `assign` (→ assigned to `memberId`, a member who may answer conversations), `hand_back` (→ bot) or `resolve` (→ resolved). The visitor is told by a bot message and a `handoff_changed` signal; the bot answers nothing while the state is pending or assigned. 409 when the action does not apply to the state (e.g. `take` of a conversation already assigned, `hand_back` of one the bot answers).',
       params: ConversationParams,
@@ -108,9 +103,8 @@ export function inboxRoutes(app: FastifyInstance, { chat }: { chat: ChatService 
     }),
   );
   op(
-    'POST /bots/:id/conversations/:conversationId/messages',
+    BOT_OPERATIONS.createAgentMessage,
     {
-      operationId: 'admin.createAgentMessage',
       description:
         "A person's message in the conversation (developers and above), posted under their name (`metadata.agent.name`, author `agent` in the transcript). The conversation is theirs from then on: one the bot answered or that waited is taken over (the visitor is told); 409 when another person has it.",
       params: ConversationParams,

@@ -5,6 +5,7 @@ import {
   MessageFeedback,
   MessageResponse,
 } from '@parley/protocol';
+import { CHAT_LINK_OPERATIONS, CHAT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { operations } from '../../../http/operation.js';
@@ -42,9 +43,8 @@ export function messageRoutes(
   const op = operations(app, defaults);
 
   op(
-    'POST /:botId/messages',
+    CHAT_OPERATIONS.createMessage,
     {
-      operationId: 'chat.createMessage',
       description: 'Posts a message (payload at most 128 KB as JSON).',
       params: BotParams,
       body: CreateMessageBody,
@@ -55,9 +55,8 @@ export function messageRoutes(
   );
 
   op(
-    'GET /:botId/messages/:id',
+    CHAT_OPERATIONS.getMessage,
     {
-      operationId: 'chat.getMessage',
       description: 'A message of a conversation the caller may read.',
       params: IdParams,
       response: MessageResponse,
@@ -66,9 +65,8 @@ export function messageRoutes(
   );
 
   op(
-    'DELETE /:botId/messages/:id',
+    CHAT_OPERATIONS.deleteMessage,
     {
-      operationId: 'chat.deleteMessage',
       description: 'Deletes a message (its author or the bot).',
       params: IdParams,
       response: Empty,
@@ -77,9 +75,8 @@ export function messageRoutes(
   );
 
   op(
-    'PUT /:botId/messages/:id/feedback',
+    CHAT_OPERATIONS.setMessageFeedback,
     {
-      operationId: 'chat.setMessageFeedback',
       description:
         "Feedback on a bot message (only when the bot's webchat configuration has feedbackEnabled).",
       params: IdParams,
@@ -90,11 +87,9 @@ export function messageRoutes(
   );
 
   op(
-    'GET /:botId/messages/:id/sources/:n',
+    CHAT_LINK_OPERATIONS.openMessageSource,
     {
-      operationId: 'chat.openMessageSource',
       // The link an answer carries: it opens without credentials (a visitor's browser follows it).
-      auth: 'none',
       security: [],
       description:
         "Opens source n (its index in metadata.sources) of a bot's answer: no credentials, it is the link the answer carries. As the bot's current sourceLinks setting allows (public: the metadata sourceUrl, else the permanent URL of a public_content file; all: a freshly signed download URL; none: nothing), 302 to that URL while the file exists, is readable by the bot and, when the bot has knowledge bases, is linked to one of them; 404 otherwise.",

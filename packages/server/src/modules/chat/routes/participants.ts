@@ -1,4 +1,5 @@
 import { AddParticipantBody, Empty, ListParticipantsResponse, ParticipantResponse } from '@parley/protocol';
+import { CHAT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import { operations } from '../../../http/operation.js';
 import { empty, pageBody } from '../../../http/route-helpers.js';
@@ -9,9 +10,8 @@ export function participantRoutes(app: FastifyInstance, { chat }: ChatRouteConte
   const op = operations(app, defaults);
 
   op(
-    'GET /:botId/conversations/:id/participants',
+    CHAT_OPERATIONS.listParticipants,
     {
-      operationId: 'chat.listParticipants',
       description: 'Participants of a conversation, in the order they joined.',
       params: IdParams,
       query: PageQuery,
@@ -22,9 +22,8 @@ export function participantRoutes(app: FastifyInstance, { chat }: ChatRouteConte
   );
 
   op(
-    'POST /:botId/conversations/:id/participants',
+    CHAT_OPERATIONS.addParticipant,
     {
-      operationId: 'chat.addParticipant',
       description: 'Adds a user of the bot to the conversation.',
       params: IdParams,
       body: AddParticipantBody,
@@ -37,9 +36,8 @@ export function participantRoutes(app: FastifyInstance, { chat }: ChatRouteConte
   );
 
   op(
-    'GET /:botId/conversations/:id/participants/:userId',
+    CHAT_OPERATIONS.getParticipant,
     {
-      operationId: 'chat.getParticipant',
       description: 'One participant of the conversation.',
       params: ParticipantParams,
       response: ParticipantResponse,
@@ -50,9 +48,8 @@ export function participantRoutes(app: FastifyInstance, { chat }: ChatRouteConte
   );
 
   op(
-    'DELETE /:botId/conversations/:id/participants/:userId',
+    CHAT_OPERATIONS.removeParticipant,
     {
-      operationId: 'chat.removeParticipant',
       description: 'Removes a participant: oneself, or anyone for the conversation creator and the bot.',
       params: ParticipantParams,
       response: Empty,

@@ -1,4 +1,5 @@
 import { ChatUserFields, ChatUserResponse, CreateChatUserResponse, Empty } from '@parley/protocol';
+import { CHAT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import { operations } from '../../../http/operation.js';
 import { empty, foundOrCreated } from '../../../http/route-helpers.js';
@@ -15,10 +16,8 @@ export function userRoutes(app: FastifyInstance, { chat }: ChatRouteContext): vo
   const op = operations(app, defaults);
 
   op(
-    'POST /:botId/users',
+    CHAT_OPERATIONS.createUser,
     {
-      operationId: 'chat.createUser',
-      auth: 'none',
       bodyLimit: CHAT_USER_BODY_LIMIT,
       description: 'Creates an anonymous chat user; answers it with its key (send it as x-user-key).',
       params: BotParams,
@@ -34,11 +33,9 @@ export function userRoutes(app: FastifyInstance, { chat }: ChatRouteContext): vo
   );
 
   op(
-    'POST /:botId/users/get-or-create',
+    CHAT_OPERATIONS.getOrCreateUser,
     {
-      operationId: 'chat.getOrCreateUser',
       // The user key is verified by the operation itself: the user it names may not exist yet.
-      auth: 'none',
       bodyLimit: CHAT_USER_BODY_LIMIT,
       security: [{ userKey: [] }],
       description:
@@ -57,9 +54,8 @@ export function userRoutes(app: FastifyInstance, { chat }: ChatRouteContext): vo
   );
 
   op(
-    'GET /:botId/users/me',
+    CHAT_OPERATIONS.getUser,
     {
-      operationId: 'chat.getUser',
       description: 'The caller.',
       params: BotParams,
       response: ChatUserResponse,
@@ -68,9 +64,8 @@ export function userRoutes(app: FastifyInstance, { chat }: ChatRouteContext): vo
   );
 
   op(
-    'PUT /:botId/users/me',
+    CHAT_OPERATIONS.updateUser,
     {
-      operationId: 'chat.updateUser',
       description: 'Updates the caller (null clears a field).',
       params: BotParams,
       body: ChatUserFields,
@@ -80,9 +75,8 @@ export function userRoutes(app: FastifyInstance, { chat }: ChatRouteContext): vo
   );
 
   op(
-    'DELETE /:botId/users/me',
+    CHAT_OPERATIONS.deleteUser,
     {
-      operationId: 'chat.deleteUser',
       description:
         'Deletes the caller with its messages, events and participations, and the conversations it created that nobody else is in.',
       params: BotParams,

@@ -1,4 +1,5 @@
 import { FileObject, ListFilesQuery, UpsertFileBody } from '@parley/protocol';
+import { FILE_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { type OperationDefaults, operations } from '../../../http/operation.js';
@@ -20,9 +21,8 @@ export function fileCollectionRoutes(app: FastifyInstance, files: FilesService):
   const op = operations(app, FILES_OPERATIONS);
 
   op(
-    'PUT /',
+    FILE_OPERATIONS.upsertFile,
     {
-      operationId: 'files.upsertFile',
       description:
         'Creates a file record, or replaces the one with the same key; answers the file with an uploadUrl to PUT the bytes to.',
       body: UpsertFileBody,
@@ -32,9 +32,8 @@ export function fileCollectionRoutes(app: FastifyInstance, files: FilesService):
   );
 
   op(
-    'GET /',
+    FILE_OPERATIONS.listFiles,
     {
-      operationId: 'files.listFiles',
       description:
         'Files of the bot the caller may access; tag filters as tags.k=v, tags[k]=v or tags={JSON}; keyContains searches keys, status keeps files in those states.',
       query: ListFilesQuery,
@@ -58,15 +57,14 @@ export function fileCollectionRoutes(app: FastifyInstance, files: FilesService):
   );
 
   op(
-    'GET /tags',
-    { operationId: 'files.listFileTags', query: PageOnly, response: pageOf('tags', Type.String()) },
+    FILE_OPERATIONS.listFileTags,
+    { query: PageOnly, response: pageOf('tags', Type.String()) },
     async (req) => pageBody('tags', await files.tagKeys(req.filesCaller, req.query)),
   );
 
   op(
-    'GET /tags/:tag/values',
+    FILE_OPERATIONS.listFileTagValues,
     {
-      operationId: 'files.listFileTagValues',
       params: Type.Object({ tag: Type.String({ minLength: 1, maxLength: 100 }) }),
       query: PageOnly,
       response: pageOf('values', Type.String()),

@@ -1,4 +1,5 @@
 import { Empty, FileObject, UpdateFileBody } from '@parley/protocol';
+import { FILE_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { header } from '../../../http/headers.js';
@@ -20,24 +21,23 @@ const CopyParams = Type.Object({
 export function fileItemRoutes(app: FastifyInstance, files: FilesService): void {
   const op = operations(app, FILES_OPERATIONS);
 
-  op('GET /:id', { operationId: 'files.getFile', params: IdParam, response: FileAnswer }, async (req) => ({
+  op(FILE_OPERATIONS.getFile, { params: IdParam, response: FileAnswer }, async (req) => ({
     file: await files.get(req.filesCaller, req.params.id),
   }));
 
   op(
-    'PUT /:id',
-    { operationId: 'files.updateFileMetadata', params: IdParam, body: UpdateFileBody, response: FileAnswer },
+    FILE_OPERATIONS.updateFileMetadata,
+    { params: IdParam, body: UpdateFileBody, response: FileAnswer },
     async (req) => ({ file: await files.update(req.filesCaller, req.params.id, req.body) }),
   );
 
-  op('DELETE /:id', { operationId: 'files.deleteFile', params: IdParam, response: Empty }, async (req) =>
+  op(FILE_OPERATIONS.deleteFile, { params: IdParam, response: Empty }, async (req) =>
     empty(files.delete(req.filesCaller, req.params.id)),
   );
 
   op(
-    'POST /:id/:destinationKey',
+    FILE_OPERATIONS.copyFile,
     {
-      operationId: 'files.copyFile',
       description:
         'Copies a file to destinationKey, on the same bot or on the bot named by x-destination-bot-id.',
       params: CopyParams,

@@ -1,4 +1,5 @@
 import { Account, UpdateAccountBody } from '@parley/protocol';
+import { ACCOUNT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
@@ -10,17 +11,11 @@ const AccountAnswer = Type.Object({ account: Account });
 export function accountRoutes(app: FastifyInstance, { identity }: { identity: IdentityService }) {
   const op = operations(app, { tags: ['account'], security: ADMIN_SECURITY });
 
-  op(
-    'GET /account/me',
-    { operationId: 'admin.getAccount', auth: 'account', response: AccountAnswer },
-    async (req) => ({
-      account: await identity.getAccount(req.principal),
-    }),
-  );
+  op(ACCOUNT_OPERATIONS.getAccount, { response: AccountAnswer }, async (req) => ({
+    account: await identity.getAccount(req.principal),
+  }));
 
-  op(
-    'PUT /account/me',
-    { operationId: 'admin.updateAccount', auth: 'account', body: UpdateAccountBody, response: AccountAnswer },
-    async (req) => ({ account: await identity.updateAccount(req.principal, req.body) }),
-  );
+  op(ACCOUNT_OPERATIONS.updateAccount, { body: UpdateAccountBody, response: AccountAnswer }, async (req) => ({
+    account: await identity.updateAccount(req.principal, req.body),
+  }));
 }

@@ -1,4 +1,5 @@
 import { AcceptInvitationBody, Account } from '@parley/protocol';
+import { ACCOUNT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { header } from '../../../http/headers.js';
@@ -10,10 +11,8 @@ export function invitationRoutes(app: FastifyInstance, { identity }: { identity:
   const op = operations(app, { tags: ['account'], security: ADMIN_SECURITY });
 
   op(
-    'POST /account/invitations/accept',
+    ACCOUNT_OPERATIONS.acceptInvitation,
     {
-      operationId: 'admin.acceptInvitation',
-      auth: 'optional',
       bodyLimit: ANONYMOUS_BODY_LIMIT,
       description:
         'Redeems a one-time invitation code. Signed in (a token or the session cookie), only the account of the invited e-mail may accept (403 for another), and the answer names it. Without a token, `password` is required and the answer is the same whether or not an account holds the e-mail: the account is created with that password (or, if an invitation from another workspace made it and nobody ever signed into it, reset to it), or an existing account joins when the password is its own; then sign in with the e-mail and password. The code is used up either way.',

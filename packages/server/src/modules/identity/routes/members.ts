@@ -1,4 +1,5 @@
 import { AddMemberBody, Empty, Invitation, Member, UpdateMemberBody } from '@parley/protocol';
+import { WORKSPACE_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
@@ -11,31 +12,23 @@ export function memberRoutes(app: FastifyInstance, { identity }: { identity: Ide
   const op = operations(app, { tags: ['members'], security: ADMIN_SECURITY });
 
   op(
-    'GET /workspace-members',
+    WORKSPACE_OPERATIONS.listWorkspaceMembers,
     {
-      operationId: 'admin.listWorkspaceMembers',
       query: Page,
       response: pageOf('members', Member),
     },
     async (req) => pageBody('members', await identity.listMembers(req.actor, req.query)),
   );
 
-  op(
-    'GET /workspace-members/me',
-    { operationId: 'admin.getWorkspaceMember', response: Member },
-    async (req) => identity.getMe(req.actor),
+  op(WORKSPACE_OPERATIONS.getWorkspaceMember, { response: Member }, async (req) => identity.getMe(req.actor));
+
+  op(WORKSPACE_OPERATIONS.getWorkspaceMemberById, { params: IdParam, response: Member }, async (req) =>
+    identity.getMember(req.actor, req.params.id),
   );
 
   op(
-    'GET /workspace-members/:id',
-    { operationId: 'admin.getWorkspaceMemberById', params: IdParam, response: Member },
-    async (req) => identity.getMember(req.actor, req.params.id),
-  );
-
-  op(
-    'POST /workspace-members',
+    WORKSPACE_OPERATIONS.addWorkspaceMember,
     {
-      operationId: 'admin.createWorkspaceMember',
       description:
         'Adds a member by e-mail. When the e-mail has no account yet, the answer carries a one-time `invitation` code.',
       body: AddMemberBody,
@@ -46,14 +39,12 @@ export function memberRoutes(app: FastifyInstance, { identity }: { identity: Ide
   );
 
   op(
-    'PUT /workspace-members/:id',
-    { operationId: 'admin.updateWorkspaceMember', params: IdParam, body: UpdateMemberBody, response: Member },
+    WORKSPACE_OPERATIONS.updateWorkspaceMember,
+    { params: IdParam, body: UpdateMemberBody, response: Member },
     async (req) => identity.updateMember(req.actor, req.params.id, req.body),
   );
 
-  op(
-    'DELETE /workspace-members/:id',
-    { operationId: 'admin.deleteWorkspaceMember', params: IdParam, response: Empty },
-    async (req) => empty(identity.removeMember(req.actor, req.params.id)),
+  op(WORKSPACE_OPERATIONS.removeWorkspaceMember, { params: IdParam, response: Empty }, async (req) =>
+    empty(identity.removeMember(req.actor, req.params.id)),
   );
 }

@@ -1,4 +1,5 @@
 import { Account, ChangePasswordBody, Empty, Session, SignInBody } from '@parley/protocol';
+import { ACCOUNT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { errors } from '../../../errors/errors.js';
@@ -31,10 +32,8 @@ function signInRoutes(
   cookieOptions: ReturnType<typeof sessionCookieOptions>,
 ) {
   op(
-    'POST /account/sessions',
+    ACCOUNT_OPERATIONS.signIn,
     {
-      operationId: 'admin.signIn',
-      auth: 'none',
       bodyLimit: ANONYMOUS_BODY_LIMIT,
       security: [],
       description:
@@ -52,11 +51,9 @@ function signInRoutes(
     },
   );
 
-  op(
-    'GET /account/sessions',
-    { operationId: 'admin.listSessions', auth: 'account', response: listOf('sessions', Session) },
-    async (req) => ({ sessions: await identity.listSessions(req.principal) }),
-  );
+  op(ACCOUNT_OPERATIONS.listSessions, { response: listOf('sessions', Session) }, async (req) => ({
+    sessions: await identity.listSessions(req.principal),
+  }));
 }
 
 /** Ending sessions: this one, another, or all of them; `endCookie` forgets the cookie when this one ended. */
@@ -66,10 +63,8 @@ function signOutRoutes(
   endCookie: (req: FastifyRequest, reply: FastifyReply, ended: boolean) => void,
 ) {
   op(
-    'DELETE /account/sessions/current',
+    ACCOUNT_OPERATIONS.signOut,
     {
-      operationId: 'admin.signOut',
-      auth: 'account',
       description: 'Signs out: ends the session this request came with and clears its cookie.',
       response: Empty,
     },
@@ -87,21 +82,15 @@ function signOutRoutes(
     },
   );
 
-  op(
-    'DELETE /account/sessions/:id',
-    { operationId: 'admin.revokeSession', auth: 'account', params: IdParam, response: Empty },
-    async (req, reply) => {
-      await identity.revokeSession(req.principal, req.params.id);
-      endCookie(req, reply, req.principal.kind === 'account' && req.principal.sessionId === req.params.id);
-      return {};
-    },
-  );
+  op(ACCOUNT_OPERATIONS.revokeSession, { params: IdParam, response: Empty }, async (req, reply) => {
+    await identity.revokeSession(req.principal, req.params.id);
+    endCookie(req, reply, req.principal.kind === 'account' && req.principal.sessionId === req.params.id);
+    return {};
+  });
 
   op(
-    'DELETE /account/sessions',
+    ACCOUNT_OPERATIONS.revokeAllSessions,
     {
-      operationId: 'admin.revokeAllSessions',
-      auth: 'account',
       description: "Signs out everywhere: ends every session of the caller's account, this one too.",
       response: Revoked,
     },
@@ -116,10 +105,8 @@ function signOutRoutes(
 /** Changing the caller's password. */
 function passwordRoute(op: Declare, identity: IdentityService) {
   op(
-    'PUT /account/password',
+    ACCOUNT_OPERATIONS.changePassword,
     {
-      operationId: 'admin.changePassword',
-      auth: 'account',
       description:
         "Sets the caller's password (12 to 256 characters). `current` is required once the account has one (403 when wrong; counted as a failed sign-in). Every other session of the account ends.",
       body: ChangePasswordBody,

@@ -1,4 +1,5 @@
 import { CreatedToken, CreateTokenBody, Empty, TokenInfo } from '@parley/protocol';
+import { ACCOUNT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
@@ -11,20 +12,16 @@ export function tokenRoutes(app: FastifyInstance, { identity }: { identity: Iden
   const op = operations(app, { tags: ['account'], security: ADMIN_SECURITY });
 
   op(
-    'GET /account/pats',
+    ACCOUNT_OPERATIONS.listPersonalAccessTokens,
     {
-      operationId: 'admin.listPersonalAccessTokens',
-      auth: 'account',
       response: listOf('pats', TokenInfo),
     },
     async (req) => ({ pats: await identity.listPats(req.principal) }),
   );
 
   op(
-    'POST /account/pats',
+    ACCOUNT_OPERATIONS.createPersonalAccessToken,
     {
-      operationId: 'admin.createPersonalAccessToken',
-      auth: 'account',
       body: CreateTokenBody,
       status: 201,
       response: Type.Object({ pat: CreatedToken }),
@@ -32,9 +29,7 @@ export function tokenRoutes(app: FastifyInstance, { identity }: { identity: Iden
     async (req) => ({ pat: await identity.createPat(req.principal, req.body) }),
   );
 
-  op(
-    'DELETE /account/pats/:id',
-    { operationId: 'admin.deletePersonalAccessToken', auth: 'account', params: IdParam, response: Empty },
-    async (req) => empty(identity.deletePat(req.principal, req.params.id)),
+  op(ACCOUNT_OPERATIONS.deletePersonalAccessToken, { params: IdParam, response: Empty }, async (req) =>
+    empty(identity.deletePat(req.principal, req.params.id)),
   );
 }

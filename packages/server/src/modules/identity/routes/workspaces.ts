@@ -1,4 +1,5 @@
 import { CreateWorkspaceBody, Empty, UpdateWorkspaceBody, Usage, Workspace } from '@parley/protocol';
+import { WORKSPACE_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
 import { empty, listOf, pageBody, pageOf } from '../../../http/route-helpers.js';
@@ -10,10 +11,8 @@ export function workspaceRoutes(app: FastifyInstance, { identity }: { identity: 
   const op = operations(app, { tags: ['workspaces'], security: ADMIN_SECURITY });
 
   op(
-    'GET /workspaces',
+    WORKSPACE_OPERATIONS.listWorkspaces,
     {
-      operationId: 'admin.listWorkspaces',
-      auth: 'account',
       query: Page,
       response: pageOf('workspaces', Workspace),
     },
@@ -21,10 +20,8 @@ export function workspaceRoutes(app: FastifyInstance, { identity }: { identity: 
   );
 
   op(
-    'POST /workspaces',
+    WORKSPACE_OPERATIONS.createWorkspace,
     {
-      operationId: 'admin.createWorkspace',
-      auth: 'account',
       body: CreateWorkspaceBody,
       status: 201,
       response: Workspace,
@@ -32,28 +29,23 @@ export function workspaceRoutes(app: FastifyInstance, { identity }: { identity: 
     async (req) => identity.createWorkspace(req.principal, req.body),
   );
 
-  op(
-    'GET /workspaces/:id',
-    { operationId: 'admin.getWorkspace', params: IdParam, response: Workspace },
-    async (req) => identity.getWorkspace(req.actor, req.params.id),
+  op(WORKSPACE_OPERATIONS.getWorkspace, { params: IdParam, response: Workspace }, async (req) =>
+    identity.getWorkspace(req.actor, req.params.id),
   );
 
   op(
-    'PUT /workspaces/:id',
-    { operationId: 'admin.updateWorkspace', params: IdParam, body: UpdateWorkspaceBody, response: Workspace },
+    WORKSPACE_OPERATIONS.updateWorkspace,
+    { params: IdParam, body: UpdateWorkspaceBody, response: Workspace },
     async (req) => identity.updateWorkspace(req.actor, req.params.id, req.body),
   );
 
-  op(
-    'DELETE /workspaces/:id',
-    { operationId: 'admin.deleteWorkspace', params: IdParam, response: Empty },
-    async (req) => empty(identity.deleteWorkspace(req.actor, req.params.id)),
+  op(WORKSPACE_OPERATIONS.deleteWorkspace, { params: IdParam, response: Empty }, async (req) =>
+    empty(identity.deleteWorkspace(req.actor, req.params.id)),
   );
 
   op(
-    'GET /workspaces/:id/usages',
+    WORKSPACE_OPERATIONS.listWorkspaceUsages,
     {
-      operationId: 'admin.listWorkspaceUsages',
       params: IdParam,
       response: listOf('usages', Usage),
     },

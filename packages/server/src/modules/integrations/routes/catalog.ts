@@ -1,4 +1,5 @@
 import { CreateIntegrationBody, Empty, Integration, PageQuery } from '@parley/protocol';
+import { INTEGRATION_OPERATIONS } from '@parley/protocol/operations';
 import Type from 'typebox';
 import type { Declare } from '../../../http/operation.js';
 import { empty, pageBody, pageOf } from '../../../http/route-helpers.js';
@@ -10,9 +11,8 @@ const IntegrationAnswer = Type.Object({ integration: Integration });
 /** The integrations of the caller's workspace: listed, created, read and deleted. */
 export function integrationCatalogRoutes(op: Declare, integrations: IntegrationsService): void {
   op(
-    'GET /integrations',
+    INTEGRATION_OPERATIONS.listIntegrations,
     {
-      operationId: 'admin.listIntegrations',
       query: Type.Object(PageQuery),
       response: pageOf('integrations', Integration),
     },
@@ -20,9 +20,8 @@ export function integrationCatalogRoutes(op: Declare, integrations: Integrations
   );
 
   op(
-    'POST /integrations',
+    INTEGRATION_OPERATIONS.createIntegration,
     {
-      operationId: 'admin.createIntegration',
       body: CreateIntegrationBody,
       status: 201,
       response: IntegrationAnswer,
@@ -31,14 +30,12 @@ export function integrationCatalogRoutes(op: Declare, integrations: Integrations
   );
 
   op(
-    'GET /integrations/:id',
-    { operationId: 'admin.getIntegration', params: IdParam, response: IntegrationAnswer },
+    INTEGRATION_OPERATIONS.getIntegration,
+    { params: IdParam, response: IntegrationAnswer },
     async (req) => ({ integration: await integrations.get(req.actor, req.params.id) }),
   );
 
-  op(
-    'DELETE /integrations/:id',
-    { operationId: 'admin.deleteIntegration', params: IdParam, response: Empty },
-    async (req) => empty(integrations.delete(req.actor, req.params.id)),
+  op(INTEGRATION_OPERATIONS.deleteIntegration, { params: IdParam, response: Empty }, async (req) =>
+    empty(integrations.delete(req.actor, req.params.id)),
   );
 }

@@ -1,4 +1,5 @@
 import { Empty, Installation } from '@parley/protocol';
+import { INTEGRATION_OPERATIONS } from '@parley/protocol/operations';
 import Type from 'typebox';
 import type { Declare } from '../../../http/operation.js';
 import { empty, listOf } from '../../../http/route-helpers.js';
@@ -8,9 +9,8 @@ import { IdParam, InstallationParams } from './common.js';
 /** Integrations installed on a bot: listed, installed (idempotently) and uninstalled. */
 export function installationRoutes(op: Declare, integrations: IntegrationsService): void {
   op(
-    'GET /bots/:id/integrations',
+    INTEGRATION_OPERATIONS.listBotIntegrations,
     {
-      operationId: 'admin.listBotIntegrations',
       params: IdParam,
       response: listOf('integrations', Installation),
     },
@@ -18,9 +18,8 @@ export function installationRoutes(op: Declare, integrations: IntegrationsServic
   );
 
   op(
-    'PUT /bots/:id/integrations/:integrationId',
+    INTEGRATION_OPERATIONS.installIntegration,
     {
-      operationId: 'admin.installIntegration',
       params: InstallationParams,
       response: Type.Object({ installation: Installation }),
     },
@@ -30,9 +29,8 @@ export function installationRoutes(op: Declare, integrations: IntegrationsServic
   );
 
   op(
-    'DELETE /bots/:id/integrations/:integrationId',
+    INTEGRATION_OPERATIONS.uninstallIntegration,
     {
-      operationId: 'admin.uninstallIntegration',
       params: InstallationParams,
       response: Empty,
     },

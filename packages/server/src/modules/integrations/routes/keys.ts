@@ -1,4 +1,5 @@
 import { CreatedToken, CreateTokenBody, Empty, TokenInfo } from '@parley/protocol';
+import { INTEGRATION_OPERATIONS } from '@parley/protocol/operations';
 import Type from 'typebox';
 import type { Declare } from '../../../http/operation.js';
 import { empty, listOf } from '../../../http/route-helpers.js';
@@ -8,9 +9,8 @@ import { InstallationParams, KeyParams } from './common.js';
 /** The keys of an integration on a bot: listed, created (the value shown once) and revoked. */
 export function integrationKeyRoutes(op: Declare, integrations: IntegrationsService): void {
   op(
-    'GET /bots/:id/integrations/:integrationId/keys',
+    INTEGRATION_OPERATIONS.listIntegrationKeys,
     {
-      operationId: 'admin.listIntegrationKeys',
       params: InstallationParams,
       response: listOf('keys', TokenInfo),
     },
@@ -20,9 +20,8 @@ export function integrationKeyRoutes(op: Declare, integrations: IntegrationsServ
   );
 
   op(
-    'POST /bots/:id/integrations/:integrationId/keys',
+    INTEGRATION_OPERATIONS.createIntegrationKey,
     {
-      operationId: 'admin.createIntegrationKey',
       params: InstallationParams,
       body: CreateTokenBody,
       status: 201,
@@ -35,9 +34,8 @@ export function integrationKeyRoutes(op: Declare, integrations: IntegrationsServ
   );
 
   op(
-    'DELETE /bots/:id/integrations/:integrationId/keys/:keyId',
+    INTEGRATION_OPERATIONS.revokeIntegrationKey,
     {
-      operationId: 'admin.revokeIntegrationKey',
       params: KeyParams,
       response: Empty,
     },

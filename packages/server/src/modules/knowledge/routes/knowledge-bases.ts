@@ -1,4 +1,5 @@
 import { Empty, KnowledgeBase, KnowledgeBaseBody, ListKnowledgeBaseFilesResponse } from '@parley/protocol';
+import { KNOWLEDGE_BASE_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { operations } from '../../../http/operation.js';
@@ -25,9 +26,8 @@ export function knowledgeBaseRoutes(
   const op = operations(app, KB_OPERATIONS);
 
   op(
-    'GET /knowledge-bases',
+    KNOWLEDGE_BASE_OPERATIONS.listKnowledgeBases,
     {
-      operationId: 'files.listKnowledgeBases',
       query: KbPage,
       response: pageOf('knowledgeBases', KnowledgeBase),
     },
@@ -35,21 +35,18 @@ export function knowledgeBaseRoutes(
   );
 
   op(
-    'POST /knowledge-bases',
-    { operationId: 'files.createKnowledgeBase', body: KnowledgeBaseBody, status: 201, response: KbAnswer },
+    KNOWLEDGE_BASE_OPERATIONS.createKnowledgeBase,
+    { body: KnowledgeBaseBody, status: 201, response: KbAnswer },
     async (req) => ({ knowledgeBase: await knowledgeBases.create(req.filesCaller, req.body) }),
   );
 
-  op(
-    'GET /knowledge-bases/:id',
-    { operationId: 'files.getKnowledgeBase', params: KbParam, response: KbAnswer },
-    async (req) => ({ knowledgeBase: await knowledgeBases.get(req.filesCaller, req.params.id) }),
-  );
+  op(KNOWLEDGE_BASE_OPERATIONS.getKnowledgeBase, { params: KbParam, response: KbAnswer }, async (req) => ({
+    knowledgeBase: await knowledgeBases.get(req.filesCaller, req.params.id),
+  }));
 
   op(
-    'PUT /knowledge-bases/:id',
+    KNOWLEDGE_BASE_OPERATIONS.updateKnowledgeBase,
     {
-      operationId: 'files.updateKnowledgeBase',
       params: KbParam,
       body: KnowledgeBaseBody,
       response: KbAnswer,
@@ -57,17 +54,14 @@ export function knowledgeBaseRoutes(
     async (req) => ({ knowledgeBase: await knowledgeBases.update(req.filesCaller, req.params.id, req.body) }),
   );
 
-  op(
-    'DELETE /knowledge-bases/:id',
-    { operationId: 'files.deleteKnowledgeBase', params: KbParam, response: Empty },
-    async (req) => empty(knowledgeBases.delete(req.filesCaller, req.params.id)),
+  op(KNOWLEDGE_BASE_OPERATIONS.deleteKnowledgeBase, { params: KbParam, response: Empty }, async (req) =>
+    empty(knowledgeBases.delete(req.filesCaller, req.params.id)),
   );
 
   // The files of a knowledge base: listed with their indexing state, linked, unlinked.
   op(
-    'GET /knowledge-bases/:id/files',
+    KNOWLEDGE_BASE_OPERATIONS.listKnowledgeBaseFiles,
     {
-      operationId: 'files.listKnowledgeBaseFiles',
       description: 'The files linked to the knowledge base with their indexing state.',
       params: KbParam,
       response: ListKnowledgeBaseFilesResponse,
@@ -76,9 +70,8 @@ export function knowledgeBaseRoutes(
   );
 
   op(
-    'PUT /knowledge-bases/:id/files/:fileId',
+    KNOWLEDGE_BASE_OPERATIONS.linkKnowledgeBaseFile,
     {
-      operationId: 'files.linkKnowledgeBaseFile',
       description:
         'Links a file (id or key) to the knowledge base; a file that is not indexed starts indexing.',
       params: LinkParams,
@@ -90,8 +83,8 @@ export function knowledgeBaseRoutes(
   );
 
   op(
-    'DELETE /knowledge-bases/:id/files/:fileId',
-    { operationId: 'files.unlinkKnowledgeBaseFile', params: LinkParams, response: KbAnswer },
+    KNOWLEDGE_BASE_OPERATIONS.unlinkKnowledgeBaseFile,
+    { params: LinkParams, response: KbAnswer },
     async (req) => ({
       knowledgeBase: await knowledgeBases.unlink(req.filesCaller, req.params.id, req.params.fileId),
     }),

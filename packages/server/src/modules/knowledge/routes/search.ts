@@ -6,6 +6,7 @@ import {
   SearchFilesResponse,
   SetFilePassagesBody,
 } from '@parley/protocol';
+import { FILE_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { operations } from '../../../http/operation.js';
@@ -64,9 +65,8 @@ export function passageRoutes(
   const op = operations(app, FILES_OPERATIONS);
 
   op(
-    'GET /:id/passages',
+    FILE_OPERATIONS.listFilePassages,
     {
-      operationId: 'files.listFilePassages',
       params: FileParam,
       query: Type.Object({
         nextToken: Type.Optional(Type.String()),
@@ -78,9 +78,8 @@ export function passageRoutes(
   );
 
   op(
-    'PUT /:id/passages',
+    FILE_OPERATIONS.setFilePassages,
     {
-      operationId: 'files.setFilePassages',
       description:
         "Replaces the file's passages with the caller's own chunks; they are embedded in the background.",
       params: FileParam,
@@ -91,9 +90,8 @@ export function passageRoutes(
   );
 
   op(
-    'PUT /:id/index',
+    FILE_OPERATIONS.reindexFile,
     {
-      operationId: 'files.reindexFile',
       description:
         'Indexes the file again without a new upload (after indexing_failed, or to use a new model); turns `index` on.',
       params: FileParam,

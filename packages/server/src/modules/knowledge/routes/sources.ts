@@ -4,6 +4,7 @@ import {
   KnowledgeSourceResponse,
   ListKnowledgeSourcesResponse,
 } from '@parley/protocol';
+import { KNOWLEDGE_BASE_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { operations } from '../../../http/operation.js';
@@ -21,9 +22,8 @@ export function sourceRoutes(app: FastifyInstance, { websites }: { websites: Web
   const op = operations(app, SOURCE_OPERATIONS);
 
   op(
-    'POST /knowledge-bases/:id/sources',
+    KNOWLEDGE_BASE_OPERATIONS.createKnowledgeSource,
     {
-      operationId: 'files.createKnowledgeSource',
       description:
         'Adds a website (a start page or a sitemap) to the knowledge base; its first crawl is queued at once. Its pages become files of the bot (`web/{host}/{path}`, tag `webSource`).',
       params: KbParam,
@@ -35,9 +35,8 @@ export function sourceRoutes(app: FastifyInstance, { websites }: { websites: Web
   );
 
   op(
-    'GET /knowledge-bases/:id/sources',
+    KNOWLEDGE_BASE_OPERATIONS.listKnowledgeSources,
     {
-      operationId: 'files.listKnowledgeSources',
       params: KbParam,
       response: ListKnowledgeSourcesResponse,
     },
@@ -45,9 +44,8 @@ export function sourceRoutes(app: FastifyInstance, { websites }: { websites: Web
   );
 
   op(
-    'GET /knowledge-bases/:id/sources/:sourceId',
+    KNOWLEDGE_BASE_OPERATIONS.getKnowledgeSource,
     {
-      operationId: 'files.getKnowledgeSource',
       description: "The source's state, its crawl's counts and skipped pages, and its last runs.",
       params: SourceParams,
       response: KnowledgeSourceResponse,
@@ -56,9 +54,8 @@ export function sourceRoutes(app: FastifyInstance, { websites }: { websites: Web
   );
 
   op(
-    'POST /knowledge-bases/:id/sources/:sourceId/sync',
+    KNOWLEDGE_BASE_OPERATIONS.syncKnowledgeSource,
     {
-      operationId: 'files.syncKnowledgeSource',
       description: 'Queues a crawl of the source (409 while one is queued or running).',
       params: SourceParams,
       response: KnowledgeSourceResponse,
@@ -67,9 +64,8 @@ export function sourceRoutes(app: FastifyInstance, { websites }: { websites: Web
   );
 
   op(
-    'POST /knowledge-bases/:id/sources/:sourceId/stop',
+    KNOWLEDGE_BASE_OPERATIONS.stopKnowledgeSource,
     {
-      operationId: 'files.stopKnowledgeSource',
       description: 'Stops the queued or running crawl at its next page (the pages written so far stay).',
       params: SourceParams,
       response: KnowledgeSourceResponse,
@@ -78,9 +74,8 @@ export function sourceRoutes(app: FastifyInstance, { websites }: { websites: Web
   );
 
   op(
-    'DELETE /knowledge-bases/:id/sources/:sourceId',
+    KNOWLEDGE_BASE_OPERATIONS.deleteKnowledgeSource,
     {
-      operationId: 'files.deleteKnowledgeSource',
       description: 'Deletes the source and the files of its pages; a running crawl stops.',
       params: SourceParams,
       response: Empty,
