@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { useForm } from '../../form.js';
 import { useAction } from '../../hooks.js';
-import { Field } from '../field.js';
+import { Field, type FieldProps } from '../field.js';
 import { Notice } from '../notice.js';
 import { apiFieldErrors } from './field-errors.js';
 
@@ -16,6 +16,40 @@ export interface SettingsValues {
 }
 
 const NAMES = ['name', 'about', 'contactEmail', 'website'] as const;
+
+/** The form's inputs, in order: each setting's label, kind and hint. */
+const INPUTS: ReadonlyArray<Omit<FieldProps, 'value' | 'onValue'> & { name: keyof SettingsValues }> = [
+  {
+    name: 'name',
+    id: 'workspace-name',
+    label: 'Workspace name',
+    autocomplete: 'organization',
+    hint: 'What members see in the workspace switcher. Up to 200 characters.',
+  },
+  {
+    name: 'about',
+    id: 'workspace-about',
+    label: 'About',
+    type: 'textarea',
+    hint: 'What this workspace is for, in a few sentences (optional).',
+  },
+  {
+    name: 'contactEmail',
+    id: 'workspace-contact-email',
+    label: 'Contact email',
+    type: 'email',
+    autocomplete: 'email',
+    hint: 'Whom to ask about this workspace (optional).',
+  },
+  {
+    name: 'website',
+    id: 'workspace-website',
+    label: 'Website',
+    type: 'url',
+    autocomplete: 'url',
+    hint: 'The site the bots serve, with https:// (optional).',
+  },
+];
 
 /** The settings of `workspace` as the form's values. */
 export function settingsOf(workspace: Workspace): SettingsValues {
@@ -63,36 +97,9 @@ export function SettingsForm({ workspace, onSaved }: { workspace: Workspace; onS
 
   return (
     <form class="card stack" onSubmit={form.submit} noValidate aria-label="Workspace settings">
-      <Field
-        id="workspace-name"
-        label="Workspace name"
-        {...form.field('name')}
-        autocomplete="organization"
-        hint="What members see in the workspace switcher. Up to 200 characters."
-      />
-      <Field
-        id="workspace-about"
-        label="About"
-        type="textarea"
-        {...form.field('about')}
-        hint="What this workspace is for, in a few sentences (optional)."
-      />
-      <Field
-        id="workspace-contact-email"
-        label="Contact email"
-        type="email"
-        autocomplete="email"
-        {...form.field('contactEmail')}
-        hint="Whom to ask about this workspace (optional)."
-      />
-      <Field
-        id="workspace-website"
-        label="Website"
-        type="url"
-        autocomplete="url"
-        {...form.field('website')}
-        hint="The site the bots serve, with https:// (optional)."
-      />
+      {INPUTS.map(({ name, ...input }) => (
+        <Field key={name} {...input} {...form.field(name)} />
+      ))}
       <div class="actions">
         <button type="submit" class="primary" disabled={busy || !form.dirty}>
           {busy ? 'Saving…' : 'Save'}
