@@ -51,6 +51,58 @@ export function chatClient(t: TestApp, botId: string = t.botId) {
   };
 }
 
+/** A message as the Chat API lists it, with what the knowledge answers put in it. */
+export interface ListedMessage {
+  id: string;
+  isBot: boolean;
+  payload: {
+    type: string;
+    markdown?: string;
+    text?: string;
+    options?: Array<{ label: string; value: string }>;
+  };
+  metadata?: {
+    sources?: Array<{ fileId: string; key: string }>;
+    answer?: { mode: string; choices?: Array<{ label: string; value: string; key: string }> };
+  };
+}
+
+/**
+ * Posts a payload in a conversation as a chat user and answers the bot's reply to it, once the chat reply job
+ * has posted it (polled every 25 ms, within `withinMs`).
+ */
+export async function botReplyTo(
+  chat: ReturnType<typeof chatClient>,
+  user: TestChatUser,
+  conversation: string,
+  payload: Record<string, unknown>,
+  withinMs = 20_000,
+): Promise<ListedMessage> {
+  const posted = await chat.call('POST', '/messages', {
+    key: user.key,
+    body: { conversationId: conversation, payload },
+  });
+  expect(posted.statusCode, posted.body).toBe(201);
+  const id = (posted.json() as { message: { id: string } }).message.id;
+  const until = Date.now() + withinMs;
+  for (;;) {
+    const res = await chat.call('GET', `/conversations/${conversation}/messages`, { key: user.key });
+    const messages = (res.json() as { messages: ListedMessage[] }).messages;
+    // Newest first: the bot's reply is the newest message once it is there.
+    const mine = messages.findIndex((m) => m.id === id);
+    const reply =
+      mine > 0
+        ? messages
+            .slice(0, mine)
+            .reverse()
+            .find((m) => m.isBot)
+        : undefined;
+    if (reply) return reply;
+    if (Date.now() > until) throw new Error(`no reply to ${JSON.stringify(payload)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 /** A parsed SSE frame. */
 export interface SseFrame {
   id?: string;

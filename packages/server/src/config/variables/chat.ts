@@ -6,7 +6,7 @@ export const CHAT_VARIABLES = {
     Type.String({
       pattern: '^https?://\\S+$',
       description:
-        'OpenAI-compatible chat completions service (e.g. `http://127.0.0.1:11434/v1`): knowledge answers are written from the passages found, citing them; unset: bots answer with the passages',
+        'OpenAI-compatible chat completions service (e.g. `http://127.0.0.1:11434/v1`): knowledge answers are written from the passages found, citing them, and a question the bot is unsure of is answered by it from the best passages or gets the "not found" reply; unset: bots answer with the passages',
       'x-accepts': 'http(s) URL',
       'x-invalid': '"{value}" must be an http(s) URL',
     }),
@@ -24,7 +24,7 @@ export const CHAT_VARIABLES = {
     maximum: 600_000,
     default: 60_000,
     description:
-      'time bound of one chat model call, in milliseconds; on failure or timeout the bot answers with the passages',
+      'time bound of one chat model call, in milliseconds; on failure or timeout the bot answers with the passages (an unsure question: asks back, or says it found nothing)',
   }),
   PARLEY_CHAT_PING_INTERVAL_MS: Type.Integer({
     minimum: 10,

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatClient, type TestChatUser } from '../../test-support/chat.js';
+import { botReplyTo, chatClient, type TestChatUser } from '../../test-support/chat.js';
 import { uploadIndexed } from '../../test-support/files-indexing.js';
 import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
+import { type ChatServer, startChatServer } from '../../test-support/openai-chat-server.js';
 import { CLARIFY_TEXT } from './clarify.js';
 import { INTRO_TEXT, NOT_FOUND_TEXT } from './format.js';
+import { NO_ANSWER, UNSURE_SYSTEM_PROMPT } from './prompt.js';
 
 /**
  * "Did you mean…?" and the bot's own words, through the whole chat (issue #33, items 4 and 5): a visitor asks
@@ -11,21 +13,6 @@ import { INTRO_TEXT, NOT_FOUND_TEXT } from './format.js';
  * the best quote's coverage between 0.3 and the 0.42 of an answer); picking a choice posts its value as the
  * webchat does, and the answer comes from the picked passage.
  */
-
-interface Message {
-  id: string;
-  isBot: boolean;
-  payload: {
-    type: string;
-    markdown?: string;
-    text?: string;
-    options?: Array<{ label: string; value: string }>;
-  };
-  metadata?: {
-    sources?: Array<{ fileId: string; key: string }>;
-    answer?: { mode: string; choices?: Array<{ label: string; value: string; key: string }> };
-  };
-}
 
 const RETURNS = `# Returns and refunds
 
@@ -67,32 +54,8 @@ describe.each(databases)('did you mean, and the bot’s own replies ($name)', ({
   let user: TestChatUser;
   const fileIds: Record<string, string> = {};
 
-  /** Posts a payload in the conversation and answers the bot's reply to it. */
-  async function send(conversation: string, payload: Record<string, unknown>): Promise<Message> {
-    const posted = await chat.call('POST', '/messages', {
-      key: user.key,
-      body: { conversationId: conversation, payload },
-    });
-    expect(posted.statusCode, posted.body).toBe(201);
-    const id = (posted.json() as { message: { id: string } }).message.id;
-    const until = Date.now() + 20_000;
-    for (;;) {
-      const res = await chat.call('GET', `/conversations/${conversation}/messages`, { key: user.key });
-      const messages = (res.json() as { messages: Message[] }).messages;
-      // Newest first: the bot's reply is the newest message once it is there.
-      const mine = messages.findIndex((m) => m.id === id);
-      const reply =
-        mine > 0
-          ? messages
-              .slice(0, mine)
-              .reverse()
-              .find((m) => m.isBot)
-          : undefined;
-      if (reply) return reply;
-      if (Date.now() > until) throw new Error(`no reply to ${JSON.stringify(payload)}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
+  const send = (conversation: string, payload: Record<string, unknown>) =>
+    botReplyTo(chat, user, conversation, payload);
   const ask = async (text: string) => {
     const conversation = await chat.conversation(user);
     return { conversation, reply: await send(conversation, { type: 'text', text }) };
@@ -189,5 +152,164 @@ describe.each(databases)('did you mean, and the bot’s own replies ($name)', ({
     expect((await ask(UNRELATED)).reply.payload).toEqual({ type: 'text', text: NOT_FOUND_TEXT });
     expect((await ask(CLEAR)).reply.payload.markdown?.startsWith(`${INTRO_TEXT}\n\n`)).toBe(true);
     expect((await ask(AMBIGUOUS)).reply.payload).toMatchObject({ type: 'choice', text: CLARIFY_TEXT });
+  });
+});
+
+/**
+ * With a chat model configured (issue #33, item 6), a question the offline gate is unsure of goes to the model
+ * with the best passages, through the whole chat; the local stand-in speaks the OpenAI protocol.
+ */
+describe('unsure questions with a chat model', () => {
+  let t: TestApp;
+  let model: ChatServer;
+  let chat: ReturnType<typeof chatClient>;
+  let user: TestChatUser;
+
+  const ask = async (text: string) => {
+    const conversation = await chat.conversation(user);
+    return { conversation, reply: await botReplyTo(chat, user, conversation, { type: 'text', text }) };
+  };
+  /** The answer mode and retrieval details the bot's reply in a conversation recorded (Admin API transcript). */
+  const recorded = async (conversation: string) => {
+    const res = await t.asOwner('GET', `/v1/admin/bots/${t.botId}/conversations/${conversation}/messages`);
+    expect(res.statusCode, res.body).toBe(200);
+    const messages = (
+      res.json() as {
+        messages: Array<{ author: string; answer?: string; details?: Record<string, unknown> }>;
+      }
+    ).messages;
+    return messages.find((m) => m.author === 'bot');
+  };
+
+  beforeAll(async () => {
+    model = await startChatServer();
+    t = await createTestApp({
+      workers: true,
+      env: {
+        PARLEY_CHAT_MODEL_URL: model.url,
+        PARLEY_CHAT_MODEL: 'tiny-llm',
+        PARLEY_CHAT_MODEL_TIMEOUT_MS: '400',
+      },
+    });
+    for (const [key, text] of [
+      ['returns.md', RETURNS],
+      ['warranty.md', WARRANTY],
+      ['delivery.md', DELIVERY],
+    ] as const)
+      await uploadIndexed(t, key, text);
+    chat = chatClient(t);
+    user = await chat.user();
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await model?.close();
+  });
+
+  it('sends the best passages to the model, which must answer from them only, and replies with its cited answer', async () => {
+    model.requests.length = 0;
+    model.behave({ kind: 'answer', pieces: ['Grinders have a warranty of 2 years [1].'] });
+    const { conversation, reply } = await ask(AMBIGUOUS);
+    expect(reply.payload.type).toBe('markdown');
+    expect(reply.payload.markdown).toMatch(
+      /^Grinders have a warranty of 2 years \[1\]\.\n\n\*\*Sources\*\*\n\n- \\\[1\\\] /,
+    );
+    expect(reply.metadata?.sources?.length).toBe(1);
+
+    expect(model.requests).toHaveLength(1);
+    const messages = model.requests[0]?.body.messages ?? [];
+    expect(messages[0]).toEqual({ role: 'system', content: UNSURE_SYSTEM_PROMPT });
+    expect(messages[0]?.content).toContain(`reply with exactly ${NO_ANSWER}`);
+    const prompt = messages.at(-1)?.content ?? '';
+    expect(prompt).toContain(`Question: ${AMBIGUOUS}`);
+    // Two or more of the documents' passages, numbered, whole.
+    const numbered = prompt.match(/^\[\d\] \(/gm) ?? [];
+    expect(numbered.length).toBeGreaterThanOrEqual(2);
+    expect(numbered.length).toBeLessThanOrEqual(4);
+    const passages = [
+      'You can return any unused item within 30 days of delivery, without giving a reason.',
+      'Refunds reach your card within 5 working days once the parcel is back with us.',
+      'Every grinder has a warranty of 2 years from delivery, which covers motors and burrs.',
+      'Parcels arrive within 3 working days; orders placed before noon leave the same day.',
+    ];
+    expect(passages.filter((p) => prompt.includes(p)).length).toBe(numbered.length);
+
+    const bot = await recorded(conversation);
+    expect(bot?.answer).toBe('generated');
+    expect(bot?.details).toMatchObject({
+      unsure: { passages: numbered.length },
+      model: { name: 'tiny-llm' },
+    });
+  });
+
+  it('gives the "not found" reply, counted as such in Insights, when the model says the passages do not answer', async () => {
+    const insights = async () => {
+      const res = await t.asOwner('GET', `/v1/admin/bots/${t.botId}/insights?period=7d`);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { insights: { replies: { notFound: number; answered: number } } }).insights
+        .replies;
+    };
+    const before = await insights();
+    model.behave({ kind: 'answer', pieces: ['NO_', 'ANSWER'] });
+    const { conversation, reply } = await ask(AMBIGUOUS);
+    expect(reply.payload).toEqual({ type: 'text', text: NOT_FOUND_TEXT });
+    expect(reply.metadata?.sources).toEqual([]);
+    const bot = await recorded(conversation);
+    expect(bot?.answer).toBe('not_found');
+    expect(bot?.details).toMatchObject({ model: { name: 'tiny-llm', answer: 'NO_ANSWER' } });
+    const after = await insights();
+    expect(after.notFound).toBe(before.notFound + 1);
+    expect(after.answered).toBe(before.answered);
+  });
+
+  it('asks back as it would without a model when the model answers an error', async () => {
+    model.behave({ kind: 'status', status: 503, message: 'model overloaded' });
+    const { conversation, reply } = await ask(AMBIGUOUS);
+    expect(reply.payload.type).toBe('choice');
+    expect(reply.payload.text).toBe(CLARIFY_TEXT);
+    const bot = await recorded(conversation);
+    expect(bot?.answer).toBe('clarify');
+    expect(bot?.details).toMatchObject({
+      model: { name: 'tiny-llm', error: expect.stringContaining('answered 503: model overloaded') },
+    });
+  });
+
+  it('gives the offline reply once the model has not answered within the configured time', async () => {
+    model.behave({ kind: 'hang' });
+    const started = Date.now();
+    const { conversation, reply } = await ask(AMBIGUOUS);
+    // The 400 ms bound, not the reply job's two minutes.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(reply.payload.type).toBe('choice');
+    const bot = await recorded(conversation);
+    expect(bot?.details).toMatchObject({
+      model: { error: expect.stringContaining('did not answer within 400 ms') },
+    });
+  });
+
+  it('does not ask the model when search found nothing near the question', async () => {
+    model.requests.length = 0;
+    model.behave({ kind: 'answer', pieces: ['The 42 bus [1].'] });
+    const { reply } = await ask(UNRELATED);
+    expect(reply.payload).toEqual({ type: 'text', text: NOT_FOUND_TEXT });
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('asks the model below the band of asking back too, and says "not found" when the model is down', async () => {
+    // Its best quote covers ~0.21 of its words: below the 0.3 of asking back, above the model's 0.2.
+    const question = 'coffee grinder payment';
+    model.requests.length = 0;
+    model.behave({ kind: 'answer', pieces: ['Every grinder has a 2-year warranty [1].'] });
+    const answered = (await ask(question)).reply;
+    expect(model.requests).toHaveLength(1);
+    expect(answered.payload.markdown).toMatch(/^Every grinder has a 2-year warranty \[1\]\./);
+    expect(answered.metadata?.sources?.map((s) => s.key)).toEqual(['warranty.md']);
+
+    // Down for good: the last test of this app.
+    await model.close();
+    const { conversation, reply } = await ask(question);
+    expect(reply.payload).toEqual({ type: 'text', text: NOT_FOUND_TEXT });
+    const bot = await recorded(conversation);
+    expect(bot?.answer).toBe('not_found');
+    expect(bot?.details).toMatchObject({ model: { error: expect.stringContaining('could not be reached') } });
   });
 });

@@ -153,16 +153,15 @@ export function labelOf(passage: SearchPassage): string {
 }
 
 /**
- * The best distinct candidates (at most `max`), best first: the passages of the best quotes, then the closest by
- * meaning and the best by words taking turns. Headings alone are skipped, and a topic (its label, case aside) or
- * a passage is offered once.
+ * The candidate passages, best first, each once: the passages of the best quotes, then the closest by meaning
+ * and the best by words taking turns. Headings alone, and passages without a position (no choice can name
+ * them), are skipped.
  */
-export function candidatesOf(
+export function candidatePassages(
   quotes: readonly Quote[],
   found: readonly SearchPassage[],
   semantic: readonly SearchPassage[],
-  max = MAX_CHOICES,
-): Candidate[] {
+): SearchPassage[] {
   const bySimilarity = [...semantic].sort((a, b) => b.score - a.score);
   const ordered: SearchPassage[] = quotes.map((q) => q.passage);
   for (let i = 0; i < Math.max(found.length, bySimilarity.length); i++) {
@@ -171,17 +170,34 @@ export function candidatesOf(
     if (s) ordered.push(s);
     if (f) ordered.push(f);
   }
+  const seen = new Set<string>();
+  return ordered.filter((passage) => {
+    if (HEADINGS.has(passage.meta.subtype ?? '') || passage.meta.position === undefined) return false;
+    const key = passageKey(passage);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * The best distinct candidates (at most `max`), best first, in the order of {@link candidatePassages}; a topic
+ * (its label, case aside) is offered once.
+ */
+export function candidatesOf(
+  quotes: readonly Quote[],
+  found: readonly SearchPassage[],
+  semantic: readonly SearchPassage[],
+  max = MAX_CHOICES,
+): Candidate[] {
   const out: Candidate[] = [];
   const labels = new Set<string>();
-  const passages = new Set<string>();
-  for (const passage of ordered) {
+  for (const passage of candidatePassages(quotes, found, semantic)) {
     if (out.length >= max) break;
-    if (HEADINGS.has(passage.meta.subtype ?? '') || passage.meta.position === undefined) continue;
     const label = labelOf(passage);
     const key = label.toLowerCase();
-    if (!label || labels.has(key) || passages.has(passageKey(passage))) continue;
+    if (!label || labels.has(key)) continue;
     labels.add(key);
-    passages.add(passageKey(passage));
     out.push({ label, passage });
   }
   return out;

@@ -1,7 +1,15 @@
 import type { ChatMessage } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import type { AnswerSource } from './format.js';
-import { buildChatPrompt, MAX_HISTORY_MESSAGES, SYSTEM_PROMPT, userPrompt } from './prompt.js';
+import {
+  buildChatPrompt,
+  MAX_HISTORY_MESSAGES,
+  NO_ANSWER,
+  SYSTEM_PROMPT,
+  saysNoAnswer,
+  UNSURE_SYSTEM_PROMPT,
+  userPrompt,
+} from './prompt.js';
 
 const sources: AnswerSource[] = [
   {
@@ -59,5 +67,21 @@ describe('prompts', () => {
     );
     expect(messages).toHaveLength(MAX_HISTORY_MESSAGES + 2);
     expect(messages.at(-1)).toEqual({ role: 'user', content: userPrompt('Can I get a refund?', sources) });
+  });
+});
+
+describe('the prompt of an unsure question', () => {
+  it('asks for NO_ANSWER alone when the passages do not answer, and takes it however it is wrapped', () => {
+    const messages = buildChatPrompt({
+      question: 'Can I pay by card?',
+      sources,
+      system: UNSURE_SYSTEM_PROMPT,
+    });
+    expect(messages[0]).toEqual({ role: 'system', content: UNSURE_SYSTEM_PROMPT });
+    expect(UNSURE_SYSTEM_PROMPT).toContain(`reply with exactly ${NO_ANSWER} and nothing else`);
+    for (const said of ['NO_ANSWER', ' `NO_ANSWER`.', '**NO_ANSWER**', '"no_answer"', 'NO ANSWER'])
+      expect(saysNoAnswer(said), said).toBe(true);
+    for (const said of ['Refunds take 30 days [1].', 'NO_ANSWER: but refunds take 30 days [1].', ''])
+      expect(saysNoAnswer(said), said).toBe(false);
   });
 });

@@ -19,6 +19,34 @@ export const SYSTEM_PROMPT = [
   'Answer in the language of the question, briefly, in Markdown.',
 ].join('\n');
 
+/** What a chat model answers, alone, when the passages it was given for an unsure question do not answer it. */
+export const NO_ANSWER = 'NO_ANSWER';
+
+/**
+ * The instructions when the offline gate is unsure (responder.ts): the passages are the best found but may not
+ * answer; the model answers from them only, or says {@link NO_ANSWER} alone, which the bot turns into its
+ * "not found" reply.
+ */
+export const UNSURE_SYSTEM_PROMPT = [
+  "You are a helpful assistant answering a user's question in a chat.",
+  'The numbered passages given with the question are the closest a search of the knowledge base found, but they may not answer it.',
+  'Answer only from these passages; do not use other knowledge, and do not guess.',
+  'Cite the passages you use with their numbers in square brackets, like [1] or [2], right after the statement they support.',
+  `If the passages do not answer the question, reply with exactly ${NO_ANSWER} and nothing else.`,
+  'Answer in the language of the question, briefly, in Markdown.',
+].join('\n');
+
+const bare = (text: string) => text.replace(/[\s`*_"'.!]+/g, '').toUpperCase();
+
+/**
+ * Whether a model's answer says the passages do not answer: {@link NO_ANSWER} alone, case, spaces, quotes,
+ * Markdown marks and a full stop aside.
+ * @example saysNoAnswer('`NO_ANSWER`.') // true
+ */
+export function saysNoAnswer(answer: string): boolean {
+  return bare(answer) === bare(NO_ANSWER);
+}
+
 /**
  * The user prompt: the numbered passages the answer rests on (the passages of the quotes the bot would give,
  * whole, with their source, page and headings) and the question.
@@ -46,6 +74,8 @@ export function buildChatPrompt(input: {
   history?: readonly ChatMessage[];
   /** The id of the message being answered, left out of the history. */
   messageId?: string;
+  /** The instructions (default {@link SYSTEM_PROMPT}). */
+  system?: string;
 }): ChatModelMessage[] {
   const history: ChatModelMessage[] = [];
   for (const m of input.history ?? []) {
@@ -58,7 +88,7 @@ export function buildChatPrompt(input: {
     });
   }
   return [
-    { role: 'system', content: SYSTEM_PROMPT },
+    { role: 'system', content: input.system ?? SYSTEM_PROMPT },
     ...history.slice(-MAX_HISTORY_MESSAGES),
     { role: 'user', content: userPrompt(input.question, input.sources) },
   ];

@@ -1,9 +1,10 @@
-import { type FileObject, MAX_QUERY_BYTES, type MessagePayload } from '@parley/protocol';
+import { MAX_QUERY_BYTES, type MessagePayload } from '@parley/protocol';
 import { type Logger, silentLogger } from '../../logger.js';
 import type { KnowledgeResponder, Reply, ReplyRequest, ReplyStream } from '../chat/reply-port.js';
 import type { FilesContext, FilesService } from '../files/service.js';
 import type { PassagesService } from '../knowledge/passages.js';
 import type { QaMatch, QaService } from '../qa/contract.js';
+import { linkedSources, sourcesOf } from './answer-sources.js';
 import type { ChatModel } from './chat-model.js';
 import {
   type ChoicePick,
@@ -12,6 +13,7 @@ import {
   pickedQuestion,
   pickedQuote,
   pickOf,
+  unsureness,
 } from './clarify.js';
 import {
   type AnswerSource,
@@ -31,8 +33,8 @@ import { questionOf, smallTalkOf, truncateBytes } from './question.js';
 import { type RetrievalDeps, type Retrieved, retrievalDebug, retrieve } from './retrieval.js';
 import { botContext } from './scope.js';
 import { MIN_COVERAGE, type Selection, selectQuotes } from './selection.js';
-import { type SourceLinksSetting, sourceLinkUrl, sourceTarget } from './sources.js';
 import { type UnitMatcher, withUnits } from './units.js';
+import { unsureQuotes, unsureReply } from './unsure.js';
 
 /** What the knowledge responder is built from (search and knowledge bases: see {@link RetrievalDeps}). */
 export interface KnowledgeResponderDeps extends RetrievalDeps {
@@ -85,7 +87,9 @@ export type AnswerMode =
  * at most one more from another document when it adds what the first does not say; a quote must pass the
  * calibrated "not found" gate (selection.ts: its coverage of the question plus its passage's similarity, or
  * words alone without an embedder), else a passage found by meaning alone close enough is quoted from its
- * start; else, when search is unsure rather than empty-handed (clarify.ts), the bot asks back with 2–3 choices
+ * start; else, with a chat model, a question in its wider unsure band goes to the model with the best passages
+ * (unsure.ts: its answer, or the "not found" reply when it says they do not answer; the offline reply below when
+ * it fails); else, when search is unsure rather than empty-handed (clarify.ts), the bot asks back with 2–3 choices
  * named after the best candidates' headings, and a choice picked is answered from its passage; else the bot
  * answers its "not found" reply ({@link NOT_FOUND_TEXT} unless the bot has its own), never silence. The bot's
  * own words (`request.replies`) replace the intro before quotes, the "not found" reply and the question asked back.
@@ -168,12 +172,26 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
       };
       if (selection.quotes.length === 0) {
         const scaled = deps.semanticMinSimilarity !== undefined;
-        return (
-          clarifyReply(retrieved, selection, scaled, request.replies?.clarify, debug) ??
-          notFoundReply(request, debug)
-        );
+        const notFound = (extra: Record<string, unknown>) => notFoundReply(request, { ...debug, ...extra });
+        const offline = (extra: Record<string, unknown>) =>
+          clarifyReply(retrieved, selection, scaled, request.replies?.clarify, { ...debug, ...extra }) ??
+          notFound(extra);
+        const quotes = deps.chatModel && unsureQuotes(retrieved, selection, scaled);
+        if (!deps.chatModel || !quotes) return offline({});
+        return unsureReply(deps.chatModel, {
+          request,
+          query,
+          sources: await sourcesOf(deps, log, ctx, quotes, request.sourceLinks ?? 'public'),
+          debug,
+          measures: unsureness(selection, scaled ? retrieved.semantic : [], scaled),
+          link: (list) => linkedSources({ request, publicUrl: deps.publicUrl }, list),
+          notFound,
+          offline,
+          now,
+          log,
+        });
       }
-      const sources = await sourcesOf(deps, log, ctx, selection, request.sourceLinks ?? 'public');
+      const sources = await sourcesOf(deps, log, ctx, selection.quotes, request.sourceLinks ?? 'public');
       return modelReply(deps.chatModel, now, {
         request,
         stream,
@@ -271,7 +289,7 @@ async function pickedReply(
   if (!passage) return notFoundReply(request, debug);
   const quote = pickedQuote(passage, asked);
   const selection: Selection = { quotes: [quote], by: 'words', best: quote };
-  const sources = await sourcesOf(deps, log, ctx, selection, request.sourceLinks ?? 'public');
+  const sources = await sourcesOf(deps, log, ctx, selection.quotes, request.sourceLinks ?? 'public');
   return modelReply(deps.chatModel, now, {
     request,
     stream: input.stream,
@@ -307,85 +325,6 @@ function earlyReply(text: string): Reply | undefined {
   };
 }
 
-/** Passages read from the start of a file for its first heading. */
-const HEADING_SCAN = 20;
-
-/**
- * The title a source is shown with: its metadata's `title`, else its first heading (a title or subtitle passage
- * among its first 20), else its file name (the key without folders).
- */
-async function titleOf(
-  passages: Pick<PassagesService, 'list'> | undefined,
-  ctx: FilesContext,
-  file: FileObject,
-): Promise<string> {
-  const title = file.metadata.title;
-  if (typeof title === 'string' && title.trim()) return title.trim();
-  const first = await passages
-    ?.list(ctx, file.id, { limit: HEADING_SCAN })
-    .then((page) => page.items.find((p) => p.meta.subtype === 'title' || p.meta.subtype === 'subtitle'))
-    .catch(() => undefined);
-  const heading = first?.content.replace(/\s+/g, ' ').trim();
-  if (heading) return heading.length > 120 ? `${heading.slice(0, 119)}…` : heading;
-  return file.key.slice(file.key.lastIndexOf('/') + 1) || file.key;
-}
-
-/**
- * The answer's sources: each quote with its passage, its file's title and, when the bot's `sourceLinks`
- * setting links it ({@link sourceTarget}), a URL a chat user can open; otherwise no URL (named only).
- */
-async function sourcesOf(
-  { files, passages: filePassages }: Pick<KnowledgeResponderDeps, 'files' | 'passages'>,
-  log: Logger,
-  ctx: FilesContext,
-  selection: Selection,
-  setting: SourceLinksSetting,
-): Promise<AnswerSource[]> {
-  const passages = selection.quotes.map((q) => q.passage);
-  const found = new Map<string, { title: string; file: FileObject }>();
-  for (const id of new Set(passages.map((p) => p.file.id))) {
-    try {
-      const file = await files.get(ctx, id);
-      found.set(id, { title: await titleOf(filePassages, ctx, file), file });
-    } catch (error) {
-      // Deleted since the search (or unreadable): named by its key, without a link.
-      log.info(
-        { fileId: id, err: error },
-        'A source file could not be read; it is named by its key, unlinked',
-      );
-    }
-  }
-  return selection.quotes.map((q, i) => {
-    const p = q.passage;
-    const file = found.get(p.file.id)?.file;
-    const url = file && sourceTarget(setting, file, p.meta.pageNumber);
-    // Only a stored file's signed URL (under `all`) expires.
-    const expires = url !== undefined && setting === 'all' && file ? expiryOf(file.url) : Number.NaN;
-    return {
-      n: i + 1,
-      fileId: p.file.id,
-      key: p.file.key,
-      title: found.get(p.file.id)?.title ?? p.file.key,
-      url,
-      ...(Number.isFinite(expires) ? { urlExpiresAt: new Date(expires).toISOString() } : {}),
-      ...(p.meta.pageNumber ? { pageNumber: p.meta.pageNumber } : {}),
-      score: p.score,
-      content: q.text,
-      ...(q.heading.length > 0 ? { heading: q.heading } : {}),
-      passage: p.content,
-    };
-  });
-}
-
-/** When a signed download URL stops working (ms since the epoch), NaN for a permanent URL. */
-function expiryOf(url: string): number {
-  try {
-    return Number(new URL(url).searchParams.get('expires') ?? Number.NaN);
-  } catch {
-    return Number.NaN;
-  }
-}
-
 /** What a reply from relevant passages is made of. */
 interface ReplyInput {
   request: ReplyRequest;
@@ -396,22 +335,6 @@ interface ReplyInput {
   publicUrl: string | undefined;
   /** The logger of this reply (its lines carry the bot, conversation and message ids). */
   log: Logger;
-}
-
-/**
- * The sources as the reply lists them, in the order of its metadata.sources: linked for good (the Chat API's
- * source links) when the reply's message id and the public URL are known.
- */
-function linkedSources(
-  input: Pick<ReplyInput, 'request' | 'publicUrl'>,
-  list: AnswerSource[],
-): AnswerSource[] {
-  const { messageId, botId } = input.request;
-  const { publicUrl } = input;
-  if (!messageId || !publicUrl) return list;
-  return list.map(({ urlExpiresAt: _expires, ...s }, i) =>
-    s.url === undefined ? s : { ...s, url: sourceLinkUrl(publicUrl, botId, messageId, i) },
-  );
 }
 
 /** The model's cited answer; the quoted passages without a model, or when it fails (`debug.model.error`). */
