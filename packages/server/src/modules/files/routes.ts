@@ -1,4 +1,5 @@
 import { Usage } from '@parley/protocol';
+import { BOT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { type AuthResolver, requirePrincipal, sessionPrincipal } from '../../http/context.js';
@@ -50,9 +51,8 @@ export function installFilesAuth(
 /** Admin API routes the files module answers: a bot's File Storage usage. */
 export function fileAdminRoutes(app: FastifyInstance, deps: { files: FilesService }) {
   operations(app, { tags: ['bots'], security: ADMIN_SECURITY })(
-    'GET /bots/:id/usages',
+    BOT_OPERATIONS.listBotUsages,
     {
-      operationId: 'admin.listBotUsages',
       description: "The bot's usage figures: File Storage bytes (storage_count) against the per-bot quota.",
       params: IdParam,
       response: Type.Object({ usages: Type.Array(Usage) }),

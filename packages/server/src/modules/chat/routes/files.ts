@@ -1,4 +1,5 @@
 import { ChatFileResponse, CreateChatFileBody } from '@parley/protocol';
+import { CHAT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import { operations } from '../../../http/operation.js';
 import { BotParams, type ChatRouteContext, defaults } from './common.js';
@@ -6,9 +7,8 @@ import { BotParams, type ChatRouteContext, defaults } from './common.js';
 /** Chat file uploads (when the bot's webchat allows them). */
 export function fileRoutes(app: FastifyInstance, { chat }: ChatRouteContext): void {
   operations(app, defaults)(
-    'POST /:botId/files',
+    CHAT_OPERATIONS.createFile,
     {
-      operationId: 'chat.createFile',
       description:
         "Starts a chat file upload (only when the bot's webchat configuration has allowFileUpload): PUT the bytes to uploadUrl, then send a file or image message with url.",
       params: BotParams,

@@ -1,3 +1,4 @@
+import { CHAT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { errors } from '../../../errors/errors.js';
@@ -17,9 +18,8 @@ export function listenRoute(
   deps: { bus: SignalBus; pingIntervalMs: number; streams: StreamRegistry },
 ): void {
   operations(app, defaults)(
-    'GET /:botId/conversations/:id/listen',
+    CHAT_OPERATIONS.listen,
     {
-      operationId: 'chat.listenConversation',
       description:
         'Live stream of the conversation (Server-Sent Events). Frames: `id: <cursor>`, `event: message`, `data: {"type", "data"}`; a ping every 30 s. Reconnect with Last-Event-ID (or ?lastEventId=) to receive every signal after it, in order.',
       params: IdParams,

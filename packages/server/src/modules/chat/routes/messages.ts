@@ -22,9 +22,8 @@ const SourceParams = Type.Object({
 /** The messages of a conversation, newest first (`GET /conversations/{id}/messages`). */
 export function conversationMessagesRoute(app: FastifyInstance, { chat }: ChatRouteContext): void {
   operations(app, defaults)(
-    'GET /:botId/conversations/:id/messages',
+    CHAT_OPERATIONS.listMessages,
     {
-      operationId: 'chat.listMessages',
       description: 'Messages of a conversation, newest first.',
       params: IdParams,
       query: PageQuery,

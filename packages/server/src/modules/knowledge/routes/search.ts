@@ -27,9 +27,8 @@ export function searchRoute(
   deps: { search: SearchService; knowledgeBases: KnowledgeBaseService },
 ): void {
   operations(app, FILES_OPERATIONS)(
-    'GET /search',
+    FILE_OPERATIONS.searchFiles,
     {
-      operationId: 'files.searchFiles',
       description:
         'Passages of the indexed files the caller may read that best match `query` (hybrid lexical + semantic ranking by default).',
       query: SearchFilesQuery,
