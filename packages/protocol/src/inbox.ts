@@ -51,6 +51,18 @@ export const InboxConversation = Type.Object(
     negativeFeedback: Type.Boolean(),
     /** Some bot reply said it could not find an answer (answer mode `not_found`). */
     unanswered: Type.Boolean(),
+    /**
+     * A correction: a question of the conversation that went unanswered (or got a thumbs down) is answered now by
+     * an enabled Q&A entry saved after it was asked.
+     */
+    answeredByEntry: Type.Optional(
+      Type.Object({
+        entryId: Type.String(),
+        /** When the entry was saved (created, changed or switched on). */
+        since: Timestamp,
+        question: Type.String({ description: 'The question the entry answers now, as the visitor wrote it' }),
+      }),
+    ),
     /** Who answers it (human handoff): bot, pending, assigned or resolved. */
     state: HandoffState,
     /** Since when the visitor waits for a person (state pending). */

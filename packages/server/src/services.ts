@@ -327,6 +327,7 @@ export function buildServices(deps: ServiceDeps): Services {
   const jobs = jobQueue(deps.db.kysely, deps.db.dialect, clock, logger);
   const knowledge = knowledgeServices({ ...deps, clock, jobs, bots, identity });
   const { files, knowledgeBases, search, embedder } = knowledge;
+  const qa = qaService({ db: deps.db.kysely, clock, audit: admin.audit, bots, jobs, embedder, logger });
   const chat = chatService({
     db: deps.db.kysely,
     dialect: deps.db.dialect,
@@ -339,8 +340,8 @@ export function buildServices(deps: ServiceDeps): Services {
     signalRetentionMs: config.chat.signalRetentionMs,
     audit: admin.audit,
     members: identity,
+    entries: qa,
   });
-  const qa = qaService({ db: deps.db.kysely, clock, audit: admin.audit, bots, jobs, embedder, logger });
   const responder =
     deps.responder !== undefined
       ? (deps.responder ?? undefined)

@@ -18,6 +18,7 @@ import {
   type ChatPageQuery,
   type PendingSignal,
 } from './contract.js';
+import type { InboxEntries } from './inbox-corrections.js';
 import { sameSecret } from './keys.js';
 import { chatPage, type ListOrder } from './records.js';
 import { type ConversationRow, chatRepo, type MessageRow } from './repo.js';
@@ -38,6 +39,8 @@ export interface ChatServiceDeps {
   audit: AuditService;
   /** The workspace's members: who takes a conversation over, under which name. */
   members: Pick<IdentityService, 'getMe' | 'getMember'>;
+  /** The bot's Q&A entries, for the inbox's corrections (absent: conversations are never marked corrected). */
+  entries?: InboxEntries | undefined;
 }
 
 /** Runs `work` in a transaction; the signals it emits are stored in cursor order and fanned out after commit. */

@@ -13,6 +13,7 @@ import type { Actor } from '../../access/principal.js';
 import { errors } from '../../errors/errors.js';
 import type { ChatContext } from './context.js';
 import type { ChatService } from './contract.js';
+import { withCorrections } from './inbox-corrections.js';
 import { chatPage, type ListOrder } from './records.js';
 import type { MessageRow } from './repo.js';
 import { chatRepo } from './repo.js';
@@ -183,7 +184,7 @@ const OLDEST_FIRST: ListOrder<MessageRow & { user_name: string | null }, InboxMe
  * transcript, the sources and retrieval details of each bot reply, and the feedback given (`conversation.read`).
  */
 export function chatInbox(
-  ctx: Pick<ChatContext, 'db' | 'bots'>,
+  ctx: Pick<ChatContext, 'db' | 'bots' | 'entries'>,
 ): Pick<ChatService, 'listInbox' | 'getInboxConversation' | 'listInboxMessages' | 'inboxCounts'> {
   const { db } = ctx;
 
@@ -196,7 +197,8 @@ export function chatInbox(
     await checkBot(actor, botId);
     const row = await chatRepo(db).inboxConversation(botId, id);
     if (!row) throw errors.notFound('Conversation', id);
-    return toInboxConversation(row);
+    const [corrected] = await withCorrections(db, ctx.entries, botId, [toInboxConversation(row)]);
+    return corrected as InboxConversation;
   }
 
   return {
@@ -210,7 +212,10 @@ export function chatInbox(
         search: query.search?.trim() || undefined,
       };
       const order = query.state === 'pending' ? LONGEST_WAITING : BY_ACTIVITY;
-      return chatPage(query, order, (q) => chatRepo(db).inboxConversations({ botId, filter, ...q }));
+      const page = await chatPage(query, order, (q) =>
+        chatRepo(db).inboxConversations({ botId, filter, ...q }),
+      );
+      return { ...page, items: await withCorrections(db, ctx.entries, botId, page.items) };
     },
 
     async inboxCounts(actor, botId): Promise<InboxCounts> {

@@ -15,7 +15,7 @@ export const HUMAN_ANSWER = 'human';
  * A stored feedback (JSON) whose value is negative. JSON escapes every quote inside a comment, so the
  * unescaped `"value":"negative"` can only be the feedback's own value.
  */
-const NEGATIVE_FEEDBACK = '%"value":"negative"%';
+export const NEGATIVE_FEEDBACK = '%"value":"negative"%';
 
 /** A conversation of the inbox: its row and what its messages tell (computed per row of the page). */
 export interface InboxRow {

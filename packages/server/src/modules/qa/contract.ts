@@ -22,6 +22,19 @@ export interface QaMatch {
   bar: number;
 }
 
+/** A visitor question and when it was asked (the inbox asks whether an entry answers it now). */
+export interface AskedQuestion {
+  text: string;
+  askedAt: string;
+}
+
+/** The enabled entry that answers an asked question now, created or last changed after it was asked. */
+export interface LaterAnswer {
+  entryId: string;
+  /** When the entry was last saved (created, changed or switched on): since when the bot answers the question. */
+  since: string;
+}
+
 /**
  * A bot's Q&A entries (Admin API `/v1/admin/bots/{id}/qa`): wordings of a question and the answer the bot gives
  * to them before any passage search. Viewers read, developers and above write (`qa.read`, `qa.write`); another
@@ -40,4 +53,9 @@ export interface QaService {
    * built-in embedder by meaning too); undefined otherwise. For the bot's knowledge answers (modules/answers).
    */
   match(botId: string, question: string): Promise<QaMatch | undefined>;
+  /**
+   * For each question (same order), the enabled entry that answers it now if that entry was saved after the
+   * question was asked (a correction: the question was not answered then); undefined otherwise. For the inbox.
+   */
+  answeredSince(botId: string, questions: readonly AskedQuestion[]): Promise<Array<LaterAnswer | undefined>>;
 }

@@ -70,7 +70,7 @@ function toEntry(row: QaEntryRow, embedded: boolean): QaEntry {
 }
 
 /** Listing, creating, reading, replacing and deleting a bot's Q&A entries (see {@link QaService}). */
-export function qaEntries(deps: QaEntriesDeps): Omit<QaService, 'match'> {
+export function qaEntries(deps: QaEntriesDeps): Omit<QaService, 'match' | 'answeredSince'> {
   const { db, audit } = deps;
   const now = () => deps.clock().toISOString();
 

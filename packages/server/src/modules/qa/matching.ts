@@ -25,6 +25,8 @@ export const USE_LITE_QA_BAR = 0.82;
 
 /** Most bots whose wordings a process keeps in memory (least recently used dropped first). */
 const CACHED_BOTS = 200;
+/** Most questions whose lookup a process remembers (for the bot's revision it was made at; oldest dropped first). */
+const REMEMBERED_QUESTIONS = 5_000;
 
 /** The meaning bar with this embedder: {@link USE_LITE_QA_BAR} for the built-in model, else none. */
 export function qaMeaningBarFor(embedder: Pick<Embedder, 'id'> | null | undefined): number | undefined {
@@ -174,6 +176,9 @@ export function qaMatcher(deps: QaMatcherDeps) {
   const logger = deps.logger ?? silentLogger;
   const meaningBar = qaMeaningBarFor(embedder);
   const cache = new Map<string, BotWordings>();
+  // The inbox asks again, every few seconds, about the same questions (rememberedMatch): their answer holds until
+  // the bot's entries change (its revision moves). A lookup whose question could not be embedded is not kept.
+  const remembered = new Map<string, { revision: number; match: QaMatch | undefined }>();
 
   async function wordingsOf(botId: string): Promise<BotWordings> {
     const revision = await qaRepo(db).revision(botId);
@@ -204,6 +209,24 @@ export function qaMatcher(deps: QaMatcherDeps) {
       const bot = await wordingsOf(botId);
       if (bot.wordings.length === 0) return undefined;
       return pickMatch(bot, question, await questionVector(bot, question), meaningBar);
+    },
+
+    /** {@link match}, remembered until the bot's entries change: for the inbox, which asks again and again. */
+    async rememberedMatch(botId: string, question: string): Promise<QaMatch | undefined> {
+      const bot = await wordingsOf(botId);
+      if (bot.wordings.length === 0) return undefined;
+      const key = `${botId}\n${question}`;
+      const known = remembered.get(key);
+      if (known && known.revision === bot.revision) return known.match;
+      const vector = await questionVector(bot, question);
+      const match = pickMatch(bot, question, vector, meaningBar);
+      if (vector || !embedder || meaningBar === undefined || !bot.wordings.some((w) => w.vector)) {
+        remembered.delete(key);
+        remembered.set(key, { revision: bot.revision, match });
+        if (remembered.size > REMEMBERED_QUESTIONS)
+          remembered.delete(remembered.keys().next().value as string);
+      }
+      return match;
     },
   };
 }

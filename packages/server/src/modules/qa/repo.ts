@@ -74,6 +74,18 @@ export function qaRepo(db: Kysely<Database>) {
       return row !== undefined;
     },
 
+    /** When each of these entries of the bot was last saved (id → updated_at). */
+    async savedAt(botId: string, ids: readonly string[]): Promise<Map<string, string>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('qa_entries')
+        .select(['id', 'updated_at'])
+        .where('bot_id', '=', botId)
+        .where('id', 'in', [...ids])
+        .execute();
+      return new Map(rows.map((r) => [r.id, r.updated_at]));
+    },
+
     insert(row: QaEntryRow) {
       return db.insertInto('qa_entries').values(row).execute();
     },

@@ -6,10 +6,11 @@ import type { Embedder } from '../../search/types.js';
 import type { AuditService } from '../audit/service.js';
 import type { BotsService } from '../bots/service.js';
 import type { QaService } from './contract.js';
+import { qaCorrections } from './corrections.js';
 import { qaEntries } from './entries.js';
 import { qaMatcher } from './matching.js';
 
-export type { QaMatch, QaService } from './contract.js';
+export type { AskedQuestion, LaterAnswer, QaMatch, QaService } from './contract.js';
 
 /** What the Q&A service is built from. */
 export interface QaDeps {
@@ -23,8 +24,13 @@ export interface QaDeps {
   logger?: Logger | undefined;
 }
 
-/** A bot's Q&A entries ({@link QaService}): their records and the lookup of a visitor's question. */
+/** A bot's Q&A entries ({@link QaService}): their records, the lookup of a visitor's question, corrections. */
 export function qaService(deps: QaDeps): QaService {
   const matcher = qaMatcher({ db: deps.db, embedder: deps.embedder, logger: deps.logger });
-  return { ...qaEntries(deps), match: (botId, question) => matcher.match(botId, question) };
+  const corrections = qaCorrections({ db: deps.db, match: matcher.rememberedMatch });
+  return {
+    ...qaEntries(deps),
+    match: (botId, question) => matcher.match(botId, question),
+    answeredSince: corrections.answeredSince,
+  };
 }
