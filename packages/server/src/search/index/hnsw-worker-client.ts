@@ -5,8 +5,8 @@
  * alive only while an answer is awaited. When it dies (an error, an exit) every awaited answer fails, every
  * index is told (its searches fall back to the exact scan), and the next use starts a new one.
  */
-import type { Worker } from 'node:worker_threads';
-import { siblingModule, spawnWorker } from '../../workers/spawn.js';
+import { WorkerChannel } from '../../workers/channel.js';
+import { siblingModule } from '../../workers/spawn.js';
 import type { HnswReply, HnswRequest, HnswStop } from './hnsw-graphs.js';
 
 /** An index using the worker. */
@@ -25,25 +25,18 @@ export type HnswChange = Exclude<HnswRequest, { id: number }>;
 
 /** The running worker. */
 export class HnswWorker {
-  private readonly worker: Worker;
-  private nextId = 1;
-  private readonly waiting = new Map<
-    number,
-    { resolve: (value: unknown) => void; reject: (e: Error) => void }
-  >();
+  private readonly channel: WorkerChannel<HnswReply>;
   private readonly users = new Map<string, WeakRef<HnswWorkerUser>>();
   private readonly finalizer = new FinalizationRegistry<string>((prefix) => this.detach(prefix));
   private ended: string | undefined;
   private stopping = false;
-  private dead = false;
 
   constructor() {
-    this.worker = spawnWorker(siblingModule(import.meta.url, 'hnsw-worker'));
-    this.worker.unref();
-    this.worker.on('message', (m: HnswReply) => this.received(m));
-    this.worker.on('error', (error) => this.died(`HNSW worker failed: ${error.message}`));
-    this.worker.on('messageerror', (error) => this.died(`HNSW worker failed: ${error.message}`));
-    this.worker.on('exit', (code) => this.died(`HNSW worker exited with code ${code}`));
+    this.channel = new WorkerChannel<HnswReply>(siblingModule(import.meta.url, 'hnsw-worker'), {
+      label: 'HNSW worker',
+      onUnanswered: (m) => this.received(m),
+      onEnd: (message) => this.died(message),
+    });
   }
 
   get alive(): boolean {
@@ -62,7 +55,7 @@ export class HnswWorker {
     if (user) this.finalizer.unregister(user);
     if (!this.users.delete(prefix) || !this.alive) return;
     this.send({ kind: 'drop', prefix });
-    if (this.users.size === 0 && this.waiting.size === 0) {
+    if (this.users.size === 0 && this.channel.pending === 0) {
       this.stopping = true;
       this.ended = 'HNSW worker stopped';
       if (current === this) current = undefined;
@@ -72,23 +65,21 @@ export class HnswWorker {
 
   /** Posts a change; `transfer`: buffers moved to the worker (unusable here afterwards). */
   send(change: HnswChange, transfer: ArrayBuffer[] = []): void {
-    if (this.alive) this.worker.postMessage(change, transfer);
+    if (this.alive) this.channel.post(change, transfer);
   }
 
   /** Posts a request and resolves with the worker's answer (rejects when it fails or the worker dies). */
-  request<T>(question: HnswQuestion, transfer: ArrayBuffer[] = []): Promise<T> {
-    if (!this.alive) return Promise.reject(new Error(this.ended));
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      if (this.waiting.size === 1) this.worker.ref();
-      this.worker.postMessage({ ...question, id }, transfer);
-    });
+  async request<T>(question: HnswQuestion, transfer: ArrayBuffer[] = []): Promise<T> {
+    if (!this.alive) throw new Error(this.ended);
+    const reply = await this.channel.request(question, transfer);
+    if (reply.kind === 'failed') throw new Error(reply.message); // never: a failure report has no id
+    if (!reply.ok) throw new Error(reply.message);
+    return reply.value as T;
   }
 
   /** Ends the worker as a crash would, between two of its messages (tests); resolves once it has exited. */
   async crash(): Promise<void> {
-    const exited = new Promise((resolve) => this.worker.once('exit', resolve));
+    const exited = new Promise((resolve) => this.channel.worker.once('exit', resolve));
     this.stop(1);
     await exited;
   }
@@ -96,31 +87,20 @@ export class HnswWorker {
   /** Asks the worker to end (see {@link HnswStop}); `Worker.terminate()` is never used while it may run usearch. */
   private stop(code: number): void {
     const stop: HnswStop = { kind: 'stop', code };
-    this.worker.postMessage(stop);
+    this.channel.worker.postMessage(stop);
   }
 
+  /** A partition's failure report (a message with no request id). */
   private received(m: HnswReply): void {
-    if (m.kind === 'failed') {
-      for (const [prefix, ref] of this.users)
-        if (m.partition.startsWith(prefix)) ref.deref()?.lost(m.partition.slice(prefix.length), m.message);
-      return;
-    }
-    const w = this.waiting.get(m.id);
-    if (!w) return;
-    this.waiting.delete(m.id);
-    if (this.waiting.size === 0) this.worker.unref();
-    if (m.ok) w.resolve(m.value);
-    else w.reject(new Error(m.message));
+    if (m.kind !== 'failed') return;
+    for (const [prefix, ref] of this.users)
+      if (m.partition.startsWith(prefix)) ref.deref()?.lost(m.partition.slice(prefix.length), m.message);
   }
 
+  /** The worker ended (every awaited answer already failed). */
   private died(message: string): void {
-    if (this.dead) return;
-    this.dead = true;
     this.ended ??= message;
     if (current === this) current = undefined;
-    const waiting = [...this.waiting.values()];
-    this.waiting.clear();
-    for (const w of waiting) w.reject(new Error(message));
     if (this.stopping) return;
     this.stop(0); // after a message it could not read it still runs: let it end once idle
     for (const ref of this.users.values()) ref.deref()?.ended(message);

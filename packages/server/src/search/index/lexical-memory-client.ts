@@ -5,11 +5,11 @@
  * failed or died) answers undefined, and the caller asks FTS5; a worker that died is started again at the next
  * search.
  */
-import type { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import { PerHandle, sqliteFileOf } from '../../db/per-handle.js';
 import type { Database } from '../../db/schema.js';
-import { siblingModule, spawnWorker } from '../../workers/spawn.js';
+import { WorkerChannel } from '../../workers/channel.js';
+import { siblingModule } from '../../workers/spawn.js';
 import type { MemoryHit } from './lexical-memory.js';
 
 /** A search asked of the worker. */
@@ -51,9 +51,7 @@ export type MemoryQuestion = Omit<MemoryRequest, 'id' | 'kind'>;
 
 /** The in-memory lexical index of one database file, in its worker. */
 export class LexicalMemory {
-  private worker: Worker | undefined;
-  private nextId = 1;
-  private readonly waiting = new Map<number, (reply: MemoryReply | Error) => void>();
+  private channel: WorkerChannel<MemoryReply> | undefined;
   private closed = false;
   /** Searches answered by the worker, and those left to FTS5 by reason (metrics, tests, benchmarks). */
   readonly counts = { answered: 0, building: 0, behind: 0, phrase: 0, failed: 0 };
@@ -111,7 +109,7 @@ export class LexicalMemory {
   }
 
   private async stop(code: number): Promise<void> {
-    const worker = this.worker;
+    const worker = this.channel?.worker;
     if (!worker) return;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
     // Held until it has exited: an unreferenced worker would let the process end with this await pending.
@@ -124,40 +122,26 @@ export class LexicalMemory {
     message: Omit<MemoryRequest, 'id'> | Omit<MemoryStatusRequest, 'id'>,
   ): Promise<MemoryReply> {
     if (this.closed) return Promise.reject(new Error('the in-memory lexical index is closed'));
-    const worker = this.worker ?? this.start();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, (reply) => (reply instanceof Error ? reject(reply) : resolve(reply)));
-      if (this.waiting.size === 1) worker.ref();
-      worker.postMessage({ ...message, id });
-    });
+    return (this.channel ?? this.start()).request(message);
   }
 
-  private start(): Worker {
-    const worker = spawnWorker(siblingModule(import.meta.url, 'lexical-memory-worker'), {
-      workerData: { file: this.file },
-    });
-    worker.unref();
-    this.worker = worker;
-    worker.on('message', (reply: MemoryReply) => {
-      // id 0: the worker failed to read the database in the background (FTS5 answers until it can).
-      if (reply.id === 0 && !reply.ok) this.onFailure?.(new Error(reply.message));
-      const settle = this.waiting.get(reply.id);
-      if (!settle) return;
-      this.waiting.delete(reply.id);
-      if (this.waiting.size === 0) worker.unref();
-      settle(reply);
-    });
-    const died = (message: string) => {
-      if (this.worker !== worker) return;
-      this.worker = undefined;
-      const waiting = [...this.waiting.values()];
-      this.waiting.clear();
-      for (const settle of waiting) settle(new Error(message));
-    };
-    worker.on('error', (error) => died(`the in-memory lexical index failed: ${error.message}`));
-    worker.on('exit', (code) => died(`the in-memory lexical index exited with code ${code}`));
-    return worker;
+  private start(): WorkerChannel<MemoryReply> {
+    const channel: WorkerChannel<MemoryReply> = new WorkerChannel(
+      siblingModule(import.meta.url, 'lexical-memory-worker'),
+      {
+        label: 'the in-memory lexical index',
+        workerData: { file: this.file },
+        // id 0: the worker failed to read the database in the background (FTS5 answers until it can).
+        onUnanswered: (reply) => {
+          if (reply.id === 0 && !reply.ok) this.onFailure?.(new Error(reply.message));
+        },
+        onEnd: () => {
+          if (this.channel === channel) this.channel = undefined;
+        },
+      },
+    );
+    this.channel = channel;
+    return channel;
   }
 }
 

@@ -4,11 +4,11 @@
  * thread stays free. One pool per database handle, its workers started on first use; a worker that dies
  * fails its waiting requests (the caller runs them in-thread) and is started again on the next request.
  */
-import type { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import { PerHandle, sqliteFileOf } from '../../db/per-handle.js';
 import type { Database } from '../../db/schema.js';
-import { siblingModule, spawnWorker } from '../../workers/spawn.js';
+import { WorkerChannel } from '../../workers/channel.js';
+import { siblingModule } from '../../workers/spawn.js';
 
 /** One SQL statement and its parameters. */
 export interface ReaderStatement {
@@ -25,15 +25,11 @@ export interface ReaderRequest {
 /** A reader's answer: each statement's rows, or the error that stopped them. */
 export type ReaderReply = { id: number; rows: unknown[][] } | { id: number; error: string };
 
-interface Reader {
-  worker: Worker;
-  waiting: Map<number, { resolve: (rows: unknown[][]) => void; reject: (error: Error) => void }>;
-}
+type Reader = WorkerChannel<ReaderReply>;
 
 /** The pool of readers of one database file. */
 export class SqliteReaders {
   private readonly readers: (Reader | undefined)[];
-  private nextId = 1;
   private closed = false;
   /** Requests answered so far (metrics, tests). */
   answered = 0;
@@ -47,8 +43,8 @@ export class SqliteReaders {
   }
 
   /** Runs `statements` in one read transaction on the least busy reader; resolves with each one's rows. */
-  run(statements: ReaderStatement[]): Promise<unknown[][]> {
-    if (this.closed) return Promise.reject(new Error('the SQLite readers are closed'));
+  async run(statements: ReaderStatement[]): Promise<unknown[][]> {
+    if (this.closed) throw new Error('the SQLite readers are closed');
     let slot = 0;
     for (let i = 0; i < this.size; i++) {
       const reader = this.readers[i];
@@ -56,15 +52,13 @@ export class SqliteReaders {
         slot = i;
         break;
       }
-      if (reader.waiting.size < (this.readers[slot]?.waiting.size ?? 0)) slot = i;
+      if (reader.pending < (this.readers[slot]?.pending ?? 0)) slot = i;
     }
     const reader = this.readers[slot] ?? this.start(slot);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      reader.waiting.set(id, { resolve, reject });
-      if (reader.waiting.size === 1) reader.worker.ref();
-      reader.worker.postMessage({ id, statements } satisfies ReaderRequest);
-    });
+    const reply = await reader.request({ statements } satisfies Omit<ReaderRequest, 'id'>);
+    if ('error' in reply) throw new Error(reply.error);
+    this.answered++;
+    return reply.rows;
   }
 
   /** Ends every worker; later requests fail. */
@@ -72,7 +66,12 @@ export class SqliteReaders {
     this.closed = true;
     const running = this.readers.filter((r): r is Reader => r !== undefined);
     this.readers.fill(undefined);
-    await Promise.all(running.map((r) => this.end(r, 'the SQLite readers closed')));
+    await Promise.all(
+      running.map((r) => {
+        r.fail('the SQLite readers closed');
+        return r.worker.terminate();
+      }),
+    );
   }
 
   /** Ends one worker as a crash would (tests). */
@@ -81,37 +80,16 @@ export class SqliteReaders {
   }
 
   private start(slot: number): Reader {
-    const worker = spawnWorker(siblingModule(import.meta.url, 'sqlite-reader-worker'), {
+    const reader: Reader = new WorkerChannel(siblingModule(import.meta.url, 'sqlite-reader-worker'), {
+      label: 'SQLite reader',
       workerData: { file: this.file },
+      onEnd: () => {
+        if (this.readers[slot] === reader) this.readers[slot] = undefined;
+        void reader.worker.terminate();
+      },
     });
-    worker.unref();
-    const reader: Reader = { worker, waiting: new Map() };
     this.readers[slot] = reader;
-    worker.on('message', (reply: ReaderReply) => {
-      const w = reader.waiting.get(reply.id);
-      if (!w) return;
-      reader.waiting.delete(reply.id);
-      if (reader.waiting.size === 0) worker.unref();
-      if ('error' in reply) w.reject(new Error(reply.error));
-      else {
-        this.answered++;
-        w.resolve(reply.rows);
-      }
-    });
-    const died = (message: string) => {
-      if (this.readers[slot] === reader) this.readers[slot] = undefined;
-      void this.end(reader, message);
-    };
-    worker.on('error', (error) => died(`SQLite reader failed: ${error.message}`));
-    worker.on('exit', (code) => died(`SQLite reader exited with code ${code}`));
     return reader;
-  }
-
-  private async end(reader: Reader, message: string): Promise<void> {
-    const waiting = [...reader.waiting.values()];
-    reader.waiting.clear();
-    for (const w of waiting) w.reject(new Error(message));
-    await reader.worker.terminate();
   }
 }
 
