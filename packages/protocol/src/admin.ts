@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { ListMeta, PageQuery, SortDirection, Tags, Timestamp } from './common.js';
+import { BotHandoff } from './handoff-settings.js';
 import { WebchatConfiguration } from './webchat-config.js';
 
 /** Roles of a workspace member, from least to most powerful (billing stands apart). */
@@ -92,6 +93,7 @@ export const Bot = Type.Object(
     webhookUrl: Type.Union([Type.String(), Type.Null()]),
     sourceLinks: BotSourceLinks,
     replies: BotReplies,
+    handoff: BotHandoff,
   },
   { $id: 'Bot' },
 );
@@ -111,6 +113,7 @@ export const CreateBotBody = Type.Object({
   webhookUrl: Type.Optional(WebhookUrl),
   sourceLinks: Type.Optional(BotSourceLinks),
   replies: Type.Optional(BotReplies),
+  handoff: Type.Optional(BotHandoff),
 });
 /** createBot body type. */
 export type CreateBotBody = Static<typeof CreateBotBody>;
@@ -132,6 +135,7 @@ export const UpdateBotBody = Type.Object({
   webhookUrl: Type.Optional(WebhookUrl),
   sourceLinks: Type.Optional(BotSourceLinks),
   replies: Type.Optional(BotReplies),
+  handoff: Type.Optional(BotHandoff),
 });
 /** updateBot body type. */
 export type UpdateBotBody = Static<typeof UpdateBotBody>;

@@ -331,13 +331,20 @@ export type ChatSignalType = ChatSignal['type'];
  */
 export interface ChatWebhookEvent {
   id: string;
-  type: 'message_created' | 'event_created' | 'conversation_created' | 'user_created';
+  type:
+    | 'message_created'
+    | 'event_created'
+    | 'conversation_created'
+    | 'user_created'
+    | 'conversation.handoff_requested';
   createdAt: string;
   botId: string;
   conversationId?: string;
   userId?: string;
   message?: ChatMessage;
   event?: ChatEvent;
+  /** `conversation.handoff_requested`: the visitor waits for a person since `waitingSince`. */
+  handoff?: { state: HandoffState; waitingSince: string };
 }
 
 /** Answer of the Admin API's getBotChat and rotateBotChatSecrets: the bot's Chat API secrets. */

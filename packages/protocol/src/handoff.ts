@@ -19,6 +19,8 @@ export const ConversationHandoff = Type.Object(
     firstHumanReplyAt: Type.Optional(Timestamp),
     /** When a person last resolved it. */
     resolvedAt: Type.Optional(Timestamp),
+    /** The e-mail address the visitor left when nobody came (the webchat's form). */
+    visitorEmail: Type.Optional(Type.String()),
   },
   { $id: 'ConversationHandoff' },
 );

@@ -4,6 +4,7 @@ export * from './common.js';
 export * from './errors.js';
 export * from './files.js';
 export * from './handoff.js';
+export * from './handoff-settings.js';
 export * from './inbox.js';
 export * from './insights.js';
 export * from './keys.js';

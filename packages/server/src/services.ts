@@ -21,6 +21,7 @@ import {
 import { type AuditService, auditService } from './modules/audit/service.js';
 import { type BotsService, botsService } from './modules/bots/service.js';
 import { type SignalBus, signalBus } from './modules/chat/bus.js';
+import { chatHandoffWaitJob } from './modules/chat/handoff-timeout.js';
 import { chatReplyJob, chatWebhookJob } from './modules/chat/jobs.js';
 import type { KnowledgeResponder, SourceLinks } from './modules/chat/reply-port.js';
 import { type ChatService, chatService } from './modules/chat/service.js';
@@ -368,6 +369,7 @@ export function buildServices(deps: ServiceDeps): Services {
       maxAttempts: config.chat.webhookMaxAttempts,
       clock,
     }),
+    chatHandoffWaitJob({ chat, bots }),
     // A saved Q&A entry's wordings are embedded by the chat workers: small, and the next visitor waits for them.
     ...(embedder ? [qaEmbedJob({ db: deps.db.kysely, embedder })] : []),
   ];

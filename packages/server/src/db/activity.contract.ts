@@ -61,6 +61,7 @@ export function runActivityContract(name: string, open: () => Promise<Db>): void
           webhook_url: null,
           source_links: 'public',
           replies: '{}',
+          handoff: '{}',
           webchat_config: '{}',
           created_at: stamp,
           updated_at: stamp,

@@ -103,6 +103,7 @@ function bot(workspaceId: string, overrides: Partial<BotRow> = {}): BotRow {
     webhook_url: null,
     source_links: 'public',
     replies: '{}',
+    handoff: '{}',
     webchat_config: '{}',
     created_at: at(0),
     updated_at: at(0),

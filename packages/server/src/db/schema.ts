@@ -84,6 +84,8 @@ export interface BotsTable {
   source_links: ColumnType<string, string | undefined, string>;
   /** The bot's reply texts, JSON (BotReplies); `{}` when an insert leaves it out. */
   replies: ColumnType<string, string | undefined, string>;
+  /** The bot's human handoff settings, JSON (BotHandoff); `{}` when an insert leaves it out. */
+  handoff: ColumnType<string, string | undefined, string>;
   webchat_config: string;
   created_at: string;
   updated_at: string;
@@ -407,6 +409,10 @@ export interface ChatConversationsTable {
   first_human_reply_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** When a person last resolved it. */
   resolved_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When a person was first asked for in it (insights: handoff rate, wait to the first human reply). */
+  handoff_requested_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The e-mail address the visitor left when nobody came (human handoff). */
+  visitor_email: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ChatParticipantsTable {

@@ -100,6 +100,7 @@ describe('bots CRUD', () => {
       webhookUrl: null,
       sourceLinks: 'public',
       replies: {},
+      handoff: {},
     });
     expect(bot.id.length).toBeGreaterThan(0);
     expect(bot.createdAt).toMatch(ISO);

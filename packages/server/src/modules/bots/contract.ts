@@ -33,6 +33,8 @@ export interface BotChatFacts {
   sourceLinks: Bot['sourceLinks'];
   /** The bot's own reply texts (read at answer time; a text left out is the default). */
   replies: Bot['replies'];
+  /** The bot's human handoff settings (wait, opening hours, not-found offer, handoff webhook). */
+  handoff: Bot['handoff'];
   webchat: WebchatConfiguration;
 }
 

@@ -8,6 +8,7 @@ import { newBotId } from '../../ids.js';
 import { type AuditWho, auditWho } from '../audit/service.js';
 import type { BotsContext } from './context.js';
 import type { BotCreation } from './contract.js';
+import { checkHandoff } from './handoff-settings.js';
 import { checkReplyMode, toBot } from './records.js';
 import { checkReplies } from './replies.js';
 import { type BotRow, botsRepo } from './repo.js';
@@ -40,6 +41,7 @@ export function botCreation(ctx: Pick<BotsContext, 'db' | 'now' | 'audit' | 'con
   ): Promise<Bot> => {
     checkReplyMode(body.replyMode ?? 'knowledge', body.webhookUrl);
     const replies = checkReplies(body.replies ?? {});
+    const handoff = checkHandoff(body.handoff ?? {});
     const at = now();
     const row: BotRow = {
       id: newBotId(),
@@ -53,6 +55,7 @@ export function botCreation(ctx: Pick<BotsContext, 'db' | 'now' | 'audit' | 'con
       webhook_url: body.webhookUrl ?? null,
       source_links: body.sourceLinks ?? 'public',
       replies: JSON.stringify(replies),
+      handoff: JSON.stringify(handoff),
       webchat_config: JSON.stringify(webchat),
       created_at: at,
       updated_at: at,

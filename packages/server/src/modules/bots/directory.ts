@@ -3,6 +3,7 @@ import { WatchedCache } from '../../db/change-watch.js';
 import { fixedQuery } from '../../db/fixed-query.js';
 import type { BotsContext } from './context.js';
 import type { BotChatFacts, BotDirectory } from './contract.js';
+import { handoffOf } from './handoff-settings.js';
 import { sourceLinksOf } from './records.js';
 import { repliesOf } from './replies.js';
 import { botsRepo } from './repo.js';
@@ -24,6 +25,7 @@ const chatFactsRow = fixedQuery(1, (db, id: string) =>
       'webhook_url',
       'source_links',
       'replies',
+      'handoff',
       'webchat_config',
     ])
     .where('id', '=', id),
@@ -76,6 +78,7 @@ export function botDirectory(ctx: Pick<BotsContext, 'db'>): BotDirectory {
       webhookUrl: row.webhook_url,
       sourceLinks: sourceLinksOf(row.source_links),
       replies: repliesOf(row.replies),
+      handoff: handoffOf(row.handoff),
       webchat: configurations.of(row.id, row.webchat_config),
     });
   };

@@ -5,6 +5,7 @@ import { readPage } from '../../http/route-helpers.js';
 import { auditWho } from '../audit/service.js';
 import { type BotsContext, loadBot } from './context.js';
 import type { BotManagement } from './contract.js';
+import { checkHandoff } from './handoff-settings.js';
 import { checkReplyMode, toBot, toSummary } from './records.js';
 import { checkReplies } from './replies.js';
 import { BOT_SORT_COLUMNS, type BotRow, botsRepo } from './repo.js';
@@ -22,6 +23,7 @@ function botValues(row: BotRow, body: UpdateBotBody, at: string): Partial<BotRow
   };
   if (body.sourceLinks !== undefined) values.source_links = body.sourceLinks;
   if (body.replies !== undefined) values.replies = JSON.stringify(checkReplies(body.replies));
+  if (body.handoff !== undefined) values.handoff = JSON.stringify(checkHandoff(body.handoff));
   // These fields have the names of their columns.
   for (const field of ['name', 'description', 'status'] as const) {
     const value = body[field];

@@ -1,5 +1,6 @@
 import type { Bot, BotSummary } from '@parley/protocol';
 import { errors } from '../../errors/errors.js';
+import { handoffOf } from './handoff-settings.js';
 import { repliesOf } from './replies.js';
 import type { BotRow } from './repo.js';
 
@@ -21,6 +22,7 @@ export function toBot(row: BotRow, tags: Record<string, string>): Bot {
     webhookUrl: row.webhook_url,
     sourceLinks: sourceLinksOf(row.source_links),
     replies: repliesOf(row.replies),
+    handoff: handoffOf(row.handoff),
   };
 }
 

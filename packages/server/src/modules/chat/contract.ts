@@ -1,5 +1,6 @@
 import type {
   AgentMessageBody,
+  BotHandoff,
   ChatConversation,
   ChatEvent,
   ChatFileResponse,
@@ -38,6 +39,8 @@ export interface ChatBot {
   sourceLinks: 'none' | 'public' | 'all';
   /** The bot's own reply texts (not found, intro, clarification); a text left out is the default. */
   replies?: BotReplyTexts;
+  /** The bot's human handoff settings (wait, opening hours, not-found offer, handoff webhook); none: defaults. */
+  handoff?: BotHandoff;
   webchat: WebchatConfiguration;
 }
 
@@ -69,6 +72,15 @@ export interface ChatReplyJob {
 export interface ChatWebhookJob {
   botId: string;
   event: ChatWebhookEvent;
+  /** `handoff`: to the bot's handoff webhook URL (else its webhook-mode URL), whatever its reply mode. */
+  to?: 'handoff';
+}
+
+/** Payload of a `chat_handoff_wait` job: the end of a visitor's wait for a person that began `waitingSince`. */
+export interface ChatHandoffWaitJob {
+  botId: string;
+  conversationId: string;
+  waitingSince: string;
 }
 
 /** A page query of the Chat API lists. */
@@ -288,6 +300,14 @@ export interface ChatService {
     conversationId: string,
     body: AgentMessageBody,
   ): Promise<InboxMessage>;
+  /**
+   * Ends a visitor's wait for a person begun at `waitingSince` when nobody took the conversation (the
+   * `chat_handoff_wait` job): the bot answers again, says so and offers to take an e-mail address. Answers
+   * whether it did (false when a person came, or the wait is another one).
+   */
+  endHandoffWait(job: ChatHandoffWaitJob): Promise<boolean>;
+  /** How many "not found" replies the bot gave in a conversation (its offer of a person counts them). */
+  missesIn(botId: string, conversationId: string): Promise<number>;
   /** Whether the bot answers a conversation now (its handoff state is `bot` or `resolved`). */
   botMayAnswer(botId: string, conversationId: string): Promise<boolean>;
 

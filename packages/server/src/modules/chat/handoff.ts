@@ -4,6 +4,7 @@ import {
   type ConversationHandoff,
   type CreateMessageBody,
   DEFAULT_HANDOFF_KEYWORDS,
+  HANDOFF_CHOICE_VALUE,
   type HandoffAction,
   type HandoffState,
   type Member,
@@ -16,13 +17,13 @@ import { ApiError, errors } from '../../errors/errors.js';
 import { newId } from '../../ids.js';
 import { auditWho } from '../audit/service.js';
 import type { ChatContext } from './context.js';
-import { ensureBotUser } from './context.js';
 import type { ChatBot, ChatService, PendingSignal } from './contract.js';
+import { awaitPerson, postBotNotice } from './handoff-wait.js';
 import { toInboxMessage } from './inbox.js';
 import { signalTo, sizedJson, toPostedMessage } from './records.js';
 import { type ConversationRow, chatRepo, type MessageRow, touchConversationOf } from './repo.js';
 import { storeMessages } from './repo-contents.js';
-import { HANDOFF_ANSWER, HUMAN_ANSWER } from './repo-inbox.js';
+import { HUMAN_ANSWER } from './repo-inbox.js';
 
 /** What the bot says when a visitor asks for a person. */
 export const HANDOFF_PENDING_TEXT =
@@ -53,6 +54,8 @@ type HandoffRow = Pick<
   | 'assigned_name'
   | 'first_human_reply_at'
   | 'resolved_at'
+  | 'handoff_requested_at'
+  | 'visitor_email'
 >;
 
 /** A conversation's owner on the wire (Admin API). */
@@ -66,6 +69,7 @@ export function toHandoff(row: HandoffRow): ConversationHandoff {
       : {}),
     ...(row.first_human_reply_at ? { firstHumanReplyAt: row.first_human_reply_at } : {}),
     ...(row.resolved_at ? { resolvedAt: row.resolved_at } : {}),
+    ...(row.visitor_email ? { visitorEmail: row.visitor_email } : {}),
   };
 }
 
@@ -80,10 +84,11 @@ const agentOf = (m: Member): Agent => ({
   name: m.displayName?.trim() || (m.email.split('@')[0] ?? m.email),
 });
 
-/** A change of owner to store: the state after it and the columns it sets. */
-interface Transition {
+/** A change of owner to store: the state after it and the columns it sets; `say`: the bot's words instead of the usual. */
+export interface Transition {
   state: HandoffState;
   agent: Agent | null;
+  say?: { text: string; metadata?: Record<string, unknown> };
 }
 
 const conflict = (message: string) => new ApiError('ResourceLockedConflict', message);
@@ -124,11 +129,12 @@ function transitionText(row: HandoffRow, next: Transition): string {
 /**
  * Stores a change of owner in `tx`, guarded by the state it was computed from (a concurrent change makes it
  * 409, nothing stored): the conversation's columns, the bot's message telling the visitor, the
- * `handoff_changed` signal and the audit record. Answers the row after it.
+ * `handoff_changed` signal and the audit record. A request for a person also queues the end of the wait and
+ * the `conversation.handoff_requested` webhook (handoff-wait.ts). Answers the row after it.
  */
 export async function applyTransition(
   tx: Kysely<Database>,
-  ctx: Pick<ChatContext, 'now' | 'audit'>,
+  ctx: Pick<ChatContext, 'now' | 'audit' | 'jobs' | 'clock'>,
   bot: ChatBot,
   row: HandoffRow,
   next: Transition,
@@ -141,32 +147,27 @@ export async function applyTransition(
     updated_at: at,
     assigned_to: next.agent?.accountId ?? null,
     assigned_name: next.agent?.name ?? null,
-    ...(next.state === 'pending' ? { waiting_since: at } : {}),
+    ...(next.state === 'pending'
+      ? { waiting_since: at, handoff_requested_at: row.handoff_requested_at ?? at }
+      : {}),
     ...(next.state === 'resolved' ? { resolved_at: at } : {}),
   };
   const changed = await chatRepo(tx).setHandoff(bot.id, row, values);
   if (!changed) throw conflict('The conversation changed hands meanwhile: read its handoff again and retry');
   const after: HandoffRow = { ...row, ...values };
   const conversationId = row.id;
-  const userId = await ensureBotUser(tx, bot, at);
   const handoff = { state: next.state, ...(next.agent ? { agentName: next.agent.name } : {}) };
-  const message: MessageRow = {
-    id: newId('msg'),
-    bot_id: bot.id,
-    conversation_id: conversationId,
-    user_id: userId,
-    is_bot: 1,
-    payload: JSON.stringify({ type: 'text', text: transitionText(row, next) }),
-    metadata: JSON.stringify({ handoff }),
-    feedback: null,
-    reply_to: null,
-    created_at: at,
-    answer: HANDOFF_ANSWER,
-    details: null,
-  };
-  await storeMessages(tx, [message]);
-  emit(signalTo(conversationId, { type: 'message_created', data: toPostedMessage(message, undefined) }));
+  const text = next.say?.text ?? transitionText(row, next);
+  await postBotNotice(
+    tx,
+    bot,
+    conversationId,
+    { text, metadata: { ...next.say?.metadata, handoff } },
+    at,
+    emit,
+  );
   emit(signalTo(conversationId, { type: 'handoff_changed', data: { conversationId, ...handoff } }));
+  if (next.state === 'pending') await awaitPerson(tx, ctx, bot, after, at);
   await ctx.audit.record(tx, bot.workspaceId, who, {
     action: 'UPDATE_CONVERSATION_HANDOFF',
     resourceId: conversationId,
@@ -191,6 +192,7 @@ export function visitorAsksForPerson(
 ): boolean {
   if (body.metadata?.handoff === 'request') return true;
   const { payload } = body;
+  if (payload.type === 'text' && payload.value === HANDOFF_CHOICE_VALUE) return true;
   const text =
     payload.type === 'text' ? payload.text : payload.type === 'markdown' ? payload.markdown : undefined;
   if (text === undefined) return false;
@@ -204,7 +206,7 @@ export function visitorAsksForPerson(
  * and writes an audit record, in one transaction; the reply job posts nothing once it committed.
  */
 export function chatHandoff(
-  ctx: Pick<ChatContext, 'db' | 'bots' | 'now' | 'withSignals' | 'audit' | 'members'>,
+  ctx: Pick<ChatContext, 'db' | 'bots' | 'now' | 'withSignals' | 'audit' | 'members' | 'jobs' | 'clock'>,
 ): Pick<ChatService, 'getHandoff' | 'changeHandoff' | 'postAsAgent' | 'botMayAnswer'> {
   const { db } = ctx;
 

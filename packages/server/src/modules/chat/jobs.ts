@@ -13,6 +13,7 @@ import {
   type PendingSignal,
   type ReplyContext,
 } from './contract.js';
+import { handoffWebhookUrl, offerPerson } from './handoff-wait.js';
 import {
   CHAT_JOB_BACKOFF,
   CHAT_REPLY_JOB,
@@ -24,6 +25,7 @@ import {
 import { webhookSignature } from './keys.js';
 import type { KnowledgeResponder, Reply } from './reply-port.js';
 import { FAILED_ANSWER, replyRecord } from './reply-record.js';
+import { NOT_FOUND_ANSWER } from './repo-inbox.js';
 
 /** What a bot without an answer engine says: an honest notice, never a made-up answer. */
 export const NO_ANSWER_ENGINE_TEXT =
@@ -149,15 +151,22 @@ export function chatReplyJob(deps: {
       await chat.emit(bot.id, job.conversationId, [{ signal: typing(attempt, 'typing_started') }]);
       try {
         const reply = await askResponder(chat, deps.responder, attempt, context, signal);
+        const record = replyRecord(reply, deps.responder !== undefined);
+        // The bot's own "not found" offers a person after the bot's number of misses (handoff settings).
+        const misses =
+          record.answer === NOT_FOUND_ANSWER && bot.handoff?.offerAfterMisses
+            ? (await chat.missesIn(bot.id, job.conversationId)) + 1
+            : 0;
         const posted = await chat.postAsBot(
           bot,
           job.conversationId,
           // The first reply takes the id its stream deltas carried (clients swap the draft for it) and its
           // source links name.
-          reply.messages.map((m, i) => ({
-            ...m,
-            ...(i === 0 ? { id: attempt.replyId, ...replyRecord(reply, deps.responder !== undefined) } : {}),
-          })),
+          reply.messages.map((m, i) =>
+            i === 0
+              ? { ...m, payload: offerPerson(bot, m.payload, misses), id: attempt.replyId, ...record }
+              : m,
+          ),
           { replyTo: job.messageId, extra: replySignals(attempt, reply), botTurn: true },
         );
         // A person took the conversation over while the bot was thinking: its reply was not stored.
@@ -222,7 +231,8 @@ function webhookFailure(error: unknown): { statusCode: number; message: string; 
 }
 
 /**
- * The `chat_webhook` job: POSTs a {@link ChatWebhookJob}'s event as JSON to the bot's webhook URL, signed
+ * The `chat_webhook` job: POSTs a {@link ChatWebhookJob}'s event as JSON to the bot's webhook URL (its handoff
+ * webhook URL for `conversation.handoff_requested`), signed
  * `x-parley-signature: t=<unix s>,v1=<hex HMAC-SHA256("<t>.<body>", webhook secret)>`. Network errors,
  * timeouts, 429 and 5xx are retried with backoff; other 4xx end the job. Each attempt goes to the bot's log.
  */
@@ -244,7 +254,10 @@ export function chatWebhookJob(deps: {
     backoff: CHAT_JOB_BACKOFF,
     async run(job, { signal, jobId, log }) {
       const bot = await deps.bots.chatFacts(job.botId);
-      if (bot?.replyMode !== 'webhook' || !bot.webhookUrl) return;
+      const url =
+        bot &&
+        (job.to === 'handoff' ? handoffWebhookUrl(bot) : bot.replyMode === 'webhook' && bot.webhookUrl);
+      if (!bot || !url) return;
       // A visitor's message while a person answers (human handoff) is not the bot's to answer.
       const { conversationId, message: posted } = job.event;
       if (
@@ -254,7 +267,6 @@ export function chatWebhookJob(deps: {
         !(await deps.chat.botMayAnswer(bot.id, conversationId))
       )
         return;
-      const url = bot.webhookUrl;
       const body = JSON.stringify(job.event);
       const secret = await deps.chat.webhookSecret(bot.id);
       const t = Math.floor(deps.clock().getTime() / 1000);

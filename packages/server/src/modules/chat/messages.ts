@@ -11,6 +11,7 @@ import type {
   PendingSignal,
 } from './contract.js';
 import { applyTransition, botAnswers, visitorAsksForPerson } from './handoff.js';
+import { contactEmailOf, isEmailAddress, leaveEmail } from './handoff-wait.js';
 import { CHAT_REPLY_JOB } from './job-kinds.js';
 import { type ListOrder, signalTo, sizedJson, toMessage, toPostedMessage } from './records.js';
 import { botTurnOf, chatRepo, type MessageRow, touchConversationOf } from './repo.js';
@@ -95,7 +96,7 @@ export function postAsBot(
  * instead, and while a person answers or is awaited the bot gets nothing.
  */
 export function postAsUser(
-  ctx: Pick<ChatContext, 'now' | 'jobs' | 'withSignals' | 'audit'>,
+  ctx: Pick<ChatContext, 'now' | 'clock' | 'jobs' | 'withSignals' | 'audit'>,
   caller: ChatCaller,
   body: CreateMessageBody,
   json: { payload: string; metadata: string | null },
@@ -123,6 +124,11 @@ export function postAsUser(
     const message = toPostedMessage(row, { payload: body.payload, metadata: body.metadata });
     emit(signalTo(conversationId, { type: 'message_created', data: message }));
     const conversation = await chatRepo(tx).conversation(bot.id, conversationId);
+    const email = contactEmailOf(body.metadata);
+    if (conversation && email) {
+      await leaveEmail(tx, bot, conversationId, email, at, emit);
+      return message;
+    }
     if (!conversation || !botAnswers(conversation.handoff_state)) return message;
     if (visitorAsksForPerson(bot, body)) {
       const next = { state: 'pending' as const, agent: null };
@@ -149,7 +155,7 @@ const NEWEST_FIRST: ListOrder<MessageRow, ChatMessage> = {
 
 /** Messages: listed, posted (by users and by the bot), read, deleted, given feedback. */
 export function chatMessages(
-  ctx: Pick<ChatContext, 'db' | 'now' | 'jobs' | 'withSignals' | 'audit'>,
+  ctx: Pick<ChatContext, 'db' | 'now' | 'clock' | 'jobs' | 'withSignals' | 'audit'>,
 ): Pick<
   ChatService,
   'listMessages' | 'createMessage' | 'getMessage' | 'deleteMessage' | 'setFeedback' | 'postAsBot'
@@ -166,6 +172,12 @@ export function chatMessages(
         metadata: body.metadata ? sizedJson('message metadata', body.metadata) : null,
       };
       if (!caller.isBot) {
+        const email = contactEmailOf(body.metadata);
+        if (email !== undefined && !isEmailAddress(email))
+          throw errors.invalidPayload(
+            `metadata.contactEmail "${email.slice(0, 80)}" is not an e-mail address`,
+            [{ field: 'metadata.contactEmail', message: 'must be an e-mail address' }],
+          );
         await conversationFor(db, caller, body.conversationId, 'write');
         return postAsUser(ctx, caller, body, json);
       }

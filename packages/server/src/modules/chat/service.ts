@@ -7,6 +7,7 @@ import { chatConversations } from './conversations.js';
 import { chatEvents } from './events.js';
 import { chatFiles } from './files.js';
 import { chatHandoff } from './handoff.js';
+import { chatHandoffTimeout } from './handoff-timeout.js';
 import { chatInbox } from './inbox.js';
 import { chatMessages } from './messages.js';
 import { chatParticipants } from './participants.js';
@@ -47,5 +48,6 @@ export function chatService(deps: ChatServiceDeps): ChatService {
     chatActivity,
     chatInbox,
     chatHandoff,
+    chatHandoffTimeout,
   );
 }
