@@ -14,19 +14,22 @@ type Props = {
   onDeleted(): void;
   /** The first button's words (e.g. "Delete bot"); without it the question shows at once. */
   askLabel?: string;
+  /** The id of what the first button acts on (its description, e.g. the row's title). */
+  askDescribedBy?: string;
   /** What Cancel does when there is no first button (e.g. closes the row's form). */
   onCancel?(): void;
   /** Extra class names on the block. */
   class?: string;
 };
 
-/** A delete that asks first: a "Delete …" button that turns into the question, "Yes, delete …" and Cancel. */
+/** A delete (or revoke) that asks first: a "Delete …" button that turns into the question, "Yes, delete …" and Cancel. */
 export function ConfirmDelete({
   question,
   confirmLabel,
   remove,
   onDeleted,
   askLabel,
+  askDescribedBy,
   onCancel,
   class: className,
 }: Props) {
@@ -63,7 +66,12 @@ export function ConfirmDelete({
         </>
       ) : (
         <div class="actions">
-          <button type="button" class="danger" onClick={() => setConfirming(true)}>
+          <button
+            type="button"
+            class="danger"
+            onClick={() => setConfirming(true)}
+            aria-describedby={askDescribedBy}
+          >
             {askLabel}
           </button>
         </div>

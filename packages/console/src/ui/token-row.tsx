@@ -1,8 +1,6 @@
 import type { TokenInfo } from '@parley/client';
-import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatDateTime } from '../format.js';
-import { useAction } from '../hooks.js';
-import { Notice } from './notice.js';
+import { ConfirmDelete } from './confirm-delete.js';
 
 /**
  * One token or key as listed (its note, created, last used, expiry; never its value); with `revoke`, a Revoke
@@ -21,22 +19,9 @@ export function TokenRow({
   revoke: (() => Promise<unknown>) | undefined;
   onRevoked(): void;
 }) {
-  const [confirming, setConfirming] = useState(false);
-  const { pending, error, run } = useAction();
-  const cancel = useRef<HTMLButtonElement>(null);
   const titleId = `token-${token.id}`;
   const name = token.note || `Unnamed ${noun}`;
   const expired = token.expiresAt !== null && Date.parse(token.expiresAt) <= Date.now();
-
-  useEffect(() => {
-    if (confirming) cancel.current?.focus();
-  }, [confirming]);
-
-  async function confirm() {
-    if (!revoke) return;
-    const answer = await run(revoke);
-    if (answer !== undefined) onRevoked();
-  }
 
   return (
     <li class="list-row token-row">
@@ -54,25 +39,19 @@ export function TokenRow({
         </p>
       </div>
       {revoke ? (
-        confirming ? (
-          <div class="actions">
-            <span>
+        <ConfirmDelete
+          askLabel="Revoke"
+          askDescribedBy={titleId}
+          question={
+            <>
               Revoke <strong>{name}</strong>? Whatever uses it stops working at once.
-            </span>
-            <button type="button" class="danger" onClick={confirm} disabled={pending}>
-              Yes, revoke
-            </button>
-            <button type="button" ref={cancel} onClick={() => setConfirming(false)} disabled={pending}>
-              Cancel
-            </button>
-          </div>
-        ) : (
-          <button type="button" class="danger" onClick={() => setConfirming(true)} aria-describedby={titleId}>
-            Revoke
-          </button>
-        )
+            </>
+          }
+          confirmLabel="Yes, revoke"
+          remove={revoke}
+          onDeleted={onRevoked}
+        />
       ) : null}
-      <Notice error={error} />
     </li>
   );
 }
