@@ -1,4 +1,5 @@
 import type { ChatSignal } from '@parley/protocol';
+import { CHAT_OPERATIONS, fillPath } from '@parley/protocol/operations';
 import { describe, expect, it } from 'vitest';
 import { chatClient } from './chat-client.js';
 import { ChatApiError } from './chat-http.js';
@@ -85,5 +86,59 @@ describe("the webchat's live stream", () => {
     abort.abort();
     expect(error).toMatchObject({ message: 'network down' });
     expect(down.requests).toHaveLength(3);
+  });
+});
+
+describe("the webchat's Chat API requests", () => {
+  it('sends each call as its entry of @parley/protocol/operations, the path filled and encoded', async () => {
+    const sent: string[] = [];
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      sent.push(`${init?.method ?? 'GET'} ${String(input)}`);
+      return Response.json({
+        user: {},
+        conversation: {},
+        message: {},
+        file: { uploadUrl: 'http://up.test/x' },
+      });
+    }) as typeof globalThis.fetch;
+    const chat = client(fetch);
+    await chat.createUser({});
+    await chat.getMe();
+    await chat.updateMe({ name: 'A' });
+    await chat.createConversation();
+    await chat.getConversation('c/1');
+    await chat.listMessages('c/1', 'next token');
+    await chat.createMessage('c/1', { type: 'text', text: 'hi' } as never);
+    await chat.createEvent('c/1', {});
+    await chat.feedback('m 1', 'positive');
+    await chat.uploadFile('c/1', new Blob(['x']));
+    const at = (op: { method: string; path: string }, params: Record<string, string> = {}, query = '') =>
+      `${op.method} http://chat.test${fillPath(op.path, { botId: 'bot_1', ...params })}${query}`;
+    expect(sent).toEqual([
+      at(CHAT_OPERATIONS.createUser),
+      at(CHAT_OPERATIONS.getUser),
+      at(CHAT_OPERATIONS.updateUser),
+      at(CHAT_OPERATIONS.createConversation),
+      at(CHAT_OPERATIONS.getConversation, { id: 'c/1' }),
+      at(CHAT_OPERATIONS.listMessages, { id: 'c/1' }, '?nextToken=next+token'),
+      at(CHAT_OPERATIONS.createMessage),
+      at(CHAT_OPERATIONS.createEvent),
+      at(CHAT_OPERATIONS.setMessageFeedback, { id: 'm 1' }),
+      at(CHAT_OPERATIONS.createFile),
+      'PUT http://up.test/x',
+    ]);
+    expect(sent[4]).toBe('GET http://chat.test/v1/chat/bot_1/conversations/c%2F1');
+  });
+
+  it('refuses a call whose path parameter is empty, before sending anything', async () => {
+    const sent: string[] = [];
+    const fetch = (async (input: RequestInfo | URL) => {
+      sent.push(String(input));
+      return Response.json({});
+    }) as typeof globalThis.fetch;
+    await expect(client(fetch).getConversation('')).rejects.toThrow(
+      'Path parameter id of /v1/chat/{botId}/conversations/{id} must be a non-empty string',
+    );
+    expect(sent).toEqual([]);
   });
 });

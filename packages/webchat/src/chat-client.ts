@@ -5,6 +5,7 @@ import type {
   ChatUser,
   MessagePayload,
 } from '@parley/protocol';
+import { CHAT_OPERATIONS as ops } from '@parley/protocol/operations';
 import { type ChatClientOptions, ChatHttp, failure } from './chat-http.js';
 import { followStream, type ListenHandlers } from './live-stream.js';
 
@@ -15,8 +16,6 @@ export interface UserFields {
   data?: Record<string, unknown> | null;
   userKey?: string | null;
 }
-
-const segment = encodeURIComponent;
 
 /**
  * The webchat's client of the Chat API (`/v1/chat/{botId}`): REST with `x-user-key`, and the live
@@ -35,28 +34,34 @@ export class ChatClient {
   }
 
   createUser(fields: UserFields): Promise<{ user: ChatUser; key: string }> {
-    return this.http.request('POST', '/users', 'Creating the chat user', fields);
+    return this.http.request(ops.createUser, 'Creating the chat user', { body: fields });
   }
 
   async getMe(): Promise<ChatUser> {
-    return (await this.http.request<{ user: ChatUser }>('GET', '/users/me', 'Reading the user')).user;
+    return (await this.http.request<{ user: ChatUser }>(ops.getUser, 'Reading the user')).user;
   }
 
   async updateMe(fields: UserFields): Promise<ChatUser> {
-    return (await this.http.request<{ user: ChatUser }>('PUT', '/users/me', 'Updating the user', fields))
-      .user;
+    return (
+      await this.http.request<{ user: ChatUser }>(ops.updateUser, 'Updating the user', { body: fields })
+    ).user;
   }
 
   async createConversation(): Promise<ChatConversation> {
     const what = 'Starting a conversation';
-    return (await this.http.request<{ conversation: ChatConversation }>('POST', '/conversations', what, {}))
-      .conversation;
+    return (
+      await this.http.request<{ conversation: ChatConversation }>(ops.createConversation, what, { body: {} })
+    ).conversation;
   }
 
   async getConversation(id: string): Promise<ChatConversation> {
-    const path = `/conversations/${segment(id)}`;
+    const input = { params: { id } };
     return (
-      await this.http.request<{ conversation: ChatConversation }>('GET', path, 'Reading the conversation')
+      await this.http.request<{ conversation: ChatConversation }>(
+        ops.getConversation,
+        'Reading the conversation',
+        input,
+      )
     ).conversation;
   }
 
@@ -65,12 +70,10 @@ export class ChatClient {
     conversationId: string,
     nextToken?: string,
   ): Promise<{ messages: ChatMessage[]; meta: { nextToken?: string } }> {
-    const query = nextToken ? `?nextToken=${segment(nextToken)}` : '';
-    return this.http.request(
-      'GET',
-      `/conversations/${segment(conversationId)}/messages${query}`,
-      'Loading messages',
-    );
+    return this.http.request(ops.listMessages, 'Loading messages', {
+      params: { id: conversationId },
+      query: { nextToken },
+    });
   }
 
   async createMessage(
@@ -80,17 +83,17 @@ export class ChatClient {
   ): Promise<ChatMessage> {
     const body = metadata ? { conversationId, payload, metadata } : { conversationId, payload };
     return (
-      await this.http.request<{ message: ChatMessage }>('POST', '/messages', 'Sending the message', body)
+      await this.http.request<{ message: ChatMessage }>(ops.createMessage, 'Sending the message', { body })
     ).message;
   }
 
   createEvent(conversationId: string, payload: Record<string, unknown>): Promise<unknown> {
-    return this.http.request('POST', '/events', 'Sending the event', { conversationId, payload });
+    return this.http.request(ops.createEvent, 'Sending the event', { body: { conversationId, payload } });
   }
 
   feedback(messageId: string, value: 'positive' | 'negative', comment?: string): Promise<unknown> {
     const body = { value, ...(comment ? { comment } : {}) };
-    return this.http.request('PUT', `/messages/${segment(messageId)}/feedback`, 'Sending feedback', body);
+    return this.http.request(ops.setMessageFeedback, 'Sending feedback', { params: { id: messageId }, body });
   }
 
   /**
@@ -103,15 +106,12 @@ export class ChatClient {
     onProgress?: (loaded: number, total: number) => void,
   ): Promise<string> {
     const contentType = file.type || 'application/octet-stream';
+    const body = { name: file.name || 'file', size: file.size, contentType, conversationId };
     const { file: created } = await this.http.request<ChatFileResponse>(
-      'POST',
-      '/files',
+      ops.createFile,
       'Uploading the file',
       {
-        name: file.name || 'file',
-        size: file.size,
-        contentType,
-        conversationId,
+        body,
       },
     );
     await this.http.upload(created.uploadUrl, file, contentType, onProgress);
@@ -124,7 +124,7 @@ export class ChatClient {
    */
   listen(conversationId: string, handlers: ListenHandlers, signal: AbortSignal): Promise<void> {
     const { http } = this;
-    const url = `${http.root}/conversations/${segment(conversationId)}/listen`;
+    const url = http.url(ops.listen, { id: conversationId });
     return followStream(
       async (lastEventId, connection) => {
         const res = await http.fetch(url, {

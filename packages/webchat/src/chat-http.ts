@@ -1,3 +1,4 @@
+import { fillPath, type Operation } from '@parley/protocol/operations';
 import { WebchatError } from './config.js';
 
 /** An HTTP failure of the Chat API, with its status and the wire error's type. */
@@ -54,13 +55,19 @@ function putWithProgress(
   });
 }
 
+/** What a request sends besides its operation: path parameters besides `botId`, the query and a JSON body. */
+export interface CallInput {
+  params?: Record<string, string>;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+}
+
 /**
- * The HTTP side of the webchat's Chat API client: the bot's base URL, the credentials sent with every
- * request (`x-user-key`, `x-admin-key`), JSON requests and their errors, and file uploads.
+ * The HTTP side of the webchat's Chat API client: the operations of `@parley/protocol/operations` (the same
+ * the server serves and `@parley/client` sends) on the bot's URL, the credentials sent with every request
+ * (`x-user-key`, `x-admin-key`), JSON requests and their errors, and file uploads.
  */
 export class ChatHttp {
-  /** The bot's Chat API: `{apiUrl}/v1/chat/{botId}`. */
-  readonly root: string;
   readonly fetch: typeof fetch;
   private userKey: string | undefined;
 
@@ -70,7 +77,12 @@ export class ChatHttp {
     this.fetch = given
       ? (input: RequestInfo | URL, init?: RequestInit) => given(input, init)
       : (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init);
-    this.root = `${options.apiUrl.replace(/\/$/, '')}/v1/chat/${encodeURIComponent(options.botId)}`;
+  }
+
+  /** The URL of an operation of the bot's Chat API, its path parameters besides `botId` from `params`. */
+  url(operation: Operation, params: Record<string, string> = {}): string {
+    const path = fillPath(operation.path, { ...params, botId: this.options.botId });
+    return `${this.options.apiUrl.replace(/\/$/, '')}${path}`;
   }
 
   /** Sets (or, undefined, forgets) the chat user's key. */
@@ -87,12 +99,16 @@ export class ChatHttp {
     return out;
   }
 
-  /** Sends a JSON request to `root + path`; `what` names it in errors. */
-  async request<T>(method: string, path: string, what: string, body?: unknown): Promise<T> {
+  /** Sends an operation with its input as a JSON request; `what` names it in errors. */
+  async request<T>(operation: Operation, what: string, { params, query, body }: CallInput = {}): Promise<T> {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(name, value);
+    const queryString = search.toString();
+    const url = this.url(operation, params) + (queryString ? `?${queryString}` : '');
     let res: Response;
     try {
-      res = await this.fetch(`${this.root}${path}`, {
-        method,
+      res = await this.fetch(url, {
+        method: operation.method,
         headers: this.headers(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });

@@ -1,7 +1,7 @@
 import { operations } from './operation.js';
 
 /** The bots part of the Admin API: one entry per method of `BotsApi`. */
-export const BOT_OPERATIONS = operations('admin', {
+export const BOT_OPERATIONS = /* @__PURE__ */ operations('admin', {
   listBots: 'GET /v1/admin/bots',
   createBot: 'POST /v1/admin/bots',
   getBot: 'GET /v1/admin/bots/{id}',
@@ -18,6 +18,8 @@ export const BOT_OPERATIONS = operations('admin', {
   listBotUsages: 'GET /v1/admin/bots/{id}/usages',
   listBotConversations: 'GET /v1/admin/bots/{id}/conversations',
   getBotConversationCounts: 'GET /v1/admin/bots/{id}/conversations/counts',
+  // The inbox desk's live stream (Server-Sent Events): `Client.listenBotConversations`, not a request method.
+  listenBotConversations: 'GET /v1/admin/bots/{id}/conversations/live',
   getBotConversation: 'GET /v1/admin/bots/{id}/conversations/{conversationId}',
   listBotConversationMessages: 'GET /v1/admin/bots/{id}/conversations/{conversationId}/messages',
   getConversationHandoff: 'GET /v1/admin/bots/{id}/conversations/{conversationId}/handoff',
@@ -36,7 +38,7 @@ export const BOT_OPERATIONS = operations('admin', {
 const WORKSPACE_IN_PATH = { headers: { 'x-workspace-id': 'id' } } as const;
 
 /** The workspaces and members part of the Admin API: one entry per method of `WorkspacesApi`. */
-export const WORKSPACE_OPERATIONS = operations('admin', {
+export const WORKSPACE_OPERATIONS = /* @__PURE__ */ operations('admin', {
   listWorkspaces: { method: 'GET', path: '/v1/admin/workspaces', auth: 'account' },
   createWorkspace: { method: 'POST', path: '/v1/admin/workspaces', auth: 'account' },
   getWorkspace: { method: 'GET', path: '/v1/admin/workspaces/{id}', ...WORKSPACE_IN_PATH },
@@ -61,7 +63,7 @@ export const WORKSPACE_OPERATIONS = operations('admin', {
 });
 
 /** The account part of the Admin API: one entry per method of `AccountApi`. */
-export const ACCOUNT_OPERATIONS = operations(
+export const ACCOUNT_OPERATIONS = /* @__PURE__ */ operations(
   'admin',
   {
     acceptInvitation: { method: 'POST', path: '/v1/admin/account/invitations/accept', auth: 'optional' },
@@ -81,7 +83,7 @@ export const ACCOUNT_OPERATIONS = operations(
 );
 
 /** The integrations part of the Admin API: one entry per method of `IntegrationsApi`. */
-export const INTEGRATION_OPERATIONS = operations('admin', {
+export const INTEGRATION_OPERATIONS = /* @__PURE__ */ operations('admin', {
   listIntegrations: 'GET /v1/admin/integrations',
   createIntegration: 'POST /v1/admin/integrations',
   getIntegration: 'GET /v1/admin/integrations/{id}',

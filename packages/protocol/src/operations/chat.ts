@@ -4,7 +4,7 @@ import { operations } from './operation.js';
 const CONVERSATION_IN_PATH = { from: { id: 'conversationId' } } as const;
 
 /** The Chat API of one bot (`/v1/chat/{botId}`; the chat client fills `botId`): one entry per method of `ChatClient`. */
-export const CHAT_OPERATIONS = operations('chat', {
+export const CHAT_OPERATIONS = /* @__PURE__ */ operations('chat', {
   createUser: { method: 'POST', path: '/v1/chat/{botId}/users', auth: 'none' },
   getOrCreateUser: { method: 'POST', path: '/v1/chat/{botId}/users/get-or-create', auth: 'none' },
   getUser: 'GET /v1/chat/{botId}/users/me',
@@ -55,7 +55,7 @@ export const CHAT_OPERATIONS = operations('chat', {
 });
 
 /** The links bot answers carry for people to open in a browser; no client method sends them. */
-export const CHAT_LINK_OPERATIONS = operations('chat', {
+export const CHAT_LINK_OPERATIONS = /* @__PURE__ */ operations('chat', {
   openMessageSource: {
     method: 'GET',
     path: '/v1/chat/{botId}/messages/{id}/sources/{n}',
@@ -64,6 +64,6 @@ export const CHAT_LINK_OPERATIONS = operations('chat', {
 });
 
 /** The webchat script's own API, read by browsers embedding the chat. */
-export const WEBCHAT_OPERATIONS = operations('webchat', {
+export const WEBCHAT_OPERATIONS = /* @__PURE__ */ operations('webchat', {
   getConfiguration: 'GET /webchat/v1/bots/{botId}/config',
 });

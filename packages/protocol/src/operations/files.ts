@@ -1,7 +1,7 @@
 import { operations } from './operation.js';
 
 /** The file records part of the Files API: one entry per method of `FilesApi`. */
-export const FILE_OPERATIONS = operations('files', {
+export const FILE_OPERATIONS = /* @__PURE__ */ operations('files', {
   upsertFile: 'PUT /v1/files',
   listFiles: 'GET /v1/files',
   getFile: 'GET /v1/files/{id}',
@@ -21,7 +21,7 @@ export const FILE_OPERATIONS = operations('files', {
 });
 
 /** The knowledge bases part of the Files API: one entry per method of `KnowledgeBasesApi`. */
-export const KNOWLEDGE_BASE_OPERATIONS = operations('files', {
+export const KNOWLEDGE_BASE_OPERATIONS = /* @__PURE__ */ operations('files', {
   listKnowledgeBases: 'GET /v1/files/knowledge-bases',
   createKnowledgeBase: 'POST /v1/files/knowledge-bases',
   getKnowledgeBase: 'GET /v1/files/knowledge-bases/{id}',

@@ -79,3 +79,17 @@ export function operations<const T extends OperationSpecs>(
   }
   return table as Operations<T>;
 }
+
+/**
+ * Fills a path template, encoding each value as one path segment (a file key `docs/a.pdf` stays one).
+ * @example fillPath('/v1/admin/bots/{id}', { id: 'bot_1' }) // '/v1/admin/bots/bot_1'
+ */
+export function fillPath(template: string, params: Readonly<Record<string, unknown>>): string {
+  return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const value = params[name];
+    if (typeof value !== 'string' || value === '') {
+      throw new TypeError(`Path parameter ${name} of ${template} must be a non-empty string`);
+    }
+    return encodeURIComponent(value);
+  });
+}
