@@ -145,8 +145,11 @@ export type BotsApi = {
   deleteQaEntry: Sends<QaEntryInput, EmptyResponse>;
 };
 
+/** The operations `BotsApi` sends as its methods; `listenBotConversations` (a live stream) is `Client`'s own. */
+const { listenBotConversations: _listen, ...SENT } = BOT_OPERATIONS;
+
 /** Sends each method of `BotsApi` as its entry of `BOT_OPERATIONS`. */
-export const BotsApi = apiClass(BOT_OPERATIONS).implementing<BotsApi>({
+export const BotsApi = apiClass(SENT).implementing<BotsApi>({
   listBots: 'bots',
   getBotLogs: 'logs',
   listBotConversations: 'conversations',

@@ -8,8 +8,8 @@ import type {
 } from './chat-types.js';
 import { apiUrlOf, RequestCore, type RequestOptions, transportOf } from './core.js';
 import { pick } from './env.js';
-import { ParleyError } from './errors.js';
-import { type ListenOptions, listenStream } from './event-stream.js';
+import type { ListenOptions } from './event-stream.js';
+import { listenAt } from './stream-open.js';
 import { prepareSource, sendUpload } from './transfer.js';
 
 export type { ListenOptions } from './event-stream.js';
@@ -88,21 +88,7 @@ export class ChatClient extends ChatApi {
    * }
    */
   async *listen(conversationId: string, options: ListenOptions = {}): AsyncGenerator<ChatStreamSignal, void> {
-    const { http } = this.core;
     const url = this.core.url(CHAT_OPERATIONS.listen, { id: conversationId });
-    const open = (lastEventId: string | undefined, signal: AbortSignal) =>
-      http.send<Response>(
-        url,
-        'GET',
-        () => ({
-          method: 'GET',
-          headers: http.headers({}, { accept: 'text/event-stream', 'last-event-id': lastEventId }),
-        }),
-        { signal, retry: { attempts: 1 } },
-        { raw: true },
-      );
-    const badFrame = (data: string) =>
-      new ParleyError(`The live stream sent a frame that is not JSON: ${data.slice(0, 200)}`);
-    yield* listenStream(open, options, badFrame);
+    yield* listenAt<ChatStreamSignal>(this.core.http, url, options);
   }
 }

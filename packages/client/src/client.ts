@@ -1,14 +1,24 @@
+import { BOT_OPERATIONS } from '@parley/protocol/operations';
 import { AccountApi } from './account-api.js';
-import type { GetAuditRecordsInput, GetBotLogsInput, ListBotsInput, PageInput } from './admin-types.js';
+import type {
+  GetAuditRecordsInput,
+  GetBotLogsInput,
+  IdInput,
+  ListBotsInput,
+  PageInput,
+} from './admin-types.js';
 import { BotsApi } from './bots-api.js';
 import { apiUrlOf, type ConnectionOptions, composeApis, RequestCore, transportOf } from './core.js';
 import { pick } from './env.js';
+import type { ListenOptions } from './event-stream.js';
 import { FileTransferApi } from './file-transfer-api.js';
 import { FilesApi } from './files-api.js';
 import type { ListFilePassagesInput, ListFilesInput, ListFileTagValuesInput } from './files-types.js';
 import type { RequestOptions } from './http.js';
+import type { BotConversationsSignal } from './inbox-types.js';
 import { IntegrationsApi } from './integrations-api.js';
 import { KnowledgeBasesApi } from './knowledge-api.js';
+import { listenAt } from './stream-open.js';
 import { WorkspacesApi } from './workspaces-api.js';
 
 export { DEFAULT_API_URL } from './core.js';
@@ -90,6 +100,24 @@ export class Client extends AllApis {
     this.botId = context.botId;
     this.integrationId = context.integrationId;
     this.timeout = http.config.timeout;
+  }
+
+  /**
+   * The inbox desk's live stream of a bot (`GET /v1/admin/bots/{id}/conversations/live`, Server-Sent
+   * Events) as an async iterator: the desk's `counts` first, then `conversation_changed` for each message or
+   * change of owner, `resync` when changes may have been missed. It reconnects when the connection drops or
+   * the server ends it (every 5 minutes); read the lists again in `onOpen` then. `signal` ends the loop.
+   * @example
+   * for await (const s of client.listenBotConversations({ id: botId }, { signal })) {
+   *   if (s.type === 'conversation_changed' && s.data.handoff?.state === 'pending') console.log('waiting');
+   * }
+   */
+  listenBotConversations(
+    input: IdInput,
+    options: ListenOptions = {},
+  ): AsyncGenerator<BotConversationsSignal, void> {
+    const url = this.core.url(BOT_OPERATIONS.listenBotConversations, { id: input.id });
+    return listenAt<BotConversationsSignal>(this.core.http, url, options);
   }
 
   /**

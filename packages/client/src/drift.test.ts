@@ -229,9 +229,12 @@ describe("the client against the server's OpenAPI document", () => {
       const check = async (api: Client | ChatClient, table: Table) => {
         const methods = api as unknown as Methods;
         for (const [name, op] of Object.entries(table)) {
-          // Every method takes one input object, but listen (a conversation id, and it must be iterated).
+          // Every method takes one input object, but the live streams must be iterated (and listen takes a
+          // conversation id).
           const requests = await recorded(async () => {
             if (name === 'listen') await chat.listen('conv_1', { reconnect: false }).next();
+            else if (name === 'listenBotConversations')
+              await client.listenBotConversations(SAMPLE, { reconnect: false }).next();
             else await methods[name]?.(SAMPLE);
           });
           const sent = requests.map((r) => `${r.method} ${r.url.split('?')[0]}`);

@@ -3,6 +3,12 @@
 import { createParser } from 'eventsource-parser';
 import type { ChatStreamSignal } from './chat-types.js';
 
+/** A frame of a live stream: its `type`, and the id of its SSE frame (`eventId`) to resume after. */
+export interface StreamSignal {
+  type: string;
+  eventId: string | undefined;
+}
+
 /** Options of `listen`. */
 export interface ListenOptions {
   /** Stops the stream: the `for await` loop then ends without an error. */
@@ -120,20 +126,20 @@ function idleTimer(connection: AbortController, ms: number) {
  * ends, breaks (noted in `state.broken`) or goes silent for `idleTimeoutMs`; a frame that is not JSON ends
  * it with `badFrame`'s error, or is skipped. `release` runs once the connection is done with.
  */
-async function* signalsOf(
+async function* signalsOf<S extends StreamSignal>(
   res: Response,
   connection: AbortController,
   state: StreamState,
   options: ListenOptions & { badFrame: BadFrame },
   release: () => void,
-): AsyncGenerator<ChatStreamSignal, void> {
-  const queue: ChatStreamSignal[] = [];
+): AsyncGenerator<S, void> {
+  const queue: S[] = [];
   let bad: Error | undefined;
   const parser = createParser({
     onEvent: (event) => {
       if (event.id !== undefined) state.cursor = event.id;
       try {
-        queue.push({ ...(JSON.parse(event.data) as ChatStreamSignal), eventId: event.id });
+        queue.push({ ...(JSON.parse(event.data) as S), eventId: event.id });
       } catch {
         bad ??= options.badFrame(event.data);
       }
@@ -156,7 +162,7 @@ async function* signalsOf(
       if (bad) throw bad;
       if (queue.length > 0) state.failures = 0;
       while (queue.length > 0) {
-        const next = queue.shift() as ChatStreamSignal;
+        const next = queue.shift() as S;
         if (next.type !== 'ping' || options.includePings) yield next;
       }
     }
@@ -178,11 +184,11 @@ async function* signalsOf(
  * honoured) and thrown otherwise; `options.signal` ends the loop quietly. `badFrame` decides what a frame
  * that is not JSON does.
  */
-export async function* listenStream(
+export async function* listenStream<S extends StreamSignal = ChatStreamSignal>(
   open: OpenStream,
   options: ListenOptions,
   badFrame: BadFrame,
-): AsyncGenerator<ChatStreamSignal, void> {
+): AsyncGenerator<S, void> {
   const { signal, reconnect = true } = options;
   const state: StreamState = {
     cursor: options.lastEventId,
@@ -210,7 +216,7 @@ export async function* listenStream(
     options.onOpen?.(opened);
     opened = true;
     state.broken = undefined;
-    yield* signalsOf(res, connection, state, { ...options, badFrame }, () => {
+    yield* signalsOf<S>(res, connection, state, { ...options, badFrame }, () => {
       signal?.removeEventListener('abort', stop);
       connection.abort();
     });

@@ -4,8 +4,8 @@ import type {
   BotConversationCountsResponse,
   BotConversationResponse,
   HandoffBody,
-  HandoffState,
   HandoffResponse,
+  HandoffState,
   InboxConversation,
   InboxMessage,
   ListBotConversationMessagesResponse,
@@ -51,3 +51,18 @@ export type ChangeConversationHandoffInput = BotConversationInput & HandoffBody;
 export type CreateAgentMessageInput = BotConversationInput & AgentMessageBody;
 /** Answer of createAgentMessage: the message as the transcript shows it (author `agent`). */
 export type CreateAgentMessageResponse = AgentMessageResponse;
+
+/**
+ * A frame of the inbox desk's live stream (`listenBotConversations`): first the desk's `counts`, then
+ * `conversation_changed` for each message or change of owner (`signals` and `handoff` when known), `resync`
+ * when changes may have been missed (read the lists again); pings only with `includePings`.
+ */
+export type BotConversationsSignal = (
+  | { type: 'counts'; data: BotConversationCountsResponse['counts'] }
+  | {
+      type: 'conversation_changed';
+      data: { conversationId: string; signals?: string[]; handoff?: { state: HandoffState } };
+    }
+  | { type: 'resync'; data: Record<string, never> }
+  | { type: 'ping'; data: Record<string, never> }
+) & { eventId: string | undefined };

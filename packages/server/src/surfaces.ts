@@ -9,6 +9,7 @@ import { answerPreviewService } from './modules/answers/preview.js';
 import { answerPreviewRoutes } from './modules/answers/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { botRoutes, markBot } from './modules/bots/routes.js';
+import { DeskStreams } from './modules/chat/desk-stream.js';
 import { chatAdminRoutes, chatRoutes } from './modules/chat/routes.js';
 import { StreamRegistry } from './modules/chat/stream.js';
 import { consoleRoutes } from './modules/console/routes.js';
@@ -72,7 +73,15 @@ async function adminSurface(admin: FastifyInstance, { config, services }: Surfac
   auditRoutes(admin, { audit: services.audit });
   logRoutes(admin, { logs: services.logs });
   fileAdminRoutes(admin, { files: services.files });
-  chatAdminRoutes(admin, { chat: services.chat });
+  const desk = new DeskStreams();
+  chatAdminRoutes(admin, {
+    chat: services.chat,
+    bus: services.bus,
+    pingIntervalMs: config.chat.pingIntervalMs,
+    desk,
+  });
+  // The inbox desk's live streams never end by themselves before their age: end them when the server closes.
+  admin.addHook('preClose', async () => desk.closeAll());
   insightsRoutes(admin, {
     insights: insightsService({
       bots: services.bots,

@@ -18,6 +18,8 @@ export const BOT_OPERATIONS = /* @__PURE__ */ operations('admin', {
   listBotUsages: 'GET /v1/admin/bots/{id}/usages',
   listBotConversations: 'GET /v1/admin/bots/{id}/conversations',
   getBotConversationCounts: 'GET /v1/admin/bots/{id}/conversations/counts',
+  // The inbox desk's live stream (Server-Sent Events): `Client.listenBotConversations`, not a request method.
+  listenBotConversations: 'GET /v1/admin/bots/{id}/conversations/live',
   getBotConversation: 'GET /v1/admin/bots/{id}/conversations/{conversationId}',
   listBotConversationMessages: 'GET /v1/admin/bots/{id}/conversations/{conversationId}/messages',
   getConversationHandoff: 'GET /v1/admin/bots/{id}/conversations/{conversationId}/handoff',

@@ -47,7 +47,10 @@ export interface SignalBus {
   publish(note: SignalNote): void;
   /** Tells every stream of the bot, here and in other processes, that its chat credentials changed. */
   revoke(botId: string): void;
-  /** Listens to a conversation's notes; resolves once listening everywhere. Answers the unsubscribe. */
+  /**
+   * Listens to a conversation's notes (every conversation of the bot with EVERY_CONVERSATION); resolves once
+   * listening everywhere. Answers the unsubscribe.
+   */
   subscribe(botId: string, conversationId: string, listener: SignalListener): Promise<() => void>;
   /** Stops listening to other processes. */
   close(): Promise<void>;
@@ -55,16 +58,25 @@ export interface SignalBus {
 
 type Listeners = Map<string, Set<SignalListener>>;
 
+/** The conversation id a listener subscribes with to hear the notes of every conversation of a bot. */
+export const EVERY_CONVERSATION = '*';
+
 const key = (botId: string, conversationId: string) => `${botId}\u0000${conversationId}`;
 
-/** Calls the listeners a note is for: its conversation's, every one of its bot's (revoked), or all (`null`). */
+/**
+ * Calls the listeners a note is for: its conversation's and its bot's EVERY_CONVERSATION ones, every one of
+ * its bot's (revoked), or all (`null`).
+ */
 function deliver(listeners: Listeners, note: SignalNote | null): void {
   const sets =
     note === null
       ? [...listeners.values()]
       : note.revoked
         ? [...listeners.entries()].filter(([k]) => k.startsWith(key(note.botId, ''))).map(([, set]) => set)
-        : [listeners.get(key(note.botId, note.conversationId))];
+        : [
+            listeners.get(key(note.botId, note.conversationId)),
+            listeners.get(key(note.botId, EVERY_CONVERSATION)),
+          ];
   for (const set of sets) for (const listener of [...(set ?? [])]) listener(note);
 }
 

@@ -7,9 +7,11 @@ import { ADMIN_SECURITY, operations } from '../../http/operation.js';
 import { IdParam } from '../../http/route-helpers.js';
 import type { SignalBus } from './bus.js';
 import type { ChatService } from './contract.js';
+import type { DeskStreams } from './desk-stream.js';
 import type { SourceLinks } from './reply-port.js';
 import { installChatAuth } from './routes/common.js';
 import { conversationRoutes } from './routes/conversations.js';
+import { deskLiveRoute } from './routes/desk-live.js';
 import { eventRoutes } from './routes/events.js';
 import { fileRoutes } from './routes/files.js';
 import { inboxRoutes } from './routes/inbox.js';
@@ -52,8 +54,15 @@ export function chatRoutes(
   fileRoutes(app, routes);
 }
 
-/** Admin API routes of the Chat API: a bot's chat secrets, and its conversations inbox (routes/inbox.ts). */
-export function chatAdminRoutes(app: FastifyInstance, { chat }: { chat: ChatService }) {
+/**
+ * Admin API routes of the Chat API: a bot's chat secrets, its conversations inbox (routes/inbox.ts) and the
+ * inbox desk's live stream (routes/desk-live.ts).
+ */
+export function chatAdminRoutes(
+  app: FastifyInstance,
+  deps: { chat: ChatService; bus: SignalBus; pingIntervalMs: number; desk: DeskStreams },
+) {
+  const { chat } = deps;
   const op = operations(app, { tags: ['bots'], security: ADMIN_SECURITY });
   op(
     BOT_OPERATIONS.getBotChat,
@@ -75,4 +84,5 @@ export function chatAdminRoutes(app: FastifyInstance, { chat }: { chat: ChatServ
     async (req) => ({ chat: await chat.rotateSecrets(req.actor, req.params.id) }),
   );
   inboxRoutes(app, { chat });
+  deskLiveRoute(app, { ...deps, streams: deps.desk });
 }
