@@ -5,6 +5,8 @@
 // counts the reply the entry gave and no longer lists the question it now answers. The Q&A page as a person uses it:
 // add (a refused link says why), edit, search, disable and delete (confirmed); the answer's Markdown shows as the
 // chat shows it and markup stays text; a viewer reads but is offered no change; axe finds nothing; 390 px holds.
+// The inbox: "Answer this" under a conversation the bot could not answer, and once the entry is saved the
+// conversation and its row are marked "Answered by a Q&A entry since".
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { haveChromium } from './support/browser.js';
@@ -91,6 +93,57 @@ describe.skipIf(!chromiumHere)('console Q&A entries in a browser', () => {
     await expect.poll(() => tile(page, 'Q&A entries').textContent()).toBe('1');
     await expect.poll(() => page.getByText('No unanswered questions in this period.').isVisible()).toBe(true);
 
+    expect(problems).toEqual([]);
+  }, 90_000);
+
+  it('inbox → "Answer this" → save: the conversation is marked answered by an entry since, in the list too', async () => {
+    const unanswered = await askHostedWebchat('Where is my parcel?');
+    expect(unanswered).toMatch(/couldn't find anything/i);
+    const conversation = (
+      (
+        await suite.t.asOwner('GET', `/v1/admin/bots/${suite.t.botId}/conversations?unanswered=true`)
+      ).json() as { conversations: Array<{ id: string; lastQuestion?: string }> }
+    ).conversations.find((c) => c.lastQuestion === 'Where is my parcel?');
+    expect(conversation).toBeDefined();
+    const conversationPath = `/console/bots/${suite.t.botId}/conversations/${conversation?.id}`;
+
+    const { page, problems } = await suite.signedInPage(1280, 'light');
+    await page.goto(`${suite.origin}${conversationPath}`);
+    const teach = page.getByRole('region', { name: 'Teach the bot' });
+    const questions = teach.getByRole('list', { name: 'Questions to answer' }).getByRole('listitem');
+    await expect.poll(() => questions.count()).toBe(1);
+    expect(await questions.first().locator('.list-title').textContent()).toBe('Where is my parcel?');
+    expect(await teach.locator('.badge-corrected').count()).toBe(0);
+    expect(await axe(page), 'conversation with Teach the bot').toEqual([]);
+    await questions
+      .first()
+      .getByRole('link', { name: /Answer this/ })
+      .click();
+    await expect.poll(() => page.getByRole('heading', { name: 'New entry' }).isVisible()).toBe(true);
+    expect(await page.getByLabel('Questions').inputValue()).toBe('Where is my parcel?');
+    await page.getByLabel('Answer', { exact: true }).fill('Follow it with the link in your shipping e-mail.');
+    await page.getByRole('button', { name: 'Add entry' }).click();
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toBe('Entry "Where is my parcel?" added. The bot answers it from now on.');
+
+    // The conversation and its row in the inbox are marked: an entry saved since answers its question.
+    await page.goto(`${suite.origin}${conversationPath}`);
+    await expect
+      .poll(() => teach.locator('.qa-corrected').textContent())
+      .toMatch(/^Answered by a Q&A entry since .+“Where is my parcel\?” gets its Q&A entry's answer now\.$/);
+    // The next visitor, in other words, gets the entry's answer.
+    expect(await askHostedWebchat('where is my parcel right now')).toContain('link in your shipping e-mail');
+
+    await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/conversations`);
+    const row = page.locator('.inbox-row', { hasText: 'Where is my parcel?' });
+    await expect.poll(() => row.locator('.badge-corrected').count()).toBe(1);
+    expect(await row.locator('.badge-corrected').textContent()).toMatch(/^Answered by a Q&A entry since /);
+    // The conversation the entry answered needed no correction: no mark.
+    const answered = page.locator('.inbox-row', { hasText: 'where is my parcel right now' });
+    await expect.poll(() => answered.count()).toBe(1);
+    expect(await answered.locator('.badge-corrected').count()).toBe(0);
+    expect(await axe(page), 'inbox with a corrected conversation').toEqual([]);
     expect(problems).toEqual([]);
   }, 90_000);
 

@@ -69,7 +69,7 @@ function Transcript({ botId, conversationId }: { botId: string; conversationId: 
               <TranscriptMessage key={m.id} botId={botId} message={m} />
             ))}
           </ol>
-          <AnswerTheseQuestions botId={botId} messages={messages.data} />
+          <AnswerTheseQuestions botId={botId} conversationId={conversationId} messages={messages.data} />
         </>
       )}
       {mayHandoff(me.data?.role) ? (

@@ -1,5 +1,6 @@
 import type { BotConversation } from '@parley/client';
 import { formatDateTime } from '../../format.js';
+import { CorrectionMark } from '../qa/answer-this.js';
 import { readable } from './readable.js';
 
 /** The path of a conversation's transcript in the Console. */
@@ -40,6 +41,7 @@ export function ConversationRow({
         </span>
         {c.negativeFeedback ? <span class="badge badge-negative">Negative feedback</span> : null}
         {c.unanswered ? <span class="badge badge-unanswered">Not answered</span> : null}
+        <CorrectionMark conversation={c} />
       </span>
     </li>
   );

@@ -1,4 +1,7 @@
-import { useOwnMember } from '../../hooks.js';
+import type { BotConversation } from '@parley/client';
+import { useConsole } from '../../context.js';
+import { formatDateTime } from '../../format.js';
+import { useLoad, useOwnMember } from '../../hooks.js';
 import { mayWriteQa } from '../../roles.js';
 import { answerThisHref, questionsToAnswer, type TranscriptTurn } from './fields.js';
 
@@ -18,34 +21,73 @@ export function AnswerThisLink({ botId, wordings }: { botId: string; wordings: s
 }
 
 /**
- * "Answer this" under a transcript (the inbox): for each question of the conversation a bot reply found nothing
- * for or got a thumbs down on, a link opening the Q&A form filled with the visitor's words.
+ * The inbox's mark of a corrected conversation: a question of it that went unanswered (or got a thumbs down) is
+ * answered now by a Q&A entry saved since (the Admin API's `answeredByEntry`); nothing otherwise.
+ */
+export function CorrectionMark({ conversation }: { conversation: Pick<BotConversation, 'answeredByEntry'> }) {
+  const answered = conversation.answeredByEntry;
+  if (!answered) return null;
+  return (
+    <span class="badge badge-corrected" title={`"${answered.question}"`}>
+      Answered by a Q&amp;A entry since{' '}
+      <time dateTime={answered.since}>{formatDateTime(answered.since)}</time>
+    </span>
+  );
+}
+
+/**
+ * "Teach the bot" under a transcript (the inbox): whether a Q&A entry saved since answers a question of the
+ * conversation, and, for who may write entries, each question a bot reply found nothing for or got a thumbs
+ * down on with "Answer this" (the Q&A form filled with the visitor's words).
  */
 export function AnswerTheseQuestions({
   botId,
+  conversationId,
   messages,
 }: {
   botId: string;
+  conversationId: string;
   messages: readonly TranscriptTurn[];
 }) {
+  const { client, workspace } = useConsole();
   const me = useOwnMember();
   const questions = questionsToAnswer(messages);
-  if (!mayWriteQa(me.data?.role) || questions.length === 0) return null;
+  // Asked again when a question is added (a new reply may leave one more to correct).
+  const conversation = useLoad(
+    ['qa-correction', workspace?.id, botId, conversationId, questions.length],
+    () => client.getBotConversation({ id: botId, conversationId }).then((r) => r.conversation),
+  );
+  const answered = conversation.data?.answeredByEntry;
+  const mayWrite = mayWriteQa(me.data?.role);
+  if (questions.length === 0 || (!mayWrite && !answered)) return null;
   return (
     <section class="card stack answer-these" aria-labelledby="answer-these-heading">
       <h3 id="answer-these-heading">Teach the bot</h3>
-      <p class="hint">
-        Questions of this conversation the bot did not answer well. Write the answer once as a Q&amp;A entry:
-        the next visitor asking it, in these words or others, gets it.
-      </p>
-      <ul class="list" aria-label="Questions to answer">
-        {questions.map((question) => (
-          <li key={question} class="list-row">
-            <span class="list-title">{question}</span>
-            <AnswerThisLink botId={botId} wordings={[question]} />
-          </li>
-        ))}
-      </ul>
+      {answered ? (
+        <p class="qa-corrected" role="status">
+          <CorrectionMark conversation={{ answeredByEntry: answered }} />{' '}
+          <span>
+            “{answered.question}” gets its{' '}
+            <a href={`/console/bots/${encodeURIComponent(botId)}/qa`}>Q&amp;A</a> entry's answer now.
+          </span>
+        </p>
+      ) : null}
+      {mayWrite ? (
+        <>
+          <p class="hint">
+            Questions of this conversation the bot did not answer well. Write the answer once as a Q&amp;A
+            entry: the next visitor asking it, in these words or others, gets it.
+          </p>
+          <ul class="list" aria-label="Questions to answer">
+            {questions.map((question) => (
+              <li key={question} class="list-row">
+                <span class="list-title">{question}</span>
+                <AnswerThisLink botId={botId} wordings={[question]} />
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
     </section>
   );
 }
