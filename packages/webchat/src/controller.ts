@@ -184,6 +184,7 @@ export class Controller implements WebchatImpl {
       sendMessage: (text) => this.sendMessage(text),
       sendPayload: (payload: MessagePayload) => conversation.send(payload),
       requestPerson: (text) => conversation.send({ type: 'text', text }, { handoff: 'request' }),
+      leaveEmail: (email) => conversation.send({ type: 'text', text: email }, { contactEmail: email }),
       restartConversation: () => this.restartConversation(),
       current: () => conversation.current(),
     });

@@ -44,6 +44,8 @@ const EN = {
   errorRestart: 'Could not start a new conversation.',
   talkToPerson: 'Talk to a person',
   personSaid: '{name} said:',
+  emailLabel: 'Your e-mail address',
+  emailSend: 'Send my address',
 };
 
 /** The keys of the UI texts. */
@@ -91,6 +93,8 @@ const FR: Strings = {
   errorRestart: 'Impossible de démarrer une nouvelle conversation.',
   talkToPerson: 'Parler à une personne',
   personSaid: '{name} a dit :',
+  emailLabel: 'Votre adresse e-mail',
+  emailSend: 'Envoyer mon adresse',
 };
 
 /** The shipped locales. */

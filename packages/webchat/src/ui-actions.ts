@@ -12,6 +12,8 @@ export interface UiActions {
   sendPayload(payload: MessagePayload): void;
   /** Asks for a person (human handoff): the text sent as the visitor's message with `metadata.handoff = "request"`. */
   requestPerson(text: string): void;
+  /** Leaves an e-mail address when nobody came (human handoff): sent as a message with `metadata.contactEmail`. */
+  leaveEmail(email: string): void;
   /** Uploads files one after the other, each then sent as an image or file message. */
   upload(files: File[]): void;
   /** Thumbs up/down; a comment (after thumbs down) is sent with the value. */
@@ -29,6 +31,7 @@ export interface ActionTarget {
   sendMessage(text: string): Promise<void>;
   sendPayload(payload: MessagePayload): Promise<void>;
   requestPerson(text: string): Promise<void>;
+  leaveEmail(email: string): Promise<void>;
   restartConversation(): Promise<void>;
   /** The conversation to upload to (connecting first). */
   current(): Promise<string>;
@@ -112,6 +115,7 @@ export function createUiActions(target: ActionTarget): UiActions {
     send: (text) => void busy(target.sendMessage(text), 'errorSend'),
     sendPayload: (payload) => void busy(target.sendPayload(payload), 'errorSend'),
     requestPerson: (text) => void busy(target.requestPerson(text), 'errorSend'),
+    leaveEmail: (email) => void busy(target.leaveEmail(email), 'errorSend'),
     upload: (files) => void busy(uploadAll(files), 'errorSend'),
     feedback: (messageId, value, comment) =>
       void report(sendFeedback(target, messageId, value, comment), 'errorFeedback'),

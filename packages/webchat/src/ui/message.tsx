@@ -2,6 +2,7 @@ import type { ChatMessage } from '@parley/protocol';
 import { format } from '../i18n.js';
 import type { UiState } from '../store.js';
 import type { UiActions } from '../ui-actions.js';
+import { EmailForm } from './email-form.js';
 import { Feedback } from './feedback.js';
 import { Payload } from './payloads/payload.js';
 import { useTexts } from './texts.js';
@@ -45,6 +46,7 @@ export function Message({
         </span>
       )}
       <Payload payload={message.payload} actions={actions} last={last} />
+      {last && message.isBot && message.metadata?.form === 'email' && <EmailForm actions={actions} />}
       <Feedback
         messageId={message.id}
         enabled={from === 'bot' && state.config.feedbackEnabled}

@@ -165,7 +165,7 @@ details.pw-debug { font-size: 12px; color: var(--pw-muted); } details.pw-debug p
 .pw-upload span { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .pw-upload progress { width: 40%; accent-color: var(--pw-fill); }
 .pw-comment { display: flex; flex-direction: column; gap: 4px; margin-top: 4px; font-size: 13px; }
-.pw-comment textarea {
+.pw-comment textarea, .pw-email input {
   font: inherit; font-size: 16px; padding: 6px 8px; resize: vertical; color: var(--pw-fg);
   background: var(--pw-surface); border: 1px solid var(--pw-border); border-radius: 8px;
 }
