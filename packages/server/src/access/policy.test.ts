@@ -2,7 +2,7 @@ import type { Role } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import type { ApiError } from '../errors/errors.js';
 import { thrownApiError } from '../test-support/wire.js';
-import { ACTIONS, type Action, type ActorKey, authorize, can, POLICY, type Rule } from './policy.js';
+import { ACTIONS, type Action, type ActorKey, AGENT, authorize, can, POLICY, type Rule } from './policy.js';
 import type { Actor } from './principal.js';
 
 const ROLES: Role[] = ['viewer', 'billing', 'developer', 'manager', 'administrator', 'owner'];
@@ -147,5 +147,26 @@ describe('authorize', () => {
     expect(integration.message).toBe(
       'Permission denied: an integration key (the Admin API needs a personal access token) may not perform "workspace.read"',
     );
+  });
+});
+
+describe('the agent permission set (human handoff)', () => {
+  const settings = ACTIONS.filter(
+    (a) => !a.endsWith('.read') && !a.startsWith('conversation.') && a !== 'chatSecret.reveal',
+  );
+
+  it('answers conversations and touches no setting of a bot, workspace or member', () => {
+    expect([...AGENT].sort()).toEqual(['conversation.handoff', 'conversation.read']);
+    for (const action of AGENT) expect(settings).not.toContain(action);
+  });
+
+  it('is held whole by developer, manager, administrator and owner; a viewer only reads; billing and keys hold none', () => {
+    const holders = ACTOR_KEYS.filter((key) => AGENT.every((a) => can(actorOf(key), a)));
+    expect(holders).toEqual(['developer', 'manager', 'administrator', 'owner']);
+    expect(AGENT.filter((a) => can(actorOf('viewer'), a))).toEqual(['conversation.read']);
+    for (const key of ['billing', 'bot', 'integration'] as const)
+      expect(AGENT.filter((a) => can(actorOf(key), a))).toEqual([]);
+    const err = forbidden(() => authorize(actorOf('viewer'), 'conversation.handoff'));
+    expect([err.code, err.type]).toEqual([403, 'Forbidden']);
   });
 });

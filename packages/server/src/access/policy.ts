@@ -40,7 +40,7 @@ export const ACTIONS = [
   'qa.read',
   'qa.write',
   // Human handoff: take over, assign, hand back and resolve a conversation, and reply in it as oneself.
-  // Developers and above (there is no separate agent role yet); viewers only read conversations.
+  // The `agent` permission set (AGENT below): developers and above; viewers only read conversations.
   'conversation.handoff',
 ] as const;
 /** An action of the permission policy. */
@@ -66,6 +66,14 @@ const READS: Action[] = [
   'qa.read',
 ];
 
+/**
+ * The `agent` permission set (human handoff): read a bot's conversations, take them over, assign, reply, hand
+ * back and resolve them; nothing of a bot's settings, keys or knowledge. The specification's six roles are
+ * fixed, so `agent` is no seventh role: it is a set each role holds whole or not at all, developer, manager,
+ * administrator and owner holding it, viewer only its read (`conversation.read`), billing none of it.
+ */
+export const AGENT: readonly Action[] = ['conversation.read', 'conversation.handoff'];
+
 function row(rules: Partial<Record<Action, Rule>>): Record<Action, Rule> {
   return Object.fromEntries(ACTIONS.map((a) => [a, rules[a] ?? false])) as Record<Action, Rule>;
 }
@@ -87,7 +95,7 @@ const developer: Partial<Record<Action, Rule>> = {
   'chatSecret.reveal': true,
   'chatSecret.rotate': true,
   'qa.write': true,
-  'conversation.handoff': true,
+  ...all(true, AGENT),
 };
 
 /**

@@ -185,6 +185,19 @@ describe.each(databases)('handoff wait, e-mail, not-found offer and webhook on $
     const latest = (listed.json() as { messages: Array<{ metadata?: Record<string, unknown> }> }).messages[0];
     expect(latest?.metadata).toMatchObject({ form: 'email', handoff: { state: 'bot' } });
 
+    // Both changes of owner are in the audit trail, the end of the wait as the system's (no account).
+    const audit = await t.asOwner(
+      'GET',
+      `/v1/admin/workspaces/${t.workspaceId}/audit-records?action=UPDATE_CONVERSATION_HANDOFF&pageSize=50`,
+    );
+    const records = (
+      audit.json() as { records: Array<{ resourceId: string; value: unknown; accountId: unknown }> }
+    ).records.filter((r) => r.resourceId === conv);
+    expect(records.map((r) => JSON.parse(String(r.value))).reverse()).toEqual([
+      { from: 'bot', to: 'pending' },
+      { from: 'pending', to: 'bot' },
+    ]);
+
     // A bad address is refused (nothing stored); a good one is kept with the conversation.
     const leave = (email: string) =>
       chat.call('POST', '/messages', {
