@@ -1,6 +1,6 @@
+import { fillPath, operations } from '@parley/protocol/operations';
 import { describe, expect, it } from 'vitest';
 import { Api, composeApis, RequestCore, transportOf } from './core.js';
-import { fillPath, operations } from './operations.js';
 import type { PagePromise } from './pagination.js';
 
 describe('the request core', () => {

@@ -91,7 +91,7 @@ describe('OpenAPI document and service endpoints', () => {
   });
 
   it('serves and documents every operation of @parley/protocol/operations under its id', () => {
-    const entries = Object.values(tables)
+    const entries = Object.values(tables as Record<string, unknown>)
       .filter((value): value is Record<string, tables.Operation> => typeof value === 'object')
       .flatMap((table) => Object.values(table));
     expect(entries.length).toBeGreaterThan(100);

@@ -121,7 +121,7 @@ describe('operations', () => {
         op(ops.getThing, { params: Type.Object({ id: Type.String() }) }, async (req) => ({
           id: req.params.id,
           config: req.routeOptions.config,
-          operationId: (req.routeOptions.schema as { operationId: string }).operationId,
+          operationId: (req.routeOptions.schema as unknown as { operationId: string }).operationId,
         }));
         op(ops.listThings, {}, async () => ({ things: [] }));
       },
