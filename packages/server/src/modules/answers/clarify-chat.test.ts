@@ -224,7 +224,7 @@ describe('unsure questions with a chat model', () => {
     // Two or more of the documents' passages, numbered, whole.
     const numbered = prompt.match(/^\[\d\] \(/gm) ?? [];
     expect(numbered.length).toBeGreaterThanOrEqual(2);
-    expect(numbered.length).toBeLessThanOrEqual(4);
+    expect(numbered.length).toBeLessThanOrEqual(6);
     const passages = [
       'You can return any unused item within 30 days of delivery, without giving a reason.',
       'Refunds reach your card within 5 working days once the parcel is back with us.',
@@ -295,7 +295,7 @@ describe('unsure questions with a chat model', () => {
   });
 
   it('asks the model below the band of asking back too, and says "not found" when the model is down', async () => {
-    // Its best quote covers ~0.21 of its words: below the 0.3 of asking back, above the model's 0.2.
+    // Its best quote covers ~0.21 of its words: below the 0.3 of asking back, above the model's 0.1.
     const question = 'coffee grinder payment';
     model.requests.length = 0;
     model.behave({ kind: 'answer', pieces: ['Every grinder has a 2-year warranty [1].'] });
