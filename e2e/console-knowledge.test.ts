@@ -2,7 +2,8 @@
 // indexing workers: the owner creates a knowledge base, drops a Markdown file, a PDF, a DOCX, a broken DOCX
 // and a file named like markup (the file picker), plus one file by a drag-and-drop `drop` event; each upload
 // shows its progress, then each file's indexing state changes live until "Indexed" without a reload; the
-// broken one says why and offers Re-index. The Files table (60 more files seeded through the API) searches
+// broken one says why in words and is offered no Re-index; finished uploads fold into one summary line, 31 at
+// once too, with the knowledge's count and size. The Files table (60 more files seeded through the API) searches
 // by key, filters by status and tag, sorts and pages on the server. The file panel edits a tag, makes the
 // file public and shows its URL, lists passages with page numbers, downloads and deletes. Markup in a file
 // name stays text; axe finds nothing; the layout holds at 390 px (dark). A viewer sees it all but is offered no
@@ -40,7 +41,7 @@ const linkedRow = (page: Page, key: string) =>
 describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () => {
   const suite = useConsoleSuite({ workers: true });
 
-  it('knowledge base: create, drop files, watch uploads and indexing live, failure with Re-index', async () => {
+  it('knowledge base: create, drop files, watch uploads and indexing live, a failure in words without Re-index', async () => {
     const { page, problems } = await suite.signedInPage(1280, 'light');
     const bot = `/console/bots/${suite.t.botId}`;
     await page.goto(`${suite.origin}${bot}/knowledge`);
@@ -92,25 +93,31 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
     await page.dispatchEvent('.drop-zone', 'drop', { dataTransfer: dropped });
 
     const keys = ['handbook.md', 'guide.pdf', 'policy.docx', MARKUP_NAME, 'dropped.md'];
-    for (const key of [...keys, 'broken.docx']) {
-      const bar = page.getByRole('progressbar', { name: `Upload of ${key}` });
-      await expect.poll(() => bar.getAttribute('aria-valuenow'), INDEXING).toBe('100');
-    }
     for (const key of keys) {
       await expect.poll(() => linkedRow(page, key).textContent(), INDEXING).toContain('Indexed');
     }
     const broken = linkedRow(page, 'broken.docx');
     await expect.poll(() => broken.textContent(), INDEXING).toContain('Indexing failed:');
+    expect(await broken.textContent()).toContain('The file could not be read.');
     expect(await broken.textContent()).toContain('could not be read as DOCX');
+    expect(await broken.textContent()).not.toContain('unreadable_document');
+    // The finished uploads fold into one line; the failure stays listed under it, with its reason in words.
+    await expect
+      .poll(() => page.locator('.upload-summary').textContent(), INDEXING)
+      .toBe('6 uploaded · 5 indexed · 1 failed');
+    expect(await page.getByRole('progressbar', { name: /^Upload of / }).count()).toBe(0);
+    const failedUploads = page.getByRole('list', { name: 'Failed uploads' }).getByRole('listitem');
+    expect(await failedUploads.allTextContents()).toEqual([
+      expect.stringMatching(/^broken\.docxIndexing failed: The file could not be read\. .*as DOCX/),
+    ]);
     expect(await page.evaluate('window.sawIndexing')).toBe(true);
     // The knowledge base's counts come from their own request, after the rows': as long as indexing may take.
     await expect
       .poll(() => page.getByText('6 files · 5 indexed · 1 failed').isVisible(), INDEXING)
       .toBe(true);
 
-    // Re-index sends it again: it fails again for the same reason, and says so.
-    await broken.getByRole('button', { name: 'Re-index broken.docx' }).click();
-    await expect.poll(() => broken.textContent(), INDEXING).toContain('could not be read as DOCX');
+    // No Re-index for a file that cannot be read: the same bytes would fail again.
+    expect(await broken.getByRole('button', { name: /^Re-index/ }).count()).toBe(0);
 
     // Removing a file from the knowledge base keeps the file (it stays in the Files table).
     await linkedRow(page, 'dropped.md')
@@ -352,4 +359,56 @@ describe.skipIf(!chromiumHere)('console knowledge: the Website tab in a browser'
       await site.stop();
     }
   }, 120_000);
+
+  it('31 files at once: the uploads fold into one line, the unreadable one listed in words, counts and size shown', async () => {
+    const { page, problems } = await suite.signedInPage(1280, 'light');
+    const bot = `/console/bots/${suite.t.botId}`;
+    await page.goto(`${suite.origin}${bot}/knowledge`);
+    await page.getByLabel('Knowledge base name').fill('Many notes');
+    await page.getByRole('button', { name: 'Create knowledge base' }).click();
+    await page.getByRole('heading', { name: 'Drop PDFs, Word or Markdown files here' }).waitFor();
+    const notes = Array.from({ length: 30 }, (_, i) => ({
+      name: `note-${String(i).padStart(2, '0')}.md`,
+      mimeType: 'text/markdown',
+      buffer: Buffer.from(`# Note ${i}\n\nThe meeting room ${i} has ${i + 2} chairs.`),
+    }));
+    const program = {
+      name: 'tool.exe',
+      mimeType: 'application/x-msdownload',
+      buffer: Buffer.alloc(512, 0x4d),
+    };
+    await page.getByLabel('Choose files').setInputFiles([...notes, program]);
+
+    const summary = page.locator('.upload-summary');
+    await expect.poll(() => summary.textContent(), INDEXING).toBe('31 uploaded · 30 indexed · 1 failed');
+    const uploads = page.getByRole('region', { name: 'Uploads' });
+    // One line and one failure, not 31 rows: the card stays short and the files list right under it.
+    expect((await uploads.boundingBox())?.height).toBeLessThan(320);
+    const failure = await page.getByRole('list', { name: 'Failed uploads' }).textContent();
+    expect(failure).toContain('tool.exeIndexing failed: This kind of file cannot be read.');
+    expect(failure).toContain('Save it as PDF, Word, Markdown');
+    expect(failure).not.toContain('unsupported_format');
+    const program_ = linkedRow(page, 'tool.exe');
+    expect(await program_.textContent()).toContain('This kind of file cannot be read.');
+    expect(await program_.getByRole('button', { name: /^Re-index/ }).count()).toBe(0);
+    const size = notes.reduce((n, f) => n + f.buffer.length, 0) + program.buffer.length;
+    await expect
+      .poll(() =>
+        page.getByText(`31 files · 30 indexed · 1 failed · ${(size / 1024).toFixed(1)} KB`).isVisible(),
+      )
+      .toBe(true);
+    expect(await axe(page), 'uploads folded').toEqual([]);
+    await page.screenshot({ path: artifact('console-uploads-folded-1280.png'), fullPage: true });
+
+    // The Knowledge tab counts what all the knowledge bases hold.
+    await page.getByRole('link', { name: '← Knowledge bases' }).click();
+    const row = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Many notes' }) });
+    await expect
+      .poll(() => row.textContent())
+      .toContain(`31 files · 30 indexed · 1 failed · ${(size / 1024).toFixed(1)} KB`);
+    expect(await page.locator('.page-head .muted').first().textContent()).toMatch(
+      /^\d+ knowledge bases · \d+ files · [\d.]+ (KB|MB)$/,
+    );
+    expect(problems).toEqual([]);
+  }, 180_000);
 });

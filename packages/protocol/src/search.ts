@@ -144,6 +144,8 @@ export const KnowledgeBase = Type.Object(
       indexed: Type.Integer(),
       pending: Type.Integer(),
       failed: Type.Integer(),
+      /** Bytes of the linked files that were uploaded (a file still waiting for its upload counts 0). */
+      size: Type.Integer(),
     }),
   },
   { $id: 'KnowledgeBase' },

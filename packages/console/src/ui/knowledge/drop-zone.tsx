@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { formatSize } from './file-status.js';
+import { describeFailure } from './failure-words.js';
+import { FILE_STATUS_WORDS, formatSize, isFailed, type LinkedFile } from './file-status.js';
 import { ProgressBar } from './progress-bar.js';
 import type { Upload } from './uploads.js';
 
@@ -58,19 +59,67 @@ export function DropZone({ onFiles }: { onFiles(files: File[]): void }) {
   );
 }
 
-/** What an upload's state says in words. */
-function uploadWords(u: Upload): string {
+/** How far an upload's bytes went, in words. */
+function uploadingWords(u: Upload): string {
   if (u.state === 'waiting') return 'Waiting to upload';
-  if (u.state === 'failed') return `Upload failed: ${u.error ?? 'unknown reason'}`;
-  if (u.state === 'uploaded') return 'Uploaded: its indexing shows below';
   const percent = u.size === 0 ? 100 : Math.floor((u.loaded / u.size) * 100);
   return `Uploading: ${percent}% (${formatSize(u.loaded)} of ${formatSize(u.size)})`;
 }
 
-/** The files sent from this page, each with its upload progress. */
-export function UploadList({ uploads, onClear }: { uploads: Upload[]; onClear(): void }) {
-  if (uploads.length === 0) return null;
-  const finished = uploads.some((u) => u.state === 'uploaded' || u.state === 'failed');
+/** A failed upload or indexing, with its reason in words. */
+interface Failure {
+  id: string;
+  name: string;
+  words: string;
+}
+
+/**
+ * What the uploads from this page came to, counted: the summary line ("55 uploaded · 55 indexed · 0 failed",
+ * with those still uploading or waiting before it), the uploads under way, and every failure with its reason.
+ * An upload is indexed or failed as its file in the knowledge base says.
+ */
+export function summarizeUploads(uploads: Upload[], files: LinkedFile[] | undefined) {
+  const byId = new Map((files ?? []).map((f) => [f.fileId, f]));
+  const sending = uploads.filter((u) => u.state === 'uploading');
+  const waiting = uploads.filter((u) => u.state === 'waiting').length;
+  const uploaded = uploads.filter((u) => u.state === 'uploaded');
+  const failures: Failure[] = uploads
+    .filter((u) => u.state === 'failed')
+    .map((u) => ({
+      id: `u${u.id}`,
+      name: u.name,
+      words: `Upload failed: ${u.error ?? 'Parley gave no reason.'}`,
+    }));
+  let indexed = 0;
+  for (const u of uploaded) {
+    const file = u.fileId ? byId.get(u.fileId) : undefined;
+    if (file?.status === 'indexing_completed') indexed += 1;
+    else if (file && isFailed(file.status)) {
+      const failure = describeFailure(file.status, file.failedStatusReason);
+      failures.push({
+        id: `f${u.id}`,
+        name: u.name,
+        words: `${FILE_STATUS_WORDS[file.status]}: ${failure.words}`,
+      });
+    }
+  }
+  const parts = [
+    ...(sending.length > 0 ? [`${sending.length} uploading`] : []),
+    ...(waiting > 0 ? [`${waiting} waiting`] : []),
+    `${uploaded.length} uploaded`,
+    `${indexed} indexed`,
+    `${failures.length} failed`,
+  ];
+  return { line: parts.join(' · '), sending, failures, finished: uploaded.length + failures.length > 0 };
+}
+
+/**
+ * The files sent from this page, in one summary line however many they are; the ones uploading now with
+ * their progress, and the failures with their reason in words, listed under it.
+ */
+export function UploadList(props: { uploads: Upload[]; files: LinkedFile[] | undefined; onClear(): void }) {
+  if (props.uploads.length === 0) return null;
+  const { line, sending, failures, finished } = summarizeUploads(props.uploads, props.files);
   return (
     <section class="card stack" aria-labelledby="uploads-title">
       <div class="page-head">
@@ -78,27 +127,38 @@ export function UploadList({ uploads, onClear }: { uploads: Upload[]; onClear():
           Uploads
         </h3>
         {finished ? (
-          <button type="button" class="quiet" onClick={onClear}>
+          <button type="button" class="quiet" onClick={props.onClear}>
             Clear finished uploads
           </button>
         ) : null}
       </div>
-      <ul class="kn-rows" aria-label="Uploads">
-        {uploads.map((u) => (
-          <li key={u.id} class="kn-file">
-            <span class="kn-key">{u.name}</span>
-            {u.state === 'failed' ? (
-              <p class="notice notice-error">{uploadWords(u)}</p>
-            ) : (
+      <p class="upload-summary" role="status">
+        {line}
+      </p>
+      {sending.length > 0 ? (
+        <ul class="kn-rows" aria-label="Uploading now">
+          {sending.map((u) => (
+            <li key={u.id} class="kn-file">
+              <span class="kn-key">{u.name}</span>
               <ProgressBar
                 label={`Upload of ${u.name}`}
-                value={u.state === 'waiting' ? 0 : u.size === 0 ? 100 : (u.loaded / u.size) * 100}
-                words={uploadWords(u)}
+                value={u.size === 0 ? 100 : (u.loaded / u.size) * 100}
+                words={uploadingWords(u)}
               />
-            )}
-          </li>
-        ))}
-      </ul>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {failures.length > 0 ? (
+        <ul class="kn-rows" aria-label="Failed uploads">
+          {failures.map((f) => (
+            <li key={f.id} class="kn-file">
+              <span class="kn-key">{f.name}</span>
+              <p class="notice notice-error">{f.words}</p>
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { mayChangeFiles } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { ConfirmDelete } from '../confirm-delete.js';
 import { Notice } from '../notice.js';
+import { describeFailure } from './failure-words.js';
 import { FileAccess } from './file-access.js';
 import { FilePassages } from './file-passages.js';
 import {
@@ -101,7 +102,7 @@ function FileFacts({ file, knowledgeBases }: { file: FileObject; knowledgeBases:
         <dt>Status</dt>
         <dd>
           {FILE_STATUS_WORDS[file.status]}
-          {file.failedStatusReason && isFailed(file.status) ? `: ${file.failedStatusReason}` : ''}
+          {isFailed(file.status) ? `: ${describeFailure(file.status, file.failedStatusReason).words}` : ''}
           {file.status === 'indexing_pending' && file.indexingProgress
             ? ` (${file.indexingProgress.done} of ${file.indexingProgress.total} passages)`
             : ''}
@@ -138,7 +139,9 @@ function FileActions({ file, files, mayChange, onChanged }: PanelProps) {
       ) : null}
       {mayChange &&
       uploaded &&
-      (file.status === 'indexing_failed' || file.status === 'indexing_completed') ? (
+      (file.status === 'indexing_completed' ||
+        (file.status === 'indexing_failed' &&
+          describeFailure(file.status, file.failedStatusReason).retry)) ? (
         <button type="button" onClick={reindex} disabled={pending}>
           Re-index
         </button>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { useAction } from '../../hooks.js';
 import { ListState } from '../list-state.js';
 import { Notice } from '../notice.js';
+import { describeFailure } from './failure-words.js';
 import {
   FILE_STATUS_WORDS,
   filePath,
@@ -105,7 +106,7 @@ function LinkedFileRow(props: {
   const { botId, file, upload } = props;
   const files = useBotClient(botId);
   const { pending, error, run } = useAction();
-  const failed = isFailed(file.status);
+  const failure = isFailed(file.status) ? describeFailure(file.status, file.failedStatusReason) : undefined;
   const done = file.status === 'indexing_completed';
   async function reindex() {
     if (await run(() => files.reindexFile({ id: file.fileId }))) props.onChanged();
@@ -130,13 +131,12 @@ function LinkedFileRow(props: {
           </button>
         ) : null}
       </div>
-      {failed ? (
+      {failure ? (
         <div class="kn-failure">
           <p class="notice notice-error">
-            {FILE_STATUS_WORDS[file.status]}: {file.failedStatusReason ?? 'Parley gave no reason.'}
-            {file.status === 'upload_failed' ? ' Drop the file again to send it anew.' : ''}
+            {FILE_STATUS_WORDS[file.status]}: {failure.words}
           </p>
-          {props.mayChange && file.status === 'indexing_failed' ? (
+          {props.mayChange && file.status === 'indexing_failed' && failure.retry ? (
             <button type="button" onClick={reindex} disabled={pending}>
               Re-index <span class="visually-hidden">{file.key}</span>
             </button>

@@ -110,7 +110,7 @@ function KnowledgeBaseView({ bot }: { bot: Bot }) {
           {mayChange ? (
             <>
               <DropZone onFiles={uploads.add} />
-              <UploadList uploads={uploads.uploads} onClear={uploads.clearFinished} />
+              <UploadList uploads={uploads.uploads} files={linked.data} onClear={uploads.clearFinished} />
             </>
           ) : null}
           <KnowledgeBaseFiles

@@ -5,16 +5,25 @@ import { useAction } from '../../hooks.js';
 import { ConfirmDelete } from '../confirm-delete.js';
 import { Field } from '../field.js';
 import { Notice } from '../notice.js';
-import { useBotClient } from './file-status.js';
+import { formatSize, useBotClient } from './file-status.js';
 
-/** How many of a knowledge base's files are indexed, waiting and failed, in words. */
+/** How many of a knowledge base's files are indexed, waiting and failed, and their size, in words. */
 export function describeCounts(kb: KnowledgeBase): string {
-  const { total, indexed, pending, failed } = kb.files;
+  const { total, indexed, pending, failed, size } = kb.files;
   if (total === 0) return 'No files yet';
   const parts = [`${total} ${total === 1 ? 'file' : 'files'}`, `${indexed} indexed`];
   if (pending > 0) parts.push(`${pending} in progress`);
   if (failed > 0) parts.push(`${failed} failed`);
+  parts.push(formatSize(size));
   return parts.join(' · ');
+}
+
+/** What a bot's knowledge bases hold together, in words: "3 knowledge bases · 58 files · 12 MB". */
+export function describeKnowledge(kbs: KnowledgeBase[]): string {
+  const files = kbs.reduce((n, kb) => n + kb.files.total, 0);
+  const size = kbs.reduce((n, kb) => n + kb.files.size, 0);
+  const bases = `${kbs.length} ${kbs.length === 1 ? 'knowledge base' : 'knowledge bases'}`;
+  return `${bases} · ${files} ${files === 1 ? 'file' : 'files'} · ${formatSize(size)}`;
 }
 
 /** One knowledge base in the list: its link and counts; rename and delete (confirmed) for who may. */

@@ -6,7 +6,7 @@ import { BotFrame } from '../bot-frame.js';
 import { CreateByName } from '../create-by-name.js';
 import { ListState } from '../list-state.js';
 import { useBotClient } from './file-status.js';
-import { KnowledgeBaseRow } from './knowledge-base-row.js';
+import { describeKnowledge, KnowledgeBaseRow } from './knowledge-base-row.js';
 
 /** A bot's knowledge bases: the named groups of files its answers come from. */
 export function KnowledgePage() {
@@ -23,7 +23,10 @@ function KnowledgeBases({ bot }: { bot: Bot }) {
   );
   return (
     <div class="stack">
-      <h2>Knowledge bases</h2>
+      <div class="page-head">
+        <h2>Knowledge bases</h2>
+        {kbs.data && kbs.data.length > 0 ? <span class="muted">{describeKnowledge(kbs.data)}</span> : null}
+      </div>
       <p class="muted">
         A knowledge base groups the documents the bot answers from. Open one to drop files into it.
       </p>

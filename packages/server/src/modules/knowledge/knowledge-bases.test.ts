@@ -124,7 +124,7 @@ describe('knowledge bases', () => {
         tags: { team: 'support' },
         createdAt: expect.any(String),
         updatedAt: kb.createdAt,
-        files: { total: 0, indexed: 0, pending: 0, failed: 0 },
+        files: { total: 0, indexed: 0, pending: 0, failed: 0, size: 0 },
       });
       expect(await getKb(kb.id)).toEqual(kb);
     });
@@ -259,10 +259,16 @@ describe('knowledge bases', () => {
       const file = await uploadPlain('not-indexed.txt', 'The quetzal has emerald feathers.');
       expect(file).toMatchObject({ status: 'upload_completed', index: false });
       const linked = await link(kb.id, file.id);
-      expect(linked.files).toEqual({ total: 1, indexed: 0, pending: 1, failed: 0 });
+      expect(linked.files).toEqual({ total: 1, indexed: 0, pending: 1, failed: 0, size: file.size });
       expect(await getFile(file.id)).toMatchObject({ index: true, status: 'indexing_pending' });
       expect((await settled(t, file.id)).status).toBe('indexing_completed');
-      expect((await getKb(kb.id)).files).toEqual({ total: 1, indexed: 1, pending: 0, failed: 0 });
+      expect((await getKb(kb.id)).files).toEqual({
+        total: 1,
+        indexed: 1,
+        pending: 0,
+        failed: 0,
+        size: file.size,
+      });
       expect((await search('quetzal', `&knowledgeBaseIds=${kb.id}`))[0]?.file.id).toBe(file.id);
     });
 
@@ -272,14 +278,20 @@ describe('knowledge bases', () => {
       const pending = await upsert('pending.txt', Buffer.byteLength(content));
       expect(pending).toMatchObject({ status: 'upload_pending', index: false });
       const linked = await link(kb.id, pending.id);
-      expect(linked.files).toEqual({ total: 1, indexed: 0, pending: 1, failed: 0 });
+      expect(linked.files).toEqual({ total: 1, indexed: 0, pending: 1, failed: 0, size: 0 });
       expect(await getFile(pending.id)).toMatchObject({ status: 'upload_pending', index: true });
       expect(await linkedFiles(kb.id)).toEqual([
         { fileId: pending.id, key: 'pending.txt', status: 'upload_pending', linkedAt: expect.any(String) },
       ]);
       expect((await put(pending.uploadUrl, content)).status).toBe('indexing_pending');
       expect((await settled(t, pending.id)).status).toBe('indexing_completed');
-      expect((await getKb(kb.id)).files).toEqual({ total: 1, indexed: 1, pending: 0, failed: 0 });
+      expect((await getKb(kb.id)).files).toEqual({
+        total: 1,
+        indexed: 1,
+        pending: 0,
+        failed: 0,
+        size: Buffer.byteLength(content),
+      });
     });
 
     it('leaves an indexed file alone when it is linked (no new job), and linking twice changes nothing', async () => {
@@ -292,12 +304,19 @@ describe('knowledge bases', () => {
           j.payload.includes(file.id),
         ).length;
       expect(await jobs()).toBe(1);
-      expect((await link(kb.id, file.id)).files).toEqual({ total: 1, indexed: 1, pending: 0, failed: 0 });
+      expect((await link(kb.id, file.id)).files).toEqual({
+        total: 1,
+        indexed: 1,
+        pending: 0,
+        failed: 0,
+        size: file.size,
+      });
       expect((await link(kb.id, 'already.txt')).files).toEqual({
         total: 1,
         indexed: 1,
         pending: 0,
         failed: 0,
+        size: file.size,
       });
       expect(await jobs()).toBe(1);
       expect((await getFile(file.id)).updatedAt).toBe(done.updatedAt);
@@ -309,7 +328,13 @@ describe('knowledge bases', () => {
       await link(kb.id, bad.id);
       const failed = await settled(t, bad.id);
       expect(failed.status).toBe('indexing_failed');
-      expect((await getKb(kb.id)).files).toEqual({ total: 1, indexed: 0, pending: 0, failed: 1 });
+      expect((await getKb(kb.id)).files).toEqual({
+        total: 1,
+        indexed: 0,
+        pending: 0,
+        failed: 1,
+        size: bad.size,
+      });
       const [entry] = await linkedFiles(kb.id);
       expect(entry).toEqual({
         fileId: bad.id,
@@ -321,17 +346,26 @@ describe('knowledge bases', () => {
       expect(entry?.failedStatusReason).toBe(failed.failedStatusReason);
     });
 
-    it('counts total, indexed, pending and failed files together, and lists them in link order', async () => {
+    it('counts total, indexed, pending and failed files together with their bytes, and lists them in link order', async () => {
       const kb = await create('Mixed');
       const good = await uploadPlain('mixed-good.txt', 'The dugong grazes on seagrass.', { index: true });
       await settled(t, good.id);
       const bad = await uploadPlain('mixed-bad.pdf', CORRUPT_PDF);
       const waiting = await upsert('mixed-waiting.txt', 10);
-      expect((await link(kb.id, good.id)).files).toEqual({ total: 1, indexed: 1, pending: 0, failed: 0 });
-      expect((await link(kb.id, bad.id)).files).toEqual({ total: 2, indexed: 1, pending: 1, failed: 0 });
-      expect((await link(kb.id, waiting.id)).files).toEqual({ total: 3, indexed: 1, pending: 2, failed: 0 });
+      // A file waiting for its upload counts no bytes.
+      const size = (good.size ?? 0) + (bad.size ?? 0);
+      const counts = (total: number, indexed: number, pending: number, failed: number) => ({
+        total,
+        indexed,
+        pending,
+        failed,
+        size,
+      });
+      expect((await link(kb.id, good.id)).files).toEqual({ ...counts(1, 1, 0, 0), size: good.size });
+      expect((await link(kb.id, bad.id)).files).toEqual(counts(2, 1, 1, 0));
+      expect((await link(kb.id, waiting.id)).files).toEqual(counts(3, 1, 2, 0));
       await settled(t, bad.id);
-      expect((await getKb(kb.id)).files).toEqual({ total: 3, indexed: 1, pending: 1, failed: 1 });
+      expect((await getKb(kb.id)).files).toEqual(counts(3, 1, 1, 1));
       expect((await linkedFiles(kb.id)).map((f) => [f.key, f.status])).toEqual([
         ['mixed-good.txt', 'indexing_completed'],
         ['mixed-bad.pdf', 'indexing_failed'],
@@ -371,6 +405,7 @@ describe('knowledge bases', () => {
         indexed: 0,
         pending: 0,
         failed: 0,
+        size: 0,
       });
       expect(await linkedFiles(kb.id)).toEqual([]);
       expect(await search('gharial', `&knowledgeBaseIds=${kb.id}`)).toEqual([]);
@@ -387,7 +422,7 @@ describe('knowledge bases', () => {
       await link(kb.id, file.id);
       await settled(t, file.id);
       expect((await as('bot', 'DELETE', `/v1/files/${file.id}`)).statusCode).toBe(200);
-      expect((await getKb(kb.id)).files).toEqual({ total: 0, indexed: 0, pending: 0, failed: 0 });
+      expect((await getKb(kb.id)).files).toEqual({ total: 0, indexed: 0, pending: 0, failed: 0, size: 0 });
       expect(await linkedFiles(kb.id)).toEqual([]);
     });
   });

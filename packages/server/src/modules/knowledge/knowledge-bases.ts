@@ -77,22 +77,23 @@ export async function loadKb(db: Kysely<Database>, ctx: FilesContext, id: string
 }
 
 /**
- * How many of a knowledge base's files are indexed, pending or failed. Read in one aggregate over the files'
- * status (a read only: the files module is the one that writes it).
+ * How many of a knowledge base's files are indexed, pending or failed, and their bytes. Read in one aggregate
+ * over the files' status (a read only: the files module is the one that writes it).
  */
 async function fileCounts(db: Kysely<Database>, kbId: string): Promise<KnowledgeBase['files']> {
   const counts = await db
     .selectFrom('knowledge_base_files')
     .innerJoin('files', 'files.id', 'knowledge_base_files.file_id')
     .select(['files.status'])
-    .select((eb) => eb.fn.countAll().as('n'))
+    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('files.size').as('bytes')])
     .where('knowledge_base_files.knowledge_base_id', '=', kbId)
     .groupBy('files.status')
     .execute();
-  const files = { total: 0, indexed: 0, pending: 0, failed: 0 };
+  const files = { total: 0, indexed: 0, pending: 0, failed: 0, size: 0 };
   for (const c of counts) {
     const n = Number(c.n);
     files.total += n;
+    files.size += Number(c.bytes ?? 0);
     if (c.status === 'indexing_completed') files.indexed += n;
     else if (c.status === 'indexing_failed' || c.status === 'upload_failed') files.failed += n;
     else files.pending += n;

@@ -92,7 +92,7 @@ describe('indexing and searchFiles (lexical, SQLite)', () => {
     const upsert = await api(t, 'PUT', '/v1/files', { key: 'hours.txt', size: plain.length });
     const url = new URL((upsert.json() as { file: { uploadUrl: string } }).file.uploadUrl);
     const done = await t.app.inject({ method: 'PUT', url: `${url.pathname}${url.search}`, payload: plain });
-    const hours = (done.json() as { file: { id: string; status: string } }).file;
+    const hours = (done.json() as { file: { id: string; status: string; size: number } }).file;
     expect(hours.status).toBe('upload_completed');
     const kb = await api(t, 'POST', '/v1/files/knowledge-bases', { name: 'Support' });
     expect(kb.statusCode).toBe(201);
@@ -106,6 +106,7 @@ describe('indexing and searchFiles (lexical, SQLite)', () => {
       indexed: 1,
       pending: 0,
       failed: 0,
+      size: hours.size,
     });
     const scoped = (await search(t, 'weekdays', `&knowledgeBaseIds=${kbId}`)).json() as {
       passages: Array<{ file: { id: string } }>;
