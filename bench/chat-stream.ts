@@ -21,11 +21,11 @@ import { Agent, createServer, request, type ServerResponse } from 'node:http';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onMaintenanceDb, withDatabase } from '@parley/server/dist/db/postgres-maintenance.js';
 import { createParser } from 'eventsource-parser';
 import { intOption, makeWorkFolder, option } from './lib/args.js';
 import { megabytes, ratio, table } from './lib/format.js';
 import { cpuSeconds, loadAverage, procMemory } from './lib/machine.js';
-import { onMaintenanceDb, withDatabase } from './lib/postgres.js';
 import { runMain, sleep } from './lib/run.js';
 import {
   type Bootstrap,

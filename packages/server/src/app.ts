@@ -16,7 +16,9 @@ import { lazyRequestLogger } from './http/request-logger.js';
 import { newRequestId } from './ids.js';
 import { installMetrics } from './metrics/http.js';
 import { watchApp } from './metrics/watch.js';
+import { CHAT_REPLY_JOB, CHAT_WEBHOOK_JOB } from './modules/chat/job-kinds.js';
 import type { KnowledgeResponder } from './modules/chat/reply-port.js';
+import { INDEX_FILE_JOB } from './modules/files/contract.js';
 import { installPlatform } from './platform.js';
 import { closeLexicalMemory } from './search/index/lexical-memory-client.js';
 import { closeSqliteReaders } from './search/index/sqlite-readers.js';
@@ -219,7 +221,13 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
   const surfaces = await installSurfaces(app, { config, services });
   if (metrics) {
     const clock = deps.clock ?? (() => new Date());
-    watchApp(metrics, { db: deps.db, clock, openStreams: () => surfaces.streams.size, log: app.log });
+    watchApp(metrics, {
+      db: deps.db,
+      clock,
+      jobKinds: [INDEX_FILE_JOB, CHAT_REPLY_JOB, CHAT_WEBHOOK_JOB],
+      openStreams: () => surfaces.streams.size,
+      log: app.log,
+    });
   }
   const stopBackground = deps.workers ? services.runner.start() : undefined;
   app.addHook('onClose', async () => {

@@ -1,5 +1,4 @@
 import type { JobHandler } from '../jobs/queue.js';
-import type { FileIndexing } from '../modules/files/contract.js';
 import type { Embedder } from '../search/types.js';
 import type { AppMetrics } from './metrics.js';
 
@@ -36,25 +35,31 @@ export function meteredEmbedder(embedder: Embedder | null, metrics: AppMetrics |
   };
 }
 
+/** The two calls that end a file's indexing (the files module's `FileIndexing` has them), by their shape. */
+export interface IndexingOutcomes {
+  indexingCompleted(job: unknown, passages: number): Promise<void>;
+  indexingFailed(job: unknown, reason: string): Promise<void>;
+}
+
 /**
  * The files module's side of indexing, counted: passages of files that end indexing_completed, and files that
- * end indexing_failed by reason (none: the port as it is).
+ * end indexing_failed by reason (none: the port as it is). `files` is a plain object of functions.
  */
-export function meteredIndexingOutcomes(files: FileIndexing, metrics: AppMetrics | undefined): FileIndexing {
+export function meteredIndexingOutcomes<T extends IndexingOutcomes>(
+  files: T,
+  metrics: AppMetrics | undefined,
+): T {
   if (!metrics) return files;
   return {
-    indexingTarget: (job) => files.indexingTarget(job),
-    indexingProgress: (job, progress) => files.indexingProgress(job, progress),
-    async indexingCompleted(job, passages) {
+    ...files,
+    async indexingCompleted(job: unknown, passages: number) {
       await files.indexingCompleted(job, passages);
       metrics.indexed(passages);
     },
-    async indexingFailed(job, reason) {
+    async indexingFailed(job: unknown, reason: string) {
       await files.indexingFailed(job, reason);
       metrics.indexingFailed(reason);
     },
-    indexStoredPassages: (file, passages) => files.indexStoredPassages(file, passages),
-    reembedIndexed: (fileIds) => files.reembedIndexed(fileIds),
   };
 }
 

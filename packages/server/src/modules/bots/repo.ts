@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { queueGarbageOf } from '../../db/blob-garbage.js';
 import { keysetPage } from '../../db/keyset.js';
 import { likeContaining } from '../../db/like.js';
 import type { BotsTable, Database } from '../../db/schema.js';
@@ -6,7 +7,6 @@ import { tagConditions } from '../../db/tag-filter.js';
 import { tagRows } from '../../db/tags.js';
 import type { Cursor } from '../../http/pagination.js';
 import type { TagFilter } from '../../http/tag-filter.js';
-import { queueGarbageOf } from '../files/garbage.js';
 
 /** Bot row. */
 export type BotRow = Selectable<BotsTable>;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { BlobNotFoundError } from '../../blob/blob-store.js';
+import { queueGarbage } from '../../db/blob-garbage.js';
 import { isUniqueViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError, errors } from '../../errors/errors.js';
@@ -7,7 +8,7 @@ import { newId } from '../../ids.js';
 import { authorizeFile, loadFile, ownerOf } from './access.js';
 import type { FilesContext, FilesService } from './contract.js';
 import type { FilesEnv } from './deps.js';
-import { collectAfter, queueGarbage } from './garbage.js';
+import { collectAfter } from './garbage.js';
 import { withUtf8Charset } from './media-type.js';
 import { servable, storedFile, uploaded } from './records.js';
 import { type FileRow, filesRepo } from './repo.js';

@@ -1,5 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { BlobStore } from '../../blob/blob-store.js';
+import { queueGarbage } from '../../db/blob-garbage.js';
 import type { Database } from '../../db/schema.js';
 import type { Logger } from '../../logger.js';
 import type { FilesService } from './contract.js';
@@ -10,38 +11,6 @@ import { filesRepo } from './repo.js';
 export interface GarbageDeps {
   db: Kysely<Database>;
   blobs: BlobStore;
-}
-
-/** Queues a blob for deletion inside the transaction that stops referencing it (nothing when null). */
-export async function queueGarbage(tx: Kysely<Database>, blobKey: string | null, at: string): Promise<void> {
-  if (!blobKey) return;
-  await tx
-    .insertInto('blob_garbage')
-    .values({ blob_key: blobKey, queued_at: at })
-    .onConflict((oc) => oc.column('blob_key').doNothing())
-    .execute();
-}
-
-/** Whose files: one bot's, or a whole workspace's. */
-export type FilesScope = { botId: string } | { workspaceId: string };
-
-/**
- * Queues the blobs of every file of a bot or a workspace for deletion, inside the transaction that deletes
- * the bot or the workspace (its files go with it by cascade).
- */
-export async function queueGarbageOf(tx: Kysely<Database>, scope: FilesScope, at: string): Promise<void> {
-  const files = tx.selectFrom('files').select(['blob_key', sql.lit(at).as('queued_at')]);
-  await tx
-    .insertInto('blob_garbage')
-    .columns(['blob_key', 'queued_at'])
-    .expression(
-      ('botId' in scope
-        ? files.where('bot_id', '=', scope.botId)
-        : files.where('workspace_id', '=', scope.workspaceId)
-      ).where('blob_key', 'is not', null),
-    )
-    .onConflict((oc) => oc.column('blob_key').doNothing())
-    .execute();
 }
 
 /** Deletes queued blobs; answers how many went. Safe to run from several processes. */

@@ -1,12 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { BlobTooLargeError } from '../../blob/blob-store.js';
+import { queueGarbage } from '../../db/blob-garbage.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError, errors } from '../../errors/errors.js';
 import { newId } from '../../ids.js';
 import type { FilesService, UploadRequest } from './contract.js';
 import type { FilesEnv } from './deps.js';
-import { collectAfter, queueGarbage } from './garbage.js';
+import { collectAfter } from './garbage.js';
 import { scheduleIndexing } from './indexing.js';
 import { isTextWithoutCharset, withUtf8Charset } from './media-type.js';
 import { storedFile } from './records.js';

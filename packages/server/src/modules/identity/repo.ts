@@ -1,4 +1,5 @@
 import type { Kysely, Selectable, UpdateResult } from 'kysely';
+import { queueGarbageOf } from '../../db/blob-garbage.js';
 import { fixedQuery } from '../../db/fixed-query.js';
 import { afterCursor } from '../../db/keyset.js';
 import { PerHandle } from '../../db/per-handle.js';
@@ -11,7 +12,6 @@ import type {
   WorkspacesTable,
 } from '../../db/schema.js';
 import type { Cursor } from '../../http/pagination.js';
-import { queueGarbageOf } from '../files/garbage.js';
 import { countIn, invitationQueries, memberQueries } from './repo-members.js';
 
 /** Account row. */

@@ -1,4 +1,5 @@
-// Databases of their own on a PostgreSQL server, for the benchmarks and the tests (which re-export these).
+// Databases of their own on a PostgreSQL server, for the tests (test-support/postgres.ts) and the benchmarks: a
+// database URL with another name, and a statement on the server's maintenance database (create or drop one).
 import pg from 'pg';
 
 /** The same server URL with another database name. */
