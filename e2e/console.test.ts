@@ -130,6 +130,8 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     expect(await overflows(page)).toBe(false);
     expect(await axe(page), 'bots, 390 px dark').toEqual([]);
 
+    // At 390 px the top bar's sections, switcher and sign out are behind the Menu button.
+    await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByLabel('Workspace').selectOption({ label: 'Second shop' });
     await expect.poll(() => page.getByText('in Second shop').isVisible()).toBe(true);
     await expect.poll(() => page.getByText(/No bots here yet/).isVisible()).toBe(true);
@@ -137,6 +139,7 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     await expect.poll(() => page.getByText('in Second shop').isVisible()).toBe(true);
     expect(await overflows(page)).toBe(false);
 
+    await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Account' }).click();
     await page.getByRole('button', { name: 'Sign out everywhere' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in to Parley' }).isVisible()).toBe(true);
@@ -196,6 +199,7 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     expect(await invitee.page.getByRole('button', { name: /^(Save|Disable bot|Enable bot)$/ }).count()).toBe(
       0,
     );
+    await invitee.page.getByRole('button', { name: 'Menu' }).click();
     await invitee.page.getByRole('link', { name: 'Team' }).click();
     await expect.poll(() => invitee.page.getByText(/^Only owners and administrators/).isVisible()).toBe(true);
     expect(await invitee.page.getByRole('button', { name: 'Invite', exact: true }).count()).toBe(0);

@@ -38,19 +38,22 @@ export interface Loaded<T> {
 
 /**
  * Data named by `key` (cached and shared by every component asking for the same key; see query.ts), loaded
- * by `load`. `every` (ms) refetches it on that interval while shown: live lists. Start the key with the
+ * by `load`. `every` (ms) refetches it on that interval while shown: live lists; `fresh` reads it again
+ * whenever a component asking for it mounts. Start the key with the
  * workspace id so that switching workspace never shows another's data.
  * @example const bots = useLoad(['bots', workspace.id], () => client.list.bots().collect());
  */
 export function useLoad<T>(
   key: QueryKey,
   load: () => Promise<T>,
-  options: { every?: number; enabled?: boolean } = {},
+  options: { every?: number; enabled?: boolean; fresh?: boolean } = {},
 ): Loaded<T> {
   const query = useQuery<T>({
     queryKey: key,
     queryFn: load,
     enabled: options.enabled ?? true,
+    // Read again each time a page showing it opens (what it counts may have changed on another page).
+    ...(options.fresh ? { staleTime: 0 } : {}),
     ...(options.every ? { refetchInterval: options.every } : {}),
   });
   const { refetch } = query;

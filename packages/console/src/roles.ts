@@ -8,6 +8,17 @@ export function roleName(role: Role): string {
   return role === 'billing' ? 'Billing' : role.charAt(0).toUpperCase() + role.slice(1);
 }
 
+/** What each role may do, in a line (docs/admin-api.md#roles): said beside the role picker. */
+export const ROLE_DESCRIPTIONS: Readonly<Record<Role, string>> = {
+  viewer: 'Reads every bot, file and conversation; changes nothing.',
+  billing: 'Reads the workspace, its usage and members; no bot or file.',
+  developer:
+    'Builds bots: knowledge, Q&A, webchat, keys, integrations; answers conversations; deletes only what they created.',
+  manager: 'As a developer, and reads the audit log.',
+  administrator: 'Everything but deleting the workspace: members, settings, every bot.',
+  owner: 'Everything, including making owners.',
+};
+
 // What the Console offers mirrors the server's permission policy (packages/server/src/access/policy.ts); the
 // server decides anyway, and a 403 is shown in words if the two ever differ.
 

@@ -1,6 +1,6 @@
 import type { Bot } from '@parley/client';
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { takeAnnouncement } from '../arrival.js';
 import { useConsole } from '../context.js';
@@ -30,6 +30,23 @@ export function useRouteBot() {
 }
 
 /**
+ * Keeps the current tab of a tab strip in view: on a phone the strip scrolls sideways, and a tab past its edge
+ * is brought to its middle (the strip alone scrolls, never the page).
+ */
+function useCurrentTabInView() {
+  const strip = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const nav = strip.current;
+    const tab = nav?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!nav || !tab || nav.scrollWidth <= nav.clientWidth) return;
+    const left = tab.offsetLeft - nav.offsetLeft;
+    if (left >= nav.scrollLeft && left + tab.offsetWidth <= nav.scrollLeft + nav.clientWidth) return;
+    nav.scrollLeft = left - (nav.clientWidth - tab.offsetWidth) / 2;
+  });
+  return strip;
+}
+
+/**
  * The frame of every page of one bot: a link back to all bots, the bot's name, its sections as tabs, then
  * `children(bot)` once the bot is loaded (or why it is not).
  */
@@ -39,6 +56,7 @@ export function BotFrame({ children }: { children: (bot: Bot) => ComponentChildr
   const { workspace } = useConsole();
   // Opened right after it was made (CreateByName): say so here.
   const [arrival] = useState(() => takeAnnouncement(path));
+  const strip = useCurrentTabInView();
   const base = `/console/bots/${encodeURIComponent(id)}`;
   const here = (section: string) =>
     section === '' ? path === base : path === base + section || path.startsWith(`${base + section}/`);
@@ -52,7 +70,7 @@ export function BotFrame({ children }: { children: (bot: Bot) => ComponentChildr
           <div class="page-head">
             <h1>{bot.data.name || 'Unnamed bot'}</h1>
           </div>
-          <nav class="tabs" aria-label="Bot sections">
+          <nav class="tabs" aria-label="Bot sections" ref={strip}>
             {BOT_SECTIONS.map((section) => (
               <a
                 key={section.path}

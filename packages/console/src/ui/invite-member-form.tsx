@@ -32,7 +32,14 @@ export function InviteMemberForm({ roles, onInvited }: { roles: readonly Role[];
       <h2>Invite member</h2>
       <form class="inline-form invite-form" onSubmit={form.submit}>
         <Field id="invite-email" label="Email" type="email" required maxLength={320} {...email} />
-        <RoleSelect id="invite-role" label="Role" value={role.value} roles={roles} onRole={role.onValue} />
+        <RoleSelect
+          id="invite-role"
+          label="Role"
+          value={role.value}
+          roles={roles}
+          onRole={role.onValue}
+          describe
+        />
         <button type="submit" class="primary" disabled={pending || email.value.trim() === ''}>
           Invite
         </button>

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { useSignedInTitle } from './page-title.js';
 import { SignOutButton } from './sign-out-button.js';
@@ -38,11 +39,34 @@ const SECTIONS = [
 ];
 
 /**
- * The frame of every signed-in page: a skip link, brand, sections, workspace switcher, sign out; the page below,
- * and the page's title ("Page · Bot · Parley").
+ * The top bar's sections, workspace switcher and sign out behind a Menu button on a phone (styles.css shows them
+ * inline on a wider screen, the button hidden): open while `open`, closed by Escape (the focus back on the
+ * button) and by going to another page.
+ */
+function useMenu(path: string) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => setOpen(false), [path]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
+  return { open, button, toggle: () => setOpen((was) => !was) };
+}
+
+/**
+ * The frame of every signed-in page: a skip link, brand, sections, workspace switcher, sign out (behind a menu
+ * button on a phone); the page below, and the page's title ("Page · Bot · Parley").
  */
 export function Shell({ children }: { children: ComponentChildren }) {
   const { path } = useLocation();
+  const menu = useMenu(path);
   useSignedInTitle();
   return (
     <div class="shell">
@@ -53,20 +77,32 @@ export function Shell({ children }: { children: ComponentChildren }) {
         <a class="brand" href="/console/bots">
           Parley
         </a>
-        <nav aria-label="Sections">
-          {SECTIONS.map((section) => (
-            <a
-              key={section.href}
-              href={section.href}
-              aria-current={section.matches(path) ? 'page' : undefined}
-            >
-              {section.label}
-            </a>
-          ))}
-        </nav>
-        <div class="topbar-end">
-          <WorkspaceSwitcher />
-          <SignOutButton />
+        <button
+          type="button"
+          class="menu-button"
+          ref={menu.button}
+          aria-expanded={menu.open}
+          aria-controls="topbar-menu"
+          onClick={menu.toggle}
+        >
+          Menu
+        </button>
+        <div id="topbar-menu" class={menu.open ? 'topbar-menu open' : 'topbar-menu'}>
+          <nav aria-label="Sections">
+            {SECTIONS.map((section) => (
+              <a
+                key={section.href}
+                href={section.href}
+                aria-current={section.matches(path) ? 'page' : undefined}
+              >
+                {section.label}
+              </a>
+            ))}
+          </nav>
+          <div class="topbar-end">
+            <WorkspaceSwitcher />
+            <SignOutButton />
+          </div>
         </div>
       </header>
       <main class="page" id="main" tabIndex={-1}>

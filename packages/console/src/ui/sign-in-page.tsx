@@ -2,12 +2,14 @@ import type { Account } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { consoleClient, describeError } from '../api.js';
 import { useForm } from '../form.js';
+import { rememberSignedIn, signedInHereBefore } from '../remembered.js';
 import { Field } from './field.js';
 import { Notice } from './notice.js';
 
 /**
  * Sign in with e-mail and password; the server sets the session cookie. `email` fills the e-mail in and
- * `notice` says what just happened (an invitation accepted).
+ * `notice` says what just happened (an invitation accepted). Where the first owner's password is found is said
+ * only to a browser nobody signed in on yet and not reached from an invitation: a new member never needs it.
  */
 export function SignInPage({
   onSignedIn,
@@ -21,12 +23,14 @@ export function SignInPage({
   const [error, setError] = useState<string | undefined>(undefined);
   // Stays true once signed in: the page is about to give way to the Console.
   const [signedIn, setSignedIn] = useState(false);
+  const [firstVisit] = useState(() => !knownEmail && !signedInHereBefore());
   const form = useForm({ email: knownEmail, password: '' }, async ({ email, password }) => {
     setError(undefined);
     try {
       // One attempt: a 429 says when to try again, and the person decides.
       const { account } = await consoleClient().signIn({ email, password }, { retry: { attempts: 1 } });
       setSignedIn(true);
+      rememberSignedIn();
       onSignedIn(account);
     } catch (failure) {
       setError(describeError(failure));
@@ -54,9 +58,12 @@ export function SignInPage({
         <button type="submit" class="primary" disabled={pending}>
           {pending ? 'Signing in…' : 'Sign in'}
         </button>
-        <p class="hint">
-          The first owner's password was printed when Parley first started (and is in bootstrap.json).
-        </p>
+        {firstVisit ? (
+          <p class="hint">
+            Setting Parley up? The first owner's password was printed when Parley first started (and is in
+            bootstrap.json).
+          </p>
+        ) : null}
       </form>
     </main>
   );

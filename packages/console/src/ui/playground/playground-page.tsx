@@ -2,6 +2,7 @@ import type { Bot } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { useLoad, useOwnMember } from '../../hooks.js';
+import { rememberPlaygroundTried } from '../../remembered.js';
 import { mayWriteQa } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { Notice } from '../notice.js';
@@ -58,7 +59,10 @@ function Playground({ bot }: { bot: Bot }) {
       <SearchForm
         knowledgeBases={knowledgeBases.data ?? []}
         busy={results.fetching || reply.fetching}
-        onSearch={setSearch}
+        onSearch={(asked) => {
+          rememberPlaygroundTried(bot.id);
+          setSearch(asked);
+        }}
       />
       {search ? (
         <div class="columns playground-columns">
