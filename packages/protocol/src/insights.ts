@@ -15,6 +15,27 @@ export const InsightsQuery = {
 
 const Count = Type.Integer({ minimum: 0 });
 const Rate = Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()]);
+const Seconds = Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
+  description: "Seconds from the request for a person to a person's first reply; null when none replied",
+});
+
+/** Human handoff over a day or a period. */
+const HandoffFigures = {
+  handoffs: Type.Integer({
+    minimum: 0,
+    description: 'Conversations whose visitor asked for a person (counted on the day of the first request)',
+  }),
+  medianWaitSeconds: Seconds,
+  p90WaitSeconds: Seconds,
+  resolvedByPeople: Type.Integer({
+    minimum: 0,
+    description: 'Conversations started that day in which a person of the workspace replied',
+  }),
+  resolvedByBot: Type.Integer({
+    minimum: 0,
+    description: 'Conversations started that day only the bot answered',
+  }),
+};
 
 /** One UTC day of a bot's activity. */
 export const InsightsDay = Type.Object({
@@ -22,6 +43,10 @@ export const InsightsDay = Type.Object({
   conversations: Count,
   visitorMessages: Count,
   botMessages: Count,
+  humanMessages: Type.Integer({
+    minimum: 0,
+    description: 'Messages of people of the workspace (not the bot)',
+  }),
   answered: Count,
   notFound: Count,
   clarified: Type.Integer({
@@ -31,6 +56,7 @@ export const InsightsDay = Type.Object({
   byEntry: Type.Integer({ minimum: 0, description: 'Replies a Q&A entry gave (answer mode qa)' }),
   positive: Count,
   negative: Count,
+  ...HandoffFigures,
 });
 /** Insights day type. */
 export type InsightsDay = Static<typeof InsightsDay>;
@@ -55,7 +81,13 @@ export const BotInsights = Type.Object({
   from: Timestamp,
   to: Timestamp,
   conversations: Type.Object({ started: Count }),
-  messages: Type.Object({ total: Count, visitor: Count, bot: Count }),
+  messages: Type.Object({ total: Count, visitor: Count, bot: Count, human: Count }),
+  handoff: Type.Object({
+    ...HandoffFigures,
+    rate: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
+      description: 'Conversations that asked for a person / conversations started',
+    }),
+  }),
   replies: Type.Object({
     total: Count,
     answered: Count,

@@ -147,9 +147,11 @@ export function chatActivity(ctx: Pick<ChatContext, 'db' | 'clock'>): Pick<ChatS
       const from = start.toISOString();
       const pattern = notFoundPattern(notFoundText);
       const queries = activityQueries(db);
-      const [messageDays, conversationDays, questions] = await Promise.all([
+      const [messageDays, conversationDays, handoffDays, waits, questions] = await Promise.all([
         queries.activityDays(botId, from, pattern, answerMode),
         queries.conversationDays(botId, from),
+        queries.handoffDays(botId, from),
+        queries.humanWaits(botId, from),
         queries.unansweredQuestions(botId, from, pattern, MAX_UNANSWERED_READ, prefixFor(questionChars)),
       ]);
       const result: ChatActivity = {
@@ -159,6 +161,7 @@ export function chatActivity(ctx: Pick<ChatContext, 'db' | 'clock'>): Pick<ChatS
           date: r.day,
           visitorMessages: count(r.visitor),
           botMessages: count(r.bot),
+          humanMessages: count(r.human),
           replies: count(r.replies),
           notFound: count(r.not_found),
           withAnswerMode: count(r.with_mode),
@@ -166,7 +169,17 @@ export function chatActivity(ctx: Pick<ChatContext, 'db' | 'clock'>): Pick<ChatS
           positive: count(r.positive),
           negative: count(r.negative),
         })),
-        conversations: conversationDays.map((r) => ({ date: r.day, started: count(r.started) })),
+        conversations: conversationDays.map((r) => ({
+          date: r.day,
+          started: count(r.started),
+          byPeople: count(r.by_people),
+        })),
+        handoffs: handoffDays.map((r) => ({ date: r.day, requested: count(r.requested) })),
+        waits: waits.flatMap((w) => {
+          const seconds = (Date.parse(w.replied) - Date.parse(w.requested)) / 1000;
+          // A person who replied before being asked (a take-over, then a later request) waited for no one.
+          return seconds >= 0 ? [{ date: w.requested.slice(0, 10), seconds }] : [];
+        }),
         unanswered: questions.flatMap((q) => {
           const text = questionText(q.payload, questionChars);
           return text === undefined ? [] : [{ text, at: q.at }];

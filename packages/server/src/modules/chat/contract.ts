@@ -136,7 +136,10 @@ export interface ChatActivityDay {
   visitorMessages: number;
   botMessages: number;
   /** Bot messages answering a user's message (reply jobs). */
+  /** The bot's own messages (a person's are not: humanMessages). */
   replies: number;
+  /** Messages of people of the workspace (human handoff). */
+  humanMessages: number;
   /** Replies saying the knowledge base had nothing (the answers module's not-found text). */
   notFound: number;
   /** Replies whose answer mode is the window's `answerMode` (0 without one). */
@@ -152,7 +155,12 @@ export interface ChatActivity {
   from: string;
   to: string;
   days: ChatActivityDay[];
-  conversations: Array<{ date: string; started: number }>;
+  /** Conversations started per day, and how many of them a person replied in (human handoff). */
+  conversations: Array<{ date: string; started: number; byPeople: number }>;
+  /** Conversations whose visitor asked for a person, per day of the (first) request. */
+  handoffs: Array<{ date: string; requested: number }>;
+  /** The wait from the request for a person to a person's first reply, per day of the request. */
+  waits: Array<{ date: string; seconds: number }>;
   /** The user questions a not-found reply answered, newest reply first (text messages only, cut to `questionChars`). */
   unanswered: Array<{ text: string; at: string }>;
 }

@@ -1,6 +1,6 @@
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { NOT_FOUND_ANSWER } from './repo-inbox.js';
+import { HUMAN_ANSWER, NOT_FOUND_ANSWER } from './repo-inbox.js';
 
 /** The answer mode of a reply that asked back with choices (the answers module's `clarify`). */
 export const CLARIFY_ANSWER = 'clarify';
@@ -10,6 +10,8 @@ export interface ActivityDayRow {
   day: string;
   visitor: number | string | null;
   bot: number | string | null;
+  /** Messages of a person of the workspace (human handoff): never the bot's. */
+  human: number | string | null;
   replies: number | string | null;
   not_found: number | string | null;
   /** Replies whose answer mode is the one asked for (e.g. `qa`). */
@@ -62,8 +64,10 @@ export function activityQueries(db: Kysely<Database>) {
               .select([
                 dayOf('created_at').as('day'),
                 'is_bot',
+                // A person's message (human handoff) is stored as not the visitor's, but it is no bot answer.
+                sql<number>`case when is_bot = 1 and answer = ${HUMAN_ANSWER} then 1 else 0 end`.as('human'),
                 sql<number>`case when is_bot = 1 and reply_to is not null then 1 else 0 end`.as('reply'),
-                sql<number>`case when is_bot = 1 and (answer = ${NOT_FOUND_ANSWER} or payload like ${notFound}) then 1 else 0 end`.as(
+                sql<number>`case when is_bot = 1 and (answer = ${NOT_FOUND_ANSWER} or (payload like ${notFound} and coalesce(answer, '') <> ${HUMAN_ANSWER})) then 1 else 0 end`.as(
                   'not_found',
                 ),
                 sql<number>`case when is_bot = 1 and answer = ${answerMode} then 1 else 0 end`.as(
@@ -86,7 +90,8 @@ export function activityQueries(db: Kysely<Database>) {
         .select([
           'm.day',
           sql<number>`sum(case when is_bot = 0 then 1 else 0 end)`.as('visitor'),
-          sql<number>`sum(case when is_bot = 1 then 1 else 0 end)`.as('bot'),
+          sql<number>`sum(case when is_bot = 1 and human = 0 then 1 else 0 end)`.as('bot'),
+          sql<number>`sum(human)`.as('human'),
           sql<number>`sum(reply)`.as('replies'),
           sql<number>`sum(not_found)`.as('not_found'),
           sql<number>`sum(with_mode)`.as('with_mode'),
@@ -104,7 +109,14 @@ export function activityQueries(db: Kysely<Database>) {
     conversationDays: (botId: string, from: string) =>
       db
         .selectFrom('chat_conversations as c')
-        .select([dayOf('c.created_at').as('day'), sql<number | string>`count(*)`.as('started')])
+        .select([
+          dayOf('c.created_at').as('day'),
+          sql<number | string>`count(*)`.as('started'),
+          // Resolved by people: a person of the workspace replied in it (human handoff); by the bot otherwise.
+          sql<number | string>`sum(case when c.first_human_reply_at is not null then 1 else 0 end)`.as(
+            'by_people',
+          ),
+        ])
         .where('c.bot_id', '=', botId)
         .where('c.created_at', '>=', from)
         .where(
@@ -112,6 +124,26 @@ export function activityQueries(db: Kysely<Database>) {
         )
         .groupBy(dayOf('c.created_at'))
         .execute(),
+
+    /** Requests for a person per UTC day of the (first) request: conversations whose visitor asked for one. */
+    handoffDays: (botId: string, from: string) =>
+      db
+        .selectFrom('chat_conversations as c')
+        .select([dayOf('c.handoff_requested_at').as('day'), sql<number | string>`count(*)`.as('requested')])
+        .where('c.bot_id', '=', botId)
+        .where('c.handoff_requested_at', '>=', from)
+        .groupBy(dayOf('c.handoff_requested_at'))
+        .execute(),
+
+    /** When a person was asked for and when one first replied, of each conversation asked since `from` that got one. */
+    humanWaits: (botId: string, from: string) =>
+      db
+        .selectFrom('chat_conversations as c')
+        .select(['c.handoff_requested_at as requested', 'c.first_human_reply_at as replied'])
+        .where('c.bot_id', '=', botId)
+        .where('c.handoff_requested_at', '>=', from)
+        .where('c.first_human_reply_at', 'is not', null)
+        .execute() as Promise<Array<{ requested: string; replied: string }>>,
 
     /** The user messages (at most `limit`, with their time) a not-found reply since `from` answered, newest reply first. */
     /** `payload` is the first `prefixChars` characters of the question's stored payload (JSON, maybe cut). */

@@ -269,6 +269,12 @@ describe('GET /v1/admin/bots/{id}/insights', () => {
         byEntry: 0,
         positive: 1,
         negative: 1,
+        humanMessages: 0,
+        handoffs: 0,
+        medianWaitSeconds: null,
+        p90WaitSeconds: null,
+        resolvedByPeople: 0,
+        resolvedByBot: 2,
       });
       expect(insights.days.slice(0, 6).every((d) => d.visitorMessages === 0 && d.conversations === 0)).toBe(
         true,

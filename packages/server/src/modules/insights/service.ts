@@ -24,28 +24,53 @@ const ENTRY_ANSWER: AnswerMode = 'qa';
 const ratio = (part: number, whole: number) =>
   whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000;
 
+/** The value below which `share` of the sorted `values` lie (nearest rank), rounded to a second; null for none. */
+export function percentile(values: number[], share: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil(share * sorted.length));
+  return Math.round(sorted[rank - 1] as number);
+}
+
+/** The waits for a person (seconds) of each day of the requests. */
+function waitsByDay(activity: ChatActivity): Map<string, number[]> {
+  const byDay = new Map<string, number[]>();
+  for (const w of activity.waits) byDay.set(w.date, [...(byDay.get(w.date) ?? []), w.seconds]);
+  return byDay;
+}
+
 /** Every day of the window (from `from` to `to`, UTC), with zeros on the days nothing happened. */
 function daySeries(activity: ChatActivity, days: number): InsightsDay[] {
   const start = Date.parse(activity.from);
   const byDate = new Map(activity.days.map((d) => [d.date, d]));
-  const started = new Map(activity.conversations.map((c) => [c.date, c.started]));
+  const conversations = new Map(activity.conversations.map((c) => [c.date, c]));
+  const handoffs = new Map(activity.handoffs.map((h) => [h.date, h.requested]));
+  const waits = waitsByDay(activity);
   return Array.from({ length: days }, (_, i) => {
     const date = new Date(start + i * DAY_MS).toISOString().slice(0, 10);
     const d = byDate.get(date);
+    const c = conversations.get(date);
+    const waited = waits.get(date) ?? [];
     const replies = d?.replies ?? 0;
     const notFound = d?.notFound ?? 0;
     const clarified = d?.clarified ?? 0;
     return {
       date,
-      conversations: started.get(date) ?? 0,
+      conversations: c?.started ?? 0,
       visitorMessages: d?.visitorMessages ?? 0,
       botMessages: d?.botMessages ?? 0,
+      humanMessages: d?.humanMessages ?? 0,
       answered: Math.max(0, replies - notFound - clarified),
       notFound,
       clarified,
       byEntry: d?.withAnswerMode ?? 0,
       positive: d?.positive ?? 0,
       negative: d?.negative ?? 0,
+      handoffs: handoffs.get(date) ?? 0,
+      medianWaitSeconds: percentile(waited, 0.5),
+      p90WaitSeconds: percentile(waited, 0.9),
+      resolvedByPeople: c?.byPeople ?? 0,
+      resolvedByBot: (c?.started ?? 0) - (c?.byPeople ?? 0),
     };
   });
 }
@@ -57,6 +82,10 @@ function totals(series: InsightsDay[]) {
     started: sum((d) => d.conversations),
     visitor: sum((d) => d.visitorMessages),
     bot: sum((d) => d.botMessages),
+    human: sum((d) => d.humanMessages),
+    handoffs: sum((d) => d.handoffs),
+    byPeople: sum((d) => d.resolvedByPeople),
+    byBot: sum((d) => d.resolvedByBot),
     answered: sum((d) => d.answered),
     notFound: sum((d) => d.notFound),
     clarified: sum((d) => d.clarified),
@@ -123,7 +152,21 @@ export function insightsService(deps: {
         from: activity.from,
         to: activity.to,
         conversations: { started: t.started },
-        messages: { total: t.visitor + t.bot, visitor: t.visitor, bot: t.bot },
+        messages: { total: t.visitor + t.bot + t.human, visitor: t.visitor, bot: t.bot, human: t.human },
+        handoff: {
+          handoffs: t.handoffs,
+          rate: ratio(Math.min(t.handoffs, t.started), t.started),
+          medianWaitSeconds: percentile(
+            activity.waits.map((w) => w.seconds),
+            0.5,
+          ),
+          p90WaitSeconds: percentile(
+            activity.waits.map((w) => w.seconds),
+            0.9,
+          ),
+          resolvedByPeople: t.byPeople,
+          resolvedByBot: t.byBot,
+        },
         replies: {
           total: replies,
           answered: t.answered,

@@ -1,0 +1,109 @@
+import type { BotInsights } from '@parley/protocol';
+import { describe, expect, it } from 'vitest';
+import { withTestApp } from '../../test-support/admin-calls.js';
+import { chatClient } from '../../test-support/chat.js';
+import { postgresTestUrl, type TestApp } from '../../test-support/harness.js';
+import { NOT_FOUND_TEXT } from '../answers/format.js';
+import { percentile } from './service.js';
+
+const pgUrl = postgresTestUrl();
+const databases = [
+  { db: 'SQLite', databaseUrl: undefined },
+  ...(pgUrl ? [{ db: 'PostgreSQL', databaseUrl: pgUrl }] : []),
+];
+
+/**
+ * On 2026-03-20 (the test clock), four conversations: one the bot answers; three whose visitor asks for a person,
+ * answered by one after 30 s and 120 s (the second person pasting the bot's not-found text), the third never.
+ */
+async function withHandoffs(use: (t: TestApp) => Promise<void>, databaseUrl?: string): Promise<void> {
+  let now = Date.parse('2026-03-20T08:00:00.000Z');
+  await withTestApp(
+    async (t) => {
+      const api = chatClient(t);
+      const chat = t.app.services.chat;
+      const bot = await chat.bot(t.botId);
+      const visitor = await api.user();
+      const botAnswered = await api.conversation(visitor);
+      const question = await api.message(visitor, botAnswered, 'When do you open?');
+      await chat.postAsBot(bot, botAnswered, [{ payload: { type: 'text', text: 'At 9.' } }], {
+        replyTo: question.id,
+      });
+      for (const [hour, waitSeconds, text] of [
+        [9, 30, 'Hello, Ann here.'],
+        [10, 120, NOT_FOUND_TEXT],
+        [11, null, ''],
+      ] as const) {
+        now = Date.parse(`2026-03-20T${String(hour).padStart(2, '0')}:00:00.000Z`);
+        const conv = await api.conversation(visitor);
+        const asked = await api.call('POST', '/messages', {
+          key: visitor.key,
+          body: {
+            conversationId: conv,
+            payload: { type: 'text', text: 'A person please' },
+            metadata: { handoff: 'request' },
+          },
+        });
+        expect(asked.statusCode, asked.body).toBe(201);
+        if (waitSeconds === null) continue;
+        now += waitSeconds * 1000;
+        const said = await t.asOwner('POST', `/v1/admin/bots/${t.botId}/conversations/${conv}/messages`, {
+          payload: { type: 'text', text },
+        });
+        expect(said.statusCode, said.body).toBe(201);
+      }
+      now = Date.parse('2026-03-20T12:00:00.000Z');
+      await use(t);
+    },
+    { clock: () => new Date(now), ...(databaseUrl ? { databaseUrl } : {}) },
+  );
+}
+
+describe.each(databases)('handoff insights on $db', ({ databaseUrl }) => {
+  it('counts requests, the wait to the first human reply, and who resolved, per day; a person is never the bot', async () => {
+    await withHandoffs(async (t) => {
+      const res = await t.asOwner('GET', `/v1/admin/bots/${t.botId}/insights?period=7d`);
+      expect(res.statusCode, res.body).toBe(200);
+      const insights = (res.json() as { insights: BotInsights }).insights;
+      expect(insights.handoff).toEqual({
+        handoffs: 3,
+        rate: 0.75,
+        medianWaitSeconds: 30,
+        p90WaitSeconds: 120,
+        resolvedByPeople: 2,
+        resolvedByBot: 2,
+      });
+      // The people's two messages are theirs: not bot messages, not replies, not "not found" (the second one's
+      // text is the bot's not-found text). The bot's own: its answer and its five notices (3 waits, 2 take-overs).
+      expect(insights.messages).toEqual({ total: 12, visitor: 4, bot: 6, human: 2 });
+      expect(insights.replies).toMatchObject({ total: 1, answered: 1, notFound: 0 });
+      const today = insights.days.at(-1);
+      expect(today).toMatchObject({
+        date: '2026-03-20',
+        conversations: 4,
+        humanMessages: 2,
+        handoffs: 3,
+        medianWaitSeconds: 30,
+        p90WaitSeconds: 120,
+        resolvedByPeople: 2,
+        resolvedByBot: 2,
+      });
+      expect(insights.days.at(-2)).toMatchObject({
+        handoffs: 0,
+        medianWaitSeconds: null,
+        p90WaitSeconds: null,
+        resolvedByPeople: 0,
+        resolvedByBot: 0,
+      });
+    }, databaseUrl);
+  });
+});
+
+describe('percentile', () => {
+  it('is the nearest-rank value, rounded to a second, and null without values', () => {
+    expect(percentile([], 0.5)).toBeNull();
+    expect(percentile([12.4], 0.9)).toBe(12);
+    expect(percentile([300, 10, 20, 40, 30, 50, 60, 70, 80, 90], 0.5)).toBe(50);
+    expect(percentile([300, 10, 20, 40, 30, 50, 60, 70, 80, 90], 0.9)).toBe(90);
+  });
+});
