@@ -32,11 +32,14 @@ import type {
   ConversationHandoffResponse,
   CreateAgentMessageInput,
   CreateAgentMessageResponse,
+  CreateConversationNoteInput,
+  CreateConversationNoteResponse,
   GetBotConversationResponse,
   ListBotConversationMessagesInput,
   ListBotConversationMessagesPage,
   ListBotConversationsInput,
   ListBotConversationsPage,
+  ListConversationNotesResponse,
 } from './inbox-types.js';
 import type {
   BotQaEntry,
@@ -116,6 +119,10 @@ export type BotsApi = {
    * over unless already assigned to them; 409 when another person has it).
    */
   createAgentMessage: Sends<CreateAgentMessageInput, CreateAgentMessageResponse>;
+  /** A conversation's internal notes, oldest first: for the workspace's people, never shown to the visitor. */
+  listConversationNotes: Sends<BotConversationInput, ListConversationNotesResponse>;
+  /** Writes an internal note beside a conversation, under your name (roles that answer conversations). */
+  createConversationNote: Sends<CreateConversationNoteInput, CreateConversationNoteResponse>;
   /**
    * What a bot's conversations say over the last 7, 30 or 90 days (`GET /v1/admin/bots/{id}/insights`):
    * conversations, messages, answered vs not-found replies, feedback, a per-day series and the top
@@ -145,8 +152,16 @@ export type BotsApi = {
   deleteQaEntry: Sends<QaEntryInput, EmptyResponse>;
 };
 
-/** The operations `BotsApi` sends as its methods; `listenBotConversations` (a live stream) is `Client`'s own. */
-const { listenBotConversations: _listen, ...SENT } = BOT_OPERATIONS;
+/**
+ * The operations `BotsApi` sends as its methods; `listenBotConversations` (a live stream) and the conversation
+ * exports (streamed JSON or CSV) are `Client`'s own.
+ */
+const {
+  listenBotConversations: _listen,
+  exportBotConversations: _export,
+  exportBotConversation: _exportOne,
+  ...SENT
+} = BOT_OPERATIONS;
 
 /** Sends each method of `BotsApi` as its entry of `BOT_OPERATIONS`. */
 export const BotsApi = apiClass(SENT).implementing<BotsApi>({

@@ -3,6 +3,9 @@ import type {
   AgentMessageResponse,
   BotConversationCountsResponse,
   BotConversationResponse,
+  ConversationNoteResponse,
+  ConversationNotesResponse,
+  CreateConversationNoteBody,
   HandoffBody,
   HandoffResponse,
   HandoffState,
@@ -66,3 +69,10 @@ export type BotConversationsSignal = (
   | { type: 'resync'; data: Record<string, never> }
   | { type: 'ping'; data: Record<string, never> }
 ) & { eventId: string | undefined };
+
+/** Input of createConversationNote: the conversation and the note's text. */
+export type CreateConversationNoteInput = BotConversationInput & CreateConversationNoteBody;
+/** Answer of listConversationNotes: the conversation's internal notes, oldest first. */
+export type ListConversationNotesResponse = ConversationNotesResponse;
+/** Answer of createConversationNote. */
+export type CreateConversationNoteResponse = ConversationNoteResponse;

@@ -178,3 +178,36 @@ export const ListBotConversationMessagesResponse = Type.Object({
 });
 /** listBotConversationMessages answer type. */
 export type ListBotConversationMessagesResponse = Static<typeof ListBotConversationMessagesResponse>;
+
+/** An internal note of the inbox desk beside a conversation: read by the workspace, never by the visitor. */
+export const ConversationNote = Type.Object(
+  {
+    id: Type.String(),
+    conversationId: Type.String(),
+    /** Who wrote it: their account and their name then. */
+    author: Type.Object({ accountId: Type.String(), name: Type.String() }),
+    text: Type.String(),
+    createdAt: Timestamp,
+  },
+  { $id: 'ConversationNote' },
+);
+/** Conversation note type. */
+export type ConversationNote = Static<typeof ConversationNote>;
+
+/** Body of `POST /v1/admin/bots/{id}/conversations/{conversationId}/notes`. */
+export const CreateConversationNoteBody = Type.Object(
+  { text: Type.String({ minLength: 1, maxLength: 4000, description: 'The note, as plain text' }) },
+  { additionalProperties: false },
+);
+/** Create conversation note body type. */
+export type CreateConversationNoteBody = Static<typeof CreateConversationNoteBody>;
+
+/** `{notes}` of a conversation, oldest first (the 500 latest). */
+export const ConversationNotesResponse = Type.Object({ notes: Type.Array(ConversationNote) });
+/** listConversationNotes answer type. */
+export type ConversationNotesResponse = Static<typeof ConversationNotesResponse>;
+
+/** `{note}` envelope of createConversationNote. */
+export const ConversationNoteResponse = Type.Object({ note: ConversationNote });
+/** createConversationNote answer type. */
+export type ConversationNoteResponse = Static<typeof ConversationNoteResponse>;

@@ -61,7 +61,8 @@ export type IdPrefix =
   | 'evt'
   | 'whevt'
   | 'sess'
-  | 'qa';
+  | 'qa'
+  | 'note';
 
 /** A new prefixed, time-sortable id such as `wkspace_01K86…`. */
 export function newId(prefix: IdPrefix): string {

@@ -25,6 +25,8 @@ export const BOT_OPERATIONS = /* @__PURE__ */ operations('admin', {
   getConversationHandoff: 'GET /v1/admin/bots/{id}/conversations/{conversationId}/handoff',
   changeConversationHandoff: 'POST /v1/admin/bots/{id}/conversations/{conversationId}/handoff',
   createAgentMessage: 'POST /v1/admin/bots/{id}/conversations/{conversationId}/messages',
+  listConversationNotes: 'GET /v1/admin/bots/{id}/conversations/{conversationId}/notes',
+  createConversationNote: 'POST /v1/admin/bots/{id}/conversations/{conversationId}/notes',
   getBotInsights: 'GET /v1/admin/bots/{id}/insights',
   previewBotAnswer: 'POST /v1/admin/bots/{id}/answer-preview',
   listQaEntries: 'GET /v1/admin/bots/{id}/qa',

@@ -415,6 +415,18 @@ export interface ChatConversationsTable {
   visitor_email: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** An internal note of the inbox desk beside a conversation (never shown to its visitor). */
+export interface ConversationNotesTable {
+  id: string;
+  bot_id: string;
+  conversation_id: string;
+  /** The account of the person who wrote it, and their name then. */
+  author_id: string;
+  author_name: string;
+  text: string;
+  created_at: string;
+}
+
 export interface ChatParticipantsTable {
   bot_id: string;
   conversation_id: string;
@@ -497,6 +509,7 @@ export interface Database {
   chat_secrets: ChatSecretsTable;
   chat_users: ChatUsersTable;
   chat_conversations: ChatConversationsTable;
+  conversation_notes: ConversationNotesTable;
   chat_participants: ChatParticipantsTable;
   chat_messages: ChatMessagesTable;
   chat_events: ChatEventsTable;

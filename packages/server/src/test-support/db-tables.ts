@@ -15,6 +15,7 @@ export const APP_TABLES = [
   'chat_secrets',
   'chat_signals',
   'chat_users',
+  'conversation_notes',
   'embedding_model',
   'file_tags',
   'file_upload_parts',

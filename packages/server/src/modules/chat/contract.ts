@@ -10,7 +10,9 @@ import type {
   ChatUserFields,
   ChatWebhookEvent,
   ConversationHandoff,
+  ConversationNote,
   CreateChatFileBody,
+  CreateConversationNoteBody,
   CreateEventBody,
   CreateMessageBody,
   HandoffBody,
@@ -274,6 +276,15 @@ export interface ChatService {
 
   /** The bot's conversations for its owners (Admin API), most recent activity first, optionally filtered. */
   listInbox(actor: Actor, botId: string, query: ListBotConversationsQuery): Promise<Page<InboxConversation>>;
+  /** A conversation's internal notes (`conversation.read`), oldest first: never shown to its visitor. */
+  listNotes(actor: Actor, botId: string, conversationId: string): Promise<ConversationNote[]>;
+  /** Writes an internal note beside a conversation (`conversation.handoff`), under the caller's name. */
+  createNote(
+    actor: Actor,
+    botId: string,
+    conversationId: string,
+    body: CreateConversationNoteBody,
+  ): Promise<ConversationNote>;
   /** How many conversations each tab of the desk holds: waiting, assigned to the caller, all, resolved. */
   inboxCounts(actor: Actor, botId: string): Promise<InboxCounts>;
   /** One conversation of the bot for its owners: 404 when the bot or the conversation is unknown. */

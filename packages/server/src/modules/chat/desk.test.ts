@@ -125,6 +125,86 @@ describe.each(databases)('the inbox desk on $db', ({ databaseUrl }) => {
     expect((await api.list('state=pending&search=parcelbox')).map((c) => c.id)).toEqual([parcel]);
   });
 
+  it("keeps internal notes beside a conversation that the visitor's API never returns", async () => {
+    const api = deskApi(t);
+    const chat = chatClient(t);
+    const visitor = await chat.user({ name: 'Nora' });
+    const conv = await chat.conversation(visitor);
+    await chat.message(visitor, conv, 'my order never came');
+    const notesUrl = `${api.base}/${conv}/notes`;
+    const secret = 'Refund approved by finance; do not tell her about the coupon';
+    const written = await t.asOwner('POST', notesUrl, { text: secret });
+    expect(written.statusCode, written.body).toBe(201);
+    expect(written.json()).toMatchObject({
+      note: {
+        conversationId: conv,
+        text: secret,
+        author: { accountId: t.owner.accountId, name: expect.any(String) },
+      },
+    });
+    const dev = await t.addMember('developer', 'noting-dev@example.com');
+    const second = await t.call({
+      method: 'POST',
+      url: notesUrl,
+      token: dev.token,
+      workspaceId: t.workspaceId,
+      body: { text: 'Called her back' },
+    });
+    expect(second.statusCode, second.body).toBe(201);
+    const listed = await api.get(notesUrl);
+    expect(listed.statusCode).toBe(200);
+    const notes = (listed.json() as { notes: Array<{ text: string; author: { name: string } }> }).notes;
+    expect(notes.map((n) => [n.text, n.author.name])).toEqual([
+      [secret, expect.any(String)],
+      ['Called her back', 'noting-dev'],
+    ]);
+
+    // Everything the visitor's side can read of the conversation holds no note.
+    for (const path of [`/conversations/${conv}/messages`, `/conversations/${conv}`, '/conversations']) {
+      const res = await chat.call('GET', path, { key: visitor.key });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body).not.toContain('Refund approved');
+      expect(res.body).not.toContain('Called her back');
+    }
+    // Nor does the transcript or the inbox of the Admin API: notes are apart.
+    expect((await api.get(`${api.base}/${conv}/messages`)).body).not.toContain('Refund approved');
+
+    // A viewer reads the notes but writes none; bad bodies and unknown conversations are refused.
+    const viewer = await t.addMember('viewer');
+    expect((await api.get(notesUrl, viewer.token)).statusCode).toBe(200);
+    const asViewer = await t.call({
+      method: 'POST',
+      url: notesUrl,
+      token: viewer.token,
+      workspaceId: t.workspaceId,
+      body: { text: 'x' },
+    });
+    expectError(asViewer, 403, 'Forbidden');
+    expectError(await t.asOwner('POST', notesUrl, { text: '' }), 400, 'InvalidPayload');
+    expectError(await t.asOwner('POST', notesUrl, { text: 'x', visible: true }), 400, 'InvalidPayload');
+    expectError(await api.get(`${api.base}/conv_nope/notes`), 404, 'ResourceNotFound');
+    expectError(
+      await t.asOwner('POST', `${api.base}/conv_nope/notes`, { text: 'x' }),
+      404,
+      'ResourceNotFound',
+    );
+    const other = await t.otherTenant();
+    expectError(
+      await api.get(`/v1/admin/bots/${other.botId}/conversations/${conv}/notes`),
+      404,
+      'ResourceNotFound',
+    );
+
+    // The notes go with their conversation.
+    expect((await chat.call('DELETE', `/conversations/${conv}`, { key: visitor.key })).statusCode).toBe(200);
+    const left = await t.db.kysely
+      .selectFrom('conversation_notes')
+      .select('id')
+      .where('conversation_id', '=', conv)
+      .execute();
+    expect(left).toEqual([]);
+  });
+
   it('answers 400 to a bad filter, 403 to a bot key, 404 to another workspace, and lets a viewer read', async () => {
     const api = deskApi(t);
     expectError(await api.get(`${api.base}?state=waiting`), 400, 'InvalidQuery');

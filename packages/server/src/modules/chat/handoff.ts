@@ -74,12 +74,13 @@ export function toHandoff(row: HandoffRow): ConversationHandoff {
 }
 
 /** The person a conversation goes to: their account and the name the visitor sees. */
-interface Agent {
+export interface Agent {
   accountId: string;
   name: string;
 }
 
-const agentOf = (m: Member): Agent => ({
+/** The person a member is when they answer a conversation or write a note: their account and their name. */
+export const agentOf = (m: Member): Agent => ({
   accountId: m.userId ?? m.id,
   name: m.displayName?.trim() || (m.email.split('@')[0] ?? m.email),
 });

@@ -236,7 +236,14 @@ function conversationQueries(db: Kysely<Database>, keyed: KeyedRows) {
     },
     deleteConversation: async (botId: string, id: string) => {
       // Stored signals carry message contents: they go with the conversation.
-      for (const table of ['chat_messages', 'chat_events', 'chat_participants', 'chat_signals'] as const) {
+      // So do the desk's notes on it.
+      for (const table of [
+        'chat_messages',
+        'chat_events',
+        'chat_participants',
+        'chat_signals',
+        'conversation_notes',
+      ] as const) {
         await db.deleteFrom(table).where('bot_id', '=', botId).where('conversation_id', '=', id).execute();
       }
       await db.deleteFrom('chat_conversations').where('bot_id', '=', botId).where('id', '=', id).execute();

@@ -17,6 +17,7 @@ import { fileRoutes } from './routes/files.js';
 import { inboxRoutes } from './routes/inbox.js';
 import { listenRoute } from './routes/listen.js';
 import { conversationMessagesRoute, messageRoutes } from './routes/messages.js';
+import { noteRoutes } from './routes/notes.js';
 import { participantRoutes } from './routes/participants.js';
 import { userRoutes } from './routes/users.js';
 import type { StreamRegistry } from './stream.js';
@@ -84,5 +85,6 @@ export function chatAdminRoutes(
     async (req) => ({ chat: await chat.rotateSecrets(req.actor, req.params.id) }),
   );
   inboxRoutes(app, { chat });
+  noteRoutes(app, { chat });
   deskLiveRoute(app, { ...deps, streams: deps.desk });
 }

@@ -10,6 +10,7 @@ import { chatHandoff } from './handoff.js';
 import { chatHandoffTimeout } from './handoff-timeout.js';
 import { chatInbox } from './inbox.js';
 import { chatMessages } from './messages.js';
+import { chatNotes } from './notes.js';
 import { chatParticipants } from './participants.js';
 import { chatReplies } from './replies.js';
 import { chatSecrets } from './secrets.js';
@@ -47,6 +48,7 @@ export function chatService(deps: ChatServiceDeps): ChatService {
     chatReplies,
     chatActivity,
     chatInbox,
+    chatNotes,
     chatHandoff,
     chatHandoffTimeout,
   );

@@ -18,7 +18,7 @@ import { IdParam, pageBody } from '../../../http/route-helpers.js';
 import type { ChatService } from '../contract.js';
 
 /** Path parameters of one conversation of a bot. */
-const ConversationParams = Type.Object({
+export const ConversationParams = Type.Object({
   id: IdParam.properties.id,
   conversationId: Type.String({ minLength: 1, maxLength: 200 }),
 });

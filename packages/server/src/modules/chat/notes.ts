@@ -1,0 +1,77 @@
+import type { ConversationNote } from '@parley/protocol';
+import type { Selectable } from 'kysely';
+import { authorize } from '../../access/policy.js';
+import type { Actor } from '../../access/principal.js';
+import type { ConversationNotesTable } from '../../db/schema.js';
+import { errors } from '../../errors/errors.js';
+import { newId } from '../../ids.js';
+import type { ChatContext } from './context.js';
+import type { ChatService } from './contract.js';
+import { agentOf } from './handoff.js';
+import { chatRepo } from './repo.js';
+
+/** The most notes a conversation lists (the latest ones, oldest first). */
+const MAX_NOTES = 500;
+
+/** A note row on the wire. */
+function toNote(row: Selectable<ConversationNotesTable>): ConversationNote {
+  return {
+    id: row.id,
+    conversationId: row.conversation_id,
+    author: { accountId: row.author_id, name: row.author_name },
+    text: row.text,
+    createdAt: row.created_at,
+  };
+}
+
+/**
+ * The inbox desk's internal notes (Admin API): what the workspace's people write beside a conversation for
+ * each other. Read with `conversation.read`, written with `conversation.handoff`; kept in their own table,
+ * which no Chat API route reads, so a visitor never sees them (nor a webhook, nor the webchat).
+ */
+export function chatNotes(
+  ctx: Pick<ChatContext, 'db' | 'bots' | 'now' | 'members'>,
+): Pick<ChatService, 'listNotes' | 'createNote'> {
+  const { db } = ctx;
+
+  /** 404 unless the bot is the actor's workspace's and the conversation is the bot's. */
+  async function check(actor: Actor, botId: string, conversationId: string): Promise<void> {
+    if (!(await ctx.bots.exists(actor.workspaceId, botId))) throw errors.notFound('Bot', botId);
+    if (!(await chatRepo(db).conversation(botId, conversationId)))
+      throw errors.notFound('Conversation', conversationId);
+  }
+
+  return {
+    async listNotes(actor, botId, conversationId) {
+      authorize(actor, 'conversation.read');
+      await check(actor, botId, conversationId);
+      const rows = await db
+        .selectFrom('conversation_notes')
+        .selectAll()
+        .where('bot_id', '=', botId)
+        .where('conversation_id', '=', conversationId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(MAX_NOTES)
+        .execute();
+      return rows.reverse().map(toNote);
+    },
+
+    async createNote(actor, botId, conversationId, body) {
+      authorize(actor, 'conversation.handoff');
+      await check(actor, botId, conversationId);
+      const author = agentOf(await ctx.members.getMe(actor));
+      const row = {
+        id: newId('note'),
+        bot_id: botId,
+        conversation_id: conversationId,
+        author_id: author.accountId,
+        author_name: author.name,
+        text: body.text,
+        created_at: ctx.now(),
+      };
+      await db.insertInto('conversation_notes').values(row).execute();
+      return toNote(row);
+    },
+  };
+}
