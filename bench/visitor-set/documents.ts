@@ -46,7 +46,7 @@ export interface VisitorDocument {
 }
 
 /** The folder holding the knowledge bases' sources, from this module or its compiled copy in bench/dist. */
-function sourceRoot(): string {
+export function sourceRoot(): string {
   for (const up of ['./', '../../visitor-set/']) {
     const dir = fileURLToPath(new URL(up, import.meta.url));
     if (existsSync(`${dir}shop`)) return dir;

@@ -2,7 +2,7 @@
 // class and their split. Splits alternate within each knowledge base, answerable and unanswerable questions
 // apart (the first of each goes to `tune`), so both halves hold every knowledge base and both kinds alike.
 import { type KnowledgeBaseName, type VisitorDocument, visitorDocuments } from './documents.js';
-import { type ExpectedAnswer, WRITTEN_QUESTIONS } from './questions.js';
+import { type ExpectedAnswer, writtenQuestions } from './questions.js';
 import { answerSentences, sharedWords, type Wording } from './wording.js';
 
 /** A half of the set: `tune` to choose knobs on, `held-out` only to measure. */
@@ -35,7 +35,7 @@ export function visitorSet(): VisitorSet {
   const documents = visitorDocuments();
   const docOf = new Map(documents.map((d) => [`${d.kb}/${d.key}`, d]));
   const seen = new Map<string, number>();
-  const questions = WRITTEN_QUESTIONS.map((q): VisitorQuestion => {
+  const questions = writtenQuestions().map((q): VisitorQuestion => {
     const n = (seen.get(q.kb) ?? 0) + 1;
     seen.set(q.kb, n);
     const kind = `${q.kb}/${q.answer ? 'a' : 'u'}`;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BotReply, ReplyChoice } from '../lib/chat-ask.js';
 import { documentBytes, KNOWLEDGE_BASES } from './documents.js';
+import { questionsOf } from './questions.js';
 import { reportRows, scoreQuestion } from './score.js';
 import { type VisitorQuestion, visitorSet } from './set.js';
 import { flat, sharedWords } from './wording.js';
@@ -86,6 +87,32 @@ describe('the visitor set (issue 33) holds its own invariants', () => {
         for (const fact of q.answer?.facts ?? [])
           expect(flat(text), `${doc.key}: ${fact}`).toContain(flat(fact));
     }
+  });
+});
+
+describe('reading questions.json', () => {
+  it('takes a question with text alone as unanswerable and one with source, topic and facts as answerable', () => {
+    const questions = questionsOf({
+      shop: [
+        { text: 'do you ship to mars' },
+        { text: 'refund time', source: 'r.md', topic: 'Refunds', facts: ['5 days'] },
+      ],
+    });
+    expect(questions).toEqual([
+      { kb: 'shop', text: 'do you ship to mars', answer: null },
+      { kb: 'shop', text: 'refund time', answer: { source: 'r.md', topic: 'Refunds', facts: ['5 days'] } },
+    ]);
+  });
+
+  it.each([
+    [{ text: '' }, 'a shop question without text'],
+    [
+      { text: 'refund time', source: 'r.md' },
+      '"refund time" needs a source, a topic and facts, or none of them',
+    ],
+    [{ text: 'refund time', source: 'r.md', topic: 'Refunds', facts: [] }, '"refund time" needs a source'],
+  ])('refuses %o', (record, message) => {
+    expect(() => questionsOf({ shop: [record] })).toThrow(message);
   });
 });
 
