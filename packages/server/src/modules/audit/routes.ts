@@ -5,7 +5,7 @@ import Type from 'typebox';
 import { errors } from '../../errors/errors.js';
 import { ADMIN_SECURITY, operations } from '../../http/operation.js';
 import { IdParam, pageBody, pageOf } from '../../http/route-helpers.js';
-import type { AuditService } from './service.js';
+import { AUDIT_ACTIONS, type AuditService } from './service.js';
 
 /** The workspace audit trail. */
 export function auditRoutes(app: FastifyInstance, deps: { audit: AuditService }) {
@@ -22,7 +22,7 @@ export function auditRoutes(app: FastifyInstance, deps: { audit: AuditService })
           Type.String({
             minLength: 1,
             maxLength: 100,
-            description: 'Only records of this action (CREATE_BOT…)',
+            description: `Only records of this action: ${AUDIT_ACTIONS.join(', ')}`,
           }),
         ),
         userId: Type.Optional(

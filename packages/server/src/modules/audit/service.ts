@@ -1,5 +1,6 @@
 import type { AuditRecord } from '@parley/protocol';
 import type { Kysely } from 'kysely';
+import type { FileActor } from '../../access/file-policy.js';
 import { authorize } from '../../access/policy.js';
 import type { Actor } from '../../access/principal.js';
 import type { Database } from '../../db/schema.js';
@@ -8,30 +9,41 @@ import { type PageRequest, readPage } from '../../http/route-helpers.js';
 import { newId } from '../../ids.js';
 import { type AuditRow, auditRepo } from './repo.js';
 
-/** Audit actions recorded for Admin API mutations. */
-export type AuditAction =
-  | 'CREATE_WORKSPACE'
-  | 'UPDATE_WORKSPACE'
-  | 'ADD_WORKSPACE_MEMBER'
-  | 'UPDATE_WORKSPACE_MEMBER'
-  | 'REMOVE_WORKSPACE_MEMBER'
-  | 'ACCEPT_WORKSPACE_INVITATION'
-  | 'CREATE_BOT'
-  | 'UPDATE_BOT'
-  | 'DELETE_BOT'
-  | 'UPDATE_BOT_WEBCHAT'
-  | 'CREATE_BOT_ACCESS_KEY'
-  | 'REVOKE_BOT_ACCESS_KEY'
-  | 'CREATE_INTEGRATION'
-  | 'DELETE_INTEGRATION'
-  | 'INSTALL_INTEGRATION'
-  | 'UNINSTALL_INTEGRATION'
-  | 'CREATE_INTEGRATION_KEY'
-  | 'REVOKE_INTEGRATION_KEY'
-  | 'CREATE_QA_ENTRY'
-  | 'UPDATE_QA_ENTRY'
-  | 'DELETE_QA_ENTRY'
-  | 'UPDATE_CONVERSATION_HANDOFF';
+/** Every action the audit trail records (the Admin API's `action` filter takes one of them). */
+export const AUDIT_ACTIONS = [
+  'CREATE_WORKSPACE',
+  'UPDATE_WORKSPACE',
+  'ADD_WORKSPACE_MEMBER',
+  'UPDATE_WORKSPACE_MEMBER',
+  'REMOVE_WORKSPACE_MEMBER',
+  'ACCEPT_WORKSPACE_INVITATION',
+  'RENEW_WORKSPACE_INVITATION',
+  'CREATE_BOT',
+  'UPDATE_BOT',
+  'DELETE_BOT',
+  'UPDATE_BOT_WEBCHAT',
+  'CREATE_BOT_ACCESS_KEY',
+  'REVOKE_BOT_ACCESS_KEY',
+  'CREATE_INTEGRATION',
+  'DELETE_INTEGRATION',
+  'INSTALL_INTEGRATION',
+  'UNINSTALL_INTEGRATION',
+  'CREATE_INTEGRATION_KEY',
+  'REVOKE_INTEGRATION_KEY',
+  'CREATE_QA_ENTRY',
+  'UPDATE_QA_ENTRY',
+  'DELETE_QA_ENTRY',
+  'UPDATE_CONVERSATION_HANDOFF',
+  'CREATE_KNOWLEDGE_BASE',
+  'UPDATE_KNOWLEDGE_BASE',
+  'DELETE_KNOWLEDGE_BASE',
+  'UPLOAD_FILE',
+  'UPDATE_FILE',
+  'DELETE_FILE',
+] as const;
+
+/** Audit actions recorded for Admin API mutations, and for members' changes to knowledge bases and files. */
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Who did it: an account (with e-mail) or nobody in particular (the system). */
 export interface AuditWho {
@@ -110,4 +122,34 @@ export function auditService(db: Kysely<Database>, clock: () => Date): AuditServ
 /** The audit identity of an actor. */
 export function auditWho(actor: Actor): AuditWho {
   return actor.kind === 'member' ? { accountId: actor.accountId, email: actor.email } : { accountId: null };
+}
+
+/** Where a change through the Files API was made: by whom, in which workspace, on which bot. */
+interface FilesApiChange {
+  actor: FileActor;
+  workspaceId: string;
+  botId: string;
+}
+
+/**
+ * Records a member's change made through the Files API (a file, a knowledge base: what people do in the
+ * Console or with a personal access token), in `tx` with the change, its value carrying the bot's id. A bot
+ * key's, a visitor's or a website sync's changes are the bot's own traffic: not recorded.
+ */
+export async function recordMemberChange(
+  audit: AuditService | undefined,
+  tx: Kysely<Database>,
+  ctx: FilesApiChange,
+  entry: { action: AuditAction; resourceId: string; resourceName: string; value?: Record<string, unknown> },
+): Promise<void> {
+  if (!audit || ctx.actor.kind !== 'member') return;
+  await audit.record(
+    tx,
+    ctx.workspaceId,
+    { accountId: ctx.actor.accountId },
+    {
+      ...entry,
+      value: { botId: ctx.botId, ...entry.value },
+    },
+  );
 }

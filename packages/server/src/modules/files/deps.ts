@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.js';
 import type { AuthResolver } from '../../http/context.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { type Logger, silentLogger } from '../../logger.js';
+import type { AuditService } from '../audit/service.js';
 import type { BotsService } from '../bots/service.js';
 import type { FilesSettings } from './contract.js';
 
@@ -21,6 +22,8 @@ export interface FilesServiceDeps {
   jobs?: JobQueue | undefined;
   /** Where failures handled without an answer are logged (default: nowhere). */
   logger?: Logger | undefined;
+  /** The audit trail, where members' uploads, changes and deletions of files are recorded. */
+  audit?: AuditService | undefined;
 }
 
 /** What the use cases of the files module are built from: the dependencies, a logger, the time now. */

@@ -1,4 +1,5 @@
 import type { UpdateFileBody } from '@parley/protocol';
+import { recordMemberChange } from '../audit/service.js';
 import { loadFile } from './access.js';
 import type { FilesService } from './contract.js';
 import type { FilesEnv } from './deps.js';
@@ -30,6 +31,12 @@ export function updateValues(row: FileRow, body: UpdateFileBody, now: Date): Par
   return values;
 }
 
+/** What an update changed, for its audit record: the tags as sent (null removes one), the other fields' names. */
+function changedFields(body: UpdateFileBody): Record<string, unknown> {
+  const fields = (['metadata', 'accessPolicies', 'expiresAt'] as const).filter((f) => body[f] !== undefined);
+  return { ...(body.tags ? { tags: body.tags } : {}), ...(fields.length ? { fields } : {}) };
+}
+
 /** Changes to a file record: its fields, tags and expiry (update), or its removal with its blob (delete). */
 export function filesEdit(env: FilesEnv): Pick<FilesService, 'update' | 'delete'> {
   const { db } = env;
@@ -40,12 +47,23 @@ export function filesEdit(env: FilesEnv): Pick<FilesService, 'update' | 'delete'
       await db.transaction().execute(async (tx) => {
         await filesRepo(tx).update(row.id, values);
         if (body.tags) await filesRepo(tx).setTags(row.id, body.tags);
+        await recordMemberChange(env.audit, tx, ctx, {
+          action: 'UPDATE_FILE',
+          resourceId: row.id,
+          resourceName: row.key,
+          value: changedFields(body),
+        });
       });
       return storedFile(env, row.id, ctx.actor);
     },
     async delete(ctx, idOrKey) {
       const row = await loadFile(db, ctx, idOrKey, 'delete');
       await removeFile(db, row.id, env.now());
+      await recordMemberChange(env.audit, db, ctx, {
+        action: 'DELETE_FILE',
+        resourceId: row.id,
+        resourceName: row.key,
+      });
       await collectAfter(env, ctx.log ?? env.logger, { fileId: row.id });
     },
   };

@@ -7,6 +7,7 @@ import type { Database } from '../../db/schema.js';
 import { ApiError, errors } from '../../errors/errors.js';
 import { newId } from '../../ids.js';
 import { ChunkOptionsError, indexingOptionsFrom } from '../../search/ingest/chunk.js';
+import { recordMemberChange } from '../audit/service.js';
 import { authorizeFile, denied, ownerOf } from './access.js';
 import type { FilesContext, FilesService } from './contract.js';
 import type { FilesEnv } from './deps.js';
@@ -165,11 +166,23 @@ export function filesUpsert(env: FilesEnv): Pick<FilesService, 'upsert'> {
         };
         await repo.update(existing.id, next);
         await repo.replaceTags(existing.id, tags);
+        await recordMemberChange(env.audit, tx, ctx, {
+          action: 'UPLOAD_FILE',
+          resourceId: existing.id,
+          resourceName: existing.key,
+          value: { size: body.size, replaced: true },
+        });
         return { ...existing, ...next };
       }
       const owner = options.owner ?? ownerOf(ctx.actor);
       const row = newRow(ctx, body.key, values, owner, at, uploadExpiresAt, chatUserId ?? null);
       await repo.insert(row, tags);
+      await recordMemberChange(env.audit, tx, ctx, {
+        action: 'UPLOAD_FILE',
+        resourceId: row.id,
+        resourceName: row.key,
+        value: { size: body.size },
+      });
       return row;
     });
 

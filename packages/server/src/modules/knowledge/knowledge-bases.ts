@@ -7,6 +7,7 @@ import type { Database, KnowledgeBasesTable } from '../../db/schema.js';
 import { errors } from '../../errors/errors.js';
 import { decodeCursor, type Page, toPage } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
+import { type AuditService, recordMemberChange } from '../audit/service.js';
 import type { FilesContext, FilesService } from '../files/service.js';
 
 type KbRow = Selectable<KnowledgeBasesTable>;
@@ -49,6 +50,8 @@ export interface KnowledgeBaseDeps {
   db: Kysely<Database>;
   files: Pick<FilesService, 'readable' | 'ensureIndexed' | 'indexingStates'>;
   clock: () => Date;
+  /** The audit trail: each knowledge base created, renamed or deleted is recorded with the change. */
+  audit?: AuditService | undefined;
 }
 
 export function canRead(ctx: FilesContext): void {
@@ -158,7 +161,16 @@ function knowledgeBaseRecords(
         created_at: at,
         updated_at: at,
       };
-      await uniqueName(body.name, () => db.insertInto('knowledge_bases').values(row).execute());
+      await uniqueName(body.name, () =>
+        db.transaction().execute(async (tx) => {
+          await tx.insertInto('knowledge_bases').values(row).execute();
+          await recordMemberChange(deps.audit, tx, ctx, {
+            action: 'CREATE_KNOWLEDGE_BASE',
+            resourceId: row.id,
+            resourceName: row.name,
+          });
+        }),
+      );
       return toKb(db, row);
     },
     async get(ctx, id) {
@@ -167,21 +179,40 @@ function knowledgeBaseRecords(
     },
     async update(ctx, id, body) {
       canWrite(ctx);
-      await loadKb(db, ctx, id);
+      const before = await loadKb(db, ctx, id);
       const values = {
         name: body.name,
         ...(body.tags ? { tags: JSON.stringify(body.tags) } : {}),
         updated_at: now(),
       };
+      const change = {
+        ...(before.name !== body.name ? { previousName: before.name } : {}),
+        ...(body.tags ? { tags: body.tags } : {}),
+      };
       await uniqueName(body.name, () =>
-        db.updateTable('knowledge_bases').set(values).where('id', '=', id).execute(),
+        db.transaction().execute(async (tx) => {
+          await tx.updateTable('knowledge_bases').set(values).where('id', '=', id).execute();
+          await recordMemberChange(deps.audit, tx, ctx, {
+            action: 'UPDATE_KNOWLEDGE_BASE',
+            resourceId: id,
+            resourceName: body.name,
+            value: change,
+          });
+        }),
       );
       return toKb(db, await loadKb(db, ctx, id));
     },
     async delete(ctx, id) {
       canWrite(ctx);
-      await loadKb(db, ctx, id);
-      await db.deleteFrom('knowledge_bases').where('id', '=', id).execute();
+      const kb = await loadKb(db, ctx, id);
+      await db.transaction().execute(async (tx) => {
+        await tx.deleteFrom('knowledge_bases').where('id', '=', id).execute();
+        await recordMemberChange(deps.audit, tx, ctx, {
+          action: 'DELETE_KNOWLEDGE_BASE',
+          resourceId: kb.id,
+          resourceName: kb.name,
+        });
+      });
     },
   };
 }
