@@ -43,6 +43,7 @@ import { embeddingModelKeeper } from './modules/knowledge/embedding-model.js';
 import { indexFileJob } from './modules/knowledge/indexer.js';
 import { type KnowledgeBaseService, knowledgeBaseService } from './modules/knowledge/knowledge-bases.js';
 import { type PassagesService, passagesService } from './modules/knowledge/passages.js';
+import { rememberingQueries } from './modules/knowledge/recent-queries.js';
 import { type SearchService, searchService } from './modules/knowledge/search.js';
 import { crawlUserAgent, crawlWebsiteJob } from './modules/knowledge/websites/crawl.js';
 import { type WebsiteSourcesService, websiteSources } from './modules/knowledge/websites/sources.js';
@@ -170,13 +171,7 @@ function adminServices(deps: ServiceDeps, clock: () => Date, logger: Logger) {
 
 /** Files and knowledge: the files service, the passage index, search, passages and knowledge bases. */
 function knowledgeServices(
-  deps: ServiceDeps & {
-    clock: () => Date;
-    jobs: JobQueue;
-    bots: BotsService;
-    identity: IdentityService;
-    audit: AuditService;
-  },
+  deps: ServiceDeps & { clock: () => Date; jobs: JobQueue; bots: BotsService; identity: IdentityService },
 ) {
   const db = deps.db.kysely;
   const { config, clock, jobs } = deps;
@@ -223,7 +218,8 @@ function knowledgeServices(
         );
     },
   });
-  const embedder = meteredEmbedder(embedderFor(deps), deps.metrics);
+  // A reply embeds its question for the Q&A entries, then for the passage search: the second time is remembered.
+  const embedder = rememberingQueries(meteredEmbedder(embedderFor(deps), deps.metrics));
   const files = filesService({
     logger: deps.logger,
     db,
@@ -246,9 +242,8 @@ function knowledgeServices(
     bots: deps.bots,
     auth: deps.identity.resolver,
     jobs,
-    audit: deps.audit,
   });
-  const knowledgeBases = knowledgeBaseService({ db, files, clock, audit: deps.audit });
+  const knowledgeBases = knowledgeBaseService({ db, files, clock });
   const embeddingModel = embedder
     ? embeddingModelKeeper({ index, embedder, files, logger: deps.logger ?? silentLogger })
     : undefined;
@@ -333,7 +328,7 @@ export function buildServices(deps: ServiceDeps): Services {
   const admin = adminServices(deps, clock, logger);
   const { bots, identity, bus, logs } = admin;
   const jobs = jobQueue(deps.db.kysely, deps.db.dialect, clock, logger);
-  const knowledge = knowledgeServices({ ...deps, clock, jobs, bots, identity, audit: admin.audit });
+  const knowledge = knowledgeServices({ ...deps, clock, jobs, bots, identity });
   const { files, knowledgeBases, search, embedder } = knowledge;
   const qa = qaService({ db: deps.db.kysely, clock, audit: admin.audit, bots, jobs, embedder, logger });
   const chat = chatService({
