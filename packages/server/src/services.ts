@@ -171,7 +171,13 @@ function adminServices(deps: ServiceDeps, clock: () => Date, logger: Logger) {
 
 /** Files and knowledge: the files service, the passage index, search, passages and knowledge bases. */
 function knowledgeServices(
-  deps: ServiceDeps & { clock: () => Date; jobs: JobQueue; bots: BotsService; identity: IdentityService },
+  deps: ServiceDeps & {
+    clock: () => Date;
+    jobs: JobQueue;
+    bots: BotsService;
+    identity: IdentityService;
+    audit: AuditService;
+  },
 ) {
   const db = deps.db.kysely;
   const { config, clock, jobs } = deps;
@@ -242,8 +248,9 @@ function knowledgeServices(
     bots: deps.bots,
     auth: deps.identity.resolver,
     jobs,
+    audit: deps.audit,
   });
-  const knowledgeBases = knowledgeBaseService({ db, files, clock });
+  const knowledgeBases = knowledgeBaseService({ db, files, clock, audit: deps.audit });
   const embeddingModel = embedder
     ? embeddingModelKeeper({ index, embedder, files, logger: deps.logger ?? silentLogger })
     : undefined;
@@ -328,7 +335,7 @@ export function buildServices(deps: ServiceDeps): Services {
   const admin = adminServices(deps, clock, logger);
   const { bots, identity, bus, logs } = admin;
   const jobs = jobQueue(deps.db.kysely, deps.db.dialect, clock, logger);
-  const knowledge = knowledgeServices({ ...deps, clock, jobs, bots, identity });
+  const knowledge = knowledgeServices({ ...deps, clock, jobs, bots, identity, audit: admin.audit });
   const { files, knowledgeBases, search, embedder } = knowledge;
   const qa = qaService({ db: deps.db.kysely, clock, audit: admin.audit, bots, jobs, embedder, logger });
   const chat = chatService({
