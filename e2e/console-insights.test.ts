@@ -192,4 +192,54 @@ describe.skipIf(!chromiumHere)('console insights and operations in a browser', (
     }
     expect(problems).toEqual([]);
   }, 60_000);
+
+  it('audit: who did what in names and words, never ids or JSON; knowledge and file changes listed', async () => {
+    const { t } = suite;
+    const files = (method: 'POST' | 'PUT', url: string, body: unknown) =>
+      t.call({ method, url, token: t.owner.token, headers: { 'x-bot-id': t.botId }, body });
+    const created = await files('POST', '/v1/files/knowledge-bases', { name: 'Manuals' });
+    expect(created.statusCode, created.body).toBe(201);
+    const kbId = (created.json() as { knowledgeBase: { id: string } }).knowledgeBase.id;
+    expect(
+      (await files('PUT', `/v1/files/knowledge-bases/${kbId}`, { name: 'Product manuals' })).statusCode,
+    ).toBe(200);
+    const upserted = await files('PUT', '/v1/files', { key: 'guides/setup.md', size: 12 });
+    const fileId = (upserted.json() as { file: { id: string } }).file.id;
+    expect((await files('PUT', `/v1/files/${fileId}`, { tags: { topic: 'setup' } })).statusCode).toBe(200);
+    const member = await t.addMember('developer', 'dev-audit@example.com');
+    const changed = await t.asOwner('PUT', `/v1/admin/workspace-members/${member.memberId}`, {
+      role: 'viewer',
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const bot = ((await t.asOwner('GET', `/v1/admin/bots/${t.botId}`)).json() as { bot: { name: string } })
+      .bot;
+
+    const { page, problems } = await suite.signedInPage(1280, 'light');
+    await page.getByRole('link', { name: 'Audit' }).click();
+    const records = page.getByRole('list', { name: 'Audit records' }).getByRole('listitem');
+    const row = (label: string) => records.filter({ hasText: label }).first();
+    await expect.poll(() => row('File changed').count()).toBe(1);
+    expect(await row('Member role changed').textContent()).toContain(
+      'On dev-audit@example.com: changed role from developer to viewer',
+    );
+    expect(await row('Member invited').textContent()).toContain('On dev-audit@example.com: role developer');
+    expect(await row('Knowledge base created').textContent()).toContain(`On Manuals: in ${bot.name}`);
+    expect(await row('Knowledge base changed').textContent()).toContain(
+      `On Product manuals: renamed from “Manuals”, in ${bot.name}`,
+    );
+    expect(await row('File uploaded').textContent()).toContain(`On guides/setup.md: 12 B, in ${bot.name}`);
+    expect(await row('File changed').textContent()).toContain(
+      `On guides/setup.md: tags topic=setup, in ${bot.name}`,
+    );
+    expect(await row('File changed').textContent()).toMatch(new RegExp(`by .*${t.owner.email}`));
+    const all = (await records.allTextContents()).join('\n');
+    expect(all).not.toMatch(/[{}"]/);
+    expect(all).not.toMatch(/\b[a-z]+_[A-Za-z0-9]{10,}/);
+
+    await page.getByLabel('Action').selectOption({ label: 'File uploaded' });
+    await expect.poll(() => records.count()).toBe(1);
+    expect(await axe(page), 'audit in words').toEqual([]);
+    await page.screenshot({ path: artifact('console-audit-words-1280.png'), fullPage: true });
+    expect(problems).toEqual([]);
+  }, 60_000);
 });

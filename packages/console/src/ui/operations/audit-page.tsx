@@ -4,10 +4,12 @@ import { useConsole } from '../../context.js';
 import { formatDateTime } from '../../format.js';
 import { useLoad, useOwnMember } from '../../hooks.js';
 import { mayReadAudit } from '../../roles.js';
+import { formatSize } from '../knowledge/file-status.js';
 import { ListState } from '../list-state.js';
 import { SelectField } from '../select-field.js';
 import { WorkspaceFrame } from '../workspace-frame.js';
 import { AUDIT_ACTIONS, actionLabel } from './audit-actions.js';
+import { type AuditNames, describeValue } from './audit-words.js';
 import { Pager, usePager } from './pager.js';
 
 const PAGE_SIZE = 20;
@@ -18,28 +20,28 @@ function memberName(member: Member): string {
 }
 
 /** Who did it, in words: the member's name or e-mail, else the record's e-mail, else the system. */
-function actorName(record: AuditRecord, members: Member[]): string {
-  const member = members.find((m) => m.userId !== undefined && m.userId === record.userId);
-  if (member) return memberName(member);
-  return record.userEmail ?? (record.userId ? record.userId : 'Parley (system)');
+function actorName(record: AuditRecord, names: AuditNames): string {
+  if (record.userId) return names.member(record.userId) ?? record.userEmail ?? 'a former member';
+  return record.userEmail ?? 'Parley (system)';
 }
 
-/** One record: when, what, by whom, on what, and the value it recorded (as text). */
-function AuditRow({ record, members }: { record: AuditRecord; members: Member[] }) {
+/** One record: what, when, by whom, on what (its name), and what changed, in words. */
+function AuditRow({ record, names }: { record: AuditRecord; names: AuditNames }) {
+  const change = describeValue(record, names, formatSize);
   return (
     <li class="list-row audit-row">
       <span class="list-title">{actionLabel(record.action)}</span>
       <span class="muted">
         <time dateTime={record.recordedAt}>{formatDateTime(record.recordedAt)}</time> by{' '}
-        {actorName(record, members)}
+        {actorName(record, names)}
       </span>
-      {record.resourceName || record.resourceId ? (
+      {record.resourceName || change ? (
         <span class="audit-detail">
-          On {record.resourceName ? `${record.resourceName} ` : ''}
-          {record.resourceId ? <code>{record.resourceId}</code> : null}
+          {record.resourceName ? `On ${record.resourceName}` : ''}
+          {record.resourceName && change ? ': ' : ''}
+          {change}
         </span>
       ) : null}
-      {record.value ? <code class="audit-detail audit-value">{record.value}</code> : null}
     </li>
   );
 }
@@ -87,6 +89,16 @@ export function AuditPage() {
   const members = useLoad(['members', workspace?.id], () =>
     workspace ? client.list.workspaceMembers().collect() : Promise.resolve([]),
   );
+  const bots = useLoad(['bots', workspace?.id], () =>
+    workspace ? client.list.bots({ sortField: 'name', sortDirection: 'asc' }).collect() : Promise.resolve([]),
+  );
+  const names: AuditNames = {
+    member: (accountId) => {
+      const m = members.data?.find((member) => member.userId === accountId);
+      return m ? memberName(m) : undefined;
+    },
+    bot: (botId) => bots.data?.find((bot) => bot.id === botId)?.name,
+  };
   const filter = {
     ...(action ? { action } : {}),
     ...(actor ? { userId: actor } : {}),
@@ -125,7 +137,7 @@ export function AuditPage() {
                 : 'No records yet. Every change made through the Admin API or the Console is recorded here.'
             }
             label="Audit records"
-            row={(record) => <AuditRow key={record.id} record={record} members={members.data ?? []} />}
+            row={(record) => <AuditRow key={record.id} record={record} names={names} />}
           />
           <Pager label="Audit record pages" pager={pager} nextToken={records.data?.meta.nextToken} />
         </>
