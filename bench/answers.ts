@@ -31,6 +31,8 @@
 // --collect / BENCH_COLLECT (instead of asking the bot, write each question's search results, hybrid and
 // semantic, as the responder asks for them, to this JSON-lines file: what the answer knobs were tuned on;
 // SQuAD only),
+// --chat-model / BENCH_CHAT_MODEL (the visitor set's server gets a chat model: `oracle`, a stand-in reading as a
+// perfect model would, visitor-set/reader-model.ts; or an OpenAI-compatible URL with --chat-model-name),
 // --baseline / BENCH_BASELINE (the main.js of another build of the server, e.g. a copy of
 // packages/server/dist made before a change: each split is also asked of it, on the same data, and printed
 // beside this build's figures).
@@ -48,6 +50,7 @@ import { onInterrupt, runMain } from './lib/run.js';
 import { callApi, type ParleyServer, repoRoot, startParleyWithBot } from './lib/server.js';
 import { percentile } from './lib/stats.js';
 import { askVisitorSet, visitorRows, visitorTable } from './visitor-set/bench.js';
+import { visitorChatModel } from './visitor-set/reader-model.js';
 import type { VisitorFigures } from './visitor-set/score.js';
 import { type VisitorSet, visitorSet } from './visitor-set/set.js';
 
@@ -354,10 +357,11 @@ async function runVisitors(
   dataRoot: string,
   dump: string | undefined,
   build: { label: string; main: string | undefined },
+  model: Record<string, string>,
 ): Promise<Array<VisitorFigures & { build: string }>> {
   const dataDir = join(dataRoot, `visitors-${build.label.replace(/\W+/g, '-')}`);
   await mkdir(dataDir, { recursive: true });
-  const server = await startParleyWithBot(`parley (visitor set, ${build.label})`, dataDir, {}, build.main);
+  const server = await startParleyWithBot(`parley (visitor set, ${build.label})`, dataDir, model, build.main);
   try {
     const questions = set.questions;
     console.log(
@@ -401,6 +405,11 @@ async function main(): Promise<void> {
   const visitorSetAsked = visitors ? visitorSet() : undefined;
   if (visitorSetAsked && which !== 'both')
     visitorSetAsked.questions = visitorSetAsked.questions.filter((q) => q.split === which);
+  const chatModel = await visitorChatModel(
+    option('chat-model', 'BENCH_CHAT_MODEL'),
+    option('chat-model-name', 'BENCH_CHAT_MODEL_NAME'),
+    visitorSetAsked?.questions ?? [],
+  );
   const rows: Figures[] = [];
   const visitorFigures: Array<VisitorFigures & { build: string }> = [];
   const load = [`load average at the start ${loadAverage()}`];
@@ -419,9 +428,12 @@ async function main(): Promise<void> {
     if (squad) load.push(`after SQuAD ${loadAverage()}`);
     if (visitorSetAsked)
       for (const build of builds)
-        visitorFigures.push(...(await runVisitors(visitorSetAsked, dataRoot, dump, build)));
+        visitorFigures.push(
+          ...(await runVisitors(visitorSetAsked, dataRoot, dump, build, chatModel.settings)),
+        );
     if (visitors) load.push(`at the end ${loadAverage()}`);
   } finally {
+    await chatModel.close();
     if (!kept) await rm(dataRoot, { recursive: true, force: true });
   }
   if (collect) {
@@ -469,6 +481,7 @@ async function main(): Promise<void> {
       '\nAnswers, visitor set (right = every expected fact in the reply and the right document its first source; clarified = a choice question offering the right topic, whose pick answers right; noise = a reply quoting a document that does not answer; honest = "not found" with no source, of unanswerable questions)\n',
     );
     console.log(visitorTable(visitorFigures));
+    console.log(`\n${chatModel.describe()}`);
   }
   console.log(`\n${load.join(', ')}`);
 }
