@@ -163,8 +163,10 @@ export interface ListWorkspaceMembersResponse {
 }
 /** Input of addWorkspaceMember. */
 export type AddWorkspaceMemberInput = Static<typeof AddMemberBody>;
+/** A one-time invitation code and when it expires (addWorkspaceMember, renewWorkspaceInvitation). */
+export type WorkspaceInvitation = Static<typeof Invitation>;
 /** Answer of addWorkspaceMember: the invited member and its one-time `invitation` code. */
-export type AddWorkspaceMemberResponse = Member & { invitation?: Static<typeof Invitation> };
+export type AddWorkspaceMemberResponse = Member & { invitation?: WorkspaceInvitation };
 /** Input of updateWorkspaceMember. */
 export type UpdateWorkspaceMemberInput = IdInput & Static<typeof UpdateMemberBody>;
 /** Input of acceptInvitation. */

@@ -15,6 +15,7 @@ import type {
   PageInput,
   UpdateWorkspaceInput,
   UpdateWorkspaceMemberInput,
+  WorkspaceInvitation,
 } from './admin-types.js';
 import { apiClass, type Lists, type Sends } from './api-class.js';
 
@@ -53,6 +54,11 @@ export type WorkspacesApi = {
   addWorkspaceMember: Sends<AddWorkspaceMemberInput, AddWorkspaceMemberResponse>;
   /** Changes a member's role. */
   updateWorkspaceMember: Sends<UpdateWorkspaceMemberInput, Member>;
+  /**
+   * A new invitation code for a member who has not joined yet (valid 7 days); the earlier codes stop working.
+   * Only a hash of a code is stored, so a lost code is never shown again: this issues another.
+   */
+  renewWorkspaceInvitation: Sends<IdInput, WorkspaceInvitation>;
   /** Removes a member (or withdraws an invitation). */
   removeWorkspaceMember: Sends<IdInput, EmptyResponse>;
 };

@@ -215,6 +215,12 @@ export const Member = Type.Object(
     role: Role,
     createdAt: Timestamp,
     status: Type.Union([Type.Literal('active'), Type.Literal('invited')]),
+    invitationExpiresAt: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: "a pending member's: when their invitation link stops working (renew it for a new one)",
+      }),
+    ),
   },
   { $id: 'Member' },
 );

@@ -4,11 +4,13 @@ import { useConsole } from '../context.js';
 import { useAction } from '../hooks.js';
 import { roleName } from '../roles.js';
 import { Notice } from './notice.js';
+import { PendingInvitation } from './pending-invitation.js';
 import { RoleSelect } from './role-select.js';
 
 /**
  * One member or pending invitation: name, e-mail, role and state; with `roles`, its role can be changed and
- * the member removed (after a confirmation naming them).
+ * the member removed, or the invitation revoked (after a confirmation naming them), and a pending invitation
+ * shows its expiry and "Copy link".
  */
 export function MemberRow({
   member,
@@ -29,6 +31,7 @@ export function MemberRow({
   const { pending, error, run } = useAction();
   const cancel = useRef<HTMLButtonElement>(null);
   const who = member.displayName || member.email;
+  const invited = member.status === 'invited';
 
   useEffect(() => setRole(member.role), [member.role]);
   useEffect(() => {
@@ -77,11 +80,12 @@ export function MemberRow({
           {confirming ? (
             <div class="actions">
               <span>
-                Remove <strong>{who}</strong>
-                {member.status === 'invited' ? ' and withdraw the invitation' : ' from this workspace'}?
+                {invited ? 'Revoke the invitation of ' : 'Remove '}
+                <strong>{who}</strong>
+                {invited ? ' (the link stops working)' : ' from this workspace'}?
               </span>
               <button type="button" class="danger" onClick={remove} disabled={pending}>
-                Yes, remove
+                {invited ? 'Yes, revoke' : 'Yes, remove'}
               </button>
               <button type="button" ref={cancel} onClick={() => setConfirming(false)} disabled={pending}>
                 Cancel
@@ -89,12 +93,13 @@ export function MemberRow({
             </div>
           ) : (
             <button type="button" class="danger" onClick={() => setConfirming(true)}>
-              Remove
+              {invited ? 'Revoke' : 'Remove'}
             </button>
           )}
         </div>
       )}
       <Notice error={error} done={saved} />
+      {invited && roles.length > 0 ? <PendingInvitation member={member} onRenewed={onChanged} /> : null}
     </li>
   );
 }

@@ -57,6 +57,11 @@ export const WORKSPACE_OPERATIONS = /* @__PURE__ */ operations('admin', {
     operationId: 'admin.createWorkspaceMember',
   },
   updateWorkspaceMember: 'PUT /v1/admin/workspace-members/{id}',
+  renewWorkspaceInvitation: {
+    method: 'POST',
+    path: '/v1/admin/workspace-members/{id}/invitation',
+    noBody: true,
+  },
   removeWorkspaceMember: {
     method: 'DELETE',
     path: '/v1/admin/workspace-members/{id}',

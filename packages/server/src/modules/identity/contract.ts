@@ -170,6 +170,12 @@ export interface IdentityMembers {
     body: { email: string; role: Role },
     options?: { direct?: boolean },
   ): Promise<AddedMember>;
+  /**
+   * A new invitation code for a member who has not joined yet, valid 7 days from now; the member's earlier
+   * codes stop working (only a hash of a code is kept, so a code is never shown twice: a new one is issued).
+   * 409 once the member joined; only an owner renews an owner's invitation.
+   */
+  renewInvitation(actor: Actor, id: string): Promise<{ code: string; expiresAt: string }>;
 }
 
 /** The roles of the members of the actor's workspace. */

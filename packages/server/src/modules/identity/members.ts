@@ -69,6 +69,26 @@ export function identityMembers(ctx: IdentityContext): IdentityMembers {
       return toMember(row);
     },
 
+    async renewInvitation(actor, id) {
+      authorize(actor, 'member.add');
+      const me = requireMember(actor);
+      return db.transaction().execute(async (tx) => {
+        const member = await loadMember(tx, actor, id);
+        if (member.account_id !== null)
+          throw errors.alreadyExists(`${member.email} has already joined: there is no invitation to renew`);
+        if (member.role === 'owner' && me.role !== 'owner')
+          throw errors.forbidden("Only an owner renews an owner's invitation");
+        await identityRepo(tx).dropInvitationsOf(member.id);
+        const invitation = await issueInvitation(ctx, tx, member.id, now());
+        await audit.record(tx, actor.workspaceId, auditWho(actor), {
+          action: 'RENEW_WORKSPACE_INVITATION',
+          resourceId: member.id,
+          resourceName: member.email,
+        });
+        return invitation;
+      });
+    },
+
     async getMember(actor, id) {
       authorize(actor, 'member.read');
       return toMember(await loadMember(db, actor, id));

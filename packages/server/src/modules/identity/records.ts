@@ -33,6 +33,9 @@ export function toMember(row: MemberView): Member {
     role: row.role as Role,
     createdAt: row.created_at,
     status: row.account_id ? 'active' : 'invited',
+    ...(!row.account_id && row.invitation_expires_at
+      ? { invitationExpiresAt: row.invitation_expires_at }
+      : {}),
   };
 }
 

@@ -18,13 +18,21 @@ export async function countIn(
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
-/** Members with their account's display name. */
+/** Members with their account's display name and, while one is pending, when their invitation expires. */
 function membersWithNames(db: Kysely<Database>) {
   return db
     .selectFrom('members')
     .leftJoin('accounts', 'accounts.id', 'members.account_id')
     .selectAll('members')
-    .select('accounts.display_name');
+    .select('accounts.display_name')
+    .select((eb) =>
+      eb
+        .selectFrom('invitations')
+        .whereRef('invitations.member_id', '=', 'members.id')
+        .where('invitations.used_at', 'is', null)
+        .select((i) => i.fn.max('invitations.expires_at').as('expires_at'))
+        .as('invitation_expires_at'),
+    );
 }
 
 /** The members of workspaces. */
@@ -95,7 +103,7 @@ export function memberQueries(
 /** Invitations and the members they invite. */
 export function invitationQueries(
   db: Kysely<Database>,
-): Pick<IdentityRepo, 'insertInvitation' | 'invitationByCodeHash' | 'useInvitation'> {
+): Pick<IdentityRepo, 'insertInvitation' | 'invitationByCodeHash' | 'useInvitation' | 'dropInvitationsOf'> {
   return {
     async insertInvitation(row) {
       await db
@@ -119,6 +127,13 @@ export function invitationQueries(
         ])
         .where('invitations.code_hash', '=', codeHash)
         .executeTakeFirst(),
+    async dropInvitationsOf(memberId) {
+      await db
+        .deleteFrom('invitations')
+        .where('member_id', '=', memberId)
+        .where('used_at', 'is', null)
+        .execute();
+    },
     useInvitation: (id, at) =>
       db
         .updateTable('invitations')

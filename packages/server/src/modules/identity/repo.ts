@@ -23,7 +23,7 @@ export type MemberRow = Selectable<MembersTable>;
 /** Token row. */
 export type TokenRow = Selectable<TokensTable>;
 /** A member row with its account's display name. */
-export type MemberView = MemberRow & { display_name: string | null };
+export type MemberView = MemberRow & { display_name: string | null; invitation_expires_at: string | null };
 /** A workspace row with the role the listing account holds there. */
 export type WorkspaceOfAccount = WorkspaceRow & { role: string };
 /** An invitation row as stored (no `used_at` yet). */
@@ -101,6 +101,8 @@ export interface IdentityRepo {
   invitationByCodeHash(codeHash: string): Promise<InvitationView | undefined>;
   /** Marks an invitation used (`numUpdatedRows` 0 when it was used already). */
   useInvitation(id: string, at: string): Promise<UpdateResult>;
+  /** Deletes the member's invitations not used yet (their codes stop working). */
+  dropInvitationsOf(memberId: string): Promise<void>;
 
   /** The bot a bot access key belongs to. */
   botForKey(botId: string): Promise<{ id: string; workspace_id: string } | undefined>;

@@ -44,6 +44,18 @@ export function memberRoutes(app: FastifyInstance, { identity }: { identity: Ide
     async (req) => identity.updateMember(req.actor, req.params.id, req.body),
   );
 
+  op(
+    WORKSPACE_OPERATIONS.renewWorkspaceInvitation,
+    {
+      description:
+        "A new invitation code for a member who has not joined yet, valid 7 days; the member's earlier codes stop working (only a hash of a code is stored: a code is never shown twice). 409 once the member joined.",
+      params: IdParam,
+      status: 201,
+      response: Invitation,
+    },
+    async (req) => identity.renewInvitation(req.actor, req.params.id),
+  );
+
   op(WORKSPACE_OPERATIONS.removeWorkspaceMember, { params: IdParam, response: Empty }, async (req) =>
     empty(identity.removeMember(req.actor, req.params.id)),
   );

@@ -1,0 +1,55 @@
+import type { Member } from '@parley/client';
+import { useState } from 'preact/hooks';
+import { useConsole } from '../context.js';
+import { formatDateTime } from '../format.js';
+import { useAction } from '../hooks.js';
+import { InvitationLink } from './invitation-link.js';
+import { Notice } from './notice.js';
+
+/**
+ * A pending invitation's expiry and its "Copy link" button. Parley keeps only a hash of an invitation code, so
+ * a link is never shown twice: "Copy link" asks for a new one (valid 7 days from now) and copies it; the link
+ * sent before stops working. The new link stays shown, to copy by hand when the browser refuses.
+ */
+export function PendingInvitation({ member, onRenewed }: { member: Member; onRenewed(): void }) {
+  const { client } = useConsole();
+  const { pending, error, run } = useAction();
+  const [link, setLink] = useState<{ code: string; copied: boolean } | undefined>(undefined);
+  const expires = member.invitationExpiresAt;
+  const expired = expires !== undefined && Date.parse(expires) <= Date.now();
+
+  async function renew() {
+    const fresh = await run(() => client.renewWorkspaceInvitation({ id: member.id }));
+    if (!fresh) return;
+    const url = `${window.location.origin}/console/invite/${encodeURIComponent(fresh.code)}`;
+    const copied = await navigator.clipboard.writeText(url).then(
+      () => true,
+      () => false,
+    );
+    setLink({ code: fresh.code, copied });
+    onRenewed();
+  }
+
+  return (
+    <div class="stack pending-invitation">
+      <p class="muted">
+        {expires === undefined
+          ? 'No valid link: copy a new one.'
+          : expired
+            ? `The link expired ${formatDateTime(expires)}: copy a new one.`
+            : `The link works until ${formatDateTime(expires)}.`}
+      </p>
+      <div class="actions">
+        <button type="button" onClick={renew} disabled={pending}>
+          Copy link
+        </button>
+        <span class="hint">A new link each time: the one sent before stops working.</span>
+      </div>
+      <Notice
+        error={error}
+        done={link?.copied ? 'New link copied. The link sent before no longer works.' : undefined}
+      />
+      {link ? <InvitationLink email={member.email} code={link.code} /> : null}
+    </div>
+  );
+}
