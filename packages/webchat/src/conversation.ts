@@ -70,11 +70,15 @@ export class Conversation {
     }
   }
 
-  /** Sends a message to the current conversation and shows it. */
+  /**
+   * Sends a message to the current conversation and shows it, with where the visitor writes from (for the
+   * people of the inbox desk, should they take the conversation over).
+   */
   async send(payload: MessagePayload, metadata?: Record<string, unknown>): Promise<void> {
     const conversationId = await this.current();
     try {
-      this.addMessage(await this.deps.client.createMessage(conversationId, payload, metadata));
+      const sent = { ...metadata, ...whereFrom() };
+      this.addMessage(await this.deps.client.createMessage(conversationId, payload, sent));
     } catch (error) {
       throw this.deps.fail(error);
     }
@@ -227,4 +231,14 @@ export class Conversation {
       }
     }
   }
+}
+
+/**
+ * The page the visitor writes from (its address without query or fragment, which may hold their tokens) and
+ * their browser's language, as the inbox desk shows them beside the conversation.
+ */
+function whereFrom(): { page?: string; language?: string } {
+  const here = typeof location === 'undefined' ? undefined : `${location.origin}${location.pathname}`;
+  const language = typeof navigator === 'undefined' ? undefined : navigator.language;
+  return { ...(here?.startsWith('http') ? { page: here } : {}), ...(language ? { language } : {}) };
 }

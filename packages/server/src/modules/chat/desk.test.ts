@@ -113,6 +113,21 @@ describe.each(databases)('the inbox desk on $db', ({ databaseUrl }) => {
     expect(await ids('parcelbox')).toEqual([parcel]);
     expect(await ids('bruno')).toEqual([parcel]);
     expect(await ids('ZOE@shop')).toEqual([mail]);
+    // The address a visitor left in the webchat's e-mail form is theirs too: shown and found.
+    const chat = chatClient(t);
+    const leo = await chat.user();
+    const leoConv = await chat.conversation(leo);
+    const left = await chat.call('POST', '/messages', {
+      key: leo.key,
+      body: {
+        conversationId: leoConv,
+        payload: { type: 'text', text: 'leo@mail.example' },
+        metadata: { contactEmail: 'leo@mail.example' },
+      },
+    });
+    expect(left.statusCode, left.body).toBe(201);
+    expect(await ids('leo@mail')).toEqual([leoConv]);
+    expect((await api.list('search=leo%40mail'))[0]?.visitor?.email).toBe('leo@mail.example');
     // `%` and `_` are taken literally, not as patterns.
     expect(await ids('100%')).toEqual([parcel]);
     expect(await ids('1_0')).toEqual([]);

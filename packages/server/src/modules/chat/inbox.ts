@@ -87,7 +87,7 @@ function visitorOf(row: InboxRow): InboxVisitor | undefined {
   const data = parse<Record<string, unknown> | null>(row.visitor_data) ?? undefined;
   const sent = parse<Record<string, unknown> | null>(row.visitor_metadata) ?? undefined;
   const name = row.visitor_name?.trim() || undefined;
-  const email = stringField(data, 'email', 320);
+  const email = row.visitor_email?.trim() || stringField(data, 'email', 320);
   const page = stringField(sent, 'page', 2000);
   const language = stringField(sent, 'language', 35);
   return {

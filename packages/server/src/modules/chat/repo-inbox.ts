@@ -34,6 +34,8 @@ export interface InboxRow {
   assigned_to: string | null;
   assigned_name: string | null;
   created_by: string;
+  /** The e-mail address the visitor left (the webchat's form when nobody came). */
+  visitor_email: string | null;
   visitor_name: string | null;
   visitor_data: string | null;
   visitor_is_bot: number | null;
@@ -74,7 +76,8 @@ function matching(search: string, postgres: boolean) {
   const pattern = likeContaining(search.toLowerCase());
   return sql<SqlBool>`(exists (select 1 from ${OF_C} and lower(${payloadWords(postgres)}) like ${pattern} escape '\\')
     or lower(coalesce(u.name, '')) like ${pattern} escape '\\'
-    or lower(coalesce(u.data, '')) like ${pattern} escape '\\')`;
+    or lower(coalesce(u.data, '')) like ${pattern} escape '\\'
+    or lower(coalesce(c.visitor_email, '')) like ${pattern} escape '\\')`;
 }
 
 /** The order of the Waiting tab: the oldest waiting first. */
@@ -94,7 +97,7 @@ export function inboxQueries(db: Kysely<Database>) {
         j.onRef('u.bot_id', '=', 'c.bot_id').onRef('u.id', '=', 'c.created_by'),
       )
       .select(['c.id', 'c.created_at', 'c.updated_at', 'c.created_by'])
-      .select(['c.handoff_state', 'c.waiting_since', 'c.assigned_to', 'c.assigned_name'])
+      .select(['c.handoff_state', 'c.waiting_since', 'c.assigned_to', 'c.assigned_name', 'c.visitor_email'])
       .select(['u.name as visitor_name', 'u.data as visitor_data', 'u.is_bot as visitor_is_bot'])
       .select([
         sql<number | string>`(select count(*) from ${OF_C})`.as('message_count'),
