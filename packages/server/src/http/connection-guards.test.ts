@@ -34,25 +34,20 @@ async function drip(socket: Socket, total: number, everyMs: number): Promise<num
 }
 
 describe('connection guards (slow bodies, connections per address)', () => {
-  const t = useTestApp({
-    env: { PARLEY_BODY_TIMEOUT_MS: '1000', PARLEY_MAX_CONNECTIONS_PER_ADDRESS: '6' },
-  });
-  let port: number;
-
-  beforeAll(async () => {
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = Number(new URL(address).port);
+  const { t, listening } = listeningApp({
+    PARLEY_BODY_TIMEOUT_MS: '1000',
+    PARLEY_MAX_CONNECTIONS_PER_ADDRESS: '6',
   });
 
   it('answers 408 and closes a request whose body drips in slower than the bound, while others are served', async () => {
-    const slow = rawConnection(port);
+    const slow = rawConnection(listening.port);
     await slow.connected;
     slow.socket.write(
       `POST /v1/chat/${t.botId}/users HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{`,
     );
     const started = Date.now();
     const dripping = drip(slow.socket, 100_000, 100);
-    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`);
+    const healthy = await fetch(`http://127.0.0.1:${listening.port}/healthz`);
     expect(healthy.status).toBe(200);
     await slow.closed;
     const sent = await dripping;
@@ -70,8 +65,8 @@ describe('connection guards (slow bodies, connections per address)', () => {
   it('bounds a body that has not begun when the headers arrive, and serves one that comes in time after them', async () => {
     const head = (length: number) =>
       `POST /v1/chat/${t.botId}/users HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${t.botKey}\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\nconnection: close\r\n\r\n`;
-    const never = rawConnection(port);
-    const later = rawConnection(port);
+    const never = rawConnection(listening.port);
+    const later = rawConnection(listening.port);
     await Promise.all([never.connected, later.connected]);
     const started = Date.now();
     never.socket.write(head(2));
@@ -87,7 +82,7 @@ describe('connection guards (slow bodies, connections per address)', () => {
   it('arms no body timer for a request that arrives whole (headers and body in one read)', async () => {
     const timers = vi.spyOn(globalThis, 'setTimeout');
     try {
-      const whole = rawConnection(port);
+      const whole = rawConnection(listening.port);
       await whole.connected;
       whole.socket.write(
         `POST /v1/chat/${t.botId}/users HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${t.botKey}\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`,
@@ -111,7 +106,7 @@ describe('connection guards (slow bodies, connections per address)', () => {
     });
     expect(upsert.statusCode, upsert.body).toBe(200);
     const target = new URL((upsert.json() as { file: { uploadUrl: string } }).file.uploadUrl);
-    const upload = rawConnection(port);
+    const upload = rawConnection(listening.port);
     await upload.connected;
     upload.socket.write(
       `PUT ${target.pathname}${target.search} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: text/plain\r\ncontent-length: 20\r\nconnection: close\r\n\r\n`,
@@ -133,10 +128,10 @@ describe('connection guards (slow bodies, connections per address)', () => {
       };
       t.app.server.on('connection', onConnection);
     });
-    const held = Array.from({ length: 6 }, () => rawConnection(port));
+    const held = Array.from({ length: 6 }, () => rawConnection(listening.port));
     await Promise.all(held.map((c) => c.connected));
     const ends = await counted;
-    const extra = rawConnection(port);
+    const extra = rawConnection(listening.port);
     extra.socket.write('GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n');
     await extra.closed;
     expect(extra.received).toBe('');
@@ -146,7 +141,7 @@ describe('connection guards (slow bodies, connections per address)', () => {
     held[0]?.socket.destroy();
     await held[0]?.closed;
     await uncounted;
-    const again = rawConnection(port);
+    const again = rawConnection(listening.port);
     again.socket.write('GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n');
     await again.closed;
     expect(again.received).toMatch(/^HTTP\/1\.1 200 /);
@@ -154,6 +149,19 @@ describe('connection guards (slow bodies, connections per address)', () => {
     await Promise.all(held.map((c) => c.closed));
   });
 });
+
+/** A test app with these settings listening on a free port of 127.0.0.1 (known once the suite starts), and its
+ * log lines. */
+function listeningApp(env: Record<string, string>) {
+  const log = logLines();
+  const t = useTestApp({ env, logger: log.logger });
+  const listening = { port: 0 };
+  beforeAll(async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    listening.port = Number(new URL(address).port);
+  });
+  return { t, log, listening };
+}
 
 /** Pino's lines of a test app, parsed (`level` is pino's number: 20 debug, 40 warn, 50 error). */
 function logLines() {
@@ -221,20 +229,14 @@ async function bytesInFlight(dataDir: string): Promise<number> {
 }
 
 describe('upload bodies: a minimum byte rate', () => {
-  const log = logLines();
-  const t = useTestApp({
-    env: { PARLEY_UPLOAD_MIN_BYTES: '1000', PARLEY_UPLOAD_RATE_WINDOW_MS: '500' },
-    logger: log.logger,
-  });
-  let port: number;
-  beforeAll(async () => {
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = Number(new URL(address).port);
+  const { t, log, listening } = listeningApp({
+    PARLEY_UPLOAD_MIN_BYTES: '1000',
+    PARLEY_UPLOAD_RATE_WINDOW_MS: '500',
   });
 
   it('answers 408 to an upload dripping in below the rate within its window, keeps the file pending and its URL usable', async () => {
     const path = await uploadPath(t, 'drip.bin', 5000);
-    const slow = await startUpload(port, path, 5000, 1);
+    const slow = await startUpload(listening.port, path, 5000, 1);
     const started = Date.now();
     const sent = await drip(slow.socket, 4999, 50);
     await slow.closed;
@@ -259,7 +261,7 @@ describe('upload bodies: a minimum byte rate', () => {
 
   it('lets an upload that keeps the rate run past several windows', async () => {
     const path = await uploadPath(t, 'steady.bin', 20_000);
-    const steady = await startUpload(port, path, 20_000, 2000);
+    const steady = await startUpload(listening.port, path, 20_000, 2000);
     for (let sent = 2000; sent < 20_000; sent += 2000) {
       await new Promise((r) => setTimeout(r, 150));
       steady.socket.write(Buffer.alloc(2000, 3));
@@ -270,28 +272,22 @@ describe('upload bodies: a minimum byte rate', () => {
 });
 
 describe('upload bodies: at once per upload URL and per address', () => {
-  const log = logLines();
-  const t = useTestApp({
-    env: { PARLEY_UPLOAD_MIN_BYTES: '0', PARLEY_MAX_UPLOADS_PER_ADDRESS: '2' },
-    logger: log.logger,
-  });
-  let port: number;
-  beforeAll(async () => {
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = Number(new URL(address).port);
+  const { t, log, listening } = listeningApp({
+    PARLEY_UPLOAD_MIN_BYTES: '0',
+    PARLEY_MAX_UPLOADS_PER_ADDRESS: '2',
   });
 
   it('answers 409 to a second upload to a URL in use and 429 past the uploads of an address, until one ends', async () => {
     const first = await uploadPath(t, 'one.bin', 1000);
     const second = await uploadPath(t, 'two.bin', 1000);
     const third = await uploadPath(t, 'three.bin', 1000);
-    const a = await startUpload(port, first, 1000, 10);
+    const a = await startUpload(listening.port, first, 1000, 10);
     await until(async () => (await bytesInFlight(t.dataDir)) >= 10, 'the first upload in flight');
     const twice = await t.app.inject({ method: 'PUT', url: first, payload: Buffer.alloc(1000) });
     expect(twice.statusCode).toBe(409);
     expect(twice.json()).toMatchObject({ code: 409, type: 'ResourceLockedConflict' });
     expect((twice.json() as { message: string }).message).toContain('already in progress');
-    const b = await startUpload(port, second, 1000, 10);
+    const b = await startUpload(listening.port, second, 1000, 10);
     await until(async () => (await bytesInFlight(t.dataDir)) >= 20, 'the second upload in flight');
     const tooMany = await t.app.inject({ method: 'PUT', url: third, payload: Buffer.alloc(1000) });
     expect(tooMany.statusCode).toBe(429);

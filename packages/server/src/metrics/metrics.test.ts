@@ -5,7 +5,12 @@ import { UseLiteEmbedder } from '../search/embed/index.js';
 import { liveConversation } from '../test-support/chat.js';
 import { getFile, store } from '../test-support/files-api.js';
 import { HANDBOOK, settled, uploadText } from '../test-support/files-indexing.js';
-import { createTestApp, postgresTestUrl, type TestApp } from '../test-support/harness.js';
+import {
+  createTestApp,
+  postgresTestUrl,
+  type TestApp,
+  type TestAppOptions,
+} from '../test-support/harness.js';
 import { type Metrics, parseMetrics } from '../test-support/prometheus-text.js';
 
 /**
@@ -18,6 +23,17 @@ const TOKEN = 'metrics-token-0123456789';
 /** Has the app listen on a free port; answers its base URL. */
 async function serve(t: TestApp): Promise<string> {
   return t.app.listen({ port: 0, host: '127.0.0.1' });
+}
+
+/** A test app made before the suite, listening on a free port (`base` its URL), closed after it. */
+function servedApp(options?: TestAppOptions) {
+  const served = {} as { t: TestApp; base: string };
+  beforeAll(async () => {
+    served.t = await createTestApp(options);
+    served.base = await serve(served.t);
+  });
+  afterAll(() => served.t?.close());
+  return served;
 }
 
 /** GET /metrics over HTTP (with a bearer token when given): the response, its text and the parsed metrics. */
@@ -50,16 +66,10 @@ const REQUESTS = 'parley_http_requests_total';
 const DURATION = 'parley_http_request_duration_seconds';
 
 describe('metrics off (the default)', () => {
-  let t: TestApp;
-  let base: string;
-  beforeAll(async () => {
-    t = await createTestApp();
-    base = await serve(t);
-  });
-  afterAll(() => t.close());
+  const served = servedApp();
 
   it('answers /metrics with the ordinary 404 in the wire format', async () => {
-    const { res, text } = await scrape(base);
+    const { res, text } = await scrape(served.base);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(JSON.parse(text)).toMatchObject({
@@ -72,19 +82,13 @@ describe('metrics off (the default)', () => {
 });
 
 describe('metrics on', () => {
-  let t: TestApp;
-  let base: string;
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PARLEY_METRICS: 'true' } });
-    base = await serve(t);
-  });
-  afterAll(() => t.close());
+  const served = servedApp({ env: { PARLEY_METRICS: 'true' } });
 
   /** GET /v1/admin/bots over HTTP, its body read; answers the status. */
   async function listBots(token?: string): Promise<number> {
-    const res = await fetch(`${base}/v1/admin/bots`, {
+    const res = await fetch(`${served.base}/v1/admin/bots`, {
       headers: {
-        'x-workspace-id': t.workspaceId,
+        'x-workspace-id': served.t.workspaceId,
         ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
       },
     });
@@ -93,7 +97,7 @@ describe('metrics on', () => {
   }
 
   it('answers in the Prometheus text format 0.0.4 with the process metrics', async () => {
-    const { res, metrics } = await scrape(base);
+    const { res, metrics } = await scrape(served.base);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(metrics?.family('process_cpu_user_seconds_total')?.type).toBe('COUNTER');
@@ -104,10 +108,10 @@ describe('metrics on', () => {
   });
 
   it('counts and times requests by operation id and status', async () => {
-    const before = await metricsOf(base);
-    for (let i = 0; i < 3; i++) expect(await listBots(t.owner.token)).toBe(200);
+    const before = await metricsOf(served.base);
+    for (let i = 0; i < 3; i++) expect(await listBots(served.t.owner.token)).toBe(200);
     for (let i = 0; i < 2; i++) expect(await listBots()).toBe(401);
-    const nowhere = await fetch(`${base}/v1/nowhere`);
+    const nowhere = await fetch(`${served.base}/v1/nowhere`);
     expect([nowhere.status, await nowhere.text()]).toEqual([
       404,
       expect.stringContaining('ResourceNotFound'),
@@ -118,7 +122,7 @@ describe('metrics on', () => {
     const unmatched = { operation: 'unmatched', status: '404' };
     // A request is counted once its answer has gone out: the last one may still be on its way.
     const after = await scrapeUntil(
-      base,
+      served.base,
       (m) => (m.value(REQUESTS, unmatched) ?? 0) > (before.value(REQUESTS, unmatched) ?? 0),
     );
     const moved = (read: (m: Metrics) => number | undefined) => (read(after) ?? 0) - (read(before) ?? 0);
@@ -134,15 +138,15 @@ describe('metrics on', () => {
   });
 
   it('reports the open chat streams as none while none is open', async () => {
-    expect((await metricsOf(base)).value('parley_chat_streams_open')).toBe(0);
+    expect((await metricsOf(served.base)).value('parley_chat_streams_open')).toBe(0);
   });
 
   it('keeps the metrics of two apps in one process apart', async () => {
     const other = await createTestApp({ env: { PARLEY_METRICS: 'true' } });
     try {
       const otherBase = await serve(other);
-      expect(await listBots(t.owner.token)).toBe(200);
-      const mine = await metricsOf(base);
+      expect(await listBots(served.t.owner.token)).toBe(200);
+      const mine = await metricsOf(served.base);
       const theirs = await metricsOf(otherBase);
       expect(mine.value(REQUESTS, { operation: 'admin.listBots', status: '200' })).toBeGreaterThan(0);
       expect(theirs.value(REQUESTS, { operation: 'admin.listBots' })).toBeUndefined();
@@ -224,17 +228,11 @@ describe.each([
 });
 
 describe('metrics when the job queue cannot be read', () => {
-  let t: TestApp;
-  let base: string;
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PARLEY_METRICS: 'true' } });
-    base = await serve(t);
-  });
-  afterAll(() => t.close());
+  const served = servedApp({ env: { PARLEY_METRICS: 'true' } });
 
   it('still answers every other metric, the queue gauges left out', async () => {
-    await sql`drop table jobs`.execute(t.db.kysely);
-    const metrics = await metricsOf(base);
+    await sql`drop table jobs`.execute(served.t.db.kysely);
+    const metrics = await metricsOf(served.base);
     expect(metrics.value('parley_job_queue_depth', { kind: 'index_file' })).toBeUndefined();
     expect(metrics.value('parley_job_queue_oldest_age_seconds', { kind: 'index_file' })).toBeUndefined();
     expect(metrics.value('parley_chat_streams_open')).toBe(0);
@@ -270,13 +268,7 @@ describe('metrics of live chat streams', () => {
 });
 
 describe('metrics behind PARLEY_METRICS_TOKEN', () => {
-  let t: TestApp;
-  let base: string;
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PARLEY_METRICS: 'true', PARLEY_METRICS_TOKEN: TOKEN } });
-    base = await serve(t);
-  });
-  afterAll(() => t.close());
+  const served = servedApp({ env: { PARLEY_METRICS: 'true', PARLEY_METRICS_TOKEN: TOKEN } });
 
   for (const [name, token] of [
     ['without a token', undefined],
@@ -284,7 +276,7 @@ describe('metrics behind PARLEY_METRICS_TOKEN', () => {
     ['with the owner’s API token', 'owner'],
   ] as const) {
     it(`refuses a scrape ${name}: 401 in the wire format`, async () => {
-      const { res, text } = await scrape(base, token === 'owner' ? t.owner.token : token);
+      const { res, text } = await scrape(served.base, token === 'owner' ? served.t.owner.token : token);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
       expect(JSON.parse(text)).toMatchObject({
@@ -297,12 +289,12 @@ describe('metrics behind PARLEY_METRICS_TOKEN', () => {
   }
 
   it('refuses a token sent another way than Bearer', async () => {
-    const res = await fetch(`${base}/metrics`, { headers: { authorization: `Basic ${TOKEN}` } });
+    const res = await fetch(`${served.base}/metrics`, { headers: { authorization: `Basic ${TOKEN}` } });
     expect(res.status).toBe(401);
   });
 
   it('answers the metrics with the right token, the refusals counted', async () => {
-    const { res, metrics } = await scrape(base, TOKEN);
+    const { res, metrics } = await scrape(served.base, TOKEN);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(metrics?.value(REQUESTS, { operation: 'health.metrics', status: '401' })).toBe(4);

@@ -51,50 +51,47 @@ export class AppMetrics {
   constructor() {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.requests = new Counter({
-      name: 'parley_http_requests_total',
-      help: 'HTTP requests answered, by operation id (route pattern when it has none; unmatched: no route) and status',
-      labelNames: ['operation', 'status'],
-      registers,
-    });
-    this.requestSeconds = new Histogram({
-      name: 'parley_http_request_duration_seconds',
-      help: 'Time from a request arriving to its answer sent, by operation id and status',
-      labelNames: ['operation', 'status'],
-      buckets: REQUEST_BUCKETS,
-      registers,
-    });
-    this.embeddingSeconds = new Histogram({
-      name: 'parley_embedding_duration_seconds',
-      help: 'Duration of one embedder call (a search query, or a batch of passages being indexed), by model and outcome (ok, error)',
-      labelNames: ['model', 'outcome'],
-      buckets: EMBEDDING_BUCKETS,
-      registers,
-    });
-    this.embeddedTexts = new Counter({
-      name: 'parley_embedding_texts_total',
-      help: 'Texts embedded (queries and passages), by model',
-      labelNames: ['model'],
-      registers,
-    });
-    this.indexedPassages = new Counter({
-      name: 'parley_indexing_passages_total',
-      help: 'Passages of files that ended indexing_completed (rate() gives passages indexed per second)',
-      registers,
-    });
-    this.indexingSeconds = new Histogram({
-      name: 'parley_indexing_duration_seconds',
-      help: 'Duration of one attempt of an index_file job (read, extract, chunk, embed, store), by outcome (ok, error)',
-      labelNames: ['outcome'],
-      buckets: INDEXING_BUCKETS,
-      registers,
-    });
-    this.indexingFailures = new Counter({
-      name: 'parley_indexing_failures_total',
-      help: 'Files that ended indexing_failed, by reason code (too_large, timeout, unsupported_format, error…)',
-      labelNames: ['reason'],
-      registers,
-    });
+    const counter = <L extends string>(name: string, help: string, labelNames: L[] = []) =>
+      new Counter<L>({ name, help, labelNames, registers });
+    const histogram = <L extends string>(name: string, help: string, labelNames: L[], buckets: number[]) =>
+      new Histogram<L>({ name, help, labelNames, buckets, registers });
+    this.requests = counter(
+      'parley_http_requests_total',
+      'HTTP requests answered, by operation id (route pattern when it has none; unmatched: no route) and status',
+      ['operation', 'status'],
+    );
+    this.requestSeconds = histogram(
+      'parley_http_request_duration_seconds',
+      'Time from a request arriving to its answer sent, by operation id and status',
+      ['operation', 'status'],
+      REQUEST_BUCKETS,
+    );
+    this.embeddingSeconds = histogram(
+      'parley_embedding_duration_seconds',
+      'Duration of one embedder call (a search query, or a batch of passages being indexed), by model and outcome (ok, error)',
+      ['model', 'outcome'],
+      EMBEDDING_BUCKETS,
+    );
+    this.embeddedTexts = counter(
+      'parley_embedding_texts_total',
+      'Texts embedded (queries and passages), by model',
+      ['model'],
+    );
+    this.indexedPassages = counter(
+      'parley_indexing_passages_total',
+      'Passages of files that ended indexing_completed (rate() gives passages indexed per second)',
+    );
+    this.indexingSeconds = histogram(
+      'parley_indexing_duration_seconds',
+      'Duration of one attempt of an index_file job (read, extract, chunk, embed, store), by outcome (ok, error)',
+      ['outcome'],
+      INDEXING_BUCKETS,
+    );
+    this.indexingFailures = counter(
+      'parley_indexing_failures_total',
+      'Files that ended indexing_failed, by reason code (too_large, timeout, unsupported_format, error…)',
+      ['reason'],
+    );
   }
 
   /** One request answered: `operation` its operation id, `seconds` from arrival to the answer sent. */
