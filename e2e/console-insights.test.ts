@@ -124,7 +124,7 @@ describe.skipIf(!chromiumHere)('console insights and operations in a browser', (
     expect(problems).toEqual([]);
   });
 
-  it('operations: audit filtered by action and actor, logs by level with a live tail, usage bars in words', async () => {
+  it("operations: audit filtered by action and actor, logs by level with a live tail, usage bars and this month's chat in words", async () => {
     await seed();
     const { t } = suite;
     await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, { configuration: { botName: 'Audited' } });
@@ -166,6 +166,10 @@ describe.skipIf(!chromiumHere)('console insights and operations in a browser', (
       await page.getByRole('progressbar', { name: 'Bots', exact: true }).getAttribute('aria-valuetext'),
     ).toBe('1 of 10');
     expect(await page.getByText('Vector storage').count()).toBe(1);
+    // This month's chat: the two seeded conversations, their four questions and four replies.
+    const figure = (label: string) => page.locator('.usage', { hasText: label }).locator('.usage-text');
+    expect(await figure('Conversations this month').textContent()).toBe('2');
+    expect(await figure('Messages this month').textContent()).toBe('8');
     const perBot = page.getByRole('progressbar', { name: /^File storage of / });
     await expect.poll(() => perBot.count()).toBe(1);
     expect(await perBot.getAttribute('aria-valuetext')).toBe('0 bytes of 1 GB');

@@ -25,6 +25,7 @@ import { chatHandoffWaitJob } from './modules/chat/handoff-timeout.js';
 import { chatReplyJob, chatWebhookJob } from './modules/chat/jobs.js';
 import type { KnowledgeResponder, SourceLinks } from './modules/chat/reply-port.js';
 import { type ChatService, chatService } from './modules/chat/service.js';
+import { chatUsageSource } from './modules/chat/usage.js';
 import {
   INDEX_EMBED_BATCH,
   INDEX_FILE_BACKOFF,
@@ -411,6 +412,7 @@ export function buildServices(deps: ServiceDeps): Services {
     qaStaleSweep: embedder ? qaStaleSweep({ db: deps.db.kysely, embedder }) : undefined,
   });
   addUsageSources(config, identity, files, knowledge.index);
+  identity.addUsageSource(chatUsageSource(deps.db.kysely, clock));
   return {
     ...admin,
     files,

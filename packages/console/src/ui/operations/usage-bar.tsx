@@ -18,14 +18,16 @@ export function formatBytes(bytes: number): string {
   return `${value < 10 ? value.toFixed(1).replace(/\.0$/, '') : Math.round(value)} ${UNITS[unit]}`;
 }
 
-/** How a usage figure is named and counted. */
-const KINDS: Record<string, { label: string; bytes: boolean }> = {
+/** How a usage figure is named and counted (`plain`: a count for people to see, never limited). */
+const KINDS: Record<string, { label: string; bytes: boolean; plain?: boolean }> = {
   storage_count: { label: 'File storage', bytes: true },
   chat_storage_count: { label: 'Chat uploads', bytes: true },
   knowledgebase_vector_storage: { label: 'Vector storage', bytes: true },
   bot_count: { label: 'Bots', bytes: false },
   workspace_member_count: { label: 'Members', bytes: false },
   integration_count: { label: 'Integrations', bytes: false },
+  conversation_count: { label: 'Conversations this month', bytes: false, plain: true },
+  message_count: { label: 'Messages this month', bytes: false, plain: true },
 };
 
 /** A usage figure's name in words. */
@@ -33,9 +35,10 @@ export function usageLabel(type: string): string {
   return KINDS[type]?.label ?? type.replace(/_/g, ' ');
 }
 
-/** "1.2 MB of 10 GB", "3 of 100", "5 (no limit)". */
+/** "1.2 MB of 10 GB", "3 of 100", "5 (no limit)", or a plain count ("42"). */
 export function usageText(usage: Pick<Usage, 'type' | 'value' | 'quota'>): string {
   const format = (n: number) => (KINDS[usage.type]?.bytes ? formatBytes(n) : String(n));
+  if (KINDS[usage.type]?.plain) return format(usage.value);
   return usage.quota === null
     ? `${format(usage.value)} (no limit)`
     : `${format(usage.value)} of ${format(usage.quota)}`;

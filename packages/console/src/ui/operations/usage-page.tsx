@@ -9,8 +9,14 @@ import { UsageBar } from './usage-bar.js';
 /** Bots per page of the per-bot list (each asks for its own usage). */
 const BOTS_PER_PAGE = 20;
 
-/** The quota figures first (file storage, vector storage, bots), then the counts without a limit. */
-const ORDER = ['storage_count', 'knowledgebase_vector_storage', 'bot_count'];
+/** The quota figures first (file storage, vector storage, bots), this month's chat, then the other counts. */
+const ORDER = [
+  'storage_count',
+  'knowledgebase_vector_storage',
+  'bot_count',
+  'conversation_count',
+  'message_count',
+];
 const rank = (type: string) => (ORDER.includes(type) ? ORDER.indexOf(type) : ORDER.length);
 
 /** One bot's file storage against the per-bot quota. */
