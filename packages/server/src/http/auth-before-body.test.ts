@@ -2,7 +2,7 @@
 // answered 401 with its body unread and unparsed, and the routes anyone may call take small bodies only.
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../test-support/fixtures.js';
-import { rawSocket } from '../test-support/raw-sockets.js';
+import { answerUntil, rawSocket } from '../test-support/raw-sockets.js';
 import { expectError } from '../test-support/wire.js';
 
 describe('authentication before the body', () => {
@@ -37,18 +37,12 @@ describe('authentication before the body', () => {
     for (const { method, url, headers } of routes()) {
       const { socket, connected, closed } = rawSocket('127.0.0.1', Number(address.port));
       await connected;
-      let answer = '';
-      const answered = new Promise<void>((resolve) =>
-        socket.on('data', (data: Buffer) => {
-          answer += data.toString('utf8');
-          if (/\r\n\r\n[\s\S]*\}$/.test(answer)) resolve();
-        }),
-      );
+      const answered = answerUntil(socket, (answer) => /\r\n\r\n[\s\S]*\}$/.test(answer));
       const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
       socket.write(
         `${method} ${url} HTTP/1.1\r\nhost: localhost\r\n${lines.join('')}content-type: application/json\r\ncontent-length: ${512 * 1024}\r\n\r\n{"name":`,
       );
-      await answered;
+      const answer = await answered;
       expect(answer, url).toMatch(/^HTTP\/1.1 401 /);
       expect(answer).toContain('"type":"Unauthorized"');
       socket.destroy();

@@ -53,13 +53,7 @@ describe('connection guards (slow bodies, connections per address)', () => {
     const sent = await dripping;
     expect(Date.now() - started).toBeLessThan(5000);
     expect(sent).toBeLessThan(100);
-    expect(slow.received).toMatch(/^HTTP\/1\.1 408 /);
-    const body = JSON.parse(slow.received.slice(slow.received.indexOf('\r\n\r\n') + 4)) as Record<
-      string,
-      unknown
-    >;
-    expect(body).toMatchObject({ code: 408, type: 'OperationTimeout' });
-    expect(String(body.message)).toContain('did not arrive within 1 s');
+    expectTimedOut(slow.received, 'did not arrive within 1 s');
   });
 
   it('bounds a body that has not begun when the headers arrive, and serves one that comes in time after them', async () => {
@@ -149,6 +143,14 @@ describe('connection guards (slow bodies, connections per address)', () => {
     await Promise.all(held.map((c) => c.closed));
   });
 });
+
+/** A raw HTTP answer that is a 408 OperationTimeout in the wire format, its message saying `says`. */
+function expectTimedOut(received: string, says: string) {
+  expect(received).toMatch(/^HTTP\/1\.1 408 /);
+  const body = JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+  expect(body).toMatchObject({ code: 408, type: 'OperationTimeout' });
+  expect(String(body.message)).toContain(says);
+}
 
 /** A test app with these settings listening on a free port of 127.0.0.1 (known once the suite starts), and its
  * log lines. */
@@ -243,13 +245,7 @@ describe('upload bodies: a minimum byte rate', () => {
     // Two windows of 0.5 s at most, on a loaded machine well under the 3 h upload bound.
     expect(Date.now() - started).toBeLessThan(5000);
     expect(sent).toBeLessThan(100);
-    expect(slow.received).toMatch(/^HTTP\/1\.1 408 /);
-    const body = JSON.parse(slow.received.slice(slow.received.indexOf('\r\n\r\n') + 4)) as Record<
-      string,
-      unknown
-    >;
-    expect(body).toMatchObject({ code: 408, type: 'OperationTimeout' });
-    expect(String(body.message)).toContain('fewer than the 1000 required');
+    expectTimedOut(slow.received, 'fewer than the 1000 required');
     // The dropped upload is logged below error level; nothing of it is kept, and the URL takes the bytes again.
     await until(() => log.lines.some((l) => l.msg.startsWith('upload dropped')), 'the dropped upload');
     expect(log.lines.filter((l) => l.level >= 50)).toEqual([]);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { JsonScan, pathTooDeep } from '../json-depth.js';
 import { chatClient } from '../test-support/chat.js';
 import { useTestApp } from '../test-support/fixtures.js';
-import { rawSocket } from '../test-support/raw-sockets.js';
+import { answerUntil, rawSocket } from '../test-support/raw-sockets.js';
 import { MAX_JSON_DEPTH } from './json-body.js';
 
 /** `{"a":{"a":…{"leaf":1}…}}` nested `levels` deep, as text. */
@@ -136,18 +136,12 @@ describe('deeply nested JSON is refused at write, and readers keep working', () 
     const address = new URL(await t.app.listen({ port: 0, host: '127.0.0.1' }));
     const { socket, connected, closed } = rawSocket('127.0.0.1', Number(address.port));
     await connected;
-    let answer = '';
-    const answered = new Promise<void>((resolve) =>
-      socket.on('data', (data: Buffer) => {
-        answer += data.toString('utf8');
-        if (answer.includes('\r\n\r\n{')) resolve();
-      }),
-    );
+    const answered = answerUntil(socket, (answer) => answer.includes('\r\n\r\n{'));
     // 100 kB of a declared 200 kB arrive; the rest never does.
     socket.write(
       `POST /v1/chat/${t.botId}/users HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 200000\r\n\r\n{"data":${'['.repeat(100_000)}`,
     );
-    await answered;
+    const answer = await answered;
     expect(answer).toMatch(/^HTTP\/1.1 400 /);
     expect(answer).toContain('"type":"InvalidPayload"');
     socket.destroy();

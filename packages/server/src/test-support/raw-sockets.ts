@@ -18,3 +18,14 @@ export function rawSocket(host: string, port: number): RawSocket {
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   return { socket, connected, closed };
 }
+
+/** What `socket` receives (as UTF-8), once `complete` says it holds the whole answer. */
+export function answerUntil(socket: Socket, complete: (received: string) => boolean): Promise<string> {
+  let received = '';
+  return new Promise<string>((resolve) =>
+    socket.on('data', (data: Buffer) => {
+      received += data.toString('utf8');
+      if (complete(received)) resolve(received);
+    }),
+  );
+}
