@@ -18,7 +18,11 @@ import type { VisitorSet } from './set.js';
 const botName = (kb: KnowledgeBaseName) => `visitor set: ${KNOWLEDGE_BASE_TITLES[kb]}`;
 
 /** The knowledge base's bot (made on the first run, found by name in a kept data dir) with a new access key. */
-async function botFor(server: ParleyServer, owner: Owner, kb: KnowledgeBaseName): Promise<ParleyServer> {
+export async function botFor(
+  server: ParleyServer,
+  owner: Owner,
+  kb: KnowledgeBaseName,
+): Promise<ParleyServer> {
   const headers = {
     authorization: `Bearer ${owner.token}`,
     'x-workspace-id': owner.workspaceId,
