@@ -152,8 +152,16 @@ export type BotsApi = {
   deleteQaEntry: Sends<QaEntryInput, EmptyResponse>;
 };
 
-/** The operations `BotsApi` sends as its methods; `listenBotConversations` (a live stream) is `Client`'s own. */
-const { listenBotConversations: _listen, ...SENT } = BOT_OPERATIONS;
+/**
+ * The operations `BotsApi` sends as its methods; `listenBotConversations` (a live stream) and the conversation
+ * exports (streamed JSON or CSV) are `Client`'s own.
+ */
+const {
+  listenBotConversations: _listen,
+  exportBotConversations: _export,
+  exportBotConversation: _exportOne,
+  ...SENT
+} = BOT_OPERATIONS;
 
 /** Sends each method of `BotsApi` as its entry of `BOT_OPERATIONS`. */
 export const BotsApi = apiClass(SENT).implementing<BotsApi>({

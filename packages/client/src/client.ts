@@ -18,6 +18,7 @@ import type { RequestOptions } from './http.js';
 import type { BotConversationsSignal } from './inbox-types.js';
 import { IntegrationsApi } from './integrations-api.js';
 import { KnowledgeBasesApi } from './knowledge-api.js';
+import { encodeQuery } from './query.js';
 import { listenAt } from './stream-open.js';
 import { WorkspacesApi } from './workspaces-api.js';
 
@@ -39,6 +40,34 @@ export interface ClientOptions extends ConnectionOptions {
   botId?: string | undefined;
   /** Sent as `x-integration-id` (an integration acting on a bot). Env `PARLEY_INTEGRATION_ID`. */
   integrationId?: string | undefined;
+}
+
+/** Input of exportBotConversations: the bot, the period and the format. */
+export interface ExportBotConversationsInput {
+  id: string;
+  /** `json` (default) or `csv`. */
+  format?: 'json' | 'csv' | undefined;
+  /** Conversations created at or after this date or time (ISO 8601). */
+  from?: string | undefined;
+  /** Conversations created before this date or time (ISO 8601). */
+  to?: string | undefined;
+}
+
+/** Input of exportBotConversation: the bot, the conversation and the format. */
+export interface ExportBotConversationInput {
+  id: string;
+  conversationId: string;
+  /** `json` (default) or `csv`. */
+  format?: 'json' | 'csv' | undefined;
+}
+
+/** A conversation export as it streams. */
+export interface ConversationsExport {
+  /** The export's bytes (JSON or CSV); read it to the end or `cancel()` it. */
+  stream: ReadableStream<Uint8Array>;
+  contentType: string;
+  /** The file name the server suggests (Content-Disposition). */
+  filename: string;
 }
 
 /** Every API of the Admin and Files APIs, as the methods of one class. */
@@ -118,6 +147,61 @@ export class Client extends AllApis {
   ): AsyncGenerator<BotConversationsSignal, void> {
     const url = this.core.url(BOT_OPERATIONS.listenBotConversations, { id: input.id });
     return listenAt<BotConversationsSignal>(this.core.http, url, options);
+  }
+
+  /**
+   * Exports a bot's conversations created from `from` (included) to `to` (excluded), ISO 8601, with their
+   * messages (`GET /v1/admin/bots/{id}/conversations/export`), as JSON (default) or CSV. Answers the body as a
+   * web stream, read as the server writes it (never the whole period in memory), with its type and file name.
+   * @example
+   * const { stream } = await client.exportBotConversations({ id: botId, format: 'csv', from: '2026-03-01' });
+   * for await (const chunk of stream) process.stdout.write(chunk);
+   */
+  exportBotConversations(
+    input: ExportBotConversationsInput,
+    options: RequestOptions = {},
+  ): Promise<ConversationsExport> {
+    const { id, format, from, to } = input;
+    const url = this.core.url(BOT_OPERATIONS.exportBotConversations, { id });
+    return this.#download(url, { format, from, to }, options);
+  }
+
+  /**
+   * Exports one conversation with its messages (`GET …/conversations/{conversationId}/export`), as JSON
+   * (default) or CSV, streamed as exportBotConversations does.
+   */
+  exportBotConversation(
+    input: ExportBotConversationInput,
+    options: RequestOptions = {},
+  ): Promise<ConversationsExport> {
+    const { id, conversationId, format } = input;
+    const url = this.core.url(BOT_OPERATIONS.exportBotConversation, { id, conversationId });
+    return this.#download(url, { format }, options);
+  }
+
+  /** A streamed export at `url`: its body unread, with its type and the file name the server suggests. */
+  async #download(
+    url: string,
+    query: Record<string, string | undefined>,
+    options: RequestOptions,
+  ): Promise<ConversationsExport> {
+    const encoded = encodeQuery(query);
+    const http = this.core.http;
+    const res = await http.send<Response>(
+      encoded ? `${url}?${encoded}` : url,
+      'GET',
+      () => ({ method: 'GET', headers: http.headers(options, { accept: '*/*' }) }),
+      options,
+      { raw: true },
+    );
+    const disposition = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '');
+    return {
+      stream:
+        (res.body as ReadableStream<Uint8Array> | null) ??
+        new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }),
+      contentType: res.headers.get('content-type') ?? '',
+      filename: disposition?.[1] ?? `conversations.${query.format ?? 'json'}`,
+    };
   }
 
   /**

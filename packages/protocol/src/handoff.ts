@@ -112,3 +112,24 @@ export function asksForPerson(text: string, keywords: readonly string[]): boolea
     return key !== '' && words.includes(` ${key} `);
   });
 }
+
+/** Query of the conversation exports (`GET /v1/admin/bots/{id}/conversations/export`, and of one conversation). */
+export const ConversationExportQuery = Type.Object({
+  format: Type.Optional(
+    Type.Union([Type.Literal('json'), Type.Literal('csv')], {
+      description:
+        'json (default): {botId, from?, to?, conversations: [{id, createdAt, updatedAt, handoff, messages}]}; csv: one row per message',
+    }),
+  ),
+  from: Type.Optional(
+    Type.String({
+      maxLength: 40,
+      description: 'Conversations created at or after this date or time (ISO 8601)',
+    }),
+  ),
+  to: Type.Optional(
+    Type.String({ maxLength: 40, description: 'Conversations created before this date or time (ISO 8601)' }),
+  ),
+});
+/** Conversation export query type. */
+export type ConversationExportQuery = Static<typeof ConversationExportQuery>;

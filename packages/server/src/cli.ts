@@ -5,6 +5,7 @@ import { loadSigningSecret } from './access/signing-secret.js';
 import { blobStoreFromConfig } from './blob/from-config.js';
 import { backupCommands } from './cli/backup.js';
 import { botTransferCommands } from './cli/bots.js';
+import { conversationsCommands } from './cli/conversations.js';
 import { filesCommands } from './cli/files.js';
 import { kbCommands } from './cli/kb.js';
 import { siteCommands } from './cli/kb-sites.js';
@@ -260,6 +261,7 @@ export function buildCli(io: CliIo): Command {
     kbCommands,
     siteCommands,
     qaCommands,
+    conversationsCommands,
     searchCommand,
     backupCommands,
     botTransferCommands,

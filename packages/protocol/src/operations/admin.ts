@@ -18,6 +18,9 @@ export const BOT_OPERATIONS = /* @__PURE__ */ operations('admin', {
   listBotUsages: 'GET /v1/admin/bots/{id}/usages',
   listBotConversations: 'GET /v1/admin/bots/{id}/conversations',
   getBotConversationCounts: 'GET /v1/admin/bots/{id}/conversations/counts',
+  // Conversation exports (JSON or CSV, streamed): `Client.exportBotConversations`, not a request method.
+  exportBotConversations: 'GET /v1/admin/bots/{id}/conversations/export',
+  exportBotConversation: 'GET /v1/admin/bots/{id}/conversations/{conversationId}/export',
   // The inbox desk's live stream (Server-Sent Events): `Client.listenBotConversations`, not a request method.
   listenBotConversations: 'GET /v1/admin/bots/{id}/conversations/live',
   getBotConversation: 'GET /v1/admin/bots/{id}/conversations/{conversationId}',

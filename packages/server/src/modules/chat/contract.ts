@@ -9,6 +9,7 @@ import type {
   ChatUser,
   ChatUserFields,
   ChatWebhookEvent,
+  ConversationExportQuery,
   ConversationHandoff,
   ConversationNote,
   CreateChatFileBody,
@@ -78,6 +79,13 @@ export interface ChatWebhookJob {
   to?: 'handoff';
 }
 
+/** A conversation export as it streams: its content type, a file name for it and its text, piece by piece. */
+export interface ConversationExport {
+  contentType: string;
+  filename: string;
+  body: AsyncIterable<string>;
+}
+
 /** Payload of a `chat_handoff_wait` job: the end of a visitor's wait for a person that began `waitingSince`. */
 export interface ChatHandoffWaitJob {
   botId: string;
@@ -136,12 +144,12 @@ export interface ReplyContext {
 export interface ChatActivityDay {
   date: string;
   visitorMessages: number;
-  botMessages: number;
-  /** Bot messages answering a user's message (reply jobs). */
   /** The bot's own messages (a person's are not: humanMessages). */
-  replies: number;
+  botMessages: number;
   /** Messages of people of the workspace (human handoff). */
   humanMessages: number;
+  /** Bot messages answering a user's message (reply jobs). */
+  replies: number;
   /** Replies saying the knowledge base had nothing (the answers module's not-found text). */
   notFound: number;
   /** Replies whose answer mode is the window's `answerMode` (0 without one). */
@@ -325,6 +333,16 @@ export interface ChatService {
    * whether it did (false when a person came, or the wait is another one).
    */
   endHandoffWait(job: ChatHandoffWaitJob): Promise<boolean>;
+  /**
+   * The bot's conversations created in the query's period (or the one `conversationId`) as JSON or CSV, for
+   * its owners (`conversation.read`): 404 for an unknown bot or conversation, 400 for a bad period.
+   */
+  exportConversations(
+    actor: Actor,
+    botId: string,
+    query: ConversationExportQuery,
+    conversationId?: string,
+  ): Promise<ConversationExport>;
   /** How many "not found" replies the bot gave in a conversation (its offer of a person counts them). */
   missesIn(botId: string, conversationId: string): Promise<number>;
   /** Whether the bot answers a conversation now (its handoff state is `bot` or `resolved`). */

@@ -13,6 +13,7 @@ import { installChatAuth } from './routes/common.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { deskLiveRoute } from './routes/desk-live.js';
 import { eventRoutes } from './routes/events.js';
+import { exportRoutes } from './routes/export.js';
 import { fileRoutes } from './routes/files.js';
 import { inboxRoutes } from './routes/inbox.js';
 import { listenRoute } from './routes/listen.js';
@@ -84,6 +85,7 @@ export function chatAdminRoutes(
     },
     async (req) => ({ chat: await chat.rotateSecrets(req.actor, req.params.id) }),
   );
+  exportRoutes(app, { chat });
   inboxRoutes(app, { chat });
   noteRoutes(app, { chat });
   deskLiveRoute(app, { ...deps, streams: deps.desk });

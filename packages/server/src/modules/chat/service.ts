@@ -5,6 +5,7 @@ import type { ChatContext, ChatServiceDeps } from './context.js';
 import type { ChatService } from './contract.js';
 import { chatConversations } from './conversations.js';
 import { chatEvents } from './events.js';
+import { chatExport } from './export.js';
 import { chatFiles } from './files.js';
 import { chatHandoff } from './handoff.js';
 import { chatHandoffTimeout } from './handoff-timeout.js';
@@ -51,5 +52,6 @@ export function chatService(deps: ChatServiceDeps): ChatService {
     chatNotes,
     chatHandoff,
     chatHandoffTimeout,
+    chatExport,
   );
 }
