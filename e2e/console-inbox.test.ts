@@ -105,7 +105,11 @@ describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () =>
       body: { value: 'negative', comment },
     });
     expect(rated.statusCode, rated.body).toBe(200);
-    await expect.poll(() => page.getByText('Negative feedback', { exact: true }).count(), LIVE).toBe(1);
+    // The rated conversation's row says so (the filter's checkbox is named the same).
+    const ratedRow = page
+      .getByRole('list', { name: 'Conversations' })
+      .getByText('Negative feedback', { exact: true });
+    await expect.poll(() => ratedRow.count(), LIVE).toBe(1);
     expect(await axe(page), 'inbox').toEqual([]);
 
     // The filters: negative feedback keeps only the rated conversation; "Not answered" the Mongolia question.
@@ -184,24 +188,59 @@ describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () =>
       })()`);
       const handoffs = async () =>
         JSON.parse(String(await v.evaluate(`sessionStorage.getItem('handoffs') || '[]'`)));
+
+      // Dana, a developer, in the Console on the inbox's Waiting tab, alerts on, before anybody asks.
+      const desk = await suite.newPage(1280, 'light');
+      const a = desk.page;
+      // The browser lets the Console notify; each notification shown is recorded.
+      await a.context().grantPermissions(['notifications'], { origin });
+      await a.addInitScript(`(() => {
+        const Real = window.Notification;
+        window.notified = [];
+        function Recorded(title) { window.notified.push(title); }
+        Object.defineProperty(Recorded, 'permission', { get: () => Real.permission });
+        Recorded.requestPermission = () => Real.requestPermission();
+        window.Notification = Recorded;
+      })()`);
+      await a.goto(`${origin}/console/`);
+      await suite.signIn(a, dana.password, dana.email);
+      await a.getByRole('heading', { name: 'Bots' }).waitFor();
+      await a.goto(`${origin}/console/bots/${t.botId}/conversations`);
+      await a.getByRole('link', { name: /^Waiting/ }).click();
+      await a.getByText('Nobody is waiting for a person.').waitFor();
+      await a.getByLabel('Alert me of waiting visitors').check();
+      const waitingCount = a.locator('.desk-count[data-tab="waiting"]');
+      await expect.poll(() => waitingCount.textContent(), LIVE).toBe(' 0');
+      const loads = await a.evaluate(() => performance.getEntriesByType('navigation').length);
+
       await v.goto(`${origin}/webchat/${t.botId}`);
       const said = (from: string) => inWebchat(v, `.pw-msg[data-from="${from}"][data-message-id]`);
       const button = inWebchat(v, 'button.pw-handoff');
       expect(await button.textContent()).toBe('Talk to a person');
       await button.click();
+      const asked = Date.now();
+      // The conversation appears under Waiting within 2 s, without a reload (the desk's live stream).
+      const waitingRows = a.getByRole('list', { name: 'Conversations' }).getByRole('listitem');
+      await expect.poll(() => waitingRows.count(), { timeout: 2_000, interval: 50 }).toBe(1);
+      const appearedMs = Date.now() - asked;
+      console.log(
+        `handoff: the waiting conversation appeared in the Console ${appearedMs} ms after the click`,
+      );
+      expect(await a.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(loads);
+      expect(await waitingRows.first().textContent()).toContain('Waiting for a person');
+      await expect.poll(() => waitingCount.textContent(), LIVE).toBe(' 1');
+      // The tab title counts the waiting conversation, and the browser notified once (the alerts are on).
+      await expect.poll(() => a.title(), LIVE).toMatch(/^\(1\) /);
+      expect(await a.evaluate('window.notified')).toEqual(['A visitor is waiting for a person']);
       await expect.poll(handoffs, LIVE).toEqual([{ state: 'pending' }]);
       await expect.poll(() => button.count(), LIVE).toBe(0);
       const conversationId = JSON.parse(
         String(await v.evaluate(`localStorage.getItem('parley:webchat:${t.botId}')`)),
       ).conversationId as string;
 
-      // Dana, a developer, in the Console: the conversation waits for a person; she takes it and replies.
-      const desk = await suite.newPage(1280, 'light');
-      const a = desk.page;
-      await a.goto(`${origin}/console/`);
-      await suite.signIn(a, dana.password, dana.email);
-      await a.getByRole('heading', { name: 'Bots' }).waitFor();
-      await a.goto(`${origin}/console/bots/${t.botId}/conversations/${conversationId}`);
+      // She opens it from the list: it waits for a person; she takes it and replies.
+      await waitingRows.first().getByRole('link').click();
+      await a.waitForURL(`**/conversations/${conversationId}`);
       const state = a.locator('.handoff-state');
       await expect.poll(() => state.textContent(), LIVE).toContain('Waiting for a person');
       expect(await a.getByRole('button', { name: 'Resolve' }).count()).toBe(1);
@@ -223,6 +262,49 @@ describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () =>
       await expect
         .poll(() => a.locator('[data-author="agent"] .msg-head strong').allTextContents(), LIVE)
         .toEqual(['Dana (person)']);
+      // The visitor's details: the page the webchat is on and the browser's language.
+      const details = a.getByRole('region', { name: 'Visitor' });
+      await expect.poll(() => details.textContent(), LIVE).toContain(`${origin}/webchat/${t.botId}`);
+      expect(await details.textContent()).toContain(String(await v.evaluate('navigator.language')));
+      // "Assign to…" offers the members who may answer (the owner), not the viewer.
+      const assignees = await a.getByLabel('Assign to…').locator('option').allTextContents();
+      expect(assignees).toContainEqual(expect.stringContaining(t.owner.email));
+      expect(assignees).not.toContainEqual(expect.stringContaining(viewer.email));
+
+      // Markdown and a file: the visitor sees the bold words, and a link that opens the file attached.
+      await a.getByLabel('Reply').fill('Here is **the form** to fill in.');
+      await a.getByLabel('Attach files').setInputFiles({
+        name: 'form.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('Name: ____\n'),
+      });
+      await a.getByRole('button', { name: 'Send' }).click();
+      await expect.poll(() => said('agent').count(), LIVE).toBe(2);
+      const withFile = said('agent').nth(1);
+      await expect.poll(() => withFile.locator('strong').textContent(), LIVE).toBe('the form');
+      const href = String(await withFile.locator('a[download]').getAttribute('href'));
+      const opened = await fetch(href);
+      expect(opened.status).toBe(200);
+      expect(await opened.text()).toBe('Name: ____\n');
+      // The link's signature names that file: the same link to another file is refused.
+      const elsewhere = new URL(href);
+      elsewhere.pathname = elsewhere.pathname.replace(/file_[0-9A-Za-z]+/, 'file_01K00000000000000000000000');
+      expect((await fetch(elsewhere)).status).toBe(403);
+      // The transcript shows it as the visitor saw it.
+      await expect
+        .poll(() => a.locator('[data-author="agent"] strong', { hasText: 'the form' }).count(), LIVE)
+        .toBe(1);
+      expect(await a.getByRole('list', { name: 'Attached files' }).getByRole('link').textContent()).toBe(
+        'form.txt',
+      );
+
+      // An internal note: the team reads it, the visitor never does.
+      await a.getByLabel('New note').fill('VIP customer: refund without asking');
+      await a.getByRole('button', { name: 'Add note' }).click();
+      await expect
+        .poll(() => a.getByRole('list', { name: 'Notes' }).textContent(), LIVE)
+        .toContain('VIP customer: refund without asking');
+      expect(await v.locator('[data-parley-webchat]').textContent()).not.toContain('VIP customer');
       expect(await axe(a), 'desk').toEqual([]);
 
       // A reload keeps who answers: the event comes again from the conversation, no button.
@@ -234,7 +316,7 @@ describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () =>
           { state: 'assigned', agentName: 'Dana' },
           { state: 'assigned', agentName: 'Dana' },
         ]);
-      await expect.poll(() => said('agent').count(), LIVE).toBe(1);
+      await expect.poll(() => said('agent').count(), LIVE).toBe(2);
       expect(await button.count()).toBe(0);
 
       // Three visitor messages while Dana has it; she sees them, then hands back; the bot answers the next one.
@@ -282,6 +364,7 @@ describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () =>
           'visitor',
           'handoff',
           'handoff',
+          'agent',
           'agent',
           'visitor',
           'visitor',

@@ -7,9 +7,12 @@ import { mayHandoff } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { Notice } from '../notice.js';
 import { AnswerTheseQuestions } from '../qa/answer-this.js';
+import { OwnerBadge } from './conversation-row.js';
+import { deskKeys, useDeskLive } from './desk-live.js';
 import { HandoffDesk } from './handoff-desk.js';
-import { LIVE_EVERY_MS } from './inbox-page.js';
+import { Notes } from './notes.js';
 import { TranscriptMessage } from './transcript-message.js';
+import { VisitorDetails } from './visitor-details.js';
 
 /** The most messages a transcript shows. */
 const MAX_MESSAGES = 1_000;
@@ -36,24 +39,32 @@ function Summary({ messages }: { messages: BotConversationMessage[] }) {
   );
 }
 
-/** A conversation's messages as a thread, oldest first, refreshed while shown. */
+/**
+ * A conversation: who answers it and its visitor, its messages as a thread (oldest first), and for the roles
+ * that answer conversations the desk; all followed live.
+ */
 function Transcript({ botId, conversationId }: { botId: string; conversationId: string }) {
   const { client, workspace } = useConsole();
   const me = useOwnMember();
-  const messages = useLoad(
-    ['conversation-messages', workspace?.id, botId, conversationId],
-    () =>
-      client
-        .listBotConversationMessages({ id: botId, conversationId, pageSize: 100 })
-        .collect({ limit: MAX_MESSAGES }),
-    { every: LIVE_EVERY_MS },
+  useDeskLive(botId);
+  const conversation = useLoad(deskKeys.conversation(workspace?.id, botId, conversationId), () =>
+    client.getBotConversation({ id: botId, conversationId }).then((r) => r.conversation),
+  );
+  const messages = useLoad(deskKeys.messages(workspace?.id, botId, conversationId), () =>
+    client
+      .listBotConversationMessages({ id: botId, conversationId, pageSize: 100 })
+      .collect({ limit: MAX_MESSAGES }),
   );
   return (
     <div class="stack">
       <p>
         <a href={`/console/bots/${encodeURIComponent(botId)}/conversations`}>← All conversations</a>
       </p>
-      <h2>Conversation</h2>
+      <div class="inbox-head">
+        <h2>Conversation</h2>
+        {conversation.data ? <OwnerBadge conversation={conversation.data} /> : null}
+      </div>
+      {conversation.data?.visitor ? <VisitorDetails visitor={conversation.data.visitor} /> : null}
       <Notice error={messages.error} />
       {messages.data === undefined ? (
         messages.loading ? (
@@ -72,9 +83,8 @@ function Transcript({ botId, conversationId }: { botId: string; conversationId: 
           <AnswerTheseQuestions botId={botId} conversationId={conversationId} messages={messages.data} />
         </>
       )}
-      {mayHandoff(me.data?.role) ? (
-        <HandoffDesk botId={botId} conversationId={conversationId} onChanged={messages.reload} />
-      ) : null}
+      {mayHandoff(me.data?.role) ? <HandoffDesk botId={botId} conversationId={conversationId} /> : null}
+      <Notes botId={botId} conversationId={conversationId} mayWrite={mayHandoff(me.data?.role)} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { BotConversation } from '@parley/client';
 import { formatDateTime } from '../../format.js';
+import { Markdown } from '../markdown.js';
 import { CorrectionMark } from '../qa/answer-this.js';
 import { readable } from './readable.js';
 
@@ -8,9 +9,23 @@ export function conversationPath(botId: string, conversationId: string): string 
   return `/console/bots/${encodeURIComponent(botId)}/conversations/${encodeURIComponent(conversationId)}`;
 }
 
+/** Who answers a conversation, as a badge: waiting, a person's name, resolved (none while the bot does). */
+export function OwnerBadge({
+  conversation: c,
+}: {
+  conversation: Pick<BotConversation, 'state' | 'assignedTo'>;
+}) {
+  if (c.state === 'pending') return <span class="badge badge-waiting">Waiting for a person</span>;
+  if (c.state === 'assigned')
+    return <span class="badge badge-assigned">Answered by {c.assignedTo?.name || 'a person'}</span>;
+  if (c.state === 'resolved') return <span class="badge badge-resolved">Resolved</span>;
+  return null;
+}
+
 /**
  * One conversation of the inbox: what the visitor last asked (the link to its transcript), the latest
- * message when the bot had the last word, when, how many messages, and its flags. All as text.
+ * message when the bot or a person had the last word (Markdown as the visitor saw it), the visitor, when, how
+ * many messages, who answers, and its flags.
  */
 export function ConversationRow({
   botId,
@@ -21,21 +36,30 @@ export function ConversationRow({
 }) {
   const last = c.lastMessage;
   const botLast = last?.isBot === true;
+  const visitor = c.visitor?.name ?? c.visitor?.email;
   return (
-    <li class="list-row inbox-row">
+    <li class="list-row inbox-row" data-state={c.state}>
       <a href={conversationPath(botId, c.id)} class="list-title inbox-preview">
         {c.lastQuestion ?? (last ? readable(last.text) : 'No messages yet')}
       </a>
       {botLast && last ? (
-        <span class="inbox-reply muted">
-          <span class="inbox-who">Bot: </span>
-          {readable(last.text)}
-        </span>
+        <div class="inbox-reply muted">
+          <span class="inbox-who">Reply: </span>
+          <Markdown text={last.text} class="inbox-reply-text" />
+        </div>
       ) : null}
       <span class="inbox-meta">
-        <time class="muted" dateTime={c.updatedAt}>
-          {formatDateTime(c.updatedAt)}
-        </time>
+        {visitor ? <span class="inbox-visitor">{visitor}</span> : null}
+        <OwnerBadge conversation={c} />
+        {c.state === 'pending' && c.waitingSince ? (
+          <span class="muted">
+            waiting since <time dateTime={c.waitingSince}>{formatDateTime(c.waitingSince)}</time>
+          </span>
+        ) : (
+          <time class="muted" dateTime={c.updatedAt}>
+            {formatDateTime(c.updatedAt)}
+          </time>
+        )}
         <span class="muted">
           {c.messageCount} {c.messageCount === 1 ? 'message' : 'messages'}
         </span>

@@ -3,8 +3,10 @@ import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { formatDateTime } from '../../format.js';
 import { useAction, useLoad } from '../../hooks.js';
+import { mayHandoff } from '../../roles.js';
 import { Notice } from '../notice.js';
-import { LIVE_EVERY_MS } from './inbox-page.js';
+import { deskKeys } from './desk-live.js';
+import { ReplyBox } from './reply-box.js';
 
 type ConversationHandoff = ConversationHandoffResponse['handoff'];
 type HandoffAction = ChangeConversationHandoffInput['action'];
@@ -48,45 +50,61 @@ const ACTIONS: {
   { action: 'resolve', label: 'Resolve', applies: (state) => state === 'pending' || state === 'assigned' },
 ];
 
-/**
- * The desk of a conversation (human handoff), for roles that may take one over: who answers it, "Take over",
- * "Hand back" and "Resolve", and a reply box posting the person's message under their name (which takes the
- * conversation over when nobody has it). `onChanged` reloads the transcript.
- */
-export function HandoffDesk({
-  botId,
-  conversationId,
-  onChanged,
+/** "Assign to…": a picker of the active members who may answer conversations, and the button giving it to one. */
+function AssignTo({
+  current,
+  pending,
+  assign,
 }: {
-  botId: string;
-  conversationId: string;
-  onChanged(): void;
+  current: ConversationHandoff;
+  pending: boolean;
+  assign(memberId: string): void;
 }) {
   const { client, workspace } = useConsole();
-  const handoff = useLoad(
-    ['conversation-handoff', workspace?.id, botId, conversationId],
-    () => client.getConversationHandoff({ id: botId, conversationId }),
-    { every: LIVE_EVERY_MS },
+  const members = useLoad(['members', workspace?.id], () => client.list.workspaceMembers().collect());
+  const [chosen, setChosen] = useState('');
+  const choices = (members.data ?? []).filter(
+    (m) => m.status === 'active' && mayHandoff(m.role) && m.userId !== current.assignedTo?.accountId,
+  );
+  if (choices.length === 0) return null;
+  return (
+    <form
+      class="assign-to"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (chosen) assign(chosen);
+      }}
+    >
+      <label for="assign-member">Assign to…</label>
+      <select id="assign-member" value={chosen} onChange={(e) => setChosen(e.currentTarget.value)}>
+        <option value="">Choose a member</option>
+        {choices.map((m) => (
+          <option key={m.id} value={m.id}>
+            {m.displayName ? `${m.displayName} (${m.email})` : m.email}
+          </option>
+        ))}
+      </select>
+      <button type="submit" disabled={pending || chosen === ''}>
+        Assign
+      </button>
+    </form>
+  );
+}
+
+/**
+ * The desk of a conversation (human handoff), for roles that may take one over: who answers it, "Take over",
+ * "Assign to…", "Hand back" and "Resolve" where they apply, and the reply box (replying takes the
+ * conversation over when nobody has it). Followed live with the transcript (useDeskLive).
+ */
+export function HandoffDesk({ botId, conversationId }: { botId: string; conversationId: string }) {
+  const { client, workspace } = useConsole();
+  const handoff = useLoad(deskKeys.handoff(workspace?.id, botId, conversationId), () =>
+    client.getConversationHandoff({ id: botId, conversationId }),
   );
   const { pending, error, run } = useAction();
-  const [text, setText] = useState('');
-  const changed = () => {
-    handoff.reload();
-    onChanged();
-  };
-  const change = async (action: HandoffAction) => {
-    if (await run(() => client.changeConversationHandoff({ id: botId, conversationId, action }))) changed();
-  };
-  const send = async (event: Event) => {
-    event.preventDefault();
-    const value = text.trim();
-    if (!value) return;
-    const sent = await run(() =>
-      client.createAgentMessage({ id: botId, conversationId, payload: { type: 'text', text: value } }),
-    );
-    if (!sent) return;
-    setText('');
-    changed();
+  const change = async (action: HandoffAction, memberId?: string) => {
+    const body = { id: botId, conversationId, action, ...(memberId ? { memberId } : {}) };
+    if (await run(() => client.changeConversationHandoff(body))) handoff.reload();
   };
   const current = handoff.data?.handoff;
   return (
@@ -104,29 +122,11 @@ export function HandoffDesk({
               {a.label}
             </button>
           ))}
+          <AssignTo current={current} pending={pending} assign={(id) => void change('assign', id)} />
         </div>
       ) : null}
-      <form class="stack" onSubmit={send}>
-        <div class="field">
-          <label for="handoff-reply">Reply</label>
-          <textarea
-            id="handoff-reply"
-            rows={3}
-            aria-describedby="handoff-reply-hint"
-            value={text}
-            onInput={(event) => setText(event.currentTarget.value)}
-          />
-          <p id="handoff-reply-hint" class="hint">
-            Markdown. The visitor sees it under your name; replying takes the conversation over.
-          </p>
-        </div>
-        <div class="actions">
-          <button type="submit" class="primary" disabled={pending || text.trim() === ''}>
-            Send
-          </button>
-        </div>
-      </form>
       <Notice error={error} />
+      <ReplyBox botId={botId} conversationId={conversationId} onSent={handoff.reload} />
     </section>
   );
 }

@@ -1,100 +1,132 @@
 import type { ListBotConversationsInput } from '@parley/client';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { useConsole } from '../../context.js';
-import { useLoad } from '../../hooks.js';
+import { useLoad, useSettled } from '../../hooks.js';
 import { BotFrame } from '../bot-frame.js';
-import { Notice } from '../notice.js';
+import { ListState } from '../list-state.js';
 import { ConversationRow } from './conversation-row.js';
+import { DeskAlerts } from './desk-alerts.js';
+import { useDeskCounts, useDeskLive } from './desk-live.js';
+import { DESK_TABS, type DeskTab, DeskTabs, tabOf } from './desk-tabs.js';
 
-/** How often the inbox and a transcript ask for what is new, in milliseconds. */
-export const LIVE_EVERY_MS = 3_000;
 /** Conversations shown at first, and how many more "Show more" adds. */
 const PAGE = 25;
 
-/** The filters of the inbox, as the Admin API takes them. */
-interface Filters {
+/** What the inbox shows, as its address says: `?tab=waiting&search=…&feedback=negative&unanswered=true`. */
+interface View {
+  tab: DeskTab;
+  search: string;
   negative: boolean;
   unanswered: boolean;
 }
 
-/** The bot's conversations, most recent activity first, refreshed while shown; filters and "Show more". */
+/** The address of a view of the inbox (the tab left out when it is All). */
+function addressOf(path: string, view: View): string {
+  const params = new URLSearchParams();
+  if (view.tab !== 'all') params.set('tab', view.tab);
+  if (view.search) params.set('search', view.search);
+  if (view.negative) params.set('feedback', 'negative');
+  if (view.unanswered) params.set('unanswered', 'true');
+  const query = params.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+/** The list's input for a view: each tab as the Admin API filters it. */
+function inputOf(botId: string, view: View, limit: number): ListBotConversationsInput {
+  return {
+    id: botId,
+    pageSize: Math.min(limit + 1, 100),
+    ...DESK_TABS[view.tab].filter,
+    ...(view.search ? { search: view.search } : {}),
+    ...(view.negative ? { feedback: 'negative' as const } : {}),
+    ...(view.unanswered ? { unanswered: true } : {}),
+  };
+}
+
+/** The inbox desk: its tabs with their counts, search, filters, and the tab's conversations, live. */
 function Inbox({ botId }: { botId: string }) {
   const { client, workspace } = useConsole();
-  // The filters live in the address (`?feedback=negative&unanswered=true`, as the Admin API names them), so a
-  // filtered inbox can be linked to and survives a reload.
+  // The view lives in the address, so a tab or a search can be linked to and survives a reload.
   const { path, query, route } = useLocation();
-  const filters: Filters = {
+  const view: View = {
+    tab: tabOf(query.tab),
+    search: (query.search ?? '').trim(),
     negative: query.feedback === 'negative',
     unanswered: query.unanswered === 'true',
   };
   const [limit, setLimit] = useState(PAGE);
-  const input: ListBotConversationsInput = {
-    id: botId,
-    pageSize: Math.min(limit + 1, 100),
-    ...(filters.negative ? { feedback: 'negative' as const } : {}),
-    ...(filters.unanswered ? { unanswered: true } : {}),
-  };
-  const list = useLoad(
-    ['conversations', workspace?.id, botId, filters, limit],
-    () => client.listBotConversations(input).collect({ limit: limit + 1 }),
-    { every: LIVE_EVERY_MS },
-  );
-  const toggle = (name: keyof Filters) => (event: Event) => {
-    const next = { ...filters, [name]: (event.currentTarget as HTMLInputElement).checked };
-    const params = new URLSearchParams();
-    if (next.negative) params.set('feedback', 'negative');
-    if (next.unanswered) params.set('unanswered', 'true');
-    const search = params.toString();
-    route(search ? `${path}?${search}` : path, true);
+  const [typed, setTyped] = useState(view.search);
+  const settled = useSettled(typed.trim(), 300);
+  const go = (next: Partial<View>) => {
+    route(addressOf(path, { ...view, ...next }), true);
     setLimit(PAGE);
   };
-  const filtered = filters.negative || filters.unanswered;
+  useEffect(() => {
+    if (settled !== view.search) go({ search: settled });
+  }, [settled]);
+  useDeskLive(botId);
+  const counts = useDeskCounts(botId);
+  const list = useLoad(['conversations', workspace?.id, botId, view, limit], () =>
+    client.listBotConversations(inputOf(botId, view, limit)).collect({ limit: limit + 1 }),
+  );
+  const toggle = (name: 'negative' | 'unanswered') => (event: Event) =>
+    go({ [name]: (event.currentTarget as HTMLInputElement).checked });
+  const narrowed = view.negative || view.unanswered || view.search !== '';
   const shown = list.data?.slice(0, limit);
   return (
     <div class="stack">
       <div class="inbox-head">
         <h2>Conversations</h2>
+        <DeskAlerts waiting={counts.data?.waiting} />
+      </div>
+      <DeskTabs current={view.tab} counts={counts.data} hrefOf={(tab) => addressOf(path, { ...view, tab })} />
+      <div class="inbox-head">
+        <div class="field inbox-search">
+          <label for="inbox-search">Search conversations</label>
+          <input
+            id="inbox-search"
+            type="search"
+            value={typed}
+            placeholder="Words, a visitor's name or e-mail"
+            onInput={(e) => setTyped(e.currentTarget.value)}
+          />
+        </div>
         <fieldset class="inbox-filters">
           <legend>Show only</legend>
           <label>
-            <input type="checkbox" checked={filters.negative} onChange={toggle('negative')} /> Negative
-            feedback
+            <input type="checkbox" checked={view.negative} onChange={toggle('negative')} /> Negative feedback
           </label>
           <label>
-            <input type="checkbox" checked={filters.unanswered} onChange={toggle('unanswered')} /> Not
-            answered
+            <input type="checkbox" checked={view.unanswered} onChange={toggle('unanswered')} /> Not answered
           </label>
         </fieldset>
       </div>
-      <p class="muted">Most recent activity first; new messages appear here as they arrive.</p>
-      <Notice error={list.error} />
-      {shown === undefined ? (
-        list.loading ? (
-          <p role="status">Loading conversations…</p>
-        ) : null
-      ) : shown.length === 0 ? (
-        <p class="empty">
-          {filtered
-            ? 'No conversation matches these filters. Clear them to see every conversation.'
-            : 'No conversations yet. Open the hosted chat or embed the webchat (Webchat tab) and ask the bot something: conversations appear here as they happen.'}
-        </p>
-      ) : (
-        <>
-          <ul class="list inbox-list" aria-label="Conversations">
-            {shown.map((c) => (
-              <ConversationRow key={c.id} botId={botId} conversation={c} />
-            ))}
-          </ul>
-          {(list.data?.length ?? 0) > limit ? (
-            <p>
-              <button type="button" onClick={() => setLimit((n) => n + PAGE)}>
-                Show more
-              </button>
-            </p>
-          ) : null}
-        </>
-      )}
+      <p class="muted">{DESK_TABS[view.tab].order} Changes appear here as they happen.</p>
+      <ListState
+        of={{ ...list, data: shown }}
+        loadingWords="Loading conversations…"
+        empty={
+          narrowed ? 'No conversation matches. Clear the search or the filters.' : DESK_TABS[view.tab].empty
+        }
+      >
+        {(items) => (
+          <>
+            <ul class="list inbox-list" aria-label="Conversations">
+              {items.map((c) => (
+                <ConversationRow key={c.id} botId={botId} conversation={c} />
+              ))}
+            </ul>
+            {(list.data?.length ?? 0) > limit ? (
+              <p>
+                <button type="button" onClick={() => setLimit((n) => n + PAGE)}>
+                  Show more
+                </button>
+              </p>
+            ) : null}
+          </>
+        )}
+      </ListState>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { BotConversationMessage } from '@parley/client';
 import { formatDateTime } from '../../format.js';
-import { readable } from './readable.js';
+import { Markdown } from '../markdown.js';
 import { RetrievalDetails } from './retrieval-details.js';
 
 /** What a reply's answer mode means, in words. */
@@ -20,6 +20,30 @@ export const ANSWER_WORDS: Record<string, string> = {
 /** The path of a file's page in the Console. */
 function filePath(botId: string, fileId: string): string {
   return `/console/bots/${encodeURIComponent(botId)}/files/${encodeURIComponent(fileId)}`;
+}
+
+/** The files a message carries (a `file` payload, or the `file` items of a bloc): their links and titles. */
+function filesOf(payload: Record<string, unknown>): { url: string; title: string }[] {
+  const items = payload.type === 'bloc' && Array.isArray(payload.items) ? payload.items : [payload];
+  return items.flatMap((item: unknown) => {
+    const f = item as { type?: unknown; fileUrl?: unknown; title?: unknown } | null;
+    if (f?.type !== 'file' || typeof f.fileUrl !== 'string') return [];
+    return [{ url: f.fileUrl, title: typeof f.title === 'string' && f.title ? f.title : f.fileUrl }];
+  });
+}
+
+/** The text a message shows: a bloc's Markdown and text items (its files are listed apart). */
+function textOf(m: BotConversationMessage): string {
+  const { payload } = m;
+  if (payload.type === 'file') return '';
+  if (payload.type !== 'bloc' || !Array.isArray(payload.items)) return m.text;
+  return payload.items
+    .map((item: unknown) => {
+      const i = item as { type?: unknown; text?: unknown; markdown?: unknown } | null;
+      return i?.type === 'markdown' ? i.markdown : i?.type === 'text' ? i.text : undefined;
+    })
+    .filter((t): t is string => typeof t === 'string')
+    .join('\n\n');
 }
 
 /** The feedback a visitor gave a reply: the thumb, in words too, and the comment as text. */
@@ -46,6 +70,7 @@ export function TranscriptMessage({ botId, message: m }: { botId: string; messag
         : m.userName
           ? `Visitor (${m.userName})`
           : 'Visitor';
+  const files = filesOf(m.payload);
   return (
     <li class={`msg ${bot || m.author === 'agent' ? 'msg-bot' : 'msg-visitor'}`} data-author={m.author}>
       <p class="msg-head">
@@ -55,7 +80,23 @@ export function TranscriptMessage({ botId, message: m }: { botId: string; messag
         </time>
         {m.answer === 'not_found' ? <span class="badge badge-unanswered">Not answered</span> : null}
       </p>
-      <p class="msg-text">{bot ? readable(m.text) : m.text}</p>
+      {/* Replies render as the visitor saw them (Markdown, sanitised); a visitor's words stay as typed. */}
+      <Markdown
+        text={textOf(m)}
+        format={bot || m.author === 'agent' ? 'markdown' : 'text'}
+        class="msg-text"
+      />
+      {files.length > 0 ? (
+        <ul class="msg-files" aria-label="Attached files">
+          {files.map((f) => (
+            <li key={f.url}>
+              <a href={f.url} target="_blank" rel="noopener noreferrer">
+                {f.title}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {m.sources && m.sources.length > 0 ? (
         <div class="msg-sources">
           <h3>Sources</h3>

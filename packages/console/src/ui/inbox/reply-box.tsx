@@ -1,0 +1,122 @@
+import type { CreateAgentMessageInput } from '@parley/client';
+import { useState } from 'preact/hooks';
+import { useAction } from '../../hooks.js';
+import { useBotClient } from '../knowledge/file-status.js';
+import { Notice } from '../notice.js';
+
+type Payload = CreateAgentMessageInput['payload'];
+type FilePayload = Extract<Payload, { type: 'file' }>;
+
+/** The most files one reply carries. */
+const MAX_FILES = 5;
+
+/** A random segment of a file's key: the attached file is found by its link only. */
+const randomSegment = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+/**
+ * The payload of a person's reply: their Markdown alone, or a bloc of it and the attached files (each a
+ * `file` item with its link, which the webchat shows as a download).
+ */
+export function replyPayload(markdown: string, files: readonly FilePayload[]): Payload {
+  const text: Payload = { type: 'markdown', markdown };
+  if (files.length === 0) return text;
+  return { type: 'bloc', items: markdown ? [text, ...files] : [...files] };
+}
+
+/**
+ * The reply box of the desk: Markdown and attachments, sent under the person's name ("Send"). Each file is
+ * uploaded through the Files API as the bot's file, not indexed (the bot never answers from it), with the
+ * `public_content` policy: its link is permanent and signed for that file alone, so the visitor opens the
+ * file attached and nothing else. Replying takes the conversation over when nobody has it.
+ */
+export function ReplyBox({
+  botId,
+  conversationId,
+  onSent,
+}: {
+  botId: string;
+  conversationId: string;
+  onSent(): void;
+}) {
+  const files = useBotClient(botId);
+  const { pending, error, run } = useAction();
+  const [text, setText] = useState('');
+  const [attached, setAttached] = useState<File[]>([]);
+  const [progress, setProgress] = useState('');
+  // A new file input after each reply: its chosen files are cleared with the text.
+  const [round, setRound] = useState(0);
+  const empty = text.trim() === '' && attached.length === 0;
+
+  const upload = async (file: File): Promise<FilePayload> => {
+    const stored = await files.uploadFile({
+      key: `handoff/${conversationId}/${randomSegment()}/${file.name}`,
+      content: file,
+      index: false,
+      accessPolicies: ['public_content'],
+      ...(file.type ? { contentType: file.type } : {}),
+      resumable: false,
+    });
+    return { type: 'file', fileUrl: stored.url, title: file.name };
+  };
+
+  const send = async (event: Event) => {
+    event.preventDefault();
+    if (empty) return;
+    const sent = await run(async () => {
+      const links: FilePayload[] = [];
+      for (const [i, file] of attached.entries()) {
+        setProgress(`Uploading ${file.name} (${i + 1} of ${attached.length})…`);
+        links.push(await upload(file));
+      }
+      setProgress('');
+      const payload = replyPayload(text.trim(), links);
+      return files.createAgentMessage({ id: botId, conversationId, payload });
+    });
+    setProgress('');
+    if (!sent) return;
+    setText('');
+    setAttached([]);
+    setRound((n) => n + 1);
+    onSent();
+  };
+
+  return (
+    <form class="stack reply-box" onSubmit={send}>
+      <div class="field">
+        <label for="handoff-reply">Reply</label>
+        <textarea
+          id="handoff-reply"
+          rows={3}
+          aria-describedby="handoff-reply-hint"
+          value={text}
+          onInput={(event) => setText(event.currentTarget.value)}
+        />
+        <p id="handoff-reply-hint" class="hint">
+          Markdown. The visitor sees it under your name; replying takes the conversation over.
+        </p>
+      </div>
+      <div class="field">
+        <label for="handoff-files">Attach files</label>
+        <input
+          key={round}
+          id="handoff-files"
+          type="file"
+          multiple
+          aria-describedby="handoff-files-hint"
+          onChange={(event) => setAttached([...(event.currentTarget.files ?? [])].slice(0, MAX_FILES))}
+        />
+        <p id="handoff-files-hint" class="hint">
+          Up to {MAX_FILES} files. The visitor gets a link to each file attached, and to nothing else.
+        </p>
+      </div>
+      {progress ? <p role="status">{progress}</p> : null}
+      <Notice error={error} />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={pending || empty}>
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,49 @@
+import type { BotConversation } from '@parley/client';
+
+type Visitor = NonNullable<BotConversation['visitor']>;
+
+/** A browser language tag in words where the browser knows it: `fr-CA` → "French (Canada) · fr-CA". */
+function languageWords(tag: string): string {
+  try {
+    const name = new Intl.DisplayNames(undefined, { type: 'language' }).of(tag);
+    return name && name !== tag ? `${name} · ${tag}` : tag;
+  } catch {
+    return tag;
+  }
+}
+
+/**
+ * What is known of the conversation's visitor: their name, the e-mail address they gave, the page they wrote
+ * from (a link) and their browser's language; what is unknown is said so.
+ */
+export function VisitorDetails({ visitor }: { visitor: Visitor }) {
+  return (
+    <section class="card visitor-details" aria-labelledby="visitor-heading">
+      <h3 id="visitor-heading">Visitor</h3>
+      <dl>
+        <dt>Name</dt>
+        <dd>{visitor.name ?? <span class="muted">Not given</span>}</dd>
+        <dt>E-mail</dt>
+        <dd>
+          {visitor.email ? (
+            <a href={`mailto:${visitor.email}`}>{visitor.email}</a>
+          ) : (
+            <span class="muted">Not given</span>
+          )}
+        </dd>
+        <dt>Page</dt>
+        <dd>
+          {visitor.page && /^https?:\/\//i.test(visitor.page) ? (
+            <a href={visitor.page} target="_blank" rel="noopener noreferrer">
+              {visitor.page}
+            </a>
+          ) : (
+            (visitor.page ?? <span class="muted">Unknown</span>)
+          )}
+        </dd>
+        <dt>Browser language</dt>
+        <dd>{visitor.language ? languageWords(visitor.language) : <span class="muted">Unknown</span>}</dd>
+      </dl>
+    </section>
+  );
+}
