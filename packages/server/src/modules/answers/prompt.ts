@@ -23,9 +23,10 @@ export const SYSTEM_PROMPT = [
 export const NO_ANSWER = 'NO_ANSWER';
 
 /**
- * The instructions when the offline gate is unsure (responder.ts): the passages are the best found but may not
- * answer; the model answers from them only, or says {@link NO_ANSWER} alone, which the bot turns into its
- * "not found" reply.
+ * The instructions of a knowledge answer (unsure.ts: the quotes' passages and the best others, or the best
+ * candidates when the offline gate is unsure): the passages are the best found but may not answer; the model
+ * answers from them only, or says {@link NO_ANSWER} alone, which the bot turns into its "not found" reply.
+ * ({@link SYSTEM_PROMPT} is for the passage a visitor picked.)
  */
 export const UNSURE_SYSTEM_PROMPT = [
   "You are a helpful assistant answering a user's question in a chat.",
@@ -45,6 +46,15 @@ const bare = (text: string) => text.replace(/[\s`*_"'.!]+/g, '').toUpperCase();
  */
 export function saysNoAnswer(answer: string): boolean {
   return bare(answer) === bare(NO_ANSWER);
+}
+
+/**
+ * Whether the start of a streamed answer may still turn out to be {@link NO_ANSWER} (held back until it cannot).
+ * @example mayBeNoAnswer('`NO_') // true
+ * @example mayBeNoAnswer('No, ') // false
+ */
+export function mayBeNoAnswer(start: string): boolean {
+  return bare(NO_ANSWER).startsWith(bare(start));
 }
 
 /**

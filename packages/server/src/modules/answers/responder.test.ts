@@ -7,6 +7,7 @@ import { type ChatServer, startChatServer } from '../../test-support/openai-chat
 import type { KnowledgeResponder, Reply, ReplyRequest } from '../chat/reply-port.js';
 import { openAiChatModel } from './chat-model.js';
 import { NOT_FOUND_TEXT, SMALL_TALK_TEXT, UNSUPPORTED_TEXT } from './format.js';
+import { UNSURE_SYSTEM_PROMPT } from './prompt.js';
 import { semanticMinSimilarityFor } from './relevance.js';
 import { knowledgeResponder } from './responder.js';
 import { botContext } from './scope.js';
@@ -385,6 +386,38 @@ describe('knowledgeResponder', () => {
             error: expect.stringContaining('did not answer within 300 ms'),
           },
         });
+      });
+
+      it('sends the quoted passage first, and says "not found" when the model says the passages do not answer', async () => {
+        model.requests.length = 0;
+        model.behave({ kind: 'answer', pieces: ['NO_', 'ANSWER'] });
+        const deltas: string[] = [];
+        const reply = await ask(withModel(), 'How long do I have to ask for a refund?', {
+          delta: (text) => deltas.push(text),
+        });
+        const messages = model.requests[0]?.body.messages ?? [];
+        expect(messages[0]).toEqual({ role: 'system', content: UNSURE_SYSTEM_PROMPT });
+        const prompt = messages.at(-1)?.content ?? '';
+        expect(prompt).toMatch(
+          /^Passages:\n\n\[1\] \(handbook\.md › Parley handbook › Refunds\)\nCustomers may ask/,
+        );
+        // "NO_ANSWER" is not the model's words to show: nothing was streamed, the bot's "not found" is the reply.
+        expect(deltas).toEqual([]);
+        expect(reply.messages[0]?.payload).toEqual({ type: 'text', text: NOT_FOUND_TEXT });
+        expect(reply.debug).toMatchObject({
+          mode: 'not_found',
+          model: { answer: 'NO_ANSWER', streamed: true },
+        });
+      });
+
+      it('streams an answer that starts like NO_ANSWER once it cannot be it', async () => {
+        model.behave({ kind: 'answer', pieces: ['No', ', ', 'not after 30 days [1].'] });
+        const deltas: string[] = [];
+        const reply = await ask(withModel(), 'How long do I have to ask for a refund?', {
+          delta: (text) => deltas.push(text),
+        });
+        expect(deltas).toEqual(['No, ', 'not after 30 days [1].']);
+        expect(markdownOf(reply)).toMatch(/^No, not after 30 days \[1\]\.\n\n\*\*Sources\*\*/);
       });
 
       it('does not call the model when nothing relevant is found', async () => {

@@ -34,7 +34,7 @@ import { type RetrievalDeps, type Retrieved, retrievalDebug, retrieve } from './
 import { botContext } from './scope.js';
 import { MIN_COVERAGE, type Selection, selectQuotes } from './selection.js';
 import { type UnitMatcher, withUnits } from './units.js';
-import { unsureQuotes, unsureReply } from './unsure.js';
+import { modelAnswerReply, modelQuotes } from './unsure.js';
 
 /** What the knowledge responder is built from (search and knowledge bases: see {@link RetrievalDeps}). */
 export interface KnowledgeResponderDeps extends RetrievalDeps {
@@ -170,35 +170,32 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
         }),
         ...unitsDebug,
       };
-      if (selection.quotes.length === 0) {
-        const scaled = deps.semanticMinSimilarity !== undefined;
-        const notFound = (extra: Record<string, unknown>) => notFoundReply(request, { ...debug, ...extra });
-        const offline = (extra: Record<string, unknown>) =>
-          clarifyReply(retrieved, selection, scaled, request.replies?.clarify, { ...debug, ...extra }) ??
-          notFound(extra);
-        const quotes = deps.chatModel && unsureQuotes(retrieved, selection, scaled);
-        if (!deps.chatModel || !quotes) return offline({});
-        return unsureReply(deps.chatModel, {
-          request,
-          query,
-          sources: await sourcesOf(deps, log, ctx, quotes, request.sourceLinks ?? 'public'),
-          debug,
-          measures: unsureness(selection, scaled ? retrieved.semantic : [], scaled),
-          link: (list) => linkedSources({ request, publicUrl: deps.publicUrl }, list),
-          notFound,
-          offline,
-          now,
-          log,
-        });
-      }
-      const sources = await sourcesOf(deps, log, ctx, selection.quotes, request.sourceLinks ?? 'public');
-      return modelReply(deps.chatModel, now, {
+      const scaled = deps.semanticMinSimilarity !== undefined;
+      const links = request.sourceLinks ?? 'public';
+      const sure = selection.quotes.length > 0;
+      const notFound = (extra: Record<string, unknown>) => notFoundReply(request, { ...debug, ...extra });
+      const quoted = async (extra: Record<string, unknown>) => {
+        const sources = await sourcesOf(deps, log, ctx, selection.quotes, links);
+        return quotedReply({ request, sources, debug, publicUrl: deps.publicUrl }, extra);
+      };
+      const offline = async (extra: Record<string, unknown>) =>
+        sure
+          ? quoted(extra)
+          : (clarifyReply(retrieved, selection, scaled, request.replies?.clarify, { ...debug, ...extra }) ??
+            notFound(extra));
+      const quotes = deps.chatModel && modelQuotes(retrieved, selection, scaled);
+      if (!deps.chatModel || !quotes) return offline(sure ? { model: null } : {});
+      return modelAnswerReply(deps.chatModel, {
         request,
         stream,
         query,
-        sources,
+        sources: await sourcesOf(deps, log, ctx, quotes, links),
         debug,
-        publicUrl: deps.publicUrl,
+        ...(sure ? {} : { measures: unsureness(selection, scaled ? retrieved.semantic : [], scaled) }),
+        link: (list) => linkedSources({ request, publicUrl: deps.publicUrl }, list),
+        notFound,
+        offline,
+        now,
         log,
       });
     },
@@ -290,7 +287,7 @@ async function pickedReply(
   const quote = pickedQuote(passage, asked);
   const selection: Selection = { quotes: [quote], by: 'words', best: quote };
   const sources = await sourcesOf(deps, log, ctx, selection.quotes, request.sourceLinks ?? 'public');
-  return modelReply(deps.chatModel, now, {
+  return pickedModelReply(deps.chatModel, now, {
     request,
     stream: input.stream,
     query,
@@ -337,22 +334,31 @@ interface ReplyInput {
   log: Logger;
 }
 
-/** The model's cited answer; the quoted passages without a model, or when it fails (`debug.model.error`). */
-async function modelReply(
+/** The quotes of the sources under the bot's intro, each linked as the bot's setting allows (answer mode `passages`). */
+function quotedReply(
+  input: Pick<ReplyInput, 'request' | 'sources' | 'debug' | 'publicUrl'>,
+  extra: Record<string, unknown>,
+): Reply {
+  const linked = linkedSources(input, input.sources);
+  return {
+    messages: [
+      { payload: passagesAnswer(linked, input.request.replies?.intro), metadata: sourcesMetadata(linked) },
+    ],
+    debug: { mode: 'passages' satisfies AnswerMode, ...input.debug, ...extra },
+  };
+}
+
+/**
+ * The answer to a picked choice: the model's cited answer from the picked passage; its quote without a model, or
+ * when the model fails (`debug.model.error`).
+ */
+async function pickedModelReply(
   model: ChatModel | undefined,
   now: () => number,
   input: ReplyInput,
 ): Promise<Reply> {
   const { request, stream, sources, debug } = input;
-  const passagesReply = (extra: Record<string, unknown>): Reply => {
-    const linked = linkedSources(input, sources);
-    return {
-      messages: [
-        { payload: passagesAnswer(linked, request.replies?.intro), metadata: sourcesMetadata(linked) },
-      ],
-      debug: { mode: 'passages' satisfies AnswerMode, ...debug, ...extra },
-    };
-  };
+  const passagesReply = (extra: Record<string, unknown>): Reply => quotedReply(input, extra);
   if (!model) return passagesReply({ model: null });
   const started = now();
   const streamed = stream !== undefined;

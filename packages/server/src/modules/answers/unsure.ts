@@ -1,18 +1,18 @@
 import type { Logger } from '../../logger.js';
-import type { Reply, ReplyRequest } from '../chat/reply-port.js';
+import type { Reply, ReplyRequest, ReplyStream } from '../chat/reply-port.js';
 import type { ChatModel } from './chat-model.js';
 import { type ClarifyBars, candidatePassages, isUnsure, type unsureness } from './clarify.js';
 import { leadingQuote, type Quote, sentencesOf } from './extract.js';
 import { type AnswerSource, citedSources, generatedAnswer, sourcesMetadata } from './format.js';
-import { buildChatPrompt, saysNoAnswer, UNSURE_SYSTEM_PROMPT } from './prompt.js';
+import { buildChatPrompt, mayBeNoAnswer, saysNoAnswer, UNSURE_SYSTEM_PROMPT } from './prompt.js';
 import type { Retrieved } from './retrieval.js';
 import type { Selection } from './selection.js';
 
 // With a chat model configured (issue #33, item 6), the offline gate does not decide alone: a question it is
-// unsure of (between an answer it is sure of and nothing at all) goes to the model with the best passages found;
-// the model answers from them only, or says they do not answer, and the bot then gives its "not found" reply
-// (answer mode `not_found`, which Insights counts). A model that fails leaves the offline reply (asking back, or
-// "not found").
+// sure of (its quotes first) and one it is unsure of (between that and nothing at all) go to the model with the
+// best passages found; the model answers from them only, or says they do not answer, and the bot then gives its
+// "not found" reply (answer mode `not_found`, which Insights counts). A model that fails leaves the offline reply
+// (the quotes; asking back, or "not found").
 
 /**
  * The band in which a chat model reads the best passages: every question with something near it, far wider than
@@ -36,55 +36,83 @@ export const MODEL_PASSAGES = 6;
 const SOURCE_WORDS = 60;
 
 /**
- * The passages a chat model reads for a question the gate did not answer, when the question is in the model's
- * band ({@link MODEL_BARS}; never when it names something no passage holds): the best candidates (clarify.ts
- * candidatePassages), as quotes from their start. Undefined outside the band or when nothing was found.
+ * The passages a chat model reads (at most {@link MODEL_PASSAGES}, distinct): for a question the gate answers,
+ * its quotes' passages, then the best other candidates (clarify.ts candidatePassages) as quotes from their start;
+ * for one it did not answer, the best candidates when the question is in the model's band ({@link MODEL_BARS};
+ * never when it names something no passage holds). Undefined outside the band or when nothing was found.
  */
-export function unsureQuotes(
+export function modelQuotes(
   retrieved: Pick<Retrieved, 'found' | 'semantic'>,
   selection: Selection,
   scaled: boolean,
   bars: ClarifyBars = MODEL_BARS,
 ): Quote[] | undefined {
   const semantic = scaled ? retrieved.semantic : [];
-  if (!isUnsure(selection, semantic, scaled, bars)) return undefined;
-  const best = selection.best ? [selection.best] : [];
-  const passages = candidatePassages(best, retrieved.found, semantic).slice(0, MODEL_PASSAGES);
-  if (passages.length === 0) return undefined;
-  return passages.map((passage, rank) => ({
-    ...leadingQuote(passage, sentencesOf(passage.content), { maxWords: SOURCE_WORDS, score: passage.score }),
-    rank,
-  }));
+  const sure = selection.quotes.length > 0;
+  if (!sure && !isUnsure(selection, semantic, scaled, bars)) return undefined;
+  const first = sure ? selection.quotes : selection.best ? [selection.best] : [];
+  const passages = candidatePassages(first, retrieved.found, semantic).slice(0, MODEL_PASSAGES);
+  const quoted = new Map(selection.quotes.map((q) => [q.passage, q]));
+  const quotes = passages.map(
+    (passage, rank): Quote =>
+      quoted.get(passage) ?? {
+        ...leadingQuote(passage, sentencesOf(passage.content), {
+          maxWords: SOURCE_WORDS,
+          score: passage.score,
+        }),
+        rank,
+      },
+  );
+  return quotes.length > 0 ? quotes : undefined;
 }
 
 /** What the model is asked with, and the replies to give without its answer. */
-export interface UnsureInput {
+export interface ModelAnswerInput {
   request: ReplyRequest;
+  /** Streams the answer once it cannot be {@link NO_ANSWER} (absent: answered whole). */
+  stream?: ReplyStream | undefined;
   query: string;
-  /** The sources of {@link unsureQuotes}, numbered as the prompt numbers them. */
+  /** The sources of {@link modelQuotes}, numbered as the prompt numbers them. */
   sources: AnswerSource[];
   /** The retrieval's debug details. */
   debug: Record<string, unknown>;
-  /** The band's measures, for the debug details. */
-  measures: ReturnType<typeof unsureness>;
+  /** For a question the gate did not answer: the band's measures, for the debug details. */
+  measures?: ReturnType<typeof unsureness> | undefined;
   /** The sources as the reply links them (answer-sources.ts linkedSources). */
   link: (sources: AnswerSource[]) => AnswerSource[];
   /** The "not found" reply, with these debug details added. */
   notFound: (extra: Record<string, unknown>) => Reply;
-  /** The reply without a model (asking back, else "not found"), with these debug details added. */
-  offline: (extra: Record<string, unknown>) => Reply;
+  /** The reply without a model (the quotes; asking back, else "not found"), with these debug details added. */
+  offline: (extra: Record<string, unknown>) => Reply | Promise<Reply>;
   now: () => number;
   log: Logger;
 }
 
 /**
- * The reply to an unsure question with a chat model: its answer from the passages with a "Sources" list of what
- * it cites (answer mode `generated`); the "not found" reply when it says they do not answer; the offline reply
- * when it fails (error status, time-out after PARLEY_CHAT_MODEL_TIMEOUT_MS, unreachable, empty answer), with
- * `debug.model.error`. Not streamed: the answer may turn out to be "not found", which is not the model's words.
+ * Passes a streamed answer on once it can no longer be {@link NO_ANSWER} (which is not the model's words to
+ * show: the bot says "not found" instead); what was held back goes out first.
  */
-export async function unsureReply(model: ChatModel, input: UnsureInput): Promise<Reply> {
-  const { request, now } = input;
+function heldBack(stream: ReplyStream): (piece: string) => void {
+  let held = '';
+  let open = false;
+  return (piece) => {
+    if (open) return stream.delta(piece);
+    held += piece;
+    if (mayBeNoAnswer(held)) return;
+    open = true;
+    stream.delta(held);
+  };
+}
+
+/**
+ * The reply with a chat model: its answer from the passages with a "Sources" list of what it cites (answer mode
+ * `generated`), streamed when a stream is given; the "not found" reply when it says they do not answer; the
+ * offline reply when it fails (error status, time-out after PARLEY_CHAT_MODEL_TIMEOUT_MS, unreachable, empty
+ * answer), with `debug.model.error`.
+ */
+export async function modelAnswerReply(model: ChatModel, input: ModelAnswerInput): Promise<Reply> {
+  const { request, now, stream } = input;
+  const streamed = stream !== undefined;
   const started = now();
   const prompt = buildChatPrompt({
     question: input.query,
@@ -93,25 +121,31 @@ export async function unsureReply(model: ChatModel, input: UnsureInput): Promise
     messageId: request.message.id,
     system: UNSURE_SYSTEM_PROMPT,
   });
-  const unsure = { ...input.measures, bars: MODEL_BARS, passages: input.sources.length };
+  const band = input.measures
+    ? { unsure: { ...input.measures, bars: MODEL_BARS, passages: input.sources.length } }
+    : {};
   let text: string;
   try {
-    text = await model.complete(prompt, { signal: request.signal, log: input.log });
+    text = await model.complete(prompt, {
+      signal: request.signal,
+      log: input.log,
+      ...(stream ? { onDelta: heldBack(stream) } : {}),
+    });
   } catch (error) {
     request.signal?.throwIfAborted();
     input.log.warn(
       { err: error, model: model.model },
-      'The chat model failed on an unsure question; the reply is the offline one',
+      'The chat model failed; the reply is the one without it',
     );
     const latencyMs = Math.round(now() - started);
     const reason = error instanceof Error ? error.message : String(error);
-    return input.offline({ unsure, model: { name: model.model, latencyMs, streamed: false, error: reason } });
+    return input.offline({ ...band, model: { name: model.model, latencyMs, streamed, error: reason } });
   }
-  const modelDebug = { name: model.model, latencyMs: Math.round(now() - started), streamed: false };
-  if (saysNoAnswer(text)) return input.notFound({ unsure, model: { ...modelDebug, answer: text.trim() } });
+  const modelDebug = { name: model.model, latencyMs: Math.round(now() - started), streamed };
+  if (saysNoAnswer(text)) return input.notFound({ ...band, model: { ...modelDebug, answer: text.trim() } });
   const cited = input.link(citedSources(text, input.sources));
   return {
     messages: [{ payload: generatedAnswer(text, cited), metadata: sourcesMetadata(cited) }],
-    debug: { mode: 'generated', ...input.debug, unsure, model: modelDebug },
+    debug: { mode: 'generated', ...input.debug, ...band, model: modelDebug },
   };
 }
