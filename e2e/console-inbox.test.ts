@@ -305,6 +305,20 @@ describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () =>
         .poll(() => a.getByRole('list', { name: 'Notes' }).textContent(), LIVE)
         .toContain('VIP customer: refund without asking');
       expect(await v.locator('[data-parley-webchat]').textContent()).not.toContain('VIP customer');
+      // Export: this conversation as CSV, downloaded from the page; the note is not part of it.
+      await a.getByText('Export this conversation').click();
+      await a.getByLabel('Format').selectOption('csv');
+      const [download] = await Promise.all([
+        a.waitForEvent('download'),
+        a.getByRole('button', { name: 'Export', exact: true }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/\.csv$/);
+      const chunks: Buffer[] = [];
+      for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+      const csv = Buffer.concat(chunks).toString('utf8');
+      expect(csv.split('\n')[0]).toContain('conversation_id');
+      expect(csv).toContain('Hi, Dana here. How can I help?');
+      expect(csv).not.toContain('VIP customer');
       expect(await axe(a), 'desk').toEqual([]);
 
       // A reload keeps who answers: the event comes again from the conversation, no button.

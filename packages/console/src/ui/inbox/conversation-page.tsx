@@ -9,6 +9,7 @@ import { Notice } from '../notice.js';
 import { AnswerTheseQuestions } from '../qa/answer-this.js';
 import { OwnerBadge } from './conversation-row.js';
 import { deskKeys, useDeskLive } from './desk-live.js';
+import { ExportButton } from './export-button.js';
 import { HandoffDesk } from './handoff-desk.js';
 import { Notes } from './notes.js';
 import { TranscriptMessage } from './transcript-message.js';
@@ -65,6 +66,7 @@ function Transcript({ botId, conversationId }: { botId: string; conversationId: 
         {conversation.data ? <OwnerBadge conversation={conversation.data} /> : null}
       </div>
       {conversation.data?.visitor ? <VisitorDetails visitor={conversation.data.visitor} /> : null}
+      <ExportButton botId={botId} conversationId={conversationId} />
       <Notice error={messages.error} />
       {messages.data === undefined ? (
         messages.loading ? (

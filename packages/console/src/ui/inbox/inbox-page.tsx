@@ -9,6 +9,7 @@ import { ConversationRow } from './conversation-row.js';
 import { DeskAlerts } from './desk-alerts.js';
 import { useDeskCounts, useDeskLive } from './desk-live.js';
 import { DESK_TABS, type DeskTab, DeskTabs, tabOf } from './desk-tabs.js';
+import { ExportButton } from './export-button.js';
 
 /** Conversations shown at first, and how many more "Show more" adds. */
 const PAGE = 25;
@@ -102,6 +103,7 @@ function Inbox({ botId }: { botId: string }) {
           </label>
         </fieldset>
       </div>
+      <ExportButton botId={botId} />
       <p class="muted">{DESK_TABS[view.tab].order} Changes appear here as they happen.</p>
       <ListState
         of={{ ...list, data: shown }}
