@@ -1,5 +1,6 @@
 import { basename, resolve } from 'node:path';
 import type { FileAccessPolicy, FileStatus } from '@parley/client';
+import { FILE_STATUSES } from '@parley/protocol';
 import { type Command, Option } from 'commander';
 import { type ConnectionFlags, clientOf, remote, remoteOptions, wholeNumber } from './connection.js';
 import { type CommandContext, CommandFailure, terminalOf } from './context.js';
@@ -116,20 +117,11 @@ interface ListFlags extends ConnectionFlags {
   json?: boolean;
 }
 
-const STATUSES: FileStatus[] = [
-  'upload_pending',
-  'upload_failed',
-  'upload_completed',
-  'indexing_pending',
-  'indexing_failed',
-  'indexing_completed',
-];
-
 /** `files list`. */
 function listCommand(files: Command, ctx: CommandContext): void {
   remoteOptions(files.command('list').description("list a bot's files (every page)"))
     .option('--tags <key=value>', 'only files with these tags (repeat, or comma-separate)', collectTags, {})
-    .addOption(new Option('--status <status...>', 'only files in these states').choices(STATUSES))
+    .addOption(new Option('--status <status...>', 'only files in these states').choices(FILE_STATUSES))
     .option('--key-contains <text>', 'only files whose key contains this text')
     .option('--json', 'print JSON')
     .action(async (flags: ListFlags, command: Command) => {

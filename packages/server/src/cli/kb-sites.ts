@@ -1,4 +1,4 @@
-import type { Client, KnowledgeSource } from '@parley/client';
+import type { Client, KnowledgeBase, KnowledgeSource } from '@parley/client';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type ConnectionFlags, clientOf, remote, remoteOptions, wholeNumber } from './connection.js';
 import { type CommandContext, CommandFailure, type CommandIo, terminalOf } from './context.js';
@@ -17,6 +17,29 @@ interface AddSiteFlags extends SiteFlags {
   maxDepth?: number;
   schedule?: 'off' | 'daily' | 'weekly';
   subdomains?: boolean;
+}
+
+/** `parley kb <verb> <knowledgeBase> <sourceId>`: a command on one website source of a knowledge base. */
+function sourceCommand(kb: Command, verb: string, description: string): Command {
+  return remoteOptions(
+    kb
+      .command(verb)
+      .description(description)
+      .argument('<knowledgeBase>', 'knowledge base id or name')
+      .argument('<sourceId>', 'the source (parley kb sources)'),
+  );
+}
+
+/** Runs `fn` over the Files API on the knowledge base `idOrName` names (an id or a name), as a remote call. */
+function onKnowledgeBase<T>(
+  ctx: CommandContext,
+  command: Command,
+  flags: ConnectionFlags,
+  idOrName: string,
+  fn: (client: Client, target: KnowledgeBase) => Promise<T>,
+): Promise<T> {
+  const client = clientOf(command, flags, ctx.io, ['bot']);
+  return remote(async () => fn(client, await knowledgeBaseOf(client, idOrName)));
 }
 
 /** How often a running crawl's counts are read. */
@@ -124,9 +147,7 @@ export function siteCommands(program: Command, ctx: CommandContext): void {
     .option('--no-wait', 'end once the source is created, without following its first crawl')
     .option('--json', 'print JSON')
     .action(async (idOrName: string, url: string, flags: AddSiteFlags, command: Command) => {
-      const client = clientOf(command, flags, ctx.io, ['bot']);
-      const source = await remote(async () => {
-        const target = await knowledgeBaseOf(client, idOrName);
+      const source = await onKnowledgeBase(ctx, command, flags, idOrName, async (client, target) => {
         const { source: created } = await client.createKnowledgeSource({
           id: target.id,
           type: 'website',
@@ -164,9 +185,7 @@ export function siteCommands(program: Command, ctx: CommandContext): void {
   )
     .option('--json', 'print JSON')
     .action(async (idOrName: string, flags: SiteFlags, command: Command) => {
-      const client = clientOf(command, flags, ctx.io, ['bot']);
-      const sources = await remote(async () => {
-        const target = await knowledgeBaseOf(client, idOrName);
+      const sources = await onKnowledgeBase(ctx, command, flags, idOrName, async (client, target) => {
         return (await client.listKnowledgeSources({ id: target.id })).sources;
       });
       if (flags.json) {
@@ -192,19 +211,11 @@ export function siteCommands(program: Command, ctx: CommandContext): void {
       ctx.io.out(columns(rows));
     });
 
-  remoteOptions(
-    kb
-      .command('sync')
-      .description('crawl a website source again now, and follow the crawl')
-      .argument('<knowledgeBase>', 'knowledge base id or name')
-      .argument('<sourceId>', 'the source (parley kb sources)'),
-  )
+  sourceCommand(kb, 'sync', 'crawl a website source again now, and follow the crawl')
     .option('--no-wait', 'end once the crawl is queued')
     .option('--json', 'print JSON')
     .action(async (idOrName: string, sourceId: string, flags: SiteFlags, command: Command) => {
-      const client = clientOf(command, flags, ctx.io, ['bot']);
-      const source = await remote(async () => {
-        const target = await knowledgeBaseOf(client, idOrName);
+      const source = await onKnowledgeBase(ctx, command, flags, idOrName, async (client, target) => {
         const input = { id: target.id, sourceId };
         const before = (await client.getKnowledgeSource(input)).source.runs[0]?.startedAt;
         const { source: queued } = await client.syncKnowledgeSource(input);
@@ -223,18 +234,10 @@ export function siteCommands(program: Command, ctx: CommandContext): void {
     ['stop-site', "stop a website source's crawl at its next page"],
     ['rm-site', 'delete a website source and the files of its pages'],
   ] as const) {
-    remoteOptions(
-      kb
-        .command(verb)
-        .description(description)
-        .argument('<knowledgeBase>', 'knowledge base id or name')
-        .argument('<sourceId>', 'the source (parley kb sources)'),
-    )
+    sourceCommand(kb, verb, description)
       .option('--json', 'print JSON')
       .action(async (idOrName: string, sourceId: string, flags: SiteFlags, command: Command) => {
-        const client = clientOf(command, flags, ctx.io, ['bot']);
-        const source = await remote(async () => {
-          const target = await knowledgeBaseOf(client, idOrName);
+        const source = await onKnowledgeBase(ctx, command, flags, idOrName, async (client, target) => {
           const input = { id: target.id, sourceId };
           if (verb === 'rm-site') {
             await client.deleteKnowledgeSource(input);
