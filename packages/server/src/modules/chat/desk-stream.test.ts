@@ -1,9 +1,12 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { chatClient, openSse, type SseFrame } from '../../test-support/chat.js';
 import { useTestApp } from '../../test-support/fixtures.js';
 import { postgresTestUrl } from '../../test-support/harness.js';
 import { secondProcess } from '../../test-support/second-process.js';
-import { deskChange } from './desk-stream.js';
+import { signalBus } from './bus.js';
+import { DeskStreams, deskChange, serveDeskStream } from './desk-stream.js';
 
 const pgUrl = postgresTestUrl();
 
@@ -82,6 +85,57 @@ describe('the inbox desk live stream', () => {
     expect(deskChange(note([row('message_created', true)]))).toBeUndefined();
     // A note too large to carry its rows says only which conversation changed.
     expect(deskChange({ botId: 'b', conversationId: 'c', cursor: 9 })).toEqual({ conversationId: 'c' });
+  });
+});
+
+describe('the desk streams of a process', () => {
+  it('admits a bounded number per bot, ends a stream at its age, and frees its slot', async () => {
+    const streams = new DeskStreams({ perBot: 1, maxAgeMs: 300, bufferBytes: 64 * 1024 });
+    const bus = signalBus({ onError: (error) => expect.fail(String(error)) });
+    const counts = { waiting: 2, mine: 0, all: 3, resolved: 1 };
+    const server = createServer((_req, res) => {
+      const release = streams.admit('bot_1');
+      if (!release) {
+        res.writeHead(429).end();
+        return;
+      }
+      void serveDeskStream({
+        res,
+        headers: {},
+        bus,
+        botId: 'bot_1',
+        counts,
+        pingMs: 60_000,
+        streams,
+        release,
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    try {
+      const first = await openSse(url, {});
+      await first.until((f) => f.some((x) => x.data?.type === 'counts'));
+      expect(first.frames.find((f) => f.data?.type === 'counts')?.data?.data).toEqual(counts);
+      // The bot's one slot is taken: a second stream is refused while the first is open.
+      expect((await fetch(url)).status).toBe(429);
+      // A change of one of the bot's conversations reaches it; another bot's does not.
+      bus.publish({ botId: 'bot_2', conversationId: 'conv_x', cursor: 1 });
+      bus.publish({ botId: 'bot_1', conversationId: 'conv_1', cursor: 1 });
+      await first.until((f) => f.some((x) => x.data?.type === 'conversation_changed'));
+      expect(
+        first.frames.filter((f) => f.data?.type === 'conversation_changed').map((f) => f.data?.data),
+      ).toEqual([{ conversationId: 'conv_1' }]);
+      // It ends at its age (its client reconnects), and its slot is free again.
+      await first.done;
+      expect(first.ended).toBe(true);
+      const again = await openSse(url, {});
+      expect(again.res.status).toBe(200);
+      await again.close();
+    } finally {
+      streams.closeAll();
+      server.close();
+      await bus.close();
+    }
   });
 });
 
