@@ -25,6 +25,7 @@ const botPrefixes = (ws: string | undefined, botId: string) =>
     'conversation',
     'conversation-messages',
     'conversation-handoff',
+    'conversation-notes',
   ].map((name) => [name, ws, botId]);
 
 /**

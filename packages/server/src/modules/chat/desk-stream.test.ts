@@ -54,8 +54,22 @@ describe('the inbox desk live stream', () => {
     await desk.until((f) =>
       changesOf(f, conv).some((x) => (x.data?.data.handoff as { state?: string })?.state === 'assigned'),
     );
+    // A note wakes the desk too; the visitor's own stream hears nothing of it.
+    const visitorStream = await openSse(`${address}/v1/chat/${t.botId}/conversations/${conv}/listen`, {
+      'x-user-key': visitor.key,
+    });
+    expect(visitorStream.res.status).toBe(200);
+    const heard = changesOf(desk.frames, conv).length;
+    const noted = await t.asOwner('POST', `${base}/notes`, { text: 'secret note of the team' });
+    expect(noted.statusCode, noted.body).toBe(201);
+    await desk.until((f) => changesOf(f, conv).length > heard);
+    await chat.message(visitor, conv, 'still there?');
+    await visitorStream.until((f) => f.some((x) => JSON.stringify(x.data ?? {}).includes('still there?')));
+    expect(JSON.stringify(visitorStream.frames)).not.toContain('secret note');
+    await visitorStream.close();
     // The frames name conversations and states: what was said is read through the Admin API.
     expect(JSON.stringify(desk.frames)).not.toContain('secret words');
+    expect(JSON.stringify(desk.frames)).not.toContain('secret note');
     await desk.close();
   });
 

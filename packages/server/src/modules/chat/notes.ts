@@ -27,10 +27,11 @@ function toNote(row: Selectable<ConversationNotesTable>): ConversationNote {
 /**
  * The inbox desk's internal notes (Admin API): what the workspace's people write beside a conversation for
  * each other. Read with `conversation.read`, written with `conversation.handoff`; kept in their own table,
- * which no Chat API route reads, so a visitor never sees them (nor a webhook, nor the webchat).
+ * which no Chat API route reads, so a visitor never sees them (nor a webhook, nor the webchat). A new note
+ * wakes the desk's live streams of its bot (routes/desk-live.ts), not as a stored signal.
  */
 export function chatNotes(
-  ctx: Pick<ChatContext, 'db' | 'bots' | 'now' | 'members'>,
+  ctx: Pick<ChatContext, 'db' | 'bots' | 'now' | 'members' | 'bus'>,
 ): Pick<ChatService, 'listNotes' | 'createNote'> {
   const { db } = ctx;
 
@@ -71,6 +72,9 @@ export function chatNotes(
         created_at: ctx.now(),
       };
       await db.insertInto('conversation_notes').values(row).execute();
+      // The desk's live streams hear that the conversation changed (a bare note: no signal is stored, so a
+      // visitor's stream woken by it reads nothing new and sends nothing).
+      ctx.bus.publish({ botId, conversationId, cursor: 0 });
       return toNote(row);
     },
   };
