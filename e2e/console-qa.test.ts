@@ -4,11 +4,12 @@
 // question put in other words with the entry (matched by words: the test app has no embedder), and Insights
 // counts the reply the entry gave and no longer lists the question it now answers. The Q&A page as a person uses it:
 // add (a refused link says why), edit, search, disable and delete (confirmed); the answer's Markdown shows as the
-// chat shows it and markup stays text; a viewer reads but is offered no change; axe finds nothing; 390 px holds.
+// chat shows it and markup never runs; a viewer reads but is offered no change; axe finds nothing; 390 px holds.
 // The inbox: "Answer this" under a conversation the bot could not answer, and once the entry is saved the
 // conversation and its row are marked "Answered by a Q&A entry since".
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { uploadIndexed } from '../packages/server/src/test-support/files-indexing.js';
 import { haveChromium } from './support/browser.js';
 import { axe, overflows, useConsoleSuite } from './support/console.js';
 import { inWebchat, sendFromComposer } from './support/webchat.js';
@@ -96,7 +97,7 @@ describe.skipIf(!chromiumHere)('console Q&A entries in a browser', () => {
     expect(problems).toEqual([]);
   }, 90_000);
 
-  it('inbox → "Answer this" → save: the conversation is marked answered by an entry since, in the list too', async () => {
+  it('inbox → "Answer this" → a sentence of the knowledge picked → save: the conversation is marked, in the list too', async () => {
     const unanswered = await askHostedWebchat('Where is my parcel?');
     expect(unanswered).toMatch(/couldn't find anything/i);
     const conversation = (
@@ -106,6 +107,13 @@ describe.skipIf(!chromiumHere)('console Q&A entries in a browser', () => {
     ).conversations.find((c) => c.lastQuestion === 'Where is my parcel?');
     expect(conversation).toBeDefined();
     const conversationPath = `/console/bots/${suite.t.botId}/conversations/${conversation?.id}`;
+
+    // Since then, a document telling about parcels was added: its sentences are offered to pick.
+    await uploadIndexed(
+      suite.t,
+      'parcels.md',
+      '# Parcels\n\nEvery parcel is tracked. Follow your parcel with the tracking link in your shipping e-mail. Parcels arrive in 2 to 4 days.\n',
+    );
 
     const { page, problems } = await suite.signedInPage(1280, 'light');
     await page.goto(`${suite.origin}${conversationPath}`);
@@ -121,7 +129,24 @@ describe.skipIf(!chromiumHere)('console Q&A entries in a browser', () => {
       .click();
     await expect.poll(() => page.getByRole('heading', { name: 'New entry' }).isVisible()).toBe(true);
     expect(await page.getByLabel('Questions').inputValue()).toBe('Where is my parcel?');
-    await page.getByLabel('Answer', { exact: true }).fill('Follow it with the link in your shipping e-mail.');
+    // The answer: a sentence of the knowledge picked, then a word of one's own.
+    const sentences = page.getByRole('list', { name: 'Sentences from parcels.md' }).getByRole('listitem');
+    await expect.poll(() => sentences.count()).toBe(3);
+    expect(await sentences.allTextContents()).toEqual([
+      expect.stringContaining('Every parcel is tracked.'),
+      expect.stringContaining('Follow your parcel with the tracking link in your shipping e-mail.'),
+      expect.stringContaining('Parcels arrive in 2 to 4 days.'),
+    ]);
+    await sentences.nth(1).getByRole('button', { name: /^Use/ }).click();
+    const answerField = page.getByLabel('Answer', { exact: true });
+    expect(await answerField.inputValue()).toBe(
+      'Follow your parcel with the tracking link in your shipping e-mail.',
+    );
+    await sentences.nth(2).getByRole('button', { name: /^Use/ }).click();
+    expect(await answerField.inputValue()).toBe(
+      'Follow your parcel with the tracking link in your shipping e-mail. Parcels arrive in 2 to 4 days.',
+    );
+    expect(await axe(page), 'Q&A form with sentences to pick').toEqual([]);
     await page.getByRole('button', { name: 'Add entry' }).click();
     await expect
       .poll(() => page.getByRole('status').textContent())
@@ -133,7 +158,9 @@ describe.skipIf(!chromiumHere)('console Q&A entries in a browser', () => {
       .poll(() => teach.locator('.qa-corrected').textContent())
       .toMatch(/^Answered by a Q&A entry since .+“Where is my parcel\?” gets its Q&A entry's answer now\.$/);
     // The next visitor, in other words, gets the entry's answer.
-    expect(await askHostedWebchat('where is my parcel right now')).toContain('link in your shipping e-mail');
+    expect(await askHostedWebchat('where is my parcel right now')).toContain(
+      'Follow your parcel with the tracking link in your shipping e-mail. Parcels arrive in 2 to 4 days.',
+    );
 
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/conversations`);
     const row = page.locator('.inbox-row', { hasText: 'Where is my parcel?' });
@@ -147,7 +174,7 @@ describe.skipIf(!chromiumHere)('console Q&A entries in a browser', () => {
     expect(problems).toEqual([]);
   }, 90_000);
 
-  it('the Q&A page: add, a refused link in words, edit, search, disable, delete; markup stays text', async () => {
+  it('the Q&A page: add, a refused link in words, edit, search, disable, delete; markup never runs', async () => {
     const { page, problems } = await suite.signedInPage(1280, 'light');
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}`);
     await page.getByRole('navigation', { name: 'Bot sections' }).getByRole('link', { name: 'Q&A' }).click();
@@ -172,7 +199,8 @@ describe.skipIf(!chromiumHere)('console Q&A entries in a browser', () => {
     expect(await row.locator('.qa-answer strong').textContent()).toBe('daily');
     expect(await row.textContent()).toContain('Also asked as: When are you open?');
     expect(await row.textContent()).toContain('topic=hours');
-    expect(await row.textContent()).toContain('<script>window.pwned=1</script>');
+    // The answer shows as the chat shows it (the webchat's renderer, b04ed12): raw HTML is dropped, never run.
+    expect(await row.locator('.qa-answer').textContent()).not.toContain('pwned');
     expect(await page.evaluate('window.pwned')).toBeUndefined();
     expect(await row.locator('script').count()).toBe(0);
     const saved = (await entries()).find((e) => e.questions[0] === 'What are your opening hours?');
@@ -185,7 +213,9 @@ describe.skipIf(!chromiumHere)('console Q&A entries in a browser', () => {
     expect(await page.getByLabel('Tags').inputValue()).toBe('topic=hours');
     await page.getByLabel('Answer', { exact: true }).fill('Open daily from 8 to 6.');
     await page.getByRole('button', { name: 'Save entry' }).click();
-    await expect.poll(() => row.locator('.qa-answer').textContent()).toBe('Open daily from 8 to 6.');
+    await expect
+      .poll(async () => (await row.locator('.qa-answer').textContent())?.trim())
+      .toBe('Open daily from 8 to 6.');
     expect((await entries()).find((e) => e.id === saved?.id)?.answer).toBe('Open daily from 8 to 6.');
 
     // Search narrows the list on the server.

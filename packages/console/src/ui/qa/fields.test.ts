@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ASK_PARAM, answerThisHref, formatTags, parseTags, questionsToAnswer, wordingsOf } from './fields.js';
+import {
+  ASK_PARAM,
+  answerThisHref,
+  formatTags,
+  parseTags,
+  questionsToAnswer,
+  sentencesOf,
+  wordingsOf,
+} from './fields.js';
 
 describe('Q&A entry form fields', () => {
   it('takes wordings one per line, squeezing spaces and dropping blanks and repeats', () => {
@@ -49,5 +57,20 @@ describe('Q&A entry form fields', () => {
       ]),
     ).toEqual(['where is my parcel', 'refunds?']);
     expect(questionsToAnswer([visitor('nobody answered yet')])).toEqual([]);
+  });
+
+  it('offers the sentences of a passage to pick, without marks, fragments or repeats', () => {
+    expect(
+      sentencesOf(
+        '# Refunds and returns\n\nRefunds take 5 working days. Write to us first!\n- Keep the   receipt please.\n1. Ok.\nRefunds take 5 working days.',
+      ),
+    ).toEqual([
+      'Refunds and returns',
+      'Refunds take 5 working days.',
+      'Write to us first!',
+      'Keep the receipt please.',
+    ]);
+    expect(sentencesOf(`${'word '.repeat(100)}end.`)).toEqual([]);
+    expect(sentencesOf('')).toEqual([]);
   });
 });

@@ -75,3 +75,30 @@ export function questionsToAnswer(turns: readonly TranscriptTurn[]): string[] {
   }
   return wordingsOf(questions.join('\n'));
 }
+
+/** The longest sentence offered to pick, in characters (an answer is written, not pasted from a page). */
+const MAX_SENTENCE = 400;
+
+/**
+ * The sentences of a passage a person may pick as an entry's answer: split at line ends and after `.`, `!` or
+ * `?` followed by a space, list markers and heading marks dropped, fragments under 3 words and sentences over
+ * 400 characters left out, each once.
+ * @example sentencesOf('# Refunds\nRefunds take 5 days. Write to us first!') // ['Refunds take 5 days.', 'Write to us first!']
+ */
+export function sentencesOf(passage: string): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const line of passage.split(/\r?\n/)) {
+    const text = line
+      .replace(/^\s*(?:[-*+]|\d+[.)]|#+|>)\s+/, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    for (const piece of text.split(/(?<=[.!?])\s+/)) {
+      const sentence = piece.trim();
+      if (sentence.split(' ').length < 3 || sentence.length > MAX_SENTENCE || seen.has(sentence)) continue;
+      seen.add(sentence);
+      out.push(sentence);
+    }
+  }
+  return out;
+}

@@ -6,6 +6,7 @@ import { Field } from '../field.js';
 import { Markdown } from '../markdown.js';
 import { Notice } from '../notice.js';
 import { formatTags, parseTags, wordingsOf } from './fields.js';
+import { PickSentence } from './pick-sentence.js';
 
 /** The values of the entry form, as typed. */
 interface EntryValues {
@@ -18,7 +19,8 @@ interface EntryValues {
 /**
  * The form adding an entry (no `entry`) or changing one: its wordings (one per line), its answer in Markdown
  * with a preview as the chat shows it, its tags and whether the bot answers with it. `questions` fills a new
- * entry's wordings (what a visitor asked). `onSaved` gets the saved entry.
+ * entry's wordings (what a visitor asked; "Answer this"), and then the sentences of the knowledge closest to the
+ * first are offered to pick as the answer. `onSaved` gets the saved entry.
  */
 export function QaEntryForm(props: {
   botId: string;
@@ -91,6 +93,15 @@ export function QaEntryForm(props: {
         hint="Markdown: **bold**, [links](https://example.com), lists with - and quotes with >. Links may lead only to http(s), mailto: and tel: addresses."
         {...answer}
       />
+      {!entry && props.questions?.[0] ? (
+        <PickSentence
+          botId={botId}
+          question={props.questions[0]}
+          onPick={(sentence) =>
+            answer.onValue(answer.value.trim() ? `${answer.value.trim()} ${sentence}` : sentence)
+          }
+        />
+      ) : null}
       {answer.value.trim() ? (
         <div class="stack qa-preview">
           <span class="muted">Preview, as the chat shows it</span>

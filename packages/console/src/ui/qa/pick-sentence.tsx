@@ -1,0 +1,62 @@
+import { useConsole } from '../../context.js';
+import { useLoad } from '../../hooks.js';
+import { Notice } from '../notice.js';
+import { sentencesOf } from './fields.js';
+
+/** Passages searched for the question, and sentences shown of each at most. */
+const PASSAGES = 3;
+const SENTENCES = 6;
+
+/**
+ * The sentences of the bot's knowledge closest to a visitor's question (its best passages by the Files API's
+ * search), each with a button adding it to the entry's answer (`onPick`): what the documents already say, to
+ * answer with or start from. Nothing when the knowledge has no passage for it.
+ */
+export function PickSentence({
+  botId,
+  question,
+  onPick,
+}: {
+  botId: string;
+  question: string;
+  onPick(sentence: string): void;
+}) {
+  const { client, workspace } = useConsole();
+  const found = useLoad(['qa-pick', workspace?.id, botId, question], () =>
+    client.searchFiles({ query: question, mode: 'hybrid', limit: PASSAGES }, { botId }),
+  );
+  const passages = (found.data?.passages ?? [])
+    .map((p) => ({ key: p.file.key, sentences: sentencesOf(p.content).slice(0, SENTENCES) }))
+    .filter((p) => p.sentences.length > 0);
+  return (
+    <section class="stack qa-pick" aria-labelledby="qa-pick-heading">
+      <h4 id="qa-pick-heading" class="qa-h">
+        Or pick a sentence from the knowledge
+      </h4>
+      <Notice error={found.error} />
+      {found.data === undefined ? (
+        found.loading ? (
+          <p role="status">Searching the knowledge…</p>
+        ) : null
+      ) : passages.length === 0 ? (
+        <p class="muted">The knowledge has nothing close to this question: write the answer above.</p>
+      ) : (
+        passages.map((p, i) => (
+          <div key={`${p.key}-${i}`} class="stack">
+            <span class="muted">From {p.key}</span>
+            <ul class="list" aria-label={`Sentences from ${p.key}`}>
+              {p.sentences.map((sentence) => (
+                <li key={sentence} class="list-row qa-sentence">
+                  <span>{sentence}</span>
+                  <button type="button" onClick={() => onPick(sentence)}>
+                    Use<span class="visually-hidden"> this sentence: {sentence}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))
+      )}
+    </section>
+  );
+}
