@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { TestApp } from './harness.js';
+import { createTestApp, type TestApp } from './harness.js';
 
 /** A chat user as tests hold it. */
 export interface TestChatUser {
@@ -40,15 +40,55 @@ export function chatClient(t: TestApp, botId: string = t.botId) {
       expect(res.statusCode, res.body).toBe(201);
       return (res.json() as { conversation: { id: string } }).conversation.id;
     },
-    async message(user: TestChatUser, conversationId: string, text: string) {
+    /** Posts a text message of `user` (with `metadata` when given); expects 201 and answers the message. */
+    async message(
+      user: TestChatUser,
+      conversationId: string,
+      text: string,
+      metadata?: Record<string, unknown>,
+    ) {
       const res = await call('POST', '/messages', {
         key: user.key,
-        body: { conversationId, payload: { type: 'text', text } },
+        body: { conversationId, payload: { type: 'text', text }, ...(metadata ? { metadata } : {}) },
       });
       expect(res.statusCode, res.body).toBe(201);
       return (res.json() as { message: { id: string; createdAt: string } }).message;
     },
   };
+}
+
+/** What a test seeding conversations on given days writes with (`withChatAt`). */
+export interface ChatSeeding {
+  t: TestApp;
+  /** The Chat API, as visitors call it. */
+  api: ReturnType<typeof chatClient>;
+  /** The chat service, for the bot's and people's replies. */
+  chat: TestApp['app']['services']['chat'];
+  bot: Awaited<ReturnType<TestApp['app']['services']['chat']['bot']>>;
+  /** The app's clock: it reads `clock.now` (milliseconds since the epoch), which the test sets. */
+  clock: { now: number };
+}
+
+/**
+ * A test app (on `databaseUrl` when given) whose clock starts at `start` and moves only as the test sets it,
+ * handed to `use` with the Chat API client, the chat service and its bot; closed after.
+ */
+export async function withChatAt(
+  start: string,
+  databaseUrl: string | undefined,
+  use: (seeding: ChatSeeding) => Promise<void>,
+): Promise<void> {
+  const clock = { now: Date.parse(start) };
+  const t = await createTestApp({
+    clock: () => new Date(clock.now),
+    ...(databaseUrl ? { databaseUrl } : {}),
+  });
+  try {
+    const chat = t.app.services.chat;
+    await use({ t, api: chatClient(t), chat, bot: await chat.bot(t.botId), clock });
+  } finally {
+    await t.close();
+  }
 }
 
 /** A message as the Chat API lists it, with what the knowledge answers put in it. */

@@ -117,15 +117,7 @@ describe.each(databases)('the inbox desk on $db', ({ databaseUrl }) => {
     const chat = chatClient(t);
     const leo = await chat.user();
     const leoConv = await chat.conversation(leo);
-    const left = await chat.call('POST', '/messages', {
-      key: leo.key,
-      body: {
-        conversationId: leoConv,
-        payload: { type: 'text', text: 'leo@mail.example' },
-        metadata: { contactEmail: 'leo@mail.example' },
-      },
-    });
-    expect(left.statusCode, left.body).toBe(201);
+    await chat.message(leo, leoConv, 'leo@mail.example', { contactEmail: 'leo@mail.example' });
     expect(await ids('leo@mail')).toEqual([leoConv]);
     expect((await api.list('search=leo%40mail'))[0]?.visitor?.email).toBe('leo@mail.example');
     // `%` and `_` are taken literally, not as patterns.

@@ -1,7 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { withTestApp } from '../../test-support/admin-calls.js';
-import { chatClient } from '../../test-support/chat.js';
+import { withChatAt } from '../../test-support/chat.js';
 import { postgresTestUrl, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 import { csvCell, EXPORT_CSV_COLUMNS } from './export.js';
@@ -20,40 +19,33 @@ async function withConversations(
   use: (t: TestApp, ids: string[]) => Promise<void>,
   databaseUrl?: string,
 ): Promise<void> {
-  let now = Date.parse('2026-03-01T10:00:00.000Z');
-  await withTestApp(
-    async (t) => {
-      const api = chatClient(t);
-      const chat = t.app.services.chat;
-      const bot = await chat.bot(t.botId);
-      const visitor = await api.user({ name: 'Vera' });
-      const ids: string[] = [];
-      const first = await api.conversation(visitor);
-      ids.push(first);
-      const q = await api.message(visitor, first, 'When do you open?');
-      now += 1000;
-      await chat.postAsBot(bot, first, [{ payload: { type: 'text', text: 'At 9.' } }], { replyTo: q.id });
-      now = Date.parse('2026-03-02T10:00:00.000Z');
-      const second = await api.conversation(visitor);
-      ids.push(second);
-      const asked = await api.call('POST', '/messages', {
-        key: visitor.key,
-        body: { conversationId: second, payload: { type: 'text', text: 'human' } },
-      });
-      expect(asked.statusCode).toBe(201);
-      now += 1000;
-      const said = await t.asOwner('POST', `/v1/admin/bots/${t.botId}/conversations/${second}/messages`, {
-        payload: { type: 'text', text: '=1+1, "quoted"\nsecond line' },
-      });
-      expect(said.statusCode, said.body).toBe(201);
-      now = Date.parse('2026-03-03T10:00:00.000Z');
-      const third = await api.conversation(visitor);
-      ids.push(third);
-      await api.message(visitor, third, 'Hello');
-      await use(t, ids);
-    },
-    { clock: () => new Date(now), ...(databaseUrl ? { databaseUrl } : {}) },
-  );
+  await withChatAt('2026-03-01T10:00:00.000Z', databaseUrl, async ({ t, api, chat, bot, clock }) => {
+    const visitor = await api.user({ name: 'Vera' });
+    const ids: string[] = [];
+    const first = await api.conversation(visitor);
+    ids.push(first);
+    const q = await api.message(visitor, first, 'When do you open?');
+    clock.now += 1000;
+    await chat.postAsBot(bot, first, [{ payload: { type: 'text', text: 'At 9.' } }], { replyTo: q.id });
+    clock.now = Date.parse('2026-03-02T10:00:00.000Z');
+    const second = await api.conversation(visitor);
+    ids.push(second);
+    const asked = await api.call('POST', '/messages', {
+      key: visitor.key,
+      body: { conversationId: second, payload: { type: 'text', text: 'human' } },
+    });
+    expect(asked.statusCode).toBe(201);
+    clock.now += 1000;
+    const said = await t.asOwner('POST', `/v1/admin/bots/${t.botId}/conversations/${second}/messages`, {
+      payload: { type: 'text', text: '=1+1, "quoted"\nsecond line' },
+    });
+    expect(said.statusCode, said.body).toBe(201);
+    clock.now = Date.parse('2026-03-03T10:00:00.000Z');
+    const third = await api.conversation(visitor);
+    ids.push(third);
+    await api.message(visitor, third, 'Hello');
+    await use(t, ids);
+  });
 }
 
 const exportUrl = (t: TestApp, query: string, conversationId?: string) =>

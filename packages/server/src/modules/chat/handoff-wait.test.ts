@@ -148,15 +148,7 @@ describe.each(databases)('handoff wait, e-mail, not-found offer and webhook on $
     expect((await setHandoff({ waitSeconds: 1, webhookUrl: hook.url })).statusCode).toBe(200);
     const { chat, visitor, conv } = await visitorConversation();
     const before = hook.received.length;
-    const asked = await chat.call('POST', '/messages', {
-      key: visitor.key,
-      body: {
-        conversationId: conv,
-        payload: { type: 'text', text: 'Help' },
-        metadata: { handoff: 'request' },
-      },
-    });
-    expect(asked.statusCode, asked.body).toBe(201);
+    await chat.message(visitor, conv, 'Help', { handoff: 'request' });
     expect(await handoffOf(conv)).toMatchObject({ state: 'pending' });
 
     // The webhook: conversation.handoff_requested, signed with the bot's webhook secret.

@@ -280,15 +280,7 @@ describe.each(databases)('human handoff on $db', ({ databaseUrl }) => {
     await chat.message(visitor, plain, 'get me the Manager');
     await waitFor(async () => (await api.transcript(plain)).at(-1)?.answer === 'handoff');
     const button = await conversation();
-    const pressed = await chat.call('POST', '/messages', {
-      key: visitor.key,
-      body: {
-        conversationId: button,
-        payload: { type: 'text', text: 'Talk to a person' },
-        metadata: { handoff: 'request' },
-      },
-    });
-    expect(pressed.statusCode, pressed.body).toBe(201);
+    await chat.message(visitor, button, 'Talk to a person', { handoff: 'request' });
     expect((await api.get(button)).json()).toMatchObject({ handoff: { state: 'pending' } });
     const bad = await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, {
       configuration: { handoffKeywords: ['  '] },

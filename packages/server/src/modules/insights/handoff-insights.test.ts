@@ -1,7 +1,6 @@
 import type { BotInsights } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { withTestApp } from '../../test-support/admin-calls.js';
-import { chatClient } from '../../test-support/chat.js';
+import { withChatAt } from '../../test-support/chat.js';
 import { postgresTestUrl, type TestApp } from '../../test-support/harness.js';
 import { NOT_FOUND_TEXT } from '../answers/format.js';
 import { percentile } from './service.js';
@@ -17,46 +16,31 @@ const databases = [
  * answered by one after 30 s and 120 s (the second person pasting the bot's not-found text), the third never.
  */
 async function withHandoffs(use: (t: TestApp) => Promise<void>, databaseUrl?: string): Promise<void> {
-  let now = Date.parse('2026-03-20T08:00:00.000Z');
-  await withTestApp(
-    async (t) => {
-      const api = chatClient(t);
-      const chat = t.app.services.chat;
-      const bot = await chat.bot(t.botId);
-      const visitor = await api.user();
-      const botAnswered = await api.conversation(visitor);
-      const question = await api.message(visitor, botAnswered, 'When do you open?');
-      await chat.postAsBot(bot, botAnswered, [{ payload: { type: 'text', text: 'At 9.' } }], {
-        replyTo: question.id,
+  await withChatAt('2026-03-20T08:00:00.000Z', databaseUrl, async ({ t, api, chat, bot, clock }) => {
+    const visitor = await api.user();
+    const botAnswered = await api.conversation(visitor);
+    const question = await api.message(visitor, botAnswered, 'When do you open?');
+    await chat.postAsBot(bot, botAnswered, [{ payload: { type: 'text', text: 'At 9.' } }], {
+      replyTo: question.id,
+    });
+    for (const [hour, waitSeconds, text] of [
+      [9, 30, 'Hello, Ann here.'],
+      [10, 120, NOT_FOUND_TEXT],
+      [11, null, ''],
+    ] as const) {
+      clock.now = Date.parse(`2026-03-20T${String(hour).padStart(2, '0')}:00:00.000Z`);
+      const conv = await api.conversation(visitor);
+      await api.message(visitor, conv, 'A person please', { handoff: 'request' });
+      if (waitSeconds === null) continue;
+      clock.now += waitSeconds * 1000;
+      const said = await t.asOwner('POST', `/v1/admin/bots/${t.botId}/conversations/${conv}/messages`, {
+        payload: { type: 'text', text },
       });
-      for (const [hour, waitSeconds, text] of [
-        [9, 30, 'Hello, Ann here.'],
-        [10, 120, NOT_FOUND_TEXT],
-        [11, null, ''],
-      ] as const) {
-        now = Date.parse(`2026-03-20T${String(hour).padStart(2, '0')}:00:00.000Z`);
-        const conv = await api.conversation(visitor);
-        const asked = await api.call('POST', '/messages', {
-          key: visitor.key,
-          body: {
-            conversationId: conv,
-            payload: { type: 'text', text: 'A person please' },
-            metadata: { handoff: 'request' },
-          },
-        });
-        expect(asked.statusCode, asked.body).toBe(201);
-        if (waitSeconds === null) continue;
-        now += waitSeconds * 1000;
-        const said = await t.asOwner('POST', `/v1/admin/bots/${t.botId}/conversations/${conv}/messages`, {
-          payload: { type: 'text', text },
-        });
-        expect(said.statusCode, said.body).toBe(201);
-      }
-      now = Date.parse('2026-03-20T12:00:00.000Z');
-      await use(t);
-    },
-    { clock: () => new Date(now), ...(databaseUrl ? { databaseUrl } : {}) },
-  );
+      expect(said.statusCode, said.body).toBe(201);
+    }
+    clock.now = Date.parse('2026-03-20T12:00:00.000Z');
+    await use(t);
+  });
 }
 
 describe.each(databases)('handoff insights on $db', ({ databaseUrl }) => {

@@ -1,7 +1,7 @@
 import type { BotInsights } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { caller, withTestApp } from '../../test-support/admin-calls.js';
-import { chatClient, type TestChatUser } from '../../test-support/chat.js';
+import { chatClient, type TestChatUser, withChatAt } from '../../test-support/chat.js';
 import { postgresTestUrl, type TestApp } from '../../test-support/harness.js';
 import { expectError } from '../../test-support/wire.js';
 import { NOT_FOUND_TEXT } from '../answers/format.js';
@@ -20,44 +20,37 @@ const XSS = '<img src=x onerror=window.pwned=1> shipping to Mars';
  * thumbs down.
  */
 async function withSeededBot(use: (t: TestApp) => Promise<void>, databaseUrl?: string): Promise<void> {
-  let now = Date.parse('2026-03-10T09:00:00.000Z');
-  await withTestApp(
-    async (t) => {
-      const api = chatClient(t);
-      const chat = t.app.services.chat;
-      const bot = await chat.bot(t.botId);
-      const feedback = (id: string, value: 'positive' | 'negative') =>
-        chatRepo(t.db.kysely).setFeedback(t.botId, id, JSON.stringify({ value }));
-      async function ask(user: TestChatUser, conversationId: string, question: string, reply: string) {
-        now += 60_000;
-        const message = await api.message(user, conversationId, question);
-        now += 1000;
-        const [answer] = await chat.postAsBot(
-          bot,
-          conversationId,
-          [{ payload: { type: 'text', text: reply } }],
-          {
-            replyTo: message.id,
-          },
-        );
-        return answer?.id ?? '';
-      }
-      const visitor = await api.user();
-      await ask(visitor, await api.conversation(visitor), 'How do I get a refund?', NOT_FOUND_TEXT);
-      now = Date.parse('2026-03-20T08:00:00.000Z');
-      const today = await api.conversation(visitor);
-      await ask(visitor, today, 'Refunds?', NOT_FOUND_TEXT);
-      await feedback(await ask(visitor, today, 'What are your opening hours', 'We open at 9.'), 'positive');
-      await ask(visitor, today, 'Where is my refund', NOT_FOUND_TEXT);
-      const other = await api.user();
-      await feedback(await ask(other, await api.conversation(other), XSS, NOT_FOUND_TEXT), 'negative');
-      // Opened and left without a word (a webchat nobody wrote in, the designer's preview): not counted.
-      await api.conversation(await api.user());
-      now = Date.parse('2026-03-20T12:00:00.000Z');
-      await use(t);
-    },
-    { clock: () => new Date(now), ...(databaseUrl ? { databaseUrl } : {}) },
-  );
+  await withChatAt('2026-03-10T09:00:00.000Z', databaseUrl, async ({ t, api, chat, bot, clock }) => {
+    const feedback = (id: string, value: 'positive' | 'negative') =>
+      chatRepo(t.db.kysely).setFeedback(t.botId, id, JSON.stringify({ value }));
+    async function ask(user: TestChatUser, conversationId: string, question: string, reply: string) {
+      clock.now += 60_000;
+      const message = await api.message(user, conversationId, question);
+      clock.now += 1000;
+      const [answer] = await chat.postAsBot(
+        bot,
+        conversationId,
+        [{ payload: { type: 'text', text: reply } }],
+        {
+          replyTo: message.id,
+        },
+      );
+      return answer?.id ?? '';
+    }
+    const visitor = await api.user();
+    await ask(visitor, await api.conversation(visitor), 'How do I get a refund?', NOT_FOUND_TEXT);
+    clock.now = Date.parse('2026-03-20T08:00:00.000Z');
+    const today = await api.conversation(visitor);
+    await ask(visitor, today, 'Refunds?', NOT_FOUND_TEXT);
+    await feedback(await ask(visitor, today, 'What are your opening hours', 'We open at 9.'), 'positive');
+    await ask(visitor, today, 'Where is my refund', NOT_FOUND_TEXT);
+    const other = await api.user();
+    await feedback(await ask(other, await api.conversation(other), XSS, NOT_FOUND_TEXT), 'negative');
+    // Opened and left without a word (a webchat nobody wrote in, the designer's preview): not counted.
+    await api.conversation(await api.user());
+    clock.now = Date.parse('2026-03-20T12:00:00.000Z');
+    await use(t);
+  });
 }
 
 async function insightsOf(t: TestApp, period?: string): Promise<BotInsights> {
