@@ -5,6 +5,7 @@
 // the sign-in page names where the first owner's password is only on a browser nobody signed in on. At 390 px
 // the top bar folds into a Menu button (aria-expanded, Escape closes it) and a bot's current tab stays in view
 // in a tab strip showing no scrollbar. axe finds nothing in light and dark at 1280 and 390 px.
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium } from './support/browser.js';
@@ -100,6 +101,10 @@ describe.skipIf(!chromiumHere)('console first run and phone layout in a browser'
     expect(await checklist.getByRole('link', { name: 'Invite your team' }).getAttribute('href')).toBe(
       '/console/team',
     );
+    // docs/console/first-run.png is taken from here.
+    await page.screenshot({
+      path: fileURLToPath(new URL('./artifacts/console-first-run.png', import.meta.url)),
+    });
 
     // Hidden, and still hidden after a reload (this browser remembers it for this member).
     await checklist.getByRole('button', { name: 'Hide this checklist' }).click();
