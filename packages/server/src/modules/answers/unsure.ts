@@ -27,7 +27,7 @@ import type { Selection } from './selection.js';
 export const MODEL_BARS: ClarifyBars = { minEvidence: 0.2, minSimilarity: 0.2, minCoverage: 0.1 };
 
 /**
- * Passages a chat model reads for an unsure question (distinct, best first). On the same tune half, 4 passages held
+ * Passages a chat model reads for a question (distinct, best first). On the same tune half, 4 passages held
  * the facts of 35 of the 46 answerable questions sent with no bar at all, 6 those of 37 of 45 at these bars.
  */
 export const MODEL_PASSAGES = 6;
@@ -51,7 +51,12 @@ export function modelQuotes(
   const sure = selection.quotes.length > 0;
   if (!sure && !isUnsure(selection, semantic, scaled, bars)) return undefined;
   const first = sure ? selection.quotes : selection.best ? [selection.best] : [];
-  const passages = candidatePassages(first, retrieved.found, semantic).slice(0, MODEL_PASSAGES);
+  // The quotes' passages always (a candidate must have a position to be offered as a choice; these need not).
+  const quotedPassages = selection.quotes.map((q) => q.passage);
+  const others = candidatePassages(first, retrieved.found, semantic).filter(
+    (p) => !quotedPassages.includes(p),
+  );
+  const passages = [...quotedPassages, ...others].slice(0, MODEL_PASSAGES);
   const quoted = new Map(selection.quotes.map((q) => [q.passage, q]));
   const quotes = passages.map(
     (passage, rank): Quote =>
