@@ -158,7 +158,7 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
     expect(problems).toEqual([]);
   }, 180_000);
 
-  it('files table: search, status and tag filters, sort, server pages; the file panel', async () => {
+  it('files table: the count, search, status and tag filters, sort, server pages; the file panel', async () => {
     // 60 more files through the API (records waiting for their upload), tagged batch=seed.
     for (let i = 0; i < 60; i += 1) {
       const body = { key: `seed/doc-${String(i).padStart(2, '0')}.txt`, size: 10, tags: { batch: 'seed' } };
@@ -173,11 +173,15 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
     const table = page.getByRole('table', { name: 'Files' });
     const rows = table.locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(25);
+    // How many in all: the 6 dropped in the first test and the 60 seeded; then how many the filters keep.
+    const total = page.locator('.files-total');
+    expect(await total.textContent()).toBe('66 files');
     expect(await axe(page), 'files table').toEqual([]);
     await page.screenshot({ path: artifact('console-files-1280.png'), fullPage: true });
 
     await page.getByLabel('Status').selectOption({ label: 'Waiting for upload' });
     await expect.poll(() => page.getByText('Page 1').isVisible()).toBe(true);
+    await expect.poll(() => total.textContent()).toBe('60 files match');
     await expect.poll(() => rows.first().textContent()).toContain('seed/doc-');
     const previous = page.getByRole('button', { name: 'Previous page' });
     const next = page.getByRole('button', { name: 'Next page' });
@@ -203,6 +207,7 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
       .toBe('ascending');
     await expect.poll(() => rows.first().textContent()).toContain('seed/doc-00.txt');
     expect(await rows.count()).toBe(10);
+    expect(await total.textContent()).toBe('10 files match');
     await table.getByRole('button', { name: /^Key/ }).click();
     await expect
       .poll(() => table.getByRole('columnheader', { name: /^Key/ }).getAttribute('aria-sort'))

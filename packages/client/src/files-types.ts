@@ -45,10 +45,10 @@ export type ListFilesInput = Omit<Static<typeof ListFilesQuery>, 'tags' | 'nextT
   /** `meta.nextToken` of the previous page; undefined (or absent) for the first page. */
   nextToken?: string | undefined;
 };
-/** Answer of listFiles. */
+/** Answer of listFiles: `meta.total` counts the files matching the filters, on every page. */
 export interface ListFilesResponse {
   files: FileObject[];
-  meta: ListMeta;
+  meta: ListMeta & { total?: number };
 }
 
 /** Input of updateFileMetadata: the file and the fields to change (`null` tag value: remove the tag). */

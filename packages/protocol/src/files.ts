@@ -158,8 +158,14 @@ export const ListFilesQuery = Type.Object({
   ),
 });
 
-/** Answer of listFiles. */
-export const ListFilesResponse = Type.Object({ files: Type.Array(FileObject), meta: ListMeta });
+/** Answer of listFiles: a page of files, and how many match the filters in all (on every page). */
+export const ListFilesResponse = Type.Object({
+  files: Type.Array(FileObject),
+  meta: Type.Object({
+    ...ListMeta.properties,
+    total: Type.Optional(Type.Integer({ description: 'Files matching the filters, on every page' })),
+  }),
+});
 
 /**
  * A resumable upload session as its URLs answer it (POST on an upload URL starts one; GET its `url` for its

@@ -18,7 +18,7 @@ function pageKey(workspaceId: string | undefined, botId: string, query: ListFile
   return ['files', workspaceId, botId, JSON.stringify(query), token];
 }
 
-/** A bot's files: search by key, filter by tag and state, sort, pages answered by the server. */
+/** A bot's files: how many, search by name, filter by tag and state, sort, pages answered by the server. */
 export function FilesPage() {
   // The first page is asked for at once, beside the bot the frame loads (not after it): the table shows
   // sooner, from the same cache entry.
@@ -65,10 +65,19 @@ function Files({ bot }: { bot: Bot }) {
     { enabled: tag.key !== '' },
   );
   const filtered = Boolean(keyContains || status || (tag.key && tag.value));
+  const total = page.data?.meta.total;
 
   return (
     <div class="stack">
-      <h2>Files</h2>
+      <div class="page-head">
+        <h2>Files</h2>
+        {total === undefined ? null : (
+          <span class="muted files-total">
+            {total} {total === 1 ? 'file' : 'files'}
+            {filtered ? (total === 1 ? ' matches' : ' match') : ''}
+          </span>
+        )}
+      </div>
       <FileFilters
         search={search}
         onSearch={setSearch}

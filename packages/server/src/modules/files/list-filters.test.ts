@@ -1,6 +1,6 @@
 // listFiles' search and state filter, done in SQL with the rest of the list: keyContains (a case-insensitive
 // substring of the key, wildcards taken literally) and status (one or several states), combined with tags,
-// sorting and paging; and their 400s.
+// sorting and paging; the total count of what they keep; and their 400s.
 import type { FileObject } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, putBytes, store, upsert } from '../../test-support/files-api.js';
@@ -10,7 +10,7 @@ import { badFields, expectError } from '../../test-support/wire.js';
 
 interface Listed {
   files: FileObject[];
-  meta: { nextToken?: string };
+  meta: { nextToken?: string; total?: number };
 }
 
 const pgUrl = postgresTestUrl();
@@ -79,6 +79,19 @@ describe.each(databases)('listFiles: keyContains and status ($name)', ({ url }) 
     );
     expect(second.files.map((f) => f.key)).toEqual(['notes/100x done.txt']);
     expect(second.meta.nextToken).toBeUndefined();
+  });
+
+  it('counts the files matching the filters in all, on every page', async () => {
+    const query = 'keyContains=.&status=upload_completed&pageSize=3&sortField=key&sortDirection=asc';
+    const first = await list(query);
+    expect(first.files).toHaveLength(3);
+    expect(first.meta.total).toBe(4);
+    const token = encodeURIComponent(first.meta.nextToken as string);
+    expect((await list(`${query}&nextToken=${token}`)).meta.total).toBe(4);
+    expect((await list('tags.team=docs')).meta.total).toBe(2);
+    expect((await list('keyContains=nothing-like-this')).meta).toEqual({ total: 0 });
+    // Every file of the bot, waiting and failed ones too.
+    expect((await list('pageSize=1')).meta.total).toBe(6);
   });
 
   it('answers 400 InvalidQuery for an empty or too long keyContains and an unknown status', async () => {

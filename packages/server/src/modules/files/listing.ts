@@ -1,8 +1,7 @@
-import type { FileObject } from '@parley/protocol';
 import { canFile } from '../../access/file-policy.js';
-import { decodeCursor, type Page, toPage } from '../../http/pagination.js';
+import { decodeCursor, toPage } from '../../http/pagination.js';
 import { authorizeAny, loadFile, visibilityOf } from './access.js';
-import type { FileIndexingState, FilesContext, FilesListQuery, FilesService } from './contract.js';
+import type { FileIndexingState, FilesContext, FilesListQuery, FilesPage, FilesService } from './contract.js';
 import type { FilesEnv } from './deps.js';
 import { readJsonObject } from './json-field.js';
 import { facts, toFile, uploaded } from './records.js';
@@ -14,15 +13,15 @@ function sortValue(row: FileRow, column: (typeof FILE_SORT_COLUMNS)[keyof typeof
   return row[column] as string;
 }
 
-/** One page of the bot's files the caller may see, filtered and sorted as asked. */
-async function listFiles(env: FilesEnv, ctx: FilesContext, q: FilesListQuery): Promise<Page<FileObject>> {
+/** One page of the bot's files the caller may see, filtered and sorted as asked, and how many match in all. */
+async function listFiles(env: FilesEnv, ctx: FilesContext, q: FilesListQuery): Promise<FilesPage> {
   authorizeAny(ctx, 'list');
   const sortField = q.sortField ?? 'createdAt';
   const sortDirection = q.sortDirection ?? 'desc';
   const sort = `${sortField}:${sortDirection}`;
   const limit = q.pageSize ?? 20;
   const repo = filesRepo(env.db);
-  const rows = await repo.list({
+  const filter = {
     botId: ctx.botId,
     visibility: visibilityOf(ctx),
     tags: q.tags,
@@ -30,6 +29,9 @@ async function listFiles(env: FilesEnv, ctx: FilesContext, q: FilesListQuery): P
     indexed: q.indexed,
     keyContains: q.keyContains,
     status: q.status,
+  };
+  const rows = await repo.list({
+    ...filter,
     sortField,
     sortDirection,
     limit,
@@ -39,7 +41,7 @@ async function listFiles(env: FilesEnv, ctx: FilesContext, q: FilesListQuery): P
   const page = toPage(rows, limit, sort, (r) => [sortValue(r, column), r.id]);
   const tags = await repo.tagsOf(page.items.map((r) => r.id));
   const items = await Promise.all(page.items.map((r) => toFile(env, r, tags.get(r.id) ?? {}, ctx.actor)));
-  return { items, ...(page.nextToken ? { nextToken: page.nextToken } : {}) };
+  return { items, ...(page.nextToken ? { nextToken: page.nextToken } : {}), total: await repo.count(filter) };
 }
 
 /** Reading files: one, a page of them, and the fields other modules show of them. */

@@ -35,7 +35,15 @@ const QUOTA_LOCK_CLASS = 0x46494c45;
 export type FileVisibility = PassageVisibility;
 
 /** What listFiles filters and sorts by. */
-export interface FileListQuery {
+export interface FileListQuery extends FileFilter {
+  sortField: keyof typeof FILE_SORT_COLUMNS;
+  sortDirection: 'asc' | 'desc';
+  limit: number;
+  after?: Cursor | undefined;
+}
+
+/** Which of a bot's files a list keeps. */
+export interface FileFilter {
   botId: string;
   visibility: FileVisibility;
   tags?: TagFilter | undefined;
@@ -45,10 +53,6 @@ export interface FileListQuery {
   keyContains?: string | undefined;
   /** Only files in one of these states. */
   status?: readonly string[] | undefined;
-  sortField: keyof typeof FILE_SORT_COLUMNS;
-  sortDirection: 'asc' | 'desc';
-  limit: number;
-  after?: Cursor | undefined;
 }
 
 /** The condition of the files a visibility lets one see in lists (none: all of the bot's). */
@@ -196,22 +200,33 @@ function rowQueries(db: Kysely<Database>) {
 
 /** Lists of files, of tag keys and of tag values; the bytes files store. */
 function listQueries(db: Kysely<Database>) {
+  /** The bot's files the filters of `q` keep. */
+  const matching = (q: FileFilter) => {
+    let query = db.selectFrom('files').where('bot_id', '=', q.botId);
+    const vis = visible(q.visibility);
+    if (vis) query = query.where(vis);
+    if (q.ids && q.ids.length > 0) query = query.where('id', 'in', q.ids);
+    if (q.indexed !== undefined) query = query.where('index', '=', q.indexed ? 1 : 0);
+    if (q.keyContains !== undefined) query = query.where(keyContaining(q.keyContains));
+    if (q.status && q.status.length > 0) query = query.where('status', 'in', [...q.status]);
+    const tags = q.tags;
+    if (tags)
+      query = query.where((eb) => eb.and(tagConditions(eb, tags, 'file_tags', 'file_id', 'files.id')));
+    return query;
+  };
   return {
     list: (q: FileListQuery) => {
       const column = FILE_SORT_COLUMNS[q.sortField];
-      let query = db.selectFrom('files').selectAll().where('bot_id', '=', q.botId);
-      const vis = visible(q.visibility);
-      if (vis) query = query.where(vis);
-      if (q.ids && q.ids.length > 0) query = query.where('id', 'in', q.ids);
-      if (q.indexed !== undefined) query = query.where('index', '=', q.indexed ? 1 : 0);
-      if (q.keyContains !== undefined) query = query.where(keyContaining(q.keyContains));
-      if (q.status && q.status.length > 0) query = query.where('status', 'in', [...q.status]);
-      const tags = q.tags;
-      if (tags)
-        query = query.where((eb) => eb.and(tagConditions(eb, tags, 'file_tags', 'file_id', 'files.id')));
       // size is null until uploaded: sort it as -1 so keyset comparisons stay total.
       const key = column === 'size' ? LISTED_SIZE : column;
-      return keysetPage(query, { key, id: 'id', direction: q.sortDirection }, q);
+      return keysetPage(matching(q).selectAll(), { key, id: 'id', direction: q.sortDirection }, q);
+    },
+    /** How many files match the filters of `q` (all pages). */
+    count: async (q: FileFilter): Promise<number> => {
+      const row = await matching(q)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
     },
     /**
      * Distinct tag keys of the bot's files the visibility lets one see (or, given `tagKey`, the values of that
