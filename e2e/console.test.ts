@@ -160,7 +160,9 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     await expect.poll(() => linkInput.isVisible()).toBe(true);
     const link = await linkInput.inputValue();
     expect(link).toMatch(new RegExp(`^${suite.origin}/console/invite/[^/]+$`));
-    await page.getByRole('button', { name: 'Copy link' }).click();
+    // The invite card's button (the pending invitation's row has its own "Copy link", which issues a new link).
+    const inviteCard = page.locator('.card', { has: page.getByRole('heading', { name: 'Invite member' }) });
+    await inviteCard.getByRole('button', { name: 'Copy link' }).click();
     await expect.poll(() => page.getByText('Link copied.').isVisible()).toBe(true);
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(link);
     const row = page.getByRole('listitem').filter({ hasText: email });
