@@ -1,5 +1,6 @@
 import type { BotHandoff } from '@parley/protocol';
 import { errors } from '../../errors/errors.js';
+import { storedObject } from './stored-object.js';
 
 // A bot's human handoff settings (issue #35): stored as JSON in `bots.handoff`, checked on the way in (the
 // schema has bounded the numbers and shapes), read back leniently (what is not a setting is left out).
@@ -42,14 +43,7 @@ export function checkHandoff(handoff: BotHandoff): BotHandoff {
 
 /** The stored handoff settings (JSON) as the wire shows them: only the settings set. */
 export function handoffOf(stored: string | null | undefined): BotHandoff {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(stored ?? '{}');
-  } catch {
-    return {};
-  }
-  if (!parsed || typeof parsed !== 'object') return {};
-  const r = parsed as Record<string, unknown>;
+  const r = storedObject(stored);
   const out: BotHandoff = {};
   if (typeof r.waitSeconds === 'number') out.waitSeconds = r.waitSeconds;
   if (r.openingHours && typeof r.openingHours === 'object')

@@ -1,5 +1,6 @@
 import { type BotReplies, markdownLinkIssues } from '@parley/protocol';
 import { errors } from '../../errors/errors.js';
+import { storedObject } from './stored-object.js';
 
 // The bot's own reply texts (issue #33, item 5): stored as JSON in `bots.replies`, checked on the way in, read
 // back leniently (a stored value that is not a text is the default).
@@ -35,14 +36,7 @@ export function checkReplies(replies: BotReplies): BotReplies {
 
 /** The stored reply texts (JSON) as the wire shows them: only the fields set, each a text. */
 export function repliesOf(stored: string | null | undefined): BotReplies {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(stored ?? '{}');
-  } catch {
-    return {};
-  }
-  if (!parsed || typeof parsed !== 'object') return {};
-  const record = parsed as Record<string, unknown>;
+  const record = storedObject(stored);
   const out: BotReplies = {};
   for (const field of FIELDS) {
     const value = record[field];
