@@ -1,33 +1,105 @@
 /**
- * Import rules of the house (docs/architecture.md): no cycles; infrastructure layers never import the HTTP
- * transport or the product modules; `http/` knows no module. Checked by `npm run deps` (part of `npm test`).
+ * Import rules of the house (docs/architecture.md, "Layers"): no cycles, type-only ones included; every top-level
+ * folder and file of packages/server/src sits in one layer and imports only its own layer or lower ones; a module
+ * reaches another only through its door (`contract.ts`, `service.ts` or `index.ts`); the three parts of search/
+ * do not import each other; production code never imports test helpers. Checked by `npm run deps`.
  */
+const SRC = '^packages/server/src/';
+/** The server's layers, lowest first: each may import its own layer and those below it, never one above. */
+const LAYERS = [
+  {
+    name: 'base',
+    comment: 'settings, errors, worker threads and small leaf helpers',
+    path: `${SRC}(errors/|config/|workers/|(ids|logger|json-depth|outbound-body|data-dir|harden|young-generation)\\.ts$)`,
+  },
+  {
+    name: 'infrastructure',
+    comment: 'permissions, storage, jobs and knowledge search',
+    path: `${SRC}(access|db|blob|jobs|search)/`,
+  },
+  { name: 'transport', comment: 'HTTP concerns of every surface', path: `${SRC}http/` },
+  {
+    name: 'instrumentation',
+    comment: 'metrics, handed what they count by the wiring',
+    path: `${SRC}metrics/`,
+  },
+  { name: 'modules', comment: 'the product features', path: `${SRC}modules/` },
+  {
+    name: 'wiring',
+    comment: 'the app, its services, surfaces and background work, the server',
+    path: `${SRC}(app|services|surfaces|background|platform|bootstrap|server)\\.ts$`,
+  },
+  { name: 'commands', comment: 'the CLI and the process entry', path: `${SRC}(cli/|(cli|main)\\.ts$)` },
+];
+/** Tests and contract suites may exercise higher layers (a db/ suite runs the modules' repositories). */
+const TESTS = '\\.(test|contract)\\.ts$';
+
+const layerRules = LAYERS.slice(0, -1).map((layer, i) => ({
+  name: `${layer.name}-imports-no-higher-layer`,
+  severity: 'error',
+  comment: `${layer.name} (${layer.comment}) never imports ${LAYERS.slice(i + 1)
+    .map((l) => l.name)
+    .join(', ')}.`,
+  from: { path: layer.path, pathNot: TESTS },
+  to: { path: LAYERS.slice(i + 1).map((l) => l.path) },
+}));
+
 module.exports = {
   forbidden: [
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'Import cycles make modules impossible to load, test or reason about alone.',
+      comment:
+        'Import cycles, type-only ones too, make modules impossible to load, test or reason about alone.',
       from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true },
     },
     {
-      name: 'infrastructure-knows-no-transport-or-module',
+      name: 'every-server-file-has-a-layer',
       severity: 'error',
-      comment: 'access/, db/, blob/, search/, jobs/, errors/ and config/ sit below http/ and modules/.',
-      // Contract suites and tests of db/ exercise the modules' repositories: they may import them.
+      comment:
+        'A new top-level folder or file of packages/server/src gets its layer above (and its line in docs/architecture.md).',
       from: {
-        path: '^packages/server/src/(access|db|blob|search|jobs|errors|config)/',
-        pathNot: '\\.(test|contract)\\.ts$',
+        path: SRC,
+        pathNot: [
+          ...LAYERS.map((l) => l.path),
+          `${SRC}test-support/`,
+          `${SRC}[^/]+${TESTS}`,
+          `${SRC}[^/]+\\.d\\.ts$`,
+        ],
       },
-      to: { path: '^packages/server/src/(http|modules)/' },
+      to: {},
+    },
+    ...layerRules,
+    {
+      name: 'module-through-its-door',
+      severity: 'error',
+      comment:
+        "A module reaches another only through that module's door: contract.ts, service.ts or index.ts (tests may look inside).",
+      from: { path: `${SRC}modules/([^/]+)/`, pathNot: TESTS },
+      to: {
+        path: `${SRC}modules/`,
+        // modules/*.ts: the helpers every module shares (use-cases.ts)
+        pathNot: [
+          `${SRC}modules/$1/`,
+          `${SRC}modules/[^/]+/(contract|service|index)\\.ts$`,
+          `${SRC}modules/[^/]+\\.ts$`,
+        ],
+      },
     },
     {
-      name: 'http-knows-no-module',
+      name: 'search-parts-apart',
       severity: 'error',
-      comment: 'Transport concerns never depend on a product feature.',
-      from: { path: '^packages/server/src/http/' },
-      to: { path: '^packages/server/src/modules/' },
+      comment: 'search/ingest, search/embed and search/index share only search/types.ts, never each other.',
+      from: { path: `${SRC}search/(ingest|embed|index)/` },
+      to: { path: `${SRC}search/(ingest|embed|index)/`, pathNot: `${SRC}search/$1/` },
+    },
+    {
+      name: 'no-test-support-in-production',
+      severity: 'error',
+      comment: 'Test helpers are for tests, contract suites and benchmarks only.',
+      from: { path: SRC, pathNot: [`${SRC}test-support/`, TESTS] },
+      to: { path: `${SRC}test-support/` },
     },
     {
       name: 'protocol-has-no-io',

@@ -31,6 +31,12 @@ export interface OperationDefaults {
   preValidation?: preValidationAsyncHookHandler;
 }
 
+/**
+ * What the Files API's operations share (the files module's routes and the knowledge module's, which serve
+ * the same surface): their tag, and a bearer token (the bot named by `x-bot-id`).
+ */
+export const FILES_OPERATIONS: OperationDefaults = { tags: ['files'], security: { default: BEARER } };
+
 /** The security of the Admin API: a token, whether the operation wants a workspace (the default) or an account. */
 export const ADMIN_SECURITY: OperationDefaults['security'] = { default: BEARER, account: BEARER };
 

@@ -1,8 +1,8 @@
 import type { FileObject } from '@parley/protocol';
 import type { Logger } from '../../logger.js';
-import type { ReplyRequest } from '../chat/reply-port.js';
+import type { ReplyRequest } from '../chat/contract.js';
 import type { FilesContext, FilesService } from '../files/service.js';
-import type { PassagesService } from '../knowledge/passages.js';
+import type { PassagesService } from '../knowledge/contract.js';
 import type { Quote } from './extract.js';
 import type { AnswerSource } from './format.js';
 import { type SourceLinksSetting, sourceLinkUrl, sourceTarget } from './sources.js';

@@ -1,5 +1,5 @@
 import type { ChatMessage, MessagePayload, SearchPassage } from '@parley/protocol';
-import type { Reply } from '../chat/reply-port.js';
+import type { Reply } from '../chat/contract.js';
 import type { FilesContext } from '../files/service.js';
 import { extractQuotes, headingOf, leadingQuote, logicalLines, type Quote, sentencesOf } from './extract.js';
 import { type RetrievalDeps, type Retrieved, SEARCH_LIMIT } from './retrieval.js';

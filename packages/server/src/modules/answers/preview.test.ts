@@ -4,7 +4,7 @@ import { HANDBOOK, uploadIndexed } from '../../test-support/files-indexing.js';
 import { useTestApp } from '../../test-support/fixtures.js';
 import type { TestMember } from '../../test-support/harness.js';
 import { badFields, expectError } from '../../test-support/wire.js';
-import { NO_ANSWER_ENGINE_TEXT } from '../chat/jobs.js';
+import { NO_ANSWER_ENGINE_TEXT } from '../chat/contract.js';
 import { NOT_FOUND_TEXT } from './format.js';
 
 /** The Admin API's answer preview: the bot's own knowledge answer to a question, nothing stored. */

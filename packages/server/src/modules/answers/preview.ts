@@ -2,8 +2,8 @@ import type { AnswerPreviewResponse, ChatMessage } from '@parley/protocol';
 import type { Actor } from '../../access/principal.js';
 import { errors } from '../../errors/errors.js';
 import type { BotManagement } from '../bots/contract.js';
-import { NO_ANSWER_ENGINE_TEXT } from '../chat/jobs.js';
-import type { KnowledgeResponder, Reply } from '../chat/reply-port.js';
+import type { KnowledgeResponder, Reply } from '../chat/contract.js';
+import { NO_ANSWER_ENGINE_TEXT } from '../chat/contract.js';
 import type { AnswerMode } from './responder.js';
 
 /** Previews the bot's reply to a question without a conversation (the Console's search playground). */

@@ -4,7 +4,7 @@ import { UseLiteEmbedder } from '../../search/embed/index.js';
 import { HANDBOOK, PARKING, uploadIndexed } from '../../test-support/files-indexing.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { type ChatServer, startChatServer } from '../../test-support/openai-chat-server.js';
-import type { KnowledgeResponder, Reply, ReplyRequest } from '../chat/reply-port.js';
+import type { KnowledgeResponder, Reply, ReplyRequest } from '../chat/contract.js';
 import { openAiChatModel } from './chat-model.js';
 import { NOT_FOUND_TEXT, SMALL_TALK_TEXT, UNSUPPORTED_TEXT } from './format.js';
 import { UNSURE_SYSTEM_PROMPT } from './prompt.js';

@@ -1,8 +1,8 @@
 import { MAX_QUERY_BYTES, type MessagePayload } from '@parley/protocol';
 import { type Logger, silentLogger } from '../../logger.js';
-import type { KnowledgeResponder, Reply, ReplyRequest, ReplyStream } from '../chat/reply-port.js';
+import type { KnowledgeResponder, Reply, ReplyRequest, ReplyStream } from '../chat/contract.js';
 import type { FilesContext, FilesService } from '../files/service.js';
-import type { PassagesService } from '../knowledge/passages.js';
+import type { PassagesService } from '../knowledge/contract.js';
 import type { QaMatch, QaService } from '../qa/contract.js';
 import { linkedSources, sourcesOf } from './answer-sources.js';
 import type { ChatModel } from './chat-model.js';

@@ -2,8 +2,7 @@ import type { SearchPassage } from '@parley/protocol';
 import type { Logger } from '../../logger.js';
 import { contentTerms, stem, stemsOf, words } from '../../search/terms.js';
 import type { FilesContext } from '../files/service.js';
-import type { KnowledgeBaseService } from '../knowledge/knowledge-bases.js';
-import type { SearchService } from '../knowledge/search.js';
+import type { KnowledgeBaseService, SearchService } from '../knowledge/contract.js';
 import { type KnowledgeScope, knowledgeScope } from './scope.js';
 import type { Selection } from './selection.js';
 

@@ -1,5 +1,5 @@
 import type { FilesContext } from '../files/service.js';
-import type { KnowledgeBaseService } from '../knowledge/knowledge-bases.js';
+import type { KnowledgeBaseService } from '../knowledge/contract.js';
 
 /** The files a bot answers from: those its knowledge bases link, or all its files when it has none. */
 export interface KnowledgeScope {

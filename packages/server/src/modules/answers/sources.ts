@@ -1,8 +1,8 @@
 import type { ChatMessage, FileObject } from '@parley/protocol';
 import { ApiError, errors } from '../../errors/errors.js';
-import type { SourceLinks } from '../chat/reply-port.js';
+import type { SourceLinks } from '../chat/contract.js';
 import type { FilesService } from '../files/service.js';
-import type { KnowledgeBaseService } from '../knowledge/knowledge-bases.js';
+import type { KnowledgeBaseService } from '../knowledge/contract.js';
 import { botContext, knowledgeScope } from './scope.js';
 
 /** What a source link answers (404) once its file is deleted or out of the bot's knowledge. */

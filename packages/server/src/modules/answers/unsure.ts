@@ -1,5 +1,5 @@
 import type { Logger } from '../../logger.js';
-import type { Reply, ReplyRequest, ReplyStream } from '../chat/reply-port.js';
+import type { Reply, ReplyRequest, ReplyStream } from '../chat/contract.js';
 import type { ChatModel } from './chat-model.js';
 import { type ClarifyBars, candidatePassages, isUnsure, type unsureness } from './clarify.js';
 import { leadingQuote, type Quote, sentencesOf } from './extract.js';

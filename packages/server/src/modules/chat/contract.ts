@@ -364,3 +364,14 @@ export interface ChatService {
     window: { days: number; notFoundText: string; questionChars: number; answerMode?: string },
   ): Promise<ChatActivity>;
 }
+
+/** The port the answers module implements for chat replies, and what a bot without one says (reply-port.ts). */
+export {
+  type BotReplyTexts,
+  type KnowledgeResponder,
+  NO_ANSWER_ENGINE_TEXT,
+  type Reply,
+  type ReplyRequest,
+  type ReplyStream,
+  type SourceLinks,
+} from './reply-port.js';

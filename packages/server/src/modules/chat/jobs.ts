@@ -23,13 +23,10 @@ import {
   ChatWebhookPayload,
 } from './job-kinds.js';
 import { webhookSignature } from './keys.js';
-import type { KnowledgeResponder, Reply } from './reply-port.js';
+import { type KnowledgeResponder, NO_ANSWER_ENGINE_TEXT, type Reply } from './reply-port.js';
 import { FAILED_ANSWER, replyRecord } from './reply-record.js';
 import { NOT_FOUND_ANSWER } from './repo-inbox.js';
 
-/** What a bot without an answer engine says: an honest notice, never a made-up answer. */
-export const NO_ANSWER_ENGINE_TEXT =
-  'This bot has no answer engine configured, so it cannot answer messages yet. Please contact the site owner.';
 /** Why a reply the bot was making ended unposted: a person took the conversation over meanwhile. */
 const HANDED_OFF = new Error('handoff');
 

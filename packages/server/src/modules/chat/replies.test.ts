@@ -8,8 +8,8 @@ import { useTestApp } from '../../test-support/fixtures.js';
 import { flood } from '../../test-support/flood.js';
 import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { NOT_FOUND_TEXT } from '../answers/index.js';
-import { NO_ANSWER_ENGINE_TEXT } from './jobs.js';
 import type { KnowledgeResponder, ReplyRequest } from './reply-port.js';
+import { NO_ANSWER_ENGINE_TEXT } from './reply-port.js';
 
 const waitFor = async (test: () => boolean | Promise<boolean>, timeoutMs = 8000) => {
   const until = Date.now() + timeoutMs;

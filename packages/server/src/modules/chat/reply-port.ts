@@ -1,5 +1,9 @@
 import type { ChatMessage, MessagePayload } from '@parley/protocol';
 
+/** What a bot without an answer engine says: an honest notice, never a made-up answer. */
+export const NO_ANSWER_ENGINE_TEXT =
+  'This bot has no answer engine configured, so it cannot answer messages yet. Please contact the site owner.';
+
 /**
  * The seam between the Chat API (modules/chat) and the bot's built-in answers (modules/answers).
  * When a user posts a message to a bot in `knowledge` reply mode, the chat module runs a durable

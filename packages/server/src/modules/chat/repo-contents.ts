@@ -3,8 +3,8 @@ import { fixedQuery } from '../../db/fixed-query.js';
 import { keysetPage } from '../../db/keyset.js';
 import type { Database } from '../../db/schema.js';
 import type { Cursor } from '../../http/pagination.js';
-import type { EventRow, MessageRow, SignalRow } from './repo.js';
 import type { KeyedRows } from './repo-keyed.js';
+import type { EventRow, MessageRow, SignalRow } from './rows.js';
 
 /** A page of what a conversation holds: `limit + 1` rows after the cursor. */
 export interface ConversationPage {

@@ -1,37 +1,16 @@
 import { BOT_ANSWERS_IN } from '@parley/protocol';
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import { fixedQuery } from '../../db/fixed-query.js';
 import { keysetPage } from '../../db/keyset.js';
 import { PerHandle } from '../../db/per-handle.js';
-import type {
-  ChatConversationsTable,
-  ChatEventsTable,
-  ChatMessagesTable,
-  ChatSecretsTable,
-  ChatSignalsTable,
-  ChatUsersTable,
-  Database,
-} from '../../db/schema.js';
+import type { ChatConversationsTable, Database } from '../../db/schema.js';
 import type { Cursor } from '../../http/pagination.js';
 import { eventQueries, messageQueries, participantQueries, signalQueries } from './repo-contents.js';
 import { inboxQueries } from './repo-inbox.js';
 import { type KeyedRows, keyedRows } from './repo-keyed.js';
+import type { ChatUserRow, ConversationRow, EventRow, MessageRow, SecretsRow, SignalRow } from './rows.js';
 
-/** A chat user row. */
-export type ChatUserRow = Selectable<ChatUsersTable>;
-/** A conversation row. */
-export type ConversationRow = Selectable<ChatConversationsTable>;
-/** A message row (`answer` and `details`, a bot reply's record, may be left out when writing one: null). */
-export type MessageRow = Omit<Selectable<ChatMessagesTable>, 'answer' | 'details'> & {
-  answer?: string | null;
-  details?: string | null;
-};
-/** An event row. */
-export type EventRow = Selectable<ChatEventsTable>;
-/** A stored stream signal. */
-export type SignalRow = Selectable<ChatSignalsTable>;
-/** A bot's chat secrets. */
-export type SecretsRow = Selectable<ChatSecretsTable>;
+export type { ChatUserRow, ConversationRow, EventRow, MessageRow, SecretsRow, SignalRow } from './rows.js';
 
 /** The bot's chat secrets. */
 function secretQueries(db: Kysely<Database>) {

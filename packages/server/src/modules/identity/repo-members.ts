@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { IdentityRepo } from './repo.js';
+import type { IdentityRepo } from './repo-types.js';
 
 /** Rows of a table that belong to a workspace (and match `where`), counted. */
 export async function countIn(

@@ -1,120 +1,25 @@
-import type { Kysely, Selectable, UpdateResult } from 'kysely';
+import type { Kysely } from 'kysely';
 import { queueGarbageOf } from '../../db/blob-garbage.js';
 import { fixedQuery } from '../../db/fixed-query.js';
 import { afterCursor } from '../../db/keyset.js';
 import { PerHandle } from '../../db/per-handle.js';
-import type {
-  AccountsTable,
-  Database,
-  InvitationsTable,
-  MembersTable,
-  TokensTable,
-  WorkspacesTable,
-} from '../../db/schema.js';
-import type { Cursor } from '../../http/pagination.js';
+import type { Database } from '../../db/schema.js';
 import { countIn, invitationQueries, memberQueries } from './repo-members.js';
 
-/** Account row. */
-export type AccountRow = Selectable<AccountsTable>;
-/** Workspace row. */
-export type WorkspaceRow = Selectable<WorkspacesTable>;
-/** Member row. */
-export type MemberRow = Selectable<MembersTable>;
-/** Token row. */
-export type TokenRow = Selectable<TokensTable>;
-/** A member row with its account's display name. */
-export type MemberView = MemberRow & { display_name: string | null; invitation_expires_at: string | null };
-/** A workspace row with the role the listing account holds there. */
-export type WorkspaceOfAccount = WorkspaceRow & { role: string };
-/** An invitation row as stored (no `used_at` yet). */
-export type NewInvitationRow = Omit<Selectable<InvitationsTable>, 'used_at'>;
-/** An invitation with the member it invites. */
-export interface InvitationView {
-  id: string;
-  code_hash: string;
-  expires_at: string;
-  used_at: string | null;
-  member_id: string;
-  email: string;
-  workspace_id: string;
-  account_id: string | null;
-}
-/** Whose tokens to list: an account's, a bot's, or an integration's on a bot. */
-export interface TokenOwner {
-  account_id?: string;
-  bot_id?: string;
-  integration_id?: string;
-}
+export type {
+  AccountRow,
+  IdentityRepo,
+  InvitationView,
+  MemberRow,
+  MemberView,
+  NewInvitationRow,
+  TokenOwner,
+  TokenRow,
+  WorkspaceOfAccount,
+  WorkspaceRow,
+} from './repo-types.js';
 
-/** Queries of accounts, tokens, workspaces, members and invitations. */
-export interface IdentityRepo {
-  insertAccount(row: AccountRow): Promise<void>;
-  accountById(id: string): Promise<AccountRow | undefined>;
-  /** The account of an e-mail, whatever its case. */
-  accountByEmail(email: string): Promise<AccountRow | undefined>;
-  updateAccount(
-    id: string,
-    values: Partial<Pick<AccountRow, 'display_name' | 'updated_at' | 'unclaimed_via'>>,
-  ): Promise<void>;
-  /** Marks an account claimed (someone signed into it): no invitation resets it any more. */
-  claimAccount(id: string): Promise<void>;
-  /** Revokes every live personal access token of an account. */
-  revokeAccountTokens(accountId: string, at: string): Promise<void>;
-
-  insertToken(row: TokenRow): Promise<void>;
-  tokenByHash(hash: string): Promise<TokenRow | undefined>;
-  tokenById(id: string): Promise<TokenRow | undefined>;
-  /** Sets `last_used_at` to `at` unless the token was used after `olderThan`. */
-  touchToken(id: string, at: string, olderThan: string): Promise<void>;
-  /** Live tokens of one kind held by an owner, by id. */
-  tokensOf(owner: TokenOwner, kind: string): Promise<TokenRow[]>;
-  /** Revokes a live token (`numUpdatedRows` 0 when it was revoked already). */
-  revokeToken(id: string, at: string): Promise<UpdateResult>;
-  revokeTokensWhere(where: { bot_id: string; integration_id: string }, at: string): Promise<void>;
-
-  insertWorkspace(row: WorkspaceRow): Promise<void>;
-  workspaceById(id: string): Promise<WorkspaceRow | undefined>;
-  updateWorkspace(id: string, values: Partial<WorkspaceRow>): Promise<void>;
-  /** Deletes a workspace and all it holds; its files' blobs are queued for deletion first. */
-  deleteWorkspace(id: string, at: string): Promise<void>;
-  /** Workspaces an account is an active member of, by creation, keyset-paginated on (created_at, id). */
-  workspacesOf(accountId: string, limit: number, after: Cursor | undefined): Promise<WorkspaceOfAccount[]>;
-  countBots(workspaceId: string): Promise<number>;
-  countMembers(workspaceId: string): Promise<number>;
-  countIntegrations(workspaceId: string): Promise<number>;
-
-  insertMember(row: MemberRow): Promise<void>;
-  memberById(workspaceId: string, id: string): Promise<MemberView | undefined>;
-  memberOfAccount(workspaceId: string, accountId: string): Promise<MemberView | undefined>;
-  memberByEmail(workspaceId: string, email: string): Promise<MemberRow | undefined>;
-  /** `limit + 1` members of a workspace after the cursor, by id. */
-  members(workspaceId: string, limit: number, after: Cursor | undefined): Promise<MemberView[]>;
-  updateMemberRole(id: string, role: string, at: string): Promise<void>;
-  linkMember(id: string, accountId: string, at: string): Promise<void>;
-  deleteMember(id: string): Promise<void>;
-  /** Removes an account from every workspace it is a member of. */
-  deleteMembershipsOf(accountId: string): Promise<void>;
-  /** Owners of a workspace who have accepted (pending owner invitations do not count). */
-  countOwners(workspaceId: string): Promise<number>;
-
-  insertInvitation(row: NewInvitationRow): Promise<void>;
-  invitationByCodeHash(codeHash: string): Promise<InvitationView | undefined>;
-  /** Marks an invitation used (`numUpdatedRows` 0 when it was used already). */
-  useInvitation(id: string, at: string): Promise<UpdateResult>;
-  /** Deletes the member's invitations not used yet (their codes stop working). */
-  dropInvitationsOf(memberId: string): Promise<void>;
-
-  /** The bot a bot access key belongs to. */
-  botForKey(botId: string): Promise<{ id: string; workspace_id: string } | undefined>;
-  /** The installation an integration key belongs to, with its bot's workspace. */
-  installation(
-    botId: string,
-    integrationId: string,
-  ): Promise<{ bot_id: string; integration_id: string; workspace_id: string } | undefined>;
-
-  getMeta(key: string): Promise<{ value: string } | undefined>;
-  insertMeta(key: string, value: string): Promise<void>;
-}
+import type { IdentityRepo } from './repo-types.js';
 
 /** Accounts and their tokens. */
 function accountQueries(

@@ -1,8 +1,7 @@
 import type { BotInsights, InsightsDay, InsightsPeriod, UnansweredQuestion } from '@parley/protocol';
 import { authorize } from '../../access/policy.js';
 import type { Embedder } from '../../search/types.js';
-import { NOT_FOUND_TEXT } from '../answers/format.js';
-import type { AnswerMode } from '../answers/responder.js';
+import { type AnswerMode, NOT_FOUND_TEXT } from '../answers/index.js';
 import type { BotsService } from '../bots/service.js';
 import type { ChatActivity, ChatService } from '../chat/contract.js';
 import type { QaService } from '../qa/contract.js';

@@ -5,7 +5,7 @@ import type { IndexedPassage, PassageIndex, StoredPassage } from '../../search/i
 import { ChunkOptionsError, type IndexingOptions, indexingOptionsFrom } from '../../search/ingest/chunk.js';
 import type { DocumentReader } from '../../search/ingest/document-reader.js';
 import { type Embedder, ExtractionError } from '../../search/types.js';
-import type { FileRow } from '../files/repo.js';
+import type { FileRow } from '../files/contract.js';
 import type { FileIndexing, IndexFileJob } from '../files/service.js';
 import type { EmbeddingModelKeeper } from './embedding-model.js';
 

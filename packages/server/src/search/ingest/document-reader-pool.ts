@@ -5,7 +5,7 @@
 import type { Worker } from 'node:worker_threads';
 import { siblingModule, spawnWorker } from '../../workers/spawn.js';
 import { ExtractionError, type Passage } from '../types.js';
-import type { DocumentReaderOptions, ReadDocument } from './document-reader.js';
+import type { DocumentReaderOptions, ReadDocument } from './document-reader-port.js';
 import type { ReadReply, ReadRequest } from './read-document-worker.js';
 
 interface Task {

@@ -1,14 +1,11 @@
-import { FileObject, ListFilesQuery, ListFilesResponse, UpsertFileBody } from '@parley/protocol';
+import { FileObject, ListFilesQuery, UpsertFileBody } from '@parley/protocol';
 import { FILE_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { type OperationDefaults, operations } from '../../../http/operation.js';
-import { BEARER, pageBody, pageOf } from '../../../http/route-helpers.js';
+import { FILES_OPERATIONS, operations } from '../../../http/operation.js';
+import { pageBody, pageOf } from '../../../http/route-helpers.js';
 import { parseTagFilter } from '../../../http/tag-filter.js';
 import type { FilesService } from '../service.js';
-
-/** What the Files API's operations share: their tag, and a bearer token (the bot named by `x-bot-id`). */
-export const FILES_OPERATIONS: OperationDefaults = { tags: ['files'], security: { default: BEARER } };
 
 const PageOnly = Type.Object({
   nextToken: Type.Optional(Type.String()),
@@ -37,7 +34,7 @@ export function fileCollectionRoutes(app: FastifyInstance, files: FilesService):
       description:
         'Files of the bot the caller may access; tag filters as tags.k=v, tags[k]=v or tags={JSON}; keyContains searches keys, status keeps files in those states.',
       query: ListFilesQuery,
-      response: ListFilesResponse,
+      response: pageOf('files', FileObject),
     },
     async (req) => {
       const q = req.query;
@@ -52,8 +49,7 @@ export function fileCollectionRoutes(app: FastifyInstance, files: FilesService):
         keyContains: q.keyContains,
         status: q.status,
       });
-      const next = page.nextToken ? { nextToken: page.nextToken } : {};
-      return { files: page.items, meta: { ...next, total: page.total } };
+      return pageBody('files', page);
     },
   );
 

@@ -3,10 +3,9 @@ import { FILE_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { header } from '../../../http/headers.js';
-import { operations } from '../../../http/operation.js';
+import { FILES_OPERATIONS, operations } from '../../../http/operation.js';
 import { empty } from '../../../http/route-helpers.js';
 import type { FilesService } from '../service.js';
-import { FILES_OPERATIONS } from './collection.js';
 
 const FileAnswer = Type.Object({ file: FileObject });
 const IdParam = Type.Object({

@@ -2,9 +2,8 @@ import { Empty, KnowledgeBase, KnowledgeBaseBody, ListKnowledgeBaseFilesResponse
 import { KNOWLEDGE_BASE_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { operations } from '../../../http/operation.js';
+import { FILES_OPERATIONS, operations } from '../../../http/operation.js';
 import { empty, pageBody, pageOf } from '../../../http/route-helpers.js';
-import { FILES_OPERATIONS } from '../../files/routes/collection.js';
 import type { KnowledgeBaseService } from '../knowledge-bases.js';
 
 /** What the knowledge base operations share: their tag, and a bearer token (the bot named by `x-bot-id`). */

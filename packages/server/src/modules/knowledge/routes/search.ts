@@ -9,10 +9,9 @@ import {
 import { FILE_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { operations } from '../../../http/operation.js';
+import { FILES_OPERATIONS, operations } from '../../../http/operation.js';
 import { pageBody } from '../../../http/route-helpers.js';
 import { parseTagFilter } from '../../../http/tag-filter.js';
-import { FILES_OPERATIONS } from '../../files/routes/collection.js';
 import type { FilesService } from '../../files/service.js';
 import type { KnowledgeBaseService } from '../knowledge-bases.js';
 import type { PassagesService } from '../passages.js';

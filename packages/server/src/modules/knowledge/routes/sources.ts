@@ -7,9 +7,8 @@ import {
 import { KNOWLEDGE_BASE_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { operations } from '../../../http/operation.js';
+import { FILES_OPERATIONS, operations } from '../../../http/operation.js';
 import { empty } from '../../../http/route-helpers.js';
-import { FILES_OPERATIONS } from '../../files/routes/collection.js';
 import type { WebsiteSourcesService } from '../websites/sources.js';
 
 const SOURCE_OPERATIONS = { ...FILES_OPERATIONS, tags: ['knowledge bases'] };

@@ -1,0 +1,39 @@
+/** What reads documents into passages (document-reader.ts) and the bounds of its worker pool (document-reader-pool.ts). */
+import type { ChunkOptions, Passage } from '../types.js';
+
+/** Bounds of a DocumentReader. */
+export interface DocumentReaderOptions {
+  /** Documents read at once (worker threads). */
+  workers: number;
+  /** Most memory one worker's JavaScript heap may use, in MB; past it the read fails `too_large`. */
+  memoryMb: number;
+  /** Longest one read may take, in ms; past it the worker is ended and the read fails `too_large`. */
+  timeoutMs: number;
+  /** How long an idle worker is kept for the next document, in ms. */
+  idleMs?: number;
+}
+
+/** What a read needs. */
+export interface ReadDocument {
+  bytes: Uint8Array;
+  contentType: string;
+  /** The file's key, named in error messages. */
+  key: string;
+  chunkOptions: ChunkOptions;
+  /** Ends the read early (the job's time bound, shutdown); the rejection is the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** Extraction and chunking in worker threads. */
+export interface DocumentReader {
+  /**
+   * The document's passages. Rejects with ExtractionError (`unsupported_format`, `unreadable_document`,
+   * `empty_document`, `too_large`, the last also for a document that needs more memory or time than
+   * allowed), with the signal's reason when it aborts, or with an Error for a failure of the worker itself.
+   */
+  read(document: ReadDocument): Promise<Passage[]>;
+  /** Starts a worker (if none runs) and resolves once it has loaded its readers. */
+  ready(): Promise<void>;
+  /** Ends the workers; reads in flight reject. */
+  close(): Promise<void>;
+}
