@@ -141,3 +141,16 @@ export async function leaveEmail(
     .execute();
   await postBotNotice(tx, bot, conversationId, { text: visitorEmailText(email), metadata: {} }, at, emit);
 }
+
+/**
+ * Takes the conversation's row lock in `tx` (an update that changes nothing), waiting for a transaction that
+ * holds it, e.g. a bot reply being posted (see botTurnOf), to end.
+ */
+export async function holdConversation(tx: Kysely<Database>, botId: string, id: string): Promise<void> {
+  await tx
+    .updateTable('chat_conversations')
+    .set((eb) => ({ handoff_state: eb.ref('handoff_state') }))
+    .where('bot_id', '=', botId)
+    .where('id', '=', id)
+    .execute();
+}

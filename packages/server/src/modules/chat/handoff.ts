@@ -18,7 +18,7 @@ import { newId } from '../../ids.js';
 import { auditWho } from '../audit/service.js';
 import type { ChatContext } from './context.js';
 import type { ChatBot, ChatService, PendingSignal } from './contract.js';
-import { awaitPerson, postBotNotice } from './handoff-wait.js';
+import { awaitPerson, holdConversation, postBotNotice } from './handoff-wait.js';
 import { toInboxMessage } from './inbox.js';
 import { signalTo, sizedJson, toPostedMessage } from './records.js';
 import { type ConversationRow, chatRepo, type MessageRow, touchConversationOf } from './repo.js';
@@ -142,6 +142,9 @@ export async function applyTransition(
   who: ReturnType<typeof auditWho>,
   emit: (s: PendingSignal) => void,
 ): Promise<HandoffRow> {
+  // Wait for a transaction posting to the conversation (a bot reply) to end first: the change's time then
+  // follows every reply that committed before it, so a transcript in time order shows no reply after it.
+  await holdConversation(tx, bot.id, row.id);
   const at = ctx.now();
   const values = {
     handoff_state: next.state,
