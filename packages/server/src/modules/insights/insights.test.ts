@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { caller, withTestApp } from '../../test-support/admin-calls.js';
 import { chatClient, type TestChatUser, withChatAt } from '../../test-support/chat.js';
 import { postgresTestUrl, type TestApp } from '../../test-support/harness.js';
+import { loopStall } from '../../test-support/loop-stall.js';
 import { expectError } from '../../test-support/wire.js';
 import { NOT_FOUND_TEXT } from '../answers/format.js';
 import { chatRepo } from '../chat/repo.js';
@@ -95,24 +96,6 @@ async function addLongQuestions(t: TestApp, count: number): Promise<void> {
       );
     }
     await db.insertInto('chat_messages').values(rows).execute();
-  }
-}
-
-/** The longest the event loop stalled while `work` ran (ms): the longest gap between 10 ms timer ticks. */
-async function loopStall<T>(work: () => Promise<T>): Promise<{ result: T; stallMs: number }> {
-  let last = performance.now();
-  let longest = 0;
-  const tick = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 10);
-  try {
-    const result = await work();
-    // A stall at the very end is counted too (no tick ran after it).
-    return { result, stallMs: Math.max(longest, performance.now() - last) };
-  } finally {
-    clearInterval(tick);
   }
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { loopStall } from '../../test-support/loop-stall.js';
 import { DEFAULT_CHUNK_OPTIONS, ExtractionError } from '../types.js';
 import { chunkDocument } from './chunk.js';
 import { documentReader } from './document-reader.js';
@@ -25,30 +26,17 @@ const long = Buffer.from(
  */
 const NOT_BLOCKED_MS = 750;
 
-/** Runs `work` while measuring the longest gap between 10 ms timer ticks on this thread. */
-async function longestStall<T>(
-  work: () => Promise<T>,
-): Promise<{ result: PromiseSettledResult<T>; stallMs: number }> {
-  let last = performance.now();
-  let longest = 0;
-  const tick = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 10);
-  const [result] = await Promise.allSettled([work()]);
-  clearInterval(tick);
-  return { result: result as PromiseSettledResult<T>, stallMs: longest };
-}
-
-/** Runs `read` under longestStall, expects it to fail with an ExtractionError too_large, and returns that error's message and the stall. */
+/** Runs `read` under loopStall, expects it to fail with an ExtractionError too_large, and returns that error's message and the stall. */
 async function expectTooLarge(read: () => Promise<unknown>): Promise<{ message: string; stallMs: number }> {
-  const { result, stallMs } = await longestStall(read);
-  expect(result.status).toBe('rejected');
-  const error = (result as PromiseRejectedResult).reason as ExtractionError;
+  const { result: error, stallMs } = await loopStall(() =>
+    read().then(
+      () => undefined,
+      (failure: unknown) => failure as ExtractionError,
+    ),
+  );
   expect(error).toBeInstanceOf(ExtractionError);
-  expect(error.code).toBe('too_large');
-  return { message: error.message, stallMs };
+  expect(error?.code).toBe('too_large');
+  return { message: error?.message ?? '', stallMs };
 }
 
 describe('documentReader (extraction and chunking in worker threads)', () => {
