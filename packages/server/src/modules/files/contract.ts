@@ -19,6 +19,9 @@ import type { FILE_SORT_COLUMNS, FileRow, FileVisibility } from './repo.js';
 export type { IndexFileJob } from './jobs.js';
 export type { FileRow } from './repo.js';
 
+/** A page of files, and how many files match the list's filters in all. */
+export type FilesPage = Page<FileObject> & { total: number };
+
 /** The usage type of the bytes chat users uploaded through the Chat API (counted apart from `storage_count`). */
 export const CHAT_STORAGE_USAGE = 'chat_storage_count';
 
@@ -217,7 +220,7 @@ export interface FilesService extends FileIndexing {
   /** Cancels a resumable upload: its bytes are dropped (the file stays waiting for an upload). */
   cancelResumable(id: string, uploadId: string, query: Record<string, string | undefined>): Promise<void>;
   get(ctx: FilesContext, idOrKey: string): Promise<FileObject>;
-  list(ctx: FilesContext, query: FilesListQuery): Promise<Page<FileObject>>;
+  list(ctx: FilesContext, query: FilesListQuery): Promise<FilesPage>;
   update(ctx: FilesContext, idOrKey: string, body: UpdateFileBody): Promise<FileObject>;
   delete(ctx: FilesContext, idOrKey: string): Promise<void>;
   /** Copies a file's content and fields to `destinationKey`, on the same bot or on `destination` (another bot). */

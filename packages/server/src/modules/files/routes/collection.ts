@@ -1,4 +1,4 @@
-import { FileObject, ListFilesQuery, UpsertFileBody } from '@parley/protocol';
+import { FileObject, ListFilesQuery, ListFilesResponse, UpsertFileBody } from '@parley/protocol';
 import { FILE_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
@@ -34,7 +34,7 @@ export function fileCollectionRoutes(app: FastifyInstance, files: FilesService):
       description:
         'Files of the bot the caller may access; tag filters as tags.k=v, tags[k]=v or tags={JSON}; keyContains searches keys, status keeps files in those states.',
       query: ListFilesQuery,
-      response: pageOf('files', FileObject),
+      response: ListFilesResponse,
     },
     async (req) => {
       const q = req.query;
@@ -49,7 +49,8 @@ export function fileCollectionRoutes(app: FastifyInstance, files: FilesService):
         keyContains: q.keyContains,
         status: q.status,
       });
-      return pageBody('files', page);
+      const next = page.nextToken ? { nextToken: page.nextToken } : {};
+      return { files: page.items, meta: { ...next, total: page.total } };
     },
   );
 
