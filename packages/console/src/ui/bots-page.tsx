@@ -3,7 +3,7 @@ import { formatDateTime } from '../format.js';
 import { useLoad, useOwnMember } from '../hooks.js';
 import { mayEditBots } from '../roles.js';
 import { CreateBotForm } from './create-bot-form.js';
-import { FirstRunChecklist } from './first-run.js';
+import { FirstRunSlot } from './first-run-slot.js';
 import { ListState } from './list-state.js';
 import { WorkspaceFrame } from './workspace-frame.js';
 
@@ -19,7 +19,7 @@ export function BotsPage() {
   return (
     <WorkspaceFrame title="Bots" about={(w) => `in ${w.name}`}>
       {mayCreate ? <CreateBotForm onCreated={bots.reload} /> : null}
-      {mayCreate && me.data && bots.data ? <FirstRunChecklist bots={bots.data} me={me.data} /> : null}
+      {mayCreate && me.data && bots.data ? <FirstRunSlot bots={bots.data} me={me.data} /> : null}
       <ListState
         of={bots}
         loadingWords="Loading bots…"
