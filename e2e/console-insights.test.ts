@@ -222,7 +222,7 @@ describe.skipIf(!chromiumHere)('console insights and operations in a browser', (
     await page.getByRole('link', { name: 'Audit' }).click();
     const records = page.getByRole('list', { name: 'Audit records' }).getByRole('listitem');
     const row = (label: string) => records.filter({ hasText: label }).first();
-    await expect.poll(() => row('File changed').count()).toBe(1);
+    await expect.poll(() => row('File changed').count(), { timeout: 15_000 }).toBe(1);
     expect(await row('Member role changed').textContent()).toContain(
       'On dev-audit@example.com: changed role from developer to viewer',
     );

@@ -301,6 +301,58 @@ describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () =>
     }
     expect(problems).toEqual([]);
   }, 60_000);
+
+  it('31 files at once: the uploads fold into one line, the unreadable one listed in words, counts and size shown', async () => {
+    const { page, problems } = await suite.signedInPage(1280, 'light');
+    const bot = `/console/bots/${suite.t.botId}`;
+    await page.goto(`${suite.origin}${bot}/knowledge`);
+    await page.getByLabel('Knowledge base name').fill('Many notes');
+    await page.getByRole('button', { name: 'Create knowledge base' }).click();
+    await page.getByRole('heading', { name: 'Drop PDFs, Word or Markdown files here' }).waitFor();
+    const notes = Array.from({ length: 30 }, (_, i) => ({
+      name: `note-${String(i).padStart(2, '0')}.md`,
+      mimeType: 'text/markdown',
+      buffer: Buffer.from(`# Note ${i}\n\nThe meeting room ${i} has ${i + 2} chairs.`),
+    }));
+    const program = {
+      name: 'tool.exe',
+      mimeType: 'application/x-msdownload',
+      buffer: Buffer.alloc(512, 0x4d),
+    };
+    await page.getByLabel('Choose files').setInputFiles([...notes, program]);
+
+    const summary = page.locator('.upload-summary');
+    await expect.poll(() => summary.textContent(), INDEXING).toBe('31 uploaded · 30 indexed · 1 failed');
+    const uploads = page.getByRole('region', { name: 'Uploads' });
+    // One line and one failure, not 31 rows: the card stays short and the files list right under it.
+    expect((await uploads.boundingBox())?.height).toBeLessThan(320);
+    const failure = await page.getByRole('list', { name: 'Failed uploads' }).textContent();
+    expect(failure).toContain('tool.exeIndexing failed: This kind of file cannot be read.');
+    expect(failure).toContain('Save it as PDF, Word, Markdown');
+    expect(failure).not.toContain('unsupported_format');
+    const program_ = linkedRow(page, 'tool.exe');
+    expect(await program_.textContent()).toContain('This kind of file cannot be read.');
+    expect(await program_.getByRole('button', { name: /^Re-index/ }).count()).toBe(0);
+    const size = notes.reduce((n, f) => n + f.buffer.length, 0) + program.buffer.length;
+    await expect
+      .poll(() =>
+        page.getByText(`31 files · 30 indexed · 1 failed · ${(size / 1024).toFixed(1)} KB`).isVisible(),
+      )
+      .toBe(true);
+    expect(await axe(page), 'uploads folded').toEqual([]);
+    await page.screenshot({ path: artifact('console-uploads-folded-1280.png'), fullPage: true });
+
+    // The Knowledge tab counts what all the knowledge bases hold.
+    await page.getByRole('link', { name: '← Knowledge bases' }).click();
+    const row = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Many notes' }) });
+    await expect
+      .poll(() => row.textContent())
+      .toContain(`31 files · 30 indexed · 1 failed · ${(size / 1024).toFixed(1)} KB`);
+    expect(await page.locator('.page-head .muted').first().textContent()).toMatch(
+      /^\d+ knowledge bases · \d+ files · [\d.]+ (KB|MB)$/,
+    );
+    expect(problems).toEqual([]);
+  }, 180_000);
 });
 
 // The Website tab (issue #36): a site served by the test on 127.0.0.1 (the server allows crawling it), each docs
@@ -364,56 +416,4 @@ describe.skipIf(!chromiumHere)('console knowledge: the Website tab in a browser'
       await site.stop();
     }
   }, 120_000);
-
-  it('31 files at once: the uploads fold into one line, the unreadable one listed in words, counts and size shown', async () => {
-    const { page, problems } = await suite.signedInPage(1280, 'light');
-    const bot = `/console/bots/${suite.t.botId}`;
-    await page.goto(`${suite.origin}${bot}/knowledge`);
-    await page.getByLabel('Knowledge base name').fill('Many notes');
-    await page.getByRole('button', { name: 'Create knowledge base' }).click();
-    await page.getByRole('heading', { name: 'Drop PDFs, Word or Markdown files here' }).waitFor();
-    const notes = Array.from({ length: 30 }, (_, i) => ({
-      name: `note-${String(i).padStart(2, '0')}.md`,
-      mimeType: 'text/markdown',
-      buffer: Buffer.from(`# Note ${i}\n\nThe meeting room ${i} has ${i + 2} chairs.`),
-    }));
-    const program = {
-      name: 'tool.exe',
-      mimeType: 'application/x-msdownload',
-      buffer: Buffer.alloc(512, 0x4d),
-    };
-    await page.getByLabel('Choose files').setInputFiles([...notes, program]);
-
-    const summary = page.locator('.upload-summary');
-    await expect.poll(() => summary.textContent(), INDEXING).toBe('31 uploaded · 30 indexed · 1 failed');
-    const uploads = page.getByRole('region', { name: 'Uploads' });
-    // One line and one failure, not 31 rows: the card stays short and the files list right under it.
-    expect((await uploads.boundingBox())?.height).toBeLessThan(320);
-    const failure = await page.getByRole('list', { name: 'Failed uploads' }).textContent();
-    expect(failure).toContain('tool.exeIndexing failed: This kind of file cannot be read.');
-    expect(failure).toContain('Save it as PDF, Word, Markdown');
-    expect(failure).not.toContain('unsupported_format');
-    const program_ = linkedRow(page, 'tool.exe');
-    expect(await program_.textContent()).toContain('This kind of file cannot be read.');
-    expect(await program_.getByRole('button', { name: /^Re-index/ }).count()).toBe(0);
-    const size = notes.reduce((n, f) => n + f.buffer.length, 0) + program.buffer.length;
-    await expect
-      .poll(() =>
-        page.getByText(`31 files · 30 indexed · 1 failed · ${(size / 1024).toFixed(1)} KB`).isVisible(),
-      )
-      .toBe(true);
-    expect(await axe(page), 'uploads folded').toEqual([]);
-    await page.screenshot({ path: artifact('console-uploads-folded-1280.png'), fullPage: true });
-
-    // The Knowledge tab counts what all the knowledge bases hold.
-    await page.getByRole('link', { name: '← Knowledge bases' }).click();
-    const row = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Many notes' }) });
-    await expect
-      .poll(() => row.textContent())
-      .toContain(`31 files · 30 indexed · 1 failed · ${(size / 1024).toFixed(1)} KB`);
-    expect(await page.locator('.page-head .muted').first().textContent()).toMatch(
-      /^\d+ knowledge bases · \d+ files · [\d.]+ (KB|MB)$/,
-    );
-    expect(problems).toEqual([]);
-  }, 180_000);
 });

@@ -2,6 +2,7 @@ import type { Client, FileObject } from '@parley/client';
 import { useAction } from '../../hooks.js';
 import { CopyField } from '../copy-field.js';
 import { Notice } from '../notice.js';
+import { CardSection } from './card-section.js';
 
 type Props = { file: FileObject; files: Client; mayChange: boolean; onChanged(): void };
 
@@ -18,10 +19,7 @@ export function FileAccess({ file, files, mayChange, onChanged }: Props) {
     if (await run(() => files.updateFileMetadata({ id: file.id, accessPolicies }))) onChanged();
   }
   return (
-    <section class="card stack" aria-labelledby="file-access-title">
-      <h3 id="file-access-title" class="kn-h">
-        Access
-      </h3>
+    <CardSection id="file-access-title" title="Access">
       {isPublic ? (
         <>
           <p>Public: anyone with this permanent URL can download the file.</p>
@@ -41,6 +39,6 @@ export function FileAccess({ file, files, mayChange, onChanged }: Props) {
         </div>
       ) : null}
       <Notice error={error} />
-    </section>
+    </CardSection>
   );
 }

@@ -8,6 +8,7 @@ import { mayChangeFiles } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { ConfirmDelete } from '../confirm-delete.js';
 import { Notice } from '../notice.js';
+import { CardSection } from './card-section.js';
 import { describeFailure } from './failure-words.js';
 import { FileAccess } from './file-access.js';
 import { FilePassages } from './file-passages.js';
@@ -88,10 +89,7 @@ function FilePanel({ bot }: { bot: Bot }) {
 
 function FileFacts({ file, knowledgeBases }: { file: FileObject; knowledgeBases: string[] | undefined }) {
   return (
-    <section class="card stack" aria-labelledby="file-facts-title">
-      <h3 id="file-facts-title" class="kn-h">
-        Details
-      </h3>
+    <CardSection id="file-facts-title" title="Details">
       <dl class="facts">
         <dt>Key</dt>
         <dd class="kn-key">{file.key}</dd>
@@ -116,7 +114,7 @@ function FileFacts({ file, knowledgeBases }: { file: FileObject; knowledgeBases:
           {knowledgeBases === undefined ? '…' : knowledgeBases.length ? knowledgeBases.join(', ') : 'None'}
         </dd>
       </dl>
-    </section>
+    </CardSection>
   );
 }
 
@@ -154,10 +152,7 @@ function FileActions({ file, files, mayChange, onChanged }: PanelProps) {
 function DeleteFile({ file, files, back }: { file: FileObject; files: Client; back: string }) {
   const { route } = useLocation();
   return (
-    <section class="card stack danger-zone" aria-labelledby="delete-file-title">
-      <h3 id="delete-file-title" class="kn-h">
-        Delete
-      </h3>
+    <CardSection id="delete-file-title" title="Delete" class="danger-zone">
       <ConfirmDelete
         askLabel="Delete file"
         confirmLabel="Yes, delete this file"
@@ -170,6 +165,6 @@ function DeleteFile({ file, files, back }: { file: FileObject; files: Client; ba
         remove={() => files.deleteFile({ id: file.id })}
         onDeleted={() => route(back)}
       />
-    </section>
+    </CardSection>
   );
 }

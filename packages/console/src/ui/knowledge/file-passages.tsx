@@ -2,6 +2,7 @@ import type { Client, FileObject } from '@parley/client';
 import { useConsole } from '../../context.js';
 import { useLoad } from '../../hooks.js';
 import { ListState } from '../list-state.js';
+import { CardSection } from './card-section.js';
 
 /** Passages shown at most. */
 const SHOWN = 200;
@@ -14,10 +15,7 @@ export function FilePassages({ file, files }: { file: FileObject; files: Client 
     () => files.listFilePassages({ id: file.id, limit: SHOWN }),
   );
   return (
-    <section class="card stack" aria-labelledby="file-passages-title">
-      <h3 id="file-passages-title" class="kn-h">
-        Passages
-      </h3>
+    <CardSection id="file-passages-title" title="Passages">
       <ListState
         of={{ error: passages.error, loading: passages.loading, data: passages.data?.passages }}
         loadingWords="Loading passages…"
@@ -47,6 +45,6 @@ export function FilePassages({ file, files }: { file: FileObject; files: Client 
           </>
         )}
       </ListState>
-    </section>
+    </CardSection>
   );
 }

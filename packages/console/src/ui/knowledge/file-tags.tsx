@@ -4,6 +4,7 @@ import { useForm } from '../../form.js';
 import { useAction } from '../../hooks.js';
 import { Field } from '../field.js';
 import { Notice } from '../notice.js';
+import { CardSection } from './card-section.js';
 
 type Props = { file: FileObject; files: Client; mayChange: boolean; onChanged(): void };
 
@@ -36,10 +37,7 @@ export function FileTags({ file, files, mayChange, onChanged }: Props) {
   const key = form.field('key');
   const value = form.field('value');
   return (
-    <section class="card stack" aria-labelledby="file-tags-title">
-      <h3 id="file-tags-title" class="kn-h">
-        Tags
-      </h3>
+    <CardSection id="file-tags-title" title="Tags">
       {tags.length === 0 ? (
         <p class="muted">
           {mayChange
@@ -72,6 +70,6 @@ export function FileTags({ file, files, mayChange, onChanged }: Props) {
           <Notice error={key.error ?? error} done={notice} />
         </form>
       ) : null}
-    </section>
+    </CardSection>
   );
 }
