@@ -22,4 +22,6 @@ export const InsightsPage = lazy(() => import('./insights/insights-page.js').the
 export const LogsPage = lazy(() => import('./operations/logs-page.js').then((m) => m.LogsPage));
 export const AuditPage = lazy(() => import('./operations/audit-page.js').then((m) => m.AuditPage));
 export const UsagePage = lazy(() => import('./operations/usage-page.js').then((m) => m.UsagePage));
+export const TeamPage = lazy(() => import('./team-page.js').then((m) => m.TeamPage));
+export const AccountPage = lazy(() => import('./account-page.js').then((m) => m.AccountPage));
 export const SettingsPage = lazy(() => import('./settings/settings-page.js').then((m) => m.SettingsPage));

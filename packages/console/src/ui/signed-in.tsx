@@ -5,10 +5,10 @@ import { consoleClient, describeError, isSignedOut } from '../api.js';
 import { ConsoleContext, type ConsoleState } from '../context.js';
 import { createQueryClient, QueryClientContext } from '../query.js';
 import { rememberedWorkspace, rememberWorkspace } from '../remembered.js';
-import { AccountPage } from './account-page.js';
 import { BotPage } from './bot-page.js';
 import { BotsPage } from './bots-page.js';
 import {
+  AccountPage,
   AuditPage,
   ConversationPage,
   DesignerPage,
@@ -22,12 +22,12 @@ import {
   PlaygroundPage,
   QaPage,
   SettingsPage,
+  TeamPage,
   UsagePage,
 } from './lazy-pages.js';
 import { NotFoundPage } from './not-found-page.js';
 import { Notice } from './notice.js';
 import { Shell } from './shell.js';
-import { TeamPage } from './team-page.js';
 
 /** The signed-in Console: the account's workspaces, the chosen one, and the pages. */
 export function SignedIn({
