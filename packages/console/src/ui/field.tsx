@@ -14,8 +14,12 @@ export interface FieldProps {
   /** A sentence under the input, read with it by assistive technology. */
   hint?: string;
   /** `textarea` for a paragraph (`rows` high); the others are `<input>` types. */
-  type?: 'text' | 'email' | 'password' | 'url' | 'textarea';
+  type?: 'text' | 'email' | 'password' | 'url' | 'search' | 'date' | 'textarea';
   rows?: number;
+  /** An example of a value, shown while the input is empty (never instead of the label). */
+  placeholder?: string;
+  /** More classes of the wrapper (`field` always). */
+  class?: string;
   required?: boolean;
   minLength?: number;
   maxLength?: number;
@@ -43,6 +47,7 @@ export function Field({
   hint,
   type = 'text',
   rows = 4,
+  class: className,
   ...input
 }: FieldProps) {
   const hintId = hint ? `${id}-hint` : undefined;
@@ -54,12 +59,13 @@ export function Field({
     minLength: input.minLength,
     maxLength: input.maxLength,
     autocomplete: input.autocomplete,
+    placeholder: input.placeholder,
     'aria-invalid': error ? ('true' as const) : undefined,
     'aria-describedby': [errorId, hintId].filter(Boolean).join(' ') || undefined,
     onInput: (event: { currentTarget: { value: string } }) => onValue(event.currentTarget.value),
   };
   return (
-    <div class="field">
+    <div class={className ? `field ${className}` : 'field'}>
       <label for={id}>{label}</label>
       {type === 'textarea' ? (
         <textarea {...common} rows={rows} />

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { useAction } from '../../hooks.js';
+import { Field } from '../field.js';
 import { Notice } from '../notice.js';
 import { type Choice, SelectField } from '../select-field.js';
 
@@ -66,19 +67,8 @@ export function ExportButton({ botId, conversationId }: { botId: string; convers
         />
         {conversationId ? null : (
           <div class="export-period">
-            <div class="field">
-              <label for="export-from">Started from</label>
-              <input
-                id="export-from"
-                type="date"
-                value={from}
-                onInput={(e) => setFrom(e.currentTarget.value)}
-              />
-            </div>
-            <div class="field">
-              <label for="export-to">Until (included)</label>
-              <input id="export-to" type="date" value={to} onInput={(e) => setTo(e.currentTarget.value)} />
-            </div>
+            <Field id="export-from" type="date" label="Started from" value={from} onValue={setFrom} />
+            <Field id="export-to" type="date" label="Until (included)" value={to} onValue={setTo} />
           </div>
         )}
         <Notice error={error} />

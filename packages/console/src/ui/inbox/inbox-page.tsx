@@ -4,6 +4,7 @@ import { useLocation } from 'preact-iso';
 import { useConsole } from '../../context.js';
 import { useLoad, useSettled } from '../../hooks.js';
 import { BotFrame } from '../bot-frame.js';
+import { Field } from '../field.js';
 import { ListState } from '../list-state.js';
 import { ConversationRow } from './conversation-row.js';
 import { DeskAlerts } from './desk-alerts.js';
@@ -83,16 +84,15 @@ function Inbox({ botId }: { botId: string }) {
       </div>
       <DeskTabs current={view.tab} counts={counts.data} hrefOf={(tab) => addressOf(path, { ...view, tab })} />
       <div class="inbox-head">
-        <div class="field inbox-search">
-          <label for="inbox-search">Search conversations</label>
-          <input
-            id="inbox-search"
-            type="search"
-            value={typed}
-            placeholder="Words, a visitor's name or e-mail"
-            onInput={(e) => setTyped(e.currentTarget.value)}
-          />
-        </div>
+        <Field
+          id="inbox-search"
+          class="inbox-search"
+          type="search"
+          label="Search conversations"
+          placeholder="Words, a visitor's name or e-mail"
+          value={typed}
+          onValue={setTyped}
+        />
         <fieldset class="inbox-filters">
           <legend>Show only</legend>
           <label>

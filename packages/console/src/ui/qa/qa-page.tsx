@@ -5,6 +5,7 @@ import { useConsole } from '../../context.js';
 import { useLoad, useOwnMember, useSettled } from '../../hooks.js';
 import { mayWriteQa } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
+import { Field } from '../field.js';
 import { ListState } from '../list-state.js';
 import { Notice } from '../notice.js';
 import { Pager, usePager } from '../operations/pager.js';
@@ -89,16 +90,15 @@ function QaEntries({ bot }: { bot: Bot }) {
         </div>
       ) : null}
       <Notice done={done} />
-      <div class="field qa-search">
-        <label for="qa-search">Search entries</label>
-        <input
-          id="qa-search"
-          type="search"
-          value={search}
-          maxLength={200}
-          onInput={(event) => setSearch(event.currentTarget.value)}
-        />
-      </div>
+      <Field
+        id="qa-search"
+        class="qa-search"
+        type="search"
+        label="Search entries"
+        value={search}
+        maxLength={200}
+        onValue={setSearch}
+      />
       <ListState
         of={{ error: page.error, loading: page.loading, data: page.data?.entries }}
         loadingWords="Loading entries…"
