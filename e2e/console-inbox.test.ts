@@ -320,6 +320,14 @@ describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () =>
       expect(csv.split('\n')[0]).toContain('conversation_id');
       expect(csv).toContain('Hi, Dana here. How can I help?');
       expect(csv).not.toContain('VIP customer');
+      // Her Mine tab holds the conversation, counted; back to it from there.
+      await a.getByRole('link', { name: '← All conversations' }).click();
+      await a.getByRole('link', { name: /^Mine/ }).click();
+      await expect.poll(() => a.locator('.desk-count[data-tab="mine"]').textContent(), LIVE).toBe(' 1');
+      await expect.poll(() => waitingRows.count(), LIVE).toBe(1);
+      expect(await waitingRows.first().textContent()).toContain('Answered by Dana');
+      await waitingRows.first().getByRole('link').click();
+      await a.waitForURL(`**/conversations/${conversationId}`);
       expect(await axe(a), 'desk').toEqual([]);
 
       // A reload keeps who answers: the event comes again from the conversation, no button.
