@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../ids.js';
 import { botsRepo } from '../modules/bots/repo.js';
 import { chatRepo, type MessageRow } from '../modules/chat/repo.js';
 import { activityQueries, notFoundPattern } from '../modules/chat/repo-activity.js';
 import { identityRepo } from '../modules/identity/repo.js';
+import { accountRow, botRow, workspaceRow } from '../test-support/rows.js';
 import type { Db } from './database.js';
 
 const NOT_FOUND = "I couldn't find anything about that in my knowledge base.";
@@ -26,50 +26,13 @@ export function runActivityContract(name: string, open: () => Promise<Db>): void
 
     /** A workspace with one bot; answers the bot's id. */
     async function newBot(): Promise<string> {
-      const accountId = newId('user');
-      const stamp = '2026-01-01T00:00:00.000Z';
-      await identityRepo(db.kysely).insertAccount({
-        id: accountId,
-        email: `${accountId.toLowerCase()}@example.com`,
-        display_name: 'Owner',
-        created_at: stamp,
-        updated_at: stamp,
-        unclaimed_via: null,
-      });
-      const workspaceId = newId('wkspace');
-      await identityRepo(db.kysely).insertWorkspace({
-        id: workspaceId,
-        name: 'Activity',
-        owner_id: accountId,
-        about: '',
-        contact_email: '',
-        website: '',
-        created_at: stamp,
-        updated_at: stamp,
-      });
-      const id = randomUUID();
-      await botsRepo(db.kysely).insert(
-        {
-          id,
-          workspace_id: workspaceId,
-          name: 'Bot',
-          description: '',
-          dev: 0,
-          status: 'active',
-          created_by: accountId,
-          reply_mode: 'knowledge',
-          webhook_url: null,
-          source_links: 'public',
-          replies: '{}',
-          handoff: '{}',
-          webchat_config: '{}',
-          created_at: stamp,
-          updated_at: stamp,
-          deployed_at: stamp,
-        },
-        {},
-      );
-      return id;
+      const account = accountRow({ display_name: 'Owner' });
+      await identityRepo(db.kysely).insertAccount(account);
+      const workspace = workspaceRow(account.id, { name: 'Activity' });
+      await identityRepo(db.kysely).insertWorkspace(workspace);
+      const bot = botRow(workspace.id, { created_by: account.id });
+      await botsRepo(db.kysely).insert(bot, {});
+      return bot.id;
     }
 
     function row(botId: string, conversationId: string, at: string, fields: Partial<MessageRow>): MessageRow {

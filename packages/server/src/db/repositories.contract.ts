@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCursor, toPage } from '../http/pagination.js';
@@ -8,15 +7,10 @@ import { type AuditRow, auditRepo } from '../modules/audit/repo.js';
 import { BOT_SORT_COLUMNS, type BotListQuery, type BotRow, botsRepo } from '../modules/bots/repo.js';
 import { type ChatUserRow, chatRepo, type MessageRow } from '../modules/chat/repo.js';
 import { newUserRow } from '../modules/chat/users.js';
-import {
-  type AccountRow,
-  identityRepo,
-  type MemberRow,
-  type TokenRow,
-  type WorkspaceRow,
-} from '../modules/identity/repo.js';
+import { identityRepo, type MemberRow, type TokenRow, type WorkspaceRow } from '../modules/identity/repo.js';
 import { type IntegrationRow, integrationsRepo } from '../modules/integrations/repo.js';
 import { type LogRow, logsRepo } from '../modules/logs/repo.js';
+import { accountRow, botRow, workspaceRow } from '../test-support/rows.js';
 import { type Db, isUniqueViolation, migrate } from './database.js';
 import { migrationProvider } from './migrations.js';
 
@@ -28,33 +22,6 @@ let sequence = 0;
 /** A short unique suffix, so tests sharing one database never collide. */
 const unique = () =>
   `${Date.now().toString(36)}${(sequence++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-function account(overrides: Partial<AccountRow> = {}): AccountRow {
-  const id = newId('user');
-  return {
-    id,
-    email: `${id.toLowerCase()}@example.com`,
-    display_name: 'Test user',
-    created_at: at(0),
-    updated_at: at(0),
-    unclaimed_via: null,
-    ...overrides,
-  };
-}
-
-function workspace(ownerId: string, overrides: Partial<WorkspaceRow> = {}): WorkspaceRow {
-  return {
-    id: newId('wkspace'),
-    name: 'Test workspace',
-    owner_id: ownerId,
-    about: '',
-    contact_email: '',
-    website: '',
-    created_at: at(0),
-    updated_at: at(0),
-    ...overrides,
-  };
-}
 
 function member(
   workspaceId: string,
@@ -86,28 +53,6 @@ function token(overrides: Partial<TokenRow> = {}): TokenRow {
     last_used_at: null,
     expires_at: null,
     revoked_at: null,
-    ...overrides,
-  };
-}
-
-function bot(workspaceId: string, overrides: Partial<BotRow> = {}): BotRow {
-  return {
-    id: randomUUID(),
-    workspace_id: workspaceId,
-    name: 'Bot',
-    description: '',
-    dev: 0,
-    status: 'active',
-    created_by: 'user_creator',
-    reply_mode: 'knowledge',
-    webhook_url: null,
-    source_links: 'public',
-    replies: '{}',
-    handoff: '{}',
-    webchat_config: '{}',
-    created_at: at(0),
-    updated_at: at(0),
-    deployed_at: at(0),
     ...overrides,
   };
 }
@@ -167,9 +112,9 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
 
     /** A fresh account and a workspace it owns. */
     async function tenant() {
-      const owner = account();
+      const owner = accountRow();
       await identity().insertAccount(owner);
-      const ws = workspace(owner.id);
+      const ws = workspaceRow(owner.id);
       await identity().insertWorkspace(ws);
       return { owner, ws };
     }
@@ -195,7 +140,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
       });
 
       it('migrates again without error or change (migrations are idempotent)', async () => {
-        const owner = account();
+        const owner = accountRow();
         await identity().insertAccount(owner);
         await migrate(db.kysely);
         const again = await open();
@@ -211,7 +156,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
       });
 
       it('rolls a failed transaction back', async () => {
-        const row = account();
+        const row = accountRow();
         const error = await rejection(
           db.kysely.transaction().execute(async (tx) => {
             await identityRepo(tx).insertAccount(row);
@@ -223,7 +168,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
       });
 
       it('enforces foreign keys, and does not report their violation as a unique violation', async () => {
-        const error = await rejection(identity().insertWorkspace(workspace('user_does_not_exist')));
+        const error = await rejection(identity().insertWorkspace(workspaceRow('user_does_not_exist')));
         expect(isUniqueViolation(error)).toBe(false);
         expect(await identity().workspaceById('user_does_not_exist')).toBeUndefined();
       });
@@ -239,7 +184,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
 
     describe('accounts and tokens', () => {
       it('inserts an account and reads it back by id and by e-mail in any case', async () => {
-        const row = account({ email: `ada-${unique()}@example.com`, display_name: 'Ada' });
+        const row = accountRow({ email: `ada-${unique()}@example.com`, display_name: 'Ada' });
         await identity().insertAccount(row);
         expect(await identity().accountById(row.id)).toEqual(row);
         expect(await identity().accountByEmail(row.email.toUpperCase())).toEqual(row);
@@ -248,13 +193,13 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
 
       it('rejects a second account with the same e-mail as a unique violation', async () => {
         const email = `dup-${unique()}@example.com`;
-        await identity().insertAccount(account({ email }));
-        const error = await rejection(identity().insertAccount(account({ email })));
+        await identity().insertAccount(accountRow({ email }));
+        const error = await rejection(identity().insertAccount(accountRow({ email })));
         expect(isUniqueViolation(error)).toBe(true);
       });
 
       it('rejects a duplicate primary key as a unique violation', async () => {
-        const row = account();
+        const row = accountRow();
         await identity().insertAccount(row);
         const error = await rejection(
           identity().insertAccount({ ...row, email: `other-${unique()}@example.com` }),
@@ -263,7 +208,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
       });
 
       it('updates an account', async () => {
-        const row = account();
+        const row = accountRow();
         await identity().insertAccount(row);
         await identity().updateAccount(row.id, { display_name: 'Renamed', updated_at: at(60) });
         expect(await identity().accountById(row.id)).toEqual({
@@ -274,7 +219,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
       });
 
       it('finds a token by its hash, and nothing for an unknown hash', async () => {
-        const owner = account();
+        const owner = accountRow();
         await identity().insertAccount(owner);
         const row = token({ account_id: owner.id, note: 'laptop', expires_at: at(3600) });
         await identity().insertToken(row);
@@ -287,7 +232,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
       });
 
       it('revokes a token once and leaves it out of the live tokens of its owner', async () => {
-        const owner = account();
+        const owner = accountRow();
         await identity().insertAccount(owner);
         const kept = token({ account_id: owner.id });
         const revoked = token({ account_id: owner.id });
@@ -303,7 +248,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
       });
 
       it('touches a token only when its last use is older than the threshold', async () => {
-        const owner = account();
+        const owner = accountRow();
         await identity().insertAccount(owner);
         const row = token({ account_id: owner.id });
         await identity().insertToken(row);
@@ -338,11 +283,11 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
       });
 
       it('lists the workspaces of an account by creation time with keyset pagination', async () => {
-        const owner = account();
+        const owner = accountRow();
         await identity().insertAccount(owner);
         const created: WorkspaceRow[] = [];
         for (let i = 0; i < 5; i++) {
-          const ws = workspace(owner.id, { name: `W${i}`, created_at: at(Math.floor(i / 2)) });
+          const ws = workspaceRow(owner.id, { name: `W${i}`, created_at: at(Math.floor(i / 2)) });
           await identity().insertWorkspace(ws);
           await identity().insertMember(member(ws.id, owner.id, { role: i === 0 ? 'owner' : 'viewer' }));
           created.push(ws);
@@ -367,7 +312,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
         const { ws } = await tenant();
         const invited = member(ws.id, null, { role: 'viewer' });
         await identity().insertMember(invited);
-        const joiner = account();
+        const joiner = accountRow();
         await identity().insertAccount(joiner);
         await identity().updateMemberRole(invited.id, 'manager', at(5));
         await identity().linkMember(invited.id, joiner.id, at(6));
@@ -392,9 +337,9 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
           expires_at: at(999),
           created_at: at(0),
         });
-        const doomed = bot(ws.id);
+        const doomed = botRow(ws.id);
         await bots().insert(doomed, { team: 'sales' });
-        const survivor = bot(other.ws.id);
+        const survivor = botRow(other.ws.id);
         await bots().insert(survivor, { team: 'sales' });
         const botKey = token({ kind: 'bak', bot_id: doomed.id });
         const survivorKey = token({ kind: 'bak', bot_id: survivor.id });
@@ -456,7 +401,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
       it('inserts a bot with its tags and reads both back, only in its own workspace', async () => {
         const { ws } = await tenant();
         const other = await tenant();
-        const row = bot(ws.id, { name: 'Helper', dev: 1, webhook_url: 'https://hooks.example.com/x' });
+        const row = botRow(ws.id, { name: 'Helper', dev: 1, webhook_url: 'https://hooks.example.com/x' });
         await bots().insert(row, { team: 'sales', env: 'prod' });
         expect(await bots().byId(ws.id, row.id)).toEqual(row);
         expect(await bots().byId(other.ws.id, row.id)).toBeUndefined();
@@ -469,7 +414,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
 
       it('updates a bot, sets and removes tags', async () => {
         const { ws } = await tenant();
-        const row = bot(ws.id);
+        const row = botRow(ws.id);
         await bots().insert(row, { a: '1', b: '2' });
         await bots().update(row.id, { name: 'Renamed', status: 'disabled', updated_at: at(30) });
         await bots().setTags(row.id, { a: 'one', b: null, c: '3' });
@@ -484,7 +429,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
 
       it('deleting a bot removes its tags, keys, installations and request log', async () => {
         const { owner, ws } = await tenant();
-        const row = bot(ws.id);
+        const row = botRow(ws.id);
         await bots().insert(row, { team: 'ops' });
         const key = token({ kind: 'bak', bot_id: row.id });
         await identity().insertToken(key);
@@ -513,7 +458,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
           all = [];
           // 45 bots with ties in every sort column, so the id tiebreaker matters on every page.
           for (let i = 0; i < 45; i++) {
-            const row = bot(ws.id, {
+            const row = botRow(ws.id, {
               name: `bot-${String((i * 7) % 15).padStart(2, '0')}`,
               created_at: at(Math.floor(i / 3)),
               updated_at: at(100 + ((i * 11) % 9)),
@@ -523,7 +468,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
             all.push(row);
           }
           const { ws: noise } = await tenant();
-          for (let i = 0; i < 5; i++) await bots().insert(bot(noise.id, { name: `bot-0${i}` }), {});
+          for (let i = 0; i < 5; i++) await bots().insert(botRow(noise.id, { name: `bot-0${i}` }), {});
         });
 
         for (const sortField of Object.keys(BOT_SORT_COLUMNS) as BotListQuery['sortField'][]) {
@@ -603,12 +548,12 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
             ['k-UPPER Case', {}, 0],
           ];
           for (const [botName, tags, dev] of fixtures) {
-            const row = bot(ws.id, { name: botName, dev });
+            const row = botRow(ws.id, { name: botName, dev });
             await bots().insert(row, tags);
             ids[botName] = row.id;
           }
           const { ws: noise } = await tenant();
-          await bots().insert(bot(noise.id, { name: 'z-other-tenant-sales' }), { team: 'sales' });
+          await bots().insert(botRow(noise.id, { name: 'z-other-tenant-sales' }), { team: 'sales' });
         });
 
         const tagCases: Array<[string, TagFilter, string[]]> = [
@@ -723,7 +668,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
 
       it('installs on a bot once, lists installations and uninstalls', async () => {
         const { owner, ws } = await tenant();
-        const row = bot(ws.id);
+        const row = botRow(ws.id);
         await bots().insert(row, {});
         const integration = integrationRow(ws.id, owner.id, 'slack');
         const repo = integrationsRepo(db.kysely);
@@ -779,7 +724,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
     describe('request logs', () => {
       it('lists a bot log newest first with time and level filters', async () => {
         const { ws } = await tenant();
-        const row = bot(ws.id);
+        const row = botRow(ws.id);
         await bots().insert(row, {});
         const lines = [0, 1, 2, 3].map((i) =>
           logLine(row.id, at(i * 60), { level: i === 2 ? 'error' : 'info', duration_ms: 1234.5 + i }),
@@ -797,7 +742,7 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
 
       it('prunes lines older than the cutoff and keeps the rest', async () => {
         const { ws } = await tenant();
-        const row = bot(ws.id);
+        const row = botRow(ws.id);
         await bots().insert(row, {});
         const old = logLine(row.id, '2000-01-01T00:00:00.000Z');
         const older = logLine(row.id, '1999-06-01T00:00:00.000Z');
@@ -843,8 +788,8 @@ export function runRepositoryContract(name: string, open: () => Promise<Db>): vo
       });
       async function twoBots() {
         const { ws } = await tenant();
-        const one = bot(ws.id);
-        const two = bot(ws.id);
+        const one = botRow(ws.id);
+        const two = botRow(ws.id);
         await bots().insert(one, {});
         await bots().insert(two, {});
         return { one, two };
