@@ -25,26 +25,13 @@ describe("a file's indexing configuration", () => {
   });
 
   describe("Parley's own chunking options", () => {
-    it('reads maxTokens and overlapTokens', () => {
-      expect(indexingOptionsFrom({ chunking: { maxTokens: 200, overlapTokens: 40 } }).chunk).toEqual({
-        maxTokens: 200,
-        overlapTokens: 40,
-      });
-      expect(indexingOptionsFrom({ chunking: { maxTokens: 400 } }).chunk).toEqual({
-        maxTokens: 400,
-        overlapTokens: 20,
-      });
-      expect(indexingOptionsFrom({ chunking: { overlapTokens: 0 } }).chunk).toEqual({
-        maxTokens: 120,
-        overlapTokens: 0,
-      });
-    });
-
-    it('lowers the default overlap below half of a small maxTokens', () => {
-      expect(indexingOptionsFrom({ chunking: { maxTokens: 16 } }).chunk).toEqual({
-        maxTokens: 16,
-        overlapTokens: 7,
-      });
+    it.each([
+      ['reads maxTokens and overlapTokens', { maxTokens: 200, overlapTokens: 40 }, 200, 40],
+      ['keeps the default overlap beside a maxTokens', { maxTokens: 400 }, 400, 20],
+      ['keeps the default maxTokens beside an overlap', { overlapTokens: 0 }, 120, 0],
+      ['lowers the default overlap below half of a small maxTokens', { maxTokens: 16 }, 16, 7],
+    ])('%s', (_, chunking, maxTokens, overlapTokens) => {
+      expect(indexingOptionsFrom({ chunking }).chunk).toEqual({ maxTokens, overlapTokens });
     });
 
     it.each([
@@ -63,21 +50,18 @@ describe("a file's indexing configuration", () => {
   });
 
   describe("the public service's options Parley maps", () => {
-    it(`turns chunking.maximumChunkLength (characters) into maxTokens at ${CHARS_PER_TOKEN} characters a token`, () => {
-      expect(indexingOptionsFrom({ chunking: { maximumChunkLength: 600 } }).chunk).toEqual({
-        maxTokens: 100,
-        overlapTokens: 20,
-      });
-      expect(indexingOptionsFrom({ chunking: { maximumChunkLength: 200 } }).chunk).toEqual({
-        maxTokens: 33,
-        overlapTokens: 16,
-      });
-      expect(indexingOptionsFrom({ chunking: { maximumChunkLength: 96 } }).chunk.maxTokens).toBe(16);
-      expect(indexingOptionsFrom({ chunking: { maximumChunkLength: 12_000 } }).chunk.maxTokens).toBe(2000);
-      expect(indexingOptionsFrom({ chunking: { maximumChunkLength: 1200, overlapTokens: 0 } }).chunk).toEqual(
-        { maxTokens: 200, overlapTokens: 0 },
-      );
-    });
+    it.each([
+      [{ maximumChunkLength: 600 }, 100, 20],
+      [{ maximumChunkLength: 200 }, 33, 16],
+      [{ maximumChunkLength: 96 }, 16, 7],
+      [{ maximumChunkLength: 12_000 }, 2000, 20],
+      [{ maximumChunkLength: 1200, overlapTokens: 0 }, 200, 0],
+    ])(
+      `turns chunking %o (characters) into maxTokens at ${CHARS_PER_TOKEN} characters a token: %i, overlap %i`,
+      (chunking, maxTokens, overlapTokens) => {
+        expect(indexingOptionsFrom({ chunking }).chunk).toEqual({ maxTokens, overlapTokens });
+      },
+    );
 
     it('refuses a maximumChunkLength out of bounds, or given with maxTokens', () => {
       for (const value of [95, 12_001, 500.5, '500']) {

@@ -4,25 +4,28 @@ import { ExtractionError } from '../../types.js';
 import { extractDocument } from './extract-document.js';
 
 describe('plain text extraction', () => {
-  it('splits paragraphs on blank lines and keeps line breaks inside them', async () => {
-    const text = 'First paragraph,\nwrapped.\r\n\r\nSecond one.\n \n\n\nThird.';
-    const document = await extractText(text, 'text/plain', 'notes.txt');
-    expect(document.blocks).toEqual([
-      { type: 'paragraph', text: 'First paragraph,\nwrapped.' },
-      { type: 'paragraph', text: 'Second one.' },
-      { type: 'paragraph', text: 'Third.' },
-    ]);
-  });
-
-  it('reads a paragraph of bullet lines as list items, continuation lines included', async () => {
-    const text = 'Shopping:\n\n- apples\n- pears that are\n  very ripe\n* plums';
-    const document = await extractText(text, 'text/plain', 'list.txt');
-    expect(document.blocks).toEqual([
-      { type: 'paragraph', text: 'Shopping:' },
-      { type: 'list', text: '- apples' },
-      { type: 'list', text: '- pears that are very ripe' },
-      { type: 'list', text: '* plums' },
-    ]);
+  it.each([
+    [
+      'splits paragraphs on blank lines and keeps line breaks inside them',
+      'First paragraph,\nwrapped.\r\n\r\nSecond one.\n \n\n\nThird.',
+      [
+        { type: 'paragraph', text: 'First paragraph,\nwrapped.' },
+        { type: 'paragraph', text: 'Second one.' },
+        { type: 'paragraph', text: 'Third.' },
+      ],
+    ],
+    [
+      'reads a paragraph of bullet lines as list items, continuation lines included',
+      'Shopping:\n\n- apples\n- pears that are\n  very ripe\n* plums',
+      [
+        { type: 'paragraph', text: 'Shopping:' },
+        { type: 'list', text: '- apples' },
+        { type: 'list', text: '- pears that are very ripe' },
+        { type: 'list', text: '* plums' },
+      ],
+    ],
+  ])('%s', async (_, text, blocks) => {
+    expect((await extractText(text, 'text/plain', 'notes.txt')).blocks).toEqual(blocks);
   });
 
   it('decodes UTF-16 with a byte order mark', async () => {
