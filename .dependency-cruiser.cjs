@@ -4,33 +4,8 @@
  * reaches another only through its door (`contract.ts`, `service.ts` or `index.ts`); the three parts of search/
  * do not import each other; production code never imports test helpers. Checked by `npm run deps`.
  */
-const SRC = '^packages/server/src/';
 /** The server's layers, lowest first: each may import its own layer and those below it, never one above. */
-const LAYERS = [
-  {
-    name: 'base',
-    comment: 'settings, errors, worker threads and small leaf helpers',
-    path: `${SRC}(errors/|config/|workers/|(ids|logger|json-depth|outbound-body|data-dir|harden|young-generation)\\.ts$)`,
-  },
-  {
-    name: 'infrastructure',
-    comment: 'permissions, storage, jobs and knowledge search',
-    path: `${SRC}(access|db|blob|jobs|search)/`,
-  },
-  { name: 'transport', comment: 'HTTP concerns of every surface', path: `${SRC}http/` },
-  {
-    name: 'instrumentation',
-    comment: 'metrics, handed what they count by the wiring',
-    path: `${SRC}metrics/`,
-  },
-  { name: 'modules', comment: 'the product features', path: `${SRC}modules/` },
-  {
-    name: 'wiring',
-    comment: 'the app, its services, surfaces and background work, the server',
-    path: `${SRC}(app|services|surfaces|background|platform|bootstrap|server)\\.ts$`,
-  },
-  { name: 'commands', comment: 'the CLI and the process entry', path: `${SRC}(cli/|(cli|main)\\.ts$)` },
-];
+const { SRC, LAYERS } = require('./tools/server-layers.cjs');
 /** Tests and contract suites may exercise higher layers (a db/ suite runs the modules' repositories). */
 const TESTS = '\\.(test|contract)\\.ts$';
 
