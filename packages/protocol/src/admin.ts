@@ -102,6 +102,14 @@ export type Bot = Static<typeof Bot>;
 
 const BotName = Type.String({ minLength: 1, maxLength: 200 });
 const WebhookUrl = Type.Union([Type.String({ format: 'uri', maxLength: 2048 }), Type.Null()]);
+/** The settings of how a bot answers, each optional, as createBot and updateBot take them. */
+const BOT_SETTINGS = {
+  replyMode: Type.Optional(BotReplyMode),
+  webhookUrl: Type.Optional(WebhookUrl),
+  sourceLinks: Type.Optional(BotSourceLinks),
+  replies: Type.Optional(BotReplies),
+  handoff: Type.Optional(BotHandoff),
+};
 
 /** Body of createBot. */
 export const CreateBotBody = Type.Object({
@@ -109,11 +117,7 @@ export const CreateBotBody = Type.Object({
   description: Type.Optional(Type.String({ maxLength: 2000 })),
   dev: Type.Optional(Type.Boolean()),
   tags: Type.Optional(Tags),
-  replyMode: Type.Optional(BotReplyMode),
-  webhookUrl: Type.Optional(WebhookUrl),
-  sourceLinks: Type.Optional(BotSourceLinks),
-  replies: Type.Optional(BotReplies),
-  handoff: Type.Optional(BotHandoff),
+  ...BOT_SETTINGS,
 });
 /** createBot body type. */
 export type CreateBotBody = Static<typeof CreateBotBody>;
@@ -131,11 +135,7 @@ export const UpdateBotBody = Type.Object({
       Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 1000 }),
     ),
   ),
-  replyMode: Type.Optional(BotReplyMode),
-  webhookUrl: Type.Optional(WebhookUrl),
-  sourceLinks: Type.Optional(BotSourceLinks),
-  replies: Type.Optional(BotReplies),
-  handoff: Type.Optional(BotHandoff),
+  ...BOT_SETTINGS,
 });
 /** updateBot body type. */
 export type UpdateBotBody = Static<typeof UpdateBotBody>;
