@@ -7,8 +7,8 @@
 // them. A personal access token is created on Account (its value shown once and copied), answers 200 on the Admin
 // API, is revoked after a confirmation and then answers 401; a bot key is created, listed and revoked.
 import { describe, expect, it } from 'vitest';
-import { haveChromium } from './support/browser.js';
-import { axe, overflows, useConsoleSuite } from './support/console.js';
+import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
+import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
 
 const chromiumHere = haveChromium('console browser tests');
 
@@ -325,6 +325,26 @@ describe.skipIf(!chromiumHere)('console in a browser', () => {
     expect(await page.title()).toBe('Acme help desk');
     expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('/favicon.svg');
     await suite.t.asOwner('PUT', `/v1/admin/bots/${suite.t.botId}/webchat`, { configuration: {} });
+    expect(problems).toEqual([]);
+  });
+
+  it("the bot's replies: saved in words, stored, and an emptied field goes back to the default", async () => {
+    const { page, problems } = await suite.signedInPage(1280, 'light');
+    await page.goto(`${suite.origin}/console/bots/${suite.t.botId}`);
+    const notFound = page.getByLabel('When nothing is found');
+    await notFound.fill('Nothing on that yet: write to help@example.com.');
+    await page.getByRole('button', { name: 'Save replies' }).click();
+    await expect.poll(() => page.getByText(/^Replies saved/).isVisible()).toBe(true);
+    const stored = async () =>
+      (
+        (await suite.t.asOwner('GET', `/v1/admin/bots/${suite.t.botId}`)).json() as {
+          bot: { replies: object };
+        }
+      ).bot.replies;
+    expect(await stored()).toEqual({ notFound: 'Nothing on that yet: write to help@example.com.' });
+    await notFound.fill('');
+    await page.getByRole('button', { name: 'Save replies' }).click();
+    await expect.poll(stored).toEqual({});
     expect(problems).toEqual([]);
   });
 

@@ -1,23 +1,13 @@
 import type { Bot } from '@parley/client';
-import { useState } from 'preact/hooks';
-import { useConsole } from '../context.js';
 import { useForm } from '../form.js';
-import { useAction } from '../hooks.js';
+import { useBotUpdate } from './bot-update.js';
 import { Field } from './field.js';
 import { Notice } from './notice.js';
 
 /** Renames a bot. */
 export function RenameBotForm({ bot, onSaved }: { bot: Bot; onSaved(): void }) {
-  const { client } = useConsole();
-  const { pending, error, run } = useAction();
-  const [notice, setNotice] = useState<string | undefined>(undefined);
-  const form = useForm({ name: bot.name }, async ({ name }) => {
-    setNotice(undefined);
-    const answer = await run(() => client.updateBot({ id: bot.id, name: name.trim() }));
-    if (!answer) return;
-    onSaved();
-    setNotice('Name saved.');
-  });
+  const { pending, error, notice, save } = useBotUpdate(bot.id, onSaved);
+  const form = useForm({ name: bot.name }, ({ name }) => save({ name: name.trim() }, 'Name saved.'));
   const name = form.field('name');
 
   return (

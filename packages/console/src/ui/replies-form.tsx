@@ -1,7 +1,6 @@
 import type { Bot, BotReplies } from '@parley/client';
 import { useState } from 'preact/hooks';
-import { useConsole } from '../context.js';
-import { useAction } from '../hooks.js';
+import { useBotUpdate } from './bot-update.js';
 import { Notice } from './notice.js';
 
 /** The bot's built-in words (the server's defaults), shown as placeholders: an empty field keeps them. */
@@ -34,23 +33,17 @@ const FIELDS: ReadonlyArray<{ key: keyof BotReplies; label: string; hint: string
 
 /** The bot's own words: its "not found" reply, the intro before quotes and the question it asks back. */
 export function RepliesForm({ bot, onSaved }: { bot: Bot; onSaved(): void }) {
-  const { client } = useConsole();
-  const { pending, error, run } = useAction();
+  const { pending, error, notice, save: saveBot } = useBotUpdate(bot.id, onSaved);
   const [values, setValues] = useState<BotReplies>(bot.replies);
-  const [notice, setNotice] = useState<string | undefined>(undefined);
 
   async function save(event: Event) {
     event.preventDefault();
-    setNotice(undefined);
     const replies: BotReplies = {};
     for (const { key } of FIELDS) {
       const text = values[key]?.trim();
       if (text) replies[key] = text;
     }
-    const answer = await run(() => client.updateBot({ id: bot.id, replies }));
-    if (!answer) return;
-    onSaved();
-    setNotice('Replies saved: the bot uses them from its next answer.');
+    await saveBot({ replies }, 'Replies saved: the bot uses them from its next answer.');
   }
 
   return (

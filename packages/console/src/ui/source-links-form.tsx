@@ -1,7 +1,6 @@
 import type { Bot, BotSourceLinks } from '@parley/client';
 import { useState } from 'preact/hooks';
-import { useConsole } from '../context.js';
-import { useAction } from '../hooks.js';
+import { useBotUpdate } from './bot-update.js';
 import { Notice } from './notice.js';
 
 /** Each setting's name and what it means for the people who see the bot's answers. */
@@ -26,18 +25,15 @@ const ORDER: readonly BotSourceLinks[] = ['public', 'all', 'none'];
 
 /** Which sources of the bot's answers are linked for visitors: public only, every file, or none. */
 export function SourceLinksForm({ bot, onSaved }: { bot: Bot; onSaved(): void }) {
-  const { client } = useConsole();
-  const { pending, error, run } = useAction();
+  const { pending, error, notice, save: saveBot } = useBotUpdate(bot.id, onSaved);
   const [value, setValue] = useState<BotSourceLinks>(bot.sourceLinks);
-  const [notice, setNotice] = useState<string | undefined>(undefined);
 
   async function save(event: Event) {
     event.preventDefault();
-    setNotice(undefined);
-    const answer = await run(() => client.updateBot({ id: bot.id, sourceLinks: value }));
-    if (!answer) return;
-    onSaved();
-    setNotice('Source links saved: links already in answers follow the new setting.');
+    await saveBot(
+      { sourceLinks: value },
+      'Source links saved: links already in answers follow the new setting.',
+    );
   }
 
   return (
