@@ -90,6 +90,17 @@ export function identityInvitations(ctx: IdentityContext): IdentityInvitations {
     return ok ? { kind: 'join', holder } : { kind: 'nothing' };
   }
 
+  /** Makes `account` the invited member, and records that it accepted. */
+  async function join(tx: Kysely<Database>, inv: InvitationView, account: AccountRow): Promise<void> {
+    await identityRepo(tx).linkMember(inv.member_id, account.id, now());
+    await audit.record(
+      tx,
+      inv.workspace_id,
+      { accountId: account.id, email: account.email },
+      { action: 'ACCEPT_WORKSPACE_INVITATION', resourceId: inv.member_id, resourceName: account.email },
+    );
+  }
+
   /** Whether the e-mail's account is still the one `decide` saw (another accept may have run meanwhile). */
   function unchanged(plan: AnonymousAccept, holder: AccountRow | undefined): boolean {
     if (plan.kind === 'create') return holder === undefined;
@@ -137,15 +148,7 @@ export function identityInvitations(ctx: IdentityContext): IdentityInvitations {
       } else if (step.kind === 'join') {
         account = step.holder;
       }
-      if (account) {
-        await repo.linkMember(inv.member_id, account.id, now());
-        await audit.record(
-          tx,
-          inv.workspace_id,
-          { accountId: account.id, email: account.email },
-          { action: 'ACCEPT_WORKSPACE_INVITATION', resourceId: inv.member_id, resourceName: account.email },
-        );
-      }
+      if (account) await join(tx, inv, account);
       return { email: inv.email, workspaceId: inv.workspace_id };
     });
   }
@@ -168,13 +171,7 @@ export function identityInvitations(ctx: IdentityContext): IdentityInvitations {
         if (!account) throw errors.unauthorized('The account of this token no longer exists');
         const used = await repo.useInvitation(inv.id, now());
         if (Number(used.numUpdatedRows) !== 1) throw errors.gone('This invitation has already been used');
-        await repo.linkMember(inv.member_id, account.id, now());
-        await audit.record(
-          tx,
-          inv.workspace_id,
-          { accountId: account.id, email: account.email },
-          { action: 'ACCEPT_WORKSPACE_INVITATION', resourceId: inv.member_id, resourceName: account.email },
-        );
+        await join(tx, inv, account);
         return { email: inv.email, workspaceId: inv.workspace_id, account: toAccount(account) };
       });
     },
