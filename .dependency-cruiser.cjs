@@ -6,8 +6,10 @@
  */
 /** The server's layers, lowest first: each may import its own layer and those below it, never one above. */
 const { SRC, LAYERS } = require('./tools/server-layers.cjs');
-/** Tests and contract suites may exercise higher layers (a db/ suite runs the modules' repositories). */
-const TESTS = '\\.(test|contract)\\.ts$';
+/** Tests and shared test suites (`*.suite.ts`) may exercise higher layers (a db/ suite runs the modules' repositories). */
+const TESTS = '\\.(test|suite)\\.ts$';
+/** Test code shared by the tests, e2e and benchmarks (docs/development.md, "Where test code lives"). */
+const TESTKIT = '^packages/testkit/';
 
 const layerRules = LAYERS.slice(0, -1).map((layer, i) => ({
   name: `${layer.name}-imports-no-higher-layer`,
@@ -36,12 +38,7 @@ module.exports = {
         'A new top-level folder or file of packages/server/src gets its layer above (and its line in docs/architecture.md).',
       from: {
         path: SRC,
-        pathNot: [
-          ...LAYERS.map((l) => l.path),
-          `${SRC}test-support/`,
-          `${SRC}[^/]+${TESTS}`,
-          `${SRC}[^/]+\\.d\\.ts$`,
-        ],
+        pathNot: [...LAYERS.map((l) => l.path), `${SRC}[^/]+${TESTS}`, `${SRC}[^/]+\\.d\\.ts$`],
       },
       to: {},
     },
@@ -70,11 +67,12 @@ module.exports = {
       to: { path: `${SRC}search/(ingest|embed|index)/`, pathNot: `${SRC}search/$1/` },
     },
     {
-      name: 'no-test-support-in-production',
+      name: 'no-testkit-in-production',
       severity: 'error',
-      comment: 'Test helpers are for tests, contract suites and benchmarks only.',
-      from: { path: SRC, pathNot: [`${SRC}test-support/`, TESTS] },
-      to: { path: `${SRC}test-support/` },
+      comment:
+        'The testkit is for tests, test suites, e2e and benchmarks only: production code never imports it.',
+      from: { pathNot: [TESTKIT, TESTS, '^e2e/', '^bench/'] },
+      to: { path: TESTKIT },
     },
     {
       name: 'protocol-has-no-io',

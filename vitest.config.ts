@@ -72,7 +72,7 @@ export default defineConfig({
           // Chromium through playwright-core: one browser for the run and the bundles, from the global setup.
           name: 'browser',
           include: browserFiles,
-          globalSetup: ['./e2e/support/build-bundles.ts'],
+          globalSetup: ['./packages/testkit/src/e2e/build-bundles.ts'],
         },
       },
       {

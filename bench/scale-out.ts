@@ -18,7 +18,7 @@ import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
-import { type Deployment, startDeployment } from '../e2e/support/deployment.js';
+import { type Deployment, startDeployment } from '../packages/testkit/src/e2e/deployment.js';
 import { intOption, makeWorkFolder, option } from './lib/args.js';
 import { asBot } from './lib/bot-request.js';
 import { pool } from './lib/corpus.js';

@@ -10,12 +10,17 @@ import { Client as BotpressClient, ResourceNotFoundError as BotpressNotFound } f
 import { ChatClient, Client, ResourceNotFoundError, UnauthorizedError } from '@parley/client';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { haveChromium, launchChromium } from './support/browser.js';
-import { type Deployment, type DeploymentKind, haveCluster, startDeployment } from './support/deployment.js';
-import { HANDBOOK } from './support/handbook.js';
-import { requireBuild } from './support/server.js';
-import { openSse, type SseFrame } from './support/sse.js';
-import { askOnPage, embeddingPage, serveCustomerSite } from './support/webchat.js';
+import { haveChromium, launchChromium } from '../packages/testkit/src/e2e/browser.js';
+import {
+  type Deployment,
+  type DeploymentKind,
+  haveCluster,
+  startDeployment,
+} from '../packages/testkit/src/e2e/deployment.js';
+import { HANDBOOK } from '../packages/testkit/src/e2e/handbook.js';
+import { requireBuild } from '../packages/testkit/src/e2e/server.js';
+import { openSse, type SseFrame } from '../packages/testkit/src/e2e/sse.js';
+import { askOnPage, embeddingPage, serveCustomerSite } from '../packages/testkit/src/e2e/webchat.js';
 
 requireBuild();
 

@@ -10,7 +10,7 @@ import {
   ResourceNotFoundError,
 } from '@botpress/client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFirstRun } from './support/server.js';
+import { useFirstRun } from '../packages/testkit/src/e2e/server.js';
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 

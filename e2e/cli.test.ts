@@ -7,7 +7,7 @@ import {
   type ServerProcess,
   startFirstRun,
   useServerProcesses,
-} from './support/server.js';
+} from '../packages/testkit/src/e2e/server.js';
 
 useServerProcesses();
 

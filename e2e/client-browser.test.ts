@@ -7,9 +7,9 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../packages/server/src/test-support/harness.js';
-import { haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
-import { freePort } from './support/server.js';
+import { haveChromium, launchChromium, listeningTestApp } from '../packages/testkit/src/e2e/browser.js';
+import { freePort } from '../packages/testkit/src/e2e/server.js';
+import type { TestApp } from '../packages/testkit/src/server/harness.js';
 
 const chromiumHere = haveChromium('client browser tests');
 const esbuild = await import('esbuild').catch(() => undefined);

@@ -5,9 +5,13 @@
 import { ChatClient, Client } from '@parley/client';
 import type { InboxMessage } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Deployment, haveCluster, startDeployment } from './support/deployment.js';
-import { requireBuild, type ServerProcess } from './support/server.js';
-import { STAND_IN_DIMENSIONS, type StandInModels, startStandInModels } from './support/stand-in-models.js';
+import { type Deployment, haveCluster, startDeployment } from '../packages/testkit/src/e2e/deployment.js';
+import { requireBuild, type ServerProcess } from '../packages/testkit/src/e2e/server.js';
+import {
+  STAND_IN_DIMENSIONS,
+  type StandInModels,
+  startStandInModels,
+} from '../packages/testkit/src/e2e/stand-in-models.js';
 
 requireBuild();
 

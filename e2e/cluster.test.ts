@@ -7,16 +7,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ChatClient, Client, signUserKey, UnauthorizedError } from '@parley/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Deployment, haveCluster, startDeployment } from './support/deployment.js';
-import { requireBuild, type ServerProcess } from './support/server.js';
-import { openSse, type SseFrame } from './support/sse.js';
+import { type Deployment, haveCluster, startDeployment } from '../packages/testkit/src/e2e/deployment.js';
+import { requireBuild, type ServerProcess } from '../packages/testkit/src/e2e/server.js';
+import { openSse, type SseFrame } from '../packages/testkit/src/e2e/sse.js';
 import {
   STAND_IN_DIMENSIONS,
   type StandInModels,
   type StandInRequest,
   standInAnswer,
   startStandInModels,
-} from './support/stand-in-models.js';
+} from '../packages/testkit/src/e2e/stand-in-models.js';
 
 requireBuild();
 

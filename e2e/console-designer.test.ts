@@ -9,11 +9,11 @@
 import { fileURLToPath } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../packages/server/src/test-support/files-api.js';
-import { HANDBOOK, uploadIndexed } from '../packages/server/src/test-support/files-indexing.js';
-import { haveChromium } from './support/browser.js';
-import { axe, overflows, useConsoleSuite } from './support/console.js';
-import { webchatColour } from './support/webchat.js';
+import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
+import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
+import { webchatColour } from '../packages/testkit/src/e2e/webchat.js';
+import { api } from '../packages/testkit/src/server/files-api.js';
+import { HANDBOOK, uploadIndexed } from '../packages/testkit/src/server/files-indexing.js';
 
 /**
  * Time bound of one browser flow: ~10 s here alone, but CI runs it beside the other suites on 2 cores, where the

@@ -5,10 +5,14 @@
 // sources and its retrieval details; axe finds nothing; 390 px (dark) holds.
 import { describe, expect, it } from 'vitest';
 import { asBot } from '../bench/lib/bot-request.js';
-import { chatClient } from '../packages/server/src/test-support/chat.js';
-import { haveChromium } from './support/browser.js';
-import { axe, overflows, useConsoleSuite } from './support/console.js';
-import { inWebchat, sendFromComposer, withWebchatConfiguration } from './support/webchat.js';
+import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
+import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
+import {
+  inWebchat,
+  sendFromComposer,
+  withWebchatConfiguration,
+} from '../packages/testkit/src/e2e/webchat.js';
+import { chatClient } from '../packages/testkit/src/server/chat.js';
 
 const chromiumHere = haveChromium('console inbox browser tests');
 

@@ -9,9 +9,9 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { NOT_FOUND_TEXT } from '../packages/server/src/modules/answers/format.js';
 import { chatRepo } from '../packages/server/src/modules/chat/repo.js';
-import { chatClient, type TestChatUser } from '../packages/server/src/test-support/chat.js';
-import { haveChromium } from './support/browser.js';
-import { axe, overflows, useConsoleSuite } from './support/console.js';
+import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
+import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
+import { chatClient, type TestChatUser } from '../packages/testkit/src/server/chat.js';
 
 const chromiumHere = haveChromium('console insights browser tests');
 /** Where a screenshot is kept (e2e/artifacts/, a test artifact). */

@@ -11,10 +11,10 @@
 import { fileURLToPath } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { haveChromium } from './support/browser.js';
-import { axe, overflows, useConsoleSuite } from './support/console.js';
-import { DOCX_TYPE, docxOf, pdfOf } from './support/documents.js';
-import { inWebchat, sendFromComposer, webchatColour } from './support/webchat.js';
+import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
+import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
+import { DOCX_TYPE, docxOf, pdfOf } from '../packages/testkit/src/e2e/documents.js';
+import { inWebchat, sendFromComposer, webchatColour } from '../packages/testkit/src/e2e/webchat.js';
 
 const chromiumHere = haveChromium('console journey browser tests');
 const LONG = { timeout: 90_000, interval: 250 };

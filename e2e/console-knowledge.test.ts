@@ -12,10 +12,10 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { asBot } from '../bench/lib/bot-request.js';
-import { testSite } from '../packages/server/src/test-support/test-site.js';
-import { haveChromium } from './support/browser.js';
-import { axe, overflows, useConsoleSuite } from './support/console.js';
-import { DOCX_TYPE, docxOf, pdfOf } from './support/documents.js';
+import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
+import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
+import { DOCX_TYPE, docxOf, pdfOf } from '../packages/testkit/src/e2e/documents.js';
+import { testSite } from '../packages/testkit/src/server/test-site.js';
 
 const chromiumHere = haveChromium('console knowledge browser tests');
 

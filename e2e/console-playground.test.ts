@@ -6,9 +6,9 @@
 // axe finds nothing in light and dark at 1280 and 390 px.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HANDBOOK, uploadIndexed } from '../packages/server/src/test-support/files-indexing.js';
-import { haveChromium } from './support/browser.js';
-import { axe, overflows, useConsoleSuite } from './support/console.js';
+import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
+import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
+import { HANDBOOK, uploadIndexed } from '../packages/testkit/src/server/files-indexing.js';
 
 const chromiumHere = haveChromium('console playground browser tests');
 

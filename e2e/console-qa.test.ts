@@ -9,10 +9,10 @@
 // conversation and its row are marked "Answered by a Q&A entry since".
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { uploadIndexed } from '../packages/server/src/test-support/files-indexing.js';
-import { haveChromium } from './support/browser.js';
-import { axe, overflows, useConsoleSuite } from './support/console.js';
-import { inWebchat, sendFromComposer } from './support/webchat.js';
+import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
+import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
+import { inWebchat, sendFromComposer } from '../packages/testkit/src/e2e/webchat.js';
+import { uploadIndexed } from '../packages/testkit/src/server/files-indexing.js';
 
 const chromiumHere = haveChromium('console Q&A browser tests');
 

@@ -3,8 +3,8 @@
 // name, a malformed contact e-mail) get the Admin API's own message beside their field and nothing changes; a
 // viewer sees the settings read-only with no Save; axe finds nothing; 390 px (dark) holds.
 import { describe, expect, it } from 'vitest';
-import { haveChromium } from './support/browser.js';
-import { axe, overflows, useConsoleSuite } from './support/console.js';
+import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
+import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
 
 const chromiumHere = haveChromium('console settings browser tests');
 

@@ -5,8 +5,8 @@
 // hint. axe finds nothing in light and dark at 1280 and 390 px.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { haveChromium } from './support/browser.js';
-import { axe, overflows, useConsoleSuite } from './support/console.js';
+import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
+import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
 
 const chromiumHere = haveChromium('console team browser tests');
 

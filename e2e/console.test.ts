@@ -7,8 +7,8 @@
 // them. A personal access token is created on Account (its value shown once and copied), answers 200 on the Admin
 // API, is revoked after a confirmation and then answers 401; a bot key is created, listed and revoked.
 import { describe, expect, it } from 'vitest';
-import { haveChromium } from './support/browser.js';
-import { axe, overflows, useConsoleSuite } from './support/console.js';
+import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
+import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
 
 const chromiumHere = haveChromium('console browser tests');
 

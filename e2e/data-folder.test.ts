@@ -10,7 +10,7 @@ import {
   startFirstRun,
   startServer,
   useServerProcesses,
-} from './support/server.js';
+} from '../packages/testkit/src/e2e/server.js';
 
 useServerProcesses();
 

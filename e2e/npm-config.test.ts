@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from './support/server.js';
+import { repoRoot } from '../packages/testkit/src/e2e/server.js';
 
 const run = promisify(execFile);
 

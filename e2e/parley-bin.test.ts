@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot, requireBuild } from './support/server.js';
+import { repoRoot, requireBuild } from '../packages/testkit/src/e2e/server.js';
 
 const run = promisify(execFile);
 const serverDir = join(repoRoot, 'packages', 'server');

@@ -15,7 +15,7 @@ import {
   type ServerProcess,
   startServer,
   withDatabase,
-} from './support/server.js';
+} from '../packages/testkit/src/e2e/server.js';
 
 requireBuild();
 

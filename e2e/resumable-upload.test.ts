@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@parley/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cuttingProxy, writeLargeFile } from '../packages/client/src/test-support/cutting-proxy.js';
-import { type Deployment, haveCluster, startDeployment } from './support/deployment.js';
-import { requireBuild } from './support/server.js';
+import { cuttingProxy, writeLargeFile } from '../packages/testkit/src/client/cutting-proxy.js';
+import { type Deployment, haveCluster, startDeployment } from '../packages/testkit/src/e2e/deployment.js';
+import { requireBuild } from '../packages/testkit/src/e2e/server.js';
 
 requireBuild();
 

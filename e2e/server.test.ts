@@ -12,7 +12,7 @@ import {
   startServer,
   useFirstRun,
   useServerProcesses,
-} from './support/server.js';
+} from '../packages/testkit/src/e2e/server.js';
 
 useServerProcesses();
 

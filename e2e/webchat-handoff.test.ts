@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { haveChromium, useBrowserApp } from './support/browser.js';
-import { inWebchat, withWebchatConfiguration } from './support/webchat.js';
+import { haveChromium, useBrowserApp } from '../packages/testkit/src/e2e/browser.js';
+import { inWebchat, withWebchatConfiguration } from '../packages/testkit/src/e2e/webchat.js';
 
 const chromiumHere = haveChromium('webchat handoff browser tests');
 const LIVE = { timeout: 15_000, interval: 50 };

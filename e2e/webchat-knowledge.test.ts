@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asBot } from '../bench/lib/bot-request.js';
-import type { TestApp } from '../packages/server/src/test-support/harness.js';
-import { haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
-import { HANDBOOK } from './support/handbook.js';
+import { haveChromium, launchChromium, listeningTestApp } from '../packages/testkit/src/e2e/browser.js';
+import { HANDBOOK } from '../packages/testkit/src/e2e/handbook.js';
 import {
   askOnPage,
   type CustomerSite,
@@ -20,7 +19,8 @@ import {
   type PageMessage,
   serveCustomerSite,
   withWebchatConfiguration,
-} from './support/webchat.js';
+} from '../packages/testkit/src/e2e/webchat.js';
+import type { TestApp } from '../packages/testkit/src/server/harness.js';
 
 const chromiumHere = haveChromium('webchat knowledge tests');
 

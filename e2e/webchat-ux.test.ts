@@ -1,15 +1,15 @@
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
-import { haveChromium, useBrowserApp } from './support/browser.js';
+import { haveChromium, useBrowserApp } from '../packages/testkit/src/e2e/browser.js';
 import {
   inWebchat as chat,
   postAsBot,
   sendFromComposer,
   setWebchatConfiguration,
   withWebchatConfiguration,
-} from './support/webchat.js';
+} from '../packages/testkit/src/e2e/webchat.js';
+import { createTestApp, type TestApp } from '../packages/testkit/src/server/harness.js';
 
 const chromiumHere = haveChromium('webchat UX browser tests');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');

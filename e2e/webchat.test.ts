@@ -4,9 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadIndexed } from '../packages/server/src/test-support/files-indexing.js';
-import { createTestApp, type TestApp } from '../packages/server/src/test-support/harness.js';
-import { haveChromium, launchChromium, listeningTestApp } from './support/browser.js';
+import { haveChromium, launchChromium, listeningTestApp } from '../packages/testkit/src/e2e/browser.js';
 import {
   type CustomerSite,
   inWebchat,
@@ -15,7 +13,9 @@ import {
   serveCustomerSite,
   setWebchatConfiguration,
   withWebchatConfiguration,
-} from './support/webchat.js';
+} from '../packages/testkit/src/e2e/webchat.js';
+import { uploadIndexed } from '../packages/testkit/src/server/files-indexing.js';
+import { createTestApp, type TestApp } from '../packages/testkit/src/server/harness.js';
 
 const chromiumHere = haveChromium('webchat browser tests');
 

@@ -2,7 +2,7 @@
  * The layers of packages/server/src, lowest first (docs/architecture.md, "Layers"): each may import its own layer
  * and those below it, never one above. Read by .dependency-cruiser.cjs (the rules) and by
  * packages/server/src/architecture-doc.test.ts (every top-level folder and file has a layer, and the doc says which).
- * `test-support/` (helpers of tests, used by no production file) is in none.
+ * Test helpers live outside it, in packages/testkit (used by no production file).
  */
 const SRC = '^packages/server/src/';
 

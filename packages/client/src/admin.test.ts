@@ -1,5 +1,7 @@
 import type { BotReplies, BotSummary, ListBotsResponse } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { type Parley, startParley } from '../../testkit/src/client/servers.js';
+import { useParley } from '../../testkit/src/client/use-parley.js';
 import type { Client } from './client.js';
 import {
   AlreadyExistsError,
@@ -10,8 +12,6 @@ import {
   ResourceNotFoundError,
   UnauthorizedError,
 } from './errors.js';
-import { type Parley, startParley } from './test-support/servers.js';
-import { useParley } from './test-support/use-parley.js';
 
 const unique = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
 

@@ -1,6 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import type { ChatMessage } from '@parley/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  failure,
+  json,
+  type Parley,
+  startFakeServer,
+  startParley,
+  wireError,
+} from '../../testkit/src/client/servers.js';
 import { ChatClient, type ListenOptions, signUserKey } from './chat.js';
 import type { ChatStreamSignal } from './chat-types.js';
 import type { Client } from './client.js';
@@ -11,14 +19,6 @@ import {
   ResourceNotFoundError,
   UnauthorizedError,
 } from './errors.js';
-import {
-  failure,
-  json,
-  type Parley,
-  startFakeServer,
-  startParley,
-  wireError,
-} from './test-support/servers.js';
 
 /** Collects signals of a live stream in the background until `stop()`. */
 function collect(stream: AsyncIterable<ChatStreamSignal>) {

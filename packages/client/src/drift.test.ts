@@ -10,9 +10,9 @@ import {
   WORKSPACE_OPERATIONS,
 } from '@parley/protocol/operations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, type Received, startFakeServer, startParley } from '../../testkit/src/client/servers.js';
 import { ChatClient } from './chat.js';
 import { Client } from './client.js';
-import { json, type Received, startFakeServer, startParley } from './test-support/servers.js';
 
 // The client cannot drift from the server: every operation of the server's /openapi.json has a client method
 // sending the same method and path, and every request a client method sends is an operation of that document.

@@ -1,5 +1,13 @@
 import { ERROR_TYPES, type ErrorType } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  failure,
+  type Parley,
+  startFakeServer,
+  startParley,
+  wireError,
+} from '../../testkit/src/client/servers.js';
+import { useParley } from '../../testkit/src/client/use-parley.js';
 import { Client } from './client.js';
 import {
   ApiError,
@@ -15,8 +23,6 @@ import {
   UnknownError,
 } from './errors.js';
 import { AbortError, ConnectionError, TimeoutError } from './local-errors.js';
-import { failure, type Parley, startFakeServer, startParley, wireError } from './test-support/servers.js';
-import { useParley } from './test-support/use-parley.js';
 
 const ERROR_ID = /^err_\d{14}x[0-9a-f]{8}$/;
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { FileObject } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { failure, type Parley, startParley } from '../../testkit/src/client/servers.js';
 import type { Client } from './client.js';
 import {
   AlreadyExistsError,
@@ -16,7 +17,6 @@ import {
 } from './errors.js';
 import type { ListFilesResponse } from './files-types.js';
 import { AbortError, IndexingFailedError, TimeoutError, UploadSizeMismatchError } from './local-errors.js';
-import { failure, type Parley, startParley } from './test-support/servers.js';
 import type { UploadProgress } from './transfer.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

@@ -1,9 +1,5 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Client } from './client.js';
-import { InternalError, InvalidPayloadError, RateLimitedError, UnknownError } from './errors.js';
-import { backoffDelay, DEFAULT_RETRY, parseRetryAfter } from './http.js';
-import { AbortError, ConnectionError, TimeoutError } from './local-errors.js';
 import {
   closedPort,
   failure,
@@ -11,7 +7,11 @@ import {
   type Received,
   startFakeServer,
   wireError,
-} from './test-support/servers.js';
+} from '../../testkit/src/client/servers.js';
+import { Client } from './client.js';
+import { InternalError, InvalidPayloadError, RateLimitedError, UnknownError } from './errors.js';
+import { backoffDelay, DEFAULT_RETRY, parseRetryAfter } from './http.js';
+import { AbortError, ConnectionError, TimeoutError } from './local-errors.js';
 
 type Fake = Awaited<ReturnType<typeof startFakeServer>>;
 const fakes: Fake[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { useParley } from '../../testkit/src/client/use-parley.js';
 import { ChatClient } from './chat.js';
 import type { BotConversation } from './inbox-types.js';
-import { useParley } from './test-support/use-parley.js';
 
 describe('the client against the real server: a conversation corrected by a Q&A entry', () => {
   const p = useParley({ workers: true });

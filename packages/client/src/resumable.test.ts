@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cuttingProxy, writeLargeFile } from '../../testkit/src/client/cutting-proxy.js';
+import { failure, type Parley, startParley } from '../../testkit/src/client/servers.js';
 import type { Client } from './client.js';
 import { AbortError } from './local-errors.js';
 import { DEFAULT_RESUMABLE_CHUNK_SIZE } from './resumable.js';
-import { cuttingProxy, writeLargeFile } from './test-support/cutting-proxy.js';
-import { failure, type Parley, startParley } from './test-support/servers.js';
 import type { UploadProgress } from './transfer.js';
 
 // Resumable uploads of `uploadFile` against the real server, through a TCP proxy that cuts the connection.

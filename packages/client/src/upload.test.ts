@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { json, startFakeServer } from '../../testkit/src/client/servers.js';
 import { Client } from './client.js';
 import { ConnectionError, TimeoutError } from './local-errors.js';
-import { json, startFakeServer } from './test-support/servers.js';
 
 // The upload's transport, against a scripted server: what goes to the upload URL, retries, the idle timeout.
 

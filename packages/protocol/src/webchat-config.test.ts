@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { FORBIDDEN_KEY_MESSAGE } from './keys.js';
 import {
   FULL_WEBCHAT_CONFIGURATION,
   PARLEY_WEBCHAT_FIELDS as PARLEY_FIELDS,
   SPEC_WEBCHAT_FIELDS as SPEC_FIELDS,
-} from './test-support/webchat-config.js';
+} from '../../testkit/src/protocol/webchat-config.js';
+import { FORBIDDEN_KEY_MESSAGE } from './keys.js';
 import { validateWebchatConfiguration, WEBCHAT_CONFIGURATION_FIELDS } from './webchat-config.js';
 
 /** A valid value of every field (the spec's table, then Parley's own). */

@@ -1,11 +1,11 @@
 // Route schemas become validators and serializers at a route's first use by default (memory for the routes a
 // deployment never calls), or all while the app starts (`schemaCompilation: 'start'`). Both answer alike.
 import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../testkit/src/server/temp-dirs.js';
 import { buildApp, type SchemaCompilation } from './app.js';
 import { bootstrap } from './bootstrap.js';
 import { loadConfig } from './config/config.js';
 import { openDatabase } from './db/database.js';
-import { useTempDirs } from './test-support/temp-dirs.js';
 
 const tempDir = useTempDirs('parley-schemas-');
 

@@ -23,7 +23,7 @@ const { SRC: RULES_ROOT, LAYERS } = createRequire(import.meta.url)('../../../too
 /** The top-level folders (`name/`) and production files of packages/server/src. */
 const topLevelEntries = (): string[] =>
   readdirSync(SRC, { withFileTypes: true })
-    .filter((e) => (e.isDirectory() ? e.name !== 'test-support' : /(?<!\.test|\.d)\.ts$/.test(e.name)))
+    .filter((e) => e.isDirectory() || /(?<!\.test|\.d)\.ts$/.test(e.name))
     .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
     .sort();
 

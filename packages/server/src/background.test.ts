@@ -1,10 +1,10 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chatClient } from './test-support/chat.js';
-import { putBytes } from './test-support/files-api.js';
-import { useTestApp } from './test-support/fixtures.js';
-import type { TestApp } from './test-support/harness.js';
+import { chatClient } from '../../testkit/src/server/chat.js';
+import { putBytes } from '../../testkit/src/server/files-api.js';
+import { useTestApp } from '../../testkit/src/server/fixtures.js';
+import type { TestApp } from '../../testkit/src/server/harness.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -2,10 +2,10 @@
 // import), and the service works with it frozen: the Admin, Files and Chat APIs, the webchat configuration and
 // sign-in. Vitest runs each test file in a process of its own, so the freeze stays inside this file.
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../testkit/src/server/cli.js';
+import { useTempDirs } from '../../testkit/src/server/temp-dirs.js';
 import { loadConfig } from './config/config.js';
 import { type RunningServer, startServer } from './server.js';
-import { freePort } from './test-support/cli.js';
-import { useTempDirs } from './test-support/temp-dirs.js';
 
 const tempDir = useTempDirs('parley-harden-');
 

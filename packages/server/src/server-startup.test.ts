@@ -9,8 +9,8 @@ import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from './test-support/cli.js';
-import { useTempDirs } from './test-support/temp-dirs.js';
+import { freePort } from '../../testkit/src/server/cli.js';
+import { useTempDirs } from '../../testkit/src/server/temp-dirs.js';
 import { typescriptBootstrap } from './workers/spawn.js';
 
 const tempDir = useTempDirs('parley-startup-');

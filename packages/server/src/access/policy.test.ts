@@ -1,7 +1,7 @@
 import type { Role } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
+import { thrownApiError } from '../../../testkit/src/server/wire.js';
 import type { ApiError } from '../errors/errors.js';
-import { thrownApiError } from '../test-support/wire.js';
 import { ACTIONS, type Action, type ActorKey, AGENT, authorize, can, POLICY, type Rule } from './policy.js';
 import type { Actor } from './principal.js';
 

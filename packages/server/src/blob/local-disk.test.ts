@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runBlobStoreContract } from './blob-store.contract.js';
 import { UnsafeKeyError } from './blob-store.js';
+import { runBlobStoreSuite } from './blob-store.suite.js';
 import { localDiskBlobStore, safePath } from './local-disk.js';
 
-runBlobStoreContract('local disk', async () => {
+runBlobStoreSuite('local disk', async () => {
   const root = await mkdtemp(join(tmpdir(), 'parley-blobs-'));
   return { store: localDiskBlobStore({ root }), close: () => rm(root, { recursive: true, force: true }) };
 });

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
-import { runBlobStoreContract } from './blob-store.contract.js';
+import { runBlobStoreSuite } from './blob-store.suite.js';
 import { s3BlobStore } from './s3.js';
 
 // The S3 run uses an S3-compatible server that the test suite starts itself (s3rver, in-process, on loopback).
-runBlobStoreContract('S3 (s3rver)', async () => {
+runBlobStoreSuite('S3 (s3rver)', async () => {
   const directory = await mkdtemp(join(tmpdir(), 'parley-s3rver-'));
   const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory });
   const address = (await server.run()) as { address: string; port: number };

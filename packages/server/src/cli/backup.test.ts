@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, listeningApp, parley, writeDocuments } from '../../../testkit/src/server/cli.js';
+import { useTempDirs } from '../../../testkit/src/server/temp-dirs.js';
 import { loadConfig } from '../config/config.js';
 import { type RunningServer, startServer } from '../server.js';
-import { freePort, listeningApp, parley, writeDocuments } from '../test-support/cli.js';
-import { useTempDirs } from '../test-support/temp-dirs.js';
 
 const tempDir = useTempDirs('parley-backup-');
 type App = Awaited<ReturnType<typeof listeningApp>>;

@@ -3,8 +3,13 @@ import { join } from 'node:path';
 import { Client } from '@parley/client';
 import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GeneratedDocument, listeningApp, parley, writeDocuments } from '../test-support/cli.js';
-import { useTempDirs } from '../test-support/temp-dirs.js';
+import {
+  type GeneratedDocument,
+  listeningApp,
+  parley,
+  writeDocuments,
+} from '../../../testkit/src/server/cli.js';
+import { useTempDirs } from '../../../testkit/src/server/temp-dirs.js';
 
 const tempDir = useTempDirs('parley-bots-');
 type App = Awaited<ReturnType<typeof listeningApp>>;

@@ -3,7 +3,7 @@ import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as tar from 'tar';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../test-support/temp-dirs.js';
+import { useTempDirs } from '../../../testkit/src/server/temp-dirs.js';
 import { writePrivateTar } from './private-tar.js';
 
 const tempDir = useTempDirs('parley-private-tar-');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { dropSchema, postgresTestUrl } from '../test-support/postgres.js';
+import { dropSchema, postgresTestUrl } from '../../../testkit/src/server/postgres.js';
 import { type Db, openDatabase } from './database.js';
 import { fixedQuery } from './fixed-query.js';
 import type { Database } from './schema.js';

@@ -1,4 +1,4 @@
-// Databases of their own on a PostgreSQL server, for the tests (test-support/postgres.ts) and the benchmarks: a
+// Databases of their own on a PostgreSQL server, for the tests (packages/testkit/src/server/postgres.ts) and the benchmarks: a
 // database URL with another name, and a statement on the server's maintenance database (create or drop one).
 import pg from 'pg';
 

@@ -2,11 +2,11 @@ import { tmpdir } from 'node:os';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { APP_TABLES, sortedNames } from '../test-support/db-tables.js';
-import { postgresTestUrl } from '../test-support/harness.js';
-import { runActivityContract } from './activity.contract.js';
+import { APP_TABLES, sortedNames } from '../../../testkit/src/server/db-tables.js';
+import { postgresTestUrl } from '../../../testkit/src/server/harness.js';
+import { runActivitySuite } from './activity.suite.js';
 import { openDatabase } from './database.js';
-import { runRepositoryContract } from './repositories.contract.js';
+import { runRepositorySuite } from './repositories.suite.js';
 
 const url = postgresTestUrl();
 /** A fresh schema per run, so parallel runs and earlier failures never share tables. */
@@ -29,10 +29,10 @@ async function dropSchema(connectionString: string, name: string): Promise<void>
     if (url) await dropSchema(url, schema);
   });
 
-  runRepositoryContract('PostgreSQL', () =>
+  runRepositorySuite('PostgreSQL', () =>
     openDatabase({ url: databaseUrl, dataDir: tmpdir(), pgSchema: schema }),
   );
-  runActivityContract('PostgreSQL', () =>
+  runActivitySuite('PostgreSQL', () =>
     openDatabase({ url: databaseUrl, dataDir: tmpdir(), pgSchema: schema }),
   );
 

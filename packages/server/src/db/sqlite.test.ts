@@ -1,21 +1,21 @@
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { APP_TABLES, SQLITE_FTS_TABLES, sortedNames } from '../../../testkit/src/server/db-tables.js';
+import { useTempDirs } from '../../../testkit/src/server/temp-dirs.js';
 import { identityRepo } from '../modules/identity/repo.js';
-import { APP_TABLES, SQLITE_FTS_TABLES, sortedNames } from '../test-support/db-tables.js';
-import { useTempDirs } from '../test-support/temp-dirs.js';
-import { runActivityContract } from './activity.contract.js';
+import { runActivitySuite } from './activity.suite.js';
 import { openDatabase } from './database.js';
-import { runRepositoryContract } from './repositories.contract.js';
+import { runRepositorySuite } from './repositories.suite.js';
 
 const tempDir = useTempDirs('parley-sqlite-');
 
 let contractDir: string | undefined;
-runRepositoryContract('SQLite', async () => {
+runRepositorySuite('SQLite', async () => {
   contractDir ??= await tempDir();
   return openDatabase({ dataDir: contractDir });
 });
-runActivityContract('SQLite', async () => openDatabase({ dataDir: await tempDir() }));
+runActivitySuite('SQLite', async () => openDatabase({ dataDir: await tempDir() }));
 
 describe('SQLite database', () => {
   it('opens parley.db in the data dir, creating the folder, in WAL mode with foreign keys on', async () => {

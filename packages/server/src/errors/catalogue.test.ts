@@ -19,8 +19,7 @@ const listed = ERROR_CATALOGUE.flatMap((entry) => entry.types);
 /** The error types the service's own code raises: every `ApiError('<type>'` outside tests. */
 function raisedTypes(): Set<string> {
   const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter(
-    (file) =>
-      file.endsWith('.ts') && !/\.(test|contract)\.ts$/.test(file) && !file.startsWith('test-support'),
+    (file) => file.endsWith('.ts') && !/\.(test|suite)\.ts$/.test(file),
   );
   const types = new Set<string>();
   for (const file of files) {

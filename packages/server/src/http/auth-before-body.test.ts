@@ -1,9 +1,9 @@
 // Callers are authenticated before their body is read: an anonymous request to an authenticated route is
 // answered 401 with its body unread and unparsed, and the routes anyone may call take small bodies only.
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../test-support/fixtures.js';
-import { answerUntil, rawSocket } from '../test-support/raw-sockets.js';
-import { expectError } from '../test-support/wire.js';
+import { useTestApp } from '../../../testkit/src/server/fixtures.js';
+import { answerUntil, rawSocket } from '../../../testkit/src/server/raw-sockets.js';
+import { expectError } from '../../../testkit/src/server/wire.js';
 
 describe('authentication before the body', () => {
   const t = useTestApp();

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { accountCaller, caller } from '../test-support/admin-calls.js';
-import { useTestApp } from '../test-support/fixtures.js';
-import type { TestApp } from '../test-support/harness.js';
-import { rawRequest, workspaceHeaders } from '../test-support/raw-requests.js';
-import { expectError, type WireError } from '../test-support/wire.js';
+import { accountCaller, caller } from '../../../testkit/src/server/admin-calls.js';
+import { useTestApp } from '../../../testkit/src/server/fixtures.js';
+import type { TestApp } from '../../../testkit/src/server/harness.js';
+import { rawRequest, workspaceHeaders } from '../../../testkit/src/server/raw-requests.js';
+import { expectError, type WireError } from '../../../testkit/src/server/wire.js';
 
 const ERROR_ID = /^err_\d{14}x[0-9a-f]{8}$/;
 

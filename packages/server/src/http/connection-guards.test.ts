@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { useTestApp } from '../test-support/fixtures.js';
-import { rawSocket } from '../test-support/raw-sockets.js';
+import { useTestApp } from '../../../testkit/src/server/fixtures.js';
+import { rawSocket } from '../../../testkit/src/server/raw-sockets.js';
 
 /** A raw connection to the test server, collecting what it answers until it closes. */
 function rawConnection(port: number) {

@@ -8,9 +8,9 @@ import {
 } from '@parley/protocol/operations';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
-import { fetchUrl, getFile, store, tamper } from '../test-support/files-api.js';
-import { useTestApp } from '../test-support/fixtures.js';
-import type { TestApp } from '../test-support/harness.js';
+import { fetchUrl, getFile, store, tamper } from '../../../testkit/src/server/files-api.js';
+import { useTestApp } from '../../../testkit/src/server/fixtures.js';
+import type { TestApp } from '../../../testkit/src/server/harness.js';
 import { TOKEN_API_ALLOWED_HEADERS, TOKEN_API_EXPOSED_HEADERS } from './cors.js';
 
 const PAGE = 'https://app.example';

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { chatClient } from '../../../testkit/src/server/chat.js';
+import { useTestApp } from '../../../testkit/src/server/fixtures.js';
+import { answerUntil, rawSocket } from '../../../testkit/src/server/raw-sockets.js';
 import { JsonScan, pathTooDeep } from '../json-depth.js';
-import { chatClient } from '../test-support/chat.js';
-import { useTestApp } from '../test-support/fixtures.js';
-import { answerUntil, rawSocket } from '../test-support/raw-sockets.js';
 import { MAX_JSON_DEPTH } from './json-body.js';
 
 /** `{"a":{"a":…{"leaf":1}…}}` nested `levels` deep, as text. */

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
+import { caller } from '../../../testkit/src/server/admin-calls.js';
+import { useTestApp } from '../../../testkit/src/server/fixtures.js';
+import { rawRequest, workspaceHeaders } from '../../../testkit/src/server/raw-requests.js';
+import { badFields, expectError } from '../../../testkit/src/server/wire.js';
 import { ADMIN_BODY_LIMIT } from '../app.js';
-import { caller } from '../test-support/admin-calls.js';
-import { useTestApp } from '../test-support/fixtures.js';
-import { rawRequest, workspaceHeaders } from '../test-support/raw-requests.js';
-import { badFields, expectError } from '../test-support/wire.js';
 import { MAX_JSON_VALUES } from './read-json.js';
 
 const MB = 1024 * 1024;

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import * as tables from '@parley/protocol/operations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-support/harness.js';
+import { createTestApp, type TestApp } from '../../../testkit/src/server/harness.js';
 
 interface Operation {
   operationId?: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { thrownApiError } from '../../../testkit/src/server/wire.js';
 import type { ApiError } from '../errors/errors.js';
-import { thrownApiError } from '../test-support/wire.js';
 import { decodeCursor, encodeCursor, toPage } from './pagination.js';
 
 const invalidQuery = (fn: () => unknown): ApiError => thrownApiError(fn, 'an InvalidQuery error');

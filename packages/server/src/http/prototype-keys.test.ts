@@ -5,11 +5,11 @@
 // `constructor` and `prototype` with a 400 naming it, changes nothing, and leaves the process serving.
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { chatClient } from '../test-support/chat.js';
-import { api } from '../test-support/files-api.js';
-import { useTestApp } from '../test-support/fixtures.js';
-import { postgresTestUrl, type TestApp } from '../test-support/harness.js';
-import { badFields, expectError } from '../test-support/wire.js';
+import { chatClient } from '../../../testkit/src/server/chat.js';
+import { api } from '../../../testkit/src/server/files-api.js';
+import { useTestApp } from '../../../testkit/src/server/fixtures.js';
+import { postgresTestUrl, type TestApp } from '../../../testkit/src/server/harness.js';
+import { badFields, expectError } from '../../../testkit/src/server/wire.js';
 
 const pgUrl = postgresTestUrl();
 const databases = [

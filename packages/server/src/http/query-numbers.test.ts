@@ -1,10 +1,10 @@
 // Numbers in query strings are coerced from text: one that is not finite (`1e309`, `Infinity`) is a 400
 // InvalidQuery naming the parameter on every list, never a 500 from the database.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chatClient, type TestChatUser } from '../test-support/chat.js';
-import { useTestApp } from '../test-support/fixtures.js';
-import { postgresTestUrl } from '../test-support/harness.js';
-import { badFields, expectError } from '../test-support/wire.js';
+import { chatClient, type TestChatUser } from '../../../testkit/src/server/chat.js';
+import { useTestApp } from '../../../testkit/src/server/fixtures.js';
+import { postgresTestUrl } from '../../../testkit/src/server/harness.js';
+import { badFields, expectError } from '../../../testkit/src/server/wire.js';
 
 const pgUrl = postgresTestUrl();
 const databases = [

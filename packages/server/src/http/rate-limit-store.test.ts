@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropSchema, postgresTestUrl } from '../../../testkit/src/server/postgres.js';
+import { expectError } from '../../../testkit/src/server/wire.js';
 import { buildApp, type ParleyApp } from '../app.js';
 import { loadConfig } from '../config/config.js';
 import { type Db, openDatabase } from '../db/database.js';
-import { dropSchema, postgresTestUrl } from '../test-support/postgres.js';
-import { expectError } from '../test-support/wire.js';
 import { postgresRateLimitStore, rateLimitRedis } from './rate-limit-store.js';
 
 const MAX = 5;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chatClient } from '../test-support/chat.js';
-import { useTestApp } from '../test-support/fixtures.js';
-import { expectError } from '../test-support/wire.js';
+import { chatClient } from '../../../testkit/src/server/chat.js';
+import { useTestApp } from '../../../testkit/src/server/fixtures.js';
+import { expectError } from '../../../testkit/src/server/wire.js';
 
 describe('JSON bodies are validated strictly; query strings are coerced', () => {
   const t = useTestApp();

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import Type from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresTestUrl } from '../../../testkit/src/server/harness.js';
 import { type Db, openDatabase } from '../db/database.js';
-import { postgresTestUrl } from '../test-support/harness.js';
 import { jobQueue, PermanentJobError } from './queue.js';
 import type { JobDefinition } from './registry.js';
 

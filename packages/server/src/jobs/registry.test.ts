@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Type from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordingLogger } from '../../../testkit/src/server/recording-logger.js';
 import { type Db, openDatabase } from '../db/database.js';
-import { recordingLogger } from '../test-support/recording-logger.js';
 import { jobQueue } from './queue.js';
 import { decodePayload, type JobDefinition, jobSet } from './registry.js';
 

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { recordingLogger } from '../test-support/recording-logger.js';
+import { recordingLogger } from '../../../testkit/src/server/recording-logger.js';
 import type { JobQueue } from './queue.js';
 import type { JobDefinition, JobSet } from './registry.js';
 import { jobRunner } from './runner.js';

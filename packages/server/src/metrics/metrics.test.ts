@@ -1,17 +1,17 @@
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UseLiteEmbedder } from '../search/embed/index.js';
-import { liveConversation } from '../test-support/chat.js';
-import { getFile, store } from '../test-support/files-api.js';
-import { HANDBOOK, settled, uploadText } from '../test-support/files-indexing.js';
+import { liveConversation } from '../../../testkit/src/server/chat.js';
+import { getFile, store } from '../../../testkit/src/server/files-api.js';
+import { HANDBOOK, settled, uploadText } from '../../../testkit/src/server/files-indexing.js';
 import {
   createTestApp,
   postgresTestUrl,
   type TestApp,
   type TestAppOptions,
-} from '../test-support/harness.js';
-import { type Metrics, parseMetrics } from '../test-support/prometheus-text.js';
+} from '../../../testkit/src/server/harness.js';
+import { type Metrics, parseMetrics } from '../../../testkit/src/server/prometheus-text.js';
+import { UseLiteEmbedder } from '../search/embed/index.js';
 
 /**
  * `GET /metrics` of a real server, scraped over HTTP and read by a Prometheus text format parser: off by

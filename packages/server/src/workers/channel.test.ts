@@ -4,7 +4,7 @@ import { WorkerChannel } from './channel.js';
 type Reply = { id: number; echo: string } | { note: string };
 
 const ENTRY = new URL(
-  `../test-support/echo-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
+  `../../../testkit/src/server/echo-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
   import.meta.url,
 );
 const started: WorkerChannel<Reply>[] = [];

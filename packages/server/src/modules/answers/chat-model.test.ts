@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ChatServer, startChatServer } from '../../test-support/openai-chat-server.js';
+import { type ChatServer, startChatServer } from '../../../../testkit/src/server/openai-chat-server.js';
 import { ChatModelError, chatModelFromConfig, openAiChatModel } from './chat-model.js';
 
 describe('openAiChatModel against a local OpenAI-compatible server', () => {

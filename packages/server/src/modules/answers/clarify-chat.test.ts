@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { botReplyTo, chatClient, type TestChatUser } from '../../test-support/chat.js';
-import { uploadIndexed } from '../../test-support/files-indexing.js';
-import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
-import { type ChatServer, startChatServer } from '../../test-support/openai-chat-server.js';
+import { botReplyTo, chatClient, type TestChatUser } from '../../../../testkit/src/server/chat.js';
+import { uploadIndexed } from '../../../../testkit/src/server/files-indexing.js';
+import { createTestApp, postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { type ChatServer, startChatServer } from '../../../../testkit/src/server/openai-chat-server.js';
 import { CLARIFY_TEXT } from './clarify.js';
 import { INTRO_TEXT, NOT_FOUND_TEXT } from './format.js';
 import { NO_ANSWER, UNSURE_SYSTEM_PROMPT } from './prompt.js';

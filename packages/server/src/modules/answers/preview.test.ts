@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { caller } from '../../test-support/admin-calls.js';
-import { HANDBOOK, uploadIndexed } from '../../test-support/files-indexing.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import type { TestMember } from '../../test-support/harness.js';
-import { badFields, expectError } from '../../test-support/wire.js';
+import { caller } from '../../../../testkit/src/server/admin-calls.js';
+import { HANDBOOK, uploadIndexed } from '../../../../testkit/src/server/files-indexing.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import type { TestMember } from '../../../../testkit/src/server/harness.js';
+import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 import { NO_ANSWER_ENGINE_TEXT } from '../chat/contract.js';
 import { NOT_FOUND_TEXT } from './format.js';
 

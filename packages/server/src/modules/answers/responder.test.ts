@@ -1,9 +1,9 @@
 import type { ChatMessage, MessagePayload } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HANDBOOK, PARKING, uploadIndexed } from '../../../../testkit/src/server/files-indexing.js';
+import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { type ChatServer, startChatServer } from '../../../../testkit/src/server/openai-chat-server.js';
 import { UseLiteEmbedder } from '../../search/embed/index.js';
-import { HANDBOOK, PARKING, uploadIndexed } from '../../test-support/files-indexing.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
-import { type ChatServer, startChatServer } from '../../test-support/openai-chat-server.js';
 import type { KnowledgeResponder, Reply, ReplyRequest } from '../chat/contract.js';
 import { openAiChatModel } from './chat-model.js';
 import { NOT_FOUND_TEXT, SMALL_TALK_TEXT, UNSUPPORTED_TEXT } from './format.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchPassage } from '../../test-support/search-passage.js';
+import { searchPassage } from '../../../../testkit/src/server/search-passage.js';
 import { MIN_COVERAGE, MIN_EVIDENCE, namesOf, selectQuotes } from './selection.js';
 
 const at = (content: string, position: number, score: number, fileId = 'file_1') =>

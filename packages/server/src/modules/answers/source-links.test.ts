@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatClient, type TestChatUser } from '../../test-support/chat.js';
-import { HANDBOOK, PARKING, uploadIndexed } from '../../test-support/files-indexing.js';
-import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
-import { expectError } from '../../test-support/wire.js';
+import { chatClient, type TestChatUser } from '../../../../testkit/src/server/chat.js';
+import { HANDBOOK, PARKING, uploadIndexed } from '../../../../testkit/src/server/files-indexing.js';
+import { createTestApp, postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 import { botContext } from './scope.js';
 import { SOURCE_GONE_TEXT, SOURCE_NOT_LINKED_TEXT, sourceLinkUrl } from './sources.js';
 

@@ -1,12 +1,17 @@
 import type { ChatMessage } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { store } from '../../../../testkit/src/server/files-api.js';
+import { settled } from '../../../../testkit/src/server/files-indexing.js';
+import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { supportDocuments } from '../../../../testkit/src/server/support-set/documents.js';
+import { SUPPORT_QUESTIONS } from '../../../../testkit/src/server/support-set/questions.js';
+import {
+  figuresOf,
+  reportOf,
+  type ScoredReply,
+  scoreReply,
+} from '../../../../testkit/src/server/support-set/score.js';
 import { UseLiteEmbedder } from '../../search/embed/index.js';
-import { store } from '../../test-support/files-api.js';
-import { settled } from '../../test-support/files-indexing.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
-import { supportDocuments } from '../../test-support/support-set/documents.js';
-import { SUPPORT_QUESTIONS } from '../../test-support/support-set/questions.js';
-import { figuresOf, reportOf, type ScoredReply, scoreReply } from '../../test-support/support-set/score.js';
 
 /**
  * The support set of issue 13: a fictional company's knowledge base in six formats (handbook.md, faq.txt,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchPassage } from '../../test-support/search-passage.js';
+import { searchPassage } from '../../../../testkit/src/server/search-passage.js';
 import { tableRows } from './table-rows.js';
 
 const PRICE_LIST =

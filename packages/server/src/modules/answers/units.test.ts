@@ -1,11 +1,11 @@
 import type { SearchPassage } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { store } from '../../../../testkit/src/server/files-api.js';
+import { settled } from '../../../../testkit/src/server/files-indexing.js';
+import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { postgresTestUrl } from '../../../../testkit/src/server/postgres.js';
 import { silentLogger } from '../../logger.js';
 import { UseLiteEmbedder } from '../../search/embed/index.js';
-import { store } from '../../test-support/files-api.js';
-import { settled } from '../../test-support/files-indexing.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
-import { postgresTestUrl } from '../../test-support/postgres.js';
 import type { Retrieved } from './retrieval.js';
 import type { Selection } from './selection.js';
 import { type UnitMatcher, unitMatcher, unitQuote, unitsOf, withUnits } from './units.js';

@@ -1,6 +1,6 @@
 import type { SearchPassage } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { searchPassage } from '../../test-support/search-passage.js';
+import { searchPassage } from '../../../../testkit/src/server/search-passage.js';
 import type { Quote } from './extract.js';
 import type { Selection } from './selection.js';
 import { MODEL_PASSAGES, modelQuotes } from './unsure.js';

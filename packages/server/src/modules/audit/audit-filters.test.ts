@@ -1,7 +1,7 @@
 import type { AuditRecord, ListMeta } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { caller, newBot, withTestApp } from '../../test-support/admin-calls.js';
-import { expectError } from '../../test-support/wire.js';
+import { caller, newBot, withTestApp } from '../../../../testkit/src/server/admin-calls.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 /** A page of audit records. */
 type Page = { records: AuditRecord[]; meta: ListMeta };

@@ -1,10 +1,10 @@
 import type { AuditRecord, ListMeta } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { caller, withTestApp } from '../../test-support/admin-calls.js';
-import { readAllPages } from '../../test-support/admin-pages.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import type { TestApp } from '../../test-support/harness.js';
-import { expectError } from '../../test-support/wire.js';
+import { caller, withTestApp } from '../../../../testkit/src/server/admin-calls.js';
+import { readAllPages } from '../../../../testkit/src/server/admin-pages.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import type { TestApp } from '../../../../testkit/src/server/harness.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 /** A page of audit records. */
 type Page = { records: AuditRecord[]; meta: ListMeta };

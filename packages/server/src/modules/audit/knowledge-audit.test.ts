@@ -3,8 +3,8 @@
 // bot key's changes to files are not (the bot's own traffic). The action filter finds each new type.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { callAs } from '../../test-support/files-api.js';
-import { useTestApp } from '../../test-support/fixtures.js';
+import { callAs } from '../../../../testkit/src/server/files-api.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { AUDIT_ACTIONS } from './service.js';
 
 interface Record_ {

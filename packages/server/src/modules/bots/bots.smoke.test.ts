@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { caller } from '../../test-support/admin-calls.js';
-import { useTestApp } from '../../test-support/fixtures.js';
+import { caller } from '../../../../testkit/src/server/admin-calls.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 
 describe('harness', () => {
   const t = useTestApp();

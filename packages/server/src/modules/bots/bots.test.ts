@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { caller, expectInvalid } from '../../test-support/admin-calls.js';
-import { useFixture, useTestApp } from '../../test-support/fixtures.js';
-import type { TestApp } from '../../test-support/harness.js';
-import { badFields, expectError } from '../../test-support/wire.js';
+import { caller, expectInvalid } from '../../../../testkit/src/server/admin-calls.js';
+import { useFixture, useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import type { TestApp } from '../../../../testkit/src/server/harness.js';
+import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 

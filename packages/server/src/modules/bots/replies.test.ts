@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { postgresTestUrl } from '../../test-support/harness.js';
-import { badFields, expectError } from '../../test-support/wire.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { postgresTestUrl } from '../../../../testkit/src/server/harness.js';
+import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 
 const pgUrl = postgresTestUrl();
 

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { postgresTestUrl } from '../../../../testkit/src/server/harness.js';
 import { migrationProvider } from '../../db/migrations.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { postgresTestUrl } from '../../test-support/harness.js';
 
 const pgUrl = postgresTestUrl();
 

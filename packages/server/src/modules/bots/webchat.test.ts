@@ -3,12 +3,12 @@ import {
   FULL_WEBCHAT_CONFIGURATION as FULL,
   PARLEY_WEBCHAT_FIELDS as PARLEY_FIELDS,
   SPEC_WEBCHAT_FIELDS as SPEC_FIELDS,
-} from '../../../../protocol/src/test-support/webchat-config.js';
-import { caller, expectInvalid } from '../../test-support/admin-calls.js';
-import { chatClient } from '../../test-support/chat.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import type { TestMember } from '../../test-support/harness.js';
-import { badFields, expectError } from '../../test-support/wire.js';
+} from '../../../../testkit/src/protocol/webchat-config.js';
+import { caller, expectInvalid } from '../../../../testkit/src/server/admin-calls.js';
+import { chatClient } from '../../../../testkit/src/server/chat.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import type { TestMember } from '../../../../testkit/src/server/harness.js';
+import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 
 describe('bot webchat configuration', () => {
   const t = useTestApp();

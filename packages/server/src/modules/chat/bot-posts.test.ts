@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useClockedApp } from '../../test-support/clocked-app-fixture.js';
-import { expectError } from '../../test-support/wire.js';
+import { useClockedApp } from '../../../../testkit/src/server/clocked-app-fixture.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 /**
  * The bot posting through the Chat API with its access key, as a backend does for every message: the key's

@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { caller } from '../../test-support/admin-calls.js';
-import { chatClient, type TestChatUser } from '../../test-support/chat.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { expectError } from '../../test-support/wire.js';
+import { caller } from '../../../../testkit/src/server/admin-calls.js';
+import { chatClient, type TestChatUser } from '../../../../testkit/src/server/chat.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 

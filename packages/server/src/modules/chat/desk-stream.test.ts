@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { chatClient, openSse, type SseFrame } from '../../test-support/chat.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { postgresTestUrl } from '../../test-support/harness.js';
-import { secondProcess } from '../../test-support/second-process.js';
+import { chatClient, openSse, type SseFrame } from '../../../../testkit/src/server/chat.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { postgresTestUrl } from '../../../../testkit/src/server/harness.js';
+import { secondProcess } from '../../../../testkit/src/server/second-process.js';
 import { signalBus } from './bus.js';
 import { DeskStreams, deskChange, serveDeskStream } from './desk-stream.js';
 

@@ -1,9 +1,9 @@
 import type { InboxConversation, InboxCounts } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { chatClient, type TestChatUser } from '../../test-support/chat.js';
-import { useClockedApp } from '../../test-support/clocked-app-fixture.js';
-import { postgresTestUrl, type TestApp } from '../../test-support/harness.js';
-import { expectError } from '../../test-support/wire.js';
+import { chatClient, type TestChatUser } from '../../../../testkit/src/server/chat.js';
+import { useClockedApp } from '../../../../testkit/src/server/clocked-app-fixture.js';
+import { postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 const pgUrl = postgresTestUrl();
 const databases = [

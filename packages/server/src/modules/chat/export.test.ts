@@ -1,8 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { withChatAt } from '../../test-support/chat.js';
-import { postgresTestUrl, type TestApp } from '../../test-support/harness.js';
-import { expectError } from '../../test-support/wire.js';
+import { withChatAt } from '../../../../testkit/src/server/chat.js';
+import { postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 import { csvCell, EXPORT_CSV_COLUMNS } from './export.js';
 
 const pgUrl = postgresTestUrl();

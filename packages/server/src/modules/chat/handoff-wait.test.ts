@@ -3,10 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ConversationHandoff, HANDOFF_CHOICE_VALUE, type InboxMessage } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatClient, type TestChatUser } from '../../test-support/chat.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { postgresTestUrl, type TestApp } from '../../test-support/harness.js';
-import { expectError } from '../../test-support/wire.js';
+import { chatClient, type TestChatUser } from '../../../../testkit/src/server/chat.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 import {
   HANDOFF_CLOSED_TEXT,
   HANDOFF_TIMEOUT_TEXT,

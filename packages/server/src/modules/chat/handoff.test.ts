@@ -1,9 +1,9 @@
 import type { ChatMessage, ConversationHandoff, InboxMessage } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { chatClient, type TestChatUser } from '../../test-support/chat.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { postgresTestUrl, type TestApp } from '../../test-support/harness.js';
-import { expectError } from '../../test-support/wire.js';
+import { chatClient, type TestChatUser } from '../../../../testkit/src/server/chat.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 import { HANDOFF_PENDING_TEXT } from './handoff.js';
 import type { KnowledgeResponder } from './reply-port.js';
 

@@ -1,9 +1,9 @@
 import type { InboxConversation, InboxMessage } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chatClient, type TestChatUser } from '../../test-support/chat.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { postgresTestUrl, type TestMember } from '../../test-support/harness.js';
-import { expectError } from '../../test-support/wire.js';
+import { chatClient, type TestChatUser } from '../../../../testkit/src/server/chat.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { postgresTestUrl, type TestMember } from '../../../../testkit/src/server/harness.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 import type { KnowledgeResponder } from './reply-port.js';
 
 /** Answers "unknown…" questions with nothing found, the others from one source, like the built-in answers. */

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caller } from '../../test-support/admin-calls.js';
-import type { TokenBody } from '../../test-support/admin-tokens.js';
-import { useClockedApp } from '../../test-support/clocked-app-fixture.js';
-import { expectError } from '../../test-support/wire.js';
+import { caller } from '../../../../testkit/src/server/admin-calls.js';
+import type { TokenBody } from '../../../../testkit/src/server/admin-tokens.js';
+import { useClockedApp } from '../../../../testkit/src/server/clocked-app-fixture.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 /**
  * On SQLite the process keeps the token rows and bots' chat facts it read (every Chat API request needs both).

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatClient, openSse, type TestChatUser } from '../../../../testkit/src/server/chat.js';
+import { createTestApp, postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { type SecondProcess, secondProcess } from '../../../../testkit/src/server/second-process.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 import type { ParleyApp } from '../../app.js';
-import { chatClient, openSse, type TestChatUser } from '../../test-support/chat.js';
-import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
-import { type SecondProcess, secondProcess } from '../../test-support/second-process.js';
-import { expectError } from '../../test-support/wire.js';
 
 const url = postgresTestUrl();
 

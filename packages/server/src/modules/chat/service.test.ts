@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { chatClient } from '../../../../testkit/src/server/chat.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { ApiError } from '../../errors/errors.js';
-import { chatClient } from '../../test-support/chat.js';
-import { useTestApp } from '../../test-support/fixtures.js';
 import { safeFileName } from './files.js';
 import { chatPage, checkPayloadSize, signalTo } from './records.js';
 

@@ -9,9 +9,9 @@ import {
   liveStreams,
   type SseFrame,
   type TestChatUser,
-} from '../../test-support/chat.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+} from '../../../../testkit/src/server/chat.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
 import { frameOf, writeFrame } from './stream-frames.js';
 
 describe('Chat API live stream (SSE over real HTTP)', () => {

@@ -1,9 +1,9 @@
 // The workspace's usage counts this month's conversations and messages (Console Usage page): those of the
 // month the figures' period names, of the workspace's own bots only; a new month starts again from zero.
 import { describe, expect, it } from 'vitest';
-import { chatClient } from '../../test-support/chat.js';
-import { movableClock } from '../../test-support/files-api.js';
-import { useTestApp } from '../../test-support/fixtures.js';
+import { chatClient } from '../../../../testkit/src/server/chat.js';
+import { movableClock } from '../../../../testkit/src/server/files-api.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 
 describe('conversation and message counts in the workspace usage', () => {
   // Mid-month, so that a few days on is the same month and forty days on the next one.

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { installErrorHandling } from '../../http/error-handler.js';
-import { useTestApp } from '../../test-support/fixtures.js';
 import { consoleRoutes } from './routes.js';
 import { consoleService } from './service.js';
 

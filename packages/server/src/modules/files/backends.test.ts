@@ -11,10 +11,10 @@ import {
   putBytes,
   sha256,
   upsert,
-} from '../../test-support/files-api.js';
-import { localS3 } from '../../test-support/files-s3.js';
-import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
-import { expectError } from '../../test-support/wire.js';
+} from '../../../../testkit/src/server/files-api.js';
+import { localS3 } from '../../../../testkit/src/server/files-s3.js';
+import { createTestApp, postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 /** A test app on one database and one blob store, and a way to list what the blob store holds. */
 interface Backend {

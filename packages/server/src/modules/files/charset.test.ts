@@ -1,8 +1,8 @@
 // Text uploaded without a charset is served with `charset=utf-8` when its bytes are UTF-8, so a browser shows
 // "Café" and not "CafÃ©"; other bytes get no charset (nothing is guessed), and a charset the upload named stays.
 import { describe, expect, it } from 'vitest';
-import { fetchUrl, getFile, store } from '../../test-support/files-api.js';
-import { useTestApp } from '../../test-support/fixtures.js';
+import { fetchUrl, getFile, store } from '../../../../testkit/src/server/files-api.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 
 describe('the charset of text downloads', () => {
   const t = useTestApp();

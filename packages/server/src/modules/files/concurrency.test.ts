@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import type { FileObject } from '@parley/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { createTestApp, postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { type SecondProcess, secondProcess } from '../../../../testkit/src/server/second-process.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 import type { ParleyApp } from '../../app.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
-import { type SecondProcess, secondProcess } from '../../test-support/second-process.js';
-import { expectError } from '../../test-support/wire.js';
 
 type Upserted = FileObject & { uploadUrl: string };
 

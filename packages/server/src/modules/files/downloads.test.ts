@@ -1,6 +1,6 @@
 import type { FileObject } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useClockedApp } from '../../test-support/clocked-app-fixture.js';
+import { useClockedApp } from '../../../../testkit/src/server/clocked-app-fixture.js';
 import {
   api,
   fetchUrl,
@@ -10,10 +10,10 @@ import {
   store,
   tamper,
   type Upserted,
-} from '../../test-support/files-api.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import type { TestApp } from '../../test-support/harness.js';
-import { expectError } from '../../test-support/wire.js';
+} from '../../../../testkit/src/server/files-api.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import type { TestApp } from '../../../../testkit/src/server/harness.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 const CONTENT = Buffer.from('hello world!');
 const KEY = 'reports/Grüße résumé 日本.txt';

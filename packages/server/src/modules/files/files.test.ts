@@ -1,6 +1,6 @@
 import type { FileObject } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useClockedApp } from '../../test-support/clocked-app-fixture.js';
+import { useClockedApp } from '../../../../testkit/src/server/clocked-app-fixture.js';
 import {
   api,
   blobPaths,
@@ -11,9 +11,9 @@ import {
   store,
   type Upserted,
   upsert,
-} from '../../test-support/files-api.js';
-import type { TestApp } from '../../test-support/harness.js';
-import { badFields, expectError } from '../../test-support/wire.js';
+} from '../../../../testkit/src/server/files-api.js';
+import type { TestApp } from '../../../../testkit/src/server/harness.js';
+import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const FILE_ID = /^file_[0-9A-HJKMNP-TV-Z]{26}$/;

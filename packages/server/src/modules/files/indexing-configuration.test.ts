@@ -1,10 +1,10 @@
 import type { FileObject } from '@parley/protocol';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { api, getFile, putBytes, store, upsert } from '../../../../testkit/src/server/files-api.js';
+import { settled } from '../../../../testkit/src/server/files-indexing.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 import type { Embedder } from '../../search/types.js';
-import { api, getFile, putBytes, store, upsert } from '../../test-support/files-api.js';
-import { settled } from '../../test-support/files-indexing.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { badFields, expectError } from '../../test-support/wire.js';
 
 /**
  * A file's indexing.configuration (the public client's options and Parley's own): refused at upsert with a

@@ -3,10 +3,10 @@
 // sorting and paging; the total count of what they keep; and their 400s.
 import type { FileObject } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, putBytes, store, upsert } from '../../test-support/files-api.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { postgresTestUrl } from '../../test-support/harness.js';
-import { badFields, expectError } from '../../test-support/wire.js';
+import { api, putBytes, store, upsert } from '../../../../testkit/src/server/files-api.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { postgresTestUrl } from '../../../../testkit/src/server/harness.js';
+import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 
 interface Listed {
   files: FileObject[];

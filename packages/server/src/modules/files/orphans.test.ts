@@ -3,10 +3,10 @@ import { dirname, join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { FileObject } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, pathOf, store } from '../../test-support/files-api.js';
-import { localS3 } from '../../test-support/files-s3.js';
-import { useFixture, useTestApp } from '../../test-support/fixtures.js';
-import type { TestApp } from '../../test-support/harness.js';
+import { api, pathOf, store } from '../../../../testkit/src/server/files-api.js';
+import { localS3 } from '../../../../testkit/src/server/files-s3.js';
+import { useFixture, useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import type { TestApp } from '../../../../testkit/src/server/harness.js';
 
 const HOUR = 3600_000;
 

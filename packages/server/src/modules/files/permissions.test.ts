@@ -1,8 +1,8 @@
 import type { FileAccessPolicy, FileObject } from '@parley/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { putBytes } from '../../test-support/files-api.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
+import { putBytes } from '../../../../testkit/src/server/files-api.js';
+import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
 
 /**
  * The file permission matrix (issue 3): every principal × every operation × files created by the bot, by an

@@ -9,10 +9,10 @@ import {
   store,
   type Upserted,
   upsert,
-} from '../../test-support/files-api.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { postgresTestUrl } from '../../test-support/harness.js';
-import { expectError } from '../../test-support/wire.js';
+} from '../../../../testkit/src/server/files-api.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { postgresTestUrl } from '../../../../testkit/src/server/harness.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 const postgresUrl = postgresTestUrl();
 const backends: Array<[string, string | undefined]> = [

@@ -1,10 +1,17 @@
 import type { FileObject } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatClient, type TestChatUser } from '../../test-support/chat.js';
-import { api, getFile, movableClock, pathOf, putBytes, upsert } from '../../test-support/files-api.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
-import { postgresTestUrl } from '../../test-support/postgres.js';
-import { expectError } from '../../test-support/wire.js';
+import { chatClient, type TestChatUser } from '../../../../testkit/src/server/chat.js';
+import {
+  api,
+  getFile,
+  movableClock,
+  pathOf,
+  putBytes,
+  upsert,
+} from '../../../../testkit/src/server/files-api.js';
+import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { postgresTestUrl } from '../../../../testkit/src/server/postgres.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 const MB = 1024 * 1024;
 

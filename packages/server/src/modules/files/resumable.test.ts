@@ -3,8 +3,6 @@ import { Readable } from 'node:stream';
 import type { FileObject, ResumableUpload } from '@parley/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BlobStore } from '../../blob/blob-store.js';
-import { localDiskBlobStore } from '../../blob/local-disk.js';
 import {
   api,
   blobPaths,
@@ -15,10 +13,12 @@ import {
   sha256,
   tamper,
   upsert,
-} from '../../test-support/files-api.js';
-import { localS3 } from '../../test-support/files-s3.js';
-import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
-import { expectError } from '../../test-support/wire.js';
+} from '../../../../testkit/src/server/files-api.js';
+import { localS3 } from '../../../../testkit/src/server/files-s3.js';
+import { createTestApp, postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
+import type { BlobStore } from '../../blob/blob-store.js';
+import { localDiskBlobStore } from '../../blob/local-disk.js';
 import { RESUMABLE_UPLOAD_TTL_MS } from './resumable.js';
 
 /** Bytes that differ at every 4-byte position, so a misplaced part shows. */

@@ -1,9 +1,9 @@
 // The Files API takes the Console's session cookie: a signed-in person reads a bot's files with `x-bot-id` and
 // no token; a state change with the cookie must come from the service's own origin; an ended session is 401.
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../../test-support/fixtures.js';
-import type { TestApp } from '../../test-support/harness.js';
-import { expectError } from '../../test-support/wire.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import type { TestApp } from '../../../../testkit/src/server/harness.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

@@ -1,9 +1,9 @@
 import type { FileObject } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { api, pathOf, putBytes, upsert } from '../../../../testkit/src/server/files-api.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 import { ApiError } from '../../errors/errors.js';
-import { api, pathOf, putBytes, upsert } from '../../test-support/files-api.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { badFields, expectError } from '../../test-support/wire.js';
 import { MAX_JSON_FIELD_BYTES, MAX_JSON_FIELD_DEPTH, TRUNCATED_MARKER } from './json-field.js';
 import type { FilesContext } from './service.js';
 

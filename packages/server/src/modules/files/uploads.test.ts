@@ -7,10 +7,18 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type { FileObject } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useClockedApp } from '../../test-support/clocked-app-fixture.js';
-import { api, getFile, pathOf, putBytes, sha256, tamper, upsert } from '../../test-support/files-api.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
-import { expectError } from '../../test-support/wire.js';
+import { useClockedApp } from '../../../../testkit/src/server/clocked-app-fixture.js';
+import {
+  api,
+  getFile,
+  pathOf,
+  putBytes,
+  sha256,
+  tamper,
+  upsert,
+} from '../../../../testkit/src/server/files-api.js';
+import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 const MB = 1024 * 1024;
 

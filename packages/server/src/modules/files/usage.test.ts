@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { caller } from '../../test-support/admin-calls.js';
-import { api, store } from '../../test-support/files-api.js';
-import { useTestApp } from '../../test-support/fixtures.js';
+import { caller } from '../../../../testkit/src/server/admin-calls.js';
+import { api, store } from '../../../../testkit/src/server/files-api.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 
 describe('File Storage usage per bot', () => {
   const t = useTestApp({ env: { PARLEY_QUOTA_BOT_FILE_STORAGE_BYTES: '1000' } });

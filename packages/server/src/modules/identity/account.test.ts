@@ -1,9 +1,9 @@
 import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { expectInvalid, uniqueEmail, withTestApp } from '../../test-support/admin-calls.js';
-import { expectNewToken, type TokenBody } from '../../test-support/admin-tokens.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
-import { expectError } from '../../test-support/wire.js';
+import { expectInvalid, uniqueEmail, withTestApp } from '../../../../testkit/src/server/admin-calls.js';
+import { expectNewToken, type TokenBody } from '../../../../testkit/src/server/admin-tokens.js';
+import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 describe('account', () => {
   let t: TestApp;

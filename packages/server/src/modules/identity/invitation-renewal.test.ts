@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { acceptInvitation, caller, uniqueEmail } from '../../test-support/admin-calls.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { expectError } from '../../test-support/wire.js';
+import { acceptInvitation, caller, uniqueEmail } from '../../../../testkit/src/server/admin-calls.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 /** Pending invitations: their expiry in the members list, and a new link for one (the old one stops working). */
 describe('POST /v1/admin/workspace-members/{id}/invitation', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminCall } from '../../test-support/admin-calls.js';
+import type { AdminCall } from '../../../../testkit/src/server/admin-calls.js';
 import {
   acceptInvitation,
   accountCaller,
@@ -7,10 +7,10 @@ import {
   expectInvalid,
   uniqueEmail,
   withTestApp,
-} from '../../test-support/admin-calls.js';
-import { readAllPages } from '../../test-support/admin-pages.js';
-import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
-import { badFields, expectError } from '../../test-support/wire.js';
+} from '../../../../testkit/src/server/admin-calls.js';
+import { readAllPages } from '../../../../testkit/src/server/admin-pages.js';
+import { createTestApp, postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 
 /** The password invitees choose in these tests. */
 const PASSWORD = 'an invitee password';

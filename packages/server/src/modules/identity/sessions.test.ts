@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueEmail } from '../../../../testkit/src/server/admin-calls.js';
+import { movableClock } from '../../../../testkit/src/server/files-api.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { createTestApp, postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 import { currentParams } from '../../access/passwords.js';
 import { runCli } from '../../cli.js';
-import { uniqueEmail } from '../../test-support/admin-calls.js';
-import { movableClock } from '../../test-support/files-api.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
-import { expectError } from '../../test-support/wire.js';
 
 const pgUrl = postgresTestUrl();
 const databases = [

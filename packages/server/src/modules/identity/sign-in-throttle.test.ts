@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { uniqueEmail } from '../../../../testkit/src/server/admin-calls.js';
+import { movableClock } from '../../../../testkit/src/server/files-api.js';
+import { createTestApp, postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { type SecondProcess, secondProcess } from '../../../../testkit/src/server/second-process.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 import type { ParleyApp } from '../../app.js';
-import { uniqueEmail } from '../../test-support/admin-calls.js';
-import { movableClock } from '../../test-support/files-api.js';
-import { createTestApp, postgresTestUrl, type TestApp } from '../../test-support/harness.js';
-import { type SecondProcess, secondProcess } from '../../test-support/second-process.js';
-import { expectError } from '../../test-support/wire.js';
 
 /** Every password check a sign-in makes (a real account's hash or the unknown e-mail's stand-in), counted. */
 const checks = vi.hoisted(() => ({

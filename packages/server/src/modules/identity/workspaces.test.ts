@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountCaller, caller, expectInvalid, withTestApp } from '../../test-support/admin-calls.js';
-import { readAllPages } from '../../test-support/admin-pages.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
-import { expectError } from '../../test-support/wire.js';
+import {
+  accountCaller,
+  caller,
+  expectInvalid,
+  withTestApp,
+} from '../../../../testkit/src/server/admin-calls.js';
+import { readAllPages } from '../../../../testkit/src/server/admin-pages.js';
+import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 interface WorkspaceBody {
   id: string;

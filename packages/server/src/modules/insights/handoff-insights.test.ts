@@ -1,7 +1,7 @@
 import type { BotInsights } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { withChatAt } from '../../test-support/chat.js';
-import { postgresTestUrl, type TestApp } from '../../test-support/harness.js';
+import { withChatAt } from '../../../../testkit/src/server/chat.js';
+import { postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
 import { NOT_FOUND_TEXT } from '../answers/format.js';
 import { percentile } from './service.js';
 

@@ -1,10 +1,10 @@
 import type { BotInsights } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { caller, withTestApp } from '../../test-support/admin-calls.js';
-import { chatClient, type TestChatUser, withChatAt } from '../../test-support/chat.js';
-import { postgresTestUrl, type TestApp } from '../../test-support/harness.js';
-import { loopStall } from '../../test-support/loop-stall.js';
-import { expectError } from '../../test-support/wire.js';
+import { caller, withTestApp } from '../../../../testkit/src/server/admin-calls.js';
+import { chatClient, type TestChatUser, withChatAt } from '../../../../testkit/src/server/chat.js';
+import { postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { loopStall } from '../../../../testkit/src/server/loop-stall.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 import { NOT_FOUND_TEXT } from '../answers/format.js';
 import { chatRepo } from '../chat/repo.js';
 import { MAX_QUESTION_CHARS } from './group.js';

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { caller, expectInvalid, newBot, uniqueName, withTestApp } from '../../test-support/admin-calls.js';
-import { expectNewToken, type TokenBody } from '../../test-support/admin-tokens.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { expectError } from '../../test-support/wire.js';
+import {
+  caller,
+  expectInvalid,
+  newBot,
+  uniqueName,
+  withTestApp,
+} from '../../../../testkit/src/server/admin-calls.js';
+import { expectNewToken, type TokenBody } from '../../../../testkit/src/server/admin-tokens.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 interface IntegrationBody {
   id: string;

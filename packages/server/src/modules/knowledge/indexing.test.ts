@@ -4,14 +4,14 @@ import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import type { LightMyRequestResponse } from 'fastify';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { hashVector } from '../../../../testkit/src/server/hash-vector.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 import { buildApp } from '../../app.js';
 import { openDatabase } from '../../db/database.js';
 import { EmbedderError } from '../../search/embed/errors.js';
 import type { Embedder } from '../../search/types.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
-import { hashVector } from '../../test-support/hash-vector.js';
-import { expectError } from '../../test-support/wire.js';
 
 /**
  * Indexing end to end (issue 6): the status machine of an `index: true` upload, progress, every format,

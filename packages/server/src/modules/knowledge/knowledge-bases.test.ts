@@ -1,9 +1,9 @@
 import type { FileObject, KnowledgeBase } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callAs, type FilesMethod } from '../../test-support/files-api.js';
-import { settled } from '../../test-support/files-indexing.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { badFields, expectError } from '../../test-support/wire.js';
+import { callAs, type FilesMethod } from '../../../../testkit/src/server/files-api.js';
+import { settled } from '../../../../testkit/src/server/files-indexing.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 
 /**
  * Knowledge bases (issue 6): CRUD under /v1/files/knowledge-bases, the spec's rule that a linked file is

@@ -2,14 +2,14 @@ import { rm } from 'node:fs/promises';
 import type { FileObject } from '@parley/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { hashVector } from '../../../../testkit/src/server/hash-vector.js';
+import { dropSchema, postgresTestUrl } from '../../../../testkit/src/server/postgres.js';
 import { buildApp, type ParleyApp } from '../../app.js';
 import { type Db, openDatabase } from '../../db/database.js';
 import { silentLogger } from '../../logger.js';
 import { USE_LITE_ID, USE_LITE_INT8_ID } from '../../search/embed/index.js';
 import type { Embedder } from '../../search/types.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
-import { hashVector } from '../../test-support/hash-vector.js';
-import { dropSchema, postgresTestUrl } from '../../test-support/postgres.js';
 import { embeddingModelKeeper } from './embedding-model.js';
 
 /**

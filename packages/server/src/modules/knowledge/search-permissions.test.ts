@@ -1,8 +1,8 @@
 import type { FileObject } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callAs, type FilesMethod } from '../../test-support/files-api.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { expectError } from '../../test-support/wire.js';
+import { callAs, type FilesMethod } from '../../../../testkit/src/server/files-api.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 /**
  * searchFiles as different principals (issue 6 with the permission matrix of issue 3): only passages of files

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../../test-support/files-api.js';
-import { HANDBOOK, settled, uploadText } from '../../test-support/files-indexing.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import type { TestApp } from '../../test-support/harness.js';
-import { expectError } from '../../test-support/wire.js';
+import { api } from '../../../../testkit/src/server/files-api.js';
+import { HANDBOOK, settled, uploadText } from '../../../../testkit/src/server/files-indexing.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import type { TestApp } from '../../../../testkit/src/server/harness.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 
 const search = (t: TestApp, query: string, extra = '', token = t.botKey) =>
   t.call({

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getFile } from '../../../../testkit/src/server/files-api.js';
+import { settled, uploadText } from '../../../../testkit/src/server/files-indexing.js';
+import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
 import { UseLiteEmbedder } from '../../search/embed/index.js';
-import { getFile } from '../../test-support/files-api.js';
-import { settled, uploadText } from '../../test-support/files-indexing.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
 import { botContext } from '../answers/scope.js';
 import { searchService } from './search.js';
 

@@ -1,9 +1,9 @@
 import type { ListMeta, LogEntry } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { accountCaller, caller, newBot, withTestApp } from '../../test-support/admin-calls.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import type { TestApp } from '../../test-support/harness.js';
-import { badFields, expectError } from '../../test-support/wire.js';
+import { accountCaller, caller, newBot, withTestApp } from '../../../../testkit/src/server/admin-calls.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import type { TestApp } from '../../../../testkit/src/server/harness.js';
+import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 
 /** A page of a bot's request log. */
 type LogPage = { logs: LogEntry[]; meta: ListMeta };

@@ -1,11 +1,11 @@
 import type { LogEntry } from '@parley/protocol';
 import type { CompiledQuery } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { newBot } from '../../test-support/admin-calls.js';
-import { chatClient } from '../../test-support/chat.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { createTestApp, type TestApp } from '../../test-support/harness.js';
-import { postgresTestUrl } from '../../test-support/postgres.js';
+import { newBot } from '../../../../testkit/src/server/admin-calls.js';
+import { chatClient } from '../../../../testkit/src/server/chat.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { postgresTestUrl } from '../../../../testkit/src/server/postgres.js';
 
 const pgUrl = postgresTestUrl();
 

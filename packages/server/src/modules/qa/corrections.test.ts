@@ -1,8 +1,8 @@
 import type { InboxConversation } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { botReplyTo, chatClient, type TestChatUser } from '../../test-support/chat.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { postgresTestUrl, type TestApp } from '../../test-support/harness.js';
+import { botReplyTo, chatClient, type TestChatUser } from '../../../../testkit/src/server/chat.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
 
 type Listed = InboxConversation & { answeredByEntry?: { entryId: string; since: string; question: string } };
 

@@ -1,14 +1,14 @@
 import { MAX_QA_QUESTION_CHARS } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { caller, withTestApp } from '../../../../testkit/src/server/admin-calls.js';
+import { chatClient } from '../../../../testkit/src/server/chat.js';
+import { HANDBOOK, uploadIndexed } from '../../../../testkit/src/server/files-indexing.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { postgresTestUrl, type TestApp, type TestMember } from '../../../../testkit/src/server/harness.js';
+import { hashVector } from '../../../../testkit/src/server/hash-vector.js';
+import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 import { UseLiteEmbedder } from '../../search/embed/index.js';
 import type { Embedder } from '../../search/types.js';
-import { caller, withTestApp } from '../../test-support/admin-calls.js';
-import { chatClient } from '../../test-support/chat.js';
-import { HANDBOOK, uploadIndexed } from '../../test-support/files-indexing.js';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { postgresTestUrl, type TestApp, type TestMember } from '../../test-support/harness.js';
-import { hashVector } from '../../test-support/hash-vector.js';
-import { badFields, expectError } from '../../test-support/wire.js';
 import { QA_STALE_SWEEP_EVERY_MS } from './embedding.js';
 
 interface Entry {

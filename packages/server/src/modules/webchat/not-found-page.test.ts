@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { expectError } from '../../test-support/wire.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 import { notFoundPage, prefersHtml } from './not-found-page.js';
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';

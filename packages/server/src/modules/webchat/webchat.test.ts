@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../../test-support/fixtures.js';
-import { expectError } from '../../test-support/wire.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { expectError } from '../../../../testkit/src/server/wire.js';
 import { escapeHtml, webchatService } from './service.js';
 
 describe('webchat serving', () => {

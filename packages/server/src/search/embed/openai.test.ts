@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { flood } from '../../test-support/flood.js';
+import { flood } from '../../../../testkit/src/server/flood.js';
 import { EmbedderError } from './errors.js';
 import { embeddingsUrl, OpenAiEmbedder, type OpenAiEmbedderOptions, parseRetryAfter } from './openai.js';
 

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sqliteMigratedTo } from '../../../../testkit/src/server/old-sqlite.js';
+import { useTempDirs } from '../../../../testkit/src/server/temp-dirs.js';
 import { type Db, openDatabase } from '../../db/database.js';
-import { sqliteMigratedTo } from '../../test-support/old-sqlite.js';
-import { useTempDirs } from '../../test-support/temp-dirs.js';
 import { closeLexicalMemory, type LexicalMemory, lexicalMemoryOf } from './lexical-memory-client.js';
-import { seedBot, seedFile } from './passage-index.contract.js';
 import type { PassageHit, PassageIndex } from './passage-index.js';
+import { seedBot, seedFile } from './passage-index.suite.js';
 import { sqliteScopedLexicalSearch } from './sqlite-lexical.js';
 import { sqlitePassageIndex } from './sqlite-passage-index.js';
 

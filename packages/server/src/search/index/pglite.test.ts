@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { type Db, migrate } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { createPassageIndex } from './create.js';
-import { runPassageIndexContract } from './passage-index.contract.js';
+import { runPassageIndexSuite } from './passage-index.suite.js';
 
 /** PGlite has one connection: Kysely's users take turns on it (a transaction keeps it until it ends). */
 class PGliteDriver implements Driver {
@@ -96,8 +96,8 @@ async function openPGlite(withVector: boolean): Promise<Db> {
 
 // PGlite bundles pgvector: this runs the PostgreSQL adapter's pgvector path, and, without the extension,
 // its bytea fallback (also run on a real server by postgres.test.ts).
-runPassageIndexContract('PGlite (tsvector + pgvector)', () => openPGlite(true), { vectorStore: 'pgvector' });
-runPassageIndexContract('PGlite without the vector extension (bytea vectors)', () => openPGlite(false), {
+runPassageIndexSuite('PGlite (tsvector + pgvector)', () => openPGlite(true), { vectorStore: 'pgvector' });
+runPassageIndexSuite('PGlite without the vector extension (bytea vectors)', () => openPGlite(false), {
   vectorStore: 'bytea',
 });
 

@@ -1,9 +1,9 @@
 import { tmpdir } from 'node:os';
 import { afterAll, describe } from 'vitest';
+import { postgresTestUrl } from '../../../../testkit/src/server/harness.js';
+import { dropSchema } from '../../../../testkit/src/server/postgres.js';
 import { openDatabase } from '../../db/database.js';
-import { postgresTestUrl } from '../../test-support/harness.js';
-import { dropSchema } from '../../test-support/postgres.js';
-import { runPassageIndexContract } from './passage-index.contract.js';
+import { runPassageIndexSuite } from './passage-index.suite.js';
 
 const url = postgresTestUrl();
 /** A fresh schema per run, so parallel runs and earlier failures never share tables. */
@@ -15,7 +15,7 @@ const schema = `passages_${process.pid}_${Date.now().toString(36)}`;
     if (url) await dropSchema(url, schema);
   });
 
-  runPassageIndexContract(
+  runPassageIndexSuite(
     'PostgreSQL (tsvector, vectors as bytea without pgvector)',
     () => openDatabase({ url: url ?? '', dataDir: tmpdir(), pgSchema: schema }),
     { vectorStore: 'bytea' },

@@ -2,13 +2,13 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../../../testkit/src/server/temp-dirs.js';
 import { type Db, openDatabase } from '../../db/database.js';
-import { useTempDirs } from '../../test-support/temp-dirs.js';
 import { createPassageIndex } from './create.js';
 import { type HnswEvent, HnswVectorIndex } from './hnsw-vector-index.js';
 import { hnswWorker } from './hnsw-worker-client.js';
-import { seedBot, seedFile } from './passage-index.contract.js';
 import type { IndexedPassage, PassageIndex, PassageScope } from './passage-index.js';
+import { seedBot, seedFile } from './passage-index.suite.js';
 import { sqlitePassageIndex } from './sqlite-passage-index.js';
 import { closeSqliteHnsw, sqliteHnswIndexOf } from './sqlite-vector.js';
 

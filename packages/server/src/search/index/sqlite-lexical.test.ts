@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { sqliteMigratedTo } from '../../../../testkit/src/server/old-sqlite.js';
+import { useTempDirs } from '../../../../testkit/src/server/temp-dirs.js';
 import { openDatabase } from '../../db/database.js';
-import { sqliteMigratedTo } from '../../test-support/old-sqlite.js';
-import { useTempDirs } from '../../test-support/temp-dirs.js';
-import { seedBot, seedFile } from './passage-index.contract.js';
+import { seedBot, seedFile } from './passage-index.suite.js';
 import { botMatchExpression, botToken, sqliteLexicalSearch } from './sqlite-lexical.js';
 import { sqlitePassageIndex } from './sqlite-passage-index.js';
 import { closeSqliteReaders, type SqliteReaders, sqliteReadersOf } from './sqlite-readers.js';

@@ -1,25 +1,21 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { sqliteMigratedTo } from '../../../../testkit/src/server/old-sqlite.js';
+import { useTempDirs } from '../../../../testkit/src/server/temp-dirs.js';
 import { type Db, openDatabase } from '../../db/database.js';
-import { sqliteMigratedTo } from '../../test-support/old-sqlite.js';
-import { useTempDirs } from '../../test-support/temp-dirs.js';
-import { runPassageIndexContract, seedBot, seedFile } from './passage-index.contract.js';
 import type { IndexedPassage } from './passage-index.js';
+import { runPassageIndexSuite, seedBot, seedFile } from './passage-index.suite.js';
 import { sqlitePassageIndex } from './sqlite-passage-index.js';
 import { closeSqliteReaders } from './sqlite-readers.js';
 
 const tempDir = useTempDirs('parley-passages-');
 
-runPassageIndexContract(
-  'SQLite (FTS5 + sqlite-vec)',
-  async () => openDatabase({ dataDir: await tempDir() }),
-  {
-    vectorStore: 'sqlite-vec',
-  },
-);
+runPassageIndexSuite('SQLite (FTS5 + sqlite-vec)', async () => openDatabase({ dataDir: await tempDir() }), {
+  vectorStore: 'sqlite-vec',
+});
 
 // Every lexical search split across two reader threads, however few passages it covers.
-runPassageIndexContract(
+runPassageIndexSuite(
   'SQLite, lexical search split across reader threads',
   async () => openDatabase({ dataDir: await tempDir() }),
   {

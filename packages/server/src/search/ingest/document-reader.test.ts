@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { loopStall } from '../../test-support/loop-stall.js';
+import { loopStall } from '../../../../testkit/src/server/loop-stall.js';
 import { DEFAULT_CHUNK_OPTIONS, ExtractionError } from '../types.js';
 import { chunkDocument } from './chunk.js';
 import { documentReader } from './document-reader.js';

@@ -1,12 +1,12 @@
 import type { KnowledgeSource } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useClockedApp } from '../../../test-support/clocked-app-fixture.js';
-import { callAs } from '../../../test-support/files-api.js';
-import { settled } from '../../../test-support/files-indexing.js';
-import { useTestApp } from '../../../test-support/fixtures.js';
-import { postgresTestUrl, type TestApp } from '../../../test-support/harness.js';
-import { SITE_PAGES as PAGES, testSite } from '../../../test-support/test-site.js';
-import { expectError } from '../../../test-support/wire.js';
+import { useClockedApp } from '../../../../../testkit/src/server/clocked-app-fixture.js';
+import { callAs } from '../../../../../testkit/src/server/files-api.js';
+import { settled } from '../../../../../testkit/src/server/files-indexing.js';
+import { useTestApp } from '../../../../../testkit/src/server/fixtures.js';
+import { postgresTestUrl, type TestApp } from '../../../../../testkit/src/server/harness.js';
+import { SITE_PAGES as PAGES, testSite } from '../../../../../testkit/src/server/test-site.js';
+import { expectError } from '../../../../../testkit/src/server/wire.js';
 
 /**
  * Website sources (issue #36) against a real site served on 127.0.0.1: robots.txt with a Disallow and a

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { failureOf } from '../../../test-support/extract-fixtures.js';
+import { failureOf } from '../../../../../testkit/src/server/extract-fixtures.js';
 import { extractDocument } from './extract-document.js';
 
 /** Deterministic pseudo-random bytes (SHA-256 in counter mode), so failures reproduce. */

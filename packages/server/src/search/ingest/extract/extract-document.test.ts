@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Document, Packer, Paragraph } from 'docx';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { failureOf } from '../../../test-support/extract-fixtures.js';
+import { failureOf } from '../../../../../testkit/src/server/extract-fixtures.js';
 import { ExtractionError } from '../../types.js';
 import { detectFormat } from './detect-format.js';
 import { extractDocument } from './extract-document.js';

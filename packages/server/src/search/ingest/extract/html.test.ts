@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractText } from '../../../test-support/extract-fixtures.js';
+import { extractText } from '../../../../../testkit/src/server/extract-fixtures.js';
 import { extractHtml } from './html.js';
 
 const PAGE = `<!doctype html>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractText, failureOf } from '../../../test-support/extract-fixtures.js';
+import { extractText, failureOf } from '../../../../../testkit/src/server/extract-fixtures.js';
 
 describe('JSON extraction', () => {
   it('flattens objects to path: value lines and gives each object of an array its own block', async () => {

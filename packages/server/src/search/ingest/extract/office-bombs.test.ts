@@ -2,7 +2,7 @@ import { crc32, createDeflateRaw } from 'node:zlib';
 import { strToU8, Zip, ZipDeflate, type ZipInputFile } from 'fflate';
 import mammoth from 'mammoth';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { failureOf } from '../../../test-support/extract-fixtures.js';
+import { failureOf } from '../../../../../testkit/src/server/extract-fixtures.js';
 import { ExtractionError } from '../../types.js';
 import { extractDocument } from './extract-document.js';
 

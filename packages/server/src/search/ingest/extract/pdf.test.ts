@@ -1,6 +1,6 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { failureOf } from '../../../test-support/extract-fixtures.js';
+import { failureOf } from '../../../../../testkit/src/server/extract-fixtures.js';
 import { ExtractionError } from '../../types.js';
 import { extractDocument } from './extract-document.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractText, failureOf } from '../../../test-support/extract-fixtures.js';
+import { extractText, failureOf } from '../../../../../testkit/src/server/extract-fixtures.js';
 import { ExtractionError } from '../../types.js';
 import { extractDocument } from './extract-document.js';
 

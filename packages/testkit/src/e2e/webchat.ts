@@ -2,7 +2,7 @@
 import { createServer } from 'node:http';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { TestApp } from '../../packages/server/src/test-support/harness.js';
+import type { TestApp } from '../server/harness.js';
 
 /** Sets the bot's webchat configuration (the dashboard's values) as the workspace owner. */
 export async function setWebchatConfiguration(

@@ -5,14 +5,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import type { TestApp, TestAppOptions } from '../../packages/server/src/test-support/harness.js';
+import type { TestApp, TestAppOptions } from '../server/harness.js';
 import { useBrowserApp } from './browser.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Bundles the Console from its current sources, so a test never runs a stale dist/. */
 export function buildConsole(): void {
-  const script = fileURLToPath(new URL('../../packages/console/build.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('../../../console/build.mjs', import.meta.url));
   execFileSync(process.execPath, [script], { stdio: 'pipe' });
 }
 

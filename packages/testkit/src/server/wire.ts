@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { ApiError } from '../errors/errors.js';
+import { ApiError } from '../../../server/src/errors/errors.js';
 
 /** A wire error body as tests read it. */
 export interface WireError {

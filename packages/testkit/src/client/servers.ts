@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createTestApp, type TestAppOptions } from '../../../server/src/test-support/harness.js';
-import { Client, type ClientOptions } from '../client.js';
+import { Client, type ClientOptions } from '../../../client/src/client.js';
+import { createTestApp, type TestAppOptions } from '../server/harness.js';
 
 /**
  * The real Parley server in-process (temp SQLite), listening on a random port of 127.0.0.1, with a client

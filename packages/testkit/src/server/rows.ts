@@ -1,8 +1,8 @@
 // Rows of the owning tables (accounts, workspaces, bots) as tests and contract suites insert them: every
 // column a new row has, made at ROW_TIME, with the caller's overrides on top.
 import type { Selectable } from 'kysely';
-import type { AccountsTable, BotsTable, WorkspacesTable } from '../db/schema.js';
-import { newBotId, newId } from '../ids.js';
+import type { AccountsTable, BotsTable, WorkspacesTable } from '../../../server/src/db/schema.js';
+import { newBotId, newId } from '../../../server/src/ids.js';
 
 /** When a row is made unless its overrides say otherwise. */
 export const ROW_TIME = '2026-01-01T00:00:00.000Z';

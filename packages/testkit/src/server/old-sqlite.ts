@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import * as sqliteVec from 'sqlite-vec';
-import type { Db } from '../db/database.js';
-import { migrationProvider } from '../db/migrations.js';
-import type { Database } from '../db/schema.js';
+import type { Db } from '../../../server/src/db/database.js';
+import { migrationProvider } from '../../../server/src/db/migrations.js';
+import type { Database } from '../../../server/src/db/schema.js';
 
 /**
  * The database file `parley.db` of `dataDir` migrated only up to `migration` (as an older Parley left it),

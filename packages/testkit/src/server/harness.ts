@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import type { Role } from '@parley/protocol';
 import type { FastifyServerOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp, type ParleyApp } from '../app.js';
-import type { BlobStore } from '../blob/blob-store.js';
-import { bootstrap } from '../bootstrap.js';
-import { type Config, loadConfig } from '../config/config.js';
-import { type Db, openDatabase } from '../db/database.js';
-import type { KnowledgeResponder } from '../modules/chat/reply-port.js';
-import type { Embedder } from '../search/types.js';
+import { buildApp, type ParleyApp } from '../../../server/src/app.js';
+import type { BlobStore } from '../../../server/src/blob/blob-store.js';
+import { bootstrap } from '../../../server/src/bootstrap.js';
+import { type Config, loadConfig } from '../../../server/src/config/config.js';
+import { type Db, openDatabase } from '../../../server/src/db/database.js';
+import type { KnowledgeResponder } from '../../../server/src/modules/chat/reply-port.js';
+import type { Embedder } from '../../../server/src/search/types.js';
 
 /** Options of a test app. */
 export interface TestAppOptions {

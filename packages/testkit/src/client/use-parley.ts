@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
-import type { TestAppOptions } from '../../../server/src/test-support/harness.js';
-import type { Client } from '../client.js';
+import type { Client } from '../../../client/src/client.js';
+import type { TestAppOptions } from '../server/harness.js';
 import { type Parley, startParley } from './servers.js';
 
 /** A server of `useParley`, with `admin`: its default client (the bootstrap owner, see Parley.client). */

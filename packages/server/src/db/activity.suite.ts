@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountRow, botRow, workspaceRow } from '../../../testkit/src/server/rows.js';
 import { newId } from '../ids.js';
 import { botsRepo } from '../modules/bots/repo.js';
 import { chatRepo, type MessageRow } from '../modules/chat/repo.js';
 import { activityQueries, notFoundPattern } from '../modules/chat/repo-activity.js';
 import { identityRepo } from '../modules/identity/repo.js';
-import { accountRow, botRow, workspaceRow } from '../test-support/rows.js';
 import type { Db } from './database.js';
 
 const NOT_FOUND = "I couldn't find anything about that in my knowledge base.";
@@ -14,7 +14,7 @@ const text = (t: string) => JSON.stringify({ type: 'text', text: t });
  * The chat module's insights queries (repo-activity.ts) on a real database: per-day sums, conversations per
  * day and the questions a not-found reply answered, scoped by bot and time. Run on SQLite and PostgreSQL.
  */
-export function runActivityContract(name: string, open: () => Promise<Db>): void {
+export function runActivitySuite(name: string, open: () => Promise<Db>): void {
   describe(`chat activity queries: ${name}`, () => {
     let db: Db;
     beforeAll(async () => {

@@ -3,8 +3,8 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { CommandIo } from '../cli/context.js';
-import { type CliIo, runCli } from '../cli.js';
+import type { CommandIo } from '../../../server/src/cli/context.js';
+import { type CliIo, runCli } from '../../../server/src/cli.js';
 import { createTestApp, type TestAppOptions } from './harness.js';
 import { sectionedDocx, sectionedPdf } from './support-set/documents.js';
 

@@ -14,7 +14,7 @@ export function postgresTestUrl(): string | undefined {
   return url;
 }
 
-export { onMaintenanceDb, withDatabase } from '../db/postgres-maintenance.js';
+export { onMaintenanceDb, withDatabase } from '../../../server/src/db/postgres-maintenance.js';
 
 /** Drops a test's own schema (and everything in it) from the PostgreSQL at `url`. */
 export async function dropSchema(url: string, schema: string): Promise<void> {

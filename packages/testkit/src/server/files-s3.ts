@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
-import { type S3BlobStoreOptions, s3BlobStore } from '../blob/s3.js';
+import { type S3BlobStoreOptions, s3BlobStore } from '../../../server/src/blob/s3.js';
 
 /**
  * A local S3 (s3rver, in a temp dir) with one bucket: a blob store on it (keys under `parley/`), the client

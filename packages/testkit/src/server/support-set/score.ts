@@ -1,8 +1,8 @@
 // Scores the bot's replies to the support set's questions (issue 13): right answer quoted first, quotes from
 // documents that do not answer, honest "not found".
 
-import { quotesIn } from '../../modules/answers/format.js';
-import type { Reply } from '../../modules/chat/reply-port.js';
+import { quotesIn } from '../../../../server/src/modules/answers/format.js';
+import type { Reply } from '../../../../server/src/modules/chat/reply-port.js';
 import type { SupportQuestion } from './questions.js';
 
 /** How one reply fares. */

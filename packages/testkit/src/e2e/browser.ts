@@ -3,11 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
-import {
-  createTestApp,
-  type TestApp,
-  type TestAppOptions,
-} from '../../packages/server/src/test-support/harness.js';
+import { createTestApp, type TestApp, type TestAppOptions } from '../server/harness.js';
 import { freePort } from './server.js';
 
 /** Debian's Chromium (apt-get install chromium), or the one PARLEY_CHROMIUM names. */
@@ -40,13 +36,9 @@ export function haveChromium(what: string): boolean {
 
 /** Bundles the webchat from its current sources (about a second); run by build-bundles.ts when they changed. */
 export function buildWebchat(): void {
-  execFileSync(
-    process.execPath,
-    [fileURLToPath(new URL('../../packages/webchat/build.mjs', import.meta.url))],
-    {
-      stdio: 'pipe',
-    },
-  );
+  execFileSync(process.execPath, [fileURLToPath(new URL('../../../webchat/build.mjs', import.meta.url))], {
+    stdio: 'pipe',
+  });
 }
 
 /**

@@ -2,8 +2,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp, type ParleyApp } from '../app.js';
-import { openDatabase } from '../db/database.js';
+import { buildApp, type ParleyApp } from '../../../server/src/app.js';
+import { openDatabase } from '../../../server/src/db/database.js';
 import type { TestApp } from './harness.js';
 
 /** Another app instance: its own connection pool and data dir, the same schema, configuration and blob directory. */

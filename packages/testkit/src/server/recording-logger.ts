@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../../server/src/logger.js';
 
 /** A line a {@link RecordingLogger} kept: its level, message, the bindings of its child logger and its fields. */
 export type LoggedLine = Record<string, unknown> & { level: string; msg: string };

@@ -13,7 +13,7 @@ import {
 } from './passage-index.js';
 
 /** What an adapter must show beside the common behaviour. */
-export interface PassageIndexContractOptions {
+export interface PassageIndexSuiteOptions {
   /** How this engine stores vectors. */
   vectorStore: VectorStoreKind;
   /** The index under test (default: createPassageIndex of the database), and what ends it before the database closes. */
@@ -131,12 +131,12 @@ export async function seedFile(
  * The behaviour every PassageIndex adapter shares, run against a real database. `open` answers a database
  * with every migration applied and no passages; the suite closes it.
  */
-export function runPassageIndexContract(
+export function runPassageIndexSuite(
   name: string,
   open: () => Promise<Db>,
-  options: PassageIndexContractOptions,
+  options: PassageIndexSuiteOptions,
 ): void {
-  describe(`PassageIndex contract: ${name}`, () => {
+  describe(`PassageIndex suite: ${name}`, () => {
     let db: Db;
     let index: PassageIndex;
 

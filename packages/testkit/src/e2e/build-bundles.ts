@@ -19,7 +19,7 @@ declare module 'vitest' {
   }
 }
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** What the bundles are made from: the packages' sources (the webchat and Console bundle the client's and the protocol's) and the build scripts. */
 const INPUTS = [

@@ -11,7 +11,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { waitFor } from './waiters.js';
 
 /** The repository root. */
-export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 /** The built server entry point (`parley`). */
 export const serverMain = join(repoRoot, 'packages', 'server', 'dist', 'main.js');
 
@@ -392,4 +392,4 @@ export {
   onMaintenanceDb,
   postgresTestUrl,
   withDatabase,
-} from '../../packages/server/src/test-support/postgres.js';
+} from '../server/postgres.js';

@@ -1,7 +1,7 @@
 // Helpers of the extraction tests (search/ingest/extract/*.test.ts).
-import { extractDocument } from '../search/ingest/extract/extract-document.js';
-import type { ExtractOptions } from '../search/ingest/extract/options.js';
-import type { ExtractedDocument } from '../search/types.js';
+import { extractDocument } from '../../../server/src/search/ingest/extract/extract-document.js';
+import type { ExtractOptions } from '../../../server/src/search/ingest/extract/options.js';
+import type { ExtractedDocument } from '../../../server/src/search/types.js';
 
 /** Extracts a document given as text (its UTF-8 bytes). */
 export function extractText(

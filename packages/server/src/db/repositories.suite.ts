@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountRow, botRow, workspaceRow } from '../../../testkit/src/server/rows.js';
 import { decodeCursor, toPage } from '../http/pagination.js';
 import type { TagFilter } from '../http/tag-filter.js';
 import { newId } from '../ids.js';
@@ -10,7 +11,6 @@ import { newUserRow } from '../modules/chat/users.js';
 import { identityRepo, type MemberRow, type TokenRow, type WorkspaceRow } from '../modules/identity/repo.js';
 import { type IntegrationRow, integrationsRepo } from '../modules/integrations/repo.js';
 import { type LogRow, logsRepo } from '../modules/logs/repo.js';
-import { accountRow, botRow, workspaceRow } from '../test-support/rows.js';
 import { type Db, isUniqueViolation, migrate } from './database.js';
 import { migrationProvider } from './migrations.js';
 
@@ -102,10 +102,10 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /**
  * The contract every database adapter meets, run through the real repositories and migrations.
  * `open` opens the same database each time it is called (a second call checks migrations are idempotent).
- * @example runRepositoryContract('SQLite', () => openDatabase({ dataDir }))
+ * @example runRepositorySuite('SQLite', () => openDatabase({ dataDir }))
  */
-export function runRepositoryContract(name: string, open: () => Promise<Db>): void {
-  describe(`repository contract: ${name}`, () => {
+export function runRepositorySuite(name: string, open: () => Promise<Db>): void {
+  describe(`repository suite: ${name}`, () => {
     let db: Db;
     const identity = () => identityRepo(db.kysely);
     const bots = () => botsRepo(db.kysely);

@@ -40,11 +40,11 @@ function droppedAfter(first: string): Readable {
 }
 
 /** The behaviour every blob store adapter must have; run against each one. */
-export function runBlobStoreContract(
+export function runBlobStoreSuite(
   name: string,
   make: () => Promise<{ store: BlobStore; close: () => Promise<void> }>,
 ) {
-  describe(`blob store contract: ${name}`, () => {
+  describe(`blob store suite: ${name}`, () => {
     let store: BlobStore;
     let close: () => Promise<void>;
     beforeAll(async () => {
