@@ -15,8 +15,12 @@ export interface QaMatch {
   answer: string;
   /** The wording of the entry the question came closest to. */
   wording: string;
-  /** `words`: its content words overlap enough; `meaning`: the embedder's vectors are close enough. */
-  by: 'words' | 'meaning';
+  /**
+   * `words`: its content words overlap enough; `meaning`: the embedder's vectors are close enough; `answer`: it
+   * asks what the entry's answer says (a sentence of it close by meaning, the entry holding its words), clearly
+   * more than any other entry's (then `wording` is that sentence).
+   */
+  by: 'words' | 'meaning' | 'answer';
   /** The score of that match (word overlap, or cosine similarity), and the bar it passed. */
   score: number;
   bar: number;

@@ -12,7 +12,7 @@ import { type AuditService, auditWho } from '../audit/service.js';
 import type { BotsService } from '../bots/service.js';
 import type { QaService } from './contract.js';
 import { QA_EMBED_JOB } from './job-kinds.js';
-import { wordingTerms } from './matching.js';
+import { answerSentences, wordingTerms } from './matching.js';
 import { type QaEntryRow, qaRepo } from './repo.js';
 
 /** What the entries use case is built from. */
@@ -101,7 +101,10 @@ export function qaEntries(deps: QaEntriesDeps): Omit<QaService, 'match' | 'answe
     if (id && !(await qaRepo(db).knowledgeBaseOf(botId, id))) throw errors.notFound('Knowledge base', id);
   }
 
-  /** Writes an entry's wordings, counts the change, queues their embedding and records the audit entry. */
+  /**
+   * Writes an entry's wordings and its answer's sentences, counts the change, queues their embedding and records
+   * the audit entry.
+   */
   async function written(
     tx: Kysely<Database>,
     actor: Actor,
@@ -115,6 +118,7 @@ export function qaEntries(deps: QaEntriesDeps): Omit<QaService, 'match' | 'answe
       row.id,
       row.bot_id,
       questions.map((text) => ({ text, terms: wordingTerms(text).join(' ') })),
+      answerSentences(row.answer).map((text) => ({ text, terms: wordingTerms(text).join(' ') })),
     );
     await repo.bumpRevision(row.bot_id);
     if (deps.embedder) await deps.jobs.enqueue(QA_EMBED_JOB, { botId: row.bot_id, entryId: row.id }, { tx });
@@ -198,7 +202,8 @@ export function qaEntries(deps: QaEntriesDeps): Omit<QaService, 'match' | 'answe
         search_text: searchTextOf(questions, fields.answer, tags),
         updated_at: now(),
       };
-      const sameWordings = before.questions === row.questions;
+      // The answer's sentences are compared with questions too: a new answer is embedded again.
+      const sameWordings = before.questions === row.questions && before.answer === row.answer;
       await db.transaction().execute(async (tx) => {
         const { id: _id, bot_id: _bot, created_at: _created, ...values } = row;
         await qaRepo(tx).update(entryId, values);

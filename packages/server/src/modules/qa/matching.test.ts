@@ -1,7 +1,16 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { UseLiteEmbedder } from '../../search/embed/index.js';
 import { vectorBytes } from '../../search/index/common.js';
-import { botWordings, pickMatch, QA_WORD_BAR, USE_LITE_QA_BAR, wordingTerms } from './matching.js';
+import {
+  answerSentences,
+  botWordings,
+  pickMatch,
+  QA_WORD_BAR,
+  qaMeaningBarsFor,
+  USE_LITE_QA_ANSWER_BAR,
+  type WordingRow,
+  wordingTerms,
+} from './matching.js';
 
 /**
  * The measured set the bars come from: five shop entries, four visitor rewordings of each, and twelve questions
@@ -75,8 +84,9 @@ describe('the Q&A bars, measured with the shipped USE-lite model', () => {
 
   it('answers rewordings with their own entry only, and no unrelated question', async () => {
     const rows = ENTRIES.flatMap((e, i) =>
-      e.wordings.map((text) => ({
+      e.wordings.map((text, position) => ({
         entry_id: `qa_${i}`,
+        position,
         answer: `answer ${i}`,
         text,
         terms: wordingTerms(text).join(' '),
@@ -89,7 +99,7 @@ describe('the Q&A bars, measured with the shipped USE-lite model', () => {
     );
     const ask = async (question: string) => {
       const [vector] = await embedder.embed([question]);
-      return pickMatch(bot, question, vector, USE_LITE_QA_BAR);
+      return pickMatch(bot, question, vector, qaMeaningBarsFor(embedder));
     };
     const answered: string[] = [];
     for (const [i, e] of ENTRIES.entries()) {
@@ -117,6 +127,7 @@ describe('the Q&A bars, measured with the shipped USE-lite model', () => {
       [
         {
           entry_id: 'qa_1',
+          position: 0,
           answer: 'a',
           text: 'How long do refunds take?',
           terms: wordingTerms('How long do refunds take?').join(' '),
@@ -134,5 +145,101 @@ describe('the Q&A bars, measured with the shipped USE-lite model', () => {
     });
     expect(pickMatch(bot, 'refund for a damaged parcel', undefined, undefined)).toBeUndefined();
     expect(pickMatch(bot, 'HOW LONG do refunds   take?', undefined, undefined)?.score).toBe(1);
+  });
+});
+
+/** Three shop entries, each taught with one wording, its answer written as the shop's documents say it. */
+const SHOP = [
+  {
+    wording: 'when do i get my espresso maker back after fixing',
+    answer: 'Repairs usually take **10 working days** from the day the machine reaches our workshop.',
+  },
+  {
+    wording: 'how long is the warranty on an espresso machine',
+    answer: 'Every machine and grinder comes with a 2-year warranty from the date of delivery.',
+  },
+  {
+    wording: 'how long do i have to send something back',
+    answer:
+      'You can return any unused item within 30 days of delivery. [Our policy](https://example.com/returns).',
+  },
+];
+
+describe('an entry asked by its answer, with the shipped USE-lite model', () => {
+  const embedder = new UseLiteEmbedder();
+  afterAll(() => embedder.close());
+
+  /** The bot's rows as the save stores them: wordings at 0, 1, …, the answer's sentences at -1, -2, …. */
+  async function shopBot() {
+    const rows = SHOP.flatMap((e, i) => [
+      { entry_id: `qa_${i}`, position: 0, answer: e.answer, text: e.wording },
+      ...answerSentences(e.answer).map((text, n) => ({
+        entry_id: `qa_${i}`,
+        position: -1 - n,
+        answer: e.answer,
+        text,
+      })),
+    ]);
+    const vectors = await embedder.embed(rows.map((r) => r.text));
+    return botWordings(
+      rows.map(
+        (r, i): WordingRow => ({
+          ...r,
+          terms: wordingTerms(r.text).join(' '),
+          vector: vectorBytes(vectors[i] as Float32Array),
+          model_id: embedder.id,
+        }),
+      ),
+      embedder.id,
+    );
+  }
+
+  it('answers a question worded as its answer though no wording shares its words', async () => {
+    const bot = await shopBot();
+    const question = 'how long does a repair take';
+    const [vector] = await embedder.embed([question]);
+    const match = pickMatch(bot, question, vector, qaMeaningBarsFor(embedder));
+    expect(match).toMatchObject({
+      entryId: 'qa_0',
+      by: 'answer',
+      wording: 'Repairs usually take 10 working days from the day the machine reaches our workshop.',
+      bar: USE_LITE_QA_ANSWER_BAR,
+    });
+    expect(match?.score).toBeGreaterThanOrEqual(USE_LITE_QA_ANSWER_BAR);
+    // Without the answer's sentences (an entry saved before, or words alone) the same question finds nothing.
+    const wordingsOnly = botWordings(
+      (await shopBot()).wordings.map((w, i) => ({
+        entry_id: w.entryId,
+        position: i,
+        answer: w.answer,
+        text: w.text,
+        terms: [...w.terms].join(' '),
+        vector: null,
+        model_id: null,
+      })),
+      undefined,
+    );
+    expect(pickMatch(wordingsOnly, question, undefined, undefined)).toBeUndefined();
+  }, 120_000);
+
+  it('does not answer a question of another intent sharing a word with an answer, nor an unrelated one', async () => {
+    const bot = await shopBot();
+    for (const question of [
+      'How long do refunds take?',
+      'do you sell coffee beans',
+      'can i pay with paypal',
+      'how much is the grinder',
+    ]) {
+      const [vector] = await embedder.embed([question]);
+      expect(pickMatch(bot, question, vector, qaMeaningBarsFor(embedder)), question).toBeUndefined();
+    }
+  }, 120_000);
+
+  it('reads an answer as sentences of plain text: links by their text, marks dropped', () => {
+    expect(
+      answerSentences(
+        '## Refunds\n\nWrite to [support](mailto:help@example.com) within **30 days**. We pay back.',
+      ),
+    ).toEqual(['Refunds', 'Write to support within 30 days.', 'We pay back.']);
   });
 });

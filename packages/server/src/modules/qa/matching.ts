@@ -5,6 +5,7 @@ import { isUseLiteId } from '../../search/embed/index.js';
 import { bytesVector, unitVector } from '../../search/index/common.js';
 import { contentTerms } from '../../search/terms.js';
 import type { Embedder } from '../../search/types.js';
+import { sentencesOf } from '../answers/index.js';
 import type { QaMatch } from './contract.js';
 import { qaRepo } from './repo.js';
 
@@ -24,19 +25,59 @@ export const QA_WORD_BAR = 0.5;
  */
 export const USE_LITE_QA_BAR = 0.82;
 
+/**
+ * Least score, with the shipped USE-lite model, at which a question asks an entry by its answer: the cosine of
+ * the question and the answer's closest sentence, plus {@link ANSWER_TERMS_WEIGHT} times the share of the
+ * question's content words the entry holds (in its wordings or its answer), so that a visitor asking in the
+ * answer's words ("how long does a repair take" for "Repairs usually take 10 working days") is answered though
+ * no wording says it. Measured on the answers benchmark's visitor set, tune half only (each of its questions
+ * asked of entries taught with the other tune questions of its intent and its answer sentences): at 0.62 with a
+ * {@link QA_ANSWER_LEAD} lead, 3 of 21 answered by their entry and none of 80 other questions by any entry; the
+ * closest other question scored 0.59 (bench/README.md, Q&A entries).
+ */
+export const USE_LITE_QA_ANSWER_BAR = 0.62;
+/** Weight of the share of the question's content words an entry holds, in its score by answer. */
+export const ANSWER_TERMS_WEIGHT = 0.2;
+/** Least lead of the best entry's score by answer over the next entry's: a close second means unsure. */
+export const QA_ANSWER_LEAD = 0.1;
+
+/** Bars of a lookup by meaning: on the wordings, and on the answer with its lead over the next entry. */
+export interface MeaningBars {
+  wording: number;
+  answer: number;
+  lead: number;
+}
+
+/** Most sentences of an answer embedded and compared with a question (a long answer's first ones). */
+export const MAX_ANSWER_SENTENCES = 8;
+
 /** Most bots whose wordings a process keeps in memory (least recently used dropped first). */
 const CACHED_BOTS = 200;
 /** Most questions whose lookup a process remembers (for the bot's revision it was made at; oldest dropped first). */
 const REMEMBERED_QUESTIONS = 5_000;
 
-/** The meaning bar with this embedder: {@link USE_LITE_QA_BAR} for the built-in model, else none. */
-export function qaMeaningBarFor(embedder: Pick<Embedder, 'id'> | null | undefined): number | undefined {
-  return isUseLiteId(embedder?.id) ? USE_LITE_QA_BAR : undefined;
+/** The meaning bars with this embedder: measured for the built-in model, else none (entries match by words). */
+export function qaMeaningBarsFor(embedder: Pick<Embedder, 'id'> | null | undefined): MeaningBars | undefined {
+  return isUseLiteId(embedder?.id)
+    ? { wording: USE_LITE_QA_BAR, answer: USE_LITE_QA_ANSWER_BAR, lead: QA_ANSWER_LEAD }
+    : undefined;
 }
 
 /** The content terms (stems) of a wording, as stored with it and compared with a question's. */
 export function wordingTerms(text: string): string[] {
   return contentTerms(text);
+}
+
+/**
+ * The sentences of an answer (Markdown) compared with a question: link and image targets, emphasis, heading and
+ * quote marks dropped, at most {@link MAX_ANSWER_SENTENCES}.
+ */
+export function answerSentences(answer: string): string[] {
+  const plain = answer
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[*_`~]+/g, '')
+    .replace(/^\s{0,3}(#{1,6}|>)\s*/gm, '');
+  return sentencesOf(plain).slice(0, MAX_ANSWER_SENTENCES);
 }
 
 /** Jaccard similarity of two sets of terms (0 when either is empty). */
@@ -47,13 +88,23 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return shared / (a.size + b.size - shared);
 }
 
-/** A wording of an enabled entry as a lookup compares with it. */
+/** Share of `terms` that `held` holds (0 when there are none). */
+function heldShare(terms: ReadonlySet<string>, held: ReadonlySet<string> | undefined): number {
+  if (terms.size === 0 || !held) return 0;
+  let n = 0;
+  for (const t of terms) if (held.has(t)) n++;
+  return n / terms.size;
+}
+
+/** A wording of an enabled entry, or a sentence of its answer, as a lookup compares with it. */
 interface CachedWording {
   entryId: string;
   answer: string;
   text: string;
   lower: string;
   terms: Set<string>;
+  /** A sentence of the entry's answer (stored at a negative position), not a wording. */
+  ofAnswer: boolean;
   /** Unit vector of the embedder's model; absent until embedded (or of another model). */
   vector: Float32Array | undefined;
 }
@@ -61,17 +112,21 @@ interface CachedWording {
 /** A bot's wordings in memory: the term index (term → wordings) and the vectors, valid at `revision`. */
 export interface BotWordings {
   revision: number;
+  /** The wordings proper (not the answers' sentences). */
   wordings: CachedWording[];
   byTerm: Map<string, CachedWording[]>;
-  /** The wordings with a vector, and their vectors one after the other in one array (a row of `dimensions` each). */
+  /** Each entry's terms: of its wordings and of its answer. */
+  entryTerms: Map<string, Set<string>>;
+  /** The rows with a vector (wordings and answer sentences), their vectors one after the other in one array. */
   embedded: CachedWording[];
   matrix: Float32Array;
   dimensions: number;
 }
 
-/** A stored wording as the lookup reads it. */
+/** A stored wording (position >= 0) or answer sentence (position < 0) as the lookup reads it. */
 export interface WordingRow {
   entry_id: string;
+  position: number;
   answer: string;
   text: string;
   terms: string;
@@ -81,16 +136,18 @@ export interface WordingRow {
 
 /** A bot's wordings as the lookup holds them (vectors only of `modelId`). */
 export function botWordings(rows: WordingRow[], modelId: string | undefined, revision = 0): BotWordings {
-  const wordings = rows.map(
+  const all = rows.map(
     (r): CachedWording => ({
       entryId: r.entry_id,
       answer: r.answer,
       text: r.text,
       lower: r.text.toLowerCase(),
       terms: new Set(r.terms.split(' ').filter(Boolean)),
+      ofAnswer: r.position < 0,
       vector: r.vector && modelId && r.model_id === modelId ? unitVector(bytesVector(r.vector)) : undefined,
     }),
   );
+  const wordings = all.filter((w) => !w.ofAnswer);
   const byTerm = new Map<string, CachedWording[]>();
   for (const w of wordings)
     for (const t of w.terms) {
@@ -98,18 +155,27 @@ export function botWordings(rows: WordingRow[], modelId: string | undefined, rev
       if (list) list.push(w);
       else byTerm.set(t, [w]);
     }
+  const entryTerms = new Map<string, Set<string>>();
+  for (const w of all) {
+    const terms = entryTerms.get(w.entryId) ?? new Set<string>();
+    for (const t of w.terms) terms.add(t);
+    entryTerms.set(w.entryId, terms);
+  }
   // One array of all the vectors: the lookup's dot products run over it in one pass (1,000 entries: 2,000 rows).
-  const dimensions = wordings.find((w) => w.vector)?.vector?.length ?? 0;
-  const embedded = wordings.filter((w) => w.vector?.length === dimensions && dimensions > 0);
+  const dimensions = all.find((w) => w.vector)?.vector?.length ?? 0;
+  const embedded = all.filter((w) => w.vector?.length === dimensions && dimensions > 0);
   const matrix = new Float32Array(embedded.length * dimensions);
-  embedded.forEach((w, row) => matrix.set(w.vector as Float32Array, row * dimensions));
-  return { revision, wordings, byTerm, embedded, matrix, dimensions };
+  for (const [row, w] of embedded.entries()) matrix.set(w.vector as Float32Array, row * dimensions);
+  return { revision, wordings, byTerm, entryTerms, embedded, matrix, dimensions };
 }
 
 /** The best wording by words (found through the term index): an exact wording (case and spaces aside) scores 1. */
-function byWords(bot: BotWordings, question: string): { w: CachedWording; score: number } | undefined {
+function byWords(
+  bot: BotWordings,
+  question: string,
+  terms: ReadonlySet<string>,
+): { w: CachedWording; score: number } | undefined {
   const lower = question.replace(/\s+/g, ' ').trim().toLowerCase();
-  const terms = new Set(wordingTerms(question));
   const candidates = new Set<CachedWording>();
   for (const t of terms) for (const w of bot.byTerm.get(t) ?? []) candidates.add(w);
   for (const w of bot.wordings) if (w.lower === lower) candidates.add(w);
@@ -121,45 +187,89 @@ function byWords(bot: BotWordings, question: string): { w: CachedWording; score:
   return best;
 }
 
-/** The wording closest in meaning to the question's unit vector. */
-function byMeaning(bot: BotWordings, query: Float32Array): { w: CachedWording; score: number } | undefined {
+/** A row scored against the question. */
+interface Scored {
+  w: CachedWording;
+  score: number;
+}
+
+/**
+ * By meaning: the wording closest to the question's unit vector, and for each entry its answer's closest
+ * sentence (one pass of dot products over the bot's vectors).
+ */
+function byMeaning(
+  bot: BotWordings,
+  query: Float32Array,
+): { wording: Scored | undefined; answers: Map<string, Scored> } {
   const { matrix, dimensions: d } = bot;
-  if (query.length !== d || bot.embedded.length === 0) return undefined;
-  let bestRow = -1;
-  let bestScore = Number.NEGATIVE_INFINITY;
+  const answers = new Map<string, Scored>();
+  let wording: Scored | undefined;
+  if (query.length !== d) return { wording, answers };
   for (let row = 0, at = 0; row < bot.embedded.length; row++, at += d) {
     let score = 0;
     for (let i = 0; i < d; i++) score += (matrix[at + i] as number) * (query[i] as number);
-    if (score > bestScore) {
-      bestScore = score;
-      bestRow = row;
+    const w = bot.embedded[row] as CachedWording;
+    if (!w.ofAnswer) {
+      if (!wording || score > wording.score) wording = { w, score };
+      continue;
     }
+    const known = answers.get(w.entryId);
+    if (!known || score > known.score) answers.set(w.entryId, { w, score });
   }
-  const w = bot.embedded[bestRow];
-  return w ? { w, score: bestScore } : undefined;
+  return { wording, answers };
+}
+
+/**
+ * The entry the question asks by its answer: each entry scores its answer's closest sentence plus
+ * {@link ANSWER_TERMS_WEIGHT} times the share of the question's terms the entry holds; the best at or above
+ * `bars.answer` and `bars.lead` above the next entry's score.
+ */
+function byAnswer(
+  bot: BotWordings,
+  terms: ReadonlySet<string>,
+  answers: Map<string, Scored>,
+  bars: MeaningBars,
+): Scored | undefined {
+  let best: Scored | undefined;
+  let second = Number.NEGATIVE_INFINITY;
+  for (const [entryId, a] of answers) {
+    const score = a.score + ANSWER_TERMS_WEIGHT * heldShare(terms, bot.entryTerms.get(entryId));
+    if (!best || score > best.score) {
+      second = best?.score ?? second;
+      best = { w: a.w, score };
+    } else if (score > second) second = score;
+  }
+  return best && best.score >= bars.answer && best.score - second >= bars.lead ? best : undefined;
 }
 
 /**
  * The entry a question asks among `bot`'s wordings: the best wording by words at or above {@link QA_WORD_BAR},
- * or by meaning (the question's unit vector, when given with a bar) at or above `meaningBar`; the higher score
- * wins, words on a tie. Undefined when none passes.
+ * or by meaning (the question's unit vector, when given with bars) at or above `bars.wording`; the higher score
+ * wins, words on a tie. Else, by meaning, the entry whose answer it asks ({@link USE_LITE_QA_ANSWER_BAR}).
+ * Undefined when none passes.
  */
 export function pickMatch(
   bot: BotWordings,
   question: string,
   query: Float32Array | undefined,
-  meaningBar: number | undefined,
+  bars: MeaningBars | undefined,
 ): QaMatch | undefined {
-  const words = byWords(bot, question);
-  const meaning = query && meaningBar !== undefined ? byMeaning(bot, query) : undefined;
+  const terms = new Set(wordingTerms(question));
+  const words = byWords(bot, question, terms);
+  const meaning = query && bars ? byMeaning(bot, query) : undefined;
   const wordHit = words && words.score >= QA_WORD_BAR ? words : undefined;
-  const meaningHit = meaning && meaningBar !== undefined && meaning.score >= meaningBar ? meaning : undefined;
+  const meaningHit =
+    meaning?.wording && bars && meaning.wording.score >= bars.wording ? meaning.wording : undefined;
+  const answerHit =
+    meaning && bars && !wordHit && !meaningHit ? byAnswer(bot, terms, meaning.answers, bars) : undefined;
   const hit =
     wordHit && (!meaningHit || wordHit.score >= meaningHit.score)
       ? { ...wordHit, by: 'words' as const, bar: QA_WORD_BAR }
-      : meaningHit && meaningBar !== undefined
-        ? { ...meaningHit, by: 'meaning' as const, bar: meaningBar }
-        : undefined;
+      : meaningHit && bars
+        ? { ...meaningHit, by: 'meaning' as const, bar: bars.wording }
+        : answerHit && bars
+          ? { ...answerHit, by: 'answer' as const, bar: bars.answer }
+          : undefined;
   if (!hit) return undefined;
   return {
     entryId: hit.w.entryId,
@@ -190,7 +300,7 @@ export interface QaMatcherDeps {
 export function qaMatcher(deps: QaMatcherDeps) {
   const { db, embedder } = deps;
   const logger = deps.logger ?? silentLogger;
-  const meaningBar = qaMeaningBarFor(embedder);
+  const bars = qaMeaningBarsFor(embedder);
   const cache = new Map<string, BotWordings>();
   // The inbox asks again, every few seconds, about the same questions (rememberedMatch): their answer holds until
   // the bot's entries change (its revision moves). A lookup whose question could not be embedded is not kept.
@@ -210,7 +320,7 @@ export function qaMatcher(deps: QaMatcherDeps) {
   }
 
   async function questionVector(bot: BotWordings, question: string): Promise<Float32Array | undefined> {
-    if (!embedder || meaningBar === undefined || bot.embedded.length === 0) return undefined;
+    if (!embedder || !bars || bot.embedded.length === 0) return undefined;
     try {
       const [vector] = await embedder.embed([question]);
       return vector ? unitVector(vector) : undefined;
@@ -224,7 +334,7 @@ export function qaMatcher(deps: QaMatcherDeps) {
     async match(botId: string, question: string): Promise<QaMatch | undefined> {
       const bot = await wordingsOf(botId);
       if (bot.wordings.length === 0) return undefined;
-      return pickMatch(bot, question, await questionVector(bot, question), meaningBar);
+      return pickMatch(bot, question, await questionVector(bot, question), bars);
     },
 
     /** {@link match}, remembered until the bot's entries change: for the inbox, which asks again and again. */
@@ -235,8 +345,8 @@ export function qaMatcher(deps: QaMatcherDeps) {
       const known = remembered.get(key);
       if (known && known.revision === bot.revision) return known.match;
       const vector = await questionVector(bot, question);
-      const match = pickMatch(bot, question, vector, meaningBar);
-      if (vector || !embedder || meaningBar === undefined || bot.embedded.length === 0) {
+      const match = pickMatch(bot, question, vector, bars);
+      if (vector || !embedder || !bars || bot.embedded.length === 0) {
         remembered.delete(key);
         remembered.set(key, { revision: bot.revision, match });
         if (remembered.size > REMEMBERED_QUESTIONS)

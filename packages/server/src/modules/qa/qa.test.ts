@@ -10,6 +10,7 @@ import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 import { UseLiteEmbedder } from '../../search/embed/index.js';
 import type { Embedder } from '../../search/types.js';
 import { QA_STALE_SWEEP_EVERY_MS } from './embedding.js';
+import { answerSentences } from './matching.js';
 
 interface Entry {
   id: string;
@@ -250,6 +251,45 @@ function meaningSuite(databaseUrl?: string) {
     const transcript = (inbox.json() as { messages: Array<{ author: string; answer?: string }> }).messages;
     expect(transcript.find((m) => m.author === 'bot')?.answer).toBe('qa');
   }, 120_000);
+
+  it("answers a question worded as an entry's answer (no wording shares its words), and not another intent's", async () => {
+    const repair = await qa.create({
+      questions: ['when do i get my espresso maker back after fixing'],
+      answer: 'Repairs usually take **10 working days** from the day the machine reaches our workshop.',
+    });
+    const warranty = await qa.create({
+      questions: ['how long is the warranty on an espresso machine'],
+      answer: 'Every machine and grinder comes with a 2-year warranty from the date of delivery.',
+    });
+    for (const entry of [repair, warranty])
+      await eventually(
+        async () => (await t.asOwner('GET', `${qa.base()}/${entry.id}`)).json().entry.embedded === true,
+      );
+    const preview = await qa.preview('how long does a repair take');
+    expect(preview).toMatchObject({
+      mode: 'qa',
+      text: 'Repairs usually take **10 working days** from the day the machine reaches our workshop.',
+    });
+    expect(preview.debug).toMatchObject({
+      qa: {
+        entryId: repair.id,
+        by: 'answer',
+        wording: 'Repairs usually take 10 working days from the day the machine reaches our workshop.',
+      },
+    });
+    for (const question of ['How long do refunds take?', 'how much is the grinder'])
+      expect((await qa.preview(question)).mode, question).not.toBe('qa');
+    // A changed answer is compared instead of the former one: the repair question no longer reaches it.
+    const put = await t.asOwner('PUT', `${qa.base()}/${repair.id}`, {
+      questions: repair.questions,
+      answer: 'Call us on [0800 123](tel:0800123).',
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    await eventually(
+      async () => (await t.asOwner('GET', `${qa.base()}/${repair.id}`)).json().entry.embedded === true,
+    );
+    expect((await qa.preview('how long does a repair take')).mode).not.toBe('qa');
+  }, 120_000);
 }
 
 /**
@@ -297,14 +337,16 @@ async function expectStaleWordingsReembedded(databaseUrl?: string): Promise<void
 
       now += QA_STALE_SWEEP_EVERY_MS;
       await t.app.services.runner.tick();
-      expect(texts.sort()).toEqual([...REFUND.questions].sort());
+      // The wordings and the answer's sentence, of the current model.
+      const embeddedTexts = [...REFUND.questions, ...answerSentences(REFUND.answer)];
+      expect(texts.sort()).toEqual([...embeddedTexts].sort());
       expect(await embedded(entry.id)).toBe(true);
       const models = await t.db.kysely.selectFrom('qa_wordings').select('model_id').distinct().execute();
       expect(models).toEqual([{ model_id: 'hash-b' }]);
       // Nothing stale is left: the next run embeds nothing.
       now += QA_STALE_SWEEP_EVERY_MS;
       await t.app.services.runner.tick();
-      expect(texts).toHaveLength(REFUND.questions.length);
+      expect(texts).toHaveLength(embeddedTexts.length);
     },
     { workers: true, embedder, clock: () => new Date(now), ...(databaseUrl ? { databaseUrl } : {}) },
   );

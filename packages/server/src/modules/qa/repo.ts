@@ -98,19 +98,31 @@ export function qaRepo(db: Kysely<Database>) {
       return db.deleteFrom('qa_entries').where('id', '=', id).execute();
     },
 
-    /** Replaces an entry's wordings (their vectors dropped: the `qa_embed` job writes new ones). */
-    async setWordings(entryId: string, botId: string, wordings: Array<{ text: string; terms: string }>) {
+    /**
+     * Replaces an entry's wordings and its answer's sentences (their vectors dropped: the `qa_embed` job writes
+     * new ones). Wordings are stored at positions 0, 1, …, the answer's sentences at -1, -2, ….
+     */
+    async setWordings(
+      entryId: string,
+      botId: string,
+      wordings: Array<{ text: string; terms: string }>,
+      answer: Array<{ text: string; terms: string }> = [],
+    ) {
       await db.deleteFrom('qa_wordings').where('entry_id', '=', entryId).execute();
-      if (wordings.length === 0) return;
+      const rows = [
+        ...wordings.map((w, position) => ({ ...w, position })),
+        ...answer.map((w, n) => ({ ...w, position: -1 - n })),
+      ];
+      if (rows.length === 0) return;
       await db
         .insertInto('qa_wordings')
         .values(
-          wordings.map((w, position) => ({
+          rows.map(({ text, terms, position }) => ({
             entry_id: entryId,
             position,
             bot_id: botId,
-            text: w.text,
-            terms: w.terms,
+            text,
+            terms,
             vector: null,
             model_id: null,
           })),
@@ -181,7 +193,7 @@ export function qaRepo(db: Kysely<Database>) {
       return db
         .selectFrom('qa_wordings as w')
         .innerJoin('qa_entries as e', 'e.id', 'w.entry_id')
-        .select(['w.entry_id', 'w.text', 'w.terms', 'w.vector', 'w.model_id', 'e.answer'])
+        .select(['w.entry_id', 'w.position', 'w.text', 'w.terms', 'w.vector', 'w.model_id', 'e.answer'])
         .where('w.bot_id', '=', botId)
         .where('e.enabled', '=', 1)
         .orderBy('w.entry_id')
