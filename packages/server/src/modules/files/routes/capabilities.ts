@@ -147,20 +147,13 @@ export function capabilityRoutes(fastify: FastifyInstance, deps: { files: FilesS
         },
       },
       async (req, reply) => {
-        const lengthHeader = header(req, 'content-length');
-        const length = lengthHeader === undefined ? undefined : Number(lengthHeader);
-        const signal = clientGoneSignal(req);
-        const body = (req.body ?? req.raw) as import('node:stream').Readable;
+        const { body, options } = uploadStream(req);
         return receiving(req, reply, async () => ({
           file: await files.upload(
             (req.params as { id: string }).id,
             req.query as Record<string, string>,
             body,
-            {
-              contentLength: Number.isFinite(length) ? length : undefined,
-              signal,
-              log: req.log,
-            },
+            options,
           ),
         }));
       },
@@ -176,6 +169,21 @@ const UploadParams = Type.Object({
 });
 const UploadAnswer = Type.Object({ upload: ResumableUpload });
 const AppendAnswer = Type.Object({ upload: ResumableUpload, file: Type.Optional(FileObject) });
+
+/** An upload request's body, as the content type parser left it: the request's stream. */
+const bodyOf = (req: FastifyRequest) => (req.body ?? req.raw) as import('node:stream').Readable;
+
+/** How an upload's bytes arrive: the body, its declared length, a signal aborted if the client goes away. */
+function uploadStream(req: FastifyRequest) {
+  const declared = header(req, 'content-length');
+  const length = declared === undefined ? undefined : Number(declared);
+  const options = {
+    contentLength: Number.isFinite(length) ? length : undefined,
+    signal: clientGoneSignal(req),
+    log: req.log,
+  };
+  return { body: bodyOf(req), options };
+}
 
 /** Aborts when the client goes away before its request body ended. */
 function clientGoneSignal(req: FastifyRequest): AbortSignal {
@@ -197,7 +205,6 @@ function resumableRoutes(fastify: FastifyInstance, files: FilesService) {
   installOpenCors(raw, 'capability', { preflightPaths: ['/:id/uploads/:uploadId'] });
   raw.removeAllContentTypeParsers();
   raw.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
-  const bodyOf = (req: FastifyRequest) => (req.body ?? req.raw) as import('node:stream').Readable;
   const offsetHeader = (reply: FastifyReply, offset: number, size: number) =>
     reply.header('upload-offset', String(offset)).header('upload-length', String(size));
 
@@ -263,10 +270,7 @@ function resumableRoutes(fastify: FastifyInstance, files: FilesService) {
       },
     },
     async (req, reply) => {
-      const lengthHeader = header(req, 'content-length');
-      const length = lengthHeader === undefined ? undefined : Number(lengthHeader);
-      const signal = clientGoneSignal(req);
-      const body = bodyOf(req);
+      const { body, options } = uploadStream(req);
       let offset: number;
       try {
         offset = parseOffset(header(req, 'upload-offset'));
@@ -281,7 +285,7 @@ function resumableRoutes(fastify: FastifyInstance, files: FilesService) {
           req.query as Record<string, string>,
           offset,
           body,
-          { contentLength: Number.isFinite(length) ? length : undefined, signal, log: req.log },
+          options,
         ),
       );
       if (answer === undefined) return reply;
