@@ -18,10 +18,10 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { xlsxBomb } from '../packages/testkit/src/shared/office-bombs.js';
 import { intOption, makeWorkFolder } from './lib/args.js';
 import { megabytes, ratio, table } from './lib/format.js';
 import { loadAverage, procMemory } from './lib/machine.js';
-import { xlsxBomb } from './lib/office-bombs.js';
 import { runMain, sleep } from './lib/run.js';
 import {
   type CallOptions,
@@ -443,7 +443,7 @@ async function bombLoop(target: Target, bytes: Buffer, startedAt: number, endsAt
   }
 }
 
-/** The attackers' process (`node dist/abuse.js --attacker`, the order in ABUSE_ATTACK). */
+/** The attackers' process (`node dist/bench/abuse.js --attacker`, the order in ABUSE_ATTACK). */
 async function attackerMain(): Promise<void> {
   const order = JSON.parse(process.env.ABUSE_ATTACK ?? '') as AttackOrder;
   const bytes = readFileSync(order.bombPath);

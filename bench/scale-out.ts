@@ -1,6 +1,6 @@
 // Scale-out benchmark (issue 16): the same load through one base URL on a deployment of one process and on one of
 // three processes behind nginx (round-robin, no stickiness), both on one PostgreSQL database and one S3-compatible
-// store (s3rver), started in the same run by the e2e deployment harness (e2e/support/deployment.ts); one `parley
+// store (s3rver), started in the same run by the e2e deployment harness (packages/testkit/src/e2e/deployment.ts); one `parley
 // serve` process on SQLite and local disk is measured too, for reference. Figures: small files uploaded and
 // downloaded per second, a large file's MB/s up and down (one plain PUT, not the resumable protocol), searches
 // per second with their p50/p95, and chat messages delivered per second to 100 listeners spread over the
@@ -19,8 +19,8 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
 import { type Deployment, startDeployment } from '../packages/testkit/src/e2e/deployment.js';
+import { asBot } from '../packages/testkit/src/shared/bot-request.js';
 import { intOption, makeWorkFolder, option } from './lib/args.js';
-import { asBot } from './lib/bot-request.js';
 import { pool } from './lib/corpus.js';
 import { ratio, table } from './lib/format.js';
 import { loadAverage } from './lib/machine.js';

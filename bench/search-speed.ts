@@ -63,11 +63,11 @@ import type { CompiledQuery, KyselyPlugin, QueryId, RootOperationNode } from 'ky
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import * as sqliteVec from 'sqlite-vec';
 import { extractText, getDocumentProxy } from 'unpdf';
+import { seededRandom } from '../packages/testkit/src/shared/random.js';
 import { flag, intOption, makeWorkFolder, option } from './lib/args.js';
 import { ratio, table } from './lib/format.js';
 import { loadAverage, procMemory } from './lib/machine.js';
 import { wrap } from './lib/pdf-text.js';
-import { seededRandom } from './lib/random.js';
 import { onInterrupt, runMain } from './lib/run.js';
 import { msSince, now, percentile, type Summary, summarize } from './lib/stats.js';
 

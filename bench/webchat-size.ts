@@ -13,7 +13,7 @@ import { table } from './lib/format.js';
 /** The public webchat's size, gzip, as published (WEBCHAT.md). */
 const PUBLIC_WEBCHAT_GZIP = 235.7 * 1000;
 
-const webchatDir = fileURLToPath(new URL('../../packages/webchat/', import.meta.url));
+const webchatDir = fileURLToPath(new URL('../../../packages/webchat/', import.meta.url));
 
 interface Metafile {
   outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;

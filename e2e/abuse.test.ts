@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { strToU8, zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { xlsxBomb } from '../bench/lib/office-bombs.js';
 import { type ServerProcess, useFirstRun } from '../packages/testkit/src/e2e/server.js';
+import { xlsxBomb } from '../packages/testkit/src/shared/office-bombs.js';
 
 /** Most resident memory the server may reach under the attack (it idles near 150–250 MB). */
 const RSS_BOUND_MB = 900;

@@ -1,7 +1,7 @@
 // The acceptance suite: one body of tests run against a deployment through its one base URL, never against an
 // app instance. It runs against (a) one `parley serve` process on SQLite and its data folder, and (b) three
 // processes on one PostgreSQL database and one S3-compatible store (s3rver) behind nginx, round-robin, no sticky
-// sessions (e2e/support/deployment.ts). Same tests, same assertions, through plain HTTP, `@parley/client`, the
+// sessions (packages/testkit/src/e2e/deployment.ts). Same tests, same assertions, through plain HTTP, `@parley/client`, the
 // public service's npm client (@botpress/client) and Chromium: admin, members, tokens, files up and down with
 // Range, public URLs, indexing and search, knowledge bases, chat with its SSE stream, the webchat on another
 // origin, and a bot reply from knowledge.

@@ -4,7 +4,6 @@
 // that conversation; an unanswered question shows under "Not answered"; the transcript shows the reply's
 // sources and its retrieval details; axe finds nothing; 390 px (dark) holds.
 import { describe, expect, it } from 'vitest';
-import { asBot } from '../bench/lib/bot-request.js';
 import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
 import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
 import {
@@ -13,6 +12,7 @@ import {
   withWebchatConfiguration,
 } from '../packages/testkit/src/e2e/webchat.js';
 import { chatClient } from '../packages/testkit/src/server/chat.js';
+import { asBot } from '../packages/testkit/src/shared/bot-request.js';
 
 const chromiumHere = haveChromium('console inbox browser tests');
 

@@ -11,11 +11,11 @@
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { asBot } from '../bench/lib/bot-request.js';
 import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
 import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
 import { DOCX_TYPE, docxOf, pdfOf } from '../packages/testkit/src/e2e/documents.js';
 import { testSite } from '../packages/testkit/src/server/test-site.js';
+import { asBot } from '../packages/testkit/src/shared/bot-request.js';
 
 const chromiumHere = haveChromium('console knowledge browser tests');
 

@@ -1,5 +1,5 @@
 // Resumable uploads through a whole cluster (three `parley serve` processes on one PostgreSQL database and one S3
-// store behind nginx, round-robin, e2e/support/deployment.ts): `@parley/client` uploads a large file through a TCP
+// store behind nginx, round-robin, packages/testkit/src/e2e/deployment.ts): `@parley/client` uploads a large file through a TCP
 // proxy in front of nginx that cuts the connection once at half; the upload resumes from the offset the cluster
 // holds (its requests land on all three processes), sends little again, and the stored bytes hash as the file.
 // 96 MiB by default; PARLEY_RESUMABLE_TEST_MB=1024 runs the 1 GB version.

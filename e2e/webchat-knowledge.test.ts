@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asBot } from '../bench/lib/bot-request.js';
 import { haveChromium, launchChromium, listeningTestApp } from '../packages/testkit/src/e2e/browser.js';
 import { HANDBOOK } from '../packages/testkit/src/e2e/handbook.js';
 import {
@@ -21,6 +20,7 @@ import {
   withWebchatConfiguration,
 } from '../packages/testkit/src/e2e/webchat.js';
 import type { TestApp } from '../packages/testkit/src/server/harness.js';
+import { asBot } from '../packages/testkit/src/shared/bot-request.js';
 
 const chromiumHere = haveChromium('webchat knowledge tests');
 

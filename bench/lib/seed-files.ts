@@ -2,7 +2,7 @@
 // no passages: what a files table lists, in one transaction instead of 10,000 or more Files API requests),
 // more bots through the Admin API, and the owner's session cookie.
 import { openDatabase } from '@parley/server/dist/db/database.js';
-import { seededRandom } from './random.js';
+import { seededRandom } from '../../packages/testkit/src/shared/random.js';
 
 /** Where the files go: the bot (and its workspace) and, when given, a knowledge base they are linked to. */
 export interface SeedTarget {

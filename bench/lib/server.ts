@@ -8,12 +8,12 @@ import { type Agent, type IncomingMessage, request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { asBot } from './bot-request.js';
+import { asBot } from '../../packages/testkit/src/shared/bot-request.js';
 import { onInterrupt, sleep } from './run.js';
 
-/** The repository root, from bench/lib/server.ts or its compiled copy bench/dist/lib/server.js. */
+/** The repository root, from bench/lib/server.ts or its compiled copy bench/dist/bench/lib/server.js. */
 function findRepoRoot(): string {
-  for (const up of ['../', '../../', '../../../']) {
+  for (const up of ['../', '../../', '../../../', '../../../../']) {
     const dir = fileURLToPath(new URL(up, import.meta.url));
     if (existsSync(join(dir, 'packages', 'server', 'package.json'))) return dir;
   }

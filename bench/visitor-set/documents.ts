@@ -47,7 +47,7 @@ export interface VisitorDocument {
 
 /** The folder holding the knowledge bases' sources, from this module or its compiled copy in bench/dist. */
 export function sourceRoot(): string {
-  for (const up of ['./', '../../visitor-set/']) {
+  for (const up of ['./', '../../../visitor-set/']) {
     const dir = fileURLToPath(new URL(up, import.meta.url));
     if (existsSync(`${dir}shop`)) return dir;
   }

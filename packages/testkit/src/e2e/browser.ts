@@ -78,7 +78,7 @@ export interface BrowserApp {
 /**
  * Starts, before a file's tests, an in-process app listening on its public URL and Chromium; closes the
  * profiles, the browser and the app after them. Call at the top of a `describe`. (The bundles the browser loads
- * are built once for the run: e2e/support/build-bundles.ts.)
+ * are built once for the run: packages/testkit/src/e2e/build-bundles.ts.)
  */
 export function useBrowserApp(options: TestAppOptions = {}): BrowserApp {
   const contexts: BrowserContext[] = [];

@@ -45,7 +45,7 @@ export interface ConsoleSuite {
  * tests, closes everything after (see useBrowserApp).
  */
 export function useConsoleSuite(options: TestAppOptions = {}): ConsoleSuite {
-  // The bundles are built once for the whole run (e2e/support/build-bundles.ts, Vitest's global setup).
+  // The bundles are built once for the whole run (packages/testkit/src/e2e/build-bundles.ts, Vitest's global setup).
   const app = useBrowserApp(options);
   const suite: ConsoleSuite = {
     get t() {

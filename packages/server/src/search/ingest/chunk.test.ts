@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../../../../bench/lib/random.js';
+import { seededRandom } from '../../../../testkit/src/shared/random.js';
 import type { Block, ExtractedDocument, PassageSubtype } from '../types.js';
 import { ChunkOptionsError, chunkDocument, countTokens, resolveChunkOptions } from './chunk.js';
 
