@@ -47,6 +47,20 @@ const result = await build({
           path: join(here, '../protocol/src/errors.ts'),
         }));
         b.onResolve({ filter: /^typebox$/ }, () => ({ path: 'typebox', namespace: 'typebox-stub' }));
+        // TanStack Form reports to TanStack's devtools: an event client that, once a form mounts, dispatches
+        // connect events on window every second, and a throttle for its state reports (~5 kB). The Console
+        // ships without those devtools, so both are no-ops here (form-core imports nothing else from them).
+        b.onResolve({ filter: /^@tanstack\/(devtools-event-client|pacer-lite)$/ }, (args) => ({
+          path: args.path,
+          namespace: 'devtools-stub',
+        }));
+        b.onLoad({ filter: /.*/, namespace: 'devtools-stub' }, () => ({
+          contents: [
+            'export class EventClient { on() { return () => {}; } emit() {} }',
+            'export const liteThrottle = () => () => {};',
+          ].join('\n'),
+          loader: 'js',
+        }));
         b.onLoad({ filter: /.*/, namespace: 'typebox-stub' }, () => ({
           contents: 'export default new Proxy({}, { get: () => () => ({}) });',
           loader: 'js',

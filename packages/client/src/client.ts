@@ -19,7 +19,6 @@ import type { BotConversationsSignal } from './inbox-types.js';
 import { IntegrationsApi } from './integrations-api.js';
 import { KnowledgeBasesApi } from './knowledge-api.js';
 import { encodeQuery } from './query.js';
-import { listenAt } from './stream-open.js';
 import { WorkspacesApi } from './workspaces-api.js';
 
 export { DEFAULT_API_URL } from './core.js';
@@ -141,12 +140,14 @@ export class Client extends AllApis {
    *   if (s.type === 'conversation_changed' && s.data.handoff?.state === 'pending') console.log('waiting');
    * }
    */
-  listenBotConversations(
+  async *listenBotConversations(
     input: IdInput,
     options: ListenOptions = {},
   ): AsyncGenerator<BotConversationsSignal, void> {
     const url = this.core.url(BOT_OPERATIONS.listenBotConversations, { id: input.id });
-    return listenAt<BotConversationsSignal>(this.core.http, url, options);
+    // The stream reader loads at the first listen (the Console's inbox), not with the client.
+    const { listenAt } = await import('./stream-open.js');
+    yield* listenAt<BotConversationsSignal>(this.core.http, url, options);
   }
 
   /**

@@ -3,9 +3,9 @@ import type { RequestOptions } from './core.js';
 import { FilesApi } from './files-api.js';
 import type { FileIdInput, UpsertFileInput } from './files-types.js';
 import { IndexingFailedError, TimeoutError } from './local-errors.js';
-import { DEFAULT_RESUMABLE_THRESHOLD, type ResumableOptions, sendResumable } from './resumable.js';
+import { DEFAULT_RESUMABLE_THRESHOLD, type ResumableOptions } from './resumable-options.js';
 import { sleep } from './retry.js';
-import { prepareSource, sendUpload, type UploadProgress, type UploadSource } from './transfer.js';
+import type { UploadProgress, UploadSource } from './transfer.js';
 
 /** Input of `uploadFile`: the file's settings (as for `upsertFile`, without `size`), its bytes, and progress. */
 export type UploadFileInput = Omit<UpsertFileInput, 'size'> &
@@ -124,6 +124,12 @@ export class FileTransferApi extends FilesApi {
       size?: unknown;
     };
     const { size: _size, ...settings } = rest;
+    // The upload machinery (bodies, streams, resumable uploads, Node's file reading) loads at the first upload:
+    // a browser bundle whose first screen never uploads (the Console's) does not carry it.
+    const [{ prepareSource, sendUpload }, { sendResumable }] = await Promise.all([
+      import('./transfer.js'),
+      import('./resumable.js'),
+    ]);
     const source = await prepareSource(input);
     const contentType = settings.contentType ?? source.contentType;
     const { file: pending } = await this.upsertFile(

@@ -51,6 +51,6 @@ export {
   DEFAULT_RESUMABLE_CHUNK_SIZE,
   DEFAULT_RESUMABLE_THRESHOLD,
   type ResumableOptions,
-} from './resumable.js';
+} from './resumable-options.js';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.js';
 export type { UploadProgress, UploadSource } from './transfer.js';

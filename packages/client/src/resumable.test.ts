@@ -8,7 +8,7 @@ import { cuttingProxy, writeLargeFile } from '../../testkit/src/client/cutting-p
 import { failure, type Parley, startParley } from '../../testkit/src/client/servers.js';
 import type { Client } from './client.js';
 import { AbortError } from './local-errors.js';
-import { DEFAULT_RESUMABLE_CHUNK_SIZE } from './resumable.js';
+import { DEFAULT_RESUMABLE_CHUNK_SIZE } from './resumable-options.js';
 import type { UploadProgress } from './transfer.js';
 
 // Resumable uploads of `uploadFile` against the real server, through a TCP proxy that cuts the connection.
