@@ -58,12 +58,7 @@ describe.each(databases)('prototype keys ($name)', ({ url }) => {
   it("refuses a viewer's ?tags.__proto__=x on the bots list with 400 naming it, and the process serves on", async () => {
     const viewer = await t.addMember('viewer');
     for (const query of ['tags.__proto__=x', 'tags[__proto__]=x', 'tags.constructor.exists=true']) {
-      const res = await t.call({
-        method: 'GET',
-        url: `/v1/admin/bots?${query}`,
-        token: viewer.token,
-        workspaceId: t.workspaceId,
-      });
+      const res = await t.callWith(viewer.token, 'GET', `/v1/admin/bots?${query}`);
       const body = expectError(res, 400, 'InvalidQuery');
       expect(badFields(body)).toEqual([decodeURIComponent(query.split('=')[0] as string)]);
     }

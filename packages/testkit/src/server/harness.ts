@@ -113,9 +113,13 @@ export async function createTestApp(options: TestAppOptions = {}) {
     });
   }
 
+  /** Calls in the bootstrap workspace with `token` (a member's token, a bot's key…). */
+  const callWith = (token: string, method: Call['method'], url: string, body?: unknown) =>
+    call({ method, url, token, workspaceId: info.workspaceId, body });
+
   /** Calls as the owner in the bootstrap workspace. */
   const asOwner = (method: Call['method'], url: string, body?: unknown) =>
-    call({ method, url, token: owner.token, workspaceId: info.workspaceId, body });
+    callWith(owner.token, method, url, body);
 
   /** Adds a member with `role` through the API (invitation + accept) and answers its token. */
   async function addMember(
@@ -175,6 +179,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     botKey: info.botAccessKey,
     call,
     asOwner,
+    callWith,
     addMember,
     otherTenant,
     async close() {

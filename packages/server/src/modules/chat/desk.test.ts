@@ -150,13 +150,7 @@ describe.each(databases)('the inbox desk on $db', ({ databaseUrl }) => {
       },
     });
     const dev = await t.addMember('developer', 'noting-dev@example.com');
-    const second = await t.call({
-      method: 'POST',
-      url: notesUrl,
-      token: dev.token,
-      workspaceId: t.workspaceId,
-      body: { text: 'Called her back' },
-    });
+    const second = await t.callWith(dev.token, 'POST', notesUrl, { text: 'Called her back' });
     expect(second.statusCode, second.body).toBe(201);
     const listed = await api.get(notesUrl);
     expect(listed.statusCode).toBe(200);
@@ -179,13 +173,7 @@ describe.each(databases)('the inbox desk on $db', ({ databaseUrl }) => {
     // A viewer reads the notes but writes none; bad bodies and unknown conversations are refused.
     const viewer = await t.addMember('viewer');
     expect((await api.get(notesUrl, viewer.token)).statusCode).toBe(200);
-    const asViewer = await t.call({
-      method: 'POST',
-      url: notesUrl,
-      token: viewer.token,
-      workspaceId: t.workspaceId,
-      body: { text: 'x' },
-    });
+    const asViewer = await t.callWith(viewer.token, 'POST', notesUrl, { text: 'x' });
     expectError(asViewer, 403, 'Forbidden');
     expectError(await t.asOwner('POST', notesUrl, { text: '' }), 400, 'InvalidPayload');
     expectError(await t.asOwner('POST', notesUrl, { text: 'x', visible: true }), 400, 'InvalidPayload');
@@ -216,12 +204,7 @@ describe.each(databases)('the inbox desk on $db', ({ databaseUrl }) => {
     const api = deskApi(t);
     expectError(await api.get(`${api.base}?state=waiting`), 400, 'InvalidQuery');
     expectError(await api.get(`${api.base}?search=`), 400, 'InvalidQuery');
-    const asBot = await t.call({
-      method: 'GET',
-      url: `${api.base}?assignedTo=me`,
-      token: t.botKey,
-      workspaceId: t.workspaceId,
-    });
+    const asBot = await t.callWith(t.botKey, 'GET', `${api.base}?assignedTo=me`);
     expectError(asBot, 403, 'Forbidden');
     const other = await t.otherTenant();
     expectError(await api.get(`/v1/admin/bots/${other.botId}/conversations/counts`), 404, 'ResourceNotFound');

@@ -143,21 +143,11 @@ describe.each(databases)('conversation exports on $db', ({ databaseUrl }) => {
         'billing',
         `bill-${Math.random().toString(36).slice(2, 6)}@example.com`,
       );
-      const asBilling = await t.call({
-        method: 'GET',
-        url: exportUrl(t, ''),
-        token: billing.token,
-        workspaceId: t.workspaceId,
-      });
+      const asBilling = await t.callWith(billing.token, 'GET', exportUrl(t, ''));
       expectError(asBilling, 403, 'Forbidden');
       // A viewer reads conversations, so exports them.
       const viewer = await t.addMember('viewer', `vi-${Math.random().toString(36).slice(2, 6)}@example.com`);
-      const asViewer = await t.call({
-        method: 'GET',
-        url: exportUrl(t, ''),
-        token: viewer.token,
-        workspaceId: t.workspaceId,
-      });
+      const asViewer = await t.callWith(viewer.token, 'GET', exportUrl(t, ''));
       expect(asViewer.statusCode).toBe(200);
     }, databaseUrl);
   });

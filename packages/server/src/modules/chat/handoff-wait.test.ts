@@ -128,13 +128,7 @@ describe.each(databases)('handoff wait, e-mail, not-found offer and webhook on $
     expect((await t.asOwner('GET', botUrl())).json()).toMatchObject({ bot: { handoff: settings } });
 
     const viewer = await t.addMember('viewer', `vic-${Math.random().toString(36).slice(2, 6)}@example.com`);
-    const asViewer = await t.call({
-      method: 'PUT',
-      url: botUrl(),
-      token: viewer.token,
-      workspaceId: t.workspaceId,
-      body: { handoff: { waitSeconds: 5 } },
-    });
+    const asViewer = await t.callWith(viewer.token, 'PUT', botUrl(), { handoff: { waitSeconds: 5 } });
     expectError(asViewer, 403, 'Forbidden');
     const other = await t.otherTenant();
     expectError(
