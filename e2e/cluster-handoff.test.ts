@@ -5,13 +5,10 @@
 import { ChatClient, Client } from '@parley/client';
 import type { InboxMessage } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Deployment, haveCluster, startDeployment } from '../packages/testkit/src/e2e/deployment.js';
+import { type Deployment, haveCluster } from '../packages/testkit/src/e2e/deployment.js';
+import { metric, startModelCluster } from '../packages/testkit/src/e2e/model-cluster.js';
 import { requireBuild, type ServerProcess } from '../packages/testkit/src/e2e/server.js';
-import {
-  STAND_IN_DIMENSIONS,
-  type StandInModels,
-  startStandInModels,
-} from '../packages/testkit/src/e2e/stand-in-models.js';
+import { type StandInModels, startStandInModels } from '../packages/testkit/src/e2e/stand-in-models.js';
 
 requireBuild();
 
@@ -26,15 +23,6 @@ async function waitFor(test: () => Promise<boolean>, timeoutMs: number): Promise
   }
 }
 
-/** The jobs of a kind not yet ended, as a process's metrics say (one grouped query of the shared database). */
-async function openJobs(proc: ServerProcess, kind: string): Promise<number> {
-  const text = await (await fetch(`${proc.url}/metrics`)).text();
-  let sum = 0;
-  for (const match of text.matchAll(/^parley_job_queue_depth\{([^}]*)\} (\S+)$/gm))
-    if ((match[1] ?? '').includes(`kind="${kind}"`)) sum += Number(match[2]);
-  return sum;
-}
-
 describe.skipIf(!clusterHere)('human handoff on three processes behind nginx', () => {
   let d: Deployment;
   let models: StandInModels;
@@ -43,19 +31,7 @@ describe.skipIf(!clusterHere)('human handoff on three processes behind nginx', (
 
   beforeAll(async () => {
     models = await startStandInModels();
-    d = await startDeployment('cluster', {
-      env: {
-        PARLEY_ADMIN_PASSWORD: 'cluster-handoff-password-1',
-        PARLEY_EMBEDDER: 'openai',
-        PARLEY_EMBEDDINGS_MODEL: 'stand-in',
-        PARLEY_EMBEDDINGS_DIMENSIONS: String(STAND_IN_DIMENSIONS),
-        PARLEY_CHAT_MODEL: 'stand-in',
-      },
-      processEnv: (i) => ({
-        PARLEY_EMBEDDINGS_URL: models.urlFor(i),
-        PARLEY_CHAT_MODEL_URL: models.urlFor(i),
-      }),
-    });
+    d = await startModelCluster(models, { PARLEY_ADMIN_PASSWORD: 'cluster-handoff-password-1' });
     admin = new Client({ apiUrl: d.url, token: d.owner.token, workspaceId: d.owner.workspaceId });
     botId = (await admin.createBot({ name: 'Cluster handoff' })).bot.id;
   }, 120_000);
@@ -113,7 +89,12 @@ describe.skipIf(!clusterHere)('human handoff on three processes behind nginx', (
     expect(((await taken.json()) as { handoff: { state: string } }).handoff.state).toBe('assigned');
 
     // Every reply job of those messages ended, on whichever process ran it.
-    await waitFor(async () => (await openJobs(d.processes[0] as ServerProcess, 'chat_reply')) === 0, 120_000);
+    await waitFor(
+      async () =>
+        (await metric(d.processes[0] as ServerProcess, 'parley_job_queue_depth', { kind: 'chat_reply' })) ===
+        0,
+      120_000,
+    );
     const messages = await transcript();
     expect(messages.filter((m) => m.author === 'visitor')).toHaveLength(101);
     const notice = messages.findIndex(

@@ -7,11 +7,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ChatClient, Client, signUserKey, UnauthorizedError } from '@parley/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Deployment, haveCluster, startDeployment } from '../packages/testkit/src/e2e/deployment.js';
+import { type Deployment, haveCluster } from '../packages/testkit/src/e2e/deployment.js';
+import { metric, startModelCluster } from '../packages/testkit/src/e2e/model-cluster.js';
 import { requireBuild, type ServerProcess } from '../packages/testkit/src/e2e/server.js';
 import { openSse, type SseFrame } from '../packages/testkit/src/e2e/sse.js';
 import {
-  STAND_IN_DIMENSIONS,
   type StandInModels,
   type StandInRequest,
   standInAnswer,
@@ -43,25 +43,6 @@ const on = (proc: ServerProcess, url: string) => {
   return `${proc.url}${u.pathname}${u.search}`;
 };
 
-/** The sum of a Prometheus metric's samples on one process whose labels include `labels`. */
-async function metric(
-  proc: ServerProcess,
-  name: string,
-  labels: Record<string, string> = {},
-): Promise<number> {
-  const text = await (await fetch(`${proc.url}/metrics`)).text();
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    const match = line.match(/^([a-z_]+)(?:\{(.*)\})? (\S+)$/);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries(
-      [...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]] as [string, string]),
-    );
-    if (Object.entries(labels).every(([k, v]) => found[k] === v)) sum += Number(match[3]);
-  }
-  return sum;
-}
-
 describe.skipIf(!clusterHere)('three processes behind nginx on PostgreSQL and S3', () => {
   let d: Deployment;
   let models: StandInModels;
@@ -74,22 +55,12 @@ describe.skipIf(!clusterHere)('three processes behind nginx on PostgreSQL and S3
 
   beforeAll(async () => {
     models = await startStandInModels();
-    d = await startDeployment('cluster', {
-      env: {
-        PARLEY_ADMIN_PASSWORD: PASSWORD,
-        PARLEY_EMBEDDER: 'openai',
-        PARLEY_EMBEDDINGS_MODEL: 'stand-in',
-        PARLEY_EMBEDDINGS_DIMENSIONS: String(STAND_IN_DIMENSIONS),
-        PARLEY_CHAT_MODEL: 'stand-in',
-        // One file at a time per process: a process busy with a held file takes no other (the spread test).
-        PARLEY_INDEXING_CONCURRENCY: '1',
-        // A killed process's jobs are taken over 10 s after its last heartbeat (the default is 60 s).
-        PARLEY_JOB_LEASE_SECONDS: '10',
-      },
-      processEnv: (i) => ({
-        PARLEY_EMBEDDINGS_URL: models.urlFor(i),
-        PARLEY_CHAT_MODEL_URL: models.urlFor(i),
-      }),
+    d = await startModelCluster(models, {
+      PARLEY_ADMIN_PASSWORD: PASSWORD,
+      // One file at a time per process: a process busy with a held file takes no other (the spread test).
+      PARLEY_INDEXING_CONCURRENCY: '1',
+      // A killed process's jobs are taken over 10 s after its last heartbeat (the default is 60 s).
+      PARLEY_JOB_LEASE_SECONDS: '10',
     });
     admin = new Client({ apiUrl: d.url, token: d.owner.token, workspaceId: d.owner.workspaceId });
     const { bot: made } = await admin.createBot({ name: 'Cluster' });
