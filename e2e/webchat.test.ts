@@ -15,7 +15,7 @@ import {
   withWebchatConfiguration,
 } from '../packages/testkit/src/e2e/webchat.js';
 import { uploadIndexed } from '../packages/testkit/src/server/files-indexing.js';
-import { createTestApp, type TestApp } from '../packages/testkit/src/server/harness.js';
+import type { TestApp } from '../packages/testkit/src/server/harness.js';
 
 const chromiumHere = haveChromium('webchat browser tests');
 
@@ -128,6 +128,32 @@ ${after}
     await run(page, (w) => w.parley.open());
     await waitForEvent(page, 'webchat:ready');
     return (await events(page)).find((e) => e.type === 'webchat:ready')?.data.conversationId;
+  }
+  /**
+   * A page served by the app at `site` that inits the webchat of `botId` (with `configuration`) by script and
+   * records its events, the window opened and ready; `watch` sees the page before it loads.
+   */
+  async function readyOn(
+    site: string,
+    botId: string,
+    configuration?: Record<string, unknown>,
+    watch?: (page: Page) => void,
+  ): Promise<Page> {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    watch?.(page);
+    const init = JSON.stringify({ botId, ...(configuration ? { configuration } : {}) });
+    const html = `<!doctype html><html><body><script>window.events = [];</script>
+<script src="${site}/webchat/v1/inject.js"></script>
+<script>parley.on('*', function (e) { window.events.push({ type: e.type, data: e.data instanceof Error ? { message: e.data.message } : JSON.parse(JSON.stringify(e.data || null)) }); });
+parley.init(${init});</script></body></html>`;
+    await page.route(`${site}/page.html`, (route) => route.fulfill({ body: html, contentType: 'text/html' }));
+    await page.goto(`${site}/page.html`);
+    await waitForEvent(page, 'webchat:initialized');
+    await run(page, (x) => x.parley.open());
+    await waitForEvent(page, 'webchat:ready');
+    return page;
   }
   const windowLocator = (page: Page) => page.locator('[data-parley-webchat] .pw-window');
 
@@ -389,35 +415,19 @@ ${after}
   });
 
   it('the knowledge bot answers a message typed in the window (workers on), and the adminKey is sent as x-admin-key', async () => {
-    const w = await createTestApp({ workers: true });
+    const { t: w, origin: wOrigin } = await listeningTestApp({ workers: true });
     try {
-      await w.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = w.app.server.address();
-      if (!address || typeof address === 'string') throw new Error('no address');
-      const wOrigin = `http://127.0.0.1:${address.port}`;
       const put = await w.asOwner('PUT', `/v1/admin/bots/${w.botId}/webchat`, {
         configuration: { adminKey: 'the-admin-key' },
       });
       expect(put.statusCode, put.body).toBe(200);
-      const context = await browser.newContext();
-      contexts.push(context);
-      const page = await context.newPage();
       const adminHeaders: string[] = [];
-      page.on('request', (r) => {
-        const key = r.headers()['x-admin-key'];
-        if (key && r.url().includes('/v1/chat/')) adminHeaders.push(key);
-      });
-      const html = `<!doctype html><html><body><script>window.events = [];</script>
-<script src="${wOrigin}/webchat/v1/inject.js"></script>
-<script>parley.on('*', function (e) { window.events.push({ type: e.type, data: e.data instanceof Error ? { message: e.data.message } : JSON.parse(JSON.stringify(e.data || null)) }); });
-parley.init({ botId: ${JSON.stringify(w.botId)}, configuration: { adminKey: 'the-admin-key' } });</script></body></html>`;
-      await page.route(`${wOrigin}/page.html`, (route) =>
-        route.fulfill({ body: html, contentType: 'text/html' }),
+      const page = await readyOn(wOrigin, w.botId, { adminKey: 'the-admin-key' }, (opening) =>
+        opening.on('request', (r) => {
+          const key = r.headers()['x-admin-key'];
+          if (key && r.url().includes('/v1/chat/')) adminHeaders.push(key);
+        }),
       );
-      await page.goto(`${wOrigin}/page.html`);
-      await waitForEvent(page, 'webchat:initialized');
-      await run(page, (x) => x.parley.open());
-      await waitForEvent(page, 'webchat:ready');
       await sendFromComposer(page, 'Hello, anyone there?');
       await expect
         .poll(() => inWebchat(page, '.pw-msg[data-from="bot"]').count(), { timeout: 20_000 })
@@ -433,12 +443,8 @@ parley.init({ botId: ${JSON.stringify(w.botId)}, configuration: { adminKey: 'the
   });
 
   it('shows a "did you mean" reply as choice buttons, and a click gets the answer from the picked topic', async () => {
-    const w = await createTestApp({ workers: true });
+    const { t: w, origin: wOrigin } = await listeningTestApp({ workers: true });
     try {
-      await w.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = w.app.server.address();
-      if (!address || typeof address === 'string') throw new Error('no address');
-      const wOrigin = `http://127.0.0.1:${address.port}`;
       await uploadIndexed(
         w,
         'returns.md',
@@ -454,20 +460,7 @@ parley.init({ botId: ${JSON.stringify(w.botId)}, configuration: { adminKey: 'the
         'delivery.md',
         '# Delivery\n\n## Delivery times\n\nParcels arrive within 3 working days; orders placed before noon leave the same day.\n',
       );
-      const context = await browser.newContext();
-      contexts.push(context);
-      const page = await context.newPage();
-      const html = `<!doctype html><html><body><script>window.events = [];</script>
-<script src="${wOrigin}/webchat/v1/inject.js"></script>
-<script>parley.on('*', function (e) { window.events.push({ type: e.type, data: e.data instanceof Error ? { message: e.data.message } : JSON.parse(JSON.stringify(e.data || null)) }); });
-parley.init({ botId: ${JSON.stringify(w.botId)} });</script></body></html>`;
-      await page.route(`${wOrigin}/page.html`, (route) =>
-        route.fulfill({ body: html, contentType: 'text/html' }),
-      );
-      await page.goto(`${wOrigin}/page.html`);
-      await waitForEvent(page, 'webchat:initialized');
-      await run(page, (x) => x.parley.open());
-      await waitForEvent(page, 'webchat:ready');
+      const page = await readyOn(wOrigin, w.botId);
       // Between the documents' words: the bot is unsure and asks back.
       await sendFromComposer(page, 'delivery of my grinder, what about payment and coffee');
       const buttons = inWebchat(page, '.pw-msg[data-type="choice"] .pw-choice');
