@@ -197,6 +197,9 @@ describe.each(databases)('handoff wait, e-mail, not-found offer and webhook on $
     expectError(await leave('not an address'), 400, 'InvalidPayload');
     expect((await leave('vera@example.com')).statusCode).toBe(201);
     expect(await handoffOf(conv)).toMatchObject({ state: 'bot', visitorEmail: 'vera@example.com' });
+    // The inbox shows it as the visitor's e-mail address.
+    const inbox = await t.asOwner('GET', `${botUrl()}/conversations/${conv}`);
+    expect(inbox.json()).toMatchObject({ conversation: { visitor: { email: 'vera@example.com' } } });
     expect((await transcript(conv)).at(-1)).toMatchObject({
       author: 'bot',
       text: visitorEmailText('vera@example.com'),
