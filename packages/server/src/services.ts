@@ -335,7 +335,7 @@ export function buildServices(deps: ServiceDeps): Services {
   const { config } = deps;
   const admin = adminServices(deps, clock, logger);
   const { bots, identity, bus, logs } = admin;
-  const jobs = jobQueue(deps.db.kysely, deps.db.dialect, clock, logger);
+  const jobs = jobQueue(deps.db.kysely, deps.db.dialect, clock, logger, deps.db.notifications);
   const knowledge = knowledgeServices({ ...deps, clock, jobs, bots, identity, audit: admin.audit });
   const { files, knowledgeBases, search, embedder } = knowledge;
   const qa = qaService({ db: deps.db.kysely, clock, audit: admin.audit, bots, jobs, embedder, logger });

@@ -47,8 +47,11 @@ export interface Db {
  * schema, so deployments (or tests) sharing a database in different schemas never hear each other.
  */
 export interface Notifications {
-  /** Sends `payload` (at most ~7 KB) to every listener of `channel`, in every process. */
-  notify(channel: string, payload: string): Promise<void>;
+  /**
+   * Sends `payload` (at most ~7 KB) to every listener of `channel`, in every process; with `within` (a
+   * transaction), sent in it, so it is delivered only if and when that transaction commits.
+   */
+  notify(channel: string, payload: string, within?: Kysely<Database>): Promise<void>;
   /**
    * Calls `handler` with each payload sent on `channel`; with `null` after the listening connection was
    * lost and re-established (notifications may have been missed: catch up from the data). Answers the unlisten.
@@ -269,8 +272,9 @@ function postgresNotifications(
   }
 
   return {
-    async notify(channel, payload) {
-      await pool.query('select pg_notify($1, $2)', [fullName(channel), payload]);
+    async notify(channel, payload, within) {
+      if (within) await sql`select pg_notify(${fullName(channel)}, ${payload})`.execute(within);
+      else await pool.query('select pg_notify($1, $2)', [fullName(channel), payload]);
     },
     async listen(channel, handler) {
       const name = fullName(channel);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
-import type { DialectName } from '../db/database.js';
+import type { DialectName, Notifications } from '../db/database.js';
 import type { Database, JobsTable } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { type Logger, silentLogger } from '../logger.js';
@@ -50,7 +50,18 @@ export interface JobQueue<P extends object = JobPayloads> {
   get(id: string): Promise<JobRow | undefined>;
   /** Claims and runs one due job of these kinds, if any; answers whether it found one. `stop` gives it back. */
   runOne(jobs: JobSet, options?: WorkerOptions, stop?: AbortSignal): Promise<boolean>;
+  /**
+   * Calls `listener` with the kind of each job enqueued from now on (one due now, not one for later), once it
+   * can be claimed: on SQLite in this process (a claim waits for the enqueuing transaction on the one
+   * connection), on PostgreSQL in every process once its transaction commits (NOTIFY); with `null` when some
+   * may have been missed (the listening connection was lost). Answers the unsubscribe. Idle workers wake on
+   * it instead of waiting for their next poll.
+   */
+  onEnqueued?(listener: (kind: string | null) => void): () => void;
 }
+
+/** The notification channel of enqueued jobs (PostgreSQL), its payload the job's kind. */
+export const JOBS_CHANNEL = 'parley_jobs';
 
 /** How long a claimed job stays a worker's without a heartbeat, unless the worker says otherwise. */
 export const DEFAULT_LEASE_MS = 60_000;
@@ -89,16 +100,56 @@ function failureOf(error: unknown, timedOut: boolean, timeoutMs: number): JobFai
 /** Options of one attempt: the worker's, with the lease settled and the job's logger. */
 type AttemptOptions = WorkerOptions & { leaseMs: number; log: Logger };
 
+/** Who hears of jobs enqueued through a database handle in this process (SQLite: every queue on it). */
+const handleListeners = new WeakMap<Kysely<Database>, Set<(kind: string | null) => void>>();
+
 /** The database work behind jobQueue(): claiming, running and settling jobs. */
 class DatabaseJobQueue {
   readonly workerId = `w_${randomBytes(6).toString('hex')}`;
+  private readonly listeners: Set<(kind: string | null) => void>;
+  /** Listening on PostgreSQL: the unlisten, once LISTEN was asked for. */
+  private listening: Promise<() => Promise<void>> | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: DialectName,
     private readonly clock: () => Date,
     private readonly logger: Logger,
-  ) {}
+    private readonly notifications: Notifications | undefined,
+  ) {
+    const shared = handleListeners.get(db) ?? new Set();
+    handleListeners.set(db, shared);
+    // PostgreSQL: each queue hears its own LISTEN; SQLite: the handle's queues share their listeners.
+    this.listeners = notifications ? new Set() : shared;
+  }
+
+  onEnqueued(listener: (kind: string | null) => void): () => void {
+    this.listeners.add(listener);
+    if (this.notifications && !this.listening) {
+      // Once listening, a wake: jobs enqueued before then were not heard of.
+      this.listening = this.notifications
+        .listen(JOBS_CHANNEL, (kind) => this.tell(kind))
+        .then((unlisten) => {
+          this.tell(null);
+          return unlisten;
+        });
+      this.listening.catch((error: unknown) => {
+        this.listening = undefined;
+        this.logger.warn({ err: error }, 'could not listen for enqueued jobs: idle workers poll');
+      });
+    }
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size > 0 || !this.listening) return;
+      const listening = this.listening;
+      this.listening = undefined;
+      void listening.then((unlisten) => unlisten()).catch(() => undefined);
+    };
+  }
+
+  private tell(kind: string | null): void {
+    for (const listener of this.listeners) listener(kind);
+  }
 
   private now(): string {
     return this.clock().toISOString();
@@ -123,6 +174,12 @@ class DatabaseJobQueue {
         updated_at: at,
       })
       .execute();
+    if (!options.runAfter || options.runAfter <= this.clock()) {
+      // PostgreSQL: delivered to every process once the transaction commits. SQLite: told now, as a claim
+      // on the one connection waits for the enqueuing transaction to end.
+      if (this.notifications) await this.notifications.notify(JOBS_CHANNEL, kind, options.tx ?? this.db);
+      else this.tell(kind);
+    }
     return id;
   }
 
@@ -132,11 +189,13 @@ class DatabaseJobQueue {
 
   async runOne(jobs: JobSet, options: WorkerOptions = {}, stop?: AbortSignal): Promise<boolean> {
     const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const claimStart = performance.now();
     const job = await this.claim(Object.keys(jobs), leaseMs);
     if (!job) return false;
     const definition = jobs[job.kind];
     if (!definition) return false;
     const log = this.logger.child({ jobId: job.id, kind: job.kind });
+    const claimMs = performance.now() - claimStart;
     const decoded = decodePayload(definition, job.payload);
     if (!decoded.ok) {
       // A payload its kind cannot read will not become readable: the job ends failed, unrun, and its
@@ -154,7 +213,10 @@ class DatabaseJobQueue {
       await this.fail(job, definition, decoded.payload, { message, reason: 'crashed' }, log, attempts);
       return true;
     }
+    const runStart = performance.now();
     await this.attempt(job, definition, decoded.payload, { ...options, leaseMs, log }, stop);
+    const attemptMs = performance.now() - runStart;
+    log.debug({ claimMs, attemptMs, waitedMs: Date.now() - Date.parse(job.run_after) }, 'job attempt ended');
     return true;
   }
 
@@ -332,12 +394,14 @@ export function jobQueue<P extends object = JobPayloads>(
   dialect: DialectName,
   clock: () => Date = () => new Date(),
   logger: Logger = silentLogger,
+  notifications?: Notifications,
 ): JobQueue<P> {
-  const queue = new DatabaseJobQueue(db, dialect, clock, logger);
+  const queue = new DatabaseJobQueue(db, dialect, clock, logger, notifications);
   return {
     workerId: queue.workerId,
     enqueue: (kind, payload, options) => queue.enqueue(kind, payload, options),
     get: (id) => queue.get(id),
     runOne: (jobs, options, stop) => queue.runOne(jobs, options, stop),
+    onEnqueued: (listener) => queue.onEnqueued(listener),
   };
 }

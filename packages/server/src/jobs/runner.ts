@@ -9,7 +9,11 @@ export interface WorkerPool {
   jobs: JobDefinition[];
   /** Jobs of the pool run at the same time by this process. */
   concurrency: number;
-  /** How often an idle worker looks for work. */
+  /**
+   * How often an idle worker looks for work. It also wakes as soon as a job of its kinds is enqueued (when
+   * the queue tells: {@link JobQueue.onEnqueued}), so this bounds only how late a job is seen that nobody
+   * announced: one whose `runAfter` came, a retry, another process's on SQLite.
+   */
   pollMs: number;
   /** How long a claimed job stays ours without a heartbeat (default: the queue's). */
   leaseMs?: number;
@@ -52,38 +56,55 @@ export interface JobRunner {
 /** How often a started runner looks for due periodic tasks. */
 export const PERIODIC_CHECK_MS = 1_000;
 
-/** Resolves after `ms`, or as soon as `stop` aborts (the listener goes away with each wait). */
-function pause(ms: number, stop: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const onStop = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      stop.removeEventListener('abort', onStop);
-      resolve();
-    }, ms);
-    stop.addEventListener('abort', onStop, { once: true });
-  });
+/**
+ * What wakes a pool's idle workers: a job of its kinds enqueued. `count` moves with each wake, so a worker
+ * that looked for work before a wake and found none does not sleep through it.
+ */
+class Alarm {
+  count = 0;
+  private sleepers = new Set<() => void>();
+
+  ring(): void {
+    this.count++;
+    for (const wake of this.sleepers) wake();
+    this.sleepers.clear();
+  }
+
+  /** Resolves after `ms`, at the next ring, or as soon as `stop` aborts (its listeners go with each wait). */
+  sleep(ms: number, stop: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        stop.removeEventListener('abort', wake);
+        this.sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      stop.addEventListener('abort', wake, { once: true });
+      this.sleepers.add(wake);
+    });
+  }
 }
 
-/** One worker of a pool: claims and runs jobs until stopped, waiting `pollMs` whenever none is due. */
+/** One worker of a pool: claims and runs jobs until stopped; when none is due, sleeps `pollMs` or until woken. */
 async function work(
   queue: JobQueue,
   logger: Logger,
   pool: WorkerPool,
   jobs: JobSet,
+  alarm: Alarm,
   stop: AbortSignal,
 ): Promise<void> {
   const options = pool.leaseMs !== undefined ? { leaseMs: pool.leaseMs } : {};
   while (!stop.aborted) {
+    const rung = alarm.count;
     let found = false;
     try {
       found = await queue.runOne(jobs, options, stop);
     } catch (error) {
       logger.error({ err: error, pool: pool.name }, 'job worker failed');
     }
-    if (!found && !stop.aborted) await pause(pool.pollMs, stop);
+    if (!found && !stop.aborted && alarm.count === rung) await alarm.sleep(pool.pollMs, stop);
   }
 }
 
@@ -118,7 +139,7 @@ export function jobRunner(deps: {
   checkMs?: number;
 }): JobRunner {
   const { queue, clock, logger } = deps;
-  const pools: Array<{ pool: WorkerPool; jobs: JobSet }> = [];
+  const pools: Array<{ pool: WorkerPool; jobs: JobSet; alarm: Alarm }> = [];
   const tasks: ScheduledTask[] = [];
   let ticking: Promise<void> = Promise.resolve();
   let busy = false;
@@ -138,7 +159,7 @@ export function jobRunner(deps: {
   return {
     workers(pool) {
       const jobs = jobSet(...pool.jobs);
-      pools.push({ pool, jobs });
+      pools.push({ pool, jobs, alarm: new Alarm() });
       return jobs;
     },
 
@@ -150,8 +171,12 @@ export function jobRunner(deps: {
 
     start() {
       const stop = new AbortController();
-      const loops = pools.flatMap(({ pool, jobs }) =>
-        Array.from({ length: pool.concurrency }, () => work(queue, logger, pool, jobs, stop.signal)),
+      // A kind enqueued wakes the pools that run it; null (some may have been missed) wakes every pool.
+      const unsubscribe = queue.onEnqueued?.((kind) => {
+        for (const { jobs, alarm } of pools) if (kind === null || kind in jobs) alarm.ring();
+      });
+      const loops = pools.flatMap(({ pool, jobs, alarm }) =>
+        Array.from({ length: pool.concurrency }, () => work(queue, logger, pool, jobs, alarm, stop.signal)),
       );
       // A tick still running when the next check comes is not queued behind: the check is skipped.
       const check = setInterval(() => {
@@ -160,6 +185,7 @@ export function jobRunner(deps: {
       check.unref();
       return async () => {
         clearInterval(check);
+        unsubscribe?.();
         stop.abort();
         await Promise.all([...loops, ticking]);
       };

@@ -53,6 +53,20 @@ export function embeddingText(passage: { content: string; breadcrumb: string[] }
   return path ? `${path}\n${passage.content}` : passage.content;
 }
 
+/** Milliseconds per stage of a job, for its debug log line. */
+function stageClock() {
+  let last = performance.now();
+  const laps: Record<string, number> = {};
+  return {
+    laps,
+    lap(name: string) {
+      const now = performance.now();
+      laps[name] = Math.round((now - last) * 10) / 10;
+      last = now;
+    },
+  };
+}
+
 /** What the `index_file` job is built from. */
 export interface IndexerDeps {
   /** The file the job is for, and where its progress and outcome are recorded (the files module). */
@@ -188,32 +202,43 @@ export function indexFileJob(deps: IndexerDeps): JobHandler<IndexFileJob> {
     // A document that took the whole time bound would take it again: it ends indexing_failed `timeout` at once.
     retryTimeouts: false,
 
-    async run(job, { signal }) {
+    async run(job, { signal, log }) {
+      const t = stageClock();
       const file = await files.indexingTarget(job);
+      t.lap('target');
       if (!file?.blob_key) return;
       const options = indexingOptionsOf(file);
       const passages =
         job.source === 'stored'
           ? await storedPassages(deps.index, file.id)
           : await extractPassages(deps, { ...file, blob_key: file.blob_key }, options, signal);
+      t.lap('read');
       await files.indexingProgress(job, { total: passages.length, done: 0 });
+      t.lap('progress');
       const embedder = deps.embedder;
       if (embedder) {
         await embedAll(deps, embedder, job, passages, options, signal);
+        t.lap('embed');
         await checkVectorQuota(deps, embedder, file, passages.length);
+        t.lap('quota');
       }
       signal.throwIfAborted();
       // The upload may have been replaced meanwhile: index only the version this job was made for.
       if (!(await files.indexingTarget(job))) return;
+      t.lap('target2');
       // The embedder's id is its loaded model's now: an index still on another model is switched first.
       if (embedder && passages.length > 0) await deps.embeddingModel?.ensure();
+      t.lap('model');
       await deps.index.replaceFilePassages({
         fileId: file.id,
         botId: file.bot_id,
         passages,
         ...(embedder ? { model: { id: embedder.id, dimensions: embedder.dimensions } } : {}),
       });
+      t.lap('write');
       await files.indexingCompleted(job, passages.length);
+      t.lap('completed');
+      log.debug({ stagesMs: t.laps, passages: passages.length }, 'file indexed');
     },
 
     async onFailed(job, error) {
