@@ -151,10 +151,18 @@ describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () =>
     expect(await page.getByText('Thumbs down').count()).toBe(1);
     expect(await page.getByText(comment, { exact: true }).count()).toBe(1);
     expect(await page.locator('b').count()).toBe(0);
-    await page.getByText('Retrieval details').first().click();
-    const passages = page.getByRole('table', { name: 'Passages the search found' });
+    // The retrieval details as the Playground shows them: a table of rank, passage (the question's words
+    // marked), document (a link to the file), page and why chosen, in words; no JSON dump.
+    await page.getByText('How the bot chose').first().click();
+    const passages = page.getByRole('table', { name: 'Passages the bot weighed, best first' });
     await passages.waitFor();
-    expect(await passages.getByRole('cell', { name: 'handbook/acme.md' }).count()).toBeGreaterThan(0);
+    const headers = await passages.getByRole('columnheader').allTextContents();
+    expect(headers).toEqual(['Rank', 'Passage', 'Document', 'Page', 'Why chosen']);
+    const weighed = passages.getByRole('link', { name: 'handbook/acme.md' }).first();
+    expect(await weighed.getAttribute('href')).toBe(`/console/bots/${t.botId}/files/${fileId}`);
+    expect(await passages.locator('mark').count()).toBeGreaterThan(0);
+    expect(await passages.getByText(/^Quoted: /).count()).toBeGreaterThan(0);
+    expect(await page.locator('.thread pre').count()).toBe(0);
     expect(await axe(page), 'transcript with details open').toEqual([]);
     await page.screenshot({ path: 'e2e/artifacts/console-inbox-transcript-1280.png', fullPage: true });
 
@@ -432,7 +440,7 @@ describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () =>
     await page.screenshot({ path: 'e2e/artifacts/console-inbox-390.png', fullPage: true });
     await rows.first().getByRole('link').click();
     await page.getByRole('list', { name: 'Messages' }).waitFor();
-    for (const summary of await page.getByText('Retrieval details').all()) await summary.click();
+    for (const summary of await page.getByText('How the bot chose').all()) await summary.click();
     expect(await overflows(page), 'transcript at 390 px').toBe(false);
     expect(await axe(page), 'transcript at 390 px').toEqual([]);
     await page.screenshot({ path: 'e2e/artifacts/console-inbox-transcript-390.png', fullPage: true });

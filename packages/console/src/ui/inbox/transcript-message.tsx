@@ -1,7 +1,8 @@
 import type { BotConversationMessage } from '@parley/client';
 import { formatDateTime } from '../../format.js';
 import { Markdown } from '../markdown.js';
-import { RetrievalDetails } from './retrieval-details.js';
+import { filePath } from '../playground/results.js';
+import { RetrievalDetails } from '../playground/retrieval.js';
 
 /** What a reply's answer mode means, in words. */
 export const ANSWER_WORDS: Record<string, string> = {
@@ -16,11 +17,6 @@ export const ANSWER_WORDS: Record<string, string> = {
   no_engine: 'No answer engine',
   failed: 'Every attempt to answer failed',
 };
-
-/** The path of a file's page in the Console. */
-function filePath(botId: string, fileId: string): string {
-  return `/console/bots/${encodeURIComponent(botId)}/files/${encodeURIComponent(fileId)}`;
-}
 
 /** The files a message carries (a `file` payload, or the `file` items of a bloc): their links and titles. */
 function filesOf(payload: Record<string, unknown>): { url: string; title: string }[] {
@@ -113,7 +109,7 @@ export function TranscriptMessage({ botId, message: m }: { botId: string; messag
       {m.answer && m.answer !== 'not_found' ? (
         <p class="muted">{ANSWER_WORDS[m.answer] ?? m.answer}</p>
       ) : null}
-      {m.details ? <RetrievalDetails details={m.details} /> : null}
+      {m.details ? <RetrievalDetails botId={botId} debug={m.details} /> : null}
       {m.feedback ? <Feedback feedback={m.feedback} /> : null}
     </li>
   );
