@@ -1,6 +1,7 @@
-// Bundles the loader (dist/inject.js) and the lazily loaded UI (dist/webchat.js) with esbuild,
-// and prints their sizes (raw and gzip).
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+// Bundles the loader (dist/inject.js) and the lazily loaded UI (dist/webchat.js) with esbuild, writes
+// each non-English catalog as dist/locale-<tag>.json (fetched by a visitor who needs it; English is in
+// webchat.js), and prints their sizes (raw and gzip).
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -55,7 +56,14 @@ const ui = await build({
 // What each input contributes to webchat.js, for bench/webchat-size.ts.
 await writeFile(join(out, 'webchat.meta.json'), JSON.stringify(ui.metafile));
 
-for (const name of ['inject.js', 'webchat.js']) {
+const catalogs = (await readdir(join(here, 'src/locales'))).filter((name) => name.endsWith('.json'));
+for (const name of catalogs) {
+  if (name === 'en.json') continue;
+  const texts = JSON.parse(await readFile(join(here, 'src/locales', name), 'utf8'));
+  await writeFile(join(out, `locale-${name}`), JSON.stringify(texts));
+}
+
+for (const name of ['inject.js', 'webchat.js', 'locale-de.json']) {
   const bytes = await readFile(join(out, name));
   const kb = (n) => `${(n / 1024).toFixed(1)} kB`;
   console.log(`webchat: dist/${name} ${kb(bytes.length)} (${kb(gzipSync(bytes).length)} gzip)`);

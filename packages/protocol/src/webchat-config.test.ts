@@ -5,7 +5,11 @@ import {
   SPEC_WEBCHAT_FIELDS as SPEC_FIELDS,
 } from '../../testkit/src/protocol/webchat-config.js';
 import { FORBIDDEN_KEY_MESSAGE } from './keys.js';
-import { validateWebchatConfiguration, WEBCHAT_CONFIGURATION_FIELDS } from './webchat-config.js';
+import {
+  validateWebchatConfiguration,
+  WEBCHAT_CONFIGURATION_FIELDS,
+  webchatLocaleOf,
+} from './webchat-config.js';
 
 /** A valid value of every field (the spec's table, then Parley's own). */
 const VALID: Record<string, unknown> = FULL_WEBCHAT_CONFIGURATION;
@@ -52,6 +56,7 @@ describe('validateWebchatConfiguration: valid values', () => {
       headerVariant: '',
       adminKey: '',
       greeting: '',
+      defaultLocale: '',
     };
     expect(check(blanks)).toEqual([]);
   });
@@ -309,5 +314,32 @@ describe('validateWebchatConfiguration: prototype keys', () => {
       { field: 'hasOwnProperty', message: 'is not a webchat configuration field' },
     ]);
     expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});
+
+describe('validateWebchatConfiguration: defaultLocale', () => {
+  it('accepts a shipped language with or without a region, script or any case', () => {
+    for (const tag of ['de', 'fr-CA', 'pt-BR', 'zh-Hant-TW', 'AR', 'he-IL'])
+      expect(check({ defaultLocale: tag })).toEqual([]);
+  });
+
+  it('refuses an unshipped language, a malformed tag, a non-string and an overlong tag, naming the shipped ones', () => {
+    for (const value of ['ko', 'fr_CA', 'français', '-fr', 7, `fr-${'a'.repeat(40)}`]) {
+      const issues = check({ defaultLocale: value });
+      expect(
+        issues.map((i) => i.field),
+        String(value),
+      ).toEqual(['defaultLocale']);
+    }
+    expect(check({ defaultLocale: 'ko' })[0]?.message).toContain(
+      'en, fr, de, es, it, pt, nl, ja, zh, ar, he',
+    );
+  });
+
+  it('maps a tag to its shipped language by the chain fr-CA → fr (undefined otherwise)', () => {
+    expect(webchatLocaleOf('fr-CA')).toBe('fr');
+    expect(webchatLocaleOf('DE-de')).toBe('de');
+    expect(webchatLocaleOf('ko-KR')).toBeUndefined();
+    expect(webchatLocaleOf('not a tag')).toBeUndefined();
   });
 });

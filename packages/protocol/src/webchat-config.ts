@@ -68,6 +68,13 @@ export const WebchatConfiguration = Type.Object(
           'Parley: words or phrases a visitor asks for a person with (whole words, any case); absent: human, agent, real person, talk to a person, speak to a person, operator; empty list: none',
       }),
     ),
+    defaultLocale: Type.Optional(
+      Type.String({
+        maxLength: 35,
+        description:
+          "Parley: the bot's language for the webchat's texts (a BCP-47 tag of a shipped language, e.g. fr or fr-CA) when the page sets no locale; absent or empty: the visitor's browser language",
+      }),
+    ),
   },
   { $id: 'WebchatConfiguration' },
 );
@@ -110,6 +117,24 @@ const MAX_LENGTH: Record<string, number> = {
   adminKey: 500,
   greeting: 500,
 };
+/** The languages the webchat's texts ship in (one catalog each; `en` is the fallback of every other). */
+export const WEBCHAT_LOCALES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'nl', 'ja', 'zh', 'ar', 'he'] as const;
+/** The languages written right to left. */
+export const RTL_LOCALES: readonly string[] = ['ar', 'he'];
+/** A BCP-47 language tag: a language subtag, then region, script or variant subtags. */
+const LANGUAGE_TAG = /^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{1,8})*$/;
+
+/**
+ * The shipped webchat language of a BCP-47 tag, by the fallback chain `fr-CA → fr` (undefined when its
+ * language is not shipped; the webchat then falls back to `en`).
+ * @example webchatLocaleOf('pt-BR') // 'pt'
+ */
+export function webchatLocaleOf(tag: string): string | undefined {
+  if (!LANGUAGE_TAG.test(tag)) return undefined;
+  const language = (tag.split('-')[0] ?? '').toLowerCase();
+  return (WEBCHAT_LOCALES as readonly string[]).includes(language) ? language : undefined;
+}
+
 /** At most this many handoff keywords, each at most this many characters. */
 export const HANDOFF_KEYWORDS_LIMITS = { count: 50, length: 100 } as const;
 /** At most this many suggested questions, each at most this many characters. */
@@ -219,6 +244,12 @@ function fieldIssue(field: string, value: unknown): string | undefined {
   if (LINKS.includes(field)) return linkIssue(field, value);
   if (field === 'suggestedQuestions') return suggestionsIssue(value);
   if (field === 'handoffKeywords') return keywordsIssue(value);
+  if (field === 'defaultLocale') {
+    if (typeof value !== 'string') return 'must be a string';
+    return value === '' || (value.length <= 35 && webchatLocaleOf(value))
+      ? undefined
+      : `must be a language tag of a shipped language (${WEBCHAT_LOCALES.join(', ')}), e.g. fr or fr-CA`;
+  }
   if (field === 'color') {
     if (typeof value !== 'string') return 'must be a string';
     return value === '' || HEX.test(value) ? undefined : 'must be a HEX colour such as #3276EA';

@@ -5,7 +5,7 @@ import { WebchatError } from './config.js';
 import { Conversation } from './conversation.js';
 import type { Emitter } from './emitter.js';
 import { type Fail, failThrough } from './failure.js';
-import { checkLocale, type Strings } from './i18n.js';
+import { catalogLoaded, checkLocale, loadCatalog, type Strings } from './i18n.js';
 import { Settings } from './settings.js';
 import { storageKey } from './storage.js';
 import { createStore, type Store } from './store.js';
@@ -27,12 +27,15 @@ export class Controller implements WebchatImpl {
   private readonly conversation: Conversation;
   private readonly fail: Fail;
   private readonly feedbackSent = new Map<string, Promise<unknown>>();
+  private readonly scriptBase: string;
 
   constructor(context: StartContext, dashboard: PublicWebchat, apiUrl: string) {
     const { options } = context;
     this.emitter = context.emitter;
     this.fail = failThrough(this.emitter);
-    this.settings = new Settings(dashboard.configuration, dashboard.bot.name);
+    this.scriptBase = context.scriptBase;
+    const browser = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
+    this.settings = new Settings(dashboard.configuration, dashboard.bot.name, browser);
     if (options.configuration !== undefined) {
       const error = this.settings.addConfiguration(options.configuration);
       if (error) this.emitter.emit('error', error);
@@ -72,6 +75,23 @@ export class Controller implements WebchatImpl {
     if (options.user !== undefined) this.updateUser(options.user).catch(() => undefined);
   }
 
+  /**
+   * Loads the catalog of the current language (fetched once; English is built in) and shows its texts.
+   * A catalog that cannot be loaded leaves English and answers `error`; a language changed meanwhile wins.
+   */
+  async loadLanguage(): Promise<void> {
+    const locale = this.settings.locale;
+    if (!catalogLoaded(locale)) {
+      try {
+        await loadCatalog(locale, this.scriptBase);
+      } catch (error) {
+        this.fail(error);
+      }
+      if (this.settings.locale !== locale) return;
+    }
+    this.store.set({ locale, strings: this.settings.strings() });
+  }
+
   // ---- window state machine ----
 
   open(): void {
@@ -105,10 +125,8 @@ export class Controller implements WebchatImpl {
       this.fail(invalid);
       return;
     }
-    if (options.locale !== undefined || options.strings !== undefined) {
+    if (options.locale !== undefined || options.strings !== undefined)
       this.settings.setLocale(options.locale, options.strings);
-      this.store.set({ locale: this.settings.locale, strings: this.settings.strings() });
-    }
     if (options.configuration !== undefined) {
       this.settings.addConfiguration(options.configuration);
       const before = this.store.get().config;
@@ -116,6 +134,8 @@ export class Controller implements WebchatImpl {
       if (config.storageLocation !== before.storageLocation) this.user.relocate(config.storageLocation);
       this.store.set({ config });
     }
+    if (options.locale !== undefined || options.strings !== undefined || options.configuration !== undefined)
+      void this.loadLanguage();
     if (options.user !== undefined) this.updateUser(options.user).catch(() => undefined);
   }
 

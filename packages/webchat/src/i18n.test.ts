@@ -1,34 +1,103 @@
+/// <reference types="node" />
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { WEBCHAT_LOCALES } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { checkLocale, format, LOCALES, resolveStrings, shippedLocale } from './i18n.js';
+import {
+  checkLocale,
+  ENGLISH,
+  format,
+  isRightToLeft,
+  pickLocale,
+  resolveStrings,
+  type Strings,
+  shippedLocale,
+} from './i18n.js';
 import { brandColors, contrast } from './ui/colors.js';
 
-describe('webchat locales and strings', () => {
-  it('ships English and French with the same keys, every one translated', () => {
-    const en = LOCALES.en ?? {};
-    const fr = LOCALES.fr ?? {};
-    expect(Object.keys(fr).sort()).toEqual(Object.keys(en).sort());
-    for (const [key, text] of Object.entries(fr)) expect(text, key).not.toBe('');
+const here = import.meta.dirname;
+const catalogFiles = readdirSync(join(here, 'locales')).filter((name) => name.endsWith('.json'));
+const catalog = (tag: string): Record<string, string> =>
+  JSON.parse(readFileSync(join(here, 'locales', `${tag}.json`), 'utf8'));
+const placeholders = (text: string) => [...text.matchAll(/\{\w+\}/g)].map((m) => m[0]).sort();
+
+/** Every source file of the webchat but the tests and the catalogs' own module. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'locales' ? [] : sources(path);
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.test.ts') && entry.name !== 'i18n.ts'
+      ? [readFileSync(path, 'utf8')]
+      : [];
+  });
+}
+
+describe('webchat catalogs (src/locales/*.json)', () => {
+  it('has one catalog for each shipped locale and no other', () => {
+    expect(catalogFiles.map((name) => name.replace(/\.json$/, '')).sort()).toEqual(
+      [...WEBCHAT_LOCALES].sort(),
+    );
   });
 
-  it('maps a language tag to a shipped locale', () => {
+  it.each(WEBCHAT_LOCALES.filter((tag) => tag !== 'en'))(
+    '%s has every key of English, no other, each translated and keeping its placeholders',
+    (tag) => {
+      const texts = catalog(tag);
+      expect(Object.keys(texts).sort()).toEqual(Object.keys(ENGLISH).sort());
+      for (const [key, english] of Object.entries(ENGLISH)) {
+        expect(texts[key]?.trim(), `${tag}.${key}`).not.toBe('');
+        expect(placeholders(texts[key] ?? ''), `${tag}.${key}`).toEqual(placeholders(english));
+      }
+    },
+  );
+
+  it('uses every English key somewhere in the webchat (no unused texts)', () => {
+    const code = sources(here).join('\n');
+    const unused = Object.keys(ENGLISH).filter(
+      (key) => !new RegExp(`\\b(?:s|strings)\\.${key}\\b|'${key}'`).test(code),
+    );
+    expect(unused).toEqual([]);
+  });
+});
+
+describe('webchat locales and strings', () => {
+  it('maps a language tag to a shipped locale by the chain fr-CA → fr', () => {
     expect(shippedLocale('fr')).toBe('fr');
     expect(shippedLocale('fr-CA')).toBe('fr');
     expect(shippedLocale('EN-gb')).toBe('en');
-    expect(shippedLocale('de')).toBeUndefined();
+    expect(shippedLocale('zh-Hans-CN')).toBe('zh');
+    expect(shippedLocale('ko')).toBeUndefined();
+  });
+
+  it('picks the page locale, then the bot default, then the browser languages in order, then English', () => {
+    expect(pickLocale(['it', 'fr', 'de-DE'])).toBe('it');
+    expect(pickLocale([undefined, 'fr-CA', 'de-DE'])).toBe('fr');
+    expect(pickLocale([undefined, '', 'ko-KR', 'de-DE', 'fr'])).toBe('de');
+    expect(pickLocale([undefined, undefined, 'ko-KR'])).toBe('en');
+    expect(pickLocale([])).toBe('en');
+  });
+
+  it('lays out Arabic and Hebrew right to left, the others left to right', () => {
+    expect(WEBCHAT_LOCALES.filter(isRightToLeft)).toEqual(['ar', 'he']);
   });
 
   it('names the bad key: unknown string, non-string value, unknown locale', () => {
     expect(checkLocale(undefined, undefined)).toBeUndefined();
-    expect(checkLocale('fr', { send: 'Go' })).toBeUndefined();
+    expect(checkLocale('de-AT', { send: 'Go' })).toBeUndefined();
     expect(checkLocale(undefined, { sendd: 'Go' })).toMatchObject({ field: 'strings.sendd' });
     expect(checkLocale(undefined, { send: 3 })).toMatchObject({ field: 'strings.send' });
     expect(checkLocale(undefined, ['x'])).toMatchObject({ field: 'strings' });
-    expect(checkLocale('de', undefined)).toMatchObject({ field: 'locale' });
+    expect(checkLocale(undefined, { toString: 'x' })).toMatchObject({ field: 'strings.toString' });
+    expect(checkLocale('ko', undefined)).toMatchObject({ field: 'locale' });
     expect(checkLocale(7, undefined)).toMatchObject({ field: 'locale' });
   });
 
-  it('applies overrides over the locale, later ones winning, and fills placeholders', () => {
-    const strings = resolveStrings('fr', { send: 'A' }, { send: 'B', closeChat: 'Fermer' });
+  it('applies overrides over the catalog, later ones winning, and fills placeholders', () => {
+    const strings = resolveStrings(
+      catalog('fr') as Strings,
+      { send: 'A' },
+      { send: 'B', closeChat: 'Fermer' },
+    );
     expect(strings.send).toBe('B');
     expect(strings.closeChat).toBe('Fermer');
     expect(strings.newMessages).toBe('Nouveaux messages');

@@ -1,118 +1,95 @@
+import { RTL_LOCALES, WEBCHAT_LOCALES, webchatLocaleOf } from '@parley/protocol';
 import { WebchatError } from './config.js';
+import EN from './locales/en.json' with { type: 'json' };
 
 /**
- * Every text the webchat shows or announces. `{botName}`, `{count}` and `{name}` are replaced.
+ * Every text the webchat shows or announces, one JSON catalog a language in `locales/` (`{botName}`,
+ * `{count}` and `{name}` are replaced). English ships inside webchat.js; every other catalog is a file of
+ * its own (`locale-<tag>.json` beside webchat.js), fetched only by a visitor who needs it.
  * Errors are shown as these sentences; the `error` event keeps the technical message.
  */
-const EN = {
-  composerPlaceholder: 'Type your message…',
-  composerLabel: 'Message',
-  send: 'Send',
-  attachFile: 'Attach a file',
-  dropFiles: 'Drop files to send them',
-  openChat: 'Open chat with {botName}',
-  closeChat: 'Close chat',
-  unread: 'unread',
-  newConversation: 'Start a new conversation',
-  messages: 'Messages',
-  newMessages: 'New messages',
-  suggestions: 'Suggested questions',
-  botSaid: '{botName} said:',
-  youSaid: 'You said:',
-  typing: '{botName} is typing',
-  chooseOption: 'Choose an option',
-  choose: 'Choose…',
-  image: 'Image',
-  file: 'File',
-  audio: 'Audio',
-  video: 'Video',
-  helpful: 'Helpful',
-  notHelpful: 'Not helpful',
-  feedbackComment: 'What could be better? (optional)',
-  feedbackSend: 'Send feedback',
-  feedbackSkip: 'Skip',
-  feedbackThanks: 'Thanks for your feedback.',
-  uploading: 'Uploading {name}…',
-  debug: 'Debug',
-  poweredBy: 'Powered by Parley',
-  errorConnect: 'Could not connect to the chat. Please try again.',
-  errorConnection: 'The connection to the chat was lost. Reconnecting…',
-  errorSend: 'Your message could not be sent. Please try again.',
-  errorUpload: 'The file {name} could not be uploaded.',
-  errorUploadTooLarge: 'The file {name} is too large.',
-  errorFeedback: 'Your feedback could not be sent.',
-  errorRestart: 'Could not start a new conversation.',
-  talkToPerson: 'Talk to a person',
-  personSaid: '{name} said:',
-  emailLabel: 'Your e-mail address',
-  emailSend: 'Send my address',
-};
+export const ENGLISH: Strings = EN;
 
 /** The keys of the UI texts. */
 export type StringKey = keyof typeof EN;
 /** The UI texts of one locale. */
 export type Strings = Record<StringKey, string>;
 
-const FR: Strings = {
-  composerPlaceholder: 'Écrivez votre message…',
-  composerLabel: 'Message',
-  send: 'Envoyer',
-  attachFile: 'Joindre un fichier',
-  dropFiles: 'Déposez des fichiers pour les envoyer',
-  openChat: 'Ouvrir la discussion avec {botName}',
-  closeChat: 'Fermer la discussion',
-  unread: 'non lus',
-  newConversation: 'Nouvelle conversation',
-  messages: 'Messages',
-  newMessages: 'Nouveaux messages',
-  suggestions: 'Questions suggérées',
-  botSaid: '{botName} a écrit :',
-  youSaid: 'Vous avez écrit :',
-  typing: '{botName} est en train d’écrire',
-  chooseOption: 'Choisissez une option',
-  choose: 'Choisir…',
-  image: 'Image',
-  file: 'Fichier',
-  audio: 'Audio',
-  video: 'Vidéo',
-  helpful: 'Utile',
-  notHelpful: 'Pas utile',
-  feedbackComment: 'Que pourrions-nous améliorer ? (facultatif)',
-  feedbackSend: 'Envoyer l’avis',
-  feedbackSkip: 'Passer',
-  feedbackThanks: 'Merci pour votre avis.',
-  uploading: 'Envoi de {name}…',
-  debug: 'Débogage',
-  poweredBy: 'Propulsé par Parley',
-  errorConnect: 'Impossible de se connecter à la discussion. Veuillez réessayer.',
-  errorConnection: 'La connexion à la discussion a été perdue. Reconnexion…',
-  errorSend: 'Votre message n’a pas pu être envoyé. Veuillez réessayer.',
-  errorUpload: 'Le fichier {name} n’a pas pu être envoyé.',
-  errorUploadTooLarge: 'Le fichier {name} est trop volumineux.',
-  errorFeedback: 'Votre avis n’a pas pu être envoyé.',
-  errorRestart: 'Impossible de démarrer une nouvelle conversation.',
-  talkToPerson: 'Parler à une personne',
-  personSaid: '{name} a dit :',
-  emailLabel: 'Votre adresse e-mail',
-  emailSend: 'Envoyer mon adresse',
-};
+/** The shipped locale of a language tag by the chain `fr-CA → fr` (undefined when not shipped). */
+export const shippedLocale = (locale: string): string | undefined => webchatLocaleOf(locale);
 
-/** The shipped locales. */
-export const LOCALES: Record<string, Strings> = { en: EN, fr: FR };
+/**
+ * The UI language: the first candidate that is shipped (the page's `locale`, then the bot's
+ * `defaultLocale`, then the browser's `navigator.languages` in order), else `en`.
+ * @example pickLocale([undefined, '', 'ko-KR', 'de-DE']) // 'de'
+ */
+export function pickLocale(candidates: readonly (string | undefined)[]): string {
+  for (const candidate of candidates) {
+    const shipped = candidate ? shippedLocale(candidate) : undefined;
+    if (shipped) return shipped;
+  }
+  return 'en';
+}
 
-/** The shipped locale for a language tag (`fr-CA` → `fr`), or undefined. */
-export function shippedLocale(locale: string): string | undefined {
-  const lower = locale.toLowerCase();
-  if (LOCALES[lower]) return lower;
-  const base = lower.split('-')[0] ?? '';
-  return LOCALES[base] ? base : undefined;
+/** Whether a shipped locale is written right to left (Arabic, Hebrew). */
+export const isRightToLeft = (locale: string): boolean => RTL_LOCALES.includes(locale);
+
+const catalogs = new Map<string, Strings>([['en', ENGLISH]]);
+const loading = new Map<string, Promise<Strings>>();
+
+/** Whether a locale's catalog is at hand (English always is). */
+export const catalogLoaded = (locale: string): boolean => catalogs.has(locale);
+
+/** The texts of a locale already loaded (English until its catalog has arrived). */
+export function catalogOf(locale: string): Strings {
+  return catalogs.get(locale) ?? ENGLISH;
+}
+
+/** A fetched catalog over English: a missing or non-string text falls back to the English one. */
+function overEnglish(json: unknown): Strings {
+  const texts: Strings = { ...ENGLISH };
+  if (typeof json !== 'object' || json === null) return texts;
+  for (const key of Object.keys(texts) as StringKey[]) {
+    const value = (json as Record<string, unknown>)[key];
+    if (typeof value === 'string' && value !== '') texts[key] = value;
+  }
+  return texts;
+}
+
+/**
+ * Loads a shipped locale's catalog once (from `scriptBase`, the folder of webchat.js); English is built in.
+ * Rejects with a WebchatError when the file cannot be fetched; a later call tries again.
+ */
+export function loadCatalog(locale: string, scriptBase: string): Promise<Strings> {
+  const ready = catalogs.get(locale);
+  if (ready) return Promise.resolve(ready);
+  let promise = loading.get(locale);
+  if (!promise) {
+    const url = `${scriptBase}locale-${locale}.json`;
+    promise = fetch(url, { headers: { accept: 'application/json' } })
+      .then(async (res) => {
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        const texts = overEnglish(await res.json());
+        catalogs.set(locale, texts);
+        return texts;
+      })
+      .catch((error: unknown) => {
+        throw new WebchatError(
+          `Could not load the ${locale} texts from ${url} (${(error as Error).message}); showing English`,
+          [{ field: 'locale', message: 'catalog could not be loaded' }],
+        );
+      })
+      .finally(() => loading.delete(locale));
+    loading.set(locale, promise);
+  }
+  return promise;
 }
 
 /** Checks `{locale?, strings?}` given to init or config: an error names the bad key; nothing applies then. */
 export function checkLocale(locale: unknown, strings: unknown): WebchatError | undefined {
   if (locale !== undefined && (typeof locale !== 'string' || !shippedLocale(locale))) {
     return new WebchatError(
-      `locale ${JSON.stringify(locale)} is not shipped (${Object.keys(LOCALES).join(', ')}); translate with strings`,
+      `locale ${JSON.stringify(locale)} is not shipped (${WEBCHAT_LOCALES.join(', ')}); translate with strings`,
       [{ field: 'locale', message: 'is not a shipped locale' }],
     );
   }
@@ -122,7 +99,7 @@ export function checkLocale(locale: unknown, strings: unknown): WebchatError | u
       { field: 'strings', message: 'must be an object' },
     ]);
   for (const [key, value] of Object.entries(strings)) {
-    if (!(key in EN))
+    if (!Object.hasOwn(ENGLISH, key))
       return new WebchatError(`strings.${key} is not a webchat string`, [
         { field: `strings.${key}`, message: 'is not a webchat string' },
       ]);
@@ -134,9 +111,9 @@ export function checkLocale(locale: unknown, strings: unknown): WebchatError | u
   return undefined;
 }
 
-/** The texts of a locale with the page's overrides (later ones winning). */
-export function resolveStrings(locale: string, ...overrides: Partial<Strings>[]): Strings {
-  return Object.assign({}, LOCALES[shippedLocale(locale) ?? 'en'], ...overrides);
+/** The texts of a loaded catalog with the page's overrides (later ones winning). */
+export function resolveStrings(texts: Strings, ...overrides: Partial<Strings>[]): Strings {
+  return Object.assign({}, texts, ...overrides);
 }
 
 /** Fills `{name}` placeholders. */

@@ -6,27 +6,29 @@ import {
   resolveConfiguration,
   type WebchatError,
 } from './config.js';
-import { resolveStrings, type Strings, shippedLocale } from './i18n.js';
+import { catalogOf, pickLocale, resolveStrings, type Strings } from './i18n.js';
 
 /**
  * What the page has set over the dashboard: the configuration layers (dashboard → init → each `config()`
- * call, later ones winning) and the UI language with its text overrides.
+ * call, later ones winning) and the UI language with its text overrides. The language is the page's
+ * `locale`, else the configuration's `defaultLocale` (the bot's), else the browser's first shipped one.
  */
 export class Settings {
   private readonly layers: WebchatConfiguration[];
   private readonly stringLayers: Partial<Strings>[] = [];
-  private language = 'en';
+  private pageLocale: string | undefined;
 
   constructor(
     dashboard: WebchatConfiguration,
     private readonly botName: string,
+    private readonly browserLanguages: readonly string[] = [],
   ) {
     this.layers = [dashboard];
   }
 
-  /** The language tag of the UI texts. */
+  /** The shipped locale of the UI texts. */
   get locale(): string {
-    return this.language;
+    return pickLocale([this.pageLocale, this.configuration().defaultLocale, ...this.browserLanguages]);
   }
 
   /**
@@ -41,9 +43,9 @@ export class Settings {
     return undefined;
   }
 
-  /** Sets the language (an unshipped one falls back to `en`) and adds text overrides; both already checked. */
+  /** Sets the page's language and adds text overrides; both already checked. */
   setLocale(locale: string | undefined, strings: Partial<Strings> | undefined): void {
-    if (locale !== undefined) this.language = shippedLocale(locale) ?? 'en';
+    if (locale !== undefined) this.pageLocale = locale;
     if (strings !== undefined) this.stringLayers.push(strings);
   }
 
@@ -52,8 +54,8 @@ export class Settings {
     return resolveConfiguration(mergeConfiguration(...this.layers), this.botName);
   }
 
-  /** The UI texts: the language's, with every override. */
+  /** The UI texts: the language's (English until its catalog has loaded), with every override. */
   strings(): Strings {
-    return resolveStrings(this.language, ...this.stringLayers);
+    return resolveStrings(catalogOf(this.locale), ...this.stringLayers);
   }
 }

@@ -37,6 +37,8 @@ async function start(context: StartContext): Promise<WebchatImpl> {
   const apiUrl = (options.apiUrl ?? new URL(context.scriptBase).origin).replace(/\/$/, '');
   const dashboard = await loadDashboard(apiUrl, options.botId);
   const controller = new Controller(context, dashboard, apiUrl);
+  // The first render is in the visitor's language: its catalog (if not English) is fetched first.
+  await controller.loadLanguage();
 
   const host = options.container ?? document.createElement('div');
   host.setAttribute('data-parley-webchat', options.botId);

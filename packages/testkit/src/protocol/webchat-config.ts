@@ -33,6 +33,7 @@ export const FULL_WEBCHAT_CONFIGURATION = {
   suggestedQuestions: ['Where is my order?', 'How do I get a refund?'],
   handoffButton: true,
   handoffKeywords: ['manager', 'talk to someone'],
+  defaultLocale: 'fr-CA',
 } as const;
 
 /** The fields of the spec's table, in its order. */
@@ -64,4 +65,10 @@ export const SPEC_WEBCHAT_FIELDS = [
 ];
 
 /** Parley's own fields after the spec's (the first impression of an empty chat). */
-export const PARLEY_WEBCHAT_FIELDS = ['greeting', 'suggestedQuestions', 'handoffButton', 'handoffKeywords'];
+export const PARLEY_WEBCHAT_FIELDS = [
+  'greeting',
+  'suggestedQuestions',
+  'handoffButton',
+  'handoffKeywords',
+  'defaultLocale',
+];

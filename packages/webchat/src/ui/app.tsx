@@ -1,4 +1,5 @@
 import { useRef } from 'preact/hooks';
+import { isRightToLeft } from '../i18n.js';
 import type { Store } from '../store.js';
 import type { UiActions } from '../ui-actions.js';
 import { ChatWindow } from './chat-window.js';
@@ -25,6 +26,7 @@ export function App({ store, actions }: { store: Store; actions: UiActions }) {
         ref={root}
         class="pw-root"
         lang={state.locale}
+        dir={isRightToLeft(state.locale) ? 'rtl' : 'ltr'}
         data-theme={config.themeMode}
         data-variant={config.variant}
         data-layout={layout}
@@ -34,6 +36,7 @@ export function App({ store, actions }: { store: Store; actions: UiActions }) {
           <Launcher
             open={open}
             unread={state.unread}
+            locale={state.locale}
             config={config}
             actions={actions}
             buttonRef={focus.fab}

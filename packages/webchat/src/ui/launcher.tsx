@@ -10,12 +10,15 @@ import { useTexts } from './texts.js';
 export function Launcher({
   open,
   unread,
+  locale,
   config,
   actions,
   buttonRef,
 }: {
   open: boolean;
   unread: number;
+  /** The UI language: the count is written in its digits. */
+  locale: string;
   config: ResolvedConfiguration;
   actions: UiActions;
   buttonRef: RefObject<HTMLButtonElement | null>;
@@ -35,7 +38,10 @@ export function Launcher({
       <span class="pw-sr">{label}</span>
       {unread > 0 && (
         <>
-          <span class="pw-badge">{unread > 99 ? '99+' : unread}</span>
+          <span class="pw-badge">
+            {new Intl.NumberFormat(locale).format(Math.min(unread, 99))}
+            {unread > 99 ? '+' : ''}
+          </span>
           <span class="pw-sr"> {s.unread}</span>
         </>
       )}

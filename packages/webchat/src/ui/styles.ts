@@ -27,7 +27,7 @@ export const STYLES = `
 }
 .pw-root *, .pw-root *::before, .pw-root *::after { box-sizing: border-box; }
 .pw-fab {
-  position: fixed; right: 20px; bottom: 20px; z-index: 2147483000;
+  position: fixed; inset-inline-end: 20px; bottom: 20px; z-index: 2147483000;
   width: 56px; height: 56px; border-radius: 50%; border: 0; padding: 0; cursor: pointer;
   background: var(--pw-fill); color: var(--pw-on-color);
   display: flex; align-items: center; justify-content: center;
@@ -38,12 +38,12 @@ export const STYLES = `
   outline: 3px solid var(--pw-color); outline-offset: 2px;
 }
 .pw-badge {
-  position: absolute; top: -4px; right: -4px; min-width: 22px; height: 22px; padding: 0 6px;
+  position: absolute; top: -4px; inset-inline-end: -4px; min-width: 22px; height: 22px; padding: 0 6px;
   border-radius: 11px; background: #d93025; color: #fff; font-size: 12px; font-weight: 700;
   display: flex; align-items: center; justify-content: center;
 }
 .pw-window {
-  position: fixed; right: 20px; bottom: 88px; z-index: 2147483001;
+  position: fixed; inset-inline-end: 20px; bottom: 88px; z-index: 2147483001;
   width: 400px; height: min(640px, calc(100vh - 108px));
   display: flex; flex-direction: column; overflow: hidden;
   background: var(--pw-bg); color: var(--pw-fg);
@@ -97,8 +97,8 @@ export const STYLES = `
 .pw-bubble p { margin: 0 0 .5em; } .pw-bubble p:last-child { margin-bottom: 0; }
 .pw-bubble a { color: inherit; }
 .pw-bubble pre { overflow-x: auto; background: rgba(0,0,0,.06); padding: 8px; border-radius: 6px; }
-.pw-bubble blockquote { margin: .4em 0 .6em; padding: 0 0 0 .75em; border-left: 3px solid var(--pw-color); }
-.pw-bubble ul, .pw-bubble ol { margin: .3em 0 .5em; padding-left: 1.3em; }
+.pw-bubble blockquote { margin: .4em 0 .6em; padding-inline-start: .75em; border-inline-start: 3px solid var(--pw-color); }
+.pw-bubble ul, .pw-bubble ol { margin: .3em 0 .5em; padding-inline-start: 1.3em; }
 .pw-bubble img, .pw-media img, .pw-media video { max-width: 100%; border-radius: calc(var(--pw-radius) * .6); display: block; }
 .pw-media audio { max-width: 100%; }
 .pw-actions { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }
@@ -153,7 +153,8 @@ export const STYLES = `
 .pw-footer { padding: 6px 12px 10px; text-align: center; font-size: 12px; color: var(--pw-muted); }
 .pw-footer p { margin: 0; } .pw-footer a { color: inherit; }
 .pw-flip { transform: scaleY(-1); }
-.pw-bubble svg { vertical-align: -3px; margin-right: 4px; }
+.pw-root[dir='rtl'] .pw-send svg { transform: scaleX(-1); }
+.pw-bubble svg { vertical-align: -3px; margin-inline-end: 4px; }
 .pw-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 details.pw-debug { font-size: 12px; color: var(--pw-muted); } details.pw-debug pre { white-space: pre-wrap; max-height: 200px; overflow: auto; }
 .pw-new {

@@ -2,10 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { FIELD_NAMES, toConfiguration, toValues } from './fields.js';
 
 describe('webchat designer values', () => {
-  it("has one input for each of the 24 fields of the spec table and Parley's 4", () => {
-    expect(FIELD_NAMES).toHaveLength(28);
+  it("has one input for each of the 24 fields of the spec table and Parley's 5", () => {
+    expect(FIELD_NAMES).toHaveLength(29);
     expect(FIELD_NAMES).toEqual(
-      expect.arrayContaining(['greeting', 'suggestedQuestions', 'handoffButton', 'handoffKeywords']),
+      expect.arrayContaining([
+        'greeting',
+        'suggestedQuestions',
+        'handoffButton',
+        'handoffKeywords',
+        'defaultLocale',
+      ]),
     );
   });
 

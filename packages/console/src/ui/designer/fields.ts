@@ -31,9 +31,26 @@ export interface FieldSpec {
   items?: { count: number; noun: string };
   /** The values of an enum field ('' keeps the default, named by `defaultLabel`). */
   options?: readonly string[];
+  /** What each enum value is shown as (the value itself when absent). */
+  optionLabels?: Readonly<Record<string, string>>;
   /** What an unset enum or toggle means. */
   defaultLabel?: string;
 }
+
+/** The webchat's languages (protocol WEBCHAT_LOCALES), each in its own words. */
+const LANGUAGES: Readonly<Record<string, string>> = {
+  en: 'English',
+  fr: 'Français',
+  de: 'Deutsch',
+  es: 'Español',
+  it: 'Italiano',
+  pt: 'Português',
+  nl: 'Nederlands',
+  ja: '日本語',
+  zh: '中文',
+  ar: 'العربية',
+  he: 'עברית',
+};
 
 /** The groups of the form, in order. */
 export const GROUPS = [
@@ -47,7 +64,7 @@ export const GROUPS = [
 export type GroupName = (typeof GROUPS)[number]['name'];
 
 /**
- * Every field of WebchatConfiguration (the spec table's 24, then Parley's greeting and suggested questions), in
+ * Every field of WebchatConfiguration (the spec table's 24, then Parley's own five), in
  * the order the form shows them.
  */
 export const FIELDS = {
@@ -95,6 +112,15 @@ export const FIELDS = {
     label: 'Message box placeholder',
     group: 'texts',
     max: 200,
+  },
+  defaultLocale: {
+    kind: 'enum',
+    label: 'Language of the chat',
+    group: 'texts',
+    options: Object.keys(LANGUAGES),
+    optionLabels: LANGUAGES,
+    defaultLabel: "Default (the visitor's browser language)",
+    hint: 'The words of the chat window (buttons, placeholder); a page may choose another with locale.',
   },
   footer: {
     kind: 'long',

@@ -120,7 +120,7 @@ export function EnumConfigInput({ name, spec, field }: InputProps<string>) {
         <option value="">{spec.defaultLabel ?? 'Default'}</option>
         {options.map((o) => (
           <option key={o} value={o}>
-            {o}
+            {spec.optionLabels?.[o] ?? o}
           </option>
         ))}
       </select>

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { WebchatConfiguration } from '@parley/protocol';
+import { WEBCHAT_LOCALES, type WebchatConfiguration } from '@parley/protocol';
 import { builtPackageDir, readBuiltFile } from '../../http/built-files.js';
 
 /** What serving the webchat needs of a bot (the bots service's chatFacts). */
@@ -15,6 +15,13 @@ export const WEBCHAT_ASSETS: Record<string, { type: string; maxAge: number }> = 
   'webchat.js': { type: 'application/javascript; charset=utf-8', maxAge: 3600 },
   'inject.js.map': { type: 'application/json; charset=utf-8', maxAge: 300 },
   'webchat.js.map': { type: 'application/json; charset=utf-8', maxAge: 3600 },
+  // The UI texts of each language but English (which webchat.js holds), fetched by the visitors who need them.
+  ...Object.fromEntries(
+    WEBCHAT_LOCALES.filter((tag) => tag !== 'en').map((tag) => [
+      `locale-${tag}.json`,
+      { type: 'application/json; charset=utf-8', maxAge: 3600 },
+    ]),
+  ),
 };
 
 /** The folder of the built webchat (packages/webchat/dist). */
