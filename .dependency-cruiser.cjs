@@ -75,6 +75,15 @@ module.exports = {
       to: { path: TESTKIT },
     },
     {
+      name: 'server-needs-no-client',
+      severity: 'error',
+      comment:
+        'The server does not depend on its clients: the remote CLI commands, which talk HTTP through @parley/client, ' +
+        'live in packages/cli, which builds on the server (its @parley/server/cli export), never the other way.',
+      from: { path: '^packages/server/' },
+      to: { path: '^packages/(client|cli)/' },
+    },
+    {
       name: 'protocol-has-no-io',
       severity: 'error',
       comment: 'The wire package is shared by server, client and webchat: it imports none of them.',
@@ -83,8 +92,10 @@ module.exports = {
     },
   ],
   options: {
-    doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(dist|node_modules)/' },
+    // The built client and CLI stay in the graph as leaves (what @parley/client and @parley/cli resolve to), so
+    // server-needs-no-client sees an import of them; every other dist/ is left out.
+    doNotFollow: { path: ['node_modules', '^packages/(client|cli)/dist/'] },
+    exclude: { path: ['(^|/)node_modules/', '^packages/(?!client/|cli/)[^/]+/dist/', '^(e2e|bench)/dist/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.test.json' },
   },

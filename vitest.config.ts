@@ -36,6 +36,11 @@ export default defineConfig({
         new URL('./packages/protocol/src/operations/index.ts', import.meta.url),
       ),
       '@parley/protocol': fileURLToPath(new URL('./packages/protocol/src/index.ts', import.meta.url)),
+      // @parley/cli's imports of the server, to its sources (as the testkit's and the server's tests load them).
+      '@parley/server/cli/private-tar': fileURLToPath(
+        new URL('./packages/server/src/cli/private-tar.ts', import.meta.url),
+      ),
+      '@parley/server/cli': fileURLToPath(new URL('./packages/server/src/cli/kit.ts', import.meta.url)),
       '@parley/client/event-stream': fileURLToPath(
         new URL('./packages/client/src/event-stream.ts', import.meta.url),
       ),
@@ -88,10 +93,11 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // In-process apps and the server's units. Files of a worker share its loaded modules (no file relies on
-          // module state another leaves behind): a server file's imports cost once per worker, not once per file.
+          // In-process apps and the server's units, and the CLI's commands against an in-process app. Files of a
+          // worker share its loaded modules (no file relies on module state another leaves behind): a server file's
+          // imports cost once per worker, not once per file.
           name: 'server',
-          include: ['packages/server/src/**/*.test.ts'],
+          include: ['packages/{server,cli}/src/**/*.test.ts'],
           exclude: [...postgresFiles, ...mockingFiles],
           isolate: false,
         },

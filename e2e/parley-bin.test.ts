@@ -1,5 +1,6 @@
-// The `parley` command as npm links it: packages/server/bin/parley.js (committed plain JS, so `npx parley`
-// works right after `npm install` of a fresh clone and `npm install -g` gets a `parley` too).
+// The `parley` command as npm links it: packages/cli/bin/parley.js (committed plain JS, so `npx parley`
+// works right after `npm install` of a fresh clone and `npm install -g` gets a `parley` too). One command: the
+// server's own commands and the remote ones of @parley/cli, while the server package does not depend on the client.
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,8 +10,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot, requireBuild } from '../packages/testkit/src/e2e/server.js';
 
 const run = promisify(execFile);
-const serverDir = join(repoRoot, 'packages', 'server');
-const shim = join(serverDir, 'bin', 'parley.js');
+const cliDir = join(repoRoot, 'packages', 'cli');
+const shim = join(cliDir, 'bin', 'parley.js');
+
+interface PackageJson {
+  bin?: Record<string, string>;
+  dependencies?: Record<string, string>;
+}
+const packageJson = async (name: string) =>
+  JSON.parse(await readFile(join(repoRoot, 'packages', name, 'package.json'), 'utf8')) as PackageJson;
 
 /** Runs `node <script> <args>`; answers the exit code and both outputs. */
 async function node(
@@ -32,14 +40,12 @@ afterAll(async () => {
 });
 
 describe('the parley bin', () => {
-  it('is the committed shim, and the package publishes it with the built CLI', async () => {
-    const pkg = JSON.parse(await readFile(join(serverDir, 'package.json'), 'utf8')) as {
-      bin: Record<string, string>;
-    };
-    expect(join(serverDir, pkg.bin.parley ?? '')).toBe(shim);
-    // What `npm pack` / `npm install -g` of the server package would carry (scripts skipped: no build here).
+  it('is the committed shim of @parley/cli, and the package publishes it with the built CLI', async () => {
+    const pkg = await packageJson('cli');
+    expect(join(cliDir, pkg.bin?.parley ?? '')).toBe(shim);
+    // What `npm pack` / `npm install -g` of the CLI package would carry (scripts skipped: no build here).
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-      cwd: serverDir,
+      cwd: cliDir,
     });
     const files = (JSON.parse(stdout) as { files: { path: string; mode: number }[] }[])[0]?.files ?? [];
     const bin = files.find((f) => f.path === 'bin/parley.js');
@@ -47,6 +53,17 @@ describe('the parley bin', () => {
     expect((bin?.mode ?? 0) & 0o111).not.toBe(0);
     expect(files.map((f) => f.path)).toContain('dist/main.js');
   }, 60_000);
+
+  it('is the only parley bin; the server package depends on neither the client nor the CLI', async () => {
+    const server = await packageJson('server');
+    expect(server.bin).toBeUndefined();
+    expect(Object.keys(server.dependencies ?? {})).not.toContain('@parley/client');
+    expect(Object.keys(server.dependencies ?? {})).not.toContain('@parley/cli');
+    expect((await packageJson('cli')).dependencies).toMatchObject({
+      '@parley/server': expect.any(String),
+      '@parley/client': expect.any(String),
+    });
+  });
 
   it('--help lists the commands, and <command> --help lists its subcommands and options', async () => {
     requireBuild();
@@ -57,11 +74,17 @@ describe('the parley bin', () => {
       node(shim, ['bots', 'create', '--help']),
     ]);
     expect(top.code).toBe(0);
-    for (const command of ['serve', 'migrate', 'accounts', 'tokens', 'workspaces', 'bots'])
+    // The server's own commands, and the remote ones of @parley/cli.
+    for (const command of [
+      ...['serve', 'migrate', 'accounts', 'tokens', 'workspaces', 'bots', 'backup', 'restore'],
+      ...['files', 'kb', 'qa', 'conversations', 'search'],
+    ])
       expect(top.stdout).toMatch(new RegExp(`^ {2}${command}\\b`, 'm'));
     expect(bots.code).toBe(0);
     expect(bots.stdout).toContain('Usage: parley bots');
-    expect(bots.stdout).toMatch(/^ {2}create\b/m);
+    // `bots create` of the server and `bots export|import` of @parley/cli in one group.
+    for (const sub of ['create', 'export', 'import'])
+      expect(bots.stdout).toMatch(new RegExp(`^ {2}${sub}\\b`, 'm'));
     expect(create.code).toBe(0);
     expect(create.stdout).toContain('--workspace <workspaceId>');
   }, 120_000);

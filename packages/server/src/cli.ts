@@ -4,13 +4,7 @@ import type { Actor, Principal } from './access/principal.js';
 import { loadSigningSecret } from './access/signing-secret.js';
 import { blobStoreFromConfig } from './blob/from-config.js';
 import { backupCommands } from './cli/backup.js';
-import { botTransferCommands } from './cli/bots.js';
-import { conversationsCommands } from './cli/conversations.js';
-import { filesCommands } from './cli/files.js';
-import { kbCommands } from './cli/kb.js';
-import { siteCommands } from './cli/kb-sites.js';
-import { qaCommands } from './cli/qa.js';
-import { searchCommand } from './cli/search.js';
+import type { CommandContext as GroupContext } from './cli/context.js';
 import { CONFIG_VARIABLES, type Config, ConfigError, loadConfig } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { ApiError } from './errors/errors.js';
@@ -83,6 +77,12 @@ interface CommandContext {
   config: () => Config;
   print: (value: unknown) => void;
 }
+
+/**
+ * A group of commands added to the program, e.g. `@parley/cli`'s remote commands (files, kb, search, qa, …),
+ * which talk HTTP through `@parley/client`: the server itself does not depend on the client.
+ */
+export type CommandGroup = (program: Command, ctx: GroupContext) => void;
 
 /** `serve`: starts the service, printing the bootstrap credentials on first start. */
 function serveCommand(program: Command, ctx: CommandContext): void {
@@ -229,11 +229,12 @@ function botsCommands(program: Command, ctx: CommandContext): void {
 }
 
 /**
- * The `parley` command line: `serve`, and commands that create accounts, tokens and bots for scripting.
+ * The `parley` command line: the server's local commands (`serve`, `migrate`, commands that create accounts,
+ * tokens and bots for scripting, `backup` and `restore` of the data folder), then `groups`.
  * Every command but `serve` prints one JSON document on stdout.
  * @example await buildCli(io).parseAsync(['node', 'parley', 'accounts', 'create', '--email', 'a@b.c'])
  */
-export function buildCli(io: CliIo): Command {
+export function buildCli(io: CliIo, groups: readonly CommandGroup[] = []): Command {
   const program = new Command('parley')
     .description('Parley: a self-hostable bot platform.')
     .version(packageVersion())
@@ -257,23 +258,21 @@ export function buildCli(io: CliIo): Command {
     tokensCommands,
     workspacesCommands,
     botsCommands,
-    filesCommands,
-    kbCommands,
-    siteCommands,
-    qaCommands,
-    conversationsCommands,
-    searchCommand,
     backupCommands,
-    botTransferCommands,
+    ...groups,
   ])
     add(program, ctx);
   return program;
 }
 
 /** Runs the CLI and turns failures into a message and an exit code (2 for bad configuration or usage). */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+export async function runCli(
+  argv: string[],
+  io: CliIo,
+  groups: readonly CommandGroup[] = [],
+): Promise<number> {
   try {
-    await buildCli(io).parseAsync(argv);
+    await buildCli(io, groups).parseAsync(argv);
     return 0;
   } catch (error) {
     const e = error as { code?: string; exitCode?: number; message?: string };

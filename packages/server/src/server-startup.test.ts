@@ -2,7 +2,7 @@
 // loads. A module loaded is memory held for the life of the process (its source text, its compiled code, what
 // it builds at import), so the drivers and SDKs of settings a deployment does not use stay unloaded: the S3 SDK
 // on local disk, the PostgreSQL driver on SQLite, the Redis client without PARLEY_REDIS_URL, undici until a
-// webhook is sent, the document extractors until a file is indexed, the CLI's archive and progress libraries,
+// webhook is sent, the document extractors until a file is indexed, the CLI's archive library,
 // the OpenAPI document's and /docs's libraries until they are asked for.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -41,8 +41,6 @@ const source = (path: string) => new URL(`../../${path}`, import.meta.url).href;
 const ALIASES = {
   '@parley/protocol': source('protocol/src/index.ts'),
   '@parley/protocol/operations': source('protocol/src/operations/index.ts'),
-  '@parley/client': source('client/src/index.ts'),
-  '@parley/client/event-stream': source('client/src/event-stream.ts'),
 };
 
 let child: ChildProcess | undefined;
@@ -128,10 +126,7 @@ describe('parley serve on SQLite and local disk (default settings)', () => {
       'mammoth',
       'onnxruntime-node', // the first embedding, in its worker
       'usearch',
-      'tar', // parley backup / restore / bots export / import
-      'cli-progress', // parley files upload
-      'cli-table3',
-      'tinyglobby',
+      'tar', // parley backup / restore
       '@fastify/swagger', // the first request for the OpenAPI document or /docs
       '@fastify/swagger-ui',
       '@fastify/static',

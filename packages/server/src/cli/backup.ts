@@ -2,8 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/config.js';
 import { packageVersion } from '../server.js';
-import { type CommandContext, CommandFailure } from './context.js';
-import { formatBytes } from './text.js';
+import { type CommandContext, CommandFailure, formatBytes } from './context.js';
 
 /** Why `backup` and `restore` refuse a PostgreSQL or S3 deployment, and what to back up there instead. */
 export const EXTERNAL_STORES_MESSAGE =

@@ -12,7 +12,7 @@ export interface CommandIo {
   terminal?: NodeJS.WriteStream | undefined;
 }
 
-/** What the command groups of this folder share with those of cli.ts (its `CommandContext` fits it). */
+/** What command groups share with those of cli.ts (its `CommandContext` fits it), here and in @parley/cli. */
 export interface CommandContext {
   io: CommandIo;
   /** The server's configuration, read from the environment when a command runs (local commands only). */
@@ -37,4 +37,16 @@ export function terminalOf(io: CommandIo): NodeJS.WriteStream | undefined {
   if ('terminal' in io) return io.terminal;
   if (io.env.TERM === 'dumb' || io.env.CI) return undefined;
   return process.stdout.isTTY ? process.stdout : undefined;
+}
+
+/** Bytes for people: 1.2 MB. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'kB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 }

@@ -12,15 +12,19 @@ import { waitFor } from './waiters.js';
 
 /** The repository root. */
 export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
-/** The built server entry point (`parley`). */
+/** The built server entry point (`parley serve` and the server's own commands; what `npm start` runs). */
 export const serverMain = join(repoRoot, 'packages', 'server', 'dist', 'main.js');
+/** The built `parley` command (packages/cli: the server's commands and the remote ones). */
+export const cliMain = join(repoRoot, 'packages', 'cli', 'dist', 'main.js');
 
-/** Throws a clear error when the server has not been built (each e2e file calls this first). */
+/** Throws a clear error when the server or the CLI has not been built (each e2e file calls this first). */
 export function requireBuild(): void {
-  if (!existsSync(serverMain)) {
-    throw new Error(
-      `The e2e tests run the built server, but ${serverMain} is missing: run \`npx tsc -b\` first (\`npm test\` builds before running Vitest).`,
-    );
+  for (const main of [serverMain, cliMain]) {
+    if (!existsSync(main)) {
+      throw new Error(
+        `The e2e tests run the built server and CLI, but ${main} is missing: run \`npx tsc -b\` first (\`npm test\` builds before running Vitest).`,
+      );
+    }
   }
 }
 
@@ -279,7 +283,7 @@ export interface CliResult {
 }
 
 /**
- * Runs `parley <args>` (the built `main.js`) with `env` on top of a clean environment.
+ * Runs `parley <args>` (the built packages/cli `main.js`) with `env` on top of a clean environment.
  * @example await runCli(['workspaces', 'create', '--name', 'W'], { PARLEY_DATA_DIR: dir })
  */
 export async function runCli(
@@ -288,7 +292,7 @@ export async function runCli(
   timeoutMs = 20_000,
 ): Promise<CliResult> {
   requireBuild();
-  const child = spawn(process.execPath, [serverMain, ...args], {
+  const child = spawn(process.execPath, [cliMain, ...args], {
     cwd: repoRoot,
     env: childEnv({ PARLEY_LOG_LEVEL: 'warn', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,8 +3,9 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { runParley } from '../../../cli/src/commands.js';
 import type { CommandIo } from '../../../server/src/cli/context.js';
-import { type CliIo, runCli } from '../../../server/src/cli.js';
+import type { CliIo } from '../../../server/src/cli.js';
 import { createTestApp, type TestAppOptions } from './harness.js';
 import { sectionedDocx, sectionedPdf } from './support-set/documents.js';
 
@@ -33,7 +34,7 @@ export async function parley(
     },
     terminal,
   };
-  const code = await runCli(['node', 'parley', ...args], io);
+  const code = await runParley(['node', 'parley', ...args], io);
   return { code, out, err };
 }
 

@@ -5,7 +5,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Client, FileObject } from '@parley/client';
-import { CommandFailure } from './context.js';
+import { CommandFailure } from '@parley/server/cli';
 
 /** Streams a file's bytes to `target` (a temp name, renamed when whole), checking its sha256. */
 export async function saveTo(client: Client, idOrKey: string, target: string): Promise<FileObject> {

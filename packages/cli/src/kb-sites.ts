@@ -1,9 +1,15 @@
 import type { Client, KnowledgeBase, KnowledgeSource } from '@parley/client';
+import {
+  type CommandContext,
+  CommandFailure,
+  type CommandIo,
+  formatBytes,
+  terminalOf,
+} from '@parley/server/cli';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type ConnectionFlags, clientOf, remote, remoteOptions, wholeNumber } from './connection.js';
-import { type CommandContext, CommandFailure, type CommandIo, terminalOf } from './context.js';
 import { knowledgeBaseOf } from './kb.js';
-import { columns, formatBytes } from './text.js';
+import { columns } from './text.js';
 
 interface SiteFlags extends ConnectionFlags {
   json?: boolean;

@@ -2,8 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@parley/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listeningApp, parley } from '../../../testkit/src/server/cli.js';
-import { useTempDirs } from '../../../testkit/src/server/temp-dirs.js';
+import { listeningApp, parley } from '../../testkit/src/server/cli.js';
+import { useTempDirs } from '../../testkit/src/server/temp-dirs.js';
 
 const tempDir = useTempDirs('parley-qa-cli-');
 

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
+import { CommandFailure } from '@parley/server/cli';
 import { glob, isDynamicPattern } from 'tinyglobby';
-import { CommandFailure } from './context.js';
 
 /** A local file to upload, and the key it gets. */
 export interface PlannedFile {

@@ -1,12 +1,12 @@
 import { basename, resolve } from 'node:path';
 import type { FileAccessPolicy, FileStatus } from '@parley/client';
 import { FILE_STATUSES } from '@parley/protocol';
+import { type CommandContext, CommandFailure, formatBytes, terminalOf } from '@parley/server/cli';
 import { type Command, Option } from 'commander';
 import { type ConnectionFlags, clientOf, remote, remoteOptions, wholeNumber } from './connection.js';
-import { type CommandContext, CommandFailure, terminalOf } from './context.js';
 import { saveTo } from './download.js';
 import { knowledgeBaseOf } from './kb.js';
-import { collectTags, columns, formatBytes } from './text.js';
+import { collectTags, columns } from './text.js';
 import type { SkippedLink } from './upload-plan.js';
 
 interface UploadFlags extends ConnectionFlags {

@@ -10,9 +10,9 @@ import {
   listeningApp,
   parley,
   writeDocuments,
-} from '../../../testkit/src/server/cli.js';
-import { getFile } from '../../../testkit/src/server/files-api.js';
-import { useTempDirs } from '../../../testkit/src/server/temp-dirs.js';
+} from '../../testkit/src/server/cli.js';
+import { getFile } from '../../testkit/src/server/files-api.js';
+import { useTempDirs } from '../../testkit/src/server/temp-dirs.js';
 import type { UploadSummary } from './upload-display.js';
 import type { FileReport } from './upload-run.js';
 

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatClient } from '../../../testkit/src/server/chat.js';
-import { listeningApp, parley } from '../../../testkit/src/server/cli.js';
-import { useTempDirs } from '../../../testkit/src/server/temp-dirs.js';
+import { chatClient } from '../../testkit/src/server/chat.js';
+import { listeningApp, parley } from '../../testkit/src/server/cli.js';
+import { useTempDirs } from '../../testkit/src/server/temp-dirs.js';
 
 const tempDir = useTempDirs('parley-conversations-cli-');
 

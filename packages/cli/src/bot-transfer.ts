@@ -2,11 +2,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client, FileObject, WebchatConfiguration } from '@parley/client';
+import { CommandFailure } from '@parley/server/cli';
+import { writePrivateTar } from '@parley/server/cli/private-tar';
 import pLimit from 'p-limit';
 import * as tar from 'tar';
-import { CommandFailure } from './context.js';
 import { saveTo } from './download.js';
-import { writePrivateTar } from './private-tar.js';
 
 /** One file of an exported bot: its record and where its bytes (and passages) are in the archive. */
 export interface ExportedFile {

@@ -1,7 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../../../testkit/src/server/temp-dirs.js';
+import { useTempDirs } from '../../testkit/src/server/temp-dirs.js';
 import { planUpload } from './upload-plan.js';
 
 const tempDir = useTempDirs('parley-plan-');

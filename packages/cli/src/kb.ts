@@ -1,7 +1,7 @@
 import type { Client, KnowledgeBase } from '@parley/client';
+import { type CommandContext, CommandFailure } from '@parley/server/cli';
 import type { Command } from 'commander';
 import { type ConnectionFlags, clientOf, remote, remoteOptions } from './connection.js';
-import { type CommandContext, CommandFailure } from './context.js';
 import { collectTags, columns } from './text.js';
 
 /** The bot's knowledge base with this id, else with this name; a failure naming `kb list` when none. */

@@ -1,9 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { BotQaEntry, BotQaEntryFields, Client } from '@parley/client';
+import { type CommandContext, CommandFailure } from '@parley/server/cli';
 import type { Command } from 'commander';
 import { parse } from 'csv-parse/sync';
 import { type ConnectionFlags, clientOf, describeError, remote, remoteOptions } from './connection.js';
-import { type CommandContext, CommandFailure } from './context.js';
 import { collectTags, columns } from './text.js';
 
 /** The columns of a Q&A CSV file (one entry per row; wordings one per line of their cell, tags `k=v;k=v`). */

@@ -27,15 +27,3 @@ export function columns(rows: string[][]): string {
     )
     .join('');
 }
-
-/** Bytes for people: 1.2 MB. */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'kB', 'MB', 'GB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
-}

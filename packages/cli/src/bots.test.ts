@@ -8,8 +8,8 @@ import {
   listeningApp,
   parley,
   writeDocuments,
-} from '../../../testkit/src/server/cli.js';
-import { useTempDirs } from '../../../testkit/src/server/temp-dirs.js';
+} from '../../testkit/src/server/cli.js';
+import { useTempDirs } from '../../testkit/src/server/temp-dirs.js';
 
 const tempDir = useTempDirs('parley-bots-');
 type App = Awaited<ReturnType<typeof listeningApp>>;

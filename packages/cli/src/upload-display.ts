@@ -1,7 +1,6 @@
+import { type CommandIo, formatBytes } from '@parley/server/cli';
 import cliProgress from 'cli-progress';
 import Table from 'cli-table3';
-import type { CommandIo } from './context.js';
-import { formatBytes } from './text.js';
 import { DONE_STATES, type FileReport, type FileState, type UploadListener } from './upload-run.js';
 
 /** The totals of a run, for the summary and the `--json` report. */

@@ -1,7 +1,7 @@
 import type { SearchMode } from '@parley/client';
+import type { CommandContext } from '@parley/server/cli';
 import { type Command, Option } from 'commander';
 import { type ConnectionFlags, clientOf, remote, remoteOptions, wholeNumber } from './connection.js';
-import type { CommandContext } from './context.js';
 import { knowledgeBaseOf } from './kb.js';
 import { collectTags } from './text.js';
 

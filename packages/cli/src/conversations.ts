@@ -1,9 +1,9 @@
 import { createWriteStream } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { type CommandContext, CommandFailure } from '@parley/server/cli';
 import type { Command } from 'commander';
 import { type ConnectionFlags, clientOf, remote, remoteOptions } from './connection.js';
-import { type CommandContext, CommandFailure } from './context.js';
 
 interface ExportFlags extends ConnectionFlags {
   format?: string;

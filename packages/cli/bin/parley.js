@@ -11,7 +11,7 @@ if (!existsSync(main)) {
     [
       `parley: the CLI is not built (${dist}main.js is missing).`,
       'In a clone of the Parley repository, build it once at the repository root:',
-      '  npm run build      (or just the CLI: npx tsc -b packages/server)',
+      '  npm run build      (or just the CLI: npx tsc -b packages/cli)',
       '`npm install` builds it too, unless install scripts were skipped (--ignore-scripts).',
       '',
     ].join('\n'),

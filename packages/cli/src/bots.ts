@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
+import { type CommandContext, formatBytes } from '@parley/server/cli';
 import type { Command } from 'commander';
 import { type ConnectionFlags, clientOf, remote, remoteOptions } from './connection.js';
-import type { CommandContext } from './context.js';
-import { formatBytes } from './text.js';
 
 /** `n Q&A entries`, singular for one. */
 const entries = (n: number) => `${n} Q&A entr${n === 1 ? 'y' : 'ies'}`;
@@ -19,8 +18,8 @@ interface ImportFlags extends ConnectionFlags {
 }
 
 /**
- * `bots export` and `bots import`: a bot moved between Parleys over HTTP, added to the `bots` group of
- * cli.ts (registered after it).
+ * `bots export` and `bots import`: a bot moved between Parleys over HTTP, added to the `bots` group of the
+ * server's commands (registered after it).
  */
 export function botTransferCommands(program: Command, ctx: CommandContext): void {
   const bots =

@@ -5,8 +5,8 @@ import {
   DEFAULT_API_URL,
   TimeoutError,
 } from '@parley/client';
+import { CommandFailure, type CommandIo } from '@parley/server/cli';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { CommandFailure, type CommandIo } from './context.js';
 
 /** The connection options every remote command takes, each with its environment variable. */
 export interface ConnectionFlags {

@@ -1,7 +1,7 @@
 import { Client, type KnowledgeSource } from '@parley/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listeningApp, parley } from '../../../testkit/src/server/cli.js';
-import { testSite } from '../../../testkit/src/server/test-site.js';
+import { listeningApp, parley } from '../../testkit/src/server/cli.js';
+import { testSite } from '../../testkit/src/server/test-site.js';
 
 /** `parley kb add-site|sources|sync|stop-site|rm-site` against a site served on 127.0.0.1 (issue #36). */
 describe('parley kb add-site|sources|sync|stop-site|rm-site (over HTTP)', () => {
