@@ -32,3 +32,22 @@ export function describeUserAgent(userAgent: string): string {
   if (!browser) return userAgent.slice(0, 80);
   return system ? `${browser} on ${system}` : browser;
 }
+
+const BYTE_UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+
+/**
+ * A size in bytes as people read it (decimal units, one decimal under 10), the same on every page; '—' for a
+ * size not known (a file not uploaded yet).
+ * @example formatBytes(1_234_567) // '1.2 MB'
+ */
+export function formatBytes(bytes: number | null): string {
+  if (bytes === null) return '—';
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < BYTE_UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  if (unit === 0) return `${value} ${value === 1 ? 'byte' : 'bytes'}`;
+  return `${value < 10 ? value.toFixed(1).replace(/\.0$/, '') : Math.round(value)} ${BYTE_UNITS[unit]}`;
+}

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
+import { formatBytes } from '../../format.js';
 import { describeFailure } from './failure-words.js';
-import { FILE_STATUS_WORDS, formatSize, isFailed, type LinkedFile } from './file-status.js';
+import { FILE_STATUS_WORDS, isFailed, type LinkedFile } from './file-status.js';
 import { ProgressBar } from './progress-bar.js';
 import type { Upload } from './uploads.js';
 
@@ -63,7 +64,7 @@ export function DropZone({ onFiles }: { onFiles(files: File[]): void }) {
 function uploadingWords(u: Upload): string {
   if (u.state === 'waiting') return 'Waiting to upload';
   const percent = u.size === 0 ? 100 : Math.floor((u.loaded / u.size) * 100);
-  return `Uploading: ${percent}% (${formatSize(u.loaded)} of ${formatSize(u.size)})`;
+  return `Uploading: ${percent}% (${formatBytes(u.loaded)} of ${formatBytes(u.size)})`;
 }
 
 /** A failed upload or indexing, with its reason in words. */

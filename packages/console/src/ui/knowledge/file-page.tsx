@@ -2,7 +2,7 @@ import type { Bot, Client, FileObject } from '@parley/client';
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { useConsole } from '../../context.js';
-import { formatDateTime } from '../../format.js';
+import { formatBytes, formatDateTime } from '../../format.js';
 import { useAction, useLoad, useOwnMember } from '../../hooks.js';
 import { mayChangeFiles } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
@@ -12,14 +12,7 @@ import { CardSection } from './card-section.js';
 import { describeFailure } from './failure-words.js';
 import { FileAccess } from './file-access.js';
 import { FilePassages } from './file-passages.js';
-import {
-  FILE_STATUS_WORDS,
-  formatSize,
-  isFailed,
-  isIndexing,
-  LIVE_EVERY,
-  useBotClient,
-} from './file-status.js';
+import { FILE_STATUS_WORDS, isFailed, isIndexing, LIVE_EVERY, useBotClient } from './file-status.js';
 import { FileTags } from './file-tags.js';
 
 /** One file: what it is, its tags, who may read it, its passages; download, re-index and delete. */
@@ -94,7 +87,7 @@ function FileFacts({ file, knowledgeBases }: { file: FileObject; knowledgeBases:
         <dt>Key</dt>
         <dd class="kn-key">{file.key}</dd>
         <dt>Size</dt>
-        <dd>{formatSize(file.size)}</dd>
+        <dd>{formatBytes(file.size)}</dd>
         <dt>Content type</dt>
         <dd class="kn-key">{file.contentType}</dd>
         <dt>Status</dt>

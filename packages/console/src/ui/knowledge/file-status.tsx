@@ -37,20 +37,6 @@ export function isFailed(status: FileStatus): boolean {
 /** How often the pages of files still being indexed ask again, in ms. */
 export const LIVE_EVERY = 1500;
 
-/** A size in bytes as people read it ("1.2 MB"). */
-export function formatSize(size: number | null): string {
-  if (size === null) return '—';
-  if (size < 1024) return `${size} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = size / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
-}
-
 /** The client of the Files API for one bot (its `x-bot-id`), authenticated by the session cookie. */
 export function useBotClient(botId: string) {
   const { client } = useConsole();

@@ -1,6 +1,6 @@
 import type { FileObject, ListFilesInput } from '@parley/client';
-import { formatDateTime } from '../../format.js';
-import { filePath, formatSize, StatusBadge } from './file-status.js';
+import { formatBytes, formatDateTime } from '../../format.js';
+import { filePath, StatusBadge } from './file-status.js';
 
 /** The sort of the Files table: a column the API sorts by, and a direction. */
 export interface Sort {
@@ -62,7 +62,7 @@ export function FilesTable(props: {
               <td>
                 <StatusBadge file={file} />
               </td>
-              <td>{formatSize(file.size)}</td>
+              <td>{formatBytes(file.size)}</td>
               <td>
                 {Object.entries(file.tags)
                   .map(([k, v]) => `${k}=${v}`)

@@ -1,11 +1,12 @@
 import type { KnowledgeBase } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { useForm } from '../../form.js';
+import { formatBytes } from '../../format.js';
 import { useAction } from '../../hooks.js';
 import { ConfirmDelete } from '../confirm-delete.js';
 import { Field } from '../field.js';
 import { Notice } from '../notice.js';
-import { formatSize, useBotClient } from './file-status.js';
+import { useBotClient } from './file-status.js';
 
 /** How many of a knowledge base's files are indexed, waiting and failed, and their size, in words. */
 export function describeCounts(kb: KnowledgeBase): string {
@@ -14,7 +15,7 @@ export function describeCounts(kb: KnowledgeBase): string {
   const parts = [`${total} ${total === 1 ? 'file' : 'files'}`, `${indexed} indexed`];
   if (pending > 0) parts.push(`${pending} in progress`);
   if (failed > 0) parts.push(`${failed} failed`);
-  parts.push(formatSize(size));
+  parts.push(formatBytes(size));
   return parts.join(' · ');
 }
 
@@ -23,7 +24,7 @@ export function describeKnowledge(kbs: KnowledgeBase[]): string {
   const files = kbs.reduce((n, kb) => n + kb.files.total, 0);
   const size = kbs.reduce((n, kb) => n + kb.files.size, 0);
   const bases = `${kbs.length} ${kbs.length === 1 ? 'knowledge base' : 'knowledge bases'}`;
-  return `${bases} · ${files} ${files === 1 ? 'file' : 'files'} · ${formatSize(size)}`;
+  return `${bases} · ${files} ${files === 1 ? 'file' : 'files'} · ${formatBytes(size)}`;
 }
 
 /** One knowledge base in the list: its link and counts; rename and delete (confirmed) for who may. */

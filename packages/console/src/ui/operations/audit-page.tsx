@@ -1,10 +1,9 @@
 import type { AuditRecord, Member } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
-import { formatDateTime } from '../../format.js';
+import { formatBytes, formatDateTime } from '../../format.js';
 import { useLoad, useOwnMember } from '../../hooks.js';
 import { mayReadAudit } from '../../roles.js';
-import { formatSize } from '../knowledge/file-status.js';
 import { ListState } from '../list-state.js';
 import { SelectField } from '../select-field.js';
 import { WorkspaceFrame } from '../workspace-frame.js';
@@ -27,7 +26,7 @@ function actorName(record: AuditRecord, names: AuditNames): string {
 
 /** One record: what, when, by whom, on what (its name), and what changed, in words. */
 function AuditRow({ record, names }: { record: AuditRecord; names: AuditNames }) {
-  const change = describeValue(record, names, formatSize);
+  const change = describeValue(record, names, formatBytes);
   return (
     <li class="list-row audit-row">
       <span class="list-title">{actionLabel(record.action)}</span>

@@ -1,22 +1,6 @@
 import type { Usage } from '@parley/client';
 import { useEffect, useRef } from 'preact/hooks';
-
-const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-
-/**
- * Bytes as people read them (decimal units, one decimal under 10).
- * @example formatBytes(1_234_567) // '1.2 MB'
- */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < UNITS.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  if (unit === 0) return `${value} ${value === 1 ? 'byte' : 'bytes'}`;
-  return `${value < 10 ? value.toFixed(1).replace(/\.0$/, '') : Math.round(value)} ${UNITS[unit]}`;
-}
+import { formatBytes } from '../../format.js';
 
 /** How a usage figure is named and counted (`plain`: a count for people to see, never limited). */
 const KINDS: Record<string, { label: string; bytes: boolean; plain?: boolean }> = {
