@@ -11,7 +11,7 @@ import { NOT_FOUND_TEXT } from '../packages/server/src/modules/answers/format.js
 import { chatRepo } from '../packages/server/src/modules/chat/repo.js';
 import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
 import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
-import { chatClient, type TestChatUser } from '../packages/testkit/src/server/chat.js';
+import { askAndReply, chatClient, type TestChatUser } from '../packages/testkit/src/server/chat.js';
 
 const chromiumHere = haveChromium('console insights browser tests');
 /** Where a screenshot is kept (e2e/artifacts/, a test artifact). */
@@ -38,18 +38,8 @@ describe.skipIf(!chromiumHere)('console insights and operations in a browser', (
     const api = chatClient(t);
     const chat = t.app.services.chat;
     const bot = await chat.bot(t.botId);
-    async function ask(visitor: TestChatUser, conversationId: string, question: string, reply: string) {
-      const message = await api.message(visitor, conversationId, question);
-      const [answer] = await chat.postAsBot(
-        bot,
-        conversationId,
-        [{ payload: { type: 'text', text: reply } }],
-        {
-          replyTo: message.id,
-        },
-      );
-      return answer?.id ?? '';
-    }
+    const ask = (visitor: TestChatUser, conversationId: string, question: string, reply: string) =>
+      askAndReply({ api, chat, bot }, visitor, conversationId, question, reply);
     user = await api.user();
     const first = await api.conversation(user);
     await ask(user, first, 'How do I get a refund?', NOT_FOUND_TEXT);

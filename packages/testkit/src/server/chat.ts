@@ -91,6 +91,26 @@ export async function withChatAt(
   }
 }
 
+/**
+ * Posts `question` as `user`, then the bot's text `reply` to it through the chat service, as its responder
+ * would (`beforeReply` runs in between: a test clock moved on); answers the reply's id.
+ */
+export async function askAndReply(
+  { api, chat, bot }: Pick<ChatSeeding, 'api' | 'chat' | 'bot'>,
+  user: TestChatUser,
+  conversationId: string,
+  question: string,
+  reply: string,
+  beforeReply?: () => void,
+): Promise<string> {
+  const message = await api.message(user, conversationId, question);
+  beforeReply?.();
+  const [answer] = await chat.postAsBot(bot, conversationId, [{ payload: { type: 'text', text: reply } }], {
+    replyTo: message.id,
+  });
+  return answer?.id ?? '';
+}
+
 /** A message as the Chat API lists it, with what the knowledge answers put in it. */
 export interface ListedMessage {
   id: string;

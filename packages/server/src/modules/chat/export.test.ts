@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { withChatAt } from '../../../../testkit/src/server/chat.js';
+import { askAndReply, withChatAt } from '../../../../testkit/src/server/chat.js';
 import { postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
 import { csvCell, EXPORT_CSV_COLUMNS } from './export.js';
@@ -24,9 +24,9 @@ async function withConversations(
     const ids: string[] = [];
     const first = await api.conversation(visitor);
     ids.push(first);
-    const q = await api.message(visitor, first, 'When do you open?');
-    clock.now += 1000;
-    await chat.postAsBot(bot, first, [{ payload: { type: 'text', text: 'At 9.' } }], { replyTo: q.id });
+    await askAndReply({ api, chat, bot }, visitor, first, 'When do you open?', 'At 9.', () => {
+      clock.now += 1000;
+    });
     clock.now = Date.parse('2026-03-02T10:00:00.000Z');
     const second = await api.conversation(visitor);
     ids.push(second);

@@ -1,6 +1,6 @@
 import type { BotInsights } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { withChatAt } from '../../../../testkit/src/server/chat.js';
+import { askAndReply, withChatAt } from '../../../../testkit/src/server/chat.js';
 import { postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
 import { NOT_FOUND_TEXT } from '../answers/format.js';
 import { percentile } from './service.js';
@@ -19,10 +19,7 @@ async function withHandoffs(use: (t: TestApp) => Promise<void>, databaseUrl?: st
   await withChatAt('2026-03-20T08:00:00.000Z', databaseUrl, async ({ t, api, chat, bot, clock }) => {
     const visitor = await api.user();
     const botAnswered = await api.conversation(visitor);
-    const question = await api.message(visitor, botAnswered, 'When do you open?');
-    await chat.postAsBot(bot, botAnswered, [{ payload: { type: 'text', text: 'At 9.' } }], {
-      replyTo: question.id,
-    });
+    await askAndReply({ api, chat, bot }, visitor, botAnswered, 'When do you open?', 'At 9.');
     for (const [hour, waitSeconds, text] of [
       [9, 30, 'Hello, Ann here.'],
       [10, 120, NOT_FOUND_TEXT],

@@ -1,7 +1,12 @@
 import type { BotInsights } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { caller, withTestApp } from '../../../../testkit/src/server/admin-calls.js';
-import { chatClient, type TestChatUser, withChatAt } from '../../../../testkit/src/server/chat.js';
+import {
+  askAndReply,
+  chatClient,
+  type TestChatUser,
+  withChatAt,
+} from '../../../../testkit/src/server/chat.js';
 import { postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
 import { loopStall } from '../../../../testkit/src/server/loop-stall.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
@@ -26,17 +31,9 @@ async function withSeededBot(use: (t: TestApp) => Promise<void>, databaseUrl?: s
       chatRepo(t.db.kysely).setFeedback(t.botId, id, JSON.stringify({ value }));
     async function ask(user: TestChatUser, conversationId: string, question: string, reply: string) {
       clock.now += 60_000;
-      const message = await api.message(user, conversationId, question);
-      clock.now += 1000;
-      const [answer] = await chat.postAsBot(
-        bot,
-        conversationId,
-        [{ payload: { type: 'text', text: reply } }],
-        {
-          replyTo: message.id,
-        },
-      );
-      return answer?.id ?? '';
+      return askAndReply({ api, chat, bot }, user, conversationId, question, reply, () => {
+        clock.now += 1000;
+      });
     }
     const visitor = await api.user();
     await ask(visitor, await api.conversation(visitor), 'How do I get a refund?', NOT_FOUND_TEXT);
