@@ -40,6 +40,7 @@ import type {
   ListBotConversationsInput,
   ListBotConversationsPage,
   ListConversationNotesResponse,
+  SetAgentTypingInput,
 } from './inbox-types.js';
 import type {
   BotQaEntry,
@@ -119,6 +120,11 @@ export type BotsApi = {
    * over unless already assigned to them; 409 when another person has it).
    */
   createAgentMessage: Sends<CreateAgentMessageInput, CreateAgentMessageResponse>;
+  /**
+   * Tells the visitor whether you type a reply in a conversation assigned to you (the webchat shows "<your
+   * name> is typing"); 409 when it is not assigned to you. Send it at most every few seconds.
+   */
+  setAgentTyping: Sends<SetAgentTypingInput, EmptyResponse>;
   /** A conversation's internal notes, oldest first: for the workspace's people, never shown to the visitor. */
   listConversationNotes: Sends<BotConversationInput, ListConversationNotesResponse>;
   /** Writes an internal note beside a conversation, under your name (roles that answer conversations). */

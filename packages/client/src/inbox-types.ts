@@ -1,6 +1,7 @@
 import type {
   AgentMessageBody,
   AgentMessageResponse,
+  AgentTypingBody,
   BotConversationCountsResponse,
   BotConversationResponse,
   ConversationNoteResponse,
@@ -54,6 +55,8 @@ export type ChangeConversationHandoffInput = BotConversationInput & HandoffBody;
 export type CreateAgentMessageInput = BotConversationInput & AgentMessageBody;
 /** Answer of createAgentMessage: the message as the transcript shows it (author `agent`). */
 export type CreateAgentMessageResponse = AgentMessageResponse;
+/** Input of setAgentTyping: the conversation and whether you type a reply now. */
+export type SetAgentTypingInput = BotConversationInput & AgentTypingBody;
 
 /**
  * A frame of the inbox desk's live stream (`listenBotConversations`): first the desk's `counts`, then

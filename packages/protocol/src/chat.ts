@@ -295,6 +295,15 @@ export const ChatFileResponse = Type.Object({
 /** Chat file answer type. */
 export type ChatFileResponse = Static<typeof ChatFileResponse>;
 
+/** Who types in a conversation (`typing_started`, `typing_stopped`). */
+export interface TypingSignalData {
+  conversationId: string;
+  userId: string;
+  isBot: boolean;
+  /** Parley: the name of the person of the workspace typing (human handoff); absent for the bot. */
+  name?: string;
+}
+
 /**
  * Signals on the live stream (`GET /conversations/{id}/listen`, SSE). Each frame is
  * `id: <cursor>` `event: message` `data: {"type": …, "data": …}`; reconnect with `Last-Event-ID`
@@ -311,8 +320,8 @@ export type ChatSignal =
   | { type: 'conversation_deleted'; data: { conversationId: string } }
   /** Parley: who answers the conversation changed (human handoff). */
   | { type: 'handoff_changed'; data: { conversationId: string } & VisitorHandoff }
-  | { type: 'typing_started'; data: { conversationId: string; userId: string; isBot: boolean } }
-  | { type: 'typing_stopped'; data: { conversationId: string; userId: string; isBot: boolean } }
+  | { type: 'typing_started'; data: TypingSignalData }
+  | { type: 'typing_stopped'; data: TypingSignalData }
   | { type: 'message_stream_delta'; data: { id: string; conversationId: string; delta: string } }
   | { type: 'message_stream_complete'; data: { id: string; conversationId: string } }
   | { type: 'message_stream_abort'; data: { id: string; conversationId: string; reason: string } }

@@ -77,6 +77,14 @@ export const AgentMessageBody = Type.Object(
 /** Agent message body type. */
 export type AgentMessageBody = Static<typeof AgentMessageBody>;
 
+/** Body of `POST /v1/admin/bots/{id}/conversations/{conversationId}/typing`: whether the person types a reply now. */
+export const AgentTypingBody = Type.Object(
+  { typing: Type.Boolean({ description: 'true while the person types a reply, false once they stopped' }) },
+  { additionalProperties: false },
+);
+/** Agent typing body type. */
+export type AgentTypingBody = Static<typeof AgentTypingBody>;
+
 /** `{message}` envelope of an agent's message, as the transcript shows it. */
 export const AgentMessageResponse = Type.Object({ message: InboxMessage });
 /** Agent message answer type. */

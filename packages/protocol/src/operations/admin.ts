@@ -28,6 +28,7 @@ export const BOT_OPERATIONS = /* @__PURE__ */ operations('admin', {
   getConversationHandoff: 'GET /v1/admin/bots/{id}/conversations/{conversationId}/handoff',
   changeConversationHandoff: 'POST /v1/admin/bots/{id}/conversations/{conversationId}/handoff',
   createAgentMessage: 'POST /v1/admin/bots/{id}/conversations/{conversationId}/messages',
+  setAgentTyping: 'POST /v1/admin/bots/{id}/conversations/{conversationId}/typing',
   listConversationNotes: 'GET /v1/admin/bots/{id}/conversations/{conversationId}/notes',
   createConversationNote: 'POST /v1/admin/bots/{id}/conversations/{conversationId}/notes',
   getBotInsights: 'GET /v1/admin/bots/{id}/insights',

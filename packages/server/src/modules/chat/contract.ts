@@ -1,5 +1,6 @@
 import type {
   AgentMessageBody,
+  AgentTypingBody,
   BotHandoff,
   ChatConversation,
   ChatEvent,
@@ -327,6 +328,11 @@ export interface ChatService {
     conversationId: string,
     body: AgentMessageBody,
   ): Promise<InboxMessage>;
+  /**
+   * Tells the visitor whether the person a conversation is assigned to types a reply (`typing_started` /
+   * `typing_stopped` with their name); `conversation.handoff`, 409 unless the conversation is assigned to them.
+   */
+  setAgentTyping(actor: Actor, botId: string, conversationId: string, body: AgentTypingBody): Promise<void>;
   /**
    * Ends a visitor's wait for a person begun at `waitingSince` when nobody took the conversation (the
    * `chat_handoff_wait` job): the bot answers again, says so and offers to take an e-mail address. Answers

@@ -207,11 +207,12 @@ export function visitorAsksForPerson(
  * Human handoff on the Admin API: read and change who answers a conversation (`conversation.read` to read,
  * `conversation.handoff` to change it: developer and above), and a person's messages. Each change of owner
  * is guarded by the state it starts from, tells the visitor (a bot message and a `handoff_changed` signal)
- * and writes an audit record, in one transaction; the reply job posts nothing once it committed.
+ * and writes an audit record, in one transaction; the reply job posts nothing once it committed. The person
+ * a conversation is assigned to may tell the visitor they type (a typing signal with their name).
  */
 export function chatHandoff(
   ctx: Pick<ChatContext, 'db' | 'bots' | 'now' | 'withSignals' | 'audit' | 'members' | 'jobs' | 'clock'>,
-): Pick<ChatService, 'getHandoff' | 'changeHandoff' | 'postAsAgent' | 'botMayAnswer'> {
+): Pick<ChatService, 'getHandoff' | 'changeHandoff' | 'postAsAgent' | 'setAgentTyping' | 'botMayAnswer'> {
   const { db } = ctx;
 
   /** The bot (of the actor's workspace) and the conversation's row: 404 when either is unknown. */
@@ -334,6 +335,21 @@ export function chatHandoff(
         );
         return toInboxMessage({ ...message, user_name: agent.name });
       });
+    },
+
+    async setAgentTyping(actor, botId, conversationId, body) {
+      authorize(actor, 'conversation.handoff');
+      const { bot, row } = await load(actor, botId, conversationId);
+      const agent = agentOf(await ctx.members.getMe(actor));
+      if (row.handoff_state !== 'assigned' || row.assigned_to !== agent.accountId)
+        throw conflict(
+          row.handoff_state === 'assigned'
+            ? `The conversation is assigned to ${row.assigned_name ?? 'another person'}: only they type in it`
+            : `The conversation is "${row.handoff_state}": take it over before typing in it`,
+        );
+      const type = body.typing ? 'typing_started' : 'typing_stopped';
+      const data = { conversationId, userId: agentUserId(agent.accountId), isBot: true, name: agent.name };
+      await ctx.withSignals(bot.id, async (_tx, emit) => emit(signalTo(conversationId, { type, data })));
     },
 
     async botMayAnswer(botId, conversationId) {

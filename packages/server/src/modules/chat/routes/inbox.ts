@@ -1,8 +1,10 @@
 import {
   AgentMessageBody,
   AgentMessageResponse,
+  AgentTypingBody,
   BotConversationCountsResponse,
   BotConversationResponse,
+  Empty,
   HandoffBody,
   HandoffResponse,
   ListBotConversationMessagesResponse,
@@ -14,7 +16,7 @@ import { BOT_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ADMIN_SECURITY, operations } from '../../../http/operation.js';
-import { IdParam, pageBody } from '../../../http/route-helpers.js';
+import { empty, IdParam, pageBody } from '../../../http/route-helpers.js';
 import type { ChatService } from '../contract.js';
 
 /** Path parameters of one conversation of a bot. */
@@ -115,5 +117,16 @@ export function inboxRoutes(app: FastifyInstance, { chat }: { chat: ChatService 
     async (req) => ({
       message: await chat.postAsAgent(req.actor, req.params.id, req.params.conversationId, req.body),
     }),
+  );
+  op(
+    BOT_OPERATIONS.setAgentTyping,
+    {
+      description:
+        'Tells the visitor whether you type a reply (`typing: true` while typing, `false` once stopped or sent): the webchat shows "<your name> is typing" from a `typing_started` signal carrying `name` until `typing_stopped` or your message. Only in a conversation assigned to you (409 otherwise; 403 for roles that do not answer conversations). Send it at most every few seconds while typing; each call is one signal.',
+      params: ConversationParams,
+      body: AgentTypingBody,
+      response: Empty,
+    },
+    async (req) => empty(chat.setAgentTyping(req.actor, req.params.id, req.params.conversationId, req.body)),
   );
 }
