@@ -276,7 +276,7 @@ ${options.attrs ? '' : `window.parley.init(${init});`}
     let errors = (await events(page)).filter((e) => e.type === 'error');
     expect(errors[0]?.data).toMatchObject({ field: 'strings.sendd' });
     expect(errors[0]?.data.message).toContain('strings.sendd');
-    await page.evaluate(`window.parley.config({ locale: 'de' })`);
+    await page.evaluate(`window.parley.config({ locale: 'ko' })`);
     await waitForEvent(page, 'error', 2);
     errors = (await events(page)).filter((e) => e.type === 'error');
     expect(errors[1]?.data).toMatchObject({ field: 'locale' });
