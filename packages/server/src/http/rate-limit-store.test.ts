@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropSchema, postgresTestUrl } from '../../../testkit/src/server/postgres.js';
+import { dropSchema, postgresTestUrl, testServerUrl } from '../../../testkit/src/server/postgres.js';
 import { expectError } from '../../../testkit/src/server/wire.js';
 import { buildApp, type ParleyApp } from '../app.js';
 import { loadConfig } from '../config/config.js';
@@ -13,18 +13,6 @@ import { postgresRateLimitStore, rateLimitRedis } from './rate-limit-store.js';
 
 const MAX = 5;
 const WINDOW_MS = 2500;
-
-/** The Redis URL for tests, or undefined (then the Redis cases are skipped with a notice, unless CI requires them). */
-function redisTestUrl(): string | undefined {
-  const url = process.env.PARLEY_TEST_REDIS_URL;
-  if (!url && process.env.PARLEY_REQUIRE_POSTGRES_TESTS === '1') {
-    throw new Error(
-      'PARLEY_REQUIRE_POSTGRES_TESTS=1 but PARLEY_TEST_REDIS_URL is not set: the Redis tests must run',
-    );
-  }
-  if (!url) console.warn('PARLEY_TEST_REDIS_URL is not set: skipping the Redis rate-limit tests');
-  return url;
-}
 
 /** One Parley process as a test sees it: the app and its database. */
 interface Process {
@@ -229,7 +217,7 @@ storeContract(
     : undefined,
 );
 
-const redisUrl = redisTestUrl();
+const redisUrl = testServerUrl('PARLEY_TEST_REDIS_URL', 'the Redis rate-limit tests');
 
 storeContract(
   'Redis (three SQLite processes, one Redis)',

@@ -2,16 +2,21 @@
 
 import pg from 'pg';
 
+/**
+ * The URL of a server the tests use, from the environment `variable`, or undefined: then `tests` are skipped
+ * with a notice, unless CI requires them (PARLEY_REQUIRE_POSTGRES_TESTS=1, which also requires Redis).
+ */
+export function testServerUrl(variable: string, tests: string): string | undefined {
+  const url = process.env[variable];
+  if (!url && process.env.PARLEY_REQUIRE_POSTGRES_TESTS === '1')
+    throw new Error(`PARLEY_REQUIRE_POSTGRES_TESTS=1 but ${variable} is not set: ${tests} must run`);
+  if (!url) console.warn(`${variable} is not set: skipping ${tests}`);
+  return url;
+}
+
 /** The PostgreSQL URL for tests, or undefined (then PostgreSQL tests are skipped with a notice, unless CI requires them). */
 export function postgresTestUrl(): string | undefined {
-  const url = process.env.PARLEY_TEST_DATABASE_URL;
-  if (!url && process.env.PARLEY_REQUIRE_POSTGRES_TESTS === '1') {
-    throw new Error(
-      'PARLEY_REQUIRE_POSTGRES_TESTS=1 but PARLEY_TEST_DATABASE_URL is not set: PostgreSQL tests must run',
-    );
-  }
-  if (!url) console.warn('PARLEY_TEST_DATABASE_URL is not set: skipping the PostgreSQL tests');
-  return url;
+  return testServerUrl('PARLEY_TEST_DATABASE_URL', 'the PostgreSQL tests');
 }
 
 export { onMaintenanceDb, withDatabase } from '../../../server/src/db/postgres-maintenance.js';
