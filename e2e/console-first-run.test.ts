@@ -197,7 +197,11 @@ describe.skipIf(!chromiumHere)('console first run and phone layout in a browser'
         })
         .toBe(true);
       expect(await current.getAttribute('aria-current')).toBe('page');
-      expect(await strip.evaluate((e) => getComputedStyle(e).scrollbarWidth)).toBe('none');
+      expect(
+        await strip.evaluate(
+          (e) => (globalThis as unknown as StyleReader).getComputedStyle(e).scrollbarWidth,
+        ),
+      ).toBe('none');
       expect(await strip.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
       expect(await overflows(page)).toBe(false);
       expect(await axe(page), `logs tab, 390 ${scheme}`).toEqual([]);
@@ -209,3 +213,8 @@ describe.skipIf(!chromiumHere)('console first run and phone layout in a browser'
     expect(await wide.page.getByRole('navigation', { name: 'Sections' }).isVisible()).toBe(true);
   }, 180_000);
 });
+
+/** The browser's getComputedStyle, typed here: the test project has no DOM library. */
+interface StyleReader {
+  getComputedStyle(e: unknown): { scrollbarWidth: string };
+}

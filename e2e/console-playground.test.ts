@@ -101,7 +101,9 @@ describe.skipIf(!chromiumHere)('console playground in a browser', () => {
     expect(await results.textContent()).not.toMatch(/-\d/);
     const widths = await results
       .locator('.rank-fill')
-      .evaluateAll((bars) => bars.map((b) => Number.parseFloat((b as HTMLElement).style.width)));
+      .evaluateAll((bars) =>
+        bars.map((b) => Number.parseFloat((b as unknown as { style: { width: string } }).style.width)),
+      );
     expect(widths[0]).toBe(100);
     for (const w of widths) expect(w).toBeGreaterThan(0);
 
