@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
-import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
+import { axe, OTHER_VIEWS, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
 
 const chromiumHere = haveChromium('console first-run browser tests');
 const LONG = { timeout: 90_000, interval: 250 };
@@ -121,11 +121,7 @@ describe.skipIf(!chromiumHere)('console first run and phone layout in a browser'
   }, 180_000);
 
   it('another browser shows the checklist until every step is done; axe clean in dark and at 390 px', async () => {
-    for (const [width, scheme] of [
-      [1280, 'dark'],
-      [390, 'light'],
-      [390, 'dark'],
-    ] as const) {
+    for (const [width, scheme] of OTHER_VIEWS) {
       const { page, problems } = await suite.signedInPage(width, scheme);
       const checklist = page.getByRole('region', { name: 'Get started' });
       // The Playground was asked on the first browser only (remembered there), and the bot had no conversation.

@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
-import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
+import { axe, OTHER_VIEWS, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
 import { HANDBOOK, uploadIndexed } from '../packages/testkit/src/server/files-indexing.js';
 
 const chromiumHere = haveChromium('console playground browser tests');
@@ -122,11 +122,7 @@ describe.skipIf(!chromiumHere)('console playground in a browser', () => {
     expect(problems.filter((p) => !/^Executing inline event handler violates/.test(p))).toEqual([]);
   });
 
-  for (const [width, scheme] of [
-    [1280, 'dark'],
-    [390, 'light'],
-    [390, 'dark'],
-  ] as const) {
+  for (const [width, scheme] of OTHER_VIEWS) {
     it(`is axe clean with the details open at ${width} px, ${scheme}`, async () => {
       const { page } = await suite.signedInPage(width, scheme);
       await page.goto(`${suite.origin}/console/bots/${botId}/playground`);

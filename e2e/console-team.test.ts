@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
-import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
+import { axe, OTHER_VIEWS, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
 
 const chromiumHere = haveChromium('console team browser tests');
 
@@ -92,11 +92,7 @@ describe.skipIf(!chromiumHere)('console team invitations in a browser', () => {
       role: 'viewer',
     });
     expect(added.statusCode, added.body).toBe(201);
-    for (const [width, scheme] of [
-      [1280, 'dark'],
-      [390, 'light'],
-      [390, 'dark'],
-    ] as const) {
+    for (const [width, scheme] of OTHER_VIEWS) {
       const { page, problems } = await suite.signedInPage(width, scheme);
       await page.goto(`${suite.origin}/console/team`);
       await page

@@ -113,6 +113,16 @@ export async function axe(page: Page): Promise<string[]> {
   );
 }
 
+/**
+ * The other views a page is checked in beside the default (1280 px, light): dark, and a phone's 390 px in
+ * both schemes.
+ */
+export const OTHER_VIEWS = [
+  [1280, 'dark'],
+  [390, 'light'],
+  [390, 'dark'],
+] as const;
+
 /** Whether the page scrolls sideways (a layout that does not hold at this width). */
 export const overflows = (page: Page): Promise<boolean> =>
   page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth');
