@@ -184,6 +184,7 @@ export class Conversation {
     const patch: Partial<UiState> = { messages: list };
     if (message.isBot) {
       patch.typing = false;
+      patch.typist = undefined;
       patch.streams = {};
     }
     store.set(patch);

@@ -23,6 +23,17 @@ describe('what a live signal changes in the window', () => {
     expect(signalChange(signal('typing_started', { userId: 'bot' }), 'me')?.(state({}))).toEqual({
       typing: true,
     });
+    // A person of the workspace (human handoff) is named while typing, and no longer once stopped.
+    const person = { userId: 'agent_a', isBot: true, name: 'Dana' };
+    expect(signalChange(signal('typing_started', person), 'me')?.(state({}))).toEqual({
+      typing: true,
+      typist: 'Dana',
+    });
+    const stopped = signalChange(signal('typing_stopped', person), 'me');
+    expect(stopped?.(state({ typing: true, typist: 'Dana' }))).toStrictEqual({
+      typing: false,
+      typist: undefined,
+    });
     const debug = signalChange(signal('debug', { replyId: 'r1', messageId: 'q1' }), 'me');
     expect(debug?.(state({ debug: { r1: [1] } }))).toEqual({
       debug: { r1: [1, { replyId: 'r1', messageId: 'q1' }] },

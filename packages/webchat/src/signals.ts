@@ -16,7 +16,9 @@ export function signalChange(signal: ChatSignal, me: string | undefined): StateC
     case 'typing_started':
     case 'typing_stopped':
       if (signal.data.userId === me) return undefined;
-      return () => ({ typing: signal.type === 'typing_started' });
+      // A person of the workspace is named (human handoff); the bot is not.
+      if (signal.type === 'typing_stopped') return () => ({ typing: false, typist: undefined });
+      return () => ({ typing: true, typist: signal.data.name });
     case 'message_stream_delta':
       return (s) => ({
         typing: false,

@@ -23,6 +23,8 @@ export interface UiState {
   /** Text of bot messages being generated, by stream id. */
   streams: Record<string, string>;
   typing: boolean;
+  /** The name of the person of the workspace typing (human handoff); undefined while the bot types. */
+  typist?: string | undefined;
   unread: number;
   userId: string | undefined;
   status: 'idle' | 'connecting' | 'ready' | 'error';

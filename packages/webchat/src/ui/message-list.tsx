@@ -49,7 +49,9 @@ export function MessageList({
             <Markdown className="pw-bubble" source={partial} />
           </div>
         ))}
-        {state.typing && <Typing botName={state.config.botName} />}
+        {state.typing && (
+          <Typing name={state.typist ?? state.config.botName} person={state.typist !== undefined} />
+        )}
         <Suggestions state={state} onAsk={onAsk} />
       </div>
       {scroll.unseen && (

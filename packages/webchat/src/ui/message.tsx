@@ -1,5 +1,6 @@
 import type { ChatMessage } from '@parley/protocol';
 import { format } from '../i18n.js';
+import { initials } from '../initials.js';
 import type { UiState } from '../store.js';
 import type { UiActions } from '../ui-actions.js';
 import { EmailForm } from './email-form.js';
@@ -37,6 +38,9 @@ export function Message({
     <div class="pw-msg" data-from={from} data-message-id={message.id} data-type={message.payload.type}>
       {agent ? (
         <span class="pw-agent">
+          <span class="pw-initials" aria-hidden="true">
+            {initials(agent)}
+          </span>
           <span class="pw-sr">{format(s.personSaid, { name: agent })}</span>
           <span aria-hidden="true">{agent}</span>
         </span>

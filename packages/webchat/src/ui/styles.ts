@@ -119,7 +119,11 @@ export const STYLES = `
 }
 .pw-suggestion:hover { background: color-mix(in srgb, var(--pw-color) 12%, var(--pw-bg)); }
 .pw-suggestion:disabled { opacity: .6; cursor: default; }
-.pw-agent { font-size: 12px; font-weight: 600; opacity: .75; margin: 0 0 2px 4px; }
+.pw-agent { display: flex; align-items: center; gap: 6px; font-size: 12px; font-weight: 600; opacity: .75; margin: 0 0 2px 4px; }
+.pw-initials {
+  width: 22px; height: 22px; border-radius: 50%; flex: none; display: flex; align-items: center; justify-content: center;
+  background: var(--pw-fill); color: var(--pw-on-color); font-size: 10px; letter-spacing: .02em;
+}
 .pw-handoff {
   align-self: center; margin: 4px 0 0; border: 1px solid var(--pw-color-text); color: var(--pw-color-text);
   background: var(--pw-bg); border-radius: 999px; padding: 5px 12px; font: inherit; font-size: 13px; cursor: pointer;
