@@ -97,7 +97,7 @@ function AssignTo({
  * conversation over when nobody has it). Followed live with the transcript (useDeskLive).
  */
 export function HandoffDesk({ botId, conversationId }: { botId: string; conversationId: string }) {
-  const { client, workspace } = useConsole();
+  const { client, workspace, account } = useConsole();
   const handoff = useLoad(deskKeys.handoff(workspace?.id, botId, conversationId), () =>
     client.getConversationHandoff({ id: botId, conversationId }),
   );
@@ -126,7 +126,12 @@ export function HandoffDesk({ botId, conversationId }: { botId: string; conversa
         </div>
       ) : null}
       <Notice error={error} />
-      <ReplyBox botId={botId} conversationId={conversationId} onSent={handoff.reload} />
+      <ReplyBox
+        botId={botId}
+        conversationId={conversationId}
+        mine={current?.state === 'assigned' && current.assignedTo?.accountId === account.id}
+        onSent={handoff.reload}
+      />
     </section>
   );
 }

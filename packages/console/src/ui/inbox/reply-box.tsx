@@ -1,8 +1,9 @@
 import type { CreateAgentMessageInput } from '@parley/client';
-import { useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useAction } from '../../hooks.js';
 import { useBotClient } from '../knowledge/file-status.js';
 import { Notice } from '../notice.js';
+import { TypingSignal } from './typing-signal.js';
 
 type Payload = CreateAgentMessageInput['payload'];
 type FilePayload = Extract<Payload, { type: 'file' }>;
@@ -28,18 +29,30 @@ export function replyPayload(markdown: string, files: readonly FilePayload[]): P
  * The reply box of the desk: Markdown and attachments, sent under the person's name ("Send"). Each file is
  * uploaded through the Files API as the bot's file, not indexed (the bot never answers from it), with the
  * `public_content` policy: its link is permanent and signed for that file alone, so the visitor opens the
- * file attached and nothing else. Replying takes the conversation over when nobody has it.
+ * file attached and nothing else. Replying takes the conversation over when nobody has it. While the
+ * conversation is the person's (`mine`), typing in the box shows the visitor "<name> is typing" (TypingSignal:
+ * at most every few seconds, stopped at send, blur or after an idle spell).
  */
 export function ReplyBox({
   botId,
   conversationId,
+  mine,
   onSent,
 }: {
   botId: string;
   conversationId: string;
+  mine: boolean;
   onSent(): void;
 }) {
   const files = useBotClient(botId);
+  const typing = useMemo(
+    () =>
+      mine
+        ? new TypingSignal((t) => files.setAgentTyping({ id: botId, conversationId, typing: t }))
+        : undefined,
+    [files, botId, conversationId, mine],
+  );
+  useEffect(() => () => typing?.stop(), [typing]);
   const { pending, error, run } = useAction();
   const [text, setText] = useState('');
   const [attached, setAttached] = useState<File[]>([]);
@@ -63,6 +76,7 @@ export function ReplyBox({
   const send = async (event: Event) => {
     event.preventDefault();
     if (empty) return;
+    typing?.stop();
     const sent = await run(async () => {
       const links: FilePayload[] = [];
       for (const [i, file] of attached.entries()) {
@@ -90,7 +104,11 @@ export function ReplyBox({
           rows={3}
           aria-describedby="handoff-reply-hint"
           value={text}
-          onInput={(event) => setText(event.currentTarget.value)}
+          onInput={(event) => {
+            setText(event.currentTarget.value);
+            typing?.input();
+          }}
+          onBlur={() => typing?.stop()}
         />
         <p id="handoff-reply-hint" class="hint">
           Markdown. The visitor sees it under your name; replying takes the conversation over.
