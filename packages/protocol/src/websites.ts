@@ -13,6 +13,14 @@ export type SourceSchedule = Static<typeof SourceSchedule>;
 /** A path pattern of a website source: `*` any characters but `/`, `**` any characters (`/docs/**`). */
 const PathPattern = Type.String({ minLength: 1, maxLength: 300, pattern: '^/' });
 
+/**
+ * How a website source's pages are read: `html` as the server sends them, `javascript` rendered in headless
+ * Chromium first (pages whose text a script writes; only where the operator sets PARLEY_CRAWL_RENDER_JS=true).
+ */
+export const SourceRender = Type.Union([Type.Literal('html'), Type.Literal('javascript')]);
+/** Source render type. */
+export type SourceRender = Static<typeof SourceRender>;
+
 /** Body of createKnowledgeSource: a website (a start page or a sitemap) crawled into the knowledge base. */
 export const CreateKnowledgeSourceBody = Type.Object({
   type: Type.Literal('website'),
@@ -40,6 +48,12 @@ export const CreateKnowledgeSourceBody = Type.Object({
     }),
   ),
   schedule: Type.Optional(SourceSchedule),
+  render: Type.Optional(
+    Type.Union([Type.Literal('html'), Type.Literal('javascript')], {
+      description:
+        '`javascript`: each page is rendered in headless Chromium before its text is read (400 unless the server sets `PARLEY_CRAWL_RENDER_JS=true`); default `html`',
+    }),
+  ),
 });
 /** createKnowledgeSource body type. */
 export type CreateKnowledgeSourceBody = Static<typeof CreateKnowledgeSourceBody>;
@@ -93,6 +107,7 @@ export const KnowledgeSource = Type.Object(
     maxPages: Type.Integer(),
     maxDepth: Type.Integer(),
     subdomains: Type.Boolean(),
+    render: SourceRender,
     schedule: SourceSchedule,
     state: SourceState,
     /** Pages of the source now (each one a file of the bot). */

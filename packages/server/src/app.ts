@@ -236,6 +236,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     await services.bus.close();
     await services.embedder?.close();
     await services.reader.close();
+    await services.pageRenderer?.close();
     await closeSqliteHnsw(deps.db.kysely);
     await closeSqliteReaders(deps.db.kysely);
     await closeLexicalMemory(deps.db.kysely);

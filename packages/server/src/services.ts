@@ -47,6 +47,7 @@ import { type PassagesService, passagesService } from './modules/knowledge/passa
 import { rememberingQueries } from './modules/knowledge/recent-queries.js';
 import { type SearchService, searchService } from './modules/knowledge/search.js';
 import { crawlUserAgent, crawlWebsiteJob } from './modules/knowledge/websites/crawl.js';
+import { chromiumRenderer, type PageRenderer } from './modules/knowledge/websites/render.js';
 import { type WebsiteSourcesService, websiteSources } from './modules/knowledge/websites/sources.js';
 import { type LogsService, logsService } from './modules/logs/service.js';
 import { qaEmbedJob, qaStaleSweep } from './modules/qa/embedding.js';
@@ -104,6 +105,8 @@ export interface Services {
   knowledgeBases: KnowledgeBaseService;
   /** Website sources of knowledge bases (crawled by the `crawl_website` job). */
   websites: WebsiteSourcesService;
+  /** Renders crawled pages by JavaScript (PARLEY_CRAWL_RENDER_JS; null: off); closed with the app. */
+  pageRenderer: PageRenderer | null;
   search: SearchService;
   passages: PassagesService;
   chat: ChatService;
@@ -383,17 +386,23 @@ export function buildServices(deps: ServiceDeps): Services {
     // A saved Q&A entry's wordings are embedded by the chat workers: small, and the next visitor waits for them.
     ...(embedder ? [qaEmbedJob({ db: deps.db.kysely, embedder })] : []),
   ];
-  const websites = websiteSources({ db: deps.db.kysely, jobs, files, clock });
+  const chromium = config.search.crawlChromium;
+  const websites = websiteSources({ db: deps.db.kysely, jobs, files, clock, chromium });
+  const crawlFetch = outboundFetch({
+    blockPrivate: !config.search.crawlAllowPrivate,
+    refusal: { who: 'website crawls', setting: 'PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES' },
+  });
+  const pageRenderer = chromium
+    ? chromiumRenderer({ executablePath: chromium, fetch: crawlFetch, log: logger })
+    : null;
   const crawling = crawlWebsiteJob(
     {
       db: deps.db.kysely,
       files,
-      fetch: outboundFetch({
-        blockPrivate: !config.search.crawlAllowPrivate,
-        refusal: { who: 'website crawls', setting: 'PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES' },
-      }),
+      fetch: crawlFetch,
       userAgent: crawlUserAgent(deps.version ?? '0.0.0'),
       clock,
+      render: pageRenderer ?? undefined,
     },
     logger,
   );
@@ -424,6 +433,7 @@ export function buildServices(deps: ServiceDeps): Services {
     reader: knowledge.reader,
     knowledgeBases,
     websites,
+    pageRenderer,
     search,
     passages: knowledge.passages,
     chat,

@@ -107,6 +107,9 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_MAX_UPLOADS_PER_ADDRESS: ['-1', 'many'],
   PARLEY_WEBHOOK_BLOCK_PRIVATE_ADDRESSES: ['yes', 'on'],
   PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES: ['yes', 'on'],
+  PARLEY_CRAWL_RENDER_JS: ['yes', 'on'],
+  // Tested with PARLEY_CRAWL_RENDER_JS=true (COMPANIONS): a path that is no Chromium.
+  PARLEY_CRAWL_CHROMIUM_PATH: ['/nonexistent/chromium'],
   PARLEY_METRICS: ['yes', 'on'],
   // Tested with PARLEY_METRICS=true (COMPANIONS); without it the token is reported as set in vain.
   PARLEY_METRICS_TOKEN: ['m'.repeat(15), 'm'.repeat(201), `${'m'.repeat(16)} ${'n'.repeat(16)}`],
@@ -127,6 +130,7 @@ const BAD_VALUES: Record<string, string[]> = {
 const COMPANIONS: Record<string, Record<string, string>> = {
   PARLEY_CHAT_MODEL_URL: { PARLEY_CHAT_MODEL: 'llama3.2' },
   PARLEY_METRICS_TOKEN: { PARLEY_METRICS: 'true' },
+  PARLEY_CRAWL_CHROMIUM_PATH: { PARLEY_CRAWL_RENDER_JS: 'true' },
 };
 
 /** The chat settings at their defaults: the defaults test and 'reads every variable' (which sets none of them) expect them. */
@@ -216,6 +220,7 @@ describe('loadConfig defaults', () => {
       extractionTimeoutMs: 120_000,
       workspaceVectorBytes: null,
       crawlAllowPrivate: false,
+      crawlChromium: null,
     });
     expect(config.chatModel).toEqual({
       url: undefined,
@@ -380,6 +385,7 @@ describe('loadConfig accepted values', () => {
         extractionTimeoutMs: 30_000,
         workspaceVectorBytes: 4096,
         crawlAllowPrivate: true,
+        crawlChromium: null,
       },
       chatModel: {
         url: 'http://127.0.0.1:11434/v1',

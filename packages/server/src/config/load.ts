@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { findChromium } from './chromium.js';
 import { IssueList } from './issues.js';
 import { parseOrigins } from './origins.js';
 import { type Env, readVariables } from './read.js';
@@ -108,6 +109,22 @@ function embedder(context: Context): Config['embedder'] {
     apiKey: v.PARLEY_EMBEDDINGS_API_KEY,
     dimensions: v.PARLEY_EMBEDDINGS_DIMENSIONS,
   });
+}
+
+/** The Chromium that renders pages by JavaScript: found when rendering is on (else an issue naming the paths tried). */
+function crawlChromium(context: Context): string | null {
+  const { v, issues } = context;
+  if (!v.PARLEY_CRAWL_RENDER_JS) {
+    setInVain(context, ['PARLEY_CRAWL_CHROMIUM_PATH'], 'is set but PARLEY_CRAWL_RENDER_JS is not true');
+    return null;
+  }
+  const found = findChromium(v.PARLEY_CRAWL_CHROMIUM_PATH);
+  if ('path' in found) return found.path;
+  issues.add(
+    v.PARLEY_CRAWL_CHROMIUM_PATH === undefined ? 'PARLEY_CRAWL_RENDER_JS' : 'PARLEY_CRAWL_CHROMIUM_PATH',
+    found.message,
+  );
+  return null;
 }
 
 /** The chat model: a URL needs a model name; without a URL its other settings mean nothing. */
@@ -232,6 +249,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
       extractionTimeoutMs: v.PARLEY_EXTRACTION_TIMEOUT_SECONDS * 1000,
       workspaceVectorBytes: v.PARLEY_QUOTA_VECTOR_STORAGE_BYTES ?? null,
       crawlAllowPrivate: v.PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES,
+      crawlChromium: crawlChromium(context),
     }),
     chatModel: chatModel(context),
     chat: chat(context),

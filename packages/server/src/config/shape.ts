@@ -95,6 +95,8 @@ export const CONFIG_SHAPE = Type.Object({
     workspaceVectorBytes: orNull(Type.Integer()),
     /** Website sources may crawl private addresses (PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES). */
     crawlAllowPrivate: Type.Boolean(),
+    /** The Chromium that renders pages by JavaScript (PARLEY_CRAWL_RENDER_JS; null: rendering is off). */
+    crawlChromium: orNull(Type.String()),
   }),
   /** The chat model that writes knowledge answers (url undefined: none; bots answer with the passages). */
   chatModel: Type.Object({

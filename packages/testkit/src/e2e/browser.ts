@@ -3,25 +3,15 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { CHROMIUM_ARGS } from '../../../server/src/modules/knowledge/websites/render.js';
 import { createTestApp, type TestApp, type TestAppOptions } from '../server/harness.js';
 import { freePort } from './server.js';
 
 /** Debian's Chromium (apt-get install chromium), or the one PARLEY_CHROMIUM names. */
 export const CHROMIUM = process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium';
 
-/**
- * Flags for headless Chromium on a closed network: no sandbox (root in CI), no GPU, and none of the
- * background connections that this machine's network refuses.
- */
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+/** Flags for headless Chromium on a closed network: the crawl renderer's, and no sandbox (root in CI). */
+export const CHROMIUM_FLAGS = ['--no-sandbox', ...CHROMIUM_ARGS];
 
 /**
  * Whether browser tests can run: Chromium is there. Without it they are skipped with a printed notice,

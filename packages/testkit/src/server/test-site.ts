@@ -16,6 +16,8 @@ export function testSite(
     pageDelayMs?: number;
     /** More pages by path, linked from the home page. */
     extra?: Record<string, { title: string; body: string }>;
+    /** Other documents by path, served as they are (the JSON a page's script fetches). */
+    files?: Record<string, { contentType: string; body: string }>;
   } = {},
 ) {
   const extra = options.extra ?? {};
@@ -84,6 +86,8 @@ export function testSite(
           `<p>Article about zebra${n}quokka: the answer for topic number ${n} is written here at length, revision ${version}, so that readers find what they need about it.</p>`,
         ),
       );
+    const file = options.files?.[path];
+    if (file) return send(200, file.contentType, file.body);
     const more = extra[path];
     if (more) return send(200, 'text/html', page(more.title, more.body));
     const doc = /^\/docs\/p(\d+)$/.exec(path);

@@ -132,6 +132,18 @@ export const SEARCH_VARIABLES = {
     description:
       '`true`: website sources may crawl loopback, private (RFC 1918, unique local), link-local, CGNAT, multicast or reserved addresses (an intranet, tests); by default a crawl may reach only public addresses, checked on the address actually connected to, redirects included',
   }),
+  PARLEY_CRAWL_RENDER_JS: Type.Boolean({
+    default: false,
+    description:
+      '`true`: a website source may ask for its pages to be rendered by JavaScript (`render: "javascript"`): each page is loaded in headless Chromium (through playwright-core, never a downloaded browser) and the rendered DOM is extracted; every request the page makes goes through the outbound guard. The server does not start when no Chromium is found',
+  }),
+  PARLEY_CRAWL_CHROMIUM_PATH: Type.Optional(
+    Type.String({
+      description:
+        'the Chromium that renders pages with `PARLEY_CRAWL_RENDER_JS=true`; by default the first of `chromium`, `chromium-browser`, `google-chrome` found on `PATH`',
+      'x-default': 'found on PATH',
+    }),
+  ),
   PARLEY_QUOTA_VECTOR_STORAGE_BYTES: Type.Optional(
     Type.Integer({
       minimum: 0,

@@ -11,6 +11,7 @@ import type { FilesContext, FilesService } from '../../files/service.js';
 import { extractPage, readSitemap } from './extract-page.js';
 import { fetchPage, type PageFetch } from './fetcher.js';
 import { CRAWL_WEBSITE_JOB, CrawlWebsitePayload } from './jobs.js';
+import { type PageRenderer, pageHtml } from './render.js';
 import {
   type CrawlProgress,
   nextSyncAfter,
@@ -64,6 +65,8 @@ export interface CrawlDeps {
   userAgent: string;
   clock: () => Date;
   limits?: CrawlLimits;
+  /** Renders the pages of sources that ask for JavaScript (PARLEY_CRAWL_RENDER_JS; undefined: off). */
+  render?: PageRenderer | undefined;
 }
 
 /** The User-Agent of crawls: Parley, its version, and what it is. */
@@ -282,7 +285,16 @@ class Crawl {
     let title: string;
     let contentType: string;
     if (kind === 'html') {
-      const page = extractPage(result.body.toString('utf8'), finalUrl.href);
+      const html = await pageHtml(this.deps.render, this.settings.render, finalUrl, result.body, {
+        rules: this.rules,
+        userAgent: this.deps.userAgent,
+        maxBytes: this.limits.pageBytes,
+        timeoutMs: this.limits.pageTimeoutMs,
+        signal: this.signal,
+      });
+      this.counts.bytes += html.bytes;
+      if (html.kind === 'skipped') return this.skip(url.href, html.reason);
+      const page = extractPage(html.html, finalUrl.href);
       if (!page.nofollow && depth < this.settings.maxDepth)
         for (const link of page.links) await this.add(link, depth + 1);
       if (page.noindex) return this.skip(url.href, 'noindex');

@@ -4,9 +4,11 @@ import type {
   CreateKnowledgeSourceBody,
   KnowledgeSource,
   SkippedPage,
+  SourceRender,
   SourceSchedule,
 } from '@parley/protocol';
 import type { Kysely, Selectable } from 'kysely';
+import { isExecutable } from '../../../config/chromium.js';
 import type { Database, KnowledgeSourcesTable } from '../../../db/schema.js';
 import { ApiError, errors } from '../../../errors/errors.js';
 import { newId } from '../../../ids.js';
@@ -40,6 +42,8 @@ export interface SourceSettings {
   maxPages: number;
   maxDepth: number;
   subdomains: boolean;
+  /** Pages rendered by JavaScript first (absent in sources made before: `html`). */
+  render?: SourceRender;
 }
 
 /** A crawl's progress, as stored in `progress`. */
@@ -90,6 +94,8 @@ export interface WebsiteSourcesDeps {
   jobs: Pick<JobQueue, 'enqueue'>;
   files: Pick<FilesService, 'delete'>;
   clock: () => Date;
+  /** The Chromium that renders pages by JavaScript (PARLEY_CRAWL_RENDER_JS; null: rendering is off). */
+  chromium: string | null;
 }
 
 /** A source row in its wire shape, with its page count. */
@@ -107,6 +113,7 @@ export async function toSource(db: Kysely<Database>, row: SourceRow): Promise<Kn
     type: 'website',
     url: row.url,
     ...settings,
+    render: settings.render ?? 'html',
     schedule: row.schedule as SourceSchedule,
     state: row.state as KnowledgeSource['state'],
     pages: Number(pages?.n ?? 0),
@@ -138,6 +145,18 @@ function startUrl(raw: string): URL {
     ]);
   url.hash = '';
   return url;
+}
+
+/**
+ * Why a source asking for pages rendered by JavaScript cannot be crawled here (null: it can): the server does not
+ * render them (PARLEY_CRAWL_RENDER_JS), or its Chromium is gone since the server started.
+ */
+function cannotRender(chromium: string | null): string | null {
+  if (chromium === null)
+    return 'render "javascript" needs PARLEY_CRAWL_RENDER_JS=true on the server (pages rendered in headless Chromium)';
+  if (!isExecutable(chromium))
+    return `render "javascript" needs Chromium, and ${chromium} (PARLEY_CRAWL_CHROMIUM_PATH, or found on PATH at start) is no longer an executable file: install it again or restart the server with PARLEY_CRAWL_CHROMIUM_PATH set`;
+  return null;
 }
 
 /** The website sources service ({@link WebsiteSourcesService}). */
@@ -190,7 +209,13 @@ export function websiteSources(deps: WebsiteSourcesDeps): WebsiteSourcesService 
         maxPages: body.maxPages ?? DEFAULT_MAX_PAGES,
         maxDepth: body.maxDepth ?? DEFAULT_MAX_DEPTH,
         subdomains: body.subdomains ?? false,
+        render: body.render ?? 'html',
       };
+      const refused = settings.render === 'javascript' ? cannotRender(deps.chromium) : null;
+      // 400 when the server does not render at all (the request asks for what is not there), else 409.
+      if (refused && deps.chromium === null)
+        throw errors.invalidPayload(refused, [{ field: 'render', message: 'not rendered by this server' }]);
+      if (refused) throw new ApiError('ResourceLockedConflict', refused);
       const schedule = body.schedule ?? 'off';
       const row: SourceRow = {
         id: newId('src'),
@@ -234,6 +259,11 @@ export function websiteSources(deps: WebsiteSourcesDeps): WebsiteSourcesService 
     async sync(ctx, kbId, sourceId) {
       canWrite(ctx);
       const row = await load(ctx, kbId, sourceId);
+      const refused =
+        (JSON.parse(row.settings) as SourceSettings).render === 'javascript'
+          ? cannotRender(deps.chromium)
+          : null;
+      if (refused) throw new ApiError('ResourceLockedConflict', refused);
       if (!(await queue(row, true))) {
         throw new ApiError(
           'ResourceLockedConflict',

@@ -1,0 +1,191 @@
+import type { KnowledgeSource } from '@parley/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, haveChromium } from '../../../../../testkit/src/e2e/browser.js';
+import { callAs } from '../../../../../testkit/src/server/files-api.js';
+import { settled } from '../../../../../testkit/src/server/files-indexing.js';
+import { useTestApp } from '../../../../../testkit/src/server/fixtures.js';
+import type { TestApp } from '../../../../../testkit/src/server/harness.js';
+import { testSite } from '../../../../../testkit/src/server/test-site.js';
+import { expectError } from '../../../../../testkit/src/server/wire.js';
+import { findChromium } from '../../../config/chromium.js';
+import { ConfigError, loadConfig } from '../../../config/config.js';
+import { outboundFetch } from '../../../http/outbound.js';
+import { chromiumRenderer } from './render.js';
+import type { UrlRules } from './url-rules.js';
+
+/**
+ * Pages rendered by JavaScript (issue #36, item 5) in the real system Chromium: a page whose text a script writes
+ * is indexed with that text when its source asks for `render: "javascript"`, and without it otherwise; the page's
+ * requests go through the crawl's outbound guard; and the errors when rendering is off or Chromium is missing.
+ */
+
+const KB = '/v1/files/knowledge-bases';
+const canRender = haveChromium('page rendering tests');
+
+/** A help page whose answer is written by its script, from a JSON document it fetches from its own host. */
+const SCRIPTED = {
+  '/help/scripted': {
+    title: 'Scripted help',
+    body: `<p>Loading the answer about delivery times for every order placed with the shop…</p><div id="answer"></div>
+<script>fetch('/help/answer.json').then((r) => r.json()).then((a) => {
+  document.getElementById('answer').innerHTML = '<p>' + a.text + '</p>';
+});</script>`,
+  },
+};
+const ANSWER = 'Parcels scriptword arrive within four working days after the order leaves the warehouse.';
+
+/** A test site with the scripted page and the JSON it fetches. */
+function scriptedSite() {
+  return testSite({
+    pages: 1,
+    extra: SCRIPTED,
+    files: {
+      '/help/answer.json': { contentType: 'application/json', body: JSON.stringify({ text: ANSWER }) },
+    },
+  });
+}
+
+async function finished(t: TestApp, kbId: string, sourceId: string): Promise<KnowledgeSource> {
+  for (let i = 0; i < 2400; i++) {
+    const res = await callAs(t, t.botKey, 'GET', `${KB}/${kbId}/sources/${sourceId}`);
+    const { source } = res.json() as { source: KnowledgeSource };
+    if (source.state === 'idle' && source.runs.length >= 1) return source;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the crawl did not end');
+}
+
+describe.runIf(canRender)('website sources rendered by JavaScript (Chromium)', () => {
+  const rendered = scriptedSite();
+  const plain = scriptedSite();
+  const bases = { rendered: '', plain: '' };
+  beforeAll(async () => {
+    bases.rendered = await rendered.start();
+    bases.plain = await plain.start();
+  });
+  afterAll(async () => {
+    await rendered.stop();
+    await plain.stop();
+  });
+  const t = useTestApp({
+    workers: true,
+    env: {
+      PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES: 'true',
+      PARLEY_CRAWL_RENDER_JS: 'true',
+      PARLEY_CRAWL_CHROMIUM_PATH: CHROMIUM,
+    },
+  });
+
+  it("indexes the text a page's script writes with render javascript, and not without", async () => {
+    const kb = await callAs(t, t.botKey, 'POST', KB, { name: 'Scripted' });
+    const kbId = (kb.json() as { knowledgeBase: { id: string } }).knowledgeBase.id;
+    const add = async (url: string, render?: string) => {
+      const res = await callAs(t, t.botKey, 'POST', `${KB}/${kbId}/sources`, {
+        type: 'website',
+        url,
+        maxPages: 1,
+        ...(render ? { render } : {}),
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const source = (res.json() as { source: KnowledgeSource }).source;
+      expect(source.render).toBe(render ?? 'html');
+      return finished(t, kbId, source.id);
+    };
+    const js = await add(`${bases.rendered}/help/scripted`, 'javascript');
+    const html = await add(`${bases.plain}/help/scripted`);
+    expect(js.runs[0]).toMatchObject({ outcome: 'completed', counts: { indexed: 1 } });
+    expect(html.runs[0]).toMatchObject({ outcome: 'completed', counts: { indexed: 1 } });
+    // The rendered page fetched its JSON through the crawl (the plain one never ran its script).
+    expect(rendered.requests.some((r) => r.startsWith('/help/answer.json '))).toBe(true);
+    expect(plain.requests.some((r) => r.startsWith('/help/answer.json '))).toBe(false);
+    const files = (await callAs(t, t.botKey, 'GET', `${KB}/${kbId}/files`)).json() as {
+      files: Array<{ fileId: string }>;
+    };
+    for (const f of files.files) await settled(t, f.fileId, 2400);
+    const res = await callAs(t, t.botKey, 'GET', '/v1/files/search?query=scriptword&limit=10');
+    expect(res.statusCode, res.body).toBe(200);
+    const passages = (res.json() as { passages: Array<{ content: string; file: { key: string } }> }).passages;
+    const withAnswer = passages.filter((p) => p.content.includes('scriptword'));
+    expect(withAnswer.map((p) => p.file.key)).toEqual([`web/${new URL(bases.rendered).host}/help/scripted`]);
+  });
+});
+
+describe.runIf(canRender)("the renderer: a page's requests through the outbound guard", () => {
+  const site = scriptedSite();
+  let base = '';
+  beforeAll(async () => {
+    base = await site.start();
+  });
+  afterAll(() => site.stop());
+  const log = { debug() {}, warn() {} } as unknown as Parameters<typeof chromiumRenderer>[0]['log'];
+
+  it("refuses the page's request to a private address, and other hosts' scripts", async () => {
+    const renderer = chromiumRenderer({
+      executablePath: CHROMIUM,
+      fetch: outboundFetch({ blockPrivate: true }),
+      log,
+    });
+    try {
+      const url = new URL(`${base}/help/scripted`);
+      const other = base.replace('127.0.0.1', 'localhost');
+      const html = Buffer.from(
+        `<html><body><main><p id="t">before</p></main><script src="${other}/other.js"></script>
+<script>fetch('/help/answer.json').then(() => { document.getElementById('t').textContent = 'REACHED'; },
+  () => { document.getElementById('t').textContent = 'REFUSED'; });</script></body></html>`,
+      );
+      const rules: UrlRules = { host: '127.0.0.1', include: [], exclude: [], subdomains: false };
+      const page = await renderer.render(url, html, {
+        rules,
+        userAgent: 'Parley/test',
+        maxBytes: 1024 * 1024,
+        timeoutMs: 20_000,
+        signal: new AbortController().signal,
+      });
+      expect(page).toMatchObject({ kind: 'ok', bytes: 0 });
+      expect(page.kind === 'ok' && page.html).toContain('REFUSED');
+      // Nothing reached the site: the document came from the crawl, its JSON was refused by the guard.
+      expect(site.requests).toEqual([]);
+    } finally {
+      await renderer.close();
+    }
+  });
+});
+
+describe('rendering by JavaScript: the errors', () => {
+  const t = useTestApp({ workers: false });
+
+  it('answers 400 naming PARLEY_CRAWL_RENDER_JS when the server does not render pages', async () => {
+    const kb = await callAs(t, t.botKey, 'POST', KB, { name: 'Off' });
+    const kbId = (kb.json() as { knowledgeBase: { id: string } }).knowledgeBase.id;
+    const res = await callAs(t, t.botKey, 'POST', `${KB}/${kbId}/sources`, {
+      type: 'website',
+      url: 'https://example.com/',
+      render: 'javascript',
+    });
+    expect(expectError(res, 400, 'InvalidPayload').message).toContain('PARLEY_CRAWL_RENDER_JS=true');
+  });
+
+  it('refuses to start when the Chromium named is missing, naming the setting and the path', () => {
+    const env = { PARLEY_CRAWL_RENDER_JS: 'true', PARLEY_CRAWL_CHROMIUM_PATH: '/nonexistent/chromium' };
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect((error as ConfigError).issues).toEqual([
+        {
+          variable: 'PARLEY_CRAWL_CHROMIUM_PATH',
+          message: expect.stringContaining('PARLEY_CRAWL_CHROMIUM_PATH names /nonexistent/chromium'),
+        },
+      ]);
+    }
+  });
+
+  it('names every path tried on PATH when none holds a Chromium', () => {
+    const found = findChromium(undefined, '/nonexistent/a:/nonexistent/b');
+    expect(found).toEqual({
+      message: expect.stringContaining(
+        'none of chromium, chromium-browser, google-chrome on PATH: /nonexistent/a/chromium, /nonexistent/a/chromium-browser, /nonexistent/a/google-chrome, /nonexistent/b/chromium',
+      ),
+    });
+  });
+});
