@@ -1,7 +1,9 @@
 // Q&A entries benchmark (issue 34), two figures in one run:
 //  1. Teaching: on the visitor set (bench/visitor-set), an intent is one expected answer (knowledge base, source,
 //     topic and facts). Of the intents asked in both halves, 10 (every other one, in the set's order) get a Q&A
-//     entry whose wordings are their tune-half questions only and whose answer states their facts. Then every
+//     entry whose wordings are their tune-half questions only and whose answer is the sentences of its document
+//     that state its facts (what a support manager picks in the "Answer this" form; `--answer facts`: the facts
+//     alone, as before issue 34's answer matching). Then every
 //     held-out question is asked as a fresh webchat visitor (Chat API): right = a held-out question of a taught
 //     intent answered by that intent's entry (target >= 90 %); false hit = any other held-out question (other
 //     intents, unanswerable ones) answered by an entry (target 0). The tune half is asked too (its questions are
@@ -15,14 +17,17 @@
 //   npm run -w @parley/bench qa
 //   npm run -w @parley/bench qa -- --rounds 10 --part lookup
 //
-// Options (flags win over environment): --part / BENCH_PART (teach, lookup or both, the default), --rounds /
+// Options (flags win over environment): --part / BENCH_PART (teach, lookup or both, the default), --wordings /
+// BENCH_WORDINGS (teach: each entry's first n tune wordings, default all), --taught / BENCH_TAUGHT (teach: intents
+// taught, default 10, at most 20: the next ones in the set's order), --answer / BENCH_ANSWER (teach: sentences,
+// the default, or facts), --rounds /
 // BENCH_ROUNDS (times the lookup part asks its questions of each bot, default 10), --entries / BENCH_ENTRIES
 // (entries of the second bot, default 1000, the most a bot may hold), --dump / BENCH_DUMP (a JSON-lines file of
 // every teaching question and its reply).
 import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { intOption, option } from './lib/args.js';
+import { flag, intOption, option } from './lib/args.js';
 import { json, type Owner, openChat, ownerOf, say } from './lib/chat-ask.js';
 import { indexDocuments, pool, progress } from './lib/corpus.js';
 import { ratio, table } from './lib/format.js';
@@ -32,16 +37,38 @@ import { type ParleyServer, startParleyWithBot } from './lib/server.js';
 import { msSince, now, summarize } from './lib/stats.js';
 import { botFor } from './visitor-set/bench.js';
 import { documentBytes, KNOWLEDGE_BASES, type KnowledgeBaseName } from './visitor-set/documents.js';
+import { scoreQuestion } from './visitor-set/score.js';
 import { type VisitorQuestion, type VisitorSet, visitorSet } from './visitor-set/set.js';
 
-/** Intents taught. */
+/** Intents taught (by default). */
 const TAUGHT = 10;
+
+/** How the teaching part teaches each intent. */
+interface Teaching {
+  /** Intents taught: every other one first, in the set's order, then the rest. */
+  taught: number;
+  /** Each entry's first `wordings` tune questions (undefined: all of them). */
+  wordings: number | undefined;
+  /** The entry's answer: its document's sentences stating its facts, or the facts alone. */
+  answer: 'sentences' | 'facts';
+  /** Each bot holds its business's documents (an entry found by its answer alone yields to sure passages). */
+  documents: boolean;
+  /**
+   * A fold of the tune half for choosing bars: each entry's only wording is its topic (the heading of its
+   * answer), and only the tune half is asked (its questions are then no entry's wordings); held-out untouched.
+   */
+  fold: boolean;
+}
 
 /** One expected answer of the visitor set, with its questions in each half. */
 interface Intent {
   key: string;
   kb: KnowledgeBaseName;
   facts: string[];
+  /** The heading or title its answer sits under. */
+  topic: string;
+  /** The sentences of its document that state its facts. */
+  sentences: string[];
   tune: VisitorQuestion[];
   heldOut: VisitorQuestion[];
 }
@@ -52,7 +79,15 @@ export function intentsOf(set: VisitorSet): Intent[] {
   for (const q of set.questions) {
     if (!q.answer) continue;
     const key = `${q.kb}/${q.answer.source}#${q.answer.topic}#${q.answer.facts.join('|')}`;
-    const intent = byKey.get(key) ?? { key, kb: q.kb, facts: q.answer.facts, tune: [], heldOut: [] };
+    const intent = byKey.get(key) ?? {
+      key,
+      kb: q.kb,
+      facts: q.answer.facts,
+      topic: q.answer.topic,
+      sentences: q.answerSentences,
+      tune: [],
+      heldOut: [],
+    };
     (q.split === 'tune' ? intent.tune : intent.heldOut).push(q);
     byKey.set(key, intent);
   }
@@ -104,12 +139,18 @@ interface Taught {
   expected: string | undefined;
   answer: string;
   entryId: string | undefined;
+  /** How the entry was found (words, meaning or answer), when one answered. */
+  by: string | undefined;
+  /** Its score against its bar. */
+  score: number | undefined;
   right: boolean;
   falseHit: boolean;
+  /** Not answered by an entry, and the passages' reply states its facts from its document (visitor-set scoring). */
+  passagesRight: boolean;
 }
 
 /** The entry a reply came from (its debug details name it), if it did. */
-function entryOf(reply: {
+function replyEntry(reply: {
   answer: string;
   details: Record<string, unknown> | undefined;
 }): string | undefined {
@@ -118,48 +159,81 @@ function entryOf(reply: {
   return typeof qa?.entryId === 'string' ? qa.entryId : 'unknown';
 }
 
-/** Part 1: teach 10 intents from the tune half, ask both halves; the scored questions. */
-async function teach(server: ParleyServer, owner: Owner, dump: string | undefined): Promise<Taught[]> {
+/** An intent's entry as taught: its wordings and its answer. */
+function entryOf(intent: Intent, how: Teaching): { questions: string[]; answer: string } {
+  const tune = how.fold ? [intent.topic] : intent.tune.map((q) => q.text);
+  const questions = how.wordings === undefined ? tune : tune.slice(0, how.wordings);
+  const answer =
+    how.answer === 'sentences' && intent.sentences.length > 0
+      ? intent.sentences.join(' ')
+      : `${intent.facts.join('; ')}.`;
+  return { questions, answer };
+}
+
+/** Part 1: teach intents from the tune half, ask both halves; the scored questions. */
+async function teach(
+  server: ParleyServer,
+  owner: Owner,
+  dump: string | undefined,
+  how: Teaching,
+): Promise<Taught[]> {
   const set = visitorSet();
   const intents = intentsOf(set);
-  const taught = intents.filter((_, i) => i % 2 === 0).slice(0, TAUGHT);
+  const taught = [...intents.filter((_, i) => i % 2 === 0), ...intents.filter((_, i) => i % 2 === 1)].slice(
+    0,
+    how.taught,
+  );
   console.log(
-    `\nteaching: ${intents.length} intents asked in both halves, ${taught.length} taught:\n${taught.map((i) => `  ${i.key} <- ${i.tune.map((q) => `"${q.text}"`).join(', ')}`).join('\n')}`,
+    `\nteaching: ${intents.length} intents asked in both halves, ${taught.length} taught:\n${taught
+      .map(
+        (i) =>
+          `  ${i.key} <- ${entryOf(i, how)
+            .questions.map((q) => `"${q}"`)
+            .join(', ')} + "${entryOf(i, how).answer}"`,
+      )
+      .join('\n')}`,
   );
   const bots = new Map<KnowledgeBaseName, ParleyServer>();
-  for (const kb of KNOWLEDGE_BASES) bots.set(kb, await botFor(server, owner, kb));
+  for (const kb of KNOWLEDGE_BASES) {
+    const bot = await botFor(server, owner, kb);
+    bots.set(kb, bot);
+    if (!how.documents) continue;
+    const docs = set.documents
+      .filter((d) => d.kb === kb)
+      .map((d) => ({ key: d.key, contentType: d.contentType, bytes: () => documentBytes(d) }));
+    await indexDocuments(bot, docs, `${kb.padEnd(8)}`);
+  }
   const entryOfIntent = new Map<string, string>();
   for (const intent of taught) {
     const bot = bots.get(intent.kb) as ParleyServer;
-    const answer = `${intent.facts.join('; ')}.`;
-    entryOfIntent.set(
-      intent.key,
-      await addEntry(
-        owner,
-        bot.botId,
-        intent.tune.map((q) => q.text),
-        answer,
-      ),
-    );
+    const { questions, answer } = entryOf(intent, how);
+    entryOfIntent.set(intent.key, await addEntry(owner, bot.botId, questions, answer));
   }
   for (const kb of KNOWLEDGE_BASES)
     await embedded(owner, (bots.get(kb) as ParleyServer).botId, taught.filter((i) => i.kb === kb).length);
   const intentOf = new Map<string, string>();
   for (const i of intents) for (const q of [...i.tune, ...i.heldOut]) intentOf.set(q.id, i.key);
   const results: Taught[] = [];
-  const bar = progress('ask   ', set.questions.length);
-  for (const question of set.questions) {
+  const asked = set.questions.filter((q) => !how.fold || q.split === 'tune');
+  const bar = progress('ask   ', asked.length);
+  for (const question of asked) {
     const bot = bots.get(question.kb) as ParleyServer;
-    const reply = await say(await openChat(server.url, bot.botId, owner), question.text);
+    const session = await openChat(server.url, bot.botId, owner);
+    const reply = await say(session, question.text);
     const expected = entryOfIntent.get(intentOf.get(question.id) ?? '');
-    const entryId = entryOf(reply);
+    const entryId = replyEntry(reply);
     const scored = {
       question,
       expected,
       answer: reply.answer,
       entryId,
+      by: (reply.details?.qa as { by?: string } | undefined)?.by,
+      score: (reply.details?.qa as { score?: number } | undefined)?.score,
       right: expected !== undefined && entryId === expected,
       falseHit: entryId !== undefined && entryId !== expected,
+      passagesRight:
+        entryId === undefined &&
+        (await scoreQuestion(question, reply, (choice) => say(session, choice.label, choice.value))).right,
     };
     results.push(scored);
     if (dump) await appendFile(dump, `${JSON.stringify({ ...scored, details: reply.details })}\n`);
@@ -173,19 +247,29 @@ async function teach(server: ParleyServer, owner: Owner, dump: string | undefine
 function teachTable(results: readonly Taught[]): string {
   const rows = (['tune', 'held-out'] as const).map((split) => {
     const half = results.filter((r) => r.question.split === split);
+    if (half.length === 0) return undefined; // a fold asks the tune half only
     const taught = half.filter((r) => r.expected !== undefined);
     const others = half.filter((r) => r.expected === undefined);
     const right = taught.filter((r) => r.right).length;
     return [
       split,
       `${right}/${taught.length} (${taught.length ? Math.round((100 * right) / taught.length) : 0} %)`,
+      String(taught.filter((r) => r.passagesRight).length),
       `${others.filter((r) => r.falseHit).length + taught.filter((r) => r.falseHit).length}/${half.length}`,
       String(others.length),
+      String(others.filter((r) => r.passagesRight).length),
     ];
   });
   return table([
-    ['split', 'taught intents: answered by their entry', 'answered by a wrong entry', 'other questions'],
-    ...rows,
+    [
+      'split',
+      'taught intents: answered by their entry',
+      'taught: right by passages',
+      'answered by a wrong entry',
+      'other questions',
+      'other: right by passages',
+    ],
+    ...rows.filter((r): r is string[] => r !== undefined),
   ]);
 }
 
@@ -364,6 +448,20 @@ async function main(): Promise<void> {
   const rounds = intOption('rounds', 'BENCH_ROUNDS', 10, 2, 1000);
   const count = intOption('entries', 'BENCH_ENTRIES', 1000, 1, 1000);
   const dump = option('dump', 'BENCH_DUMP');
+  const answer = option('answer', 'BENCH_ANSWER') ?? 'sentences';
+  if (answer !== 'sentences' && answer !== 'facts')
+    throw new Error(`--answer must be sentences or facts, got "${answer}"`);
+  const wordingsRaw = option('wordings', 'BENCH_WORDINGS');
+  const how: Teaching = {
+    taught: intOption('taught', 'BENCH_TAUGHT', TAUGHT, 1, 20),
+    wordings:
+      wordingsRaw === undefined || wordingsRaw === 'all'
+        ? undefined
+        : intOption('wordings', 'BENCH_WORDINGS', 1, 1, 10),
+    answer,
+    documents: flag('documents', 'BENCH_DOCUMENTS'),
+    fold: flag('fold', 'BENCH_FOLD'),
+  };
   if (dump) await writeFile(dump, '');
   const dataRoot = join(tmpdir(), `parley-qa-${process.pid}`);
   onInterrupt(() => rm(dataRoot, { recursive: true, force: true }));
@@ -378,7 +476,7 @@ async function main(): Promise<void> {
       const server = await startParleyWithBot(`parley (${which})`, resolve(dataDir));
       try {
         const owner = ownerOf(server, dataDir);
-        if (which === 'teach') taught = await teach(server, owner, dump);
+        if (which === 'teach') taught = await teach(server, owner, dump, how);
         else lookup = await lookupCost(server, owner, count, rounds);
       } finally {
         await server.stop();
@@ -390,13 +488,17 @@ async function main(): Promise<void> {
   load.push(`at the end ${loadAverage()}`);
   if (taught) {
     console.log(
-      `\nQ&A entries taught from the visitor set's tune half (${TAUGHT} intents; targets on held-out: >= 90 % of the taught intents' questions answered by their entry, 0 other questions answered by an entry)\n`,
+      `\nQ&A entries taught from the visitor set's tune half (${how.taught} intents, ${how.wordings ?? 'all'} tune wordings each, answer: ${how.answer}${how.documents ? ', bots with their documents' : ', bots without documents'}${how.fold ? ', tune fold: topic as the only wording' : ''}; targets on held-out: >= 90 % of the taught intents' questions answered by their entry, 0 other questions answered by an entry)\n`,
     );
     console.log(teachTable(taught));
     const missed = taught.filter((r) => r.question.split === 'held-out' && r.expected && !r.right);
     for (const r of missed) console.log(`  missed (held-out): "${r.question.text}" -> ${r.answer}`);
+    for (const r of taught.filter((x) => x.right && x.question.split === 'held-out'))
+      console.log(`  answered (held-out): "${r.question.text}" by ${r.by}`);
     for (const r of taught.filter((x) => x.falseHit))
-      console.log(`  false hit (${r.question.split}): "${r.question.text}" -> entry ${r.entryId}`);
+      console.log(
+        `  false hit (${r.question.split}): "${r.question.text}" -> entry ${r.entryId} by ${r.by} (${r.score})`,
+      );
   }
   if (lookup) {
     console.log(

@@ -78,3 +78,35 @@ describe('knowledgeResponder when search fails', () => {
     });
   });
 });
+
+describe('knowledgeResponder with a Q&A entry found by its answer when search fails', () => {
+  it("answers with the entry's answer (no passages to go first), not the apology", async () => {
+    const responder = knowledgeResponder({
+      ...deps(failingSearch('database is locked')),
+      entries: {
+        match: async () => ({
+          entryId: 'qa_1',
+          answer: 'Refunds take **5 days**.',
+          wording: 'Refunds take 5 days.',
+          by: 'answer',
+          score: 0.7,
+          bar: 0.6,
+        }),
+      },
+    });
+    const reply = await responder.answer({
+      workspaceId: 'ws',
+      botId: 'bot',
+      conversationId: 'conv_1',
+      message,
+      history: [],
+    });
+    expect(reply.messages).toEqual([
+      {
+        payload: { type: 'markdown', markdown: 'Refunds take **5 days**.' },
+        metadata: { answer: { mode: 'qa', entryId: 'qa_1' } },
+      },
+    ]);
+    expect(reply.debug).toMatchObject({ mode: 'qa', qa: { entryId: 'qa_1', by: 'answer' } });
+  });
+});

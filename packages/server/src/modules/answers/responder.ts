@@ -3,7 +3,7 @@ import { type Logger, silentLogger } from '../../logger.js';
 import type { KnowledgeResponder, Reply, ReplyRequest, ReplyStream } from '../chat/contract.js';
 import type { FilesContext, FilesService } from '../files/service.js';
 import type { PassagesService } from '../knowledge/contract.js';
-import type { QaMatch, QaService } from '../qa/contract.js';
+import type { QaService } from '../qa/contract.js';
 import { linkedSources, sourcesOf } from './answer-sources.js';
 import type { ChatModel } from './chat-model.js';
 import {
@@ -15,6 +15,7 @@ import {
   pickOf,
   unsureness,
 } from './clarify.js';
+import { entryFor, passagesFirst } from './entries.js';
 import {
   type AnswerSource,
   citedSources,
@@ -133,8 +134,10 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
       const pick = pickOf(query);
       if (pick) return pickedReply(deps, now, { request, stream, ctx, log, pick });
 
+      // An entry found by its answer alone (not its wordings) answers only when the passages do not answer
+      // the question surely with other sentences (see passagesFirst).
       const entry = await entryFor(deps, log, request.botId, query, now);
-      if (entry) return entry;
+      if (entry && !entry.byAnswer) return entry.reply;
       request.signal?.throwIfAborted();
 
       const searchStarted = now();
@@ -143,6 +146,7 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
         retrieved = await retrieve(deps, log, ctx, query);
       } catch (error) {
         request.signal?.throwIfAborted();
+        if (entry) return entry.reply;
         log.warn({ err: error }, 'Searching the bot knowledge failed; the reply says so');
         return {
           messages: [{ payload: { type: 'text', text: SEARCH_FAILED_TEXT } }],
@@ -160,7 +164,11 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
         selectQuotes(query, retrieved.found, retrieved.semantic, deps.semanticMinSimilarity),
       );
       request.signal?.throwIfAborted();
+      if (entry && !passagesFirst(selection, entry.sentence)) return entry.reply;
       const debug = {
+        ...(entry
+          ? { qa: { ...(entry.reply.debug?.qa as Record<string, unknown>), yielded: 'passages' } }
+          : {}),
         ...retrievalDebug(deps, {
           query,
           searchMs,
@@ -198,41 +206,6 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
         now,
         log,
       });
-    },
-  };
-}
-
-/**
- * The reply of the bot's Q&A entry the question asks, if one does: the entry's answer (Markdown), its message
- * metadata `answer: {mode: 'qa', entryId}`, the debug details saying which wording matched and how. A lookup
- * that fails is logged and the passages answer instead.
- */
-async function entryFor(
-  deps: Pick<KnowledgeResponderDeps, 'entries'>,
-  log: Logger,
-  botId: string,
-  query: string,
-  now: () => number,
-): Promise<Reply | undefined> {
-  if (!deps.entries) return undefined;
-  const started = now();
-  let match: QaMatch | undefined;
-  try {
-    match = await deps.entries.match(botId, query);
-  } catch (error) {
-    log.warn({ err: error }, 'Looking the question up among the Q&A entries failed; the passages answer');
-    return undefined;
-  }
-  if (!match) return undefined;
-  const { entryId, answer, ...how } = match;
-  return {
-    messages: [
-      { payload: { type: 'markdown', markdown: answer }, metadata: { answer: { mode: 'qa', entryId } } },
-    ],
-    debug: {
-      mode: 'qa' satisfies AnswerMode,
-      query,
-      qa: { entryId, ...how, ms: Math.round(now() - started) },
     },
   };
 }

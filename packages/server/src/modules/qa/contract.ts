@@ -24,6 +24,8 @@ export interface QaMatch {
   /** The score of that match (word overlap, or cosine similarity), and the bar it passed. */
   score: number;
   bar: number;
+  /** By `answer`: how far the entry's score led the next entry's (at least its lead bar). */
+  lead?: number;
 }
 
 /** A visitor question and when it was asked (the inbox asks whether an entry answers it now). */

@@ -30,16 +30,18 @@ export const USE_LITE_QA_BAR = 0.82;
  * the question and the answer's closest sentence, plus {@link ANSWER_TERMS_WEIGHT} times the share of the
  * question's content words the entry holds (in its wordings or its answer), so that a visitor asking in the
  * answer's words ("how long does a repair take" for "Repairs usually take 10 working days") is answered though
- * no wording says it. Measured on the answers benchmark's visitor set, tune half only (each of its questions
- * asked of entries taught with the other tune questions of its intent and its answer sentences): at 0.62 with a
- * {@link QA_ANSWER_LEAD} lead, 3 of 21 answered by their entry and none of 80 other questions by any entry; the
- * closest other question scored 0.59 (bench/README.md, Q&A entries).
+ * no wording says it. Such a match yields to the passages when they answer surely with other sentences
+ * (answers/entries.ts). Chosen on a fold of the answers benchmark's visitor set, tune half only (each entry taught
+ * with its topic heading as its only wording and its answer sentences, the tune questions asked): with 20 entries
+ * 7 of 21 tune questions answered by their entry (3 by the heading's words), with 10 entries 2 of 11, and no
+ * other question answered by an entry in either; the closest other question not taken by the passages scored
+ * 0.587 (bench/README.md, Q&A entries).
  */
-export const USE_LITE_QA_ANSWER_BAR = 0.62;
+export const USE_LITE_QA_ANSWER_BAR = 0.6;
 /** Weight of the share of the question's content words an entry holds, in its score by answer. */
 export const ANSWER_TERMS_WEIGHT = 0.2;
 /** Least lead of the best entry's score by answer over the next entry's: a close second means unsure. */
-export const QA_ANSWER_LEAD = 0.1;
+export const QA_ANSWER_LEAD = 0.05;
 
 /** Bars of a lookup by meaning: on the wordings, and on the answer with its lead over the next entry. */
 export interface MeaningBars {
@@ -79,6 +81,9 @@ export function answerSentences(answer: string): string[] {
     .replace(/^\s{0,3}(#{1,6}|>)\s*/gm, '');
   return sentencesOf(plain).slice(0, MAX_ANSWER_SENTENCES);
 }
+
+/** A score as the match tells it: 4 decimals. */
+const round = (score: number) => Math.round(score * 10_000) / 10_000;
 
 /** Jaccard similarity of two sets of terms (0 when either is empty). */
 function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
@@ -187,10 +192,11 @@ function byWords(
   return best;
 }
 
-/** A row scored against the question. */
+/** A row scored against the question (by answer: with its lead over the next entry). */
 interface Scored {
   w: CachedWording;
   score: number;
+  lead?: number;
 }
 
 /**
@@ -239,7 +245,9 @@ function byAnswer(
       best = { w: a.w, score };
     } else if (score > second) second = score;
   }
-  return best && best.score >= bars.answer && best.score - second >= bars.lead ? best : undefined;
+  if (!best || best.score < bars.answer || best.score - second < bars.lead) return undefined;
+  // The only entry with an answer has no lead to tell.
+  return Number.isFinite(second) ? { ...best, lead: best.score - second } : best;
 }
 
 /**
@@ -262,13 +270,13 @@ export function pickMatch(
     meaning?.wording && bars && meaning.wording.score >= bars.wording ? meaning.wording : undefined;
   const answerHit =
     meaning && bars && !wordHit && !meaningHit ? byAnswer(bot, terms, meaning.answers, bars) : undefined;
-  const hit =
+  const hit: (Scored & { by: QaMatch['by']; bar: number }) | undefined =
     wordHit && (!meaningHit || wordHit.score >= meaningHit.score)
-      ? { ...wordHit, by: 'words' as const, bar: QA_WORD_BAR }
+      ? { ...wordHit, by: 'words', bar: QA_WORD_BAR }
       : meaningHit && bars
-        ? { ...meaningHit, by: 'meaning' as const, bar: bars.wording }
+        ? { ...meaningHit, by: 'meaning', bar: bars.wording }
         : answerHit && bars
-          ? { ...answerHit, by: 'answer' as const, bar: bars.answer }
+          ? { ...answerHit, by: 'answer', bar: bars.answer }
           : undefined;
   if (!hit) return undefined;
   return {
@@ -276,8 +284,9 @@ export function pickMatch(
     answer: hit.w.answer,
     wording: hit.w.text,
     by: hit.by,
-    score: Math.round(hit.score * 10_000) / 10_000,
+    score: round(hit.score),
     bar: hit.bar,
+    ...(hit.lead === undefined ? {} : { lead: round(hit.lead) }),
   };
 }
 

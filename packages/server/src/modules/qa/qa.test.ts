@@ -4,56 +4,20 @@ import { caller, withTestApp } from '../../../../testkit/src/server/admin-calls.
 import { chatClient } from '../../../../testkit/src/server/chat.js';
 import { HANDBOOK, uploadIndexed } from '../../../../testkit/src/server/files-indexing.js';
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
-import { postgresTestUrl, type TestApp, type TestMember } from '../../../../testkit/src/server/harness.js';
+import { postgresTestUrl, type TestMember } from '../../../../testkit/src/server/harness.js';
 import { hashVector } from '../../../../testkit/src/server/hash-vector.js';
+import { type Entry, eventually, qaCalls } from '../../../../testkit/src/server/qa-calls.js';
 import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 import { UseLiteEmbedder } from '../../search/embed/index.js';
 import type { Embedder } from '../../search/types.js';
 import { QA_STALE_SWEEP_EVERY_MS } from './embedding.js';
 import { answerSentences } from './matching.js';
 
-interface Entry {
-  id: string;
-  questions: string[];
-  answer: string;
-  tags: Record<string, string>;
-  enabled: boolean;
-  knowledgeBaseId?: string;
-  embedded: boolean;
-}
-
 const REFUND = {
   questions: ['How do I get a refund?', 'Can I have my money back?'],
   answer: 'Write to [support](mailto:help@example.com) within **30 days**: refunds take 5 days.',
   tags: { topic: 'billing' },
 };
-
-/** The Admin API of a bot's Q&A entries, with the bootstrap bot. */
-function qaCalls(t: TestApp) {
-  const base = () => `/v1/admin/bots/${t.botId}/qa`;
-  return {
-    base,
-    async create(body: unknown, call = t.asOwner): Promise<Entry> {
-      const res = await call('POST', base(), body);
-      expect(res.statusCode, res.body).toBe(201);
-      return (res.json() as { entry: Entry }).entry;
-    },
-    async preview(question: string) {
-      const res = await t.asOwner('POST', `/v1/admin/bots/${t.botId}/answer-preview`, { question });
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json() as { text: string; mode: string; found: boolean; debug?: Record<string, unknown> };
-    },
-  };
-}
-
-/** Runs `check` until it holds (what it waits for happens in a background job), failing after `timeoutMs`. */
-async function eventually(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 function qaSuite(databaseUrl?: string) {
   const t = useTestApp({ workers: true, ...(databaseUrl ? { databaseUrl } : {}) });
@@ -250,45 +214,6 @@ function meaningSuite(databaseUrl?: string) {
     const inbox = await t.asOwner('GET', `/v1/admin/bots/${t.botId}/conversations/${conversation}/messages`);
     const transcript = (inbox.json() as { messages: Array<{ author: string; answer?: string }> }).messages;
     expect(transcript.find((m) => m.author === 'bot')?.answer).toBe('qa');
-  }, 120_000);
-
-  it("answers a question worded as an entry's answer (no wording shares its words), and not another intent's", async () => {
-    const repair = await qa.create({
-      questions: ['when do i get my espresso maker back after fixing'],
-      answer: 'Repairs usually take **10 working days** from the day the machine reaches our workshop.',
-    });
-    const warranty = await qa.create({
-      questions: ['how long is the warranty on an espresso machine'],
-      answer: 'Every machine and grinder comes with a 2-year warranty from the date of delivery.',
-    });
-    for (const entry of [repair, warranty])
-      await eventually(
-        async () => (await t.asOwner('GET', `${qa.base()}/${entry.id}`)).json().entry.embedded === true,
-      );
-    const preview = await qa.preview('how long does a repair take');
-    expect(preview).toMatchObject({
-      mode: 'qa',
-      text: 'Repairs usually take **10 working days** from the day the machine reaches our workshop.',
-    });
-    expect(preview.debug).toMatchObject({
-      qa: {
-        entryId: repair.id,
-        by: 'answer',
-        wording: 'Repairs usually take 10 working days from the day the machine reaches our workshop.',
-      },
-    });
-    for (const question of ['How long do refunds take?', 'how much is the grinder'])
-      expect((await qa.preview(question)).mode, question).not.toBe('qa');
-    // A changed answer is compared instead of the former one: the repair question no longer reaches it.
-    const put = await t.asOwner('PUT', `${qa.base()}/${repair.id}`, {
-      questions: repair.questions,
-      answer: 'Call us on [0800 123](tel:0800123).',
-    });
-    expect(put.statusCode, put.body).toBe(200);
-    await eventually(
-      async () => (await t.asOwner('GET', `${qa.base()}/${repair.id}`)).json().entry.embedded === true,
-    );
-    expect((await qa.preview('how long does a repair take')).mode).not.toBe('qa');
   }, 120_000);
 }
 
