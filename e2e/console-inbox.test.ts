@@ -265,12 +265,22 @@ describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () =>
       await expect
         .poll(() => said('bot').allTextContents(), LIVE)
         .toContainEqual(expect.stringContaining("You're now talking to Dana."));
+      // While she types, the visitor sees her name, written and announced; the bot's messages keep its name.
+      const typist = inWebchat(v, '.pw-typist');
       await a.getByLabel('Reply').fill('Hi, Dana here. How can I help?');
+      await expect.poll(() => typist.textContent(), LIVE).toBe('Dana is typing');
+      expect(await inWebchat(v, '.pw-typing').getAttribute('aria-label')).toBe('Dana is typing');
+      const botName = String(await inWebchat(v, '#pw-title').textContent());
+      expect(await said('bot').first().locator('.pw-sr').textContent()).toBe(`${botName} said:`);
+      expect(await inWebchat(v, '.pw-msg[data-from="bot"] .pw-agent').count()).toBe(0);
       await a.getByRole('button', { name: 'Send' }).click();
       await expect
         .poll(() => said('agent').allTextContents(), LIVE)
         .toEqual([expect.stringContaining('Hi, Dana here. How can I help?')]);
+      // Her message carries her name and her initials (she has no picture); nobody types any more.
       expect(await said('agent').locator('.pw-agent').textContent()).toContain('Dana');
+      expect(await said('agent').locator('.pw-initials').textContent()).toBe('D');
+      await expect.poll(() => inWebchat(v, '.pw-typing').count(), LIVE).toBe(0);
       // The transcript names her too (a person's message, not the visitor's).
       await expect
         .poll(() => a.locator('[data-author="agent"] .msg-head strong').allTextContents(), LIVE)
@@ -353,6 +363,7 @@ describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () =>
         ]);
       await expect.poll(() => said('agent').count(), LIVE).toBe(2);
       expect(await button.count()).toBe(0);
+      expect(await said('agent').first().locator('.pw-initials').textContent()).toBe('D');
 
       // Three visitor messages while Dana has it; she sees them, then hands back; the bot answers the next one.
       for (const text of [
