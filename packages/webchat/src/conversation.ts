@@ -2,7 +2,7 @@ import type { ChatMessage, ChatSignal, MessagePayload, VisitorHandoff } from '@p
 import type { ChatClient } from './chat-client.js';
 import type { Emitter } from './emitter.js';
 import type { Fail } from './failure.js';
-import { signalChange } from './signals.js';
+import { personTypingTimeout, signalChange } from './signals.js';
 import { type Store, type UiState, upsertMessage } from './store.js';
 import type { UserSession } from './user-session.js';
 
@@ -26,7 +26,12 @@ export class Conversation {
   /** Ids of the messages already shown (each is emitted as a `message` event at most once). */
   private readonly seen = new Set<string>();
 
-  constructor(private readonly deps: ConversationDeps) {}
+  /** Renews the time a person's "is typing" stays shown. */
+  private readonly personTyping: () => void;
+
+  constructor(private readonly deps: ConversationDeps) {
+    this.personTyping = personTypingTimeout(deps.store);
+  }
 
   /** Connects once: user, conversation (resumed from storage or new), history, live stream. Emits webchat:ready. */
   connect(): Promise<string> {
@@ -229,6 +234,7 @@ export class Conversation {
       default: {
         const change = signalChange(signal, store.get().userId);
         if (change) store.set(change);
+        if (change && signal.type === 'typing_started' && signal.data.name !== undefined) this.personTyping();
       }
     }
   }

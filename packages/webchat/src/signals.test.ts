@@ -1,8 +1,8 @@
 import type { ChatSignal } from '@parley/protocol';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { checkConfigCall } from './checks.js';
-import { signalChange } from './signals.js';
-import type { UiState } from './store.js';
+import { PERSON_TYPING_SHOWN_MS, personTypingTimeout, signalChange } from './signals.js';
+import { createStore, type UiState } from './store.js';
 
 const state = (patch: Partial<UiState>) => ({ streams: {}, debug: {}, messages: [], ...patch }) as UiState;
 const signal = (type: string, data: Record<string, unknown>) => ({ type, data }) as unknown as ChatSignal;
@@ -38,6 +38,28 @@ describe('what a live signal changes in the window', () => {
     expect(debug?.(state({ debug: { r1: [1] } }))).toEqual({
       debug: { r1: [1, { replyId: 'r1', messageId: 'q1' }] },
     });
+  });
+
+  it("takes a person's typing away once not told again for a while, and leaves the bot's", () => {
+    vi.useFakeTimers();
+    try {
+      const store = createStore(state({ typing: true, typist: 'Dana' }));
+      const renew = personTypingTimeout(store);
+      renew();
+      vi.advanceTimersByTime(PERSON_TYPING_SHOWN_MS - 1);
+      renew();
+      vi.advanceTimersByTime(PERSON_TYPING_SHOWN_MS - 1);
+      expect(store.get()).toMatchObject({ typing: true, typist: 'Dana' });
+      vi.advanceTimersByTime(1);
+      expect(store.get()).toMatchObject({ typing: false, typist: undefined });
+      // The bot typing since is not the person's: left as it is.
+      renew();
+      store.set({ typing: true, typist: undefined });
+      vi.advanceTimersByTime(PERSON_TYPING_SHOWN_MS);
+      expect(store.get().typing).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('leaves messages, events, pings and deletions of the conversation to the conversation', () => {

@@ -1,5 +1,5 @@
 import type { ChatSignal } from '@parley/protocol';
-import type { UiState } from './store.js';
+import type { Store, UiState } from './store.js';
 
 /** A change of the UI state, computed from the state it applies to. */
 export type StateChange = (state: UiState) => Partial<UiState>;
@@ -38,4 +38,22 @@ export function signalChange(signal: ChatSignal, me: string | undefined): StateC
     default:
       return undefined;
   }
+}
+
+/** How long a person's "is typing" stays without being told again (their Console tells it every few seconds). */
+export const PERSON_TYPING_SHOWN_MS = 12_000;
+
+/**
+ * Takes a person's typing (human handoff) away once it was not told again for `ms`: their Console tab may
+ * have closed before it said they stopped. Call the answer at each `typing_started` naming a person. The
+ * bot's typing is not timed: its reply job ends it.
+ */
+export function personTypingTimeout(store: Store, ms = PERSON_TYPING_SHOWN_MS): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (store.get().typist !== undefined) store.set({ typing: false, typist: undefined });
+    }, ms);
+  };
 }
