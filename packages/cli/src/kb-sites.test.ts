@@ -117,4 +117,12 @@ describe('parley kb add-site|sources|sync|stop-site|rm-site (over HTTP)', () => 
     expect(badSchedule.code).toBe(2);
     expect((await sourcesOf()).length).toBe(1);
   });
+
+  it('add-site --render-js asks for pages rendered by JavaScript: refused where the server does not render', async () => {
+    const run = await parley(['kb', 'add-site', 'Help', `${base}/`, '--render-js'], app.env);
+    expect(run.code).toBe(1);
+    expect(run.err).toContain('InvalidPayload');
+    expect(run.err).toContain('PARLEY_CRAWL_RENDER_JS=true');
+    expect((await sourcesOf()).length).toBe(1);
+  });
 });

@@ -23,6 +23,7 @@ interface AddSiteFlags extends SiteFlags {
   maxDepth?: number;
   schedule?: 'off' | 'daily' | 'weekly';
   subdomains?: boolean;
+  renderJs?: boolean;
 }
 
 /** `parley kb <verb> <knowledgeBase> <sourceId>`: a command on one website source of a knowledge base. */
@@ -150,6 +151,10 @@ export function siteCommands(program: Command, ctx: CommandContext): void {
       ]),
     )
     .option('--subdomains', "also crawl the start host's subdomains")
+    .option(
+      '--render-js',
+      'render each page by JavaScript first (needs PARLEY_CRAWL_RENDER_JS=true on the server)',
+    )
     .option('--no-wait', 'end once the source is created, without following its first crawl')
     .option('--json', 'print JSON')
     .action(async (idOrName: string, url: string, flags: AddSiteFlags, command: Command) => {
@@ -164,6 +169,7 @@ export function siteCommands(program: Command, ctx: CommandContext): void {
           ...(flags.maxDepth !== undefined ? { maxDepth: flags.maxDepth } : {}),
           ...(flags.schedule ? { schedule: flags.schedule } : {}),
           ...(flags.subdomains ? { subdomains: true } : {}),
+          ...(flags.renderJs ? { render: 'javascript' as const } : {}),
         });
         if (!flags.wait) return created;
         if (!flags.json) ctx.io.out(`added ${created.id} ${created.url} to ${target.name}; crawling\n`);
