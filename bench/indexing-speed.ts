@@ -1,7 +1,10 @@
 // Indexing speed benchmark: BEIR SciFact's abstracts uploaded through the API to a real `parley serve`
 // process (`index: true`), timed from the first upload to the last `indexing_completed` (the file's
-// updatedAt), at each precision of the shipped embedder on onnxruntime (fp32 and int8); then multi-page PDFs
-// made of SciFact text (pdf-lib), as PDFs per minute. See bench/README.md.
+// updatedAt), at each precision of the shipped embedder on onnxruntime (fp32 and int8), as files/s and
+// passages/s with the server's CPU time per file (main thread and the rest); beside it, in the same run, the
+// same files uploaded without indexing (the uploads alone) and files uploaded one at a time, each waited for
+// (upload → indexed latency); then multi-page PDFs made of SciFact text (pdf-lib), as PDFs per minute. See
+// bench/README.md.
 //
 //   npm run -w @parley/bench indexing-speed
 //   npm run -w @parley/bench indexing-speed -- --runtimes onnx --docs 1000
@@ -9,7 +12,9 @@
 // Options (flags win over environment): --runtimes / BENCH_RUNTIMES (comma list of onnx, onnx-int8;
 // default both), --docs / BENCH_DOCS (abstracts; default all 5,183), --pdfs / BENCH_PDFS (default 8),
 // --pdf-pages / BENCH_PDF_PAGES (default 20), --concurrency / BENCH_CONCURRENCY (uploads at once; default 8),
-// --set / BENCH_SET (default scifact). Server settings: PARLEY_EMBEDDER_WORKERS (default 2) and any other
+// --set / BENCH_SET (default scifact), --trickle / BENCH_TRICKLE (files uploaded one at a time; default 20),
+// --parley-main / BENCH_PARLEY_MAIN (the server build to run, e.g. an older checkout's, for a before/after).
+// Server settings: PARLEY_EMBEDDER_WORKERS (default 2) and any other
 // PARLEY_* variable of the environment.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,11 +23,11 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { intOption, makeWorkFolder, option } from './lib/args.js';
 import { passageCount, pool, readJsonl } from './lib/corpus.js';
 import { table } from './lib/format.js';
-import { loadAverage } from './lib/machine.js';
+import { cpuSeconds, loadAverage, mainThreadCpuSeconds } from './lib/machine.js';
 import { wrap } from './lib/pdf-text.js';
 import { runMain, sleep } from './lib/run.js';
-import { callApi, type ParleyServer, repoRoot, startParleyWithBot } from './lib/server.js';
-import { median } from './lib/stats.js';
+import { callApi, type ParleyServer, repoRoot, serverMain, startParleyWithBot } from './lib/server.js';
+import { median, summarize } from './lib/stats.js';
 
 /**
  * What runs the model: onnxruntime at fp32 or at int8 (the default on a new index; both set through
@@ -53,6 +58,8 @@ interface Outcome {
   failed: number;
   passages: number;
   seconds: number;
+  /** The server's CPU time over the run, per file (ms): every thread, and its main thread alone. */
+  cpuMsPerFile: { all: number; main: number };
 }
 
 const OWN_VARIABLES =
@@ -66,14 +73,14 @@ function serverSettings(runtime: Runtime): Record<string, string> {
   return { ...settings, PARLEY_EMBEDDER_PRECISION: embedderOf(runtime).precision };
 }
 
-/** Uploads one file for indexing (upsertFile, then the bytes). */
-async function upload(server: ParleyServer, file: Upload): Promise<void> {
-  const { file: created } = await callApi<{ file: { uploadUrl: string } }>(server, 'PUT', '/v1/files', {
-    key: file.key,
-    size: file.body.length,
-    index: true,
-    contentType: file.contentType,
-  });
+/** Uploads one file (upsertFile, then the bytes), for indexing unless `index` is false; answers its id. */
+async function upload(server: ParleyServer, file: Upload, index = true): Promise<string> {
+  const { file: created } = await callApi<{ file: { id: string; uploadUrl: string } }>(
+    server,
+    'PUT',
+    '/v1/files',
+    { key: file.key, size: file.body.length, index, contentType: file.contentType },
+  );
   const res = await fetch(created.uploadUrl, {
     method: 'PUT',
     headers: { 'content-type': file.contentType },
@@ -83,6 +90,7 @@ async function upload(server: ParleyServer, file: Upload): Promise<void> {
   if (!res.ok)
     throw new Error(`upload of ${file.key} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
   await res.arrayBuffer();
+  return created.id;
 }
 
 interface FileRow {
@@ -128,11 +136,15 @@ const WAITING = ['upload_pending', 'upload_completed', 'indexing_pending'];
  * updatedAt), and the passages stored (counted afterwards).
  */
 async function indexAll(server: ParleyServer, files: Upload[], concurrency: number): Promise<Outcome> {
+  const cpu = cpuClock(server.pid);
   const start = Date.now();
-  await pool(files, concurrency, (file) => upload(server, file));
+  await pool(files, concurrency, async (file) => {
+    await upload(server, file);
+  });
   while ((await filesIn(server, WAITING, 1)).length > 0) await sleep(1000);
   const [last] = await filesIn(server, ['indexing_completed', 'indexing_failed'], 1);
   const seconds = ((last ? Date.parse(last.updatedAt) : Date.now()) - start) / 1000;
+  const cpuMsPerFile = cpu.msPer(files.length);
   const completed = await allIds(server, ['indexing_completed']);
   const failedFiles = await filesIn(server, ['indexing_failed'], 100);
   const failed = failedFiles.length;
@@ -142,7 +154,57 @@ async function indexAll(server: ParleyServer, files: Upload[], concurrency: numb
     const inFile = await passageCount(server, id); // awaited first: `x += await` loses concurrent updates
     passages += inFile;
   });
-  return { files: completed.length, failed, passages, seconds };
+  return { files: completed.length, failed, passages, seconds, cpuMsPerFile };
+}
+
+/** The CPU time `pid` uses from now: {@link msPer} answers it per item, for every thread and the main one. */
+function cpuClock(pid: number) {
+  const all = cpuSeconds(pid);
+  const main = mainThreadCpuSeconds(pid);
+  return {
+    msPer: (items: number) => ({
+      all: ((cpuSeconds(pid) - all) * 1000) / items,
+      main: ((mainThreadCpuSeconds(pid) - main) * 1000) / items,
+    }),
+  };
+}
+
+/** The same files uploaded without indexing, `concurrency` at a time: files/s and CPU ms per file. */
+async function uploadsAlone(server: ParleyServer, files: Upload[], concurrency: number) {
+  const cpu = cpuClock(server.pid);
+  const start = performance.now();
+  await pool(files, concurrency, async (file) => {
+    await upload(server, { ...file, key: `plain/${file.key}` }, false);
+  });
+  return {
+    perSecond: files.length / ((performance.now() - start) / 1000),
+    cpuMsPerFile: cpu.msPer(files.length),
+  };
+}
+
+/**
+ * Files uploaded one at a time, each waited for until indexed: its latency from the upload's answer to its
+ * `indexing_completed` (the file's updatedAt; looked for every 10 ms), in ms.
+ */
+async function trickle(server: ParleyServer, files: Upload[]): Promise<number[]> {
+  const latencies: number[] = [];
+  for (const file of files) {
+    const id = await upload(server, { ...file, key: `trickle/${file.key}` });
+    const uploaded = Date.now();
+    for (;;) {
+      const { file: row } = await callApi<{ file: FileRow & { status: string } }>(
+        server,
+        'GET',
+        `/v1/files/${id}`,
+      );
+      if (row.status === 'indexing_completed' || row.status === 'indexing_failed') {
+        latencies.push(Date.parse(row.updatedAt) - uploaded);
+        break;
+      }
+      await sleep(10);
+    }
+  }
+  return latencies;
 }
 
 /** Only what the standard PDF fonts can draw (WinAnsi). */
@@ -227,6 +289,8 @@ async function main(): Promise<void> {
   const pdfs = intOption('pdfs', 'BENCH_PDFS', 8, 0, 1000);
   const pdfPages = intOption('pdf-pages', 'BENCH_PDF_PAGES', 20, 1, 2000);
   const concurrency = intOption('concurrency', 'BENCH_CONCURRENCY', 8, 1, 256);
+  const trickles = intOption('trickle', 'BENCH_TRICKLE', 20, 0, 1000);
+  const main = option('parley-main', 'BENCH_PARLEY_MAIN') ?? serverMain;
 
   const textFiles = (count: number): Upload[] =>
     corpus.slice(0, count).map((d) => ({
@@ -259,9 +323,14 @@ async function main(): Promise<void> {
     .slice(0, intOption('embed-texts', 'BENCH_EMBED_TEXTS', 256, 32, 5000))
     .map((d) => d.text.slice(0, 600));
   const alone: string[][] = [['runtime', 'passages/s, 1 worker', '2 workers', 'one query p50 (ms)', 'load']];
+  const embedderRates = new Map<Runtime, number>();
   for (const runtime of runtimes) {
     const one = await embedderAlone(runtime, 1, sample);
     const two = await embedderAlone(runtime, 2, sample);
+    embedderRates.set(
+      runtime,
+      serverSettings(runtime).PARLEY_EMBEDDER_WORKERS === '1' ? one.perSecond : two.perSecond,
+    );
     alone.push([
       runtime,
       one.perSecond.toFixed(1),
@@ -274,12 +343,25 @@ async function main(): Promise<void> {
   console.log(table(alone));
 
   const rows: string[][] = [
-    ['runtime', 'what', 'files', 'passages', 'seconds', 'passages/s', 'files/min', 'load'],
+    [
+      'runtime',
+      'what',
+      'files',
+      'passages',
+      'seconds',
+      'passages/s',
+      'files/s',
+      'CPU ms/file (main)',
+      'load',
+    ],
   ];
+  const cpuCell = (o: { cpuMsPerFile: Outcome['cpuMsPerFile'] }) =>
+    `${o.cpuMsPerFile.all.toFixed(1)} (${o.cpuMsPerFile.main.toFixed(1)})`;
+  const aside: string[] = [];
   const results = new Map<Runtime, { text: Outcome; pdf: Outcome | undefined }>();
   for (const runtime of runtimes) {
     const dataDir = await makeWorkFolder(`parley-indexing-${runtime}-`);
-    const server = await startParleyWithBot(`parley (${runtime})`, dataDir, serverSettings(runtime));
+    const server = await startParleyWithBot(`parley (${runtime})`, dataDir, serverSettings(runtime), main);
     try {
       // The model loads on first use: one small file first, so the timing is of indexing alone.
       const warm = await indexAll(
@@ -297,7 +379,8 @@ async function main(): Promise<void> {
         String(text.passages),
         text.seconds.toFixed(1),
         rate(text).toFixed(1),
-        ((text.files / text.seconds) * 60).toFixed(0),
+        (text.files / text.seconds).toFixed(1),
+        cpuCell(text),
         loadAverage(),
       ]);
       console.log(rows[rows.length - 1]?.join(' | '));
@@ -313,11 +396,26 @@ async function main(): Promise<void> {
           String(pdf.passages),
           pdf.seconds.toFixed(1),
           rate(pdf).toFixed(1),
-          ((pdf.files / pdf.seconds) * 60).toFixed(1),
+          (pdf.files / pdf.seconds).toFixed(2),
+          cpuCell(pdf),
           loadAverage(),
         ]);
         console.log(rows[rows.length - 1]?.join(' | '));
       }
+      // Same run, same server, after the timed runs (their files would be counted in them): the uploads alone, and files one at a time.
+      const plain = await uploadsAlone(server, textFiles(docs), concurrency);
+      const lonely = trickles > 0 ? summarize(await trickle(server, textFiles(trickles))) : undefined;
+      aside.push(
+        `${runtime}: uploads alone (index: false, same files) ${plain.perSecond.toFixed(1)} files/s, ` +
+          `CPU ${plain.cpuMsPerFile.all.toFixed(1)} (${plain.cpuMsPerFile.main.toFixed(1)}) ms/file; ` +
+          `indexed ÷ uploads alone ${(text.files / text.seconds / plain.perSecond).toFixed(2)}; ` +
+          `passages/s ÷ embedder alone (${serverSettings(runtime).PARLEY_EMBEDDER_WORKERS} workers) ` +
+          `${(rate(text) / (embedderRates.get(runtime) ?? Number.NaN)).toFixed(2)}` +
+          (lonely
+            ? `; one at a time (${lonely.n}): upload → indexed p50 ${lonely.p50.toFixed(0)} ms, p95 ${lonely.p95.toFixed(0)} ms`
+            : ''),
+      );
+      console.log(aside[aside.length - 1]);
       results.set(runtime, { text, pdf });
     } finally {
       await server.stop();
@@ -327,6 +425,7 @@ async function main(): Promise<void> {
   console.log('');
   console.log(table(alone));
   console.log(table(rows));
+  for (const line of aside) console.log(line);
   const onnx = results.get('onnx');
   const int8 = results.get('onnx-int8');
   if (onnx && int8) {
@@ -341,7 +440,8 @@ async function main(): Promise<void> {
   ] as const) {
     if (!result) continue;
     console.log(
-      `target (onnxruntime ${name}): >= 150 passages/s end to end on the abstracts: ${rate(result.text).toFixed(1)} ` +
+      `target (onnxruntime ${name}): >= 20 files/s end to end on the abstracts: ${(result.text.files / result.text.seconds).toFixed(1)} ` +
+        `(${result.text.files / result.text.seconds >= 20 ? 'met' : 'NOT met'}), >= 150 passages/s: ${rate(result.text).toFixed(1)} ` +
         `(${rate(result.text) >= 150 ? 'met' : 'NOT met'}); PDFs: ${result.pdf ? ((result.pdf.files / result.pdf.seconds) * 60).toFixed(1) : '-'} per minute`,
     );
   }

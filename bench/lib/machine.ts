@@ -45,13 +45,21 @@ export async function residentMemory(pid: number): Promise<number | undefined> {
   return procMemory(pid, 'VmRSS') ?? (await psRss(pid));
 }
 
-/** CPU seconds (user + system, every thread) `pid` has used so far, from /proc (NaN without /proc). */
-export function cpuSeconds(pid: number): number {
+/**
+ * CPU seconds (user + system, every thread, ended ones too) `pid` has used so far, from /proc (NaN without
+ * /proc); `file` reads another stat file of the same layout (one thread's).
+ */
+export function cpuSeconds(pid: number, file = `/proc/${pid}/stat`): number {
   try {
     // Fields after the command's closing parenthesis: state is the 3rd field, utime the 14th, stime the 15th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const fields = readFileSync(file, 'utf8').split(') ')[1]?.split(' ') ?? [];
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return Number.NaN;
   }
+}
+
+/** CPU seconds (user + system) the main thread of `pid` (its thread id is the process's) has used; NaN without /proc. */
+export function mainThreadCpuSeconds(pid: number): number {
+  return cpuSeconds(pid, `/proc/${pid}/task/${pid}/stat`);
 }

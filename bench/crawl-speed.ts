@@ -1,0 +1,215 @@
+// Crawl speed benchmark (issue #36): a website source crawled and indexed end to end by a real `parley serve`
+// process, in pages per second, and the search API's latency while a crawl runs against its latency idle, in
+// the same run. The site is the crawl tests' (packages/testkit/src/server/test-site.ts: robots.txt, a sitemap
+// index, pages sharing a menu, a cookie banner and a footer), served by this process on 127.0.0.1. See
+// bench/README.md.
+//
+//   npm run -w @parley/bench crawl-speed
+//   npm run -w @parley/bench crawl-speed -- --pages 200 --runs 3 --docs 300
+//
+// Options (flags win over environment): --pages / BENCH_PAGES (pages of the site; default 200), --runs /
+// BENCH_RUNS (crawls, each of a fresh site into a fresh knowledge base; default 3), --docs / BENCH_DOCS (SciFact
+// abstracts indexed first, what the searches find; default 300), --idle-queries / BENCH_IDLE_QUERIES (searches
+// timed idle before each crawl; default 100). Server settings: any PARLEY_* variable of the environment, and
+// PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES=true (the site is on 127.0.0.1).
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { testSite } from '../packages/testkit/src/server/test-site.js';
+import { intOption, makeWorkFolder } from './lib/args.js';
+import { pool, readJsonl } from './lib/corpus.js';
+import { table } from './lib/format.js';
+import { loadAverage } from './lib/machine.js';
+import { runMain, sleep } from './lib/run.js';
+import { callApi, type ParleyServer, repoRoot, startParleyWithBot } from './lib/server.js';
+import { median, summarize } from './lib/stats.js';
+
+const KB = '/v1/files/knowledge-bases';
+const WAITING = 'status=upload_pending&status=upload_completed&status=indexing_pending';
+
+/** The server's settings: the environment's PARLEY_* variables, and private addresses allowed to crawl. */
+function serverSettings(): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env))
+    if (k.startsWith('PARLEY_') && !/^(PARLEY_DATA_DIR|PARLEY_LOG_LEVEL)$/.test(k) && v !== undefined)
+      settings[k] = v;
+  return { ...settings, PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES: 'true' };
+}
+
+/** Whether any file of the bot still waits for its upload or its indexing. */
+async function anyWaiting(server: ParleyServer): Promise<boolean> {
+  const page = await callApi<{ files: unknown[] }>(server, 'GET', `/v1/files?${WAITING}&pageSize=1`);
+  return page.files.length > 0;
+}
+
+/** Uploads `texts` for indexing, 8 at a time, and waits until every one is indexed. */
+async function indexTexts(server: ParleyServer, texts: Array<{ key: string; text: string }>): Promise<void> {
+  await pool(texts, 8, async ({ key, text }) => {
+    const body = Buffer.from(text, 'utf8');
+    const { file } = await callApi<{ file: { uploadUrl: string } }>(server, 'PUT', '/v1/files', {
+      key,
+      size: body.length,
+      index: true,
+      contentType: 'text/plain',
+    });
+    const res = await fetch(file.uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'text/plain' },
+      body,
+    });
+    if (!res.ok) throw new Error(`upload of ${key} answered ${res.status}`);
+    await res.arrayBuffer();
+  });
+  while (await anyWaiting(server)) await sleep(200);
+}
+
+/** One search through the API: its latency in ms. */
+async function timedSearch(server: ParleyServer, query: string): Promise<number> {
+  const start = performance.now();
+  await callApi(server, 'GET', `/v1/files/search?query=${encodeURIComponent(query)}&limit=10`);
+  return performance.now() - start;
+}
+
+interface SourceView {
+  state: string;
+  runs: Array<{ outcome: string; counts: { found: number; indexed: number; skipped: number } }>;
+}
+
+interface CrawlRun {
+  pages: number;
+  seconds: number;
+  idle: number[];
+  during: number[];
+}
+
+/**
+ * One crawl of a fresh site into a fresh knowledge base: searches timed idle first, then the source added and
+ * searches timed one after another until the crawl has ended and every page it wrote is indexed. The time is
+ * from adding the source to the last page file's `indexing_completed` (its updatedAt).
+ */
+async function crawlOnce(
+  server: ParleyServer,
+  pages: number,
+  queries: string[],
+  idleQueries: number,
+): Promise<CrawlRun> {
+  const site = testSite({ pages });
+  const base = await site.start();
+  try {
+    const idle: number[] = [];
+    for (let i = 0; i < idleQueries; i++)
+      idle.push(await timedSearch(server, queries[i % queries.length] as string));
+    const { knowledgeBase } = await callApi<{ knowledgeBase: { id: string } }>(server, 'POST', KB, {
+      name: `site ${base}`,
+    });
+    const start = Date.now();
+    const { source } = await callApi<{ source: { id: string } }>(
+      server,
+      'POST',
+      `${KB}/${knowledgeBase.id}/sources`,
+      {
+        type: 'website',
+        url: `${base}/`,
+        maxPages: pages + 20,
+      },
+    );
+    const during: number[] = [];
+    let view: SourceView;
+    for (let i = 0; ; i++) {
+      during.push(await timedSearch(server, queries[i % queries.length] as string));
+      if (i % 5 !== 4) continue;
+      view = (
+        await callApi<{ source: SourceView }>(server, 'GET', `${KB}/${knowledgeBase.id}/sources/${source.id}`)
+      ).source;
+      if (view.state === 'idle' && view.runs.length > 0 && !(await anyWaiting(server))) break;
+    }
+    const [last] = (
+      await callApi<{ files: Array<{ updatedAt: string }> }>(
+        server,
+        'GET',
+        `/v1/files?status=indexing_completed&pageSize=1&sortField=updatedAt&sortDirection=desc`,
+      )
+    ).files;
+    const run = view.runs[0];
+    if (run?.outcome !== 'completed') throw new Error(`the crawl ended ${run?.outcome ?? 'without a run'}`);
+    return {
+      pages: run.counts.indexed,
+      seconds: ((last ? Date.parse(last.updatedAt) : Date.now()) - start) / 1000,
+      idle,
+      during,
+    };
+  } finally {
+    await site.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const pages = intOption('pages', 'BENCH_PAGES', 200, 1, 10_000);
+  const runs = intOption('runs', 'BENCH_RUNS', 3, 1, 50);
+  const docs = intOption('docs', 'BENCH_DOCS', 300, 0, 5183);
+  const idleQueries = intOption('idle-queries', 'BENCH_IDLE_QUERIES', 100, 1, 10_000);
+  const corpus = readJsonl<{ _id: string; title?: string; text: string }>(
+    join(repoRoot, '..', 'shared', 'eval', 'scifact', 'corpus.jsonl'),
+  );
+  const queries = readJsonl<{ text: string }>(
+    join(repoRoot, '..', 'shared', 'eval', 'scifact', 'queries.jsonl'),
+  ).map((q) => q.text);
+  console.log(
+    `crawl speed: a test site of ${pages} pages, ${runs} crawls, ${docs} SciFact abstracts indexed first; load average at start: ${loadAverage()}`,
+  );
+  const dataDir = await makeWorkFolder('parley-crawl-');
+  const server = await startParleyWithBot('parley', dataDir, serverSettings());
+  try {
+    await indexTexts(
+      server,
+      corpus
+        .slice(0, docs)
+        .map((d) => ({ key: `abstracts/${d._id}.txt`, text: `${d.title ?? ''}\n\n${d.text}` })),
+    );
+    // The query side warm (the model loads for the first query embedding) before anything is timed.
+    for (const query of queries.slice(0, 20)) await timedSearch(server, query);
+    const rows: string[][] = [
+      [
+        'run',
+        'pages',
+        'seconds',
+        'pages/s',
+        'search p50 idle / crawling (ms)',
+        'p95 idle / crawling (ms)',
+        'p95 ÷ idle',
+        'load',
+      ],
+    ];
+    const results: CrawlRun[] = [];
+    for (let r = 1; r <= runs; r++) {
+      const run = await crawlOnce(server, pages, queries, idleQueries);
+      results.push(run);
+      const idle = summarize(run.idle);
+      const during = summarize(run.during);
+      rows.push([
+        String(r),
+        String(run.pages),
+        run.seconds.toFixed(1),
+        (run.pages / run.seconds).toFixed(1),
+        `${idle.p50.toFixed(1)} / ${during.p50.toFixed(1)}`,
+        `${idle.p95.toFixed(1)} / ${during.p95.toFixed(1)} (${run.during.length} searches)`,
+        (during.p95 / idle.p95).toFixed(2),
+        loadAverage(),
+      ]);
+      console.log(rows[rows.length - 1]?.join(' | '));
+    }
+    console.log('');
+    console.log(table(rows));
+    const rates = results.map((r) => r.pages / r.seconds);
+    const ratios = results.map((r) => summarize(r.during).p95 / summarize(r.idle).p95);
+    console.log(
+      `median of ${runs}: ${median(rates).toFixed(1)} pages/s (${Math.min(...rates).toFixed(1)}–${Math.max(...rates).toFixed(1)}), ` +
+        `search p95 while crawling ÷ idle ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}); ` +
+        `targets: >= 20 pages/s (${median(rates) >= 20 ? 'met' : 'NOT met'}), p95 within ±10 % (${Math.abs(median(ratios) - 1) <= 0.1 ? 'met' : 'NOT met'})`,
+    );
+  } finally {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+runMain(main);
