@@ -129,6 +129,12 @@ export type KnowledgeSource = Static<typeof KnowledgeSource>;
 /** Answer of createKnowledgeSource, getKnowledgeSource, syncKnowledgeSource and stopKnowledgeSource. */
 export const KnowledgeSourceResponse = Type.Object({ source: KnowledgeSource });
 /** Answer of listKnowledgeSources. */
-export const ListKnowledgeSourcesResponse = Type.Object({ sources: Type.Array(KnowledgeSource) });
+export const ListKnowledgeSourcesResponse = Type.Object({
+  sources: Type.Array(KnowledgeSource),
+  rendersJavaScript: Type.Boolean({
+    description:
+      'Whether this server renders pages by JavaScript (`PARLEY_CRAWL_RENDER_JS`): only then may a source ask for `render: "javascript"`',
+  }),
+});
 /** listKnowledgeSources answer type. */
 export type ListKnowledgeSourcesResponse = Static<typeof ListKnowledgeSourcesResponse>;

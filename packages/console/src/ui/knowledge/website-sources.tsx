@@ -43,8 +43,8 @@ export function WebsiteSources(props: {
   const sources = useLoad(
     key,
     async () => {
-      const answer = (await files.listKnowledgeSources({ id: knowledgeBaseId })).sources;
-      const moving = answer.some((s) => s.state !== 'idle');
+      const answer = await files.listKnowledgeSources({ id: knowledgeBaseId });
+      const moving = answer.sources.some((s) => s.state !== 'idle');
       // A crawl that just ended brought pages: the knowledge base's counts and files are read again.
       if (live && !moving) props.onCrawled();
       setLive(moving);
@@ -59,18 +59,25 @@ export function WebsiteSources(props: {
   return (
     <section class="stack" aria-labelledby="website-heading">
       <h3 id="website-heading">Websites</h3>
-      {mayChange ? <AddWebsite botId={botId} knowledgeBaseId={knowledgeBaseId} onAdded={changed} /> : null}
+      {mayChange ? (
+        <AddWebsite
+          botId={botId}
+          knowledgeBaseId={knowledgeBaseId}
+          rendersJavaScript={sources.data?.rendersJavaScript === true}
+          onAdded={changed}
+        />
+      ) : null}
       {sources.data === undefined ? (
         sources.loading ? (
           <p role="status">Loading the websites…</p>
         ) : (
           <Notice error={sources.error} />
         )
-      ) : sources.data.length === 0 ? (
+      ) : sources.data.sources.length === 0 ? (
         <p class="muted">No website yet.</p>
       ) : (
         <ul class="list" aria-label="Websites of this knowledge base">
-          {sources.data.map((s) => (
+          {sources.data.sources.map((s) => (
             <WebsiteRow key={s.id} botId={botId} source={s} mayChange={mayChange} onChanged={changed} />
           ))}
         </ul>
@@ -79,13 +86,20 @@ export function WebsiteSources(props: {
   );
 }
 
-function AddWebsite(props: { botId: string; knowledgeBaseId: string; onAdded(): void }) {
+function AddWebsite(props: {
+  botId: string;
+  knowledgeBaseId: string;
+  /** The server renders pages by JavaScript (PARLEY_CRAWL_RENDER_JS): the checkbox is offered. */
+  rendersJavaScript: boolean;
+  onAdded(): void;
+}) {
   const files = useBotClient(props.botId);
   const { pending, error, run } = useAction();
   const [url, setUrl] = useState('');
   const [include, setInclude] = useState('');
   const [exclude, setExclude] = useState('');
   const [maxPages, setMaxPages] = useState('500');
+  const [renderJs, setRenderJs] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
     const inc = patterns(include);
@@ -98,12 +112,14 @@ function AddWebsite(props: { botId: string; knowledgeBaseId: string; onAdded(): 
         ...(inc.length > 0 ? { include: inc } : {}),
         ...(exc.length > 0 ? { exclude: exc } : {}),
         maxPages: Number(maxPages),
+        ...(props.rendersJavaScript && renderJs ? { render: 'javascript' as const } : {}),
       }),
     );
     if (!added) return;
     setUrl('');
     setInclude('');
     setExclude('');
+    setRenderJs(false);
     props.onAdded();
   };
   return (
@@ -143,6 +159,16 @@ function AddWebsite(props: { botId: string; knowledgeBaseId: string; onAdded(): 
           onInput={(event) => setMaxPages(event.currentTarget.value)}
         />
       </div>
+      {props.rendersJavaScript ? (
+        <label class="toggle">
+          <input
+            type="checkbox"
+            checked={renderJs}
+            onChange={(event) => setRenderJs(event.currentTarget.checked)}
+          />
+          Render pages by JavaScript (for sites whose text a script writes; slower)
+        </label>
+      ) : null}
       <Notice error={error} />
       <div class="actions">
         <button type="submit" class="primary" disabled={pending || url.trim() === ''}>
@@ -177,6 +203,7 @@ function WebsiteRow(props: {
         <span class="muted">
           {STATE_WORDS[source.state]} · {source.pages} {source.pages === 1 ? 'page' : 'pages'}
           {source.schedule !== 'off' ? ` · synced ${source.schedule}` : ''}
+          {source.render === 'javascript' ? ' · rendered by JavaScript' : ''}
         </span>
       </div>
       <p class="crawl-progress" role={moving ? 'status' : undefined}>

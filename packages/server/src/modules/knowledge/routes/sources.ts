@@ -36,10 +36,15 @@ export function sourceRoutes(app: FastifyInstance, { websites }: { websites: Web
   op(
     KNOWLEDGE_BASE_OPERATIONS.listKnowledgeSources,
     {
+      description:
+        'The websites of the knowledge base, and whether this server renders pages by JavaScript (`PARLEY_CRAWL_RENDER_JS`).',
       params: KbParam,
       response: ListKnowledgeSourcesResponse,
     },
-    async (req) => ({ sources: await websites.list(req.filesCaller, req.params.id) }),
+    async (req) => ({
+      sources: await websites.list(req.filesCaller, req.params.id),
+      rendersJavaScript: websites.rendersJavaScript,
+    }),
   );
 
   op(

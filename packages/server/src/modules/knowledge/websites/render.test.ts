@@ -91,6 +91,8 @@ describe.runIf(canRender)('website sources rendered by JavaScript (Chromium)', (
       expect(source.render).toBe(render ?? 'html');
       return finished(t, kbId, source.id);
     };
+    const list = await callAs(t, t.botKey, 'GET', `${KB}/${kbId}/sources`);
+    expect(list.json()).toEqual({ sources: [], rendersJavaScript: true });
     const js = await add(`${bases.rendered}/help/scripted`, 'javascript');
     const html = await add(`${bases.plain}/help/scripted`);
     expect(js.runs[0]).toMatchObject({ outcome: 'completed', counts: { indexed: 1 } });
@@ -163,6 +165,9 @@ describe('rendering by JavaScript: the errors', () => {
       render: 'javascript',
     });
     expect(expectError(res, 400, 'InvalidPayload').message).toContain('PARLEY_CRAWL_RENDER_JS=true');
+    // The Console offers the checkbox only where the list says the server renders.
+    const list = await callAs(t, t.botKey, 'GET', `${KB}/${kbId}/sources`);
+    expect(list.json()).toEqual({ sources: [], rendersJavaScript: false });
   });
 
   it('refuses to start when the Chromium named is missing, naming the setting and the path', () => {

@@ -75,6 +75,8 @@ export function nextSyncAfter(schedule: string, from: Date): string | null {
  * file of the bot manage them).
  */
 export interface WebsiteSourcesService {
+  /** Whether a source may ask for pages rendered by JavaScript here (PARLEY_CRAWL_RENDER_JS). */
+  readonly rendersJavaScript: boolean;
   create(ctx: FilesContext, kbId: string, body: CreateKnowledgeSourceBody): Promise<KnowledgeSource>;
   list(ctx: FilesContext, kbId: string): Promise<KnowledgeSource[]>;
   get(ctx: FilesContext, kbId: string, sourceId: string): Promise<KnowledgeSource>;
@@ -197,6 +199,7 @@ export function websiteSources(deps: WebsiteSourcesDeps): WebsiteSourcesService 
     db.selectFrom('knowledge_sources').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   return {
+    rendersJavaScript: deps.chromium !== null,
     async create(ctx, kbId, body) {
       canWrite(ctx);
       const url = startUrl(body.url);
