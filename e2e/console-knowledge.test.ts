@@ -11,7 +11,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
+import { CHROMIUM, haveChromium } from '../packages/testkit/src/e2e/browser.js';
 import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
 import { DOCX_TYPE, docxOf, pdfOf } from '../packages/testkit/src/e2e/documents.js';
 import { testSite } from '../packages/testkit/src/server/test-site.js';
@@ -377,6 +377,8 @@ describe.skipIf(!chromiumHere)('console knowledge: the Website tab in a browser'
       await page.getByLabel('Website URL').fill(`${base}/`);
       await page.getByLabel('Leave out paths (optional)').fill('/docs/p2');
       await page.getByLabel('Pages at most').fill('50');
+      // This server does not render pages by JavaScript: no such checkbox is offered.
+      expect(await page.getByLabel(/Render pages by JavaScript/).count()).toBe(0);
       await page.getByRole('button', { name: 'Add website' }).click();
 
       const row = page.getByRole('listitem', { name: `${base}/` });
@@ -410,6 +412,66 @@ describe.skipIf(!chromiumHere)('console knowledge: the Website tab in a browser'
       await tabs.getByRole('link', { name: 'Files' }).click();
       const host = new URL(base).host;
       await expect.poll(() => linkedRow(page, `web/${host}/docs/p5`).isVisible(), INDEXING).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await site.stop();
+    }
+  }, 120_000);
+});
+
+// Pages rendered by JavaScript (issue #36, item 5): where the server renders them, the checkbox is offered and the
+// source it adds is rendered (its page's script fetched its JSON from the site).
+describe.skipIf(!chromiumHere)('console knowledge: a website rendered by JavaScript', () => {
+  const site = testSite({
+    pages: 1,
+    extra: {
+      '/help/scripted': {
+        title: 'Scripted help',
+        body: `<p>Loading the answer about delivery times for orders.</p><div id="a"></div>
+<script>fetch('/help/answer.json').then((r) => r.json()).then((a) => { document.getElementById('a').textContent = a.text; });</script>`,
+      },
+    },
+    files: {
+      '/help/answer.json': {
+        contentType: 'application/json',
+        body: '{"text":"Parcels arrive in four days."}',
+      },
+    },
+  });
+  const suite = useConsoleSuite({
+    workers: true,
+    env: {
+      PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES: 'true',
+      PARLEY_CRAWL_RENDER_JS: 'true',
+      PARLEY_CRAWL_CHROMIUM_PATH: CHROMIUM,
+    },
+  });
+
+  it('offers "Render pages by JavaScript" and the site added with it is rendered', async () => {
+    const base = await site.start();
+    try {
+      const made = await fetch(
+        `${suite.origin}/v1/files/knowledge-bases`,
+        asBot({ accessKey: suite.t.botKey, id: suite.t.botId }, 'POST', { name: 'Scripted' }),
+      );
+      const kbId = ((await made.json()) as { knowledgeBase: { id: string } }).knowledgeBase.id;
+      const { page, problems } = await suite.signedInPage(1280, 'light');
+      await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/knowledge/${kbId}`);
+      await page
+        .getByRole('navigation', { name: 'Knowledge base sections' })
+        .getByRole('link', { name: 'Website' })
+        .click();
+      await page.getByLabel('Website URL').fill(`${base}/help/scripted`);
+      await page.getByLabel('Pages at most').fill('1');
+      await page.getByLabel(/Render pages by JavaScript/).check();
+      await page.getByRole('button', { name: 'Add website' }).click();
+      const row = page.getByRole('listitem', { name: `${base}/help/scripted` });
+      await expect.poll(() => row.textContent()).toContain('rendered by JavaScript');
+      await expect
+        .poll(() => row.getByRole('list', { name: 'Last runs' }).textContent(), INDEXING)
+        .toContain(': completed');
+      expect(site.requests.some((r) => r.startsWith('/help/answer.json '))).toBe(true);
+      expect(await axe(page), 'website tab, rendering offered').toEqual([]);
       expect(problems).toEqual([]);
     } finally {
       await site.stop();
