@@ -1,9 +1,18 @@
-const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+import { consoleLocale } from './i18n.js';
 
-/** An ISO timestamp as the reader's locale writes a date and time. */
+const dateTimes = new Map<string, Intl.DateTimeFormat>();
+
+/** An ISO timestamp as the Console's language writes a date and time (the browser's region kept). */
 export function formatDateTime(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : DATE_TIME.format(date);
+  if (Number.isNaN(date.getTime())) return iso;
+  const locale = consoleLocale();
+  let format = dateTimes.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+    dateTimes.set(locale, format);
+  }
+  return format.format(date);
 }
 
 /** A browser's user agent as people name it ("Chrome on Linux"), or the raw text when unknown. */

@@ -4,6 +4,7 @@
 const WORKSPACE_KEY = 'parley.console.workspace';
 const SIGNED_IN_KEY = 'parley.console.signed-in';
 const CHECKLIST_KEY = 'parley.console.checklist-dismissed';
+const LANGUAGE_KEY = 'parley.console.language';
 
 function read(key: string): string | undefined {
   try {
@@ -30,6 +31,12 @@ export function rememberedWorkspace(): string | undefined {
 export function rememberWorkspace(id: string): void {
   write(WORKSPACE_KEY, id);
 }
+
+/** The Console language chosen on this browser (the account page), if any. */
+export const rememberedLanguage = (): string | undefined => read(LANGUAGE_KEY);
+
+/** Remembers the chosen Console language; '' goes back to the browser's. */
+export const rememberLanguage = (language: string): void => write(LANGUAGE_KEY, language);
 
 /** Whether someone has signed in on this browser before (the first owner's password hint is then not shown). */
 export function signedInHereBefore(): boolean {

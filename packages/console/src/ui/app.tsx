@@ -2,11 +2,18 @@ import type { Account } from '@parley/client';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { consoleClient, describeError, isSignedOut } from '../api.js';
+import { onLanguageChange, t } from '../i18n.js';
 import { InvitePage } from './invite-page.js';
 import { Notice } from './notice.js';
 import { titleOf, useDocumentTitle } from './page-title.js';
 import { SignInPage } from './sign-in-page.js';
 import { SignedIn } from './signed-in.js';
+
+/** Re-renders the Console after the member changes its language (the account page). */
+function useLanguageRenders(): void {
+  const [, setRound] = useState(0);
+  useEffect(() => onLanguageChange(() => setRound((n) => n + 1)), []);
+}
 
 /** The Console: Sign in until the session cookie names an account, then the signed-in pages. */
 export function App() {
@@ -17,6 +24,7 @@ export function App() {
   // Stable, so that the signed-in pages do not load the workspaces again when the account's name changes.
   const signedOut = useCallback(() => setAccount(null), []);
   const { path, route } = useLocation();
+  useLanguageRenders();
   const joinedThenSignedIn = useCallback(
     (next: Account) => {
       setAccount(next);
@@ -38,7 +46,13 @@ export function App() {
   // An invitation link works signed out: the one-time code is the proof.
   const invitation = /^\/console\/invite\/([^/]+)$/.exec(path);
   useDocumentTitle(
-    invitation ? titleOf(['Join']) : account === null ? titleOf(['Sign in']) : account ? undefined : 'Parley',
+    invitation
+      ? titleOf([t('title.join')])
+      : account === null
+        ? titleOf([t('title.signIn')])
+        : account
+          ? undefined
+          : 'Parley',
   );
   if (invitation?.[1]) {
     return <InvitePage code={decodeURIComponent(invitation[1])} onSignedIn={joinedThenSignedIn} />;
@@ -48,16 +62,16 @@ export function App() {
       <main class="center">
         {failure ? (
           <div class="card">
-            <h1>Parley Console</h1>
+            <h1>{t('app.title')}</h1>
             <Notice error={failure} />
             <button type="button" onClick={() => setRound((n) => n + 1)}>
-              Try again
+              {t('app.tryAgain')}
             </button>
           </div>
         ) : (
           <>
-            <h1 class="visually-hidden">Parley Console</h1>
-            <p role="status">Loading…</p>
+            <h1 class="visually-hidden">{t('app.title')}</h1>
+            <p role="status">{t('app.loading')}</p>
           </>
         )}
       </main>

@@ -5,19 +5,20 @@ import { useLocation, useRoute } from 'preact-iso';
 import { takeAnnouncement } from '../arrival.js';
 import { useConsole } from '../context.js';
 import { useLoad } from '../hooks.js';
+import { t } from '../i18n.js';
 import { Notice } from './notice.js';
 
-/** The sections of a bot, in the order of its tab bar. */
+/** The sections of a bot, in the order of its tab bar (`label`: the catalog key of its name). */
 export const BOT_SECTIONS = [
-  { path: '', label: 'Overview' },
-  { path: '/knowledge', label: 'Knowledge' },
-  { path: '/files', label: 'Files' },
-  { path: '/qa', label: 'Q&A' },
-  { path: '/playground', label: 'Playground' },
-  { path: '/webchat', label: 'Webchat' },
-  { path: '/conversations', label: 'Conversations' },
-  { path: '/insights', label: 'Insights' },
-  { path: '/logs', label: 'Logs' },
+  { path: '', label: 'section.overview' },
+  { path: '/knowledge', label: 'section.knowledge' },
+  { path: '/files', label: 'section.files' },
+  { path: '/qa', label: 'section.qa' },
+  { path: '/playground', label: 'section.playground' },
+  { path: '/webchat', label: 'section.webchat' },
+  { path: '/conversations', label: 'section.conversations' },
+  { path: '/insights', label: 'section.insights' },
+  { path: '/logs', label: 'section.logs' },
 ] as const;
 
 /** The bot named by the route's `:id`, cached under `['bot', workspace, id]` (shared by every bot page). */
@@ -63,21 +64,21 @@ export function BotFrame({ children }: { children: (bot: Bot) => ComponentChildr
   return (
     <section class="stack">
       <p>
-        <a href="/console/bots">← All bots</a>
+        <a href="/console/bots">{t('bot.allBots')}</a>
       </p>
       {bot.data ? (
         <>
           <div class="page-head">
-            <h1>{bot.data.name || 'Unnamed bot'}</h1>
+            <h1>{bot.data.name || t('bots.unnamed')}</h1>
           </div>
-          <nav class="tabs" aria-label="Bot sections" ref={strip}>
+          <nav class="tabs" aria-label={t('bot.sections')} ref={strip}>
             {BOT_SECTIONS.map((section) => (
               <a
                 key={section.path}
                 href={base + section.path}
                 aria-current={here(section.path) ? 'page' : undefined}
               >
-                {section.label}
+                {t(section.label)}
               </a>
             ))}
           </nav>
@@ -85,12 +86,12 @@ export function BotFrame({ children }: { children: (bot: Bot) => ComponentChildr
           {children(bot.data)}
         </>
       ) : bot.loading ? (
-        <p role="status">Loading the bot…</p>
+        <p role="status">{t('bot.loading')}</p>
       ) : (
         <>
-          <h1>Bot not found</h1>
+          <h1>{t('bot.notFound')}</h1>
           <Notice error={bot.error} />
-          <p>It may have been deleted, or it belongs to another workspace than {workspace?.name}.</p>
+          <p>{t('bot.notFoundWhy', { name: workspace?.name ?? '' })}</p>
         </>
       )}
     </section>

@@ -1,6 +1,7 @@
 import { useConsole } from '../context.js';
 import { formatDateTime } from '../format.js';
 import { useLoad, useOwnMember } from '../hooks.js';
+import { t } from '../i18n.js';
 import { mayEditBots } from '../roles.js';
 import { CreateBotForm } from './create-bot-form.js';
 import { FirstRunSlot } from './first-run-slot.js';
@@ -17,24 +18,20 @@ export function BotsPage() {
   );
 
   return (
-    <WorkspaceFrame title="Bots" about={(w) => `in ${w.name}`}>
+    <WorkspaceFrame title={t('nav.bots')} about={(w) => t('bots.in', { name: w.name })}>
       {mayCreate ? <CreateBotForm onCreated={bots.reload} /> : null}
       {mayCreate && me.data && bots.data ? <FirstRunSlot bots={bots.data} me={me.data} /> : null}
       <ListState
         of={bots}
-        loadingWords="Loading bots…"
-        empty={
-          mayCreate
-            ? 'No bots here yet. Name your first bot above and press "Create bot".'
-            : 'No bots here yet. Someone with the developer role or above can create the first one.'
-        }
-        label="Bots"
+        loadingWords={t('bots.loading')}
+        empty={mayCreate ? t('bots.emptyMayCreate') : t('bots.empty')}
+        label={t('nav.bots')}
         row={(bot) => (
           <li key={bot.id} class="list-row">
             <a href={`/console/bots/${encodeURIComponent(bot.id)}`} class="list-title">
-              {bot.name || 'Unnamed bot'}
+              {bot.name || t('bots.unnamed')}
             </a>
-            <span class="muted">Created {formatDateTime(bot.createdAt)}</span>
+            <span class="muted">{t('bots.created', { date: formatDateTime(bot.createdAt) })}</span>
           </li>
         )}
       />

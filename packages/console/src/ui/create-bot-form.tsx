@@ -1,4 +1,5 @@
 import { useConsole } from '../context.js';
+import { t } from '../i18n.js';
 import { CreateByName } from './create-by-name.js';
 
 /** Creates a bot in the chosen workspace from its name, then opens it. */
@@ -7,13 +8,13 @@ export function CreateBotForm({ onCreated }: { onCreated(): void }) {
   return (
     <CreateByName
       id="new-bot-name"
-      label="Bot name"
-      hint="The name your team sees; the webchat can show another one."
-      submitLabel="Create bot"
+      label={t('bots.name')}
+      hint={t('bots.nameHint')}
+      submitLabel={t('bots.create')}
       create={async (name) => {
         const { bot } = await client.createBot({ name });
         return {
-          words: `Bot "${bot.name}" created. This is its overview: add knowledge next.`,
+          words: t('bots.createdWords', { name: bot.name }),
           open: `/console/bots/${encodeURIComponent(bot.id)}`,
         };
       }}

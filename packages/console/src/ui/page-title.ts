@@ -2,16 +2,17 @@ import { useEffect } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { useConsole } from '../context.js';
 import { useLoad } from '../hooks.js';
+import { type MessageKey, t } from '../i18n.js';
 import { BOT_SECTIONS } from './bot-frame.js';
 
 /** The top sections of the Console by their address, for the title. */
-const TOP_SECTIONS: ReadonlyArray<[prefix: string, label: string]> = [
-  ['/console/bots', 'Bots'],
-  ['/console/team', 'Team'],
-  ['/console/settings', 'Settings'],
-  ['/console/audit', 'Audit'],
-  ['/console/usage', 'Usage'],
-  ['/console/account', 'Account'],
+const TOP_SECTIONS: ReadonlyArray<[prefix: string, label: MessageKey]> = [
+  ['/console/bots', 'nav.bots'],
+  ['/console/team', 'nav.team'],
+  ['/console/settings', 'nav.settings'],
+  ['/console/audit', 'nav.audit'],
+  ['/console/usage', 'nav.usage'],
+  ['/console/account', 'nav.account'],
 ];
 
 /** A page's title, most specific first: "Files · Acme help · Parley". */
@@ -40,12 +41,15 @@ export function useSignedInTitle(): void {
   });
   let title: string;
   if (id) {
-    const section = BOT_SECTIONS.find((s) => s.path === (bot?.[2] ?? ''))?.label ?? 'Not found';
-    title = titleOf([section, named.data ? named.data.name || 'Unnamed bot' : undefined]);
+    const section = BOT_SECTIONS.find((s) => s.path === (bot?.[2] ?? ''))?.label;
+    title = titleOf([
+      t(section ?? 'title.notFound'),
+      named.data ? named.data.name || t('bots.unnamed') : undefined,
+    ]);
   } else if (path === '/console/' || path === '/console') {
-    title = titleOf(['Bots']);
+    title = titleOf([t('nav.bots')]);
   } else {
-    title = titleOf([TOP_SECTIONS.find(([prefix]) => path === prefix)?.[1] ?? 'Not found']);
+    title = titleOf([t(TOP_SECTIONS.find(([prefix]) => path === prefix)?.[1] ?? 'title.notFound')]);
   }
   useDocumentTitle(title);
 }

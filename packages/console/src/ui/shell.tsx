@@ -1,39 +1,40 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { type MessageKey, t } from '../i18n.js';
 import { useSignedInTitle } from './page-title.js';
 import { SignOutButton } from './sign-out-button.js';
 import { WorkspaceSwitcher } from './workspace-switcher.js';
 
-const SECTIONS = [
+const SECTIONS: ReadonlyArray<{ href: string; label: MessageKey; matches(path: string): boolean }> = [
   {
     href: '/console/bots',
-    label: 'Bots',
+    label: 'nav.bots',
     matches: (path: string) => path === '/console/' || path.startsWith('/console/bots'),
   },
   {
     href: '/console/team',
-    label: 'Team',
+    label: 'nav.team',
     matches: (path: string) => path.startsWith('/console/team'),
   },
   {
     href: '/console/settings',
-    label: 'Settings',
+    label: 'nav.settings',
     matches: (path: string) => path.startsWith('/console/settings'),
   },
   {
     href: '/console/audit',
-    label: 'Audit',
+    label: 'nav.audit',
     matches: (path: string) => path.startsWith('/console/audit'),
   },
   {
     href: '/console/usage',
-    label: 'Usage',
+    label: 'nav.usage',
     matches: (path: string) => path.startsWith('/console/usage'),
   },
   {
     href: '/console/account',
-    label: 'Account',
+    label: 'nav.account',
     matches: (path: string) => path.startsWith('/console/account'),
   },
 ];
@@ -71,7 +72,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
   return (
     <div class="shell">
       <a class="skip-link" href="#main">
-        Skip to content
+        {t('shell.skip')}
       </a>
       <header class="topbar">
         <a class="brand" href="/console/bots">
@@ -85,17 +86,17 @@ export function Shell({ children }: { children: ComponentChildren }) {
           aria-controls="topbar-menu"
           onClick={menu.toggle}
         >
-          Menu
+          {t('shell.menu')}
         </button>
         <div id="topbar-menu" class={menu.open ? 'topbar-menu open' : 'topbar-menu'}>
-          <nav aria-label="Sections">
+          <nav aria-label={t('shell.sections')}>
             {SECTIONS.map((section) => (
               <a
                 key={section.href}
                 href={section.href}
                 aria-current={section.matches(path) ? 'page' : undefined}
               >
-                {section.label}
+                {t(section.label)}
               </a>
             ))}
           </nav>

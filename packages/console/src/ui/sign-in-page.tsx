@@ -2,6 +2,7 @@ import type { Account } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { consoleClient, describeError } from '../api.js';
 import { useForm } from '../form.js';
+import { t } from '../i18n.js';
 import { rememberSignedIn, signedInHereBefore } from '../remembered.js';
 import { Field } from './field.js';
 import { Notice } from './notice.js';
@@ -43,12 +44,19 @@ export function SignInPage({
   return (
     <main class="center">
       <form class="card sign-in" onSubmit={form.submit}>
-        <h1>Sign in to Parley</h1>
+        <h1>{t('signIn.title')}</h1>
         <Notice done={notice} />
-        <Field id="sign-in-email" label="Email" type="email" autocomplete="username" required {...email} />
+        <Field
+          id="sign-in-email"
+          label={t('signIn.email')}
+          type="email"
+          autocomplete="username"
+          required
+          {...email}
+        />
         <Field
           id="sign-in-password"
-          label="Password"
+          label={t('signIn.password')}
           type="password"
           autocomplete="current-password"
           required
@@ -56,14 +64,9 @@ export function SignInPage({
         />
         <Notice error={error} />
         <button type="submit" class="primary" disabled={pending}>
-          {pending ? 'Signing in…' : 'Sign in'}
+          {pending ? t('signIn.pending') : t('signIn.submit')}
         </button>
-        {firstVisit ? (
-          <p class="hint">
-            Setting Parley up? The first owner's password was printed when Parley first started (and is in
-            bootstrap.json).
-          </p>
-        ) : null}
+        {firstVisit ? <p class="hint">{t('signIn.firstOwner')}</p> : null}
       </form>
     </main>
   );

@@ -1,5 +1,6 @@
 import { useConsole } from '../context.js';
 import { useAction } from '../hooks.js';
+import { t } from '../i18n.js';
 
 /** Ends this browser's session (the server clears the cookie), then shows Sign in. */
 export function SignOutButton() {
@@ -11,7 +12,7 @@ export function SignOutButton() {
   }
   return (
     <button type="button" class="quiet" onClick={signOut} disabled={pending} title={error}>
-      Sign out
+      {t('signOut')}
     </button>
   );
 }

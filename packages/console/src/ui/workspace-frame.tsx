@@ -1,6 +1,7 @@
 import type { Workspace } from '@parley/client';
 import type { ComponentChildren } from 'preact';
 import { useConsole } from '../context.js';
+import { t } from '../i18n.js';
 
 /**
  * A page of the chosen workspace: its title and, under it, which workspace (`about`, "of <name>" unless
@@ -16,7 +17,7 @@ export function WorkspaceFrame(props: {
     return (
       <section>
         <h1>{props.title}</h1>
-        <p>You are not a member of any workspace yet. Ask a workspace admin for an invitation.</p>
+        <p>{t('workspace.none')}</p>
       </section>
     );
   }
@@ -24,7 +25,9 @@ export function WorkspaceFrame(props: {
     <section class="stack">
       <div class="page-head">
         <h1>{props.title}</h1>
-        <p class="muted">{props.about ? props.about(workspace) : `of ${workspace.name}`}</p>
+        <p class="muted">
+          {props.about ? props.about(workspace) : t('workspace.of', { name: workspace.name })}
+        </p>
       </div>
       {props.children}
     </section>

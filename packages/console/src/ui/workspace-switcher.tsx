@@ -1,5 +1,6 @@
 import { useLocation } from 'preact-iso';
 import { useConsole } from '../context.js';
+import { t } from '../i18n.js';
 import { SelectField } from './select-field.js';
 
 /** The account's workspaces; the choice is remembered by this browser and the pages follow it. */
@@ -11,7 +12,7 @@ export function WorkspaceSwitcher() {
     <SelectField
       class="switcher"
       id="workspace-switcher"
-      label="Workspace"
+      label={t('workspace.label')}
       value={workspace?.id ?? ''}
       choices={workspaces.map((w) => ({ value: w.id, label: w.name }))}
       onValue={(id) => {

@@ -1,0 +1,85 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
+import { useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
+
+const chromiumHere = haveChromium('Console language browser tests');
+
+describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
+  const suite = useConsoleSuite();
+
+  /** A fresh browser profile in `locale` on the Console's address; its page errors collected. */
+  async function consoleIn(locale: string, refuse?: string): Promise<{ page: Page; problems: string[] }> {
+    const context = await suite.browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    if (refuse) {
+      // Scripts holding `refuse` fail to load, as on a dropped connection.
+      await page.route('**/console/assets/*.js', async (route) => {
+        const response = await route.fetch();
+        const body = await response.text();
+        if (body.includes(refuse)) await route.abort();
+        else await route.fulfill({ response, body });
+      });
+    }
+    await page.goto(`${suite.origin}/console/`);
+    return { page, problems };
+  }
+
+  it('shows a browser in fr-FR the sign-in page, the top bar, the bots list and a bot tabs in French', async () => {
+    const { page, problems } = await consoleIn('fr-FR');
+    await page.getByRole('heading', { name: 'Se connecter à Parley' }).waitFor();
+    expect(await page.evaluate('document.documentElement.lang')).toBe('fr');
+    expect(await page.title()).toBe('Connexion · Parley');
+    await page.getByLabel('E-mail').fill(suite.t.owner.email);
+    await page.getByLabel('Mot de passe').fill(suite.t.owner.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.getByRole('heading', { name: 'Bots' }).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Rubriques' });
+    expect(await nav.getByRole('link').allTextContents()).toEqual([
+      'Bots',
+      'Équipe',
+      'Paramètres',
+      'Journal d’audit',
+      'Utilisation',
+      'Compte',
+    ]);
+    expect(await page.getByRole('button', { name: 'Se déconnecter' }).isVisible()).toBe(true);
+    expect(await page.getByLabel('Espace de travail').isVisible()).toBe(true);
+    // The bot's creation date is written the French way (day before month).
+    const created = await page.locator('.list-row .muted').first().textContent();
+    expect(created).toMatch(/^Créé le \d{1,2} [a-zéû]+\.? \d{4}/);
+    await page.locator('.list-row a').first().click();
+    const tabs = page.getByRole('navigation', { name: 'Rubriques du bot' });
+    await tabs.waitFor();
+    expect(await tabs.getByRole('link').first().textContent()).toBe('Vue d’ensemble');
+    expect(await page.getByRole('link', { name: '← Tous les bots' }).isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it('switches the language on the account page at once, and this browser keeps the choice', async () => {
+    const { page } = await consoleIn('en-US');
+    await suite.signIn(page);
+    await page.getByRole('heading', { name: 'Bots' }).waitFor();
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByLabel('Language of the Console').selectOption('fr');
+    await page.getByRole('heading', { name: 'Compte' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Paramètres' }).isVisible()).toBe(true);
+    expect(await page.evaluate('document.documentElement.lang')).toBe('fr');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Compte' }).waitFor();
+    // Back to the browser's language.
+    await page.getByLabel('Langue de la Console').selectOption('');
+    await page.getByRole('heading', { name: 'Account' }).waitFor();
+    expect(await page.evaluate('document.documentElement.lang')).toBe('en');
+  });
+
+  it('stays in English, usable, when the French words cannot be loaded', async () => {
+    // The French catalog is the only script holding these words.
+    const { page, problems } = await consoleIn('fr-FR', 'Mot de passe');
+    await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
+    expect(await page.evaluate('document.documentElement.lang')).not.toBe('fr');
+    expect(problems).toEqual([]);
+  });
+});
