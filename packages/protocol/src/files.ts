@@ -67,6 +67,12 @@ export const FileObject = Type.Object(
     index: Type.Boolean(),
     status: FileStatus,
     failedStatusReason: Type.Optional(Type.String()),
+    language: Type.Optional(
+      Type.String({
+        description:
+          "The document's language (ISO 639-1), detected from its text at indexing, or its metadata's `language`; absent until indexed or when unknown",
+      }),
+    ),
     expiresAt: Type.Optional(Timestamp),
     owner: FileOwner,
     checksum: Type.Optional(Type.String({ description: 'sha256 of the content, hex' })),

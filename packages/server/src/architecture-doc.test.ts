@@ -81,7 +81,7 @@ describe('docs/architecture.md', () => {
 
   it('names every folder of search/', () => {
     const folders = foldersOf(new URL('search/', SRC));
-    expect(folders).toEqual(['embed', 'index', 'ingest']);
+    expect(folders).toEqual(['embed', 'index', 'ingest', 'language']);
     expect(unnamed(folders.map((name) => `search/${name}/`))).toEqual([]);
   });
 

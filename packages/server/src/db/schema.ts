@@ -174,6 +174,8 @@ export interface FilesTable {
   indexing_configuration: string | null;
   status: string;
   failed_status_reason: string | null;
+  /** The document's language (ISO 639-1), detected at indexing or its metadata's `language`; null until known. */
+  language: string | null;
   expires_at: string | null;
   owner_type: string;
   owner_id: string | null;
@@ -245,6 +247,8 @@ export interface PassagesTable {
   subtype: string;
   page_number: number | null;
   content: string;
+  /** The passage's lexical tokens in its file's language (search/language/tokens.ts); null for English. */
+  terms: string | null;
   /** JSON array of the titles above the passage. */
   breadcrumb: string;
   /** Embedding model of the passage's vector; null when it has none (yet). */

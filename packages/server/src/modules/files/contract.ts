@@ -134,7 +134,7 @@ export interface FileIndexing {
   /** Records how many passages the job has embedded (`done`) of how many (`total`, when known). */
   indexingProgress(job: IndexFileJob, progress: { done: number; total?: number }): Promise<void>;
   /** Ends the file `indexing_completed` with its `passages` embedded. */
-  indexingCompleted(job: IndexFileJob, passages: number): Promise<void>;
+  indexingCompleted(job: IndexFileJob, passages: number, language?: string | null): Promise<void>;
   /** Ends the file `indexing_failed` with `reason` (`<code>: <message>`, cut to 2,000 characters). */
   indexingFailed(job: IndexFileJob, reason: string): Promise<void>;
   /**

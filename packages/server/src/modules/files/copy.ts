@@ -75,6 +75,8 @@ function copiedValues(source: CopyPlan['source'], blobKey: string) {
     indexing_configuration: source.indexing_configuration,
     status: 'upload_completed',
     failed_status_reason: null,
+    // Known again once the copy is indexed.
+    language: null,
     expires_at: source.expires_at,
     blob_key: blobKey,
     blob_content_type: contentType,

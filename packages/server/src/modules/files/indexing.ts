@@ -74,10 +74,11 @@ export function fileIndexing(env: FilesEnv): FileIndexing {
         indexing_done: progress.done,
       });
     },
-    async indexingCompleted(job, passages) {
+    async indexingCompleted(job, passages, language) {
       await setForJob(db, job, {
         status: 'indexing_completed',
         failed_status_reason: null,
+        language: language ?? null,
         indexing_done: passages,
         updated_at: env.now(),
       });

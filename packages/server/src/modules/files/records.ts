@@ -69,6 +69,7 @@ export async function toFile(
     index: row.index === 1,
     status: row.status as FileObject['status'],
     ...(row.failed_status_reason ? { failedStatusReason: row.failed_status_reason } : {}),
+    ...(row.language ? { language: row.language } : {}),
     ...(row.expires_at ? { expiresAt: row.expires_at } : {}),
     owner: {
       type: row.owner_type as FileObject['owner']['type'],

@@ -114,6 +114,7 @@ function newRow(
     upload_version: 1,
     upload_expires_at: uploadExpiresAt,
     chat_user_id: chatUserId,
+    language: null,
     created_at: at,
     updated_at: at,
   };

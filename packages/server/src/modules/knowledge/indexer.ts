@@ -7,6 +7,7 @@ import type { DocumentReader } from '../../search/ingest/document-reader.js';
 import { type Embedder, ExtractionError } from '../../search/types.js';
 import type { FileRow } from '../files/contract.js';
 import type { FileIndexing, IndexFileJob } from '../files/service.js';
+import { documentLanguage } from './language.js';
 import type { EmbeddingModelKeeper } from './embedding-model.js';
 
 /** Limits of indexing. */
@@ -229,14 +230,16 @@ export function indexFileJob(deps: IndexerDeps): JobHandler<IndexFileJob> {
       // The embedder's id is its loaded model's now: an index still on another model is switched first.
       if (embedder && passages.length > 0) await deps.embeddingModel?.ensure();
       t.lap('model');
+      const language = documentLanguage(file, passages);
       await deps.index.replaceFilePassages({
         fileId: file.id,
         botId: file.bot_id,
         passages,
+        language,
         ...(embedder ? { model: { id: embedder.id, dimensions: embedder.dimensions } } : {}),
       });
       t.lap('write');
-      await files.indexingCompleted(job, passages.length);
+      await files.indexingCompleted(job, passages.length, language);
       t.lap('completed');
       log.debug({ stagesMs: t.laps, passages: passages.length }, 'file indexed');
     },

@@ -168,7 +168,7 @@ export function compareModel(current: ModelInfo | undefined, given: EmbeddingMod
 }
 
 /** A stored passage row as the port describes it. */
-export function toStoredPassage(row: Selectable<PassagesTable>): StoredPassage {
+export function toStoredPassage(row: Omit<Selectable<PassagesTable>, 'terms'>): StoredPassage {
   return {
     id: row.id,
     fileId: row.file_id,

@@ -86,7 +86,8 @@ function serve(file: string): void {
     .prepare('select file_id, version from passage_changes where version > ? order by version limit ?')
     .raw();
   const passagesOf = db.prepare(`
-    select seq, position, content, breadcrumb, 'b' || hex(bot_id) || '0' as bot, bot_id as botId
+    select seq, position, content || coalesce(char(10) || terms, '') as content, breadcrumb,
+      'b' || hex(bot_id) || '0' as bot, bot_id as botId
     from passages where file_id = ? order by position`);
   const averages = db
     .prepare(

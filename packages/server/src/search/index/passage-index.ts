@@ -45,6 +45,8 @@ export interface ReplaceFilePassagesInput {
   passages: IndexedPassage[];
   /** The model of the embeddings; required when any passage has one. */
   model?: EmbeddingModel | undefined;
+  /** The file's language (ISO 639-1): its passages are also indexed with their tokens in it (not English). */
+  language?: string | null | undefined;
 }
 
 /** One search result: higher scores are better (bm25 negated, or cosine similarity). */

@@ -1,5 +1,7 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { queryLanguage, withLanguageTerms } from '../language/query.js';
+import { passageTerms } from '../language/tokens.js';
 import {
   byScore,
   bytesVector,
@@ -123,7 +125,7 @@ function replacer(
   pgvector: PgvectorSchema,
 ): EngineParts['replaceIn'] {
   return async (trx, input, embedded) => {
-    const { fileId, botId, passages, model } = input;
+    const { fileId, botId, passages, model, language } = input;
     let store: VectorStoreKind | undefined;
     if (embedded && model) {
       // Held until commit: a model change waits for this write, or this write sees the new model.
@@ -144,17 +146,17 @@ function replacer(
     await trx.deleteFrom('passages').where('file_id', '=', fileId).execute();
     const ids = passages.map(() => newPassageId());
     for (let i = 0; i < passages.length; i += INSERT_BATCH) {
-      const rows = passages.slice(i, i + INSERT_BATCH).map(
-        (
-          p,
-          j,
-        ) => sql`(${ids[i + j]}, ${fileId}, ${botId}, ${p.position}, ${p.subtype}, ${p.pageNumber ?? null},
-          ${p.content}, ${JSON.stringify(p.breadcrumb)}, ${p.embedding && model ? model.id : null},
-          setweight(to_tsvector('english', ${foldText(p.content)}), 'A')
-            || setweight(to_tsvector('english', ${foldText(p.breadcrumb.join(' '))}), 'B'))`,
-      );
+      const rows = passages.slice(i, i + INSERT_BATCH).map((p, j) => {
+        // The passage's tokens in its file's language (not English) as `simple` words, beside its text.
+        const terms = passageTerms(p.content, language);
+        const own = terms === null ? sql`` : sql`|| setweight(to_tsvector('simple', ${terms}), 'A')`;
+        return sql`(${ids[i + j]}, ${fileId}, ${botId}, ${p.position}, ${p.subtype}, ${p.pageNumber ?? null},
+          ${p.content}, ${terms}, ${JSON.stringify(p.breadcrumb)}, ${p.embedding && model ? model.id : null},
+          setweight(to_tsvector('english', ${foldText(p.content)}), 'A') ${own}
+            || setweight(to_tsvector('english', ${foldText(p.breadcrumb.join(' '))}), 'B'))`;
+      });
       await sql`insert into passages
-        (id, file_id, bot_id, position, subtype, page_number, content, breadcrumb, model_id, tsv)
+        (id, file_id, bot_id, position, subtype, page_number, content, terms, breadcrumb, model_id, tsv)
         values ${sql.join(rows)}`.execute(trx);
     }
     if (embedded && store) {
@@ -179,9 +181,15 @@ function replacer(
 /** Lexical search, bm25-like, with the content and breadcrumb weighed by `rankWeights`. */
 function lexicalSearch(db: Kysely<Database>, rankWeights: RawBuilder<unknown>): EngineParts['lexical'] {
   return async (query, scope, n) => {
-    const terms = queryTerms(query);
+    const found = queryLanguage(query);
+    const terms = withLanguageTerms(query, queryTerms(query));
     if (terms.length === 0) return [];
-    const tsq = terms.map((t) => sql`plainto_tsquery('english', ${t})`);
+    // A query in a language of its own also matches its tokens as `simple` words (English: as before).
+    const tsq = terms.map((t) =>
+      found
+        ? sql`(plainto_tsquery('english', ${t}) || plainto_tsquery('simple', ${t}))`
+        : sql`plainto_tsquery('english', ${t})`,
+    );
     // bm25-like: each term's length-normalized ts_rank times its idf. Document frequencies are counted
     // over the matching passages in scope (so scores reveal nothing of files the caller cannot see), the
     // passage count over the bot's; so every match in scope is ranked, and the limit can only come last.

@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { withLanguageTerms } from '../language/query.js';
 import { byScore, scopeCondition, TILE_PASSAGES } from './common.js';
 import type { MemoryHit } from './lexical-memory.js';
 import type { LexicalMemory, MemoryQuestion } from './lexical-memory-client.js';
@@ -35,7 +36,8 @@ export function botMatchExpression(botId: string, terms: string): string {
 export async function writeFileTiles(trx: Transaction<Database>, fileId: string): Promise<void> {
   await sql`
     insert into passage_tiles(rowid, text, bot)
-    select min(seq), group_concat(content, char(10) order by position), 'b' || hex(min(bot_id)) || '0'
+    select min(seq), group_concat(content || coalesce(char(10) || terms, ''), char(10) order by position),
+      'b' || hex(min(bot_id)) || '0'
     from passages where file_id = ${fileId}
     group by position / ${sql.lit(TILE_PASSAGES)}`.execute(trx);
 }
@@ -173,7 +175,7 @@ export function sqliteLexicalSearch(
   memory?: () => Promise<LexicalMemory | undefined>,
 ): EngineParts['lexical'] {
   return async (query, scope, n) => {
-    const words = queryTerms(query);
+    const words = withLanguageTerms(query, queryTerms(query));
     const terms = ftsMatchExpression(words);
     if (terms === undefined) return [];
     const k = Math.max(LEXICAL_CANDIDATES, 5 * n);
@@ -266,7 +268,7 @@ export function sqliteScopedLexicalSearch(
   tileWeight: number,
 ): EngineParts['lexical'] {
   return async (query, scope, n) => {
-    const terms = ftsMatchExpression(queryTerms(query));
+    const terms = ftsMatchExpression(withLanguageTerms(query, queryTerms(query)));
     if (terms === undefined) return [];
     return scopedSearch(
       db,

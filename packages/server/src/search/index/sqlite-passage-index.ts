@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { passageTerms } from '../language/tokens.js';
 import {
   commonQueries,
   compareModel,
@@ -73,7 +74,7 @@ async function setModelIn(trx: Transaction<Database>, model: EmbeddingModel) {
 
 /** Replaces a file's passages, their tiles (once all are there) and their vectors (by passage seq). */
 const replaceIn: EngineParts['replaceIn'] = async (trx, input, embedded) => {
-  const { fileId, botId, passages, model } = input;
+  const { fileId, botId, passages, model, language } = input;
   await checkFileOfBot(trx, input, false);
   if (embedded && model) {
     const current = await readModelRow(trx);
@@ -93,6 +94,7 @@ const replaceIn: EngineParts['replaceIn'] = async (trx, input, embedded) => {
           subtype: p.subtype,
           page_number: p.pageNumber ?? null,
           content: p.content,
+          terms: passageTerms(p.content, language),
           breadcrumb: JSON.stringify(p.breadcrumb),
           model_id: p.embedding && model ? model.id : null,
         })),

@@ -160,3 +160,10 @@ export function languageTokens(text: string, language: TokenLanguage): string[] 
 export function lexicalTokenText(text: string, language: TokenLanguage): string {
   return languageTokens(text, language).join(' ');
 }
+
+/** A passage's tokens in its file's `language` as the index stores them, or null when it has none (English). */
+export function passageTerms(content: string, language: string | null | undefined): string | null {
+  const tokens = tokenLanguage(language ?? undefined);
+  if (!tokens) return null;
+  return lexicalTokenText(content, tokens) || null;
+}
