@@ -236,11 +236,16 @@ describe('an entry asked by its answer, with the shipped USE-lite model', () => 
     }
   }, 120_000);
 
-  it('reads an answer as sentences of plain text: links by their text, marks dropped', () => {
+  it('reads an answer as sentences of plain text: links by their text, marks dropped, short ones left out', () => {
     expect(
       answerSentences(
         '## Refunds\n\nWrite to [support](mailto:help@example.com) within **30 days**. We pay back.',
       ),
-    ).toEqual(['Refunds', 'Write to support within 30 days.', 'We pay back.']);
+    ).toEqual(['Write to support within 30 days.']);
+    // A bare fact names no topic: no sentence of it is compared with questions.
+    expect(answerSentences('**30 days**.')).toEqual([]);
+    expect(answerSentences('Yes, to 40 countries. We ship every weekday from Hamburg.')).toEqual([
+      'We ship every weekday from Hamburg.',
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { isUseLiteId } from '../../search/embed/index.js';
 import { bytesVector, unitVector } from '../../search/index/common.js';
-import { contentTerms } from '../../search/terms.js';
+import { contentTerms, words } from '../../search/terms.js';
 import type { Embedder } from '../../search/types.js';
 import { sentencesOf } from '../answers/index.js';
 import type { QaMatch } from './contract.js';
@@ -52,6 +52,13 @@ export interface MeaningBars {
 
 /** Most sentences of an answer embedded and compared with a question (a long answer's first ones). */
 export const MAX_ANSWER_SENTENCES = 8;
+/**
+ * Fewest words of an answer's sentence compared with a question: a shorter one ("30 days.", "2-year warranty.")
+ * names no topic, and with USE-lite sits close to many questions. On the visitor set's tune half, entries whose
+ * answers were their bare facts answered a question of another intent by them ("how many vacation days do we
+ * get" -> "20 working days.", 0.64) and none of their own.
+ */
+export const MIN_ANSWER_SENTENCE_WORDS = 5;
 
 /** Most bots whose wordings a process keeps in memory (least recently used dropped first). */
 const CACHED_BOTS = 200;
@@ -72,14 +79,17 @@ export function wordingTerms(text: string): string[] {
 
 /**
  * The sentences of an answer (Markdown) compared with a question: link and image targets, emphasis, heading and
- * quote marks dropped, at most {@link MAX_ANSWER_SENTENCES}.
+ * quote marks dropped, those of fewer than {@link MIN_ANSWER_SENTENCE_WORDS} words left out, at most
+ * {@link MAX_ANSWER_SENTENCES}.
  */
 export function answerSentences(answer: string): string[] {
   const plain = answer
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/[*_`~]+/g, '')
     .replace(/^\s{0,3}(#{1,6}|>)\s*/gm, '');
-  return sentencesOf(plain).slice(0, MAX_ANSWER_SENTENCES);
+  return sentencesOf(plain)
+    .filter((sentence) => words(sentence).length >= MIN_ANSWER_SENTENCE_WORDS)
+    .slice(0, MAX_ANSWER_SENTENCES);
 }
 
 /** A score as the match tells it: 4 decimals. */
