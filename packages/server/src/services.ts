@@ -403,6 +403,7 @@ export function buildServices(deps: ServiceDeps): Services {
       userAgent: crawlUserAgent(deps.version ?? '0.0.0'),
       clock,
       render: pageRenderer ?? undefined,
+      reader: knowledge.reader,
     },
     logger,
   );

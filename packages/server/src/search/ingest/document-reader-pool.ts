@@ -5,12 +5,21 @@
 import type { Worker } from 'node:worker_threads';
 import { siblingModule, spawnWorker } from '../../workers/spawn.js';
 import { ExtractionError, type Passage } from '../types.js';
-import type { DocumentReaderOptions, ReadDocument } from './document-reader-port.js';
-import type { ReadReply, ReadRequest } from './read-document-worker.js';
+import type { DocumentReaderOptions, ExtractedPage, ReadDocument, ReadPage } from './document-reader-port.js';
+import type { PageRequest, ReadReply, ReadRequest } from './read-document-worker.js';
+
+/** What a task asks a worker: a document's passages, or a web page's content. */
+interface Job {
+  /** The document's key or the page's URL, for error messages. */
+  key: string;
+  signal?: AbortSignal | undefined;
+  /** The message that asks for it, given its id and the worker's time bound. */
+  request(id: number, timeoutMs: number): ReadRequest | PageRequest;
+}
 
 interface Task {
-  document: ReadDocument;
-  resolve: (passages: Passage[]) => void;
+  job: Job;
+  resolve: (answer: Passage[] | ExtractedPage) => void;
   reject: (error: unknown) => void;
 }
 
@@ -32,7 +41,7 @@ const START_TIMEOUT_MS = 60_000;
 const seconds = (ms: number): string => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
 
 /** Why a read failed when its worker ended before answering. */
-function deathReason(cause: unknown, document: ReadDocument, memoryMb: number): unknown {
+function deathReason(cause: unknown, document: Job, memoryMb: number): unknown {
   if (cause instanceof ExtractionError || document.signal?.aborted) return cause;
   const code = (cause as { code?: string } | undefined)?.code;
   if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
@@ -83,10 +92,34 @@ export class ReaderPool {
   }
 
   read(document: ReadDocument): Promise<Passage[]> {
+    return this.submit({
+      key: document.key,
+      signal: document.signal,
+      request: (id, timeoutMs) => ({
+        type: 'read',
+        id,
+        bytes: document.bytes,
+        contentType: document.contentType,
+        key: document.key,
+        chunkOptions: document.chunkOptions,
+        timeoutMs,
+      }),
+    }) as Promise<Passage[]>;
+  }
+
+  readPage(page: ReadPage): Promise<ExtractedPage> {
+    return this.submit({
+      key: page.url,
+      signal: page.signal,
+      request: (id) => ({ type: 'page', id, html: page.html, url: page.url }),
+    }) as Promise<ExtractedPage>;
+  }
+
+  private submit(document: Job): Promise<Passage[] | ExtractedPage> {
     if (this.closed) return Promise.reject(new Error('the document reader is closed'));
     if (document.signal?.aborted) return Promise.reject(document.signal.reason);
-    return new Promise<Passage[]>((resolve, reject) => {
-      const task: Task = { document, resolve, reject };
+    return new Promise<Passage[] | ExtractedPage>((resolve, reject) => {
+      const task: Task = { job: document, resolve, reject };
       this.queue.push(task);
       // A read still queued when its signal aborts leaves the queue.
       document.signal?.addEventListener(
@@ -180,6 +213,7 @@ export class ReaderPool {
     if (!task) return;
     this.settle(slot);
     if (reply.type === 'passages') task.resolve(reply.passages);
+    else if (reply.type === 'page') task.resolve(reply.page);
     else if (reply.code) task.reject(new ExtractionError(reply.code, reply.message));
     else task.reject(new Error(reply.message));
   }
@@ -189,7 +223,7 @@ export class ReaderPool {
     if (slot.idle) clearTimeout(slot.idle);
     const task = slot.task;
     slot.task = undefined;
-    if (task) task.reject(deathReason(slot.ended, task.document, this.options.memoryMb));
+    if (task) task.reject(deathReason(slot.ended, task.job, this.options.memoryMb));
     this.pump();
   }
 
@@ -209,7 +243,7 @@ export class ReaderPool {
     if (slot.idle) clearTimeout(slot.idle);
     slot.idle = undefined;
     slot.task = task;
-    const { document } = task;
+    const document = task.job;
     let timer: NodeJS.Timeout | undefined;
     const end = (reason: unknown) => {
       if (slot.task !== task) return;
@@ -230,9 +264,9 @@ export class ReaderPool {
       document.signal?.removeEventListener('abort', onAbort);
     };
     const { resolve, reject } = task;
-    task.resolve = (passages) => {
+    task.resolve = (answer) => {
       finish();
-      resolve(passages);
+      resolve(answer);
     };
     task.reject = (error) => {
       finish();
@@ -247,7 +281,7 @@ export class ReaderPool {
   }
 
   /** The timer that ends a read past options.timeoutMs. */
-  private timeLimit(document: ReadDocument, end: (reason: unknown) => void): NodeJS.Timeout {
+  private timeLimit(document: Job, end: (reason: unknown) => void): NodeJS.Timeout {
     const { timeoutMs } = this.options;
     const timer = setTimeout(
       () =>
@@ -263,18 +297,9 @@ export class ReaderPool {
     return timer;
   }
 
-  private post(slot: Slot, document: ReadDocument): void {
-    const request: ReadRequest = {
-      type: 'read',
-      id: this.nextId++,
-      bytes: document.bytes,
-      contentType: document.contentType,
-      key: document.key,
-      chunkOptions: document.chunkOptions,
-      // The worker bounds its own awaits a little earlier; the pool's timer ends it if it cannot.
-      timeoutMs: Math.max(1, this.options.timeoutMs - 50),
-    };
-    slot.worker.postMessage(request);
+  private post(slot: Slot, document: Job): void {
+    // The worker bounds its own awaits a little earlier; the pool's timer ends it if it cannot.
+    slot.worker.postMessage(document.request(this.nextId++, Math.max(1, this.options.timeoutMs - 50)));
   }
 
   private pump(): void {

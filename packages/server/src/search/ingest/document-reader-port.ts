@@ -1,5 +1,8 @@
 /** What reads documents into passages (document-reader.ts) and the bounds of its worker pool (document-reader-pool.ts). */
 import type { ChunkOptions, Passage } from '../types.js';
+import type { ExtractedPage } from './extract/web-page.js';
+
+export type { ExtractedPage } from './extract/web-page.js';
 
 /** Bounds of a DocumentReader. */
 export interface DocumentReaderOptions {
@@ -24,6 +27,15 @@ export interface ReadDocument {
   signal?: AbortSignal;
 }
 
+/** A web page to extract (a crawl's). */
+export interface ReadPage {
+  html: string;
+  /** The page's URL: relative links resolve against it; named in error messages. */
+  url: string;
+  /** Ends the read early; the rejection is the signal's reason. */
+  signal?: AbortSignal;
+}
+
 /** Extraction and chunking in worker threads. */
 export interface DocumentReader {
   /**
@@ -32,6 +44,11 @@ export interface DocumentReader {
    * allowed), with the signal's reason when it aborts, or with an Error for a failure of the worker itself.
    */
   read(document: ReadDocument): Promise<Passage[]>;
+  /**
+   * A web page's main content, title and links (`extractPage`), read in a worker so a crawl never holds the
+   * thread that serves requests; rejects as `read` does (`too_large` past the memory or time allowed).
+   */
+  readPage(page: ReadPage): Promise<ExtractedPage>;
   /** Starts a worker (if none runs) and resolves once it has loaded its readers. */
   ready(): Promise<void>;
   /** Ends the workers; reads in flight reject. */

@@ -5,6 +5,7 @@ import { chunkDocument } from './chunk.js';
 import { documentReader } from './document-reader.js';
 import { extractDocument } from './extract/index.js';
 import { MAX_MARKDOWN_NESTING } from './extract/markdown.js';
+import { extractPage } from './extract/web-page.js';
 
 const chunkOptions = DEFAULT_CHUNK_OPTIONS;
 
@@ -144,5 +145,50 @@ describe('documentReader (extraction and chunking in worker threads)', () => {
     await expect(
       other.read({ bytes: markdown, contentType: 'text/markdown', key: 'faq.md', chunkOptions }),
     ).rejects.toThrow('closed');
+  });
+
+  describe("web pages (a crawl's)", () => {
+    const page = (body: string) => `<!doctype html><html><head><title>Returns</title></head><body>
+<header><nav><a href="/">Home</a> <a href="docs/p1">Docs</a> MENUWORD</nav></header>
+<div class="cookie-banner">COOKIEWORD we use cookies</div>
+<main><h1>Returns</h1>${body}</main><footer>FOOTERWORD all rights reserved</footer></body></html>`;
+    /** A help page of ~1.3 MB: seconds of Readability and Markdown on this thread. */
+    const longPage = page(
+      Array.from(
+        { length: 6_000 },
+        (_, i) =>
+          `<h2>Question ${i}</h2><p>You may return item ${i} within 30 days of delivery for a refund, <a href="/q/${i}">details</a>.</p>`,
+      ).join('\n'),
+    );
+    const pages = documentReader({ workers: 1, memoryMb: 256, timeoutMs: 120_000, idleMs: 60_000 });
+    afterAll(() => pages.close());
+
+    it('extracts a page in a worker: the same title, Markdown and links as extractPage in this thread', async () => {
+      const html = page(
+        '<p>You may return any item within 30 days of delivery for a full refund, no questions asked.</p>',
+      );
+      const url = 'https://help.example.com/returns/';
+      const read = await pages.readPage({ html, url });
+      expect(read).toEqual(extractPage(html, url));
+      expect(read.title).toBe('Returns');
+      expect(read.links).toContain('https://help.example.com/returns/docs/p1');
+      expect(read.markdown).not.toMatch(/MENUWORD|COOKIEWORD|FOOTERWORD/);
+    });
+
+    it('does not hold this thread while it extracts a long page', async () => {
+      const { result, stallMs } = await loopStall(() =>
+        pages.readPage({ html: longPage, url: 'https://help.example.com/all' }),
+      );
+      expect(result.markdown).toContain('You may return item 5999 within 30 days');
+      expect(result.links).toHaveLength(6_002);
+      expect(stallMs).toBeLessThan(NOT_BLOCKED_MS);
+    });
+
+    it('fails a page that takes longer than a document may with too_large, naming its URL', async () => {
+      const { message } = await expectTooLarge(() =>
+        reader.readPage({ html: longPage, url: 'https://help.example.com/all' }),
+      );
+      expect(message).toContain('"https://help.example.com/all" took longer than');
+    });
   });
 });

@@ -9,7 +9,13 @@
 import { ReaderPool } from './document-reader-pool.js';
 import type { DocumentReader, DocumentReaderOptions } from './document-reader-port.js';
 
-export type { DocumentReader, DocumentReaderOptions, ReadDocument } from './document-reader-port.js';
+export type {
+  DocumentReader,
+  DocumentReaderOptions,
+  ExtractedPage,
+  ReadDocument,
+  ReadPage,
+} from './document-reader-port.js';
 
 /**
  * A pool of document-reading worker threads.
@@ -22,6 +28,7 @@ export function documentReader(options: DocumentReaderOptions): DocumentReader {
   const pool = new ReaderPool(options);
   return {
     read: (document) => pool.read(document),
+    readPage: (page) => pool.readPage(page),
     ready: () => pool.ready(),
     close: () => pool.close(),
   };

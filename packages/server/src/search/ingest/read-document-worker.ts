@@ -1,13 +1,14 @@
 /**
  * Entry point of a document-reading worker thread (started by document-reader.ts; like main.ts, this file
- * acts when loaded). It answers one `read` message at a time: extracts the document and cuts it into
- * passages, or says why it could not. It runs under the memory limits its pool set, so a hostile document
+ * acts when loaded). It answers one message at a time: `read` extracts the document and cuts it into
+ * passages, `page` extracts a web page's main content (a crawl's), or it says why it could not. It runs under the memory limits its pool set, so a hostile document
  * can exhaust only this thread, never the process that serves requests.
  */
 import { parentPort } from 'node:worker_threads';
 import { type ChunkOptions, ExtractionError, type Passage } from '../types.js';
 import { chunkDocument } from './chunk.js';
 import { extractDocument } from './extract/index.js';
+import { type ExtractedPage, extractPage } from './extract/web-page.js';
 
 /** What the pool sends a worker. */
 export interface ReadRequest {
@@ -20,10 +21,19 @@ export interface ReadRequest {
   timeoutMs: number;
 }
 
+/** What the pool sends a worker for a web page. */
+export interface PageRequest {
+  type: 'page';
+  id: number;
+  html: string;
+  url: string;
+}
+
 /** What a worker sends the pool. */
 export type ReadReply =
   | { type: 'ready' }
   | { type: 'passages'; id: number; passages: Passage[] }
+  | { type: 'page'; id: number; page: ExtractedPage }
   | { type: 'error'; id: number; code: ExtractionError['code'] | undefined; message: string };
 
 const port = parentPort;
@@ -33,9 +43,11 @@ if (port === null) throw new Error('read-document-worker.ts runs only as a worke
 globalThis.fetch = (() =>
   Promise.reject(new Error('network access is disabled in the document reader'))) as typeof fetch;
 
-port.on('message', (request: ReadRequest) => {
+port.on('message', (request: ReadRequest | PageRequest) => {
   void (async (): Promise<ReadReply> => {
     try {
+      if (request.type === 'page')
+        return { type: 'page', id: request.id, page: extractPage(request.html, request.url) };
       const bytes = Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength);
       const document = await extractDocument(bytes, request.contentType, request.key, {
         timeoutMs: request.timeoutMs,

@@ -7,8 +7,10 @@ import type { Database } from '../../../db/schema.js';
 import type { OutboundFetch } from '../../../http/outbound.js';
 import { defineJob, type KindDefinition } from '../../../jobs/registry.js';
 import type { Logger } from '../../../logger.js';
+import type { DocumentReader, ExtractedPage } from '../../../search/ingest/document-reader.js';
+import { readSitemap } from '../../../search/ingest/extract/web-page.js';
+import { ExtractionError } from '../../../search/types.js';
 import type { FilesContext, FilesService } from '../../files/service.js';
-import { extractPage, readSitemap } from './extract-page.js';
 import { fetchPage, type PageFetch } from './fetcher.js';
 import { CRAWL_WEBSITE_JOB, CrawlWebsitePayload } from './jobs.js';
 import { type PageRenderer, pageHtml } from './render.js';
@@ -67,6 +69,8 @@ export interface CrawlDeps {
   limits?: CrawlLimits;
   /** Renders the pages of sources that ask for JavaScript (PARLEY_CRAWL_RENDER_JS; undefined: off). */
   render?: PageRenderer | undefined;
+  /** Extracts each page's main content in a worker thread (Readability would hold the requests' thread). */
+  reader: Pick<DocumentReader, 'readPage'>;
 }
 
 /** The User-Agent of crawls: Parley, its version, and what it is. */
@@ -294,7 +298,13 @@ class Crawl {
       });
       this.counts.bytes += html.bytes;
       if (html.kind === 'skipped') return this.skip(url.href, html.reason);
-      const page = extractPage(html.html, finalUrl.href);
+      let page: ExtractedPage;
+      try {
+        page = await this.deps.reader.readPage({ html: html.html, url: finalUrl.href, signal: this.signal });
+      } catch (error) {
+        if (error instanceof ExtractionError) return this.skip(url.href, error.code);
+        throw error;
+      }
       if (!page.nofollow && depth < this.settings.maxDepth)
         for (const link of page.links) await this.add(link, depth + 1);
       if (page.noindex) return this.skip(url.href, 'noindex');
