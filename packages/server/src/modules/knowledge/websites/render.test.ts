@@ -1,3 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { KnowledgeSource } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, haveChromium } from '../../../../../testkit/src/e2e/browser.js';
@@ -10,7 +15,7 @@ import { expectError } from '../../../../../testkit/src/server/wire.js';
 import { findChromium } from '../../../config/chromium.js';
 import { ConfigError, loadConfig } from '../../../config/config.js';
 import { outboundFetch } from '../../../http/outbound.js';
-import { chromiumRenderer } from './render.js';
+import { chromiumRenderer, pageHtml } from './render.js';
 import type { UrlRules } from './url-rules.js';
 
 /**
@@ -153,6 +158,70 @@ describe.runIf(canRender)("the renderer: a page's requests through the outbound 
   });
 });
 
+describe.runIf(canRender)("the renderer: a page's bytes and time caps", () => {
+  const big = 'x'.repeat(64 * 1024);
+  const site = testSite({
+    pages: 1,
+    files: { '/big.json': { contentType: 'application/json', body: JSON.stringify({ big }) } },
+  });
+  let base = '';
+  beforeAll(async () => {
+    base = await site.start();
+  });
+  afterAll(() => site.stop());
+  const log = { debug() {}, warn() {} } as unknown as Parameters<typeof chromiumRenderer>[0]['log'];
+  const renderer = chromiumRenderer({
+    executablePath: CHROMIUM,
+    fetch: outboundFetch({ blockPrivate: false }),
+    log,
+  });
+  afterAll(() => renderer.close());
+  const rules: UrlRules = { host: '127.0.0.1', include: [], exclude: [], subdomains: false };
+  const render = (html: string, limits: { maxBytes: number; timeoutMs: number }) =>
+    renderer.render(new URL(`${base}/page`), Buffer.from(html), {
+      rules,
+      userAgent: 'Parley/test',
+      ...limits,
+      signal: new AbortController().signal,
+    });
+
+  it('fetches what the page asks for within its bytes, and skips it as too_large beyond them', async () => {
+    const html = `<main id="t">before</main><script>fetch('/big.json').then((r) => r.json())
+      .then((j) => { document.getElementById('t').textContent = 'GOT ' + j.big.length; });</script>`;
+    const fits = await render(html, { maxBytes: 1024 * 1024, timeoutMs: 20_000 });
+    expect(fits).toMatchObject({ kind: 'ok', html: expect.stringContaining(`GOT ${big.length}`) });
+    expect(fits.bytes).toBeGreaterThan(big.length);
+    expect(await render(html, { maxBytes: 16 * 1024, timeoutMs: 20_000 })).toMatchObject({
+      kind: 'skipped',
+      reason: 'too_large',
+    });
+  });
+
+  it('skips a page that does not load within its time as timeout', async () => {
+    // A script that never arrives holds the page's load event.
+    const never = createServer(() => undefined);
+    await new Promise<void>((resolve) => never.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (never.address() as AddressInfo).port;
+      const page = await renderer.render(
+        new URL(`http://127.0.0.1:${port}/page`),
+        Buffer.from(`<main>text</main><script src="/never.js"></script>`),
+        {
+          rules,
+          userAgent: 'Parley/test',
+          maxBytes: 1024 * 1024,
+          timeoutMs: 1_500,
+          signal: new AbortController().signal,
+        },
+      );
+      expect(page).toMatchObject({ kind: 'skipped', reason: 'timeout' });
+    } finally {
+      never.closeAllConnections();
+      await new Promise<void>((resolve) => never.close(() => resolve()));
+    }
+  });
+});
+
 describe('rendering by JavaScript: the errors', () => {
   const t = useTestApp({ workers: false });
 
@@ -168,6 +237,18 @@ describe('rendering by JavaScript: the errors', () => {
     // The Console offers the checkbox only where the list says the server renders.
     const list = await callAs(t, t.botKey, 'GET', `${KB}/${kbId}/sources`);
     expect(list.json()).toEqual({ sources: [], rendersJavaScript: false });
+  });
+
+  it('fails a crawl of a source asking for JavaScript where the server does not render, saying so', async () => {
+    await expect(
+      pageHtml(undefined, 'javascript', new URL('https://example.com/'), Buffer.from('<p>x</p>'), {
+        rules: { host: 'example.com', include: [], exclude: [], subdomains: false },
+        userAgent: 'Parley/test',
+        maxBytes: 1024,
+        timeoutMs: 1000,
+        signal: new AbortController().signal,
+      }),
+    ).rejects.toThrow('set PARLEY_CRAWL_RENDER_JS=true');
   });
 
   it('refuses to start when the Chromium named is missing, naming the setting and the path', () => {
@@ -192,5 +273,34 @@ describe('rendering by JavaScript: the errors', () => {
         'none of chromium, chromium-browser, google-chrome on PATH: /nonexistent/a/chromium, /nonexistent/a/chromium-browser, /nonexistent/a/google-chrome, /nonexistent/b/chromium',
       ),
     });
+  });
+});
+
+describe('rendering by JavaScript: Chromium gone since the server started', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-chromium-'));
+  const chromium = join(dir, 'chromium');
+  writeFileSync(chromium, '#!/bin/sh\n', { mode: 0o755 });
+  const t = useTestApp({
+    workers: false,
+    env: { PARLEY_CRAWL_RENDER_JS: 'true', PARLEY_CRAWL_CHROMIUM_PATH: chromium },
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('answers 409 naming the missing path on creating or syncing a source rendered by JavaScript', async () => {
+    const kb = await callAs(t, t.botKey, 'POST', KB, { name: 'Gone' });
+    const kbId = (kb.json() as { knowledgeBase: { id: string } }).knowledgeBase.id;
+    const body = { type: 'website', url: 'https://example.com/', render: 'javascript' };
+    const made = await callAs(t, t.botKey, 'POST', `${KB}/${kbId}/sources`, body);
+    expect(made.statusCode, made.body).toBe(201);
+    const id = (made.json() as { source: KnowledgeSource }).source.id;
+    rmSync(chromium);
+    const again = await callAs(t, t.botKey, 'POST', `${KB}/${kbId}/sources`, body);
+    expect(expectError(again, 409, 'ResourceLockedConflict').message).toContain(
+      `${chromium} (PARLEY_CRAWL_CHROMIUM_PATH`,
+    );
+    const sync = await callAs(t, t.botKey, 'POST', `${KB}/${kbId}/sources/${id}/sync`);
+    expect(expectError(sync, 409, 'ResourceLockedConflict').message).toContain(
+      'no longer an executable file',
+    );
   });
 });
