@@ -49,7 +49,7 @@ export const QaEntry = Type.Object(
     knowledgeBaseId: Type.Optional(Type.String()),
     embedded: Type.Boolean({
       description:
-        "True when every wording has its vector of the embedder's model (it is matched by meaning too); false while they are computed, or without an embedder (matched by words only)",
+        "True when every wording, and every sentence of the answer, has its vector of the embedder's model (it is matched by meaning too); false while they are computed, or without an embedder (matched by words only)",
     }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
