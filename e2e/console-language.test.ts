@@ -54,6 +54,12 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     const tabs = page.getByRole('navigation', { name: 'Rubriques du bot' });
     await tabs.waitFor();
     expect(await tabs.getByRole('link').first().textContent()).toBe('Vue d’ensemble');
+    expect(await page.locator('.facts dt').allTextContents()).toEqual([
+      'Identifiant du bot',
+      'Espace de travail',
+      'Dernière modification',
+      'Liens vers les sources',
+    ]);
     expect(await page.getByRole('link', { name: '← Tous les bots' }).isVisible()).toBe(true);
     expect(problems).toEqual([]);
   });

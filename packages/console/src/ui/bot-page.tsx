@@ -1,6 +1,7 @@
 import { useConsole } from '../context.js';
 import { formatDateTime } from '../format.js';
 import { useOwnMember } from '../hooks.js';
+import { t } from '../i18n.js';
 import { mayDeleteBot, mayEditBots, mayManageBotKeys } from '../roles.js';
 import { AccessTokens } from './access-tokens.js';
 import { BotFrame, useRouteBot } from './bot-frame.js';
@@ -28,20 +29,20 @@ export function BotPage() {
         <>
           <p class="muted">
             <span class={`badge badge-${found.status}`}>
-              {found.status === 'active' ? 'Enabled' : 'Disabled'}
+              {found.status === 'active' ? t('overview.enabled') : t('overview.disabled')}
             </span>{' '}
-            Created {formatDateTime(found.createdAt)}
+            {t('bots.created', { date: formatDateTime(found.createdAt) })}
           </p>
           <dl class="facts card">
-            <dt>Bot id</dt>
+            <dt>{t('overview.botId')}</dt>
             <dd>
               <code>{found.id}</code>
             </dd>
-            <dt>Workspace</dt>
+            <dt>{t('overview.workspace')}</dt>
             <dd>{workspace?.name}</dd>
-            <dt>Last changed</dt>
+            <dt>{t('overview.lastChanged')}</dt>
             <dd>{formatDateTime(found.updatedAt)}</dd>
-            <dt>Source links</dt>
+            <dt>{t('overview.sourceLinks')}</dt>
             <dd>{SOURCE_LINKS_WORDS[found.sourceLinks].name}</dd>
           </dl>
           {mayEditBots(me.data?.role) ? (
