@@ -266,7 +266,7 @@ export function runRepositorySuite(name: string, open: () => Promise<Db>): void 
         const { owner, ws } = await tenant();
         const row = member(ws.id, owner.id, { email: owner.email, role: 'owner' });
         await identity().insertMember(row);
-        const view = { ...row, display_name: owner.display_name };
+        const view = { ...row, display_name: owner.display_name, invitation_expires_at: null };
         expect(await identity().memberById(ws.id, row.id)).toEqual(view);
         expect(await identity().memberOfAccount(ws.id, owner.id)).toEqual(view);
         expect(await identity().memberByEmail(ws.id, owner.email.toUpperCase())).toEqual(row);
@@ -322,6 +322,7 @@ export function runRepositorySuite(name: string, open: () => Promise<Db>): void 
           account_id: joiner.id,
           updated_at: at(6),
           display_name: joiner.display_name,
+          invitation_expires_at: null,
         });
       });
 
