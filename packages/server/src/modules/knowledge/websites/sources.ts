@@ -161,6 +161,23 @@ function cannotRender(chromium: string | null): string | null {
   return null;
 }
 
+/**
+ * 409 when the knowledge base already has a website source of `url`'s host: its pages are the same files
+ * (`web/{host}/{path}`), which two sources would crawl, count and delete over each other.
+ */
+async function refuseSameHost(tx: Kysely<Database>, kbId: string, url: URL): Promise<void> {
+  const rows = await tx
+    .selectFrom('knowledge_sources')
+    .select(['id', 'url'])
+    .where('knowledge_base_id', '=', kbId)
+    .execute();
+  const same = rows.find((r) => URL.canParse(r.url) && new URL(r.url).host === url.host);
+  if (same)
+    throw errors.alreadyExists(
+      `This knowledge base already has a website source of ${url.host} (${same.id}, ${same.url}): both would crawl the same pages into the same files (web/${url.host}/…). Change that source's include and exclude patterns, or delete it first.`,
+    );
+}
+
 /** The website sources service ({@link WebsiteSourcesService}). */
 export function websiteSources(deps: WebsiteSourcesDeps): WebsiteSourcesService {
   const { db, jobs, clock } = deps;
@@ -239,6 +256,7 @@ export function websiteSources(deps: WebsiteSourcesDeps): WebsiteSourcesService 
       };
       // The first crawl starts at once.
       await db.transaction().execute(async (tx) => {
+        await refuseSameHost(tx, kbId, url);
         await tx.insertInto('knowledge_sources').values(row).execute();
         await jobs.enqueue(CRAWL_WEBSITE_JOB, { sourceId: row.id }, { tx });
       });

@@ -113,6 +113,17 @@ function websiteSuite(databaseUrl?: string) {
     expect(again.runs).toHaveLength(2);
   });
 
+  it('refuses a second source of the same host in the knowledge base with 409, the first one untouched', async () => {
+    const host = new URL(base).host;
+    const before = await linkedKeys();
+    const res = await as('POST', `${KB}/${kbId}/sources`, { type: 'website', url: `${base}/docs/p1` });
+    const error = expectError(res, 409, 'AlreadyExists');
+    expect(error.message).toContain(`website source of ${host} (${source.id}`);
+    const list = await as('GET', `${KB}/${kbId}/sources`);
+    expect((list.json() as { sources: KnowledgeSource[] }).sources.map((s) => s.id)).toEqual([source.id]);
+    expect(await linkedKeys()).toEqual(before);
+  });
+
   it('stops a crawl when asked, and deleting the source removes its pages', async () => {
     const kb = await as('POST', KB, { name: 'Stopped' });
     const stoppedKb = (kb.json() as { knowledgeBase: { id: string } }).knowledgeBase.id;
