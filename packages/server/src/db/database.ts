@@ -14,7 +14,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { createPrivateFile, makePrivateDir } from '../data-dir.js';
 import { watchSqliteChanges } from './change-watch.js';
 import { runFixedQueriesDirectly } from './fixed-query.js';
-import { migrationProvider } from './migrations.js';
+import { migrationProvider } from './migrations/index.js';
 import { ownSchemaDialect } from './pg-introspector.js';
 import type { Database } from './schema.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';

@@ -12,7 +12,7 @@ import { identityRepo, type MemberRow, type TokenRow, type WorkspaceRow } from '
 import { type IntegrationRow, integrationsRepo } from '../modules/integrations/repo.js';
 import { type LogRow, logsRepo } from '../modules/logs/repo.js';
 import { type Db, isUniqueViolation, migrate } from './database.js';
-import { migrationProvider } from './migrations.js';
+import { migrationProvider } from './migrations/index.js';
 
 const BASE = Date.UTC(2026, 0, 1);
 /** An ISO timestamp `seconds` after the suite's base time. */

@@ -3,7 +3,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import * as sqliteVec from 'sqlite-vec';
 import type { Db } from '../../../server/src/db/database.js';
-import { migrationProvider } from '../../../server/src/db/migrations.js';
+import { migrationProvider } from '../../../server/src/db/migrations/index.js';
 import type { Database } from '../../../server/src/db/schema.js';
 
 /**

@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { postgresTestUrl } from '../../../../testkit/src/server/harness.js';
-import { migrationProvider } from '../../db/migrations.js';
+import { migrationProvider } from '../../db/migrations/index.js';
 import { NOT_FOUND_TEXT } from '../answers/index.js';
 
 const pgUrl = postgresTestUrl();

@@ -1,0 +1,13 @@
+import type { Kysely, Migration } from 'kysely';
+
+// A bot's messages by time (modules/chat repo-activity: insights over the last 7, 30 or 90 days read only the
+// period's messages, not all of the bot's).
+export const migration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createIndex('chat_messages_bot_created')
+      .on('chat_messages')
+      .columns(['bot_id', 'created_at'])
+      .execute();
+  },
+};
