@@ -70,7 +70,8 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await page.getByRole('heading', { name: 'Bots' }).waitFor();
     await page.getByRole('link', { name: 'Account' }).click();
     await page.getByLabel('Language of the Console').selectOption('fr');
-    await page.getByRole('heading', { name: 'Compte' }).waitFor();
+    // At once: not when something else happens to draw the page again (that took 5 s before the fix).
+    await page.getByRole('heading', { name: 'Compte' }).waitFor({ timeout: 3000 });
     expect(await page.getByRole('link', { name: 'Paramètres' }).isVisible()).toBe(true);
     expect(await page.evaluate('document.documentElement.lang')).toBe('fr');
     await page.reload();

@@ -2,14 +2,17 @@ import type { Account } from '@parley/client';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { consoleClient, describeError, isSignedOut } from '../api.js';
-import { onLanguageChange, t } from '../i18n.js';
+import { consoleLanguage, onLanguageChange, t } from '../i18n.js';
 import { InvitePage } from './invite-page.js';
 import { Notice } from './notice.js';
 import { titleOf, useDocumentTitle } from './page-title.js';
 import { SignInPage } from './sign-in-page.js';
 import { SignedIn } from './signed-in.js';
 
-/** Re-renders the Console after the member changes its language (the account page). */
+/**
+ * Re-renders the Console after the member changes its language (the account page). The signed-in pages are
+ * keyed by the language below: the router keeps a page's rendered tree, so they are drawn again in the new words.
+ */
 function useLanguageRenders(): void {
   const [, setRound] = useState(0);
   useEffect(() => onLanguageChange(() => setRound((n) => n + 1)), []);
@@ -78,5 +81,7 @@ export function App() {
     );
   }
   if (account === null) return <SignInPage onSignedIn={setAccount} />;
-  return <SignedIn account={account} onAccount={setAccount} onSignedOut={signedOut} />;
+  return (
+    <SignedIn key={consoleLanguage()} account={account} onAccount={setAccount} onSignedOut={signedOut} />
+  );
 }
