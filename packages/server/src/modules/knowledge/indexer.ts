@@ -7,8 +7,8 @@ import type { DocumentReader } from '../../search/ingest/document-reader.js';
 import { type Embedder, ExtractionError } from '../../search/types.js';
 import type { FileRow } from '../files/contract.js';
 import type { FileIndexing, IndexFileJob } from '../files/service.js';
-import { documentLanguage } from './language.js';
 import type { EmbeddingModelKeeper } from './embedding-model.js';
+import { documentLanguage } from './language.js';
 
 /** Limits of indexing. */
 export interface IndexerSettings {
