@@ -15,6 +15,8 @@ interface Job {
   signal?: AbortSignal | undefined;
   /** The message that asks for it, given its id and the worker's time bound. */
   request(id: number, timeoutMs: number): ReadRequest | PageRequest;
+  /** Goes before the reads waiting (a crawl's page: the crawl waits for it, one page at a time). */
+  first?: boolean;
 }
 
 interface Task {
@@ -112,6 +114,7 @@ export class ReaderPool {
       key: page.url,
       signal: page.signal,
       request: (id) => ({ type: 'page', id, html: page.html, url: page.url }),
+      first: true,
     }) as Promise<ExtractedPage>;
   }
 
@@ -120,7 +123,9 @@ export class ReaderPool {
     if (document.signal?.aborted) return Promise.reject(document.signal.reason);
     return new Promise<Passage[] | ExtractedPage>((resolve, reject) => {
       const task: Task = { job: document, resolve, reject };
-      this.queue.push(task);
+      // Pages go before the documents waiting, after the pages already waiting.
+      if (document.first) this.queue.splice(this.queue.filter((t) => t.job.first).length, 0, task);
+      else this.queue.push(task);
       // A read still queued when its signal aborts leaves the queue.
       document.signal?.addEventListener(
         'abort',

@@ -184,6 +184,19 @@ describe('documentReader (extraction and chunking in worker threads)', () => {
       expect(stallMs).toBeLessThan(NOT_BLOCKED_MS);
     });
 
+    it('takes a page before the documents waiting (the crawl waits for it)', async () => {
+      const order: string[] = [];
+      const busy = pages.read({ bytes: long, contentType: 'text/markdown', key: 'long.md', chunkOptions });
+      const waiting = pages
+        .read({ bytes: markdown, contentType: 'text/markdown', key: 'faq.md', chunkOptions })
+        .then(() => order.push('document'));
+      const page = pages
+        .readPage({ html: longPage.slice(0, 2_000), url: 'https://help.example.com/a' })
+        .then(() => order.push('page'));
+      await Promise.all([busy, waiting, page]);
+      expect(order).toEqual(['page', 'document']);
+    });
+
     it('fails a page that takes longer than a document may with too_large, naming its URL', async () => {
       const { message } = await expectTooLarge(() =>
         reader.readPage({ html: longPage, url: 'https://help.example.com/all' }),
