@@ -3,7 +3,9 @@ import { uploadIndexed } from '../../../../testkit/src/server/files-indexing.js'
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { postgresTestUrl } from '../../../../testkit/src/server/harness.js';
 import { eventually, qaCalls } from '../../../../testkit/src/server/qa-calls.js';
+import { silentLogger } from '../../logger.js';
 import { UseLiteEmbedder } from '../../search/embed/index.js';
+import { qaStaleSweep } from './embedding.js';
 
 /** The bot's knowledge of the yield test: two neighbouring rules, one of them an entry's answer. */
 const REMOTE = `# Remote work
@@ -87,6 +89,45 @@ function answerSuite(databaseUrl?: string) {
       text: 'You can work from another EU country for up to **20 working days** a year.',
     });
   }, 180_000);
+
+  it("gives an entry saved before answers were compared its answer's sentences at start, then it answers by them", async () => {
+    const repair = await qa.create({
+      questions: ['when do i get my espresso maker back after fixing'],
+      answer: 'Repairs usually take **10 working days** from the day the machine reaches our workshop.',
+    });
+    await embedded(repair.id);
+    // As saved before: its wordings only.
+    const answerRows = () =>
+      t.db.kysely
+        .selectFrom('qa_wordings')
+        .select(['position', 'text'])
+        .where('entry_id', '=', repair.id)
+        .where('position', '<', 0)
+        .execute();
+    await t.db.kysely
+      .deleteFrom('qa_wordings')
+      .where('entry_id', '=', repair.id)
+      .where('position', '<', 0)
+      .execute();
+    await t.db.kysely.updateTable('qa_revisions').set({ revision: 1000 }).execute();
+    expect((await qa.preview('how long does a repair take')).mode).not.toBe('qa');
+
+    // Two processes starting: the first stores and embeds the sentences, the second finds nothing to do.
+    const log = silentLogger;
+    expect(await qaStaleSweep({ db: t.db.kysely, embedder }).run({ log })).toMatchObject({ answers: 1 });
+    expect(await qaStaleSweep({ db: t.db.kysely, embedder }).run({ log })).toMatchObject({ answers: 0 });
+    expect(await answerRows()).toEqual([
+      {
+        position: -1,
+        text: 'Repairs usually take 10 working days from the day the machine reaches our workshop.',
+      },
+    ]);
+    await embedded(repair.id);
+    expect(await qa.preview('how long does a repair take')).toMatchObject({
+      mode: 'qa',
+      debug: { qa: { entryId: repair.id, by: 'answer' } },
+    });
+  }, 120_000);
 }
 
 const pgUrl = postgresTestUrl();

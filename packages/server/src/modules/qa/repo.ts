@@ -1,7 +1,8 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
 import { keysetPage } from '../../db/keyset.js';
 import { likeContaining } from '../../db/like.js';
-import type { Database, QaEntriesTable, QaWordingsTable } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
+import type { QaEntriesTable, QaWordingsTable } from '../../db/tables/qa.js';
 import type { Cursor } from '../../http/pagination.js';
 
 /** A stored Q&A entry. */
@@ -166,6 +167,67 @@ export function qaRepo(db: Kysely<Database>) {
         .limit(limit)
         .execute();
       return rows.map((r) => ({ entryId: r.entry_id, botId: r.bot_id }));
+    },
+
+    /**
+     * Entries of any bot (after `afterId`, in id order, at most `limit`) with no answer sentence stored: saved
+     * before answers' sentences were compared, or with an answer of no sentence long enough.
+     */
+    withoutAnswerSentences(afterId: string | undefined, limit: number) {
+      let q = db
+        .selectFrom('qa_entries as e')
+        .select(['e.id', 'e.bot_id', 'e.answer'])
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('qa_wordings as w')
+                .select('w.entry_id')
+                .whereRef('w.entry_id', '=', 'e.id')
+                .where('w.position', '<', 0),
+            ),
+          ),
+        );
+      if (afterId) q = q.where('e.id', '>', afterId);
+      return q.orderBy('e.id').limit(limit).execute();
+    },
+
+    /**
+     * Inside a transaction: stores the answer's sentences of an entry (positions -1, -2, …, no vector) if it still
+     * has this answer and none stored, its row locked until commit on PostgreSQL so a save cannot interleave
+     * (SQLite's writes are serial). Answers whether it stored them.
+     */
+    async addAnswerSentences(
+      entryId: string,
+      answer: string,
+      sentences: Array<{ text: string; terms: string }>,
+    ): Promise<boolean> {
+      const q = db.selectFrom('qa_entries').select(['bot_id', 'answer']).where('id', '=', entryId);
+      const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+      const entry = await (postgres ? q.forUpdate() : q).executeTakeFirst();
+      if (!entry || entry.answer !== answer || sentences.length === 0) return false;
+      const stored = await db
+        .selectFrom('qa_wordings')
+        .select('entry_id')
+        .where('entry_id', '=', entryId)
+        .where('position', '<', 0)
+        .executeTakeFirst();
+      if (stored) return false;
+      await db
+        .insertInto('qa_wordings')
+        .values(
+          sentences.map(({ text, terms }, n) => ({
+            entry_id: entryId,
+            position: -1 - n,
+            bot_id: entry.bot_id,
+            text,
+            terms,
+            vector: null,
+            model_id: null,
+          })),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      return true;
     },
 
     /** Counts a change of the bot's entries: every process's cached wordings of the bot are then stale. */
