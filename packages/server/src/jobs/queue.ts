@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { DialectName, Notifications } from '../db/database.js';
-import type { Database, JobsTable } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
+import type { JobsTable } from '../db/tables/platform.js';
 import { newId } from '../ids.js';
 import { type Logger, silentLogger } from '../logger.js';
 import {

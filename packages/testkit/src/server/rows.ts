@@ -1,7 +1,8 @@
 // Rows of the owning tables (accounts, workspaces, bots) as tests and contract suites insert them: every
 // column a new row has, made at ROW_TIME, with the caller's overrides on top.
 import type { Selectable } from 'kysely';
-import type { AccountsTable, BotsTable, WorkspacesTable } from '../../../server/src/db/schema.js';
+import type { BotsTable } from '../../../server/src/db/tables/bots.js';
+import type { AccountsTable, WorkspacesTable } from '../../../server/src/db/tables/identity.js';
 import { newBotId, newId } from '../../../server/src/ids.js';
 
 /** When a row is made unless its overrides say otherwise. */

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { keysetPage } from '../../db/keyset.js';
-import type { AuditRecordsTable, Database } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
+import type { AuditRecordsTable } from '../../db/tables/platform.js';
 import type { Cursor } from '../../http/pagination.js';
 
 /** Audit record row. */

@@ -2,7 +2,7 @@ import type { ConversationNote } from '@parley/protocol';
 import type { Selectable } from 'kysely';
 import { authorize } from '../../access/policy.js';
 import type { Actor } from '../../access/principal.js';
-import type { ConversationNotesTable } from '../../db/schema.js';
+import type { ConversationNotesTable } from '../../db/tables/chat.js';
 import { errors } from '../../errors/errors.js';
 import { newId } from '../../ids.js';
 import type { ChatContext } from './context.js';

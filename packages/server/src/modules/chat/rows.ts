@@ -7,7 +7,7 @@ import type {
   ChatSecretsTable,
   ChatSignalsTable,
   ChatUsersTable,
-} from '../../db/schema.js';
+} from '../../db/tables/chat.js';
 
 /** A chat user row. */
 export type ChatUserRow = Selectable<ChatUsersTable>;

@@ -1,7 +1,8 @@
 import { type Expression, type Kysely, PostgresAdapter, type Selectable, type SqlBool, sql } from 'kysely';
 import { keysetPage } from '../../db/keyset.js';
 import { likeContaining } from '../../db/like.js';
-import type { Database, FilesTable } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
+import type { FilesTable } from '../../db/tables/files.js';
 import { type TagFilter, tagConditions } from '../../db/tag-filter.js';
 import { tagRows } from '../../db/tags.js';
 import type { Cursor } from '../../http/pagination.js';

@@ -1,5 +1,6 @@
 import { type Kysely, PostgresAdapter, type Selectable } from 'kysely';
-import type { Database, FileUploadsTable } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
+import type { FileUploadsTable } from '../../db/tables/files.js';
 
 /** A resumable upload session row, numbers as numbers (PostgreSQL answers bigint as text). */
 export type UploadSessionRow = Selectable<FileUploadsTable>;

@@ -1,12 +1,12 @@
 /** The identity module's rows and the queries its repository answers (repo.ts builds them; repo-members.ts a part). */
 import type { Selectable, UpdateResult } from 'kysely';
+import type { TokensTable } from '../../db/tables/bots.js';
 import type {
   AccountsTable,
   InvitationsTable,
   MembersTable,
-  TokensTable,
   WorkspacesTable,
-} from '../../db/schema.js';
+} from '../../db/tables/identity.js';
 import type { Cursor } from '../../http/pagination.js';
 
 /** Account row. */

@@ -1,5 +1,6 @@
 import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
-import type { Database, SessionsTable } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
+import type { SessionsTable } from '../../db/tables/identity.js';
 
 /** Session row. */
 export type SessionRow = Selectable<SessionsTable>;

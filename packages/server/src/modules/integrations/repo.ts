@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { keysetPage } from '../../db/keyset.js';
-import type { Database, IntegrationsTable } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
+import type { IntegrationsTable } from '../../db/tables/bots.js';
 import type { Cursor } from '../../http/pagination.js';
 
 /** Integration row. */

@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { keysetPage } from '../../db/keyset.js';
-import type { Database, RequestLogsTable } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
+import type { RequestLogsTable } from '../../db/tables/platform.js';
 import type { Cursor } from '../../http/pagination.js';
 
 /** Request log row. */

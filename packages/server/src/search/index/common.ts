@@ -1,5 +1,6 @@
 import { type Expression, expressionBuilder, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
-import type { Database, PassagesTable } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
+import type { PassagesTable } from '../../db/tables/knowledge.js';
 import { tagConditions } from '../../db/tag-filter.js';
 import { newUlid } from '../../ids.js';
 import type { PassageSubtype } from '../types.js';

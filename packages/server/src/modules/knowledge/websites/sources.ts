@@ -9,7 +9,8 @@ import type {
 } from '@parley/protocol';
 import type { Kysely, Selectable } from 'kysely';
 import { isExecutable } from '../../../config/chromium.js';
-import type { Database, KnowledgeSourcesTable } from '../../../db/schema.js';
+import type { Database } from '../../../db/schema.js';
+import type { KnowledgeSourcesTable } from '../../../db/tables/knowledge.js';
 import { ApiError, errors } from '../../../errors/errors.js';
 import { newId } from '../../../ids.js';
 import type { JobQueue } from '../../../jobs/queue.js';
