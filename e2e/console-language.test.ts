@@ -61,6 +61,11 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
       'Liens vers les sources',
     ]);
     expect(await page.getByRole('link', { name: '← Tous les bots' }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Équipe' }).click();
+    await page.getByRole('heading', { name: 'Équipe' }).waitFor();
+    await page.goto(`${suite.origin}/console/nowhere`);
+    await page.getByRole('heading', { name: 'Page introuvable' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Aller à vos bots' }).isVisible()).toBe(true);
     expect(problems).toEqual([]);
   });
 

@@ -1,10 +1,12 @@
+import { t } from '../i18n.js';
+
 /** A Console address that names no page. */
 export function NotFoundPage() {
   return (
     <section>
-      <h1>Page not found</h1>
+      <h1>{t('notFound.title')}</h1>
       <p>
-        Nothing is at this address. Go to <a href="/console/bots">your bots</a>.
+        {t('notFound.text')} <a href="/console/bots">{t('notFound.link')}</a>.
       </p>
     </section>
   );

@@ -1,5 +1,6 @@
 import { useConsole } from '../context.js';
 import { useLoad, useOwnMember } from '../hooks.js';
+import { t } from '../i18n.js';
 import { grantableRoles, mayChangeMember, mayManageMembers } from '../roles.js';
 import { InviteMemberForm } from './invite-member-form.js';
 import { ListState } from './list-state.js';
@@ -16,16 +17,16 @@ export function TeamPage() {
 
   const roles = grantableRoles(me.data?.role);
   return (
-    <WorkspaceFrame title="Team">
+    <WorkspaceFrame title={t('nav.team')}>
       {mayManageMembers(me.data?.role) ? (
         <InviteMemberForm roles={roles} onInvited={members.reload} />
       ) : me.data ? (
-        <p class="hint">Only owners and administrators invite, change and remove members.</p>
+        <p class="hint">{t('team.onlyAdmins')}</p>
       ) : null}
       <ListState
         of={{ error: members.error ?? me.error, loading: members.loading, data: members.data }}
-        loadingWords="Loading members…"
-        label="Members"
+        loadingWords={t('team.loading')}
+        label={t('team.members')}
         row={(member) => (
           <MemberRow
             key={member.id}
