@@ -24,6 +24,8 @@ export function testSite(
   const PAGES = options.pages ?? SITE_PAGES;
   const edits = new Map<number, number>();
   const requests: string[] = [];
+  /** Requests being answered now, and the most at once so far. */
+  const load = { now: 0, most: 0 };
   let base = '';
   const page = (
     title: string,
@@ -36,6 +38,11 @@ export function testSite(
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] as string;
     requests.push(`${path} ${req.headers['user-agent'] ?? ''}`);
+    load.now++;
+    load.most = Math.max(load.most, load.now);
+    res.once('close', () => {
+      load.now--;
+    });
     const send = (
       status: number,
       type: string,
@@ -114,6 +121,8 @@ export function testSite(
     server,
     edits,
     requests,
+    /** The most requests it answered at once. */
+    mostAtOnce: () => load.most,
     async start() {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

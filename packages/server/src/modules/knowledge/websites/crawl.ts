@@ -77,6 +77,9 @@ export interface CrawlDeps {
 export const crawlUserAgent = (version: string) =>
   `Parley/${version} (knowledge crawler; +https://github.com/parley/parley)`;
 
+/** Pages visited at once by a crawl (their requests still one at a time). */
+const PAGES_AT_ONCE = 2;
+
 interface Queued {
   url: URL;
   depth: number;
@@ -100,6 +103,7 @@ class Crawl {
   private readonly queue: Queued[] = [];
   private readonly robots = new Map<string, Robots | null>();
   private lastRequestAt = 0;
+  private requesting: Promise<unknown> = Promise.resolve();
   private readonly rules: UrlRules;
   private readonly limits: CrawlLimits;
   private readonly ctx: FilesContext;
@@ -147,7 +151,14 @@ class Crawl {
     this.lastRequestAt = Date.now();
   }
 
-  private async get(url: URL, validators?: { etag: string | null; lastModified: string | null }) {
+  /** One request at a time: a page's request starts once the one before has been answered. */
+  private get(url: URL, validators?: { etag: string | null; lastModified: string | null }) {
+    const request = this.requesting.then(() => this.request(url, validators));
+    this.requesting = request.catch(() => undefined);
+    return request;
+  }
+
+  private async request(url: URL, validators?: { etag: string | null; lastModified: string | null }) {
     await this.politely(url);
     const result = await fetchPage(this.deps.fetch, url, {
       userAgent: this.deps.userAgent,
@@ -231,15 +242,40 @@ class Crawl {
       .where('source_id', '=', this.source.id)
       .execute();
     for (const page of known) await this.add(page.url, this.settings.maxDepth);
-    while (this.queue.length > 0) {
-      if (!(await progress())) return;
-      if (this.counts.bytes > this.limits.totalBytes) {
-        this.stopped = `the crawl's ${this.limits.totalBytes.toLocaleString('en-US')} bytes were fetched`;
-        return;
+    await this.pages(progress);
+  }
+
+  /**
+   * Visits the queued pages, two at a time (one with JavaScript rendering): their requests still go one at a
+   * time ({@link get}), but a page is extracted and written while the next one is fetched. A page's links join
+   * the queue as it is extracted, so the crawl ends only once none is in flight.
+   */
+  private async pages(progress: () => Promise<boolean>): Promise<void> {
+    const atOnce = this.settings.render === 'javascript' ? 1 : PAGES_AT_ONCE;
+    const inFlight = new Set<Promise<void>>();
+    let failure: { error: unknown } | undefined;
+    try {
+      while (!failure && (this.queue.length > 0 || inFlight.size > 0)) {
+        if (this.queue.length === 0 || inFlight.size >= atOnce) {
+          await Promise.race(inFlight);
+          continue;
+        }
+        if (!(await progress())) return;
+        if (this.counts.bytes > this.limits.totalBytes) {
+          this.stopped = `the crawl's ${this.limits.totalBytes.toLocaleString('en-US')} bytes were fetched`;
+          return;
+        }
+        const visit: Promise<void> = this.page(this.queue.shift() as Queued)
+          .catch((error: unknown) => {
+            failure ??= { error };
+          })
+          .finally(() => inFlight.delete(visit));
+        inFlight.add(visit);
       }
-      const next = this.queue.shift() as Queued;
-      await this.page(next);
+    } finally {
+      await Promise.all(inFlight);
     }
+    if (failure) throw failure.error;
   }
 
   private async page({ url, depth }: Queued): Promise<void> {
@@ -260,7 +296,7 @@ class Crawl {
       if (!known) return;
       if (known.gone_count + 1 >= 2) {
         await this.deps.files.delete(this.ctx, known.file_id).catch(() => undefined);
-        await this.pages().where('url', '=', url.href).execute();
+        await this.pageRows().where('url', '=', url.href).execute();
         this.counts.removed++;
       } else {
         await this.deps.db
@@ -358,7 +394,7 @@ class Crawl {
     this.counts.indexed++;
   }
 
-  private pages() {
+  private pageRows() {
     return this.deps.db.deleteFrom('knowledge_source_pages').where('source_id', '=', this.source.id);
   }
 

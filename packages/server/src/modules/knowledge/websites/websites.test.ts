@@ -113,6 +113,21 @@ function websiteSuite(databaseUrl?: string) {
     expect(again.runs).toHaveLength(2);
   });
 
+  it('asks one page at a time while it extracts and writes the one before', async () => {
+    const slow = testSite({ pages: 12, pageDelayMs: 40 });
+    const slowBase = await slow.start();
+    try {
+      const kb = await as('POST', KB, { name: 'Slow site' });
+      const slowKb = (kb.json() as { knowledgeBase: { id: string } }).knowledgeBase.id;
+      const res = await as('POST', `${KB}/${slowKb}/sources`, { type: 'website', url: `${slowBase}/` });
+      const done = await finished(t, slowKb, (res.json() as { source: KnowledgeSource }).source.id, 1);
+      expect(done.runs[0]).toMatchObject({ outcome: 'completed', counts: { indexed: 12 + 3 } });
+      expect(slow.mostAtOnce()).toBe(1);
+    } finally {
+      await slow.stop();
+    }
+  });
+
   it('refuses a second source of the same host in the knowledge base with 409, the first one untouched', async () => {
     const host = new URL(base).host;
     const before = await linkedKeys();
