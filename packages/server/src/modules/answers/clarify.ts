@@ -1,10 +1,11 @@
 import type { ChatMessage, MessagePayload, SearchPassage } from '@parley/protocol';
 import type { Reply } from '../chat/contract.js';
 import type { FilesContext } from '../files/service.js';
-import { extractQuotes, headingOf, leadingQuote, logicalLines, type Quote, sentencesOf } from './extract.js';
+import { extractQuotes, headingOf, leadingQuote, type Quote } from './extract.js';
 import { type RetrievalDeps, type Retrieved, SEARCH_LIMIT } from './retrieval.js';
 import { knowledgeScope } from './scope.js';
 import type { Selection } from './selection.js';
+import { logicalLines, sentencesOf } from './sentences.js';
 
 // "Did you mean…?" (issue #33, item 4). Between an answer the gate is sure of and "nothing here" lies a band
 // where the bot asks back: a short question and 2–3 choices named after the best distinct candidates' headings

@@ -6,7 +6,7 @@ export {
   type OpenAiChatModelOptions,
   openAiChatModel,
 } from './chat-model.js';
-export { sentencesOf } from './extract.js';
+export { sentencesOf } from './sentences.js';
 export { type AnswerSource, NOT_FOUND_TEXT, UNSUPPORTED_TEXT } from './format.js';
 export { semanticMinSimilarityFor, USE_LITE_MIN_SIMILARITY } from './relevance.js';
 export { type AnswerMode, type KnowledgeResponderDeps, knowledgeResponder } from './responder.js';

@@ -1,14 +1,8 @@
 import type { SearchPassage } from '@parley/protocol';
 import { contentTerms, stem, stemsOf, words } from '../../search/terms.js';
-import {
-  EXTRACT_DEFAULTS,
-  type ExtractOptions,
-  extractQuotes,
-  leadingQuote,
-  passageSentences,
-  type Quote,
-} from './extract.js';
+import { EXTRACT_DEFAULTS, type ExtractOptions, extractQuotes, leadingQuote, type Quote } from './extract.js';
 import { MEANING_MARGIN } from './relevance.js';
+import { passageSentences } from './sentences.js';
 
 // What an answer rests on: the quotes of the extraction (extract.ts) when the best one covers enough of the
 // question, else a passage found by meaning alone when the embedder's similarity clears its bar (a paraphrase

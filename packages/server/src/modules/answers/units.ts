@@ -3,9 +3,10 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from '../../logger.js';
 import { isUseLiteId } from '../../search/embed/index.js';
 import type { Embedder } from '../../search/types.js';
-import { headingOf, leadingQuote, type Quote, sentencesOf } from './extract.js';
+import { headingOf, leadingQuote, type Quote } from './extract.js';
 import type { Retrieved } from './retrieval.js';
 import type { Selection } from './selection.js';
+import { sentencesOf } from './sentences.js';
 
 // Short units a visitor's question resembles (issue 33, item 2): the heading a passage sits under and the FAQ
 // question lines it holds. USE-lite compares short texts better than a question with a whole passage, so a

@@ -2,11 +2,12 @@ import type { Logger } from '../../logger.js';
 import type { Reply, ReplyRequest, ReplyStream } from '../chat/contract.js';
 import type { ChatModel } from './chat-model.js';
 import { type ClarifyBars, candidatePassages, isUnsure, type unsureness } from './clarify.js';
-import { leadingQuote, type Quote, sentencesOf } from './extract.js';
+import { leadingQuote, type Quote } from './extract.js';
 import { type AnswerSource, citedSources, generatedAnswer, sourcesMetadata } from './format.js';
 import { buildChatPrompt, mayBeNoAnswer, saysNoAnswer, UNSURE_SYSTEM_PROMPT } from './prompt.js';
 import type { Retrieved } from './retrieval.js';
 import type { Selection } from './selection.js';
+import { sentencesOf } from './sentences.js';
 
 // With a chat model configured (issue #33, item 6), the offline gate does not decide alone: a question it is
 // sure of (its quotes first) and one it is unsure of (between that and nothing at all) go to the model with the
