@@ -10,17 +10,18 @@
 // Options (flags win over environment): --pages / BENCH_PAGES (pages of the site; default 200), --runs /
 // BENCH_RUNS (crawls, each of a fresh site into a fresh knowledge base; default 3), --docs / BENCH_DOCS (SciFact
 // abstracts indexed first, what the searches find; default 300), --idle-queries / BENCH_IDLE_QUERIES (searches
-// timed idle before each crawl; default 100). Server settings: any PARLEY_* variable of the environment, and
+// timed idle before each crawl; default 100), --parley-main / BENCH_PARLEY_MAIN (the server build to run, e.g. an
+// older checkout's, for a before/after). Server settings: any PARLEY_* variable of the environment, and
 // PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES=true (the site is on 127.0.0.1).
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { testSite } from '../packages/testkit/src/server/test-site.js';
-import { intOption, makeWorkFolder } from './lib/args.js';
+import { intOption, makeWorkFolder, option } from './lib/args.js';
 import { pool, readJsonl } from './lib/corpus.js';
 import { table } from './lib/format.js';
 import { loadAverage } from './lib/machine.js';
 import { runMain, sleep } from './lib/run.js';
-import { callApi, type ParleyServer, repoRoot, startParleyWithBot } from './lib/server.js';
+import { callApi, type ParleyServer, repoRoot, serverMain, startParleyWithBot } from './lib/server.js';
 import { median, summarize } from './lib/stats.js';
 
 const KB = '/v1/files/knowledge-bases';
@@ -153,11 +154,12 @@ async function main(): Promise<void> {
   const queries = readJsonl<{ text: string }>(
     join(repoRoot, '..', 'shared', 'eval', 'scifact', 'queries.jsonl'),
   ).map((q) => q.text);
+  const main = option('parley-main', 'BENCH_PARLEY_MAIN') ?? serverMain;
   console.log(
-    `crawl speed: a test site of ${pages} pages, ${runs} crawls, ${docs} SciFact abstracts indexed first; load average at start: ${loadAverage()}`,
+    `server ${main}; crawl speed: a test site of ${pages} pages, ${runs} crawls, ${docs} SciFact abstracts indexed first; load average at start: ${loadAverage()}`,
   );
   const dataDir = await makeWorkFolder('parley-crawl-');
-  const server = await startParleyWithBot('parley', dataDir, serverSettings());
+  const server = await startParleyWithBot('parley', dataDir, serverSettings(), main);
   try {
     await indexTexts(
       server,
