@@ -12,11 +12,13 @@ import { type Logger, silentLogger } from './logger.js';
 import { meteredEmbedder, meteredIndexingJob, meteredIndexingOutcomes } from './metrics/instrument.js';
 import type { AppMetrics } from './metrics/metrics.js';
 import {
+  botContext,
   chatModelFromConfig,
   knowledgeResponder,
   semanticMinSimilarityFor,
   sourceLinks,
   unitMatcherFor,
+  yieldsToPassages,
 } from './modules/answers/index.js';
 import { type AuditService, auditService } from './modules/audit/service.js';
 import { type BotsService, botsService } from './modules/bots/service.js';
@@ -341,7 +343,24 @@ export function buildServices(deps: ServiceDeps): Services {
   const jobs = jobQueue(deps.db.kysely, deps.db.dialect, clock, logger, deps.db.notifications);
   const knowledge = knowledgeServices({ ...deps, clock, jobs, bots, identity, audit: admin.audit });
   const { files, knowledgeBases, search, embedder } = knowledge;
-  const qa = qaService({ db: deps.db.kysely, clock, audit: admin.audit, bots, jobs, embedder, logger });
+  // What a reply searches and selects passages with: the responder's, and the inbox's mark asks the same.
+  const passageDeps = {
+    search,
+    knowledgeBases,
+    semanticMinSimilarity: semanticMinSimilarityFor(embedder),
+    units: unitMatcherFor(embedder),
+  };
+  const qa = qaService({
+    db: deps.db.kysely,
+    clock,
+    audit: admin.audit,
+    bots,
+    jobs,
+    embedder,
+    logger,
+    yieldsToPassages: (workspaceId, botId, question, match) =>
+      yieldsToPassages(passageDeps, logger, botContext(workspaceId, botId), question, match),
+  });
   const chat = chatService({
     db: deps.db.kysely,
     dialect: deps.db.dialect,
@@ -360,13 +379,10 @@ export function buildServices(deps: ServiceDeps): Services {
     deps.responder !== undefined
       ? (deps.responder ?? undefined)
       : knowledgeResponder({
-          search,
-          knowledgeBases,
+          ...passageDeps,
           files,
           passages: knowledge.passages,
           chatModel: chatModelFromConfig(config.chatModel),
-          semanticMinSimilarity: semanticMinSimilarityFor(embedder),
-          units: unitMatcherFor(embedder),
           entries: qa,
           publicUrl: config.publicUrl,
           logger,

@@ -2,8 +2,11 @@
 // search, unless it was found by its answer alone and the passages answer the question surely elsewhere.
 import type { Logger } from '../../logger.js';
 import type { Reply } from '../chat/contract.js';
+import type { FilesContext } from '../files/service.js';
 import type { QaMatch, QaService } from '../qa/contract.js';
-import type { Selection } from './selection.js';
+import { type RetrievalDeps, type Retrieved, retrieve } from './retrieval.js';
+import { type Selection, selectQuotes } from './selection.js';
+import { type UnitMatcher, withUnits } from './units.js';
 
 /**
  * Whether the passages answer before an entry found by its answer (`sentence`: the answer's sentence the
@@ -16,6 +19,71 @@ export function passagesFirst(selection: Selection, sentence: string): boolean {
   const plain = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
   const wanted = plain(sentence);
   return !selection.quotes.some((q) => plain(q.text).includes(wanted));
+}
+
+/**
+ * Whether the entry found for a question answers it: found by a wording it does; found by its answer alone, unless
+ * the passages answer first ({@link passagesFirst}), or when the search failed (`selection` undefined). The reply
+ * (responder.ts) and the inbox's "answered by a Q&A entry since" mark ({@link yieldsToPassages}) decide by it.
+ */
+export function entryAnswers(
+  entry: { byAnswer: boolean; sentence: string },
+  selection: Selection | undefined,
+): boolean {
+  return !entry.byAnswer || !selection || !passagesFirst(selection, entry.sentence);
+}
+
+/** What the passages of a question are searched and selected with. */
+export interface PassageDeps extends RetrievalDeps {
+  /**
+   * Compares the question with the headings and FAQ question lines of the passages found, when the words gate
+   * found nothing (units.ts; `unitMatcherFor(embedder)`: with USE-lite only). Absent: not compared.
+   */
+  units?: UnitMatcher | undefined;
+}
+
+/** The passages a reply to the question quotes: searched (`searchMs`), selected, completed by their units. */
+export async function passagesFor(
+  deps: PassageDeps,
+  log: Logger,
+  ctx: FilesContext,
+  query: string,
+  now: () => number,
+): Promise<{
+  retrieved: Retrieved;
+  selection: Selection;
+  searchMs: number;
+  unitsDebug?: Record<string, unknown>;
+}> {
+  const started = now();
+  const retrieved = await retrieve(deps, log, ctx, query);
+  const searchMs = Math.round(now() - started);
+  const selected = selectQuotes(query, retrieved.found, retrieved.semantic, deps.semanticMinSimilarity);
+  const { selection, debug } = await withUnits(deps.units, log, query, retrieved, selected);
+  return { retrieved, selection, searchMs, ...(debug ? { unitsDebug: debug } : {}) };
+}
+
+/**
+ * Whether a reply to the question answers with the passages rather than with the entry `match` found (the inbox
+ * asks, so that its mark says what a reply would do): {@link entryAnswers} over the passages a reply finds,
+ * searched only for an entry found by its answer. A search that fails leaves the entry answering, as in a reply.
+ */
+export async function yieldsToPassages(
+  deps: PassageDeps,
+  log: Logger,
+  ctx: FilesContext,
+  query: string,
+  match: Pick<QaMatch, 'by' | 'wording'>,
+): Promise<boolean> {
+  const entry = { byAnswer: match.by === 'answer', sentence: match.wording };
+  if (!entry.byAnswer) return false;
+  let selection: Selection | undefined;
+  try {
+    selection = (await passagesFor(deps, log, ctx, query, () => performance.now())).selection;
+  } catch (error) {
+    log.warn({ err: error }, 'Searching the bot knowledge failed; the entry found by its answer answers');
+  }
+  return !entryAnswers(entry, selection);
 }
 
 /** An entry's reply, and whether the entry was found by its answer alone (then the passages may go first). */

@@ -15,7 +15,7 @@ import {
   pickOf,
   unsureness,
 } from './clarify.js';
-import { entryFor, passagesFirst } from './entries.js';
+import { entryAnswers, entryFor, type PassageDeps, passagesFor } from './entries.js';
 import {
   type AnswerSource,
   citedSources,
@@ -31,14 +31,13 @@ import {
 } from './format.js';
 import { buildChatPrompt } from './prompt.js';
 import { questionOf, smallTalkOf, truncateBytes } from './question.js';
-import { type RetrievalDeps, type Retrieved, retrievalDebug, retrieve } from './retrieval.js';
+import { retrievalDebug } from './retrieval.js';
 import { botContext } from './scope.js';
-import { MIN_COVERAGE, type Selection, selectQuotes } from './selection.js';
-import { type UnitMatcher, withUnits } from './units.js';
+import { MIN_COVERAGE, type Selection } from './selection.js';
 import { modelAnswerReply, modelQuotes } from './unsure.js';
 
-/** What the knowledge responder is built from (search and knowledge bases: see {@link RetrievalDeps}). */
-export interface KnowledgeResponderDeps extends RetrievalDeps {
+/** What the knowledge responder is built from (search, knowledge bases and units: see {@link PassageDeps}). */
+export interface KnowledgeResponderDeps extends PassageDeps {
   files: Pick<FilesService, 'get'>;
   /** A file's passages, for the title of a source without a metadata title (its first heading). */
   passages?: Pick<PassagesService, 'list'> | undefined;
@@ -49,11 +48,6 @@ export interface KnowledgeResponderDeps extends RetrievalDeps {
   entries?: Pick<QaService, 'match'> | undefined;
   /** The chat model that writes answers from the passages; without it the bot quotes them. */
   chatModel?: ChatModel | undefined;
-  /**
-   * Compares the question with the headings and FAQ question lines of the passages found, when the words gate
-   * found nothing (units.ts; `unitMatcherFor(embedder)`: with USE-lite only). Absent: not compared.
-   */
-  units?: UnitMatcher | undefined;
   /** Milliseconds for latencies (default `performance.now`). */
   now?: () => number;
   /**
@@ -140,31 +134,21 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
       if (entry && !entry.byAnswer) return entry.reply;
       request.signal?.throwIfAborted();
 
-      const searchStarted = now();
-      let retrieved: Retrieved;
+      let passages: Awaited<ReturnType<typeof passagesFor>>;
       try {
-        retrieved = await retrieve(deps, log, ctx, query);
+        passages = await passagesFor(deps, log, ctx, query, now);
       } catch (error) {
         request.signal?.throwIfAborted();
-        if (entry) return entry.reply;
+        if (entry && entryAnswers(entry, undefined)) return entry.reply;
         log.warn({ err: error }, 'Searching the bot knowledge failed; the reply says so');
         return {
           messages: [{ payload: { type: 'text', text: SEARCH_FAILED_TEXT } }],
           debug: { mode: 'search_failed' satisfies AnswerMode, query, error: messageOf(error) },
         };
       }
-      const searchMs = Math.round(now() - searchStarted);
+      const { retrieved, selection, searchMs, unitsDebug } = passages;
       request.signal?.throwIfAborted();
-
-      const { selection, debug: unitsDebug } = await withUnits(
-        deps.units,
-        log,
-        query,
-        retrieved,
-        selectQuotes(query, retrieved.found, retrieved.semantic, deps.semanticMinSimilarity),
-      );
-      request.signal?.throwIfAborted();
-      if (entry && !passagesFirst(selection, entry.sentence)) return entry.reply;
+      if (entry && entryAnswers(entry, selection)) return entry.reply;
       const debug = {
         ...(entry
           ? { qa: { ...(entry.reply.debug?.qa as Record<string, unknown>), yielded: 'passages' } }

@@ -48,6 +48,7 @@ function questionsToCorrect(db: Kysely<Database>, botId: string, conversationIds
 export async function withCorrections(
   db: Kysely<Database>,
   entries: InboxEntries | undefined,
+  workspaceId: string,
   botId: string,
   conversations: InboxConversation[],
 ): Promise<InboxConversation[]> {
@@ -58,7 +59,7 @@ export async function withCorrections(
     return text ? [{ conversationId: row.conversation_id, text, askedAt: row.created_at }] : [];
   });
   if (asked.length === 0) return conversations;
-  const answers = await entries.answeredSince(botId, asked);
+  const answers = await entries.answeredSince(workspaceId, botId, asked);
   const corrected = new Map<string, NonNullable<InboxConversation['answeredByEntry']>>();
   asked.forEach((q, i) => {
     const answer = answers[i];

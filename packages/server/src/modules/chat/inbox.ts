@@ -197,7 +197,9 @@ export function chatInbox(
     await checkBot(actor, botId);
     const row = await chatRepo(db).inboxConversation(botId, id);
     if (!row) throw errors.notFound('Conversation', id);
-    const [corrected] = await withCorrections(db, ctx.entries, botId, [toInboxConversation(row)]);
+    const [corrected] = await withCorrections(db, ctx.entries, actor.workspaceId, botId, [
+      toInboxConversation(row),
+    ]);
     return corrected as InboxConversation;
   }
 
@@ -215,7 +217,7 @@ export function chatInbox(
       const page = await chatPage(query, order, (q) =>
         chatRepo(db).inboxConversations({ botId, filter, ...q }),
       );
-      return { ...page, items: await withCorrections(db, ctx.entries, botId, page.items) };
+      return { ...page, items: await withCorrections(db, ctx.entries, actor.workspaceId, botId, page.items) };
     },
 
     async inboxCounts(actor, botId): Promise<InboxCounts> {

@@ -61,7 +61,12 @@ export interface QaService {
   match(botId: string, question: string): Promise<QaMatch | undefined>;
   /**
    * For each question (same order), the enabled entry that answers it now if that entry was saved after the
-   * question was asked (a correction: the question was not answered then); undefined otherwise. For the inbox.
+   * question was asked (a correction: the question was not answered then); undefined otherwise, and when a reply
+   * would answer it with the passages instead (an entry found by its answer yields to them). For the inbox.
    */
-  answeredSince(botId: string, questions: readonly AskedQuestion[]): Promise<Array<LaterAnswer | undefined>>;
+  answeredSince(
+    workspaceId: string,
+    botId: string,
+    questions: readonly AskedQuestion[],
+  ): Promise<Array<LaterAnswer | undefined>>;
 }

@@ -6,7 +6,7 @@ import type { Embedder } from '../../search/types.js';
 import type { AuditService } from '../audit/service.js';
 import type { BotsService } from '../bots/service.js';
 import type { QaService } from './contract.js';
-import { qaCorrections } from './corrections.js';
+import { qaCorrections, type YieldsToPassages } from './corrections.js';
 import { qaEntries } from './entries.js';
 import { qaMatcher } from './matching.js';
 
@@ -22,12 +22,18 @@ export interface QaDeps {
   /** The search embedder: wordings get its vectors (null: entries match by words only). */
   embedder: Embedder | null;
   logger?: Logger | undefined;
+  /** Whether a reply yields an entry's question to the passages, for the inbox's mark (absent: it never does). */
+  yieldsToPassages?: YieldsToPassages | undefined;
 }
 
 /** A bot's Q&A entries ({@link QaService}): their records, the lookup of a visitor's question, corrections. */
 export function qaService(deps: QaDeps): QaService {
   const matcher = qaMatcher({ db: deps.db, embedder: deps.embedder, logger: deps.logger });
-  const corrections = qaCorrections({ db: deps.db, match: matcher.rememberedMatch });
+  const corrections = qaCorrections({
+    db: deps.db,
+    match: matcher.rememberedMatch,
+    yieldsToPassages: deps.yieldsToPassages,
+  });
   return {
     ...qaEntries(deps),
     match: (botId, question) => matcher.match(botId, question),
