@@ -1,24 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DialectName, Notifications } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import type { JobsTable } from '../db/tables/platform.js';
 import { newId } from '../ids.js';
 import { type Logger, silentLogger } from '../logger.js';
-import {
-  decodePayload,
-  type JobBackoff,
-  type JobDefinition,
-  type JobFailure,
-  type JobPayloads,
-  type JobSet,
-  PermanentJobError,
-} from './registry.js';
+import { JobAttempts, type JobRow } from './attempt.js';
+import { decodePayload, type JobPayloads, type JobSet } from './registry.js';
 
 export { type JobHandler, PermanentJobError } from './registry.js';
-
-/** A job row. */
-export type JobRow = Selectable<JobsTable>;
 
 /** Where and when a job is added. */
 export interface EnqueueOptions {
@@ -67,46 +56,13 @@ export const JOBS_CHANNEL = 'parley_jobs';
 /** How long a claimed job stays a worker's without a heartbeat, unless the worker says otherwise. */
 export const DEFAULT_LEASE_MS = 60_000;
 
-/** Settles as `work` does, or rejects with the signal's reason as soon as it aborts, whichever comes first. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_resolve, reject) => {
-    onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return Promise.race([work, aborted]).finally(() => {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-  });
-}
-
-/** The wait before attempt `attempts + 1`: exponential from `baseMs`, capped at `maxMs`, 50–100 % of it. */
-export function backoffDelay(attempts: number, backoff: JobBackoff): number {
-  return Math.min(backoff.maxMs, backoff.baseMs * 2 ** (attempts - 1)) * (0.5 + Math.random() / 2);
-}
-
-/** How an attempt that threw (or ran out of time) is reported. */
-function failureOf(error: unknown, timedOut: boolean, timeoutMs: number): JobFailure {
-  const permanent = error instanceof PermanentJobError;
-  return {
-    reason: permanent ? error.reason : timedOut ? 'timeout' : 'error',
-    message: timedOut
-      ? `the attempt ran longer than ${timeoutMs} ms`
-      : error instanceof Error
-        ? error.message
-        : String(error),
-  };
-}
-
-/** Options of one attempt: the worker's, with the lease settled and the job's logger. */
-type AttemptOptions = WorkerOptions & { leaseMs: number; log: Logger };
-
 /** Who hears of jobs enqueued through a database handle in this process (SQLite: every queue on it). */
 const handleListeners = new WeakMap<Kysely<Database>, Set<(kind: string | null) => void>>();
 
 /** The database work behind jobQueue(): claiming, running and settling jobs. */
 class DatabaseJobQueue {
   readonly workerId = `w_${randomBytes(6).toString('hex')}`;
+  private readonly attempts: JobAttempts;
   private readonly listeners: Set<(kind: string | null) => void>;
   /** Listening on PostgreSQL: the unlisten, once LISTEN was asked for. */
   private listening: Promise<() => Promise<void>> | undefined;
@@ -118,6 +74,7 @@ class DatabaseJobQueue {
     private readonly logger: Logger,
     private readonly notifications: Notifications | undefined,
   ) {
+    this.attempts = new JobAttempts(db, clock, this.workerId);
     const shared = handleListeners.get(db) ?? new Set();
     handleListeners.set(db, shared);
     // PostgreSQL: each queue hears its own LISTEN; SQLite: the handle's queues share their listeners.
@@ -202,7 +159,10 @@ class DatabaseJobQueue {
       // A payload its kind cannot read will not become readable: the job ends failed, unrun, and its
       // kind is not told (it could not make sense of the payload either).
       const attempts = job.attempts;
-      await this.settle(job.id, { status: 'failed', last_error: `invalid_payload: ${decoded.problem}` });
+      await this.attempts.settle(job.id, {
+        status: 'failed',
+        last_error: `invalid_payload: ${decoded.problem}`,
+      });
       log.error({ attempt: attempts, reason: 'invalid_payload' }, `job failed: ${decoded.problem}`);
       return true;
     }
@@ -211,11 +171,18 @@ class DatabaseJobQueue {
       // running it again would most likely end this process too: it ends failed, unrun.
       const attempts = job.attempts - 1;
       const message = `its last attempt ended with the process that ran it (killed or out of memory), ${attempts} attempts in all`;
-      await this.fail(job, definition, decoded.payload, { message, reason: 'crashed' }, log, attempts);
+      await this.attempts.fail(
+        job,
+        definition,
+        decoded.payload,
+        { message, reason: 'crashed' },
+        log,
+        attempts,
+      );
       return true;
     }
     const runStart = performance.now();
-    await this.attempt(job, definition, decoded.payload, { ...options, leaseMs, log }, stop);
+    await this.attempts.run(job, definition, decoded.payload, { ...options, leaseMs, log }, stop);
     const attemptMs = performance.now() - runStart;
     log.debug({ claimMs, attemptMs, waitedMs: Date.now() - Date.parse(job.run_after) }, 'job attempt ended');
     return true;
@@ -237,120 +204,6 @@ class DatabaseJobQueue {
       )
       returning *`.execute(this.db);
     return result.rows[0];
-  }
-
-  /** Writes a claimed job's outcome and lets go of it. */
-  private async settle(id: string, values: Updateable<JobsTable>): Promise<void> {
-    await this.db
-      .updateTable('jobs')
-      .set({ ...values, locked_by: null, locked_until: null, updated_at: this.now() })
-      .where('id', '=', id)
-      .execute();
-  }
-
-  /** Ends a job `failed` and tells its kind (a failure to record it elsewhere is logged with the job). */
-  private async fail(
-    job: JobRow,
-    definition: JobDefinition,
-    payload: unknown,
-    failure: JobFailure,
-    log: Logger,
-    attempts: number = job.attempts,
-  ): Promise<void> {
-    await this.settle(job.id, {
-      status: 'failed',
-      attempts,
-      last_error: `${failure.reason}: ${failure.message}`,
-    });
-    log.warn({ attempt: attempts, reason: failure.reason }, `job failed: ${failure.message}`);
-    try {
-      await definition.onFailed?.(payload, failure);
-    } catch (error) {
-      log.error({ err: error }, 'recording the failure of the job failed');
-    }
-  }
-
-  /** Keeps the lease while an attempt runs, so a long job is not taken over by another process. */
-  private keepLease(id: string, leaseMs: number, log: Logger): NodeJS.Timeout {
-    const heartbeat = setInterval(
-      () => {
-        void this.db
-          .updateTable('jobs')
-          .set({ locked_until: new Date(this.clock().getTime() + leaseMs).toISOString() })
-          .where('id', '=', id)
-          .where('locked_by', '=', this.workerId)
-          .execute()
-          .catch((error: unknown) => log.warn({ err: error }, 'could not extend the lease of the job'));
-      },
-      Math.max(50, Math.floor(leaseMs / 3)),
-    );
-    heartbeat.unref();
-    return heartbeat;
-  }
-
-  /** Runs one attempt of a claimed job within its time bound and records how it ended. */
-  private async attempt(
-    job: JobRow,
-    definition: JobDefinition,
-    payload: unknown,
-    options: AttemptOptions,
-    stop: AbortSignal | undefined,
-  ): Promise<void> {
-    const { log } = options;
-    const timeout = AbortSignal.timeout(definition.timeoutMs);
-    const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
-    const heartbeat = this.keepLease(job.id, options.leaseMs, log);
-    try {
-      // Bounded even when the handler ignores its signal (a hung read or embedder call).
-      await untilAborted(
-        definition.run(payload, { signal, attempt: job.attempts, jobId: job.id, log }),
-        signal,
-      );
-      await this.settle(job.id, { status: 'done', last_error: null });
-    } catch (error) {
-      if (stop?.aborted && !timeout.aborted) {
-        // Shutting down: give the job back untouched (the attempt does not count).
-        await this.settle(job.id, { status: 'queued', attempts: Math.max(0, job.attempts - 1) });
-        return;
-      }
-      await this.failed(job, definition, payload, options, error, timeout.aborted);
-    } finally {
-      clearInterval(heartbeat);
-    }
-  }
-
-  /** Records an attempt that threw or ran out of time: the job ends failed, or waits for its retry. */
-  private async failed(
-    job: JobRow,
-    definition: JobDefinition,
-    payload: unknown,
-    options: AttemptOptions,
-    error: unknown,
-    timedOut: boolean,
-  ): Promise<void> {
-    const { log } = options;
-    const failure = failureOf(error, timedOut, definition.timeoutMs);
-    const final =
-      error instanceof PermanentJobError ||
-      (failure.reason === 'timeout' && definition.retryTimeouts === false) ||
-      job.attempts >= definition.maxAttempts;
-    if (final) {
-      await this.fail(job, definition, payload, failure, log);
-      return;
-    }
-    const delay = backoffDelay(job.attempts, {
-      baseMs: options.backoffBaseMs ?? definition.backoff.baseMs,
-      maxMs: options.backoffMaxMs ?? definition.backoff.maxMs,
-    });
-    await this.settle(job.id, {
-      status: 'queued',
-      run_after: new Date(this.clock().getTime() + delay).toISOString(),
-      last_error: `${failure.reason}: ${failure.message}`,
-    });
-    log.info(
-      { attempt: job.attempts, reason: failure.reason, retryInMs: Math.round(delay) },
-      `job attempt failed, will retry: ${failure.message}`,
-    );
   }
 }
 
