@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client, FileObject, WebchatConfiguration } from '@parley/client';
 import { CommandFailure } from '@parley/server/cli';
-import { writePrivateTar } from '@parley/server/cli/private-tar';
+import { extractTar, writePrivateTar } from '@parley/server/cli/private-tar';
 import pLimit from 'p-limit';
-import * as tar from 'tar';
 import { saveTo } from './download.js';
 
 /** One file of an exported bot: its record and where its bytes (and passages) are in the archive. */
@@ -189,15 +188,9 @@ export async function importBot(
   const stage = await mkdtemp(join(tmpdir(), 'parley-import-'));
   try {
     try {
-      await tar.extract({
-        file: archive,
-        cwd: stage,
-        strict: true,
-        preserveOwner: false,
-        filter: (path, entry) =>
-          ('type' in entry ? entry.type === 'File' || entry.type === 'Directory' : true) &&
-          /^(bot\.json|files(\/\d+)?\/?|passages(\/\d+\.json)?\/?)$/.test(path),
-      });
+      await extractTar(archive, stage, (path) =>
+        /^(bot\.json|files(\/\d+)?\/?|passages(\/\d+\.json)?\/?)$/.test(path),
+      );
     } catch (error) {
       throw new CommandFailure(`${archive} is not a readable .tar.gz: ${(error as Error).message}`);
     }

@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import * as tar from 'tar';
 import { safePath } from '../blob/local-disk.js';
 import { CommandFailure } from './context.js';
-import { writePrivateTar } from './private-tar.js';
+import { extractTar, writePrivateTar } from './private-tar.js';
 
 /** The manifest at the top of a backup archive: what it holds and when it was taken. */
 export interface BackupManifest {
@@ -211,13 +211,7 @@ export async function restoreDataDir(archive: string, dataDir: string): Promise<
     );
   await mkdir(target, { recursive: true, mode: 0o700 });
   try {
-    await tar.extract({
-      file: archive,
-      cwd: target,
-      strict: true,
-      preserveOwner: false,
-      filter: (p) => p !== MANIFEST,
-    });
+    await extractTar(archive, target, (p) => p !== MANIFEST);
     await makePrivate(target);
     const db = new SQLite(join(target, DATABASE), { fileMustExist: true });
     try {

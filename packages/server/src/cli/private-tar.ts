@@ -38,3 +38,23 @@ export async function writePrivateTar(cwd: string, entries: string[], output: st
     throw error;
   }
 }
+
+/**
+ * Extracts from the gzipped tar `archive` into `cwd` the regular files and folders whose path `keep` accepts
+ * (links, devices and other entries never), owned by the user who runs it whatever the archive says; a
+ * damaged archive rejects (strict).
+ */
+export async function extractTar(
+  archive: string,
+  cwd: string,
+  keep: (path: string) => boolean,
+): Promise<void> {
+  await tar.extract({
+    file: archive,
+    cwd,
+    strict: true,
+    preserveOwner: false,
+    filter: (path, entry) =>
+      ('type' in entry ? entry.type === 'File' || entry.type === 'Directory' : true) && keep(path),
+  });
+}
