@@ -63,6 +63,7 @@ import type { CompiledQuery, KyselyPlugin, QueryId, RootOperationNode } from 'ky
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import * as sqliteVec from 'sqlite-vec';
 import { extractText, getDocumentProxy } from 'unpdf';
+import { seedBot } from '../packages/testkit/src/server/seed-bot.js';
 import { seededRandom } from '../packages/testkit/src/shared/random.js';
 import { flag, intOption, makeWorkFolder, option } from './lib/args.js';
 import { ratio, table } from './lib/format.js';
@@ -326,55 +327,6 @@ function passageVector(seed: number, file: number, position: number): Float32Arr
 
 // ---------------------------------------------------------------------------------------------------------
 // Database set-up
-
-/** An account, a workspace and a bot, as the schema needs them. */
-async function seedBot(db: Db): Promise<{ botId: string; workspaceId: string }> {
-  const accountId = 'user_bench';
-  const workspaceId = 'wkspace_bench';
-  const botId = 'bot_bench';
-  await db.kysely
-    .insertInto('accounts')
-    .values({
-      id: accountId,
-      email: 'bench@example.com',
-      display_name: 'Bench',
-      created_at: NOW,
-      updated_at: NOW,
-    })
-    .execute();
-  await db.kysely
-    .insertInto('workspaces')
-    .values({
-      id: workspaceId,
-      name: 'Bench',
-      owner_id: accountId,
-      about: '',
-      contact_email: '',
-      website: '',
-      created_at: NOW,
-      updated_at: NOW,
-    })
-    .execute();
-  await db.kysely
-    .insertInto('bots')
-    .values({
-      id: botId,
-      workspace_id: workspaceId,
-      name: 'Bench',
-      description: '',
-      dev: 0,
-      status: 'active',
-      created_by: accountId,
-      reply_mode: 'webhook',
-      webhook_url: null,
-      webchat_config: '{}',
-      created_at: NOW,
-      updated_at: NOW,
-      deployed_at: NOW,
-    })
-    .execute();
-  return { botId, workspaceId };
-}
 
 /** A file row that is indexed (searchable), without a blob: the passages are written directly. */
 async function seedFile(

@@ -1,8 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedBot } from '../../../../testkit/src/server/seed-bot.js';
 import type { Db } from '../../db/database.js';
 import { newBotId, newId } from '../../ids.js';
 import type { PassageSubtype } from '../types.js';
+
+export { seedBot };
+
 import { createPassageIndex } from './create.js';
 import {
   EmbeddingModelMismatchError,
@@ -31,56 +35,6 @@ export interface FileOptions {
   ownerId?: string | null;
   accessPolicies?: string[];
   tags?: Record<string, string>;
-}
-
-/** A workspace and a bot of its own, so tests sharing the database never see each other's passages. */
-export async function seedBot(db: Db): Promise<{ botId: string; workspaceId: string }> {
-  const accountId = newId('user');
-  const workspaceId = newId('wkspace');
-  const botId = newBotId();
-  await db.kysely
-    .insertInto('accounts')
-    .values({
-      id: accountId,
-      email: `${accountId.toLowerCase()}@example.com`,
-      display_name: 'T',
-      created_at: NOW,
-      updated_at: NOW,
-    })
-    .execute();
-  await db.kysely
-    .insertInto('workspaces')
-    .values({
-      id: workspaceId,
-      name: 'W',
-      owner_id: accountId,
-      about: '',
-      contact_email: '',
-      website: '',
-      created_at: NOW,
-      updated_at: NOW,
-    })
-    .execute();
-  await db.kysely
-    .insertInto('bots')
-    .values({
-      id: botId,
-      workspace_id: workspaceId,
-      name: 'B',
-      description: '',
-      dev: 0,
-      status: 'active',
-      created_by: accountId,
-      reply_mode: 'webhook',
-      webhook_url: null,
-      // source_links and replies keep their defaults: databases migrated to an older version have neither.
-      webchat_config: '{}',
-      created_at: NOW,
-      updated_at: NOW,
-      deployed_at: NOW,
-    })
-    .execute();
-  return { botId, workspaceId };
 }
 
 /** A file of the bot, indexed by default (status indexing_completed). */
