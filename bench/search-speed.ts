@@ -65,10 +65,10 @@ import * as sqliteVec from 'sqlite-vec';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { seedBot } from '../packages/testkit/src/server/seed-bot.js';
 import { seededRandom } from '../packages/testkit/src/shared/random.js';
+import { wrap } from '../packages/testkit/src/shared/sectioned.js';
 import { flag, intOption, makeWorkFolder, option } from './lib/args.js';
 import { ratio, table } from './lib/format.js';
 import { loadAverage, procMemory } from './lib/machine.js';
-import { wrap } from './lib/pdf-text.js';
 import { onInterrupt, runMain } from './lib/run.js';
 import { msSince, now, percentile, type Summary, summarize } from './lib/stats.js';
 

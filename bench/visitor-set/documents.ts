@@ -5,7 +5,7 @@
 // `<name>.docx` (Word's Title and Heading 1 styles), deterministically, with pdf-lib and docx.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { wrap } from '../lib/pdf-text.js';
+import { type Sectioned, sectionedDocx, sectionedPdf } from '../../packages/testkit/src/shared/sectioned.js';
 
 /** The knowledge bases: a coffee-equipment shop, a SaaS product, an employee handbook and a device manual. */
 export const KNOWLEDGE_BASES = ['shop', 'saas', 'handbook', 'device'] as const;
@@ -19,12 +19,6 @@ export const KNOWLEDGE_BASE_TITLES: Record<KnowledgeBaseName, string> = {
   handbook: 'Kestrel Analytics, an employee handbook',
   device: 'Aerlo P3, an air purifier’s manual',
 };
-
-/** A titled document of headed parts, drawn into a PDF or a DOCX. */
-export interface Sectioned {
-  title: string;
-  parts: Array<{ heading: string; paragraphs: string[] }>;
-}
 
 /** A document's format, as uploaded. */
 export type DocumentFormat = 'markdown' | 'faq' | 'csv' | 'pdf' | 'docx';
@@ -114,53 +108,6 @@ export function visitorDocuments(): VisitorDocument[] {
       .sort()
       .map((file) => documentOf(kb, dir, file));
   });
-}
-
-/**
- * A PDF of one page per part: the title (22 pt, first page only, also the PDF's metadata title), the part's
- * heading (17 pt) and its paragraphs in 11-pt lines wrapped at 500 pt, a blank line between paragraphs. Dated
- * at a fixed instant, so the same source makes the same bytes.
- */
-export async function sectionedPdf(doc: Sectioned): Promise<Buffer> {
-  const { PDFDocument, StandardFonts } = await import('pdf-lib');
-  const pdf = await PDFDocument.create();
-  const fixed = new Date('2026-01-01T00:00:00Z');
-  pdf.setTitle(doc.title);
-  pdf.setCreationDate(fixed);
-  pdf.setModificationDate(fixed);
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  doc.parts.forEach((part, i) => {
-    const page = pdf.addPage([600, 800]);
-    let y = 740;
-    if (i === 0) {
-      page.drawText(doc.title, { x: 50, y, size: 22, font: bold });
-      y -= 44;
-    }
-    page.drawText(part.heading, { x: 50, y, size: 17, font: bold });
-    y -= 32;
-    for (const paragraph of part.paragraphs) {
-      for (const line of wrap(paragraph, font, 11, 500)) {
-        page.drawText(line, { x: 50, y, size: 11, font });
-        y -= 15;
-      }
-      y -= 15;
-    }
-  });
-  return Buffer.from(await pdf.save());
-}
-
-/** A Word document: the title in Word's Title style, each part a Heading 1 and its paragraphs. */
-export async function sectionedDocx(doc: Sectioned): Promise<Buffer> {
-  const { Document, HeadingLevel, Packer, Paragraph } = await import('docx');
-  const children = [
-    new Paragraph({ text: doc.title, heading: HeadingLevel.TITLE }),
-    ...doc.parts.flatMap((part) => [
-      new Paragraph({ text: part.heading, heading: HeadingLevel.HEADING_1 }),
-      ...part.paragraphs.map((p) => new Paragraph(p)),
-    ]),
-  ];
-  return Buffer.from(await Packer.toBuffer(new Document({ title: doc.title, sections: [{ children }] })));
 }
 
 /** The bytes a document is uploaded as. */

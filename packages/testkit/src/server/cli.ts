@@ -6,8 +6,8 @@ import { PassThrough } from 'node:stream';
 import { runParley } from '../../../cli/src/commands.js';
 import type { CommandIo } from '../../../server/src/cli/context.js';
 import type { CliIo } from '../../../server/src/cli.js';
+import { sectionedDocx, sectionedPdf } from '../shared/sectioned.js';
 import { createTestApp, type TestAppOptions } from './harness.js';
-import { sectionedDocx, sectionedPdf } from './support-set/documents.js';
 
 /** What one CLI run printed, and its exit code. */
 export interface CliRun {
