@@ -377,7 +377,7 @@ describe('listFiles', () => {
     expect(first.meta.nextToken).toEqual(expect.any(String));
     const second = await list(`nextToken=${encodeURIComponent(first.meta.nextToken as string)}`);
     expect(second.files.map((f) => f.id)).toEqual(newestFirst.slice(20));
-    expect(second.meta).toEqual({});
+    expect(second.meta).toEqual({ total: 25 });
   });
 
   it('pages through every file with nextToken and pageSize, without duplicates or gaps', async () => {
@@ -496,7 +496,7 @@ describe('listFiles', () => {
       headers: { 'x-bot-id': other },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ files: [], meta: {} });
+    expect(res.json()).toEqual({ files: [], meta: { total: 0 } });
   });
 });
 
@@ -955,7 +955,7 @@ describe('File Storage quota of a workspace', () => {
       'QuotaExceeded',
     );
     expect(body.message).toContain('100');
-    expect((await api(t, 'GET', '/v1/files')).json()).toEqual({ files: [], meta: {} });
+    expect((await api(t, 'GET', '/v1/files')).json()).toEqual({ files: [], meta: { total: 0 } });
     expect(await usage()).toMatchObject({ value: 0, quota: 100 });
   });
 
