@@ -7,7 +7,6 @@ export const AUDIT_ACTIONS: ReadonlyArray<{ value: string; label: string }> = [
   { value: 'REMOVE_WORKSPACE_MEMBER', label: 'Member removed' },
   { value: 'ACCEPT_WORKSPACE_INVITATION', label: 'Invitation accepted' },
   { value: 'RENEW_WORKSPACE_INVITATION', label: 'Invitation link renewed' },
-  { value: 'RENEW_WORKSPACE_INVITATION', label: 'Invitation link renewed' },
   { value: 'CREATE_BOT', label: 'Bot created' },
   { value: 'UPDATE_BOT', label: 'Bot changed' },
   { value: 'DELETE_BOT', label: 'Bot deleted' },
