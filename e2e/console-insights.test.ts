@@ -221,7 +221,9 @@ describe.skipIf(!chromiumHere)('console insights and operations in a browser', (
     expect(await row('Knowledge base changed').textContent()).toContain(
       `On Product manuals: renamed from “Manuals”, in ${bot.name}`,
     );
-    expect(await row('File uploaded').textContent()).toContain(`On guides/setup.md: 12 bytes, in ${bot.name}`);
+    expect(await row('File uploaded').textContent()).toContain(
+      `On guides/setup.md: 12 bytes, in ${bot.name}`,
+    );
     expect(await row('File changed').textContent()).toContain(
       `On guides/setup.md: tags topic=setup, in ${bot.name}`,
     );
