@@ -3,7 +3,7 @@
 // listing its files) runs for a baseline phase, then for an attack phase that adds 50 live streams never read
 // while their owners post 127 KB messages into them, and an XLSX decompression bomb always being indexed;
 // latency per request kind (p50/p95/max, attack ÷ baseline), the server's RSS and CPU per phase, health check
-// failures, attacker messages and the bombs' end status are printed. See bench/README.md.
+// failures, attacker messages and the bombs' end status are printed. See docs/benchmarks/abuse.md.
 //
 //   npm run abuse -w bench
 //   npm run abuse -w bench -- --seconds 30

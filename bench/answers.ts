@@ -6,7 +6,7 @@
 //    "not found" replies, noise replies, honest "not found" to unanswerable questions, and reply p50/p95.
 // Questions are asked through the Chat API exactly as the webchat asks them (a chat user, a conversation, a
 // text message; bench/lib/chat-ask.ts), the bot's reply read back from the transcript with its answer mode and
-// sources, for a tuning split and a held-out split of each set (see bench/README.md).
+// sources, for a tuning split and a held-out split of each set (see docs/benchmarks/answers.md).
 //
 //   npm run -w @parley/bench answers
 //   npm run -w @parley/bench answers -- --set visitors

@@ -2,7 +2,7 @@
 // and throughput of `GET /v1/chat/{botId}/conversations/{id}/listen` with 1, 10 and 100 listeners, on one
 // SQLite server process and on two processes sharing a PostgreSQL database (sender on A, listeners on B), each
 // printed beside a minimal raw Node http server doing the same fan-out in memory, measured in the same run.
-// See bench/README.md.
+// See docs/benchmarks/chat-stream.md.
 //
 //   npm run -w @parley/bench chat-stream
 //   npm run -w @parley/bench chat-stream -- --listeners 1,10,100,500 --messages 500 --bursts 20

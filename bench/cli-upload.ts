@@ -3,7 +3,7 @@
 // same run against the same server, the same files uploaded one by one through the API (upsert, PUT of the
 // bytes, one file after the other, then the same wait). Prints, per method, the medians of the time until
 // every file is stored and until every file is indexed, files/s, and the CLI's ratios to the one-by-one
-// baseline. Each run uses fresh keys; the order of the two methods alternates between runs. See bench/README.md.
+// baseline. Each run uses fresh keys; the order of the two methods alternates between runs. See docs/benchmarks/cli-upload.md.
 //
 //   npm run -w @parley/bench cli-upload -- --files 200 --runs 3
 //

@@ -2,7 +2,7 @@
 // process, in pages per second, and the search API's latency while a crawl runs against its latency idle, in
 // the same run. The site is the crawl tests' (packages/testkit/src/server/test-site.ts: robots.txt, a sitemap
 // index, pages sharing a menu, a cookie banner and a footer), served by this process on 127.0.0.1. See
-// bench/README.md.
+// docs/benchmarks/crawl-speed.md.
 //
 //   npm run -w @parley/bench crawl-speed
 //   npm run -w @parley/bench crawl-speed -- --pages 200 --runs 3 --docs 300

@@ -2,7 +2,7 @@
 // the uploadUrl, GET of the url) and through a bare Node http server doing the same byte work (`pipeline(req,
 // file)` then fsync for the upload, `createReadStream` piped to the response for the download), both child
 // processes measured in the same run with the same client, and prints MB/s, the ratios to the bare server and
-// the servers' peak memory. A raw copy of the file on the same disk is printed too. See bench/README.md.
+// the servers' peak memory. A raw copy of the file on the same disk is printed too. See docs/benchmarks/files-transfer.md.
 //
 //   npm run -w @parley/bench files-transfer -- --size 1GiB --runs 3
 //

@@ -4,7 +4,7 @@
 // passages/s with the server's CPU time per file (main thread and the rest); beside it, in the same run, the
 // same files uploaded without indexing (the uploads alone) and files uploaded one at a time, each waited for
 // (upload → indexed latency); then multi-page PDFs made of SciFact text (pdf-lib), as PDFs per minute. See
-// bench/README.md.
+// docs/benchmarks/indexing-speed.md.
 //
 //   npm run -w @parley/bench indexing-speed
 //   npm run -w @parley/bench indexing-speed -- --runtimes onnx --docs 1000
@@ -31,7 +31,7 @@ import { median, summarize } from './lib/stats.js';
 
 /**
  * What runs the model: onnxruntime at fp32 or at int8 (the default on a new index; both set through
- * PARLEY_EMBEDDER_PRECISION). TensorFlow.js, the "before" of earlier runs (bench/README.md), was removed.
+ * PARLEY_EMBEDDER_PRECISION). TensorFlow.js, the "before" of earlier runs (docs/benchmarks/indexing-speed.md), was removed.
  */
 type Runtime = 'onnx' | 'onnx-int8';
 const RUNTIMES: readonly Runtime[] = ['onnx', 'onnx-int8'];

@@ -4,7 +4,7 @@
 // serve` process on SQLite and local disk is measured too, for reference. Figures: small files uploaded and
 // downloaded per second, a large file's MB/s up and down (one plain PUT, not the resumable protocol), searches
 // per second with their p50/p95, and chat messages delivered per second to 100 listeners spread over the
-// processes. See bench/README.md.
+// processes. See docs/benchmarks/scale-out.md.
 //
 //   npm run -w @parley/bench scale-out
 //   BENCH_LARGE_MIB=64 BENCH_FILES=100 npm run -w @parley/bench scale-out

@@ -3,7 +3,7 @@
 // searchFiles (GET /v1/files/search) in each mode and prints nDCG@10 beside the published figures of the
 // same test set. On a set with a train split it also tunes the hybrid dense weight on train only (the
 // server's own `fuse`, offline, over the lexical and semantic lists) and checks the chosen weight on test
-// through a server restarted with PARLEY_SEARCH_DENSE_WEIGHT. See bench/README.md.
+// through a server restarted with PARLEY_SEARCH_DENSE_WEIGHT. See docs/benchmarks/search-quality.md.
 //
 //   npm run -w @parley/bench search-quality
 //   npm run -w @parley/bench search-quality -- --set squad-v1.1-dev --queries 1000
@@ -373,7 +373,7 @@ async function writeRun(
 /**
  * This benchmark's percentile of latencies: the value at index ⌊p % × n⌋ of the sorted values (0 for none).
  * Not lib/stats' nearest rank (one rank lower where p % × n is whole), so that its p50 / p95 stay comparable
- * with the figures in bench/README.md.
+ * with the figures in docs/benchmarks/search-quality.md.
  */
 function percentile(values: readonly number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);

@@ -1,6 +1,6 @@
 // Search speed benchmark: indexing throughput (passages/s, pages/s) of extract → chunk → embed → store, and
 // search latency (p50/p95/mean) at 10k and 100k passages, each printed beside the raw FTS5 / sqlite-vec / model
-// work on the same data in the same run. See bench/README.md.
+// work on the same data in the same run. See docs/benchmarks/search-speed.md.
 //
 //   npm run -w @parley/bench search-speed
 //   npm run -w @parley/bench search-speed -- --sizes 10000 --queries 100

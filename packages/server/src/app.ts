@@ -65,7 +65,7 @@ export type SchemaCompilation = 'first-use' | 'start';
 /**
  * `compile()` run at the first call of the function it answers, not now. Fastify compiles a validator per part
  * of each route's request and a serializer per response status of each route as the app starts: their
- * generated code and its source text were ~13 MB of an idle `parley serve` (bench/README.md, Files transfer),
+ * generated code and its source text were ~13 MB of an idle `parley serve` (docs/benchmarks/files-transfer.md),
  * for routes a given deployment mostly never calls. A validator's `errors` (Ajv's, read by Fastify after a
  * failed call) are those of the compiled function.
  */

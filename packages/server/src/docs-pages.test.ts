@@ -10,6 +10,10 @@ const README = read('README.md');
 const DOCS = readdirSync(join(ROOT, 'docs'))
   .filter((name) => name.endsWith('.md'))
   .map((name) => `docs/${name}`);
+/** One results page per benchmark: docs/benchmarks/<name>.md for each bench/<name>.ts. */
+const BENCHMARK_PAGES = readdirSync(join(ROOT, 'docs', 'benchmarks'))
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => `docs/benchmarks/${name}`);
 
 /** Markdown without its fenced code blocks, where a `# x` is no heading. */
 const withoutCodeBlocks = (markdown: string) => markdown.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '');
@@ -62,6 +66,8 @@ describe('the README and docs/', () => {
     const pages = [
       'README.md',
       ...DOCS,
+      ...BENCHMARK_PAGES,
+      'bench/README.md',
       ...packages,
       'e2e/README.md',
       'packages/server/src/search/embed/README.md',
@@ -80,6 +86,20 @@ describe('the README and docs/', () => {
   it('link the README to every page of docs/', () => {
     const linked = new Set(linksOf(README).map((link) => link.split('#')[0]));
     expect(DOCS.filter((page) => !linked.has(page))).toEqual([]);
+  });
+});
+
+describe('the benchmarks', () => {
+  it('each have a results page in docs/benchmarks/, linked from docs/benchmarks.md and bench/README.md', () => {
+    const scripts = readdirSync(join(ROOT, 'bench'))
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => name.replace(/\.ts$/, ''));
+    expect(BENCHMARK_PAGES.map((page) => page.replace(/^docs\/benchmarks\/(.+)\.md$/, '$1')).sort()).toEqual(
+      scripts.sort(),
+    );
+    const fromDocs = new Set(linksOf(read('docs/benchmarks.md')).map((link) => `docs/${link.split('#')[0]}`));
+    const fromIndex = new Set(linksOf(read('bench/README.md')).map((link) => link.replace(/^\.\.\//, '')));
+    expect(BENCHMARK_PAGES.filter((page) => !fromDocs.has(page) || !fromIndex.has(page))).toEqual([]);
   });
 });
 

@@ -29,7 +29,7 @@ export const WORKER_SEMI_SPACE_MB = 16;
  * generation grow to 16 MB semi-spaces, 32 MB in all, and a `parley serve` start grows the main thread's all the
  * way, memory then held for good. Transfers measured the same CPU time with 1 MB; requests that allocate more
  * spend more in GC (about 3% of the CPU time while indexing, 5–9% for live streams with 100 listeners;
- * bench/README.md, Files transfer). `--max-semi-space-size` is read only as a process starts, but V8 reads
+ * docs/benchmarks/files-transfer.md). `--max-semi-space-size` is read only as a process starts, but V8 reads
  * the growth factor each time it would grow a young generation, and the minimum size as each isolate (worker
  * thread) is made. A growth factor of 1 stops the growth; V8 raises one below 2 to 2 when it makes an isolate
  * (and when given on the command line), so it is set again once each worker thread is online; a main-thread GC in
@@ -55,7 +55,7 @@ export function holdYoungGeneration(
 /**
  * Bytes of transfer buffers after which {@link releaseTransferBuffers} runs a scavenge.
  * Every 2 MiB: at 8 MiB, V8 still ran ~110 full (mark-compact) collections per 3 uploads of 1 GiB, its background
- * threads burning 30–60% of a core, and uploads fell to ~0.4× a bare server in such runs; at 2 MiB, 7 (bench/README.md,
+ * threads burning 30–60% of a core, and uploads fell to ~0.4× a bare server in such runs; at 2 MiB, 7 (docs/benchmarks/files-transfer.md,
  * Files transfer).
  */
 export const SCAVENGE_EVERY_BYTES = 2 * 1024 * 1024;
@@ -86,7 +86,7 @@ function exposeScavenge(): Scavenge | null {
  * copies each piece of a request body into a new buffer, and a file stream reads into new ones: their memory,
  * outside V8's heap, is freed only when a GC finds them dead. With nothing else allocating much, V8 waits for
  * tens of MB of them (its external memory limit) before collecting, so a large upload or download held ~35 MB
- * of dead buffers; scavenged every 8 MB it held about 15, every 2 MB less (bench/README.md, Files transfer).
+ * of dead buffers; scavenged every 8 MB it held about 15, every 2 MB less (docs/benchmarks/files-transfer.md).
  */
 export function releaseTransferBuffers(bytes: number): void {
   sinceScavenge += bytes;

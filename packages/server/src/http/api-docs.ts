@@ -124,7 +124,7 @@ function lazyDocsUi(
  * The OpenAPI document (`app.swagger()`, served at `/openapi.json` with the health checks) and its browsable
  * form (swagger-ui at `ui.routePrefix`), loading @fastify/swagger and @fastify/swagger-ui (with yaml,
  * @fastify/static and glob) at their first use instead of at start: ~2 MB of an idle server's heap
- * (bench/README.md, Files transfer). Call it where `app.register(swagger)` would be: the document describes
+ * (docs/benchmarks/files-transfer.md). Call it where `app.register(swagger)` would be: the document describes
  * the routes added after.
  */
 export function installApiDocs(

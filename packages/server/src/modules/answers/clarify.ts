@@ -15,7 +15,7 @@ import { logicalLines, sentencesOf } from './sentences.js';
  * The lower bar of the band with the shipped USE-lite model: a question whose best quote's evidence (its
  * coverage of the question plus its passage's similarity, the gate's measure, selection.ts MIN_EVIDENCE) falls
  * short of the answer bar but reaches this is asked back. Measured on the tune halves only, of both sets of the
- * answers benchmark in one run (bench/README.md, "Did you mean"): on the visitor set alone 0.64 looked best (22
+ * answers benchmark in one run (docs/benchmarks/answers.md, "Did you mean"): on the visitor set alone 0.64 looked best (22
  * asked back, 13 offering the right topic, 3 of 21 unanswerable asked), but SQuAD's unanswerable questions share
  * the knowledge's common words and 24 of its 100 were asked back; at 0.8 (with {@link CLARIFY_MIN_SIMILARITY}
  * 0.55) 7 of SQuAD's 100 and none of the visitor set's 21 are, and 4 visitor questions are clarified right.

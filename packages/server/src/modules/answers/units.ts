@@ -13,7 +13,7 @@ import { sentencesOf } from './sentences.js';
 // question with no word of its answer ("where do i find receipts for what we paid") may still be close to the
 // heading or FAQ line above that answer ("Where do I find my invoices?"). Only the units of the passages search
 // already found are compared, embedded at question time (their vectors cached per process): no index to keep,
-// the same on SQLite and PostgreSQL and in every process. What was measured, kept and dropped: bench/README.md.
+// the same on SQLite and PostgreSQL and in every process. What was measured, kept and dropped: docs/benchmarks/answers.md.
 
 /**
  * Least cosine similarity (USE-lite) between the question and a heading or FAQ question line for the passage

@@ -19,8 +19,8 @@ import { sentencesOf } from './sentences.js';
  * The band in which a chat model reads the best passages: every question with something near it, far wider than
  * the offline "did you mean" band (clarify.ts CLARIFY_BARS, evidence 0.8 / meaning 0.55), since the model, not a
  * bar, tells a paraphrase from a question the knowledge does not answer: with USE-lite no bar separates them
- * (bench/README.md, "Paraphrases"). Measured on the visitor set's tune half with a stand-in that reads as a
- * perfect model would (bench/README.md, "A chat model when unsure"): at the offline bars of the visitor set alone
+ * (docs/benchmarks/answers.md, "Paraphrases"). Measured on the visitor set's tune half with a stand-in that reads as a
+ * perfect model would (docs/benchmarks/answers.md, "A chat model when unsure"): at the offline bars of the visitor set alone
  * (0.64 / 0.5) 16 answerable questions reached the model and 12 were given passages holding their facts; at these
  * bars 45 and 37 (paraphrases 27), with the answerable facts found down to a meaning similarity of 0.22. Below
  * them (an unrelated question: USE-lite similarity under 0.2 and no word in common) the model is not called.

@@ -43,7 +43,7 @@ function chunkOf(frame: Buffer): Buffer {
  * and the response itself holds nothing back, the frame goes to the socket as one chunk built once per frame
  * and shared by every listener: one socket write per listener, where `res.write` writes four pieces (size,
  * line end, frame, line end) behind a cork it lifts on the next tick. At 100 listeners that took ~13% of the
- * server's CPU per message off (bench/README.md, Chat live stream). Otherwise (an HTTP/1.0 reader, whose
+ * server's CPU per message off (docs/benchmarks/chat-stream.md). Otherwise (an HTTP/1.0 reader, whose
  * body is not chunked; bytes waiting in the response) through `res.write`. Order is kept either way: the
  * response writes to the same socket, and writes nothing of its own while it holds nothing. What waits in the
  * socket counts in `res.writableLength`, so the slow-reader limits see it; the socket, not the response,

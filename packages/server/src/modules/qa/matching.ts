@@ -13,7 +13,7 @@ import { qaRepo } from './repo.js';
  * Least overlap of content words (Jaccard of their stems) at which a question asks an entry's wording. Measured
  * in matching.test.ts on shop wordings: reworded questions with the wording's words scored 0.67–1, unrelated
  * questions sharing one word at most 0.33. On the answers benchmark's visitor set, held-out paraphrases overlapped
- * their intent's wordings by 0.17 at most (bench/README.md, Q&A entries).
+ * their intent's wordings by 0.17 at most (docs/benchmarks/qa.md).
  */
 export const QA_WORD_BAR = 0.5;
 
@@ -21,7 +21,7 @@ export const QA_WORD_BAR = 0.5;
  * Least cosine similarity, with the shipped USE-lite model, at which a question asks an entry's wording.
  * Measured in matching.test.ts: paraphrases of a wording scored 0.71–0.93, unrelated questions of the same shop
  * at most 0.63 (a neighbouring topic). Other embedders have no measured value: their entries match by words.
- * On the answers benchmark's visitor set no lower bar kept every other intent's question out (bench/README.md).
+ * On the answers benchmark's visitor set no lower bar kept every other intent's question out (docs/benchmarks/qa.md).
  */
 export const USE_LITE_QA_BAR = 0.82;
 
@@ -35,7 +35,7 @@ export const USE_LITE_QA_BAR = 0.82;
  * with its topic heading as its only wording and its answer sentences, the tune questions asked): with 20 entries
  * 7 of 21 tune questions answered by their entry (3 by the heading's words), with 10 entries 2 of 11, and no
  * other question answered by an entry in either; the closest other question not taken by the passages scored
- * 0.587 (bench/README.md, Q&A entries).
+ * 0.587 (docs/benchmarks/qa.md).
  */
 export const USE_LITE_QA_ANSWER_BAR = 0.6;
 /** Weight of the share of the question's content words an entry holds, in its score by answer. */

@@ -61,7 +61,7 @@ export interface UseLiteOptions extends WorkerPoolOptions {
  * The precision `auto` stands for, given the model of the vectors the passage index holds: `fp32` while
  * they are this model's fp32 vectors (an upgrade never re-embeds an index on its own), `int8` otherwise (an
  * empty index, int8 vectors, another model's, which are re-embedded anyway): about twice the indexing
- * speed, search quality within 0.003 nDCG@10 on the benchmarks (bench/README.md).
+ * speed, search quality within 0.003 nDCG@10 on the benchmarks (docs/benchmarks/indexing-speed.md).
  *
  * @example autoUseLitePrecision(undefined) // 'int8': a new deployment
  * @example autoUseLitePrecision(USE_LITE_ID) // 'fp32': an index built before int8 was the default

@@ -54,7 +54,7 @@ export const WIDE_SEARCH_FROM = 200_000;
  * Candidates a search of `k` asks the graph for: `k` (the graph keeps max(k, expansionSearch) candidates)
  * up to WIDE_SEARCH_FROM vectors, then more as the graph grows (128 per 200k, at most 1,024): HNSW recall
  * falls with size at a fixed breadth (at 1M clustered vectors, recall@10 0.63 at 128 candidates, 0.88 at
- * 512 for ~1.6 ms; bench/README.md "1M passages"), and usearch fixes the breadth when a graph is made.
+ * 512 for ~1.6 ms; docs/benchmarks/indexing-speed.md "1M passages"), and usearch fixes the breadth when a graph is made.
  */
 export function searchBreadth(size: number, k: number): number {
   if (size <= WIDE_SEARCH_FROM) return k;

@@ -13,7 +13,7 @@ export interface HnswParameters {
 }
 
 /**
- * Defaults measured with bench/search-speed.ts on 100k clustered 512-d vectors (bench/README.md, "Vector
+ * Defaults measured with bench/search-speed.ts on 100k clustered 512-d vectors (docs/benchmarks/indexing-speed.md, "Vector
  * search by HNSW"): for vectorSearch(v, 80), which asks for 100 candidates, recall@10 against the exact
  * scan 0.995 and 0.997 at expansionSearch 112 on two fills, where 100 gave 0.976–0.998 across fills (0.993 at
  * 128, 0.972 at 80 on one graph); vectorSearch p50 2.4–2.7 ms at 112, 2.2 at 100. A search for k candidates
