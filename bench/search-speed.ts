@@ -64,6 +64,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import * as sqliteVec from 'sqlite-vec';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { seedBot } from '../packages/testkit/src/server/seed-bot.js';
+import { seedFile } from '../packages/testkit/src/server/seed-file.js';
 import { seededRandom } from '../packages/testkit/src/shared/random.js';
 import { wrap } from '../packages/testkit/src/shared/sectioned.js';
 import { flag, intOption, makeWorkFolder, option } from './lib/args.js';
@@ -78,7 +79,6 @@ const SEARCH_LIMIT = 20;
 const CANDIDATES = Math.max(50, 4 * SEARCH_LIMIT);
 /** vectorSearch's first KNN pass (sqlite-passage-index.ts: min(4096, max(4n, 64))). */
 const VECTOR_OVERFETCH = Math.min(4096, Math.max(4 * CANDIDATES, 64));
-const NOW = '2025-01-01T00:00:00.000Z';
 
 // ---------------------------------------------------------------------------------------------------------
 // Deterministic text and vectors
@@ -328,45 +328,6 @@ function passageVector(seed: number, file: number, position: number): Float32Arr
 // ---------------------------------------------------------------------------------------------------------
 // Database set-up
 
-/** A file row that is indexed (searchable), without a blob: the passages are written directly. */
-async function seedFile(
-  db: Db,
-  owner: { botId: string; workspaceId: string },
-  key: string,
-  contentType: string,
-) {
-  const id = `file_${key.replace(/[^a-z0-9]/gi, '_')}`;
-  await db.kysely
-    .insertInto('files')
-    .values({
-      id,
-      bot_id: owner.botId,
-      workspace_id: owner.workspaceId,
-      key,
-      content_type: contentType,
-      size: 1,
-      declared_size: 1,
-      sha256: null,
-      metadata: '{}',
-      access_policies: '[]',
-      index: 1,
-      indexing_configuration: null,
-      status: 'indexing_completed',
-      failed_status_reason: null,
-      expires_at: null,
-      owner_type: 'bot',
-      owner_id: null,
-      blob_key: null,
-      upload_version: 1,
-      indexing_done: 0,
-      indexing_total: 0,
-      created_at: NOW,
-      updated_at: NOW,
-    })
-    .execute();
-  return id;
-}
-
 /** A second, plain connection to the same database file, for the raw queries (sqlite-vec loaded). */
 function rawConnection(dataDir: string): SQLite.Database {
   const raw = new SQLite(join(dataDir, 'parley.db'));
@@ -467,7 +428,7 @@ async function indexingThroughput(s: Settings, words: Words): Promise<QueryEmbed
     const model = { id: embedder.id, dimensions: embedder.dimensions };
 
     // Warm-up: one small document through every stage (code loaded on first use, kernels prepared).
-    const warmId = await seedFile(db, owner, 'warm-up.md', 'text/markdown');
+    const warmId = await seedFile(db, owner, { key: 'warm-up.md', contentType: 'text/markdown' });
     const warmDoc = await extractDocument(
       Buffer.from('# Warm up\n\nA paragraph to warm up.'),
       'text/markdown',
@@ -507,7 +468,7 @@ async function indexingThroughput(s: Settings, words: Words): Promise<QueryEmbed
       };
       const start = now();
       for (const d of docs) {
-        const fileId = await seedFile(db, owner, d.key, d.contentType);
+        const fileId = await seedFile(db, owner, { key: d.key, contentType: d.contentType });
         mark = now();
         const document = await extractDocument(d.bytes, d.contentType, d.key);
         t.extract += msSince(mark);
@@ -740,7 +701,10 @@ async function searchLatency(
     for (let f = 0; f < files; f++) {
       const count = Math.floor(size / files) + (f < size % files ? 1 : 0);
       perFile.push(count);
-      const fileId = await seedFile(db, owner, `file-${String(f).padStart(3, '0')}.md`, 'text/markdown');
+      const fileId = await seedFile(db, owner, {
+        key: `file-${String(f).padStart(3, '0')}.md`,
+        contentType: 'text/markdown',
+      });
       fileIds.push(fileId);
       const random = seededRandom(mix(s.seed, 5, f));
       const docTitle = words.title(random);

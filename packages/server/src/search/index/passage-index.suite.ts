@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedBot } from '../../../../testkit/src/server/seed-bot.js';
+import { type FileOptions, seedFile } from '../../../../testkit/src/server/seed-file.js';
 import type { Db } from '../../db/database.js';
 import { newBotId, newId } from '../../ids.js';
 import type { PassageSubtype } from '../types.js';
 
-export { seedBot };
+export { type FileOptions, seedBot, seedFile };
 
 import { createPassageIndex } from './create.js';
 import {
@@ -25,61 +26,7 @@ export interface PassageIndexSuiteOptions {
 }
 
 const MODEL = { id: 'test-model-4d', dimensions: 4 } as const;
-const NOW = '2026-01-01T00:00:00.000Z';
 const vec = (...xs: number[]) => new Float32Array(xs);
-
-/** How a seeded file looks. */
-export interface FileOptions {
-  status?: string;
-  ownerType?: 'bot' | 'integration' | 'user';
-  ownerId?: string | null;
-  accessPolicies?: string[];
-  tags?: Record<string, string>;
-}
-
-/** A file of the bot, indexed by default (status indexing_completed). */
-export async function seedFile(
-  db: Db,
-  owner: { botId: string; workspaceId: string },
-  o: FileOptions = {},
-): Promise<string> {
-  const id = newId('file');
-  await db.kysely
-    .insertInto('files')
-    .values({
-      id,
-      bot_id: owner.botId,
-      workspace_id: owner.workspaceId,
-      key: `${id}.txt`,
-      content_type: 'text/plain',
-      size: 1,
-      declared_size: 1,
-      sha256: null,
-      metadata: '{}',
-      access_policies: JSON.stringify(o.accessPolicies ?? []),
-      index: 1,
-      indexing_configuration: null,
-      status: o.status ?? 'indexing_completed',
-      failed_status_reason: null,
-      expires_at: null,
-      owner_type: o.ownerType ?? 'bot',
-      owner_id: o.ownerId ?? null,
-      blob_key: null,
-      upload_version: 1,
-      indexing_done: 0,
-      indexing_total: 0,
-      created_at: NOW,
-      updated_at: NOW,
-    })
-    .execute();
-  const tags = Object.entries(o.tags ?? {});
-  if (tags.length > 0)
-    await db.kysely
-      .insertInto('file_tags')
-      .values(tags.map(([key, value]) => ({ file_id: id, key, value })))
-      .execute();
-  return id;
-}
 
 /**
  * The behaviour every PassageIndex adapter shares, run against a real database. `open` answers a database
