@@ -20,10 +20,10 @@ export function meteredEmbedder(embedder: Embedder | null, metrics: AppMetrics |
     get dimensions() {
       return embedder.dimensions;
     },
-    async embed(texts, signal) {
+    async embed(texts, signal, priority) {
       const start = performance.now();
       try {
-        const vectors = await embedder.embed(texts, signal);
+        const vectors = await embedder.embed(texts, signal, priority);
         metrics.embedding(embedder.id, texts.length, since(start), true);
         return vectors;
       } catch (error) {

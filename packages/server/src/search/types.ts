@@ -76,12 +76,18 @@ export interface Passage {
   breadcrumb: string[];
 }
 
+/**
+ * Whose texts an embedding call carries: `interactive` (a search query, a chat question: someone waits; the
+ * default) or `bulk` (indexing), which a local model serves only when no interactive call waits.
+ */
+export type EmbedPriority = 'interactive' | 'bulk';
+
 /** Turns texts into vectors. The default ships with the npm install; others speak HTTP. */
 export interface Embedder {
   /** Stable id of the model, stored with the index: a change of model re-embeds. */
   readonly id: string;
   readonly dimensions: number;
   /** Vectors (unit length) for `texts`, in order. */
-  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  embed(texts: string[], signal?: AbortSignal, priority?: EmbedPriority): Promise<Float32Array[]>;
   close(): Promise<void>;
 }

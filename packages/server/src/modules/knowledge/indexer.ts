@@ -157,6 +157,7 @@ async function embedAll(
     const vectors = await embedder.embed(
       batch.map((passage) => text(passage)),
       signal,
+      'bulk', // after any search query or chat question waiting for the model
     );
     batch.forEach((passage, j) => {
       passage.embedding = vectors[j];

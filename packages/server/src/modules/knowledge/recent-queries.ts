@@ -21,13 +21,13 @@ export function rememberingQueries(embedder: Embedder | null, max = REMEMBERED):
     get dimensions() {
       return embedder.dimensions;
     },
-    async embed(texts, signal) {
+    async embed(texts, signal, priority) {
       const [text] = texts;
-      if (texts.length !== 1 || text === undefined) return embedder.embed(texts, signal);
+      if (texts.length !== 1 || text === undefined) return embedder.embed(texts, signal, priority);
       const key = `${embedder.id}\n${text}`;
       const known = vectors.get(key);
       if (known) return [known];
-      const embedded = await embedder.embed(texts, signal);
+      const embedded = await embedder.embed(texts, signal, priority);
       if (embedded[0]) vectors.set(key, embedded[0]);
       return embedded;
     },

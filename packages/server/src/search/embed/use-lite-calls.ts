@@ -3,12 +3,16 @@
  * worker's batch filled from the call served least so far, then from the next ones (many small calls, as
  * when several short files are indexed at once, share one model run instead of one run each); vectors
  * put back in input order, and each call settled once (resolved when its last texts come back, or
- * rejected at its first failure or abort).
+ * rejected at its first failure or abort). Two lanes: a batch is taken from the interactive calls (search
+ * queries, chat questions) while any waits, and from the bulk calls (indexing) only when none does; a batch
+ * never mixes the two, so a query's run is not lengthened by indexing texts.
  */
+import type { EmbedPriority } from '../types.js';
 import { abortReason, EmbedderError } from './errors.js';
 
 export interface Call {
   texts: readonly string[];
+  priority: EmbedPriority;
   vectors: (Float32Array | undefined)[];
   /** Batches not yet given to a worker, each as the positions of its texts in `texts`. */
   pending: number[][];
@@ -35,9 +39,9 @@ export interface Batch {
   texts: string[];
 }
 
-/** Calls with batches still to hand out, in arrival order. */
+/** Calls with batches still to hand out, in arrival order, in their lane. */
 export class CallQueue {
-  private queue: Call[] = [];
+  private readonly lanes: Record<EmbedPriority, Call[]> = { interactive: [], bulk: [] };
   private nextBatchId = 1;
 
   /**
@@ -47,12 +51,14 @@ export class CallQueue {
   enqueue(
     texts: readonly string[],
     batchSize: number,
-    signal: AbortSignal | undefined,
+    options: { signal: AbortSignal | undefined; priority: EmbedPriority },
     queued: () => void,
   ): Promise<Float32Array[]> {
+    const { signal, priority } = options;
     return new Promise<Float32Array[]>((resolve, reject) => {
       const call: Call = {
         texts: [...texts],
+        priority,
         vectors: new Array<Float32Array | undefined>(texts.length),
         pending: [],
         running: 0,
@@ -72,48 +78,50 @@ export class CallQueue {
         signal.addEventListener('abort', onAbort, { once: true });
         call.cleanup = () => signal.removeEventListener('abort', onAbort);
       }
-      this.queue.push(call);
+      this.lanes[priority].push(call);
       queued();
     });
   }
 
-  /** Calls with batches still waiting. */
+  /** Calls with batches still waiting, the interactive ones first. */
   get waiting(): readonly Call[] {
-    return this.queue;
+    return [...this.lanes.interactive, ...this.lanes.bulk];
   }
 
   /** Batches waiting for a worker, over all calls. */
   get waitingBatches(): number {
-    return this.queue.reduce((sum, call) => sum + call.pending.length, 0);
+    return this.waiting.reduce((sum, call) => sum + call.pending.length, 0);
   }
 
-  /** Texts waiting for a worker, over all calls. */
-  get waitingTexts(): number {
+  /** Texts waiting in the lane the next batch is taken from. */
+  get nextLaneTexts(): number {
     let sum = 0;
-    for (const call of this.queue) for (const batch of call.pending) sum += batch.length;
+    for (const call of this.nextLane()) for (const batch of call.pending) sum += batch.length;
     return sum;
   }
 
   /**
-   * The next batch to run, of at most `room` texts: from the call served least so far (a new query goes
-   * before the next batch of a long indexing call), then the next least served while room is left; its
-   * calls counted as running. Undefined when none waits.
+   * The next batch to run, of at most `room` texts, from the interactive lane while a call waits in it, else
+   * from the bulk lane: from the lane's call served least so far (a new call goes before the next batch of a
+   * long one), then the next least served while room is left; its calls counted as running. Undefined when
+   * none waits.
    */
   next(room: number): Batch | undefined {
+    const lane = this.nextLane();
     const parts: BatchPart[] = [];
     const texts: string[] = [];
     let left = Math.max(1, room);
     while (left > 0) {
-      let call = this.queue[0];
+      let call = lane[0];
       if (call === undefined) break;
-      for (const queued of this.queue) if (queued.dispatched < call.dispatched) call = queued;
+      for (const queued of lane) if (queued.dispatched < call.dispatched) call = queued;
       const waiting = call.pending[0] as number[];
       const positions = waiting.length <= left ? waiting : waiting.slice(0, left);
       if (positions === waiting) call.pending.shift();
       else call.pending[0] = waiting.slice(left);
       call.dispatched++;
       call.running++;
-      if (call.pending.length === 0) this.queue = this.queue.filter((queued) => queued !== call);
+      if (call.pending.length === 0) lane.splice(lane.indexOf(call), 1);
       parts.push({ call, positions });
       for (const position of positions) texts.push(call.texts[position] as string);
       left -= positions.length;
@@ -162,14 +170,20 @@ export class CallQueue {
     call.settled = true;
     call.vectors = [];
     call.pending = [];
-    this.queue = this.queue.filter((queued) => queued !== call);
+    const lane = this.lanes[call.priority];
+    if (lane.includes(call)) lane.splice(lane.indexOf(call), 1);
     call.cleanup();
     call.reject(error);
   }
 
   /** Fails every waiting call with `error`. */
   failWaiting(error: unknown): void {
-    for (const call of [...this.queue]) this.fail(call, error);
+    for (const call of this.waiting) this.fail(call, error);
+  }
+
+  /** The interactive lane while a call waits in it, else the bulk lane. */
+  private nextLane(): Call[] {
+    return this.lanes.interactive.length > 0 ? this.lanes.interactive : this.lanes.bulk;
   }
 }
 

@@ -138,6 +138,54 @@ describe('UseLiteEmbedder (the shipped model, in a worker thread)', () => {
     expect(queuedAfter).toBeGreaterThanOrEqual(queuedBefore - 1);
   });
 
+  it('serves a query before the indexing batches waiting when it comes', async () => {
+    await embedder.ready();
+    const done: string[] = [];
+    const record = (name: string) => (vectors: Float32Array[]) => {
+      done.push(name);
+      return vectors;
+    };
+    // Six indexing calls of one full batch each (16 texts): the first runs at once on the idle worker, five wait.
+    const bulk = Array.from({ length: 6 }, (_, c) =>
+      embedder
+        .embed(
+          Array.from({ length: 16 }, (_, i) => `Indexing call ${c}, passage ${i} of a long document.`),
+          undefined,
+          'bulk',
+        )
+        .then(record(`bulk ${c}`)),
+    );
+    const before = embedder.runs;
+    const query = embedder.embed(['a search query']).then(record('query'));
+    const [vector] = await query;
+    await Promise.all(bulk);
+    expect(vector).toHaveLength(512);
+    // Only the batch running when the query came finished before it (then 6 runs: the query's, the 5 waiting).
+    expect(done).toEqual(['bulk 0', 'query', 'bulk 1', 'bulk 2', 'bulk 3', 'bulk 4', 'bulk 5']);
+    expect(embedder.runs - before).toBe(6);
+  });
+
+  it('serves calls without a priority as interactive, and bulk calls waiting alike round-robin', async () => {
+    await embedder.ready();
+    const done: string[] = [];
+    const running = embedder
+      .embed(['keeps the worker busy'], undefined, 'bulk')
+      .then(() => done.push('first'));
+    const long = embedder
+      .embed(
+        Array.from({ length: 48 }, (_, i) => `Long file passage ${i}.`),
+        undefined,
+        'bulk',
+      )
+      .then(() => done.push('long bulk'));
+    const short = embedder.embed(['A short file.'], undefined, 'bulk').then(() => done.push('short bulk'));
+    const chat = embedder.embed(['a chat question', 'a passage sentence']).then(() => done.push('chat'));
+    await Promise.all([running, long, short, chat]);
+    // The chat call (no priority given: interactive) first; then the short bulk call goes before the long
+    // one's second batch (least served first), so the long call is not served to its end first.
+    expect(done).toEqual(['first', 'chat', 'short bulk', 'long bulk']);
+  });
+
   it('rejects at once with the reason of an aborted signal', async () => {
     const controller = new AbortController();
     const reason = new Error('request gone');

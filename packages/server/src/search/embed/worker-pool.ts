@@ -1,11 +1,12 @@
 /**
  * A pool of embedding worker threads (use-lite-worker.ts) running one local model: calls cut into batches
- * served round-robin (use-lite-calls.ts), workers started on demand, replaced when they die or overrun,
+ * served round-robin, interactive calls before bulk ones (use-lite-calls.ts), workers started on demand, replaced when they die or overrun,
  * and ended by `close()`. `UseLiteEmbedder` (the shipped model) and `OnnxModelEmbedder` (an operator's
  * ONNX folder) are this pool with their model.
  */
 import type { Worker } from 'node:worker_threads';
 import { siblingModule, spawnWorker } from '../../workers/spawn.js';
+import type { EmbedPriority } from '../types.js';
 import { abortReason, EmbedderError } from './errors.js';
 import type { StartableEmbedder } from './port.js';
 import { type Batch, CallQueue } from './use-lite-calls.js';
@@ -109,15 +110,22 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
     return waiting;
   }
 
-  /** Unit vectors of `texts`, in order; `[]` for no texts. */
-  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  /**
+   * Unit vectors of `texts`, in order; `[]` for no texts. A `bulk` call's batches run only while no
+   * `interactive` call waits: a query waits at most for the batches running when it comes.
+   */
+  embed(
+    texts: string[],
+    signal?: AbortSignal,
+    priority: EmbedPriority = 'interactive',
+  ): Promise<Float32Array[]> {
     if (this.closed) return Promise.reject(closedError());
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     if (texts.length === 0) return Promise.resolve([]);
     for (const text of texts) {
       if (typeof text !== 'string') return Promise.reject(new TypeError('embed() takes an array of strings'));
     }
-    return this.calls.enqueue(texts, this.batchSize, signal, () => this.pump());
+    return this.calls.enqueue(texts, this.batchSize, { signal, priority }, () => this.pump());
   }
 
   /** Model runs handed to workers so far (a run embeds one batch, of one call's texts or several calls'). */
@@ -164,9 +172,9 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
     for (const slot of this.slots) if (slot.state === 'idle') idle++;
     for (const slot of this.slots) {
       if (slot.state !== 'idle') continue;
-      // A fair share of what waits for each idle worker, up to a full batch: many small calls fill one
-      // batch instead of a model run each, and a burst is spread over every idle worker.
-      const room = Math.min(this.batchSize, Math.ceil(this.calls.waitingTexts / idle));
+      // A fair share of what waits in the lane served next for each idle worker, up to a full batch: many
+      // small calls fill one batch instead of a model run each, and a burst is spread over every idle worker.
+      const room = Math.min(this.batchSize, Math.ceil(this.calls.nextLaneTexts / idle));
       idle--;
       const batch = this.calls.next(room);
       if (batch === undefined) break;
