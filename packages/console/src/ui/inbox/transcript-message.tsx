@@ -1,8 +1,8 @@
 import type { BotConversationMessage } from '@parley/client';
 import { formatDateTime } from '../../format.js';
 import { Markdown } from '../markdown.js';
-import { filePath } from '../playground/results.js';
 import { RetrievalDetails } from '../playground/retrieval.js';
+import { SourceList } from '../playground/source-list.js';
 
 /** What a reply's answer mode means, in words. */
 export const ANSWER_WORDS: Record<string, string> = {
@@ -93,19 +93,7 @@ export function TranscriptMessage({ botId, message: m }: { botId: string; messag
           ))}
         </ul>
       ) : null}
-      {m.sources && m.sources.length > 0 ? (
-        <div class="msg-sources">
-          <h3>Sources</h3>
-          <ol>
-            {m.sources.map((s, i) => (
-              <li key={`${s.fileId}-${i}`}>
-                <a href={filePath(botId, s.fileId)}>{s.key}</a>
-                {s.pageNumber ? <span class="muted">, page {s.pageNumber}</span> : null}
-              </li>
-            ))}
-          </ol>
-        </div>
-      ) : null}
+      {m.sources ? <SourceList botId={botId} sources={m.sources} class="msg-sources" /> : null}
       {m.answer && m.answer !== 'not_found' ? (
         <p class="muted">{ANSWER_WORDS[m.answer] ?? m.answer}</p>
       ) : null}

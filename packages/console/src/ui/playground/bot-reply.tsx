@@ -1,7 +1,7 @@
 import type { BotAnswerPreview } from '@parley/client';
 import { Markdown } from '../markdown.js';
-import { filePath } from './results.js';
 import { RetrievalDetails } from './retrieval.js';
+import { SourceList } from './source-list.js';
 
 /** What the reply's mode means, in words. */
 const MODE_WORDS: Record<string, string> = {
@@ -50,19 +50,13 @@ export function BotReply({
           Answer this with a Q&amp;A entry
         </a>
       ) : null}
-      {preview.sources.length > 0 ? (
-        <div class="stack">
-          <h3 id="playground-sources-title">Sources</h3>
-          <ol class="playground-sources" aria-labelledby="playground-sources-title">
-            {preview.sources.map((s, i) => (
-              <li key={`${s.fileId}-${i}`}>
-                <a href={filePath(botId, s.fileId)}>{s.key}</a>
-                {s.pageNumber ? <span class="muted">, page {s.pageNumber}</span> : null}
-              </li>
-            ))}
-          </ol>
-        </div>
-      ) : null}
+      <SourceList
+        botId={botId}
+        sources={preview.sources}
+        class="stack"
+        titleId="playground-sources-title"
+        listClass="playground-sources"
+      />
       <RetrievalDetails botId={botId} debug={preview.debug} />
     </div>
   );
