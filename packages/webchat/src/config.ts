@@ -1,4 +1,5 @@
 import { validateWebchatConfiguration, type WebchatConfiguration } from '@parley/protocol';
+import { DEFAULTS } from './defaults.js';
 
 /** An error the webchat reports through its `error` event; `field` names a bad configuration field. */
 export class WebchatError extends Error {
@@ -27,19 +28,6 @@ export interface ResolvedConfiguration extends WebchatConfiguration {
   allowFileUpload: boolean;
   feedbackEnabled: boolean;
 }
-
-/** Defaults for fields neither the dashboard nor the page set. */
-export const DEFAULTS = {
-  color: '#3276EA',
-  themeMode: 'light',
-  variant: 'solid',
-  headerVariant: 'glass',
-  radius: 1,
-  fontFamily: 'inter',
-  storageLocation: 'localStorage',
-  allowFileUpload: false,
-  feedbackEnabled: false,
-} as const;
 
 /**
  * Validates a configuration given by the page (init or config). Answers the error to emit (naming

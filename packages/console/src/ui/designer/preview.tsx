@@ -1,21 +1,13 @@
+import { DEFAULTS as WEBCHAT_DEFAULTS } from '@parley/webchat/defaults';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { NOT_PREVIEWED } from './fields.js';
 
 /**
- * The webchat's defaults of the fields that have one (packages/webchat, README "Defaults"): a field cleared in
- * the form is previewed with its default, since the webchat keeps the earlier (saved) value for a blank one.
- * No greeting and no suggested questions: `""` and `[]` remove them.
+ * The webchat's defaults of the fields that have one: a field cleared in the form is previewed with its
+ * default, since the webchat keeps the earlier (saved) value for a blank one. No greeting and no suggested
+ * questions: `""` and `[]` remove them.
  */
-const DEFAULTS: Record<string, unknown> = {
-  color: '#3276EA',
-  themeMode: 'light',
-  variant: 'solid',
-  headerVariant: 'glass',
-  radius: 1,
-  fontFamily: 'inter',
-  greeting: '',
-  suggestedQuestions: [],
-};
+const DEFAULTS: Record<string, unknown> = { ...WEBCHAT_DEFAULTS, greeting: '', suggestedQuestions: [] };
 
 /** What the preview uses of the webchat's global object (`window.parley`, see packages/webchat). */
 interface WebchatGlobal {
