@@ -6,38 +6,19 @@ import { useSignedInTitle } from './page-title.js';
 import { SignOutButton } from './sign-out-button.js';
 import { WorkspaceSwitcher } from './workspace-switcher.js';
 
-const SECTIONS: ReadonlyArray<{ href: string; label: MessageKey; matches(path: string): boolean }> = [
-  {
-    href: '/console/bots',
-    label: 'nav.bots',
-    matches: (path: string) => path === '/console/' || path.startsWith('/console/bots'),
-  },
-  {
-    href: '/console/team',
-    label: 'nav.team',
-    matches: (path: string) => path.startsWith('/console/team'),
-  },
-  {
-    href: '/console/settings',
-    label: 'nav.settings',
-    matches: (path: string) => path.startsWith('/console/settings'),
-  },
-  {
-    href: '/console/audit',
-    label: 'nav.audit',
-    matches: (path: string) => path.startsWith('/console/audit'),
-  },
-  {
-    href: '/console/usage',
-    label: 'nav.usage',
-    matches: (path: string) => path.startsWith('/console/usage'),
-  },
-  {
-    href: '/console/account',
-    label: 'nav.account',
-    matches: (path: string) => path.startsWith('/console/account'),
-  },
+/** The top bar's sections: each is the current one on the pages below its `href` (Bots also at `alsoAt`, the root). */
+const SECTIONS: ReadonlyArray<{ href: string; label: MessageKey; alsoAt?: string }> = [
+  { href: '/console/bots', label: 'nav.bots', alsoAt: '/console/' },
+  { href: '/console/team', label: 'nav.team' },
+  { href: '/console/settings', label: 'nav.settings' },
+  { href: '/console/audit', label: 'nav.audit' },
+  { href: '/console/usage', label: 'nav.usage' },
+  { href: '/console/account', label: 'nav.account' },
 ];
+
+/** Whether `path` is a page of `section`. */
+const isCurrent = (section: (typeof SECTIONS)[number], path: string): boolean =>
+  path === section.alsoAt || path.startsWith(section.href);
 
 /**
  * The top bar's sections, workspace switcher and sign out behind a Menu button on a phone (styles.css shows them
@@ -94,7 +75,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
               <a
                 key={section.href}
                 href={section.href}
-                aria-current={section.matches(path) ? 'page' : undefined}
+                aria-current={isCurrent(section, path) ? 'page' : undefined}
               >
                 {t(section.label)}
               </a>
