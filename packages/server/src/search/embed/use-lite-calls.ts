@@ -103,28 +103,40 @@ export class CallQueue {
   /**
    * The next batch to run, of at most `room` texts, from the interactive lane while a call waits in it, else
    * from the bulk lane: from the lane's call served least so far (a new call goes before the next batch of a
-   * long one), then the next least served while room is left; its calls counted as running. Undefined when
-   * none waits.
+   * long one), then the next least served while room is left; its calls counted as running. A bulk batch also
+   * stops at {@link BULK_BATCH_CHARS} (its rows times its longest text), so that the run a query may find going
+   * is short. Undefined when none waits.
    */
   next(room: number): Batch | undefined {
     const lane = this.nextLane();
+    const budget = lane === this.lanes.bulk ? BULK_BATCH_CHARS : Number.POSITIVE_INFINITY;
     const parts: BatchPart[] = [];
     const texts: string[] = [];
+    let widest = 0;
     let left = Math.max(1, room);
     while (left > 0) {
       let call = lane[0];
       if (call === undefined) break;
       for (const queued of lane) if (queued.dispatched < call.dispatched) call = queued;
       const waiting = call.pending[0] as number[];
-      const positions = waiting.length <= left ? waiting : waiting.slice(0, left);
+      let taken = 0;
+      while (taken < Math.min(left, waiting.length)) {
+        const wider = Math.max(widest, lengthKey(call.texts[waiting[taken] as number]));
+        if (texts.length + taken > 0 && (texts.length + taken + 1) * wider > budget) break;
+        widest = wider;
+        taken++;
+      }
+      if (taken === 0) break; // the batch is full
+      const positions = taken === waiting.length ? waiting : waiting.slice(0, taken);
       if (positions === waiting) call.pending.shift();
-      else call.pending[0] = waiting.slice(left);
+      else call.pending[0] = waiting.slice(taken);
       call.dispatched++;
       call.running++;
       if (call.pending.length === 0) lane.splice(lane.indexOf(call), 1);
       parts.push({ call, positions });
       for (const position of positions) texts.push(call.texts[position] as string);
       left -= positions.length;
+      if (taken < waiting.length) break; // cut by room or budget
     }
     if (parts.length === 0) return undefined;
     return { id: this.nextBatchId++, parts, texts };
@@ -186,6 +198,13 @@ export class CallQueue {
     return this.lanes.interactive.length > 0 ? this.lanes.interactive : this.lanes.bulk;
   }
 }
+
+/**
+ * Most rows × longest text (in characters) of a bulk batch: about four passages of a full chunk (~120 tokens,
+ * ~600 characters), or a full batch of short ones. A run costs about its rows times its padded length (16 full
+ * passages take ~4× as long as 4 on onnxruntime), and a query that comes while it runs waits for its end.
+ */
+export const BULK_BATCH_CHARS = 2_400;
 
 /** Sort key for batching: length in characters, all texts past the model's window alike. */
 function lengthKey(text: string | undefined): number {

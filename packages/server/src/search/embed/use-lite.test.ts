@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { typescriptBootstrap } from '../../workers/spawn.js';
 import { EmbedderError } from './errors.js';
 import { USE_LITE_ID, UseLiteEmbedder } from './use-lite.js';
+import { BULK_BATCH_CHARS } from './use-lite-calls.js';
 
 const cosine = (a: Float32Array, b: Float32Array): number => {
   let sum = 0;
@@ -184,6 +185,27 @@ describe('UseLiteEmbedder (the shipped model, in a worker thread)', () => {
     // The chat call (no priority given: interactive) first; then the short bulk call goes before the long
     // one's second batch (least served first), so the long call is not served to its end first.
     expect(done).toEqual(['first', 'chat', 'short bulk', 'long bulk']);
+  });
+
+  it('keeps a bulk batch of long passages short, and fills one with short ones', async () => {
+    await embedder.ready();
+    const long = Array.from({ length: 16 }, (_, i) => `Passage ${i}: ${'a sentence of words. '.repeat(30)}`);
+    const short = Array.from({ length: 16 }, (_, i) => `Short passage ${i}.`);
+    let before = embedder.runs;
+    const longVectors = await embedder.embed(long, undefined, 'bulk');
+    // 16 texts of ~640 characters: four runs of four, each as short as a query may wait for.
+    expect(embedder.runs - before).toBe(
+      Math.ceil(16 / Math.floor(BULK_BATCH_CHARS / (long[0] as string).length)),
+    );
+    expect(embedder.runs - before).toBeGreaterThanOrEqual(4);
+    before = embedder.runs;
+    await embedder.embed(short, undefined, 'bulk');
+    expect(embedder.runs - before).toBe(1);
+    // Interactive calls are not cut so: the same long texts in one run of 16, the same vectors.
+    before = embedder.runs;
+    const together = await embedder.embed(long);
+    expect(embedder.runs - before).toBe(1);
+    together.forEach((v, i) => expect(cosine(v, longVectors[i] as Float32Array)).toBeGreaterThan(0.99999));
   });
 
   it('rejects at once with the reason of an aborted signal', async () => {
