@@ -4,8 +4,9 @@ import type { Logger } from '../../logger.js';
 import type { Reply } from '../chat/contract.js';
 import type { FilesContext } from '../files/service.js';
 import type { QaMatch, QaService } from '../qa/contract.js';
-import { type RetrievalDeps, type Retrieved, retrieve } from './retrieval.js';
-import { type Selection, selectQuotes } from './selection.js';
+import { answerLanguage } from './language.js';
+import { encoderApplies, type RetrievalDeps, type Retrieved, retrieve } from './retrieval.js';
+import { SELECT_DEFAULTS, type Selection, selectQuotes } from './selection.js';
 import { type UnitMatcher, withUnits } from './units.js';
 
 /**
@@ -42,25 +43,36 @@ export interface PassageDeps extends RetrievalDeps {
   units?: UnitMatcher | undefined;
 }
 
-/** The passages a reply to the question quotes: searched (`searchMs`), selected, completed by their units. */
+/**
+ * The passages a reply to the question quotes: searched (`searchMs`) as the question's `language` allows,
+ * selected with the words of the language they are read in (`readIn`: answerLanguage), completed by their units.
+ */
 export async function passagesFor(
   deps: PassageDeps,
   log: Logger,
   ctx: FilesContext,
   query: string,
   now: () => number,
+  language?: string,
 ): Promise<{
   retrieved: Retrieved;
   selection: Selection;
   searchMs: number;
+  readIn: string | undefined;
   unitsDebug?: Record<string, unknown>;
 }> {
   const started = now();
-  const retrieved = await retrieve(deps, log, ctx, query);
+  const retrieved = await retrieve(deps, log, ctx, query, language);
   const searchMs = Math.round(now() - started);
-  const selected = selectQuotes(query, retrieved.found, retrieved.semantic, deps.semanticMinSimilarity);
-  const { selection, debug } = await withUnits(deps.units, log, query, retrieved, selected);
-  return { retrieved, selection, searchMs, ...(debug ? { unitsDebug: debug } : {}) };
+  const readIn = answerLanguage(language, retrieved.found);
+  const selected = selectQuotes(query, retrieved.found, retrieved.semantic, deps.semanticMinSimilarity, {
+    ...SELECT_DEFAULTS,
+    language: readIn,
+  });
+  // Headings and FAQ lines are compared by meaning: only where the embedder reads the question's language.
+  const units = encoderApplies(deps, language) ? deps.units : undefined;
+  const { selection, debug } = await withUnits(units, log, query, retrieved, selected);
+  return { retrieved, selection, searchMs, readIn, ...(debug ? { unitsDebug: debug } : {}) };
 }
 
 /**
@@ -74,12 +86,13 @@ export async function yieldsToPassages(
   ctx: FilesContext,
   query: string,
   match: Pick<QaMatch, 'by' | 'wording'>,
+  language?: string,
 ): Promise<boolean> {
   const entry = { byAnswer: match.by === 'answer', sentence: match.wording };
   if (!entry.byAnswer) return false;
   let selection: Selection | undefined;
   try {
-    selection = (await passagesFor(deps, log, ctx, query, () => performance.now())).selection;
+    selection = (await passagesFor(deps, log, ctx, query, () => performance.now(), language)).selection;
   } catch (error) {
     log.warn({ err: error }, 'Searching the bot knowledge failed; the entry found by its answer answers');
   }

@@ -1,5 +1,5 @@
 import type { SearchPassage } from '@parley/protocol';
-import { contentTerms, stemsOf } from '../../search/terms.js';
+import { questionTerms, textTerms } from '../../search/language/terms.js';
 import { carrierWeight, type Expected, expectedAnswer, GUESSED_TYPES } from './answer-type.js';
 import { sentencesOf, wordsIn } from './sentences.js';
 import { tableRows } from './table-rows.js';
@@ -49,6 +49,11 @@ export interface ExtractOptions {
   typedShare: number;
   /** …and another sentence carrying the type is quoted beside it at this share of its coverage or more. */
   alsoShare: number;
+  /**
+   * The language the question and the passages are read in (ISO 639-1: its stems or segmented words, its
+   * sentence rules and question forms; absent: English). See answerLanguage in language.ts.
+   */
+  language?: string | undefined;
 }
 
 export const EXTRACT_DEFAULTS: ExtractOptions = {
@@ -121,10 +126,10 @@ function coverageOf(weights: Map<string, number>, stems: Set<string>): { share: 
 }
 
 /** At most `max` words of a long sentence, around the question's words, cut with `…`. */
-function cutAround(sentence: string, terms: ReadonlySet<string>, max: number): string {
+function cutAround(sentence: string, terms: ReadonlySet<string>, max: number, language?: string): string {
   const words = sentence.split(/\s+/);
   if (words.length <= max) return sentence;
-  const hits = words.map((w) => [...stemsOf(w)].some((s) => terms.has(s)));
+  const hits = words.map((w) => [...textTerms(w, language)].some((s) => terms.has(s)));
   let densest = 0;
   let bestCount = -1;
   for (let start = 0; start + max <= words.length; start++) {
@@ -161,11 +166,11 @@ function bestWindow(
 ): Omit<Quote, 'heading'> | undefined {
   const passageCoverage = coverageOf(weights, p.all).share;
   const prior = options.passageWeight * passageCoverage - options.rankPenalty * p.rank;
-  const carried = p.sentences.map((s) => carrierWeight(s, options.expected));
+  const carried = p.sentences.map((s) => carrierWeight(s, options.expected, options.language));
   // Only types with exact carriers (a duration, a price…) move one passage above another; a place or a person
   // (any capitalised word after "in", any "team") only chooses among a passage's sentences.
   const exact = options.expected.filter((e) => !GUESSED_TYPES.has(e.type));
-  const ranked = p.sentences.map((s) => carrierWeight(s, exact));
+  const ranked = p.sentences.map((s) => carrierWeight(s, exact, options.language));
   const bonus = (start: number, end: number, of: readonly number[] = carried) =>
     options.numberBonus * Math.max(0, ...of.slice(start, end));
   let best:
@@ -214,7 +219,7 @@ function bestWindow(
   const gap = (i: number, k: number) => !p.rows && k > 0 && i !== (picked[k - 1] as number) + 1;
   const text =
     picked.length === 1
-      ? cutAround(p.sentences[picked[0] as number] as string, terms, options.maxWords)
+      ? cutAround(p.sentences[picked[0] as number] as string, terms, options.maxWords, options.language)
       : picked.map((i, k) => `${gap(i, k) ? '… ' : ''}${p.sentences[i]}`).join(p.rows ? '\n' : ' ');
   return {
     passage: p.passage,
@@ -324,7 +329,8 @@ export function extractQuotes(
   passages: readonly SearchPassage[],
   options: ExtractOptions = EXTRACT_DEFAULTS,
 ): Quote[] {
-  const terms = contentTerms(question);
+  const { language } = options;
+  const terms = questionTerms(question, language);
   if (terms.length === 0) return [];
   const split: PassageSentences[] = passages
     .map((passage, rank) => ({ passage, rank }))
@@ -332,8 +338,8 @@ export function extractQuotes(
     .slice(0, Math.max(options.passages, options.poolPassages))
     .map(({ passage, rank }) => {
       const rows = tableRows(passage);
-      const sentences = rows ?? sentencesOf(passage.content);
-      const stems = sentences.map(stemsOf);
+      const sentences = rows ?? sentencesOf(passage.content, language);
+      const stems = sentences.map((s) => textTerms(s, language));
       return {
         passage,
         rank,
@@ -347,7 +353,7 @@ export function extractQuotes(
     terms,
     split.slice(0, options.poolPassages).flatMap((p) => p.stems),
   );
-  const expected = expectedAnswer(question);
+  const expected = expectedAnswer(question, language);
   const windows = split
     .slice(0, options.passages)
     .map((p) => bestWindow(p, weights, { ...options, expected }))

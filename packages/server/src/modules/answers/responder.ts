@@ -29,9 +29,10 @@ import {
   sourcesMetadata,
   UNSUPPORTED_TEXT,
 } from './format.js';
+import { questionLanguage } from './language.js';
 import { buildChatPrompt } from './prompt.js';
 import { questionOf, smallTalkOf, truncateBytes } from './question.js';
-import { retrievalDebug } from './retrieval.js';
+import { encoderApplies, retrievalDebug } from './retrieval.js';
 import { botContext } from './scope.js';
 import { MIN_COVERAGE, type Selection } from './selection.js';
 import { modelAnswerReply, modelQuotes } from './unsure.js';
@@ -114,84 +115,98 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
   return {
     async answer(request: ReplyRequest, stream?: ReplyStream): Promise<Reply> {
       const question = questionOf(request.message.payload);
-      if (question.kind === 'unsupported') return unsupportedReply(question.type);
-      const early = earlyReply(question.text);
-      if (early) return early;
-      const query = truncateBytes(question.text, MAX_QUERY_BYTES);
-      const ctx = botContext(request.workspaceId, request.botId);
-      const log = logger.child({
-        botId: request.botId,
-        conversationId: request.conversationId,
-        messageId: request.message.id,
-      });
-
-      const pick = pickOf(query);
-      if (pick) return pickedReply(deps, now, { request, stream, ctx, log, pick });
-
-      // An entry found by its answer alone (not its wordings) answers only when the passages do not answer
-      // the question surely with other sentences (see passagesFirst).
-      const entry = await entryFor(deps, log, request.botId, query, now);
-      if (entry && !entry.byAnswer) return entry.reply;
-      request.signal?.throwIfAborted();
-
-      let passages: Awaited<ReturnType<typeof passagesFor>>;
-      try {
-        passages = await passagesFor(deps, log, ctx, query, now);
-      } catch (error) {
-        request.signal?.throwIfAborted();
-        if (entry && entryAnswers(entry, undefined)) return entry.reply;
-        log.warn({ err: error }, 'Searching the bot knowledge failed; the reply says so');
-        return {
-          messages: [{ payload: { type: 'text', text: SEARCH_FAILED_TEXT } }],
-          debug: { mode: 'search_failed' satisfies AnswerMode, query, error: messageOf(error) },
-        };
-      }
-      const { retrieved, selection, searchMs, unitsDebug } = passages;
-      request.signal?.throwIfAborted();
-      if (entry && entryAnswers(entry, selection)) return entry.reply;
-      const debug = {
-        ...(entry
-          ? { qa: { ...(entry.reply.debug?.qa as Record<string, unknown>), yielded: 'passages' } }
-          : {}),
-        ...retrievalDebug(deps, {
-          query,
-          searchMs,
-          selection,
-          minCoverage: MIN_COVERAGE,
-          ...retrieved,
-        }),
-        ...unitsDebug,
-      };
-      const scaled = deps.semanticMinSimilarity !== undefined;
-      const links = request.sourceLinks ?? 'public';
-      const sure = selection.quotes.length > 0;
-      const notFound = (extra: Record<string, unknown>) => notFoundReply(request, { ...debug, ...extra });
-      const quoted = async (extra: Record<string, unknown>) => {
-        const sources = await sourcesOf(deps, log, ctx, selection.quotes, links);
-        return quotedReply({ request, sources, debug, publicUrl: deps.publicUrl }, extra);
-      };
-      const offline = async (extra: Record<string, unknown>) =>
-        sure
-          ? quoted(extra)
-          : (clarifyReply(retrieved, selection, scaled, request.replies?.clarify, { ...debug, ...extra }) ??
-            notFound(extra));
-      const quotes = deps.chatModel && modelQuotes(retrieved, selection, scaled);
-      if (!deps.chatModel || !quotes) return offline(sure ? { model: null } : {});
-      return modelAnswerReply(deps.chatModel, {
-        request,
-        stream,
-        query,
-        sources: await sourcesOf(deps, log, ctx, quotes, links),
-        debug,
-        ...(sure ? {} : { measures: unsureness(selection, scaled ? retrieved.semantic : [], scaled) }),
-        link: (list) => linkedSources({ request, publicUrl: deps.publicUrl }, list),
-        notFound,
-        offline,
-        now,
-        log,
-      });
+      // The question's language (issue #38): what the reply reads it in and what its own words are in.
+      const language = question.kind === 'text' ? questionLanguage(request, question.text) : undefined;
+      const reply = await answerIn(language, request, stream);
+      return language ? { ...reply, language } : reply;
     },
   };
+
+  async function answerIn(
+    language: string | undefined,
+    request: ReplyRequest,
+    stream: ReplyStream | undefined,
+  ): Promise<Reply> {
+    const question = questionOf(request.message.payload);
+    if (question.kind === 'unsupported') return unsupportedReply(question.type);
+    const early = earlyReply(question.text);
+    if (early) return early;
+    const query = truncateBytes(question.text, MAX_QUERY_BYTES);
+    const ctx = botContext(request.workspaceId, request.botId);
+    const log = logger.child({
+      botId: request.botId,
+      conversationId: request.conversationId,
+      messageId: request.message.id,
+    });
+
+    const pick = pickOf(query);
+    if (pick) return pickedReply(deps, now, { request, stream, ctx, log, pick });
+
+    // An entry found by its answer alone (not its wordings) answers only when the passages do not answer
+    // the question surely with other sentences (see passagesFirst).
+    const entry = await entryFor(deps, log, request.botId, query, now);
+    if (entry && !entry.byAnswer) return entry.reply;
+    request.signal?.throwIfAborted();
+
+    let passages: Awaited<ReturnType<typeof passagesFor>>;
+    try {
+      passages = await passagesFor(deps, log, ctx, query, now, language);
+    } catch (error) {
+      request.signal?.throwIfAborted();
+      if (entry && entryAnswers(entry, undefined)) return entry.reply;
+      log.warn({ err: error }, 'Searching the bot knowledge failed; the reply says so');
+      return {
+        messages: [{ payload: { type: 'text', text: SEARCH_FAILED_TEXT } }],
+        debug: { mode: 'search_failed' satisfies AnswerMode, query, error: messageOf(error) },
+      };
+    }
+    const { retrieved, selection, searchMs, readIn, unitsDebug } = passages;
+    request.signal?.throwIfAborted();
+    if (entry && entryAnswers(entry, selection)) return entry.reply;
+    const debug = {
+      ...(entry
+        ? { qa: { ...(entry.reply.debug?.qa as Record<string, unknown>), yielded: 'passages' } }
+        : {}),
+      ...retrievalDebug(deps, {
+        query,
+        searchMs,
+        selection,
+        minCoverage: MIN_COVERAGE,
+        ...retrieved,
+      }),
+      ...unitsDebug,
+      language: { question: language ?? null, readIn: readIn ?? null },
+    };
+    // The gate's similarity scale holds only where the embedder read the question (retrieval.ts).
+    const scaled = deps.semanticMinSimilarity !== undefined && encoderApplies(deps, language);
+    const links = request.sourceLinks ?? 'public';
+    const sure = selection.quotes.length > 0;
+    const notFound = (extra: Record<string, unknown>) => notFoundReply(request, { ...debug, ...extra });
+    const quoted = async (extra: Record<string, unknown>) => {
+      const sources = await sourcesOf(deps, log, ctx, selection.quotes, links);
+      return quotedReply({ request, sources, debug, publicUrl: deps.publicUrl }, extra);
+    };
+    const offline = async (extra: Record<string, unknown>) =>
+      sure
+        ? quoted(extra)
+        : (clarifyReply(retrieved, selection, scaled, request.replies?.clarify, { ...debug, ...extra }) ??
+          notFound(extra));
+    const quotes = deps.chatModel && modelQuotes(retrieved, selection, scaled);
+    if (!deps.chatModel || !quotes) return offline(sure ? { model: null } : {});
+    return modelAnswerReply(deps.chatModel, {
+      request,
+      stream,
+      query,
+      sources: await sourcesOf(deps, log, ctx, quotes, links),
+      debug,
+      ...(sure ? {} : { measures: unsureness(selection, scaled ? retrieved.semantic : [], scaled) }),
+      link: (list) => linkedSources({ request, publicUrl: deps.publicUrl }, list),
+      notFound,
+      offline,
+      now,
+      log,
+    });
+  }
 }
 
 /** The "not found" reply: the bot's own text (`replies.notFound`) or the default, with no source. */

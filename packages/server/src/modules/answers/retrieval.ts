@@ -20,6 +20,23 @@ export interface RetrievalDeps {
    * unset, words alone decide. Never set it without an embedder: search then answers with words.
    */
   semanticMinSimilarity?: number | undefined;
+  /**
+   * The embedder reads every language (an operator's own multilingual model): questions in any language are
+   * searched by meaning too. Absent or false: only English questions (and those of unknown language) are; the
+   * others by words alone, as the shipped USE-lite model reads English only.
+   */
+  multilingualEmbedder?: boolean | undefined;
+}
+
+/**
+ * Whether the embedder applies to a question in `language` (ISO 639-1; undefined: unknown, read as English).
+ * @example encoderApplies({}, 'de') // false
+ */
+export function encoderApplies(
+  deps: Pick<RetrievalDeps, 'multilingualEmbedder'>,
+  language: string | undefined,
+): boolean {
+  return deps.multilingualEmbedder === true || language === undefined || language === 'en';
 }
 
 /** What search found for a question: by words and meaning (`found`), by meaning alone, and in which scope. */
@@ -29,12 +46,17 @@ export interface Retrieved {
   scoped: KnowledgeScope;
 }
 
-/** Searches the bot's knowledge (its knowledge bases' files, or all its files) for the question. */
+/**
+ * Searches the bot's knowledge (its knowledge bases' files, or all its files) for the question: hybrid, and
+ * by meaning alone for the gate, when the embedder applies to the question's `language` ({@link encoderApplies});
+ * by words alone otherwise.
+ */
 export async function retrieve(
   deps: RetrievalDeps,
   log: Logger,
   ctx: FilesContext,
   query: string,
+  language?: string,
 ): Promise<Retrieved> {
   const scoped = await knowledgeScope(deps.knowledgeBases, ctx);
   const input = {
@@ -45,8 +67,9 @@ export async function retrieve(
     ...(scoped.fileIds ? { fileIds: scoped.fileIds } : {}),
   };
   if (scoped.fileIds?.length === 0) return { found: [], semantic: [], scoped };
-  const found = await deps.search.search(ctx, { ...input, mode: 'hybrid' });
-  if (deps.semanticMinSimilarity === undefined) return { found, semantic: [], scoped };
+  const byMeaning = encoderApplies(deps, language);
+  const found = await deps.search.search(ctx, { ...input, mode: byMeaning ? 'hybrid' : 'lexical' });
+  if (deps.semanticMinSimilarity === undefined || !byMeaning) return { found, semantic: [], scoped };
   // Meaning alone, for its similarity scores; without a working embedder, words alone decide.
   const semantic = await deps.search.search(ctx, { ...input, mode: 'semantic' }).catch((error: unknown) => {
     log.warn(

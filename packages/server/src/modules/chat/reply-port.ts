@@ -33,6 +33,12 @@ export interface ReplyRequest {
   sourceLinks?: 'none' | 'public' | 'all';
   /** The bot's own reply texts (its setting); a text absent is the built-in default. */
   replies?: BotReplyTexts | undefined;
+  /**
+   * The language the caller chose the bot's own words (`replies`) in (BCP 47). The responder reads the question
+   * in the language it detects itself (the message's, else the visitor's earlier messages', else the locale the
+   * webchat sent: answers/language.ts) and tells it as the reply's `language`.
+   */
+  language?: string | undefined;
 }
 
 /**
@@ -50,6 +56,11 @@ export interface Reply {
   messages: Array<{ payload: MessagePayload; metadata?: Record<string, unknown> }>;
   /** Retrieval details (query, passages and scores, model used); sent only as a `debug` signal. */
   debug?: Record<string, unknown>;
+  /**
+   * The language of the question (ISO 639-1) as the reply read it (detected per message, issue #38; absent
+   * when nothing told it): what the bot's own words of the reply should be in.
+   */
+  language?: string | undefined;
 }
 
 /** Streams a generated answer while it is produced (optional: a responder may answer all at once). */

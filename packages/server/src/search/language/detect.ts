@@ -26,13 +26,44 @@ export function baseLanguage(tag: string | undefined): string | undefined {
  * @example detectLanguage('ok', 'fr-FR') // 'fr'
  */
 export function detectLanguage(text: string, hint?: string): string | undefined {
+  const { guess, sure } = guessLanguage(text);
+  return sure ? guess : (baseLanguage(hint) ?? guess);
+}
+
+/** The detector's best guess for `text`, and whether it is sure of it (see {@link detectLanguage}). */
+function guessLanguage(text: string): { guess: string | undefined; sure: boolean } {
   const sample = text.slice(0, DETECT_SAMPLE_CHARS);
-  const hinted = baseLanguage(hint);
   const letters = sample.match(/\p{L}/gu)?.length ?? 0;
   // CJK characters carry a word each: a few are enough.
   const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(sample);
   const best = letters === 0 ? undefined : detectAll(sample)[0];
-  const sure = best && best.accuracy >= DETECT_MIN_ACCURACY && (cjk || letters >= DETECT_SHORT_LETTERS);
-  if (sure) return best.lang;
-  return hinted ?? best?.lang;
+  const sure =
+    best !== undefined && best.accuracy >= DETECT_MIN_ACCURACY && (cjk || letters >= DETECT_SHORT_LETTERS);
+  return { guess: best?.lang, sure };
+}
+
+/** What tells a visitor message's language besides its own text (issue #38). */
+export interface LanguageHints {
+  /** The visitor's earlier messages in the conversation, oldest first: their language, detected together. */
+  earlier?: readonly string[];
+  /** The locale the webchat sent with the message (the visitor's browser or the page's language, BCP 47). */
+  locale?: string | undefined;
+}
+
+/**
+ * The language of a visitor's message: its own when the detector is sure of it (a sentence of a dozen letters
+ * or more, a few CJK characters); else the conversation's (the visitor's earlier messages, detected together,
+ * when the detector is sure of them), else the webchat's locale; else undefined (a short message alone says
+ * too little: the reply then reads it in the language of the passages it finds).
+ * @example messageLanguage('ok merci', { earlier: ['Combien coûte la livraison en Belgique ?'] }) // 'fr'
+ * @example messageLanguage('Lieferzeit?', { locale: 'de-AT' }) // 'de'
+ * @example messageLanguage('Lieferzeit?') // undefined
+ */
+export function messageLanguage(text: string, hints: LanguageHints = {}): string | undefined {
+  const own = guessLanguage(text);
+  if (own.sure) return own.guess;
+  const earlier = hints.earlier?.join('\n').trim();
+  const conversation = earlier ? guessLanguage(earlier) : undefined;
+  if (conversation?.sure) return conversation.guess;
+  return baseLanguage(hints.locale);
 }

@@ -1,0 +1,50 @@
+import type { SearchPassage } from '@parley/protocol';
+import { detectLanguage, messageLanguage } from '../../search/language/detect.js';
+import type { ReplyRequest } from '../chat/contract.js';
+
+// The language of a question and of its answer (issue #38): detected per visitor message, with the conversation
+// and the webchat's locale as tie-breakers (search/language/detect.ts), then matched with the passages found.
+
+/** The locale the webchat sent with a message (`metadata.language`: the visitor's browser language). */
+function sentLocale(metadata: Record<string, unknown> | undefined): string | undefined {
+  const value = metadata?.language;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * The language of the visitor's question (ISO 639-1): the message's own when the detector is sure of it, else
+ * the language of the visitor's earlier messages in the history, else the locale the webchat sent with the
+ * message (or with an earlier one); undefined when nothing tells (a short message alone: an unsure guess would
+ * take an English question for another language and search it without the embedder).
+ * @example questionLanguage({ ...request, message: { ...message, payload: { type: 'text', text: 'Wie lange dauert der Versand?' } } }) // 'de'
+ */
+export function questionLanguage(request: ReplyRequest, text: string): string | undefined {
+  const visitor = request.history.filter((m) => !m.isBot && m.id !== request.message.id);
+  const earlier = visitor.flatMap((m) =>
+    m.payload.type === 'text' ? [m.payload.text] : m.payload.type === 'markdown' ? [m.payload.markdown] : [],
+  );
+  const locale =
+    sentLocale(request.message.metadata) ??
+    visitor.map((m) => sentLocale(m.metadata)).findLast((l) => l !== undefined);
+  return messageLanguage(text, { earlier, locale });
+}
+
+/** Passages whose language is compared with the question's (the ones the extraction quotes from first). */
+const COMPARED_PASSAGES = 3;
+
+/**
+ * The language a question is read in against the passages found: its own when some of the best passages are
+ * written in it; else the language of the best passage (a question in one language about documents in another
+ * can only match their words: a product name, a number; and an unsure detection of a short question is
+ * corrected by what it found). English, or a language without tokens of its own, reads as English.
+ * @example answerLanguage('de', germanPassages) // 'de'
+ * @example answerLanguage('nl', englishPassages) // 'en' (an English question the detector took for Dutch)
+ */
+export function answerLanguage(
+  question: string | undefined,
+  passages: readonly Pick<SearchPassage, 'content'>[],
+): string | undefined {
+  const languages = passages.slice(0, COMPARED_PASSAGES).map((p) => detectLanguage(p.content) ?? 'en');
+  if (question && languages.includes(question)) return question;
+  return languages[0] ?? question;
+}
