@@ -33,7 +33,8 @@ function sizes(bytes: Buffer) {
 function origin(input: string): string {
   const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
   if (inModules?.[1]) return inModules[1];
-  if (input.includes('packages/protocol/')) return '@parley/protocol (validator)';
+  if (input.includes('packages/protocol/')) return '@parley/protocol (validator, operations, error types)';
+  if (input.includes('packages/client/')) return '@parley/client (chat calls, live stream, errors)';
   if (input.startsWith('typebox-stub:')) return 'typebox stand-in';
   return '@parley/webchat (our code)';
 }

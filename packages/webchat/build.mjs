@@ -11,23 +11,31 @@ const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, 'dist');
 await mkdir(out, { recursive: true });
 
-// The browser needs only the configuration validator of @parley/protocol, not every wire schema.
+// The browser needs of @parley/protocol only the configuration validator and the error catalogue (which the
+// client's errors read), not every wire schema.
+const protocolSources = join(here, '../protocol/src');
 const protocolWebchatOnly = {
   name: 'protocol-webchat-only',
   setup(b) {
     b.onResolve({ filter: /^@parley\/protocol$/ }, () => ({
-      path: join(here, '../protocol/src/webchat-config.ts'),
+      path: 'protocol',
+      namespace: 'protocol-webchat',
     }));
-    // The live stream reader of @parley/client, from its sources (it imports nothing else of the client).
-    b.onResolve({ filter: /^@parley\/client\/event-stream$/ }, () => ({
-      path: join(here, '../client/src/event-stream.ts'),
+    b.onLoad({ filter: /.*/, namespace: 'protocol-webchat' }, () => ({
+      contents: "export * from './webchat-config.ts'; export * from './errors.ts';",
+      resolveDir: protocolSources,
+      loader: 'ts',
     }));
-    // webchat-config.ts builds a TypeBox schema object the validator never reads; a stand-in that
+    // The Chat API client of @parley/client without its uploads (`@parley/client/chat`), from its sources.
+    b.onResolve({ filter: /^@parley\/client\/chat$/ }, () => ({
+      path: join(here, '../client/src/chat-entry.ts'),
+    }));
+    // webchat-config.ts and errors.ts build TypeBox schema objects the browser never reads; a stand-in that
     // keeps the property names saves TypeBox's ~75 kB in the browser. The validator code is the real one.
     b.onResolve({ filter: /^typebox$/ }, () => ({ path: 'typebox', namespace: 'typebox-stub' }));
     b.onLoad({ filter: /.*/, namespace: 'typebox-stub' }, () => ({
       contents:
-        'const any = () => ({}); export default { Object: (properties) => ({ properties }), Optional: (s) => s, String: any, Number: any, Boolean: any, Union: any, Literal: any, Array: any };',
+        'const any = () => ({}); export default { Object: (properties) => ({ properties }), Optional: (s) => s, String: any, Number: any, Integer: any, Boolean: any, Union: any, Literal: any, Array: any, Record: any, Unknown: any };',
       loader: 'js',
     }));
   },

@@ -338,6 +338,23 @@ describe('ChatClient.listen over a scripted SSE server', () => {
     expect(fake.received.map((r) => r.headers['last-event-id'])).toEqual([undefined, '7', '7']);
   });
 
+  it('ends the stream at a frame that is not JSON, or skips it and tells onBadFrame', async () => {
+    const typing = (id: number) => `id: ${id}\nevent: message\ndata: {"type":"typing_started","data":{}}\n\n`;
+    fake = await startFakeServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`${typing(1)}event: message\ndata: not json\n\n${typing(2)}`);
+    });
+    const strict = listenTo({});
+    await expect(strict.got.done).rejects.toThrow('The live stream sent a frame that is not JSON: not json');
+
+    const skipped: string[] = [];
+    const lenient = listenTo({ onBadFrame: (data) => skipped.push(data) });
+    await lenient.got.until(2);
+    await lenient.stop();
+    expect(lenient.got.signals.map((s) => s.eventId)).toEqual(['1', '2']);
+    expect(skipped).toEqual(['not json']);
+  });
+
   it('tells each opening (onOpen) and each failed try (onRetry)', async () => {
     fake = await startFakeServer((_req, res, index) => {
       if (index === 1) return unavailable(res);

@@ -84,58 +84,63 @@ function errorClass<T extends ErrorType>(type: T): ApiErrorClass<T> {
   return cls;
 }
 
+/** The error class of every error type of the wire format: one per entry of `ERROR_TYPES`, named `<type>Error`. */
+export const ERROR_CLASSES = Object.fromEntries(
+  Object.keys(ERROR_TYPES).map((type) => [type, errorClass(type as ErrorType)]),
+) as { readonly [K in ErrorType]: ApiErrorClass<K> };
+
 /** 500 Unknown; also any failure whose body is not a wire error (HTML from a proxy, empty body, …). */
-export const UnknownError = errorClass('Unknown');
+export const UnknownError = ERROR_CLASSES.Unknown;
 /** 500 Internal. */
-export const InternalError = errorClass('Internal');
+export const InternalError = ERROR_CLASSES.Internal;
 /** 401 Unauthorized: token missing or invalid, or `x-workspace-id` missing or not one of yours. */
-export const UnauthorizedError = errorClass('Unauthorized');
+export const UnauthorizedError = ERROR_CLASSES.Unauthorized;
 /** 403 Forbidden: the caller's role lacks the permission. */
-export const ForbiddenError = errorClass('Forbidden');
+export const ForbiddenError = ERROR_CLASSES.Forbidden;
 /** 413 PayloadTooLarge. */
-export const PayloadTooLargeError = errorClass('PayloadTooLarge');
+export const PayloadTooLargeError = ERROR_CLASSES.PayloadTooLarge;
 /** 400 InvalidPayload: bad body; `metadata.errors` names each bad field. */
-export const InvalidPayloadError = errorClass('InvalidPayload');
+export const InvalidPayloadError = ERROR_CLASSES.InvalidPayload;
 /** 415 UnsupportedMediaType. */
-export const UnsupportedMediaTypeError = errorClass('UnsupportedMediaType');
+export const UnsupportedMediaTypeError = ERROR_CLASSES.UnsupportedMediaType;
 /** 405 MethodNotFound. */
-export const MethodNotFoundError = errorClass('MethodNotFound');
+export const MethodNotFoundError = ERROR_CLASSES.MethodNotFound;
 /** 404 ResourceNotFound (also for resources of another workspace). */
-export const ResourceNotFoundError = errorClass('ResourceNotFound');
+export const ResourceNotFoundError = ERROR_CLASSES.ResourceNotFound;
 /** 400 InvalidJsonSchema. */
-export const InvalidJsonSchemaError = errorClass('InvalidJsonSchema');
+export const InvalidJsonSchemaError = ERROR_CLASSES.InvalidJsonSchema;
 /** 400 InvalidDataFormat. */
-export const InvalidDataFormatError = errorClass('InvalidDataFormat');
+export const InvalidDataFormatError = ERROR_CLASSES.InvalidDataFormat;
 /** 400 InvalidIdentifier: bad path parameter. */
-export const InvalidIdentifierError = errorClass('InvalidIdentifier');
+export const InvalidIdentifierError = ERROR_CLASSES.InvalidIdentifier;
 /** 409 RelationConflict. */
-export const RelationConflictError = errorClass('RelationConflict');
+export const RelationConflictError = ERROR_CLASSES.RelationConflict;
 /** 409 ReferenceConstraint. */
-export const ReferenceConstraintError = errorClass('ReferenceConstraint');
+export const ReferenceConstraintError = ERROR_CLASSES.ReferenceConstraint;
 /** 409 ResourceLockedConflict. */
-export const ResourceLockedConflictError = errorClass('ResourceLockedConflict');
+export const ResourceLockedConflictError = ERROR_CLASSES.ResourceLockedConflict;
 /** 410 ResourceGone: e.g. a used or expired invitation. */
-export const ResourceGoneError = errorClass('ResourceGone');
+export const ResourceGoneError = ERROR_CLASSES.ResourceGone;
 /** 400 ReferenceNotFound. */
-export const ReferenceNotFoundError = errorClass('ReferenceNotFound');
+export const ReferenceNotFoundError = ERROR_CLASSES.ReferenceNotFound;
 /** 400 InvalidQuery: bad query string; `metadata.errors` names each bad parameter. */
-export const InvalidQueryError = errorClass('InvalidQuery');
+export const InvalidQueryError = ERROR_CLASSES.InvalidQuery;
 /** 400 Runtime. */
-export const RuntimeError = errorClass('Runtime');
+export const RuntimeError = ERROR_CLASSES.Runtime;
 /** 409 AlreadyExists. */
-export const AlreadyExistsError = errorClass('AlreadyExists');
+export const AlreadyExistsError = ERROR_CLASSES.AlreadyExists;
 /** 429 RateLimited: see `retryAfterMs`. */
-export const RateLimitedError = errorClass('RateLimited');
+export const RateLimitedError = ERROR_CLASSES.RateLimited;
 /** 402 PaymentRequired. */
-export const PaymentRequiredError = errorClass('PaymentRequired');
+export const PaymentRequiredError = ERROR_CLASSES.PaymentRequired;
 /** 403 QuotaExceeded. */
-export const QuotaExceededError = errorClass('QuotaExceeded');
+export const QuotaExceededError = ERROR_CLASSES.QuotaExceeded;
 /** 413 LimitExceeded. */
-export const LimitExceededError = errorClass('LimitExceeded');
+export const LimitExceededError = ERROR_CLASSES.LimitExceeded;
 /** 400 BreakingChanges. */
-export const BreakingChangesError = errorClass('BreakingChanges');
+export const BreakingChangesError = ERROR_CLASSES.BreakingChanges;
 /** 504 OperationTimeout (the server gave up; the client's own timeout is `TimeoutError`). */
-export const OperationTimeoutError = errorClass('OperationTimeout');
+export const OperationTimeoutError = ERROR_CLASSES.OperationTimeout;
 
 /** Instance types of the error classes, so they can be named in type positions too. */
 export type UnknownError = InstanceType<typeof UnknownError>;
@@ -164,39 +169,6 @@ export type QuotaExceededError = InstanceType<typeof QuotaExceededError>;
 export type LimitExceededError = InstanceType<typeof LimitExceededError>;
 export type BreakingChangesError = InstanceType<typeof BreakingChangesError>;
 export type OperationTimeoutError = InstanceType<typeof OperationTimeoutError>;
-
-/**
- * The error class of every error type of the wire format. Typed against `ERROR_TYPES`, so a type added to
- * the protocol does not compile here until it has its class.
- */
-export const ERROR_CLASSES: { readonly [K in ErrorType]: ApiErrorClass<K> } = {
-  Unknown: UnknownError,
-  Internal: InternalError,
-  Unauthorized: UnauthorizedError,
-  Forbidden: ForbiddenError,
-  PayloadTooLarge: PayloadTooLargeError,
-  InvalidPayload: InvalidPayloadError,
-  UnsupportedMediaType: UnsupportedMediaTypeError,
-  MethodNotFound: MethodNotFoundError,
-  ResourceNotFound: ResourceNotFoundError,
-  InvalidJsonSchema: InvalidJsonSchemaError,
-  InvalidDataFormat: InvalidDataFormatError,
-  InvalidIdentifier: InvalidIdentifierError,
-  RelationConflict: RelationConflictError,
-  ReferenceConstraint: ReferenceConstraintError,
-  ResourceLockedConflict: ResourceLockedConflictError,
-  ResourceGone: ResourceGoneError,
-  ReferenceNotFound: ReferenceNotFoundError,
-  InvalidQuery: InvalidQueryError,
-  Runtime: RuntimeError,
-  AlreadyExists: AlreadyExistsError,
-  RateLimited: RateLimitedError,
-  PaymentRequired: PaymentRequiredError,
-  QuotaExceeded: QuotaExceededError,
-  LimitExceeded: LimitExceededError,
-  BreakingChanges: BreakingChangesError,
-  OperationTimeout: OperationTimeoutError,
-};
 
 /**
  * True when `e` is an error the API answered (any `ApiError`), false for connection, timeout and abort

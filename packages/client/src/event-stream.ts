@@ -40,6 +40,11 @@ export interface ListenOptions {
    * it). `failures` counts the tries in a row that brought no signal.
    */
   onRetry?: ((error: unknown, failures: number) => void) | undefined;
+  /**
+   * Called with the data of a frame that is not JSON, which is then skipped. Unset: such a frame ends the
+   * stream with a `ParleyError`.
+   */
+  onBadFrame?: ((data: string) => void) | undefined;
 }
 
 /**

@@ -113,7 +113,7 @@ interface Attempt {
 /** An attempt's timeout: aborts the attempt's controller when it fires; `arm` (re)starts it. */
 class AttemptTimer {
   timedOut = false;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly controller: AbortController,
@@ -123,7 +123,7 @@ class AttemptTimer {
   arm(): void {
     if (!Number.isFinite(this.timeout) || this.timeout <= 0) return;
     this.stop();
-    this.#timer = setTimeout(
+    this.timer = setTimeout(
       () => {
         this.timedOut = true;
         this.controller.abort();
@@ -133,7 +133,7 @@ class AttemptTimer {
   }
 
   stop(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.timer !== undefined) clearTimeout(this.timer);
   }
 }
 

@@ -20,7 +20,7 @@ export interface ListPage {
  */
 export class PagePromise<Page extends ListPage, Item> implements PromiseLike<Page>, AsyncIterable<Item> {
   readonly [Symbol.toStringTag] = 'PagePromise';
-  #first: Promise<Page> | undefined;
+  private firstPage: Promise<Page> | undefined;
 
   constructor(
     private readonly fetchPage: (nextToken: string | undefined) => Promise<Page>,
@@ -29,8 +29,8 @@ export class PagePromise<Page extends ListPage, Item> implements PromiseLike<Pag
   ) {}
 
   private first(): Promise<Page> {
-    this.#first ??= this.fetchPage(this.startToken);
-    return this.#first;
+    this.firstPage ??= this.fetchPage(this.startToken);
+    return this.firstPage;
   }
 
   // biome-ignore lint/suspicious/noThenProperty: a PagePromise is awaitable on purpose (one page).

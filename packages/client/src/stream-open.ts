@@ -22,7 +22,11 @@ export function listenAt<S extends StreamSignal>(
       { signal, retry: { attempts: 1 } },
       { raw: true },
     );
-  const badFrame: BadFrame = (data) =>
-    new ParleyError(`The live stream sent a frame that is not JSON: ${data.slice(0, 200)}`);
+  const badFrame: BadFrame = (data) => {
+    if (!options.onBadFrame)
+      return new ParleyError(`The live stream sent a frame that is not JSON: ${data.slice(0, 200)}`);
+    options.onBadFrame(data);
+    return undefined;
+  };
   return listenStream<S>(open, options, badFrame);
 }

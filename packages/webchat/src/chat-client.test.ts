@@ -1,9 +1,8 @@
+import { ConnectionError, PayloadTooLargeError, ResourceNotFoundError } from '@parley/client/chat';
 import type { ChatSignal } from '@parley/protocol';
 import { CHAT_OPERATIONS, fillPath } from '@parley/protocol/operations';
 import { describe, expect, it } from 'vitest';
 import { chatClient } from './chat-client.js';
-import { ChatApiError } from './chat-http.js';
-import type { WebchatError } from './config.js';
 import type { ListenHandlers } from './live-stream.js';
 
 /** A fetch answering the listen requests in turn with `answers` (the last one repeats), recording them. */
@@ -31,7 +30,7 @@ function stream(frames: string, hold = false): Response {
 function recorder() {
   const signals: ChatSignal[] = [];
   const opens: boolean[] = [];
-  const errors: Array<{ error: WebchatError; fatal: boolean }> = [];
+  const errors: Array<{ error: unknown; fatal: boolean }> = [];
   const handlers: ListenHandlers = {
     onSignal: (signal) => signals.push(signal),
     onOpen: (again) => opens.push(again),
@@ -62,19 +61,21 @@ describe("the webchat's live stream", () => {
   });
 
   it('rejects when the server refuses before the stream opens, and reports a refusal after as fatal', async () => {
-    const refusal = () => new Response(JSON.stringify({ message: 'gone' }), { status: 404 });
+    const body = { id: 'err_1', code: 404, type: 'ResourceNotFound', message: 'Conversation not found' };
+    const refusal = () => Response.json(body, { status: 404 });
     const before = scriptedFetch([refusal]);
     const error = await client(before.fetch)
       .listen('conv_1', recorder().handlers, new AbortController().signal)
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ChatApiError);
-    expect(error).toMatchObject({ status: 404, message: 'Listening to the conversation failed: gone' });
+    expect(error).toBeInstanceOf(ResourceNotFoundError);
+    expect(error).toMatchObject({ status: 404, message: 'Conversation not found' });
 
     const after = scriptedFetch([() => stream('retry: 10\n\n'), refusal]);
     const got = recorder();
     await client(after.fetch).listen('conv_1', got.handlers, new AbortController().signal);
     await expect.poll(() => got.errors.length).toBe(1);
-    expect(got.errors[0]).toMatchObject({ fatal: true, error: { status: 404 } });
+    expect(got.errors[0]?.fatal).toBe(true);
+    expect(got.errors[0]?.error).toBeInstanceOf(ResourceNotFoundError);
   });
 
   it('rejects after three failed tries to open, with the last failure', { timeout: 15_000 }, async () => {
@@ -84,7 +85,10 @@ describe("the webchat's live stream", () => {
       .listen('conv_1', recorder().handlers, abort.signal)
       .catch((e: unknown) => e);
     abort.abort();
-    expect(error).toMatchObject({ message: 'network down' });
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({
+      message: 'GET http://chat.test/v1/chat/bot_1/conversations/conv_1/listen failed: network down',
+    });
     expect(down.requests).toHaveLength(3);
   });
 });
@@ -128,6 +132,23 @@ describe("the webchat's Chat API requests", () => {
       'PUT http://up.test/x',
     ]);
     expect(sent[4]).toBe('GET http://chat.test/v1/chat/bot_1/conversations/c%2F1');
+  });
+
+  it("fails an upload the storage refuses with the client's error of its answer, its status kept", async () => {
+    const tooLarge = { id: 'err_2', code: 413, type: 'PayloadTooLarge', message: 'The file is too large' };
+    const answers = [Response.json(tooLarge, { status: 413 }), new Response('<html>', { status: 413 })];
+    const fetch = (async (input: RequestInfo | URL) =>
+      String(input) === 'http://up.test/x'
+        ? (answers.shift() as Response)
+        : Response.json({ file: { uploadUrl: 'http://up.test/x' } })) as typeof globalThis.fetch;
+    const upload = () =>
+      client(fetch)
+        .uploadFile('c_1', new Blob(['x']))
+        .catch((e: unknown) => e);
+    const wire = await upload();
+    expect(wire).toBeInstanceOf(PayloadTooLargeError);
+    expect(wire).toMatchObject({ status: 413, message: 'The file is too large' });
+    expect(await upload()).toMatchObject({ status: 413, type: 'Unknown' });
   });
 
   it('refuses a call whose path parameter is empty, before sending anything', async () => {
