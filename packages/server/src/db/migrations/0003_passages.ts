@@ -1,42 +1,31 @@
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
+import { executeSqlFile } from './sql-file.js';
 
 // Passages of indexed files and their full-text index. The vector table is made by the passage index
 // when an embedding model is first set, since its width is the model's (search/index/).
 export const migration: Migration = {
   async up(db: Kysely<unknown>) {
     const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+    // Both engines' columns after the key: SQLite's key is seq, the rowid shared with the FTS5 and vec0 tables.
+    const columns = sql`
+      file_id text not null references files(id) on delete cascade,
+      bot_id text not null,
+      position integer not null,
+      subtype text not null,
+      page_number integer,
+      content text not null,
+      breadcrumb text not null default '[]',
+      model_id text`;
+    const unique = sql`constraint passages_file_position unique (file_id, position)`;
     if (postgres) {
-      await sql`
-        create table passages (
-          id text primary key,
-          file_id text not null references files(id) on delete cascade,
-          bot_id text not null,
-          position integer not null,
-          subtype text not null,
-          page_number integer,
-          content text not null,
-          breadcrumb text not null default '[]',
-          model_id text,
-          tsv tsvector not null,
-          constraint passages_file_position unique (file_id, position)
-        )`.execute(db);
+      await sql`create table passages (id text primary key, ${columns}, tsv tsvector not null, ${unique})`.execute(
+        db,
+      );
       await sql`create index passages_tsv on passages using gin (tsv)`.execute(db);
     } else {
-      // seq is the rowid shared with the FTS5 and vec0 tables.
-      await sql`
-        create table passages (
-          seq integer primary key,
-          id text not null unique,
-          file_id text not null references files(id) on delete cascade,
-          bot_id text not null,
-          position integer not null,
-          subtype text not null,
-          page_number integer,
-          content text not null,
-          breadcrumb text not null default '[]',
-          model_id text,
-          constraint passages_file_position unique (file_id, position)
-        )`.execute(db);
+      await sql`create table passages (seq integer primary key, id text not null unique, ${columns}, ${unique})`.execute(
+        db,
+      );
       await sql`
         create virtual table passages_fts using fts5(
           content, breadcrumb, content='passages', content_rowid='seq',
@@ -58,15 +47,6 @@ export const migration: Migration = {
           insert into passages_fts(rowid, content, breadcrumb) values (new.seq, new.content, new.breadcrumb);
         end`.execute(db);
     }
-    await db.schema.createIndex('passages_bot').on('passages').column('bot_id').execute();
-    // One row ('current'): the embedding model of the stored vectors and how they are stored.
-    await db.schema
-      .createTable('embedding_model')
-      .addColumn('key', 'text', (c) => c.primaryKey())
-      .addColumn('model_id', 'text', (c) => c.notNull())
-      .addColumn('dimensions', 'integer', (c) => c.notNull())
-      .addColumn('vector_store', 'text', (c) => c.notNull())
-      .addColumn('updated_at', 'text', (c) => c.notNull())
-      .execute();
+    await executeSqlFile(db, '0003_passages');
   },
 };
