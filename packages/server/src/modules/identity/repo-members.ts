@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { IdentityRepo } from './repo-types.js';
+import type { InvitationQueries, MemberQueries } from './repo-types.js';
 
 /** Rows of a table that belong to a workspace (and match `where`), counted. */
 export async function countIn(
@@ -36,21 +36,7 @@ function membersWithNames(db: Kysely<Database>) {
 }
 
 /** The members of workspaces. */
-export function memberQueries(
-  db: Kysely<Database>,
-): Pick<
-  IdentityRepo,
-  | 'insertMember'
-  | 'memberById'
-  | 'memberOfAccount'
-  | 'memberByEmail'
-  | 'members'
-  | 'updateMemberRole'
-  | 'linkMember'
-  | 'deleteMember'
-  | 'deleteMembershipsOf'
-  | 'countOwners'
-> {
+export function memberQueries(db: Kysely<Database>): MemberQueries {
   return {
     async insertMember(row) {
       await db.insertInto('members').values(row).execute();
@@ -101,9 +87,7 @@ export function memberQueries(
 }
 
 /** Invitations and the members they invite. */
-export function invitationQueries(
-  db: Kysely<Database>,
-): Pick<IdentityRepo, 'insertInvitation' | 'invitationByCodeHash' | 'useInvitation' | 'dropInvitationsOf'> {
+export function invitationQueries(db: Kysely<Database>): InvitationQueries {
   return {
     async insertInvitation(row) {
       await db

@@ -41,8 +41,8 @@ export interface TokenOwner {
   integration_id?: string;
 }
 
-/** Queries of accounts, tokens, workspaces, members and invitations. */
-export interface IdentityRepo {
+/** Accounts and their tokens. */
+export interface AccountQueries {
   insertAccount(row: AccountRow): Promise<void>;
   accountById(id: string): Promise<AccountRow | undefined>;
   /** The account of an e-mail, whatever its case. */
@@ -66,7 +66,10 @@ export interface IdentityRepo {
   /** Revokes a live token (`numUpdatedRows` 0 when it was revoked already). */
   revokeToken(id: string, at: string): Promise<UpdateResult>;
   revokeTokensWhere(where: { bot_id: string; integration_id: string }, at: string): Promise<void>;
+}
 
+/** Workspaces, and what they hold, counted. */
+export interface WorkspaceQueries {
   insertWorkspace(row: WorkspaceRow): Promise<void>;
   workspaceById(id: string): Promise<WorkspaceRow | undefined>;
   updateWorkspace(id: string, values: Partial<WorkspaceRow>): Promise<void>;
@@ -77,7 +80,10 @@ export interface IdentityRepo {
   countBots(workspaceId: string): Promise<number>;
   countMembers(workspaceId: string): Promise<number>;
   countIntegrations(workspaceId: string): Promise<number>;
+}
 
+/** The members of workspaces. */
+export interface MemberQueries {
   insertMember(row: MemberRow): Promise<void>;
   memberById(workspaceId: string, id: string): Promise<MemberView | undefined>;
   memberOfAccount(workspaceId: string, accountId: string): Promise<MemberView | undefined>;
@@ -91,14 +97,20 @@ export interface IdentityRepo {
   deleteMembershipsOf(accountId: string): Promise<void>;
   /** Owners of a workspace who have accepted (pending owner invitations do not count). */
   countOwners(workspaceId: string): Promise<number>;
+}
 
+/** Invitations and the members they invite. */
+export interface InvitationQueries {
   insertInvitation(row: NewInvitationRow): Promise<void>;
   invitationByCodeHash(codeHash: string): Promise<InvitationView | undefined>;
   /** Marks an invitation used (`numUpdatedRows` 0 when it was used already). */
   useInvitation(id: string, at: string): Promise<UpdateResult>;
   /** Deletes the member's invitations not used yet (their codes stop working). */
   dropInvitationsOf(memberId: string): Promise<void>;
+}
 
+/** The bots and installations keys belong to, and the meta table. */
+export interface LookupQueries {
   /** The bot a bot access key belongs to. */
   botForKey(botId: string): Promise<{ id: string; workspace_id: string } | undefined>;
   /** The installation an integration key belongs to, with its bot's workspace. */
@@ -110,3 +122,11 @@ export interface IdentityRepo {
   getMeta(key: string): Promise<{ value: string } | undefined>;
   insertMeta(key: string, value: string): Promise<void>;
 }
+
+/** Queries of accounts, tokens, workspaces, members and invitations. */
+export interface IdentityRepo
+  extends AccountQueries,
+    WorkspaceQueries,
+    MemberQueries,
+    InvitationQueries,
+    LookupQueries {}

@@ -19,27 +19,10 @@ export type {
   WorkspaceRow,
 } from './repo-types.js';
 
-import type { IdentityRepo } from './repo-types.js';
+import type { AccountQueries, IdentityRepo, LookupQueries, WorkspaceQueries } from './repo-types.js';
 
 /** Accounts and their tokens. */
-function accountQueries(
-  db: Kysely<Database>,
-): Pick<
-  IdentityRepo,
-  | 'insertAccount'
-  | 'accountById'
-  | 'accountByEmail'
-  | 'updateAccount'
-  | 'claimAccount'
-  | 'revokeAccountTokens'
-  | 'insertToken'
-  | 'tokenByHash'
-  | 'tokenById'
-  | 'touchToken'
-  | 'tokensOf'
-  | 'revokeToken'
-  | 'revokeTokensWhere'
-> {
+function accountQueries(db: Kysely<Database>): AccountQueries {
   return {
     async insertAccount(row) {
       await db.insertInto('accounts').values(row).execute();
@@ -117,19 +100,7 @@ const botForKey = fixedQuery(1, (db, botId: string) =>
 );
 
 /** Workspaces, and what they hold, counted. */
-function workspaceQueries(
-  db: Kysely<Database>,
-): Pick<
-  IdentityRepo,
-  | 'insertWorkspace'
-  | 'workspaceById'
-  | 'updateWorkspace'
-  | 'deleteWorkspace'
-  | 'workspacesOf'
-  | 'countBots'
-  | 'countMembers'
-  | 'countIntegrations'
-> {
+function workspaceQueries(db: Kysely<Database>): WorkspaceQueries {
   return {
     async insertWorkspace(row) {
       await db.insertInto('workspaces').values(row).execute();
@@ -171,9 +142,7 @@ function workspaceQueries(
 }
 
 /** The bots and installations keys belong to, and the meta table. */
-function lookupQueries(
-  db: Kysely<Database>,
-): Pick<IdentityRepo, 'botForKey' | 'installation' | 'getMeta' | 'insertMeta'> {
+function lookupQueries(db: Kysely<Database>): LookupQueries {
   return {
     botForKey: async (botId) => (await botForKey(db, botId)).rows[0],
     installation: (botId, integrationId) =>

@@ -5,12 +5,15 @@ import type { SessionsTable } from '../../db/tables/identity.js';
 /** Session row. */
 export type SessionRow = Selectable<SessionsTable>;
 
-/** Queries of passwords, sessions and failed sign-ins (the identity module is their one writer). */
-export interface SessionRepo {
+/** Account passwords. */
+interface PasswordQueries {
   passwordOf(accountId: string): Promise<string | undefined>;
   /** Stores or replaces an account's password hash. */
   setPassword(accountId: string, hash: string, at: string): Promise<void>;
+}
 
+/** Sign-in sessions. */
+interface SessionQueries {
   insertSession(row: SessionRow): Promise<void>;
   sessionByHash(hash: string): Promise<SessionRow | undefined>;
   /** Sets `last_seen_at` to `at` unless the session was seen after `olderThan`. */
@@ -21,7 +24,10 @@ export interface SessionRepo {
   revokeSessions(accountId: string, at: string, which?: { only?: string; except?: string }): Promise<number>;
   /** Deletes the account's sessions revoked or ended before `now` (absolute limit) or idle since `idleSince`. */
   pruneSessions(accountId: string, now: string, idleSince: string): Promise<void>;
+}
 
+/** Failed sign-ins, by key. */
+interface FailureQueries {
   /**
    * Inside a transaction: waits until no other transaction reserves sign-in attempts for any of `keys`, in any
    * process (PostgreSQL advisory locks held until commit, taken in one order). SQLite runs one transaction at a time.
@@ -38,11 +44,14 @@ export interface SessionRepo {
   pruneFailures(before: string): Promise<void>;
 }
 
+/** Queries of passwords, sessions and failed sign-ins (the identity module is their one writer). */
+export interface SessionRepo extends PasswordQueries, SessionQueries, FailureQueries {}
+
 /** The advisory lock class of sign-in throttle keys ('SIGN'). */
 const SIGN_IN_LOCK_CLASS = 0x5349474e;
 
 /** Account passwords. */
-function passwordQueries(db: Kysely<Database>): Pick<SessionRepo, 'passwordOf' | 'setPassword'> {
+function passwordQueries(db: Kysely<Database>): PasswordQueries {
   return {
     async passwordOf(accountId) {
       const row = await db
@@ -63,12 +72,7 @@ function passwordQueries(db: Kysely<Database>): Pick<SessionRepo, 'passwordOf' |
 }
 
 /** Sign-in sessions. */
-function sessionQueries(
-  db: Kysely<Database>,
-): Pick<
-  SessionRepo,
-  'insertSession' | 'sessionByHash' | 'touchSession' | 'sessionsOf' | 'revokeSessions' | 'pruneSessions'
-> {
+function sessionQueries(db: Kysely<Database>): SessionQueries {
   return {
     async insertSession(row) {
       await db.insertInto('sessions').values(row).execute();
@@ -118,12 +122,7 @@ function sessionQueries(
 }
 
 /** Failed sign-ins, by key. */
-function failureQueries(
-  db: Kysely<Database>,
-): Pick<
-  SessionRepo,
-  'lockFailureKeys' | 'failuresSince' | 'addFailures' | 'clearAttempt' | 'clearFailures' | 'pruneFailures'
-> {
+function failureQueries(db: Kysely<Database>): FailureQueries {
   return {
     async lockFailureKeys(keys) {
       if (!(db.getExecutor().adapter instanceof PostgresAdapter) || keys.length === 0) return;
