@@ -1,5 +1,5 @@
 import type { JobHandler } from '../jobs/queue.js';
-import type { Embedder } from '../search/types.js';
+import { type Embedder, embedderAround } from '../search/types.js';
 import type { AppMetrics } from './metrics.js';
 
 /** Seconds since `start` (a `performance.now()` reading). */
@@ -13,26 +13,17 @@ export function meteredEmbedder(embedder: Embedder, metrics: AppMetrics | undefi
 export function meteredEmbedder(embedder: Embedder | null, metrics: AppMetrics | undefined): Embedder | null;
 export function meteredEmbedder(embedder: Embedder | null, metrics: AppMetrics | undefined): Embedder | null {
   if (!embedder || !metrics) return embedder;
-  return {
-    get id() {
-      return embedder.id;
-    },
-    get dimensions() {
-      return embedder.dimensions;
-    },
-    async embed(texts, signal, priority) {
-      const start = performance.now();
-      try {
-        const vectors = await embedder.embed(texts, signal, priority);
-        metrics.embedding(embedder.id, texts.length, since(start), true);
-        return vectors;
-      } catch (error) {
-        metrics.embedding(embedder.id, texts.length, since(start), false);
-        throw error;
-      }
-    },
-    close: () => embedder.close(),
-  };
+  return embedderAround(embedder, async (texts, signal, priority) => {
+    const start = performance.now();
+    try {
+      const vectors = await embedder.embed(texts, signal, priority);
+      metrics.embedding(embedder.id, texts.length, since(start), true);
+      return vectors;
+    } catch (error) {
+      metrics.embedding(embedder.id, texts.length, since(start), false);
+      throw error;
+    }
+  });
 }
 
 /** The two calls that end a file's indexing (the files module's `FileIndexing` has them), by their shape. */

@@ -91,3 +91,20 @@ export interface Embedder {
   embed(texts: string[], signal?: AbortSignal, priority?: EmbedPriority): Promise<Float32Array[]>;
   close(): Promise<void>;
 }
+
+/**
+ * `inner` with another `embed` (same id, dimensions and close): for the wrappers that time or remember its calls.
+ * @example embedderAround(embedder, async (texts, signal, priority) => embedder.embed(texts, signal, priority))
+ */
+export function embedderAround(inner: Embedder, embed: Embedder['embed']): Embedder {
+  return {
+    get id() {
+      return inner.id;
+    },
+    get dimensions() {
+      return inner.dimensions;
+    },
+    embed,
+    close: () => inner.close(),
+  };
+}

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Embedder } from '../../search/types.js';
+import { type Embedder, embedderAround } from '../../search/types.js';
 
 /** Questions whose vectors are remembered (a few kB each). */
 const REMEMBERED = 512;
@@ -14,23 +14,14 @@ const REMEMBERED = 512;
 export function rememberingQueries(embedder: Embedder | null, max = REMEMBERED): Embedder | null {
   if (!embedder) return null;
   const vectors = new LRUCache<string, Float32Array>({ max });
-  return {
-    get id() {
-      return embedder.id;
-    },
-    get dimensions() {
-      return embedder.dimensions;
-    },
-    async embed(texts, signal, priority) {
-      const [text] = texts;
-      if (texts.length !== 1 || text === undefined) return embedder.embed(texts, signal, priority);
-      const key = `${embedder.id}\n${text}`;
-      const known = vectors.get(key);
-      if (known) return [known];
-      const embedded = await embedder.embed(texts, signal, priority);
-      if (embedded[0]) vectors.set(key, embedded[0]);
-      return embedded;
-    },
-    close: () => embedder.close(),
-  };
+  return embedderAround(embedder, async (texts, signal, priority) => {
+    const [text] = texts;
+    if (texts.length !== 1 || text === undefined) return embedder.embed(texts, signal, priority);
+    const key = `${embedder.id}\n${text}`;
+    const known = vectors.get(key);
+    if (known) return [known];
+    const embedded = await embedder.embed(texts, signal, priority);
+    if (embedded[0]) vectors.set(key, embedded[0]);
+    return embedded;
+  });
 }
