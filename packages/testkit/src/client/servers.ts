@@ -2,6 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { Client, type ClientOptions } from '../../../client/src/client.js';
 import { createTestApp, type TestAppOptions } from '../server/harness.js';
+import { freePort } from '../shared/ports.js';
+
+/** A port on 127.0.0.1 that nothing listens on (a call to it is refused). */
+export { freePort as closedPort };
 
 /**
  * The real Parley server in-process (temp SQLite), listening on a random port of 127.0.0.1, with a client
@@ -9,7 +13,7 @@ import { createTestApp, type TestAppOptions } from '../server/harness.js';
  */
 export async function startParley(options: TestAppOptions = {}) {
   // The upload and download URLs the server hands out must name the port it listens on.
-  const port = await closedPort();
+  const port = await freePort();
   const apiUrl = `http://127.0.0.1:${port}`;
   const t = await createTestApp({ ...options, env: { PARLEY_PUBLIC_URL: apiUrl, ...options.env } });
   await t.app.listen({ port, host: '127.0.0.1' });
@@ -90,15 +94,6 @@ export function json(
 /** A wire error body of a type. */
 export function wireError(code: number, type: string, message = `${type} happened`) {
   return { id: 'err_20260101000000x0badf00d', code, type, message };
-}
-
-/** A port on 127.0.0.1 that nothing listens on (bound, then released). */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** What `promise` rejects with; throws when it resolves (the call was expected to fail). */

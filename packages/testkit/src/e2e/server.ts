@@ -3,12 +3,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
+import { freePort } from '../shared/ports.js';
 import { waitFor } from './waiters.js';
+
+export { freePort };
 
 /** The repository root. */
 export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -42,20 +44,6 @@ function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
     else base[key] = value;
   }
   return base;
-}
-
-/** A TCP port nobody listens on right now (the OS picks it). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => (port ? resolve(port) : reject(new Error('no port assigned'))));
-    });
-  });
 }
 
 const dataDirs: string[] = [];

@@ -1,13 +1,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { runParley } from '../../../cli/src/commands.js';
 import type { CommandIo } from '../../../server/src/cli/context.js';
 import type { CliIo } from '../../../server/src/cli.js';
+import { freePort } from '../shared/ports.js';
 import { sectionedDocx, sectionedPdf } from '../shared/sectioned.js';
 import { createTestApp, type TestAppOptions } from './harness.js';
+
+export { freePort };
 
 /** What one CLI run printed, and its exit code. */
 export interface CliRun {
@@ -36,15 +38,6 @@ export async function parley(
   };
   const code = await runParley(['node', 'parley', ...args], io);
   return { code, out, err };
-}
-
-/** A port on 127.0.0.1 nothing listens on (bound, then released). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**
