@@ -6,13 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
 import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
+import { botApi, indexInKnowledgeBase } from '../packages/testkit/src/e2e/knowledge.js';
 import {
   inWebchat,
   sendFromComposer,
   withWebchatConfiguration,
 } from '../packages/testkit/src/e2e/webchat.js';
 import { chatClient } from '../packages/testkit/src/server/chat.js';
-import { asBot } from '../packages/testkit/src/shared/bot-request.js';
 
 const chromiumHere = haveChromium('console inbox browser tests');
 
@@ -28,40 +28,6 @@ const LIVE = { timeout: 20_000, interval: 250 };
 
 describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () => {
   const suite = useConsoleSuite({ workers: true });
-
-  /** A call of the Files API as the bot. */
-  async function files(method: string, path: string, body?: unknown) {
-    const { t, origin } = suite;
-    const res = await fetch(`${origin}${path}`, asBot({ accessKey: t.botKey, id: t.botId }, method, body));
-    const text = await res.text();
-    expect(res.status, text).toBeLessThan(300);
-    return JSON.parse(text) as Record<string, unknown>;
-  }
-
-  /** The handbook, uploaded to a knowledge base of the bot and indexed. */
-  async function indexHandbook(): Promise<string> {
-    const bytes = Buffer.from(HANDBOOK);
-    const { file } = (await files('PUT', '/v1/files', {
-      key: 'handbook/acme.md',
-      size: bytes.length,
-      contentType: 'text/markdown',
-    })) as { file: { id: string; uploadUrl: string } };
-    expect((await fetch(file.uploadUrl, { method: 'PUT', body: bytes })).status).toBe(200);
-    const { knowledgeBase } = (await files('POST', '/v1/files/knowledge-bases', { name: 'Handbook' })) as {
-      knowledgeBase: { id: string };
-    };
-    await files('PUT', `/v1/files/knowledge-bases/${knowledgeBase.id}/files/${file.id}`);
-    await expect
-      .poll(
-        async () =>
-          ((await files('GET', `/v1/files/${file.id}`)) as { file: { status: string } }).file.status,
-        {
-          timeout: 30_000,
-        },
-      )
-      .toBe('indexing_completed');
-    return file.id;
-  }
 
   /** A visitor's conversation with one question, once the bot has replied; answers its id and the reply's id. */
   async function converse(text: string) {
@@ -85,7 +51,11 @@ describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () =>
 
   it('lists conversations live, filters them, and shows a transcript with sources, details and feedback', async () => {
     const { t, origin } = suite;
-    const fileId = await indexHandbook();
+    const fileId = await indexInKnowledgeBase(botApi(suite.origin, suite.t), {
+      key: 'handbook/acme.md',
+      text: HANDBOOK,
+      knowledgeBase: 'Handbook',
+    });
     await t.asOwner('PUT', `/v1/admin/bots/${t.botId}/webchat`, { configuration: { feedbackEnabled: true } });
     const { page, problems } = await suite.signedInPage(1280, 'light');
     const inbox = `${origin}/console/bots/${t.botId}/conversations`;
@@ -354,13 +324,12 @@ describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () =>
 
       // A reload keeps who answers: the event comes again from the conversation, no button.
       await v.reload();
-      await expect
-        .poll(handoffs, LIVE)
-        .toEqual([
-          { state: 'pending' },
-          { state: 'assigned', agentName: 'Dana' },
-          { state: 'assigned', agentName: 'Dana' },
-        ]);
+      const afterReload = [
+        { state: 'pending' },
+        { state: 'assigned', agentName: 'Dana' },
+        { state: 'assigned', agentName: 'Dana' },
+      ];
+      await expect.poll(handoffs, LIVE).toEqual(afterReload);
       await expect.poll(() => said('agent').count(), LIVE).toBe(2);
       expect(await button.count()).toBe(0);
       expect(await said('agent').first().locator('.pw-initials').textContent()).toBe('D');
@@ -376,14 +345,7 @@ describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () =>
       }
       await a.getByRole('button', { name: 'Hand back' }).click();
       await expect.poll(() => state.textContent(), LIVE).toContain('The bot answers');
-      await expect
-        .poll(handoffs, LIVE)
-        .toEqual([
-          { state: 'pending' },
-          { state: 'assigned', agentName: 'Dana' },
-          { state: 'assigned', agentName: 'Dana' },
-          { state: 'bot' },
-        ]);
+      await expect.poll(handoffs, LIVE).toEqual([...afterReload, { state: 'bot' }]);
       await expect.poll(() => button.count(), LIVE).toBe(1);
       await sendFromComposer(v, 'How many days of paid leave do I get each year?');
 

@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium, launchChromium, listeningTestApp } from '../packages/testkit/src/e2e/browser.js';
 import { HANDBOOK } from '../packages/testkit/src/e2e/handbook.js';
+import { type BotCall, botApi, indexInKnowledgeBase } from '../packages/testkit/src/e2e/knowledge.js';
 import {
   askOnPage,
   type CustomerSite,
@@ -20,7 +21,6 @@ import {
   withWebchatConfiguration,
 } from '../packages/testkit/src/e2e/webchat.js';
 import type { TestApp } from '../packages/testkit/src/server/harness.js';
-import { asBot } from '../packages/testkit/src/shared/bot-request.js';
 
 const chromiumHere = haveChromium('webchat knowledge tests');
 
@@ -30,40 +30,16 @@ describe.skipIf(!chromiumHere)('the webchat answers from an uploaded document', 
   let site: CustomerSite;
   let browser: Browser;
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${origin}${path}`, asBot({ accessKey: t.botKey, id: t.botId }, method, body));
-    const text = await res.text();
-    expect(res.status, text).toBeLessThan(300);
-    return JSON.parse(text) as Record<string, unknown>;
-  };
+  let api: BotCall;
 
   beforeAll(async () => {
     ({ t, origin } = await listeningTestApp({ workers: true }));
 
-    // 1. The document, uploaded as any user of the Files API would: upsert, then PUT the bytes.
-    const bytes = Buffer.from(HANDBOOK);
-    const { file } = (await api('PUT', '/v1/files', {
-      key: 'handbook/acme.md',
-      size: bytes.length,
-      contentType: 'text/markdown',
-    })) as { file: { id: string; uploadUrl: string } };
-    const put = await fetch(file.uploadUrl, { method: 'PUT', body: bytes });
-    expect(put.status, await put.text()).toBe(200);
-    // 2. A knowledge base with the document: linking starts its indexing.
-    const { knowledgeBase } = (await api('POST', '/v1/files/knowledge-bases', { name: 'Handbook' })) as {
-      knowledgeBase: { id: string };
-    };
-    await api('PUT', `/v1/files/knowledge-bases/${knowledgeBase.id}/files/${file.id}`);
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const { file: now } = (await api('GET', `/v1/files/${file.id}`)) as { file: { status: string } };
-      if (now.status === 'indexing_completed') break;
-      expect(now.status).not.toBe('indexing_failed');
-      if (Date.now() > deadline) throw new Error(`still ${now.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // The document, uploaded as any user of the Files API would, in a knowledge base: linking starts its indexing.
+    api = botApi(origin, t);
+    await indexInKnowledgeBase(api, { key: 'handbook/acme.md', text: HANDBOOK, knowledgeBase: 'Handbook' });
 
-    // 3. A customer's site on another origin with nothing but the script tag.
+    // A customer's site on another origin with nothing but the script tag.
     site = await serveCustomerSite(() => embeddingPage(origin, t.botId));
     browser = await launchChromium();
   }, 90_000);
