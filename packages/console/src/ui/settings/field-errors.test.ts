@@ -15,28 +15,27 @@ function refusal(status: number, errors?: Array<{ field: string; message: string
 }
 
 describe('apiFieldErrors', () => {
-  it("gives each field the Admin API's own message, the clear branch of a union over its vague words", () => {
-    const failure = refusal(400, [
-      { field: 'name', message: 'must NOT have fewer than 1 characters' },
-      { field: 'contactEmail', message: 'must be equal to constant' },
-      { field: 'contactEmail', message: 'must match format "email"' },
-      { field: 'contactEmail', message: 'must match a schema in anyOf' },
-    ]);
-    expect(apiFieldErrors(failure, NAMES)).toEqual({
-      name: 'must NOT have fewer than 1 characters',
-      contactEmail: 'must match format "email"',
-    });
-  });
-
-  it('keeps vague words when they are all there is, and names a nested field by its top-level one', () => {
-    const failure = refusal(400, [
-      { field: 'website', message: 'must match a schema in anyOf' },
-      { field: 'name.first', message: 'must be string' },
-    ]);
-    expect(apiFieldErrors(failure, NAMES)).toEqual({
-      website: 'must match a schema in anyOf',
-      name: 'must be string',
-    });
+  it.each([
+    {
+      what: "gives each field the Admin API's own message, the clear branch of a union over its vague words",
+      errors: [
+        { field: 'name', message: 'must NOT have fewer than 1 characters' },
+        { field: 'contactEmail', message: 'must be equal to constant' },
+        { field: 'contactEmail', message: 'must match format "email"' },
+        { field: 'contactEmail', message: 'must match a schema in anyOf' },
+      ],
+      shown: { name: 'must NOT have fewer than 1 characters', contactEmail: 'must match format "email"' },
+    },
+    {
+      what: 'keeps vague words when they are all there is, and names a nested field by its top-level one',
+      errors: [
+        { field: 'website', message: 'must match a schema in anyOf' },
+        { field: 'name.first', message: 'must be string' },
+      ],
+      shown: { website: 'must match a schema in anyOf', name: 'must be string' },
+    },
+  ])('$what', ({ errors, shown }) => {
+    expect(apiFieldErrors(refusal(400, errors), NAMES)).toEqual(shown);
   });
 
   it('answers undefined for what is not a refusal of these fields (shown as the form error instead)', () => {
