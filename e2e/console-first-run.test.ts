@@ -26,6 +26,20 @@ async function steps(page: Page): Promise<string[]> {
   )) as string[];
 }
 
+/** Opens the Playground from the "Get started" checklist, asks `question`, and waits for the bot's reply. */
+async function askInPlayground(page: Page, question: string): Promise<void> {
+  await page
+    .getByRole('region', { name: 'Get started' })
+    .getByRole('link', { name: 'Try it in the Playground' })
+    .click();
+  await page.getByLabel('Question', { exact: true }).fill(question);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page
+    .getByRole('region', { name: "The bot's reply" })
+    .getByText(/^(Answered|Not answered)$/)
+    .waitFor();
+}
+
 describe.skipIf(!chromiumHere)('console first run and phone layout in a browser', () => {
   const suite = useConsoleSuite({ workers: true });
 
@@ -76,13 +90,7 @@ describe.skipIf(!chromiumHere)('console first run and phone layout in a browser'
 
     // The Playground, asked once.
     await page.getByRole('link', { name: 'Bots', exact: true }).click();
-    await checklist.getByRole('link', { name: 'Try it in the Playground' }).click();
-    await page.getByLabel('Question', { exact: true }).fill('How long for a refund?');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page
-      .getByRole('region', { name: "The bot's reply" })
-      .getByText(/^(Answered|Not answered)$/)
-      .waitFor();
+    await askInPlayground(page, 'How long for a refund?');
 
     // The webchat: a field beyond a new bot's, saved.
     const saved = await suite.t.asOwner('PUT', `/v1/admin/bots/${botId}/webchat`, {
@@ -139,13 +147,7 @@ describe.skipIf(!chromiumHere)('console first run and phone layout in a browser'
     const { page } = await suite.signedInPage(1280, 'light');
     const checklist = page.getByRole('region', { name: 'Get started' });
     await expect.poll(() => checklist.getByText('4 of 5 done').isVisible()).toBe(true);
-    await checklist.getByRole('link', { name: 'Try it in the Playground' }).click();
-    await page.getByLabel('Question', { exact: true }).fill('Refunds?');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page
-      .getByRole('region', { name: "The bot's reply" })
-      .getByText(/^(Answered|Not answered)$/)
-      .waitFor();
+    await askInPlayground(page, 'Refunds?');
     await page.getByRole('link', { name: 'Bots', exact: true }).click();
     await page.getByRole('link', { name: 'Acme help', exact: true }).waitFor();
     // Once what it reads has come (it shows nothing before), it is gone.
