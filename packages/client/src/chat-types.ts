@@ -1,18 +1,22 @@
 import type {
   AddParticipantBody,
-  ChatConversation,
-  ChatEvent,
   ChatFileResponse,
-  ChatMessage,
   ChatSignal,
-  ChatUser,
   ChatUserFields,
+  ChatUserResponse,
+  ConversationResponse,
   CreateChatFileBody,
+  CreateChatUserResponse,
   CreateConversationBody,
   CreateEventBody,
   CreateMessageBody,
-  ListMeta,
+  EventResponse,
+  ListConversationsResponse,
+  ListMessagesResponse,
+  ListParticipantsResponse,
   MessageFeedback,
+  MessageResponse,
+  ParticipantResponse,
 } from '@parley/protocol';
 import type { Static } from 'typebox';
 import type { PageInput } from './admin-types.js';
@@ -25,49 +29,32 @@ import type { UploadProgress, UploadSource } from './transfer.js';
 /** Writable fields of a chat user; `null` clears one. */
 export type ChatUserInput = ChatUserFields;
 /** Answer of createUser: the user and its key (give it to `ChatClient` as `userKey`). */
-export interface CreateChatUserResult {
-  user: ChatUser;
-  key: string;
-}
+export type CreateChatUserResult = CreateChatUserResponse;
 /** `{user}`. */
-export interface ChatUserResult {
-  user: ChatUser;
-}
+export type ChatUserResult = ChatUserResponse;
 
 /** Input of createConversation and getOrCreateConversation (`id`: choose the id yourself). */
 export type CreateConversationInput = Static<typeof CreateConversationBody>;
 /** `{conversation}`. */
-export interface ConversationResult {
-  conversation: ChatConversation;
-}
+export type ConversationResult = Static<typeof ConversationResponse>;
 /** A page of conversations, most recently active first. */
-export interface ListConversationsResult {
-  conversations: ChatConversation[];
-  meta: ListMeta;
-}
+export type ListConversationsResult = Static<typeof ListConversationsResponse>;
 
 /** Input of the operations on a conversation's messages and participants. */
 export type ConversationPageInput = { conversationId: string } & PageInput;
 /** A page of messages, newest first. */
-export interface ListMessagesResult {
-  messages: ChatMessage[];
-  meta: ListMeta;
-}
+export type ListMessagesResult = Static<typeof ListMessagesResponse>;
 /** Input of createMessage: the conversation, the payload (`{ type: 'text', text }`, …) and metadata. */
 export type CreateMessageInput = CreateMessageBody;
 /** `{message}`. */
-export interface MessageResult {
-  message: ChatMessage;
-}
+export type MessageResult = Static<typeof MessageResponse>;
 /** Input of setMessageFeedback. */
 export type MessageFeedbackInput = { id: string } & MessageFeedback;
 
 /** Input of createEvent. */
 export type CreateEventInput = CreateEventBody;
 /** `{event}`. */
-export interface EventResult {
-  event: ChatEvent;
-}
+export type EventResult = Static<typeof EventResponse>;
 
 /** Input of addParticipant. */
 export type AddParticipantInput = { conversationId: string } & Static<typeof AddParticipantBody>;
@@ -77,19 +64,14 @@ export interface ParticipantInput {
   userId: string;
 }
 /** A page of participants, in the order they joined. */
-export interface ListParticipantsResult {
-  participants: ChatUser[];
-  meta: ListMeta;
-}
+export type ListParticipantsResult = Static<typeof ListParticipantsResponse>;
 /** `{participant}`. */
-export interface ParticipantResult {
-  participant: ChatUser;
-}
+export type ParticipantResult = Static<typeof ParticipantResponse>;
 
 /** Input of createFile: the name, size, type and conversation of a chat file. */
 export type CreateChatFileInput = CreateChatFileBody;
 /** Answer of createFile: PUT the bytes to `file.uploadUrl`, then send a message with `file.url`. */
-export type ChatFileResult = Static<typeof ChatFileResponse>;
+export type ChatFileResult = ChatFileResponse;
 /** Input of uploadFile: the chat file's name, conversation and type, its bytes, and progress. */
 export type UploadChatFileInput = Omit<CreateChatFileBody, 'size'> &
   UploadSource & { onProgress?: ((progress: UploadProgress) => void) | undefined };
