@@ -21,25 +21,83 @@ export const BotSourceLinks = Type.Union(
 /** Source links setting type. */
 export type BotSourceLinks = Static<typeof BotSourceLinks>;
 
-/** Longest operator reply texts (characters): the "not found" reply, the intro before quotes, the clarification. */
-export const BOT_REPLY_LIMITS = { notFound: 1000, intro: 300, clarify: 300 } as const;
+/**
+ * Longest operator reply texts (characters): the "not found" reply, the intro before quotes, the clarification,
+ * and the handoff messages.
+ */
+export const BOT_REPLY_LIMITS = {
+  notFound: 1000,
+  intro: 300,
+  clarify: 300,
+  handoffWaiting: 500,
+  handoffJoined: 500,
+  handoffLeft: 500,
+  handoffClosed: 500,
+  handoffTimeout: 500,
+} as const;
+/** The bot's own texts an operator may set, per language. */
+export const BOT_REPLY_FIELDS = Object.keys(BOT_REPLY_LIMITS) as Array<keyof typeof BOT_REPLY_LIMITS>;
+/** The texts of the handoff messages that name the person (`{name}`, filled when said). */
+export const BOT_REPLY_NAMED: ReadonlyArray<keyof typeof BOT_REPLY_LIMITS> = ['handoffJoined', 'handoffLeft'];
+/** Most languages a bot sets its own texts for beside its default one. */
+export const BOT_REPLY_MAX_LOCALES = 20;
+
+const replyText = (field: keyof typeof BOT_REPLY_LIMITS) =>
+  Type.Optional(Type.String({ minLength: 1, maxLength: BOT_REPLY_LIMITS[field] }));
+
+const BOT_REPLY_TEXTS = {
+  notFound: replyText('notFound'),
+  intro: replyText('intro'),
+  clarify: replyText('clarify'),
+  handoffWaiting: replyText('handoffWaiting'),
+  handoffJoined: replyText('handoffJoined'),
+  handoffLeft: replyText('handoffLeft'),
+  handoffClosed: replyText('handoffClosed'),
+  handoffTimeout: replyText('handoffTimeout'),
+};
 
 /**
- * The bot's own words in its knowledge answers (Markdown; links and images only to http(s), mailto: and tel:
- * addresses): `notFound`, the reply when its knowledge holds nothing relevant (e.g. with a contact line or
- * link); `intro`, the line before the quotes of an answer; `clarify`, the question before the choices when it
- * is unsure which topic is meant. A text left out is the built-in default.
+ * The bot's own words in one language (Markdown for the knowledge answers' texts; links and images only to
+ * http(s), mailto: and tel: addresses): `notFound`, the reply when its knowledge holds nothing relevant (e.g.
+ * with a contact line or link); `intro`, the line before the quotes of an answer; `clarify`, the question before
+ * the choices when it is unsure which topic is meant; the handoff messages (plain text): `handoffWaiting` (a
+ * person was asked for), `handoffJoined` and `handoffLeft` (`{name}` is the person's name), `handoffClosed`
+ * (asked for outside the opening hours) and `handoffTimeout` (nobody came; both above the e-mail form). A text
+ * left out is the language's built-in one.
+ */
+export const BotReplyTexts = Type.Object(BOT_REPLY_TEXTS, { additionalProperties: false });
+/** The bot's own texts in one language. */
+export type BotReplyTexts = Static<typeof BotReplyTexts>;
+
+/**
+ * The bot's own words: the texts of its default language (`language`, a BCP-47 tag of a shipped language,
+ * `en` when absent) at the top level, as before languages, and other languages' texts under `locales`
+ * (`{"fr": {...}, "fr-CA": {...}}`). A reply is in the question's language: its texts by the chain
+ * `fr-CA → fr`, else that language's built-in words; in a language without built-in words, the default
+ * language's.
  */
 export const BotReplies = Type.Object(
   {
-    notFound: Type.Optional(Type.String({ minLength: 1, maxLength: BOT_REPLY_LIMITS.notFound })),
-    intro: Type.Optional(Type.String({ minLength: 1, maxLength: BOT_REPLY_LIMITS.intro })),
-    clarify: Type.Optional(Type.String({ minLength: 1, maxLength: BOT_REPLY_LIMITS.clarify })),
+    ...BOT_REPLY_TEXTS,
+    language: Type.Optional(
+      Type.String({
+        minLength: 2,
+        maxLength: 35,
+        description:
+          'The language of the top-level texts and of replies to questions of no known language (BCP-47 tag of a shipped language; default en)',
+      }),
+    ),
+    locales: Type.Optional(
+      Type.Record(Type.String({ minLength: 2, maxLength: 35 }), BotReplyTexts, {
+        description:
+          'The texts of other languages, by BCP-47 tag of a shipped language (e.g. fr, fr-CA, de), each like the top-level ones',
+      }),
+    ),
   },
   {
     additionalProperties: false,
     description:
-      "The bot's own reply texts (Markdown, links to http(s)/mailto/tel only): notFound, intro (before quotes), clarify (the question before choices); a text left out is the default. On update the object replaces the bot's whole set",
+      "The bot's own reply texts (Markdown, links to http(s)/mailto/tel only): notFound, intro (before quotes), clarify (the question before choices), handoffWaiting, handoffJoined and handoffLeft ({name}: the person), handoffClosed, handoffTimeout; a text left out is the language's default. language: the default language of these texts (default en); locales: other languages' texts by tag. On update the object replaces the bot's whole set",
   },
 );
 /** Bot reply texts type. */

@@ -1,4 +1,5 @@
 import type { MessagePayload } from '@parley/protocol';
+import { ENGLISH_WORDS } from '../bots/index.js';
 
 /** A passage the answer rests on, with its source file and the citation number it carries (1, 2, …). */
 export interface AnswerSource {
@@ -26,10 +27,13 @@ export interface AnswerSource {
   passage?: string;
 }
 
-/** What the bot says before the quotes of an answer (a bot's `replies.intro` replaces it). */
-export const INTRO_TEXT = 'Here is what I found in my knowledge base:';
-/** What the bot says when nothing relevant is found (a bot's `replies.notFound` replaces it). */
-export const NOT_FOUND_TEXT = "I couldn't find anything about that in my knowledge base.";
+/**
+ * What the bot says before the quotes of an answer, in English (the request's `replies.intro` replaces it: the
+ * bot's own words, or the built-in words of the question's language, bots/words/).
+ */
+export const INTRO_TEXT = ENGLISH_WORDS.intro;
+/** What the bot says when nothing relevant is found, in English (the request's `replies.notFound` replaces it). */
+export const NOT_FOUND_TEXT = ENGLISH_WORDS.notFound;
 /** What the bot says to a payload it cannot read. */
 export const UNSUPPORTED_TEXT =
   'I can only answer text questions. Please type your question and I will look it up in my knowledge base.';

@@ -1,8 +1,10 @@
-import type { AnswerPreviewResponse, ChatMessage } from '@parley/protocol';
+import type { AnswerPreviewResponse, Bot, ChatMessage } from '@parley/protocol';
 import type { Actor } from '../../access/principal.js';
 import { errors } from '../../errors/errors.js';
+import { detectLanguage } from '../../search/language/detect.js';
 import type { BotManagement } from '../bots/contract.js';
-import type { KnowledgeResponder, Reply } from '../chat/contract.js';
+import { answerTexts } from '../bots/index.js';
+import type { KnowledgeResponder, Reply, ReplyRequest } from '../chat/contract.js';
 import { NO_ANSWER_ENGINE_TEXT } from '../chat/contract.js';
 import type { AnswerMode } from './responder.js';
 
@@ -22,6 +24,14 @@ export interface AnswerPreviewDeps {
   /** The responder the Chat API's reply job uses (undefined: none, the bot says so). */
   responder: KnowledgeResponder | undefined;
   clock?: () => Date;
+}
+
+/**
+ * The bot's texts in the question's language (detected; else the bot's default language), as the chat reply job
+ * hands them to the responder.
+ */
+function replyWordsFor(bot: Pick<Bot, 'replies'>, question: string): Pick<ReplyRequest, 'replies'> {
+  return { replies: answerTexts(bot.replies, detectLanguage(question, bot.replies.language ?? 'en')) };
 }
 
 /** Modes whose reply answers from the knowledge: its passages, or a Q&A entry. */
@@ -104,7 +114,7 @@ export function answerPreviewService(deps: AnswerPreviewDeps): AnswerPreviewServ
         message,
         history: [message],
         sourceLinks: bot.sourceLinks,
-        replies: bot.replies,
+        ...replyWordsFor(bot, question),
       });
       return { ...previewOf(reply), replyMode: bot.replyMode };
     },

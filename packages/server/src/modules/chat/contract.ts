@@ -2,6 +2,7 @@ import type {
   AgentMessageBody,
   AgentTypingBody,
   BotHandoff,
+  BotReplies,
   ChatConversation,
   ChatEvent,
   ChatFileResponse,
@@ -28,7 +29,6 @@ import type {
 } from '@parley/protocol';
 import type { Actor } from '../../access/principal.js';
 import type { Page } from '../../http/pagination.js';
-import type { BotReplyTexts } from './reply-port.js';
 import type { SignalRow } from './repo.js';
 
 /** What the Chat API knows of a bot. */
@@ -41,8 +41,11 @@ export interface ChatBot {
   webhookUrl: string | null;
   /** Which sources of the bot's answers are linked: none, public (the default) or all. */
   sourceLinks: 'none' | 'public' | 'all';
-  /** The bot's own reply texts (not found, intro, clarification); a text left out is the default. */
-  replies?: BotReplyTexts;
+  /**
+   * The bot's own words (not found, intro, clarification, handoff messages) in its default language and per
+   * language; a text left out is the language's built-in one.
+   */
+  replies?: BotReplies;
   /** The bot's human handoff settings (wait, opening hours, not-found offer, handoff webhook); none: defaults. */
   handoff?: BotHandoff;
   webchat: WebchatConfiguration;

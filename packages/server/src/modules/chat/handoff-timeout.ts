@@ -1,9 +1,10 @@
 import { defineJob, type KindDefinition } from '../../jobs/registry.js';
+import type { BotWords } from '../bots/index.js';
 import type { BotsService } from '../bots/service.js';
 import type { ChatContext } from './context.js';
 import type { ChatService } from './contract.js';
 import { applyTransition } from './handoff.js';
-import { closedAt, EMAIL_FORM, HANDOFF_CLOSED_TEXT, HANDOFF_TIMEOUT_TEXT } from './handoff-wait.js';
+import { closedAt, EMAIL_FORM } from './handoff-wait.js';
 import { CHAT_HANDOFF_WAIT_JOB, CHAT_JOB_BACKOFF, ChatHandoffWaitPayload } from './job-kinds.js';
 import { chatRepo } from './repo.js';
 import { NOT_FOUND_ANSWER } from './repo-inbox.js';
@@ -23,7 +24,8 @@ export function chatHandoffTimeout(
       return ctx.withSignals(bot.id, async (tx, emit) => {
         const row = await chatRepo(tx).conversation(bot.id, job.conversationId);
         if (row?.handoff_state !== 'pending' || row.waiting_since !== job.waitingSince) return false;
-        const text = closedAt(bot, ctx.clock()) ? HANDOFF_CLOSED_TEXT : HANDOFF_TIMEOUT_TEXT;
+        const closed = closedAt(bot, ctx.clock());
+        const text = (words: BotWords) => (closed ? words.handoffClosed : words.handoffTimeout);
         const next = { state: 'bot' as const, agent: null, say: { text, metadata: { ...EMAIL_FORM } } };
         await applyTransition(tx, ctx, bot, row, next, { accountId: null }, emit);
         return true;

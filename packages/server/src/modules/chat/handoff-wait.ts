@@ -7,6 +7,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { newId } from '../../ids.js';
+import { type BotWords, ENGLISH_WORDS, fillWords } from '../bots/index.js';
 import { type ChatContext, ensureBotUser } from './context.js';
 import type { ChatBot, ChatHandoffWaitJob, ChatWebhookJob, PendingSignal } from './contract.js';
 import { CHAT_HANDOFF_WAIT_JOB, CHAT_WEBHOOK_JOB } from './job-kinds.js';
@@ -15,15 +16,15 @@ import type { MessageRow } from './repo.js';
 import { storeMessages } from './repo-contents.js';
 import { HANDOFF_ANSWER } from './repo-inbox.js';
 import { webhookEvent } from './webhooks.js';
+import { conversationWords } from './words.js';
 
-/** What the bot says when nobody took the conversation within the bot's wait. */
-export const HANDOFF_TIMEOUT_TEXT =
-  'Sorry, nobody is free to answer right now. Leave your e-mail address and a person will write to you; meanwhile I am here to help.';
+/** What the bot says when nobody took the conversation within the bot's wait (English; else words/). */
+export const HANDOFF_TIMEOUT_TEXT = ENGLISH_WORDS.handoffTimeout;
 /** What the bot says when a person is asked for outside the bot's opening hours. */
-export const HANDOFF_CLOSED_TEXT =
-  'Sorry, nobody answers at this hour. Leave your e-mail address and a person will write to you; meanwhile I am here to help.';
+export const HANDOFF_CLOSED_TEXT = ENGLISH_WORDS.handoffClosed;
 /** What the bot says once the visitor left an e-mail address. */
-export const visitorEmailText = (email: string) => `Thank you: a person will write to you at ${email}.`;
+export const visitorEmailText = (email: string, words: BotWords = ENGLISH_WORDS) =>
+  fillWords(words.emailThanks, { email });
 
 /** The metadata of the bot's message asking for the visitor's e-mail address (the webchat shows a form). */
 export const EMAIL_FORM = { form: 'email' } as const;
@@ -75,20 +76,25 @@ export function isEmailAddress(value: string): boolean {
   return value.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 }
 
-/** The label of the option the bot's not-found reply offers a person with. */
-export const TALK_TO_PERSON_LABEL = 'Talk to a person';
+/** The label of the option the bot's not-found reply offers a person with (English; else words/). */
+export const TALK_TO_PERSON_LABEL = ENGLISH_WORDS.talkToPerson;
 
 /**
  * The not-found reply's payload with a "Talk to a person" choice under it (its value asks for a person, see
  * HANDOFF_CHOICE_VALUE) when the bot offers one after this many misses: `misses` counts this reply. A payload
  * other than text or Markdown is left as it is.
  */
-export function offerPerson(bot: ChatBot, payload: MessagePayload, misses: number): MessagePayload {
+export function offerPerson(
+  bot: ChatBot,
+  payload: MessagePayload,
+  misses: number,
+  words: BotWords = ENGLISH_WORDS,
+): MessagePayload {
   const after = bot.handoff?.offerAfterMisses ?? 0;
   if (after === 0 || misses < after) return payload;
   const text = payload.type === 'text' ? payload.text : payload.type === 'markdown' ? payload.markdown : null;
   if (text === null) return payload;
-  return { type: 'choice', text, options: [{ label: TALK_TO_PERSON_LABEL, value: HANDOFF_CHOICE_VALUE }] };
+  return { type: 'choice', text, options: [{ label: words.talkToPerson, value: HANDOFF_CHOICE_VALUE }] };
 }
 
 /** Stores the bot's notice (a text about who answers, answer mode `handoff`) in `tx` and signals it. */
@@ -139,7 +145,8 @@ export async function leaveEmail(
     .where('bot_id', '=', bot.id)
     .where('id', '=', conversationId)
     .execute();
-  await postBotNotice(tx, bot, conversationId, { text: visitorEmailText(email), metadata: {} }, at, emit);
+  const text = visitorEmailText(email, await conversationWords(tx, bot, conversationId));
+  await postBotNotice(tx, bot, conversationId, { text, metadata: {} }, at, emit);
 }
 
 /**

@@ -16,6 +16,7 @@ import type { Database } from '../../db/schema.js';
 import { ApiError, errors } from '../../errors/errors.js';
 import { newId } from '../../ids.js';
 import { auditWho } from '../audit/service.js';
+import { type BotWords, ENGLISH_WORDS, fillWords } from '../bots/index.js';
 import type { ChatContext } from './context.js';
 import type { ChatBot, ChatService, PendingSignal } from './contract.js';
 import { awaitPerson, holdConversation, postBotNotice } from './handoff-wait.js';
@@ -24,15 +25,16 @@ import { signalTo, sizedJson, toPostedMessage } from './records.js';
 import { type ConversationRow, chatRepo, type MessageRow, touchConversationOf } from './repo.js';
 import { storeMessages } from './repo-contents.js';
 import { HUMAN_ANSWER } from './repo-inbox.js';
+import { conversationWords } from './words.js';
 
-/** What the bot says when a visitor asks for a person. */
-export const HANDOFF_PENDING_TEXT =
-  "I'm getting a person to help you. Please stay here: they will reply in this chat.";
+/** What the bot says when a visitor asks for a person (in English; a conversation's language: words/). */
+export const HANDOFF_PENDING_TEXT = ENGLISH_WORDS.handoffWaiting;
 /** What the bot says when a person takes the conversation. */
-export const handoffAssignedText = (name: string) => `You're now talking to ${name}.`;
+export const handoffAssignedText = (name: string, words: BotWords = ENGLISH_WORDS) =>
+  fillWords(words.handoffJoined, { name });
 /** What the bot says when the person leaves (hand back or resolve), or when nobody came. */
-export const handoffBackText = (name: string | null) =>
-  name ? `${name} left; the bot is back.` : 'The bot is back.';
+export const handoffBackText = (name: string | null, words: BotWords = ENGLISH_WORDS) =>
+  name ? fillWords(words.handoffLeft, { name }) : words.handoffBack;
 
 /** The chat user id a person of the workspace writes under in a bot's conversations. */
 export function agentUserId(accountId: string): string {
@@ -85,11 +87,14 @@ export const agentOf = (m: Member): Agent => ({
   name: m.displayName?.trim() || (m.email.split('@')[0] ?? m.email),
 });
 
-/** A change of owner to store: the state after it and the columns it sets; `say`: the bot's words instead of the usual. */
+/**
+ * A change of owner to store: the state after it and the columns it sets; `say`: the bot's words instead of the
+ * usual (picked from the bot's words in the conversation's language).
+ */
 export interface Transition {
   state: HandoffState;
   agent: Agent | null;
-  say?: { text: string; metadata?: Record<string, unknown> };
+  say?: { text: (words: BotWords) => string; metadata?: Record<string, unknown> };
 }
 
 const conflict = (message: string) => new ApiError('ResourceLockedConflict', message);
@@ -120,11 +125,14 @@ function nextState(row: HandoffRow, action: HandoffAction, agent: Agent | null):
   }
 }
 
-/** What the bot says to the visitor on a change of owner (the previous person named when leaving). */
-function transitionText(row: HandoffRow, next: Transition): string {
-  if (next.state === 'pending') return HANDOFF_PENDING_TEXT;
-  if (next.state === 'assigned') return handoffAssignedText(next.agent?.name ?? 'a person');
-  return handoffBackText(row.handoff_state === 'assigned' ? row.assigned_name : null);
+/**
+ * What the bot says to the visitor on a change of owner (the previous person named when leaving), in `words`
+ * (the bot's in the conversation's language).
+ */
+function transitionText(row: HandoffRow, next: Transition, words: BotWords): string {
+  if (next.state === 'pending') return words.handoffWaiting;
+  if (next.state === 'assigned') return handoffAssignedText(next.agent?.name ?? 'a person', words);
+  return handoffBackText(row.handoff_state === 'assigned' ? row.assigned_name : null, words);
 }
 
 /**
@@ -161,7 +169,8 @@ export async function applyTransition(
   const after: HandoffRow = { ...row, ...values };
   const conversationId = row.id;
   const handoff = { state: next.state, ...(next.agent ? { agentName: next.agent.name } : {}) };
-  const text = next.say?.text ?? transitionText(row, next);
+  const words = await conversationWords(tx, bot, conversationId);
+  const text = next.say ? next.say.text(words) : transitionText(row, next, words);
   await postBotNotice(
     tx,
     bot,

@@ -3,6 +3,7 @@ import { BlockedAddressError, type OutboundFetch } from '../../http/outbound.js'
 import { newSecretId } from '../../ids.js';
 import { defineJob, type KindDefinition, PermanentJobError } from '../../jobs/registry.js';
 import { discardBody } from '../../outbound-body.js';
+import { answerTexts, ENGLISH_WORDS, wordsFor } from '../bots/index.js';
 import type { BotsService } from '../bots/service.js';
 import type { RequestRecord } from '../logs/service.js';
 import {
@@ -26,12 +27,13 @@ import { webhookSignature } from './keys.js';
 import { type KnowledgeResponder, NO_ANSWER_ENGINE_TEXT, type Reply } from './reply-port.js';
 import { FAILED_ANSWER, replyRecord } from './reply-record.js';
 import { NOT_FOUND_ANSWER } from './repo-inbox.js';
+import { messageLanguageOf } from './words.js';
 
 /** Why a reply the bot was making ended unposted: a person took the conversation over meanwhile. */
 const HANDED_OFF = new Error('handoff');
 
-/** What the bot says when every attempt to answer failed. */
-export const REPLY_FAILED_TEXT = 'Sorry, the bot could not answer this message. Please try again later.';
+/** What the bot says when every attempt to answer failed (English; in the question's language: words/). */
+export const REPLY_FAILED_TEXT = ENGLISH_WORDS.replyFailed;
 
 /** One attempt at answering a message: the bot, the job, the id chosen for the first reply, and whether it streamed. */
 interface ReplyAttempt {
@@ -41,6 +43,8 @@ interface ReplyAttempt {
   replyId: string;
   /** Whether a delta of the reply went out (the stream then ends with complete or abort). */
   streamed: boolean;
+  /** The language of the question (the bot answers in it), when known. */
+  language: string | undefined;
 }
 
 /** The bot's typing indicator in the attempt's conversation. */
@@ -70,7 +74,7 @@ async function askResponder(
       signal,
       messageId: replyId,
       sourceLinks: bot.sourceLinks,
-      replies: bot.replies,
+      replies: answerTexts(bot.replies, a.language),
     },
     {
       delta(text: string) {
@@ -144,7 +148,8 @@ export function chatReplyJob(deps: {
       if (bot?.status !== 'active' || bot.replyMode !== 'knowledge') return;
       const context = await chat.replyContext(bot.id, job.messageId);
       if (!context || context.answered || !context.botAnswers) return;
-      const attempt: ReplyAttempt = { bot, job, replyId: newSecretId('msg'), streamed: false };
+      const language = messageLanguageOf(bot, context.message);
+      const attempt: ReplyAttempt = { bot, job, replyId: newSecretId('msg'), streamed: false, language };
       await chat.emit(bot.id, job.conversationId, [{ signal: typing(attempt, 'typing_started') }]);
       try {
         const reply = await askResponder(chat, deps.responder, attempt, context, signal);
@@ -154,6 +159,7 @@ export function chatReplyJob(deps: {
           record.answer === NOT_FOUND_ANSWER && bot.handoff?.offerAfterMisses
             ? (await chat.missesIn(bot.id, job.conversationId)) + 1
             : 0;
+        const { words } = wordsFor(bot.replies, language);
         const posted = await chat.postAsBot(
           bot,
           job.conversationId,
@@ -161,7 +167,7 @@ export function chatReplyJob(deps: {
           // source links name.
           reply.messages.map((m, i) =>
             i === 0
-              ? { ...m, payload: offerPerson(bot, m.payload, misses), id: attempt.replyId, ...record }
+              ? { ...m, payload: offerPerson(bot, m.payload, misses, words), id: attempt.replyId, ...record }
               : m,
           ),
           { replyTo: job.messageId, extra: replySignals(attempt, reply), botTurn: true },
@@ -184,10 +190,16 @@ export function chatReplyJob(deps: {
       if (!bot) return;
       const context = await chat.replyContext(bot.id, job.messageId);
       if (!context || context.answered || !context.botAnswers) return;
+      const language = messageLanguageOf(bot, context.message);
       await chat.postAsBot(
         bot,
         job.conversationId,
-        [{ payload: { type: 'text', text: REPLY_FAILED_TEXT }, answer: FAILED_ANSWER }],
+        [
+          {
+            payload: { type: 'text', text: wordsFor(bot.replies, language).words.replyFailed },
+            answer: FAILED_ANSWER,
+          },
+        ],
         { replyTo: job.messageId, botTurn: true },
       );
     },

@@ -1,0 +1,73 @@
+import type { MessagePayload } from '@parley/protocol';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { baseLanguage, detectLanguage } from '../../search/language/detect.js';
+import { type BotWords, wordsFor } from '../bots/index.js';
+import type { ChatBot } from './contract.js';
+import { payloadText } from './inbox.js';
+
+// The language the bot speaks in a conversation (issue #38, item 3): the visitor's question's, else the
+// locale the webchat sent with it, else the webchat's default locale, else the bot's default language.
+
+/** A visitor message as the language is told from: its text and the metadata the webchat sent with it. */
+export interface Spoken {
+  payload: MessagePayload;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+/** The locale the webchat sent with a message (the visitor's browser language), when it is a text. */
+function sentLocale(metadata: Record<string, unknown> | undefined): string | undefined {
+  const value = metadata?.language;
+  return typeof value === 'string' && value.trim() ? value.trim().slice(0, 35) : undefined;
+}
+
+/**
+ * The language of a visitor's message: the detector's when it is sure, else the locale the webchat sent with
+ * it, else the bot's webchat default locale, else the bot's default language (English unless set); with that
+ * hint's region when it is in the same language (`fr-CA`).
+ * @example messageLanguageOf(bot, { payload: { type: 'text', text: 'Wie lange dauert die Rückgabe?' } }) // 'de'
+ */
+export function messageLanguageOf(
+  bot: Pick<ChatBot, 'replies' | 'webchat'>,
+  message: Spoken,
+): string | undefined {
+  const hint =
+    sentLocale(message.metadata) ?? (bot.webchat.defaultLocale || undefined) ?? bot.replies?.language ?? 'en';
+  const detected = detectLanguage(payloadText(message.payload), hint);
+  // The hint's region is kept when it is the detected language's (fr-CA → the bot's fr-CA texts first).
+  return detected && baseLanguage(hint) === detected ? hint : detected;
+}
+
+/**
+ * What the bot says in a conversation now (its handoff messages, its buttons): in the language of the visitor's
+ * latest message (a bot's own texts first), in the bot's default language when the visitor wrote nothing.
+ */
+export async function conversationWords(
+  db: Kysely<Database>,
+  bot: Pick<ChatBot, 'id' | 'replies' | 'webchat'>,
+  conversationId: string,
+): Promise<BotWords> {
+  const row = await db
+    .selectFrom('chat_messages')
+    .select(['payload', 'metadata'])
+    .where('bot_id', '=', bot.id)
+    .where('conversation_id', '=', conversationId)
+    .where('is_bot', '=', 0)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const message = row ? parsedMessage(row) : undefined;
+  const language = message ? messageLanguageOf(bot, message) : undefined;
+  return wordsFor(bot.replies, language).words;
+}
+
+/** A stored message's payload and metadata, or undefined when either is unreadable. */
+function parsedMessage(row: { payload: string; metadata: string | null }): Spoken | undefined {
+  try {
+    const metadata = row.metadata ? (JSON.parse(row.metadata) as Record<string, unknown>) : undefined;
+    return { payload: JSON.parse(row.payload) as MessagePayload, metadata };
+  } catch {
+    return undefined;
+  }
+}
