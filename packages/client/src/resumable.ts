@@ -9,7 +9,7 @@ import {
   type ResumableOptions,
 } from './resumable-options.js';
 import { backoffDelay, mergeRetry, sleep } from './retry.js';
-import type { UploadProgress, UploadSource } from './transfer.js';
+import { bytesStream, type UploadProgress, type UploadSource } from './transfer.js';
 
 /** Bytes of a source by offset: any offset for what can be read again, forward only for a stream. */
 interface ChunkReader {
@@ -161,24 +161,10 @@ export async function sendResumable(
   const reader = await readerOf(source, size);
   onProgress?.({ loaded: 0, total: size });
 
-  const start = async () =>
-    (
-      await http.send<{ upload: ResumableUpload }>(
-        uploadUrl,
-        'POST',
-        () => ({ method: 'POST', headers: json() }),
-        once,
-      )
-    ).upload;
-  const status = async (url: string) =>
-    (
-      await http.send<{ upload: ResumableUpload }>(
-        url,
-        'GET',
-        () => ({ method: 'GET', headers: json() }),
-        once,
-      )
-    ).upload;
+  /** The upload's state as the server answers it: POST starts it, GET reads where it stands. */
+  const uploadAt = async (url: string, method: 'POST' | 'GET') =>
+    (await http.send<{ upload: ResumableUpload }>(url, method, () => ({ method, headers: json() }), once))
+      .upload;
   const append = async (url: string, offset: number, bytes: Uint8Array) => {
     const last = offset + bytes.byteLength >= size;
     // The request that completes the bytes waits while the server joins and stores them: give it longer.
@@ -193,20 +179,9 @@ export async function sendResumable(
         if (!streamsRequestBodies() || bytes.byteLength === 0)
           return { method: 'PATCH', headers, body: bytes };
         headers.set('content-length', String(bytes.byteLength));
-        let sent = 0;
-        const slice = 256 * 1024;
-        const body = new ReadableStream<Uint8Array>({
-          pull(controller) {
-            if (sent >= bytes.byteLength) {
-              controller.close();
-              return;
-            }
-            const end = Math.min(bytes.byteLength, sent + slice);
-            controller.enqueue(bytes.subarray(sent, end));
-            sent = end;
-            touch();
-            onProgress?.({ loaded: offset + sent, total: size });
-          },
+        const body = bytesStream(bytes, (sent) => {
+          touch();
+          onProgress?.({ loaded: offset + sent, total: size });
         });
         return { method: 'PATCH', headers, body: body as unknown as RequestInit['body'], duplex: 'half' };
       },
@@ -220,7 +195,7 @@ export async function sendResumable(
   try {
     for (;;) {
       try {
-        session ??= await start();
+        session ??= await uploadAt(uploadUrl, 'POST');
         if (session.status === 'completed' || session.offset >= size) {
           // Every byte is there: the PATCH at the end answers the file (and completes it if it was not yet).
           const done = await append(session.url, size, new Uint8Array(0));
@@ -243,7 +218,7 @@ export async function sendResumable(
         }
         await sleep(backoffDelay(failures, retry), options.signal);
         // Where the server stands: the bytes it holds are not sent again.
-        if (session) session = await status(session.url).catch(() => session);
+        if (session) session = await uploadAt(session.url, 'GET').catch(() => session);
       }
     }
   } catch (error) {

@@ -62,7 +62,8 @@ export function streamOf(iterable: AsyncIterable<Uint8Array | string>): Readable
   });
 }
 
-function bytesStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+/** A web stream of bytes in memory, one chunk of `CHUNK` per pull; `onChunk` hears the bytes sent so far. */
+export function bytesStream(bytes: Uint8Array, onChunk?: (sent: number) => void): ReadableStream<Uint8Array> {
   let offset = 0;
   return new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -73,6 +74,7 @@ function bytesStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
       const end = Math.min(bytes.byteLength, offset + CHUNK);
       controller.enqueue(bytes.subarray(offset, end));
       offset = end;
+      onChunk?.(offset);
     },
   });
 }
