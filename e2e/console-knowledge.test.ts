@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { CHROMIUM, haveChromium } from '../packages/testkit/src/e2e/browser.js';
 import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
 import { DOCX_TYPE, docxOf, pdfOf } from '../packages/testkit/src/e2e/documents.js';
+import { botApi } from '../packages/testkit/src/e2e/knowledge.js';
 import { testSite } from '../packages/testkit/src/server/test-site.js';
 import { asBot } from '../packages/testkit/src/shared/bot-request.js';
 
@@ -37,6 +38,18 @@ const linkedRow = (page: Page, key: string) =>
     .getByRole('list', { name: 'Files in this knowledge base' })
     .getByRole('listitem')
     .filter({ has: page.getByRole('link', { name: key, exact: true }) });
+
+/** A new knowledge base of the suite's bot named `name`, opened on its Website tab; `tabs` is its section bar. */
+async function websiteTab(suite: ReturnType<typeof useConsoleSuite>, name: string) {
+  const { knowledgeBase } = (await botApi(suite.origin, suite.t)('POST', '/v1/files/knowledge-bases', {
+    name,
+  })) as { knowledgeBase: { id: string } };
+  const { page, problems } = await suite.signedInPage(1280, 'light');
+  await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/knowledge/${knowledgeBase.id}`);
+  const tabs = page.getByRole('navigation', { name: 'Knowledge base sections' });
+  await tabs.getByRole('link', { name: 'Website' }).click();
+  return { page, problems, tabs };
+}
 
 describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () => {
   const suite = useConsoleSuite({ workers: true });
@@ -364,15 +377,7 @@ describe.skipIf(!chromiumHere)('console knowledge: the Website tab in a browser'
   it('adds a site, shows the crawl live, stops it, syncs it again to the end with skipped reasons and runs', async () => {
     base = await site.start();
     try {
-      const made = await fetch(
-        `${suite.origin}/v1/files/knowledge-bases`,
-        asBot({ accessKey: suite.t.botKey, id: suite.t.botId }, 'POST', { name: 'Help centre' }),
-      );
-      const kbId = ((await made.json()) as { knowledgeBase: { id: string } }).knowledgeBase.id;
-      const { page, problems } = await suite.signedInPage(1280, 'light');
-      await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/knowledge/${kbId}`);
-      const tabs = page.getByRole('navigation', { name: 'Knowledge base sections' });
-      await tabs.getByRole('link', { name: 'Website' }).click();
+      const { page, problems, tabs } = await websiteTab(suite, 'Help centre');
       await expect.poll(() => page.getByText('No website yet.').isVisible()).toBe(true);
       await page.getByLabel('Website URL').fill(`${base}/`);
       await page.getByLabel('Leave out paths (optional)').fill('/docs/p2');
@@ -450,17 +455,7 @@ describe.skipIf(!chromiumHere)('console knowledge: a website rendered by JavaScr
   it('offers "Render pages by JavaScript" and the site added with it is rendered', async () => {
     const base = await site.start();
     try {
-      const made = await fetch(
-        `${suite.origin}/v1/files/knowledge-bases`,
-        asBot({ accessKey: suite.t.botKey, id: suite.t.botId }, 'POST', { name: 'Scripted' }),
-      );
-      const kbId = ((await made.json()) as { knowledgeBase: { id: string } }).knowledgeBase.id;
-      const { page, problems } = await suite.signedInPage(1280, 'light');
-      await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/knowledge/${kbId}`);
-      await page
-        .getByRole('navigation', { name: 'Knowledge base sections' })
-        .getByRole('link', { name: 'Website' })
-        .click();
+      const { page, problems } = await websiteTab(suite, 'Scripted');
       await page.getByLabel('Website URL').fill(`${base}/help/scripted`);
       await page.getByLabel('Pages at most').fill('1');
       await page.getByLabel(/Render pages by JavaScript/).check();
