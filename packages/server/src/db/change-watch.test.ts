@@ -146,33 +146,31 @@ describe('ChangeWatch on SQLite', () => {
         .executeTakeFirst();
       return row && { revoked: row.revoked_at };
     };
+    /** Token tok_watch_a as the cache answers it (under the key 'a'). */
+    const cachedA = () => cache.get(db.kysely, 'a', read('tok_watch_a'));
 
     it('answers a kept value without reading, until its table changes on this connection', async () => {
       reads = 0;
-      expect(await cache.get(db.kysely, 'a', read('tok_watch_a'))).toEqual({ revoked: null });
-      expect(await cache.get(db.kysely, 'a', read('tok_watch_a'))).toEqual({ revoked: null });
+      expect(await cachedA()).toEqual({ revoked: null });
+      expect(await cachedA()).toEqual({ revoked: null });
       expect(reads).toBe(1);
       await db.kysely
         .updateTable('tokens')
         .set({ revoked_at: '2026-02-01T00:00:00.000Z' })
         .where('id', '=', 'tok_watch_a')
         .execute();
-      expect(await cache.get(db.kysely, 'a', read('tok_watch_a'))).toEqual({
-        revoked: '2026-02-01T00:00:00.000Z',
-      });
+      expect(await cachedA()).toEqual({ revoked: '2026-02-01T00:00:00.000Z' });
       expect(reads).toBe(2);
     });
 
     it('reads again once another connection changed the file', async () => {
       reads = 0;
-      expect(await cache.get(db.kysely, 'a', read('tok_watch_a'))).toBeDefined();
+      expect(await cachedA()).toBeDefined();
       expect(reads).toBe(0);
       other
         .prepare("update tokens set revoked_at = '2026-03-01T00:00:00.000Z' where id = 'tok_watch_a'")
         .run();
-      expect(await cache.get(db.kysely, 'a', read('tok_watch_a'))).toEqual({
-        revoked: '2026-03-01T00:00:00.000Z',
-      });
+      expect(await cachedA()).toEqual({ revoked: '2026-03-01T00:00:00.000Z' });
       expect(reads).toBe(1);
     });
 

@@ -82,6 +82,24 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Db> {
   return db;
 }
 
+/**
+ * The `Db` of an open Kysely handle: `ping` asks for `select 1`; `close` first closes what else the handle came
+ * with (`before`), then the handle's connections.
+ */
+export function dbOver(kysely: Kysely<Database>, dialect: DialectName, before?: () => Promise<void>): Db {
+  return {
+    kysely,
+    dialect,
+    async ping() {
+      await sql`select 1`.execute(kysely);
+    },
+    async close() {
+      await before?.();
+      await kysely.destroy();
+    },
+  };
+}
+
 /** Prepared statements kept per SQL text, most recently used first. */
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -159,17 +177,9 @@ function openSqlite(options: OpenDatabaseOptions): Db {
   });
   // What tells the caches of rows read on every request (tokens, bots) that they changed: see WatchedCache.
   watchSqliteChanges(kysely, sqlite);
-  return {
-    kysely,
-    dialect: 'sqlite',
-    async ping() {
-      await sql`select 1`.execute(kysely);
-    },
-    async close() {
-      await checkpointer?.close();
-      await kysely.destroy();
-    },
-  };
+  return dbOver(kysely, 'sqlite', async () => {
+    await checkpointer?.close();
+  });
 }
 
 async function openPostgres(url: string, schema: string | undefined): Promise<Db> {
@@ -206,19 +216,11 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
   const kysely = new Kysely<Database>({ dialect: ownSchemaDialect(new PostgresDialect({ pool })) });
   const notifications = postgresNotifications(url, schema ?? 'public', pool, pg.Client);
   return {
-    kysely,
-    dialect: 'postgres',
+    ...dbOver(kysely, 'postgres', () => notifications.close()),
     notifications,
     poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     onConnectionError(listener) {
       connectionError = listener;
-    },
-    async ping() {
-      await sql`select 1`.execute(kysely);
-    },
-    async close() {
-      await notifications.close();
-      await kysely.destroy();
     },
   };
 }

@@ -48,6 +48,29 @@ function rowsInFileAlone(dir: string, file: string): number {
   }
 }
 
+/**
+ * Runs `body` with a checkpointer of `db` and the process warnings emitted meanwhile; then stops listening and
+ * closes the checkpointer and the database, whatever `body` did.
+ */
+async function withCheckpointer(
+  db: SQLite.Database,
+  file: string,
+  options: { frames: number; intervalMs: number },
+  body: (checkpointer: SqliteCheckpointer, warnings: string[]) => Promise<void>,
+): Promise<void> {
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(w.message);
+  process.on('warning', onWarning);
+  const checkpointer = new SqliteCheckpointer(db, file, options);
+  try {
+    await body(checkpointer, warnings);
+  } finally {
+    process.off('warning', onWarning);
+    await checkpointer.close();
+    db.close();
+  }
+}
+
 describe('SqliteCheckpointer', () => {
   const dirs: string[] = [];
   const tempDir = () => {
@@ -62,8 +85,7 @@ describe('SqliteCheckpointer', () => {
   it('copies committed pages into the database file from its worker, while the main connection only commits', async () => {
     const dir = tempDir();
     const { db, file, write } = walDatabase(dir);
-    const checkpointer = new SqliteCheckpointer(db, file, { frames: 32, intervalMs: 5 });
-    try {
+    await withCheckpointer(db, file, { frames: 32, intervalMs: 5 }, async (checkpointer) => {
       // The main connection's own autocheckpoint is the net only: 4× the worker's threshold.
       expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(128);
       write(10); // a few pages: below the threshold, nothing is started
@@ -76,10 +98,7 @@ describe('SqliteCheckpointer', () => {
       await until(() => checkpointer.checkpoints > 0);
       await until(() => (checkpointer.pendingFrames() ?? 99) < 32);
       expect(rowsInFileAlone(dir, file)).toBeGreaterThanOrEqual(100);
-    } finally {
-      await checkpointer.close();
-      db.close();
-    }
+    });
     // The worker's connection closed first, so the main one was the last: SQLite removed the WAL with it.
     expect(existsSync(`${file}-wal`)).toBe(false);
   });
@@ -87,11 +106,7 @@ describe('SqliteCheckpointer', () => {
   it('hands checkpoints back to the main connection when its worker dies', async () => {
     const dir = tempDir();
     const { db, file, write } = walDatabase(dir);
-    const warnings: string[] = [];
-    const onWarning = (w: Error) => warnings.push(w.message);
-    process.on('warning', onWarning);
-    const checkpointer = new SqliteCheckpointer(db, file, { frames: 16, intervalMs: 5 });
-    try {
+    await withCheckpointer(db, file, { frames: 16, intervalMs: 5 }, async (checkpointer, warnings) => {
       write(40);
       await until(() => checkpointer.checkpoints > 0);
       await checkpointer.crash();
@@ -103,11 +118,7 @@ describe('SqliteCheckpointer', () => {
       expect(checkpointer.checkpoints).toBe(before);
       expect(checkpointer.pendingFrames() ?? 99).toBeLessThan(16 + 4);
       expect(rowsInFileAlone(dir, file)).toBeGreaterThanOrEqual(200);
-    } finally {
-      process.off('warning', onWarning);
-      await checkpointer.close();
-      db.close();
-    }
+    });
   });
 
   it('hands checkpoints back to the main connection when there is no -shm file to read', async () => {
@@ -118,16 +129,12 @@ describe('SqliteCheckpointer', () => {
     db.pragma('locking_mode = EXCLUSIVE');
     db.pragma('journal_mode = WAL');
     db.exec('create table t (id integer primary key)');
-    const checkpointer = new SqliteCheckpointer(db, file, { frames: 16, intervalMs: 2 });
-    try {
+    await withCheckpointer(db, file, { frames: 16, intervalMs: 2 }, async (checkpointer) => {
       expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(64);
       await until(() => db.pragma('wal_autocheckpoint', { simple: true }) === 16);
       expect(existsSync(`${file}-shm`)).toBe(false);
       expect(checkpointer.checkpoints).toBe(0);
-    } finally {
-      await checkpointer.close();
-      db.close();
-    }
+    });
   });
 
   it('hands checkpoints back to the main connection when the -shm file has a layout it does not know', async () => {
@@ -140,20 +147,12 @@ describe('SqliteCheckpointer', () => {
     header[12] = 1;
     header.copy(header, 48, 0, 48);
     writeFileSync(`${file}-shm`, header);
-    const warnings: string[] = [];
-    const onWarning = (w: Error) => warnings.push(w.message);
-    process.on('warning', onWarning);
-    const checkpointer = new SqliteCheckpointer(db, file, { frames: 16, intervalMs: 2 });
-    try {
+    await withCheckpointer(db, file, { frames: 16, intervalMs: 2 }, async (checkpointer, warnings) => {
       expect(checkpointer.pendingFrames()).toBeNaN();
       await until(() => db.pragma('wal_autocheckpoint', { simple: true }) === 16);
       await until(() => warnings.some((m) => m.includes('a wal-index layout this server does not know')));
       expect(checkpointer.checkpoints).toBe(0);
-    } finally {
-      process.off('warning', onWarning);
-      await checkpointer.close();
-      db.close();
-    }
+    });
   });
 
   it('runs for a database on disk opened by openDatabase, and its close leaves no WAL behind', async () => {

@@ -5,10 +5,20 @@ import { APP_TABLES, SQLITE_FTS_TABLES, sortedNames } from '../../../testkit/src
 import { useTempDirs } from '../../../testkit/src/server/temp-dirs.js';
 import { identityRepo } from '../modules/identity/repo.js';
 import { runActivitySuite } from './activity.suite.js';
-import { openDatabase } from './database.js';
+import { type Db, openDatabase } from './database.js';
 import { runRepositorySuite } from './repositories.suite.js';
 
 const tempDir = useTempDirs('parley-sqlite-');
+
+/** Runs `use` on a fresh in-memory database, closed after. */
+async function inMemory(use: (db: Db) => Promise<void>): Promise<void> {
+  const db = await openDatabase({ dataDir: '/nonexistent-parley-dir', sqliteFile: ':memory:' });
+  try {
+    await use(db);
+  } finally {
+    await db.close();
+  }
+}
 
 let contractDir: string | undefined;
 runRepositorySuite('SQLite', async () => {
@@ -50,8 +60,7 @@ describe('SQLite database', () => {
   });
 
   it("indexes only the messages that answer another (reply_to set), and finds a message's answers by it", async () => {
-    const db = await openDatabase({ dataDir: '/nonexistent-parley-dir', sqliteFile: ':memory:' });
-    try {
+    await inMemory(async (db) => {
       const index = await sql<{ sql: string }>`
         select sql from sqlite_master where type = 'index' and name = 'chat_messages_reply_to'`.execute(
         db.kysely,
@@ -62,20 +71,15 @@ describe('SQLite database', () => {
         db.kysely,
       );
       expect(plan.rows.map((r) => r.detail).join(' ')).toContain('USING INDEX chat_messages_reply_to');
-    } finally {
-      await db.close();
-    }
+    });
   });
 
   it('opens an in-memory database with the full schema', async () => {
-    const db = await openDatabase({ dataDir: '/nonexistent-parley-dir', sqliteFile: ':memory:' });
-    try {
+    await inMemory(async (db) => {
       const tables = await sql<{ name: string }>`
         select name from sqlite_master where type = 'table' and name not like 'kysely_%' and name not like 'sqlite_%'
         order by name`.execute(db.kysely);
       expect(tables.rows.map((t) => t.name)).toEqual(sortedNames([...APP_TABLES, ...SQLITE_FTS_TABLES]));
-    } finally {
-      await db.close();
-    }
+    });
   });
 });

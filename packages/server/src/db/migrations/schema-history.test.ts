@@ -132,7 +132,8 @@ describe('the schema each migration leaves', () => {
     if (url) await dropSchema(url, schema);
   });
 
-  it.skipIf(!url)('on PostgreSQL, is the committed one', async () => {
+  // A migrator run per migration, each taking the lock and reading the catalogue: seconds, or a minute when loaded.
+  it.skipIf(!url)('on PostgreSQL, is the committed one', { timeout: 120_000 }, async () => {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`create schema ${schema}`).finally(() => admin.end());

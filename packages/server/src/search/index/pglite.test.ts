@@ -13,7 +13,7 @@ import {
   sql,
 } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { type Db, migrate } from '../../db/database.js';
+import { type Db, dbOver, migrate } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { createPassageIndex } from './create.js';
 import { runPassageIndexSuite } from './passage-index.suite.js';
@@ -82,16 +82,7 @@ async function openPGlite(withVector: boolean): Promise<Db> {
   const pglite = await PGlite.create(withVector ? { extensions: { vector } } : {});
   const kysely = new Kysely<Database>({ dialect: pgliteDialect(pglite) });
   await migrate(kysely);
-  return {
-    kysely,
-    dialect: 'postgres',
-    async ping() {
-      await sql`select 1`.execute(kysely);
-    },
-    async close() {
-      await kysely.destroy();
-    },
-  };
+  return dbOver(kysely, 'postgres');
 }
 
 // PGlite bundles pgvector: this runs the PostgreSQL adapter's pgvector path, and, without the extension,
