@@ -10,17 +10,10 @@ import {
   writeDocuments,
 } from '../../testkit/src/server/cli.js';
 import { useTempDirs } from '../../testkit/src/server/temp-dirs.js';
+import { eventually } from '../../testkit/src/shared/eventually.js';
 
 const tempDir = useTempDirs('parley-bots-');
 type App = Awaited<ReturnType<typeof listeningApp>>;
-
-async function until(check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('parley bots export and import (another Parley, over HTTP)', () => {
   let source: App;
@@ -146,7 +139,11 @@ describe('parley bots export and import (another Parley, over HTTP)', () => {
       }),
     ]);
     const env = { ...targetEnv, PARLEY_BOT_ID: made.botId };
-    await until(async () => (await onBot.listFiles({ status: ['indexing_completed'] })).files.length === 3);
+    await eventually(
+      async () => (await onBot.listFiles({ status: ['indexing_completed'] })).files.length === 3,
+      120_000,
+      200,
+    );
     for (const doc of docs) {
       const { file } = await onBot.getFile({ id: doc.name });
       expect(file).toMatchObject({ tags: { team: 'ops' }, accessPolicies: ['public_content'] });
@@ -168,7 +165,11 @@ describe('parley bots export and import (another Parley, over HTTP)', () => {
     expect(made.carried).toBe(3);
     const onBot = client(target, made.botId);
     const from = client(source, source.botId);
-    await until(async () => (await onBot.listFiles({ status: ['indexing_completed'] })).files.length === 3);
+    await eventually(
+      async () => (await onBot.listFiles({ status: ['indexing_completed'] })).files.length === 3,
+      120_000,
+      200,
+    );
     for (const doc of docs) {
       const copied = (await onBot.list.filePassages({ id: doc.name }).collect()).map((p) => p.content);
       const original = (await from.list.filePassages({ id: doc.name }).collect()).map((p) => p.content);

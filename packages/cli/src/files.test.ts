@@ -12,7 +12,7 @@ import {
   writeDocuments,
 } from '../../testkit/src/server/cli.js';
 import { getFile } from '../../testkit/src/server/files-api.js';
-import { useTempDirs } from '../../testkit/src/server/temp-dirs.js';
+import { outsideFolder, useTempDirs } from '../../testkit/src/server/temp-dirs.js';
 import type { UploadSummary } from './upload-display.js';
 import type { FileReport } from './upload-run.js';
 
@@ -221,10 +221,7 @@ describe('parley files, kb and search against a running Parley', () => {
   });
 
   it('leaves symbolic links out of a folder upload with a note, and with --follow-symlinks follows only those inside it', async () => {
-    const outside = await tempDir();
-    await writeFile(join(outside, 'secret.txt'), 'outside file');
-    await mkdir(join(outside, 'private'));
-    await writeFile(join(outside, 'private', 'key.txt'), 'outside folder');
+    const outside = await outsideFolder(tempDir);
     const root = join(await tempDir(), 'linked');
     await mkdir(join(root, 'sub'), { recursive: true });
     await writeFile(join(root, 'sub', 'inner.md'), '# Inner\n\nA real file.\n');

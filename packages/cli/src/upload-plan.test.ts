@@ -1,7 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../../testkit/src/server/temp-dirs.js';
+import { outsideFolder, useTempDirs } from '../../testkit/src/server/temp-dirs.js';
 import { planUpload } from './upload-plan.js';
 
 const tempDir = useTempDirs('parley-plan-');
@@ -11,10 +11,7 @@ const tempDir = useTempDirs('parley-plan-');
  * folder link inside it, and a folder link to the folder itself (a loop).
  */
 async function tree(): Promise<{ root: string; outside: string }> {
-  const outside = await tempDir();
-  await writeFile(join(outside, 'secret.txt'), 'outside file');
-  await mkdir(join(outside, 'private'));
-  await writeFile(join(outside, 'private', 'key.txt'), 'outside folder');
+  const outside = await outsideFolder(tempDir);
   const root = join(await tempDir(), 'docs');
   await mkdir(join(root, 'sub'), { recursive: true });
   await writeFile(join(root, 'readme.md'), 'real');

@@ -2,6 +2,8 @@
 import { expect } from 'vitest';
 import type { TestApp } from './harness.js';
 
+export { eventually } from '../shared/eventually.js';
+
 /** An entry as the Admin API returns it. */
 export interface Entry {
   id: string;
@@ -29,13 +31,4 @@ export function qaCalls(t: TestApp) {
       return res.json() as { text: string; mode: string; found: boolean; debug?: Record<string, unknown> };
     },
   };
-}
-
-/** Runs `check` until it holds (what it waits for happens in a background job), failing after `timeoutMs`. */
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
 }

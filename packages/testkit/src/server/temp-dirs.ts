@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
@@ -18,4 +18,16 @@ export function useTempDirs(prefix: string): () => Promise<string> {
     dirs.push(dir);
     return dir;
   };
+}
+
+/**
+ * A folder outside the one a test uploads, made with `tempDir`: what a symbolic link leading out of it reaches,
+ * the file `secret.txt` and the folder `private` (with `key.txt`). Answers its path.
+ */
+export async function outsideFolder(tempDir: () => Promise<string>): Promise<string> {
+  const outside = await tempDir();
+  await writeFile(join(outside, 'secret.txt'), 'outside file');
+  await mkdir(join(outside, 'private'));
+  await writeFile(join(outside, 'private', 'key.txt'), 'outside folder');
+  return outside;
 }
