@@ -1,9 +1,27 @@
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import DE from '../packages/server/src/modules/bots/words/de.json' with { type: 'json' };
 import { haveChromium, useBrowserApp } from '../packages/testkit/src/e2e/browser.js';
-import { inWebchat as chat, withWebchatConfiguration } from '../packages/testkit/src/e2e/webchat.js';
+import { botApi, indexInKnowledgeBase } from '../packages/testkit/src/e2e/knowledge.js';
+import {
+  inWebchat as chat,
+  sendFromComposer,
+  withWebchatConfiguration,
+} from '../packages/testkit/src/e2e/webchat.js';
 
 const chromiumHere = haveChromium('webchat language browser tests');
+
+/** A German shop's returns page: what the bot quotes to a German visitor (issue #38, figure 2). */
+const RUECKGABE = `# Rückgabe und Erstattung
+
+## Rückgabefrist
+
+Sie können jeden unbenutzten Artikel innerhalb von 30 Tagen nach der Lieferung ohne Angabe von Gründen zurückgeben.
+
+## Erstattung
+
+Die Erstattung erreicht Ihre Karte innerhalb von 5 Werktagen, sobald das Paket bei uns angekommen ist.
+`;
 
 interface Recorded {
   type: string;
@@ -11,7 +29,8 @@ interface Recorded {
 }
 
 describe.skipIf(!chromiumHere)("webchat in the visitor's language", () => {
-  const suite = useBrowserApp();
+  // Workers: the German document is indexed and the bot's replies are made as in production.
+  const suite = useBrowserApp({ workers: true });
 
   /**
    * A customer's page embedding the chat, in a browser context of `locale` (its navigator.languages and
@@ -55,6 +74,27 @@ describe.skipIf(!chromiumHere)("webchat in the visitor's language", () => {
       expect(await chat(page, '.pw-handoff').textContent()).toBe('Mit einem Menschen sprechen');
       expect((await events(page)).filter((e) => e.type === 'error')).toEqual([]);
     });
+  });
+
+  it('answers a browser in de-DE in German: German words before a quote of the German document, its German "not found" when it does not know', async () => {
+    await indexInKnowledgeBase(botApi(suite.origin, suite.t), {
+      key: 'de/rueckgabe.md',
+      text: RUECKGABE,
+      knowledgeBase: 'Rückgaben',
+    });
+    const page = await openChat({ locale: 'de-DE' });
+    expect(await root(page).getAttribute('lang')).toBe('de');
+    const replies = chat(page, '.pw-msg[data-from="bot"][data-message-id]');
+    const before = await replies.count();
+    await sendFromComposer(page, 'Innerhalb von wie vielen Tagen kann ich einen Artikel zurückgeben?');
+    await expect.poll(() => replies.count(), { timeout: 20_000 }).toBe(before + 1);
+    const answer = (await replies.last().textContent()) ?? '';
+    expect(answer).toContain(DE.intro);
+    expect(answer).toContain('innerhalb von 30 Tagen nach der Lieferung');
+    expect(answer).toContain('Rückgabefrist');
+    await sendFromComposer(page, 'Welcher Bus fährt morgens zum Zoo?');
+    await expect.poll(() => replies.count(), { timeout: 20_000 }).toBe(before + 2);
+    expect(await replies.last().textContent()).toContain(DE.notFound);
   });
 
   it('lays the chat out right to left for a browser in ar: dir=rtl, launcher and send button on the left', async () => {
