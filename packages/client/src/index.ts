@@ -4,6 +4,7 @@ export type {
   Bot,
   BotInsights,
   BotReplies,
+  BotReplyTexts,
   BotSourceLinks,
   BotSummary,
   ChatConversation,
