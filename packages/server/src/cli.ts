@@ -79,6 +79,20 @@ interface CommandContext {
 }
 
 /**
+ * A command's action on the services: what `run` answers is printed (one JSON document), then the database
+ * is closed. `run` gets the command's options and the configuration read for this command.
+ */
+function printing<Opts>(
+  ctx: CommandContext,
+  run: (services: Services, opts: Opts, config: Config) => Promise<unknown>,
+): (opts: Opts) => Promise<void> {
+  return async (opts) => {
+    const config = ctx.config();
+    await withServices(config, async (services) => ctx.print(await run(services, opts, config)));
+  };
+}
+
+/**
  * A group of commands added to the program, e.g. `@parley/cli`'s remote commands (files, kb, search, qa, …),
  * which talk HTTP through `@parley/client`: the server itself does not depend on the client.
  */
@@ -141,22 +155,28 @@ function accountsCommands(program: Command, ctx: CommandContext): void {
       '--as <email>',
       'existing member adding the account to --workspace (default: the bootstrap owner)',
     )
-    .action(async (opts: { email: string; name?: string; workspace?: string; role: Role; as?: string }) => {
-      const cfg = ctx.config();
-      await withServices(cfg, async (services) => {
-        const created = await services.identity.createAccount(opts.email, opts.name);
-        let member: unknown;
-        if (opts.workspace) {
-          member = await services.identity.addMember(
-            await ownerActor(services, opts.as ?? cfg.adminEmail, opts.workspace),
-            { email: opts.email, role: opts.role },
-            // The operator created this account in this very command: it joins at once.
-            { direct: true },
-          );
-        }
-        ctx.print({ account: created.account, token: created.token.value, ...(member ? { member } : {}) });
-      });
-    });
+    .action(
+      printing(
+        ctx,
+        async (
+          services,
+          opts: { email: string; name?: string; workspace?: string; role: Role; as?: string },
+          cfg,
+        ) => {
+          const created = await services.identity.createAccount(opts.email, opts.name);
+          let member: unknown;
+          if (opts.workspace) {
+            member = await services.identity.addMember(
+              await ownerActor(services, opts.as ?? cfg.adminEmail, opts.workspace),
+              { email: opts.email, role: opts.role },
+              // The operator created this account in this very command: it joins at once.
+              { direct: true },
+            );
+          }
+          return { account: created.account, token: created.token.value, ...(member ? { member } : {}) };
+        },
+      ),
+    );
 
   accounts
     .command('set-password')
@@ -179,15 +199,15 @@ function tokensCommands(program: Command, ctx: CommandContext): void {
     .requiredOption('--email <email>', 'e-mail of the account')
     .option('--note <note>', 'what the token is for', 'cli')
     .option('--expires-at <iso>', 'expiry (ISO 8601)')
-    .action(async (opts: { email: string; note: string; expiresAt?: string }) => {
-      await withServices(ctx.config(), async (services) => {
+    .action(
+      printing(ctx, async (services, opts: { email: string; note: string; expiresAt?: string }) => {
         const pat = await services.identity.createPat(await accountPrincipal(services, opts.email), {
           note: opts.note,
           expiresAt: opts.expiresAt,
         });
-        ctx.print({ token: pat });
-      });
-    });
+        return { token: pat };
+      }),
+    );
 }
 
 /** `workspaces create`. */
@@ -198,13 +218,12 @@ function workspacesCommands(program: Command, ctx: CommandContext): void {
     .description('create a workspace owned by an account')
     .requiredOption('--name <name>', 'workspace name')
     .option('--owner <email>', 'owner e-mail (default: the bootstrap owner)')
-    .action(async (opts: { name: string; owner?: string }) => {
-      const cfg = ctx.config();
-      await withServices(cfg, async (services) => {
+    .action(
+      printing(ctx, async (services, opts: { name: string; owner?: string }, cfg) => {
         const owner = await accountPrincipal(services, opts.owner ?? cfg.adminEmail);
-        ctx.print({ workspace: await services.identity.createWorkspace(owner, { name: opts.name }) });
-      });
-    });
+        return { workspace: await services.identity.createWorkspace(owner, { name: opts.name }) };
+      }),
+    );
 }
 
 /** `bots create`. */
@@ -217,15 +236,17 @@ function botsCommands(program: Command, ctx: CommandContext): void {
     .option('--name <name>', 'bot name', 'New bot')
     .option('--as <email>', 'member creating the bot (default: the bootstrap owner)')
     .option('--no-key', 'do not create a bot access key')
-    .action(async (opts: { workspace: string; name: string; as?: string; key: boolean }) => {
-      const cfg = ctx.config();
-      await withServices(cfg, async (services) => {
-        const actor = await ownerActor(services, opts.as ?? cfg.adminEmail, opts.workspace);
-        const bot = await services.bots.create(actor, { name: opts.name });
-        const key = opts.key ? await services.bots.createKey(actor, bot.id, { note: 'cli' }) : undefined;
-        ctx.print({ bot, ...(key ? { botAccessKey: key.value } : {}) });
-      });
-    });
+    .action(
+      printing(
+        ctx,
+        async (services, opts: { workspace: string; name: string; as?: string; key: boolean }, cfg) => {
+          const actor = await ownerActor(services, opts.as ?? cfg.adminEmail, opts.workspace);
+          const bot = await services.bots.create(actor, { name: opts.name });
+          const key = opts.key ? await services.bots.createKey(actor, bot.id, { note: 'cli' }) : undefined;
+          return { bot, ...(key ? { botAccessKey: key.value } : {}) };
+        },
+      ),
+    );
 }
 
 /**
