@@ -1,40 +1,30 @@
 import { describe, expect, it } from 'vitest';
+import { unansweredConversation } from '../../testkit/src/client/unanswered.js';
 import { useParley } from '../../testkit/src/client/use-parley.js';
-import { ChatClient } from './chat.js';
 import { ApiError, ResourceNotFoundError } from './errors.js';
 
 describe('the client against the real server: conversations inbox', () => {
   const p = useParley({ workers: true });
 
   it('lists conversations with filters, reads one and walks its transcript', async () => {
-    const chat = new ChatClient({ botId: p.botId, apiUrl: p.apiUrl, retry: { attempts: 1 } });
-    const visitor = chat.with({ userKey: (await chat.createUser({ name: 'Ana' })).key });
-    const { conversation } = await visitor.createConversation();
-    await visitor.createMessage({
-      conversationId: conversation.id,
-      payload: { type: 'text', text: 'Where is the moon base?' },
-    });
     // The bot has no documents: its reply says it found nothing.
-    await expect
-      .poll(
-        async () => (await p.admin.listBotConversations({ id: p.botId, unanswered: true })).conversations,
-        {
-          timeout: 10_000,
-        },
-      )
-      .toEqual([expect.objectContaining({ id: conversation.id, unanswered: true, messageCount: 2 })]);
+    const conversationId = await unansweredConversation(p, 'Where is the moon base?', 'Ana');
+    const { conversations } = await p.admin.listBotConversations({ id: p.botId, unanswered: true });
+    expect(conversations).toEqual([
+      expect.objectContaining({ id: conversationId, unanswered: true, messageCount: 2 }),
+    ]);
     const negative = await p.admin.listBotConversations({ id: p.botId, feedback: 'negative' });
     expect(negative.conversations).toEqual([]);
-    const one = await p.admin.getBotConversation({ id: p.botId, conversationId: conversation.id });
+    const one = await p.admin.getBotConversation({ id: p.botId, conversationId });
     expect(one.conversation.lastMessage).toMatchObject({ isBot: true });
 
     const messages = await p.admin
-      .listBotConversationMessages({ id: p.botId, conversationId: conversation.id, pageSize: 1 })
+      .listBotConversationMessages({ id: p.botId, conversationId, pageSize: 1 })
       .collect();
     expect(messages.map((m) => m.author)).toEqual(['visitor', 'bot']);
     expect(messages[1]).toMatchObject({ answer: 'not_found', details: { mode: 'not_found' } });
     const all = await p.admin.listBotConversations({ id: p.botId }).collect();
-    expect(all.map((c) => c.id)).toContain(conversation.id);
+    expect(all.map((c) => c.id)).toContain(conversationId);
   });
 
   it('answers 404 for an unknown conversation and 400 for a bad filter', async () => {

@@ -1,30 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { unansweredConversation } from '../../testkit/src/client/unanswered.js';
 import { useParley } from '../../testkit/src/client/use-parley.js';
-import { ChatClient } from './chat.js';
 import type { BotConversation } from './inbox-types.js';
 
 describe('the client against the real server: a conversation corrected by a Q&A entry', () => {
   const p = useParley({ workers: true });
 
   it('reads answeredByEntry on the conversation once an entry saved since answers its question', async () => {
-    const chat = new ChatClient({ botId: p.botId, apiUrl: p.apiUrl, retry: { attempts: 1 } });
-    const visitor = chat.with({ userKey: (await chat.createUser({})).key });
-    const { conversation } = await visitor.createConversation();
-    await visitor.createMessage({
-      conversationId: conversation.id,
-      payload: { type: 'text', text: 'Do you deliver on Sundays?' },
-    });
     // The bot has no documents: the question goes unanswered, and no entry answers it yet.
-    await expect
-      .poll(
-        async () =>
-          (await p.admin.listBotConversations({ id: p.botId, unanswered: true })).conversations.map(
-            (c) => c.id,
-          ),
-        { timeout: 10_000 },
-      )
-      .toEqual([conversation.id]);
-    const before = await p.admin.getBotConversation({ id: p.botId, conversationId: conversation.id });
+    const conversationId = await unansweredConversation(p, 'Do you deliver on Sundays?');
+    const before = await p.admin.getBotConversation({ id: p.botId, conversationId });
     expect(before.conversation.answeredByEntry).toBeUndefined();
 
     const { entry } = await p.admin.createQaEntry({
@@ -32,7 +17,7 @@ describe('the client against the real server: a conversation corrected by a Q&A 
       questions: ['deliver on sundays'],
       answer: 'No, Monday to Saturday.',
     });
-    const after = await p.admin.getBotConversation({ id: p.botId, conversationId: conversation.id });
+    const after = await p.admin.getBotConversation({ id: p.botId, conversationId });
     const mark: BotConversation['answeredByEntry'] = after.conversation.answeredByEntry;
     expect(mark).toEqual({
       entryId: entry.id,
@@ -40,6 +25,6 @@ describe('the client against the real server: a conversation corrected by a Q&A 
       question: 'Do you deliver on Sundays?',
     });
     const listed = await p.admin.listBotConversations({ id: p.botId }).collect();
-    expect(listed.find((c) => c.id === conversation.id)?.answeredByEntry?.entryId).toBe(entry.id);
+    expect(listed.find((c) => c.id === conversationId)?.answeredByEntry?.entryId).toBe(entry.id);
   });
 });
