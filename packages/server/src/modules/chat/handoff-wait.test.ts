@@ -7,6 +7,8 @@ import { chatClient, type TestChatUser } from '../../../../testkit/src/server/ch
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
+import { eventually } from '../../../../testkit/src/shared/eventually.js';
+import { jobQueueDepth } from '../../jobs/queue.js';
 import {
   HANDOFF_CLOSED_TEXT,
   HANDOFF_TIMEOUT_TEXT,
@@ -15,13 +17,9 @@ import {
 } from './handoff-wait.js';
 import type { KnowledgeResponder } from './reply-port.js';
 
-const waitFor = async (test: () => boolean | Promise<boolean>, timeoutMs = 20_000) => {
-  const until = Date.now() + timeoutMs;
-  while (!(await test())) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
+/** Checks every 25 ms until `check` holds, failing after `timeoutMs`. */
+const waitFor = (check: () => boolean | Promise<boolean>, timeoutMs = 20_000) =>
+  eventually(async () => check(), timeoutMs, 25);
 
 /** A responder that never finds anything: every reply is a "not found" one. */
 const notFound: KnowledgeResponder = {
@@ -226,15 +224,9 @@ describe.each(databases)('handoff wait, e-mail, not-found offer and webhook on $
     await chat.message(visitor, conv, 'human please');
     const taken = await t.asOwner('POST', `${botUrl()}/conversations/${conv}/handoff`, { action: 'take' });
     expect(taken.statusCode, taken.body).toBe(200);
-    await waitFor(async () => {
-      const open = await t.db.kysely
-        .selectFrom('jobs')
-        .select('id')
-        .where('kind', '=', 'chat_handoff_wait')
-        .where('status', 'in', ['queued', 'running'])
-        .execute();
-      return open.length === 0;
-    });
+    await waitFor(
+      async () => !(await jobQueueDepth(t.db.kysely)).some((d) => d.kind === 'chat_handoff_wait'),
+    );
     expect(await handoffOf(conv)).toMatchObject({ state: 'assigned' });
     expect((await transcript(conv)).some((m) => m.text === HANDOFF_TIMEOUT_TEXT)).toBe(false);
   });

@@ -4,16 +4,14 @@ import { chatClient, type TestChatUser } from '../../../../testkit/src/server/ch
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
+import { eventually } from '../../../../testkit/src/shared/eventually.js';
+import { jobQueueDepth } from '../../jobs/queue.js';
 import { HANDOFF_PENDING_TEXT } from './handoff.js';
 import type { KnowledgeResponder } from './reply-port.js';
 
-const waitFor = async (test: () => boolean | Promise<boolean>, timeoutMs = 20_000) => {
-  const until = Date.now() + timeoutMs;
-  while (!(await test())) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
+/** Checks every 25 ms until `check` holds, failing after `timeoutMs`. */
+const waitFor = (check: () => boolean | Promise<boolean>, timeoutMs = 20_000) =>
+  eventually(async () => check(), timeoutMs, 25);
 
 /** A responder that answers "Bot: <question>" once `open` is called (at once when it was). */
 function gatedResponder() {
@@ -89,15 +87,7 @@ describe.each(databases)('human handoff on $db', ({ databaseUrl }) => {
 
   /** Waits until every chat job queued so far has ended. */
   const jobsSettled = () =>
-    waitFor(async () => {
-      const open = await t.db.kysely
-        .selectFrom('jobs')
-        .select('id')
-        .where('kind', '=', 'chat_reply')
-        .where('status', 'in', ['queued', 'running'])
-        .execute();
-      return open.length === 0;
-    });
+    waitFor(async () => !(await jobQueueDepth(t.db.kysely)).some((d) => d.kind === 'chat_reply'));
 
   it('moves bot → pending → assigned → bot → … → resolved, telling the visitor, refusing what does not apply (409)', async () => {
     const api = handoffApi(t);

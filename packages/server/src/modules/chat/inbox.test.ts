@@ -4,6 +4,7 @@ import { chatClient, type TestChatUser } from '../../../../testkit/src/server/ch
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { postgresTestUrl, type TestMember } from '../../../../testkit/src/server/harness.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
+import { eventually } from '../../../../testkit/src/shared/eventually.js';
 import type { KnowledgeResponder } from './reply-port.js';
 
 /** Answers "unknown…" questions with nothing found, the others from one source, like the built-in answers. */
@@ -27,13 +28,9 @@ const responder: KnowledgeResponder = {
   },
 };
 
-const waitFor = async (test: () => Promise<boolean>, timeoutMs = 10_000) => {
-  const until = Date.now() + timeoutMs;
-  while (!(await test())) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
+/** Checks every 25 ms until `check` holds, failing after `timeoutMs`. */
+const waitFor = (check: () => boolean | Promise<boolean>, timeoutMs = 10_000) =>
+  eventually(async () => check(), timeoutMs, 25);
 
 const pgUrl = postgresTestUrl();
 describe.each([

@@ -7,17 +7,14 @@ import { chatClient, liveConversation } from '../../../../testkit/src/server/cha
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { flood } from '../../../../testkit/src/server/flood.js';
 import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { eventually } from '../../../../testkit/src/shared/eventually.js';
 import { NOT_FOUND_TEXT } from '../answers/index.js';
 import type { KnowledgeResponder, ReplyRequest } from './reply-port.js';
 import { NO_ANSWER_ENGINE_TEXT } from './reply-port.js';
 
-const waitFor = async (test: () => boolean | Promise<boolean>, timeoutMs = 8000) => {
-  const until = Date.now() + timeoutMs;
-  while (!(await test())) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
+/** Checks every 25 ms until `check` holds, failing after `timeoutMs`. */
+const waitFor = (check: () => boolean | Promise<boolean>, timeoutMs = 8000) =>
+  eventually(async () => check(), timeoutMs, 25);
 
 describe('knowledge replies (chat_reply job)', () => {
   const requests: ReplyRequest[] = [];
