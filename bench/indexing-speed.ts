@@ -19,8 +19,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UseLiteEmbedder } from '@parley/server/dist/search/embed/index.js';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { wrap } from '../packages/testkit/src/shared/sectioned.js';
+import { drawParagraph, letterPdf, wrap } from '../packages/testkit/src/shared/sectioned.js';
 import { intOption, makeWorkFolder, option } from './lib/args.js';
 import { passageCount, pool, readJsonl } from './lib/corpus.js';
 import { table } from './lib/format.js';
@@ -214,13 +213,9 @@ const drawable = (text: string): string => text.replace(/[^\x20-\x7e\u00a0-\u00f
  * A `pages`-page PDF (Letter, 11-pt body, 14-pt bold headings) of abstracts from `docs`, starting at `from`:
  * each abstract's title as a heading, its text as the paragraph.
  */
-async function pdfOf(docs: Doc[], from: number, pages: number): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  const body = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+function pdfOf(docs: Doc[], from: number, pages: number): Promise<Buffer> {
   let next = from;
-  for (let n = 1; n <= pages; n++) {
-    const page = pdf.addPage([612, 792]);
+  return letterPdf(pages, (page, { body, bold }) => {
     let y = 730;
     while (y > 140) {
       const doc = docs[next++ % docs.length] as Doc;
@@ -228,17 +223,9 @@ async function pdfOf(docs: Doc[], from: number, pages: number): Promise<Buffer> 
         page.drawText(line, { x: 60, y, size: 14, font: bold });
         y -= 18;
       }
-      y -= 4;
-      for (const line of wrap(drawable(doc.text), body, 11, 492)) {
-        if (y < 80) break;
-        page.drawText(line, { x: 60, y, size: 11, font: body });
-        y -= 14;
-      }
-      y -= 12;
+      y = drawParagraph(page, drawable(doc.text), body, y - 4) - 12;
     }
-    page.drawText(String(n), { x: 300, y: 40, size: 9, font: body });
-  }
-  return Buffer.from(await pdf.save());
+  });
 }
 
 /**
@@ -372,35 +359,28 @@ async function main(): Promise<void> {
       const all = await indexAll(server, textFiles(docs), concurrency);
       // indexAll counts every file of the bot: the warm-up file is not one of the abstracts.
       const text = { ...all, files: all.files - warm.files, passages: all.passages - warm.passages };
-      rows.push([
-        runtime,
-        `${set} abstracts`,
-        `${text.files}${text.failed ? ` (+${text.failed} failed)` : ''}`,
-        String(text.passages),
-        text.seconds.toFixed(1),
-        rate(text).toFixed(1),
-        (text.files / text.seconds).toFixed(1),
-        cpuCell(text),
-        loadAverage(),
-      ]);
-      console.log(rows[rows.length - 1]?.join(' | '));
+      /** The table's row of `o` (files per second to `digits` decimals), printed as it comes. */
+      const addRow = (what: string, o: Outcome, digits: number) => {
+        rows.push([
+          runtime,
+          what,
+          `${o.files}${o.failed ? ` (+${o.failed} failed)` : ''}`,
+          String(o.passages),
+          o.seconds.toFixed(1),
+          rate(o).toFixed(1),
+          (o.files / o.seconds).toFixed(digits),
+          cpuCell(o),
+          loadAverage(),
+        ]);
+        console.log(rows[rows.length - 1]?.join(' | '));
+      };
+      addRow(`${set} abstracts`, text, 1);
       let pdf: Outcome | undefined;
       if (pdfFiles.length > 0) {
         pdf = await indexAll(server, pdfFiles, Math.min(concurrency, pdfFiles.length));
         // indexAll counts every completed file: the PDFs' passages are the new ones.
         pdf = { ...pdf, files: pdf.files - all.files, passages: pdf.passages - all.passages };
-        rows.push([
-          runtime,
-          `PDFs of ${pdfPages} pages`,
-          `${pdf.files}${pdf.failed ? ` (+${pdf.failed} failed)` : ''}`,
-          String(pdf.passages),
-          pdf.seconds.toFixed(1),
-          rate(pdf).toFixed(1),
-          (pdf.files / pdf.seconds).toFixed(2),
-          cpuCell(pdf),
-          loadAverage(),
-        ]);
-        console.log(rows[rows.length - 1]?.join(' | '));
+        addRow(`PDFs of ${pdfPages} pages`, pdf, 2);
       }
       // Same run, same server, after the timed runs (their files would be counted in them): the uploads alone, and files one at a time.
       const plain = await uploadsAlone(server, textFiles(docs), concurrency);

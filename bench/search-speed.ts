@@ -60,13 +60,12 @@ import type { Embedder, Passage } from '@parley/server/dist/search/types.js';
 import { buildServices } from '@parley/server/dist/services.js';
 import SQLite from 'better-sqlite3';
 import type { CompiledQuery, KyselyPlugin, QueryId, RootOperationNode } from 'kysely';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import * as sqliteVec from 'sqlite-vec';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { seedBot } from '../packages/testkit/src/server/seed-bot.js';
 import { seedFile } from '../packages/testkit/src/server/seed-file.js';
 import { seededRandom } from '../packages/testkit/src/shared/random.js';
-import { wrap } from '../packages/testkit/src/shared/sectioned.js';
+import { drawParagraph, letterPdf } from '../packages/testkit/src/shared/sectioned.js';
 import { flag, intOption, makeWorkFolder, option } from './lib/args.js';
 import { ratio, table } from './lib/format.js';
 import { loadAverage, procMemory } from './lib/machine.js';
@@ -272,30 +271,23 @@ function textDocument(words: Words, random: () => number): string {
 }
 
 /** A multi-page PDF (Letter, 11-pt body, 16-pt bold headings, page numbers at the foot), drawn with pdf-lib. */
-async function pdfDocument(words: Words, random: () => number, pages: number): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const body = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  doc.setTitle(words.title(random));
-  for (let n = 1; n <= pages; n++) {
-    const page = doc.addPage([612, 792]);
-    let y = 730;
-    while (y > 120) {
-      if (random() < 0.3) {
-        y -= 10;
-        page.drawText(words.title(random), { x: 60, y, size: 16, font: bold });
-        y -= 26;
+function pdfDocument(words: Words, random: () => number, pages: number): Promise<Buffer> {
+  const title = words.title(random);
+  return letterPdf(
+    pages,
+    (page, { body, bold }) => {
+      let y = 730;
+      while (y > 120) {
+        if (random() < 0.3) {
+          y -= 10;
+          page.drawText(words.title(random), { x: 60, y, size: 16, font: bold });
+          y -= 26;
+        }
+        y = drawParagraph(page, words.paragraph(random, 40 + Math.floor(random() * 60)), body, y) - 10;
       }
-      for (const line of wrap(words.paragraph(random, 40 + Math.floor(random() * 60)), body, 11, 492)) {
-        if (y < 80) break;
-        page.drawText(line, { x: 60, y, size: 11, font: body });
-        y -= 14;
-      }
-      y -= 10;
-    }
-    page.drawText(String(n), { x: 300, y: 40, size: 9, font: body });
-  }
-  return Buffer.from(await doc.save());
+    },
+    title,
+  );
 }
 
 /** Text of a synthetic passage (60–90 words, within the model's 128-token window) and its breadcrumb. */

@@ -1,4 +1,4 @@
-import type { PDFFont } from 'pdf-lib';
+import type { PDFFont, PDFPage } from 'pdf-lib';
 
 /* Titled documents of headed parts drawn into a PDF or a Word file, as people's own files would be: the
  * support set's manual and security policy (tests) and the benchmarks' visitor-set documents. */
@@ -23,6 +23,50 @@ export function wrap(text: string, font: PDFFont, size: number, width: number): 
   }
   if (line) lines.push(line);
   return lines;
+}
+
+/** The fonts a {@link letterPdf} page is drawn with. */
+export interface PdfFonts {
+  body: PDFFont;
+  bold: PDFFont;
+}
+
+/**
+ * A PDF of `pages` Letter pages (612 × 792 pt; Helvetica, Helvetica Bold), each drawn by `draw` from y 730 down and
+ * numbered at its foot (9 pt); `title`, when given, is its metadata title (the benchmarks' generated documents).
+ */
+export async function letterPdf(
+  pages: number,
+  draw: (page: PDFPage, fonts: PdfFonts) => void,
+  title?: string,
+): Promise<Buffer> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
+  const pdf = await PDFDocument.create();
+  const fonts = {
+    body: await pdf.embedFont(StandardFonts.Helvetica),
+    bold: await pdf.embedFont(StandardFonts.HelveticaBold),
+  };
+  if (title !== undefined) pdf.setTitle(title);
+  for (let n = 1; n <= pages; n++) {
+    const page = pdf.addPage([612, 792]);
+    draw(page, fonts);
+    page.drawText(String(n), { x: 300, y: 40, size: 9, font: fonts.body });
+  }
+  return Buffer.from(await pdf.save());
+}
+
+/**
+ * `text` in 11-pt lines wrapped in a {@link letterPdf} page's 492-pt column (x 60), from `y` down, stopping above
+ * the foot (y 80). Answers the y below the last line drawn.
+ */
+export function drawParagraph(page: PDFPage, text: string, font: PDFFont, y: number): number {
+  let at = y;
+  for (const line of wrap(text, font, 11, 492)) {
+    if (at < 80) break;
+    page.drawText(line, { x: 60, y: at, size: 11, font });
+    at -= 14;
+  }
+  return at;
 }
 
 /**
