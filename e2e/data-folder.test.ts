@@ -5,12 +5,11 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   makeDataDir,
-  type PrintedBootstrap,
-  type ServerProcess,
   startFirstRun,
   startServer,
   useServerProcesses,
 } from '../packages/testkit/src/e2e/server.js';
+import { uploadAsBot } from '../packages/testkit/src/shared/bot-request.js';
 
 useServerProcesses();
 
@@ -26,28 +25,6 @@ async function modes(root: string): Promise<Map<string, { dir: boolean; mode: nu
   return found;
 }
 
-/** Uploads `text` as `key` through the Files API (upsert, then PUT to the upload URL). */
-async function upload(server: ServerProcess, boot: PrintedBootstrap, key: string, text: string) {
-  const body = Buffer.from(text);
-  const res = await fetch(`${server.url}/v1/files`, {
-    method: 'PUT',
-    headers: {
-      authorization: `Bearer ${boot.botAccessKey}`,
-      'x-bot-id': boot.botId,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ key, size: body.length }),
-  });
-  expect(res.status).toBe(200);
-  const { file } = (await res.json()) as { file: { uploadUrl: string; contentType: string } };
-  const put = await fetch(file.uploadUrl, {
-    method: 'PUT',
-    headers: { 'content-type': file.contentType },
-    body,
-  });
-  expect(put.status).toBe(200);
-}
-
 /** The paths whose modes are not private: folders other than 0700, files other than 0600. */
 function notPrivate(found: Map<string, { dir: boolean; mode: number }>): string[] {
   return [...found]
@@ -60,7 +37,8 @@ describe('the data folder', () => {
     // A data folder Parley creates itself (its parent exists): not mkdtemp's, which is 0700 already.
     const dataDir = join(await makeDataDir(), 'data');
     const { server, boot } = await startFirstRun({ dataDir, readyTimeoutMs: 120_000 });
-    await upload(server, boot, 'notes/secret.txt', 'the launch code is 1234');
+    const bot = { accessKey: boot.botAccessKey, id: boot.botId };
+    await uploadAsBot(server.url, bot, 'notes/secret.txt', Buffer.from('the launch code is 1234'));
 
     const fresh = await modes(dataDir);
     expect(fresh.get('.')).toEqual({ dir: true, mode: 0o700 });

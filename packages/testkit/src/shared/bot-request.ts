@@ -12,3 +12,30 @@ export function asBot(bot: { accessKey: string; id: string }, method: string, bo
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   };
 }
+
+/**
+ * `bytes` uploaded as `key` through the Files API at `baseUrl` as the bot, as any user of it would: upsertFile
+ * (with `fields` besides, such as `index: true`), then the bytes PUT to its uploadUrl. Throws when either step
+ * fails; answers the file's id.
+ */
+export async function uploadAsBot(
+  baseUrl: string,
+  bot: { accessKey: string; id: string },
+  key: string,
+  bytes: Buffer,
+  fields: Record<string, unknown> = {},
+): Promise<string> {
+  const upsert = await fetch(
+    `${baseUrl}/v1/files`,
+    asBot(bot, 'PUT', { key, size: bytes.byteLength, ...fields }),
+  );
+  if (!upsert.ok) throw new Error(`upsertFile of ${key}: ${upsert.status} ${await upsert.text()}`);
+  const { file } = (await upsert.json()) as { file: { id: string; uploadUrl: string; contentType: string } };
+  const put = await fetch(file.uploadUrl, {
+    method: 'PUT',
+    headers: { 'content-type': file.contentType },
+    body: bytes,
+  });
+  if (!put.ok) throw new Error(`upload of ${key}: ${put.status} ${await put.text()}`);
+  return file.id;
+}
