@@ -164,9 +164,9 @@ export class PageVisitor {
 
   /** Writes a page as a file of the bot in the source's knowledge base; answers the file's id. */
   private async write(finalUrl: URL, page: PageContent, now: string): Promise<string> {
-    const { deps, source, signal } = this.run;
+    const { deps, source, settings, signal } = this.run;
     const file = await deps.files.upsert(this.ctx, {
-      key: pageKey(finalUrl),
+      key: pageKey(finalUrl, settings.ownKeys ? source.id : undefined),
       size: page.content.length,
       contentType: page.contentType,
       index: true,

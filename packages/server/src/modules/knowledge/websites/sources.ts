@@ -45,6 +45,11 @@ export interface SourceSettings {
   subdomains: boolean;
   /** Pages rendered by JavaScript first (absent in sources made before: `html`). */
   render?: SourceRender;
+  /**
+   * Its pages' keys carry its id (`web/{sourceId}/{host}/{path}`): another source of the bot took pages of its
+   * host when it was made (absent: `web/{host}/{path}`). Not shown in the wire shape.
+   */
+  ownKeys?: boolean;
 }
 
 /** A crawl's progress, as stored in `progress`. */
@@ -103,7 +108,7 @@ export interface WebsiteSourcesDeps {
 
 /** A source row in its wire shape, with its page count. */
 export async function toSource(db: Kysely<Database>, row: SourceRow): Promise<KnowledgeSource> {
-  const settings = JSON.parse(row.settings) as SourceSettings;
+  const { ownKeys: _, ...settings } = JSON.parse(row.settings) as SourceSettings;
   const progress = JSON.parse(row.progress) as CrawlProgress;
   const pages = await db
     .selectFrom('knowledge_source_pages')
@@ -177,6 +182,17 @@ async function refuseSameHost(tx: Kysely<Database>, kbId: string, url: URL): Pro
     throw errors.alreadyExists(
       `This knowledge base already has a website source of ${url.host} (${same.id}, ${same.url}): both would crawl the same pages into the same files (web/${url.host}/…). Change that source's include and exclude patterns, or delete it first.`,
     );
+}
+
+/**
+ * Whether another website source of the bot may take pages of `url`'s host name (the same, or one above or below
+ * it, as sources that follow subdomains do): a source made now then keys its pages by its id, so that two
+ * sources never write, re-crawl or delete the same file.
+ */
+async function hostTaken(tx: Kysely<Database>, botId: string, url: URL): Promise<boolean> {
+  const rows = await tx.selectFrom('knowledge_sources').select('url').where('bot_id', '=', botId).execute();
+  const related = (a: string, b: string) => a === b || a.endsWith(`.${b}`) || b.endsWith(`.${a}`);
+  return rows.some((r) => URL.canParse(r.url) && related(new URL(r.url).hostname, url.hostname));
 }
 
 /** The website sources service ({@link WebsiteSourcesService}). */
@@ -258,6 +274,8 @@ export function websiteSources(deps: WebsiteSourcesDeps): WebsiteSourcesService 
       // The first crawl starts at once.
       await db.transaction().execute(async (tx) => {
         await refuseSameHost(tx, kbId, url);
+        if (await hostTaken(tx, ctx.botId, url))
+          row.settings = JSON.stringify({ ...settings, ownKeys: true } satisfies SourceSettings);
         await tx.insertInto('knowledge_sources').values(row).execute();
         await jobs.enqueue(CRAWL_WEBSITE_JOB, { sourceId: row.id }, { tx });
       });

@@ -59,12 +59,14 @@ export function normalizeUrl(href: string, base?: string): URL | null {
 }
 
 /**
- * The file key of a page: `web/{host}/{path}`, a path ending in `/` named `index`, the query kept.
+ * The file key of a page: `web/{host}/{path}`, a path ending in `/` named `index`, the query kept; under
+ * `web/{owner}/` when a source's pages are keyed by its id (another source of the bot takes the same host).
  * @example pageKey(new URL('https://example.com/docs/')) // 'web/example.com/docs/index'
+ * @example pageKey(new URL('https://example.com/a'), 'src_1') // 'web/src_1/example.com/a'
  */
-export function pageKey(url: URL): string {
+export function pageKey(url: URL, owner?: string): string {
   const path = url.pathname.endsWith('/') ? `${url.pathname}index` : url.pathname;
-  const key = `web/${url.host}${decodeSafely(path)}${url.search}`;
+  const key = `web/${owner ? `${owner}/` : ''}${url.host}${decodeSafely(path)}${url.search}`;
   return key.length > 1024 ? key.slice(0, 1024) : key;
 }
 

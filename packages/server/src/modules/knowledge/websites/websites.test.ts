@@ -139,6 +139,32 @@ function websiteSuite(databaseUrl?: string) {
     expect(await linkedKeys()).toEqual(before);
   });
 
+  it("keeps a source of the same host in another knowledge base of the bot apart: its crawl and deletion leave this one's pages", async () => {
+    const before = await linkedKeys();
+    const kb = await as('POST', KB, { name: 'Second help centre' });
+    const otherKb = (kb.json() as { knowledgeBase: { id: string } }).knowledgeBase.id;
+    const res = await as('POST', `${KB}/${otherKb}/sources`, { type: 'website', url: `${base}/` });
+    expect(res.statusCode, res.body).toBe(201);
+    const other = await finished(t, otherKb, (res.json() as { source: KnowledgeSource }).source.id, 1);
+    expect(other.runs[0]).toMatchObject({ outcome: 'completed', counts: { indexed: before.length } });
+    const otherFiles = ((await as('GET', `${KB}/${otherKb}/files`)).json() as { files: typeof before }).files;
+    // Its own files, keyed by its id: none is one of this source's.
+    const host = new URL(base).host;
+    expect(otherFiles.map((f) => f.key).sort()).toEqual(
+      before.map((f) => f.key.replace(`web/${host}/`, `web/${other.id}/${host}/`)).sort(),
+    );
+    expect(otherFiles.filter((f) => before.some((mine) => mine.fileId === f.fileId))).toEqual([]);
+    expect(await linkedKeys()).toEqual(before);
+
+    const del = await as('DELETE', `${KB}/${otherKb}/sources/${other.id}`);
+    expect(del.statusCode, del.body).toBe(200);
+    expect(await linkedKeys()).toEqual(before);
+    const p17 = before.find((f) => f.key.endsWith('/docs/p17')) as { fileId: string };
+    const file = await as('GET', `/v1/files/${p17.fileId}`);
+    expect(file.statusCode, file.body).toBe(200);
+    expect((file.json() as { file: { tags: unknown } }).file.tags).toEqual({ webSource: source.id });
+  });
+
   it('stops a crawl when asked, and deleting the source removes its pages', async () => {
     const kb = await as('POST', KB, { name: 'Stopped' });
     const stoppedKb = (kb.json() as { knowledgeBase: { id: string } }).knowledgeBase.id;
