@@ -23,8 +23,8 @@ export function sqlStatements(text: string): string[] {
 }
 
 /** Runs the statements of the migration file `<name>.sql`, one at a time (SQLite prepares one per call). */
-export async function executeSqlFile(db: Kysely<unknown>, name: string, folder = FOLDER): Promise<void> {
-  const text = await readFile(new URL(`${name}.sql`, folder), 'utf8');
+export async function executeSqlFile(db: Kysely<unknown>, name: string): Promise<void> {
+  const text = await readFile(new URL(`${name}.sql`, FOLDER), 'utf8');
   for (const statement of sqlStatements(text)) await sql.raw(statement).execute(db);
 }
 
