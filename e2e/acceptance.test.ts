@@ -21,6 +21,8 @@ import { HANDBOOK } from '../packages/testkit/src/e2e/handbook.js';
 import { requireBuild } from '../packages/testkit/src/e2e/server.js';
 import { openSse, type SseFrame } from '../packages/testkit/src/e2e/sse.js';
 import { askOnPage, embeddingPage, serveCustomerSite } from '../packages/testkit/src/e2e/webchat.js';
+import { asBot } from '../packages/testkit/src/shared/bot-request.js';
+import { signInCookie } from '../packages/testkit/src/shared/sessions.js';
 
 requireBuild();
 
@@ -61,16 +63,8 @@ describe.each(kinds)('the product through one deployment: %s', (kind) => {
   let knowledgeBaseId: string;
 
   /** A Files API call as the bot, with plain fetch (its answer read as `{file}`). */
-  async function asBot(method: string, path: string, body?: unknown) {
-    const res = await fetch(`${d.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${bot.key}`,
-        'x-bot-id': bot.id,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+  async function filesCall(method: string, path: string, body?: unknown) {
+    const res = await fetch(`${d.url}${path}`, asBot({ accessKey: bot.key, id: bot.id }, method, body));
     const text = await res.text();
     return {
       status: res.status,
@@ -138,13 +132,7 @@ describe.each(kinds)('the product through one deployment: %s', (kind) => {
     });
     expect(accepted).toEqual({ email, workspaceId: d.owner.workspaceId });
     // No token in the answer: Ana signs in, and makes one with her session (any process of the cluster).
-    const signIn = await fetch(`${d.url}/v1/admin/account/sessions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password }),
-    });
-    expect(signIn.status).toBe(201);
-    const cookie = signIn.headers.getSetCookie()[0]?.split(';')[0] ?? '';
+    const cookie = await signInCookie(d.url, email, password);
     const session = new Client({ apiUrl: d.url, headers: { cookie, origin: new URL(d.url).origin } });
     const { pat: anaPat } = await session.createPersonalAccessToken({ note: 'acceptance' });
     const ana = new Client({ apiUrl: d.url, token: anaPat.value, workspaceId: accepted.workspaceId });
@@ -165,7 +153,7 @@ describe.each(kinds)('the product through one deployment: %s', (kind) => {
 
   it('files over plain HTTP: upsert, PUT to the uploadUrl, the same bytes back, byte ranges, 416 past the end', async () => {
     const data = randomBytes(3 * 1024 * 1024 + 5);
-    const upsert = await asBot('PUT', '/v1/files', { key: 'plain/blob.bin', size: data.length });
+    const upsert = await filesCall('PUT', '/v1/files', { key: 'plain/blob.bin', size: data.length });
     expect(upsert.status).toBe(200);
     expect(upsert.body.file.uploadUrl.startsWith(`${d.url}/`)).toBe(true);
     const put = await fetch(upsert.body.file.uploadUrl, { method: 'PUT', body: data });
@@ -175,7 +163,7 @@ describe.each(kinds)('the product through one deployment: %s', (kind) => {
       checksum: sha256(data),
     });
 
-    const { body } = await asBot('GET', '/v1/files/plain%2Fblob.bin');
+    const { body } = await filesCall('GET', '/v1/files/plain%2Fblob.bin');
     const url = body.file.url;
     expect(url.startsWith(`${d.url}/`)).toBe(true);
     const whole = await fetch(url);

@@ -2,6 +2,7 @@ import type { BotReplies, BotSummary, ListBotsResponse } from '@parley/protocol'
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { type Parley, startParley } from '../../testkit/src/client/servers.js';
 import { useParley } from '../../testkit/src/client/use-parley.js';
+import { signInCookie } from '../../testkit/src/shared/sessions.js';
 import type { Client } from './client.js';
 import {
   AlreadyExistsError,
@@ -275,13 +276,7 @@ describe('the client against the real server: workspaces, members, account, inte
     expect(again).toBeInstanceOf(ResourceGoneError);
 
     // Then the person signs in, and makes a token with the session (a script's way in).
-    const signIn = await fetch(`${p.apiUrl}/v1/admin/account/sessions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password }),
-    });
-    expect(signIn.status).toBe(201);
-    const cookie = signIn.headers.getSetCookie()[0]?.split(';')[0] ?? '';
+    const cookie = await signInCookie(p.apiUrl, email, password);
     const session = p.client({
       token: undefined,
       workspaceId: undefined,
