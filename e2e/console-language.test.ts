@@ -87,6 +87,37 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(await page.evaluate('document.documentElement.lang')).toBe('en');
   });
 
+  it("sets the bot's own words per language in French: a German not-found text beside the default language's", async () => {
+    const { page, problems } = await consoleIn('fr-FR');
+    await page.getByLabel('E-mail').fill(suite.t.owner.email);
+    await page.getByLabel('Mot de passe').fill(suite.t.owner.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.getByRole('heading', { name: 'Bots' }).waitFor();
+    await page.goto(`${suite.origin}/console/bots/${suite.t.botId}`);
+    await page.getByRole('heading', { name: 'Réponses' }).waitFor();
+    await page.getByLabel('Quand rien n’est trouvé').fill('Nothing on that: write to help@example.com.');
+    await page.getByLabel('Textes en').selectOption('de');
+    const notFound = page.getByLabel('Quand rien n’est trouvé');
+    expect(await notFound.inputValue()).toBe('');
+    expect(await notFound.getAttribute('placeholder')).toBe('Mots intégrés (Deutsch)');
+    await notFound.fill('Dazu weiß ich nichts: schreiben Sie an hilfe@example.com.');
+    await page.getByLabel('Personne n’est venu').fill('Gerade ist niemand frei.');
+    await page.getByRole('button', { name: 'Enregistrer les réponses' }).click();
+    await page.getByText(/^Réponses enregistrées/).waitFor();
+    const stored = await suite.t.asOwner('GET', `/v1/admin/bots/${suite.t.botId}`);
+    expect((stored.json() as { bot: { replies: object } }).bot.replies).toEqual({
+      notFound: 'Nothing on that: write to help@example.com.',
+      locales: {
+        de: {
+          notFound: 'Dazu weiß ich nichts: schreiben Sie an hilfe@example.com.',
+          handoffTimeout: 'Gerade ist niemand frei.',
+        },
+      },
+    });
+    await suite.t.asOwner('PUT', `/v1/admin/bots/${suite.t.botId}`, { replies: {} });
+    expect(problems).toEqual([]);
+  });
+
   it('stays in English, usable, when the French words cannot be loaded', async () => {
     // The French catalog is the only script holding these words.
     const { page, problems } = await consoleIn('fr-FR', 'Mot de passe');

@@ -38,7 +38,7 @@ export interface FieldSpec {
 }
 
 /** The webchat's languages (protocol WEBCHAT_LOCALES), each in its own words. */
-const LANGUAGES: Readonly<Record<string, string>> = {
+export const LANGUAGES: Readonly<Record<string, string>> = {
   en: 'English',
   fr: 'Français',
   de: 'Deutsch',
