@@ -202,11 +202,14 @@ async function downloadThroughApi(
   return getFile(file.url, target);
 }
 
-/** Runs `fn`, adding the CPU seconds `pid` used meanwhile to `into`. */
-async function withCpu(pid: number, into: number[], fn: () => Promise<void>): Promise<void> {
+/** Runs `fn`, adding its wall time to `seconds` and the CPU seconds `pid` used meanwhile to `cpu`; answers its value. */
+async function measured<T>(pid: number, seconds: number[], cpu: number[], fn: () => Promise<T>): Promise<T> {
   const before = cpuSeconds(pid);
-  await fn();
-  into.push(cpuSeconds(pid) - before);
+  const start = process.hrtime.bigint();
+  const value = await fn();
+  seconds.push(Number(process.hrtime.bigint() - start) / 1e9);
+  cpu.push(cpuSeconds(pid) - before);
+  return value;
 }
 
 async function timed(fn: () => Promise<void>): Promise<number> {
@@ -399,19 +402,15 @@ async function main(): Promise<void> {
       let uploaded = { id: '', checksum: undefined as string | undefined };
       const uploadBare = async () => {
         const b = bare as NodeProcess;
-        await withCpu(b.pid, cpu.bareUpload, async () => {
-          seconds.bareUpload.push(await timed(() => uploadToBare(b, bareName, source, size)));
-        });
+        await measured(b.pid, seconds.bareUpload, cpu.bareUpload, () =>
+          uploadToBare(b, bareName, source, size),
+        );
       };
       const uploadParley = async () => {
         const s = server as ParleyServer;
-        await withCpu(s.pid, cpu.upload, async () => {
-          seconds.upload.push(
-            await timed(async () => {
-              uploaded = await uploadThroughApi(s, `bench/run-${run}.bin`, source, size);
-            }),
-          );
-        });
+        uploaded = await measured(s.pid, seconds.upload, cpu.upload, () =>
+          uploadThroughApi(s, `bench/run-${run}.bin`, source, size),
+        );
       };
       for (const step of bareFirst ? [uploadBare, uploadParley] : [uploadParley, uploadBare]) await step();
       if (uploaded.checksum !== undefined) {
@@ -430,28 +429,18 @@ async function main(): Promise<void> {
           );
       };
       const downloadBare = async () => {
-        let got = { bytes: 0, sha256: '' };
         const b = bare as NodeProcess;
-        await withCpu(b.pid, cpu.bareDownload, async () => {
-          seconds.bareDownload.push(
-            await timed(async () => {
-              got = await getFile(`${b.url}/files/${bareName}`, target);
-            }),
-          );
-        });
+        const got = await measured(b.pid, seconds.bareDownload, cpu.bareDownload, () =>
+          getFile(`${b.url}/files/${bareName}`, target),
+        );
         check('bare', got);
         await unlink(target);
       };
       const downloadParley = async () => {
-        let got = { bytes: 0, sha256: '' };
         const s = server as ParleyServer;
-        await withCpu(s.pid, cpu.download, async () => {
-          seconds.download.push(
-            await timed(async () => {
-              got = await downloadThroughApi(s, uploaded.id, target);
-            }),
-          );
-        });
+        const got = await measured(s.pid, seconds.download, cpu.download, () =>
+          downloadThroughApi(s, uploaded.id, target),
+        );
         check('Parley', got);
         verifiedDownloads += 1;
         await unlink(target);
