@@ -8,14 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { chatClient } from '../../../testkit/src/server/chat.js';
 import { api } from '../../../testkit/src/server/files-api.js';
 import { useTestApp } from '../../../testkit/src/server/fixtures.js';
-import { postgresTestUrl, type TestApp } from '../../../testkit/src/server/harness.js';
+import { type TestApp, testDatabases } from '../../../testkit/src/server/harness.js';
 import { badFields, expectError } from '../../../testkit/src/server/wire.js';
 
-const pgUrl = postgresTestUrl();
-const databases = [
-  { name: 'SQLite', url: undefined as string | undefined },
-  ...(pgUrl ? [{ name: 'PostgreSQL', url: pgUrl }] : []),
-];
+const databases = testDatabases();
 
 /** Own properties of Object.prototype beyond the standard ones: what a pollution added. */
 const STANDARD = new Set(Object.getOwnPropertyNames(Object.prototype));

@@ -3,14 +3,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chatClient, type TestChatUser } from '../../../testkit/src/server/chat.js';
 import { useTestApp } from '../../../testkit/src/server/fixtures.js';
-import { postgresTestUrl } from '../../../testkit/src/server/harness.js';
+import { testDatabases } from '../../../testkit/src/server/harness.js';
 import { badFields, expectError } from '../../../testkit/src/server/wire.js';
 
-const pgUrl = postgresTestUrl();
-const databases = [
-  { name: 'SQLite', url: undefined as string | undefined },
-  ...(pgUrl ? [{ name: 'PostgreSQL', url: pgUrl }] : []),
-];
+const databases = testDatabases();
 
 describe.each(databases)('non-finite numbers in query strings ($name)', ({ url }) => {
   const t = useTestApp(url ? { databaseUrl: url } : {});

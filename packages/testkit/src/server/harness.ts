@@ -201,4 +201,4 @@ export async function createTestApp(options: TestAppOptions = {}) {
 /** A test app. */
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
-export { postgresTestUrl } from './postgres.js';
+export { postgresTestUrl, testDatabases } from './postgres.js';

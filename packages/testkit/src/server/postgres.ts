@@ -31,3 +31,18 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
     await client.end();
   }
 }
+
+/** A database the tests run on: its name for test titles and its URL (undefined: SQLite in a temporary folder). */
+export interface TestDatabase {
+  name: 'SQLite' | 'PostgreSQL';
+  url: string | undefined;
+}
+
+/**
+ * The databases a test runs on: SQLite, and PostgreSQL when PARLEY_TEST_DATABASE_URL is set (see postgresTestUrl).
+ * @example describe.each(testDatabases())('bots ($name)', ({ url }) => { const t = useTestApp(url ? { databaseUrl: url } : {}); })
+ */
+export function testDatabases(): TestDatabase[] {
+  const url = postgresTestUrl();
+  return [{ name: 'SQLite', url: undefined }, ...(url ? [{ name: 'PostgreSQL' as const, url }] : [])];
+}

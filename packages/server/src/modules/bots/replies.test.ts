@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
-import { postgresTestUrl } from '../../../../testkit/src/server/harness.js';
+import { testDatabases } from '../../../../testkit/src/server/harness.js';
 import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
-
-const pgUrl = postgresTestUrl();
 
 interface BotBody {
   id: string;
@@ -11,10 +9,7 @@ interface BotBody {
   replies: Record<string, string>;
 }
 
-describe.each([
-  { db: 'SQLite', databaseUrl: undefined },
-  ...(pgUrl ? [{ db: 'PostgreSQL', databaseUrl: pgUrl }] : []),
-])('bot reply texts on $db', ({ databaseUrl }) => {
+describe.each(testDatabases())('bot reply texts on $name', ({ url: databaseUrl }) => {
   const t = useTestApp(databaseUrl ? { databaseUrl } : {});
 
   const create = async (body: Record<string, unknown>) => {

@@ -1,15 +1,10 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
-import { postgresTestUrl } from '../../../../testkit/src/server/harness.js';
+import { testDatabases } from '../../../../testkit/src/server/harness.js';
 import { migrationProvider } from '../../db/migrations/index.js';
 
-const pgUrl = postgresTestUrl();
-
-describe.each([
-  { db: 'SQLite', databaseUrl: undefined },
-  ...(pgUrl ? [{ db: 'PostgreSQL', databaseUrl: pgUrl }] : []),
-])('migration 0017_bots_source_links on $db', ({ databaseUrl }) => {
+describe.each(testDatabases())('migration 0017_bots_source_links on $name', ({ url: databaseUrl }) => {
   const t = useTestApp(databaseUrl ? { databaseUrl } : {});
 
   it('gives every existing bot sourceLinks public, which the Admin API then shows', async () => {

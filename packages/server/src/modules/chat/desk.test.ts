@@ -2,14 +2,10 @@ import type { InboxConversation, InboxCounts } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { chatClient, type TestChatUser } from '../../../../testkit/src/server/chat.js';
 import { useClockedApp } from '../../../../testkit/src/server/clocked-app-fixture.js';
-import { postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { type TestApp, testDatabases } from '../../../../testkit/src/server/harness.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
 
-const pgUrl = postgresTestUrl();
-const databases = [
-  { db: 'SQLite', databaseUrl: undefined },
-  ...(pgUrl ? [{ db: 'PostgreSQL', databaseUrl: pgUrl }] : []),
-];
+const databases = testDatabases();
 
 /** The inbox list and the desk's counts of the bot, as `token` reads them. */
 function deskApi(t: TestApp) {
@@ -34,7 +30,7 @@ function deskApi(t: TestApp) {
   };
 }
 
-describe.each(databases)('the inbox desk on $db', ({ databaseUrl }) => {
+describe.each(databases)('the inbox desk on $name', ({ url: databaseUrl }) => {
   const { t, clock } = useClockedApp(databaseUrl ? { databaseUrl } : {});
 
   /** A visitor's conversation with one message (sent with the webchat's page and language). */

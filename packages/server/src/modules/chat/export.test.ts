@@ -1,15 +1,11 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { askAndReply, withChatAt } from '../../../../testkit/src/server/chat.js';
-import { postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { type TestApp, testDatabases } from '../../../../testkit/src/server/harness.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
 import { csvCell, EXPORT_CSV_COLUMNS } from './export.js';
 
-const pgUrl = postgresTestUrl();
-const databases = [
-  { db: 'SQLite', databaseUrl: undefined },
-  ...(pgUrl ? [{ db: 'PostgreSQL', databaseUrl: pgUrl }] : []),
-];
+const databases = testDatabases();
 
 /**
  * Three conversations, on 2026-03-01, 03-02 and 03-03 (the test clock): a question the bot answers; a request
@@ -63,7 +59,7 @@ interface Exported {
   }>;
 }
 
-describe.each(databases)('conversation exports on $db', ({ databaseUrl }) => {
+describe.each(databases)('conversation exports on $name', ({ url: databaseUrl }) => {
   it('exports the conversations of a period as JSON and CSV, and one conversation, streamed with a file name', async () => {
     await withConversations(async (t, [first, second, third]) => {
       const json = await t.asOwner('GET', exportUrl(t, '?from=2026-03-02&to=2026-03-03T00:00:00Z'));

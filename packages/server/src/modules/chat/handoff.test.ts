@@ -2,7 +2,7 @@ import type { ChatMessage, ConversationHandoff, InboxMessage } from '@parley/pro
 import { describe, expect, it } from 'vitest';
 import { chatClient, type TestChatUser } from '../../../../testkit/src/server/chat.js';
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
-import { postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { type TestApp, testDatabases } from '../../../../testkit/src/server/harness.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
 import { eventually } from '../../../../testkit/src/shared/eventually.js';
 import { jobQueueDepth } from '../../jobs/queue.js';
@@ -39,11 +39,7 @@ function gatedResponder() {
   };
 }
 
-const pgUrl = postgresTestUrl();
-const databases = [
-  { db: 'SQLite', databaseUrl: undefined },
-  ...(pgUrl ? [{ db: 'PostgreSQL', databaseUrl: pgUrl }] : []),
-];
+const databases = testDatabases();
 
 /** Admin API helpers of one conversation's handoff. */
 function handoffApi(t: TestApp) {
@@ -73,7 +69,7 @@ function handoffApi(t: TestApp) {
 const replies = (messages: InboxMessage[]) =>
   messages.filter((m) => m.author === 'bot' && m.answer !== 'handoff');
 
-describe.each(databases)('human handoff on $db', ({ databaseUrl }) => {
+describe.each(databases)('human handoff on $name', ({ url: databaseUrl }) => {
   const gate = gatedResponder();
   const t = useTestApp({ workers: true, responder: gate.responder, ...(databaseUrl ? { databaseUrl } : {}) });
   let chat: ReturnType<typeof chatClient>;

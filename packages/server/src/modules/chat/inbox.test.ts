@@ -2,7 +2,7 @@ import type { InboxConversation, InboxMessage } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chatClient, type TestChatUser } from '../../../../testkit/src/server/chat.js';
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
-import { postgresTestUrl, type TestMember } from '../../../../testkit/src/server/harness.js';
+import { type TestMember, testDatabases } from '../../../../testkit/src/server/harness.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
 import { eventually } from '../../../../testkit/src/shared/eventually.js';
 import type { KnowledgeResponder } from './reply-port.js';
@@ -32,11 +32,7 @@ const responder: KnowledgeResponder = {
 const waitFor = (check: () => boolean | Promise<boolean>, timeoutMs = 10_000) =>
   eventually(async () => check(), timeoutMs, 25);
 
-const pgUrl = postgresTestUrl();
-describe.each([
-  { db: 'SQLite', databaseUrl: undefined },
-  ...(pgUrl ? [{ db: 'PostgreSQL', databaseUrl: pgUrl }] : []),
-])('conversations inbox (Admin API) on $db', ({ databaseUrl }) => {
+describe.each(testDatabases())('conversations inbox (Admin API) on $name', ({ url: databaseUrl }) => {
   const t = useTestApp({ workers: true, responder, ...(databaseUrl ? { databaseUrl } : {}) });
   const inbox = (query = '') => `/v1/admin/bots/${t.botId}/conversations${query}`;
   const list = async (query = '') => {

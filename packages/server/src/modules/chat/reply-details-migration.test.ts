@@ -1,16 +1,11 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
-import { postgresTestUrl } from '../../../../testkit/src/server/harness.js';
+import { testDatabases } from '../../../../testkit/src/server/harness.js';
 import { migrationProvider } from '../../db/migrations/index.js';
 import { NOT_FOUND_TEXT } from '../answers/index.js';
 
-const pgUrl = postgresTestUrl();
-
-describe.each([
-  { db: 'SQLite', databaseUrl: undefined },
-  ...(pgUrl ? [{ db: 'PostgreSQL', databaseUrl: pgUrl }] : []),
-])('migration 0009_chat_reply_details on $db', ({ databaseUrl }) => {
+describe.each(testDatabases())('migration 0009_chat_reply_details on $name', ({ url: databaseUrl }) => {
   const t = useTestApp(databaseUrl ? { databaseUrl } : {});
 
   it('marks the not-found replies stored before it as answer = not_found, and nothing else', async () => {

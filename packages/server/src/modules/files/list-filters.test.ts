@@ -5,7 +5,7 @@ import type { FileObject } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, putBytes, store, upsert } from '../../../../testkit/src/server/files-api.js';
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
-import { postgresTestUrl } from '../../../../testkit/src/server/harness.js';
+import { testDatabases } from '../../../../testkit/src/server/harness.js';
 import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 
 interface Listed {
@@ -13,11 +13,7 @@ interface Listed {
   meta: { nextToken?: string; total?: number };
 }
 
-const pgUrl = postgresTestUrl();
-const databases = [
-  { name: 'SQLite', url: undefined as string | undefined },
-  ...(pgUrl ? [{ name: 'PostgreSQL', url: pgUrl }] : []),
-];
+const databases = testDatabases();
 
 describe.each(databases)('listFiles: keyContains and status ($name)', ({ url }) => {
   const t = useTestApp(url ? { databaseUrl: url } : {});

@@ -9,7 +9,7 @@ import {
   withTestApp,
 } from '../../../../testkit/src/server/admin-calls.js';
 import { readAllPages } from '../../../../testkit/src/server/admin-pages.js';
-import { createTestApp, postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { createTestApp, type TestApp, testDatabases } from '../../../../testkit/src/server/harness.js';
 import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 
 /** The password invitees choose in these tests. */
@@ -602,11 +602,7 @@ describe('workspace members', () => {
   });
 });
 
-const pgUrl = postgresTestUrl();
-const databases = [
-  { name: 'SQLite', url: undefined as string | undefined },
-  ...(pgUrl ? [{ name: 'PostgreSQL', url: pgUrl }] : []),
-];
+const databases = testDatabases();
 
 describe.each(databases)(
   'invitations are accepted only by the person they name: no squatting, no enumeration ($name)',

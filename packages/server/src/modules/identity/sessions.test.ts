@@ -4,16 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../../../../testkit/src/server/admin-calls.js';
 import { movableClock } from '../../../../testkit/src/server/files-api.js';
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
-import { createTestApp, postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { createTestApp, type TestApp, testDatabases } from '../../../../testkit/src/server/harness.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
 import { currentParams } from '../../access/passwords.js';
 import { runCli } from '../../cli.js';
 
-const pgUrl = postgresTestUrl();
-const databases = [
-  { name: 'SQLite', url: undefined as string | undefined },
-  ...(pgUrl ? [{ name: 'PostgreSQL', url: pgUrl }] : []),
-];
+const databases = testDatabases();
 
 const SESSIONS = '/v1/admin/account/sessions';
 const HOUR = 3_600_000;

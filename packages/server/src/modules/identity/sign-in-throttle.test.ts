@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { uniqueEmail } from '../../../../testkit/src/server/admin-calls.js';
 import { movableClock } from '../../../../testkit/src/server/files-api.js';
-import { createTestApp, postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { createTestApp, type TestApp, testDatabases } from '../../../../testkit/src/server/harness.js';
 import { type SecondProcess, secondProcess } from '../../../../testkit/src/server/second-process.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
 import type { ParleyApp } from '../../app.js';
@@ -32,11 +32,7 @@ vi.mock('../../access/passwords.js', async (importOriginal) => {
   };
 });
 
-const pgUrl = postgresTestUrl();
-const databases = [
-  { name: 'SQLite', url: undefined as string | undefined },
-  ...(pgUrl ? [{ name: 'PostgreSQL', url: pgUrl }] : []),
-];
+const databases = testDatabases();
 
 const SESSIONS = '/v1/admin/account/sessions';
 

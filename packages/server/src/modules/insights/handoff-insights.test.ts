@@ -1,15 +1,11 @@
 import type { BotInsights } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { askAndReply, withChatAt } from '../../../../testkit/src/server/chat.js';
-import { postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { type TestApp, testDatabases } from '../../../../testkit/src/server/harness.js';
 import { NOT_FOUND_TEXT } from '../answers/format.js';
 import { percentile } from './service.js';
 
-const pgUrl = postgresTestUrl();
-const databases = [
-  { db: 'SQLite', databaseUrl: undefined },
-  ...(pgUrl ? [{ db: 'PostgreSQL', databaseUrl: pgUrl }] : []),
-];
+const databases = testDatabases();
 
 /**
  * On 2026-03-20 (the test clock), four conversations: one the bot answers; three whose visitor asks for a person,
@@ -40,7 +36,7 @@ async function withHandoffs(use: (t: TestApp) => Promise<void>, databaseUrl?: st
   });
 }
 
-describe.each(databases)('handoff insights on $db', ({ databaseUrl }) => {
+describe.each(databases)('handoff insights on $name', ({ url: databaseUrl }) => {
   it('counts requests, the wait to the first human reply, and who resolved, per day; a person is never the bot', async () => {
     await withHandoffs(async (t) => {
       const res = await t.asOwner('GET', `/v1/admin/bots/${t.botId}/insights?period=7d`);
