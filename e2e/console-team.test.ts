@@ -39,6 +39,9 @@ describe.skipIf(!chromiumHere)('console team invitations in a browser', () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.origin });
     await page.goto(`${suite.origin}/console/team`);
     await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
+    // The top bar marks the section shown, and only it.
+    const sections = page.getByRole('navigation', { name: 'Sections' });
+    expect(await sections.locator('[aria-current="page"]').allTextContents()).toEqual(['Team']);
 
     // What the chosen role may do, under the picker and read with it.
     const picker = page.getByLabel('Role', { exact: true });
