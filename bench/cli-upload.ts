@@ -13,11 +13,12 @@
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { uploadAsBot } from '../packages/testkit/src/shared/bot-request.js';
 import { intOption, makeWorkFolder, option } from './lib/args.js';
 import { ratio, table } from './lib/format.js';
 import { loadAverage } from './lib/machine.js';
 import { onInterrupt, runMain, sleep } from './lib/run.js';
-import { childEnv, type ParleyServer, running, serverMain, startParleyWithBot } from './lib/server.js';
+import { childEnv, cliMain, type ParleyServer, running, startParleyWithBot } from './lib/server.js';
 import { median, msSince, now } from './lib/stats.js';
 
 const WORDS = [
@@ -88,26 +89,11 @@ interface Timing {
 
 /** The baseline: each file upserted, then its bytes PUT, one after the other; then the wait for indexing. */
 async function oneByOne(server: ParleyServer, dir: string, names: string[], prefix: string): Promise<Timing> {
+  const bot = { accessKey: server.botAccessKey, id: server.botId };
   const start = now();
   for (const name of names) {
     const bytes = await readFile(join(dir, name));
-    const upsert = await fetch(`${server.url}/v1/files`, {
-      method: 'PUT',
-      headers: {
-        authorization: `Bearer ${server.botAccessKey}`,
-        'x-bot-id': server.botId,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ key: `${prefix}/${name}`, size: bytes.byteLength, index: true }),
-    });
-    if (!upsert.ok) throw new Error(`upsertFile: ${upsert.status} ${await upsert.text()}`);
-    const { file } = (await upsert.json()) as { file: { uploadUrl: string } };
-    const put = await fetch(file.uploadUrl, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/octet-stream' },
-      body: bytes,
-    });
-    if (!put.ok) throw new Error(`upload: ${put.status} ${await put.text()}`);
+    await uploadAsBot(server.url, bot, `${prefix}/${name}`, bytes, { index: true });
   }
   const storedMs = msSince(start);
   await untilIndexed(server, `${prefix}/`, names.length);
@@ -126,17 +112,7 @@ function cliUpload(
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [
-        serverMain,
-        'files',
-        'upload',
-        dir,
-        '--prefix',
-        prefix,
-        '--json',
-        '--concurrency',
-        String(concurrency),
-      ],
+      [cliMain, 'files', 'upload', dir, '--prefix', prefix, '--json', '--concurrency', String(concurrency)],
       {
         env: childEnv({
           PARLEY_API_URL: server.url,

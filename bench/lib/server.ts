@@ -25,6 +25,8 @@ export const repoRoot = findRepoRoot();
 
 /** The built server's entry point, packages/server/dist/main.js. */
 export const serverMain = join(repoRoot, 'packages', 'server', 'dist', 'main.js');
+/** The built `parley` CLI of the remote commands (packages/cli). */
+export const cliMain = join(repoRoot, 'packages', 'cli', 'dist', 'main.js');
 
 /** A TCP port free on 127.0.0.1 right now (the system picks it). */
 export function freePort(): Promise<number> {
@@ -180,14 +182,13 @@ export async function readBootstrap(dataDir: string): Promise<Bootstrap> {
 /** A Parley server and the bot of its bootstrap.json. */
 export type ParleyServer = NodeProcess & Bootstrap;
 
-/** {@link startParley}, then the bot of its bootstrap.json (the server is stopped if that cannot be read). */
-export async function startParleyWithBot(
-  name: string,
-  dataDir: string,
-  settings: Record<string, string> = {},
-  main: string = serverMain,
-): Promise<ParleyServer> {
-  const proc = await startParley(name, dataDir, settings, main);
+/**
+ * {@link startParley} (the same arguments), then the bot of its bootstrap.json (the server is stopped if that
+ * cannot be read).
+ */
+export async function startParleyWithBot(...args: Parameters<typeof startParley>): Promise<ParleyServer> {
+  const [, dataDir] = args;
+  const proc = await startParley(...args);
   try {
     return Object.assign(proc, await readBootstrap(dataDir));
   } catch (error) {
