@@ -1,11 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import Type from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresTestUrl } from '../../../testkit/src/server/harness.js';
-import { type Db, openDatabase } from '../db/database.js';
+import { ownDatabase } from '../../../testkit/src/server/own-database.js';
+import type { Db } from '../db/database.js';
 import { jobQueue, PermanentJobError } from './queue.js';
 import type { JobDefinition } from './registry.js';
 
@@ -242,34 +239,11 @@ function runQueueSuite(name: string, open: () => Promise<{ db: Db; close: () => 
   });
 }
 
-runQueueSuite('SQLite', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'parley-jobs-'));
-  const db = await openDatabase({ dataDir: dir });
-  return {
-    db,
-    close: async () => {
-      await db.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-});
+runQueueSuite('SQLite', () => ownDatabase('jobs'));
 
 const pgUrl = postgresTestUrl();
 if (pgUrl) {
-  runQueueSuite('PostgreSQL', async () => {
-    const schema = `jobs_${process.pid}_${Date.now()}`;
-    const db = await openDatabase({ url: pgUrl, dataDir: tmpdir(), pgSchema: schema });
-    return {
-      db,
-      close: async () => {
-        await db.close();
-        const client = new pg.Client({ connectionString: pgUrl });
-        await client.connect();
-        await client.query(`drop schema if exists ${schema} cascade`);
-        await client.end();
-      },
-    };
-  });
+  runQueueSuite('PostgreSQL', () => ownDatabase('jobs', pgUrl));
 } else {
   describe.skip('job queue on PostgreSQL (PARLEY_TEST_DATABASE_URL not set)', () => {
     it('runs only with PostgreSQL', () => undefined);

@@ -1,11 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Type from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropSchema, postgresTestUrl } from '../../../testkit/src/server/postgres.js';
+import { ownDatabase } from '../../../testkit/src/server/own-database.js';
+import { postgresTestUrl } from '../../../testkit/src/server/postgres.js';
 import { recordingLogger } from '../../../testkit/src/server/recording-logger.js';
-import { type Db, openDatabase } from '../db/database.js';
+import type { Db } from '../db/database.js';
 import { type JobQueue, jobQueue } from './queue.js';
 import type { JobDefinition } from './registry.js';
 import { jobRunner } from './runner.js';
@@ -202,31 +200,21 @@ describe('which pools an enqueued job wakes', () => {
 });
 
 runWakeSuite('SQLite', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'parley-wake-'));
-  const db = await openDatabase({ dataDir: dir });
-  return {
-    db,
-    second: db,
-    close: async () => {
-      await db.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  const own = await ownDatabase('wake');
+  return { ...own, second: own.db };
 });
 
 const pgUrl = postgresTestUrl();
 if (pgUrl) {
   runWakeSuite('PostgreSQL', async () => {
-    const schema = `wake_${process.pid}_${Date.now()}`;
-    const db = await openDatabase({ url: pgUrl, dataDir: tmpdir(), pgSchema: schema });
-    const second = await openDatabase({ url: pgUrl, dataDir: tmpdir(), pgSchema: schema });
+    const own = await ownDatabase('wake', pgUrl);
+    const second = await own.another();
     return {
-      db,
+      db: own.db,
       second,
       close: async () => {
         await second.close();
-        await db.close();
-        await dropSchema(pgUrl, schema);
+        await own.close();
       },
     };
   });
