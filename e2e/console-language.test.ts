@@ -27,6 +27,16 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     return { page, problems };
   }
 
+  /** A member signed in on a browser in fr-FR, on the bots list. */
+  async function signedInFrench(): Promise<{ page: Page; problems: string[] }> {
+    const opened = await consoleIn('fr-FR');
+    await opened.page.getByLabel('E-mail').fill(suite.t.owner.email);
+    await opened.page.getByLabel('Mot de passe').fill(suite.t.owner.password);
+    await opened.page.getByRole('button', { name: 'Se connecter' }).click();
+    await opened.page.getByRole('heading', { name: 'Bots' }).waitFor();
+    return opened;
+  }
+
   it('shows a browser in fr-FR the sign-in page, the top bar, the bots list and a bot tabs in French', async () => {
     const { page, problems } = await consoleIn('fr-FR');
     await page.getByRole('heading', { name: 'Se connecter à Parley' }).waitFor();
@@ -88,11 +98,7 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
   });
 
   it("sets the bot's own words per language in French: a German not-found text beside the default language's", async () => {
-    const { page, problems } = await consoleIn('fr-FR');
-    await page.getByLabel('E-mail').fill(suite.t.owner.email);
-    await page.getByLabel('Mot de passe').fill(suite.t.owner.password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.getByRole('heading', { name: 'Bots' }).waitFor();
+    const { page, problems } = await signedInFrench();
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}`);
     await page.getByRole('heading', { name: 'Réponses' }).waitFor();
     await page.getByLabel('Quand rien n’est trouvé').fill('Nothing on that: write to help@example.com.');
@@ -115,6 +121,25 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
       },
     });
     await suite.t.asOwner('PUT', `/v1/admin/bots/${suite.t.botId}`, { replies: {} });
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the usage and audit pages in French, sizes and counts written the French way', async () => {
+    const { page, problems } = await signedInFrench();
+    await page.getByRole('link', { name: 'Utilisation' }).click();
+    await page.getByRole('heading', { name: 'Utilisation' }).waitFor();
+    const figure = (label: string) => page.locator('.usage', { hasText: label }).locator('.usage-text');
+    await figure('Bots').first().waitFor();
+    expect(await figure('Bots').first().textContent()).toMatch(/^\d+ (\(sans limite\)|sur \d)/);
+    expect(await figure('Stockage des fichiers').first().textContent()).toMatch(/ (octets?|KB|MB|GB)\b/);
+    expect(await page.getByRole('heading', { name: 'Espace de travail' }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Journal d’audit' }).click();
+    await page.getByLabel('Auteur').waitFor();
+    expect(await page.getByLabel('Action').locator('option').first().textContent()).toBe(
+      'Toutes les actions',
+    );
+    await page.getByRole('list', { name: 'Journal d’audit' }).getByRole('listitem').first().waitFor();
+    expect(await page.locator('.audit-row .muted').first().textContent()).toMatch(/ par /);
     expect(problems).toEqual([]);
   });
 

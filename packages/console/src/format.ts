@@ -1,4 +1,4 @@
-import { consoleLocale } from './i18n.js';
+import { consoleLocale, t } from './i18n.js';
 
 const dateTimes = new Map<string, Intl.DateTimeFormat>();
 
@@ -57,6 +57,23 @@ export function formatBytes(bytes: number | null): string {
     value /= 1000;
     unit++;
   }
-  if (unit === 0) return `${value} ${value === 1 ? 'byte' : 'bytes'}`;
-  return `${value < 10 ? value.toFixed(1).replace(/\.0$/, '') : Math.round(value)} ${BYTE_UNITS[unit]}`;
+  if (unit === 0) return t(value === 1 ? 'size.byte' : 'size.bytes', { n: formatNumber(value) });
+  const shown = value < 10 ? formatNumber(value, 1) : formatNumber(Math.round(value));
+  return `${shown} ${BYTE_UNITS[unit]}`;
+}
+
+const numbers = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A number as the Console's language writes it (`1,234.5`, `1 234,5`), with at most `decimals` decimals.
+ * @example formatNumber(1234) // '1,234' in English
+ */
+export function formatNumber(n: number, decimals = 0): string {
+  const key = `${consoleLocale()}/${decimals}`;
+  let format = numbers.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(consoleLocale(), { maximumFractionDigits: decimals });
+    numbers.set(key, format);
+  }
+  return format.format(n);
 }

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { formatBytes, formatDateTime } from '../../format.js';
 import { useLoad, useOwnMember } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { mayReadAudit } from '../../roles.js';
 import { ListState } from '../list-state.js';
 import { SelectField } from '../select-field.js';
@@ -20,8 +21,8 @@ function memberName(member: Member): string {
 
 /** Who did it, in words: the member's name or e-mail, else the record's e-mail, else the system. */
 function actorName(record: AuditRecord, names: AuditNames): string {
-  if (record.userId) return names.member(record.userId) ?? record.userEmail ?? 'a former member';
-  return record.userEmail ?? 'Parley (system)';
+  if (record.userId) return names.member(record.userId) ?? record.userEmail ?? t('audit.formerMember');
+  return record.userEmail ?? t('audit.system');
 }
 
 /** One record: what, when, by whom, on what (its name), and what changed, in words. */
@@ -31,12 +32,12 @@ function AuditRow({ record, names }: { record: AuditRecord; names: AuditNames })
     <li class="list-row audit-row">
       <span class="list-title">{actionLabel(record.action)}</span>
       <span class="muted">
-        <time dateTime={record.recordedAt}>{formatDateTime(record.recordedAt)}</time> by{' '}
-        {actorName(record, names)}
+        <time dateTime={record.recordedAt}>{formatDateTime(record.recordedAt)}</time>{' '}
+        {t('audit.by', { name: actorName(record, names) })}
       </span>
       {record.resourceName || change ? (
         <span class="audit-detail">
-          {record.resourceName ? `On ${record.resourceName}` : ''}
+          {record.resourceName ? t('audit.on', { name: record.resourceName }) : ''}
           {record.resourceName && change ? ': ' : ''}
           {change}
         </span>
@@ -55,20 +56,20 @@ function AuditFilters(props: {
 }) {
   return (
     <fieldset class="filters">
-      <legend class="visually-hidden">Filters</legend>
+      <legend class="visually-hidden">{t('audit.filters')}</legend>
       <SelectField
         id="audit-action"
-        label="Action"
+        label={t('audit.action')}
         value={props.action}
-        choices={[{ value: '', label: 'All actions' }, ...AUDIT_ACTIONS]}
+        choices={[{ value: '', label: t('audit.allActions') }, ...AUDIT_ACTIONS]}
         onValue={props.onAction}
       />
       <SelectField
         id="audit-actor"
-        label="Actor"
+        label={t('audit.actor')}
         value={props.actor}
         choices={[
-          { value: '', label: 'Everyone' },
+          { value: '', label: t('audit.everyone') },
           ...props.members.flatMap((m) => (m.userId ? [{ value: m.userId, label: memberName(m) }] : [])),
         ]}
         onValue={props.onActor}
@@ -110,10 +111,8 @@ export function AuditPage() {
   );
 
   return (
-    <WorkspaceFrame title="Audit records">
-      {me.data && !allowed ? (
-        <p class="hint">Only managers, administrators and owners read the audit records.</p>
-      ) : null}
+    <WorkspaceFrame title={t('audit.title')}>
+      {me.data && !allowed ? <p class="hint">{t('audit.onlyManagers')}</p> : null}
       {allowed ? (
         <>
           <AuditFilters
@@ -129,16 +128,12 @@ export function AuditPage() {
               loading: records.fetching,
               data: records.data?.records,
             }}
-            loadingWords="Loading audit records…"
-            empty={
-              action || actor
-                ? 'No records match these filters. Choose "All actions" or "Everyone" to see more.'
-                : 'No records yet. Every change made through the Admin API or the Console is recorded here.'
-            }
-            label="Audit records"
+            loadingWords={t('audit.loading')}
+            empty={action || actor ? t('audit.noMatch') : t('audit.empty')}
+            label={t('audit.title')}
             row={(record) => <AuditRow key={record.id} record={record} names={names} />}
           />
-          <Pager label="Audit record pages" pager={pager} nextToken={records.data?.meta.nextToken} />
+          <Pager label={t('audit.pages')} pager={pager} nextToken={records.data?.meta.nextToken} />
         </>
       ) : null}
     </WorkspaceFrame>

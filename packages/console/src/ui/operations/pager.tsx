@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from '../../i18n.js';
 
 /** What `usePager` answers: the page shown and the ways to move. */
 export interface Paging {
@@ -51,9 +52,9 @@ export function Pager({
   return (
     <nav class="pager" aria-label={label}>
       <button type="button" disabled={pager.page === 1} onClick={pager.previous}>
-        Previous page
+        {t('pager.previous')}
       </button>
-      <span class="muted">Page {pager.page}</span>
+      <span class="muted">{t('pager.page', { n: pager.page })}</span>
       <button
         type="button"
         disabled={!nextToken}
@@ -63,7 +64,7 @@ export function Pager({
           pager.next(nextToken);
         }}
       >
-        Next page
+        {t('pager.next')}
       </button>
     </nav>
   );

@@ -1,31 +1,33 @@
 import type { Usage } from '@parley/client';
 import { useEffect, useRef } from 'preact/hooks';
-import { formatBytes } from '../../format.js';
+import { formatBytes, formatNumber } from '../../format.js';
+import { type MessageKey, t } from '../../i18n.js';
 
 /** How a usage figure is named and counted (`plain`: a count for people to see, never limited). */
-const KINDS: Record<string, { label: string; bytes: boolean; plain?: boolean }> = {
-  storage_count: { label: 'File storage', bytes: true },
-  chat_storage_count: { label: 'Chat uploads', bytes: true },
-  knowledgebase_vector_storage: { label: 'Vector storage', bytes: true },
-  bot_count: { label: 'Bots', bytes: false },
-  workspace_member_count: { label: 'Members', bytes: false },
-  integration_count: { label: 'Integrations', bytes: false },
-  conversation_count: { label: 'Conversations this month', bytes: false, plain: true },
-  message_count: { label: 'Messages this month', bytes: false, plain: true },
+const KINDS: Record<string, { label: MessageKey; bytes: boolean; plain?: boolean }> = {
+  storage_count: { label: 'usage.storage', bytes: true },
+  chat_storage_count: { label: 'usage.chatUploads', bytes: true },
+  knowledgebase_vector_storage: { label: 'usage.vectors', bytes: true },
+  bot_count: { label: 'usage.bots', bytes: false },
+  workspace_member_count: { label: 'usage.members', bytes: false },
+  integration_count: { label: 'usage.integrations', bytes: false },
+  conversation_count: { label: 'usage.conversations', bytes: false, plain: true },
+  message_count: { label: 'usage.messages', bytes: false, plain: true },
 };
 
 /** A usage figure's name in words. */
 export function usageLabel(type: string): string {
-  return KINDS[type]?.label ?? type.replace(/_/g, ' ');
+  const kind = KINDS[type];
+  return kind ? t(kind.label) : type.replace(/_/g, ' ');
 }
 
 /** "1.2 MB of 10 GB", "3 of 100", "5 (no limit)", or a plain count ("42"). */
 export function usageText(usage: Pick<Usage, 'type' | 'value' | 'quota'>): string {
-  const format = (n: number) => (KINDS[usage.type]?.bytes ? formatBytes(n) : String(n));
+  const format = (n: number) => (KINDS[usage.type]?.bytes ? formatBytes(n) : formatNumber(n));
   if (KINDS[usage.type]?.plain) return format(usage.value);
   return usage.quota === null
-    ? `${format(usage.value)} (no limit)`
-    : `${format(usage.value)} of ${format(usage.quota)}`;
+    ? t('usage.noLimit', { value: format(usage.value) })
+    : t('usage.of', { value: format(usage.value), quota: format(usage.quota) });
 }
 
 /**
@@ -56,7 +58,7 @@ export function UsageBar({
         <span class="usage-label">{label}</span>
         <span class={over ? 'usage-text usage-over' : 'usage-text'}>
           {text}
-          {over ? ' (over the quota)' : ''}
+          {over ? ` ${t('usage.over')}` : ''}
         </span>
       </div>
       {usage.quota !== null ? (

@@ -1,6 +1,7 @@
 import type { BotSummary } from '@parley/client';
 import { useConsole } from '../../context.js';
 import { useLoad } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { ListState } from '../list-state.js';
 import { Notice } from '../notice.js';
 import { Pager, usePager } from './pager.js';
@@ -26,18 +27,18 @@ function BotUsage({ bot }: { bot: BotSummary }) {
     client.listBotUsages({ id: bot.id }).then((r) => r.usages),
   );
   const storage = usage.data?.find((u) => u.type === 'storage_count');
-  const name = bot.name || 'Unnamed bot';
+  const name = bot.name || t('bots.unnamed');
   return (
     <li class="list-row usage-row">
       <a href={`/console/bots/${encodeURIComponent(bot.id)}`} class="list-title">
         {name}
       </a>
       {storage ? (
-        <UsageBar usage={storage} name={`File storage of ${name}`} />
+        <UsageBar usage={storage} name={t('usage.storageOf', { name })} />
       ) : usage.error ? (
         <Notice error={usage.error} />
       ) : (
-        <span class="muted">Loading…</span>
+        <span class="muted">{t('app.loading')}</span>
       )}
     </li>
   );
@@ -58,14 +59,15 @@ export function UsagePage() {
       ...(pager.token ? { nextToken: pager.token } : {}),
     }),
   );
-  if (!workspace) return <p>You are not a member of any workspace yet.</p>;
+  if (!workspace) return <p>{t('workspace.none')}</p>;
   const figures = [...(usages.data ?? [])].sort((a, b) => rank(a.type) - rank(b.type));
   return (
     <section class="stack">
       <div class="page-head">
-        <h1>Usage</h1>
+        <h1>{t('nav.usage')}</h1>
         <p class="muted">
-          of {workspace.name}, this month{figures[0] ? ` (${figures[0].period})` : ''}
+          {t('usage.ofWorkspace', { name: workspace.name })}
+          {figures[0] ? ` (${figures[0].period})` : ''}
         </p>
       </div>
       <ListState
@@ -74,11 +76,11 @@ export function UsagePage() {
           loading: usages.fetching,
           data: usages.data === undefined ? undefined : figures,
         }}
-        loadingWords="Loading usage…"
+        loadingWords={t('usage.loading')}
       >
         {(list) => (
           <section class="card stack" aria-labelledby="usage-workspace">
-            <h2 id="usage-workspace">Workspace</h2>
+            <h2 id="usage-workspace">{t('workspace.label')}</h2>
             {list.map((usage) => (
               <UsageBar key={usage.type} usage={usage} />
             ))}
@@ -86,15 +88,15 @@ export function UsagePage() {
         )}
       </ListState>
       <section class="stack" aria-labelledby="usage-bots">
-        <h2 id="usage-bots">Bots</h2>
+        <h2 id="usage-bots">{t('nav.bots')}</h2>
         <ListState
           of={{ error: bots.error, loading: bots.loading, data: bots.data?.bots }}
-          loadingWords="Loading bots…"
-          empty="No bots yet. Create one on the Bots page; its file storage shows here."
-          label="File storage by bot"
+          loadingWords={t('bots.loading')}
+          empty={t('usage.noBots')}
+          label={t('usage.byBot')}
           row={(bot) => <BotUsage key={bot.id} bot={bot} />}
         />
-        <Pager label="Bot pages" pager={pager} nextToken={bots.data?.meta.nextToken} />
+        <Pager label={t('usage.botPages')} pager={pager} nextToken={bots.data?.meta.nextToken} />
       </section>
     </section>
   );
