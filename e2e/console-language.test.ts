@@ -124,7 +124,7 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(problems).toEqual([]);
   });
 
-  it('shows the usage and audit pages in French, sizes and counts written the French way', async () => {
+  it('shows the usage, Q&A and audit pages in French, sizes and counts written the French way', async () => {
     const { page, problems } = await signedInFrench();
     await page.getByRole('link', { name: 'Utilisation' }).click();
     await page.getByRole('heading', { name: 'Utilisation' }).waitFor();
@@ -133,6 +133,10 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(await figure('Bots').first().textContent()).toMatch(/^\d+ (\(sans limite\)|sur \d)/);
     expect(await figure('Stockage des fichiers').first().textContent()).toMatch(/ (octets?|KB|MB|GB)\b/);
     expect(await page.getByRole('heading', { name: 'Espace de travail' }).isVisible()).toBe(true);
+    await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/qa`);
+    await page.getByRole('heading', { name: 'Q/R', exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Ajouter une entrée' }).isVisible()).toBe(true);
+    expect(await page.getByLabel('Rechercher des entrées').isVisible()).toBe(true);
     await page.getByRole('link', { name: 'Journal d’audit' }).click();
     await page.getByLabel('Auteur').waitFor();
     expect(await page.getByLabel('Action').locator('option').first().textContent()).toBe(

@@ -1,11 +1,15 @@
 import type { BotConversation } from '@parley/client';
+import { consoleLocale } from '../../i18n.js';
 
 type Visitor = NonNullable<BotConversation['visitor']>;
 
-/** A browser language tag in words where the browser knows it: `fr-CA` → "French (Canada) · fr-CA". */
+/**
+ * A browser language tag in words of the Console's language, where the browser knows it: `fr-CA` → "French
+ * (Canada) · fr-CA" ("français (Canada) · fr-CA" in French).
+ */
 function languageWords(tag: string): string {
   try {
-    const name = new Intl.DisplayNames(undefined, { type: 'language' }).of(tag);
+    const name = new Intl.DisplayNames(consoleLocale(), { type: 'language' }).of(tag);
     return name && name !== tag ? `${name} · ${tag}` : tag;
   } catch {
     return tag;

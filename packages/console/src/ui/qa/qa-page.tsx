@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { useConsole } from '../../context.js';
 import { useLoad, useOwnMember, useSettled } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { mayWriteQa } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { Field } from '../field.js';
@@ -59,11 +60,8 @@ function QaEntries({ bot }: { bot: Bot }) {
 
   return (
     <div class="stack">
-      <h2>Q&amp;A</h2>
-      <p class="muted">
-        Answers your team writes. A visitor question close to one of an entry's questions gets its answer,
-        before any search of the documents.
-      </p>
+      <h2>{t('section.qa')}</h2>
+      <p class="muted">{t('qa.lead')}</p>
       {formOpen ? (
         <QaEntryForm
           key={asked.join('\n')}
@@ -71,7 +69,7 @@ function QaEntries({ bot }: { bot: Bot }) {
           questions={asked}
           onSaved={(entry) => {
             closeForm();
-            changed(`Entry "${entry.questions[0]}" added. The bot answers it from now on.`);
+            changed(t('qa.added', { question: entry.questions[0] ?? '' }));
           }}
           onCancel={closeForm}
         />
@@ -85,7 +83,7 @@ function QaEntries({ bot }: { bot: Bot }) {
               setAdding(true);
             }}
           >
-            Add an entry
+            {t('qa.add')}
           </button>
         </div>
       ) : null}
@@ -94,29 +92,29 @@ function QaEntries({ bot }: { bot: Bot }) {
         id="qa-search"
         class="qa-search"
         type="search"
-        label="Search entries"
+        label={t('qa.search')}
         value={search}
         maxLength={200}
         onValue={setSearch}
       />
       <ListState
         of={{ error: page.error, loading: page.loading, data: page.data?.entries }}
-        loadingWords="Loading entries…"
+        loadingWords={t('qa.loading')}
         empty={
           pager.page > 1
             ? undefined
             : settled
-              ? 'No entry matches this search.'
+              ? t('qa.noMatch')
               : mayWrite
-                ? 'No entries yet. Press "Add an entry", or "Answer this" beside a question on the Insights page.'
-                : 'No entries yet. Someone with the developer role or above can add them.'
+                ? t('qa.emptyMayWrite')
+                : t('qa.empty')
         }
-        label="Q&A entries"
+        label={t('qa.entries')}
         row={(entry) => (
           <QaEntryRow key={entry.id} botId={bot.id} entry={entry} mayWrite={mayWrite} onChanged={changed} />
         )}
       />
-      <Pager label="Pages of entries" pager={pager} nextToken={page.data?.meta.nextToken} />
+      <Pager label={t('qa.pages')} pager={pager} nextToken={page.data?.meta.nextToken} />
     </div>
   );
 }
