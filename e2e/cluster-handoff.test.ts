@@ -4,11 +4,10 @@
 // transaction that would post its reply, so none posts after the take-over committed.
 import { ChatClient, Client } from '@parley/client';
 import type { InboxMessage } from '@parley/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type Deployment, haveCluster } from '../packages/testkit/src/e2e/deployment.js';
-import { metric, startModelCluster } from '../packages/testkit/src/e2e/model-cluster.js';
+import { metric, useModelCluster } from '../packages/testkit/src/e2e/model-cluster.js';
 import { requireBuild, type ServerProcess } from '../packages/testkit/src/e2e/server.js';
-import { type StandInModels, startStandInModels } from '../packages/testkit/src/e2e/stand-in-models.js';
 
 requireBuild();
 
@@ -24,22 +23,15 @@ async function waitFor(test: () => Promise<boolean>, timeoutMs: number): Promise
 }
 
 describe.skipIf(!clusterHere)('human handoff on three processes behind nginx', () => {
+  const cluster = useModelCluster({ PARLEY_ADMIN_PASSWORD: 'cluster-handoff-password-1' });
   let d: Deployment;
-  let models: StandInModels;
   let admin: Client;
   let botId: string;
 
   beforeAll(async () => {
-    models = await startStandInModels();
-    d = await startModelCluster(models, { PARLEY_ADMIN_PASSWORD: 'cluster-handoff-password-1' });
+    d = cluster.d;
     admin = new Client({ apiUrl: d.url, token: d.owner.token, workspaceId: d.owner.workspaceId });
     botId = (await admin.createBot({ name: 'Cluster handoff' })).bot.id;
-  }, 120_000);
-
-  afterAll(async () => {
-    models?.release();
-    await d?.stop();
-    await models?.close();
   }, 60_000);
 
   it('a take-over through one process silences the bot on all: 100 parallel visitor messages, no bot reply after it', async () => {

@@ -6,17 +6,17 @@
 // keep a process busy with one until it kills it.
 import { createHash, randomBytes } from 'node:crypto';
 import { ChatClient, Client, signUserKey, UnauthorizedError } from '@parley/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type Deployment, haveCluster } from '../packages/testkit/src/e2e/deployment.js';
-import { metric, startModelCluster } from '../packages/testkit/src/e2e/model-cluster.js';
+import { metric, useModelCluster } from '../packages/testkit/src/e2e/model-cluster.js';
 import { requireBuild, type ServerProcess } from '../packages/testkit/src/e2e/server.js';
 import { openSse, type SseFrame } from '../packages/testkit/src/e2e/sse.js';
 import {
   type StandInModels,
   type StandInRequest,
   standInAnswer,
-  startStandInModels,
 } from '../packages/testkit/src/e2e/stand-in-models.js';
+import { signInCookie } from '../packages/testkit/src/shared/sessions.js';
 
 requireBuild();
 
@@ -44,6 +44,13 @@ const on = (proc: ServerProcess, url: string) => {
 };
 
 describe.skipIf(!clusterHere)('three processes behind nginx on PostgreSQL and S3', () => {
+  const cluster = useModelCluster({
+    PARLEY_ADMIN_PASSWORD: PASSWORD,
+    // One file at a time per process: a process busy with a held file takes no other (the spread test).
+    PARLEY_INDEXING_CONCURRENCY: '1',
+    // A killed process's jobs are taken over 10 s after its last heartbeat (the default is 60 s).
+    PARLEY_JOB_LEASE_SECONDS: '10',
+  });
   let d: Deployment;
   let models: StandInModels;
   let files: Client;
@@ -54,14 +61,7 @@ describe.skipIf(!clusterHere)('three processes behind nginx on PostgreSQL and S3
   const proc = (i: number) => d.processes[i] as ServerProcess;
 
   beforeAll(async () => {
-    models = await startStandInModels();
-    d = await startModelCluster(models, {
-      PARLEY_ADMIN_PASSWORD: PASSWORD,
-      // One file at a time per process: a process busy with a held file takes no other (the spread test).
-      PARLEY_INDEXING_CONCURRENCY: '1',
-      // A killed process's jobs are taken over 10 s after its last heartbeat (the default is 60 s).
-      PARLEY_JOB_LEASE_SECONDS: '10',
-    });
+    ({ d, models } = cluster);
     admin = new Client({ apiUrl: d.url, token: d.owner.token, workspaceId: d.owner.workspaceId });
     const { bot: made } = await admin.createBot({ name: 'Cluster' });
     const { key } = await admin.createBotAccessKey({ id: made.id });
@@ -71,12 +71,6 @@ describe.skipIf(!clusterHere)('three processes behind nginx on PostgreSQL and S3
     handbookId = handbook.id;
     await files.waitForIndexing(handbookId, { timeoutMs: 60_000, intervalMs: 200 });
   }, 120_000);
-
-  afterAll(async () => {
-    models?.release();
-    await d?.stop();
-    await models?.close();
-  }, 60_000);
 
   /** Headers of a Files API call as the bot. */
   const asBot = () => ({ authorization: `Bearer ${bot.key}`, 'x-bot-id': bot.id });
@@ -237,14 +231,7 @@ describe.skipIf(!clusterHere)('three processes behind nginx on PostgreSQL and S3
     expect((await fetch(on(proc(2), file.uploadUrl), { method: 'PUT', body: 'hello' })).status).toBe(200);
 
     // A session signed in on A is known to B and C; signed out on C, A refuses it.
-    const signIn = await fetch(`${proc(0).url}/v1/admin/account/sessions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: d.owner.email, password: PASSWORD }),
-    });
-    expect(signIn.status, await signIn.clone().text()).toBeLessThan(300);
-    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
-    expect(cookie).toMatch(/^parley_session=./);
+    const cookie = await signInCookie(proc(0).url, d.owner.email, PASSWORD);
     for (const i of [1, 2]) {
       const me = await fetch(`${proc(i).url}/v1/admin/account/me`, { headers: { cookie } });
       expect(me.status).toBe(200);

@@ -1,8 +1,9 @@
 // What the cluster suites share: a cluster whose processes call the stand-in model services (one URL per
 // process), and a process's metrics read back.
+import { afterAll, beforeAll } from 'vitest';
 import { type Deployment, type DeploymentOptions, startDeployment } from './deployment.js';
 import type { ServerProcess } from './server.js';
-import { STAND_IN_DIMENSIONS, type StandInModels } from './stand-in-models.js';
+import { STAND_IN_DIMENSIONS, type StandInModels, startStandInModels } from './stand-in-models.js';
 
 /**
  * Starts a cluster (e2e/support/deployment.ts) whose processes embed and answer through the stand-in models,
@@ -23,6 +24,42 @@ export function startModelCluster(models: StandInModels, env: Record<string, str
     }),
   };
   return startDeployment('cluster', options);
+}
+
+/** A suite's model cluster: its deployment and the stand-in models, once the suite's `beforeAll` has run. */
+export interface ModelCluster {
+  readonly d: Deployment;
+  readonly models: StandInModels;
+}
+
+/**
+ * {@link startModelCluster} for a describe block: the stand-in models and the cluster (with `env`) started before
+ * its tests; after them, held model calls released and both stopped. Read its fields in a test or a later hook.
+ */
+export function useModelCluster(env: Record<string, string>): ModelCluster {
+  let d: Deployment | undefined;
+  let models: StandInModels | undefined;
+  beforeAll(async () => {
+    models = await startStandInModels();
+    d = await startModelCluster(models, env);
+  }, 120_000);
+  afterAll(async () => {
+    models?.release();
+    await d?.stop();
+    await models?.close();
+  }, 60_000);
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the model cluster is not started yet');
+    return value;
+  };
+  return {
+    get d() {
+      return started(d);
+    },
+    get models() {
+      return started(models);
+    },
+  };
 }
 
 /** The sum of a Prometheus metric's samples on one process whose labels include `labels`. */
