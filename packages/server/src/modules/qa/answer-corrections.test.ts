@@ -4,20 +4,8 @@ import { botReplyTo, chatClient } from '../../../../testkit/src/server/chat.js';
 import { uploadIndexed } from '../../../../testkit/src/server/files-indexing.js';
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { postgresTestUrl } from '../../../../testkit/src/server/harness.js';
-import { eventually, qaCalls } from '../../../../testkit/src/server/qa-calls.js';
+import { ABROAD_ENTRY, qaCalls, REMOTE_WORK_MD } from '../../../../testkit/src/server/qa-calls.js';
 import { UseLiteEmbedder } from '../../search/embed/index.js';
-
-/** Two neighbouring rules of the bot's knowledge, one of them an entry's answer. */
-const REMOTE = `# Remote work
-
-## Working from home
-
-You may work from home up to 3 days a week.
-
-## Working from abroad
-
-You can work from another EU country for up to 20 working days a year.
-`;
 
 type Listed = InboxConversation & { answeredByEntry?: { entryId: string; question: string } };
 
@@ -56,13 +44,7 @@ function markSuite(databaseUrl?: string) {
   }, 120_000);
 
   it('drops the mark of an entry found by its answer once the passages answer the question with other sentences', async () => {
-    const entry = await qa.create({
-      questions: ['can i work from spain for a bit'],
-      answer: 'You can work from another EU country for up to **20 working days** a year.',
-    });
-    await eventually(
-      async () => (await t.asOwner('GET', `${qa.base()}/${entry.id}`)).json().entry.embedded === true,
-    );
+    const entry = await qa.createEmbedded(ABROAD_ENTRY);
     // Without knowledge a reply answers both with the entry (the first by its answer): both are marked.
     expect(await qa.preview('how many days can i work from home')).toMatchObject({
       mode: 'qa',
@@ -70,7 +52,7 @@ function markSuite(databaseUrl?: string) {
     });
     expect(await marks()).toEqual({ [conv.home]: entry.id, [conv.abroad]: entry.id });
 
-    await uploadIndexed(t, 'remote.md', REMOTE);
+    await uploadIndexed(t, 'remote.md', REMOTE_WORK_MD);
     // Now a reply answers the first with the passages ('3 days a week') and the second still with the entry.
     expect(await qa.preview('how many days can i work from home')).toMatchObject({
       mode: 'passages',

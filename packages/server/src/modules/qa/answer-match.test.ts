@@ -2,22 +2,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { uploadIndexed } from '../../../../testkit/src/server/files-indexing.js';
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { postgresTestUrl } from '../../../../testkit/src/server/harness.js';
-import { eventually, qaCalls } from '../../../../testkit/src/server/qa-calls.js';
+import { ABROAD_ENTRY, qaCalls, REMOTE_WORK_MD } from '../../../../testkit/src/server/qa-calls.js';
 import { silentLogger } from '../../logger.js';
 import { UseLiteEmbedder } from '../../search/embed/index.js';
 import { qaStaleSweep } from './embedding.js';
 
-/** The bot's knowledge of the yield test: two neighbouring rules, one of them an entry's answer. */
-const REMOTE = `# Remote work
-
-## Working from home
-
-You may work from home up to 3 days a week.
-
-## Working from abroad
-
-You can work from another EU country for up to 20 working days a year.
-`;
+/** An entry whose only wording shares no word with "how long does a repair take", which its answer meets. */
+const REPAIR_ENTRY = {
+  questions: ['when do i get my espresso maker back after fixing'],
+  answer: 'Repairs usually take **10 working days** from the day the machine reaches our workshop.',
+};
 
 /**
  * Entries asked by their answer (issue 34), with the shipped model: a question worded as an entry's answer is
@@ -29,23 +23,17 @@ function answerSuite(databaseUrl?: string) {
   afterAll(() => embedder.close());
   const t = useTestApp({ workers: true, embedder, ...(databaseUrl ? { databaseUrl } : {}) });
   const qa = qaCalls(t);
-  const embedded = (id: string) =>
-    eventually(async () => (await t.asOwner('GET', `${qa.base()}/${id}`)).json().entry.embedded === true);
 
   it("answers a question worded as an entry's answer (no wording shares its words), and not another intent's", async () => {
-    const repair = await qa.create({
-      questions: ['when do i get my espresso maker back after fixing'],
-      answer: 'Repairs usually take **10 working days** from the day the machine reaches our workshop.',
-    });
-    const warranty = await qa.create({
+    const repair = await qa.createEmbedded(REPAIR_ENTRY);
+    await qa.createEmbedded({
       questions: ['how long is the warranty on an espresso machine'],
       answer: 'Every machine and grinder comes with a 2-year warranty from the date of delivery.',
     });
-    for (const entry of [repair, warranty]) await embedded(entry.id);
     const preview = await qa.preview('how long does a repair take');
     expect(preview).toMatchObject({
       mode: 'qa',
-      text: 'Repairs usually take **10 working days** from the day the machine reaches our workshop.',
+      text: REPAIR_ENTRY.answer,
     });
     expect(preview.debug).toMatchObject({
       qa: {
@@ -62,21 +50,17 @@ function answerSuite(databaseUrl?: string) {
       answer: 'Call us on [0800 123](tel:0800123).',
     });
     expect(put.statusCode, put.body).toBe(200);
-    await embedded(repair.id);
+    await qa.embedded(repair.id);
     expect((await qa.preview('how long does a repair take')).mode).not.toBe('qa');
   }, 120_000);
 
   it('yields to passages that answer surely with other sentences, and answers what they say with its own', async () => {
-    const abroad = await qa.create({
-      questions: ['can i work from spain for a bit'],
-      answer: 'You can work from another EU country for up to **20 working days** a year.',
-    });
-    await embedded(abroad.id);
+    const abroad = await qa.createEmbedded(ABROAD_ENTRY);
     // Without any knowledge, the neighbouring question is closest to this entry's answer.
     const before = await qa.preview('how many days can i work from home');
     expect(before).toMatchObject({ mode: 'qa', debug: { qa: { entryId: abroad.id, by: 'answer' } } });
 
-    await uploadIndexed(t, 'remote.md', REMOTE);
+    await uploadIndexed(t, 'remote.md', REMOTE_WORK_MD);
     const after = await qa.preview('how many days can i work from home');
     expect(after.mode).toBe('passages');
     expect(after.text).toContain('3 days a week');
@@ -84,18 +68,11 @@ function answerSuite(databaseUrl?: string) {
     expect(after.debug).toMatchObject({ qa: { entryId: abroad.id, by: 'answer', yielded: 'passages' } });
     // A question the passages answer with the entry's own sentence: the entry's answer, as the team wrote it.
     const own = await qa.preview('for how long can i work abroad');
-    expect(own).toMatchObject({
-      mode: 'qa',
-      text: 'You can work from another EU country for up to **20 working days** a year.',
-    });
+    expect(own).toMatchObject({ mode: 'qa', text: ABROAD_ENTRY.answer });
   }, 180_000);
 
   it("gives an entry saved before answers were compared its answer's sentences at start, then it answers by them", async () => {
-    const repair = await qa.create({
-      questions: ['when do i get my espresso maker back after fixing'],
-      answer: 'Repairs usually take **10 working days** from the day the machine reaches our workshop.',
-    });
-    await embedded(repair.id);
+    const repair = await qa.createEmbedded(REPAIR_ENTRY);
     // As saved before: its wordings only.
     const answerRows = () =>
       t.db.kysely
@@ -122,7 +99,7 @@ function answerSuite(databaseUrl?: string) {
         text: 'Repairs usually take 10 working days from the day the machine reaches our workshop.',
       },
     ]);
-    await embedded(repair.id);
+    await qa.embedded(repair.id);
     expect(await qa.preview('how long does a repair take')).toMatchObject({
       mode: 'qa',
       debug: { qa: { entryId: repair.id, by: 'answer' } },

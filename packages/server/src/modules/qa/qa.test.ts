@@ -186,9 +186,7 @@ function meaningSuite(databaseUrl?: string) {
       answer: 'Yes, to 40 countries.',
     });
     expect(entry.embedded).toBe(false);
-    await eventually(
-      async () => (await t.asOwner('GET', `${qa.base()}/${entry.id}`)).json().entry.embedded === true,
-    );
+    await qa.embedded(entry.id);
     const preview = await qa.preview('Do you ship to Canada?');
     expect(preview).toMatchObject({ mode: 'qa', text: 'Yes, to 40 countries.' });
     expect(preview.debug).toMatchObject({
@@ -236,8 +234,6 @@ async function expectStaleWordingsReembedded(databaseUrl?: string): Promise<void
   await withTestApp(
     async (t) => {
       const qa = qaCalls(t);
-      const embedded = async (id: string) =>
-        ((await t.asOwner('GET', `${qa.base()}/${id}`)).json() as { entry: Entry }).entry.embedded;
       const entry = await qa.create(REFUND);
       // Embedded, and the save's qa_embed job over (so it cannot embed what the test changes next).
       const jobDone = async () =>
@@ -249,12 +245,12 @@ async function expectStaleWordingsReembedded(databaseUrl?: string): Promise<void
             .where('status', '!=', 'done')
             .execute()
         ).length === 0;
-      await eventually(async () => (await embedded(entry.id)) && (await jobDone()));
+      await eventually(async () => (await qa.isEmbedded(entry.id)) && (await jobDone()));
       // The sweep at start (done or still due) finds nothing stale.
       await t.app.services.runner.tick();
       // As a former model left them: the wordings' vectors are of 'hash-a'.
       await t.db.kysely.updateTable('qa_wordings').set({ model_id: 'hash-a' }).execute();
-      expect(await embedded(entry.id)).toBe(false);
+      expect(await qa.isEmbedded(entry.id)).toBe(false);
       // Not due before its minute is up.
       texts.length = 0;
       await t.app.services.runner.tick();
@@ -265,7 +261,7 @@ async function expectStaleWordingsReembedded(databaseUrl?: string): Promise<void
       // The wordings and the answer's sentence, of the current model.
       const embeddedTexts = [...REFUND.questions, ...answerSentences(REFUND.answer)];
       expect(texts.sort()).toEqual([...embeddedTexts].sort());
-      expect(await embedded(entry.id)).toBe(true);
+      expect(await qa.isEmbedded(entry.id)).toBe(true);
       const models = await t.db.kysely.selectFrom('qa_wordings').select('model_id').distinct().execute();
       expect(models).toEqual([{ model_id: 'hash-b' }]);
       // Nothing stale is left: the next run embeds nothing.

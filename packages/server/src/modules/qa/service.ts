@@ -1,24 +1,14 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import type { JobQueue } from '../../jobs/queue.js';
 import type { Logger } from '../../logger.js';
 import type { Embedder } from '../../search/types.js';
-import type { AuditService } from '../audit/service.js';
-import type { BotsService } from '../bots/service.js';
 import type { QaService } from './contract.js';
 import { qaCorrections, type YieldsToPassages } from './corrections.js';
-import { qaEntries } from './entries.js';
+import { type QaEntriesDeps, qaEntries } from './entries.js';
 import { qaMatcher } from './matching.js';
 
 export type { AskedQuestion, LaterAnswer, QaMatch, QaService } from './contract.js';
 
-/** What the Q&A service is built from. */
-export interface QaDeps {
-  db: Kysely<Database>;
-  clock: () => Date;
-  audit: AuditService;
-  bots: Pick<BotsService, 'get'>;
-  jobs: Pick<JobQueue, 'enqueue'>;
+/** What the Q&A service is built from: what its entries are, and what the lookup and the corrections need. */
+export interface QaDeps extends Omit<QaEntriesDeps, 'embedder'> {
   /** The search embedder: wordings get its vectors (null: entries match by words only). */
   embedder: Embedder | null;
   logger?: Logger | undefined;
