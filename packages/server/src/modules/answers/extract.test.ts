@@ -86,16 +86,6 @@ describe('extractQuotes', () => {
     expect(rest).toEqual([]);
   });
 
-  it('takes the next sentence too when it holds words of the question the first lacks', () => {
-    const refunds = passage(
-      'Our refund policy is simple. A refund is paid to the original card. It arrives within 30 days of the return.',
-    );
-    const [quote] = extractQuotes('Is the refund paid to my card within 30 days?', [refunds]);
-    expect(quote?.text).toBe(
-      'A refund is paid to the original card. It arrives within 30 days of the return.',
-    );
-  });
-
   it('prefers the sentence holding a time or a number when the question asks for one', () => {
     const gift = passage(
       'Gift cards are sold online and delivered by email. A gift card remains valid for 24 months from the date of purchase.',
@@ -115,69 +105,73 @@ describe('extractQuotes', () => {
     );
   });
 
-  it('quotes the answer after an FAQ’s question line, not the question alone', () => {
-    const faq = passage('Can I cancel an order I have just placed? Yes, until it leaves the warehouse.');
-    expect(extractQuotes('can i still cancel my order', [faq])[0]?.text).toBe(
-      'Can I cancel an order I have just placed? Yes, until it leaves the warehouse.',
-    );
-  });
-
-  it('takes the whole answer after an FAQ’s question line, up to the next question and within 60 words', () => {
-    const faq = passage(
-      'Do you match prices from other shops?\nWe check our prices against the market every week. If you find ' +
+  /** One passage, one question: the first quote's text. */
+  const firstQuotes = [
+    {
+      does: 'takes the next sentence too when it holds words of the question the first lacks',
+      content:
+        'Our refund policy is simple. A refund is paid to the original card. It arrives within 30 days of the return.',
+      question: 'Is the refund paid to my card within 30 days?',
+      quote: 'A refund is paid to the original card. It arrives within 30 days of the return.',
+    },
+    {
+      does: 'quotes the answer after an FAQ’s question line, not the question alone',
+      content: 'Can I cancel an order I have just placed? Yes, until it leaves the warehouse.',
+      question: 'can i still cancel my order',
+      quote: 'Can I cancel an order I have just placed? Yes, until it leaves the warehouse.',
+    },
+    {
+      does: 'takes the whole answer after an FAQ’s question line, up to the next question and within 60 words',
+      content:
+        'Do you match prices from other shops?\nWe check our prices against the market every week. If you find ' +
         'the same product cheaper at an authorised UK retailer within 14 days, we refund the difference. ' +
         'Marketplace sellers are not included.\nDo you sell gift cards?\nYes, from 10 to 200 pounds.',
-    );
-    expect(extractQuotes('Do you price match?', [faq])[0]?.text).toBe(
-      'Do you match prices from other shops? We check our prices against the market every week. If you find ' +
+      question: 'Do you price match?',
+      quote:
+        'Do you match prices from other shops? We check our prices against the market every week. If you find ' +
         'the same product cheaper at an authorised UK retailer within 14 days, we refund the difference. ' +
         'Marketplace sellers are not included.',
-    );
-  });
-
-  it('takes a price for a question about what something costs', () => {
-    const prices = passage(
-      'Express delivery is available for every order placed before noon.\nExpress delivery | SHIP-EXP | 9.95',
-    );
-    expect(extractQuotes('What does express delivery cost?', [prices])[0]?.text).toBe(
-      'Express delivery | SHIP-EXP | 9.95',
-    );
-  });
-
-  it('quotes the hours for "what are your support hours", not the sentence about outside those hours', () => {
-    const support = passage(
-      'Support is open Monday to Friday, 9:00–17:00 CET. Support requests by e-mail get a ticket number. ' +
+    },
+    {
+      does: 'takes a price for a question about what something costs',
+      content:
+        'Express delivery is available for every order placed before noon.\nExpress delivery | SHIP-EXP | 9.95',
+      question: 'What does express delivery cost?',
+      quote: 'Express delivery | SHIP-EXP | 9.95',
+    },
+    {
+      does: 'quotes the hours for "what are your support hours", not the sentence about outside those hours',
+      content:
+        'Support is open Monday to Friday, 9:00–17:00 CET. Support requests by e-mail get a ticket number. ' +
         'Outside these hours, leave a message and support calls you back the next working day.',
-      'file_support',
-    );
-    expect(extractQuotes('What are your support hours?', [support])[0]?.text).toBe(
-      'Support is open Monday to Friday, 9:00–17:00 CET.',
-    );
-  });
-
-  it('quotes both sentences of a passage that carry the asked-for duration (the 14 and the 30 days)', () => {
-    const returns = passage(
-      'You can return an item bought in one of our shops within 14 days. Keep the receipt with it. ' +
+      question: 'What are your support hours?',
+      quote: 'Support is open Monday to Friday, 9:00–17:00 CET.',
+    },
+    {
+      does: 'quotes both sentences of a passage that carry the asked-for duration (the 14 and the 30 days)',
+      content:
+        'You can return an item bought in one of our shops within 14 days. Keep the receipt with it. ' +
         'Items bought in our online shop can be returned within 30 days of delivery. Refunds go to the card you paid with.',
-      'file_returns',
-    );
-    expect(extractQuotes('How many days do I have to return an item?', [returns])[0]?.text).toBe(
-      'You can return an item bought in one of our shops within 14 days. … ' +
+      question: 'How many days do I have to return an item?',
+      quote:
+        'You can return an item bought in one of our shops within 14 days. … ' +
         'Items bought in our online shop can be returned within 30 days of delivery.',
-    );
-  });
-
-  it('takes the sentence before the quote that carries the asked-for place (a weekday is no place)', () => {
-    const faq = passage(
-      'Can I visit your showroom?\nYes. Our showroom is at Karl-Heine-Strasse 42 in Leipzig. It is open Thursday ' +
+    },
+    {
+      does: 'takes the sentence before the quote that carries the asked-for place (a weekday is no place)',
+      content:
+        'Can I visit your showroom?\nYes. Our showroom is at Karl-Heine-Strasse 42 in Leipzig. It is open Thursday ' +
         'to Saturday from 11 am to 6 pm, and you are welcome to try every machine on display.',
-      'file_faq',
-    );
-    expect(extractQuotes('where can I try the machines in person', [faq])[0]?.text).toBe(
-      'Our showroom is at Karl-Heine-Strasse 42 in Leipzig. It is open Thursday to Saturday from 11 am to 6 pm, ' +
+      question: 'where can I try the machines in person',
+      quote:
+        'Our showroom is at Karl-Heine-Strasse 42 in Leipzig. It is open Thursday to Saturday from 11 am to 6 pm, ' +
         'and you are welcome to try every machine on display.',
-    );
-  });
+    },
+  ];
+  for (const { does, content, question, quote } of firstQuotes)
+    it(does, () => {
+      expect(extractQuotes(question, [passage(content)])[0]?.text).toBe(quote);
+    });
 
   it('lets a guessed place choose a sentence, but not move one passage above a better one', () => {
     const state = passage('Victoria is a state in the south-east of Australia.', 'file_vic');
