@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { botReplyTo, chatClient, type TestChatUser } from '../../../../testkit/src/server/chat.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { botReplyTo } from '../../../../testkit/src/server/chat.js';
+import { useChatVisitor } from '../../../../testkit/src/server/chat-visitor.js';
 import { uploadIndexed } from '../../../../testkit/src/server/files-indexing.js';
-import { createTestApp, postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
-import { type ChatServer, startChatServer } from '../../../../testkit/src/server/openai-chat-server.js';
+import { useFixture, useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { testDatabases } from '../../../../testkit/src/server/harness.js';
+import { startChatServer } from '../../../../testkit/src/server/openai-chat-server.js';
 import { CLARIFY_TEXT } from './clarify.js';
 import { INTRO_TEXT, NOT_FOUND_TEXT } from './format.js';
 import { NO_ANSWER, UNSURE_SYSTEM_PROMPT } from './prompt.js';
@@ -42,16 +44,9 @@ const AMBIGUOUS = 'delivery of my grinder, what about payment and coffee';
 const UNRELATED = 'Which bus goes to the zoo on public holidays?';
 const CLEAR = 'How many days do I have to return an unused item?';
 
-const pgUrl = postgresTestUrl();
-const databases = [
-  { name: 'SQLite', url: undefined as string | undefined },
-  ...(pgUrl ? [{ name: 'PostgreSQL', url: pgUrl }] : []),
-];
-
-describe.each(databases)('did you mean, and the bot’s own replies ($name)', ({ url: databaseUrl }) => {
-  let t: TestApp;
-  let chat: ReturnType<typeof chatClient>;
-  let user: TestChatUser;
+describe.each(testDatabases())('did you mean, and the bot’s own replies ($name)', ({ url: databaseUrl }) => {
+  const t = useTestApp({ workers: true, ...(databaseUrl ? { databaseUrl } : {}) });
+  const { chat, user } = useChatVisitor(t);
   const fileIds: Record<string, string> = {};
 
   const send = (conversation: string, payload: Record<string, unknown>) =>
@@ -66,17 +61,13 @@ describe.each(databases)('did you mean, and the bot’s own replies ($name)', ({
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ workers: true, ...(databaseUrl ? { databaseUrl } : {}) });
     for (const [key, text] of [
       ['returns.md', RETURNS],
       ['warranty.md', WARRANTY],
       ['delivery.md', DELIVERY],
     ] as const)
       fileIds[key] = await uploadIndexed(t, key, text);
-    chat = chatClient(t);
-    user = await chat.user();
   }, 60_000);
-  afterAll(() => t?.close());
 
   it('asks back with choices named after the candidates’ headings, and answers a pick from its passage', async () => {
     const { conversation, reply } = await ask(AMBIGUOUS);
@@ -160,10 +151,17 @@ describe.each(databases)('did you mean, and the bot’s own replies ($name)', ({
  * with the best passages, through the whole chat; the local stand-in speaks the OpenAI protocol.
  */
 describe('unsure questions with a chat model', () => {
-  let t: TestApp;
-  let model: ChatServer;
-  let chat: ReturnType<typeof chatClient>;
-  let user: TestChatUser;
+  const model = useFixture('the model stand-in', startChatServer, (server) => server.close());
+  const t = useTestApp(() => ({
+    workers: true,
+    env: {
+      PARLEY_CHAT_MODEL_URL: model.url,
+      PARLEY_CHAT_MODEL: 'tiny-llm',
+      // Short enough for the time-out test, long enough for the stand-in's answers on a loaded machine.
+      PARLEY_CHAT_MODEL_TIMEOUT_MS: '2000',
+    },
+  }));
+  const { chat, user } = useChatVisitor(t);
 
   const ask = async (text: string) => {
     const conversation = await chat.conversation(user);
@@ -182,29 +180,13 @@ describe('unsure questions with a chat model', () => {
   };
 
   beforeAll(async () => {
-    model = await startChatServer();
-    t = await createTestApp({
-      workers: true,
-      env: {
-        PARLEY_CHAT_MODEL_URL: model.url,
-        PARLEY_CHAT_MODEL: 'tiny-llm',
-        // Short enough for the time-out test, long enough for the stand-in's answers on a loaded machine.
-        PARLEY_CHAT_MODEL_TIMEOUT_MS: '2000',
-      },
-    });
     for (const [key, text] of [
       ['returns.md', RETURNS],
       ['warranty.md', WARRANTY],
       ['delivery.md', DELIVERY],
     ] as const)
       await uploadIndexed(t, key, text);
-    chat = chatClient(t);
-    user = await chat.user();
   }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-    await model?.close();
-  });
 
   it('sends the best passages to the model, which must answer from them only, and replies with its cited answer', async () => {
     model.requests.length = 0;

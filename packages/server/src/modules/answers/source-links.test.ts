@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatClient, type TestChatUser } from '../../../../testkit/src/server/chat.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useChatVisitor } from '../../../../testkit/src/server/chat-visitor.js';
 import { HANDBOOK, PARKING, uploadIndexed } from '../../../../testkit/src/server/files-indexing.js';
-import { createTestApp, postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { testDatabases } from '../../../../testkit/src/server/harness.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
 import { botContext } from './scope.js';
 import { SOURCE_GONE_TEXT, SOURCE_NOT_LINKED_TEXT, sourceLinkUrl } from './sources.js';
@@ -24,17 +25,15 @@ interface BotReply {
   metadata?: { sources?: Array<{ fileId: string; key: string }> };
 }
 
-const pgUrl = postgresTestUrl();
-const databases = [
-  { name: 'SQLite', url: undefined as string | undefined },
-  ...(pgUrl ? [{ name: 'PostgreSQL', url: pgUrl }] : []),
-];
-
-describe.each(databases)('source links of knowledge answers ($name)', ({ url: databaseUrl }) => {
-  let t: TestApp;
+describe.each(testDatabases())('source links of knowledge answers ($name)', ({ url: databaseUrl }) => {
   let offsetMs = 0;
-  let chat: ReturnType<typeof chatClient>;
-  let user: TestChatUser;
+  const t = useTestApp({
+    workers: true,
+    clock: () => new Date(Date.now() + offsetMs),
+    env: { PARLEY_PUBLIC_URL: PUBLIC_URL },
+    ...(databaseUrl ? { databaseUrl } : {}),
+  });
+  const { chat, user } = useChatVisitor(t);
   let handbookId: string;
   let parkingId: string;
   let kbId: string;
@@ -83,12 +82,6 @@ describe.each(databases)('source links of knowledge answers ($name)', ({ url: da
   };
 
   beforeAll(async () => {
-    t = await createTestApp({
-      workers: true,
-      clock: () => new Date(Date.now() + offsetMs),
-      env: { PARLEY_PUBLIC_URL: PUBLIC_URL },
-      ...(databaseUrl ? { databaseUrl } : {}),
-    });
     handbookId = await uploadIndexed(t, 'handbook.md', HANDBOOK);
     parkingId = await uploadIndexed(t, 'visitors.md', PARKING, { accessPolicies: ['public_content'] });
     const kb = await t.app.services.knowledgeBases.create(bot(), { name: 'Support' });
@@ -106,10 +99,7 @@ describe.each(databases)('source links of knowledge answers ($name)', ({ url: da
       const id = await uploadIndexed(t, key as string, text as string, { metadata: { sourceUrl } });
       await t.app.services.knowledgeBases.link(bot(), kbId, id);
     }
-    chat = chatClient(t);
-    user = await chat.user();
   }, 60_000);
-  afterAll(() => t?.close());
 
   let refund: BotReply;
   let firstLocation: string;
