@@ -124,7 +124,7 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(problems).toEqual([]);
   });
 
-  it('shows the usage, Q&A and audit pages in French, sizes and counts written the French way', async () => {
+  it('shows the usage, Q&A, playground and audit pages in French, sizes and counts written the French way', async () => {
     const { page, problems } = await signedInFrench();
     await page.getByRole('link', { name: 'Utilisation' }).click();
     await page.getByRole('heading', { name: 'Utilisation' }).waitFor();
@@ -137,6 +137,14 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await page.getByRole('heading', { name: 'Q/R', exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Ajouter une entrée' }).isVisible()).toBe(true);
     expect(await page.getByLabel('Rechercher des entrées').isVisible()).toBe(true);
+    await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/playground`);
+    await page.getByRole('heading', { name: 'Bac à sable de recherche' }).waitFor();
+    await page.getByLabel('Question', { exact: true }).fill('Combien de jours de congé ?');
+    await page.getByRole('button', { name: 'Rechercher', exact: true }).click();
+    await page.getByRole('heading', { name: 'La réponse du bot' }).waitFor();
+    expect(await page.getByLabel('Mode de recherche').locator('option').first().textContent()).toBe(
+      'Hybride (mots et sens)',
+    );
     await page.getByRole('link', { name: 'Journal d’audit' }).click();
     await page.getByLabel('Auteur').waitFor();
     expect(await page.getByLabel('Action').locator('option').first().textContent()).toBe(

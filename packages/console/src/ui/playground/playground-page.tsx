@@ -2,6 +2,7 @@ import type { Bot } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { useLoad, useOwnMember } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { rememberPlaygroundTried } from '../../remembered.js';
 import { mayWriteQa } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
@@ -49,11 +50,8 @@ function Playground({ bot }: { bot: Bot }) {
   return (
     <div class="stack">
       <div class="stack">
-        <h2>Search playground</h2>
-        <p class="muted">
-          See what a question finds in this bot's documents, and the reply the bot would give to it in a
-          conversation. Nothing is stored.
-        </p>
+        <h2>{t('playground.title')}</h2>
+        <p class="muted">{t('playground.lead')}</p>
       </div>
       <Notice error={knowledgeBases.error} />
       <SearchForm
@@ -67,21 +65,18 @@ function Playground({ bot }: { bot: Bot }) {
       {search ? (
         <div class="columns playground-columns">
           <section class="card stack" aria-labelledby="playground-results-title" aria-busy={results.fetching}>
-            <h2 id="playground-results-title">Passages found</h2>
+            <h2 id="playground-results-title">{t('playground.passages')}</h2>
             <Notice error={results.error} />
-            {results.loading ? <p role="status">Searching…</p> : null}
+            {results.loading ? <p role="status">{t('playground.searching')}</p> : null}
             {results.data ? (
               <SearchResults botId={bot.id} query={search.query} passages={results.data.passages} />
             ) : null}
           </section>
           <section class="card stack" aria-labelledby="playground-reply-title" aria-busy={reply.fetching}>
-            <h2 id="playground-reply-title">The bot's reply</h2>
-            <p class="hint">
-              What the bot would answer in a conversation: it searches all its knowledge bases, whatever the
-              filter above.
-            </p>
+            <h2 id="playground-reply-title">{t('playground.reply')}</h2>
+            <p class="hint">{t('playground.replyHint')}</p>
             <Notice error={reply.error} />
-            {reply.loading ? <p role="status">Asking the bot…</p> : null}
+            {reply.loading ? <p role="status">{t('playground.asking')}</p> : null}
             {reply.data ? (
               <BotReply
                 botId={bot.id}
@@ -92,9 +87,7 @@ function Playground({ bot }: { bot: Bot }) {
           </section>
         </div>
       ) : (
-        <p class="empty">
-          Type a question above and press Search: the passages found and the bot's reply show here.
-        </p>
+        <p class="empty">{t('playground.empty')}</p>
       )}
     </div>
   );

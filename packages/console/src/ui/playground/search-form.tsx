@@ -1,5 +1,6 @@
 import type { KnowledgeBase, SearchMode } from '@parley/client';
 import { useForm } from '../../form.js';
+import { type MessageKey, t } from '../../i18n.js';
 
 /** A search as the playground runs it. */
 export interface PlaygroundSearch {
@@ -9,10 +10,10 @@ export interface PlaygroundSearch {
   knowledgeBaseId: string;
 }
 
-const MODES: ReadonlyArray<{ value: SearchMode; label: string }> = [
-  { value: 'hybrid', label: 'Hybrid (words and meaning)' },
-  { value: 'lexical', label: 'Lexical (words only)' },
-  { value: 'semantic', label: 'Semantic (meaning only)' },
+const MODES: ReadonlyArray<{ value: SearchMode; label: MessageKey }> = [
+  { value: 'hybrid', label: 'playground.hybrid' },
+  { value: 'lexical', label: 'playground.lexical' },
+  { value: 'semantic', label: 'playground.semantic' },
 ];
 
 /** The playground's query box, search mode and knowledge base filter. */
@@ -28,7 +29,7 @@ export function SearchForm({
   const form = useForm<PlaygroundSearch>(
     { query: '', mode: 'hybrid', knowledgeBaseId: '' },
     (values) => onSearch({ ...values, query: values.query.trim() }),
-    (values) => (values.query.trim() ? undefined : { query: 'Type a question or some words to look for.' }),
+    (values) => (values.query.trim() ? undefined : { query: t('playground.queryMissing') }),
   );
   const query = form.field('query');
   const mode = form.field('mode');
@@ -36,7 +37,7 @@ export function SearchForm({
   return (
     <form class="card stack playground-form" onSubmit={form.submit}>
       <div class="field">
-        <label for="playground-query">Question</label>
+        <label for="playground-query">{t('playground.question')}</label>
         <input
           id="playground-query"
           type="search"
@@ -49,7 +50,7 @@ export function SearchForm({
           onInput={(event) => query.onValue(event.currentTarget.value)}
         />
         <p class="hint" id="playground-query-hint">
-          Ask as a visitor would: the passages found and the bot's reply show side by side.
+          {t('playground.questionHint')}
         </p>
         {query.error ? (
           <p class="field-error" id="playground-query-error" role="alert">
@@ -59,7 +60,7 @@ export function SearchForm({
       </div>
       <div class="playground-options">
         <div class="field">
-          <label for="playground-mode">Search mode</label>
+          <label for="playground-mode">{t('playground.mode')}</label>
           <select
             id="playground-mode"
             value={mode.value}
@@ -67,19 +68,19 @@ export function SearchForm({
           >
             {MODES.map((m) => (
               <option key={m.value} value={m.value}>
-                {m.label}
+                {t(m.label)}
               </option>
             ))}
           </select>
         </div>
         <div class="field">
-          <label for="playground-kb">Knowledge base</label>
+          <label for="playground-kb">{t('playground.knowledgeBase')}</label>
           <select
             id="playground-kb"
             value={kb.value}
             onChange={(event) => kb.onValue(event.currentTarget.value)}
           >
-            <option value="">All of this bot's files</option>
+            <option value="">{t('playground.allFiles')}</option>
             {knowledgeBases.map((k) => (
               <option key={k.id} value={k.id}>
                 {k.name}
@@ -90,7 +91,7 @@ export function SearchForm({
       </div>
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Searching…' : 'Search'}
+          {busy ? t('playground.searching') : t('playground.search')}
         </button>
       </div>
     </form>
