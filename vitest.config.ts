@@ -60,6 +60,8 @@ export default defineConfig({
     maxWorkers: 3,
     // New password hashes at the test cost (packages/server/src/access/passwords.ts useTestPasswordCost).
     setupFiles: ['./tools/vitest-setup.ts'],
+    // The tests' PostgreSQL database commits without waiting for the disk (see the file).
+    globalSetup: ['./packages/testkit/src/server/postgres-global-setup.ts'],
     reporters: ['default', './tools/summary-reporter.ts'],
     projects: [
       {
