@@ -128,7 +128,8 @@ export interface ListedMessage {
 }
 
 /**
- * Posts a payload in a conversation as a chat user and answers the bot's reply to it, once the chat reply job
+ * Posts a payload (with `metadata`, as the webchat sends its page and language) in a conversation as a chat user
+ * and answers the bot's reply to it, once the chat reply job
  * has posted it (polled every 25 ms, within `withinMs`).
  */
 export async function botReplyTo(
@@ -137,10 +138,11 @@ export async function botReplyTo(
   conversation: string,
   payload: Record<string, unknown>,
   withinMs = 20_000,
+  metadata?: Record<string, unknown>,
 ): Promise<ListedMessage> {
   const posted = await chat.call('POST', '/messages', {
     key: user.key,
-    body: { conversationId: conversation, payload },
+    body: { conversationId: conversation, payload, ...(metadata ? { metadata } : {}) },
   });
   expect(posted.statusCode, posted.body).toBe(201);
   const id = (posted.json() as { message: { id: string } }).message.id;

@@ -62,15 +62,18 @@ export async function passagesFor(
   unitsDebug?: Record<string, unknown>;
 }> {
   const started = now();
-  const retrieved = await retrieve(deps, log, ctx, query, language);
+  const searched = await retrieve(deps, log, ctx, query, language);
   const searchMs = Math.round(now() - started);
-  const readIn = answerLanguage(language, retrieved.found);
+  const readIn = answerLanguage(language, searched.found);
+  // A question of unknown language read in one the embedder does not read (its passages'): no meaning there.
+  const byMeaning = encoderApplies(deps, readIn);
+  const retrieved = byMeaning ? searched : { ...searched, semantic: [] };
   const selected = selectQuotes(query, retrieved.found, retrieved.semantic, deps.semanticMinSimilarity, {
     ...SELECT_DEFAULTS,
     language: readIn,
   });
   // Headings and FAQ lines are compared by meaning: only where the embedder reads the question's language.
-  const units = encoderApplies(deps, language) ? deps.units : undefined;
+  const units = byMeaning ? deps.units : undefined;
   const { selection, debug } = await withUnits(units, log, query, retrieved, selected);
   return { retrieved, selection, searchMs, readIn, ...(debug ? { unitsDebug: debug } : {}) };
 }

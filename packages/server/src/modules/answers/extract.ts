@@ -1,6 +1,7 @@
 import type { SearchPassage } from '@parley/protocol';
-import { questionTerms, textTerms } from '../../search/language/terms.js';
-import { carrierWeight, type Expected, expectedAnswer, GUESSED_TYPES } from './answer-type.js';
+import { holdsByPrefix, questionTerms, textTerms } from '../../search/language/terms.js';
+import { tokenLanguage } from '../../search/language/tokens.js';
+import { carrierWeight, type Expected, expectedAnswer, GUESSED_TYPES, TYPE_WORDS } from './answer-type.js';
 import { sentencesOf, wordsIn } from './sentences.js';
 import { tableRows } from './table-rows.js';
 
@@ -72,7 +73,7 @@ export const EXTRACT_DEFAULTS: ExtractOptions = {
 };
 
 /** A sentence that is a question (an FAQ's question line). */
-const QUESTION_END = /\?["'”’)]*$/u;
+const QUESTION_END = /[?？]["'”’)」]*$/u;
 /** Sentences of an FAQ's answer a quote may take beyond `maxSentences` (within `maxWords`). */
 const FAQ_ANSWER_SENTENCES = 2;
 
@@ -154,7 +155,10 @@ interface PassageSentences {
   sentences: string[];
   /** The sentences are a table's rows: quoted one per line. */
   rows: boolean;
+  /** Each sentence's terms as the question reads it (with its heading's and type words, not English). */
   stems: Set<string>[];
+  /** Each sentence's own terms. */
+  own: Set<string>[];
   all: Set<string>;
 }
 
@@ -275,6 +279,54 @@ function typedSentences(
   return also ? [...picked, also.i].sort((a, b) => a - b) : picked;
 }
 
+/** How a question in a language of its own (not English) reads a passage's sentences: see {@link readWith}. */
+interface LanguageReading {
+  language: string;
+  terms: readonly string[];
+  expected: Expected;
+  /** The question's terms that are type words ({@link TYPE_WORDS}). */
+  typeTerms: string[];
+}
+
+/** The reading of a question in a language of its own, undefined for English (tuned without it). */
+function languageReading(
+  terms: readonly string[],
+  expected: Expected,
+  language: string | undefined,
+): LanguageReading | undefined {
+  if (!language || !tokenLanguage(language)) return undefined;
+  const words = expected.map((e) => TYPE_WORDS[language]?.[e.type] ?? '').join(' ');
+  const typed = textTerms(words, language);
+  return { language, terms, expected, typeTerms: terms.filter((t) => typed.has(t)) };
+}
+
+/**
+ * The terms a sentence holds for a question in a language of its own: its words' (`held`), the question's
+ * terms they begin or that begin them (holdsByPrefix), its section's heading's (the innermost heading below
+ * the document's title: a question naming the topic names what the sentences under it are about; the
+ * words-alone counterpart of units.ts, which compares headings by meaning where the embedder reads the
+ * language), and the question's type words when it carries the answer type and holds a subject word of the
+ * question too ("was kostet der Versand": a sentence on shipping with a price answers "kostet").
+ */
+function readWith(
+  reading: LanguageReading,
+  passage: SearchPassage,
+  sentence: string,
+  held: Set<string>,
+): Set<string> {
+  const { language, terms, expected, typeTerms } = reading;
+  const out = holdsByPrefix(new Set(held), terms, language);
+  const headings = headingOf(passage);
+  if (headings.length >= 2)
+    for (const t of holdsByPrefix(textTerms(headings.at(-1) as string, language), terms, language))
+      out.add(t);
+  // Only beside a subject word of the question: a price alone answers no "can I pay with bitcoin".
+  const subject = terms.some((t) => out.has(t) && !typeTerms.includes(t));
+  if (subject && typeTerms.length > 0 && carrierWeight(sentence, expected, language) > 0)
+    for (const t of typeTerms) out.add(t);
+  return out;
+}
+
 /** The headings above a passage, from the breadcrumb search gave with it. */
 export function headingOf(passage: SearchPassage): string[] {
   const crumb = passage.context?.find((c) => c.type === 'breadcrumb')?.text;
@@ -332,6 +384,8 @@ export function extractQuotes(
   const { language } = options;
   const terms = questionTerms(question, language);
   if (terms.length === 0) return [];
+  const expected = expectedAnswer(question, language);
+  const ownTerms = languageReading(terms, expected, language);
   const split: PassageSentences[] = passages
     .map((passage, rank) => ({ passage, rank }))
     .filter(({ passage }) => !HEADINGS.has(passage.meta.subtype ?? ''))
@@ -339,21 +393,26 @@ export function extractQuotes(
     .map(({ passage, rank }) => {
       const rows = tableRows(passage);
       const sentences = rows ?? sentencesOf(passage.content, language);
-      const stems = sentences.map((s) => textTerms(s, language));
+      const own = sentences.map((s) => textTerms(s, language));
+      const stems = ownTerms
+        ? own.map((held, i) => readWith(ownTerms, passage, sentences[i] as string, held))
+        : own;
       return {
         passage,
         rank,
         sentences,
         rows: rows !== undefined,
         stems,
+        own,
         all: new Set(stems.flatMap((s) => [...s])),
       };
     });
+  // The rarity of a word is its sentences' own (a heading's words held by every sentence under it weigh as
+  // the heading's).
   const weights = termWeights(
     terms,
-    split.slice(0, options.poolPassages).flatMap((p) => p.stems),
+    split.slice(0, options.poolPassages).flatMap((p) => p.own),
   );
-  const expected = expectedAnswer(question, language);
   const windows = split
     .slice(0, options.passages)
     .map((p) => bestWindow(p, weights, { ...options, expected }))

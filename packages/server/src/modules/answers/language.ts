@@ -1,5 +1,5 @@
 import type { SearchPassage } from '@parley/protocol';
-import { detectLanguage, messageLanguage } from '../../search/language/detect.js';
+import { messageLanguage, sureLanguage } from '../../search/language/detect.js';
 import type { ReplyRequest } from '../chat/contract.js';
 
 // The language of a question and of its answer (issue #38): detected per visitor message, with the conversation
@@ -33,18 +33,24 @@ export function questionLanguage(request: ReplyRequest, text: string): string | 
 const COMPARED_PASSAGES = 3;
 
 /**
- * The language a question is read in against the passages found: its own when some of the best passages are
- * written in it; else the language of the best passage (a question in one language about documents in another
- * can only match their words: a product name, a number; and an unsure detection of a short question is
- * corrected by what it found). English, or a language without tokens of its own, reads as English.
+ * The language a question is read in against the passages found: English for an English question (its terms
+ * match any document's words as they always did); its own when some of the best passages are surely written in
+ * it; else the language of the first of them the detector is sure of (a question in one language about
+ * documents in another can only match their words, a product name, a number; and a question too short to tell
+ * is read in the language of what it found); else its own (undefined: English).
  * @example answerLanguage('de', germanPassages) // 'de'
- * @example answerLanguage('nl', englishPassages) // 'en' (an English question the detector took for Dutch)
+ * @example answerLanguage(undefined, germanPassages) // 'de' (a short question: its passages tell)
+ * @example answerLanguage('en', germanPassages) // 'en'
  */
 export function answerLanguage(
   question: string | undefined,
   passages: readonly Pick<SearchPassage, 'content'>[],
 ): string | undefined {
-  const languages = passages.slice(0, COMPARED_PASSAGES).map((p) => detectLanguage(p.content) ?? 'en');
+  if (question === 'en') return question;
+  const languages = passages
+    .slice(0, COMPARED_PASSAGES)
+    .map((p) => sureLanguage(p.content))
+    .filter((l): l is string => l !== undefined);
   if (question && languages.includes(question)) return question;
   return languages[0] ?? question;
 }

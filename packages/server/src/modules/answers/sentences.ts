@@ -53,7 +53,7 @@ export const wordsIn = (text: string) => {
 /** A line that starts a list item, a heading or a table row. */
 const ITEM_START = /^(?:[-*•#>|]|\d+[.)]\s)/u;
 /** A line that ends a sentence or introduces what follows. */
-const LINE_END = /[.!?:;]["'”’)\]]*$/u;
+const LINE_END = /[.!?:;。！？]["'”’)\]」]*$/u;
 
 /**
  * The logical lines of a text: its lines, with the lines of hard-wrapped prose (a text file wrapped at a

@@ -147,8 +147,8 @@ function replacer(
     const ids = passages.map(() => newPassageId());
     for (let i = 0; i < passages.length; i += INSERT_BATCH) {
       const rows = passages.slice(i, i + INSERT_BATCH).map((p, j) => {
-        // The passage's tokens in its file's language (not English) as `simple` words, beside its text.
-        const terms = passageTerms(p.content, language);
+        // The passage's tokens in its file's language (not English; with its heading's) as `simple` words, beside its text.
+        const terms = passageTerms(p.content, language, p.breadcrumb);
         const own = terms === null ? sql`` : sql`|| setweight(to_tsvector('simple', ${terms}), 'A')`;
         return sql`(${ids[i + j]}, ${fileId}, ${botId}, ${p.position}, ${p.subtype}, ${p.pageNumber ?? null},
           ${p.content}, ${terms}, ${JSON.stringify(p.breadcrumb)}, ${p.embedding && model ? model.id : null},

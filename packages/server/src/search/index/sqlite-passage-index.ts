@@ -94,7 +94,7 @@ const replaceIn: EngineParts['replaceIn'] = async (trx, input, embedded) => {
           subtype: p.subtype,
           page_number: p.pageNumber ?? null,
           content: p.content,
-          terms: passageTerms(p.content, language),
+          terms: passageTerms(p.content, language, p.breadcrumb),
           breadcrumb: JSON.stringify(p.breadcrumb),
           model_id: p.embedding && model ? model.id : null,
         })),

@@ -30,9 +30,18 @@ export function detectLanguage(text: string, hint?: string): string | undefined 
   return sure ? guess : (baseLanguage(hint) ?? guess);
 }
 
+/** The language of `text` when the detector is sure of it (see {@link detectLanguage}), else undefined. */
+export function sureLanguage(text: string): string | undefined {
+  const { guess, sure } = guessLanguage(text);
+  return sure ? guess : undefined;
+}
+
 /** The detector's best guess for `text`, and whether it is sure of it (see {@link detectLanguage}). */
 function guessLanguage(text: string): { guess: string | undefined; sure: boolean } {
-  const sample = text.slice(0, DETECT_SAMPLE_CHARS);
+  // Symbols say nothing of a language and mislead the detector: a table's `|` reads as Devanagari's danda.
+  const sample = text
+    .slice(0, DETECT_SAMPLE_CHARS)
+    .replace(/[^\p{L}\p{M}\p{N}\s'’.,!?¿¡;:。、！？()-]+/gu, ' ');
   const letters = sample.match(/\p{L}/gu)?.length ?? 0;
   // CJK characters carry a word each: a few are enough.
   const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(sample);

@@ -1,4 +1,5 @@
 import { contentTerms, stemsOf } from '../terms.js';
+import { withoutForms } from './forms.js';
 import { languageTokens, type TokenLanguage, tokenLanguage } from './tokens.js';
 
 /**
@@ -10,124 +11,6 @@ import { languageTokens, type TokenLanguage, tokenLanguage } from './tokens.js';
  */
 
 /**
- * Words that make a question's form, not its subject (the `how long`, `how much` of English): the answer holds
- * a number, a date or a place, not the word. Folded (no diacritics, lower case); for Japanese and Chinese, the
- * strings removed from the question before it is segmented.
- */
-const QUESTION_FORMS: Partial<Record<TokenLanguage, readonly string[]>> = {
-  fr: [
-    'combien',
-    'quand',
-    'comment',
-    'quel',
-    'quelle',
-    'quels',
-    'quelles',
-    'ou',
-    'pourquoi',
-    'temps',
-    'faut',
-    'peut',
-    'puis',
-    'dois',
-    'doit',
-    'est-ce',
-  ],
-  de: [
-    'wie',
-    'lange',
-    'viel',
-    'viele',
-    'wann',
-    'wo',
-    'welche',
-    'welcher',
-    'welches',
-    'warum',
-    'gibt',
-    'kann',
-    'muss',
-    'bekomme',
-  ],
-  es: [
-    'cuanto',
-    'cuanta',
-    'cuantos',
-    'cuantas',
-    'cuando',
-    'donde',
-    'como',
-    'que',
-    'cual',
-    'cuales',
-    'tiempo',
-    'puedo',
-    'hay',
-    'tengo',
-  ],
-  it: ['quanto', 'quanta', 'quanti', 'quante', 'quando', 'dove', 'come', 'quale', 'quali', 'tempo', 'posso'],
-  pt: ['quanto', 'quanta', 'quantos', 'quantas', 'quando', 'onde', 'como', 'qual', 'quais', 'tempo', 'posso'],
-  nl: ['hoe', 'lang', 'veel', 'wanneer', 'waar', 'welke', 'kan', 'moet'],
-  ja: [
-    '何日',
-    '何時間',
-    '何時',
-    '何年',
-    '何か月',
-    '何ヶ月',
-    '何週間',
-    '何分',
-    '何円',
-    '何',
-    'いつ',
-    'どこ',
-    'いくら',
-    'どのくらい',
-    'どれくらい',
-    'どのぐらい',
-    'どれぐらい',
-    'どう',
-    'どんな',
-    'ですか',
-    'ますか',
-    'できますか',
-  ],
-  zh: ['多少', '多久', '什么', '哪里', '几天', '怎么', '吗'],
-};
-
-const fold = (text: string) =>
-  text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-
-const formSets = new Map<TokenLanguage, Set<string>>();
-function formSet(language: TokenLanguage): Set<string> {
-  let set = formSets.get(language);
-  if (!set) {
-    set = new Set(QUESTION_FORMS[language] ?? []);
-    formSets.set(language, set);
-  }
-  return set;
-}
-
-/** The question without its question-form words (whole words; in Japanese and Chinese, the strings). */
-function withoutForms(question: string, language: TokenLanguage): string {
-  if (language === 'ja' || language === 'zh') {
-    let text = question;
-    // Longest first: 何日 before 何.
-    for (const form of [...formSet(language)].sort((a, b) => b.length - a.length))
-      text = text.split(form).join(' ');
-    return text;
-  }
-  const forms = formSet(language);
-  return question
-    .split(/([^\p{L}\p{N}'’-]+)/u)
-    .map((part) => (forms.has(fold(part)) ? ' ' : part))
-    .join('');
-}
-
-/**
  * The content terms of a question in `language`: English's Porter stems (contentTerms) unless the language has
  * tokens of its own; then its tokens without its question-form words, duplicates dropped.
  * @example questionTerms('Wie lange dauert die Rückgabe?', 'de') // ['dauert', 'ruckgab']
@@ -135,7 +18,12 @@ function withoutForms(question: string, language: TokenLanguage): string {
 export function questionTerms(question: string, language?: string): string[] {
   const own = tokenLanguage(language);
   if (!own) return contentTerms(question);
-  return [...new Set(languageTokens(withoutForms(question, own), own))];
+  const terms = [...new Set(languageTokens(withoutForms(question, own), own))];
+  // In Japanese and Chinese a single character is mostly a verb's stem or a counter (使える, 届く, 日): a term
+  // only when the question has no longer one.
+  if ((own === 'ja' || own === 'zh') && terms.some((t) => [...t].length > 1))
+    return terms.filter((t) => [...t].length > 1);
+  return terms;
 }
 
 /**
@@ -144,5 +32,40 @@ export function questionTerms(question: string, language?: string): string[] {
  */
 export function textTerms(text: string, language?: string): Set<string> {
   const own = tokenLanguage(language);
-  return own ? new Set(languageTokens(text, own)) : stemsOf(text);
+  if (!own) return stemsOf(text);
+  const tokens = languageTokens(text, own);
+  if (!COMPOUNDING.has(own)) return new Set(tokens);
+  // Compounds: a long word also holds its last part, its head (Versandkosten: …kost, Fahrrad: …rad), so a
+  // question word meets the compound a document writes (first parts: see holdsByPrefix).
+  const out = new Set(tokens);
+  for (const token of tokens) {
+    if (token.length < COMPOUND_MIN) continue;
+    for (let n = HEAD_MIN; n <= token.length - HEAD_MIN; n++) out.add(token.slice(token.length - n));
+  }
+  return out;
+}
+
+/** Languages that write compounds as one word. */
+const COMPOUNDING: ReadonlySet<TokenLanguage> = new Set(['de', 'nl']);
+/** Letters of a word read as a compound, and of its head. */
+const COMPOUND_MIN = 7;
+const HEAD_MIN = 3;
+/** Letters two stems share from their start to count as one word (one is the other's beginning). */
+const PREFIX_MIN = 4;
+
+/**
+ * `held` (a text's terms) with the question's `terms` it holds by their beginning: a term that begins one of
+ * its stems or that one of them begins, both of {@link PREFIX_MIN} letters or more (Snowball leaves `liefert`
+ * and `liefern`, `couvert` and `couvr`, `Rückgabe` and `Rückgabefrist` apart). European languages only (a
+ * Japanese or Chinese text's bigrams already do it); English (no language) unchanged.
+ */
+export function holdsByPrefix(held: Set<string>, terms: readonly string[], language?: string): Set<string> {
+  const own = tokenLanguage(language);
+  if (!own || own === 'ja' || own === 'zh') return held;
+  const long = [...held].filter((s) => s.length >= PREFIX_MIN);
+  for (const t of terms) {
+    if (held.has(t) || t.length < PREFIX_MIN) continue;
+    if (long.some((s) => s.startsWith(t) || t.startsWith(s))) held.add(t);
+  }
+  return held;
 }

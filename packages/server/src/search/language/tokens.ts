@@ -74,10 +74,18 @@ const isCjk = (language: TokenLanguage): language is 'ja' | 'zh' => language ===
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]/u;
 const ONLY_KANA = /^[\p{Script=Hiragana}ー]+$/u;
 
+/**
+ * German separable verbs take `zu` inside their infinitive: `zurückzugeben` is `zurückgeben`, `anzumelden` is
+ * `anmelden` (the rest of four letters or more, so `Anzug` and `Umzug` stay).
+ */
+const GERMAN_ZU =
+  /^(ab|an|auf|aus|bei|ein|fest|her|hin|los|mit|nach|vor|weg|weiter|zuruck|zusammen|um|uber|durch)zu(\p{L}{4,})$/u;
+
 /** The Snowball stem of a folded word. */
 export function stemWord(word: string, language: TokenLanguage): string {
   if (isCjk(language)) return word;
-  return stemmer(language).stem(fold(word));
+  const folded = fold(word);
+  return stemmer(language).stem(language === 'de' ? folded.replace(GERMAN_ZU, '$1$2') : folded);
 }
 
 /** True when `word` (any case, any diacritics) is a stop word of `language`. */
@@ -161,9 +169,21 @@ export function lexicalTokenText(text: string, language: TokenLanguage): string 
   return languageTokens(text, language).join(' ');
 }
 
-/** A passage's tokens in its file's `language` as the index stores them, or null when it has none (English). */
-export function passageTerms(content: string, language: string | null | undefined): string | null {
+/**
+ * A passage's tokens in its file's `language` as the index stores them, or null when it has none (English):
+ * its text's, and its section's heading's (the innermost of its `breadcrumb` below the document's title), so
+ * that a question naming the topic finds the sentences under it by words (what units.ts does by meaning
+ * where the embedder reads the language).
+ */
+export function passageTerms(
+  content: string,
+  language: string | null | undefined,
+  breadcrumb: readonly string[] = [],
+): string | null {
   const tokens = tokenLanguage(language ?? undefined);
   if (!tokens) return null;
-  return lexicalTokenText(content, tokens) || null;
+  const heading = breadcrumb.length >= 2 ? breadcrumb.at(-1) : undefined;
+  return (
+    lexicalTokenText(heading && heading !== content ? `${heading}\n${content}` : content, tokens) || null
+  );
 }

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { botReplyTo, chatClient, type TestChatUser } from '../../../../testkit/src/server/chat.js';
+import { uploadIndexed } from '../../../../testkit/src/server/files-indexing.js';
+import { createTestApp, postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+
+/**
+ * Answers in the question's language through the whole chat (issue #38, item 3): a visitor asks in German, the
+ * chat reply job answers with the German sentence of the German document, not the English one on the same
+ * topic; a short German message (a compound word the document writes inside a longer one) too; a German
+ * question the documents do not answer gets the "not found" reply. Words alone (the test app has no embedder), on SQLite and PostgreSQL.
+ */
+
+const RUECKGABE = `# Rückgabe und Erstattung
+
+## Rückgabe
+
+Bitte legen Sie den Rücksendeschein bei. Sie können jede Bestellung innerhalb von 30 Tagen nach Erhalt ohne
+Angabe von Gründen zurückgeben. Maßgefertigte Laufräder sind vom Umtausch ausgeschlossen.
+
+## Versandkosten
+
+Ab einem Bestellwert von 60 Euro liefern wir versandkostenfrei. Darunter berechnen wir eine Pauschale von
+4,95 Euro.
+`;
+const RETURNS = `# Returns and refunds
+
+## Returning an item
+
+You can return any unused item within 14 days of delivery, without giving a reason.
+
+## Delivery costs
+
+Delivery is free from 80 EUR; below that we charge 5.90 EUR.
+`;
+
+const pgUrl = postgresTestUrl();
+const databases = [
+  { name: 'SQLite', url: undefined as string | undefined },
+  ...(pgUrl ? [{ name: 'PostgreSQL', url: pgUrl }] : []),
+];
+
+describe.each(databases)('answers in the question’s language ($name)', ({ url: databaseUrl }) => {
+  let t: TestApp;
+  let chat: ReturnType<typeof chatClient>;
+  let user: TestChatUser;
+
+  const ask = async (text: string, metadata?: Record<string, unknown>) => {
+    const conversation = await chat.conversation(user);
+    return botReplyTo(chat, user, conversation, { type: 'text', text }, undefined, metadata);
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ workers: true, ...(databaseUrl ? { databaseUrl } : {}) });
+    await uploadIndexed(t, 'rueckgabe.md', RUECKGABE);
+    await uploadIndexed(t, 'returns.md', RETURNS);
+    chat = chatClient(t);
+    user = await chat.user();
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('quotes the German sentence of the German document for a German question', async () => {
+    const reply = await ask('Wie lange habe ich Zeit, eine Bestellung zurückzugeben?');
+    expect(reply.metadata?.sources?.[0]?.key).toBe('rueckgabe.md');
+    expect(reply.payload.markdown).toContain('innerhalb von 30 Tagen');
+    expect(reply.payload.markdown).not.toContain('14 days');
+  });
+
+  it('answers an English question from the English document, as before', async () => {
+    const reply = await ask('How many days do I have to return an unused item?');
+    expect(reply.metadata?.sources?.[0]?.key).toBe('returns.md');
+    expect(reply.payload.markdown).toContain('14 days');
+  });
+
+  it('answers a short German message, sent with the webchat’s locale, from the German document', async () => {
+    const reply = await ask('Versandkosten?', { language: 'de-DE' });
+    expect(reply.metadata?.sources?.[0]?.key).toBe('rueckgabe.md');
+    expect(reply.payload.markdown).toMatch(/60 Euro|4,95 Euro/);
+  });
+
+  it('says it found nothing for a German question the documents do not answer', async () => {
+    const reply = await ask('Kann ich mit Bitcoin bei euch bezahlen?');
+    expect(reply.metadata?.sources).toEqual([]);
+  });
+});
