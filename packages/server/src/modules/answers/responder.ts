@@ -5,7 +5,7 @@ import type { FilesContext, FilesService } from '../files/service.js';
 import type { PassagesService } from '../knowledge/contract.js';
 import type { QaService } from '../qa/contract.js';
 import { linkedSources, sourcesOf } from './answer-sources.js';
-import { type ChatModel, modelCallFailed } from './chat-model.js';
+import type { ChatModel } from './chat-model.js';
 import {
   type ChoicePick,
   clarifyReply,
@@ -178,7 +178,7 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
       language: { question: language ?? null, readIn: readIn ?? null },
     };
     // The gate's similarity scale holds only where the embedder read the question (retrieval.ts).
-    const scaled = deps.semanticMinSimilarity !== undefined && encoderApplies(deps, language);
+    const scaled = deps.semanticMinSimilarity !== undefined && encoderApplies(deps, readIn);
     const links = request.sourceLinks ?? 'public';
     const sure = selection.quotes.length > 0;
     const notFound = (extra: Record<string, unknown>) => notFoundReply(request, { ...debug, ...extra });
@@ -356,8 +356,13 @@ async function pickedModelReply(
       },
     };
   } catch (error) {
-    const call = { name: model.model, latencyMs: Math.round(now() - started), streamed };
-    return passagesReply({ model: modelCallFailed(error, call, input, 'the reply quotes the passages') });
+    request.signal?.throwIfAborted();
+    input.log.warn(
+      { err: error, model: model.model },
+      'The chat model failed; the reply quotes the passages',
+    );
+    const latencyMs = Math.round(now() - started);
+    return passagesReply({ model: { name: model.model, latencyMs, streamed, error: messageOf(error) } });
   }
 }
 
