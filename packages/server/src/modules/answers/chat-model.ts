@@ -35,6 +35,30 @@ export interface ChatModel {
   complete(messages: ChatModelMessage[], options?: CompleteOptions): Promise<string>;
 }
 
+/** What a reply's debug details say of its model call (`debug.model`), with the error when it failed. */
+export interface ModelCallDebug {
+  name: string;
+  latencyMs: number;
+  streamed: boolean;
+  error?: string;
+}
+
+/**
+ * A failed model call of a reply that goes on without the model: an aborted request (the reply is no longer
+ * wanted) throws its reason; else the failure is logged with what the reply does instead (`fallback`), and the
+ * call's debug is answered with its error.
+ */
+export function modelCallFailed(
+  error: unknown,
+  call: Omit<ModelCallDebug, 'error'>,
+  reply: { request: { signal?: AbortSignal | undefined }; log: Logger },
+  fallback: string,
+): ModelCallDebug {
+  reply.request.signal?.throwIfAborted();
+  reply.log.warn({ err: error, model: call.name }, `The chat model failed; ${fallback}`);
+  return { ...call, error: error instanceof Error ? error.message : String(error) };
+}
+
 /** Why a chat model call failed. */
 export type ChatModelErrorCode =
   | 'http_error'

@@ -5,7 +5,7 @@ import type { FilesContext, FilesService } from '../files/service.js';
 import type { PassagesService } from '../knowledge/contract.js';
 import type { QaService } from '../qa/contract.js';
 import { linkedSources, sourcesOf } from './answer-sources.js';
-import type { ChatModel } from './chat-model.js';
+import { type ChatModel, modelCallFailed } from './chat-model.js';
 import {
   type ChoicePick,
   clarifyReply,
@@ -356,13 +356,8 @@ async function pickedModelReply(
       },
     };
   } catch (error) {
-    request.signal?.throwIfAborted();
-    input.log.warn(
-      { err: error, model: model.model },
-      'The chat model failed; the reply quotes the passages',
-    );
-    const latencyMs = Math.round(now() - started);
-    return passagesReply({ model: { name: model.model, latencyMs, streamed, error: messageOf(error) } });
+    const call = { name: model.model, latencyMs: Math.round(now() - started), streamed };
+    return passagesReply({ model: modelCallFailed(error, call, input, 'the reply quotes the passages') });
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Logger } from '../../logger.js';
 import type { Reply, ReplyRequest, ReplyStream } from '../chat/contract.js';
-import type { ChatModel } from './chat-model.js';
+import { type ChatModel, modelCallFailed } from './chat-model.js';
 import { type ClarifyBars, candidatePassages, isUnsure, type unsureness } from './clarify.js';
 import { leadingQuote, type Quote } from './extract.js';
 import { type AnswerSource, citedSources, generatedAnswer, sourcesMetadata } from './format.js';
@@ -138,14 +138,9 @@ export async function modelAnswerReply(model: ChatModel, input: ModelAnswerInput
       ...(stream ? { onDelta: heldBack(stream) } : {}),
     });
   } catch (error) {
-    request.signal?.throwIfAborted();
-    input.log.warn(
-      { err: error, model: model.model },
-      'The chat model failed; the reply is the one without it',
-    );
-    const latencyMs = Math.round(now() - started);
-    const reason = error instanceof Error ? error.message : String(error);
-    return input.offline({ ...band, model: { name: model.model, latencyMs, streamed, error: reason } });
+    const call = { name: model.model, latencyMs: Math.round(now() - started), streamed };
+    const failed = modelCallFailed(error, call, input, 'the reply is the one without it');
+    return input.offline({ ...band, model: failed });
   }
   const modelDebug = { name: model.model, latencyMs: Math.round(now() - started), streamed };
   if (saysNoAnswer(text)) return input.notFound({ ...band, model: { ...modelDebug, answer: text.trim() } });
