@@ -1,5 +1,5 @@
-import type { ChatMessage, MessagePayload } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { visitorMessage } from '../../../../testkit/src/server/chat-message.js';
 import { HANDBOOK, PARKING, uploadIndexed } from '../../../../testkit/src/server/files-indexing.js';
 import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
 import { type ChatServer, startChatServer } from '../../../../testkit/src/server/openai-chat-server.js';
@@ -17,19 +17,6 @@ import { botContext } from './scope.js';
  * responder called as the chat module calls it, and a local server speaking the OpenAI chat completions
  * protocol standing in for a chat model.
  */
-
-let seq = 0;
-function userMessage(payload: MessagePayload): ChatMessage {
-  seq += 1;
-  return {
-    id: `msg_${seq}`,
-    createdAt: new Date().toISOString(),
-    conversationId: 'conv_1',
-    userId: 'user_1',
-    isBot: false,
-    payload,
-  };
-}
 
 describe('knowledgeResponder', () => {
   let t: TestApp;
@@ -49,7 +36,7 @@ describe('knowledgeResponder', () => {
     /** null: no setting in the request (the responder's default). */
     sourceLinks: ReplyRequest['sourceLinks'] | null = 'all',
   ) => {
-    const message = userMessage({ type: 'text', text });
+    const message = visitorMessage({ type: 'text', text });
     return responder.answer(
       {
         workspaceId: t.workspaceId,
@@ -58,8 +45,8 @@ describe('knowledgeResponder', () => {
         ...(sourceLinks ? { sourceLinks } : {}),
         message,
         history: [
-          { ...userMessage({ type: 'text', text: 'Hello there' }) },
-          { ...userMessage({ type: 'text', text: 'Hi! Ask me anything.' }), isBot: true, userId: 'bot' },
+          { ...visitorMessage({ type: 'text', text: 'Hello there' }) },
+          { ...visitorMessage({ type: 'text', text: 'Hi! Ask me anything.' }), isBot: true, userId: 'bot' },
           message,
         ],
       },
@@ -73,7 +60,7 @@ describe('knowledgeResponder', () => {
     /** null: no setting in the request (the responder's default). */
     sourceLinks: ReplyRequest['sourceLinks'] | null = 'all',
   ) => {
-    const message = userMessage({ type: 'text', text });
+    const message = visitorMessage({ type: 'text', text });
     return responder.answer({
       workspaceId: t.workspaceId,
       botId: t.botId,
@@ -226,7 +213,7 @@ describe('knowledgeResponder', () => {
         workspaceId: t.workspaceId,
         botId: t.botId,
         conversationId: 'conv_1',
-        message: userMessage({ type: 'image', imageUrl: 'https://example.com/cat.png' }),
+        message: visitorMessage({ type: 'image', imageUrl: 'https://example.com/cat.png' }),
         history: [],
       });
       expect(reply.messages).toEqual([{ payload: { type: 'text', text: UNSUPPORTED_TEXT } }]);
@@ -439,7 +426,7 @@ describe('knowledgeResponder with the shipped USE-lite model (hybrid search)', (
       workspaceId: t.workspaceId,
       botId: t.botId,
       conversationId: 'conv_2',
-      message: userMessage({ type: 'text', text }),
+      message: visitorMessage({ type: 'text', text }),
       history: [],
     });
 

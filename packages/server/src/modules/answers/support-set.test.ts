@@ -1,5 +1,5 @@
-import type { ChatMessage } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { visitorMessage } from '../../../../testkit/src/server/chat-message.js';
 import { store } from '../../../../testkit/src/server/files-api.js';
 import { settled } from '../../../../testkit/src/server/files-indexing.js';
 import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
@@ -31,19 +31,6 @@ import { UseLiteEmbedder } from '../../search/embed/index.js';
  */
 const FLOORS = { right: 11, maxNoise: 2, honest: 7 };
 
-let seq = 0;
-function visitorMessage(text: string): ChatMessage {
-  seq += 1;
-  return {
-    id: `msg_support_${seq}`,
-    createdAt: new Date().toISOString(),
-    conversationId: `conv_support_${seq}`,
-    userId: 'visitor_1',
-    isBot: false,
-    payload: { type: 'text', text },
-  };
-}
-
 describe('the support set, asked of the knowledge responder with the shipped USE-lite model', () => {
   let t: TestApp;
   const embedder = new UseLiteEmbedder({ workers: 2 });
@@ -61,14 +48,14 @@ describe('the support set, asked of the knowledge responder with the shipped USE
     const responder = t.app.services.responder;
     if (!responder) throw new Error('the test app has no knowledge responder');
     for (const question of SUPPORT_QUESTIONS) {
-      const message = visitorMessage(question.text);
+      const message = visitorMessage({ type: 'text', text: question.text });
       const reply = await responder.answer({
         workspaceId: t.workspaceId,
         botId: t.botId,
         conversationId: message.conversationId,
         message,
         history: [message],
-        messageId: `msg_reply_${seq}`,
+        messageId: `reply_to_${message.id}`,
       });
       scored.push(scoreReply(question, reply));
     }
