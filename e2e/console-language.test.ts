@@ -124,7 +124,7 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(problems).toEqual([]);
   });
 
-  it('shows the usage, Q&A, playground and audit pages in French, sizes and counts written the French way', async () => {
+  it('shows the usage, insights, Q&A, playground and audit pages in French, sizes and counts written the French way', async () => {
     const { page, problems } = await signedInFrench();
     await page.getByRole('link', { name: 'Utilisation' }).click();
     await page.getByRole('heading', { name: 'Utilisation' }).waitFor();
@@ -137,6 +137,9 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await page.getByRole('heading', { name: 'Q/R', exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Ajouter une entrée' }).isVisible()).toBe(true);
     expect(await page.getByLabel('Rechercher des entrées').isVisible()).toBe(true);
+    await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/insights`);
+    await page.getByRole('heading', { name: 'Statistiques', exact: true }).waitFor();
+    expect(await page.getByLabel('Période').locator('option').first().textContent()).toBe('7 derniers jours');
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/playground`);
     await page.getByRole('heading', { name: 'Bac à sable de recherche' }).waitFor();
     await page.getByLabel('Question', { exact: true }).fill('Combien de jours de congé ?');

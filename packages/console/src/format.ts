@@ -65,6 +65,14 @@ export function formatBytes(bytes: number | null): string {
 const numbers = new Map<string, Intl.NumberFormat>();
 
 /**
+ * A share (0–1) as a whole percentage the way the Console's language writes it (`12%`, `12 %`).
+ * @example formatPercent(0.123) // '12%' in English
+ */
+export function formatPercent(share: number): string {
+  return new Intl.NumberFormat(consoleLocale(), { style: 'percent', maximumFractionDigits: 0 }).format(share);
+}
+
+/**
  * A number as the Console's language writes it (`1,234.5`, `1 234,5`), with at most `decimals` decimals.
  * @example formatNumber(1234) // '1,234' in English
  */

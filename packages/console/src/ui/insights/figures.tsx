@@ -1,8 +1,9 @@
 import type { BotInsights } from '@parley/client';
+import { formatPercent } from '../../format.js';
 
 /** A rate (0..1) in words: "75%", or "—" when there is nothing to rate. */
 export function percent(rate: number | null): string {
-  return rate === null ? '—' : `${Math.round(rate * 100)}%`;
+  return rate === null ? '—' : formatPercent(rate);
 }
 
 /** One figure: its name, its value, and a line saying what it is made of. */

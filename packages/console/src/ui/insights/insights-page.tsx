@@ -2,7 +2,9 @@ import type { Bot, BotInsights, InsightsPeriod } from '@parley/client';
 import { useMemo } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { useConsole } from '../../context.js';
+import { formatNumber } from '../../format.js';
 import { useLoad, useOwnMember } from '../../hooks.js';
+import { type MessageKey, t } from '../../i18n.js';
 import { mayWriteQa } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { Notice } from '../notice.js';
@@ -13,10 +15,10 @@ import { InsightsFigures, percent } from './figures.js';
 import { UnansweredList } from './unanswered-list.js';
 
 /** The periods offered, as the Admin API names them. */
-const PERIODS: ReadonlyArray<{ value: InsightsPeriod; label: string }> = [
-  { value: '7d', label: 'Last 7 days' },
-  { value: '30d', label: 'Last 30 days' },
-  { value: '90d', label: 'Last 90 days' },
+const PERIODS: ReadonlyArray<{ value: InsightsPeriod; label: MessageKey }> = [
+  { value: '7d', label: 'insights.last7' },
+  { value: '30d', label: 'insights.last30' },
+  { value: '90d', label: 'insights.last90' },
 ];
 
 /** The two charts of a period: conversations and messages per day, replies answered and not found per day. */
@@ -24,12 +26,20 @@ function Charts({ insights }: { insights: BotInsights }) {
   const charts = useMemo(() => {
     const days = insights.days.map((d) => d.date);
     const activity: ChartLine[] = [
-      { label: 'Conversations', values: insights.days.map((d) => d.conversations), color: '--chart-1' },
-      { label: 'Visitor messages', values: insights.days.map((d) => d.visitorMessages), color: '--chart-2' },
+      {
+        label: t('insights.conversations'),
+        values: insights.days.map((d) => d.conversations),
+        color: '--chart-1',
+      },
+      {
+        label: t('insights.visitorMessages'),
+        values: insights.days.map((d) => d.visitorMessages),
+        color: '--chart-2',
+      },
     ];
     const replies: ChartLine[] = [
-      { label: 'Answered', values: insights.days.map((d) => d.answered), color: '--chart-3' },
-      { label: 'Not found', values: insights.days.map((d) => d.notFound), color: '--chart-4' },
+      { label: t('insights.answered'), values: insights.days.map((d) => d.answered), color: '--chart-3' },
+      { label: t('insights.notFound'), values: insights.days.map((d) => d.notFound), color: '--chart-4' },
     ];
     return { days, activity, replies };
   }, [insights]);
@@ -38,15 +48,24 @@ function Charts({ insights }: { insights: BotInsights }) {
     <div class="charts">
       <DayChart
         id="chart-activity"
-        caption="Conversations and visitor messages"
-        summary={`${conversations.started} conversations and ${messages.visitor} visitor messages over ${insights.days.length} days.`}
+        caption={t('insights.activityCaption')}
+        summary={t('insights.activitySummary', {
+          conversations: formatNumber(conversations.started),
+          messages: formatNumber(messages.visitor),
+          days: insights.days.length,
+        })}
         days={charts.days}
         lines={charts.activity}
       />
       <DayChart
         id="chart-replies"
-        caption="Replies answered and not found"
-        summary={`${replies.answered} answered and ${replies.notFound} not found (${percent(replies.notFoundRate)} not found) over ${insights.days.length} days.`}
+        caption={t('insights.repliesCaption')}
+        summary={t('insights.repliesSummary', {
+          answered: formatNumber(replies.answered),
+          notFound: formatNumber(replies.notFound),
+          rate: percent(replies.notFoundRate),
+          days: insights.days.length,
+        })}
         days={charts.days}
         lines={charts.replies}
       />
@@ -73,13 +92,13 @@ function BotInsightsView({ bot }: { bot: Bot }) {
   return (
     <div class="stack insights">
       <div class="insights-head">
-        <h2>Insights</h2>
+        <h2>{t('section.insights')}</h2>
         <SelectField
           class="field period-field"
           id="insights-period"
-          label="Period"
+          label={t('insights.period')}
           value={period}
-          choices={PERIODS}
+          choices={PERIODS.map((p) => ({ value: p.value, label: t(p.label) }))}
           onValue={setPeriod}
         />
       </div>
@@ -99,7 +118,7 @@ function BotInsightsView({ bot }: { bot: Bot }) {
           />
         </>
       ) : insights.fetching ? (
-        <p role="status">Loading insights…</p>
+        <p role="status">{t('insights.loading')}</p>
       ) : null}
     </div>
   );
