@@ -1,9 +1,13 @@
-// Answer quality benchmark, two sets in one run (`--set` / BENCH_SET: squad, visitors or both, the default):
+// Answer quality benchmark, two sets in one run (`--set` / BENCH_SET: squad, visitors or both, the default; or the
+// language sets, below):
 //  - SQuAD: knowledge bases built from SQuAD v1.1 dev articles (../shared/eval/squad-v1.1-dev). Prints answer
 //    accuracy, quoted words and extra quotes per answer, not-found precision and recall, and reply time p50/p95.
 //  - the visitor set (bench/visitor-set, issue 33): four businesses' documents in five formats, one bot each, and
 //    questions worded as visitors type them. Prints, per split and wording class, right answers, clarifications,
 //    "not found" replies, noise replies, honest "not found" to unanswerable questions, and reply p50/p95.
+//  - the language sets (bench/language-sets, issue #38): `--set fr|de|es|ja` one language, `--set languages` all
+//    four; each asked with the English visitor set in the same server, and printed per language and split (right,
+//    clarified, honest "not found", noise, reply p95) with the English visitor set's row beside them.
 // Questions are asked through the Chat API exactly as the webchat asks them (a chat user, a conversation, a
 // text message; bench/lib/chat-ask.ts), the bot's reply read back from the transcript with its answer mode and
 // sources, for a tuning split and a held-out split of each set (see docs/benchmarks/answers.md).
@@ -41,6 +45,14 @@ import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { quotesIn } from '@parley/server/dist/modules/answers/format.js';
+import { languageRows, languageTable } from './language-sets/report.js';
+import {
+  isSetLanguage,
+  joinedSets,
+  languageSets,
+  SET_LANGUAGES,
+  type SetLanguage,
+} from './language-sets/set.js';
 import { intOption, option } from './lib/args.js';
 import { type Owner, openChat, ownerOf, say } from './lib/chat-ask.js';
 import { indexDocuments, type KnowledgeDocument, progress, readJsonl } from './lib/corpus.js';
@@ -50,8 +62,9 @@ import { onInterrupt, runMain } from './lib/run.js';
 import { callApi, type ParleyServer, repoRoot, startParleyWithBot } from './lib/server.js';
 import { percentile } from './lib/stats.js';
 import { askVisitorSet, visitorRows, visitorTable } from './visitor-set/bench.js';
+import { KNOWLEDGE_BASES } from './visitor-set/documents.js';
 import { visitorChatModel } from './visitor-set/reader-model.js';
-import type { VisitorFigures } from './visitor-set/score.js';
+import type { ScoredQuestion, VisitorFigures } from './visitor-set/score.js';
 import { type VisitorSet, visitorSet } from './visitor-set/set.js';
 
 const SET_DIR = resolve(repoRoot, '..', 'shared', 'eval', 'squad-v1.1-dev');
@@ -351,26 +364,26 @@ async function runSplit(
   }
 }
 
-/** The visitor set asked of one build in a data dir of its own: its report rows. */
+/** The visitor set (with the language sets asked) asked of one build in a data dir of its own: its scored questions. */
 async function runVisitors(
   set: VisitorSet,
   dataRoot: string,
   dump: string | undefined,
   build: { label: string; main: string | undefined },
   model: Record<string, string>,
-): Promise<Array<VisitorFigures & { build: string }>> {
+): Promise<ScoredQuestion[]> {
   const dataDir = join(dataRoot, `visitors-${build.label.replace(/\W+/g, '-')}`);
   await mkdir(dataDir, { recursive: true });
   const server = await startParleyWithBot(`parley (visitor set, ${build.label})`, dataDir, model, build.main);
   try {
     const questions = set.questions;
     console.log(
-      `\nvisitor set: ${set.documents.length} documents in 4 knowledge bases, ${questions.filter((q) => q.answer).length} answerable (${questions.filter((q) => q.wording === 'paraphrase').length} paraphrases) and ${questions.filter((q) => !q.answer).length} unanswerable questions`,
+      `\nvisitor set: ${set.documents.length} documents in ${set.bases.length} knowledge bases, ${questions.filter((q) => q.answer).length} answerable (${questions.filter((q) => q.wording === 'paraphrase').length} paraphrases) and ${questions.filter((q) => !q.answer).length} unanswerable questions`,
     );
     const started = Date.now();
     const scored = await askVisitorSet(server, ownerOf(server, dataDir), set, build.label, dump);
     console.log(`visitor set asked in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-    return visitorRows(scored, build.label);
+    return scored;
   } finally {
     await server.stop();
   }
@@ -378,8 +391,12 @@ async function runVisitors(
 
 async function main(): Promise<void> {
   const sets = option('set', 'BENCH_SET') ?? 'both';
-  if (!['squad', 'visitors', 'both'].includes(sets))
-    throw new Error(`--set must be squad, visitors or both, got "${sets}"`);
+  if (!['squad', 'visitors', 'both', 'languages', ...SET_LANGUAGES].includes(sets))
+    throw new Error(
+      `--set must be squad, visitors, both, languages, ${SET_LANGUAGES.join(', ')}, got "${sets}"`,
+    );
+  const languages: readonly SetLanguage[] =
+    sets === 'languages' ? SET_LANGUAGES : isSetLanguage(sets) ? [sets] : [];
   const answerable = intOption('answerable', 'BENCH_ANSWERABLE', 200, 1, 10_000);
   const unanswerable = intOption('unanswerable', 'BENCH_UNANSWERABLE', 100, 0, 10_000);
   const which = option('split', 'BENCH_SPLIT') ?? 'both';
@@ -391,7 +408,7 @@ async function main(): Promise<void> {
   if (dump) await writeFile(dump, '');
   const collect = option('collect', 'BENCH_COLLECT');
   if (collect) await writeFile(collect, '');
-  const squad = sets !== 'visitors';
+  const squad = sets === 'squad' || sets === 'both';
   const visitors = sets !== 'squad' && !collect;
   if (squad && !existsSync(SET_DIR))
     throw new Error(`${SET_DIR} is missing (../shared/eval beside the repository)`);
@@ -402,7 +419,11 @@ async function main(): Promise<void> {
   const splits = squad
     ? loadSplits(answerable, unanswerable).filter((s) => which === 'both' || s.name === which)
     : [];
-  const visitorSetAsked = visitors ? visitorSet() : undefined;
+  const visitorSetAsked = visitors
+    ? languages.length > 0
+      ? joinedSets(visitorSet(), languageSets(languages))
+      : visitorSet()
+    : undefined;
   if (visitorSetAsked && which !== 'both')
     visitorSetAsked.questions = visitorSetAsked.questions.filter((q) => q.split === which);
   const chatModel = await visitorChatModel(
@@ -412,6 +433,7 @@ async function main(): Promise<void> {
   );
   const rows: Figures[] = [];
   const visitorFigures: Array<VisitorFigures & { build: string }> = [];
+  const byLanguage: ReturnType<typeof languageRows> = [];
   const load = [`load average at the start ${loadAverage()}`];
   try {
     const baseline = option('baseline', 'BENCH_BASELINE');
@@ -427,10 +449,17 @@ async function main(): Promise<void> {
     }
     if (squad) load.push(`after SQuAD ${loadAverage()}`);
     if (visitorSetAsked)
-      for (const build of builds)
+      for (const build of builds) {
+        const scored = await runVisitors(visitorSetAsked, dataRoot, dump, build, chatModel.settings);
+        const english = (kb: string) => (KNOWLEDGE_BASES as readonly string[]).includes(kb);
         visitorFigures.push(
-          ...(await runVisitors(visitorSetAsked, dataRoot, dump, build, chatModel.settings)),
+          ...visitorRows(
+            scored.filter((s) => english(s.question.kb)),
+            build.label,
+          ),
         );
+        if (languages.length > 0) byLanguage.push(...languageRows(scored, build.label));
+      }
     if (visitors) load.push(`at the end ${loadAverage()}`);
   } finally {
     await chatModel.close();
@@ -482,6 +511,12 @@ async function main(): Promise<void> {
     );
     console.log(visitorTable(visitorFigures));
     console.log(`\n${chatModel.describe()}`);
+  }
+  if (byLanguage.length > 0) {
+    console.log(
+      '\nAnswers per language (language sets, issue #38; en = the visitor set above, same run; targets per language on held-out: right ≥ 70 %, honest "not found" ≥ 85 %, noise ≤ 10 %)\n',
+    );
+    console.log(languageTable(byLanguage));
   }
   console.log(`\n${load.join(', ')}`);
 }

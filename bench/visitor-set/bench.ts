@@ -6,23 +6,21 @@ import { json, type Owner, openChat, say } from '../lib/chat-ask.js';
 import { indexDocuments } from '../lib/corpus.js';
 import { table } from '../lib/format.js';
 import type { ParleyServer } from '../lib/server.js';
-import {
-  documentBytes,
-  KNOWLEDGE_BASE_TITLES,
-  KNOWLEDGE_BASES,
-  type KnowledgeBaseName,
-} from './documents.js';
+import { documentBytes, KNOWLEDGE_BASE_TITLES, type KnowledgeBaseName } from './documents.js';
 import { reportRows, type ScoredQuestion, scoreQuestion, type VisitorFigures } from './score.js';
 import type { VisitorSet } from './set.js';
 
-const botName = (kb: KnowledgeBaseName) => `visitor set: ${KNOWLEDGE_BASE_TITLES[kb]}`;
-
-/** The knowledge base's bot (made on the first run, found by name in a kept data dir) with a new access key. */
+/**
+ * The knowledge base's bot (made on the first run, found by name in a kept data dir) with a new access key;
+ * `title` says what the bot is (default: the visitor set's title of `kb`).
+ */
 export async function botFor(
   server: ParleyServer,
   owner: Owner,
-  kb: KnowledgeBaseName,
+  kb: string,
+  title = KNOWLEDGE_BASE_TITLES[kb as KnowledgeBaseName],
 ): Promise<ParleyServer> {
+  const name = `visitor set: ${title}`;
   const headers = {
     authorization: `Bearer ${owner.token}`,
     'x-workspace-id': owner.workspaceId,
@@ -33,12 +31,12 @@ export async function botFor(
     headers,
   });
   const id =
-    bots.find((b) => b.name === botName(kb))?.id ??
+    bots.find((b) => b.name === name)?.id ??
     (
       await json<{ bot: { id: string } }>(`${admin}/bots`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ name: botName(kb) }),
+        body: JSON.stringify({ name }),
       })
     ).bot.id;
   const { key } = await json<{ key: { value: string } }>(`${admin}/bots/${id}/access-keys`, {
@@ -61,9 +59,9 @@ export async function askVisitorSet(
   build: string,
   dump: string | undefined,
 ): Promise<ScoredQuestion[]> {
-  const bots = new Map<KnowledgeBaseName, ParleyServer>();
-  for (const kb of KNOWLEDGE_BASES) {
-    const bot = await botFor(server, owner, kb);
+  const bots = new Map<string, ParleyServer>();
+  for (const { name: kb, title } of set.bases) {
+    const bot = await botFor(server, owner, kb, title);
     bots.set(kb, bot);
     const docs = set.documents
       .filter((d) => d.kb === kb)
@@ -83,7 +81,7 @@ export async function askVisitorSet(
 }
 
 /** `n of total (p %)`, or `-` for an empty group. */
-const share = (n: number, total: number) =>
+export const share = (n: number, total: number) =>
   total === 0 ? '-' : `${n}/${total} (${Math.round((100 * n) / total)} %)`;
 
 /** The visitor set's table: per split and group, right, clarified, not found, noise, honest, p50 and p95. */

@@ -25,7 +25,8 @@ export type DocumentFormat = 'markdown' | 'faq' | 'csv' | 'pdf' | 'docx';
 
 /** A document of a knowledge base, before its bytes are drawn. */
 export interface VisitorDocument {
-  kb: KnowledgeBaseName;
+  /** Its knowledge base: a KnowledgeBaseName, or a language set's language (bench/language-sets). */
+  kb: string;
   /** The file key it is uploaded as (`returns-and-refunds.md`, `warranty.pdf`…). */
   key: string;
   format: DocumentFormat;
@@ -70,7 +71,8 @@ function faqHeadings(text: string): string[] {
     .filter(Boolean);
 }
 
-function documentOf(kb: KnowledgeBaseName, dir: string, file: string): VisitorDocument {
+/** The document `file` of folder `dir` (ending in `/`), in knowledge base `kb`. */
+export function documentOf(kb: string, dir: string, file: string): VisitorDocument {
   const raw = readFileSync(`${dir}${file}`, 'utf8');
   const sectionedFormat = /\.(pdf|docx)\.json$/.exec(file)?.[1] as 'pdf' | 'docx' | undefined;
   if (sectionedFormat) {
@@ -101,13 +103,15 @@ function documentOf(kb: KnowledgeBaseName, dir: string, file: string): VisitorDo
 /** Every document of every knowledge base, in a fixed order (knowledge base, then file name). */
 export function visitorDocuments(): VisitorDocument[] {
   const root = sourceRoot();
-  return KNOWLEDGE_BASES.flatMap((kb) => {
-    const dir = `${root}${kb}/`;
-    return readdirSync(dir)
-      .filter((f) => /\.(md|txt|csv|pdf\.json|docx\.json)$/.test(f))
-      .sort()
-      .map((file) => documentOf(kb, dir, file));
-  });
+  return KNOWLEDGE_BASES.flatMap((kb) => folderDocuments(kb, `${root}${kb}/`));
+}
+
+/** The documents of a knowledge base's folder (ending in `/`), by file name. */
+export function folderDocuments(kb: string, dir: string): VisitorDocument[] {
+  return readdirSync(dir)
+    .filter((f) => /\.(md|txt|csv|pdf\.json|docx\.json)$/.test(f))
+    .sort()
+    .map((file) => documentOf(kb, dir, file));
 }
 
 /** The bytes a document is uploaded as. */

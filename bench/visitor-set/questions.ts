@@ -19,7 +19,7 @@ export interface ExpectedAnswer {
 
 /** A question of the visitor set as written. */
 export interface WrittenQuestion {
-  kb: KnowledgeBaseName;
+  kb: string;
   text: string;
   /** null: no document of its knowledge base answers it. */
   answer: ExpectedAnswer | null;
@@ -33,7 +33,8 @@ export interface QuestionRecord {
   facts?: string[];
 }
 
-function written(kb: KnowledgeBaseName, record: QuestionRecord): WrittenQuestion {
+/** A question of knowledge base `kb` as written (its record checked). */
+export function written(kb: string, record: QuestionRecord): WrittenQuestion {
   const { text, source, topic, facts } = record;
   if (typeof text !== 'string' || !text) throw new Error(`questions.json: a ${kb} question without text`);
   if (source === undefined && topic === undefined && facts === undefined) return { kb, text, answer: null };

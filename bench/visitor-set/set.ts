@@ -1,8 +1,13 @@
 // The visitor set (issue 33) as the benchmark asks it: the written questions with their computed wording
 // class and their split. Splits alternate within each knowledge base, answerable and unanswerable questions
 // apart (the first of each goes to `tune`), so both halves hold every knowledge base and both kinds alike.
-import { type KnowledgeBaseName, type VisitorDocument, visitorDocuments } from './documents.js';
-import { type ExpectedAnswer, writtenQuestions } from './questions.js';
+import {
+  KNOWLEDGE_BASE_TITLES,
+  KNOWLEDGE_BASES,
+  type VisitorDocument,
+  visitorDocuments,
+} from './documents.js';
+import { type ExpectedAnswer, type WrittenQuestion, writtenQuestions } from './questions.js';
 import { answerSentences, sharedWords, type Wording } from './wording.js';
 
 /** A half of the set: `tune` to choose knobs on, `held-out` only to measure. */
@@ -12,7 +17,8 @@ export type SplitName = 'tune' | 'held-out';
 export interface VisitorQuestion {
   /** `<kb>-<n>`, n counting the knowledge base's questions from 1 in the order written. */
   id: string;
-  kb: KnowledgeBaseName;
+  /** Its knowledge base (a KnowledgeBaseName, or a language set's language). */
+  kb: string;
   text: string;
   answer: ExpectedAnswer | null;
   split: SplitName;
@@ -24,18 +30,38 @@ export interface VisitorQuestion {
   answerSentences: string[];
 }
 
-/** The documents and questions of the visitor set. */
+/** A knowledge base of a set: its name (the `kb` of its documents and questions) and what its bot is. */
+export interface SetBase {
+  name: string;
+  title: string;
+}
+
+/** The documents and questions of the visitor set (or of a language set, bench/language-sets). */
 export interface VisitorSet {
+  bases: SetBase[];
   documents: VisitorDocument[];
   questions: VisitorQuestion[];
 }
 
 /** The visitor set: every document, every question with its wording and split. */
 export function visitorSet(): VisitorSet {
-  const documents = visitorDocuments();
+  const bases = KNOWLEDGE_BASES.map((name) => ({ name, title: KNOWLEDGE_BASE_TITLES[name] }));
+  return setOf(bases, visitorDocuments(), writtenQuestions(), sharedWords);
+}
+
+/**
+ * A set of `bases` from its documents and written questions: each question with its split and its wording
+ * class (paraphrase when `shared`, the content words it shares with its answer sentences, finds none).
+ */
+export function setOf(
+  bases: SetBase[],
+  documents: VisitorDocument[],
+  written: readonly WrittenQuestion[],
+  shared: (question: string, answer: string, kb: string) => string[],
+): VisitorSet {
   const docOf = new Map(documents.map((d) => [`${d.kb}/${d.key}`, d]));
   const seen = new Map<string, number>();
-  const questions = writtenQuestions().map((q): VisitorQuestion => {
+  const questions = written.map((q): VisitorQuestion => {
     const n = (seen.get(q.kb) ?? 0) + 1;
     seen.set(q.kb, n);
     const kind = `${q.kb}/${q.answer ? 'a' : 'u'}`;
@@ -46,13 +72,13 @@ export function visitorSet(): VisitorSet {
     if (!q.answer) return { ...base, wording: null, shared: [], answerSentences: [] };
     const doc = docOf.get(`${q.kb}/${q.answer.source}`);
     const sentences = doc ? answerSentences(doc.text, q.answer.facts, doc.format === 'csv') : [];
-    const shared = sharedWords(q.text, sentences.join('\n'));
+    const words = shared(q.text, sentences.join('\n'), q.kb);
     return {
       ...base,
-      wording: shared.length === 0 ? 'paraphrase' : 'lexical',
-      shared,
+      wording: words.length === 0 ? 'paraphrase' : 'lexical',
+      shared: words,
       answerSentences: sentences,
     };
   });
-  return { documents, questions };
+  return { bases, documents, questions };
 }
