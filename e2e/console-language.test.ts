@@ -140,6 +140,8 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/insights`);
     await page.getByRole('heading', { name: 'Statistiques', exact: true }).waitFor();
     expect(await page.getByLabel('Période').locator('option').first().textContent()).toBe('7 derniers jours');
+    expect(await page.locator('.tile dt').allTextContents()).toContain('Avis positifs');
+    await page.getByRole('heading', { name: 'Questions les plus fréquentes restées sans réponse' }).waitFor();
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/playground`);
     await page.getByRole('heading', { name: 'Bac à sable de recherche' }).waitFor();
     await page.getByLabel('Question', { exact: true }).fill('Combien de jours de congé ?');

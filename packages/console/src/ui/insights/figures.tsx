@@ -1,5 +1,6 @@
 import type { BotInsights } from '@parley/client';
-import { formatPercent } from '../../format.js';
+import { formatNumber, formatPercent } from '../../format.js';
+import { t } from '../../i18n.js';
 
 /** A rate (0..1) in words: "75%", or "—" when there is nothing to rate. */
 export function percent(rate: number | null): string {
@@ -22,33 +23,34 @@ function Tile({ label, value, detail }: { label: string; value: string; detail: 
 /** The period's figures as tiles: conversations, messages, answered and not-found rates, replies by Q&A entries, feedback. */
 export function InsightsFigures({ insights }: { insights: BotInsights }) {
   const { conversations, messages, replies, feedback } = insights;
+  const n = formatNumber;
   return (
-    <dl class="tiles" aria-label="Figures">
-      <Tile label="Conversations" value={String(conversations.started)} detail="started in the period" />
+    <dl class="tiles" aria-label={t('insights.figures')}>
       <Tile
-        label="Messages"
-        value={String(messages.total)}
-        detail={`${messages.visitor} from visitors, ${messages.bot} from the bot`}
+        label={t('insights.conversations')}
+        value={n(conversations.started)}
+        detail={t('insights.startedDetail')}
       />
       <Tile
-        label="Answered"
+        label={t('insights.messages')}
+        value={n(messages.total)}
+        detail={t('insights.messagesDetail', { visitor: n(messages.visitor), bot: n(messages.bot) })}
+      />
+      <Tile
+        label={t('insights.answered')}
         value={percent(replies.answeredRate)}
-        detail={`${replies.answered} of ${replies.total} replies`}
+        detail={t('insights.answeredDetail', { answered: n(replies.answered), total: n(replies.total) })}
       />
       <Tile
-        label="Not found"
+        label={t('insights.notFound')}
         value={percent(replies.notFoundRate)}
-        detail={`${replies.notFound} of ${replies.total} replies found nothing`}
+        detail={t('insights.notFoundDetail', { notFound: n(replies.notFound), total: n(replies.total) })}
       />
+      <Tile label={t('insights.entries')} value={n(replies.byEntry)} detail={t('insights.entriesDetail')} />
       <Tile
-        label="Q&A entries"
-        value={String(replies.byEntry)}
-        detail={`replies given by an entry your team wrote`}
-      />
-      <Tile
-        label="Positive feedback"
+        label={t('insights.positive')}
         value={percent(feedback.positiveRatio)}
-        detail={`${feedback.positive} thumbs up, ${feedback.negative} thumbs down`}
+        detail={t('insights.positiveDetail', { up: n(feedback.positive), down: n(feedback.negative) })}
       />
     </dl>
   );

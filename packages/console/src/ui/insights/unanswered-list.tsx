@@ -1,5 +1,6 @@
 import type { UnansweredQuestion } from '@parley/client';
-import { formatDateTime } from '../../format.js';
+import { formatDateTime, formatNumber } from '../../format.js';
+import { t } from '../../i18n.js';
 
 /**
  * The questions the bot could not answer, most asked first, each with how often and when it was last asked
@@ -18,32 +19,35 @@ export function UnansweredList({
 }) {
   return (
     <section class="card stack" aria-labelledby="unanswered-heading">
-      <h2 id="unanswered-heading">Top unanswered questions</h2>
+      <h2 id="unanswered-heading">{t('unanswered.title')}</h2>
       {questions.length === 0 ? (
-        <p class="empty">
-          No unanswered questions in this period. When visitors ask something the knowledge base does not
-          cover, it shows up here.
-        </p>
+        <p class="empty">{t('unanswered.empty')}</p>
       ) : (
         <>
           <p class="hint">
-            Questions that got "I couldn't find anything…", grouped by similar wording or meaning. Add
-            documents that answer them on the <a href={knowledgeHref}>Knowledge</a> page
-            {answerHref ? ', or answer one with a Q&A entry: "Answer this"' : ''}.
+            {t('unanswered.lead')} {t('unanswered.addDocuments')}{' '}
+            <a href={knowledgeHref}>{t('section.knowledge')}</a>
+            {answerHref ? t('unanswered.orAnswer') : ''}.
           </p>
-          <ol class="list unanswered" aria-label="Unanswered questions">
+          <ol class="list unanswered" aria-label={t('unanswered.list')}>
             {questions.map((q) => (
               <li key={q.question} class="list-row">
                 <span class="list-title">{q.question}</span>
                 <span class="muted">
-                  Asked {q.count === 1 ? 'once' : `${q.count} times`}, last {formatDateTime(q.lastAskedAt)}
+                  {t(q.count === 1 ? 'unanswered.askedOnce' : 'unanswered.asked', {
+                    count: formatNumber(q.count),
+                    last: formatDateTime(q.lastAskedAt),
+                  })}
                 </span>
                 {q.variants.length > 0 ? (
-                  <span class="muted variants">Also asked as: {q.variants.join(' · ')}</span>
+                  <span class="muted variants">
+                    {t('unanswered.variants', { variants: q.variants.join(' · ') })}
+                  </span>
                 ) : null}
                 {answerHref ? (
                   <a class="answer-this" href={answerHref(q)}>
-                    Answer this<span class="visually-hidden">: {q.question}</span>
+                    {t('unanswered.answerThis')}
+                    <span class="visually-hidden">: {q.question}</span>
                   </a>
                 ) : null}
               </li>
