@@ -3,7 +3,7 @@ import { botReplyTo } from '../../../../testkit/src/server/chat.js';
 import { useChatVisitor } from '../../../../testkit/src/server/chat-visitor.js';
 import { uploadIndexed } from '../../../../testkit/src/server/files-indexing.js';
 import { useFixture, useTestApp } from '../../../../testkit/src/server/fixtures.js';
-import { testDatabases } from '../../../../testkit/src/server/harness.js';
+import { type TestApp, testDatabases } from '../../../../testkit/src/server/harness.js';
 import { startChatServer } from '../../../../testkit/src/server/openai-chat-server.js';
 import { CLARIFY_TEXT } from './clarify.js';
 import { INTRO_TEXT, NOT_FOUND_TEXT } from './format.js';
@@ -39,6 +39,18 @@ const DELIVERY = `# Delivery
 Parcels arrive within 3 working days; orders placed before noon leave the same day.
 `;
 
+/** Uploads the three documents and waits until they are indexed; answers their file ids by key. */
+async function uploadDocuments(t: TestApp): Promise<Record<string, string>> {
+  const ids: Record<string, string> = {};
+  for (const [key, text] of [
+    ['returns.md', RETURNS],
+    ['warranty.md', WARRANTY],
+    ['delivery.md', DELIVERY],
+  ] as const)
+    ids[key] = await uploadIndexed(t, key, text);
+  return ids;
+}
+
 /** A question halfway between the documents' words: unsure, not empty-handed. */
 const AMBIGUOUS = 'delivery of my grinder, what about payment and coffee';
 const UNRELATED = 'Which bus goes to the zoo on public holidays?';
@@ -61,12 +73,7 @@ describe.each(testDatabases())('did you mean, and the bot’s own replies ($name
   };
 
   beforeAll(async () => {
-    for (const [key, text] of [
-      ['returns.md', RETURNS],
-      ['warranty.md', WARRANTY],
-      ['delivery.md', DELIVERY],
-    ] as const)
-      fileIds[key] = await uploadIndexed(t, key, text);
+    Object.assign(fileIds, await uploadDocuments(t));
   }, 60_000);
 
   it('asks back with choices named after the candidates’ headings, and answers a pick from its passage', async () => {
@@ -179,14 +186,7 @@ describe('unsure questions with a chat model', () => {
     return messages.find((m) => m.author === 'bot');
   };
 
-  beforeAll(async () => {
-    for (const [key, text] of [
-      ['returns.md', RETURNS],
-      ['warranty.md', WARRANTY],
-      ['delivery.md', DELIVERY],
-    ] as const)
-      await uploadIndexed(t, key, text);
-  }, 60_000);
+  beforeAll(() => uploadDocuments(t), 60_000);
 
   it('sends the best passages to the model, which must answer from them only, and replies with its cited answer', async () => {
     model.requests.length = 0;
