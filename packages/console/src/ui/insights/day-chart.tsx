@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
+import { t } from '../../i18n.js';
 
 /** One line of a chart: its name, its value per day, and the CSS variable its colour comes from. */
 export interface ChartLine {
@@ -39,7 +40,7 @@ function chartOptions(element: HTMLElement, lines: ChartLine[], width: number): 
       { ...axis, values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? String(t) : '')) },
     ],
     series: [
-      { label: 'Day' },
+      { label: t('chart.day') },
       ...lines.map((line) => ({
         label: line.label,
         stroke: cssColor(element, line.color),
@@ -102,10 +103,10 @@ export function DayChart({
       <div ref={box} class="chart-canvas" role="img" aria-label={`${caption}: ${summary}`} />
       <div class="visually-hidden">
         <table>
-          <caption>{caption}, per day</caption>
+          <caption>{t('chart.perDay', { caption })}</caption>
           <thead>
             <tr>
-              <th scope="col">Day</th>
+              <th scope="col">{t('chart.day')}</th>
               {lines.map((line) => (
                 <th key={line.label} scope="col">
                   {line.label}
