@@ -152,6 +152,28 @@ describe('the gate and the quote on the words of the question’s language', () 
     expect(picked.quotes[0]?.text).toContain('5,90 €');
   });
 
+  it('reads a sentence with its section’s heading and a price or a duration with the words that ask for it', () => {
+    const retours = searchPassage("Vous avez 30 jours après réception pour changer d'avis.", {
+      fileId: 'file_fr',
+      breadcrumb: 'Livraison et retours › Retours',
+    });
+    const picked = selectQuotes('délai de retour ?', [retours], [], undefined, {
+      ...SELECT_DEFAULTS,
+      language: 'fr',
+    });
+    expect(picked.quotes[0]?.text).toContain('30 jours');
+    expect(picked.quotes[0]?.coverage).toBe(1);
+    // The document's title is no section heading: it tells nothing of its sentences.
+    const intro = searchPassage('Cette page explique nos règles.', {
+      fileId: 'file_fr',
+      breadcrumb: 'Retours',
+    });
+    expect(
+      selectQuotes('délai de retour ?', [intro], [], undefined, { ...SELECT_DEFAULTS, language: 'fr' })
+        .quotes,
+    ).toEqual([]);
+  });
+
   it('reads a question in the language of the passages when they are not in the one detected', () => {
     const english = searchPassage('Refunds are paid within 5 working days.', { fileId: 'file_en' });
     expect(answerLanguage('nl', [english])).toBe('en');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { messageLanguage } from './detect.js';
-import { questionTerms, textTerms } from './terms.js';
+import { detectLanguage, messageLanguage } from './detect.js';
+import { holdsByPrefix, questionTerms, textTerms } from './terms.js';
+import { languageTokens, passageTerms } from './tokens.js';
 
 describe("a visitor message's language, with the conversation and the webchat's locale as tie-breakers", () => {
   it('takes the message’s own language when the detector is sure, whatever the hints say', () => {
@@ -54,5 +55,40 @@ describe('question terms per language', () => {
     ]);
     const ja = textTerms('返品は商品到着後30日以内に受け付けます。', 'ja');
     expect(questionTerms('返品は何日以内ですか', 'ja').every((t) => ja.has(t))).toBe(true);
+  });
+});
+
+describe('words of a language the way documents write them', () => {
+  it('reads a table by its words, not its pipes (tinyld took them for Hindi)', () => {
+    const table =
+      'Leistung | Preis | Dauer\nInspektion Standard | 79 Euro | 2 Werktage\nSchlauchwechsel | 15 Euro | 20 Minuten';
+    expect(detectLanguage(table)).toBe('de');
+  });
+
+  it('joins a German zu-infinitive, and leaves words that only look like one', () => {
+    expect(languageTokens('zurückzugeben', 'de')).toEqual(languageTokens('zurückgeben', 'de'));
+    expect(languageTokens('anzumelden', 'de')).toEqual(languageTokens('anmelden', 'de'));
+    expect(languageTokens('Anzug', 'de')).toEqual(['anzug']);
+  });
+
+  it('lets a German compound hold its head, and a stem hold the question word it begins', () => {
+    expect(textTerms('Fahrräder', 'de').has('rad')).toBe(true);
+    expect(textTerms('Versandkosten', 'de').has('kost')).toBe(true);
+    const held = holdsByPrefix(
+      textTerms('Wir liefern versandkostenfrei.', 'de'),
+      ['versand', 'liefert', 'zoll'],
+      'de',
+    );
+    expect(['versand', 'liefert', 'zoll'].filter((t) => held.has(t))).toEqual(['versand', 'liefert']);
+    // English: as before, no prefixes.
+    expect(holdsByPrefix(new Set(['deliveri']), ['deliv'], 'en').has('deliv')).toBe(false);
+  });
+
+  it('indexes a passage with its section’s heading, not the document’s title', () => {
+    expect(passageTerms('Sie haben 30 Tage Zeit.', 'de', ['Versand und Rückgabe', 'Rückgabe'])).toContain(
+      'ruckgab',
+    );
+    expect(passageTerms('Sie haben 30 Tage Zeit.', 'de', ['Versand und Rückgabe'])).not.toContain('ruckgab');
+    expect(passageTerms('You have 30 days.', 'en', ['Shop', 'Returns'])).toBeNull();
   });
 });
