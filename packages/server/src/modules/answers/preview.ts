@@ -30,8 +30,12 @@ export interface AnswerPreviewDeps {
  * The bot's texts in the question's language (detected; else the bot's default language), as the chat reply job
  * hands them to the responder.
  */
-function replyWordsFor(bot: Pick<Bot, 'replies'>, question: string): Pick<ReplyRequest, 'replies'> {
-  return { replies: answerTexts(bot.replies, detectLanguage(question, bot.replies.language ?? 'en')) };
+function replyWordsFor(
+  bot: Pick<Bot, 'replies'>,
+  question: string,
+): Pick<ReplyRequest, 'replies' | 'language'> {
+  const language = detectLanguage(question, bot.replies.language ?? 'en');
+  return { replies: answerTexts(bot.replies, language), language };
 }
 
 /** Modes whose reply answers from the knowledge: its passages, or a Q&A entry. */

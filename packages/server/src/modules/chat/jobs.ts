@@ -1,4 +1,4 @@
-import type { ChatSignal } from '@parley/protocol';
+import type { ChatMessage, ChatSignal } from '@parley/protocol';
 import { BlockedAddressError, type OutboundFetch } from '../../http/outbound.js';
 import { newSecretId } from '../../ids.js';
 import { defineJob, type KindDefinition, PermanentJobError } from '../../jobs/registry.js';
@@ -47,6 +47,11 @@ interface ReplyAttempt {
   language: string | undefined;
 }
 
+/** The visitor's earlier messages of a reply's context (their language tells a short question's). */
+function visitorHistory(context: ReplyContext): ChatMessage[] {
+  return context.history.filter((m) => !m.isBot && m.id !== context.message.id);
+}
+
 /** The bot's typing indicator in the attempt's conversation. */
 function typing(a: ReplyAttempt, type: 'typing_started' | 'typing_stopped'): ChatSignal {
   return { type, data: { conversationId: a.job.conversationId, userId: botUserId(a.bot.id), isBot: true } };
@@ -75,6 +80,7 @@ async function askResponder(
       messageId: replyId,
       sourceLinks: bot.sourceLinks,
       replies: answerTexts(bot.replies, a.language),
+      language: a.language,
     },
     {
       delta(text: string) {
@@ -148,7 +154,7 @@ export function chatReplyJob(deps: {
       if (bot?.status !== 'active' || bot.replyMode !== 'knowledge') return;
       const context = await chat.replyContext(bot.id, job.messageId);
       if (!context || context.answered || !context.botAnswers) return;
-      const language = messageLanguageOf(bot, context.message);
+      const language = messageLanguageOf(bot, context.message, visitorHistory(context));
       const attempt: ReplyAttempt = { bot, job, replyId: newSecretId('msg'), streamed: false, language };
       await chat.emit(bot.id, job.conversationId, [{ signal: typing(attempt, 'typing_started') }]);
       try {
@@ -190,7 +196,7 @@ export function chatReplyJob(deps: {
       if (!bot) return;
       const context = await chat.replyContext(bot.id, job.messageId);
       if (!context || context.answered || !context.botAnswers) return;
-      const language = messageLanguageOf(bot, context.message);
+      const language = messageLanguageOf(bot, context.message, visitorHistory(context));
       await chat.postAsBot(
         bot,
         job.conversationId,

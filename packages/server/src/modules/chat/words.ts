@@ -1,7 +1,7 @@
 import type { MessagePayload } from '@parley/protocol';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { baseLanguage, detectLanguage } from '../../search/language/detect.js';
+import { baseLanguage, messageLanguage } from '../../search/language/detect.js';
 import { type BotWords, wordsFor } from '../bots/index.js';
 import type { ChatBot } from './contract.js';
 import { payloadText } from './inbox.js';
@@ -22,18 +22,21 @@ function sentLocale(metadata: Record<string, unknown> | undefined): string | und
 }
 
 /**
- * The language of a visitor's message: the detector's when it is sure, else the locale the webchat sent with
- * it, else the bot's webchat default locale, else the bot's default language (English unless set); with that
- * hint's region when it is in the same language (`fr-CA`).
+ * The language of a visitor's message: the detector's when it is sure, else that of the visitor's `earlier`
+ * messages (the answers module reads the question the same way, search/language/detect.ts), else the locale the
+ * webchat sent with it, else the bot's webchat default locale, else the bot's default language (English unless
+ * set); with that hint's region when it is in the same language (`fr-CA`).
  * @example messageLanguageOf(bot, { payload: { type: 'text', text: 'Wie lange dauert die Rückgabe?' } }) // 'de'
  */
 export function messageLanguageOf(
   bot: Pick<ChatBot, 'replies' | 'webchat'>,
   message: Spoken,
+  earlier: readonly Spoken[] = [],
 ): string | undefined {
   const hint =
     sentLocale(message.metadata) ?? (bot.webchat.defaultLocale || undefined) ?? bot.replies?.language ?? 'en';
-  const detected = detectLanguage(payloadText(message.payload), hint);
+  const texts = earlier.map((m) => payloadText(m.payload)).filter((text) => text.trim() !== '');
+  const detected = messageLanguage(payloadText(message.payload), { earlier: texts, locale: hint });
   // The hint's region is kept when it is the detected language's (fr-CA → the bot's fr-CA texts first).
   return detected && baseLanguage(hint) === detected ? hint : detected;
 }
