@@ -60,6 +60,11 @@ describe.each([
     expect(replyText(answer)).not.toContain(INTRO_TEXT);
     const nothing = await ask('Welcher Bus fährt morgens zum Zoo?');
     expect(replyText(nothing)).toBe(DE.notFound);
+    // A short follow-up says too little alone: the visitor's earlier German question tells its language.
+    const conversation = await chat.conversation(user);
+    await botReplyTo(chat, user, conversation, { type: 'text', text: 'Welcher Bus fährt morgens zum Zoo?' });
+    const short = await botReplyTo(chat, user, conversation, { type: 'text', text: 'Zoo?' });
+    expect(replyText(short)).toBe(DE.notFound);
     // English is said as before: the built-in English text.
     const english = await ask('Which bus goes to the zoo on public holidays?');
     expect(english.payload).toEqual({ type: 'text', text: NOT_FOUND_TEXT });
