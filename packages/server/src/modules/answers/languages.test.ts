@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { searchPassage } from '../../../../testkit/src/server/search-passage.js';
 import { type AnswerType, carrierWeight, expectedAnswer } from './answer-type.js';
 import { answerLanguage } from './language.js';
+import { wordsInCommon } from './retrieval.js';
 import { SELECT_DEFAULTS, selectQuotes } from './selection.js';
 import { sentencesOf, wordsIn } from './sentences.js';
 
@@ -179,5 +180,12 @@ describe('the gate and the quote on the words of the question’s language', () 
     expect(answerLanguage('nl', [english])).toBe('en');
     expect(answerLanguage(undefined, [returns])).toBe('de');
     expect(answerLanguage('fr', [])).toBe('fr');
+  });
+
+  it('marks the words a passage shares with the question as the language reads them (the debug details)', () => {
+    expect(wordsInCommon('Die Rückgabefrist beträgt 30 Tage.', ['ruckgabefrist'], 'de')).toEqual([
+      'Rückgabefrist',
+    ]);
+    expect(wordsInCommon('Refunds take 30 days.', ['refund'])).toEqual(['Refunds']);
   });
 });

@@ -172,6 +172,7 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
         searchMs,
         selection,
         minCoverage: MIN_COVERAGE,
+        language: readIn,
         ...retrieved,
       }),
       ...unitsDebug,

@@ -1,6 +1,7 @@
 import type { SearchPassage } from '@parley/protocol';
 import type { Logger } from '../../logger.js';
-import { contentTerms, stem, stemsOf, words } from '../../search/terms.js';
+import { questionTerms, textTerms } from '../../search/language/terms.js';
+import { stem, words } from '../../search/terms.js';
 import type { FilesContext } from '../files/service.js';
 import type { KnowledgeBaseService, SearchService } from '../knowledge/contract.js';
 import { type KnowledgeScope, knowledgeScope } from './scope.js';
@@ -87,10 +88,17 @@ export async function retrieve(
  */
 export function retrievalDebug(
   deps: Pick<RetrievalDeps, 'semanticMinSimilarity'>,
-  r: Retrieved & { query: string; searchMs: number; selection: Selection; minCoverage: number },
+  r: Retrieved & {
+    query: string;
+    searchMs: number;
+    selection: Selection;
+    minCoverage: number;
+    /** The language the question was read in (answerLanguage; absent: English). */
+    language?: string | undefined;
+  },
 ): Record<string, unknown> {
   const quoted = new Set(r.selection.quotes.map((q) => q.passage));
-  const terms = contentTerms(r.query);
+  const terms = questionTerms(r.query, r.language);
   return {
     query: r.query,
     scope: r.scoped.fileIds
@@ -98,14 +106,14 @@ export function retrievalDebug(
       : 'all_files',
     searchMs: r.searchMs,
     passages: r.found.map((p) => {
-      const stems = stemsOf(p.content);
+      const stems = textTerms(p.content, r.language);
       return {
         fileId: p.file.id,
         key: p.file.key,
         score: p.score,
         ...(p.meta.pageNumber ? { pageNumber: p.meta.pageNumber } : {}),
         matchedTerms: terms.filter((t) => stems.has(t)),
-        matchedWords: wordsInCommon(p.content, terms),
+        matchedWords: wordsInCommon(p.content, terms, r.language),
         used: quoted.has(p),
         content: p.content.slice(0, 200),
       };
@@ -148,14 +156,20 @@ export function retrievalDebug(
 /**
  * The words of a passage, as written there, whose stem is one of the question's terms: what the Console marks
  * in the passage, so a marked word and the terms in common never disagree.
+ * In a `language` of its own, a written word whose terms in that language hold one of them.
  * @example wordsInCommon('Refunds take 30 days.', ['refund']) // ['Refunds']
+ * @example wordsInCommon('Die Rückgabefrist beträgt 30 Tage.', ['ruckgabefrist'], 'de') // ['Rückgabefrist']
  */
-export function wordsInCommon(content: string, terms: readonly string[]): string[] {
+export function wordsInCommon(content: string, terms: readonly string[], language?: string): string[] {
   const wanted = new Set(terms);
   const out = new Set<string>();
   for (const written of content.split(/[^\p{L}\p{N}'’]+/u)) {
     const folded = words(written)[0];
-    if (folded !== undefined && wanted.has(stem(folded))) out.add(written.replace(/^['’]+|['’]+$/gu, ''));
+    if (folded === undefined) continue;
+    const held = language
+      ? [...textTerms(written, language)].some((t) => wanted.has(t))
+      : wanted.has(stem(folded));
+    if (held) out.add(written.replace(/^['’]+|['’]+$/gu, ''));
   }
   return [...out];
 }
