@@ -44,6 +44,12 @@ export interface EmbeddingModelKeeper {
    * loaded (a model folder) is used once first when `settle` is set, so that a provisional id never switches.
    */
   ensure(options?: { settle?: boolean }): Promise<boolean>;
+  /**
+   * Before an indexing job writes vectors of the embedder: {@link ensure}, unless the index was seen on the
+   * embedder's model already (then nothing: the files with passages without vectors are the periodic check's,
+   * not a query per file indexed).
+   */
+  beforeWrite(): Promise<void>;
   /** The check run at start and every minute by the processes that run background work. */
   periodic(): PeriodicTask;
 }
@@ -92,7 +98,10 @@ export function embeddingModelKeeper(deps: EmbeddingModelDeps): EmbeddingModelKe
 
   async function switchIfOther(settle: boolean): Promise<boolean> {
     let model = await index.modelInfo();
-    if (model && isEmbedders(model)) return embedLeftovers();
+    if (model && isEmbedders(model)) {
+      matched = embedder.id;
+      return embedLeftovers();
+    }
     if (!(await mustSwitch(model))) return false;
     if (settle) {
       await embedder.embed(['model check']);
@@ -127,6 +136,9 @@ export function embeddingModelKeeper(deps: EmbeddingModelDeps): EmbeddingModelKe
         switching = undefined;
       });
       return switching;
+    },
+    async beforeWrite() {
+      if (matched !== embedder.id) await keeper.ensure();
     },
     periodic: () => ({
       name: 'embedding model check',

@@ -3,12 +3,13 @@ import type { BlobStore } from '../../blob/blob-store.js';
 import { type JobHandler, PermanentJobError } from '../../jobs/queue.js';
 import type { IndexedPassage, PassageIndex, StoredPassage } from '../../search/index/index.js';
 import { ChunkOptionsError, type IndexingOptions, indexingOptionsFrom } from '../../search/ingest/chunk.js';
+import { passagesLanguage } from '../../search/ingest/document-language.js';
 import type { DocumentReader } from '../../search/ingest/document-reader.js';
 import { type Embedder, ExtractionError } from '../../search/types.js';
 import type { FileRow } from '../files/contract.js';
 import type { FileIndexing, IndexFileJob } from '../files/service.js';
 import type { EmbeddingModelKeeper } from './embedding-model.js';
-import { documentLanguage } from './language.js';
+import { toldLanguage } from './language.js';
 
 /** Limits of indexing. */
 export interface IndexerSettings {
@@ -76,7 +77,7 @@ export interface IndexerDeps {
   index: PassageIndex;
   embedder: Embedder | undefined;
   /** Switches the index to the embedder's model before vectors of it are written (with an embedder). */
-  embeddingModel?: Pick<EmbeddingModelKeeper, 'ensure'> | undefined;
+  embeddingModel?: Pick<EmbeddingModelKeeper, 'beforeWrite'> | undefined;
   /** Extraction and chunking, in worker threads. */
   reader: DocumentReader;
   settings: IndexerSettings;
@@ -87,15 +88,16 @@ function tooLarge(limit: number): PermanentJobError {
   return new PermanentJobError(`the file is larger than the ${limit} bytes that can be indexed`, 'too_large');
 }
 
-/** The passages a caller set itself (setFilePassages), as stored, to embed again. */
-async function storedPassages(index: PassageIndex, fileId: string): Promise<IndexedPassage[]> {
-  return (await allFilePassages(index, fileId)).map((s) => ({
+/** The passages a caller set itself (setFilePassages), as stored, to embed again, and their language. */
+async function storedText(index: PassageIndex, file: FileRow): Promise<FileText> {
+  const passages = (await allFilePassages(index, file.id)).map((s) => ({
     position: s.position,
     content: s.content,
     subtype: s.subtype,
     breadcrumb: s.breadcrumb,
     ...(s.pageNumber ? { pageNumber: s.pageNumber } : {}),
   }));
+  return { passages, language: toldLanguage(file) ?? passagesLanguage(passages) ?? null };
 }
 
 /**
@@ -114,24 +116,36 @@ function indexingOptionsOf(file: FileRow): IndexingOptions {
   }
 }
 
-/** Reads the file's blob and extracts and chunks it, off this thread (a hostile document cannot stall the API). */
+/** A file's passages to index, and its language (issue #38; null when unknown). */
+interface FileText {
+  passages: IndexedPassage[];
+  language: string | null;
+}
+
+/**
+ * Reads the file's blob and extracts and chunks it, off this thread (a hostile document cannot stall the API),
+ * with the language its metadata tells, else the one the reader detected (off this thread too).
+ */
 async function extractPassages(
   deps: IndexerDeps,
   file: FileRow & { blob_key: string },
   options: IndexingOptions,
   signal: AbortSignal,
-): Promise<IndexedPassage[]> {
+): Promise<FileText> {
   const limit = deps.settings.maxIndexableBytes;
   if ((file.size ?? 0) > limit) throw tooLarge(limit);
   const bytes = await readAll(await deps.blobs.get(file.blob_key), limit);
+  const told = toldLanguage(file);
   try {
-    return await deps.reader.read({
+    const read = await deps.reader.read({
       bytes,
       contentType: file.content_type,
       key: file.key,
       chunkOptions: options.chunk,
+      detectLanguage: told === undefined,
       signal,
     });
+    return { passages: read.passages, language: told ?? read.language };
   } catch (error) {
     if (error instanceof ExtractionError) throw new PermanentJobError(error.message, error.code);
     throw error;
@@ -210,14 +224,17 @@ export function indexFileJob(deps: IndexerDeps): JobHandler<IndexFileJob> {
       t.lap('target');
       if (!file?.blob_key) return;
       const options = indexingOptionsOf(file);
-      const passages =
+      const { passages, language } =
         job.source === 'stored'
-          ? await storedPassages(deps.index, file.id)
+          ? await storedText(deps.index, file)
           : await extractPassages(deps, { ...file, blob_key: file.blob_key }, options, signal);
       t.lap('read');
-      await files.indexingProgress(job, { total: passages.length, done: 0 });
-      t.lap('progress');
       const embedder = deps.embedder;
+      // Progress is shown while the embedding takes more than one call: a file of one call completes at once.
+      if (embedder && passages.length > settings.embedBatch) {
+        await files.indexingProgress(job, { total: passages.length, done: 0 });
+        t.lap('progress');
+      }
       if (embedder) {
         await embedAll(deps, embedder, job, passages, options, signal);
         t.lap('embed');
@@ -229,9 +246,8 @@ export function indexFileJob(deps: IndexerDeps): JobHandler<IndexFileJob> {
       if (!(await files.indexingTarget(job))) return;
       t.lap('target2');
       // The embedder's id is its loaded model's now: an index still on another model is switched first.
-      if (embedder && passages.length > 0) await deps.embeddingModel?.ensure();
+      if (embedder && passages.length > 0) await deps.embeddingModel?.beforeWrite();
       t.lap('model');
-      const language = documentLanguage(file, passages);
       await deps.index.replaceFilePassages({
         fileId: file.id,
         botId: file.bot_id,

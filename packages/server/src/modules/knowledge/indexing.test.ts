@@ -387,6 +387,24 @@ describe('every format, end to end through an upload (lexical)', () => {
     expect((await api(t).search('migratory tern'))[0]?.file.id).toBe(ids['terns.txt']);
   });
 
+  it("records a document's language: detected from its text, or its metadata's when it tells one", async () => {
+    const f = api(t);
+    const german = await f.upload(
+      'rueckgabe.md',
+      '# Rückgabe\n\nSie können jeden Artikel innerhalb von 30 Tagen nach der Lieferung zurückgeben und erhalten den vollen Kaufpreis zurück.\n',
+    );
+    const told = await f.upload(
+      'avis.txt',
+      'Plain English text about the migratory journeys of the arctic tern.\n',
+      {
+        metadata: { language: 'fr-CA' },
+      },
+    );
+    expect((await f.settled(german.id)).language).toBe('de');
+    expect((await f.settled(told.id)).language).toBe('fr');
+    expect(final['terns.txt']?.language).toBe('en');
+  });
+
   it('indexes JSON as one record per object of an array, values with their paths', async () => {
     expect(final['catalogue.json']?.status).toBe('indexing_completed');
     const passages = await passagesOf('catalogue.json');
@@ -645,17 +663,16 @@ describe('durability: indexing jobs survive a restart', () => {
 
   it('gives back a job interrupted by a shutdown mid-run, and completes it after the restart', async () => {
     const held = new TestEmbedder();
+    const embedding = deferred();
     // Waits until aborted, as a real embedder does when the worker stops.
     held.before = (_call, signal) =>
       new Promise<void>((_resolve, reject) => {
         signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+        embedding.resolve();
       });
     const t = await createTestApp({ workers: true, embedder: held });
     const file = await api(t).upload('interrupted.md', '# Interrupted\n\nThe pangolin rolls into a ball.');
-    await until(
-      () => api(t).get(file.id),
-      (f) => f.indexingProgress !== undefined,
-    );
+    await embedding.promise;
     expect(await indexJobs(t)).toEqual([expect.objectContaining({ status: 'running', attempts: 1 })]);
     await t.app.close();
     expect(await indexJobs(t)).toEqual([
@@ -677,12 +694,16 @@ describe('a new upload while the previous one is being indexed', () => {
   it('makes the old job do nothing and indexes the new content', async () => {
     const f = api(t);
     const gate = deferred();
-    embedder.before = (call) => (call === 0 ? gate.promise : undefined);
+    const embedding = deferred();
+    embedder.before = (call) => {
+      if (call !== 0) return undefined;
+      embedding.resolve();
+      return gate.promise;
+    };
     const v1 = await f.upload('notes.md', '# Notes\n\nThe aardvark eats ants at night.');
-    await until(
-      () => f.get(v1.id),
-      (file) => file.indexingProgress !== undefined,
-    );
+    await embedding.promise;
+    // One call's worth of passages: no progress is written, the file completes at once.
+    expect(await f.get(v1.id)).not.toHaveProperty('indexingProgress');
 
     const content = Buffer.from('# Notes\n\nThe zebra grazes on the plains.');
     const replaced = await f.upsert('notes.md', content.length, { index: true });

@@ -4,8 +4,9 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { siblingModule, spawnWorker } from '../../workers/spawn.js';
-import { ExtractionError, type Passage } from '../types.js';
-import type { DocumentReaderOptions, ExtractedPage, ReadDocument, ReadPage } from './document-reader-port.js';
+import { ExtractionError } from '../types.js';
+import type { DocumentReaderOptions, ReadDocument, ReadPage, ReadPassages } from './document-reader-port.js';
+import type { ExtractedPage } from './extract/web-page.js';
 import type { PageRequest, ReadReply, ReadRequest } from './read-document-worker.js';
 
 /** What a task asks a worker: a document's passages, or a web page's content. */
@@ -21,7 +22,7 @@ interface Job {
 
 interface Task {
   job: Job;
-  resolve: (answer: Passage[] | ExtractedPage) => void;
+  resolve: (answer: ReadPassages | ExtractedPage) => void;
   reject: (error: unknown) => void;
 }
 
@@ -93,7 +94,7 @@ export class ReaderPool {
     this.idleMs = options.idleMs ?? 30_000;
   }
 
-  read(document: ReadDocument): Promise<Passage[]> {
+  read(document: ReadDocument): Promise<ReadPassages> {
     return this.submit({
       key: document.key,
       signal: document.signal,
@@ -104,9 +105,10 @@ export class ReaderPool {
         contentType: document.contentType,
         key: document.key,
         chunkOptions: document.chunkOptions,
+        detectLanguage: document.detectLanguage ?? false,
         timeoutMs,
       }),
-    }) as Promise<Passage[]>;
+    }) as Promise<ReadPassages>;
   }
 
   readPage(page: ReadPage): Promise<ExtractedPage> {
@@ -118,10 +120,10 @@ export class ReaderPool {
     }) as Promise<ExtractedPage>;
   }
 
-  private submit(document: Job): Promise<Passage[] | ExtractedPage> {
+  private submit(document: Job): Promise<ReadPassages | ExtractedPage> {
     if (this.closed) return Promise.reject(new Error('the document reader is closed'));
     if (document.signal?.aborted) return Promise.reject(document.signal.reason);
-    return new Promise<Passage[] | ExtractedPage>((resolve, reject) => {
+    return new Promise<ReadPassages | ExtractedPage>((resolve, reject) => {
       const task: Task = { job: document, resolve, reject };
       // Pages go before the documents waiting, after the pages already waiting.
       if (document.first) this.queue.splice(this.queue.filter((t) => t.job.first).length, 0, task);
@@ -217,7 +219,7 @@ export class ReaderPool {
     const task = slot.task;
     if (!task) return;
     this.settle(slot);
-    if (reply.type === 'passages') task.resolve(reply.passages);
+    if (reply.type === 'passages') task.resolve({ passages: reply.passages, language: reply.language });
     else if (reply.type === 'page') task.resolve(reply.page);
     else if (reply.code) task.reject(new ExtractionError(reply.code, reply.message));
     else task.reject(new Error(reply.message));

@@ -23,8 +23,17 @@ export interface ReadDocument {
   /** The file's key, named in error messages. */
   key: string;
   chunkOptions: ChunkOptions;
+  /** Whether to detect the document's language from its passages too (in the worker). */
+  detectLanguage?: boolean;
   /** Ends the read early (the job's time bound, shutdown); the rejection is the signal's reason. */
   signal?: AbortSignal;
+}
+
+/** A document read. */
+export interface ReadPassages {
+  passages: Passage[];
+  /** The language detected from its passages, when asked (`detectLanguage`); null when unclear or not asked. */
+  language: string | null;
 }
 
 /** A web page to extract (a crawl's). */
@@ -43,7 +52,7 @@ export interface DocumentReader {
    * `empty_document`, `too_large`, the last also for a document that needs more memory or time than
    * allowed), with the signal's reason when it aborts, or with an Error for a failure of the worker itself.
    */
-  read(document: ReadDocument): Promise<Passage[]>;
+  read(document: ReadDocument): Promise<ReadPassages>;
   /**
    * A web page's main content, title and links (`extractPage`), read in a worker so a crawl never holds the
    * thread that serves requests; rejects as `read` does (`too_large` past the memory or time allowed).

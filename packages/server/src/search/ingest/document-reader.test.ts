@@ -51,7 +51,7 @@ describe('documentReader (extraction and chunking in worker threads)', () => {
   );
 
   it('reads a document into the same passages as extraction and chunking in this thread', async () => {
-    const passages = await reader.read({
+    const { passages, language } = await reader.read({
       bytes: markdown,
       contentType: 'text/markdown',
       key: 'faq.md',
@@ -60,6 +60,17 @@ describe('documentReader (extraction and chunking in worker threads)', () => {
     const expected = chunkDocument(await extractDocument(markdown, 'text/markdown', 'faq.md'), chunkOptions);
     expect(passages).toEqual(expected);
     expect(passages.map((p) => p.content).join(' ')).toContain('30 days of delivery');
+    expect(language).toBeNull(); // not asked for
+  });
+
+  it("detects the document's language from its passages in the worker, when asked", async () => {
+    const german = Buffer.from(
+      '# Rückgabe\n\nSie können jeden Artikel innerhalb von 30 Tagen nach der Lieferung zurückgeben und erhalten den vollen Kaufpreis zurück.\n',
+    );
+    const read = (bytes: Buffer) =>
+      reader.read({ bytes, contentType: 'text/markdown', key: 'x.md', chunkOptions, detectLanguage: true });
+    expect((await read(german)).language).toBe('de');
+    expect((await read(markdown)).language).toBe('en');
   });
 
   it('fails a document that takes longer than the bound with too_large, while this thread keeps running', async () => {
@@ -90,7 +101,7 @@ describe('documentReader (extraction and chunking in worker threads)', () => {
         `"deep.md" is too large to index: it has more levels of Markdown nesting than the limit of ${MAX_MARKDOWN_NESTING}.`,
       );
       expect(performance.now() - started).toBeLessThan(10_000);
-      expect((await readFaq(patient)).length).toBeGreaterThan(0);
+      expect((await readFaq(patient)).passages.length).toBeGreaterThan(0);
     } finally {
       await patient.close();
     }
@@ -107,7 +118,7 @@ describe('documentReader (extraction and chunking in worker threads)', () => {
     expect(message).toMatch(/needs more memory to read than the 96 MB allowed|took longer than/);
     expect(stallMs).toBeLessThan(NOT_BLOCKED_MS);
     // The worker that failed was replaced.
-    expect((await readFaq(reader)).length).toBeGreaterThan(0);
+    expect((await readFaq(reader)).passages.length).toBeGreaterThan(0);
   });
 
   it('passes on extraction errors with their reason code', async () => {
@@ -136,7 +147,7 @@ describe('documentReader (extraction and chunking in worker threads)', () => {
     setTimeout(() => controller.abort(new Error('shutting down')), 100);
     await expect(reading).rejects.toThrow('shutting down');
     // Queued reads wait for a worker; they run once it is free.
-    expect((await readFaq(reader)).length).toBeGreaterThan(0);
+    expect((await readFaq(reader)).passages.length).toBeGreaterThan(0);
   });
 
   it('rejects reads after close', async () => {

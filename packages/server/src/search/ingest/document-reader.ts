@@ -15,6 +15,7 @@ export type {
   ExtractedPage,
   ReadDocument,
   ReadPage,
+  ReadPassages,
 } from './document-reader-port.js';
 
 /**
@@ -22,7 +23,7 @@ export type {
  *
  * @example
  * const reader = documentReader({ workers: 1, memoryMb: 512, timeoutMs: 120_000 });
- * const passages = await reader.read({ bytes, contentType: 'application/pdf', key: 'a.pdf', chunkOptions });
+ * const { passages } = await reader.read({ bytes, contentType: 'application/pdf', key: 'a.pdf', chunkOptions });
  */
 export function documentReader(options: DocumentReaderOptions): DocumentReader {
   const pool = new ReaderPool(options);

@@ -1,12 +1,13 @@
 /**
  * Entry point of a document-reading worker thread (started by document-reader.ts; like main.ts, this file
  * acts when loaded). It answers one message at a time: `read` extracts the document and cuts it into
- * passages, `page` extracts a web page's main content (a crawl's), or it says why it could not. It runs under the memory limits its pool set, so a hostile document
+ * passages (and detects its language from them when asked), `page` extracts a web page's main content (a crawl's), or it says why it could not. It runs under the memory limits its pool set, so a hostile document
  * can exhaust only this thread, never the process that serves requests.
  */
 import { parentPort } from 'node:worker_threads';
 import { type ChunkOptions, ExtractionError, type Passage } from '../types.js';
 import { chunkDocument } from './chunk.js';
+import { passagesLanguage } from './document-language.js';
 import { extractDocument } from './extract/index.js';
 import { type ExtractedPage, extractPage } from './extract/web-page.js';
 
@@ -18,6 +19,7 @@ export interface ReadRequest {
   contentType: string;
   key: string;
   chunkOptions: ChunkOptions;
+  detectLanguage: boolean;
   timeoutMs: number;
 }
 
@@ -32,7 +34,7 @@ export interface PageRequest {
 /** What a worker sends the pool. */
 export type ReadReply =
   | { type: 'ready' }
-  | { type: 'passages'; id: number; passages: Passage[] }
+  | { type: 'passages'; id: number; passages: Passage[]; language: string | null }
   | { type: 'page'; id: number; page: ExtractedPage }
   | { type: 'error'; id: number; code: ExtractionError['code'] | undefined; message: string };
 
@@ -52,7 +54,9 @@ port.on('message', (request: ReadRequest | PageRequest) => {
       const document = await extractDocument(bytes, request.contentType, request.key, {
         timeoutMs: request.timeoutMs,
       });
-      return { type: 'passages', id: request.id, passages: chunkDocument(document, request.chunkOptions) };
+      const passages = chunkDocument(document, request.chunkOptions);
+      const language = request.detectLanguage ? (passagesLanguage(passages) ?? null) : null;
+      return { type: 'passages', id: request.id, passages, language };
     } catch (error) {
       return {
         type: 'error',
