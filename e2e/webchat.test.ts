@@ -465,15 +465,15 @@ parley.init(${init});</script></body></html>`;
       await sendFromComposer(page, 'delivery of my grinder, what about payment and coffee');
       const buttons = inWebchat(page, '.pw-msg[data-type="choice"] .pw-choice');
       await expect.poll(() => buttons.count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
-      expect(await inWebchat(page, '.pw-msg[data-type="choice"]').innerText()).toContain(
+      expect(await inWebchat(page, '.pw-msg[data-type="choice"]').textContent()).toContain(
         'Did you mean one of these?',
       );
       await buttons.filter({ hasText: 'Warranty period' }).click();
       await expect
-        .poll(() => inWebchat(page, '.pw-msg[data-from="bot"]').last().innerText(), { timeout: 20_000 })
+        .poll(() => inWebchat(page, '.pw-msg[data-from="bot"]').last().textContent(), { timeout: 20_000 })
         .toContain('Every grinder has a warranty of 2 years');
       // The pick shows as the visitor's message by its label, not its value.
-      expect(await inWebchat(page, '.pw-msg[data-from="user"]').last().innerText()).toContain(
+      expect(await inWebchat(page, '.pw-msg[data-from="user"]').last().textContent()).toContain(
         'Warranty period',
       );
       expect((await events(page)).filter((e) => e.type === 'error')).toEqual([]);

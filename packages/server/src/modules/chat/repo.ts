@@ -9,7 +9,7 @@ import type { Cursor } from '../../http/pagination.js';
 import { eventQueries, messageQueries, participantQueries, signalQueries } from './repo-contents.js';
 import { inboxQueries } from './repo-inbox.js';
 import { type KeyedRows, keyedRows } from './repo-keyed.js';
-import type { ChatUserRow, ConversationRow, EventRow, MessageRow, SecretsRow, SignalRow } from './rows.js';
+import type { ChatUserRow, SecretsRow } from './rows.js';
 
 export type { ChatUserRow, ConversationRow, EventRow, MessageRow, SecretsRow, SignalRow } from './rows.js';
 
