@@ -160,6 +160,27 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(problems).toEqual([]);
   });
 
+  it('shows the knowledge pages in French: the knowledge bases, one of them with its drop zone, and the Files table', async () => {
+    const { page, problems } = await signedInFrench();
+    await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/knowledge`);
+    await page.getByRole('heading', { name: 'Bases de connaissances' }).waitFor();
+    await page.getByLabel('Nom de la base de connaissances').fill('Manuels');
+    await page.getByRole('button', { name: 'Créer la base de connaissances' }).click();
+    await page.getByText('Base de connaissances « Manuels » créée.', { exact: false }).waitFor();
+    await page.getByRole('heading', { name: 'Déposez ici des fichiers PDF, Word ou Markdown' }).waitFor();
+    expect(await page.getByText('Choisir des fichiers').isVisible()).toBe(true);
+    const counts = page.locator('.page-head', { has: page.getByRole('heading', { name: 'Manuels' }) });
+    expect(await counts.locator('.muted').textContent()).toBe('Aucun fichier pour l’instant');
+    expect(await page.getByRole('link', { name: 'Site web' }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: '← Bases de connaissances' }).click();
+    const row = page.locator('.kb-row', { hasText: 'Manuels' });
+    expect(await row.getByRole('button', { name: 'Renommer Manuels' }).isVisible()).toBe(true);
+    await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/files`);
+    await page.getByRole('heading', { name: 'Fichiers', exact: true }).waitFor();
+    expect(await page.getByLabel('État').locator('option').first().textContent()).toBe('Tous les états');
+    expect(problems).toEqual([]);
+  });
+
   it('stays in English, usable, when the French words cannot be loaded', async () => {
     // The French catalog is the only script holding these words.
     const { page, problems } = await consoleIn('fr-FR', 'Mot de passe');

@@ -1,4 +1,4 @@
-import { consoleLocale, t } from './i18n.js';
+import { consoleLocale, type MessageKey, t } from './i18n.js';
 
 const dateTimes = new Map<string, Intl.DateTimeFormat>();
 
@@ -84,4 +84,26 @@ export function formatNumber(n: number, decimals = 0): string {
     numbers.set(key, format);
   }
   return format.format(n);
+}
+
+const pluralRules = new Map<string, Intl.PluralRules>();
+
+/**
+ * The words of `one` or `other` for the count `n`, as the Console's language chooses (French says
+ * "0 fichier", English "0 files"); `{n}` is the count written through Intl.
+ * @example formatCount('files.one', 'files.other', 3) // '3 files' in English
+ */
+export function formatCount(
+  one: MessageKey,
+  other: MessageKey,
+  n: number,
+  values: Record<string, string | number> = {},
+): string {
+  const locale = consoleLocale();
+  let rules = pluralRules.get(locale);
+  if (!rules) {
+    rules = new Intl.PluralRules(locale);
+    pluralRules.set(locale, rules);
+  }
+  return t(rules.select(n) === 'one' ? one : other, { ...values, n: formatNumber(n) });
 }

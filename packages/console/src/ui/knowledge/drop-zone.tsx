@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
-import { formatBytes } from '../../format.js';
+import { formatBytes, formatCount } from '../../format.js';
+import { t } from '../../i18n.js';
 import { describeFailure } from './failure-words.js';
-import { FILE_STATUS_WORDS, isFailed, type LinkedFile } from './file-status.js';
+import { fileStatusWords, isFailed, type LinkedFile } from './file-status.js';
 import { ProgressBar } from './progress-bar.js';
 import type { Upload } from './uploads.js';
 
@@ -36,12 +37,9 @@ export function DropZone({ onFiles }: { onFiles(files: File[]): void }) {
       }}
     >
       <h3 id="drop-zone-title" class="kn-h drop-zone-title">
-        Drop PDFs, Word or Markdown files here
+        {t('drop.title')}
       </h3>
-      <p class="muted">
-        HTML, text, CSV, JSON, Excel and PowerPoint files work too, up to 1 GB each. A file named like one
-        already stored replaces it.
-      </p>
+      <p class="muted">{t('drop.lead')}</p>
       <input
         id="kb-file-picker"
         class="visually-hidden"
@@ -54,7 +52,7 @@ export function DropZone({ onFiles }: { onFiles(files: File[]): void }) {
         }}
       />
       <label for="kb-file-picker" class="button-like">
-        Choose files
+        {t('drop.choose')}
       </label>
     </section>
   );
@@ -62,9 +60,9 @@ export function DropZone({ onFiles }: { onFiles(files: File[]): void }) {
 
 /** How far an upload's bytes went, in words. */
 function uploadingWords(u: Upload): string {
-  if (u.state === 'waiting') return 'Waiting to upload';
+  if (u.state === 'waiting') return t('upload.waiting');
   const percent = u.size === 0 ? 100 : Math.floor((u.loaded / u.size) * 100);
-  return `Uploading: ${percent}% (${formatBytes(u.loaded)} of ${formatBytes(u.size)})`;
+  return t('upload.progress', { percent, loaded: formatBytes(u.loaded), size: formatBytes(u.size) });
 }
 
 /** A failed upload or indexing, with its reason in words. */
@@ -89,7 +87,10 @@ export function summarizeUploads(uploads: Upload[], files: LinkedFile[] | undefi
     .map((u) => ({
       id: `u${u.id}`,
       name: u.name,
-      words: `Upload failed: ${u.error ?? 'Parley gave no reason.'}`,
+      words: t('file.failure', {
+        status: t('fileStatus.uploadFailed'),
+        reason: u.error ?? t('upload.noReason'),
+      }),
     }));
   let indexed = 0;
   for (const u of uploaded) {
@@ -100,16 +101,16 @@ export function summarizeUploads(uploads: Upload[], files: LinkedFile[] | undefi
       failures.push({
         id: `f${u.id}`,
         name: u.name,
-        words: `${FILE_STATUS_WORDS[file.status]}: ${failure.words}`,
+        words: t('file.failure', { status: fileStatusWords(file.status), reason: failure.words }),
       });
     }
   }
   const parts = [
-    ...(sending.length > 0 ? [`${sending.length} uploading`] : []),
-    ...(waiting > 0 ? [`${waiting} waiting`] : []),
-    `${uploaded.length} uploaded`,
-    `${indexed} indexed`,
-    `${failures.length} failed`,
+    ...(sending.length > 0 ? [formatCount('count.uploadingOne', 'count.uploading', sending.length)] : []),
+    ...(waiting > 0 ? [formatCount('count.waitingOne', 'count.waiting', waiting)] : []),
+    formatCount('count.uploadedOne', 'count.uploaded', uploaded.length),
+    formatCount('count.indexedOne', 'count.indexed', indexed),
+    formatCount('count.failedOne', 'count.failed', failures.length),
   ];
   return { line: parts.join(' · '), sending, failures, finished: uploaded.length + failures.length > 0 };
 }
@@ -125,11 +126,11 @@ export function UploadList(props: { uploads: Upload[]; files: LinkedFile[] | und
     <section class="card stack" aria-labelledby="uploads-title">
       <div class="page-head">
         <h3 id="uploads-title" class="kn-h">
-          Uploads
+          {t('upload.title')}
         </h3>
         {finished ? (
           <button type="button" class="quiet" onClick={props.onClear}>
-            Clear finished uploads
+            {t('upload.clear')}
           </button>
         ) : null}
       </div>
@@ -137,12 +138,12 @@ export function UploadList(props: { uploads: Upload[]; files: LinkedFile[] | und
         {line}
       </p>
       {sending.length > 0 ? (
-        <ul class="kn-rows" aria-label="Uploading now">
+        <ul class="kn-rows" aria-label={t('upload.now')}>
           {sending.map((u) => (
             <li key={u.id} class="kn-file">
               <span class="kn-key">{u.name}</span>
               <ProgressBar
-                label={`Upload of ${u.name}`}
+                label={t('upload.of', { name: u.name })}
                 value={u.size === 0 ? 100 : (u.loaded / u.size) * 100}
                 words={uploadingWords(u)}
               />
@@ -151,7 +152,7 @@ export function UploadList(props: { uploads: Upload[]; files: LinkedFile[] | und
         </ul>
       ) : null}
       {failures.length > 0 ? (
-        <ul class="kn-rows" aria-label="Failed uploads">
+        <ul class="kn-rows" aria-label={t('upload.failed')}>
           {failures.map((f) => (
             <li key={f.id} class="kn-file">
               <span class="kn-key">{f.name}</span>

@@ -12,7 +12,7 @@ import { CardSection } from './card-section.js';
 import { describeFailure } from './failure-words.js';
 import { FileAccess } from './file-access.js';
 import { FilePassages } from './file-passages.js';
-import { FILE_STATUS_WORDS, isFailed, isIndexing, LIVE_EVERY, useBotClient } from './file-status.js';
+import { fileStatusWords, isFailed, isIndexing, LIVE_EVERY, useBotClient } from './file-status.js';
 import { FileTags } from './file-tags.js';
 
 /** One file: what it is, its tags, who may read it, its passages; download, re-index and delete. */
@@ -92,7 +92,7 @@ function FileFacts({ file, knowledgeBases }: { file: FileObject; knowledgeBases:
         <dd class="kn-key">{file.contentType}</dd>
         <dt>Status</dt>
         <dd>
-          {FILE_STATUS_WORDS[file.status]}
+          {fileStatusWords(file.status)}
           {isFailed(file.status) ? `: ${describeFailure(file.status, file.failedStatusReason).words}` : ''}
           {file.status === 'indexing_pending' && file.indexingProgress
             ? ` (${file.indexingProgress.done} of ${file.indexingProgress.total} passages)`

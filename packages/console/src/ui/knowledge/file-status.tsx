@@ -1,19 +1,23 @@
 import type { FileObject, FileStatus, KnowledgeBaseFile } from '@parley/client';
 import { useMemo } from 'preact/hooks';
 import { useConsole } from '../../context.js';
+import { type MessageKey, t } from '../../i18n.js';
 
-/** A file's states, in the order they happen, with the words people read. */
-export const FILE_STATUS_WORDS: Record<FileStatus, string> = {
-  upload_pending: 'Waiting for upload',
-  upload_failed: 'Upload failed',
-  upload_completed: 'Uploaded',
-  indexing_pending: 'Indexing',
-  indexing_failed: 'Indexing failed',
-  indexing_completed: 'Indexed',
-};
+/** A file's states, in the order they happen, with the key of the words people read. */
+const FILE_STATUS_KEYS = {
+  upload_pending: 'fileStatus.uploadPending',
+  upload_failed: 'fileStatus.uploadFailed',
+  upload_completed: 'fileStatus.uploaded',
+  indexing_pending: 'fileStatus.indexing',
+  indexing_failed: 'fileStatus.indexingFailed',
+  indexing_completed: 'fileStatus.indexed',
+} as const satisfies Record<FileStatus, MessageKey>;
+
+/** A file's state in the words people read, in the Console's language. */
+export const fileStatusWords = (status: FileStatus): string => t(FILE_STATUS_KEYS[status]);
 
 /** Every state, for the status filter. */
-export const FILE_STATUSES = Object.keys(FILE_STATUS_WORDS) as FileStatus[];
+export const FILE_STATUSES = Object.keys(FILE_STATUS_KEYS) as FileStatus[];
 
 /** Whether a file will not change state by itself any more (nothing to wait for). */
 export function isSettled(status: FileStatus, indexed = true): boolean {
@@ -55,7 +59,7 @@ export function StatusBadge({ file }: { file: Pick<FileObject, 'status'> }) {
     : file.status === 'indexing_completed'
       ? 'badge-active'
       : 'badge-working';
-  return <span class={`badge ${tone}`}>{FILE_STATUS_WORDS[file.status]}</span>;
+  return <span class={`badge ${tone}`}>{fileStatusWords(file.status)}</span>;
 }
 
 /** A file of a knowledge base, with its record's details while it is not settled (indexing progress). */

@@ -1,12 +1,13 @@
 import type { FileStatus } from '@parley/client';
+import { t } from '../../i18n.js';
 import { type Choice, SelectField } from '../select-field.js';
-import { FILE_STATUS_WORDS, FILE_STATUSES } from './file-status.js';
+import { FILE_STATUSES, fileStatusWords } from './file-status.js';
 
 const PAGE_SIZES = [10, 25, 50, 100];
 
-const STATUS_CHOICES: Choice<FileStatus | ''>[] = [
-  { value: '', label: 'Any status' },
-  ...FILE_STATUSES.map((s) => ({ value: s, label: FILE_STATUS_WORDS[s] })),
+const statusChoices = (): Choice<FileStatus | ''>[] => [
+  { value: '', label: t('files.anyStatus') },
+  ...FILE_STATUSES.map((s) => ({ value: s, label: fileStatusWords(s) })),
 ];
 
 /** A tag filter: a key and its value (both empty: any tag). */
@@ -31,7 +32,7 @@ export function FileFilters(props: {
   return (
     <div class="card files-filters">
       <div class="field">
-        <label for="files-search">Search by name</label>
+        <label for="files-search">{t('files.searchByName')}</label>
         <input
           id="files-search"
           type="search"
@@ -42,32 +43,35 @@ export function FileFilters(props: {
       </div>
       <SelectField
         id="files-status"
-        label="Status"
+        label={t('files.status')}
         value={props.status}
-        choices={STATUS_CHOICES}
+        choices={statusChoices()}
         onValue={props.onStatus}
       />
       <SelectField
         id="files-page-size"
-        label="Files per page"
+        label={t('files.perPage')}
         value={String(props.pageSize)}
         choices={PAGE_SIZES.map((n) => ({ value: String(n), label: String(n) }))}
         onValue={(n) => props.onPageSize(Number(n))}
       />
       <SelectField
         id="files-tag"
-        label="Tag"
+        label={t('files.tag')}
         value={props.tag.key}
-        choices={[{ value: '', label: 'Any tag' }, ...props.tagKeys.map((k) => ({ value: k, label: k }))]}
+        choices={[
+          { value: '', label: t('files.anyTag') },
+          ...props.tagKeys.map((k) => ({ value: k, label: k })),
+        ]}
         onValue={(key) => props.onTag({ key, value: '' })}
       />
       {props.tag.key ? (
         <SelectField
           id="files-tag-value"
-          label="Tag value"
+          label={t('files.tagValue')}
           value={props.tag.value}
           choices={[
-            { value: '', label: 'Choose a value' },
+            { value: '', label: t('files.chooseValue') },
             ...props.tagValues.map((v) => ({ value: v, label: v })),
           ]}
           onValue={(value) => props.onTag({ key: props.tag.key, value })}

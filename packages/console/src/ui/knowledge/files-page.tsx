@@ -1,7 +1,9 @@
 import type { Bot, FileStatus, ListFilesInput } from '@parley/client';
 import { useEffect, useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
+import { formatCount } from '../../format.js';
 import { useLoad, useSettled } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { useQueryClient } from '../../query.js';
 import { BotFrame, useRouteBot } from '../bot-frame.js';
 import { ListState } from '../list-state.js';
@@ -70,11 +72,12 @@ function Files({ bot }: { bot: Bot }) {
   return (
     <div class="stack">
       <div class="page-head">
-        <h2>Files</h2>
+        <h2>{t('section.files')}</h2>
         {total === undefined ? null : (
           <span class="muted files-total">
-            {total} {total === 1 ? 'file' : 'files'}
-            {filtered ? (total === 1 ? ' matches' : ' match') : ''}
+            {filtered
+              ? formatCount('files.matchOne', 'files.match', total)
+              : formatCount('count.file', 'count.files', total)}
           </span>
         )}
       </div>
@@ -92,18 +95,12 @@ function Files({ bot }: { bot: Bot }) {
       />
       <ListState
         of={{ error: page.error ?? tagKeys.error, loading: page.loading, data: page.data?.files }}
-        loadingWords="Loading files…"
-        empty={
-          pager.page > 1
-            ? undefined
-            : filtered
-              ? 'No file matches these filters. Change the search, the status or the tag.'
-              : 'No files yet. Open a knowledge base on the Knowledge tab and drop documents into it.'
-        }
+        loadingWords={t('files.loading')}
+        empty={pager.page > 1 ? undefined : filtered ? t('files.noMatch') : t('files.empty')}
       >
         {(list) => <FilesTable botId={bot.id} files={list} sort={sort} onSort={setSort} />}
       </ListState>
-      <Pager label="Pages of files" pager={pager} nextToken={page.data?.meta.nextToken} />
+      <Pager label={t('files.pages')} pager={pager} nextToken={page.data?.meta.nextToken} />
     </div>
   );
 }

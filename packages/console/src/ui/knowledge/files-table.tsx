@@ -1,5 +1,6 @@
 import type { FileObject, ListFilesInput } from '@parley/client';
 import { formatBytes, formatDateTime } from '../../format.js';
+import { type MessageKey, t } from '../../i18n.js';
 import { filePath, StatusBadge } from './file-status.js';
 
 /** The sort of the Files table: a column the API sorts by, and a direction. */
@@ -8,10 +9,10 @@ export interface Sort {
   direction: 'asc' | 'desc';
 }
 
-const COLUMNS: { field: Sort['field']; label: string }[] = [
-  { field: 'key', label: 'Key' },
-  { field: 'status', label: 'Status' },
-  { field: 'size', label: 'Size' },
+const COLUMNS: { field: Sort['field']; label: MessageKey }[] = [
+  { field: 'key', label: 'files.key' },
+  { field: 'status', label: 'files.status' },
+  { field: 'size', label: 'files.size' },
 ];
 
 /** A column heading that sorts by its column: again flips the direction. */
@@ -25,7 +26,7 @@ function SortHeading(props: { field: Sort['field']; label: string; sort: Sort; o
         {label}
         {active ? (sort.direction === 'asc' ? ' ↑' : ' ↓') : ''}
         <span class="visually-hidden">
-          {active ? `, sorted ${sort.direction === 'asc' ? 'ascending' : 'descending'}` : ', sort'}
+          {active ? t(sort.direction === 'asc' ? 'sort.ascending' : 'sort.descending') : t('sort.sort')}
         </span>
       </button>
     </th>
@@ -43,14 +44,14 @@ export function FilesTable(props: {
   return (
     <div class="table-box">
       <table class="files-table">
-        <caption>Files</caption>
+        <caption>{t('section.files')}</caption>
         <thead>
           <tr>
             {COLUMNS.map((c) => (
-              <SortHeading key={c.field} field={c.field} label={c.label} sort={sort} onSort={onSort} />
+              <SortHeading key={c.field} field={c.field} label={t(c.label)} sort={sort} onSort={onSort} />
             ))}
-            <th scope="col">Tags</th>
-            <SortHeading field="updatedAt" label="Updated" sort={sort} onSort={onSort} />
+            <th scope="col">{t('files.tags')}</th>
+            <SortHeading field="updatedAt" label={t('files.updated')} sort={sort} onSort={onSort} />
           </tr>
         </thead>
         <tbody>

@@ -1,11 +1,13 @@
 import { useState } from 'preact/hooks';
+import { formatNumber } from '../../format.js';
 import { useAction } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { ListState } from '../list-state.js';
 import { Notice } from '../notice.js';
 import { describeFailure } from './failure-words.js';
 import {
-  FILE_STATUS_WORDS,
   filePath,
+  fileStatusWords,
   isFailed,
   type LinkedFile,
   StatusBadge,
@@ -19,17 +21,23 @@ function progressOf(file: LinkedFile, upload: Upload | undefined): { value?: num
   if (file.status === 'upload_pending') {
     if (upload && upload.state === 'uploading' && upload.size > 0) {
       const percent = Math.floor((upload.loaded / upload.size) * 100);
-      return { value: percent, words: `Uploading: ${percent}%` };
+      return { value: percent, words: t('upload.percent', { percent }) };
     }
-    return { words: 'Waiting for the upload' };
+    return { words: t('upload.waitingFor') };
   }
-  if (file.status === 'upload_completed') return { words: 'Uploaded, waiting to be indexed' };
+  if (file.status === 'upload_completed') return { words: t('upload.waitingIndex') };
   const progress = file.detail?.indexingProgress;
   if (progress && progress.total > 0) {
     const percent = Math.floor((progress.done / progress.total) * 100);
-    return { value: percent, words: `Indexing: ${progress.done} of ${progress.total} passages` };
+    return {
+      value: percent,
+      words: t('indexing.passages', {
+        done: formatNumber(progress.done),
+        total: formatNumber(progress.total),
+      }),
+    };
   }
-  return { words: 'Indexing: reading the document' };
+  return { words: t('indexing.reading') };
 }
 
 /** Files listed before "Show all". */
@@ -54,19 +62,15 @@ export function KnowledgeBaseFiles(props: {
   return (
     <section class="stack" aria-labelledby="kb-files-title">
       <h3 id="kb-files-title" class="kn-h">
-        Files in this knowledge base
+        {t('kb.files')}
       </h3>
       <ListState
         of={{ error: props.error, loading: props.loading, data: files }}
-        loadingWords="Loading the files…"
-        empty={
-          props.mayChange
-            ? 'No files yet. Drop documents above or press "Choose files": they are indexed as soon as they arrive.'
-            : 'No files yet. Someone with the developer role or above can add documents.'
-        }
+        loadingWords={t('kb.filesLoading')}
+        empty={props.mayChange ? t('kb.filesEmptyMayAdd') : t('kb.filesEmpty')}
       >
         {() => (
-          <ul class="list" aria-label="Files in this knowledge base">
+          <ul class="list" aria-label={t('kb.files')}>
             {shown.map((file) => (
               <LinkedFileRow
                 key={file.fileId}
@@ -84,10 +88,10 @@ export function KnowledgeBaseFiles(props: {
       {shown.length < latest.length ? (
         <p class="actions">
           <span class="muted">
-            The {SHOWN} files added last are shown, of {latest.length}. The Files tab searches them all.
+            {t('kb.filesShown', { shown: formatNumber(SHOWN), total: formatNumber(latest.length) })}
           </span>
           <button type="button" onClick={() => setAll(true)}>
-            Show all {latest.length} files
+            {t('kb.showAll', { n: formatNumber(latest.length) })}
           </button>
         </p>
       ) : null}
@@ -127,23 +131,28 @@ function LinkedFileRow(props: {
         <StatusBadge file={file} />
         {props.mayChange ? (
           <button type="button" class="quiet kn-unlink" onClick={unlink} disabled={pending}>
-            Remove<span class="visually-hidden"> {file.key}</span> from this knowledge base
+            {t('kb.unlink')}
+            <span class="visually-hidden"> {file.key}</span> {t('kb.unlinkFrom')}
           </button>
         ) : null}
       </div>
       {failure ? (
         <div class="kn-failure">
           <p class="notice notice-error">
-            {FILE_STATUS_WORDS[file.status]}: {failure.words}
+            {t('file.failure', { status: fileStatusWords(file.status), reason: failure.words })}
           </p>
           {props.mayChange && file.status === 'indexing_failed' && failure.retry ? (
             <button type="button" onClick={reindex} disabled={pending}>
-              Re-index <span class="visually-hidden">{file.key}</span>
+              {t('file.reindex')} <span class="visually-hidden">{file.key}</span>
             </button>
           ) : null}
         </div>
       ) : done ? null : (
-        <ProgressBar label={`Progress of ${file.key}`} value={progress.value} words={progress.words} />
+        <ProgressBar
+          label={t('kb.progressOf', { name: file.key })}
+          value={progress.value}
+          words={progress.words}
+        />
       )}
       <Notice error={error} />
     </li>

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { useConsole } from '../../context.js';
 import { useLoad, useOwnMember } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { useQueryClient } from '../../query.js';
 import { mayChangeFiles } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
@@ -72,27 +73,27 @@ function KnowledgeBaseView({ bot }: { bot: Bot }) {
     return (
       <div class="stack">
         <p>
-          <a href={back}>← Knowledge bases</a>
+          <a href={back}>{t('kb.back')}</a>
         </p>
-        {kb.loading ? <p role="status">Loading the knowledge base…</p> : <Notice error={kb.error} />}
+        {kb.loading ? <p role="status">{t('kb.loadingOne')}</p> : <Notice error={kb.error} />}
       </div>
     );
   }
   return (
     <div class="stack">
       <p>
-        <a href={back}>← Knowledge bases</a>
+        <a href={back}>{t('kb.back')}</a>
       </p>
       <div class="page-head">
         <h2>{kb.data.name}</h2>
         <span class="muted">{describeCounts(kb.data)}</span>
       </div>
-      <nav class="tabs" aria-label="Knowledge base sections">
+      <nav class="tabs" aria-label={t('kb.sections')}>
         <a href={`${here}`} aria-current={tab === 'files' ? 'page' : undefined}>
-          Files
+          {t('section.files')}
         </a>
         <a href={`${here}?tab=website`} aria-current={tab === 'website' ? 'page' : undefined}>
-          Website
+          {t('kb.website')}
         </a>
       </nav>
       {tab === 'website' ? (

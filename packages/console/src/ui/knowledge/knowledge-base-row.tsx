@@ -1,8 +1,9 @@
 import type { KnowledgeBase } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { useForm } from '../../form.js';
-import { formatBytes } from '../../format.js';
+import { formatBytes, formatCount } from '../../format.js';
 import { useAction } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { ConfirmDelete } from '../confirm-delete.js';
 import { Field } from '../field.js';
 import { Notice } from '../notice.js';
@@ -11,10 +12,13 @@ import { useBotClient } from './file-status.js';
 /** How many of a knowledge base's files are indexed, waiting and failed, and their size, in words. */
 export function describeCounts(kb: KnowledgeBase): string {
   const { total, indexed, pending, failed, size } = kb.files;
-  if (total === 0) return 'No files yet';
-  const parts = [`${total} ${total === 1 ? 'file' : 'files'}`, `${indexed} indexed`];
-  if (pending > 0) parts.push(`${pending} in progress`);
-  if (failed > 0) parts.push(`${failed} failed`);
+  if (total === 0) return t('kb.noFiles');
+  const parts = [
+    formatCount('count.file', 'count.files', total),
+    formatCount('count.indexedOne', 'count.indexed', indexed),
+  ];
+  if (pending > 0) parts.push(formatCount('count.inProgressOne', 'count.inProgress', pending));
+  if (failed > 0) parts.push(formatCount('count.failedOne', 'count.failed', failed));
   parts.push(formatBytes(size));
   return parts.join(' · ');
 }
@@ -23,8 +27,8 @@ export function describeCounts(kb: KnowledgeBase): string {
 export function describeKnowledge(kbs: KnowledgeBase[]): string {
   const files = kbs.reduce((n, kb) => n + kb.files.total, 0);
   const size = kbs.reduce((n, kb) => n + kb.files.size, 0);
-  const bases = `${kbs.length} ${kbs.length === 1 ? 'knowledge base' : 'knowledge bases'}`;
-  return `${bases} · ${files} ${files === 1 ? 'file' : 'files'} · ${formatBytes(size)}`;
+  const bases = formatCount('count.kb', 'count.kbs', kbs.length);
+  return `${bases} · ${formatCount('count.file', 'count.files', files)} · ${formatBytes(size)}`;
 }
 
 /** One knowledge base in the list: its link and counts; rename and delete (confirmed) for who may. */
@@ -48,10 +52,10 @@ export function KnowledgeBaseRow(props: {
       {mayChange && mode === 'view' ? (
         <div class="actions">
           <button type="button" onClick={() => setMode('rename')}>
-            Rename <span class="visually-hidden">{kb.name}</span>
+            {t('action.rename')} <span class="visually-hidden">{kb.name}</span>
           </button>
           <button type="button" class="danger" onClick={() => setMode('delete')}>
-            Delete <span class="visually-hidden">{kb.name}</span>
+            {t('action.delete')} <span class="visually-hidden">{kb.name}</span>
           </button>
         </div>
       ) : null}
@@ -75,13 +79,13 @@ function RenameKnowledgeBase({ botId, kb, onChanged, done }: ChangeProps) {
   const name = form.field('name');
   return (
     <form class="inline-form kb-change" onSubmit={form.submit}>
-      <Field id={`rename-${kb.id}`} label="New name" required maxLength={200} {...name} />
+      <Field id={`rename-${kb.id}`} label={t('kb.newName')} required maxLength={200} {...name} />
       <div class="actions">
         <button type="submit" class="primary" disabled={pending || name.value.trim() === ''}>
-          Save name
+          {t('kb.saveName')}
         </button>
         <button type="button" onClick={done} disabled={pending}>
-          Cancel
+          {t('action.cancel')}
         </button>
       </div>
       <Notice error={error} />
@@ -94,11 +98,11 @@ function DeleteKnowledgeBase({ botId, kb, onChanged, done }: ChangeProps) {
   return (
     <ConfirmDelete
       class="kb-change"
-      confirmLabel="Yes, delete this knowledge base"
+      confirmLabel={t('kb.confirmDelete')}
       question={
         <>
-          Delete the knowledge base <strong>{kb.name}</strong>? Its files stay in the Files table, but the bot
-          no longer answers from this group.
+          {t('kb.deleteAsk')} <strong>{kb.name}</strong>
+          {t('kb.deleteWhy')}
         </>
       }
       remove={() => files.deleteKnowledgeBase({ id: kb.id })}

@@ -1,6 +1,7 @@
 import type { Bot, KnowledgeBase } from '@parley/client';
 import { useConsole } from '../../context.js';
 import { useLoad, useOwnMember } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { mayChangeFiles } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { CreateByName } from '../create-by-name.js';
@@ -24,22 +25,16 @@ function KnowledgeBases({ bot }: { bot: Bot }) {
   return (
     <div class="stack">
       <div class="page-head">
-        <h2>Knowledge bases</h2>
+        <h2>{t('kb.title')}</h2>
         {kbs.data && kbs.data.length > 0 ? <span class="muted">{describeKnowledge(kbs.data)}</span> : null}
       </div>
-      <p class="muted">
-        A knowledge base groups the documents the bot answers from. Open one to drop files into it.
-      </p>
+      <p class="muted">{t('kb.lead')}</p>
       {mayChange ? <CreateKnowledgeBase botId={bot.id} onCreated={kbs.reload} /> : null}
       <ListState
         of={kbs}
-        loadingWords="Loading knowledge bases…"
-        empty={
-          mayChange
-            ? 'No knowledge base yet. Name one above and press "Create knowledge base", then drop your documents into it.'
-            : 'No knowledge base yet. Someone with the developer role or above can create one.'
-        }
-        label="Knowledge bases"
+        loadingWords={t('kb.loading')}
+        empty={mayChange ? t('kb.emptyMayCreate') : t('kb.empty')}
+        label={t('kb.title')}
         row={(kb: KnowledgeBase) => (
           <KnowledgeBaseRow key={kb.id} botId={bot.id} kb={kb} mayChange={mayChange} onChanged={kbs.reload} />
         )}
@@ -54,13 +49,13 @@ function CreateKnowledgeBase({ botId, onCreated }: { botId: string; onCreated():
   return (
     <CreateByName
       id="new-kb-name"
-      label="Knowledge base name"
-      hint='For example "Product manuals" or "HR policies".'
-      submitLabel="Create knowledge base"
+      label={t('kb.name')}
+      hint={t('kb.nameHint')}
+      submitLabel={t('kb.create')}
       create={async (name) => {
         const { knowledgeBase } = await files.createKnowledgeBase({ name });
         return {
-          words: `Knowledge base "${knowledgeBase.name}" created. Drop your documents into it below.`,
+          words: t('kb.created', { name: knowledgeBase.name }),
           open: `/console/bots/${encodeURIComponent(botId)}/knowledge/${encodeURIComponent(knowledgeBase.id)}`,
         };
       }}
