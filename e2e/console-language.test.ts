@@ -160,7 +160,7 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(problems).toEqual([]);
   });
 
-  it('shows the knowledge pages in French: the knowledge bases, one of them with its drop zone, and the Files table', async () => {
+  it('shows the knowledge pages in French: the knowledge bases, one of them with its drop zone and Website tab, and the Files table', async () => {
     const { page, problems } = await signedInFrench();
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/knowledge`);
     await page.getByRole('heading', { name: 'Bases de connaissances' }).waitFor();
@@ -171,7 +171,10 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(await page.getByText('Choisir des fichiers').isVisible()).toBe(true);
     const counts = page.locator('.page-head', { has: page.getByRole('heading', { name: 'Manuels' }) });
     expect(await counts.locator('.muted').textContent()).toBe('Aucun fichier pour l’instant');
-    expect(await page.getByRole('link', { name: 'Site web' }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Site web' }).click();
+    await page.getByRole('heading', { name: 'Sites web' }).waitFor();
+    expect(await page.getByText('Aucun site web pour l’instant.').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Ajouter le site web' }).isVisible()).toBe(true);
     await page.getByRole('link', { name: '← Bases de connaissances' }).click();
     const row = page.locator('.kb-row', { hasText: 'Manuels' });
     expect(await row.getByRole('button', { name: 'Renommer Manuels' }).isVisible()).toBe(true);

@@ -1,8 +1,9 @@
 import type { KnowledgeSource } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
-import { formatDateTime } from '../../format.js';
+import { formatCount, formatDateTime, formatNumber } from '../../format.js';
 import { useAction, useLoad } from '../../hooks.js';
+import { type MessageKey, t } from '../../i18n.js';
 import { Field } from '../field.js';
 import { Notice } from '../notice.js';
 import { useBotClient } from './file-status.js';
@@ -17,12 +18,12 @@ const patterns = (text: string) =>
     .map((p) => p.trim())
     .filter((p) => p !== '');
 
-const STATE_WORDS: Record<KnowledgeSource['state'], string> = {
-  idle: 'Idle',
-  queued: 'Queued',
-  running: 'Crawling',
-  stopping: 'Stopping',
-};
+const STATE_WORDS = {
+  idle: 'crawl.idle',
+  queued: 'crawl.queued',
+  running: 'crawl.running',
+  stopping: 'crawl.stopping',
+} as const satisfies Record<KnowledgeSource['state'], MessageKey>;
 
 /**
  * The Website tab of a knowledge base: add a site (a start page or a sitemap, paths to include or exclude, a
@@ -58,7 +59,7 @@ export function WebsiteSources(props: {
   };
   return (
     <section class="stack" aria-labelledby="website-heading">
-      <h3 id="website-heading">Websites</h3>
+      <h3 id="website-heading">{t('site.title')}</h3>
       {mayChange ? (
         <AddWebsite
           botId={botId}
@@ -69,14 +70,14 @@ export function WebsiteSources(props: {
       ) : null}
       {sources.data === undefined ? (
         sources.loading ? (
-          <p role="status">Loading the websites…</p>
+          <p role="status">{t('site.loading')}</p>
         ) : (
           <Notice error={sources.error} />
         )
       ) : sources.data.sources.length === 0 ? (
-        <p class="muted">No website yet.</p>
+        <p class="muted">{t('site.empty')}</p>
       ) : (
-        <ul class="list" aria-label="Websites of this knowledge base">
+        <ul class="list" aria-label={t('site.list')}>
           {sources.data.sources.map((s) => (
             <WebsiteRow key={s.id} botId={botId} source={s} mayChange={mayChange} onChanged={changed} />
           ))}
@@ -123,11 +124,11 @@ function AddWebsite(props: {
     props.onAdded();
   };
   return (
-    <form class="stack" onSubmit={submit} aria-label="Add a website">
+    <form class="stack" onSubmit={submit} aria-label={t('site.addForm')}>
       <Field
         id="site-url"
-        label="Website URL"
-        hint="A start page or a sitemap; pages of the same host are crawled."
+        label={t('site.url')}
+        hint={t('site.urlHint')}
         required
         maxLength={2048}
         value={url}
@@ -135,20 +136,20 @@ function AddWebsite(props: {
       />
       <Field
         id="site-include"
-        label="Only paths (optional)"
-        hint="Comma-separated patterns such as /docs/** (* is any part of a path, ** anything)."
+        label={t('site.include')}
+        hint={t('site.includeHint')}
         value={include}
         onValue={setInclude}
       />
       <Field
         id="site-exclude"
-        label="Leave out paths (optional)"
-        hint="Comma-separated patterns such as /blog/**."
+        label={t('site.exclude')}
+        hint={t('site.excludeHint')}
         value={exclude}
         onValue={setExclude}
       />
       <div class="field">
-        <label for="site-max-pages">Pages at most</label>
+        <label for="site-max-pages">{t('site.maxPages')}</label>
         <input
           id="site-max-pages"
           type="number"
@@ -166,13 +167,13 @@ function AddWebsite(props: {
             checked={renderJs}
             onChange={(event) => setRenderJs(event.currentTarget.checked)}
           />
-          Render pages by JavaScript (for sites whose text a script writes; slower)
+          {t('site.renderJs')}
         </label>
       ) : null}
       <Notice error={error} />
       <div class="actions">
         <button type="submit" class="primary" disabled={pending || url.trim() === ''}>
-          Add website
+          {t('site.add')}
         </button>
       </div>
     </form>
@@ -201,20 +202,25 @@ function WebsiteRow(props: {
           {source.url}
         </a>
         <span class="muted">
-          {STATE_WORDS[source.state]} · {source.pages} {source.pages === 1 ? 'page' : 'pages'}
-          {source.schedule !== 'off' ? ` · synced ${source.schedule}` : ''}
-          {source.render === 'javascript' ? ' · rendered by JavaScript' : ''}
+          {t(STATE_WORDS[source.state])} · {formatCount('count.page', 'count.pages', source.pages)}
+          {source.schedule !== 'off' ? t('site.synced', { schedule: source.schedule }) : ''}
+          {source.render === 'javascript' ? t('site.rendered') : ''}
         </span>
       </div>
       <p class="crawl-progress" role={moving ? 'status' : undefined}>
-        Found {c.found} · Fetched {c.fetched} · Indexed {c.indexed} · Unchanged {c.unchanged} · Skipped{' '}
-        {c.skipped}
-        {c.removed > 0 ? ` · Removed ${c.removed}` : ''}
+        {t('crawl.progress', {
+          found: formatNumber(c.found),
+          fetched: formatNumber(c.fetched),
+          indexed: formatNumber(c.indexed),
+          unchanged: formatNumber(c.unchanged),
+          skipped: formatNumber(c.skipped),
+        })}
+        {c.removed > 0 ? t('crawl.removed', { n: formatNumber(c.removed) }) : ''}
       </p>
       {source.skipped.length > 0 ? (
         <details>
-          <summary>Skipped pages ({source.skipped.length})</summary>
-          <ul aria-label="Skipped pages">
+          <summary>{t('crawl.skippedCount', { n: formatNumber(source.skipped.length) })}</summary>
+          <ul aria-label={t('crawl.skipped')}>
             {source.skipped.map((s) => (
               <li key={s.url}>
                 {s.url} — {s.reason}
@@ -230,26 +236,32 @@ function WebsiteRow(props: {
             disabled={pending || moving}
             onClick={() => act(() => files.syncKnowledgeSource(input))}
           >
-            Sync now
+            {t('site.sync')}
           </button>
           <button
             type="button"
             disabled={pending || !moving || source.state === 'stopping'}
             onClick={() => act(() => files.stopKnowledgeSource(input))}
           >
-            Stop
+            {t('site.stop')}
           </button>
         </div>
       ) : null}
       <Notice error={error} />
       {source.runs.length > 0 ? (
         <>
-          <h4>Last runs</h4>
-          <ol aria-label="Last runs" class="muted">
+          <h4>{t('site.runs')}</h4>
+          <ol aria-label={t('site.runs')} class="muted">
             {source.runs.map((r) => (
               <li key={r.startedAt}>
-                {formatDateTime(r.endedAt)}: {r.outcome} — {r.counts.indexed} indexed, {r.counts.unchanged}{' '}
-                unchanged, {r.counts.skipped} skipped, {r.counts.removed} removed
+                {t('site.run', {
+                  date: formatDateTime(r.endedAt),
+                  outcome: r.outcome,
+                  indexed: formatNumber(r.counts.indexed),
+                  unchanged: formatNumber(r.counts.unchanged),
+                  skipped: formatNumber(r.counts.skipped),
+                  removed: formatNumber(r.counts.removed),
+                })}
                 {r.message ? ` (${r.message})` : ''}
               </li>
             ))}
