@@ -34,20 +34,18 @@ export interface AnswerSource {
 export const INTRO_TEXT = ENGLISH_WORDS.intro;
 /** What the bot says when nothing relevant is found, in English (the request's `replies.notFound` replaces it). */
 export const NOT_FOUND_TEXT = ENGLISH_WORDS.notFound;
-/** What the bot says to a payload it cannot read. */
-export const UNSUPPORTED_TEXT =
-  'I can only answer text questions. Please type your question and I will look it up in my knowledge base.';
-/** What the bot says to a blank message. */
-export const EMPTY_TEXT = 'Ask me a question and I will look it up in my knowledge base.';
-/** What the bot says to small talk (see `smallTalkOf`). */
+/** What the bot says to a payload it cannot read, in English (in the question's language: bots/words/). */
+export const UNSUPPORTED_TEXT = ENGLISH_WORDS.unsupportedMessage;
+/** What the bot says to a blank message, in English. */
+export const EMPTY_TEXT = ENGLISH_WORDS.emptyMessage;
+/** What the bot says to small talk (see `smallTalkOf`), in English. */
 export const SMALL_TALK_TEXT = {
-  greeting: 'Hello! Ask me a question and I will look it up in my knowledge base.',
-  thanks: "You're welcome! Is there anything else I can look up for you?",
-  goodbye: 'Goodbye! Come back any time you have a question.',
+  greeting: ENGLISH_WORDS.smallTalkGreeting,
+  thanks: ENGLISH_WORDS.smallTalkThanks,
+  goodbye: ENGLISH_WORDS.smallTalkGoodbye,
 } as const;
-/** What the bot says when its knowledge base cannot be searched. */
-export const SEARCH_FAILED_TEXT =
-  "Sorry, I couldn't search my knowledge base just now. Please try again in a moment.";
+/** What the bot says when its knowledge base cannot be searched, in English. */
+export const SEARCH_FAILED_TEXT = ENGLISH_WORDS.searchFailed;
 
 /** The longest quote of a passages answer, in characters (quotes are a few sentences: a safety cut). */
 export const MAX_QUOTE_CHARS = 600;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { questionOf, smallTalkOf, truncateBytes } from './question.js';
+import { questionOf, smallTalkLanguage, smallTalkOf, truncateBytes } from './question.js';
 
 describe('questionOf', () => {
   it('reads the text of a text message, trimmed', () => {
@@ -83,5 +83,15 @@ describe('smallTalkOf', () => {
     expect(smallTalkOf('thanks, and what about shipping?')).toBeUndefined();
     expect(smallTalkOf('hi-fi speakers')).toBeUndefined();
     expect(smallTalkOf('')).toBeUndefined();
+  });
+});
+
+describe('smallTalkLanguage', () => {
+  it('tells the language of a small-talk phrase that is not English, nothing otherwise', () => {
+    expect(smallTalkLanguage('Bonjour !')).toBe('fr');
+    expect(smallTalkLanguage('Merci beaucoup')).toBe('fr');
+    expect(smallTalkLanguage('hola')).toBe('es');
+    expect(smallTalkLanguage('Hello!')).toBeUndefined();
+    expect(smallTalkLanguage('bonjour, où est ma commande ?')).toBeUndefined();
   });
 });

@@ -124,16 +124,44 @@ const SMALL_TALK: Record<SmallTalk, readonly string[]> = {
  * @example smallTalkOf('hello, how do refunds work?') // undefined
  */
 export function smallTalkOf(text: string): SmallTalk | undefined {
-  let normalized = text
+  const form = smallTalkForm(text);
+  for (const [kind, phrases] of Object.entries(SMALL_TALK) as Array<[SmallTalk, readonly string[]]>) {
+    if (phrases.includes(form)) return kind;
+  }
+  return undefined;
+}
+
+/** The small-talk phrases that are not English, by their language (`hallo` is Dutch as well as German). */
+const SMALL_TALK_LANGUAGES: Record<string, string> = {
+  bonjour: 'fr',
+  salut: 'fr',
+  bonsoir: 'fr',
+  coucou: 'fr',
+  merci: 'fr',
+  'merci beaucoup': 'fr',
+  'au revoir': 'fr',
+  hallo: 'de',
+  hola: 'es',
+  ciao: 'it',
+};
+
+/**
+ * The language of a small-talk message when its phrase tells it (too short for the detector: "bonjour" alone);
+ * undefined for English phrases and anything else.
+ * @example smallTalkLanguage('Bonjour !') // 'fr'
+ */
+export function smallTalkLanguage(text: string): string | undefined {
+  return SMALL_TALK_LANGUAGES[smallTalkForm(text)];
+}
+
+/** A message as small talk is compared: lower case, without accents, punctuation, emoji or a trailing "bot". */
+function smallTalkForm(text: string): string {
+  const normalized = text
     .toLowerCase()
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .replace(/[^\p{L}\p{N}\s]/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  if (normalized.endsWith(' bot')) normalized = normalized.slice(0, -' bot'.length);
-  for (const [kind, phrases] of Object.entries(SMALL_TALK) as Array<[SmallTalk, readonly string[]]>) {
-    if (phrases.includes(normalized)) return kind;
-  }
-  return undefined;
+  return normalized.endsWith(' bot') ? normalized.slice(0, -' bot'.length) : normalized;
 }

@@ -1,5 +1,6 @@
 import type { ChatMessage } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
+import { builtInWords, ENGLISH_WORDS } from '../bots/index.js';
 import type { KnowledgeResponderDeps } from './responder.js';
 import { knowledgeResponder } from './responder.js';
 
@@ -108,5 +109,57 @@ describe('knowledgeResponder with a Q&A entry found by its answer when search fa
       },
     ]);
     expect(reply.debug).toMatchObject({ mode: 'qa', qa: { entryId: 'qa_1', by: 'answer' } });
+  });
+});
+
+describe("knowledgeResponder's own words in the visitor's language (issue #38)", () => {
+  const fr = builtInWords('fr');
+  const text = (reply: { messages: Array<{ payload: unknown }> }) => reply.messages.map((m) => m.payload);
+  const visitor = (payload: ChatMessage['payload'], language?: string): ChatMessage => ({
+    ...message,
+    payload,
+    ...(language ? { metadata: { language } } : {}),
+  });
+
+  it('greets a French visitor back in French, from the webchat locale or from the phrase alone', async () => {
+    const withLocale = await answerWith(failingSearch('should not search'), {
+      message: visitor({ type: 'text', text: 'bonjour' }, 'fr-FR'),
+    });
+    expect(text(withLocale)).toEqual([{ type: 'text', text: fr.smallTalkGreeting }]);
+    expect(withLocale.debug).toMatchObject({ mode: 'small_talk', smallTalk: 'greeting' });
+    const phrase = await answerWith(failingSearch('should not search'), {
+      message: visitor({ type: 'text', text: 'Merci beaucoup !' }),
+    });
+    expect(text(phrase)).toEqual([{ type: 'text', text: fr.smallTalkThanks }]);
+    // An English greeting with nothing else to tell stays English.
+    const hello = await answerWith(failingSearch('should not search'), {
+      message: visitor({ type: 'text', text: 'Hello!' }),
+    });
+    expect(text(hello)).toEqual([{ type: 'text', text: ENGLISH_WORDS.smallTalkGreeting }]);
+  });
+
+  it("answers a French visitor's blank message in French", async () => {
+    const reply = await answerWith(failingSearch('should not search'), {
+      message: visitor({ type: 'text', text: '  ' }, 'fr'),
+    });
+    expect(text(reply)).toEqual([{ type: 'text', text: fr.emptyMessage }]);
+    expect(fr.emptyMessage).not.toBe(ENGLISH_WORDS.emptyMessage);
+  });
+
+  it("tells an image's sender in the conversation's language that it reads only text", async () => {
+    const reply = await answerWith(failingSearch('should not search'), {
+      message: visitor({ type: 'image', imageUrl: 'https://example.com/cat.png' }),
+      language: 'de-AT',
+    });
+    expect(text(reply)).toEqual([{ type: 'text', text: builtInWords('de').unsupportedMessage }]);
+    expect(reply.debug).toMatchObject({ mode: 'unsupported', payloadType: 'image' });
+  });
+
+  it('apologises in French when the search for a French question fails', async () => {
+    const reply = await answerWith(failingSearch('database is locked'), {
+      message: visitor({ type: 'text', text: 'Combien de temps faut-il pour être livré en Belgique ?' }),
+    });
+    expect(text(reply)).toEqual([{ type: 'text', text: fr.searchFailed }]);
+    expect(reply).toMatchObject({ language: 'fr', debug: { mode: 'search_failed' } });
   });
 });

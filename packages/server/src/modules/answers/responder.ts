@@ -1,5 +1,6 @@
 import { MAX_QUERY_BYTES, type MessagePayload } from '@parley/protocol';
 import { type Logger, silentLogger } from '../../logger.js';
+import { type BotWords, builtInWords } from '../bots/index.js';
 import type { KnowledgeResponder, Reply, ReplyRequest, ReplyStream } from '../chat/contract.js';
 import type { FilesContext, FilesService } from '../files/service.js';
 import type { PassagesService } from '../knowledge/contract.js';
@@ -19,19 +20,15 @@ import { entryAnswers, entryFor, type PassageDeps, passagesFor } from './entries
 import {
   type AnswerSource,
   citedSources,
-  EMPTY_TEXT,
   generatedAnswer,
   NOT_FOUND_TEXT,
   notFoundPayload,
   passagesAnswer,
-  SEARCH_FAILED_TEXT,
-  SMALL_TALK_TEXT,
   sourcesMetadata,
-  UNSUPPORTED_TEXT,
 } from './format.js';
 import { questionLanguage } from './language.js';
 import { buildChatPrompt } from './prompt.js';
-import { questionOf, smallTalkOf, truncateBytes } from './question.js';
+import { questionOf, type SmallTalk, smallTalkLanguage, smallTalkOf, truncateBytes } from './question.js';
 import { encoderApplies, retrievalDebug } from './retrieval.js';
 import { botContext } from './scope.js';
 import { MIN_COVERAGE, type Selection } from './selection.js';
@@ -128,8 +125,9 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
     stream: ReplyStream | undefined,
   ): Promise<Reply> {
     const question = questionOf(request.message.payload);
-    if (question.kind === 'unsupported') return unsupportedReply(question.type);
-    const early = earlyReply(question.text);
+    const words = replyWords(request, language);
+    if (question.kind === 'unsupported') return unsupportedReply(question.type, words);
+    const early = earlyReply(question.text, words);
     if (early) return early;
     const query = truncateBytes(question.text, MAX_QUERY_BYTES);
     const ctx = botContext(request.workspaceId, request.botId);
@@ -140,7 +138,7 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
     });
 
     const pick = pickOf(query);
-    if (pick) return pickedReply(deps, now, { request, stream, ctx, log, pick });
+    if (pick) return pickedReply(deps, now, { request, stream, ctx, log, pick, words });
 
     // An entry found by its answer alone (not its wordings) answers only when the passages do not answer
     // the question surely with other sentences (see passagesFirst).
@@ -155,10 +153,7 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
       request.signal?.throwIfAborted();
       if (entry && entryAnswers(entry, undefined)) return entry.reply;
       log.warn({ err: error }, 'Searching the bot knowledge failed; the reply says so');
-      return {
-        messages: [{ payload: { type: 'text', text: SEARCH_FAILED_TEXT } }],
-        debug: { mode: 'search_failed' satisfies AnswerMode, query, error: messageOf(error) },
-      };
+      return searchFailedReply(words, query, error);
     }
     const { retrieved, selection, searchMs, readIn, unitsDebug } = passages;
     request.signal?.throwIfAborted();
@@ -232,6 +227,8 @@ async function pickedReply(
     ctx: FilesContext;
     log: Logger;
     pick: ChoicePick;
+    /** The bot's built-in words in the reply's language (its "search failed" reply). */
+    words: BotWords;
   },
 ): Promise<Reply> {
   const { request, ctx, log, pick } = input;
@@ -245,10 +242,7 @@ async function pickedReply(
   } catch (error) {
     request.signal?.throwIfAborted();
     log.warn({ err: error }, 'Searching the picked passage failed; the reply says so');
-    return {
-      messages: [{ payload: { type: 'text', text: SEARCH_FAILED_TEXT } }],
-      debug: { mode: 'search_failed' satisfies AnswerMode, query, error: messageOf(error) },
-    };
+    return searchFailedReply(input.words, query, error);
   }
   request.signal?.throwIfAborted();
   const debug = {
@@ -271,28 +265,56 @@ async function pickedReply(
   });
 }
 
-/** The reply to a payload the bot cannot read (an image, a card…). */
-function unsupportedReply(type: MessagePayload['type']): Reply {
-  return {
-    messages: [{ payload: { type: 'text', text: UNSUPPORTED_TEXT } }],
-    debug: { mode: 'unsupported' satisfies AnswerMode, payloadType: type },
-  };
+/**
+ * The bot's built-in words for the replies that answer no question (small talk, a blank message, a payload it
+ * cannot read, a failed search), issue #38: in the question's language, else the one a small-talk phrase tells
+ * ("bonjour"), else the caller's (the conversation's: the webchat's locale, the bot's default language), else
+ * English.
+ */
+function replyWords(request: ReplyRequest, language: string | undefined): BotWords {
+  const question = questionOf(request.message.payload);
+  const phrase = question.kind === 'text' ? smallTalkLanguage(question.text) : undefined;
+  return builtInWords(language ?? phrase ?? request.language);
 }
 
+/** A reply of the bot's built-in words alone (no sources). */
+function wordsReply(text: string, debug: Record<string, unknown>): Reply {
+  return { messages: [{ payload: { type: 'text', text } }], debug };
+}
+
+/** The reply to a payload the bot cannot read (an image, a card…). */
+function unsupportedReply(type: MessagePayload['type'], words: BotWords): Reply {
+  return wordsReply(words.unsupportedMessage, {
+    mode: 'unsupported' satisfies AnswerMode,
+    payloadType: type,
+  });
+}
+
+/** The reply when the bot's knowledge cannot be searched. */
+function searchFailedReply(words: BotWords, query: string, error: unknown): Reply {
+  return wordsReply(words.searchFailed, {
+    mode: 'search_failed' satisfies AnswerMode,
+    query,
+    error: messageOf(error),
+  });
+}
+
+const SMALL_TALK_WORDS = {
+  greeting: 'smallTalkGreeting',
+  thanks: 'smallTalkThanks',
+  goodbye: 'smallTalkGoodbye',
+} as const satisfies Record<SmallTalk, keyof BotWords>;
+
 /** The reply to a text that is no question to search for (empty, or small talk), if it is one. */
-function earlyReply(text: string): Reply | undefined {
-  if (!text) {
-    return {
-      messages: [{ payload: { type: 'text', text: EMPTY_TEXT } }],
-      debug: { mode: 'unsupported' satisfies AnswerMode, query: '' },
-    };
-  }
+function earlyReply(text: string, words: BotWords): Reply | undefined {
+  if (!text) return wordsReply(words.emptyMessage, { mode: 'unsupported' satisfies AnswerMode, query: '' });
   const smallTalk = smallTalkOf(text);
   if (!smallTalk) return undefined;
-  return {
-    messages: [{ payload: { type: 'text', text: SMALL_TALK_TEXT[smallTalk] } }],
-    debug: { mode: 'small_talk' satisfies AnswerMode, query: text, smallTalk },
-  };
+  return wordsReply(words[SMALL_TALK_WORDS[smallTalk]], {
+    mode: 'small_talk' satisfies AnswerMode,
+    query: text,
+    smallTalk,
+  });
 }
 
 /** What a reply from relevant passages is made of. */
