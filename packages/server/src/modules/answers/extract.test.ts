@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { searchPassage } from '../../../../testkit/src/server/search-passage.js';
-import { EXTRACT_DEFAULTS, extractQuotes, termWeights } from './extract.js';
+import { EXTRACT_DEFAULTS, extractQuotes } from './extract.js';
+import { termWeights } from './extract-terms.js';
 import { sentencesOf } from './sentences.js';
 
 const passage = (
