@@ -1,13 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { botReplyTo, chatClient, type TestChatUser } from '../../../../testkit/src/server/chat.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { botReplyTo } from '../../../../testkit/src/server/chat.js';
+import { useChatVisitor } from '../../../../testkit/src/server/chat-visitor.js';
 import { uploadIndexed } from '../../../../testkit/src/server/files-indexing.js';
-import { createTestApp, postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import { testDatabases } from '../../../../testkit/src/server/harness.js';
 
 /**
  * Answers in the question's language through the whole chat (issue #38, item 3): a visitor asks in German, the
  * chat reply job answers with the German sentence of the German document, not the English one on the same
  * topic; a short German message (a compound word the document writes inside a longer one) too; a German
- * question the documents do not answer gets the "not found" reply. Words alone (the test app has no embedder), on SQLite and PostgreSQL.
+ * question the documents do not answer gets the "not found" reply. Words alone (the test app has no embedder),
+ * on SQLite and PostgreSQL.
  */
 
 const RUECKGABE = `# Rückgabe und Erstattung
@@ -33,16 +36,9 @@ You can return any unused item within 14 days of delivery, without giving a reas
 Delivery is free from 80 EUR; below that we charge 5.90 EUR.
 `;
 
-const pgUrl = postgresTestUrl();
-const databases = [
-  { name: 'SQLite', url: undefined as string | undefined },
-  ...(pgUrl ? [{ name: 'PostgreSQL', url: pgUrl }] : []),
-];
-
-describe.each(databases)('answers in the question’s language ($name)', ({ url: databaseUrl }) => {
-  let t: TestApp;
-  let chat: ReturnType<typeof chatClient>;
-  let user: TestChatUser;
+describe.each(testDatabases())('answers in the question’s language ($name)', ({ url: databaseUrl }) => {
+  const t = useTestApp({ workers: true, ...(databaseUrl ? { databaseUrl } : {}) });
+  const { chat, user } = useChatVisitor(t);
 
   const ask = async (text: string, metadata?: Record<string, unknown>) => {
     const conversation = await chat.conversation(user);
@@ -50,13 +46,9 @@ describe.each(databases)('answers in the question’s language ($name)', ({ url:
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ workers: true, ...(databaseUrl ? { databaseUrl } : {}) });
     await uploadIndexed(t, 'rueckgabe.md', RUECKGABE);
     await uploadIndexed(t, 'returns.md', RETURNS);
-    chat = chatClient(t);
-    user = await chat.user();
   }, 60_000);
-  afterAll(() => t?.close());
 
   it('quotes the German sentence of the German document for a German question', async () => {
     const reply = await ask('Wie lange habe ich Zeit, eine Bestellung zurückzugeben?');
