@@ -184,6 +184,20 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(problems).toEqual([]);
   });
 
+  it('shows the conversations desk in French: its tabs, search and filters', async () => {
+    const { page, problems } = await signedInFrench();
+    await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/conversations`);
+    const tabs = page.getByRole('navigation', { name: 'Onglets de la boîte de réception' });
+    await tabs.waitFor();
+    expect(await tabs.getByRole('link').allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^En attente/), expect.stringMatching(/^Toutes/)]),
+    );
+    expect(await page.getByLabel('Rechercher des conversations').isVisible()).toBe(true);
+    expect(await page.getByLabel('Avis négatifs').isVisible()).toBe(true);
+    expect(await page.getByText('Exporter les conversations').isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
   it('stays in English, usable, when the French words cannot be loaded', async () => {
     // The French catalog is the only script holding these words.
     const { page, problems } = await consoleIn('fr-FR', 'Mot de passe');

@@ -3,6 +3,7 @@ import { useRoute } from 'preact-iso';
 import { useConsole } from '../../context.js';
 import { formatDateTime } from '../../format.js';
 import { useLoad, useOwnMember } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { mayHandoff } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { Notice } from '../notice.js';
@@ -34,8 +35,8 @@ function Summary({ messages }: { messages: BotConversationMessage[] }) {
         {messages.length} {messages.length === 1 ? 'message' : 'messages'}, oldest first; new ones appear as
         they arrive
       </span>
-      {negative ? <span class="badge badge-negative">Negative feedback</span> : null}
-      {unanswered ? <span class="badge badge-unanswered">Not answered</span> : null}
+      {negative ? <span class="badge badge-negative">{t('desk.negative')}</span> : null}
+      {unanswered ? <span class="badge badge-unanswered">{t('desk.unanswered')}</span> : null}
     </p>
   );
 }
@@ -59,10 +60,10 @@ function Transcript({ botId, conversationId }: { botId: string; conversationId: 
   return (
     <div class="stack">
       <p>
-        <a href={`/console/bots/${encodeURIComponent(botId)}/conversations`}>← All conversations</a>
+        <a href={`/console/bots/${encodeURIComponent(botId)}/conversations`}>{t('conversation.back')}</a>
       </p>
       <div class="inbox-head">
-        <h2>Conversation</h2>
+        <h2>{t('conversation.title')}</h2>
         {conversation.data ? <OwnerBadge conversation={conversation.data} /> : null}
       </div>
       {conversation.data?.visitor ? <VisitorDetails visitor={conversation.data.visitor} /> : null}
@@ -70,14 +71,14 @@ function Transcript({ botId, conversationId }: { botId: string; conversationId: 
       <Notice error={messages.error} />
       {messages.data === undefined ? (
         messages.loading ? (
-          <p role="status">Loading the conversation…</p>
+          <p role="status">{t('conversation.loading')}</p>
         ) : null
       ) : messages.data.length === 0 ? (
-        <p class="empty">No messages in this conversation yet. They appear here as they are sent.</p>
+        <p class="empty">{t('conversation.empty')}</p>
       ) : (
         <>
           <Summary messages={messages.data} />
-          <ol class="thread" aria-label="Messages">
+          <ol class="thread" aria-label={t('conversation.messages')}>
             {messages.data.map((m) => (
               <TranscriptMessage key={m.id} botId={botId} message={m} />
             ))}

@@ -1,5 +1,6 @@
 import type { BotConversation } from '@parley/client';
-import { formatDateTime } from '../../format.js';
+import { formatCount, formatDateTime } from '../../format.js';
+import { t } from '../../i18n.js';
 import { Markdown } from '../markdown.js';
 import { CorrectionMark } from '../qa/answer-this.js';
 import { readable } from './readable.js';
@@ -15,10 +16,14 @@ export function OwnerBadge({
 }: {
   conversation: Pick<BotConversation, 'state' | 'assignedTo'>;
 }) {
-  if (c.state === 'pending') return <span class="badge badge-waiting">Waiting for a person</span>;
+  if (c.state === 'pending') return <span class="badge badge-waiting">{t('handoff.waiting')}</span>;
   if (c.state === 'assigned')
-    return <span class="badge badge-assigned">Answered by {c.assignedTo?.name || 'a person'}</span>;
-  if (c.state === 'resolved') return <span class="badge badge-resolved">Resolved</span>;
+    return (
+      <span class="badge badge-assigned">
+        {t('desk.answeredBy', { name: c.assignedTo?.name || t('handoff.aPerson') })}
+      </span>
+    );
+  if (c.state === 'resolved') return <span class="badge badge-resolved">{t('desk.resolvedBadge')}</span>;
   return null;
 }
 
@@ -40,7 +45,7 @@ export function ConversationRow({
   return (
     <li class="list-row inbox-row" data-state={c.state}>
       <a href={conversationPath(botId, c.id)} class="list-title inbox-preview">
-        {c.lastQuestion ?? (last ? readable(last.text) : 'No messages yet')}
+        {c.lastQuestion ?? (last ? readable(last.text) : t('desk.noMessages'))}
       </a>
       {botLast && last ? (
         <div class="inbox-reply muted">
@@ -53,18 +58,16 @@ export function ConversationRow({
         <OwnerBadge conversation={c} />
         {c.state === 'pending' && c.waitingSince ? (
           <span class="muted">
-            waiting since <time dateTime={c.waitingSince}>{formatDateTime(c.waitingSince)}</time>
+            {t('desk.waitingSince')} <time dateTime={c.waitingSince}>{formatDateTime(c.waitingSince)}</time>
           </span>
         ) : (
           <time class="muted" dateTime={c.updatedAt}>
             {formatDateTime(c.updatedAt)}
           </time>
         )}
-        <span class="muted">
-          {c.messageCount} {c.messageCount === 1 ? 'message' : 'messages'}
-        </span>
-        {c.negativeFeedback ? <span class="badge badge-negative">Negative feedback</span> : null}
-        {c.unanswered ? <span class="badge badge-unanswered">Not answered</span> : null}
+        <span class="muted">{formatCount('count.message', 'count.messages', c.messageCount)}</span>
+        {c.negativeFeedback ? <span class="badge badge-negative">{t('desk.negative')}</span> : null}
+        {c.unanswered ? <span class="badge badge-unanswered">{t('desk.unanswered')}</span> : null}
         <CorrectionMark conversation={c} />
       </span>
     </li>

@@ -1,4 +1,6 @@
 import type { BotConversationCounts, ListBotConversationsInput } from '@parley/client';
+import { formatNumber } from '../../format.js';
+import { type MessageKey, t } from '../../i18n.js';
 
 /** The tabs of the inbox desk. */
 export type DeskTab = 'waiting' | 'mine' | 'all' | 'resolved';
@@ -10,37 +12,36 @@ export const DESK_TABS: Readonly<
   Record<
     DeskTab,
     {
-      label: string;
+      label: MessageKey;
       filter: Pick<ListBotConversationsInput, 'state' | 'assignedTo'>;
-      order: string;
-      empty: string;
+      order: MessageKey;
+      empty: MessageKey;
     }
   >
 > = {
   waiting: {
-    label: 'Waiting',
+    label: 'desk.waiting',
     filter: { state: 'pending' },
-    order: 'Visitors waiting for a person, the longest waiting first.',
-    empty: 'Nobody is waiting for a person.',
+    order: 'desk.waitingOrder',
+    empty: 'desk.waitingEmpty',
   },
   mine: {
-    label: 'Mine',
+    label: 'desk.mine',
     filter: { state: 'assigned', assignedTo: 'me' },
-    order: 'Conversations you answer, most recent activity first.',
-    empty: 'No conversation is assigned to you. Take one over from Waiting or All.',
+    order: 'desk.mineOrder',
+    empty: 'desk.mineEmpty',
   },
   all: {
-    label: 'All',
+    label: 'desk.all',
     filter: {},
-    order: 'Every conversation, most recent activity first.',
-    empty:
-      'No conversations yet. Open the hosted chat or embed the webchat (Webchat tab) and ask the bot something: conversations appear here as they happen.',
+    order: 'desk.allOrder',
+    empty: 'desk.allEmpty',
   },
   resolved: {
-    label: 'Resolved',
+    label: 'desk.resolved',
     filter: { state: 'resolved' },
-    order: 'Conversations a person resolved (the bot answers them again), most recent activity first.',
-    empty: 'No conversation was resolved by a person yet.',
+    order: 'desk.resolvedOrder',
+    empty: 'desk.resolvedEmpty',
   },
 };
 
@@ -62,14 +63,14 @@ export function DeskTabs({
   hrefOf(tab: DeskTab): string;
 }) {
   return (
-    <nav class="desk-tabs" aria-label="Inbox tabs">
+    <nav class="desk-tabs" aria-label={t('desk.tabs')}>
       {ORDER.map((tab) => (
         <a key={tab} href={hrefOf(tab)} aria-current={tab === current ? 'page' : undefined}>
-          {DESK_TABS[tab].label}
+          {t(DESK_TABS[tab].label)}
           {counts ? (
             <span class="desk-count" data-tab={tab}>
               {' '}
-              {counts[tab]}
+              {formatNumber(counts[tab])}
             </span>
           ) : null}
         </a>

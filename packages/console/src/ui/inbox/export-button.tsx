@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { useAction } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { Field } from '../field.js';
 import { Notice } from '../notice.js';
 import { type Choice, SelectField } from '../select-field.js';
@@ -54,27 +55,25 @@ export function ExportButton({ botId, conversationId }: { botId: string; convers
   };
   return (
     <details class="export">
-      <summary class="export-summary">
-        Export {conversationId ? 'this conversation' : 'conversations'}
-      </summary>
+      <summary class="export-summary">{t(conversationId ? 'export.one' : 'export.many')}</summary>
       <form class="stack" onSubmit={exported}>
         <SelectField<Format>
           id={`${idPrefix}-format`}
-          label="Format"
+          label={t('export.format')}
           value={format}
           choices={FORMATS}
           onValue={setFormat}
         />
         {conversationId ? null : (
           <div class="export-period">
-            <Field id="export-from" type="date" label="Started from" value={from} onValue={setFrom} />
-            <Field id="export-to" type="date" label="Until (included)" value={to} onValue={setTo} />
+            <Field id="export-from" type="date" label={t('export.from')} value={from} onValue={setFrom} />
+            <Field id="export-to" type="date" label={t('export.to')} value={to} onValue={setTo} />
           </div>
         )}
         <Notice error={error} />
         <div class="actions">
           <button type="submit" disabled={pending}>
-            {pending ? 'Exporting…' : 'Export'}
+            {t(pending ? 'export.pending' : 'export.submit')}
           </button>
         </div>
       </form>

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { formatDateTime } from '../../format.js';
 import { useAction, useLoad } from '../../hooks.js';
+import { type MessageKey, t } from '../../i18n.js';
 import { mayHandoff } from '../../roles.js';
 import { Notice } from '../notice.js';
 import { deskKeys } from './desk-live.js';
@@ -17,37 +18,42 @@ function stateWords(handoff: ConversationHandoff) {
     case 'pending':
       return (
         <>
-          Waiting for a person
+          {t('handoff.waiting')}
           {handoff.waitingSince ? (
             <>
               {' '}
-              since <time dateTime={handoff.waitingSince}>{formatDateTime(handoff.waitingSince)}</time>
+              {t('handoff.since')}{' '}
+              <time dateTime={handoff.waitingSince}>{formatDateTime(handoff.waitingSince)}</time>
             </>
           ) : null}
         </>
       );
     case 'assigned':
-      return <>Answered by {handoff.assignedTo?.name ?? 'a person'}; the bot is silent</>;
+      return <>{t('handoff.assigned', { name: handoff.assignedTo?.name ?? t('handoff.aPerson') })}</>;
     case 'resolved':
-      return <>Resolved; the bot answers</>;
+      return <>{t('handoff.resolved')}</>;
     default:
-      return <>The bot answers</>;
+      return <>{t('handoff.bot')}</>;
   }
 }
 
 /** The buttons that apply to a state: take over unless a person has it, hand back or resolve while one is asked for or has it. */
 const ACTIONS: {
   action: HandoffAction;
-  label: string;
+  label: MessageKey;
   applies(state: ConversationHandoff['state']): boolean;
 }[] = [
-  { action: 'take', label: 'Take over', applies: (state) => state !== 'assigned' },
+  { action: 'take', label: 'handoff.take', applies: (state) => state !== 'assigned' },
   {
     action: 'hand_back',
-    label: 'Hand back',
+    label: 'handoff.handBack',
     applies: (state) => state === 'pending' || state === 'assigned',
   },
-  { action: 'resolve', label: 'Resolve', applies: (state) => state === 'pending' || state === 'assigned' },
+  {
+    action: 'resolve',
+    label: 'handoff.resolve',
+    applies: (state) => state === 'pending' || state === 'assigned',
+  },
 ];
 
 /** "Assign to…": a picker of the active members who may answer conversations, and the button giving it to one. */
@@ -75,9 +81,9 @@ function AssignTo({
         if (chosen) assign(chosen);
       }}
     >
-      <label for="assign-member">Assign to…</label>
+      <label for="assign-member">{t('handoff.assignTo')}</label>
       <select id="assign-member" value={chosen} onChange={(e) => setChosen(e.currentTarget.value)}>
-        <option value="">Choose a member</option>
+        <option value="">{t('handoff.chooseMember')}</option>
         {choices.map((m) => (
           <option key={m.id} value={m.id}>
             {m.displayName ? `${m.displayName} (${m.email})` : m.email}
@@ -85,7 +91,7 @@ function AssignTo({
         ))}
       </select>
       <button type="submit" disabled={pending || chosen === ''}>
-        Assign
+        {t('handoff.assign')}
       </button>
     </form>
   );
@@ -108,7 +114,7 @@ export function HandoffDesk({ botId, conversationId }: { botId: string; conversa
   };
   const current = handoff.data?.handoff;
   return (
-    <section class="card stack handoff-desk" aria-label="Handoff">
+    <section class="card stack handoff-desk" aria-label={t('handoff.label')}>
       <Notice error={handoff.error} />
       {current ? (
         <p class="handoff-state" data-state={current.state} role="status">
@@ -119,7 +125,7 @@ export function HandoffDesk({ botId, conversationId }: { botId: string; conversa
         <div class="actions">
           {ACTIONS.filter((a) => a.applies(current.state)).map((a) => (
             <button key={a.action} type="button" disabled={pending} onClick={() => void change(a.action)}>
-              {a.label}
+              {t(a.label)}
             </button>
           ))}
           <AssignTo current={current} pending={pending} assign={(id) => void change('assign', id)} />

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { useConsole } from '../../context.js';
 import { useLoad, useSettled } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { BotFrame } from '../bot-frame.js';
 import { Field } from '../field.js';
 import { ListState } from '../list-state.js';
@@ -79,7 +80,7 @@ function Inbox({ botId }: { botId: string }) {
   return (
     <div class="stack">
       <div class="inbox-head">
-        <h2>Conversations</h2>
+        <h2>{t('section.conversations')}</h2>
         <DeskAlerts waiting={counts.data?.waiting} />
       </div>
       <DeskTabs current={view.tab} counts={counts.data} hrefOf={(tab) => addressOf(path, { ...view, tab })} />
@@ -88,33 +89,35 @@ function Inbox({ botId }: { botId: string }) {
           id="inbox-search"
           class="inbox-search"
           type="search"
-          label="Search conversations"
-          placeholder="Words, a visitor's name or e-mail"
+          label={t('desk.search')}
+          placeholder={t('desk.searchHint')}
           value={typed}
           onValue={setTyped}
         />
         <fieldset class="inbox-filters">
-          <legend>Show only</legend>
+          <legend>{t('desk.showOnly')}</legend>
           <label>
-            <input type="checkbox" checked={view.negative} onChange={toggle('negative')} /> Negative feedback
+            <input type="checkbox" checked={view.negative} onChange={toggle('negative')} />{' '}
+            {t('desk.negative')}
           </label>
           <label>
-            <input type="checkbox" checked={view.unanswered} onChange={toggle('unanswered')} /> Not answered
+            <input type="checkbox" checked={view.unanswered} onChange={toggle('unanswered')} />{' '}
+            {t('desk.unanswered')}
           </label>
         </fieldset>
       </div>
       <ExportButton botId={botId} />
-      <p class="muted">{DESK_TABS[view.tab].order} Changes appear here as they happen.</p>
+      <p class="muted">
+        {t(DESK_TABS[view.tab].order)} {t('desk.live')}
+      </p>
       <ListState
         of={{ ...list, data: shown }}
-        loadingWords="Loading conversations…"
-        empty={
-          narrowed ? 'No conversation matches. Clear the search or the filters.' : DESK_TABS[view.tab].empty
-        }
+        loadingWords={t('desk.loading')}
+        empty={narrowed ? t('desk.noMatch') : t(DESK_TABS[view.tab].empty)}
       >
         {(items) => (
           <>
-            <ul class="list inbox-list" aria-label="Conversations">
+            <ul class="list inbox-list" aria-label={t('section.conversations')}>
               {items.map((c) => (
                 <ConversationRow key={c.id} botId={botId} conversation={c} />
               ))}
@@ -122,7 +125,7 @@ function Inbox({ botId }: { botId: string }) {
             {(list.data?.length ?? 0) > limit ? (
               <p>
                 <button type="button" onClick={() => setLimit((n) => n + PAGE)}>
-                  Show more
+                  {t('desk.more')}
                 </button>
               </p>
             ) : null}

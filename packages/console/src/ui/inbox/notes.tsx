@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { formatDateTime } from '../../format.js';
 import { useAction, useLoad } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { Field } from '../field.js';
 import { ListState } from '../list-state.js';
 import { Notice } from '../notice.js';
@@ -37,11 +38,11 @@ export function Notes({
   };
   return (
     <section class="card stack desk-notes" aria-labelledby="notes-heading">
-      <h3 id="notes-heading">Internal notes</h3>
-      <p class="hint">For your team: the visitor never sees these.</p>
-      <ListState of={notes} loadingWords="Loading the notes…" empty="No notes yet.">
+      <h3 id="notes-heading">{t('notes.title')}</h3>
+      <p class="hint">{t('notes.hint')}</p>
+      <ListState of={notes} loadingWords={t('notes.loading')} empty={t('notes.empty')}>
         {(items) => (
-          <ol class="notes-list" aria-label="Notes">
+          <ol class="notes-list" aria-label={t('notes.list')}>
             {items.map((n) => (
               <li key={n.id}>
                 <p class="msg-head">
@@ -60,7 +61,7 @@ export function Notes({
         <form class="stack" onSubmit={add}>
           <Field
             id="note-text"
-            label="New note"
+            label={t('notes.new')}
             type="textarea"
             rows={2}
             value={text}
@@ -70,7 +71,7 @@ export function Notes({
           <Notice error={error} />
           <div class="actions">
             <button type="submit" disabled={pending || text.trim() === ''}>
-              Add note
+              {t('notes.add')}
             </button>
           </div>
         </form>

@@ -1,6 +1,8 @@
 import type { CreateAgentMessageInput } from '@parley/client';
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { formatNumber } from '../../format.js';
 import { useAction } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { useBotClient } from '../knowledge/file-status.js';
 import { Notice } from '../notice.js';
 import { TypingSignal } from './typing-signal.js';
@@ -80,7 +82,13 @@ export function ReplyBox({
     const sent = await run(async () => {
       const links: FilePayload[] = [];
       for (const [i, file] of attached.entries()) {
-        setProgress(`Uploading ${file.name} (${i + 1} of ${attached.length})…`);
+        setProgress(
+          t('reply.uploading', {
+            name: file.name,
+            n: formatNumber(i + 1),
+            total: formatNumber(attached.length),
+          }),
+        );
         links.push(await upload(file));
       }
       setProgress('');
@@ -98,7 +106,7 @@ export function ReplyBox({
   return (
     <form class="stack reply-box" onSubmit={send}>
       <div class="field">
-        <label for="handoff-reply">Reply</label>
+        <label for="handoff-reply">{t('reply.label')}</label>
         <textarea
           id="handoff-reply"
           rows={3}
@@ -111,11 +119,11 @@ export function ReplyBox({
           onBlur={() => typing?.stop()}
         />
         <p id="handoff-reply-hint" class="hint">
-          Markdown. The visitor sees it under your name; replying takes the conversation over.
+          {t('reply.hint')}
         </p>
       </div>
       <div class="field">
-        <label for="handoff-files">Attach files</label>
+        <label for="handoff-files">{t('reply.attach')}</label>
         <input
           key={round}
           id="handoff-files"
@@ -125,14 +133,14 @@ export function ReplyBox({
           onChange={(event) => setAttached([...(event.currentTarget.files ?? [])].slice(0, MAX_FILES))}
         />
         <p id="handoff-files-hint" class="hint">
-          Up to {MAX_FILES} files. The visitor gets a link to each file attached, and to nothing else.
+          {t('reply.attachHint', { n: formatNumber(MAX_FILES) })}
         </p>
       </div>
       {progress ? <p role="status">{progress}</p> : null}
       <Notice error={error} />
       <div class="actions">
         <button type="submit" class="primary" disabled={pending || empty}>
-          Send
+          {t('reply.send')}
         </button>
       </div>
     </form>

@@ -1,5 +1,5 @@
 import type { BotConversation } from '@parley/client';
-import { consoleLocale } from '../../i18n.js';
+import { consoleLocale, t } from '../../i18n.js';
 
 type Visitor = NonNullable<BotConversation['visitor']>;
 
@@ -23,30 +23,36 @@ function languageWords(tag: string): string {
 export function VisitorDetails({ visitor }: { visitor: Visitor }) {
   return (
     <section class="card visitor-details" aria-labelledby="visitor-heading">
-      <h3 id="visitor-heading">Visitor</h3>
+      <h3 id="visitor-heading">{t('visitor.title')}</h3>
       <dl>
-        <dt>Name</dt>
-        <dd>{visitor.name ?? <span class="muted">Not given</span>}</dd>
-        <dt>E-mail</dt>
+        <dt>{t('visitor.name')}</dt>
+        <dd>{visitor.name ?? <span class="muted">{t('visitor.notGiven')}</span>}</dd>
+        <dt>{t('visitor.email')}</dt>
         <dd>
           {visitor.email ? (
             <a href={`mailto:${visitor.email}`}>{visitor.email}</a>
           ) : (
-            <span class="muted">Not given</span>
+            <span class="muted">{t('visitor.notGiven')}</span>
           )}
         </dd>
-        <dt>Page</dt>
+        <dt>{t('visitor.page')}</dt>
         <dd>
           {visitor.page && /^https?:\/\//i.test(visitor.page) ? (
             <a href={visitor.page} target="_blank" rel="noopener noreferrer">
               {visitor.page}
             </a>
           ) : (
-            (visitor.page ?? <span class="muted">Unknown</span>)
+            (visitor.page ?? <span class="muted">{t('visitor.unknown')}</span>)
           )}
         </dd>
-        <dt>Browser language</dt>
-        <dd>{visitor.language ? languageWords(visitor.language) : <span class="muted">Unknown</span>}</dd>
+        <dt>{t('visitor.language')}</dt>
+        <dd>
+          {visitor.language ? (
+            languageWords(visitor.language)
+          ) : (
+            <span class="muted">{t('visitor.unknown')}</span>
+          )}
+        </dd>
       </dl>
     </section>
   );
