@@ -71,7 +71,8 @@ export class Controller implements WebchatImpl {
       handoff: undefined,
     });
     const { store, emitter, client, user, fail } = this;
-    this.conversation = new Conversation({ store, emitter, client, user, fail });
+    const localeTag = () => this.settings.localeTag;
+    this.conversation = new Conversation({ store, emitter, client, user, fail, localeTag });
     if (options.user !== undefined) this.updateUser(options.user).catch(() => undefined);
   }
 

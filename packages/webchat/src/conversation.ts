@@ -13,6 +13,8 @@ export interface ConversationDeps {
   client: ChatClient;
   user: UserSession;
   fail: Fail;
+  /** The tag the window's language was chosen by (`fr-CA`), sent with each message as its language hint. */
+  localeTag: () => string;
 }
 
 /**
@@ -82,7 +84,7 @@ export class Conversation {
   async send(payload: MessagePayload, metadata?: Record<string, unknown>): Promise<void> {
     const conversationId = await this.current();
     try {
-      const sent = { ...metadata, ...whereFrom() };
+      const sent = { ...metadata, ...whereFrom(this.deps.localeTag()) };
       this.addMessage(await this.deps.client.createMessage(conversationId, payload, sent));
     } catch (error) {
       throw this.deps.fail(error);
@@ -242,10 +244,13 @@ export class Conversation {
 
 /**
  * The page the visitor writes from (its address without query or fragment, which may hold their tokens) and
- * their browser's language, as the inbox desk shows them beside the conversation.
+ * the tag the window's language was chosen by (`locale`, with its region: the page's `locale`, else the bot's
+ * `defaultLocale`, else the browser's languages), as the inbox desk shows them beside the conversation and the
+ * bot takes as the tie-breaker of a short message's language (not the browser's own language, which the page or
+ * the bot may have overridden).
+ * @example whereFrom('de-AT') // { page: 'https://shop.example/help', language: 'de-AT' }
  */
-function whereFrom(): { page?: string; language?: string } {
+export function whereFrom(locale: string): { page?: string; language: string } {
   const here = typeof location === 'undefined' ? undefined : `${location.origin}${location.pathname}`;
-  const language = typeof navigator === 'undefined' ? undefined : navigator.language;
-  return { ...(here?.startsWith('http') ? { page: here } : {}), ...(language ? { language } : {}) };
+  return { ...(here?.startsWith('http') ? { page: here } : {}), language: locale };
 }

@@ -5,6 +5,7 @@ import {
   format,
   isRightToLeft,
   pickLocale,
+  pickLocaleTag,
   resolveStrings,
   type Strings,
   shippedLocale,
@@ -27,6 +28,9 @@ describe('webchat locales and strings', () => {
     expect(pickLocale([undefined, '', 'ko-KR', 'de-DE', 'fr'])).toBe('de');
     expect(pickLocale([undefined, undefined, 'ko-KR'])).toBe('en');
     expect(pickLocale([])).toBe('en');
+    // The tag chosen keeps its region (the language hint sent with each message); none shipped: en.
+    expect(pickLocaleTag([undefined, '', 'ko-KR', 'fr-CA', 'de'])).toBe('fr-CA');
+    expect(pickLocaleTag(['ko-KR'])).toBe('en');
   });
 
   it('lays out Arabic and Hebrew right to left, the others left to right', () => {

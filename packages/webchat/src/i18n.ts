@@ -24,11 +24,16 @@ export const shippedLocale = (locale: string): string | undefined => webchatLoca
  * @example pickLocale([undefined, '', 'ko-KR', 'de-DE']) // 'de'
  */
 export function pickLocale(candidates: readonly (string | undefined)[]): string {
-  for (const candidate of candidates) {
-    const shipped = candidate ? shippedLocale(candidate) : undefined;
-    if (shipped) return shipped;
-  }
-  return 'en';
+  return shippedLocale(pickLocaleTag(candidates)) ?? 'en';
+}
+
+/**
+ * The tag the UI language was chosen by, as given (with its region: the locale hint each message carries):
+ * the first candidate whose language is shipped, else `en`.
+ * @example pickLocaleTag([undefined, 'ko-KR', 'fr-CA']) // 'fr-CA'
+ */
+export function pickLocaleTag(candidates: readonly (string | undefined)[]): string {
+  return candidates.find((candidate) => candidate && shippedLocale(candidate)) ?? 'en';
 }
 
 /** Whether a shipped locale is written right to left (Arabic, Hebrew). */

@@ -6,7 +6,7 @@ import {
   resolveConfiguration,
   type WebchatError,
 } from './config.js';
-import { catalogOf, pickLocale, resolveStrings, type Strings } from './i18n.js';
+import { catalogOf, pickLocaleTag, resolveStrings, type Strings, shippedLocale } from './i18n.js';
 
 /**
  * What the page has set over the dashboard: the configuration layers (dashboard → init → each `config()`
@@ -28,7 +28,12 @@ export class Settings {
 
   /** The shipped locale of the UI texts. */
   get locale(): string {
-    return pickLocale([this.pageLocale, this.configuration().defaultLocale, ...this.browserLanguages]);
+    return shippedLocale(this.localeTag) ?? 'en';
+  }
+
+  /** The tag the UI language was chosen by, with its region (`fr-CA`): the language hint of each message. */
+  get localeTag(): string {
+    return pickLocaleTag([this.pageLocale, this.configuration().defaultLocale, ...this.browserLanguages]);
   }
 
   /**
