@@ -198,6 +198,22 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(problems).toEqual([]);
   });
 
+  it('shows the settings and the team pages in French: the settings form, member rows and the invitation form', async () => {
+    const { page, problems } = await signedInFrench();
+    await page.getByRole('link', { name: 'Paramètres' }).click();
+    await page.getByRole('heading', { name: 'Paramètres de l’espace de travail' }).waitFor();
+    expect(await page.getByLabel('Nom de l’espace de travail').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Enregistrer' }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Équipe' }).click();
+    await page.getByRole('heading', { name: 'Inviter un membre' }).waitFor();
+    expect(await page.getByLabel('Rôle', { exact: true }).locator('option').allTextContents()).toContain(
+      'Lecteur',
+    );
+    expect(await page.getByRole('button', { name: 'Inviter', exact: true }).isVisible()).toBe(true);
+    await page.locator('.member-row .list-title', { hasText: / \(vous\)$/ }).waitFor();
+    expect(problems).toEqual([]);
+  });
+
   it('stays in English, usable, when the French words cannot be loaded', async () => {
     // The French catalog is the only script holding these words.
     const { page, problems } = await consoleIn('fr-FR', 'Mot de passe');

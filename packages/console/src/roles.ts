@@ -1,23 +1,18 @@
 import type { Bot, Member, Role } from '@parley/client';
+import { t } from './i18n.js';
 
 /** The roles of a workspace, least to most rights, as the Admin API names them. */
 export const ROLES: readonly Role[] = ['viewer', 'billing', 'developer', 'manager', 'administrator', 'owner'];
 
-/** A role in words. */
+/** A role in words, in the Console's language. */
 export function roleName(role: Role): string {
-  return role === 'billing' ? 'Billing' : role.charAt(0).toUpperCase() + role.slice(1);
+  return t(`role.${role}`);
 }
 
-/** What each role may do, in a line (docs/admin-api.md#roles): said beside the role picker. */
-export const ROLE_DESCRIPTIONS: Readonly<Record<Role, string>> = {
-  viewer: 'Reads every bot, file and conversation; changes nothing.',
-  billing: 'Reads the workspace, its usage and members; no bot or file.',
-  developer:
-    'Builds bots: knowledge, Q&A, webchat, keys, integrations; answers conversations; deletes only what they created.',
-  manager: 'As a developer, and reads the audit log.',
-  administrator: 'Everything but deleting the workspace: members, settings, every bot.',
-  owner: 'Everything, including making owners.',
-};
+/** What a role may do, in a line (docs/admin-api.md#roles): said beside the role picker. */
+export function roleDescription(role: Role): string {
+  return t(`roleAbout.${role}`);
+}
 
 // What the Console offers mirrors the server's permission policy (packages/server/src/access/policy.ts); the
 // server decides anyway, and a 403 is shown in words if the two ever differ.

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { useConsole } from '../context.js';
 import { useForm } from '../form.js';
 import { useAction } from '../hooks.js';
+import { t } from '../i18n.js';
 import { Field } from './field.js';
 import { InvitationLink } from './invitation-link.js';
 import { Notice } from './notice.js';
@@ -22,26 +23,26 @@ export function InviteMemberForm({ roles, onInvited }: { roles: readonly Role[];
     form.reset({ email: '', role });
     onInvited();
     if (answer.invitation) setInvitation({ email: answer.email, code: answer.invitation.code });
-    setNotice(`${answer.email} is invited.`);
+    setNotice(t('invite.done', { email: answer.email }));
   });
   const email = form.field('email');
   const role = form.field('role');
 
   return (
     <div class="card stack">
-      <h2>Invite member</h2>
+      <h2>{t('invite.title')}</h2>
       <form class="inline-form invite-form" onSubmit={form.submit}>
-        <Field id="invite-email" label="Email" type="email" required maxLength={320} {...email} />
+        <Field id="invite-email" label={t('signIn.email')} type="email" required maxLength={320} {...email} />
         <RoleSelect
           id="invite-role"
-          label="Role"
+          label={t('invite.role')}
           value={role.value}
           roles={roles}
           onRole={role.onValue}
           describe
         />
         <button type="submit" class="primary" disabled={pending || email.value.trim() === ''}>
-          Invite
+          {t('invite.submit')}
         </button>
       </form>
       <Notice error={error} done={notice} />

@@ -2,6 +2,7 @@ import type { Member, Role } from '@parley/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useConsole } from '../context.js';
 import { useAction } from '../hooks.js';
+import { t } from '../i18n.js';
 import { roleName } from '../roles.js';
 import { Notice } from './notice.js';
 import { PendingInvitation } from './pending-invitation.js';
@@ -42,7 +43,7 @@ export function MemberRow({
     setSaved(undefined);
     const answer = await run(() => client.updateWorkspaceMember({ id: member.id, role }));
     if (answer) {
-      setSaved(`${who} is now ${roleName(answer.role).toLowerCase()}.`);
+      setSaved(t('member.nowRole', { name: who, role: roleName(answer.role).toLowerCase() }));
       onChanged();
     }
   }
@@ -56,12 +57,12 @@ export function MemberRow({
       <div class="member-who">
         <span class="list-title">
           {who}
-          {isMe ? ' (you)' : ''}
+          {isMe ? t('member.you') : ''}
         </span>
         {member.displayName ? <span class="muted">{member.email}</span> : null}
       </div>
       <span class={`badge badge-${member.status === 'active' ? 'active' : 'invited'}`}>
-        {member.status === 'active' ? 'Active' : 'Invited'}
+        {t(member.status === 'active' ? 'member.active' : 'member.invited')}
       </span>
       {roles.length === 0 ? (
         <span>{roleName(member.role)}</span>
@@ -69,31 +70,31 @@ export function MemberRow({
         <div class="member-actions">
           <RoleSelect
             id={`role-${member.id}`}
-            label={`Role of ${member.email}`}
+            label={t('member.roleOf', { email: member.email })}
             value={role}
             roles={roles}
             onRole={setRole}
           />
           <button type="button" onClick={saveRole} disabled={pending || role === member.role}>
-            Save role
+            {t('member.saveRole')}
           </button>
           {confirming ? (
             <div class="actions">
               <span>
-                {invited ? 'Revoke the invitation of ' : 'Remove '}
+                {t(invited ? 'member.revokeAsk' : 'member.removeAsk')}
                 <strong>{who}</strong>
-                {invited ? ' (the link stops working)' : ' from this workspace'}?
+                {t(invited ? 'member.revokeWhy' : 'member.removeWhy')}
               </span>
               <button type="button" class="danger" onClick={remove} disabled={pending}>
-                {invited ? 'Yes, revoke' : 'Yes, remove'}
+                {t(invited ? 'member.yesRevoke' : 'member.yesRemove')}
               </button>
               <button type="button" ref={cancel} onClick={() => setConfirming(false)} disabled={pending}>
-                Cancel
+                {t('action.cancel')}
               </button>
             </div>
           ) : (
             <button type="button" class="danger" onClick={() => setConfirming(true)}>
-              {invited ? 'Revoke' : 'Remove'}
+              {t(invited ? 'member.revoke' : 'member.remove')}
             </button>
           )}
         </div>

@@ -1,5 +1,5 @@
 import type { Role } from '@parley/client';
-import { ROLE_DESCRIPTIONS, roleName } from '../roles.js';
+import { roleDescription, roleName } from '../roles.js';
 
 /**
  * A labelled select of roles (the label is visible and names the select); with `describe`, what the chosen role
@@ -37,7 +37,7 @@ export function RoleSelect({
       </select>
       {describe ? (
         <p class="hint role-what" id={`${id}-what`}>
-          {ROLE_DESCRIPTIONS[value]}
+          {roleDescription(value)}
         </p>
       ) : null}
     </div>

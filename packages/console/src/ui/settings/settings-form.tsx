@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { useForm } from '../../form.js';
 import { useAction } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { Field, type FieldProps } from '../field.js';
 import { Notice } from '../notice.js';
 import { apiFieldErrors } from './field-errors.js';
@@ -17,37 +18,37 @@ export interface SettingsValues {
 
 const NAMES = ['name', 'about', 'contactEmail', 'website'] as const;
 
-/** The form's inputs, in order: each setting's label, kind and hint. */
-const INPUTS: ReadonlyArray<Omit<FieldProps, 'value' | 'onValue'> & { name: keyof SettingsValues }> = [
+/** The form's inputs, in order: each setting's label, kind and hint, in the Console's language. */
+const inputs = (): ReadonlyArray<Omit<FieldProps, 'value' | 'onValue'> & { name: keyof SettingsValues }> => [
   {
     name: 'name',
     id: 'workspace-name',
-    label: 'Workspace name',
+    label: t('settings.name'),
     autocomplete: 'organization',
-    hint: 'What members see in the workspace switcher. Up to 200 characters.',
+    hint: t('settings.nameHint'),
   },
   {
     name: 'about',
     id: 'workspace-about',
-    label: 'About',
+    label: t('settings.about'),
     type: 'textarea',
-    hint: 'What this workspace is for, in a few sentences (optional).',
+    hint: t('settings.aboutHint'),
   },
   {
     name: 'contactEmail',
     id: 'workspace-contact-email',
-    label: 'Contact email',
+    label: t('settings.contact'),
     type: 'email',
     autocomplete: 'email',
-    hint: 'Whom to ask about this workspace (optional).',
+    hint: t('settings.contactHint'),
   },
   {
     name: 'website',
     id: 'workspace-website',
-    label: 'Website',
+    label: t('settings.website'),
     type: 'url',
     autocomplete: 'url',
-    hint: 'The site the bots serve, with https:// (optional).',
+    hint: t('settings.websiteHint'),
   },
 ];
 
@@ -91,18 +92,18 @@ export function SettingsForm({ workspace, onSaved }: { workspace: Workspace; onS
     form.reset(settingsOf(answer));
     workspaceChanged(answer);
     onSaved();
-    setSaved('Settings saved.');
+    setSaved(t('settings.saved'));
   });
   const busy = pending || form.submitting;
 
   return (
-    <form class="card stack" onSubmit={form.submit} noValidate aria-label="Workspace settings">
-      {INPUTS.map(({ name, ...input }) => (
+    <form class="card stack" onSubmit={form.submit} noValidate aria-label={t('settings.title')}>
+      {inputs().map(({ name, ...input }) => (
         <Field key={name} {...input} {...form.field(name)} />
       ))}
       <div class="actions">
         <button type="submit" class="primary" disabled={busy || !form.dirty}>
-          {busy ? 'Saving…' : 'Save'}
+          {t(busy ? 'action.saving' : 'action.save')}
         </button>
       </div>
       <Notice error={error} done={saved} />

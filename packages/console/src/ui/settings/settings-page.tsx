@@ -1,5 +1,6 @@
 import { useConsole } from '../../context.js';
 import { useLoad, useOwnMember } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { mayEditWorkspace } from '../../roles.js';
 import { Notice } from '../notice.js';
 import { WorkspaceFrame } from '../workspace-frame.js';
@@ -18,11 +19,11 @@ export function SettingsPage() {
   );
   const loaded = settings.data;
   return (
-    <WorkspaceFrame title="Workspace settings">
+    <WorkspaceFrame title={t('settings.title')}>
       <Notice error={settings.error ?? me.error} />
       {!loaded || !me.data ? (
         settings.loading || me.loading ? (
-          <p role="status">Loading settings…</p>
+          <p role="status">{t('settings.loading')}</p>
         ) : null
       ) : mayEditWorkspace(me.data.role) ? (
         <SettingsForm key={loaded.id} workspace={loaded} onSaved={settings.reload} />
