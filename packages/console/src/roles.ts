@@ -1,18 +1,24 @@
 import type { Bot, Member, Role } from '@parley/client';
-import { t } from './i18n.js';
+import { type MessageKey, t } from './i18n.js';
 
 /** The roles of a workspace, least to most rights, as the Admin API names them. */
 export const ROLES: readonly Role[] = ['viewer', 'billing', 'developer', 'manager', 'administrator', 'owner'];
 
-/** A role in words, in the Console's language. */
-export function roleName(role: Role): string {
-  return t(`role.${role}`);
-}
+/** Each role's name and what it may do (docs/admin-api.md#roles), as catalog keys. */
+const ROLE_WORDS = {
+  viewer: ['role.viewer', 'roleAbout.viewer'],
+  billing: ['role.billing', 'roleAbout.billing'],
+  developer: ['role.developer', 'roleAbout.developer'],
+  manager: ['role.manager', 'roleAbout.manager'],
+  administrator: ['role.administrator', 'roleAbout.administrator'],
+  owner: ['role.owner', 'roleAbout.owner'],
+} as const satisfies Record<Role, readonly [MessageKey, MessageKey]>;
 
-/** What a role may do, in a line (docs/admin-api.md#roles): said beside the role picker. */
-export function roleDescription(role: Role): string {
-  return t(`roleAbout.${role}`);
-}
+/** A role in words, in the Console's language. */
+export const roleName = (role: Role): string => t(ROLE_WORDS[role][0]);
+
+/** What a role may do, in a line: said beside the role picker. */
+export const roleDescription = (role: Role): string => t(ROLE_WORDS[role][1]);
 
 // What the Console offers mirrors the server's permission policy (packages/server/src/access/policy.ts); the
 // server decides anyway, and a 403 is shown in words if the two ever differ.
