@@ -72,6 +72,8 @@ export function buildServices(deps: ServiceDeps): Services {
     knowledgeBases,
     semanticMinSimilarity: semanticMinSimilarityFor(embedder),
     units: unitMatcherFor(embedder),
+    // An operator's own model that reads every language (PARLEY_EMBEDDING_MULTILINGUAL): not English alone.
+    multilingualEmbedder: config.embedder.multilingual,
   };
   const qa = qaService({
     db: deps.db.kysely,

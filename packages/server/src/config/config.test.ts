@@ -66,6 +66,8 @@ const BAD_VALUES: Record<string, string[]> = {
   PARLEY_EMBEDDINGS_MODEL: ['nomic-embed-text'],
   PARLEY_EMBEDDINGS_API_KEY: ['sk-test'],
   PARLEY_EMBEDDINGS_DIMENSIONS: ['768'],
+  // Not a boolean; and with the English-only use-lite model it is reported as set in vain.
+  PARLEY_EMBEDDING_MULTILINGUAL: ['yes', 'true'],
   PARLEY_SEARCH_DENSE_WEIGHT: ['1.5', '-0.1', 'half'],
   PARLEY_SEARCH_THREADS: ['0', '33', 'all'],
   PARLEY_LEXICAL_MEMORY: ['yes', '2'],
@@ -208,6 +210,7 @@ describe('loadConfig defaults', () => {
       model: undefined,
       apiKey: undefined,
       dimensions: undefined,
+      multilingual: false,
     });
     expect(config.search).toEqual({
       denseWeight: 0.15,
@@ -290,6 +293,7 @@ describe('loadConfig accepted values', () => {
         PARLEY_EMBEDDINGS_MODEL: 'nomic-embed-text',
         PARLEY_EMBEDDINGS_API_KEY: 'sk-test',
         PARLEY_EMBEDDINGS_DIMENSIONS: '768',
+        PARLEY_EMBEDDING_MULTILINGUAL: 'true',
         PARLEY_SEARCH_DENSE_WEIGHT: '0.3',
         PARLEY_SEARCH_THREADS: '3',
         PARLEY_LEXICAL_MEMORY: 'false',
@@ -373,6 +377,7 @@ describe('loadConfig accepted values', () => {
         model: 'nomic-embed-text',
         apiKey: 'sk-test',
         dimensions: 768,
+        multilingual: true,
       },
       search: {
         denseWeight: 0.3,

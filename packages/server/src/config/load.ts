@@ -99,6 +99,13 @@ function embedder(context: Context): Config['embedder'] {
   if (v.PARLEY_EMBEDDER !== 'use-lite') {
     setInVain(context, ['PARLEY_EMBEDDER_PRECISION'], 'is set but PARLEY_EMBEDDER is not use-lite');
   }
+  if (v.PARLEY_EMBEDDER !== 'onnx' && v.PARLEY_EMBEDDER !== 'openai') {
+    setInVain(
+      context,
+      ['PARLEY_EMBEDDING_MULTILINGUAL'],
+      'is set but PARLEY_EMBEDDER is neither onnx nor openai',
+    );
+  }
   return Object.freeze({
     kind: v.PARLEY_EMBEDDER,
     workers: v.PARLEY_EMBEDDER_WORKERS,
@@ -108,6 +115,7 @@ function embedder(context: Context): Config['embedder'] {
     model: v.PARLEY_EMBEDDINGS_MODEL,
     apiKey: v.PARLEY_EMBEDDINGS_API_KEY,
     dimensions: v.PARLEY_EMBEDDINGS_DIMENSIONS,
+    multilingual: v.PARLEY_EMBEDDING_MULTILINGUAL,
   });
 }
 

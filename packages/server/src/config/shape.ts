@@ -80,6 +80,8 @@ export const CONFIG_SHAPE = Type.Object({
     model: maybe(Type.String()),
     apiKey: maybe(Type.String()),
     dimensions: maybe(Type.Integer()),
+    /** The embedder reads every language (PARLEY_EMBEDDING_MULTILINGUAL; onnx and openai only). */
+    multilingual: Type.Boolean(),
   }),
   search: Type.Object({
     denseWeight: Type.Number(),

@@ -47,6 +47,11 @@ export const SEARCH_VARIABLES = {
       'x-accepts': 'folder path',
     }),
   ),
+  PARLEY_EMBEDDING_MULTILINGUAL: Type.Boolean({
+    default: false,
+    description:
+      'the `onnx` or `openai` embedder reads every language (a multilingual model of your own): questions in any language are searched and gated by meaning too; `false`: only English ones (and those of unknown language), the others by words alone, as with the English-only use-lite model',
+  }),
   PARLEY_EMBEDDINGS_URL: Type.Optional(
     Type.String({
       pattern: HTTP_URL,
