@@ -168,7 +168,7 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await page.getByRole('button', { name: 'Créer la base de connaissances' }).click();
     await page.getByText('Base de connaissances « Manuels » créée.', { exact: false }).waitFor();
     await page.getByRole('heading', { name: 'Déposez ici des fichiers PDF, Word ou Markdown' }).waitFor();
-    expect(await page.getByText('Choisir des fichiers').isVisible()).toBe(true);
+    expect(await page.getByText('Choisir des fichiers', { exact: true }).isVisible()).toBe(true);
     const counts = page.locator('.page-head', { has: page.getByRole('heading', { name: 'Manuels' }) });
     expect(await counts.locator('.muted').textContent()).toBe('Aucun fichier pour l’instant');
     await page.getByRole('link', { name: 'Site web' }).click();
