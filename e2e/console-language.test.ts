@@ -184,7 +184,7 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(problems).toEqual([]);
   });
 
-  it('shows the conversations desk in French: its tabs, search and filters', async () => {
+  it('shows the conversations desk and the logs in French: the desk tabs, search and filters, the log level', async () => {
     const { page, problems } = await signedInFrench();
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/conversations`);
     const tabs = page.getByRole('navigation', { name: 'Onglets de la boîte de réception' });
@@ -195,6 +195,10 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(await page.getByLabel('Rechercher des conversations').isVisible()).toBe(true);
     expect(await page.getByLabel('Avis négatifs').isVisible()).toBe(true);
     expect(await page.getByText('Exporter les conversations').isVisible()).toBe(true);
+    await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/logs`);
+    await page.getByRole('heading', { name: 'Journaux' }).waitFor();
+    expect(await page.getByLabel('Niveau').locator('option').first().textContent()).toBe('Tous les niveaux');
+    expect(await page.getByLabel('Suivi en direct').isVisible()).toBe(true);
     expect(problems).toEqual([]);
   });
 

@@ -3,6 +3,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { formatDateTime } from '../../format.js';
 import { useLoad } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { BotFrame } from '../bot-frame.js';
 import { ListState } from '../list-state.js';
 import { type Choice, SelectField } from '../select-field.js';
@@ -14,11 +15,11 @@ const TAIL_EVERY = 2000;
 
 type Level = LogEntry['level'] | '';
 
-const LEVELS: Choice<Level>[] = [
-  { value: '', label: 'All levels' },
-  { value: 'info', label: 'Info' },
-  { value: 'warn', label: 'Warnings' },
-  { value: 'error', label: 'Errors' },
+const levels = (): Choice<Level>[] => [
+  { value: '', label: t('logs.allLevels') },
+  { value: 'info', label: t('logs.info') },
+  { value: 'warn', label: t('logs.warn') },
+  { value: 'error', label: t('logs.error') },
 ];
 
 /** One log line: level, time, request and outcome, all as text. */
@@ -54,14 +55,14 @@ function LogFilters(props: {
     <div class="filters">
       <SelectField
         id="log-level"
-        label="Level"
+        label={t('logs.level')}
         value={props.level}
-        choices={LEVELS}
+        choices={levels()}
         onValue={props.onLevel}
       />
       <label class="toggle">
         <input type="checkbox" checked={props.live} onChange={(e) => props.onLive(e.currentTarget.checked)} />
-        Live tail
+        {t('logs.liveTail')}
       </label>
     </div>
   );
@@ -104,7 +105,7 @@ function BotLogs({ bot }: { bot: Bot }) {
       <LogFilters level={level} live={live} onLevel={setLevel} onLive={toggleTail} />
       {live ? (
         <p class="hint" role="status">
-          Live: new lines appear at the top every two seconds.
+          {t('logs.live')}
         </p>
       ) : null}
       <ListState
@@ -113,17 +114,13 @@ function BotLogs({ bot }: { bot: Bot }) {
           loading: page.fetching,
           data: page.data === undefined ? undefined : lines,
         }}
-        loadingWords="Loading the log…"
-        empty={
-          level
-            ? 'No lines at this level. Choose "All levels" to see every request.'
-            : 'No requests about this bot yet. Calls to its Admin, Files and Chat APIs are logged here.'
-        }
-        label="Log lines"
+        loadingWords={t('logs.loading')}
+        empty={level ? t('logs.noMatch') : t('logs.empty')}
+        label={t('logs.lines')}
         row={(entry) => <LogRow key={entry.id} entry={entry} />}
       />
       <Pager
-        label="Log pages"
+        label={t('logs.pages')}
         pager={pager}
         nextToken={page.data?.meta.nextToken}
         onNext={() => setTailSince(undefined)}
@@ -138,7 +135,7 @@ export function LogsPage() {
     <BotFrame>
       {(bot) => (
         <>
-          <h2>Logs</h2>
+          <h2>{t('section.logs')}</h2>
           <BotLogs bot={bot} />
         </>
       )}
