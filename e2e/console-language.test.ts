@@ -137,6 +137,9 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await page.getByRole('heading', { name: 'Q/R', exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Ajouter une entrée' }).isVisible()).toBe(true);
     expect(await page.getByLabel('Rechercher des entrées').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Ajouter une entrée' }).click();
+    await page.getByRole('heading', { name: 'Nouvelle entrée' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Ajouter l’entrée' }).isVisible()).toBe(true);
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/insights`);
     await page.getByRole('heading', { name: 'Statistiques', exact: true }).waitFor();
     expect(await page.getByLabel('Période').locator('option').first().textContent()).toBe('7 derniers jours');

@@ -2,6 +2,7 @@ import type { BotQaEntry } from '@parley/client';
 import { useConsole } from '../../context.js';
 import { useForm } from '../../form.js';
 import { useAction } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { Field } from '../field.js';
 import { Markdown } from '../markdown.js';
 import { Notice } from '../notice.js';
@@ -57,9 +58,8 @@ export function QaEntryForm(props: {
     },
     (values) => {
       const problems: Partial<Record<keyof EntryValues, string>> = {};
-      if (wordingsOf(values.questions).length === 0)
-        problems.questions = 'Write at least one way a visitor asks it.';
-      if (values.answer.trim() === '') problems.answer = 'Write the answer the bot gives.';
+      if (wordingsOf(values.questions).length === 0) problems.questions = t('qaForm.questionsMissing');
+      if (values.answer.trim() === '') problems.answer = t('qaForm.answerMissing');
       const tags = parseTags(values.tags);
       if ('problem' in tags) problems.tags = tags.problem;
       return problems;
@@ -74,23 +74,23 @@ export function QaEntryForm(props: {
       class="card stack qa-form"
       onSubmit={form.submit}
       noValidate
-      aria-label={entry ? 'Edit entry' : 'New entry'}
+      aria-label={t(entry ? 'qaForm.edit' : 'qaForm.new')}
     >
-      <h3 class="qa-h">{entry ? 'Edit entry' : 'New entry'}</h3>
+      <h3 class="qa-h">{t(entry ? 'qaForm.edit' : 'qaForm.new')}</h3>
       <Field
         type="textarea"
         id={`${id}-questions`}
-        label="Questions"
+        label={t('qaForm.questions')}
         rows={4}
-        hint="The ways visitors ask it, one per line. A visitor's question close to any of them gets the answer below."
+        hint={t('qaForm.questionsHint')}
         {...questions}
       />
       <Field
         type="textarea"
         id={`${id}-answer`}
-        label="Answer"
+        label={t('qaForm.answer')}
         rows={5}
-        hint="Markdown: **bold**, [links](https://example.com), lists with - and quotes with >. Links may lead only to http(s), mailto: and tel: addresses."
+        hint={t('qaForm.answerHint')}
         {...answer}
       />
       {!entry && props.questions?.[0] ? (
@@ -104,7 +104,7 @@ export function QaEntryForm(props: {
       ) : null}
       {answer.value.trim() ? (
         <div class="stack qa-preview">
-          <span class="muted">Preview, as the chat shows it</span>
+          <span class="muted">{t('qaForm.preview')}</span>
           <div class="playground-reply">
             <Markdown text={answer.value} />
           </div>
@@ -112,9 +112,9 @@ export function QaEntryForm(props: {
       ) : null}
       <Field
         id={`${id}-tags`}
-        label="Tags"
+        label={t('files.tags')}
         autocomplete="off"
-        hint="Optional, as key=value; key=value (for example topic=billing)."
+        hint={t('qaForm.tagsHint')}
         {...tags}
       />
       <label class="toggle">
@@ -123,14 +123,14 @@ export function QaEntryForm(props: {
           checked={enabled.value}
           onChange={(event) => enabled.onValue(event.currentTarget.checked)}
         />
-        Enabled: the bot answers with this entry
+        {t('qaForm.enabled')}
       </label>
       <div class="actions">
         <button type="submit" class="primary" disabled={pending}>
-          {entry ? 'Save entry' : 'Add entry'}
+          {t(entry ? 'qaForm.save' : 'qaForm.add')}
         </button>
         <button type="button" onClick={props.onCancel} disabled={pending}>
-          Cancel
+          {t('action.cancel')}
         </button>
       </div>
       <Notice error={error} />

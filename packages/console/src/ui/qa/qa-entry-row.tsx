@@ -2,6 +2,7 @@ import type { BotQaEntry } from '@parley/client';
 import { useEffect, useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { useAction } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { ConfirmDelete } from '../confirm-delete.js';
 import { Markdown } from '../markdown.js';
 import { Notice } from '../notice.js';
@@ -33,7 +34,8 @@ export function QaEntryRow(props: {
     const saved = await toggle.run(() =>
       client.updateQaEntry({ id: botId, entryId: entry.id, questions, answer, enabled }),
     );
-    if (saved) onChanged(`Entry "${first}" ${enabled ? 'enabled' : 'disabled'}.`);
+    if (saved)
+      onChanged(t(enabled ? 'qaEntry.enabledWords' : 'qaEntry.disabledWords', { question: first ?? '' }));
     else setEnabledShown(entry.enabled);
   }
 
@@ -45,7 +47,7 @@ export function QaEntryRow(props: {
           entry={entry}
           onSaved={() => {
             setMode('view');
-            onChanged(`Entry "${first}" saved.`);
+            onChanged(t('qaEntry.saved', { question: first ?? '' }));
           }}
           onCancel={() => setMode('view')}
         />
@@ -57,15 +59,17 @@ export function QaEntryRow(props: {
       <div class="qa-who">
         <span class="list-title">{first}</span>
         <span class={`badge ${entry.enabled ? 'badge-active' : 'badge-disabled'}`}>
-          {entry.enabled ? 'Enabled' : 'Disabled'}
+          {t(entry.enabled ? 'qaEntry.enabled' : 'qaEntry.disabled')}
         </span>
-        {others.length > 0 ? <span class="muted qa-others">Also asked as: {others.join(' · ')}</span> : null}
+        {others.length > 0 ? (
+          <span class="muted qa-others">{t('unanswered.variants', { variants: others.join(' · ') })}</span>
+        ) : null}
       </div>
       <div class="playground-reply qa-answer">
         <Markdown text={entry.answer} />
       </div>
       {tags.length > 0 ? (
-        <ul class="tag-list" aria-label="Tags">
+        <ul class="tag-list" aria-label={t('files.tags')}>
           {tags.map(([key, value]) => (
             <li key={key} class="tag-chip">
               {key}={value}
@@ -82,13 +86,14 @@ export function QaEntryRow(props: {
               disabled={toggle.pending}
               onChange={(event) => setEnabled(event.currentTarget.checked)}
             />
-            Enabled<span class="visually-hidden"> ({first})</span>
+            {t('qaEntry.enabled')}
+            <span class="visually-hidden"> ({first})</span>
           </label>
           <button type="button" onClick={() => setMode('edit')}>
-            Edit <span class="visually-hidden">{first}</span>
+            {t('action.edit')} <span class="visually-hidden">{first}</span>
           </button>
           <button type="button" class="danger" onClick={() => setMode('delete')}>
-            Delete <span class="visually-hidden">{first}</span>
+            {t('action.delete')} <span class="visually-hidden">{first}</span>
           </button>
         </div>
       ) : null}
@@ -96,17 +101,17 @@ export function QaEntryRow(props: {
       {mode === 'delete' ? (
         <ConfirmDelete
           class="qa-delete"
-          confirmLabel="Yes, delete this entry"
+          confirmLabel={t('qaEntry.confirmDelete')}
           question={
             <>
-              Delete the entry <strong>{first}</strong>? Visitors asking it get the answer the knowledge finds
-              instead.
+              {t('qaEntry.deleteAsk')} <strong>{first}</strong>
+              {t('qaEntry.deleteWhy')}
             </>
           }
           remove={() => client.deleteQaEntry({ id: botId, entryId: entry.id })}
           onDeleted={() => {
             setMode('view');
-            onChanged(`Entry "${first}" deleted.`);
+            onChanged(t('qaEntry.deleted', { question: first ?? '' }));
           }}
           onCancel={() => setMode('view')}
         />
