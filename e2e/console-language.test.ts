@@ -163,7 +163,7 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(problems).toEqual([]);
   });
 
-  it('shows the knowledge pages in French: the knowledge bases, one of them with its drop zone and Website tab, and the Files table', async () => {
+  it('shows the knowledge pages in French: the knowledge bases, one of them with its drop zone, an upload and its Website tab, the Files table and a file page', async () => {
     const { page, problems } = await signedInFrench();
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/knowledge`);
     await page.getByRole('heading', { name: 'Bases de connaissances' }).waitFor();
@@ -174,6 +174,16 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(await page.getByText('Choisir des fichiers', { exact: true }).isVisible()).toBe(true);
     const counts = page.locator('.page-head', { has: page.getByRole('heading', { name: 'Manuels' }) });
     expect(await counts.locator('.muted').textContent()).toBe('Aucun fichier pour l’instant');
+    await page.locator('#kb-file-picker').setInputFiles({
+      name: 'conges.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Vingt-cinq jours de congé par an.'),
+    });
+    await page.getByRole('heading', { name: 'Envois' }).waitFor();
+    await page
+      .getByRole('list', { name: 'Fichiers de cette base de connaissances' })
+      .getByRole('link', { name: 'conges.txt' })
+      .waitFor();
     await page.getByRole('link', { name: 'Site web' }).click();
     await page.getByRole('heading', { name: 'Sites web' }).waitFor();
     expect(await page.getByText('Aucun site web pour l’instant.').isVisible()).toBe(true);
@@ -184,6 +194,10 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/files`);
     await page.getByRole('heading', { name: 'Fichiers', exact: true }).waitFor();
     expect(await page.getByLabel('État').locator('option').first().textContent()).toBe('Tous les états');
+    await page.getByRole('link', { name: 'conges.txt' }).click();
+    await page.getByRole('heading', { name: 'Détails' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Télécharger' }).isVisible()).toBe(true);
+    expect(await page.locator('.facts dt').allTextContents()).toContain('Type de contenu');
     expect(problems).toEqual([]);
   });
 

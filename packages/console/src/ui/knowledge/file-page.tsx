@@ -2,8 +2,9 @@ import type { Bot, Client, FileObject } from '@parley/client';
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { useConsole } from '../../context.js';
-import { formatBytes, formatDateTime } from '../../format.js';
+import { formatBytes, formatDateTime, formatNumber } from '../../format.js';
 import { useAction, useLoad, useOwnMember } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { mayChangeFiles } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { ConfirmDelete } from '../confirm-delete.js';
@@ -57,9 +58,9 @@ function FilePanel({ bot }: { bot: Bot }) {
     return (
       <div class="stack">
         <p>
-          <a href={back}>← Files</a>
+          <a href={back}>{t('file.back')}</a>
         </p>
-        {file.loading ? <p role="status">Loading the file…</p> : <Notice error={file.error} />}
+        {file.loading ? <p role="status">{t('file.loading')}</p> : <Notice error={file.error} />}
       </div>
     );
   }
@@ -67,7 +68,7 @@ function FilePanel({ bot }: { bot: Bot }) {
   return (
     <div class="stack">
       <p>
-        <a href={back}>← Files</a>
+        <a href={back}>{t('file.back')}</a>
       </p>
       <h2 class="kn-key">{f.key}</h2>
       <FileFacts file={f} knowledgeBases={kbs.data} />
@@ -82,29 +83,38 @@ function FilePanel({ bot }: { bot: Bot }) {
 
 function FileFacts({ file, knowledgeBases }: { file: FileObject; knowledgeBases: string[] | undefined }) {
   return (
-    <CardSection id="file-facts-title" title="Details">
+    <CardSection id="file-facts-title" title={t('file.details')}>
       <dl class="facts">
-        <dt>Key</dt>
+        <dt>{t('files.key')}</dt>
         <dd class="kn-key">{file.key}</dd>
-        <dt>Size</dt>
+        <dt>{t('files.size')}</dt>
         <dd>{formatBytes(file.size)}</dd>
-        <dt>Content type</dt>
+        <dt>{t('file.contentType')}</dt>
         <dd class="kn-key">{file.contentType}</dd>
-        <dt>Status</dt>
+        <dt>{t('files.status')}</dt>
         <dd>
           {fileStatusWords(file.status)}
-          {isFailed(file.status) ? `: ${describeFailure(file.status, file.failedStatusReason).words}` : ''}
+          {isFailed(file.status)
+            ? t('file.because', { reason: describeFailure(file.status, file.failedStatusReason).words })
+            : ''}
           {file.status === 'indexing_pending' && file.indexingProgress
-            ? ` (${file.indexingProgress.done} of ${file.indexingProgress.total} passages)`
+            ? t('file.passagesDone', {
+                done: formatNumber(file.indexingProgress.done),
+                total: formatNumber(file.indexingProgress.total),
+              })
             : ''}
         </dd>
-        <dt>Created</dt>
+        <dt>{t('file.created')}</dt>
         <dd>{formatDateTime(file.createdAt)}</dd>
-        <dt>Updated</dt>
+        <dt>{t('files.updated')}</dt>
         <dd>{formatDateTime(file.updatedAt)}</dd>
-        <dt>Knowledge bases</dt>
+        <dt>{t('kb.title')}</dt>
         <dd>
-          {knowledgeBases === undefined ? '…' : knowledgeBases.length ? knowledgeBases.join(', ') : 'None'}
+          {knowledgeBases === undefined
+            ? '…'
+            : knowledgeBases.length
+              ? knowledgeBases.join(', ')
+              : t('file.none')}
         </dd>
       </dl>
     </CardSection>
@@ -125,7 +135,7 @@ function FileActions({ file, files, mayChange, onChanged }: PanelProps) {
     <div class="actions">
       {uploaded ? (
         <a class="button-like" href={file.url} download={name}>
-          Download
+          {t('file.download')}
         </a>
       ) : null}
       {mayChange &&
@@ -134,7 +144,7 @@ function FileActions({ file, files, mayChange, onChanged }: PanelProps) {
         (file.status === 'indexing_failed' &&
           describeFailure(file.status, file.failedStatusReason).retry)) ? (
         <button type="button" onClick={reindex} disabled={pending}>
-          Re-index
+          {t('file.reindex')}
         </button>
       ) : null}
       <Notice error={error} />
@@ -145,14 +155,14 @@ function FileActions({ file, files, mayChange, onChanged }: PanelProps) {
 function DeleteFile({ file, files, back }: { file: FileObject; files: Client; back: string }) {
   const { route } = useLocation();
   return (
-    <CardSection id="delete-file-title" title="Delete" class="danger-zone">
+    <CardSection id="delete-file-title" title={t('action.delete')} class="danger-zone">
       <ConfirmDelete
-        askLabel="Delete file"
-        confirmLabel="Yes, delete this file"
+        askLabel={t('file.delete')}
+        confirmLabel={t('file.confirmDelete')}
         question={
           <>
-            Delete <strong class="kn-key">{file.key}</strong> with its passages? The bot stops answering from
-            it. This cannot be undone.
+            {t('action.delete')} <strong class="kn-key">{file.key}</strong>
+            {t('file.deleteWhy')}
           </>
         }
         remove={() => files.deleteFile({ id: file.id })}
