@@ -10,8 +10,12 @@ import { xlsxBomb } from '../packages/testkit/src/shared/office-bombs.js';
 
 /** Most resident memory the server may reach under the attack (it idles near 150–250 MB). */
 const RSS_BOUND_MB = 900;
-/** Slowest health check allowed under the attack. */
-const HEALTH_BOUND_MS = 1000;
+/**
+ * Longest a health check may take under the attack before it counts as a failure: what once killed the process
+ * stalled its event loop for tens of seconds. How fast it answers under attack is measured by bench/abuse.ts, not
+ * here: a 1 s bound failed on a loaded CI machine (1.2–1.4 s) with the test's own process and others sharing 2 cores.
+ */
+const HEALTH_BOUND_MS = 5000;
 
 /** The bootstrap owner's password (the first-start banner does not print one given by the environment). */
 const OWNER_PASSWORD = 'abuse-test-owner-password';
@@ -30,7 +34,7 @@ function watch(server: ServerProcess) {
     while (!stopped) {
       const started = performance.now();
       try {
-        const res = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(5000) });
+        const res = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(HEALTH_BOUND_MS) });
         if (res.status !== 200) seen.failures.push(`status ${res.status}`);
         await res.arrayBuffer();
       } catch (error) {
