@@ -39,7 +39,7 @@ export async function load(url, context, next) {
   const { code } = esbuild.transformSync(await readFile(new URL(url), 'utf8'), {
     loader: 'ts',
     format: 'esm',
-    target: 'es2022',
+    target: 'node20.19', // the engines' floor: import attributes (with { type: 'json' }) kept, es2022 drops them
     sourcefile: url,
     sourcemap: 'inline',
   });
