@@ -223,7 +223,8 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     const { page, problems } = await signedInFrench();
     await page.getByRole('link', { name: 'Paramètres' }).click();
     await page.getByRole('heading', { name: 'Paramètres de l’espace de travail' }).waitFor();
-    expect(await page.getByLabel('Nom de l’espace de travail').isVisible()).toBe(true);
+    // The heading shows before the workspace's settings have loaded into the form.
+    await page.getByLabel('Nom de l’espace de travail').waitFor();
     expect(await page.getByRole('button', { name: 'Enregistrer' }).isVisible()).toBe(true);
     await page.getByRole('link', { name: 'Équipe' }).click();
     await page.getByRole('heading', { name: 'Inviter un membre' }).waitFor();

@@ -174,7 +174,9 @@ function websiteSuite(databaseUrl?: string) {
     expect(stop.statusCode, stop.body).toBe(200);
     const stopped = await finished(t, stoppedKb, id, 1);
     expect(stopped.runs[0]?.outcome).toBe('stopped');
-    expect(stopped.pages).toBe(0);
+    // The stop is noticed after the page in hand: a crawl that had already begun keeps that one page at most.
+    expect(stopped.pages).toBeLessThanOrEqual(1);
+    expect(stopped.runs[0]?.counts.indexed ?? 0).toBeLessThanOrEqual(1);
 
     const del = await as('DELETE', `${KB}/${kbId}/sources/${source.id}`);
     expect(del.statusCode, del.body).toBe(200);
