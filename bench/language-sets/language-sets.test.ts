@@ -12,8 +12,8 @@ describe('the language sets (issue #38) hold the visitor set’s invariants, per
     const unanswerable = questions.filter((q) => q.answer === null);
     const documents = set.documents.filter((d) => d.kb === language);
 
-    it(`${language}: at least 40 questions over 4 documents, one in five that no document answers`, () => {
-      expect(questions.length).toBeGreaterThanOrEqual(40);
+    it(`${language}: at least 60 questions over 4 documents, one in five that no document answers`, () => {
+      expect(questions.length).toBeGreaterThanOrEqual(60);
       expect(documents.length).toBe(4);
       expect(unanswerable.length * 5).toBeGreaterThanOrEqual(questions.length);
       expect(set.bases.find((b) => b.name === language)?.title).toBe(LANGUAGE_SET_TITLES[language]);
@@ -30,11 +30,11 @@ describe('the language sets (issue #38) hold the visitor set’s invariants, per
       }
     });
 
-    // The visitor set asks half; written as visitors of these shops ask, a quarter to a half of them came out so
-    // (de 13/35, fr 13/34, es 15/33, ja 9/33: a German compound or a Japanese kanji pair is shared more often).
-    it(`${language}: has at least a quarter of its answerable questions sharing no content word with their answer`, () => {
+    // As the visitor set: about half of the answerable questions share no content word with their answer (grown
+    // to 64–71 questions a language so that each held-out half has 7–8 unanswerable ones and ~25 answerable).
+    it(`${language}: has at least half of its answerable questions sharing no content word with their answer`, () => {
       const paraphrases = answerable.filter((q) => q.wording === 'paraphrase');
-      expect(paraphrases.length * 4).toBeGreaterThanOrEqual(answerable.length);
+      expect(paraphrases.length * 2).toBeGreaterThanOrEqual(answerable.length);
       for (const q of answerable) expect(q.wording === 'paraphrase', q.text).toBe(q.shared.length === 0);
     });
 
