@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { type Db, openDatabase } from '../../../server/src/db/database.js';
 import { dropSchema } from './postgres.js';
 
@@ -42,4 +43,16 @@ export async function ownDatabase(name: string, url?: string): Promise<OwnDataba
       await dropSchema(url, schema);
     },
   };
+}
+
+/**
+ * Declares, inside a describe, a schema of its own on the PostgreSQL at `url` for that suite (named after `name`,
+ * the process and the time, so parallel runs never share tables), dropped after the suite; answers what opens a
+ * database in it.
+ * @example (url ? describe : describe.skip)('PostgreSQL', () => runSuite(useOwnSchema('passages', url ?? '')))
+ */
+export function useOwnSchema(name: string, url: string): () => Promise<Db> {
+  const schema = `${name}_${process.pid}_${Date.now().toString(36)}`;
+  afterAll(() => dropSchema(url, schema));
+  return () => openDatabase({ url, dataDir: tmpdir(), pgSchema: schema });
 }

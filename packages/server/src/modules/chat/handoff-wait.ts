@@ -6,14 +6,12 @@ import {
 } from '@parley/protocol';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { newId } from '../../ids.js';
 import { type BotWords, ENGLISH_WORDS, fillWords } from '../bots/index.js';
 import { type ChatContext, ensureBotUser } from './context.js';
 import type { ChatBot, ChatHandoffWaitJob, ChatWebhookJob, PendingSignal } from './contract.js';
 import { CHAT_HANDOFF_WAIT_JOB, CHAT_WEBHOOK_JOB } from './job-kinds.js';
 import { signalTo, toPostedMessage } from './records.js';
-import type { MessageRow } from './repo.js';
-import { storeMessages } from './repo-contents.js';
+import { newMessageRow, storeMessages } from './repo-contents.js';
 import { HANDOFF_ANSWER } from './repo-inbox.js';
 import { webhookEvent } from './webhooks.js';
 import { conversationWords } from './words.js';
@@ -106,20 +104,16 @@ export async function postBotNotice(
   at: string,
   emit: (s: PendingSignal) => void,
 ): Promise<void> {
-  const message: MessageRow = {
-    id: newId('msg'),
-    bot_id: bot.id,
-    conversation_id: conversationId,
-    user_id: await ensureBotUser(tx, bot, at),
-    is_bot: 1,
-    payload: JSON.stringify({ type: 'text', text: notice.text }),
-    metadata: JSON.stringify(notice.metadata),
-    feedback: null,
-    reply_to: null,
-    created_at: at,
-    answer: HANDOFF_ANSWER,
-    details: null,
-  };
+  const message = newMessageRow(
+    bot.id,
+    conversationId,
+    { userId: await ensureBotUser(tx, bot, at), isBot: true, answer: HANDOFF_ANSWER },
+    {
+      payload: JSON.stringify({ type: 'text', text: notice.text }),
+      metadata: JSON.stringify(notice.metadata),
+    },
+    at,
+  );
   await storeMessages(tx, [message]);
   emit(signalTo(conversationId, { type: 'message_created', data: toPostedMessage(message, undefined) }));
 }

@@ -14,7 +14,6 @@ import { authorize, can } from '../../access/policy.js';
 import type { Actor } from '../../access/principal.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError, errors } from '../../errors/errors.js';
-import { newId } from '../../ids.js';
 import { auditWho } from '../audit/service.js';
 import { type BotWords, ENGLISH_WORDS, fillWords } from '../bots/index.js';
 import type { ChatContext } from './context.js';
@@ -22,8 +21,8 @@ import type { ChatBot, ChatService, PendingSignal } from './contract.js';
 import { awaitPerson, holdConversation, postBotNotice } from './handoff-wait.js';
 import { toInboxMessage } from './inbox.js';
 import { signalTo, sizedJson, toPostedMessage } from './records.js';
-import { type ConversationRow, chatRepo, type MessageRow, touchConversationOf } from './repo.js';
-import { storeMessages } from './repo-contents.js';
+import { type ConversationRow, chatRepo, touchConversationOf } from './repo.js';
+import { newMessageRow, storeMessages } from './repo-contents.js';
 import { HUMAN_ANSWER } from './repo-inbox.js';
 import { conversationWords } from './words.js';
 
@@ -319,20 +318,13 @@ export function chatHandoff(
           throw conflict(`The chat user id "${userId}" is taken by a visitor of this bot`);
         if (user.name !== agent.name)
           await repo.updateUser(bot.id, userId, { name: agent.name, updated_at: at });
-        const message: MessageRow = {
-          id: newId('msg'),
-          bot_id: bot.id,
-          conversation_id: conversationId,
-          user_id: userId,
-          is_bot: 1,
-          payload: json.payload,
-          metadata: json.metadata,
-          feedback: null,
-          reply_to: null,
-          created_at: at,
-          answer: HUMAN_ANSWER,
-          details: null,
-        };
+        const message = newMessageRow(
+          bot.id,
+          conversationId,
+          { userId, isBot: true, answer: HUMAN_ANSWER },
+          json,
+          at,
+        );
         await storeMessages(tx, [message]);
         await touchConversationOf(tx, bot.id, conversationId, at);
         await repo.firstHumanReply(bot.id, conversationId, at);

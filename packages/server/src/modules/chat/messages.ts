@@ -1,6 +1,6 @@
 import type { ChatMessage, CreateMessageBody } from '@parley/protocol';
 import { ApiError, errors } from '../../errors/errors.js';
-import { newId, newSecretId, nextId } from '../../ids.js';
+import { newSecretId, nextId } from '../../ids.js';
 import { type ChatContext, conversationFor, conversationPage, ensureBotUser, messageFor } from './context.js';
 import type {
   BotMessageDraft,
@@ -15,7 +15,7 @@ import { contactEmailOf, isEmailAddress, leaveEmail } from './handoff-wait.js';
 import { CHAT_REPLY_JOB } from './job-kinds.js';
 import { type ListOrder, signalTo, sizedJson, toMessage, toPostedMessage } from './records.js';
 import { botTurnOf, chatRepo, type MessageRow, touchConversationOf } from './repo.js';
-import { storeMessages } from './repo-contents.js';
+import { newMessageRow, storeMessages } from './repo-contents.js';
 import { toWebhook, webhookEvent } from './webhooks.js';
 
 /**
@@ -105,20 +105,13 @@ export function postAsUser(
   const { conversationId } = body;
   return ctx.withSignals(bot.id, async (tx, emit) => {
     const at = ctx.now();
-    const row: MessageRow = {
-      id: newId('msg'),
-      bot_id: bot.id,
-      conversation_id: conversationId,
-      user_id: caller.userId,
-      is_bot: 0,
-      payload: json.payload,
-      metadata: json.metadata,
-      feedback: null,
-      reply_to: null,
-      created_at: at,
-      answer: null,
-      details: null,
-    };
+    const row = newMessageRow(
+      bot.id,
+      conversationId,
+      { userId: caller.userId, isBot: false, answer: null },
+      json,
+      at,
+    );
     await storeMessages(tx, [row]);
     await touchConversationOf(tx, bot.id, conversationId, at);
     const message = toPostedMessage(row, { payload: body.payload, metadata: body.metadata });

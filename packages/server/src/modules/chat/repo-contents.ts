@@ -3,6 +3,7 @@ import { fixedQuery } from '../../db/fixed-query.js';
 import { keysetPage } from '../../db/keyset.js';
 import type { Database } from '../../db/schema.js';
 import type { Cursor } from '../../http/pagination.js';
+import { newId } from '../../ids.js';
 import type { KeyedRows } from './repo-keyed.js';
 import type { EventRow, MessageRow, SignalRow } from './rows.js';
 
@@ -109,6 +110,30 @@ const insertSignal = fixedQuery(
       .values({ bot_id, conversation_id, type, data, admin_only, created_at })
       .returning('cursor'),
 );
+
+/** A new message row of `from` in a conversation: no feedback, a reply to nothing, `answer` its answer mode. */
+export function newMessageRow(
+  botId: string,
+  conversationId: string,
+  from: { userId: string; isBot: boolean; answer: string | null },
+  json: { payload: string; metadata: string | null },
+  at: string,
+): MessageRow {
+  return {
+    id: newId('msg'),
+    bot_id: botId,
+    conversation_id: conversationId,
+    user_id: from.userId,
+    is_bot: from.isBot ? 1 : 0,
+    payload: json.payload,
+    metadata: json.metadata,
+    feedback: null,
+    reply_to: null,
+    created_at: at,
+    answer: from.answer,
+    details: null,
+  };
+}
 
 /**
  * Stores messages (one statement). A function of its own, as {@link storeSignal}: a message's transaction

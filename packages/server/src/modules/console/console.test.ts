@@ -64,33 +64,30 @@ describe('console serving', () => {
     expect(csp).not.toContain('unsafe-eval');
   });
 
-  it("answers Parley's icon at /favicon.svg and /favicon.ico (an SVG of its own, cached a day)", async () => {
-    for (const url of ['/favicon.svg', '/favicon.ico']) {
+  it.each(['/favicon.svg', '/favicon.ico'])(
+    "answers Parley's icon at %s (an SVG of its own, cached a day)",
+    async (url) => {
       const res = await app.inject({ method: 'GET', url });
-      expect(res.statusCode, url).toBe(200);
-      expect(res.headers['content-type'], url).toBe('image/svg+xml');
-      expect(res.headers['cache-control'], url).toBe('public, max-age=86400');
-      expect(res.body, url).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*>.*<\/svg>\n$/s);
-      expect(res.body, url).not.toMatch(/<script|href=/);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('image/svg+xml');
+      expect(res.headers['cache-control']).toBe('public, max-age=86400');
+      expect(res.body).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*>.*<\/svg>\n$/s);
+      expect(res.body).not.toMatch(/<script|href=/);
       const again = await app.inject({ method: 'GET', url, headers: { 'if-none-match': res.headers.etag } });
-      expect(again.statusCode, url).toBe(304);
-    }
-  });
+      expect(again.statusCode).toBe(304);
+    },
+  );
 
-  it('answers the same page for any deep link, so a reload shows the same place', async () => {
-    for (const url of [
-      '/console/bots',
-      '/console/bots/3f1c-a/settings',
-      '/console/account?tab=x',
-      '/console/nowhere',
-    ]) {
+  it.each(['/console/bots', '/console/bots/3f1c-a/settings', '/console/account?tab=x', '/console/nowhere'])(
+    'answers the same page for any deep link (%s), so a reload shows the same place',
+    async (url) => {
       const res = await app.inject({ method: 'GET', url });
-      expect(res.statusCode, url).toBe(200);
-      expect(res.body, url).toBe(HTML);
-      expect(res.headers['cache-control'], url).toBe('no-store');
-      expect(res.headers['content-security-policy'], url).toContain("script-src 'self'");
-    }
-  });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(HTML);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    },
+  );
 
   it('serves hashed assets for a year, immutable, with their type and an ETag', async () => {
     const js = await app.inject({ method: 'GET', url: '/console/assets/console-ABC123.js' });
@@ -109,19 +106,17 @@ describe('console serving', () => {
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
   });
 
-  it('answers 404 for a missing asset or a name that is not an asset, never the page', async () => {
-    for (const url of [
-      '/console/assets/console-OLDHASH.js',
-      '/console/assets/secret.txt',
-      '/console/assets/..%2Fsecret.txt',
-      '/console/assets/..%2Findex.html',
-      '/console/assets/nested/console-ABC123.js',
-    ]) {
-      const res = await app.inject({ method: 'GET', url });
-      expect(res.statusCode, url).toBe(404);
-      expect(res.json(), url).toMatchObject({ type: 'ResourceNotFound' });
-      expect(res.body, url).not.toContain('not an asset');
-    }
+  it.each([
+    '/console/assets/console-OLDHASH.js',
+    '/console/assets/secret.txt',
+    '/console/assets/..%2Fsecret.txt',
+    '/console/assets/..%2Findex.html',
+    '/console/assets/nested/console-ABC123.js',
+  ])('answers 404 for a missing asset or a name that is not an asset (%s), never the page', async (url) => {
+    const res = await app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ type: 'ResourceNotFound' });
+    expect(res.body).not.toContain('not an asset');
   });
 
   it('redirects /console to /console/', async () => {

@@ -21,6 +21,8 @@ interface LinkedFile {
 
 const KB = '/v1/files/knowledge-bases';
 const CORRUPT_PDF = '%PDF-1.7\nnot really a pdf at all\n%%EOF';
+/** The file counts and bytes of a knowledge base without files (`files` in its answers). */
+const NO_FILES = { total: 0, indexed: 0, pending: 0, failed: 0, size: 0 };
 
 describe('knowledge bases', () => {
   const t = useTestApp({ workers: true });
@@ -124,7 +126,7 @@ describe('knowledge bases', () => {
         tags: { team: 'support' },
         createdAt: expect.any(String),
         updatedAt: kb.createdAt,
-        files: { total: 0, indexed: 0, pending: 0, failed: 0, size: 0 },
+        files: NO_FILES,
       });
       expect(await getKb(kb.id)).toEqual(kb);
     });
@@ -259,16 +261,10 @@ describe('knowledge bases', () => {
       const file = await uploadPlain('not-indexed.txt', 'The quetzal has emerald feathers.');
       expect(file).toMatchObject({ status: 'upload_completed', index: false });
       const linked = await link(kb.id, file.id);
-      expect(linked.files).toEqual({ total: 1, indexed: 0, pending: 1, failed: 0, size: file.size });
+      expect(linked.files).toEqual({ ...NO_FILES, total: 1, pending: 1, size: file.size });
       expect(await getFile(file.id)).toMatchObject({ index: true, status: 'indexing_pending' });
       expect((await settled(t, file.id)).status).toBe('indexing_completed');
-      expect((await getKb(kb.id)).files).toEqual({
-        total: 1,
-        indexed: 1,
-        pending: 0,
-        failed: 0,
-        size: file.size,
-      });
+      expect((await getKb(kb.id)).files).toEqual({ ...NO_FILES, total: 1, indexed: 1, size: file.size });
       expect((await search('quetzal', `&knowledgeBaseIds=${kb.id}`))[0]?.file.id).toBe(file.id);
     });
 
@@ -278,7 +274,7 @@ describe('knowledge bases', () => {
       const pending = await upsert('pending.txt', Buffer.byteLength(content));
       expect(pending).toMatchObject({ status: 'upload_pending', index: false });
       const linked = await link(kb.id, pending.id);
-      expect(linked.files).toEqual({ total: 1, indexed: 0, pending: 1, failed: 0, size: 0 });
+      expect(linked.files).toEqual({ ...NO_FILES, total: 1, pending: 1 });
       expect(await getFile(pending.id)).toMatchObject({ status: 'upload_pending', index: true });
       expect(await linkedFiles(kb.id)).toEqual([
         { fileId: pending.id, key: 'pending.txt', status: 'upload_pending', linkedAt: expect.any(String) },
@@ -286,10 +282,9 @@ describe('knowledge bases', () => {
       expect((await put(pending.uploadUrl, content)).status).toBe('indexing_pending');
       expect((await settled(t, pending.id)).status).toBe('indexing_completed');
       expect((await getKb(kb.id)).files).toEqual({
+        ...NO_FILES,
         total: 1,
         indexed: 1,
-        pending: 0,
-        failed: 0,
         size: Buffer.byteLength(content),
       });
     });
@@ -304,20 +299,9 @@ describe('knowledge bases', () => {
           j.payload.includes(file.id),
         ).length;
       expect(await jobs()).toBe(1);
-      expect((await link(kb.id, file.id)).files).toEqual({
-        total: 1,
-        indexed: 1,
-        pending: 0,
-        failed: 0,
-        size: file.size,
-      });
-      expect((await link(kb.id, 'already.txt')).files).toEqual({
-        total: 1,
-        indexed: 1,
-        pending: 0,
-        failed: 0,
-        size: file.size,
-      });
+      const oneIndexed = { ...NO_FILES, total: 1, indexed: 1, size: file.size };
+      expect((await link(kb.id, file.id)).files).toEqual(oneIndexed);
+      expect((await link(kb.id, 'already.txt')).files).toEqual(oneIndexed);
       expect(await jobs()).toBe(1);
       expect((await getFile(file.id)).updatedAt).toBe(done.updatedAt);
     });
@@ -328,13 +312,7 @@ describe('knowledge bases', () => {
       await link(kb.id, bad.id);
       const failed = await settled(t, bad.id);
       expect(failed.status).toBe('indexing_failed');
-      expect((await getKb(kb.id)).files).toEqual({
-        total: 1,
-        indexed: 0,
-        pending: 0,
-        failed: 1,
-        size: bad.size,
-      });
+      expect((await getKb(kb.id)).files).toEqual({ ...NO_FILES, total: 1, failed: 1, size: bad.size });
       const [entry] = await linkedFiles(kb.id);
       expect(entry).toEqual({
         fileId: bad.id,
@@ -400,13 +378,7 @@ describe('knowledge bases', () => {
       expect((await search('gharial', `&knowledgeBaseIds=${kb.id}`))[0]?.file.id).toBe(file.id);
       const res = await as('bot', 'DELETE', `${KB}/${kb.id}/files/${file.id}`);
       expect(res.statusCode, res.body).toBe(200);
-      expect((res.json() as { knowledgeBase: KnowledgeBase }).knowledgeBase.files).toEqual({
-        total: 0,
-        indexed: 0,
-        pending: 0,
-        failed: 0,
-        size: 0,
-      });
+      expect((res.json() as { knowledgeBase: KnowledgeBase }).knowledgeBase.files).toEqual(NO_FILES);
       expect(await linkedFiles(kb.id)).toEqual([]);
       expect(await search('gharial', `&knowledgeBaseIds=${kb.id}`)).toEqual([]);
       expect(await getFile(file.id)).toMatchObject({ status: 'indexing_completed', index: true });
@@ -422,7 +394,7 @@ describe('knowledge bases', () => {
       await link(kb.id, file.id);
       await settled(t, file.id);
       expect((await as('bot', 'DELETE', `/v1/files/${file.id}`)).statusCode).toBe(200);
-      expect((await getKb(kb.id)).files).toEqual({ total: 0, indexed: 0, pending: 0, failed: 0, size: 0 });
+      expect((await getKb(kb.id)).files).toEqual(NO_FILES);
       expect(await linkedFiles(kb.id)).toEqual([]);
     });
   });

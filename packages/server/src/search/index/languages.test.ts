@@ -1,7 +1,6 @@
-import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresTestUrl } from '../../../../testkit/src/server/harness.js';
-import { dropSchema } from '../../../../testkit/src/server/postgres.js';
+import { useOwnSchema } from '../../../../testkit/src/server/own-database.js';
 import { useTempDirs } from '../../../../testkit/src/server/temp-dirs.js';
 import { type Db, openDatabase } from '../../db/database.js';
 import { createPassageIndex } from './create.js';
@@ -101,14 +100,8 @@ languageCases(
 );
 
 const url = postgresTestUrl();
-const schema = `languages_${process.pid}_${Date.now().toString(36)}`;
 (url ? describe : describe.skip)('PostgreSQL', () => {
-  afterAll(async () => {
-    if (url) await dropSchema(url, schema);
-  });
-  languageCases(
-    'PostgreSQL (tsvector)',
-    () => openDatabase({ url: url ?? '', dataDir: tmpdir(), pgSchema: schema }),
-    (db) => createPassageIndex({ db }),
+  languageCases('PostgreSQL (tsvector)', useOwnSchema('languages', url ?? ''), (db) =>
+    createPassageIndex({ db }),
   );
 });

@@ -81,14 +81,14 @@ interface Opened {
   events: HnswEvent[];
 }
 
-async function open(
-  dataDir: string,
-  more: {
-    inlineBuildMax?: number;
-    retryMs?: number;
-    parameters?: { connectivity?: number; expansionSearch?: number };
-  } = {},
-): Promise<Opened> {
+/** How a test opens the index: its vector graphs' settings. */
+interface OpenOptions {
+  inlineBuildMax?: number;
+  retryMs?: number;
+  parameters?: { connectivity?: number; expansionSearch?: number };
+}
+
+async function open(dataDir: string, more: OpenOptions = {}): Promise<Opened> {
   const db = await openDatabase({ dataDir });
   const events: HnswEvent[] = [];
   const index = sqlitePassageIndex({
@@ -126,6 +126,20 @@ const foundOf = (got: { score: number }[], want: { score: number }[]) => {
   return got.filter((h) => h.score >= last - 1e-6).length;
 };
 
+/** Runs `body` on the index opened on `dataDir` (a new folder unless given), then closes its database. */
+async function withIndex(
+  body: (o: Opened, dataDir: string) => Promise<void>,
+  { dataDir, ...more }: OpenOptions & { dataDir?: string } = {},
+) {
+  const dir = dataDir ?? (await tempDir());
+  const o = await open(dir, more);
+  try {
+    await body(o, dir);
+  } finally {
+    await o.db.close();
+  }
+}
+
 const graphOf = async (o: Opened) => sqliteHnswIndexOf(o.db.kysely, MODEL);
 
 describe('SQLite HNSW vector index', () => {
@@ -158,36 +172,36 @@ describe('SQLite HNSW vector index', () => {
     const { bot, scope } = await seed(seeding, vectors);
     const other = await seed(seeding, clustered(300, 2));
     await seeding.db.close(); // not saved: the next start rebuilds the graph
-    const o = await open(dataDir, { inlineBuildMax: 100 });
-    try {
-      const exact = sqlitePassageIndex({ kysely: o.db.kysely, vectorIndex: { dir: false } });
-      // The first search starts the build; until the graph is loaded, searches scan exactly.
-      await o.index.vectorSearch(vectors[0] as Float32Array, scope, 10);
-      const graph = await graphOf(o);
-      await graph?.settle();
-      expect(graph?.size(bot.botId)).toBe(3000);
-      expect(o.events).toContainEqual(
-        expect.objectContaining({ kind: 'built', partition: bot.botId, size: 3000 }),
-      );
-      // Queries near the stored passages (a question near its topic), not copies of them.
-      const rnd = random(3);
-      const queries = Array.from({ length: 50 }, (_, i) =>
-        Float32Array.from(vectors[i * 59] as Float32Array, (x) => x + (rnd() - 0.5) * 0.5),
-      );
-      let found = 0;
-      for (const q of queries) {
-        const want = await exact.vectorSearch(q, scope, 10);
-        const got = await o.index.vectorSearch(q, scope, 10);
-        found += foundOf(got, want);
-        expect(got.map((h) => h.fileId).every((f) => !other.fileIds.includes(f))).toBe(true);
-        // Scores are cosine similarities, as the exact scan's.
-        if (got[0]?.passageId === want[0]?.passageId)
-          expect(got[0]?.score).toBeCloseTo(want[0]?.score ?? 0, 5);
-      }
-      expect(found / (queries.length * 10)).toBeGreaterThanOrEqual(0.98);
-    } finally {
-      await o.db.close();
-    }
+    await withIndex(
+      async (o) => {
+        const exact = sqlitePassageIndex({ kysely: o.db.kysely, vectorIndex: { dir: false } });
+        // The first search starts the build; until the graph is loaded, searches scan exactly.
+        await o.index.vectorSearch(vectors[0] as Float32Array, scope, 10);
+        const graph = await graphOf(o);
+        await graph?.settle();
+        expect(graph?.size(bot.botId)).toBe(3000);
+        expect(o.events).toContainEqual(
+          expect.objectContaining({ kind: 'built', partition: bot.botId, size: 3000 }),
+        );
+        // Queries near the stored passages (a question near its topic), not copies of them.
+        const rnd = random(3);
+        const queries = Array.from({ length: 50 }, (_, i) =>
+          Float32Array.from(vectors[i * 59] as Float32Array, (x) => x + (rnd() - 0.5) * 0.5),
+        );
+        let found = 0;
+        for (const q of queries) {
+          const want = await exact.vectorSearch(q, scope, 10);
+          const got = await o.index.vectorSearch(q, scope, 10);
+          found += foundOf(got, want);
+          expect(got.map((h) => h.fileId).every((f) => !other.fileIds.includes(f))).toBe(true);
+          // Scores are cosine similarities, as the exact scan's.
+          if (got[0]?.passageId === want[0]?.passageId)
+            expect(got[0]?.score).toBeCloseTo(want[0]?.score ?? 0, 5);
+        }
+        expect(found / (queries.length * 10)).toBeGreaterThanOrEqual(0.98);
+      },
+      { dataDir, inlineBuildMax: 100 },
+    );
   });
 
   it('saves each bot’s graph (mode 0600) and loads it at the next start instead of rebuilding it', async () => {
@@ -205,13 +219,13 @@ describe('SQLite HNSW vector index', () => {
     for (const f of files) expect(statSync(join(folder, f)).mode & 0o777).toBe(0o600);
     expect(statSync(join(dataDir, 'vector-index')).mode & 0o777).toBe(0o700);
 
-    const second = await open(dataDir);
-    try {
-      expect(await second.index.vectorSearch(vectors[7] as Float32Array, scope, 5)).toEqual(before);
-      expect(second.events.map((e) => e.kind)).toEqual(['loaded']);
-    } finally {
-      await second.db.close();
-    }
+    await withIndex(
+      async (second) => {
+        expect(await second.index.vectorSearch(vectors[7] as Float32Array, scope, 5)).toEqual(before);
+        expect(second.events.map((e) => e.kind)).toEqual(['loaded']);
+      },
+      { dataDir },
+    );
   });
 
   it('loads a graph saved under another search breadth (not the graph’s), rebuilds one of another connectivity', async () => {
@@ -231,13 +245,13 @@ describe('SQLite HNSW vector index', () => {
     expect(second.events.map((e) => e.kind)).toEqual(['loaded']);
     await second.db.close();
 
-    const third = await open(dataDir, { parameters: { connectivity: 8 } });
-    try {
-      await third.index.vectorSearch(vectors[3] as Float32Array, scope, 5);
-      expect(third.events.map((e) => e.kind)).toEqual(['built']);
-    } finally {
-      await third.db.close();
-    }
+    await withIndex(
+      async (third) => {
+        await third.index.vectorSearch(vectors[3] as Float32Array, scope, 5);
+        expect(third.events.map((e) => e.kind)).toEqual(['built']);
+      },
+      { dataDir, parameters: { connectivity: 8 } },
+    );
   });
 
   it('rebuilds a graph whose file no longer matches the stored vectors, and one changed but never saved', async () => {
@@ -264,15 +278,15 @@ describe('SQLite HNSW vector index', () => {
     await second.index.deleteFile(fileIds[1] as string);
     await second.db.close();
 
-    const third = await open(dataDir);
-    try {
-      const after = await third.index.vectorSearch(vectors[150] as Float32Array, scope, 5);
-      expect(after.map((h) => h.fileId)).not.toContain(fileIds[1]);
-      expect(third.events.map((e) => e.kind)).toEqual(['built']);
-      expect((await graphOf(third))?.size(bot.botId)).toBe(100);
-    } finally {
-      await third.db.close();
-    }
+    await withIndex(
+      async (third) => {
+        const after = await third.index.vectorSearch(vectors[150] as Float32Array, scope, 5);
+        expect(after.map((h) => h.fileId)).not.toContain(fileIds[1]);
+        expect(third.events.map((e) => e.kind)).toEqual(['built']);
+        expect((await graphOf(third))?.size(bot.botId)).toBe(100);
+      },
+      { dataDir },
+    );
   });
 
   it('takes large files after many small ones into a graph that started empty (one thread count for every insertion)', async () => {
@@ -373,50 +387,48 @@ describe('SQLite HNSW vector index', () => {
     }
   });
 
-  it('keeps answering (by the exact scan) when the worker dies mid-run, and opens the graph again later', async () => {
-    const dataDir = await tempDir();
-    const o = await open(dataDir, { retryMs: 200 });
-    try {
-      const vectors = clustered(600, 12);
-      const { bot, scope, fileIds } = await seed(o, vectors.slice(0, 300));
-      const graph = await graphOf(o);
-      expect(await graph?.ready(bot.botId)).toBe(true);
-      const exact = sqlitePassageIndex({ kysely: o.db.kysely, vectorIndex: { dir: false } });
-      // A file comes, and the worker dies while it is being inserted.
-      const fileId = await addFile(o, bot, vectors.slice(300));
-      await hnswWorker().crash();
-      await expect.poll(() => o.events.some((e) => e.kind === 'failed')).toBe(true);
-      expect(await graph?.nearest(bot.botId, vectors[0] as Float32Array, 5)).toBeUndefined();
-      // Searches still answer, exactly, the new file's passages included.
-      for (const at of [5, 450]) {
-        const q = vectors[at] as Float32Array;
-        expect(await o.index.vectorSearch(q, scope, 10)).toEqual(await exact.vectorSearch(q, scope, 10));
-      }
-      await o.index.deleteFile(fileIds[0] as string); // a change while failed: read again from the database
-      // A later search opens the graph again in a new worker.
-      await new Promise((r) => setTimeout(r, 250));
-      const top = await o.index.vectorSearch(vectors[450] as Float32Array, scope, 1);
-      expect(top[0]?.fileId).toBe(fileId);
-      await graph?.settle();
-      expect(await graph?.ready(bot.botId)).toBe(true);
-      expect(graph?.size(bot.botId)).toBe(500);
-      expect(o.events.map((e) => e.kind)).toEqual(['built', 'failed', 'built']);
-      // The graph answers again (approximately: recall over several queries, not one exact list), and
-      // the file deleted while it was down is not in it.
-      let found = 0;
-      const asked = [150, 180, 220, 260, 299, 320, 400, 480, 540, 590];
-      for (const at of asked) {
-        const q = vectors[at] as Float32Array;
-        const hits = await o.index.vectorSearch(q, scope, 10);
-        const want = await exact.vectorSearch(q, scope, 10);
-        found += foundOf(hits, want);
-        expect(hits.map((h) => h.fileId)).not.toContain(fileIds[0]);
-      }
-      expect(found / (asked.length * 10)).toBeGreaterThanOrEqual(0.95);
-    } finally {
-      await o.db.close();
-    }
-  });
+  it('keeps answering (by the exact scan) when the worker dies mid-run, and opens the graph again later', () =>
+    withIndex(
+      async (o) => {
+        const vectors = clustered(600, 12);
+        const { bot, scope, fileIds } = await seed(o, vectors.slice(0, 300));
+        const graph = await graphOf(o);
+        expect(await graph?.ready(bot.botId)).toBe(true);
+        const exact = sqlitePassageIndex({ kysely: o.db.kysely, vectorIndex: { dir: false } });
+        // A file comes, and the worker dies while it is being inserted.
+        const fileId = await addFile(o, bot, vectors.slice(300));
+        await hnswWorker().crash();
+        await expect.poll(() => o.events.some((e) => e.kind === 'failed')).toBe(true);
+        expect(await graph?.nearest(bot.botId, vectors[0] as Float32Array, 5)).toBeUndefined();
+        // Searches still answer, exactly, the new file's passages included.
+        for (const at of [5, 450]) {
+          const q = vectors[at] as Float32Array;
+          expect(await o.index.vectorSearch(q, scope, 10)).toEqual(await exact.vectorSearch(q, scope, 10));
+        }
+        await o.index.deleteFile(fileIds[0] as string); // a change while failed: read again from the database
+        // A later search opens the graph again in a new worker.
+        await new Promise((r) => setTimeout(r, 250));
+        const top = await o.index.vectorSearch(vectors[450] as Float32Array, scope, 1);
+        expect(top[0]?.fileId).toBe(fileId);
+        await graph?.settle();
+        expect(await graph?.ready(bot.botId)).toBe(true);
+        expect(graph?.size(bot.botId)).toBe(500);
+        expect(o.events.map((e) => e.kind)).toEqual(['built', 'failed', 'built']);
+        // The graph answers again (approximately: recall over several queries, not one exact list), and
+        // the file deleted while it was down is not in it.
+        let found = 0;
+        const asked = [150, 180, 220, 260, 299, 320, 400, 480, 540, 590];
+        for (const at of asked) {
+          const q = vectors[at] as Float32Array;
+          const hits = await o.index.vectorSearch(q, scope, 10);
+          const want = await exact.vectorSearch(q, scope, 10);
+          found += foundOf(hits, want);
+          expect(hits.map((h) => h.fileId)).not.toContain(fileIds[0]);
+        }
+        expect(found / (asked.length * 10)).toBeGreaterThanOrEqual(0.95);
+      },
+      { retryMs: 200 },
+    ));
 
   it('saves the changed graphs at shutdown, so the next start loads them', async () => {
     const dataDir = await tempDir();
@@ -430,22 +442,20 @@ describe('SQLite HNSW vector index', () => {
     expect(first.events[1]).toMatchObject({ size: 250 });
     expect(await sqliteHnswIndexOf(first.db.kysely, MODEL)).toBeUndefined();
     await first.db.close();
-    const second = await open(dataDir);
-    try {
-      const top = await second.index.vectorSearch(vectors[42] as Float32Array, scope, 1);
-      expect(top[0]?.score).toBeCloseTo(1, 5);
-      expect(second.events).toEqual([
-        expect.objectContaining({ kind: 'loaded', partition: bot.botId, size: 250 }),
-      ]);
-    } finally {
-      await second.db.close();
-    }
+    await withIndex(
+      async (second) => {
+        const top = await second.index.vectorSearch(vectors[42] as Float32Array, scope, 1);
+        expect(top[0]?.score).toBeCloseTo(1, 5);
+        expect(second.events).toEqual([
+          expect.objectContaining({ kind: 'loaded', partition: bot.botId, size: 250 }),
+        ]);
+      },
+      { dataDir },
+    );
   });
 
-  it('answers the n nearest in scope when nearer passages are not (a file still indexing), equal scores by passage id', async () => {
-    const dataDir = await tempDir();
-    const o = await open(dataDir);
-    try {
+  it('answers the n nearest in scope when nearer passages are not (a file still indexing), equal scores by passage id', () =>
+    withIndex(async (o) => {
       const exact = sqlitePassageIndex({ kysely: o.db.kysely, vectorIndex: { dir: false } });
       const { bot, scope } = await seed(o, clustered(300, 8));
       const q = clustered(1, 9)[0] as Float32Array;
@@ -474,15 +484,10 @@ describe('SQLite HNSW vector index', () => {
           (await exact.vectorSearch(asked, scope, 5)).map((h) => h.passageId),
         );
       }
-    } finally {
-      await o.db.close();
-    }
-  });
+    }));
 
-  it('never answers from the graph of a model that another connection replaced (same width)', async () => {
-    const dataDir = await tempDir();
-    const o = await open(dataDir);
-    try {
+  it('never answers from the graph of a model that another connection replaced (same width)', () =>
+    withIndex(async (o, dataDir) => {
       const vectors = clustered(50, 14);
       const { bot, scope, fileIds } = await seed(o, vectors);
       const q = vectors[0] as Float32Array;
@@ -516,15 +521,10 @@ describe('SQLite HNSW vector index', () => {
         expect(exactScore.has(h.passageId)).toBe(true);
         expect(h.score).toBeCloseTo(exactScore.get(h.passageId) ?? 0, 5);
       }
-    } finally {
-      await o.db.close();
-    }
-  });
+    }));
 
-  it('follows replacements, deletions and cascades, and drops its files when the model changes', async () => {
-    const dataDir = await tempDir();
-    const o = await open(dataDir);
-    try {
+  it('follows replacements, deletions and cascades, and drops its files when the model changes', () =>
+    withIndex(async (o, dataDir) => {
       const vectors = clustered(300, 6);
       const { bot, scope, fileIds } = await seed(o, vectors);
       const graph = await graphOf(o);
@@ -560,8 +560,5 @@ describe('SQLite HNSW vector index', () => {
       expect(await o.index.vectorSearch(new Float32Array([1, 0, 0]), scope, 5)).toEqual([]);
       const left = await sql<{ n: number }>`select count(*) as n from passage_vectors`.execute(o.db.kysely);
       expect(left.rows[0]?.n).toBe(0);
-    } finally {
-      await o.db.close();
-    }
-  });
+    }));
 });
