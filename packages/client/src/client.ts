@@ -1,21 +1,25 @@
 import { BOT_OPERATIONS } from '@parley/protocol/operations';
-import { AccountApi } from './account-api.js';
 import type {
   GetAuditRecordsInput,
   GetBotLogsInput,
   IdInput,
   ListBotsInput,
   PageInput,
-} from './admin-types.js';
+} from '@parley/protocol/operations/io/admin';
+import type {
+  ListFilePassagesInput,
+  ListFilesInput,
+  ListFileTagValuesInput,
+} from '@parley/protocol/operations/io/files';
+import type { BotConversationsSignal } from '@parley/protocol/operations/io/inbox';
+import { AccountApi } from './account-api.js';
 import { BotsApi } from './bots-api.js';
 import { apiUrlOf, type ConnectionOptions, composeApis, RequestCore, transportOf } from './core.js';
 import { pick } from './env.js';
 import type { ListenOptions } from './event-stream.js';
 import { FileTransferApi } from './file-transfer-api.js';
 import { FilesApi } from './files-api.js';
-import type { ListFilePassagesInput, ListFilesInput, ListFileTagValuesInput } from './files-types.js';
 import type { RequestOptions } from './http.js';
-import type { BotConversationsSignal } from './inbox-types.js';
 import { IntegrationsApi } from './integrations-api.js';
 import { KnowledgeBasesApi } from './knowledge-api.js';
 import { encodeQuery } from './query.js';

@@ -1,4 +1,4 @@
-import type { PageInput } from './admin-types.js';
+import type { PageInput } from '@parley/protocol/operations/io/admin';
 import { fetchOf, pick, retryOf } from './env.js';
 import { DEFAULT_TIMEOUT_MS, type RequestOptions, type RequestSpec, Transport } from './http.js';
 import { fillPath, type Operation, type ParamNames, type PathParams } from './operations.js';

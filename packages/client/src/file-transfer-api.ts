@@ -1,7 +1,7 @@
 import type { FileObject } from '@parley/protocol';
+import type { FileIdInput, UpsertFileInput } from '@parley/protocol/operations/io/files';
 import type { RequestOptions } from './core.js';
 import { FilesApi } from './files-api.js';
-import type { FileIdInput, UpsertFileInput } from './files-types.js';
 import { IndexingFailedError, TimeoutError } from './local-errors.js';
 import { DEFAULT_RESUMABLE_THRESHOLD, type ResumableOptions } from './resumable-options.js';
 import { sleep } from './retry.js';

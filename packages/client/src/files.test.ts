@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { FileObject } from '@parley/protocol';
+import type { ListFilesResponse } from '@parley/protocol/operations/io/files';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { failure, type Parley, startParley } from '../../testkit/src/client/servers.js';
 import type { Client } from './client.js';
@@ -15,7 +16,6 @@ import {
   ResourceNotFoundError,
   UnauthorizedError,
 } from './errors.js';
-import type { ListFilesResponse } from './files-types.js';
 import { AbortError, IndexingFailedError, TimeoutError, UploadSizeMismatchError } from './local-errors.js';
 import type { UploadProgress } from './transfer.js';
 

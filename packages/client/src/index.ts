@@ -35,18 +35,18 @@ export type {
   WebchatConfiguration,
   Workspace,
 } from '@parley/protocol';
-export * from './admin-types.js';
+export type * from '@parley/protocol/operations/io/admin';
+export type * from '@parley/protocol/operations/io/files';
+export type * from '@parley/protocol/operations/io/inbox';
+export type * from '@parley/protocol/operations/io/qa';
 export * from './chat.js';
 export * from './chat-types.js';
 export * from './client.js';
 export * from './errors.js';
-export * from './files-types.js';
 export { DEFAULT_TIMEOUT_MS, type HttpMethod, type RequestOptions } from './http.js';
-export * from './inbox-types.js';
 export * from './local-errors.js';
 export * from './pagination.js';
-export * from './qa-types.js';
-export { encodeQuery, type QueryValue, type TagFilter } from './query.js';
+export { encodeQuery, type QueryValue } from './query.js';
 export {
   DEFAULT_RESUMABLE_ATTEMPTS,
   DEFAULT_RESUMABLE_CHUNK_SIZE,

@@ -1,7 +1,7 @@
+import type { BotConversation } from '@parley/protocol/operations/io/inbox';
 import { describe, expect, it } from 'vitest';
 import { unansweredConversation } from '../../testkit/src/client/unanswered.js';
 import { useParley } from '../../testkit/src/client/use-parley.js';
-import type { BotConversation } from './inbox-types.js';
 
 describe('the client against the real server: a conversation corrected by a Q&A entry', () => {
   const p = useParley({ workers: true });

@@ -1,8 +1,8 @@
+import type { BotQaEntry } from '@parley/protocol/operations/io/qa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Parley, startParley } from '../../testkit/src/client/servers.js';
 import type { Client } from './client.js';
 import { InvalidPayloadError, ResourceNotFoundError } from './errors.js';
-import type { BotQaEntry } from './qa-types.js';
 
 describe('the client against the real server: Q&A entries', () => {
   let p: Parley;

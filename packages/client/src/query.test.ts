@@ -1,7 +1,8 @@
 import { parse } from 'node:querystring';
+import type { TagFilter } from '@parley/protocol/operations/io/admin';
 import { describe, expect, it } from 'vitest';
 import { parseTagFilter } from '../../server/src/http/tag-filter.js';
-import { encodeQuery, type TagFilter } from './query.js';
+import { encodeQuery } from './query.js';
 
 describe('encodeQuery', () => {
   it('writes nested tag filters with dots and repeated keys, and lists as repeated keys', () => {

@@ -9,18 +9,6 @@ export type QueryValue =
   | readonly QueryValue[]
   | { readonly [key: string]: QueryValue };
 
-/**
- * A tag filter (listBots, and later listFiles and searchFiles): keys are AND-ed.
- * - `{ team: 'sales' }` the tag equals the value
- * - `{ team: ['sales', 'ops'] }` or `{ team: { in: [...] } }` any of the values
- * - `{ team: { not: 'x' } }` or `{ not: ['x', 'y'] }` none of the values
- * - `{ team: { exists: true } }` the tag is present (false: absent)
- */
-export type TagFilter = Record<
-  string,
-  string | readonly string[] | { not?: string | readonly string[]; in?: readonly string[]; exists?: boolean }
->;
-
 function scalar(value: string | number | boolean | Date): string {
   return value instanceof Date ? value.toISOString() : String(value);
 }

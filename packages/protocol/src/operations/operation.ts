@@ -26,6 +26,19 @@ export interface Operation<P extends string = string> {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** A POST or PUT that takes no body (its input is all path parameters). */
   readonly noBody?: true | undefined;
+  /** A list: the field of its page that holds the items (the client pages through it). */
+  readonly items?: string | undefined;
+}
+
+/** Where an entry keeps the types of its client method; nothing at run time. */
+declare const method: unique symbol;
+
+/**
+ * An entry the client sends as a method: it takes `I`, answers `R` and, for a list, pages `Item`s (`never`
+ * otherwise). Type-only: the client's API types are read from these entries, with their documentation.
+ */
+export interface Sent<I, R, Item = never> {
+  readonly [method]?: { readonly input: I; readonly answer: R; readonly item: Item };
 }
 
 /** An operation written as its route: the method, a space and the path template (`GET /v1/admin/bots/{id}`). */
@@ -34,11 +47,17 @@ export type Route = `${HttpMethod} /${string}`;
 /** How an entry is served and sent besides its route: the `Operation` fields after its path. */
 type EntryRules = Pick<Operation, 'auth' | 'from' | 'headers' | 'noBody'>;
 
+/** An entry's rules and its operation id when it is not `<api>.<name>` (where the client's name differs). */
+type SentRules = EntryRules & { operationId?: string };
+
 /**
  * An entry of a table as written: the route, or the method and path apart with the operation id when it is
  * not `<api>.<name>` and its rules.
  */
-type OperationSpec = Route | ({ method: HttpMethod; path: string; operationId?: string } & EntryRules);
+type OperationSpec = Route | SpecObject;
+
+/** An entry as written apart: its method, path and rules (and, for a list, the field of its items). */
+type SpecObject = { method: HttpMethod; path: string; items?: string } & SentRules;
 
 /** A table as written: name → its operation. */
 type OperationSpecs = Readonly<Record<string, OperationSpec>>;
@@ -50,15 +69,38 @@ type PathOf<S> = S extends `${HttpMethod} ${infer P}`
     ? P
     : never;
 
-/** A table of operations, keyed by the name of the client method that sends each. */
+/** A table of operations, keyed by the name of the client method that sends each (with its types, if any). */
 export type Operations<T extends OperationSpecs> = {
-  readonly [K in keyof T & string]: Operation<PathOf<T[K]>>;
+  readonly [K in keyof T]: T[K] extends Sent<infer I, infer R, infer Item>
+    ? Operation<PathOf<T[K]>> & Sent<I, R, Item>
+    : Operation<PathOf<T[K]>>;
 };
 
 /** The method and path of a route. */
 function parseRoute(route: Route): { method: HttpMethod; path: string } {
   const space = route.indexOf(' ');
   return { method: route.slice(0, space) as HttpMethod, path: route.slice(space + 1) };
+}
+
+/**
+ * An entry the client sends as a method taking `I` and answering `R`: its route and rules.
+ * @example getBot: sends<IdInput, BotResponse>('GET /v1/admin/bots/{id}')
+ */
+export function sends<I, R>(route: Route, rules: SentRules = {}): SpecObject & Sent<I, R> {
+  return { ...parseRoute(route), ...rules };
+}
+
+/**
+ * An entry the client sends as a list method taking `I`: awaited, a page `Page`; iterated, the `Item`s of its
+ * field `items`, page after page.
+ * @example listBots: lists<ListBotsInput | undefined, ListBotsResponse, BotSummary>('GET /v1/admin/bots', 'bots')
+ */
+export function lists<I, Page, Item>(
+  route: Route,
+  items: Exclude<keyof Page, 'meta'> & string,
+  rules: SentRules = {},
+): SpecObject & Sent<I, Page, Item> {
+  return { ...parseRoute(route), items, ...rules };
 }
 
 /**

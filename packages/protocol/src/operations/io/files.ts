@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import type {
   CreateKnowledgeSourceBody,
   FileObject,
@@ -12,10 +13,8 @@ import type {
   SetFilePassagesBody,
   UpdateFileBody,
   UpsertFileBody,
-} from '@parley/protocol';
-import type { Static } from 'typebox';
-import type { PageInput } from './admin-types.js';
-import type { TagFilter } from './query.js';
+} from '../../index.js';
+import type { PageInput, TagFilter } from './admin.js';
 
 // Inputs of the Files API: path, query and body parameters in one object; answers are the wire envelopes.
 // Every shape comes from @parley/protocol. Files are named by id or key wherever the API says "id".
@@ -118,7 +117,7 @@ export interface KnowledgeBaseFileInput {
   fileId: string;
 }
 /** A file linked to a knowledge base, with its indexing state. */
-export type { KnowledgeBaseFile, ListKnowledgeBaseFilesResponse } from '@parley/protocol';
+export type { KnowledgeBaseFile, ListKnowledgeBaseFilesResponse } from '../../index.js';
 /** Input of createKnowledgeSource: the knowledge base and the website to crawl into it. */
 export type CreateKnowledgeSourceInput = { id: string } & CreateKnowledgeSourceBody;
 /** Input of the operations on one website source: the knowledge base and the source. */
@@ -131,4 +130,4 @@ export interface KnowledgeSourceResponse {
   source: KnowledgeSource;
 }
 /** A website source of a knowledge base, and the answer of listKnowledgeSources. */
-export type { KnowledgeSource, ListKnowledgeSourcesResponse } from '@parley/protocol';
+export type { KnowledgeSource, ListKnowledgeSourcesResponse } from '../../index.js';

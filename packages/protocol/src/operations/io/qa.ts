@@ -1,5 +1,5 @@
-import type { ListQaEntriesResponse, QaEntry, QaEntryFields, QaEntryResponse } from '@parley/protocol';
-import type { IdInput, PageInput } from './admin-types.js';
+import type { ListQaEntriesResponse, QaEntry, QaEntryFields, QaEntryResponse } from '../../index.js';
+import type { IdInput, PageInput } from './admin.js';
 
 /** A Q&A entry of a bot: wordings of a question and the answer the bot gives to them, before any search. */
 export type BotQaEntry = QaEntry;

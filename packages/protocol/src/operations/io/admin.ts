@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import type {
   AcceptInvitationBody,
   Account,
@@ -32,12 +33,22 @@ import type {
   Usage,
   WebchatConfiguration,
   Workspace,
-} from '@parley/protocol';
-import type { Static } from 'typebox';
-import type { TagFilter } from './query.js';
+} from '../../index.js';
 
-// Inputs are the union of an operation's path, query and body parameters (as in the public client);
-// answers are the wire envelopes. Every shape comes from @parley/protocol.
+// The inputs and answers of the Admin API's operations, as the client's methods take and answer them: an
+// input is the union of an operation's path, query and body parameters; an answer is the wire envelope.
+
+/**
+ * A tag filter (listBots, listFiles and searchFiles): keys are AND-ed.
+ * - `{ team: 'sales' }` the tag equals the value
+ * - `{ team: ['sales', 'ops'] }` or `{ team: { in: [...] } }` any of the values
+ * - `{ team: { not: 'x' } }` or `{ not: ['x', 'y'] }` none of the values
+ * - `{ team: { exists: true } }` the tag is present (false: absent)
+ */
+export type TagFilter = Record<
+  string,
+  string | readonly string[] | { not?: string | readonly string[]; in?: readonly string[]; exists?: boolean }
+>;
 
 /** `{}`: the answer of delete, revoke and uninstall operations. */
 export type EmptyResponse = Record<string, never>;
@@ -252,4 +263,4 @@ export interface RevokeIntegrationKeyInput extends BotIntegrationInput {
 // ---- chat secrets ----
 
 /** Answer of getBotChat and rotateBotChatSecrets: the bot's Chat API secrets. */
-export type { BotChatSecretsResponse } from '@parley/protocol';
+export type { BotChatSecretsResponse } from '../../index.js';

@@ -14,8 +14,8 @@ import type {
   InboxMessage,
   ListBotConversationMessagesResponse,
   ListBotConversationsResponse,
-} from '@parley/protocol';
-import type { IdInput, PageInput } from './admin-types.js';
+} from '../../index.js';
+import type { IdInput, PageInput } from './admin.js';
 
 /** Input of listBotConversations: the bot, a page, and the filters. */
 export type ListBotConversationsInput = IdInput &
