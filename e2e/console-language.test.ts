@@ -198,6 +198,23 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await page.getByRole('heading', { name: 'Détails' }).waitFor();
     expect(await page.getByRole('link', { name: 'Télécharger' }).isVisible()).toBe(true);
     expect(await page.locator('.facts dt').allTextContents()).toContain('Type de contenu');
+    // Its tags, access and passages panels.
+    await page.getByRole('heading', { name: 'Étiquettes' }).waitFor();
+    await page.getByLabel('Clé de l’étiquette').fill('sujet');
+    await page.getByLabel('Valeur de l’étiquette').fill('congés');
+    await page.getByRole('button', { name: 'Ajouter l’étiquette' }).click();
+    await page.getByText('Étiquette « sujet » enregistrée.').waitFor();
+    await page.getByRole('list', { name: 'Étiquettes' }).getByText('sujet=congés').waitFor();
+    expect(await page.getByRole('button', { name: 'Retirer l’étiquette sujet' }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Accès' }).waitFor();
+    await page.getByRole('button', { name: 'Rendre public' }).click();
+    await page.getByLabel('URL permanente').waitFor();
+    expect(await page.getByRole('button', { name: 'Copier l’URL' }).isVisible()).toBe(true);
+    // Its passages: none while it is being indexed, then each with its number (either, on a loaded machine).
+    await page
+      .locator('section', { has: page.getByRole('heading', { name: 'Passages' }) })
+      .getByText(/^(Aucun passage pour l’instant : ils apparaissent une fois le fichier indexé\.|Passage 1)$/)
+      .waitFor();
     expect(problems).toEqual([]);
   });
 
@@ -233,6 +250,97 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     );
     expect(await page.getByRole('button', { name: 'Inviter', exact: true }).isVisible()).toBe(true);
     await page.locator('.member-row .list-title', { hasText: / \(vous\)$/ }).waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the account page in French: its name, password, sessions and personal access tokens, a token created and revoked', async () => {
+    const { page, problems } = await signedInFrench();
+    await page.getByRole('link', { name: 'Compte' }).click();
+    await page.getByRole('heading', { name: 'Votre nom' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Enregistrer le nom' }).isVisible()).toBe(true);
+    expect(await page.getByLabel('Mot de passe actuel').isVisible()).toBe(true);
+    expect(await page.getByLabel('Répétez le nouveau mot de passe').isVisible()).toBe(true);
+    // Two new passwords that differ are refused in French before anything is sent.
+    await page.getByLabel('Mot de passe actuel').fill(suite.t.owner.password);
+    await page.getByLabel('Nouveau mot de passe', { exact: true }).fill('a new long password 1');
+    await page.getByLabel('Répétez le nouveau mot de passe').fill('a new long password 2');
+    await page.getByRole('button', { name: 'Changer le mot de passe' }).click();
+    await page.getByText('Les deux nouveaux mots de passe diffèrent. Saisissez deux fois le même.').waitFor();
+    // This browser's session, its times written in French.
+    const sessions = page.getByRole('list', { name: 'Sessions' });
+    await sessions.getByText('Ce navigateur').waitFor();
+    expect(await sessions.locator('.muted').first().textContent()).toMatch(
+      /dernière activité le .* prend fin le /,
+    );
+    expect(await page.getByRole('button', { name: 'Se déconnecter partout' }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Jetons d’accès personnels' }).waitFor();
+    expect(await page.getByLabel('Expiration').locator('option').allTextContents()).toEqual([
+      'Jamais',
+      'Dans 7 jours',
+      'Dans 30 jours',
+      'Dans 90 jours',
+      'Dans un an',
+    ]);
+    await page.getByLabel('Note').fill('Script de sauvegarde');
+    await page.getByLabel('Expiration').selectOption('30');
+    await page.getByRole('button', { name: 'Créer le jeton' }).click();
+    await page.getByText('Jeton « Script de sauvegarde » créé.').waitFor();
+    expect(await page.getByRole('button', { name: 'Copier le jeton' }).isVisible()).toBe(true);
+    const row = page.locator('.token-row', { hasText: 'Script de sauvegarde' });
+    expect(await row.locator('.muted').textContent()).toMatch(/^Créé le .* · jamais utilisé · expire le /);
+    await row.getByRole('button', { name: 'Révoquer' }).click();
+    await row.getByText(/^Révoquer Script de sauvegarde \? Ce qui l’utilise cesse aussitôt/).waitFor();
+    await row.getByRole('button', { name: 'Oui, révoquer' }).click();
+    await expect.poll(() => row.count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it("shows a bot's overview forms and its webchat designer in French", async () => {
+    const { page, problems } = await signedInFrench();
+    await page.goto(`${suite.origin}/console/bots/${suite.t.botId}`);
+    await page.getByRole('heading', { name: 'Clés d’accès' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Créer la clé' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Désactiver le bot' }).isVisible()).toBe(true);
+    const links = page.getByLabel('Sources liées');
+    expect(await links.locator('option').allTextContents()).toEqual([
+      'Sources publiques seulement (recommandé)',
+      'Toutes les sources',
+      'Aucun lien',
+    ]);
+    await links.selectOption('none');
+    expect(await page.locator('#bot-source-links-means').textContent()).toBe(
+      'Les sources sont nommées par leur titre, jamais liées.',
+    );
+    await page.getByRole('button', { name: 'Appliquer' }).click();
+    await page.getByText(/^Liens vers les sources enregistrés/).waitFor();
+    await page.locator('.facts dd', { hasText: 'Aucun lien' }).waitFor();
+    await suite.t.asOwner('PUT', `/v1/admin/bots/${suite.t.botId}`, { sourceLinks: 'public' });
+    expect(await page.getByRole('button', { name: 'Supprimer le bot' }).isVisible()).toBe(true);
+
+    await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/webchat`);
+    await page.getByRole('heading', { name: 'L’ajouter à un site' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Copier l’extrait' }).isVisible()).toBe(true);
+    await page.getByLabel('Couleur principale').waitFor();
+    const form = page.getByRole('form', { name: 'Configuration du webchat' });
+    expect(await form.locator('legend').allTextContents()).toEqual(
+      expect.arrayContaining(['Apparence', 'Textes', 'Accueil et questions suggérées', 'Comportement']),
+    );
+    expect(await page.getByLabel('Thème').locator('option').allTextContents()).toEqual([
+      'Par défaut (clair)',
+      'clair',
+      'sombre',
+    ]);
+    // The webchat's languages keep their own names.
+    expect(await page.getByLabel('Langue du chat').locator('option').allTextContents()).toContain('Deutsch');
+    await page.getByRole('button', { name: 'Ajouter une question' }).click();
+    await page.getByLabel('Question 1').fill('Quels sont vos horaires ?');
+    expect(await page.getByText('1 sur 4').isVisible()).toBe(true);
+    await page.getByText('Changements non enregistrés : l’aperçu les montre.').waitFor();
+    await page.getByLabel('Arrondi des coins').fill('neuf');
+    await page.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+    await page
+      .getByText('Parley a refusé certaines valeurs : voyez les messages à côté des champs.')
+      .waitFor();
     expect(problems).toEqual([]);
   });
 

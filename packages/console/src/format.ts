@@ -17,7 +17,7 @@ export function formatDateTime(iso: string): string {
 
 /** A browser's user agent as people name it ("Chrome on Linux"), or the raw text when unknown. */
 export function describeUserAgent(userAgent: string): string {
-  if (!userAgent) return 'Unknown browser';
+  if (!userAgent) return t('account.unknownBrowser');
   const browser = /Edg\//.test(userAgent)
     ? 'Edge'
     : /Firefox\//.test(userAgent)
@@ -39,7 +39,7 @@ export function describeUserAgent(userAgent: string): string {
             ? 'Linux'
             : undefined;
   if (!browser) return userAgent.slice(0, 80);
-  return system ? `${browser} on ${system}` : browser;
+  return system ? t('account.browserOn', { browser, system }) : browser;
 }
 
 const BYTE_UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];

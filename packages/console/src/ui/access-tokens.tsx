@@ -2,19 +2,13 @@ import type { CreatedToken, TokenInfo } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { useForm } from '../form.js';
 import { useAction, useLoad } from '../hooks.js';
+import { t } from '../i18n.js';
 import { ExpirySelect, expiryFromDays } from './expiry-select.js';
 import { Field } from './field.js';
 import { ListState } from './list-state.js';
 import { Notice } from './notice.js';
 import { SecretValue } from './secret-value.js';
-import { TokenRow } from './token-row.js';
-
-/** What a list of secrets is called in its card, button and field words: "token" or "key". */
-export interface TokenWords {
-  title: string;
-  intro: string;
-  noun: 'token' | 'key';
-}
+import { TOKEN_WORDS, type TokenNoun, TokenRow } from './token-row.js';
 
 /**
  * A card of secrets of one kind (personal access tokens, a bot's access keys): the list, a form that creates
@@ -22,7 +16,7 @@ export interface TokenWords {
  */
 export function AccessTokens({
   id,
-  words,
+  noun,
   list,
   create,
   revoke,
@@ -31,7 +25,8 @@ export function AccessTokens({
 }: {
   /** Prefix of the element ids in the card (unique on the page). */
   id: string;
-  words: TokenWords;
+  /** What the secrets are called in the card, button and field words: "token" or "key". */
+  noun: TokenNoun;
   list(): Promise<TokenInfo[]>;
   create(input: { note?: string; expiresAt?: string }): Promise<CreatedToken>;
   revoke(token: TokenInfo): Promise<unknown>;
@@ -39,7 +34,7 @@ export function AccessTokens({
   /** The cache key of the list (see useLoad). */
   queryKey: unknown[];
 }) {
-  const { noun } = words;
+  const words = TOKEN_WORDS[noun];
   const tokens = useLoad(queryKey, list);
   const [created, setCreated] = useState<CreatedToken | undefined>(undefined);
   const { pending, error, run } = useAction();
@@ -55,20 +50,20 @@ export function AccessTokens({
     setCreated(answer);
     form.reset({ note: '', days: 0 });
     tokens.reload();
-    setNotice(`${noun === 'token' ? 'Token' : 'Key'} "${answer.note || `Unnamed ${noun}`}" created.`);
+    setNotice(t(words.created, { name: answer.note || t(words.unnamed) }));
   });
   const note = form.field('note');
   const days = form.field('days');
 
   return (
     <div class="card stack">
-      <h2>{words.title}</h2>
-      <p class="muted">{words.intro}</p>
+      <h2>{t(words.title)}</h2>
+      <p class="muted">{t(words.intro)}</p>
       <ListState
         of={tokens}
-        loadingWords="Loading…"
-        empty={`No ${noun}s yet.`}
-        label={words.title}
+        loadingWords={t('app.loading')}
+        empty={t(words.empty)}
+        label={t(words.title)}
         row={(token) => (
           <TokenRow
             key={token.id}
@@ -87,20 +82,20 @@ export function AccessTokens({
         )}
       />
       {mayChange ? (
-        <form class="stack" onSubmit={form.submit} aria-label={`Create ${noun}`}>
+        <form class="stack" onSubmit={form.submit} aria-label={t(words.create)}>
           <div class="token-form">
             <Field
               id={`${id}-note`}
-              label="Note"
+              label={t('tokens.note')}
               maxLength={200}
               {...note}
-              hint={`What the ${noun} is for, so you know it when you see it listed.`}
+              hint={t(words.noteHint)}
             />
             <ExpirySelect id={`${id}-expiry`} value={days.value} onDays={days.onValue} />
           </div>
           <div class="actions">
             <button type="submit" class="primary" disabled={pending}>
-              Create {noun}
+              {t(words.create)}
             </button>
           </div>
           <Notice error={error} done={notice} />
@@ -110,8 +105,8 @@ export function AccessTokens({
         <SecretValue
           key={created.id}
           id={`${id}-value`}
-          label={noun === 'token' ? 'New token' : 'New key'}
-          copyLabel={noun === 'token' ? 'Copy token' : 'Copy key'}
+          label={t(words.value)}
+          copyLabel={t(words.copy)}
           value={created.value}
         />
       ) : null}

@@ -10,13 +10,6 @@ import { PasswordForm } from './password-form.js';
 import { SelectField } from './select-field.js';
 import { SessionsList } from './sessions-list.js';
 
-const PAT_WORDS = {
-  title: 'Personal access tokens',
-  intro:
-    'A token lets a script, the CLI or the client call the Admin API as you, with your role in each workspace. Send it as a bearer token.',
-  noun: 'token',
-} as const;
-
 /** The Console's language on this browser: the browser's (default) or one chosen, shown at once. */
 function LanguageChoice() {
   const [choice, setChoice] = useState(() => rememberedLanguage() ?? '');
@@ -66,7 +59,7 @@ export function AccountPage() {
       />
       <AccessTokens
         id="pat"
-        words={PAT_WORDS}
+        noun="token"
         list={() => client.listPersonalAccessTokens().then((r) => r.pats)}
         create={(input) => client.createPersonalAccessToken(input).then((r) => r.pat)}
         revoke={(token) => client.deletePersonalAccessToken({ id: token.id })}

@@ -11,13 +11,6 @@ import { RenameBotForm } from './rename-bot-form.js';
 import { RepliesForm } from './replies-form.js';
 import { SOURCE_LINKS_WORDS, SourceLinksForm } from './source-links-form.js';
 
-const KEY_WORDS = {
-  title: 'Access keys',
-  intro:
-    'A key lets your backend call the Chat API as this bot (sent as a bearer token); it has no Admin API rights.',
-  noun: 'key',
-} as const;
-
 /** One bot's overview: its facts, rename, enable or disable, source links, access keys, delete. */
 export function BotPage() {
   const { id, bot } = useRouteBot();
@@ -43,7 +36,7 @@ export function BotPage() {
             <dt>{t('overview.lastChanged')}</dt>
             <dd>{formatDateTime(found.updatedAt)}</dd>
             <dt>{t('overview.sourceLinks')}</dt>
-            <dd>{SOURCE_LINKS_WORDS[found.sourceLinks].name}</dd>
+            <dd>{t(SOURCE_LINKS_WORDS[found.sourceLinks].name)}</dd>
           </dl>
           {mayEditBots(me.data?.role) ? (
             <>
@@ -56,7 +49,7 @@ export function BotPage() {
           <AccessTokens
             key={found.id}
             id="bot-key"
-            words={KEY_WORDS}
+            noun="key"
             list={() => client.listBotAccessKeys({ id }).then((r) => r.keys)}
             create={(input) => client.createBotAccessKey({ id, ...input }).then((r) => r.key)}
             revoke={(token) => client.revokeBotAccessKey({ id, keyId: token.id })}

@@ -1,6 +1,7 @@
 import type { Bot } from '@parley/client';
 import { useConsole } from '../context.js';
 import { useAction } from '../hooks.js';
+import { t } from '../i18n.js';
 import { Notice } from './notice.js';
 
 /** Enables or disables a bot: a disabled bot answers no chat and no webchat. */
@@ -16,15 +17,11 @@ export function BotStatus({ bot, onChanged }: { bot: Bot; onChanged(): void }) {
 
   return (
     <div class="card stack">
-      <h2>Status</h2>
-      <p>
-        {active
-          ? 'This bot is enabled: its webchat and the Chat API answer visitors.'
-          : 'This bot is disabled: its webchat and the Chat API refuse visitors until you enable it.'}
-      </p>
+      <h2>{t('overview.status')}</h2>
+      <p>{active ? t('overview.isEnabled') : t('overview.isDisabled')}</p>
       <div class="actions">
         <button type="button" onClick={toggle} disabled={pending}>
-          {active ? 'Disable bot' : 'Enable bot'}
+          {active ? t('overview.disable') : t('overview.enable')}
         </button>
       </div>
       <Notice error={error} />

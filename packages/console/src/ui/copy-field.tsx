@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
+import { t } from '../i18n.js';
 import { Hint } from './field.js';
 import { Notice } from './notice.js';
 
@@ -12,7 +13,7 @@ type Props = {
   copyLabel: string;
   /** The notice once copied; "Copied." unless told. */
   copiedText?: string;
-  /** What the value is called when the browser refuses to copy it ("the link is selected…"). */
+  /** What the value is called when the browser refuses to copy it ("the link is selected…"), in the Console's words. */
   noun?: string;
   /** A textarea rather than one line (the button goes below it). */
   long?: boolean;
@@ -30,8 +31,8 @@ export function CopyField({
   label,
   value,
   copyLabel,
-  copiedText = 'Copied.',
-  noun = 'text',
+  copiedText = t('action.copied'),
+  noun = t('action.copyNounText'),
   long,
   below = long,
   hint,
@@ -50,7 +51,7 @@ export function CopyField({
       setCopied(copiedText);
     } catch {
       input.current?.select();
-      setFailed(`This browser did not allow copying: the ${noun} is selected, copy it with your keyboard.`);
+      setFailed(t('action.copyFailed', { noun }));
     }
   }
 

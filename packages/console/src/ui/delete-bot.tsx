@@ -1,6 +1,7 @@
 import type { Bot } from '@parley/client';
 import { useLocation } from 'preact-iso';
 import { useConsole } from '../context.js';
+import { t } from '../i18n.js';
 import { ConfirmDelete } from './confirm-delete.js';
 
 /** Deletes a bot after a second, explicit confirmation naming it. */
@@ -9,14 +10,15 @@ export function DeleteBot({ bot }: { bot: Bot }) {
   const { route } = useLocation();
   return (
     <div class="card stack danger-zone">
-      <h2>Delete</h2>
+      <h2>{t('overview.deleteTitle')}</h2>
       <ConfirmDelete
-        askLabel="Delete bot"
-        confirmLabel="Yes, delete this bot"
+        askLabel={t('overview.delete')}
+        confirmLabel={t('overview.deleteConfirm')}
         question={
           <>
-            Delete <strong>{bot.name}</strong> with its knowledge, files, conversations and keys? This cannot
-            be undone.
+            {t('overview.deleteAsk')}
+            <strong>{bot.name}</strong>
+            {t('overview.deleteWhy')}
           </>
         }
         remove={() => client.deleteBot({ id: bot.id })}

@@ -1,10 +1,12 @@
+import { type MessageKey, t } from '../i18n.js';
+
 /** The expiries offered for a new token or key: days from now, or never. */
-const EXPIRIES: readonly { days: number; label: string }[] = [
-  { days: 0, label: 'Never' },
-  { days: 7, label: 'In 7 days' },
-  { days: 30, label: 'In 30 days' },
-  { days: 90, label: 'In 90 days' },
-  { days: 365, label: 'In a year' },
+const EXPIRIES: readonly { days: number; label: MessageKey }[] = [
+  { days: 0, label: 'tokens.never' },
+  { days: 7, label: 'tokens.in7' },
+  { days: 30, label: 'tokens.in30' },
+  { days: 90, label: 'tokens.in90' },
+  { days: 365, label: 'tokens.inYear' },
 ];
 
 /** The `expiresAt` to send for `days` from now (0: none). */
@@ -24,11 +26,11 @@ export function ExpirySelect({
 }) {
   return (
     <div class="field">
-      <label for={id}>Expires</label>
+      <label for={id}>{t('tokens.expiresLabel')}</label>
       <select id={id} value={String(value)} onChange={(event) => onDays(Number(event.currentTarget.value))}>
         {EXPIRIES.map((expiry) => (
           <option key={expiry.days} value={String(expiry.days)}>
-            {expiry.label}
+            {t(expiry.label)}
           </option>
         ))}
       </select>

@@ -1,3 +1,4 @@
+import { t } from '../i18n.js';
 import { CopyField } from './copy-field.js';
 
 /** The link an invitee opens to join, with a button that copies it (no mail server: the inviter sends it). */
@@ -6,16 +7,17 @@ export function InvitationLink({ email, code }: { email: string; code: string })
   return (
     <div class="stack invitation">
       <p>
-        Send this link to <strong>{email}</strong>: it opens a page where they choose a name and password. It
-        works once.
+        {t('invite.linkLeadAsk')}
+        <strong>{email}</strong>
+        {t('invite.linkLeadWhy')}
       </p>
       <CopyField
         id="invitation-link"
-        label="Invitation link"
+        label={t('invite.link')}
         value={link}
-        copyLabel="Copy link"
-        copiedText="Link copied."
-        noun="link"
+        copyLabel={t('invite.copyLink')}
+        copiedText={t('invite.linkCopied')}
+        noun={t('action.copyNounLink')}
       />
     </div>
   );

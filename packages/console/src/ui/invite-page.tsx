@@ -2,6 +2,7 @@ import type { Account } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { anonymousClient, describeError } from '../api.js';
 import { useForm } from '../form.js';
+import { t } from '../i18n.js';
 import { Field } from './field.js';
 import { Notice } from './notice.js';
 import { SignInPage } from './sign-in-page.js';
@@ -35,26 +36,33 @@ export function InvitePage({ code, onSignedIn }: { code: string; onSignedIn(acco
       <SignInPage
         onSignedIn={onSignedIn}
         email={joined.email}
-        notice={`Welcome, ${joined.name}. Now sign in.`}
+        notice={t('invite.welcome', { name: joined.name })}
       />
     );
   }
   return (
     <main class="center">
       <form class="card sign-in" onSubmit={form.submit}>
-        <h1>Join Parley</h1>
-        <p>You were invited to a workspace. Choose the name your team sees and a password.</p>
-        <Field id="invite-name" label="Name" autocomplete="name" required maxLength={200} {...name} />
+        <h1>{t('invite.joinTitle')}</h1>
+        <p>{t('invite.joinLead')}</p>
+        <Field
+          id="invite-name"
+          label={t('invite.name')}
+          autocomplete="name"
+          required
+          maxLength={200}
+          {...name}
+        />
         <Field
           id="invite-password"
-          label="Password"
+          label={t('signIn.password')}
           type="password"
           autocomplete="new-password"
           required
           minLength={12}
           maxLength={256}
           {...password}
-          hint="At least 12 characters."
+          hint={t('invite.passwordHint')}
         />
         <Notice error={error} />
         <button
@@ -62,7 +70,7 @@ export function InvitePage({ code, onSignedIn }: { code: string; onSignedIn(acco
           class="primary"
           disabled={pending || name.value.trim() === '' || password.value.length < 12}
         >
-          {pending ? 'Joining…' : 'Join'}
+          {pending ? t('invite.joining') : t('invite.join')}
         </button>
       </form>
     </main>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { useConsole } from '../context.js';
 import { useForm } from '../form.js';
 import { useAction } from '../hooks.js';
+import { t } from '../i18n.js';
 import { Field } from './field.js';
 import { Notice } from './notice.js';
 
@@ -15,21 +16,28 @@ export function NameForm() {
     const answer = await run(() => client.updateAccount({ displayName: name.trim() }));
     if (!answer) return;
     accountChanged(answer.account);
-    setNotice('Name saved.');
+    setNotice(t('account.nameSaved'));
   });
   const name = form.field('name');
 
   return (
     <form class="card stack" onSubmit={form.submit}>
-      <h2>Your name</h2>
-      <Field id="account-name" label="Name" required maxLength={200} autocomplete="name" {...name} />
+      <h2>{t('account.nameTitle')}</h2>
+      <Field
+        id="account-name"
+        label={t('account.name')}
+        required
+        maxLength={200}
+        autocomplete="name"
+        {...name}
+      />
       <div class="actions">
         <button
           type="submit"
           class="primary"
           disabled={pending || name.value.trim() === '' || name.value.trim() === account.displayName}
         >
-          Save name
+          {t('account.saveName')}
         </button>
       </div>
       <Notice error={error} done={notice} />

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { useConsole } from '../context.js';
 import { useForm } from '../form.js';
+import { formatCount } from '../format.js';
 import { useAction } from '../hooks.js';
+import { t } from '../i18n.js';
 import { Field } from './field.js';
 import { Notice } from './notice.js';
 
@@ -18,7 +20,7 @@ export function PasswordForm({ onChanged }: { onChanged(): void }) {
     setSaved(undefined);
     setMismatch(undefined);
     if (next !== repeat) {
-      setMismatch('The two new passwords differ. Type the same one twice.');
+      setMismatch(t('account.passwordsDiffer'));
       return;
     }
     const answer = await run(() => client.changePassword({ current, new: next }));
@@ -26,7 +28,9 @@ export function PasswordForm({ onChanged }: { onChanged(): void }) {
     form.reset(EMPTY);
     const others = answer.revokedSessions;
     setSaved(
-      `Password changed. ${others === 0 ? 'No other session was open.' : `${others} other ${others === 1 ? 'session was' : 'sessions were'} signed out.`}`,
+      others === 0
+        ? t('account.passwordChangedAlone')
+        : formatCount('account.passwordChangedOne', 'account.passwordChangedOther', others),
     );
     onChanged();
   });
@@ -36,10 +40,10 @@ export function PasswordForm({ onChanged }: { onChanged(): void }) {
 
   return (
     <form class="card stack" onSubmit={form.submit}>
-      <h2>Password</h2>
+      <h2>{t('account.passwordTitle')}</h2>
       <Field
         id="current-password"
-        label="Current password"
+        label={t('account.currentPassword')}
         type="password"
         autocomplete="current-password"
         required
@@ -47,18 +51,18 @@ export function PasswordForm({ onChanged }: { onChanged(): void }) {
       />
       <Field
         id="new-password"
-        label="New password"
+        label={t('account.newPassword')}
         type="password"
         autocomplete="new-password"
         required
         minLength={MIN_LENGTH}
         maxLength={256}
         {...next}
-        hint={`At least ${MIN_LENGTH} characters. Your other sessions are signed out when it changes.`}
+        hint={t('account.newPasswordHint', { n: MIN_LENGTH })}
       />
       <Field
         id="repeat-password"
-        label="Repeat the new password"
+        label={t('account.repeatPassword')}
         type="password"
         autocomplete="new-password"
         required
@@ -66,7 +70,7 @@ export function PasswordForm({ onChanged }: { onChanged(): void }) {
       />
       <div class="actions">
         <button type="submit" class="primary" disabled={pending}>
-          Change password
+          {t('account.changePassword')}
         </button>
       </div>
       <Notice error={mismatch ?? error} done={saved} />

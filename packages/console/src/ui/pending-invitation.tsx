@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { useConsole } from '../context.js';
 import { formatDateTime } from '../format.js';
 import { useAction } from '../hooks.js';
+import { t } from '../i18n.js';
 import { InvitationLink } from './invitation-link.js';
 import { Notice } from './notice.js';
 
@@ -34,21 +35,16 @@ export function PendingInvitation({ member, onRenewed }: { member: Member; onRen
     <div class="stack pending-invitation">
       <p class="muted">
         {expires === undefined
-          ? 'No valid link: copy a new one.'
-          : expired
-            ? `The link expired ${formatDateTime(expires)}: copy a new one.`
-            : `The link works until ${formatDateTime(expires)}.`}
+          ? t('invite.noLink')
+          : t(expired ? 'invite.linkExpired' : 'invite.linkWorksUntil', { date: formatDateTime(expires) })}
       </p>
       <div class="actions">
         <button type="button" onClick={renew} disabled={pending}>
-          Copy link
+          {t('invite.copyLink')}
         </button>
-        <span class="hint">A new link each time: the one sent before stops working.</span>
+        <span class="hint">{t('invite.newEachTime')}</span>
       </div>
-      <Notice
-        error={error}
-        done={link?.copied ? 'New link copied. The link sent before no longer works.' : undefined}
-      />
+      <Notice error={error} done={link?.copied ? t('invite.newLinkCopied') : undefined} />
       {link ? <InvitationLink email={member.email} code={link.code} /> : null}
     </div>
   );

@@ -1,3 +1,4 @@
+import { t } from '../i18n.js';
 import { CopyField } from './copy-field.js';
 
 /**
@@ -24,8 +25,8 @@ export function SecretValue({
       label={label}
       value={value}
       copyLabel={copyLabel}
-      noun="value"
-      hint="It is shown only now: copy it and keep it somewhere safe. Parley keeps only a fingerprint of it."
+      noun={t('action.copyNounValue')}
+      hint={t('tokens.secretHint')}
     />
   );
 }

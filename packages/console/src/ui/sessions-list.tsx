@@ -2,6 +2,7 @@ import type { ListSessionsResponse } from '@parley/client';
 import { useConsole } from '../context.js';
 import { describeUserAgent, formatDateTime } from '../format.js';
 import { useAction } from '../hooks.js';
+import { t } from '../i18n.js';
 import { ListState } from './list-state.js';
 
 type Session = ListSessionsResponse['sessions'][number];
@@ -32,22 +33,25 @@ export function SessionsList({
 
   return (
     <div class="card stack">
-      <h2>Sessions</h2>
-      <p class="muted">The browsers signed in to your account. A session ends after a while unused.</p>
+      <h2>{t('account.sessions')}</h2>
+      <p class="muted">{t('account.sessionsLead')}</p>
       <ListState
         of={{ error: error ?? action.error, loading: loading, data: sessions }}
-        loadingWords="Loading sessions…"
-        label="Sessions"
+        loadingWords={t('account.sessionsLoading')}
+        label={t('account.sessions')}
         row={(session) => (
           <li key={session.id} class="list-row">
             <div>
               <p class="list-title" id={`session-${session.id}`}>
                 {describeUserAgent(session.userAgent)}
-                {session.current ? <span class="badge badge-active">This browser</span> : null}
+                {session.current ? <span class="badge badge-active">{t('account.thisBrowser')}</span> : null}
               </p>
               <p class="muted">
-                {session.address || 'Unknown address'} · last active {formatDateTime(session.lastSeenAt)} ·
-                ends {formatDateTime(session.expiresAt)}
+                {t('account.sessionTimes', {
+                  address: session.address || t('account.unknownAddress'),
+                  lastSeen: formatDateTime(session.lastSeenAt),
+                  ends: formatDateTime(session.expiresAt),
+                })}
               </p>
             </div>
             {session.current ? null : (
@@ -57,7 +61,7 @@ export function SessionsList({
                 disabled={action.pending}
                 aria-describedby={`session-${session.id}`}
               >
-                End session
+                {t('account.endSession')}
               </button>
             )}
           </li>
@@ -65,7 +69,7 @@ export function SessionsList({
       />
       <div class="actions">
         <button type="button" class="danger" onClick={endAll} disabled={action.pending}>
-          Sign out everywhere
+          {t('account.signOutEverywhere')}
         </button>
       </div>
     </div>

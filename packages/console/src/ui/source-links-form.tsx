@@ -1,24 +1,14 @@
 import type { Bot, BotSourceLinks } from '@parley/client';
 import { useState } from 'preact/hooks';
+import { type MessageKey, t } from '../i18n.js';
 import { useBotUpdate } from './bot-update.js';
 import { Notice } from './notice.js';
 
 /** Each setting's name and what it means for the people who see the bot's answers. */
-export const SOURCE_LINKS_WORDS: Record<BotSourceLinks, { name: string; means: string }> = {
-  public: {
-    name: 'Public sources only (recommended)',
-    means:
-      'Links public files (readable without credentials) and, for a file read from a web page, that page (its sourceUrl). Other sources are named without a link.',
-  },
-  all: {
-    name: 'Every source',
-    means:
-      'Anyone who sees an answer can download the whole file of each source, private files included, with everything the answer did not quote.',
-  },
-  none: {
-    name: 'No links',
-    means: 'Sources are named by their title, never linked.',
-  },
+export const SOURCE_LINKS_WORDS: Record<BotSourceLinks, { name: MessageKey; means: MessageKey }> = {
+  public: { name: 'overview.linksPublic', means: 'overview.linksPublicMeans' },
+  all: { name: 'overview.linksAll', means: 'overview.linksAllMeans' },
+  none: { name: 'overview.linksNone', means: 'overview.linksNoneMeans' },
 };
 
 const ORDER: readonly BotSourceLinks[] = ['public', 'all', 'none'];
@@ -30,21 +20,15 @@ export function SourceLinksForm({ bot, onSaved }: { bot: Bot; onSaved(): void })
 
   async function save(event: Event) {
     event.preventDefault();
-    await saveBot(
-      { sourceLinks: value },
-      'Source links saved: links already in answers follow the new setting.',
-    );
+    await saveBot({ sourceLinks: value }, t('overview.linksSaved'));
   }
 
   return (
     <form class="card stack" onSubmit={save}>
-      <h2>Source links</h2>
-      <p>
-        The bot's answers name the files they quote. Choose which of them visitors can open; links in earlier
-        answers follow this setting too.
-      </p>
+      <h2>{t('overview.sourceLinks')}</h2>
+      <p>{t('overview.linksLead')}</p>
       <div class="field">
-        <label for="bot-source-links">Link sources</label>
+        <label for="bot-source-links">{t('overview.linksLabel')}</label>
         <select
           id="bot-source-links"
           value={value}
@@ -53,17 +37,17 @@ export function SourceLinksForm({ bot, onSaved }: { bot: Bot; onSaved(): void })
         >
           {ORDER.map((v) => (
             <option key={v} value={v}>
-              {SOURCE_LINKS_WORDS[v].name}
+              {t(SOURCE_LINKS_WORDS[v].name)}
             </option>
           ))}
         </select>
         <p id="bot-source-links-means" class="hint">
-          {SOURCE_LINKS_WORDS[value].means}
+          {t(SOURCE_LINKS_WORDS[value].means)}
         </p>
       </div>
       <div class="actions">
         <button type="submit" class="primary" disabled={pending || value === bot.sourceLinks}>
-          Apply source links
+          {t('overview.linksApply')}
         </button>
       </div>
       <Notice error={error} done={notice} />

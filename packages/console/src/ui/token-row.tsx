@@ -1,6 +1,36 @@
 import type { TokenInfo } from '@parley/client';
 import { formatDateTime } from '../format.js';
+import { type MessageKey, t } from '../i18n.js';
 import { ConfirmDelete } from './confirm-delete.js';
+
+/** What a list of secrets calls itself: personal access tokens or a bot's access keys. */
+export type TokenNoun = 'token' | 'key';
+
+/** The words of a list of secrets, one set a noun. */
+export const TOKEN_WORDS = {
+  token: {
+    title: 'tokens.title',
+    intro: 'tokens.intro',
+    empty: 'tokens.empty',
+    unnamed: 'tokens.unnamed',
+    created: 'tokens.created',
+    create: 'tokens.create',
+    noteHint: 'tokens.noteHint',
+    value: 'tokens.value',
+    copy: 'tokens.copy',
+  },
+  key: {
+    title: 'keys.title',
+    intro: 'keys.intro',
+    empty: 'keys.empty',
+    unnamed: 'keys.unnamed',
+    created: 'keys.created',
+    create: 'keys.create',
+    noteHint: 'keys.noteHint',
+    value: 'keys.value',
+    copy: 'keys.copy',
+  },
+} as const satisfies Record<TokenNoun, Record<string, MessageKey>>;
 
 /**
  * One token or key as listed (its note, created, last used, expiry; never its value); with `revoke`, a Revoke
@@ -14,13 +44,13 @@ export function TokenRow({
 }: {
   token: TokenInfo;
   /** "token" or "key", in the words of the row. */
-  noun: string;
+  noun: TokenNoun;
   /** Revokes this token; absent when the signed-in person may not. */
   revoke: (() => Promise<unknown>) | undefined;
   onRevoked(): void;
 }) {
   const titleId = `token-${token.id}`;
-  const name = token.note || `Unnamed ${noun}`;
+  const name = token.note || t(TOKEN_WORDS[noun].unnamed);
   const expired = token.expiresAt !== null && Date.parse(token.expiresAt) <= Date.now();
 
   return (
@@ -28,26 +58,31 @@ export function TokenRow({
       <div>
         <p class="list-title" id={titleId}>
           {name}
-          {expired ? <span class="badge badge-disabled">Expired</span> : null}
+          {expired ? <span class="badge badge-disabled">{t('tokens.expired')}</span> : null}
         </p>
         <p class="muted">
-          Created {formatDateTime(token.createdAt)} ·{' '}
-          {token.lastUsedAt ? `last used ${formatDateTime(token.lastUsedAt)}` : 'never used'} ·{' '}
+          {t('tokens.createdAt', { date: formatDateTime(token.createdAt) })} ·{' '}
+          {token.lastUsedAt
+            ? t('tokens.lastUsed', { date: formatDateTime(token.lastUsedAt) })
+            : t('tokens.neverUsed')}{' '}
+          ·{' '}
           {token.expiresAt
-            ? `${expired ? 'expired' : 'expires'} ${formatDateTime(token.expiresAt)}`
-            : 'does not expire'}
+            ? t(expired ? 'tokens.expiredAt' : 'tokens.expires', { date: formatDateTime(token.expiresAt) })
+            : t('tokens.noExpiry')}
         </p>
       </div>
       {revoke ? (
         <ConfirmDelete
-          askLabel="Revoke"
+          askLabel={t('tokens.revoke')}
           askDescribedBy={titleId}
           question={
             <>
-              Revoke <strong>{name}</strong>? Whatever uses it stops working at once.
+              {t('tokens.revokeAsk')}
+              <strong>{name}</strong>
+              {t('tokens.revokeWhy')}
             </>
           }
-          confirmLabel="Yes, revoke"
+          confirmLabel={t('tokens.revokeConfirm')}
           remove={revoke}
           onDeleted={onRevoked}
         />

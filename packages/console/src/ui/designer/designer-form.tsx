@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { type Form, type FormField, useForm } from '../../form.js';
 import { useAction } from '../../hooks.js';
+import { type MessageKey, t } from '../../i18n.js';
 import { Notice } from '../notice.js';
 import {
   type DesignerValues,
@@ -70,14 +71,14 @@ function Group({
 }: {
   form: Form<DesignerValues>;
   group: GroupName;
-  title: string;
+  title: MessageKey;
   hidden: ReadonlySet<FieldName>;
 }) {
   const names = FIELD_NAMES.filter((n) => FIELDS[n].group === group && !hidden.has(n));
   const noFooter = form.field('noFooter');
   return (
     <fieldset class="card stack designer-group">
-      <legend>{title}</legend>
+      <legend>{t(title)}</legend>
       {names.map((name) => (
         <ConfigInput key={name} form={form} name={name} />
       ))}
@@ -89,7 +90,7 @@ function Group({
             checked={noFooter.value}
             onChange={(e) => noFooter.onValue(e.currentTarget.checked)}
           />
-          <label for="wc-noFooter">No footer</label>
+          <label for="wc-noFooter">{t('designer.noFooter')}</label>
         </div>
       ) : null}
     </fieldset>
@@ -140,7 +141,7 @@ export function DesignerForm({
       return;
     }
     form.reset(toValues(answer.configuration));
-    setNotice('Saved. Sites that embed this bot show the new look on their next page load.');
+    setNotice(t('designer.saved'));
     onSaved(answer.configuration);
   });
   // The live preview hears every change of the values (once per distinct configuration).
@@ -149,9 +150,9 @@ export function DesignerForm({
   useEffect(() => onChange(draft), [draftKey]);
 
   return (
-    <form class="stack designer-form" onSubmit={form.submit} aria-label="Webchat configuration" noValidate>
+    <form class="stack designer-form" onSubmit={form.submit} aria-label={t('designer.form')} noValidate>
       <fieldset class="designer-all" disabled={!canEdit}>
-        <legend class="designer-hidden-legend">Webchat configuration</legend>
+        <legend class="designer-hidden-legend">{t('designer.form')}</legend>
         <div class="stack">
           {GROUPS.map((g) => (
             <Group key={g.name} form={form} group={g.name} title={g.title} hidden={hidden} />
@@ -162,14 +163,11 @@ export function DesignerForm({
         <div class="designer-save card">
           <div class="actions">
             <button type="submit" class="primary" disabled={pending || form.submitting}>
-              {pending ? 'Saving…' : 'Save'}
+              {pending ? t('action.saving') : t('action.save')}
             </button>
-            {form.dirty ? <span class="muted">Unsaved changes: the preview shows them.</span> : null}
+            {form.dirty ? <span class="muted">{t('designer.unsaved')}</span> : null}
           </div>
-          <Notice
-            error={refused ? 'Parley refused some values: see the messages beside the fields.' : error}
-            done={form.dirty ? undefined : notice}
-          />
+          <Notice error={refused ? t('designer.refused') : error} done={form.dirty ? undefined : notice} />
         </div>
       ) : null}
     </form>

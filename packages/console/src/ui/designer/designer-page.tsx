@@ -2,6 +2,7 @@ import type { Bot, WebchatConfiguration } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { useLoad, useOwnMember } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { mayEditWebchat, mayReadChatSecrets, roleName } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { Notice } from '../notice.js';
@@ -28,24 +29,15 @@ function Designer({ bot }: { bot: Bot }) {
   const role = me.data?.role;
   const canEdit = mayEditWebchat(role);
   if (!saved.data || me.loading) {
-    return saved.error ? (
-      <Notice error={saved.error} />
-    ) : (
-      <p role="status">Loading the webchat configuration…</p>
-    );
+    return saved.error ? <Notice error={saved.error} /> : <p role="status">{t('designer.loading')}</p>;
   }
   return (
     <div class="stack">
       <div class="stack">
-        <h2>Webchat</h2>
-        <p class="muted">
-          How the chat looks and behaves on sites that embed this bot. The preview shows your changes before
-          you save them.
-        </p>
+        <h2>{t('designer.title')}</h2>
+        <p class="muted">{t('designer.lead')}</p>
         {!canEdit && role ? (
-          <p class="notice notice-done">
-            As {roleName(role)} you can look at the webchat configuration but not change it.
-          </p>
+          <p class="notice notice-done">{t('designer.readOnly', { role: roleName(role) })}</p>
         ) : null}
       </div>
       <EmbedCard botId={bot.id} />
@@ -79,12 +71,9 @@ function DesignerBody({
   return (
     <div class="columns designer-columns">
       <section class="card stack designer-preview-card" aria-labelledby="designer-preview-title">
-        <h2 id="designer-preview-title">Preview</h2>
+        <h2 id="designer-preview-title">{t('designer.preview')}</h2>
         <WebchatPreview botId={bot.id} botName={bot.name} configuration={draft} generation={generation} />
-        <p class="hint">
-          The real webchat, as visitors see it on the hosted chat page. A field you clear keeps its saved
-          value here until you save.
-        </p>
+        <p class="hint">{t('designer.previewHint')}</p>
       </section>
       <DesignerForm
         botId={bot.id}

@@ -1,3 +1,4 @@
+import { t } from '../../i18n.js';
 import { CopyField } from '../copy-field.js';
 
 /** The script tag that embeds the bot's webchat on a site, and the link to its hosted chat page. */
@@ -7,27 +8,27 @@ export function EmbedCard({ botId }: { botId: string }) {
   const hosted = `${origin}/webchat/${encodeURIComponent(botId)}`;
   return (
     <section class="card stack" aria-labelledby="designer-embed-title">
-      <h2 id="designer-embed-title">Put it on a site</h2>
-      <p class="muted">Paste the snippet before the end of the page's body, or share the hosted chat page.</p>
+      <h2 id="designer-embed-title">{t('designer.embedTitle')}</h2>
+      <p class="muted">{t('designer.embedLead')}</p>
       <CopyField
         id="designer-snippet"
         class="designer-copy"
-        label="Embed snippet"
-        copyLabel="Copy snippet"
+        label={t('designer.snippet')}
+        copyLabel={t('designer.copySnippet')}
         value={snippet}
         long
       />
       <CopyField
         id="designer-hosted"
         class="designer-copy"
-        label="Hosted chat page"
-        copyLabel="Copy link"
+        label={t('designer.hosted')}
+        copyLabel={t('invite.copyLink')}
         value={hosted}
         below
       />
       <p>
         <a href={hosted} target="_blank" rel="noopener">
-          Open the hosted chat page
+          {t('designer.openHosted')}
         </a>
       </p>
     </section>

@@ -1,4 +1,5 @@
 import type { WebchatConfiguration } from '@parley/client';
+import type { MessageKey } from '../../i18n.js';
 
 /** How a configuration field is edited. */
 export type FieldKind =
@@ -19,22 +20,27 @@ export interface LinkValue {
   link: string;
 }
 
-/** One field of the webchat configuration: how it is edited, its words, and its group. */
+/** One field of the webchat configuration: how it is edited, its words (catalog keys), and its group. */
 export interface FieldSpec {
   kind: FieldKind;
-  label: string;
-  hint?: string;
+  label: MessageKey;
+  hint?: MessageKey;
   group: GroupName;
   /** The longest value the Admin API takes (text fields; each item of a list). */
   max?: number;
-  /** The most items the Admin API takes (lists), and what one is called (`Question` → "Question 2"). */
-  items?: { count: number; noun: string };
+  /**
+   * The most items the Admin API takes (lists), and the words of one: its label ("Question {n}"), what its
+   * Remove button says after "Remove" (" question {n}") and the Add button.
+   */
+  items?: { count: number; item: MessageKey; itemInRemove: MessageKey; add: MessageKey };
   /** The values of an enum field ('' keeps the default, named by `defaultLabel`). */
   options?: readonly string[];
-  /** What each enum value is shown as (the value itself when absent). */
-  optionLabels?: Readonly<Record<string, string>>;
+  /** What each enum value is shown as, in the Console's words (the value itself when absent). */
+  optionLabels?: Readonly<Record<string, MessageKey>>;
+  /** What each enum value is shown as, the same in every language (the webchat's languages, in their own words). */
+  optionNames?: Readonly<Record<string, string>>;
   /** What an unset enum or toggle means. */
-  defaultLabel?: string;
+  defaultLabel?: MessageKey;
 }
 
 /** The webchat's languages (protocol WEBCHAT_LOCALES), each in its own words. */
@@ -54,13 +60,13 @@ export const LANGUAGES: Readonly<Record<string, string>> = {
 
 /** The groups of the form, in order. */
 export const GROUPS = [
-  { name: 'appearance', title: 'Appearance' },
-  { name: 'texts', title: 'Texts' },
-  { name: 'welcome', title: 'Greeting and suggested questions' },
-  { name: 'behaviour', title: 'Behaviour' },
-  { name: 'links', title: 'Links in the header' },
-  { name: 'advanced', title: 'Advanced' },
-] as const;
+  { name: 'appearance', title: 'designer.groupAppearance' },
+  { name: 'texts', title: 'designer.groupTexts' },
+  { name: 'welcome', title: 'designer.groupWelcome' },
+  { name: 'behaviour', title: 'designer.groupBehaviour' },
+  { name: 'links', title: 'designer.groupLinks' },
+  { name: 'advanced', title: 'designer.groupAdvanced' },
+] as const satisfies readonly { name: string; title: MessageKey }[];
 export type GroupName = (typeof GROUPS)[number]['name'];
 
 /**
@@ -68,130 +74,122 @@ export type GroupName = (typeof GROUPS)[number]['name'];
  * the order the form shows them.
  */
 export const FIELDS = {
-  color: { kind: 'color', label: 'Main colour', group: 'appearance', hint: 'A HEX code such as #3276EA.' },
+  color: { kind: 'color', label: 'designer.color', group: 'appearance', hint: 'designer.colorHint' },
   themeMode: {
     kind: 'enum',
-    label: 'Theme',
+    label: 'designer.theme',
     group: 'appearance',
     options: ['light', 'dark'],
-    defaultLabel: 'Default (light)',
+    optionLabels: { light: 'designer.light', dark: 'designer.dark' },
+    defaultLabel: 'designer.themeDefault',
   },
   variant: {
     kind: 'enum',
-    label: 'Style',
+    label: 'designer.variant',
     group: 'appearance',
     options: ['solid', 'soft'],
-    defaultLabel: 'Default (solid)',
+    optionLabels: { solid: 'designer.solid', soft: 'designer.soft' },
+    defaultLabel: 'designer.variantDefault',
   },
   headerVariant: {
     kind: 'enum',
-    label: 'Header style',
+    label: 'designer.headerVariant',
     group: 'appearance',
     options: ['solid', 'glass'],
-    defaultLabel: 'Default (glass)',
+    optionLabels: { solid: 'designer.solid', glass: 'designer.glass' },
+    defaultLabel: 'designer.headerDefault',
   },
-  radius: {
-    kind: 'number',
-    label: 'Corner radius',
-    group: 'appearance',
-    hint: 'In rem, from 0.5 to 4 (default 1).',
-  },
+  radius: { kind: 'number', label: 'designer.radius', group: 'appearance', hint: 'designer.radiusHint' },
   fontFamily: {
     kind: 'text',
-    label: 'Font',
+    label: 'designer.font',
     group: 'appearance',
     max: 100,
-    hint: 'inter, rubik, ibm plex sans, fira code or any font the page loads.',
+    hint: 'designer.fontHint',
   },
-  botAvatar: { kind: 'url', label: 'Avatar image URL', group: 'appearance' },
-  fabImage: { kind: 'url', label: 'Launcher button image URL', group: 'appearance' },
-  botName: { kind: 'text', label: 'Name in the header', group: 'texts', max: 200 },
-  botDescription: { kind: 'long', label: 'Description', group: 'texts', max: 2000 },
-  composerPlaceholder: {
-    kind: 'text',
-    label: 'Message box placeholder',
-    group: 'texts',
-    max: 200,
-  },
+  botAvatar: { kind: 'url', label: 'designer.avatar', group: 'appearance' },
+  fabImage: { kind: 'url', label: 'designer.fabImage', group: 'appearance' },
+  botName: { kind: 'text', label: 'designer.botName', group: 'texts', max: 200 },
+  botDescription: { kind: 'long', label: 'designer.description', group: 'texts', max: 2000 },
+  composerPlaceholder: { kind: 'text', label: 'designer.placeholder', group: 'texts', max: 200 },
   defaultLocale: {
     kind: 'enum',
-    label: 'Language of the chat',
+    label: 'designer.locale',
     group: 'texts',
     options: Object.keys(LANGUAGES),
-    optionLabels: LANGUAGES,
-    defaultLabel: "Default (the visitor's browser language)",
-    hint: 'The words of the chat window (buttons, placeholder); a page may choose another with locale.',
+    optionNames: LANGUAGES,
+    defaultLabel: 'designer.localeDefault',
+    hint: 'designer.localeHint',
   },
-  footer: {
-    kind: 'long',
-    label: 'Footer',
-    group: 'texts',
-    max: 2000,
-    hint: 'Markdown. Empty: "Powered by Parley". Tick "No footer" to remove it.',
-  },
+  footer: { kind: 'long', label: 'designer.footer', group: 'texts', max: 2000, hint: 'designer.footerHint' },
   greeting: {
     kind: 'long',
-    label: 'Greeting',
+    label: 'designer.greeting',
     group: 'welcome',
     max: 500,
-    hint: "Markdown. The bot's first words in an empty chat, shown to each visitor (not stored as a message).",
+    hint: 'designer.greetingHint',
   },
   suggestedQuestions: {
     kind: 'list',
-    label: 'Suggested questions',
+    label: 'designer.suggested',
     group: 'welcome',
     max: 200,
-    items: { count: 4, noun: 'Question' },
-    hint: "Up to 4, shown as buttons in an empty chat; a click sends the question as the visitor's message.",
+    items: {
+      count: 4,
+      item: 'designer.question',
+      itemInRemove: 'designer.questionLower',
+      add: 'designer.addQuestion',
+    },
+    hint: 'designer.suggestedHint',
   },
-  allowFileUpload: { kind: 'bool', label: 'Visitors may send files', group: 'behaviour' },
-  feedbackEnabled: { kind: 'bool', label: 'Thumbs up and down under replies', group: 'behaviour' },
+  allowFileUpload: { kind: 'bool', label: 'designer.uploads', group: 'behaviour' },
+  feedbackEnabled: { kind: 'bool', label: 'designer.feedback', group: 'behaviour' },
   handoffButton: {
     kind: 'bool',
-    label: 'A "Talk to a person" button',
+    label: 'designer.handoff',
     group: 'behaviour',
-    hint: 'The visitor asks for a person of your team; the bot is silent until the conversation is handed back.',
+    hint: 'designer.handoffHint',
   },
   handoffKeywords: {
     kind: 'list',
-    label: 'Words that ask for a person',
+    label: 'designer.keywords',
     group: 'behaviour',
     max: 100,
-    items: { count: 50, noun: 'Word' },
-    hint: 'Whole words, any case. Empty: human, agent, real person, talk to a person, speak to a person, operator.',
+    items: { count: 50, item: 'designer.word', itemInRemove: 'designer.wordLower', add: 'designer.addWord' },
+    hint: 'designer.keywordsHint',
   },
   showPoweredBy: {
     kind: 'bool',
-    label: 'Show "Powered by" (deprecated)',
+    label: 'designer.poweredBy',
     group: 'behaviour',
-    hint: 'No effect any more: use the footer.',
+    hint: 'designer.poweredByHint',
   },
   storageLocation: {
     kind: 'enum',
-    label: 'Where the conversation is kept',
+    label: 'designer.storage',
     group: 'behaviour',
     options: ['localStorage', 'sessionStorage'],
-    defaultLabel: 'Default (localStorage: resumed on the next visit)',
+    defaultLabel: 'designer.storageDefault',
   },
-  phone: { kind: 'link', label: 'Phone', group: 'links' },
-  email: { kind: 'link', label: 'E-mail', group: 'links' },
-  website: { kind: 'link', label: 'Website', group: 'links' },
-  termsOfService: { kind: 'link', label: 'Terms of service', group: 'links' },
-  privacyPolicy: { kind: 'link', label: 'Privacy policy', group: 'links' },
+  phone: { kind: 'link', label: 'designer.phone', group: 'links' },
+  email: { kind: 'link', label: 'designer.email', group: 'links' },
+  website: { kind: 'link', label: 'designer.website', group: 'links' },
+  termsOfService: { kind: 'link', label: 'designer.terms', group: 'links' },
+  privacyPolicy: { kind: 'link', label: 'designer.privacy', group: 'links' },
   additionalStylesheet: {
     kind: 'long',
-    label: 'Additional CSS',
+    label: 'designer.css',
     group: 'advanced',
     max: 100_000,
-    hint: 'Added inside the chat window.',
+    hint: 'designer.cssHint',
   },
-  additionalStylesheetUrl: { kind: 'url', label: 'Additional stylesheet URL', group: 'advanced' },
+  additionalStylesheetUrl: { kind: 'url', label: 'designer.cssUrl', group: 'advanced' },
   adminKey: {
     kind: 'secret',
-    label: 'Admin key',
+    label: 'designer.adminKey',
     group: 'advanced',
     max: 500,
-    hint: 'A secret that opens every conversation of this bot: a webchat given it reads all of them, with the retrieval details. Give it only to pages your own staff use; changing it ends the chats opened with the old one. Only developers and above see it.',
+    hint: 'designer.adminKeyHint',
   },
 } as const satisfies Record<keyof WebchatConfiguration, FieldSpec>;
 

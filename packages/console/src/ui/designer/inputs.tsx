@@ -1,5 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { FormField } from '../../form.js';
+import { formatNumber } from '../../format.js';
+import { t } from '../../i18n.js';
 import { Hint } from '../field.js';
 import type { FieldSpec, LinkValue } from './fields.js';
 
@@ -15,7 +17,7 @@ function describedBy(id: string, spec: FieldSpec, error: string | undefined): st
 function Notes({ id, spec, error }: { id: string; spec: FieldSpec; error: string | undefined }) {
   return (
     <>
-      <Hint id={`${id}-hint`}>{spec.hint}</Hint>
+      <Hint id={`${id}-hint`}>{spec.hint ? t(spec.hint) : undefined}</Hint>
       {error ? (
         <p class="field-error" id={`${id}-error`}>
           {error}
@@ -23,6 +25,20 @@ function Notes({ id, spec, error }: { id: string; spec: FieldSpec; error: string
       ) : null}
     </>
   );
+}
+
+/** A list's words when its spec names none: the suggested questions'. */
+const LIST_WORDS = {
+  count: 4,
+  item: 'designer.question',
+  itemInRemove: 'designer.questionLower',
+  add: 'designer.addQuestion',
+} as const;
+
+/** What an enum's value is shown as: its words in the Console's language, its own name, else the value. */
+function optionLabel(spec: FieldSpec, value: string): string {
+  const key = spec.optionLabels?.[value];
+  return key ? t(key) : (spec.optionNames?.[value] ?? value);
 }
 
 /** `#abc` → `#aabbcc`; a colour the picker cannot show → the webchat's default. */
@@ -46,7 +62,7 @@ export function TextConfigInput({ name, spec, field }: InputProps<string>) {
   };
   return (
     <div class="field">
-      <label for={id}>{spec.label}</label>
+      <label for={id}>{t(spec.label)}</label>
       {spec.kind === 'long' ? (
         <textarea {...common} rows={4} onInput={(e) => field.onValue(e.currentTarget.value)} />
       ) : (
@@ -73,7 +89,7 @@ export function ColorConfigInput({ name, spec, field }: InputProps<string>) {
     <div class="field">
       <div class="designer-color">
         <div class="field">
-          <label for={id}>{spec.label}</label>
+          <label for={id}>{t(spec.label)}</label>
           <input
             id={id}
             type="text"
@@ -87,7 +103,7 @@ export function ColorConfigInput({ name, spec, field }: InputProps<string>) {
           />
         </div>
         <div class="field">
-          <label for={`${id}-picker`}>Picker</label>
+          <label for={`${id}-picker`}>{t('designer.picker')}</label>
           <input
             id={`${id}-picker`}
             type="color"
@@ -109,7 +125,7 @@ export function EnumConfigInput({ name, spec, field }: InputProps<string>) {
   const options = field.value && !known.includes(field.value) ? [...known, field.value] : known;
   return (
     <div class="field">
-      <label for={id}>{spec.label}</label>
+      <label for={id}>{t(spec.label)}</label>
       <select
         id={id}
         value={field.value}
@@ -117,10 +133,10 @@ export function EnumConfigInput({ name, spec, field }: InputProps<string>) {
         aria-describedby={describedBy(id, spec, field.error)}
         onChange={(e) => field.onValue(e.currentTarget.value)}
       >
-        <option value="">{spec.defaultLabel ?? 'Default'}</option>
+        <option value="">{t(spec.defaultLabel ?? 'designer.default')}</option>
         {options.map((o) => (
           <option key={o} value={o}>
-            {spec.optionLabels?.[o] ?? o}
+            {optionLabel(spec, o)}
           </option>
         ))}
       </select>
@@ -142,7 +158,7 @@ export function BoolConfigInput({ name, spec, field }: InputProps<boolean | unde
           aria-describedby={describedBy(id, spec, field.error)}
           onChange={(e) => field.onValue(e.currentTarget.checked)}
         />
-        <label for={id}>{spec.label}</label>
+        <label for={id}>{t(spec.label)}</label>
       </div>
       <Notes id={id} spec={spec} error={field.error} />
     </div>
@@ -153,12 +169,13 @@ export function BoolConfigInput({ name, spec, field }: InputProps<boolean | unde
 export function LinkConfigInput({ name, spec, field }: InputProps<LinkValue>) {
   const id = `wc-${name}`;
   const described = describedBy(id, spec, field.error);
+  const label = t(spec.label);
   return (
     <fieldset class="designer-link" aria-describedby={described}>
-      <legend>{spec.label}</legend>
+      <legend>{label}</legend>
       <div class="designer-pair">
         <div class="field">
-          <label for={`${id}-title`}>{spec.label} title</label>
+          <label for={`${id}-title`}>{t('designer.linkTitle', { label })}</label>
           <input
             id={`${id}-title`}
             type="text"
@@ -168,7 +185,7 @@ export function LinkConfigInput({ name, spec, field }: InputProps<LinkValue>) {
           />
         </div>
         <div class="field">
-          <label for={`${id}-link`}>{spec.label} link</label>
+          <label for={`${id}-link`}>{t('designer.linkLink', { label })}</label>
           <input
             id={`${id}-link`}
             type="text"
@@ -194,7 +211,7 @@ export function LinkConfigInput({ name, spec, field }: InputProps<LinkValue>) {
 export function ListConfigInput({ name, spec, field }: InputProps<string[]>) {
   const id = `wc-${name}`;
   const items = field.value;
-  const { count, noun } = spec.items ?? { count: 4, noun: 'Item' };
+  const { count, item: itemWords, itemInRemove, add: addWords } = spec.items ?? LIST_WORDS;
   const described = describedBy(id, spec, field.error);
   // Where focus goes once the list has re-rendered after Add or Remove (the element id).
   const focusNext = useRef<string | undefined>(undefined);
@@ -215,15 +232,13 @@ export function ListConfigInput({ name, spec, field }: InputProps<string[]>) {
   };
   return (
     <fieldset class="designer-link" aria-describedby={described}>
-      <legend>{spec.label}</legend>
+      <legend>{t(spec.label)}</legend>
       {items.length > 0 ? (
         <ol class="designer-items">
           {items.map((item, index) => (
             // Items have no identity but their place, which names their inputs too.
             <li key={index} class="field">
-              <label for={itemId(index)}>
-                {noun} {index + 1}
-              </label>
+              <label for={itemId(index)}>{t(itemWords, { n: formatNumber(index + 1) })}</label>
               <div class="designer-item">
                 <input
                   id={itemId(index)}
@@ -239,7 +254,8 @@ export function ListConfigInput({ name, spec, field }: InputProps<string[]>) {
                   }}
                 />
                 <button type="button" class="quiet" onClick={() => remove(index)}>
-                  Remove<span class="visually-hidden"> {`${noun.toLowerCase()} ${index + 1}`}</span>
+                  {t('designer.remove')}
+                  <span class="visually-hidden">{t(itemInRemove, { n: formatNumber(index + 1) })}</span>
                 </button>
               </div>
             </li>
@@ -248,10 +264,10 @@ export function ListConfigInput({ name, spec, field }: InputProps<string[]>) {
       ) : null}
       <div class="actions designer-list-actions">
         <button id={`${id}-add`} type="button" disabled={items.length >= count} onClick={add}>
-          Add {noun.toLowerCase()}
+          {t(addWords)}
         </button>
         <span class="muted">
-          {items.length} of {count}
+          {t('designer.itemsOf', { n: formatNumber(items.length), count: formatNumber(count) })}
         </span>
       </div>
       <Notes id={id} spec={spec} error={field.error} />

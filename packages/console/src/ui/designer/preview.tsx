@@ -1,5 +1,6 @@
 import { DEFAULTS as WEBCHAT_DEFAULTS } from '@parley/webchat/defaults';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { t } from '../../i18n.js';
 import { NOT_PREVIEWED } from './fields.js';
 
 /**
@@ -86,7 +87,7 @@ export function WebchatPreview({
         key={generation}
         ref={frame}
         class="designer-frame"
-        title="Webchat preview"
+        title={t('designer.previewFrame')}
         src={`/webchat/${encodeURIComponent(botId)}`}
         onLoad={onLoad}
       />

@@ -1,4 +1,5 @@
 import type { FileStatus } from '@parley/client';
+import { type MessageKey, t } from '../../i18n.js';
 
 /** Why a file failed, for people: the sentence to show, and whether indexing it again may help. */
 export interface FailureWords {
@@ -11,43 +12,15 @@ export interface FailureWords {
  * The words for each failure code Parley records (`failedStatusReason` is `code: message`): the lead
  * sentence, whether a retry may help, and what to do next (after the message).
  */
-const CODES: Record<string, { lead: string; retry: boolean; next: string }> = {
-  unsupported_format: {
-    lead: 'This kind of file cannot be read.',
-    retry: false,
-    next: 'Save it as PDF, Word, Markdown, HTML, text, CSV, JSON, Excel or PowerPoint and drop it again.',
-  },
-  unreadable_document: {
-    lead: 'The file could not be read.',
-    retry: false,
-    next: 'Drop a readable copy to replace it.',
-  },
-  empty_document: {
-    lead: 'The file has no text to search.',
-    retry: false,
-    next: 'A scanned document needs its text recognised first: drop a copy with text.',
-  },
-  too_large: { lead: 'The file is too large to index.', retry: false, next: 'Split it into smaller files.' },
-  quota_exceeded: {
-    lead: 'The workspace has no room left for its search index.',
-    retry: true,
-    next: 'Remove files it no longer needs, then press Re-index.',
-  },
-  timeout: {
-    lead: 'Indexing took too long and was stopped.',
-    retry: true,
-    next: 'Press Re-index to try again.',
-  },
-  invalid_configuration: {
-    lead: "The file's indexing settings are not valid.",
-    retry: true,
-    next: 'Correct them, then press Re-index.',
-  },
-  upload_expired: {
-    lead: 'The upload stopped before the whole file arrived.',
-    retry: false,
-    next: 'Drop the file again.',
-  },
+const CODES: Record<string, { lead: MessageKey; retry: boolean; next: MessageKey }> = {
+  unsupported_format: { lead: 'failure.unsupported', retry: false, next: 'failure.unsupportedNext' },
+  unreadable_document: { lead: 'failure.unreadable', retry: false, next: 'failure.unreadableNext' },
+  empty_document: { lead: 'failure.empty', retry: false, next: 'failure.emptyNext' },
+  too_large: { lead: 'failure.tooLarge', retry: false, next: 'failure.tooLargeNext' },
+  quota_exceeded: { lead: 'failure.quota', retry: true, next: 'failure.quotaNext' },
+  timeout: { lead: 'failure.timeout', retry: true, next: 'failure.reindex' },
+  invalid_configuration: { lead: 'failure.config', retry: true, next: 'failure.configNext' },
+  upload_expired: { lead: 'failure.expired', retry: false, next: 'failure.dropAgain' },
 };
 
 /** A sentence's first letter in capitals and a full stop at its end. */
@@ -65,18 +38,18 @@ function sentence(text: string): string {
  */
 export function describeFailure(status: FileStatus, reason: string | null | undefined): FailureWords {
   const uploadFailed = status === 'upload_failed';
-  const again = uploadFailed ? 'Drop the file again to send it anew.' : 'Press Re-index to try again.';
-  if (!reason) return { words: `Parley gave no reason. ${again}`, retry: !uploadFailed };
+  const again = uploadFailed ? t('failure.sendAnew') : t('failure.reindex');
+  if (!reason) return { words: t('failure.noReason', { again }), retry: !uploadFailed };
   const match = /^([a-z_]+): ([\s\S]*)$/.exec(reason);
   const code = match?.[1];
   const message = sentence(match?.[2] ?? reason);
   const known = code ? CODES[code] : undefined;
   if (known) {
     return {
-      words: [known.lead, message, known.next].filter(Boolean).join(' '),
+      words: [t(known.lead), message, t(known.next)].filter(Boolean).join(' '),
       retry: known.retry && !uploadFailed,
     };
   }
-  const lead = uploadFailed ? 'The upload failed.' : 'Indexing stopped on an error.';
+  const lead = uploadFailed ? t('failure.uploadFailed') : t('failure.indexingError');
   return { words: [lead, message, again].filter(Boolean).join(' '), retry: !uploadFailed };
 }

@@ -1,5 +1,6 @@
 import type { Client, FileObject } from '@parley/client';
 import { useAction } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { CopyField } from '../copy-field.js';
 import { Notice } from '../notice.js';
 import { CardSection } from './card-section.js';
@@ -19,22 +20,25 @@ export function FileAccess({ file, files, mayChange, onChanged }: Props) {
     if (await run(() => files.updateFileMetadata({ id: file.id, accessPolicies }))) onChanged();
   }
   return (
-    <CardSection id="file-access-title" title="Access">
+    <CardSection id="file-access-title" title={t('file.access')}>
       {isPublic ? (
         <>
-          <p>Public: anyone with this permanent URL can download the file.</p>
-          <CopyField id="public-url" label="Permanent URL" copyLabel="Copy URL" value={file.url} noun="URL" />
+          <p>{t('file.publicLead')}</p>
+          <CopyField
+            id="public-url"
+            label={t('file.permanentUrl')}
+            copyLabel={t('file.copyUrl')}
+            value={file.url}
+            noun={t('action.copyNounUrl')}
+          />
         </>
       ) : (
-        <p>
-          Private: downloads go through short-lived signed links handed out to people and keys allowed to read
-          it.
-        </p>
+        <p>{t('file.privateLead')}</p>
       )}
       {mayChange ? (
         <div class="actions">
           <button type="button" onClick={() => setPublic(!isPublic)} disabled={pending}>
-            {isPublic ? 'Make private' : 'Make public'}
+            {isPublic ? t('file.makePrivate') : t('file.makePublic')}
           </button>
         </div>
       ) : null}

@@ -1,6 +1,8 @@
 import type { Client, FileObject } from '@parley/client';
 import { useConsole } from '../../context.js';
+import { formatNumber } from '../../format.js';
 import { useLoad } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { ListState } from '../list-state.js';
 import { CardSection } from './card-section.js';
 
@@ -15,28 +17,26 @@ export function FilePassages({ file, files }: { file: FileObject; files: Client 
     () => files.listFilePassages({ id: file.id, limit: SHOWN }),
   );
   return (
-    <CardSection id="file-passages-title" title="Passages">
+    <CardSection id="file-passages-title" title={t('file.passages')}>
       <ListState
         of={{ error: passages.error, loading: passages.loading, data: passages.data?.passages }}
-        loadingWords="Loading passages…"
+        loadingWords={t('file.passagesLoading')}
         emptyClass="muted"
-        empty={
-          file.status === 'indexing_completed'
-            ? 'This file gave no text to search.'
-            : 'No passages yet: they appear once the file is indexed.'
-        }
+        empty={file.status === 'indexing_completed' ? t('file.noText') : t('file.noPassagesYet')}
       >
         {(list) => (
           <>
             {passages.data?.meta.nextToken ? (
-              <p class="muted">The first {SHOWN} passages are shown.</p>
+              <p class="muted">{t('file.firstPassages', { n: formatNumber(SHOWN) })}</p>
             ) : null}
-            <ol class="passages" aria-label="Passages">
+            <ol class="passages" aria-label={t('file.passages')}>
               {list.map((p, i) => (
                 <li key={p.id} class="passage">
                   <span class="passage-page">
-                    Passage {i + 1}
-                    {p.meta.pageNumber !== undefined ? ` · Page ${p.meta.pageNumber}` : ''}
+                    {t('file.passageN', { n: formatNumber(i + 1) })}
+                    {p.meta.pageNumber !== undefined
+                      ? t('file.passagePage', { n: formatNumber(p.meta.pageNumber) })
+                      : ''}
                   </span>
                   {p.content}
                 </li>

@@ -2,6 +2,7 @@ import type { Client, FileObject } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { useForm } from '../../form.js';
 import { useAction } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { Field } from '../field.js';
 import { Notice } from '../notice.js';
 import { CardSection } from './card-section.js';
@@ -22,30 +23,26 @@ export function FileTags({ file, files, mayChange, onChanged }: Props) {
       if (!answer) return;
       form.reset({ key: '', value: '' });
       onChanged();
-      setNotice(`Tag "${key.trim()}" saved.`);
+      setNotice(t('file.tagSaved', { key: key.trim() }));
     },
-    ({ key }) => (key.trim() === '' ? { key: 'Give the tag a key.' } : undefined),
+    ({ key }) => (key.trim() === '' ? { key: t('file.tagKeyNeeded') } : undefined),
   );
   async function remove(key: string) {
     setNotice(undefined);
     if (await run(() => files.updateFileMetadata({ id: file.id, tags: { [key]: null } }))) {
       onChanged();
-      setNotice(`Tag "${key}" removed.`);
+      setNotice(t('file.tagRemoved', { key }));
     }
   }
   const tags = Object.entries(file.tags);
   const key = form.field('key');
   const value = form.field('value');
   return (
-    <CardSection id="file-tags-title" title="Tags">
+    <CardSection id="file-tags-title" title={t('file.tags')}>
       {tags.length === 0 ? (
-        <p class="muted">
-          {mayChange
-            ? 'No tags yet. Tags (key=value) let you filter files and narrow searches: add one below.'
-            : 'No tags.'}
-        </p>
+        <p class="muted">{mayChange ? t('file.noTagsMayAdd') : t('file.noTags')}</p>
       ) : (
-        <ul class="tag-list" aria-label="Tags">
+        <ul class="tag-list" aria-label={t('file.tags')}>
           {tags.map(([k, v]) => (
             <li key={k} class="tag-chip">
               <span>
@@ -53,7 +50,8 @@ export function FileTags({ file, files, mayChange, onChanged }: Props) {
               </span>
               {mayChange ? (
                 <button type="button" class="quiet" onClick={() => remove(k)} disabled={pending}>
-                  Remove<span class="visually-hidden"> tag {k}</span>
+                  {t('file.removeTag')}
+                  <span class="visually-hidden">{t('file.removeTagOf', { key: k })}</span>
                 </button>
               ) : null}
             </li>
@@ -62,10 +60,16 @@ export function FileTags({ file, files, mayChange, onChanged }: Props) {
       )}
       {mayChange ? (
         <form class="tag-form" onSubmit={form.submit}>
-          <Field id="tag-key" label="Tag key" maxLength={100} value={key.value} onValue={key.onValue} />
-          <Field id="tag-value" label="Tag value" maxLength={1000} {...value} />
+          <Field
+            id="tag-key"
+            label={t('file.tagKey')}
+            maxLength={100}
+            value={key.value}
+            onValue={key.onValue}
+          />
+          <Field id="tag-value" label={t('file.tagValue')} maxLength={1000} {...value} />
           <button type="submit" disabled={pending || key.value.trim() === ''}>
-            Add tag
+            {t('file.addTag')}
           </button>
           <Notice error={key.error ?? error} done={notice} />
         </form>

@@ -1,6 +1,7 @@
 import type { Client } from '@parley/client';
 import { useCallback, useRef, useState } from 'preact/hooks';
 import { describeError } from '../../api.js';
+import { t } from '../../i18n.js';
 
 /** One file being sent from this page: how far its bytes went, and how it ended. */
 export interface Upload {
@@ -28,9 +29,7 @@ function uploadFailure(xhr: XMLHttpRequest): string {
   } catch {
     // Not JSON: fall through to the status.
   }
-  return xhr.status === 0
-    ? 'The upload was interrupted: check your connection and drop the file again.'
-    : `The upload was refused (HTTP ${xhr.status}).`;
+  return xhr.status === 0 ? t('upload.interrupted') : t('upload.refused', { status: xhr.status });
 }
 
 /**
@@ -45,7 +44,7 @@ function putWithProgress(url: string, file: File, onProgress: (loaded: number) =
     xhr.upload.onprogress = (event) => onProgress(event.loaded);
     xhr.onload = () => (xhr.status < 300 ? resolve() : reject(new Error(uploadFailure(xhr))));
     xhr.onerror = () => reject(new Error(uploadFailure(xhr)));
-    xhr.onabort = () => reject(new Error('The upload was cancelled.'));
+    xhr.onabort = () => reject(new Error(t('upload.cancelled')));
     xhr.send(file);
   });
 }
