@@ -7,24 +7,29 @@ import { extractTar, writePrivateTar } from '@parley/server/cli/private-tar';
 import pLimit from 'p-limit';
 import { saveTo } from './download.js';
 
-/** One file of an exported bot: its record and where its bytes (and passages) are in the archive. */
-export interface ExportedFile {
-  id: string;
-  key: string;
-  contentType: string;
-  tags: Record<string, string>;
-  metadata: Record<string, unknown>;
-  accessPolicies: FileObject['accessPolicies'];
-  index: boolean;
-  expiresAt?: string;
+/**
+ * One file of an exported bot: its record's fields as the Files API answers them (its size once uploaded) and
+ * where its bytes (and passages) are in the archive.
+ */
+export type ExportedFile = Pick<
+  FileObject,
+  | 'id'
+  | 'key'
+  | 'contentType'
+  | 'tags'
+  | 'metadata'
+  | 'accessPolicies'
+  | 'index'
+  | 'expiresAt'
+  | 'checksum'
+  | 'status'
+> & {
   size: number;
-  checksum?: string;
-  status: FileObject['status'];
   /** Path of the bytes in the archive. */
   bytes: string;
   /** Path of the passages (content, subtype, page) in the archive, for an indexed file. */
   passages?: string;
-}
+};
 
 /** `bot.json` at the top of an export archive. */
 export interface BotExport {
