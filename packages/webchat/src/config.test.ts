@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { FULL_WEBCHAT_CONFIGURATION } from '../../testkit/src/protocol/webchat-config.js';
 import {
   checkConfiguration,
   fontStack,
@@ -75,7 +74,33 @@ describe('webchat configuration', () => {
   });
 
   it("accepts every field of the spec table and Parley's own", () => {
-    const { error } = checkConfiguration(FULL_WEBCHAT_CONFIGURATION);
+    const { error } = checkConfiguration({
+      botName: 'a',
+      botAvatar: 'https://example.com/a.png',
+      botDescription: 'b',
+      composerPlaceholder: 'c',
+      color: '#3276EA',
+      themeMode: 'dark',
+      variant: 'soft',
+      allowFileUpload: true,
+      feedbackEnabled: true,
+      fabImage: 'https://example.com/f.png',
+      radius: 0.5,
+      fontFamily: 'rubik',
+      additionalStylesheet: '.x{}',
+      additionalStylesheetUrl: 'https://example.com/x.css',
+      storageLocation: 'sessionStorage',
+      footer: '',
+      headerVariant: 'solid',
+      adminKey: 'k',
+      phone: { title: 'Call', link: '+1 555 0100' },
+      email: { title: 'Mail', link: 'a@example.com' },
+      website: { title: 'Web', link: 'https://example.com' },
+      termsOfService: { title: 'Terms', link: 'https://example.com/t' },
+      privacyPolicy: { title: 'Privacy', link: 'https://example.com/p' },
+      greeting: 'Hello!',
+      suggestedQuestions: ['What can you do?'],
+    });
     expect(error).toBeUndefined();
   });
 

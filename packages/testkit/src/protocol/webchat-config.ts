@@ -1,6 +1,6 @@
 /**
- * Test fixtures of the Webchat configuration, shared by the protocol's and the webchat's validation tests and
- * the server's API tests (by relative path: this folder is not built into the package).
+ * Test fixtures of the Webchat configuration, shared by the protocol's validation tests and the server's
+ * API tests (by relative path: this folder is not built into the package).
  */
 
 /** A valid value of every field of the Webchat configuration: the spec's table, then Parley's own. */
