@@ -55,6 +55,8 @@ function embedderFor(deps: ServiceDeps): Embedder | null {
   return embedderFromConfig({
     embedder: config.embedder.kind,
     workers: config.embedder.workers,
+    queryWorker: config.embedder.queryWorker,
+    bulkNice: config.search.indexingNice,
     ...(precision === undefined ? {} : { precision }),
     ...(config.embedder.modelDir ? { modelDir: config.embedder.modelDir } : {}),
     ...(config.embedder.url ? { url: config.embedder.url } : {}),
@@ -162,6 +164,7 @@ export function knowledgeServices(
     workers: Math.min(config.search.indexingConcurrency, availableParallelism()),
     memoryMb: config.search.extractionMemoryMb,
     timeoutMs: Math.min(config.search.extractionTimeoutMs, config.search.indexingTimeoutMs),
+    nice: config.search.indexingNice,
   });
   const indexing = defineJob({
     kind: INDEX_FILE_JOB,

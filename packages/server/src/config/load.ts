@@ -109,6 +109,7 @@ function embedder(context: Context): Config['embedder'] {
   return Object.freeze({
     kind: v.PARLEY_EMBEDDER,
     workers: v.PARLEY_EMBEDDER_WORKERS,
+    queryWorker: v.PARLEY_EMBEDDER_QUERY_WORKER,
     precision: v.PARLEY_EMBEDDER_PRECISION,
     modelDir: v.PARLEY_EMBEDDING_MODEL_DIR,
     url: v.PARLEY_EMBEDDINGS_URL,
@@ -253,6 +254,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
       maxIndexableBytes: v.PARLEY_MAX_INDEXABLE_BYTES,
       indexingTimeoutMs: v.PARLEY_INDEXING_TIMEOUT_SECONDS * 1000,
       indexingConcurrency: v.PARLEY_INDEXING_CONCURRENCY,
+      indexingNice: v.PARLEY_INDEXING_NICE,
       extractionMemoryMb: v.PARLEY_EXTRACTION_MEMORY_MB,
       extractionTimeoutMs: v.PARLEY_EXTRACTION_TIMEOUT_SECONDS * 1000,
       workspaceVectorBytes: v.PARLEY_QUOTA_VECTOR_STORAGE_BYTES ?? null,

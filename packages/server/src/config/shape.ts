@@ -74,6 +74,8 @@ export const CONFIG_SHAPE = Type.Object({
   embedder: Type.Object({
     kind: Type.Enum(EMBEDDERS),
     workers: Type.Integer(),
+    /** Queries have a worker of their own (PARLEY_EMBEDDER_QUERY_WORKER; use-lite and onnx). */
+    queryWorker: Type.Boolean(),
     precision: Type.Enum(EMBEDDER_PRECISIONS),
     modelDir: maybe(Type.String()),
     url: maybe(Type.String()),
@@ -92,6 +94,8 @@ export const CONFIG_SHAPE = Type.Object({
     maxIndexableBytes: Type.Integer(),
     indexingTimeoutMs: Type.Integer(),
     indexingConcurrency: Type.Integer(),
+    /** Nice value of the threads that index (PARLEY_INDEXING_NICE; Linux). */
+    indexingNice: Type.Integer(),
     extractionMemoryMb: Type.Integer(),
     extractionTimeoutMs: Type.Integer(),
     workspaceVectorBytes: orNull(Type.Integer()),

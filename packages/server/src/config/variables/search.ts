@@ -26,7 +26,13 @@ export const SEARCH_VARIABLES = {
     minimum: 1,
     maximum: 32,
     default: 1,
-    description: 'worker threads of the use-lite or onnx model (~150 MB each for use-lite; one core each)',
+    description:
+      'worker threads of the use-lite or onnx model for indexing (~150 MB each for use-lite; one core each); queries have one more of their own unless `PARLEY_EMBEDDER_QUERY_WORKER=false`',
+  }),
+  PARLEY_EMBEDDER_QUERY_WORKER: Type.Boolean({
+    default: true,
+    description:
+      'use-lite or onnx: one more worker thread (another copy of the model) for queries alone (search, chat questions, Q&A lookups), at normal CPU priority and started at the first query, so a search never waits for an indexing batch; the indexing workers then run at `PARLEY_INDEXING_NICE`. `false`: the `PARLEY_EMBEDDER_WORKERS` serve both, queries first, at normal priority',
   }),
   PARLEY_EMBEDDER_RUNTIME: Type.Enum(EMBEDDER_RUNTIMES, {
     default: 'onnx',
@@ -117,6 +123,13 @@ export const SEARCH_VARIABLES = {
     default: 4,
     description:
       'files indexed at once by each process (their passages share the embedding workers’ runs, so short files index several times faster than one at a time); documents are read by at most one worker thread per core',
+  }),
+  PARLEY_INDEXING_NICE: Type.Integer({
+    minimum: 0,
+    maximum: 19,
+    default: 19,
+    description:
+      "Linux: the nice value (CPU priority, 19 the lowest) of the threads that index: the document and web-page readers, and the embedding workers when queries have their own (`PARLEY_EMBEDDER_QUERY_WORKER`). With the cores busy, the kernel runs searches and requests first and indexing with what is left; when nothing else waits it runs at full speed. `0`: as the server's own threads. Elsewhere: ignored",
   }),
   PARLEY_EXTRACTION_MEMORY_MB: Type.Integer({
     minimum: 64,

@@ -6,6 +6,8 @@
  * |--------------------------------|---------------|----------------------------------------------------------|
  * | `PARLEY_EMBEDDER`              | `embedder`    | `use-lite` (default), `onnx`, `openai`, or `none` (lexical only) |
  * | `PARLEY_EMBEDDER_WORKERS`      | `workers`     | use-lite / onnx worker threads, default 1 (one core each) |
+ * | `PARLEY_EMBEDDER_QUERY_WORKER` | `queryWorker` | use-lite / onnx: one more worker for queries alone        |
+ * | `PARLEY_INDEXING_NICE`         | `bulkNice`    | use-lite / onnx: nice of the others with a query worker  |
  * | `PARLEY_EMBEDDER_PRECISION`    | `precision`   | use-lite: `fp32` or `int8`; the server's `auto` picks one |
  * | `PARLEY_EMBEDDING_MODEL_DIR`   | `modelDir`    | onnx: folder with model.onnx + tokenizer.json (required) |
  * | `PARLEY_EMBEDDER_BATCH_SIZE`   | `batchSize`   | texts per model call / request (use-lite ≤ 32, default 16; openai default 64) |
@@ -28,6 +30,8 @@ export type EmbedderKind = 'use-lite' | 'onnx' | 'openai' | 'none';
 export interface EmbedderSettings {
   embedder?: EmbedderKind;
   workers?: number;
+  queryWorker?: boolean;
+  bulkNice?: number;
   batchSize?: number;
   precision?: UseLitePrecision;
   modelDir?: string;
@@ -51,6 +55,8 @@ export function embedderFromConfig(settings: EmbedderSettings = {}): StartableEm
     case 'use-lite':
       return new UseLiteEmbedder({
         ...(settings.workers === undefined ? {} : { workers: settings.workers }),
+        ...(settings.queryWorker === undefined ? {} : { queryWorker: settings.queryWorker }),
+        ...(settings.bulkNice === undefined ? {} : { bulkNice: settings.bulkNice }),
         ...(settings.batchSize === undefined ? {} : { batchSize: settings.batchSize }),
         ...(settings.precision === undefined ? {} : { precision: settings.precision }),
       });
@@ -64,6 +70,8 @@ export function embedderFromConfig(settings: EmbedderSettings = {}): StartableEm
       return new OnnxModelEmbedder({
         dir: settings.modelDir,
         ...(settings.workers === undefined ? {} : { workers: settings.workers }),
+        ...(settings.queryWorker === undefined ? {} : { queryWorker: settings.queryWorker }),
+        ...(settings.bulkNice === undefined ? {} : { bulkNice: settings.bulkNice }),
         ...(settings.batchSize === undefined ? {} : { batchSize: settings.batchSize }),
       });
     case 'openai': {

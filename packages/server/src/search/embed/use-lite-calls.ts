@@ -10,6 +10,9 @@
 import type { EmbedPriority } from '../types.js';
 import { abortReason, EmbedderError } from './errors.js';
 
+/** The lanes in the order a worker serving both takes its batches from, queries first. */
+export const INTERACTIVE_FIRST: readonly EmbedPriority[] = ['interactive', 'bulk'];
+
 export interface Call {
   texts: readonly string[];
   priority: EmbedPriority;
@@ -93,22 +96,27 @@ export class CallQueue {
     return this.waiting.reduce((sum, call) => sum + call.pending.length, 0);
   }
 
-  /** Texts waiting in the lane the next batch is taken from. */
-  get nextLaneTexts(): number {
+  /** Batches waiting in one lane. */
+  waitingIn(priority: EmbedPriority): number {
+    return this.lanes[priority].reduce((sum, call) => sum + call.pending.length, 0);
+  }
+
+  /** Texts waiting in the lane the next batch is taken from (the first of `order` with a call waiting). */
+  nextLaneTexts(order: readonly EmbedPriority[] = INTERACTIVE_FIRST): number {
     let sum = 0;
-    for (const call of this.nextLane()) for (const batch of call.pending) sum += batch.length;
+    for (const call of this.nextLane(order)) for (const batch of call.pending) sum += batch.length;
     return sum;
   }
 
   /**
-   * The next batch to run, of at most `room` texts, from the interactive lane while a call waits in it, else
-   * from the bulk lane: from the lane's call served least so far (a new call goes before the next batch of a
-   * long one), then the next least served while room is left; its calls counted as running. A bulk batch also
-   * stops at {@link BULK_BATCH_CHARS} (its rows times its longest text), so that the run a query may find going
-   * is short. Undefined when none waits.
+   * The next batch to run, of at most `room` texts, from the first lane of `order` (by default the
+   * interactive lane, then the bulk lane) with a call waiting: from the lane's call served least so far (a
+   * new call goes before the next batch of a long one), then the next least served while room is left; its
+   * calls counted as running. A bulk batch also stops at {@link BULK_BATCH_CHARS} (its rows times its
+   * longest text), so that the run a query may find going is short. Undefined when none waits.
    */
-  next(room: number): Batch | undefined {
-    const lane = this.nextLane();
+  next(room: number, order: readonly EmbedPriority[] = INTERACTIVE_FIRST): Batch | undefined {
+    const lane = this.nextLane(order);
     const budget = lane === this.lanes.bulk ? BULK_BATCH_CHARS : Number.POSITIVE_INFINITY;
     const parts: BatchPart[] = [];
     const texts: string[] = [];
@@ -193,9 +201,10 @@ export class CallQueue {
     for (const call of this.waiting) this.fail(call, error);
   }
 
-  /** The interactive lane while a call waits in it, else the bulk lane. */
-  private nextLane(): Call[] {
-    return this.lanes.interactive.length > 0 ? this.lanes.interactive : this.lanes.bulk;
+  /** The first lane of `order` with a call waiting (an empty one when none has). */
+  private nextLane(order: readonly EmbedPriority[]): Call[] {
+    for (const priority of order) if (this.lanes[priority].length > 0) return this.lanes[priority];
+    return [];
   }
 }
 

@@ -3,9 +3,11 @@
  * loaded). It loads its model once on onnxruntime-node: the shipped USE lite or an operator's ONNX model
  * folder; says `ready` with the model's id and width (or `failed`, with the reason), then answers one
  * `embed` message at a time with the unit vectors of its batch, transferring the buffer back. Network
- * access is cut off in this thread: models and binaries come from disk only.
+ * access is cut off in this thread: models and binaries come from disk only. A worker of the bulk lane
+ * (indexing) lowers its thread's CPU priority first (`nice`, workers/thread-priority.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThreadPriority } from '../../workers/thread-priority.js';
 import { loadOnnxFolderModel } from './onnx-folder-model.js';
 import {
   USE_LITE_DIMENSIONS,
@@ -20,10 +22,16 @@ import { loadUseLiteOnnxModel } from './use-lite-onnx-model.js';
 /** What runs the models: onnxruntime-node (TensorFlow.js, the shipped model's runtime before it, is gone). */
 export type UseLiteRuntime = 'onnx';
 
-/** What a worker is started with: the model to load. */
+/** The model a worker loads. */
 export type ModelSpec =
   | { kind: 'use-lite'; files: UseLiteFiles; precision?: UseLitePrecision }
   | { kind: 'onnx-folder'; dir: string; onnxRuntime?: string };
+
+/** What a worker is started with: the model to load, and the nice value its thread runs at (0: as it is). */
+export interface WorkerSetup {
+  model: ModelSpec;
+  nice: number;
+}
 
 /** The model a worker loaded. */
 export interface LoadedModel {
@@ -76,9 +84,13 @@ async function load(spec: ModelSpec): Promise<{ model: UseLiteModel; loaded: Loa
   return { model, loaded: { id, dimensions: USE_LITE_DIMENSIONS, runtime: 'onnx' } };
 }
 
+const setup = workerData as WorkerSetup;
+// Before the session exists: threads onnxruntime starts inherit the nice value.
+if (setup.nice > 0) lowerThreadPriority(setup.nice);
+
 let model: UseLiteModel | undefined;
 try {
-  const result = await load(workerData as ModelSpec);
+  const result = await load(setup.model);
   model = result.model;
   send({ type: 'ready', model: result.loaded });
 } catch (error) {

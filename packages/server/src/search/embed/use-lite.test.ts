@@ -1,6 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  canReadThreadNice,
+  cpuHogs,
+  newThreads,
+  threadNices,
+} from '../../../../testkit/src/server/threads.js';
 import { typescriptBootstrap } from '../../workers/spawn.js';
 import { EmbedderError } from './errors.js';
 import { USE_LITE_ID, UseLiteEmbedder } from './use-lite.js';
@@ -224,6 +230,66 @@ describe('UseLiteEmbedder (the shipped model, in a worker thread)', () => {
   });
 });
 
+describe.runIf(canReadThreadNice)(
+  'UseLiteEmbedder with a query worker (indexing at a lower CPU priority)',
+  () => {
+    const embedder = new UseLiteEmbedder({ queryWorker: true, bulkNice: 19 });
+    afterAll(() => embedder.close());
+    const bulkCall = (c: number) =>
+      Array.from(
+        { length: 16 },
+        (_, i) => `Indexing call ${c}, passage ${i}: ${'more words of it. '.repeat(6)}`,
+      );
+
+    it("runs queries in a worker at the process's priority and indexing in one at the nice value given", async () => {
+      const before = threadNices();
+      const [query] = await embedder.embed(['a search query']);
+      const queryThreads = newThreads(before, threadNices());
+      expect(query).toHaveLength(512);
+      expect(embedder.stats().workers).toBe(1); // the query worker alone: nothing to index yet
+      expect(queryThreads.size).toBeGreaterThanOrEqual(1);
+      expect([...queryThreads.values()]).not.toContain(19);
+
+      const middle = threadNices();
+      const indexed = await embedder.embed(bulkCall(0), undefined, 'bulk');
+      const bulkThreads = newThreads(middle, threadNices());
+      expect(indexed).toHaveLength(16);
+      expect(embedder.stats().workers).toBe(2);
+      expect([...bulkThreads.values()]).toContain(19);
+      // The query worker's threads were not lowered with them.
+      for (const [tid, nice] of queryThreads) expect(threadNices().get(tid) ?? nice).toBe(nice);
+    });
+
+    it('gives the same vectors in either worker', async () => {
+      const texts = ['How do I reset my password?', 'Orders ship within two days.'];
+      const interactive = await embedder.embed(texts);
+      const bulk = await embedder.embed(texts, undefined, 'bulk');
+      for (const [i, v] of interactive.entries())
+        expect(cosine(v, bulk[i] as Float32Array)).toBeGreaterThan(0.99999);
+    });
+
+    it('answers a query before the indexing batch already running when both cores are taken', async () => {
+      await embedder.embed(['warm'], undefined, 'bulk');
+      const hogs = await cpuHogs();
+      const done: string[] = [];
+      try {
+        // Six indexing calls: the first runs at once on the indexing worker, now at nice 19 among busy cores.
+        const bulk = Array.from({ length: 6 }, (_, c) =>
+          embedder.embed(bulkCall(c), undefined, 'bulk').then(() => done.push(`bulk ${c}`)),
+        );
+        await embedder.embed(['a search query']).then(() => done.push('query'));
+        await hogs.stop();
+        await Promise.all(bulk);
+      } finally {
+        await hogs.stop();
+      }
+      // Without a query worker it would wait for "bulk 0" (see 'serves a query before the indexing batches…').
+      expect(done[0]).toBe('query');
+      expect(done).toHaveLength(7);
+    });
+  },
+);
+
 describe('UseLiteEmbedder lifecycle', () => {
   it('close() ends its workers, fails waiting calls and refuses new ones', async () => {
     const embedder = new UseLiteEmbedder({ workers: 2, batchSize: 8 });
@@ -298,6 +364,7 @@ describe('UseLiteEmbedder lifecycle', () => {
   it('rejects invalid settings', () => {
     expect(() => new UseLiteEmbedder({ batchSize: 33 })).toThrow(/batchSize/);
     expect(() => new UseLiteEmbedder({ workers: 0 })).toThrow(/workers/);
+    expect(() => new UseLiteEmbedder({ queryWorker: true, bulkNice: 20 })).toThrow(/bulkNice/);
   });
 });
 

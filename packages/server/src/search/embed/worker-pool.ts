@@ -1,21 +1,24 @@
 /**
  * A pool of embedding worker threads (use-lite-worker.ts) running one local model: calls cut into batches
  * served round-robin, interactive calls before bulk ones (use-lite-calls.ts), workers started on demand, replaced when they die or overrun,
- * and ended by `close()`. `UseLiteEmbedder` (the shipped model) and `OnnxModelEmbedder` (an operator's
- * ONNX folder) are this pool with their model.
+ * and ended by `close()`. With `queryWorker`, one more worker serves interactive calls only, at normal CPU
+ * priority, while the others take bulk batches first at a lower one (`bulkNice`): a query neither waits
+ * for an indexing batch nor, on Linux, for a core. `UseLiteEmbedder` (the shipped model) and
+ * `OnnxModelEmbedder` (an operator's ONNX folder) are this pool with their model.
  */
 import type { Worker } from 'node:worker_threads';
 import { siblingModule, spawnWorker } from '../../workers/spawn.js';
 import type { EmbedPriority } from '../types.js';
 import { abortReason, EmbedderError } from './errors.js';
 import type { StartableEmbedder } from './port.js';
-import { type Batch, CallQueue } from './use-lite-calls.js';
+import { type Batch, CallQueue, INTERACTIVE_FIRST } from './use-lite-calls.js';
 import type {
   EmbedRequest,
   LoadedModel,
   ModelSpec,
   UseLiteRuntime,
   WorkerMessage,
+  WorkerSetup,
 } from './use-lite-worker.js';
 
 /** Most worker threads one embedder runs (each holds its own copy of the model). */
@@ -31,10 +34,28 @@ export interface WorkerPoolOptions {
   startTimeoutMs?: number;
   /** Time bound of one batch; past it the worker is ended and the call fails (retryable). Default 120 s. */
   batchTimeoutMs?: number;
+  /**
+   * One more worker for interactive calls only (search queries, chat questions, Q&A lookups), at normal CPU
+   * priority, started at the first such call; the `workers` then take bulk batches first (and interactive
+   * ones only while no bulk batch waits). Another copy of the model in memory. Default false.
+   */
+  queryWorker?: boolean;
+  /**
+   * With `queryWorker`: the nice value (0–19) of the other workers' threads, so that on Linux the kernel
+   * runs the query worker (and the thread serving requests) first when the cores are busy. Default 0.
+   */
+  bulkNice?: number;
 }
+
+/** Which calls a worker takes: interactive ones only (the query worker), or any. */
+type SlotLane = 'query' | 'any';
+
+/** The lanes a worker serving any call takes from when a query worker exists: indexing first. */
+const BULK_FIRST: readonly EmbedPriority[] = ['bulk', 'interactive'];
 
 interface Slot {
   worker: Worker;
+  lane: SlotLane;
   state: 'starting' | 'idle' | 'busy';
   batch: Batch | undefined;
   timer: NodeJS.Timeout | undefined;
@@ -54,6 +75,8 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
   private readonly batchSize: number;
   private readonly startTimeoutMs: number;
   private readonly batchTimeoutMs: number;
+  private readonly queryWorker: boolean;
+  private readonly bulkNice: number;
   private runtimeInUse: UseLiteRuntime | undefined;
   private spec: ModelSpec | undefined;
   private readonly slots = new Set<Slot>();
@@ -84,6 +107,8 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
     );
     this.startTimeoutMs = options.startTimeoutMs ?? 60_000;
     this.batchTimeoutMs = options.batchTimeoutMs ?? 120_000;
+    this.queryWorker = options.queryWorker ?? false;
+    this.bulkNice = clampInteger(options.bulkNice ?? 0, 0, 19, 'bulkNice');
   }
 
   /** The id stored with the vectors of this model. */
@@ -106,6 +131,7 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
     if (this.closed) return Promise.reject(closedError());
     if ([...this.slots].some((slot) => slot.state !== 'starting')) return Promise.resolve();
     const waiting = new Promise<void>((resolve, reject) => this.readyWaiters.push({ resolve, reject }));
+    if (this.queryWorker && !this.hasQueryWorker()) this.start('query');
     this.grow(this.size);
     return waiting;
   }
@@ -165,40 +191,68 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
     clearTimeout(timer);
   }
 
-  /** Gives batches to idle workers (the call served least goes first); starts workers when work waits. */
+  /**
+   * Gives batches to idle workers: the query worker's from the interactive lane only, the others' from
+   * both (the call served least goes first); starts workers when work waits.
+   */
   private pump(): void {
     if (this.closed) return;
-    let idle = 0;
-    for (const slot of this.slots) if (slot.state === 'idle') idle++;
     for (const slot of this.slots) {
-      if (slot.state !== 'idle') continue;
+      if (slot.lane !== 'query' || slot.state !== 'idle') continue;
+      const batch = this.calls.next(this.batchSize, ['interactive']);
+      if (batch === undefined) break;
+      this.send(slot, batch);
+    }
+    // Without a query worker, queries go first; with one, indexing does (queries have their own worker).
+    const order = this.queryWorker ? BULK_FIRST : INTERACTIVE_FIRST;
+    let idle = 0;
+    for (const slot of this.slots) if (slot.lane === 'any' && slot.state === 'idle') idle++;
+    for (const slot of this.slots) {
+      if (slot.lane !== 'any' || slot.state !== 'idle') continue;
       // A fair share of what waits in the lane served next for each idle worker, up to a full batch: many
       // small calls fill one batch instead of a model run each, and a burst is spread over every idle worker.
-      const room = Math.min(this.batchSize, Math.ceil(this.calls.nextLaneTexts / idle));
+      const room = Math.min(this.batchSize, Math.ceil(this.calls.nextLaneTexts(order) / idle));
       idle--;
-      const batch = this.calls.next(room);
+      const batch = this.calls.next(room, order);
       if (batch === undefined) break;
-      this.batchesRun++;
-      slot.state = 'busy';
-      slot.batch = batch;
-      slot.worker.ref();
-      slot.timer = setTimeout(() => this.overrun(slot), this.batchTimeoutMs);
-      slot.inFlight = true;
-      slot.worker.postMessage({ type: 'embed', id: batch.id, texts: batch.texts } satisfies EmbedRequest);
+      this.send(slot, batch);
     }
-    if (this.calls.waiting.length > 0) {
-      const waiting = this.calls.waitingBatches;
-      const busy = [...this.slots].filter((slot) => slot.state === 'busy').length;
-      this.grow(Math.min(this.size, busy + waiting));
+    if (this.calls.waiting.length === 0) return;
+    let busy = 0;
+    for (const slot of this.slots) if (slot.lane === 'any' && slot.state === 'busy') busy++;
+    if (this.queryWorker) {
+      if (this.calls.waitingIn('interactive') > 0 && !this.hasQueryWorker()) this.start('query');
+      this.grow(Math.min(this.size, busy + this.calls.waitingIn('bulk')));
+    } else {
+      this.grow(Math.min(this.size, busy + this.calls.waitingBatches));
     }
   }
 
-  /** Starts workers until there are `count`. */
+  /** Hands `batch` to the idle worker of `slot`. */
+  private send(slot: Slot, batch: Batch): void {
+    this.batchesRun++;
+    slot.state = 'busy';
+    slot.batch = batch;
+    slot.worker.ref();
+    slot.timer = setTimeout(() => this.overrun(slot), this.batchTimeoutMs);
+    slot.inFlight = true;
+    slot.worker.postMessage({ type: 'embed', id: batch.id, texts: batch.texts } satisfies EmbedRequest);
+  }
+
+  private hasQueryWorker(): boolean {
+    for (const slot of this.slots) if (slot.lane === 'query') return true;
+    return false;
+  }
+
+  /** Starts workers serving any call until there are `count`. */
   private grow(count: number): void {
-    while (!this.closed && this.slots.size < count) this.start();
+    let any = 0;
+    for (const slot of this.slots) if (slot.lane === 'any') any++;
+    for (; !this.closed && any < count; any++) this.start('any');
   }
 
-  private start(): void {
+  private start(lane: SlotLane): void {
+    if (this.closed) return;
     let spec: ModelSpec;
     try {
       this.spec ??= this.model();
@@ -207,8 +261,19 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
       this.startFailed(describe(error));
       return;
     }
-    const worker = spawnWorker(siblingModule(import.meta.url, 'use-lite-worker'), { workerData: spec });
-    const slot: Slot = { worker, state: 'starting', batch: undefined, timer: undefined, inFlight: true };
+    // Only workers that never run a query alone are slowed: without a query worker, every worker serves them.
+    const nice = lane === 'any' && this.queryWorker ? this.bulkNice : 0;
+    const worker = spawnWorker(siblingModule(import.meta.url, 'use-lite-worker'), {
+      workerData: { model: spec, nice } satisfies WorkerSetup,
+    });
+    const slot: Slot = {
+      worker,
+      lane,
+      state: 'starting',
+      batch: undefined,
+      timer: undefined,
+      inFlight: true,
+    };
     this.slots.add(slot);
     slot.timer = setTimeout(() => {
       this.drop(slot);

@@ -7,7 +7,7 @@ import { siblingModule, spawnWorker } from '../../workers/spawn.js';
 import { ExtractionError } from '../types.js';
 import type { DocumentReaderOptions, ReadDocument, ReadPage, ReadPassages } from './document-reader-port.js';
 import type { ExtractedPage } from './extract/web-page.js';
-import type { PageRequest, ReadReply, ReadRequest } from './read-document-worker.js';
+import type { PageRequest, ReaderSetup, ReadReply, ReadRequest } from './read-document-worker.js';
 
 /** What a task asks a worker: a document's passages, or a web page's content. */
 interface Job {
@@ -166,6 +166,7 @@ export class ReaderPool {
   private start(): Slot {
     const { memoryMb } = this.options;
     const worker = spawnWorker(this.entry, {
+      workerData: { nice: this.options.nice ?? 0 } satisfies ReaderSetup,
       resourceLimits: {
         maxOldGenerationSizeMb: memoryMb,
         maxYoungGenerationSizeMb: Math.max(16, Math.min(64, Math.floor(memoryMb / 8))),

@@ -14,6 +14,8 @@ export interface DocumentReaderOptions {
   timeoutMs: number;
   /** How long an idle worker is kept for the next document, in ms. */
   idleMs?: number;
+  /** The nice value (0–19) of the workers' threads, on Linux: reading is background work. Default 0. */
+  nice?: number;
 }
 
 /** What a read needs. */

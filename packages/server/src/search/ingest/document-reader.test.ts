@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loopStall } from '../../../../testkit/src/server/loop-stall.js';
+import { canReadThreadNice, newThreads, threadNices } from '../../../../testkit/src/server/threads.js';
 import { DEFAULT_CHUNK_OPTIONS, ExtractionError } from '../types.js';
 import { chunkDocument } from './chunk.js';
 import { documentReader } from './document-reader.js';
@@ -149,6 +150,31 @@ describe('documentReader (extraction and chunking in worker threads)', () => {
     // Queued reads wait for a worker; they run once it is free.
     expect((await readFaq(reader)).passages.length).toBeGreaterThan(0);
   });
+
+  it.runIf(canReadThreadNice)(
+    'reads in threads at the nice value given (Linux), the default at the process’s own',
+    async () => {
+      const nices = async (nice: number | undefined): Promise<number[]> => {
+        const lowered = documentReader({
+          workers: 1,
+          memoryMb: 96,
+          timeoutMs: 5000,
+          ...(nice === undefined ? {} : { nice }),
+        });
+        try {
+          const before = threadNices();
+          await readFaq(lowered);
+          return [...newThreads(before, threadNices()).values()];
+        } finally {
+          await lowered.close();
+        }
+      };
+      expect(await nices(19)).toContain(19);
+      const plain = await nices(undefined);
+      expect(plain.length).toBeGreaterThan(0);
+      expect(plain).not.toContain(19);
+    },
+  );
 
   it('rejects reads after close', async () => {
     const other = documentReader({ workers: 1, memoryMb: 96, timeoutMs: 5000 });

@@ -4,12 +4,18 @@
  * passages (and detects its language from them when asked), `page` extracts a web page's main content (a crawl's), or it says why it could not. It runs under the memory limits its pool set, so a hostile document
  * can exhaust only this thread, never the process that serves requests.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThreadPriority } from '../../workers/thread-priority.js';
 import { type ChunkOptions, ExtractionError, type Passage } from '../types.js';
 import { chunkDocument } from './chunk.js';
 import { passagesLanguage } from './document-language.js';
 import { extractDocument } from './extract/index.js';
 import { type ExtractedPage, extractPage } from './extract/web-page.js';
+
+/** What a worker is started with: the nice value its thread runs at (0: as it is). */
+export interface ReaderSetup {
+  nice: number;
+}
 
 /** What the pool sends a worker. */
 export interface ReadRequest {
@@ -40,6 +46,10 @@ export type ReadReply =
 
 const port = parentPort;
 if (port === null) throw new Error('read-document-worker.ts runs only as a worker thread');
+
+// Reading is background work: on Linux this thread yields its core to the threads serving requests.
+const { nice } = (workerData ?? { nice: 0 }) as ReaderSetup;
+if (nice > 0) lowerThreadPriority(nice);
 
 // Documents are read from the bytes given; nothing in this thread reaches the network.
 globalThis.fetch = (() =>
