@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { APP_TABLES, sortedNames } from '../../../testkit/src/server/db-tables.js';
 import { postgresTestUrl } from '../../../testkit/src/server/harness.js';
+import { dropSchema } from '../../../testkit/src/server/postgres.js';
 import { runActivitySuite } from './activity.suite.js';
 import { openDatabase } from './database.js';
 import { runRepositorySuite } from './repositories.suite.js';
@@ -11,16 +12,6 @@ import { runRepositorySuite } from './repositories.suite.js';
 const url = postgresTestUrl();
 /** A fresh schema per run, so parallel runs and earlier failures never share tables. */
 const schema = `contract_${process.pid}_${Date.now().toString(36)}`;
-
-async function dropSchema(connectionString: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  try {
-    await client.query(`drop schema if exists ${name} cascade`);
-  } finally {
-    await client.end();
-  }
-}
 
 (url ? describe : describe.skip)('PostgreSQL', () => {
   const databaseUrl = url ?? '';

@@ -140,6 +140,10 @@ async function withIndex(
   }
 }
 
+/** Deletes a file's row behind the index's back (its passages go by cascade; the index is not told). */
+const deleteBehind = (o: Opened, fileId: string) =>
+  o.db.kysely.deleteFrom('files').where('id', '=', fileId).execute();
+
 const graphOf = async (o: Opened) => sqliteHnswIndexOf(o.db.kysely, MODEL);
 
 describe('SQLite HNSW vector index', () => {
@@ -265,10 +269,7 @@ describe('SQLite HNSW vector index', () => {
 
     // Changed behind the index's back (another tool, a restored backup): the stamp differs.
     const second = await open(dataDir);
-    await second.db.kysely
-      .deleteFrom('files')
-      .where('id', '=', fileIds[0] as string)
-      .execute();
+    await deleteBehind(second, fileIds[0] as string);
     const hits = await second.index.vectorSearch(vectors[0] as Float32Array, scope, 5);
     expect(hits.map((h) => h.fileId)).not.toContain(fileIds[0]);
     expect(second.events.map((e) => e.kind)).toEqual(['built']);
@@ -544,10 +545,7 @@ describe('SQLite HNSW vector index', () => {
       await o.index.deleteFile(fileIds[1] as string);
       expect(graph?.size(bot.botId)).toBe(200);
       // A cascade the index does not hear of: the search drops the gone keys it meets.
-      await o.db.kysely
-        .deleteFrom('files')
-        .where('id', '=', fileIds[2] as string)
-        .execute();
+      await deleteBehind(o, fileIds[2] as string);
       const hits = await o.index.vectorSearch(vectors[250] as Float32Array, scope, 10);
       expect(hits.map((h) => h.fileId)).not.toContain(fileIds[2]);
       expect(graph?.size(bot.botId)).toBeLessThan(200);
