@@ -1,5 +1,6 @@
 import type { FileStatus } from '@parley/client';
 import { t } from '../../i18n.js';
+import { Field } from '../field.js';
 import { type Choice, SelectField } from '../select-field.js';
 import { FILE_STATUSES, fileStatusWords } from './file-status.js';
 
@@ -31,16 +32,14 @@ export function FileFilters(props: {
 }) {
   return (
     <div class="card files-filters">
-      <div class="field">
-        <label for="files-search">{t('files.searchByName')}</label>
-        <input
-          id="files-search"
-          type="search"
-          value={props.search}
-          maxLength={1024}
-          onInput={(event) => props.onSearch(event.currentTarget.value)}
-        />
-      </div>
+      <Field
+        id="files-search"
+        type="search"
+        label={t('files.searchByName')}
+        value={props.search}
+        maxLength={1024}
+        onValue={props.onSearch}
+      />
       <SelectField
         id="files-status"
         label={t('files.status')}

@@ -1,6 +1,7 @@
 import type { KnowledgeBase, SearchMode } from '@parley/client';
 import { useForm } from '../../form.js';
 import { type MessageKey, t } from '../../i18n.js';
+import { SelectField } from '../select-field.js';
 
 /** A search as the playground runs it. */
 export interface PlaygroundSearch {
@@ -59,35 +60,23 @@ export function SearchForm({
         ) : null}
       </div>
       <div class="playground-options">
-        <div class="field">
-          <label for="playground-mode">{t('playground.mode')}</label>
-          <select
-            id="playground-mode"
-            value={mode.value}
-            onChange={(event) => mode.onValue(event.currentTarget.value as SearchMode)}
-          >
-            {MODES.map((m) => (
-              <option key={m.value} value={m.value}>
-                {t(m.label)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="playground-kb">{t('playground.knowledgeBase')}</label>
-          <select
-            id="playground-kb"
-            value={kb.value}
-            onChange={(event) => kb.onValue(event.currentTarget.value)}
-          >
-            <option value="">{t('playground.allFiles')}</option>
-            {knowledgeBases.map((k) => (
-              <option key={k.id} value={k.id}>
-                {k.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="playground-mode"
+          label={t('playground.mode')}
+          value={mode.value}
+          choices={MODES.map((m) => ({ value: m.value, label: t(m.label) }))}
+          onValue={mode.onValue}
+        />
+        <SelectField
+          id="playground-kb"
+          label={t('playground.knowledgeBase')}
+          value={kb.value}
+          choices={[
+            { value: '', label: t('playground.allFiles') },
+            ...knowledgeBases.map((k) => ({ value: k.id, label: k.name })),
+          ]}
+          onValue={kb.onValue}
+        />
       </div>
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>
