@@ -9,6 +9,7 @@ import { mayChangeFiles } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
 import { ConfirmDelete } from '../confirm-delete.js';
 import { Notice } from '../notice.js';
+import { PageLoading } from '../page-loading.js';
 import { CardSection } from './card-section.js';
 import { describeFailure } from './failure-words.js';
 import { FileAccess } from './file-access.js';
@@ -55,14 +56,7 @@ function FilePanel({ bot }: { bot: Bot }) {
   const back = `/console/bots/${encodeURIComponent(bot.id)}/files`;
 
   if (!file.data) {
-    return (
-      <div class="stack">
-        <p>
-          <a href={back}>{t('file.back')}</a>
-        </p>
-        {file.loading ? <p role="status">{t('file.loading')}</p> : <Notice error={file.error} />}
-      </div>
-    );
+    return <PageLoading of={file} back={back} backWords={t('file.back')} loadingWords={t('file.loading')} />;
   }
   const f = file.data;
   return (

@@ -7,7 +7,7 @@ import { t } from '../../i18n.js';
 import { useQueryClient } from '../../query.js';
 import { mayChangeFiles } from '../../roles.js';
 import { BotFrame } from '../bot-frame.js';
-import { Notice } from '../notice.js';
+import { PageLoading } from '../page-loading.js';
 import { DropZone, UploadList } from './drop-zone.js';
 import { isIndexing, isSettled, LIVE_EVERY, type LinkedFile, useBotClient } from './file-status.js';
 import { KnowledgeBaseFiles } from './knowledge-base-files.js';
@@ -70,14 +70,7 @@ function KnowledgeBaseView({ bot }: { bot: Bot }) {
   const here = `${back}/${encodeURIComponent(kbId)}`;
 
   if (!kb.data) {
-    return (
-      <div class="stack">
-        <p>
-          <a href={back}>{t('kb.back')}</a>
-        </p>
-        {kb.loading ? <p role="status">{t('kb.loadingOne')}</p> : <Notice error={kb.error} />}
-      </div>
-    );
+    return <PageLoading of={kb} back={back} backWords={t('kb.back')} loadingWords={t('kb.loadingOne')} />;
   }
   return (
     <div class="stack">
