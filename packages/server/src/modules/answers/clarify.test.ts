@@ -1,6 +1,7 @@
 import type { ChatMessage, SearchPassage } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import {
+  asksBackByWords,
   CLARIFY_BARS,
   CLARIFY_MIN_EVIDENCE,
   CLARIFY_MIN_SIMILARITY,
@@ -78,6 +79,13 @@ describe('the unsure band', () => {
     // A heading alone is not what the question means.
     const title = [passage('a.md', 'Refunds', { score: 0.9, subtype: 'title' })];
     expect(isUnsure({ best: undefined }, title, true)).toBe(false);
+  });
+
+  it('by words alone, asks back in English only, not in a language read by its own words', () => {
+    expect(asksBackByWords(undefined)).toBe(true);
+    expect(asksBackByWords('en')).toBe(true);
+    expect(asksBackByWords('de')).toBe(false);
+    expect(asksBackByWords('ja')).toBe(false);
   });
 
   it('never asks back when the question names something no passage holds', () => {

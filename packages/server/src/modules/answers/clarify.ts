@@ -1,4 +1,5 @@
 import type { ChatMessage, MessagePayload, SearchPassage } from '@parley/protocol';
+import { tokenLanguage } from '../../search/language/tokens.js';
 import type { Reply } from '../chat/contract.js';
 import type { FilesContext } from '../files/service.js';
 import { extractQuotes, headingOf, leadingQuote, type Quote } from './extract.js';
@@ -32,9 +33,24 @@ export const CLARIFY_MIN_SIMILARITY = 0.55;
 
 /**
  * The lower bar by words alone (no embedder of known scale): the best quote's coverage (the gate's is 0.42). Not
- * measured (the benchmark runs with USE-lite): a conservative band.
+ * measured in English (the benchmark runs with USE-lite): a conservative band. Questions in the other languages
+ * read by words alone are never asked back ({@link asksBackByWords}).
  */
 export const CLARIFY_MIN_COVERAGE = 0.3;
+
+/**
+ * Whether a question read by words alone in `language` (ISO 639-1; undefined: English) may be asked back: not in
+ * a language read by its own stems or segmented words (French, German, Spanish, Japanese…, issue #38). Measured on
+ * the tune halves of the language sets (docs/benchmarks/answers.md), where every question is read by words alone:
+ * the band from {@link CLARIFY_MIN_COVERAGE} to the gate asked back 17 of the 137 questions, clarified 3 of them
+ * right and asked back 8 that no document answers (a quarter of those); no bar between 0.3 and the gate's 0.42
+ * clarified a question without asking back more unanswerable ones.
+ * @example asksBackByWords('de') // false
+ * @example asksBackByWords(undefined) // true
+ */
+export function asksBackByWords(language: string | undefined): boolean {
+  return tokenLanguage(language) === undefined;
+}
 
 /** Choices offered at most. */
 export const MAX_CHOICES = 3;

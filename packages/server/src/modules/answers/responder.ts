@@ -8,6 +8,7 @@ import type { QaService } from '../qa/contract.js';
 import { linkedSources, sourcesOf } from './answer-sources.js';
 import { type ChatModel, modelCallFailed } from './chat-model.js';
 import {
+  asksBackByWords,
   type ChoicePick,
   clarifyReply,
   pickedPassage,
@@ -182,11 +183,14 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
       const sources = await sourcesOf(deps, log, ctx, selection.quotes, links);
       return quotedReply({ request, sources, debug, publicUrl: deps.publicUrl }, extra);
     };
+    // By words alone, a question in a language of its own is not asked back (clarify.ts asksBackByWords).
+    const asksBack = scaled || asksBackByWords(readIn);
     const offline = async (extra: Record<string, unknown>) =>
       sure
         ? quoted(extra)
-        : (clarifyReply(retrieved, selection, scaled, request.replies?.clarify, { ...debug, ...extra }) ??
-          notFound(extra));
+        : ((asksBack
+            ? clarifyReply(retrieved, selection, scaled, request.replies?.clarify, { ...debug, ...extra })
+            : undefined) ?? notFound(extra));
     const quotes = deps.chatModel && modelQuotes(retrieved, selection, scaled);
     if (!deps.chatModel || !quotes) return offline(sure ? { model: null } : {});
     return modelAnswerReply(deps.chatModel, {

@@ -41,6 +41,14 @@ describe('language tokens', () => {
     expect(doc).not.toContain('です');
   });
 
+  it('keeps a katakana loanword whole, without the bigrams that would meet other loanwords', () => {
+    expect(languageTokens('アイスコーヒー用の豆', 'ja')).toEqual(['アイス', 'コーヒー', '用', '豆']);
+    // インボイス's イン is not カフェイン's, nor プレゼント's プレ フレンチプレス's.
+    expect(languageTokens('インボイス', 'ja')).not.toContain('イン');
+    expect(languageTokens('カフェインレスの豆', 'ja')).not.toContain('イン');
+    expect(languageTokens('プレゼント', 'ja')).not.toContain('プレ');
+  });
+
   it('reads single Chinese characters in a row as bigrams', () => {
     const tokens = languageTokens('退货需要多长时间', 'zh');
     expect(tokens).toContain('退货');

@@ -6,7 +6,8 @@ import { deu, fra, ita, jpn, nld, por, spa, zho } from 'stopword';
  * them beside the passage's own text, computed here so SQLite FTS5 and PostgreSQL (`simple` tsvector) see the
  * same tokens. European languages: folded (lower case, no diacritics), stop words dropped, Snowball-stemmed.
  * Japanese and Chinese: words by `Intl.Segmenter`, each longer word also as its character bigrams, so a
- * two-character word of a question ("返品") finds the longer word of a document ("返品期限") and back.
+ * two-character word of a question ("返品") finds the longer word of a document ("返品期限") and back (a katakana
+ * loanword whole only).
  * English has no such tokens: its passages and questions are indexed as they always were (FTS5's Porter).
  */
 
@@ -73,6 +74,11 @@ const isCjk = (language: TokenLanguage): language is 'ja' | 'zh' => language ===
 /** Han, kana and Hangul: the scripts segmented and split into bigrams. */
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]/u;
 const ONLY_KANA = /^[\p{Script=Hiragana}ー]+$/u;
+/**
+ * A katakana word (a loanword: コーヒー, フィルター): kept whole, without bigrams, as its pieces mean nothing
+ * (コー, ーヒ) and meet other loanwords' (プレゼント's プレ in フレンチプレス, インボイス's イン in カフェイン).
+ */
+const ONLY_KATAKANA = /^[\p{Script=Katakana}ー・]+$/u;
 
 /**
  * German separable verbs take `zu` inside their infinitive: `zurückzugeben` is `zurückgeben`, `anzumelden` is
@@ -145,7 +151,8 @@ export function languageTokens(text: string, language: TokenLanguage): string[] 
         continue;
       }
       if (stops.has(word) || ONLY_KANA.test(word)) continue;
-      cjkTokens(word, out);
+      if (ONLY_KATAKANA.test(word)) out.push(word);
+      else cjkTokens(word, out);
       continue;
     }
     const folded = fold(word).replace(/^['’]+|['’]+$/gu, '');
