@@ -66,6 +66,8 @@ export async function retrieve(
     // The breadcrumb of each passage (its headings) comes in `context`: the quote's context in the reply.
     withContext: true,
     ...(scoped.fileIds ? { fileIds: scoped.fileIds } : {}),
+    // The question's language (its conversation's, its webchat's locale) breaks the tie for words too short to tell.
+    ...(language ? { language } : {}),
   };
   if (scoped.fileIds?.length === 0) return { found: [], semantic: [], scoped };
   const byMeaning = encoderApplies(deps, language);

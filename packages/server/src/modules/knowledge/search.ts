@@ -20,6 +20,11 @@ export interface SearchInput {
   consolidate?: boolean | undefined;
   includeBreadcrumb?: boolean | undefined;
   withContext?: boolean | undefined;
+  /**
+   * The query's language as the caller knows it (a visitor's question: its conversation's or webchat's, issue
+   * #38): the tie-breaker of the words' language in lexical search (PassageIndex.lexicalSearch).
+   */
+  language?: string | undefined;
   /** Resolved from knowledgeBaseIds by the caller: only these files (an empty list matches nothing). */
   fileIds?: string[] | undefined;
   mode?: SearchMode | undefined;
@@ -242,7 +247,7 @@ export function searchService(deps: SearchDeps): SearchService {
       // the main thread only briefly, and a large lexical search runs in reader threads too.
       const [dense, lexical] = await Promise.all([
         denseCandidates(deps, vectors, log, { mode, query: input.query, scope, k }),
-        mode === 'semantic' ? [] : deps.index.lexicalSearch(input.query, scope, k),
+        mode === 'semantic' ? [] : deps.index.lexicalSearch(input.query, scope, k, input.language),
       ]);
       const fused = fuse(lexical, dense, { mode, denseWeight: deps.denseWeight, limit: k });
       const kept = mode === 'hybrid' ? await keepWordMatches(deps.index, input.query, lexical, fused) : fused;

@@ -116,8 +116,13 @@ export interface PassageIndex {
   replaceFilePassages(input: ReplaceFilePassagesInput): Promise<string[]>;
   /** Removes a file's passages and vectors (deleting the file does it too, by cascade). */
   deleteFile(fileId: string): Promise<void>;
-  /** Best passages for a text query: OR of its terms (stopwords removed), bm25-style ranking. */
-  lexicalSearch(query: string, scope: PassageScope, limit: number): Promise<PassageHit[]>;
+  /**
+   * Best passages for a text query: OR of its terms (stopwords removed), bm25-style ranking. `language` (ISO
+   * 639-1 or BCP 47) is the query's language as its asker knows it (a visitor's conversation or webchat locale,
+   * issue #38): the tie-breaker when the query is too short for its own language to be detected surely, so that
+   * it is searched with that language's stems.
+   */
+  lexicalSearch(query: string, scope: PassageScope, limit: number, language?: string): Promise<PassageHit[]>;
   /** Nearest passages by cosine similarity (exact); empty when no model is set. */
   vectorSearch(vector: Float32Array, scope: PassageScope, limit: number): Promise<PassageHit[]>;
   /** Passages by id, in the order asked; unknown ids are left out. */

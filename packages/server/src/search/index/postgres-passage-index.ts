@@ -180,9 +180,9 @@ function replacer(
 
 /** Lexical search, bm25-like, with the content and breadcrumb weighed by `rankWeights`. */
 function lexicalSearch(db: Kysely<Database>, rankWeights: RawBuilder<unknown>): EngineParts['lexical'] {
-  return async (query, scope, n) => {
-    const found = queryLanguage(query);
-    const terms = withLanguageTerms(query, queryTerms(query));
+  return async (query, scope, n, language) => {
+    const found = queryLanguage(query, language);
+    const terms = withLanguageTerms(query, queryTerms(query), language);
     if (terms.length === 0) return [];
     // A query in a language of its own also matches its tokens as `simple` words (English: as before).
     const tsq = terms.map((t) =>

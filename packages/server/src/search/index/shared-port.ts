@@ -123,7 +123,8 @@ export interface EngineParts {
     embedded: boolean,
   ) => Promise<string[]>;
   /** Lexical search for `n` (≥ 1) hits in a scope that is not empty. */
-  lexical: (query: string, scope: PassageScope, n: number) => Promise<PassageHit[]>;
+  /** `language`: the query's language as its asker knows it (the tie-breaker of its detection: see lexicalSearch). */
+  lexical: (query: string, scope: PassageScope, n: number, language?: string) => Promise<PassageHit[]>;
   /**
    * The `n` (≥ 1) nearest passages to `vector` in a scope that is not empty; none when `model()` (the
    * index's model, read when called; it throws when `vector` does not fit it) answers none. An engine may
@@ -154,10 +155,15 @@ export function sharedPort(
     setModel: modelSetter(db, parts.setModelIn),
     replaceFilePassages: passageReplacer(db, parts.replaceIn),
     deleteFile: common.deleteFile,
-    async lexicalSearch(query: string, scope: PassageScope, limit: number): Promise<PassageHit[]> {
+    async lexicalSearch(
+      query: string,
+      scope: PassageScope,
+      limit: number,
+      language?: string,
+    ): Promise<PassageHit[]> {
       const n = clampLimit(limit);
       if (n === 0 || emptyScope(scope)) return [];
-      return parts.lexical(query, scope, n);
+      return parts.lexical(query, scope, n, language);
     },
     async vectorSearch(vector: Float32Array, scope: PassageScope, limit: number): Promise<PassageHit[]> {
       const n = clampLimit(limit);

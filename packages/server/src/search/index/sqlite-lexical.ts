@@ -174,8 +174,8 @@ export function sqliteLexicalSearch(
   split?: LexicalSplit,
   memory?: () => Promise<LexicalMemory | undefined>,
 ): EngineParts['lexical'] {
-  return async (query, scope, n) => {
-    const words = withLanguageTerms(query, queryTerms(query));
+  return async (query, scope, n, language) => {
+    const words = withLanguageTerms(query, queryTerms(query), language);
     const terms = ftsMatchExpression(words);
     if (terms === undefined) return [];
     const k = Math.max(LEXICAL_CANDIDATES, 5 * n);
@@ -267,8 +267,8 @@ export function sqliteScopedLexicalSearch(
   breadcrumbWeight: number,
   tileWeight: number,
 ): EngineParts['lexical'] {
-  return async (query, scope, n) => {
-    const terms = ftsMatchExpression(withLanguageTerms(query, queryTerms(query)));
+  return async (query, scope, n, language) => {
+    const terms = ftsMatchExpression(withLanguageTerms(query, queryTerms(query), language));
     if (terms === undefined) return [];
     return scopedSearch(
       db,

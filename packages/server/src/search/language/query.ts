@@ -1,6 +1,6 @@
 import { detectLanguage } from './detect.js';
 import { isQuestionForm, withoutForms } from './forms.js';
-import { isLanguageStopword, languageTokens, type TokenLanguage, tokenLanguage } from './tokens.js';
+import { isLanguageStopword, languageTokens, stemWord, type TokenLanguage, tokenLanguage } from './tokens.js';
 
 /**
  * The language of a search query when it has tokens of its own (not English), detected from its text with
@@ -12,7 +12,41 @@ export function queryLanguage(
 ): { language: TokenLanguage; tokens: string[] } | undefined {
   const language = tokenLanguage(detectLanguage(query, hint));
   if (!language) return undefined;
-  return { language, tokens: [...new Set(languageTokens(withoutForms(query, language), language))] };
+  const text = withoutForms(query, language);
+  const tokens = languageTokens(text, language);
+  if (COMPOUNDING.has(language)) tokens.push(...compoundParts(text, language));
+  return { language, tokens: [...new Set(tokens)] };
+}
+
+/** Languages that write compounds as one word (a question's compound is also searched by its parts). */
+const COMPOUNDING: ReadonlySet<TokenLanguage> = new Set(['de', 'nl']);
+/** Letters of a question word read as a compound, and of each of its two parts. */
+const COMPOUND_LETTERS = 9;
+const PART_LETTERS = 4;
+
+/**
+ * The stems of the two parts of each long word of a question in a compounding language, at every place it could
+ * be cut ({@link PART_LETTERS} letters or more each side and stem, a linking `s` dropped), stop words aside: a compound a
+ * visitor types ("Rückgabefrist") then finds the document that writes its parts apart ("die Frist für die
+ * Rückgabe"). No lexicon says where a compound is cut: the cuts that are no word match nothing in the index.
+ * @example compoundParts('rückgabefrist', 'de') // ['ruck', 'gabefrist', …, 'ruckgab', 'frist', …]
+ */
+export function compoundParts(text: string, language: TokenLanguage): string[] {
+  const out: string[] = [];
+  for (const word of text.normalize('NFKC').match(/\p{L}+/gu) ?? []) {
+    const letters = [...word];
+    if (letters.length < COMPOUND_LETTERS) continue;
+    for (let cut = PART_LETTERS; cut <= letters.length - PART_LETTERS; cut++) {
+      const head = letters.slice(0, cut).join('');
+      const tail = letters.slice(cut).join('');
+      for (const part of [head.replace(/s$/u, ''), tail]) {
+        if (part.length < PART_LETTERS || isLanguageStopword(part, language)) continue;
+        const stem = stemWord(part, language);
+        if (stem.length >= PART_LETTERS) out.push(stem);
+      }
+    }
+  }
+  return out;
 }
 
 /**
