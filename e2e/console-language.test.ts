@@ -57,6 +57,12 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     ]);
     expect(await page.getByRole('button', { name: 'Se déconnecter' }).isVisible()).toBe(true);
     expect(await page.getByLabel('Espace de travail').isVisible()).toBe(true);
+    // The Get started checklist (a member of this new workspace is still to be invited).
+    await page.getByRole('heading', { name: 'Pour commencer' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Masquer cette liste' }).isVisible()).toBe(true);
+    expect(await page.locator('.first-run-what .hint').allTextContents()).toContain(
+      'Invitez les personnes qui répondent aux visiteurs ou tiennent les connaissances à jour.',
+    );
     // The bot's creation date is written the French way (day before month).
     const created = await page.locator('.list-row .muted').first().textContent();
     expect(created).toMatch(/^Créé le \d{1,2} [a-zéû]+\.? \d{4}/);
@@ -150,6 +156,12 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await page.getByLabel('Question', { exact: true }).fill('Combien de jours de congé ?');
     await page.getByRole('button', { name: 'Rechercher', exact: true }).click();
     await page.getByRole('heading', { name: 'La réponse du bot' }).waitFor();
+    // The passages found, or none in French words.
+    await page
+      .getByRole('list', { name: 'Passages trouvés' })
+      .or(page.getByText(/^Rien ne correspond à « Combien de jours de congé \? »/))
+      .first()
+      .waitFor();
     expect(await page.getByLabel('Mode de recherche').locator('option').first().textContent()).toBe(
       'Hybride (mots et sens)',
     );
@@ -159,6 +171,11 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
       'Toutes les actions',
     );
     await page.getByRole('list', { name: 'Journal d’audit' }).getByRole('listitem').first().waitFor();
+    // Actions by their French names, in the filter and on each record.
+    expect(await page.getByLabel('Action').locator('option').allTextContents()).toContain('Bot créé');
+    const actions = await page.locator('.audit-row .list-title').allTextContents();
+    expect(actions).toContain('Bot créé');
+    expect(actions.filter((a) => / (created|changed|deleted|uploaded|invited|removed)$/.test(a))).toEqual([]);
     expect(await page.locator('.audit-row .muted').first().textContent()).toMatch(/ par /);
     expect(problems).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAction } from '../hooks.js';
+import { t } from '../i18n.js';
 import { Notice } from './notice.js';
 
 type Props = {
@@ -60,7 +61,7 @@ export function ConfirmDelete({
               onClick={askLabel === undefined ? onCancel : () => setConfirming(false)}
               disabled={pending}
             >
-              Cancel
+              {t('action.cancel')}
             </button>
           </div>
         </>

@@ -1,7 +1,9 @@
 import type { BotSummary as Bot, Member } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { useConsole } from '../context.js';
+import { formatNumber } from '../format.js';
 import { useLoad } from '../hooks.js';
+import { t } from '../i18n.js';
 import { checklistDismissed, dismissChecklist, playgroundTried } from '../remembered.js';
 
 /** The webchat fields a bot is made with (server: bots/creation.ts NEW_BOT_WEBCHAT): not yet "shaped". */
@@ -60,29 +62,29 @@ export function FirstRunChecklist({ bots, me }: { bots: readonly Bot[]; me: Memb
   if (dismissed || (bot && !progress.data) || !members.data) return null;
   const base = bot ? `/console/bots/${encodeURIComponent(bot.id)}` : undefined;
   const steps: Step[] = [
-    { label: 'Create a bot', hint: 'Name it above and press "Create bot".', done: bot !== undefined },
+    { label: t('firstRun.createBot'), hint: t('firstRun.createBotHint'), done: bot !== undefined },
     {
-      label: 'Add knowledge',
+      label: t('firstRun.knowledge'),
       href: base && `${base}/knowledge`,
-      hint: 'Drop documents on a knowledge base, or add a website.',
+      hint: t('firstRun.knowledgeHint'),
       done: progress.data?.knowledge === true,
     },
     {
-      label: 'Try it in the Playground',
+      label: t('firstRun.playground'),
       href: base && `${base}/playground`,
-      hint: 'Ask what a visitor would, and see what the bot answers and why.',
+      hint: t('firstRun.playgroundHint'),
       done: bot !== undefined && (playgroundTried(bot.id) || progress.data?.conversation === true),
     },
     {
-      label: 'Shape and embed the webchat',
+      label: t('firstRun.webchat'),
       href: base && `${base}/webchat`,
-      hint: 'Choose its colours and words, then copy the snippet into your site.',
+      hint: t('firstRun.webchatHint'),
       done: progress.data?.webchat === true,
     },
     {
-      label: 'Invite your team',
+      label: t('firstRun.team'),
       href: '/console/team',
-      hint: 'Invite the people who answer visitors or keep the knowledge up to date.',
+      hint: t('firstRun.teamHint'),
       done: members.data.length > 1,
     },
   ];
@@ -91,9 +93,9 @@ export function FirstRunChecklist({ bots, me }: { bots: readonly Bot[]; me: Memb
   return (
     <section class="card stack first-run" aria-labelledby="first-run-title">
       <div class="first-run-head">
-        <h2 id="first-run-title">Get started</h2>
+        <h2 id="first-run-title">{t('firstRun.title')}</h2>
         <span class="muted">
-          {done} of {steps.length} done
+          {t('firstRun.done', { n: formatNumber(done), count: formatNumber(steps.length) })}
         </span>
       </div>
       <ol class="first-run-steps">
@@ -108,7 +110,9 @@ export function FirstRunChecklist({ bots, me }: { bots: readonly Bot[]; me: Memb
               ) : (
                 <span class="first-run-label">{step.label}</span>
               )}
-              <span class="visually-hidden">{step.done ? ' (done)' : ' (to do)'}</span>
+              <span class="visually-hidden">
+                {step.done ? t('firstRun.stepDone') : t('firstRun.stepToDo')}
+              </span>
               <span class="hint">{step.hint}</span>
             </span>
           </li>
@@ -122,7 +126,7 @@ export function FirstRunChecklist({ bots, me }: { bots: readonly Bot[]; me: Memb
             setDismissed(true);
           }}
         >
-          Hide this checklist
+          {t('firstRun.hide')}
         </button>
       </div>
     </section>

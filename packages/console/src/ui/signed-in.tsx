@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { Route, Router, useLocation } from 'preact-iso';
 import { consoleClient, describeError, isSignedOut } from '../api.js';
 import { ConsoleContext, type ConsoleState } from '../context.js';
+import { t } from '../i18n.js';
 import { createQueryClient, QueryClientContext } from '../query.js';
 import { rememberedWorkspace, rememberWorkspace } from '../remembered.js';
 import { BotPage } from './bot-page.js';
@@ -93,8 +94,8 @@ export function SignedIn({
   if (!workspaces) {
     return (
       <main class="center">
-        <h1 class="visually-hidden">Parley Console</h1>
-        {failure ? <Notice error={failure} /> : <p role="status">Loading your workspaces…</p>}
+        <h1 class="visually-hidden">{t('app.title')}</h1>
+        {failure ? <Notice error={failure} /> : <p role="status">{t('app.loadingWorkspaces')}</p>}
       </main>
     );
   }

@@ -49,7 +49,7 @@ export function ConversationRow({
       </a>
       {botLast && last ? (
         <div class="inbox-reply muted">
-          <span class="inbox-who">Reply: </span>
+          <span class="inbox-who">{t('desk.replyLabel')}</span>
           <Markdown text={last.text} class="inbox-reply-text" />
         </div>
       ) : null}

@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { formatCount } from '../../format.js';
+import { t } from '../../i18n.js';
 import { deskAlertsOn, rememberDeskAlerts } from '../../remembered.js';
 
 /** The tab title's count prefix: "(2) ". */
@@ -51,13 +53,10 @@ export function DeskAlerts({ waiting }: { waiting: number | undefined }) {
     const api = notifications();
     if (!on || waiting === undefined || before === undefined || waiting <= before) return;
     if (api?.permission !== 'granted') return;
-    new api(
-      waiting === 1 ? 'A visitor is waiting for a person' : `${waiting} visitors are waiting for a person`,
-      {
-        body: 'Open the Waiting tab of the inbox to take the conversation.',
-        tag: 'parley-desk-waiting',
-      },
-    );
+    new api(formatCount('deskAlerts.oneWaiting', 'deskAlerts.manyWaiting', waiting), {
+      body: t('deskAlerts.body'),
+      tag: 'parley-desk-waiting',
+    });
   }, [on, waiting]);
   const toggle = async (event: Event) => {
     const next = (event.currentTarget as HTMLInputElement).checked;
@@ -69,13 +68,9 @@ export function DeskAlerts({ waiting }: { waiting: number | undefined }) {
   return (
     <div class="desk-alerts">
       <label>
-        <input type="checkbox" checked={on} onChange={(e) => void toggle(e)} /> Alert me of waiting visitors
+        <input type="checkbox" checked={on} onChange={(e) => void toggle(e)} /> {t('deskAlerts.toggle')}
       </label>
-      <span class="hint">
-        {denied
-          ? 'The browser blocks notifications for this site: the tab title still counts them.'
-          : 'A browser notification and the count in the tab title, on this browser only.'}
-      </span>
+      <span class="hint">{denied ? t('deskAlerts.blocked') : t('deskAlerts.hint')}</span>
     </div>
   );
 }

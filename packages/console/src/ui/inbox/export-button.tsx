@@ -8,9 +8,10 @@ import { type Choice, SelectField } from '../select-field.js';
 
 type Format = 'json' | 'csv';
 
-const FORMATS: readonly Choice<Format>[] = [
+/** The formats of an export, in the Console's language. */
+const formats = (): readonly Choice<Format>[] => [
   { value: 'json', label: 'JSON' },
-  { value: 'csv', label: 'CSV (one row per message)' },
+  { value: 'csv', label: t('export.csv') },
 ];
 
 /** Saves `blob` as a file named `filename`, as a download link the browser follows. */
@@ -61,7 +62,7 @@ export function ExportButton({ botId, conversationId }: { botId: string; convers
           id={`${idPrefix}-format`}
           label={t('export.format')}
           value={format}
-          choices={FORMATS}
+          choices={formats()}
           onValue={setFormat}
         />
         {conversationId ? null : (

@@ -1,21 +1,28 @@
 import type { BotConversationMessage } from '@parley/client';
 import { formatDateTime } from '../../format.js';
+import { type MessageKey, t } from '../../i18n.js';
 import { Markdown } from '../markdown.js';
 import { RetrievalDetails } from '../playground/retrieval.js';
 import { SourceList } from '../playground/source-list.js';
 
 /** What a reply's answer mode means, in words. */
-export const ANSWER_WORDS: Record<string, string> = {
-  qa: 'Answered by a Q&A entry',
-  passages: 'Quoted from the knowledge',
-  generated: 'Written by the chat model from the knowledge',
-  not_found: 'Not answered: nothing relevant found',
-  clarify: 'Asked back: unsure which topic was meant, offered choices',
-  small_talk: 'Small talk: no search',
-  unsupported: 'Not a question the bot searches for',
-  search_failed: 'The search failed',
-  no_engine: 'No answer engine',
-  failed: 'Every attempt to answer failed',
+const ANSWER_WORDS: Record<string, MessageKey> = {
+  qa: 'answer.qa',
+  passages: 'answer.passages',
+  generated: 'answer.generated',
+  not_found: 'answer.notFound',
+  clarify: 'answer.clarify',
+  small_talk: 'answer.smallTalk',
+  unsupported: 'answer.unsupported',
+  search_failed: 'answer.searchFailed',
+  no_engine: 'answer.noEngine',
+  failed: 'answer.failed',
+};
+
+/** An answer mode in words (the mode itself when unknown). */
+const answerWords = (mode: string): string => {
+  const key = ANSWER_WORDS[mode];
+  return key ? t(key) : mode;
 };
 
 /** The files a message carries (a `file` payload, or the `file` items of a bloc): their links and titles. */
@@ -48,7 +55,7 @@ function Feedback({ feedback }: { feedback: NonNullable<BotConversationMessage['
   return (
     <div class={`feedback ${negative ? 'feedback-negative' : 'feedback-positive'}`}>
       <span aria-hidden="true">{negative ? '👎' : '👍'}</span>{' '}
-      <strong>{negative ? 'Thumbs down' : 'Thumbs up'}</strong>
+      <strong>{negative ? t('transcript.thumbsDown') : t('transcript.thumbsUp')}</strong>
       {feedback.comment ? <q class="feedback-comment">{feedback.comment}</q> : null}
     </div>
   );
@@ -60,12 +67,12 @@ export function TranscriptMessage({ botId, message: m }: { botId: string; messag
   // A person of the workspace (human handoff) is named; their replies read like the bot's.
   const who =
     m.author === 'agent'
-      ? `${m.userName ?? 'A person'} (person)`
+      ? t('transcript.person', { name: m.userName ?? t('transcript.aPerson') })
       : bot
-        ? 'Bot'
+        ? t('transcript.bot')
         : m.userName
-          ? `Visitor (${m.userName})`
-          : 'Visitor';
+          ? t('transcript.visitorNamed', { name: m.userName })
+          : t('transcript.visitor');
   const files = filesOf(m.payload);
   return (
     <li class={`msg ${bot || m.author === 'agent' ? 'msg-bot' : 'msg-visitor'}`} data-author={m.author}>
@@ -74,7 +81,9 @@ export function TranscriptMessage({ botId, message: m }: { botId: string; messag
         <time class="muted" dateTime={m.createdAt}>
           {formatDateTime(m.createdAt)}
         </time>
-        {m.answer === 'not_found' ? <span class="badge badge-unanswered">Not answered</span> : null}
+        {m.answer === 'not_found' ? (
+          <span class="badge badge-unanswered">{t('answer.notAnswered')}</span>
+        ) : null}
       </p>
       {/* Replies render as the visitor saw them (Markdown, sanitised); a visitor's words stay as typed. */}
       <Markdown
@@ -83,7 +92,7 @@ export function TranscriptMessage({ botId, message: m }: { botId: string; messag
         class="msg-text"
       />
       {files.length > 0 ? (
-        <ul class="msg-files" aria-label="Attached files">
+        <ul class="msg-files" aria-label={t('transcript.files')}>
           {files.map((f) => (
             <li key={f.url}>
               <a href={f.url} target="_blank" rel="noopener noreferrer">
@@ -94,9 +103,7 @@ export function TranscriptMessage({ botId, message: m }: { botId: string; messag
         </ul>
       ) : null}
       {m.sources ? <SourceList botId={botId} sources={m.sources} class="msg-sources" /> : null}
-      {m.answer && m.answer !== 'not_found' ? (
-        <p class="muted">{ANSWER_WORDS[m.answer] ?? m.answer}</p>
-      ) : null}
+      {m.answer && m.answer !== 'not_found' ? <p class="muted">{answerWords(m.answer)}</p> : null}
       {m.details ? <RetrievalDetails botId={botId} debug={m.details} /> : null}
       {m.feedback ? <Feedback feedback={m.feedback} /> : null}
     </li>

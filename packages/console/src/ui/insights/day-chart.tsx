@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
-import { t } from '../../i18n.js';
+import { consoleLanguage, consoleLocale, t } from '../../i18n.js';
 
 /** One line of a chart: its name, its value per day, and the CSS variable its colour comes from. */
 export interface ChartLine {
@@ -14,6 +14,27 @@ export interface ChartLine {
 function cssColor(element: Element, name: string): string {
   const style = getComputedStyle(element);
   return style.getPropertyValue(name).trim() || style.color;
+}
+
+/**
+ * The names of months and weekdays in the Console's language, for uPlot's date axis and legend (uPlot's own are
+ * English, kept as they are for English).
+ */
+function dateNames(): uPlot.DateNames {
+  const locale = consoleLocale();
+  const names = (count: number, options: Intl.DateTimeFormatOptions, date: (i: number) => number) => {
+    const format = new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' });
+    return Array.from({ length: count }, (_, i) => format.format(new Date(date(i))));
+  };
+  const month = (i: number) => Date.UTC(2024, i, 1);
+  // 7 January 2024 is a Sunday, uPlot's first weekday.
+  const weekday = (i: number) => Date.UTC(2024, 0, 7 + i);
+  return {
+    MMMM: names(12, { month: 'long' }, month),
+    MMM: names(12, { month: 'short' }, month),
+    WWWW: names(7, { weekday: 'long' }, weekday),
+    WWW: names(7, { weekday: 'short' }, weekday),
+  };
 }
 
 /** A day (YYYY-MM-DD) as uPlot's x value: seconds since the epoch at UTC midnight. */
@@ -32,6 +53,7 @@ function chartOptions(element: HTMLElement, lines: ChartLine[], width: number): 
     width,
     height: 220,
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+    ...(consoleLanguage() === 'en' ? {} : { fmtDate: (tpl: string) => uPlot.fmtDate(tpl, dateNames()) }),
     legend: { show: true },
     cursor: { drag: { x: false, y: false } },
     scales: { y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },

@@ -34,9 +34,7 @@ export function FilePassages({ file, files }: { file: FileObject; files: Client 
                 <li key={p.id} class="passage">
                   <span class="passage-page">
                     {t('file.passageN', { n: formatNumber(i + 1) })}
-                    {p.meta.pageNumber !== undefined
-                      ? t('file.passagePage', { n: formatNumber(p.meta.pageNumber) })
-                      : ''}
+                    {p.meta.pageNumber !== undefined ? t('file.passagePage', { n: p.meta.pageNumber }) : ''}
                   </span>
                   {p.content}
                 </li>

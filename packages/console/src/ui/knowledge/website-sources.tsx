@@ -7,6 +7,7 @@ import { type MessageKey, t } from '../../i18n.js';
 import { Field } from '../field.js';
 import { Notice } from '../notice.js';
 import { useBotClient } from './file-status.js';
+import { outcomeWords, scheduleWords, skipReason } from './skip-words.js';
 
 /** How often the sources are read while a crawl is queued or running. */
 const CRAWL_EVERY = 1000;
@@ -203,7 +204,7 @@ function WebsiteRow(props: {
         </a>
         <span class="muted">
           {t(STATE_WORDS[source.state])} · {formatCount('count.page', 'count.pages', source.pages)}
-          {source.schedule !== 'off' ? t('site.synced', { schedule: source.schedule }) : ''}
+          {source.schedule !== 'off' ? t('site.synced', { schedule: scheduleWords(source.schedule) }) : ''}
           {source.render === 'javascript' ? t('site.rendered') : ''}
         </span>
       </div>
@@ -223,7 +224,7 @@ function WebsiteRow(props: {
           <ul aria-label={t('crawl.skipped')}>
             {source.skipped.map((s) => (
               <li key={s.url}>
-                {s.url} — {s.reason}
+                {s.url} — {skipReason(s.reason)}
               </li>
             ))}
           </ul>
@@ -256,7 +257,7 @@ function WebsiteRow(props: {
               <li key={r.startedAt}>
                 {t('site.run', {
                   date: formatDateTime(r.endedAt),
-                  outcome: r.outcome,
+                  outcome: outcomeWords(r.outcome),
                   indexed: formatNumber(r.counts.indexed),
                   unchanged: formatNumber(r.counts.unchanged),
                   skipped: formatNumber(r.counts.skipped),

@@ -8,7 +8,7 @@ import { mayReadAudit } from '../../roles.js';
 import { ListState } from '../list-state.js';
 import { SelectField } from '../select-field.js';
 import { WorkspaceFrame } from '../workspace-frame.js';
-import { AUDIT_ACTIONS, actionLabel } from './audit-actions.js';
+import { actionChoices, actionLabel } from './audit-actions.js';
 import { type AuditNames, describeValue } from './audit-words.js';
 import { Pager, usePager } from './pager.js';
 
@@ -61,7 +61,7 @@ function AuditFilters(props: {
         id="audit-action"
         label={t('audit.action')}
         value={props.action}
-        choices={[{ value: '', label: t('audit.allActions') }, ...AUDIT_ACTIONS]}
+        choices={[{ value: '', label: t('audit.allActions') }, ...actionChoices()]}
         onValue={props.onAction}
       />
       <SelectField

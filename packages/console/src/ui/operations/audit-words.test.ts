@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadLanguage } from '../../i18n.js';
+import { actionLabel } from './audit-actions.js';
 import { type AuditNames, describeValue } from './audit-words.js';
 
 const names: AuditNames = {
@@ -40,5 +42,33 @@ describe('describeValue', () => {
     expect(say({ status: 'disabled' })).toBe('disabled');
     expect(say('plain words')).toBe('plain words');
     expect(describeValue({}, names, size)).toBe('');
+  });
+
+  describe('in French', () => {
+    beforeAll(async () => {
+      vi.stubGlobal('navigator', { languages: ['fr-FR'] });
+      vi.stubGlobal('document', { documentElement: {} });
+      await loadLanguage('fr');
+    });
+    afterAll(async () => {
+      await loadLanguage('en');
+      vi.unstubAllGlobals();
+    });
+
+    it('names the action and says the change in French words, the names and tags as they are', () => {
+      expect(actionLabel('UPDATE_WORKSPACE_MEMBER')).toBe('Rôle d’un membre modifié');
+      expect(actionLabel('SOMETHING_NEW')).toBe('SOMETHING_NEW');
+      expect(say({ from: 'developer', to: 'viewer' })).toBe('rôle changé de développeur à lecteur');
+      expect(say({ from: 'pending', to: 'assigned', assignedTo: 'acc_x' })).toBe(
+        'de « attend une personne » à « une personne répond », confiée à un membre',
+      );
+      expect(say({ botId: 'bot_1', previousName: 'Manuals' })).toBe(
+        'renommé, auparavant « Manuals », dans Helpdesk',
+      );
+      expect(say({ botId: 'bot_x', tags: { topic: 'setup', old: null } })).toBe(
+        'étiquettes topic=setup, old retirée, dans un bot',
+      );
+      expect(say({ fields: ['accessPolicies'] })).toBe('a modifié : accès');
+    });
   });
 });

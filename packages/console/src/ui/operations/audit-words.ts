@@ -1,4 +1,5 @@
 import type { AuditRecord } from '@parley/client';
+import { type MessageKey, t } from '../../i18n.js';
 
 /** The names a record's ids stand for: members by account id, bots by id (what the page has loaded). */
 export interface AuditNames {
@@ -10,27 +11,43 @@ export interface AuditNames {
 type SizeWords = (bytes: number) => string;
 
 /** Handoff states in words. */
-const HANDOFF_STATES: Record<string, string> = {
-  bot: 'the bot answers',
-  pending: 'waiting for a person',
-  assigned: 'a person answers',
-  resolved: 'resolved',
+const HANDOFF_STATES: Record<string, MessageKey> = {
+  bot: 'auditValue.bot',
+  pending: 'auditValue.pending',
+  assigned: 'auditValue.assigned',
+  resolved: 'auditValue.resolved',
+};
+
+/** The roles of a role change, in words (lower case, inside a sentence). */
+const ROLES: Record<string, MessageKey> = {
+  viewer: 'auditRole.viewer',
+  billing: 'auditRole.billing',
+  developer: 'auditRole.developer',
+  manager: 'auditRole.manager',
+  administrator: 'auditRole.administrator',
+  owner: 'auditRole.owner',
 };
 
 /** The Files API fields an update changed, in words. */
-const FILE_FIELDS: Record<string, string> = {
-  metadata: 'metadata',
-  accessPolicies: 'access',
-  expiresAt: 'expiry',
+const FILE_FIELDS: Record<string, MessageKey> = {
+  metadata: 'auditValue.metadata',
+  accessPolicies: 'auditValue.access',
+  expiresAt: 'auditValue.expiry',
+};
+
+/** A code in words when `words` has it, else the code as it is. */
+const wordsOf = (words: Record<string, MessageKey>, code: string): string => {
+  const key = words[code];
+  return key ? t(key) : code;
 };
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
-const quoted = (v: unknown): string => `“${text(v)}”`;
+const quoted = (v: unknown): string => t('auditValue.quoted', { text: text(v) });
 
 /** Tags as sent in a change: key=value, or "key removed" for null. */
 function tagWords(tags: Record<string, unknown>): string {
   return Object.entries(tags)
-    .map(([k, v]) => (v === null ? `${k} removed` : `${k}=${text(v)}`))
+    .map(([k, v]) => (v === null ? t('auditValue.tagRemoved', { key: k }) : `${k}=${text(v)}`))
     .join(', ');
 }
 
@@ -44,29 +61,44 @@ function partsOf(value: Record<string, unknown>, names: AuditNames, size: SizeWo
   };
   if (typeof rest.from === 'string' && typeof rest.to === 'string') {
     const handoff = rest.from in HANDOFF_STATES && rest.to in HANDOFF_STATES;
-    const from = handoff ? (HANDOFF_STATES[rest.from] ?? rest.from) : rest.from;
-    const to = handoff ? (HANDOFF_STATES[rest.to] ?? rest.to) : rest.to;
-    parts.push(handoff ? `from “${from}” to “${to}”` : `changed role from ${from} to ${to}`);
+    parts.push(
+      handoff
+        ? t('auditValue.handoff', {
+            from: quoted(wordsOf(HANDOFF_STATES, rest.from)),
+            to: quoted(wordsOf(HANDOFF_STATES, rest.to)),
+          })
+        : t('auditValue.roleChange', { from: wordsOf(ROLES, rest.from), to: wordsOf(ROLES, rest.to) }),
+    );
     delete rest.from;
     delete rest.to;
   }
   if (typeof rest.assignedTo === 'string')
-    say('assignedTo', `assigned to ${names.member(rest.assignedTo) ?? 'a member'}`);
-  if (typeof rest.role === 'string') say('role', `role ${rest.role}`);
-  if (typeof rest.previousName === 'string') say('previousName', `renamed from ${quoted(rest.previousName)}`);
-  if (Array.isArray(rest.questions)) say('questions', `questions ${rest.questions.map(quoted).join(', ')}`);
+    say(
+      'assignedTo',
+      t('auditValue.assignedTo', { name: names.member(rest.assignedTo) ?? t('auditValue.aMember') }),
+    );
+  if (typeof rest.role === 'string') say('role', t('auditValue.role', { role: wordsOf(ROLES, rest.role) }));
+  if (typeof rest.previousName === 'string')
+    say('previousName', t('auditValue.renamed', { name: quoted(rest.previousName) }));
+  if (Array.isArray(rest.questions))
+    say('questions', t('auditValue.questions', { questions: rest.questions.map(quoted).join(', ') }));
   if (typeof rest.size === 'number')
-    say('size', rest.replaced ? `replaced, ${size(rest.size)}` : size(rest.size));
+    say('size', rest.replaced ? t('auditValue.replaced', { size: size(rest.size) }) : size(rest.size));
   delete rest.replaced;
   if (rest.tags && typeof rest.tags === 'object')
-    say('tags', `tags ${tagWords(rest.tags as Record<string, unknown>)}`);
+    say('tags', t('auditValue.tags', { tags: tagWords(rest.tags as Record<string, unknown>) }));
   if (Array.isArray(rest.fields))
-    say('fields', `changed its ${rest.fields.map((f) => FILE_FIELDS[f] ?? f).join(', ')}`);
-  if (typeof rest.status === 'string') say('status', rest.status === 'disabled' ? 'disabled' : 'enabled');
+    say(
+      'fields',
+      t('auditValue.fields', { fields: rest.fields.map((f) => wordsOf(FILE_FIELDS, String(f))).join(', ') }),
+    );
+  if (typeof rest.status === 'string')
+    say('status', t(rest.status === 'disabled' ? 'auditValue.disabled' : 'auditValue.enabled'));
   const changed = Object.keys(rest);
   // What is left is the body of an update (workspace or bot settings): the fields it changed, by name.
-  if (changed.length > 0) parts.push(`changed ${changed.join(', ')}`);
-  if (typeof botId === 'string') parts.push(`in ${names.bot(botId) ?? 'a bot'}`);
+  if (changed.length > 0) parts.push(t('auditValue.changed', { fields: changed.join(', ') }));
+  if (typeof botId === 'string')
+    parts.push(t('auditValue.inBot', { name: names.bot(botId) ?? t('auditValue.aBot') }));
   return parts;
 }
 

@@ -1,19 +1,26 @@
 import type { BotAnswerPreview } from '@parley/client';
+import { type MessageKey, t } from '../../i18n.js';
 import { Markdown } from '../markdown.js';
 import { RetrievalDetails } from './retrieval.js';
 import { SourceList } from './source-list.js';
 
 /** What the reply's mode means, in words. */
-const MODE_WORDS: Record<string, string> = {
-  qa: 'Answered by a Q&A entry',
-  passages: "Quoted word for word from the bot's documents",
-  generated: "Written by the chat model from the bot's documents",
-  not_found: 'Nothing relevant found',
-  clarify: 'Asked back: unsure which topic was meant, offered choices',
-  small_talk: 'Small talk: no search',
-  unsupported: 'Not a question the bot searches for',
-  search_failed: 'The search failed',
-  no_engine: 'No answer engine',
+const MODE_WORDS: Record<string, MessageKey> = {
+  qa: 'answer.qa',
+  passages: 'answer.passagesBot',
+  generated: 'answer.generatedBot',
+  not_found: 'answer.nothingFound',
+  clarify: 'answer.clarify',
+  small_talk: 'answer.smallTalk',
+  unsupported: 'answer.unsupported',
+  search_failed: 'answer.searchFailed',
+  no_engine: 'answer.noEngine',
+};
+
+/** A reply's mode in words (the mode itself when unknown). */
+const modeWords = (mode: string): string => {
+  const key = MODE_WORDS[mode];
+  return key ? t(key) : mode;
 };
 
 /**
@@ -33,21 +40,17 @@ export function BotReply({
     <div class="stack playground-reply-body">
       <p>
         <span class={`badge ${preview.found ? 'badge-active' : 'badge-disabled'}`}>
-          {preview.found ? 'Answered' : 'Not answered'}
+          {preview.found ? t('answer.answered') : t('answer.notAnswered')}
         </span>{' '}
-        <span class="muted">{MODE_WORDS[preview.mode] ?? preview.mode}</span>
+        <span class="muted">{modeWords(preview.mode)}</span>
       </p>
-      {preview.replyMode === 'webhook' ? (
-        <p class="muted">
-          This bot replies through its webhook: visitors get your webhook's answer, not this one.
-        </p>
-      ) : null}
+      {preview.replyMode === 'webhook' ? <p class="muted">{t('answer.webhook')}</p> : null}
       <div class="playground-reply">
         <Markdown text={preview.text} format={preview.format} />
       </div>
       {answerHref && preview.mode === 'not_found' ? (
         <a class="answer-this" href={answerHref}>
-          Answer this with a Q&amp;A entry
+          {t('answer.answerThis')}
         </a>
       ) : null}
       <SourceList

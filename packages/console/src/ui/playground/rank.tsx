@@ -1,3 +1,4 @@
+import { t } from '../../i18n.js';
 import { percentOfBest } from './scores.js';
 
 /**
@@ -12,9 +13,7 @@ export function Rank({ rank, strength }: { rank: number; strength: number }) {
       <span class="rank-bar" aria-hidden="true">
         <span class="rank-fill" style={{ width: percent }} />
       </span>
-      <span class="visually-hidden">
-        , {rank === 1 ? 'the best match' : `${percent} as strong as the best`}
-      </span>
+      <span class="visually-hidden">{rank === 1 ? t('rank.best') : t('rank.share', { percent })}</span>
     </span>
   );
 }

@@ -1,4 +1,5 @@
 import type { SearchPassage } from '@parley/client';
+import { t } from '../../i18n.js';
 import { Highlighted } from './highlight.js';
 import { Rank } from './rank.js';
 import { relativeStrengths } from './scores.js';
@@ -23,17 +24,12 @@ export function SearchResults({
   passages: readonly SearchPassage[];
 }) {
   if (passages.length === 0) {
-    return (
-      <p class="empty">
-        Nothing matched “{query}”. Try other words, another mode or all knowledge bases; if the answer is in
-        no document yet, add one on the Knowledge tab.
-      </p>
-    );
+    return <p class="empty">{t('results.nothing', { query })}</p>;
   }
   const strengths = relativeStrengths(passages.map((p) => p.score));
   const words = queryWords(query);
   return (
-    <ol class="list playground-results" aria-label="Passages found">
+    <ol class="list playground-results" aria-label={t('playground.passages')}>
       {passages.map((p, i) => (
         <li key={`${p.file.id}-${i}`} class="playground-result">
           <div class="playground-result-head">
@@ -41,7 +37,7 @@ export function SearchResults({
               {p.file.key}
             </a>
             <span class="muted playground-result-place">
-              {p.meta.pageNumber ? `Page ${p.meta.pageNumber}` : null}
+              {p.meta.pageNumber ? t('results.page', { n: p.meta.pageNumber }) : null}
               <Rank rank={i + 1} strength={strengths[i] ?? 0} />
             </span>
           </div>

@@ -1,3 +1,5 @@
+import { formatCount } from '../../format.js';
+import { t } from '../../i18n.js';
 import { Highlighted } from './highlight.js';
 import { Rank } from './rank.js';
 import { filePath } from './results.js';
@@ -19,26 +21,34 @@ const strings = (value: unknown): string[] =>
 
 /** The debug details' scope in words: which files the bot searched. */
 function scopeWords(scope: unknown): string {
-  if (scope === 'all_files') return 'all its files (it has no knowledge base)';
+  if (scope === 'all_files') return t('retrieval.allFiles');
   if (scope && typeof scope === 'object') {
     const { knowledgeBaseIds, files } = scope as { knowledgeBaseIds?: unknown[]; files?: unknown };
     const bases = Array.isArray(knowledgeBaseIds) ? knowledgeBaseIds.length : 0;
-    return `${bases} knowledge base${bases === 1 ? '' : 's'}, ${String(files ?? 0)} file${files === 1 ? '' : 's'}`;
+    const count = typeof files === 'number' ? files : 0;
+    return t('retrieval.scope', {
+      bases: formatCount('retrieval.kbsOne', 'retrieval.kbs', bases),
+      files: formatCount('retrieval.filesOne', 'retrieval.files', count),
+    });
   }
-  return 'unknown';
+  return t('retrieval.unknown');
 }
 
-const quoted = (words: readonly string[]) => words.map((w) => `“${w}”`).join(', ');
+const quoted = (words: readonly string[]) =>
+  words.map((word) => t('retrieval.quotedWord', { word })).join(', ');
 
 /**
  * Why a passage was or was not quoted, in words: the question's words it holds (the very words marked in its
  * text, so the two never disagree) or that it came by meaning alone.
  */
 export function whyChosen(used: boolean, words: readonly string[]): string {
-  if (used) return words.length > 0 ? `Quoted: holds ${quoted(words)}` : 'Quoted: close in meaning';
+  if (used)
+    return words.length > 0
+      ? t('retrieval.quotedHolds', { words: quoted(words) })
+      : t('retrieval.quotedMeaning');
   return words.length > 0
-    ? `Not quoted, though it holds ${quoted(words)}`
-    : 'Not quoted: no word of the question';
+    ? t('retrieval.notQuotedHolds', { words: quoted(words) })
+    : t('retrieval.notQuotedNone');
 }
 
 /**
@@ -58,23 +68,23 @@ export function RetrievalDetails({
   const strengths = relativeStrengths(passages.map((p) => (typeof p.score === 'number' ? p.score : 0)));
   return (
     <details class="playground-details">
-      <summary>How the bot chose</summary>
+      <summary>{t('retrieval.howChose')}</summary>
       <p class="muted">
-        Searched {scopeWords(debug.scope)}
-        {typeof debug.searchMs === 'number' ? ` in ${debug.searchMs} ms` : ''}; {passages.length} passage
-        {passages.length === 1 ? '' : 's'} weighed.
+        {t('retrieval.searched', { scope: scopeWords(debug.scope) })}
+        {typeof debug.searchMs === 'number' ? t('retrieval.searchedIn', { ms: debug.searchMs }) : ''}
+        {formatCount('retrieval.weighedOne', 'retrieval.weighed', passages.length)}
       </p>
       {passages.length > 0 ? (
         <div class="table-box">
           <table class="playground-weighed">
-            <caption class="visually-hidden">Passages the bot weighed, best first</caption>
+            <caption class="visually-hidden">{t('retrieval.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Rank</th>
-                <th scope="col">Passage</th>
-                <th scope="col">Document</th>
-                <th scope="col">Page</th>
-                <th scope="col">Why chosen</th>
+                <th scope="col">{t('retrieval.rank')}</th>
+                <th scope="col">{t('retrieval.passage')}</th>
+                <th scope="col">{t('retrieval.document')}</th>
+                <th scope="col">{t('retrieval.page')}</th>
+                <th scope="col">{t('retrieval.why')}</th>
               </tr>
             </thead>
             <tbody>

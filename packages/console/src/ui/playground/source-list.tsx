@@ -1,3 +1,4 @@
+import { t } from '../../i18n.js';
 import { filePath } from './results.js';
 
 /** One source of a reply: the file quoted, and the page where the file has pages. */
@@ -21,12 +22,12 @@ export function SourceList(props: {
   if (props.sources.length === 0) return null;
   return (
     <div class={props.class}>
-      <h3 id={props.titleId}>Sources</h3>
+      <h3 id={props.titleId}>{t('answer.sources')}</h3>
       <ol class={props.listClass} aria-labelledby={props.titleId}>
         {props.sources.map((s, i) => (
           <li key={`${s.fileId}-${i}`}>
             <a href={filePath(props.botId, s.fileId)}>{s.key}</a>
-            {s.pageNumber ? <span class="muted">, page {s.pageNumber}</span> : null}
+            {s.pageNumber ? <span class="muted">{t('answer.sourcePage', { n: s.pageNumber })}</span> : null}
           </li>
         ))}
       </ol>

@@ -2,6 +2,7 @@ import type { BotConversation } from '@parley/client';
 import { useConsole } from '../../context.js';
 import { formatDateTime } from '../../format.js';
 import { useLoad, useOwnMember } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { mayWriteQa } from '../../roles.js';
 import { answerThisHref, questionsToAnswer, type TranscriptTurn } from './fields.js';
 
@@ -15,7 +16,8 @@ export function AnswerThisLink({ botId, wordings }: { botId: string; wordings: s
   if (!mayWriteQa(me.data?.role) || first === undefined) return null;
   return (
     <a class="answer-this" href={answerThisHref(botId, wordings)}>
-      Answer this<span class="visually-hidden">: {first}</span>
+      {t('unanswered.answerThis')}
+      <span class="visually-hidden">{t('teach.answerThisOf', { question: first })}</span>
     </a>
   );
 }
@@ -29,7 +31,7 @@ export function CorrectionMark({ conversation }: { conversation: Pick<BotConvers
   if (!answered) return null;
   return (
     <span class="badge badge-corrected" title={`"${answered.question}"`}>
-      Answered by a Q&amp;A entry since{' '}
+      {t('teach.answeredSince')}
       <time dateTime={answered.since}>{formatDateTime(answered.since)}</time>
     </span>
   );
@@ -62,23 +64,21 @@ export function AnswerTheseQuestions({
   if (questions.length === 0 || (!mayWrite && !answered)) return null;
   return (
     <section class="card stack answer-these" aria-labelledby="answer-these-heading">
-      <h3 id="answer-these-heading">Teach the bot</h3>
+      <h3 id="answer-these-heading">{t('teach.title')}</h3>
       {answered ? (
         <p class="qa-corrected" role="status">
           <CorrectionMark conversation={{ answeredByEntry: answered }} />{' '}
           <span>
-            “{answered.question}” gets its{' '}
-            <a href={`/console/bots/${encodeURIComponent(botId)}/qa`}>Q&amp;A</a> entry's answer now.
+            {t('teach.getsAsk', { question: answered.question })}
+            <a href={`/console/bots/${encodeURIComponent(botId)}/qa`}>{t('teach.qa')}</a>
+            {t('teach.getsWhy')}
           </span>
         </p>
       ) : null}
       {mayWrite ? (
         <>
-          <p class="hint">
-            Questions of this conversation the bot did not answer well. Write the answer once as a Q&amp;A
-            entry: the next visitor asking it, in these words or others, gets it.
-          </p>
-          <ul class="list" aria-label="Questions to answer">
+          <p class="hint">{t('teach.hint')}</p>
+          <ul class="list" aria-label={t('teach.list')}>
             {questions.map((question) => (
               <li key={question} class="list-row">
                 <span class="list-title">{question}</span>

@@ -1,3 +1,4 @@
+import { t } from '../../i18n.js';
 /**
  * The text forms of a Q&A entry's fields as the Console's entry form edits them: wordings one per line, tags as
  * `key=value; key=value` (the CLI's CSV cell), and the link that opens the form pre-filled ("Answer this").
@@ -31,7 +32,7 @@ export function parseTags(text: string): { tags: Record<string, string> } | { pr
     if (pair.trim() === '') continue;
     const eq = pair.indexOf('=');
     const key = (eq < 0 ? pair : pair.slice(0, eq)).trim();
-    if (eq < 0 || key === '') return { problem: `"${pair.trim()}" is not key=value.` };
+    if (eq < 0 || key === '') return { problem: t('qaForm.notKeyValue', { pair: pair.trim() }) };
     tags[key] = pair.slice(eq + 1).trim();
   }
   return { tags };

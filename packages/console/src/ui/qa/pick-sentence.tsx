@@ -1,5 +1,6 @@
 import { useConsole } from '../../context.js';
 import { useLoad } from '../../hooks.js';
+import { t } from '../../i18n.js';
 import { Notice } from '../notice.js';
 import { sentencesOf } from './fields.js';
 
@@ -31,25 +32,26 @@ export function PickSentence({
   return (
     <section class="stack qa-pick" aria-labelledby="qa-pick-heading">
       <h4 id="qa-pick-heading" class="qa-h">
-        Or pick a sentence from the knowledge
+        {t('qaPick.title')}
       </h4>
       <Notice error={found.error} />
       {found.data === undefined ? (
         found.loading ? (
-          <p role="status">Searching the knowledge…</p>
+          <p role="status">{t('qaPick.searching')}</p>
         ) : null
       ) : passages.length === 0 ? (
-        <p class="muted">The knowledge has nothing close to this question: write the answer above.</p>
+        <p class="muted">{t('qaPick.nothing')}</p>
       ) : (
         passages.map((p, i) => (
           <div key={`${p.key}-${i}`} class="stack">
-            <span class="muted">From {p.key}</span>
-            <ul class="list" aria-label={`Sentences from ${p.key}`}>
+            <span class="muted">{t('qaPick.from', { key: p.key })}</span>
+            <ul class="list" aria-label={t('qaPick.sentencesFrom', { key: p.key })}>
               {p.sentences.map((sentence) => (
                 <li key={sentence} class="list-row qa-sentence">
                   <span>{sentence}</span>
                   <button type="button" onClick={() => onPick(sentence)}>
-                    Use<span class="visually-hidden"> this sentence: {sentence}</span>
+                    {t('qaPick.use')}
+                    <span class="visually-hidden">{t('qaPick.useThis', { sentence })}</span>
                   </button>
                 </li>
               ))}
