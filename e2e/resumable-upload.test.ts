@@ -5,14 +5,13 @@
 // 32 MiB in requests of 8 MiB by default (the client's own sizes, 64 MiB and over in 16 MiB requests, are
 // packages/client/src/resumable.test.ts's); PARLEY_RESUMABLE_TEST_MB=1024 runs the 1 GB version.
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@parley/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cuttingProxy, writeLargeFile } from '../packages/testkit/src/client/cutting-proxy.js';
 import { type Deployment, haveCluster, startDeployment } from '../packages/testkit/src/e2e/deployment.js';
 import { requireBuild } from '../packages/testkit/src/e2e/server.js';
+import { useTempDirs } from '../packages/testkit/src/server/temp-dirs.js';
 
 requireBuild();
 
@@ -20,31 +19,29 @@ const clusterHere = haveCluster('resumable upload test');
 const LARGE_BYTES = Number(process.env.PARLEY_RESUMABLE_TEST_MB ?? 32) * 1024 * 1024;
 /** Bytes per request: a cut at half leaves the cluster holding whole requests, as 16 MiB ones of 96 MiB would. */
 const CHUNK_BYTES = 8 * 1024 * 1024;
+const tempDir = useTempDirs('parley-e2e-resumable-');
 
 describe.skipIf(!clusterHere)(
   'a resumable upload through nginx to three processes on PostgreSQL and S3',
   () => {
     let d: Deployment;
     let proxy: Awaited<ReturnType<typeof cuttingProxy>>;
-    let dir: string;
 
     beforeAll(async () => {
       proxy = await cuttingProxy(Math.floor(LARGE_BYTES / 2));
       // Upload URLs name the cutting proxy, which forwards to nginx: every upload request crosses both.
       d = await startDeployment('cluster', { env: { PARLEY_PUBLIC_URL: proxy.url } });
       proxy.forwardTo(Number(new URL(d.url).port));
-      dir = await mkdtemp(join(tmpdir(), 'parley-e2e-resumable-'));
     }, 180_000);
     afterAll(async () => {
       await d?.stop();
       await proxy?.close();
-      if (dir) await rm(dir, { recursive: true, force: true });
     });
 
     it(
       'completes after a cut at half by resuming from the cluster offset, sending less than 60 % again, with the sha256 of the bytes',
       async () => {
-        const path = join(dir, 'large.bin');
+        const path = join(await tempDir(), 'large.bin');
         const digest = await writeLargeFile(path, LARGE_BYTES);
         const client = new Client({
           apiUrl: proxy.url,

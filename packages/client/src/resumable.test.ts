@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cuttingProxy, writeLargeFile } from '../../testkit/src/client/cutting-proxy.js';
 import { failure, type Parley, startParley } from '../../testkit/src/client/servers.js';
+import { useTempDirs } from '../../testkit/src/server/temp-dirs.js';
 import type { Client } from './client.js';
 import { AbortError } from './local-errors.js';
 import { DEFAULT_RESUMABLE_CHUNK_SIZE } from './resumable-options.js';
@@ -18,12 +17,12 @@ import type { UploadProgress } from './transfer.js';
  * a loaded 2-core machine, so not in the default run).
  */
 const LARGE_BYTES = Number(process.env.PARLEY_RESUMABLE_TEST_MB ?? 96) * 1024 * 1024;
+const tempDir = useTempDirs('parley-resumable-');
 
 describe('uploadFile: resumable uploads against the real server', () => {
   let p: Parley;
   let proxy: Awaited<ReturnType<typeof cuttingProxy>>;
   let client: Client;
-  let dir: string;
 
   beforeAll(async () => {
     proxy = await cuttingProxy(Math.floor(LARGE_BYTES / 2));
@@ -35,18 +34,16 @@ describe('uploadFile: resumable uploads against the real server', () => {
       botId: p.botId,
       retry: { attempts: 1, baseDelayMs: 50, maxDelayMs: 500 },
     });
-    dir = await mkdtemp(join(tmpdir(), 'parley-resumable-'));
   }, 120_000);
   afterAll(async () => {
     await p?.close();
     await proxy?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it(
     'finishes a large upload whose connection is cut at half by resuming from the server offset, sending less than 60 % again',
     async () => {
-      const path = join(dir, 'large.bin');
+      const path = join(await tempDir(), 'large.bin');
       const digest = await writeLargeFile(path, LARGE_BYTES);
       const progress: UploadProgress[] = [];
       const before = proxy.sent;
