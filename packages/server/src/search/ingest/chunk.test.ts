@@ -4,6 +4,8 @@ import type { Block, ExtractedDocument, PassageSubtype } from '../types.js';
 import { ChunkOptionsError, chunkDocument, countTokens, resolveChunkOptions } from './chunk.js';
 
 const doc = (...blocks: Block[]): ExtractedDocument => ({ blocks });
+/** The blocks, each on page `pageNumber` (of a paged document: a PDF). */
+const onPage = (pageNumber: number, blocks: Block[]): Block[] => blocks.map((b) => ({ ...b, pageNumber }));
 const words = (count: number, prefix = 'w') =>
   Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(' ');
 
@@ -51,13 +53,17 @@ describe('chunkDocument structure', () => {
   it('merges small blocks of one subtype and section, but not across subtypes, headings or pages', () => {
     const passages = chunkDocument(
       doc(
-        { type: 'paragraph', text: 'One.', pageNumber: 1 },
-        { type: 'paragraph', text: 'Two.', pageNumber: 1 },
-        { type: 'list', text: '- three', pageNumber: 1 },
-        { type: 'paragraph', text: 'Four.', pageNumber: 1 },
-        { type: 'paragraph', text: 'Five.', pageNumber: 2 },
-        { type: 'subtitle', text: 'Next', pageNumber: 2 },
-        { type: 'paragraph', text: 'Six.', pageNumber: 2 },
+        ...onPage(1, [
+          { type: 'paragraph', text: 'One.' },
+          { type: 'paragraph', text: 'Two.' },
+          { type: 'list', text: '- three' },
+          { type: 'paragraph', text: 'Four.' },
+        ]),
+        ...onPage(2, [
+          { type: 'paragraph', text: 'Five.' },
+          { type: 'subtitle', text: 'Next' },
+          { type: 'paragraph', text: 'Six.' },
+        ]),
       ),
     );
     expect(passages.map(({ content, pageNumber }) => [content, pageNumber])).toEqual([
@@ -82,9 +88,11 @@ describe('chunkDocument structure', () => {
   it('keeps the page number of paged documents on every passage', () => {
     const passages = chunkDocument(
       doc(
-        { type: 'title', text: 'Report', level: 1, pageNumber: 1 },
-        { type: 'paragraph', text: `${words(300, 'a')}.`, pageNumber: 1 },
-        { type: 'paragraph', text: 'Page two text.', pageNumber: 2 },
+        ...onPage(1, [
+          { type: 'title', text: 'Report', level: 1 },
+          { type: 'paragraph', text: `${words(300, 'a')}.` },
+        ]),
+        ...onPage(2, [{ type: 'paragraph', text: 'Page two text.' }]),
       ),
     );
     expect(passages.every((passage) => passage.pageNumber !== undefined)).toBe(true);
@@ -349,12 +357,14 @@ describe('short paragraphs joined to the next block (minParagraphChars)', () => 
   it('never joins across a heading, a table, code or a page', () => {
     const passages = chunkDocument(
       doc(
-        { type: 'paragraph', text: 'Intro.', pageNumber: 1 },
-        { type: 'paragraph', text: 'Next page.', pageNumber: 2 },
-        { type: 'subtitle', text: 'Setup', pageNumber: 2 },
-        { type: 'paragraph', text: 'Run:', pageNumber: 2 },
-        { type: 'code', text: 'npm start', pageNumber: 2 },
-        { type: 'paragraph', text: 'End.', pageNumber: 2 },
+        ...onPage(1, [{ type: 'paragraph', text: 'Intro.' }]),
+        ...onPage(2, [
+          { type: 'paragraph', text: 'Next page.' },
+          { type: 'subtitle', text: 'Setup' },
+          { type: 'paragraph', text: 'Run:' },
+          { type: 'code', text: 'npm start' },
+          { type: 'paragraph', text: 'End.' },
+        ]),
       ),
       { minParagraphChars: 50 },
     );
