@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadLanguage } from '../../i18n.js';
+import { describe, expect, it } from 'vitest';
+import { useLanguage } from '../../test-language.js';
 import { outcomeWords, scheduleWords, skipReason } from './skip-words.js';
 
 describe('skipReason: why a crawl skipped a page', () => {
@@ -18,15 +18,7 @@ describe('skipReason: why a crawl skipped a page', () => {
   });
 
   describe('in French', () => {
-    beforeAll(async () => {
-      vi.stubGlobal('navigator', { languages: ['fr-FR'] });
-      vi.stubGlobal('document', { documentElement: {} });
-      await loadLanguage('fr');
-    });
-    afterAll(async () => {
-      await loadLanguage('en');
-      vi.unstubAllGlobals();
-    });
+    useLanguage('fr', 'fr-FR');
 
     it('says each reason in words, with the status, type or redirect it names; an unknown code stays', () => {
       expect(skipReason('robots')).toBe('refusée par robots.txt');

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadLanguage } from '../../i18n.js';
+import { describe, expect, it } from 'vitest';
+import { useLanguage } from '../../test-language.js';
 import { actionLabel } from './audit-actions.js';
 import { type AuditNames, describeValue } from './audit-words.js';
 
@@ -45,15 +45,7 @@ describe('describeValue', () => {
   });
 
   describe('in French', () => {
-    beforeAll(async () => {
-      vi.stubGlobal('navigator', { languages: ['fr-FR'] });
-      vi.stubGlobal('document', { documentElement: {} });
-      await loadLanguage('fr');
-    });
-    afterAll(async () => {
-      await loadLanguage('en');
-      vi.unstubAllGlobals();
-    });
+    useLanguage('fr', 'fr-FR');
 
     it('names the action and says the change in French words, the names and tags as they are', () => {
       expect(actionLabel('UPDATE_WORKSPACE_MEMBER')).toBe('Rôle d’un membre modifié');
