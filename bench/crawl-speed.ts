@@ -10,7 +10,8 @@
 // Options (flags win over environment): --pages / BENCH_PAGES (pages of the site; default 200), --runs /
 // BENCH_RUNS (crawls, each of a fresh site into a fresh knowledge base; default 3), --docs / BENCH_DOCS (SciFact
 // abstracts indexed first, what the searches find; default 300), --idle-queries / BENCH_IDLE_QUERIES (searches
-// timed idle before each crawl; default 100), --parley-main / BENCH_PARLEY_MAIN (the server build to run, e.g. an
+// timed idle before each crawl, and as many again after it: the idle figures are both windows'; default 100),
+// --parley-main / BENCH_PARLEY_MAIN (the server build to run, e.g. an
 // older checkout's, for a before/after). Server settings: any PARLEY_* variable of the environment, and
 // PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES=true (the site is on 127.0.0.1).
 import { rm } from 'node:fs/promises';
@@ -84,8 +85,10 @@ interface CrawlRun {
 
 /**
  * One crawl of a fresh site into a fresh knowledge base: searches timed idle first, then the source added and
- * searches timed one after another until the crawl has ended and every page it wrote is indexed. The time is
- * from adding the source to the last page file's `indexing_completed` (its updatedAt).
+ * searches timed one after another until the crawl has ended and every page it wrote is indexed, then idle
+ * searches again (the idle figures are both windows', so a machine whose load drifts during the run moves
+ * both sides of the ratio alike). The time is from adding the source to the last page file's
+ * `indexing_completed` (its updatedAt).
  */
 async function crawlOnce(
   server: ParleyServer,
@@ -132,6 +135,8 @@ async function crawlOnce(
     ).files;
     const run = view.runs[0];
     if (run?.outcome !== 'completed') throw new Error(`the crawl ended ${run?.outcome ?? 'without a run'}`);
+    for (let i = 0; i < idleQueries; i++)
+      idle.push(await timedSearch(server, queries[(idleQueries + i) % queries.length] as string));
     return {
       pages: run.counts.indexed,
       seconds: ((last ? Date.parse(last.updatedAt) : Date.now()) - start) / 1000,

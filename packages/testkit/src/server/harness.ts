@@ -67,6 +67,10 @@ export async function createTestApp(options: TestAppOptions = {}) {
     PARLEY_RATE_LIMIT_MAX: '0',
     // Tests that need the semantic model ask for it; the others stay fast with lexical search.
     PARLEY_EMBEDDER: 'none',
+    // Indexing at the test process's own priority: at nice 19 it would wait for the other test files keeping a
+    // CI machine's cores busy (the lowered priority is tested on its own: thread-priority, use-lite and
+    // document-reader tests).
+    PARLEY_INDEXING_NICE: '0',
     ...options.env,
   };
   const config: Config = loadConfig(env);
