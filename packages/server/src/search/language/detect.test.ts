@@ -97,6 +97,14 @@ describe('words of a language the way documents write them', () => {
       'de',
     );
     expect(['versand', 'liefert', 'zoll'].filter((t) => held.has(t))).toEqual(['versand', 'liefert']);
+    // A question's compound that only begins with a word of the text is not held (a Fahrradcodierung is no
+    // Fahrrad); a word the text's stem begins with an ending is.
+    const bike = holdsByPrefix(
+      textTerms('Kann ich ein Fahrrad Probe fahren?', 'de'),
+      ['fahrradcodierung'],
+      'de',
+    );
+    expect(bike.has('fahrradcodierung')).toBe(false);
     // English: as before, no prefixes.
     expect(holdsByPrefix(new Set(['deliveri']), ['deliv'], 'en').has('deliv')).toBe(false);
   });

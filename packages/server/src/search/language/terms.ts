@@ -52,6 +52,8 @@ const COMPOUND_MIN = 7;
 const HEAD_MIN = 3;
 /** Letters two stems share from their start to count as one word (one is the other's beginning). */
 const PREFIX_MIN = 4;
+/** Letters of an ending: what a question's word may add to a text's stem it begins with (liefert / liefer). */
+const ENDING_MAX = 3;
 
 /**
  * `held` (a text's terms) with the question's `terms` it holds by their beginning: a term that begins one of
@@ -63,9 +65,13 @@ export function holdsByPrefix(held: Set<string>, terms: readonly string[], langu
   const own = tokenLanguage(language);
   if (!own || own === 'ja' || own === 'zh') return held;
   const long = [...held].filter((s) => s.length >= PREFIX_MIN);
+  // A compound of the question that only begins with a word of the text is another thing (a Fahrradcodierung is
+  // no Fahrrad): in a compounding language the rest must be an ending ({@link ENDING_MAX} letters at most).
+  const begins = (t: string, s: string) =>
+    t.startsWith(s) && (!COMPOUNDING.has(own) || t.length - s.length <= ENDING_MAX);
   for (const t of terms) {
     if (held.has(t) || t.length < PREFIX_MIN) continue;
-    if (long.some((s) => s.startsWith(t) || t.startsWith(s))) held.add(t);
+    if (long.some((s) => s.startsWith(t) || begins(t, s))) held.add(t);
   }
   return held;
 }

@@ -55,6 +55,11 @@ describe('language tokens', () => {
     expect(tokens).toContain('时间');
   });
 
+  it('leaves out the function words the stop-word lists lack', () => {
+    expect(languageTokens('si la lampe est en stock', 'fr')).toEqual(['lamp', 'stock']);
+    expect(languageTokens('es para un regalo si', 'es')).toEqual(['regal']);
+  });
+
   it('joins tokens with spaces, nothing for a text without words', () => {
     expect(lexicalTokenText('Die Rückgaben!', 'de')).toBe('ruckgab');
     expect(lexicalTokenText(' ?! ', 'fr')).toBe('');

@@ -23,10 +23,11 @@ const SNOWBALL: Record<Exclude<TokenLanguage, 'ja' | 'zh'>, string> = {
   pt: 'portuguese',
   nl: 'dutch',
 };
+// Function words the lists lack: French and Spanish "si" (if), Spanish "es" (is).
 const STOPWORDS: Record<TokenLanguage, readonly string[]> = {
-  fr: fra,
+  fr: [...fra, 'si'],
   de: deu,
-  es: spa,
+  es: [...spa, 'es', 'si'],
   it: ita,
   pt: por,
   nl: nld,
