@@ -2,11 +2,13 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
 import { useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
+import { chatClient } from '../packages/testkit/src/server/chat.js';
 
 const chromiumHere = haveChromium('Console language browser tests');
 
 describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
-  const suite = useConsoleSuite();
+  // Workers: the bot answers visitors and files are indexed, as in production.
+  const suite = useConsoleSuite({ workers: true });
 
   /** A fresh browser profile in `locale` on the Console's address; its page errors collected. */
   async function consoleIn(locale: string, refuse?: string): Promise<{ page: Page; problems: string[] }> {
@@ -246,6 +248,20 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(await page.getByLabel('Rechercher des conversations').isVisible()).toBe(true);
     expect(await page.getByLabel('Avis négatifs').isVisible()).toBe(true);
     expect(await page.getByText('Exporter les conversations').isVisible()).toBe(true);
+    expect(await page.getByLabel('M’avertir des visiteurs en attente').isVisible()).toBe(true);
+    // A visitor's question the bot finds nothing for: its transcript and Teach the bot, in French.
+    const chat = chatClient(suite.t);
+    const visitor = await chat.user({ name: 'Camille' });
+    const conversation = await chat.conversation(visitor);
+    await chat.message(visitor, conversation, 'Avez-vous un parking pour les vélos ?');
+    await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/conversations/${conversation}`);
+    await page.locator('.msg-head', { hasText: 'Visiteur (Camille)' }).waitFor();
+    await page.locator('.msg[data-author="bot"] .msg-head', { hasText: /^Bot / }).waitFor();
+    expect(await page.locator('.msg[data-author="bot"] .badge').textContent()).toBe('Sans réponse');
+    await page.getByRole('heading', { name: 'Apprendre au bot' }).waitFor();
+    expect(
+      await page.getByRole('list', { name: 'Questions auxquelles répondre' }).getByRole('link').textContent(),
+    ).toBe('Répondre à ceci : Avez-vous un parking pour les vélos ?');
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/logs`);
     await page.getByRole('heading', { name: 'Journaux' }).waitFor();
     expect(await page.getByLabel('Niveau').locator('option').first().textContent()).toBe('Tous les niveaux');

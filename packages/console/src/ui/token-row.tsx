@@ -18,6 +18,9 @@ export const TOKEN_WORDS = {
     noteHint: 'tokens.noteHint',
     value: 'tokens.value',
     copy: 'tokens.copy',
+    createdAt: 'tokens.createdAt',
+    neverUsed: 'tokens.neverUsed',
+    expired: 'tokens.expired',
   },
   key: {
     title: 'keys.title',
@@ -29,6 +32,9 @@ export const TOKEN_WORDS = {
     noteHint: 'keys.noteHint',
     value: 'keys.value',
     copy: 'keys.copy',
+    createdAt: 'keys.createdAt',
+    neverUsed: 'keys.neverUsed',
+    expired: 'keys.expired',
   },
 } as const satisfies Record<TokenNoun, Record<string, MessageKey>>;
 
@@ -58,13 +64,13 @@ export function TokenRow({
       <div>
         <p class="list-title" id={titleId}>
           {name}
-          {expired ? <span class="badge badge-disabled">{t('tokens.expired')}</span> : null}
+          {expired ? <span class="badge badge-disabled">{t(TOKEN_WORDS[noun].expired)}</span> : null}
         </p>
         <p class="muted">
-          {t('tokens.createdAt', { date: formatDateTime(token.createdAt) })} ·{' '}
+          {t(TOKEN_WORDS[noun].createdAt, { date: formatDateTime(token.createdAt) })} ·{' '}
           {token.lastUsedAt
             ? t('tokens.lastUsed', { date: formatDateTime(token.lastUsedAt) })
-            : t('tokens.neverUsed')}{' '}
+            : t(TOKEN_WORDS[noun].neverUsed)}{' '}
           ·{' '}
           {token.expiresAt
             ? t(expired ? 'tokens.expiredAt' : 'tokens.expires', { date: formatDateTime(token.expiresAt) })

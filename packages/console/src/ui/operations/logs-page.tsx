@@ -1,7 +1,7 @@
 import type { Bot, LogEntry } from '@parley/client';
 import { useMemo, useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
-import { formatDateTime } from '../../format.js';
+import { formatDateTime, formatNumber } from '../../format.js';
 import { useLoad } from '../../hooks.js';
 import { t } from '../../i18n.js';
 import { BotFrame } from '../bot-frame.js';
@@ -29,7 +29,7 @@ function LogRow({ entry }: { entry: LogEntry }) {
       <span class={`badge log-level log-${entry.level}`}>{entry.level}</span>
       <span class="log-message">{entry.message}</span>
       <span class="muted">
-        <time dateTime={entry.timestamp}>{formatDateTime(entry.timestamp)}</time> · {entry.durationMs} ms
+        <time dateTime={entry.timestamp}>{formatDateTime(entry.timestamp)}</time> · {formatNumber(entry.durationMs, 3)} ms
         {entry.operationId ? ` · ${entry.operationId}` : ''}
       </span>
     </li>
