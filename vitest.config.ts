@@ -71,6 +71,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           exclude: browserFiles,
+          // Files of a worker share its loaded modules (the testkit, the client): no file changes module state.
+          isolate: false,
         },
       },
       {
@@ -80,6 +82,10 @@ export default defineConfig({
           name: 'browser',
           include: browserFiles,
           globalSetup: ['./packages/testkit/src/e2e/build-bundles.ts'],
+          // Files of a worker share its loaded modules, as the server project's do: the in-process app's and
+          // playwright-core's imports cost once per worker, not once per file (they were most of the project's
+          // import time).
+          isolate: false,
         },
       },
       {
