@@ -1,12 +1,4 @@
-import type {
-  AuditRecord,
-  BotSummary,
-  Integration,
-  ListBotsResponse,
-  LogEntry,
-  Member,
-  Workspace,
-} from '../index.js';
+import type { ListBotsResponse, Member, Workspace } from '../index.js';
 import type {
   AcceptInvitationInput,
   AcceptInvitationResponse,
@@ -63,10 +55,8 @@ import type {
   WorkspaceInvitation,
 } from './io/admin.js';
 import type {
-  BotConversation,
   BotConversationCounts,
   BotConversationInput,
-  BotConversationMessage,
   ChangeConversationHandoffInput,
   ConversationHandoffResponse,
   CreateAgentMessageInput,
@@ -82,7 +72,6 @@ import type {
   SetAgentTypingInput,
 } from './io/inbox.js';
 import type {
-  BotQaEntry,
   CreateQaEntryInput,
   ListQaEntriesInput,
   ListQaEntriesPage,
@@ -95,7 +84,7 @@ import { lists, operations, sends } from './operation.js';
 /** The bots part of the Admin API: one entry per method of `BotsApi`. */
 export const BOT_OPERATIONS = /* @__PURE__ */ operations('admin', {
   /** Lists the workspace's bots (`GET /v1/admin/bots`): await for a page, `for await` for every bot. */
-  listBots: lists<ListBotsInput | undefined, ListBotsResponse, BotSummary>('GET /v1/admin/bots', 'bots'),
+  listBots: lists<ListBotsInput | undefined, ListBotsResponse>('GET /v1/admin/bots', 'bots'),
   /** Creates a bot (`POST /v1/admin/bots`). */
   createBot: sends<CreateBotInput | undefined, BotResponse>('POST /v1/admin/bots'),
   /** Gets a bot with every field. */
@@ -126,7 +115,7 @@ export const BOT_OPERATIONS = /* @__PURE__ */ operations('admin', {
     { noBody: true },
   ),
   /** A bot's request log, newest first: await for a page, `for await` for every line. */
-  getBotLogs: lists<GetBotLogsInput, GetBotLogsResponse, LogEntry>('GET /v1/admin/bots/{id}/logs', 'logs'),
+  getBotLogs: lists<GetBotLogsInput, GetBotLogsResponse>('GET /v1/admin/bots/{id}/logs', 'logs'),
   /** A bot's usage figures: its File Storage bytes (`storage_count`) against the per-bot quota. */
   listBotUsages: sends<IdInput, ListBotUsagesResponse>('GET /v1/admin/bots/{id}/usages'),
   /**
@@ -134,7 +123,7 @@ export const BOT_OPERATIONS = /* @__PURE__ */ operations('admin', {
    * its latest message and flags; `feedback: 'negative'` and `unanswered: true` filter. Await for a page,
    * `for await` for every conversation.
    */
-  listBotConversations: lists<ListBotConversationsInput, ListBotConversationsPage, BotConversation>(
+  listBotConversations: lists<ListBotConversationsInput, ListBotConversationsPage>(
     'GET /v1/admin/bots/{id}/conversations',
     'conversations',
   ),
@@ -158,11 +147,10 @@ export const BOT_OPERATIONS = /* @__PURE__ */ operations('admin', {
    * A conversation's transcript, oldest first: authors, texts, and for the bot's replies their sources,
    * answer mode, retrieval details and feedback. Await for a page, `for await` for every message.
    */
-  listBotConversationMessages: lists<
-    ListBotConversationMessagesInput,
-    ListBotConversationMessagesPage,
-    BotConversationMessage
-  >('GET /v1/admin/bots/{id}/conversations/{conversationId}/messages', 'messages'),
+  listBotConversationMessages: lists<ListBotConversationMessagesInput, ListBotConversationMessagesPage>(
+    'GET /v1/admin/bots/{id}/conversations/{conversationId}/messages',
+    'messages',
+  ),
   /**
    * Who answers a conversation (human handoff): `bot`, `pending` (waiting for a person), `assigned` (to a
    * person) or `resolved` (the bot answers again).
@@ -215,10 +203,7 @@ export const BOT_OPERATIONS = /* @__PURE__ */ operations('admin', {
    * A bot's Q&A entries, oldest first (`GET /v1/admin/bots/{id}/qa`); `search` narrows to entries whose
    * wordings, answer or tags hold the text. Await for a page, `for await` for every entry.
    */
-  listQaEntries: lists<ListQaEntriesInput, ListQaEntriesPage, BotQaEntry>(
-    'GET /v1/admin/bots/{id}/qa',
-    'entries',
-  ),
+  listQaEntries: lists<ListQaEntriesInput, ListQaEntriesPage>('GET /v1/admin/bots/{id}/qa', 'entries'),
   /**
    * Adds a Q&A entry (`POST /v1/admin/bots/{id}/qa`): a visitor question close to one of its wordings is
    * answered with its answer (Markdown; links only to http(s), mailto: and tel:) before any passage search.
@@ -238,7 +223,7 @@ const WORKSPACE_IN_PATH = { headers: { 'x-workspace-id': 'id' } } as const;
 /** The workspaces and members part of the Admin API: one entry per method of `WorkspacesApi`. */
 export const WORKSPACE_OPERATIONS = /* @__PURE__ */ operations('admin', {
   /** Lists the workspaces the token's account belongs to (no `x-workspace-id` needed). */
-  listWorkspaces: lists<PageInput | undefined, ListWorkspacesResponse, Workspace>(
+  listWorkspaces: lists<PageInput | undefined, ListWorkspacesResponse>(
     'GET /v1/admin/workspaces',
     'workspaces',
     { auth: 'account' },
@@ -257,13 +242,13 @@ export const WORKSPACE_OPERATIONS = /* @__PURE__ */ operations('admin', {
     WORKSPACE_IN_PATH,
   ),
   /** A workspace's audit records, newest first (manager and above): await for a page, `for await` for all. */
-  getAuditRecords: lists<GetAuditRecordsInput, GetAuditRecordsResponse, AuditRecord>(
+  getAuditRecords: lists<GetAuditRecordsInput, GetAuditRecordsResponse>(
     'GET /v1/admin/workspaces/{id}/audit-records',
     'records',
     WORKSPACE_IN_PATH,
   ),
   /** Lists the workspace's members and pending invitations. */
-  listWorkspaceMembers: lists<PageInput | undefined, ListWorkspaceMembersResponse, Member>(
+  listWorkspaceMembers: lists<PageInput | undefined, ListWorkspaceMembersResponse>(
     'GET /v1/admin/workspace-members',
     'members',
   ),
@@ -347,7 +332,7 @@ export const ACCOUNT_OPERATIONS = /* @__PURE__ */ operations(
 /** The integrations part of the Admin API: one entry per method of `IntegrationsApi`. */
 export const INTEGRATION_OPERATIONS = /* @__PURE__ */ operations('admin', {
   /** Lists the workspace's integrations. */
-  listIntegrations: lists<PageInput | undefined, ListIntegrationsResponse, Integration>(
+  listIntegrations: lists<PageInput | undefined, ListIntegrationsResponse>(
     'GET /v1/admin/integrations',
     'integrations',
   ),

@@ -1,4 +1,3 @@
-import type { ChatConversation, ChatMessage, ChatUser } from '../index.js';
 import type { EmptyResponse, IdInput, NoInput, PageInput } from './io/admin.js';
 import type {
   AddParticipantInput,
@@ -55,7 +54,7 @@ export const CHAT_OPERATIONS = /* @__PURE__ */ operations('chat', {
     'POST /v1/chat/{botId}/conversations/get-or-create',
   ),
   /** The caller's conversations, most recently active first (the bot: all of them). */
-  listConversations: lists<PageInput | undefined, ListConversationsResult, ChatConversation>(
+  listConversations: lists<PageInput | undefined, ListConversationsResult>(
     'GET /v1/chat/{botId}/conversations',
     'conversations',
   ),
@@ -64,7 +63,7 @@ export const CHAT_OPERATIONS = /* @__PURE__ */ operations('chat', {
   /** Deletes a conversation with its messages, events and participants. */
   deleteConversation: sends<IdInput, EmptyResponse>('DELETE /v1/chat/{botId}/conversations/{id}'),
   /** Messages of a conversation, newest first: await for a page, `for await` for every message. */
-  listMessages: lists<ConversationPageInput, ListMessagesResult, ChatMessage>(
+  listMessages: lists<ConversationPageInput, ListMessagesResult>(
     'GET /v1/chat/{botId}/conversations/{id}/messages',
     'messages',
     CONVERSATION_IN_PATH,
@@ -84,7 +83,7 @@ export const CHAT_OPERATIONS = /* @__PURE__ */ operations('chat', {
   /** An event of a conversation the caller may read. */
   getEvent: sends<IdInput, EventResult>('GET /v1/chat/{botId}/events/{id}'),
   /** Participants of a conversation, in the order they joined. */
-  listParticipants: lists<ConversationPageInput, ListParticipantsResult, ChatUser>(
+  listParticipants: lists<ConversationPageInput, ListParticipantsResult>(
     'GET /v1/chat/{botId}/conversations/{id}/participants',
     'participants',
     CONVERSATION_IN_PATH,

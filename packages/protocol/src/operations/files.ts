@@ -1,11 +1,9 @@
-import type { FileObject, KnowledgeBase } from '../index.js';
 import type { EmptyResponse, IdInput, PageInput } from './io/admin.js';
 import type {
   CopyFileInput,
   CreateKnowledgeBaseInput,
   CreateKnowledgeSourceInput,
   FileIdInput,
-  FilePassageItem,
   FileResponse,
   KnowledgeBaseFileInput,
   KnowledgeBaseResponse,
@@ -43,7 +41,7 @@ export const FILE_OPERATIONS = /* @__PURE__ */ operations('files', {
    * `tags` filters like listBots' (`{ team: 'sales' }`, `{ team: { not: 'x' } }`, …); `keyContains` keeps the
    * keys containing a text (case-insensitive), `status` the files in one of the states given.
    */
-  listFiles: lists<ListFilesInput | undefined, ListFilesResponse, FileObject>('GET /v1/files', 'files'),
+  listFiles: lists<ListFilesInput | undefined, ListFilesResponse>('GET /v1/files', 'files'),
   /** Gets a file by id or key; its `url` downloads it (signed and short-lived unless `public_content`). */
   getFile: sends<FileIdInput, FileResponse>('GET /v1/files/{id}'),
   /** Changes a file's tags, metadata, access policies or expiry; a `null` tag value removes the tag. */
@@ -58,9 +56,9 @@ export const FILE_OPERATIONS = /* @__PURE__ */ operations('files', {
     headers: { 'x-destination-bot-id': 'destinationBotId' },
   }),
   /** The tag keys the bot's files use: await for a page, `for await` for every key. */
-  listFileTags: lists<PageInput | undefined, ListFileTagsResponse, string>('GET /v1/files/tags', 'tags'),
+  listFileTags: lists<PageInput | undefined, ListFileTagsResponse>('GET /v1/files/tags', 'tags'),
   /** The values one tag key takes on the bot's files: await for a page, `for await` for every value. */
-  listFileTagValues: lists<ListFileTagValuesInput, ListFileTagValuesResponse, string>(
+  listFileTagValues: lists<ListFileTagValuesInput, ListFileTagValuesResponse>(
     'GET /v1/files/tags/{tag}/values',
     'values',
   ),
@@ -71,7 +69,7 @@ export const FILE_OPERATIONS = /* @__PURE__ */ operations('files', {
    */
   searchFiles: sends<SearchFilesInput, SearchFilesResponse>('GET /v1/files/search'),
   /** The stored passages of a file, in order: await for a page (`limit` ≤ 200), `for await` for all. */
-  listFilePassages: lists<ListFilePassagesInput, ListFilePassagesResponse, FilePassageItem>(
+  listFilePassages: lists<ListFilePassagesInput, ListFilePassagesResponse>(
     'GET /v1/files/{id}/passages',
     'passages',
   ),
@@ -84,7 +82,7 @@ export const FILE_OPERATIONS = /* @__PURE__ */ operations('files', {
 /** The knowledge bases part of the Files API: one entry per method of `KnowledgeBasesApi`. */
 export const KNOWLEDGE_BASE_OPERATIONS = /* @__PURE__ */ operations('files', {
   /** The bot's knowledge bases: await for a page, `for await` for every one. */
-  listKnowledgeBases: lists<PageInput | undefined, ListKnowledgeBasesResponse, KnowledgeBase>(
+  listKnowledgeBases: lists<PageInput | undefined, ListKnowledgeBasesResponse>(
     'GET /v1/files/knowledge-bases',
     'knowledgeBases',
   ),

@@ -90,16 +90,22 @@ export function sends<I, R>(route: Route, rules: SentRules = {}): SpecObject & S
   return { ...parseRoute(route), ...rules };
 }
 
+/** The field of a list's page that holds its items: the page's one field besides `meta`. */
+type ItemsField<Page> = Exclude<keyof Page, 'meta'> & string;
+
+/** The items of a list's page. */
+type ItemOf<Page> = Page[ItemsField<Page>] extends readonly (infer Item)[] ? Item : never;
+
 /**
- * An entry the client sends as a list method taking `I`: awaited, a page `Page`; iterated, the `Item`s of its
+ * An entry the client sends as a list method taking `I`: awaited, a page `Page`; iterated, the items of its
  * field `items`, page after page.
- * @example listBots: lists<ListBotsInput | undefined, ListBotsResponse, BotSummary>('GET /v1/admin/bots', 'bots')
+ * @example listBots: lists<ListBotsInput | undefined, ListBotsResponse>('GET /v1/admin/bots', 'bots')
  */
-export function lists<I, Page, Item>(
+export function lists<I, Page>(
   route: Route,
-  items: Exclude<keyof Page, 'meta'> & string,
+  items: ItemsField<Page>,
   rules: SentRules = {},
-): SpecObject & Sent<I, Page, Item> {
+): SpecObject & Sent<I, Page, ItemOf<Page>> {
   return { ...parseRoute(route), items, ...rules };
 }
 
