@@ -70,3 +70,13 @@ export function onLanguageChange(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
+
+/**
+ * A code of Parley's (an answer mode, a reason, a state) in words: the words of its key in `keys`, else the code
+ * as it is.
+ * @example wordsOf({ daily: 'site.daily' }, 'daily') // 'chaque jour' in French
+ */
+export function wordsOf(keys: Readonly<Record<string, MessageKey>>, code: string): string {
+  const key = Object.hasOwn(keys, code) ? keys[code] : undefined;
+  return key ? t(key) : code;
+}

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { FormField } from '../../form.js';
 import { formatNumber } from '../../format.js';
-import { t } from '../../i18n.js';
+import { t, wordsOf } from '../../i18n.js';
 import { Hint } from '../field.js';
 import type { FieldSpec, LinkValue } from './fields.js';
 
@@ -37,8 +37,10 @@ const LIST_WORDS = {
 
 /** What an enum's value is shown as: its words in the Console's language, its own name, else the value. */
 function optionLabel(spec: FieldSpec, value: string): string {
-  const key = spec.optionLabels?.[value];
-  return key ? t(key) : (spec.optionNames?.[value] ?? value);
+  if (spec.optionLabels) return wordsOf(spec.optionLabels, value);
+  return spec.optionNames && Object.hasOwn(spec.optionNames, value)
+    ? (spec.optionNames[value] ?? value)
+    : value;
 }
 
 /** `#abc` → `#aabbcc`; a colour the picker cannot show → the webchat's default. */

@@ -1,6 +1,6 @@
 import type { BotConversationMessage } from '@parley/client';
 import { formatDateTime } from '../../format.js';
-import { type MessageKey, t } from '../../i18n.js';
+import { type MessageKey, t, wordsOf } from '../../i18n.js';
 import { Markdown } from '../markdown.js';
 import { RetrievalDetails } from '../playground/retrieval.js';
 import { SourceList } from '../playground/source-list.js';
@@ -17,12 +17,6 @@ const ANSWER_WORDS: Record<string, MessageKey> = {
   search_failed: 'answer.searchFailed',
   no_engine: 'answer.noEngine',
   failed: 'answer.failed',
-};
-
-/** An answer mode in words (the mode itself when unknown). */
-const answerWords = (mode: string): string => {
-  const key = ANSWER_WORDS[mode];
-  return key ? t(key) : mode;
 };
 
 /** The files a message carries (a `file` payload, or the `file` items of a bloc): their links and titles. */
@@ -103,7 +97,7 @@ export function TranscriptMessage({ botId, message: m }: { botId: string; messag
         </ul>
       ) : null}
       {m.sources ? <SourceList botId={botId} sources={m.sources} class="msg-sources" /> : null}
-      {m.answer && m.answer !== 'not_found' ? <p class="muted">{answerWords(m.answer)}</p> : null}
+      {m.answer && m.answer !== 'not_found' ? <p class="muted">{wordsOf(ANSWER_WORDS, m.answer)}</p> : null}
       {m.details ? <RetrievalDetails botId={botId} debug={m.details} /> : null}
       {m.feedback ? <Feedback feedback={m.feedback} /> : null}
     </li>

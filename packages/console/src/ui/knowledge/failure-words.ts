@@ -43,7 +43,7 @@ export function describeFailure(status: FileStatus, reason: string | null | unde
   const match = /^([a-z_]+): ([\s\S]*)$/.exec(reason);
   const code = match?.[1];
   const message = sentence(match?.[2] ?? reason);
-  const known = code ? CODES[code] : undefined;
+  const known = code && Object.hasOwn(CODES, code) ? CODES[code] : undefined;
   if (known) {
     return {
       words: [t(known.lead), message, t(known.next)].filter(Boolean).join(' '),

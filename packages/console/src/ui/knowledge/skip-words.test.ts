@@ -27,6 +27,7 @@ describe('skipReason: why a crawl skipped a page', () => {
       expect(skipReason('redirect_other_host')).toBe('redirection : sur un autre hôte');
       expect(skipReason('redirect_somewhere')).toBe('redirect_somewhere');
       expect(skipReason('new_reason')).toBe('new_reason');
+      expect(skipReason('constructor')).toBe('constructor');
       expect(scheduleWords('weekly')).toBe('chaque semaine');
       expect(outcomeWords('completed')).toBe('terminée');
     });

@@ -1,5 +1,5 @@
 import type { KnowledgeSource } from '@parley/client';
-import { type MessageKey, t } from '../../i18n.js';
+import { type MessageKey, t, wordsOf } from '../../i18n.js';
 
 /** The reason codes of a page a crawl skipped (docs/knowledge.md, websites), in words. */
 const REASONS: Record<string, MessageKey> = {
@@ -29,14 +29,14 @@ const REASONS: Record<string, MessageKey> = {
  * @example skipReason('redirect_other_host') // 'redirect_other_host' in English, 'redirection : sur un autre hôte' in French
  */
 export function skipReason(reason: string): string {
-  const known = REASONS[reason];
-  if (known) return t(known);
+  if (Object.hasOwn(REASONS, reason)) return wordsOf(REASONS, reason);
   const http = /^http_(\d{3})$/.exec(reason);
   if (http) return t('skip.http', { status: http[1] ?? '' });
   const type = /^content_type (.*)$/.exec(reason);
   if (type) return t('skip.contentType', { type: type[1] ?? '' });
   const redirect = /^redirect_(.+)$/.exec(reason);
-  if (redirect?.[1] && REASONS[redirect[1]]) return t('skip.redirect', { reason: skipReason(redirect[1]) });
+  if (redirect?.[1] && Object.hasOwn(REASONS, redirect[1]))
+    return t('skip.redirect', { reason: skipReason(redirect[1]) });
   return reason;
 }
 
@@ -51,13 +51,7 @@ const OUTCOMES: Record<string, MessageKey> = {
 };
 
 /** A site's schedule in words (as it is when unknown). */
-export const scheduleWords = (schedule: KnowledgeSource['schedule']): string => {
-  const key = SCHEDULES[schedule];
-  return key ? t(key) : schedule;
-};
+export const scheduleWords = (schedule: KnowledgeSource['schedule']): string => wordsOf(SCHEDULES, schedule);
 
 /** A crawl run's outcome in words (as it is when unknown). */
-export const outcomeWords = (outcome: string): string => {
-  const key = OUTCOMES[outcome];
-  return key ? t(key) : outcome;
-};
+export const outcomeWords = (outcome: string): string => wordsOf(OUTCOMES, outcome);

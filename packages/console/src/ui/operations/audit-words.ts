@@ -1,5 +1,5 @@
 import type { AuditRecord } from '@parley/client';
-import { type MessageKey, t } from '../../i18n.js';
+import { type MessageKey, t, wordsOf } from '../../i18n.js';
 
 /** The names a record's ids stand for: members by account id, bots by id (what the page has loaded). */
 export interface AuditNames {
@@ -33,12 +33,6 @@ const FILE_FIELDS: Record<string, MessageKey> = {
   metadata: 'auditValue.metadata',
   accessPolicies: 'auditValue.access',
   expiresAt: 'auditValue.expiry',
-};
-
-/** A code in words when `words` has it, else the code as it is. */
-const wordsOf = (words: Record<string, MessageKey>, code: string): string => {
-  const key = words[code];
-  return key ? t(key) : code;
 };
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));

@@ -29,7 +29,8 @@ function LogRow({ entry }: { entry: LogEntry }) {
       <span class={`badge log-level log-${entry.level}`}>{entry.level}</span>
       <span class="log-message">{entry.message}</span>
       <span class="muted">
-        <time dateTime={entry.timestamp}>{formatDateTime(entry.timestamp)}</time> · {formatNumber(entry.durationMs, 3)} ms
+        <time dateTime={entry.timestamp}>{formatDateTime(entry.timestamp)}</time> ·{' '}
+        {formatNumber(entry.durationMs, 3)} ms
         {entry.operationId ? ` · ${entry.operationId}` : ''}
       </span>
     </li>

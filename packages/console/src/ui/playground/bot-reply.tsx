@@ -1,5 +1,5 @@
 import type { BotAnswerPreview } from '@parley/client';
-import { type MessageKey, t } from '../../i18n.js';
+import { type MessageKey, t, wordsOf } from '../../i18n.js';
 import { Markdown } from '../markdown.js';
 import { RetrievalDetails } from './retrieval.js';
 import { SourceList } from './source-list.js';
@@ -15,12 +15,6 @@ const MODE_WORDS: Record<string, MessageKey> = {
   unsupported: 'answer.unsupported',
   search_failed: 'answer.searchFailed',
   no_engine: 'answer.noEngine',
-};
-
-/** A reply's mode in words (the mode itself when unknown). */
-const modeWords = (mode: string): string => {
-  const key = MODE_WORDS[mode];
-  return key ? t(key) : mode;
 };
 
 /**
@@ -42,7 +36,7 @@ export function BotReply({
         <span class={`badge ${preview.found ? 'badge-active' : 'badge-disabled'}`}>
           {preview.found ? t('answer.answered') : t('answer.notAnswered')}
         </span>{' '}
-        <span class="muted">{modeWords(preview.mode)}</span>
+        <span class="muted">{wordsOf(MODE_WORDS, preview.mode)}</span>
       </p>
       {preview.replyMode === 'webhook' ? <p class="muted">{t('answer.webhook')}</p> : null}
       <div class="playground-reply">
