@@ -4,6 +4,7 @@ import { HANDBOOK, PARKING, uploadIndexed } from '../../../../testkit/src/server
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { testDatabases } from '../../../../testkit/src/server/harness.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
+import { eventually } from '../../../../testkit/src/shared/eventually.js';
 import { botContext } from './scope.js';
 import { SOURCE_GONE_TEXT, SOURCE_NOT_LINKED_TEXT, sourceLinkUrl } from './sources.js';
 
@@ -60,15 +61,18 @@ describe.each(testDatabases())('source links of knowledge answers ($name)', ({ u
   async function ask(question: string): Promise<BotReply> {
     const conversation = await chat.conversation(user);
     await chat.message(user, conversation, question);
-    const until = Date.now() + 15_000;
-    for (;;) {
-      const res = await chat.call('GET', `/conversations/${conversation}/messages`, { key: user.key });
-      const messages = (res.json() as { messages: BotReply[] }).messages;
-      const reply = messages.find((m) => m.isBot);
-      if (reply) return reply;
-      if (Date.now() > until) throw new Error(`no reply to "${question}"`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    let reply: BotReply | undefined;
+    await eventually(
+      async () => {
+        const res = await chat.call('GET', `/conversations/${conversation}/messages`, { key: user.key });
+        reply = (res.json() as { messages: BotReply[] }).messages.find((m) => m.isBot);
+        return reply !== undefined;
+      },
+      15_000,
+      25,
+      `a reply to "${question}"`,
+    );
+    return reply as BotReply;
   }
 
   /** The links of a markdown answer, in order. */

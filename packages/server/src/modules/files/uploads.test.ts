@@ -19,6 +19,7 @@ import {
 } from '../../../../testkit/src/server/files-api.js';
 import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
+import { eventually } from '../../../../testkit/src/shared/eventually.js';
 
 const MB = 1024 * 1024;
 
@@ -50,14 +51,8 @@ async function blobFiles(t: TestApp): Promise<Array<{ path: string; size: number
   return out;
 }
 
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const waitFor = (check: () => Promise<boolean>, what: string, timeoutMs = 10_000) =>
+  eventually(check, timeoutMs, 10, what);
 
 /** Waits until an upload in flight has bytes in a temp file of the blob store. */
 const bytesOnDisk = (t: TestApp) =>
