@@ -101,12 +101,16 @@ describe.skipIf(!url)('Chat API on PostgreSQL, two processes sharing one databas
         posts.push(postOver(baseB, alice, conv, `B${i}`));
       }
       const sent = await Promise.all(posts);
-      await stream.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 30, 10_000);
-      await new Promise((r) => setTimeout(r, 200));
+      // A last message marks the end: the stream is in order, so a signal repeated comes before it.
+      const marker = await postOver(baseA, alice, conv, 'marker');
+      await stream.until(
+        (f) => f.some((x) => (x.data?.data as { id: string } | undefined)?.id === marker),
+        10_000,
+      );
       const frames = stream.signals();
-      expect(frames).toHaveLength(30);
+      expect(frames).toHaveLength(31);
       expect(new Set(frames.map((f) => (f.data?.data as { id: string } | undefined)?.id))).toEqual(
-        new Set(sent),
+        new Set([...sent, marker]),
       );
       const cursors = frames.map((f) => Number(f.id));
       expect([...cursors].sort((x, y) => x - y)).toEqual(cursors);
@@ -114,15 +118,18 @@ describe.skipIf(!url)('Chat API on PostgreSQL, two processes sharing one databas
     } finally {
       await stream.close();
     }
-    // Resume on process A from the 10th signal B sent: exactly the 20 after it.
+    // Resume on process A from the 10th signal B sent: exactly the 21 after it, then a live one (the end's mark).
     const resumed = await openSse(`${baseA}/conversations/${conv}/listen`, {
       'x-user-key': alice.key,
       'last-event-id': lastId,
     });
     try {
-      await resumed.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 20, 5000);
-      await new Promise((r) => setTimeout(r, 150));
-      expect(resumed.signals()).toHaveLength(20);
+      const end = await postOver(baseB, alice, conv, 'end');
+      await resumed.until(
+        (f) => f.some((x) => (x.data?.data as { id: string } | undefined)?.id === end),
+        5000,
+      );
+      expect(resumed.signals()).toHaveLength(22);
       expect(Number(resumed.signals()[0]?.id)).toBeGreaterThan(Number(lastId));
     } finally {
       await resumed.close();
@@ -180,13 +187,17 @@ describe.skipIf(!url)('Chat API on PostgreSQL, two processes sharing one databas
         posts.push(postOver(baseB, alice, conv, i % 3 ? `B${i}` : `B${i} ${large}`));
       }
       const sent = await Promise.all(posts);
+      // A last message marks the end: the stream is in order, so a signal repeated comes before it.
+      const marker = await postOver(baseA, alice, conv, 'marker');
       for (const stream of streams) {
-        await stream.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 16, 10_000);
-        await new Promise((r) => setTimeout(r, 150));
+        await stream.until(
+          (f) => f.some((x) => (x.data?.data as { id: string } | undefined)?.id === marker),
+          10_000,
+        );
         const frames = stream.signals();
-        expect(frames).toHaveLength(16);
+        expect(frames).toHaveLength(17);
         const ids = frames.map((f) => (f.data?.data as { id: string } | undefined)?.id);
-        expect(new Set(ids)).toEqual(new Set(sent));
+        expect(new Set(ids)).toEqual(new Set([...sent, marker]));
         const cursors = frames.map((f) => Number(f.id));
         expect([...cursors].sort((x, y) => x - y)).toEqual(cursors);
       }

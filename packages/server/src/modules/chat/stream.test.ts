@@ -12,6 +12,7 @@ import {
 } from '../../../../testkit/src/server/chat.js';
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { eventually } from '../../../../testkit/src/shared/eventually.js';
 import { frameOf, writeFrame } from './stream-frames.js';
 
 describe('Chat API live stream (SSE over real HTTP)', () => {
@@ -108,13 +109,18 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
     for (let i = 1; i <= 5; i++) missed.push((await chat.message(alice, conv, `m${i}`)).id);
 
     const second = await sse.listen(conv, { 'x-user-key': alice.key, 'last-event-id': lastId });
+    let expected: string[] = [];
     try {
       await second.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 5);
       const live = await chat.message(alice, conv, 'live');
-      await second.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 6);
-      await new Promise((r) => setTimeout(r, 150));
+      // A last message marks the end: the stream is in order, so a signal repeated by the replay comes before it.
+      const marker = await chat.message(alice, conv, 'marker');
+      await second.until((f) =>
+        f.some((x) => (x.data?.data as { id: string } | undefined)?.id === marker.id),
+      );
       const ids = second.signals().map((x) => (x.data?.data as { id: string } | undefined)?.id);
-      expect(ids).toEqual([...missed, live.id]);
+      expected = [...missed, live.id, marker.id];
+      expect(ids).toEqual(expected);
       const cursors = second.signals().map((x) => Number(x.id));
       expect(cursors.every((c, i) => i === 0 || c > (cursors[i - 1] as number))).toBe(true);
       expect(cursors[0]).toBeGreaterThan(Number(lastId));
@@ -125,8 +131,9 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
     // The query parameter works the same (EventSource cannot set headers on its first request).
     const third = await sse.listen(conv, { 'x-user-key': alice.key }, `?lastEventId=${lastId}`);
     try {
-      await third.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 6);
-      expect(third.signals()).toHaveLength(6);
+      await third.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 7);
+      const ids = third.signals().map((x) => (x.data?.data as { id: string } | undefined)?.id);
+      expect(ids).toEqual(expected);
     } finally {
       await third.close();
     }
@@ -141,11 +148,15 @@ describe('Chat API live stream (SSE over real HTTP)', () => {
     const stream = await sse.listen(conv, { 'x-user-key': alice.key, 'last-event-id': '0' });
     try {
       await during;
-      await stream.until((f) => f.filter((x) => x.data?.type === 'message_created').length >= 60);
-      await new Promise((r) => setTimeout(r, 150));
+      // A last message marks the end: the stream is in order, so a signal repeated by the replay comes before it.
+      const marker = await chat.message(alice, conv, 'marker');
+      await stream.until((f) =>
+        f.some((x) => (x.data?.data as { id: string } | undefined)?.id === marker.id),
+      );
       const created = stream.signals().filter((x) => x.data?.type === 'message_created');
-      expect(created).toHaveLength(60);
-      expect(new Set(created.map((x) => x.id)).size).toBe(60);
+      expect(created).toHaveLength(61);
+      expect(new Set(created.map((x) => x.id)).size).toBe(61);
+      expect((created.at(-1)?.data?.data as { id: string } | undefined)?.id).toBe(marker.id);
     } finally {
       await stream.close();
     }
@@ -611,8 +622,12 @@ function rawListen(url: string, headers: Record<string, string>) {
       for (;;) {
         const frames = read();
         if (done(frames)) return frames;
-        if (Date.now() > deadline) throw new Error(`the frames awaited did not arrive in ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        // The next bytes the server sends (the listener above has stored them when this one runs).
+        try {
+          await once(socket, 'data', { signal: AbortSignal.timeout(Math.max(0, deadline - Date.now())) });
+        } catch {
+          throw new Error(`the frames awaited did not arrive in ${timeoutMs} ms`);
+        }
       }
     },
     /** Reads everything until the server ends the connection; answers the SSE frames received. */
@@ -707,12 +722,17 @@ describe('Chat API live stream bounds (a caller may not exhaust the server)', ()
       await first.close();
       // The server notices the closed connection and releases its slot.
       let again: Response | undefined;
-      for (let i = 0; i < 50; i++) {
-        again = await fetch(url, { headers: { 'x-user-key': user.key } });
-        if (again.status === 200) break;
-        await again.body?.cancel();
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await eventually(
+        async () => {
+          again = await fetch(url, { headers: { 'x-user-key': user.key } });
+          if (again.status === 200) return true;
+          await again.body?.cancel();
+          return false;
+        },
+        10_000,
+        50,
+        'the closed stream to release its slot',
+      );
       expect(again?.status).toBe(200);
       await again?.body?.cancel();
     } finally {
