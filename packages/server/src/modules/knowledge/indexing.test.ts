@@ -8,6 +8,7 @@ import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
 import { hashVector } from '../../../../testkit/src/server/hash-vector.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
+import { eventually } from '../../../../testkit/src/shared/eventually.js';
 import { buildApp } from '../../app.js';
 import { openDatabase } from '../../db/database.js';
 import { EmbedderError } from '../../search/embed/errors.js';
@@ -43,8 +44,6 @@ interface SearchHit {
   file: { id: string; key: string };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** A promise and the functions that settle it. */
 function deferred() {
   let resolve!: () => void;
@@ -56,13 +55,18 @@ function deferred() {
 
 /** Polls `read` until `done` holds for its answer (or fails after `timeoutMs`). */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > end) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await sleep(20);
-  }
+  let value: T | undefined;
+  await eventually(
+    async () => {
+      value = await read();
+      return done(value);
+    },
+    timeoutMs,
+    20,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}: ${JSON.stringify(value)}`);
+  });
+  return value as T;
 }
 
 /** A deterministic test embedder whose calls can be held, failed or hung from the test. */
@@ -166,6 +170,13 @@ function filesApi(inject: Inject, botId: string, botKey: string) {
 
 const api = (t: TestApp) => filesApi((o) => t.app.inject(o as never), t.botId, t.botKey);
 
+/** One step of a queue driven by the test: true once the file has left indexing_pending, else runs the job due. */
+async function ranUntilSettled(t: TestApp, id: string, runOne: () => Promise<boolean>): Promise<boolean> {
+  if ((await api(t).get(id)).status !== 'indexing_pending') return true;
+  await runOne();
+  return false;
+}
+
 /** The index_file jobs of an app, oldest first. */
 const indexJobs = (t: TestApp) =>
   t.db.kysely.selectFrom('jobs').selectAll().where('kind', '=', 'index_file').orderBy('created_at').execute();
@@ -268,7 +279,8 @@ describe('the indexing status machine and its progress', () => {
       index: false,
     });
     expect(file).toMatchObject({ status: 'upload_completed', index: false });
-    await sleep(50);
+    // No job was queued for it (an indexed upload queues its job before answering): nothing will index it.
+    expect((await indexJobs(t)).filter((job) => JSON.stringify(job).includes(file.id))).toEqual([]);
     expect((await f.get(file.id)).status).toBe('upload_completed');
     expect((await f.passages(file.id)).passages).toEqual([]);
     expect(await f.search('quokkas', '&mode=lexical')).toEqual([]);
@@ -489,11 +501,8 @@ describe('retries with backoff, the time bound and re-indexing (the queue driven
     // The backoff is not over yet: nothing to claim.
     expect(await runOne(200)).toBe(false);
 
-    let attempts = 0;
-    while ((await f.get(file.id)).status === 'indexing_pending' && attempts < 400) {
-      if (!(await runOne(200))) await sleep(25);
-      attempts += 1;
-    }
+    // Runs the job each time its backoff ends, until the file leaves indexing_pending.
+    await eventually(() => ranUntilSettled(t, file.id, () => runOne(200)), 30_000, 25, 'the file indexed');
     expect(await f.get(file.id)).toMatchObject({ status: 'indexing_completed' });
     expect(embedder.calls).toBe(3);
     expect((await indexJobs(t))[0]).toMatchObject({ status: 'done', attempts: 3, last_error: null });
@@ -507,9 +516,7 @@ describe('retries with backoff, the time bound and re-indexing (the queue driven
       if (down) throw new EmbedderError('network_error', 'connection refused', { retryable: true });
     };
     const file = await f.upload('down.md', '# Down\n\nThe narwhal tusk is a long tooth.');
-    for (let i = 0; i < 200 && (await f.get(file.id)).status === 'indexing_pending'; i++) {
-      if (!(await runOne(1))) await sleep(5);
-    }
+    await eventually(() => ranUntilSettled(t, file.id, () => runOne(1)), 30_000, 5, 'the last attempt');
     const failed = await f.get(file.id);
     expect(failed).toMatchObject({ status: 'indexing_failed', index: true });
     expect(failed.failedStatusReason).toBe('error: connection refused');
@@ -611,10 +618,15 @@ describe('the time bound of an indexing attempt', () => {
     embedder.before = () => (hang ? new Promise<void>(() => undefined) : undefined);
     const file = await f.upload('hang.md', '# Hang\n\nThe sloth moves slowly through the canopy.');
     const started = Date.now();
-    for (let i = 0; i < 200 && (await f.get(file.id)).status === 'indexing_pending'; i++) {
-      if (!(await t.app.services.jobs.runOne(t.app.services.jobHandlers, { backoffBaseMs: 1 })))
-        await sleep(5);
-    }
+    await eventually(
+      () =>
+        ranUntilSettled(t, file.id, () =>
+          t.app.services.jobs.runOne(t.app.services.jobHandlers, { backoffBaseMs: 1 }),
+        ),
+      30_000,
+      5,
+      'the attempt to time out',
+    );
     const failed = await f.get(file.id);
     expect(failed.status).toBe('indexing_failed');
     expect(failed.failedStatusReason).toBe('timeout: the attempt ran longer than 1000 ms');
