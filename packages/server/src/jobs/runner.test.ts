@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { recordingLogger } from '../../../testkit/src/server/recording-logger.js';
+import { eventually } from '../../../testkit/src/shared/eventually.js';
 import type { JobQueue } from './queue.js';
 import type { JobDefinition, JobSet } from './registry.js';
 import { jobRunner } from './runner.js';
@@ -108,20 +109,31 @@ describe('periodic tasks of the job runner', () => {
     });
     let running = 0;
     let most = 0;
+    let runs = 0;
+    let firstStarted = () => {};
+    const started = new Promise<void>((resolve) => {
+      firstStarted = resolve;
+    });
     runner.schedule({
       name: 'slow',
       everyMs: 10,
       run: async () => {
+        runs += 1;
         running += 1;
         most = Math.max(most, running);
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        firstStarted();
+        // In flight across a turn of the event loop: a second run started by the second tick would overlap it.
+        await new Promise((resolve) => setImmediate(resolve));
         running -= 1;
       },
     });
     now += 10;
     const first = runner.tick();
+    await started;
+    // Due again while the first run is in flight.
     now += 10;
     await Promise.all([first, runner.tick()]);
+    expect(runs).toBe(2);
     expect(most).toBe(1);
   });
 });
@@ -153,15 +165,16 @@ describe('the started job runner', () => {
     runner.schedule({ name: 'count', everyMs: 1_000, run: async () => void ticks++ });
     const stop = runner.start();
     now += 1_000;
-    for (let i = 0; i < 100 && (ticks === 0 || fake.left() > 0); i++)
-      await new Promise((r) => setTimeout(r, 5));
+    await eventually(async () => ticks > 0 && fake.left() === 0, 10_000, 0, 'the tick and the jobs run');
     await stop();
     expect(ticks).toBe(1);
     expect(fake.left()).toBe(0);
     const kinds = new Set(fake.asked.map((set) => Object.keys(set).join(',')));
     expect(kinds).toEqual(new Set(['index_file', 'chat_reply,chat_webhook']));
+    // A negative check, with no event to wait for: a worker left polling (every 5 ms) would ask again meanwhile.
     const asked = fake.asked.length;
-    await new Promise((r) => setTimeout(r, 20));
+    const fourPolls = 20;
+    await new Promise((r) => setTimeout(r, fourPolls));
     expect(fake.asked.length).toBe(asked);
   });
 });
