@@ -63,6 +63,11 @@ export default defineConfig({
     // The tests' PostgreSQL database commits without waiting for the disk (see the file).
     globalSetup: ['./packages/testkit/src/server/postgres-global-setup.ts'],
     reporters: ['default', './tools/summary-reporter.ts'],
+    // Each project has a module graph of its own, and without this cache each transforms the sources it loads
+    // again (the server's sources are loaded by most of them): with it a module is transformed once for the run
+    // (and kept for the next, in node_modules/.experimental-vitest-cache, keyed by its text and the config; a
+    // cleared or missing cache only costs the transforms again: `npx vitest --clearCache`).
+    experimental: { fsModuleCache: true },
     projects: [
       {
         extends: true,

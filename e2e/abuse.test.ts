@@ -218,8 +218,8 @@ describe('a hostile caller cannot take the process down', () => {
   it('stays healthy, within its memory bound, and serves others through stream floods, bombs and deep documents', async () => {
     // Made before the watch starts: compressing the bombs blocks this process for seconds, and a health check in
     // flight meanwhile would be timed with this process's stall. 96 MiB each: past the 64 MiB of XML a document
-    // may unpack to (the extraction's maxXmlBytes), so the server stops inflating at the same point as for a
-    // larger one (bench/abuse.ts's XLSX bomb is 190 MiB), for about half the work of the 190 + 150 MiB made before.
+    // may unpack to (the extraction's maxXmlBytes), so the server refuses them as it does larger ones
+    // (bench/abuse.ts's XLSX bomb is 190 MiB), for about half the work of the 190 + 150 MiB made before.
     const documents = {
       xlsx: xlsxBomb(96).bytes,
       docx: docxBomb(96),
