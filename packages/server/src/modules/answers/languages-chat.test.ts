@@ -69,6 +69,14 @@ describe.each(testDatabases())('answers in the question’s language ($name)', (
     expect(reply.payload.markdown).toMatch(/60 Euro|4,95 Euro/);
   });
 
+  it('says it found nothing, without asking back, for a German question that shares only a topic with them', async () => {
+    // By words alone, a question in a language of its own is not asked back (clarify.ts asksBackByWords): its
+    // best quote holds the return, not the shop in Munich it asks about.
+    const reply = await ask('Kann ich die Rückgabe auch in eurem Laden in München machen?');
+    expect(reply.payload.type).not.toBe('choice');
+    expect(reply.metadata?.sources).toEqual([]);
+  });
+
   it('says it found nothing for a German question the documents do not answer', async () => {
     const reply = await ask('Kann ich mit Bitcoin bei euch bezahlen?');
     expect(reply.metadata?.sources).toEqual([]);
