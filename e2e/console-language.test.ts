@@ -57,11 +57,11 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
       'Utilisation',
       'Compte',
     ]);
-    expect(await page.getByRole('button', { name: 'Se déconnecter' }).isVisible()).toBe(true);
-    expect(await page.getByLabel('Espace de travail').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Se déconnecter' }).waitFor();
+    await page.getByLabel('Espace de travail').waitFor();
     // The Get started checklist (a member of this new workspace is still to be invited).
     await page.getByRole('heading', { name: 'Pour commencer' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Masquer cette liste' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Masquer cette liste' }).waitFor();
     expect(await page.locator('.first-run-what .hint').allTextContents()).toContain(
       'Invitez les personnes qui répondent aux visiteurs ou tiennent les connaissances à jour.',
     );
@@ -78,12 +78,12 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
       'Dernière modification',
       'Liens vers les sources',
     ]);
-    expect(await page.getByRole('link', { name: '← Tous les bots' }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: '← Tous les bots' }).waitFor();
     await page.getByRole('link', { name: 'Équipe' }).click();
     await page.getByRole('heading', { name: 'Équipe' }).waitFor();
     await page.goto(`${suite.origin}/console/nowhere`);
     await page.getByRole('heading', { name: 'Page introuvable' }).waitFor();
-    expect(await page.getByRole('link', { name: 'Aller à vos bots' }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Aller à vos bots' }).waitFor();
     expect(problems).toEqual([]);
   });
 
@@ -95,7 +95,7 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await page.getByLabel('Language of the Console').selectOption('fr');
     // At once: not when something else happens to draw the page again (that took 5 s before the fix).
     await page.getByRole('heading', { name: 'Compte' }).waitFor({ timeout: 3000 });
-    expect(await page.getByRole('link', { name: 'Paramètres' }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Paramètres' }).waitFor();
     expect(await page.evaluate('document.documentElement.lang')).toBe('fr');
     await page.reload();
     await page.getByRole('heading', { name: 'Compte' }).waitFor();
@@ -140,14 +140,14 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await figure('Bots').first().waitFor();
     expect(await figure('Bots').first().textContent()).toMatch(/^\d+ (\(sans limite\)|sur \d)/);
     expect(await figure('Stockage des fichiers').first().textContent()).toMatch(/ (octets?|KB|MB|GB)\b/);
-    expect(await page.getByRole('heading', { name: 'Espace de travail' }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Espace de travail' }).waitFor();
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/qa`);
     await page.getByRole('heading', { name: 'Q/R', exact: true }).waitFor();
-    expect(await page.getByRole('button', { name: 'Ajouter une entrée' }).isVisible()).toBe(true);
-    expect(await page.getByLabel('Rechercher des entrées').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Ajouter une entrée' }).waitFor();
+    await page.getByLabel('Rechercher des entrées').waitFor();
     await page.getByRole('button', { name: 'Ajouter une entrée' }).click();
     await page.getByRole('heading', { name: 'Nouvelle entrée' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Ajouter l’entrée' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Ajouter l’entrée' }).waitFor();
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/insights`);
     await page.getByRole('heading', { name: 'Statistiques', exact: true }).waitFor();
     expect(await page.getByLabel('Période').locator('option').first().textContent()).toBe('7 derniers jours');
@@ -190,7 +190,7 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await page.getByRole('button', { name: 'Créer la base de connaissances' }).click();
     await page.getByText('Base de connaissances « Manuels » créée.', { exact: false }).waitFor();
     await page.getByRole('heading', { name: 'Déposez ici des fichiers PDF, Word ou Markdown' }).waitFor();
-    expect(await page.getByText('Choisir des fichiers', { exact: true }).isVisible()).toBe(true);
+    await page.getByText('Choisir des fichiers', { exact: true }).waitFor();
     const counts = page.locator('.page-head', { has: page.getByRole('heading', { name: 'Manuels' }) });
     expect(await counts.locator('.muted').textContent()).toBe('Aucun fichier pour l’instant');
     await page.locator('#kb-file-picker').setInputFiles({
@@ -205,17 +205,17 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
       .waitFor();
     await page.getByRole('link', { name: 'Site web' }).click();
     await page.getByRole('heading', { name: 'Sites web' }).waitFor();
-    expect(await page.getByText('Aucun site web pour l’instant.').isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Ajouter le site web' }).isVisible()).toBe(true);
+    await page.getByText('Aucun site web pour l’instant.').waitFor();
+    await page.getByRole('button', { name: 'Ajouter le site web' }).waitFor();
     await page.getByRole('link', { name: '← Bases de connaissances' }).click();
     const row = page.locator('.kb-row', { hasText: 'Manuels' });
-    expect(await row.getByRole('button', { name: 'Renommer Manuels' }).isVisible()).toBe(true);
+    await row.getByRole('button', { name: 'Renommer Manuels' }).waitFor();
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/files`);
     await page.getByRole('heading', { name: 'Fichiers', exact: true }).waitFor();
     expect(await page.getByLabel('État').locator('option').first().textContent()).toBe('Tous les états');
     await page.getByRole('link', { name: 'conges.txt' }).click();
     await page.getByRole('heading', { name: 'Détails' }).waitFor();
-    expect(await page.getByRole('link', { name: 'Télécharger' }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Télécharger' }).waitFor();
     expect(await page.locator('.facts dt').allTextContents()).toContain('Type de contenu');
     // Its tags, access and passages panels.
     await page.getByRole('heading', { name: 'Étiquettes' }).waitFor();
@@ -224,11 +224,11 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await page.getByRole('button', { name: 'Ajouter l’étiquette' }).click();
     await page.getByText('Étiquette « sujet » enregistrée.').waitFor();
     await page.getByRole('list', { name: 'Étiquettes' }).getByText('sujet=congés').waitFor();
-    expect(await page.getByRole('button', { name: 'Retirer l’étiquette sujet' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Retirer l’étiquette sujet' }).waitFor();
     await page.getByRole('heading', { name: 'Accès' }).waitFor();
     await page.getByRole('button', { name: 'Rendre public' }).click();
     await page.getByLabel('URL permanente').waitFor();
-    expect(await page.getByRole('button', { name: 'Copier l’URL' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Copier l’URL' }).waitFor();
     // Its passages: none while it is being indexed, then each with its number (either, on a loaded machine).
     await page
       .locator('section', { has: page.getByRole('heading', { name: 'Passages' }) })
@@ -245,10 +245,10 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(await tabs.getByRole('link').allTextContents()).toEqual(
       expect.arrayContaining([expect.stringMatching(/^En attente/), expect.stringMatching(/^Toutes/)]),
     );
-    expect(await page.getByLabel('Rechercher des conversations').isVisible()).toBe(true);
-    expect(await page.getByLabel('Avis négatifs').isVisible()).toBe(true);
-    expect(await page.getByText('Exporter les conversations').isVisible()).toBe(true);
-    expect(await page.getByLabel('M’avertir des visiteurs en attente').isVisible()).toBe(true);
+    await page.getByLabel('Rechercher des conversations').waitFor();
+    await page.getByLabel('Avis négatifs').waitFor();
+    await page.getByText('Exporter les conversations').waitFor();
+    await page.getByLabel('M’avertir des visiteurs en attente').waitFor();
     // A visitor's question the bot finds nothing for: its transcript and Teach the bot, in French.
     const chat = chatClient(suite.t);
     const visitor = await chat.user({ name: 'Camille' });
@@ -265,7 +265,7 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/logs`);
     await page.getByRole('heading', { name: 'Journaux' }).waitFor();
     expect(await page.getByLabel('Niveau').locator('option').first().textContent()).toBe('Tous les niveaux');
-    expect(await page.getByLabel('Suivi en direct').isVisible()).toBe(true);
+    await page.getByLabel('Suivi en direct').waitFor();
     expect(problems).toEqual([]);
   });
 
@@ -275,13 +275,13 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await page.getByRole('heading', { name: 'Paramètres de l’espace de travail' }).waitFor();
     // The heading shows before the workspace's settings have loaded into the form.
     await page.getByLabel('Nom de l’espace de travail').waitFor();
-    expect(await page.getByRole('button', { name: 'Enregistrer' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Enregistrer' }).waitFor();
     await page.getByRole('link', { name: 'Équipe' }).click();
     await page.getByRole('heading', { name: 'Inviter un membre' }).waitFor();
     expect(await page.getByLabel('Rôle', { exact: true }).locator('option').allTextContents()).toContain(
       'Lecteur',
     );
-    expect(await page.getByRole('button', { name: 'Inviter', exact: true }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Inviter', exact: true }).waitFor();
     await page.locator('.member-row .list-title', { hasText: / \(vous\)$/ }).waitFor();
     expect(problems).toEqual([]);
   });
@@ -290,9 +290,9 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     const { page, problems } = await signedInFrench();
     await page.getByRole('link', { name: 'Compte' }).click();
     await page.getByRole('heading', { name: 'Votre nom' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Enregistrer le nom' }).isVisible()).toBe(true);
-    expect(await page.getByLabel('Mot de passe actuel').isVisible()).toBe(true);
-    expect(await page.getByLabel('Répétez le nouveau mot de passe').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Enregistrer le nom' }).waitFor();
+    await page.getByLabel('Mot de passe actuel').waitFor();
+    await page.getByLabel('Répétez le nouveau mot de passe').waitFor();
     // Two new passwords that differ are refused in French before anything is sent.
     await page.getByLabel('Mot de passe actuel').fill(suite.t.owner.password);
     await page.getByLabel('Nouveau mot de passe', { exact: true }).fill('a new long password 1');
@@ -305,7 +305,7 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(await sessions.locator('.muted').first().textContent()).toMatch(
       /dernière activité le .* prend fin le /,
     );
-    expect(await page.getByRole('button', { name: 'Se déconnecter partout' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Se déconnecter partout' }).waitFor();
     await page.getByRole('heading', { name: 'Jetons d’accès personnels' }).waitFor();
     expect(await page.getByLabel('Expiration').locator('option').allTextContents()).toEqual([
       'Jamais',
@@ -318,7 +318,7 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await page.getByLabel('Expiration').selectOption('30');
     await page.getByRole('button', { name: 'Créer le jeton' }).click();
     await page.getByText('Jeton « Script de sauvegarde » créé.').waitFor();
-    expect(await page.getByRole('button', { name: 'Copier le jeton' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Copier le jeton' }).waitFor();
     const row = page.locator('.token-row', { hasText: 'Script de sauvegarde' });
     expect(await row.locator('.muted').textContent()).toMatch(/^Créé le .* · jamais utilisé · expire le /);
     await row.getByRole('button', { name: 'Révoquer' }).click();
@@ -332,8 +332,8 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     const { page, problems } = await signedInFrench();
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}`);
     await page.getByRole('heading', { name: 'Clés d’accès' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Créer la clé' }).isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Désactiver le bot' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Créer la clé' }).waitFor();
+    await page.getByRole('button', { name: 'Désactiver le bot' }).waitFor();
     const links = page.getByLabel('Sources liées');
     expect(await links.locator('option').allTextContents()).toEqual([
       'Sources publiques seulement (recommandé)',
@@ -348,11 +348,11 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await page.getByText(/^Liens vers les sources enregistrés/).waitFor();
     await page.locator('.facts dd', { hasText: 'Aucun lien' }).waitFor();
     await suite.t.asOwner('PUT', `/v1/admin/bots/${suite.t.botId}`, { sourceLinks: 'public' });
-    expect(await page.getByRole('button', { name: 'Supprimer le bot' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Supprimer le bot' }).waitFor();
 
     await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/webchat`);
     await page.getByRole('heading', { name: 'L’ajouter à un site' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Copier l’extrait' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Copier l’extrait' }).waitFor();
     await page.getByLabel('Couleur principale').waitFor();
     const form = page.getByRole('form', { name: 'Configuration du webchat' });
     expect(await form.locator('legend').allTextContents()).toEqual(
@@ -367,7 +367,7 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     expect(await page.getByLabel('Langue du chat').locator('option').allTextContents()).toContain('Deutsch');
     await page.getByRole('button', { name: 'Ajouter une question' }).click();
     await page.getByLabel('Question 1').fill('Quels sont vos horaires ?');
-    expect(await page.getByText('1 sur 4').isVisible()).toBe(true);
+    await page.getByText('1 sur 4').waitFor();
     await page.getByText('Changements non enregistrés : l’aperçu les montre.').waitFor();
     await page.getByLabel('Arrondi des coins').fill('neuf');
     await page.getByRole('button', { name: 'Enregistrer', exact: true }).click();
