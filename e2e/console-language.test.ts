@@ -2,13 +2,16 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
 import { useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
+import { botApi } from '../packages/testkit/src/e2e/knowledge.js';
 import { chatClient } from '../packages/testkit/src/server/chat.js';
+import { testSite } from '../packages/testkit/src/server/test-site.js';
 
 const chromiumHere = haveChromium('Console language browser tests');
 
 describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
-  // Workers: the bot answers visitors and files are indexed, as in production.
-  const suite = useConsoleSuite({ workers: true });
+  // Workers: the bot answers visitors, files are indexed and sites crawled, as in production (a site on 127.0.0.1).
+  const suite = useConsoleSuite({ workers: true, env: { PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES: 'true' } });
+  const site = testSite({ pages: 3 });
 
   /** A fresh browser profile in `locale` on the Console's address; its page errors collected. */
   async function consoleIn(locale: string, refuse?: string): Promise<{ page: Page; problems: string[] }> {
@@ -236,6 +239,31 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
       .waitFor();
     expect(problems).toEqual([]);
   });
+
+  it("shows a site's crawl in French: its state, its run's outcome and why pages were skipped", async () => {
+    const base = await site.start();
+    try {
+      const { page, problems } = await signedInFrench();
+      const { knowledgeBase } = (await botApi(suite.origin, suite.t)('POST', '/v1/files/knowledge-bases', {
+        name: 'Aide',
+      })) as { knowledgeBase: { id: string } };
+      await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/knowledge/${knowledgeBase.id}`);
+      await page.getByRole('link', { name: 'Site web' }).click();
+      await page.getByLabel('Adresse du site web').fill(`${base}/`);
+      await page.getByRole('button', { name: 'Ajouter le site web' }).click();
+      const row = page.getByRole('listitem', { name: `${base}/` });
+      const runs = row.getByRole('list', { name: 'Dernières explorations' });
+      await runs.getByText(/ : terminée — /).waitFor({ timeout: 90_000 });
+      await row.getByText(/^Au repos · /).waitFor();
+      await row.getByText(/^Pages ignorées/).click();
+      const skipped = row.getByRole('list', { name: 'Pages ignorées' });
+      await skipped.getByText(`${base}/private/secret — refusée par robots.txt`).waitFor();
+      await skipped.getByText(`${base}/missing — erreur HTTP 404`).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await site.stop();
+    }
+  }, 150_000);
 
   it('shows the conversations desk and the logs in French: the desk tabs, search and filters, the log level', async () => {
     const { page, problems } = await signedInFrench();
