@@ -47,6 +47,11 @@ describe.skipIf(!chromiumHere)("the Console in the member's language", () => {
     await page.getByRole('heading', { name: 'Se connecter à Parley' }).waitFor();
     expect(await page.evaluate('document.documentElement.lang')).toBe('fr');
     expect(await page.title()).toBe('Connexion · Parley');
+    // A wrong password is said in French.
+    await page.getByLabel('E-mail').fill(suite.t.owner.email);
+    await page.getByLabel('Mot de passe').fill('not the password at all');
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.getByRole('alert').getByText('E-mail ou mot de passe incorrect', { exact: true }).waitFor();
     await page.getByLabel('E-mail').fill(suite.t.owner.email);
     await page.getByLabel('Mot de passe').fill(suite.t.owner.password);
     await page.getByRole('button', { name: 'Se connecter' }).click();

@@ -1,4 +1,4 @@
-import type { Account } from '@parley/client';
+import { type Account, ApiError } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { consoleClient, describeError } from '../api.js';
 import { useForm } from '../form.js';
@@ -34,7 +34,10 @@ export function SignInPage({
       rememberSignedIn();
       onSignedIn(account);
     } catch (failure) {
-      setError(describeError(failure));
+      // The one refusal of a wrong e-mail or password (401), in the Console's words; the others as any failure.
+      setError(
+        failure instanceof ApiError && failure.status === 401 ? t('signIn.refused') : describeError(failure),
+      );
     }
   });
   const email = form.field('email');
