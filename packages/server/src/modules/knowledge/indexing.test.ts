@@ -54,7 +54,7 @@ function deferred() {
 }
 
 /** Polls `read` until `done` holds for its answer (or fails after `timeoutMs`). */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   let value: T | undefined;
   await eventually(
     async () => {
