@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
 import { hashVector } from '../../../../testkit/src/server/hash-vector.js';
 import { dropSchema, postgresTestUrl } from '../../../../testkit/src/server/postgres.js';
+import { eventually } from '../../../../testkit/src/shared/eventually.js';
 import { buildApp, type ParleyApp } from '../../app.js';
 import { type Db, openDatabase } from '../../db/database.js';
 import { silentLogger } from '../../logger.js';
@@ -70,12 +71,17 @@ function filesOf(inject: Inject, t: TestApp) {
     },
     /** Waits until the file leaves indexing_pending. */
     async settled(id: string): Promise<FileObject> {
-      for (let i = 0; i < 1200; i++) {
-        const file = await get(id);
-        if (file.status !== 'indexing_pending') return file;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      throw new Error(`file ${id} still indexing`);
+      let file: FileObject | undefined;
+      await eventually(
+        async () => {
+          file = await get(id);
+          return file.status !== 'indexing_pending';
+        },
+        30_000,
+        25,
+        `file ${id} indexed`,
+      );
+      return file as FileObject;
     },
     async search(query: string, mode: 'semantic' | 'hybrid' | 'lexical') {
       const res = await inject({
@@ -109,13 +115,13 @@ async function unembeddedPassages(db: Db): Promise<number> {
 }
 
 /** Waits until the index's model is `id`. */
-async function modelBecomes(db: Db, id: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if ((await modelOf(db))?.model_id === id) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`the index's model did not become ${id}`);
-}
+const modelBecomes = (db: Db, id: string): Promise<void> =>
+  eventually(
+    async () => (await modelOf(db))?.model_id === id,
+    30_000,
+    25,
+    `the index's model to become ${id}`,
+  );
 
 /** The files of the `index_file` jobs queued in `db`, oldest first. */
 async function indexJobFiles(db: Db): Promise<string[]> {
@@ -240,6 +246,10 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     // As the onnx embedder: `onnx:<folder>` until a worker has loaded the model, then `onnx:<folder>@<hash>`.
     const loaded = new HashEmbedder('hash-a', 64);
     let calls = 0;
+    let firstCall = () => {};
+    const called = new Promise<void>((resolve) => {
+      firstCall = resolve;
+    });
     const settling: Embedder = {
       get id() {
         return calls > 0 ? 'hash-a' : 'hash-a-provisional';
@@ -247,12 +257,13 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
       dimensions: 64,
       embed: (texts) => {
         calls++;
+        firstCall();
         return loaded.embed(texts);
       },
       close: async () => {},
     };
     const next = await restart(t, settling);
-    for (let i = 0; i < 600 && calls === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    await called; // the check at start has loaded the model
     expect(loaded.texts).toBe(1);
     // The check at start has ended: a tick waits for the one in flight, or runs it if it is still due.
     await next.app.services.runner.tick();
@@ -313,12 +324,12 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     const again = new HashEmbedder('hash-a', 64);
     const next = await restart(t, again);
     expect((await next.files.search('tapir prehensile trunk', 'lexical'))[0]?.file.id).toBe(tapir.id);
-    let found: string | undefined;
-    for (let i = 0; i < 600 && found !== tapir.id; i++) {
-      found = (await next.files.search('tapir prehensile trunk', 'semantic'))[0]?.file.id;
-      if (found !== tapir.id) await new Promise((r) => setTimeout(r, 25));
-    }
-    expect(found).toBe(tapir.id);
+    await eventually(
+      async () => (await next.files.search('tapir prehensile trunk', 'semantic'))[0]?.file.id === tapir.id,
+      30_000,
+      25,
+      'the tapir embedded',
+    );
     expect((await next.files.settled(tapir.id)).status).toBe('indexing_completed');
     expect((await next.files.search('okapi striped legs', 'semantic'))[0]?.file.id).toBe(okapi.id);
     expect(await modelOf(next.db)).toEqual({ model_id: 'hash-a', dimensions: 64 });
