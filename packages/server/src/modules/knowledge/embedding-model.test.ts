@@ -25,7 +25,8 @@ function keeperOf(
         waiting.filter((f) => after === undefined || f > after).slice(0, limit),
       async setModel(m) {
         log.setModel++;
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        // A database write: the switch is in flight across a turn of the event loop.
+        await new Promise((resolve) => setImmediate(resolve));
         if (log.failures > 0) {
           log.failures--;
           throw new Error('database busy');
