@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { callAs, type FilesMethod } from '../../../../testkit/src/server/files-api.js';
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
+import { eventually } from '../../../../testkit/src/shared/eventually.js';
 
 /**
  * searchFiles as different principals (issue 6 with the permission matrix of issue 3): only passages of files
@@ -17,8 +18,6 @@ interface Hit {
   file: { id: string; key: string; contentType: string; tags: Record<string, string>; metadata: object };
   context?: Array<{ text: string; offset: number; type: string }>;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Every file below says "harbour", so one query reaches all of them. */
 const FILES = {
@@ -66,14 +65,19 @@ describe('searchFiles permissions and filters (lexical, SQLite)', () => {
     const up = await t.app.inject({ method: 'PUT', url: `${u.pathname}${u.search}`, payload: bytes });
     expect(up.statusCode, up.body).toBe(200);
     const file = (up.json() as { file: FileObject }).file;
-    for (let i = 0; i < 400; i++) {
-      const got = await as('bot', 'GET', `/v1/files/${file.id}`);
-      const status = (got.json() as { file: FileObject }).file.status;
-      if (status === 'indexing_completed') return file;
-      if (status !== 'indexing_pending') throw new Error(`indexing ended ${status}`);
-      await sleep(25);
-    }
-    throw new Error('indexing did not finish');
+    let status: FileObject['status'] = 'indexing_pending';
+    await eventually(
+      async () => {
+        const got = await as('bot', 'GET', `/v1/files/${file.id}`);
+        status = (got.json() as { file: FileObject }).file.status;
+        return status !== 'indexing_pending';
+      },
+      30_000,
+      25,
+      `${key} indexed`,
+    );
+    expect(status).toBe('indexing_completed');
+    return file;
   }
 
   async function integrationKey(onBot: string): Promise<string> {
