@@ -12,6 +12,7 @@ import { useTestApp } from '../../../../../testkit/src/server/fixtures.js';
 import type { TestApp } from '../../../../../testkit/src/server/harness.js';
 import { testSite } from '../../../../../testkit/src/server/test-site.js';
 import { expectError } from '../../../../../testkit/src/server/wire.js';
+import { eventually } from '../../../../../testkit/src/shared/eventually.js';
 import { findChromium } from '../../../config/chromium.js';
 import { ConfigError, loadConfig } from '../../../config/config.js';
 import { outboundFetch } from '../../../http/outbound.js';
@@ -51,13 +52,18 @@ function scriptedSite() {
 }
 
 async function finished(t: TestApp, kbId: string, sourceId: string): Promise<KnowledgeSource> {
-  for (let i = 0; i < 2400; i++) {
-    const res = await callAs(t, t.botKey, 'GET', `${KB}/${kbId}/sources/${sourceId}`);
-    const { source } = res.json() as { source: KnowledgeSource };
-    if (source.state === 'idle' && source.runs.length >= 1) return source;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('the crawl did not end');
+  let source: KnowledgeSource | undefined;
+  await eventually(
+    async () => {
+      const res = await callAs(t, t.botKey, 'GET', `${KB}/${kbId}/sources/${sourceId}`);
+      source = (res.json() as { source: KnowledgeSource }).source;
+      return source.state === 'idle' && source.runs.length >= 1;
+    },
+    60_000,
+    25,
+    'the crawl to end',
+  );
+  return source as KnowledgeSource;
 }
 
 describe.runIf(canRender)('website sources rendered by JavaScript (Chromium)', () => {

@@ -7,6 +7,7 @@ import { useTestApp } from '../../../../../testkit/src/server/fixtures.js';
 import { postgresTestUrl, type TestApp } from '../../../../../testkit/src/server/harness.js';
 import { SITE_PAGES as PAGES, testSite } from '../../../../../testkit/src/server/test-site.js';
 import { expectError } from '../../../../../testkit/src/server/wire.js';
+import { eventually } from '../../../../../testkit/src/shared/eventually.js';
 
 /**
  * Website sources (issue #36) against a real site served on 127.0.0.1: robots.txt with a Disallow and a
@@ -19,14 +20,19 @@ const KB = '/v1/files/knowledge-bases';
 
 /** The source, polled 25 ms apart, once its run count reaches `runs` and it is idle. */
 async function finished(t: TestApp, kbId: string, sourceId: string, runs: number): Promise<KnowledgeSource> {
-  for (let i = 0; i < 2400; i++) {
-    const res = await callAs(t, t.botKey, 'GET', `${KB}/${kbId}/sources/${sourceId}`);
-    expect(res.statusCode, res.body).toBe(200);
-    const { source } = res.json() as { source: KnowledgeSource };
-    if (source.state === 'idle' && source.runs.length >= runs) return source;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('the crawl did not end');
+  let source: KnowledgeSource | undefined;
+  await eventually(
+    async () => {
+      const res = await callAs(t, t.botKey, 'GET', `${KB}/${kbId}/sources/${sourceId}`);
+      expect(res.statusCode, res.body).toBe(200);
+      source = (res.json() as { source: KnowledgeSource }).source;
+      return source.state === 'idle' && source.runs.length >= runs;
+    },
+    60_000,
+    25,
+    'the crawl to end',
+  );
+  return source as KnowledgeSource;
 }
 
 function websiteSuite(databaseUrl?: string) {
