@@ -10,6 +10,7 @@ import {
 import { postgresTestUrl, type TestApp } from '../../../../testkit/src/server/harness.js';
 import { loopStall } from '../../../../testkit/src/server/loop-stall.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
+import { eventually } from '../../../../testkit/src/shared/eventually.js';
 import { NOT_FOUND_TEXT } from '../answers/format.js';
 import { chatRepo } from '../chat/repo.js';
 import { MAX_QUESTION_CHARS } from './group.js';
@@ -134,12 +135,17 @@ async function expectEntriesCounted(t: TestApp): Promise<void> {
   const conversation = await api.conversation(visitor);
   /** Insights once the bot has given `replies` replies. */
   async function insightsAfter(replies: number): Promise<BotInsights> {
-    const until = Date.now() + 15_000;
-    for (;;) {
-      const insights = await insightsOf(t, '7d');
-      if (insights.replies.total >= replies || Date.now() > until) return insights;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    let insights: BotInsights | undefined;
+    await eventually(
+      async () => {
+        insights = await insightsOf(t, '7d');
+        return insights.replies.total >= replies;
+      },
+      15_000,
+      50,
+      `${replies} replies counted`,
+    );
+    return insights as BotInsights;
   }
   await api.message(visitor, conversation, 'Do you deliver to Antarctica?');
   const before = await insightsAfter(1);
@@ -298,12 +304,15 @@ describe('GET /v1/admin/bots/{id}/insights', () => {
         await api.message(visitor, conversation, 'Do you deliver to Antarctica?');
         await api.message(visitor, conversation, 'Delivery to antarctica??');
         let insights: BotInsights | undefined;
-        const until = Date.now() + 15_000;
-        while (Date.now() < until) {
-          insights = await insightsOf(t, '7d');
-          if (insights.replies.total >= 2) break;
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
+        await eventually(
+          async () => {
+            insights = await insightsOf(t, '7d');
+            return insights.replies.total >= 2;
+          },
+          15_000,
+          50,
+          'the two replies counted',
+        );
         expect(insights?.replies).toEqual({
           total: 2,
           answered: 0,
