@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../testkit/src/server/cli.js';
 import { useTempDirs } from '../../testkit/src/server/temp-dirs.js';
+import { eventually } from '../../testkit/src/shared/eventually.js';
 import { typescriptBootstrap } from './workers/spawn.js';
 
 const tempDir = useTempDirs('parley-startup-');
@@ -83,17 +84,20 @@ async function modulesLoadedByServe(env: Record<string, string>): Promise<string
   started.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (started.exitCode !== null) throw new Error(`parley serve exited (${started.exitCode}):\n${output}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`parley serve did not answer in 90 s:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await eventually(
+    async () => {
+      if (started.exitCode !== null) throw new Error(`parley serve exited (${started.exitCode})`);
+      return fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (res) => res.ok,
+        () => false,
+      );
+    },
+    90_000,
+    100,
+    'parley serve to answer',
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}:\n${output}`);
+  });
   const exited = once(started, 'exit');
   started.kill('SIGTERM');
   const [exitCode] = (await exited) as [number | null];
