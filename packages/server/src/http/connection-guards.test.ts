@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTestApp } from '../../../testkit/src/server/fixtures.js';
 import { rawSocket } from '../../../testkit/src/server/raw-sockets.js';
+import { eventually } from '../../../testkit/src/shared/eventually.js';
 
 /** A raw connection to the test server, collecting what it answers until it closes. */
 function rawConnection(port: number) {
@@ -65,7 +66,9 @@ describe('connection guards (slow bodies, connections per address)', () => {
     const started = Date.now();
     never.socket.write(head(2));
     later.socket.write(head(2));
-    await new Promise((r) => setTimeout(r, 300));
+    // Part of the scenario, not a wait for an event: the body begins a while after the headers, within the 1 s.
+    const inTime = 300;
+    await new Promise((r) => setTimeout(r, inTime));
     later.socket.write('{}');
     await Promise.all([never.closed, later.closed]);
     expect(later.received).toMatch(/^HTTP\/1\.1 20[01] /);
@@ -175,17 +178,8 @@ function logLines() {
 }
 
 /** Waits until `check` holds (polling every 10 ms), or fails after `timeoutMs`. */
-async function until(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> =>
+  eventually(async () => check(), timeoutMs, 10, what);
 
 /** Upserts a file of `size` bytes on the bootstrap bot and answers its upload URL's path and query. */
 async function uploadPath(t: ReturnType<typeof useTestApp>, key: string, size: number): Promise<string> {
@@ -258,8 +252,10 @@ describe('upload bodies: a minimum byte rate', () => {
   it('lets an upload that keeps the rate run past several windows', async () => {
     const path = await uploadPath(t, 'steady.bin', 20_000);
     const steady = await startUpload(listening.port, path, 20_000, 2000);
+    // The client's pace, the scenario itself: 2000 bytes every 150 ms, above 1000 a window, across several windows.
+    const pace = 150;
     for (let sent = 2000; sent < 20_000; sent += 2000) {
-      await new Promise((r) => setTimeout(r, 150));
+      await new Promise((r) => setTimeout(r, pace));
       steady.socket.write(Buffer.alloc(2000, 3));
     }
     await steady.closed;

@@ -11,6 +11,7 @@ import {
   type TestAppOptions,
 } from '../../../testkit/src/server/harness.js';
 import { type Metrics, parseMetrics } from '../../../testkit/src/server/prometheus-text.js';
+import { eventually } from '../../../testkit/src/shared/eventually.js';
 import { UseLiteEmbedder } from '../search/embed/index.js';
 
 /**
@@ -54,12 +55,16 @@ async function metricsOf(base: string, token?: string): Promise<Metrics> {
 
 /** Scrapes until `test` holds (5 s at most); answers the last metrics. */
 async function scrapeUntil(base: string, test: (m: Metrics) => boolean): Promise<Metrics> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const metrics = await metricsOf(base);
-    if (test(metrics) || Date.now() > deadline) return metrics;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  let metrics: Metrics | undefined;
+  await eventually(
+    async () => {
+      metrics = await metricsOf(base);
+      return test(metrics);
+    },
+    5000,
+    25,
+  ).catch(() => undefined); // the caller's expectations say what is missing
+  return metrics as Metrics;
 }
 
 const REQUESTS = 'parley_http_requests_total';
