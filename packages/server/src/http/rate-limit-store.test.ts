@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropSchema, postgresTestUrl, testServerUrl } from '../../../testkit/src/server/postgres.js';
 import { expectError } from '../../../testkit/src/server/wire.js';
+import { eventually } from '../../../testkit/src/shared/eventually.js';
 import { buildApp, type ParleyApp } from '../app.js';
 import { loadConfig } from '../config/config.js';
 import { type Db, openDatabase } from '../db/database.js';
@@ -54,8 +55,6 @@ const newAddress = () =>
 /** An anonymous Admin API request from `address` (401 until the limit, then 429). */
 const ask = (p: Process, address: string): Promise<LightMyRequestResponse> =>
   p.app.inject({ method: 'GET', url: '/v1/admin/bots', headers: { 'x-forwarded-for': address } });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Three processes of one deployment; `shared` when they count in one store. */
 interface Deployment {
@@ -112,8 +111,17 @@ function storeContract(name: string, shared: boolean, open: (() => Promise<Deplo
       for (let i = 0; i < MAX; i++) await ask(p, address);
       const limited = await ask(p, address);
       expectError(limited, 429, 'RateLimited');
-      await sleep(WINDOW_MS + 200);
-      const again = await ask(p, address);
+      // Asked until the window ends: the first answer that is not 429 is the new window's first request.
+      let again = limited;
+      await eventually(
+        async () => {
+          again = await ask(p, address);
+          return again.statusCode !== 429;
+        },
+        WINDOW_MS * 4,
+        50,
+        'the window to end',
+      );
       expectError(again, 401, 'Unauthorized');
       expect(again.headers['ratelimit-remaining']).toBe(String(MAX - 1));
     });
@@ -260,9 +268,15 @@ describe('a rate-limit store that does not answer', () => {
       const started = Date.now();
       await expect(redis.incr('parley-rate-limit:probe')).rejects.toThrow();
       expect(Date.now() - started).toBeLessThan(2000);
-      await sleep(300);
-      expect(warnings.length).toBeGreaterThanOrEqual(1);
-      expect(warnings.length).toBeLessThanOrEqual(1);
+      // Two more failed connection attempts (the client's error events), each a warning if they were not throttled.
+      await new Promise<void>((resolve) => {
+        let errors = 0;
+        redis.on('error', () => {
+          errors += 1;
+          if (errors === 2) resolve();
+        });
+      });
+      expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(/Redis does not answer; requests are let through uncounted/);
     } finally {
       redis.disconnect();
@@ -309,13 +323,25 @@ describe('a rate-limit store that does not answer', () => {
       const { log, warnings } = capturingLog();
       const store = postgresRateLimitStore(db, log, { sweepEveryMs: 0 });
       await incr(store, 'ended', 100);
-      await sleep(200);
-      await incr(store, 'alive', 60_000);
-      await sleep(200);
-      const { rows } = await sql<{ key: string }>`select key from rate_limits order by key`.execute(
-        db.kysely,
+      // The window ends by the database's clock, the one the store counts and sweeps by.
+      await eventually(
+        async () => {
+          const { rows } = await sql<{ ended: boolean }>`
+            select resets_at <= floor(extract(epoch from now()) * 1000)::bigint as ended
+            from rate_limits where key = 'ended'`.execute(db.kysely);
+          return rows[0]?.ended === true;
+        },
+        5000,
+        20,
+        'the 100 ms window to end',
       );
-      expect(rows.map((r) => r.key)).toEqual(['alive']);
+      await incr(store, 'alive', 60_000); // sweeps, in the background, after counting
+      const keys = async () =>
+        (await sql<{ key: string }>`select key from rate_limits order by key`.execute(db.kysely)).rows.map(
+          (r) => r.key,
+        );
+      await eventually(async () => (await keys()).length === 1, 5000, 20, 'the sweep');
+      expect(await keys()).toEqual(['alive']);
       expect(warnings).toEqual([]);
     });
   });
