@@ -5,6 +5,7 @@ import { chatClient } from '../../testkit/src/server/chat.js';
 import { putBytes } from '../../testkit/src/server/files-api.js';
 import { useTestApp } from '../../testkit/src/server/fixtures.js';
 import type { TestApp } from '../../testkit/src/server/harness.js';
+import { eventually } from '../../testkit/src/shared/eventually.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -49,13 +50,8 @@ function getFile(t: TestApp, fileId: string) {
 }
 
 /** Waits (polling) until `check` holds, as long as a few runs of the started runner take. */
-async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('the background work did not happen in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const happens = (check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> =>
+  eventually(check, timeoutMs, 25, 'the background work');
 
 describe("the app's periodic work, driven by the injected clock", () => {
   let now = Date.parse('2032-06-01T00:00:00.000Z');
@@ -123,7 +119,7 @@ describe('the runner buildApp starts with `workers`', () => {
     const blob = (await blobFiles(t)).find((p) => p.includes(fileId));
     expect(blob).toBeDefined();
     now += 2 * MINUTE;
-    await eventually(async () => !(await blobFiles(t)).includes(blob as string));
+    await happens(async () => !(await blobFiles(t)).includes(blob as string));
     const res = await getFile(t, fileId);
     expect(res.statusCode).toBe(404);
   });

@@ -5,19 +5,15 @@ import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, listeningApp, parley, writeDocuments } from '../../../testkit/src/server/cli.js';
 import { useTempDirs } from '../../../testkit/src/server/temp-dirs.js';
+import { eventually } from '../../../testkit/src/shared/eventually.js';
 import { loadConfig } from '../config/config.js';
 import { type RunningServer, startServer } from '../server.js';
 
 const tempDir = useTempDirs('parley-backup-');
 type App = Awaited<ReturnType<typeof listeningApp>>;
 
-async function until(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> =>
+  eventually(check, timeoutMs, 50);
 
 /** Keys of the files in a state, read from a data folder's database. */
 function keysIn(dataDir: string, status: string): string[] {

@@ -4,17 +4,12 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../../../testkit/src/shared/eventually.js';
 import { type Db, openDatabase } from './database.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 
 /** Polls `check` every 10 ms until it holds (or fails after `ms`). */
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const until = (check: () => boolean, ms = 10_000): Promise<void> => eventually(async () => check(), ms, 10);
 
 /** A WAL database with a table of 2 KB rows, and `rows` of them committed one transaction each. */
 function walDatabase(dir: string): { db: SQLite.Database; file: string; write: (rows: number) => void } {
@@ -89,7 +84,9 @@ describe('SqliteCheckpointer', () => {
       // The main connection's own autocheckpoint is the net only: 4× the worker's threshold.
       expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(128);
       write(10); // a few pages: below the threshold, nothing is started
-      await new Promise((r) => setTimeout(r, 50));
+      // A negative check, with no event to wait for (the checkpointer looks on a timer): ten of its looks.
+      const tenLooks = 50;
+      await new Promise((r) => setTimeout(r, tenLooks));
       expect(checkpointer.checkpoints).toBe(0);
       expect(checkpointer.pendingFrames()).toBeGreaterThan(0);
       expect(rowsInFileAlone(dir, file)).toBe(0);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../../../testkit/src/server/temp-dirs.js';
+import { eventually } from '../../../../testkit/src/shared/eventually.js';
 import { type Db, openDatabase } from '../../db/database.js';
 import { createPassageIndex } from './create.js';
 import { type HnswEvent, HnswVectorIndex } from './hnsw-vector-index.js';
@@ -407,11 +408,19 @@ describe('SQLite HNSW vector index', () => {
           expect(await o.index.vectorSearch(q, scope, 10)).toEqual(await exact.vectorSearch(q, scope, 10));
         }
         await o.index.deleteFile(fileIds[0] as string); // a change while failed: read again from the database
-        // A later search opens the graph again in a new worker.
-        await new Promise((r) => setTimeout(r, 250));
-        const top = await o.index.vectorSearch(vectors[450] as Float32Array, scope, 1);
+        // A later search, once the failed graph's retry time (200 ms) has come, opens it again in a new worker.
+        let top: Awaited<ReturnType<typeof o.index.vectorSearch>> = [];
+        await eventually(
+          async () => {
+            top = await o.index.vectorSearch(vectors[450] as Float32Array, scope, 1);
+            await graph?.settle();
+            return o.events.filter((e) => e.kind === 'built').length === 2;
+          },
+          10_000,
+          25,
+          'a search to open the graph again',
+        );
         expect(top[0]?.fileId).toBe(fileId);
-        await graph?.settle();
         expect(await graph?.ready(bot.botId)).toBe(true);
         expect(graph?.size(bot.botId)).toBe(500);
         expect(o.events.map((e) => e.kind)).toEqual(['built', 'failed', 'built']);
