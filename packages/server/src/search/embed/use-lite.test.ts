@@ -350,7 +350,8 @@ describe('UseLiteEmbedder lifecycle', () => {
       'const closing = new UseLiteEmbedder({ workers: 2, batchSize: 8 });',
       "await closing.embed(['warm']);",
       "const waiting = closing.embed(Array.from({ length: 200 }, (_, i) => 'long job ' + i)).catch((e) => e.code);",
-      'await new Promise((resolve) => setTimeout(resolve, 5));',
+      '// Closed once a batch is in flight in a worker:',
+      'while (closing.stats().busy === 0) await new Promise((resolve) => setImmediate(resolve));',
       'await closing.close();',
       "console.log('closed mid-run:', await waiting);",
     ]);
