@@ -372,7 +372,9 @@ describe('ChatClient.listen over a scripted SSE server', () => {
         retries.push([(error as { status?: number } | undefined)?.status, failures]),
     });
     await got.until(2);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A negative check, with no event to wait for: the open stream stays silent, and no other try is made.
+    const quietFor = 200;
+    await new Promise((resolve) => setTimeout(resolve, quietFor));
     await stop();
     expect(opens).toEqual([false, true]);
     expect(retries).toEqual([

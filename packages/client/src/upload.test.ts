@@ -121,10 +121,11 @@ describe('uploadFile over the wire', () => {
     const server = await uploadServer((_, res) => {
       setTimeout(() => json(res, 200, { file: {} }), 100);
     });
-    // Five chunks 100 ms apart: 500 ms in all, never 300 ms without a byte.
+    // Five chunks 100 ms apart: 500 ms in all, never 300 ms without a byte (the pace is the scenario itself).
+    const pace = 100;
     async function* slow() {
       for (let i = 0; i < 5; i++) {
-        await new Promise((r) => setTimeout(r, 100));
+        await new Promise((r) => setTimeout(r, pace));
         yield new TextEncoder().encode(String(i));
       }
     }
