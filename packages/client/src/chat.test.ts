@@ -372,7 +372,8 @@ describe('ChatClient.listen over a scripted SSE server', () => {
         retries.push([(error as { status?: number } | undefined)?.status, failures]),
     });
     await got.until(2);
-    // A negative check, with no event to wait for: the open stream stays silent, and no other try is made.
+    // A negative check, with no event to wait for: the open stream stays silent, and no other try is made (a
+    // try would come 10 ms after the last, its backoff doubling: several of them fit in this time).
     const quietFor = 200;
     await new Promise((resolve) => setTimeout(resolve, quietFor));
     await stop();
