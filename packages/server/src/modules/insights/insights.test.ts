@@ -120,8 +120,9 @@ async function expectLongQuestionsGrouped(t: TestApp): Promise<void> {
   const shipping = insights.unansweredQuestions.find((q) => q.question.startsWith('Do you ship'));
   expect(shipping?.question).toMatch(/^Do you ship parcel \d+ abroad\?( and more words)+( and( more)?)?$/);
   expect(shipping?.question.length).toBeGreaterThan(MAX_QUESTION_CHARS - 15);
-  // Generous for a loaded 2-core machine: reading and grouping all of it at once stalled for seconds.
-  expect(stallMs).toBeLessThan(500);
+  // Reading and grouping all of it at once stalled the loop for 7-8 s (1f06b2d); in pieces, the longest stall is
+  // tens of ms on an idle machine and up to ~1.4 s seen on a 2-core machine at load 20+, so 2 s still tells them apart.
+  expect(stallMs).toBeLessThan(2_000);
 }
 
 /**
