@@ -111,6 +111,9 @@ export async function startServer(options: StartOptions = {}): Promise<ServerPro
     cwd: repoRoot,
     env: childEnv({
       PARLEY_LOG_LEVEL: 'warn',
+      // Indexing at the process's own priority, as in-process test apps do (harness.ts): at nice 19 it waits for
+      // the other test files keeping a CI machine's cores busy. A test of the priority sets it.
+      PARLEY_INDEXING_NICE: '0',
       ...options.env,
       PORT: String(port),
       HOST: '127.0.0.1',
