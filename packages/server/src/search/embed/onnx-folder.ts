@@ -4,7 +4,8 @@
  * service. Chosen by `PARLEY_EMBEDDER=onnx` with `PARLEY_EMBEDDING_MODEL_DIR`.
  */
 import path from 'node:path';
-import { WorkerPoolEmbedder, type WorkerPoolOptions } from './worker-pool.js';
+import { WorkerPoolEmbedder } from './worker-pool.js';
+import type { WorkerPoolOptions } from './worker-pool-options.js';
 
 /** Largest number of texts given to a folder model at once. */
 export const ONNX_FOLDER_MAX_BATCH = 64;

@@ -24,7 +24,8 @@ import {
   type UseLiteFiles,
 } from './use-lite-model.js';
 import type { UseLitePrecision } from './use-lite-onnx.js';
-import { MAX_EMBED_WORKERS, WorkerPoolEmbedder, type WorkerPoolOptions } from './worker-pool.js';
+import { WorkerPoolEmbedder } from './worker-pool.js';
+import { MAX_EMBED_WORKERS, type WorkerPoolOptions } from './worker-pool-options.js';
 
 export { isUseLiteId, USE_LITE_ID, USE_LITE_INT8_ID } from './use-lite-model.js';
 export type { UseLitePrecision } from './use-lite-onnx.js';

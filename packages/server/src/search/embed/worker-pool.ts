@@ -20,32 +20,7 @@ import type {
   WorkerMessage,
   WorkerSetup,
 } from './use-lite-worker.js';
-
-/** Most worker threads one embedder runs (each holds its own copy of the model). */
-export const MAX_EMBED_WORKERS = 32;
-
-/** Settings of a worker pool; every one has a default. */
-export interface WorkerPoolOptions {
-  /** Worker threads, each with its own copy of the model and one core's worth of work. Default 1. */
-  workers?: number;
-  /** Texts per model call. */
-  batchSize?: number;
-  /** Time bound of one model load. Default 60 s. */
-  startTimeoutMs?: number;
-  /** Time bound of one batch; past it the worker is ended and the call fails (retryable). Default 120 s. */
-  batchTimeoutMs?: number;
-  /**
-   * One more worker for interactive calls only (search queries, chat questions, Q&A lookups), at normal CPU
-   * priority, started at the first such call; the `workers` then take bulk batches first (and interactive
-   * ones only while no bulk batch waits). Another copy of the model in memory. Default false.
-   */
-  queryWorker?: boolean;
-  /**
-   * With `queryWorker`: the nice value (0–19) of the other workers' threads, so that on Linux the kernel
-   * runs the query worker (and the thread serving requests) first when the cores are busy. Default 0.
-   */
-  bulkNice?: number;
-}
+import { poolSettings, type WorkerPoolOptions } from './worker-pool-options.js';
 
 /** Which calls a worker takes: interactive ones only (the query worker), or any. */
 type SlotLane = 'query' | 'any';
@@ -98,17 +73,14 @@ export class WorkerPoolEmbedder implements StartableEmbedder {
   ) {
     this.modelId = identity.id;
     this.width = identity.dimensions;
-    this.size = clampInteger(options.workers ?? 1, 1, MAX_EMBED_WORKERS, 'workers');
-    this.batchSize = clampInteger(
-      options.batchSize ?? identity.defaultBatch,
-      1,
-      identity.maxBatch,
-      'batchSize',
-    );
-    this.startTimeoutMs = options.startTimeoutMs ?? 60_000;
-    this.batchTimeoutMs = options.batchTimeoutMs ?? 120_000;
-    this.queryWorker = options.queryWorker ?? false;
-    this.bulkNice = clampInteger(options.bulkNice ?? 0, 0, 19, 'bulkNice');
+    ({
+      size: this.size,
+      batchSize: this.batchSize,
+      startTimeoutMs: this.startTimeoutMs,
+      batchTimeoutMs: this.batchTimeoutMs,
+      queryWorker: this.queryWorker,
+      bulkNice: this.bulkNice,
+    } = poolSettings(options, identity));
   }
 
   /** The id stored with the vectors of this model. */
@@ -406,14 +378,4 @@ function closedError(): EmbedderError {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function clampInteger(value: number, min: number, max: number, name: string): number {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new EmbedderError(
-      'invalid_configuration',
-      `${name} must be an integer from ${min} to ${max}, got ${value}`,
-    );
-  }
-  return value;
 }
