@@ -95,8 +95,10 @@ function runWakeSuite(name: string, open: () => Promise<{ db: Db; second: Db; cl
           // Still in the transaction: another write after the enqueue, and a turn of the event loop.
           await new Promise((resolve) => setImmediate(resolve));
           await tx.selectFrom('jobs').select('id').execute();
+          // The callback's end: only the COMMIT follows. (Set after the commit resolves, it raced the woken worker,
+          // which can run the committed job before this side hears the commit's reply.)
+          committed = true;
         });
-        committed = true;
         expect(await ran.promise).toEqual({ payload: { n: 2 }, committed: true });
       } finally {
         await stop();

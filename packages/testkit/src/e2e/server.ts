@@ -103,9 +103,23 @@ function describeOutput(stdout: string, stderr: string): string {
  * GET /healthz answers 200. Logs default to `warn` so stdout holds what a user reads.
  */
 export async function startServer(options: StartOptions = {}): Promise<ServerProcess> {
+  // A free port can still be taken between its probe and the server's listen (by another test file's server):
+  // when the port and the data dir were ours to choose, the server starts again, on another port and a fresh dir
+  // (it bootstraps before it listens, so the caller's own dir would not print its first-start banner twice).
+  const mayRetry = options.port === undefined && options.dataDir === undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOn(options.port ?? (await freePort()), options);
+    } catch (error) {
+      const taken = error instanceof Error && /EADDRINUSE/.test(error.message);
+      if (!taken || !mayRetry || attempt === 3) throw error;
+    }
+  }
+}
+
+async function startServerOn(port: number, options: StartOptions): Promise<ServerProcess> {
   requireBuild();
   const dataDir = options.dataDir ?? (await makeDataDir());
-  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [serverMain, 'serve'], {
     cwd: repoRoot,
