@@ -103,16 +103,14 @@ function describeOutput(stdout: string, stderr: string): string {
  * GET /healthz answers 200. Logs default to `warn` so stdout holds what a user reads.
  */
 export async function startServer(options: StartOptions = {}): Promise<ServerProcess> {
-  // A free port can still be taken between its probe and the server's listen (by another test file's server):
-  // when the port and the data dir were ours to choose, the server starts again, on another port and a fresh dir
-  // (it bootstraps before it listens, so the caller's own dir would not print its first-start banner twice).
-  const mayRetry = options.port === undefined && options.dataDir === undefined;
+  // A free port can be taken between its probe and the listen: if port and data dir were ours to choose, start again
+  // on others (the server bootstraps before it listens: a caller's own dir would not print its banner twice).
   for (let attempt = 1; ; attempt++) {
     try {
       return await startServerOn(options.port ?? (await freePort()), options);
     } catch (error) {
-      const taken = error instanceof Error && /EADDRINUSE/.test(error.message);
-      if (!taken || !mayRetry || attempt === 3) throw error;
+      const ours = options.port === undefined && options.dataDir === undefined && attempt < 3;
+      if (!(ours && error instanceof Error && /EADDRINUSE/.test(error.message))) throw error;
     }
   }
 }
