@@ -35,10 +35,9 @@ const SERVER_VARIABLE = /^(PARLEY_|PORT$|HOST$|LOG_LEVEL$)/;
 
 /** The child environment: this process's, minus any server setting, plus `env`. */
 function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const base: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!SERVER_VARIABLE.test(key)) base[key] = value;
-  }
+  const base: NodeJS.ProcessEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !SERVER_VARIABLE.test(key)),
+  );
   for (const [key, value] of Object.entries(env)) {
     if (value === undefined) delete base[key];
     else base[key] = value;
@@ -395,8 +394,4 @@ export async function api<T = Record<string, unknown>>(
   return { status: res.status, headers: res.headers, body: body as T };
 }
 
-export {
-  onMaintenanceDb,
-  postgresTestUrl,
-  withDatabase,
-} from '../server/postgres.js';
+export { onMaintenanceDb, postgresTestUrl, withDatabase } from '../server/postgres.js';
