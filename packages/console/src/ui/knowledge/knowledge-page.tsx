@@ -19,8 +19,11 @@ function KnowledgeBases({ bot }: { bot: Bot }) {
   const files = useBotClient(bot.id);
   const me = useOwnMember();
   const mayChange = mayChangeFiles(me.data?.role);
-  const kbs = useLoad(['knowledge-bases', workspace?.id, bot.id], () =>
-    files.list.knowledgeBases({ pageSize: 100 }).collect(),
+  // Fresh each time the page opens: its files' counts change on a knowledge base's page meanwhile.
+  const kbs = useLoad(
+    ['knowledge-bases', workspace?.id, bot.id],
+    () => files.list.knowledgeBases({ pageSize: 100 }).collect(),
+    { fresh: true },
   );
   return (
     <div class="stack">
