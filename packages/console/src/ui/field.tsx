@@ -83,6 +83,24 @@ export function Field({
   );
 }
 
+/** What the service takes as a new password (the protocol's `Password`): 12 to 256 characters. */
+export const PASSWORD_LENGTH = { min: 12, max: 256 } as const;
+
+/**
+ * A required password input: the `current` one (signing in, or proving it before a change), a `new` one (held to
+ * what the service takes), or the new one typed again (`repeat`). The browser's password manager tells them apart.
+ */
+export function PasswordField({
+  kind,
+  ...props
+}: Omit<FieldProps, 'type' | 'required' | 'autocomplete' | 'minLength' | 'maxLength'> & {
+  kind: 'current' | 'new' | 'repeat';
+}) {
+  const limits = kind === 'new' ? { minLength: PASSWORD_LENGTH.min, maxLength: PASSWORD_LENGTH.max } : {};
+  const autocomplete = kind === 'current' ? 'current-password' : 'new-password';
+  return <Field {...props} type="password" autocomplete={autocomplete} required {...limits} />;
+}
+
 /** The words under a field, read with it (its input names this id in aria-describedby); nothing when empty. */
 export function Hint({ id, children }: { id: string | undefined; children?: ComponentChildren }) {
   return children ? (

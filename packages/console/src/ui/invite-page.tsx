@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { anonymousClient, describeError } from '../api.js';
 import { useForm } from '../form.js';
 import { t } from '../i18n.js';
-import { Field } from './field.js';
+import { Field, PASSWORD_LENGTH, PasswordField } from './field.js';
 import { Notice } from './notice.js';
 import { SignInPage } from './sign-in-page.js';
 
@@ -53,14 +53,10 @@ export function InvitePage({ code, onSignedIn }: { code: string; onSignedIn(acco
           maxLength={200}
           {...name}
         />
-        <Field
+        <PasswordField
           id="invite-password"
           label={t('signIn.password')}
-          type="password"
-          autocomplete="new-password"
-          required
-          minLength={12}
-          maxLength={256}
+          kind="new"
           {...password}
           hint={t('invite.passwordHint')}
         />
@@ -68,7 +64,7 @@ export function InvitePage({ code, onSignedIn }: { code: string; onSignedIn(acco
         <button
           type="submit"
           class="primary"
-          disabled={pending || name.value.trim() === '' || password.value.length < 12}
+          disabled={pending || name.value.trim() === '' || password.value.length < PASSWORD_LENGTH.min}
         >
           {pending ? t('invite.joining') : t('invite.join')}
         </button>

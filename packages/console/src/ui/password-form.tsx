@@ -4,10 +4,9 @@ import { useForm } from '../form.js';
 import { formatCount } from '../format.js';
 import { useAction } from '../hooks.js';
 import { t } from '../i18n.js';
-import { Field } from './field.js';
+import { PASSWORD_LENGTH, PasswordField } from './field.js';
 import { Notice } from './notice.js';
 
-const MIN_LENGTH = 12;
 const EMPTY = { current: '', next: '', repeat: '' };
 
 /** Changes the password; the server ends every other session of the account. */
@@ -41,33 +40,15 @@ export function PasswordForm({ onChanged }: { onChanged(): void }) {
   return (
     <form class="card stack" onSubmit={form.submit}>
       <h2>{t('account.passwordTitle')}</h2>
-      <Field
-        id="current-password"
-        label={t('account.currentPassword')}
-        type="password"
-        autocomplete="current-password"
-        required
-        {...current}
-      />
-      <Field
+      <PasswordField id="current-password" label={t('account.currentPassword')} kind="current" {...current} />
+      <PasswordField
         id="new-password"
         label={t('account.newPassword')}
-        type="password"
-        autocomplete="new-password"
-        required
-        minLength={MIN_LENGTH}
-        maxLength={256}
+        kind="new"
         {...next}
-        hint={t('account.newPasswordHint', { n: MIN_LENGTH })}
+        hint={t('account.newPasswordHint', { n: PASSWORD_LENGTH.min })}
       />
-      <Field
-        id="repeat-password"
-        label={t('account.repeatPassword')}
-        type="password"
-        autocomplete="new-password"
-        required
-        {...repeat}
-      />
+      <PasswordField id="repeat-password" label={t('account.repeatPassword')} kind="repeat" {...repeat} />
       <div class="actions">
         <button type="submit" class="primary" disabled={pending}>
           {t('account.changePassword')}

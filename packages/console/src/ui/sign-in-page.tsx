@@ -4,7 +4,7 @@ import { consoleClient, describeError } from '../api.js';
 import { useForm } from '../form.js';
 import { t } from '../i18n.js';
 import { rememberSignedIn, signedInHereBefore } from '../remembered.js';
-import { Field } from './field.js';
+import { Field, PasswordField } from './field.js';
 import { Notice } from './notice.js';
 
 /**
@@ -57,14 +57,7 @@ export function SignInPage({
           required
           {...email}
         />
-        <Field
-          id="sign-in-password"
-          label={t('signIn.password')}
-          type="password"
-          autocomplete="current-password"
-          required
-          {...password}
-        />
+        <PasswordField id="sign-in-password" label={t('signIn.password')} kind="current" {...password} />
         <Notice error={error} />
         <button type="submit" class="primary" disabled={pending}>
           {pending ? t('signIn.pending') : t('signIn.submit')}
