@@ -37,7 +37,8 @@ const COMPARED_PASSAGES = 3;
  * match any document's words as they always did); its own when some of the best passages are surely written in
  * it; else the language of the first of them the detector is sure of (a question in one language about
  * documents in another can only match their words, a product name, a number; and a question too short to tell
- * is read in the language of what it found); else its own (undefined: English).
+ * is read in the language of what it found); else the language of all of them together, when the detector is
+ * sure of it (short passages, a heading or an FAQ line each, say nothing alone); else its own (undefined: English).
  * @example answerLanguage('de', germanPassages) // 'de'
  * @example answerLanguage(undefined, germanPassages) // 'de' (a short question: its passages tell)
  * @example answerLanguage('en', germanPassages) // 'en'
@@ -52,5 +53,6 @@ export function answerLanguage(
     .map((p) => sureLanguage(p.content))
     .filter((l): l is string => l !== undefined);
   if (question && languages.includes(question)) return question;
-  return languages[0] ?? question;
+  // Short passages (headings, FAQ lines) tell nothing alone: then all of them together.
+  return languages[0] ?? sureLanguage(passages.map((p) => p.content).join('\n')) ?? question;
 }

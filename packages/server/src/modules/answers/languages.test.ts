@@ -182,6 +182,16 @@ describe('the gate and the quote on the words of the question’s language', () 
     expect(answerLanguage('fr', [])).toBe('fr');
   });
 
+  it('reads a question of unknown language in the language of its short passages taken together', () => {
+    // Headings and FAQ lines alone are too short to tell; together with the rest of what was found they are Spanish.
+    const short = ['Luz', 'Riego', 'Trasplante'].map((text) => searchPassage(text, { fileId: 'file_es' }));
+    const pets = searchPassage('El potus y la monstera son tóxicos para perros y gatos.', {
+      fileId: 'file_es',
+    });
+    expect(answerLanguage(undefined, short)).toBeUndefined();
+    expect(answerLanguage(undefined, [...short, pets])).toBe('es');
+  });
+
   it('marks the words a passage shares with the question as the language reads them (the debug details)', () => {
     expect(wordsInCommon('Die Rückgabefrist beträgt 30 Tage.', ['ruckgabefrist'], 'de')).toEqual([
       'Rückgabefrist',

@@ -60,6 +60,13 @@ describe('question terms per language', () => {
     expect(questionTerms('返品は何日以内ですか', 'ja')).toEqual(['返品', '以内']);
   });
 
+  it('leaves out the modal verbs a visitor asks with, which the answer need not repeat', () => {
+    // "se puede pagar con criptomonedas" was answered from the FAQ's "¿Puedo regalar…? … al pagar" by `pued`.
+    expect(questionTerms('se puede pagar con criptomonedas', 'es')).toEqual(['pag', 'criptomoned']);
+    expect(questionTerms('könnt ihr meinen Rahmen neu lackieren', 'de')).toEqual(['rahm', 'neu', 'lacki']);
+    expect(questionTerms('je peux payer en bitcoin ?', 'fr')).toEqual(['pai', 'bitcoin']);
+  });
+
   it('reads English (or no language) with the Porter stems, as before', () => {
     expect(questionTerms('How long do refunds take?')).toEqual(['refund', 'take']);
     expect(questionTerms('How long do refunds take?', 'en')).toEqual(['refund', 'take']);
