@@ -45,7 +45,7 @@ export function UnansweredList({
                   </span>
                 ) : null}
                 {answerHref ? (
-                  <a class="answer-this" href={answerHref(q)}>
+                  <a class="button answer-this" href={answerHref(q)}>
                     {t('unanswered.answerThis')}
                     <span class="visually-hidden">: {q.question}</span>
                   </a>

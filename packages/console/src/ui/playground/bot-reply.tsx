@@ -43,7 +43,7 @@ export function BotReply({
         <Markdown text={preview.text} format={preview.format} />
       </div>
       {answerHref && preview.mode === 'not_found' ? (
-        <a class="answer-this" href={answerHref}>
+        <a class="button answer-this" href={answerHref}>
           {t('answer.answerThis')}
         </a>
       ) : null}

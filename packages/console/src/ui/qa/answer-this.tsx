@@ -15,7 +15,7 @@ export function AnswerThisLink({ botId, wordings }: { botId: string; wordings: s
   const first = wordings[0];
   if (!mayWriteQa(me.data?.role) || first === undefined) return null;
   return (
-    <a class="answer-this" href={answerThisHref(botId, wordings)}>
+    <a class="button answer-this" href={answerThisHref(botId, wordings)}>
       {t('unanswered.answerThis')}
       <span class="visually-hidden">{t('teach.answerThisOf', { question: first })}</span>
     </a>
