@@ -77,9 +77,9 @@ export function identityRepositoryCases({ kysely, identity, bots, tenant }: Suit
       const revoked = token({ account_id: owner.id });
       await identity().insertToken(kept);
       await identity().insertToken(revoked);
-      const first = await identity().revokeToken(revoked.id, at(10));
+      const first = await identity().revokeTokens({ id: revoked.id }, at(10));
       expect(Number(first.numUpdatedRows)).toBe(1);
-      const second = await identity().revokeToken(revoked.id, at(20));
+      const second = await identity().revokeTokens({ id: revoked.id }, at(20));
       expect(Number(second.numUpdatedRows)).toBe(0);
       expect((await identity().tokenByHash(revoked.hash))?.revoked_at).toBe(at(10));
       const live = await identity().tokensOf({ account_id: owner.id }, 'pat');

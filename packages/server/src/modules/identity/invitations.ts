@@ -143,7 +143,7 @@ export function identityInvitations(ctx: IdentityContext): IdentityInvitations {
         });
         await sessionRepo(tx).setPassword(account.id, step.hash, now());
         await sessionRepo(tx).revokeSessions(account.id, now());
-        await repo.revokeAccountTokens(account.id, now());
+        await repo.revokeTokens({ account_id: account.id }, now());
         await repo.deleteMembershipsOf(account.id);
       } else if (step.kind === 'join') {
         account = step.holder;

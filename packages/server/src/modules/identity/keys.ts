@@ -52,12 +52,13 @@ export function identityKeys(ctx: IdentityContext): IdentityKeys {
       if (!holds(holder, await identityRepo(db).tokenById(keyId)))
         throw errors.notFound(KEY_NAMES[holder.kind], keyId);
       await db.transaction().execute(async (tx) => {
-        await identityRepo(tx).revokeToken(keyId, now());
+        await identityRepo(tx).revokeTokens({ id: keyId }, now());
         await audit.record(tx, actor.workspaceId, auditWho(actor), { ...entry, resourceId: keyId });
       });
     },
 
-    revokeIntegrationKeys: (tx, botId, integrationId) =>
-      identityRepo(tx).revokeTokensWhere({ bot_id: botId, integration_id: integrationId }, now()),
+    async revokeIntegrationKeys(tx, botId, integrationId) {
+      await identityRepo(tx).revokeTokens({ bot_id: botId, integration_id: integrationId }, now());
+    },
   };
 }

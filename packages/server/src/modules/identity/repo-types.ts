@@ -41,6 +41,9 @@ export interface TokenOwner {
   integration_id?: string;
 }
 
+/** Which live tokens a revocation ends: one token, every token of an account, or an integration's keys on a bot. */
+export type TokenMatch = { id: string } | { account_id: string } | { bot_id: string; integration_id: string };
+
 /** Accounts and their tokens. */
 export interface AccountQueries {
   insertAccount(row: AccountRow): Promise<void>;
@@ -53,8 +56,6 @@ export interface AccountQueries {
   ): Promise<void>;
   /** Marks an account claimed (someone signed into it): no invitation resets it any more. */
   claimAccount(id: string): Promise<void>;
-  /** Revokes every live personal access token of an account. */
-  revokeAccountTokens(accountId: string, at: string): Promise<void>;
 
   insertToken(row: TokenRow): Promise<void>;
   tokenByHash(hash: string): Promise<TokenRow | undefined>;
@@ -63,9 +64,8 @@ export interface AccountQueries {
   touchToken(id: string, at: string, olderThan: string): Promise<void>;
   /** Live tokens of one kind held by an owner, by id. */
   tokensOf(owner: TokenOwner, kind: string): Promise<TokenRow[]>;
-  /** Revokes a live token (`numUpdatedRows` 0 when it was revoked already). */
-  revokeToken(id: string, at: string): Promise<UpdateResult>;
-  revokeTokensWhere(where: { bot_id: string; integration_id: string }, at: string): Promise<void>;
+  /** Revokes the live tokens that match (`numUpdatedRows` 0 when none was live: revoked already). */
+  revokeTokens(match: TokenMatch, at: string): Promise<UpdateResult>;
 }
 
 /** Workspaces, and what they hold, counted. */

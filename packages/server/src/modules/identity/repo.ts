@@ -13,6 +13,7 @@ export type {
   MemberRow,
   MemberView,
   NewInvitationRow,
+  TokenMatch,
   TokenOwner,
   TokenRow,
   WorkspaceOfAccount,
@@ -20,6 +21,9 @@ export type {
 } from './repo-types.js';
 
 import type { AccountQueries, IdentityRepo, LookupQueries, WorkspaceQueries } from './repo-types.js';
+
+/** The columns a {@link TokenMatch} names. */
+type TokenMatchColumn = 'id' | 'account_id' | 'bot_id' | 'integration_id';
 
 /** Accounts and their tokens. */
 function accountQueries(db: Kysely<Database>): AccountQueries {
@@ -41,15 +45,6 @@ function accountQueries(db: Kysely<Database>): AccountQueries {
         .where('unclaimed_via', 'is not', null)
         .execute();
     },
-    async revokeAccountTokens(accountId, at) {
-      await db
-        .updateTable('tokens')
-        .set({ revoked_at: at })
-        .where('account_id', '=', accountId)
-        .where('revoked_at', 'is', null)
-        .execute();
-    },
-
     async insertToken(row) {
       await db.insertInto('tokens').values(row).execute();
     },
@@ -70,21 +65,11 @@ function accountQueries(db: Kysely<Database>): AccountQueries {
       if (owner.integration_id !== undefined) q = q.where('integration_id', '=', owner.integration_id);
       return q.orderBy('id', 'asc').execute();
     },
-    revokeToken: (id, at) =>
-      db
-        .updateTable('tokens')
-        .set({ revoked_at: at })
-        .where('id', '=', id)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst(),
-    async revokeTokensWhere(where, at) {
-      await db
-        .updateTable('tokens')
-        .set({ revoked_at: at })
-        .where('bot_id', '=', where.bot_id)
-        .where('integration_id', '=', where.integration_id)
-        .where('revoked_at', 'is', null)
-        .execute();
+    revokeTokens: (match, at) => {
+      let q = db.updateTable('tokens').set({ revoked_at: at }).where('revoked_at', 'is', null);
+      for (const [column, value] of Object.entries(match) as [TokenMatchColumn, string][])
+        q = q.where(column, '=', value);
+      return q.executeTakeFirst();
     },
   };
 }

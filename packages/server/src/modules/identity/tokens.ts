@@ -78,7 +78,7 @@ export function identityTokens(ctx: IdentityContext): IdentityTokens {
       const row = await repo.tokenById(id);
       if (row?.kind !== 'pat' || row.account_id !== account.id || row.revoked_at !== null)
         throw errors.notFound('Personal access token', id);
-      await repo.revokeToken(id, now());
+      await repo.revokeTokens({ id }, now());
     },
   };
 }
