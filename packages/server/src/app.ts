@@ -11,6 +11,7 @@ import { ApiError } from './errors/errors.js';
 import { guardConnections } from './http/connection-guards.js';
 import { installRequestContext } from './http/context.js';
 import { errorText, installErrorHandling } from './http/error-handler.js';
+import { FOREGROUND_OPERATIONS, trackForeground } from './http/foreground.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { lazyRequestLogger } from './http/request-logger.js';
 import { newRequestId } from './ids.js';
@@ -216,6 +217,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     perAddress: config.connections.perAddress,
   });
 
+  trackForeground(app, { gate: services.foreground, operations: FOREGROUND_OPERATIONS });
   if (metrics) installMetrics(app, metrics, { token: config.metrics.token });
   await installPlatform(app, { config, db: deps.db, logs: services.logs, version: deps.version });
   const surfaces = await installSurfaces(app, { config, services });

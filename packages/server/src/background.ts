@@ -1,4 +1,5 @@
 import type { Config } from './config/config.js';
+import type { ForegroundGate } from './jobs/foreground.js';
 import type { JobDefinition, JobSet } from './jobs/registry.js';
 import type { JobRunner, PeriodicTask } from './jobs/runner.js';
 import { CHAT_WORKERS_POLL_MS } from './modules/chat/job-kinds.js';
@@ -30,6 +31,8 @@ export const ORPHAN_AGE_MARGIN_MS = 10 * MINUTE;
 export interface BackgroundDeps {
   config: Config;
   runner: JobRunner;
+  /** What the indexing and crawl workers yield to before each job (the process's searches and chats). */
+  foreground: Pick<ForegroundGate, 'yield'>;
   /** The `index_file` job. */
   indexing: JobDefinition;
   /** The `chat_reply` and `chat_webhook` jobs. */
@@ -63,6 +66,7 @@ export function registerBackgroundWork(deps: BackgroundDeps): JobSet {
     concurrency: config.search.indexingConcurrency,
     pollMs: INDEXING_WORKERS_POLL_MS,
     leaseMs: config.jobLeaseMs,
+    background: deps.foreground,
   });
   runner.workers({
     name: 'chat',
@@ -78,6 +82,7 @@ export function registerBackgroundWork(deps: BackgroundDeps): JobSet {
     concurrency: 1,
     pollMs: CRAWL_WORKERS_POLL_MS,
     leaseMs: config.jobLeaseMs,
+    background: deps.foreground,
   });
   runner.schedule({
     name: 'knowledge.syncDueSources',

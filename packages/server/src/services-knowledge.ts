@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { urlSigner } from './access/signed-url.js';
 import type { Config } from './config/config.js';
 import type { Db } from './db/database.js';
+import type { ForegroundGate } from './jobs/foreground.js';
 import type { JobQueue } from './jobs/queue.js';
 import { defineJob } from './jobs/registry.js';
 import { silentLogger } from './logger.js';
@@ -74,6 +75,7 @@ export function knowledgeServices(
     bots: BotsService;
     identity: IdentityService;
     audit: AuditService;
+    foreground: ForegroundGate;
   },
 ) {
   const db = deps.db.kysely;
@@ -146,6 +148,7 @@ export function knowledgeServices(
     auth: deps.identity.resolver,
     jobs,
     audit: deps.audit,
+    foreground: deps.foreground,
   });
   const knowledgeBases = knowledgeBaseService({ db, files, clock, audit: deps.audit });
   const embeddingModel = embedder

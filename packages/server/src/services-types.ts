@@ -1,6 +1,7 @@
 import type { BlobStore } from './blob/blob-store.js';
 import type { Config } from './config/config.js';
 import type { Db } from './db/database.js';
+import type { ForegroundGate } from './jobs/foreground.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { JobSet } from './jobs/registry.js';
 import type { JobRunner } from './jobs/runner.js';
@@ -67,6 +68,8 @@ export interface Services {
   jobHandlers: JobSet;
   /** This process's background work: job workers and periodic tasks; `buildApp` starts it with `workers`. */
   runner: JobRunner;
+  /** This process's foreground requests in flight, which its crawls and indexing yield to. */
+  foreground: ForegroundGate;
   index: PassageIndex;
   embedder: Embedder | null;
   /** Extraction and chunking of documents, in worker threads. */

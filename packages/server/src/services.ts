@@ -1,5 +1,6 @@
 import { registerBackgroundWork } from './background.js';
 import { outboundFetch } from './http/outbound.js';
+import { foregroundGate } from './jobs/foreground.js';
 import { jobQueue } from './jobs/queue.js';
 import { jobRunner } from './jobs/runner.js';
 import { type Logger, silentLogger } from './logger.js';
@@ -64,7 +65,17 @@ export function buildServices(deps: ServiceDeps): Services {
   const admin = adminServices(deps, clock, logger);
   const { bots, identity, bus, logs } = admin;
   const jobs = jobQueue(deps.db.kysely, deps.db.dialect, clock, logger, deps.db.notifications);
-  const knowledge = knowledgeServices({ ...deps, clock, jobs, bots, identity, audit: admin.audit });
+  // Searches and chat requests first: crawls and indexing yield to them (jobs/foreground.ts).
+  const foreground = foregroundGate({ maxWaitMs: config.search.backgroundMaxWaitMs });
+  const knowledge = knowledgeServices({
+    ...deps,
+    clock,
+    jobs,
+    bots,
+    identity,
+    audit: admin.audit,
+    foreground,
+  });
   const { files, knowledgeBases, search, embedder } = knowledge;
   // What a reply searches and selects passages with: the responder's, and the inbox's mark asks the same.
   const passageDeps = {
@@ -145,11 +156,13 @@ export function buildServices(deps: ServiceDeps): Services {
       clock,
       render: pageRenderer ?? undefined,
       reader: knowledge.reader,
+      foreground,
     },
     logger,
   );
   const runner = jobRunner({ queue: jobs, clock, logger });
   const jobHandlers = registerBackgroundWork({
+    foreground,
     crawling,
     websites,
     config,
@@ -170,6 +183,7 @@ export function buildServices(deps: ServiceDeps): Services {
     jobs,
     jobHandlers,
     runner,
+    foreground,
     index: knowledge.index,
     embedder,
     reader: knowledge.reader,

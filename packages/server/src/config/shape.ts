@@ -96,6 +96,8 @@ export const CONFIG_SHAPE = Type.Object({
     indexingConcurrency: Type.Integer(),
     /** Nice value of the threads that index (PARLEY_INDEXING_NICE; Linux). */
     indexingNice: Type.Integer(),
+    /** Longest wait of a unit of background work for the foreground (PARLEY_BACKGROUND_MAX_WAIT_MS; 0: none). */
+    backgroundMaxWaitMs: Type.Integer(),
     extractionMemoryMb: Type.Integer(),
     extractionTimeoutMs: Type.Integer(),
     workspaceVectorBytes: orNull(Type.Integer()),

@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.js';
+import type { ForegroundGate } from './foreground.js';
 import type { JobQueue } from './queue.js';
 import { type JobDefinition, type JobSet, jobSet } from './registry.js';
 
@@ -17,6 +18,11 @@ export interface WorkerPool {
   pollMs: number;
   /** How long a claimed job stays ours without a heartbeat (default: the queue's). */
   leaseMs?: number;
+  /**
+   * Background work: before claiming each job a worker yields to the process's foreground requests
+   * (jobs/foreground.ts), waiting at most the gate's bound.
+   */
+  background?: Pick<ForegroundGate, 'yield'>;
 }
 
 /** What a periodic task is given. */
@@ -100,6 +106,7 @@ async function work(
     const rung = alarm.count;
     let found = false;
     try {
+      await pool.background?.yield(stop);
       found = await queue.runOne(jobs, options, stop);
     } catch (error) {
       logger.error({ err: error, pool: pool.name }, 'job worker failed');

@@ -131,6 +131,13 @@ export const SEARCH_VARIABLES = {
     description:
       "Linux: the nice value (CPU priority, 19 the lowest) of the threads that index: the document and web-page readers, and the embedding workers when queries have their own (`PARLEY_EMBEDDER_QUERY_WORKER`). With the cores busy, the kernel runs searches and requests first and indexing with what is left; when nothing else waits it runs at full speed. `0`: as the server's own threads. Elsewhere: ignored",
   }),
+  PARLEY_BACKGROUND_MAX_WAIT_MS: Type.Integer({
+    minimum: 0,
+    maximum: 60_000,
+    default: 200,
+    description:
+      "the foreground first: while a search, a chat message or an answer preview is in flight in a process, that process's website crawls and indexing wait before their next unit of work (a job, a page, a batch of passages) until the requests end, or this many milliseconds at most, so background work never starves under a steady stream of requests. Per process. `0`: background work never waits",
+  }),
   PARLEY_EXTRACTION_MEMORY_MB: Type.Integer({
     minimum: 64,
     maximum: 65_536,

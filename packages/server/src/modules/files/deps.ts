@@ -3,6 +3,7 @@ import type { UrlSigner } from '../../access/signed-url.js';
 import type { BlobStore } from '../../blob/blob-store.js';
 import type { Database } from '../../db/schema.js';
 import type { AuthResolver } from '../../http/context.js';
+import type { ForegroundGate } from '../../jobs/foreground.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import type { AuditService } from '../audit/service.js';
@@ -20,6 +21,8 @@ export interface FilesServiceDeps {
   auth: AuthResolver;
   /** Durable jobs; with it, files uploaded with `index: true` are queued for indexing. */
   jobs?: JobQueue | undefined;
+  /** The process's foreground requests, yielded to by the indexing job's steps (none: never). */
+  foreground?: Pick<ForegroundGate, 'yield'> | undefined;
   /** Where failures handled without an answer are logged (default: nowhere). */
   logger?: Logger | undefined;
   /** The audit trail, where members' uploads, changes and deletions of files are recorded. */

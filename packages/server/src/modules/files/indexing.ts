@@ -58,17 +58,23 @@ function setForJob(db: Kysely<Database>, job: IndexFileJob, values: Partial<File
 /** Files re-queued per transaction by `reembedIndexed`. */
 const REEMBED_BATCH = 500;
 
-/** What the `index_file` job reads and writes of a file (see {@link FileIndexing}). */
+/**
+ * What the `index_file` job reads and writes of a file (see {@link FileIndexing}). The job's steps that start
+ * database work (before it reads the file, before it writes the passages, between embedding batches) first
+ * yield to the process's foreground requests (jobs/foreground.ts: at most the gate's bound).
+ */
 export function fileIndexing(env: FilesEnv): FileIndexing {
   const { db } = env;
   return {
     async indexingTarget(job) {
+      await env.foreground?.yield();
       const row = await filesRepo(db).byIdAnyBot(job.fileId);
       return row && row.upload_version === job.uploadVersion && row.status === 'indexing_pending'
         ? row
         : undefined;
     },
     async indexingProgress(job, progress) {
+      await env.foreground?.yield();
       await setForJob(db, job, {
         ...(progress.total !== undefined ? { indexing_total: progress.total } : {}),
         indexing_done: progress.done,

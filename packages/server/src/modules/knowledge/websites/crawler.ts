@@ -26,7 +26,7 @@ export class Crawl {
     private readonly deps: CrawlDeps,
     private readonly source: SourceRow,
     private readonly settings: SourceSettings,
-    signal: AbortSignal,
+    private readonly signal: AbortSignal,
   ) {
     this.limits = deps.limits ?? CRAWL_LIMITS;
     this.rules = { ...settings, host: new URL(source.url).hostname };
@@ -69,7 +69,8 @@ export class Crawl {
   /**
    * Visits the queued pages, two at a time (one with JavaScript rendering): their requests still go one at a
    * time ({@link Frontier.get}), but a page is extracted and written while the next one is fetched. A page's
-   * links join the queue as it is extracted, so the crawl ends only once none is in flight.
+   * links join the queue as it is extracted, so the crawl ends only once none is in flight. Each page waits
+   * for the process's foreground requests first (at most the gate's bound: jobs/foreground.ts).
    */
   private async pages(progress: () => Promise<boolean>): Promise<void> {
     const atOnce = this.settings.render === 'javascript' ? 1 : PAGES_AT_ONCE;
@@ -81,6 +82,8 @@ export class Crawl {
           await Promise.race(inFlight);
           continue;
         }
+        // The foreground first: a search or chat request in flight is answered before the next page starts.
+        await this.deps.foreground?.yield(this.signal);
         if (!(await progress())) return;
         if (this.counts.bytes > this.limits.totalBytes) {
           this.stopped = `the crawl's ${this.limits.totalBytes.toLocaleString('en-US')} bytes were fetched`;

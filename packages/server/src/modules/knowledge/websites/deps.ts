@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { OutboundFetch } from '../../../http/outbound.js';
+import type { ForegroundGate } from '../../../jobs/foreground.js';
 import type { DocumentReader } from '../../../search/ingest/document-reader.js';
 import type { FilesService } from '../../files/service.js';
 import type { PageRenderer } from './render.js';
@@ -42,4 +43,6 @@ export interface CrawlDeps {
   render?: PageRenderer | undefined;
   /** Extracts each page's main content in a worker thread (Readability would hold the requests' thread). */
   reader: Pick<DocumentReader, 'readPage'>;
+  /** The process's foreground requests, yielded to before each page and each page's write (none: never). */
+  foreground?: Pick<ForegroundGate, 'yield'> | undefined;
 }

@@ -119,6 +119,7 @@ export class PageVisitor {
       await this.touch(url.href, validators);
       return;
     }
+    await deps.foreground?.yield(this.run.signal);
     const fileId = await this.write(finalUrl, page, now);
     if (known) await this.touch(url.href, { ...validators, file_id: fileId, content_hash: hash });
     else
