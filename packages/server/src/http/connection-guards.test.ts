@@ -46,13 +46,12 @@ describe('connection guards (slow bodies, connections per address)', () => {
     slow.socket.write(
       `POST /v1/chat/${t.botId}/users HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{`,
     );
-    const started = Date.now();
     const dripping = drip(slow.socket, 100_000, 100);
     const healthy = await fetch(`http://127.0.0.1:${listening.port}/healthz`);
     expect(healthy.status).toBe(200);
     await slow.closed;
+    // Closed by the bound, not by the body's end: fewer than 100 of its bytes (one each 100 ms) got to be sent.
     const sent = await dripping;
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(sent).toBeLessThan(100);
     expectTimedOut(slow.received, 'did not arrive within 1 s');
   });
@@ -63,7 +62,6 @@ describe('connection guards (slow bodies, connections per address)', () => {
     const never = rawConnection(listening.port);
     const later = rawConnection(listening.port);
     await Promise.all([never.connected, later.connected]);
-    const started = Date.now();
     never.socket.write(head(2));
     later.socket.write(head(2));
     // Part of the scenario, not a wait for an event: the body begins a while after the headers, within the 1 s.
@@ -72,8 +70,7 @@ describe('connection guards (slow bodies, connections per address)', () => {
     later.socket.write('{}');
     await Promise.all([never.closed, later.closed]);
     expect(later.received).toMatch(/^HTTP\/1\.1 20[01] /);
-    expect(never.received).toMatch(/^HTTP\/1\.1 408 /);
-    expect(Date.now() - started).toBeLessThan(5000);
+    expectTimedOut(never.received, 'did not arrive within 1 s');
   });
 
   it('arms no body timer for a request that arrives whole (headers and body in one read)', async () => {
@@ -233,11 +230,10 @@ describe('upload bodies: a minimum byte rate', () => {
   it('answers 408 to an upload dripping in below the rate within its window, keeps the file pending and its URL usable', async () => {
     const path = await uploadPath(t, 'drip.bin', 5000);
     const slow = await startUpload(listening.port, path, 5000, 1);
-    const started = Date.now();
     const sent = await drip(slow.socket, 4999, 50);
     await slow.closed;
-    // Two windows of 0.5 s at most, on a loaded machine well under the 3 h upload bound.
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Cut off by the rate, not by the body's end: a byte every 50 ms, and the server closed the upload before the
+    // 100th (counted in bytes the client got to send, not in milliseconds, which a loaded machine stretches).
     expect(sent).toBeLessThan(100);
     expectTimedOut(slow.received, 'fewer than the 1000 required');
     // The dropped upload is logged below error level; nothing of it is kept, and the URL takes the bytes again.
