@@ -1,6 +1,7 @@
 import type { KnowledgeSource } from '@parley/client';
 import { useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
+import { useForm } from '../../form.js';
 import { formatCount, formatDateTime, formatNumber } from '../../format.js';
 import { useAction, useLoad } from '../../hooks.js';
 import { type MessageKey, t } from '../../i18n.js';
@@ -97,58 +98,45 @@ function AddWebsite(props: {
 }) {
   const files = useBotClient(props.botId);
   const { pending, error, run } = useAction();
-  const [url, setUrl] = useState('');
-  const [include, setInclude] = useState('');
-  const [exclude, setExclude] = useState('');
-  const [maxPages, setMaxPages] = useState('500');
-  const [renderJs, setRenderJs] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const inc = patterns(include);
-    const exc = patterns(exclude);
-    const added = await run(() =>
-      files.createKnowledgeSource({
-        id: props.knowledgeBaseId,
-        type: 'website',
-        url: url.trim(),
-        ...(inc.length > 0 ? { include: inc } : {}),
-        ...(exc.length > 0 ? { exclude: exc } : {}),
-        maxPages: Number(maxPages),
-        ...(props.rendersJavaScript && renderJs ? { render: 'javascript' as const } : {}),
-      }),
-    );
-    if (!added) return;
-    setUrl('');
-    setInclude('');
-    setExclude('');
-    setRenderJs(false);
-    props.onAdded();
-  };
+  const form = useForm(
+    { url: '', include: '', exclude: '', maxPages: '500', renderJs: false },
+    async ({ url, include, exclude, maxPages, renderJs }) => {
+      const inc = patterns(include);
+      const exc = patterns(exclude);
+      const added = await run(() =>
+        files.createKnowledgeSource({
+          id: props.knowledgeBaseId,
+          type: 'website',
+          url: url.trim(),
+          ...(inc.length > 0 ? { include: inc } : {}),
+          ...(exc.length > 0 ? { exclude: exc } : {}),
+          maxPages: Number(maxPages),
+          ...(props.rendersJavaScript && renderJs ? { render: 'javascript' as const } : {}),
+        }),
+      );
+      if (!added) return;
+      // The page limit stays for the next site.
+      form.reset({ url: '', include: '', exclude: '', maxPages, renderJs: false });
+      props.onAdded();
+    },
+  );
+  const url = form.field('url');
+  const include = form.field('include');
+  const exclude = form.field('exclude');
+  const maxPages = form.field('maxPages');
+  const renderJs = form.field('renderJs');
   return (
-    <form class="stack" onSubmit={submit} aria-label={t('site.addForm')}>
+    <form class="stack" onSubmit={form.submit} aria-label={t('site.addForm')}>
       <Field
         id="site-url"
         label={t('site.url')}
         hint={t('site.urlHint')}
         required
         maxLength={2048}
-        value={url}
-        onValue={setUrl}
+        {...url}
       />
-      <Field
-        id="site-include"
-        label={t('site.include')}
-        hint={t('site.includeHint')}
-        value={include}
-        onValue={setInclude}
-      />
-      <Field
-        id="site-exclude"
-        label={t('site.exclude')}
-        hint={t('site.excludeHint')}
-        value={exclude}
-        onValue={setExclude}
-      />
+      <Field id="site-include" label={t('site.include')} hint={t('site.includeHint')} {...include} />
+      <Field id="site-exclude" label={t('site.exclude')} hint={t('site.excludeHint')} {...exclude} />
       <div class="field">
         <label for="site-max-pages">{t('site.maxPages')}</label>
         <input
@@ -157,23 +145,23 @@ function AddWebsite(props: {
           min={1}
           max={10000}
           required
-          value={maxPages}
-          onInput={(event) => setMaxPages(event.currentTarget.value)}
+          value={maxPages.value}
+          onInput={(event) => maxPages.onValue(event.currentTarget.value)}
         />
       </div>
       {props.rendersJavaScript ? (
         <label class="toggle">
           <input
             type="checkbox"
-            checked={renderJs}
-            onChange={(event) => setRenderJs(event.currentTarget.checked)}
+            checked={renderJs.value}
+            onChange={(event) => renderJs.onValue(event.currentTarget.checked)}
           />
           {t('site.renderJs')}
         </label>
       ) : null}
       <Notice error={error} />
       <div class="actions">
-        <button type="submit" class="primary" disabled={pending || url.trim() === ''}>
+        <button type="submit" class="primary" disabled={pending || url.value.trim() === ''}>
           {t('site.add')}
         </button>
       </div>
