@@ -60,7 +60,6 @@ describe('openAiChatModel against a local OpenAI-compatible server', () => {
   it('stops reading an answer that never ends, whole or streamed, and fails bad_response', async () => {
     server.behave({ kind: 'flood' });
     const model = openAiChatModel({ url: server.url, model: 'tiny-llm', timeoutMs: 30_000 });
-    const started = Date.now();
     const whole = await model.complete(messages).catch((e: unknown) => e);
     expect(whole).toBeInstanceOf(ChatModelError);
     expect(whole).toMatchObject({
@@ -72,8 +71,8 @@ describe('openAiChatModel against a local OpenAI-compatible server', () => {
       code: 'bad_response',
       message: expect.stringContaining('streamed more than'),
     });
-    expect(Date.now() - started).toBeLessThan(10_000);
-    // Each connection was closed after a few megabytes: nothing near the endless answer was read.
+    // Each connection was closed after a few megabytes: nothing near the endless answer was read. (Without the
+    // cap the reading would go on until the 30 s timeout, failing 'timeout' or the test's own time, not this.)
     await expect.poll(() => server.floods.length).toBe(2);
     for (const bytes of server.floods) expect(bytes).toBeLessThan(64 * 1024 * 1024);
   });

@@ -258,15 +258,14 @@ describe('unsure questions with a chat model', () => {
 
   it('gives the offline reply once the model has not answered within the configured time', async () => {
     model.behave({ kind: 'hang' });
-    const started = Date.now();
     const { conversation, reply } = await ask(AMBIGUOUS);
-    // The 2 s bound, not the reply job's two minutes.
-    expect(Date.now() - started).toBeLessThan(15_000);
     expect(reply.payload.type).toBe('choice');
     const bot = await recorded(conversation);
     expect(bot?.details).toMatchObject({
       model: { error: expect.stringContaining('did not answer within 2000 ms') },
     });
+    // The configured 2 s bound ended the call (its own words above), not the reply job's two minutes, which
+    // the test's own time would have caught.
   });
 
   it('does not ask the model when search found nothing near the question', async () => {
