@@ -8,7 +8,8 @@ import { testDatabases } from '../../../../testkit/src/server/harness.js';
 /**
  * Answers in the question's language through the whole chat (issue #38, item 3): a visitor asks in German, the
  * chat reply job answers with the German sentence of the German document, not the English one on the same
- * topic; a short German message (a compound word the document writes inside a longer one) too; a German
+ * topic; a short German message (a compound word the document writes inside a longer one) too, and a question
+ * typing apart the parts of a compound the document writes whole; a German
  * question the documents do not answer gets the "not found" reply. Words alone (the test app has no embedder),
  * on SQLite and PostgreSQL.
  */
@@ -67,6 +68,13 @@ describe.each(testDatabases())('answers in the question’s language ($name)', (
     const reply = await ask('Versandkosten?', { language: 'de-DE' });
     expect(reply.metadata?.sources?.[0]?.key).toBe('rueckgabe.md');
     expect(reply.payload.markdown).toMatch(/60 Euro|4,95 Euro/);
+  });
+
+  it('answers a German question by the parts of a compound the document writes whole', async () => {
+    // The document writes "versandkostenfrei"; indexed, it is `versand`, `kost` and `frei` too (compounds.ts).
+    const reply = await ask('Ab wann ist der Versand kostenlos?');
+    expect(reply.metadata?.sources?.[0]?.key).toBe('rueckgabe.md');
+    expect(reply.payload.markdown).toContain('60 Euro');
   });
 
   it('says it found nothing, without asking back, for a German question that shares only a topic with them', async () => {

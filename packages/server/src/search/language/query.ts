@@ -18,8 +18,12 @@ export function queryLanguage(
   return { language, tokens: [...new Set(tokens)] };
 }
 
-/** Languages that write compounds as one word (a question's compound is also searched by its parts). */
-const COMPOUNDING: ReadonlySet<TokenLanguage> = new Set(['de', 'nl']);
+/**
+ * Languages that write compounds as one word and have no lexicon to cut them by: a question's compound is also
+ * searched by its parts at every cut. Dutch; German compounds are cut by nouns in documents and questions alike
+ * (compounds.ts, through languageTokens).
+ */
+const COMPOUNDING: ReadonlySet<TokenLanguage> = new Set(['nl']);
 /** Letters of a question word read as a compound, and of each of its two parts. */
 const COMPOUND_LETTERS = 9;
 const PART_LETTERS = 4;
@@ -29,6 +33,7 @@ const PART_LETTERS = 4;
  * be cut ({@link PART_LETTERS} letters or more each side and stem, a linking `s` dropped), stop words aside: a compound a
  * visitor types ("Rückgabefrist") then finds the document that writes its parts apart ("die Frist für die
  * Rückgabe"). No lexicon says where a compound is cut: the cuts that are no word match nothing in the index.
+ * Searched so in Dutch (see COMPOUNDING); any language's may be asked for.
  * @example compoundParts('rückgabefrist', 'de') // ['ruck', 'gabefrist', …, 'ruckgab', 'frist', …]
  */
 export function compoundParts(text: string, language: TokenLanguage): string[] {

@@ -1,11 +1,12 @@
 import { newStemmer, type Stemmer } from 'snowball-stemmers';
 import { deu, fra, ita, jpn, nld, por, spa, zho } from 'stopword';
+import { fold, germanParts } from './compounds.js';
 
 /**
  * Language-aware lexical tokens (issue #38): the words of a text in one language as the lexical index stores
  * them beside the passage's own text, computed here so SQLite FTS5 and PostgreSQL (`simple` tsvector) see the
  * same tokens. European languages: folded (lower case, no diacritics), stop words dropped, Snowball-stemmed.
- * Japanese and Chinese: words by `Intl.Segmenter`, each longer word also as its character bigrams, so a
+ * German: a compound also as its parts' stems (compounds.ts). Japanese and Chinese: words by `Intl.Segmenter`, each longer word also as its character bigrams, so a
  * two-character word of a question ("返品") finds the longer word of a document ("返品期限") and back (a katakana
  * loanword whole only).
  * English has no such tokens: its passages and questions are indexed as they always were (FTS5's Porter).
@@ -39,14 +40,6 @@ const STOPWORDS: Record<TokenLanguage, readonly string[]> = {
 export function tokenLanguage(tag: string | undefined): TokenLanguage | undefined {
   const base = tag?.toLowerCase().split(/[-_]/)[0];
   return (TOKEN_LANGUAGES as readonly string[]).includes(base ?? '') ? (base as TokenLanguage) : undefined;
-}
-
-/** Lower-cases and removes diacritics: `Rückgabe` → `ruckgabe` (the fold of `lexical-query.ts`). */
-function fold(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
 }
 
 const stemmers = new Map<TokenLanguage, Stemmer>();
@@ -125,7 +118,7 @@ function cjkTokens(word: string, out: string[], whole = true): void {
  * The lexical tokens of `text` in `language`, in order, duplicates kept (they count in bm25): stems of the
  * words that are not stop words; in Japanese and Chinese, segmented words (hiragana-only particles and stop
  * words dropped) with their bigrams, and Latin words of the text folded and kept as they are.
- * @example languageTokens('Die Rückgabefrist beträgt 30 Tage', 'de') // ['ruckgabefrist', 'betragt', '30', 'tag']
+ * @example languageTokens('Die Rückgabefrist beträgt 30 Tage', 'de') // ['ruckgabefrist', 'ruckgab', 'frist', 'betragt', '30']
  * @example languageTokens('返品期限は30日です', 'ja') // ['返品期限', '返品', '品期', '期限', '30', '日']
  */
 export function languageTokens(text: string, language: TokenLanguage): string[] {
@@ -166,7 +159,18 @@ export function languageTokens(text: string, language: TokenLanguage): string[] 
     const elided = folded.replace(/^\p{L}{1,3}['’]/u, '');
     if (elided.length < 2 && !/\p{N}/u.test(elided)) continue;
     if (stops.has(elided)) continue;
-    out.push(/\p{N}/u.test(elided) ? elided : stemWord(elided, language));
+    if (/\p{N}/u.test(elided)) {
+      out.push(elided);
+      continue;
+    }
+    const stem = stemWord(elided, language);
+    out.push(stem);
+    // A German compound also as its parts (compounds.ts), in a document as in a question.
+    if (language === 'de')
+      for (const part of germanParts(elided.replace(GERMAN_ZU, '$1$2')) ?? []) {
+        const partStem = stemWord(part, language);
+        if (partStem !== stem && !stops.has(part)) out.push(partStem);
+      }
   }
   endRun();
   return out;
