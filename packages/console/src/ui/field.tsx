@@ -101,6 +101,31 @@ export function PasswordField({
   return <Field {...props} type="password" autocomplete={autocomplete} required {...limits} />;
 }
 
+/**
+ * A checkbox with its words after it, the whole line clickable (`toggle`). `children` come after the words (e.g.
+ * a visually hidden name of what it toggles, where several stand on one page).
+ */
+export function Toggle(props: {
+  label: string;
+  value: boolean;
+  onValue(value: boolean): void;
+  disabled?: boolean;
+  children?: ComponentChildren;
+}) {
+  return (
+    <label class="toggle">
+      <input
+        type="checkbox"
+        checked={props.value}
+        disabled={props.disabled}
+        onChange={(event) => props.onValue(event.currentTarget.checked)}
+      />
+      {props.label}
+      {props.children}
+    </label>
+  );
+}
+
 /** The words under a field, read with it (its input names this id in aria-describedby); nothing when empty. */
 export function Hint({ id, children }: { id: string | undefined; children?: ComponentChildren }) {
   return children ? (

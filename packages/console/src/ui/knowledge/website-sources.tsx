@@ -5,7 +5,7 @@ import { useForm } from '../../form.js';
 import { formatCount, formatDateTime, formatNumber } from '../../format.js';
 import { useAction, useLoad } from '../../hooks.js';
 import { type MessageKey, t } from '../../i18n.js';
-import { Field } from '../field.js';
+import { Field, Toggle } from '../field.js';
 import { Notice } from '../notice.js';
 import { useBotClient } from './file-status.js';
 import { outcomeWords, scheduleWords, skipReason } from './skip-words.js';
@@ -150,14 +150,7 @@ function AddWebsite(props: {
         />
       </div>
       {props.rendersJavaScript ? (
-        <label class="toggle">
-          <input
-            type="checkbox"
-            checked={renderJs.value}
-            onChange={(event) => renderJs.onValue(event.currentTarget.checked)}
-          />
-          {t('site.renderJs')}
-        </label>
+        <Toggle label={t('site.renderJs')} value={renderJs.value} onValue={renderJs.onValue} />
       ) : null}
       <Notice error={error} />
       <div class="actions">

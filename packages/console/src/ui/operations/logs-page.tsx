@@ -5,6 +5,7 @@ import { formatDateTime, formatNumber } from '../../format.js';
 import { useLoad } from '../../hooks.js';
 import { t } from '../../i18n.js';
 import { BotFrame } from '../bot-frame.js';
+import { Toggle } from '../field.js';
 import { ListState } from '../list-state.js';
 import { type Choice, SelectField } from '../select-field.js';
 import { Pager, usePager } from './pager.js';
@@ -61,10 +62,7 @@ function LogFilters(props: {
         choices={levels()}
         onValue={props.onLevel}
       />
-      <label class="toggle">
-        <input type="checkbox" checked={props.live} onChange={(e) => props.onLive(e.currentTarget.checked)} />
-        {t('logs.liveTail')}
-      </label>
+      <Toggle label={t('logs.liveTail')} value={props.live} onValue={props.onLive} />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { useConsole } from '../../context.js';
 import { useForm } from '../../form.js';
 import { useAction } from '../../hooks.js';
 import { t } from '../../i18n.js';
-import { Field } from '../field.js';
+import { Field, Toggle } from '../field.js';
 import { Markdown } from '../markdown.js';
 import { Notice } from '../notice.js';
 import { formatTags, parseTags, wordingsOf } from './fields.js';
@@ -117,14 +117,7 @@ export function QaEntryForm(props: {
         hint={t('qaForm.tagsHint')}
         {...tags}
       />
-      <label class="toggle">
-        <input
-          type="checkbox"
-          checked={enabled.value}
-          onChange={(event) => enabled.onValue(event.currentTarget.checked)}
-        />
-        {t('qaForm.enabled')}
-      </label>
+      <Toggle label={t('qaForm.enabled')} value={enabled.value} onValue={enabled.onValue} />
       <div class="actions">
         <button type="submit" class="primary" disabled={pending}>
           {t(entry ? 'qaForm.save' : 'qaForm.add')}

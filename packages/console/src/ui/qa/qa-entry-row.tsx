@@ -4,6 +4,7 @@ import { useConsole } from '../../context.js';
 import { useAction } from '../../hooks.js';
 import { t } from '../../i18n.js';
 import { ConfirmDelete } from '../confirm-delete.js';
+import { Toggle } from '../field.js';
 import { Markdown } from '../markdown.js';
 import { Notice } from '../notice.js';
 import { QaEntryForm } from './qa-entry-form.js';
@@ -79,16 +80,14 @@ export function QaEntryRow(props: {
       ) : null}
       {mayWrite && mode === 'view' ? (
         <div class="actions qa-actions">
-          <label class="toggle">
-            <input
-              type="checkbox"
-              checked={enabledShown}
-              disabled={toggle.pending}
-              onChange={(event) => setEnabled(event.currentTarget.checked)}
-            />
-            {t('qaEntry.enabled')}
+          <Toggle
+            label={t('qaEntry.enabled')}
+            value={enabledShown}
+            disabled={toggle.pending}
+            onValue={setEnabled}
+          >
             <span class="visually-hidden"> ({first})</span>
-          </label>
+          </Toggle>
           <button type="button" onClick={() => setMode('edit')}>
             {t('action.edit')} <span class="visually-hidden">{first}</span>
           </button>
