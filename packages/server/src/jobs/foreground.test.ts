@@ -1,15 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { foregroundGate, type YieldOutcome } from './foreground.js';
 
-/** Whether `promise` has settled, and with what, after the microtasks queued now have run. */
+/** Whether `promise` has settled, and with what, once the microtasks queued now have run. */
 async function state<T>(promise: Promise<T>): Promise<T | 'pending'> {
-  return Promise.race([promise, vi.advanceTimersByTimeAsync(0).then(() => 'pending' as const)]);
+  return Promise.race([promise, Promise.resolve().then(() => 'pending' as const)]);
 }
 
+/** One turn of the event loop (the gate wakes one waiting unit per turn). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 describe('foregroundGate', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -23,23 +23,31 @@ describe('foregroundGate', () => {
     expect(gate.outcomes.free).toBe(2);
   });
 
-  it('holds background work while a request is in flight, and lets all of it go when the last one ends', async () => {
-    const gate = foregroundGate({ maxWaitMs: 200 });
+  it('holds background work while a request is in flight, and lets it go one unit a turn once none is', async () => {
+    const gate = foregroundGate({ maxWaitMs: 60_000 });
     const first = gate.enter();
     const second = gate.enter();
-    const waits = [gate.yield(), gate.yield()];
-    expect(gate.waiting).toBe(2);
+    const waits = [gate.yield(), gate.yield(), gate.yield()];
+    expect(gate.waiting).toBe(3);
     first();
     first(); // a second end of the same request changes nothing
     expect(gate.inFlight).toBe(1);
     expect(await state(waits[0] as Promise<YieldOutcome>)).toBe('pending');
     second();
-    expect(await Promise.all(waits)).toEqual(['foreground_ended', 'foreground_ended']);
+    // The oldest goes on at once; a request arriving before the next turn holds the others again.
+    expect(await state(waits[0] as Promise<YieldOutcome>)).toBe('foreground_ended');
+    const third = gate.enter();
+    await nextTurn();
+    await nextTurn();
+    expect(gate.waiting).toBe(2);
+    third();
+    expect(await Promise.all(waits)).toEqual(['foreground_ended', 'foreground_ended', 'foreground_ended']);
     expect(gate.waiting).toBe(0);
     expect(gate.inFlight).toBe(0);
   });
 
   it('never holds a unit longer than the bound, however long the foreground lasts', async () => {
+    vi.useFakeTimers();
     const gate = foregroundGate({ maxWaitMs: 200 });
     gate.enter(); // never ends
     const waited = gate.yield();

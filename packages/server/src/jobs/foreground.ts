@@ -5,7 +5,9 @@
  * {@link ForegroundGate.yield} between its units of work (a job claimed, a page visited, a passage batch
  * written), which waits while any foreground request is in flight — until the last one ends, or for at most
  * `maxWaitMs`, so background work never starves under a steady stream of requests: each unit starts at most
- * `maxWaitMs` late. Everything waiting goes on together when the foreground ends.
+ * `maxWaitMs` late. When the foreground ends, the units waiting go on one per turn of the event loop, oldest
+ * first, each only if no request arrived meanwhile (a request read in that turn holds the rest again), so a
+ * search arriving right after another does not land on every waiting unit at once.
  *
  * The gate is per process: on PostgreSQL with several processes, each process's background yields to its own
  * requests only (another process's searches run on their own event loop and cores).
@@ -52,7 +54,21 @@ export const DEFAULT_BACKGROUND_MAX_WAIT_MS = 200;
  */
 export function foregroundGate(options: { maxWaitMs: number }): ForegroundGate {
   let inFlight = 0;
+  /** The waiting units' wake-ups, oldest first (a Set keeps insertion order). */
   const waiters = new Set<(outcome: YieldOutcome) => void>();
+  let draining = false;
+  /** Wakes the oldest waiting unit, then the next one a turn later, while the foreground stays idle. */
+  const drain = () => {
+    draining = false;
+    if (inFlight > 0) return;
+    const [oldest] = waiters;
+    if (!oldest) return;
+    oldest('foreground_ended');
+    if (waiters.size > 0) {
+      draining = true;
+      setImmediate(drain);
+    }
+  };
   const outcomes: Record<YieldOutcome, number> = {
     free: 0,
     foreground_ended: 0,
@@ -71,10 +87,8 @@ export function foregroundGate(options: { maxWaitMs: number }): ForegroundGate {
         if (ended) return;
         ended = true;
         inFlight--;
-        if (inFlight > 0) return;
-        const woken = [...waiters];
-        waiters.clear();
-        for (const wake of woken) wake('foreground_ended');
+        if (inFlight > 0 || draining) return;
+        drain();
       };
     },
     yield(signal) {
