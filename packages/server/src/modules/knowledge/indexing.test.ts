@@ -617,7 +617,6 @@ describe('the time bound of an indexing attempt', () => {
     // Never settles and never looks at the signal: only the queue's own time bound can end the attempt.
     embedder.before = () => (hang ? new Promise<void>(() => undefined) : undefined);
     const file = await f.upload('hang.md', '# Hang\n\nThe sloth moves slowly through the canopy.');
-    const started = Date.now();
     await eventually(
       () =>
         ranUntilSettled(t, file.id, () =>
@@ -629,8 +628,9 @@ describe('the time bound of an indexing attempt', () => {
     );
     const failed = await f.get(file.id);
     expect(failed.status).toBe('indexing_failed');
+    // The queue's own 1 s bound ended the attempt (its words), once: a hang would leave the file indexing
+    // until the test's own time.
     expect(failed.failedStatusReason).toBe('timeout: the attempt ran longer than 1000 ms');
-    expect(Date.now() - started).toBeLessThan(15_000);
     const jobs = await indexJobs(t);
     expect(jobs[0]).toMatchObject({ status: 'failed', attempts: 1 });
 
