@@ -11,6 +11,8 @@
 // BENCH_RUNS (crawls, each of a fresh site into a fresh knowledge base; default 3), --docs / BENCH_DOCS (SciFact
 // abstracts indexed first, what the searches find; default 300), --idle-queries / BENCH_IDLE_QUERIES (searches
 // timed idle before each crawl, and as many again after it: the idle figures are both windows'; default 100),
+// --search-every-ms / BENCH_SEARCH_EVERY_MS (searches start this far apart, idle and crawling alike, as
+// requests arriving now and then rather than one right after another; default 0: back to back),
 // --parley-main / BENCH_PARLEY_MAIN (the server build to run, e.g. an
 // older checkout's, for a before/after). Server settings: any PARLEY_* variable of the environment, and
 // PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES=true (the site is on 127.0.0.1).
@@ -64,9 +66,15 @@ async function indexTexts(server: ParleyServer, texts: Array<{ key: string; text
   while (await anyWaiting(server)) await sleep(200);
 }
 
-/** One search through the API: its latency in ms. */
+/** Milliseconds between the starts of searches (0: back to back); see --search-every-ms. */
+let searchEveryMs = 0;
+let lastSearch = 0;
+
+/** One search through the API, started `searchEveryMs` after the last one began: its latency in ms. */
 async function timedSearch(server: ParleyServer, query: string): Promise<number> {
+  if (searchEveryMs > 0) await sleep(Math.max(0, lastSearch + searchEveryMs - performance.now()));
   const start = performance.now();
+  lastSearch = start;
   await callApi(server, 'GET', `/v1/files/search?query=${encodeURIComponent(query)}&limit=10`);
   return performance.now() - start;
 }
@@ -153,6 +161,7 @@ async function main(): Promise<void> {
   const runs = intOption('runs', 'BENCH_RUNS', 3, 1, 50);
   const docs = intOption('docs', 'BENCH_DOCS', 300, 0, 5183);
   const idleQueries = intOption('idle-queries', 'BENCH_IDLE_QUERIES', 100, 1, 10_000);
+  searchEveryMs = intOption('search-every-ms', 'BENCH_SEARCH_EVERY_MS', 0, 0, 10_000);
   const corpus = readJsonl<{ _id: string; title?: string; text: string }>(
     join(repoRoot, '..', 'shared', 'eval', 'scifact', 'corpus.jsonl'),
   );
@@ -161,7 +170,7 @@ async function main(): Promise<void> {
   ).map((q) => q.text);
   const main = option('parley-main', 'BENCH_PARLEY_MAIN') ?? serverMain;
   console.log(
-    `server ${main}; crawl speed: a test site of ${pages} pages, ${runs} crawls, ${docs} SciFact abstracts indexed first; load average at start: ${loadAverage()}`,
+    `server ${main}; crawl speed: a test site of ${pages} pages, ${runs} crawls, ${docs} SciFact abstracts indexed first, searches ${searchEveryMs > 0 ? `${searchEveryMs} ms apart` : 'back to back'}; load average at start: ${loadAverage()}`,
   );
   const dataDir = await makeWorkFolder('parley-crawl-');
   const server = await startParleyWithBot('parley', dataDir, serverSettings(), main);

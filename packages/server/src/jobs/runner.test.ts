@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { recordingLogger } from '../../../testkit/src/server/recording-logger.js';
 import { eventually } from '../../../testkit/src/shared/eventually.js';
+import { foregroundGate } from './foreground.js';
 import type { JobQueue } from './queue.js';
 import type { JobDefinition, JobSet } from './registry.js';
 import { jobRunner } from './runner.js';
@@ -176,5 +177,40 @@ describe('the started job runner', () => {
     const fourPolls = 20;
     await new Promise((r) => setTimeout(r, fourPolls));
     expect(fake.asked.length).toBe(asked);
+  });
+});
+
+describe('a background pool', () => {
+  it('claims no job while a foreground request is in flight, and goes on once it ends', async () => {
+    const fake = fakeQueue(2);
+    const gate = foregroundGate({ maxWaitMs: 600_000 });
+    const runner = jobRunner({ queue: fake.queue, clock: () => new Date(0), logger: recordingLogger() });
+    runner.workers({
+      name: 'indexing',
+      jobs: [job('index_file')],
+      concurrency: 1,
+      pollMs: 5,
+      background: gate,
+    });
+    runner.workers({ name: 'chat', jobs: [job('chat_reply')], concurrency: 1, pollMs: 5 });
+    const searching = gate.enter();
+    const stop = runner.start();
+    // The chat pool (not background) asks the queue; the indexing worker waits on the gate, asking nothing.
+    await eventually(
+      async () => gate.waiting === 1 && fake.asked.length > 0,
+      10_000,
+      0,
+      'the pools to start',
+    );
+    expect(fake.asked.every((set) => Object.keys(set).join() === 'chat_reply')).toBe(true);
+    searching();
+    await eventually(
+      async () => fake.asked.some((set) => 'index_file' in set),
+      10_000,
+      0,
+      'the indexing worker to ask for its jobs',
+    );
+    await stop();
+    expect(gate.outcomes.foreground_ended).toBe(1);
   });
 });
