@@ -29,8 +29,9 @@ export interface ForegroundGate {
   /** Marks one foreground request in flight; the answer marks it ended (a second call does nothing). */
   enter(): () => void;
   /**
-   * Resolves at once when no foreground request is in flight; else when the last one ends, when `maxWaitMs`
-   * has passed, or when `signal` aborts (it never rejects: the caller checks its signal).
+   * Resolves at once when no foreground request is in flight and no unit waits; else when its turn comes after
+   * the last request ended, when `maxWaitMs` has passed, or when `signal` aborts (it never rejects: the caller
+   * checks its signal).
    */
   yield(signal?: AbortSignal): Promise<YieldOutcome>;
   /** Foreground requests in flight now. */
@@ -40,9 +41,6 @@ export interface ForegroundGate {
   /** How the yields ended so far (a process's counters, for tests and logs). */
   readonly outcomes: Readonly<Record<YieldOutcome, number>>;
 }
-
-/** The longest a unit of background work waits for the foreground when nothing else is said. */
-export const DEFAULT_BACKGROUND_MAX_WAIT_MS = 200;
 
 /**
  * A {@link ForegroundGate}; `maxWaitMs` 0 turns it off (yields never wait).
@@ -92,7 +90,9 @@ export function foregroundGate(options: { maxWaitMs: number }): ForegroundGate {
       };
     },
     yield(signal) {
-      if (inFlight === 0 || options.maxWaitMs <= 0 || signal?.aborted) return Promise.resolve(count('free'));
+      // Units still being let go one a turn go first: a new one queues behind them.
+      const held = inFlight > 0 || waiters.size > 0;
+      if (!held || options.maxWaitMs <= 0 || signal?.aborted) return Promise.resolve(count('free'));
       return new Promise<YieldOutcome>((resolve) => {
         const wake = (outcome: YieldOutcome) => {
           clearTimeout(timer);
