@@ -1,5 +1,5 @@
 import type { SearchPassage } from '@parley/protocol';
-import { messageLanguage, sureLanguage } from '../../search/language/detect.js';
+import { baseLanguage, messageLanguage, sureLanguage } from '../../search/language/detect.js';
 import type { ReplyRequest } from '../chat/contract.js';
 
 // The language of a question and of its answer (issue #38): detected per visitor message, with the conversation
@@ -55,4 +55,21 @@ export function answerLanguage(
   if (question && languages.includes(question)) return question;
   // Short passages (headings, FAQ lines) tell nothing alone: then all of them together.
   return languages[0] ?? sureLanguage(passages.map((p) => p.content).join('\n')) ?? question;
+}
+
+/**
+ * The language of the bot's own words around a reply (issue #38, item 3), chosen once: the one the reply
+ * `decided` (its question's or its passages', answerLanguage), with the conversation's region when it is the
+ * same language (`fr-CA`: the bot's fr-CA texts first); else the `conversation`'s (the caller's tie-breaker: the
+ * locale the webchat sent, the webchat's default locale, the bot's default language); undefined when neither.
+ * @example wordsLanguage('es', 'en') // 'es'
+ * @example wordsLanguage('fr', 'fr-CA') // 'fr-CA'
+ * @example wordsLanguage(undefined, 'de-AT') // 'de-AT'
+ */
+export function wordsLanguage(
+  decided: string | undefined,
+  conversation: string | undefined,
+): string | undefined {
+  if (!decided) return conversation;
+  return conversation && baseLanguage(conversation) === decided ? conversation : decided;
 }

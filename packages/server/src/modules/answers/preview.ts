@@ -1,9 +1,7 @@
 import type { AnswerPreviewResponse, Bot, ChatMessage } from '@parley/protocol';
 import type { Actor } from '../../access/principal.js';
 import { errors } from '../../errors/errors.js';
-import { detectLanguage } from '../../search/language/detect.js';
 import type { BotManagement } from '../bots/contract.js';
-import { answerTexts } from '../bots/index.js';
 import type { KnowledgeResponder, Reply, ReplyRequest } from '../chat/contract.js';
 import { NO_ANSWER_ENGINE_TEXT } from '../chat/contract.js';
 import type { AnswerMode } from './responder.js';
@@ -27,15 +25,11 @@ export interface AnswerPreviewDeps {
 }
 
 /**
- * The bot's texts in the question's language (detected; else the bot's default language), as the chat reply job
- * hands them to the responder.
+ * The bot's texts in every language, as the chat reply job hands them to the responder (which picks them in the
+ * language it answers in), with the bot's default language as the tie-breaker (a preview has no webchat locale).
  */
-function replyWordsFor(
-  bot: Pick<Bot, 'replies'>,
-  question: string,
-): Pick<ReplyRequest, 'replies' | 'language'> {
-  const language = detectLanguage(question, bot.replies.language ?? 'en');
-  return { replies: answerTexts(bot.replies, language), language };
+function replyWordsFor(bot: Pick<Bot, 'replies'>): Pick<ReplyRequest, 'replies' | 'language'> {
+  return { replies: bot.replies, language: bot.replies.language ?? 'en' };
 }
 
 /** Modes whose reply answers from the knowledge: its passages, or a Q&A entry. */
@@ -118,7 +112,7 @@ export function answerPreviewService(deps: AnswerPreviewDeps): AnswerPreviewServ
         message,
         history: [message],
         sourceLinks: bot.sourceLinks,
-        ...replyWordsFor(bot, question),
+        ...replyWordsFor(bot),
       });
       return { ...previewOf(reply), replyMode: bot.replyMode };
     },

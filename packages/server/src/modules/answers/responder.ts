@@ -1,6 +1,5 @@
-import { MAX_QUERY_BYTES, type MessagePayload } from '@parley/protocol';
+import { MAX_QUERY_BYTES } from '@parley/protocol';
 import { type Logger, silentLogger } from '../../logger.js';
-import { type BotWords, builtInWords } from '../bots/index.js';
 import type { KnowledgeResponder, Reply, ReplyRequest, ReplyStream } from '../chat/contract.js';
 import type { FilesContext, FilesService } from '../files/service.js';
 import type { PassagesService } from '../knowledge/contract.js';
@@ -27,9 +26,20 @@ import {
   passagesAnswer,
   sourcesMetadata,
 } from './format.js';
-import { questionLanguage } from './language.js';
+import { answerLanguage, questionLanguage } from './language.js';
 import { buildChatPrompt } from './prompt.js';
-import { questionOf, type SmallTalk, smallTalkLanguage, smallTalkOf, truncateBytes } from './question.js';
+import { questionOf, truncateBytes } from './question.js';
+import {
+  type AnswerMode,
+  type AnswerWords,
+  answerWords,
+  type BuiltIn,
+  builtInFor,
+  earlyReply,
+  searchFailedReply,
+  spokenIn,
+  unsupportedReply,
+} from './reply-words.js';
 import { encoderApplies, retrievalDebug } from './retrieval.js';
 import { botContext } from './scope.js';
 import { MIN_COVERAGE, type Selection } from './selection.js';
@@ -58,16 +68,7 @@ export interface KnowledgeResponderDeps extends PassageDeps {
   logger?: Logger | undefined;
 }
 
-/** How a reply was made, as the debug details tell it. */
-export type AnswerMode =
-  | 'qa'
-  | 'passages'
-  | 'generated'
-  | 'not_found'
-  | 'clarify'
-  | 'unsupported'
-  | 'small_talk'
-  | 'search_failed';
+export type { AnswerMode } from './reply-words.js';
 
 /**
  * The bot's built-in knowledge answers (the {@link KnowledgeResponder} of the chat reply port).
@@ -86,7 +87,10 @@ export type AnswerMode =
  * it fails); else, when search is unsure rather than empty-handed (clarify.ts), the bot asks back with 2–3 choices
  * named after the best candidates' headings, and a choice picked is answered from its passage; else the bot
  * answers its "not found" reply ({@link NOT_FOUND_TEXT} unless the bot has its own), never silence. The bot's
- * own words (`request.replies`) replace the intro before quotes, the "not found" reply and the question asked back.
+ * own words (`request.replies`, per language) replace the intro before quotes, the "not found" reply and the
+ * question asked back, in one language with the reply, chosen once (issue #38, item 3): the intro and the
+ * question asked back in the language the passages were read and quoted in; the "not found" reply in the
+ * question's, else that; else the conversation's (`request.language`); the reply's `language` says it.
  *
  * Without a chat model the reply quotes those sentences under their headings, each with a link to its source
  * (titled by its metadata title, first heading or file name; a PDF opens at the page). With one, the model
@@ -113,10 +117,10 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
   return {
     async answer(request: ReplyRequest, stream?: ReplyStream): Promise<Reply> {
       const question = questionOf(request.message.payload);
-      // The question's language (issue #38): what the reply reads it in and what its own words are in.
+      // The question's language (issue #38): what the reply reads it in, and its words' when nothing else tells.
       const language = question.kind === 'text' ? questionLanguage(request, question.text) : undefined;
       const reply = await answerIn(language, request, stream);
-      return language ? { ...reply, language } : reply;
+      return spokenIn(reply, answerWords(request, language).language);
     },
   };
 
@@ -126,7 +130,7 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
     stream: ReplyStream | undefined,
   ): Promise<Reply> {
     const question = questionOf(request.message.payload);
-    const words = replyWords(request, language);
+    const words = builtInFor(request, language, question.kind === 'text' ? question.text : undefined);
     if (question.kind === 'unsupported') return unsupportedReply(question.type, words);
     const early = earlyReply(question.text, words);
     if (early) return early;
@@ -139,7 +143,7 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
     });
 
     const pick = pickOf(query);
-    if (pick) return pickedReply(deps, now, { request, stream, ctx, log, pick, words });
+    if (pick) return pickedReply(deps, now, { request, stream, ctx, log, pick, words, language });
 
     // An entry found by its answer alone (not its wordings) answers only when the passages do not answer
     // the question surely with other sentences (see passagesFirst).
@@ -178,10 +182,15 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
     const scaled = deps.semanticMinSimilarity !== undefined && encoderApplies(deps, readIn);
     const links = request.sourceLinks ?? 'public';
     const sure = selection.quotes.length > 0;
-    const notFound = (extra: Record<string, unknown>) => notFoundReply(request, { ...debug, ...extra });
+    // The bot's words, in one language with the reply (issue #38): around quotes, the one they were read in; a
+    // "not found", the question's (its own, the visitor's earlier messages', the locale the webchat sent), else
+    // the same (a question too short to tell: its passages').
+    const around = answerWords(request, readIn);
+    const missing = answerWords(request, language ?? readIn);
+    const notFound = (extra: Record<string, unknown>) => notFoundReply(missing, { ...debug, ...extra });
     const quoted = async (extra: Record<string, unknown>) => {
       const sources = await sourcesOf(deps, log, ctx, selection.quotes, links);
-      return quotedReply({ request, sources, debug, publicUrl: deps.publicUrl }, extra);
+      return quotedReply({ request, sources, debug, publicUrl: deps.publicUrl, words: around }, extra);
     };
     // By words alone, a question in a language of its own is not asked back (clarify.ts asksBackByWords).
     const asksBack = scaled || asksBackByWords(readIn);
@@ -189,11 +198,12 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
       sure
         ? quoted(extra)
         : ((asksBack
-            ? clarifyReply(retrieved, selection, scaled, request.replies?.clarify, { ...debug, ...extra })
+            ? clarifyReply(retrieved, selection, scaled, around.texts.clarify, { ...debug, ...extra })
             : undefined) ?? notFound(extra));
     const quotes = deps.chatModel && modelQuotes(retrieved, selection, scaled);
-    if (!deps.chatModel || !quotes) return offline(sure ? { model: null } : {});
-    return modelAnswerReply(deps.chatModel, {
+    if (!deps.chatModel || !quotes)
+      return spokenIn(await offline(sure ? { model: null } : {}), around.language);
+    const answered = await modelAnswerReply(deps.chatModel, {
       request,
       stream,
       query,
@@ -206,14 +216,16 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
       now,
       log,
     });
+    return spokenIn(answered, around.language);
   }
 }
 
 /** The "not found" reply: the bot's own text (`replies.notFound`) or the default, with no source. */
-function notFoundReply(request: ReplyRequest, debug: Record<string, unknown>): Reply {
+function notFoundReply(words: AnswerWords, debug: Record<string, unknown>): Reply {
   return {
-    messages: [{ payload: notFoundPayload(request.replies?.notFound), metadata: { sources: [] } }],
+    messages: [{ payload: notFoundPayload(words.texts.notFound), metadata: { sources: [] } }],
     debug: { mode: 'not_found' satisfies AnswerMode, ...debug },
+    ...(words.language ? { language: words.language } : {}),
   };
 }
 
@@ -232,7 +244,9 @@ async function pickedReply(
     log: Logger;
     pick: ChoicePick;
     /** The bot's built-in words in the reply's language (its "search failed" reply). */
-    words: BotWords;
+    words: BuiltIn;
+    /** The language the question is read in (AskedLanguage.read). */
+    language: string | undefined;
   },
 ): Promise<Reply> {
   const { request, ctx, log, pick } = input;
@@ -254,7 +268,7 @@ async function pickedReply(
     searchMs: Math.round(now() - started),
     picked: { fileId: pick.fileId, position: pick.position, label: pick.label, found: passage !== undefined },
   };
-  if (!passage) return notFoundReply(request, debug);
+  if (!passage) return notFoundReply(answerWords(request, input.language), debug);
   const quote = pickedQuote(passage, asked);
   const selection: Selection = { quotes: [quote], by: 'words', best: quote };
   const sources = await sourcesOf(deps, log, ctx, selection.quotes, request.sourceLinks ?? 'public');
@@ -266,58 +280,8 @@ async function pickedReply(
     debug,
     publicUrl: deps.publicUrl,
     log,
-  });
-}
-
-/**
- * The bot's built-in words for the replies that answer no question (small talk, a blank message, a payload it
- * cannot read, a failed search), issue #38: in the question's language, else the one a small-talk phrase tells
- * ("bonjour"), else the caller's (the conversation's: the webchat's locale, the bot's default language), else
- * English.
- */
-function replyWords(request: ReplyRequest, language: string | undefined): BotWords {
-  const question = questionOf(request.message.payload);
-  const phrase = question.kind === 'text' ? smallTalkLanguage(question.text) : undefined;
-  return builtInWords(language ?? phrase ?? request.language);
-}
-
-/** A reply of the bot's built-in words alone (no sources). */
-function wordsReply(text: string, debug: Record<string, unknown>): Reply {
-  return { messages: [{ payload: { type: 'text', text } }], debug };
-}
-
-/** The reply to a payload the bot cannot read (an image, a card…). */
-function unsupportedReply(type: MessagePayload['type'], words: BotWords): Reply {
-  return wordsReply(words.unsupportedMessage, {
-    mode: 'unsupported' satisfies AnswerMode,
-    payloadType: type,
-  });
-}
-
-/** The reply when the bot's knowledge cannot be searched. */
-function searchFailedReply(words: BotWords, query: string, error: unknown): Reply {
-  return wordsReply(words.searchFailed, {
-    mode: 'search_failed' satisfies AnswerMode,
-    query,
-    error: messageOf(error),
-  });
-}
-
-const SMALL_TALK_WORDS = {
-  greeting: 'smallTalkGreeting',
-  thanks: 'smallTalkThanks',
-  goodbye: 'smallTalkGoodbye',
-} as const satisfies Record<SmallTalk, keyof BotWords>;
-
-/** The reply to a text that is no question to search for (empty, or small talk), if it is one. */
-function earlyReply(text: string, words: BotWords): Reply | undefined {
-  if (!text) return wordsReply(words.emptyMessage, { mode: 'unsupported' satisfies AnswerMode, query: '' });
-  const smallTalk = smallTalkOf(text);
-  if (!smallTalk) return undefined;
-  return wordsReply(words[SMALL_TALK_WORDS[smallTalk]], {
-    mode: 'small_talk' satisfies AnswerMode,
-    query: text,
-    smallTalk,
+    // Its words in the language of the passage it quotes (issue #38).
+    words: answerWords(request, answerLanguage(input.language, [passage])),
   });
 }
 
@@ -331,20 +295,23 @@ interface ReplyInput {
   publicUrl: string | undefined;
   /** The logger of this reply (its lines carry the bot, conversation and message ids). */
   log: Logger;
+  /** The bot's words of the reply and their language. */
+  words: AnswerWords;
 }
 
 /** The quotes of the sources under the bot's intro, each linked as the bot's setting allows (answer mode `passages`). */
 function quotedReply(
-  input: Pick<ReplyInput, 'request' | 'sources' | 'debug' | 'publicUrl'>,
+  input: Pick<ReplyInput, 'request' | 'sources' | 'debug' | 'publicUrl' | 'words'>,
   extra: Record<string, unknown>,
 ): Reply {
   const linked = linkedSources(input, input.sources);
-  return {
+  const reply: Reply = {
     messages: [
-      { payload: passagesAnswer(linked, input.request.replies?.intro), metadata: sourcesMetadata(linked) },
+      { payload: passagesAnswer(linked, input.words.texts.intro), metadata: sourcesMetadata(linked) },
     ],
     debug: { mode: 'passages' satisfies AnswerMode, ...input.debug, ...extra },
   };
+  return spokenIn(reply, input.words.language);
 }
 
 /**
@@ -374,7 +341,7 @@ async function pickedModelReply(
       ...(stream ? { onDelta: (piece: string) => stream.delta(piece) } : {}),
     });
     const cited = linkedSources(input, citedSources(text, sources));
-    return {
+    const reply: Reply = {
       messages: [{ payload: generatedAnswer(text, cited), metadata: sourcesMetadata(cited) }],
       debug: {
         mode: 'generated' satisfies AnswerMode,
@@ -382,12 +349,9 @@ async function pickedModelReply(
         model: { name: model.model, latencyMs: Math.round(now() - started), streamed },
       },
     };
+    return spokenIn(reply, input.words.language);
   } catch (error) {
     const call = { name: model.model, latencyMs: Math.round(now() - started), streamed };
     return passagesReply({ model: modelCallFailed(error, call, input, 'the reply quotes the passages') });
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

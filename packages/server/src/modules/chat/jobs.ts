@@ -3,7 +3,7 @@ import { BlockedAddressError, type OutboundFetch } from '../../http/outbound.js'
 import { newSecretId } from '../../ids.js';
 import { defineJob, type KindDefinition, PermanentJobError } from '../../jobs/registry.js';
 import { discardBody } from '../../outbound-body.js';
-import { answerTexts, ENGLISH_WORDS, wordsFor } from '../bots/index.js';
+import { ENGLISH_WORDS, wordsFor } from '../bots/index.js';
 import type { BotsService } from '../bots/service.js';
 import type { RequestRecord } from '../logs/service.js';
 import {
@@ -27,7 +27,7 @@ import { webhookSignature } from './keys.js';
 import { type KnowledgeResponder, NO_ANSWER_ENGINE_TEXT, type Reply } from './reply-port.js';
 import { FAILED_ANSWER, replyRecord } from './reply-record.js';
 import { NOT_FOUND_ANSWER } from './repo-inbox.js';
-import { messageLanguageOf } from './words.js';
+import { conversationLanguage, messageLanguageOf } from './words.js';
 
 /** Why a reply the bot was making ended unposted: a person took the conversation over meanwhile. */
 const HANDED_OFF = new Error('handoff');
@@ -43,8 +43,11 @@ interface ReplyAttempt {
   replyId: string;
   /** Whether a delta of the reply went out (the stream then ends with complete or abort). */
   streamed: boolean;
-  /** The language of the question (the bot answers in it), when known. */
-  language: string | undefined;
+  /**
+   * The conversation's language (the webchat's locale, the bot's default): the responder's tie-breaker for the
+   * bot's words when it cannot tell the question's.
+   */
+  language: string;
 }
 
 /** The visitor's earlier messages of a reply's context (their language tells a short question's). */
@@ -79,7 +82,8 @@ async function askResponder(
       signal,
       messageId: replyId,
       sourceLinks: bot.sourceLinks,
-      replies: answerTexts(bot.replies, a.language),
+      // The bot's words in every language: the responder picks them in the one it answers in (issue #38).
+      replies: bot.replies,
       language: a.language,
     },
     {
@@ -154,7 +158,7 @@ export function chatReplyJob(deps: {
       if (bot?.status !== 'active' || bot.replyMode !== 'knowledge') return;
       const context = await chat.replyContext(bot.id, job.messageId);
       if (!context || context.answered || !context.botAnswers) return;
-      const language = messageLanguageOf(bot, context.message, visitorHistory(context));
+      const language = conversationLanguage(bot, context.message);
       const attempt: ReplyAttempt = { bot, job, replyId: newSecretId('msg'), streamed: false, language };
       await chat.emit(bot.id, job.conversationId, [{ signal: typing(attempt, 'typing_started') }]);
       try {
@@ -165,7 +169,8 @@ export function chatReplyJob(deps: {
           record.answer === NOT_FOUND_ANSWER && bot.handoff?.offerAfterMisses
             ? (await chat.missesIn(bot.id, job.conversationId)) + 1
             : 0;
-        const { words } = wordsFor(bot.replies, language);
+        // The words the bot adds (its offer of a person) are in the language of the reply's own (issue #38).
+        const { words } = wordsFor(bot.replies, reply.language ?? language);
         const posted = await chat.postAsBot(
           bot,
           job.conversationId,

@@ -1,4 +1,4 @@
-import type { ChatMessage, MessagePayload } from '@parley/protocol';
+import type { BotReplies, ChatMessage, MessagePayload } from '@parley/protocol';
 
 /** What a bot without an answer engine says: an honest notice, never a made-up answer. */
 export const NO_ANSWER_ENGINE_TEXT =
@@ -31,12 +31,16 @@ export interface ReplyRequest {
    * A source not linked is named by its title only.
    */
   sourceLinks?: 'none' | 'public' | 'all';
-  /** The bot's own reply texts (its setting); a text absent is the built-in default. */
-  replies?: BotReplyTexts | undefined;
   /**
-   * The language the caller chose the bot's own words (`replies`) in (BCP 47). The responder reads the question
-   * in the language it detects itself (the message's, else the visitor's earlier messages', else the locale the
-   * webchat sent: answers/language.ts) and tells it as the reply's `language`.
+   * The bot's own reply texts (its setting: in its default language and per language); a text absent is the
+   * language's built-in one. The responder picks them in the language it answers in.
+   */
+  replies?: BotReplies | undefined;
+  /**
+   * The conversation's language (BCP 47), the tie-breaker of the bot's own words when the reply cannot tell the
+   * question's: the locale the webchat sent, else the webchat's default locale, else the bot's default language.
+   * The responder reads the question in the language it detects itself (answers/language.ts) and tells the
+   * language its words are in as the reply's `language`.
    */
   language?: string | undefined;
 }
@@ -57,8 +61,9 @@ export interface Reply {
   /** Retrieval details (query, passages and scores, model used); sent only as a `debug` signal. */
   debug?: Record<string, unknown>;
   /**
-   * The language of the question (ISO 639-1) as the reply read it (detected per message, issue #38; absent
-   * when nothing told it): what the bot's own words of the reply should be in.
+   * The language the reply's own words are in (BCP 47), chosen once by the responder (issue #38): the one it
+   * answered in (the question's, or its passages' for a question too short to tell), else the request's
+   * `language`; absent: the bot's default. What the caller's words around it (a handoff offer) are in.
    */
   language?: string | undefined;
 }

@@ -22,6 +22,18 @@ function sentLocale(metadata: Record<string, unknown> | undefined): string | und
 }
 
 /**
+ * The conversation's language, the tie-breaker of the bot's words when a message does not tell its own: the locale
+ * the webchat sent with the message, else the bot's webchat default locale, else the bot's default language
+ * (English unless set).
+ * @example conversationLanguage(bot, { payload, metadata: { language: 'fr-CA' } }) // 'fr-CA'
+ */
+export function conversationLanguage(bot: Pick<ChatBot, 'replies' | 'webchat'>, message: Spoken): string {
+  return (
+    sentLocale(message.metadata) ?? (bot.webchat.defaultLocale || undefined) ?? bot.replies?.language ?? 'en'
+  );
+}
+
+/**
  * The language of a visitor's message: the detector's when it is sure, else that of the visitor's `earlier`
  * messages (the answers module reads the question the same way, search/language/detect.ts), else the locale the
  * webchat sent with it, else the bot's webchat default locale, else the bot's default language (English unless
@@ -33,8 +45,7 @@ export function messageLanguageOf(
   message: Spoken,
   earlier: readonly Spoken[] = [],
 ): string | undefined {
-  const hint =
-    sentLocale(message.metadata) ?? (bot.webchat.defaultLocale || undefined) ?? bot.replies?.language ?? 'en';
+  const hint = conversationLanguage(bot, message);
   const texts = earlier.map((m) => payloadText(m.payload)).filter((text) => text.trim() !== '');
   const detected = messageLanguage(payloadText(message.payload), { earlier: texts, locale: hint });
   // The hint's region is kept when it is the detected language's (fr-CA → the bot's fr-CA texts first).
