@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { HANDOFF_CHOICE_VALUE } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botReplyTo } from '../../../../testkit/src/server/chat.js';
 import { useChatVisitor } from '../../../../testkit/src/server/chat-visitor.js';
@@ -87,14 +88,18 @@ describe.each(testDatabases())('a question of unknown language to Spanish knowle
     expect(text).not.toContain(EN.intro);
   }, 60_000);
 
-  it('says it found nothing in Spanish, and offers a person in Spanish, to a short question read in Spanish', async () => {
+  it('says it found nothing in Spanish, and offers a person and answers its pick in Spanish, to a short question read in Spanish', async () => {
     await setBot(t, { handoff: { offerAfterMisses: 1 } });
     try {
-      const reply = await ask('¿tenéis bonsáis?');
+      const conversation = await chat.conversation(user);
+      const reply = await botReplyTo(chat, user, conversation, { type: 'text', text: '¿tenéis bonsáis?' });
       expect(reply.metadata?.sources).toEqual([]);
       expect(reply.payload.type).toBe('choice');
       expect(textOf(reply.payload)).toBe(ES.notFound);
       expect(reply.payload.options?.map((o) => o.label)).toEqual([ES.talkToPerson]);
+      // Its button picked (its label tells no language itself), the bot's notice is in Spanish too.
+      const pick = { type: 'text', text: ES.talkToPerson, value: HANDOFF_CHOICE_VALUE };
+      expect(textOf((await botReplyTo(chat, user, conversation, pick)).payload)).toBe(ES.handoffWaiting);
     } finally {
       await setBot(t, { handoff: { offerAfterMisses: 0 } });
     }
