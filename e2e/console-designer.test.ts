@@ -59,7 +59,8 @@ async function previewTookFocus(page: Page, frame: Frame): Promise<boolean> {
 }
 
 describe.skipIf(!chromiumHere)('console playground and webchat designer in a browser', () => {
-  const suite = useConsoleSuite({ workers: true });
+  // A browser of its own: the tests read back what they copied (the clipboard is the browser's).
+  const suite = useConsoleSuite({ workers: true }, { own: true });
   let botId: string;
   let viewer = { email: '', password: '' };
 

@@ -27,7 +27,8 @@ const XSS = '<img src=x onerror=window.pwned=1>';
 const LIVE = { timeout: 20_000, interval: 250 };
 
 describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () => {
-  const suite = useConsoleSuite({ workers: true });
+  // The full Chromium: the hand-off test's notification needs the permission granted as a person's browser has it.
+  const suite = useConsoleSuite({ workers: true }, { fullChromium: true });
 
   /** A visitor's conversation with one question, once the bot has replied; answers its id and the reply's id. */
   async function converse(text: string) {

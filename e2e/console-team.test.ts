@@ -11,7 +11,8 @@ import { axe, OTHER_VIEWS, overflows, useConsoleSuite } from '../packages/testki
 const chromiumHere = haveChromium('console team browser tests');
 
 describe.skipIf(!chromiumHere)('console team invitations in a browser', () => {
-  const suite = useConsoleSuite();
+  // A browser of its own: the tests read back what they copied (the clipboard is the browser's).
+  const suite = useConsoleSuite({}, { own: true });
 
   /** Invites `email` as `role` from the Team page; answers the link shown. */
   async function invite(page: Page, email: string, role: string): Promise<string> {

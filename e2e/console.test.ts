@@ -13,7 +13,8 @@ import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/con
 const chromiumHere = haveChromium('console browser tests');
 
 describe.skipIf(!chromiumHere)('console in a browser', () => {
-  const suite = useConsoleSuite();
+  // A browser of its own: the tests read back what they copied (the clipboard is the browser's).
+  const suite = useConsoleSuite({}, { own: true });
   const { newPage, signIn } = suite;
 
   it('at 1280 px: sign in (wrong password first), bots end to end, deep link reload, account, sign out', async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BrowserServer, chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
-import { buildWebchat, CHROMIUM, CHROMIUM_FLAGS, haveChromium } from './browser.js';
+import { buildWebchat, CHROMIUM_FLAGS, haveChromium, TEST_BROWSER } from './browser.js';
 import { buildConsole } from './console.js';
 
 declare module 'vitest' {
@@ -70,7 +70,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   let server: BrowserServer | undefined;
   if (haveChromium('browser tests')) {
-    server = await chromium.launchServer({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+    server = await chromium.launchServer({
+      executablePath: TEST_BROWSER,
+      headless: true,
+      args: CHROMIUM_FLAGS,
+    });
   }
   project.provide('chromiumEndpoint', server?.wsEndpoint());
   return async () => {

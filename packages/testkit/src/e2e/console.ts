@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import type { TestApp, TestAppOptions } from '../server/harness.js';
-import { useBrowserApp } from './browser.js';
+import { type BrowserChoice, useBrowserApp } from './browser.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -44,9 +44,9 @@ export interface ConsoleSuite {
  * Sets up a Console browser suite (call at the top of a `describe`): starts the app and Chromium before the
  * tests, closes everything after (see useBrowserApp).
  */
-export function useConsoleSuite(options: TestAppOptions = {}): ConsoleSuite {
+export function useConsoleSuite(options: TestAppOptions = {}, choice: BrowserChoice = {}): ConsoleSuite {
   // The bundles are built once for the whole run (packages/testkit/src/e2e/build-bundles.ts, Vitest's global setup).
-  const app = useBrowserApp(options);
+  const app = useBrowserApp(options, choice);
   const suite: ConsoleSuite = {
     get t() {
       return app.t;
