@@ -34,6 +34,23 @@ const FILES = [
   'preguntas-frecuentes.txt',
   'precios.csv',
 ];
+/** The French set's documents (bench/language-sets/fr). */
+const FRENCH = new URL('../../../../../bench/language-sets/fr/', import.meta.url);
+const FRENCH_FILES = ['faq.txt', 'garantie-et-entretien.md', 'livraison-et-retours.md', 'tarifs.csv'];
+
+/** A chat with a bot whose knowledge is `files` of `dir`, with USE-lite, on the database of `url`. */
+function useKnowledgeChat(url: string | undefined, dir: URL, files: readonly string[]) {
+  const embedder = new UseLiteEmbedder();
+  afterAll(() => embedder.close());
+  const t = useTestApp({ workers: true, embedder, ...(url ? { databaseUrl: url } : {}) });
+  const { chat, user } = useChatVisitor(t);
+  const ask = async (text: string) =>
+    botReplyTo(chat, user, await chat.conversation(user), { type: 'text', text });
+  beforeAll(async () => {
+    for (const name of files) await uploadIndexed(t, name, readFileSync(new URL(name, dir), 'utf8'));
+  }, 120_000);
+  return { t, chat, user, ask };
+}
 
 /** A short Spanish question the documents answer, too short for the detector to tell its language. */
 const SHORT_QUESTION = 'plazo de devolución';
@@ -50,16 +67,7 @@ function textOf(payload: { type: string; text?: string; markdown?: string }): st
 }
 
 describe.each(testDatabases())('a question of unknown language to Spanish knowledge ($name)', ({ url }) => {
-  const embedder = new UseLiteEmbedder();
-  afterAll(() => embedder.close());
-  const t = useTestApp({ workers: true, embedder, ...(url ? { databaseUrl: url } : {}) });
-  const { chat, user } = useChatVisitor(t);
-  const ask = async (text: string) =>
-    botReplyTo(chat, user, await chat.conversation(user), { type: 'text', text });
-
-  beforeAll(async () => {
-    for (const name of FILES) await uploadIndexed(t, name, readFileSync(new URL(name, SPANISH), 'utf8'));
-  }, 120_000);
+  const { t, chat, user, ask } = useKnowledgeChat(url, SPANISH, FILES);
 
   it.each(['¿tenéis bonsáis?', 'venden semillas de tomate'])(
     'says it found nothing for "%s", which no document answers',
@@ -116,6 +124,21 @@ describe.each(testDatabases())('a question of unknown language to Spanish knowle
     } finally {
       await setBot(t, { replies: {} });
     }
+  }, 60_000);
+});
+
+describe.each(testDatabases())('the bot’s handoff notice after a French answer ($name)', ({ url }) => {
+  const { t, chat, user } = useKnowledgeChat(url, FRENCH, FRENCH_FILES);
+
+  it('answers the pick of its French "Parler à une personne" in French, though the label tells no language', async () => {
+    await setBot(t, { handoff: { offerAfterMisses: 1 } });
+    const conversation = await chat.conversation(user);
+    // Read in French from the passages it found (too short to tell): the French "not found" and offer.
+    const reply = await botReplyTo(chat, user, conversation, { type: 'text', text: 'graines de tomates ?' });
+    expect(textOf(reply.payload)).toBe(FR.notFound);
+    expect(reply.payload.options?.map((o) => o.label)).toEqual([FR.talkToPerson]);
+    const pick = { type: 'text', text: FR.talkToPerson, value: HANDOFF_CHOICE_VALUE };
+    expect(textOf((await botReplyTo(chat, user, conversation, pick)).payload)).toBe(FR.handoffWaiting);
   }, 60_000);
 });
 

@@ -119,8 +119,13 @@ export function knowledgeResponder(deps: KnowledgeResponderDeps): KnowledgeRespo
       const question = questionOf(request.message.payload);
       // The question's language (issue #38): what the reply reads it in, and its words' when nothing else tells.
       const language = question.kind === 'text' ? questionLanguage(request, question.text) : undefined;
-      const reply = await answerIn(language, request, stream);
-      return spokenIn(reply, answerWords(request, language).language);
+      const reply = spokenIn(
+        await answerIn(language, request, stream),
+        answerWords(request, language).language,
+      );
+      // Kept with the message (its details): the bot's later words in the conversation (handoff) follow it.
+      const told = { ...(reply.debug?.language as object | undefined), words: reply.language ?? null };
+      return reply.debug ? { ...reply, debug: { ...reply.debug, language: told } } : reply;
     },
   };
 

@@ -54,26 +54,45 @@ export function messageLanguageOf(
 
 /**
  * What the bot says in a conversation now (its handoff messages, its buttons): in the language of the visitor's
- * latest message (a bot's own texts first), in the bot's default language when the visitor wrote nothing.
+ * latest message when the detector is sure of it; else in the one the bot's latest answer's words were in (its
+ * details, issue #38: "Hablar con una persona" picked under a Spanish answer tells nothing itself); else by the
+ * latest message's locale and the bot's defaults (a bot's own texts first); in the bot's default language when the
+ * visitor wrote nothing.
  */
 export async function conversationWords(
   db: Kysely<Database>,
   bot: Pick<ChatBot, 'id' | 'replies' | 'webchat'>,
   conversationId: string,
 ): Promise<BotWords> {
-  const row = await db
-    .selectFrom('chat_messages')
-    .select(['payload', 'metadata'])
-    .where('bot_id', '=', bot.id)
-    .where('conversation_id', '=', conversationId)
-    .where('is_bot', '=', 0)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const latest = (isBot: number, columns: Array<'payload' | 'metadata' | 'details'>) =>
+    db
+      .selectFrom('chat_messages')
+      .select(columns)
+      .where('bot_id', '=', bot.id)
+      .where('conversation_id', '=', conversationId)
+      .where('is_bot', '=', isBot)
+      .$if(isBot === 1, (q) => q.where('details', 'is not', null))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  const row = await latest(0, ['payload', 'metadata']);
   const message = row ? parsedMessage(row) : undefined;
-  const language = message ? messageLanguageOf(bot, message) : undefined;
-  return wordsFor(bot.replies, language).words;
+  if (!message) return wordsFor(bot.replies, undefined).words;
+  const told = messageLanguage(payloadText(message.payload));
+  const answered = told ? undefined : wordsLanguageOf((await latest(1, ['details']))?.details);
+  return wordsFor(bot.replies, answered ?? messageLanguageOf(bot, message)).words;
+}
+
+/** The language of the words of a bot reply, as its stored details tell it (`language.words`), if they do. */
+function wordsLanguageOf(details: string | null | undefined): string | undefined {
+  try {
+    const words = (JSON.parse(details ?? 'null') as { language?: { words?: unknown } } | null)?.language
+      ?.words;
+    return typeof words === 'string' && words ? words : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A stored message's payload and metadata, or undefined when either is unreadable. */
