@@ -28,6 +28,13 @@ describe("a visitor message's language, with the conversation and the webchat's 
     expect(messageLanguage('envío?', { locale: 'es' })).toBe('es');
   });
 
+  it('reads each distinct earlier word once: forty "Question N?" tell no language, the locale does', () => {
+    const earlier = Array.from({ length: 40 }, (_, i) => `Question ${i + 1}?`);
+    // Read whole, tinyld was sure of Italian (letters enough, a lead), and the bot answered in Italian.
+    expect(messageLanguage('Question 41?', { earlier })).toBeUndefined();
+    expect(messageLanguage('Question 41?', { earlier, locale: 'en-GB' })).toBe('en');
+  });
+
   it('tells nothing for a short message without hints (not an unsure guess)', () => {
     expect(messageLanguage('do eu businesses pay vat')).toBeUndefined();
     expect(messageLanguage('Lieferzeit?')).toBeUndefined();

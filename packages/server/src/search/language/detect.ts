@@ -79,8 +79,8 @@ export interface LanguageHints {
 /**
  * The language of a visitor's message: its own when the detector is sure of it (a sentence of a dozen letters
  * or more, a few CJK characters); else the conversation's (the visitor's earlier messages, detected together,
- * when the detector is sure of them), else the webchat's locale; else undefined (a short message alone says
- * too little: the reply then reads it in the language of the passages it finds).
+ * each distinct word once, when the detector is sure of them), else the webchat's locale; else undefined (a
+ * short message alone says too little: the reply then reads it in the language of the passages it finds).
  * @example messageLanguage('ok merci', { earlier: ['Combien coûte la livraison en Belgique ?'] }) // 'fr'
  * @example messageLanguage('Lieferzeit?', { locale: 'de-AT' }) // 'de'
  * @example messageLanguage('Lieferzeit?') // undefined
@@ -88,7 +88,9 @@ export interface LanguageHints {
 export function messageLanguage(text: string, hints: LanguageHints = {}): string | undefined {
   const own = guessLanguage(text);
   if (own.sure) return own.guess;
-  const earlier = hints.earlier?.join('\n').trim();
+  // Each distinct word once: a visitor repeating a word says no more of their language than saying it once (forty
+  // "Question N?" read together were sure Italian, and the replies turned Italian).
+  const earlier = [...new Set(hints.earlier?.join('\n').split(/\s+/u))].join(' ').trim();
   const conversation = earlier ? guessLanguage(earlier) : undefined;
   if (conversation?.sure) return conversation.guess;
   return baseLanguage(hints.locale);
