@@ -2,9 +2,10 @@ import type { KnowledgeSource } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callAs } from '../../../../../testkit/src/server/files-api.js';
 import { useTestApp } from '../../../../../testkit/src/server/fixtures.js';
-import { postgresTestUrl, type TestApp } from '../../../../../testkit/src/server/harness.js';
+import { postgresTestUrl } from '../../../../../testkit/src/server/harness.js';
 import { hashVector } from '../../../../../testkit/src/server/hash-vector.js';
 import { testSite } from '../../../../../testkit/src/server/test-site.js';
+import { crawlFinished } from '../../../../../testkit/src/server/website-sources.js';
 import { eventually } from '../../../../../testkit/src/shared/eventually.js';
 import type { Embedder, EmbedPriority } from '../../../search/types.js';
 
@@ -37,22 +38,6 @@ class HeldQueries implements Embedder {
   }
 
   async close(): Promise<void> {}
-}
-
-/** The source once its crawl has run and it is idle again. */
-async function crawled(t: TestApp, kbId: string, sourceId: string): Promise<KnowledgeSource> {
-  let source: KnowledgeSource | undefined;
-  await eventually(
-    async () => {
-      const res = await callAs(t, t.botKey, 'GET', `${KB}/${kbId}/sources/${sourceId}`);
-      source = (res.json() as { source: KnowledgeSource }).source;
-      return source.state === 'idle' && source.runs.length > 0;
-    },
-    60_000,
-    25,
-    'the crawl to end',
-  );
-  return source as KnowledgeSource;
 }
 
 function foregroundSuite(maxWaitMs: number, databaseUrl?: string) {
@@ -107,7 +92,7 @@ function answeredFirstSuite(databaseUrl?: string) {
       return site().requests.length;
     });
     expect(fetchedWhenAnswered).toBe(0);
-    const source = await crawled(t, kbId, sourceId);
+    const source = await crawlFinished(t, kbId, sourceId);
     expect(source.runs[0]).toMatchObject({ outcome: 'completed' });
     expect(source.runs[0]?.counts.indexed).toBeGreaterThanOrEqual(PAGES);
     expect(gate.outcomes.foreground_ended).toBeGreaterThan(0);
@@ -120,7 +105,7 @@ function noStarvationSuite(databaseUrl?: string) {
 
   it('crawls and indexes every page while a search stays in flight, each unit waiting at most the bound', async () => {
     const { gate, search, kbId, sourceId } = await crawlWhileSearching();
-    const source = await crawled(t, kbId, sourceId);
+    const source = await crawlFinished(t, kbId, sourceId);
     expect(source.runs[0]).toMatchObject({ outcome: 'completed' });
     expect(source.runs[0]?.counts.indexed).toBeGreaterThanOrEqual(PAGES);
     // Indexed too, all while the search was still in flight.

@@ -9,10 +9,9 @@ import { CHROMIUM, haveChromium } from '../../../../../testkit/src/e2e/browser.j
 import { callAs } from '../../../../../testkit/src/server/files-api.js';
 import { settled } from '../../../../../testkit/src/server/files-indexing.js';
 import { useTestApp } from '../../../../../testkit/src/server/fixtures.js';
-import type { TestApp } from '../../../../../testkit/src/server/harness.js';
 import { testSite } from '../../../../../testkit/src/server/test-site.js';
+import { crawlFinished } from '../../../../../testkit/src/server/website-sources.js';
 import { expectError } from '../../../../../testkit/src/server/wire.js';
-import { eventually } from '../../../../../testkit/src/shared/eventually.js';
 import { findChromium } from '../../../config/chromium.js';
 import { ConfigError, loadConfig } from '../../../config/config.js';
 import { outboundFetch } from '../../../http/outbound.js';
@@ -51,21 +50,6 @@ function scriptedSite() {
   });
 }
 
-async function finished(t: TestApp, kbId: string, sourceId: string): Promise<KnowledgeSource> {
-  let source: KnowledgeSource | undefined;
-  await eventually(
-    async () => {
-      const res = await callAs(t, t.botKey, 'GET', `${KB}/${kbId}/sources/${sourceId}`);
-      source = (res.json() as { source: KnowledgeSource }).source;
-      return source.state === 'idle' && source.runs.length >= 1;
-    },
-    60_000,
-    25,
-    'the crawl to end',
-  );
-  return source as KnowledgeSource;
-}
-
 describe.runIf(canRender)('website sources rendered by JavaScript (Chromium)', () => {
   const rendered = scriptedSite();
   const plain = scriptedSite();
@@ -100,7 +84,7 @@ describe.runIf(canRender)('website sources rendered by JavaScript (Chromium)', (
       expect(res.statusCode, res.body).toBe(201);
       const source = (res.json() as { source: KnowledgeSource }).source;
       expect(source.render).toBe(render ?? 'html');
-      return finished(t, kbId, source.id);
+      return crawlFinished(t, kbId, source.id);
     };
     const list = await callAs(t, t.botKey, 'GET', `${KB}/${kbId}/sources`);
     expect(list.json()).toEqual({ sources: [], rendersJavaScript: true });

@@ -4,10 +4,10 @@ import { useClockedApp } from '../../../../../testkit/src/server/clocked-app-fix
 import { callAs } from '../../../../../testkit/src/server/files-api.js';
 import { settled } from '../../../../../testkit/src/server/files-indexing.js';
 import { useTestApp } from '../../../../../testkit/src/server/fixtures.js';
-import { postgresTestUrl, type TestApp } from '../../../../../testkit/src/server/harness.js';
+import { postgresTestUrl } from '../../../../../testkit/src/server/harness.js';
 import { SITE_PAGES as PAGES, testSite } from '../../../../../testkit/src/server/test-site.js';
+import { crawlFinished } from '../../../../../testkit/src/server/website-sources.js';
 import { expectError } from '../../../../../testkit/src/server/wire.js';
-import { eventually } from '../../../../../testkit/src/shared/eventually.js';
 
 /**
  * Website sources (issue #36) against a real site served on 127.0.0.1: robots.txt with a Disallow and a
@@ -17,23 +17,6 @@ import { eventually } from '../../../../../testkit/src/shared/eventually.js';
  */
 
 const KB = '/v1/files/knowledge-bases';
-
-/** The source, polled 25 ms apart, once its run count reaches `runs` and it is idle. */
-async function finished(t: TestApp, kbId: string, sourceId: string, runs: number): Promise<KnowledgeSource> {
-  let source: KnowledgeSource | undefined;
-  await eventually(
-    async () => {
-      const res = await callAs(t, t.botKey, 'GET', `${KB}/${kbId}/sources/${sourceId}`);
-      expect(res.statusCode, res.body).toBe(200);
-      source = (res.json() as { source: KnowledgeSource }).source;
-      return source.state === 'idle' && source.runs.length >= runs;
-    },
-    60_000,
-    25,
-    'the crawl to end',
-  );
-  return source as KnowledgeSource;
-}
 
 function websiteSuite(databaseUrl?: string) {
   const site = testSite();
@@ -67,7 +50,7 @@ function websiteSuite(databaseUrl?: string) {
     expect(res.statusCode, res.body).toBe(201);
     const created = (res.json() as { source: KnowledgeSource }).source;
     expect(created).toMatchObject({ state: 'queued', maxPages: 500, schedule: 'off', url: `${base}/` });
-    source = await finished(t, kbId, created.id, 1);
+    source = await crawlFinished(t, kbId, created.id, 1);
     const host = new URL(base).host;
     const expected = [
       `web/${host}/index`,
@@ -114,7 +97,7 @@ function websiteSuite(databaseUrl?: string) {
     for (const n of [3, 14, 41]) site.edits.set(n, 1);
     const res = await as('POST', `${KB}/${kbId}/sources/${source.id}/sync`);
     expect(res.statusCode, res.body).toBe(200);
-    const again = await finished(t, kbId, source.id, 2);
+    const again = await crawlFinished(t, kbId, source.id, 2);
     expect(again.runs[0]?.counts).toMatchObject({ indexed: 3, unchanged: again.pages - 3 });
     expect(again.runs).toHaveLength(2);
   });
@@ -126,7 +109,7 @@ function websiteSuite(databaseUrl?: string) {
       const kb = await as('POST', KB, { name: 'Slow site' });
       const slowKb = (kb.json() as { knowledgeBase: { id: string } }).knowledgeBase.id;
       const res = await as('POST', `${KB}/${slowKb}/sources`, { type: 'website', url: `${slowBase}/` });
-      const done = await finished(t, slowKb, (res.json() as { source: KnowledgeSource }).source.id, 1);
+      const done = await crawlFinished(t, slowKb, (res.json() as { source: KnowledgeSource }).source.id, 1);
       expect(done.runs[0]).toMatchObject({ outcome: 'completed', counts: { indexed: 12 + 3 } });
       expect(slow.mostAtOnce()).toBe(1);
     } finally {
@@ -151,7 +134,7 @@ function websiteSuite(databaseUrl?: string) {
     const otherKb = (kb.json() as { knowledgeBase: { id: string } }).knowledgeBase.id;
     const res = await as('POST', `${KB}/${otherKb}/sources`, { type: 'website', url: `${base}/` });
     expect(res.statusCode, res.body).toBe(201);
-    const other = await finished(t, otherKb, (res.json() as { source: KnowledgeSource }).source.id, 1);
+    const other = await crawlFinished(t, otherKb, (res.json() as { source: KnowledgeSource }).source.id, 1);
     expect(other.runs[0]).toMatchObject({ outcome: 'completed', counts: { indexed: before.length } });
     const otherFiles = ((await as('GET', `${KB}/${otherKb}/files`)).json() as { files: typeof before }).files;
     // Its own files, keyed by its id: none is one of this source's.
@@ -178,7 +161,7 @@ function websiteSuite(databaseUrl?: string) {
     const id = (res.json() as { source: KnowledgeSource }).source.id;
     const stop = await as('POST', `${KB}/${stoppedKb}/sources/${id}/stop`);
     expect(stop.statusCode, stop.body).toBe(200);
-    const stopped = await finished(t, stoppedKb, id, 1);
+    const stopped = await crawlFinished(t, stoppedKb, id, 1);
     expect(stopped.runs[0]?.outcome).toBe('stopped');
     // The stop is noticed before each next page: a crawl that had already begun keeps the pages in flight then
     // (two at a time, crawler.ts), not the site's other 51.
@@ -232,7 +215,7 @@ describe('website sources: bad input, rights and the outbound guard', () => {
     const res = await add({ url: `${base}/` });
     expect(res.statusCode, res.body).toBe(201);
     const id = (res.json() as { source: KnowledgeSource }).source.id;
-    const source = await finished(t, kbId, id, 1);
+    const source = await crawlFinished(t, kbId, id, 1);
     expect(source.pages).toBe(0);
     expect(source.skipped).toEqual([{ url: `${base}/`, reason: 'blocked_address' }]);
     expect(site.requests).toEqual([]);
@@ -281,7 +264,7 @@ function answersAndScheduleSuite(databaseUrl?: string) {
     const add = async (schedule: string, url: string) => {
       const res = await as('POST', `${KB}/${kbId}/sources`, { type: 'website', url, schedule });
       expect(res.statusCode, res.body).toBe(201);
-      return finished(t, kbId, (res.json() as { source: KnowledgeSource }).source.id, 1);
+      return crawlFinished(t, kbId, (res.json() as { source: KnowledgeSource }).source.id, 1);
     };
     daily = await add('daily', `${base}/`);
     off = await add('off', `${otherBase}/docs/p1`);
@@ -317,7 +300,7 @@ function answersAndScheduleSuite(databaseUrl?: string) {
     clock.advance(2 * 60_000);
     await t.app.services.runner.tick();
     expect(['queued', 'running']).toContain((await state(daily.id)).state);
-    const again = await finished(t, kbId, daily.id, 2);
+    const again = await crawlFinished(t, kbId, daily.id, 2);
     expect(again.runs[0]?.outcome).toBe('completed');
     expect(Date.parse(again.nextSyncAt as string)).toBeGreaterThan(due);
     // A week later (the daily one queued again meanwhile), the off source has still run once.
