@@ -219,7 +219,10 @@ export function ListConfigInput({ name, spec, field }: InputProps<string[]>) {
   const focusNext = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (!focusNext.current) return;
-    document.getElementById(focusNext.current)?.focus();
+    // Kept until the element is drawn: another render (the preview, a check) may run its effects first.
+    const next = document.getElementById(focusNext.current);
+    if (!next) return;
+    next.focus();
     focusNext.current = undefined;
   });
   const itemId = (index: number) => `${id}-${index + 1}`;
