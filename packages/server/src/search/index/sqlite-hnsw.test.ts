@@ -435,7 +435,10 @@ describe('SQLite HNSW vector index', () => {
           found += foundOf(hits, want);
           expect(hits.map((h) => h.fileId)).not.toContain(fileIds[0]);
         }
-        expect(found / (asked.length * 10)).toBeGreaterThanOrEqual(0.95);
+        // Recall 1.00 alone, 0.94 once in a full CI run (the rebuilt graph's order of insertion follows the
+        // worker's scheduling; ties among clustered vectors go either way). A graph without the passages read
+        // again from the database (the file added while it was down: half the queries) finds well under 0.9.
+        expect(found / (asked.length * 10)).toBeGreaterThanOrEqual(0.9);
       },
       { retryMs: 200 },
     ));
