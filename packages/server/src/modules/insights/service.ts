@@ -74,24 +74,28 @@ function daySeries(activity: ChatActivity, days: number): InsightsDay[] {
   });
 }
 
-/** The period's totals from its days. */
-function totals(series: InsightsDay[]) {
-  const sum = (pick: (d: InsightsDay) => number) => series.reduce((n, d) => n + pick(d), 0);
-  return {
-    started: sum((d) => d.conversations),
-    visitor: sum((d) => d.visitorMessages),
-    bot: sum((d) => d.botMessages),
-    human: sum((d) => d.humanMessages),
-    handoffs: sum((d) => d.handoffs),
-    byPeople: sum((d) => d.resolvedByPeople),
-    byBot: sum((d) => d.resolvedByBot),
-    answered: sum((d) => d.answered),
-    notFound: sum((d) => d.notFound),
-    clarified: sum((d) => d.clarified),
-    byEntry: sum((d) => d.byEntry),
-    positive: sum((d) => d.positive),
-    negative: sum((d) => d.negative),
-  };
+/** The counts of a day that add up over a period. */
+const COUNTS = [
+  'conversations',
+  'visitorMessages',
+  'botMessages',
+  'humanMessages',
+  'handoffs',
+  'resolvedByPeople',
+  'resolvedByBot',
+  'answered',
+  'notFound',
+  'clarified',
+  'byEntry',
+  'positive',
+  'negative',
+] as const;
+type Count = (typeof COUNTS)[number];
+
+/** The period's totals of the counts of its days. */
+function totals(series: InsightsDay[]): Record<Count, number> {
+  const sum = (key: Count) => series.reduce((n, d) => n + d[key], 0);
+  return Object.fromEntries(COUNTS.map((key) => [key, sum(key)])) as Record<Count, number>;
 }
 
 /**
@@ -150,11 +154,16 @@ export function insightsService(deps: {
         period,
         from: activity.from,
         to: activity.to,
-        conversations: { started: t.started },
-        messages: { total: t.visitor + t.bot + t.human, visitor: t.visitor, bot: t.bot, human: t.human },
+        conversations: { started: t.conversations },
+        messages: {
+          total: t.visitorMessages + t.botMessages + t.humanMessages,
+          visitor: t.visitorMessages,
+          bot: t.botMessages,
+          human: t.humanMessages,
+        },
         handoff: {
           handoffs: t.handoffs,
-          rate: ratio(Math.min(t.handoffs, t.started), t.started),
+          rate: ratio(Math.min(t.handoffs, t.conversations), t.conversations),
           medianWaitSeconds: percentile(
             activity.waits.map((w) => w.seconds),
             0.5,
@@ -163,8 +172,8 @@ export function insightsService(deps: {
             activity.waits.map((w) => w.seconds),
             0.9,
           ),
-          resolvedByPeople: t.byPeople,
-          resolvedByBot: t.byBot,
+          resolvedByPeople: t.resolvedByPeople,
+          resolvedByBot: t.resolvedByBot,
         },
         replies: {
           total: replies,
