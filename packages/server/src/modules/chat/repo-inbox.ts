@@ -3,6 +3,7 @@ import { keysetPage } from '../../db/keyset.js';
 import { likeContaining } from '../../db/like.js';
 import type { Database } from '../../db/schema.js';
 import type { Cursor } from '../../http/pagination.js';
+import type { ConversationPage } from './repo-contents.js';
 
 /** The answer mode of a bot reply that found nothing in the knowledge base. */
 export const NOT_FOUND_ANSWER = 'not_found';
@@ -163,12 +164,7 @@ export function inboxQueries(db: Kysely<Database>) {
     inboxConversation: (botId: string, id: string): Promise<InboxRow | undefined> =>
       conversations().where('c.bot_id', '=', botId).where('c.id', '=', id).executeTakeFirst(),
     /** `limit + 1` messages of a conversation after the cursor, oldest first, with their author's name. */
-    inboxMessages: (q: {
-      botId: string;
-      conversationId: string;
-      limit: number;
-      after: Cursor | undefined;
-    }) => {
+    inboxMessages: (q: ConversationPage) => {
       const query = db
         .selectFrom('chat_messages as m')
         .leftJoin('chat_users as u', (j) =>
