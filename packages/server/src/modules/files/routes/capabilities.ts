@@ -1,8 +1,9 @@
+import type { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { FileObject, ResumableUpload } from '@parley/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rangeParser from 'range-parser';
-import Type from 'typebox';
+import Type, { type TSchema } from 'typebox';
 import type { ByteRange } from '../../../blob/blob-store.js';
 import { newErrorId } from '../../../errors/errors.js';
 import { clientGone } from '../../../http/connection-guards.js';
@@ -26,6 +27,13 @@ const INLINE = /^(image\/(png|jpeg|gif|webp|avif)|audio\/|video\/|application\/p
 const CAPABILITY_CORS = OPEN_CORS.capability;
 /** Route config of the capability URLs: the token APIs' CORS (PARLEY_CORS_ORIGINS) leaves them alone. */
 const OWN_CORS = { cors: false, auth: 'none' } as const;
+
+/** The options of a documented capability route: its own CORS and no token (OWN_CORS), its schema under `tags`. */
+function capabilityRoute<S extends { operationId: string; description?: string; params: TSchema }>(
+  schema: S,
+) {
+  return { config: OWN_CORS, schema: { ...schema, tags } };
+}
 
 type DownloadRequest = FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string> }>;
 
@@ -54,14 +62,22 @@ function contentHeaders(reply: FastifyReply, content: FileContent, isPublic: boo
     .header('cache-control', isPublic ? 'public, max-age=60' : 'private, no-store');
 }
 
+/** How an upload's bytes arrive besides the body: its declared length, a signal aborted if the client goes away. */
+type UploadOptions = ReturnType<typeof uploadStream>['options'];
+
 /**
- * Runs an upload's work; when it fails because the client went away mid-body (dropped, or closed by the
- * connection guards), logs that at debug level and answers nothing (there is nobody to answer): a dropped
- * upload is no failure of the service. Other failures propagate to the error renderer.
+ * Receives an upload's body: `store` reads it (see uploadStream). When that fails because the client went away
+ * mid-body (dropped, or closed by the connection guards), logs it at debug level and answers nothing (there is
+ * nobody to answer): a dropped upload is no failure of the service. Other failures propagate to the error renderer.
  */
-async function receiving<T>(req: FastifyRequest, reply: FastifyReply, work: () => Promise<T>) {
+async function receiving<T>(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  store: (body: Readable, options: UploadOptions) => Promise<T>,
+) {
+  const { body, options } = uploadStream(req);
   try {
-    return await work();
+    return await store(body, options);
   } catch (error) {
     if (!clientGone(req)) throw error;
     req.log.debug(
@@ -117,10 +133,7 @@ export function capabilityRoutes(fastify: FastifyInstance, deps: { files: FilesS
   app.head('/:id/content', { config: OWN_CORS, schema: { hide: true, params: IdParam } }, handler as never);
   app.get(
     '/:id/content',
-    {
-      config: OWN_CORS,
-      schema: { operationId: 'files.downloadFile', tags, params: IdParam },
-    },
+    capabilityRoute({ operationId: 'files.downloadFile', params: IdParam }),
     handler as never,
   );
 
@@ -129,38 +142,25 @@ export function capabilityRoutes(fastify: FastifyInstance, deps: { files: FilesS
   app.options('/:id/content', { config: OWN_CORS, schema: { hide: true } }, preflight);
 
   // Uploads: the raw bytes to the uploadUrl, streamed; no token (the URL is the capability).
-  app.register(async (raw) => {
-    installOpenCors(raw, 'capability', { preflightPaths: ['/:id/upload'] });
-    raw.removeAllContentTypeParsers();
-    raw.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+  app.register(async (scope) => {
+    const raw = uploadScope(scope, '/:id/upload');
     raw.put(
       '/:id/upload',
-      {
-        config: OWN_CORS,
-        schema: {
-          operationId: 'files.uploadFileContent',
-          tags,
-          description:
-            'The byte upload to an uploadUrl: exactly the declared size, streamed. More bytes: 413 and nothing kept.',
-          params: IdParam,
-          response: responses(200, FileAnswer),
-        },
-      },
-      async (req, reply) => {
-        const { body, options } = uploadStream(req);
-        return receiving(req, reply, async () => ({
-          file: await files.upload(
-            (req.params as { id: string }).id,
-            req.query as Record<string, string>,
-            body,
-            options,
-          ),
-        }));
-      },
+      capabilityRoute({
+        operationId: 'files.uploadFileContent',
+        description:
+          'The byte upload to an uploadUrl: exactly the declared size, streamed. More bytes: 413 and nothing kept.',
+        params: IdParam,
+        response: responses(200, FileAnswer),
+      }),
+      async (req, reply) =>
+        receiving(req, reply, async (body, options) => ({
+          file: await files.upload(req.params.id, req.query as Record<string, string>, body, options),
+        })),
     );
   });
 
-  app.register(async (raw) => resumableRoutes(raw, files));
+  app.register(async (scope) => resumableRoutes(scope, files));
 }
 
 const UploadParams = Type.Object({
@@ -171,7 +171,7 @@ const UploadAnswer = Type.Object({ upload: ResumableUpload });
 const AppendAnswer = Type.Object({ upload: ResumableUpload, file: Type.Optional(FileObject) });
 
 /** An upload request's body, as the content type parser left it: the request's stream. */
-const bodyOf = (req: FastifyRequest) => (req.body ?? req.raw) as import('node:stream').Readable;
+const bodyOf = (req: FastifyRequest) => (req.body ?? req.raw) as Readable;
 
 /** How an upload's bytes arrive: the body, its declared length, a signal aborted if the client goes away. */
 function uploadStream(req: FastifyRequest) {
@@ -183,6 +183,18 @@ function uploadStream(req: FastifyRequest) {
     log: req.log,
   };
   return { body: bodyOf(req), options };
+}
+
+/**
+ * A plugin scope for routes that take upload bytes: the capability CORS with its preflight at `preflightPath`,
+ * and every body left to the route as the request's stream (no content type parsed).
+ */
+function uploadScope(fastify: FastifyInstance, preflightPath: string) {
+  const raw = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  installOpenCors(raw, 'capability', { preflightPaths: [preflightPath] });
+  raw.removeAllContentTypeParsers();
+  raw.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+  return raw;
 }
 
 /** Aborts when the client goes away before its request body ended. */
@@ -200,27 +212,20 @@ function clientGoneSignal(req: FastifyRequest): AbortSignal {
  * No token: like the uploadUrl, the signed URL is the credential.
  */
 function resumableRoutes(fastify: FastifyInstance, files: FilesService) {
-  const raw = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // The uploadUrl's preflight is answered beside its PUT (the same capability CORS).
-  installOpenCors(raw, 'capability', { preflightPaths: ['/:id/uploads/:uploadId'] });
-  raw.removeAllContentTypeParsers();
-  raw.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+  const raw = uploadScope(fastify, '/:id/uploads/:uploadId');
   const offsetHeader = (reply: FastifyReply, offset: number, size: number) =>
     reply.header('upload-offset', String(offset)).header('upload-length', String(size));
 
   raw.post(
     '/:id/upload',
-    {
-      config: OWN_CORS,
-      schema: {
-        operationId: 'files.startResumableUpload',
-        tags,
-        description:
-          'Starts a resumable upload of an uploadUrl (201), or answers the one already started for it (200): PATCH the bytes to its url from its offset.',
-        params: IdParam,
-        response: { ...responses(200, UploadAnswer), 201: UploadAnswer },
-      },
-    },
+    capabilityRoute({
+      operationId: 'files.startResumableUpload',
+      description:
+        'Starts a resumable upload of an uploadUrl (201), or answers the one already started for it (200): PATCH the bytes to its url from its offset.',
+      params: IdParam,
+      response: { ...responses(200, UploadAnswer), 201: UploadAnswer },
+    }),
     async (req, reply) => {
       bodyOf(req).resume();
       const { created, upload } = await files.startResumable(
@@ -234,17 +239,13 @@ function resumableRoutes(fastify: FastifyInstance, files: FilesService) {
 
   raw.get(
     '/:id/uploads/:uploadId',
-    {
-      config: OWN_CORS,
-      schema: {
-        operationId: 'files.getResumableUpload',
-        tags,
-        description:
-          'The state of a resumable upload: the offset to send the next bytes from (also `upload-offset`).',
-        params: UploadParams,
-        response: responses(200, UploadAnswer),
-      },
-    },
+    capabilityRoute({
+      operationId: 'files.getResumableUpload',
+      description:
+        'The state of a resumable upload: the offset to send the next bytes from (also `upload-offset`).',
+      params: UploadParams,
+      response: responses(200, UploadAnswer),
+    }),
     async (req, reply) => {
       const upload = await files.resumableStatus(
         req.params.id,
@@ -258,27 +259,22 @@ function resumableRoutes(fastify: FastifyInstance, files: FilesService) {
 
   raw.patch(
     '/:id/uploads/:uploadId',
-    {
-      config: OWN_CORS,
-      schema: {
-        operationId: 'files.appendResumableUpload',
-        tags,
-        description:
-          'Appends the body at `upload-offset` (409 with the server offset unless it matches; 413 past the declared size). The request that completes the bytes answers the stored file too.',
-        params: UploadParams,
-        response: responses(200, AppendAnswer),
-      },
-    },
+    capabilityRoute({
+      operationId: 'files.appendResumableUpload',
+      description:
+        'Appends the body at `upload-offset` (409 with the server offset unless it matches; 413 past the declared size). The request that completes the bytes answers the stored file too.',
+      params: UploadParams,
+      response: responses(200, AppendAnswer),
+    }),
     async (req, reply) => {
-      const { body, options } = uploadStream(req);
       let offset: number;
       try {
         offset = parseOffset(header(req, 'upload-offset'));
       } catch (error) {
-        body.resume();
+        bodyOf(req).resume();
         throw error;
       }
-      const answer = await receiving(req, reply, () =>
+      const answer = await receiving(req, reply, (body, options) =>
         files.appendResumable(
           req.params.id,
           req.params.uploadId,
@@ -296,16 +292,12 @@ function resumableRoutes(fastify: FastifyInstance, files: FilesService) {
 
   raw.delete(
     '/:id/uploads/:uploadId',
-    {
-      config: OWN_CORS,
-      schema: {
-        operationId: 'files.cancelResumableUpload',
-        tags,
-        description: 'Cancels a resumable upload: the bytes received are dropped.',
-        params: UploadParams,
-        response: { 204: Type.Null() },
-      },
-    },
+    capabilityRoute({
+      operationId: 'files.cancelResumableUpload',
+      description: 'Cancels a resumable upload: the bytes received are dropped.',
+      params: UploadParams,
+      response: { 204: Type.Null() },
+    }),
     async (req, reply) => {
       bodyOf(req).resume();
       await files.cancelResumable(req.params.id, req.params.uploadId, req.query as Record<string, string>);
