@@ -1,8 +1,8 @@
 // Crawl speed benchmark (issue #36): a website source crawled and indexed end to end by a real `parley serve`
 // process, in pages per second, and the search API's latency while a crawl runs against its latency idle, in
 // the same run. The site is the crawl tests' (packages/testkit/src/server/test-site.ts: robots.txt, a sitemap
-// index, pages sharing a menu, a cookie banner and a footer), served by this process on 127.0.0.1. See
-// docs/benchmarks/crawl-speed.md.
+// index, pages sharing a menu, a cookie banner and a footer), served on 127.0.0.1 by a process of its own, so
+// the event loop that times the searches does not also serve the pages. See docs/benchmarks/crawl-speed.md.
 //
 //   npm run -w @parley/bench crawl-speed
 //   npm run -w @parley/bench crawl-speed -- --pages 200 --runs 3 --docs 300
@@ -14,7 +14,9 @@
 // --search-every-ms / BENCH_SEARCH_EVERY_MS (searches start this far apart, idle and crawling alike, as
 // requests arriving now and then rather than one right after another; default 0: back to back),
 // --parley-main / BENCH_PARLEY_MAIN (the server build to run, e.g. an
-// older checkout's, for a before/after). Server settings: any PARLEY_* variable of the environment, and
+// older checkout's, for a before/after), --site / BENCH_SITE (`process`, the default: the site in a child
+// process; `inline`: served by this process, as before 2026-12-06 17:00, whose searches then waited for the
+// pages it served). Server settings: any PARLEY_* variable of the environment, and
 // PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES=true (the site is on 127.0.0.1).
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -25,6 +27,7 @@ import { table } from './lib/format.js';
 import { loadAverage } from './lib/machine.js';
 import { runMain, sleep } from './lib/run.js';
 import { callApi, type ParleyServer, repoRoot, serverMain, startParleyWithBot } from './lib/server.js';
+import { type SiteProcess, startSiteProcess } from './lib/site-process.js';
 import { median, summarize } from './lib/stats.js';
 
 const KB = '/v1/files/knowledge-bases';
@@ -66,6 +69,16 @@ async function indexTexts(server: ParleyServer, texts: Array<{ key: string; text
   while (await anyWaiting(server)) await sleep(200);
 }
 
+/** Where the site is served: a process of its own (default) or this one (`--site inline`). */
+let siteWhere: 'process' | 'inline' = 'process';
+
+/** A fresh test site of `pages` pages, where `--site` says. */
+async function startSite(pages: number): Promise<SiteProcess> {
+  if (siteWhere === 'process') return startSiteProcess(pages);
+  const site = testSite({ pages });
+  return { base: await site.start(), stop: site.stop };
+}
+
 /** Milliseconds between the starts of searches (0: back to back); see --search-every-ms. */
 let searchEveryMs = 0;
 let lastSearch = 0;
@@ -104,8 +117,8 @@ async function crawlOnce(
   queries: string[],
   idleQueries: number,
 ): Promise<CrawlRun> {
-  const site = testSite({ pages });
-  const base = await site.start();
+  const site = await startSite(pages);
+  const base = site.base;
   try {
     const idle: number[] = [];
     for (let i = 0; i < idleQueries; i++)
@@ -162,6 +175,10 @@ async function main(): Promise<void> {
   const docs = intOption('docs', 'BENCH_DOCS', 300, 0, 5183);
   const idleQueries = intOption('idle-queries', 'BENCH_IDLE_QUERIES', 100, 1, 10_000);
   searchEveryMs = intOption('search-every-ms', 'BENCH_SEARCH_EVERY_MS', 0, 0, 10_000);
+  const where = option('site', 'BENCH_SITE') ?? 'process';
+  if (where !== 'process' && where !== 'inline')
+    throw new Error(`--site must be process or inline, got "${where}"`);
+  siteWhere = where;
   const corpus = readJsonl<{ _id: string; title?: string; text: string }>(
     join(repoRoot, '..', 'shared', 'eval', 'scifact', 'corpus.jsonl'),
   );
@@ -170,7 +187,7 @@ async function main(): Promise<void> {
   ).map((q) => q.text);
   const main = option('parley-main', 'BENCH_PARLEY_MAIN') ?? serverMain;
   console.log(
-    `server ${main}; crawl speed: a test site of ${pages} pages, ${runs} crawls, ${docs} SciFact abstracts indexed first, searches ${searchEveryMs > 0 ? `${searchEveryMs} ms apart` : 'back to back'}; load average at start: ${loadAverage()}`,
+    `server ${main}; crawl speed: a test site of ${pages} pages, ${runs} crawls, ${docs} SciFact abstracts indexed first, searches ${searchEveryMs > 0 ? `${searchEveryMs} ms apart` : 'back to back'}, the site served ${siteWhere === 'process' ? 'by a process of its own' : 'by this process'}; load average at start: ${loadAverage()}`,
   );
   const dataDir = await makeWorkFolder('parley-crawl-');
   const server = await startParleyWithBot('parley', dataDir, serverSettings(), main);
