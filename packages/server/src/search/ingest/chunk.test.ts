@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../../testkit/src/shared/random.js';
-import type { Block, ExtractedDocument, PassageSubtype } from '../types.js';
+import type { Block, ChunkOptions, ExtractedDocument, PassageSubtype } from '../types.js';
 import { ChunkOptionsError, chunkDocument, countTokens, resolveChunkOptions } from './chunk.js';
 
 const doc = (...blocks: Block[]): ExtractedDocument => ({ blocks });
@@ -306,29 +306,55 @@ describe('short paragraphs joined to the next block (minParagraphChars)', () => 
   // 120 tokens in twelve sentences: too long to share one 101-token passage with anything.
   const long = Array.from({ length: 12 }, (_, i) => `${words(9, `s${i}w`)}.`).join(' ');
 
-  it('leaves a short paragraph alone when the option is off', () => {
-    const passages = chunkDocument(
-      doc({ type: 'paragraph', text: 'To reset:' }, { type: 'list', text: '- Hold the button' }),
-    );
-    expect(passages.map((p) => [p.subtype, p.content])).toEqual([
-      ['paragraph', 'To reset:'],
-      ['list', '- Hold the button'],
-    ]);
-  });
-
-  it('joins a paragraph shorter than the limit to the list item after it', () => {
-    const passages = chunkDocument(
-      doc(
+  /** Blocks chunked with options, and the passages (subtype, content) they make. */
+  const cases: {
+    name: string;
+    blocks: Block[];
+    options: Partial<ChunkOptions>;
+    passages: [PassageSubtype, string][];
+  }[] = [
+    {
+      name: 'leaves a short paragraph alone when the option is off',
+      blocks: [
+        { type: 'paragraph', text: 'To reset:' },
+        { type: 'list', text: '- Hold the button' },
+      ],
+      options: {},
+      passages: [
+        ['paragraph', 'To reset:'],
+        ['list', '- Hold the button'],
+      ],
+    },
+    {
+      name: 'joins a paragraph shorter than the limit to the list item after it',
+      blocks: [
         { type: 'paragraph', text: 'To reset:' },
         { type: 'list', text: '- Hold the button' },
         { type: 'list', text: '- Wait ten seconds' },
-      ),
-      { minParagraphChars: 20 },
-    );
-    expect(passages.map((p) => [p.subtype, p.content])).toEqual([
-      ['list', 'To reset:\n- Hold the button\n- Wait ten seconds'],
-    ]);
-  });
+      ],
+      options: { minParagraphChars: 20 },
+      passages: [['list', 'To reset:\n- Hold the button\n- Wait ten seconds']],
+    },
+    {
+      name: 'gathers short paragraphs in a row until they reach the limit',
+      blocks: [
+        { type: 'paragraph', text: 'One.' },
+        { type: 'paragraph', text: 'Two.' },
+        { type: 'paragraph', text: 'Three is longer.' },
+        { type: 'table', text: 'a | b', header: 'x | y' },
+      ],
+      options: { minParagraphChars: 12, maxTokens: 16 },
+      passages: [
+        ['paragraph', 'One.\n\nTwo.\n\nThree is longer.'],
+        ['table', 'x | y\na | b'],
+      ],
+    },
+  ];
+  for (const { name, blocks, options, passages } of cases) {
+    it(name, () => {
+      expect(chunkDocument(doc(...blocks), options).map((p) => [p.subtype, p.content])).toEqual(passages);
+    });
+  }
 
   it('joins it to a paragraph too long to share a passage with, instead of leaving it alone', () => {
     const blocks: Block[] = [
@@ -339,19 +365,6 @@ describe('short paragraphs joined to the next block (minParagraphChars)', () => 
     const joined = chunkDocument(doc(...blocks), { maxTokens: 101, overlapTokens: 0, minParagraphChars: 10 });
     expect(joined[0]?.content.startsWith('Note.\n\ns0w0 s0w1')).toBe(true);
     expect(joined.every((p) => countTokens(p.content) <= 101)).toBe(true);
-  });
-
-  it('gathers short paragraphs in a row until they reach the limit', () => {
-    const passages = chunkDocument(
-      doc(
-        { type: 'paragraph', text: 'One.' },
-        { type: 'paragraph', text: 'Two.' },
-        { type: 'paragraph', text: 'Three is longer.' },
-        { type: 'table', text: 'a | b', header: 'x | y' },
-      ),
-      { minParagraphChars: 12, maxTokens: 16 },
-    );
-    expect(passages.map((p) => p.content)).toEqual(['One.\n\nTwo.\n\nThree is longer.', 'x | y\na | b']);
   });
 
   it('never joins across a heading, a table, code or a page', () => {
