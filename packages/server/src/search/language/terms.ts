@@ -7,7 +7,8 @@ import { languageTokens, type TokenLanguage, tokenLanguage } from './tokens.js';
  * extractive answer weighs, matches and gates on. English (or no language of its own): Porter stems of the
  * folded words, as always (search/terms.ts). Other languages: the tokens the lexical index stores for them
  * (tokens.ts: Snowball stems without stop words; Japanese and Chinese words with their bigrams), so a German
- * question meets a German document on the same stems the search found it by.
+ * question meets a German document on the same stems the search found it by. Computed while answering: a German
+ * text's compounds are cut only once the noun list is loaded, never holding the thread for it (compounds.ts).
  */
 
 /**
@@ -18,7 +19,7 @@ import { languageTokens, type TokenLanguage, tokenLanguage } from './tokens.js';
 export function questionTerms(question: string, language?: string): string[] {
   const own = tokenLanguage(language);
   if (!own) return contentTerms(question);
-  const terms = [...new Set(languageTokens(withoutForms(question, own), own))];
+  const terms = [...new Set(languageTokens(withoutForms(question, own), own, 'async'))];
   // In Japanese and Chinese a single character is mostly a verb's stem or a counter (使える, 届く, 日): a term
   // only when the question has no longer one.
   if ((own === 'ja' || own === 'zh') && terms.some((t) => [...t].length > 1))
@@ -33,7 +34,7 @@ export function questionTerms(question: string, language?: string): string[] {
 export function textTerms(text: string, language?: string): Set<string> {
   const own = tokenLanguage(language);
   if (!own) return stemsOf(text);
-  const tokens = languageTokens(text, own);
+  const tokens = languageTokens(text, own, 'async');
   if (!COMPOUNDING.has(own)) return new Set(tokens);
   // Compounds: a long word also holds its last part, its head (Versandkosten: …kost, Fahrrad: …rad), so a
   // question word meets the compound a document writes (first parts: see holdsByPrefix).

@@ -1,6 +1,6 @@
 import { newStemmer, type Stemmer } from 'snowball-stemmers';
 import { deu, fra, ita, jpn, nld, por, spa, zho } from 'stopword';
-import { fold, germanParts } from './compounds.js';
+import { fold, germanParts, type NounsLoad } from './compounds.js';
 
 /**
  * Language-aware lexical tokens (issue #38): the words of a text in one language as the lexical index stores
@@ -120,8 +120,10 @@ function cjkTokens(word: string, out: string[], whole = true): void {
  * words dropped) with their bigrams, and Latin words of the text folded and kept as they are.
  * @example languageTokens('Die Rückgabefrist beträgt 30 Tage', 'de') // ['ruckgabefrist', 'ruckgab', 'frist', 'betragt', '30']
  * @example languageTokens('返品期限は30日です', 'ja') // ['返品期限', '返品', '品期', '期限', '30', '日']
+ * `load`: what a German text does while the noun list its compounds are cut by is not loaded (compounds.ts):
+ * a document's tokens (the default) wait for it, a question's go on without it.
  */
-export function languageTokens(text: string, language: TokenLanguage): string[] {
+export function languageTokens(text: string, language: TokenLanguage, load: NounsLoad = 'sync'): string[] {
   const out: string[] = [];
   const stops = stopSet(language);
   // Single Han characters in a row (the segmenter's fallback for Chinese words it does not know) are read as
@@ -167,7 +169,7 @@ export function languageTokens(text: string, language: TokenLanguage): string[] 
     out.push(stem);
     // A German compound also as its parts (compounds.ts), in a document as in a question.
     if (language === 'de')
-      for (const part of germanParts(elided.replace(GERMAN_ZU, '$1$2')) ?? []) {
+      for (const part of germanParts(elided.replace(GERMAN_ZU, '$1$2'), load) ?? []) {
         const partStem = stemWord(part, language);
         if (partStem !== stem && !stops.has(part)) out.push(partStem);
       }
