@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import type { Kysely } from 'kysely';
 import { buildApp, type ParleyApp } from './app.js';
 import { type BootstrapResult, bootstrap } from './bootstrap.js';
 import type { Config } from './config/config.js';
 import { type Tightened, tightenPrivateTree } from './data-dir.js';
 import { type Db, openDatabase } from './db/database.js';
+import type { Database } from './db/schema.js';
 import { freezeObjectPrototype } from './harden.js';
+import { loadGermanNouns } from './search/language/german-lexicon.js';
 
 /** A running service. */
 export interface RunningServer {
@@ -62,6 +65,25 @@ function logTightened(log: ParleyApp['log'], dataDir: string, { paths, failed }:
     );
 }
 
+/** Whether the database holds a German file (issue #38: its passages' tokens are cut by the German noun list). */
+export async function holdsGermanFile(db: Kysely<Database>): Promise<boolean> {
+  return (
+    (await db.selectFrom('files').select('id').where('language', '=', 'de').limit(1).executeTakeFirst()) !==
+    undefined
+  );
+}
+
+/**
+ * Loads the German noun list in the background when the database holds a German file (issues #36, #38): its
+ * questions then find it loaded, off the thread that serves them (search/language/german-lexicon.ts). A process
+ * whose database holds none never loads it here (nor anywhere until it meets German).
+ */
+function preloadGermanNouns(config: Config, db: Db, log: ParleyApp['log']): void {
+  holdsGermanFile(db.kysely)
+    .then((german) => (german ? loadGermanNouns({ nice: config.search.indexingNice }) : undefined))
+    .catch((error: unknown) => log.warn({ err: error }, 'could not tell whether a German file is indexed'));
+}
+
 /** Opens the database, bootstraps an empty one, builds the app and listens. */
 export async function startServer(config: Config): Promise<RunningServer> {
   const tightened = tightenDataDir(config);
@@ -81,6 +103,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const result = await bootstrap({ config, db: db.kysely, services: app.services });
     // The background work (job workers, file expiry and garbage, log and signal retention) runs in the app.
     const address = await app.listen({ port: config.port, host: config.host });
+    preloadGermanNouns(config, db, log);
     const built = app;
     return {
       app: built,

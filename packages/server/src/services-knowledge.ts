@@ -187,6 +187,7 @@ export function knowledgeServices(
           maxAttempts: INDEX_FILE_MAX_ATTEMPTS,
           embedBatch: INDEX_EMBED_BATCH,
           workspaceVectorBytes: config.search.workspaceVectorBytes,
+          nice: config.search.indexingNice,
         },
       }),
       deps.metrics,

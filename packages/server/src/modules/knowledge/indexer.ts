@@ -5,6 +5,7 @@ import type { IndexedPassage, PassageIndex, StoredPassage } from '../../search/i
 import { ChunkOptionsError, type IndexingOptions, indexingOptionsFrom } from '../../search/ingest/chunk.js';
 import { passagesLanguage } from '../../search/ingest/document-language.js';
 import type { DocumentReader } from '../../search/ingest/document-reader.js';
+import { loadGermanNouns, needsGermanNouns } from '../../search/language/german-lexicon.js';
 import { type Embedder, ExtractionError } from '../../search/types.js';
 import type { FileRow } from '../files/contract.js';
 import type { FileIndexing, IndexFileJob } from '../files/service.js';
@@ -23,6 +24,8 @@ export interface IndexerSettings {
   embedBatch: number;
   /** Vector DB Storage quota of a workspace, in bytes (null: unlimited). */
   workspaceVectorBytes: number | null;
+  /** CPU priority (Linux nice, 0–19) of the thread that loads the German noun list for a German file (default 0). */
+  nice?: number | undefined;
 }
 
 async function readAll(stream: Readable, limit: number): Promise<Buffer> {
@@ -229,6 +232,9 @@ export function indexFileJob(deps: IndexerDeps): JobHandler<IndexFileJob> {
           ? await storedText(deps.index, file)
           : await extractPassages(deps, { ...file, blob_key: file.blob_key }, options, signal);
       t.lap('read');
+      // A German file's tokens are cut by the German noun list (issues #36, #38): loaded in a worker thread while
+      // the passages are embedded, awaited before they are written, so writing them never derives it on this thread.
+      const nouns = needsGermanNouns(language) ? loadGermanNouns({ nice: settings.nice }) : undefined;
       const embedder = deps.embedder;
       // Progress is shown while the embedding takes more than one call: a file of one call completes at once.
       if (embedder && passages.length > settings.embedBatch) {
@@ -248,6 +254,8 @@ export function indexFileJob(deps: IndexerDeps): JobHandler<IndexFileJob> {
       // The embedder's id is its loaded model's now: an index still on another model is switched first.
       if (embedder && passages.length > 0) await deps.embeddingModel?.beforeWrite();
       t.lap('model');
+      await nouns;
+      t.lap('nouns');
       await deps.index.replaceFilePassages({
         fileId: file.id,
         botId: file.bot_id,

@@ -58,14 +58,20 @@ export function needsGermanNouns(language: string | null | undefined): boolean {
  * list to the synchronous derivation, on this thread. `entry`: the worker's module (tests: one that fails).
  * @example await loadGermanNouns({ nice: 19 }); germanLexiconStatus().state // 'loaded'
  */
-export function loadGermanNouns(options: { nice?: number; entry?: URL } = {}): Promise<void> {
+export function loadGermanNouns(options: { nice?: number | undefined; entry?: URL } = {}): Promise<void> {
   if (nouns) return Promise.resolve();
   const started = generation;
   const entry = options.entry ?? siblingModule(import.meta.url, 'german-nouns-worker');
   loading ??= fromWorker(entry, options.nice ?? 0).then(
     (words) => publish(words, started),
     () => {
-      if (started === generation) germanNounsNow();
+      if (started !== generation) return;
+      try {
+        germanNounsNow();
+      } catch {
+        // No list at all (the dictionary unreadable): the next caller that needs it derives it and fails there.
+        loading = undefined;
+      }
     },
   );
   return loading;
