@@ -102,13 +102,18 @@ export function unloadGermanNouns(): void {
  * load from before {@link unloadGermanNouns} keeps nothing.
  */
 async function publish(words: string, started: number): Promise<void> {
-  const list = words.split('\n');
   const set = new Set<string>();
   const current = () => started === generation && nouns === undefined;
-  for (let i = 0; i < list.length; i += SET_SLICE) {
-    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+  // Cut a slice at a time too: splitting the ~1.7 MB at once alone held the thread ~40 ms.
+  for (let at = 0; at < words.length; ) {
+    if (at > 0) await new Promise((resolve) => setImmediate(resolve));
     if (!current()) return;
-    for (let j = i; j < Math.min(i + SET_SLICE, list.length); j++) set.add(list[j] as string);
+    for (let n = 0; n < SET_SLICE && at < words.length; n++) {
+      const end = words.indexOf('\n', at);
+      const stop = end === -1 ? words.length : end;
+      set.add(words.slice(at, stop));
+      at = stop + 1;
+    }
   }
   if (!current()) return;
   loads.worker++;
