@@ -13,6 +13,8 @@
 // timed idle before each crawl, and as many again after it: the idle figures are both windows'; default 100),
 // --search-every-ms / BENCH_SEARCH_EVERY_MS (searches start this far apart, idle and crawling alike, as
 // requests arriving now and then rather than one right after another; default 0: back to back),
+// --quiet-runs / BENCH_QUIET_RUNS (crawls after those, with no search meanwhile, each printing the CPU the
+// server's request thread and its whole process spent a page, from /proc; default 1),
 // --parley-main / BENCH_PARLEY_MAIN (the server build to run, e.g. an
 // older checkout's, for a before/after), --site / BENCH_SITE (`process`, the default: the site in a child
 // process; `inline`: served by this process, as before 2026-12-06 17:00, whose searches then waited for the
@@ -24,7 +26,7 @@ import { testSite } from '../packages/testkit/src/server/test-site.js';
 import { intOption, makeWorkFolder, option } from './lib/args.js';
 import { pool, readJsonl } from './lib/corpus.js';
 import { table } from './lib/format.js';
-import { loadAverage } from './lib/machine.js';
+import { cpuSeconds, loadAverage, mainThreadCpuSeconds } from './lib/machine.js';
 import { runMain, sleep } from './lib/run.js';
 import { callApi, type ParleyServer, repoRoot, serverMain, startParleyWithBot } from './lib/server.js';
 import { type SiteProcess, startSiteProcess } from './lib/site-process.js';
@@ -102,6 +104,8 @@ interface CrawlRun {
   seconds: number;
   idle: number[];
   during: number[];
+  /** CPU seconds the server's request thread, and the whole server process, used from adding the source to the end. */
+  cpu: { requestThread: number; process: number };
 }
 
 /**
@@ -116,6 +120,7 @@ async function crawlOnce(
   pages: number,
   queries: string[],
   idleQueries: number,
+  quiet = false,
 ): Promise<CrawlRun> {
   const site = await startSite(pages);
   const base = site.base;
@@ -126,6 +131,7 @@ async function crawlOnce(
     const { knowledgeBase } = await callApi<{ knowledgeBase: { id: string } }>(server, 'POST', KB, {
       name: `site ${base}`,
     });
+    const cpuBefore = { requestThread: mainThreadCpuSeconds(server.pid), process: cpuSeconds(server.pid) };
     const start = Date.now();
     const { source } = await callApi<{ source: { id: string } }>(
       server,
@@ -140,8 +146,10 @@ async function crawlOnce(
     const during: number[] = [];
     let view: SourceView;
     for (let i = 0; ; i++) {
-      during.push(await timedSearch(server, queries[i % queries.length] as string));
-      if (i % 5 !== 4) continue;
+      // A quiet crawl: no search, the source looked at every 100 ms.
+      if (quiet) await sleep(100);
+      else during.push(await timedSearch(server, queries[i % queries.length] as string));
+      if (!quiet && i % 5 !== 4) continue;
       view = (
         await callApi<{ source: SourceView }>(server, 'GET', `${KB}/${knowledgeBase.id}/sources/${source.id}`)
       ).source;
@@ -154,6 +162,10 @@ async function crawlOnce(
         `/v1/files?status=indexing_completed&pageSize=1&sortField=updatedAt&sortDirection=desc`,
       )
     ).files;
+    const cpu = {
+      requestThread: mainThreadCpuSeconds(server.pid) - cpuBefore.requestThread,
+      process: cpuSeconds(server.pid) - cpuBefore.process,
+    };
     const run = view.runs[0];
     if (run?.outcome !== 'completed') throw new Error(`the crawl ended ${run?.outcome ?? 'without a run'}`);
     for (let i = 0; i < idleQueries; i++)
@@ -163,6 +175,7 @@ async function crawlOnce(
       seconds: ((last ? Date.parse(last.updatedAt) : Date.now()) - start) / 1000,
       idle,
       during,
+      cpu,
     };
   } finally {
     await site.stop();
@@ -174,6 +187,7 @@ async function main(): Promise<void> {
   const runs = intOption('runs', 'BENCH_RUNS', 3, 1, 50);
   const docs = intOption('docs', 'BENCH_DOCS', 300, 0, 5183);
   const idleQueries = intOption('idle-queries', 'BENCH_IDLE_QUERIES', 100, 1, 10_000);
+  const quietRuns = intOption('quiet-runs', 'BENCH_QUIET_RUNS', 1, 0, 50);
   searchEveryMs = intOption('search-every-ms', 'BENCH_SEARCH_EVERY_MS', 0, 0, 10_000);
   const where = option('site', 'BENCH_SITE') ?? 'process';
   if (where !== 'process' && where !== 'inline')
@@ -234,6 +248,21 @@ async function main(): Promise<void> {
     console.log(table(rows));
     const rates = results.map((r) => r.pages / r.seconds);
     const ratios = results.map((r) => summarize(r.during).p95 / summarize(r.idle).p95);
+    // Quiet crawls: no search meanwhile, so the CPU the server used is the crawl's and its indexing's alone.
+    const quiet: string[][] = [
+      ['quiet crawl', 'pages', 'pages/s', 'request thread CPU ms / page', 'process CPU ms / page'],
+    ];
+    for (let r = 1; r <= quietRuns; r++) {
+      const run = await crawlOnce(server, pages, queries, 0, true);
+      quiet.push([
+        String(r),
+        String(run.pages),
+        (run.pages / run.seconds).toFixed(1),
+        ((run.cpu.requestThread * 1000) / run.pages).toFixed(1),
+        ((run.cpu.process * 1000) / run.pages).toFixed(1),
+      ]);
+    }
+    if (quietRuns > 0) console.log(`\n${table(quiet)}`);
     console.log(
       `median of ${runs}: ${median(rates).toFixed(1)} pages/s (${Math.min(...rates).toFixed(1)}–${Math.max(...rates).toFixed(1)}), ` +
         `search p95 while crawling ÷ idle ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}); ` +
