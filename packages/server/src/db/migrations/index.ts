@@ -41,6 +41,7 @@ const migrations: Record<string, Migration> = {
     '0027_conversation_notes',
   ),
   '0028_search_languages': m0028,
+  ...sqlMigrations('0029_files_language'),
 };
 
 /** Supplies the migrations to Kysely's Migrator. */
