@@ -38,7 +38,30 @@ function isNotFound(error: unknown): boolean {
 
 async function tempFile(tmpDir: string): Promise<string> {
   await mkdir(tmpDir, { recursive: true, mode: 0o700 });
-  return join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+  return tempName(tmpDir);
+}
+
+const tempName = (tmpDir: string) => join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+
+/** Temp folders this process made: a write makes its folder only the first time (again if it went since). */
+const madeTempDirs = new Set<string>();
+
+/** A new temp file in `tmpDir`, created and open for writing (the folder made when this process has not yet). */
+async function openTempFile(tmpDir: string): Promise<{ tmp: string; handle: FileHandle }> {
+  if (!madeTempDirs.has(tmpDir)) {
+    const tmp = await tempFile(tmpDir);
+    madeTempDirs.add(tmpDir);
+    return { tmp, handle: await open(tmp, 'wx', 0o600) };
+  }
+  const tmp = tempName(tmpDir);
+  try {
+    return { tmp, handle: await open(tmp, 'wx', 0o600) };
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    // The folder went (removed by hand): made again.
+    madeTempDirs.delete(tmpDir);
+    return openTempFile(tmpDir);
+  }
 }
 
 async function commit(tmp: string, target: string): Promise<void> {
@@ -191,8 +214,7 @@ async function writeFile(
   body: Readable | AsyncIterable<Uint8Array>,
   opts: PutOptions,
 ): Promise<BlobWritten> {
-  const tmp = await tempFile(tmpDir);
-  const handle = await open(tmp, 'wx', 0o600);
+  const { tmp, handle } = await openTempFile(tmpDir);
   const sink = new FileSink(handle, opts.maxBytes);
   try {
     opts.signal?.throwIfAborted();

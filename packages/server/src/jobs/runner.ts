@@ -70,10 +70,16 @@ class Alarm {
   count = 0;
   private sleepers = new Set<() => void>();
 
-  ring(): void {
+  /**
+   * One job enqueued (`all` false): one idle worker wakes for it (the others would each claim in vain; a busy
+   * one sees `count` move and looks too). `all`: jobs may have been missed, every idle worker wakes.
+   */
+  ring(all: boolean): void {
     this.count++;
-    for (const wake of this.sleepers) wake();
-    this.sleepers.clear();
+    for (const wake of this.sleepers) {
+      wake();
+      if (!all) return;
+    }
   }
 
   /** Resolves after `ms`, at the next ring, or as soon as `stop` aborts (its listeners go with each wait). */
@@ -180,7 +186,7 @@ export function jobRunner(deps: {
       const stop = new AbortController();
       // A kind enqueued wakes the pools that run it; null (some may have been missed) wakes every pool.
       const unsubscribe = queue.onEnqueued?.((kind) => {
-        for (const { jobs, alarm } of pools) if (kind === null || kind in jobs) alarm.ring();
+        for (const { jobs, alarm } of pools) if (kind === null || kind in jobs) alarm.ring(kind === null);
       });
       const loops = pools.flatMap(({ pool, jobs, alarm }) =>
         Array.from({ length: pool.concurrency }, () => work(queue, logger, pool, jobs, alarm, stop.signal)),

@@ -1,4 +1,5 @@
 import { type Expression, type Kysely, PostgresAdapter, type Selectable, type SqlBool, sql } from 'kysely';
+import { fixedQuery } from '../../db/fixed-query.js';
 import { keysetPage } from '../../db/keyset.js';
 import { likeContaining } from '../../db/like.js';
 import type { Database } from '../../db/schema.js';
@@ -71,6 +72,9 @@ function keyContaining(text: string): Expression<SqlBool> {
   return sql<SqlBool>`lower(files.key) like ${likeContaining(text.toLowerCase())} escape '\\'`;
 }
 
+/** A file by id, any bot's (every upload and indexing job reads it: compiled once, see fixedQuery). */
+const fileById = fixedQuery(1, (db, id: string) => db.selectFrom('files').selectAll().where('id', '=', id));
+
 /** Locks taken inside a transaction: the quota of a workspace, a file row. */
 function lockQueries(db: Kysely<Database>) {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -89,9 +93,10 @@ function lockQueries(db: Kysely<Database>) {
       return (postgres ? q.forUpdate() : q).executeTakeFirst();
     },
     /** Inside a transaction: a file by id, its row locked until commit (PostgreSQL `FOR UPDATE`). */
-    byIdLocked: (id: string) => {
-      const q = db.selectFrom('files').selectAll().where('id', '=', id);
-      return (postgres ? q.forUpdate() : q).executeTakeFirst();
+    byIdLocked: async (id: string): Promise<FileRow | undefined> => {
+      if (postgres)
+        return db.selectFrom('files').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      return (await fileById(db, id)).rows[0];
     },
   };
 }
@@ -113,7 +118,7 @@ function rowQueries(db: Kysely<Database>) {
         .where('bot_id', '=', botId)
         .where('key', '=', key)
         .executeTakeFirst(),
-    byIdAnyBot: (id: string) => db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst(),
+    byIdAnyBot: async (id: string): Promise<FileRow | undefined> => (await fileById(db, id)).rows[0],
     /** Up to `limit` files (any bot) that are indexed and done with it, by id after `after`. */
     indexedAfter: (after: string, limit: number) =>
       db
@@ -315,9 +320,22 @@ function listQueries(db: Kysely<Database>) {
   };
 }
 
-/** Queries of files and their tags. */
-export function filesRepo(db: Kysely<Database>) {
+function makeFilesRepo(db: Kysely<Database>) {
   return { ...lockQueries(db), ...rowQueries(db), ...listQueries(db) };
 }
+
 /** The files repository. */
-export type FilesRepo = ReturnType<typeof filesRepo>;
+export type FilesRepo = ReturnType<typeof makeFilesRepo>;
+
+/** The repository of each handle (a page of a crawl asks for it a dozen times; its closures hold only `db`). */
+const repos = new WeakMap<Kysely<Database>, FilesRepo>();
+
+/** Queries of files and their tags. */
+export function filesRepo(db: Kysely<Database>): FilesRepo {
+  let repo = repos.get(db);
+  if (!repo) {
+    repo = makeFilesRepo(db);
+    repos.set(db, repo);
+  }
+  return repo;
+}

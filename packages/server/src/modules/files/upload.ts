@@ -80,7 +80,8 @@ async function writeBlob(
 
 /**
  * Points the record at the new blob, in one transaction, unless a re-upsert or a delete came meanwhile
- * (answers false then): the blob it replaces is queued as garbage, and indexing is queued when asked for.
+ * (answers false then; else the blob it replaced, if any): the blob it replaces is queued as garbage, and
+ * indexing is queued when asked for.
  * Text uploaded without a charset is served as UTF-8 when its bytes are (`utf8`), so browsers show it right.
  */
 export async function commitUpload(
@@ -90,7 +91,7 @@ export async function commitUpload(
   written: { size: number; sha256: string; utf8: boolean },
   /** More writes of the same transaction (a resumable upload marks its session completed). */
   also?: (tx: Kysely<Database>) => Promise<void>,
-): Promise<boolean> {
+): Promise<false | { replaced: string | null }> {
   const at = env.now();
   return env.db.transaction().execute(async (tx) => {
     // Read under the row lock: the blob this commit replaces is the one the record holds now.
@@ -115,7 +116,7 @@ export async function commitUpload(
     await queueGarbage(tx, current.blob_key, at);
     if (current.index === 1 && env.jobs) await scheduleIndexing(tx, env, current);
     await also?.(tx);
-    return true;
+    return { replaced: current.blob_key };
   });
 }
 
@@ -168,10 +169,12 @@ async function receive(env: FilesEnv, row: FileRow, body: Readable, request: Upl
   // Text that names no charset is checked for UTF-8 on its way to the blob store.
   const utf8 = isTextWithoutCharset(row.content_type) ? watchUtf8(body) : undefined;
   const written = await writeBlob(env, row, blobKey, utf8?.body ?? body, request.signal);
-  if (!(await commitUpload(env, row, blobKey, { ...written, utf8: utf8?.valid() === true }))) {
+  const committed = await commitUpload(env, row, blobKey, { ...written, utf8: utf8?.valid() === true });
+  if (!committed) {
     await env.blobs.delete(blobKey);
     throw errors.gone('The file was replaced or deleted while uploading; nothing was kept');
   }
-  await collectAfter(env, request.log ?? env.logger, { fileId: row.id });
+  // A first upload queued no garbage (a crawl's new pages): nothing to collect, the periodic sweep does the rest.
+  if (committed.replaced !== null) await collectAfter(env, request.log ?? env.logger, { fileId: row.id });
   return storedFile(env, row.id);
 }

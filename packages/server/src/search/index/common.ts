@@ -1,4 +1,5 @@
 import { type Expression, expressionBuilder, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { fixedQuery } from '../../db/fixed-query.js';
 import type { Database } from '../../db/schema.js';
 import type { PassagesTable } from '../../db/tables/knowledge.js';
 import { tagConditions } from '../../db/tag-filter.js';
@@ -149,15 +150,17 @@ export function modelFromRow(
   };
 }
 
+/** The model row (every search and every file's indexing read it: compiled once, see fixedQuery). */
+const modelRow = fixedQuery(0, (db) =>
+  db
+    .selectFrom('embedding_model')
+    .select(['model_id', 'dimensions', 'vector_store'])
+    .where('key', '=', 'current'),
+);
+
 /** The index's model, read through `db` (a transaction or the database). */
 export async function readModelRow(db: Kysely<Database>): Promise<ModelInfo | undefined> {
-  return modelFromRow(
-    await db
-      .selectFrom('embedding_model')
-      .select(['model_id', 'dimensions', 'vector_store'])
-      .where('key', '=', 'current')
-      .executeTakeFirst(),
-  );
+  return modelFromRow((await modelRow(db)).rows[0]);
 }
 
 /** The model a write must use: answers undefined when the index has none yet; throws on a mismatch. */

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { fixedQuery } from '../../db/fixed-query.js';
 import type { Database } from '../../db/schema.js';
 import {
   checkEmbeddings,
@@ -44,6 +45,11 @@ export function checkReplaceInput(input: ReplaceFilePassagesInput): boolean {
   return embedded;
 }
 
+/** The bot of a file (every passage replacement checks it: compiled once, see fixedQuery). */
+const botOfFile = fixedQuery(1, (db, fileId: string) =>
+  db.selectFrom('files').select('bot_id').where('id', '=', fileId),
+);
+
 /**
  * Inside a passage replacement: throws unless the file exists and is the bot's (`lock`: its row locked until
  * commit, so a concurrent delete waits for the replacement).
@@ -54,8 +60,9 @@ export async function checkFileOfBot(
   lock: boolean,
 ): Promise<void> {
   const { fileId, botId } = input;
-  const q = trx.selectFrom('files').select('bot_id').where('id', '=', fileId);
-  const file = await (lock ? q.forUpdate() : q).executeTakeFirst();
+  const file = lock
+    ? await trx.selectFrom('files').select('bot_id').where('id', '=', fileId).forUpdate().executeTakeFirst()
+    : (await botOfFile(trx, fileId)).rows[0];
   if (!file) throw new Error(`file ${fileId} does not exist`);
   if (file.bot_id !== botId) throw new Error(`file ${fileId} is not a file of bot ${botId}`);
 }

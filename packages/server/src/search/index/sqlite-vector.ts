@@ -260,7 +260,8 @@ export function withSqliteHnsw(
         (model.id !== modelBefore.id || model.dimensions !== modelBefore.dimensions)
       )
         hnsw.forget();
-      const graph = await openGraph();
+      // The graph of the model just read (no second read of the model row).
+      const graph = model ? await hnsw.of(model) : undefined;
       if (!graph) return ids;
       graph.remove(
         input.botId,

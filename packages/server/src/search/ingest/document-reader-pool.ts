@@ -24,6 +24,8 @@ interface Task {
   job: Job;
   resolve: (answer: ReadPassages | ExtractedPage) => void;
   reject: (error: unknown) => void;
+  /** Stops listening for the abort of the job while queued (called when it leaves the queue). */
+  unqueued?: () => void;
 }
 
 interface Slot {
@@ -128,18 +130,20 @@ export class ReaderPool {
       // Pages go before the documents waiting, after the pages already waiting.
       if (document.first) this.queue.splice(this.queue.filter((t) => t.job.first).length, 0, task);
       else this.queue.push(task);
-      // A read still queued when its signal aborts leaves the queue.
-      document.signal?.addEventListener(
-        'abort',
-        () => {
+      // A read still queued when its signal aborts leaves the queue. The listener goes once the read leaves
+      // the queue: a crawl's one signal would otherwise keep one per page (each add walks them all).
+      const { signal } = document;
+      if (signal) {
+        const onAbort = () => {
           const at = this.queue.indexOf(task);
           if (at >= 0) {
             this.queue.splice(at, 1);
-            reject(document.signal?.reason);
+            reject(signal.reason);
           }
-        },
-        { once: true },
-      );
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        task.unqueued = () => signal.removeEventListener('abort', onAbort);
+      }
       this.pump();
     });
   }
@@ -154,7 +158,10 @@ export class ReaderPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const task of this.queue.splice(0)) task.reject(new Error('the document reader is closed'));
+    for (const task of this.queue.splice(0)) {
+      task.unqueued?.();
+      task.reject(new Error('the document reader is closed'));
+    }
     await Promise.all(
       [...this.slots].map((slot) => {
         slot.ended ??= new Error('the document reader is closed');
@@ -318,6 +325,7 @@ export class ReaderPool {
         slot = this.start();
       }
       const task = this.queue.shift();
+      task?.unqueued?.();
       if (task) this.run(slot, task);
     }
   }
