@@ -69,28 +69,36 @@ export const GROUPS = [
 ] as const satisfies readonly { name: string; title: MessageKey }[];
 export type GroupName = (typeof GROUPS)[number]['name'];
 
-/** The values `v` that have a catalog key `designer.<v>` to show them by. */
-type DesignerWord<K = MessageKey> = K extends `designer.${infer V}` ? V : never;
-
-/** An enum field of the appearance group, each of its values shown by the catalog key `designer.<value>`. */
-function appearanceEnum<V extends DesignerWord>(
-  label: MessageKey,
-  options: readonly V[],
-  defaultLabel: MessageKey,
-) {
-  const optionLabels = Object.fromEntries(options.map((v) => [v, `designer.${v}`])) as Record<V, MessageKey>;
-  return { kind: 'enum', label, group: 'appearance', options, optionLabels, defaultLabel } as const;
-}
-
 /**
  * Every field of WebchatConfiguration (the spec table's 24, then Parley's own five), in
  * the order the form shows them.
  */
 export const FIELDS = {
   color: { kind: 'color', label: 'designer.color', group: 'appearance', hint: 'designer.colorHint' },
-  themeMode: appearanceEnum('designer.theme', ['light', 'dark'], 'designer.themeDefault'),
-  variant: appearanceEnum('designer.variant', ['solid', 'soft'], 'designer.variantDefault'),
-  headerVariant: appearanceEnum('designer.headerVariant', ['solid', 'glass'], 'designer.headerDefault'),
+  themeMode: {
+    kind: 'enum',
+    label: 'designer.theme',
+    group: 'appearance',
+    options: ['light', 'dark'],
+    optionLabels: { light: 'designer.light', dark: 'designer.dark' },
+    defaultLabel: 'designer.themeDefault',
+  },
+  variant: {
+    kind: 'enum',
+    label: 'designer.variant',
+    group: 'appearance',
+    options: ['solid', 'soft'],
+    optionLabels: { solid: 'designer.solid', soft: 'designer.soft' },
+    defaultLabel: 'designer.variantDefault',
+  },
+  headerVariant: {
+    kind: 'enum',
+    label: 'designer.headerVariant',
+    group: 'appearance',
+    options: ['solid', 'glass'],
+    optionLabels: { solid: 'designer.solid', glass: 'designer.glass' },
+    defaultLabel: 'designer.headerDefault',
+  },
   radius: { kind: 'number', label: 'designer.radius', group: 'appearance', hint: 'designer.radiusHint' },
   fontFamily: {
     kind: 'text',
