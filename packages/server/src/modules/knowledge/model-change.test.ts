@@ -201,9 +201,8 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
 
     const after = new HashEmbedder('hash-b', 32, 7);
     const next = await restart(t, after);
-    // Until the check at start switches the index, a search by meaning finds nothing rather than compare
-    // vectors of two models; by words it finds the file.
-    expect((await next.files.search('axolotl limbs', 'lexical'))[0]?.file.id).toBe(old.id);
+    // (What a search finds before the check at start switches the index is the next test's: here the check runs
+    // at once, as a timer, and may come before any search, which then finds the file queued again.)
     await modelBecomes(next.db, 'hash-b');
     // The stored file is queued again, its passages embedded anew (not read from its blob again).
     expect((await next.files.settled(old.id)).status).toBe('indexing_completed');
