@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { DialectName, Notifications } from '../db/database.js';
+import { fixedQuery } from '../db/fixed-query.js';
 import type { Database } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { type Logger, silentLogger } from '../logger.js';
@@ -8,6 +9,25 @@ import { JobAttempts, type JobRow } from './attempt.js';
 import { decodePayload, type JobPayloads, type JobSet } from './registry.js';
 
 export { type JobHandler, PermanentJobError } from './registry.js';
+
+/** A new queued job (compiled once, see fixedQuery). */
+const insertJob = fixedQuery(
+  5,
+  (db, id: string, kind: string, payload: string, runAfter: string, at: string) =>
+    db.insertInto('jobs').values({
+      id,
+      kind,
+      payload,
+      status: 'queued',
+      attempts: 0,
+      run_after: runAfter,
+      locked_by: null,
+      locked_until: null,
+      last_error: null,
+      created_at: at,
+      updated_at: at,
+    }),
+);
 
 /** Where and when a job is added. */
 export interface EnqueueOptions {
@@ -116,22 +136,8 @@ class DatabaseJobQueue {
   async enqueue(kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string> {
     const id = newId('job');
     const at = this.now();
-    await (options.tx ?? this.db)
-      .insertInto('jobs')
-      .values({
-        id,
-        kind,
-        payload: JSON.stringify(payload ?? null),
-        status: 'queued',
-        attempts: 0,
-        run_after: (options.runAfter ?? this.clock()).toISOString(),
-        locked_by: null,
-        locked_until: null,
-        last_error: null,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
+    const runAfter = (options.runAfter ?? this.clock()).toISOString();
+    await insertJob(options.tx ?? this.db, id, kind, JSON.stringify(payload ?? null), runAfter, at);
     if (!options.runAfter || options.runAfter <= this.clock()) {
       // PostgreSQL: delivered to every process once the transaction commits. SQLite: told now, as a claim
       // on the one connection waits for the enqueuing transaction to end.

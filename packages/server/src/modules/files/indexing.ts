@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { fixedQuery } from '../../db/fixed-query.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError, errors } from '../../errors/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -11,6 +12,20 @@ import { type FileRow, filesRepo } from './repo.js';
 /** Longest failure reason stored on a file. */
 const MAX_REASON_LENGTH = 2000;
 
+/** A file set indexing_pending (every upload to index does: compiled once, see fixedQuery). */
+const setIndexingPending = fixedQuery(3, (db, id: string, total: number, at: string) =>
+  db
+    .updateTable('files')
+    .set({
+      status: 'indexing_pending',
+      failed_status_reason: null,
+      indexing_done: 0,
+      indexing_total: total,
+      updated_at: at,
+    })
+    .where('id', '=', id),
+);
+
 /**
  * Starts indexing a file inside the caller's transaction: status indexing_pending (with `total` passages to
  * embed, when known), a durable `index_file` job queued for the file's current upload.
@@ -21,13 +36,7 @@ export async function scheduleIndexing(
   row: Pick<FileRow, 'id' | 'upload_version'>,
   options: { total?: number; source?: IndexFileJob['source'] } = {},
 ): Promise<void> {
-  await filesRepo(tx).update(row.id, {
-    status: 'indexing_pending',
-    failed_status_reason: null,
-    indexing_done: 0,
-    indexing_total: options.total ?? 0,
-    updated_at: deps.now(),
-  });
+  await setIndexingPending(tx, row.id, options.total ?? 0, deps.now());
   const job: IndexFileJob = {
     fileId: row.id,
     uploadVersion: row.upload_version,

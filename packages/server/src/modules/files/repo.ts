@@ -75,6 +75,21 @@ function keyContaining(text: string): Expression<SqlBool> {
 /** A file by id, any bot's (every upload and indexing job reads it: compiled once, see fixedQuery). */
 const fileById = fixedQuery(1, (db, id: string) => db.selectFrom('files').selectAll().where('id', '=', id));
 
+/** A bot's file by key (every upsert reads it: compiled once, see fixedQuery). */
+const fileByKey = fixedQuery(2, (db, botId: string, key: string) =>
+  db.selectFrom('files').selectAll().where('bot_id', '=', botId).where('key', '=', key),
+);
+
+/** Until when a waiting upload may arrive (every upload sets it twice: compiled once, see fixedQuery). */
+const uploadExpiry = fixedQuery(3, (db, until: string, id: string, version: number) =>
+  db
+    .updateTable('files')
+    .set({ upload_expires_at: until })
+    .where('id', '=', id)
+    .where('upload_version', '=', version)
+    .where('status', '=', 'upload_pending'),
+);
+
 /** Locks taken inside a transaction: the quota of a workspace, a file row. */
 function lockQueries(db: Kysely<Database>) {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -88,9 +103,15 @@ function lockQueries(db: Kysely<Database>) {
         await sql`select pg_advisory_xact_lock(${QUOTA_LOCK_CLASS}, hashtext(${workspaceId}))`.execute(db);
     },
     /** Inside a transaction: a file by key, its row locked until commit (PostgreSQL `FOR UPDATE`). */
-    byKeyLocked: (botId: string, key: string) => {
-      const q = db.selectFrom('files').selectAll().where('bot_id', '=', botId).where('key', '=', key);
-      return (postgres ? q.forUpdate() : q).executeTakeFirst();
+    byKeyLocked: async (botId: string, key: string): Promise<FileRow | undefined> => {
+      if (!postgres) return (await fileByKey(db, botId, key)).rows[0];
+      return db
+        .selectFrom('files')
+        .selectAll()
+        .where('bot_id', '=', botId)
+        .where('key', '=', key)
+        .forUpdate()
+        .executeTakeFirst();
     },
     /** Inside a transaction: a file by id, its row locked until commit (PostgreSQL `FOR UPDATE`). */
     byIdLocked: async (id: string): Promise<FileRow | undefined> => {
@@ -111,13 +132,8 @@ function rowQueries(db: Kysely<Database>) {
     },
     byId: (botId: string, id: string) =>
       db.selectFrom('files').selectAll().where('bot_id', '=', botId).where('id', '=', id).executeTakeFirst(),
-    byKey: (botId: string, key: string) =>
-      db
-        .selectFrom('files')
-        .selectAll()
-        .where('bot_id', '=', botId)
-        .where('key', '=', key)
-        .executeTakeFirst(),
+    byKey: async (botId: string, key: string): Promise<FileRow | undefined> =>
+      (await fileByKey(db, botId, key)).rows[0],
     byIdAnyBot: async (id: string): Promise<FileRow | undefined> => (await fileById(db, id)).rows[0],
     /** Up to `limit` files (any bot) that are indexed and done with it, by id after `after`. */
     indexedAfter: (after: string, limit: number) =>
@@ -184,14 +200,9 @@ function rowQueries(db: Kysely<Database>) {
       return Number(r.numUpdatedRows) === 1;
     },
     /** Sets until when the upload of this upload version may still arrive, while the file waits for it. */
-    setUploadExpiry: (id: string, version: number, until: string) =>
-      db
-        .updateTable('files')
-        .set({ upload_expires_at: until })
-        .where('id', '=', id)
-        .where('upload_version', '=', version)
-        .where('status', '=', 'upload_pending')
-        .execute(),
+    setUploadExpiry: async (id: string, version: number, until: string): Promise<void> => {
+      await uploadExpiry(db, until, id, version);
+    },
     expired: (now: string, limit: number) =>
       db
         .selectFrom('files')

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { BlobTooLargeError } from '../../blob/blob-store.js';
 import { queueGarbage } from '../../db/blob-garbage.js';
+import { fixedQuery } from '../../db/fixed-query.js';
 import type { Database } from '../../db/schema.js';
 import { ApiError, errors } from '../../errors/errors.js';
 import { newId } from '../../ids.js';
@@ -78,6 +79,35 @@ async function writeBlob(
   return written;
 }
 
+/** The record pointed at its new blob, upload_completed (every upload: compiled once, see fixedQuery). */
+const pointAtBlob = fixedQuery(
+  7,
+  (
+    db,
+    id: string,
+    blobKey: string,
+    size: number,
+    sha256: string,
+    contentType: string,
+    accessPolicies: string,
+    at: string,
+  ) =>
+    db
+      .updateTable('files')
+      .set({
+        blob_key: blobKey,
+        size,
+        sha256,
+        blob_content_type: contentType,
+        blob_access_policies: accessPolicies,
+        status: 'upload_completed',
+        failed_status_reason: null,
+        upload_expires_at: null,
+        updated_at: at,
+      })
+      .where('id', '=', id),
+);
+
 /**
  * Points the record at the new blob, in one transaction, unless a re-upsert or a delete came meanwhile
  * (answers false then; else the blob it replaced, if any): the blob it replaces is queued as garbage, and
@@ -98,21 +128,19 @@ export async function commitUpload(
     const current = await filesRepo(tx).byIdLocked(row.id);
     if (!current || current.upload_version !== row.upload_version || current.status !== 'upload_pending')
       return false;
-    await filesRepo(tx).update(row.id, {
-      blob_key: blobKey,
-      size: written.size,
-      sha256: written.sha256,
+    await pointAtBlob(
+      tx,
+      row.id,
+      blobKey,
+      written.size,
+      written.sha256,
       // What these bytes are served as: the media type and access policies of the upsert they belong to.
-      blob_content_type:
-        written.utf8 && isTextWithoutCharset(current.content_type)
-          ? withUtf8Charset(current.content_type)
-          : current.content_type,
-      blob_access_policies: current.access_policies,
-      status: 'upload_completed',
-      failed_status_reason: null,
-      upload_expires_at: null,
-      updated_at: at,
-    });
+      written.utf8 && isTextWithoutCharset(current.content_type)
+        ? withUtf8Charset(current.content_type)
+        : current.content_type,
+      current.access_policies,
+      at,
+    );
     await queueGarbage(tx, current.blob_key, at);
     if (current.index === 1 && env.jobs) await scheduleIndexing(tx, env, current);
     await also?.(tx);

@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { fixedQuery } from '../../db/fixed-query.js';
 import type { Database } from '../../db/schema.js';
 import { passageTerms } from '../language/tokens.js';
 import {
@@ -46,6 +47,19 @@ export interface SqlitePassageIndexOptions {
   onLexicalMemoryFailure?: (error: unknown) => void;
 }
 
+/* The fixed queries of every replacement, compiled once (see fixedQuery). */
+
+/** A file's passages gone (their tiles and vectors by trigger). */
+const deletePassages = fixedQuery(1, (db, fileId: string) =>
+  db.deleteFrom('passages').where('file_id', '=', fileId),
+);
+
+/** The seq of each passage of a file, by id. */
+const passageSeqs = fixedQuery(1, (db, fileId: string) => ({
+  compile: () =>
+    sql<{ seq: number; id: string }>`select seq, id from passages where file_id = ${fileId}`.compile(db),
+}));
+
 const INSERT_BATCH = 500;
 const VECTOR_BATCH = 100;
 
@@ -80,7 +94,7 @@ const replaceIn: EngineParts['replaceIn'] = async (trx, input, embedded) => {
     const current = await readModelRow(trx);
     if (compareModel(current, model) === 'none') await setModelIn(trx, model);
   }
-  await trx.deleteFrom('passages').where('file_id', '=', fileId).execute();
+  await deletePassages(trx, fileId);
   const ids = passages.map(() => newPassageId());
   for (let i = 0; i < passages.length; i += INSERT_BATCH) {
     await trx
@@ -104,8 +118,7 @@ const replaceIn: EngineParts['replaceIn'] = async (trx, input, embedded) => {
   // The file's tiles, once all its passages are there (the old ones went with their passages).
   await writeFileTiles(trx, fileId);
   if (embedded) {
-    const seqs = await sql<{ seq: number; id: string }>`
-      select seq, id from passages where file_id = ${fileId}`.execute(trx);
+    const seqs = await passageSeqs(trx, fileId);
     const seqOf = new Map(seqs.rows.map((r) => [r.id, r.seq]));
     const rows = passages.flatMap((p, i) =>
       p.embedding

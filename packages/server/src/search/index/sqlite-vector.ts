@@ -1,6 +1,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
+import { fixedQuery } from '../../db/fixed-query.js';
 import { PerHandle } from '../../db/per-handle.js';
 import type { Database } from '../../db/schema.js';
 import { byScore, bytesVector, unitVector, vectorBytes } from './common.js';
@@ -218,6 +219,22 @@ export function sqliteNearest(db: Kysely<Database>, options: SqliteVectorOptions
   };
 }
 
+/** The seq and bot of a file's embedded passages (every replacement: compiled once, see fixedQuery). */
+const embeddedSeqs = fixedQuery(1, (db, fileId: string) => ({
+  compile: () =>
+    sql<{ seq: number; botId: string }>`
+      select seq, bot_id as "botId" from passages where file_id = ${fileId} and model_id is not null`.compile(
+      db,
+    ),
+}));
+
+/** The seq and id of a file's embedded passages (compiled once). */
+const embeddedIds = fixedQuery(1, (db, fileId: string) => ({
+  compile: () =>
+    sql<{ seq: number; id: string }>`
+      select seq, id from passages where file_id = ${fileId} and model_id is not null`.compile(db),
+}));
+
 /**
  * The SQLite port with the HNSW graph kept up to date: after each committed replacement or deletion of a
  * file's passages, its old vectors leave the bot's graph and its new ones join; a model change drops the
@@ -230,13 +247,7 @@ export function withSqliteHnsw(
 ): PassageIndex {
   const hnsw = perDatabase.get(db) ?? (options.dir === false ? undefined : hnswOf(db, options));
   if (!hnsw) return port;
-  const fileSeqs = async (fileId: string) =>
-    (
-      await sql<{ seq: number; botId: string }>`
-        select seq, bot_id as "botId" from passages where file_id = ${fileId} and model_id is not null`.execute(
-        db,
-      )
-    ).rows;
+  const fileSeqs = async (fileId: string) => (await embeddedSeqs(db, fileId)).rows;
   /** The graph of the current model (a bot's partition opens, from its file, on its first change). */
   const openGraph = async () => {
     const model = await port.modelInfo();
@@ -268,8 +279,7 @@ export function withSqliteHnsw(
         before.map((r) => Number(r.seq)),
       );
       const positionOf = new Map(ids.map((id, i) => [id, i]));
-      const rows = await sql<{ seq: number; id: string }>`
-        select seq, id from passages where file_id = ${input.fileId} and model_id is not null`.execute(db);
+      const rows = await embeddedIds(db, input.fileId);
       const keys: number[] = [];
       const vectors: Float32Array[] = [];
       for (const r of rows.rows) {

@@ -1,4 +1,5 @@
 import type { CrawlRun } from '@parley/protocol';
+import { fixedQuery } from '../../../db/fixed-query.js';
 import { defineJob, type KindDefinition } from '../../../jobs/registry.js';
 import type { Logger } from '../../../logger.js';
 import { Crawl } from './crawler.js';
@@ -16,6 +17,15 @@ import {
 /** The User-Agent of crawls: Parley, its version, and what it is. */
 export const crawlUserAgent = (version: string) =>
   `Parley/${version} (knowledge crawler; +https://github.com/parley/parley)`;
+
+/** A run's progress written, answering whether a stop was asked for (each page does: compiled once, see fixedQuery). */
+const writeProgress = fixedQuery(3, (db, id: string, progress: string, at: string) =>
+  db
+    .updateTable('knowledge_sources')
+    .set({ progress, updated_at: at })
+    .where('id', '=', id)
+    .returning(['stop_requested']),
+);
 
 /** Ends a run: its summary first in the kept runs, the source idle, its next scheduled sync set. */
 async function finish(deps: CrawlDeps, source: SourceRow, run: CrawlRun, progress: CrawlProgress) {
@@ -78,12 +88,8 @@ export function crawlWebsiteJob(deps: CrawlDeps, log: Logger): KindDefinition<ty
       const snapshot = (): CrawlProgress => ({ counts: { ...crawl.counts }, skipped: crawl.skippedPages });
       try {
         await crawl.run(async () => {
-          const row = await deps.db
-            .updateTable('knowledge_sources')
-            .set({ progress: JSON.stringify(snapshot()), updated_at: deps.clock().toISOString() })
-            .where('id', '=', sourceId)
-            .returning(['stop_requested'])
-            .executeTakeFirst();
+          const progress = JSON.stringify(snapshot());
+          const [row] = (await writeProgress(deps.db, sourceId, progress, deps.clock().toISOString())).rows;
           if (!row) outcome = 'stopped';
           else if (row.stop_requested) outcome = 'stopped';
           return outcome === 'completed';

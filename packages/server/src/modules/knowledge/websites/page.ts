@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { fixedQuery } from '../../../db/fixed-query.js';
 import type { ExtractedPage } from '../../../search/ingest/document-reader.js';
 import { ExtractionError } from '../../../search/types.js';
 import type { FilesContext } from '../../files/service.js';
@@ -34,6 +35,51 @@ type PageValues = Partial<{
   file_id: string;
   content_hash: string;
 }>;
+
+/* The queries every page runs, compiled once (see fixedQuery). */
+
+/** A source's row of a page. */
+const knownPage = fixedQuery(2, (db, sourceId: string, url: string) =>
+  db
+    .selectFrom('knowledge_source_pages')
+    .selectAll()
+    .where('source_id', '=', sourceId)
+    .where('url', '=', url),
+);
+
+/** A source's new page row. */
+const insertPage = fixedQuery(
+  8,
+  (
+    db,
+    sourceId: string,
+    url: string,
+    fileId: string,
+    hash: string,
+    etag: string | null,
+    lastModified: string | null,
+    goneCount: number,
+    fetchedAt: string,
+  ) =>
+    db.insertInto('knowledge_source_pages').values({
+      source_id: sourceId,
+      url,
+      file_id: fileId,
+      content_hash: hash,
+      etag,
+      last_modified: lastModified,
+      gone_count: goneCount,
+      fetched_at: fetchedAt,
+    }),
+);
+
+/** A file linked to a knowledge base (kept when it already is). */
+const linkFile = fixedQuery(3, (db, knowledgeBaseId: string, fileId: string, at: string) =>
+  db
+    .insertInto('knowledge_base_files')
+    .values({ knowledge_base_id: knowledgeBaseId, file_id: fileId, linked_at: at })
+    .onConflict((oc) => oc.columns(['knowledge_base_id', 'file_id']).doNothing()),
+);
 
 /** What a page is written as: its bytes, title and type. */
 interface PageContent {
@@ -70,12 +116,7 @@ export class PageVisitor {
   /** Fetches a page and writes it when it changed (see the file comment). */
   async visit({ url, depth }: Queued): Promise<void> {
     const { deps, source, frontier, tally } = this.run;
-    const known = await deps.db
-      .selectFrom('knowledge_source_pages')
-      .selectAll()
-      .where('source_id', '=', source.id)
-      .where('url', '=', url.href)
-      .executeTakeFirst();
+    const [known] = (await knownPage(deps.db, source.id, url.href)).rows;
     const result: PageFetch = await frontier.get(
       url,
       known ? { etag: known.etag, lastModified: known.last_modified } : undefined,
@@ -123,10 +164,17 @@ export class PageVisitor {
     const fileId = await this.write(finalUrl, page, now);
     if (known) await this.touch(url.href, { ...validators, file_id: fileId, content_hash: hash });
     else
-      await deps.db
-        .insertInto('knowledge_source_pages')
-        .values({ source_id: source.id, url: url.href, file_id: fileId, content_hash: hash, ...validators })
-        .execute();
+      await insertPage(
+        deps.db,
+        source.id,
+        url.href,
+        fileId,
+        hash,
+        validators.etag,
+        validators.last_modified,
+        validators.gone_count,
+        validators.fetched_at,
+      );
     tally.counts.indexed++;
   }
 
@@ -176,11 +224,7 @@ export class PageVisitor {
     });
     const query = Object.fromEntries(new URL(file.uploadUrl).searchParams);
     await deps.files.upload(file.id, query, Readable.from([page.content]), { signal });
-    await deps.db
-      .insertInto('knowledge_base_files')
-      .values({ knowledge_base_id: source.knowledge_base_id, file_id: file.id, linked_at: now })
-      .onConflict((oc) => oc.columns(['knowledge_base_id', 'file_id']).doNothing())
-      .execute();
+    await linkFile(deps.db, source.knowledge_base_id, file.id, now);
     return file.id;
   }
 
