@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, type Dir } from 'node:fs';
 import { copyFile, type FileHandle, mkdir, open, opendir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { type Readable, pipeline as streamPipeline, Transform, Writable } from 'node:stream';
+import { type Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { releaseTransferBuffers } from '../young-generation.js';
 import {
@@ -17,6 +17,7 @@ import {
   type PutOptions,
   UnsafeKeyError,
 } from './blob-store.js';
+import { READ_CHUNK_BYTES, readSmall, releasingBuffers } from './local-disk-read.js';
 
 /**
  * The one function that maps a blob key to a path under `root`: rejects NUL, absolute paths, `..`,
@@ -41,7 +42,12 @@ async function tempFile(tmpDir: string): Promise<string> {
   return tempName(tmpDir);
 }
 
-const tempName = (tmpDir: string) => join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+/** This process's part of its temp files' names (random once: `wx` refuses a name taken all the same). */
+const processTag = randomBytes(8).toString('hex');
+let tempCount = 0;
+
+const tempName = (tmpDir: string) =>
+  join(tmpDir, `${Date.now()}-${processTag}-${(tempCount++).toString(36)}`);
 
 /** Temp folders this process made: a write makes its folder only the first time (again if it went since). */
 const madeTempDirs = new Set<string>();
@@ -76,8 +82,6 @@ async function commit(tmp: string, target: string): Promise<void> {
   }
 }
 
-/** Bytes per read of a download: a quarter of the reads and socket writes of the 64 KiB default. */
-const READ_CHUNK_BYTES = 256 * 1024;
 /** How many bytes may wait for the disk while the next ones are received and hashed. */
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 /** Every this many bytes written, the file's data is flushed in the background (see {@link FileSink}). */
@@ -188,23 +192,6 @@ function rest(buffers: Buffer[], skip: number): Buffer[] {
     left = 0;
   }
   return out;
-}
-
-/**
- * `source`'s chunks, each counted by {@link releaseTransferBuffers} as it is passed on; destroying either end
- * destroys the other, and `source`'s error is the stream's.
- */
-function releasingBuffers(source: Readable): Readable {
-  const counted = new Transform({
-    readableHighWaterMark: READ_CHUNK_BYTES,
-    writableHighWaterMark: READ_CHUNK_BYTES,
-    transform(chunk: Buffer, _encoding, done) {
-      releaseTransferBuffers(chunk.byteLength);
-      done(null, chunk);
-    },
-  });
-  streamPipeline(source, counted, () => {});
-  return counted;
 }
 
 /** Writes a body to a temp file in `tmpDir`, fsyncs it and renames it to `target`. */
@@ -326,11 +313,16 @@ export function localDiskBlobStore(options: { root: string }): BlobStore {
 
     async get(key: string, range?: ByteRange): Promise<Readable> {
       const path = safePath(root, key);
+      let size: number;
       try {
-        await stat(path);
+        size = (await stat(path)).size;
       } catch (error) {
         if (isNotFound(error)) throw new BlobNotFoundError(key);
         throw error;
+      }
+      if (!range && size <= READ_CHUNK_BYTES) {
+        const whole = await readSmall(path, size);
+        if (whole) return whole;
       }
       return releasingBuffers(
         createReadStream(path, {

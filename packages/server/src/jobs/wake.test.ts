@@ -201,6 +201,59 @@ describe('which pools an enqueued job wakes', () => {
   });
 });
 
+describe('how many idle workers of a pool an enqueued job wakes', () => {
+  it('wakes one for a job of its kind (the others would claim in vain), every one when some may have been missed', async () => {
+    let tell: (kind: string | null) => void = () => undefined;
+    let looks = 0;
+    let onLook: () => void = () => undefined;
+    const queue = {
+      workerId: 'w_test',
+      enqueue: async () => 'job_x',
+      get: async () => undefined,
+      runOne: async () => {
+        looks++;
+        onLook();
+        return false;
+      },
+      onEnqueued(listener: (kind: string | null) => void) {
+        tell = listener;
+        return () => undefined;
+      },
+    } as unknown as JobQueue;
+    /** Resolves once the looks reach `n`. */
+    const until = (n: number) =>
+      new Promise<void>((resolve) => {
+        onLook = () => {
+          if (looks >= n) resolve();
+        };
+        onLook();
+      });
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+    const runner = jobRunner({ queue, clock: () => new Date(), logger: recordingLogger() });
+    runner.workers({ name: 'a', jobs: [job('a', () => undefined)], concurrency: 3, pollMs: POLL_MS });
+    const stop = runner.start();
+    try {
+      await until(3);
+      await settle();
+      tell('a');
+      await until(4);
+      await settle();
+      expect(looks).toBe(4);
+      tell('a');
+      tell('a');
+      await until(6);
+      await settle();
+      expect(looks).toBe(6);
+      tell(null);
+      await until(9);
+      await settle();
+      expect(looks).toBe(9);
+    } finally {
+      await stop();
+    }
+  });
+});
+
 runWakeSuite('SQLite', async () => {
   const own = await ownDatabase('wake');
   return { ...own, second: own.db };
