@@ -191,6 +191,16 @@ export interface FilesService extends FileIndexing {
     request: UploadRequest,
   ): Promise<FileObject>;
   /**
+   * {@link upload} for a caller that does not show the file (a crawl writing a page): the same checks and
+   * commit, without reading the file back to answer it.
+   */
+  uploadBytes(
+    id: string,
+    query: Record<string, string | undefined>,
+    body: Readable,
+    request: UploadRequest,
+  ): Promise<void>;
+  /**
    * Starts the resumable upload of an upload URL's file version (403/410 as the upload URL), or answers the one
    * already started (`created: false`).
    */

@@ -162,23 +162,36 @@ async function holdWhileUploading(env: FilesEnv, row: FileRow, expires: string |
 }
 
 /** The byte upload of an upload URL: blob first, record last. */
-export function filesUpload(env: FilesEnv): Pick<FilesService, 'upload'> {
+export function filesUpload(env: FilesEnv): Pick<FilesService, 'upload' | 'uploadBytes'> {
+  const uploadBytes = async (
+    id: string,
+    query: Record<string, string | undefined>,
+    body: Readable,
+    request: UploadRequest,
+  ): Promise<FileRow> => {
+    const row = await uploadTarget(env, id, query);
+    const release = await holdWhileUploading(env, row, query.expires);
+    try {
+      await receive(env, row, body, request);
+      return row;
+    } catch (error) {
+      await release();
+      throw error;
+    }
+  };
   return {
-    async upload(id, query, body, request: UploadRequest) {
-      const row = await uploadTarget(env, id, query);
-      const release = await holdWhileUploading(env, row, query.expires);
-      try {
-        return await receive(env, row, body, request);
-      } catch (error) {
-        await release();
-        throw error;
-      }
+    async upload(id, query, body, request) {
+      const row = await uploadBytes(id, query, body, request);
+      return storedFile(env, row.id);
+    },
+    async uploadBytes(id, query, body, request) {
+      await uploadBytes(id, query, body, request);
     },
   };
 }
 
 /** Receives the bytes of an upload to `row` and commits them (see filesUpload). */
-async function receive(env: FilesEnv, row: FileRow, body: Readable, request: UploadRequest) {
+async function receive(env: FilesEnv, row: FileRow, body: Readable, request: UploadRequest): Promise<void> {
   const { contentLength } = request;
   if (contentLength !== undefined && contentLength > row.declared_size) {
     body.resume();
@@ -204,5 +217,4 @@ async function receive(env: FilesEnv, row: FileRow, body: Readable, request: Upl
   }
   // A first upload queued no garbage (a crawl's new pages): nothing to collect, the periodic sweep does the rest.
   if (committed.replaced !== null) await collectAfter(env, request.log ?? env.logger, { fileId: row.id });
-  return storedFile(env, row.id);
 }

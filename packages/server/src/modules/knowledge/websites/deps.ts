@@ -32,7 +32,7 @@ export const CRAWL_LIMITS: CrawlLimits = {
 /** What the crawl job is built from. */
 export interface CrawlDeps {
   db: Kysely<Database>;
-  files: Pick<FilesService, 'upsert' | 'upload' | 'delete'>;
+  files: Pick<FilesService, 'upsert' | 'uploadBytes' | 'delete'>;
   /** The guarded fetch (private addresses refused unless PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES). */
   fetch: OutboundFetch;
   /** `Parley/<version> (+knowledge crawler)`. */

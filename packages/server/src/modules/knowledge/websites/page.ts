@@ -223,7 +223,7 @@ export class PageVisitor {
       metadata: { title: page.title, sourceUrl: finalUrl.href },
     });
     const query = Object.fromEntries(new URL(file.uploadUrl).searchParams);
-    await deps.files.upload(file.id, query, Readable.from([page.content]), { signal });
+    await deps.files.uploadBytes(file.id, query, Readable.from([page.content]), { signal });
     await linkFile(deps.db, source.knowledge_base_id, file.id, now);
     return file.id;
   }
