@@ -684,6 +684,14 @@ describe('Chat API', () => {
         chat: { userKeySecret: secret, webhookSecret: expect.stringMatching(/^whsec_/) },
       });
       expectError(await t.asOwner('GET', '/v1/admin/bots/nope/chat'), 404, 'ResourceNotFound');
+      // Another workspace's bot is not found: its secrets are neither revealed nor rotated from here.
+      const other = await t.otherTenant();
+      expectError(await t.asOwner('GET', `/v1/admin/bots/${other.botId}/chat`), 404, 'ResourceNotFound');
+      expectError(
+        await t.asOwner('POST', `/v1/admin/bots/${other.botId}/chat/rotate-secrets`),
+        404,
+        'ResourceNotFound',
+      );
 
       const frank = await chat.user();
       const rotated = await caller(t, developer.token)(

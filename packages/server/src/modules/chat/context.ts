@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Actor } from '../../access/principal.js';
 import type { DialectName } from '../../db/database.js';
 import { PerHandle } from '../../db/per-handle.js';
 import type { Database } from '../../db/schema.js';
@@ -62,6 +63,38 @@ export async function loadBot(bots: Pick<BotsService, 'chatFacts'>, botId: strin
   if (!bot) throw errors.notFound('Bot', botId);
   if (bot.status !== 'active')
     throw errors.forbidden(`Bot "${botId}" is disabled; its Chat API answers again once it is enabled`);
+  return bot;
+}
+
+/** 404 unless the bot is one of the actor's workspace (the Admin API's chat routes name the bot in their path). */
+export async function checkWorkspaceBot(
+  bots: Pick<BotsService, 'exists'>,
+  actor: Actor,
+  botId: string,
+): Promise<void> {
+  if (!(await bots.exists(actor.workspaceId, botId))) throw errors.notFound('Bot', botId);
+}
+
+/** 404 unless the bot is one of the actor's workspace and the conversation is the bot's. */
+export async function checkWorkspaceConversation(
+  ctx: Pick<ChatContext, 'db' | 'bots'>,
+  actor: Actor,
+  botId: string,
+  conversationId: string,
+): Promise<void> {
+  await checkWorkspaceBot(ctx.bots, actor, botId);
+  if (!(await chatRepo(ctx.db).conversation(botId, conversationId)))
+    throw errors.notFound('Conversation', conversationId);
+}
+
+/** The chat facts of a bot of the actor's workspace: 404 when the bot is unknown or another workspace's. */
+export async function workspaceChatBot(
+  bots: Pick<BotsService, 'chatFacts'>,
+  actor: Actor,
+  botId: string,
+): Promise<ChatBot> {
+  const bot = await bots.chatFacts(botId);
+  if (!bot || bot.workspaceId !== actor.workspaceId) throw errors.notFound('Bot', botId);
   return bot;
 }
 

@@ -5,7 +5,7 @@ import type { Actor } from '../../access/principal.js';
 import type { Database } from '../../db/schema.js';
 import { errors } from '../../errors/errors.js';
 import type { Cursor } from '../../http/pagination.js';
-import type { ChatContext } from './context.js';
+import { type ChatContext, checkWorkspaceBot } from './context.js';
 import type { ChatService, ConversationExport } from './contract.js';
 import { toHandoff } from './handoff.js';
 import { toInboxMessage } from './inbox.js';
@@ -141,8 +141,7 @@ export function chatExport(ctx: Pick<ChatContext, 'db' | 'bots'>): Pick<ChatServ
       conversationId?: string,
     ) {
       authorize(actor, 'conversation.read');
-      const bot = await ctx.bots.chatFacts(botId);
-      if (!bot || bot.workspaceId !== actor.workspaceId) throw errors.notFound('Bot', botId);
+      await checkWorkspaceBot(ctx.bots, actor, botId);
       const format = query.format ?? 'json';
       const from = timeOf('from', query.from);
       const to = timeOf('to', query.to);

@@ -16,7 +16,7 @@ import type { Database } from '../../db/schema.js';
 import { ApiError, errors } from '../../errors/errors.js';
 import { auditWho } from '../audit/service.js';
 import { type BotWords, ENGLISH_WORDS, fillWords } from '../bots/index.js';
-import type { ChatContext } from './context.js';
+import { type ChatContext, workspaceChatBot } from './context.js';
 import type { ChatBot, ChatService, PendingSignal } from './contract.js';
 import { awaitPerson, holdConversation, postBotNotice } from './handoff-wait.js';
 import { toInboxMessage } from './inbox.js';
@@ -225,8 +225,7 @@ export function chatHandoff(
 
   /** The bot (of the actor's workspace) and the conversation's row: 404 when either is unknown. */
   async function load(actor: Actor, botId: string, conversationId: string, db_: Kysely<Database> = db) {
-    const bot = await ctx.bots.chatFacts(botId);
-    if (!bot || bot.workspaceId !== actor.workspaceId) throw errors.notFound('Bot', botId);
+    const bot = await workspaceChatBot(ctx.bots, actor, botId);
     const row = await chatRepo(db_).conversation(botId, conversationId);
     if (!row) throw errors.notFound('Conversation', conversationId);
     return { bot, row };

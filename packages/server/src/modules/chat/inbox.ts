@@ -11,7 +11,7 @@ import type {
 import { authorize } from '../../access/policy.js';
 import type { Actor } from '../../access/principal.js';
 import { errors } from '../../errors/errors.js';
-import type { ChatContext } from './context.js';
+import { type ChatContext, checkWorkspaceBot, checkWorkspaceConversation } from './context.js';
 import type { ChatService } from './contract.js';
 import { withCorrections } from './inbox-corrections.js';
 import { chatPage, type ListOrder } from './records.js';
@@ -190,7 +190,7 @@ export function chatInbox(
 
   async function checkBot(actor: Actor, botId: string): Promise<void> {
     authorize(actor, 'conversation.read');
-    if (!(await ctx.bots.exists(actor.workspaceId, botId))) throw errors.notFound('Bot', botId);
+    await checkWorkspaceBot(ctx.bots, actor, botId);
   }
 
   async function conversation(actor: Actor, botId: string, id: string): Promise<InboxConversation> {
@@ -228,9 +228,8 @@ export function chatInbox(
     getInboxConversation: conversation,
 
     async listInboxMessages(actor, botId, conversationId, query) {
-      await checkBot(actor, botId);
-      if (!(await chatRepo(db).conversation(botId, conversationId)))
-        throw errors.notFound('Conversation', conversationId);
+      authorize(actor, 'conversation.read');
+      await checkWorkspaceConversation(ctx, actor, botId, conversationId);
       return chatPage(query, OLDEST_FIRST, (q) =>
         chatRepo(db).inboxMessages({ botId, conversationId, ...q }),
       );

@@ -1,14 +1,11 @@
 import type { ConversationNote } from '@parley/protocol';
 import type { Selectable } from 'kysely';
 import { authorize } from '../../access/policy.js';
-import type { Actor } from '../../access/principal.js';
 import type { ConversationNotesTable } from '../../db/tables/chat.js';
-import { errors } from '../../errors/errors.js';
 import { newId } from '../../ids.js';
-import type { ChatContext } from './context.js';
+import { type ChatContext, checkWorkspaceConversation } from './context.js';
 import type { ChatService } from './contract.js';
 import { agentOf } from './handoff.js';
-import { chatRepo } from './repo.js';
 
 /** The most notes a conversation lists (the latest ones, oldest first). */
 const MAX_NOTES = 500;
@@ -35,17 +32,10 @@ export function chatNotes(
 ): Pick<ChatService, 'listNotes' | 'createNote'> {
   const { db } = ctx;
 
-  /** 404 unless the bot is the actor's workspace's and the conversation is the bot's. */
-  async function check(actor: Actor, botId: string, conversationId: string): Promise<void> {
-    if (!(await ctx.bots.exists(actor.workspaceId, botId))) throw errors.notFound('Bot', botId);
-    if (!(await chatRepo(db).conversation(botId, conversationId)))
-      throw errors.notFound('Conversation', conversationId);
-  }
-
   return {
     async listNotes(actor, botId, conversationId) {
       authorize(actor, 'conversation.read');
-      await check(actor, botId, conversationId);
+      await checkWorkspaceConversation(ctx, actor, botId, conversationId);
       const rows = await db
         .selectFrom('conversation_notes')
         .selectAll()
@@ -60,7 +50,7 @@ export function chatNotes(
 
     async createNote(actor, botId, conversationId, body) {
       authorize(actor, 'conversation.handoff');
-      await check(actor, botId, conversationId);
+      await checkWorkspaceConversation(ctx, actor, botId, conversationId);
       const author = agentOf(await ctx.members.getMe(actor));
       const row = {
         id: newId('note'),

@@ -1,9 +1,7 @@
 import type { Kysely } from 'kysely';
 import { authorize } from '../../access/policy.js';
-import type { Actor } from '../../access/principal.js';
 import type { Database } from '../../db/schema.js';
-import { errors } from '../../errors/errors.js';
-import type { ChatContext } from './context.js';
+import { type ChatContext, checkWorkspaceBot } from './context.js';
 import type { ChatSecrets, ChatService } from './contract.js';
 import { newUserKeySecret, newWebhookSecret } from './keys.js';
 import { chatRepo, type SecretsRow } from './repo.js';
@@ -36,20 +34,16 @@ export function chatSecrets(
 ): Pick<ChatService, 'getSecrets' | 'rotateSecrets' | 'webhookSecret'> {
   const { db, now } = ctx;
 
-  async function checkBot(actor: Actor, botId: string): Promise<void> {
-    if (!(await ctx.bots.exists(actor.workspaceId, botId))) throw errors.notFound('Bot', botId);
-  }
-
   return {
     async getSecrets(actor, botId) {
       authorize(actor, 'chatSecret.reveal');
-      await checkBot(actor, botId);
+      await checkWorkspaceBot(ctx.bots, actor, botId);
       return toSecrets(await secretsOf(db, now, botId));
     },
 
     async rotateSecrets(actor, botId) {
       authorize(actor, 'chatSecret.rotate');
-      await checkBot(actor, botId);
+      await checkWorkspaceBot(ctx.bots, actor, botId);
       const at = now();
       const row: SecretsRow = {
         bot_id: botId,
