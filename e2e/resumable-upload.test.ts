@@ -4,11 +4,9 @@
 // holds (its requests land on all three processes), sends little again, and the stored bytes hash as the file.
 // 32 MiB in requests of 8 MiB by default (the client's own sizes, 64 MiB and over in 16 MiB requests, are
 // packages/client/src/resumable.test.ts's); PARLEY_RESUMABLE_TEST_MB=1024 runs the 1 GB version.
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import { Client } from '@parley/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cuttingProxy, writeLargeFile } from '../packages/testkit/src/client/cutting-proxy.js';
+import { cuttingProxy, sha256Of, writeLargeFile } from '../packages/testkit/src/client/cutting-proxy.js';
 import { type Deployment, haveCluster, startDeployment } from '../packages/testkit/src/e2e/deployment.js';
 import { requireBuild } from '../packages/testkit/src/e2e/server.js';
 import { useTempDirs } from '../packages/testkit/src/server/temp-dirs.js';
@@ -41,8 +39,7 @@ describe.skipIf(!clusterHere)(
     it(
       'completes after a cut at half by resuming from the cluster offset, sending less than 60 % again, with the sha256 of the bytes',
       async () => {
-        const path = join(await tempDir(), 'large.bin');
-        const digest = await writeLargeFile(path, LARGE_BYTES);
+        const { path, digest } = await writeLargeFile(await tempDir(), LARGE_BYTES);
         const client = new Client({
           apiUrl: proxy.url,
           token: d.owner.botAccessKey,
@@ -71,9 +68,7 @@ describe.skipIf(!clusterHere)(
           });
         }
         const { stream } = await client.downloadFile(file.id);
-        const hash = createHash('sha256');
-        for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) hash.update(chunk);
-        expect(hash.digest('hex')).toBe(digest);
+        expect(await sha256Of(stream)).toBe(digest);
       },
       LARGE_BYTES > 256 * 1024 * 1024 ? 3_600_000 : 600_000,
     );

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cuttingProxy, writeLargeFile } from '../../testkit/src/client/cutting-proxy.js';
+import { cuttingProxy, sha256Of, writeLargeFile } from '../../testkit/src/client/cutting-proxy.js';
 import { failure, type Parley, startParley } from '../../testkit/src/client/servers.js';
 import { useTempDirs } from '../../testkit/src/server/temp-dirs.js';
 import type { Client } from './client.js';
@@ -43,8 +42,7 @@ describe('uploadFile: resumable uploads against the real server', () => {
   it(
     'finishes a large upload whose connection is cut at half by resuming from the server offset, sending less than 60 % again',
     async () => {
-      const path = join(await tempDir(), 'large.bin');
-      const digest = await writeLargeFile(path, LARGE_BYTES);
+      const { path, digest } = await writeLargeFile(await tempDir(), LARGE_BYTES);
       const progress: UploadProgress[] = [];
       const before = proxy.sent;
       // Over the default threshold (64 MiB): resumable, in requests of 16 MiB.
@@ -73,9 +71,7 @@ describe('uploadFile: resumable uploads against the real server', () => {
       expect(progress.at(-1)).toEqual({ loaded: LARGE_BYTES, total: LARGE_BYTES });
       // The stored bytes are the file's: read back directly from the server.
       const { stream } = await p.client({ botId: p.botId }).downloadFile(file.id);
-      const hash = createHash('sha256');
-      for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) hash.update(chunk);
-      expect(hash.digest('hex')).toBe(digest);
+      expect(await sha256Of(stream)).toBe(digest);
     },
     LARGE_BYTES > 256 * 1024 * 1024 ? 3_600_000 : 300_000,
   );

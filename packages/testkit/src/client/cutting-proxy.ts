@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { createServer, type Server, Socket } from 'node:net';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 
-// A TCP proxy that drops a connection once, and a large file to send through it (resumable upload tests).
+// A TCP proxy that drops a connection once, a large file to send through it, and the sha256 of what comes back
+// (resumable upload tests).
 
 /**
  * A TCP proxy on 127.0.0.1 in front of `target`: it counts the bytes clients send through it, and once
@@ -69,8 +71,9 @@ export async function cuttingProxy(cutAfter: number) {
   };
 }
 
-/** Writes `size` bytes that differ everywhere to `path`; answers their sha256. */
-export async function writeLargeFile(path: string, size: number): Promise<string> {
+/** Writes `size` bytes that differ everywhere to `large.bin` in `dir`; answers its path and the bytes' sha256. */
+export async function writeLargeFile(dir: string, size: number): Promise<{ path: string; digest: string }> {
+  const path = join(dir, 'large.bin');
   const hash = createHash('sha256');
   const block = Buffer.alloc(4 * 1024 * 1024);
   async function* blocks() {
@@ -86,5 +89,12 @@ export async function writeLargeFile(path: string, size: number): Promise<string
     const out = createWriteStream(path);
     Readable.from(blocks()).pipe(out).on('finish', resolve).on('error', reject);
   });
+  return { path, digest: hash.digest('hex') };
+}
+
+/** The sha256 (hex) of the bytes of `stream` (a downloaded file's: Node's web streams iterate), read to its end. */
+export async function sha256Of(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) hash.update(chunk);
   return hash.digest('hex');
 }
