@@ -1,4 +1,5 @@
 // Helpers of the extraction tests (search/ingest/extract/*.test.ts).
+import { createHash } from 'node:crypto';
 import { extractDocument } from '../../../server/src/search/ingest/extract/extract-document.js';
 import type { ExtractOptions } from '../../../server/src/search/ingest/extract/options.js';
 import type { ExtractedDocument } from '../../../server/src/search/types.js';
@@ -19,4 +20,12 @@ export function failureOf(promise: Promise<unknown>): Promise<unknown> {
     () => undefined,
     (error: unknown) => error,
   );
+}
+
+/** Deterministic pseudo-random bytes (SHA-256 in counter mode), so failures reproduce. */
+export function noise(length: number, seed = 'seed'): Buffer {
+  const chunks: Buffer[] = [];
+  for (let i = 0; chunks.length * 32 < length; i++)
+    chunks.push(createHash('sha256').update(`${seed}:${i}`).digest());
+  return Buffer.concat(chunks).subarray(0, length);
 }

@@ -1,17 +1,8 @@
-import { createHash } from 'node:crypto';
 import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { failureOf } from '../../../../../testkit/src/server/extract-fixtures.js';
+import { failureOf, noise } from '../../../../../testkit/src/server/extract-fixtures.js';
 import { extractDocument } from './extract-document.js';
-
-/** Deterministic pseudo-random bytes (SHA-256 in counter mode), so failures reproduce. */
-function noise(length: number, seed = 'seed'): Buffer {
-  const chunks: Buffer[] = [];
-  for (let i = 0; chunks.length * 32 < length; i++)
-    chunks.push(createHash('sha256').update(`${seed}:${i}`).digest());
-  return Buffer.concat(chunks).subarray(0, length);
-}
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 

@@ -1,19 +1,10 @@
-import { createHash } from 'node:crypto';
 import { Document, Packer, Paragraph } from 'docx';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { failureOf } from '../../../../../testkit/src/server/extract-fixtures.js';
+import { failureOf, noise } from '../../../../../testkit/src/server/extract-fixtures.js';
 import { ExtractionError } from '../../types.js';
 import { detectFormat } from './detect-format.js';
 import { extractDocument } from './extract-document.js';
-
-/** Deterministic pseudo-random bytes (SHA-256 in counter mode), so failures reproduce. */
-function noise(length: number, seed = 'seed'): Buffer {
-  const chunks: Buffer[] = [];
-  for (let i = 0; chunks.length * 32 < length; i++)
-    chunks.push(createHash('sha256').update(`${seed}:${i}`).digest());
-  return Buffer.concat(chunks).subarray(0, length);
-}
 
 async function pdfOf(pages: number): Promise<Buffer> {
   const doc = await PDFDocument.create();
