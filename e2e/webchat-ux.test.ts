@@ -4,20 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { haveChromium, useBrowserApp } from '../packages/testkit/src/e2e/browser.js';
 import {
   inWebchat as chat,
+  recordedEvents as events,
   postAsBot,
+  readyConversationId,
   sendFromComposer,
   setWebchatConfiguration,
+  waitForEvent,
   withWebchatConfiguration,
 } from '../packages/testkit/src/e2e/webchat.js';
 import { createTestApp, type TestApp } from '../packages/testkit/src/server/harness.js';
 
 const chromiumHere = haveChromium('webchat UX browser tests');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-interface Recorded {
-  type: string;
-  data: Record<string, unknown>;
-}
 
 /** Evaluates `js` in the page; `$` is the webchat's shadow root there. */
 function inShadow<T>(page: Page, js: string): Promise<T> {
@@ -68,19 +66,11 @@ ${options.attrs ? '' : `window.parley.init(${init});`}
     return { page, errors };
   }
 
-  const events = (page: Page) => page.evaluate('window.events') as Promise<Recorded[]>;
-  async function waitForEvent(page: Page, type: string, count = 1) {
-    await page.waitForFunction(
-      `window.events.filter(function (e) { return e.type === ${JSON.stringify(type)}; }).length >= ${count}`,
-      undefined,
-      { timeout: 15_000 },
-    );
-  }
   async function openReady(page: Page): Promise<string> {
     await waitForEvent(page, 'webchat:initialized');
     await page.evaluate('window.parley.open()');
     await waitForEvent(page, 'webchat:ready');
-    return (await events(page)).find((e) => e.type === 'webchat:ready')?.data.conversationId as string;
+    return readyConversationId(page);
   }
 
   const setDashboard = (configuration: Record<string, unknown>, app: TestApp = suite.t) =>

@@ -7,11 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium, launchChromium, listeningTestApp } from '../packages/testkit/src/e2e/browser.js';
 import {
   type CustomerSite,
+  recordedEvents as events,
   inWebchat,
   postAsBot,
+  readyConversationId,
   sendFromComposer,
   serveCustomerSite,
   setWebchatConfiguration,
+  waitForEvent,
   withWebchatConfiguration,
 } from '../packages/testkit/src/e2e/webchat.js';
 import { uploadIndexed } from '../packages/testkit/src/server/files-indexing.js';
@@ -114,20 +117,12 @@ ${after}
     return { page, context, errors };
   }
 
-  const events = (page: Page) => run(page, (w) => w.events);
   const eventTypes = async (page: Page) => (await events(page)).map((e) => e.type);
-  async function waitForEvent(page: Page, type: string, count = 1) {
-    await page.waitForFunction(
-      `window.events.filter(function (e) { return e.type === ${JSON.stringify(type)}; }).length >= ${count}`,
-      undefined,
-      { timeout: 15_000 },
-    );
-  }
   /** Opens the webchat of `page` and waits until it is ready; answers the conversation id it was ready with. */
   async function openReady(page: Page) {
     await run(page, (w) => w.parley.open());
     await waitForEvent(page, 'webchat:ready');
-    return (await events(page)).find((e) => e.type === 'webchat:ready')?.data.conversationId;
+    return readyConversationId(page);
   }
   /**
    * A page served by the app at `site` that inits the webchat of `botId` (with `configuration`) by script and
@@ -486,7 +481,7 @@ parley.init(${init});</script></body></html>`;
     const { page } = await newPage();
     await run(page, (w) => w.parley.open());
     await waitForEvent(page, 'webchat:ready');
-    const first = (await events(page)).find((e) => e.type === 'webchat:ready')?.data.conversationId as string;
+    const first = await readyConversationId(page);
     const res = await fetch(`${origin}/v1/chat/${t.botId}/conversations/${first}`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${t.botKey}` },
@@ -634,8 +629,7 @@ parley.init(${init});</script></body></html>`;
         );
         // Feedback thumbs on a bot message go to the server.
         await waitForEvent(page, 'webchat:ready');
-        const conversationId = (await events(page)).find((e) => e.type === 'webchat:ready')?.data
-          .conversationId as string;
+        const conversationId = await readyConversationId(page);
         const reply = await botSays(conversationId, { type: 'text', text: 'Rate me' });
         const thumb = page.locator(
           `[data-parley-webchat] [data-message-id="${reply.id}"] button[aria-label="Helpful"]`,
@@ -706,8 +700,7 @@ parley.init(${init});</script></body></html>`;
   it('localStorage resumes the conversation after a reload; sessionStorage starts fresh in a new tab', async () => {
     const { page, context } = await newPage();
     await run(page, (w) => w.parley.sendMessage('remember me'));
-    const firstConversation = (await events(page)).find((e) => e.type === 'webchat:ready')?.data
-      .conversationId;
+    const firstConversation = await readyConversationId(page);
     const stored = await page.evaluate(`localStorage.getItem('parley:webchat:${t.botId}')`);
     expect(stored).toContain(String(firstConversation));
     expect(stored).not.toContain('adminKey');

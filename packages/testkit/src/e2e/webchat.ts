@@ -46,6 +46,31 @@ export async function withWebchatConfiguration(
   }
 }
 
+/** A webchat event as the browser tests' pages record it in `window.events` (an error as its message and field). */
+export interface RecordedEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** The webchat events `page` recorded so far (its `window.events`, oldest first). */
+export function recordedEvents(page: Page): Promise<RecordedEvent[]> {
+  return page.evaluate('window.events') as Promise<RecordedEvent[]>;
+}
+
+/** Waits (15 s at most) until `page` recorded `count` webchat events of `type`. */
+export async function waitForEvent(page: Page, type: string, count = 1): Promise<void> {
+  await page.waitForFunction(
+    `window.events.filter(function (e) { return e.type === ${JSON.stringify(type)}; }).length >= ${count}`,
+    undefined,
+    { timeout: 15_000 },
+  );
+}
+
+/** The conversation the webchat of `page` was first ready with (the id its first recorded `webchat:ready` carries). */
+export async function readyConversationId(page: Page): Promise<string> {
+  return (await recordedEvents(page)).find((e) => e.type === 'webchat:ready')?.data.conversationId as string;
+}
+
 /** The elements `selector` matches inside the webchat of `page`. */
 export function inWebchat(page: Page, selector: string): Locator {
   return page.locator(`[data-parley-webchat] ${selector}`);
