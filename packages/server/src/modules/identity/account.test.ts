@@ -1,16 +1,13 @@
 import type { CompiledQuery } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { expectInvalid, uniqueEmail, withTestApp } from '../../../../testkit/src/server/admin-calls.js';
 import { expectNewToken, type TokenBody } from '../../../../testkit/src/server/admin-tokens.js';
-import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
+import type { TestApp } from '../../../../testkit/src/server/harness.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
 
 describe('account', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   /** A fresh account with its token, so tests do not share state. */
   async function freshAccount(displayName = 'Fresh') {

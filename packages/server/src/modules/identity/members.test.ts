@@ -9,6 +9,7 @@ import {
   withTestApp,
 } from '../../../../testkit/src/server/admin-calls.js';
 import { readAllPages } from '../../../../testkit/src/server/admin-pages.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { createTestApp, type TestApp, testDatabases } from '../../../../testkit/src/server/harness.js';
 import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 
@@ -27,11 +28,7 @@ interface MemberBody {
 }
 
 describe('workspace members', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   /** Calls with a member's token in the bootstrap workspace. */
   const as = (m: { token: string }) => caller(t, m.token);

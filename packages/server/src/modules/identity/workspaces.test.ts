@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   accountCaller,
   caller,
@@ -6,7 +6,7 @@ import {
   withTestApp,
 } from '../../../../testkit/src/server/admin-calls.js';
 import { readAllPages } from '../../../../testkit/src/server/admin-pages.js';
-import { createTestApp, type TestApp } from '../../../../testkit/src/server/harness.js';
+import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { expectError } from '../../../../testkit/src/server/wire.js';
 
 interface WorkspaceBody {
@@ -23,11 +23,7 @@ interface WorkspaceBody {
 }
 
 describe('workspaces', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   /** Creates a workspace as the bootstrap owner and answers it. */
   async function newWorkspace(name: string): Promise<WorkspaceBody> {
