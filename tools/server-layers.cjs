@@ -29,7 +29,7 @@ module.exports = {
     {
       name: 'wiring',
       comment: 'the app, its services, surfaces and background work, the server',
-      path: `${SRC}(app|services(-types|-knowledge)?|surfaces|background|platform|bootstrap|server)\\.ts$`,
+      path: `${SRC}(app|services(-types|-knowledge)?|surfaces|background|background-thread|background-thread-main|background-thread-protocol|platform|bootstrap|server)\\.ts$`,
     },
     { name: 'commands', comment: 'the CLI and the process entry', path: `${SRC}(cli/|(cli|main)\\.ts$)` },
   ],

@@ -3,6 +3,7 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import { loadSigningSecret } from './access/signing-secret.js';
+import { type BackgroundThread, backgroundThread } from './background-thread.js';
 import type { BlobStore } from './blob/blob-store.js';
 import { blobStoreFromConfig } from './blob/from-config.js';
 import type { Config } from './config/config.js';
@@ -15,6 +16,7 @@ import { FOREGROUND_OPERATIONS, trackForeground } from './http/foreground.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { lazyRequestLogger } from './http/request-logger.js';
 import { newRequestId } from './ids.js';
+import { newForegroundBuffer } from './jobs/foreground.js';
 import { installMetrics } from './metrics/http.js';
 import { watchApp } from './metrics/watch.js';
 import { CHAT_REPLY_JOB, CHAT_WEBHOOK_JOB } from './modules/chat/job-kinds.js';
@@ -46,6 +48,12 @@ export interface AppDeps {
    * expiry and garbage, log and signal retention); stopped when it closes.
    */
   workers?: boolean;
+  /**
+   * With `workers`: crawls and indexing in a background thread of their own (background-thread.ts) instead
+   * of this thread; `parley serve` asks for it unless `PARLEY_BACKGROUND_THREAD=false`. The database must be a
+   * file or PostgreSQL (the thread opens a connection of its own).
+   */
+  backgroundThread?: boolean;
   /** Fastify logger option; defaults to pino at the configured level. */
   logger?: FastifyServerOptions['logger'];
   version?: string;
@@ -56,7 +64,7 @@ export interface AppDeps {
 }
 
 /** A built app with its services. */
-export type ParleyApp = FastifyInstance & { services: Services };
+export type ParleyApp = FastifyInstance & { services: Services; backgroundThread?: BackgroundThread };
 
 const AJV_OPTIONS = { allErrors: true, useDefaults: true, removeAdditional: false } as const;
 
@@ -191,6 +199,11 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
   const metrics = config.metrics.enabled
     ? new (await import('./metrics/metrics.js')).AppMetrics()
     : undefined;
+  // Crawls and indexing in a thread of their own: both threads count the foreground requests in one buffer.
+  // A database in memory has no other connection: everything then runs in this thread.
+  const database = deps.db.opened?.sqliteFile === ':memory:' ? undefined : deps.db.opened;
+  const foregroundShared =
+    deps.workers && deps.backgroundThread && database ? newForegroundBuffer() : undefined;
   const services = buildServices({
     ...deps,
     blobs,
@@ -198,6 +211,7 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     logger: app.log,
     metrics,
     embedderPrecision: await embedderPrecision(deps.db, config),
+    background: foregroundShared ? { share: 'requests', foreground: foregroundShared } : undefined,
   });
   const _auth = services.identity.resolver;
   app.decorate('services', services);
@@ -232,8 +246,35 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     });
   }
   const stopBackground = deps.workers ? services.runner.start() : undefined;
+  let stopHere: (() => Promise<void>) | undefined;
+  const thread =
+    foregroundShared && database
+      ? backgroundThread({
+          config,
+          database,
+          version: deps.version ?? '0.0.0',
+          db: deps.db,
+          jobs: services.jobs,
+          foreground: foregroundShared,
+          metrics,
+          log: app.log,
+          // Crawls and indexing in this thread, as without the background thread.
+          onFailure: () => {
+            stopHere ??= services.crawlAndIndexHere?.start();
+          },
+        })
+      : undefined;
+  if (thread) {
+    app.decorate('backgroundThread', thread);
+    // Jobs left waiting by an earlier run (or another process) start the thread as soon as the app is ready.
+    app.addHook('onReady', async () => {
+      await thread.startIfJobsWait();
+    });
+  }
   app.addHook('onClose', async () => {
     await stopBackground?.();
+    await thread?.close();
+    await stopHere?.();
     await services.logs.close(); // the request log's lines still waiting to be written
     await services.bus.close();
     await services.embedder?.close();

@@ -1,6 +1,6 @@
 import type { Config } from './config/config.js';
 import type { ForegroundGate } from './jobs/foreground.js';
-import type { JobDefinition, JobSet } from './jobs/registry.js';
+import { type JobDefinition, type JobSet, jobSet } from './jobs/registry.js';
 import type { JobRunner, PeriodicTask } from './jobs/runner.js';
 import { CHAT_WORKERS_POLL_MS } from './modules/chat/job-kinds.js';
 import type { ChatService } from './modules/chat/service.js';
@@ -53,13 +53,17 @@ export interface BackgroundDeps {
 }
 
 /**
- * Registers the background work every `parley serve` process does with its runner: the indexing workers,
- * and apart from them (so a long indexing job never delays a reply) the chat workers; and the periodic
- * expiry, garbage and retention tasks (all idempotent, so every process runs them). Answers the indexing
- * pool's jobs.
+ * Which of a process's background work a runner takes: `all` (one thread does everything), or, with crawls
+ * and indexing in a background thread of their own (background-thread.ts), `requests` for the thread serving
+ * requests (the chat workers and the periodic tasks) and `crawl-and-index` for that thread.
  */
-export function registerBackgroundWork(deps: BackgroundDeps): JobSet {
-  const { config, runner, files } = deps;
+export type BackgroundShare = 'all' | 'requests' | 'crawl-and-index';
+
+/** Registers the indexing and crawl workers with `runner`; answers the indexing pool's jobs. */
+export function registerCrawlAndIndex(
+  deps: Pick<BackgroundDeps, 'config' | 'runner' | 'foreground' | 'indexing' | 'crawling'>,
+): JobSet {
+  const { config, runner } = deps;
   const indexing = runner.workers({
     name: 'indexing',
     jobs: [deps.indexing],
@@ -67,13 +71,6 @@ export function registerBackgroundWork(deps: BackgroundDeps): JobSet {
     pollMs: INDEXING_WORKERS_POLL_MS,
     leaseMs: config.jobLeaseMs,
     background: deps.foreground,
-  });
-  runner.workers({
-    name: 'chat',
-    jobs: deps.chatJobs,
-    concurrency: config.chat.concurrency,
-    pollMs: CHAT_WORKERS_POLL_MS,
-    leaseMs: config.jobLeaseMs,
   });
   // Website crawls on a worker of their own: a crawl waits on remote sites (and their Crawl-delay) for long.
   runner.workers({
@@ -83,6 +80,26 @@ export function registerBackgroundWork(deps: BackgroundDeps): JobSet {
     pollMs: CRAWL_WORKERS_POLL_MS,
     leaseMs: config.jobLeaseMs,
     background: deps.foreground,
+  });
+  return indexing;
+}
+
+/**
+ * Registers the background work every `parley serve` process does with its runner (`share` says which part
+ * of it): the indexing and crawl workers, and apart from them (so a long indexing job never delays a reply)
+ * the chat workers; and the periodic expiry, garbage and retention tasks (all idempotent, so every process
+ * runs them). Answers the indexing pool's jobs.
+ */
+export function registerBackgroundWork(deps: BackgroundDeps, share: BackgroundShare = 'all'): JobSet {
+  const { config, runner, files } = deps;
+  if (share === 'crawl-and-index') return registerCrawlAndIndex(deps);
+  const indexing = share === 'all' ? registerCrawlAndIndex(deps) : jobSet(deps.indexing);
+  runner.workers({
+    name: 'chat',
+    jobs: deps.chatJobs,
+    concurrency: config.chat.concurrency,
+    pollMs: CHAT_WORKERS_POLL_MS,
+    leaseMs: config.jobLeaseMs,
   });
   runner.schedule({
     name: 'knowledge.syncDueSources',

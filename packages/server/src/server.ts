@@ -90,7 +90,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   let app: ParleyApp | undefined;
   try {
-    app = await buildApp({ config, db, version: packageVersion(), workers: true });
+    app = await buildApp({
+      config,
+      db,
+      version: packageVersion(),
+      workers: true,
+      backgroundThread: config.search.backgroundThread,
+    });
     freezeObjectPrototype();
     const log = app.log;
     db.onConnectionError?.((error) =>

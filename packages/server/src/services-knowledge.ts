@@ -109,6 +109,7 @@ export function knowledgeServices(
         'the in-memory lexical index failed; FTS5 answers until it is read again (warned at most once a minute)',
       );
     },
+    ...(deps.background?.share === 'crawl-and-index' ? { vectorGraphs: deps.background.vectorGraphs } : {}),
     onGraphEvent: (event) => {
       // A failed graph is searched exactly (slower, same answers) and tried again later: worth a warning.
       if (event.kind === 'failed')

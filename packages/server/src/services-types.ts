@@ -6,7 +6,7 @@ import type { JobQueue } from './jobs/queue.js';
 import type { JobSet } from './jobs/registry.js';
 import type { JobRunner } from './jobs/runner.js';
 import type { Logger } from './logger.js';
-import type { AppMetrics } from './metrics/metrics.js';
+import type { IndexingMetrics } from './metrics/instrument.js';
 import type { AuditService } from './modules/audit/service.js';
 import type { BotsService } from './modules/bots/service.js';
 import type { SignalBus } from './modules/chat/bus.js';
@@ -23,7 +23,7 @@ import type { WebsiteSourcesService } from './modules/knowledge/websites/sources
 import type { LogsService } from './modules/logs/service.js';
 import type { QaService } from './modules/qa/service.js';
 import type { UseLitePrecision } from './search/embed/index.js';
-import type { PassageIndex } from './search/index/index.js';
+import type { PassageIndex, VectorGraphs } from './search/index/index.js';
 import type { DocumentReader } from './search/ingest/document-reader.js';
 import type { Embedder } from './search/types.js';
 
@@ -49,10 +49,23 @@ export interface ServiceDeps {
    */
   responder?: KnowledgeResponder | null | undefined;
   /** The app's metrics (PARLEY_METRICS): the embedder and indexing are measured into them. */
-  metrics?: AppMetrics | undefined;
+  metrics?: IndexingMetrics | undefined;
   /** Parley's version, named in the User-Agent of website crawls. */
   version?: string | undefined;
+  /** Crawls and indexing in a background thread of their own (undefined: everything in this thread). */
+  background?: BackgroundRole | undefined;
 }
+
+/**
+ * The two sides of a process whose crawls and indexing run in a background thread (background-thread.ts):
+ * `requests`, the thread serving requests (its runner leaves crawls and indexing to the other thread), and
+ * `crawl-and-index`, that thread (its runner has nothing else). Both count the foreground requests in flight
+ * in `foreground` (the thread yields to them); the thread's passage index sends its HNSW changes to
+ * `vectorGraphs` (the requests side owns the graphs its searches use).
+ */
+export type BackgroundRole =
+  | { share: 'requests'; foreground: SharedArrayBuffer }
+  | { share: 'crawl-and-index'; foreground: SharedArrayBuffer; vectorGraphs: VectorGraphs | undefined };
 
 /** Everything the service is made of, wired once per app. */
 export interface Services {
@@ -68,6 +81,11 @@ export interface Services {
   jobHandlers: JobSet;
   /** This process's background work: job workers and periodic tasks; `buildApp` starts it with `workers`. */
   runner: JobRunner;
+  /**
+   * On the `requests` side of a background thread: the indexing and crawl workers in this thread, started
+   * only when the background thread cannot run.
+   */
+  crawlAndIndexHere: JobRunner | undefined;
   /** This process's foreground requests in flight, which its crawls and indexing yield to. */
   foreground: ForegroundGate;
   index: PassageIndex;

@@ -1,6 +1,6 @@
-import { registerBackgroundWork } from './background.js';
+import { registerBackgroundWork, registerCrawlAndIndex } from './background.js';
 import { outboundFetch } from './http/outbound.js';
-import { foregroundGate } from './jobs/foreground.js';
+import { foregroundGate, remoteForegroundGate } from './jobs/foreground.js';
 import { jobQueue } from './jobs/queue.js';
 import { jobRunner } from './jobs/runner.js';
 import { type Logger, silentLogger } from './logger.js';
@@ -65,8 +65,14 @@ export function buildServices(deps: ServiceDeps): Services {
   const admin = adminServices(deps, clock, logger);
   const { bots, identity, bus, logs } = admin;
   const jobs = jobQueue(deps.db.kysely, deps.db.dialect, clock, logger, deps.db.notifications);
-  // Searches and chat requests first: crawls and indexing yield to them (jobs/foreground.ts).
-  const foreground = foregroundGate({ maxWaitMs: config.search.backgroundMaxWaitMs });
+  // Searches and chat requests first: crawls and indexing yield to them (jobs/foreground.ts), in this thread
+  // or in the background thread (counted in a buffer both threads share).
+  const role = deps.background;
+  const maxWaitMs = config.search.backgroundMaxWaitMs;
+  const foreground =
+    role?.share === 'crawl-and-index'
+      ? remoteForegroundGate({ maxWaitMs, shared: role.foreground })
+      : foregroundGate({ maxWaitMs, ...(role ? { shared: role.foreground } : {}) });
   const knowledge = knowledgeServices({
     ...deps,
     clock,
@@ -161,20 +167,34 @@ export function buildServices(deps: ServiceDeps): Services {
     logger,
   );
   const runner = jobRunner({ queue: jobs, clock, logger });
-  const jobHandlers = registerBackgroundWork({
-    foreground,
-    crawling,
-    websites,
-    config,
-    runner,
-    indexing: knowledge.indexing,
-    chatJobs,
-    files,
-    logs,
-    chat,
-    embeddingModel: knowledge.embeddingModel,
-    qaStaleSweep: embedder ? qaStaleSweep({ db: deps.db.kysely, embedder }) : undefined,
-  });
+  const jobHandlers = registerBackgroundWork(
+    {
+      foreground,
+      crawling,
+      websites,
+      config,
+      runner,
+      indexing: knowledge.indexing,
+      chatJobs,
+      files,
+      logs,
+      chat,
+      embeddingModel: knowledge.embeddingModel,
+      qaStaleSweep: embedder ? qaStaleSweep({ db: deps.db.kysely, embedder }) : undefined,
+    },
+    role?.share ?? 'all',
+  );
+  let crawlAndIndexHere: Services['crawlAndIndexHere'];
+  if (role?.share === 'requests') {
+    crawlAndIndexHere = jobRunner({ queue: jobs, clock, logger });
+    registerCrawlAndIndex({
+      config,
+      runner: crawlAndIndexHere,
+      foreground,
+      indexing: knowledge.indexing,
+      crawling,
+    });
+  }
   addUsageSources(config, identity, files, knowledge.index);
   identity.addUsageSource(chatUsageSource(deps.db.kysely, clock));
   return {
@@ -183,6 +203,7 @@ export function buildServices(deps: ServiceDeps): Services {
     jobs,
     jobHandlers,
     runner,
+    crawlAndIndexHere,
     foreground,
     index: knowledge.index,
     embedder,

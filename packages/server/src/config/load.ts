@@ -256,6 +256,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Readonly<Conf
       indexingConcurrency: v.PARLEY_INDEXING_CONCURRENCY,
       indexingNice: v.PARLEY_INDEXING_NICE,
       backgroundMaxWaitMs: v.PARLEY_BACKGROUND_MAX_WAIT_MS,
+      backgroundThread: v.PARLEY_BACKGROUND_THREAD,
       extractionMemoryMb: v.PARLEY_EXTRACTION_MEMORY_MB,
       extractionTimeoutMs: v.PARLEY_EXTRACTION_TIMEOUT_SECONDS * 1000,
       workspaceVectorBytes: v.PARLEY_QUOTA_VECTOR_STORAGE_BYTES ?? null,

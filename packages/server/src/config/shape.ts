@@ -98,6 +98,8 @@ export const CONFIG_SHAPE = Type.Object({
     indexingNice: Type.Integer(),
     /** Longest wait of a unit of background work for the foreground (PARLEY_BACKGROUND_MAX_WAIT_MS; 0: none). */
     backgroundMaxWaitMs: Type.Integer(),
+    /** Crawls and indexing in a worker thread of their own (PARLEY_BACKGROUND_THREAD). */
+    backgroundThread: Type.Boolean(),
     extractionMemoryMb: Type.Integer(),
     extractionTimeoutMs: Type.Integer(),
     workspaceVectorBytes: orNull(Type.Integer()),

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
+  CompiledQuery,
+  type Driver,
   Kysely,
   Migrator,
   PostgresAdapter,
@@ -30,8 +32,18 @@ export interface Db {
   ping(): Promise<void>;
   /** Closes every connection. */
   close(): Promise<void>;
+  /**
+   * What it was opened with ({@link openDatabase}): another thread opens a connection of its own to the same
+   * database with them. Undefined for a handle made otherwise.
+   */
+  opened?: OpenDatabaseOptions;
   /** Cross-process notifications (PostgreSQL LISTEN/NOTIFY); undefined on SQLite, where one process owns the file. */
   notifications?: Notifications;
+  /**
+   * Whether this handle's SQLite connection is inside a transaction now (a job it enqueued there cannot yet be
+   * claimed through another connection); undefined on PostgreSQL.
+   */
+  inTransaction?: () => boolean;
   /** The connection pool's use now (PostgreSQL, for metrics); undefined on SQLite's one connection. */
   poolUse?: () => { total: number; idle: number; waiting: number };
   /**
@@ -79,7 +91,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Db> {
     await db.close();
     throw error;
   }
-  return db;
+  return { ...db, opened: { ...options } };
 }
 
 /**
@@ -148,6 +160,22 @@ export function cachedStatements(db: SQLite.Database, size = STATEMENT_CACHE_SIZ
   };
 }
 
+/**
+ * SQLite's dialect with every transaction begun `immediate`: it takes the write lock when it begins, waiting
+ * (`busy_timeout`) for another connection's write to end. A deferred `begin` (Kysely's) that reads and then
+ * writes fails at once with SQLITE_BUSY when another connection (the background thread's, the CLI's) committed
+ * after its first read; the busy timeout does not apply to that case.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
+}
+
 function openSqlite(options: OpenDatabaseOptions): Db {
   const file = options.sqliteFile ?? 'parley.db';
   let path = file;
@@ -168,7 +196,7 @@ function openSqlite(options: OpenDatabaseOptions): Db {
   // WAL checkpoints in a worker thread, not inside a commit (see SqliteCheckpointer).
   const checkpointer = file === ':memory:' ? undefined : new SqliteCheckpointer(sqlite, path);
   const statements = cachedStatements(sqlite);
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
   runFixedQueriesDirectly(kysely, {
     prepare: (text) => statements.prepare(text),
     get inTransaction() {
@@ -177,9 +205,12 @@ function openSqlite(options: OpenDatabaseOptions): Db {
   });
   // What tells the caches of rows read on every request (tokens, bots) that they changed: see WatchedCache.
   watchSqliteChanges(kysely, sqlite);
-  return dbOver(kysely, 'sqlite', async () => {
-    await checkpointer?.close();
-  });
+  return {
+    ...dbOver(kysely, 'sqlite', async () => {
+      await checkpointer?.close();
+    }),
+    inTransaction: () => sqlite.inTransaction,
+  };
 }
 
 async function openPostgres(url: string, schema: string | undefined): Promise<Db> {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { APP_TABLES, SQLITE_FTS_TABLES, sortedNames } from '../../../testkit/src/server/db-tables.js';
@@ -28,6 +29,37 @@ runRepositorySuite('SQLite', async () => {
 runActivitySuite('SQLite', async () => openDatabase({ dataDir: await tempDir() }));
 
 describe('SQLite database', () => {
+  it('begins transactions immediate: a read-then-write transaction never loses to another connection', async () => {
+    // A deferred begin (Kysely's) would let the other connection commit between this transaction's read and
+    // its write, which then fails at once with SQLITE_BUSY (the busy timeout does not apply to that case).
+    const dataDir = await tempDir();
+    const db = await openDatabase({ dataDir });
+    const other = new SQLite(join(dataDir, 'parley.db'));
+    other.pragma('busy_timeout = 0');
+    try {
+      let otherWrite: unknown;
+      await db.kysely.transaction().execute(async (trx) => {
+        expect(db.inTransaction?.()).toBe(true);
+        await sql`select count(*) from jobs`.execute(trx);
+        try {
+          other.prepare(`insert into meta (key, value) values ('other', '1')`).run();
+        } catch (error) {
+          otherWrite = error;
+        }
+        await sql`insert into meta (key, value) values ('mine', '1')`.execute(trx);
+      });
+      expect((otherWrite as { code?: string } | undefined)?.code).toBe('SQLITE_BUSY');
+      expect(db.inTransaction?.()).toBe(false);
+      const rows = await sql<{ key: string }>`select key from meta where key in ('mine', 'other')`.execute(
+        db.kysely,
+      );
+      expect(rows.rows).toEqual([{ key: 'mine' }]);
+    } finally {
+      other.close();
+      await db.close();
+    }
+  });
+
   it('opens parley.db in the data dir, creating the folder, in WAL mode with foreign keys on', async () => {
     const dataDir = join(await tempDir(), 'nested', 'data');
     const db = await openDatabase({ dataDir });

@@ -122,9 +122,18 @@ export function remoteForegroundGate(options: {
       const wait = waitAsync(counts, 0, seen, Math.max(options.maxWaitMs, 1));
       if (!wait.async) continue; // the count changed since it was read: read it again
       watching = true;
-      void wait.value.then(() => {
+      void wait.value.then((woken) => {
         watching = false;
-        if (line.waiting > 0) watch();
+        // Notified: the count reached 0, however short the gap before the next request (a search right after
+        // another one is already counted when this thread looks). The oldest unit goes in that gap, as it would
+        // at the local gate, whose units go when a request ends, before the next one is read.
+        if (woken !== 'ok') {
+          if (line.waiting > 0) watch();
+          return;
+        }
+        line.releaseOldest();
+        // The next unit a turn later, and only while no request is in flight (as the local gate lets them go).
+        if (line.waiting > 0) setImmediate(watch);
       });
       return;
     }
@@ -228,6 +237,11 @@ function waitingLine(maxWaitMs: number, held: () => boolean, stillHeld: () => vo
     /** The foreground ended: lets the waiting units go (unless they already are being let go). */
     release() {
       if (!draining) drain();
+    },
+    /** The foreground had a gap: the oldest waiting unit goes, whether or not a request came since. */
+    releaseOldest() {
+      const [oldest] = waiters;
+      oldest?.('foreground_ended');
     },
     yield(signal?: AbortSignal): Promise<YieldOutcome> {
       // Units still being let go one a turn go first: a new one queues behind them.

@@ -68,6 +68,11 @@ export interface JobQueue<P extends object = JobPayloads> {
    * it instead of waiting for their next poll.
    */
   onEnqueued?(listener: (kind: string | null) => void): () => void;
+  /**
+   * Tells this queue's listeners ({@link onEnqueued}) that a job of `kind` was enqueued elsewhere and can be
+   * claimed: on SQLite, by another thread of this process through a connection of its own.
+   */
+  announce?(kind: string | null): void;
 }
 
 /** The notification channel of enqueued jobs (PostgreSQL), its payload the job's kind. */
@@ -125,7 +130,7 @@ class DatabaseJobQueue {
     };
   }
 
-  private tell(kind: string | null): void {
+  tell(kind: string | null): void {
     for (const listener of this.listeners) listener(kind);
   }
 
@@ -263,5 +268,6 @@ export function jobQueue<P extends object = JobPayloads>(
     get: (id) => queue.get(id),
     runOne: (jobs, options, stop) => queue.runOne(jobs, options, stop),
     onEnqueued: (listener) => queue.onEnqueued(listener),
+    announce: (kind) => queue.tell(kind),
   };
 }

@@ -2,6 +2,15 @@ import type { JobHandler } from '../jobs/queue.js';
 import { type Embedder, embedderAround } from '../search/types.js';
 import type { AppMetrics } from './metrics.js';
 
+/** What the embedder and indexing are measured into: the app's metrics, or a background thread's relay of them. */
+export type IndexingMetrics = Pick<
+  AppMetrics,
+  'embedding' | 'indexed' | 'indexingFailed' | 'indexingAttempt'
+>;
+
+/** The names of {@link IndexingMetrics}' calls, which a background thread relays to the app's metrics. */
+export const INDEXING_METRIC_CALLS = ['embedding', 'indexed', 'indexingFailed', 'indexingAttempt'] as const;
+
 /** Seconds since `start` (a `performance.now()` reading). */
 const since = (start: number) => (performance.now() - start) / 1000;
 
@@ -9,9 +18,15 @@ const since = (start: number) => (performance.now() - start) / 1000;
  * The embedder port, timed: every call's latency and size go to the metrics (none: the embedder as it is).
  * @example const embedder = meteredEmbedder(embedderFromConfig(options), metrics);
  */
-export function meteredEmbedder(embedder: Embedder, metrics: AppMetrics | undefined): Embedder;
-export function meteredEmbedder(embedder: Embedder | null, metrics: AppMetrics | undefined): Embedder | null;
-export function meteredEmbedder(embedder: Embedder | null, metrics: AppMetrics | undefined): Embedder | null {
+export function meteredEmbedder(embedder: Embedder, metrics: IndexingMetrics | undefined): Embedder;
+export function meteredEmbedder(
+  embedder: Embedder | null,
+  metrics: IndexingMetrics | undefined,
+): Embedder | null;
+export function meteredEmbedder(
+  embedder: Embedder | null,
+  metrics: IndexingMetrics | undefined,
+): Embedder | null {
   if (!embedder || !metrics) return embedder;
   return embedderAround(embedder, async (texts, signal, priority) => {
     const start = performance.now();
@@ -38,7 +53,7 @@ export interface IndexingOutcomes {
  */
 export function meteredIndexingOutcomes<T extends IndexingOutcomes>(
   files: T,
-  metrics: AppMetrics | undefined,
+  metrics: IndexingMetrics | undefined,
 ): T {
   if (!metrics) return files;
   return {
@@ -55,7 +70,10 @@ export function meteredIndexingOutcomes<T extends IndexingOutcomes>(
 }
 
 /** The `index_file` job with each attempt timed (none: the job as it is). */
-export function meteredIndexingJob<P>(job: JobHandler<P>, metrics: AppMetrics | undefined): JobHandler<P> {
+export function meteredIndexingJob<P>(
+  job: JobHandler<P>,
+  metrics: IndexingMetrics | undefined,
+): JobHandler<P> {
   if (!metrics) return job;
   return {
     ...job,

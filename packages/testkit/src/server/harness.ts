@@ -25,6 +25,8 @@ export interface TestAppOptions {
   embedder?: Embedder | null;
   /** Run the background workers (indexing jobs) in the app. */
   workers?: boolean;
+  /** With `workers`: crawls and indexing in the app's background thread (as `parley serve` runs them). */
+  backgroundThread?: boolean;
   /** Knowledge responder of the Chat API (default: the built-in knowledge answers; null: none). */
   responder?: KnowledgeResponder | null;
   /** PostgreSQL schema to use instead of a fresh one (two apps sharing one database); not dropped on close. */
@@ -90,6 +92,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     ...(options.blobs ? { blobs: options.blobs } : {}),
     ...(options.embedder !== undefined ? { embedder: options.embedder } : {}),
     ...(options.workers ? { workers: true } : {}),
+    ...(options.backgroundThread ? { backgroundThread: true } : {}),
     ...(options.responder !== undefined ? { responder: options.responder } : {}),
   });
   await app.ready();

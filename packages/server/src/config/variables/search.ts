@@ -138,6 +138,11 @@ export const SEARCH_VARIABLES = {
     description:
       "the foreground first: while a search, a chat message or an answer preview is in flight in a process, that process's website crawls and indexing wait before their next unit of work (a job, a page, a batch of passages) until the requests end, or this many milliseconds at most, so background work never starves under a steady stream of requests. Per process. `0`: background work never waits",
   }),
+  PARLEY_BACKGROUND_THREAD: Type.Boolean({
+    default: true,
+    description:
+      "`parley serve` crawls websites and indexes files in a worker thread of its own, on a database connection of its own and at `PARLEY_INDEXING_NICE`, so a crawl's and an indexing job's work never waits in line with the requests on the thread serving them (started at the first such job). `false`: on the thread serving requests, as before",
+  }),
   PARLEY_EXTRACTION_MEMORY_MB: Type.Integer({
     minimum: 64,
     maximum: 65_536,

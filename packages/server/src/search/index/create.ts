@@ -3,6 +3,7 @@ import type { HnswEvent } from './hnsw-partition.js';
 import type { PassageIndex } from './passage-index.js';
 import { postgresPassageIndex } from './postgres-passage-index.js';
 import { sqlitePassageIndex } from './sqlite-passage-index.js';
+import type { VectorGraphs } from './vector-graphs.js';
 
 /** Options of createPassageIndex. */
 export interface PassageIndexOptions {
@@ -21,6 +22,11 @@ export interface PassageIndexOptions {
   lexicalMemory?: boolean;
   /** SQLite only: the in-memory lexical index failed (FTS5 answered), for the logs. */
   onLexicalMemoryFailure?: (error: unknown) => void;
+  /**
+   * SQLite only: where the HNSW changes of this index's writes go instead of graphs of its own (a background
+   * thread's index: the thread serving searches owns the graphs; this index's own searches scan exactly).
+   */
+  vectorGraphs?: VectorGraphs | undefined;
 }
 
 /**
@@ -35,7 +41,10 @@ export function createPassageIndex(options: PassageIndexOptions): PassageIndex {
       return sqlitePassageIndex({
         kysely: db.kysely,
         ...weight,
-        ...(options.onGraphEvent ? { vectorIndex: { onEvent: options.onGraphEvent } } : {}),
+        vectorIndex: {
+          ...(options.onGraphEvent ? { onEvent: options.onGraphEvent } : {}),
+          ...(options.vectorGraphs ? { graphs: options.vectorGraphs } : {}),
+        },
         ...(options.lexicalThreads === undefined ? {} : { lexicalThreads: options.lexicalThreads }),
         ...(options.onLexicalFallback ? { onLexicalFallback: options.onLexicalFallback } : {}),
         ...(options.lexicalMemory === undefined ? {} : { lexicalMemory: options.lexicalMemory }),

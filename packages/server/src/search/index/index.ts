@@ -4,3 +4,5 @@ export { foldText, ftsMatchExpression, isStopword, queryTerms } from './lexical-
 export * from './passage-index.js';
 export { type PostgresPassageIndexOptions, postgresPassageIndex } from './postgres-passage-index.js';
 export { type SqlitePassageIndexOptions, sqlitePassageIndex } from './sqlite-passage-index.js';
+export { applyGraphChange } from './sqlite-vector.js';
+export { type GraphChange, remoteGraphs, type VectorGraphs } from './vector-graphs.js';

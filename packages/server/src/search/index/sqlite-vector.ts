@@ -10,6 +10,7 @@ import { type HnswEvent, HnswVectorIndex, type StoredVectorSource } from './hnsw
 import { MAX_SEARCH_LIMIT, type PassageIndex } from './passage-index.js';
 import type { EngineParts } from './shared-port.js';
 import { exactInScope, rowsFor } from './sqlite-vector-rows.js';
+import type { GraphChange, VectorGraphs } from './vector-graphs.js';
 import { candidateCount, isNarrowScope } from './vector-scope.js';
 
 /** How the SQLite passage index searches vectors. */
@@ -30,6 +31,11 @@ export interface SqliteVectorOptions {
   /** After a failure (or the end of the HNSW worker), a bot's graph is tried again this long later (default 60 s). */
   retryMs?: number;
   onEvent?: (event: HnswEvent) => void;
+  /**
+   * Where the vector changes of this handle's writes go instead of a graph of its own (a background thread's
+   * passage index: the thread serving searches owns the graphs); its searches then scan exactly.
+   */
+  graphs?: VectorGraphs | undefined;
 }
 
 /** The stored vectors of a bot, read from `passages` (model_id set ⇔ a vector) and the vec0 table. */
@@ -69,7 +75,7 @@ const modelFolder = (model: { id: string; dimensions: number }) =>
  * The HNSW index of one SQLite database, shared by every passage index of it in this process, so a write
  * through one is seen by the searches of all. One graph per bot; a model change drops them all.
  */
-class SqliteHnsw {
+class SqliteHnsw implements VectorGraphs {
   private current: { key: string; dimensions: number; index: HnswVectorIndex } | undefined;
   private root: Promise<string | undefined> | undefined;
 
@@ -178,7 +184,7 @@ function hnswOf(db: Kysely<Database>, options: SqliteVectorOptions): SqliteHnsw 
  * graph is still the model's.
  */
 export function sqliteNearest(db: Kysely<Database>, options: SqliteVectorOptions): EngineParts['nearest'] {
-  const hnsw = options.dir === false ? undefined : hnswOf(db, options);
+  const hnsw = options.dir === false || options.graphs ? undefined : hnswOf(db, options);
   return async (vector, scope, n, readModel) => {
     const narrow = isNarrowScope(scope);
     const first = candidateCount(scope, n);
@@ -245,8 +251,12 @@ export function withSqliteHnsw(
   port: PassageIndex,
   options: SqliteVectorOptions,
 ): PassageIndex {
-  const hnsw = perDatabase.get(db) ?? (options.dir === false ? undefined : hnswOf(db, options));
+  const hnsw: VectorGraphs | undefined =
+    options.graphs ?? perDatabase.get(db) ?? (options.dir === false ? undefined : hnswOf(db, options));
   if (!hnsw) return port;
+  const settled = async () => {
+    await hnsw.settled?.();
+  };
   const fileSeqs = async (fileId: string) => (await embeddedSeqs(db, fileId)).rows;
   /** The graph of the current model (a bot's partition opens, from its file, on its first change). */
   const openGraph = async () => {
@@ -273,7 +283,10 @@ export function withSqliteHnsw(
         hnsw.forget();
       // The graph of the model just read (no second read of the model row).
       const graph = model ? await hnsw.of(model) : undefined;
-      if (!graph) return ids;
+      if (!graph) {
+        await settled();
+        return ids;
+      }
       graph.remove(
         input.botId,
         before.map((r) => Number(r.seq)),
@@ -293,16 +306,33 @@ export function withSqliteHnsw(
         flat.set(v, i * v.length);
       });
       graph.set(input.botId, keys, flat);
+      await settled();
       return ids;
     },
     async deleteFile(fileId) {
       const before = await fileSeqs(fileId);
       await port.deleteFile(fileId);
       const graph = await openGraph();
-      if (!graph) return;
-      for (const r of before) graph.remove(r.botId, [Number(r.seq)]);
+      if (graph) for (const r of before) graph.remove(r.botId, [Number(r.seq)]);
+      await settled();
     },
   };
+}
+
+/**
+ * Applies a change a background thread's write made to the graphs of this handle (the thread that serves its
+ * searches owns them); nothing when the handle has none (`dir: false`).
+ */
+export async function applyGraphChange(db: Kysely<Database>, change: GraphChange): Promise<void> {
+  const hnsw = perDatabase.get(db);
+  if (!hnsw) return;
+  if (change.kind === 'forget') {
+    hnsw.forget();
+    return;
+  }
+  const graph = await hnsw.of(change.model);
+  if (change.kind === 'set') graph.set(change.partition, change.keys, change.vectors);
+  else graph.remove(change.partition, change.keys);
 }
 
 /** Test and bench hook: the HNSW index of a database handle, when one was made. */
