@@ -260,6 +260,25 @@ describe('remoteForegroundGate, the order of the units (both gates on this threa
     expect(remote.outcomes).toEqual({ free: 0, foreground_ended: 3, bound_reached: 0, aborted: 0 });
   });
 
+  it('lets the oldest unit go in a gap between two requests, however short', async () => {
+    // Searches back to back: the next one is counted before this thread looks at the count again. The local
+    // gate lets a unit go when a request ends, before the next is read; the remote one must too, or every unit
+    // would wait its whole bound while searches keep coming.
+    const shared = newForegroundBuffer();
+    const local = foregroundGate({ maxWaitMs: 60_000, shared });
+    const remote = remoteForegroundGate({ maxWaitMs: 60_000, shared });
+    const first = local.enter();
+    const waits = [remote.yield(), remote.yield()];
+    first();
+    const second = local.enter(); // at once: the count is 1 again when the remote gate wakes
+    expect(await waits[0]).toBe('foreground_ended');
+    await nextTurn();
+    await nextTurn();
+    expect(await state(waits[1] as Promise<YieldOutcome>)).toBe('pending');
+    second();
+    expect(await waits[1]).toBe('foreground_ended');
+  });
+
   it('queues a unit that comes while others are still being let go behind them', async () => {
     const shared = newForegroundBuffer();
     const local = foregroundGate({ maxWaitMs: 60_000, shared });
