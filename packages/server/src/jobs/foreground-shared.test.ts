@@ -279,24 +279,43 @@ describe('remoteForegroundGate, the order of the units (both gates on this threa
     expect(await waits[1]).toBe('foreground_ended');
   });
 
-  it('queues a unit that comes while others are still being let go behind them', async () => {
-    const shared = newForegroundBuffer();
-    const local = foregroundGate({ maxWaitMs: 60_000, shared });
-    const remote = remoteForegroundGate({ maxWaitMs: 60_000, shared });
-    const end = local.enter();
-    const order: string[] = [];
-    const early = [remote.yield(), remote.yield()].map((wait, i) =>
-      wait.then(() => order.push(`early ${i}`)),
-    );
-    end();
-    const late = remote.yield().then((outcome) => {
-      order.push('late');
-      return outcome;
-    });
-    expect(await late).toBe('foreground_ended');
-    await Promise.all(early);
-    expect(order).toEqual(['early 0', 'early 1', 'late']);
-  });
+  it.each([
+    {
+      gates: 'one local gate',
+      make: () => {
+        const gate = foregroundGate({ maxWaitMs: 60_000 });
+        return { request: gate, background: gate };
+      },
+    },
+    {
+      gates: 'a remote gate on a local gate’s buffer',
+      make: () => {
+        const shared = newForegroundBuffer();
+        return {
+          request: foregroundGate({ maxWaitMs: 60_000, shared }),
+          background: remoteForegroundGate({ maxWaitMs: 60_000, shared }),
+        };
+      },
+    },
+  ])(
+    'queues a unit that comes while others are still being let go behind them ($gates)',
+    async ({ make }) => {
+      const { request, background } = make();
+      const end = request.enter();
+      const order: string[] = [];
+      const early = [background.yield(), background.yield()].map((wait, i) =>
+        wait.then(() => order.push(`early ${i}`)),
+      );
+      end();
+      const late = background.yield().then((outcome) => {
+        order.push('late');
+        return outcome;
+      });
+      expect(await late).toBe('foreground_ended');
+      await Promise.all(early);
+      expect(order).toEqual(['early 0', 'early 1', 'late']);
+    },
+  );
 
   it('never waits with a bound of 0 or a signal already aborted', async () => {
     const shared = newForegroundBuffer();

@@ -46,21 +46,6 @@ describe('foregroundGate', () => {
     expect(gate.inFlight).toBe(0);
   });
 
-  it('queues a unit that comes while others are still being let go behind them', async () => {
-    const gate = foregroundGate({ maxWaitMs: 60_000 });
-    const end = gate.enter();
-    const order: string[] = [];
-    const early = [gate.yield(), gate.yield()].map((wait, i) => wait.then(() => order.push(`early ${i}`)));
-    end();
-    const late = gate.yield().then((outcome) => {
-      order.push('late');
-      return outcome;
-    });
-    expect(await late).toBe('foreground_ended');
-    await Promise.all(early);
-    expect(order).toEqual(['early 0', 'early 1', 'late']);
-  });
-
   it('never holds a unit longer than the bound, however long the foreground lasts', async () => {
     vi.useFakeTimers();
     const gate = foregroundGate({ maxWaitMs: 200 });
