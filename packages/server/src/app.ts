@@ -268,7 +268,10 @@ export async function buildApp(deps: AppDeps): Promise<ParleyApp> {
     app.decorate('backgroundThread', thread);
     // Jobs left waiting by an earlier run (or another process) start the thread as soon as the app is ready.
     app.addHook('onReady', async () => {
-      await thread.startIfJobsWait();
+      await thread.startIfJobsWait().catch((error: unknown) => {
+        // The first job enqueued starts it instead.
+        app.log.warn({ err: error }, 'could not tell whether jobs wait for the background thread');
+      });
     });
   }
   app.addHook('onClose', async () => {
