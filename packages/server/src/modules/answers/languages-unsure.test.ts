@@ -6,6 +6,7 @@ import { useChatVisitor } from '../../../../testkit/src/server/chat-visitor.js';
 import { uploadIndexed } from '../../../../testkit/src/server/files-indexing.js';
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { type TestApp, testDatabases } from '../../../../testkit/src/server/harness.js';
+import { keptOpen } from '../../../../testkit/src/server/kept-open.js';
 import { UseLiteEmbedder } from '../../search/embed/index.js';
 import DE from '../bots/words/de.json' with { type: 'json' };
 import EN from '../bots/words/en.json' with { type: 'json' };
@@ -38,11 +39,17 @@ const FILES = [
 const FRENCH = new URL('../../../../../bench/language-sets/fr/', import.meta.url);
 const FRENCH_FILES = ['faq.txt', 'garantie-et-entretien.md', 'livraison-et-retours.md', 'tarifs.csv'];
 
+/** USE-lite, loaded once for the file's apps (each app's close leaves it open). */
+const model = new UseLiteEmbedder();
+afterAll(() => model.close());
+
 /** A chat with a bot whose knowledge is `files` of `dir`, with USE-lite, on the database of `url`. */
 function useKnowledgeChat(url: string | undefined, dir: URL, files: readonly string[]) {
-  const embedder = new UseLiteEmbedder();
-  afterAll(() => embedder.close());
-  const t = useTestApp({ workers: true, embedder, ...(url ? { databaseUrl: url } : {}) });
+  const t = useTestApp({
+    workers: true,
+    embedder: keptOpen(model),
+    ...(url ? { databaseUrl: url } : {}),
+  });
   const { chat, user } = useChatVisitor(t);
   const ask = async (text: string) =>
     botReplyTo(chat, user, await chat.conversation(user), { type: 'text', text });
