@@ -188,6 +188,12 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     return { app, db, files: filesOf((o) => app.inject(o as never), t) };
   }
 
+  /**
+   * Runs the periodic tasks now due: the model check at start (due at once) now rather than at the runner's
+   * first beat, a second after the start (PERIODIC_CHECK_MS); a tick waits for one already running.
+   */
+  const checkAtStart = (app: ParleyApp) => app.services.runner.tick();
+
   it('re-embeds the stored passages with the new model in the background, and indexes new files with it', async () => {
     const before = new HashEmbedder('hash-a', 64);
     const t = await indexedApp({ embedder: before });
@@ -202,7 +208,8 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     const after = new HashEmbedder('hash-b', 32, 7);
     const next = await restart(t, after);
     // (What a search finds before the check at start switches the index is the next test's: here the check runs
-    // at once, as a timer, and may come before any search, which then finds the file queued again.)
+    // at once, and may come before any search, which then finds the file queued again.)
+    await checkAtStart(next.app);
     await modelBecomes(next.db, 'hash-b');
     // The stored file is queued again, its passages embedded anew (not read from its blob again).
     expect((await next.files.settled(old.id)).status).toBe('indexing_completed');
@@ -262,6 +269,7 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
       close: async () => {},
     };
     const next = await restart(t, settling);
+    void checkAtStart(next.app);
     await called; // the check at start has loaded the model
     expect(loaded.texts).toBe(1);
     // The check at start has ended: a tick waits for the one in flight, or runs it if it is still due.
@@ -287,6 +295,7 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     const next = await restart(t, embedder);
     // Until they are embedded, they are found by words.
     expect((await next.files.search('okapi striped legs', 'lexical'))[0]?.file.id).toBe(okapi.id);
+    await checkAtStart(next.app);
     await modelBecomes(next.db, 'hash-a');
     for (const f of [okapi, tapir])
       expect((await next.files.settled(f.id)).status).toBe('indexing_completed');
@@ -323,6 +332,7 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     const again = new HashEmbedder('hash-a', 64);
     const next = await restart(t, again);
     expect((await next.files.search('tapir prehensile trunk', 'lexical'))[0]?.file.id).toBe(tapir.id);
+    await checkAtStart(next.app);
     await eventually(
       async () => (await next.files.search('tapir prehensile trunk', 'semantic'))[0]?.file.id === tapir.id,
       30_000,
