@@ -1,11 +1,12 @@
 import { MAX_QA_QUESTION_CHARS } from '@parley/protocol';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller, withTestApp } from '../../../../testkit/src/server/admin-calls.js';
 import { chatClient } from '../../../../testkit/src/server/chat.js';
 import { HANDBOOK, uploadIndexed } from '../../../../testkit/src/server/files-indexing.js';
 import { useTestApp } from '../../../../testkit/src/server/fixtures.js';
 import { postgresTestUrl, type TestMember } from '../../../../testkit/src/server/harness.js';
 import { hashVector } from '../../../../testkit/src/server/hash-vector.js';
+import { keptOpen } from '../../../../testkit/src/server/kept-open.js';
 import { type Entry, eventually, qaCalls } from '../../../../testkit/src/server/qa-calls.js';
 import { badFields, expectError } from '../../../../testkit/src/server/wire.js';
 import { UseLiteEmbedder } from '../../search/embed/index.js';
@@ -174,10 +175,17 @@ function qaSuite(databaseUrl?: string) {
   });
 }
 
+/** USE-lite, loaded once for the apps of the suites by meaning (each app's close leaves it open). */
+const model = new UseLiteEmbedder();
+afterAll(() => model.close());
+
 /** With the shipped model: wordings embedded by the `qa_embed` job after the save, questions matched by meaning. */
 function meaningSuite(databaseUrl?: string) {
-  const embedder = new UseLiteEmbedder();
-  const t = useTestApp({ workers: true, embedder, ...(databaseUrl ? { databaseUrl } : {}) });
+  const t = useTestApp({
+    workers: true,
+    embedder: keptOpen(model),
+    ...(databaseUrl ? { databaseUrl } : {}),
+  });
   const qa = qaCalls(t);
 
   it('embeds the wordings after the save and answers a question of the same meaning in other words, in the chat too', async () => {
