@@ -469,7 +469,9 @@ describe('every format, end to end through an upload (lexical)', () => {
 
 describe('retries with backoff, the time bound and re-indexing (the queue driven by the test)', () => {
   const embedder = new TestEmbedder();
-  const t = useTestApp({ embedder });
+  /** How far the app's clock runs ahead of real time: a test moves it to end a backoff instead of waiting it out. */
+  let ahead = 0;
+  const t = useTestApp({ embedder, clock: () => new Date(Date.now() + ahead) });
   beforeEach(() => embedder.reset());
 
   const runOne = (backoffBaseMs: number) =>
@@ -484,8 +486,8 @@ describe('retries with backoff, the time bound and re-indexing (the queue driven
     const file = await f.upload('retry.md', '# Retry\n\nThe lighthouse keeper polishes the lens nightly.');
     expect(file.status).toBe('indexing_pending');
 
-    // A backoff of 2 s after the first failure: long enough that the check below cannot outlast it on a busy
-    // machine (200 ms did, in CI), short enough to wait for.
+    // A backoff of 1-2 s after the first failure: long enough that the check below cannot outlast it on a busy
+    // machine (200 ms did, in CI); the test then moves the app's clock past it instead of waiting.
     expect(await runOne(2000)).toBe(true);
     const [job] = await indexJobs(t);
     expect(job).toMatchObject({
@@ -500,6 +502,7 @@ describe('retries with backoff, the time bound and re-indexing (the queue driven
     expect(waiting).not.toHaveProperty('failedStatusReason');
     // The backoff is not over yet: nothing to claim.
     expect(await runOne(200)).toBe(false);
+    ahead += 2000;
 
     // Runs the job each time its backoff ends, until the file leaves indexing_pending.
     await eventually(() => ranUntilSettled(t, file.id, () => runOne(200)), 30_000, 25, 'the file indexed');
