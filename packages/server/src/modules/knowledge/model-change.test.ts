@@ -193,6 +193,11 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
    * first beat, a second after the start (PERIODIC_CHECK_MS); a tick waits for one already running.
    */
   const checkAtStart = (app: ParleyApp) => app.services.runner.tick();
+  /** Ends a running app and closes its database, as a process exit would. */
+  const stop = async (running: { app: ParleyApp; db: Db }) => {
+    await running.app.close();
+    await running.db.close();
+  };
 
   it('re-embeds the stored passages with the new model in the background, and indexes new files with it', async () => {
     const before = new HashEmbedder('hash-a', 64);
@@ -202,8 +207,7 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     expect((await first.settled(old.id)).status).toBe('indexing_completed');
     const passagesBefore = await first.passages(old.id);
     expect((await first.search('axolotl limbs', 'semantic'))[0]?.file.id).toBe(old.id);
-    await t.app.close();
-    await t.db.close();
+    await stop(t);
 
     const after = new HashEmbedder('hash-b', 32, 7);
     const next = await restart(t, after);
@@ -232,8 +236,7 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     const file = await files.upload('narwhal.md', '# Narwhal\n\nThe narwhal tusk is a long spiral tooth.');
     expect((await files.settled(file.id)).status).toBe('indexing_completed');
     expect((await files.search('narwhal tusk', 'semantic'))[0]?.file.id).toBe(file.id);
-    await t.app.close();
-    await t.db.close();
+    await stop(t);
     return { t, file };
   }
 
@@ -288,8 +291,7 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     for (const f of [okapi, tapir]) expect((await first.settled(f.id)).status).toBe('indexing_completed');
     expect(await modelOf(t.db)).toBeUndefined();
     expect(await unembeddedPassages(t.db)).toBeGreaterThanOrEqual(2);
-    await t.app.close();
-    await t.db.close();
+    await stop(t);
 
     const embedder = new HashEmbedder('hash-a', 64);
     const next = await restart(t, embedder);
@@ -314,8 +316,7 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     const okapi = await first.upload('okapi.md', '# Okapi\n\nThe okapi has striped legs like a zebra.');
     expect((await first.settled(okapi.id)).status).toBe('indexing_completed');
     expect(await modelOf(t.db)).toEqual({ model_id: 'hash-a', dimensions: 64 });
-    await t.app.close();
-    await t.db.close();
+    await stop(t);
 
     // A while with PARLEY_EMBEDDER=none: a file indexed by words only; the index keeps hash-a's vectors.
     const wordsOnly = await restart(t, null);
@@ -325,8 +326,7 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
     );
     expect((await wordsOnly.files.settled(tapir.id)).status).toBe('indexing_completed');
     expect(await modelOf(wordsOnly.db)).toEqual({ model_id: 'hash-a', dimensions: 64 });
-    await wordsOnly.app.close();
-    await wordsOnly.db.close();
+    await stop(wordsOnly);
 
     // Back on hash-a: the tapir is embedded in the background, the okapi is not embedded again.
     const again = new HashEmbedder('hash-a', 64);
@@ -363,8 +363,7 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
       '# Quokka\n\nThe quokka is a small wallaby that seems to smile.',
     );
     expect((await files.settled(file.id)).status).toBe('indexing_completed');
-    await t.app.close();
-    await t.db.close();
+    await stop(t);
 
     const again = new HashEmbedder('hash-a', 64);
     const next = await restart(t, again);
@@ -380,8 +379,7 @@ describe.each(engines)('a change of embedding model ($engine)', ({ databaseUrl }
 
   it('runs the shipped model at int8 on a new index and keeps an index of its fp32 vectors on fp32 (PARLEY_EMBEDDER_PRECISION=auto)', async () => {
     const t = await indexedApp({ embedder: null });
-    await t.app.close();
-    await t.db.close();
+    await stop(t);
     /** Runs `fn` on a start of `t`'s data with `precision` (no background work, no model loaded). */
     const started = async <T>(
       precision: 'auto' | 'fp32' | 'int8',
