@@ -211,6 +211,9 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
         'wc-suggestedQuestions-error',
       );
       await page.getByLabel('Question 2', { exact: true }).fill('When will my parcel arrive?');
+      // A link field: its title and its link, two inputs saved as one value (the link trimmed).
+      await page.getByLabel('Website title', { exact: true }).fill('Our shop');
+      await page.getByLabel('Website link', { exact: true }).fill(' https://shop.example.com/ ');
 
       await radius.fill('2');
       await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -234,6 +237,10 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
       expect(await page.getByLabel('Question 2', { exact: true }).inputValue()).toBe(
         'When will my parcel arrive?',
       );
+      expect(await page.getByLabel('Website title', { exact: true }).inputValue()).toBe('Our shop');
+      expect(await page.getByLabel('Website link', { exact: true }).inputValue()).toBe(
+        'https://shop.example.com/',
+      );
       const saved = await suite.t.asOwner('GET', `/v1/admin/bots/${botId}/webchat`);
       expect(saved.json()).toEqual({
         configuration: {
@@ -242,6 +249,7 @@ describe.skipIf(!chromiumHere)('console playground and webchat designer in a bro
           botName: TRICKY_TEXT,
           greeting: 'Hello from **Acme**!',
           suggestedQuestions: ['How do I get a refund?', 'When will my parcel arrive?'],
+          website: { title: 'Our shop', link: 'https://shop.example.com/' },
         },
       });
       const reloaded = await previewFrame(page, botId);

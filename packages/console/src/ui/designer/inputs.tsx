@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { FormField } from '../../form.js';
 import { formatNumber } from '../../format.js';
-import { t, wordsOf } from '../../i18n.js';
+import { type MessageKey, t, wordsOf } from '../../i18n.js';
 import { Hint } from '../field.js';
 import type { FieldSpec, LinkValue } from './fields.js';
 
@@ -172,33 +172,31 @@ export function LinkConfigInput({ name, spec, field }: InputProps<LinkValue>) {
   const id = `wc-${name}`;
   const described = describedBy(id, spec, field.error);
   const label = t(spec.label);
+  // One input of the two; the link's holds a URL (no spell check) and is what the Admin API's message is about.
+  const part = (key: keyof LinkValue, words: MessageKey) => {
+    const link = key === 'link';
+    return (
+      <div class="field">
+        <label for={`${id}-${key}`}>{t(words, { label })}</label>
+        <input
+          id={`${id}-${key}`}
+          type="text"
+          value={field.value[key]}
+          autocomplete="off"
+          spellcheck={link ? false : undefined}
+          aria-invalid={link && field.error ? 'true' : undefined}
+          aria-describedby={link ? described : undefined}
+          onInput={(e) => field.onValue({ ...field.value, [key]: e.currentTarget.value })}
+        />
+      </div>
+    );
+  };
   return (
     <fieldset class="designer-link" aria-describedby={described}>
       <legend>{label}</legend>
       <div class="designer-pair">
-        <div class="field">
-          <label for={`${id}-title`}>{t('designer.linkTitle', { label })}</label>
-          <input
-            id={`${id}-title`}
-            type="text"
-            value={field.value.title}
-            autocomplete="off"
-            onInput={(e) => field.onValue({ ...field.value, title: e.currentTarget.value })}
-          />
-        </div>
-        <div class="field">
-          <label for={`${id}-link`}>{t('designer.linkLink', { label })}</label>
-          <input
-            id={`${id}-link`}
-            type="text"
-            value={field.value.link}
-            autocomplete="off"
-            spellcheck={false}
-            aria-invalid={field.error ? 'true' : undefined}
-            aria-describedby={described}
-            onInput={(e) => field.onValue({ ...field.value, link: e.currentTarget.value })}
-          />
-        </div>
+        {part('title', 'designer.linkTitle')}
+        {part('link', 'designer.linkLink')}
       </div>
       <Notes id={id} spec={spec} error={field.error} />
     </fieldset>
