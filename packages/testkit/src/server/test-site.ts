@@ -8,7 +8,8 @@ export const SITE_PAGES = 50;
  * A website for crawl tests, served on 127.0.0.1 (issue #36): robots.txt with a Disallow and a Sitemap line,
  * a sitemap index, 50 pages sharing a menu, a cookie banner and a footer, a redirect, an external link, a 404,
  * a PDF and an image. `edits[n]` changes page n's text; `pageDelayMs` holds each docs page back that long
- * (a crawl slow enough to watch or stop).
+ * (a crawl slow enough to watch or stop), until `setPageDelay` changes it (a crawl that need not be watched any
+ * more runs at full speed).
  */
 export function testSite(
   options: {
@@ -24,6 +25,7 @@ export function testSite(
   const PAGES = options.pages ?? SITE_PAGES;
   const edits = new Map<number, number>();
   const requests: string[] = [];
+  let pageDelayMs = options.pageDelayMs ?? 0;
   /** Requests being answered now, and the most at once so far. */
   const load = { now: 0, most: 0 };
   let base = '';
@@ -101,7 +103,7 @@ export function testSite(
     if (doc) {
       const n = Number(doc[1]);
       const version = edits.get(n) ?? 0;
-      const delay = options.pageDelayMs ?? 0;
+      const delay = pageDelayMs;
       if (delay > 0) return void setTimeout(() => answerDoc(n, version), delay);
       return answerDoc(n, version);
     }
@@ -123,6 +125,10 @@ export function testSite(
     requests,
     /** The most requests it answered at once. */
     mostAtOnce: () => load.most,
+    /** Holds each docs page requested from now on back `ms` (0: answered at once). */
+    setPageDelay(ms: number) {
+      pageDelayMs = ms;
+    },
     async start() {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
