@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestApp, TestAppOptions } from '../server/harness.js';
 import { type BrowserChoice, useBrowserApp } from './browser.js';
 
@@ -40,6 +40,24 @@ export interface ConsoleSuite {
   joinAs(role: string, displayName?: string): Promise<{ email: string; password: string }>;
 }
 
+/** The options of a Console page's browser profile: `width` by 900 px, in `colorScheme`. */
+export const consoleViewport = (width: number, colorScheme: 'light' | 'dark') =>
+  ({ viewport: { width, height: 900 }, colorScheme }) as const;
+
+/**
+ * A new page of `context` (a suite's newPage, or a profile of another browser), and what goes wrong on it: page
+ * errors and console errors (a 401 while asking who is signed in is the signed-out state, not a problem).
+ */
+export async function consolePage(context: BrowserContext): Promise<ConsolePage> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/status of 401/.test(message.text())) problems.push(message.text());
+  });
+  return { page, problems };
+}
+
 /**
  * Sets up a Console browser suite (call at the top of a `describe`): starts the app and Chromium before the
  * tests, closes everything after (see useBrowserApp).
@@ -58,16 +76,7 @@ export function useConsoleSuite(options: TestAppOptions = {}, choice: BrowserCho
       return app.browser;
     },
     async newPage(width, colorScheme) {
-      const context = await app.newContext({ viewport: { width, height: 900 }, colorScheme });
-      const page = await context.newPage();
-      const problems: string[] = [];
-      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      page.on('console', (message) => {
-        // A 401 while asking who is signed in is the signed-out state, not a problem.
-        if (message.type() === 'error' && !/status of 401/.test(message.text()))
-          problems.push(message.text());
-      });
-      return { page, problems };
+      return consolePage(await app.newContext(consoleViewport(width, colorScheme)));
     },
     async signIn(page, password = app.t.owner.password, email = app.t.owner.email) {
       await page.getByLabel('Email').fill(email);
