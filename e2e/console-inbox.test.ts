@@ -3,9 +3,16 @@
 // (no reload); a visitor's markup stays text; negative feedback with its comment shows and its filter keeps only
 // that conversation; an unanswered question shows under "Not answered"; the transcript shows the reply's
 // sources and its retrieval details; axe finds nothing; 390 px (dark) holds.
-import { describe, expect, it } from 'vitest';
-import { haveChromium } from '../packages/testkit/src/e2e/browser.js';
-import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
+import type { Browser } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { browserFor, haveChromium } from '../packages/testkit/src/e2e/browser.js';
+import {
+  axe,
+  consolePage,
+  consoleViewport,
+  overflows,
+  useConsoleSuite,
+} from '../packages/testkit/src/e2e/console.js';
 import { botApi, indexInKnowledgeBase } from '../packages/testkit/src/e2e/knowledge.js';
 import {
   inWebchat,
@@ -27,8 +34,13 @@ const XSS = '<img src=x onerror=window.pwned=1>';
 const LIVE = { timeout: 20_000, interval: 250 };
 
 describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () => {
-  // The full Chromium: the hand-off test's notification needs the permission granted as a person's browser has it.
-  const suite = useConsoleSuite({ workers: true }, { fullChromium: true });
+  // The run's browser (the headless shell) for every page but the hand-off desk's, whose notification needs the
+  // permission granted as a person's browser has it: the full Chromium, launched by that test (the headless shell
+  // reports Notification.permission as "denied" even once granted). The headless shell takes about a fifth of the
+  // full one's CPU time for a new page, and less than half for a Console page load (browser.ts).
+  const suite = useConsoleSuite({ workers: true });
+  let fullChromium: Browser | undefined;
+  afterAll(() => fullChromium?.close());
 
   /** A visitor's conversation with one question, once the bot has replied; answers its id and the reply's id. */
   async function converse(text: string) {
@@ -173,7 +185,8 @@ describe.skipIf(!chromiumHere)('console conversations inbox in a browser', () =>
         JSON.parse(String(await v.evaluate(`sessionStorage.getItem('handoffs') || '[]'`)));
 
       // Dana, a developer, in the Console on the inbox's Waiting tab, alerts on, before anybody asks.
-      const desk = await suite.newPage(1280, 'light');
+      fullChromium = await browserFor({ fullChromium: true });
+      const desk = await consolePage(await fullChromium.newContext(consoleViewport(1280, 'light')));
       const a = desk.page;
       // The browser lets the Console notify; each notification shown is recorded.
       await a.context().grantPermissions(['notifications'], { origin });
