@@ -70,7 +70,18 @@ describe('parley CLI next to a running server', () => {
   });
 
   it('tokens create gives a working personal access token', async () => {
-    await cliJson(['accounts', 'create', '--email', 'pat@example.com', '--workspace', owner.workspaceId]);
+    // The account, through the server (an invitation accepted): `accounts create` is the test above's, and each
+    // CLI process costs a second or more of start-up.
+    const invited = await api<{ invitation: { code: string } }>(server.url, '/v1/admin/workspace-members', {
+      token: owner.token,
+      workspaceId: owner.workspaceId,
+      body: { email: 'pat@example.com', role: 'developer' },
+    });
+    expect(invited.status).toBe(201);
+    const accepted = await api(server.url, '/v1/admin/account/invitations/accept', {
+      body: { code: invited.body.invitation.code, password: 'the pat password 123' },
+    });
+    expect(accepted.status).toBe(201);
     const { token } = await cliJson<{ token: { value: string } }>([
       'tokens',
       'create',
