@@ -18,7 +18,9 @@
 // --parley-main / BENCH_PARLEY_MAIN (the server build to run, e.g. an
 // older checkout's, for a before/after), --site / BENCH_SITE (`process`, the default: the site in a child
 // process; `inline`: served by this process, as before 2026-12-06 17:00, whose searches then waited for the
-// pages it served). Server settings: any PARLEY_* variable of the environment, and
+// pages it served). After the runs, a table of where the server's threads spent each search's time, idle and
+// crawling (/proc schedstat: CPU and run-queue wait of the request thread, the other normal-priority threads and the
+// lowered ones). Server settings: any PARLEY_* variable of the environment, and
 // PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES=true (the site is on 127.0.0.1).
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -26,7 +28,14 @@ import { testSite } from '../packages/testkit/src/server/test-site.js';
 import { intOption, makeWorkFolder, option } from './lib/args.js';
 import { pool, readJsonl } from './lib/corpus.js';
 import { table } from './lib/format.js';
-import { cpuSeconds, loadAverage, mainThreadCpuSeconds } from './lib/machine.js';
+import {
+  cpuSeconds,
+  loadAverage,
+  mainThreadCpuSeconds,
+  type ThreadTimesPerSearch,
+  threadTimes,
+  threadTimesPerSearch,
+} from './lib/machine.js';
 import { runMain, sleep } from './lib/run.js';
 import { callApi, type ParleyServer, repoRoot, serverMain, startParleyWithBot } from './lib/server.js';
 import { type SiteProcess, startSiteProcess } from './lib/site-process.js';
@@ -106,6 +115,21 @@ interface CrawlRun {
   during: number[];
   /** CPU seconds the server's request thread, and the whole server process, used from adding the source to the end. */
   cpu: { requestThread: number; process: number };
+  /** The server's threads' CPU and run-queue wait per search, in the idle windows and while crawling. */
+  threads: { idle: ThreadTimesPerSearch; crawling: ThreadTimesPerSearch };
+}
+
+/** Two windows' thread times per search, added (each already divided by the searches of both). */
+function addTimes(a: ThreadTimesPerSearch, b: ThreadTimesPerSearch): ThreadTimesPerSearch {
+  const add = (x: { cpuMs: number; waitMs: number }, y: { cpuMs: number; waitMs: number }) => ({
+    cpuMs: x.cpuMs + y.cpuMs,
+    waitMs: x.waitMs + y.waitMs,
+  });
+  return {
+    request: add(a.request, b.request),
+    otherNormal: add(a.otherNormal, b.otherNormal),
+    lowered: add(a.lowered, b.lowered),
+  };
 }
 
 /**
@@ -126,8 +150,10 @@ async function crawlOnce(
   const base = site.base;
   try {
     const idle: number[] = [];
+    const idleStart = threadTimes(server.pid);
     for (let i = 0; i < idleQueries; i++)
       idle.push(await timedSearch(server, queries[i % queries.length] as string));
+    const crawlStart = threadTimes(server.pid);
     const { knowledgeBase } = await callApi<{ knowledgeBase: { id: string } }>(server, 'POST', KB, {
       name: `site ${base}`,
     });
@@ -166,16 +192,25 @@ async function crawlOnce(
       requestThread: mainThreadCpuSeconds(server.pid) - cpuBefore.requestThread,
       process: cpuSeconds(server.pid) - cpuBefore.process,
     };
+    const crawlEnd = threadTimes(server.pid);
     const run = view.runs[0];
     if (run?.outcome !== 'completed') throw new Error(`the crawl ended ${run?.outcome ?? 'without a run'}`);
     for (let i = 0; i < idleQueries; i++)
       idle.push(await timedSearch(server, queries[(idleQueries + i) % queries.length] as string));
+    const idleEnd = threadTimes(server.pid);
+    // The two idle windows as one: the threads' times in each, over both windows' searches.
+    const idleBefore = threadTimesPerSearch(server.pid, idleStart, crawlStart, Math.max(1, idle.length));
+    const idleAfter = threadTimesPerSearch(server.pid, crawlEnd, idleEnd, Math.max(1, idle.length));
     return {
       pages: run.counts.indexed,
       seconds: ((last ? Date.parse(last.updatedAt) : Date.now()) - start) / 1000,
       idle,
       during,
       cpu,
+      threads: {
+        idle: addTimes(idleBefore, idleAfter),
+        crawling: threadTimesPerSearch(server.pid, crawlStart, crawlEnd, Math.max(1, during.length)),
+      },
     };
   } finally {
     await site.stop();
@@ -263,6 +298,7 @@ async function main(): Promise<void> {
       ]);
     }
     if (quietRuns > 0) console.log(`\n${table(quiet)}`);
+    console.log(`\n${threadTable(results)}`);
     console.log(
       `median of ${runs}: ${median(rates).toFixed(1)} pages/s (${Math.min(...rates).toFixed(1)}–${Math.max(...rates).toFixed(1)}), ` +
         `search p95 while crawling ÷ idle ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}); ` +
@@ -272,6 +308,34 @@ async function main(): Promise<void> {
     await server.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Where the server's threads spent each search's time, idle and while crawling (from /proc schedstat): CPU and
+ * run-queue wait (runnable, no core free) of the request thread, of the other threads at normal priority
+ * (query embedding, index readers, V8's and libuv's pools), and of the lowered ones (the crawl and its indexing).
+ * Threads that end within a window are not counted.
+ */
+function threadTable(results: CrawlRun[]): string {
+  const pair = (idle: { cpuMs: number; waitMs: number }, crawling: { cpuMs: number; waitMs: number }) =>
+    `${idle.cpuMs.toFixed(2)} / ${crawling.cpuMs.toFixed(2)} (wait ${idle.waitMs.toFixed(2)} / ${crawling.waitMs.toFixed(2)})`;
+  const rows = [
+    [
+      'run',
+      'request thread CPU ms / search, idle / crawling',
+      'other normal threads',
+      'lowered threads (the crawl)',
+    ],
+  ];
+  results.forEach(({ threads: { idle, crawling } }, i) => {
+    rows.push([
+      String(i + 1),
+      pair(idle.request, crawling.request),
+      pair(idle.otherNormal, crawling.otherNormal),
+      pair(idle.lowered, crawling.lowered),
+    ]);
+  });
+  return table(rows);
 }
 
 runMain(main);

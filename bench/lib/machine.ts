@@ -1,6 +1,6 @@
 // The machine and its processes: load average, the memory and the CPU time of a process.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 
 /** The 1, 5 and 15 minute load averages, two decimals each: `0.52 0.61 0.70`. */
@@ -62,4 +62,72 @@ export function cpuSeconds(pid: number, file = `/proc/${pid}/stat`): number {
 /** CPU seconds (user + system) the main thread of `pid` (its thread id is the process's) has used; NaN without /proc. */
 export function mainThreadCpuSeconds(pid: number): number {
   return cpuSeconds(pid, `/proc/${pid}/task/${pid}/stat`);
+}
+
+/** One thread's times so far, from `/proc/<pid>/task/<tid>/schedstat`: on a CPU, and runnable but waiting for one. */
+export interface ThreadTimes {
+  /** Its nice value now (threads that lower their priority show 19). */
+  nice: number;
+  /** Milliseconds on a CPU. */
+  cpuMs: number;
+  /** Milliseconds runnable but waiting in a run queue for a CPU (the kernel's run delay). */
+  waitMs: number;
+}
+
+/**
+ * Every live thread of `pid` by thread id, with its CPU and run-queue wait times so far (an empty map without
+ * /proc or schedstat; a thread that ends while it is read is left out).
+ */
+export function threadTimes(pid: number): Map<number, ThreadTimes> {
+  const out = new Map<number, ThreadTimes>();
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const [onCpu, waiting] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
+      // Field 19 of stat (the 17th after the closing parenthesis) is the nice value.
+      const nice = Number(
+        readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ')[16],
+      );
+      out.set(Number(tid), { nice, cpuMs: Number(onCpu) / 1e6, waitMs: Number(waiting) / 1e6 });
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+/** Where a window's thread times went, per search: the request thread's, the other normal-priority threads', the lowered ones'. */
+export interface ThreadTimesPerSearch {
+  request: { cpuMs: number; waitMs: number };
+  otherNormal: { cpuMs: number; waitMs: number };
+  lowered: { cpuMs: number; waitMs: number };
+}
+
+/**
+ * The times threads of `pid` spent between two {@link threadTimes} readings, divided by `searches`: the request
+ * (main) thread's, those of the other threads at nice 0, and those of threads whose priority is lowered.
+ */
+export function threadTimesPerSearch(
+  pid: number,
+  before: Map<number, ThreadTimes>,
+  after: Map<number, ThreadTimes>,
+  searches: number,
+): ThreadTimesPerSearch {
+  const sums: ThreadTimesPerSearch = {
+    request: { cpuMs: 0, waitMs: 0 },
+    otherNormal: { cpuMs: 0, waitMs: 0 },
+    lowered: { cpuMs: 0, waitMs: 0 },
+  };
+  for (const [tid, now] of after) {
+    const then = before.get(tid) ?? { nice: now.nice, cpuMs: 0, waitMs: 0 };
+    const group = tid === pid ? sums.request : now.nice > 0 ? sums.lowered : sums.otherNormal;
+    group.cpuMs += (now.cpuMs - then.cpuMs) / searches;
+    group.waitMs += (now.waitMs - then.waitMs) / searches;
+  }
+  return sums;
 }
