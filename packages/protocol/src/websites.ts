@@ -1,14 +1,39 @@
 import Type, { type Static } from 'typebox';
 import { Timestamp } from './common.js';
 
-/** How often a website source is crawled again on its own: never, every day or every week. */
-export const SourceSchedule = Type.Union([
-  Type.Literal('off'),
-  Type.Literal('daily'),
-  Type.Literal('weekly'),
-]);
-/** Source schedule type. */
+/** The named schedules of a website source: never, every day or every week (from its last crawl). */
+export const NAMED_SCHEDULES = ['off', 'daily', 'weekly'] as const;
+
+/**
+ * A cron expression of five fields, in UTC: minute, hour, day of the month, month, day of the week
+ * (`0 3 * * 1`: Mondays at 03:00 UTC). The shape is checked here; the server checks the fields themselves.
+ */
+export const CronSchedule = Type.String({
+  minLength: 9,
+  maxLength: 120,
+  pattern: '^\\S+( \\S+){4}$',
+  description:
+    'A cron expression of five fields separated by single spaces, in UTC: minute, hour, day of the month, month, day of the week (`0 3 * * 1`: Mondays at 03:00 UTC)',
+});
+
+/**
+ * How often a website source is crawled again on its own: never, every day or every week from its last crawl,
+ * or at the times of a cron expression (UTC).
+ */
+export const SourceSchedule = Type.Union(
+  [Type.Literal('off'), Type.Literal('daily'), Type.Literal('weekly'), CronSchedule],
+  {
+    description:
+      '`off` (the default), `daily` or `weekly` (from the last crawl), or a cron expression of five fields in UTC (`0 3 * * 1`: Mondays at 03:00)',
+  },
+);
+/** Source schedule type: `off`, `daily`, `weekly` or a cron expression. */
 export type SourceSchedule = Static<typeof SourceSchedule>;
+
+/** Whether `schedule` is a cron expression rather than one of the named schedules. */
+export function isCronSchedule(schedule: string): boolean {
+  return !(NAMED_SCHEDULES as readonly string[]).includes(schedule);
+}
 
 /** A path pattern of a website source: `*` any characters but `/`, `**` any characters (`/docs/**`). */
 const PathPattern = Type.String({ minLength: 1, maxLength: 300, pattern: '^/' });

@@ -5,14 +5,8 @@ import type { Logger } from '../../../logger.js';
 import { Crawl } from './crawler.js';
 import type { CrawlDeps } from './deps.js';
 import { CRAWL_WEBSITE_JOB, CrawlWebsitePayload } from './jobs.js';
-import {
-  type CrawlProgress,
-  nextSyncAfter,
-  noCounts,
-  RUNS_KEPT,
-  type SourceRow,
-  type SourceSettings,
-} from './sources.js';
+import { nextSyncAfter } from './schedule.js';
+import { type CrawlProgress, noCounts, RUNS_KEPT, type SourceRow, type SourceSettings } from './sources.js';
 
 /** The User-Agent of crawls: Parley, its version, and what it is. */
 export const crawlUserAgent = (version: string) =>

@@ -17,6 +17,7 @@ import type { JobQueue } from '../../../jobs/queue.js';
 import type { FilesContext, FilesService } from '../../files/service.js';
 import { canRead, canWrite, loadKb } from '../knowledge-bases.js';
 import { CRAWL_WEBSITE_JOB } from './jobs.js';
+import { checkSchedule, nextSyncAfter } from './schedule.js';
 
 /** Pages a source takes when it does not say. */
 export const DEFAULT_MAX_PAGES = 500;
@@ -28,11 +29,6 @@ export const RUNS_KEPT = 10;
 export const SKIPPED_KEPT = 100;
 /** A crawl whose source has not moved for this long is taken for lost: a sync may start another. */
 export const STALE_CRAWL_MS = 15 * 60_000;
-
-const PERIOD_MS: Record<Exclude<SourceSchedule, 'off'>, number> = {
-  daily: 86_400_000,
-  weekly: 7 * 86_400_000,
-};
 
 export type SourceRow = Selectable<KnowledgeSourcesTable>;
 
@@ -68,12 +64,6 @@ export const noCounts = (): CrawlCounts => ({
   removed: 0,
   bytes: 0,
 });
-
-/** When a source's schedule next runs it after `from` (null: off). */
-export function nextSyncAfter(schedule: string, from: Date): string | null {
-  const period = PERIOD_MS[schedule as keyof typeof PERIOD_MS];
-  return period ? new Date(from.getTime() + period).toISOString() : null;
-}
 
 /**
  * Website sources of a knowledge base (issue #36): a site crawled into files of the bot by the
@@ -254,6 +244,7 @@ export function websiteSources(deps: WebsiteSourcesDeps): WebsiteSourcesService 
         throw errors.invalidPayload(refused, [{ field: 'render', message: 'not rendered by this server' }]);
       if (refused) throw new ApiError('ResourceLockedConflict', refused);
       const schedule = body.schedule ?? 'off';
+      checkSchedule(schedule, now);
       const row: SourceRow = {
         id: newId('src'),
         bot_id: ctx.botId,
