@@ -211,6 +211,26 @@ describe('website sources: bad input, rights and the outbound guard', () => {
     expect(viewed.statusCode, viewed.body).toBe(200);
   });
 
+  it('answers 400 naming the schedule for a cron expression it cannot read, one too often, or not five fields', async () => {
+    const refused = async (schedule: string, words: string) => {
+      const error = expectError(await add({ url: `${base}/`, schedule }), 400, 'InvalidPayload');
+      expect(error.message).toContain('schedule');
+      expect(error.message).toContain(words);
+    };
+    await refused('61 * * * *', 'not a cron expression');
+    await refused('*/0 * * * *', 'not a cron expression');
+    await refused('*/30 * * * *', 'more often than once an hour (runs 30 min apart)');
+    await refused('* 3 * * *', 'more often than once an hour (runs 1 min apart)');
+    await refused('0 3 30 2 *', 'never runs again');
+    // Not five fields (seconds, a nickname, a sixth field) or not a named schedule: the request's own shape.
+    expectError(await add({ url: `${base}/`, schedule: '@daily' }), 400, 'InvalidPayload');
+    expectError(await add({ url: `${base}/`, schedule: '0 0 3 * * 1' }), 400, 'InvalidPayload');
+    expectError(await add({ url: `${base}/`, schedule: 'hourly' }), 400, 'InvalidPayload');
+    // Nothing was made.
+    const list = await callAs(t, t.botKey, 'GET', `${KB}/${kbId}/sources`);
+    expect((list.json() as { sources: unknown[] }).sources).toEqual([]);
+  });
+
   it('refuses to crawl 127.0.0.1 without PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES', async () => {
     const res = await add({ url: `${base}/` });
     expect(res.statusCode, res.body).toBe(201);
@@ -257,6 +277,10 @@ function answersAndScheduleSuite(databaseUrl?: string) {
   let kbId = '';
   let daily: KnowledgeSource;
   let off: KnowledgeSource;
+  let cron: KnowledgeSource;
+  let cronKbId = '';
+  /** The cron source's first time: a daily minute 90 minutes after the clock's start (the clock stands still). */
+  let cronAt = 0;
 
   beforeAll(async () => {
     const kb = await as('POST', KB, { name: 'Help centre' });
@@ -268,6 +292,18 @@ function answersAndScheduleSuite(databaseUrl?: string) {
     };
     daily = await add('daily', `${base}/`);
     off = await add('off', `${otherBase}/docs/p1`);
+    // A cron schedule, in a knowledge base of its own (a source per host and knowledge base).
+    cronAt = Math.floor((clock.ms + 90 * 60_000) / 60_000) * 60_000;
+    const at = new Date(cronAt);
+    const cronKb = await as('POST', KB, { name: 'Release notes' });
+    cronKbId = (cronKb.json() as { knowledgeBase: { id: string } }).knowledgeBase.id;
+    const made = await as('POST', `${KB}/${cronKbId}/sources`, {
+      type: 'website',
+      url: `${otherBase}/`,
+      schedule: `${at.getUTCMinutes()} ${at.getUTCHours()} * * *`,
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    cron = await crawlFinished(t, cronKbId, (made.json() as { source: KnowledgeSource }).source.id, 1);
     const files = (await as('GET', `${KB}/${kbId}/files`)).json() as { files: Array<{ fileId: string }> };
     for (const f of files.files) await settled(t, f.fileId, 2400);
   });
@@ -282,6 +318,27 @@ function answersAndScheduleSuite(databaseUrl?: string) {
     expect(body.text).toContain('within 30 days of delivery');
     expect(body.sources[0]?.key).toBe(`web/${new URL(base).host}/help/returns`);
     expect(body.text).toContain(`[Returns and refunds](${base}/help/returns)`);
+  });
+
+  it('queues a cron source at its times (UTC), and again at the next one', async () => {
+    const at = new Date(cronAt);
+    expect(cron.schedule).toBe(`${at.getUTCMinutes()} ${at.getUTCHours()} * * *`);
+    expect(cron.nextSyncAt).toBe(at.toISOString());
+    const state = async () => {
+      const res = await as('GET', `${KB}/${cronKbId}/sources/${cron.id}`);
+      return (res.json() as { source: KnowledgeSource }).source;
+    };
+    // A minute before its time: a tick queues nothing.
+    clock.advance(cronAt - clock.ms - 60_000);
+    await t.app.services.runner.tick();
+    expect((await state()).state).toBe('idle');
+    // Its time: queued, crawled again, and next at the same minute the day after.
+    clock.advance(2 * 60_000);
+    await t.app.services.runner.tick();
+    expect(['queued', 'running']).toContain((await state()).state);
+    const again = await crawlFinished(t, cronKbId, cron.id, 2);
+    expect(again.runs[0]?.outcome).toBe('completed');
+    expect(again.nextSyncAt).toBe(new Date(cronAt + 86_400_000).toISOString());
   });
 
   it('queues a daily source again once its time comes, and an off one never', async () => {
