@@ -2,6 +2,7 @@ import { Client, type KnowledgeSource } from '@parley/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listeningApp, parley } from '../../testkit/src/server/cli.js';
 import { testSite } from '../../testkit/src/server/test-site.js';
+import { scheduleOf } from './kb-sites.js';
 
 /** `parley kb add-site|sources|sync|stop-site|rm-site` against a site served on 127.0.0.1 (issue #36). */
 describe('parley kb add-site|sources|sync|stop-site|rm-site (over HTTP)', () => {
@@ -115,6 +116,12 @@ describe('parley kb add-site|sources|sync|stop-site|rm-site (over HTTP)', () => 
     expect(bad.err).toContain('InvalidPayload');
     const badSchedule = await parley(['kb', 'add-site', 'Help', `${base}/`, '--schedule', 'hourly'], app.env);
     expect(badSchedule.code).toBe(2);
+    expect(badSchedule.err).toContain('a cron expression of five fields');
+    // Five fields the server cannot read as cron: its 400, and nothing made.
+    const badCron = await parley(['kb', 'add-site', 'Help', `${base}/`, '--schedule', '61 * * * *'], app.env);
+    expect(badCron.code).toBe(1);
+    expect(badCron.err).toContain('InvalidPayload');
+    expect(badCron.err).toContain('not a cron expression');
     expect((await sourcesOf()).length).toBe(1);
   });
 
@@ -124,5 +131,14 @@ describe('parley kb add-site|sources|sync|stop-site|rm-site (over HTTP)', () => 
     expect(run.err).toContain('InvalidPayload');
     expect(run.err).toContain('PARLEY_CRAWL_RENDER_JS=true');
     expect((await sourcesOf()).length).toBe(1);
+  });
+});
+
+describe('--schedule', () => {
+  it('takes off, daily, weekly or five cron fields (spaces squeezed), and refuses the rest', () => {
+    expect(scheduleOf('weekly')).toBe('weekly');
+    expect(scheduleOf(' 0  3 * *  1 ')).toBe('0 3 * * 1');
+    for (const bad of ['hourly', '@daily', '0 3 * *', '0 0 3 * * 1', ''])
+      expect(() => scheduleOf(bad), bad).toThrow('a cron expression of five fields');
   });
 });

@@ -11,6 +11,9 @@ import { type ConnectionFlags, clientOf, remote, remoteOptions, wholeNumber } fr
 import { knowledgeBaseOf } from './kb.js';
 import { columns } from './text.js';
 
+/** A source's schedule, as the API takes it. */
+type SourceSchedule = KnowledgeSource['schedule'];
+
 interface SiteFlags extends ConnectionFlags {
   json?: boolean;
   wait: boolean;
@@ -21,7 +24,7 @@ interface AddSiteFlags extends SiteFlags {
   exclude: string[];
   maxPages?: number;
   maxDepth?: number;
-  schedule?: 'off' | 'daily' | 'weekly';
+  schedule?: SourceSchedule;
   subdomains?: boolean;
   renderJs?: boolean;
 }
@@ -53,6 +56,22 @@ function onKnowledgeBase<T>(
 const POLL_MS = 500;
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/**
+ * A `--schedule` value: `off`, `daily`, `weekly`, or five fields of a cron expression (spaces squeezed); the
+ * server checks the fields themselves.
+ * @throws InvalidArgumentError for anything else (the command exits 2)
+ * @example scheduleOf(' 0  3 * * 1 ') // '0 3 * * 1'
+ */
+export function scheduleOf(value: string): SourceSchedule {
+  const words = value.trim().split(/\s+/);
+  if (words.length === 1 && ['off', 'daily', 'weekly'].includes(words[0] as string))
+    return words[0] as SourceSchedule;
+  if (words.length === 5) return words.join(' ');
+  throw new InvalidArgumentError(
+    'off, daily, weekly, or a cron expression of five fields in UTC ("0 3 * * 1")',
+  );
+}
 
 function depth(value: string): number {
   const n = Number(value);
@@ -144,11 +163,10 @@ export function siteCommands(program: Command, ctx: CommandContext): void {
       new Option('--max-depth <n>', 'links followed from the start page (default 10)').argParser(depth),
     )
     .addOption(
-      new Option('--schedule <when>', 'crawl again on its own (default off)').choices([
-        'off',
-        'daily',
-        'weekly',
-      ]),
+      new Option(
+        '--schedule <when>',
+        'crawl again on its own: off (the default), daily, weekly, or a cron expression of five fields in UTC ("0 3 * * 1": Mondays at 03:00)',
+      ).argParser(scheduleOf),
     )
     .option('--subdomains', "also crawl the start host's subdomains")
     .option(
