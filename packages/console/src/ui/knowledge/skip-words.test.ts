@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useLanguage } from '../../test-language.js';
-import { outcomeWords, scheduleWords, skipReason } from './skip-words.js';
+import { isCronSchedule, outcomeWords, scheduleToSend, scheduleWords, skipReason } from './skip-words.js';
 
 describe('skipReason: why a crawl skipped a page', () => {
   it('is the reason code of the API in English, unknown codes too', () => {
@@ -31,7 +31,27 @@ describe('skipReason: why a crawl skipped a page', () => {
       for (const code of ['redirect_somewhere', 'new_reason', 'constructor'])
         expect(skipReason(code)).toBe(code);
       expect(scheduleWords('weekly')).toBe('chaque semaine');
+      expect(scheduleWords('0 3 * * 1')).toBe('à 0 3 * * 1 (cron, UTC)');
       expect(outcomeWords('completed')).toBe('terminée');
     });
+  });
+});
+
+describe("a website's re-crawl schedule", () => {
+  it('says a cron expression with what it is, and a named schedule in words', () => {
+    expect(scheduleWords('0 3 * * 1')).toBe('at 0 3 * * 1 (cron, UTC)');
+    expect(scheduleWords('weekly')).toBe('weekly');
+  });
+
+  it('tells a cron expression from the named schedules', () => {
+    for (const named of ['off', 'daily', 'weekly']) expect(isCronSchedule(named)).toBe(false);
+    for (const cron of ['0 3 * * 1', '*/30 * * * *', 'constructor']) expect(isCronSchedule(cron)).toBe(true);
+  });
+
+  it('sends nothing when off, the named schedule, or the cron expression typed without its outer spaces', () => {
+    expect(scheduleToSend('off', '0 3 * * 1')).toBeUndefined();
+    expect(scheduleToSend('daily', '0 3 * * 1')).toBe('daily');
+    expect(scheduleToSend('weekly', '')).toBe('weekly');
+    expect(scheduleToSend('cron', '  0 3 * * 1 ')).toBe('0 3 * * 1');
   });
 });

@@ -50,8 +50,28 @@ const OUTCOMES: Record<string, MessageKey> = {
   failed: 'site.failed',
 };
 
-/** A site's schedule in words (as it is when unknown). */
-export const scheduleWords = (schedule: KnowledgeSource['schedule']): string => wordsOf(SCHEDULES, schedule);
+/** What the Website form's "Crawl again" offers: a named schedule, or the times of a cron expression. */
+export type ScheduleChoice = 'off' | 'daily' | 'weekly' | 'cron';
+
+/** Whether `schedule` is a cron expression (five fields, UTC) rather than `off`, `daily` or `weekly`. */
+export const isCronSchedule = (schedule: string): boolean =>
+  schedule !== 'off' && !Object.hasOwn(SCHEDULES, schedule);
+
+/**
+ * The `schedule` a new site is sent with: none when off (the server's default), the named one, or the cron
+ * expression typed (spaces around it dropped, the server checks the rest).
+ * @example scheduleToSend('cron', ' 0 3 * * 1 ') // '0 3 * * 1'
+ */
+export function scheduleToSend(choice: ScheduleChoice, cron: string): string | undefined {
+  if (choice === 'off') return undefined;
+  return choice === 'cron' ? cron.trim() : choice;
+}
+
+/**
+ * A site's schedule in words: daily or weekly, a cron expression with what it is ("at 0 3 * * 1 (cron, UTC)").
+ */
+export const scheduleWords = (schedule: KnowledgeSource['schedule']): string =>
+  isCronSchedule(schedule) ? t('site.cronWords', { expression: schedule }) : wordsOf(SCHEDULES, schedule);
 
 /** A crawl run's outcome in words (as it is when unknown). */
 export const outcomeWords = (outcome: string): string => wordsOf(OUTCOMES, outcome);

@@ -7,8 +7,15 @@ import { useAction, useLoad } from '../../hooks.js';
 import { type MessageKey, t } from '../../i18n.js';
 import { Field, Toggle } from '../field.js';
 import { Notice } from '../notice.js';
+import { type Choice, SelectField } from '../select-field.js';
 import { useBotClient } from './file-status.js';
-import { outcomeWords, scheduleWords, skipReason } from './skip-words.js';
+import {
+  outcomeWords,
+  type ScheduleChoice,
+  scheduleToSend,
+  scheduleWords,
+  skipReason,
+} from './skip-words.js';
 
 /** How often the sources are read while a crawl is queued or running. */
 const CRAWL_EVERY = 1000;
@@ -19,6 +26,14 @@ const patterns = (text: string) =>
     .split(/[\n,]/)
     .map((p) => p.trim())
     .filter((p) => p !== '');
+
+/** The choices of "Crawl again", in the Console's language. */
+const scheduleChoices = (): Choice<ScheduleChoice>[] => [
+  { value: 'off', label: t('site.scheduleOff') },
+  { value: 'daily', label: t('site.scheduleDaily') },
+  { value: 'weekly', label: t('site.scheduleWeekly') },
+  { value: 'cron', label: t('site.scheduleCron') },
+];
 
 const STATE_WORDS = {
   idle: 'crawl.idle',
@@ -99,10 +114,19 @@ function AddWebsite(props: {
   const files = useBotClient(props.botId);
   const { pending, error, run } = useAction();
   const form = useForm(
-    { url: '', include: '', exclude: '', maxPages: '500', renderJs: false },
-    async ({ url, include, exclude, maxPages, renderJs }) => {
+    {
+      url: '',
+      include: '',
+      exclude: '',
+      maxPages: '500',
+      renderJs: false,
+      schedule: 'off' as ScheduleChoice,
+      cron: '',
+    },
+    async ({ url, include, exclude, maxPages, renderJs, schedule, cron }) => {
       const inc = patterns(include);
       const exc = patterns(exclude);
+      const every = scheduleToSend(schedule, cron);
       const added = await run(() =>
         files.createKnowledgeSource({
           id: props.knowledgeBaseId,
@@ -112,11 +136,20 @@ function AddWebsite(props: {
           ...(exc.length > 0 ? { exclude: exc } : {}),
           maxPages: Number(maxPages),
           ...(props.rendersJavaScript && renderJs ? { render: 'javascript' as const } : {}),
+          ...(every !== undefined ? { schedule: every } : {}),
         }),
       );
       if (!added) return;
       // The page limit stays for the next site.
-      form.reset({ url: '', include: '', exclude: '', maxPages, renderJs: false });
+      form.reset({
+        url: '',
+        include: '',
+        exclude: '',
+        maxPages,
+        renderJs: false,
+        schedule: 'off',
+        cron: '',
+      });
       props.onAdded();
     },
   );
@@ -125,6 +158,8 @@ function AddWebsite(props: {
   const exclude = form.field('exclude');
   const maxPages = form.field('maxPages');
   const renderJs = form.field('renderJs');
+  const schedule = form.field('schedule');
+  const cron = form.field('cron');
   return (
     <form class="stack" onSubmit={form.submit} aria-label={t('site.addForm')}>
       <Field
@@ -149,6 +184,25 @@ function AddWebsite(props: {
           onInput={(event) => maxPages.onValue(event.currentTarget.value)}
         />
       </div>
+      <SelectField
+        id="site-schedule"
+        label={t('site.schedule')}
+        choices={scheduleChoices()}
+        value={schedule.value}
+        onValue={schedule.onValue}
+      />
+      {schedule.value === 'cron' ? (
+        <Field
+          id="site-cron"
+          label={t('site.cron')}
+          hint={t('site.cronHint')}
+          placeholder="0 3 * * 1"
+          autocomplete="off"
+          required
+          maxLength={120}
+          {...cron}
+        />
+      ) : null}
       {props.rendersJavaScript ? (
         <Toggle label={t('site.renderJs')} value={renderJs.value} onValue={renderJs.onValue} />
       ) : null}
@@ -186,6 +240,7 @@ function WebsiteRow(props: {
         <span class="muted">
           {t(STATE_WORDS[source.state])} · {formatCount('count.page', 'count.pages', source.pages)}
           {source.schedule !== 'off' ? t('site.synced', { schedule: scheduleWords(source.schedule) }) : ''}
+          {source.nextSyncAt ? t('site.next', { date: formatDateTime(source.nextSyncAt) }) : ''}
           {source.render === 'javascript' ? t('site.rendered') : ''}
         </span>
       </div>
