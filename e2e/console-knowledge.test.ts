@@ -40,7 +40,10 @@ const linkedRow = (page: Page, key: string) =>
     .getByRole('listitem')
     .filter({ has: page.getByRole('link', { name: key, exact: true }) });
 
-/** A new knowledge base of the suite's bot named `name`, opened on its Website tab; `tabs` is its section bar. */
+/**
+ * A new knowledge base of the suite's bot named `name` (its id `knowledgeBaseId`), opened on its Website tab;
+ * `tabs` is its section bar.
+ */
 async function websiteTab(suite: ReturnType<typeof useConsoleSuite>, name: string) {
   const { knowledgeBase } = (await botApi(suite.origin, suite.t)('POST', '/v1/files/knowledge-bases', {
     name,
@@ -49,7 +52,7 @@ async function websiteTab(suite: ReturnType<typeof useConsoleSuite>, name: strin
   await page.goto(`${suite.origin}/console/bots/${suite.t.botId}/knowledge/${knowledgeBase.id}`);
   const tabs = page.getByRole('navigation', { name: 'Knowledge base sections' });
   await tabs.getByRole('link', { name: 'Website' }).click();
-  return { page, problems, tabs };
+  return { page, problems, tabs, knowledgeBaseId: knowledgeBase.id };
 }
 
 describe.skipIf(!chromiumHere)('console knowledge and files in a browser', () => {
@@ -422,6 +425,74 @@ describe.skipIf(!chromiumHere)('console knowledge: the Website tab in a browser'
       const host = new URL(base).host;
       await expect.poll(() => linkedRow(page, `web/${host}/docs/p5`).isVisible(), INDEXING).toBe(true);
       expect(problems).toEqual([]);
+    } finally {
+      await site.stop();
+    }
+  }, 120_000);
+
+  it('adds a site crawled again at the times of a cron expression, and shows the refusal of one it cannot read', async () => {
+    site.setPageDelay(0);
+    base = await site.start();
+    try {
+      const { page, problems, knowledgeBaseId } = await websiteTab(suite, 'Release notes');
+      await expect.poll(() => page.getByText('No website yet.').isVisible()).toBe(true);
+      const crawlAgain = page.getByLabel('Crawl again');
+      expect(await crawlAgain.inputValue()).toBe('off');
+      // The expression's field is offered only for a cron schedule.
+      expect(await page.getByLabel('Cron expression (UTC)').count()).toBe(0);
+
+      // Minute 61 does not exist: the server's message shows, and no site is added.
+      await page.getByLabel('Website URL').fill(`${base}/`);
+      await page.getByLabel('Pages at most').fill('1');
+      await crawlAgain.selectOption({ label: 'At times of a cron expression (UTC)' });
+      const cron = page.getByLabel('Cron expression (UTC)');
+      expect(await page.getByText(/minute, hour, day of the month, month, day of the week/).isVisible()).toBe(
+        true,
+      );
+      expect(await axe(page), 'website tab, cron expression offered').toEqual([]);
+      await cron.fill('61 * * * *');
+      await page.getByRole('button', { name: 'Add website' }).click();
+      const form = page.getByRole('form', { name: 'Add a website' });
+      await expect.poll(() => form.getByRole('alert').textContent()).toContain('schedule: "61 * * * *"');
+      expect(await page.getByText('No website yet.').isVisible()).toBe(true);
+      const listed = await botApi(suite.origin, suite.t)(
+        'GET',
+        `/v1/files/knowledge-bases/${knowledgeBaseId}/sources`,
+      );
+      expect(listed.sources).toEqual([]);
+
+      // Mondays at 03:00 UTC: added, the row says so and when it next runs.
+      await cron.fill('0 3 * * 1');
+      await page.getByRole('button', { name: 'Add website' }).click();
+      const row = page.getByRole('listitem', { name: `${base}/` });
+      await expect.poll(() => row.textContent()).toContain('synced at 0 3 * * 1 (cron, UTC)');
+      // The next crawl is the next Monday 03:00 UTC, as the Console writes a time (in the browser's zone).
+      const [source] = (
+        (await botApi(suite.origin, suite.t)(
+          'GET',
+          `/v1/files/knowledge-bases/${knowledgeBaseId}/sources`,
+        )) as {
+          sources: { schedule: string; nextSyncAt?: string }[];
+        }
+      ).sources;
+      expect(source?.schedule).toBe('0 3 * * 1');
+      const next = new Date(source?.nextSyncAt ?? '');
+      expect([next.getUTCDay(), next.getUTCHours(), next.getUTCMinutes()]).toEqual([1, 3, 0]);
+      const shown = await page.evaluate<string>(
+        `new Intl.DateTimeFormat(navigator.languages[0], { dateStyle: 'medium', timeStyle: 'short' })` +
+          `.format(new Date(${JSON.stringify(next.toISOString())}))`,
+      );
+      await expect.poll(() => row.textContent()).toContain(`next crawl ${shown}`);
+      expect(await form.getByRole('alert').count()).toBe(0);
+      // The form is ready for the next site: no schedule, no expression.
+      expect(await crawlAgain.inputValue()).toBe('off');
+      expect(await page.getByLabel('Cron expression (UTC)').count()).toBe(0);
+      await expect
+        .poll(() => row.getByRole('list', { name: 'Last runs' }).textContent(), INDEXING)
+        .toContain(': completed');
+      expect(await axe(page), 'website tab, cron schedule').toEqual([]);
+      // The one refusal the browser logs is the invalid cron's.
+      expect(problems).toEqual([expect.stringContaining('status of 400')]);
     } finally {
       await site.stop();
     }
