@@ -83,6 +83,24 @@ export const CreateKnowledgeSourceBody = Type.Object({
 /** createKnowledgeSource body type. */
 export type CreateKnowledgeSourceBody = Static<typeof CreateKnowledgeSourceBody>;
 
+/**
+ * Body of updateKnowledgeSource: the settings of a website source that may change after it is made (its URL and
+ * rendering stay); each one given replaces the source's, at least one. They apply from the next crawl.
+ */
+export const UpdateKnowledgeSourceBody = Type.Object(
+  {
+    include: CreateKnowledgeSourceBody.properties.include,
+    exclude: CreateKnowledgeSourceBody.properties.exclude,
+    maxPages: CreateKnowledgeSourceBody.properties.maxPages,
+    maxDepth: CreateKnowledgeSourceBody.properties.maxDepth,
+    subdomains: CreateKnowledgeSourceBody.properties.subdomains,
+    schedule: CreateKnowledgeSourceBody.properties.schedule,
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+/** updateKnowledgeSource body type. */
+export type UpdateKnowledgeSourceBody = Static<typeof UpdateKnowledgeSourceBody>;
+
 /** Where a source's crawl stands. */
 export const SourceState = Type.Union([
   Type.Literal('idle'),

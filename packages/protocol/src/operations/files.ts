@@ -24,6 +24,7 @@ import type {
   SetFilePassagesInput,
   UpdateFileMetadataInput,
   UpdateKnowledgeBaseInput,
+  UpdateKnowledgeSourceInput,
   UpsertFileInput,
   UpsertFileResponse,
 } from './io/files.js';
@@ -122,6 +123,10 @@ export const KNOWLEDGE_BASE_OPERATIONS = /* @__PURE__ */ operations('files', {
   /** A website source: its state, its crawl's counts and skipped pages, its last runs. */
   getKnowledgeSource: sends<KnowledgeSourceInput, KnowledgeSourceResponse>(
     'GET /v1/files/knowledge-bases/{id}/sources/{sourceId}',
+  ),
+  /** Changes a website source's settings (include, exclude, limits, subdomains, schedule) from its next crawl. */
+  updateKnowledgeSource: sends<UpdateKnowledgeSourceInput, KnowledgeSourceResponse>(
+    'PATCH /v1/files/knowledge-bases/{id}/sources/{sourceId}',
   ),
   /** Queues a crawl of a website source (409 while one is queued or running). */
   syncKnowledgeSource: sends<KnowledgeSourceInput, KnowledgeSourceResponse>(

@@ -12,6 +12,7 @@ import type {
   SearchPassage,
   SetFilePassagesBody,
   UpdateFileBody,
+  UpdateKnowledgeSourceBody,
   UpsertFileBody,
 } from '../../index.js';
 import type { PageInput, TagFilter } from './admin.js';
@@ -125,7 +126,9 @@ export interface KnowledgeSourceInput {
   id: string;
   sourceId: string;
 }
-/** Answer of createKnowledgeSource, getKnowledgeSource, syncKnowledgeSource and stopKnowledgeSource. */
+/** Input of updateKnowledgeSource: the source, and the settings that change. */
+export type UpdateKnowledgeSourceInput = KnowledgeSourceInput & UpdateKnowledgeSourceBody;
+/** Answer of createKnowledgeSource, getKnowledgeSource, updateKnowledgeSource, syncKnowledgeSource and stopKnowledgeSource. */
 export interface KnowledgeSourceResponse {
   source: KnowledgeSource;
 }

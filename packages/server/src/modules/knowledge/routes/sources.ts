@@ -3,6 +3,7 @@ import {
   Empty,
   KnowledgeSourceResponse,
   ListKnowledgeSourcesResponse,
+  UpdateKnowledgeSourceBody,
 } from '@parley/protocol';
 import { KNOWLEDGE_BASE_OPERATIONS } from '@parley/protocol/operations';
 import type { FastifyInstance } from 'fastify';
@@ -16,7 +17,7 @@ const KbId = Type.String({ minLength: 1, maxLength: 100 });
 const KbParam = Type.Object({ id: KbId });
 const SourceParams = Type.Object({ id: KbId, sourceId: Type.String({ minLength: 1, maxLength: 100 }) });
 
-/** The website sources of a knowledge base: create (and crawl), list, get, sync, stop, delete. */
+/** The website sources of a knowledge base: create (and crawl), list, get, update, sync, stop, delete. */
 export function sourceRoutes(app: FastifyInstance, { websites }: { websites: WebsiteSourcesService }): void {
   const op = operations(app, SOURCE_OPERATIONS);
 
@@ -55,6 +56,20 @@ export function sourceRoutes(app: FastifyInstance, { websites }: { websites: Web
       response: KnowledgeSourceResponse,
     },
     async (req) => ({ source: await websites.get(req.filesCaller, req.params.id, req.params.sourceId) }),
+  );
+
+  op(
+    KNOWLEDGE_BASE_OPERATIONS.updateKnowledgeSource,
+    {
+      description:
+        "Changes the source's include and exclude patterns, page and depth limits, subdomains or schedule (each one given replaces the source's). They apply from the next crawl; a changed schedule counts from now.",
+      params: SourceParams,
+      body: UpdateKnowledgeSourceBody,
+      response: KnowledgeSourceResponse,
+    },
+    async (req) => ({
+      source: await websites.update(req.filesCaller, req.params.id, req.params.sourceId, req.body),
+    }),
   );
 
   op(

@@ -6,6 +6,7 @@ import type {
   SkippedPage,
   SourceRender,
   SourceSchedule,
+  UpdateKnowledgeSourceBody,
 } from '@parley/protocol';
 import type { Kysely, Selectable } from 'kysely';
 import { isExecutable } from '../../../config/chromium.js';
@@ -77,6 +78,16 @@ export interface WebsiteSourcesService {
   list(ctx: FilesContext, kbId: string): Promise<KnowledgeSource[]>;
   get(ctx: FilesContext, kbId: string, sourceId: string): Promise<KnowledgeSource>;
   /** Queues a crawl (409 while one is queued or running). */
+  /**
+   * Changes the settings given (include, exclude, limits, subdomains, schedule); they apply from the next crawl,
+   * and a changed schedule counts from now.
+   */
+  update(
+    ctx: FilesContext,
+    kbId: string,
+    sourceId: string,
+    body: UpdateKnowledgeSourceBody,
+  ): Promise<KnowledgeSource>;
   sync(ctx: FilesContext, kbId: string, sourceId: string): Promise<KnowledgeSource>;
   /** Asks the running or queued crawl to stop at its next page (nothing to stop: answered as it is). */
   stop(ctx: FilesContext, kbId: string, sourceId: string): Promise<KnowledgeSource>;
@@ -286,6 +297,26 @@ export function websiteSources(deps: WebsiteSourcesDeps): WebsiteSourcesService 
     async get(ctx, kbId, sourceId) {
       canRead(ctx);
       return toSource(db, await load(ctx, kbId, sourceId));
+    },
+    async update(ctx, kbId, sourceId, body) {
+      canWrite(ctx);
+      const row = await load(ctx, kbId, sourceId);
+      const now = clock();
+      if (body.schedule !== undefined) checkSchedule(body.schedule, now);
+      const { schedule, ...changed } = body;
+      const settings: SourceSettings = { ...(JSON.parse(row.settings) as SourceSettings), ...changed };
+      await db
+        .updateTable('knowledge_sources')
+        .set({
+          settings: JSON.stringify(settings),
+          ...(schedule !== undefined && schedule !== row.schedule
+            ? { schedule, next_sync_at: nextSyncAfter(schedule, now) }
+            : {}),
+          updated_at: now.toISOString(),
+        })
+        .where('id', '=', row.id)
+        .execute();
+      return toSource(db, await reload(row.id));
     },
     async sync(ctx, kbId, sourceId) {
       canWrite(ctx);

@@ -242,6 +242,76 @@ describe('website sources: bad input, rights and the outbound guard', () => {
   });
 });
 
+describe('website sources: changing a source', () => {
+  const site = testSite();
+  let base = '';
+  beforeAll(async () => {
+    base = await site.start();
+  });
+  afterAll(() => site.stop());
+  const { t, clock } = useClockedApp({ workers: true });
+  let kbId = '';
+  let source: KnowledgeSource;
+  beforeAll(async () => {
+    const kb = await callAs(t, t.botKey, 'POST', KB, { name: 'Changed' });
+    kbId = (kb.json() as { knowledgeBase: { id: string } }).knowledgeBase.id;
+    const made = await callAs(t, t.botKey, 'POST', `${KB}/${kbId}/sources`, {
+      type: 'website',
+      url: `${base}/`,
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    source = await crawlFinished(t, kbId, (made.json() as { source: KnowledgeSource }).source.id, 1);
+  });
+  const patch = (body: unknown, token = t.botKey, id = source.id) =>
+    callAs(t, token, 'PATCH', `${KB}/${kbId}/sources/${id}`, body);
+  const current = async () =>
+    (
+      (await callAs(t, t.botKey, 'GET', `${KB}/${kbId}/sources/${source.id}`)).json() as {
+        source: KnowledgeSource;
+      }
+    ).source;
+
+  it('changes the settings given, keeps the others, and counts a new schedule from now', async () => {
+    expect(source).toMatchObject({ schedule: 'off', include: [], maxPages: 500, maxDepth: 10 });
+    expect(source.nextSyncAt).toBeUndefined();
+    const res = await patch({ schedule: 'weekly', include: ['/docs/**'], maxPages: 50 });
+    expect(res.statusCode, res.body).toBe(200);
+    const changed = (res.json() as { source: KnowledgeSource }).source;
+    expect(changed).toMatchObject({
+      schedule: 'weekly',
+      include: ['/docs/**'],
+      exclude: [],
+      maxPages: 50,
+      maxDepth: 10,
+      url: `${base}/`,
+      runs: source.runs,
+    });
+    expect(changed.nextSyncAt).toBe(new Date(clock.ms + 7 * 86_400_000).toISOString());
+    // A cron, then off again: no next crawl.
+    const cron = (await patch({ schedule: '30 4 * * *' })).json() as { source: KnowledgeSource };
+    expect(cron.source.schedule).toBe('30 4 * * *');
+    expect(new Date(cron.source.nextSyncAt as string).toISOString()).toMatch(/T04:30:00\.000Z$/);
+    const off = (await patch({ schedule: 'off' })).json() as { source: KnowledgeSource };
+    expect(off.source.schedule).toBe('off');
+    expect(off.source.nextSyncAt).toBeUndefined();
+    expect(await current()).toMatchObject({ schedule: 'off', include: ['/docs/**'], maxPages: 50 });
+  });
+
+  it('answers 400 for nothing to change, its URL or a bad schedule, 403 for a viewer, 404 for another source, and changes nothing', async () => {
+    const before = await current();
+    expectError(await patch({}), 400, 'InvalidPayload');
+    expectError(await patch({ url: 'https://example.com/' }), 400, 'InvalidPayload');
+    expectError(await patch({ maxPages: 0 }), 400, 'InvalidPayload');
+    expect(
+      expectError(await patch({ schedule: '*/5 * * * *', maxPages: 20 }), 400, 'InvalidPayload').message,
+    ).toContain('more often than once an hour');
+    const viewer = (await t.addMember('viewer')).token;
+    expectError(await patch({ maxPages: 20 }, viewer), 403, 'Forbidden');
+    expectError(await patch({ maxPages: 20 }, t.botKey, 'src_unknown'), 404, 'ResourceNotFound');
+    expect(await current()).toEqual(before);
+  });
+});
+
 /**
  * A crawled page answers: the bot's reply (the answer preview, the reply the chat gives) quotes the page and links
  * its URL, not a stored copy (the default `sourceLinks: public` links an http(s) `sourceUrl`). And the schedule:
