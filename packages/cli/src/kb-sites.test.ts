@@ -4,8 +4,8 @@ import { listeningApp, parley } from '../../testkit/src/server/cli.js';
 import { testSite } from '../../testkit/src/server/test-site.js';
 import { scheduleOf } from './kb-sites.js';
 
-/** `parley kb add-site|sources|sync|stop-site|rm-site` against a site served on 127.0.0.1 (issue #36). */
-describe('parley kb add-site|sources|sync|stop-site|rm-site (over HTTP)', () => {
+/** `parley kb add-site|sources|sync|set-site|stop-site|rm-site` against a site served on 127.0.0.1 (issue #36). */
+describe('parley kb add-site|sources|sync|set-site|stop-site|rm-site (over HTTP)', () => {
   const site = testSite({ pages: 6, pageDelayMs: 150 });
   const slow = testSite({ pages: 40, pageDelayMs: 300 });
   let base = '';
@@ -123,6 +123,41 @@ describe('parley kb add-site|sources|sync|stop-site|rm-site (over HTTP)', () => 
     expect(badCron.err).toContain('InvalidPayload');
     expect(badCron.err).toContain('not a cron expression');
     expect((await sourcesOf()).length).toBe(1);
+  });
+
+  it("set-site changes a source's schedule, patterns and limits; nothing to change exits 2, a bad cron 1, both changing nothing", async () => {
+    const [source] = await sourcesOf();
+    const id = source?.id as string;
+    const run = await parley(
+      ['kb', 'set-site', 'Help', id, '--schedule', '0 3 * * 1', '--include', '/docs/**', '--max-pages', '40'],
+      app.env,
+    );
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(
+      new RegExp(
+        `^${id}: schedule 0 3 \\* \\* 1 \\(next \\S+T03:00:00\\.000Z\\) · include /docs/\\*\\* · exclude /docs/p2 · max pages 40 · max depth 3\\n$`,
+      ),
+    );
+    expect((await sourcesOf())[0]).toMatchObject({
+      schedule: '0 3 * * 1',
+      include: ['/docs/**'],
+      maxPages: 40,
+    });
+    const cleared = await parley(['kb', 'set-site', 'Help', id, '--no-include', '--json'], app.env);
+    expect(cleared.code).toBe(0);
+    expect((JSON.parse(cleared.out) as { source: KnowledgeSource }).source.include).toEqual([]);
+
+    const nothing = await parley(['kb', 'set-site', 'Help', id], app.env);
+    expect(nothing.code).toBe(2);
+    expect(nothing.err).toContain('nothing to change');
+    const badCron = await parley(
+      ['kb', 'set-site', 'Help', id, '--schedule', '*/10 * * * *', '--max-pages', '9'],
+      app.env,
+    );
+    expect(badCron.code).toBe(1);
+    expect(badCron.err).toContain('more often than once an hour');
+    expect((await sourcesOf())[0]).toMatchObject({ schedule: '0 3 * * 1', include: [], maxPages: 40 });
   });
 
   it('add-site --render-js asks for pages rendered by JavaScript: refused where the server does not render', async () => {

@@ -29,6 +29,17 @@ interface AddSiteFlags extends SiteFlags {
   renderJs?: boolean;
 }
 
+interface SetSiteFlags extends ConnectionFlags {
+  json?: boolean;
+  /** Patterns given, or false for --no-include (none). */
+  include?: string[] | false;
+  exclude?: string[] | false;
+  maxPages?: number;
+  maxDepth?: number;
+  schedule?: SourceSchedule;
+  subdomains?: boolean;
+}
+
 /** `parley kb <verb> <knowledgeBase> <sourceId>`: a command on one website source of a knowledge base. */
 function sourceCommand(kb: Command, verb: string, description: string): Command {
   return remoteOptions(
@@ -258,6 +269,51 @@ export function siteCommands(program: Command, ctx: CommandContext): void {
         return;
       }
       finish(ctx, flags, source);
+    });
+
+  sourceCommand(kb, 'set-site', "change a website source's paths, limits or schedule, from its next crawl")
+    .option('--include <pattern>', "only paths matching (repeat; replaces the source's)", collect)
+    .option('--exclude <pattern>', "no path matching (repeat; replaces the source's)", collect)
+    .option('--no-include', 'every path again (no include pattern)')
+    .option('--no-exclude', 'no exclude pattern')
+    .addOption(new Option('--max-pages <n>', 'pages at most').argParser(wholeNumber))
+    .addOption(new Option('--max-depth <n>', 'links followed from the start page').argParser(depth))
+    .addOption(
+      new Option(
+        '--schedule <when>',
+        'off, daily, weekly, or a cron expression of five fields in UTC',
+      ).argParser(scheduleOf),
+    )
+    .option('--subdomains', "also crawl the start host's subdomains")
+    .option('--no-subdomains', 'the start host only')
+    .option('--json', 'print JSON')
+    .action(async (idOrName: string, sourceId: string, flags: SetSiteFlags, command: Command) => {
+      const changes = {
+        ...(flags.include !== undefined ? { include: flags.include === false ? [] : flags.include } : {}),
+        ...(flags.exclude !== undefined ? { exclude: flags.exclude === false ? [] : flags.exclude } : {}),
+        ...(flags.maxPages !== undefined ? { maxPages: flags.maxPages } : {}),
+        ...(flags.maxDepth !== undefined ? { maxDepth: flags.maxDepth } : {}),
+        ...(flags.subdomains !== undefined ? { subdomains: flags.subdomains } : {}),
+        ...(flags.schedule !== undefined ? { schedule: flags.schedule } : {}),
+      };
+      if (Object.keys(changes).length === 0)
+        command.error(
+          'nothing to change: give --include, --exclude, --max-pages, --max-depth, --subdomains or --schedule',
+          { exitCode: 2 },
+        );
+      const source = await onKnowledgeBase(
+        ctx,
+        command,
+        flags,
+        idOrName,
+        async (client, target) =>
+          (await client.updateKnowledgeSource({ id: target.id, sourceId, ...changes })).source,
+      );
+      if (flags.json) ctx.print({ source });
+      else
+        ctx.io.out(
+          `${source.id}: schedule ${source.schedule}${source.nextSyncAt ? ` (next ${source.nextSyncAt})` : ''} · include ${source.include.join(' ') || '*'} · exclude ${source.exclude.join(' ') || '–'} · max pages ${source.maxPages} · max depth ${source.maxDepth}\n`,
+        );
     });
 
   for (const [verb, description] of [

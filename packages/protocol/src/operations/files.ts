@@ -126,7 +126,7 @@ export const KNOWLEDGE_BASE_OPERATIONS = /* @__PURE__ */ operations('files', {
   ),
   /** Changes a website source's settings (include, exclude, limits, subdomains, schedule) from its next crawl. */
   updateKnowledgeSource: sends<UpdateKnowledgeSourceInput, KnowledgeSourceResponse>(
-    'PATCH /v1/files/knowledge-bases/{id}/sources/{sourceId}',
+    'PUT /v1/files/knowledge-bases/{id}/sources/{sourceId}',
   ),
   /** Queues a crawl of a website source (409 while one is queued or running). */
   syncKnowledgeSource: sends<KnowledgeSourceInput, KnowledgeSourceResponse>(

@@ -11,7 +11,7 @@ import { createTestApp, type TestApp, type TestAppOptions } from './harness.js';
 export type Upserted = FileObject & { uploadUrl: string };
 
 /** The methods the Files API tests call. */
-export type FilesMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type FilesMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** A clock the test moves by hand. */
 export function movableClock() {

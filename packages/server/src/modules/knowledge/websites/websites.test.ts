@@ -263,7 +263,7 @@ describe('website sources: changing a source', () => {
     source = await crawlFinished(t, kbId, (made.json() as { source: KnowledgeSource }).source.id, 1);
   });
   const patch = (body: unknown, token = t.botKey, id = source.id) =>
-    callAs(t, token, 'PATCH', `${KB}/${kbId}/sources/${id}`, body);
+    callAs(t, token, 'PUT', `${KB}/${kbId}/sources/${id}`, body);
   const current = async () =>
     (
       (await callAs(t, t.botKey, 'GET', `${KB}/${kbId}/sources/${source.id}`)).json() as {
