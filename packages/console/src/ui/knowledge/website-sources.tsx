@@ -1,5 +1,5 @@
 import type { KnowledgeSource } from '@parley/client';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { useConsole } from '../../context.js';
 import { useForm } from '../../form.js';
 import { formatCount, formatDateTime, formatNumber } from '../../format.js';
@@ -16,16 +16,10 @@ import {
   scheduleWords,
   skipReason,
 } from './skip-words.js';
+import { patterns, settingsChanges, settingsOf } from './website-settings.js';
 
 /** How often the sources are read while a crawl is queued or running. */
 const CRAWL_EVERY = 1000;
-
-/** Path patterns typed one per line or comma-separated. */
-const patterns = (text: string) =>
-  text
-    .split(/[\n,]/)
-    .map((p) => p.trim())
-    .filter((p) => p !== '');
 
 /** The choices of "Crawl again", in the Console's language. */
 const scheduleChoices = (): Choice<ScheduleChoice>[] => [
@@ -45,7 +39,7 @@ const STATE_WORDS = {
 /**
  * The Website tab of a knowledge base: add a site (a start page or a sitemap, paths to include or exclude, a
  * page limit), then each site's crawl live (found, fetched, indexed, skipped with reasons), Sync now and Stop,
- * and its last runs.
+ * its settings changed in place (paths, page limit, "Crawl again"), and its last runs.
  */
 export function WebsiteSources(props: {
   botId: string;
@@ -225,6 +219,13 @@ function WebsiteRow(props: {
   const { source, mayChange } = props;
   const files = useBotClient(props.botId);
   const { pending, error, run } = useAction();
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  /** The settings form closes, the keyboard back on the button that opened it. */
+  const closeSettings = () => {
+    setEditing(false);
+    editButton.current?.focus();
+  };
   const input = { id: source.knowledgeBaseId, sourceId: source.id };
   const act = async (work: () => Promise<unknown>) => {
     if (await run(work)) props.onChanged();
@@ -282,9 +283,21 @@ function WebsiteRow(props: {
           >
             {t('site.stop')}
           </button>
+          <button
+            type="button"
+            ref={editButton}
+            aria-expanded={editing}
+            aria-controls={editing ? `site-${source.id}-settings` : undefined}
+            onClick={() => setEditing(!editing)}
+          >
+            {t('site.edit')} <span class="visually-hidden">{source.url}</span>
+          </button>
         </div>
       ) : null}
       <Notice error={error} />
+      {mayChange && editing ? (
+        <EditWebsite botId={props.botId} source={source} onSaved={props.onChanged} done={closeSettings} />
+      ) : null}
       {source.runs.length > 0 ? (
         <>
           <h4>{t('site.runs')}</h4>
@@ -306,5 +319,85 @@ function WebsiteRow(props: {
         </>
       ) : null}
     </li>
+  );
+}
+
+/**
+ * A site's settings changed in place: its paths, page limit and "Crawl again" as they are now; Save sends only
+ * what changed (offered once something did), from the next crawl; the server's refusal shows in the form and
+ * the site keeps its settings.
+ */
+function EditWebsite(props: { botId: string; source: KnowledgeSource; onSaved(): void; done(): void }) {
+  const { source } = props;
+  const files = useBotClient(props.botId);
+  const { pending, error, run } = useAction();
+  const form = useForm(settingsOf(source), async (values) => {
+    const changes = settingsChanges(source, values);
+    if (Object.keys(changes).length === 0) return;
+    const saved = await run(() =>
+      files.updateKnowledgeSource({ id: source.knowledgeBaseId, sourceId: source.id, ...changes }),
+    );
+    if (!saved) return;
+    props.onSaved();
+    props.done();
+  });
+  const id = `site-${source.id}`;
+  const include = form.field('include');
+  const exclude = form.field('exclude');
+  const maxPages = form.field('maxPages');
+  const schedule = form.field('schedule');
+  const cron = form.field('cron');
+  const unchanged = Object.keys(settingsChanges(source, form.values)).length === 0;
+  return (
+    <form
+      id={`${id}-settings`}
+      class="inline-form stack"
+      onSubmit={form.submit}
+      aria-label={t('site.editForm', { url: source.url })}
+    >
+      <Field id={`${id}-include`} label={t('site.include')} hint={t('site.includeHint')} {...include} />
+      <Field id={`${id}-exclude`} label={t('site.exclude')} hint={t('site.excludeHint')} {...exclude} />
+      <div class="field">
+        <label for={`${id}-max-pages`}>{t('site.maxPages')}</label>
+        <input
+          id={`${id}-max-pages`}
+          type="number"
+          min={1}
+          max={10000}
+          required
+          value={maxPages.value}
+          onInput={(event) => maxPages.onValue(event.currentTarget.value)}
+        />
+      </div>
+      <SelectField
+        id={`${id}-schedule`}
+        label={t('site.schedule')}
+        choices={scheduleChoices()}
+        value={schedule.value}
+        onValue={schedule.onValue}
+      />
+      {schedule.value === 'cron' ? (
+        <Field
+          id={`${id}-cron`}
+          label={t('site.cron')}
+          hint={t('site.cronHint')}
+          placeholder="0 3 * * 1"
+          autocomplete="off"
+          required
+          maxLength={120}
+          {...cron}
+        />
+      ) : null}
+      <p class="muted">{t('site.editHint')}</p>
+      <Notice error={error} />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={pending || unchanged}>
+          {t('site.save')}
+        </button>
+        <button type="button" onClick={props.done} disabled={pending}>
+          {t('action.cancel')}
+        </button>
+      </div>
+    </form>
   );
 }
