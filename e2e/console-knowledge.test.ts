@@ -497,6 +497,82 @@ describe.skipIf(!chromiumHere)('console knowledge: the Website tab in a browser'
       await site.stop();
     }
   }, 120_000);
+
+  it("changes a site's schedule to a cron and its page limit in place, and shows the refusal of a cron it cannot read", async () => {
+    site.setPageDelay(0);
+    base = await site.start();
+    try {
+      const { page, problems, knowledgeBaseId } = await websiteTab(suite, 'Support articles');
+      const api = botApi(suite.origin, suite.t);
+      await page.getByLabel('Website URL').fill(`${base}/`);
+      await page.getByLabel('Pages at most').fill('1');
+      await page.getByRole('button', { name: 'Add website' }).click();
+      const row = page.getByRole('listitem', { name: `${base}/` });
+      await expect
+        .poll(() => row.getByRole('list', { name: 'Last runs' }).textContent(), INDEXING)
+        .toContain(': completed');
+      expect(await row.textContent()).not.toContain('synced');
+
+      // The form holds the site's settings as they are; Save waits for a change.
+      await row.getByRole('button', { name: 'Change settings' }).click();
+      const form = row.getByRole('form', { name: `Settings of ${base}/` });
+      const save = form.getByRole('button', { name: 'Save settings' });
+      expect(await form.getByLabel('Pages at most').inputValue()).toBe('1');
+      expect(await form.getByLabel('Crawl again').inputValue()).toBe('off');
+      expect(await form.getByLabel('Cron expression (UTC)').count()).toBe(0);
+      expect(await save.isDisabled()).toBe(true);
+
+      // Mondays at 03:00 UTC, 2 pages at most: the row says so and when it next runs, the API has both.
+      await form.getByLabel('Crawl again').selectOption({ label: 'At times of a cron expression (UTC)' });
+      await form.getByLabel('Cron expression (UTC)').fill('0 3 * * 1');
+      await form.getByLabel('Pages at most').fill('2');
+      expect(await axe(page), 'website tab, settings form').toEqual([]);
+      await save.click();
+      await expect.poll(() => row.textContent()).toContain('synced at 0 3 * * 1 (cron, UTC)');
+      await expect.poll(() => form.count()).toBe(0);
+      const sourceUrl = async () => {
+        const { sources } = (await api('GET', `/v1/files/knowledge-bases/${knowledgeBaseId}/sources`)) as {
+          sources: { id: string }[];
+        };
+        return `/v1/files/knowledge-bases/${knowledgeBaseId}/sources/${sources[0]?.id}`;
+      };
+      const url = await sourceUrl();
+      const changed = (
+        (await api('GET', url)) as { source: { schedule: string; maxPages: number; nextSyncAt?: string } }
+      ).source;
+      expect([changed.schedule, changed.maxPages]).toEqual(['0 3 * * 1', 2]);
+      const next = new Date(changed.nextSyncAt ?? '');
+      expect([next.getUTCDay(), next.getUTCHours(), next.getUTCMinutes()]).toEqual([1, 3, 0]);
+      const shown = await page.evaluate<string>(
+        `new Intl.DateTimeFormat(navigator.languages[0], { dateStyle: 'medium', timeStyle: 'short' })` +
+          `.format(new Date(${JSON.stringify(next.toISOString())}))`,
+      );
+      await expect.poll(() => row.textContent()).toContain(`next crawl ${shown}`);
+
+      // Minute 61 does not exist: the server's message shows in the form, and the site keeps its settings.
+      await row.getByRole('button', { name: 'Change settings' }).click();
+      expect(await form.getByLabel('Cron expression (UTC)').inputValue()).toBe('0 3 * * 1');
+      expect(await form.getByLabel('Pages at most').inputValue()).toBe('2');
+      await form.getByLabel('Cron expression (UTC)').fill('61 * * * *');
+      await save.click();
+      await expect.poll(() => form.getByRole('alert').textContent()).toContain('schedule: "61 * * * *"');
+      expect(await row.textContent()).toContain('synced at 0 3 * * 1 (cron, UTC)');
+      expect((await api('GET', url)) as { source: unknown }).toEqual({ source: changed });
+      expect(await axe(page), 'website tab, settings refused').toEqual([]);
+      await form.getByRole('button', { name: 'Cancel' }).click();
+      expect(await form.count()).toBe(0);
+      // The keyboard is back on the button that opened the form, which says the form is closed.
+      const edit = row.getByRole('button', { name: 'Change settings' });
+      expect(await page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe(
+        `Change settings ${base}/`,
+      );
+      expect(await edit.getAttribute('aria-expanded')).toBe('false');
+      // The one refusal the browser logs is the invalid cron's.
+      expect(problems).toEqual([expect.stringContaining('status of 400')]);
+    } finally {
+      await site.stop();
+    }
+  }, 120_000);
 });
 
 // Pages rendered by JavaScript (issue #36, item 5): where the server renders them, the checkbox is offered and the
