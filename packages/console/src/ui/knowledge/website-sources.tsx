@@ -7,8 +7,8 @@ import { useAction, useLoad } from '../../hooks.js';
 import { type MessageKey, t } from '../../i18n.js';
 import { Field, Toggle } from '../field.js';
 import { Notice } from '../notice.js';
-import { type Choice, SelectField } from '../select-field.js';
 import { useBotClient } from './file-status.js';
+import { ScheduleFields } from './schedule-fields.js';
 import {
   outcomeWords,
   type ScheduleChoice,
@@ -20,14 +20,6 @@ import { patterns, settingsChanges, settingsOf } from './website-settings.js';
 
 /** How often the sources are read while a crawl is queued or running. */
 const CRAWL_EVERY = 1000;
-
-/** The choices of "Crawl again", in the Console's language. */
-const scheduleChoices = (): Choice<ScheduleChoice>[] => [
-  { value: 'off', label: t('site.scheduleOff') },
-  { value: 'daily', label: t('site.scheduleDaily') },
-  { value: 'weekly', label: t('site.scheduleWeekly') },
-  { value: 'cron', label: t('site.scheduleCron') },
-];
 
 const STATE_WORDS = {
   idle: 'crawl.idle',
@@ -178,25 +170,7 @@ function AddWebsite(props: {
           onInput={(event) => maxPages.onValue(event.currentTarget.value)}
         />
       </div>
-      <SelectField
-        id="site-schedule"
-        label={t('site.schedule')}
-        choices={scheduleChoices()}
-        value={schedule.value}
-        onValue={schedule.onValue}
-      />
-      {schedule.value === 'cron' ? (
-        <Field
-          id="site-cron"
-          label={t('site.cron')}
-          hint={t('site.cronHint')}
-          placeholder="0 3 * * 1"
-          autocomplete="off"
-          required
-          maxLength={120}
-          {...cron}
-        />
-      ) : null}
+      <ScheduleFields idPrefix="site" schedule={schedule} cron={cron} />
       {props.rendersJavaScript ? (
         <Toggle label={t('site.renderJs')} value={renderJs.value} onValue={renderJs.onValue} />
       ) : null}
@@ -369,25 +343,7 @@ function EditWebsite(props: { botId: string; source: KnowledgeSource; onSaved():
           onInput={(event) => maxPages.onValue(event.currentTarget.value)}
         />
       </div>
-      <SelectField
-        id={`${id}-schedule`}
-        label={t('site.schedule')}
-        choices={scheduleChoices()}
-        value={schedule.value}
-        onValue={schedule.onValue}
-      />
-      {schedule.value === 'cron' ? (
-        <Field
-          id={`${id}-cron`}
-          label={t('site.cron')}
-          hint={t('site.cronHint')}
-          placeholder="0 3 * * 1"
-          autocomplete="off"
-          required
-          maxLength={120}
-          {...cron}
-        />
-      ) : null}
+      <ScheduleFields idPrefix={id} schedule={schedule} cron={cron} />
       <p class="muted">{t('site.editHint')}</p>
       <Notice error={error} />
       <div class="actions">
