@@ -8,7 +8,7 @@ import { type MessageKey, t } from '../../i18n.js';
 import { Field, Toggle } from '../field.js';
 import { Notice } from '../notice.js';
 import { useBotClient } from './file-status.js';
-import { ScheduleFields } from './schedule-fields.js';
+import { SiteFields } from './site-fields.js';
 import {
   outcomeWords,
   type ScheduleChoice,
@@ -156,21 +156,7 @@ function AddWebsite(props: {
         maxLength={2048}
         {...url}
       />
-      <Field id="site-include" label={t('site.include')} hint={t('site.includeHint')} {...include} />
-      <Field id="site-exclude" label={t('site.exclude')} hint={t('site.excludeHint')} {...exclude} />
-      <div class="field">
-        <label for="site-max-pages">{t('site.maxPages')}</label>
-        <input
-          id="site-max-pages"
-          type="number"
-          min={1}
-          max={10000}
-          required
-          value={maxPages.value}
-          onInput={(event) => maxPages.onValue(event.currentTarget.value)}
-        />
-      </div>
-      <ScheduleFields idPrefix="site" schedule={schedule} cron={cron} />
+      <SiteFields idPrefix="site" {...{ include, exclude, maxPages, schedule, cron }} />
       {props.rendersJavaScript ? (
         <Toggle label={t('site.renderJs')} value={renderJs.value} onValue={renderJs.onValue} />
       ) : null}
@@ -329,21 +315,7 @@ function EditWebsite(props: { botId: string; source: KnowledgeSource; onSaved():
       onSubmit={form.submit}
       aria-label={t('site.editForm', { url: source.url })}
     >
-      <Field id={`${id}-include`} label={t('site.include')} hint={t('site.includeHint')} {...include} />
-      <Field id={`${id}-exclude`} label={t('site.exclude')} hint={t('site.excludeHint')} {...exclude} />
-      <div class="field">
-        <label for={`${id}-max-pages`}>{t('site.maxPages')}</label>
-        <input
-          id={`${id}-max-pages`}
-          type="number"
-          min={1}
-          max={10000}
-          required
-          value={maxPages.value}
-          onInput={(event) => maxPages.onValue(event.currentTarget.value)}
-        />
-      </div>
-      <ScheduleFields idPrefix={id} schedule={schedule} cron={cron} />
+      <SiteFields idPrefix={id} {...{ include, exclude, maxPages, schedule, cron }} />
       <p class="muted">{t('site.editHint')}</p>
       <Notice error={error} />
       <div class="actions">

@@ -13,17 +13,35 @@ const scheduleChoices = (): Choice<ScheduleChoice>[] => [
 ];
 
 /**
- * A website form's "Crawl again" select, and its cron expression field when the times of a cron are chosen (the
- * add form's and each site's settings form's; `idPrefix` keeps their ids apart).
+ * A website form's settings a site keeps: its include and exclude patterns, its page limit, "Crawl again" and the
+ * cron expression field when the times of a cron are chosen (the add form's and each site's settings form's;
+ * `idPrefix` keeps their ids apart).
  */
-export function ScheduleFields(props: {
+export function SiteFields(props: {
   idPrefix: string;
+  include: FormField<string>;
+  exclude: FormField<string>;
+  maxPages: FormField<string>;
   schedule: FormField<ScheduleChoice>;
   cron: FormField<string>;
 }) {
-  const { idPrefix, schedule, cron } = props;
+  const { idPrefix, include, exclude, maxPages, schedule, cron } = props;
   return (
     <>
+      <Field id={`${idPrefix}-include`} label={t('site.include')} hint={t('site.includeHint')} {...include} />
+      <Field id={`${idPrefix}-exclude`} label={t('site.exclude')} hint={t('site.excludeHint')} {...exclude} />
+      <div class="field">
+        <label for={`${idPrefix}-max-pages`}>{t('site.maxPages')}</label>
+        <input
+          id={`${idPrefix}-max-pages`}
+          type="number"
+          min={1}
+          max={10000}
+          required
+          value={maxPages.value}
+          onInput={(event) => maxPages.onValue(event.currentTarget.value)}
+        />
+      </div>
       <SelectField
         id={`${idPrefix}-schedule`}
         label={t('site.schedule')}
