@@ -10,7 +10,7 @@
 // upload, change or deletion.
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHROMIUM, haveChromium } from '../packages/testkit/src/e2e/browser.js';
 import { axe, overflows, useConsoleSuite } from '../packages/testkit/src/e2e/console.js';
 import { DOCX_TYPE, docxOf, pdfOf } from '../packages/testkit/src/e2e/documents.js';
@@ -377,201 +377,192 @@ describe.skipIf(!chromiumHere)('console knowledge: the Website tab in a browser'
   const site = testSite({ pages: 8, pageDelayMs: 400 });
   let base = '';
   const suite = useConsoleSuite({ workers: true, env: { PARLEY_CRAWL_ALLOW_PRIVATE_ADDRESSES: 'true' } });
+  // Each case its own run of the site, its pages held back 400 ms until the case lets them go.
+  beforeEach(async () => {
+    site.setPageDelay(400);
+    base = await site.start();
+  });
+  afterEach(() => site.stop());
 
   it('adds a site, shows the crawl live, stops it, syncs it again to the end with skipped reasons and runs', async () => {
-    base = await site.start();
-    try {
-      const { page, problems, tabs } = await websiteTab(suite, 'Help centre');
-      await expect.poll(() => page.getByText('No website yet.').isVisible()).toBe(true);
-      await page.getByLabel('Website URL').fill(`${base}/`);
-      await page.getByLabel('Leave out paths (optional)').fill('/docs/p2');
-      await page.getByLabel('Pages at most').fill('50');
-      // This server does not render pages by JavaScript: no such checkbox is offered.
-      expect(await page.getByLabel(/Render pages by JavaScript/).count()).toBe(0);
-      await page.getByRole('button', { name: 'Add website' }).click();
+    const { page, problems, tabs } = await websiteTab(suite, 'Help centre');
+    await expect.poll(() => page.getByText('No website yet.').isVisible()).toBe(true);
+    await page.getByLabel('Website URL').fill(`${base}/`);
+    await page.getByLabel('Leave out paths (optional)').fill('/docs/p2');
+    await page.getByLabel('Pages at most').fill('50');
+    // This server does not render pages by JavaScript: no such checkbox is offered.
+    expect(await page.getByLabel(/Render pages by JavaScript/).count()).toBe(0);
+    await page.getByRole('button', { name: 'Add website' }).click();
 
-      const row = page.getByRole('listitem', { name: `${base}/` });
-      // Live: the counts move while it crawls, without a reload.
-      await expect.poll(() => row.textContent()).toMatch(/Crawling · \d+ pages?/);
-      // The first page fetched after robots.txt and the sitemap: as long as the crawl takes on a loaded machine.
-      await expect.poll(() => row.textContent(), INDEXING).toMatch(/Fetched [1-9]/);
-      expect(await axe(page), 'website tab, crawling').toEqual([]);
-      await row.getByRole('button', { name: 'Stop' }).click();
-      await expect
-        .poll(() => row.getByRole('list', { name: 'Last runs' }).textContent(), INDEXING)
-        .toContain(': stopped');
-      // Nothing more is watched before the end of the next run: its pages need not be held back.
-      site.setPageDelay(0);
+    const row = page.getByRole('listitem', { name: `${base}/` });
+    // Live: the counts move while it crawls, without a reload.
+    await expect.poll(() => row.textContent()).toMatch(/Crawling · \d+ pages?/);
+    // The first page fetched after robots.txt and the sitemap: as long as the crawl takes on a loaded machine.
+    await expect.poll(() => row.textContent(), INDEXING).toMatch(/Fetched [1-9]/);
+    expect(await axe(page), 'website tab, crawling').toEqual([]);
+    await row.getByRole('button', { name: 'Stop' }).click();
+    await expect
+      .poll(() => row.getByRole('list', { name: 'Last runs' }).textContent(), INDEXING)
+      .toContain(': stopped');
+    // Nothing more is watched before the end of the next run: its pages need not be held back.
+    site.setPageDelay(0);
 
-      await row.getByRole('button', { name: 'Sync now' }).click();
-      await expect
-        .poll(
-          () => row.getByRole('list', { name: 'Last runs' }).getByRole('listitem').first().textContent(),
-          INDEXING,
-        )
-        .toContain(': completed');
-      // Home, 7 docs pages (p2 left out), the moved page and the PDF.
-      await expect.poll(() => row.textContent()).toContain('Idle · 10 pages');
-      await row.getByText(/^Skipped pages/).click();
-      const skipped = await row.getByRole('list', { name: 'Skipped pages' }).textContent();
-      expect(skipped).toContain(`${base}/private/secret — robots`);
-      expect(skipped).toContain(`${base}/docs/p2 — excluded`);
-      expect(skipped).toContain(`${base}/missing — http_404`);
-      expect(await row.getByRole('list', { name: 'Last runs' }).getByRole('listitem').count()).toBe(2);
-      expect(await axe(page), 'website tab, done').toEqual([]);
+    await row.getByRole('button', { name: 'Sync now' }).click();
+    await expect
+      .poll(
+        () => row.getByRole('list', { name: 'Last runs' }).getByRole('listitem').first().textContent(),
+        INDEXING,
+      )
+      .toContain(': completed');
+    // Home, 7 docs pages (p2 left out), the moved page and the PDF.
+    await expect.poll(() => row.textContent()).toContain('Idle · 10 pages');
+    await row.getByText(/^Skipped pages/).click();
+    const skipped = await row.getByRole('list', { name: 'Skipped pages' }).textContent();
+    expect(skipped).toContain(`${base}/private/secret — robots`);
+    expect(skipped).toContain(`${base}/docs/p2 — excluded`);
+    expect(skipped).toContain(`${base}/missing — http_404`);
+    expect(await row.getByRole('list', { name: 'Last runs' }).getByRole('listitem').count()).toBe(2);
+    expect(await axe(page), 'website tab, done').toEqual([]);
 
-      // The pages are files of the knowledge base, on the Files tab.
-      await tabs.getByRole('link', { name: 'Files' }).click();
-      const host = new URL(base).host;
-      await expect.poll(() => linkedRow(page, `web/${host}/docs/p5`).isVisible(), INDEXING).toBe(true);
-      expect(problems).toEqual([]);
-    } finally {
-      await site.stop();
-    }
+    // The pages are files of the knowledge base, on the Files tab.
+    await tabs.getByRole('link', { name: 'Files' }).click();
+    const host = new URL(base).host;
+    await expect.poll(() => linkedRow(page, `web/${host}/docs/p5`).isVisible(), INDEXING).toBe(true);
+    expect(problems).toEqual([]);
   }, 120_000);
 
   it('adds a site crawled again at the times of a cron expression, and shows the refusal of one it cannot read', async () => {
     site.setPageDelay(0);
-    base = await site.start();
-    try {
-      const { page, problems, knowledgeBaseId } = await websiteTab(suite, 'Release notes');
-      await expect.poll(() => page.getByText('No website yet.').isVisible()).toBe(true);
-      const crawlAgain = page.getByLabel('Crawl again');
-      expect(await crawlAgain.inputValue()).toBe('off');
-      // The expression's field is offered only for a cron schedule.
-      expect(await page.getByLabel('Cron expression (UTC)').count()).toBe(0);
+    const { page, problems, knowledgeBaseId } = await websiteTab(suite, 'Release notes');
+    await expect.poll(() => page.getByText('No website yet.').isVisible()).toBe(true);
+    const crawlAgain = page.getByLabel('Crawl again');
+    expect(await crawlAgain.inputValue()).toBe('off');
+    // The expression's field is offered only for a cron schedule.
+    expect(await page.getByLabel('Cron expression (UTC)').count()).toBe(0);
 
-      // Minute 61 does not exist: the server's message shows, and no site is added.
-      await page.getByLabel('Website URL').fill(`${base}/`);
-      await page.getByLabel('Pages at most').fill('1');
-      await crawlAgain.selectOption({ label: 'At times of a cron expression (UTC)' });
-      const cron = page.getByLabel('Cron expression (UTC)');
-      expect(await page.getByText(/minute, hour, day of the month, month, day of the week/).isVisible()).toBe(
-        true,
-      );
-      expect(await axe(page), 'website tab, cron expression offered').toEqual([]);
-      await cron.fill('61 * * * *');
-      await page.getByRole('button', { name: 'Add website' }).click();
-      const form = page.getByRole('form', { name: 'Add a website' });
-      await expect.poll(() => form.getByRole('alert').textContent()).toContain('schedule: "61 * * * *"');
-      expect(await page.getByText('No website yet.').isVisible()).toBe(true);
-      const listed = await botApi(suite.origin, suite.t)(
+    // Minute 61 does not exist: the server's message shows, and no site is added.
+    await page.getByLabel('Website URL').fill(`${base}/`);
+    await page.getByLabel('Pages at most').fill('1');
+    await crawlAgain.selectOption({ label: 'At times of a cron expression (UTC)' });
+    const cron = page.getByLabel('Cron expression (UTC)');
+    expect(await page.getByText(/minute, hour, day of the month, month, day of the week/).isVisible()).toBe(
+      true,
+    );
+    expect(await axe(page), 'website tab, cron expression offered').toEqual([]);
+    await cron.fill('61 * * * *');
+    await page.getByRole('button', { name: 'Add website' }).click();
+    const form = page.getByRole('form', { name: 'Add a website' });
+    await expect.poll(() => form.getByRole('alert').textContent()).toContain('schedule: "61 * * * *"');
+    expect(await page.getByText('No website yet.').isVisible()).toBe(true);
+    const listed = await botApi(suite.origin, suite.t)(
+      'GET',
+      `/v1/files/knowledge-bases/${knowledgeBaseId}/sources`,
+    );
+    expect(listed.sources).toEqual([]);
+
+    // Mondays at 03:00 UTC: added, the row says so and when it next runs.
+    await cron.fill('0 3 * * 1');
+    await page.getByRole('button', { name: 'Add website' }).click();
+    const row = page.getByRole('listitem', { name: `${base}/` });
+    await expect.poll(() => row.textContent()).toContain('synced at 0 3 * * 1 (cron, UTC)');
+    // The next crawl is the next Monday 03:00 UTC, as the Console writes a time (in the browser's zone).
+    const [source] = (
+      (await botApi(suite.origin, suite.t)(
         'GET',
         `/v1/files/knowledge-bases/${knowledgeBaseId}/sources`,
-      );
-      expect(listed.sources).toEqual([]);
-
-      // Mondays at 03:00 UTC: added, the row says so and when it next runs.
-      await cron.fill('0 3 * * 1');
-      await page.getByRole('button', { name: 'Add website' }).click();
-      const row = page.getByRole('listitem', { name: `${base}/` });
-      await expect.poll(() => row.textContent()).toContain('synced at 0 3 * * 1 (cron, UTC)');
-      // The next crawl is the next Monday 03:00 UTC, as the Console writes a time (in the browser's zone).
-      const [source] = (
-        (await botApi(suite.origin, suite.t)(
-          'GET',
-          `/v1/files/knowledge-bases/${knowledgeBaseId}/sources`,
-        )) as {
-          sources: { schedule: string; nextSyncAt?: string }[];
-        }
-      ).sources;
-      expect(source?.schedule).toBe('0 3 * * 1');
-      const next = new Date(source?.nextSyncAt ?? '');
-      expect([next.getUTCDay(), next.getUTCHours(), next.getUTCMinutes()]).toEqual([1, 3, 0]);
-      const shown = await page.evaluate<string>(
-        `new Intl.DateTimeFormat(navigator.languages[0], { dateStyle: 'medium', timeStyle: 'short' })` +
-          `.format(new Date(${JSON.stringify(next.toISOString())}))`,
-      );
-      await expect.poll(() => row.textContent()).toContain(`next crawl ${shown}`);
-      expect(await form.getByRole('alert').count()).toBe(0);
-      // The form is ready for the next site: no schedule, no expression.
-      expect(await crawlAgain.inputValue()).toBe('off');
-      expect(await page.getByLabel('Cron expression (UTC)').count()).toBe(0);
-      await expect
-        .poll(() => row.getByRole('list', { name: 'Last runs' }).textContent(), INDEXING)
-        .toContain(': completed');
-      expect(await axe(page), 'website tab, cron schedule').toEqual([]);
-      // The one refusal the browser logs is the invalid cron's.
-      expect(problems).toEqual([expect.stringContaining('status of 400')]);
-    } finally {
-      await site.stop();
-    }
+      )) as {
+        sources: { schedule: string; nextSyncAt?: string }[];
+      }
+    ).sources;
+    expect(source?.schedule).toBe('0 3 * * 1');
+    const next = new Date(source?.nextSyncAt ?? '');
+    expect([next.getUTCDay(), next.getUTCHours(), next.getUTCMinutes()]).toEqual([1, 3, 0]);
+    const shown = await page.evaluate<string>(
+      `new Intl.DateTimeFormat(navigator.languages[0], { dateStyle: 'medium', timeStyle: 'short' })` +
+        `.format(new Date(${JSON.stringify(next.toISOString())}))`,
+    );
+    await expect.poll(() => row.textContent()).toContain(`next crawl ${shown}`);
+    expect(await form.getByRole('alert').count()).toBe(0);
+    // The form is ready for the next site: no schedule, no expression.
+    expect(await crawlAgain.inputValue()).toBe('off');
+    expect(await page.getByLabel('Cron expression (UTC)').count()).toBe(0);
+    await expect
+      .poll(() => row.getByRole('list', { name: 'Last runs' }).textContent(), INDEXING)
+      .toContain(': completed');
+    expect(await axe(page), 'website tab, cron schedule').toEqual([]);
+    // The one refusal the browser logs is the invalid cron's.
+    expect(problems).toEqual([expect.stringContaining('status of 400')]);
   }, 120_000);
 
   it("changes a site's schedule to a cron and its page limit in place, and shows the refusal of a cron it cannot read", async () => {
     site.setPageDelay(0);
-    base = await site.start();
-    try {
-      const { page, problems, knowledgeBaseId } = await websiteTab(suite, 'Support articles');
-      const api = botApi(suite.origin, suite.t);
-      await page.getByLabel('Website URL').fill(`${base}/`);
-      await page.getByLabel('Pages at most').fill('1');
-      await page.getByRole('button', { name: 'Add website' }).click();
-      const row = page.getByRole('listitem', { name: `${base}/` });
-      await expect
-        .poll(() => row.getByRole('list', { name: 'Last runs' }).textContent(), INDEXING)
-        .toContain(': completed');
-      expect(await row.textContent()).not.toContain('synced');
+    const { page, problems, knowledgeBaseId } = await websiteTab(suite, 'Support articles');
+    const api = botApi(suite.origin, suite.t);
+    await page.getByLabel('Website URL').fill(`${base}/`);
+    await page.getByLabel('Pages at most').fill('1');
+    await page.getByRole('button', { name: 'Add website' }).click();
+    const row = page.getByRole('listitem', { name: `${base}/` });
+    await expect
+      .poll(() => row.getByRole('list', { name: 'Last runs' }).textContent(), INDEXING)
+      .toContain(': completed');
+    expect(await row.textContent()).not.toContain('synced');
 
-      // The form holds the site's settings as they are; Save waits for a change.
-      await row.getByRole('button', { name: 'Change settings' }).click();
-      const form = row.getByRole('form', { name: `Settings of ${base}/` });
-      const save = form.getByRole('button', { name: 'Save settings' });
-      expect(await form.getByLabel('Pages at most').inputValue()).toBe('1');
-      expect(await form.getByLabel('Crawl again').inputValue()).toBe('off');
-      expect(await form.getByLabel('Cron expression (UTC)').count()).toBe(0);
-      expect(await save.isDisabled()).toBe(true);
+    // The form holds the site's settings as they are; Save waits for a change.
+    await row.getByRole('button', { name: 'Change settings' }).click();
+    const form = row.getByRole('form', { name: `Settings of ${base}/` });
+    const save = form.getByRole('button', { name: 'Save settings' });
+    expect(await form.getByLabel('Pages at most').inputValue()).toBe('1');
+    expect(await form.getByLabel('Crawl again').inputValue()).toBe('off');
+    expect(await form.getByLabel('Cron expression (UTC)').count()).toBe(0);
+    expect(await save.isDisabled()).toBe(true);
 
-      // Mondays at 03:00 UTC, 2 pages at most: the row says so and when it next runs, the API has both.
-      await form.getByLabel('Crawl again').selectOption({ label: 'At times of a cron expression (UTC)' });
-      await form.getByLabel('Cron expression (UTC)').fill('0 3 * * 1');
-      await form.getByLabel('Pages at most').fill('2');
-      expect(await axe(page), 'website tab, settings form').toEqual([]);
-      await save.click();
-      await expect.poll(() => row.textContent()).toContain('synced at 0 3 * * 1 (cron, UTC)');
-      await expect.poll(() => form.count()).toBe(0);
-      const sourceUrl = async () => {
-        const { sources } = (await api('GET', `/v1/files/knowledge-bases/${knowledgeBaseId}/sources`)) as {
-          sources: { id: string }[];
-        };
-        return `/v1/files/knowledge-bases/${knowledgeBaseId}/sources/${sources[0]?.id}`;
+    // Mondays at 03:00 UTC, 2 pages at most: the row says so and when it next runs, the API has both.
+    await form.getByLabel('Crawl again').selectOption({ label: 'At times of a cron expression (UTC)' });
+    await form.getByLabel('Cron expression (UTC)').fill('0 3 * * 1');
+    await form.getByLabel('Pages at most').fill('2');
+    expect(await axe(page), 'website tab, settings form').toEqual([]);
+    await save.click();
+    await expect.poll(() => row.textContent()).toContain('synced at 0 3 * * 1 (cron, UTC)');
+    await expect.poll(() => form.count()).toBe(0);
+    const sourceUrl = async () => {
+      const { sources } = (await api('GET', `/v1/files/knowledge-bases/${knowledgeBaseId}/sources`)) as {
+        sources: { id: string }[];
       };
-      const url = await sourceUrl();
-      const changed = (
-        (await api('GET', url)) as { source: { schedule: string; maxPages: number; nextSyncAt?: string } }
-      ).source;
-      expect([changed.schedule, changed.maxPages]).toEqual(['0 3 * * 1', 2]);
-      const next = new Date(changed.nextSyncAt ?? '');
-      expect([next.getUTCDay(), next.getUTCHours(), next.getUTCMinutes()]).toEqual([1, 3, 0]);
-      const shown = await page.evaluate<string>(
-        `new Intl.DateTimeFormat(navigator.languages[0], { dateStyle: 'medium', timeStyle: 'short' })` +
-          `.format(new Date(${JSON.stringify(next.toISOString())}))`,
-      );
-      await expect.poll(() => row.textContent()).toContain(`next crawl ${shown}`);
+      return `/v1/files/knowledge-bases/${knowledgeBaseId}/sources/${sources[0]?.id}`;
+    };
+    const url = await sourceUrl();
+    const changed = (
+      (await api('GET', url)) as { source: { schedule: string; maxPages: number; nextSyncAt?: string } }
+    ).source;
+    expect([changed.schedule, changed.maxPages]).toEqual(['0 3 * * 1', 2]);
+    const next = new Date(changed.nextSyncAt ?? '');
+    expect([next.getUTCDay(), next.getUTCHours(), next.getUTCMinutes()]).toEqual([1, 3, 0]);
+    const shown = await page.evaluate<string>(
+      `new Intl.DateTimeFormat(navigator.languages[0], { dateStyle: 'medium', timeStyle: 'short' })` +
+        `.format(new Date(${JSON.stringify(next.toISOString())}))`,
+    );
+    await expect.poll(() => row.textContent()).toContain(`next crawl ${shown}`);
 
-      // Minute 61 does not exist: the server's message shows in the form, and the site keeps its settings.
-      await row.getByRole('button', { name: 'Change settings' }).click();
-      expect(await form.getByLabel('Cron expression (UTC)').inputValue()).toBe('0 3 * * 1');
-      expect(await form.getByLabel('Pages at most').inputValue()).toBe('2');
-      await form.getByLabel('Cron expression (UTC)').fill('61 * * * *');
-      await save.click();
-      await expect.poll(() => form.getByRole('alert').textContent()).toContain('schedule: "61 * * * *"');
-      expect(await row.textContent()).toContain('synced at 0 3 * * 1 (cron, UTC)');
-      expect((await api('GET', url)) as { source: unknown }).toEqual({ source: changed });
-      expect(await axe(page), 'website tab, settings refused').toEqual([]);
-      await form.getByRole('button', { name: 'Cancel' }).click();
-      expect(await form.count()).toBe(0);
-      // The keyboard is back on the button that opened the form, which says the form is closed.
-      const edit = row.getByRole('button', { name: 'Change settings' });
-      expect(await page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe(
-        `Change settings ${base}/`,
-      );
-      expect(await edit.getAttribute('aria-expanded')).toBe('false');
-      // The one refusal the browser logs is the invalid cron's.
-      expect(problems).toEqual([expect.stringContaining('status of 400')]);
-    } finally {
-      await site.stop();
-    }
+    // Minute 61 does not exist: the server's message shows in the form, and the site keeps its settings.
+    await row.getByRole('button', { name: 'Change settings' }).click();
+    expect(await form.getByLabel('Cron expression (UTC)').inputValue()).toBe('0 3 * * 1');
+    expect(await form.getByLabel('Pages at most').inputValue()).toBe('2');
+    await form.getByLabel('Cron expression (UTC)').fill('61 * * * *');
+    await save.click();
+    await expect.poll(() => form.getByRole('alert').textContent()).toContain('schedule: "61 * * * *"');
+    expect(await row.textContent()).toContain('synced at 0 3 * * 1 (cron, UTC)');
+    expect((await api('GET', url)) as { source: unknown }).toEqual({ source: changed });
+    expect(await axe(page), 'website tab, settings refused').toEqual([]);
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    expect(await form.count()).toBe(0);
+    // The keyboard is back on the button that opened the form, which says the form is closed.
+    const edit = row.getByRole('button', { name: 'Change settings' });
+    expect(await page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe(
+      `Change settings ${base}/`,
+    );
+    expect(await edit.getAttribute('aria-expanded')).toBe('false');
+    // The one refusal the browser logs is the invalid cron's.
+    expect(problems).toEqual([expect.stringContaining('status of 400')]);
   }, 120_000);
 });
 
