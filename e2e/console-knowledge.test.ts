@@ -443,6 +443,8 @@ describe.skipIf(!chromiumHere)('console knowledge: the Website tab in a browser'
     // Minute 61 does not exist: the server's message shows, and no site is added.
     await page.getByLabel('Website URL').fill(`${base}/`);
     await page.getByLabel('Pages at most').fill('1');
+    expect(await page.getByLabel('Links followed from the start page').inputValue()).toBe('10');
+    await page.getByLabel('Links followed from the start page').fill('2');
     await crawlAgain.selectOption({ label: 'At times of a cron expression (UTC)' });
     const cron = page.getByLabel('Cron expression (UTC)');
     expect(await page.getByText(/minute, hour, day of the month, month, day of the week/).isVisible()).toBe(
@@ -471,10 +473,11 @@ describe.skipIf(!chromiumHere)('console knowledge: the Website tab in a browser'
         'GET',
         `/v1/files/knowledge-bases/${knowledgeBaseId}/sources`,
       )) as {
-        sources: { schedule: string; nextSyncAt?: string }[];
+        sources: { schedule: string; maxDepth: number; nextSyncAt?: string }[];
       }
     ).sources;
     expect(source?.schedule).toBe('0 3 * * 1');
+    expect(source?.maxDepth).toBe(2);
     const next = new Date(source?.nextSyncAt ?? '');
     expect([next.getUTCDay(), next.getUTCHours(), next.getUTCMinutes()]).toEqual([1, 3, 0]);
     const shown = await page.evaluate<string>(
@@ -512,6 +515,8 @@ describe.skipIf(!chromiumHere)('console knowledge: the Website tab in a browser'
     const form = row.getByRole('form', { name: `Settings of ${base}/` });
     const save = form.getByRole('button', { name: 'Save settings' });
     expect(await form.getByLabel('Pages at most').inputValue()).toBe('1');
+    expect(await form.getByLabel('Links followed from the start page').inputValue()).toBe('10');
+    expect(await form.getByLabel('Also crawl its subdomains').isChecked()).toBe(false);
     expect(await form.getByLabel('Crawl again').inputValue()).toBe('off');
     expect(await form.getByLabel('Cron expression (UTC)').count()).toBe(0);
     expect(await save.isDisabled()).toBe(true);
@@ -520,6 +525,8 @@ describe.skipIf(!chromiumHere)('console knowledge: the Website tab in a browser'
     await form.getByLabel('Crawl again').selectOption({ label: 'At times of a cron expression (UTC)' });
     await form.getByLabel('Cron expression (UTC)').fill('0 3 * * 1');
     await form.getByLabel('Pages at most').fill('2');
+    await form.getByLabel('Links followed from the start page').fill('3');
+    await form.getByLabel('Also crawl its subdomains').check();
     expect(await axe(page), 'website tab, settings form').toEqual([]);
     await save.click();
     await expect.poll(() => row.textContent()).toContain('synced at 0 3 * * 1 (cron, UTC)');
@@ -532,9 +539,22 @@ describe.skipIf(!chromiumHere)('console knowledge: the Website tab in a browser'
     };
     const url = await sourceUrl();
     const changed = (
-      (await api('GET', url)) as { source: { schedule: string; maxPages: number; nextSyncAt?: string } }
+      (await api('GET', url)) as {
+        source: {
+          schedule: string;
+          maxPages: number;
+          maxDepth: number;
+          subdomains: boolean;
+          nextSyncAt?: string;
+        };
+      }
     ).source;
-    expect([changed.schedule, changed.maxPages]).toEqual(['0 3 * * 1', 2]);
+    expect([changed.schedule, changed.maxPages, changed.maxDepth, changed.subdomains]).toEqual([
+      '0 3 * * 1',
+      2,
+      3,
+      true,
+    ]);
     const next = new Date(changed.nextSyncAt ?? '');
     expect([next.getUTCDay(), next.getUTCHours(), next.getUTCMinutes()]).toEqual([1, 3, 0]);
     const shown = await page.evaluate<string>(

@@ -1,6 +1,6 @@
 import type { FormField } from '../../form.js';
 import { t } from '../../i18n.js';
-import { Field } from '../field.js';
+import { Field, Toggle } from '../field.js';
 import { type Choice, SelectField } from '../select-field.js';
 import type { ScheduleChoice } from './skip-words.js';
 
@@ -13,7 +13,8 @@ const scheduleChoices = (): Choice<ScheduleChoice>[] => [
 ];
 
 /**
- * A website form's settings a site keeps: its include and exclude patterns, its page limit, "Crawl again" and the
+ * A website form's settings a site keeps: its include and exclude patterns, its page and link-depth limits, its
+ * subdomains, "Crawl again" and the
  * cron expression field when the times of a cron are chosen (the add form's and each site's settings form's;
  * `idPrefix` keeps their ids apart).
  */
@@ -22,10 +23,12 @@ export function SiteFields(props: {
   include: FormField<string>;
   exclude: FormField<string>;
   maxPages: FormField<string>;
+  maxDepth: FormField<string>;
+  subdomains: FormField<boolean>;
   schedule: FormField<ScheduleChoice>;
   cron: FormField<string>;
 }) {
-  const { idPrefix, include, exclude, maxPages, schedule, cron } = props;
+  const { idPrefix, include, exclude, maxPages, maxDepth, subdomains, schedule, cron } = props;
   return (
     <>
       <Field id={`${idPrefix}-include`} label={t('site.include')} hint={t('site.includeHint')} {...include} />
@@ -42,6 +45,19 @@ export function SiteFields(props: {
           onInput={(event) => maxPages.onValue(event.currentTarget.value)}
         />
       </div>
+      <div class="field">
+        <label for={`${idPrefix}-max-depth`}>{t('site.maxDepth')}</label>
+        <input
+          id={`${idPrefix}-max-depth`}
+          type="number"
+          min={0}
+          max={50}
+          required
+          value={maxDepth.value}
+          onInput={(event) => maxDepth.onValue(event.currentTarget.value)}
+        />
+      </div>
+      <Toggle label={t('site.subdomains')} value={subdomains.value} onValue={subdomains.onValue} />
       <SelectField
         id={`${idPrefix}-schedule`}
         label={t('site.schedule')}

@@ -10,16 +10,20 @@ const source = (over: Partial<KnowledgeSource> = {}) =>
     include: ['/docs/**'],
     exclude: [],
     maxPages: 500,
+    maxDepth: 10,
+    subdomains: false,
     schedule: 'daily',
     ...over,
   }) as KnowledgeSource;
 
 describe("a site's settings form", () => {
-  it('starts from the source: patterns comma-separated, the page limit, a cron in its own field', () => {
+  it('starts from the source: patterns comma-separated, the limits, subdomains, a cron in its own field', () => {
     expect(settingsOf(source())).toEqual({
       include: '/docs/**',
       exclude: '',
       maxPages: '500',
+      maxDepth: '10',
+      subdomains: false,
       schedule: 'daily',
       cron: '',
     });
@@ -36,12 +40,16 @@ describe("a site's settings form", () => {
     expect(settingsChanges(s, { ...settingsOf(s), include: ' /docs/** ,\n/help/* ' })).toEqual({});
   });
 
-  it('sends only what changed: a cron typed with spaces around it, the page limit, off to stop, paths cleared', () => {
+  it('sends only what changed: a cron typed with spaces around it, the limits, subdomains, off to stop, paths cleared', () => {
     const s = source();
     expect(
       settingsChanges(s, { ...settingsOf(s), schedule: 'cron', cron: ' 0 3 * * 1 ', maxPages: '20' }),
     ).toEqual({ schedule: '0 3 * * 1', maxPages: 20 });
     expect(settingsChanges(s, { ...settingsOf(s), schedule: 'off' })).toEqual({ schedule: 'off' });
+    expect(settingsChanges(s, { ...settingsOf(s), maxDepth: '2', subdomains: true })).toEqual({
+      maxDepth: 2,
+      subdomains: true,
+    });
     expect(settingsChanges(s, { ...settingsOf(s), include: '', exclude: '/blog/**' })).toEqual({
       include: [],
       exclude: ['/blog/**'],

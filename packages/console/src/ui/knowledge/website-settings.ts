@@ -1,11 +1,17 @@
 import type { KnowledgeSource, UpdateKnowledgeSourceInput } from '@parley/client';
 import { isCronSchedule, type ScheduleChoice } from './skip-words.js';
 
-/** What a site's settings form holds: path patterns as typed, the page limit, "Crawl again" and its cron field. */
+/**
+ * What a site's settings form holds: path patterns as typed, the page and link-depth limits, subdomains, "Crawl
+ * again" and its cron field.
+ */
 export interface WebsiteSettings {
   include: string;
   exclude: string;
   maxPages: string;
+  /** Links followed from the start page. */
+  maxDepth: string;
+  subdomains: boolean;
   schedule: ScheduleChoice;
   cron: string;
 }
@@ -30,6 +36,8 @@ export function settingsOf(source: KnowledgeSource): WebsiteSettings {
     include: source.include.join(', '),
     exclude: source.exclude.join(', '),
     maxPages: String(source.maxPages),
+    maxDepth: String(source.maxDepth),
+    subdomains: source.subdomains,
     schedule: cron ? 'cron' : (source.schedule as ScheduleChoice),
     cron: cron ? source.schedule : '',
   };
@@ -51,6 +59,9 @@ export function settingsChanges(source: KnowledgeSource, values: WebsiteSettings
   if (!samePatterns(exclude, source.exclude)) changes.exclude = exclude;
   const maxPages = Number(values.maxPages.trim());
   if (values.maxPages.trim() !== '' && maxPages !== source.maxPages) changes.maxPages = maxPages;
+  const maxDepth = Number(values.maxDepth.trim());
+  if (values.maxDepth.trim() !== '' && maxDepth !== source.maxDepth) changes.maxDepth = maxDepth;
+  if (values.subdomains !== source.subdomains) changes.subdomains = values.subdomains;
   const schedule = values.schedule === 'cron' ? values.cron.trim() : values.schedule;
   if (schedule !== source.schedule) changes.schedule = schedule;
   return changes;

@@ -105,11 +105,13 @@ function AddWebsite(props: {
       include: '',
       exclude: '',
       maxPages: '500',
+      maxDepth: '10',
+      subdomains: false,
       renderJs: false,
       schedule: 'off' as ScheduleChoice,
       cron: '',
     },
-    async ({ url, include, exclude, maxPages, renderJs, schedule, cron }) => {
+    async ({ url, include, exclude, maxPages, maxDepth, subdomains, renderJs, schedule, cron }) => {
       const inc = patterns(include);
       const exc = patterns(exclude);
       const every = scheduleToSend(schedule, cron);
@@ -121,17 +123,21 @@ function AddWebsite(props: {
           ...(inc.length > 0 ? { include: inc } : {}),
           ...(exc.length > 0 ? { exclude: exc } : {}),
           maxPages: Number(maxPages),
+          maxDepth: Number(maxDepth),
+          ...(subdomains ? { subdomains: true } : {}),
           ...(props.rendersJavaScript && renderJs ? { render: 'javascript' as const } : {}),
           ...(every !== undefined ? { schedule: every } : {}),
         }),
       );
       if (!added) return;
-      // The page limit stays for the next site.
+      // The page and depth limits stay for the next site.
       form.reset({
         url: '',
         include: '',
         exclude: '',
         maxPages,
+        maxDepth,
+        subdomains: false,
         renderJs: false,
         schedule: 'off',
         cron: '',
@@ -143,6 +149,8 @@ function AddWebsite(props: {
   const include = form.field('include');
   const exclude = form.field('exclude');
   const maxPages = form.field('maxPages');
+  const maxDepth = form.field('maxDepth');
+  const subdomains = form.field('subdomains');
   const renderJs = form.field('renderJs');
   const schedule = form.field('schedule');
   const cron = form.field('cron');
@@ -156,7 +164,7 @@ function AddWebsite(props: {
         maxLength={2048}
         {...url}
       />
-      <SiteFields idPrefix="site" {...{ include, exclude, maxPages, schedule, cron }} />
+      <SiteFields idPrefix="site" {...{ include, exclude, maxPages, maxDepth, subdomains, schedule, cron }} />
       {props.rendersJavaScript ? (
         <Toggle label={t('site.renderJs')} value={renderJs.value} onValue={renderJs.onValue} />
       ) : null}
@@ -305,6 +313,8 @@ function EditWebsite(props: { botId: string; source: KnowledgeSource; onSaved():
   const include = form.field('include');
   const exclude = form.field('exclude');
   const maxPages = form.field('maxPages');
+  const maxDepth = form.field('maxDepth');
+  const subdomains = form.field('subdomains');
   const schedule = form.field('schedule');
   const cron = form.field('cron');
   const unchanged = Object.keys(settingsChanges(source, form.values)).length === 0;
@@ -315,7 +325,7 @@ function EditWebsite(props: { botId: string; source: KnowledgeSource; onSaved():
       onSubmit={form.submit}
       aria-label={t('site.editForm', { url: source.url })}
     >
-      <SiteFields idPrefix={id} {...{ include, exclude, maxPages, schedule, cron }} />
+      <SiteFields idPrefix={id} {...{ include, exclude, maxPages, maxDepth, subdomains, schedule, cron }} />
       <p class="muted">{t('site.editHint')}</p>
       <Notice error={error} />
       <div class="actions">
