@@ -14,7 +14,7 @@ export interface FieldProps {
   /** A sentence under the input, read with it by assistive technology. */
   hint?: string;
   /** `textarea` for a paragraph (`rows` high); the others are `<input>` types. */
-  type?: 'text' | 'email' | 'password' | 'url' | 'search' | 'date' | 'textarea';
+  type?: 'text' | 'email' | 'password' | 'url' | 'search' | 'date' | 'number' | 'textarea';
   rows?: number;
   /** An example of a value, shown while the input is empty (never instead of the label). */
   placeholder?: string;
@@ -23,6 +23,9 @@ export interface FieldProps {
   required?: boolean;
   minLength?: number;
   maxLength?: number;
+  /** The bounds of a `number` input. */
+  min?: number;
+  max?: number;
   autocomplete?:
     | 'username'
     | 'current-password'
@@ -58,6 +61,8 @@ export function Field({
     required: input.required,
     minLength: input.minLength,
     maxLength: input.maxLength,
+    min: input.min,
+    max: input.max,
     autocomplete: input.autocomplete,
     placeholder: input.placeholder,
     'aria-invalid': error ? ('true' as const) : undefined,

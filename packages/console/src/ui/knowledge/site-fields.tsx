@@ -1,8 +1,9 @@
-import type { FormField } from '../../form.js';
-import { t } from '../../i18n.js';
+import type { Form, FormField } from '../../form.js';
+import { type MessageKey, t } from '../../i18n.js';
 import { Field, Toggle } from '../field.js';
 import { type Choice, SelectField } from '../select-field.js';
 import type { ScheduleChoice } from './skip-words.js';
+import type { WebsiteSettings } from './website-settings.js';
 
 /** The choices of "Crawl again", in the Console's language. */
 const scheduleChoices = (): Choice<ScheduleChoice>[] => [
@@ -12,52 +13,54 @@ const scheduleChoices = (): Choice<ScheduleChoice>[] => [
   { value: 'cron', label: t('site.scheduleCron') },
 ];
 
+/** The crawl's limits a website form takes: their ids, words and bounds (those of the API). */
+const LIMITS = {
+  maxPages: { id: 'max-pages', label: 'site.maxPages', min: 1, max: 10_000 },
+  maxDepth: { id: 'max-depth', label: 'site.maxDepth', min: 0, max: 50 },
+} as const satisfies Record<string, { id: string; label: MessageKey; min: number; max: number }>;
+
+/** A whole number input with its label: one limit of the crawl. */
+function LimitField(props: { idPrefix: string; name: keyof typeof LIMITS; field: FormField<string> }) {
+  const { id, label, min, max } = LIMITS[props.name];
+  return (
+    <Field
+      id={`${props.idPrefix}-${id}`}
+      label={t(label)}
+      type="number"
+      min={min}
+      max={max}
+      required
+      {...props.field}
+    />
+  );
+}
+
 /**
  * A website form's settings a site keeps: its include and exclude patterns, its page and link-depth limits, its
- * subdomains, "Crawl again" and the
- * cron expression field when the times of a cron are chosen (the add form's and each site's settings form's;
- * `idPrefix` keeps their ids apart).
+ * subdomains, "Crawl again" and the cron expression field when the times of a cron are chosen (the add form's and
+ * each site's settings form's; `idPrefix` keeps their ids apart).
  */
-export function SiteFields(props: {
-  idPrefix: string;
-  include: FormField<string>;
-  exclude: FormField<string>;
-  maxPages: FormField<string>;
-  maxDepth: FormField<string>;
-  subdomains: FormField<boolean>;
-  schedule: FormField<ScheduleChoice>;
-  cron: FormField<string>;
-}) {
-  const { idPrefix, include, exclude, maxPages, maxDepth, subdomains, schedule, cron } = props;
+export function SiteFields<T extends WebsiteSettings>(props: { idPrefix: string; form: Form<T> }) {
+  const { idPrefix, form } = props;
+  const schedule = form.field('schedule');
   return (
     <>
-      <Field id={`${idPrefix}-include`} label={t('site.include')} hint={t('site.includeHint')} {...include} />
-      <Field id={`${idPrefix}-exclude`} label={t('site.exclude')} hint={t('site.excludeHint')} {...exclude} />
-      <div class="field">
-        <label for={`${idPrefix}-max-pages`}>{t('site.maxPages')}</label>
-        <input
-          id={`${idPrefix}-max-pages`}
-          type="number"
-          min={1}
-          max={10000}
-          required
-          value={maxPages.value}
-          onInput={(event) => maxPages.onValue(event.currentTarget.value)}
-        />
-      </div>
-      <div class="field">
-        <label for={`${idPrefix}-max-depth`}>{t('site.maxDepth')}</label>
-        <input
-          id={`${idPrefix}-max-depth`}
-          type="number"
-          min={0}
-          max={50}
-          required
-          value={maxDepth.value}
-          onInput={(event) => maxDepth.onValue(event.currentTarget.value)}
-        />
-      </div>
-      <Toggle label={t('site.subdomains')} value={subdomains.value} onValue={subdomains.onValue} />
+      <Field
+        id={`${idPrefix}-include`}
+        label={t('site.include')}
+        hint={t('site.includeHint')}
+        {...form.field('include')}
+      />
+      <Field
+        id={`${idPrefix}-exclude`}
+        label={t('site.exclude')}
+        hint={t('site.excludeHint')}
+        {...form.field('exclude')}
+      />
+      {(['maxPages', 'maxDepth'] as const).map((name) => (
+        <LimitField key={name} idPrefix={idPrefix} name={name} field={form.field(name)} />
+      ))}
+      <Toggle label={t('site.subdomains')} {...form.field('subdomains')} />
       <SelectField
         id={`${idPrefix}-schedule`}
         label={t('site.schedule')}
@@ -74,7 +77,7 @@ export function SiteFields(props: {
           autocomplete="off"
           required
           maxLength={120}
-          {...cron}
+          {...form.field('cron')}
         />
       ) : null}
     </>

@@ -146,14 +146,7 @@ function AddWebsite(props: {
     },
   );
   const url = form.field('url');
-  const include = form.field('include');
-  const exclude = form.field('exclude');
-  const maxPages = form.field('maxPages');
-  const maxDepth = form.field('maxDepth');
-  const subdomains = form.field('subdomains');
   const renderJs = form.field('renderJs');
-  const schedule = form.field('schedule');
-  const cron = form.field('cron');
   return (
     <form class="stack" onSubmit={form.submit} aria-label={t('site.addForm')}>
       <Field
@@ -164,7 +157,7 @@ function AddWebsite(props: {
         maxLength={2048}
         {...url}
       />
-      <SiteFields idPrefix="site" {...{ include, exclude, maxPages, maxDepth, subdomains, schedule, cron }} />
+      <SiteFields idPrefix="site" form={form} />
       {props.rendersJavaScript ? (
         <Toggle label={t('site.renderJs')} value={renderJs.value} onValue={renderJs.onValue} />
       ) : null}
@@ -310,13 +303,6 @@ function EditWebsite(props: { botId: string; source: KnowledgeSource; onSaved():
     props.done();
   });
   const id = `site-${source.id}`;
-  const include = form.field('include');
-  const exclude = form.field('exclude');
-  const maxPages = form.field('maxPages');
-  const maxDepth = form.field('maxDepth');
-  const subdomains = form.field('subdomains');
-  const schedule = form.field('schedule');
-  const cron = form.field('cron');
   const unchanged = Object.keys(settingsChanges(source, form.values)).length === 0;
   return (
     <form
@@ -325,7 +311,7 @@ function EditWebsite(props: { botId: string; source: KnowledgeSource; onSaved():
       onSubmit={form.submit}
       aria-label={t('site.editForm', { url: source.url })}
     >
-      <SiteFields idPrefix={id} {...{ include, exclude, maxPages, maxDepth, subdomains, schedule, cron }} />
+      <SiteFields idPrefix={id} form={form} />
       <p class="muted">{t('site.editHint')}</p>
       <Notice error={error} />
       <div class="actions">
