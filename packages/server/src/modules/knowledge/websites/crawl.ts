@@ -26,7 +26,7 @@ async function finish(deps: CrawlDeps, source: SourceRow, run: CrawlRun, progres
   const now = deps.clock();
   const current = await deps.db
     .selectFrom('knowledge_sources')
-    .select('runs')
+    .select(['runs', 'schedule'])
     .where('id', '=', source.id)
     .executeTakeFirst();
   if (!current) return;
@@ -38,7 +38,8 @@ async function finish(deps: CrawlDeps, source: SourceRow, run: CrawlRun, progres
       stop_requested: 0,
       progress: JSON.stringify(progress),
       runs: JSON.stringify(runs),
-      next_sync_at: nextSyncAfter(source.schedule, now),
+      // The schedule as it is now: it may have been changed while the crawl ran.
+      next_sync_at: nextSyncAfter(current.schedule, now),
       updated_at: now.toISOString(),
     })
     .where('id', '=', source.id)

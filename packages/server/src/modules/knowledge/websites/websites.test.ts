@@ -417,6 +417,30 @@ function answersAndScheduleSuite(databaseUrl?: string) {
     await t.app.services.runner.tick();
     expect(await state(off.id)).toMatchObject({ state: 'idle', runs: [expect.anything()] });
   });
+
+  it('keeps a schedule changed while its crawl runs: the next crawl follows the new one', async () => {
+    other.setPageDelay(1500);
+    try {
+      const synced = await as('POST', `${KB}/${kbId}/sources/${off.id}/sync`);
+      expect(synced.statusCode, synced.body).toBe(200);
+      await expect
+        .poll(
+          async () =>
+            ((await as('GET', `${KB}/${kbId}/sources/${off.id}`)).json() as { source: KnowledgeSource })
+              .source.state,
+        )
+        .toBe('running');
+      const changed = await callAs(t, t.botKey, 'PUT', `${KB}/${kbId}/sources/${off.id}`, {
+        schedule: 'weekly',
+      });
+      expect(changed.statusCode, changed.body).toBe(200);
+    } finally {
+      other.setPageDelay(0);
+    }
+    const ended = await crawlFinished(t, kbId, off.id, 2);
+    expect(ended.schedule).toBe('weekly');
+    expect(ended.nextSyncAt).toBe(new Date(clock.ms + 7 * 86_400_000).toISOString());
+  });
 }
 
 describe('website sources: answers and the schedule (SQLite)', () => answersAndScheduleSuite());
